@@ -1,0 +1,88 @@
+// ESLint 9 flat config: neostandard (the base of fastify, pino, undici) without style rules, since
+// Prettier formats; the type-aware promise rules; and the area boundaries of DESIGN.md section 2.
+import neostandard from 'neostandard'
+import tseslint from 'typescript-eslint'
+
+/**
+ * Which areas each area may import (STYLE.md section 1). The leaves `errors`, `log` and `config`
+ * may be imported from anywhere; nothing imports `cli` or `api`.
+ */
+const boundaries = {
+  errors: [],
+  log: ['errors'],
+  config: ['errors'],
+  dsl: ['errors', 'log', 'config'],
+  match: ['dsl', 'errors', 'log', 'config'],
+  inspect: ['dsl', 'errors', 'log', 'config'],
+  serve: ['match', 'inspect', 'dsl', 'errors', 'log', 'config'],
+  store: ['dsl', 'errors', 'log', 'config'],
+  deploy: ['store', 'dsl', 'errors', 'log', 'config'],
+  monitor: ['dsl', 'errors', 'log', 'config'],
+  api: ['deploy', 'store', 'monitor', 'inspect', 'dsl', 'importers', 'errors', 'log', 'config'],
+}
+const srcAreas = [...Object.keys(boundaries), 'cli']
+
+/**
+ * Regex patterns (depth-agnostic, so files in nested folders such as src/api/v1 are covered) that
+ * forbid reaching an area outside `allowed`, importers/, or another area's internals.
+ */
+function restrictionsFor (area, allowed) {
+  const forbidden = srcAreas.filter((a) => a !== area && !allowed.includes(a))
+  const patterns = []
+  if (forbidden.length > 0) {
+    patterns.push({
+      regex: `^(\\.\\./)+(${forbidden.join('|')})(/|$)`,
+      message: `src/${area} may import only ${allowed.join(', ') || 'nothing from src/'} (DESIGN.md section 2).`,
+    })
+  }
+  if (area !== 'api') {
+    patterns.push({
+      regex: '^(\\.\\./)+importers(/|$)',
+      message: `src/${area} may not import importers/ (only cli and api may).`,
+    })
+  }
+  if (allowed.length > 0) {
+    patterns.push({
+      regex: `^(\\.\\./)+(${allowed.join('|')})/(?!index\\.js$)`,
+      message: 'Import another area only through its index.ts (STYLE.md section 1).',
+    })
+  }
+  return patterns
+}
+
+const boundaryBlocks = Object.entries(boundaries).map(([area, allowed]) => ({
+  files: [`src/${area}/**/*.ts`],
+  rules: { 'no-restricted-imports': ['error', { patterns: restrictionsFor(area, allowed) }] },
+}))
+
+export default [
+  { ignores: ['dist/**', 'coverage/**', 'node_modules/**', 'bench/results/**', '.scratch/**'] },
+  ...neostandard({ ts: true, noStyle: true }),
+  {
+    files: ['**/*.ts'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    plugins: { '@typescript-eslint': tseslint.plugin },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': 'error',
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/only-throw-error': 'error',
+      '@typescript-eslint/no-explicit-any': 'error',
+    },
+  },
+  ...boundaryBlocks,
+  {
+    files: ['importers/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{
+          regex: '^(\\.\\./)+src/(?!(dsl|errors|log|config)/index\\.js$)',
+          message: 'importers/ import only src/dsl and the leaves, through their index.ts.',
+        }],
+      }],
+    },
+  },
+]

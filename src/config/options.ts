@@ -1,0 +1,95 @@
+import type { JSONSchemaType } from 'ajv'
+
+/** Log levels, repeated here because config is a leaf and may not import src/log. */
+export type OptionsLogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
+
+/** Bounds of the inspection ring (DESIGN.md section 4). */
+export interface InspectionOptions {
+  enabled: boolean
+  maxRecords: number
+  maxBytes: number
+  maxBodyBytes: number
+}
+
+/**
+ * Everything a runtime (`understudy serve` and `understudy run`) can be told. `cli/` builds it from
+ * flags; `loadRuntimeOptions` fills the defaults, which live only in the schema below.
+ */
+export interface RuntimeOptions {
+  host: string
+  port: number
+  /** HTTPS listener speaking h2 and http/1.1 by ALPN; null = none. */
+  tlsPort?: number | null
+  /** PEM files; both absent means a self-signed certificate generated at start-up. */
+  tlsCert?: string | null
+  tlsKey?: string | null
+  /** Cleartext HTTP/2 (prior knowledge) listener; null = none. */
+  h2cPort?: number | null
+  adminHost: string
+  /** Admin listener (health, config swap, inspection, log); null = none. */
+  adminPort?: number | null
+  bodyLimit: number
+  proxyTimeout: number
+  drainTimeout: number
+  inspection: InspectionOptions
+  logLevel: OptionsLogLevel
+  logRequests: boolean
+  watch: boolean
+  include: string[]
+  exclude: string[]
+}
+
+const port = { type: 'integer', minimum: 0, maximum: 65535 } as const
+const nullablePort = { type: 'integer', minimum: 0, maximum: 65535, nullable: true } as const
+const nullablePath = { type: 'string', minLength: 1, nullable: true } as const
+
+/** The schema of RuntimeOptions; each default carries its unit. */
+export const runtimeOptionsSchema: JSONSchemaType<RuntimeOptions> = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    host: { type: 'string', minLength: 1, default: '127.0.0.1' },
+    port: { ...port, default: 8080 },
+    tlsPort: nullablePort,
+    tlsCert: nullablePath,
+    tlsKey: nullablePath,
+    h2cPort: nullablePort,
+    adminHost: { type: 'string', minLength: 1, default: '127.0.0.1' },
+    adminPort: nullablePort,
+    // bytes: 10 MiB
+    bodyLimit: { type: 'integer', minimum: 0, default: 10 * 1024 * 1024 },
+    // milliseconds an upstream (proxyUrl, bypasslive) may take to answer
+    proxyTimeout: { type: 'integer', minimum: 1, default: 30_000 },
+    // milliseconds SIGTERM waits for in-flight requests before closing connections
+    drainTimeout: { type: 'integer', minimum: 0, default: 10_000 },
+    inspection: {
+      type: 'object',
+      additionalProperties: false,
+      // An empty object, which ajv's useDefaults then fills member by member.
+      default: {} as InspectionOptions,
+      properties: {
+        enabled: { type: 'boolean', default: true },
+        // records
+        maxRecords: { type: 'integer', minimum: 1, default: 10_000 },
+        // bytes: 64 MiB
+        maxBytes: { type: 'integer', minimum: 1024, default: 64 * 1024 * 1024 },
+        // bytes kept of each body: 64 KiB
+        maxBodyBytes: { type: 'integer', minimum: 0, default: 64 * 1024 },
+      },
+      required: ['enabled', 'maxRecords', 'maxBytes', 'maxBodyBytes'],
+    },
+    logLevel: {
+      type: 'string',
+      enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+      default: 'info',
+    },
+    logRequests: { type: 'boolean', default: false },
+    watch: { type: 'boolean', default: false },
+    include: { type: 'array', items: { type: 'string' }, default: [] },
+    exclude: { type: 'array', items: { type: 'string' }, default: [] },
+  },
+  required: [
+    'host', 'port', 'adminHost', 'bodyLimit',
+    'proxyTimeout', 'drainTimeout', 'inspection', 'logLevel', 'logRequests', 'watch', 'include', 'exclude',
+  ],
+}

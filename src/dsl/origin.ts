@@ -1,0 +1,48 @@
+import type { ErrorDetail } from '../errors/index.js'
+import type { SourcePosition } from './parse.js'
+
+/** Where a normalized transaction or document was written: for error messages with file:line. */
+export interface Origin {
+  file?: string
+  /** JSON pointer of the object inside its file. */
+  pointer: string
+  /** Where its `dsl` is: `<pointer>/dsl`, or the pointer itself for a bare dsl. */
+  dslPointer?: string
+  locate?: (pointer: string) => SourcePosition | undefined
+}
+
+// A WeakMap keeps origins off the DSL objects themselves, so that they never leak into output.
+const origins = new WeakMap<object, Origin>()
+
+/** Remembers where `target` came from. */
+export function recordOrigin (target: object, origin: Origin): void {
+  origins.set(target, origin)
+}
+
+/** Where `target` came from, if recorded. */
+export function originOf (target: object): Origin | undefined {
+  return origins.get(target)
+}
+
+/**
+ * An error detail about `subPointer` inside `target`, located in its file when known, else at
+ * `fallbackPointer` (its place in the document being compiled).
+ *
+ * @example
+ * detailAt(txn, '/dsl/requestDsl/url/matchingValue', '/transactions/3', 'invalid regex')
+ */
+export function detailAt (target: object, subPointer: string, fallbackPointer: string, message: string): ErrorDetail {
+  const origin = origins.get(target)
+  if (origin === undefined) return { path: fallbackPointer + subPointer, message }
+  const path = origin.dslPointer !== undefined && (subPointer === '/dsl' || subPointer.startsWith('/dsl/'))
+    ? origin.dslPointer + subPointer.slice(4)
+    : origin.pointer + subPointer
+  const detail: ErrorDetail = { path, message }
+  if (origin.file !== undefined) detail.file = origin.file
+  const pos = origin.locate?.(path)
+  if (pos !== undefined) {
+    detail.line = pos.line
+    detail.column = pos.column
+  }
+  return detail
+}

@@ -1,0 +1,175 @@
+import type { SchemaObject } from 'ajv'
+import { delayTypes, matcherNames } from '../types.js'
+
+/**
+ * JSON Schemas of the DSL as users and existing clients write it (before normalization). Strict
+ * where a typo would silently change behaviour (`requestDsl`, `responseDsl`, matchers), lenient
+ * on the resource fields that only describe (`id`, `link`, timestamps of an exported record).
+ */
+
+const caseInsensitive = (values: readonly string[]): string =>
+  '^(' + values.map((v) => v.replace(/[A-Za-z]/g, (c) => `[${c.toLowerCase()}${c.toUpperCase()}]`)).join('|') + ')$'
+
+export const matcherSchema: SchemaObject = {
+  $id: 'understudy:matcher',
+  type: 'object',
+  additionalProperties: false,
+  required: ['matcherName'],
+  properties: {
+    key: { type: 'string' },
+    matcherName: { type: 'string', enum: [...matcherNames] },
+    matchingValue: { type: 'string' },
+    optional: { type: 'boolean' },
+  },
+}
+
+export const responseDelaySchema: SchemaObject = {
+  $id: 'understudy:delay',
+  type: 'object',
+  additionalProperties: false,
+  required: ['type'],
+  properties: {
+    type: { type: 'string', pattern: caseInsensitive(delayTypes) },
+    duration: { type: 'number', minimum: 0 },
+    lower: { type: 'number', minimum: 0 },
+    upper: { type: 'number', minimum: 0 },
+    median: { type: 'number', minimum: 0 },
+    sigma: { type: 'number', minimum: 0 },
+  },
+}
+
+const matcherList = { type: 'array', items: { $ref: 'understudy:matcher' } }
+
+export const requestDslSchema: SchemaObject = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    method: { type: 'string', pattern: '^[A-Za-z]+$' },
+    host: { type: ['string', 'null'] },
+    path: { type: 'string' },
+    url: { $ref: 'understudy:matcher' },
+    headers: matcherList,
+    queryParams: matcherList,
+    cookies: matcherList,
+    credentials: {
+      type: ['object', 'null'],
+      additionalProperties: false,
+      properties: { username: { type: ['string', 'null'] }, password: { type: ['string', 'null'] } },
+    },
+    body: matcherList,
+    sampleBody: { type: ['string', 'null'] },
+  },
+}
+
+export const responseDslSchema: SchemaObject = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    status: { type: 'integer', minimum: 100, maximum: 599 },
+    statusMessage: { type: ['string', 'null'] },
+    proxyUrl: { type: ['string', 'null'] },
+    headers: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['name', 'value'],
+        properties: {
+          name: { type: 'string', pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" },
+          value: { type: ['string', 'number', 'boolean'] },
+        },
+      },
+    },
+    binary: { type: ['boolean', 'null'] },
+    contentType: { type: ['string', 'null'] },
+    content: { type: ['string', 'null'] },
+    charset: { type: ['string', 'null'] },
+    responseDelay: { anyOf: [{ $ref: 'understudy:delay' }, { type: 'null' }] },
+    // hand-written shorthands, turned into `content` by normalization
+    text: { type: 'string' },
+    json: {},
+  },
+  not: { anyOf: [{ required: ['text', 'json'] }, { required: ['text', 'content'] }, { required: ['json', 'content'] }] },
+}
+
+export const transactionDslSchema: SchemaObject = {
+  $id: 'understudy:dsl',
+  type: 'object',
+  required: ['requestDsl'],
+  additionalProperties: false,
+  properties: {
+    type: { type: 'string' },
+    priority: { type: 'integer', minimum: 0 },
+    requestDsl: requestDslSchema,
+    responseDsl: responseDslSchema,
+    sampleBody: { type: ['string', 'null'] },
+    // carried by converted (imported) transactions of spec/002
+    nativeId: { type: ['string', 'null'] },
+  },
+}
+
+/** A transaction: the resource of spec/002, or a bare `dsl` object standing for one. */
+export const transactionSchema: SchemaObject = {
+  $id: 'understudy:transaction',
+  type: 'object',
+  required: ['dsl'],
+  properties: {
+    id: { type: 'integer' },
+    name: { type: ['string', 'null'] },
+    description: { type: ['string', 'null'] },
+    tags: { type: ['array', 'null'], items: { type: 'string' } },
+    serviceId: { type: ['integer', 'null'] },
+    serviceName: { type: ['string', 'null'] },
+    link: { type: ['string', 'null'] },
+    dsl: { $ref: 'understudy:dsl' },
+  },
+}
+
+export const mockServiceTransactionSchema: SchemaObject = {
+  anyOf: [
+    { type: 'integer' },
+    {
+      type: 'object',
+      required: ['txnId'],
+      properties: { txnId: { type: 'integer' }, priority: { type: ['integer', 'null'], minimum: 0 } },
+    },
+  ],
+}
+
+/** A mock-service document: behaviour fields of the mock service record plus `transactions`. */
+export const mockServiceDocumentSchema: SchemaObject = {
+  $id: 'understudy:mock-service',
+  type: 'object',
+  required: ['transactions'],
+  properties: {
+    id: { type: ['integer', 'null'] },
+    name: { type: ['string', 'null'] },
+    description: { type: ['string', 'null'] },
+    serviceId: { type: ['integer', 'null'] },
+    serviceName: { type: ['string', 'null'] },
+    thinkTime: { anyOf: [{ type: 'integer', minimum: 0 }, { type: 'null' }, { $ref: 'understudy:delay' }] },
+    capacity: { type: ['integer', 'null'], minimum: 1 },
+    replicas: { type: ['integer', 'null'], minimum: 1 },
+    noMatchingRequestPreference: {
+      type: ['string', 'null'],
+      pattern: caseInsensitive(['return404', 'bypasslive', 'returnTransaction']),
+    },
+    noMatchingRequestTxnId: { type: ['integer', 'null'] },
+    liveSystemHost: { type: ['string', 'null'] },
+    liveSystemPort: { type: ['integer', 'null'], minimum: 1, maximum: 65535 },
+    endpointPreference: { type: ['string', 'null'], pattern: '^(HTTP|HTTPS|http|https)$' },
+    mockServiceTransactions: { type: ['array', 'null'], items: mockServiceTransactionSchema },
+    // each item is validated on its own (a transaction, or a bare dsl), so that error paths point
+    // into the file as written
+    transactions: { type: 'array' },
+  },
+}
+
+/** Every schema, for registering with one ajv instance. */
+export const dslSchemas: readonly SchemaObject[] = [
+  matcherSchema,
+  responseDelaySchema,
+  transactionDslSchema,
+  transactionSchema,
+  mockServiceDocumentSchema,
+]

@@ -1,0 +1,140 @@
+/**
+ * The transaction DSL of spec/002 ("Transaction") with the semantics of DESIGN.md section 3.
+ * These types describe normalized documents; hand-written files may also use the shorthands of
+ * `ResponseInput` (`text`, `json`), which normalization turns into `content`.
+ */
+
+/** Every matcher name the runtime understands: spec/002's list plus DESIGN.md's additions. */
+export const matcherNames = [
+  'equals',
+  'equals_insensitive',
+  'contains',
+  'matches',
+  'matches_url',
+  'not_matches',
+  'absent',
+  'equals_url',
+  'matches_json',
+  'equals_json',
+  'equals_xml',
+  'matches_xml',
+] as const
+
+export type MatcherName = (typeof matcherNames)[number]
+
+/** One condition on one part of a request. */
+export interface Matcher {
+  /** Header, parameter or cookie name; for bodies a JSONPath (`$...`), XPath (`/...`) or form field. */
+  key?: string
+  matcherName: MatcherName
+  matchingValue?: string
+  /** Also holds when the item is absent. */
+  optional?: boolean
+}
+
+export interface Credentials {
+  username?: string
+  password?: string
+}
+
+export interface RequestDsl {
+  /** Exact, case-insensitive; absent or `ANY` matches every method. */
+  method?: string
+  /** Where the transaction came from; never matched. */
+  host?: string
+  /** Matched as `equals_url` when there is no `url` matcher. */
+  path?: string
+  url?: Matcher
+  headers?: Matcher[]
+  queryParams?: Matcher[]
+  cookies?: Matcher[]
+  credentials?: Credentials
+  body?: Matcher[]
+  /** An example request body, kept for documentation; never matched. */
+  sampleBody?: string
+}
+
+export const delayTypes = ['none', 'fixed', 'uniform', 'lognormal'] as const
+export type DelayType = (typeof delayTypes)[number]
+
+/** Think time, in milliseconds (DESIGN.md section 3). */
+export interface ResponseDelay {
+  type: DelayType
+  duration?: number
+  lower?: number
+  upper?: number
+  median?: number
+  sigma?: number
+}
+
+export interface HeaderEntry {
+  name: string
+  value: string
+}
+
+export interface ResponseDsl {
+  status: number
+  statusMessage?: string
+  /** Forward the request to this base URL and return the live answer. */
+  proxyUrl?: string
+  headers?: HeaderEntry[]
+  binary?: boolean
+  /** `json`, `xml`, `text`, `html` or a full MIME type. */
+  contentType?: string
+  /** The body, base64-encoded. */
+  content?: string
+  charset?: string
+  responseDelay?: ResponseDelay
+}
+
+export interface TransactionDsl {
+  type?: string
+  /** 1 is the highest; default 10. */
+  priority: number
+  requestDsl: RequestDsl
+  responseDsl: ResponseDsl
+  sampleBody?: string
+}
+
+/** The transaction resource of spec/002; only `dsl` shapes behaviour. */
+export interface Transaction {
+  id?: number
+  name: string
+  description?: string
+  tags?: string[]
+  serviceId?: number
+  serviceName?: string
+  link?: string
+  dsl: TransactionDsl
+}
+
+export const noMatchPreferences = ['return404', 'bypasslive', 'returnTransaction'] as const
+export type NoMatchPreference = (typeof noMatchPreferences)[number]
+
+/** An entry of `mockServiceTransactions`: which transaction, and the priority it has here. */
+export interface MockServiceTransaction {
+  txnId: number
+  priority?: number
+}
+
+/**
+ * A mock-service document: the fields of spec/002's mock service record that shape behaviour,
+ * plus the resolved transactions. It is what `understudy run --mock` reads and `PUT /config` takes.
+ */
+export interface MockServiceDocument {
+  id?: number
+  name?: string
+  description?: string
+  serviceId?: number
+  serviceName?: string
+  thinkTime: ResponseDelay | null
+  capacity: number | null
+  replicas: number | null
+  noMatchingRequestPreference: NoMatchPreference
+  noMatchingRequestTxnId: number | null
+  liveSystemHost: string | null
+  liveSystemPort: number | null
+  endpointPreference: 'HTTP' | 'HTTPS' | null
+  mockServiceTransactions: MockServiceTransaction[]
+  transactions: Transaction[]
+}

@@ -1,0 +1,286 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
+import { createError, type ErrorDetail } from '../errors/index.js'
+import { joinPointer, type SourcePosition } from './parse.js'
+import { recordOrigin, type Origin } from './origin.js'
+import { normalizeDocument, normalizeTransaction } from './normalize.js'
+import { dslSchemas } from './schema/index.js'
+import type { MockServiceDocument, Transaction } from './types.js'
+import type { DelayInput, DocumentInput, DslInput, MatcherInput, TransactionInput } from './input-types.js'
+
+// One ajv instance and its validators, compiled once when the module loads.
+// `verbose` gives each error its parent schema, used to suggest the property a typo meant.
+const ajv = new Ajv({ allErrors: true, strict: false, verbose: true })
+for (const schema of dslSchemas) ajv.addSchema(schema)
+const validators = {
+  transaction: ajv.getSchema('understudy:transaction') as ValidateFunction,
+  dsl: ajv.getSchema('understudy:dsl') as ValidateFunction,
+  document: ajv.getSchema('understudy:mock-service') as ValidateFunction,
+}
+
+/** Where the value being read came from. */
+export interface DefinitionSource {
+  file?: string
+  locate?: (pointer: string) => SourcePosition | undefined
+}
+
+type Loose = Record<string, unknown>
+const isObject = (v: unknown): v is Loose => typeof v === 'object' && v !== null && !Array.isArray(v)
+
+/** One transaction found in the input, with its JSON pointer, before normalization. */
+interface Item {
+  value: TransactionInput | DslInput
+  pointer: string
+  bare: boolean
+}
+
+/**
+ * Reads any accepted shape (one transaction, a bare dsl, an array, `{transactions: [...]}`, or a
+ * whole mock-service document), validates it with every error listed, and normalizes it into a
+ * mock-service document. Throws ERR_DSL_INVALID with details carrying JSON pointers and, when the
+ * source can locate them, file:line:column.
+ *
+ * @example
+ * readDefinition([{ dsl: { requestDsl: { path: '/a' }, responseDsl: { text: 'a' } } }]).transactions.length // 1
+ */
+export function readDefinition (value: unknown, source: DefinitionSource = {}): MockServiceDocument {
+  const errors: ErrorDetail[] = []
+  const report = (pointer: string, message: string): void => {
+    errors.push(locateDetail(source, pointer, message))
+  }
+  let fields: DocumentInput = {}
+  let items: Item[] = []
+  if (Array.isArray(value)) {
+    items = value.map((v, i) => itemOf(v, joinPointer('', i), report)).filter((i): i is Item => i !== null)
+  } else if (isObject(value) && 'transactions' in value) {
+    fields = value as DocumentInput
+    collect(validators.document, value, '', report)
+    if (Array.isArray(fields.transactions)) {
+      items = fields.transactions
+        .map((v, i) => itemOf(v, joinPointer('/transactions', i), report))
+        .filter((i): i is Item => i !== null)
+    }
+  } else {
+    const item = itemOf(value, '', report)
+    if (item !== null) items = [item]
+  }
+  for (const item of items) {
+    collect(item.bare ? validators.dsl : validators.transaction, item.value, item.pointer, report)
+  }
+  if (errors.length === 0) checkSemantics(fields, items, report)
+  if (errors.length > 0) throw invalid(errors, source)
+
+  const transactions = items.map((item, index) => {
+    const txn: Transaction = normalizeTransaction(item.value, index)
+    recordOrigin(txn, originFor(source, item.pointer, item.bare))
+    return txn
+  })
+  const doc = normalizeDocument(fields, transactions)
+  recordOrigin(doc, originFor(source, '', false))
+  return doc
+}
+
+function originFor (source: DefinitionSource, pointer: string, bare: boolean): Origin {
+  const origin: Origin = { pointer, dslPointer: bare ? pointer : `${pointer}/dsl` }
+  if (source.file !== undefined) origin.file = source.file
+  if (source.locate !== undefined) origin.locate = source.locate
+  return origin
+}
+
+function itemOf (value: unknown, pointer: string, report: (p: string, m: string) => void): Item | null {
+  // The shapes are checked by the schemas afterwards; here only the discriminating member.
+  if (isObject(value) && 'dsl' in value) return { value: value as unknown as TransactionInput, pointer, bare: false }
+  if (isObject(value) && 'requestDsl' in value) return { value: value as unknown as DslInput, pointer, bare: true }
+  report(pointer, 'must be a transaction (an object with `dsl`), a bare dsl (with `requestDsl`), an array of them, or a mock-service document (with `transactions`)')
+  return null
+}
+
+function collect (validate: ValidateFunction, value: unknown, pointer: string, report: (p: string, m: string) => void): void {
+  if (validate(value)) return
+  for (const e of simplify(validate.errors ?? [])) {
+    // Point an unknown property at the property itself, so that file:line lands on the typo.
+    const extra = e.keyword === 'additionalProperties' ? (e.params as ErrorParams).additionalProperty : undefined
+    report(extra === undefined ? pointer + e.instancePath : joinPointer(pointer + e.instancePath, extra), describe(e))
+  }
+}
+
+/** Drops the noise of anyOf branches, keeping the errors that name what the user can fix. */
+function simplify (errors: ErrorObject[]): ErrorObject[] {
+  const anyOfPaths = new Set(errors.filter((e) => e.keyword === 'anyOf').map((e) => e.instancePath))
+  const seen = new Set<string>()
+  return errors.filter((e) => {
+    if (e.keyword !== 'anyOf' && anyOfPaths.has(e.instancePath) && e.schemaPath.includes('anyOf')) return false
+    const id = `${e.instancePath} ${describe(e)}`
+    if (seen.has(id)) return false
+    seen.add(id)
+    return true
+  })
+}
+
+interface ErrorParams {
+  additionalProperty?: string
+  allowedValues?: unknown[]
+  missingProperty?: string
+}
+
+/** The known property nearest to a misspelt one, by edit distance, to suggest a fix. */
+function closestKnown (name: string, schema: unknown): string {
+  const known = typeof schema === 'object' && schema !== null ? Object.keys(schema) : []
+  let best = known[0] ?? ''
+  let bestDistance = Infinity
+  for (const candidate of known) {
+    const d = editDistance(name.toLowerCase(), candidate.toLowerCase())
+    if (d < bestDistance) {
+      best = candidate
+      bestDistance = d
+    }
+  }
+  return `"${best}"`
+}
+
+function editDistance (a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i)
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0] ?? 0
+    row[0] = i
+    for (let j = 1; j <= b.length; j++) {
+      const current = row[j] ?? 0
+      row[j] = Math.min(current + 1, (row[j - 1] ?? 0) + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1))
+      prev = current
+    }
+  }
+  return row[b.length] ?? 0
+}
+
+function describe (e: ErrorObject): string {
+  const params = e.params as ErrorParams
+  switch (e.keyword) {
+    case 'additionalProperties':
+      return `is not a known property (typo of ${closestKnown(String(params.additionalProperty), e.parentSchema?.properties)}?)`
+    case 'enum':
+      return `must be one of ${(params.allowedValues ?? []).map((v) => JSON.stringify(v)).join(', ')}`
+    case 'required':
+      return `must have property "${String(params.missingProperty)}"`
+    case 'anyOf':
+      return 'does not match any accepted form'
+    case 'not':
+      return 'must not combine more than one of `text`, `json` and `content`'
+    default:
+      return e.message ?? 'is invalid'
+  }
+}
+
+function locateDetail (source: DefinitionSource, path: string, message: string): ErrorDetail {
+  const detail: ErrorDetail = { path, message }
+  if (source.file !== undefined) detail.file = source.file
+  const pos = source.locate?.(path)
+  if (pos !== undefined) {
+    detail.line = pos.line
+    detail.column = pos.column
+  }
+  return detail
+}
+
+function invalid (errors: ErrorDetail[], source: DefinitionSource) {
+  const where = source.file === undefined ? '' : `${source.file}: `
+  const count = errors.length === 1 ? '1 error' : `${errors.length} errors`
+  return createError('ERR_DSL_INVALID', [`${where}${count}`], { details: errors })
+}
+
+type Report = (pointer: string, message: string) => void
+
+/** Rules the schema cannot express: delay parameters, cross references, matcher arguments. */
+function checkSemantics (fields: DocumentInput, items: Item[], report: Report): void {
+  if (typeof fields.thinkTime === 'object' && fields.thinkTime !== null) checkDelay(fields.thinkTime, '/thinkTime', report)
+  const ids = new Set<number>()
+  for (const item of items) {
+    const dsl = 'dsl' in item.value ? item.value.dsl : item.value
+    const base = item.bare ? item.pointer : `${item.pointer}/dsl`
+    if ('dsl' in item.value && item.value.id !== undefined) {
+      if (ids.has(item.value.id)) report(`${item.pointer}/id`, `duplicates transaction id ${item.value.id}`)
+      ids.add(item.value.id)
+    }
+    const request = dsl.requestDsl
+    const response = dsl.responseDsl ?? {}
+    if (response.responseDelay !== undefined && response.responseDelay !== null) {
+      checkDelay(response.responseDelay, `${base}/responseDsl/responseDelay`, report)
+    }
+    if (typeof response.proxyUrl === 'string' && response.proxyUrl !== '' && !isHttpUrl(response.proxyUrl)) {
+      report(`${base}/responseDsl/proxyUrl`, 'must be an absolute http:// or https:// URL')
+    }
+    if (typeof response.content === 'string' && !/^[A-Za-z0-9+/\s]*={0,2}\s*$/.test(response.content)) {
+      report(`${base}/responseDsl/content`, 'must be base64 (use `text` or `json` for a plain body)')
+    }
+    if (request.url !== undefined) checkMatcher(request.url, `${base}/requestDsl/url`, 'url', report)
+    for (const part of ['headers', 'queryParams', 'cookies', 'body'] as const) {
+      request[part]?.forEach((m, i) => checkMatcher(m, `${base}/requestDsl/${part}/${i}`, part, report))
+    }
+  }
+  const preference = (fields.noMatchingRequestPreference ?? 'return404').toLowerCase()
+  if (preference === 'returntransaction') {
+    if (typeof fields.noMatchingRequestTxnId !== 'number') {
+      report('/noMatchingRequestTxnId', 'is required when noMatchingRequestPreference is returnTransaction')
+    } else if (!ids.has(fields.noMatchingRequestTxnId)) {
+      report('/noMatchingRequestTxnId', `names transaction ${fields.noMatchingRequestTxnId}, which is not among the transactions`)
+    }
+  }
+  if (preference === 'bypasslive' && (fields.liveSystemHost ?? '') === '') {
+    report('/liveSystemHost', 'is required when noMatchingRequestPreference is bypasslive')
+  }
+  fields.mockServiceTransactions?.forEach((e, i) => {
+    const id = typeof e === 'number' ? e : e.txnId
+    if (!ids.has(id)) report(`/mockServiceTransactions/${i}`, `names transaction ${id}, which is not among the transactions`)
+  })
+}
+
+const needsValue = new Set(['equals', 'equals_insensitive', 'contains', 'matches', 'matches_url', 'not_matches', 'equals_url', 'matches_json', 'equals_json', 'equals_xml', 'matches_xml'])
+const bodyOnly = new Set(['matches_json', 'equals_json', 'equals_xml', 'matches_xml'])
+const keyedParts: Record<string, string> = { headers: 'header', queryParams: 'parameter', cookies: 'cookie' }
+
+function checkMatcher (m: MatcherInput, pointer: string, part: string, report: Report): void {
+  const name = m.matcherName
+  if (needsValue.has(name) && m.matchingValue === undefined) {
+    report(pointer, `must have property "matchingValue" for matcher ${name}`)
+  }
+  if (bodyOnly.has(name) && part !== 'body') report(`${pointer}/matcherName`, `${name} applies only to body matchers`)
+  if (part === 'url' && name === 'absent') report(`${pointer}/matcherName`, 'a request always has a URL; absent cannot apply to it')
+  const itemName = keyedParts[part]
+  if (itemName !== undefined) {
+    const named = (m.key ?? '') !== '' || (name === 'absent' && (m.matchingValue ?? '') !== '')
+    if (!named) report(pointer, `must have property "key" naming the ${itemName}`)
+  }
+  if (name === 'equals_json' && m.matchingValue !== undefined) {
+    try {
+      JSON.parse(m.matchingValue)
+    } catch (err) {
+      report(`${pointer}/matchingValue`, `must be JSON: ${err instanceof Error ? err.message : String(err)}`)
+    }
+  }
+}
+
+function checkDelay (value: DelayInput, pointer: string, report: Report): void {
+  const type = value.type.toLowerCase()
+  const need = (key: 'duration' | 'lower' | 'upper' | 'median' | 'sigma') => {
+    if (value[key] === undefined) report(pointer, `must have property "${key}" for a ${type} delay`)
+  }
+  if (type === 'fixed') need('duration')
+  if (type === 'uniform') {
+    need('lower')
+    need('upper')
+    if (value.lower !== undefined && value.upper !== undefined && value.lower > value.upper) {
+      report(`${pointer}/lower`, 'must not be greater than upper')
+    }
+  }
+  if (type === 'lognormal') {
+    need('median')
+    need('sigma')
+  }
+}
+
+function isHttpUrl (value: string): boolean {
+  try {
+    const url = new URL(value)
+    return url.protocol === 'http:' || url.protocol === 'https:'
+  } catch {
+    return false
+  }
+}

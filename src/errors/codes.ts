@@ -1,0 +1,59 @@
+/**
+ * The error catalogue: every error Understudy reports, keyed by its stable code. The key *is* the
+ * code (checked by test/unit/errors/catalogue.test.ts) and docs/errors.md lists exactly these keys.
+ * A retired code is never reused. `%s` placeholders are filled by `createError(code, args)`.
+ *
+ * @example
+ * createError('ERR_SERVE_BODY_TOO_LARGE', [10485760]).statusCode // 413
+ */
+export const codes = {
+  // configuration and command line
+  ERR_CONFIG_INVALID: { status: 400, message: 'Invalid options: %s' },
+  ERR_CONFIG_FLAG: { status: 400, message: 'Invalid command line: %s' },
+  ERR_CONFIG_FILE: { status: 400, message: 'Cannot read %s: %s' },
+  // the transaction DSL
+  ERR_DSL_PARSE: { status: 400, message: 'Cannot parse %s: %s' },
+  ERR_DSL_INVALID: { status: 400, message: 'Invalid mock definition: %s' },
+  ERR_DSL_REGEX_INVALID: { status: 400, message: 'Invalid regular expression %s: %s' },
+  ERR_DSL_REGEX_UNSAFE: { status: 400, message: 'Regular expression %s cannot run in linear time: %s' },
+  ERR_DSL_JSONPATH_INVALID: { status: 400, message: 'Invalid JSONPath %s: %s' },
+  ERR_DSL_XPATH_INVALID: { status: 400, message: 'Invalid XPath %s: %s' },
+  // importers
+  ERR_IMPORT_FORMAT_UNKNOWN: { status: 415, message: 'Unrecognised file format: %s' },
+  ERR_IMPORT_INVALID: { status: 400, message: 'Cannot import %s: %s' },
+  ERR_IMPORT_TOO_LARGE: { status: 413, message: 'File %s is larger than the limit of %s bytes' },
+  // request matching (outcomes reported by the runtime)
+  ERR_MATCH_NO_MATCH: { status: 404, message: 'No transaction matched %s %s' },
+  // serving
+  ERR_SERVE_CAPACITY: { status: 503, message: 'Capacity of %s concurrent requests reached' },
+  ERR_SERVE_BODY_TOO_LARGE: { status: 413, message: 'Request body is larger than the limit of %s bytes' },
+  ERR_SERVE_BAD_REQUEST: { status: 400, message: 'Malformed request: %s' },
+  ERR_SERVE_UPSTREAM_UNAVAILABLE: { status: 502, message: 'Upstream %s is unavailable: %s' },
+  ERR_SERVE_UPSTREAM_TIMEOUT: { status: 502, message: 'Upstream %s did not answer within %s ms' },
+  ERR_SERVE_LISTEN: { status: 500, message: 'Cannot listen on %s: %s' },
+  ERR_SERVE_TLS: { status: 400, message: 'Cannot use the TLS certificate or key: %s' },
+  ERR_SERVE_SHUTTING_DOWN: { status: 503, message: 'The server is shutting down' },
+  // inspection
+  ERR_INSPECT_NOT_FOUND: { status: 404, message: 'Inspection record %s does not exist or was evicted' },
+  // control plane
+  ERR_API_BAD_REQUEST: { status: 400, message: '%s' },
+  ERR_API_VALIDATION: { status: 400, message: 'Invalid request: %s' },
+  ERR_API_UNAUTHORIZED: { status: 401, message: 'Missing or invalid credentials' },
+  ERR_API_FORBIDDEN: { status: 403, message: 'Not allowed: %s' },
+  ERR_API_NOT_FOUND: { status: 404, message: '%s not found' },
+  ERR_API_METHOD_NOT_ALLOWED: { status: 405, message: 'Method %s is not allowed on %s' },
+  ERR_API_CONFLICT: { status: 409, message: '%s' },
+  ERR_API_PAYLOAD_TOO_LARGE: { status: 413, message: 'Request body is larger than the limit of %s bytes' },
+  ERR_API_UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Unsupported content type %s: expected %s' },
+  ERR_API_UNPROCESSABLE: { status: 422, message: '%s' },
+  ERR_API_RATE_LIMITED: { status: 429, message: 'Too many requests' },
+  ERR_API_UNAVAILABLE: { status: 503, message: '%s' },
+  // persistence and deployment
+  ERR_STORE_FAILED: { status: 500, message: 'Storage failure: %s' },
+  ERR_DEPLOY_FAILED: { status: 500, message: 'Deployment failed: %s' },
+  // anything unexpected; the original goes to the log, never into a response body
+  ERR_INTERNAL: { status: 500, message: 'Internal error' },
+} as const satisfies Record<string, { status: number; message: string }>
+
+/** A stable error code, such as `ERR_DSL_INVALID`. */
+export type ErrorCode = keyof typeof codes

@@ -1,0 +1,20 @@
+export { codes, type ErrorCode } from './codes.js'
+export {
+  UnderstudyError,
+  createError,
+  isUnderstudyError,
+  toUnderstudyError,
+  describeError,
+  formatDetail,
+  type ErrorDetail,
+} from './understudy-error.js'
+export {
+  toProblem,
+  toEnvelopeError,
+  v1Envelope,
+  v4Envelope,
+  monitoringEnvelope,
+  PROBLEM_CONTENT_TYPE,
+  type Problem,
+  type EnvelopeError,
+} from './envelope.js'

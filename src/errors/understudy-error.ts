@@ -1,0 +1,75 @@
+import { format } from 'node:util'
+import { codes, type ErrorCode } from './codes.js'
+
+/**
+ * One problem inside an error: where (a JSON pointer into the input, and the file position when
+ * the input came from a file) and what.
+ */
+export interface ErrorDetail {
+  /** JSON pointer into the offending input, such as `/transactions/0/dsl/requestDsl/url`. */
+  path: string
+  message: string
+  file?: string
+  line?: number
+  column?: number
+}
+
+/** The only error class Understudy throws on purpose; callers branch on `code`, never on `message`. */
+export class UnderstudyError extends Error {
+  readonly code: ErrorCode
+  readonly statusCode: number
+  readonly details: readonly ErrorDetail[] | undefined
+
+  constructor (code: ErrorCode, message: string, details?: readonly ErrorDetail[], cause?: unknown) {
+    super(message, cause === undefined ? undefined : { cause })
+    this.name = 'UnderstudyError'
+    this.code = code
+    this.statusCode = codes[code].status
+    this.details = details
+  }
+}
+
+/**
+ * Creates an error from the catalogue, filling its `%s` placeholders with `args`.
+ *
+ * @example
+ * throw createError('ERR_DSL_INVALID', ['2 errors'], { details: [{ path: '/dsl', message: 'required' }] })
+ */
+export function createError (
+  code: ErrorCode,
+  args: readonly unknown[] = [],
+  options: { cause?: unknown; details?: readonly ErrorDetail[] } = {},
+): UnderstudyError {
+  const message = args.length > 0 ? format(codes[code].message, ...args) : codes[code].message
+  return new UnderstudyError(code, message, options.details, options.cause)
+}
+
+/** True when `value` is an UnderstudyError, optionally with the given code. */
+export function isUnderstudyError (value: unknown, code?: ErrorCode): value is UnderstudyError {
+  return value instanceof UnderstudyError && (code === undefined || value.code === code)
+}
+
+/** Turns anything thrown into an UnderstudyError; unknown throws become ERR_INTERNAL. */
+export function toUnderstudyError (value: unknown): UnderstudyError {
+  if (value instanceof UnderstudyError) return value
+  return createError('ERR_INTERNAL', [], { cause: value })
+}
+
+/** One line naming the error and, when present, its first details: for CLI messages. */
+export function describeError (err: UnderstudyError, maxDetails = 3): string {
+  const parts = err.details?.slice(0, maxDetails).map(formatDetail) ?? []
+  const more = (err.details?.length ?? 0) > maxDetails ? `; and ${(err.details?.length ?? 0) - maxDetails} more` : ''
+  return parts.length > 0 ? `${err.message}: ${parts.join('; ')}${more}` : err.message
+}
+
+/** `file:line:column path: message`, leaving out what is unknown. */
+export function formatDetail (detail: ErrorDetail): string {
+  let where = ''
+  if (detail.file !== undefined) {
+    where = detail.file
+    if (detail.line !== undefined) where += `:${detail.line}`
+    if (detail.column !== undefined) where += `:${detail.column}`
+    where += ' '
+  }
+  return `${where}${detail.path === '' ? '/' : detail.path}: ${detail.message}`
+}
