@@ -1,0 +1,25 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+
+/**
+ * The real-world inputs written by others (`../shared/realworld/` next to the repository, or
+ * `UNDERSTUDY_REALWORLD`). Tests that use them skip cleanly when the folder is absent.
+ */
+export const realworldDir: string | null = (() => {
+  const dir = process.env.UNDERSTUDY_REALWORLD ?? resolve(import.meta.dirname, '../../../shared/realworld')
+  return existsSync(dir) ? dir : null
+})()
+
+/** Names of the files of one category folder (`har`, `openapi`, ...), sorted; [] when absent. */
+export function realworldFiles (category: string): string[] {
+  if (realworldDir === null) return []
+  const dir = join(realworldDir, category)
+  if (!existsSync(dir)) return []
+  return readdirSync(dir, { withFileTypes: true }).filter((d) => d.isFile()).map((d) => d.name).sort()
+}
+
+/** Bytes of one real-world file. */
+export function readRealworld (category: string, name: string): Buffer {
+  if (realworldDir === null) throw new Error('realworld folder is absent')
+  return readFileSync(join(realworldDir, category, name))
+}
