@@ -40,9 +40,10 @@ export function toProblem (err: UnderstudyError, requestId: string | null, extra
   return problem
 }
 
-/** `ERR_SERVE_BODY_TOO_LARGE` -> `Serve body too large`: a short, stable human title. */
+/** `ERR_SERVE_BODY_TOO_LARGE` -> `Body too large`: a short, stable human title (area dropped). */
 function titleOf (code: string): string {
-  const words = code.replace(/^ERR_/, '').toLowerCase().split('_')
+  const words = code.split('_').slice(2).map((w) => w.toLowerCase())
+  if (words.length === 0) return 'Internal error'
   const first = words[0] ?? ''
   return [first.charAt(0).toUpperCase() + first.slice(1), ...words.slice(1)].join(' ')
 }

@@ -1,0 +1,64 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync, readFileSync } from 'node:fs'
+
+/** A server started in a child process for a benchmark. */
+export interface ChildServer {
+  url: string
+  pid: number
+  /** Resident memory now, in bytes (Linux /proc), or null where unavailable. */
+  rss: () => number | null
+  stop: () => Promise<void>
+}
+
+/** taskset pins the server to one core and the load generator to the other, where available. */
+export const canPin = existsSync('/usr/bin/taskset') || existsSync('/bin/taskset')
+
+/**
+ * Spawns `command args`, pinned to `cpu` when possible, and waits for its `listening on` line.
+ * The child is killed if it does not come up within 30 s.
+ */
+export async function startChild (command: string, args: string[], env: Record<string, string> = {}, cpu = 1): Promise<ChildServer> {
+  const [file, argv] = canPin ? ['taskset', ['-c', String(cpu), command, ...args]] : [command, args]
+  const child: ChildProcess = spawn(file, argv, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } })
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      reject(new Error(`${command} did not start within 30 s`))
+    }, 30_000)
+    let buffered = ''
+    child.stdout?.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString('utf8')
+      const match = /listening on (http:\/\/[^\s]+)/.exec(buffered)
+      if (match?.[1] !== undefined) {
+        clearTimeout(timer)
+        resolve(match[1])
+      }
+    })
+    child.once('exit', (code) => {
+      clearTimeout(timer)
+      reject(new Error(`${command} exited with ${code ?? 'a signal'} before listening`))
+    })
+  })
+  const pid = child.pid ?? 0
+  return {
+    url,
+    pid,
+    rss: () => {
+      try {
+        const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+        const kb = /VmRSS:\s+(\d+) kB/.exec(status)?.[1]
+        return kb === undefined ? null : Number(kb) * 1024
+      } catch {
+        return null
+      }
+    },
+    stop: async () => {
+      if (child.exitCode !== null) return
+      const exited = new Promise((resolve) => child.once('exit', resolve))
+      child.kill('SIGTERM')
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000)
+      await exited
+      clearTimeout(timer)
+    },
+  }
+}

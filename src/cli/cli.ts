@@ -1,0 +1,88 @@
+import { readFileSync } from 'node:fs'
+import { describeError, isUnderstudyError } from '../errors/index.js'
+import { importFile, supportedExtensions } from '../../importers/index.js'
+import { runImportCommand } from './commands/import.js'
+import { runRunCommand, runHelp } from './commands/run.js'
+import { runServeCommand, serveHelp } from './commands/serve.js'
+import type { CommandIo } from './commands/io.js'
+import { exitCodes, UsageError } from './usage-error.js'
+
+const help = `Understudy: service virtualization.
+
+Usage:
+  understudy serve <file-or-dir>... [--port 8080] [--watch]   local mock server from files
+  understudy run --mock <mock-service.json> [--port N] [--admin-port M]   one mock service
+  understudy import <file> [--format F] [-o out.yaml]         convert a file to the DSL
+  understudy --version
+
+Run "understudy <command> --help" for the flags of a command.
+`
+
+/**
+ * Runs one command line; resolves to an exit code, or 'running' for a server that stays up.
+ *
+ * @example
+ * await main(['run', '--mock', 'mock.json', '--port', '0'], { stdout: process.stdout, stderr: process.stderr })
+ */
+export async function main (argv: string[], io: CommandIo): Promise<number | 'running'> {
+  const [command, ...args] = argv
+  try {
+    switch (command) {
+      case 'serve':
+        return await runServeCommand(args, io, {
+          loadFile: (input, ctx) => importFile(input, ctx),
+          extensions: supportedExtensions,
+        })
+      case 'run':
+        return await runRunCommand(args, io)
+      case 'import':
+        return await runImportCommand(args, io)
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        io.stdout.write(command === undefined ? help : helpOf(args[0]))
+        return command === undefined ? exitCodes.usage : exitCodes.ok
+      case '--version':
+      case '-v':
+        io.stdout.write(`${version()}\n`)
+        return exitCodes.ok
+      default:
+        throw new UsageError(`unknown command "${command}"; expected serve, run or import`)
+    }
+  } catch (err) {
+    return reportFailure(err, command ?? '', io)
+  }
+}
+
+function helpOf (command: string | undefined): string {
+  if (command === 'serve') return serveHelp
+  if (command === 'run') return runHelp
+  return help
+}
+
+/** One line on stderr, and the exit code: 2 for usage, 1 for everything else. */
+function reportFailure (err: unknown, command: string, io: CommandIo): number {
+  const prefix = command === '' ? 'understudy' : `understudy ${command}`
+  if (err instanceof UsageError || isParseArgsError(err)) {
+    io.stderr.write(`${prefix}: ${(err as Error).message}\n`)
+    return exitCodes.usage
+  }
+  if (isUnderstudyError(err)) {
+    io.stderr.write(`${prefix}: ${describeError(err)}\n`)
+    return exitCodes.failure
+  }
+  io.stderr.write(`${prefix}: internal error: ${err instanceof Error ? err.message : String(err)}\n`)
+  return exitCodes.failure
+}
+
+function isParseArgsError (err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code
+  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_')
+}
+
+function version (): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }
+  return pkg.version
+}
+

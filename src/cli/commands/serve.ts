@@ -1,0 +1,98 @@
+import { parseArgs } from 'node:util'
+import { createLogger, LogRing, type Logger } from '../../log/index.js'
+import { describeError, formatDetail, isUnderstudyError } from '../../errors/index.js'
+import { runtimeFlagHelp, runtimeFlagSpec, runtimeOptionsFromFlags } from '../runtime-flags.js'
+import { exitOnSignals, startServing } from '../lifecycle.js'
+import { collectFiles, loadSources, type FileLoader, type LoadedSources, type SourceSelection } from '../sources.js'
+import { watchSources } from '../watch.js'
+import { UsageError } from '../usage-error.js'
+import type { CommandIo } from './io.js'
+
+export const serveHelp = `Usage: understudy serve <file-or-dir>... [flags]
+
+Serves transactions from files: Understudy's DSL (JSON or YAML: one transaction, an array,
+{transactions: [...]}, or a mock-service document), HAR, OpenAPI 2/3, WireMock mappings, Postman
+collections, request/response pairs and exported transactions. Directories are read recursively.
+
+Flags:
+  --watch, -w                  reload when files change; a bad file is reported and the last
+                               good set keeps serving
+  --include GLOB               only files matching GLOB (repeatable; relative to the directory)
+  --exclude GLOB               skip files matching GLOB (repeatable)
+${runtimeFlagHelp}
+`
+
+/** What `serve` needs from the importers (injected by main.ts). */
+export interface ServeImporters {
+  loadFile: FileLoader
+  extensions: readonly string[]
+}
+
+/**
+ * `understudy serve <file-or-dir>...`: the local dev mock server. Resolves once listening; the
+ * process then lives until a signal drains it.
+ */
+export async function runServeCommand (args: string[], io: CommandIo, importers: ServeImporters): Promise<number | 'running'> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: {
+      ...runtimeFlagSpec,
+      watch: { type: 'boolean', short: 'w' },
+      include: { type: 'string', multiple: true },
+      exclude: { type: 'string', multiple: true },
+    },
+    allowPositionals: true,
+    strict: true,
+  })
+  if (values.help === true) {
+    io.stdout.write(serveHelp)
+    return 0
+  }
+  if (positionals.length === 0) throw new UsageError('give at least one file or directory to serve')
+  const options = runtimeOptionsFromFlags(values, {
+    watch: values.watch === true,
+    include: values.include ?? [],
+    exclude: values.exclude ?? [],
+  })
+  const selection: SourceSelection = {
+    paths: positionals,
+    include: options.include,
+    exclude: options.exclude,
+    extensions: importers.extensions,
+  }
+  const logRing = new LogRing(10_000)
+  const log = createLogger({ level: options.logLevel, ring: logRing })
+  const loaded = loadSources(collectFiles(selection), importers.loadFile)
+  reportLoaded(loaded, log)
+  const serving = await startServing({ document: loaded.document, options, log, logRing, out: io.stdout })
+  let stopWatching = async (): Promise<void> => {}
+  if (options.watch) {
+    const watcher = watchSources(positionals, () => {
+      try {
+        const next = loadSources(collectFiles(selection), importers.loadFile)
+        const compiled = serving.runtime.reload(next.document)
+        reportLoaded(next, log)
+        log.info({ transactions: compiled.matcher.active.length, files: next.files.length }, 'reloaded')
+      } catch (err) {
+        // The last good set keeps serving.
+        if (isUnderstudyError(err)) {
+          log.error({ code: err.code, errors: (err.details ?? []).map(formatDetail) }, `reload failed, still serving the previous set: ${describeError(err)}`)
+        } else {
+          log.error({ err }, 'reload failed, still serving the previous set')
+        }
+      }
+    }, log)
+    stopWatching = watcher.close
+  }
+  exitOnSignals(async () => {
+    await stopWatching()
+    await serving.stop()
+  }, log)
+  return 'running'
+}
+
+function reportLoaded (loaded: LoadedSources, log: Logger): void {
+  for (const w of loaded.warnings) log.warn({ file: w.file, at: w.at }, w.message)
+  if (loaded.files.length === 0) log.warn('no supported files found: every request will get 404')
+  log.info({ files: loaded.files.length, transactions: loaded.document.transactions.length }, 'loaded')
+}

@@ -1,0 +1,121 @@
+import type { ParseArgsConfig } from 'node:util'
+import { loadRuntimeOptions, type RuntimeOptions } from '../config/index.js'
+import { isUnderstudyError } from '../errors/index.js'
+import { UsageError } from './usage-error.js'
+
+/** Flags shared by `serve` and `run`: listeners, limits, inspection, logging. */
+export const runtimeFlagSpec = {
+  host: { type: 'string' },
+  port: { type: 'string', short: 'p' },
+  'tls-port': { type: 'string' },
+  'tls-cert': { type: 'string' },
+  'tls-key': { type: 'string' },
+  'h2c-port': { type: 'string' },
+  'admin-port': { type: 'string' },
+  'admin-host': { type: 'string' },
+  'body-limit': { type: 'string' },
+  'proxy-timeout': { type: 'string' },
+  'drain-timeout': { type: 'string' },
+  'inspection-records': { type: 'string' },
+  'inspection-bytes': { type: 'string' },
+  'inspection-body-bytes': { type: 'string' },
+  'no-inspection': { type: 'boolean' },
+  'log-level': { type: 'string' },
+  'log-requests': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies NonNullable<ParseArgsConfig['options']>
+
+/** Help text of the shared flags. */
+export const runtimeFlagHelp = `  --host HOST                  interface to listen on (default 127.0.0.1; 0.0.0.0 for all)
+  --port, -p N                 HTTP/1.1 port (default 8080; 0 picks a free one)
+  --tls-port N                 also serve HTTPS (h2 and http/1.1 by ALPN) on this port
+  --tls-cert FILE --tls-key FILE  PEM certificate and key (default: self-signed for localhost)
+  --h2c-port N                 also serve cleartext HTTP/2 (prior knowledge) on this port
+  --admin-port N               admin API: /health, /config, /inspection, /log (loopback)
+  --admin-host HOST            interface of the admin API (default 127.0.0.1)
+  --body-limit BYTES           largest request body (default 10485760); larger ones get 413
+  --proxy-timeout MS           how long proxyUrl / bypasslive upstreams may take (default 30000)
+  --drain-timeout MS           how long SIGTERM waits for requests in flight (default 10000)
+  --inspection-records N       inspection ring size in records (default 10000)
+  --inspection-bytes BYTES     inspection ring size in bytes (default 67108864)
+  --inspection-body-bytes B    bytes kept of each body (default 65536)
+  --no-inspection              do not record requests
+  --log-level LEVEL            fatal|error|warn|info|debug|trace|silent (default info)
+  --log-requests               log every request (access log)`
+
+type FlagValues = Partial<Record<keyof typeof runtimeFlagSpec, string | boolean | undefined>>
+
+const integerFlags: Array<[keyof typeof runtimeFlagSpec, keyof RuntimeOptions]> = [
+  ['port', 'port'],
+  ['tls-port', 'tlsPort'],
+  ['h2c-port', 'h2cPort'],
+  ['admin-port', 'adminPort'],
+  ['body-limit', 'bodyLimit'],
+  ['proxy-timeout', 'proxyTimeout'],
+  ['drain-timeout', 'drainTimeout'],
+]
+
+/**
+ * Turns parsed flags into validated runtime options (defaults from the options schema). Throws
+ * UsageError naming the flag.
+ *
+ * @example
+ * runtimeOptionsFromFlags({ port: '0', 'log-level': 'warn' }).port // 0
+ */
+export function runtimeOptionsFromFlags (values: FlagValues, extra: Partial<RuntimeOptions> = {}): Readonly<RuntimeOptions> {
+  const input: Record<string, unknown> = { ...extra }
+  const inspection: Record<string, unknown> = {}
+  for (const [flag, key] of integerFlags) {
+    const raw = values[flag]
+    if (typeof raw === 'string') input[key] = integerOf(flag, raw)
+  }
+  for (const [flag, key] of [['inspection-records', 'maxRecords'], ['inspection-bytes', 'maxBytes'], ['inspection-body-bytes', 'maxBodyBytes']] as const) {
+    const raw = values[flag]
+    if (typeof raw === 'string') inspection[key] = integerOf(flag, raw)
+  }
+  if (values['no-inspection'] === true) inspection['enabled'] = false
+  if (Object.keys(inspection).length > 0) input['inspection'] = inspection
+  if (typeof values.host === 'string') input['host'] = values.host
+  if (typeof values['admin-host'] === 'string') input['adminHost'] = values['admin-host']
+  if (typeof values['tls-cert'] === 'string') input['tlsCert'] = values['tls-cert']
+  if (typeof values['tls-key'] === 'string') input['tlsKey'] = values['tls-key']
+  if (typeof values['log-level'] === 'string') input['logLevel'] = values['log-level']
+  if (values['log-requests'] === true) input['logRequests'] = true
+  if ((typeof values['tls-cert'] === 'string') !== (typeof values['tls-key'] === 'string')) {
+    throw new UsageError('--tls-cert and --tls-key must be given together')
+  }
+  try {
+    return loadRuntimeOptions(input as Partial<RuntimeOptions>)
+  } catch (err) {
+    if (isUnderstudyError(err, 'ERR_CONFIG_INVALID')) {
+      const detail = err.details?.[0]
+      throw new UsageError(detail === undefined ? err.message : `${flagOf(detail.path)} ${detail.message}`)
+    }
+    throw err
+  }
+}
+
+function integerOf (flag: string, raw: string): number {
+  if (!/^\d+$/.test(raw)) throw new UsageError(`--${flag} must be a non-negative integer, not "${raw}"`)
+  return Number(raw)
+}
+
+/** `/inspection/maxRecords` -> `--inspection-records`, for messages. */
+function flagOf (pointer: string): string {
+  const names: Record<string, string> = {
+    '/port': '--port',
+    '/tlsPort': '--tls-port',
+    '/h2cPort': '--h2c-port',
+    '/adminPort': '--admin-port',
+    '/host': '--host',
+    '/adminHost': '--admin-host',
+    '/bodyLimit': '--body-limit',
+    '/proxyTimeout': '--proxy-timeout',
+    '/drainTimeout': '--drain-timeout',
+    '/logLevel': '--log-level',
+    '/inspection/maxRecords': '--inspection-records',
+    '/inspection/maxBytes': '--inspection-bytes',
+    '/inspection/maxBodyBytes': '--inspection-body-bytes',
+  }
+  return names[pointer] ?? pointer
+}

@@ -1,0 +1,187 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { dirname, join, relative, resolve, sep } from 'node:path'
+import picomatch from 'picomatch'
+import { createError, isUnderstudyError, type ErrorDetail, type UnderstudyError } from '../errors/index.js'
+import { normalizeDocument, type MockServiceDocument, type Transaction } from '../dsl/index.js'
+
+/** What loading one file yields: the importers' result, reduced to what serving needs. */
+export interface LoadedFile {
+  document: MockServiceDocument
+  warnings: Array<{ message: string; file?: string; at?: string }>
+}
+
+/** Reads one file into a document (the importers' `importFile`, injected by main.ts). */
+export type FileLoader = (input: { bytes: Uint8Array; fileName: string }, ctx: { readFile: (relativePath: string) => Uint8Array | undefined }) => LoadedFile
+
+export interface SourceSelection {
+  /** Files and directories given on the command line. */
+  paths: readonly string[]
+  include: readonly string[]
+  exclude: readonly string[]
+  /** Extensions (with the dot) that directory scans pick up. */
+  extensions: readonly string[]
+}
+
+/** Folders a directory scan never enters. */
+const skippedDirectories = new Set(['node_modules', '.git'])
+
+/**
+ * The files to load, sorted: files named on the command line as they are; directories scanned
+ * recursively for supported extensions, skipping dot-entries and node_modules, filtered by the
+ * include/exclude globs (picomatch, against the path relative to the directory, `/`-separated).
+ * Throws ERR_CONFIG_FILE for a path that does not exist.
+ *
+ * @example
+ * collectFiles({ paths: ['mocks'], include: [], exclude: ['**\/draft-*'], extensions: ['.yaml'] })
+ */
+export function collectFiles (selection: SourceSelection): string[] {
+  const includes = selection.include.length > 0 ? picomatch([...selection.include], { dot: false }) : null
+  const excludes = selection.exclude.length > 0 ? picomatch([...selection.exclude], { dot: true }) : null
+  const files: string[] = []
+  for (const given of selection.paths) {
+    const path = resolve(given)
+    let stats
+    try {
+      stats = statSync(path)
+    } catch {
+      throw createError('ERR_CONFIG_FILE', [given, 'no such file or directory'])
+    }
+    if (stats.isFile()) {
+      files.push(path)
+      continue
+    }
+    for (const file of walk(path)) {
+      const rel = relative(path, file).split(sep).join('/')
+      if (!selection.extensions.some((ext) => file.toLowerCase().endsWith(ext))) continue
+      if (includes !== null && !includes(rel)) continue
+      if (excludes !== null && excludes(rel)) continue
+      files.push(file)
+    }
+  }
+  return [...new Set(files)].sort()
+}
+
+function walk (dir: string): string[] {
+  const out: string[] = []
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name.startsWith('.')) continue
+    const full = join(dir, entry.name)
+    if (entry.isDirectory()) {
+      if (!skippedDirectories.has(entry.name)) out.push(...walk(full))
+    } else if (entry.isFile()) {
+      out.push(full)
+    }
+  }
+  return out
+}
+
+/** The loaded set: one document for all files, and what was said along the way. */
+export interface LoadedSources {
+  document: MockServiceDocument
+  files: string[]
+  warnings: Array<{ message: string; file?: string; at?: string }>
+}
+
+/**
+ * Loads every file and merges them into one mock-service document. Transactions keep file order
+ * (files sorted by path), so a later definition is newer and wins ties. Mock-service settings come
+ * from the file that carries them (the last one, with a warning, when several do); a file's
+ * `mockServiceTransactions` selects and re-prioritises its own transactions only. Collects the
+ * problems of every file and throws one ERR_DSL_INVALID listing them all.
+ */
+export function loadSources (files: readonly string[], loadFile: FileLoader, cwd = process.cwd()): LoadedSources {
+  const warnings: LoadedSources['warnings'] = []
+  const problems: ErrorDetail[] = []
+  const transactions: Transaction[] = []
+  let settings: MockServiceDocument | null = null
+  let settingsFile = ''
+  for (const file of files) {
+    const shown = relative(cwd, file) || file
+    let loaded: LoadedFile
+    try {
+      const bytes = readFileSync(file)
+      loaded = loadFile({ bytes, fileName: shown }, { readFile: (rel) => readSibling(dirname(file), rel) })
+    } catch (err) {
+      problems.push(...problemsOf(err, shown))
+      continue
+    }
+    warnings.push(...loaded.warnings.map((w) => ({ ...w, file: w.file ?? shown })))
+    const doc = loaded.document
+    transactions.push(...selectedTransactions(doc))
+    if (carriesSettings(doc)) {
+      if (settings !== null) warnings.push({ message: `mock-service settings of ${settingsFile} are replaced by those of ${shown}`, file: shown })
+      settings = doc
+      settingsFile = shown
+    }
+  }
+  if (problems.length > 0) {
+    throw createError('ERR_DSL_INVALID', [problems.length === 1 ? '1 error' : `${problems.length} errors`], { details: problems })
+  }
+  dropDuplicateIds(transactions, settings, warnings)
+  const document = settings === null
+    ? normalizeDocument({}, transactions)
+    : { ...settings, mockServiceTransactions: [], transactions }
+  return { document, files: [...files], warnings }
+}
+
+function readSibling (dir: string, rel: string): Uint8Array | undefined {
+  const target = resolve(dir, rel)
+  try {
+    return readFileSync(target)
+  } catch {
+    return undefined
+  }
+}
+
+function problemsOf (err: unknown, file: string): ErrorDetail[] {
+  if (isUnderstudyError(err)) {
+    const e: UnderstudyError = err
+    if (e.details !== undefined && e.details.length > 0) return e.details.map((d) => ({ ...d, file: d.file ?? file }))
+    return [{ path: '', message: e.message, file }]
+  }
+  const message = err instanceof Error ? err.message : String(err)
+  return [{ path: '', message, file }]
+}
+
+/** A document's transactions as served: its `mockServiceTransactions` applied. */
+function selectedTransactions (doc: MockServiceDocument): Transaction[] {
+  if (doc.mockServiceTransactions.length === 0) return doc.transactions
+  const byId = new Map(doc.transactions.filter((t) => t.id !== undefined).map((t) => [t.id as number, t]))
+  const out: Transaction[] = []
+  for (const entry of doc.mockServiceTransactions) {
+    const txn = byId.get(entry.txnId)
+    if (txn === undefined) continue
+    out.push(entry.priority === undefined ? txn : { ...txn, dsl: { ...txn.dsl, priority: entry.priority } })
+  }
+  // The no-match transaction is served even when the selection leaves it out.
+  const fallbackId = doc.noMatchingRequestTxnId
+  const fallback = fallbackId === null ? undefined : byId.get(fallbackId)
+  if (fallback !== undefined && !out.includes(fallback)) out.unshift({ ...fallback, dsl: { ...fallback.dsl, priority: Number.MAX_SAFE_INTEGER } })
+  return out
+}
+
+function carriesSettings (doc: MockServiceDocument): boolean {
+  return doc.thinkTime !== null || doc.capacity !== null || doc.replicas !== null ||
+    doc.noMatchingRequestPreference !== 'return404' || doc.liveSystemHost !== null ||
+    doc.id !== undefined || doc.name !== undefined
+}
+
+/**
+ * Ids must be unique in one document; across files they may clash. Later duplicates lose their
+ * id (with a warning), except the no-match transaction's, which the settings refer to.
+ */
+function dropDuplicateIds (transactions: Transaction[], settings: MockServiceDocument | null, warnings: LoadedSources['warnings']): void {
+  const seen = new Set<number>()
+  const keep = settings?.noMatchingRequestTxnId ?? null
+  transactions.forEach((txn, i) => {
+    if (txn.id === undefined) return
+    if (!seen.has(txn.id)) {
+      seen.add(txn.id)
+      return
+    }
+    if (txn.id === keep) return
+    warnings.push({ message: `transaction id ${txn.id} appears in more than one file; the copy named "${txn.name}" is served without an id` })
+    const { id: _dropped, ...rest } = txn
+    transactions[i] = rest
+  })
+}

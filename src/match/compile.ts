@@ -1,0 +1,122 @@
+import { createError, type ErrorDetail } from '../errors/index.js'
+import { detailAt, type MockServiceDocument, type Transaction } from '../dsl/index.js'
+import { byPriorityThenNewest, type CompiledTransaction } from './compiled.js'
+import { diagnose, type NearMiss } from './diagnose.js'
+import { compileRequest, type ReportProblem } from './predicates/index.js'
+import type { MatchRequest } from './request.js'
+import { MethodRoutes } from './router.js'
+
+/** Builds the caller's per-transaction payload, reporting problems at pointers inside it. */
+export type PayloadFactory<P> = (txn: Transaction, index: number, report: ReportProblem) => P
+
+/**
+ * A mock service's transactions compiled for matching. Immutable: a reload compiles a new one and
+ * swaps the reference (STYLE.md hot-path rule 10).
+ */
+export interface CompiledMatcher<P> {
+  /** Every transaction of the document, in document order (active or not). */
+  readonly transactions: ReadonlyArray<CompiledTransaction<P>>
+  /** The transactions that serve requests, in the order they are tried. */
+  readonly active: ReadonlyArray<CompiledTransaction<P>>
+  /** True when some active transaction matches on the body. */
+  readonly needsBody: boolean
+  /** True when some active transaction matches on form fields. */
+  readonly needsForm: boolean
+  /** The first transaction, in priority order, whose every matcher holds; null when none does. */
+  match: (req: MatchRequest) => CompiledTransaction<P> | null
+  /** Why nothing matched: the closest transactions and their failed matchers. */
+  diagnose: (req: MatchRequest, limit?: number) => NearMiss[]
+  /** A transaction by its id (any, active or not). */
+  byId: (id: number) => CompiledTransaction<P> | undefined
+}
+
+/**
+ * Compiles a mock-service document: every matcher once (regexes, JSONPath, XPath, templates), the
+ * payloads, and the index. Reports every problem at once as ERR_DSL_INVALID, with file:line when
+ * the transactions came from files.
+ *
+ * @example
+ * const matcher = compileMatcher(doc, (txn) => txn.dsl.responseDsl.status)
+ * matcher.match(new MatchRequest('GET', '/pets/1', {}, null))?.payload // 200
+ */
+export function compileMatcher<P> (doc: MockServiceDocument, payloadOf: PayloadFactory<P>): CompiledMatcher<P> {
+  const errors: ErrorDetail[] = []
+  const overrides = new Map<number, number | undefined>()
+  for (const entry of doc.mockServiceTransactions) overrides.set(entry.txnId, entry.priority)
+  const selective = overrides.size > 0
+
+  const transactions: Array<CompiledTransaction<P>> = []
+  let needsBody = false
+  let needsForm = false
+  const active: Array<CompiledTransaction<P>> = []
+  doc.transactions.forEach((txn, index) => {
+    const report: ReportProblem = (subPointer, message) => {
+      errors.push(detailAt(txn, subPointer, `/transactions/${index}`, message))
+    }
+    const request = compileRequest(txn.dsl.requestDsl, report)
+    const payload = payloadOf(txn, index, report)
+    const id = txn.id ?? null
+    const override = id === null ? undefined : overrides.get(id)
+    const compiled: CompiledTransaction<P> = {
+      index,
+      id,
+      name: txn.name,
+      priority: override ?? txn.dsl.priority,
+      method: txn.dsl.requestDsl.method ?? null,
+      url: request.url,
+      predicates: request.predicates,
+      needsBody: request.needsBody,
+      transaction: txn,
+      payload,
+    }
+    transactions.push(compiled)
+    if (!selective || (id !== null && overrides.has(id))) {
+      active.push(compiled)
+      needsBody ||= request.needsBody
+      needsForm ||= request.needsForm
+    }
+  })
+  if (errors.length > 0) {
+    throw createError('ERR_DSL_INVALID', [errors.length === 1 ? '1 error' : `${errors.length} errors`], { details: errors })
+  }
+  active.sort(byPriorityThenNewest)
+
+  // One index per method that appears, each also holding the method-less transactions; `ANY`
+  // serves methods that no transaction names.
+  const methods = new Set<string>()
+  for (const t of active) if (t.method !== null) methods.add(t.method)
+  const anyMethod = active.filter((t) => t.method === null)
+  const byMethod = new Map<string, MethodRoutes<P>>()
+  for (const method of methods) byMethod.set(method, new MethodRoutes(active.filter((t) => t.method === method || t.method === null)))
+  const fallbackRoutes = new MethodRoutes(anyMethod)
+  const byIdMap = new Map<number, CompiledTransaction<P>>()
+  for (const t of transactions) if (t.id !== null) byIdMap.set(t.id, t)
+
+  return {
+    transactions,
+    active,
+    needsBody,
+    needsForm,
+    // HOT PATH: one lookup, then the candidates' predicates in order; first full match wins.
+    match (req) {
+      const routes = byMethod.get(req.method) ?? fallbackRoutes
+      const candidates = routes.candidatesFor(req.path)
+      for (let i = 0; i < candidates.length; i++) {
+        const candidate = candidates[i] as (typeof candidates)[number]
+        if (candidate.url !== null && !candidate.url.test(req)) continue
+        const predicates = candidate.txn.predicates
+        let holds = true
+        for (let j = 0; j < predicates.length; j++) {
+          if (!(predicates[j] as (typeof predicates)[number]).test(req)) {
+            holds = false
+            break
+          }
+        }
+        if (holds) return candidate.txn
+      }
+      return null
+    },
+    diagnose: (req, limit) => diagnose(active, req, limit),
+    byId: (id) => byIdMap.get(id),
+  }
+}

@@ -1,0 +1,30 @@
+import type { Transaction } from '../dsl/index.js'
+import type { Predicate, UrlPredicate } from './predicates/index.js'
+
+/**
+ * One transaction, compiled: its conditions as predicates ordered cheapest first, and the
+ * caller's payload (the runtime puts its precomputed response there).
+ */
+export interface CompiledTransaction<P> {
+  /** Position in the document; later means newer, and newer wins ties. */
+  readonly index: number
+  readonly id: number | null
+  readonly name: string
+  /** Effective priority: the mock service's override, else the transaction's own. */
+  readonly priority: number
+  /** Uppercase method, or null for any. */
+  readonly method: string | null
+  readonly url: UrlPredicate | null
+  readonly predicates: readonly Predicate[]
+  readonly needsBody: boolean
+  readonly transaction: Transaction
+  readonly payload: P
+}
+
+/**
+ * Orders transactions as the runtime tries them: ascending priority (1 first), then newest first
+ * (DESIGN.md section 3).
+ */
+export function byPriorityThenNewest<P> (a: CompiledTransaction<P>, b: CompiledTransaction<P>): number {
+  return a.priority - b.priority || b.index - a.index
+}

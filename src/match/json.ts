@@ -1,0 +1,125 @@
+import { JSONPath } from 'jsonpath-plus'
+
+/** A compiled JSONPath: every value it selects from a JSON document. */
+export type JsonSelector = (json: unknown) => unknown[]
+
+/** `$.a.b`, `$['a']`, `$[0]`: paths walked directly, without the JSONPath engine. */
+const SIMPLE_PATH = /^\$((\.[A-Za-z_$][\w$-]*)|(\[\d+\])|(\['[^'\\]*'\])|(\["[^"\\]*"\]))*$/
+const SIMPLE_SEGMENT = /\.([A-Za-z_$][\w$-]*)|\[(\d+)\]|\['([^'\\]*)'\]|\["([^"\\]*)"\]/g
+
+/**
+ * Compiles a JSONPath once. Simple member/index paths become a direct walk (the common case on
+ * the hot path); everything else (wildcards, recursive descent, filters) runs on jsonpath-plus
+ * with its safe evaluator. Throws when the expression is invalid.
+ *
+ * @example
+ * compileJsonPath('$.order.id')({ order: { id: 7 } }) // [7]
+ */
+export function compileJsonPath (expression: string): JsonSelector {
+  const path = expression.trim()
+  if (!path.startsWith('$')) throw new Error('a JSONPath starts with $')
+  checkBalanced(path)
+  if (SIMPLE_PATH.test(path)) return directWalk(path)
+  // Filter scripts are compiled by jsonpath-plus on first use; try each once on a probe so that
+  // a syntax error surfaces now, at compile time, rather than as a silent non-match later.
+  for (const filter of path.matchAll(/\[\?\((.*?)\)\]/g)) {
+    JSONPath({ path: `$[?(${filter[1] ?? ''})]`, json: [{}], wrap: true, eval: 'safe' })
+  }
+  JSONPath({ path, json: {}, wrap: true, eval: 'safe' })
+  return (json) => {
+    try {
+      return JSONPath({ path, json: json as object, wrap: true, eval: 'safe' }) as unknown[]
+    } catch {
+      return []
+    }
+  }
+}
+
+function directWalk (path: string): JsonSelector {
+  const segments: Array<string | number> = []
+  for (const m of path.matchAll(SIMPLE_SEGMENT)) {
+    if (m[1] !== undefined) segments.push(m[1])
+    else if (m[2] !== undefined) segments.push(Number(m[2]))
+    else segments.push(m[3] ?? m[4] ?? '')
+  }
+  const count = segments.length
+  // HOT PATH: body matchers on JSON fields.
+  return (json) => {
+    let node: unknown = json
+    for (let i = 0; i < count; i++) {
+      if (node === null || typeof node !== 'object') return []
+      const segment = segments[i] as string | number
+      if (typeof segment === 'number') {
+        if (!Array.isArray(node)) return []
+        node = node[segment]
+      } else {
+        if (Array.isArray(node) || !Object.hasOwn(node, segment)) return []
+        node = (node as Record<string, unknown>)[segment]
+      }
+      if (node === undefined) return []
+    }
+    return [node]
+  }
+}
+
+function checkBalanced (path: string): void {
+  let depth = 0
+  let quote: string | null = null
+  for (const c of path) {
+    if (quote !== null) {
+      if (c === quote) quote = null
+    } else if (c === '"' || c === "'") quote = c
+    else if (c === '[' || c === '(') depth++
+    else if (c === ']' || c === ')') {
+      depth--
+      if (depth < 0) throw new Error(`unbalanced ${c}`)
+    }
+  }
+  if (quote !== null) throw new Error('unterminated string')
+  if (depth !== 0) throw new Error('unbalanced brackets')
+}
+
+/** A selected JSON value as the string matchers compare: strings as they are, others as JSON. */
+export function jsonValueText (value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value) ?? 'null'
+}
+
+const ANY_STRING = '${json-unit.any-string}'
+const ANY_NUMBER = '${json-unit.any-number}'
+const ANY_BOOLEAN = '${json-unit.any-boolean}'
+const IGNORE = '${json-unit.ignore}'
+
+/**
+ * Semantic JSON equality for `equals_json`: key order and whitespace do not matter; the
+ * json-unit placeholders `${json-unit.any-string}`, `${json-unit.any-number}`,
+ * `${json-unit.any-boolean}` and `${json-unit.ignore}` (any value, but the member must exist)
+ * stand for values in `expected`.
+ *
+ * @example
+ * jsonEquals({ id: '${json-unit.any-number}', tags: ['a'] }, { tags: ['a'], id: 7 }) // true
+ */
+export function jsonEquals (expected: unknown, actual: unknown): boolean {
+  if (typeof expected === 'string') {
+    if (expected === IGNORE) return actual !== undefined
+    if (expected === ANY_STRING) return typeof actual === 'string'
+    if (expected === ANY_NUMBER) return typeof actual === 'number'
+    if (expected === ANY_BOOLEAN) return typeof actual === 'boolean'
+    return expected === actual
+  }
+  if (expected === null || typeof expected !== 'object') return expected === actual
+  if (actual === null || typeof actual !== 'object') return false
+  if (Array.isArray(expected)) {
+    if (!Array.isArray(actual) || actual.length !== expected.length) return false
+    for (let i = 0; i < expected.length; i++) if (!jsonEquals(expected[i], actual[i])) return false
+    return true
+  }
+  if (Array.isArray(actual)) return false
+  const e = expected as Record<string, unknown>
+  const a = actual as Record<string, unknown>
+  const keys = Object.keys(e)
+  if (keys.length !== Object.keys(a).length) return false
+  for (const key of keys) {
+    if (!Object.hasOwn(a, key) || !jsonEquals(e[key], a[key])) return false
+  }
+  return true
+}

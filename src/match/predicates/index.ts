@@ -1,0 +1,103 @@
+import type { Matcher, RequestDsl } from '../../dsl/index.js'
+import { compileBodyPredicate } from './body.js'
+import { CredentialsPredicate } from './credentials.js'
+import { FieldPredicate, readCookie, readHeader, readQuery, type FieldReader } from './field.js'
+import type { Predicate, UrlPredicate } from './predicate.js'
+import { PathPredicate } from './url.js'
+import { compileValueCheck } from './value-check.js'
+
+export type { Predicate, UrlPredicate, RequestPart } from './predicate.js'
+export { requestParts } from './predicate.js'
+
+/** Reports a problem at a JSON pointer relative to the transaction. */
+export type ReportProblem = (subPointer: string, message: string) => void
+
+/** The compiled conditions of one transaction (the method is handled by the index). */
+export interface CompiledRequest {
+  url: UrlPredicate | null
+  /** Cheapest first: query, headers, cookies, credentials, body. */
+  predicates: Predicate[]
+  needsBody: boolean
+  needsForm: boolean
+}
+
+const base = '/dsl/requestDsl'
+
+/**
+ * Compiles the request side of a transaction into predicates, reporting every problem (invalid or
+ * unsafe regex, bad JSONPath/XPath, matchers that cannot apply) instead of stopping at the first.
+ *
+ * @example
+ * compileRequest({ headers: [{ key: 'Accept', matcherName: 'contains', matchingValue: 'json' }] }, report).predicates.length // 1
+ */
+export function compileRequest (request: RequestDsl, report: ReportProblem): CompiledRequest {
+  const out: CompiledRequest = { url: null, predicates: [], needsBody: false, needsForm: false }
+  if (request.url !== undefined) out.url = compileUrl(request.url, `${base}/url`, report)
+
+  request.queryParams?.forEach((m, i) => push(out, compileField('queryParams', m, `${base}/queryParams/${i}`, readQuery, (k) => k, report)))
+  request.headers?.forEach((m, i) => push(out, compileField('headers', m, `${base}/headers/${i}`, readHeader, (k) => k.toLowerCase(), report)))
+  request.cookies?.forEach((m, i) => push(out, compileField('cookies', m, `${base}/cookies/${i}`, readCookie, (k) => k, report)))
+  if (request.credentials !== undefined) {
+    out.predicates.push(new CredentialsPredicate(request.credentials.username ?? '', request.credentials.password ?? '', `${base}/credentials`))
+  }
+  request.body?.forEach((m, i) => {
+    const pointer = `${base}/body/${i}`
+    const compiled = compileBodyPredicate(m, pointer)
+    if ('error' in compiled) {
+      report(`${pointer}/${compiled.at}`, compiled.error)
+      return
+    }
+    out.needsBody = true
+    const key = m.key ?? ''
+    if (key !== '' && !key.startsWith('$') && !key.startsWith('/')) out.needsForm = true
+    if (m.matcherName === 'absent' && key === '' && (m.matchingValue ?? '') !== '') out.needsForm = true
+    out.predicates.push(compiled)
+  })
+  return out
+}
+
+function push (out: CompiledRequest, predicate: Predicate | null): void {
+  if (predicate !== null) out.predicates.push(predicate)
+}
+
+function compileUrl (m: Matcher, pointer: string, report: ReportProblem): UrlPredicate | null {
+  const expected = m.matchingValue ?? ''
+  if (m.matcherName === 'equals_url') return PathPredicate.equalsUrl(expected, pointer)
+  const compiled = compileValueCheck(m)
+  if ('error' in compiled) {
+    report(`${pointer}/${m.matcherName === 'absent' ? 'matcherName' : 'matchingValue'}`, compiled.error)
+    return null
+  }
+  return new PathPredicate(m.matcherName, expected, pointer, compiled.check, compiled.negated)
+}
+
+function compileField (
+  part: 'queryParams' | 'headers' | 'cookies',
+  m: Matcher,
+  pointer: string,
+  read: FieldReader,
+  keyOf: (key: string) => string,
+  report: ReportProblem,
+): Predicate | null {
+  const absent = m.matcherName === 'absent'
+  // For `absent`, spec/002 names the item in matchingValue when key is empty.
+  const rawKey = absent && (m.key ?? '') === '' ? (m.matchingValue ?? '') : (m.key ?? '')
+  const key = keyOf(rawKey)
+  if (absent) {
+    return new FieldPredicate(part, key, 'absent', m.matchingValue ?? '', pointer, read, () => true, { absent: true, optional: false, negated: false })
+  }
+  if (m.matcherName === 'equals_url') {
+    report(`${pointer}/matcherName`, 'equals_url applies only to the url')
+    return null
+  }
+  const compiled = compileValueCheck(m)
+  if ('error' in compiled) {
+    report(`${pointer}/matchingValue`, compiled.error)
+    return null
+  }
+  return new FieldPredicate(part, key, m.matcherName, m.matchingValue ?? '', pointer, read, compiled.check, {
+    absent: false,
+    optional: m.optional === true,
+    negated: compiled.negated,
+  })
+}

@@ -1,0 +1,48 @@
+import { compileUserRegex, RegexRejection, type Matcher } from '../../dsl/index.js'
+
+/** A test of one string value, compiled once from a matcher. */
+export type ValueCheck = (value: string) => boolean
+
+/** A value check, or why it could not be built. */
+export type ValueCheckResult = { check: ValueCheck; negated: boolean } | { error: string }
+
+/**
+ * Compiles the string comparison of a matcher: `equals`, `equals_insensitive`, `contains`,
+ * `matches`/`matches_url` (whole value), `not_matches` (returned as the positive regex with
+ * `negated: true`, so that with several values it holds only when none matches).
+ *
+ * @example
+ * const r = compileValueCheck({ matcherName: 'contains', matchingValue: 'json' })
+ * 'check' in r && r.check('application/json') // true
+ */
+export function compileValueCheck (matcher: Matcher): ValueCheckResult {
+  const expected = matcher.matchingValue ?? ''
+  switch (matcher.matcherName) {
+    case 'equals':
+      return { check: (v) => v === expected, negated: false }
+    case 'equals_insensitive': {
+      const lowered = expected.toLowerCase()
+      // The length shortcut holds only for ASCII: lowercasing `İ` gives two code units.
+      const sameLength = /^[\x20-\x7e]*$/.test(lowered)
+      return { check: (v) => (!sameLength || v.length === lowered.length) && v.toLowerCase() === lowered, negated: false }
+    }
+    case 'contains':
+      return { check: (v) => v.includes(expected), negated: false }
+    case 'matches':
+    case 'matches_url':
+    case 'not_matches': {
+      const re = compileUserRegex(expected, true)
+      if (re instanceof RegexRejection) {
+        return { error: re.kind === 'invalid' ? `is not a valid regular expression: ${re.reason}` : `is refused: ${re.reason}` }
+      }
+      return { check: (v) => re.test(v), negated: matcher.matcherName === 'not_matches' }
+    }
+    case 'absent':
+    case 'equals_url':
+    case 'matches_json':
+    case 'equals_json':
+    case 'equals_xml':
+    case 'matches_xml':
+      return { error: `${matcher.matcherName} is not a string comparison` }
+  }
+}

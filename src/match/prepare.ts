@@ -1,0 +1,36 @@
+import busboy from 'busboy'
+import type { FieldValue, MatchRequest } from './request.js'
+
+/**
+ * Parses a multipart body into form fields before matching, because busboy delivers file parts
+ * asynchronously. Called only when an active transaction matches form fields and the request is
+ * multipart; a malformed body leaves the form empty (the matchers then fail, never throw).
+ */
+export async function prepareMultipart (req: MatchRequest): Promise<void> {
+  const contentType = req.headers['content-type'] ?? ''
+  if (req.body === null || !contentType.toLowerCase().startsWith('multipart/')) return
+  const fields: Record<string, FieldValue> = Object.create(null) as Record<string, FieldValue>
+  const add = (name: string, value: string): void => {
+    const existing = fields[name]
+    fields[name] = existing === undefined ? value : typeof existing === 'string' ? [existing, value] : [...existing, value]
+  }
+  await new Promise<void>((resolve) => {
+    let parser: busboy.Busboy
+    try {
+      parser = busboy({ headers: { 'content-type': contentType }, limits: { fieldSize: req.body?.length ?? 0 } })
+    } catch {
+      resolve()
+      return
+    }
+    parser.on('field', (name, value) => add(name, value))
+    parser.on('file', (name, stream) => {
+      const chunks: Buffer[] = []
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk))
+      stream.on('end', () => add(name, Buffer.concat(chunks).toString('utf8')))
+    })
+    parser.on('close', () => resolve())
+    parser.on('error', () => resolve())
+    parser.end(req.body)
+  })
+  req.setMultipartForm(fields)
+}

@@ -1,0 +1,144 @@
+import type { IncomingHttpHeaders } from 'node:http'
+import { parse as parseQuery, type ParsedUrlQuery } from 'node:querystring'
+import { parse as parseCookies } from 'cookie'
+import { parseXml, type XmlDocument } from './xml.js'
+import { normalizePath } from './path.js'
+
+/** A value of a header, parameter, cookie or form field: one string or several. */
+export type FieldValue = string | string[]
+
+/** Marks a facet not computed yet, distinct from a computed `undefined`/`null`. */
+const NOT_YET: unique symbol = Symbol('not computed')
+type Lazy<T> = T | typeof NOT_YET
+
+/**
+ * What matchers read of one request. Cheap parts are taken at construction; every other facet
+ * (query, cookies, body text, parsed JSON, parsed XML, form, credentials) is computed on first use
+ * and at most once (issue: "computed lazily, at most once per request").
+ *
+ * @example
+ * const req = new MatchRequest('GET', '/pets?limit=2', { accept: 'application/json' }, null)
+ * req.path            // '/pets'
+ * req.query()['limit'] // '2'
+ */
+export class MatchRequest {
+  readonly method: string
+  /** The path as url matchers see it (see path.ts). */
+  readonly path: string
+  /** The raw target, path and query as received. */
+  readonly url: string
+  /** The raw query string, without `?`; '' when there is none. */
+  readonly rawQuery: string
+  readonly headers: IncomingHttpHeaders
+  readonly body: Buffer | null
+
+  #query: Lazy<ParsedUrlQuery> = NOT_YET
+  #cookies: Lazy<Record<string, string | undefined>> = NOT_YET
+  #text: Lazy<string> = NOT_YET
+  #json: Lazy<unknown> = NOT_YET
+  #jsonValid = false
+  #xml: Lazy<XmlDocument | null> = NOT_YET
+  #form: Lazy<Record<string, FieldValue> | null> = NOT_YET
+  #credentials: Lazy<{ username: string; password: string } | null> = NOT_YET
+
+  // HOT PATH: one per request.
+  constructor (method: string, url: string, headers: IncomingHttpHeaders, body: Buffer | null) {
+    this.method = method
+    this.url = url
+    const q = url.indexOf('?')
+    this.path = normalizePath(q === -1 ? url : url.slice(0, q))
+    this.rawQuery = q === -1 ? '' : url.slice(q + 1)
+    this.headers = headers
+    this.body = body
+  }
+
+  /** One header, by lowercase name. */
+  header (name: string): FieldValue | undefined {
+    return this.headers[name]
+  }
+
+  /** Query parameters; repeated names give arrays. */
+  query (): ParsedUrlQuery {
+    if (this.#query === NOT_YET) this.#query = this.rawQuery === '' ? {} : parseQuery(this.rawQuery)
+    return this.#query
+  }
+
+  /** Cookies of the `Cookie` header(s). */
+  cookies (): Record<string, string | undefined> {
+    if (this.#cookies === NOT_YET) {
+      const header = this.headers.cookie
+      this.#cookies = header === undefined ? {} : parseCookies(header)
+    }
+    return this.#cookies
+  }
+
+  /** The body as UTF-8 text ('' without a body). */
+  text (): string {
+    if (this.#text === NOT_YET) this.#text = this.body === null ? '' : this.body.toString('utf8')
+    return this.#text
+  }
+
+  /** The body parsed as JSON; `hasJson()` tells whether it parsed. */
+  json (): unknown {
+    if (this.#json === NOT_YET) {
+      try {
+        this.#json = JSON.parse(this.text())
+        this.#jsonValid = true
+      } catch {
+        this.#json = undefined
+      }
+    }
+    return this.#json
+  }
+
+  /** True when the body is valid JSON. */
+  hasJson (): boolean {
+    this.json()
+    return this.#jsonValid
+  }
+
+  /** The body parsed as XML, or null when it is not well-formed XML. */
+  xml (): XmlDocument | null {
+    if (this.#xml === NOT_YET) this.#xml = this.body === null ? null : parseXml(this.text())
+    return this.#xml
+  }
+
+  /** Form fields of an urlencoded body (multipart ones are set by `setMultipartForm`). */
+  form (): Record<string, FieldValue> | null {
+    if (this.#form === NOT_YET) {
+      const type = this.headers['content-type'] ?? ''
+      this.#form = type.startsWith('application/x-www-form-urlencoded')
+        ? toFieldRecord(parseQuery(this.text()))
+        : null
+    }
+    return this.#form
+  }
+
+  /** Multipart fields are parsed asynchronously before matching (see prepareRequest). */
+  setMultipartForm (fields: Record<string, FieldValue>): void {
+    this.#form = fields
+  }
+
+  /** Username and password of an `Authorization: Basic` header, or null. */
+  credentials (): { username: string; password: string } | null {
+    if (this.#credentials === NOT_YET) this.#credentials = parseBasic(this.headers.authorization)
+    return this.#credentials
+  }
+}
+
+function toFieldRecord (query: ParsedUrlQuery): Record<string, FieldValue> {
+  const out: Record<string, FieldValue> = Object.create(null) as Record<string, FieldValue>
+  for (const key of Object.keys(query)) {
+    const value = query[key]
+    if (value !== undefined) out[key] = value
+  }
+  return out
+}
+
+function parseBasic (header: string | undefined): { username: string; password: string } | null {
+  if (header === undefined || !/^basic /i.test(header)) return null
+  const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8')
+  const colon = decoded.indexOf(':')
+  if (colon === -1) return { username: decoded, password: '' }
+  return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) }
+}

@@ -1,0 +1,118 @@
+import { DOMParser, type Document as XmlDom, type Node as XmlNode, type Element as XmlElement } from '@xmldom/xmldom'
+import * as xpathModule from 'xpath'
+
+/** A parsed XML body. */
+export type XmlDocument = XmlDom
+
+/** The result of an XPath evaluation, as xpath.js returns it. */
+interface XPathResult {
+  toArray?: () => XmlNode[]
+  stringValue: () => string
+  booleanValue: () => boolean
+}
+
+/** A pre-parsed XPath expression (xpath.js `parse`, which its type declarations omit). */
+interface XPathEvaluator {
+  evaluate: (options: { node: XmlNode }) => XPathResult
+}
+
+const xpath = xpathModule as unknown as { parse: (expression: string) => XPathEvaluator }
+
+const ELEMENT_NODE = 1
+const TEXT_NODE = 3
+const CDATA_SECTION_NODE = 4
+
+const strictParser = new DOMParser({
+  onError: (level: string, message: string) => {
+    if (level !== 'warning') throw new Error(message)
+  },
+})
+
+/**
+ * Parses XML, returning null when it is not well-formed. xmldom resolves no external entities, so
+ * a request body cannot make the runtime read files or the network.
+ */
+export function parseXml (text: string): XmlDocument | null {
+  if (text.trim() === '') return null
+  try {
+    return strictParser.parseFromString(text, 'text/xml')
+  } catch {
+    return null
+  }
+}
+
+/** A compiled XPath: what it selects, as strings, and whether it selects anything. */
+export interface CompiledXPath {
+  /** The selected nodes (none for a scalar expression). */
+  nodes: (node: XmlNode) => XmlNode[]
+  /** String values of the selected nodes, or the value of a scalar expression. */
+  values: (node: XmlNode) => string[]
+  /** True when the expression selects at least one node, or its scalar value is true. */
+  holds: (node: XmlNode) => boolean
+}
+
+/**
+ * Parses an XPath expression once, at compile time. Throws on invalid syntax.
+ *
+ * @example
+ * compileXPath('/order/id').values(parseXml('<order><id>7</id></order>')!) // ['7']
+ */
+export function compileXPath (expression: string): CompiledXPath {
+  const evaluator = xpath.parse(expression)
+  const run = (node: XmlNode): XPathResult | null => {
+    try {
+      return evaluator.evaluate({ node })
+    } catch {
+      return null
+    }
+  }
+  return {
+    nodes: (node) => run(node)?.toArray?.() ?? [],
+    values: (node) => {
+      const result = run(node)
+      if (result === null) return []
+      if (result.toArray !== undefined) return result.toArray().map((n) => n.textContent ?? '')
+      return [result.stringValue()]
+    },
+    holds: (node) => {
+      const result = run(node)
+      if (result === null) return false
+      if (result.toArray !== undefined) return result.toArray().length > 0
+      return result.booleanValue()
+    },
+  }
+}
+
+/**
+ * A canonical string of an XML tree for semantic equality (`equals_xml`): namespaces resolved,
+ * attributes sorted, namespace declarations, comments, processing instructions and
+ * whitespace-only text ignored, text trimmed.
+ *
+ * @example
+ * canonicalXml(parseXml('<a y="2" x="1"> <b/> </a>')!) === canonicalXml(parseXml('<a x="1" y="2"><b></b></a>')!) // true
+ */
+export function canonicalXml (node: XmlNode): string {
+  if (node.nodeType === ELEMENT_NODE) {
+    const element = node as XmlElement
+    const attrs: string[] = []
+    for (let i = 0; i < element.attributes.length; i++) {
+      const attr = element.attributes.item(i)
+      if (attr === null || attr.name === 'xmlns' || attr.name.startsWith('xmlns:')) continue
+      attrs.push(`{${attr.namespaceURI ?? ''}}${attr.localName ?? attr.name}=${JSON.stringify(attr.value)}`)
+    }
+    attrs.sort()
+    let children = ''
+    for (let child = element.firstChild; child !== null; child = child.nextSibling) children += canonicalXml(child)
+    return `<{${element.namespaceURI ?? ''}}${element.localName ?? element.nodeName} ${attrs.join(' ')}>${children}</>`
+  }
+  if (node.nodeType === TEXT_NODE || node.nodeType === CDATA_SECTION_NODE) {
+    const text = (node.nodeValue ?? '').trim()
+    return text === '' ? '' : JSON.stringify(text)
+  }
+  if (node.nodeType === 9 /* document */) {
+    let out = ''
+    for (let child = node.firstChild; child !== null; child = child.nextSibling) out += canonicalXml(child)
+    return out
+  }
+  return ''
+}

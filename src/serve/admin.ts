@@ -1,0 +1,185 @@
+import http from 'node:http'
+import FindMyWay from 'find-my-way'
+import {
+  createError,
+  toEnvelopeError,
+  toUnderstudyError,
+  v1Envelope,
+  type UnderstudyError,
+} from '../errors/index.js'
+import { parseText, readDefinition } from '../dsl/index.js'
+import { toDetail, toListEntry } from '../inspect/index.js'
+import type { Logger, LogRing } from '../log/index.js'
+import { openListener, stopAccepting, closeAll, type OpenListener } from './listen.js'
+import type { Runtime } from './runtime.js'
+
+/** Largest configuration document `PUT /config` accepts: 64 MiB. */
+const CONFIG_LIMIT = 64 * 1024 * 1024
+/** Page size of `GET /inspection` when `limit` is absent, and its maximum. */
+const DEFAULT_PAGE = 50
+const MAX_PAGE = 1000
+
+export interface AdminParams {
+  runtime: Runtime
+  host: string
+  port: number
+  log: Logger
+  logRing: LogRing | null
+  /** Called after a successful `PUT /config`, for logging. */
+  onReload?: (transactions: number) => void
+}
+
+/** A started admin listener. */
+export interface AdminServer {
+  readonly url: string
+  close: () => Promise<void>
+}
+
+type Reply = { status: number; body: unknown }
+type Handler = (req: http.IncomingMessage, params: Record<string, string | undefined>, query: URLSearchParams, body: Buffer) => Reply | Promise<Reply>
+
+/**
+ * The runtime's admin listener (loopback by default), which the platform drives and which works
+ * the same for a runtime in a container: `GET /health`, `GET|PUT /config`,
+ * `GET /inspection?skip=&limit=`, `GET /inspection/{id}`, `GET /log?limit=`. Bodies use the
+ * envelope of spec/002 (`{apiVersion, error, result, requestId}`).
+ *
+ * @example
+ * const admin = await startAdmin({ runtime, host: '127.0.0.1', port: 0, log, logRing: null })
+ * await fetch(admin.url + '/health')
+ */
+export async function startAdmin (params: AdminParams): Promise<AdminServer> {
+  const { runtime, log } = params
+  const started = Date.now()
+  const router = FindMyWay<FindMyWay.HTTPVersion.V1>({ ignoreTrailingSlash: true })
+  const routes: Array<[string, string, Handler]> = [
+    ['GET', '/health', () => ok({
+      status: 'UP',
+      serviceMockId: runtime.current().serviceMockId,
+      transactions: runtime.current().matcher.active.length,
+      inFlight: runtime.inFlight(),
+      uptimeSeconds: Math.round((Date.now() - started) / 1000),
+      inspection: runtime.ring === null ? null : { records: runtime.ring.size, bytes: runtime.ring.heldBytes },
+      urls: runtime.urls,
+    })],
+    ['GET', '/config', () => ok(runtime.current().document)],
+    ['PUT', '/config', (req, _params, _query, body) => {
+      const document = readConfig(req, body)
+      const compiled = runtime.reload(document)
+      params.onReload?.(compiled.matcher.active.length)
+      log.info({ transactions: compiled.matcher.active.length }, 'configuration swapped')
+      return ok({ transactions: compiled.matcher.active.length, serviceMockId: compiled.serviceMockId })
+    }],
+    ['GET', '/inspection', (_req, _params, query) => {
+      const ring = runtime.ring
+      const skip = intParam(query, 'skip', 0, 0, Number.MAX_SAFE_INTEGER)
+      const limit = intParam(query, 'limit', DEFAULT_PAGE, 0, MAX_PAGE)
+      const id = runtime.current().serviceMockId
+      const records = ring === null ? [] : ring.newest(skip, limit)
+      return { status: 200, body: { ...v1Envelope(null, records.map((r) => toListEntry(r, id)), null), skip, limit, total: ring?.size ?? 0 } }
+    }],
+    ['GET', '/inspection/:id', (_req, routeParams) => {
+      const id = Number(routeParams['id'])
+      const record = Number.isInteger(id) ? runtime.ring?.get(id) : undefined
+      if (record === undefined) throw createError('ERR_INSPECT_NOT_FOUND', [routeParams['id']])
+      return ok(toDetail(record, runtime.current().serviceMockId))
+    }],
+    ['GET', '/log', (_req, _params, query) => {
+      const limit = intParam(query, 'limit', 1000, 1, 100_000)
+      const lines = params.logRing?.snapshot(limit) ?? []
+      return ok({ log: lines.join('\n'), lines: lines.length, serviceMockId: runtime.current().serviceMockId })
+    }],
+  ]
+  for (const [method, path, handler] of routes) router.on(method as FindMyWay.HTTPMethod, path, noop, { handler })
+
+  let requestCounter = 0
+  const server = await openListener('http', params.host, params.port, ((req: http.IncomingMessage, res: http.ServerResponse) => {
+    const requestId = `admin-${++requestCounter}`
+    const [path = '/', rawQuery = ''] = (req.url ?? '/').split('?', 2)
+    const found = router.find(req.method as FindMyWay.HTTPMethod, path)
+    if (found === null) {
+      const known = routes.some(([, p]) => p === path)
+      send(res, requestId, toUnderstudyError(known
+        ? createError('ERR_API_METHOD_NOT_ALLOWED', [req.method, path])
+        : createError('ERR_API_NOT_FOUND', [`Admin resource ${path}`])))
+      return
+    }
+    const { handler } = found.store as { handler: Handler }
+    readLimited(req, CONFIG_LIMIT)
+      .then(async (body) => handler(req, found.params, new URLSearchParams(rawQuery), body))
+      .then((reply) => sendReply(res, requestId, reply), (err: unknown) => {
+        const error = toUnderstudyError(err)
+        if (error.code === 'ERR_INTERNAL') log.error({ err }, 'admin request failed')
+        send(res, requestId, error)
+      })
+  }) as never, null)
+  log.info({ url: server.url }, 'admin listening')
+  return {
+    url: server.url,
+    close: async () => {
+      closeAll(server)
+      await stopAccepting(server)
+    },
+  }
+}
+
+function ok (result: unknown): Reply {
+  return { status: 200, body: v1Envelope(null, result, null) }
+}
+
+function sendReply (res: http.ServerResponse, requestId: string, reply: Reply): void {
+  const body = reply.body as Record<string, unknown>
+  if ('requestId' in body) body['requestId'] = requestId
+  writeJson(res, reply.status, body)
+}
+
+function send (res: http.ServerResponse, requestId: string, err: UnderstudyError): void {
+  writeJson(res, err.statusCode, v1Envelope(toEnvelopeError(err), null, requestId))
+}
+
+function writeJson (res: http.ServerResponse, status: number, body: unknown): void {
+  const text = Buffer.from(JSON.stringify(body))
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': text.length })
+  res.end(text)
+}
+
+/** `PUT /config`: a mock-service document (or any DSL shape) as JSON, or YAML by content type. */
+function readConfig (req: http.IncomingMessage, body: Buffer) {
+  const type = (req.headers['content-type'] ?? 'application/json').split(';')[0]?.trim().toLowerCase() ?? ''
+  const yaml = type === 'application/yaml' || type === 'application/x-yaml' || type === 'text/yaml'
+  if (!yaml && type !== 'application/json' && !type.endsWith('+json')) {
+    throw createError('ERR_API_UNSUPPORTED_MEDIA_TYPE', [type, 'application/json or application/yaml'])
+  }
+  if (body.length === 0) throw createError('ERR_API_VALIDATION', ['the body must be a mock-service document'])
+  const parsed = parseText(body.toString('utf8'), yaml ? 'config.yaml' : 'config.json')
+  return readDefinition(parsed.value, { locate: parsed.locate })
+}
+
+function intParam (query: URLSearchParams, name: string, fallback: number, min: number, max: number): number {
+  const raw = query.get(name)
+  if (raw === null || raw === '') return fallback
+  const value = Number(raw)
+  if (!Number.isInteger(value) || value < min) {
+    throw createError('ERR_API_VALIDATION', [`${name} must be an integer >= ${min}`], { details: [{ path: `/${name}`, message: `must be an integer >= ${min}` }] })
+  }
+  return Math.min(value, max)
+}
+
+async function readLimited (req: http.IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers['content-length'] ?? 0)
+  if (declared > limit) {
+    req.resume()
+    throw createError('ERR_API_PAYLOAD_TOO_LARGE', [limit])
+  }
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length
+    if (size > limit) throw createError('ERR_API_PAYLOAD_TOO_LARGE', [limit])
+    chunks.push(chunk)
+  }
+  return Buffer.concat(chunks)
+}
+
+function noop (): void {}
+

@@ -1,0 +1,103 @@
+import type { Pool } from 'undici'
+import type { MockServiceDocument } from '../dsl/index.js'
+import { compileMatcher, type CompiledMatcher, type CompiledTransaction } from '../match/index.js'
+import { compileResponse, type CompiledResponse } from './respond.js'
+import { compileDelay, type DelaySampler } from './think-time.js'
+import { compileProxyTarget, type ProxyTarget } from './proxy.js'
+
+/** What happens to a request no transaction matches (DESIGN.md section 3). */
+export type NoMatchPolicy =
+  | { readonly kind: 'return404' }
+  | { readonly kind: 'returnTransaction'; readonly txn: CompiledTransaction<ServedResponse> }
+  | { readonly kind: 'bypasslive'; readonly target: ProxyTarget }
+
+/** A compiled response plus the slice of its body the journal keeps, decided once. */
+export interface ServedResponse extends CompiledResponse {
+  readonly journalBody: Buffer
+  readonly journalTruncated: boolean
+}
+
+/**
+ * Everything the runtime needs to serve one mock service, built once per configuration and
+ * swapped as a whole on reload.
+ */
+export interface CompiledMock {
+  readonly document: MockServiceDocument
+  readonly serviceMockId: number
+  readonly matcher: CompiledMatcher<ServedResponse>
+  /** The mock service's think time; a transaction's own delay wins. */
+  readonly thinkTime: DelaySampler | null
+  readonly capacity: number | null
+  readonly noMatch: NoMatchPolicy
+  /** Upstream connection pools, closed when this configuration is replaced. */
+  readonly pools: readonly Pool[]
+}
+
+export interface CompileMockOptions {
+  proxyTimeout: number
+  /** Bytes of each body the inspection journal keeps. */
+  journalBodyBytes: number
+}
+
+/**
+ * Compiles a mock-service document for serving: matcher index, precomputed responses, think time,
+ * no-match policy and upstream pools. Throws ERR_DSL_INVALID listing every problem.
+ *
+ * @example
+ * const mock = compileMock(loadDefinitionText(text, 'mock.yaml'), { proxyTimeout: 30_000, journalBodyBytes: 65_536 })
+ */
+export function compileMock (doc: MockServiceDocument, options: CompileMockOptions): CompiledMock {
+  const pools = new Map<string, Pool>()
+  const matcher = compileMatcher<ServedResponse>(doc, (txn) => {
+    const response = compileResponse(txn.dsl.responseDsl, options.proxyTimeout, pools)
+    const fits = response.body.length <= options.journalBodyBytes
+    return {
+      ...response,
+      journalBody: fits ? response.body : Buffer.from(response.body.subarray(0, options.journalBodyBytes)),
+      journalTruncated: !fits,
+    }
+  })
+  return {
+    document: doc,
+    serviceMockId: doc.id ?? 0,
+    matcher,
+    thinkTime: compileDelay(doc.thinkTime),
+    capacity: doc.capacity,
+    noMatch: noMatchPolicyOf(doc, matcher, options.proxyTimeout, pools),
+    pools: [...pools.values()],
+  }
+}
+
+function noMatchPolicyOf (
+  doc: MockServiceDocument,
+  matcher: CompiledMatcher<ServedResponse>,
+  proxyTimeout: number,
+  pools: Map<string, Pool>,
+): NoMatchPolicy {
+  switch (doc.noMatchingRequestPreference) {
+    case 'return404':
+      return { kind: 'return404' }
+    case 'returnTransaction': {
+      // readDefinition guarantees the id exists; a document built in code may not.
+      const txn = doc.noMatchingRequestTxnId === null ? undefined : matcher.byId(doc.noMatchingRequestTxnId)
+      return txn === undefined ? { kind: 'return404' } : { kind: 'returnTransaction', txn }
+    }
+    case 'bypasslive':
+      return { kind: 'bypasslive', target: compileProxyTarget(liveSystemUrl(doc), proxyTimeout, pools) }
+  }
+}
+
+/** `liveSystemHost:liveSystemPort` as a URL, over HTTPS when `endpointPreference` is HTTPS. */
+export function liveSystemUrl (doc: MockServiceDocument): string {
+  const host = doc.liveSystemHost ?? 'localhost'
+  if (/^https?:\/\//i.test(host)) return doc.liveSystemPort === null ? host : withPort(host, doc.liveSystemPort)
+  const https = doc.endpointPreference === 'HTTPS'
+  const port = doc.liveSystemPort ?? (https ? 443 : 80)
+  return `${https ? 'https' : 'http'}://${host}:${port}`
+}
+
+function withPort (url: string, port: number): string {
+  const parsed = new URL(url)
+  parsed.port = String(port)
+  return parsed.toString()
+}

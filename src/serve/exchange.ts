@@ -1,0 +1,292 @@
+import type { IncomingHttpHeaders } from 'node:http'
+import { createError, type UnderstudyError } from '../errors/index.js'
+import type { InspectionRecord } from '../inspect/index.js'
+import { MatchRequest, prepareMultipart, type CompiledTransaction } from '../match/index.js'
+import type { CompiledMock, ServedResponse } from './compile-mock.js'
+import { problemAnswer } from './problem.js'
+import { forward, type ProxyOutcome, type ProxyResponse, type ProxyTarget } from './proxy.js'
+import type { RuntimeState } from './runtime-state.js'
+
+/** The request side both HTTP/1.1 and the HTTP/2 compatibility API offer. */
+export interface AnyRequest {
+  method?: string | undefined
+  url?: string | undefined
+  headers: IncomingHttpHeaders
+  rawHeaders: string[]
+  httpVersionMajor: number
+  on: (event: string, listener: (...args: never[]) => void) => unknown
+  removeListener: (event: string, listener: (...args: never[]) => void) => unknown
+  resume: () => unknown
+  destroy: (error?: Error) => unknown
+}
+
+/** The response side both HTTP/1.1 and the HTTP/2 compatibility API offer. */
+export interface AnyResponse extends ProxyResponse {
+  writeHead: ((status: number, headers: string[]) => unknown) & ((status: number, message: string, headers: string[]) => unknown)
+  end: ((body?: Buffer) => unknown)
+}
+
+// Attaches the exchange to the request, so that body listeners are shared functions rather than
+// closures made per request (fastify's kRouteContext idea).
+const kExchange = Symbol('understudy.exchange')
+type RequestWithExchange = AnyRequest & { [kExchange]?: Exchange | undefined }
+
+/**
+ * One request's trip through the runtime: read the body if there is one, match, wait out the think
+ * time, answer or forward, and complete the inspection record. One object per request; every step
+ * is a method, so no closure is created on the common path.
+ */
+export class Exchange {
+  private matchRequest: MatchRequest | null = null
+  private chunks: Buffer[] | null = null
+  private received = 0
+  private response: ServedResponse | null = null
+  private txn: CompiledTransaction<ServedResponse> | null = null
+  private matched = false
+  private matchingData: unknown = null
+
+  constructor (
+    private readonly state: RuntimeState,
+    private readonly mock: CompiledMock,
+    private readonly req: AnyRequest,
+    private readonly res: AnyResponse,
+    private readonly record: InspectionRecord | null,
+    private readonly arrived: number,
+    private readonly h2: boolean,
+  ) {}
+
+  // HOT PATH: every request starts here.
+  start (): void {
+    if (!this.state.gate.tryAcquire()) {
+      this.answerProblem(createError('ERR_SERVE_CAPACITY', [this.state.gate.limit]), true, null, ['retry-after', '1'], false)
+      return
+    }
+    const headers = this.req.headers
+    const length = headers['content-length']
+    if ((length === undefined || length === '0') && headers['transfer-encoding'] === undefined) {
+      this.dispatch(null)
+      return
+    }
+    if (length !== undefined && Number(length) > this.state.bodyLimit) {
+      this.bodyTooLarge()
+      return
+    }
+    this.chunks = []
+    const req = this.req as RequestWithExchange
+    req[kExchange] = this
+    req.on('data', onBodyData)
+    req.on('end', onBodyEnd)
+    req.on('error', onBodyError)
+  }
+
+  /** Called by the shared body listeners. */
+  addChunk (chunk: Buffer): void {
+    if (this.chunks === null) return
+    this.received += chunk.length
+    if (this.received > this.state.bodyLimit) {
+      this.chunks = null
+      this.detachBody()
+      this.bodyTooLarge()
+      return
+    }
+    this.chunks.push(chunk)
+  }
+
+  endBody (): void {
+    if (this.chunks === null) return
+    const body = this.chunks.length === 1 ? (this.chunks[0] as Buffer) : Buffer.concat(this.chunks, this.received)
+    this.chunks = null
+    this.detachBody()
+    this.dispatch(body)
+  }
+
+  abortBody (): void {
+    // The client went away while sending: nothing to answer; free the place and close the record.
+    this.chunks = null
+    this.detachBody()
+    this.state.gate.release()
+    this.complete(499, [], null, false, true)
+  }
+
+  private detachBody (): void {
+    const req = this.req as RequestWithExchange
+    req.removeListener('data', onBodyData)
+    req.removeListener('end', onBodyEnd)
+    req.removeListener('error', onBodyError)
+    req[kExchange] = undefined
+  }
+
+  private bodyTooLarge (): void {
+    // The rest of the body is not read: ask the client to close rather than drain megabytes.
+    this.answerProblem(createError('ERR_SERVE_BODY_TOO_LARGE', [this.state.bodyLimit]), true, null, ['connection', 'close'], true)
+  }
+
+  private dispatch (body: Buffer | null): void {
+    const matchRequest = new MatchRequest(this.req.method ?? 'GET', this.req.url ?? '/', this.req.headers, body)
+    this.matchRequest = matchRequest
+    if (body !== null && this.record !== null) {
+      const kept = this.state.ring?.maxBodyBytes ?? 0
+      this.record.requestBody = body.length <= kept ? body : Buffer.from(body.subarray(0, kept))
+      this.record.requestBodyTruncated = body.length > kept
+      this.state.ring?.account(this.record.id, this.record.requestBody.length)
+    }
+    if (this.mock.matcher.needsForm && body !== null) {
+      prepareMultipart(matchRequest).then(() => this.decide(), () => this.decide())
+      return
+    }
+    this.decide()
+  }
+
+  private decide (): void {
+    const hit = this.mock.matcher.match(this.matchRequest as MatchRequest)
+    if (hit !== null) {
+      this.matched = true
+      this.serve(hit)
+      return
+    }
+    const nearMisses = this.mock.matcher.diagnose(this.matchRequest as MatchRequest, 3)
+    this.matchingData = { nearMisses }
+    const policy = this.mock.noMatch
+    switch (policy.kind) {
+      case 'return404':
+        this.answerProblem(
+          createError('ERR_MATCH_NO_MATCH', [this.req.method, this.req.url]),
+          false,
+          { nearMisses },
+          undefined,
+          false,
+        )
+        return
+      case 'returnTransaction':
+        this.serve(policy.txn)
+        return
+      case 'bypasslive':
+        this.forwardTo(policy.target, 'LIVE')
+    }
+  }
+
+  private serve (txn: CompiledTransaction<ServedResponse>): void {
+    this.txn = txn
+    const response = txn.payload
+    if (response.proxy !== null) {
+      this.forwardTo(response.proxy, 'MOCK')
+      return
+    }
+    this.response = response
+    const sampler = response.delay ?? this.mock.thinkTime
+    const delay = sampler === null ? 0 : sampler()
+    if (delay > 0) {
+      // Timers only: think time never blocks the event loop.
+      setTimeout(flushLater, delay, this)
+      return
+    }
+    this.flush()
+  }
+
+  /** Writes the precomputed response (STYLE.md hot-path rule 4: synchronous, prebuilt). */
+  flush (): void {
+    const response = this.response as ServedResponse
+    const res = this.res
+    if (!res.destroyed && !res.writableEnded) {
+      if (this.h2) res.writeHead(response.status, response.headers2)
+      else if (response.statusMessage !== null) res.writeHead(response.status, response.statusMessage, this.connectionHeaders(response.headers))
+      else res.writeHead(response.status, this.connectionHeaders(response.headers))
+      res.end(response.body)
+    }
+    this.state.gate.release()
+    this.complete(response.status, this.h2 ? response.headers2 : response.headers, response.journalBody, response.journalTruncated, false)
+  }
+
+  /** While draining, HTTP/1.1 answers carry `connection: close` so that keep-alive clients leave. */
+  private connectionHeaders (headers: string[]): string[] {
+    return this.state.draining ? [...headers, 'connection', 'close'] : headers
+  }
+
+  private forwardTo (target: ProxyTarget, source: 'MOCK' | 'LIVE'): void {
+    const captureBytes = this.state.ring?.maxBodyBytes ?? 0
+    const body = this.matchRequest?.body ?? null
+    forward(target, this.req.method ?? 'GET', this.req.url ?? '/', this.req.headers, body, this.res, captureBytes)
+      .then((outcome) => this.forwarded(outcome, source), (err: unknown) => this.forwarded(internalOutcome(err), source))
+  }
+
+  private forwarded (outcome: ProxyOutcome, source: 'MOCK' | 'LIVE'): void {
+    if (this.record !== null) this.record.source = source
+    if (outcome.error !== null) {
+      this.answerProblem(outcome.error, true, null, undefined, false)
+      return
+    }
+    this.state.gate.release()
+    if (this.record !== null) this.state.ring?.account(this.record.id, outcome.captured?.length ?? 0)
+    this.complete(outcome.statusCode, outcome.headers, outcome.captured, outcome.truncated, false)
+  }
+
+  /**
+   * Answers with a problem+json error and releases the capacity place (except for the capacity
+   * 503 itself, which never took one). `drainBody` discards an unread request body.
+   */
+  private answerProblem (
+    err: UnderstudyError,
+    hasError: boolean,
+    extra: Record<string, unknown> | null,
+    extraHeaders: readonly string[] | undefined,
+    drainBody: boolean,
+  ): void {
+    const answer = problemAnswer(err, this.record?.id ?? null, extra ?? undefined, extraHeaders)
+    const res = this.res
+    if (!res.destroyed && !res.headersSent) {
+      res.writeHead(answer.status, this.h2 ? answer.headers2 : this.connectionHeaders(answer.headers))
+      res.end(answer.body)
+    } else if (!res.writableEnded) {
+      res.destroy()
+    }
+    if (err.code !== 'ERR_SERVE_CAPACITY') this.state.gate.release()
+    if (drainBody) this.req.resume()
+    if (hasError && this.matchingData === null) this.matchingData = { error: { code: err.code, message: err.message } }
+    this.complete(answer.status, this.h2 ? answer.headers2 : answer.headers, answer.body, false, hasError)
+  }
+
+  /** Fills in the inspection record begun when the request arrived, and the access log. */
+  private complete (statusCode: number, headers: readonly string[], body: Buffer | null, truncated: boolean, hasError: boolean): void {
+    const record = this.record
+    const durationMs = Date.now() - this.arrived
+    if (record !== null) {
+      record.statusCode = statusCode
+      record.responseHeaders = headers
+      record.responseBody = body
+      record.responseBodyTruncated = truncated
+      record.matched = this.matched
+      record.hasError = hasError
+      record.matchingData = this.matchingData
+      const txn = this.txn
+      if (txn !== null) {
+        record.transactionId = txn.id
+        record.respondingTxn = txn.name
+        record.txnPriority = txn.priority
+      }
+      record.durationMs = durationMs
+    }
+    if (this.state.logRequests) {
+      this.state.log.info({ method: this.req.method, url: this.req.url, statusCode, matched: this.matched, ms: durationMs }, 'request')
+    }
+  }
+}
+
+function onBodyData (this: RequestWithExchange, chunk: Buffer): void {
+  this[kExchange]?.addChunk(chunk)
+}
+
+function onBodyEnd (this: RequestWithExchange): void {
+  this[kExchange]?.endBody()
+}
+
+function onBodyError (this: RequestWithExchange): void {
+  this[kExchange]?.abortBody()
+}
+
+function flushLater (exchange: Exchange): void {
+  exchange.flush()
+}
+
+function internalOutcome (err: unknown): ProxyOutcome {
+  return { statusCode: 502, headers: [], captured: null, truncated: false, error: createError('ERR_INTERNAL', [], { cause: err }) }
+}

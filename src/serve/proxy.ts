@@ -1,0 +1,138 @@
+import { Pool, errors as undiciErrors } from 'undici'
+import type { IncomingHttpHeaders } from 'node:http'
+import { createError, type UnderstudyError } from '../errors/index.js'
+import { endToEndHeaders } from './hop-by-hop.js'
+
+/** Where `proxyUrl` or `bypasslive` forwards to, with a connection pool made at compile time. */
+export interface ProxyTarget {
+  /** `http://host:port` */
+  readonly origin: string
+  /** Path prefix from the proxy URL ('' for none); the request's path and query are appended. */
+  readonly basePath: string
+  readonly host: string
+  readonly timeout: number
+  readonly pool: Pool
+}
+
+/**
+ * A target for an absolute http(s) URL. The pool connects lazily, on the first request. Upstream
+ * certificates are not verified: the runtime stands in for services in test environments, where
+ * self-signed certificates are the rule (documented in docs/runtime.md).
+ *
+ * @example
+ * compileProxyTarget('http://127.0.0.1:9000/base', 30_000, new Map()).basePath // '/base'
+ */
+export function compileProxyTarget (url: string, timeout: number, pools: Map<string, Pool>): ProxyTarget {
+  const parsed = new URL(url)
+  const basePath = parsed.pathname === '/' ? '' : parsed.pathname.replace(/\/$/, '')
+  // One pool per origin for the whole compiled mock service, however many transactions use it.
+  let pool = pools.get(parsed.origin)
+  if (pool === undefined) {
+    pool = new Pool(parsed.origin, {
+      headersTimeout: timeout,
+      bodyTimeout: timeout,
+      connectTimeout: Math.min(timeout, 10_000),
+      connect: { rejectUnauthorized: false },
+    })
+    pools.set(parsed.origin, pool)
+  }
+  return { origin: parsed.origin, basePath, host: parsed.host, timeout, pool }
+}
+
+/** Request headers the proxy sets itself. */
+const requestSkip = new Set(['host', 'content-length', 'expect'])
+
+/** What came back from the upstream, for the response and the inspection record. */
+export interface ProxyOutcome {
+  statusCode: number
+  headers: string[]
+  /** The first `captureBytes` of the upstream body. */
+  captured: Buffer | null
+  truncated: boolean
+  error: UnderstudyError | null
+}
+
+/** The minimal view of a response the proxy writes to (HTTP/1.1 or HTTP/2 compat). */
+export interface ProxyResponse {
+  headersSent: boolean
+  writableEnded: boolean
+  destroyed: boolean
+  writeHead: (status: number, headers: string[]) => unknown
+  write: (chunk: Buffer) => boolean
+  end: () => unknown
+  destroy: (error?: Error) => unknown
+  once: (event: 'drain' | 'close', listener: () => void) => unknown
+}
+
+/**
+ * Forwards one request (its body was already read) and streams the answer back, dropping
+ * hop-by-hop headers both ways. Never throws: failures come back as `outcome.error` (502) for the
+ * caller to answer, unless the response had started, in which case it is destroyed.
+ */
+export async function forward (
+  target: ProxyTarget,
+  method: string,
+  url: string,
+  headers: IncomingHttpHeaders,
+  body: Buffer | null,
+  res: ProxyResponse,
+  captureBytes: number,
+): Promise<ProxyOutcome> {
+  const upstreamHeaders = endToEndHeaders(headers, requestSkip)
+  upstreamHeaders.push('host', target.host)
+  const abort = new AbortController()
+  res.once('close', () => { if (!res.writableEnded) abort.abort() })
+  try {
+    const upstream = await target.pool.request({
+      method,
+      path: target.basePath + (url.startsWith('/') ? url : `/${url}`),
+      headers: upstreamHeaders,
+      body: body === null || body.length === 0 ? null : body,
+      signal: abort.signal,
+    })
+    const responseHeaders = endToEndHeaders(upstream.headers)
+    if (res.destroyed) {
+      upstream.body.destroy()
+      return { statusCode: upstream.statusCode, headers: responseHeaders, captured: null, truncated: false, error: null }
+    }
+    res.writeHead(upstream.statusCode, responseHeaders)
+    const chunks: Buffer[] = []
+    let kept = 0
+    let truncated = false
+    for await (const chunk of upstream.body as AsyncIterable<Buffer>) {
+      if (kept < captureBytes) {
+        const part = chunk.length <= captureBytes - kept ? chunk : chunk.subarray(0, captureBytes - kept)
+        chunks.push(Buffer.from(part))
+        kept += part.length
+        if (part.length < chunk.length) truncated = true
+      } else if (chunk.length > 0) {
+        truncated = true
+      }
+      if (!res.write(chunk)) await new Promise<void>((resolve) => res.once('drain', resolve))
+    }
+    res.end()
+    return { statusCode: upstream.statusCode, headers: responseHeaders, captured: Buffer.concat(chunks), truncated, error: null }
+  } catch (err) {
+    const error = upstreamError(target, err)
+    if (res.headersSent) res.destroy()
+    return { statusCode: 502, headers: [], captured: null, truncated: false, error }
+  }
+}
+
+function upstreamError (target: ProxyTarget, err: unknown): UnderstudyError {
+  if (
+    err instanceof undiciErrors.HeadersTimeoutError ||
+    err instanceof undiciErrors.BodyTimeoutError ||
+    err instanceof undiciErrors.ConnectTimeoutError
+  ) {
+    return createError('ERR_SERVE_UPSTREAM_TIMEOUT', [target.origin, target.timeout], { cause: err })
+  }
+  const code = (err as { code?: unknown }).code
+  const reason = typeof code === 'string' ? code : err instanceof Error ? err.message : 'unknown error'
+  return createError('ERR_SERVE_UPSTREAM_UNAVAILABLE', [target.origin, reason], { cause: err })
+}
+
+/** Closes pools once their requests are done. */
+export async function closePools (pools: Iterable<Pool>): Promise<void> {
+  await Promise.allSettled([...pools].map(async (p) => p.close()))
+}

@@ -1,0 +1,20 @@
+import type { InspectionRing } from '../inspect/index.js'
+import type { Logger } from '../log/index.js'
+import type { CapacityGate } from './capacity.js'
+import type { CompiledMock } from './compile-mock.js'
+
+/**
+ * The state a runtime's request handler reads. `mock` is the only mutable member: a reload
+ * replaces it with a new immutable snapshot, so requests in flight finish on the one they began
+ * with (STYLE.md hot-path rule 10).
+ */
+export interface RuntimeState {
+  mock: CompiledMock
+  readonly ring: InspectionRing | null
+  readonly gate: CapacityGate
+  readonly log: Logger
+  readonly bodyLimit: number
+  readonly logRequests: boolean
+  /** Set when draining: answers ask clients to close their connections. */
+  draining: boolean
+}

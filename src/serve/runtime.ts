@@ -1,0 +1,138 @@
+import type { RuntimeOptions } from '../config/index.js'
+import type { MockServiceDocument } from '../dsl/index.js'
+import { InspectionRing } from '../inspect/index.js'
+import type { Logger } from '../log/index.js'
+import { CapacityGate } from './capacity.js'
+import { compileMock, type CompiledMock } from './compile-mock.js'
+import { createRequestHandler } from './handler.js'
+import { closeAll, closeIdle, openListener, stopAccepting, type Listener, type OpenListener } from './listen.js'
+import { closePools } from './proxy.js'
+import { problemAnswer } from './problem.js'
+import { createError } from '../errors/index.js'
+import type { RuntimeState } from './runtime-state.js'
+import { loadTlsMaterial } from './tls.js'
+
+/** A running mock service: its listeners, its current configuration and its journal. */
+export interface Runtime {
+  readonly urls: { readonly http: string; readonly https: string | null; readonly h2c: string | null }
+  readonly ring: InspectionRing | null
+  /** The configuration serving requests now. */
+  current: () => CompiledMock
+  /**
+   * Compiles a new document and swaps it in atomically; requests in flight finish on the old one.
+   * Throws ERR_DSL_INVALID (and keeps serving the old one) when the document is invalid.
+   */
+  reload: (document: MockServiceDocument) => CompiledMock
+  /** Requests being served now. */
+  inFlight: () => number
+  /** Stops accepting, lets requests in flight finish (up to `drainTimeout`), then closes. */
+  close: () => Promise<void>
+}
+
+export interface StartRuntimeParams {
+  document: MockServiceDocument
+  options: Readonly<RuntimeOptions>
+  log: Logger
+}
+
+/**
+ * Compiles the document and starts the listeners the options ask for: HTTP/1.1 always, HTTPS
+ * (h2 + http/1.1) with `tlsPort`, h2c with `h2cPort`.
+ *
+ * @example
+ * const runtime = await startRuntime({ document, options: loadRuntimeOptions({ port: 0 }), log })
+ * await fetch(runtime.urls.http + '/pets')
+ * await runtime.close()
+ */
+export async function startRuntime ({ document, options, log }: StartRuntimeParams): Promise<Runtime> {
+  const compileOptions = { proxyTimeout: options.proxyTimeout, journalBodyBytes: options.inspection.maxBodyBytes }
+  const mock = compileMock(document, compileOptions)
+  const state: RuntimeState = {
+    mock,
+    ring: options.inspection.enabled ? new InspectionRing(options.inspection) : null,
+    gate: new CapacityGate(mock.capacity),
+    log,
+    bodyLimit: options.bodyLimit,
+    logRequests: options.logRequests,
+    draining: false,
+  }
+  const handler = safely(createRequestHandler(state), log) as Listener
+  const listeners: OpenListener[] = []
+  try {
+    listeners.push(await openListener('http', options.host, options.port, handler, null))
+    if (options.tlsPort !== undefined && options.tlsPort !== null) {
+      const tls = await loadTlsMaterial(options.tlsCert, options.tlsKey)
+      if (tls.selfSigned) log.info('using a self-signed certificate for localhost')
+      listeners.push(await openListener('https', options.host, options.tlsPort, handler, tls))
+    }
+    if (options.h2cPort !== undefined && options.h2cPort !== null) {
+      listeners.push(await openListener('h2c', options.host, options.h2cPort, handler, null))
+    }
+  } catch (err) {
+    for (const open of listeners) closeAll(open)
+    await Promise.all(listeners.map(stopAccepting))
+    await closePools(mock.pools)
+    throw err
+  }
+  const urlOf = (kind: OpenListener['kind']): string | null => listeners.find((l) => l.kind === kind)?.url ?? null
+
+  let closing: Promise<void> | null = null
+  return {
+    urls: { http: urlOf('http') as string, https: urlOf('https'), h2c: urlOf('h2c') },
+    ring: state.ring,
+    current: () => state.mock,
+    reload (next) {
+      const compiled = compileMock(next, compileOptions)
+      const previous = state.mock
+      state.mock = compiled
+      state.gate.limit = compiled.capacity
+      // Old pools close once their requests are done.
+      void closePools(previous.pools)
+      return compiled
+    },
+    inFlight: () => state.gate.current,
+    close () {
+      closing ??= drain(state, listeners, options.drainTimeout)
+      return closing
+    },
+  }
+}
+
+async function drain (state: RuntimeState, listeners: OpenListener[], timeoutMs: number): Promise<void> {
+  state.draining = true
+  const stopped = Promise.all(listeners.map(stopAccepting))
+  const deadline = Date.now() + timeoutMs
+  while (state.gate.current > 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 25))
+    for (const open of listeners) closeIdle(open)
+  }
+  for (const open of listeners) closeAll(open)
+  await stopped
+  await closePools(state.mock.pools)
+}
+
+/**
+ * Guards the request listener: an unexpected throw answers 500 ERR_INTERNAL and is logged, and
+ * never takes the process down.
+ */
+function safely (handler: (req: never, res: never) => void, log: Logger): (req: never, res: never) => void {
+  return function guarded (req, res) {
+    try {
+      handler(req, res)
+    } catch (err) {
+      log.error({ err }, 'request handler failed')
+      const response = res as unknown as { headersSent: boolean; writeHead: (s: number, h: string[]) => void; end: (b: Buffer) => void; destroy: () => void }
+      try {
+        if (response.headersSent) {
+          response.destroy()
+        } else {
+          const answer = problemAnswer(createError('ERR_INTERNAL'), null)
+          response.writeHead(answer.status, answer.headers2)
+          response.end(answer.body)
+        }
+      } catch {
+        // The connection is beyond saving; the error is logged above.
+      }
+    }
+  }
+}
