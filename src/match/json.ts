@@ -26,9 +26,16 @@ export function compileJsonPath (expression: string): JsonSelector {
     JSONPath({ path: `$[?(${filter[1] ?? ''})]`, json: [{}], wrap: true, eval: 'safe' })
   }
   JSONPath({ path, json: {}, wrap: true, eval: 'safe' })
+  // `$[?(...)]` on a root object: Jayway JsonPath (what WireMock users write against) applies the
+  // filter to the root object itself, jsonpath-plus only to its members. Both are tried, so that
+  // `$[?(@.amount > 10000)]` selects `{"amount": 20000}`.
+  const rootFilter = /^\$\[\?\(/.test(path)
   return (json) => {
     try {
-      return JSONPath({ path, json: json as object, wrap: true, eval: 'safe' }) as unknown[]
+      const selected = JSONPath({ path, json: json as object, wrap: true, eval: 'safe' }) as unknown[]
+      if (!rootFilter || json === null || typeof json !== 'object' || Array.isArray(json)) return selected
+      const asRoot = JSONPath({ path, json: [json], wrap: true, eval: 'safe' }) as unknown[]
+      return asRoot.length === 0 ? selected : [...asRoot, ...selected]
     } catch {
       return []
     }

@@ -1,0 +1,90 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { onTestFinished } from 'vitest'
+
+/** The built command line (`npm test` builds before testing). */
+export const cliPath = resolve(import.meta.dirname, '../../dist/src/cli/main.js')
+
+if (!existsSync(cliPath)) throw new Error(`${cliPath} is missing: run "npm run build" first (npm test does)`)
+
+/** A finished command. */
+export interface CliResult {
+  code: number | null
+  signal: NodeJS.Signals | null
+  stdout: string
+  stderr: string
+}
+
+/** Runs `understudy <args>` to completion (killed after `timeoutMs`). */
+export async function runCli (args: string[], options: { cwd?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+  const child = spawn(process.execPath, [cliPath, ...args], { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (c: Buffer) => { stdout += c.toString() })
+  child.stderr.on('data', (c: Buffer) => { stderr += c.toString() })
+  const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000)
+  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((done) => child.once('exit', (c, s) => done([c, s])))
+  clearTimeout(timer)
+  return { code, signal, stdout, stderr }
+}
+
+/** A server started through the command line. */
+export interface CliServer {
+  /** The URL of the `listening on` line. */
+  url: string
+  child: ChildProcess
+  /** Everything written to stdout and stderr so far. */
+  stdout: () => string
+  stderr: () => string
+  /** Waits until stdout or stderr contains `text` (or times out). */
+  waitFor: (stream: 'stdout' | 'stderr', text: string | RegExp, timeoutMs?: number) => Promise<void>
+  /** Sends SIGTERM and waits for the exit. */
+  stop: (signal?: NodeJS.Signals) => Promise<{ code: number | null; signal: NodeJS.Signals | null }>
+}
+
+/**
+ * Starts `understudy <args>` (a server), waits for its `listening on http://...` line, and kills
+ * it when the test finishes if it is still running.
+ */
+export async function startCli (args: string[], options: { cwd?: string; timeoutMs?: number } = {}): Promise<CliServer> {
+  const child = spawn(process.execPath, [cliPath, ...args], { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] })
+  let stdout = ''
+  let stderr = ''
+  const waiters: Array<() => void> = []
+  const notify = (): void => { for (const w of waiters.splice(0)) w() }
+  child.stdout?.on('data', (c: Buffer) => { stdout += c.toString(); notify() })
+  child.stderr?.on('data', (c: Buffer) => { stderr += c.toString(); notify() })
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.once('exit', (code, signal) => { notify(); done({ code, signal }) }))
+  onTestFinished(() => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL') })
+
+  const waitFor = async (stream: 'stdout' | 'stderr', text: string | RegExp, timeoutMs = options.timeoutMs ?? 15_000): Promise<void> => {
+    const deadline = Date.now() + timeoutMs
+    const seen = (): boolean => {
+      const content = stream === 'stdout' ? stdout : stderr
+      return typeof text === 'string' ? content.includes(text) : text.test(content)
+    }
+    while (!seen()) {
+      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`exited before printing ${String(text)}\nstdout: ${stdout}\nstderr: ${stderr}`)
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${String(text)}\nstdout: ${stdout}\nstderr: ${stderr}`)
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 100)
+        waiters.push(() => { clearTimeout(timer); resolve() })
+      })
+    }
+  }
+  await waitFor('stdout', /listening on http:\/\/\S+/)
+  const url = /listening on (http:\/\/\S+)/.exec(stdout)?.[1] as string
+  return {
+    url,
+    child,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    waitFor,
+    stop: async (signal = 'SIGTERM') => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal)
+      return exited
+    },
+  }
+}
+
