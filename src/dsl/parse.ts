@@ -99,18 +99,74 @@ function jsonParseError (err: unknown, text: string, fileName: string) {
   const match = /position (\d+)/.exec(message)
   let line: number | undefined
   let column: number | undefined
-  if (match?.[1] !== undefined) {
-    const offset = Number(match[1])
+  // Node 20's V8 names no position for an unexpected token (`{"a": }`, `[1,]`): find it ourselves.
+  const offset = match?.[1] !== undefined
+    ? Number(match[1])
+    : jsonErrorOffset(text) ?? (/Unexpected end of JSON input/.test(message) ? text.length : undefined)
+  if (offset !== undefined) {
     const before = text.slice(0, offset)
     line = before.split('\n').length
     column = offset - before.lastIndexOf('\n')
-  } else if (/Unexpected end of JSON input/.test(message)) {
-    const lines = text.split('\n')
-    line = lines.length
-    column = (lines[lines.length - 1]?.length ?? 0) + 1
   }
   const detail = { path: '', message: message.replace(/ in JSON at position \d+.*$/, ''), file: fileName }
   return createError('ERR_DSL_PARSE', [fileName, line === undefined ? message : `${detail.message} at line ${line} column ${column ?? 0}`], {
     details: [line === undefined ? detail : { ...detail, line, column: column ?? 0 }],
   })
+}
+
+const JSON_SCALAR = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null|"(?:[^"\\]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y
+
+/**
+ * Offset of the first JSON syntax error in `text` (its end when the input stops short). Runs only
+ * after JSON.parse has failed, whose message names control characters in strings itself; undefined
+ * if the text nests too deeply to scan.
+ */
+function jsonErrorOffset (text: string): number | undefined {
+  let i = 0
+  const skip = (): void => {
+    while (i < text.length && ' \t\n\r'.includes(text.charAt(i))) i++
+  }
+  const scalar = (): boolean => {
+    JSON_SCALAR.lastIndex = i
+    const found = JSON_SCALAR.exec(text)
+    if (found === null) return false
+    i += found[0].length
+    return true
+  }
+  const value = (): boolean => {
+    skip()
+    const open = text.charAt(i)
+    if (open !== '{' && open !== '[') return scalar()
+    const close = open === '{' ? '}' : ']'
+    i++
+    skip()
+    if (text.charAt(i) === close) {
+      i++
+      return true
+    }
+    for (;;) {
+      if (open === '{') {
+        skip()
+        if (text.charAt(i) !== '"' || !scalar()) return false
+        skip()
+        if (text.charAt(i) !== ':') return false
+        i++
+      }
+      if (!value()) return false
+      skip()
+      const next = text.charAt(i)
+      i++
+      if (next === close) return true
+      if (next !== ',') {
+        i--
+        return false
+      }
+    }
+  }
+  try {
+    if (value()) skip()
+  } catch {
+    return undefined
+  }
+  return i
 }

@@ -38,7 +38,9 @@ export function compileUserRegex (source: string, whole: boolean): RegExp | Rege
     flags = [...new Set(inline[1])].join('')
     pattern = pattern.slice(inline[0].length)
   }
-  const body = whole ? `^(?:${pattern})$` : pattern
+  // With the `m` flag, `^` and `$` also match at line breaks, so they cannot anchor a whole value:
+  // `(?m)abc` must not match "x\nabc". Lookarounds anchor at the true start and end instead.
+  const body = !whole ? pattern : flags.includes('m') ? `(?<![\\s\\S])(?:${pattern})(?![\\s\\S])` : `^(?:${pattern})$`
   let compiled: RegExp
   try {
     compiled = new RegExp(body, flags)
@@ -46,7 +48,7 @@ export function compileUserRegex (source: string, whole: boolean): RegExp | Rege
     return new RegexRejection('invalid', err instanceof Error ? err.message.replace(/^Invalid regular expression: /, '') : String(err))
   }
   if (linearEligible(body, flags)) return compiled
-  if (safeRegex(compiled)) return compiled
+  if (safeRegex(forStarHeight(body))) return compiled
   return new RegexRejection(
     'unsafe',
     'it nests quantifiers and uses a lookaround, a back-reference or a repetition count above 16, ' +
@@ -62,4 +64,13 @@ function linearEligible (body: string, flags: string): boolean {
   } catch {
     return false
   }
+}
+
+/**
+ * The pattern as safe-regex2 can read it: its parser (ret) fails on lookbehinds, which would count
+ * as unsafe whatever their quantifiers. A lookahead has the same star height, so `(?<=` and `(?<!`
+ * become `(?=` and `(?!` for the analysis only (escaped characters are left alone).
+ */
+function forStarHeight (body: string): string {
+  return body.replace(/\\[\s\S]|\(\?<([=!])/g, (token, kind: string | undefined) => (kind === undefined ? token : `(?${kind}`))
 }

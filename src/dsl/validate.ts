@@ -155,7 +155,7 @@ function describe (e: ErrorObject): string {
   const params = e.params as ErrorParams
   switch (e.keyword) {
     case 'additionalProperties':
-      return `is not a known property (typo of ${closestKnown(String(params.additionalProperty), e.parentSchema?.properties)}?)`
+      return `is not a known property (typo of ${closestKnown(String(params.additionalProperty), e.parentSchema?.['properties'])}?)`
     case 'enum':
       return `must be one of ${(params.allowedValues ?? []).map((v) => JSON.stringify(v)).join(', ')}`
     case 'required':

@@ -91,10 +91,12 @@ export function jsonValueText (value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value) ?? 'null'
 }
 
+/* eslint-disable no-template-curly-in-string -- json-unit placeholders are literal `${...}` strings */
 const ANY_STRING = '${json-unit.any-string}'
 const ANY_NUMBER = '${json-unit.any-number}'
 const ANY_BOOLEAN = '${json-unit.any-boolean}'
 const IGNORE = '${json-unit.ignore}'
+/* eslint-enable no-template-curly-in-string */
 
 /**
  * Semantic JSON equality for `equals_json`: key order and whitespace do not matter; the

@@ -89,7 +89,14 @@ export const responseDslSchema: SchemaObject = {
     text: { type: 'string' },
     json: {},
   },
-  not: { anyOf: [{ required: ['text', 'json'] }, { required: ['text', 'content'] }, { required: ['json', 'content'] }] },
+  // A null `content` (as exported records carry it) means no content, so it combines with a shorthand.
+  not: {
+    anyOf: [
+      { required: ['text', 'json'] },
+      { required: ['text', 'content'], properties: { content: { type: 'string' } } },
+      { required: ['json', 'content'], properties: { content: { type: 'string' } } },
+    ],
+  },
 }
 
 export const transactionDslSchema: SchemaObject = {
