@@ -8,8 +8,9 @@ import safeRegex from 'safe-regex2'
  * That engine handles every pattern except lookarounds, back-references, counted repetitions
  * above 16 and the `u` flag. The second flag enables the `l` flag, used here only to ask V8
  * whether a pattern is eligible for the fallback. Patterns that are not eligible are accepted only
- * when safe-regex2 finds no nested quantifier (star height 1); the rest are rejected at compile
- * time with ERR_DSL_REGEX_UNSAFE. See docs/regex.md.
+ * when safe-regex2 finds no nested quantifier (star height 1), no repeated group of alternatives
+ * and at most one unbounded repetition; the rest are refused at compile time (a detail of
+ * ERR_DSL_INVALID). See docs/regex.md.
  */
 setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks')
 setFlagsFromString('--enable-experimental-regexp-engine')
@@ -38,9 +39,10 @@ export function compileUserRegex (source: string, whole: boolean): RegExp | Rege
     flags = [...new Set(inline[1])].join('')
     pattern = pattern.slice(inline[0].length)
   }
-  // With the `m` flag, `^` and `$` also match at line breaks, so they cannot anchor a whole value:
-  // `(?m)abc` must not match "x\nabc". Lookarounds anchor at the true start and end instead.
-  const body = !whole ? pattern : flags.includes('m') ? `(?<![\\s\\S])(?:${pattern})(?![\\s\\S])` : `^(?:${pattern})$`
+  // A whole-value match has one start and one end: the `m` flag, which would let `^` and `$` match
+  // at line breaks (so that `(?m)abc` matched "x\nabc"), is accepted and dropped.
+  if (whole) flags = flags.replace('m', '')
+  const body = whole ? `^(?:${pattern})$` : pattern
   let compiled: RegExp
   try {
     compiled = new RegExp(body, flags)
@@ -48,12 +50,67 @@ export function compileUserRegex (source: string, whole: boolean): RegExp | Rege
     return new RegexRejection('invalid', err instanceof Error ? err.message.replace(/^Invalid regular expression: /, '') : String(err))
   }
   if (linearEligible(body, flags)) return compiled
-  if (safeRegex(forStarHeight(body))) return compiled
+  const risk = safeRegex(forStarHeight(body)) ? backtrackingRisk(body) : 'it nests quantifiers'
+  if (risk === null) return compiled
   return new RegexRejection(
     'unsafe',
-    'it nests quantifiers and uses a lookaround, a back-reference or a repetition count above 16, ' +
-      'so it could backtrack for minutes; rewrite it without them or use not_matches',
+    `${risk} and uses a lookaround, a back-reference or a repetition count above 16, so it could ` +
+      'backtrack for minutes; rewrite it without them or use not_matches',
   )
+}
+
+/**
+ * The backtracking risks that star height misses, for patterns the linear engine cannot take: a
+ * repeated group with alternatives (`(a|a)*`, exponential) and more than one unbounded repetition
+ * outside lookarounds (`.*a.*b`, polynomial on a 16 KiB header). Conservative by design; such
+ * patterns are rare.
+ * Returns why the pattern is risky, or null.
+ */
+function backtrackingRisk (body: string): string | null {
+  // Per open group: does it hold a `|` at its own level, and is it a lookaround?
+  const groups: Array<{ alternation: boolean; lookaround: boolean }> = []
+  let lookarounds = 0
+  let unbounded = 0
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i]
+    if (c === '\\') {
+      i++
+    } else if (c === '[') {
+      // Skip a character class; `]` right after `[` or `[^` is a literal.
+      i += body[i + 1] === '^' ? 2 : 1
+      if (body[i] === ']') i++
+      while (i < body.length && body[i] !== ']') i += body[i] === '\\' ? 2 : 1
+    } else if (c === '(') {
+      const lookaround = /^\(\?<?[=!]/.test(body.slice(i, i + 4))
+      if (lookaround) lookarounds++
+      groups.push({ alternation: false, lookaround })
+    } else if (c === '|') {
+      const top = groups[groups.length - 1]
+      if (top !== undefined) top.alternation = true
+    } else if (c === ')') {
+      const group = groups.pop()
+      if (group?.lookaround === true) lookarounds--
+      const quantifier = quantifierAt(body, i + 1)
+      if (group?.alternation === true && quantifier !== 'none' && quantifier !== 'optional') return 'it repeats a group of alternatives'
+    } else if (lookarounds === 0 && (c === '*' || c === '+' || (c === '{' && quantifierAt(body, i) === 'unbounded'))) {
+      // A lookaround of a whole-value match runs once, at the start: its repetitions do not
+      // multiply with the others.
+      unbounded++
+    }
+  }
+  return unbounded > 1 ? 'it has more than one unbounded repetition' : null
+}
+
+/** The kind of quantifier starting at `i`, if any. */
+function quantifierAt (body: string, i: number): 'none' | 'optional' | 'bounded' | 'unbounded' {
+  const c = body[i]
+  if (c === '*' || c === '+') return 'unbounded'
+  if (c === '?') return 'optional'
+  if (c !== '{') return 'none'
+  const counted = /^\{(\d+)(,(\d*))?\}/.exec(body.slice(i))
+  if (counted === null) return 'none'
+  if (counted[2] !== undefined && counted[3] === '') return 'unbounded'
+  return Number(counted[3] ?? counted[1]) > 1 ? 'bounded' : 'optional'
 }
 
 function linearEligible (body: string, flags: string): boolean {

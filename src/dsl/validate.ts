@@ -48,12 +48,13 @@ export function readDefinition (value: unknown, source: DefinitionSource = {}): 
     errors.push(locateDetail(source, pointer, message))
   }
   let fields: DocumentInput = {}
+  let fieldsValid = true
   let items: Item[] = []
   if (Array.isArray(value)) {
     items = value.map((v, i) => itemOf(v, joinPointer('', i), report)).filter((i): i is Item => i !== null)
   } else if (isObject(value) && 'transactions' in value) {
     fields = value as DocumentInput
-    collect(validators.document, value, '', report)
+    fieldsValid = collect(validators.document, value, '', report)
     if (Array.isArray(fields.transactions)) {
       items = fields.transactions
         .map((v, i) => itemOf(v, joinPointer('/transactions', i), report))
@@ -63,10 +64,9 @@ export function readDefinition (value: unknown, source: DefinitionSource = {}): 
     const item = itemOf(value, '', report)
     if (item !== null) items = [item]
   }
-  for (const item of items) {
-    collect(item.bare ? validators.dsl : validators.transaction, item.value, item.pointer, report)
-  }
-  if (errors.length === 0) checkSemantics(fields, items, report)
+  // Semantic rules run on every part whose shape is valid, so that one pass reports everything.
+  const validItems = items.filter((item) => collect(item.bare ? validators.dsl : validators.transaction, item.value, item.pointer, report))
+  checkSemantics(fieldsValid ? fields : {}, validItems, idsOf(items), report)
   if (errors.length > 0) throw invalid(errors, source)
 
   const transactions = items.map((item, index) => {
@@ -94,13 +94,15 @@ function itemOf (value: unknown, pointer: string, report: (p: string, m: string)
   return null
 }
 
-function collect (validate: ValidateFunction, value: unknown, pointer: string, report: (p: string, m: string) => void): void {
-  if (validate(value)) return
+/** Validates against a schema, reporting every error; true when there was none. */
+function collect (validate: ValidateFunction, value: unknown, pointer: string, report: (p: string, m: string) => void): boolean {
+  if (validate(value)) return true
   for (const e of simplify(validate.errors ?? [])) {
     // Point an unknown property at the property itself, so that file:line lands on the typo.
     const extra = e.keyword === 'additionalProperties' ? (e.params as ErrorParams).additionalProperty : undefined
     report(extra === undefined ? pointer + e.instancePath : joinPointer(pointer + e.instancePath, extra), describe(e))
   }
+  return false
 }
 
 /** Drops the noise of anyOf branches, keeping the errors that name what the user can fix. */
@@ -188,16 +190,29 @@ function invalid (errors: ErrorDetail[], source: DefinitionSource) {
 
 type Report = (pointer: string, message: string) => void
 
-/** Rules the schema cannot express: delay parameters, cross references, matcher arguments. */
-function checkSemantics (fields: DocumentInput, items: Item[], report: Report): void {
-  if (typeof fields.thinkTime === 'object' && fields.thinkTime !== null) checkDelay(fields.thinkTime, '/thinkTime', report)
+/** Transaction ids present in the input (whatever the validity of the rest), for cross references. */
+function idsOf (items: Item[]): Set<number> {
   const ids = new Set<number>()
+  for (const item of items) {
+    const id = 'dsl' in item.value ? (item.value as { id?: unknown }).id : undefined
+    if (typeof id === 'number') ids.add(id)
+  }
+  return ids
+}
+
+/**
+ * Rules the schema cannot express: delay parameters, cross references, matcher arguments. Runs on
+ * the parts whose shape is valid; `ids` holds every transaction id of the input.
+ */
+function checkSemantics (fields: DocumentInput, items: Item[], ids: ReadonlySet<number>, report: Report): void {
+  if (typeof fields.thinkTime === 'object' && fields.thinkTime !== null) checkDelay(fields.thinkTime, '/thinkTime', report)
+  const seen = new Set<number>()
   for (const item of items) {
     const dsl = 'dsl' in item.value ? item.value.dsl : item.value
     const base = item.bare ? item.pointer : `${item.pointer}/dsl`
     if ('dsl' in item.value && item.value.id !== undefined) {
-      if (ids.has(item.value.id)) report(`${item.pointer}/id`, `duplicates transaction id ${item.value.id}`)
-      ids.add(item.value.id)
+      if (seen.has(item.value.id)) report(`${item.pointer}/id`, `duplicates transaction id ${item.value.id}`)
+      seen.add(item.value.id)
     }
     const request = dsl.requestDsl
     const response = dsl.responseDsl ?? {}

@@ -9,15 +9,10 @@
 export const codes = {
   // configuration and command line
   ERR_CONFIG_INVALID: { status: 400, message: 'Invalid options: %s' },
-  ERR_CONFIG_FLAG: { status: 400, message: 'Invalid command line: %s' },
   ERR_CONFIG_FILE: { status: 400, message: 'Cannot read %s: %s' },
   // the transaction DSL
   ERR_DSL_PARSE: { status: 400, message: 'Cannot parse %s: %s' },
   ERR_DSL_INVALID: { status: 400, message: 'Invalid mock definition: %s' },
-  ERR_DSL_REGEX_INVALID: { status: 400, message: 'Invalid regular expression %s: %s' },
-  ERR_DSL_REGEX_UNSAFE: { status: 400, message: 'Regular expression %s cannot run in linear time: %s' },
-  ERR_DSL_JSONPATH_INVALID: { status: 400, message: 'Invalid JSONPath %s: %s' },
-  ERR_DSL_XPATH_INVALID: { status: 400, message: 'Invalid XPath %s: %s' },
   // importers
   ERR_IMPORT_FORMAT_UNKNOWN: { status: 415, message: 'Unrecognised file format: %s' },
   ERR_IMPORT_INVALID: { status: 400, message: 'Cannot import %s: %s' },
@@ -27,12 +22,10 @@ export const codes = {
   // serving
   ERR_SERVE_CAPACITY: { status: 503, message: 'Capacity of %s concurrent requests reached' },
   ERR_SERVE_BODY_TOO_LARGE: { status: 413, message: 'Request body is larger than the limit of %s bytes' },
-  ERR_SERVE_BAD_REQUEST: { status: 400, message: 'Malformed request: %s' },
   ERR_SERVE_UPSTREAM_UNAVAILABLE: { status: 502, message: 'Upstream %s is unavailable: %s' },
   ERR_SERVE_UPSTREAM_TIMEOUT: { status: 502, message: 'Upstream %s did not answer within %s ms' },
   ERR_SERVE_LISTEN: { status: 500, message: 'Cannot listen on %s: %s' },
   ERR_SERVE_TLS: { status: 400, message: 'Cannot use the TLS certificate or key: %s' },
-  ERR_SERVE_SHUTTING_DOWN: { status: 503, message: 'The server is shutting down' },
   // inspection
   ERR_INSPECT_NOT_FOUND: { status: 404, message: 'Inspection record %s does not exist or was evicted' },
   // control plane

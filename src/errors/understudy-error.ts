@@ -40,7 +40,11 @@ export function createError (
   args: readonly unknown[] = [],
   options: { cause?: unknown; details?: readonly ErrorDetail[] } = {},
 ): UnderstudyError {
-  const message = args.length > 0 ? format(codes[code].message, ...args) : codes[code].message
+  const template: string = codes[code].message
+  // Only as many arguments as placeholders: util.format would append the rest to the message,
+  // which could leak details into codes (ERR_INTERNAL) that promise a fixed text.
+  const placeholders = template.split('%s').length - 1
+  const message = placeholders > 0 ? format(template, ...args.slice(0, placeholders)) : template
   return new UnderstudyError(code, message, options.details, options.cause)
 }
 

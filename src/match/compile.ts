@@ -77,7 +77,9 @@ export function compileMatcher<P> (doc: MockServiceDocument, payloadOf: PayloadF
     }
   })
   if (errors.length > 0) {
-    throw createError('ERR_DSL_INVALID', [errors.length === 1 ? '1 error' : `${errors.length} errors`], { details: errors })
+    const files = new Set(errors.map((e) => e.file))
+    const where = files.size === 1 && errors[0]?.file !== undefined ? `${errors[0].file}: ` : ''
+    throw createError('ERR_DSL_INVALID', [`${where}${errors.length === 1 ? '1 error' : `${errors.length} errors`}`], { details: errors })
   }
   active.sort(byPriorityThenNewest)
 

@@ -1,6 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import { parse as parseQuery, type ParsedUrlQuery } from 'node:querystring'
-import { parse as parseCookies } from 'cookie'
 import { parseXml, type XmlDocument } from './xml.js'
 import { normalizePath } from './path.js'
 
@@ -33,7 +32,7 @@ export class MatchRequest {
   readonly body: Buffer | null
 
   #query: Lazy<ParsedUrlQuery> = NOT_YET
-  #cookies: Lazy<Record<string, string | undefined>> = NOT_YET
+  #cookies: Lazy<Record<string, FieldValue>> = NOT_YET
   #text: Lazy<string> = NOT_YET
   #json: Lazy<unknown> = NOT_YET
   #jsonValid = false
@@ -63,12 +62,9 @@ export class MatchRequest {
     return this.#query
   }
 
-  /** Cookies of the `Cookie` header(s). */
-  cookies (): Record<string, string | undefined> {
-    if (this.#cookies === NOT_YET) {
-      const header = this.headers.cookie
-      this.#cookies = header === undefined ? {} : parseCookies(header)
-    }
+  /** Cookies of the `Cookie` header(s); a repeated name gives several values. */
+  cookies (): Record<string, FieldValue> {
+    if (this.#cookies === NOT_YET) this.#cookies = parseCookieHeader(this.headers.cookie)
     return this.#cookies
   }
 
@@ -131,6 +127,34 @@ function toFieldRecord (query: ParsedUrlQuery): Record<string, FieldValue> {
   for (const key of Object.keys(query)) {
     const value = query[key]
     if (value !== undefined) out[key] = value
+  }
+  return out
+}
+
+/**
+ * `name=value; name=value` (RFC 6265 section 5.4) into values by name, keeping every value of a
+ * repeated name (the `cookie` package keeps only the first, so matchers could not see the rest).
+ * Values are percent-decoded when that is valid, and unquoted.
+ */
+function parseCookieHeader (header: string | undefined): Record<string, FieldValue> {
+  const out = Object.create(null) as Record<string, FieldValue>
+  if (header === undefined) return out
+  for (const pair of header.split(';')) {
+    const eq = pair.indexOf('=')
+    if (eq === -1) continue
+    const name = pair.slice(0, eq).trim()
+    if (name === '') continue
+    let value = pair.slice(eq + 1).trim()
+    if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1)
+    if (value.includes('%')) {
+      try {
+        value = decodeURIComponent(value)
+      } catch {
+        // Not percent-encoding after all: keep it as sent.
+      }
+    }
+    const existing = out[name]
+    out[name] = existing === undefined ? value : typeof existing === 'string' ? [existing, value] : [...existing, value]
   }
   return out
 }

@@ -82,7 +82,10 @@ export class MethodRoutes<P> {
     if (templates.size > 0) {
       const router = FindMyWay({ maxParamLength: 65_535, caseSensitive: true })
       for (const route of templates.values()) {
-        const list: Array<Candidate<P>> = route.txns.map((txn) => ({ txn, url: null }))
+        // find-my-way lets a parameter inside a segment be empty (`/files/:p0.json` takes
+        // `/files/.json`); a `{name}` must not be, so such templates keep their url check.
+        const partial = route.template.split('/').some((segment) => segment.includes('{') && !/^\{[^{}]+\}$/.test(segment))
+        const list: Array<Candidate<P>> = route.txns.map((txn) => ({ txn, url: partial ? txn.url : null }))
         for (const other of trie.overlapping(route.template)) {
           if (other !== route) for (const txn of other.txns) list.push({ txn, url: txn.url })
         }
