@@ -160,10 +160,10 @@ function selectedTransactions (doc: MockServiceDocument): Transaction[] {
   return out
 }
 
+/** True when a document sets something that changes how requests are answered (a name does not). */
 function carriesSettings (doc: MockServiceDocument): boolean {
   return doc.thinkTime !== null || doc.capacity !== null || doc.replicas !== null ||
-    doc.noMatchingRequestPreference !== 'return404' || doc.liveSystemHost !== null ||
-    doc.id !== undefined || doc.name !== undefined
+    doc.noMatchingRequestPreference !== 'return404' || doc.liveSystemHost !== null || doc.id !== undefined
 }
 
 /**
