@@ -1,6 +1,6 @@
 import type { Pool } from 'undici'
-import type { MockServiceDocument } from '../dsl/index.js'
-import { compileMatcher, type CompiledMatcher, type CompiledTransaction } from '../match/index.js'
+import type { MockServiceDocument, ResponseDsl } from '../dsl/index.js'
+import { compileMatcher, type CompiledMatcher, type CompiledTransaction, type ReportProblem } from '../match/index.js'
 import { compileResponse, type CompiledResponse } from './respond.js'
 import { compileDelay, type DelaySampler } from './think-time.js'
 import { compileProxyTarget, type ProxyTarget } from './proxy.js'
@@ -29,7 +29,7 @@ export interface CompiledMock {
   readonly thinkTime: DelaySampler | null
   readonly capacity: number | null
   readonly noMatch: NoMatchPolicy
-  /** Upstream connection pools, closed when this configuration is replaced. */
+  /** Upstream connection pools (with a shared map: every pool of the runtime so far). */
   readonly pools: readonly Pool[]
 }
 
@@ -37,6 +37,11 @@ export interface CompileMockOptions {
   proxyTimeout: number
   /** Bytes of each body the inspection journal keeps. */
   journalBodyBytes: number
+  /**
+   * Upstream pools by origin, shared by every configuration of one runtime: a swap must not close
+   * a pool that a request begun on the previous configuration still needs. A fresh map when absent.
+   */
+  pools?: Map<string, Pool>
 }
 
 /**
@@ -47,8 +52,9 @@ export interface CompileMockOptions {
  * const mock = compileMock(loadDefinitionText(text, 'mock.yaml'), { proxyTimeout: 30_000, journalBodyBytes: 65_536 })
  */
 export function compileMock (doc: MockServiceDocument, options: CompileMockOptions): CompiledMock {
-  const pools = new Map<string, Pool>()
-  const matcher = compileMatcher<ServedResponse>(doc, (txn) => {
+  const pools = options.pools ?? new Map<string, Pool>()
+  const matcher = compileMatcher<ServedResponse>(doc, (txn, _index, report) => {
+    checkWritable(txn.dsl.responseDsl, report)
     const response = compileResponse(txn.dsl.responseDsl, options.proxyTimeout, pools)
     const fits = response.body.length <= options.journalBodyBytes
     return {
@@ -66,6 +72,22 @@ export function compileMock (doc: MockServiceDocument, options: CompileMockOptio
     noMatch: noMatchPolicyOf(doc, matcher, options.proxyTimeout, pools),
     pools: [...pools.values()],
   }
+}
+
+/** What Node's HTTP/1.1 writer accepts in a header value or reason phrase (its checkInvalidHeaderChar). */
+const writableText = /^[\t\x20-\x7e\x80-\xff]*$/
+
+/**
+ * Rejects at compile time the header values and reason phrases Node would refuse to write (a line
+ * break, a character beyond Latin-1 such as `€`): writeHead would throw on every request, leaving
+ * the request place taken and, after a think time, crashing the process from a timer.
+ */
+function checkWritable (dsl: ResponseDsl, report: ReportProblem): void {
+  const message = 'must contain only tabs, printable ASCII and Latin-1 characters (no line breaks)'
+  dsl.headers?.forEach((h, i) => {
+    if (!writableText.test(h.value)) report(`/dsl/responseDsl/headers/${i}/value`, message)
+  })
+  if (dsl.statusMessage !== undefined && !writableText.test(dsl.statusMessage)) report('/dsl/responseDsl/statusMessage', message)
 }
 
 function noMatchPolicyOf (

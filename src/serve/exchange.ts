@@ -14,6 +14,10 @@ export interface AnyRequest {
   headers: IncomingHttpHeaders
   rawHeaders: string[]
   httpVersionMajor: number
+  /** True once the client reset the request (HTTP/2 compat still ends the body then). */
+  readonly aborted?: boolean
+  /** HTTP/2 only: the stream, whose `endAfterHeaders` says whether a body follows. */
+  readonly stream?: { readonly endAfterHeaders: boolean }
   on: (event: string, listener: (...args: never[]) => void) => unknown
   removeListener: (event: string, listener: (...args: never[]) => void) => unknown
   resume: () => unknown
@@ -63,7 +67,12 @@ export class Exchange {
     }
     const headers = this.req.headers
     const length = headers['content-length']
-    if ((length === undefined || length === '0') && headers['transfer-encoding'] === undefined) {
+    // HTTP/2 has no Transfer-Encoding: a body without Content-Length is announced by the absence
+    // of END_STREAM on the HEADERS frame.
+    const bodyless = this.h2
+      ? length === '0' || (length === undefined && this.req.stream?.endAfterHeaders === true)
+      : (length === undefined || length === '0') && headers['transfer-encoding'] === undefined
+    if (bodyless) {
       this.dispatch(null)
       return
     }
@@ -94,6 +103,11 @@ export class Exchange {
 
   endBody (): void {
     if (this.chunks === null) return
+    // An HTTP/2 stream reset mid-body still ends the compat request: do not match a cut body.
+    if (this.req.aborted === true) {
+      this.abortBody()
+      return
+    }
     const body = this.chunks.length === 1 ? (this.chunks[0] as Buffer) : Buffer.concat(this.chunks, this.received)
     this.chunks = null
     this.detachBody()
@@ -241,6 +255,8 @@ export class Exchange {
     }
     if (err.code !== 'ERR_SERVE_CAPACITY') this.state.gate.release()
     if (drainBody) this.req.resume()
+    // The problem body is made per request (unlike a compiled response): count it against maxBytes.
+    if (this.record !== null) this.state.ring?.account(this.record.id, answer.body.length)
     if (hasError && this.matchingData === null) this.matchingData = { error: { code: err.code, message: err.message } }
     this.complete(answer.status, this.h2 ? answer.headers2 : answer.headers, answer.body, false, hasError)
   }

@@ -62,6 +62,7 @@ export interface ProxyResponse {
   end: () => unknown
   destroy: (error?: Error) => unknown
   once: (event: 'drain' | 'close', listener: () => void) => unknown
+  removeListener: (event: 'drain' | 'close', listener: () => void) => unknown
 }
 
 /**
@@ -108,7 +109,9 @@ export async function forward (
       } else if (chunk.length > 0) {
         truncated = true
       }
-      if (!res.write(chunk)) await new Promise<void>((resolve) => res.once('drain', resolve))
+      // A client that leaves while backpressured never drains: wait for 'close' too, after which
+      // the aborted upstream body ends the loop (else the request place would never be freed).
+      if (!res.write(chunk) && !res.destroyed) await drainedOrClosed(res)
     }
     res.end()
     return { statusCode: upstream.statusCode, headers: responseHeaders, captured: Buffer.concat(chunks), truncated, error: null }
@@ -117,6 +120,19 @@ export async function forward (
     if (res.headersSent) res.destroy()
     return { statusCode: 502, headers: [], captured: null, truncated: false, error }
   }
+}
+
+/** Resolves when the client can take more data, or is gone. Only on the backpressure path. */
+async function drainedOrClosed (res: ProxyResponse): Promise<void> {
+  await new Promise<void>((resolve) => {
+    const done = (): void => {
+      res.removeListener('drain', done)
+      res.removeListener('close', done)
+      resolve()
+    }
+    res.once('drain', done)
+    res.once('close', done)
+  })
 }
 
 function upstreamError (target: ProxyTarget, err: unknown): UnderstudyError {

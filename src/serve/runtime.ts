@@ -1,3 +1,4 @@
+import type { Pool } from 'undici'
 import type { RuntimeOptions } from '../config/index.js'
 import type { MockServiceDocument } from '../dsl/index.js'
 import { InspectionRing } from '../inspect/index.js'
@@ -45,7 +46,10 @@ export interface StartRuntimeParams {
  * await runtime.close()
  */
 export async function startRuntime ({ document, options, log }: StartRuntimeParams): Promise<Runtime> {
-  const compileOptions = { proxyTimeout: options.proxyTimeout, journalBodyBytes: options.inspection.maxBodyBytes }
+  // One pool per upstream origin for the runtime's lifetime, closed when it closes: requests begun
+  // before a swap may forward after it (body still arriving), on the old configuration's targets.
+  const pools = new Map<string, Pool>()
+  const compileOptions = { proxyTimeout: options.proxyTimeout, journalBodyBytes: options.inspection.maxBodyBytes, pools }
   const mock = compileMock(document, compileOptions)
   const state: RuntimeState = {
     mock,
@@ -71,7 +75,7 @@ export async function startRuntime ({ document, options, log }: StartRuntimePara
   } catch (err) {
     for (const open of listeners) closeAll(open)
     await Promise.all(listeners.map(stopAccepting))
-    await closePools(mock.pools)
+    await closePools(pools.values())
     throw err
   }
   const urlOf = (kind: OpenListener['kind']): string | null => listeners.find((l) => l.kind === kind)?.url ?? null
@@ -83,22 +87,19 @@ export async function startRuntime ({ document, options, log }: StartRuntimePara
     current: () => state.mock,
     reload (next) {
       const compiled = compileMock(next, compileOptions)
-      const previous = state.mock
       state.mock = compiled
       state.gate.limit = compiled.capacity
-      // Old pools close once their requests are done.
-      void closePools(previous.pools)
       return compiled
     },
     inFlight: () => state.gate.current,
     close () {
-      closing ??= drain(state, listeners, options.drainTimeout)
+      closing ??= drain(state, listeners, options.drainTimeout, pools)
       return closing
     },
   }
 }
 
-async function drain (state: RuntimeState, listeners: OpenListener[], timeoutMs: number): Promise<void> {
+async function drain (state: RuntimeState, listeners: OpenListener[], timeoutMs: number, pools: Map<string, Pool>): Promise<void> {
   state.draining = true
   const stopped = Promise.all(listeners.map(stopAccepting))
   const deadline = Date.now() + timeoutMs
@@ -108,7 +109,7 @@ async function drain (state: RuntimeState, listeners: OpenListener[], timeoutMs:
   }
   for (const open of listeners) closeAll(open)
   await stopped
-  await closePools(state.mock.pools)
+  await closePools(pools.values())
 }
 
 /**

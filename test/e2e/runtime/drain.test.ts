@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest'
+import { startServer } from '../../helpers/server.js'
+
+/* Runtime close (what SIGTERM does, DESIGN.md section 1): in-flight requests finish, then it closes. */
+
+const slow = (ms: number) => [{ dsl: { requestDsl: { method: 'GET', path: '/slow' }, responseDsl: { text: 'done', responseDelay: { type: 'fixed', duration: ms } } } }]
+
+describe('drain', () => {
+  it('lets a request in flight finish before closing, then refuses connections', async () => {
+    const app = await startServer({ dsl: slow(300) })
+    const pending = fetch(`${app.url}/slow`)
+    const deadline = Date.now() + 3000
+    while (app.runtime.inFlight() !== 1 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10))
+    const started = performance.now()
+    await app.close()
+    const res = await pending
+    expect(res.status).toBe(200)
+    expect(await res.text()).toBe('done')
+    expect(performance.now() - started).toBeLessThan(2000)
+    await expect(fetch(`${app.url}/slow`)).rejects.toThrow()
+  })
+
+  it('cuts requests still in flight once drainTimeout has passed', async () => {
+    const app = await startServer({ dsl: slow(3000), options: { drainTimeout: 200 } })
+    const pending = fetch(`${app.url}/slow`).then(async (res) => await res.text())
+    const deadline = Date.now() + 3000
+    while (app.runtime.inFlight() !== 1 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10))
+    const started = performance.now()
+    await app.close()
+    expect(performance.now() - started).toBeLessThan(2000)
+    await expect(pending).rejects.toThrow()
+  })
+
+  it('closes at once when nothing is in flight, HTTPS and h2c listeners included', async () => {
+    const app = await startServer({ dsl: slow(10), options: { tlsPort: 0, h2cPort: 0 } })
+    expect((await fetch(`${app.url}/slow`)).status).toBe(200)
+    const started = performance.now()
+    await app.close()
+    expect(performance.now() - started).toBeLessThan(1000)
+  })
+})
