@@ -102,8 +102,9 @@ function normalizeResponse (r: ResponseDslInput): ResponseDsl {
     out.content = (r.content as string).replace(/\s+/g, '')
   }
   if (r.responseDelay !== undefined && r.responseDelay !== null) {
+    // A `none` delay is kept: it switches off the mock service's think time for this transaction.
     const delay = normalizeDelay(r.responseDelay)
-    if (delay.type !== 'none') out.responseDelay = delay
+    out.responseDelay = delay.type === 'none' ? { type: 'none' } : delay
   }
   return out
 }

@@ -1,4 +1,4 @@
-import http from 'node:http'
+import type http from 'node:http'
 import FindMyWay from 'find-my-way'
 import {
   createError,
@@ -10,7 +10,7 @@ import {
 import { parseText, readDefinition } from '../dsl/index.js'
 import { toDetail, toListEntry } from '../inspect/index.js'
 import type { Logger, LogRing } from '../log/index.js'
-import { openListener, stopAccepting, closeAll, type OpenListener } from './listen.js'
+import { openListener, stopAccepting, closeAll } from './listen.js'
 import type { Runtime } from './runtime.js'
 
 /** Largest configuration document `PUT /config` accepts: 64 MiB. */

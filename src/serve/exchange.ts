@@ -48,6 +48,7 @@ export class Exchange {
   private txn: CompiledTransaction<ServedResponse> | null = null
   private matched = false
   private matchingData: unknown = null
+  private released = false
 
   constructor (
     private readonly state: RuntimeState,
@@ -62,6 +63,8 @@ export class Exchange {
   // HOT PATH: every request starts here.
   start (): void {
     if (!this.state.gate.tryAcquire()) {
+      // No place was taken, so none is given back.
+      this.released = true
       this.answerProblem(createError('ERR_SERVE_CAPACITY', [this.state.gate.limit]), true, null, ['retry-after', '1'], false)
       return
     }
@@ -118,7 +121,7 @@ export class Exchange {
     // The client went away while sending: nothing to answer; free the place and close the record.
     this.chunks = null
     this.detachBody()
-    this.state.gate.release()
+    this.release()
     this.complete(499, [], null, false, true)
   }
 
@@ -145,7 +148,7 @@ export class Exchange {
       this.state.ring?.account(this.record.id, this.record.requestBody.length)
     }
     if (this.mock.matcher.needsForm && body !== null) {
-      prepareMultipart(matchRequest).then(() => this.decide(), () => this.decide())
+      prepareMultipart(matchRequest).then(() => this.decide(), () => this.decide()).catch((err: unknown) => this.fail(err))
       return
     }
     this.decide()
@@ -187,7 +190,7 @@ export class Exchange {
       return
     }
     this.response = response
-    const sampler = response.delay ?? this.mock.thinkTime
+    const sampler = response.ownsDelay ? response.delay : this.mock.thinkTime
     const delay = sampler === null ? 0 : sampler()
     if (delay > 0) {
       // Timers only: think time never blocks the event loop.
@@ -207,7 +210,7 @@ export class Exchange {
       else res.writeHead(response.status, this.connectionHeaders(response.headers))
       res.end(response.body)
     }
-    this.state.gate.release()
+    this.release()
     this.complete(response.status, this.h2 ? response.headers2 : response.headers, response.journalBody, response.journalTruncated, false)
   }
 
@@ -221,6 +224,7 @@ export class Exchange {
     const body = this.matchRequest?.body ?? null
     forward(target, this.req.method ?? 'GET', this.req.url ?? '/', this.req.headers, body, this.res, captureBytes)
       .then((outcome) => this.forwarded(outcome, source), (err: unknown) => this.forwarded(internalOutcome(err), source))
+      .catch((err: unknown) => this.fail(err))
   }
 
   private forwarded (outcome: ProxyOutcome, source: 'MOCK' | 'LIVE'): void {
@@ -229,7 +233,7 @@ export class Exchange {
       this.answerProblem(outcome.error, true, null, undefined, false)
       return
     }
-    this.state.gate.release()
+    this.release()
     if (this.record !== null) this.state.ring?.account(this.record.id, outcome.captured?.length ?? 0)
     this.complete(outcome.statusCode, outcome.headers, outcome.captured, outcome.truncated, false)
   }
@@ -253,12 +257,38 @@ export class Exchange {
     } else if (!res.writableEnded) {
       res.destroy()
     }
-    if (err.code !== 'ERR_SERVE_CAPACITY') this.state.gate.release()
+    this.release()
     if (drainBody) this.req.resume()
     // The problem body is made per request (unlike a compiled response): count it against maxBytes.
     if (this.record !== null) this.state.ring?.account(this.record.id, answer.body.length)
     if (hasError && this.matchingData === null) this.matchingData = { error: { code: err.code, message: err.message } }
     this.complete(answer.status, this.h2 ? answer.headers2 : answer.headers, answer.body, false, hasError)
+  }
+
+  /** Gives the capacity place back, once. */
+  private release (): void {
+    if (this.released) return
+    this.released = true
+    this.state.gate.release()
+  }
+
+  /**
+   * An unexpected throw anywhere in this exchange (a timer, a promise callback, a body listener):
+   * logged, answered 500 ERR_INTERNAL when the answer has not started, and the capacity place
+   * given back. Never rethrows: no request may take the process down.
+   */
+  fail (err: unknown): void {
+    this.state.log.error({ err, method: this.req.method, url: this.req.url }, 'request failed')
+    try {
+      this.answerProblem(createError('ERR_INTERNAL', [], { cause: err }), true, null, undefined, false)
+    } catch {
+      this.release()
+      try {
+        this.res.destroy()
+      } catch {
+        // Already gone.
+      }
+    }
   }
 
   /** Fills in the inspection record begun when the request arrived, and the access log. */
@@ -287,20 +317,40 @@ export class Exchange {
   }
 }
 
+// Listeners run inside stream machinery, where a throw would be an uncaught exception.
 function onBodyData (this: RequestWithExchange, chunk: Buffer): void {
-  this[kExchange]?.addChunk(chunk)
+  const exchange = this[kExchange]
+  try {
+    exchange?.addChunk(chunk)
+  } catch (err) {
+    exchange?.fail(err)
+  }
 }
 
 function onBodyEnd (this: RequestWithExchange): void {
-  this[kExchange]?.endBody()
+  const exchange = this[kExchange]
+  try {
+    exchange?.endBody()
+  } catch (err) {
+    exchange?.fail(err)
+  }
 }
 
 function onBodyError (this: RequestWithExchange): void {
-  this[kExchange]?.abortBody()
+  const exchange = this[kExchange]
+  try {
+    exchange?.abortBody()
+  } catch (err) {
+    exchange?.fail(err)
+  }
 }
 
 function flushLater (exchange: Exchange): void {
-  exchange.flush()
+  try {
+    exchange.flush()
+  } catch (err) {
+    exchange.fail(err)
+  }
 }
 
 function internalOutcome (err: unknown): ProxyOutcome {

@@ -42,6 +42,11 @@ export function createRequestHandler (state: RuntimeState): (req: AnyRequest, re
       }
       ring.append(record)
     }
-    new Exchange(state, state.mock, req, res, record, arrived, req.httpVersionMajor === 2).start()
+    const exchange = new Exchange(state, state.mock, req, res, record, arrived, req.httpVersionMajor === 2)
+    try {
+      exchange.start()
+    } catch (err) {
+      exchange.fail(err)
+    }
   }
 }

@@ -17,8 +17,10 @@ export interface CompiledResponse {
   /** The same for HTTP/2: lowercase names, no connection-specific headers. */
   readonly headers2: string[]
   readonly body: Buffer
-  /** The transaction's own think time; the mock service's applies when null. */
+  /** The transaction's own think time (null: none). */
   readonly delay: DelaySampler | null
+  /** True when the transaction sets `responseDelay` (even `none`): the mock's think time is then ignored. */
+  readonly ownsDelay: boolean
   /** `proxyUrl`: forward instead of answering. */
   readonly proxy: ProxyTarget | null
 }
@@ -86,6 +88,7 @@ export function compileResponse (dsl: ResponseDsl, proxyTimeout: number, pools: 
     headers2,
     body,
     delay: compileDelay(dsl.responseDelay),
+    ownsDelay: dsl.responseDelay !== undefined,
     proxy: dsl.proxyUrl === undefined ? null : compileProxyTarget(dsl.proxyUrl, proxyTimeout, pools),
   }
 }

@@ -24,7 +24,7 @@ export async function runCli (args: string[], options: { cwd?: string; timeoutMs
   child.stdout.on('data', (c: Buffer) => { stdout += c.toString() })
   child.stderr.on('data', (c: Buffer) => { stderr += c.toString() })
   const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000)
-  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((done) => child.once('exit', (c, s) => done([c, s])))
+  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('exit', (c, s) => resolve([c, s])))
   clearTimeout(timer)
   return { code, signal, stdout, stderr }
 }
@@ -55,7 +55,7 @@ export async function startCli (args: string[], options: { cwd?: string; timeout
   const notify = (): void => { for (const w of waiters.splice(0)) w() }
   child.stdout?.on('data', (c: Buffer) => { stdout += c.toString(); notify() })
   child.stderr?.on('data', (c: Buffer) => { stderr += c.toString(); notify() })
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.once('exit', (code, signal) => { notify(); done({ code, signal }) }))
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => { notify(); resolve({ code, signal }) }))
   onTestFinished(() => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL') })
 
   const waitFor = async (stream: 'stdout' | 'stderr', text: string | RegExp, timeoutMs = options.timeoutMs ?? 15_000): Promise<void> => {

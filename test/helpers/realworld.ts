@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path'
  * `UNDERSTUDY_REALWORLD`). Tests that use them skip cleanly when the folder is absent.
  */
 export const realworldDir: string | null = (() => {
-  const dir = process.env.UNDERSTUDY_REALWORLD ?? resolve(import.meta.dirname, '../../../shared/realworld')
+  const dir = process.env['UNDERSTUDY_REALWORLD'] ?? resolve(import.meta.dirname, '../../../shared/realworld')
   return existsSync(dir) ? dir : null
 })()
 

@@ -64,10 +64,7 @@ describe('think time', () => {
     expect(inherited).toBeGreaterThanOrEqual(590)
   })
 
-  // BUG (reported): normalizeResponse drops `responseDelay: {type: none}` and compileDelay returns
-  // null for it, so the exchange falls back to the mock service thinkTime: a transaction cannot opt
-  // out of think time although "the transaction's own delay wins".
-  it.fails("lets a transaction's explicit `none` delay win over the mock service thinkTime", async () => {
+  it("lets a transaction's explicit `none` delay win over the mock service thinkTime", async () => {
     const app = await startServer({ dsl: { thinkTime: 600, transactions: [on('/fast', { responseDelay: { type: 'none' } })] } })
     expect(await timed(`${app.url}/fast`)).toBeLessThan(450)
   })

@@ -158,13 +158,13 @@ describe('response normalization', () => {
     expect(response.headers).toEqual([{ name: 'X-Count', value: '5' }, { name: 'X-On', value: 'true' }])
   })
 
-  it('lowercases the delay type and drops a none delay', () => {
+  it('lowercases the delay type and keeps a none delay without its numbers', () => {
     expect(one({ requestDsl: {}, responseDsl: { responseDelay: { type: 'LogNormal', median: 100, sigma: 0.5 } } }).dsl.responseDsl.responseDelay).toEqual({
       type: 'lognormal',
       median: 100,
       sigma: 0.5,
     })
-    expect(one({ requestDsl: {}, responseDsl: { responseDelay: { type: 'NONE' } } }).dsl.responseDsl).not.toHaveProperty('responseDelay')
+    expect(one({ requestDsl: {}, responseDsl: { responseDelay: { type: 'NONE', duration: 5 } } }).dsl.responseDsl.responseDelay).toEqual({ type: 'none' })
   })
 })
 
