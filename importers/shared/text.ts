@@ -1,0 +1,51 @@
+/**
+ * Bytes to text for importers. Exports from Windows tools start with a byte order mark (Fiddler,
+ * some Postman versions), and a few write UTF-16: decode those instead of failing on `\uFEFF`.
+ */
+
+const utf8 = new TextDecoder('utf-8')
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true })
+
+/**
+ * Decodes a file's bytes as text: UTF-8 by default, UTF-16 when a UTF-16 byte order mark says so;
+ * the byte order mark itself is dropped.
+ *
+ * @example
+ * decodeText(new Uint8Array([0xef, 0xbb, 0xbf, 0x7b, 0x7d])) // '{}'
+ */
+export function decodeText (bytes: Uint8Array): string {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes.subarray(2))
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes.subarray(2))
+  const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0
+  return utf8.decode(start === 0 ? bytes : bytes.subarray(start))
+}
+
+/**
+ * The bytes as UTF-8 text, or undefined when they are not valid UTF-8 (a binary body).
+ *
+ * @example
+ * utf8Text(new Uint8Array([0xff])) // undefined
+ */
+export function utf8Text (bytes: Uint8Array): string | undefined {
+  try {
+    return strictUtf8.decode(bytes)
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * True when the text is made of printable characters, tabs and line breaks only: used to tell a
+ * base64-encoded text from base64-encoded binary.
+ *
+ * @example
+ * isPrintable('a\tb\n') // true
+ */
+export function isPrintable (text: string): boolean {
+  // C0 controls other than \t \n \r, DEL, and the C1 controls.
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if ((c < 32 && c !== 9 && c !== 10 && c !== 13) || (c >= 0x7f && c <= 0x9f)) return false
+  }
+  return true
+}

@@ -1,0 +1,175 @@
+import type { MatcherInput } from '../../src/dsl/index.js'
+import { isObject, str } from '../shared/structured.js'
+import { escapeRegex } from '../shared/url.js'
+
+/** Which part of the request a WireMock value pattern applies to. */
+export type Part = 'headers' | 'queryParams' | 'cookies' | 'body'
+
+/** Where a pattern sits, for keys and warnings. */
+export interface PatternPlace {
+  part: Part
+  /** Header, parameter or cookie name; for the body a JSONPath, an XPath or a form field. */
+  key?: string
+  /** Human name of the place: `header "Accept"`, `bodyPatterns[0]`. */
+  where: string
+  note: (message: string) => void
+}
+
+/** Options that modify an operator rather than being one. */
+const modifiers = new Set([
+  'caseInsensitive',
+  'ignoreArrayOrder',
+  'ignoreExtraElements',
+  'xPathNamespaces',
+  'enablePlaceholders',
+  'placeholderOpeningDelimiterRegex',
+  'placeholderClosingDelimiterRegex',
+  'exemptedComparisons',
+  'namespaceAwareness',
+  'expression',
+])
+
+const unsupported: Record<string, string> = {
+  binaryEqualTo: 'binary body comparison',
+  before: 'date-time comparison',
+  after: 'date-time comparison',
+  equalToDateTime: 'date-time comparison',
+  matchesJsonSchema: 'JSON Schema validation',
+}
+
+const ANY = '[\\s\\S]*'
+
+/**
+ * Maps one WireMock value pattern (`{"equalTo": "x"}`, `{"matchesJsonPath": {...}}`, `{"and": [...]}`)
+ * to DSL matchers on one place of the request. What cannot be expressed is reported through
+ * `place.note` and left out, which makes the stub match more requests than WireMock would.
+ *
+ * @example
+ * matchersOf({ equalTo: 'json', caseInsensitive: true }, { part: 'headers', key: 'Accept', where: 'header "Accept"', note })
+ * // [{ key: 'Accept', matcherName: 'equals_insensitive', matchingValue: 'json' }]
+ */
+export function matchersOf (pattern: unknown, place: PatternPlace): MatcherInput[] {
+  if (!isObject(pattern)) {
+    place.note(`${place.where}: expected a pattern object such as {"equalTo": "..."}; not matched`)
+    return []
+  }
+  const operators = Object.keys(pattern).filter((k) => !modifiers.has(k))
+  if (operators.length !== 1) {
+    place.note(`${place.where}: expected exactly one operator (equalTo, contains, matches, ...), found ${operators.length === 0 ? 'none' : operators.join(', ')}; not matched`)
+    return []
+  }
+  const op = operators[0] ?? ''
+  const value = pattern[op]
+  const keyed = (m: MatcherInput): MatcherInput => (place.key === undefined ? m : { key: place.key, ...m })
+  const asText = (v: unknown): string | undefined => (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined)
+  const text = asText(value)
+  switch (op) {
+    case 'equalTo':
+      if (text === undefined) break
+      return [keyed({ matcherName: pattern['caseInsensitive'] === true ? 'equals_insensitive' : 'equals', matchingValue: text })]
+    case 'contains':
+      if (text === undefined) break
+      return [keyed({ matcherName: 'contains', matchingValue: text })]
+    case 'doesNotContain':
+      if (text === undefined) break
+      return [keyed({ matcherName: 'not_matches', matchingValue: `${ANY}${escapeRegex(text)}${ANY}` })]
+    case 'matches':
+      if (text === undefined) break
+      return [keyed({ matcherName: 'matches', matchingValue: text })]
+    case 'doesNotMatch':
+      if (text === undefined) break
+      return [keyed({ matcherName: 'not_matches', matchingValue: text })]
+    case 'absent':
+      if (place.part === 'body' && place.key === undefined) {
+        place.note(`${place.where}: "absent" on the whole body cannot be expressed; not matched`)
+        return []
+      }
+      if (value === false) return [keyed({ matcherName: 'matches', matchingValue: ANY })]
+      return [keyed({ matcherName: 'absent', matchingValue: place.key ?? '' })]
+    case 'equalToJson':
+    case 'matchesJsonPath':
+    case 'equalToXml':
+    case 'matchesXPath':
+      return structured(op, value, pattern, place)
+    case 'and':
+    case 'includes':
+    case 'hasExactly':
+      if (!Array.isArray(value)) break
+      if (op === 'hasExactly') place.note(`${place.where}: hasExactly is matched as includes (each listed value must be present; other values are allowed)`)
+      return value.flatMap((p, i) => matchersOf(p, { ...place, where: `${place.where} ${op}[${i}]` }))
+    case 'or':
+      if (!Array.isArray(value)) break
+      return alternation(value, place)
+    default:
+      if (op in unsupported) {
+        place.note(`${place.where}: ${op} (${unsupported[op] ?? op}) is not supported; not matched`)
+      } else {
+        place.note(`${place.where}: unknown operator ${op}; not matched`)
+      }
+      return []
+  }
+  place.note(`${place.where}: ${op} needs a ${Array.isArray(value) ? 'single value' : 'value of the right type'}; not matched`)
+  return []
+}
+
+function structured (op: string, value: unknown, pattern: Record<string, unknown>, place: PatternPlace): MatcherInput[] {
+  if (place.part !== 'body') {
+    place.note(`${place.where}: ${op} applies to request bodies only; not matched`)
+    return []
+  }
+  const keyed = (m: MatcherInput): MatcherInput => (place.key === undefined ? m : { key: place.key, ...m })
+  if (op === 'equalToJson') {
+    const json = typeof value === 'string' ? value : JSON.stringify(value)
+    try {
+      JSON.parse(json)
+    } catch {
+      place.note(`${place.where}: equalToJson is not valid JSON; not matched`)
+      return []
+    }
+    for (const option of ['ignoreArrayOrder', 'ignoreExtraElements'] as const) {
+      if (pattern[option] === true) place.note(`${place.where}: equalToJson option ${option} is not supported; the JSON must be equal (key order and whitespace are ignored)`)
+    }
+    return [keyed({ matcherName: 'equals_json', matchingValue: json })]
+  }
+  if (op === 'equalToXml') {
+    const xml = str(value)
+    if (xml === undefined) return []
+    if (pattern['enablePlaceholders'] === true) place.note(`${place.where}: equalToXml placeholders are not supported; the XML must be equal`)
+    return [keyed({ matcherName: 'equals_xml', matchingValue: xml })]
+  }
+  const json = op === 'matchesJsonPath'
+  if (!json && pattern['xPathNamespaces'] !== undefined) place.note(`${place.where}: xPathNamespaces are not supported; the XPath is evaluated without them`)
+  const plain = str(value)
+  if (plain !== undefined) return [keyed({ matcherName: json ? 'matches_json' : 'matches_xml', matchingValue: plain })]
+  if (isObject(value) && typeof value['expression'] === 'string') {
+    // {"expression": "$.a", "equalTo": "x"}: the inner pattern applies to what the expression selects
+    const expression = value['expression']
+    const prefix = json ? '$' : '/'
+    if (!expression.startsWith(prefix)) {
+      place.note(`${place.where}: ${op} expression ${JSON.stringify(expression)} must start with "${prefix}" to select a value; not matched`)
+      return []
+    }
+    const { expression: _expression, ...inner } = value
+    if (Object.keys(inner).length === 0) return [{ matcherName: json ? 'matches_json' : 'matches_xml', matchingValue: expression }]
+    return matchersOf(inner, { ...place, key: expression, where: `${place.where} ${op} ${expression}` })
+  }
+  place.note(`${place.where}: ${op} needs an expression; not matched`)
+  return []
+}
+
+/** `or` of equalTo / matches values becomes one regex alternation; anything else cannot. */
+function alternation (alternatives: unknown[], place: PatternPlace): MatcherInput[] {
+  const branches: string[] = []
+  for (const alt of alternatives) {
+    if (isObject(alt) && typeof alt['equalTo'] === 'string' && alt['caseInsensitive'] !== true && Object.keys(alt).length === 1) {
+      branches.push(escapeRegex(alt['equalTo']))
+    } else if (isObject(alt) && typeof alt['matches'] === 'string' && Object.keys(alt).length === 1) {
+      branches.push(`(?:${alt['matches']})`)
+    } else {
+      place.note(`${place.where}: "or" can be mapped only when every branch is equalTo or matches; not matched`)
+      return []
+    }
+  }
+  const m: MatcherInput = { matcherName: 'matches', matchingValue: branches.join('|') }
+  return [place.key === undefined ? m : { key: place.key, ...m }]
+}

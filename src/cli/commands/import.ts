@@ -1,0 +1,260 @@
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises'
+import { readFileSync, statSync } from 'node:fs'
+import { dirname, extname, join, relative, resolve, sep } from 'node:path'
+import { parseArgs } from 'node:util'
+import { stringify } from 'yaml'
+import { documentOf, decodeContent, type MockServiceDocument, type Transaction } from '../../dsl/index.js'
+import { createError, formatDetail, isUnderstudyError, type UnderstudyError } from '../../errors/index.js'
+import {
+  DEFAULT_MAX_BYTES,
+  importFile,
+  importFiles,
+  importFormats,
+  supportedExtensions,
+  type ImportFormat,
+  type ImportResult,
+  type ImportWarning,
+} from '../../../importers/index.js'
+
+/** Where the command writes. */
+export interface ImportCommandIo {
+  stdout: NodeJS.WritableStream
+  stderr: NodeJS.WritableStream
+}
+
+const USAGE = `Usage: understudy import <file-or-directory> [--format F] [-o out.yaml]
+
+Converts a HAR, OpenAPI, WireMock, Postman, RR-pair, exported-transactions or zip file into
+Understudy's transaction DSL, printed as YAML (or written to -o; a .json name writes JSON).
+A directory is imported as a set (WireMock mappings + __files, RR pairs, ...).
+
+Options:
+  -f, --format F   skip detection: ${importFormats.join(', ')}
+  -o, --output P   write the DSL to P instead of stdout
+  -h, --help       show this help
+Exit codes: 0 imported (warnings go to stderr), 1 the input cannot be imported, 2 bad arguments.
+`
+
+// A scanned directory deeper than this is more likely a mistake (a home directory) than mocks.
+const MAX_SCAN_DEPTH = 16
+
+/** A bad command line: exit code 2. */
+class UsageError extends Error {}
+
+/**
+ * `understudy import <file> [--format F] [-o out.yaml]`: imports one file (or a directory as a
+ * set) and prints the DSL as YAML, or writes it to `-o` (JSON when the name ends in `.json`).
+ * Warnings go to stderr, one per line. Returns the exit code: 0 ok, 1 import error (one line naming
+ * the file and position), 2 bad arguments (`understudy import: <reason>`).
+ *
+ * @example
+ * const code = await runImportCommand(['stubs/mappings/a.json', '-o', 'mocks.yaml'], { stdout: process.stdout, stderr: process.stderr })
+ */
+export async function runImportCommand (args: string[], io: ImportCommandIo): Promise<number> {
+  let options: { target: string; format?: ImportFormat; output?: string; help: boolean }
+  try {
+    options = parseCommandLine(args)
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err
+    io.stderr.write(`understudy import: ${err.message}\n`)
+    return 2
+  }
+  if (options.help) {
+    io.stdout.write(USAGE)
+    return 0
+  }
+  let result: ImportResult
+  try {
+    result = await importTarget(options.target, options.format)
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.stderr.write(`understudy import: ${err.message}\n`)
+      return 2
+    }
+    io.stderr.write(`understudy import: ${describeFailure(err)}\n`)
+    return 1
+  }
+  for (const warning of result.warnings) io.stderr.write(`${formatWarning(warning)}\n`)
+  const out = options.output
+  const text = out !== undefined && extname(out).toLowerCase() === '.json'
+    ? `${JSON.stringify(outputDocument(result.document), null, 2)}\n`
+    : stringify(outputDocument(result.document), { lineWidth: 0 })
+  if (out === undefined) {
+    io.stdout.write(text)
+    return 0
+  }
+  try {
+    await writeFile(out, text)
+  } catch (err) {
+    io.stderr.write(`understudy import: cannot write ${out}: ${oneLine(err instanceof Error ? err.message : String(err))}\n`)
+    return 1
+  }
+  return 0
+}
+
+function parseCommandLine (args: string[]): { target: string; format?: ImportFormat; output?: string; help: boolean } {
+  let parsed
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        format: { type: 'string', short: 'f' },
+        output: { type: 'string', short: 'o' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    })
+  } catch (err) {
+    // parseArgs throws TypeErrors with ERR_PARSE_ARGS_* codes and a readable message
+    throw new UsageError(oneLine(err instanceof Error ? err.message : String(err)))
+  }
+  const { values, positionals } = parsed
+  if (values.help === true) return { target: '', help: true }
+  if (positionals.length !== 1) {
+    throw new UsageError(positionals.length === 0 ? 'expected a file or directory to import' : `expected one file or directory, got ${positionals.length}: ${positionals.join(' ')}`)
+  }
+  const out: { target: string; format?: ImportFormat; output?: string; help: boolean } = { target: positionals[0] ?? '', help: false }
+  if (values.format !== undefined) {
+    const format = importFormats.find((f) => f === values.format?.toLowerCase())
+    if (format === undefined) throw new UsageError(`unknown format "${values.format}"; expected one of ${importFormats.join(', ')}`)
+    out.format = format
+  }
+  if (values.output !== undefined) {
+    if (values.output === '') throw new UsageError('-o needs a file name')
+    out.output = values.output
+  }
+  return out
+}
+
+async function importTarget (target: string, format: ImportFormat | undefined): Promise<ImportResult> {
+  let info
+  try {
+    info = await stat(target)
+  } catch (err) {
+    throw createError('ERR_CONFIG_FILE', [target, systemReason(err)])
+  }
+  if (info.isDirectory()) {
+    if (format !== undefined) throw new UsageError('--format applies to a single file; the files of a directory are each detected')
+    const files = await scanDirectory(target)
+    return importFiles(files, target.endsWith(sep) ? target : `${target}${sep}`)
+  }
+  if (info.size > DEFAULT_MAX_BYTES) throw createError('ERR_IMPORT_TOO_LARGE', [target, DEFAULT_MAX_BYTES])
+  let bytes: Buffer
+  try {
+    bytes = await readFile(target)
+  } catch (err) {
+    throw createError('ERR_CONFIG_FILE', [target, systemReason(err)])
+  }
+  const dir = dirname(resolve(target))
+  return importFile({ bytes, fileName: target }, {
+    ...(format === undefined ? {} : { format }),
+    // files a WireMock mapping or an OpenAPI $ref names, relative to the file's folder
+    readFile: (rel) => readIfFile(resolve(dir, rel)),
+  })
+}
+
+function readIfFile (path: string): Uint8Array | undefined {
+  try {
+    const info = statSync(path)
+    if (!info.isFile() || info.size > DEFAULT_MAX_BYTES) return undefined
+    return readFileSync(path)
+  } catch {
+    return undefined
+  }
+}
+
+/** The importable files under a directory (and WireMock `__files/` bodies), keyed by relative path. */
+async function scanDirectory (root: string): Promise<Map<string, Uint8Array>> {
+  const files = new Map<string, Uint8Array>()
+  let total = 0
+  const walk = async (dir: string, depth: number): Promise<void> => {
+    if (depth > MAX_SCAN_DEPTH) return
+    const entries = await readdir(dir, { withFileTypes: true })
+    for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      if (entry.name.startsWith('.') || entry.name === 'node_modules') continue
+      const full = join(dir, entry.name)
+      if (entry.isDirectory()) {
+        await walk(full, depth + 1)
+        continue
+      }
+      const rel = relative(root, full).split(sep).join('/')
+      const wanted = supportedExtensions.includes(extname(entry.name).toLowerCase()) || /(^|\/)__files\//.test(rel)
+      if (!entry.isFile() || !wanted) continue
+      const bytes = await readFile(full)
+      total += bytes.byteLength
+      if (total > DEFAULT_MAX_BYTES) throw createError('ERR_IMPORT_TOO_LARGE', [root, DEFAULT_MAX_BYTES])
+      files.set(rel, bytes)
+    }
+  }
+  await walk(root, 0)
+  return files
+}
+
+/**
+ * The document as written out: settings only where they differ from the defaults, and bodies
+ * with a known content type shown as `text` instead of base64 when that loads back identically.
+ */
+function outputDocument (doc: MockServiceDocument): Record<string, unknown> {
+  const defaults = documentOf([]) as unknown as Record<string, unknown>
+  const out: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(doc)) {
+    if (key === 'transactions') continue
+    if (JSON.stringify(value) !== JSON.stringify(defaults[key])) out[key] = value
+  }
+  out['transactions'] = doc.transactions.map(readableTransaction)
+  return out
+}
+
+function readableTransaction (txn: Transaction): Transaction | Record<string, unknown> {
+  const r = txn.dsl.responseDsl
+  if (r.content === undefined || r.contentType === undefined || r.binary === true) return txn
+  const bytes = decodeContent(r.content)
+  const text = bytes.toString('utf8')
+  // `text` loads back as the same bytes only if they are valid UTF-8; control characters would make
+  // the YAML unreadable, so such bodies stay base64
+  if (Buffer.from(text, 'utf8').toString('base64') !== r.content || hasControlCharacters(text)) return txn
+  const { content: _content, ...rest } = r
+  return { ...txn, dsl: { ...txn.dsl, responseDsl: { ...rest, text } } }
+}
+
+function hasControlCharacters (text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c < 32 && c !== 9 && c !== 10 && c !== 13) return true
+  }
+  return false
+}
+
+function formatWarning (w: ImportWarning): string {
+  const where = [w.file, w.at === undefined || w.at === '' ? undefined : w.at].filter((p) => p !== undefined).join(' ')
+  return `warning: ${where === '' ? '' : `${where}: `}${oneLine(w.message)}`
+}
+
+/** One line: the error's message, plus the details it does not already say (file:line path: why). */
+function describeFailure (err: unknown): string {
+  if (!isUnderstudyError(err)) return `internal error: ${oneLine(err instanceof Error ? err.message : String(err))}`
+  return oneLine(describeUnderstudyError(err))
+}
+
+function describeUnderstudyError (err: UnderstudyError): string {
+  const details = err.details ?? []
+  const extra = details.filter((d) => !err.message.includes(d.message))
+  const shown = extra.slice(0, 3).map(formatDetail)
+  if (extra.length === 0 && details[0]?.line !== undefined && !err.message.includes(`line ${details[0].line}`)) {
+    shown.push(formatDetail(details[0]))
+  }
+  const more = extra.length > 3 ? `; and ${extra.length - 3} more` : ''
+  return shown.length === 0 ? err.message : `${err.message}: ${shown.join('; ')}${more}`
+}
+
+function systemReason (err: unknown): string {
+  const code = typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : ''
+  if (code === 'ENOENT') return 'no such file or directory'
+  if (code === 'EACCES') return 'permission denied'
+  return err instanceof Error ? err.message : String(err)
+}
+
+function oneLine (text: string): string {
+  return text.replace(/\s*\n\s*/g, ' ').trim()
+}
