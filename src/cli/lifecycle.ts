@@ -38,10 +38,12 @@ export async function startServing (params: StartServingParams): Promise<Serving
       throw err
     }
   }
-  params.out.write(`listening on ${runtime.urls.http}\n`)
-  if (runtime.urls.https !== null) params.out.write(`https (h2, http/1.1) on ${runtime.urls.https}\n`)
-  if (runtime.urls.h2c !== null) params.out.write(`h2c on ${runtime.urls.h2c}\n`)
-  if (admin !== null) params.out.write(`admin on ${admin.url}\n`)
+  // One write, so that a client that sees the first line sees the others too.
+  let ready = `listening on ${runtime.urls.http}\n`
+  if (runtime.urls.https !== null) ready += `https (h2, http/1.1) on ${runtime.urls.https}\n`
+  if (runtime.urls.h2c !== null) ready += `h2c on ${runtime.urls.h2c}\n`
+  if (admin !== null) ready += `admin on ${admin.url}\n`
+  params.out.write(ready)
   log.info({ urls: runtime.urls, admin: admin?.url ?? null, transactions: runtime.current().matcher.active.length }, 'listening')
   let stopping: Promise<void> | null = null
   return {

@@ -27,8 +27,9 @@ const skippedDirectories = new Set(['node_modules', '.git'])
 
 /**
  * The files to load, sorted: files named on the command line as they are; directories scanned
- * recursively for supported extensions, skipping dot-entries and node_modules, filtered by the
- * include/exclude globs (picomatch, against the path relative to the directory, `/`-separated).
+ * recursively for supported extensions, skipping dot-entries, node_modules and companion files
+ * (WireMock `__files/` bodies, the `-rsp.txt` half of a pair), filtered by the include/exclude
+ * globs (picomatch, against the path relative to the directory, `/`-separated).
  * Throws ERR_CONFIG_FILE for a path that does not exist.
  *
  * @example
@@ -50,15 +51,29 @@ export function collectFiles (selection: SourceSelection): string[] {
       files.push(path)
       continue
     }
-    for (const file of walk(path)) {
+    const found = walk(path)
+    const present = new Set(found)
+    for (const file of found) {
       const rel = relative(path, file).split(sep).join('/')
       if (!selection.extensions.some((ext) => file.toLowerCase().endsWith(ext))) continue
+      if (isCompanion(rel, file, present)) continue
       if (includes !== null && !includes(rel)) continue
       if (excludes !== null && excludes(rel)) continue
       files.push(file)
     }
   }
   return [...new Set(files)].sort()
+}
+
+/**
+ * Files that are read through another file, not on their own: WireMock bodies under `__files/`
+ * (read by their mapping's bodyFileName) and the response half of a request/response pair (read
+ * with its `-req.txt`).
+ */
+function isCompanion (rel: string, file: string, present: ReadonlySet<string>): boolean {
+  if (rel.split('/').includes('__files')) return true
+  const rsp = /-rsp\.txt$/i.exec(file)
+  return rsp !== null && present.has(file.slice(0, rsp.index) + file.slice(rsp.index).replace(/rsp/i, (m) => (m === 'RSP' ? 'REQ' : 'req')))
 }
 
 function walk (dir: string): string[] {

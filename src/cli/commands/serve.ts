@@ -63,15 +63,16 @@ export async function runServeCommand (args: string[], io: CommandIo, importers:
   const logRing = new LogRing(10_000)
   const log = createLogger({ level: options.logLevel, ring: logRing })
   const loaded = loadSources(collectFiles(selection), importers.loadFile)
-  reportLoaded(loaded, log)
+  reportWarnings(loaded, log)
   const serving = await startServing({ document: loaded.document, options, log, logRing, out: io.stdout })
+  log.info({ files: loaded.files.length, transactions: loaded.document.transactions.length }, 'loaded')
   let stopWatching = async (): Promise<void> => {}
   if (options.watch) {
     const watcher = watchSources(positionals, () => {
       try {
         const next = loadSources(collectFiles(selection), importers.loadFile)
         const compiled = serving.runtime.reload(next.document)
-        reportLoaded(next, log)
+        reportWarnings(next, log)
         log.info({ transactions: compiled.matcher.active.length, files: next.files.length }, 'reloaded')
       } catch (err) {
         // The last good set keeps serving.
@@ -91,8 +92,7 @@ export async function runServeCommand (args: string[], io: CommandIo, importers:
   return 'running'
 }
 
-function reportLoaded (loaded: LoadedSources, log: Logger): void {
+function reportWarnings (loaded: LoadedSources, log: Logger): void {
   for (const w of loaded.warnings) log.warn({ file: w.file, at: w.at }, w.message)
   if (loaded.files.length === 0) log.warn('no supported files found: every request will get 404')
-  log.info({ files: loaded.files.length, transactions: loaded.document.transactions.length }, 'loaded')
 }
