@@ -7,6 +7,8 @@ export interface ChildServer {
   pid: number
   /** Resident memory now, in bytes (Linux /proc), or null where unavailable. */
   rss: () => number | null
+  /** CPU time used so far (user + system), in microseconds (Linux /proc), or null. */
+  cpuMicros: () => number | null
   stop: () => Promise<void>
 }
 
@@ -48,6 +50,17 @@ export async function startChild (command: string, args: string[], env: Record<s
         const status = readFileSync(`/proc/${pid}/status`, 'utf8')
         const kb = /VmRSS:\s+(\d+) kB/.exec(status)?.[1]
         return kb === undefined ? null : Number(kb) * 1024
+      } catch {
+        return null
+      }
+    },
+    cpuMicros: () => {
+      try {
+        // Fields 14 and 15 of /proc/<pid>/stat (utime, stime) are in clock ticks, 100 per second
+        // on Linux (sysconf(_SC_CLK_TCK)); the command name (field 2) may hold spaces.
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+        return (Number(fields[11]) + Number(fields[12])) * 10_000
       } catch {
         return null
       }

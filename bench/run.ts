@@ -1,5 +1,6 @@
 // npm run bench: Understudy against bare node:http, same machine, same load, one run.
-// Options: --duration S (default 10), --connections N (default 50), --only S0,S2.
+// Options: --duration S (default 10), --connections N (default 50), --rounds R (default 3),
+// --only S0,S2. See bench/README.md for what is measured and how to read it.
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -14,11 +15,13 @@ const { values } = parseArgs({
   options: {
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '50' },
+    rounds: { type: 'string', default: '3' },
     only: { type: 'string' },
   },
 })
 const duration = Number(values.duration)
 const connections = Number(values.connections)
+const rounds = Number(values.rounds)
 const only = values.only?.split(',') ?? null
 
 interface Measured {
@@ -26,10 +29,13 @@ interface Measured {
   p99: number
   errors: number
   non2xx: number
+  /** Server CPU time per request, microseconds (user + system). */
+  cpuMicrosPerRequest: number | null
 }
 
 async function load (server: ChildServer, scenario: Scenario, seconds: number): Promise<Measured> {
   const request = scenario.request
+  const cpuBefore = server.cpuMicros()
   const result = await autocannon({
     url: server.url + request.path,
     method: request.method,
@@ -39,13 +45,27 @@ async function load (server: ChildServer, scenario: Scenario, seconds: number): 
     pipelining: 1,
     duration: seconds,
   })
-  return { requestsPerSecond: result.requests.average, p99: result.latency.p99, errors: result.errors + result.timeouts, non2xx: result.non2xx }
+  const cpuAfter = server.cpuMicros()
+  const cpu = cpuBefore === null || cpuAfter === null || result.requests.total === 0 ? null : (cpuAfter - cpuBefore) / result.requests.total
+  return { requestsPerSecond: result.requests.average, p99: result.latency.p99, errors: result.errors + result.timeouts, non2xx: result.non2xx, cpuMicrosPerRequest: cpu }
 }
 
-/** A short warm-up (JIT, connection set-up), then the measured run. */
-async function measure (server: ChildServer, scenario: Scenario): Promise<Measured> {
-  await load(server, scenario, Math.min(3, duration))
-  return load(server, scenario, duration)
+/** Starts a server, warms it up (JIT, connections), measures once, stops it. */
+async function measureOnce (start: () => Promise<ChildServer>, scenario: Scenario): Promise<Measured & { rss: number | null }> {
+  const server = await start()
+  try {
+    await load(server, scenario, Math.min(3, duration))
+    const measured = await load(server, scenario, duration)
+    return { ...measured, rss: server.rss() }
+  } finally {
+    await server.stop()
+  }
+}
+
+function median (values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = sorted.length >> 1
+  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2
 }
 
 if (canPin) execFileSync('taskset', ['-cp', '0', String(process.pid)], { stdio: 'ignore' })
@@ -53,43 +73,52 @@ const work = mkdtempSync(join(tmpdir(), 'understudy-bench-'))
 const rows: Array<Record<string, unknown>> = []
 const cli = join(root, 'dist/src/cli/main.js')
 const bare = join(root, 'bench/servers/bare-http.ts')
-console.log(`node ${process.version}, ${connections} connections, ${duration} s per run, server ${canPin ? 'pinned to CPU 1, load on CPU 0' : 'not pinned'}`)
+console.log(`node ${process.version}, ${connections} connections, ${duration} s per run, ${rounds} rounds (medians), ` +
+  `server ${canPin ? 'pinned to CPU 1, load generator on CPU 0' : 'not pinned'}; Understudy runs with inspection on`)
 
 for (const scenario of scenarios) {
   if (only !== null && !only.includes(scenario.id)) continue
   const file = join(work, `${scenario.id}.json`)
   writeFileSync(file, JSON.stringify(scenario.document))
-
-  const baseline = await startChild(process.execPath, ['--import', 'tsx', bare], { BARE_BODY: scenario.bareBody })
-  const bareResult = await measure(baseline, scenario)
-  await baseline.stop()
-
-  const understudy = await startChild(process.execPath, [cli, 'run', '--mock', file, '--port', '0', '--log-level', 'warn'])
-  const ours = await measure(understudy, scenario)
-  const rss = understudy.rss()
-  await understudy.stop()
-
-  const ratio = ours.requestsPerSecond / bareResult.requestsPerSecond
+  const bareRuns: Array<Measured & { rss: number | null }> = []
+  const ourRuns: Array<Measured & { rss: number | null }> = []
+  // Alternate the two servers so that drift of the machine affects both alike.
+  for (let round = 0; round < rounds; round++) {
+    bareRuns.push(await measureOnce(async () => startChild(process.execPath, ['--import', 'tsx', bare], { BARE_BODY: scenario.bareBody }), scenario))
+    ourRuns.push(await measureOnce(async () => startChild(process.execPath, [cli, 'run', '--mock', file, '--port', '0', '--log-level', 'warn']), scenario))
+  }
+  const bareRps = median(bareRuns.map((r) => r.requestsPerSecond))
+  const ourRps = median(ourRuns.map((r) => r.requestsPerSecond))
+  const bareCpu = median(bareRuns.map((r) => r.cpuMicrosPerRequest ?? Number.NaN))
+  const ourCpu = median(ourRuns.map((r) => r.cpuMicrosPerRequest ?? Number.NaN))
+  const ratio = ourRps / bareRps
   const row = {
     scenario: scenario.id,
     title: scenario.title,
-    bareRps: Math.round(bareResult.requestsPerSecond),
-    understudyRps: Math.round(ours.requestsPerSecond),
+    bareRps: Math.round(bareRps),
+    understudyRps: Math.round(ourRps),
     ratio: Number(ratio.toFixed(3)),
     target: scenario.target,
     pass: ratio >= scenario.target,
-    bareP99Ms: bareResult.p99,
-    understudyP99Ms: ours.p99,
-    understudyErrors: ours.errors,
-    understudyNon2xx: ours.non2xx,
-    understudyRssMiB: rss === null ? null : Number((rss / 1024 / 1024).toFixed(1)),
+    bareCpuMicrosPerRequest: Number(bareCpu.toFixed(1)),
+    understudyCpuMicrosPerRequest: Number(ourCpu.toFixed(1)),
+    cpuRatio: Number((bareCpu / ourCpu).toFixed(3)),
+    bareP99Ms: median(bareRuns.map((r) => r.p99)),
+    understudyP99Ms: median(ourRuns.map((r) => r.p99)),
+    understudyErrors: ourRuns.reduce((n, r) => n + r.errors, 0),
+    understudyNon2xx: ourRuns.reduce((n, r) => n + r.non2xx, 0),
+    understudyRssMiB: Number((Math.max(...ourRuns.map((r) => r.rss ?? 0)) / 1024 / 1024).toFixed(1)),
+    runs: { bare: bareRuns.map((r) => Math.round(r.requestsPerSecond)), understudy: ourRuns.map((r) => Math.round(r.requestsPerSecond)) },
   }
   rows.push(row)
-  console.log(`${row.scenario} ${row.title}\n  bare ${row.bareRps} req/s p99 ${row.bareP99Ms} ms | understudy ${row.understudyRps} req/s p99 ${row.understudyP99Ms} ms | ratio ${row.ratio} (target ${row.target}) ${row.pass ? 'PASS' : 'FAIL'} | errors ${row.understudyErrors} non-2xx ${row.understudyNon2xx} | RSS ${row.understudyRssMiB ?? '?'} MiB`)
+  console.log(`${row.scenario} ${row.title}
+  req/s      bare ${row.bareRps} (runs ${row.runs.bare.join(', ')}) | understudy ${row.understudyRps} (runs ${row.runs.understudy.join(', ')}) | ratio ${row.ratio} (target ${row.target}) ${row.pass ? 'PASS' : 'FAIL'}
+  CPU/req    bare ${row.bareCpuMicrosPerRequest} us | understudy ${row.understudyCpuMicrosPerRequest} us | bare/understudy ${row.cpuRatio}
+  p99        bare ${row.bareP99Ms} ms | understudy ${row.understudyP99Ms} ms | errors ${row.understudyErrors}, non-2xx ${row.understudyNon2xx} | max RSS ${row.understudyRssMiB} MiB`)
 }
 
 const resultsDir = join(root, 'bench/results')
 mkdirSync(resultsDir, { recursive: true })
 const out = join(resultsDir, `bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`)
-writeFileSync(out, JSON.stringify({ node: process.version, connections, duration, pinned: canPin, rows }, null, 2))
+writeFileSync(out, JSON.stringify({ node: process.version, connections, duration, rounds, pinned: canPin, rows }, null, 2))
 console.log(`results: ${out}`)

@@ -1,5 +1,16 @@
-import { LineCounter, parseDocument, isNode, type Document } from 'yaml'
+import { createRequire } from 'node:module'
+import type * as Yaml from 'yaml'
+import type { Document } from 'yaml'
 import { createError } from '../errors/index.js'
+
+type YamlModule = typeof Yaml
+let yamlModule: YamlModule | null = null
+
+/** yaml (CommonJS), loaded for the first YAML text or error position: JSON input never needs it. */
+function yaml (): YamlModule {
+  yamlModule ??= createRequire(import.meta.url)('yaml') as YamlModule
+  return yamlModule
+}
 
 /** A position in a source text, 1-based. */
 export interface SourcePosition {
@@ -61,8 +72,8 @@ export function parseText (input: string, fileName: string): ParsedText {
       },
     }
   }
-  const lineCounter = new LineCounter()
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false })
+  const lineCounter = new (yaml().LineCounter)()
+  const doc = yaml().parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false })
   const first = doc.errors[0]
   if (first !== undefined) {
     const pos = lineCounter.linePos(first.pos[0])
@@ -74,18 +85,18 @@ export function parseText (input: string, fileName: string): ParsedText {
 }
 
 function yamlLocator (text: string): (pointer: string) => SourcePosition | undefined {
-  const lineCounter = new LineCounter()
-  const doc = parseDocument(text, { lineCounter })
+  const lineCounter = new (yaml().LineCounter)()
+  const doc = yaml().parseDocument(text, { lineCounter })
   return locatorOf(doc, lineCounter)
 }
 
-function locatorOf (doc: Document, lineCounter: LineCounter): (pointer: string) => SourcePosition | undefined {
+function locatorOf (doc: Document, lineCounter: InstanceType<YamlModule['LineCounter']>): (pointer: string) => SourcePosition | undefined {
   return (pointer) => {
     const segments: unknown[] = pointerSegments(pointer).map((s) => (/^\d+$/.test(s) ? Number(s) : s))
     // Walk up until a node exists: an error about a missing member points at its parent.
     for (let n = segments.length; n >= 0; n--) {
       const node = n === 0 ? doc.contents : doc.getIn(segments.slice(0, n), true)
-      if (isNode(node) && node.range !== undefined && node.range !== null) {
+      if (yaml().isNode(node) && node.range !== undefined && node.range !== null) {
         const pos = lineCounter.linePos(node.range[0])
         return { line: pos.line, column: pos.col }
       }

@@ -1,3 +1,3 @@
-export { InspectionRing, truncateBody, type RingLimits } from './ring.js'
-export type { InspectionRecord, NewInspectionRecord } from './record.js'
+export { InspectionRing, type RingLimits, type RecordOutcome } from './ring.js'
+export type { InspectionRecord } from './record.js'
 export { toListEntry, toDetail, type InspectionListEntry, type InspectionDetail } from './query.js'

@@ -1,6 +1,6 @@
 /**
- * What the runtime keeps of one request (DESIGN.md section 4). Built once per request at the end
- * of the response; conversions to the spec/002 shapes happen only when someone queries.
+ * One inspection record as queries see it (DESIGN.md section 4), decoded from the ring on demand;
+ * conversions to the spec/002 shapes (query.ts) start from it.
  */
 export interface InspectionRecord {
   /** Unique and increasing per mock service; assigned by the ring. */
@@ -31,21 +31,4 @@ export interface InspectionRecord {
   matchingData: unknown
   /** Milliseconds from arrival to the end of the response. */
   durationMs: number
-}
-
-/** The record fields a caller supplies; the ring assigns `id`. */
-export type NewInspectionRecord = Omit<InspectionRecord, 'id'>
-
-/**
- * Bytes a record holds on its own (shared response buffers are not counted again). An estimate
- * used to bound the ring's memory; strings count one byte per UTF-16 unit plus a fixed overhead.
- */
-// HOT PATH: one short loop over the raw headers per request.
-export function recordBytes (record: NewInspectionRecord, sharedResponseBody: boolean): number {
-  let bytes = 160 + record.url.length
-  const headers = record.requestHeaders
-  for (let i = 0; i < headers.length; i++) bytes += (headers[i] as string).length + 8
-  if (record.requestBody !== null) bytes += record.requestBody.length
-  if (record.responseBody !== null && !sharedResponseBody) bytes += record.responseBody.length
-  return bytes
 }

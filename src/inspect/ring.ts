@@ -1,4 +1,4 @@
-import { recordBytes, type InspectionRecord, type NewInspectionRecord } from './record.js'
+import type { InspectionRecord } from './record.js'
 
 /** Bounds of a ring; see config's InspectionOptions for the defaults. */
 export interface RingLimits {
@@ -7,36 +7,98 @@ export interface RingLimits {
   maxBodyBytes: number
 }
 
+/** How a request ended, given once to `complete`. Short-lived: its fields are copied. */
+export interface RecordOutcome {
+  statusCode: number
+  durationMs: number
+  matched: boolean
+  hasError: boolean
+  source: 'MOCK' | 'LIVE'
+  transactionId: number | null
+  respondingTxn: string | null
+  txnPriority: number | null
+  /** Flat `[name, value, ...]`; kept by reference (compiled responses share theirs). */
+  responseHeaders: readonly string[]
+  /** Kept by reference: at most maxBodyBytes, shared with the compiled response when static. */
+  responseBody: Buffer | null
+  responseBodyTruncated: boolean
+  /** Bytes the record keeps beyond the shared ones (a proxied or error body), for the byte bound. */
+  ownBytes: number
+  matchingData: unknown
+}
+
+const FLAG_MATCHED = 1
+const FLAG_ERROR = 2
+const FLAG_LIVE = 4
+const FLAG_REQUEST_TRUNCATED = 8
+const FLAG_RESPONSE_TRUNCATED = 16
+
 /**
- * The inspection journal: a fixed-size ring buffer bounded by count and by bytes, O(1) append,
- * oldest evicted first (undici's fixed-queue idea). Ids are consecutive, so a lookup by id is
- * O(1) too.
+ * The inspection journal (DESIGN.md section 4): a ring bounded by record count and by bytes, O(1)
+ * append, oldest evicted first, lookups by id in O(1).
+ *
+ * The request side of every record (method, URL, headers, body) is copied into one preallocated
+ * byte buffer, and the fixed fields live in typed arrays: recording a request leaves no object on
+ * the JavaScript heap, so journaling 10,000 requests costs the garbage collector nothing (a heap
+ * of retained records made every request measurably slower; bench/README.md). Responses are kept
+ * by reference, which for compiled responses costs nothing. Records are decoded only when queried.
  *
  * @example
- * const ring = new InspectionRing({ maxRecords: 2, maxBytes: 1 << 20, maxBodyBytes: 1024 })
- * ring.append(record); ring.newest(0, 10)
+ * const ring = new InspectionRing({ maxRecords: 10_000, maxBytes: 64 << 20, maxBodyBytes: 65_536 })
+ * const id = ring.append(Date.now(), 'GET', '/pets', req.rawHeaders, null)
+ * ring.complete(id, outcome)
+ * ring.get(id)?.statusCode // 200
  */
 export class InspectionRing {
-  private readonly slots: Array<InspectionRecord | undefined>
-  private readonly sizes: Float64Array
-  private head = 0 // index of the next slot to write
-  private count = 0
-  private bytes = 0
-  private nextId = 1
   readonly limits: Readonly<RingLimits>
+  private data: Buffer
+  private readonly offset: Float64Array
+  private readonly size: Float64Array
+  private readonly own: Float64Array
+  private readonly timestamp: Float64Array
+  private readonly duration: Float64Array
+  private readonly status: Uint16Array
+  private readonly flags: Uint8Array
+  private readonly txnId: Float64Array
+  private readonly txnPriority: Float64Array
+  private readonly txnName: Array<string | null>
+  private readonly responseHeaders: Array<readonly string[] | null>
+  private readonly responseBody: Array<Buffer | null>
+  private readonly matchingData: unknown[]
+  private head = 0 // next write position in `data`
+  private first = 0 // slot of the oldest record
+  private count = 0
+  private bytes = 0 // request bytes in `data` plus the records' own response bytes
+  private nextId = 1
 
   constructor (limits: RingLimits) {
     this.limits = { ...limits }
-    this.slots = new Array<InspectionRecord | undefined>(limits.maxRecords)
-    this.sizes = new Float64Array(limits.maxRecords)
+    const n = limits.maxRecords
+    // Outside the JavaScript heap. It starts small and doubles, up to maxBytes, only when the
+    // records kept need the room: writing round a 64 MiB buffer would touch every page of it for
+    // 10,000 records that need 1.5 MiB.
+    this.data = Buffer.allocUnsafeSlow(Math.min(limits.maxBytes, INITIAL_BYTES))
+    this.offset = new Float64Array(n)
+    this.size = new Float64Array(n)
+    this.own = new Float64Array(n)
+    this.timestamp = new Float64Array(n)
+    this.duration = new Float64Array(n)
+    this.status = new Uint16Array(n)
+    this.flags = new Uint8Array(n)
+    this.txnId = new Float64Array(n)
+    this.txnPriority = new Float64Array(n)
+    this.txnName = new Array<string | null>(n).fill(null)
+    this.responseHeaders = new Array<readonly string[] | null>(n).fill(null)
+    this.responseBody = new Array<Buffer | null>(n).fill(null)
+    this.matchingData = new Array<unknown>(n).fill(null)
   }
 
   /** Records held now. */
-  get size (): number {
+  get length (): number {
     return this.count
   }
 
-  /** Bytes held now (estimate). */
+  /** Bytes held now: request sides in the buffer, plus responses that are not shared. */
   get heldBytes (): number {
     return this.bytes
   }
@@ -47,85 +109,268 @@ export class InspectionRing {
   }
 
   /**
-   * Appends a record, evicting the oldest until both bounds hold; returns its id. Bodies must
-   * already be cut to `maxBodyBytes` (see `truncateBody`).
+   * Records the request side of a new record and returns its id. The body is copied (cut to
+   * maxBodyBytes, flagged); if the record would not fit in the buffer at all, its body and then
+   * its headers are left out, flagged as truncated.
    */
   // HOT PATH: once per request.
-  append (input: NewInspectionRecord, sharedResponseBody = true): number {
-    const size = recordBytes(input, sharedResponseBody)
-    const capacity = this.slots.length
-    while (this.count > 0 && (this.count === capacity || this.bytes + size > this.limits.maxBytes)) this.evictOldest()
-    const record = input as InspectionRecord
-    record.id = this.nextId++
-    this.slots[this.head] = record
-    this.sizes[this.head] = size
-    this.head = (this.head + 1) % capacity
+  append (timestamp: number, method: string, url: string, rawHeaders: readonly string[], body: Buffer | null): number {
+    let bodyLength = body === null ? 0 : Math.min(body.length, this.limits.maxBodyBytes)
+    let truncated = body !== null && body.length > bodyLength
+    let headers = rawHeaders
+    let size = encodedSize(method, url, headers, bodyLength)
+    const capacity = this.limits.maxBytes
+    if (size > capacity) {
+      truncated = truncated || bodyLength > 0
+      bodyLength = 0
+      size = encodedSize(method, url, headers, 0)
+      if (size > capacity) {
+        headers = []
+        size = encodedSize(method, url, headers, 0)
+      }
+      if (size > capacity) url = url.slice(0, Math.max(0, capacity - 64))
+      size = encodedSize(method, url, headers, 0)
+    }
+    const slots = this.offset.length
+    if (this.count === slots) this.evictOldest()
+    if (this.data.length < capacity && this.needsRoom(size)) this.grow(size)
+    let start = this.head
+    const wrapping = start + size > this.data.length
+    if (wrapping) start = 0
+    // Oldest first: records in the tail skipped by a wrap, then those the new one overlaps, then
+    // any needed to respect the byte bound.
+    while (this.count > 0) {
+      const oldest = this.first
+      const at = this.offset[oldest] as number
+      const end = at + (this.size[oldest] as number)
+      const inSkippedTail = wrapping && at >= this.head
+      const overlaps = at < start + size && end > start
+      if (!inSkippedTail && !overlaps && this.bytes + size <= this.limits.maxBytes) break
+      this.evictOldest()
+    }
+    if (this.count === 0) start = 0
+    const slot = (this.first + this.count) % slots
+    this.write(start, method, url, headers, body, bodyLength)
+    this.offset[slot] = start
+    this.size[slot] = size
+    this.own[slot] = 0
+    this.timestamp[slot] = timestamp
+    this.duration[slot] = 0
+    this.status[slot] = 0
+    this.flags[slot] = truncated ? FLAG_REQUEST_TRUNCATED : 0
+    this.txnId[slot] = NaN
+    this.txnPriority[slot] = NaN
+    this.txnName[slot] = null
+    this.responseHeaders[slot] = null
+    this.responseBody[slot] = null
+    this.matchingData[slot] = null
+    this.head = start + size
     this.count++
     this.bytes += size
-    return record.id
+    return this.nextId++
   }
 
-  /**
-   * Adds bytes to a record already in the ring (its request body arrives after it was appended),
-   * evicting older records if the byte bound now requires it. Ignored once the record is evicted.
-   */
-  account (id: number, extraBytes: number): void {
-    const index = this.indexOf(id)
-    if (index === -1 || extraBytes <= 0) return
-    this.sizes[index] = (this.sizes[index] ?? 0) + extraBytes
-    this.bytes += extraBytes
-    while (this.count > 1 && this.bytes > this.limits.maxBytes && this.indexOf(id) !== this.oldestIndex()) this.evictOldest()
+  /** Completes a record with how its request ended; ignored once the record is evicted. */
+  // HOT PATH: once per request.
+  complete (id: number, outcome: RecordOutcome): void {
+    const slot = this.slotOf(id)
+    if (slot === -1) return
+    this.status[slot] = outcome.statusCode
+    this.duration[slot] = outcome.durationMs
+    let flags = (this.flags[slot] as number) & FLAG_REQUEST_TRUNCATED
+    if (outcome.matched) flags |= FLAG_MATCHED
+    if (outcome.hasError) flags |= FLAG_ERROR
+    if (outcome.source === 'LIVE') flags |= FLAG_LIVE
+    if (outcome.responseBodyTruncated) flags |= FLAG_RESPONSE_TRUNCATED
+    this.flags[slot] = flags
+    this.txnId[slot] = outcome.transactionId ?? NaN
+    this.txnPriority[slot] = outcome.txnPriority ?? NaN
+    this.txnName[slot] = outcome.respondingTxn
+    this.responseHeaders[slot] = outcome.responseHeaders
+    this.responseBody[slot] = outcome.responseBody
+    this.matchingData[slot] = outcome.matchingData
+    if (outcome.ownBytes > 0) {
+      this.own[slot] = (this.own[slot] as number) + outcome.ownBytes
+      this.bytes += outcome.ownBytes
+      // Keep the byte bound, never evicting the record just completed.
+      while (this.count > 1 && this.bytes > this.limits.maxBytes && this.first !== slot) this.evictOldest()
+    }
   }
 
-  private oldestIndex (): number {
-    const capacity = this.slots.length
-    return (this.head - this.count + capacity) % capacity
-  }
-
-  private indexOf (id: number): number {
-    const age = this.nextId - 1 - id
-    if (!Number.isInteger(id) || age < 0 || age >= this.count) return -1
-    const capacity = this.slots.length
-    return (this.head - 1 - age + capacity * 2) % capacity
-  }
-
-  private evictOldest (): void {
-    const oldest = this.oldestIndex()
-    this.bytes -= this.sizes[oldest] ?? 0
-    this.slots[oldest] = undefined
-    this.count--
+  /** One record by id, decoded; undefined once evicted (or never assigned). */
+  get (id: number): InspectionRecord | undefined {
+    const slot = this.slotOf(id)
+    return slot === -1 ? undefined : this.decode(slot, id)
   }
 
   /** Records newest first, skipping `skip`, at most `limit`. */
   newest (skip: number, limit: number): InspectionRecord[] {
-    const capacity = this.slots.length
     const out: InspectionRecord[] = []
+    const newestId = this.nextId - 1
     for (let i = skip; i < this.count && out.length < limit; i++) {
-      const record = this.slots[(this.head - 1 - i + capacity * 2) % capacity]
+      const record = this.get(newestId - i)
       if (record !== undefined) out.push(record)
     }
     return out
   }
 
-  /** One record by id, or undefined once evicted (or never assigned). */
-  get (id: number): InspectionRecord | undefined {
-    const index = this.indexOf(id)
-    return index === -1 ? undefined : this.slots[index]
-  }
-
   /** Forgets every record (ids keep increasing). */
   clear (): void {
-    this.slots.fill(undefined)
-    this.count = 0
-    this.bytes = 0
+    while (this.count > 0) this.evictOldest()
+    this.head = 0
+  }
+
+  /**
+   * True when writing `size` bytes now would evict the oldest record for lack of room in the
+   * buffer (rather than by the record count or the byte bound): the buffer should grow instead.
+   */
+  private needsRoom (size: number): boolean {
+    if (this.count === 0) return size > this.data.length
+    const wrapping = this.head + size > this.data.length
+    const start = wrapping ? 0 : this.head
+    const oldest = this.first
+    const at = this.offset[oldest] as number
+    const end = at + (this.size[oldest] as number)
+    return (wrapping && at >= this.head) || (at < start + size && end > start)
+  }
+
+  /** Doubles the buffer (up to maxBytes) and lays the records out again from its start. */
+  private grow (size: number): void {
+    let length = this.data.length
+    while (length < this.limits.maxBytes && length < (this.bytes + size) * 2) length *= 2
+    const data = Buffer.allocUnsafeSlow(Math.min(length, this.limits.maxBytes))
+    let at = 0
+    const slots = this.offset.length
+    for (let i = 0; i < this.count; i++) {
+      const slot = (this.first + i) % slots
+      const from = this.offset[slot] as number
+      const recordSize = this.size[slot] as number
+      this.data.copy(data, at, from, from + recordSize)
+      this.offset[slot] = at
+      at += recordSize
+    }
+    this.data = data
+    this.head = at
+  }
+
+  private slotOf (id: number): number {
+    const age = this.nextId - 1 - id
+    if (!Number.isInteger(id) || age < 0 || age >= this.count) return -1
+    return (this.first + this.count - 1 - age) % this.offset.length
+  }
+
+  private evictOldest (): void {
+    const slot = this.first
+    this.bytes -= (this.size[slot] as number) + (this.own[slot] as number)
+    this.txnName[slot] = null
+    this.responseHeaders[slot] = null
+    this.responseBody[slot] = null
+    this.matchingData[slot] = null
+    this.first = (slot + 1) % this.offset.length
+    this.count--
+  }
+
+  /**
+   * `[u16 method][u32 url][u16 header count]([u16 name][u32 value])*[u32 body]`, strings latin1
+   * (as Node's HTTP parser decodes them). Characters are copied in a JavaScript loop: for header
+   * sized strings it is about three times faster than Buffer#write, whose native call costs
+   * ~100 ns each.
+   */
+  private write (start: number, method: string, url: string, headers: readonly string[], body: Buffer | null, bodyLength: number): void {
+    const data = this.data
+    let at = putString(data, method, putU16(data, method.length, start))
+    at = putString(data, url, putU32(data, url.length, at))
+    const pairs = headers.length >> 1
+    at = putU16(data, pairs, at)
+    for (let i = 0; i < pairs * 2; i += 2) {
+      const name = headers[i] as string
+      const value = headers[i + 1] as string
+      at = putString(data, name, putU16(data, name.length, at))
+      at = putString(data, value, putU32(data, value.length, at))
+    }
+    at = putU32(data, bodyLength, at)
+    if (body !== null && bodyLength > 0) body.copy(data, at, 0, bodyLength)
+  }
+
+  private decode (slot: number, id: number): InspectionRecord {
+    const data = this.data
+    let at = this.offset[slot] as number
+    const methodLength = data.readUInt16LE(at)
+    at += 2
+    const method = data.toString('latin1', at, at + methodLength)
+    at += methodLength
+    const urlLength = data.readUInt32LE(at)
+    at += 4
+    const url = data.toString('latin1', at, at + urlLength)
+    at += urlLength
+    const pairs = data.readUInt16LE(at)
+    at += 2
+    const requestHeaders: string[] = []
+    for (let i = 0; i < pairs; i++) {
+      const nameLength = data.readUInt16LE(at)
+      at += 2
+      requestHeaders.push(data.toString('latin1', at, at + nameLength))
+      at += nameLength
+      const valueLength = data.readUInt32LE(at)
+      at += 4
+      requestHeaders.push(data.toString('latin1', at, at + valueLength))
+      at += valueLength
+    }
+    const bodyLength = data.readUInt32LE(at)
+    at += 4
+    const flags = this.flags[slot] as number
+    const txnId = this.txnId[slot] as number
+    const priority = this.txnPriority[slot] as number
+    return {
+      id,
+      timestamp: this.timestamp[slot] as number,
+      method,
+      url,
+      requestHeaders,
+      requestBody: bodyLength === 0 && (flags & FLAG_REQUEST_TRUNCATED) === 0 ? null : Buffer.from(data.subarray(at, at + bodyLength)),
+      requestBodyTruncated: (flags & FLAG_REQUEST_TRUNCATED) !== 0,
+      statusCode: this.status[slot] as number,
+      responseHeaders: this.responseHeaders[slot] ?? [],
+      responseBody: this.responseBody[slot] ?? null,
+      responseBodyTruncated: (flags & FLAG_RESPONSE_TRUNCATED) !== 0,
+      matched: (flags & FLAG_MATCHED) !== 0,
+      source: (flags & FLAG_LIVE) !== 0 ? 'LIVE' : 'MOCK',
+      hasError: (flags & FLAG_ERROR) !== 0,
+      transactionId: Number.isNaN(txnId) ? null : txnId,
+      respondingTxn: this.txnName[slot] ?? null,
+      txnPriority: Number.isNaN(priority) ? null : priority,
+      matchingData: this.matchingData[slot] ?? null,
+      durationMs: this.duration[slot] as number,
+    }
   }
 }
 
-/**
- * A body cut to `max` bytes for the journal: the same Buffer when it fits (no copy), else a copy
- * of its head, so that the journal does not keep the whole request alive.
- */
-export function truncateBody (body: Buffer | null, max: number): { body: Buffer | null; truncated: boolean } {
-  if (body === null || body.length <= max) return { body, truncated: false }
-  return { body: Buffer.from(body.subarray(0, max)), truncated: true }
+function putU16 (data: Buffer, value: number, at: number): number {
+  data[at] = value & 0xff
+  data[at + 1] = (value >>> 8) & 0xff
+  return at + 2
+}
+
+function putU32 (data: Buffer, value: number, at: number): number {
+  data[at] = value & 0xff
+  data[at + 1] = (value >>> 8) & 0xff
+  data[at + 2] = (value >>> 16) & 0xff
+  data[at + 3] = (value >>> 24) & 0xff
+  return at + 4
+}
+
+function putString (data: Buffer, text: string, at: number): number {
+  const length = text.length
+  for (let i = 0; i < length; i++) data[at + i] = text.charCodeAt(i)
+  return at + length
+}
+
+/** The journal buffer's first size: 1 MiB. */
+const INITIAL_BYTES = 1024 * 1024
+
+/** Bytes a request side takes in the buffer (latin1: one byte per character). */
+function encodedSize (method: string, url: string, headers: readonly string[], bodyLength: number): number {
+  let size = 2 + method.length + 4 + url.length + 2 + 4 + bodyLength
+  for (let i = 0; i + 1 < headers.length; i += 2) size += 6 + (headers[i] as string).length + (headers[i + 1] as string).length
+  return size
 }

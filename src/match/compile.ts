@@ -4,7 +4,7 @@ import { byPriorityThenNewest, type CompiledTransaction } from './compiled.js'
 import { diagnose, type NearMiss } from './diagnose.js'
 import { compileRequest, type ReportProblem } from './predicates/index.js'
 import type { MatchRequest } from './request.js'
-import { MethodRoutes } from './router.js'
+import { MethodRoutes, type Candidate } from './router.js'
 
 /** Builds the caller's per-transaction payload, reporting problems at pointers inside it. */
 export type PayloadFactory<P> = (txn: Transaction, index: number, report: ReportProblem) => P
@@ -99,26 +99,44 @@ export function compileMatcher<P> (doc: MockServiceDocument, payloadOf: PayloadF
     active,
     needsBody,
     needsForm,
-    // HOT PATH: one lookup, then the candidates' predicates in order; first full match wins.
+    // HOT PATH: one lookup, then the candidates' predicates in order; first full match wins. With
+    // a discriminator, only the candidates its index allows, merged with the others in order.
     match (req) {
-      const routes = byMethod.get(req.method) ?? fallbackRoutes
-      const candidates = routes.candidatesFor(req.path)
-      for (let i = 0; i < candidates.length; i++) {
-        const candidate = candidates[i] as (typeof candidates)[number]
-        if (candidate.url !== null && !candidate.url.test(req)) continue
-        const predicates = candidate.txn.predicates
-        let holds = true
-        for (let j = 0; j < predicates.length; j++) {
-          if (!(predicates[j] as (typeof predicates)[number]).test(req)) {
-            holds = false
-            break
-          }
+      const list = (byMethod.get(req.method) ?? fallbackRoutes).candidatesFor(req.path)
+      const candidates = list.candidates
+      const discriminator = list.discriminator
+      if (discriminator === null) {
+        for (let i = 0; i < candidates.length; i++) {
+          const candidate = candidates[i] as Candidate<P>
+          if (holds(candidate, req)) return candidate.txn
         }
-        if (holds) return candidate.txn
+        return null
+      }
+      const indexed = discriminator.positionsFor(req)
+      const rest = discriminator.rest
+      let i = 0
+      let j = 0
+      while (i < indexed.length || j < rest.length) {
+        const position = j >= rest.length || (i < indexed.length && (indexed[i] as number) < (rest[j] as number))
+          ? (indexed[i++] as number)
+          : (rest[j++] as number)
+        const candidate = candidates[position] as Candidate<P>
+        if (holds(candidate, req)) return candidate.txn
       }
       return null
     },
     diagnose: (req, limit) => diagnose(active, req, limit),
     byId: (id) => byIdMap.get(id),
   }
+}
+
+/** Whether every condition of a candidate holds (its url only when the route does not imply it). */
+// HOT PATH
+function holds<P> (candidate: Candidate<P>, req: MatchRequest): boolean {
+  if (candidate.url !== null && !candidate.url.test(req)) return false
+  const predicates = candidate.txn.predicates
+  for (let j = 0; j < predicates.length; j++) {
+    if (!(predicates[j] as (typeof predicates)[number]).test(req)) return false
+  }
+  return true
 }

@@ -1,5 +1,15 @@
-import busboy from 'busboy'
+import { createRequire } from 'node:module'
+import type BusboyModule from 'busboy'
 import type { FieldValue, MatchRequest } from './request.js'
+
+type Busboy = typeof BusboyModule
+let busboyModule: Busboy | null = null
+
+/** busboy, loaded on the first multipart body a form matcher needs. */
+function busboy (): Busboy {
+  busboyModule ??= createRequire(import.meta.url)('busboy') as Busboy
+  return busboyModule
+}
 
 /**
  * Parses a multipart body into form fields before matching, because busboy delivers file parts
@@ -15,9 +25,9 @@ export async function prepareMultipart (req: MatchRequest): Promise<void> {
     fields[name] = existing === undefined ? value : typeof existing === 'string' ? [existing, value] : [...existing, value]
   }
   await new Promise<void>((resolve) => {
-    let parser: busboy.Busboy
+    let parser: BusboyModule.Busboy
     try {
-      parser = busboy({ headers: { 'content-type': contentType }, limits: { fieldSize: req.body?.length ?? 0 } })
+      parser = busboy()({ headers: { 'content-type': contentType }, limits: { fieldSize: req.body?.length ?? 0 } })
     } catch {
       resolve()
       return

@@ -3,6 +3,7 @@ import { isTemplate, normalizeTemplate, routerKeyOf, routerPatternOf, templateRe
 import { byPriorityThenNewest, type CompiledTransaction } from './compiled.js'
 import type { UrlPredicate } from './predicates/index.js'
 import { TemplateTrie } from './template-trie.js'
+import { buildDiscriminator, type Discriminator } from './discriminator.js'
 
 /**
  * A transaction as it appears in one candidate list. `url` is the url predicate still to check at
@@ -11,6 +12,16 @@ import { TemplateTrie } from './template-trie.js'
 export interface Candidate<P> {
   readonly txn: CompiledTransaction<P>
   readonly url: UrlPredicate | null
+}
+
+/** The candidates of one route, in the order to try them, with an index when one pays off. */
+export interface CandidateList<P> {
+  readonly candidates: ReadonlyArray<Candidate<P>>
+  readonly discriminator: Discriminator | null
+}
+
+function listOf<P> (candidates: Array<Candidate<P>>): CandidateList<P> {
+  return { candidates, discriminator: buildDiscriminator(candidates.map((c) => c.txn)) }
 }
 
 interface TemplateRoute<P> {
@@ -27,9 +38,9 @@ interface TemplateRoute<P> {
  * newest), so that a request costs one lookup plus a short loop, never a scan of all transactions.
  */
 export class MethodRoutes<P> {
-  private readonly literals = new Map<string, Array<Candidate<P>>>()
+  private readonly literals = new Map<string, CandidateList<P>>()
   private readonly router: FindMyWay.Instance<FindMyWay.HTTPVersion.V1> | null = null
-  private readonly fallback: Array<Candidate<P>> = []
+  private readonly fallback: CandidateList<P>
 
   constructor (transactions: ReadonlyArray<CompiledTransaction<P>>) {
     const sorted = [...transactions].sort(byPriorityThenNewest)
@@ -74,7 +85,7 @@ export class MethodRoutes<P> {
       for (const txn of others) {
         if (txn.url === null || txn.url.testPath(path)) list.push({ txn, url: null })
       }
-      this.literals.set(path, inOrder(list))
+      this.literals.set(path, listOf(inOrder(list)))
     }
 
     // Template routes: the route's own transactions need no url check; overlapping templates and
@@ -90,22 +101,22 @@ export class MethodRoutes<P> {
           if (other !== route) for (const txn of other.txns) list.push({ txn, url: txn.url })
         }
         for (const txn of others) list.push({ txn, url: txn.url })
-        router.on('GET', route.pattern, noop, inOrder(list))
+        router.on('GET', route.pattern, noop, listOf(inOrder(list)))
       }
       this.router = router
     }
 
-    for (const txn of others) this.fallback.push({ txn, url: txn.url })
+    this.fallback = listOf(others.map((txn) => ({ txn, url: txn.url })))
   }
 
   /** The candidates for a normalized path, in the order to try them. */
   // HOT PATH: one Map lookup; find-my-way only when the path is not a literal route.
-  candidatesFor (path: string): ReadonlyArray<Candidate<P>> {
+  candidatesFor (path: string): CandidateList<P> {
     const literal = this.literals.get(path)
     if (literal !== undefined) return literal
     if (this.router !== null) {
       const found = this.router.find('GET', routerKeyOf(path))
-      if (found !== null) return found.store as Array<Candidate<P>>
+      if (found !== null) return found.store as CandidateList<P>
     }
     return this.fallback
   }

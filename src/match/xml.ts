@@ -1,5 +1,6 @@
-import { DOMParser, type Document as XmlDom, type Node as XmlNode, type Element as XmlElement } from '@xmldom/xmldom'
-import * as xpathModule from 'xpath'
+import { createRequire } from 'node:module'
+import type * as XmlDomModule from '@xmldom/xmldom'
+import type { Document as XmlDom, Node as XmlNode, Element as XmlElement, DOMParser } from '@xmldom/xmldom'
 
 /** A parsed XML body. */
 export type XmlDocument = XmlDom
@@ -16,17 +17,32 @@ interface XPathEvaluator {
   evaluate: (options: { node: XmlNode }) => XPathResult
 }
 
-const xpath = xpathModule as unknown as { parse: (expression: string) => XPathEvaluator }
+// The XML libraries (CommonJS) load on first use, synchronously: a mock service without XML
+// matchers does not pay for them (about 18 MiB).
+const load = createRequire(import.meta.url)
+let xpathModule: { parse: (expression: string) => XPathEvaluator } | null = null
+let strictParserInstance: DOMParser | null = null
+
+function xpath (): { parse: (expression: string) => XPathEvaluator } {
+  xpathModule ??= load('xpath') as { parse: (expression: string) => XPathEvaluator }
+  return xpathModule
+}
+
+function strictParser (): DOMParser {
+  if (strictParserInstance === null) {
+    const { DOMParser: Parser } = load('@xmldom/xmldom') as typeof XmlDomModule
+    strictParserInstance = new Parser({
+      onError: (level: string, message: string) => {
+        if (level !== 'warning') throw new Error(message)
+      },
+    })
+  }
+  return strictParserInstance
+}
 
 const ELEMENT_NODE = 1
 const TEXT_NODE = 3
 const CDATA_SECTION_NODE = 4
-
-const strictParser = new DOMParser({
-  onError: (level: string, message: string) => {
-    if (level !== 'warning') throw new Error(message)
-  },
-})
 
 /**
  * Parses XML, returning null when it is not well-formed. xmldom resolves no external entities, so
@@ -35,7 +51,7 @@ const strictParser = new DOMParser({
 export function parseXml (text: string): XmlDocument | null {
   if (text.trim() === '') return null
   try {
-    return strictParser.parseFromString(text, 'text/xml')
+    return strictParser().parseFromString(text, 'text/xml')
   } catch {
     return null
   }
@@ -58,7 +74,7 @@ export interface CompiledXPath {
  * compileXPath('/order/id').values(parseXml('<order><id>7</id></order>')!) // ['7']
  */
 export function compileXPath (expression: string): CompiledXPath {
-  const evaluator = xpath.parse(expression)
+  const evaluator = xpath().parse(expression)
   const run = (node: XmlNode): XPathResult | null => {
     try {
       return evaluator.evaluate({ node })

@@ -59,7 +59,7 @@ export async function startAdmin (params: AdminParams): Promise<AdminServer> {
       transactions: runtime.current().matcher.active.length,
       inFlight: runtime.inFlight(),
       uptimeSeconds: Math.round((Date.now() - started) / 1000),
-      inspection: runtime.ring === null ? null : { records: runtime.ring.size, bytes: runtime.ring.heldBytes },
+      inspection: runtime.ring === null ? null : { records: runtime.ring.length, bytes: runtime.ring.heldBytes },
       urls: runtime.urls,
     })],
     ['GET', '/config', () => ok(runtime.current().document)],
@@ -76,7 +76,7 @@ export async function startAdmin (params: AdminParams): Promise<AdminServer> {
       const limit = intParam(query, 'limit', DEFAULT_PAGE, 0, MAX_PAGE)
       const id = runtime.current().serviceMockId
       const records = ring === null ? [] : ring.newest(skip, limit)
-      return { status: 200, body: { ...v1Envelope(null, records.map((r) => toListEntry(r, id)), null), skip, limit, total: ring?.size ?? 0 } }
+      return { status: 200, body: { ...v1Envelope(null, records.map((r) => toListEntry(r, id)), null), skip, limit, total: ring?.length ?? 0 } }
     }],
     ['GET', '/inspection/:id', (_req, routeParams) => {
       const id = Number(routeParams['id'])

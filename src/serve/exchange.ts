@@ -1,6 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import { createError, type UnderstudyError } from '../errors/index.js'
-import type { InspectionRecord } from '../inspect/index.js'
 import { MatchRequest, prepareMultipart, type CompiledTransaction } from '../match/index.js'
 import type { CompiledMock, ServedResponse } from './compile-mock.js'
 import { problemAnswer } from './problem.js'
@@ -49,13 +48,17 @@ export class Exchange {
   private matched = false
   private matchingData: unknown = null
   private released = false
+  /** The inspection record's id, once opened (-1: none yet, or no journal). */
+  private recordId = -1
+  private source: 'MOCK' | 'LIVE' = 'MOCK'
+  /** Bytes of a response body made for this request alone (proxied, error), for the byte bound. */
+  private ownBytes = 0
 
   constructor (
     private readonly state: RuntimeState,
     private readonly mock: CompiledMock,
     private readonly req: AnyRequest,
     private readonly res: AnyResponse,
-    private readonly record: InspectionRecord | null,
     private readonly arrived: number,
     private readonly h2: boolean,
   ) {}
@@ -65,6 +68,7 @@ export class Exchange {
     if (!this.state.gate.tryAcquire()) {
       // No place was taken, so none is given back.
       this.released = true
+      this.openRecord(null)
       this.answerProblem(createError('ERR_SERVE_CAPACITY', [this.state.gate.limit]), true, null, ['retry-after', '1'], false)
       return
     }
@@ -76,10 +80,12 @@ export class Exchange {
       ? length === '0' || (length === undefined && this.req.stream?.endAfterHeaders === true)
       : (length === undefined || length === '0') && headers['transfer-encoding'] === undefined
     if (bodyless) {
+      this.openRecord(null)
       this.dispatch(null)
       return
     }
     if (length !== undefined && Number(length) > this.state.bodyLimit) {
+      this.openRecord(null)
       this.bodyTooLarge()
       return
     }
@@ -98,6 +104,7 @@ export class Exchange {
     if (this.received > this.state.bodyLimit) {
       this.chunks = null
       this.detachBody()
+      this.openRecord(null)
       this.bodyTooLarge()
       return
     }
@@ -114,14 +121,17 @@ export class Exchange {
     const body = this.chunks.length === 1 ? (this.chunks[0] as Buffer) : Buffer.concat(this.chunks, this.received)
     this.chunks = null
     this.detachBody()
+    this.openRecord(body)
     this.dispatch(body)
   }
 
   abortBody (): void {
     // The client went away while sending: nothing to answer; free the place and close the record.
+    const partial = this.chunks === null || this.chunks.length === 0 ? null : Buffer.concat(this.chunks)
     this.chunks = null
     this.detachBody()
     this.release()
+    this.openRecord(partial)
     this.complete(499, [], null, false, true)
   }
 
@@ -133,6 +143,16 @@ export class Exchange {
     req[kExchange] = undefined
   }
 
+  /**
+   * Opens the inspection record: when the request arrives, or for a request with a body once the
+   * body is read (the journal copies it). Ids follow that order.
+   */
+  private openRecord (body: Buffer | null): void {
+    const ring = this.state.ring
+    if (ring === null || this.recordId !== -1) return
+    this.recordId = ring.append(this.arrived, this.req.method ?? 'GET', this.req.url ?? '/', this.req.rawHeaders, body)
+  }
+
   private bodyTooLarge (): void {
     // The rest of the body is not read: ask the client to close rather than drain megabytes.
     this.answerProblem(createError('ERR_SERVE_BODY_TOO_LARGE', [this.state.bodyLimit]), true, null, ['connection', 'close'], true)
@@ -141,12 +161,6 @@ export class Exchange {
   private dispatch (body: Buffer | null): void {
     const matchRequest = new MatchRequest(this.req.method ?? 'GET', this.req.url ?? '/', this.req.headers, body)
     this.matchRequest = matchRequest
-    if (body !== null && this.record !== null) {
-      const kept = this.state.ring?.maxBodyBytes ?? 0
-      this.record.requestBody = body.length <= kept ? body : Buffer.from(body.subarray(0, kept))
-      this.record.requestBodyTruncated = body.length > kept
-      this.state.ring?.account(this.record.id, this.record.requestBody.length)
-    }
     if (this.mock.matcher.needsForm && body !== null) {
       prepareMultipart(matchRequest).then(() => this.decide(), () => this.decide()).catch((err: unknown) => this.fail(err))
       return
@@ -228,13 +242,13 @@ export class Exchange {
   }
 
   private forwarded (outcome: ProxyOutcome, source: 'MOCK' | 'LIVE'): void {
-    if (this.record !== null) this.record.source = source
+    this.source = source
     if (outcome.error !== null) {
       this.answerProblem(outcome.error, true, null, undefined, false)
       return
     }
     this.release()
-    if (this.record !== null) this.state.ring?.account(this.record.id, outcome.captured?.length ?? 0)
+    this.ownBytes += outcome.captured?.length ?? 0
     this.complete(outcome.statusCode, outcome.headers, outcome.captured, outcome.truncated, false)
   }
 
@@ -249,7 +263,7 @@ export class Exchange {
     extraHeaders: readonly string[] | undefined,
     drainBody: boolean,
   ): void {
-    const answer = problemAnswer(err, this.record?.id ?? null, extra ?? undefined, extraHeaders)
+    const answer = problemAnswer(err, this.recordId === -1 ? null : this.recordId, extra ?? undefined, extraHeaders)
     const res = this.res
     if (!res.destroyed && !res.headersSent) {
       res.writeHead(answer.status, this.h2 ? answer.headers2 : this.connectionHeaders(answer.headers))
@@ -260,7 +274,7 @@ export class Exchange {
     this.release()
     if (drainBody) this.req.resume()
     // The problem body is made per request (unlike a compiled response): count it against maxBytes.
-    if (this.record !== null) this.state.ring?.account(this.record.id, answer.body.length)
+    this.ownBytes += answer.body.length
     if (hasError && this.matchingData === null) this.matchingData = { error: { code: err.code, message: err.message } }
     this.complete(answer.status, this.h2 ? answer.headers2 : answer.headers, answer.body, false, hasError)
   }
@@ -291,25 +305,26 @@ export class Exchange {
     }
   }
 
-  /** Fills in the inspection record begun when the request arrived, and the access log. */
+  /** Completes the inspection record, and writes the access log line when asked to. */
   private complete (statusCode: number, headers: readonly string[], body: Buffer | null, truncated: boolean, hasError: boolean): void {
-    const record = this.record
     const durationMs = Date.now() - this.arrived
-    if (record !== null) {
-      record.statusCode = statusCode
-      record.responseHeaders = headers
-      record.responseBody = body
-      record.responseBodyTruncated = truncated
-      record.matched = this.matched
-      record.hasError = hasError
-      record.matchingData = this.matchingData
+    if (this.recordId !== -1) {
       const txn = this.txn
-      if (txn !== null) {
-        record.transactionId = txn.id
-        record.respondingTxn = txn.name
-        record.txnPriority = txn.priority
-      }
-      record.durationMs = durationMs
+      this.state.ring?.complete(this.recordId, {
+        statusCode,
+        durationMs,
+        matched: this.matched,
+        hasError,
+        source: this.source,
+        transactionId: txn === null ? null : txn.id,
+        respondingTxn: txn === null ? null : txn.name,
+        txnPriority: txn === null ? null : txn.priority,
+        responseHeaders: headers,
+        responseBody: body,
+        responseBodyTruncated: truncated,
+        ownBytes: this.ownBytes,
+        matchingData: this.matchingData,
+      })
     }
     if (this.state.logRequests) {
       this.state.log.info({ method: this.req.method, url: this.req.url, statusCode, matched: this.matched, ms: durationMs }, 'request')

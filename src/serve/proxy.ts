@@ -1,7 +1,21 @@
-import { Pool, errors as undiciErrors } from 'undici'
+import { createRequire } from 'node:module'
+import type * as UndiciModule from 'undici'
+import type { Pool } from 'undici'
 import type { IncomingHttpHeaders } from 'node:http'
 import { createError, type UnderstudyError } from '../errors/index.js'
 import { endToEndHeaders } from './hop-by-hop.js'
+
+type Undici = typeof UndiciModule
+let undiciModule: Undici | null = null
+
+/**
+ * undici, loaded on first use (it is CommonJS, so synchronously): a runtime that never forwards
+ * does not pay for it (about 20 MiB of a process that otherwise needs 60).
+ */
+function undici (): Undici {
+  undiciModule ??= createRequire(import.meta.url)('undici') as Undici
+  return undiciModule
+}
 
 /** Where `proxyUrl` or `bypasslive` forwards to, with a connection pool made at compile time. */
 export interface ProxyTarget {
@@ -28,7 +42,7 @@ export function compileProxyTarget (url: string, timeout: number, pools: Map<str
   // One pool per origin for the whole compiled mock service, however many transactions use it.
   let pool = pools.get(parsed.origin)
   if (pool === undefined) {
-    pool = new Pool(parsed.origin, {
+    pool = new (undici().Pool)(parsed.origin, {
       headersTimeout: timeout,
       bodyTimeout: timeout,
       connectTimeout: Math.min(timeout, 10_000),
@@ -136,11 +150,8 @@ async function drainedOrClosed (res: ProxyResponse): Promise<void> {
 }
 
 function upstreamError (target: ProxyTarget, err: unknown): UnderstudyError {
-  if (
-    err instanceof undiciErrors.HeadersTimeoutError ||
-    err instanceof undiciErrors.BodyTimeoutError ||
-    err instanceof undiciErrors.ConnectTimeoutError
-  ) {
+  const errors = undici().errors
+  if (err instanceof errors.HeadersTimeoutError || err instanceof errors.BodyTimeoutError || err instanceof errors.ConnectTimeoutError) {
     return createError('ERR_SERVE_UPSTREAM_TIMEOUT', [target.origin, target.timeout], { cause: err })
   }
   const code = (err as { code?: unknown }).code

@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises'
-import selfsigned from 'selfsigned'
 import { createError } from '../errors/index.js'
 
 /** A certificate and its private key, PEM-encoded. */
@@ -15,7 +14,9 @@ export interface TlsMaterial {
  */
 export async function loadTlsMaterial (certFile: string | null | undefined, keyFile: string | null | undefined): Promise<TlsMaterial> {
   if ((certFile ?? null) === null && (keyFile ?? null) === null) {
-    // An EC key: generated in milliseconds, where RSA 2048 takes a noticeable part of a second.
+    // Loaded only when needed: most runtimes never generate a certificate. An EC key is made in
+    // milliseconds, where RSA 2048 takes a noticeable part of a second.
+    const { default: selfsigned } = await import('selfsigned')
     const pems = await selfsigned.generate([{ name: 'commonName', value: 'localhost' }], {
       keyType: 'ec',
       curve: 'P-256',

@@ -21,6 +21,11 @@ export interface FieldRules {
  */
 export class FieldPredicate implements Predicate {
   readonly expected: string
+  /**
+   * The value an `equals` that must hold (not optional, absent or negated) requires, so that an
+   * index can pick the candidates a request can match (discriminator.ts); null otherwise.
+   */
+  readonly indexValue: string | null
   /** An Authorization header: its credentials never reach a diagnosis (the 404 body). */
   private readonly secret: boolean
 
@@ -36,6 +41,12 @@ export class FieldPredicate implements Predicate {
   ) {
     this.secret = part === 'headers' && (key === 'authorization' || key === 'proxy-authorization')
     this.expected = this.secret ? maskCredentials(expected) : expected
+    this.indexValue = matcherName === 'equals' && !rules.absent && !rules.optional && !rules.negated ? expected : null
+  }
+
+  /** The request's value(s) of this predicate's item (what `test` checks). */
+  readValue (req: MatchRequest): FieldValue | undefined {
+    return this.read(req, this.key)
   }
 
   // HOT PATH: every candidate transaction runs its predicates through here.
