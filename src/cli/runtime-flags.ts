@@ -14,6 +14,7 @@ export const runtimeFlagSpec = {
   'admin-port': { type: 'string' },
   'admin-host': { type: 'string' },
   'body-limit': { type: 'string' },
+  'max-header-size': { type: 'string' },
   'proxy-timeout': { type: 'string' },
   'drain-timeout': { type: 'string' },
   'inspection-records': { type: 'string' },
@@ -34,6 +35,7 @@ export const runtimeFlagHelp = `  --host HOST                  interface to list
   --admin-port N               admin API: /health, /config, /inspection, /log (loopback)
   --admin-host HOST            interface of the admin API (default 127.0.0.1)
   --body-limit BYTES           largest request body (default 10485760); larger ones get 413
+  --max-header-size BYTES      largest request line and headers (default 65536); larger get 431
   --proxy-timeout MS           how long proxyUrl / bypasslive upstreams may take (default 30000)
   --drain-timeout MS           how long SIGTERM waits for requests in flight (default 10000)
   --inspection-records N       inspection ring size in records (default 10000)
@@ -51,6 +53,7 @@ const integerFlags: Array<[keyof typeof runtimeFlagSpec, keyof RuntimeOptions]> 
   ['h2c-port', 'h2cPort'],
   ['admin-port', 'adminPort'],
   ['body-limit', 'bodyLimit'],
+  ['max-header-size', 'maxHeaderSize'],
   ['proxy-timeout', 'proxyTimeout'],
   ['drain-timeout', 'drainTimeout'],
 ]
@@ -110,6 +113,7 @@ function flagOf (pointer: string): string {
     '/host': '--host',
     '/adminHost': '--admin-host',
     '/bodyLimit': '--body-limit',
+    '/maxHeaderSize': '--max-header-size',
     '/proxyTimeout': '--proxy-timeout',
     '/drainTimeout': '--drain-timeout',
     '/logLevel': '--log-level',

@@ -28,6 +28,9 @@ export function watchSources (paths: readonly string[], reload: () => void, log:
     }, SETTLE_MS)
   })
   watcher.on('error', (err) => log.warn({ err }, 'watch error'))
+  // Changes made before the initial scan ends are part of that scan, not events: say when
+  // watching has really begun.
+  watcher.on('ready', () => log.info({ paths }, 'watching'))
   return {
     close: async () => {
       if (timer !== null) clearTimeout(timer)

@@ -1,2 +1,2 @@
-export { loadRuntimeOptions, deepFreeze } from './load.js'
+export { loadRuntimeOptions, deepFreeze, type RuntimeOptionsInput } from './load.js'
 export { runtimeOptionsSchema, type RuntimeOptions, type InspectionOptions, type OptionsLogLevel } from './options.js'

@@ -15,6 +15,9 @@ export function deepFreeze<T> (value: T): Readonly<T> {
   return value
 }
 
+/** What callers may give: any subset of the options, the inspection ones included. */
+export type RuntimeOptionsInput = Omit<Partial<RuntimeOptions>, 'inspection'> & { inspection?: Partial<RuntimeOptions['inspection']> }
+
 /**
  * Fills defaults, validates and freezes runtime options. Throws ERR_CONFIG_INVALID listing every
  * problem.
@@ -22,7 +25,7 @@ export function deepFreeze<T> (value: T): Readonly<T> {
  * @example
  * loadRuntimeOptions({ port: 0 }).bodyLimit // 10485760
  */
-export function loadRuntimeOptions (input: Partial<RuntimeOptions> & { inspection?: Partial<RuntimeOptions['inspection']> } = {}): Readonly<RuntimeOptions> {
+export function loadRuntimeOptions (input: RuntimeOptionsInput = {}): Readonly<RuntimeOptions> {
   const copy = structuredClone(input) as unknown
   if (!validateRuntimeOptions(copy)) {
     const details: ErrorDetail[] = (validateRuntimeOptions.errors ?? []).map((e) => ({

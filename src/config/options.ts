@@ -29,6 +29,8 @@ export interface RuntimeOptions {
   /** Admin listener (health, config swap, inspection, log); null = none. */
   adminPort?: number | null
   bodyLimit: number
+  /** Largest request head (request line and headers). */
+  maxHeaderSize: number
   proxyTimeout: number
   drainTimeout: number
   inspection: InspectionOptions
@@ -58,6 +60,9 @@ export const runtimeOptionsSchema: JSONSchemaType<RuntimeOptions> = {
     adminPort: nullablePort,
     // bytes: 10 MiB
     bodyLimit: { type: 'integer', minimum: 0, default: 10 * 1024 * 1024 },
+    // bytes: 64 KiB, four times Node's default, so that recorded traffic with long URLs or
+    // cookies replays (a 17 KB analytics URL in a real HAR would get 431 otherwise)
+    maxHeaderSize: { type: 'integer', minimum: 1024, maximum: 16 * 1024 * 1024, default: 64 * 1024 },
     // milliseconds an upstream (proxyUrl, bypasslive) may take to answer
     proxyTimeout: { type: 'integer', minimum: 1, default: 30_000 },
     // milliseconds SIGTERM waits for in-flight requests before closing connections
@@ -89,7 +94,7 @@ export const runtimeOptionsSchema: JSONSchemaType<RuntimeOptions> = {
     exclude: { type: 'array', items: { type: 'string' }, default: [] },
   },
   required: [
-    'host', 'port', 'adminHost', 'bodyLimit',
+    'host', 'port', 'adminHost', 'bodyLimit', 'maxHeaderSize',
     'proxyTimeout', 'drainTimeout', 'inspection', 'logLevel', 'logRequests', 'watch', 'include', 'exclude',
   ],
 }

@@ -31,12 +31,14 @@ export async function openListener (
   port: number,
   listener: Listener,
   tls: TlsMaterial | null,
+  maxHeaderSize = 64 * 1024,
 ): Promise<OpenListener> {
+  const h2 = { settings: { maxHeaderListSize: maxHeaderSize } }
   const server: RuntimeServer = kind === 'http'
-    ? http.createServer(listener as http.RequestListener)
+    ? http.createServer({ maxHeaderSize }, listener as http.RequestListener)
     : kind === 'https'
-      ? http2.createSecureServer({ cert: tls?.cert, key: tls?.key, allowHTTP1: true }, listener as (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void)
-      : http2.createServer(listener as (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void)
+      ? http2.createSecureServer({ ...h2, cert: tls?.cert, key: tls?.key, allowHTTP1: true, maxHeaderSize } as http2.SecureServerOptions, listener as (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void)
+      : http2.createServer(h2, listener as (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void)
   const sockets = new Set<Socket>()
   const sessions = new Set<http2.Http2Session>()
   if (kind !== 'http') {

@@ -1,7 +1,7 @@
 import type { Pool } from 'undici'
 import type { RuntimeOptions } from '../config/index.js'
 import type { MockServiceDocument } from '../dsl/index.js'
-import { InspectionRing } from '../inspect/index.js'
+import { InspectionRing, type RingIds } from '../inspect/index.js'
 import type { Logger } from '../log/index.js'
 import { CapacityGate } from './capacity.js'
 import { compileMock, type CompiledMock } from './compile-mock.js'
@@ -11,7 +11,7 @@ import { closePools } from './proxy.js'
 import { problemAnswer } from './problem.js'
 import { createError } from '../errors/index.js'
 import type { RuntimeState } from './runtime-state.js'
-import { loadTlsMaterial } from './tls.js'
+import { loadTlsMaterial, type TlsMaterial } from './tls.js'
 
 /** A running mock service: its listeners, its current configuration and its journal. */
 export interface Runtime {
@@ -34,6 +34,10 @@ export interface StartRuntimeParams {
   document: MockServiceDocument
   options: Readonly<RuntimeOptions>
   log: Logger
+  /** How inspection ids are numbered (default 1, 2, 3...); a cluster replica gets its own residue. */
+  ids?: RingIds
+  /** Certificate for `tlsPort`, already loaded (a cluster primary makes one for every replica). */
+  tls?: TlsMaterial
 }
 
 /**
@@ -45,7 +49,7 @@ export interface StartRuntimeParams {
  * await fetch(runtime.urls.http + '/pets')
  * await runtime.close()
  */
-export async function startRuntime ({ document, options, log }: StartRuntimeParams): Promise<Runtime> {
+export async function startRuntime ({ document, options, log, ids, tls: givenTls }: StartRuntimeParams): Promise<Runtime> {
   // One pool per upstream origin for the runtime's lifetime, closed when it closes: requests begun
   // before a swap may forward after it (body still arriving), on the old configuration's targets.
   const pools = new Map<string, Pool>()
@@ -53,7 +57,7 @@ export async function startRuntime ({ document, options, log }: StartRuntimePara
   const mock = compileMock(document, compileOptions)
   const state: RuntimeState = {
     mock,
-    ring: options.inspection.enabled ? new InspectionRing(options.inspection) : null,
+    ring: options.inspection.enabled ? new InspectionRing(options.inspection, ids) : null,
     gate: new CapacityGate(mock.capacity),
     log,
     bodyLimit: options.bodyLimit,
@@ -63,14 +67,14 @@ export async function startRuntime ({ document, options, log }: StartRuntimePara
   const handler = safely(createRequestHandler(state), log) as Listener
   const listeners: OpenListener[] = []
   try {
-    listeners.push(await openListener('http', options.host, options.port, handler, null))
+    listeners.push(await openListener('http', options.host, options.port, handler, null, options.maxHeaderSize))
     if (options.tlsPort !== undefined && options.tlsPort !== null) {
-      const tls = await loadTlsMaterial(options.tlsCert, options.tlsKey)
-      if (tls.selfSigned) log.info('using a self-signed certificate for localhost')
-      listeners.push(await openListener('https', options.host, options.tlsPort, handler, tls))
+      const tls = givenTls ?? await loadTlsMaterial(options.tlsCert, options.tlsKey)
+      if (tls.selfSigned && givenTls === undefined) log.info('using a self-signed certificate for localhost')
+      listeners.push(await openListener('https', options.host, options.tlsPort, handler, tls, options.maxHeaderSize))
     }
     if (options.h2cPort !== undefined && options.h2cPort !== null) {
-      listeners.push(await openListener('h2c', options.host, options.h2cPort, handler, null))
+      listeners.push(await openListener('h2c', options.host, options.h2cPort, handler, null, options.maxHeaderSize))
     }
   } catch (err) {
     for (const open of listeners) closeAll(open)

@@ -27,6 +27,7 @@ describe('understudy serve --watch', () => {
     const version = (text: string): string => `- dsl: { requestDsl: { path: /pets }, responseDsl: { text: ${text} } }\n`
     writeFileSync(file, version('v1'))
     const server = await startCli(['serve', dir, '--port', '0', '--watch'])
+    await server.waitFor('stderr', '"msg":"watching"')
     expect(await textOf(`${server.url}/pets`)).toBe('v1')
 
     writeFileSync(file, version('v2'))
