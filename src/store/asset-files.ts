@@ -1,0 +1,58 @@
+import { createHash, randomUUID } from 'node:crypto'
+import { mkdirSync } from 'node:fs'
+import { open, readFile, rename, rm } from 'node:fs/promises'
+import { join } from 'node:path'
+
+/** What storing a file gave: its id (the file name under assets/), size and digest. */
+export interface StoredFile {
+  fileId: string
+  size: number
+  sha256: string
+}
+
+/**
+ * Asset bytes under `<data-dir>/assets/`. A file is written to a temporary name, flushed, then
+ * renamed: a crash never leaves half a file under a name the store refers to (DESIGN.md
+ * section 5).
+ *
+ * @example
+ * const files = new AssetFiles('/var/lib/understudy')
+ * const { fileId } = await files.put(bytes)
+ */
+export class AssetFiles {
+  readonly dir: string
+
+  constructor (dataDir: string) {
+    this.dir = join(dataDir, 'assets')
+    mkdirSync(this.dir, { recursive: true })
+  }
+
+  async put (bytes: Uint8Array): Promise<StoredFile> {
+    const fileId = randomUUID()
+    const temporary = join(this.dir, `.${fileId}.tmp`)
+    const handle = await open(temporary, 'wx', 0o600)
+    try {
+      await handle.writeFile(bytes)
+      await handle.sync()
+    } finally {
+      await handle.close()
+    }
+    await rename(temporary, join(this.dir, fileId))
+    return { fileId, size: bytes.byteLength, sha256: createHash('sha256').update(bytes).digest('hex') }
+  }
+
+  /** The bytes of a file, or undefined when it does not exist. */
+  async get (fileId: string): Promise<Buffer | undefined> {
+    if (!/^[0-9a-f-]{36}$/.test(fileId)) return undefined
+    try {
+      return await readFile(join(this.dir, fileId))
+    } catch {
+      return undefined
+    }
+  }
+
+  async delete (fileId: string): Promise<void> {
+    if (!/^[0-9a-f-]{36}$/.test(fileId)) return
+    await rm(join(this.dir, fileId), { force: true })
+  }
+}

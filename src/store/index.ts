@@ -1,0 +1,5 @@
+export * from './types.js'
+export type * from './repositories.js'
+export { AssetFiles, type StoredFile } from './asset-files.js'
+export { openSqliteStore, type SqliteStoreOptions } from './sqlite/sqlite-store.js'
+export { isConstraintViolation, type ConstraintKind } from './sqlite/constraint.js'

@@ -1,0 +1,13 @@
+import { initialSchema } from './001-initial.js'
+import type { Migration } from './types.js'
+
+export type { Migration } from './types.js'
+
+/**
+ * Every migration, oldest first. Append new ones (`002-....ts`, version 2); never edit or reorder
+ * a released one.
+ *
+ * @example
+ * applyMigrations(db, migrations)
+ */
+export const migrations: readonly Migration[] = [initialSchema]

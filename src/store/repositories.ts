@@ -1,0 +1,182 @@
+import type {
+  Account,
+  ApiKey,
+  Asset,
+  ListQuery,
+  LogSnapshot,
+  MockService,
+  MockServiceStatus,
+  Page,
+  Service,
+  StoredTransaction,
+  Tag,
+  Tracking,
+  User,
+  Workspace,
+} from './types.js'
+
+/*
+ * The persistence contract of the control plane. Every method is asynchronous so that a
+ * PostgreSQL implementation can stand in for the SQLite one without touching the API layer.
+ * Lookups scoped by workspace (or account) return undefined for a record of another scope:
+ * scope checks cannot be forgotten by a caller.
+ *
+ * `by` is the acting user's email, recorded in createdBy/updatedBy.
+ */
+
+/** Fields a caller sets when creating a record; the store assigns id and timestamps. */
+type New<T, Omit_ extends keyof T = never> = Omit<T, 'id' | 'created' | 'updated' | Omit_>
+
+export interface AccountRepository {
+  create: (input: { name: string }) => Promise<Account>
+  get: (id: number) => Promise<Account | undefined>
+  count: () => Promise<number>
+}
+
+export interface UserRepository {
+  create: (input: New<User, 'lastAccess'>) => Promise<User>
+  get: (id: number) => Promise<User | undefined>
+  getByEmail: (email: string) => Promise<User | undefined>
+  listByAccount: (accountId: number, query: ListQuery) => Promise<Page<User>>
+  update: (id: number, patch: Partial<Pick<User, 'firstName' | 'lastName' | 'enabled' | 'accountRoles' | 'lastAccess'>>) => Promise<User | undefined>
+}
+
+export interface ApiKeyRepository {
+  create: (input: Omit<ApiKey, 'created' | 'lastUsed'>) => Promise<ApiKey>
+  get: (id: string) => Promise<ApiKey | undefined>
+  /** Records a use; cheap, and allowed to be skipped under load. */
+  touch: (id: string, when: number) => Promise<void>
+}
+
+export interface WorkspaceRepository {
+  create: (input: New<Workspace>) => Promise<Workspace>
+  get: (id: number) => Promise<Workspace | undefined>
+  listByAccount: (accountId: number, query: ListQuery) => Promise<Page<Workspace>>
+  update: (id: number, patch: Partial<Pick<Workspace, 'name' | 'enabled' | 'dedicatedIpsEnabled' | 'privateLocationsEnabled'>>) => Promise<Workspace | undefined>
+}
+
+export interface ServiceRepository {
+  create: (input: { workspaceId: number; name: string; description: string | null; by: string }) => Promise<Service>
+  get: (workspaceId: number, id: number) => Promise<Service | undefined>
+  getByName: (workspaceId: number, name: string) => Promise<Service | undefined>
+  list: (workspaceId: number, query: ListQuery) => Promise<Page<Service>>
+  update: (workspaceId: number, id: number, patch: { name?: string; description?: string | null; by: string }) => Promise<Service | undefined>
+  /** False when it did not exist. */
+  delete: (workspaceId: number, id: number) => Promise<boolean>
+}
+
+export interface TagRepository {
+  create: (input: { accountId: number; name: string; description: string | null; by: string }) => Promise<Tag>
+  get: (accountId: number, id: number) => Promise<Tag | undefined>
+  getByName: (accountId: number, name: string) => Promise<Tag | undefined>
+  list: (accountId: number, query: ListQuery) => Promise<Page<Tag>>
+  update: (accountId: number, id: number, patch: { name?: string; description?: string | null; by: string }) => Promise<Tag | undefined>
+  delete: (accountId: number, id: number) => Promise<boolean>
+  /** The tags of these names, creating those that do not exist yet (spec/002: "a tag used in a request that does not exist yet is created"). */
+  ensure: (accountId: number, names: readonly string[], by: string) => Promise<Tag[]>
+}
+
+/** Filters of the transaction list (spec/002: substring, name, service, tags, dsl type). */
+export interface TransactionFilter {
+  serviceId?: number
+  /** Exact name. */
+  name?: string
+  /** Case-insensitive substring of the name or description. */
+  contains?: string
+  /** Transactions carrying every one of these tags. */
+  tags?: string[]
+  dslType?: string
+  ids?: number[]
+}
+
+export interface TransactionRepository {
+  create: (input: New<StoredTransaction, keyof AuditFields> & { by: string }) => Promise<StoredTransaction>
+  get: (workspaceId: number, id: number) => Promise<StoredTransaction | undefined>
+  list: (workspaceId: number, filter: TransactionFilter, query: ListQuery) => Promise<Page<StoredTransaction>>
+  update: (
+    workspaceId: number,
+    id: number,
+    patch: Partial<Pick<StoredTransaction, 'name' | 'description' | 'tags' | 'dsl' | 'serviceId' | 'dslType'>> & { by: string },
+  ) => Promise<StoredTransaction | undefined>
+  delete: (workspaceId: number, id: number) => Promise<boolean>
+  /** Deletes those of `ids` that exist in the workspace; returns the ids deleted. */
+  deleteMany: (workspaceId: number, ids: readonly number[]) => Promise<number[]>
+  /** Adds (or removes) tags on those of `ids` that exist; returns the ids changed. */
+  changeTags: (workspaceId: number, ids: readonly number[], tags: { add?: readonly string[]; remove?: readonly string[] }, by: string) => Promise<number[]>
+}
+
+/** createdBy/updatedBy and timestamps: set by the store. */
+interface AuditFields {
+  createdBy: string
+  updatedBy: string
+}
+
+export interface MockServiceRepository {
+  create: (input: New<MockService, keyof AuditFields> & { by: string }) => Promise<MockService>
+  get: (workspaceId: number, id: number) => Promise<MockService | undefined>
+  /** For the deployer and trackings, which act for the platform, not for a workspace. */
+  getById: (id: number) => Promise<MockService | undefined>
+  list: (workspaceId: number, filter: { serviceId?: number }, query: ListQuery) => Promise<Page<MockService>>
+  listByStatus: (statuses: readonly MockServiceStatus[]) => Promise<MockService[]>
+  update: (id: number, patch: Partial<Omit<MockService, 'id' | 'workspaceId' | 'created' | 'createdBy'>> & { by?: string }) => Promise<MockService | undefined>
+  delete: (workspaceId: number, id: number) => Promise<boolean>
+  /** How many mock services use a service (a service in use cannot be deleted). */
+  countByService: (workspaceId: number, serviceId: number) => Promise<number>
+  /** Ports given to mock services, so that the deployer does not hand one out twice. */
+  usedPorts: () => Promise<number[]>
+}
+
+export interface AssetRepository {
+  create: (input: New<Asset, keyof AuditFields> & { by: string }) => Promise<Asset>
+  get: (workspaceId: number, id: number) => Promise<Asset | undefined>
+  list: (workspaceId: number, filter: { serviceId?: number }, query: ListQuery) => Promise<Page<Asset>>
+  update: (
+    workspaceId: number,
+    id: number,
+    patch: Partial<Pick<Asset, 'description' | 'primaryMetadata' | 'secondaryMetadata' | 'serviceId' | 'tags' | 'name'>> & { by: string },
+  ) => Promise<Asset | undefined>
+  delete: (workspaceId: number, id: number) => Promise<boolean>
+  /** The asset of this service (null = none) with this name, other than `idToIgnore`. */
+  findByName: (workspaceId: number, serviceId: number | null, name: string, idToIgnore?: number) => Promise<Asset | undefined>
+}
+
+export interface TrackingRepository {
+  create: (input: Omit<Tracking, 'created' | 'updated' | 'ended'>) => Promise<Tracking>
+  get: (trackingId: string) => Promise<Tracking | undefined>
+  update: (trackingId: string, patch: Partial<Pick<Tracking, 'status' | 'errors' | 'warnings' | 'ended'>>) => Promise<Tracking | undefined>
+}
+
+export interface LogSnapshotRepository {
+  create: (input: Omit<LogSnapshot, 'logId' | 'created'>) => Promise<LogSnapshot>
+  get: (mockServiceId: number, logId: number) => Promise<LogSnapshot | undefined>
+}
+
+/** Every repository, as one bag: what a request handler and a write transaction see. */
+export interface Repositories {
+  accounts: AccountRepository
+  users: UserRepository
+  apiKeys: ApiKeyRepository
+  workspaces: WorkspaceRepository
+  services: ServiceRepository
+  tags: TagRepository
+  transactions: TransactionRepository
+  mockServices: MockServiceRepository
+  assets: AssetRepository
+  trackings: TrackingRepository
+  logs: LogSnapshotRepository
+}
+
+/**
+ * The store: the repositories for reads, and `write` for changes. Every write request of the API
+ * runs in one `write`, so that a failed request changes nothing (DESIGN.md section 5).
+ *
+ * @example
+ * const service = await store.write(async (tx) => tx.services.create({ workspaceId: 1, name: 'pets', description: null, by: 'ada@example.com' }))
+ */
+export interface Store extends Repositories {
+  /** Runs `fn` in one database transaction: a throw rolls every write back, and rethrows. */
+  write: <T>(fn: (tx: Repositories) => Promise<T>) => Promise<T>
+  /** The schema version the store is at (the newest migration applied). */
+  schemaVersion: () => Promise<number>
+  close: () => Promise<void>
+}

@@ -1,0 +1,208 @@
+import type { AccountRepository, ApiKeyRepository, UserRepository, WorkspaceRepository } from '../repositories.js'
+import type { Account, ApiKey, User, Workspace } from '../types.js'
+import { defineTable, mergePatch } from './codec.js'
+import { listPage, returnedRow, rowOf, type RepoContext, type SortKeys } from './context.js'
+
+/* spec/001's records: accounts, users, API keys, workspaces. */
+
+const accounts = defineTable<Account>('accounts', 'id', {
+  id: 'value', name: 'value', created: 'value', updated: 'value',
+}, true)
+
+const users = defineTable<User>('users', 'id', {
+  id: 'value',
+  email: 'value',
+  firstName: 'value',
+  lastName: 'value',
+  enabled: 'bool',
+  accountRoles: 'json',
+  accountId: 'value',
+  created: 'value',
+  lastAccess: 'value',
+}, true)
+
+const apiKeys = defineTable<ApiKey>('api_keys', 'id', {
+  id: 'value', userId: 'value', name: 'value', secretHash: 'value', created: 'value', lastUsed: 'value',
+}, false)
+
+const workspaces = defineTable<Workspace>('workspaces', 'id', {
+  id: 'value',
+  accountId: 'value',
+  name: 'value',
+  enabled: 'bool',
+  dedicatedIpsEnabled: 'bool',
+  privateLocationsEnabled: 'bool',
+  userId: 'value',
+  created: 'value',
+  updated: 'value',
+}, true)
+
+const userSortKeys: SortKeys = {
+  id: 'id',
+  email: 'email',
+  // spec/001 shows a displayName, "first last".
+  name: 'first_name COLLATE NOCASE, last_name COLLATE NOCASE',
+  firstName: 'first_name COLLATE NOCASE',
+  lastName: 'last_name COLLATE NOCASE',
+  enabled: 'enabled',
+  created: 'created',
+  lastAccess: 'last_access',
+}
+
+const workspaceSortKeys: SortKeys = {
+  id: 'id', name: 'name COLLATE NOCASE', enabled: 'enabled', created: 'created', updated: 'updated',
+}
+
+/**
+ * Accounts.
+ *
+ * @example
+ * const account = await accountRepository(ctx).create({ name: 'acme' })
+ */
+export function accountRepository (ctx: RepoContext): AccountRepository {
+  const { conn } = ctx
+  return {
+    async create (input) {
+      ctx.check()
+      const now = ctx.now()
+      return accounts.decode(returnedRow(conn.statement(accounts.insertSql).get(accounts.encode({ name: input.name, created: now, updated: now }))))
+    },
+    async get (id) {
+      ctx.check()
+      const row = rowOf(conn.statement(`SELECT ${accounts.columns} FROM accounts WHERE id = ?`).get(id))
+      return row === undefined ? undefined : accounts.decode(row)
+    },
+    async count () {
+      ctx.check()
+      return (conn.statement('SELECT COUNT(*) AS n FROM accounts').get() as { n: number }).n
+    },
+  }
+}
+
+/**
+ * Users. Emails are unique and compared without ASCII case (they are logins).
+ *
+ * @example
+ * const user = await userRepository(ctx).getByEmail('Ada@Example.com')
+ */
+export function userRepository (ctx: RepoContext): UserRepository {
+  const { conn } = ctx
+  const get = (id: number): User | undefined => {
+    const row = rowOf(conn.statement(`SELECT ${users.columns} FROM users WHERE id = ?`).get(id))
+    return row === undefined ? undefined : users.decode(row)
+  }
+  return {
+    async create (input) {
+      ctx.check()
+      const record: Omit<User, 'id'> = {
+        email: input.email,
+        firstName: input.firstName,
+        lastName: input.lastName,
+        enabled: input.enabled,
+        accountRoles: input.accountRoles,
+        accountId: input.accountId,
+        created: ctx.now(),
+        lastAccess: null,
+      }
+      return users.decode(returnedRow(conn.statement(users.insertSql).get(users.encode(record))))
+    },
+    async get (id) {
+      ctx.check()
+      return get(id)
+    },
+    async getByEmail (email) {
+      ctx.check()
+      const row = rowOf(conn.statement(`SELECT ${users.columns} FROM users WHERE email = ?`).get(email))
+      return row === undefined ? undefined : users.decode(row)
+    },
+    async listByAccount (accountId, query) {
+      ctx.check()
+      return listPage(ctx, {
+        select: users.columns, from: 'users', where: 'account_id = @accountId', params: { accountId }, sortable: userSortKeys, query, decode: users.decode,
+      })
+    },
+    async update (id, patch) {
+      ctx.check()
+      const current = get(id)
+      if (current === undefined) return undefined
+      const next = mergePatch(current, patch, ['firstName', 'lastName', 'enabled', 'accountRoles', 'lastAccess'])
+      return users.decode(returnedRow(conn.statement(users.updateSql).get(users.encode(next))))
+    },
+  }
+}
+
+/**
+ * API keys, looked up by their public id on every authenticated request.
+ *
+ * @example
+ * const key = await apiKeyRepository(ctx).get('k1')
+ */
+export function apiKeyRepository (ctx: RepoContext): ApiKeyRepository {
+  const { conn } = ctx
+  return {
+    async create (input) {
+      ctx.check()
+      const record: ApiKey = { id: input.id, userId: input.userId, name: input.name, secretHash: input.secretHash, created: ctx.now(), lastUsed: null }
+      return apiKeys.decode(returnedRow(conn.statement(apiKeys.insertSql).get(apiKeys.encode(record))))
+    },
+    async get (id) {
+      ctx.check()
+      const row = rowOf(conn.statement(`SELECT ${apiKeys.columns} FROM api_keys WHERE id = ?`).get(id))
+      return row === undefined ? undefined : apiKeys.decode(row)
+    },
+    async touch (id, when) {
+      ctx.check()
+      // Never moves lastUsed backwards when touches arrive out of order.
+      conn.statement('UPDATE api_keys SET last_used = ? WHERE id = ? AND (last_used IS NULL OR last_used < ?)').run(when, id, when)
+    },
+  }
+}
+
+/**
+ * Workspaces.
+ *
+ * @example
+ * const page = await workspaceRepository(ctx).listByAccount(1, { limit: 50, skip: 0, sort: 'name' })
+ */
+export function workspaceRepository (ctx: RepoContext): WorkspaceRepository {
+  const { conn } = ctx
+  const get = (id: number): Workspace | undefined => {
+    const row = rowOf(conn.statement(`SELECT ${workspaces.columns} FROM workspaces WHERE id = ?`).get(id))
+    return row === undefined ? undefined : workspaces.decode(row)
+  }
+  return {
+    async create (input) {
+      ctx.check()
+      const now = ctx.now()
+      const record: Omit<Workspace, 'id'> = {
+        accountId: input.accountId,
+        name: input.name,
+        enabled: input.enabled,
+        dedicatedIpsEnabled: input.dedicatedIpsEnabled,
+        privateLocationsEnabled: input.privateLocationsEnabled,
+        userId: input.userId,
+        created: now,
+        updated: now,
+      }
+      return workspaces.decode(returnedRow(conn.statement(workspaces.insertSql).get(workspaces.encode(record))))
+    },
+    async get (id) {
+      ctx.check()
+      return get(id)
+    },
+    async listByAccount (accountId, query) {
+      ctx.check()
+      return listPage(ctx, {
+        select: workspaces.columns, from: 'workspaces', where: 'account_id = @accountId', params: { accountId }, sortable: workspaceSortKeys, query, decode: workspaces.decode,
+      })
+    },
+    async update (id, patch) {
+      ctx.check()
+      const current = get(id)
+      if (current === undefined) return undefined
+      const next = mergePatch(current, patch, ['name', 'enabled', 'dedicatedIpsEnabled', 'privateLocationsEnabled'])
+      next.updated = ctx.now()
+      return workspaces.decode(returnedRow(conn.statement(workspaces.updateSql).get(workspaces.encode(next))))
+    },
+  }
+}

@@ -1,0 +1,177 @@
+import type { ServiceRepository, TagRepository } from '../repositories.js'
+import type { ListQuery, Page, Service, Tag } from '../types.js'
+import { defineTable, mergePatch, type TableCodec } from './codec.js'
+import { auditSortKeys, listPage, returnedRow, rowOf, type RepoContext } from './context.js'
+
+/*
+ * Services (scoped by workspace) and tags (scoped by account): the same shape, a name unique in
+ * its scope with a description and audit fields, so one implementation serves both.
+ */
+
+const services = defineTable<Service>('services', 'id', {
+  id: 'value',
+  workspaceId: 'value',
+  name: 'value',
+  description: 'value',
+  created: 'value',
+  updated: 'value',
+  createdBy: 'value',
+  updatedBy: 'value',
+}, true)
+
+const tags = defineTable<Tag>('tags', 'id', {
+  id: 'value',
+  accountId: 'value',
+  name: 'value',
+  description: 'value',
+  created: 'value',
+  updated: 'value',
+  createdBy: 'value',
+  updatedBy: 'value',
+}, true)
+
+interface Named {
+  id: number
+  name: string
+  description: string | null
+  updated: number
+  updatedBy: string
+}
+
+/** The operations common to services and tags; `scope` is the workspace or account id. */
+interface NamedRecords<T> {
+  insert: (scope: number, name: string, description: string | null, by: string) => T
+  get: (scope: number, id: number) => T | undefined
+  getByName: (scope: number, name: string) => T | undefined
+  list: (scope: number, query: ListQuery) => Page<T>
+  update: (scope: number, id: number, patch: { name?: string; description?: string | null; by: string }) => T | undefined
+  remove: (scope: number, id: number) => boolean
+}
+
+function namedRecords<T extends Named> (ctx: RepoContext, codec: TableCodec<T>, scopeColumn: string): NamedRecords<T> {
+  const { conn } = ctx
+  const { table, columns } = codec
+  const get = (scope: number, id: number): T | undefined => {
+    const row = rowOf(conn.statement(`SELECT ${columns} FROM ${table} WHERE id = ? AND ${scopeColumn} = ?`).get(id, scope))
+    return row === undefined ? undefined : codec.decode(row)
+  }
+  return {
+    insert (scope, name, description, by) {
+      const now = ctx.now()
+      const params = { [scopeColumn]: scope, name, description, created: now, updated: now, created_by: by, updated_by: by }
+      return codec.decode(returnedRow(conn.statement(codec.insertSql).get(params)))
+    },
+    get,
+    getByName (scope, name) {
+      const row = rowOf(conn.statement(`SELECT ${columns} FROM ${table} WHERE ${scopeColumn} = ? AND name = ?`).get(scope, name))
+      return row === undefined ? undefined : codec.decode(row)
+    },
+    list (scope, query) {
+      return listPage(ctx, {
+        select: columns, from: table, where: `${scopeColumn} = @scope`, params: { scope }, sortable: auditSortKeys, query, decode: codec.decode,
+      })
+    },
+    update (scope, id, patch) {
+      const current = get(scope, id)
+      if (current === undefined) return undefined
+      const next = mergePatch(current, patch, ['name', 'description'])
+      next.updated = ctx.now()
+      next.updatedBy = patch.by
+      return codec.decode(returnedRow(conn.statement(codec.updateSql).get(codec.encode(next))))
+    },
+    remove (scope, id) {
+      return conn.statement(`DELETE FROM ${table} WHERE id = ? AND ${scopeColumn} = ?`).run(id, scope).changes > 0
+    },
+  }
+}
+
+/**
+ * Services of a workspace. Names are unique per workspace (see migrations/001-initial.ts); the
+ * schema refuses to delete a service that a mock service uses.
+ *
+ * @example
+ * const pets = await serviceRepository(ctx).create({ workspaceId: 1, name: 'pets', description: null, by: 'ada@example.com' })
+ */
+export function serviceRepository (ctx: RepoContext): ServiceRepository {
+  const records = namedRecords(ctx, services, 'workspace_id')
+  return {
+    async create (input) {
+      ctx.check()
+      return records.insert(input.workspaceId, input.name, input.description, input.by)
+    },
+    async get (workspaceId, id) {
+      ctx.check()
+      return records.get(workspaceId, id)
+    },
+    async getByName (workspaceId, name) {
+      ctx.check()
+      return records.getByName(workspaceId, name)
+    },
+    async list (workspaceId, query) {
+      ctx.check()
+      return records.list(workspaceId, query)
+    },
+    async update (workspaceId, id, patch) {
+      ctx.check()
+      return records.update(workspaceId, id, patch)
+    },
+    async delete (workspaceId, id) {
+      ctx.check()
+      return records.remove(workspaceId, id)
+    },
+  }
+}
+
+/**
+ * Tags of an account. Names are unique per account, which is what keeps `ensure` from creating a
+ * tag twice.
+ *
+ * @example
+ * const [smoke] = await tagRepository(ctx).ensure(1, ['smoke'], 'ada@example.com')
+ */
+export function tagRepository (ctx: RepoContext): TagRepository {
+  const { conn } = ctx
+  const records = namedRecords(ctx, tags, 'account_id')
+  return {
+    async create (input) {
+      ctx.check()
+      return records.insert(input.accountId, input.name, input.description, input.by)
+    },
+    async get (accountId, id) {
+      ctx.check()
+      return records.get(accountId, id)
+    },
+    async getByName (accountId, name) {
+      ctx.check()
+      return records.getByName(accountId, name)
+    },
+    async list (accountId, query) {
+      ctx.check()
+      return records.list(accountId, query)
+    },
+    async update (accountId, id, patch) {
+      ctx.check()
+      return records.update(accountId, id, patch)
+    },
+    async delete (accountId, id) {
+      ctx.check()
+      return records.remove(accountId, id)
+    },
+    async ensure (accountId, names, by) {
+      ctx.check()
+      const now = ctx.now()
+      const insert = conn.statement(
+        'INSERT INTO tags (account_id, name, description, created, updated, created_by, updated_by) ' +
+        'VALUES (?, ?, NULL, ?, ?, ?, ?) ON CONFLICT (account_id, name) DO NOTHING',
+      )
+      const out: Tag[] = []
+      for (const name of new Set(names)) {
+        insert.run(accountId, name, now, now, by, by)
+        const tag = records.getByName(accountId, name)
+        if (tag === undefined) throw new Error(`tag "${name}" is missing right after its insert`)
+        out.push(tag)
+      }
+      return out
+    },
+  }
+}

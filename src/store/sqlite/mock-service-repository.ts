@@ -1,0 +1,136 @@
+import type { MockServiceRepository } from '../repositories.js'
+import type { MockService } from '../types.js'
+import { defineTable, mergePatch, type Row } from './codec.js'
+import { auditSortKeys, listPage, returnedRow, rowOf, type RepoContext, type SortKeys } from './context.js'
+
+const mockServices = defineTable<MockService>('mock_services', 'id', {
+  id: 'value',
+  workspaceId: 'value',
+  serviceId: 'value',
+  name: 'value',
+  description: 'value',
+  type: 'value',
+  status: 'value',
+  harborId: 'value',
+  shipId: 'value',
+  bridgeId: 'value',
+  registryId: 'value',
+  vseId: 'value',
+  platformVseId: 'value',
+  endpointPreference: 'value',
+  liveSystemHost: 'value',
+  liveSystemPort: 'value',
+  thinkTime: 'value',
+  capacity: 'value',
+  replicas: 'value',
+  noMatchingRequestPreference: 'value',
+  noMatchingRequestTxnId: 'value',
+  mockServiceTransactions: 'json',
+  tags: 'json',
+  groupTag: 'value',
+  assetId: 'value',
+  httpEndpoint: 'value',
+  httpsEndpoint: 'value',
+  port: 'value',
+  tlsPort: 'value',
+  deployDate: 'value',
+  pendingUpdate: 'bool',
+  created: 'value',
+  updated: 'value',
+  createdBy: 'value',
+  updatedBy: 'value',
+}, true)
+
+/** What `update` may change: everything but identity, scope and creation (and the audit pair, set from `by`). */
+const updatable = [
+  'serviceId', 'name', 'description', 'type', 'status', 'harborId', 'shipId', 'bridgeId', 'registryId', 'vseId',
+  'platformVseId', 'endpointPreference', 'liveSystemHost', 'liveSystemPort', 'thinkTime', 'capacity', 'replicas',
+  'noMatchingRequestPreference', 'noMatchingRequestTxnId', 'mockServiceTransactions', 'tags', 'groupTag', 'assetId',
+  'httpEndpoint', 'httpsEndpoint', 'port', 'tlsPort', 'deployDate', 'pendingUpdate', 'updated', 'updatedBy',
+] as const satisfies ReadonlyArray<keyof MockService>
+
+const sortKeys: SortKeys = {
+  ...auditSortKeys,
+  serviceId: 'service_id',
+  status: 'status',
+  type: 'type',
+}
+
+/**
+ * Mock service records. `update` is not scoped by workspace: the deployer and trackings act for
+ * the platform (status, endpoints, ports) and hold only the id.
+ *
+ * @example
+ * await mockServiceRepository(ctx).update(7, { status: 'RUNNING', httpEndpoint: 'http://127.0.0.1:41000' })
+ */
+export function mockServiceRepository (ctx: RepoContext): MockServiceRepository {
+  const { conn } = ctx
+  const byId = `SELECT ${mockServices.columns} FROM mock_services WHERE id = ?`
+  const getById = (id: number): MockService | undefined => {
+    const row = rowOf(conn.statement(byId).get(id))
+    return row === undefined ? undefined : mockServices.decode(row)
+  }
+  return {
+    async create (input) {
+      ctx.check()
+      const now = ctx.now()
+      const { by, ...fields } = input
+      const record: Omit<MockService, 'id'> = { ...fields, created: now, updated: now, createdBy: by, updatedBy: by }
+      return mockServices.decode(returnedRow(conn.statement(mockServices.insertSql).get(mockServices.encode(record))))
+    },
+    async get (workspaceId, id) {
+      ctx.check()
+      const row = rowOf(conn.statement(`${byId} AND workspace_id = ?`).get(id, workspaceId))
+      return row === undefined ? undefined : mockServices.decode(row)
+    },
+    async getById (id) {
+      ctx.check()
+      return getById(id)
+    },
+    async list (workspaceId, filter, query) {
+      ctx.check()
+      const params: Row = { workspaceId }
+      let where = 'workspace_id = @workspaceId'
+      if (filter.serviceId !== undefined) {
+        where += ' AND service_id = @serviceId'
+        params['serviceId'] = filter.serviceId
+      }
+      return listPage(ctx, { select: mockServices.columns, from: 'mock_services', where, params, sortable: sortKeys, query, decode: mockServices.decode })
+    },
+    async listByStatus (statuses) {
+      ctx.check()
+      const rows = conn.statement(
+        `SELECT ${mockServices.columns} FROM mock_services WHERE status IN (SELECT value FROM json_each(?)) ORDER BY id`,
+      ).all(JSON.stringify(statuses)) as Row[]
+      return rows.map(mockServices.decode)
+    },
+    async update (id, patch) {
+      ctx.check()
+      const current = getById(id)
+      if (current === undefined) return undefined
+      const next = mergePatch(current, patch, updatable)
+      // Changes made for the platform (no `by`: status, endpoints) leave the user-facing audit alone.
+      if (patch.by !== undefined) {
+        next.updated = ctx.now()
+        next.updatedBy = patch.by
+      }
+      return mockServices.decode(returnedRow(conn.statement(mockServices.updateSql).get(mockServices.encode(next))))
+    },
+    async delete (workspaceId, id) {
+      ctx.check()
+      return conn.statement('DELETE FROM mock_services WHERE id = ? AND workspace_id = ?').run(id, workspaceId).changes > 0
+    },
+    async countByService (workspaceId, serviceId) {
+      ctx.check()
+      const row = conn.statement('SELECT COUNT(*) AS n FROM mock_services WHERE workspace_id = ? AND service_id = ?').get(workspaceId, serviceId)
+      return (row as { n: number }).n
+    },
+    async usedPorts () {
+      ctx.check()
+      const rows = conn.statement(
+        'SELECT port AS p FROM mock_services WHERE port IS NOT NULL UNION SELECT tls_port FROM mock_services WHERE tls_port IS NOT NULL ORDER BY p',
+      ).all() as Array<{ p: number }>
+      return rows.map((r) => r.p)
+    },
+  }
+}

@@ -1,0 +1,104 @@
+import type { Repositories, Store } from '../repositories.js'
+import { accountRepository, apiKeyRepository, userRepository, workspaceRepository } from './admin-repositories.js'
+import { assetRepository } from './asset-repository.js'
+import { serviceRepository, tagRepository } from './catalog-repositories.js'
+import type { RepoContext } from './context.js'
+import { mockServiceRepository } from './mock-service-repository.js'
+import { logSnapshotRepository, trackingRepository } from './tracking-repositories.js'
+import { transactionRepository } from './transaction-repository.js'
+
+/**
+ * Every repository over one context.
+ *
+ * @example
+ * const tx = createRepositories({ conn: writer, check, now: Date.now })
+ */
+export function createRepositories (ctx: RepoContext): Repositories {
+  return {
+    accounts: accountRepository(ctx),
+    users: userRepository(ctx),
+    apiKeys: apiKeyRepository(ctx),
+    workspaces: workspaceRepository(ctx),
+    services: serviceRepository(ctx),
+    tags: tagRepository(ctx),
+    transactions: transactionRepository(ctx),
+    mockServices: mockServiceRepository(ctx),
+    assets: assetRepository(ctx),
+    trackings: trackingRepository(ctx),
+    logs: logSnapshotRepository(ctx),
+  }
+}
+
+/**
+ * The store's own repositories: reads from the read-only connection (the last committed state,
+ * never a write in progress), and every change sent through `write`, so that a change made
+ * outside `write` (the deployer moving a tracking along) is still one serialized transaction.
+ * A change method forgotten here would fail loudly: the read connection cannot write.
+ *
+ * @example
+ * const top = routeWrites(createRepositories(readerContext), store.write, () => mutex.locked)
+ */
+export function routeWrites (reads: Repositories, write: Store['write'], writerBusy: () => boolean): Repositories {
+  const { accounts, users, apiKeys, workspaces, services, tags, transactions, mockServices, assets, trackings, logs } = reads
+  return {
+    accounts: { ...accounts, create: async (input) => await write(async (tx) => await tx.accounts.create(input)) },
+    users: {
+      ...users,
+      create: async (input) => await write(async (tx) => await tx.users.create(input)),
+      update: async (id, patch) => await write(async (tx) => await tx.users.update(id, patch)),
+    },
+    apiKeys: {
+      ...apiKeys,
+      create: async (input) => await write(async (tx) => await tx.apiKeys.create(input)),
+      // The contract lets a touch be skipped under load: an authentication never waits behind writes for it.
+      touch: async (id, when) => {
+        if (writerBusy()) return
+        await write(async (tx) => { await tx.apiKeys.touch(id, when) })
+      },
+    },
+    workspaces: {
+      ...workspaces,
+      create: async (input) => await write(async (tx) => await tx.workspaces.create(input)),
+      update: async (id, patch) => await write(async (tx) => await tx.workspaces.update(id, patch)),
+    },
+    services: {
+      ...services,
+      create: async (input) => await write(async (tx) => await tx.services.create(input)),
+      update: async (ws, id, patch) => await write(async (tx) => await tx.services.update(ws, id, patch)),
+      delete: async (ws, id) => await write(async (tx) => await tx.services.delete(ws, id)),
+    },
+    tags: {
+      ...tags,
+      create: async (input) => await write(async (tx) => await tx.tags.create(input)),
+      update: async (account, id, patch) => await write(async (tx) => await tx.tags.update(account, id, patch)),
+      delete: async (account, id) => await write(async (tx) => await tx.tags.delete(account, id)),
+      ensure: async (account, names, by) => await write(async (tx) => await tx.tags.ensure(account, names, by)),
+    },
+    transactions: {
+      ...transactions,
+      create: async (input) => await write(async (tx) => await tx.transactions.create(input)),
+      update: async (ws, id, patch) => await write(async (tx) => await tx.transactions.update(ws, id, patch)),
+      delete: async (ws, id) => await write(async (tx) => await tx.transactions.delete(ws, id)),
+      deleteMany: async (ws, ids) => await write(async (tx) => await tx.transactions.deleteMany(ws, ids)),
+      changeTags: async (ws, ids, change, by) => await write(async (tx) => await tx.transactions.changeTags(ws, ids, change, by)),
+    },
+    mockServices: {
+      ...mockServices,
+      create: async (input) => await write(async (tx) => await tx.mockServices.create(input)),
+      update: async (id, patch) => await write(async (tx) => await tx.mockServices.update(id, patch)),
+      delete: async (ws, id) => await write(async (tx) => await tx.mockServices.delete(ws, id)),
+    },
+    assets: {
+      ...assets,
+      create: async (input) => await write(async (tx) => await tx.assets.create(input)),
+      update: async (ws, id, patch) => await write(async (tx) => await tx.assets.update(ws, id, patch)),
+      delete: async (ws, id) => await write(async (tx) => await tx.assets.delete(ws, id)),
+    },
+    trackings: {
+      ...trackings,
+      create: async (input) => await write(async (tx) => await tx.trackings.create(input)),
+      update: async (id, patch) => await write(async (tx) => await tx.trackings.update(id, patch)),
+    },
+    logs: { ...logs, create: async (input) => await write(async (tx) => await tx.logs.create(input)) },
+  }
+}

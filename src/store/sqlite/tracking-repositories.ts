@@ -1,0 +1,91 @@
+import type { LogSnapshotRepository, TrackingRepository } from '../repositories.js'
+import type { LogSnapshot, Tracking } from '../types.js'
+import { defineTable, mergePatch } from './codec.js'
+import { returnedRow, rowOf, type RepoContext } from './context.js'
+
+const trackings = defineTable<Tracking>('trackings', 'trackingId', {
+  trackingId: 'value',
+  workspaceId: 'value',
+  mockServiceId: 'value',
+  action: 'value',
+  status: 'value',
+  errors: 'json',
+  warnings: 'json',
+  created: 'value',
+  updated: 'value',
+  ended: 'value',
+  createdBy: 'value',
+}, false)
+
+const logs = defineTable<LogSnapshot>('log_snapshots', 'logId', {
+  logId: 'value', mockServiceId: 'value', trackingId: 'value', log: 'value', created: 'value',
+}, true)
+
+/**
+ * Trackings of deploy, configure and stop (spec/002 "Tracking object"), keyed by their string id.
+ * They belong to their mock service and go with it.
+ *
+ * @example
+ * await trackingRepository(ctx).update(id, { status: 'FINISHED', ended: Date.now() })
+ */
+export function trackingRepository (ctx: RepoContext): TrackingRepository {
+  const { conn } = ctx
+  const get = (trackingId: string): Tracking | undefined => {
+    const row = rowOf(conn.statement(`SELECT ${trackings.columns} FROM trackings WHERE tracking_id = ?`).get(trackingId))
+    return row === undefined ? undefined : trackings.decode(row)
+  }
+  return {
+    async create (input) {
+      ctx.check()
+      const now = ctx.now()
+      const record: Tracking = {
+        trackingId: input.trackingId,
+        workspaceId: input.workspaceId,
+        mockServiceId: input.mockServiceId,
+        action: input.action,
+        status: input.status,
+        errors: input.errors,
+        warnings: input.warnings,
+        created: now,
+        updated: now,
+        ended: null,
+        createdBy: input.createdBy,
+      }
+      return trackings.decode(returnedRow(conn.statement(trackings.insertSql).get(trackings.encode(record))))
+    },
+    async get (trackingId) {
+      ctx.check()
+      return get(trackingId)
+    },
+    async update (trackingId, patch) {
+      ctx.check()
+      const current = get(trackingId)
+      if (current === undefined) return undefined
+      const next = mergePatch(current, patch, ['status', 'errors', 'warnings', 'ended'])
+      next.updated = ctx.now()
+      return trackings.decode(returnedRow(conn.statement(trackings.updateSql).get(trackings.encode(next))))
+    },
+  }
+}
+
+/**
+ * Log snapshots of mock services. `logId` comes from AUTOINCREMENT: increasing, never reused.
+ *
+ * @example
+ * const { logId } = await logSnapshotRepository(ctx).create({ mockServiceId: 7, trackingId: null, log: text })
+ */
+export function logSnapshotRepository (ctx: RepoContext): LogSnapshotRepository {
+  const { conn } = ctx
+  return {
+    async create (input) {
+      ctx.check()
+      const record: Omit<LogSnapshot, 'logId'> = { mockServiceId: input.mockServiceId, trackingId: input.trackingId, log: input.log, created: ctx.now() }
+      return logs.decode(returnedRow(conn.statement(logs.insertSql).get(logs.encode(record))))
+    },
+    async get (mockServiceId, logId) {
+      ctx.check()
+      const row = rowOf(conn.statement(`SELECT ${logs.columns} FROM log_snapshots WHERE log_id = ? AND mock_service_id = ?`).get(logId, mockServiceId))
+      return row === undefined ? undefined : logs.decode(row)
+    },
+  }
+}

@@ -1,0 +1,183 @@
+import type { TransactionFilter, TransactionRepository } from '../repositories.js'
+import type { StoredTransaction } from '../types.js'
+import { defineTable, mergePatch, type Row } from './codec.js'
+import { auditSortKeys, listPage, returnedRow, type RepoContext, type SortKeys } from './context.js'
+import { FOLD_FUNCTION } from './connection.js'
+
+/*
+ * Transactions, with their tags in `transaction_tags` (one row per tag, in the given order).
+ * Every read aggregates the tags back into a JSON array, so a transaction is one row.
+ */
+
+const transactions = defineTable<Omit<StoredTransaction, 'tags'>>('transactions', 'id', {
+  id: 'value',
+  workspaceId: 'value',
+  serviceId: 'value',
+  name: 'value',
+  description: 'value',
+  dslType: 'value',
+  dsl: 'json',
+  created: 'value',
+  updated: 'value',
+  createdBy: 'value',
+  updatedBy: 'value',
+}, true)
+
+const tagsOf = '(SELECT json_group_array(x.name ORDER BY x.position) FROM transaction_tags x WHERE x.transaction_id = t.id) AS tags'
+const select = `${transactions.columns.split(', ').map((c) => `t.${c}`).join(', ')}, ${tagsOf}`
+
+const sortKeys: SortKeys = {
+  ...auditSortKeys,
+  serviceId: 'service_id',
+  dslType: 'dsl_type',
+}
+
+function decode (row: Row): StoredTransaction {
+  return { ...transactions.decode(row), tags: JSON.parse(String(row['tags'])) as string[] }
+}
+
+/**
+ * The WHERE of a list. Each filter adds a fixed fragment, and lists of values travel as one JSON
+ * parameter (json_each), so there are at most 2^6 statement texts to prepare, whatever the values.
+ */
+function whereOf (workspaceId: number, filter: TransactionFilter): { where: string; params: Row } {
+  const conditions = ['t.workspace_id = @workspaceId']
+  const params: Row = { workspaceId }
+  if (filter.serviceId !== undefined) {
+    conditions.push('t.service_id = @serviceId')
+    params['serviceId'] = filter.serviceId
+  }
+  if (filter.name !== undefined) {
+    conditions.push('t.name = @name')
+    params['name'] = filter.name
+  }
+  if (filter.contains !== undefined && filter.contains !== '') {
+    // instr over folded text rather than LIKE: no wildcard in the needle can mean anything
+    // (`%`, `_` and `\` are plain characters), and folding is JavaScript's, so non-ASCII letters
+    // compare without case too (SQLite's LIKE and lower() fold ASCII only).
+    conditions.push(
+      `(instr(${FOLD_FUNCTION}(t.name), @contains) > 0 OR instr(${FOLD_FUNCTION}(ifnull(t.description, '')), @contains) > 0)`,
+    )
+    params['contains'] = filter.contains.toLowerCase()
+  }
+  if (filter.tags !== undefined && filter.tags.length > 0) {
+    // "No requested tag is missing": exact comparison of whole names, whatever they contain.
+    conditions.push(
+      'NOT EXISTS (SELECT 1 FROM json_each(@tags) j WHERE NOT EXISTS ' +
+      '(SELECT 1 FROM transaction_tags x WHERE x.transaction_id = t.id AND x.name = j.value))',
+    )
+    params['tags'] = JSON.stringify(filter.tags)
+  }
+  if (filter.dslType !== undefined) {
+    conditions.push('t.dsl_type = @dslType')
+    params['dslType'] = filter.dslType
+  }
+  if (filter.ids !== undefined) {
+    // An empty list selects nothing: "these ids" of none is none, not "no filter".
+    conditions.push('t.id IN (SELECT value FROM json_each(@ids))')
+    params['ids'] = JSON.stringify(filter.ids)
+  }
+  return { where: conditions.join(' AND '), params }
+}
+
+/** Distinct values, first occurrence first. */
+function distinct<T> (values: readonly T[]): T[] {
+  return [...new Set(values)]
+}
+
+/**
+ * Transactions of a workspace. Their service must be in the same workspace (the foreign key is
+ * (service_id, workspace_id)), and they go when their service goes.
+ *
+ * @example
+ * const page = await transactionRepository(ctx).list(1, { tags: ['smoke'], contains: 'order' }, { limit: 50, skip: 0 })
+ */
+export function transactionRepository (ctx: RepoContext): TransactionRepository {
+  const { conn } = ctx
+  const get = (workspaceId: number, id: number): StoredTransaction | undefined => {
+    const row = conn.statement(`SELECT ${select} FROM transactions t WHERE t.id = ? AND t.workspace_id = ?`).get(id, workspaceId)
+    return row === undefined ? undefined : decode(row as Row)
+  }
+  const replaceTags = (id: number, tags: readonly string[]): void => {
+    conn.statement('DELETE FROM transaction_tags WHERE transaction_id = ?').run(id)
+    const insert = conn.statement('INSERT INTO transaction_tags (transaction_id, name, position) VALUES (?, ?, ?)')
+    distinct(tags).forEach((name, position) => insert.run(id, name, position))
+  }
+  /** Adds and removes tags of one transaction; true when its tags changed. */
+  const changeTagsOf = (id: number, add: readonly string[], remove: readonly string[]): boolean => {
+    let changes = 0
+    const insert = conn.statement(
+      'INSERT INTO transaction_tags (transaction_id, name, position) ' +
+      'SELECT @id, @name, ifnull(max(position), -1) + 1 FROM transaction_tags WHERE transaction_id = @id ' +
+      'ON CONFLICT (transaction_id, name) DO NOTHING',
+    )
+    for (const name of distinct(add)) changes += insert.run({ id, name }).changes
+    const drop = conn.statement('DELETE FROM transaction_tags WHERE transaction_id = ? AND name = ?')
+    for (const name of distinct(remove)) changes += drop.run(id, name).changes
+    return changes > 0
+  }
+  return {
+    async create (input) {
+      ctx.check()
+      const now = ctx.now()
+      const row = returnedRow(conn.statement(transactions.insertSql).get(transactions.encode({
+        workspaceId: input.workspaceId,
+        serviceId: input.serviceId,
+        name: input.name,
+        description: input.description,
+        dslType: input.dslType,
+        dsl: input.dsl,
+        created: now,
+        updated: now,
+        createdBy: input.by,
+        updatedBy: input.by,
+      })))
+      const id = row['id'] as number
+      replaceTags(id, input.tags)
+      return { ...transactions.decode(row), tags: distinct(input.tags) }
+    },
+    async get (workspaceId, id) {
+      ctx.check()
+      return get(workspaceId, id)
+    },
+    async list (workspaceId, filter, query) {
+      ctx.check()
+      const { where, params } = whereOf(workspaceId, filter)
+      return listPage(ctx, { select, from: 'transactions t', where, params, sortable: sortKeys, query, decode })
+    },
+    async update (workspaceId, id, patch) {
+      ctx.check()
+      const current = get(workspaceId, id)
+      if (current === undefined) return undefined
+      const next = mergePatch(current, patch, ['name', 'description', 'dsl', 'serviceId', 'dslType'])
+      next.updated = ctx.now()
+      next.updatedBy = patch.by
+      conn.statement(transactions.updateSql).run(transactions.encode(next))
+      if (patch.tags !== undefined) replaceTags(id, patch.tags)
+      return get(workspaceId, id)
+    },
+    async delete (workspaceId, id) {
+      ctx.check()
+      return conn.statement('DELETE FROM transactions WHERE id = ? AND workspace_id = ?').run(id, workspaceId).changes > 0
+    },
+    async deleteMany (workspaceId, ids) {
+      ctx.check()
+      const remove = conn.statement('DELETE FROM transactions WHERE id = ? AND workspace_id = ?')
+      return distinct(ids).filter((id) => remove.run(id, workspaceId).changes > 0)
+    },
+    async changeTags (workspaceId, ids, tags, by) {
+      ctx.check()
+      const exists = conn.statement('SELECT 1 AS found FROM transactions WHERE id = ? AND workspace_id = ?')
+      const touch = conn.statement('UPDATE transactions SET updated = ?, updated_by = ? WHERE id = ?')
+      const now = ctx.now()
+      const changed: number[] = []
+      for (const id of distinct(ids)) {
+        if (exists.get(id, workspaceId) === undefined) continue
+        // Only a transaction whose tags really changed counts as updated.
+        if (changeTagsOf(id, tags.add ?? [], tags.remove ?? [])) touch.run(now, by, id)
+        changed.push(id)
+      }
+      return changed
+    },
+  }
+}

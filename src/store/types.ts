@@ -1,0 +1,191 @@
+import type { TransactionDsl } from '../dsl/index.js'
+
+/*
+ * The control plane's records, as the store keeps them. Field names follow spec/002 (mock
+ * services) and spec/001 (administration); the API layer turns them into the exact response
+ * shapes. Timestamps are epoch milliseconds here; the API converts to the units each resource
+ * shows (epoch seconds, ISO 8601).
+ */
+
+export interface Account {
+  id: number
+  name: string
+  created: number
+  updated: number
+}
+
+export interface User {
+  id: number
+  email: string
+  firstName: string
+  lastName: string
+  enabled: boolean
+  /** Roles at account level (spec/001: admin, owner, standard, user_manager). */
+  accountRoles: string[]
+  accountId: number
+  created: number
+  lastAccess: number | null
+}
+
+export interface Workspace {
+  id: number
+  accountId: number
+  name: string
+  enabled: boolean
+  dedicatedIpsEnabled: boolean
+  privateLocationsEnabled: boolean
+  /** The user who created it (spec/001 `userId`, `owner`). */
+  userId: number
+  created: number
+  updated: number
+}
+
+/** An API key: `id` is the public key id, the secret is kept only as a hash. */
+export interface ApiKey {
+  id: string
+  userId: number
+  name: string
+  /** scrypt hash of the secret, `salt:hash` in hex. */
+  secretHash: string
+  created: number
+  lastUsed: number | null
+}
+
+/** Who made a change: the `createdBy` / `updatedBy` strings (the user's email). */
+export interface Audit {
+  created: number
+  updated: number
+  createdBy: string
+  updatedBy: string
+}
+
+export interface Service extends Audit {
+  id: number
+  workspaceId: number
+  name: string
+  description: string | null
+}
+
+export interface Tag extends Audit {
+  id: number
+  accountId: number
+  name: string
+  description: string | null
+}
+
+export interface StoredTransaction extends Audit {
+  id: number
+  workspaceId: number
+  serviceId: number
+  name: string
+  description: string | null
+  tags: string[]
+  /** The dsl type key it came from (GENERIC_DSL, HAR_DSL, RR_PAIR, OPENAPI_DSL...). */
+  dslType: string
+  dsl: TransactionDsl
+}
+
+/** spec/002 mock service record statuses: STOPPED and RUNNING are shown; the rest are ours. */
+export type MockServiceStatus = 'STOPPED' | 'PENDING' | 'RUNNING' | 'FAILED'
+
+export interface MockServiceTransactionRef {
+  txnId: number
+  priority: number | null
+}
+
+export interface MockService extends Audit {
+  id: number
+  workspaceId: number
+  serviceId: number
+  name: string
+  description: string | null
+  /** `TRANSACTIONAL` or `SV` (asset-based). */
+  type: string
+  status: MockServiceStatus
+  harborId: string | null
+  shipId: string | null
+  bridgeId: number | null
+  registryId: number | null
+  vseId: number | null
+  platformVseId: number | null
+  endpointPreference: 'HTTP' | 'HTTPS' | null
+  liveSystemHost: string | null
+  liveSystemPort: number | null
+  /** Integer milliseconds, as spec/002 shows. */
+  thinkTime: number | null
+  capacity: number | null
+  replicas: number | null
+  noMatchingRequestPreference: string
+  noMatchingRequestTxnId: number | null
+  mockServiceTransactions: MockServiceTransactionRef[]
+  tags: string[]
+  groupTag: string | null
+  assetId: number | null
+  httpEndpoint: string | null
+  httpsEndpoint: string | null
+  /** Port the deployer gave it, kept so that it comes back on the same port after a restart. */
+  port: number | null
+  tlsPort: number | null
+  deployDate: number | null
+  pendingUpdate: boolean
+}
+
+export type AssetType = 'MAR' | 'FILE_IN_ROOT' | 'FILE_IN_PATH' | 'FILE_IN_CLASSPATH'
+
+export interface Asset extends Audit {
+  id: number
+  workspaceId: number
+  serviceId: number | null
+  name: string
+  description: string | null
+  type: AssetType
+  fileId: string
+  folderId: string | null
+  platformVseId: number | null
+  tags: string[]
+  primaryMetadata: Record<string, unknown>
+  secondaryMetadata: Record<string, unknown>
+  /** Bytes of the stored file. */
+  size: number
+  sha256: string
+  contentType: string | null
+}
+
+export type TrackingStatus = 'PENDING' | 'RUNNING' | 'FINISHED' | 'FAILED'
+export type TrackingAction = 'deploy' | 'configure' | 'stop'
+
+export interface Tracking {
+  trackingId: string
+  workspaceId: number
+  mockServiceId: number
+  action: TrackingAction
+  status: TrackingStatus
+  errors: Array<{ code: string; message: string }>
+  warnings: Array<{ code: string; message: string }>
+  created: number
+  updated: number
+  ended: number | null
+  createdBy: string | null
+}
+
+export interface LogSnapshot {
+  logId: number
+  mockServiceId: number
+  trackingId: string | null
+  log: string
+  created: number
+}
+
+/** A page of a list: the items and the total before paging. */
+export interface Page<T> {
+  items: T[]
+  total: number
+}
+
+/** Paging and sorting of list queries (spec/002 `limit`, `skip`, `sort`). */
+export interface ListQuery {
+  limit: number
+  skip: number
+  /** A field name; a leading `-` sorts descending. */
+  sort?: string
+}

@@ -1,0 +1,133 @@
+import { onTestFinished } from 'vitest'
+import type { TransactionDsl } from '../../../src/dsl/index.js'
+import { openSqliteStore, type Account, type MockService, type Service, type Store, type User, type Workspace } from '../../../src/store/index.js'
+import { tempDir } from '../../helpers/temp-dir.js'
+
+export const BY = 'ada@example.com'
+
+/** A clock that moves one second per call, so created/updated are distinct and predictable. */
+export function steppingClock (start = 1_700_000_000_000): () => number {
+  let now = start
+  return () => (now += 1000)
+}
+
+/** A store in a fresh temporary data dir, closed when the test finishes. */
+export async function openTestStore (dataDir = tempDir()): Promise<{ store: Store; dataDir: string }> {
+  const store = await openSqliteStore({ dataDir, now: steppingClock() })
+  onTestFinished(async () => { await store.close() })
+  return { store, dataDir }
+}
+
+export interface World {
+  account: Account
+  otherAccount: Account
+  user: User
+  workspace: Workspace
+  otherWorkspace: Workspace
+  foreignWorkspace: Workspace
+  service: Service
+  otherService: Service
+}
+
+/**
+ * Two accounts; the first with two workspaces (`workspace`, `otherWorkspace`), the second with
+ * `foreignWorkspace`; a service in each of the first two.
+ */
+export async function seed (store: Store): Promise<World> {
+  return await store.write(async (tx) => {
+    const account = await tx.accounts.create({ name: 'acme' })
+    const otherAccount = await tx.accounts.create({ name: 'globex' })
+    const user = await tx.users.create({
+      email: BY, firstName: 'Ada', lastName: 'Lovelace', enabled: true, accountRoles: ['owner'], accountId: account.id,
+    })
+    const stranger = await tx.users.create({
+      email: 'hank@globex.test', firstName: 'Hank', lastName: 'Scorpio', enabled: true, accountRoles: ['admin'], accountId: otherAccount.id,
+    })
+    const workspaceOf = async (accountId: number, userId: number, name: string) => await tx.workspaces.create({
+      accountId, name, enabled: true, dedicatedIpsEnabled: false, privateLocationsEnabled: false, userId,
+    })
+    const workspace = await workspaceOf(account.id, user.id, 'main')
+    const otherWorkspace = await workspaceOf(account.id, user.id, 'second')
+    const foreignWorkspace = await workspaceOf(otherAccount.id, stranger.id, 'theirs')
+    const service = await tx.services.create({ workspaceId: workspace.id, name: 'pets', description: 'Pet store', by: BY })
+    const otherService = await tx.services.create({ workspaceId: otherWorkspace.id, name: 'pets', description: null, by: BY })
+    return { account, otherAccount, user, workspace, otherWorkspace, foreignWorkspace, service, otherService }
+  })
+}
+
+/** A transaction DSL using most of what the runtime understands. */
+export function realisticDsl (): TransactionDsl {
+  return {
+    type: 'GENERIC_DSL',
+    priority: 3,
+    requestDsl: {
+      method: 'POST',
+      host: 'api.example.com',
+      path: '/orders/{id}',
+      url: { matcherName: 'matches_url', matchingValue: '/orders/\\d+' },
+      headers: [
+        { key: 'Content-Type', matcherName: 'contains', matchingValue: 'application/json' },
+        { key: 'X-Trace', matcherName: 'absent', matchingValue: 'X-Trace', optional: true },
+      ],
+      queryParams: [{ key: 'verbose', matcherName: 'equals_insensitive', matchingValue: 'TRUE' }],
+      cookies: [],
+      credentials: { username: 'ada', password: 'p"a\'ss,word' },
+      body: [{ key: '$.items[?(@.qty > 1)].sku', matcherName: 'matches_json', matchingValue: '"ABC-1"' }],
+      sampleBody: '{"items":[{"sku":"ABC-1","qty":2}],"note":"ünïcödé ✓"}',
+    },
+    responseDsl: {
+      status: 201,
+      statusMessage: 'Created',
+      headers: [{ name: 'Location', value: '/orders/7' }, { name: 'Set-Cookie', value: 'a=1; Path=/' }],
+      binary: false,
+      contentType: 'json',
+      content: Buffer.from('{"id":7}').toString('base64'),
+      charset: 'utf-8',
+      responseDelay: { type: 'lognormal', median: 120, sigma: 0.4 },
+    },
+  }
+}
+
+/** Everything a mock service create takes, with `overrides`. */
+export function mockServiceInput (
+  workspaceId: number,
+  serviceId: number,
+  overrides: Partial<Omit<MockService, 'id' | 'created' | 'updated' | 'createdBy' | 'updatedBy'>> = {},
+): Omit<MockService, 'id' | 'created' | 'updated' | 'createdBy' | 'updatedBy'> & { by: string } {
+  return {
+    workspaceId,
+    serviceId,
+    name: 'pets mock',
+    description: null,
+    type: 'TRANSACTIONAL',
+    status: 'STOPPED',
+    harborId: null,
+    shipId: null,
+    bridgeId: null,
+    registryId: null,
+    vseId: null,
+    platformVseId: null,
+    endpointPreference: 'HTTP',
+    liveSystemHost: null,
+    liveSystemPort: null,
+    thinkTime: null,
+    capacity: 100,
+    replicas: 1,
+    noMatchingRequestPreference: 'return404',
+    noMatchingRequestTxnId: null,
+    mockServiceTransactions: [],
+    tags: [],
+    groupTag: null,
+    assetId: null,
+    httpEndpoint: null,
+    httpsEndpoint: null,
+    port: null,
+    tlsPort: null,
+    deployDate: null,
+    pendingUpdate: false,
+    ...overrides,
+    by: BY,
+  }
+}
+
+export const ALL = { limit: 1000, skip: 0 }
