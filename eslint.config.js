@@ -18,7 +18,8 @@ const boundaries = {
   store: ['dsl', 'errors', 'log', 'config'],
   deploy: ['store', 'dsl', 'errors', 'log', 'config'],
   monitor: ['dsl', 'errors', 'log', 'config'],
-  api: ['deploy', 'store', 'monitor', 'inspect', 'dsl', 'importers', 'errors', 'log', 'config'],
+  // api also compiles transactions with match, to refuse at create time one that could never be served
+  api: ['deploy', 'store', 'monitor', 'inspect', 'match', 'dsl', 'importers', 'errors', 'log', 'config'],
 }
 const srcAreas = [...Object.keys(boundaries), 'cli']
 

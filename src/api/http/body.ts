@@ -1,0 +1,110 @@
+import type { IncomingMessage } from 'node:http'
+import busboy from 'busboy'
+import { createError } from '../../errors/index.js'
+import type { MultipartForm, UploadedFile } from './types.js'
+
+/** The media type of a request, lowercase, without parameters ('' when absent). */
+export function mediaTypeOf (req: IncomingMessage): string {
+  return (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? ''
+}
+
+/** True for application/json and any `+json` type. */
+export function isJsonType (type: string): boolean {
+  return type === 'application/json' || type.endsWith('+json')
+}
+
+/** Reads the whole body, refusing (413) past `limit` bytes, whether announced or not. */
+export async function readBody (req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers['content-length'] ?? 0)
+  if (declared > limit) {
+    req.resume()
+    throw createError('ERR_API_PAYLOAD_TOO_LARGE', [limit])
+  }
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length
+    if (size > limit) {
+      req.resume()
+      throw createError('ERR_API_PAYLOAD_TOO_LARGE', [limit])
+    }
+    chunks.push(chunk)
+  }
+  return Buffer.concat(chunks)
+}
+
+/**
+ * The body as JSON. An empty body is refused like a malformed one: every JSON endpoint needs one.
+ * Errors: 415 ERR_API_UNSUPPORTED_MEDIA_TYPE, 413 ERR_API_PAYLOAD_TOO_LARGE, 400 ERR_API_BAD_REQUEST.
+ */
+export async function readJson (req: IncomingMessage, limit: number): Promise<unknown> {
+  const type = mediaTypeOf(req)
+  if (type !== '' && !isJsonType(type)) throw createError('ERR_API_UNSUPPORTED_MEDIA_TYPE', [type, 'application/json'])
+  const body = await readBody(req, limit)
+  const text = body.toString('utf8').replace(/^\uFEFF/, '')
+  if (text.trim() === '') throw createError('ERR_API_BAD_REQUEST', ['The request body must be a JSON document'], { details: [{ path: '', message: 'is empty' }] })
+  try {
+    return JSON.parse(text) as unknown
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err)
+    throw createError('ERR_API_BAD_REQUEST', [`The request body is not valid JSON: ${message}`], { details: [{ path: '', message: `is not valid JSON: ${message}` }] })
+  }
+}
+
+/**
+ * The body as multipart/form-data, files buffered. Errors: 415 for another type, 413 past `limit`
+ * (for any one file or the whole body), 400 for a malformed body.
+ */
+export async function readMultipart (req: IncomingMessage, limit: number): Promise<MultipartForm> {
+  const type = mediaTypeOf(req)
+  if (type !== 'multipart/form-data') throw createError('ERR_API_UNSUPPORTED_MEDIA_TYPE', [type === '' ? 'none' : type, 'multipart/form-data'])
+  const declared = Number(req.headers['content-length'] ?? 0)
+  if (declared > limit) {
+    req.resume()
+    throw createError('ERR_API_PAYLOAD_TOO_LARGE', [limit])
+  }
+  return new Promise<MultipartForm>((resolve, reject) => {
+    const form: MultipartForm = { fields: {}, files: [] }
+    let failed = false
+    let total = 0
+    const fail = (err: Error): void => {
+      if (failed) return
+      failed = true
+      req.unpipe()
+      req.resume()
+      reject(err)
+    }
+    let parser: busboy.Busboy
+    try {
+      parser = busboy({ headers: req.headers, limits: { fileSize: limit, fieldSize: 1024 * 1024, files: 20, fields: 200 } })
+    } catch (err) {
+      reject(createError('ERR_API_BAD_REQUEST', [`Malformed multipart body: ${(err as Error).message}`]))
+      return
+    }
+    parser.on('field', (name, value) => {
+      form.fields[name] = value
+    })
+    parser.on('file', (field, stream, info) => {
+      const chunks: Buffer[] = []
+      stream.on('data', (chunk: Buffer) => {
+        total += chunk.length
+        if (total > limit) {
+          stream.resume()
+          fail(createError('ERR_API_PAYLOAD_TOO_LARGE', [limit]))
+          return
+        }
+        chunks.push(chunk)
+      })
+      stream.on('limit', () => fail(createError('ERR_API_PAYLOAD_TOO_LARGE', [limit])))
+      stream.on('end', () => {
+        const file: UploadedFile = { field, filename: info.filename ?? field, contentType: info.mimeType, bytes: Buffer.concat(chunks) }
+        form.files.push(file)
+      })
+    })
+    parser.on('error', (err: Error) => fail(createError('ERR_API_BAD_REQUEST', [`Malformed multipart body: ${err.message}`])))
+    parser.on('close', () => {
+      if (!failed) resolve(form)
+    })
+    req.pipe(parser)
+  })
+}
