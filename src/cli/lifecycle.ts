@@ -38,12 +38,7 @@ export async function startServing (params: StartServingParams): Promise<Serving
       throw err
     }
   }
-  // One write, so that a client that sees the first line sees the others too.
-  let ready = `listening on ${runtime.urls.http}\n`
-  if (runtime.urls.https !== null) ready += `https (h2, http/1.1) on ${runtime.urls.https}\n`
-  if (runtime.urls.h2c !== null) ready += `h2c on ${runtime.urls.h2c}\n`
-  if (admin !== null) ready += `admin on ${admin.url}\n`
-  params.out.write(ready)
+  writeReadyLines(params.out, runtime.urls, admin?.url ?? null)
   log.info({ urls: runtime.urls, admin: admin?.url ?? null, transactions: runtime.current().matcher.active.length }, 'listening')
   let stopping: Promise<void> | null = null
   return {
@@ -56,6 +51,21 @@ export async function startServing (params: StartServingParams): Promise<Serving
       return stopping
     },
   }
+}
+
+/**
+ * Writes the ready lines: first exactly `listening on http://HOST:PORT`, then the other listeners,
+ * in one write, so that a client that sees the first line sees the others too.
+ *
+ * @example
+ * writeReadyLines(process.stdout, runtime.urls, admin?.url ?? null)
+ */
+export function writeReadyLines (out: NodeJS.WritableStream, urls: Runtime['urls'], adminUrl: string | null): void {
+  let ready = `listening on ${urls.http}\n`
+  if (urls.https !== null) ready += `https (h2, http/1.1) on ${urls.https}\n`
+  if (urls.h2c !== null) ready += `h2c on ${urls.h2c}\n`
+  if (adminUrl !== null) ready += `admin on ${adminUrl}\n`
+  out.write(ready)
 }
 
 /**

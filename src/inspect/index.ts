@@ -1,3 +1,3 @@
-export { InspectionRing, type RingLimits, type RecordOutcome } from './ring.js'
+export { InspectionRing, type RingLimits, type RingIds, type RecordOutcome } from './ring.js'
 export type { InspectionRecord } from './record.js'
 export { toListEntry, toDetail, type InspectionListEntry, type InspectionDetail } from './query.js'

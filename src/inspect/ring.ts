@@ -7,6 +7,16 @@ export interface RingLimits {
   maxBodyBytes: number
 }
 
+/**
+ * How a ring numbers its records: the first id, and the distance between consecutive ids. The
+ * default (1, 1) numbers 1, 2, 3...; replica k of N in a cluster numbers k, k + N, k + 2N..., so
+ * that ids stay unique across the replicas of one mock service and name their replica.
+ */
+export interface RingIds {
+  start: number
+  step: number
+}
+
 /** How a request ended, given once to `complete`. Short-lived: its fields are copied. */
 export interface RecordOutcome {
   statusCode: number
@@ -69,10 +79,16 @@ export class InspectionRing {
   private first = 0 // slot of the oldest record
   private count = 0
   private bytes = 0 // request bytes in `data` plus the records' own response bytes
-  private nextId = 1
+  private nextId: number // id of the next record
+  private readonly idStep: number
 
-  constructor (limits: RingLimits) {
+  constructor (limits: RingLimits, ids: RingIds = { start: 1, step: 1 }) {
+    if (!Number.isSafeInteger(ids.start) || !Number.isSafeInteger(ids.step) || ids.step < 1) {
+      throw new RangeError(`ring ids need an integer start and a step >= 1, not ${ids.start}/${ids.step}`)
+    }
     this.limits = { ...limits }
+    this.nextId = ids.start
+    this.idStep = ids.step
     const n = limits.maxRecords
     // Outside the JavaScript heap. It starts small and doubles, up to maxBytes, only when the
     // records kept need the room: writing round a 64 MiB buffer would touch every page of it for
@@ -167,7 +183,9 @@ export class InspectionRing {
     this.head = start + size
     this.count++
     this.bytes += size
-    return this.nextId++
+    const id = this.nextId
+    this.nextId += this.idStep
+    return id
   }
 
   /** Completes a record with how its request ended; ignored once the record is evicted. */
@@ -206,9 +224,9 @@ export class InspectionRing {
   /** Records newest first, skipping `skip`, at most `limit`. */
   newest (skip: number, limit: number): InspectionRecord[] {
     const out: InspectionRecord[] = []
-    const newestId = this.nextId - 1
+    const newestId = this.nextId - this.idStep
     for (let i = skip; i < this.count && out.length < limit; i++) {
-      const record = this.get(newestId - i)
+      const record = this.get(newestId - i * this.idStep)
       if (record !== undefined) out.push(record)
     }
     return out
@@ -254,8 +272,10 @@ export class InspectionRing {
   }
 
   private slotOf (id: number): number {
-    const age = this.nextId - 1 - id
-    if (!Number.isInteger(id) || age < 0 || age >= this.count) return -1
+    // With the default step of 1 the division is exact and cheap; other steps reject ids of
+    // another residue (another replica's) as a fraction.
+    const age = (this.nextId - this.idStep - id) / this.idStep
+    if (!Number.isInteger(age) || age < 0 || age >= this.count) return -1
     return (this.first + this.count - 1 - age) % this.offset.length
   }
 

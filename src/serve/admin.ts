@@ -8,8 +8,8 @@ import {
   type UnderstudyError,
 } from '../errors/index.js'
 import { parseText, readDefinition } from '../dsl/index.js'
-import { toDetail, toListEntry } from '../inspect/index.js'
 import type { Logger, LogRing } from '../log/index.js'
+import { localAdminTarget, type AdminTarget } from './admin-target.js'
 import { openListener, stopAccepting, closeAll } from './listen.js'
 import type { Runtime } from './runtime.js'
 
@@ -19,15 +19,19 @@ const CONFIG_LIMIT = 64 * 1024 * 1024
 const DEFAULT_PAGE = 50
 const MAX_PAGE = 1000
 
-export interface AdminParams {
-  runtime: Runtime
+interface AdminListenerParams {
   host: string
   port: number
   log: Logger
-  logRing: LogRing | null
   /** Called after a successful `PUT /config`, for logging. */
   onReload?: (transactions: number) => void
 }
+
+/**
+ * Where the admin routes act: a runtime of this process (with the log ring whose lines `GET /log`
+ * hands out), or any AdminTarget, such as a cluster primary's view of its replicas.
+ */
+export type AdminParams = AdminListenerParams & ({ runtime: Runtime; logRing: LogRing | null } | { target: AdminTarget })
 
 /** A started admin listener. */
 export interface AdminServer {
@@ -49,45 +53,35 @@ type Handler = (req: http.IncomingMessage, params: Record<string, string | undef
  * await fetch(admin.url + '/health')
  */
 export async function startAdmin (params: AdminParams): Promise<AdminServer> {
-  const { runtime, log } = params
-  const started = Date.now()
+  const { log } = params
+  const target = 'target' in params ? params.target : localAdminTarget(params.runtime, params.logRing)
   const router = FindMyWay<FindMyWay.HTTPVersion.V1>({ ignoreTrailingSlash: true })
   const routes: Array<[string, string, Handler]> = [
-    ['GET', '/health', () => ok({
-      status: 'UP',
-      serviceMockId: runtime.current().serviceMockId,
-      transactions: runtime.current().matcher.active.length,
-      inFlight: runtime.inFlight(),
-      uptimeSeconds: Math.round((Date.now() - started) / 1000),
-      inspection: runtime.ring === null ? null : { records: runtime.ring.length, bytes: runtime.ring.heldBytes },
-      urls: runtime.urls,
-    })],
-    ['GET', '/config', () => ok(runtime.current().document)],
-    ['PUT', '/config', (req, _params, _query, body) => {
+    ['GET', '/health', async () => ok(await target.health())],
+    ['GET', '/config', () => ok(target.config())],
+    ['PUT', '/config', async (req, _params, _query, body) => {
       const document = readConfig(req, body)
-      const compiled = runtime.reload(document)
-      params.onReload?.(compiled.matcher.active.length)
-      log.info({ transactions: compiled.matcher.active.length }, 'configuration swapped')
-      return ok({ transactions: compiled.matcher.active.length, serviceMockId: compiled.serviceMockId })
+      const result = await target.reconfigure(document)
+      params.onReload?.(result.transactions)
+      log.info({ transactions: result.transactions }, 'configuration swapped')
+      return ok(result)
     }],
-    ['GET', '/inspection', (_req, _params, query) => {
-      const ring = runtime.ring
+    ['GET', '/inspection', async (_req, _params, query) => {
       const skip = intParam(query, 'skip', 0, 0, Number.MAX_SAFE_INTEGER)
       const limit = intParam(query, 'limit', DEFAULT_PAGE, 0, MAX_PAGE)
-      const id = runtime.current().serviceMockId
-      const records = ring === null ? [] : ring.newest(skip, limit)
-      return { status: 200, body: { ...v1Envelope(null, records.map((r) => toListEntry(r, id)), null), skip, limit, total: ring?.length ?? 0 } }
+      const page = await target.inspection(skip, limit)
+      return { status: 200, body: { ...v1Envelope(null, page.entries, null), skip, limit, total: page.total } }
     }],
-    ['GET', '/inspection/:id', (_req, routeParams) => {
+    ['GET', '/inspection/:id', async (_req, routeParams) => {
       const id = Number(routeParams['id'])
-      const record = Number.isInteger(id) ? runtime.ring?.get(id) : undefined
-      if (record === undefined) throw createError('ERR_INSPECT_NOT_FOUND', [routeParams['id']])
-      return ok(toDetail(record, runtime.current().serviceMockId))
+      const detail = Number.isInteger(id) ? await target.inspectionDetail(id) : undefined
+      if (detail === undefined) throw createError('ERR_INSPECT_NOT_FOUND', [routeParams['id']])
+      return ok(detail)
     }],
-    ['GET', '/log', (_req, _params, query) => {
+    ['GET', '/log', async (_req, _params, query) => {
       const limit = intParam(query, 'limit', 1000, 1, 100_000)
-      const lines = params.logRing?.snapshot(limit) ?? []
-      return ok({ log: lines.join('\n'), lines: lines.length, serviceMockId: runtime.current().serviceMockId })
+      const lines = await target.log(limit)
+      return ok({ log: lines.join('\n'), lines: lines.length, serviceMockId: target.config().id ?? 0 })
     }],
   ]
   for (const [method, path, handler] of routes) router.on(method as FindMyWay.HTTPMethod, path, noop, { handler })

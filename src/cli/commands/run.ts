@@ -5,6 +5,8 @@ import { loadDefinitionText } from '../../dsl/index.js'
 import { createError } from '../../errors/index.js'
 import { runtimeFlagHelp, runtimeFlagSpec, runtimeOptionsFromFlags } from '../runtime-flags.js'
 import { exitOnSignals, startServing } from '../lifecycle.js'
+import { replicasOf, startReplicated } from '../replicas.js'
+import { runClusterReplica } from '../../serve/index.js'
 import { UsageError } from '../usage-error.js'
 import type { CommandIo } from './io.js'
 
@@ -16,6 +18,7 @@ platform (or you) can swap the configuration, read inspection data and logs.
 
 Flags:
   --mock FILE                  the mock-service document (required)
+  --replicas N                 worker processes sharing the ports (default 1; at most 64)
 ${runtimeFlagHelp}
 `
 
@@ -26,7 +29,7 @@ ${runtimeFlagHelp}
 export async function runRunCommand (args: string[], io: CommandIo): Promise<number | 'running'> {
   const { values, positionals } = parseArgs({
     args,
-    options: { ...runtimeFlagSpec, mock: { type: 'string', short: 'm' } },
+    options: { ...runtimeFlagSpec, mock: { type: 'string', short: 'm' }, replicas: { type: 'string' } },
     allowPositionals: true,
     strict: true,
   })
@@ -37,6 +40,16 @@ export async function runRunCommand (args: string[], io: CommandIo): Promise<num
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0] ?? ''}" (the document is given with --mock)`)
   if (values.mock === undefined) throw new UsageError('--mock <mock-service.json> is required')
   const options = runtimeOptionsFromFlags(values)
+  const replicas = replicasOf(values.replicas)
+  // One replica is the plain runtime below, without any cluster machinery.
+  if (replicas > 1) {
+    const { default: cluster } = await import('node:cluster')
+    if (cluster.isWorker) {
+      const logRing = new LogRing(10_000)
+      runClusterReplica({ options, log: createLogger({ level: options.logLevel, ring: logRing }), logRing })
+      return 'running'
+    }
+  }
   let text: string
   try {
     text = readFileSync(values.mock, 'utf8')
@@ -45,6 +58,12 @@ export async function runRunCommand (args: string[], io: CommandIo): Promise<num
   }
   const document = loadDefinitionText(text, values.mock)
   const logRing = new LogRing(10_000)
+  if (replicas > 1) {
+    const log = createLogger({ level: options.logLevel, ring: logRing, base: { serviceMockId: document.id ?? 0, replica: 'primary' } })
+    const serving = await startReplicated({ document, options, replicas, log, logRing, args: ['run', ...args], out: io.stdout })
+    exitOnSignals(serving.stop, log)
+    return 'running'
+  }
   const log = createLogger({ level: options.logLevel, ring: logRing, base: { serviceMockId: document.id ?? 0 } })
   const serving = await startServing({ document, options, log, logRing, out: io.stdout })
   exitOnSignals(serving.stop, log)

@@ -195,4 +195,31 @@ describe('InspectionRing', () => {
     expect(ring.limits).toEqual(limits)
     expect(ring.maxBodyBytes).toBe(1024)
   })
+
+  it('numbers records from a start by a step, as replica k of N does (k, k + N, k + 2N...)', () => {
+    const ring = new InspectionRing(limits, { start: 2, step: 3 })
+    expect([1, 2, 3].map(() => ring.append(at, 'GET', '/', [], null))).toEqual([2, 5, 8])
+    expect(ids(ring)).toEqual([8, 5, 2])
+    expect(ids(ring, 1, 1)).toEqual([5])
+    expect(ring.get(5)?.id).toBe(5)
+    // Ids of another residue belong to another replica: never found here.
+    expect(ring.get(4)).toBeUndefined()
+    expect(ring.get(6)).toBeUndefined()
+    expect(ring.get(11)).toBeUndefined()
+    ring.complete(5, outcome({ statusCode: 204 }))
+    expect(ring.get(5)?.statusCode).toBe(204)
+  })
+
+  it('keeps stepped ids through eviction', () => {
+    const ring = new InspectionRing({ ...limits, maxRecords: 2 }, { start: 1, step: 2 })
+    for (let i = 0; i < 4; i++) ring.append(at, 'GET', `/${i}`, [], null)
+    expect(ids(ring)).toEqual([7, 5])
+    expect(ring.get(3)).toBeUndefined()
+    expect(ring.get(7)?.url).toBe('/3')
+  })
+
+  it('rejects a step below 1 or a fractional start', () => {
+    expect(() => new InspectionRing(limits, { start: 1, step: 0 })).toThrow(RangeError)
+    expect(() => new InspectionRing(limits, { start: 1.5, step: 1 })).toThrow(RangeError)
+  })
 })

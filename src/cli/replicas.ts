@@ -1,0 +1,72 @@
+import type { RuntimeOptions } from '../config/index.js'
+import type { MockServiceDocument } from '../dsl/index.js'
+import type { Logger, LogRing } from '../log/index.js'
+import { clusterAdminTarget, ReplicaSet, startAdmin, type AdminServer } from '../serve/index.js'
+import { writeReadyLines } from './lifecycle.js'
+import { UsageError } from './usage-error.js'
+
+/** Most replicas `--replicas` accepts. */
+export const MAX_REPLICAS = 64
+
+/**
+ * `--replicas N`: an integer from 1 to 64, default 1.
+ *
+ * @example
+ * replicasOf('4') // 4
+ */
+export function replicasOf (raw: string | undefined): number {
+  if (raw === undefined) return 1
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > MAX_REPLICAS) {
+    throw new UsageError(`--replicas must be an integer from 1 to ${MAX_REPLICAS}, not "${raw}"`)
+  }
+  return Number(raw)
+}
+
+/** A started cluster: its replicas and the primary's admin listener. */
+export interface ReplicatedServing {
+  set: ReplicaSet
+  admin: AdminServer | null
+  /** Drains every replica and closes the admin listener; idempotent. */
+  stop: () => Promise<void>
+}
+
+export interface StartReplicatedParams {
+  document: MockServiceDocument
+  options: Readonly<RuntimeOptions>
+  replicas: number
+  log: Logger
+  logRing: LogRing | null
+  /** The `run` command line, which the replicas run again (Node's cluster tells them they are replicas). */
+  args: readonly string[]
+  out: NodeJS.WritableStream
+}
+
+/**
+ * The primary of `understudy run --replicas N` (N > 1): starts the replicas, then the admin
+ * listener over them, then writes the ready lines once, after every replica listens.
+ */
+export async function startReplicated (params: StartReplicatedParams): Promise<ReplicatedServing> {
+  const { options, log } = params
+  const set = new ReplicaSet({ document: params.document, options, replicas: params.replicas, log, args: params.args })
+  await set.start()
+  let admin: AdminServer | null = null
+  if (options.adminPort !== undefined && options.adminPort !== null) {
+    try {
+      admin = await startAdmin({ target: clusterAdminTarget(set, params.logRing), host: options.adminHost, port: options.adminPort, log })
+    } catch (err) {
+      await set.stop()
+      throw err
+    }
+  }
+  writeReadyLines(params.out, set.urls, admin?.url ?? null)
+  log.info({ urls: set.urls, admin: admin?.url ?? null, replicas: params.replicas, transactions: params.document.transactions.length }, 'listening')
+  let stopping: Promise<void> | null = null
+  return {
+    set,
+    admin,
+    stop: () => {
+      stopping ??= Promise.all([set.stop(), admin?.close()]).then(() => {})
+      return stopping
+    },
+  }
+}

@@ -1,0 +1,78 @@
+import { createError } from '../errors/index.js'
+import { AdminCallError, fetchHealth } from './admin-client.js'
+import type { LaunchSpec, Running } from './managed.js'
+import type { RuntimeCommand } from './runtime-command.js'
+import { RuntimeProcess } from './runtime-process.js'
+
+export interface LaunchParams {
+  command: RuntimeCommand
+  /** `--host` of the runtime. */
+  host: string
+  /** Flags appended to every `run`. */
+  runtimeArgs: readonly string[]
+  spec: LaunchSpec
+  /** The mock-service document. */
+  file: string
+  /** How long the ready lines and the first UP health may take together. */
+  readyTimeoutMs: number
+  /** Each line of the runtime's standard error. */
+  onLine: (line: string) => void
+  /** Called with the child as soon as it is spawned (so that a shutdown can end a start under way). */
+  onSpawn: (child: RuntimeProcess) => void
+}
+
+/**
+ * Starts `understudy run --mock <file> --host H --port P --admin-port 0 --replicas N
+ * [--tls-port T]`, waits for its ready lines and for `GET /health` to say UP, and gives the
+ * running runtime. On any failure (it exits, a port is in use, it is too slow) the child is
+ * killed and ERR_DEPLOY_FAILED names the reason.
+ *
+ * @example
+ * const running = await launchRuntime({ command, host: '127.0.0.1', runtimeArgs: [], spec, file, readyTimeoutMs: 20_000, onLine, onSpawn })
+ * running.endpoints.http // 'http://127.0.0.1:41234'
+ */
+export async function launchRuntime (params: LaunchParams): Promise<Running> {
+  const { spec } = params
+  const args = ['run', '--mock', params.file, '--host', params.host, '--port', String(spec.port), '--admin-port', '0', '--replicas', String(spec.replicas)]
+  if (spec.https) args.push('--tls-port', String(spec.tlsPort ?? 0))
+  args.push(...params.runtimeArgs)
+  const child = RuntimeProcess.spawn(params.command, args, params.onLine)
+  params.onSpawn(child)
+  const deadline = Date.now() + params.readyTimeoutMs
+  try {
+    const endpoints = await child.ready(params.readyTimeoutMs)
+    await waitHealthy(endpoints.admin, child, deadline, params.readyTimeoutMs)
+    return {
+      process: child,
+      endpoints,
+      spec,
+      port: portOf(endpoints.http),
+      tlsPort: endpoints.https === null ? null : portOf(endpoints.https),
+      file: params.file,
+    }
+  } catch (err) {
+    await child.kill()
+    throw err
+  }
+}
+
+/** Polls `GET /health` until it says UP (a cluster says so once every replica listens). */
+async function waitHealthy (adminUrl: string, child: RuntimeProcess, deadline: number, timeoutMs: number): Promise<void> {
+  let last: unknown = null
+  while (Date.now() < deadline) {
+    if (!child.alive) throw child.failure()
+    try {
+      const health = await fetchHealth(adminUrl, Math.max(100, Math.min(2000, deadline - Date.now())))
+      if (health.status === 'UP') return
+      last = `health is ${health.status}`
+    } catch (err) {
+      last = err instanceof AdminCallError ? err.message : err
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  throw createError('ERR_DEPLOY_FAILED', [`the runtime did not report UP within ${timeoutMs} ms (${String(last)})`])
+}
+
+function portOf (url: string): number {
+  return Number(new URL(url).port)
+}

@@ -1,0 +1,455 @@
+import { randomUUID } from 'node:crypto'
+import type { MockServiceDocument } from '../dsl/index.js'
+import { createError } from '../errors/index.js'
+import type { Logger } from '../log/index.js'
+import type { MockService, Repositories, Tracking, TrackingAction } from '../store/index.js'
+import { fetchHealth, putConfig } from './admin-client.js'
+import { DocumentFiles } from './document-file.js'
+import { cancelRestart, createManaged, describeExit, serialize, trackingErrorOf, type LaunchSpec, type Managed, type Running } from './managed.js'
+import { residentBytes } from './memory.js'
+import { defaultRuntimeCommand, type RuntimeCommand } from './runtime-command.js'
+import { launchRuntime } from './launch.js'
+import type { RuntimeProcess } from './runtime-process.js'
+import type { Deployer, EnvironmentFigures } from './types.js'
+
+type DeployRepositories = Pick<Repositories, 'mockServices' | 'trackings'>
+/** The record fields the deployer writes. */
+type RecordPatch = Omit<Parameters<Repositories['mockServices']['update']>[1], 'by'>
+
+/** The part of the store the deployer uses (a full Store is one). */
+export interface DeployerStore extends DeployRepositories {
+  write: <T>(fn: (tx: DeployRepositories) => Promise<T>) => Promise<T>
+}
+
+/** What happens when a runtime dies unexpectedly. */
+export interface RestartPolicy {
+  /** Restarts in a row before giving up (the record becomes FAILED). */
+  attempts: number
+  /** Delay before the first restart; it doubles with each further one. */
+  initialDelayMs: number
+  maxDelayMs: number
+  /** A runtime that lived this long before dying starts a fresh count. */
+  healthyAfterMs: number
+}
+
+export interface LocalDeployerOptions {
+  store: DeployerStore
+  /** `<dataDir>/mocks/<id>.json` holds each mock service's document. */
+  dataDir: string
+  log: Logger
+  /** Interface the runtimes listen on (`--host`); default 127.0.0.1. */
+  host?: string
+  /** Host name in `httpEndpoint`/`httpsEndpoint`; default `host`, or 127.0.0.1 when `host` is a wildcard. */
+  endpointHost?: string
+  /** How to start `understudy` (default: this Node with `dist/src/cli/main.js`); for tests. */
+  command?: RuntimeCommand
+  /** More flags for every `understudy run`, such as `['--log-level', 'warn']`. */
+  runtimeArgs?: readonly string[]
+  /** How long a runtime may take to print its ready lines and answer its health check; default 20 s. */
+  readyTimeoutMs?: number
+  /** How long `stop` waits for the drain before SIGKILL; default 15 s (runtimes drain for at most 10 s). */
+  stopTimeoutMs?: number
+  /** How long `configure` waits for the runtime to swap; default 60 s. */
+  configureTimeoutMs?: number
+  restart?: Partial<RestartPolicy>
+  /** Log lines kept per mock service; default 1,000. */
+  logLines?: number
+}
+
+/** Starts again at most this many times when the system picked a port another record keeps. */
+const PORT_CLASH_ATTEMPTS = 3
+
+const defaultRestart: RestartPolicy = { attempts: 5, initialDelayMs: 500, maxDelayMs: 10_000, healthyAfterMs: 60_000 }
+
+/**
+ * The local deployer (DESIGN.md section 5): one `understudy run` child process per mock service on
+ * this machine, with `--replicas` workers sharing its port, driven through its admin listener.
+ * Actions on one mock service run one at a time in call order. docs/deploy.md describes the
+ * lifecycle, the statuses and the restart policy.
+ *
+ * @example
+ * const deployer = new LocalDeployer({ store, dataDir: './data', log })
+ * const tracking = await deployer.deploy(mock, document, 'ada@example.com')
+ * (await deployer.settled(tracking.trackingId))?.status // 'FINISHED'
+ */
+export class LocalDeployer implements Deployer {
+  readonly #store: DeployerStore
+  readonly #files: DocumentFiles
+  readonly #log: Logger
+  readonly #host: string
+  readonly #endpointHost: string
+  readonly #command: RuntimeCommand
+  readonly #runtimeArgs: readonly string[]
+  readonly #readyTimeoutMs: number
+  readonly #stopTimeoutMs: number
+  readonly #configureTimeoutMs: number
+  readonly #restart: RestartPolicy
+  readonly #logLines: number
+  readonly #entries = new Map<number, Managed>()
+  /** Actions under way, by tracking id. */
+  readonly #runs = new Map<string, Promise<void>>()
+  #closing = false
+
+  constructor (options: LocalDeployerOptions) {
+    this.#store = options.store
+    this.#files = new DocumentFiles(options.dataDir)
+    this.#log = options.log
+    this.#host = options.host ?? '127.0.0.1'
+    this.#endpointHost = options.endpointHost ?? (['0.0.0.0', '::', '[::]'].includes(this.#host) ? '127.0.0.1' : this.#host)
+    this.#command = options.command ?? defaultRuntimeCommand()
+    this.#runtimeArgs = options.runtimeArgs ?? []
+    this.#readyTimeoutMs = options.readyTimeoutMs ?? 20_000
+    this.#stopTimeoutMs = options.stopTimeoutMs ?? 15_000
+    this.#configureTimeoutMs = options.configureTimeoutMs ?? 60_000
+    this.#restart = { ...defaultRestart, ...options.restart }
+    this.#logLines = options.logLines ?? 1000
+  }
+
+  async deploy (mock: MockService, document: MockServiceDocument, by: string): Promise<Tracking> {
+    return await this.#track(mock, 'deploy', by, async () => await this.#start(mock, async () => document, by))
+  }
+
+  async configure (mock: MockService, document: MockServiceDocument, by: string): Promise<Tracking> {
+    return await this.#track(mock, 'configure', by, async (entry) => {
+      const running = entry.running
+      if (running === null) return await this.#start(mock, async () => document, by)
+      const spec = this.#specOf(mock, document, running)
+      if (spec.replicas !== running.spec.replicas || spec.https !== running.spec.https || spec.port !== running.port || (spec.https && spec.tlsPort !== running.tlsPort)) {
+        const warnings = await this.#start(mock, async () => document, by)
+        return [...warnings, { code: 'RESTARTED', message: 'Replicas, ports or the endpoint preference changed: the runtime was restarted' }]
+      }
+      const stamped = this.#stamp(mock, document)
+      await putConfig(running.endpoints.admin, stamped, this.#configureTimeoutMs)
+      await this.#files.write(mock.id, stamped)
+      await this.#update(mock.id, { status: 'RUNNING', pendingUpdate: false }, by)
+      this.#note(entry, 'info', 'runtime reconfigured', { transactions: stamped.transactions.length })
+      return []
+    })
+  }
+
+  async stop (mock: MockService, by: string): Promise<Tracking> {
+    return await this.#track(mock, 'stop', by, async (entry) => {
+      await this.#stopRuntime(entry)
+      entry.restartAttempts = 0
+      await this.#update(mock.id, { status: 'STOPPED', httpEndpoint: null, httpsEndpoint: null }, by)
+      return []
+    })
+  }
+
+  async remove (mockServiceId: number): Promise<void> {
+    const entry = this.#entries.get(mockServiceId)
+    if (entry !== undefined) {
+      await serialize(entry, async () => {
+        entry.generation++
+        cancelRestart(entry)
+        await this.#stopRuntime(entry)
+      })
+      this.#entries.delete(mockServiceId)
+    }
+    await this.#files.remove(mockServiceId)
+  }
+
+  adminUrl (mockServiceId: number): string | null {
+    return this.#entries.get(mockServiceId)?.running?.endpoints.admin ?? null
+  }
+
+  logsOf (mockServiceId: number, limit?: number): string[] {
+    const logs = this.#entries.get(mockServiceId)?.logs
+    return logs === undefined ? [] : logs.snapshot(limit ?? logs.capacity)
+  }
+
+  async settled (trackingId: string): Promise<Tracking | undefined> {
+    await this.#runs.get(trackingId)
+    return await this.#store.trackings.get(trackingId)
+  }
+
+  async restore (by: string): Promise<Tracking[]> {
+    const mocks = await this.#store.mockServices.listByStatus(['RUNNING', 'PENDING'])
+    return await Promise.all(mocks.map(async (mock) => await this.#track(mock, 'deploy', by, async () => await this.#start(mock, async () => {
+      const document = await this.#files.read(mock.id)
+      if (document === undefined) throw createError('ERR_DEPLOY_FAILED', [`no document was saved for mock service ${mock.id}`])
+      return document
+    }, by))))
+  }
+
+  async environment (): Promise<EnvironmentFigures> {
+    const running = [...this.#entries.values()].filter((e) => e.running !== null)
+    const figures = await Promise.all(running.map(async (entry) => {
+      const current = entry.running as Running
+      const health = await fetchHealth(current.endpoints.admin, 2000).catch(() => null)
+      const pids = new Set<number>()
+      for (const pid of [current.process.pid, health?.pid, ...(health?.workers ?? []).map((w) => w.pid)]) {
+        if (typeof pid === 'number') pids.add(pid)
+      }
+      let memory = 0
+      for (const pid of pids) memory += (await residentBytes(pid)) ?? 0
+      return { memory, transactions: health?.transactions ?? 0 }
+    }))
+    let memoryUsage = (await residentBytes(process.pid)) ?? process.memoryUsage().rss
+    let totalTxnCount = 0
+    for (const f of figures) {
+      memoryUsage += f.memory
+      totalTxnCount += f.transactions
+    }
+    return {
+      status: 'RUNNING',
+      lastHeartBeat: Date.now(),
+      memoryUsage,
+      msRunningCount: running.length,
+      totalTxnCount,
+      runningMockServiceIds: running.map((e) => e.id).sort((a, b) => a - b),
+    }
+  }
+
+  async shutdown (): Promise<void> {
+    this.#closing = true
+    await Promise.all([...this.#entries.values()].map(async (entry) => {
+      cancelRestart(entry)
+      const starting = entry.starting
+      const running = entry.running
+      entry.running = null
+      await Promise.all([starting?.kill(), running?.process.stop(this.#stopTimeoutMs)])
+      // Actions under way end (FAILED: the platform is stopping); records keep their status, so
+      // that `restore` brings RUNNING mock services back when the platform starts again.
+      await entry.queue
+    }))
+  }
+
+  /**
+   * Creates the tracking (RUNNING, or PENDING behind other actions on the same mock service),
+   * queues the work, and returns the tracking at once; the work's end sets FINISHED (with its
+   * warnings) or FAILED (with the error).
+   */
+  async #track (mock: MockService, action: TrackingAction, by: string, work: (entry: Managed) => Promise<Tracking['warnings']>): Promise<Tracking> {
+    const entry = this.#entry(mock.id)
+    const queued = entry.busy > 0
+    entry.busy++
+    const created = this.#store.write(async (tx) => await tx.trackings.create({
+      trackingId: randomUUID(),
+      workspaceId: mock.workspaceId,
+      mockServiceId: mock.id,
+      action,
+      status: queued ? 'PENDING' : 'RUNNING',
+      errors: [],
+      warnings: [],
+      createdBy: by,
+    }))
+    const run = serialize(entry, async () => {
+      const tracking = await created
+      try {
+        if (queued) await this.#finishTracking(tracking.trackingId, { status: 'RUNNING' })
+        entry.generation++
+        if (this.#closing) throw createError('ERR_DEPLOY_FAILED', ['the platform is stopping'])
+        const warnings = await work(entry)
+        await this.#finishTracking(tracking.trackingId, { status: 'FINISHED', warnings, ended: Date.now() })
+      } catch (err) {
+        const error = trackingErrorOf(err)
+        this.#note(entry, 'error', `${action} failed`, { trackingId: tracking.trackingId, error })
+        await this.#finishTracking(tracking.trackingId, { status: 'FAILED', errors: [error], ended: Date.now() })
+      }
+    }).finally(() => { entry.busy-- })
+    const tracking = await created.catch(async (err: unknown) => {
+      await run.catch(() => {})
+      throw err
+    })
+    this.#runs.set(tracking.trackingId, run.catch(() => {}).finally(() => this.#runs.delete(tracking.trackingId)))
+    return tracking
+  }
+
+  /**
+   * Writes the document and starts the runtime (ending the running one first: a deploy of a
+   * running mock service restarts it on the same ports), then records RUNNING and the endpoints.
+   */
+  async #start (mock: MockService, load: () => Promise<MockServiceDocument>, by: string): Promise<Tracking['warnings']> {
+    const entry = this.#entry(mock.id)
+    cancelRestart(entry)
+    entry.restartAttempts = 0
+    const document = this.#stamp(mock, await load())
+    await this.#update(mock.id, { status: 'PENDING' }, by)
+    const file = await this.#files.write(mock.id, document)
+    const previous = entry.running
+    await this.#stopRuntime(entry)
+    const spec = this.#specOf(mock, document, previous)
+    try {
+      let running = await this.#launch(entry, spec, file)
+      // A port the system picked may be one a stopped mock service keeps for its next deploy:
+      // start again elsewhere rather than take it (rare; ephemeral ports are many).
+      for (let attempt = 1; attempt <= PORT_CLASH_ATTEMPTS; attempt++) {
+        const clash = await this.#clashingPort(mock, spec, running)
+        if (clash === null) break
+        this.#note(entry, 'info', 'port kept by another mock service; starting again', { port: clash })
+        await this.#stopRuntime(entry)
+        running = await this.#launch(entry, spec, file)
+      }
+    } catch (err) {
+      if (!this.#closing) await this.#update(mock.id, { status: 'FAILED', httpEndpoint: null, httpsEndpoint: null }, by)
+      throw err
+    }
+    await this.#update(mock.id, { ...this.#runningFields(entry), deployDate: Date.now() }, by)
+    return []
+  }
+
+  /** A port the system gave this runtime that another mock service's record keeps, or null. */
+  async #clashingPort (mock: MockService, spec: LaunchSpec, running: Running): Promise<number | null> {
+    const picked: number[] = []
+    if (spec.port === 0) picked.push(running.port)
+    if (spec.tlsPort === 0 && running.tlsPort !== null) picked.push(running.tlsPort)
+    if (picked.length === 0) return null
+    const kept = await this.#store.mockServices.usedPorts()
+    // This mock service's own record may list a port too (a tlsPort kept while the port is new).
+    const own = [mock.port, mock.tlsPort]
+    return picked.find((port) => kept.includes(port) && !own.includes(port)) ?? null
+  }
+
+  /** Starts the runtime (launch.ts) and makes it this mock service's running one. */
+  async #launch (entry: Managed, spec: LaunchSpec, file: string): Promise<Running> {
+    let child: RuntimeProcess | null = null
+    try {
+      const running = await launchRuntime({
+        command: this.#command,
+        host: this.#host,
+        runtimeArgs: this.#runtimeArgs,
+        spec,
+        file,
+        readyTimeoutMs: this.#readyTimeoutMs,
+        onLine: (line) => this.#childLine(entry, line),
+        onSpawn: (spawned) => {
+          child = spawned
+          entry.starting = spawned
+        },
+      })
+      if (entry.starting !== running.process) {
+        // A shutdown ended the start under way.
+        await running.process.kill()
+        throw createError('ERR_DEPLOY_FAILED', ['the platform is stopping'])
+      }
+      entry.running = running
+      const { process: started, endpoints } = running
+      this.#background(entry, started.exited.then((exit) => this.#onExit(entry, started, describeExit(exit))))
+      this.#note(entry, 'info', 'runtime started', { pid: started.pid, http: endpoints.http, https: endpoints.https, admin: endpoints.admin, replicas: spec.replicas })
+      return running
+    } finally {
+      if (child !== null && entry.starting === child) entry.starting = null
+    }
+  }
+
+  /** Drains and ends the running runtime, if any. */
+  async #stopRuntime (entry: Managed): Promise<void> {
+    const running = entry.running
+    if (running === null) return
+    entry.running = null
+    const exit = await running.process.stop(this.#stopTimeoutMs)
+    this.#note(entry, 'info', 'runtime stopped', { pid: running.process.pid, how: describeExit(exit) })
+  }
+
+  /** A runtime ended without being asked to: restart it (in the queue, after actions already waiting). */
+  #onExit (entry: Managed, child: RuntimeProcess, how: string): void {
+    if (entry.running?.process !== child || this.#closing) return
+    const previous = entry.running
+    entry.running = null
+    if (Date.now() - child.startedAt >= this.#restart.healthyAfterMs) entry.restartAttempts = 0
+    const generation = entry.generation
+    this.#background(entry, serialize(entry, async () => {
+      if (entry.generation === generation) await this.#afterCrash(entry, previous, `runtime ${how}`, generation)
+    }))
+  }
+
+  async #afterCrash (entry: Managed, previous: Running, reason: string, generation: number): Promise<void> {
+    if (this.#closing) return
+    const policy = this.#restart
+    if (entry.restartAttempts >= policy.attempts) {
+      this.#note(entry, 'error', `${reason}; gave up after ${policy.attempts} restarts`, {})
+      await this.#update(entry.id, { status: 'FAILED', httpEndpoint: null, httpsEndpoint: null })
+      return
+    }
+    const delay = Math.min(policy.maxDelayMs, policy.initialDelayMs * 2 ** entry.restartAttempts)
+    entry.restartAttempts++
+    this.#note(entry, 'warn', `${reason}; restarting in ${delay} ms (attempt ${entry.restartAttempts} of ${policy.attempts})`, {})
+    await this.#update(entry.id, { status: 'PENDING' })
+    entry.restartTimer = setTimeout(() => {
+      entry.restartTimer = null
+      this.#background(entry, serialize(entry, async () => {
+        if (entry.generation !== generation || this.#closing) return
+        const spec = { ...previous.spec, port: previous.port, tlsPort: previous.tlsPort }
+        try {
+          await this.#launch(entry, spec, previous.file)
+        } catch (err) {
+          await this.#afterCrash(entry, previous, `restart failed: ${(err as Error).message}`, generation)
+          return
+        }
+        this.#note(entry, 'info', 'runtime restarted', {})
+        await this.#update(entry.id, this.#runningFields(entry))
+      }))
+    }, delay)
+  }
+
+  #entry (id: number): Managed {
+    let entry = this.#entries.get(id)
+    if (entry === undefined) {
+      entry = createManaged(id, this.#logLines)
+      this.#entries.set(id, entry)
+    }
+    return entry
+  }
+
+  /** The document as the runtime gets it: with the mock service's id, so that inspection and logs name it. */
+  #stamp (mock: MockService, document: MockServiceDocument): MockServiceDocument {
+    return { ...document, id: mock.id, name: document.name ?? mock.name }
+  }
+
+  /** Ports: the record's (kept from the last deploy), else the running runtime's, else any free one. */
+  #specOf (mock: MockService, document: MockServiceDocument, running: Running | null): LaunchSpec {
+    const https = (mock.endpointPreference ?? document.endpointPreference) === 'HTTPS'
+    return {
+      port: mock.port ?? running?.port ?? 0,
+      tlsPort: https ? mock.tlsPort ?? running?.tlsPort ?? 0 : null,
+      https,
+      replicas: Math.max(1, mock.replicas ?? document.replicas ?? 1),
+    }
+  }
+
+  #runningFields (entry: Managed): RecordPatch {
+    const running = entry.running
+    if (running === null) return {}
+    return {
+      status: 'RUNNING',
+      httpEndpoint: this.#endpoint(running.endpoints.http),
+      httpsEndpoint: running.endpoints.https === null ? null : this.#endpoint(running.endpoints.https),
+      port: running.port,
+      tlsPort: running.tlsPort,
+      pendingUpdate: false,
+    }
+  }
+
+  #endpoint (url: string): string {
+    const parsed = new URL(url)
+    parsed.hostname = this.#endpointHost
+    return parsed.origin
+  }
+
+  async #update (id: number, patch: RecordPatch, by?: string): Promise<void> {
+    await this.#store.write(async (tx) => await tx.mockServices.update(id, by === undefined ? patch : { ...patch, by }))
+  }
+
+  async #finishTracking (trackingId: string, patch: Partial<Pick<Tracking, 'status' | 'errors' | 'warnings' | 'ended'>>): Promise<void> {
+    await this.#store.write(async (tx) => await tx.trackings.update(trackingId, patch))
+  }
+
+  /** Work nobody awaits (crash handling, restarts): a failure is logged, never unhandled. */
+  #background (entry: Managed, work: Promise<unknown>): void {
+    work.catch((err: unknown) => this.#note(entry, 'error', 'restart handling failed', { err: err instanceof Error ? err.message : String(err) }))
+  }
+
+  /** A platform-side line in the mock service's log, and the same event in the platform's log. */
+  #note (entry: Managed, level: 'info' | 'warn' | 'error', message: string, fields: Record<string, unknown>): void {
+    const pinoLevel = level === 'info' ? 30 : level === 'warn' ? 40 : 50
+    entry.logs.write(JSON.stringify({ level: pinoLevel, time: Date.now(), source: 'platform', serviceMockId: entry.id, ...fields, msg: message }))
+    this.#log[level]({ serviceMockId: entry.id, ...fields }, message)
+  }
+
+  /** A line of the runtime's standard error: kept for the mock service's log, and debug in the platform's. */
+  #childLine (entry: Managed, line: string): void {
+    entry.logs.write(line)
+    if (this.#log.isLevelEnabled('debug')) this.#log.debug({ serviceMockId: entry.id, line }, 'runtime log')
+  }
+}

@@ -1,0 +1,108 @@
+import { createError } from '../errors/index.js'
+import { LogRing } from '../log/index.js'
+import type { RuntimeEndpoints, RuntimeProcess } from './runtime-process.js'
+
+/** What a runtime is started with: the settings that need a new process when they change. */
+export interface LaunchSpec {
+  /** Requested HTTP port; 0 lets the system pick one. */
+  port: number
+  /** Requested HTTPS port when `https`; 0 lets the system pick one. */
+  tlsPort: number | null
+  https: boolean
+  replicas: number
+}
+
+/** A runtime that started and answered its health check. */
+export interface Running {
+  readonly process: RuntimeProcess
+  readonly endpoints: RuntimeEndpoints
+  readonly spec: LaunchSpec
+  /** The ports it got, which a restart asks for again. */
+  readonly port: number
+  readonly tlsPort: number | null
+  /** Its mock-service document. */
+  readonly file: string
+}
+
+/**
+ * The deployer's state of one mock service. Every action on it (deploy, configure, stop, remove,
+ * the restarts after a crash) runs through `queue`, one at a time, in call order.
+ */
+export interface Managed {
+  readonly id: number
+  queue: Promise<void>
+  /** Actions queued or running; a new action finding none starts RUNNING, otherwise PENDING. */
+  busy: number
+  /** Bumped by every user action: a restart scheduled before it gives up. */
+  generation: number
+  running: Running | null
+  /** The process of a start under way (not yet healthy), so that shutdown can end it. */
+  starting: RuntimeProcess | null
+  restartTimer: NodeJS.Timeout | null
+  /** Restarts in a row after crashes; reset by a user action or a long enough life. */
+  restartAttempts: number
+  readonly logs: LogRing
+}
+
+/**
+ * A mock service's fresh state: nothing running, nothing queued.
+ *
+ * @example
+ * const entry = createManaged(7, 1000)
+ */
+export function createManaged (id: number, logLines: number): Managed {
+  return {
+    id,
+    queue: Promise.resolve(),
+    busy: 0,
+    generation: 0,
+    running: null,
+    starting: null,
+    restartTimer: null,
+    restartAttempts: 0,
+    logs: new LogRing(logLines),
+  }
+}
+
+/**
+ * Runs `task` after every task queued before it on this mock service; a failure does not stop the queue.
+ *
+ * @example
+ * await serialize(entry, async () => await stopRuntime(entry))
+ */
+export function serialize<T> (entry: Managed, task: () => Promise<T>): Promise<T> {
+  const run = entry.queue.then(task)
+  entry.queue = run.then(noop, noop)
+  return run
+}
+
+/** Cancels a restart waiting for its backoff, if any. */
+export function cancelRestart (entry: Managed): void {
+  if (entry.restartTimer !== null) clearTimeout(entry.restartTimer)
+  entry.restartTimer = null
+}
+
+/**
+ * How a process ended, for log lines.
+ *
+ * @example
+ * describeExit({ code: null, signal: 'SIGKILL' }) // 'was killed by SIGKILL'
+ */
+export function describeExit (exit: { code: number | null; signal: NodeJS.Signals | null }): string {
+  return exit.signal !== null ? `was killed by ${exit.signal}` : `exited with code ${exit.code ?? '?'}`
+}
+
+/**
+ * The `errors[]` entry of a failed tracking: the code and message of an UnderstudyError or of the
+ * runtime's answer (ERR_DSL_INVALID...), ERR_DEPLOY_FAILED around anything else.
+ *
+ * @example
+ * trackingErrorOf(new Error('boom')) // { code: 'ERR_DEPLOY_FAILED', message: 'Deployment failed: boom' }
+ */
+export function trackingErrorOf (err: unknown): { code: string; message: string } {
+  const code = (err as { code?: unknown } | null)?.code
+  if (err instanceof Error && typeof code === 'string' && code.startsWith('ERR_')) return { code, message: err.message }
+  return { code: 'ERR_DEPLOY_FAILED', message: createError('ERR_DEPLOY_FAILED', [err instanceof Error ? err.message : String(err)]).message }
+}
+
+function noop (): void {}

@@ -1,0 +1,51 @@
+import type { MockServiceDocument } from '../dsl/index.js'
+import type { MockService, Tracking } from '../store/index.js'
+
+/** Live figures of the local runtime host, shown as the platform's environment (spec/002 platformvses). */
+export interface EnvironmentFigures {
+  status: 'RUNNING'
+  /** Epoch milliseconds of the last health check of the runtimes. */
+  lastHeartBeat: number
+  /** Bytes of memory used by the platform and its runtimes. */
+  memoryUsage: number
+  msRunningCount: number
+  totalTxnCount: number
+  runningMockServiceIds: number[]
+}
+
+/**
+ * Runs mock services: one `understudy run` per mock service (`replicas` worker processes sharing
+ * its port), driven through its admin listener (DESIGN.md section 5). Every action returns its
+ * tracking at once; the tracking moves PENDING -> RUNNING -> FINISHED (or FAILED with `errors`)
+ * as the work goes on, and the mock service record's `status`, `httpEndpoint`, `httpsEndpoint`
+ * and `deployDate` follow.
+ */
+export interface Deployer {
+  /** Starts the mock service's runtime with this document (restarts it if running). */
+  deploy: (mock: MockService, document: MockServiceDocument, by: string) => Promise<Tracking>
+  /** Swaps the running runtime's configuration without dropping a connection; deploys if it is not running. */
+  configure: (mock: MockService, document: MockServiceDocument, by: string) => Promise<Tracking>
+  /** Drains and ends the runtime. */
+  stop: (mock: MockService, by: string) => Promise<Tracking>
+  /** Stops (if running) and forgets a mock service; resolves once its processes are gone. */
+  remove: (mockServiceId: number) => Promise<void>
+  /** The admin URL of a running mock service (inspection, logs), or null. */
+  adminUrl: (mockServiceId: number) => string | null
+  /**
+   * The newest `limit` lines (default all kept, oldest first) of what the platform saw of a mock
+   * service's runtime: its standard error (the runtime's JSON log lines, every replica's) and the
+   * platform's own lines about it (`runtime exited with code 1; restarting in 500 ms`). Kept in
+   * memory, a bounded number per mock service; empty for one never deployed since the platform started.
+   */
+  logsOf: (mockServiceId: number, limit?: number) => string[]
+  /**
+   * Deploys again, from the documents last written, every mock service whose record says RUNNING
+   * (or PENDING: a deploy the platform's stop interrupted): the platform calls it when it starts.
+   */
+  restore: (by: string) => Promise<Tracking[]>
+  /** Resolves when the tracking has ended (FINISHED or FAILED); for tests and the platform's restore. */
+  settled: (trackingId: string) => Promise<Tracking | undefined>
+  environment: () => Promise<EnvironmentFigures>
+  /** Stops every runtime (the platform is stopping). */
+  shutdown: () => Promise<void>
+}

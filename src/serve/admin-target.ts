@@ -1,0 +1,92 @@
+import type { MockServiceDocument } from '../dsl/index.js'
+import { toDetail, toListEntry, type InspectionDetail, type InspectionListEntry } from '../inspect/index.js'
+import type { LogRing } from '../log/index.js'
+import type { Runtime } from './runtime.js'
+
+/** `GET /health` of one runtime (one replica). */
+export interface RuntimeHealth {
+  status: 'UP' | 'DEGRADED' | 'DOWN'
+  serviceMockId: number
+  /** Transactions of the configuration being served. */
+  transactions: number
+  inFlight: number
+  uptimeSeconds: number
+  inspection: { records: number; bytes: number } | null
+  urls: Runtime['urls']
+  /** The process answering (the primary's, in a cluster). */
+  pid: number
+}
+
+/** A page of inspection list entries, newest first, and how many records are held. */
+export interface InspectionPage {
+  entries: InspectionListEntry[]
+  total: number
+}
+
+/** What `PUT /config` answers. */
+export interface ReconfigureResult {
+  transactions: number
+  serviceMockId: number
+}
+
+/**
+ * What the admin routes read and change. One local runtime implements it (`localAdminTarget`),
+ * and so does a cluster primary, by asking its replicas over IPC: the routes, envelopes and
+ * errors of admin.ts are the same for both.
+ */
+export interface AdminTarget {
+  health: () => Promise<RuntimeHealth>
+  /** The document being served. */
+  config: () => MockServiceDocument
+  /**
+   * Compiles a validated document and swaps it in. Throws ERR_DSL_INVALID, changing nothing,
+   * when it cannot be compiled.
+   */
+  reconfigure: (document: MockServiceDocument) => Promise<ReconfigureResult>
+  inspection: (skip: number, limit: number) => Promise<InspectionPage>
+  /** One record's detail; undefined when unknown or evicted. */
+  inspectionDetail: (id: number) => Promise<InspectionDetail | undefined>
+  /** The newest `limit` log lines, oldest first. */
+  log: (limit: number) => Promise<string[]>
+}
+
+/**
+ * The admin target of one runtime in this process.
+ *
+ * @example
+ * const target = localAdminTarget(runtime, logRing)
+ * (await target.health()).inFlight // 0
+ */
+export function localAdminTarget (runtime: Runtime, logRing: LogRing | null, started = Date.now()): AdminTarget {
+  return {
+    health: async () => {
+      const mock = runtime.current()
+      return {
+        status: 'UP',
+        serviceMockId: mock.serviceMockId,
+        transactions: mock.matcher.active.length,
+        inFlight: runtime.inFlight(),
+        uptimeSeconds: Math.round((Date.now() - started) / 1000),
+        inspection: runtime.ring === null ? null : { records: runtime.ring.length, bytes: runtime.ring.heldBytes },
+        urls: runtime.urls,
+        pid: process.pid,
+      }
+    },
+    config: () => runtime.current().document,
+    reconfigure: async (document) => {
+      const compiled = runtime.reload(document)
+      return { transactions: compiled.matcher.active.length, serviceMockId: compiled.serviceMockId }
+    },
+    inspection: async (skip, limit) => {
+      const ring = runtime.ring
+      const id = runtime.current().serviceMockId
+      const records = ring === null ? [] : ring.newest(skip, limit)
+      return { entries: records.map((r) => toListEntry(r, id)), total: ring?.length ?? 0 }
+    },
+    inspectionDetail: async (id) => {
+      const record = runtime.ring?.get(id)
+      return record === undefined ? undefined : toDetail(record, runtime.current().serviceMockId)
+    },
+    log: async (limit) => logRing?.snapshot(limit) ?? [],
+  }
+}

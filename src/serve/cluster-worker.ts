@@ -1,0 +1,126 @@
+import type { RuntimeOptions } from '../config/index.js'
+import type { Logger, LogRing } from '../log/index.js'
+import { localAdminTarget, type AdminTarget } from './admin-target.js'
+import {
+  isMessage,
+  toWireError,
+  type PrimaryMessage,
+  type ReplicaCall,
+  type ReplicaMessage,
+  type StartMessage,
+} from './cluster-protocol.js'
+import { startRuntime, type Runtime } from './runtime.js'
+
+export interface ClusterReplicaParams {
+  /** The runtime options of the command line; the primary's `start` message gives the ports. */
+  options: Readonly<RuntimeOptions>
+  /** The replica's logger; its lines get `replica` and `serviceMockId` fields. */
+  log: Logger
+  /** Where the replica keeps its log lines, which the primary's `GET /log` gathers. */
+  logRing: LogRing | null
+}
+
+/**
+ * Runs this process as one replica of a cluster (`understudy run --replicas N`): waits for the
+ * primary's `start`, serves on the shared ports (in a cluster, a listener on port 0 gets the port
+ * every replica shares), answers the primary's admin calls, and drains then exits on `stop` or on
+ * SIGTERM/SIGINT. Returns at once; the process lives on its IPC channel and listeners.
+ *
+ * @example
+ * if (cluster.isWorker) runClusterReplica({ options, log, logRing })
+ */
+export function runClusterReplica (params: ClusterReplicaParams): void {
+  const send = (message: ReplicaMessage): void => {
+    // The channel is gone when the primary has died; Node's cluster then ends this process.
+    if (process.connected) process.send?.(message)
+  }
+  let runtime: Runtime | null = null
+  let target: AdminTarget | null = null
+  let started: Promise<void> | null = null
+  let stopping = false
+  let failed = false
+  let log = params.log
+
+  const start = async (message: StartMessage): Promise<void> => {
+    log = params.log.child({ replica: message.replica, serviceMockId: message.document.id ?? 0 })
+    const options: Readonly<RuntimeOptions> = { ...params.options, ...message.ports }
+    try {
+      runtime = await startRuntime({
+        document: message.document,
+        options,
+        log,
+        ids: message.ids,
+        ...(message.tls === null ? {} : { tls: message.tls }),
+      })
+    } catch (err) {
+      failed = true
+      log.error({ err }, 'replica failed to start')
+      send({ kind: 'failed', error: toWireError(err) })
+      // Leave it to the primary, which kills a replica that failed; exit anyway if it does not.
+      setTimeout(() => process.exit(1), 2000).unref()
+      throw err
+    }
+    target = localAdminTarget(runtime, params.logRing)
+    log.info({ urls: runtime.urls, pid: process.pid }, 'replica listening')
+    send({ kind: 'listening', urls: runtime.urls })
+    if (stopping) await stop()
+  }
+
+  const answer = async (callId: number, call: ReplicaCall): Promise<void> => {
+    try {
+      await started
+      if (target === null) throw new Error('replica not started')
+      send({ kind: 'reply', callId, value: await perform(target, call) })
+    } catch (err) {
+      send({ kind: 'reply', callId, error: toWireError(err) })
+    }
+  }
+
+  const stop = async (): Promise<void> => {
+    stopping = true
+    if (runtime === null) {
+      if (started === null || failed) process.exit(0)
+      return // start() stops once it listens
+    }
+    const current = runtime
+    runtime = null
+    log.info({ pid: process.pid }, 'replica draining')
+    await current.close().catch((err: unknown) => log.error({ err }, 'replica drain failed'))
+    process.exit(0)
+  }
+
+  process.on('message', (message: unknown) => {
+    if (!isMessage<PrimaryMessage>(message)) return
+    switch (message.kind) {
+      case 'start':
+        started ??= start(message).catch(() => {})
+        break
+      case 'call':
+        answer(message.callId, message.call).catch(() => {})
+        break
+      case 'stop':
+        stop().catch(() => {})
+        break
+    }
+  })
+  // A signal to the whole process group (Ctrl-C) reaches replicas too: drain, as a single runtime does.
+  const onSignal = (): void => { stop().catch(() => {}) }
+  process.on('SIGTERM', onSignal)
+  process.on('SIGINT', onSignal)
+  send({ kind: 'hello' })
+}
+
+async function perform (target: AdminTarget, call: ReplicaCall): Promise<unknown> {
+  switch (call.op) {
+    case 'health':
+      return await target.health()
+    case 'reconfigure':
+      return await target.reconfigure(call.document)
+    case 'inspection':
+      return await target.inspection(call.skip, call.limit)
+    case 'detail':
+      return (await target.inspectionDetail(call.id)) ?? null
+    case 'log':
+      return await target.log(call.limit)
+  }
+}
