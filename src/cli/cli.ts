@@ -9,6 +9,7 @@ Usage:
   understudy serve <file-or-dir>... [--port 8080] [--watch]   local mock server from files
   understudy run --mock <mock-service.json> [--port N] [--admin-port M]   one mock service
   understudy import <file> [--format F] [-o out.yaml]         convert a file to the DSL
+  understudy platform [--port 8080] [--data-dir ./data]       the control plane (APIs, store, deployer)
   understudy --version
 
 Run "understudy <command> --help" for the flags of a command.
@@ -40,6 +41,8 @@ export async function main (argv: string[], io: CommandIo): Promise<number | 'ru
         return await (await import('./commands/run.js')).runRunCommand(args, io)
       case 'import':
         return await (await import('./commands/import.js')).runImportCommand(args, io)
+      case 'platform':
+        return await (await import('./commands/platform.js')).runPlatformCommand(args, io)
       case undefined:
       case 'help':
       case '--help':
@@ -51,7 +54,7 @@ export async function main (argv: string[], io: CommandIo): Promise<number | 'ru
         io.stdout.write(`${version()}\n`)
         return exitCodes.ok
       default:
-        throw new UsageError(`unknown command "${command}"; expected serve, run or import`)
+        throw new UsageError(`unknown command "${command}"; expected serve, run, import or platform`)
     }
   } catch (err) {
     return reportFailure(err, command ?? '', io)
@@ -61,6 +64,7 @@ export async function main (argv: string[], io: CommandIo): Promise<number | 'ru
 async function helpOf (command: string | undefined): Promise<string> {
   if (command === 'serve') return (await import('./commands/serve.js')).serveHelp
   if (command === 'run') return (await import('./commands/run.js')).runHelp
+  if (command === 'platform') return (await import('./commands/platform.js')).platformHelp
   return help
 }
 

@@ -17,8 +17,8 @@ export interface CliResult {
 }
 
 /** Runs `understudy <args>` to completion (killed after `timeoutMs`). */
-export async function runCli (args: string[], options: { cwd?: string; timeoutMs?: number } = {}): Promise<CliResult> {
-  const child = spawn(process.execPath, [cliPath, ...args], { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] })
+export async function runCli (args: string[], options: { cwd?: string; timeoutMs?: number; env?: Record<string, string> } = {}): Promise<CliResult> {
+  const child = spawn(process.execPath, [cliPath, ...args], { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } })
   let stdout = ''
   let stderr = ''
   child.stdout.on('data', (c: Buffer) => { stdout += c.toString() })
@@ -47,8 +47,8 @@ export interface CliServer {
  * Starts `understudy <args>` (a server), waits for its `listening on http://...` line, and kills
  * it when the test finishes if it is still running.
  */
-export async function startCli (args: string[], options: { cwd?: string; timeoutMs?: number } = {}): Promise<CliServer> {
-  const child = spawn(process.execPath, [cliPath, ...args], { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] })
+export async function startCli (args: string[], options: { cwd?: string; timeoutMs?: number; env?: Record<string, string> } = {}): Promise<CliServer> {
+  const child = spawn(process.execPath, [cliPath, ...args], { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } })
   let stdout = ''
   let stderr = ''
   const waiters: Array<() => void> = []

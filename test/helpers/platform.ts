@@ -46,7 +46,7 @@ export const unavailableDeployer: Deployer = {
  * const platform = await startTestPlatform()
  * const res = await platform.request(`/api/v1/workspaces/${platform.workspaceId}/services`, { method: 'POST', json: { name: 'pets' } })
  */
-export async function startTestPlatform (options: { deployer?: (deps: Omit<ApiDeps, 'deployer'>) => Deployer; routes?: readonly Route[]; uploadLimit?: number } = {}): Promise<TestPlatform> {
+export async function startTestPlatform (options: { deployer?: (deps: Omit<ApiDeps, 'deployer'>, dataDir: string) => Deployer; routes?: readonly Route[]; uploadLimit?: number } = {}): Promise<TestPlatform> {
   const dataDir = tempDir('understudy-platform-')
   const log = createSilentLogger()
   const store = await openSqliteStore({ dataDir, log })
@@ -64,7 +64,7 @@ export async function startTestPlatform (options: { deployer?: (deps: Omit<ApiDe
     log,
     options: { baseUrl: url, jsonLimit: 1024 * 1024, uploadLimit: options.uploadLimit ?? 16 * 1024 * 1024, signingKey: randomBytes(32) },
   }
-  const deployer = options.deployer?.(base) ?? unavailableDeployer
+  const deployer = options.deployer?.(base, dataDir) ?? unavailableDeployer
   server.on('request', createApiHandler({ ...base, deployer }, options.routes ?? allRoutes))
   const auth = `Basic ${Buffer.from(`${apiKeyId}:${apiKeySecret}`).toString('base64')}`
   let closed = false

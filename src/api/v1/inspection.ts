@@ -1,0 +1,71 @@
+import { createError } from '../../errors/index.js'
+import type { Route } from '../http/types.js'
+import { invalidField } from '../validation.js'
+import { adminGet } from './runtime-admin.js'
+
+/**
+ * Inspection ids are per runtime; the analytics API names a request by one integer (spec/002:
+ * "Request ID ... read from result[].id of the inspection list"). The platform's request id is
+ * `mockServiceId * 1e10 + inspection id`: unique across mock services, an integer, and decodable
+ * without a lookup (10^10 ids is five days at 20,000 requests a second).
+ */
+const ID_SPACE = 10_000_000_000
+
+export function requestIdOf (mockServiceId: number, inspectionId: number): number {
+  return mockServiceId * ID_SPACE + inspectionId
+}
+
+function decodeRequestId (requestId: number): { mockServiceId: number; inspectionId: number } {
+  return { mockServiceId: Math.floor(requestId / ID_SPACE), inspectionId: requestId % ID_SPACE }
+}
+
+const DEFAULT_PAGE = 50
+const MAX_PAGE = 1000
+
+/**
+ * The analytics API (`/reports/api/v1`, spec/002 "Analytics"): the inspection list of a mock
+ * service, newest first, merged across its replicas by the runtime, and the detail of one request.
+ * A mock service that is not running has an empty list (its journal lives in its runtime).
+ */
+export const inspectionRoutes: Route[] = [
+  {
+    method: 'GET',
+    path: '/reports/api/v1/workspaces/:workspaceId/inspection-data/service-mock/:serviceMockId',
+    family: 'reports',
+    handler: async (ctx) => {
+      const workspace = await ctx.workspace()
+      const id = ctx.intParam('serviceMockId')
+      const mock = await ctx.deps.store.mockServices.get(workspace.id, id)
+      if (mock === undefined) throw createError('ERR_API_NOT_FOUND', [`Mock service ${id}`])
+      const skip = intOf(ctx.query, 'skip', 0)
+      const limit = Math.min(intOf(ctx.query, 'limit', DEFAULT_PAGE) || DEFAULT_PAGE, MAX_PAGE)
+      const adminUrl = ctx.deps.deployer.adminUrl(mock.id)
+      if (adminUrl === null) return { result: [], paging: { limit, skip, total: 0 } }
+      const { result, body } = await adminGet<Array<Record<string, unknown>>>(adminUrl, `/inspection?skip=${skip}&limit=${limit}`)
+      const entries = result.map((entry) => ({ ...entry, id: requestIdOf(mock.id, Number(entry['id'])), serviceMockId: mock.id }))
+      return { result: entries, paging: { limit, skip, total: typeof body['total'] === 'number' ? body['total'] : entries.length } }
+    },
+  },
+  {
+    method: 'GET',
+    path: '/reports/api/v1/workspaces/:workspaceId/inspection-data/requests/:requestId',
+    family: 'reports',
+    handler: async (ctx) => {
+      const workspace = await ctx.workspace()
+      const requestId = ctx.intParam('requestId')
+      const { mockServiceId, inspectionId } = decodeRequestId(requestId)
+      const mock = await ctx.deps.store.mockServices.get(workspace.id, mockServiceId)
+      const adminUrl = mock === undefined ? null : ctx.deps.deployer.adminUrl(mockServiceId)
+      if (mock === undefined || adminUrl === null || inspectionId === 0) throw createError('ERR_API_NOT_FOUND', [`Request ${requestId}`])
+      const { result } = await adminGet<Record<string, unknown>>(adminUrl, `/inspection/${inspectionId}`)
+      return { result: { ...result, id: requestId, serviceMockId: mock.id } }
+    },
+  },
+]
+
+function intOf (query: URLSearchParams, name: string, fallback: number): number {
+  const raw = query.get(name)
+  if (raw === null || raw === '') return fallback
+  if (!/^\d+$/.test(raw)) throw invalidField(`/${name}`, 'must be an integer >= 0')
+  return Number(raw)
+}

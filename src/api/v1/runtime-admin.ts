@@ -1,0 +1,25 @@
+import { createError } from '../../errors/index.js'
+
+/** How long the API waits for a runtime's admin listener. */
+const TIMEOUT_MS = 5000
+
+/**
+ * GET on a running mock service's admin API (docs/runtime.md), returning `result`. A runtime that
+ * does not answer is 503 ERR_API_UNAVAILABLE; its own errors keep their code and status.
+ *
+ * @example
+ * const entries = await adminGet<unknown[]>(adminUrl, '/inspection?skip=0&limit=50')
+ */
+export async function adminGet<T> (adminUrl: string, path: string): Promise<{ result: T; body: Record<string, unknown> }> {
+  let res: Response
+  let body: { error?: { code?: string; message?: string } | null; result?: unknown } & Record<string, unknown>
+  try {
+    res = await fetch(adminUrl + path, { signal: AbortSignal.timeout(TIMEOUT_MS) })
+    body = await res.json() as typeof body
+  } catch (err) {
+    throw createError('ERR_API_UNAVAILABLE', [`the mock service's runtime did not answer: ${(err as Error).message}`], { cause: err })
+  }
+  if (res.status === 404 && body.error?.code === 'ERR_INSPECT_NOT_FOUND') throw createError('ERR_INSPECT_NOT_FOUND', [path.split('/').pop()])
+  if (!res.ok || (body.error ?? null) !== null) throw createError('ERR_API_UNAVAILABLE', [`the mock service's runtime answered ${res.status}: ${body.error?.message ?? ''}`])
+  return { result: body.result as T, body }
+}

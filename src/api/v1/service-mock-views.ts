@@ -1,0 +1,74 @@
+import type { MockService, Service, Tracking } from '../../store/index.js'
+import { epochSeconds, formattedDate, epochSecondsOrNull } from '../format.js'
+
+/**
+ * The mock service record of spec/002 ("Mock service record"), every field present: the
+ * asset-based and bridge fields Understudy has no use for are null, as the spec's samples show
+ * them for transactional mock services.
+ */
+export function mockServiceView (m: MockService, service: Service | undefined) {
+  return {
+    id: m.id,
+    serviceId: m.serviceId,
+    serviceName: service?.name ?? null,
+    name: m.name,
+    description: m.description,
+    type: m.type,
+    status: m.status,
+    harborId: m.harborId,
+    shipId: m.shipId,
+    bridgeId: m.bridgeId,
+    registryId: m.registryId,
+    vseId: m.vseId,
+    platformVseId: m.platformVseId,
+    endpointPreference: m.endpointPreference,
+    liveSystemHost: m.liveSystemHost,
+    liveSystemPort: m.liveSystemPort,
+    thinkTime: m.thinkTime,
+    capacity: m.capacity,
+    replicas: m.replicas,
+    noMatchingRequestPreference: m.noMatchingRequestPreference,
+    noMatchingRequestTxnId: m.noMatchingRequestTxnId,
+    mockServiceTransactions: m.mockServiceTransactions.map((e) => ({ priority: e.priority, txnId: e.txnId })),
+    httpEndpoint: m.httpEndpoint,
+    httpsEndpoint: m.httpsEndpoint,
+    svEndpoint: null,
+    tags: m.tags,
+    groupTag: m.groupTag,
+    assetId: m.assetId,
+    svMessage: null,
+    registryUrl: null,
+    svVseName: null,
+    svVseId: null,
+    marFileId: null,
+    deployDate: epochSecondsOrNull(m.deployDate),
+    exposedPorts: m.port === null ? [] : [{ port: m.port, type: 'HTTP', basePath: '/' }, ...(m.tlsPort === null ? [] : [{ port: m.tlsPort, type: 'HTTPS', basePath: '/' }])],
+    pendingUpdate: m.pendingUpdate,
+    isNew: m.deployDate === null,
+    executionMode: 'MOST_EFFICIENT',
+    created: epochSeconds(m.created),
+    updated: epochSeconds(m.updated),
+    createdDate: formattedDate(m.created),
+    updatedDate: formattedDate(m.updated),
+    createdBy: m.createdBy,
+    updatedBy: m.updatedBy,
+  }
+}
+
+/** The tracking object of spec/002: the result of deploy, configure and stop. */
+export function trackingView (t: Tracking) {
+  return {
+    trackingId: t.trackingId,
+    status: t.status,
+    errors: t.errors,
+    warnings: t.warnings,
+    trackingUrl: `/api/v1/trackings/${t.trackingId}`,
+    data: { dataType: 'SERVICE_MOCK', values: [t.mockServiceId] },
+    action: t.action,
+    created: epochSeconds(t.created),
+    updated: epochSeconds(t.updated),
+    createdBy: t.createdBy,
+    updatedBy: t.createdBy,
+    ended: epochSecondsOrNull(t.ended),
+  }
+}

@@ -1,0 +1,282 @@
+import { createError } from '../../errors/index.js'
+import type { MockService, MockServiceTransactionRef, Repositories, Workspace } from '../../store/index.js'
+import type { ApiContext, HandlerResult, Route } from '../http/types.js'
+import { listQueryOf } from '../paging.js'
+import { invalidField, validatorOf } from '../validation.js'
+import { mockServiceDocument } from './mock-document.js'
+import { mockServiceView, trackingView } from './service-mock-views.js'
+
+/** Fields a create or update may set (unknown members, such as a whole record sent back on PUT, are ignored). */
+interface MockServiceInput {
+  serviceId?: number
+  name?: string
+  description?: string | null
+  type?: string
+  assetId?: number | null
+  thinkTime?: number | null
+  capacity?: number | null
+  replicas?: number | null
+  groupTag?: string | null
+  tags?: string[] | null
+  mockServiceTransactions?: Array<number | { txnId: number; priority?: number | null }> | null
+  noMatchingRequestPreference?: string | null
+  noMatchingRequestTxnId?: number | null
+  liveSystemHost?: string | null
+  liveSystemPort?: number | null
+  endpointPreference?: string | null
+  harborId?: string | null
+  shipId?: string | null
+  bridgeId?: number | null
+  registryId?: number | null
+  vseId?: number | null
+  platformVseId?: number | null
+}
+
+const nullableInt = (min: number, max?: number) => ({ type: ['integer', 'null'], minimum: min, ...(max === undefined ? {} : { maximum: max }) })
+const nullableString = (max: number) => ({ type: ['string', 'null'], maxLength: max })
+
+/** Most worker processes one mock service may have: beyond the cores of any machine it would be waste. */
+const MAX_REPLICAS = 32
+
+const inputSchema = {
+  type: 'object',
+  properties: {
+    serviceId: { type: 'integer', minimum: 1 },
+    name: { type: 'string', minLength: 1, maxLength: 200 },
+    description: nullableString(4000),
+    type: { type: 'string', enum: ['TRANSACTIONAL', 'SV', 'transactional', 'sv'] },
+    assetId: nullableInt(1),
+    thinkTime: nullableInt(0, 600_000),
+    capacity: nullableInt(1, 1_000_000),
+    replicas: nullableInt(1, MAX_REPLICAS),
+    groupTag: nullableString(200),
+    tags: { type: ['array', 'null'], items: { type: 'string', minLength: 1, maxLength: 200 } },
+    mockServiceTransactions: {
+      type: ['array', 'null'],
+      items: {
+        anyOf: [
+          { type: 'integer', minimum: 1 },
+          { type: 'object', required: ['txnId'], properties: { txnId: { type: 'integer', minimum: 1 }, priority: nullableInt(0) } },
+        ],
+      },
+    },
+    noMatchingRequestPreference: { type: ['string', 'null'] },
+    noMatchingRequestTxnId: nullableInt(1),
+    liveSystemHost: nullableString(255),
+    liveSystemPort: nullableInt(1, 65535),
+    endpointPreference: { type: ['string', 'null'], enum: ['HTTP', 'HTTPS', 'http', 'https', null] },
+    harborId: nullableString(200),
+    shipId: nullableString(200),
+    bridgeId: nullableInt(0),
+    registryId: nullableInt(0),
+    vseId: nullableInt(0),
+    platformVseId: nullableInt(0),
+  },
+} as const
+
+const readCreate = validatorOf<MockServiceInput & { serviceId: number; name: string }>({ ...inputSchema, required: ['serviceId', 'name'] })
+const readUpdate = validatorOf<MockServiceInput>(inputSchema)
+
+const preferences: Record<string, string> = { return404: 'return404', bypasslive: 'bypasslive', returntransaction: 'returnTransaction' }
+
+/** The record fields an input sets, checked against the workspace (400 naming the field). */
+async function fieldsOf (repos: Repositories, workspace: Workspace, input: MockServiceInput, current: MockService | null): Promise<Partial<MockService>> {
+  const out: Partial<MockService> = {}
+  const serviceId = input.serviceId ?? current?.serviceId
+  if (input.serviceId !== undefined) {
+    if (await repos.services.get(workspace.id, input.serviceId) === undefined) throw invalidField('/serviceId', `names service ${input.serviceId}, which does not exist in workspace ${workspace.id}`)
+    out.serviceId = input.serviceId
+  }
+  if (input.name !== undefined) out.name = input.name
+  if (input.description !== undefined) out.description = input.description
+  if (input.type !== undefined) out.type = input.type.toUpperCase()
+  const type = out.type ?? current?.type ?? 'TRANSACTIONAL'
+  if (input.assetId !== undefined) {
+    if (input.assetId !== null && await repos.assets.get(workspace.id, input.assetId) === undefined) throw invalidField('/assetId', `names asset ${input.assetId}, which does not exist in workspace ${workspace.id}`)
+    out.assetId = input.assetId
+  }
+  if (type === 'SV' && (out.assetId ?? current?.assetId ?? null) === null) throw invalidField('/assetId', 'is required for a mock service of type SV')
+  for (const key of ['thinkTime', 'capacity', 'replicas', 'groupTag', 'liveSystemHost', 'liveSystemPort', 'harborId', 'shipId', 'bridgeId', 'registryId', 'vseId', 'platformVseId'] as const) {
+    const value = input[key]
+    if (value !== undefined) (out as Record<string, unknown>)[key] = value
+  }
+  if (input.tags !== undefined) out.tags = input.tags ?? []
+  if (input.endpointPreference !== undefined) out.endpointPreference = input.endpointPreference === null ? null : input.endpointPreference.toUpperCase() as 'HTTP' | 'HTTPS'
+  if (input.mockServiceTransactions !== undefined) {
+    const refs: MockServiceTransactionRef[] = (input.mockServiceTransactions ?? []).map((e) => (typeof e === 'number' ? { txnId: e, priority: null } : { txnId: e.txnId, priority: e.priority ?? null }))
+    for (const [i, ref] of refs.entries()) {
+      const txn = await repos.transactions.get(workspace.id, ref.txnId)
+      if (txn === undefined) throw invalidField(`/mockServiceTransactions/${i}`, `names transaction ${ref.txnId}, which does not exist in workspace ${workspace.id}`)
+      if (serviceId !== undefined && txn.serviceId !== serviceId) throw invalidField(`/mockServiceTransactions/${i}`, `names transaction ${ref.txnId} of service ${txn.serviceId}, not of service ${serviceId}`)
+    }
+    out.mockServiceTransactions = refs
+  }
+  if (input.noMatchingRequestPreference !== undefined) {
+    const preference = preferences[(input.noMatchingRequestPreference ?? 'return404').toLowerCase()]
+    if (preference === undefined) throw invalidField('/noMatchingRequestPreference', 'must be one of return404, bypasslive, returnTransaction')
+    out.noMatchingRequestPreference = preference
+  }
+  if (input.noMatchingRequestTxnId !== undefined) {
+    if (input.noMatchingRequestTxnId !== null && await repos.transactions.get(workspace.id, input.noMatchingRequestTxnId) === undefined) {
+      throw invalidField('/noMatchingRequestTxnId', `names transaction ${input.noMatchingRequestTxnId}, which does not exist in workspace ${workspace.id}`)
+    }
+    out.noMatchingRequestTxnId = input.noMatchingRequestTxnId
+  }
+  const preference = out.noMatchingRequestPreference ?? current?.noMatchingRequestPreference ?? 'return404'
+  if (preference === 'returnTransaction' && (out.noMatchingRequestTxnId ?? current?.noMatchingRequestTxnId ?? null) === null) {
+    throw invalidField('/noMatchingRequestTxnId', 'is required when noMatchingRequestPreference is returnTransaction')
+  }
+  if (preference === 'bypasslive' && (out.liveSystemHost ?? current?.liveSystemHost ?? null) === null) {
+    throw invalidField('/liveSystemHost', 'is required when noMatchingRequestPreference is bypasslive')
+  }
+  return out
+}
+
+async function mockOf (ctx: ApiContext): Promise<{ workspace: Workspace; mock: MockService }> {
+  const workspace = await ctx.workspace()
+  const id = ctx.intParam('serviceMockId')
+  const mock = await ctx.deps.store.mockServices.get(workspace.id, id)
+  if (mock === undefined) throw createError('ERR_API_NOT_FOUND', [`Mock service ${id}`])
+  return { workspace, mock }
+}
+
+async function recordResult (ctx: ApiContext, mock: MockService, status = 200): Promise<HandlerResult> {
+  const service = await ctx.deps.store.services.get(mock.workspaceId, mock.serviceId)
+  return { status, result: mockServiceView(mock, service) }
+}
+
+const base = '/api/v1/workspaces/:workspaceId/service-mocks'
+
+async function update (ctx: ApiContext): Promise<HandlerResult> {
+  const { workspace, mock } = await mockOf(ctx)
+  const input = readUpdate(await ctx.json())
+  const by = ctx.principal.user.email
+  const updated = await ctx.deps.store.write(async (tx) => {
+    const fields = await fieldsOf(tx, workspace, input, mock)
+    if (fields.tags !== undefined) await tx.tags.ensure(ctx.principal.account.id, fields.tags, by)
+    // A running mock service keeps serving its configuration until `configure` applies the change.
+    const pendingUpdate = mock.status === 'RUNNING' || mock.pendingUpdate
+    return tx.mockServices.update(mock.id, { ...fields, pendingUpdate, by })
+  })
+  return recordResult(ctx, updated ?? mock, 201)
+}
+
+/** deploy, configure and stop: spec/002 shows GET; POST is accepted too. */
+function action (name: 'deploy' | 'configure' | 'stop'): Route['handler'] {
+  return async (ctx) => {
+    const { mock } = await mockOf(ctx)
+    const by = ctx.principal.user.email
+    const deployer = ctx.deps.deployer
+    let tracking
+    if (name === 'stop') {
+      tracking = await deployer.stop(mock, by)
+    } else {
+      const document = await mockServiceDocument(ctx.deps.store, ctx.deps.files, mock)
+      tracking = name === 'deploy' ? await deployer.deploy(mock, document, by) : await deployer.configure(mock, document, by)
+    }
+    return { result: trackingView(tracking) }
+  }
+}
+
+/**
+ * Mock services (spec/002 "service-mocks"): create (TRANSACTIONAL with `mockServiceTransactions`
+ * `[{txnId, priority}]`, or SV from an asset), get, list (by `serviceId`), update (PUT, and PATCH
+ * as a partial update, DESIGN.md 5b), delete (stops first; 204), and the deploy, configure and
+ * stop actions, which answer tracking objects.
+ */
+export const serviceMockRoutes: Route[] = [
+  {
+    method: 'POST',
+    path: base,
+    family: 'v1',
+    handler: async (ctx) => {
+      const workspace = await ctx.workspace()
+      const input = readCreate(await ctx.json())
+      const by = ctx.principal.user.email
+      const created = await ctx.deps.store.write(async (tx) => {
+        const fields = await fieldsOf(tx, workspace, input, null)
+        await tx.tags.ensure(ctx.principal.account.id, fields.tags ?? [], by)
+        return tx.mockServices.create({
+          workspaceId: workspace.id,
+          serviceId: input.serviceId,
+          name: input.name,
+          description: fields.description ?? null,
+          type: fields.type ?? 'TRANSACTIONAL',
+          status: 'STOPPED',
+          harborId: fields.harborId ?? null,
+          shipId: fields.shipId ?? null,
+          bridgeId: fields.bridgeId ?? null,
+          registryId: fields.registryId ?? null,
+          vseId: fields.vseId ?? null,
+          platformVseId: fields.platformVseId ?? null,
+          endpointPreference: fields.endpointPreference ?? null,
+          liveSystemHost: fields.liveSystemHost ?? null,
+          liveSystemPort: fields.liveSystemPort ?? null,
+          thinkTime: fields.thinkTime ?? null,
+          capacity: fields.capacity ?? null,
+          replicas: fields.replicas ?? null,
+          noMatchingRequestPreference: fields.noMatchingRequestPreference ?? 'return404',
+          noMatchingRequestTxnId: fields.noMatchingRequestTxnId ?? null,
+          mockServiceTransactions: fields.mockServiceTransactions ?? [],
+          tags: fields.tags ?? [],
+          groupTag: fields.groupTag ?? null,
+          assetId: fields.assetId ?? null,
+          httpEndpoint: null,
+          httpsEndpoint: null,
+          port: null,
+          tlsPort: null,
+          deployDate: null,
+          pendingUpdate: false,
+          by,
+        })
+      })
+      return recordResult(ctx, created, 201)
+    },
+  },
+  {
+    method: 'GET',
+    path: base,
+    family: 'v1',
+    handler: async (ctx) => {
+      const workspace = await ctx.workspace()
+      const query = listQueryOf(ctx.query, ['id', 'name', 'created', 'updated'])
+      const raw = ctx.query.get('serviceId')
+      if (raw !== null && !/^\d+$/.test(raw)) throw invalidField('/serviceId', 'must be an integer')
+      const page = await ctx.deps.store.mockServices.list(workspace.id, raw === null ? {} : { serviceId: Number(raw) }, query)
+      const result = []
+      for (const mock of page.items) result.push(mockServiceView(mock, await ctx.deps.store.services.get(workspace.id, mock.serviceId)))
+      return { result, paging: { limit: query.limit, skip: query.skip, total: page.total } }
+    },
+  },
+  { method: 'GET', path: `${base}/:serviceMockId`, family: 'v1', handler: async (ctx) => recordResult(ctx, (await mockOf(ctx)).mock) },
+  { method: 'PUT', path: `${base}/:serviceMockId`, family: 'v1', handler: update },
+  { method: 'PATCH', path: `${base}/:serviceMockId`, family: 'v1', handler: update },
+  {
+    method: 'DELETE',
+    path: `${base}/:serviceMockId`,
+    family: 'v1',
+    handler: async (ctx) => {
+      const { workspace, mock } = await mockOf(ctx)
+      await ctx.deps.deployer.remove(mock.id)
+      await ctx.deps.store.write(async (tx) => tx.mockServices.delete(workspace.id, mock.id))
+      return { status: 204, raw: null }
+    },
+  },
+  ...(['deploy', 'configure', 'stop'] as const).flatMap((name): Route[] => [
+    { method: 'GET', path: `${base}/:serviceMockId/${name}`, family: 'v1', handler: action(name) },
+    { method: 'POST', path: `${base}/:serviceMockId/${name}`, family: 'v1', handler: action(name) },
+  ]),
+  {
+    method: 'GET',
+    path: '/api/v1/trackings/:trackingId',
+    family: 'v1',
+    handler: async (ctx) => {
+      const id = ctx.params['trackingId'] ?? ''
+      const tracking = await ctx.deps.store.trackings.get(id)
+      const workspace = tracking === undefined ? undefined : await ctx.deps.store.workspaces.get(tracking.workspaceId)
+      // A tracking of another account is reported as unknown: its id says nothing to a stranger.
+      if (tracking === undefined || workspace?.accountId !== ctx.principal.account.id) throw createError('ERR_API_NOT_FOUND', [`Tracking ${id}`])
+      return { result: trackingView(tracking) }
+    },
+  },
+]

@@ -1,0 +1,80 @@
+import { resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { createLogger, LogRing } from '../../log/index.js'
+import { exitOnSignals } from '../lifecycle.js'
+import { startPlatform } from '../platform.js'
+import { UsageError } from '../usage-error.js'
+import type { CommandIo } from './io.js'
+
+export const platformHelp = `Usage: understudy platform [--host 127.0.0.1] [--port 8080] [--data-dir ./data]
+
+The control plane: every API of the specification on one port (/api/v1, /reports/api/v1,
+/api/v4), a SQLite store in the data dir, and a deployer that runs one \`understudy run\` per
+deployed mock service. On an empty data dir it creates an account, a workspace, an admin user and
+an API key: UNDERSTUDY_API_KEY_ID and UNDERSTUDY_API_KEY_SECRET set the key; without them one is
+generated, printed once and written to <data-dir>/bootstrap-credentials.json (mode 0600).
+
+Flags:
+  --host HOST              interface of the API (default 127.0.0.1)
+  --port, -p N             port of the API (default 8080; 0 picks a free one)
+  --data-dir DIR           store, asset files and mock-service documents (default ./data)
+  --runtime-host HOST      interface the mock services listen on (default: --host)
+  --upload-limit BYTES     largest upload (default 67108864)
+  --log-level LEVEL        fatal|error|warn|info|debug|trace|silent (default info)
+`
+
+const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+
+function integerFlag (name: string, raw: string | undefined, fallback: number, max: number): number {
+  if (raw === undefined) return fallback
+  if (!/^\d+$/.test(raw) || Number(raw) > max) throw new UsageError(`--${name} must be an integer from 0 to ${max}, not "${raw}"`)
+  return Number(raw)
+}
+
+/** `understudy platform`: resolves once listening; the process then lives until a signal. */
+export async function runPlatformCommand (args: string[], io: CommandIo): Promise<number | 'running'> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: {
+      host: { type: 'string' },
+      port: { type: 'string', short: 'p' },
+      'data-dir': { type: 'string' },
+      'runtime-host': { type: 'string' },
+      'upload-limit': { type: 'string' },
+      'log-level': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    allowPositionals: true,
+    strict: true,
+  })
+  if (values.help === true) {
+    io.stdout.write(platformHelp)
+    return 0
+  }
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0] ?? ''}"`)
+  const level = values['log-level'] ?? 'info'
+  if (!(levels as readonly string[]).includes(level)) throw new UsageError(`--log-level must be one of ${levels.join(', ')}`)
+  const host = values.host ?? '127.0.0.1'
+  const options = {
+    host,
+    port: integerFlag('port', values.port, 8080, 65535),
+    dataDir: resolve(values['data-dir'] ?? './data'),
+    runtimeHost: values['runtime-host'] ?? host,
+    jsonLimit: 16 * 1024 * 1024,
+    uploadLimit: integerFlag('upload-limit', values['upload-limit'], 64 * 1024 * 1024, 1024 * 1024 * 1024),
+    ...(process.env['UNDERSTUDY_API_KEY_ID'] === undefined ? {} : { apiKeyId: process.env['UNDERSTUDY_API_KEY_ID'] }),
+    ...(process.env['UNDERSTUDY_API_KEY_SECRET'] === undefined ? {} : { apiKeySecret: process.env['UNDERSTUDY_API_KEY_SECRET'] }),
+  }
+  const logRing = new LogRing(10_000)
+  const log = createLogger({ level: level as (typeof levels)[number], ring: logRing })
+  const platform = await startPlatform(options, log)
+  let ready = `listening on ${platform.url}\n`
+  const key = platform.bootstrap.apiKey
+  if (key !== null && key.generated) {
+    ready += `bootstrap API key (shown once): ${key.id}:${key.secret} (also in ${platform.bootstrap.credentialsFile ?? 'the data dir'})\n`
+  }
+  io.stdout.write(ready)
+  log.info({ url: platform.url, dataDir: options.dataDir, workspaceId: platform.bootstrap.workspaceId, created: platform.bootstrap.created }, 'platform listening')
+  exitOnSignals(platform.close, log)
+  return 'running'
+}
