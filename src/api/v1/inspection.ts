@@ -1,6 +1,7 @@
 import { createError } from '../../errors/index.js'
 import type { Route } from '../http/types.js'
 import { invalidField } from '../validation.js'
+import { mockServiceOf } from './mock-lookup.js'
 import { adminGet } from './runtime-admin.js'
 
 /**
@@ -33,10 +34,7 @@ export const inspectionRoutes: Route[] = [
     path: '/reports/api/v1/workspaces/:workspaceId/inspection-data/service-mock/:serviceMockId',
     family: 'reports',
     handler: async (ctx) => {
-      const workspace = await ctx.workspace()
-      const id = ctx.intParam('serviceMockId')
-      const mock = await ctx.deps.store.mockServices.get(workspace.id, id)
-      if (mock === undefined) throw createError('ERR_API_NOT_FOUND', [`Mock service ${id}`])
+      const { mock } = await mockServiceOf(ctx)
       const skip = intOf(ctx.query, 'skip', 0)
       const limit = Math.min(intOf(ctx.query, 'limit', DEFAULT_PAGE) || DEFAULT_PAGE, MAX_PAGE)
       const adminUrl = ctx.deps.deployer.adminUrl(mock.id)

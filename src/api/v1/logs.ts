@@ -3,20 +3,13 @@ import { createError } from '../../errors/index.js'
 import type { ApiContext, HandlerResult, Route } from '../http/types.js'
 import { readBody } from '../http/body.js'
 import { invalidField } from '../validation.js'
+import { mockServiceOf } from './mock-lookup.js'
 
 const base = '/api/v1/workspaces/:workspaceId/service-mocks/:serviceMockId/log'
 
 /** Lines in a snapshot when `limit` is absent, and the most it may ask for. */
 const DEFAULT_LINES = 1000
 const MAX_LINES = 100_000
-
-async function mockOf (ctx: ApiContext) {
-  const workspace = await ctx.workspace()
-  const id = ctx.intParam('serviceMockId')
-  const mock = await ctx.deps.store.mockServices.get(workspace.id, id)
-  if (mock === undefined) throw createError('ERR_API_NOT_FOUND', [`Mock service ${id}`])
-  return { workspace, mock }
-}
 
 /**
  * A log snapshot of every replica of a mock service (spec/002 "Logs"): the runtime's own log
@@ -25,7 +18,7 @@ async function mockOf (ctx: ApiContext) {
  * text gzipped, as a file, instead of the envelope.
  */
 async function snapshot (ctx: ApiContext): Promise<HandlerResult> {
-  const { mock } = await mockOf(ctx)
+  const { mock } = await mockServiceOf(ctx)
   const raw = ctx.query.get('limit')
   if (raw !== null && !/^\d+$/.test(raw)) throw invalidField('/limit', 'must be a positive integer')
   const limit = Math.min(raw === null || raw === '0' ? DEFAULT_LINES : Number(raw), MAX_LINES)
@@ -55,7 +48,7 @@ export const logRoutes: Route[] = [
     path: `${base}/:logId`,
     family: 'v1',
     handler: async (ctx) => {
-      const { workspace, mock } = await mockOf(ctx)
+      const { workspace, mock } = await mockServiceOf(ctx)
       const logId = ctx.intParam('logId')
       const entry = await ctx.deps.store.logs.get(mock.id, logId)
       if (entry === undefined) throw createError('ERR_API_NOT_FOUND', [`Log snapshot ${logId} of mock service ${mock.id}`])

@@ -4,6 +4,7 @@ import type { ApiContext, HandlerResult, Route } from '../http/types.js'
 import { listQueryOf } from '../paging.js'
 import { invalidField, validatorOf } from '../validation.js'
 import { mockServiceDocument } from './mock-document.js'
+import { mockServiceOf } from './mock-lookup.js'
 import { mockServiceView, trackingView } from './service-mock-views.js'
 
 /** Fields a create or update may set (unknown members, such as a whole record sent back on PUT, are ignored). */
@@ -132,14 +133,6 @@ async function fieldsOf (repos: Repositories, workspace: Workspace, input: MockS
   return out
 }
 
-async function mockOf (ctx: ApiContext): Promise<{ workspace: Workspace; mock: MockService }> {
-  const workspace = await ctx.workspace()
-  const id = ctx.intParam('serviceMockId')
-  const mock = await ctx.deps.store.mockServices.get(workspace.id, id)
-  if (mock === undefined) throw createError('ERR_API_NOT_FOUND', [`Mock service ${id}`])
-  return { workspace, mock }
-}
-
 async function recordResult (ctx: ApiContext, mock: MockService, status = 200): Promise<HandlerResult> {
   const service = await ctx.deps.store.services.get(mock.workspaceId, mock.serviceId)
   return { status, result: mockServiceView(mock, service) }
@@ -148,7 +141,7 @@ async function recordResult (ctx: ApiContext, mock: MockService, status = 200): 
 const base = '/api/v1/workspaces/:workspaceId/service-mocks'
 
 async function update (ctx: ApiContext): Promise<HandlerResult> {
-  const { workspace, mock } = await mockOf(ctx)
+  const { workspace, mock } = await mockServiceOf(ctx)
   const input = readUpdate(await ctx.json())
   const by = ctx.principal.user.email
   const updated = await ctx.deps.store.write(async (tx) => {
@@ -164,7 +157,7 @@ async function update (ctx: ApiContext): Promise<HandlerResult> {
 /** deploy, configure and stop: spec/002 shows GET; POST is accepted too. */
 function action (name: 'deploy' | 'configure' | 'stop'): Route['handler'] {
   return async (ctx) => {
-    const { mock } = await mockOf(ctx)
+    const { mock } = await mockServiceOf(ctx)
     const by = ctx.principal.user.email
     const deployer = ctx.deps.deployer
     let tracking
@@ -248,7 +241,7 @@ export const serviceMockRoutes: Route[] = [
       return { result, paging: { limit: query.limit, skip: query.skip, total: page.total } }
     },
   },
-  { method: 'GET', path: `${base}/:serviceMockId`, family: 'v1', handler: async (ctx) => recordResult(ctx, (await mockOf(ctx)).mock) },
+  { method: 'GET', path: `${base}/:serviceMockId`, family: 'v1', handler: async (ctx) => recordResult(ctx, (await mockServiceOf(ctx)).mock) },
   { method: 'PUT', path: `${base}/:serviceMockId`, family: 'v1', handler: update },
   { method: 'PATCH', path: `${base}/:serviceMockId`, family: 'v1', handler: update },
   {
@@ -256,7 +249,7 @@ export const serviceMockRoutes: Route[] = [
     path: `${base}/:serviceMockId`,
     family: 'v1',
     handler: async (ctx) => {
-      const { workspace, mock } = await mockOf(ctx)
+      const { workspace, mock } = await mockServiceOf(ctx)
       await ctx.deps.deployer.remove(mock.id)
       await ctx.deps.store.write(async (tx) => tx.mockServices.delete(workspace.id, mock.id))
       return { status: 204, raw: null }
