@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
 import { readDefinition } from '../src/dsl/index.js'
@@ -43,7 +44,7 @@ async function deployed (base: string, name: string, transactions: unknown[]): P
     const t = await api<{ status: string; errors: unknown[] }>(base, `/api/v1/trackings/${tracking.trackingId}`)
     if (t.status === 'FINISHED') break
     if (t.status === 'FAILED') throw new Error(`deploy failed: ${JSON.stringify(t.errors)}`)
-    await new Promise((r) => setTimeout(r, 20))
+    await sleep(20)
   }
   const ms = performance.now() - started
   const record = await api<{ httpEndpoint: string }>(base, `/api/v1/workspaces/1/service-mocks/${mock.id}`)
