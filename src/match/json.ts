@@ -19,7 +19,8 @@ export function compileJsonPath (expression: string): JsonSelector {
   const path = expression.trim()
   if (!path.startsWith('$')) throw new Error('a JSONPath starts with $')
   checkBalanced(path)
-  if (SIMPLE_PATH.test(path)) return directWalk(path)
+  const segments = simplePathSegments(path)
+  if (segments !== null) return directWalk(segments)
   // Filter scripts are compiled by jsonpath-plus on first use; try each once on a probe so that
   // a syntax error surfaces now, at compile time, rather than as a silent non-match later.
   for (const filter of path.matchAll(/\[\?\((.*?)\)\]/g)) {
@@ -42,30 +43,48 @@ export function compileJsonPath (expression: string): JsonSelector {
   }
 }
 
-function directWalk (path: string): JsonSelector {
-  const segments: Array<string | number> = []
+/** One segment of a simple path: a member name or an array index. */
+export type PathSegment = string | number
+
+/** The segments of a simple member/index path (`$.a[0]['b']`), or null for any other path. */
+export function simplePathSegments (expression: string): PathSegment[] | null {
+  const path = expression.trim()
+  if (!SIMPLE_PATH.test(path)) return null
+  const segments: PathSegment[] = []
   for (const m of path.matchAll(SIMPLE_SEGMENT)) {
     if (m[1] !== undefined) segments.push(m[1])
     else if (m[2] !== undefined) segments.push(Number(m[2]))
     else segments.push(m[3] ?? m[4] ?? '')
   }
-  const count = segments.length
-  // HOT PATH: body matchers on JSON fields.
-  return (json) => {
-    let node: unknown = json
-    for (let i = 0; i < count; i++) {
-      if (node === null || typeof node !== 'object') return []
-      const segment = segments[i] as string | number
-      if (typeof segment === 'number') {
-        if (!Array.isArray(node)) return []
-        node = node[segment]
-      } else {
-        if (Array.isArray(node) || !Object.hasOwn(node, segment)) return []
-        node = (node as Record<string, unknown>)[segment]
-      }
-      if (node === undefined) return []
+  return segments
+}
+
+/**
+ * The value a simple path selects in a parsed document, or undefined. A name selects only an own
+ * member of an object, an index only an element of an array.
+ */
+// HOT PATH: body matchers on JSON fields.
+export function walkSegments (json: unknown, segments: readonly PathSegment[]): unknown {
+  let node: unknown = json
+  for (let i = 0; i < segments.length; i++) {
+    if (node === null || typeof node !== 'object') return undefined
+    const segment = segments[i] as PathSegment
+    if (typeof segment === 'number') {
+      if (!Array.isArray(node)) return undefined
+      node = node[segment]
+    } else {
+      if (Array.isArray(node) || !Object.hasOwn(node, segment)) return undefined
+      node = (node as Record<string, unknown>)[segment]
     }
-    return [node]
+    if (node === undefined) return undefined
+  }
+  return node
+}
+
+function directWalk (segments: readonly PathSegment[]): JsonSelector {
+  return (json) => {
+    const value = walkSegments(json, segments)
+    return value === undefined ? [] : [value]
   }
 }
 

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import { parse as parseQuery, type ParsedUrlQuery } from 'node:querystring'
+import type { JsonPathScanner } from './json-scan.js'
 import { parseXml, type XmlDocument } from './xml.js'
 import { normalizePath } from './path.js'
 
@@ -36,6 +37,8 @@ export class MatchRequest {
   #text: Lazy<string> = NOT_YET
   #json: Lazy<unknown> = NOT_YET
   #jsonValid = false
+  #scanner: JsonPathScanner | null = null
+  #scanned: string | undefined = undefined
   #xml: Lazy<XmlDocument | null> = NOT_YET
   #form: Lazy<Record<string, FieldValue> | null> = NOT_YET
   #credentials: Lazy<{ username: string; password: string } | null> = NOT_YET
@@ -85,6 +88,27 @@ export class MatchRequest {
       }
     }
     return this.#json
+  }
+
+  /**
+   * The text of the value a simple JSONPath selects (see json-scan.ts); undefined when the body is
+   * not JSON or the path selects nothing. The body is scanned rather than parsed, unless another
+   * matcher parsed it already. The last answer is kept: the transactions of one route usually
+   * test the same path, and a discriminator reads it before the candidate's own predicate does.
+   */
+  jsonText (scanner: JsonPathScanner): string | undefined {
+    if (this.#scanner === scanner) return this.#scanned
+    let text: string | undefined
+    if (this.#json !== NOT_YET) {
+      const found = this.#jsonValid ? scanner.fromParsed(this.#json) : undefined
+      text = typeof found === 'string' ? found : undefined
+    } else if (this.body !== null) {
+      const found = scanner.scan(this.body)
+      text = typeof found === 'string' ? found : undefined
+    }
+    this.#scanner = scanner
+    this.#scanned = text
+    return text
   }
 
   /** True when the body is valid JSON. */

@@ -1,4 +1,5 @@
 import type { Matcher } from '../../dsl/index.js'
+import { JsonPathScanner } from '../json-scan.js'
 import { compileJsonPath, jsonEquals, jsonValueText, type JsonSelector } from '../json.js'
 import type { FieldValue, MatchRequest } from '../request.js'
 import { canonicalXml, compileXPath, parseXml, type CompiledXPath } from '../xml.js'
@@ -148,7 +149,7 @@ export function compileBodyPredicate (m: Matcher, pointer: string): BodyPredicat
       break
   }
 
-  const reader = readerFor(keyKind, keySelector, keyXPath)
+  const reader = readerFor(keyKind, key, keySelector, keyXPath)
   const absent = m.matcherName === 'absent'
   // `absent` without a key may name the form field in matchingValue (as for headers).
   const fieldKey = absent && key === '' && expected !== '' ? expected : key
@@ -169,10 +170,13 @@ export function compileBodyPredicate (m: Matcher, pointer: string): BodyPredicat
   })
 }
 
-function readerFor (kind: 'whole' | 'jsonpath' | 'xpath' | 'form', selector: JsonSelector | null, xpath: CompiledXPath | null): FieldReader {
+function readerFor (kind: 'whole' | 'jsonpath' | 'xpath' | 'form', key: string, selector: JsonSelector | null, xpath: CompiledXPath | null): FieldReader {
   if (kind === 'whole') return readBodyText
   if (kind === 'form') return readFormField
   if (selector !== null) {
+    // A simple path (`$.a.b`, `$.items[0]`) is read by scanning the body, not by parsing it.
+    const scanner = JsonPathScanner.compile(key)
+    if (scanner !== null) return (req) => req.jsonText(scanner)
     return (req) => {
       if (!req.hasJson()) return undefined
       const values = selector(req.json())

@@ -1,0 +1,163 @@
+import { describe, expect, it } from 'vitest'
+import { JsonPathScanner, NOT_FOUND, NOT_JSON } from '../../../src/match/json-scan.js'
+import { jsonValueText, simplePathSegments, walkSegments } from '../../../src/match/json.js'
+import { MatchRequest } from '../../../src/match/request.js'
+
+/** What the scanner must answer: JSON.parse of the decoded body, then the direct walk. */
+function reference (body: Buffer, path: string): string | typeof NOT_FOUND | typeof NOT_JSON {
+  let json: unknown
+  try {
+    json = JSON.parse(body.toString('utf8'))
+  } catch {
+    return NOT_JSON
+  }
+  const value = walkSegments(json, simplePathSegments(path) ?? [])
+  return value === undefined ? NOT_FOUND : jsonValueText(value)
+}
+
+function scan (body: string | Buffer, path: string): string | typeof NOT_FOUND | typeof NOT_JSON {
+  const scanner = JsonPathScanner.compile(path)
+  if (scanner === null) throw new Error(`not a simple path: ${path}`)
+  return scanner.scan(typeof body === 'string' ? Buffer.from(body) : body)
+}
+
+describe('JsonPathScanner', () => {
+  it.each([
+    ['{"shipping":{"kind":"express"}}', '$.shipping.kind', 'express'],
+    ['{"a":1,"b":{"c":[1,2,{"d":true}]}}', '$.b.c[2].d', 'true'],
+    ['{"a":null}', '$.a', 'null'],
+    ['{"a":1.50}', '$.a', '1.5'],
+    ['{"a":1E+2}', '$.a', '100'],
+    ['{"a":-0}', '$.a', '0'],
+    ['{"a":1e400}', '$.a', 'null'],
+    ['{"a":{"x" : [ 1 , 2 ] }}', '$.a', '{"x":[1,2]}'],
+    ['{"a":[]}', '$.a', '[]'],
+    ['{"a":{}}', '$.a', '{}'],
+    ['{"a":"tab\\there \\u00e9"}', '$.a', 'tab\there é'],
+    ['{"caf\\u00e9":"yes"}', '$["café"]', 'yes'],
+    ['{"café":"yes"}', "$['café']", 'yes'],
+    ['{"a.b":1}', "$['a.b']", '1'],
+    ['[10,20,30]', '$[2]', '30'],
+    ['  {"a":"x"}  \n', '$.a', 'x'],
+  ])('reads %s at %s', (body, path, expected) => {
+    expect(scan(body, path)).toBe(expected)
+    expect(reference(Buffer.from(body), path)).toBe(expected)
+  })
+
+  it.each([
+    ['{"a":1}', '$.b'],
+    ['{"a":1}', '$.a.b'],
+    ['{"a":[1]}', '$.a[1]'],
+    ['{"a":{"0":1}}', '$.a[0]'],
+    ['[1,2]', '$.a'],
+    ['"text"', '$.a'],
+    ['{"toString":1}', '$.valueOf'],
+  ])('finds nothing in %s at %s', (body, path) => {
+    expect(scan(body, path)).toBe(NOT_FOUND)
+  })
+
+  it('lets the last of repeated names win, as JSON.parse does', () => {
+    expect(scan('{"a":1,"a":2}', '$.a')).toBe('2')
+    expect(scan('{"a":{"b":1},"a":{"c":2}}', '$.a.b')).toBe(NOT_FOUND)
+    expect(scan('{"a":{"c":2},"a":{"b":3}}', '$.a.b')).toBe('3')
+    expect(scan('{"a":{"b":1,"b":[2]}}', '$.a.b')).toBe('[2]')
+  })
+
+  it.each([
+    '', ' ', '{', '{"a":1,}', '[1,]', '{"a" 1}', '{a:1}', "{'a':1}", '{"a":01}', '{"a":1.}', '{"a":.5}',
+    '{"a":-}', '{"a":1e}', '{"a":tru}', '{"a":NaN}', '{"a":"x\\q"}', '{"a":"\\u12G4"}', '{"a":"unterminated}',
+    '{"a":1}x', '{"a":1}{}', '\uFEFF{"a":1}', '{"a":1 // c\n}', '{"a":"line\nbreak"}', '[1 2]', '{"a":1]', '[}',
+  ])('says %j is not JSON', (body) => {
+    expect(scan(body, '$.a')).toBe(NOT_JSON)
+    expect(reference(Buffer.from(body), '$.a')).toBe(NOT_JSON)
+  })
+
+  it('decodes invalid UTF-8 inside strings as JSON.parse of the decoded text does', () => {
+    const body = Buffer.concat([Buffer.from('{"a":"x'), Buffer.from([0xe2, 0x22, 0xff]), Buffer.from('","b":"y"}')])
+    expect(scan(body, '$.a')).toBe(reference(body, '$.a'))
+    expect(scan(body, '$.b')).toBe(reference(body, '$.b'))
+  })
+
+  it('handles nesting far deeper than its initial frame stack', () => {
+    const depth = 5000
+    const body = `${'['.repeat(depth)}"deep"${']'.repeat(depth)}`
+    expect(scan(body, `$${'[0]'.repeat(depth)}`)).toBe('deep')
+    expect(scan(`${'['.repeat(depth)}${']'.repeat(depth - 1)}`, '$[0]')).toBe(NOT_JSON)
+  })
+
+  it('reads through MatchRequest the same whether or not another matcher parsed the body first', () => {
+    const scanner = JsonPathScanner.compile('$.order.id') as JsonPathScanner
+    const body = Buffer.from('{"order":{"id":7}}')
+    const scanned = new MatchRequest('POST', '/', {}, body)
+    const parsed = new MatchRequest('POST', '/', {}, body)
+    parsed.json()
+    expect(scanned.jsonText(scanner)).toBe('7')
+    expect(parsed.jsonText(scanner)).toBe('7')
+    expect(new MatchRequest('POST', '/', {}, null).jsonText(scanner)).toBeUndefined()
+    expect(new MatchRequest('POST', '/', {}, Buffer.from('{"order":')).jsonText(scanner)).toBeUndefined()
+  })
+
+  it('leaves paths other than member/index chains to the JSONPath engine', () => {
+    expect(JsonPathScanner.compile('$..id')).toBeNull()
+    expect(JsonPathScanner.compile('$.items[*].sku')).toBeNull()
+    expect(JsonPathScanner.compile('$[?(@.a)]')).toBeNull()
+  })
+
+  it('agrees with JSON.parse on generated documents, paths and corruptions', () => {
+    const random = seeded(20261122)
+    const paths = ['$', '$.a', '$.b', '$.a.b', '$.a[0]', '$.a[1].c', '$[0]', '$[1].a', '$.c.a', '$["a"]["c"]']
+    const outcomes = { notJson: 0, notFound: 0, found: 0 }
+    for (let i = 0; i < 3000; i++) {
+      const text = JSON.stringify(generate(random, 4), null, random() < 0.3 ? 1 : undefined)
+      const bytes = corrupt(Buffer.from(text), random)
+      for (const path of paths) {
+        const expected = reference(bytes, path)
+        expect(scan(bytes, path), `${bytes.toString('latin1')} at ${path}`).toBe(expected)
+        if (expected === NOT_JSON) outcomes.notJson++
+        else if (expected === NOT_FOUND) outcomes.notFound++
+        else outcomes.found++
+      }
+    }
+    // The generator must reach every outcome often, or the comparison proves little.
+    expect(outcomes.notJson).toBeGreaterThan(2000)
+    expect(outcomes.notFound).toBeGreaterThan(2000)
+    expect(outcomes.found).toBeGreaterThan(2000)
+  })
+})
+
+/** A small deterministic generator (mulberry32), so that a failure reproduces. */
+function seeded (seed: number): () => number {
+  let state = seed
+  return () => {
+    state = (state + 0x6d2b79f5) | 0
+    let t = Math.imul(state ^ (state >>> 15), 1 | state)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+function generate (random: () => number, depth: number): unknown {
+  const roll = random()
+  if (depth === 0 || roll < 0.35) {
+    const scalars = [0, -1.5, 1e21, 'a', 'é"\\\n', '', true, false, null, 42]
+    return scalars[Math.floor(random() * scalars.length)]
+  }
+  const names = ['a', 'b', 'c', '0']
+  if (roll < 0.65) return Array.from({ length: Math.floor(random() * 3) }, () => generate(random, depth - 1))
+  const out: Record<string, unknown> = {}
+  for (let i = Math.floor(random() * 4); i > 0; i--) out[names[Math.floor(random() * names.length)] as string] = generate(random, depth - 1)
+  return out
+}
+
+/** Half the documents stay valid; the others lose, gain or change one byte, or repeat a member. */
+function corrupt (bytes: Buffer, random: () => number): Buffer {
+  const roll = random()
+  if (roll < 0.5 || bytes.length === 0) return bytes
+  const at = Math.floor(random() * bytes.length)
+  const noise = Buffer.from([[0x22, 0x2c, 0x5c, 0x7d, 0x5d, 0x3a, 0x30, 0x0a, 0x01, 0xff, 0x65][Math.floor(random() * 11)] as number])
+  if (roll < 0.65) return Buffer.concat([bytes.subarray(0, at), bytes.subarray(at + 1)])
+  if (roll < 0.8) return Buffer.concat([bytes.subarray(0, at), noise, bytes.subarray(at)])
+  if (roll < 0.9) return Buffer.concat([bytes.subarray(0, at), noise, bytes.subarray(at + 1)])
+  const text = bytes.toString('utf8')
+  return text.startsWith('{"') ? Buffer.from(`{"a":{"b":7},${text.slice(1)}`) : bytes
+}
