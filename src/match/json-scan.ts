@@ -23,6 +23,9 @@ export const NOT_JSON = 0
 /** The body is JSON, and the path selects nothing in it. */
 export const NOT_FOUND = 1
 
+/** What a scanner holds between scans, instead of the last body. */
+const EMPTY = Buffer.alloc(0)
+
 const QUOTE = 0x22
 const BACKSLASH = 0x5c
 const COMMA = 0x2c
@@ -51,10 +54,11 @@ interface CompiledSegment {
  * Not reentrant (one shared frame stack): matching is synchronous, so scans never interleave.
  */
 export class JsonPathScanner {
-  private readonly segments: readonly CompiledSegment[]
+  /** The scan's working state, reset by each scan rather than allocated for it. */
+  private readonly state: Scan
 
   private constructor (private readonly path: readonly PathSegment[]) {
-    this.segments = path.map((s) => (typeof s === 'number' ? { name: null, index: s } : { name: Buffer.from(s, 'utf8'), index: -1 }))
+    this.state = new Scan(path.map((s) => (typeof s === 'number' ? { name: null, index: s } : { name: Buffer.from(s, 'utf8'), index: -1 })))
   }
 
   /**
@@ -77,13 +81,27 @@ export class JsonPathScanner {
 
   // HOT PATH: one pass over the body, no allocation but the selected value's text.
   scan (body: Buffer): string | typeof NOT_JSON | typeof NOT_FOUND {
-    const scan = new Scan(body, this.segments)
-    return scan.run()
+    const answer = this.state.run(body)
+    // Drop the body: the scanner lives as long as the compiled mock service.
+    this.state.body = EMPTY
+    if (answer !== TOO_DEEP) return answer
+    let json: unknown
+    try {
+      json = JSON.parse(body.toString('utf8'))
+    } catch {
+      return NOT_JSON
+    }
+    return this.fromParsed(json)
   }
 }
 
 // Frames of open containers, shared by all scans (see "Not reentrant" above). Each frame holds the
-// container's path depth (-1 off the path) and, for arrays, the index of the next element.
+// container's path depth (-1 off the path) and, for arrays, the index of the next element. They
+// grow to MAX_LEVELS at most: a deeper body is left to JSON.parse, so that a hostile body of
+// millions of `[` cannot make these arrays grow for good.
+const MAX_LEVELS = 4096
+/** The body nests deeper than MAX_LEVELS. */
+const TOO_DEEP = 2
 let frameDepth = new Int32Array(64)
 let frameIndex = new Int32Array(64)
 let frameIsArray = new Uint8Array(64)
@@ -102,6 +120,7 @@ function growFrames (): void {
 }
 
 class Scan {
+  body: Buffer = EMPTY
   private pos = 0
   private level = 0
   private foundStart = -1
@@ -110,13 +129,14 @@ class Scan {
   /** Where the selected container starts, while it is open (its end is known when it closes). */
   private containerStart = -1
 
-  constructor (
-    private readonly body: Buffer,
-    private readonly segments: readonly CompiledSegment[],
-  ) {}
+  constructor (private readonly segments: readonly CompiledSegment[]) {}
 
-  run (): string | typeof NOT_JSON | typeof NOT_FOUND {
-    const body = this.body
+  run (body: Buffer): string | typeof NOT_JSON | typeof NOT_FOUND | typeof TOO_DEEP {
+    this.body = body
+    this.pos = 0
+    this.level = 0
+    this.foundStart = -1
+    this.containerStart = -1
     const count = this.segments.length
     // The value about to be read, and its depth on the path (-1: off the path).
     let valueDepth = 0
@@ -127,6 +147,7 @@ class Scan {
       const start = this.pos
       const c = body[start] as number
       if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+        if (this.level === MAX_LEVELS) return TOO_DEEP
         if (this.level === frameDepth.length) growFrames()
         frameDepth[this.level] = valueDepth
         frameIndex[this.level] = 0

@@ -83,6 +83,10 @@ describe('JsonPathScanner', () => {
     const body = `${'['.repeat(depth)}"deep"${']'.repeat(depth)}`
     expect(scan(body, `$${'[0]'.repeat(depth)}`)).toBe('deep')
     expect(scan(`${'['.repeat(depth)}${']'.repeat(depth - 1)}`, '$[0]')).toBe(NOT_JSON)
+    // Past its own depth bound it hands the body to JSON.parse, with the same answers.
+    const deeper = 50_000
+    expect(scan(`{"a":${'['.repeat(deeper)}1${']'.repeat(deeper)},"b":"x"}`, '$.b')).toBe('x')
+    expect(scan(`{"a":${'['.repeat(deeper)}1${']'.repeat(deeper)},"b":}`, '$.b')).toBe(NOT_JSON)
   })
 
   it('reads through MatchRequest the same whether or not another matcher parsed the body first', () => {
