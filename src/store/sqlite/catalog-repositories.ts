@@ -85,6 +85,38 @@ function namedRecords<T extends Named> (ctx: RepoContext, codec: TableCodec<T>, 
   }
 }
 
+/** The reads, update and delete that services and tags share, each checked against a closed store. */
+function scopedAccess<T> (ctx: RepoContext, records: NamedRecords<T>): {
+  get: (scope: number, id: number) => Promise<T | undefined>
+  getByName: (scope: number, name: string) => Promise<T | undefined>
+  list: (scope: number, query: ListQuery) => Promise<Page<T>>
+  update: (scope: number, id: number, patch: { name?: string; description?: string | null; by: string }) => Promise<T | undefined>
+  delete: (scope: number, id: number) => Promise<boolean>
+} {
+  return {
+    async get (scope, id) {
+      ctx.check()
+      return records.get(scope, id)
+    },
+    async getByName (scope, name) {
+      ctx.check()
+      return records.getByName(scope, name)
+    },
+    async list (scope, query) {
+      ctx.check()
+      return records.list(scope, query)
+    },
+    async update (scope, id, patch) {
+      ctx.check()
+      return records.update(scope, id, patch)
+    },
+    async delete (scope, id) {
+      ctx.check()
+      return records.remove(scope, id)
+    },
+  }
+}
+
 /**
  * Services of a workspace. Names are unique per workspace (see migrations/001-initial.ts); the
  * schema refuses to delete a service that a mock service uses.
@@ -99,26 +131,7 @@ export function serviceRepository (ctx: RepoContext): ServiceRepository {
       ctx.check()
       return records.insert(input.workspaceId, input.name, input.description, input.by)
     },
-    async get (workspaceId, id) {
-      ctx.check()
-      return records.get(workspaceId, id)
-    },
-    async getByName (workspaceId, name) {
-      ctx.check()
-      return records.getByName(workspaceId, name)
-    },
-    async list (workspaceId, query) {
-      ctx.check()
-      return records.list(workspaceId, query)
-    },
-    async update (workspaceId, id, patch) {
-      ctx.check()
-      return records.update(workspaceId, id, patch)
-    },
-    async delete (workspaceId, id) {
-      ctx.check()
-      return records.remove(workspaceId, id)
-    },
+    ...scopedAccess(ctx, records),
   }
 }
 
@@ -137,26 +150,7 @@ export function tagRepository (ctx: RepoContext): TagRepository {
       ctx.check()
       return records.insert(input.accountId, input.name, input.description, input.by)
     },
-    async get (accountId, id) {
-      ctx.check()
-      return records.get(accountId, id)
-    },
-    async getByName (accountId, name) {
-      ctx.check()
-      return records.getByName(accountId, name)
-    },
-    async list (accountId, query) {
-      ctx.check()
-      return records.list(accountId, query)
-    },
-    async update (accountId, id, patch) {
-      ctx.check()
-      return records.update(accountId, id, patch)
-    },
-    async delete (accountId, id) {
-      ctx.check()
-      return records.remove(accountId, id)
-    },
+    ...scopedAccess(ctx, records),
     async ensure (accountId, names, by) {
       ctx.check()
       const now = ctx.now()
