@@ -8,6 +8,7 @@ import type {
   Tracking,
   TrackingRepository,
 } from '../../src/store/index.js'
+import { mockServiceInput } from './mock-service-input.js'
 
 /*
  * An in-memory stand-in for the two repositories the deployer uses (mock services and trackings)
@@ -123,39 +124,7 @@ export class FakeStore implements DeployerStore {
  * const mock = await createMock(store, { replicas: 2 })
  */
 export async function createMock (store: FakeStore, overrides: Parameters<MockServiceRepository['update']>[1] = {}): Promise<MockService> {
-  const record = await store.mockServices.create({
-    workspaceId: 1,
-    serviceId: 1,
-    name: 'orders',
-    description: null,
-    type: 'TRANSACTIONAL',
-    status: 'STOPPED',
-    harborId: null,
-    shipId: null,
-    bridgeId: null,
-    registryId: null,
-    vseId: null,
-    platformVseId: null,
-    endpointPreference: 'HTTP',
-    liveSystemHost: null,
-    liveSystemPort: null,
-    thinkTime: null,
-    capacity: null,
-    replicas: null,
-    noMatchingRequestPreference: 'return404',
-    noMatchingRequestTxnId: null,
-    mockServiceTransactions: [],
-    tags: [],
-    groupTag: null,
-    assetId: null,
-    httpEndpoint: null,
-    httpsEndpoint: null,
-    port: null,
-    tlsPort: null,
-    deployDate: null,
-    pendingUpdate: false,
-    by: 'ada@example.com',
-  })
+  const record = await store.mockServices.create(mockServiceInput(1, 1, { name: 'orders', capacity: null, replicas: null }))
   if (Object.keys(overrides).length === 0) return record
   return (await store.mockServices.update(record.id, overrides)) as MockService
 }

@@ -1,4 +1,5 @@
 import { expect } from 'vitest'
+import { mockServiceInput } from '../../helpers/mock-service-input.js'
 import type { TestPlatform } from '../../helpers/platform.js'
 
 /*
@@ -73,39 +74,13 @@ export async function foreignWorkspace (platform: TestPlatform): Promise<number>
 
 /** A mock service row using a service (and optionally an asset), made directly in the store. */
 export async function insertMockService (platform: TestPlatform, serviceId: number, assetId: number | null = null): Promise<number> {
-  const mock = await platform.store.write(async (tx) => tx.mockServices.create({
-    workspaceId: platform.workspaceId,
+  const mock = await platform.store.write(async (tx) => tx.mockServices.create(mockServiceInput(
+    platform.workspaceId,
     serviceId,
-    name: 'mock',
-    description: null,
-    type: assetId === null ? 'TRANSACTIONAL' : 'SV',
-    status: 'STOPPED',
-    harborId: null,
-    shipId: null,
-    bridgeId: null,
-    registryId: null,
-    vseId: null,
-    platformVseId: null,
-    endpointPreference: 'HTTP',
-    liveSystemHost: null,
-    liveSystemPort: null,
-    thinkTime: null,
-    capacity: null,
-    replicas: null,
-    noMatchingRequestPreference: 'return404',
-    noMatchingRequestTxnId: null,
-    mockServiceTransactions: [],
-    tags: [],
-    groupTag: null,
-    assetId,
-    httpEndpoint: null,
-    httpsEndpoint: null,
-    port: null,
-    tlsPort: null,
-    deployDate: null,
-    pendingUpdate: false,
-    by: 'test@example.com',
-  }))
+    { name: 'mock', type: assetId === null ? 'TRANSACTIONAL' : 'SV', capacity: null, replicas: null, assetId },
+    'test@example.com',
+  )))
+
   return mock.id
 }
 

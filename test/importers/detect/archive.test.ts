@@ -1,19 +1,9 @@
 import { zipSync, type Zippable } from 'fflate'
 import { describe, expect, it } from 'vitest'
-import { isUnderstudyError, type UnderstudyError } from '../../../src/errors/index.js'
+import { thrown } from '../../helpers/errors.js'
 import { importArchive, importFile, importFiles } from '../../../importers/index.js'
 
 const enc = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value))
-
-function thrown (fn: () => unknown): UnderstudyError {
-  try {
-    fn()
-  } catch (err) {
-    if (isUnderstudyError(err)) return err
-    throw err
-  }
-  throw new Error('expected an error')
-}
 
 /** Rewrites the declared uncompressed size of every entry (local and central headers). */
 function lieAboutSizes (zip: Uint8Array, size: number): Uint8Array {

@@ -1,22 +1,12 @@
 import { zipSync } from 'fflate'
 import { stringify } from 'yaml'
 import { describe, expect, it } from 'vitest'
-import { isUnderstudyError, type UnderstudyError } from '../../../src/errors/index.js'
+import { thrown } from '../../helpers/errors.js'
 import { detectFormat, importFile, importFormats, supportedExtensions } from '../../../importers/index.js'
 import { readRealworld, realworldDir, realworldFiles } from '../../helpers/realworld.js'
 
 const json = (value: unknown, fileName = 'input.json') => ({ bytes: Buffer.from(JSON.stringify(value)), fileName })
 const text = (value: string, fileName: string) => ({ bytes: Buffer.from(value), fileName })
-
-function thrown (fn: () => unknown): UnderstudyError {
-  try {
-    fn()
-  } catch (err) {
-    if (isUnderstudyError(err)) return err
-    throw err
-  }
-  throw new Error('expected an error')
-}
 
 describe('detectFormat', () => {
   it.each([

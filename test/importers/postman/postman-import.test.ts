@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { loadDefinitionText } from '../../../src/dsl/index.js'
-import { isUnderstudyError, type UnderstudyError } from '../../../src/errors/index.js'
+import { thrown } from '../../helpers/errors.js'
 import { compileMatcher, MatchRequest } from '../../../src/match/index.js'
 import { importFile } from '../../../importers/index.js'
 import { importPostman } from '../../../importers/postman/index.js'
@@ -16,16 +16,6 @@ const collection = (items: unknown[], extra: Record<string, unknown> = {}) => ({
   bytes: Buffer.from(JSON.stringify({ info: { name: 'c', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' }, item: items, ...extra })),
   fileName: 'c.postman_collection.json',
 })
-
-function thrown (fn: () => unknown): UnderstudyError {
-  try {
-    fn()
-  } catch (err) {
-    if (isUnderstudyError(err)) return err
-    throw err
-  }
-  throw new Error('expected an error')
-}
 
 describe('importPostman golden files', () => {
   it('has golden cases', () => {

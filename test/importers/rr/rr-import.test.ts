@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { zipSync } from 'fflate'
 import { describe, expect, it } from 'vitest'
 import { loadDefinitionText, type MockServiceDocument } from '../../../src/dsl/index.js'
-import { isUnderstudyError, type UnderstudyError } from '../../../src/errors/index.js'
+import { thrown } from '../../helpers/errors.js'
 import { compileMatcher, MatchRequest } from '../../../src/match/index.js'
 import { importArchive, importFile } from '../../../importers/index.js'
 import { importRrFile, importRrPairs } from '../../../importers/rr/index.js'
@@ -14,16 +14,6 @@ const fixtures = join(import.meta.dirname, 'fixtures')
 const cases = readdirSync(fixtures).filter((f) => f.endsWith('.expected.yaml')).map((f) => f.replace(/\.expected\.yaml$/, ''))
 const bytes = (text: string) => Buffer.from(text, 'utf8')
 const readFixture = (name: string) => readFileSync(join(fixtures, name))
-
-function thrown (fn: () => unknown): UnderstudyError {
-  try {
-    fn()
-  } catch (err) {
-    if (isUnderstudyError(err)) return err
-    throw err
-  }
-  throw new Error('expected an error')
-}
 
 function matcherOf (doc: MockServiceDocument) {
   return compileMatcher(doc, (txn) => txn.name)

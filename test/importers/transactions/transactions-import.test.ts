@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { loadDefinitionText, originOf } from '../../../src/dsl/index.js'
-import { isUnderstudyError, type UnderstudyError } from '../../../src/errors/index.js'
+import { thrown } from '../../helpers/errors.js'
 import { importFile } from '../../../importers/index.js'
 import { importTransactions } from '../../../importers/transactions/index.js'
 import { decodedMatcherValue } from '../../../importers/transactions/base64.js'
@@ -13,16 +13,6 @@ const fixtures = join(import.meta.dirname, 'fixtures')
 const cases = readdirSync(fixtures).filter((f) => f.endsWith('.expected.yaml')).map((f) => f.replace(/\.expected\.yaml$/, ''))
 const b64 = (text: string) => Buffer.from(text).toString('base64')
 const input = (value: unknown, fileName = 'export.json') => ({ bytes: Buffer.from(JSON.stringify(value, null, 2)), fileName })
-
-function thrown (fn: () => unknown): UnderstudyError {
-  try {
-    fn()
-  } catch (err) {
-    if (isUnderstudyError(err)) return err
-    throw err
-  }
-  throw new Error('expected an error')
-}
 
 describe('importTransactions golden files', () => {
   it('has golden cases', () => {

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path'
 import { zipSync } from 'fflate'
 import { describe, expect, it } from 'vitest'
 import { loadDefinitionText, originOf } from '../../../src/dsl/index.js'
-import { isUnderstudyError, type UnderstudyError } from '../../../src/errors/index.js'
+import { thrown } from '../../helpers/errors.js'
 import { compileMatcher, MatchRequest } from '../../../src/match/index.js'
 import { importArchive, importFile } from '../../../importers/index.js'
 import { importWireMock } from '../../../importers/wiremock/index.js'
@@ -18,16 +18,6 @@ const readFile = (rel: string) => {
   return path.startsWith(fixtures) && existsSync(path) ? readFileSync(path) : undefined
 }
 const stub = (value: unknown, fileName = 'stub.json') => ({ bytes: Buffer.from(JSON.stringify(value)), fileName })
-
-function thrown (fn: () => unknown): UnderstudyError {
-  try {
-    fn()
-  } catch (err) {
-    if (isUnderstudyError(err)) return err
-    throw err
-  }
-  throw new Error('expected an error')
-}
 
 describe('importWireMock golden files', () => {
   it('has golden cases', () => {

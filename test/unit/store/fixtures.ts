@@ -1,7 +1,9 @@
 import { onTestFinished } from 'vitest'
 import type { TransactionDsl } from '../../../src/dsl/index.js'
-import { openSqliteStore, type Account, type MockService, type Service, type Store, type User, type Workspace } from '../../../src/store/index.js'
+import { openSqliteStore, type Account, type Service, type Store, type User, type Workspace } from '../../../src/store/index.js'
 import { tempDir } from '../../helpers/temp-dir.js'
+
+export { mockServiceInput } from '../../helpers/mock-service-input.js'
 
 export const BY = 'ada@example.com'
 
@@ -85,48 +87,6 @@ export function realisticDsl (): TransactionDsl {
       charset: 'utf-8',
       responseDelay: { type: 'lognormal', median: 120, sigma: 0.4 },
     },
-  }
-}
-
-/** Everything a mock service create takes, with `overrides`. */
-export function mockServiceInput (
-  workspaceId: number,
-  serviceId: number,
-  overrides: Partial<Omit<MockService, 'id' | 'created' | 'updated' | 'createdBy' | 'updatedBy'>> = {},
-): Omit<MockService, 'id' | 'created' | 'updated' | 'createdBy' | 'updatedBy'> & { by: string } {
-  return {
-    workspaceId,
-    serviceId,
-    name: 'pets mock',
-    description: null,
-    type: 'TRANSACTIONAL',
-    status: 'STOPPED',
-    harborId: null,
-    shipId: null,
-    bridgeId: null,
-    registryId: null,
-    vseId: null,
-    platformVseId: null,
-    endpointPreference: 'HTTP',
-    liveSystemHost: null,
-    liveSystemPort: null,
-    thinkTime: null,
-    capacity: 100,
-    replicas: 1,
-    noMatchingRequestPreference: 'return404',
-    noMatchingRequestTxnId: null,
-    mockServiceTransactions: [],
-    tags: [],
-    groupTag: null,
-    assetId: null,
-    httpEndpoint: null,
-    httpsEndpoint: null,
-    port: null,
-    tlsPort: null,
-    deployDate: null,
-    pendingUpdate: false,
-    ...overrides,
-    by: BY,
   }
 }
 
