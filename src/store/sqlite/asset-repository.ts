@@ -1,7 +1,7 @@
 import type { AssetRepository } from '../repositories.js'
 import type { Asset } from '../types.js'
 import { defineTable, mergePatch, type Row } from './codec.js'
-import { auditSortKeys, listPage, returnedRow, rowOf, type RepoContext, type SortKeys } from './context.js'
+import { auditSortKeys, insertAudited, listPage, returnedRow, rowOf, type RepoContext, type SortKeys } from './context.js'
 
 const assets = defineTable<Asset>('assets', 'id', {
   id: 'value',
@@ -48,10 +48,7 @@ export function assetRepository (ctx: RepoContext): AssetRepository {
   return {
     async create (input) {
       ctx.check()
-      const now = ctx.now()
-      const { by, ...fields } = input
-      const record: Omit<Asset, 'id'> = { ...fields, created: now, updated: now, createdBy: by, updatedBy: by }
-      return assets.decode(returnedRow(conn.statement(assets.insertSql).get(assets.encode(record))))
+      return insertAudited(ctx, assets, input)
     },
     async get (workspaceId, id) {
       ctx.check()

@@ -1,5 +1,5 @@
-import type { ListQuery, Page } from '../types.js'
-import type { Row } from './codec.js'
+import type { Audit, ListQuery, Page } from '../types.js'
+import type { Row, TableCodec } from './codec.js'
 import type { Connection } from './connection.js'
 
 /**
@@ -100,4 +100,23 @@ export function rowOf (value: unknown): Row | undefined {
 export function returnedRow (value: unknown): Row {
   if (value === undefined) throw new Error('the statement returned no row')
   return value as Row
+}
+
+/**
+ * Inserts a new audited record: created/updated now, createdBy/updatedBy the acting user. Returns
+ * it as stored, with its id.
+ *
+ * @example
+ * const asset = insertAudited(ctx, assets, { ...fields, by: 'ada@example.com' })
+ */
+export function insertAudited<T extends Audit & { id: number }> (
+  ctx: RepoContext,
+  codec: TableCodec<T>,
+  input: Omit<T, 'id' | keyof Audit> & { by: string },
+): T {
+  const now = ctx.now()
+  const { by, ...fields } = input
+  // T without its id: TypeScript cannot see that through a spread of a generic type.
+  const record = { ...fields, created: now, updated: now, createdBy: by, updatedBy: by } as unknown as Partial<T>
+  return codec.decode(returnedRow(ctx.conn.statement(codec.insertSql).get(codec.encode(record))))
 }

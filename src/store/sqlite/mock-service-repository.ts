@@ -1,7 +1,7 @@
 import type { MockServiceRepository } from '../repositories.js'
 import type { MockService } from '../types.js'
 import { defineTable, mergePatch, type Row } from './codec.js'
-import { auditSortKeys, listPage, returnedRow, rowOf, type RepoContext, type SortKeys } from './context.js'
+import { auditSortKeys, insertAudited, listPage, returnedRow, rowOf, type RepoContext, type SortKeys } from './context.js'
 
 const mockServices = defineTable<MockService>('mock_services', 'id', {
   id: 'value',
@@ -73,10 +73,7 @@ export function mockServiceRepository (ctx: RepoContext): MockServiceRepository 
   return {
     async create (input) {
       ctx.check()
-      const now = ctx.now()
-      const { by, ...fields } = input
-      const record: Omit<MockService, 'id'> = { ...fields, created: now, updated: now, createdBy: by, updatedBy: by }
-      return mockServices.decode(returnedRow(conn.statement(mockServices.insertSql).get(mockServices.encode(record))))
+      return insertAudited(ctx, mockServices, input)
     },
     async get (workspaceId, id) {
       ctx.check()
