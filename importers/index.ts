@@ -6,10 +6,10 @@ import { importPostman } from './postman/index.js'
 import { importRrFile, importRrPairs, rrPairOf } from './rr/index.js'
 import { unzipEntries } from './shared/archive.js'
 import { acceptedDescription, classify, detectFormat, isZip } from './shared/detect.js'
-import { asImportError } from './shared/errors.js'
+import { guardImport } from './shared/errors.js'
 import { importFileSet } from './shared/file-set.js'
 import type { MergedImportResult } from './shared/merge.js'
-import { decodeText } from './shared/text.js'
+import { DEFAULT_MAX_BYTES, decodeText } from './shared/text.js'
 import { importTransactions } from './transactions/index.js'
 import type { ImportContext, ImportFormat, ImportInput, ImportResult } from './types.js'
 import { importWireMock } from './wiremock/index.js'
@@ -25,13 +25,7 @@ export type { ImportPart, MergedImportResult } from './shared/merge.js'
 export { detectFormat, classify, acceptedDescription }
 export { importHar, importOpenApi, importPostman, importRrPairs, importRrFile, rrPairOf, importTransactions, importWireMock }
 
-/**
- * Largest input accepted when the context sets no limit: 100 MiB (importers/types.ts).
- *
- * @example
- * importFile(input, { maxBytes: DEFAULT_MAX_BYTES / 10 })
- */
-export const DEFAULT_MAX_BYTES = 100 * 1024 * 1024
+export { DEFAULT_MAX_BYTES }
 
 /**
  * File extensions a directory scan should hand to `importFile` / `importFiles`.
@@ -60,11 +54,7 @@ export type ImportFileOptions = ImportContext & { format?: ImportFormat }
 export function importFile (input: ImportInput, ctx: ImportFileOptions = {}): ImportResult {
   const maxBytes = ctx.maxBytes ?? DEFAULT_MAX_BYTES
   if (input.bytes.byteLength > maxBytes) throw createError('ERR_IMPORT_TOO_LARGE', [input.fileName, maxBytes])
-  try {
-    return dispatch(input, ctx, maxBytes)
-  } catch (err) {
-    throw asImportError(err, input.fileName)
-  }
+  return guardImport(input.fileName, () => dispatch(input, ctx, maxBytes))
 }
 
 function dispatch (input: ImportInput, ctx: ImportFileOptions, maxBytes: number): ImportResult {

@@ -8,7 +8,7 @@ import {
   orderBySpecificity,
   parseStructured,
   uniqueNames,
-} from '../common/index.js'
+} from '../shared/index.js'
 import type { ImportContext, ImportInput, ImportResult, ImportWarning } from '../types.js'
 import type { HarEntry } from './har-types.js'
 import { readRequest } from './request.js'
@@ -53,7 +53,7 @@ export function importHar (input: ImportInput, ctx: ImportContext = {}): ImportR
     if (!text.trimStart().startsWith('{')) {
       throw importInvalid(fileName, 'not a HAR file: expected a JSON object with a "log" member', [{ path: '', message: 'must be a JSON object', file: fileName }])
     }
-    const parsed = parseStructured(text, fileName, 'JSON')
+    const parsed = parseStructured(input, { what: 'JSON', text })
     const check = checkHar(parsed.value, fileName, parsed.locate)
     const first = check.fatal[0]
     if (first !== undefined) {

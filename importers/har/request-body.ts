@@ -1,5 +1,5 @@
 import type { MatcherInput } from '../../src/dsl/index.js'
-import { isJsonType, parseMediaType } from '../common/index.js'
+import { isJsonType, parseMediaType } from '../shared/index.js'
 import { headerValues, type HarRequest } from './har-types.js'
 
 /** The body matchers of a recorded request, and a key that identifies the body for duplicates. */

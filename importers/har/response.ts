@@ -1,5 +1,5 @@
 import type { ResponseDslInput } from '../../src/dsl/index.js'
-import { isTextType, parseMediaType, type MediaType } from '../common/index.js'
+import { isTextType, parseMediaType, type MediaType } from '../shared/index.js'
 import { headerValues, valuesOf, type HarResponse } from './har-types.js'
 
 /** A recorded response turned into a responseDsl, or the reason it cannot be replayed. */

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module'
 import type { ErrorDetail } from '../../src/errors/index.js'
 import { joinPointer } from '../../src/dsl/index.js'
-import { detailAt, type Locate } from '../common/index.js'
+import { detailAt, type Locate } from '../shared/index.js'
 
 /** An error as har-validator's bundled ajv@6 reports it. */
 interface AjvSixError {

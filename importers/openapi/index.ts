@@ -1,7 +1,6 @@
 import { joinPointer, type TransactionInput } from '../../src/dsl/index.js'
 import {
   checkSize,
-  decodeText,
   detailAt,
   finishImport,
   guardImport,
@@ -10,7 +9,7 @@ import {
   parseStructured,
   uniqueNames,
   type Locate,
-} from '../common/index.js'
+} from '../shared/index.js'
 import type { ImportContext, ImportInput, ImportResult, ImportWarning } from '../types.js'
 import { operationTransactions } from './operation.js'
 import { serverBase, swaggerBase, type ServerBase } from './paths.js'
@@ -41,7 +40,7 @@ export function importOpenApi (input: ImportInput, ctx: ImportContext = {}): Imp
   const fileName = input.fileName
   return guardImport(fileName, () => {
     checkSize(input, ctx)
-    const parsed = parseStructured(decodeText(input.bytes), fileName)
+    const parsed = parseStructured(input)
     const doc = parsed.value
     if (!isObject(doc)) {
       throw importInvalid(fileName, 'not an OpenAPI description: expected an object with "openapi: 3.x" or "swagger: 2.0"', [

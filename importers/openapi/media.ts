@@ -1,5 +1,5 @@
 import type { ResponseDslInput } from '../../src/dsl/index.js'
-import { isJsonType, isTextType, isXmlType, parseMediaType } from '../common/index.js'
+import { isJsonType, isTextType, isXmlType, parseMediaType } from '../shared/index.js'
 import type { RefResolver } from './resolver.js'
 import { toXml } from './xml.js'
 

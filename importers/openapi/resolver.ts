@@ -1,6 +1,6 @@
 import { posix } from 'node:path'
 import { pointerSegments } from '../../src/dsl/index.js'
-import { decodeText, parseStructured } from '../common/index.js'
+import { parseStructured } from '../shared/index.js'
 
 type Json = Record<string, unknown>
 
@@ -135,7 +135,7 @@ export class RefResolver {
       return undefined
     }
     // A syntax error in a referenced file is reported as ERR_IMPORT_INVALID naming that file.
-    const value = parseStructured(decodeText(bytes), path).value
+    const value = parseStructured({ bytes, fileName: path }).value
     rebaseRefs(value, path, this.mainName, new WeakSet())
     this.files.set(path, value)
     return value

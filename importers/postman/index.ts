@@ -1,6 +1,6 @@
 import { DEFAULT_PRIORITY, joinPointer, type DslInput } from '../../src/dsl/index.js'
 import { finishDrafts, resultOf, type Draft } from '../shared/build.js'
-import { asImportError, importInvalid } from '../shared/errors.js'
+import { detailAt, guardImport, importInvalid } from '../shared/errors.js'
 import { isObject, parseStructured, str, type Loose } from '../shared/structured.js'
 import type { ImportContext, ImportInput, ImportResult, ImportWarning } from '../types.js'
 import { requestOfPostman, responseOfExample } from './example.js'
@@ -30,14 +30,16 @@ interface Walk {
  */
 export function importPostman (input: ImportInput, _ctx: ImportContext = {}): ImportResult {
   const parsed = parseStructured(input)
-  try {
+  return guardImport(input.fileName, () => {
     const value = parsed.value
     if (!isObject(value)) throw importInvalid(input.fileName, 'expected a Postman collection (an object with "info" and "item")')
     if (!Array.isArray(value['item'])) {
       if (Array.isArray(value['requests'])) {
         throw importInvalid(input.fileName, 'is a Postman Collection v1, which is not supported: open it in Postman and export it as Collection v2.1 (or convert it with postman-collection-transformer)')
       }
-      throw importInvalid(input.fileName, 'expected a Postman collection v2.0 or v2.1 (an object with "info" and an "item" array)', { path: '/item' })
+      throw importInvalid(input.fileName, 'expected a Postman collection v2.0 or v2.1 (an object with "info" and an "item" array)', [
+        detailAt(input.fileName, '/item', 'must be an array', parsed.locate),
+      ])
     }
     const walk: Walk = { file: input.fileName, drafts: [], warnings: [] }
     // v2 collections use `variable`; some exporters wrote `variables`
@@ -46,13 +48,11 @@ export function importPostman (input: ImportInput, _ctx: ImportContext = {}): Im
     if (walk.drafts.length === 0) walk.warnings.push({ message: 'contains no requests', file: input.fileName })
     const transactions = finishDrafts(walk.drafts, { file: input.fileName, locate: parsed.locate, warnings: walk.warnings })
     return resultOf('postman', 'POSTMAN_DSL', transactions, walk.warnings)
-  } catch (err) {
-    throw asImportError(err, input.fileName)
-  }
+  })
 }
 
 function walkItems (items: unknown[], pointer: string, folders: string[], scope: Scope, walk: Walk, depth: number): void {
-  if (depth > MAX_DEPTH) throw importInvalid(walk.file, `folders are nested more than ${MAX_DEPTH} levels deep`, { path: pointer })
+  if (depth > MAX_DEPTH) throw importInvalid(walk.file, `folders are nested more than ${MAX_DEPTH} levels deep`, [{ path: pointer, message: 'nested too deep', file: walk.file }])
   items.forEach((item, i) => {
     const at = joinPointer(pointer, i)
     if (!isObject(item)) {

@@ -1,6 +1,6 @@
 import type { ErrorDetail } from '../../src/errors/index.js'
 import { finishDrafts, resultOf, type Draft } from '../shared/build.js'
-import { importInvalid, importInvalidAll } from '../shared/errors.js'
+import { importInvalid } from '../shared/errors.js'
 import type { ImportContext, ImportInput, ImportResult, ImportWarning } from '../types.js'
 import { readPair } from './pair.js'
 
@@ -68,7 +68,7 @@ export function importRrPairs (files: ReadonlyMap<string, Uint8Array>, options: 
     if (problems.length === 0) throw importInvalid(source, 'contains no request/response pair (expected NAME-req.txt and NAME-rsp.txt)')
     const first = problems[0]
     const where = first?.line === undefined ? '' : `:${first.line}`
-    throw importInvalidAll(source, `no pair could be imported: ${first?.file ?? ''}${where} ${first?.message ?? ''}`.trim(), problems)
+    throw importInvalid(source, `no pair could be imported: ${first?.file ?? ''}${where} ${first?.message ?? ''}`.trim(), problems)
   }
   for (const p of problems) {
     warnings.push({ message: `${p.message}${p.line === undefined ? '' : ` (line ${p.line})`}; skipped`, file: p.file ?? source })

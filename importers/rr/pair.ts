@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http'
 import { type DslInput, type MatcherInput, type RequestDslInput, type ResponseDslInput } from '../../src/dsl/index.js'
-import { isJsonType, parseMediaType } from '../common/mime.js'
+import { isJsonType, parseMediaType } from '../shared/mime.js'
 import { setBody } from '../shared/content-type.js'
 import { utf8Text } from '../shared/text.js'
 import { literalPathMatcher, queryMatchers } from '../shared/url.js'

@@ -11,8 +11,8 @@ import {
 } from '../../src/dsl/index.js'
 import { formatDetail, isUnderstudyError, type ErrorDetail } from '../../src/errors/index.js'
 import type { DslTypeKey, ImportFormat, ImportResult, ImportWarning } from '../types.js'
-import { uniqueNames } from '../common/naming.js'
-import { importInvalidAll } from './errors.js'
+import { uniqueNames } from './naming.js'
+import { importInvalid } from './errors.js'
 
 /** A transaction an importer built, before validation, with where it came from. */
 export interface Draft {
@@ -73,7 +73,7 @@ export function finishDrafts (drafts: readonly Draft[], source: DraftSource): Tr
     if (txn !== undefined) txn.name = name
   })
   if (out.length === 0 && failures.length > 0) {
-    throw importInvalidAll(source.file, `nothing could be imported: ${failures.map((f) => f.message).slice(0, 3).join('; ')}`, failures)
+    throw importInvalid(source.file, `nothing could be imported: ${failures.map((f) => f.message).slice(0, 3).join('; ')}`, failures)
   }
   return out
 }

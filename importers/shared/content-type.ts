@@ -1,5 +1,5 @@
 import type { ResponseDslInput } from '../../src/dsl/index.js'
-import { isTextType, parseMediaType } from '../common/mime.js'
+import { isTextType, parseMediaType } from './mime.js'
 import { utf8Text } from './text.js'
 
 /**

@@ -1,48 +1,63 @@
+import { locatedDetail, type SourcePosition } from '../../src/dsl/index.js'
 import { createError, isUnderstudyError, type ErrorDetail, type UnderstudyError } from '../../src/errors/index.js'
 
+/** Finds the line and column of a JSON pointer in the parsed file, when it can. */
+export type Locate = (pointer: string) => SourcePosition | undefined
+
 /**
- * ERR_IMPORT_INVALID naming the file and, when known, the position, with what was expected.
+ * One error detail about `pointer` in `file`, with its line and column when `locate` finds them.
  *
  * @example
- * throw importInvalid('a.json', 'expected a WireMock stub mapping', { path: '/request' })
+ * detailAt('api.yaml', '/paths', 'must be an object', locate) // { path: '/paths', message: 'must be an object', file: 'api.yaml', line: 12, column: 1 }
  */
-export function importInvalid (
-  file: string,
-  message: string,
-  where: { path?: string; line?: number; column?: number } = {},
-  more: ErrorDetail[] = [],
-): UnderstudyError {
-  const detail: ErrorDetail = { path: where.path ?? '', message, file }
-  if (where.line !== undefined) detail.line = where.line
-  if (where.column !== undefined) detail.column = where.column
-  const position = where.line === undefined ? '' : ` at line ${where.line}${where.column === undefined ? '' : ` column ${where.column}`}`
-  return createError('ERR_IMPORT_INVALID', [file, `${message}${position}`], { details: [detail, ...more] })
+export function detailAt (file: string, pointer: string, message: string, locate?: Locate): ErrorDetail {
+  return locatedDetail(pointer, message, file, locate)
 }
 
 /**
- * ERR_IMPORT_INVALID listing several problems (one detail each), for inputs where nothing could
- * be imported.
+ * Where a detail is, as the one position format of every import error: " (line 3, column 5)", or
+ * nothing when the line is unknown.
  *
  * @example
- * throw importInvalidAll('pairs.zip', 'no pair could be read', details)
+ * positionSuffix({ path: '', message: 'x', line: 3, column: 5 }) // ' (line 3, column 5)'
  */
-export function importInvalidAll (file: string, summary: string, details: ErrorDetail[]): UnderstudyError {
-  return createError('ERR_IMPORT_INVALID', [file, summary], { details })
+export function positionSuffix (detail: ErrorDetail | undefined): string {
+  return detail?.line === undefined ? '' : ` (line ${detail.line}, column ${detail.column ?? 0})`
 }
 
 /**
- * Turns whatever an importer step threw into an UnderstudyError: ours pass through, anything
- * else (a TypeError on a shape nobody expected) becomes ERR_IMPORT_INVALID naming the file, so
- * that no raw exception escapes an importer.
+ * ERR_IMPORT_INVALID for `file`: `reason` says what was expected, in one line, and `details` say
+ * where (JSON pointers, and file:line:column when known). The message ends with the first
+ * detail's position when that detail is about `file` itself. Without details, one detail naming
+ * the file is made, so that every import error carries at least one.
  *
  * @example
- * try { step() } catch (err) { throw asImportError(err, 'a.json') }
+ * throw importInvalid('a.har', 'not a HAR file: log.entries is missing', [detailAt('a.har', '/log', 'must have property "entries"')])
+ * throw importInvalid('a.json', 'expected a WireMock stub mapping') // details: [{ path: '', message: ..., file: 'a.json' }]
  */
-export function asImportError (err: unknown, file: string): UnderstudyError {
-  if (isUnderstudyError(err)) return err
-  const reason = err instanceof Error ? err.message : String(err)
-  return createError('ERR_IMPORT_INVALID', [file, `unexpected content (${reason})`], {
-    cause: err,
-    details: [{ path: '', message: reason, file }],
-  })
+export function importInvalid (file: string, reason: string, details: ErrorDetail[] = [], cause?: unknown): UnderstudyError {
+  const all = details.length > 0 ? details : [{ path: '', message: reason, file }]
+  const first = all[0]
+  const where = first?.file === undefined || first.file === file ? positionSuffix(first) : ''
+  const options: { details: ErrorDetail[]; cause?: unknown } = { details: all }
+  if (cause !== undefined) options.cause = cause
+  return createError('ERR_IMPORT_INVALID', [file, `${reason}${where}`], options)
+}
+
+/**
+ * Runs an importer body so that nothing but an UnderstudyError leaves it: a TypeError or
+ * RangeError (a stack overflow on a pathological input) becomes ERR_IMPORT_INVALID naming the
+ * file, with the original kept as `cause` for the log. The one wrapper for unknown throws.
+ *
+ * @example
+ * return guardImport(input.fileName, () => importSomething(input))
+ */
+export function guardImport<T> (file: string, run: () => T): T {
+  try {
+    return run()
+  } catch (err) {
+    if (isUnderstudyError(err)) throw err
+    const reason = err instanceof Error ? err.message : String(err)
+    throw importInvalid(file, `unexpected structure (${reason})`, [{ path: '', message: reason, file }], err)
+  }
 }

@@ -3,7 +3,7 @@ import { rrPairOf, importRrPairs } from '../rr/index.js'
 import type { ImportContext, ImportInput, ImportResult, ImportWarning } from '../types.js'
 import { normalizeEntryPath } from './archive.js'
 import { detectFormat } from './detect.js'
-import { importInvalid, importInvalidAll } from './errors.js'
+import { importInvalid } from './errors.js'
 import { mergeResults, type MergedImportResult } from './merge.js'
 
 /** Imports one file of the set; `importFile` of importers/index.ts. */
@@ -85,7 +85,7 @@ export function importFileSet (files: ReadonlyMap<string, Uint8Array>, source: s
   }
   if (done.length === 0) {
     if (failures.length === 0) throw importInvalid(source, 'contains no file that can be imported (.json, .yaml, .yml, .har, or NAME-req.txt / NAME-rsp.txt pairs)')
-    throw importInvalidAll(source, `no file could be imported: ${failures.map((f) => `${f.file ?? ''}: ${f.message}`).slice(0, 3).join('; ')}`, failures)
+    throw importInvalid(source, `no file could be imported: ${failures.map((f) => `${f.file ?? ''}: ${f.message}`).slice(0, 3).join('; ')}`, failures)
   }
   return mergeResults(done, warnings)
 }

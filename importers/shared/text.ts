@@ -1,3 +1,6 @@
+import { createError } from '../../src/errors/index.js'
+import type { ImportContext, ImportInput } from '../types.js'
+
 /**
  * Bytes to text for importers. Exports from Windows tools start with a byte order mark (Fiddler,
  * some Postman versions), and a few write UTF-16: decode those instead of failing on `\uFEFF`.
@@ -48,4 +51,19 @@ export function isPrintable (text: string): boolean {
     if ((c < 32 && c !== 9 && c !== 10 && c !== 13) || (c >= 0x7f && c <= 0x9f)) return false
   }
   return true
+}
+
+/** Largest input accepted when the context sets no limit: 100 MiB (importers/types.ts). */
+export const DEFAULT_MAX_BYTES = 100 * 1024 * 1024
+
+/**
+ * Throws ERR_IMPORT_TOO_LARGE when the input is larger than `ctx.maxBytes` (default 100 MiB),
+ * before any parsing spends memory on it.
+ *
+ * @example
+ * checkSize({ bytes: new Uint8Array(10), fileName: 'a.har' }, { maxBytes: 5 }) // throws ERR_IMPORT_TOO_LARGE
+ */
+export function checkSize (input: ImportInput, ctx: ImportContext = {}): void {
+  const max = ctx.maxBytes ?? DEFAULT_MAX_BYTES
+  if (input.bytes.byteLength > max) throw createError('ERR_IMPORT_TOO_LARGE', [input.fileName, max])
 }

@@ -1,6 +1,6 @@
 import { joinPointer, readDefinition, recordOrigin, type MockServiceDocument } from '../../src/dsl/index.js'
 import { createError, isUnderstudyError, type ErrorDetail } from '../../src/errors/index.js'
-import { asImportError, importInvalid } from '../shared/errors.js'
+import { guardImport, importInvalid } from '../shared/errors.js'
 import { isObject, parseStructured, str, type Loose } from '../shared/structured.js'
 import type { ImportContext, ImportInput, ImportResult, ImportWarning } from '../types.js'
 import { decodedMatcherValue } from './base64.js'
@@ -19,14 +19,14 @@ import { decodedMatcherValue } from './base64.js'
 export function importTransactions (input: ImportInput, _ctx: ImportContext = {}): ImportResult {
   const parsed = parseStructured(input)
   const file = input.fileName
-  try {
+  return guardImport(file, () => {
     let value: unknown = parsed.value
     let prefix = ''
     if (isObject(value) && 'apiVersion' in value && ('result' in value || 'error' in value)) {
       const error = value['error']
       if (error !== null && error !== undefined && (value['result'] === null || value['result'] === undefined)) {
         const reason = typeof error === 'string' ? error : (str(isObject(error) ? error['message'] : undefined) ?? JSON.stringify(error))
-        throw importInvalid(file, `is an error response of the API, not transactions: ${reason}`, { path: '/error' })
+        throw importInvalid(file, `is an error response of the API, not transactions: ${reason}`, [{ path: '/error', message: reason, file }])
       }
       value = value['result']
       prefix = '/result'
@@ -55,9 +55,7 @@ export function importTransactions (input: ImportInput, _ctx: ImportContext = {}
       recordOrigin(txn, { file, pointer, dslPointer: 'dsl' in item.value ? `${pointer}/dsl` : pointer, locate: parsed.locate })
     })
     return { format: 'transactions', dslType: 'GENERIC_DSL', document: doc, warnings }
-  } catch (err) {
-    throw asImportError(err, file)
-  }
+  })
 }
 
 /** The transaction-like items of an accepted shape, with their pointers (as readDefinition reads them). */

@@ -1,7 +1,7 @@
 import { DEFAULT_PRIORITY, joinPointer, type DslInput } from '../../src/dsl/index.js'
 import { finishDrafts, resultOf, type Draft } from '../shared/build.js'
 import { formatDetail, type ErrorDetail } from '../../src/errors/index.js'
-import { asImportError, importInvalid, importInvalidAll } from '../shared/errors.js'
+import { detailAt, guardImport, importInvalid } from '../shared/errors.js'
 import { isObject, parseStructured, str, type Loose } from '../shared/structured.js'
 import type { ImportContext, ImportInput, ImportResult, ImportWarning } from '../types.js'
 import { requestOf } from './request.js'
@@ -44,7 +44,7 @@ const unsupportedStubKeys: Record<string, string> = {
  */
 export function importWireMock (input: ImportInput, ctx: ImportContext = {}): ImportResult {
   const parsed = parseStructured(input)
-  try {
+  return guardImport(input.fileName, () => {
     const value = parsed.value
     const stubs: Array<{ stub: unknown; pointer: string }> = []
     if (isObject(value) && Array.isArray(value['mappings'])) {
@@ -59,25 +59,20 @@ export function importWireMock (input: ImportInput, ctx: ImportContext = {}): Im
     const broken: ErrorDetail[] = []
     for (const { stub, pointer } of stubs) {
       if (!isObject(stub) || !isObject(stub['request'])) {
-        const detail: ErrorDetail = { path: pointer, message: 'expected a stub mapping: an object with "request" (and "response")', file: input.fileName }
-        const pos = parsed.locate(pointer)
-        if (pos !== undefined) Object.assign(detail, { line: pos.line, column: pos.column })
-        broken.push(detail)
+        broken.push(detailAt(input.fileName, pointer, 'expected a stub mapping: an object with "request" (and "response")', parsed.locate))
         continue
       }
       const draft = draftOf(stub, stub['request'], pointer, input.fileName, ctx, warnings)
       if (draft !== undefined) drafts.push(draft)
     }
     if (drafts.length === 0 && broken.length > 0) {
-      throw importInvalidAll(input.fileName, `no stub could be read: ${broken.map(formatDetail).slice(0, 3).join('; ')}`, broken)
+      throw importInvalid(input.fileName, `no stub could be read: ${broken.map(formatDetail).slice(0, 3).join('; ')}`, broken)
     }
     for (const b of broken) warnings.push({ message: `${b.message}; skipped`, file: input.fileName, at: b.path })
     if (stubs.length === 0) warnings.push({ message: 'contains no stub mappings', file: input.fileName })
     const transactions = finishDrafts(drafts, { file: input.fileName, locate: parsed.locate, warnings })
     return resultOf('wiremock', 'WIREMOCK_DSL', transactions, warnings)
-  } catch (err) {
-    throw asImportError(err, input.fileName)
-  }
+  })
 }
 
 function draftOf (stub: Loose, request: Loose, pointer: string, file: string, ctx: ImportContext, warnings: ImportWarning[]): Draft | undefined {

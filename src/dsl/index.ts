@@ -12,7 +12,7 @@ export {
   decodeContent,
   DEFAULT_PRIORITY,
 } from './normalize.js'
-export { recordOrigin, originOf, detailAt, type Origin } from './origin.js'
+export { recordOrigin, originOf, detailAt, locatedDetail, type Origin } from './origin.js'
 export { compileUserRegex, RegexRejection } from './regex.js'
 export { dslSchemas, transactionSchema, transactionDslSchema, mockServiceDocumentSchema, matcherSchema } from './schema/index.js'
 export type { MatcherInput, RequestDslInput, ResponseDslInput, DelayInput, DslInput, TransactionInput, DocumentInput } from './input-types.js'

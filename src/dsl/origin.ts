@@ -25,6 +25,30 @@ export function originOf (target: object): Origin | undefined {
 }
 
 /**
+ * An error detail about `path`, with the file and, when `locate` finds it, the line and column.
+ * The one place that turns a JSON pointer into a positioned detail: the DSL's own errors
+ * (`detailAt`) and every importer's use it, so positions read the same everywhere.
+ *
+ * @example
+ * locatedDetail('/paths', 'must be an object', 'api.yaml', locate) // { path: '/paths', message: 'must be an object', file: 'api.yaml', line: 12, column: 1 }
+ */
+export function locatedDetail (
+  path: string,
+  message: string,
+  file?: string,
+  locate?: (pointer: string) => SourcePosition | undefined,
+): ErrorDetail {
+  const detail: ErrorDetail = { path, message }
+  if (file !== undefined) detail.file = file
+  const pos = locate?.(path)
+  if (pos !== undefined) {
+    detail.line = pos.line
+    detail.column = pos.column
+  }
+  return detail
+}
+
+/**
  * An error detail about `subPointer` inside `target`, located in its file when known, else at
  * `fallbackPointer` (its place in the document being compiled).
  *
@@ -37,12 +61,5 @@ export function detailAt (target: object, subPointer: string, fallbackPointer: s
   const path = origin.dslPointer !== undefined && (subPointer === '/dsl' || subPointer.startsWith('/dsl/'))
     ? origin.dslPointer + subPointer.slice(4)
     : origin.pointer + subPointer
-  const detail: ErrorDetail = { path, message }
-  if (origin.file !== undefined) detail.file = origin.file
-  const pos = origin.locate?.(path)
-  if (pos !== undefined) {
-    detail.line = pos.line
-    detail.column = pos.column
-  }
-  return detail
+  return locatedDetail(path, message, origin.file, origin.locate)
 }

@@ -120,7 +120,7 @@ function jsonParseError (err: unknown, text: string, fileName: string) {
     column = offset - before.lastIndexOf('\n')
   }
   const detail = { path: '', message: message.replace(/ in JSON at position \d+.*$/, ''), file: fileName }
-  return createError('ERR_DSL_PARSE', [fileName, line === undefined ? message : `${detail.message} at line ${line} column ${column ?? 0}`], {
+  return createError('ERR_DSL_PARSE', [fileName, line === undefined ? message : `${detail.message} (line ${line}, column ${column ?? 0})`], {
     details: [line === undefined ? detail : { ...detail, line, column: column ?? 0 }],
   })
 }

@@ -32,7 +32,7 @@ describe('importArchive limits', () => {
     // the entry comes out truncated to 40 bytes, so it is broken JSON, reported by name
     const err = thrown(() => importArchive(zip, 'liar.zip', { maxBytes: 1000 }))
     expect(err.code).toBe('ERR_IMPORT_INVALID')
-    expect(err.message).toMatch(/^Cannot import liar\.zip: no file could be imported: stub\.json: Cannot import stub\.json: expected JSON/)
+    expect(err.message).toMatch(/^Cannot import liar\.zip: no file could be imported: stub\.json: Cannot import stub\.json: not valid JSON or YAML: /)
   })
 
   it('refuses bytes that are not a readable zip', () => {
@@ -93,7 +93,7 @@ describe('importArchive merging', () => {
       'README.md: is not a .json, .yaml, .yml, .har or .txt file; skipped',
       'g/nested.zip: nested archives are not imported; skipped',
       expect.stringMatching(/^e-unknown\.json: not imported: Unrecognised file format: e-unknown\.json: its top-level keys \(something\)/),
-      expect.stringMatching(/^f-broken\.json: not imported: Cannot import f-broken\.json: expected JSON or YAML at line 1/),
+      expect.stringMatching(/^f-broken\.json: not imported: Cannot import f-broken\.json: not valid JSON or YAML: .*\(line 1, column \d+\)/),
       'z-settings.yaml: sets thinkTime differently from a-settings.yaml; the value of a-settings.yaml is kept',
     ])
   })

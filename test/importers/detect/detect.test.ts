@@ -55,7 +55,7 @@ describe('detectFormat', () => {
   it('reports a broken .json file as invalid, with line and column', () => {
     const err = thrown(() => detectFormat(text('{\n  "request": {\n    "url": "/a",\n  }\n}', 'stub.json')))
     expect(err.code).toBe('ERR_IMPORT_INVALID')
-    expect(err.message).toMatch(/^Cannot import stub\.json: expected JSON or YAML at line 4 column 3: /)
+    expect(err.message).toMatch(/^Cannot import stub\.json: not valid JSON or YAML: .*\(line 4, column 3\)$/)
     expect(err.details?.[0]).toMatchObject({ file: 'stub.json', line: 4, column: 3 })
   })
 

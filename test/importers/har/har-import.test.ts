@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { decodeContent } from '../../../src/dsl/index.js'
 import { isUnderstudyError, type UnderstudyError } from '../../../src/errors/index.js'
 import { importHar } from '../../../importers/har/index.js'
-import { finishImport, guardImport } from '../../../importers/common/index.js'
+import { finishImport, guardImport } from '../../../importers/shared/index.js'
 import { harDocument, harEntry, harInput } from './har-builder.js'
 
 function importEntries (...entries: unknown[]) {
@@ -314,7 +314,7 @@ describe('importHar: input checks', () => {
   })
 })
 
-describe('importers/common helpers used by the HAR importer', () => {
+describe('importers/shared helpers used by the HAR importer', () => {
   it('finishImport turns a transaction that the DSL rejects into ERR_IMPORT_INVALID naming the input', () => {
     const run = () => finishImport({
       format: 'har',

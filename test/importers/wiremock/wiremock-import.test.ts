@@ -195,7 +195,7 @@ describe('importWireMock mapping decisions', () => {
     expect(thrown(() => importWireMock(stub({ hello: 1 }))).message).toMatch(/expected a WireMock stub mapping/)
     const err = thrown(() => importWireMock({ bytes: Buffer.from('{\n  "request": {\n'), fileName: 'cut.json' }))
     expect(err.code).toBe('ERR_IMPORT_INVALID')
-    expect(err.message).toMatch(/^Cannot import cut\.json: expected JSON or YAML at line 3/)
+    expect(err.message).toMatch(/^Cannot import cut\.json: not valid JSON or YAML: .*\(line 3, column \d+\)$/)
   })
 
   it('records where each transaction came from, for later compile errors', () => {

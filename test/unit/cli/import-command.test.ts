@@ -129,7 +129,7 @@ describe('understudy import', () => {
     const { code, stdout, stderr } = await run(path)
     expect(code).toBe(1)
     expect(stdout).toBe('')
-    expect(stderr).toMatch(new RegExp(`^understudy import: Cannot import ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: expected JSON or YAML at line 3 column 1: [^\\n]+\\n$`))
+    expect(stderr).toMatch(new RegExp(`^understudy import: Cannot import ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: not valid JSON or YAML: [^\\n]+ \\(line 3, column 1\\)\\n$`))
   })
 
   it('exits 1 for an unknown format, a missing file and a DSL error', async () => {

@@ -74,7 +74,7 @@ describe('parse errors', () => {
       details: [{ path: '', file: 'bad.json', ...where }],
     })
     expect(err.message).toContain(`bad.json`)
-    expect(err.message).toContain(`line ${where.line} column ${where.column}`)
+    expect(err.message).toContain(`(line ${where.line}, column ${where.column})`)
   })
 
   it('name the end of the text for truncated JSON', () => {

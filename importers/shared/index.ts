@@ -1,0 +1,11 @@
+/**
+ * The importers' one toolkit: bytes to text, JSON/YAML parsing with positions, media types, error
+ * construction (one `importInvalid`, one position format, one wrapper for unknown throws), and the
+ * final validation of what an importer produced. Every importer imports from here.
+ */
+export { decodeText, utf8Text, isPrintable, checkSize, DEFAULT_MAX_BYTES } from './text.js'
+export { parseStructured, isObject, str, type Loose, type ParseOptions } from './structured.js'
+export { detailAt, importInvalid, guardImport, positionSuffix, type Locate } from './errors.js'
+export { parseMediaType, isJsonType, isXmlType, isTextType, type MediaType } from './mime.js'
+export { finishImport, type FinishInput } from './finish.js'
+export { uniqueNames, orderBySpecificity } from './naming.js'
