@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { createError } from '../errors/index.js'
 import type { Store } from '../store/index.js'
 import { hashSecret } from './auth.js'
 
@@ -40,12 +41,12 @@ export const BOOTSTRAP_EMAIL = 'admin@understudy.local'
 export async function bootstrap (store: Store, options: BootstrapOptions): Promise<BootstrapOutcome> {
   const given = options.apiKeyId !== undefined && options.apiKeyId !== '' && options.apiKeySecret !== undefined && options.apiKeySecret !== ''
   if (options.apiKeyId !== undefined && options.apiKeyId !== '' && !given) {
-    throw new Error('UNDERSTUDY_API_KEY_ID is set without UNDERSTUDY_API_KEY_SECRET')
+    throw createError('ERR_CONFIG_INVALID', ['UNDERSTUDY_API_KEY_ID is set without UNDERSTUDY_API_KEY_SECRET'])
   }
   const apiKey = given
     ? { id: options.apiKeyId as string, secret: options.apiKeySecret as string, generated: false }
     : { id: randomBytes(12).toString('hex'), secret: randomBytes(24).toString('base64url'), generated: true }
-  if (!/^[A-Za-z0-9._-]{4,128}$/.test(apiKey.id)) throw new Error('UNDERSTUDY_API_KEY_ID must be 4 to 128 letters, digits, dots, dashes or underscores')
+  if (!/^[A-Za-z0-9._-]{4,128}$/.test(apiKey.id)) throw createError('ERR_CONFIG_INVALID', ['UNDERSTUDY_API_KEY_ID must be 4 to 128 letters, digits, dots, dashes or underscores'])
   const secretHash = await hashSecret(apiKey.secret)
 
   const outcome = await store.write(async (tx): Promise<BootstrapOutcome> => {

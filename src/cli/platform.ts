@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import http from 'node:http'
 import { allRoutes, bootstrap, createApiHandler, type ApiDeps, type BootstrapOutcome } from '../api/index.js'
 import { LocalDeployer, type Deployer } from '../deploy/index.js'
-import { createError } from '../errors/index.js'
+import { createError, isUnderstudyError } from '../errors/index.js'
 import type { Logger } from '../log/index.js'
 import { AssetFiles, openSqliteStore, type Store } from '../store/index.js'
 
@@ -50,7 +50,11 @@ export async function startPlatform (options: PlatformOptions, log: Logger): Pro
     })
   } catch (err) {
     await store.close()
-    throw createError('ERR_CONFIG_INVALID', [(err as Error).message], { cause: err })
+    // A bad key option stays ERR_CONFIG_INVALID and a store failure ERR_STORE_FAILED, as the
+    // bootstrap raised them; only a foreign error (the credentials file cannot be written) is
+    // labelled here, as the data dir's failure it is.
+    if (isUnderstudyError(err)) throw err
+    throw createError('ERR_STORE_FAILED', [(err as Error).message], { cause: err })
   }
   const files = new AssetFiles(options.dataDir)
   const deployer = new LocalDeployer({ store, dataDir: options.dataDir, log, host: options.runtimeHost, runtimeArgs: options.runtimeArgs ?? [] })

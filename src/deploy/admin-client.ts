@@ -1,4 +1,5 @@
 import type { MockServiceDocument } from '../dsl/index.js'
+import { createError, fromWireError } from '../errors/index.js'
 
 /**
  * The runtime admin API as the deployer calls it (docs/runtime.md "Admin API"): global fetch
@@ -15,19 +16,8 @@ export interface RuntimeHealthView {
   workers?: Array<{ pid: number | null; status: string }>
 }
 
-/** An admin call that failed: the runtime's error code, or ERR_DEPLOY_FAILED when it did not answer. */
-export class AdminCallError extends Error {
-  readonly code: string
-
-  constructor (code: string, message: string) {
-    super(message)
-    this.name = 'AdminCallError'
-    this.code = code
-  }
-}
-
 interface Envelope {
-  error: { code?: unknown; message?: unknown } | null
+  error: unknown
   result: unknown
 }
 
@@ -39,12 +29,12 @@ async function call (url: string, init: RequestInit, timeoutMs: number): Promise
     body = await res.json() as Envelope
   } catch (err) {
     const reason = (err as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : (err as Error).message
-    throw new AdminCallError('ERR_DEPLOY_FAILED', `Deployment failed: the runtime admin API at ${url} did not answer: ${reason}`)
+    throw createError('ERR_DEPLOY_FAILED', [`the runtime admin API at ${url} did not answer: ${reason}`])
   }
-  if (!res.ok || body.error !== null) {
-    const code = typeof body.error?.code === 'string' ? body.error.code : 'ERR_DEPLOY_FAILED'
-    const message = typeof body.error?.message === 'string' ? body.error.message : `HTTP ${res.status} from ${url}`
-    throw new AdminCallError(code, message)
+  if (!res.ok || (body.error !== null && body.error !== undefined)) {
+    // The runtime's own code (ERR_DSL_INVALID with its details...) when it is one of ours;
+    // ERR_DEPLOY_FAILED for anything else, through the one decoder of remote errors.
+    throw fromWireError(body.error ?? { message: `HTTP ${res.status} from ${url}` }, 'ERR_DEPLOY_FAILED')
   }
   return body.result
 }
@@ -61,7 +51,7 @@ export async function fetchHealth (adminUrl: string, timeoutMs: number): Promise
 
 /**
  * `PUT /config`: the runtime compiles the document and swaps it in atomically (every replica, in
- * a cluster, before it answers). Throws AdminCallError with the runtime's code (ERR_DSL_INVALID...)
+ * a cluster, before it answers). Throws an UnderstudyError with the runtime's code (ERR_DSL_INVALID...)
  * when it refuses, in which case the old configuration keeps serving.
  */
 export async function putConfig (adminUrl: string, document: MockServiceDocument, timeoutMs: number): Promise<{ transactions: number }> {

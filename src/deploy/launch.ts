@@ -1,5 +1,5 @@
-import { createError } from '../errors/index.js'
-import { AdminCallError, fetchHealth } from './admin-client.js'
+import { createError, isUnderstudyError } from '../errors/index.js'
+import { fetchHealth } from './admin-client.js'
 import type { LaunchSpec, Running } from './managed.js'
 import type { RuntimeCommand } from './runtime-command.js'
 import { RuntimeProcess } from './runtime-process.js'
@@ -66,7 +66,7 @@ async function waitHealthy (adminUrl: string, child: RuntimeProcess, deadline: n
       if (health.status === 'UP') return
       last = `health is ${health.status}`
     } catch (err) {
-      last = err instanceof AdminCallError ? err.message : err
+      last = isUnderstudyError(err) ? err.message : err
     }
     await new Promise((resolve) => setTimeout(resolve, 50))
   }

@@ -1,4 +1,4 @@
-import { createError } from '../errors/index.js'
+import { createError, isUnderstudyError } from '../errors/index.js'
 import { LogRing } from '../log/index.js'
 import type { RuntimeEndpoints, RuntimeProcess } from './runtime-process.js'
 
@@ -100,8 +100,8 @@ export function describeExit (exit: { code: number | null; signal: NodeJS.Signal
  * trackingErrorOf(new Error('boom')) // { code: 'ERR_DEPLOY_FAILED', message: 'Deployment failed: boom' }
  */
 export function trackingErrorOf (err: unknown): { code: string; message: string } {
-  const code = (err as { code?: unknown } | null)?.code
-  if (err instanceof Error && typeof code === 'string' && code.startsWith('ERR_')) return { code, message: err.message }
+  // Only our own codes reach users; a Node.js ERR_* (a socket error...) is wrapped like any error.
+  if (isUnderstudyError(err)) return { code: err.code, message: err.message }
   return { code: 'ERR_DEPLOY_FAILED', message: createError('ERR_DEPLOY_FAILED', [err instanceof Error ? err.message : String(err)]).message }
 }
 

@@ -18,3 +18,4 @@ export {
   type Problem,
   type EnvelopeError,
 } from './envelope.js'
+export { toWireError, fromWireError, type WireError } from './remote.js'

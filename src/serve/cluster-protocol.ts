@@ -1,5 +1,5 @@
 import type { MockServiceDocument } from '../dsl/index.js'
-import { codes, createError, UnderstudyError, type ErrorCode, type ErrorDetail } from '../errors/index.js'
+import type { WireError } from '../errors/index.js'
 import type { RingIds } from '../inspect/index.js'
 import type { TlsMaterial } from './tls.js'
 
@@ -16,12 +16,6 @@ export interface ListenPorts {
   h2cPort: number | null
 }
 
-/** An error as it crosses the IPC channel. */
-export interface WireError {
-  code: string
-  message: string
-  details?: readonly ErrorDetail[]
-}
 
 /** Admin work a replica does for the primary; each maps to an AdminTarget member. */
 export type ReplicaCall =
@@ -64,26 +58,5 @@ export function isMessage<T extends { kind: string }> (value: unknown): value is
   return typeof value === 'object' && value !== null && typeof (value as { kind?: unknown }).kind === 'string'
 }
 
-/**
- * An error ready to cross the IPC channel; anything but an UnderstudyError becomes ERR_INTERNAL.
- *
- * @example
- * toWireError(createError('ERR_DSL_INVALID', ['1 error'])).code // 'ERR_DSL_INVALID'
- */
-export function toWireError (err: unknown): WireError {
-  if (err instanceof UnderstudyError) {
-    return err.details === undefined ? { code: err.code, message: err.message } : { code: err.code, message: err.message, details: err.details }
-  }
-  return { code: 'ERR_INTERNAL', message: codes.ERR_INTERNAL.message }
-}
-
-/**
- * The UnderstudyError a wire error stands for (an unknown code becomes ERR_INTERNAL).
- *
- * @example
- * fromWireError({ code: 'ERR_SERVE_LISTEN', message: 'Cannot listen on ...' }).statusCode // 500
- */
-export function fromWireError (wire: WireError): UnderstudyError {
-  if (!Object.hasOwn(codes, wire.code)) return createError('ERR_INTERNAL')
-  return new UnderstudyError(wire.code as ErrorCode, wire.message, wire.details)
-}
+// Errors cross the IPC channel through the one decoder of src/errors (remote.ts).
+export { toWireError, fromWireError } from '../errors/index.js'

@@ -1,5 +1,5 @@
 import { createError } from '../../errors/index.js'
-import { readDefinition, type MockServiceDocument, type TransactionInput } from '../../dsl/index.js'
+import { normalizeDocument, type MockServiceDocument, type Transaction } from '../../dsl/index.js'
 import { importFile } from '../../../importers/index.js'
 import type { AssetFiles, MockService, Repositories, StoredTransaction } from '../../store/index.js'
 
@@ -12,18 +12,24 @@ import type { AssetFiles, MockService, Repositories, StoredTransaction } from '.
  * - SV: the transactions imported from its asset file (any format the importers read).
  * Throws 422 ERR_API_UNPROCESSABLE naming what is missing (a deleted transaction, an asset file).
  *
+ * Stored transactions were validated and normalized when they were written, and an asset's
+ * transactions by the importer: the document is assembled from them as they are, not turned back
+ * into input and validated again. The runtime validates the whole document once, at its own
+ * boundary (`PUT /config`), and its ERR_DSL_INVALID (with the JSON pointers) reaches the
+ * tracking's errors unchanged.
+ *
  * @example
  * const document = await mockServiceDocument(store, files, mock)
  */
 export async function mockServiceDocument (repos: Repositories, files: AssetFiles, mock: MockService): Promise<MockServiceDocument> {
   const service = await repos.services.get(mock.workspaceId, mock.serviceId)
-  let transactions: TransactionInput[]
+  let transactions: Transaction[]
   if (mock.type === 'SV') {
     transactions = await assetTransactions(repos, files, mock)
   } else {
-    transactions = (await transactionsOf(repos, mock)).map(inputOf)
+    transactions = (await transactionsOf(repos, mock)).map(transactionOf)
   }
-  const fields = {
+  return normalizeDocument({
     id: mock.id,
     name: mock.name,
     description: mock.description,
@@ -38,13 +44,7 @@ export async function mockServiceDocument (repos: Repositories, files: AssetFile
     liveSystemPort: mock.liveSystemPort,
     endpointPreference: mock.endpointPreference,
     mockServiceTransactions: mock.type === 'SV' ? [] : mock.mockServiceTransactions.map((e) => (e.priority === null ? { txnId: e.txnId } : e)),
-    transactions,
-  }
-  try {
-    return readDefinition(fields)
-  } catch (err) {
-    throw createError('ERR_API_UNPROCESSABLE', [`mock service ${mock.id} cannot be served: ${(err as Error).message}`], { cause: err })
-  }
+  }, transactions)
 }
 
 async function transactionsOf (repos: Repositories, mock: MockService): Promise<StoredTransaction[]> {
@@ -63,16 +63,18 @@ async function transactionsOf (repos: Repositories, mock: MockService): Promise<
   return ids.map((id) => found.get(id) as StoredTransaction)
 }
 
-function inputOf (t: StoredTransaction): TransactionInput {
-  return { id: t.id, name: t.name, description: t.description, tags: t.tags, serviceId: t.serviceId, dsl: t.dsl }
+function transactionOf (t: StoredTransaction): Transaction {
+  const txn: Transaction = { id: t.id, name: t.name, tags: t.tags, serviceId: t.serviceId, dsl: t.dsl }
+  if (t.description !== null) txn.description = t.description
+  return txn
 }
 
-async function assetTransactions (repos: Repositories, files: AssetFiles, mock: MockService): Promise<TransactionInput[]> {
+async function assetTransactions (repos: Repositories, files: AssetFiles, mock: MockService): Promise<Transaction[]> {
   if (mock.assetId === null) throw createError('ERR_API_UNPROCESSABLE', [`mock service ${mock.id} is of type SV but has no assetId`])
   const asset = await repos.assets.get(mock.workspaceId, mock.assetId)
   if (asset === undefined) throw createError('ERR_API_UNPROCESSABLE', [`asset ${mock.assetId} of mock service ${mock.id} does not exist`])
   const bytes = await files.get(asset.fileId)
   if (bytes === undefined) throw createError('ERR_API_UNPROCESSABLE', [`the file of asset ${asset.id} is missing`])
   const imported = importFile({ bytes, fileName: asset.name })
-  return imported.document.transactions.map((t) => ({ ...t, dsl: t.dsl }))
+  return imported.document.transactions
 }
