@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
-import { describeError, isUnderstudyError } from '../errors/index.js'
 import type { CommandIo } from './commands/io.js'
+import { reportFailure } from './report.js'
 import { exitCodes, UsageError } from './usage-error.js'
 
 const help = `Understudy: service virtualization.
@@ -57,7 +57,7 @@ export async function main (argv: string[], io: CommandIo): Promise<number | 'ru
         throw new UsageError(`unknown command "${command}"; expected serve, run, import or platform`)
     }
   } catch (err) {
-    return reportFailure(err, command ?? '', io)
+    return reportFailure(err, command === undefined ? 'understudy' : `understudy ${command}`, io)
   }
 }
 
@@ -65,27 +65,8 @@ async function helpOf (command: string | undefined): Promise<string> {
   if (command === 'serve') return (await import('./commands/serve.js')).serveHelp
   if (command === 'run') return (await import('./commands/run.js')).runHelp
   if (command === 'platform') return (await import('./commands/platform.js')).platformHelp
+  if (command === 'import') return (await import('./commands/import.js')).importHelp
   return help
-}
-
-/** One line on stderr, and the exit code: 2 for usage, 1 for everything else. */
-function reportFailure (err: unknown, command: string, io: CommandIo): number {
-  const prefix = command === '' ? 'understudy' : `understudy ${command}`
-  if (err instanceof UsageError || isParseArgsError(err)) {
-    io.stderr.write(`${prefix}: ${(err as Error).message}\n`)
-    return exitCodes.usage
-  }
-  if (isUnderstudyError(err)) {
-    io.stderr.write(`${prefix}: ${describeError(err)}\n`)
-    return exitCodes.failure
-  }
-  io.stderr.write(`${prefix}: internal error: ${err instanceof Error ? err.message : String(err)}\n`)
-  return exitCodes.failure
-}
-
-function isParseArgsError (err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code
-  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_')
 }
 
 function version (): string {

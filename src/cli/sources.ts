@@ -51,7 +51,7 @@ export function collectFiles (selection: SourceSelection): string[] {
       files.push(path)
       continue
     }
-    const found = walk(path)
+    const found = walkDirectory(path)
     const present = new Set(found)
     for (const file of found) {
       const rel = relative(path, file).split(sep).join('/')
@@ -76,13 +76,24 @@ function isCompanion (rel: string, file: string, present: ReadonlySet<string>): 
   return rsp !== null && present.has(file.slice(0, rsp.index) + file.slice(rsp.index).replace(/rsp/i, (m) => (m === 'RSP' ? 'REQ' : 'req')))
 }
 
-function walk (dir: string): string[] {
+/** A scanned directory deeper than this is more likely a mistake (a home directory) than mocks. */
+const MAX_SCAN_DEPTH = 16
+
+/**
+ * Every file under `dir`, the one directory walker of the CLI (`serve`, `run` and `import`):
+ * dot-entries and node_modules are skipped, and folders deeper than 16 levels are not entered.
+ *
+ * @example
+ * walkDirectory('mocks') // ['/abs/mocks/a.yaml', '/abs/mocks/wiremock/mappings/b.json', ...]
+ */
+export function walkDirectory (dir: string, depth = 0): string[] {
   const out: string[] = []
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+  if (depth > MAX_SCAN_DEPTH) return out
+  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
     if (entry.name.startsWith('.')) continue
     const full = join(dir, entry.name)
     if (entry.isDirectory()) {
-      if (!skippedDirectories.has(entry.name)) out.push(...walk(full))
+      if (!skippedDirectories.has(entry.name)) out.push(...walkDirectory(full, depth + 1))
     } else if (entry.isFile()) {
       out.push(full)
     }

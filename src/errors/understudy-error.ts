@@ -59,11 +59,24 @@ export function toUnderstudyError (value: unknown): UnderstudyError {
   return createError('ERR_INTERNAL', [], { cause: value })
 }
 
-/** One line naming the error and, when present, its first details: for CLI messages. */
+/**
+ * One line naming the error and, when present, its first details: the one describer of every CLI
+ * message. Details whose text the message already says are left out; when that leaves none, the
+ * first detail is still shown if it knows a line the message does not name (file:line is what a
+ * user opens).
+ *
+ * @example
+ * describeError(createError('ERR_DSL_INVALID', ['2 errors'], { details })) // 'Invalid mock definition: 2 errors: m.yaml:3:5 /a: is bad; /b: is bad'
+ */
 export function describeError (err: UnderstudyError, maxDetails = 3): string {
-  const parts = err.details?.slice(0, maxDetails).map(formatDetail) ?? []
-  const more = (err.details?.length ?? 0) > maxDetails ? `; and ${(err.details?.length ?? 0) - maxDetails} more` : ''
-  return parts.length > 0 ? `${err.message}: ${parts.join('; ')}${more}` : err.message
+  const details = err.details ?? []
+  const extra = details.filter((d) => !err.message.includes(d.message))
+  const parts = extra.slice(0, maxDetails).map(formatDetail)
+  const first = details[0]
+  if (extra.length === 0 && first?.line !== undefined && !err.message.includes(`line ${first.line}`)) parts.push(formatDetail(first))
+  const more = extra.length > maxDetails ? `; and ${extra.length - maxDetails} more` : ''
+  const text = parts.length > 0 ? `${err.message}: ${parts.join('; ')}${more}` : err.message
+  return text.replace(/\s*\n\s*/g, ' ').trim()
 }
 
 /** `file:line:column path: message`, leaving out what is unknown. */

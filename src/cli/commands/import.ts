@@ -1,10 +1,10 @@
-import { readdir, readFile, stat, writeFile } from 'node:fs/promises'
+import { readFile, stat, writeFile } from 'node:fs/promises'
 import { readFileSync, statSync } from 'node:fs'
-import { dirname, extname, join, relative, resolve, sep } from 'node:path'
+import { dirname, extname, relative, resolve, sep } from 'node:path'
 import { parseArgs } from 'node:util'
 import { stringify } from 'yaml'
 import { documentOf, decodeContent, type MockServiceDocument, type Transaction } from '../../dsl/index.js'
-import { createError, formatDetail, isUnderstudyError, type UnderstudyError } from '../../errors/index.js'
+import { createError } from '../../errors/index.js'
 import {
   DEFAULT_MAX_BYTES,
   importFile,
@@ -15,6 +15,9 @@ import {
   type ImportResult,
   type ImportWarning,
 } from '../../../importers/index.js'
+import { oneLine, reportFailure } from '../report.js'
+import { walkDirectory } from '../sources.js'
+import { exitCodes, UsageError } from '../usage-error.js'
 
 /** Where the command writes. */
 export interface ImportCommandIo {
@@ -22,7 +25,8 @@ export interface ImportCommandIo {
   stderr: NodeJS.WritableStream
 }
 
-const USAGE = `Usage: understudy import <file-or-directory> [--format F] [-o out.yaml]
+/** `understudy import --help` and `understudy help import`. */
+export const importHelp = `Usage: understudy import <file-or-directory> [--format F] [-o out.yaml]
 
 Converts a HAR, OpenAPI, WireMock, Postman, RR-pair, exported-transactions or zip file into
 Understudy's transaction DSL, printed as YAML (or written to -o; a .json name writes JSON).
@@ -35,12 +39,6 @@ Options:
 Exit codes: 0 imported (warnings go to stderr), 1 the input cannot be imported, 2 bad arguments.
 `
 
-// A scanned directory deeper than this is more likely a mistake (a home directory) than mocks.
-const MAX_SCAN_DEPTH = 16
-
-/** A bad command line: exit code 2. */
-class UsageError extends Error {}
-
 /**
  * `understudy import <file> [--format F] [-o out.yaml]`: imports one file (or a directory as a
  * set) and prints the DSL as YAML, or writes it to `-o` (JSON when the name ends in `.json`).
@@ -52,27 +50,16 @@ class UsageError extends Error {}
  */
 export async function runImportCommand (args: string[], io: ImportCommandIo): Promise<number> {
   let options: { target: string; format?: ImportFormat; output?: string; help: boolean }
-  try {
-    options = parseCommandLine(args)
-  } catch (err) {
-    if (!(err instanceof UsageError)) throw err
-    io.stderr.write(`understudy import: ${err.message}\n`)
-    return 2
-  }
-  if (options.help) {
-    io.stdout.write(USAGE)
-    return 0
-  }
   let result: ImportResult
   try {
+    options = parseCommandLine(args)
+    if (options.help) {
+      io.stdout.write(importHelp)
+      return exitCodes.ok
+    }
     result = await importTarget(options.target, options.format)
   } catch (err) {
-    if (err instanceof UsageError) {
-      io.stderr.write(`understudy import: ${err.message}\n`)
-      return 2
-    }
-    io.stderr.write(`understudy import: ${describeFailure(err)}\n`)
-    return 1
+    return reportFailure(err, 'understudy import', io)
   }
   for (const warning of result.warnings) io.stderr.write(`${formatWarning(warning)}\n`)
   const out = options.output
@@ -81,35 +68,29 @@ export async function runImportCommand (args: string[], io: ImportCommandIo): Pr
     : stringify(outputDocument(result.document), { lineWidth: 0 })
   if (out === undefined) {
     io.stdout.write(text)
-    return 0
+    return exitCodes.ok
   }
   try {
     await writeFile(out, text)
   } catch (err) {
-    io.stderr.write(`understudy import: cannot write ${out}: ${oneLine(err instanceof Error ? err.message : String(err))}\n`)
-    return 1
+    io.stderr.write(`understudy import: cannot write ${out}: ${systemReason(err)}\n`)
+    return exitCodes.failure
   }
-  return 0
+  return exitCodes.ok
 }
 
 function parseCommandLine (args: string[]): { target: string; format?: ImportFormat; output?: string; help: boolean } {
-  let parsed
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        format: { type: 'string', short: 'f' },
-        output: { type: 'string', short: 'o' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    })
-  } catch (err) {
-    // parseArgs throws TypeErrors with ERR_PARSE_ARGS_* codes and a readable message
-    throw new UsageError(oneLine(err instanceof Error ? err.message : String(err)))
-  }
-  const { values, positionals } = parsed
+  // parseArgs' own errors (ERR_PARSE_ARGS_*) are usage errors for reportFailure
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      format: { type: 'string', short: 'f' },
+      output: { type: 'string', short: 'o' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  })
   if (values.help === true) return { target: '', help: true }
   if (positionals.length !== 1) {
     throw new UsageError(positionals.length === 0 ? 'expected a file or directory to import' : `expected one file or directory, got ${positionals.length}: ${positionals.join(' ')}`)
@@ -164,30 +145,22 @@ function readIfFile (path: string): Uint8Array | undefined {
   }
 }
 
-/** The importable files under a directory (and WireMock `__files/` bodies), keyed by relative path. */
+/**
+ * The importable files under a directory (and WireMock `__files/` bodies), keyed by relative path,
+ * found by the CLI's one directory walker.
+ */
 async function scanDirectory (root: string): Promise<Map<string, Uint8Array>> {
   const files = new Map<string, Uint8Array>()
   let total = 0
-  const walk = async (dir: string, depth: number): Promise<void> => {
-    if (depth > MAX_SCAN_DEPTH) return
-    const entries = await readdir(dir, { withFileTypes: true })
-    for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      if (entry.name.startsWith('.') || entry.name === 'node_modules') continue
-      const full = join(dir, entry.name)
-      if (entry.isDirectory()) {
-        await walk(full, depth + 1)
-        continue
-      }
-      const rel = relative(root, full).split(sep).join('/')
-      const wanted = supportedExtensions.includes(extname(entry.name).toLowerCase()) || /(^|\/)__files\//.test(rel)
-      if (!entry.isFile() || !wanted) continue
-      const bytes = await readFile(full)
-      total += bytes.byteLength
-      if (total > DEFAULT_MAX_BYTES) throw createError('ERR_IMPORT_TOO_LARGE', [root, DEFAULT_MAX_BYTES])
-      files.set(rel, bytes)
-    }
+  for (const full of walkDirectory(root)) {
+    const rel = relative(root, full).split(sep).join('/')
+    const wanted = supportedExtensions.includes(extname(full).toLowerCase()) || /(^|\/)__files\//.test(rel)
+    if (!wanted) continue
+    const bytes = await readFile(full)
+    total += bytes.byteLength
+    if (total > DEFAULT_MAX_BYTES) throw createError('ERR_IMPORT_TOO_LARGE', [root, DEFAULT_MAX_BYTES])
+    files.set(rel, bytes)
   }
-  await walk(root, 0)
   return files
 }
 
@@ -231,30 +204,9 @@ function formatWarning (w: ImportWarning): string {
   return `warning: ${where === '' ? '' : `${where}: `}${oneLine(w.message)}`
 }
 
-/** One line: the error's message, plus the details it does not already say (file:line path: why). */
-function describeFailure (err: unknown): string {
-  if (!isUnderstudyError(err)) return `internal error: ${oneLine(err instanceof Error ? err.message : String(err))}`
-  return oneLine(describeUnderstudyError(err))
-}
-
-function describeUnderstudyError (err: UnderstudyError): string {
-  const details = err.details ?? []
-  const extra = details.filter((d) => !err.message.includes(d.message))
-  const shown = extra.slice(0, 3).map(formatDetail)
-  if (extra.length === 0 && details[0]?.line !== undefined && !err.message.includes(`line ${details[0].line}`)) {
-    shown.push(formatDetail(details[0]))
-  }
-  const more = extra.length > 3 ? `; and ${extra.length - 3} more` : ''
-  return shown.length === 0 ? err.message : `${err.message}: ${shown.join('; ')}${more}`
-}
-
 function systemReason (err: unknown): string {
   const code = typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : ''
   if (code === 'ENOENT') return 'no such file or directory'
   if (code === 'EACCES') return 'permission denied'
   return err instanceof Error ? err.message : String(err)
-}
-
-function oneLine (text: string): string {
-  return text.replace(/\s*\n\s*/g, ' ').trim()
 }

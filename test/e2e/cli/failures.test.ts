@@ -94,4 +94,20 @@ describe('command-line failures', () => {
     expect(version.code).toBe(0)
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/)
   })
+
+  it('prints the help of every command through `understudy help <command>` and `<command> --help` alike', async () => {
+    for (const command of ['serve', 'run', 'import', 'platform']) {
+      const viaHelp = await runCli(['help', command])
+      const viaFlag = await runCli([command, '--help'])
+      expect(viaHelp.code).toBe(0)
+      expect(viaHelp.stdout).toContain(`Usage: understudy ${command}`)
+      expect(viaFlag.stdout).toBe(viaHelp.stdout)
+    }
+  })
+
+  it('reports a usage mistake of import in the same one-line form as the other commands (exit 2)', async () => {
+    const result = await runCli(['import', '--nope'])
+    expect(result.code).toBe(2)
+    expect(result.stderr).toMatch(/^understudy import: Unknown option '--nope'[^\n]*\n$/)
+  })
 })
