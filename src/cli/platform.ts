@@ -3,6 +3,7 @@ import http from 'node:http'
 import { allRoutes, bootstrap, createApiHandler, type ApiDeps, type BootstrapOutcome } from '../api/index.js'
 import { LocalDeployer, type Deployer } from '../deploy/index.js'
 import { createError, isUnderstudyError } from '../errors/index.js'
+import { listenOn } from '../net/index.js'
 import type { Logger } from '../log/index.js'
 import { AssetFiles, openSqliteStore, type Store } from '../store/index.js'
 
@@ -59,12 +60,7 @@ export async function startPlatform (options: PlatformOptions, log: Logger): Pro
   const files = new AssetFiles(options.dataDir)
   const deployer = new LocalDeployer({ store, dataDir: options.dataDir, log, host: options.runtimeHost, runtimeArgs: options.runtimeArgs ?? [] })
   const server = http.createServer()
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (err: NodeJS.ErrnoException) => {
-      reject(createError('ERR_SERVE_LISTEN', [`${options.host}:${options.port}`, err.code === 'EADDRINUSE' ? 'the port is in use' : err.message], { cause: err }))
-    })
-    server.listen(options.port, options.host, () => resolve())
-  }).catch(async (err: unknown) => {
+  await listenOn(server, options.host, options.port).catch(async (err: unknown) => {
     await deployer.shutdown()
     await store.close()
     throw err

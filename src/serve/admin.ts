@@ -8,6 +8,7 @@ import {
   type UnderstudyError,
 } from '../errors/index.js'
 import { parseText, readDefinition } from '../dsl/index.js'
+import { readBodyWithin } from '../net/index.js'
 import type { Logger, LogRing } from '../log/index.js'
 import { localAdminTarget, type AdminTarget } from './admin-target.js'
 import { openListener, stopAccepting, closeAll } from './listen.js'
@@ -99,7 +100,7 @@ export async function startAdmin (params: AdminParams): Promise<AdminServer> {
       return
     }
     const { handler } = found.store as { handler: Handler }
-    readLimited(req, CONFIG_LIMIT)
+    readBodyWithin(req, CONFIG_LIMIT)
       .then(async (body) => handler(req, found.params, new URLSearchParams(rawQuery), body))
       .then((reply) => sendReply(res, requestId, reply), (err: unknown) => {
         const error = toUnderstudyError(err)
@@ -157,22 +158,6 @@ function intParam (query: URLSearchParams, name: string, fallback: number, min: 
     throw createError('ERR_API_VALIDATION', [`${name} must be an integer >= ${min}`], { details: [{ path: `/${name}`, message: `must be an integer >= ${min}` }] })
   }
   return Math.min(value, max)
-}
-
-async function readLimited (req: http.IncomingMessage, limit: number): Promise<Buffer> {
-  const declared = Number(req.headers['content-length'] ?? 0)
-  if (declared > limit) {
-    req.resume()
-    throw createError('ERR_API_PAYLOAD_TOO_LARGE', [limit])
-  }
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length
-    if (size > limit) throw createError('ERR_API_PAYLOAD_TOO_LARGE', [limit])
-    chunks.push(chunk)
-  }
-  return Buffer.concat(chunks)
 }
 
 function noop (): void {}

@@ -1,7 +1,7 @@
 import http from 'node:http'
 import http2 from 'node:http2'
 import type { Socket } from 'node:net'
-import { createError } from '../errors/index.js'
+import { listenOn } from '../net/index.js'
 import type { TlsMaterial } from './tls.js'
 
 /** Any of the runtime's servers. */
@@ -54,17 +54,7 @@ export async function openListener (
       session.on('error', () => {})
     })
   }
-  await new Promise<void>((resolve, reject) => {
-    const onError = (err: NodeJS.ErrnoException): void => {
-      const reason = err.code === 'EADDRINUSE' ? 'the port is in use' : err.code === 'EACCES' ? 'permission denied' : err.message
-      reject(createError('ERR_SERVE_LISTEN', [`${host}:${port}`, reason], { cause: err }))
-    }
-    server.once('error', onError)
-    server.listen(port, host, () => {
-      server.removeListener('error', onError)
-      resolve()
-    })
-  })
+  await listenOn(server, host, port)
   const address = server.address()
   const actualPort = typeof address === 'object' && address !== null ? address.port : port
   const shownHost = host.includes(':') ? `[${host}]` : host

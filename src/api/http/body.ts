@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http'
 import busboy from 'busboy'
 import { createError } from '../../errors/index.js'
+import { readBodyWithin } from '../../net/index.js'
 import type { MultipartForm, UploadedFile } from './types.js'
 
 /** The media type of a request, lowercase, without parameters ('' when absent). */
@@ -13,26 +14,6 @@ export function isJsonType (type: string): boolean {
   return type === 'application/json' || type.endsWith('+json')
 }
 
-/** Reads the whole body, refusing (413) past `limit` bytes, whether announced or not. */
-export async function readBody (req: IncomingMessage, limit: number): Promise<Buffer> {
-  const declared = Number(req.headers['content-length'] ?? 0)
-  if (declared > limit) {
-    req.resume()
-    throw createError('ERR_API_PAYLOAD_TOO_LARGE', [limit])
-  }
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length
-    if (size > limit) {
-      req.resume()
-      throw createError('ERR_API_PAYLOAD_TOO_LARGE', [limit])
-    }
-    chunks.push(chunk)
-  }
-  return Buffer.concat(chunks)
-}
-
 /**
  * The body as JSON. An empty body is refused like a malformed one: every JSON endpoint needs one.
  * Errors: 415 ERR_API_UNSUPPORTED_MEDIA_TYPE, 413 ERR_API_PAYLOAD_TOO_LARGE, 400 ERR_API_BAD_REQUEST.
@@ -40,7 +21,7 @@ export async function readBody (req: IncomingMessage, limit: number): Promise<Bu
 export async function readJson (req: IncomingMessage, limit: number): Promise<unknown> {
   const type = mediaTypeOf(req)
   if (type !== '' && !isJsonType(type)) throw createError('ERR_API_UNSUPPORTED_MEDIA_TYPE', [type, 'application/json'])
-  const body = await readBody(req, limit)
+  const body = await readBodyWithin(req, limit)
   const text = body.toString('utf8').replace(/^\uFEFF/, '')
   if (text.trim() === '') throw createError('ERR_API_BAD_REQUEST', ['The request body must be a JSON document'], { details: [{ path: '', message: 'is empty' }] })
   try {

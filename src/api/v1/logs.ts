@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib'
 import { createError } from '../../errors/index.js'
 import type { ApiContext, HandlerResult, Route } from '../http/types.js'
-import { readBody } from '../http/body.js'
+import { readBodyWithin } from '../../net/index.js'
 import { invalidField } from '../validation.js'
 import { mockServiceOf } from './mock-lookup.js'
 
@@ -53,7 +53,7 @@ export const logRoutes: Route[] = [
       const entry = await ctx.deps.store.logs.get(mock.id, logId)
       if (entry === undefined) throw createError('ERR_API_NOT_FOUND', [`Log snapshot ${logId} of mock service ${mock.id}`])
       // The text body, when there is one, becomes the asset's description.
-      const note = (await readBody(ctx.req, 64 * 1024)).toString('utf8').trim()
+      const note = (await readBodyWithin(ctx.req, 64 * 1024)).toString('utf8').trim()
       const name = `mock-service-${mock.id}-log-${logId}.log`
       const stored = await ctx.deps.files.put(Buffer.from(entry.log, 'utf8'))
       try {

@@ -1,0 +1,7 @@
+/**
+ * A leaf shared by the runtime (`serve`) and the control plane (`api`, `cli`): the HTTP plumbing
+ * both need and neither may import from the other (DESIGN.md section 2). It imports only
+ * src/errors.
+ */
+export { readBodyWithin } from './body.js'
+export { listenOn, describeListenError } from './listen.js'
