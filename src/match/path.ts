@@ -1,6 +1,8 @@
 /**
- * Request paths as every url matcher sees them (DESIGN.md section 3, `equals_url`): percent-decoded,
- * runs of `/` collapsed, one trailing `/` dropped (the root stays `/`), no query string.
+ * Request paths as every url matcher sees them (docs/dsl.md, `equals_url`): percent-decoded (a
+ * malformed escape leaves the path as it was; `+` stays `+`), runs of `/` collapsed after
+ * decoding, one trailing `/` dropped (the root stays `/`). The query string is not handled here:
+ * the caller cuts it off before (MatchRequest), so a `?` never reaches this function.
  */
 
 const DOUBLE_SLASH = /\/{2,}/g

@@ -134,7 +134,7 @@ export class MatchRequest {
     return this.#form
   }
 
-  /** Multipart fields are parsed asynchronously before matching (see prepareRequest). */
+  /** Multipart fields are parsed asynchronously before matching (see prepareMultipart in prepare.ts). */
   setMultipartForm (fields: Record<string, FieldValue>): void {
     this.#form = fields
   }

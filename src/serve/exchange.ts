@@ -176,9 +176,12 @@ export class Exchange {
       this.serve(hit)
       return
     }
-    const nearMisses = this.mock.matcher.diagnose(this.matchRequest as MatchRequest, 3)
-    this.matchingData = { nearMisses }
     const policy = this.mock.noMatch
+    // The diagnosis scores every transaction: compute it only when the answer (return404) or an
+    // inspection record will carry it, never for bypasslive or returnTransaction without inspection.
+    const diagnosed = policy.kind === 'return404' || this.state.ring !== null
+    const nearMisses = diagnosed ? this.mock.matcher.diagnose(this.matchRequest as MatchRequest, 3) : []
+    if (diagnosed) this.matchingData = { nearMisses }
     switch (policy.kind) {
       case 'return404':
         this.answerProblem(
