@@ -1,8 +1,9 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { startCli } from '../../helpers/cli.js'
+import { startCli, type CliServer } from '../../helpers/cli.js'
 import { tempDir } from '../../helpers/temp-dir.js'
+import { waitFor } from '../../helpers/wait.js'
 
 function mockFile (document: unknown): string {
   const file = join(tempDir(), 'mock.json')
@@ -27,6 +28,16 @@ const document = {
   ],
 }
 
+/** Waits until the runtime's admin health reports `count` requests in flight. */
+async function untilInFlight (server: CliServer, count: number): Promise<void> {
+  await server.waitFor('stdout', /admin on http:\/\/\S+/)
+  const admin = /admin on (http:\/\/\S+)/.exec(server.stdout())?.[1] ?? ''
+  await waitFor(async () => {
+    const health = await (await fetch(`${admin}/health`)).json() as { result: { inFlight: number } }
+    return health.result.inFlight === count
+  }, `${count} request(s) in flight`)
+}
+
 describe('understudy run', () => {
   it('serves one mock-service document with its admin API', async () => {
     const server = await startCli(['run', '--mock', mockFile(document), '--port', '0', '--admin-port', '0'])
@@ -41,9 +52,9 @@ describe('understudy run', () => {
   })
 
   it('drains a request in flight on SIGTERM, then exits 0', async () => {
-    const server = await startCli(['run', '--mock', mockFile(document), '--port', '0'])
+    const server = await startCli(['run', '--mock', mockFile(document), '--port', '0', '--admin-port', '0'])
     const pending = fetch(`${server.url}/slow`)
-    await new Promise((resolve) => setTimeout(resolve, 200))
+    await untilInFlight(server, 1)
     const exit = server.stop('SIGTERM')
     const res = await pending
     expect(res.status).toBe(200)
@@ -52,11 +63,12 @@ describe('understudy run', () => {
   })
 
   it('stops accepting new connections while draining', async () => {
-    const server = await startCli(['run', '--mock', mockFile(document), '--port', '0'])
+    const server = await startCli(['run', '--mock', mockFile(document), '--port', '0', '--admin-port', '0'])
     const pending = fetch(`${server.url}/slow`)
-    await new Promise((resolve) => setTimeout(resolve, 200))
+    await untilInFlight(server, 1)
     const exit = server.stop('SIGTERM')
-    await new Promise((resolve) => setTimeout(resolve, 100))
+    // The listeners are closed in the same tick as this log line is written.
+    await server.waitFor('stderr', '"msg":"draining"')
     await expect(fetch(`${server.url}/fast`, { headers: { connection: 'close' } })).rejects.toThrow()
     expect((await pending).status).toBe(200)
     expect((await exit).code).toBe(0)

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { startCli, type CliServer } from '../../helpers/cli.js'
 import { readRealworld, realworldDir } from '../../helpers/realworld.js'
 import { tempDir } from '../../helpers/temp-dir.js'
+import { waitFor } from '../../helpers/wait.js'
 
 /*
  * Issue 4's end-to-end scenario through the real `understudy platform` binary: create a service,
@@ -116,11 +117,20 @@ describe.skipIf(realworldDir === null)('the platform end to end', () => {
     const stored = await api<{ id: number; name: string; dsl: { responseDsl: Record<string, unknown> } }>(platform, `/api/v1/workspaces/${workspaceId}/transactions/${target.id}`)
     const changedDsl = { ...stored.body.result.dsl, responseDsl: { ...stored.body.result.dsl.responseDsl, content: Buffer.from('{"changed":true}').toString('base64'), contentType: 'json' } }
     expect((await api(platform, `/api/v1/workspaces/${workspaceId}/transactions/${target.id}`, { method: 'PUT', json: { ...stored.body.result, dsl: changedDsl } })).status).toBe(201)
-    const load = autocannon({ url: endpoint + firstUrl.pathname + firstUrl.search, method: first.request.method as 'GET', connections: 10, duration: 3 })
-    await new Promise((resolve) => setTimeout(resolve, 800))
+    // The load runs until stopped; the swap must happen while it answers: requests are answered
+    // before the configure starts and after it finished, on the same connections.
+    let finish: (result: autocannon.Result) => void = () => {}
+    const finished = new Promise<autocannon.Result>((resolve) => { finish = resolve })
+    const load = autocannon({ url: endpoint + firstUrl.pathname + firstUrl.search, method: first.request.method as 'GET', connections: 10, duration: 30 }, (_err, result) => finish(result))
+    let answered = 0
+    load.on('response', () => { answered++ })
+    await waitFor(() => answered >= 50, 'the load to be answered', { timeoutMs: 10_000 })
     const configure = await api<TrackingView>(platform, `${mockPath}/configure`)
     expect((await settled(platform, configure.body.result)).status).toBe('FINISHED')
-    const result = await load
+    const atSwap = answered
+    await waitFor(() => answered >= atSwap + 50, 'the load to go on after the swap', { timeoutMs: 10_000 })
+    load.stop()
+    const result = await finished
     expect({ errors: result.errors, timeouts: result.timeouts, non2xx: result.non2xx }).toEqual({ errors: 0, timeouts: 0, non2xx: 0 })
     // the changed transaction now answers with its new body
     const request = stored.body.result.dsl as unknown as { requestDsl: { method?: string; url?: { matchingValue?: string }; queryParams?: Array<{ key: string; matchingValue: string }> } }

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { inspectionList, newestEntry } from '../../helpers/admin.js'
 import { http1Request } from '../../helpers/clients.js'
 import { startServer, type TestServer } from '../../helpers/server.js'
+import { waitFor } from '../../helpers/wait.js'
 
 /*
  * Request bodies over `bodyLimit` (default 10 MiB) get 413 ERR_SERVE_BODY_TOO_LARGE, whether the
@@ -56,8 +57,7 @@ async function chunkedPost (origin: string, path: string, chunk: Buffer, maxChun
 }
 
 async function untilIdle (app: TestServer): Promise<void> {
-  const deadline = Date.now() + 3000
-  while (app.runtime.inFlight() !== 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
+  await waitFor(() => app.runtime.inFlight() === 0, 'no request in flight', { timeoutMs: 3000 })
 }
 
 describe('body limit', () => {
@@ -119,10 +119,13 @@ describe('body limit', () => {
 
   it('keeps serving other requests while a client sends an endless chunked body', async () => {
     const app = await startServer({ dsl: [echo, { dsl: { requestDsl: { method: 'GET', path: '/ping' }, responseDsl: { text: 'pong' } } }], options: { bodyLimit: 1 << 20 } })
-    const pending = chunkedPost(app.url, '/upload', Buffer.alloc(16 * 1024, 0x63), 1000)
-    await new Promise((resolve) => setTimeout(resolve, 30))
+    let uploadAnswered = false
+    const pending = chunkedPost(app.url, '/upload', Buffer.alloc(16 * 1024, 0x63), 1000).finally(() => { uploadAnswered = true })
+    await waitFor(() => app.runtime.inFlight() === 1, 'the upload to be in progress')
     const ping = await fetch(`${app.url}/ping`)
     expect(await ping.text()).toBe('pong')
+    // The ping was answered while the upload was still being received, not after it.
+    expect(uploadAnswered).toBe(false)
     expect((await pending).status).toBe(413)
   })
 })
@@ -134,9 +137,7 @@ describe('clients leaving while sending a body', () => {
     try {
       await new Promise((resolve, reject) => { socket.once('connect', resolve); socket.once('error', reject) })
       socket.write('POST /upload HTTP/1.1\r\nhost: localhost\r\ncontent-length: 1000\r\n\r\n0123456789')
-      const deadline = Date.now() + 3000
-      while (app.runtime.inFlight() !== 1 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10))
-      expect(app.runtime.inFlight()).toBe(1)
+      await waitFor(() => app.runtime.inFlight() === 1, 'the request to be in flight', { timeoutMs: 3000 })
     } finally {
       socket.destroy()
     }
@@ -155,9 +156,7 @@ describe('clients leaving while sending a body', () => {
       const stream = session.request({ ':method': 'POST', ':path': '/upload', 'content-length': '1000' })
       stream.on('error', () => {})
       stream.write('0123456789')
-      const deadline = Date.now() + 3000
-      while (app.runtime.inFlight() !== 1 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10))
-      expect(app.runtime.inFlight()).toBe(1)
+      await waitFor(() => app.runtime.inFlight() === 1, 'the request to be in flight', { timeoutMs: 3000 })
       stream.close(http2.constants.NGHTTP2_CANCEL)
       await untilIdle(app)
     } finally {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { newestEntry, inspectionDetail } from '../../helpers/admin.js'
 import { startServer } from '../../helpers/server.js'
+import { waitFor } from '../../helpers/wait.js'
 
 /*
  * Think time (DESIGN.md section 3): `responseDsl.responseDelay` per transaction, `thinkTime` per
@@ -73,8 +74,8 @@ describe('think time', () => {
     const app = await startServer({ dsl: [on('/slow', { responseDelay: { type: 'fixed', duration: 800 } }), on('/fast')] })
     const finished: string[] = []
     const slow = timed(`${app.url}/slow`).then((ms) => { finished.push('slow'); return ms })
-    // Let the slow request reach its timer first.
-    await new Promise((resolve) => setTimeout(resolve, 50))
+    // The slow request is in its think time before the fast one is sent.
+    await waitFor(() => app.runtime.inFlight() === 1, 'the slow request to be in flight')
     const fast = await timed(`${app.url}/fast`)
     finished.push('fast')
     expect(fast).toBeLessThan(500)
@@ -105,13 +106,10 @@ describe('think time', () => {
     const app = await startServer({ dsl: [on('/slow', { responseDelay: { type: 'fixed', duration: 300 } })] })
     const abort = new AbortController()
     const pending = fetch(`${app.url}/slow`, { signal: abort.signal })
-    await new Promise((resolve) => setTimeout(resolve, 50))
-    expect(app.runtime.inFlight()).toBe(1)
+    await waitFor(() => app.runtime.inFlight() === 1, 'the request to wait out its think time')
     abort.abort()
     await expect(pending).rejects.toThrow()
-    const deadline = Date.now() + 3000
-    while (app.runtime.inFlight() !== 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
-    expect(app.runtime.inFlight()).toBe(0)
+    await waitFor(() => app.runtime.inFlight() === 0, 'the place to be freed', { timeoutMs: 3000 })
     // And the server still answers.
     expect(await timed(`${app.url}/slow`)).toBeGreaterThanOrEqual(290)
   })

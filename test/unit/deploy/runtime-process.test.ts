@@ -6,6 +6,7 @@ import { defaultRuntimeCommand } from '../../../src/deploy/runtime-command.js'
 import { RuntimeProcess } from '../../../src/deploy/runtime-process.js'
 import { textDocument } from '../../helpers/deployer.js'
 import { tempDir } from '../../helpers/temp-dir.js'
+import { waitFor } from '../../helpers/wait.js'
 
 /** A child that runs `script` with Node (the deployer appends nothing here: the args are the script's). */
 function node (script: string, lines: string[] = []): RuntimeProcess {
@@ -51,11 +52,14 @@ describe('RuntimeProcess', () => {
   })
 
   it('stop sends SIGTERM and kills after the grace period when the runtime ignores it', async () => {
-    const polite = node(`process.stdout.write('ready\\n'); process.on('SIGTERM', () => process.exit(0)); setInterval(() => {}, 1000)`)
-    await new Promise((resolve) => setTimeout(resolve, 300))
+    // Each child says 'ready' on stderr (the line callback) once its SIGTERM handler is installed.
+    const politeLines: string[] = []
+    const polite = node(`process.on('SIGTERM', () => process.exit(0)); process.stderr.write('ready\\n'); setInterval(() => {}, 1000)`, politeLines)
+    await waitFor(() => politeLines.includes('ready'), 'the polite child to be ready')
     expect(await polite.stop(5000)).toEqual({ code: 0, signal: null })
-    const stubborn = node(`process.on('SIGTERM', () => {}); setInterval(() => {}, 1000)`)
-    await new Promise((resolve) => setTimeout(resolve, 300))
+    const stubbornLines: string[] = []
+    const stubborn = node(`process.on('SIGTERM', () => {}); process.stderr.write('ready\\n'); setInterval(() => {}, 1000)`, stubbornLines)
+    await waitFor(() => stubbornLines.includes('ready'), 'the stubborn child to be ready')
     const started = Date.now()
     expect(await stubborn.stop(300)).toEqual({ code: null, signal: 'SIGKILL' })
     expect(Date.now() - started).toBeLessThan(3000)
