@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import { describe } from 'vitest'
 
 /**
  * The real-world inputs written by others (`../shared/realworld/` next to the repository, or
@@ -22,4 +23,21 @@ export function realworldFiles (category: string): string[] {
 export function readRealworld (category: string, name: string): Buffer {
   if (realworldDir === null) throw new Error('realworld folder is absent')
   return readFileSync(join(realworldDir, category, name))
+}
+
+/** Where the corpus is looked for when UNDERSTUDY_REALWORLD is not set. */
+export const conventionalRealworldDir = resolve(import.meta.dirname, '../../../shared/realworld')
+
+/**
+ * `describe` for a suite that replays the real-world corpus: without it, the suite skips and says
+ * so in one line on stderr (which suite, and how to run it), instead of skipping silently.
+ *
+ * @example
+ * describeRealworld('importHar on real-world captures', () => { ... })
+ */
+export function describeRealworld (name: string, body: () => void): void {
+  if (realworldDir === null) {
+    process.stderr.write(`skipped "${name}": it needs the real-world corpus (../shared/realworld next to the repository, or UNDERSTUDY_REALWORLD=<dir>)\n`)
+  }
+  describe.skipIf(realworldDir === null)(name, body)
 }

@@ -1,14 +1,14 @@
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { runCli, startCli } from '../../helpers/cli.js'
-import { realworldDir } from '../../helpers/realworld.js'
+import { describeRealworld, realworldDir } from '../../helpers/realworld.js'
 import { tempDir } from '../../helpers/temp-dir.js'
 
 const realworld = (category: string, name: string): string => join(realworldDir ?? '', category, name)
 
-describe.skipIf(realworldDir === null)('understudy serve with other formats', () => {
+describeRealworld('understudy serve with other formats', () => {
   it('serves a HAR recording and an OpenAPI description as they are, side by side', async () => {
     const server = await startCli(['serve', realworld('har', 'pollyjs-node-fetch-post.har'), realworld('openapi', 'petstore-v3.oas30.yaml'), '--port', '0'])
     const post = await fetch(`${server.url}/posts/1`)
@@ -37,7 +37,7 @@ describe.skipIf(realworldDir === null)('understudy serve with other formats', ()
   })
 })
 
-describe.skipIf(realworldDir === null)('understudy import', () => {
+describeRealworld('understudy import', () => {
   it('prints the DSL of a HAR as YAML on stdout, warnings on stderr, and exits 0', { timeout: 60_000 }, async () => {
     const result = await runCli(['import', realworld('har', 'harviewer-two-megs.har')])
     expect(result.code).toBe(0)

@@ -1,9 +1,9 @@
 import { readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import autocannon from 'autocannon'
-import { describe, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { startCli, type CliServer } from '../../helpers/cli.js'
-import { readRealworld, realworldDir } from '../../helpers/realworld.js'
+import { describeRealworld, readRealworld } from '../../helpers/realworld.js'
 import { tempDir } from '../../helpers/temp-dir.js'
 import { waitFor } from '../../helpers/wait.js'
 
@@ -48,7 +48,7 @@ const harName = 'microcks-api-pastries.har'
 
 interface HarEntry { request: { method: string; url: string; postData?: { text?: string; mimeType?: string } }; response: { status: number; content: { text?: string; encoding?: string } } }
 
-describe.skipIf(realworldDir === null)('the platform end to end', () => {
+describeRealworld('the platform end to end', () => {
   it('serves a HAR as a deployed mock service, reconfigures it under load, and brings it back after a restart', { timeout: 120_000 }, async () => {
     const dataDir = tempDir('understudy-platform-e2e-')
     let platform = await startCli(['platform', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn'], { env })

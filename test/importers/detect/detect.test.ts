@@ -3,7 +3,7 @@ import { stringify } from 'yaml'
 import { describe, expect, it } from 'vitest'
 import { thrown } from '../../helpers/errors.js'
 import { detectFormat, importFile, importFormats, supportedExtensions } from '../../../importers/index.js'
-import { readRealworld, realworldDir, realworldFiles } from '../../helpers/realworld.js'
+import { describeRealworld, readRealworld, realworldFiles } from '../../helpers/realworld.js'
 
 const json = (value: unknown, fileName = 'input.json') => ({ bytes: Buffer.from(JSON.stringify(value)), fileName })
 const text = (value: string, fileName: string) => ({ bytes: Buffer.from(value), fileName })
@@ -128,7 +128,7 @@ describe('importFile', () => {
   })
 })
 
-describe.skipIf(realworldDir === null)('real-world files of formats Understudy does not import', () => {
+describeRealworld('real-world files of formats Understudy does not import', () => {
   const expected: Array<[string, RegExp]> = [
     ['mockoon', /looks like a Mockoon environment/],
     ['runscope', /Runscope|match no supported format/],

@@ -1,8 +1,8 @@
-import { describe, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { decodeContent } from '../../../src/dsl/index.js'
 import { isUnderstudyError } from '../../../src/errors/index.js'
 import { importHar } from '../../../importers/har/index.js'
-import { readRealworld, realworldDir, realworldFiles } from '../../helpers/realworld.js'
+import { describeRealworld, readRealworld, realworldFiles } from '../../helpers/realworld.js'
 
 /** Files marked INVALID in SOURCES.md, with the error each must be rejected with. */
 const invalid: Record<string, RegExp> = {
@@ -22,7 +22,7 @@ function entriesOf (name: string): Array<{ request: { url: string }; response: {
   return (JSON.parse(text) as { log: { entries: [] } }).log.entries
 }
 
-describe.skipIf(realworldDir === null)('importHar on real-world captures', () => {
+describeRealworld('importHar on real-world captures', () => {
   it('finds the real-world HAR files', () => {
     expect(files.length).toBeGreaterThanOrEqual(20)
   })

@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { request } from 'undici'
 import { importHar } from '../../../importers/har/index.js'
-import { readRealworld, realworldDir, realworldFiles } from '../../helpers/realworld.js'
+import { describeRealworld, readRealworld, realworldFiles } from '../../helpers/realworld.js'
 import { startServer } from '../../helpers/server.js'
 
 /** Files the importer rejects on purpose (SOURCES.md marks them INVALID). */
@@ -26,7 +26,7 @@ function recordedBody (entry: Entry): Buffer {
 /** Statuses and methods whose answers carry no body, whatever the recording says. */
 const bodiless = (status: number, method: string): boolean => method === 'HEAD' || status === 204 || status === 304 || status < 200
 
-describe.skipIf(realworldDir === null)('serving an imported HAR and replaying its entries', () => {
+describeRealworld('serving an imported HAR and replaying its entries', () => {
   it.each(realworldFiles('har').filter((f) => !invalid.has(f)))('answers every entry of %s with the recorded status and body', async (name) => {
     const result = importHar({ bytes: readRealworld('har', name), fileName: name })
     const skipped = new Set(result.warnings.filter((w) => /: skipped: /.test(w.message)).map((w) => w.at))

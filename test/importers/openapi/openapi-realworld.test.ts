@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { decodeContent, joinPointer } from '../../../src/dsl/index.js'
 import { generateExample, importOpenApi, RefResolver } from '../../../importers/openapi/index.js'
-import { readRealworld, realworldDir, realworldFiles } from '../../helpers/realworld.js'
+import { describeRealworld, readRealworld, realworldFiles } from '../../helpers/realworld.js'
 import { SchemaValidator } from './schema-validator.js'
 
 const files = realworldFiles('openapi')
@@ -56,7 +56,7 @@ const unsatisfiable = new Set([
   'taurus-bzm-api.swagger2.json /paths/~1reports~1{reportId}/get/responses/200/schema',
 ])
 
-describe.skipIf(realworldDir === null)('importOpenApi on real-world descriptions', () => {
+describeRealworld('importOpenApi on real-world descriptions', () => {
   it('finds the real-world descriptions', () => {
     expect(files.length).toBeGreaterThanOrEqual(10)
   })

@@ -6,7 +6,7 @@ import { thrown } from '../../helpers/errors.js'
 import { compileMatcher, MatchRequest } from '../../../src/match/index.js'
 import { importFile } from '../../../importers/index.js'
 import { importPostman } from '../../../importers/postman/index.js'
-import { readRealworld, realworldDir, realworldFiles } from '../../helpers/realworld.js'
+import { describeRealworld, readRealworld, realworldFiles } from '../../helpers/realworld.js'
 
 // Golden files: fixtures/<case>.postman_collection.json in, fixtures/<case>.expected.yaml out,
 // compared as normalized documents.
@@ -88,7 +88,7 @@ describe('importPostman mapping decisions', () => {
   })
 })
 
-describe.skipIf(realworldDir === null)('real-world Postman collections', () => {
+describeRealworld('real-world Postman collections', () => {
   const files = realworldFiles('postman')
   // The one file that cannot import, and why.
   const expectedErrors: Record<string, RegExp> = {

@@ -7,7 +7,7 @@ import { thrown } from '../../helpers/errors.js'
 import { compileMatcher, MatchRequest } from '../../../src/match/index.js'
 import { importArchive, importFile } from '../../../importers/index.js'
 import { importWireMock } from '../../../importers/wiremock/index.js'
-import { readRealworld, realworldDir, realworldFiles } from '../../helpers/realworld.js'
+import { describeRealworld, readRealworld, realworldFiles } from '../../helpers/realworld.js'
 
 // Golden files: fixtures/<case>.json in, fixtures/<case>.expected.yaml out, compared as normalized
 // documents. `bodyFileName` is served from fixtures/__files/.
@@ -244,7 +244,7 @@ describe('WireMock through the entry point', () => {
   })
 })
 
-describe.skipIf(realworldDir === null)('real-world WireMock files', () => {
+describeRealworld('real-world WireMock files', () => {
   const files = realworldFiles('wiremock')
 
   it('finds the files', () => {
