@@ -25,8 +25,15 @@ function outcome (overrides: Partial<RecordOutcome> = {}): RecordOutcome {
 
 const ids = (ring: InspectionRing, skip = 0, limit = 1000): number[] => ring.newest(skip, limit).map((r) => r.id)
 
-/** Bytes one record with no headers and no body takes: 2 + 3 (GET) + 4 + url + 2 + 4. */
-const bareSize = (url: string): number => 15 + url.length
+/**
+ * Bytes one record with no headers and no body holds, as the ring itself counts them: measured,
+ * not restated from the byte layout, so that the layout can change without the tests changing.
+ */
+function bareSize (url: string): number {
+  const probe = new InspectionRing(limits)
+  probe.append(at, 'GET', url, [], null)
+  return probe.heldBytes
+}
 
 describe('InspectionRing', () => {
   it('assigns increasing ids starting at 1', () => {
@@ -148,8 +155,9 @@ describe('InspectionRing', () => {
   it('counts a record’s own response bytes and evicts older records, never the one completed', () => {
     const ring = new InspectionRing({ maxRecords: 100, maxBytes: 1024, maxBodyBytes: 1024 })
     for (let i = 0; i < 4; i++) ring.append(at, 'GET', '/x', [], null)
-    const held = ring.heldBytes
-    expect(held).toBe(4 * bareSize('/x'))
+    // Each record's size grows with what it holds: four equal records hold four times one.
+    expect(ring.heldBytes).toBe(4 * bareSize('/x'))
+    expect(bareSize('/longer-url')).toBe(bareSize('/x') + '/longer-url'.length - '/x'.length)
     ring.complete(4, outcome({ ownBytes: 1000 }))
     expect(ring.get(4)).toBeDefined()
     expect(ring.length).toBe(1)
