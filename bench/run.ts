@@ -1,6 +1,7 @@
 // npm run bench: Understudy against bare node:http, same machine, same load, one run.
 // Options: --duration S (default 10), --connections N (default 50), --rounds R (default 3),
-// --only S0,S2. See bench/README.md for what is measured and how to read it.
+// --only S0,S2, --baseline DIR (another checkout, built: its `understudy run` is measured in the
+// same rounds, for before/after figures of a change). See bench/README.md.
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -17,12 +18,14 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '50' },
     rounds: { type: 'string', default: '3' },
     only: { type: 'string' },
+    baseline: { type: 'string' },
   },
 })
 const duration = Number(values.duration)
 const connections = Number(values.connections)
 const rounds = Number(values.rounds)
 const only = values.only?.split(',') ?? null
+const baselineCli = values.baseline === undefined ? null : join(resolve(values.baseline), 'dist/src/cli/main.js')
 
 interface Measured {
   requestsPerSecond: number
@@ -82,10 +85,14 @@ for (const scenario of scenarios) {
   writeFileSync(file, JSON.stringify(scenario.document))
   const bareRuns: Array<Measured & { rss: number | null }> = []
   const ourRuns: Array<Measured & { rss: number | null }> = []
-  // Alternate the two servers so that drift of the machine affects both alike.
+  const baselineRuns: Array<Measured & { rss: number | null }> = []
+  // Alternate the servers so that drift of the machine affects them alike.
   for (let round = 0; round < rounds; round++) {
     bareRuns.push(await measureOnce(async () => startChild(process.execPath, ['--import', 'tsx', bare], { BARE_BODY: scenario.bareBody }), scenario))
     ourRuns.push(await measureOnce(async () => startChild(process.execPath, [cli, 'run', '--mock', file, '--port', '0', '--log-level', 'warn']), scenario))
+    if (baselineCli !== null) {
+      baselineRuns.push(await measureOnce(async () => startChild(process.execPath, [baselineCli, 'run', '--mock', file, '--port', '0', '--log-level', 'warn']), scenario))
+    }
   }
   const bareRps = median(bareRuns.map((r) => r.requestsPerSecond))
   const ourRps = median(ourRuns.map((r) => r.requestsPerSecond))
@@ -109,12 +116,23 @@ for (const scenario of scenarios) {
     understudyNon2xx: ourRuns.reduce((n, r) => n + r.non2xx, 0),
     understudyRssMiB: Number((Math.max(...ourRuns.map((r) => r.rss ?? 0)) / 1024 / 1024).toFixed(1)),
     runs: { bare: bareRuns.map((r) => Math.round(r.requestsPerSecond)), understudy: ourRuns.map((r) => Math.round(r.requestsPerSecond)) },
+    baseline: baselineRuns.length === 0
+      ? null
+      : {
+          rps: Math.round(median(baselineRuns.map((r) => r.requestsPerSecond))),
+          ratio: Number((median(baselineRuns.map((r) => r.requestsPerSecond)) / bareRps).toFixed(3)),
+          cpuMicrosPerRequest: Number(median(baselineRuns.map((r) => r.cpuMicrosPerRequest ?? Number.NaN)).toFixed(1)),
+          runs: baselineRuns.map((r) => Math.round(r.requestsPerSecond)),
+        },
   }
   rows.push(row)
   console.log(`${row.scenario} ${row.title}
   req/s      bare ${row.bareRps} (runs ${row.runs.bare.join(', ')}) | understudy ${row.understudyRps} (runs ${row.runs.understudy.join(', ')}) | ratio ${row.ratio} (target ${row.target}) ${row.pass ? 'PASS' : 'FAIL'}
   CPU/req    bare ${row.bareCpuMicrosPerRequest} us | understudy ${row.understudyCpuMicrosPerRequest} us | bare/understudy ${row.cpuRatio}
   p99        bare ${row.bareP99Ms} ms | understudy ${row.understudyP99Ms} ms | errors ${row.understudyErrors}, non-2xx ${row.understudyNon2xx} | max RSS ${row.understudyRssMiB} MiB`)
+  if (row.baseline !== null) {
+    console.log(`  baseline   ${row.baseline.rps} req/s (runs ${row.baseline.runs.join(', ')}) | ratio ${row.baseline.ratio} | CPU/req ${row.baseline.cpuMicrosPerRequest} us | this build / baseline: req/s ${(row.understudyRps / row.baseline.rps).toFixed(3)}, CPU ${(row.baseline.cpuMicrosPerRequest / row.understudyCpuMicrosPerRequest).toFixed(3)}`)
+  }
 }
 
 const resultsDir = join(root, 'bench/results')
