@@ -32,7 +32,7 @@ export async function startServing (params: StartServingParams): Promise<Serving
   let admin: AdminServer | null = null
   if (options.adminPort !== undefined && options.adminPort !== null) {
     try {
-      admin = await startAdmin({ runtime, host: options.adminHost, port: options.adminPort, log, logRing: params.logRing })
+      admin = await startAdmin({ runtime, host: options.adminHost, port: options.adminPort, token: options.adminToken ?? null, log, logRing: params.logRing })
     } catch (err) {
       await runtime.close()
       throw err

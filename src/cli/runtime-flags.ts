@@ -13,6 +13,7 @@ export const runtimeFlagSpec = {
   'h2c-port': { type: 'string' },
   'admin-port': { type: 'string' },
   'admin-host': { type: 'string' },
+  'admin-token': { type: 'string' },
   'body-limit': { type: 'string' },
   'max-header-size': { type: 'string' },
   'proxy-timeout': { type: 'string' },
@@ -33,7 +34,12 @@ export const runtimeFlagHelp = `  --host HOST                  interface to list
   --tls-cert FILE --tls-key FILE  PEM certificate and key (default: self-signed for localhost)
   --h2c-port N                 also serve cleartext HTTP/2 (prior knowledge) on this port
   --admin-port N               admin API: /health, /config, /inspection, /log (loopback)
-  --admin-host HOST            interface of the admin API (default 127.0.0.1)
+  --admin-host HOST            interface of the admin API (default 127.0.0.1; with a token,
+                               the --host interface)
+  --admin-token TOKEN          the admin API then needs "Authorization: Bearer TOKEN" (all but
+                               GET /health) and may listen beyond loopback; default
+                               $UNDERSTUDY_ADMIN_TOKEN. Without a token it answers loopback
+                               Host names only
   --body-limit BYTES           largest request body (default 10485760); larger ones get 413
   --max-header-size BYTES      largest request line and headers (default 65536); larger get 431
   --proxy-timeout MS           how long proxyUrl / bypasslive upstreams may take (default 30000)
@@ -65,7 +71,7 @@ const integerFlags: Array<[keyof typeof runtimeFlagSpec, keyof RuntimeOptions]> 
  * @example
  * runtimeOptionsFromFlags({ port: '0', 'log-level': 'warn' }).port // 0
  */
-export function runtimeOptionsFromFlags (values: FlagValues, extra: Partial<RuntimeOptions> = {}): Readonly<RuntimeOptions> {
+export function runtimeOptionsFromFlags (values: FlagValues, extra: Partial<RuntimeOptions> = {}, env: NodeJS.ProcessEnv = process.env): Readonly<RuntimeOptions> {
   const input: Record<string, unknown> = { ...extra }
   const inspection: Record<string, unknown> = {}
   for (const [flag, key] of integerFlags) {
@@ -79,6 +85,12 @@ export function runtimeOptionsFromFlags (values: FlagValues, extra: Partial<Runt
   if (values['no-inspection'] === true) inspection['enabled'] = false
   if (Object.keys(inspection).length > 0) input['inspection'] = inspection
   if (typeof values.host === 'string') input['host'] = values.host
+  const adminToken = typeof values['admin-token'] === 'string' ? values['admin-token'] : (env['UNDERSTUDY_ADMIN_TOKEN'] ?? '')
+  if (adminToken !== '') {
+    input['adminToken'] = adminToken
+    // A token makes the admin API safe beyond loopback: it follows --host unless told otherwise.
+    if (typeof values.host === 'string') input['adminHost'] = values.host
+  }
   if (typeof values['admin-host'] === 'string') input['adminHost'] = values['admin-host']
   if (typeof values['tls-cert'] === 'string') input['tlsCert'] = values['tls-cert']
   if (typeof values['tls-key'] === 'string') input['tlsKey'] = values['tls-key']
@@ -112,6 +124,7 @@ function flagOf (pointer: string): string {
     '/adminPort': '--admin-port',
     '/host': '--host',
     '/adminHost': '--admin-host',
+    '/adminToken': '--admin-token',
     '/bodyLimit': '--body-limit',
     '/maxHeaderSize': '--max-header-size',
     '/proxyTimeout': '--proxy-timeout',

@@ -28,6 +28,8 @@ export interface RuntimeOptions {
   adminHost: string
   /** Admin listener (health, config swap, inspection, log); null = none. */
   adminPort?: number | null
+  /** Bearer token the admin API then requires; without one it stays on loopback. */
+  adminToken?: string | null
   bodyLimit: number
   /** Largest request head (request line and headers). */
   maxHeaderSize: number
@@ -58,6 +60,7 @@ export const runtimeOptionsSchema: JSONSchemaType<RuntimeOptions> = {
     h2cPort: nullablePort,
     adminHost: { type: 'string', minLength: 1, default: '127.0.0.1' },
     adminPort: nullablePort,
+    adminToken: { type: 'string', minLength: 1, nullable: true },
     // bytes: 10 MiB
     bodyLimit: { type: 'integer', minimum: 0, default: 10 * 1024 * 1024 },
     // bytes: 64 KiB, four times Node's default, so that recorded traffic with long URLs or
