@@ -7,7 +7,7 @@ const help = `Understudy: service virtualization.
 
 Usage:
   understudy serve <file-or-dir>... [--port 8080] [--watch]   local mock server from files
-  understudy run --mock <mock-service.json> [--port N] [--admin-port M]   one mock service
+  understudy run --mock <file> [--port N] [--admin-port M]     one mock service (any format)
   understudy import <file> [--format F] [-o out.yaml]         convert a file to the DSL
   understudy platform [--port 8080] [--data-dir ./data]       the control plane (APIs, store, deployer)
   understudy --version
