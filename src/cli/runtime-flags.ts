@@ -23,6 +23,7 @@ export const runtimeFlagSpec = {
   'inspection-body-bytes': { type: 'string' },
   'no-inspection': { type: 'boolean' },
   'log-level': { type: 'string' },
+  'log-format': { type: 'string' },
   'log-requests': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>
@@ -49,6 +50,8 @@ export const runtimeFlagHelp = `  --host HOST                  interface to list
   --inspection-body-bytes B    bytes kept of each body (default 65536)
   --no-inspection              do not record requests
   --log-level LEVEL            fatal|error|warn|info|debug|trace|silent (default info)
+  --log-format FORMAT          auto|json|pretty (default auto: readable lines when standard
+                               error is a terminal, JSON lines otherwise)
   --log-requests               log every request (access log)`
 
 type FlagValues = Partial<Record<keyof typeof runtimeFlagSpec, string | boolean | undefined>>
@@ -95,6 +98,7 @@ export function runtimeOptionsFromFlags (values: FlagValues, extra: Partial<Runt
   if (typeof values['tls-cert'] === 'string') input['tlsCert'] = values['tls-cert']
   if (typeof values['tls-key'] === 'string') input['tlsKey'] = values['tls-key']
   if (typeof values['log-level'] === 'string') input['logLevel'] = values['log-level']
+  if (typeof values['log-format'] === 'string') input['logFormat'] = values['log-format']
   if (values['log-requests'] === true) input['logRequests'] = true
   if ((typeof values['tls-cert'] === 'string') !== (typeof values['tls-key'] === 'string')) {
     throw new UsageError('--tls-cert and --tls-key must be given together')
@@ -130,6 +134,7 @@ function flagOf (pointer: string): string {
     '/proxyTimeout': '--proxy-timeout',
     '/drainTimeout': '--drain-timeout',
     '/logLevel': '--log-level',
+    '/logFormat': '--log-format',
     '/inspection/maxRecords': '--inspection-records',
     '/inspection/maxBytes': '--inspection-bytes',
     '/inspection/maxBodyBytes': '--inspection-body-bytes',

@@ -37,6 +37,8 @@ export interface RuntimeOptions {
   drainTimeout: number
   inspection: InspectionOptions
   logLevel: OptionsLogLevel
+  /** `auto`: readable lines when standard error is a terminal, JSON otherwise. */
+  logFormat: 'auto' | 'json' | 'pretty'
   logRequests: boolean
   watch: boolean
   include: string[]
@@ -91,6 +93,7 @@ export const runtimeOptionsSchema: JSONSchemaType<RuntimeOptions> = {
       enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
       default: 'info',
     },
+    logFormat: { type: 'string', enum: ['auto', 'json', 'pretty'], default: 'auto' },
     logRequests: { type: 'boolean', default: false },
     watch: { type: 'boolean', default: false },
     include: { type: 'array', items: { type: 'string' }, default: [] },
@@ -98,6 +101,6 @@ export const runtimeOptionsSchema: JSONSchemaType<RuntimeOptions> = {
   },
   required: [
     'host', 'port', 'adminHost', 'bodyLimit', 'maxHeaderSize',
-    'proxyTimeout', 'drainTimeout', 'inspection', 'logLevel', 'logRequests', 'watch', 'include', 'exclude',
+    'proxyTimeout', 'drainTimeout', 'inspection', 'logLevel', 'logFormat', 'logRequests', 'watch', 'include', 'exclude',
   ],
 }

@@ -1,10 +1,10 @@
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { readFileSync, statSync } from 'node:fs'
 import { dirname, extname, join, relative, resolve, sep } from 'node:path'
-import { parseArgs } from 'node:util'
 import { stringify } from 'yaml'
 import { documentOf, decodeContent, type MockServiceDocument, type Transaction } from '../../dsl/index.js'
 import { createError, formatDetail, isUnderstudyError, type UnderstudyError } from '../../errors/index.js'
+import { parseFlags } from '../flags.js'
 import {
   DEFAULT_MAX_BYTES,
   importFile,
@@ -76,11 +76,17 @@ export async function runImportCommand (args: string[], io: ImportCommandIo): Pr
   }
   for (const warning of result.warnings) io.stderr.write(`${formatWarning(warning)}\n`)
   const out = options.output
+  const summary = (where: string): string => {
+    const count = result.document.transactions.length
+    const warnings = result.warnings.length
+    return `imported ${count} transaction${count === 1 ? '' : 's'} (${result.format}) from ${options.target} ${where}, ${warnings} warning${warnings === 1 ? '' : 's'}\n`
+  }
   const text = out !== undefined && extname(out).toLowerCase() === '.json'
     ? `${JSON.stringify(outputDocument(result.document), null, 2)}\n`
     : stringify(outputDocument(result.document), { lineWidth: 0 })
   if (out === undefined) {
     io.stdout.write(text)
+    io.stderr.write(summary('to standard output'))
     return 0
   }
   try {
@@ -89,16 +95,16 @@ export async function runImportCommand (args: string[], io: ImportCommandIo): Pr
     io.stderr.write(`understudy import: cannot write ${out}: ${oneLine(err instanceof Error ? err.message : String(err))}\n`)
     return 1
   }
+  io.stderr.write(summary(`into ${out}`))
   return 0
 }
 
 function parseCommandLine (args: string[]): { target: string; format?: ImportFormat; output?: string; help: boolean } {
   let parsed
   try {
-    parsed = parseArgs({
+    parsed = parseFlags({
       args,
       allowPositionals: true,
-      strict: true,
       options: {
         format: { type: 'string', short: 'f' },
         output: { type: 'string', short: 'o' },

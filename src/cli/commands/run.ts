@@ -1,11 +1,11 @@
-import { parseArgs } from 'node:util'
-import { createLogger, LogRing } from '../../log/index.js'
+import { createLogger, LogRing, resolveLogFormat } from '../../log/index.js'
 import { loadRunDocument } from '../run-document.js'
 import { runtimeFlagHelp, runtimeFlagSpec, runtimeOptionsFromFlags } from '../runtime-flags.js'
 import { exitOnSignals, startServing } from '../lifecycle.js'
 import { replicasOf, startReplicated } from '../replicas.js'
 import { runClusterReplica } from '../../serve/index.js'
 import { UsageError } from '../usage-error.js'
+import { parseFlags } from '../flags.js'
 import type { CommandIo } from './io.js'
 
 export const runHelp = `Usage: understudy run --mock <file-or-dir> [flags]
@@ -27,11 +27,10 @@ ${runtimeFlagHelp}
  * process then lives until a signal drains it.
  */
 export async function runRunCommand (args: string[], io: CommandIo): Promise<number | 'running'> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseFlags({
     args,
     options: { ...runtimeFlagSpec, mock: { type: 'string', short: 'm' }, replicas: { type: 'string' } },
     allowPositionals: true,
-    strict: true,
   })
   if (values.help === true) {
     io.stdout.write(runHelp)
@@ -46,19 +45,19 @@ export async function runRunCommand (args: string[], io: CommandIo): Promise<num
     const { default: cluster } = await import('node:cluster')
     if (cluster.isWorker) {
       const logRing = new LogRing(10_000)
-      runClusterReplica({ options, log: createLogger({ level: options.logLevel, ring: logRing }), logRing })
+      runClusterReplica({ options, log: createLogger({ level: options.logLevel, format: resolveLogFormat(options.logFormat, process.stderr), ring: logRing }), logRing })
       return 'running'
     }
   }
   const document = await loadRunDocument(values.mock)
   const logRing = new LogRing(10_000)
   if (replicas > 1) {
-    const log = createLogger({ level: options.logLevel, ring: logRing, base: { serviceMockId: document.id ?? 0, replica: 'primary' } })
+    const log = createLogger({ level: options.logLevel, format: resolveLogFormat(options.logFormat, process.stderr), ring: logRing, base: { serviceMockId: document.id ?? 0, replica: 'primary' } })
     const serving = await startReplicated({ document, options, replicas, log, logRing, args: ['run', ...args], out: io.stdout })
     exitOnSignals(serving.stop, log)
     return 'running'
   }
-  const log = createLogger({ level: options.logLevel, ring: logRing, base: { serviceMockId: document.id ?? 0 } })
+  const log = createLogger({ level: options.logLevel, format: resolveLogFormat(options.logFormat, process.stderr), ring: logRing, base: { serviceMockId: document.id ?? 0 } })
   const serving = await startServing({ document, options, log, logRing, out: io.stdout })
   exitOnSignals(serving.stop, log)
   return 'running'

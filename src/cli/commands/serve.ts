@@ -1,11 +1,12 @@
-import { parseArgs } from 'node:util'
-import { createLogger, LogRing, type Logger } from '../../log/index.js'
+import { createLogger, LogRing, resolveLogFormat, type Logger } from '../../log/index.js'
 import { describeError, formatDetail, isUnderstudyError } from '../../errors/index.js'
 import { runtimeFlagHelp, runtimeFlagSpec, runtimeOptionsFromFlags } from '../runtime-flags.js'
 import { exitOnSignals, startServing } from '../lifecycle.js'
 import { collectFiles, loadSources, type FileLoader, type LoadedSources, type SourceSelection } from '../sources.js'
 import { watchSources } from '../watch.js'
+import { warnShadowed } from '../shadow-warnings.js'
 import { UsageError } from '../usage-error.js'
+import { parseFlags } from '../flags.js'
 import type { CommandIo } from './io.js'
 
 export const serveHelp = `Usage: understudy serve <file-or-dir>... [flags]
@@ -33,7 +34,7 @@ export interface ServeImporters {
  * process then lives until a signal drains it.
  */
 export async function runServeCommand (args: string[], io: CommandIo, importers: ServeImporters): Promise<number | 'running'> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseFlags({
     args,
     options: {
       ...runtimeFlagSpec,
@@ -42,7 +43,6 @@ export async function runServeCommand (args: string[], io: CommandIo, importers:
       exclude: { type: 'string', multiple: true },
     },
     allowPositionals: true,
-    strict: true,
   })
   if (values.help === true) {
     io.stdout.write(serveHelp)
@@ -61,7 +61,7 @@ export async function runServeCommand (args: string[], io: CommandIo, importers:
     extensions: importers.extensions,
   }
   const logRing = new LogRing(10_000)
-  const log = createLogger({ level: options.logLevel, ring: logRing })
+  const log = createLogger({ level: options.logLevel, format: resolveLogFormat(options.logFormat, process.stderr), ring: logRing })
   const loaded = loadSources(collectFiles(selection), importers.loadFile)
   reportWarnings(loaded, log)
   const serving = await startServing({ document: loaded.document, options, log, logRing, out: io.stdout })
@@ -94,5 +94,6 @@ export async function runServeCommand (args: string[], io: CommandIo, importers:
 
 function reportWarnings (loaded: LoadedSources, log: Logger): void {
   for (const w of loaded.warnings) log.warn({ file: w.file, at: w.at }, w.message)
+  warnShadowed(loaded.document, log)
   if (loaded.files.length === 0) log.warn('no supported files found: every request will get 404')
 }
