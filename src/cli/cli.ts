@@ -28,13 +28,17 @@ export async function main (argv: string[], io: CommandIo): Promise<number | 'ru
       // Commands load on demand: `run` (one process per mock service) never pays for the
       // importers, about 25 MiB and a third of a second.
       case 'serve': {
-        const [{ runServeCommand }, { importFile, supportedExtensions }] = await Promise.all([
+        const [{ runServeCommand }, { importFile, supportedExtensions, openApiRequestValidator }] = await Promise.all([
           import('./commands/serve.js'),
           import('../../importers/index.js'),
         ])
         return await runServeCommand(args, io, {
           loadFile: (input, ctx) => importFile(input, ctx),
           extensions: supportedExtensions,
+          requestValidator: (files) => {
+            const built = openApiRequestValidator(files.map((file) => ({ bytes: readFileSync(file), fileName: file })))
+            return { check: built.validate, operations: built.operations }
+          },
         })
       }
       case 'run':

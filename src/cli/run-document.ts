@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from 'node:fs'
 import { createError, isUnderstudyError } from '../errors/index.js'
 import { parseText, readDefinition, type MockServiceDocument } from '../dsl/index.js'
+import type { RequestCheck } from '../serve/index.js'
 
 /**
  * The document `understudy run --mock` serves. A mock-service document or DSL file (JSON or YAML,
@@ -75,4 +76,21 @@ function unrecognised (load: () => unknown): boolean {
   } catch (err) {
     return isUnderstudyError(err, 'ERR_IMPORT_FORMAT_UNKNOWN')
   }
+}
+
+/**
+ * `run --validate-requests`: request validation from the OpenAPI descriptions of the file (or
+ * directory); null when it holds none.
+ *
+ * @example
+ * const check = await runRequestCheck('/config/openapi.yaml')
+ */
+export async function runRequestCheck (file: string): Promise<RequestCheck | null> {
+  const [{ collectFiles }, { openApiRequestValidator, supportedExtensions }] = await Promise.all([
+    import('./sources.js'),
+    import('../../importers/index.js'),
+  ])
+  const files = collectFiles({ paths: [file], include: [], exclude: [], extensions: supportedExtensions })
+  const built = openApiRequestValidator(files.map((f) => ({ bytes: readFileSync(f), fileName: f })))
+  return built.operations === 0 ? null : built.validate
 }

@@ -25,6 +25,7 @@ export const runtimeFlagSpec = {
   'log-level': { type: 'string' },
   'log-format': { type: 'string' },
   'log-requests': { type: 'boolean' },
+  'validate-requests': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>
 
@@ -52,7 +53,12 @@ export const runtimeFlagHelp = `  --host HOST                  interface to list
   --log-level LEVEL            fatal|error|warn|info|debug|trace|silent (default info)
   --log-format FORMAT          auto|json|pretty (default auto: readable lines when standard
                                error is a terminal, JSON lines otherwise)
-  --log-requests               log every request (access log)`
+  --log-requests               log every request (access log)
+  --validate-requests          check requests against the OpenAPI descriptions served: a request
+                               breaking its operation (parameters, required headers, body
+                               schema, credentials) gets 422 naming each violation
+Choosing an OpenAPI response: a request header "X-Understudy-Status: 404" (or "Prefer: code=404")
+answers with the operation's documented 404 response instead of its main one.`
 
 type FlagValues = Partial<Record<keyof typeof runtimeFlagSpec, string | boolean | undefined>>
 
@@ -100,6 +106,7 @@ export function runtimeOptionsFromFlags (values: FlagValues, extra: Partial<Runt
   if (typeof values['log-level'] === 'string') input['logLevel'] = values['log-level']
   if (typeof values['log-format'] === 'string') input['logFormat'] = values['log-format']
   if (values['log-requests'] === true) input['logRequests'] = true
+  if (values['validate-requests'] === true) input['validateRequests'] = true
   if ((typeof values['tls-cert'] === 'string') !== (typeof values['tls-key'] === 'string')) {
     throw new UsageError('--tls-cert and --tls-key must be given together')
   }

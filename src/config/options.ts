@@ -40,6 +40,8 @@ export interface RuntimeOptions {
   /** `auto`: readable lines when standard error is a terminal, JSON otherwise. */
   logFormat: 'auto' | 'json' | 'pretty'
   logRequests: boolean
+  /** Check requests against the OpenAPI descriptions served (422 naming each violation). */
+  validateRequests: boolean
   watch: boolean
   include: string[]
   exclude: string[]
@@ -95,12 +97,13 @@ export const runtimeOptionsSchema: JSONSchemaType<RuntimeOptions> = {
     },
     logFormat: { type: 'string', enum: ['auto', 'json', 'pretty'], default: 'auto' },
     logRequests: { type: 'boolean', default: false },
+    validateRequests: { type: 'boolean', default: false },
     watch: { type: 'boolean', default: false },
     include: { type: 'array', items: { type: 'string' }, default: [] },
     exclude: { type: 'array', items: { type: 'string' }, default: [] },
   },
   required: [
     'host', 'port', 'adminHost', 'bodyLimit', 'maxHeaderSize',
-    'proxyTimeout', 'drainTimeout', 'inspection', 'logLevel', 'logFormat', 'logRequests', 'watch', 'include', 'exclude',
+    'proxyTimeout', 'drainTimeout', 'inspection', 'logLevel', 'logFormat', 'logRequests', 'validateRequests', 'watch', 'include', 'exclude',
   ],
 }

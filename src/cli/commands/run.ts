@@ -1,5 +1,5 @@
 import { createLogger, LogRing, resolveLogFormat } from '../../log/index.js'
-import { loadRunDocument } from '../run-document.js'
+import { loadRunDocument, runRequestCheck } from '../run-document.js'
 import { runtimeFlagHelp, runtimeFlagSpec, runtimeOptionsFromFlags } from '../runtime-flags.js'
 import { exitOnSignals, startServing } from '../lifecycle.js'
 import { replicasOf, startReplicated } from '../replicas.js'
@@ -58,7 +58,9 @@ export async function runRunCommand (args: string[], io: CommandIo): Promise<num
     return 'running'
   }
   const log = createLogger({ level: options.logLevel, format: resolveLogFormat(options.logFormat, process.stderr), ring: logRing, base: { serviceMockId: document.id ?? 0 } })
-  const serving = await startServing({ document, options, log, logRing, out: io.stdout })
+  const requestCheck = options.validateRequests ? await runRequestCheck(values.mock) : null
+  if (options.validateRequests && requestCheck === null) log.warn('--validate-requests: the file holds no OpenAPI description, so requests are not checked')
+  const serving = await startServing({ document, options, log, logRing, out: io.stdout, requestCheck })
   exitOnSignals(serving.stop, log)
   return 'running'
 }

@@ -8,6 +8,7 @@ import { warnShadowed } from '../shadow-warnings.js'
 import { UsageError } from '../usage-error.js'
 import { parseFlags } from '../flags.js'
 import type { CommandIo } from './io.js'
+import type { RequestCheck } from '../../serve/index.js'
 
 export const serveHelp = `Usage: understudy serve <file-or-dir>... [flags]
 
@@ -27,6 +28,8 @@ ${runtimeFlagHelp}
 export interface ServeImporters {
   loadFile: FileLoader
   extensions: readonly string[]
+  /** Builds request validation from the OpenAPI descriptions among the files. */
+  requestValidator?: (files: readonly string[]) => { check: RequestCheck; operations: number }
 }
 
 /**
@@ -64,7 +67,14 @@ export async function runServeCommand (args: string[], io: CommandIo, importers:
   const log = createLogger({ level: options.logLevel, format: resolveLogFormat(options.logFormat, process.stderr), ring: logRing })
   const loaded = loadSources(collectFiles(selection), importers.loadFile)
   reportWarnings(loaded, log)
-  const serving = await startServing({ document: loaded.document, options, log, logRing, out: io.stdout })
+  const validation = (files: readonly string[]): RequestCheck | null => {
+    if (!options.validateRequests || importers.requestValidator === undefined) return null
+    const built = importers.requestValidator(files)
+    if (built.operations === 0) log.warn('--validate-requests: no OpenAPI description among the files, so requests are not checked')
+    else log.info({ operations: built.operations }, 'validating requests against the OpenAPI operations')
+    return built.check
+  }
+  const serving = await startServing({ document: loaded.document, options, log, logRing, out: io.stdout, requestCheck: validation(loaded.files) })
   log.info({ files: loaded.files.length, transactions: loaded.document.transactions.length }, 'loaded')
   let stopWatching = async (): Promise<void> => {}
   if (options.watch) {
@@ -72,6 +82,7 @@ export async function runServeCommand (args: string[], io: CommandIo, importers:
       try {
         const next = loadSources(collectFiles(selection), importers.loadFile)
         const compiled = serving.runtime.reload(next.document)
+        if (options.validateRequests) serving.runtime.setRequestCheck(validation(next.files))
         reportWarnings(next, log)
         log.info({ transactions: compiled.matcher.active.length, files: next.files.length }, 'reloaded')
       } catch (err) {
