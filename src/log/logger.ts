@@ -77,7 +77,8 @@ export function createLogger (options: LoggerOptions): Logger {
 /** pino-pretty on a file descriptor, synchronous like the JSON destination (nothing lost at exit). */
 function prettyStream (fd: number): DestinationStream {
   const pretty = createRequire(import.meta.url)('pino-pretty') as (options: Record<string, unknown>) => DestinationStream
-  return pretty({ destination: fd, sync: true, colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' })
+  const colorize = (fd === 2 ? process.stderr : process.stdout).isTTY === true
+  return pretty({ destination: fd, sync: true, colorize, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' })
 }
 
 /** A logger that writes nothing: for tests, benchmarks and embedding. */
