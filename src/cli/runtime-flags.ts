@@ -26,6 +26,7 @@ export const runtimeFlagSpec = {
   'log-format': { type: 'string' },
   'log-requests': { type: 'boolean' },
   'validate-requests': { type: 'boolean' },
+  'match-host': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>
 
@@ -57,6 +58,8 @@ export const runtimeFlagHelp = `  --host HOST                  interface to list
   --validate-requests          check requests against the OpenAPI descriptions served: a request
                                breaking its operation (parameters, required headers, body
                                schema, credentials) gets 422 naming each violation
+  --match-host                 a transaction with requestDsl.host answers only requests whose
+                               Host header names that host (any port): several APIs on one port
 Choosing an OpenAPI response: a request header "X-Understudy-Status: 404" (or "Prefer: code=404")
 answers with the operation's documented 404 response instead of its main one.`
 
@@ -107,6 +110,7 @@ export function runtimeOptionsFromFlags (values: FlagValues, extra: Partial<Runt
   if (typeof values['log-format'] === 'string') input['logFormat'] = values['log-format']
   if (values['log-requests'] === true) input['logRequests'] = true
   if (values['validate-requests'] === true) input['validateRequests'] = true
+  if (values['match-host'] === true) input['matchHost'] = true
   if ((typeof values['tls-cert'] === 'string') !== (typeof values['tls-key'] === 'string')) {
     throw new UsageError('--tls-cert and --tls-key must be given together')
   }

@@ -42,6 +42,8 @@ export interface RuntimeOptions {
   logRequests: boolean
   /** Check requests against the OpenAPI descriptions served (422 naming each violation). */
   validateRequests: boolean
+  /** Match each transaction's `requestDsl.host` against the Host header. */
+  matchHost: boolean
   watch: boolean
   include: string[]
   exclude: string[]
@@ -98,12 +100,13 @@ export const runtimeOptionsSchema: JSONSchemaType<RuntimeOptions> = {
     logFormat: { type: 'string', enum: ['auto', 'json', 'pretty'], default: 'auto' },
     logRequests: { type: 'boolean', default: false },
     validateRequests: { type: 'boolean', default: false },
+    matchHost: { type: 'boolean', default: false },
     watch: { type: 'boolean', default: false },
     include: { type: 'array', items: { type: 'string' }, default: [] },
     exclude: { type: 'array', items: { type: 'string' }, default: [] },
   },
   required: [
     'host', 'port', 'adminHost', 'bodyLimit', 'maxHeaderSize',
-    'proxyTimeout', 'drainTimeout', 'inspection', 'logLevel', 'logFormat', 'logRequests', 'validateRequests', 'watch', 'include', 'exclude',
+    'proxyTimeout', 'drainTimeout', 'inspection', 'logLevel', 'logFormat', 'logRequests', 'validateRequests', 'matchHost', 'watch', 'include', 'exclude',
   ],
 }

@@ -8,3 +8,4 @@ export { ReplicaSet, ReplicaGoneError, type ReplicaSetParams, type ReplicaView, 
 export { clusterAdminTarget, type ClusterHealth, type ReplicaHealth } from './cluster-admin.js'
 export { runClusterReplica, type ClusterReplicaParams } from './cluster-worker.js'
 export { applyPrefer, type RequestCheck } from './request-check.js'
+export { withHostMatching } from './host-matching.js'

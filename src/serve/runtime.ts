@@ -58,7 +58,7 @@ export async function startRuntime ({ document, options, log, ids, tls: givenTls
   // One pool per upstream origin for the runtime's lifetime, closed when it closes: requests begun
   // before a swap may forward after it (body still arriving), on the old configuration's targets.
   const pools = new Map<string, Pool>()
-  const compileOptions = { proxyTimeout: options.proxyTimeout, journalBodyBytes: options.inspection.maxBodyBytes, pools }
+  const compileOptions = { proxyTimeout: options.proxyTimeout, journalBodyBytes: options.inspection.maxBodyBytes, pools, matchHost: options.matchHost }
   const mock = compileMock(document, compileOptions)
   const state: RuntimeState = {
     mock,

@@ -8,7 +8,7 @@ import { warnShadowed } from '../shadow-warnings.js'
 import { UsageError } from '../usage-error.js'
 import { parseFlags } from '../flags.js'
 import type { CommandIo } from './io.js'
-import type { RequestCheck } from '../../serve/index.js'
+import { withHostMatching, type RequestCheck } from '../../serve/index.js'
 
 export const serveHelp = `Usage: understudy serve <file-or-dir>... [flags]
 
@@ -66,7 +66,7 @@ export async function runServeCommand (args: string[], io: CommandIo, importers:
   const logRing = new LogRing(10_000)
   const log = createLogger({ level: options.logLevel, format: resolveLogFormat(options.logFormat, process.stderr), ring: logRing })
   const loaded = loadSources(collectFiles(selection), importers.loadFile)
-  reportWarnings(loaded, log)
+  reportWarnings(loaded, log, options.matchHost)
   const validation = (files: readonly string[]): RequestCheck | null => {
     if (!options.validateRequests || importers.requestValidator === undefined) return null
     const built = importers.requestValidator(files)
@@ -83,7 +83,7 @@ export async function runServeCommand (args: string[], io: CommandIo, importers:
         const next = loadSources(collectFiles(selection), importers.loadFile)
         const compiled = serving.runtime.reload(next.document)
         if (options.validateRequests) serving.runtime.setRequestCheck(validation(next.files))
-        reportWarnings(next, log)
+        reportWarnings(next, log, options.matchHost)
         log.info({ transactions: compiled.matcher.active.length, files: next.files.length }, 'reloaded')
       } catch (err) {
         // The last good set keeps serving.
@@ -103,8 +103,8 @@ export async function runServeCommand (args: string[], io: CommandIo, importers:
   return 'running'
 }
 
-function reportWarnings (loaded: LoadedSources, log: Logger): void {
+function reportWarnings (loaded: LoadedSources, log: Logger, matchHost: boolean): void {
   for (const w of loaded.warnings) log.warn({ file: w.file, at: w.at }, w.message)
-  warnShadowed(loaded.document, log)
+  warnShadowed(matchHost ? withHostMatching(loaded.document) : loaded.document, log)
   if (loaded.files.length === 0) log.warn('no supported files found: every request will get 404')
 }
