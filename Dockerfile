@@ -1,10 +1,18 @@
 # syntax=docker/dockerfile:1
-# One mock service per container: `understudy run` reads /config/mock.json (a mock-service
-# document: record fields plus resolved transactions) and serves it on 8080, with the admin API
-# (health, config swap, inspection, log) on 9090.
+# One mock service per container: `understudy run` reads /config/mock.json and serves it on 8080,
+# with the admin API (health, config swap, inspection, verification, log) on 9090. The file may be
+# anything `understudy serve` reads (a mock-service document, transactions, HAR, OpenAPI, WireMock,
+# Postman, RR pairs; JSON or YAML whatever its name); mount another path with `--mock`.
 #
 #   docker build -t understudy .
 #   docker run -p 8080:8080 -v "$PWD/mock.json:/config/mock.json:ro" understudy
+#
+# The admin API stays on the container's loopback (the health check uses it) unless a token is
+# given: then it listens on every interface and needs "Authorization: Bearer <token>".
+#
+#   docker run -p 8080:8080 -p 9090:9090 -e UNDERSTUDY_ADMIN_TOKEN=s3cret \
+#     -v "$PWD/openapi.yaml:/config/mock.json:ro" understudy
+#   curl -H 'Authorization: Bearer s3cret' localhost:9090/inspection/unmatched
 
 ARG NODE_VERSION=20
 

@@ -124,3 +124,4 @@ export function importFiles (files: ReadonlyMap<string, Uint8Array>, source: str
   if (total > maxBytes) throw createError('ERR_IMPORT_TOO_LARGE', [source, maxBytes])
   return importFileSet(files, source, { maxBytes }, (input, entryCtx) => importFile(input, entryCtx))
 }
+export { openApiRequestValidator, type RequestValidator, type RequestView, type Violation } from './openapi/request-checks.js'

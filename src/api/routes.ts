@@ -8,6 +8,7 @@ import { transactionBulkRoutes } from './v1/transaction-bulk.js'
 import { convertRoutes } from './v1/transaction-import.js'
 import { transactionRoutes } from './v1/transactions.js'
 import { inspectionRoutes } from './v1/inspection.js'
+import { verificationRoutes } from './v1/verification.js'
 import { logRoutes } from './v1/logs.js'
 import { platformVseRoutes } from './v1/platformvses.js'
 import { serviceMockRoutes } from './v1/service-mocks.js'
@@ -24,6 +25,7 @@ export const allRoutes: readonly Route[] = [
   ...serviceMockRoutes,
   ...logRoutes,
   ...inspectionRoutes,
+  ...verificationRoutes,
   ...platformVseRoutes,
   // /api/v1 catalog (spec/002): services, tags, transactions, assets
   ...serviceRoutes,

@@ -7,7 +7,7 @@ const help = `Understudy: service virtualization.
 
 Usage:
   understudy serve <file-or-dir>... [--port 8080] [--watch]   local mock server from files
-  understudy run --mock <mock-service.json> [--port N] [--admin-port M]   one mock service
+  understudy run --mock <file> [--port N] [--admin-port M]     one mock service (any format)
   understudy import <file> [--format F] [-o out.yaml]         convert a file to the DSL
   understudy platform [--port 8080] [--data-dir ./data]       the control plane (APIs, store, deployer)
   understudy --version
@@ -28,13 +28,17 @@ export async function main (argv: string[], io: CommandIo): Promise<number | 'ru
       // Commands load on demand: `run` (one process per mock service) never pays for the
       // importers, about 25 MiB and a third of a second.
       case 'serve': {
-        const [{ runServeCommand }, { importFile, supportedExtensions }] = await Promise.all([
+        const [{ runServeCommand }, { importFile, supportedExtensions, openApiRequestValidator }] = await Promise.all([
           import('./commands/serve.js'),
           import('../../importers/index.js'),
         ])
         return await runServeCommand(args, io, {
           loadFile: (input, ctx) => importFile(input, ctx),
           extensions: supportedExtensions,
+          requestValidator: (files) => {
+            const built = openApiRequestValidator(files.map((file) => ({ bytes: readFileSync(file), fileName: file })))
+            return { check: built.validate, operations: built.operations }
+          },
         })
       }
       case 'run':

@@ -1,7 +1,7 @@
 import type { RuntimeOptions } from '../config/index.js'
 import type { MockServiceDocument } from '../dsl/index.js'
 import type { Logger, LogRing } from '../log/index.js'
-import { startAdmin, startRuntime, type AdminServer, type Runtime } from '../serve/index.js'
+import { startAdmin, startRuntime, type AdminServer, type RequestCheck, type Runtime } from '../serve/index.js'
 
 /** A runtime with its optional admin listener, as `serve` and `run` start it. */
 export interface Serving {
@@ -18,6 +18,8 @@ export interface StartServingParams {
   logRing: LogRing | null
   /** Where the `listening on` lines go. */
   out: NodeJS.WritableStream
+  /** Request validation before matching (`--validate-requests`). */
+  requestCheck?: RequestCheck | null
 }
 
 /**
@@ -28,11 +30,11 @@ export interface StartServingParams {
  */
 export async function startServing (params: StartServingParams): Promise<Serving> {
   const { options, log } = params
-  const runtime = await startRuntime({ document: params.document, options, log })
+  const runtime = await startRuntime({ document: params.document, options, log, requestCheck: params.requestCheck ?? null })
   let admin: AdminServer | null = null
   if (options.adminPort !== undefined && options.adminPort !== null) {
     try {
-      admin = await startAdmin({ runtime, host: options.adminHost, port: options.adminPort, log, logRing: params.logRing })
+      admin = await startAdmin({ runtime, host: options.adminHost, port: options.adminPort, token: options.adminToken ?? null, log, logRing: params.logRing })
     } catch (err) {
       await runtime.close()
       throw err

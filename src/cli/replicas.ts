@@ -52,7 +52,7 @@ export async function startReplicated (params: StartReplicatedParams): Promise<R
   let admin: AdminServer | null = null
   if (options.adminPort !== undefined && options.adminPort !== null) {
     try {
-      admin = await startAdmin({ target: clusterAdminTarget(set, params.logRing), host: options.adminHost, port: options.adminPort, log })
+      admin = await startAdmin({ target: clusterAdminTarget(set, params.logRing), host: options.adminHost, port: options.adminPort, token: options.adminToken ?? null, log })
     } catch (err) {
       await set.stop()
       throw err

@@ -13,6 +13,7 @@ export const runtimeFlagSpec = {
   'h2c-port': { type: 'string' },
   'admin-port': { type: 'string' },
   'admin-host': { type: 'string' },
+  'admin-token': { type: 'string' },
   'body-limit': { type: 'string' },
   'max-header-size': { type: 'string' },
   'proxy-timeout': { type: 'string' },
@@ -22,7 +23,10 @@ export const runtimeFlagSpec = {
   'inspection-body-bytes': { type: 'string' },
   'no-inspection': { type: 'boolean' },
   'log-level': { type: 'string' },
+  'log-format': { type: 'string' },
   'log-requests': { type: 'boolean' },
+  'validate-requests': { type: 'boolean' },
+  'match-host': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>
 
@@ -33,7 +37,12 @@ export const runtimeFlagHelp = `  --host HOST                  interface to list
   --tls-cert FILE --tls-key FILE  PEM certificate and key (default: self-signed for localhost)
   --h2c-port N                 also serve cleartext HTTP/2 (prior knowledge) on this port
   --admin-port N               admin API: /health, /config, /inspection, /log (loopback)
-  --admin-host HOST            interface of the admin API (default 127.0.0.1)
+  --admin-host HOST            interface of the admin API (default 127.0.0.1; with a token,
+                               the --host interface)
+  --admin-token TOKEN          the admin API then needs "Authorization: Bearer TOKEN" (all but
+                               GET /health) and may listen beyond loopback; default
+                               $UNDERSTUDY_ADMIN_TOKEN. Without a token it answers loopback
+                               Host names only
   --body-limit BYTES           largest request body (default 10485760); larger ones get 413
   --max-header-size BYTES      largest request line and headers (default 65536); larger get 431
   --proxy-timeout MS           how long proxyUrl / bypasslive upstreams may take (default 30000)
@@ -43,7 +52,16 @@ export const runtimeFlagHelp = `  --host HOST                  interface to list
   --inspection-body-bytes B    bytes kept of each body (default 65536)
   --no-inspection              do not record requests
   --log-level LEVEL            fatal|error|warn|info|debug|trace|silent (default info)
-  --log-requests               log every request (access log)`
+  --log-format FORMAT          auto|json|pretty (default auto: readable lines when standard
+                               error is a terminal, JSON lines otherwise)
+  --log-requests               log every request (access log)
+  --validate-requests          check requests against the OpenAPI descriptions served: a request
+                               breaking its operation (parameters, required headers, body
+                               schema, credentials) gets 422 naming each violation
+  --match-host                 a transaction with requestDsl.host answers only requests whose
+                               Host header names that host (any port): several APIs on one port
+Choosing an OpenAPI response: a request header "X-Understudy-Status: 404" (or "Prefer: code=404")
+answers with the operation's documented 404 response instead of its main one.`
 
 type FlagValues = Partial<Record<keyof typeof runtimeFlagSpec, string | boolean | undefined>>
 
@@ -65,7 +83,7 @@ const integerFlags: Array<[keyof typeof runtimeFlagSpec, keyof RuntimeOptions]> 
  * @example
  * runtimeOptionsFromFlags({ port: '0', 'log-level': 'warn' }).port // 0
  */
-export function runtimeOptionsFromFlags (values: FlagValues, extra: Partial<RuntimeOptions> = {}): Readonly<RuntimeOptions> {
+export function runtimeOptionsFromFlags (values: FlagValues, extra: Partial<RuntimeOptions> = {}, env: NodeJS.ProcessEnv = process.env): Readonly<RuntimeOptions> {
   const input: Record<string, unknown> = { ...extra }
   const inspection: Record<string, unknown> = {}
   for (const [flag, key] of integerFlags) {
@@ -79,11 +97,20 @@ export function runtimeOptionsFromFlags (values: FlagValues, extra: Partial<Runt
   if (values['no-inspection'] === true) inspection['enabled'] = false
   if (Object.keys(inspection).length > 0) input['inspection'] = inspection
   if (typeof values.host === 'string') input['host'] = values.host
+  const adminToken = typeof values['admin-token'] === 'string' ? values['admin-token'] : (env['UNDERSTUDY_ADMIN_TOKEN'] ?? '')
+  if (adminToken !== '') {
+    input['adminToken'] = adminToken
+    // A token makes the admin API safe beyond loopback: it follows --host unless told otherwise.
+    if (typeof values.host === 'string') input['adminHost'] = values.host
+  }
   if (typeof values['admin-host'] === 'string') input['adminHost'] = values['admin-host']
   if (typeof values['tls-cert'] === 'string') input['tlsCert'] = values['tls-cert']
   if (typeof values['tls-key'] === 'string') input['tlsKey'] = values['tls-key']
   if (typeof values['log-level'] === 'string') input['logLevel'] = values['log-level']
+  if (typeof values['log-format'] === 'string') input['logFormat'] = values['log-format']
   if (values['log-requests'] === true) input['logRequests'] = true
+  if (values['validate-requests'] === true) input['validateRequests'] = true
+  if (values['match-host'] === true) input['matchHost'] = true
   if ((typeof values['tls-cert'] === 'string') !== (typeof values['tls-key'] === 'string')) {
     throw new UsageError('--tls-cert and --tls-key must be given together')
   }
@@ -112,11 +139,13 @@ function flagOf (pointer: string): string {
     '/adminPort': '--admin-port',
     '/host': '--host',
     '/adminHost': '--admin-host',
+    '/adminToken': '--admin-token',
     '/bodyLimit': '--body-limit',
     '/maxHeaderSize': '--max-header-size',
     '/proxyTimeout': '--proxy-timeout',
     '/drainTimeout': '--drain-timeout',
     '/logLevel': '--log-level',
+    '/logFormat': '--log-format',
     '/inspection/maxRecords': '--inspection-records',
     '/inspection/maxBytes': '--inspection-bytes',
     '/inspection/maxBodyBytes': '--inspection-body-bytes',

@@ -28,6 +28,8 @@ export interface RuntimeOptions {
   adminHost: string
   /** Admin listener (health, config swap, inspection, log); null = none. */
   adminPort?: number | null
+  /** Bearer token the admin API then requires; without one it stays on loopback. */
+  adminToken?: string | null
   bodyLimit: number
   /** Largest request head (request line and headers). */
   maxHeaderSize: number
@@ -35,7 +37,13 @@ export interface RuntimeOptions {
   drainTimeout: number
   inspection: InspectionOptions
   logLevel: OptionsLogLevel
+  /** `auto`: readable lines when standard error is a terminal, JSON otherwise. */
+  logFormat: 'auto' | 'json' | 'pretty'
   logRequests: boolean
+  /** Check requests against the OpenAPI descriptions served (422 naming each violation). */
+  validateRequests: boolean
+  /** Match each transaction's `requestDsl.host` against the Host header. */
+  matchHost: boolean
   watch: boolean
   include: string[]
   exclude: string[]
@@ -58,6 +66,7 @@ export const runtimeOptionsSchema: JSONSchemaType<RuntimeOptions> = {
     h2cPort: nullablePort,
     adminHost: { type: 'string', minLength: 1, default: '127.0.0.1' },
     adminPort: nullablePort,
+    adminToken: { type: 'string', minLength: 1, nullable: true },
     // bytes: 10 MiB
     bodyLimit: { type: 'integer', minimum: 0, default: 10 * 1024 * 1024 },
     // bytes: 64 KiB, four times Node's default, so that recorded traffic with long URLs or
@@ -88,13 +97,16 @@ export const runtimeOptionsSchema: JSONSchemaType<RuntimeOptions> = {
       enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
       default: 'info',
     },
+    logFormat: { type: 'string', enum: ['auto', 'json', 'pretty'], default: 'auto' },
     logRequests: { type: 'boolean', default: false },
+    validateRequests: { type: 'boolean', default: false },
+    matchHost: { type: 'boolean', default: false },
     watch: { type: 'boolean', default: false },
     include: { type: 'array', items: { type: 'string' }, default: [] },
     exclude: { type: 'array', items: { type: 'string' }, default: [] },
   },
   required: [
     'host', 'port', 'adminHost', 'bodyLimit', 'maxHeaderSize',
-    'proxyTimeout', 'drainTimeout', 'inspection', 'logLevel', 'logRequests', 'watch', 'include', 'exclude',
+    'proxyTimeout', 'drainTimeout', 'inspection', 'logLevel', 'logFormat', 'logRequests', 'validateRequests', 'matchHost', 'watch', 'include', 'exclude',
   ],
 }

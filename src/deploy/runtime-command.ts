@@ -21,13 +21,16 @@ export function defaultRuntimeCommand (): RuntimeCommand {
 
 let root: string | null = null
 
-/** The nearest folder above this file whose package.json names `understudy`. */
+/**
+ * The nearest folder above this file whose package.json has the `understudy` command (the package
+ * is published as `@understudy-mock/understudy`; its name is not relied upon).
+ */
 function packageRoot (): string {
   if (root !== null) return root
   let dir = dirname(fileURLToPath(import.meta.url))
   for (;;) {
     const manifest = join(dir, 'package.json')
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === 'understudy') {
+    if (existsSync(manifest) && hasCommand(JSON.parse(readFileSync(manifest, 'utf8')) as { bin?: unknown })) {
       root = dir
       return dir
     }
@@ -35,4 +38,9 @@ function packageRoot (): string {
     if (parent === dir) throw new Error('cannot find the understudy package root above ' + fileURLToPath(import.meta.url))
     dir = parent
   }
+}
+
+function hasCommand (manifest: { bin?: unknown }): boolean {
+  const bin = manifest.bin
+  return typeof bin === 'object' && bin !== null && 'understudy' in bin
 }

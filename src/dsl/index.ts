@@ -14,5 +14,5 @@ export {
 } from './normalize.js'
 export { recordOrigin, originOf, detailAt, locatedDetail, type Origin } from './origin.js'
 export { compileUserRegex, RegexRejection } from './regex.js'
-export { dslSchemas, transactionSchema, transactionDslSchema, mockServiceDocumentSchema, matcherSchema } from './schema/index.js'
+export { dslSchemas, transactionSchema, transactionDslSchema, mockServiceDocumentSchema, matcherSchema, publishedSchema, publishedSchemaPath } from './schema/index.js'
 export type { MatcherInput, RequestDslInput, ResponseDslInput, DelayInput, DslInput, TransactionInput, DocumentInput } from './input-types.js'

@@ -1,2 +1,2 @@
-export { createLogger, createSilentLogger, logLevels, type Logger, type LogLevel, type LoggerOptions } from './logger.js'
+export { createLogger, createSilentLogger, logLevels, logFormats, resolveLogFormat, type Logger, type LogLevel, type LoggerOptions, type LogFormat } from './logger.js'
 export { LogRing } from './log-ring.js'

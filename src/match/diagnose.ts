@@ -1,6 +1,8 @@
 import type { CompiledTransaction } from './compiled.js'
 import type { MatchRequest } from './request.js'
 import { shorten, type RequestPart } from './predicates/predicate.js'
+import { normalizeTemplate } from './path.js'
+import { characterDistance, pathDistance, segmentsOf } from './path-distance.js'
 
 /** One condition a near-miss transaction failed: what it expected and what the request had. */
 export interface FailedCondition {
@@ -25,25 +27,57 @@ export interface NearMiss {
 /** How many transactions get a full evaluation after the cheap method+url pre-score. */
 const SHORTLIST = 50
 
+/** What a different method adds to the path distance: a same-path operation of another method ranks after a one-letter typo of the right one. */
+const METHOD_PENALTY = 0.75
+
 /**
  * The transactions closest to matching an unmatched request, best first, each with the matchers
- * that failed (undici's MockNotMatchedError names the reason too). Cost stays bounded with many
- * transactions: method and url are scored for all, the rest only for a shortlist.
+ * that failed (undici's MockNotMatchedError names the reason too). Ranked by how close the request
+ * came: transactions whose method and path both match first (only other matchers failed), then
+ * by the edit distance between the request path and the transaction's path (segments, `{name}`
+ * matching any), a different method counting as a further distance, then by the number of
+ * matchers that failed, then priority. Cost stays bounded with many transactions: method and
+ * path are scored for all, the rest only for a shortlist.
  *
  * @example
  * diagnose(matcher.active, new MatchRequest('GET', '/petz', {}, null), 3)[0].failed[0].part // 'url'
  */
 export function diagnose<P> (transactions: ReadonlyArray<CompiledTransaction<P>>, req: MatchRequest, limit = 3): NearMiss[] {
   if (limit <= 0 || transactions.length === 0) return []
-  const prescored = transactions.map((txn) => ({
-    txn,
-    score: (txn.method === null || txn.method === req.method ? 2 : 0) + (txn.url === null || txn.url.test(req) ? 3 : 0),
-  }))
+  const requestSegments = segmentsOf(req.path)
+  const prescored = transactions.map((txn) => {
+    const methodOk = txn.method === null || txn.method === req.method
+    const urlOk = txn.url === null || txn.url.test(req)
+    // computed for matching paths too: among them, literal segments beat placeholders
+    const distance = distanceTo(txn, req.path, requestSegments, urlOk)
+    return { txn, tier: methodOk && urlOk ? 0 : 1, score: distance + (methodOk ? 0 : METHOD_PENALTY) }
+  })
   // Stable sort keeps priority order (transactions arrive sorted) among equal scores.
-  prescored.sort((a, b) => b.score - a.score)
-  const misses = prescored.slice(0, SHORTLIST).map(({ txn }) => evaluate(txn, req))
-  misses.sort((a, b) => a.failed.length - b.failed.length || b.matched - a.matched || a.priority - b.priority)
-  return misses.slice(0, limit)
+  prescored.sort((a, b) => a.tier - b.tier || a.score - b.score)
+  const misses = prescored.slice(0, SHORTLIST).map(({ txn, tier, score }) => ({ tier, score, miss: evaluate(txn, req) }))
+  misses.sort((a, b) => a.tier - b.tier || a.score - b.score || a.miss.failed.length - b.miss.failed.length || b.miss.matched - a.miss.matched || a.miss.priority - b.miss.priority)
+  return misses.slice(0, limit).map((m) => m.miss)
+}
+
+/** Segments of each transaction's `equals_url` template, computed at the first diagnosis. */
+const templateSegments = new WeakMap<object, string[]>()
+
+/** Path distance to a transaction whose url matcher failed. */
+function distanceTo<P> (txn: CompiledTransaction<P>, path: string, requestSegments: readonly string[], urlOk: boolean): number {
+  const url = txn.url
+  if (url === null) return 0
+  if (url.matcherName === 'equals_url') {
+    let segments = templateSegments.get(url)
+    if (segments === undefined) {
+      segments = segmentsOf(normalizeTemplate(url.expected))
+      templateSegments.set(url, segments)
+    }
+    return pathDistance(requestSegments, segments)
+  }
+  if (urlOk) return 0
+  // A regex or another matcher: the character distance to what it is written as, scaled to segments.
+  const longest = Math.max(path.length, url.expected.length, 1)
+  return (characterDistance(path, url.expected) / longest) * Math.max(requestSegments.length, 1)
 }
 
 function evaluate<P> (txn: CompiledTransaction<P>, req: MatchRequest): NearMiss {

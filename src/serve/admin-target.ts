@@ -1,5 +1,5 @@
 import type { MockServiceDocument } from '../dsl/index.js'
-import { toDetail, toListEntry, type InspectionDetail, type InspectionListEntry } from '../inspect/index.js'
+import { inspectionSearch, toDetail, toListEntry, type InspectionDetail, type InspectionListEntry, type InspectionSearch } from '../inspect/index.js'
 import type { LogRing } from '../log/index.js'
 import type { Runtime } from './runtime.js'
 
@@ -48,6 +48,8 @@ export interface AdminTarget {
   inspectionDetail: (id: number) => Promise<InspectionDetail | undefined>
   /** The newest `limit` log lines, oldest first. */
   log: (limit: number) => Promise<string[]>
+  /** Filtered queries, counts, verification and reset; absent on a cluster primary (for now). */
+  search?: InspectionSearch
 }
 
 /**
@@ -88,5 +90,6 @@ export function localAdminTarget (runtime: Runtime, logRing: LogRing | null, sta
       return record === undefined ? undefined : toDetail(record, runtime.current().serviceMockId)
     },
     log: async (limit) => logRing?.snapshot(limit) ?? [],
+    search: inspectionSearch(() => runtime.ring, () => runtime.current().serviceMockId),
   }
 }

@@ -11,6 +11,9 @@ import { parseText, readDefinition } from '../dsl/index.js'
 import { readBodyWithin } from '../net/index.js'
 import type { Logger, LogRing } from '../log/index.js'
 import { localAdminTarget, type AdminTarget } from './admin-target.js'
+import { adminGuard, isLoopbackAddress } from './admin-guard.js'
+import { hasFilter, verificationRoutes } from './admin-verify.js'
+import { filterFromQuery } from '../inspect/index.js'
 import { openListener, stopAccepting, closeAll } from './listen.js'
 import type { Runtime } from './runtime.js'
 
@@ -24,6 +27,11 @@ interface AdminListenerParams {
   host: string
   port: number
   log: Logger
+  /**
+   * Bearer token every route but `GET /health` then requires (any Host accepted). Without one,
+   * the listener must be on loopback and answers loopback Host names only (DNS rebinding).
+   */
+  token?: string | null
   /** Called after a successful `PUT /config`, for logging. */
   onReload?: (transactions: number) => void
 }
@@ -55,6 +63,11 @@ type Handler = (req: http.IncomingMessage, params: Record<string, string | undef
  */
 export async function startAdmin (params: AdminParams): Promise<AdminServer> {
   const { log } = params
+  const token = params.token ?? null
+  if ((token === null || token === '') && !isLoopbackAddress(params.host)) {
+    throw createError('ERR_CONFIG_INVALID', [`the admin API on ${params.host} would be reachable from other machines without a token: give --admin-token (or UNDERSTUDY_ADMIN_TOKEN), or keep --admin-host on loopback`])
+  }
+  const refuse = adminGuard({ token })
   const target = 'target' in params ? params.target : localAdminTarget(params.runtime, params.logRing)
   const router = FindMyWay<FindMyWay.HTTPVersion.V1>({ ignoreTrailingSlash: true })
   const routes: Array<[string, string, Handler]> = [
@@ -70,7 +83,8 @@ export async function startAdmin (params: AdminParams): Promise<AdminServer> {
     ['GET', '/inspection', async (_req, _params, query) => {
       const skip = intParam(query, 'skip', 0, 0, Number.MAX_SAFE_INTEGER)
       const limit = intParam(query, 'limit', DEFAULT_PAGE, 0, MAX_PAGE)
-      const page = await target.inspection(skip, limit)
+      const search = hasFilter(query) ? target.search : undefined
+      const page = search !== undefined ? search.list(filterFromQuery(query), skip, limit) : await target.inspection(skip, limit)
       return { status: 200, body: { ...v1Envelope(null, page.entries, null), skip, limit, total: page.total } }
     }],
     ['GET', '/inspection/:id', async (_req, routeParams) => {
@@ -84,12 +98,19 @@ export async function startAdmin (params: AdminParams): Promise<AdminServer> {
       const lines = await target.log(limit)
       return ok({ log: lines.join('\n'), lines: lines.length, serviceMockId: target.config().id ?? 0 })
     }],
+    ...verificationRoutes(target.search),
   ]
   for (const [method, path, handler] of routes) router.on(method as FindMyWay.HTTPMethod, path, noop, { handler })
 
   let requestCounter = 0
   const server = await openListener('http', params.host, params.port, ((req: http.IncomingMessage, res: http.ServerResponse) => {
     const requestId = `admin-${++requestCounter}`
+    const refused = refuse(req)
+    if (refused !== null) {
+      req.resume()
+      send(res, requestId, refused)
+      return
+    }
     const [path = '/', rawQuery = ''] = (req.url ?? '/').split('?', 2)
     const found = router.find(req.method as FindMyWay.HTTPMethod, path)
     if (found === null) {

@@ -4,6 +4,7 @@ import { compileMatcher, type CompiledMatcher, type CompiledTransaction, type Re
 import { compileResponse, type CompiledResponse } from './respond.js'
 import { compileDelay, type DelaySampler } from './think-time.js'
 import { compileProxyTarget, type ProxyTarget } from './proxy.js'
+import { withHostMatching } from './host-matching.js'
 
 /** What happens to a request no transaction matches (DESIGN.md section 3). */
 export type NoMatchPolicy =
@@ -42,6 +43,8 @@ export interface CompileMockOptions {
    * a pool that a request begun on the previous configuration still needs. A fresh map when absent.
    */
   pools?: Map<string, Pool>
+  /** Match `requestDsl.host` against the Host header (`serve --match-host`); default off. */
+  matchHost?: boolean
 }
 
 /**
@@ -51,8 +54,9 @@ export interface CompileMockOptions {
  * @example
  * const mock = compileMock(loadDefinitionText(text, 'mock.yaml'), { proxyTimeout: 30_000, journalBodyBytes: 65_536 })
  */
-export function compileMock (doc: MockServiceDocument, options: CompileMockOptions): CompiledMock {
+export function compileMock (given: MockServiceDocument, options: CompileMockOptions): CompiledMock {
   const pools = options.pools ?? new Map<string, Pool>()
+  const doc = options.matchHost === true ? withHostMatching(given) : given
   const matcher = compileMatcher<ServedResponse>(doc, (txn, _index, report) => {
     checkWritable(txn.dsl.responseDsl, report)
     const response = compileResponse(txn.dsl.responseDsl, options.proxyTimeout, pools)
@@ -64,7 +68,8 @@ export function compileMock (doc: MockServiceDocument, options: CompileMockOptio
     }
   })
   return {
-    document: doc,
+    // as given: GET /config shows the document, not the host matchers added for serving
+    document: given,
     serviceMockId: doc.id ?? 0,
     matcher,
     thinkTime: compileDelay(doc.thinkTime),

@@ -5,6 +5,7 @@ import type { CompiledMock, ServedResponse } from './compile-mock.js'
 import { problemAnswer } from './problem.js'
 import { forward, type ProxyOutcome, type ProxyResponse, type ProxyTarget } from './proxy.js'
 import type { RuntimeState } from './runtime-state.js'
+import { applyPrefer, type RequestCheck } from './request-check.js'
 
 /** The request side both HTTP/1.1 and the HTTP/2 compatibility API offer. */
 export interface AnyRequest {
@@ -160,7 +161,9 @@ export class Exchange {
   }
 
   private dispatch (body: Buffer | null): void {
-    const matchRequest = new MatchRequest(this.req.method ?? 'GET', this.req.url ?? '/', this.req.headers, body)
+    const headers = this.req.headers
+    if (headers['prefer'] !== undefined) applyPrefer(headers)
+    const matchRequest = new MatchRequest(this.req.method ?? 'GET', this.req.url ?? '/', headers, body)
     this.matchRequest = matchRequest
     if (this.mock.matcher.needsForm && body !== null) {
       prepareMultipart(matchRequest).then(() => this.decide(), () => this.decide()).catch((err: unknown) => this.fail(err))
@@ -170,6 +173,7 @@ export class Exchange {
   }
 
   private decide (): void {
+    if (this.state.requestCheck !== null && this.refuseInvalid(this.state.requestCheck)) return
     const hit = this.mock.matcher.match(this.matchRequest as MatchRequest)
     if (hit !== null) {
       this.matched = true
@@ -198,6 +202,17 @@ export class Exchange {
       case 'bypasslive':
         this.forwardTo(policy.target, 'LIVE')
     }
+  }
+
+  /** Answers 422 naming every violation when the request breaks its operation; true then. */
+  private refuseInvalid (check: RequestCheck): boolean {
+    const result = check(this.matchRequest as MatchRequest)
+    if (result === null || result.violations.length === 0) return false
+    const summary = result.violations.map((v) => `${v.path} ${v.message}`).join('; ')
+    const error = createError('ERR_SERVE_REQUEST_INVALID', [result.operation, summary], { details: result.violations })
+    this.matchingData = { validation: { operation: result.operation, violations: result.violations } }
+    this.answerProblem(error, false, null, undefined, false)
+    return true
   }
 
   private serve (txn: CompiledTransaction<ServedResponse>): void {

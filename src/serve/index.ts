@@ -7,3 +7,5 @@ export { localAdminTarget, type AdminTarget, type RuntimeHealth, type Inspection
 export { ReplicaSet, ReplicaGoneError, type ReplicaSetParams, type ReplicaView, type ReplicaState } from './cluster-primary.js'
 export { clusterAdminTarget, type ClusterHealth, type ReplicaHealth } from './cluster-admin.js'
 export { runClusterReplica, type ClusterReplicaParams } from './cluster-worker.js'
+export { applyPrefer, type RequestCheck } from './request-check.js'
+export { withHostMatching } from './host-matching.js'

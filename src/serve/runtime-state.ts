@@ -2,6 +2,7 @@ import type { InspectionRing } from '../inspect/index.js'
 import type { Logger } from '../log/index.js'
 import type { CapacityGate } from './capacity.js'
 import type { CompiledMock } from './compile-mock.js'
+import type { RequestCheck } from './request-check.js'
 
 /**
  * The state a runtime's request handler reads. `mock` is the only mutable member: a reload
@@ -17,4 +18,6 @@ export interface RuntimeState {
   readonly logRequests: boolean
   /** Set when draining: answers ask clients to close their connections. */
   draining: boolean
+  /** Opt-in request validation before matching; null (the default) costs one test per request. */
+  requestCheck: RequestCheck | null
 }

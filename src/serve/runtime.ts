@@ -11,6 +11,7 @@ import { closePools } from './proxy.js'
 import { problemAnswer } from './problem.js'
 import { createError } from '../errors/index.js'
 import type { RuntimeState } from './runtime-state.js'
+import type { RequestCheck } from './request-check.js'
 import { loadTlsMaterial, type TlsMaterial } from './tls.js'
 
 /** A running mock service: its listeners, its current configuration and its journal. */
@@ -26,6 +27,8 @@ export interface Runtime {
   reload: (document: MockServiceDocument) => CompiledMock
   /** Requests being served now. */
   inFlight: () => number
+  /** Sets (or with null, removes) the request validation run before matching. */
+  setRequestCheck: (check: RequestCheck | null) => void
   /** Stops accepting, lets requests in flight finish (up to `drainTimeout`), then closes. */
   close: () => Promise<void>
 }
@@ -36,6 +39,8 @@ export interface StartRuntimeParams {
   log: Logger
   /** How inspection ids are numbered (default 1, 2, 3...); a cluster replica gets its own residue. */
   ids?: RingIds
+  /** Request validation before matching (`serve --validate-requests`); default none. */
+  requestCheck?: RequestCheck | null
   /** Certificate for `tlsPort`, already loaded (a cluster primary makes one for every replica). */
   tls?: TlsMaterial
 }
@@ -49,11 +54,11 @@ export interface StartRuntimeParams {
  * await fetch(runtime.urls.http + '/pets')
  * await runtime.close()
  */
-export async function startRuntime ({ document, options, log, ids, tls: givenTls }: StartRuntimeParams): Promise<Runtime> {
+export async function startRuntime ({ document, options, log, ids, tls: givenTls, requestCheck }: StartRuntimeParams): Promise<Runtime> {
   // One pool per upstream origin for the runtime's lifetime, closed when it closes: requests begun
   // before a swap may forward after it (body still arriving), on the old configuration's targets.
   const pools = new Map<string, Pool>()
-  const compileOptions = { proxyTimeout: options.proxyTimeout, journalBodyBytes: options.inspection.maxBodyBytes, pools }
+  const compileOptions = { proxyTimeout: options.proxyTimeout, journalBodyBytes: options.inspection.maxBodyBytes, pools, matchHost: options.matchHost }
   const mock = compileMock(document, compileOptions)
   const state: RuntimeState = {
     mock,
@@ -63,6 +68,7 @@ export async function startRuntime ({ document, options, log, ids, tls: givenTls
     bodyLimit: options.bodyLimit,
     logRequests: options.logRequests,
     draining: false,
+    requestCheck: requestCheck ?? null,
   }
   const handler = safely(createRequestHandler(state), log) as Listener
   const listeners: OpenListener[] = []
@@ -96,6 +102,7 @@ export async function startRuntime ({ document, options, log, ids, tls: givenTls
       return compiled
     },
     inFlight: () => state.gate.current,
+    setRequestCheck: (check) => { state.requestCheck = check },
     close () {
       closing ??= drain(state, listeners, options.drainTimeout, pools)
       return closing

@@ -1,10 +1,10 @@
 import { readFile, stat, writeFile } from 'node:fs/promises'
 import { readFileSync, statSync } from 'node:fs'
 import { dirname, extname, relative, resolve, sep } from 'node:path'
-import { parseArgs } from 'node:util'
 import { stringify } from 'yaml'
 import { documentOf, decodeContent, type MockServiceDocument, type Transaction } from '../../dsl/index.js'
 import { createError } from '../../errors/index.js'
+import { parseFlags } from '../flags.js'
 import {
   DEFAULT_MAX_BYTES,
   importFile,
@@ -63,11 +63,17 @@ export async function runImportCommand (args: string[], io: ImportCommandIo): Pr
   }
   for (const warning of result.warnings) io.stderr.write(`${formatWarning(warning)}\n`)
   const out = options.output
+  const summary = (where: string): string => {
+    const count = result.document.transactions.length
+    const warnings = result.warnings.length
+    return `imported ${count} transaction${count === 1 ? '' : 's'} (${result.format}) from ${options.target} ${where}, ${warnings} warning${warnings === 1 ? '' : 's'}\n`
+  }
   const text = out !== undefined && extname(out).toLowerCase() === '.json'
     ? `${JSON.stringify(outputDocument(result.document), null, 2)}\n`
     : stringify(outputDocument(result.document), { lineWidth: 0 })
   if (out === undefined) {
     io.stdout.write(text)
+    io.stderr.write(summary('to standard output'))
     return exitCodes.ok
   }
   try {
@@ -76,15 +82,16 @@ export async function runImportCommand (args: string[], io: ImportCommandIo): Pr
     io.stderr.write(`understudy import: cannot write ${out}: ${systemReason(err)}\n`)
     return exitCodes.failure
   }
+  io.stderr.write(summary(`into ${out}`))
   return exitCodes.ok
 }
 
 function parseCommandLine (args: string[]): { target: string; format?: ImportFormat; output?: string; help: boolean } {
-  // parseArgs' own errors (ERR_PARSE_ARGS_*) are usage errors for reportFailure
-  const { values, positionals } = parseArgs({
+  // parseFlags answers an unknown flag with the nearest known one; parseArgs' other errors
+  // (ERR_PARSE_ARGS_*) are usage errors for reportFailure
+  const { values, positionals } = parseFlags({
     args,
     allowPositionals: true,
-    strict: true,
     options: {
       format: { type: 'string', short: 'f' },
       output: { type: 'string', short: 'o' },

@@ -1,9 +1,9 @@
 import { resolve } from 'node:path'
-import { parseArgs } from 'node:util'
-import { createLogger, LogRing } from '../../log/index.js'
+import { createLogger, logFormats, LogRing, resolveLogFormat } from '../../log/index.js'
 import { exitOnSignals } from '../lifecycle.js'
 import { startPlatform } from '../platform.js'
 import { UsageError } from '../usage-error.js'
+import { parseFlags } from '../flags.js'
 import type { CommandIo } from './io.js'
 
 export const platformHelp = `Usage: understudy platform [--host 127.0.0.1] [--port 8080] [--data-dir ./data]
@@ -21,6 +21,8 @@ Flags:
   --runtime-host HOST      interface the mock services listen on (default: --host)
   --upload-limit BYTES     largest upload (default 67108864)
   --log-level LEVEL        fatal|error|warn|info|debug|trace|silent (default info)
+  --log-format FORMAT      auto|json|pretty (default auto: readable when standard error is a
+                           terminal, JSON lines otherwise)
 `
 
 const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
@@ -33,7 +35,7 @@ function integerFlag (name: string, raw: string | undefined, fallback: number, m
 
 /** `understudy platform`: resolves once listening; the process then lives until a signal. */
 export async function runPlatformCommand (args: string[], io: CommandIo): Promise<number | 'running'> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseFlags({
     args,
     options: {
       host: { type: 'string' },
@@ -42,10 +44,10 @@ export async function runPlatformCommand (args: string[], io: CommandIo): Promis
       'runtime-host': { type: 'string' },
       'upload-limit': { type: 'string' },
       'log-level': { type: 'string' },
+      'log-format': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: true,
-    strict: true,
   })
   if (values.help === true) {
     io.stdout.write(platformHelp)
@@ -54,6 +56,8 @@ export async function runPlatformCommand (args: string[], io: CommandIo): Promis
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0] ?? ''}"`)
   const level = values['log-level'] ?? 'info'
   if (!(levels as readonly string[]).includes(level)) throw new UsageError(`--log-level must be one of ${levels.join(', ')}`)
+  const format = values['log-format'] ?? 'auto'
+  if (!(logFormats as readonly string[]).includes(format)) throw new UsageError(`--log-format must be one of ${logFormats.join(', ')}`)
   const host = values.host ?? '127.0.0.1'
   const options = {
     host,
@@ -66,7 +70,7 @@ export async function runPlatformCommand (args: string[], io: CommandIo): Promis
     ...(process.env['UNDERSTUDY_API_KEY_SECRET'] === undefined ? {} : { apiKeySecret: process.env['UNDERSTUDY_API_KEY_SECRET'] }),
   }
   const logRing = new LogRing(10_000)
-  const log = createLogger({ level: level as (typeof levels)[number], ring: logRing })
+  const log = createLogger({ level: level as (typeof levels)[number], format: resolveLogFormat(format as (typeof logFormats)[number], process.stderr), ring: logRing })
   const platform = await startPlatform(options, log)
   let ready = `listening on ${platform.url}\n`
   const key = platform.bootstrap.apiKey

@@ -1,23 +1,23 @@
-import { readFileSync } from 'node:fs'
-import { parseArgs } from 'node:util'
-import { createLogger, LogRing } from '../../log/index.js'
-import { loadDefinitionText } from '../../dsl/index.js'
-import { createError } from '../../errors/index.js'
+import { createLogger, LogRing, resolveLogFormat } from '../../log/index.js'
+import { loadRunDocument, runRequestCheck } from '../run-document.js'
 import { runtimeFlagHelp, runtimeFlagSpec, runtimeOptionsFromFlags } from '../runtime-flags.js'
 import { exitOnSignals, startServing } from '../lifecycle.js'
 import { replicasOf, startReplicated } from '../replicas.js'
 import { runClusterReplica } from '../../serve/index.js'
 import { UsageError } from '../usage-error.js'
+import { parseFlags } from '../flags.js'
 import type { CommandIo } from './io.js'
 
-export const runHelp = `Usage: understudy run --mock <mock-service.json> [flags]
+export const runHelp = `Usage: understudy run --mock <file-or-dir> [flags]
 
-Runs exactly one mock service, as in a container or when the platform deploys it. The document is
-a mock-service record with its resolved transactions (JSON or YAML). With --admin-port, the
-platform (or you) can swap the configuration, read inspection data and logs.
+Runs exactly one mock service, as in a container or when the platform deploys it. The file is a
+mock-service document (a record with its resolved transactions) or anything serve reads:
+transaction files, HAR, OpenAPI 2/3, WireMock, Postman, request/response pairs; JSON or YAML
+whatever the extension, or a directory of them. With --admin-port, the platform (or you) can swap
+the configuration, read inspection data and logs.
 
 Flags:
-  --mock FILE                  the mock-service document (required)
+  --mock FILE                  what to serve (required)
   --replicas N                 worker processes sharing the ports (default 1; at most 64)
 ${runtimeFlagHelp}
 `
@@ -27,11 +27,10 @@ ${runtimeFlagHelp}
  * process then lives until a signal drains it.
  */
 export async function runRunCommand (args: string[], io: CommandIo): Promise<number | 'running'> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseFlags({
     args,
     options: { ...runtimeFlagSpec, mock: { type: 'string', short: 'm' }, replicas: { type: 'string' } },
     allowPositionals: true,
-    strict: true,
   })
   if (values.help === true) {
     io.stdout.write(runHelp)
@@ -46,26 +45,22 @@ export async function runRunCommand (args: string[], io: CommandIo): Promise<num
     const { default: cluster } = await import('node:cluster')
     if (cluster.isWorker) {
       const logRing = new LogRing(10_000)
-      runClusterReplica({ options, log: createLogger({ level: options.logLevel, ring: logRing }), logRing })
+      runClusterReplica({ options, log: createLogger({ level: options.logLevel, format: resolveLogFormat(options.logFormat, process.stderr), ring: logRing }), logRing })
       return 'running'
     }
   }
-  let text: string
-  try {
-    text = readFileSync(values.mock, 'utf8')
-  } catch (err) {
-    throw createError('ERR_CONFIG_FILE', [values.mock, (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message])
-  }
-  const document = loadDefinitionText(text, values.mock)
+  const document = await loadRunDocument(values.mock)
   const logRing = new LogRing(10_000)
   if (replicas > 1) {
-    const log = createLogger({ level: options.logLevel, ring: logRing, base: { serviceMockId: document.id ?? 0, replica: 'primary' } })
+    const log = createLogger({ level: options.logLevel, format: resolveLogFormat(options.logFormat, process.stderr), ring: logRing, base: { serviceMockId: document.id ?? 0, replica: 'primary' } })
     const serving = await startReplicated({ document, options, replicas, log, logRing, args: ['run', ...args], out: io.stdout })
     exitOnSignals(serving.stop, log)
     return 'running'
   }
-  const log = createLogger({ level: options.logLevel, ring: logRing, base: { serviceMockId: document.id ?? 0 } })
-  const serving = await startServing({ document, options, log, logRing, out: io.stdout })
+  const log = createLogger({ level: options.logLevel, format: resolveLogFormat(options.logFormat, process.stderr), ring: logRing, base: { serviceMockId: document.id ?? 0 } })
+  const requestCheck = options.validateRequests ? await runRequestCheck(values.mock) : null
+  if (options.validateRequests && requestCheck === null) log.warn('--validate-requests: the file holds no OpenAPI description, so requests are not checked')
+  const serving = await startServing({ document, options, log, logRing, out: io.stdout, requestCheck })
   exitOnSignals(serving.stop, log)
   return 'running'
 }

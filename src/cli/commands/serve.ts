@@ -1,12 +1,14 @@
-import { parseArgs } from 'node:util'
-import { createLogger, LogRing, type Logger } from '../../log/index.js'
+import { createLogger, LogRing, resolveLogFormat, type Logger } from '../../log/index.js'
 import { describeError, formatDetail, isUnderstudyError } from '../../errors/index.js'
 import { runtimeFlagHelp, runtimeFlagSpec, runtimeOptionsFromFlags } from '../runtime-flags.js'
 import { exitOnSignals, startServing } from '../lifecycle.js'
 import { collectFiles, loadSources, type FileLoader, type LoadedSources, type SourceSelection } from '../sources.js'
 import { watchSources } from '../watch.js'
+import { warnShadowed } from '../shadow-warnings.js'
 import { UsageError } from '../usage-error.js'
+import { parseFlags } from '../flags.js'
 import type { CommandIo } from './io.js'
+import { withHostMatching, type RequestCheck } from '../../serve/index.js'
 
 export const serveHelp = `Usage: understudy serve <file-or-dir>... [flags]
 
@@ -26,6 +28,8 @@ ${runtimeFlagHelp}
 export interface ServeImporters {
   loadFile: FileLoader
   extensions: readonly string[]
+  /** Builds request validation from the OpenAPI descriptions among the files. */
+  requestValidator?: (files: readonly string[]) => { check: RequestCheck; operations: number }
 }
 
 /**
@@ -33,7 +37,7 @@ export interface ServeImporters {
  * process then lives until a signal drains it.
  */
 export async function runServeCommand (args: string[], io: CommandIo, importers: ServeImporters): Promise<number | 'running'> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseFlags({
     args,
     options: {
       ...runtimeFlagSpec,
@@ -42,7 +46,6 @@ export async function runServeCommand (args: string[], io: CommandIo, importers:
       exclude: { type: 'string', multiple: true },
     },
     allowPositionals: true,
-    strict: true,
   })
   if (values.help === true) {
     io.stdout.write(serveHelp)
@@ -61,10 +64,17 @@ export async function runServeCommand (args: string[], io: CommandIo, importers:
     extensions: importers.extensions,
   }
   const logRing = new LogRing(10_000)
-  const log = createLogger({ level: options.logLevel, ring: logRing })
+  const log = createLogger({ level: options.logLevel, format: resolveLogFormat(options.logFormat, process.stderr), ring: logRing })
   const loaded = loadSources(collectFiles(selection), importers.loadFile)
-  reportWarnings(loaded, log)
-  const serving = await startServing({ document: loaded.document, options, log, logRing, out: io.stdout })
+  reportWarnings(loaded, log, options.matchHost)
+  const validation = (files: readonly string[]): RequestCheck | null => {
+    if (!options.validateRequests || importers.requestValidator === undefined) return null
+    const built = importers.requestValidator(files)
+    if (built.operations === 0) log.warn('--validate-requests: no OpenAPI description among the files, so requests are not checked')
+    else log.info({ operations: built.operations }, 'validating requests against the OpenAPI operations')
+    return built.check
+  }
+  const serving = await startServing({ document: loaded.document, options, log, logRing, out: io.stdout, requestCheck: validation(loaded.files) })
   log.info({ files: loaded.files.length, transactions: loaded.document.transactions.length }, 'loaded')
   let stopWatching = async (): Promise<void> => {}
   if (options.watch) {
@@ -72,7 +82,8 @@ export async function runServeCommand (args: string[], io: CommandIo, importers:
       try {
         const next = loadSources(collectFiles(selection), importers.loadFile)
         const compiled = serving.runtime.reload(next.document)
-        reportWarnings(next, log)
+        if (options.validateRequests) serving.runtime.setRequestCheck(validation(next.files))
+        reportWarnings(next, log, options.matchHost)
         log.info({ transactions: compiled.matcher.active.length, files: next.files.length }, 'reloaded')
       } catch (err) {
         // The last good set keeps serving.
@@ -92,7 +103,8 @@ export async function runServeCommand (args: string[], io: CommandIo, importers:
   return 'running'
 }
 
-function reportWarnings (loaded: LoadedSources, log: Logger): void {
+function reportWarnings (loaded: LoadedSources, log: Logger, matchHost: boolean): void {
   for (const w of loaded.warnings) log.warn({ file: w.file, at: w.at }, w.message)
+  warnShadowed(matchHost ? withHostMatching(loaded.document) : loaded.document, log)
   if (loaded.files.length === 0) log.warn('no supported files found: every request will get 404')
 }

@@ -1,1 +1,2 @@
 export * from './transaction.js'
+export { publishedSchema, publishedSchemaPath } from './published.js'

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest'
 import { startCli } from '../../helpers/cli.js'
 import { tempDir } from '../../helpers/temp-dir.js'
 
-const examples = resolve(import.meta.dirname, '../../../examples')
+// the mock examples (examples/kubernetes/ holds manifests, not mocks)
+const examples = resolve(import.meta.dirname, '../../../examples/payments-api.yaml')
 
 describe('understudy serve', () => {
   it('prints exactly "listening on http://HOST:PORT" first and serves the examples', async () => {

@@ -1,0 +1,96 @@
+import { readFileSync, statSync } from 'node:fs'
+import { createError, isUnderstudyError } from '../errors/index.js'
+import { parseText, readDefinition, type MockServiceDocument } from '../dsl/index.js'
+import type { RequestCheck } from '../serve/index.js'
+
+/**
+ * The document `understudy run --mock` serves. A mock-service document or DSL file (JSON or YAML,
+ * whatever its extension: a YAML file mounted as `/config/mock.json` works) is read directly,
+ * without loading the importers; anything else `serve` reads (HAR, OpenAPI, WireMock, Postman,
+ * RR pairs, a directory of them) goes through the importers, as in `serve`. A file neither can
+ * read is refused with a message naming `understudy import`.
+ *
+ * @example
+ * const document = await loadRunDocument('/config/openapi.yaml')
+ */
+export async function loadRunDocument (file: string): Promise<MockServiceDocument> {
+  let isDirectory = false
+  try {
+    isDirectory = statSync(file).isDirectory()
+  } catch (err) {
+    throw createError('ERR_CONFIG_FILE', [file, (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message])
+  }
+  if (!isDirectory) {
+    const direct = readDirectly(file)
+    if (direct !== null) return direct
+  }
+  const [{ collectFiles, loadSources }, { importFile, supportedExtensions }] = await Promise.all([
+    import('./sources.js'),
+    import('../../importers/index.js'),
+  ])
+  try {
+    const files = collectFiles({ paths: [file], include: [], exclude: [], extensions: supportedExtensions })
+    return loadSources(files, (input, ctx) => importFile(input, ctx)).document
+  } catch (err) {
+    if (isUnderstudyError(err) && !isDirectory && unrecognised(() => importFile({ bytes: readFileSync(file), fileName: file }))) {
+      throw createError('ERR_CONFIG_FILE', [file, `${err.details?.[0]?.message ?? err.message}. It is not a file understudy can serve; convert it with "understudy import ${file} -o mock.yaml" and run that`])
+    }
+    throw err
+  }
+}
+
+/** The document when the file is Understudy's own DSL (JSON or YAML), else null. */
+function readDirectly (file: string): MockServiceDocument | null {
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (err) {
+    throw createError('ERR_CONFIG_FILE', [file, (err as Error).message])
+  }
+  for (const name of [file, `${file}.yaml`]) {
+    try {
+      const parsed = parseText(text, name)
+      if (!looksLikeDsl(parsed.value)) return null
+      return readDefinition(parsed.value, { file, locate: parsed.locate })
+    } catch (err) {
+      // A DSL document with mistakes keeps its own precise error; a parse failure is retried as
+      // YAML, then left to the importers.
+      if (isUnderstudyError(err, 'ERR_DSL_INVALID')) throw err
+    }
+  }
+  return null
+}
+
+/** A mock-service document, a list of transactions, or one transaction / dsl. */
+function looksLikeDsl (value: unknown): boolean {
+  if (Array.isArray(value)) return value.every((v) => typeof v === 'object' && v !== null && ('dsl' in v || 'requestDsl' in v || 'responseDsl' in v))
+  if (typeof value !== 'object' || value === null) return false
+  return 'transactions' in value || 'dsl' in value || 'requestDsl' in value
+}
+
+/** True when the importers do not recognise the file's format (asked again, on failure only). */
+function unrecognised (load: () => unknown): boolean {
+  try {
+    load()
+    return false
+  } catch (err) {
+    return isUnderstudyError(err, 'ERR_IMPORT_FORMAT_UNKNOWN')
+  }
+}
+
+/**
+ * `run --validate-requests`: request validation from the OpenAPI descriptions of the file (or
+ * directory); null when it holds none.
+ *
+ * @example
+ * const check = await runRequestCheck('/config/openapi.yaml')
+ */
+export async function runRequestCheck (file: string): Promise<RequestCheck | null> {
+  const [{ collectFiles }, { openApiRequestValidator, supportedExtensions }] = await Promise.all([
+    import('./sources.js'),
+    import('../../importers/index.js'),
+  ])
+  const files = collectFiles({ paths: [file], include: [], exclude: [], extensions: supportedExtensions })
+  const built = openApiRequestValidator(files.map((f) => ({ bytes: readFileSync(f), fileName: f })))
+  return built.operations === 0 ? null : built.validate
+}

@@ -1,0 +1,60 @@
+import { execFileSync, spawn } from 'node:child_process'
+import { existsSync, readFileSync, symlinkSync } from 'node:fs'
+import { join, resolve as resolvePath } from 'node:path'
+import { describe, expect, it, onTestFinished } from 'vitest'
+import { tempDir } from '../../helpers/temp-dir.js'
+
+const root = resolvePath(import.meta.dirname, '../../..')
+
+/**
+ * `npm pack` gives a tarball that works once installed. The tarball is made from the built tree
+ * (`--ignore-scripts`: its `prepack` would rebuild dist/ under the other tests' feet), unpacked,
+ * and run against the repository's node_modules, as `npm i` would lay it out, without the
+ * network. docs/library.md shows the real `npm i -g` of the tarball.
+ */
+describe('npm pack', () => {
+  it('ships the built command, the library with its types, the schema and the examples, and they work', async () => {
+    const dir = tempDir('understudy-pack-')
+    const out = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 60_000 })
+    const [info] = JSON.parse(out) as Array<{ filename: string; name: string; files: Array<{ path: string }> }>
+    expect(info?.name).toBe('@understudy-mock/understudy')
+    const paths = new Set(info?.files.map((f) => f.path))
+    for (const needed of ['package.json', 'README.md', 'dist/src/cli/main.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/importers/index.js', 'schema/understudy.schema.json', 'examples/payments-api.yaml']) {
+      expect(paths.has(needed), needed).toBe(true)
+    }
+    expect([...paths].some((p) => p.startsWith('test/') || p.startsWith('dist/test/') || p.startsWith('src/') || p.endsWith('.map'))).toBe(false)
+
+    execFileSync('tar', ['xzf', join(dir, info?.filename ?? ''), '-C', dir])
+    const pkgDir = join(dir, 'package')
+    const manifest = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')) as Record<string, unknown>
+    expect(manifest['private']).toBeUndefined()
+    expect(manifest['bin']).toEqual({ understudy: 'dist/src/cli/main.js' })
+    expect(readFileSync(join(pkgDir, 'dist/src/cli/main.js'), 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true)
+    symlinkSync(join(root, 'node_modules'), join(pkgDir, 'node_modules'), 'dir')
+    const bin = join(pkgDir, 'dist/src/cli/main.js')
+
+    expect(execFileSync(process.execPath, [bin, '--version'], { encoding: 'utf8', timeout: 20_000 }).trim()).toBe(manifest['version'])
+
+    const child = spawn(process.execPath, [bin, 'serve', join(pkgDir, 'examples/payments-api.yaml'), '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] })
+    onTestFinished(() => { if (child.exitCode === null) child.kill('SIGKILL') })
+    const url = await new Promise<string>((resolve, reject) => {
+      let text = ''
+      const timer = setTimeout(() => reject(new Error(`no listening line: ${text}`)), 20_000)
+      child.stdout.on('data', (c: Buffer) => {
+        text += c.toString()
+        const m = /listening on (http:\/\/\S+)/.exec(text)
+        if (m !== null) { clearTimeout(timer); resolve(m[1] as string) }
+      })
+    })
+    expect((await fetch(`${url}/health`)).status).toBe(200)
+    child.kill('SIGTERM')
+
+    // The library entry, as `import { createMockServer } from '@understudy-mock/understudy'` resolves it.
+    const script = "import('@understudy-mock/understudy').then(async (m) => { const s = await m.createMockServer({ transactions: [{ dsl: { requestDsl: { path: '/x' }, responseDsl: { text: 'ok' } } }] }); const t = await (await fetch(s.url + '/x')).text(); await s.close(); console.log(t) })"
+    const user = join(dir, 'user')
+    execFileSync('mkdir', ['-p', join(user, 'node_modules/@understudy-mock')])
+    symlinkSync(pkgDir, join(user, 'node_modules/@understudy-mock/understudy'), 'dir')
+    expect(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: user, encoding: 'utf8', timeout: 20_000 }).trim()).toBe('ok')
+    expect(existsSync(join(pkgDir, 'dist/src/index.d.ts'))).toBe(true)
+  }, 90_000)
+})

@@ -1,0 +1,135 @@
+import { describe, expect, it, onTestFinished } from 'vitest'
+import { importFile, openApiRequestValidator } from '../../../importers/index.js'
+import { loadRuntimeOptions } from '../../../src/config/index.js'
+import { createSilentLogger } from '../../../src/log/index.js'
+import { startRuntime } from '../../../src/serve/index.js'
+import { startCli } from '../../helpers/cli.js'
+import { realworldDir, readRealworld } from '../../helpers/realworld.js'
+import { join } from 'node:path'
+
+/*
+ * OpenAPI request validation (opt-in): a request that breaks its operation gets 422 naming each
+ * violation; a valid one is answered as without validation. `Prefer: code=N` chooses a documented
+ * response like `X-Understudy-Status: N`.
+ */
+
+const description = `openapi: 3.0.3
+info: { title: orders, version: '1' }
+servers: [{ url: /api }]
+components:
+  securitySchemes:
+    key: { type: apiKey, in: header, name: X-API-Key }
+  schemas:
+    Order:
+      type: object
+      required: [item, quantity]
+      properties:
+        item: { type: string }
+        quantity: { type: integer, minimum: 1 }
+        note: { type: string, nullable: true }
+security: [{ key: [] }]
+paths:
+  /orders/{orderId}:
+    get:
+      parameters:
+        - { name: orderId, in: path, required: true, schema: { type: integer } }
+        - { name: X-Request-Id, in: header, required: true, schema: { type: string, format: uuid } }
+        - { name: expand, in: query, schema: { type: string, enum: [items, customer] } }
+      responses:
+        '200': { description: ok, content: { application/json: { example: { id: 1 } } } }
+        '404': { description: gone, content: { application/json: { example: { error: gone } } } }
+  /orders:
+    post:
+      requestBody:
+        required: true
+        content: { application/json: { schema: { $ref: '#/components/schemas/Order' } } }
+      responses:
+        '201': { description: created, content: { application/json: { example: { id: 2 } } } }
+  /health:
+    get:
+      security: []
+      responses: { '200': { description: ok } }
+`
+
+async function serveWithValidation (bytes: Buffer, fileName: string): Promise<string> {
+  const input = { bytes, fileName }
+  const { document } = importFile(input)
+  const { validate } = openApiRequestValidator([input])
+  const runtime = await startRuntime({ document, options: loadRuntimeOptions({ port: 0, logLevel: 'silent' }), log: createSilentLogger(), requestCheck: validate })
+  onTestFinished(() => runtime.close())
+  return runtime.urls.http
+}
+
+interface Problem { status: number; code: string; errors?: Array<{ path: string; message: string }> }
+
+describe('request validation on an inline description', () => {
+  const key = { 'x-api-key': 'k' }
+  const id = { 'x-request-id': '123e4567-e89b-12d3-a456-426614174000' }
+
+  it('answers a valid request as usual', async () => {
+    const url = await serveWithValidation(Buffer.from(description), 'orders.yaml')
+    const res = await fetch(`${url}/api/orders/7?expand=items`, { headers: { ...key, ...id } })
+    expect(res.status).toBe(200)
+    expect(await res.json()).toEqual({ id: 1 })
+    const created = await fetch(`${url}/api/orders`, { method: 'POST', headers: { ...key, 'content-type': 'application/json' }, body: JSON.stringify({ item: 'tea', quantity: 2, note: null }) })
+    expect(created.status).toBe(201)
+    expect((await fetch(`${url}/api/health`)).status).toBe(200)
+  })
+
+  it('names every violation: path and query types, a required header, credentials', async () => {
+    const url = await serveWithValidation(Buffer.from(description), 'orders.yaml')
+    const res = await fetch(`${url}/api/orders/seven?expand=everything`)
+    expect(res.status).toBe(422)
+    expect(res.headers.get('content-type')).toContain('application/problem+json')
+    const problem = await res.json() as Problem
+    expect(problem.code).toBe('ERR_SERVE_REQUEST_INVALID')
+    expect(problem.errors?.map((e) => e.path).sort()).toEqual(['/header/x-request-id', '/path/orderId', '/query/expand', '/security'])
+    expect(problem.errors?.find((e) => e.path === '/security')?.message).toContain('X-API-Key')
+  })
+
+  it('checks the body against its schema, and its presence', async () => {
+    const url = await serveWithValidation(Buffer.from(description), 'orders.yaml')
+    const post = async (body?: string) => await fetch(`${url}/api/orders`, { method: 'POST', headers: { ...key, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body }) })
+    const wrong = await (await post(JSON.stringify({ item: 5, quantity: 0 }))).json() as Problem
+    expect(wrong.errors).toEqual(expect.arrayContaining([{ path: '/body/item', message: 'must be string' }, { path: '/body/quantity', message: 'must be >= 1' }]))
+    const missing = await post()
+    expect(missing.status).toBe(422)
+    expect((await missing.json() as Problem).errors).toEqual([{ path: '/body', message: 'a request body is required' }])
+    expect(((await (await post('{')).json()) as Problem).errors).toEqual([{ path: '/body', message: 'the body must be JSON' }])
+  })
+
+  it('leaves requests outside the description to matching (404 there)', async () => {
+    const url = await serveWithValidation(Buffer.from(description), 'orders.yaml')
+    expect((await fetch(`${url}/api/nothing`)).status).toBe(404)
+  })
+
+  it('chooses a documented response with Prefer: code=404, as with X-Understudy-Status', async () => {
+    const url = await serveWithValidation(Buffer.from(description), 'orders.yaml')
+    const headers = { ...key, ...id }
+    const preferred = await fetch(`${url}/api/orders/7`, { headers: { ...headers, prefer: 'code=404' } })
+    expect(preferred.status).toBe(404)
+    expect(await preferred.json()).toEqual({ error: 'gone' })
+    expect((await fetch(`${url}/api/orders/7`, { headers: { ...headers, 'x-understudy-status': '404' } })).status).toBe(404)
+    expect((await fetch(`${url}/api/orders/7`, { headers: { ...headers, prefer: 'respond-async, code=404' } })).status).toBe(404)
+  })
+})
+
+describe.skipIf(realworldDir === null)('request validation on a real description (petstore-v3, served by the command line)', () => {
+  it('refuses a missing required body and a wrong body type, answers a valid request', async () => {
+    const file = join(realworldDir ?? '', 'openapi', 'petstore-v3.oas30.yaml')
+    expect(readRealworld('openapi', 'petstore-v3.oas30.yaml').length).toBeGreaterThan(0)
+    const server = await startCli(['serve', file, '--port', '0', '--validate-requests'])
+    const post = async (body?: string) => await fetch(`${server.url}/v2/pets`, { method: 'POST', headers: { 'content-type': 'application/json' }, ...(body === undefined ? {} : { body }) })
+    const missing = await post()
+    expect(missing.status).toBe(422)
+    expect((await missing.json() as Problem).errors).toEqual([{ path: '/body', message: 'a request body is required' }])
+    const wrongType = await post(JSON.stringify({ name: 5 }))
+    expect(wrongType.status).toBe(422)
+    expect((await wrongType.json() as Problem).errors).toEqual([{ path: '/body/name', message: 'must be string' }])
+    expect((await post(JSON.stringify({ name: 'Rex', tag: 'dog' }))).status).toBe(200)
+    const badLimit = await fetch(`${server.url}/v2/pets?limit=ten`)
+    expect(((await badLimit.json()) as Problem).errors).toEqual([{ path: '/query/limit', message: 'must be integer' }])
+    expect((await fetch(`${server.url}/v2/pets?limit=10&tags=a,b`)).status).toBe(200)
+    expect((await fetch(`${server.url}/v2/pets/abc`)).status).toBe(422)
+  })
+})

@@ -1,0 +1,56 @@
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { matcherOf, request, txn } from '../fixtures/match.js'
+
+/*
+ * Diagnosis on a large real description: GitHub's REST API (@octokit/openapi, a dev dependency,
+ * so this never skips), one transaction per operation as the OpenAPI importer makes them (method
+ * and equals_url template). Three different wrong paths must get different suggestions, each
+ * led by the operation nearest to what was asked.
+ */
+
+const description = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../../node_modules/@octokit/openapi/generated/api.github.com.json'), 'utf8')) as { paths: Record<string, Record<string, unknown>> }
+const methods = ['get', 'put', 'post', 'delete', 'patch']
+const transactions = Object.entries(description.paths).flatMap(([path, item]) =>
+  methods.filter((m) => item[m] !== undefined).map((m) => txn(`${m.toUpperCase()} ${path}`, { method: m.toUpperCase(), path })))
+const matcher = matcherOf(transactions)
+
+const suggestions = (method: string, path: string): string[] => matcher.diagnose(request(method, path), 3).map((miss) => miss.name)
+
+describe('diagnosis on a large description', () => {
+  it('has hundreds of operations to choose from', () => {
+    expect(transactions.length).toBeGreaterThan(800)
+  })
+
+  it('suggests the nearest operation first, and different ones for different wrong paths', () => {
+    for (const path of ['/repos/octocat/hello/pull', '/v3/user/repos', '/repos/octocat/hello/issues/7/comentz']) expect(matcher.match(request('GET', path))).toBeNull()
+    const typo = suggestions('GET', '/repos/octocat/hello/pull')
+    const version = suggestions('GET', '/v3/user/repos')
+    const deep = suggestions('GET', '/repos/octocat/hello/issues/7/comentz')
+    expect(typo[0]).toBe('GET /repos/{owner}/{repo}/pulls')
+    expect(version[0]).toBe('GET /user/repos')
+    expect(deep[0]).toBe('GET /repos/{owner}/{repo}/issues/{issue_number}/comments')
+    expect(new Set([typo.join(), version.join(), deep.join()]).size).toBe(3)
+  })
+
+  it('suggests the operations of the right path when only the method is wrong', () => {
+    expect(matcher.match(request('PATCH', '/user/repos'))).toBeNull()
+    const names = suggestions('PATCH', '/user/repos')
+    expect(names.slice(0, 2).sort()).toEqual(['GET /user/repos', 'POST /user/repos'])
+  })
+
+  it('puts a transaction whose method and path match, failing another matcher, before any other', () => {
+    const m = matcherOf([
+      ...transactions.slice(0, 200),
+      txn('search with q', { method: 'GET', path: '/search/code', queryParams: [{ key: 'q', matcherName: 'equals', matchingValue: 'x' }] }),
+    ])
+    expect(m.diagnose(request('GET', '/search/code?q=y'), 1)[0]?.name).toBe('search with q')
+  })
+
+  it('stays fast for a hostile path of thousands of segments', () => {
+    const started = performance.now()
+    matcher.diagnose(request('GET', '/a'.repeat(20_000)), 3)
+    expect(performance.now() - started).toBeLessThan(2000)
+  })
+})
