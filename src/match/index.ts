@@ -7,3 +7,5 @@ export type { ReportProblem, Predicate, RequestPart } from './predicates/index.j
 export { normalizePath } from './path.js'
 export { jsonEquals, compileJsonPath } from './json.js'
 export { canonicalXml, parseXml } from './xml.js'
+// product DSL compatibility (issue 7): statusCodeConditions reuse the body matcher compiler
+export { compileBodyPredicate } from './predicates/body.js'
