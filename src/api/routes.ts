@@ -11,6 +11,8 @@ import { inspectionRoutes } from './v1/inspection.js'
 import { logRoutes } from './v1/logs.js'
 import { platformVseRoutes } from './v1/platformvses.js'
 import { serviceMockRoutes } from './v1/service-mocks.js'
+import { sandboxRoutes } from './v1/sandbox.js'
+import { locationRoutes } from './v1/locations.js'
 import { userRoutes } from './v4/user.js'
 import { workspaceRoutes } from './v4/workspaces.js'
 
@@ -34,4 +36,7 @@ export const allRoutes: readonly Route[] = [
   ...convertRoutes,
   ...assetRoutes,
   ...assetFileRoutes,
+  // issue 7: clients of the product
+  ...sandboxRoutes,
+  ...locationRoutes,
 ]

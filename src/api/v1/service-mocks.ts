@@ -133,6 +133,14 @@ async function fieldsOf (repos: Repositories, workspace: Workspace, input: MockS
   return out
 }
 
+/** Create takes `serviceId` in the body or as `?serviceId=` (clients of the product send either). */
+function withQueryServiceId (body: unknown, query: URLSearchParams): unknown {
+  const raw = query.get('serviceId')
+  if (raw === null || typeof body !== 'object' || body === null || Array.isArray(body) || 'serviceId' in body) return body
+  if (!/^\d+$/.test(raw)) throw invalidField('/serviceId', 'must be an integer')
+  return { ...body, serviceId: Number(raw) }
+}
+
 async function recordResult (ctx: ApiContext, mock: MockService, status = 200): Promise<HandlerResult> {
   const service = await ctx.deps.store.services.get(mock.workspaceId, mock.serviceId)
   return { status, result: mockServiceView(mock, service) }
@@ -140,9 +148,52 @@ async function recordResult (ctx: ApiContext, mock: MockService, status = 200): 
 
 const base = '/api/v1/workspaces/:workspaceId/service-mocks'
 
+// --- client fields of the product (issue 7): include/exclude, configuration, proxy ---
+interface ClientPatch {
+  includeIds?: number[]
+  excludeIds?: number[]
+  configurationId?: number | string | null
+  proxy?: Record<string, unknown> | null
+}
+
+const readClientPatch = validatorOf<ClientPatch>({
+  type: 'object',
+  properties: {
+    includeIds: { type: 'array', items: { type: 'integer', minimum: 1 }, maxItems: 10_000 },
+    excludeIds: { type: 'array', items: { type: 'integer', minimum: 1 }, maxItems: 10_000 },
+    configurationId: { type: ['integer', 'string', 'null'] },
+    proxy: { type: ['object', 'null'] },
+  },
+})
+
+/**
+ * Folds `includeIds` / `excludeIds` into `mockServiceTransactions` (kept priorities stay), and
+ * refuses, naming the field, what this platform cannot apply: a `configurationId` (no
+ * configuration store yet) and a `proxy` with settings (the runtime has no outbound proxy). A
+ * record sent back as read carries both as null, which changes nothing.
+ */
+function applyClientPatch (input: MockServiceInput, patch: ClientPatch, current: MockService): MockServiceInput {
+  if (patch.configurationId !== undefined && patch.configurationId !== null && patch.configurationId !== '') {
+    throw invalidField('/configurationId', 'cannot be applied: this platform has no mock service configurations')
+  }
+  if (patch.proxy !== undefined && patch.proxy !== null && Object.keys(patch.proxy).length > 0) {
+    throw invalidField('/proxy', 'cannot be applied: mock services of this platform connect to live systems directly (no outbound proxy)')
+  }
+  if (patch.includeIds === undefined && patch.excludeIds === undefined) return input
+  if (input.mockServiceTransactions !== undefined) throw invalidField('/includeIds', 'cannot be combined with mockServiceTransactions in one request')
+  const refs = current.mockServiceTransactions.map((r) => ({ txnId: r.txnId, priority: r.priority }))
+  for (const id of patch.includeIds ?? []) if (!refs.some((r) => r.txnId === id)) refs.push({ txnId: id, priority: null })
+  const excluded = new Set(patch.excludeIds ?? [])
+  for (const id of excluded) {
+    if (!refs.some((r) => r.txnId === id)) throw invalidField('/excludeIds', `names transaction ${id}, which is not in mock service ${current.id}`)
+  }
+  return { ...input, mockServiceTransactions: refs.filter((r) => !excluded.has(r.txnId)) }
+}
+
 async function update (ctx: ApiContext): Promise<HandlerResult> {
   const { workspace, mock } = await mockServiceOf(ctx)
-  const input = readUpdate(await ctx.json())
+  const body = await ctx.json()
+  const input = applyClientPatch(readUpdate(body), readClientPatch(body), mock)
   const by = ctx.principal.user.email
   const updated = await ctx.deps.store.write(async (tx) => {
     const fields = await fieldsOf(tx, workspace, input, mock)
@@ -184,7 +235,7 @@ export const serviceMockRoutes: Route[] = [
     family: 'v1',
     handler: async (ctx) => {
       const workspace = await ctx.workspace()
-      const input = readCreate(await ctx.json())
+      const input = readCreate(withQueryServiceId(await ctx.json(), ctx.query))
       const by = ctx.principal.user.email
       const created = await ctx.deps.store.write(async (tx) => {
         const fields = await fieldsOf(tx, workspace, input, null)

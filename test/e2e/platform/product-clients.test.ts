@@ -1,0 +1,139 @@
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { LocalDeployer } from '../../../src/deploy/index.js'
+import { startTestPlatform, type TestPlatform } from '../../helpers/platform.js'
+import { envelope, expectError } from './catalog-helpers.js'
+
+/*
+ * The flows of clients written for the product (issue 7), request by request as they send them.
+ */
+
+const b64 = (text: string): string => Buffer.from(text).toString('base64')
+const exported = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../unit/fixtures/product-export.json'), 'utf8')) as { transactions: Array<{ name: string; dsl: unknown }> }
+
+async function catalog (platform: TestPlatform) {
+  const ws = `/api/v1/workspaces/${platform.workspaceId}`
+  const service = await envelope<{ id: number }>(await platform.request(`${ws}/services`, { method: 'POST', json: { name: 'orders' } }))
+  const serviceId = service.result.id
+  const created = await envelope<Array<{ id: number }>>(await platform.request(`${ws}/transactions?serviceId=${serviceId}`, {
+    method: 'POST',
+    json: {
+      transactions: [
+        { name: 'list', dsl: { requestDsl: { method: 'GET', path: '/orders' }, responseDsl: { status: 200, content: b64('[]'), contentType: 'json' } } },
+        { name: 'one', dsl: { requestDsl: { method: 'GET', path: '/orders/1' }, responseDsl: { status: 200, content: b64('{"id":1}'), contentType: 'json' } } },
+        { name: exported.transactions[0]?.name, dsl: exported.transactions[0]?.dsl },
+      ],
+    },
+  }))
+  expect(created.error).toBeNull()
+  return { ws, serviceId, ids: created.result.map((t) => t.id) }
+}
+
+async function settled (platform: TestPlatform, trackingId: string): Promise<string> {
+  let status = 'PENDING'
+  for (let i = 0; i < 200 && status !== 'FINISHED' && status !== 'FAILED'; i++) {
+    status = (await envelope<{ status: string }>(await platform.request(`/api/v1/trackings/${trackingId}`))).result.status
+    if (status !== 'FINISHED' && status !== 'FAILED') await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  return status
+}
+
+describe('clients of the product (issue 7)', () => {
+  it('create with ?serviceId, PATCH include/exclude, deploy by GET, poll, call endpoints[0]', { timeout: 60_000 }, async () => {
+    const platform = await startTestPlatform({ deployer: (deps, dataDir) => new LocalDeployer({ store: deps.store, dataDir, log: deps.log }) })
+    const { ws, serviceId, ids } = await catalog(platform)
+    const [list, one, every] = ids as [number, number, number]
+    const createdRes = await platform.request(`${ws}/service-mocks?serviceId=${serviceId}`, { method: 'POST', json: { name: 'orders mock', mockServiceTransactions: [{ txnId: list, priority: 1 }] } })
+    expect(createdRes.status).toBe(201)
+    const created = await envelope<Record<string, unknown> & { id: number }>(createdRes)
+    expect(created.result).toMatchObject({
+      serviceId,
+      httpRunnerEnabled: true,
+      endpoints: [],
+      harborId: 'local',
+      shipId: 'local',
+      configurationId: null,
+      proxy: null,
+      brokerConfig: null,
+      assets: [],
+      mockServiceTransactions: [{ txnId: list, priority: 1, destinations: [] }],
+    })
+    const path = `${ws}/service-mocks/${created.result.id}`
+
+    const included = await envelope<{ mockServiceTransactions: unknown[] }>(await platform.request(path, { method: 'PATCH', json: { includeIds: [one, every] } }))
+    expect(included.result.mockServiceTransactions).toEqual([
+      { txnId: list, priority: 1, destinations: [] }, { txnId: one, priority: null, destinations: [] }, { txnId: every, priority: null, destinations: [] },
+    ])
+    const excluded = await envelope<{ mockServiceTransactions: Array<{ txnId: number }> }>(await platform.request(path, { method: 'PATCH', json: { excludeIds: [list] } }))
+    expect(excluded.result.mockServiceTransactions.map((e) => e.txnId)).toEqual([one, every])
+    await expectError(await platform.request(path, { method: 'PATCH', json: { excludeIds: [list] } }), 400, 'ERR_API_VALIDATION', '/excludeIds')
+    await expectError(await platform.request(path, { method: 'PATCH', json: { configurationId: 5 } }), 400, 'ERR_API_VALIDATION', '/configurationId')
+    await expectError(await platform.request(path, { method: 'PATCH', json: { proxy: { host: 'proxy.local', port: 3128 } } }), 400, 'ERR_API_VALIDATION', '/proxy')
+    // the record sent back as read changes nothing
+    const asRead = (await envelope<Record<string, unknown>>(await platform.request(path))).result
+    expect((await platform.request(path, { method: 'PUT', json: asRead })).status).toBe(201)
+
+    const tracking = await envelope<{ trackingId: string }>(await platform.request(`${path}/deploy`))
+    expect(await settled(platform, tracking.result.trackingId)).toBe('FINISHED')
+    const record = await envelope<{ endpoints: Array<{ endpoint: string }>; httpEndpoint: string }>(await platform.request(path))
+    expect(record.result.endpoints[0]?.endpoint).toBe(record.result.httpEndpoint)
+    const endpoint = record.result.endpoints[0]?.endpoint ?? ''
+    expect(await (await fetch(`${endpoint}/orders/1`)).json()).toEqual({ id: 1 })
+    expect((await fetch(`${endpoint}/orders`)).status).toBe(404)
+    const order = (id: string): string => `<p:order xmlns:p="urn:orders"><p:id>${id}</p:id></p:order>`
+    expect((await fetch(`${endpoint}/orders`, { method: 'POST', headers: { 'content-type': 'application/xml' }, body: order('7') })).status).toBe(201)
+    expect((await fetch(`${endpoint}/orders`, { method: 'POST', headers: { 'content-type': 'application/xml' }, body: order('9') })).status).toBe(409)
+  })
+
+  it('takes back with PUT a transaction exactly as GET gave it, changing nothing', async () => {
+    const platform = await startTestPlatform()
+    const { ws, ids } = await catalog(platform)
+    const path = `${ws}/transactions/${ids[2] ?? 0}`
+    const read = (await envelope<Record<string, unknown> & { dsl: Record<string, unknown> }>(await platform.request(path))).result
+    expect(read.dsl).toMatchObject({ type: 'HTTP', statusCodeConditions: [{ status: 409 }] })
+    const put = await platform.request(path, { method: 'PUT', json: read })
+    expect(put.status).toBe(201)
+    const again = (await envelope<Record<string, unknown>>(await platform.request(path))).result
+    expect({ ...again, updated: read['updated'] }).toEqual(read)
+  })
+
+  it('sandbox: matches without deploying, and explains a mismatch in words', async () => {
+    const platform = await startTestPlatform()
+    const { ws, serviceId, ids } = await catalog(platform)
+    const sample = await envelope<{ httpRequest: { method: string; path: string } }>(await platform.request(`${ws}/sandbox?transactionId=${ids[1] ?? 0}`))
+    expect(sample.result.httpRequest).toMatchObject({ method: 'GET', path: '/orders/1' })
+
+    const hit = await envelope<{ status: number; body: string; headers: Array<{ name: string; value: string }>; matchingLog: unknown[] }>(await platform.request(`${ws}/sandbox/test-request?transactionId=${ids[1] ?? 0}`, {
+      method: 'POST',
+      json: { httpRequest: { method: 'GET', path: '/orders/1', queryParameters: [], headers: [{ name: 'Accept', value: 'application/json' }], content: '' } },
+    }))
+    expect(hit.result.status).toBe(200)
+    expect(Buffer.from(hit.result.body, 'base64').toString()).toBe('{"id":1}')
+    expect(hit.result.headers).toContainEqual({ name: 'Content-Type', value: 'application/json' })
+    expect(hit.result.matchingLog).toEqual([])
+
+    const miss = await envelope<{ status: number; matchingLog: Array<{ t: number; m: string }> }>(await platform.request(`${ws}/sandbox/test-request`, {
+      method: 'POST',
+      json: { transactionId: ids[1], httpRequest: { method: 'POST', path: '/orders/1' } },
+    }))
+    expect(miss.result.status).toBe(404)
+    expect(miss.result.matchingLog.map((e) => e.m)).toEqual(['Request method POST did not match GET'])
+
+    const byService = await envelope<{ status: number; statusMessage: string }>(await platform.request(`${ws}/sandbox/test-request?serviceId=${serviceId}`, {
+      method: 'POST',
+      json: { httpRequest: { method: 'POST', path: '/orders', headers: [{ name: 'Content-Type', value: 'text/xml' }], content: b64('<p:order xmlns:p="urn:orders"><p:id>9</p:id></p:order>') } },
+    }))
+    expect(byService.result).toMatchObject({ status: 409, statusMessage: 'Conflict' })
+    await expectError(await platform.request(`${ws}/sandbox/test-request`, { method: 'POST', json: { httpRequest: {} } }), 400, 'ERR_API_VALIDATION', '/transactionId')
+  })
+
+  it('lists the local location, with paging', async () => {
+    const platform = await startTestPlatform()
+    for (const limit of ['-1', '0', '100000']) {
+      const res = await envelope<Array<Record<string, unknown>>>(await platform.request(`/api/v1/workspaces/${platform.workspaceId}/locations?limit=${limit}&skip=0`))
+      expect(res.total).toBe(1)
+      expect(res.result[0]).toMatchObject({ harborId: 'local', shipId: 'local', kubernetes: false, metadata: { portRange: expect.stringMatching(/^\d+-\d+$/) } })
+    }
+  })
+})
