@@ -13,6 +13,7 @@ import { platformVseRoutes } from './v1/platformvses.js'
 import { serviceMockRoutes } from './v1/service-mocks.js'
 import { sandboxRoutes } from './v1/sandbox.js'
 import { locationRoutes } from './v1/locations.js'
+import { serviceCloneRoutes } from './v1/service-clone.js'
 import { userRoutes } from './v4/user.js'
 import { workspaceRoutes } from './v4/workspaces.js'
 
@@ -38,5 +39,6 @@ export const allRoutes: readonly Route[] = [
   ...assetFileRoutes,
   // issue 7: clients of the product
   ...sandboxRoutes,
+  ...serviceCloneRoutes,
   ...locationRoutes,
 ]

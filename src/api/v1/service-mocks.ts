@@ -6,6 +6,7 @@ import { invalidField, validatorOf } from '../validation.js'
 import { mockServiceDocument } from './mock-document.js'
 import { mockServiceOf } from './mock-lookup.js'
 import { mockServiceView, trackingView } from './service-mock-views.js'
+import { cloneTrackingOf, cloneTrackingView } from './service-clone.js'
 
 /** Fields a create or update may set (unknown members, such as a whole record sent back on PUT, are ignored). */
 interface MockServiceInput {
@@ -316,6 +317,9 @@ export const serviceMockRoutes: Route[] = [
     family: 'v1',
     handler: async (ctx) => {
       const id = ctx.params['trackingId'] ?? ''
+      // issue 7: service clones answer trackings of their own
+      const cloned = cloneTrackingOf(id, ctx.principal.account.id)
+      if (cloned !== undefined) return { result: cloneTrackingView(cloned) }
       const tracking = await ctx.deps.store.trackings.get(id)
       const workspace = tracking === undefined ? undefined : await ctx.deps.store.workspaces.get(tracking.workspaceId)
       // A tracking of another account is reported as unknown: its id says nothing to a stranger.

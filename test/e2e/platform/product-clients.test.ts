@@ -3,7 +3,11 @@ import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { LocalDeployer } from '../../../src/deploy/index.js'
 import { startTestPlatform, type TestPlatform } from '../../helpers/platform.js'
-import { envelope, expectError } from './catalog-helpers.js'
+import { envelope, expectError, formOf } from './catalog-helpers.js'
+import { startCli } from '../../helpers/cli.js'
+import { tempDir } from '../../helpers/temp-dir.js'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 
 /*
  * The flows of clients written for the product (issue 7), request by request as they send them.
@@ -134,6 +138,63 @@ describe('clients of the product (issue 7)', () => {
       const res = await envelope<Array<Record<string, unknown>>>(await platform.request(`/api/v1/workspaces/${platform.workspaceId}/locations?limit=${limit}&skip=0`))
       expect(res.total).toBe(1)
       expect(res.result[0]).toMatchObject({ harborId: 'local', shipId: 'local', kubernetes: false, metadata: { portRange: expect.stringMatching(/^\d+-\d+$/) } })
+    }
+  })
+
+  it('exports a mock service\'s transactions as a file, which re-imports into a new service and serves the same answers', { timeout: 60_000 }, async () => {
+    const platform = await startTestPlatform()
+    const { ws, serviceId, ids } = await catalog(platform)
+    const mock = await envelope<{ id: number }>(await platform.request(`${ws}/service-mocks`, { method: 'POST', json: { serviceId, name: 'm', mockServiceTransactions: [ids[1], ids[2]] } }))
+    const res = await platform.request(`${ws}/transactions?serviceMockId=${mock.result.id}&exportAsFile=true&type=GENERIC_DSL&limit=-1`)
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename=".+\.json"$/)
+    const text = await res.text()
+    const doc = JSON.parse(text) as { transactions: Array<{ id: number; name: string; dsl: { statusCodeConditions?: unknown } }> }
+    expect(doc.transactions.map((t) => t.id).sort()).toEqual([ids[1], ids[2]].sort())
+    expect(doc.transactions.find((t) => t.id === ids[2])?.dsl.statusCodeConditions).toBeDefined()
+    await expectError(await platform.request(`${ws}/transactions?exportAsFile=true&type=HAR_DSL`), 400, 'ERR_API_VALIDATION', '/type')
+
+    const other = await envelope<{ id: number }>(await platform.request(`${ws}/services`, { method: 'POST', json: { name: 'copy' } }))
+    const upload = await platform.request(`${ws}/transactions`, { method: 'POST', body: formOf({ serviceId: String(other.result.id) }, [{ name: 'export.json', bytes: text, type: 'application/json' }]) })
+    const uploaded = await envelope<Array<{ name: string; dsl: unknown }>>(upload)
+    expect(upload.status).toBe(200)
+    expect(uploaded.result.map((t) => t.name).sort()).toEqual(doc.transactions.map((t) => t.name).sort())
+    for (const t of uploaded.result) expect(t.dsl).toEqual(doc.transactions.find((d) => d.name === t.name)?.dsl)
+
+    // the same file, served as is, answers as the mock service would
+    const dir = tempDir()
+    writeFileSync(join(dir, 'export.json'), text)
+    const server = await startCli(['serve', join(dir, 'export.json'), '--port', '0'])
+    expect(await (await fetch(`${server.url}/orders/1`)).json()).toEqual({ id: 1 })
+    const order = '<p:order xmlns:p="urn:orders"><p:id>9</p:id></p:order>'
+    expect((await fetch(`${server.url}/orders`, { method: 'POST', headers: { 'content-type': 'application/xml' }, body: order })).status).toBe(409)
+  })
+
+  it('clones a service with findAndReplace; the tracking finishes with the new service', async () => {
+    const platform = await startTestPlatform()
+    const { ws, serviceId } = await catalog(platform)
+    const res = await platform.request(`${ws}/services/clone`, { method: 'POST', json: { serviceId, name: 'orders v2', findAndReplace: [{ find: '/orders', replace: '/v2/orders' }, { find: '"id":1', replace: '"id":2' }] } })
+    const tracking = await envelope<{ trackingId: string; trackingUrl: string }>(res)
+    expect(res.status).toBe(200)
+    const polled = await envelope<{ status: string; data: { values: number[] } }>(await platform.request(tracking.result.trackingUrl))
+    expect(polled.result.status).toBe('FINISHED')
+    const newServiceId = polled.result.data.values[0] ?? 0
+    const copies = await envelope<Array<{ dsl: { requestDsl: { path?: string }; responseDsl: { content?: string } } }>>(await platform.request(`${ws}/transactions?serviceId=${newServiceId}&limit=0`))
+    expect(copies.total).toBe(3)
+    expect(copies.result.map((t) => t.dsl.requestDsl.path).sort()).toEqual(['/v2/orders', '/v2/orders', '/v2/orders/1'])
+    expect(copies.result.map((t) => Buffer.from(t.dsl.responseDsl.content ?? '', 'base64').toString())).toContain('{"id":2}')
+    await expectError(await platform.request(`${ws}/services/clone`, { method: 'POST', json: { serviceId, name: 'orders v2' } }), 409, 'ERR_API_CONFLICT', '/name')
+    await expectError(await platform.request(`${ws}/services/clone`, { method: 'POST', json: { serviceId, name: 'broken', findAndReplace: [{ find: '[0-9]+', replace: '(' }] } }), 400, 'ERR_API_VALIDATION', '/findAndReplace')
+  })
+
+  it('answers JSON envelopes: 404 for unknown /api/v1 routes, 405 for a known path with the wrong method', async () => {
+    const platform = await startTestPlatform()
+    await expectError(await platform.request('/api/v1/no-such-thing'), 404, 'ERR_API_NOT_FOUND')
+    await expectError(await platform.request(`/api/v1/workspaces/${platform.workspaceId}/sandbox`, { method: 'DELETE' }), 405, 'ERR_API_METHOD_NOT_ALLOWED')
+    for (const limit of ['-1', '0', '1000000']) {
+      const list = await envelope<unknown[]>(await platform.request(`/api/v1/workspaces/${platform.workspaceId}/services?limit=${limit}`))
+      expect(list.error).toBeNull()
+      expect(list.total).toBe(0)
     }
   })
 })
