@@ -14,6 +14,7 @@ import { serviceMockRoutes } from './v1/service-mocks.js'
 import { sandboxRoutes } from './v1/sandbox.js'
 import { locationRoutes } from './v1/locations.js'
 import { serviceCloneRoutes } from './v1/service-clone.js'
+import { mockSettingRoutes } from './v1/mock-settings.js'
 import { userRoutes } from './v4/user.js'
 import { workspaceRoutes } from './v4/workspaces.js'
 
@@ -40,5 +41,6 @@ export const allRoutes: readonly Route[] = [
   // issue 7: clients of the product
   ...sandboxRoutes,
   ...serviceCloneRoutes,
+  ...mockSettingRoutes,
   ...locationRoutes,
 ]

@@ -7,7 +7,7 @@ import { LOCAL_HARBOR_ID, LOCAL_SHIP_ID } from '../local-location.js'
  * asset-based and bridge fields Understudy has no use for are null, as the spec's samples show
  * them for transactional mock services.
  */
-export function mockServiceView (m: MockService, service: Service | undefined) {
+export function mockServiceView (m: MockService, service: Service | undefined, configurationId: number | null = null) {
   return {
     id: m.id,
     serviceId: m.serviceId,
@@ -57,7 +57,7 @@ export function mockServiceView (m: MockService, service: Service | undefined) {
     // --- fields existing clients of the product require (issue 7) ---
     httpRunnerEnabled: m.type !== 'SV',
     endpoints: [m.httpEndpoint, m.httpsEndpoint].filter((e): e is string => e !== null).map((endpoint) => ({ endpoint })),
-    configurationId: null,
+    configurationId,
     proxy: null,
     brokerConfig: null,
     assets: [],

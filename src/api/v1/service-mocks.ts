@@ -5,7 +5,8 @@ import { listQueryOf } from '../paging.js'
 import { invalidField, validatorOf } from '../validation.js'
 import { mockServiceDocument } from './mock-document.js'
 import { mockServiceOf } from './mock-lookup.js'
-import { mockServiceView, trackingView } from './service-mock-views.js'
+import { trackingView } from './service-mock-views.js'
+import { mockServiceRecord } from './mock-record.js'
 import { cloneTrackingOf, cloneTrackingView } from './service-clone.js'
 
 /** Fields a create or update may set (unknown members, such as a whole record sent back on PUT, are ignored). */
@@ -143,8 +144,7 @@ function withQueryServiceId (body: unknown, query: URLSearchParams): unknown {
 }
 
 async function recordResult (ctx: ApiContext, mock: MockService, status = 200): Promise<HandlerResult> {
-  const service = await ctx.deps.store.services.get(mock.workspaceId, mock.serviceId)
-  return { status, result: mockServiceView(mock, service) }
+  return { status, result: await mockServiceRecord(ctx.deps.store, mock) }
 }
 
 const base = '/api/v1/workspaces/:workspaceId/service-mocks'
@@ -169,14 +169,11 @@ const readClientPatch = validatorOf<ClientPatch>({
 
 /**
  * Folds `includeIds` / `excludeIds` into `mockServiceTransactions` (kept priorities stay), and
- * refuses, naming the field, what this platform cannot apply: a `configurationId` (no
- * configuration store yet) and a `proxy` with settings (the runtime has no outbound proxy). A
- * record sent back as read carries both as null, which changes nothing.
+ * refuses, naming the field, what this platform cannot apply: a `proxy` with settings (the
+ * runtime has no outbound proxy). A record sent back as read carries it as null, which changes
+ * nothing. `configurationId` is applied by `update` (it needs the store).
  */
 function applyClientPatch (input: MockServiceInput, patch: ClientPatch, current: MockService): MockServiceInput {
-  if (patch.configurationId !== undefined && patch.configurationId !== null && patch.configurationId !== '') {
-    throw invalidField('/configurationId', 'cannot be applied: this platform has no mock service configurations')
-  }
   if (patch.proxy !== undefined && patch.proxy !== null && Object.keys(patch.proxy).length > 0) {
     throw invalidField('/proxy', 'cannot be applied: mock services of this platform connect to live systems directly (no outbound proxy)')
   }
@@ -191,12 +188,29 @@ function applyClientPatch (input: MockServiceInput, patch: ClientPatch, current:
   return { ...input, mockServiceTransactions: refs.filter((r) => !excluded.has(r.txnId)) }
 }
 
+/** `configurationId` as sent: undefined when absent, null to clear ('' and null), else the id. */
+function configurationIdOf (raw: number | string | null | undefined): number | null | undefined {
+  if (raw === undefined) return undefined
+  if (raw === null || raw === '') return null
+  if (typeof raw === 'number') return raw
+  if (!/^\d{1,15}$/.test(raw)) throw invalidField('/configurationId', 'must be the id of a mock service configuration')
+  return Number(raw)
+}
+
 async function update (ctx: ApiContext): Promise<HandlerResult> {
   const { workspace, mock } = await mockServiceOf(ctx)
   const body = await ctx.json()
-  const input = applyClientPatch(readUpdate(body), readClientPatch(body), mock)
+  const clientPatch = readClientPatch(body)
+  const input = applyClientPatch(readUpdate(body), clientPatch, mock)
+  const configurationId = configurationIdOf(clientPatch.configurationId)
   const by = ctx.principal.user.email
   const updated = await ctx.deps.store.write(async (tx) => {
+    if (configurationId !== undefined) {
+      if (configurationId !== null && await tx.mockSettings.get(workspace.id, 'configuration', configurationId) === undefined) {
+        throw invalidField('/configurationId', `names configuration ${configurationId}, which does not exist in workspace ${workspace.id}`)
+      }
+      await tx.mockSettings.setConfiguration(mock.id, configurationId)
+    }
     const fields = await fieldsOf(tx, workspace, input, mock)
     if (fields.tags !== undefined) await tx.tags.ensure(ctx.principal.account.id, fields.tags, by)
     // A running mock service keeps serving its configuration until `configure` applies the change.
@@ -289,7 +303,7 @@ export const serviceMockRoutes: Route[] = [
       if (raw !== null && !/^\d+$/.test(raw)) throw invalidField('/serviceId', 'must be an integer')
       const page = await ctx.deps.store.mockServices.list(workspace.id, raw === null ? {} : { serviceId: Number(raw) }, query)
       const result = []
-      for (const mock of page.items) result.push(mockServiceView(mock, await ctx.deps.store.services.get(workspace.id, mock.serviceId)))
+      for (const mock of page.items) result.push(await mockServiceRecord(ctx.deps.store, mock))
       return { result, paging: { limit: query.limit, skip: query.skip, total: page.total } }
     },
   },

@@ -14,6 +14,8 @@ import { join } from 'node:path'
  */
 
 const b64 = (text: string): string => Buffer.from(text).toString('base64')
+/** `${config.KEY}`, the placeholder configuration values fill. */
+const placeholder = (key: string): string => '$' + `{config.${key}}`
 const exported = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../unit/fixtures/product-export.json'), 'utf8')) as { transactions: Array<{ name: string; dsl: unknown }> }
 
 async function catalog (platform: TestPlatform) {
@@ -196,5 +198,58 @@ describe('clients of the product (issue 7)', () => {
       expect(list.error).toBeNull()
       expect(list.total).toBe(0)
     }
+  })
+
+  it('configurations: list, get, create, update; their values reach the responses of the mock service using one', { timeout: 60_000 }, async () => {
+    const platform = await startTestPlatform({ deployer: (deps, dataDir) => new LocalDeployer({ store: deps.store, dataDir, log: deps.log }) })
+    const { ws, serviceId } = await catalog(platform)
+    const txn = await envelope<{ id: number }>(await platform.request(`${ws}/transactions?serviceId=${serviceId}`, {
+      method: 'POST',
+      json: { transactions: [{ name: 'hello', dsl: { requestDsl: { method: 'GET', path: '/hello' }, responseDsl: { status: 200, headers: [{ name: 'X-Env', value: placeholder('ENV') }], content: b64(`hello ${placeholder('GREETING')}`), contentType: 'text' } } }] },
+    }))
+    const configs = `${ws}/service-mock-configurations`
+    const createdRes = await platform.request(configs, { method: 'POST', json: { name: 'qa', configurationMap: { GREETING: { type: 'STRING', value: 'world' }, ENV: { type: 'STRING', value: 'qa' } } } })
+    expect(createdRes.status).toBe(201)
+    const config = await envelope<{ id: number; name: string; configurationMap: Record<string, { value: string }> }>(createdRes)
+    expect(config.result).toMatchObject({ name: 'qa', configurationMap: { GREETING: { type: 'STRING', value: 'world' } } })
+    await expectError(await platform.request(configs, { method: 'POST', json: { name: 'qa', configurationMap: {} } }), 409, 'ERR_API_CONFLICT', '/name')
+    await expectError(await platform.request(configs, { method: 'POST', json: { name: 'bad', configurationMap: { X: { type: 'STRING' } } } }), 400, 'ERR_API_VALIDATION', '/configurationMap/X/value')
+    const updated = await envelope<{ configurationMap: Record<string, { value: string }> }>(await platform.request(`${configs}/${config.result.id}`, { method: 'PUT', json: { configurationMap: { GREETING: { type: 'STRING', value: 'there' }, ENV: { type: 'STRING', value: 'qa' } } } }))
+    expect(updated.result.configurationMap['GREETING']?.value).toBe('there')
+    const listed = await envelope<unknown[]>(await platform.request(`${configs}?limit=-1`))
+    expect(listed.total).toBe(1)
+    expect((await envelope<{ name: string }>(await platform.request(`${configs}/${config.result.id}`))).result.name).toBe('qa')
+
+    const mock = await envelope<{ id: number }>(await platform.request(`${ws}/service-mocks?serviceId=${serviceId}`, { method: 'POST', json: { name: 'with config', mockServiceTransactions: [txn.result.id] } }))
+    const path = `${ws}/service-mocks/${mock.result.id}`
+    await expectError(await platform.request(path, { method: 'PATCH', json: { configurationId: 999 } }), 400, 'ERR_API_VALIDATION', '/configurationId')
+    const patched = await envelope<{ configurationId: number }>(await platform.request(path, { method: 'PATCH', json: { configurationId: config.result.id } }))
+    expect(patched.result.configurationId).toBe(config.result.id)
+    const tracking = await envelope<{ trackingId: string }>(await platform.request(`${path}/deploy`))
+    expect(await settled(platform, tracking.result.trackingId)).toBe('FINISHED')
+    const record = await envelope<{ endpoints: Array<{ endpoint: string }> }>(await platform.request(path))
+    const res = await fetch(`${record.result.endpoints[0]?.endpoint ?? ''}/hello`)
+    expect(await res.text()).toBe('hello there')
+    expect(res.headers.get('x-env')).toBe('qa')
+  })
+
+  it('templates: create from a mock service, list, get, apply to another mock service', async () => {
+    const platform = await startTestPlatform()
+    const { ws, serviceId, ids } = await catalog(platform)
+    const source = await envelope<{ id: number }>(await platform.request(`${ws}/service-mocks`, { method: 'POST', json: { serviceId, name: 'source', thinkTime: 25, capacity: 7, mockServiceTransactions: [ids[0]] } }))
+    const templates = `${ws}/service-mock-templates`
+    const createdRes = await platform.request(templates, { method: 'POST', json: { name: 'slow', serviceMockId: source.result.id } })
+    expect(createdRes.status).toBe(201)
+    const template = await envelope<{ id: number; thinkTime: number }>(createdRes)
+    expect(template.result).toMatchObject({ name: 'slow', thinkTime: 25, capacity: 7 })
+    expect((await envelope<unknown[]>(await platform.request(`${templates}?limit=0`))).total).toBe(1)
+    expect((await envelope<{ name: string }>(await platform.request(`${templates}/${template.result.id}`))).result.name).toBe('slow')
+    await expectError(await platform.request(templates, { method: 'POST', json: { name: 'none' } }), 400, 'ERR_API_VALIDATION', '/serviceMockId')
+
+    const target = await envelope<{ id: number }>(await platform.request(`${ws}/service-mocks`, { method: 'POST', json: { serviceId, name: 'target' } }))
+    const applied = await envelope<{ thinkTime: number; capacity: number; mockServiceTransactions: Array<{ txnId: number }> }>(await platform.request(`${ws}/service-mocks/${target.result.id}/apply-template/${template.result.id}`, { method: 'PATCH' }))
+    expect(applied.result).toMatchObject({ thinkTime: 25, capacity: 7 })
+    expect(applied.result.mockServiceTransactions.map((e) => e.txnId)).toEqual([ids[0]])
+    await expectError(await platform.request(`${ws}/service-mocks/${target.result.id}/apply-template/9999`, { method: 'PATCH' }), 404, 'ERR_API_NOT_FOUND')
   })
 })
