@@ -12,6 +12,10 @@ import { verificationRoutes } from './v1/verification.js'
 import { logRoutes } from './v1/logs.js'
 import { platformVseRoutes } from './v1/platformvses.js'
 import { serviceMockRoutes } from './v1/service-mocks.js'
+import { sandboxRoutes } from './v1/sandbox.js'
+import { locationRoutes } from './v1/locations.js'
+import { serviceCloneRoutes } from './v1/service-clone.js'
+import { mockSettingRoutes } from './v1/mock-settings.js'
 import { userRoutes } from './v4/user.js'
 import { workspaceRoutes } from './v4/workspaces.js'
 
@@ -36,4 +40,9 @@ export const allRoutes: readonly Route[] = [
   ...convertRoutes,
   ...assetRoutes,
   ...assetFileRoutes,
+  // issue 7: clients of the product
+  ...sandboxRoutes,
+  ...serviceCloneRoutes,
+  ...mockSettingRoutes,
+  ...locationRoutes,
 ]

@@ -11,6 +11,16 @@ export interface MatcherInput {
   matcherName: MatcherName
   matchingValue?: string
   optional?: boolean
+  // --- product DSL compatibility (issue 7) ---
+  sampleBody?: string | null
+  namespaces?: Array<{ prefix: string; uri: string }> | null
+  cdataXpath?: string | null
+}
+
+export interface StatusCodeConditionInput {
+  status: number
+  statusMessage?: string | null
+  matcher: MatcherInput
 }
 
 export interface RequestDslInput {
@@ -33,6 +43,8 @@ export interface DelayInput {
   upper?: number
   median?: number
   sigma?: number
+  chunks?: number | null
+  dribbled?: boolean | null
 }
 
 export interface ResponseDslInput {
@@ -49,6 +61,8 @@ export interface ResponseDslInput {
   text?: string
   /** A JSON body, any value. */
   json?: unknown
+  failoverEnabled?: boolean | null
+  statusCodeConditions?: StatusCodeConditionInput[] | null
 }
 
 export interface DslInput {
@@ -58,6 +72,9 @@ export interface DslInput {
   responseDsl?: ResponseDslInput
   sampleBody?: string | null
   nativeId?: string | null
+  redirectUrl?: string | null
+  failoverEnabled?: boolean | null
+  statusCodeConditions?: StatusCodeConditionInput[] | null
 }
 
 export interface TransactionInput {

@@ -1,4 +1,4 @@
-import type { DelayInput, DocumentInput, DslInput, MatcherInput, RequestDslInput, ResponseDslInput, TransactionInput } from './input-types.js'
+import type { DelayInput, DocumentInput, DslInput, MatcherInput, RequestDslInput, ResponseDslInput, StatusCodeConditionInput, TransactionInput } from './input-types.js'
 import type {
   DelayType,
   Matcher,
@@ -8,6 +8,7 @@ import type {
   RequestDsl,
   ResponseDelay,
   ResponseDsl,
+  StatusCodeCondition,
   Transaction,
 } from './types.js'
 
@@ -54,7 +55,22 @@ export function normalizeTransaction (input: TransactionInput | DslInput, index:
   if (text(raw.link) !== undefined) txn.link = raw.link as string
   if (text(dslIn.type) !== undefined) txn.dsl.type = dslIn.type as string
   if (text(dslIn.sampleBody) !== undefined) txn.dsl.sampleBody = dslIn.sampleBody as string
+  // --- product DSL compatibility (issue 7) ---
+  if (text(dslIn.redirectUrl) !== undefined) txn.dsl.redirectUrl = dslIn.redirectUrl as string
+  if (typeof dslIn.failoverEnabled === 'boolean') txn.dsl.failoverEnabled = dslIn.failoverEnabled
+  const conditions = normalizeConditions(dslIn.statusCodeConditions)
+  if (conditions !== undefined) txn.dsl.statusCodeConditions = conditions
   return txn
+}
+
+/** `statusCodeConditions`, kept when not empty (an empty list means none). */
+function normalizeConditions (list: StatusCodeConditionInput[] | null | undefined): StatusCodeCondition[] | undefined {
+  if (list === null || list === undefined || list.length === 0) return undefined
+  return list.map((c) => {
+    const out: StatusCodeCondition = { status: c.status, matcher: normalizeMatcher(c.matcher) }
+    if (text(c.statusMessage) !== undefined) out.statusMessage = c.statusMessage as string
+    return out
+  })
 }
 
 function normalizeMatcher (m: MatcherInput): Matcher {
@@ -62,6 +78,10 @@ function normalizeMatcher (m: MatcherInput): Matcher {
   if (m.key !== undefined) out.key = m.key
   if (m.matchingValue !== undefined) out.matchingValue = m.matchingValue
   if (m.optional === true) out.optional = true
+  // --- product DSL compatibility (issue 7) ---
+  if (text(m.sampleBody) !== undefined) out.sampleBody = m.sampleBody as string
+  if (Array.isArray(m.namespaces) && m.namespaces.length > 0) out.namespaces = m.namespaces.map((n) => ({ prefix: n.prefix, uri: n.uri }))
+  if (text(m.cdataXpath) !== undefined) out.cdataXpath = m.cdataXpath as string
   return out
 }
 
@@ -104,8 +124,20 @@ function normalizeResponse (r: ResponseDslInput): ResponseDsl {
   if (r.responseDelay !== undefined && r.responseDelay !== null) {
     // A `none` delay is kept: it switches off the mock service's think time for this transaction.
     const delay = normalizeDelay(r.responseDelay)
-    out.responseDelay = delay.type === 'none' ? { type: 'none' } : delay
+    out.responseDelay = delay.type === 'none' ? noneDelay(delay) : delay
   }
+  // --- product DSL compatibility (issue 7) ---
+  if (typeof r.failoverEnabled === 'boolean') out.failoverEnabled = r.failoverEnabled
+  const conditions = normalizeConditions(r.statusCodeConditions)
+  if (conditions !== undefined) out.statusCodeConditions = conditions
+  return out
+}
+
+/** A `none` delay keeps only what round trips need: its type and the product's chunk fields. */
+function noneDelay (delay: ResponseDelay): ResponseDelay {
+  const out: ResponseDelay = { type: 'none' }
+  if (delay.chunks !== undefined) out.chunks = delay.chunks
+  if (delay.dribbled !== undefined) out.dribbled = delay.dribbled
   return out
 }
 
@@ -116,6 +148,9 @@ export function normalizeDelay (d: DelayInput): ResponseDelay {
     const v = d[key]
     if (v !== undefined) out[key] = v
   }
+  // --- product DSL compatibility (issue 7) ---
+  if (typeof d.chunks === 'number') out.chunks = d.chunks
+  if (typeof d.dribbled === 'boolean') out.dribbled = d.dribbled
   return out
 }
 

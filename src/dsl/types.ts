@@ -18,6 +18,9 @@ export const matcherNames = [
   'equals_json',
   'equals_xml',
   'matches_xml',
+  // --- product DSL compatibility (issue 7) ---
+  'matches_xml_schema',
+  'matches_xml_cdata',
 ] as const
 
 export type MatcherName = (typeof matcherNames)[number]
@@ -30,6 +33,27 @@ export interface Matcher {
   matchingValue?: string
   /** Also holds when the item is absent. */
   optional?: boolean
+  // --- product DSL compatibility (issue 7): fields the product's export carries on matchers ---
+  /** An example value, kept for round trips; never matched. */
+  sampleBody?: string
+  /** Prefixes usable in an XPath `key` or `matchingValue` (and in `cdataXpath`). */
+  namespaces?: XmlNamespace[]
+  /** `matches_xml_cdata`: XPath to the element whose CDATA section holds the XML the matcher reads. */
+  cdataXpath?: string
+}
+
+/** An XML namespace binding of a matcher: `prefix` as used in its XPath expressions. */
+export interface XmlNamespace {
+  prefix: string
+  uri: string
+}
+
+/** Chooses the response status by a condition on the request (issue 7): the first that holds wins. */
+export interface StatusCodeCondition {
+  status: number
+  statusMessage?: string
+  /** A body matcher (DESIGN.md section 3 `body` rules). */
+  matcher: Matcher
 }
 
 export interface Credentials {
@@ -65,6 +89,11 @@ export interface ResponseDelay {
   upper?: number
   median?: number
   sigma?: number
+  // --- product DSL compatibility (issue 7) ---
+  /** With `dribbled`: the body is sent in this many chunks spread over the delay. */
+  chunks?: number
+  /** Slow-network simulation: the body trickles out over the delay instead of waiting first. */
+  dribbled?: boolean
 }
 
 export interface HeaderEntry {
@@ -85,6 +114,10 @@ export interface ResponseDsl {
   content?: string
   charset?: string
   responseDelay?: ResponseDelay
+  // --- product DSL compatibility (issue 7) ---
+  /** Kept for round trips (docs/dsl.md). */
+  failoverEnabled?: boolean
+  statusCodeConditions?: StatusCodeCondition[]
 }
 
 export interface TransactionDsl {
@@ -94,6 +127,11 @@ export interface TransactionDsl {
   requestDsl: RequestDsl
   responseDsl: ResponseDsl
   sampleBody?: string
+  // --- product DSL compatibility (issue 7) ---
+  /** Kept for round trips (docs/dsl.md). */
+  redirectUrl?: string
+  failoverEnabled?: boolean
+  statusCodeConditions?: StatusCodeCondition[]
 }
 
 /** The transaction resource of spec/002; only `dsl` shapes behaviour. */

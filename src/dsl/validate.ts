@@ -225,6 +225,9 @@ function checkSemantics (fields: DocumentInput, items: Item[], ids: ReadonlySet<
     if (typeof response.content === 'string' && !/^[A-Za-z0-9+/\s]*={0,2}\s*$/.test(response.content)) {
       report(`${base}/responseDsl/content`, 'must be base64 (use `text` or `json` for a plain body)')
     }
+    // --- product DSL compatibility (issue 7): status code conditions hold body matchers ---
+    dsl.statusCodeConditions?.forEach((c, i) => checkMatcher(c.matcher, `${base}/statusCodeConditions/${i}/matcher`, 'body', report))
+    response.statusCodeConditions?.forEach((c, i) => checkMatcher(c.matcher, `${base}/responseDsl/statusCodeConditions/${i}/matcher`, 'body', report))
     if (request.url !== undefined) checkMatcher(request.url, `${base}/requestDsl/url`, 'url', report)
     for (const part of ['headers', 'queryParams', 'cookies', 'body'] as const) {
       request[part]?.forEach((m, i) => checkMatcher(m, `${base}/requestDsl/${part}/${i}`, part, report))
@@ -247,8 +250,8 @@ function checkSemantics (fields: DocumentInput, items: Item[], ids: ReadonlySet<
   })
 }
 
-const needsValue = new Set(['equals', 'equals_insensitive', 'contains', 'matches', 'matches_url', 'not_matches', 'equals_url', 'matches_json', 'equals_json', 'equals_xml', 'matches_xml'])
-const bodyOnly = new Set(['matches_json', 'equals_json', 'equals_xml', 'matches_xml'])
+const needsValue = new Set(['equals', 'equals_insensitive', 'contains', 'matches', 'matches_url', 'not_matches', 'equals_url', 'matches_json', 'equals_json', 'equals_xml', 'matches_xml', 'matches_xml_schema', 'matches_xml_cdata'])
+const bodyOnly = new Set(['matches_json', 'equals_json', 'equals_xml', 'matches_xml', 'matches_xml_schema', 'matches_xml_cdata'])
 const keyedParts: Record<string, string> = { headers: 'header', queryParams: 'parameter', cookies: 'cookie' }
 
 function checkMatcher (m: MatcherInput, pointer: string, part: string, report: Report): void {
@@ -263,6 +266,7 @@ function checkMatcher (m: MatcherInput, pointer: string, part: string, report: R
     const named = (m.key ?? '') !== '' || (name === 'absent' && (m.matchingValue ?? '') !== '')
     if (!named) report(pointer, `must have property "key" naming the ${itemName}`)
   }
+  if (name === 'matches_xml_cdata' && (m.cdataXpath ?? '') === '') report(pointer, 'must have property "cdataXpath" for matcher matches_xml_cdata')
   if (name === 'equals_json' && m.matchingValue !== undefined) {
     try {
       JSON.parse(m.matchingValue)

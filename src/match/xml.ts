@@ -14,7 +14,7 @@ interface XPathResult {
 
 /** A pre-parsed XPath expression (xpath.js `parse`, which its type declarations omit). */
 interface XPathEvaluator {
-  evaluate: (options: { node: XmlNode }) => XPathResult
+  evaluate: (options: { node: XmlNode; namespaces?: Record<string, string> }) => XPathResult
 }
 
 // The XML libraries (CommonJS) load on first use, synchronously: a mock service without XML
@@ -73,11 +73,13 @@ export interface CompiledXPath {
  * @example
  * compileXPath('/order/id').values(parseXml('<order><id>7</id></order>')!) // ['7']
  */
-export function compileXPath (expression: string): CompiledXPath {
+export function compileXPath (expression: string, namespaces?: Readonly<Record<string, string>>): CompiledXPath {
   const evaluator = xpath().parse(expression)
+  // Prefix bindings of the matcher (`namespaces: [{prefix, uri}]`), resolved once here.
+  const options = namespaces === undefined ? null : { namespaces: { ...namespaces } }
   const run = (node: XmlNode): XPathResult | null => {
     try {
-      return evaluator.evaluate({ node })
+      return evaluator.evaluate(options === null ? { node } : { node, namespaces: options.namespaces })
     } catch {
       return null
     }

@@ -1,6 +1,6 @@
 import type { Pool } from 'undici'
-import type { MockServiceDocument, ResponseDsl } from '../dsl/index.js'
-import { compileMatcher, type CompiledMatcher, type CompiledTransaction, type ReportProblem } from '../match/index.js'
+import type { MockServiceDocument, ResponseDsl, TransactionDsl } from '../dsl/index.js'
+import { compileBodyPredicate, compileMatcher, type CompiledMatcher, type CompiledTransaction, type Predicate, type ReportProblem } from '../match/index.js'
 import { compileResponse, type CompiledResponse } from './respond.js'
 import { compileDelay, type DelaySampler } from './think-time.js'
 import { compileProxyTarget, type ProxyTarget } from './proxy.js'
@@ -16,6 +16,12 @@ export type NoMatchPolicy =
 export interface ServedResponse extends CompiledResponse {
   readonly journalBody: Buffer
   readonly journalTruncated: boolean
+  /**
+   * `statusCodeConditions` (issue 7): each condition's predicate with the response it selects
+   * (this one with another status), precompiled; null without conditions, so that a static
+   * transaction pays one null check.
+   */
+  readonly conditions: ReadonlyArray<{ readonly predicate: Predicate; readonly response: ServedResponse }> | null
 }
 
 /**
@@ -61,11 +67,13 @@ export function compileMock (given: MockServiceDocument, options: CompileMockOpt
     checkWritable(txn.dsl.responseDsl, report)
     const response = compileResponse(txn.dsl.responseDsl, options.proxyTimeout, pools)
     const fits = response.body.length <= options.journalBodyBytes
-    return {
+    const served: ServedResponse = {
       ...response,
       journalBody: fits ? response.body : Buffer.from(response.body.subarray(0, options.journalBodyBytes)),
       journalTruncated: !fits,
+      conditions: null,
     }
+    return withConditions(served, txn.dsl, options, pools, report)
   })
   return {
     // as given: GET /config shows the document, not the host matchers added for serving
@@ -77,6 +85,41 @@ export function compileMock (given: MockServiceDocument, options: CompileMockOpt
     noMatch: noMatchPolicyOf(doc, matcher, options.proxyTimeout, pools),
     pools: [...pools.values()],
   }
+}
+
+// --- product DSL compatibility (issue 7): statusCodeConditions ---
+/**
+ * Precompiles `statusCodeConditions` (those of `responseDsl`, else of the dsl): each condition's
+ * matcher (a body matcher) and the response it answers, the transaction's own with the
+ * condition's status and reason phrase.
+ */
+function withConditions (
+  served: ServedResponse,
+  dsl: TransactionDsl,
+  options: CompileMockOptions,
+  pools: Map<string, Pool>,
+  report: ReportProblem,
+): ServedResponse {
+  const inResponse = dsl.responseDsl.statusCodeConditions
+  const list = inResponse ?? dsl.statusCodeConditions
+  if (list === undefined || list.length === 0) return served
+  const base = inResponse !== undefined ? '/dsl/responseDsl/statusCodeConditions' : '/dsl/statusCodeConditions'
+  const conditions: Array<{ predicate: Predicate; response: ServedResponse }> = []
+  list.forEach((condition, i) => {
+    const pointer = `${base}/${i}`
+    const predicate = compileBodyPredicate(condition.matcher, `${pointer}/matcher`)
+    if ('error' in predicate) {
+      report(`${pointer}/matcher/${predicate.at}`, predicate.error)
+      return
+    }
+    const responseDsl = { ...dsl.responseDsl, status: condition.status }
+    if (condition.statusMessage !== undefined) responseDsl.statusMessage = condition.statusMessage
+    else delete responseDsl.statusMessage
+    checkWritable(responseDsl, report)
+    const response = compileResponse(responseDsl, options.proxyTimeout, pools)
+    conditions.push({ predicate, response: { ...response, journalBody: served.journalBody, journalTruncated: served.journalTruncated, conditions: null } })
+  })
+  return { ...served, conditions }
 }
 
 /** What Node's HTTP/1.1 writer accepts in a header value or reason phrase (its checkInvalidHeaderChar). */

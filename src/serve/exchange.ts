@@ -217,7 +217,8 @@ export class Exchange {
 
   private serve (txn: CompiledTransaction<ServedResponse>): void {
     this.txn = txn
-    const response = txn.payload
+    let response = txn.payload
+    if (response.conditions !== null) response = conditionalResponse(response, this.matchRequest as MatchRequest)
     if (response.proxy !== null) {
       this.forwardTo(response.proxy, 'MOCK')
       return
@@ -225,6 +226,10 @@ export class Exchange {
     this.response = response
     const sampler = response.ownsDelay ? response.delay : this.mock.thinkTime
     const delay = sampler === null ? 0 : sampler()
+    if (response.dribbleChunks > 1 && delay > 0 && !this.h2) {
+      this.dribble(response, delay)
+      return
+    }
     if (delay > 0) {
       // Timers only: think time never blocks the event loop.
       setTimeout(flushLater, delay, this)
@@ -245,6 +250,48 @@ export class Exchange {
     }
     this.release()
     this.complete(response.status, this.h2 ? response.headers2 : response.headers, response.journalBody, response.journalTruncated, false)
+  }
+
+  // --- product DSL compatibility (issue 7): dribbled responses ---
+  /**
+   * Slow-network simulation: headers at once, then the body in `dribbleChunks` pieces, one per
+   * equal slice of the delay (timers only). A client that goes away stops the trickle.
+   */
+  private dribble (response: ServedResponse, delay: number): void {
+    const res = this.res
+    if (res.destroyed || res.writableEnded) {
+      this.flush()
+      return
+    }
+    if (response.statusMessage !== null) res.writeHead(response.status, response.statusMessage, this.connectionHeaders(response.headers))
+    else res.writeHead(response.status, this.connectionHeaders(response.headers))
+    const count = response.dribbleChunks
+    const size = Math.ceil(response.body.length / count)
+    let sent = 0
+    const step = (): void => {
+      try {
+        if (res.destroyed) {
+          this.release()
+          this.complete(response.status, response.headers, response.journalBody, response.journalTruncated, true)
+          return
+        }
+        const next = Math.min(response.body.length, sent + size)
+        const chunk = response.body.subarray(sent, next)
+        sent = next
+        if (sent >= response.body.length) {
+          res.write(chunk)
+          res.end()
+          this.release()
+          this.complete(response.status, response.headers, response.journalBody, response.journalTruncated, false)
+          return
+        }
+        res.write(chunk)
+        setTimeout(step, delay / count)
+      } catch (err) {
+        this.fail(err)
+      }
+    }
+    setTimeout(step, delay / count)
   }
 
   /** While draining, HTTP/1.1 answers carry `connection: close` so that keep-alive clients leave. */
@@ -377,6 +424,16 @@ function onBodyError (this: RequestWithExchange): void {
   } catch (err) {
     exchange?.fail(err)
   }
+}
+
+/** The response of the first `statusCodeConditions` entry whose matcher holds, else the transaction's own. */
+function conditionalResponse (response: ServedResponse, req: MatchRequest): ServedResponse {
+  const conditions = response.conditions ?? []
+  for (let i = 0; i < conditions.length; i++) {
+    const condition = conditions[i] as (typeof conditions)[number]
+    if (condition.predicate.test(req)) return condition.response
+  }
+  return response
 }
 
 function flushLater (exchange: Exchange): void {

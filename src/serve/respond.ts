@@ -23,7 +23,12 @@ export interface CompiledResponse {
   readonly ownsDelay: boolean
   /** `proxyUrl`: forward instead of answering. */
   readonly proxy: ProxyTarget | null
+  /** `responseDelay.dribbled` (issue 7): the body goes out in this many chunks over the delay; 0 = not dribbled. */
+  readonly dribbleChunks: number
 }
+
+/** Chunks of a dribbled body when `chunks` is not given. */
+const DEFAULT_DRIBBLE_CHUNKS = 10
 
 /** `contentType` shorthands of DESIGN.md section 3. */
 const mimeByShorthand: Record<string, string> = {
@@ -90,5 +95,8 @@ export function compileResponse (dsl: ResponseDsl, proxyTimeout: number, pools: 
     delay: compileDelay(dsl.responseDelay),
     ownsDelay: dsl.responseDelay !== undefined,
     proxy: dsl.proxyUrl === undefined ? null : compileProxyTarget(dsl.proxyUrl, proxyTimeout, pools),
+    dribbleChunks: dsl.responseDelay?.dribbled === true && body.length > 1
+      ? Math.min(body.length, dsl.responseDelay.chunks ?? DEFAULT_DRIBBLE_CHUNKS)
+      : 0,
   }
 }

@@ -6,6 +6,8 @@ import type {
   LogSnapshot,
   MockService,
   MockServiceStatus,
+  MockSetting,
+  MockSettingKind,
   Page,
   Service,
   StoredTransaction,
@@ -151,6 +153,17 @@ export interface LogSnapshotRepository {
   get: (mockServiceId: number, logId: number) => Promise<LogSnapshot | undefined>
 }
 
+/** Mock service templates and configurations (issue 7), and which configuration a mock service uses. */
+export interface MockSettingRepository {
+  create: (input: New<MockSetting, keyof AuditFields> & { by: string }) => Promise<MockSetting>
+  get: (workspaceId: number, kind: MockSettingKind, id: number) => Promise<MockSetting | undefined>
+  list: (workspaceId: number, kind: MockSettingKind, query: ListQuery) => Promise<Page<MockSetting>>
+  update: (workspaceId: number, kind: MockSettingKind, id: number, patch: { name?: string; description?: string | null; body?: Record<string, unknown>; by: string }) => Promise<MockSetting | undefined>
+  /** Sets (or, with null, clears) the configuration of a mock service. */
+  setConfiguration: (mockServiceId: number, configurationId: number | null) => Promise<void>
+  configurationOf: (mockServiceId: number) => Promise<number | null>
+}
+
 /** Every repository, as one bag: what a request handler and a write transaction see. */
 export interface Repositories {
   accounts: AccountRepository
@@ -164,6 +177,7 @@ export interface Repositories {
   assets: AssetRepository
   trackings: TrackingRepository
   logs: LogSnapshotRepository
+  mockSettings: MockSettingRepository
 }
 
 /**

@@ -189,3 +189,19 @@ export interface ListQuery {
   /** A field name; a leading `-` sorts descending. */
   sort?: string
 }
+
+/**
+ * A mock service template or configuration (issue 7): a named JSON body per workspace.
+ * Configurations hold `{configurationMap: {key: {type, value}}}`; templates the settings of a
+ * mock service (`thinkTime`, `mockServiceTransactions`, ...).
+ */
+export type MockSettingKind = 'configuration' | 'template'
+
+export interface MockSetting extends Audit {
+  id: number
+  workspaceId: number
+  kind: MockSettingKind
+  name: string
+  description: string | null
+  body: Record<string, unknown>
+}

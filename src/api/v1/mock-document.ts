@@ -29,6 +29,7 @@ export async function mockServiceDocument (repos: Repositories, files: AssetFile
   } else {
     transactions = (await transactionsOf(repos, mock)).map(transactionOf)
   }
+  transactions = await withConfiguration(repos, mock, transactions)
   return normalizeDocument({
     id: mock.id,
     name: mock.name,
@@ -77,4 +78,35 @@ async function assetTransactions (repos: Repositories, files: AssetFiles, mock: 
   if (bytes === undefined) throw createError('ERR_API_UNPROCESSABLE', [`the file of asset ${asset.id} is missing`])
   const imported = importFile({ bytes, fileName: asset.name })
   return imported.document.transactions
+}
+
+// --- configurations (issue 7) ---
+/**
+ * Puts the values of the mock service's configuration into its responses: every `${config.KEY}`
+ * in a response's text content, header values and reason phrase becomes the value of KEY (an
+ * unknown KEY is left as written). Done when the document is built (deploy, configure), so the
+ * runtime serves plain precompiled responses; a binary or non-UTF-8 body is left untouched.
+ */
+async function withConfiguration (repos: Repositories, mock: MockService, transactions: Transaction[]): Promise<Transaction[]> {
+  const configurationId = await repos.mockSettings.configurationOf(mock.id)
+  if (configurationId === null) return transactions
+  const configuration = await repos.mockSettings.get(mock.workspaceId, 'configuration', configurationId)
+  const map = configuration?.body['configurationMap']
+  if (typeof map !== 'object' || map === null) return transactions
+  const values = new Map<string, string>()
+  for (const [key, entry] of Object.entries(map as Record<string, { value?: unknown }>)) values.set(key, entry.value === null || entry.value === undefined ? '' : String(entry.value))
+  const fill = (text: string): string => text.replace(/\$\{config\.([A-Za-z0-9_.-]+)\}/g, (whole, key: string) => values.get(key) ?? whole)
+  return transactions.map((t) => {
+    const response = t.dsl.responseDsl
+    if (response === undefined) return t
+    const next = { ...response }
+    if (typeof next.content === 'string' && next.binary !== true) {
+      const bytes = Buffer.from(next.content, 'base64')
+      const text = bytes.toString('utf8')
+      if (Buffer.from(text, 'utf8').equals(bytes) && text.includes('${config.')) next.content = Buffer.from(fill(text), 'utf8').toString('base64')
+    }
+    if (next.headers !== undefined) next.headers = next.headers.map((h) => (typeof h.value === 'string' ? { name: h.name, value: fill(h.value) } : h))
+    if (typeof next.statusMessage === 'string') next.statusMessage = fill(next.statusMessage)
+    return { ...t, dsl: { ...t.dsl, responseDsl: next } }
+  })
 }

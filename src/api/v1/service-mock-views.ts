@@ -1,12 +1,13 @@
 import type { MockService, Service, Tracking } from '../../store/index.js'
 import { epochSeconds, formattedDate, epochSecondsOrNull } from '../format.js'
+import { LOCAL_HARBOR_ID, LOCAL_SHIP_ID } from '../local-location.js'
 
 /**
  * The mock service record of spec/002 ("Mock service record"), every field present: the
  * asset-based and bridge fields Understudy has no use for are null, as the spec's samples show
  * them for transactional mock services.
  */
-export function mockServiceView (m: MockService, service: Service | undefined) {
+export function mockServiceView (m: MockService, service: Service | undefined, configurationId: number | null = null) {
   return {
     id: m.id,
     serviceId: m.serviceId,
@@ -15,8 +16,9 @@ export function mockServiceView (m: MockService, service: Service | undefined) {
     description: m.description,
     type: m.type,
     status: m.status,
-    harborId: m.harborId,
-    shipId: m.shipId,
+    // issue 7: clients type these as strings: the local location when none was set
+    harborId: m.harborId ?? LOCAL_HARBOR_ID,
+    shipId: m.shipId ?? LOCAL_SHIP_ID,
     bridgeId: m.bridgeId,
     registryId: m.registryId,
     vseId: m.vseId,
@@ -29,7 +31,7 @@ export function mockServiceView (m: MockService, service: Service | undefined) {
     replicas: m.replicas,
     noMatchingRequestPreference: m.noMatchingRequestPreference,
     noMatchingRequestTxnId: m.noMatchingRequestTxnId,
-    mockServiceTransactions: m.mockServiceTransactions.map((e) => ({ priority: e.priority, txnId: e.txnId })),
+    mockServiceTransactions: m.mockServiceTransactions.map((e) => ({ priority: e.priority, txnId: e.txnId, destinations: [] })),
     httpEndpoint: m.httpEndpoint,
     httpsEndpoint: m.httpsEndpoint,
     svEndpoint: null,
@@ -52,6 +54,13 @@ export function mockServiceView (m: MockService, service: Service | undefined) {
     updatedDate: formattedDate(m.updated),
     createdBy: m.createdBy,
     updatedBy: m.updatedBy,
+    // --- fields existing clients of the product require (issue 7) ---
+    httpRunnerEnabled: m.type !== 'SV',
+    endpoints: [m.httpEndpoint, m.httpsEndpoint].filter((e): e is string => e !== null).map((endpoint) => ({ endpoint })),
+    configurationId,
+    proxy: null,
+    brokerConfig: null,
+    assets: [],
   }
 }
 

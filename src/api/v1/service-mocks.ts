@@ -5,7 +5,9 @@ import { listQueryOf } from '../paging.js'
 import { invalidField, validatorOf } from '../validation.js'
 import { mockServiceDocument } from './mock-document.js'
 import { mockServiceOf } from './mock-lookup.js'
-import { mockServiceView, trackingView } from './service-mock-views.js'
+import { trackingView } from './service-mock-views.js'
+import { mockServiceRecord } from './mock-record.js'
+import { cloneTrackingOf, cloneTrackingView } from './service-clone.js'
 
 /** Fields a create or update may set (unknown members, such as a whole record sent back on PUT, are ignored). */
 interface MockServiceInput {
@@ -133,18 +135,82 @@ async function fieldsOf (repos: Repositories, workspace: Workspace, input: MockS
   return out
 }
 
+/** Create takes `serviceId` in the body or as `?serviceId=` (clients of the product send either). */
+function withQueryServiceId (body: unknown, query: URLSearchParams): unknown {
+  const raw = query.get('serviceId')
+  if (raw === null || typeof body !== 'object' || body === null || Array.isArray(body) || 'serviceId' in body) return body
+  if (!/^\d+$/.test(raw)) throw invalidField('/serviceId', 'must be an integer')
+  return { ...body, serviceId: Number(raw) }
+}
+
 async function recordResult (ctx: ApiContext, mock: MockService, status = 200): Promise<HandlerResult> {
-  const service = await ctx.deps.store.services.get(mock.workspaceId, mock.serviceId)
-  return { status, result: mockServiceView(mock, service) }
+  return { status, result: await mockServiceRecord(ctx.deps.store, mock) }
 }
 
 const base = '/api/v1/workspaces/:workspaceId/service-mocks'
 
+// --- client fields of the product (issue 7): include/exclude, configuration, proxy ---
+interface ClientPatch {
+  includeIds?: number[]
+  excludeIds?: number[]
+  configurationId?: number | string | null
+  proxy?: Record<string, unknown> | null
+}
+
+const readClientPatch = validatorOf<ClientPatch>({
+  type: 'object',
+  properties: {
+    includeIds: { type: 'array', items: { type: 'integer', minimum: 1 }, maxItems: 10_000 },
+    excludeIds: { type: 'array', items: { type: 'integer', minimum: 1 }, maxItems: 10_000 },
+    configurationId: { type: ['integer', 'string', 'null'] },
+    proxy: { type: ['object', 'null'] },
+  },
+})
+
+/**
+ * Folds `includeIds` / `excludeIds` into `mockServiceTransactions` (kept priorities stay), and
+ * refuses, naming the field, what this platform cannot apply: a `proxy` with settings (the
+ * runtime has no outbound proxy). A record sent back as read carries it as null, which changes
+ * nothing. `configurationId` is applied by `update` (it needs the store).
+ */
+function applyClientPatch (input: MockServiceInput, patch: ClientPatch, current: MockService): MockServiceInput {
+  if (patch.proxy !== undefined && patch.proxy !== null && Object.keys(patch.proxy).length > 0) {
+    throw invalidField('/proxy', 'cannot be applied: mock services of this platform connect to live systems directly (no outbound proxy)')
+  }
+  if (patch.includeIds === undefined && patch.excludeIds === undefined) return input
+  if (input.mockServiceTransactions !== undefined) throw invalidField('/includeIds', 'cannot be combined with mockServiceTransactions in one request')
+  const refs = current.mockServiceTransactions.map((r) => ({ txnId: r.txnId, priority: r.priority }))
+  for (const id of patch.includeIds ?? []) if (!refs.some((r) => r.txnId === id)) refs.push({ txnId: id, priority: null })
+  const excluded = new Set(patch.excludeIds ?? [])
+  for (const id of excluded) {
+    if (!refs.some((r) => r.txnId === id)) throw invalidField('/excludeIds', `names transaction ${id}, which is not in mock service ${current.id}`)
+  }
+  return { ...input, mockServiceTransactions: refs.filter((r) => !excluded.has(r.txnId)) }
+}
+
+/** `configurationId` as sent: undefined when absent, null to clear ('' and null), else the id. */
+function configurationIdOf (raw: number | string | null | undefined): number | null | undefined {
+  if (raw === undefined) return undefined
+  if (raw === null || raw === '') return null
+  if (typeof raw === 'number') return raw
+  if (!/^\d{1,15}$/.test(raw)) throw invalidField('/configurationId', 'must be the id of a mock service configuration')
+  return Number(raw)
+}
+
 async function update (ctx: ApiContext): Promise<HandlerResult> {
   const { workspace, mock } = await mockServiceOf(ctx)
-  const input = readUpdate(await ctx.json())
+  const body = await ctx.json()
+  const clientPatch = readClientPatch(body)
+  const input = applyClientPatch(readUpdate(body), clientPatch, mock)
+  const configurationId = configurationIdOf(clientPatch.configurationId)
   const by = ctx.principal.user.email
   const updated = await ctx.deps.store.write(async (tx) => {
+    if (configurationId !== undefined) {
+      if (configurationId !== null && await tx.mockSettings.get(workspace.id, 'configuration', configurationId) === undefined) {
+        throw invalidField('/configurationId', `names configuration ${configurationId}, which does not exist in workspace ${workspace.id}`)
+      }
+      await tx.mockSettings.setConfiguration(mock.id, configurationId)
+    }
     const fields = await fieldsOf(tx, workspace, input, mock)
     if (fields.tags !== undefined) await tx.tags.ensure(ctx.principal.account.id, fields.tags, by)
     // A running mock service keeps serving its configuration until `configure` applies the change.
@@ -184,7 +250,7 @@ export const serviceMockRoutes: Route[] = [
     family: 'v1',
     handler: async (ctx) => {
       const workspace = await ctx.workspace()
-      const input = readCreate(await ctx.json())
+      const input = readCreate(withQueryServiceId(await ctx.json(), ctx.query))
       const by = ctx.principal.user.email
       const created = await ctx.deps.store.write(async (tx) => {
         const fields = await fieldsOf(tx, workspace, input, null)
@@ -237,7 +303,7 @@ export const serviceMockRoutes: Route[] = [
       if (raw !== null && !/^\d+$/.test(raw)) throw invalidField('/serviceId', 'must be an integer')
       const page = await ctx.deps.store.mockServices.list(workspace.id, raw === null ? {} : { serviceId: Number(raw) }, query)
       const result = []
-      for (const mock of page.items) result.push(mockServiceView(mock, await ctx.deps.store.services.get(workspace.id, mock.serviceId)))
+      for (const mock of page.items) result.push(await mockServiceRecord(ctx.deps.store, mock))
       return { result, paging: { limit: query.limit, skip: query.skip, total: page.total } }
     },
   },
@@ -265,6 +331,9 @@ export const serviceMockRoutes: Route[] = [
     family: 'v1',
     handler: async (ctx) => {
       const id = ctx.params['trackingId'] ?? ''
+      // issue 7: service clones answer trackings of their own
+      const cloned = cloneTrackingOf(id, ctx.principal.account.id)
+      if (cloned !== undefined) return { result: cloneTrackingView(cloned) }
       const tracking = await ctx.deps.store.trackings.get(id)
       const workspace = tracking === undefined ? undefined : await ctx.deps.store.workspaces.get(tracking.workspaceId)
       // A tracking of another account is reported as unknown: its id says nothing to a stranger.

@@ -8,6 +8,7 @@ import { okBody } from './delete-body.js'
 import { readTransactionBatch, readTransactionChanges } from './transaction-input.js'
 import { uploadTransactions } from './transaction-import.js'
 import { transactionView } from './views.js'
+import { exportFile, wantsExportFile, withMockServiceFilter } from './transaction-export.js'
 
 /** The fields sorting accepts. */
 const sortable = ['id', 'name', 'created', 'updated', 'createdBy', 'updatedBy', 'serviceId', 'dslType']
@@ -100,8 +101,13 @@ export const transactionRoutes: Route[] = [
     family: 'v1',
     handler: async (ctx) => {
       const workspace = await ctx.workspace()
-      const filter = transactionFilterOf(ctx.query)
+      const filter = await withMockServiceFilter(ctx, workspace, transactionFilterOf(ctx.query))
       const query = listQueryOf(ctx.query, sortable)
+      if (wantsExportFile(ctx.query)) {
+        // the export holds every transaction selected, past the page cap of lists
+        const all = await ctx.deps.store.transactions.list(workspace.id, filter, { limit: Number.MAX_SAFE_INTEGER, skip: 0, ...(query.sort === undefined ? {} : { sort: query.sort }) })
+        return exportFile(await viewsOf(ctx, workspace.id, all.items), workspace.id)
+      }
       const page = await ctx.deps.store.transactions.list(workspace.id, filter, query)
       return { result: await viewsOf(ctx, workspace.id, page.items), paging: { limit: query.limit, skip: query.skip, total: page.total } }
     },

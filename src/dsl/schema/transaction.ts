@@ -20,6 +20,35 @@ export const matcherSchema: SchemaObject = {
     matcherName: { type: 'string', enum: [...matcherNames] },
     matchingValue: { type: 'string' },
     optional: { type: 'boolean' },
+    // --- product DSL compatibility (issue 7) ---
+    sampleBody: { type: ['string', 'null'] },
+    namespaces: {
+      type: ['array', 'null'],
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['prefix', 'uri'],
+        properties: { prefix: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_.-]*$' }, uri: { type: 'string' } },
+      },
+    },
+    cdataXpath: { type: ['string', 'null'] },
+  },
+}
+
+// --- product DSL compatibility (issue 7) ---
+/** `statusCodeConditions` entries: the first whose (body) matcher holds sets the status. */
+export const statusCodeConditionsSchema: SchemaObject = {
+  $id: 'understudy:status-code-conditions',
+  type: ['array', 'null'],
+  items: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['status', 'matcher'],
+    properties: {
+      status: { type: 'integer', minimum: 100, maximum: 599 },
+      statusMessage: { type: ['string', 'null'] },
+      matcher: { $ref: 'understudy:matcher' },
+    },
   },
 }
 
@@ -35,6 +64,9 @@ export const responseDelaySchema: SchemaObject = {
     upper: { type: 'number', minimum: 0 },
     median: { type: 'number', minimum: 0 },
     sigma: { type: 'number', minimum: 0 },
+    // --- product DSL compatibility (issue 7) ---
+    chunks: { type: ['integer', 'null'], minimum: 1, maximum: 10000 },
+    dribbled: { type: ['boolean', 'null'] },
   },
 }
 
@@ -88,6 +120,9 @@ export const responseDslSchema: SchemaObject = {
     // hand-written shorthands, turned into `content` by normalization
     text: { type: 'string' },
     json: {},
+    // --- product DSL compatibility (issue 7) ---
+    failoverEnabled: { type: ['boolean', 'null'] },
+    statusCodeConditions: { $ref: 'understudy:status-code-conditions' },
   },
   // A null `content` (as exported records carry it) means no content, so it combines with a shorthand.
   not: {
@@ -112,6 +147,10 @@ export const transactionDslSchema: SchemaObject = {
     sampleBody: { type: ['string', 'null'] },
     // carried by converted (imported) transactions of spec/002
     nativeId: { type: ['string', 'null'] },
+    // --- product DSL compatibility (issue 7) ---
+    redirectUrl: { type: ['string', 'null'] },
+    failoverEnabled: { type: ['boolean', 'null'] },
+    statusCodeConditions: { $ref: 'understudy:status-code-conditions' },
   },
 }
 
@@ -175,6 +214,7 @@ export const mockServiceDocumentSchema: SchemaObject = {
 /** Every schema, for registering with one ajv instance. */
 export const dslSchemas: readonly SchemaObject[] = [
   matcherSchema,
+  statusCodeConditionsSchema,
   responseDelaySchema,
   transactionDslSchema,
   transactionSchema,

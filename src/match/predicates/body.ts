@@ -6,6 +6,7 @@ import { canonicalXml, compileXPath, parseXml, type CompiledXPath } from '../xml
 import { FieldPredicate, readBodyText, readFormField, type FieldReader } from './field.js'
 import { shorten, type Predicate } from './predicate.js'
 import { compileValueCheck } from './value-check.js'
+import { compileXsd } from '../xsd.js'
 
 /** A body predicate, or why it cannot be built (reported against `matchingValue` or `key`). */
 export type BodyPredicateResult = Predicate | { error: string; at: 'key' | 'matchingValue' | 'matcherName' }
@@ -43,6 +44,7 @@ export function compileBodyPredicate (m: Matcher, pointer: string): BodyPredicat
   const expected = m.matchingValue ?? ''
   const keyKind = key === '' ? 'whole' : key.startsWith('$') ? 'jsonpath' : key.startsWith('/') ? 'xpath' : 'form'
 
+  const namespaces = namespaceMap(m)
   let keySelector: JsonSelector | null = null
   let keyXPath: CompiledXPath | null = null
   if (keyKind === 'jsonpath') {
@@ -53,7 +55,7 @@ export function compileBodyPredicate (m: Matcher, pointer: string): BodyPredicat
     }
   } else if (keyKind === 'xpath') {
     try {
-      keyXPath = compileXPath(key)
+      keyXPath = compileXPath(key, namespaces)
     } catch (err) {
       return { error: `is not a valid XPath: ${messageOf(err)}`, at: 'key' }
     }
@@ -121,7 +123,7 @@ export function compileBodyPredicate (m: Matcher, pointer: string): BodyPredicat
       if (keyKind === 'jsonpath' || keyKind === 'form') return { error: 'matches_xml needs an XML body: use no key or an XPath key', at: 'matcherName' }
       let xpath: CompiledXPath
       try {
-        xpath = compileXPath(expected)
+        xpath = compileXPath(expected, namespaces)
       } catch (err) {
         return { error: `is not a valid XPath: ${messageOf(err)}`, at: 'matchingValue' }
       }
@@ -134,6 +136,50 @@ export function compileBodyPredicate (m: Matcher, pointer: string): BodyPredicat
         const selected = nodes.nodes(xml)
         if (selected.length === 0) return optional
         for (const node of selected) if (xpath.holds(node)) return true
+        return false
+      })
+    }
+    // --- product DSL compatibility (issue 7) ---
+    case 'matches_xml_schema': {
+      if (keyKind === 'jsonpath' || keyKind === 'form') return { error: 'matches_xml_schema needs an XML body: use no key or an XPath key', at: 'matcherName' }
+      const schema = compileXsd(expected)
+      if ('error' in schema) return { error: schema.error, at: 'matchingValue' }
+      const nodes = keyXPath
+      const optional = m.optional === true
+      return structured(m, pointer, (req) => {
+        const xml = req.xml()
+        if (xml === null) return optional && (nodes !== null || isEmpty(req))
+        if (nodes === null) return schema.validates(xml)
+        const selected = nodes.nodes(xml)
+        if (selected.length === 0) return optional
+        for (const node of selected) if (schema.validates(node)) return true
+        return false
+      })
+    }
+    case 'matches_xml_cdata': {
+      let holder: CompiledXPath
+      let inner: CompiledXPath
+      try {
+        holder = compileXPath(m.cdataXpath ?? '', namespaces)
+      } catch (err) {
+        return { error: `cdataXpath is not a valid XPath: ${messageOf(err)}`, at: 'matcherName' }
+      }
+      try {
+        inner = compileXPath(expected, namespaces)
+      } catch (err) {
+        return { error: `is not a valid XPath: ${messageOf(err)}`, at: 'matchingValue' }
+      }
+      const optional = m.optional === true
+      return structured(m, pointer, (req) => {
+        const xml = req.xml()
+        if (xml === null) return optional && isEmpty(req)
+        // The CDATA text is request data: it can only be parsed here, once per holder element.
+        const holders = holder.values(xml)
+        if (holders.length === 0) return optional
+        for (const text of holders) {
+          const embedded = parseXml(text)
+          if (embedded !== null && inner.holds(embedded)) return true
+        }
         return false
       })
     }
@@ -203,6 +249,14 @@ function structured (m: Matcher, pointer: string, holds: (req: MatchRequest) => 
 
 function isEmpty (req: MatchRequest): boolean {
   return req.body === null || req.body.length === 0
+}
+
+/** The matcher's `namespaces` as the prefix map XPath evaluation takes, or undefined without any. */
+function namespaceMap (m: Matcher): Record<string, string> | undefined {
+  if (m.namespaces === undefined || m.namespaces.length === 0) return undefined
+  const map: Record<string, string> = {}
+  for (const n of m.namespaces) map[n.prefix] = n.uri
+  return map
 }
 
 function messageOf (err: unknown): string {

@@ -43,6 +43,8 @@ export function compileValueCheck (matcher: Matcher): ValueCheckResult {
     case 'equals_json':
     case 'equals_xml':
     case 'matches_xml':
+    case 'matches_xml_schema':
+    case 'matches_xml_cdata':
       return { error: `${matcher.matcherName} is not a string comparison` }
   }
 }

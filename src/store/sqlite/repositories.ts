@@ -4,6 +4,7 @@ import { assetRepository } from './asset-repository.js'
 import { serviceRepository, tagRepository } from './catalog-repositories.js'
 import type { RepoContext } from './context.js'
 import { mockServiceRepository } from './mock-service-repository.js'
+import { mockSettingRepository } from './mock-setting-repository.js'
 import { logSnapshotRepository, trackingRepository } from './tracking-repositories.js'
 import { transactionRepository } from './transaction-repository.js'
 
@@ -26,6 +27,7 @@ export function createRepositories (ctx: RepoContext): Repositories {
     assets: assetRepository(ctx),
     trackings: trackingRepository(ctx),
     logs: logSnapshotRepository(ctx),
+    mockSettings: mockSettingRepository(ctx),
   }
 }
 
@@ -39,7 +41,7 @@ export function createRepositories (ctx: RepoContext): Repositories {
  * const top = routeWrites(createRepositories(readerContext), store.write, () => mutex.locked)
  */
 export function routeWrites (reads: Repositories, write: Store['write'], writerBusy: () => boolean): Repositories {
-  const { accounts, users, apiKeys, workspaces, services, tags, transactions, mockServices, assets, trackings, logs } = reads
+  const { accounts, users, apiKeys, workspaces, services, tags, transactions, mockServices, assets, trackings, logs, mockSettings } = reads
   return {
     accounts: { ...accounts, create: async (input) => await write(async (tx) => await tx.accounts.create(input)) },
     users: {
@@ -100,5 +102,11 @@ export function routeWrites (reads: Repositories, write: Store['write'], writerB
       update: async (id, patch) => await write(async (tx) => await tx.trackings.update(id, patch)),
     },
     logs: { ...logs, create: async (input) => await write(async (tx) => await tx.logs.create(input)) },
+    mockSettings: {
+      ...mockSettings,
+      create: async (input) => await write(async (tx) => await tx.mockSettings.create(input)),
+      update: async (ws, kind, id, patch) => await write(async (tx) => await tx.mockSettings.update(ws, kind, id, patch)),
+      setConfiguration: async (mockId, configId) => await write(async (tx) => { await tx.mockSettings.setConfiguration(mockId, configId) }),
+    },
   }
 }

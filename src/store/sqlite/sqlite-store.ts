@@ -64,6 +64,7 @@ class SqliteStore implements Store {
   readonly assets: Repositories['assets']
   readonly trackings: Repositories['trackings']
   readonly logs: Repositories['logs']
+  readonly mockSettings: Repositories['mockSettings']
 
   readonly #writer: Connection
   readonly #reader: Connection
@@ -94,6 +95,7 @@ class SqliteStore implements Store {
     this.assets = top.assets
     this.trackings = top.trackings
     this.logs = top.logs
+    this.mockSettings = top.mockSettings
   }
 
   /**

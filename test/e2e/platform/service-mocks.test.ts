@@ -31,6 +31,8 @@ const recordFields = [
   'noMatchingRequestPreference', 'noMatchingRequestTxnId', 'mockServiceTransactions', 'httpEndpoint', 'httpsEndpoint', 'svEndpoint',
   'tags', 'groupTag', 'assetId', 'svMessage', 'registryUrl', 'svVseName', 'svVseId', 'marFileId', 'deployDate', 'exposedPorts',
   'pendingUpdate', 'isNew', 'executionMode', 'created', 'updated', 'createdDate', 'updatedDate', 'createdBy', 'updatedBy',
+  // issue 7: fields clients of the product require
+  'httpRunnerEnabled', 'endpoints', 'configurationId', 'proxy', 'brokerConfig', 'assets',
 ]
 
 describe('mock services (service-mocks)', () => {

@@ -41,7 +41,7 @@ describe('schema errors', () => {
 
   it('refuse an unknown matcher name, listing the known ones', () => {
     expect(detailsOf({ requestDsl: { url: { matcherName: 'equalz_url', matchingValue: '/a' } } })).toEqual([
-      { path: '/requestDsl/url/matcherName', message: expect.stringMatching(/^must be one of "equals", .*"matches_xml"$/) },
+      { path: '/requestDsl/url/matcherName', message: expect.stringMatching(/^must be one of "equals", .*"matches_xml_cdata"$/) },
     ])
   })
 

@@ -1,0 +1,255 @@
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { LocalDeployer } from '../../../src/deploy/index.js'
+import { startTestPlatform, type TestPlatform } from '../../helpers/platform.js'
+import { envelope, expectError, formOf } from './catalog-helpers.js'
+import { startCli } from '../../helpers/cli.js'
+import { tempDir } from '../../helpers/temp-dir.js'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+
+/*
+ * The flows of clients written for the product (issue 7), request by request as they send them.
+ */
+
+const b64 = (text: string): string => Buffer.from(text).toString('base64')
+/** `${config.KEY}`, the placeholder configuration values fill. */
+const placeholder = (key: string): string => '$' + `{config.${key}}`
+const exported = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../unit/fixtures/product-export.json'), 'utf8')) as { transactions: Array<{ name: string; dsl: unknown }> }
+
+async function catalog (platform: TestPlatform) {
+  const ws = `/api/v1/workspaces/${platform.workspaceId}`
+  const service = await envelope<{ id: number }>(await platform.request(`${ws}/services`, { method: 'POST', json: { name: 'orders' } }))
+  const serviceId = service.result.id
+  const created = await envelope<Array<{ id: number }>>(await platform.request(`${ws}/transactions?serviceId=${serviceId}`, {
+    method: 'POST',
+    json: {
+      transactions: [
+        { name: 'list', dsl: { requestDsl: { method: 'GET', path: '/orders' }, responseDsl: { status: 200, content: b64('[]'), contentType: 'json' } } },
+        { name: 'one', dsl: { requestDsl: { method: 'GET', path: '/orders/1' }, responseDsl: { status: 200, content: b64('{"id":1}'), contentType: 'json' } } },
+        { name: exported.transactions[0]?.name, dsl: exported.transactions[0]?.dsl },
+      ],
+    },
+  }))
+  expect(created.error).toBeNull()
+  return { ws, serviceId, ids: created.result.map((t) => t.id) }
+}
+
+async function settled (platform: TestPlatform, trackingId: string): Promise<string> {
+  let status = 'PENDING'
+  for (let i = 0; i < 200 && status !== 'FINISHED' && status !== 'FAILED'; i++) {
+    status = (await envelope<{ status: string }>(await platform.request(`/api/v1/trackings/${trackingId}`))).result.status
+    if (status !== 'FINISHED' && status !== 'FAILED') await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  return status
+}
+
+describe('clients of the product (issue 7)', () => {
+  it('create with ?serviceId, PATCH include/exclude, deploy by GET, poll, call endpoints[0]', { timeout: 60_000 }, async () => {
+    const platform = await startTestPlatform({ deployer: (deps, dataDir) => new LocalDeployer({ store: deps.store, dataDir, log: deps.log }) })
+    const { ws, serviceId, ids } = await catalog(platform)
+    const [list, one, every] = ids as [number, number, number]
+    const createdRes = await platform.request(`${ws}/service-mocks?serviceId=${serviceId}`, { method: 'POST', json: { name: 'orders mock', mockServiceTransactions: [{ txnId: list, priority: 1 }] } })
+    expect(createdRes.status).toBe(201)
+    const created = await envelope<Record<string, unknown> & { id: number }>(createdRes)
+    expect(created.result).toMatchObject({
+      serviceId,
+      httpRunnerEnabled: true,
+      endpoints: [],
+      harborId: 'local',
+      shipId: 'local',
+      configurationId: null,
+      proxy: null,
+      brokerConfig: null,
+      assets: [],
+      mockServiceTransactions: [{ txnId: list, priority: 1, destinations: [] }],
+    })
+    const path = `${ws}/service-mocks/${created.result.id}`
+
+    const included = await envelope<{ mockServiceTransactions: unknown[] }>(await platform.request(path, { method: 'PATCH', json: { includeIds: [one, every] } }))
+    expect(included.result.mockServiceTransactions).toEqual([
+      { txnId: list, priority: 1, destinations: [] }, { txnId: one, priority: null, destinations: [] }, { txnId: every, priority: null, destinations: [] },
+    ])
+    const excluded = await envelope<{ mockServiceTransactions: Array<{ txnId: number }> }>(await platform.request(path, { method: 'PATCH', json: { excludeIds: [list] } }))
+    expect(excluded.result.mockServiceTransactions.map((e) => e.txnId)).toEqual([one, every])
+    await expectError(await platform.request(path, { method: 'PATCH', json: { excludeIds: [list] } }), 400, 'ERR_API_VALIDATION', '/excludeIds')
+    await expectError(await platform.request(path, { method: 'PATCH', json: { configurationId: 5 } }), 400, 'ERR_API_VALIDATION', '/configurationId')
+    await expectError(await platform.request(path, { method: 'PATCH', json: { proxy: { host: 'proxy.local', port: 3128 } } }), 400, 'ERR_API_VALIDATION', '/proxy')
+    // the record sent back as read changes nothing
+    const asRead = (await envelope<Record<string, unknown>>(await platform.request(path))).result
+    expect((await platform.request(path, { method: 'PUT', json: asRead })).status).toBe(201)
+
+    const tracking = await envelope<{ trackingId: string }>(await platform.request(`${path}/deploy`))
+    expect(await settled(platform, tracking.result.trackingId)).toBe('FINISHED')
+    const record = await envelope<{ endpoints: Array<{ endpoint: string }>; httpEndpoint: string }>(await platform.request(path))
+    expect(record.result.endpoints[0]?.endpoint).toBe(record.result.httpEndpoint)
+    const endpoint = record.result.endpoints[0]?.endpoint ?? ''
+    expect(await (await fetch(`${endpoint}/orders/1`)).json()).toEqual({ id: 1 })
+    expect((await fetch(`${endpoint}/orders`)).status).toBe(404)
+    const order = (id: string): string => `<p:order xmlns:p="urn:orders"><p:id>${id}</p:id></p:order>`
+    expect((await fetch(`${endpoint}/orders`, { method: 'POST', headers: { 'content-type': 'application/xml' }, body: order('7') })).status).toBe(201)
+    expect((await fetch(`${endpoint}/orders`, { method: 'POST', headers: { 'content-type': 'application/xml' }, body: order('9') })).status).toBe(409)
+  })
+
+  it('takes back with PUT a transaction exactly as GET gave it, changing nothing', async () => {
+    const platform = await startTestPlatform()
+    const { ws, ids } = await catalog(platform)
+    const path = `${ws}/transactions/${ids[2] ?? 0}`
+    const read = (await envelope<Record<string, unknown> & { dsl: Record<string, unknown> }>(await platform.request(path))).result
+    expect(read.dsl).toMatchObject({ type: 'HTTP', statusCodeConditions: [{ status: 409 }] })
+    const put = await platform.request(path, { method: 'PUT', json: read })
+    expect(put.status).toBe(201)
+    const again = (await envelope<Record<string, unknown>>(await platform.request(path))).result
+    expect({ ...again, updated: read['updated'] }).toEqual(read)
+  })
+
+  it('sandbox: matches without deploying, and explains a mismatch in words', async () => {
+    const platform = await startTestPlatform()
+    const { ws, serviceId, ids } = await catalog(platform)
+    const sample = await envelope<{ httpRequest: { method: string; path: string } }>(await platform.request(`${ws}/sandbox?transactionId=${ids[1] ?? 0}`))
+    expect(sample.result.httpRequest).toMatchObject({ method: 'GET', path: '/orders/1' })
+
+    const hit = await envelope<{ status: number; body: string; headers: Array<{ name: string; value: string }>; matchingLog: unknown[] }>(await platform.request(`${ws}/sandbox/test-request?transactionId=${ids[1] ?? 0}`, {
+      method: 'POST',
+      json: { httpRequest: { method: 'GET', path: '/orders/1', queryParameters: [], headers: [{ name: 'Accept', value: 'application/json' }], content: '' } },
+    }))
+    expect(hit.result.status).toBe(200)
+    expect(Buffer.from(hit.result.body, 'base64').toString()).toBe('{"id":1}')
+    expect(hit.result.headers).toContainEqual({ name: 'Content-Type', value: 'application/json' })
+    expect(hit.result.matchingLog).toEqual([])
+
+    const miss = await envelope<{ status: number; matchingLog: Array<{ t: number; m: string }> }>(await platform.request(`${ws}/sandbox/test-request`, {
+      method: 'POST',
+      json: { transactionId: ids[1], httpRequest: { method: 'POST', path: '/orders/1' } },
+    }))
+    expect(miss.result.status).toBe(404)
+    expect(miss.result.matchingLog.map((e) => e.m)).toEqual(['Request method POST did not match GET'])
+
+    const byService = await envelope<{ status: number; statusMessage: string }>(await platform.request(`${ws}/sandbox/test-request?serviceId=${serviceId}`, {
+      method: 'POST',
+      json: { httpRequest: { method: 'POST', path: '/orders', headers: [{ name: 'Content-Type', value: 'text/xml' }], content: b64('<p:order xmlns:p="urn:orders"><p:id>9</p:id></p:order>') } },
+    }))
+    expect(byService.result).toMatchObject({ status: 409, statusMessage: 'Conflict' })
+    await expectError(await platform.request(`${ws}/sandbox/test-request`, { method: 'POST', json: { httpRequest: {} } }), 400, 'ERR_API_VALIDATION', '/transactionId')
+  })
+
+  it('lists the local location, with paging', async () => {
+    const platform = await startTestPlatform()
+    for (const limit of ['-1', '0', '100000']) {
+      const res = await envelope<Array<Record<string, unknown>>>(await platform.request(`/api/v1/workspaces/${platform.workspaceId}/locations?limit=${limit}&skip=0`))
+      expect(res.total).toBe(1)
+      expect(res.result[0]).toMatchObject({ harborId: 'local', shipId: 'local', kubernetes: false, metadata: { portRange: expect.stringMatching(/^\d+-\d+$/) } })
+    }
+  })
+
+  it('exports a mock service\'s transactions as a file, which re-imports into a new service and serves the same answers', { timeout: 60_000 }, async () => {
+    const platform = await startTestPlatform()
+    const { ws, serviceId, ids } = await catalog(platform)
+    const mock = await envelope<{ id: number }>(await platform.request(`${ws}/service-mocks`, { method: 'POST', json: { serviceId, name: 'm', mockServiceTransactions: [ids[1], ids[2]] } }))
+    const res = await platform.request(`${ws}/transactions?serviceMockId=${mock.result.id}&exportAsFile=true&type=GENERIC_DSL&limit=-1`)
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename=".+\.json"$/)
+    const text = await res.text()
+    const doc = JSON.parse(text) as { transactions: Array<{ id: number; name: string; dsl: { statusCodeConditions?: unknown } }> }
+    expect(doc.transactions.map((t) => t.id).sort()).toEqual([ids[1], ids[2]].sort())
+    expect(doc.transactions.find((t) => t.id === ids[2])?.dsl.statusCodeConditions).toBeDefined()
+    await expectError(await platform.request(`${ws}/transactions?exportAsFile=true&type=HAR_DSL`), 400, 'ERR_API_VALIDATION', '/type')
+
+    const other = await envelope<{ id: number }>(await platform.request(`${ws}/services`, { method: 'POST', json: { name: 'copy' } }))
+    const upload = await platform.request(`${ws}/transactions`, { method: 'POST', body: formOf({ serviceId: String(other.result.id) }, [{ name: 'export.json', bytes: text, type: 'application/json' }]) })
+    const uploaded = await envelope<Array<{ name: string; dsl: unknown }>>(upload)
+    expect(upload.status).toBe(200)
+    expect(uploaded.result.map((t) => t.name).sort()).toEqual(doc.transactions.map((t) => t.name).sort())
+    for (const t of uploaded.result) expect(t.dsl).toEqual(doc.transactions.find((d) => d.name === t.name)?.dsl)
+
+    // the same file, served as is, answers as the mock service would
+    const dir = tempDir()
+    writeFileSync(join(dir, 'export.json'), text)
+    const server = await startCli(['serve', join(dir, 'export.json'), '--port', '0'])
+    expect(await (await fetch(`${server.url}/orders/1`)).json()).toEqual({ id: 1 })
+    const order = '<p:order xmlns:p="urn:orders"><p:id>9</p:id></p:order>'
+    expect((await fetch(`${server.url}/orders`, { method: 'POST', headers: { 'content-type': 'application/xml' }, body: order })).status).toBe(409)
+  })
+
+  it('clones a service with findAndReplace; the tracking finishes with the new service', async () => {
+    const platform = await startTestPlatform()
+    const { ws, serviceId } = await catalog(platform)
+    const res = await platform.request(`${ws}/services/clone`, { method: 'POST', json: { serviceId, name: 'orders v2', findAndReplace: [{ find: '/orders', replace: '/v2/orders' }, { find: '"id":1', replace: '"id":2' }] } })
+    const tracking = await envelope<{ trackingId: string; trackingUrl: string }>(res)
+    expect(res.status).toBe(200)
+    const polled = await envelope<{ status: string; data: { values: number[] } }>(await platform.request(tracking.result.trackingUrl))
+    expect(polled.result.status).toBe('FINISHED')
+    const newServiceId = polled.result.data.values[0] ?? 0
+    const copies = await envelope<Array<{ dsl: { requestDsl: { path?: string }; responseDsl: { content?: string } } }>>(await platform.request(`${ws}/transactions?serviceId=${newServiceId}&limit=0`))
+    expect(copies.total).toBe(3)
+    expect(copies.result.map((t) => t.dsl.requestDsl.path).sort()).toEqual(['/v2/orders', '/v2/orders', '/v2/orders/1'])
+    expect(copies.result.map((t) => Buffer.from(t.dsl.responseDsl.content ?? '', 'base64').toString())).toContain('{"id":2}')
+    await expectError(await platform.request(`${ws}/services/clone`, { method: 'POST', json: { serviceId, name: 'orders v2' } }), 409, 'ERR_API_CONFLICT', '/name')
+    await expectError(await platform.request(`${ws}/services/clone`, { method: 'POST', json: { serviceId, name: 'broken', findAndReplace: [{ find: '[0-9]+', replace: '(' }] } }), 400, 'ERR_API_VALIDATION', '/findAndReplace')
+  })
+
+  it('answers JSON envelopes: 404 for unknown /api/v1 routes, 405 for a known path with the wrong method', async () => {
+    const platform = await startTestPlatform()
+    await expectError(await platform.request('/api/v1/no-such-thing'), 404, 'ERR_API_NOT_FOUND')
+    await expectError(await platform.request(`/api/v1/workspaces/${platform.workspaceId}/sandbox`, { method: 'DELETE' }), 405, 'ERR_API_METHOD_NOT_ALLOWED')
+    for (const limit of ['-1', '0', '1000000']) {
+      const list = await envelope<unknown[]>(await platform.request(`/api/v1/workspaces/${platform.workspaceId}/services?limit=${limit}`))
+      expect(list.error).toBeNull()
+      expect(list.total).toBe(0)
+    }
+  })
+
+  it('configurations: list, get, create, update; their values reach the responses of the mock service using one', { timeout: 60_000 }, async () => {
+    const platform = await startTestPlatform({ deployer: (deps, dataDir) => new LocalDeployer({ store: deps.store, dataDir, log: deps.log }) })
+    const { ws, serviceId } = await catalog(platform)
+    const txn = await envelope<{ id: number }>(await platform.request(`${ws}/transactions?serviceId=${serviceId}`, {
+      method: 'POST',
+      json: { transactions: [{ name: 'hello', dsl: { requestDsl: { method: 'GET', path: '/hello' }, responseDsl: { status: 200, headers: [{ name: 'X-Env', value: placeholder('ENV') }], content: b64(`hello ${placeholder('GREETING')}`), contentType: 'text' } } }] },
+    }))
+    const configs = `${ws}/service-mock-configurations`
+    const createdRes = await platform.request(configs, { method: 'POST', json: { name: 'qa', configurationMap: { GREETING: { type: 'STRING', value: 'world' }, ENV: { type: 'STRING', value: 'qa' } } } })
+    expect(createdRes.status).toBe(201)
+    const config = await envelope<{ id: number; name: string; configurationMap: Record<string, { value: string }> }>(createdRes)
+    expect(config.result).toMatchObject({ name: 'qa', configurationMap: { GREETING: { type: 'STRING', value: 'world' } } })
+    await expectError(await platform.request(configs, { method: 'POST', json: { name: 'qa', configurationMap: {} } }), 409, 'ERR_API_CONFLICT', '/name')
+    await expectError(await platform.request(configs, { method: 'POST', json: { name: 'bad', configurationMap: { X: { type: 'STRING' } } } }), 400, 'ERR_API_VALIDATION', '/configurationMap/X/value')
+    const updated = await envelope<{ configurationMap: Record<string, { value: string }> }>(await platform.request(`${configs}/${config.result.id}`, { method: 'PUT', json: { configurationMap: { GREETING: { type: 'STRING', value: 'there' }, ENV: { type: 'STRING', value: 'qa' } } } }))
+    expect(updated.result.configurationMap['GREETING']?.value).toBe('there')
+    const listed = await envelope<unknown[]>(await platform.request(`${configs}?limit=-1`))
+    expect(listed.total).toBe(1)
+    expect((await envelope<{ name: string }>(await platform.request(`${configs}/${config.result.id}`))).result.name).toBe('qa')
+
+    const mock = await envelope<{ id: number }>(await platform.request(`${ws}/service-mocks?serviceId=${serviceId}`, { method: 'POST', json: { name: 'with config', mockServiceTransactions: [txn.result.id] } }))
+    const path = `${ws}/service-mocks/${mock.result.id}`
+    await expectError(await platform.request(path, { method: 'PATCH', json: { configurationId: 999 } }), 400, 'ERR_API_VALIDATION', '/configurationId')
+    const patched = await envelope<{ configurationId: number }>(await platform.request(path, { method: 'PATCH', json: { configurationId: config.result.id } }))
+    expect(patched.result.configurationId).toBe(config.result.id)
+    const tracking = await envelope<{ trackingId: string }>(await platform.request(`${path}/deploy`))
+    expect(await settled(platform, tracking.result.trackingId)).toBe('FINISHED')
+    const record = await envelope<{ endpoints: Array<{ endpoint: string }> }>(await platform.request(path))
+    const res = await fetch(`${record.result.endpoints[0]?.endpoint ?? ''}/hello`)
+    expect(await res.text()).toBe('hello there')
+    expect(res.headers.get('x-env')).toBe('qa')
+  })
+
+  it('templates: create from a mock service, list, get, apply to another mock service', async () => {
+    const platform = await startTestPlatform()
+    const { ws, serviceId, ids } = await catalog(platform)
+    const source = await envelope<{ id: number }>(await platform.request(`${ws}/service-mocks`, { method: 'POST', json: { serviceId, name: 'source', thinkTime: 25, capacity: 7, mockServiceTransactions: [ids[0]] } }))
+    const templates = `${ws}/service-mock-templates`
+    const createdRes = await platform.request(templates, { method: 'POST', json: { name: 'slow', serviceMockId: source.result.id } })
+    expect(createdRes.status).toBe(201)
+    const template = await envelope<{ id: number; thinkTime: number }>(createdRes)
+    expect(template.result).toMatchObject({ name: 'slow', thinkTime: 25, capacity: 7 })
+    expect((await envelope<unknown[]>(await platform.request(`${templates}?limit=0`))).total).toBe(1)
+    expect((await envelope<{ name: string }>(await platform.request(`${templates}/${template.result.id}`))).result.name).toBe('slow')
+    await expectError(await platform.request(templates, { method: 'POST', json: { name: 'none' } }), 400, 'ERR_API_VALIDATION', '/serviceMockId')
+
+    const target = await envelope<{ id: number }>(await platform.request(`${ws}/service-mocks`, { method: 'POST', json: { serviceId, name: 'target' } }))
+    const applied = await envelope<{ thinkTime: number; capacity: number; mockServiceTransactions: Array<{ txnId: number }> }>(await platform.request(`${ws}/service-mocks/${target.result.id}/apply-template/${template.result.id}`, { method: 'PATCH' }))
+    expect(applied.result).toMatchObject({ thinkTime: 25, capacity: 7 })
+    expect(applied.result.mockServiceTransactions.map((e) => e.txnId)).toEqual([ids[0]])
+    await expectError(await platform.request(`${ws}/service-mocks/${target.result.id}/apply-template/9999`, { method: 'PATCH' }), 404, 'ERR_API_NOT_FOUND')
+  })
+})
