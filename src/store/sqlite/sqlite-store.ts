@@ -64,6 +64,8 @@ class SqliteStore implements Store {
   readonly assets: Repositories['assets']
   readonly trackings: Repositories['trackings']
   readonly logs: Repositories['logs']
+  readonly tenancy: Repositories['tenancy']
+  readonly search: Repositories['search']
 
   readonly #writer: Connection
   readonly #reader: Connection
@@ -94,6 +96,8 @@ class SqliteStore implements Store {
     this.assets = top.assets
     this.trackings = top.trackings
     this.logs = top.logs
+    this.tenancy = top.tenancy
+    this.search = top.search
   }
 
   /**
