@@ -176,6 +176,8 @@ export interface TenancyRepository {
   profile: (accountId: number) => Promise<AccountProfile | undefined>
   updateProfile: (accountId: number, patch: { [K in keyof Omit<AccountProfile, 'id'>]?: AccountProfile[K] | undefined }) => Promise<AccountProfile | undefined>
   renameAccount: (accountId: number, name: string) => Promise<boolean>
+  /** The platform's first account (the bootstrap's): its owners and admins operate the platform. */
+  firstAccountId: () => Promise<number | undefined>
 
   workspaceMember: (workspaceId: number, userId: number) => Promise<WorkspaceMember | undefined>
   workspaceMembers: (workspaceId: number, query: ListQuery) => Promise<Page<WorkspaceMember & { user: User }>>

@@ -74,6 +74,10 @@ export async function authorize (ctx: ApiContext, route: Route): Promise<Access>
     case 'member':
       return {}
     case 'catalog': {
+      // Another account's tag is 404 before any role question, so that its id tells nothing.
+      if (ctx.params['tagId'] !== undefined && await ctx.deps.store.tags.get(ctx.principal.account.id, ctx.intParam('tagId')) === undefined) {
+        throw createError('ERR_API_NOT_FOUND', [`Tag ${ctx.params['tagId']}`])
+      }
       const membership = membershipOf(ctx, ctx.principal.account.id)
       if (isAccountAdmin(membership)) return {}
       const roles = await ctx.deps.store.tenancy.workspaceRolesOf(ctx.principal.account.id, ctx.principal.user.id)

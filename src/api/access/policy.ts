@@ -54,6 +54,7 @@ const explicit: Record<string, AccessRule> = {
   'GET /api/v4/accounts/:accountId/utilization-report': { scope: 'account', roles: ACCOUNT_ADMINS },
   'GET /api/v4/accounts/:accountId/functionalities': { scope: 'account', roles: ['owner', 'admin', 'user_manager', 'standard'] },
   'POST /api/v4/accounts/:accountId/terminate-masters': { scope: 'account', roles: ACCOUNT_ADMINS },
+  'POST /api/v4/accounts/:accountId/users/:userId/api-keys': { scope: 'account', roles: ACCOUNT_ADMINS },
   'GET /api/v4/invitations/:token/accept': { scope: 'public' },
   'POST /api/v4/invitations/:token/accept': { scope: 'public' },
   'GET /api/v4/invitations/:token/reject': { scope: 'public' },

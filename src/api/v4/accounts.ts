@@ -3,6 +3,9 @@ import { ACCOUNT_ROLES, type MockService, type Workspace } from '../../store/ind
 import { membershipOf } from '../access/authorize.js'
 import { isAccountAdmin } from '../access/roles.js'
 import type { ApiContext, Route } from '../http/types.js'
+import { createAccount } from '../account-admin.js'
+import { epochSeconds } from '../format.js'
+import { generateApiKey } from '../keys.js'
 import { localLocation } from '../local-location.js'
 import { listQueryOf } from '../paging.js'
 import { validatorOf } from '../validation.js'
@@ -39,6 +42,32 @@ const readTerminate = validatorOf<{ dryRun?: boolean }>({
 })
 
 const ADMIN_ROLES = ['owner', 'admin'] as const
+
+const readNewAccount = validatorOf<{ name: string; ownerEmail: string }>({
+  type: 'object',
+  required: ['name', 'ownerEmail'],
+  additionalProperties: false,
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 200 },
+    ownerEmail: { type: 'string', maxLength: 254, pattern: '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$' },
+  },
+})
+
+const readKeyName = validatorOf<{ name: string }>({
+  type: 'object',
+  required: ['name'],
+  additionalProperties: false,
+  properties: { name: { type: 'string', minLength: 1, maxLength: 200 } },
+})
+
+/**
+ * Platform operators: the owners and admins of the platform's first account (the bootstrap's).
+ * Only they create accounts over the API; `understudy admin create-account` needs the data dir.
+ */
+async function isOperator (ctx: ApiContext): Promise<boolean> {
+  const first = (await ctx.deps.store.tenancy.firstAccountId())
+  return first !== undefined && isAccountAdmin(membershipOf(ctx, first))
+}
 
 async function workspacesOf (ctx: ApiContext, accountId: number): Promise<Workspace[]> {
   return (await ctx.deps.store.workspaces.listByAccount(accountId, { limit: -1, skip: 0 })).items
@@ -79,6 +108,43 @@ export const accountRoutes: Route[] = [
       const result = []
       for (const a of page.items) result.push(accountView(a, await ctx.deps.store.tenancy.profile(a.id), membershipOf(ctx, a.id)))
       return { result, paging: { limit: query.limit, skip: query.skip, total: page.total }, extra: { hidden: 0 } }
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/v4/accounts',
+    family: 'v4',
+    handler: async (ctx) => {
+      const input = readNewAccount(await ctx.json())
+      if (!await isOperator(ctx)) throw createError('ERR_API_FORBIDDEN', ['creating an account needs the owner or admin role in the platform\'s first account'])
+      const made = await ctx.deps.store.write(async (tx) => createAccount(tx, { name: input.name, email: input.ownerEmail }))
+      return {
+        status: 201,
+        result: {
+          ...accountView(made.account, await ctx.deps.store.tenancy.profile(made.account.id)),
+          owner: { id: made.owner.id, email: made.owner.email },
+          workspaceId: made.workspace.id,
+          apiKey: { id: made.apiKey.id, secret: made.apiKey.secret },
+        },
+      }
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/v4/accounts/:accountId/users/:userId/api-keys',
+    family: 'v4',
+    handler: async (ctx) => {
+      const accountId = ctx.intParam('accountId')
+      const userId = ctx.intParam('userId')
+      const input = readKeyName(await ctx.json())
+      const memberships = await ctx.deps.store.tenancy.membershipsOf(userId)
+      if (!memberships.some((m) => m.accountId === accountId)) throw createError('ERR_API_NOT_FOUND', [`User ${userId} of account ${accountId}`])
+      // A key opens every account of its user: only an admin of all of them may issue one.
+      const foreign = memberships.find((m) => !isAccountAdmin(membershipOf(ctx, m.accountId)))
+      if (foreign !== undefined) throw createError('ERR_API_FORBIDDEN', [`user ${userId} also belongs to an account you do not administer: they create their own keys`])
+      const key = await generateApiKey()
+      const stored = await ctx.deps.store.write(async (tx) => tx.apiKeys.create({ id: key.id, userId, name: input.name, secretHash: key.secretHash }))
+      return { status: 201, result: { id: stored.id, name: stored.name, userId, created: epochSeconds(stored.created), secret: key.secret } }
     },
   },
   { method: 'GET', path: '/api/v4/accounts/:accountId', family: 'v4', handler: async (ctx) => ({ result: await accountResult(ctx, ctx.intParam('accountId')) }) },

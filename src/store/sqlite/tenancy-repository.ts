@@ -139,6 +139,10 @@ export function tenancyRepository (ctx: RepoContext): TenancyRepository {
         .run({ ...profiles.encode(next), now: ctx.now() })
       return getProfile(accountId)
     },
+    async firstAccountId () {
+      ctx.check()
+      return (conn.statement('SELECT min(id) AS id FROM accounts').get() as { id: number | null }).id ?? undefined
+    },
     async renameAccount (accountId, name) {
       ctx.check()
       return conn.statement('UPDATE accounts SET name = ?, updated = ? WHERE id = ?').run(name, ctx.now(), accountId).changes > 0
