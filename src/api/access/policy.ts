@@ -79,3 +79,22 @@ export function ruleOf (route: Pick<Route, 'method' | 'path' | 'auth'>): AccessR
   if (route.path.includes(':accountId')) return { scope: 'account', roles: ACCOUNT_ADMINS }
   return { scope: 'member' }
 }
+
+/**
+ * A rule in words, as docs/roles.md shows it.
+ *
+ * @example
+ * describeRule({ scope: 'workspace', need: 'tester' }) // 'workspace tester, manager (account owner, admin)'
+ */
+export function describeRule (rule: AccessRule): string {
+  switch (rule.scope) {
+    case 'workspace': {
+      const roles = { viewer: 'viewer, tester, manager', tester: 'tester, manager', manager: 'manager' }[rule.need]
+      return `workspace ${roles} (account owner, admin)${rule.whileDisabled === true ? '; also when disabled' : ''}`
+    }
+    case 'account': return `account ${rule.roles.join(', ')}`
+    case 'member': return 'any member (sees only its own)'
+    case 'catalog': return 'account owner, admin; workspace tester, manager'
+    case 'public': return 'no API key'
+  }
+}
