@@ -84,8 +84,9 @@ CREATE UNIQUE INDEX projects_default ON projects (workspace_id) WHERE is_default
 INSERT INTO projects (workspace_id, name, description, is_default, user_id, created, updated)
   SELECT id, 'Default project', NULL, 1, user_id, created, created FROM workspaces;
 
--- Search (issue 10): substring filters and ordering on transactions stay index-assisted.
-CREATE INDEX transactions_workspace_updated ON transactions (workspace_id, updated);
+-- Search (issue 10): a substring filter on the name with ordering by time reads this index only
+-- (covering), never the rows with their large dsl, until the page is known.
+CREATE INDEX transactions_workspace_updated_name ON transactions (workspace_id, updated, name);
 `
 
 /**

@@ -312,7 +312,8 @@ function scopeSql (c: Compiler, scope: SearchScope): string {
   const workspaces = c.bind(JSON.stringify(scope.workspaceIds))
   const accounts = (): string => c.bind(JSON.stringify(scope.accountIds))
   switch (c.def.scope) {
-    case 'workspace': return `e.workspace_id IN (SELECT value FROM json_each(${workspaces}))`
+    // One workspace (the common case) as an equality, which the planner serves best.
+    case 'workspace': return scope.workspaceIds.length === 1 ? `e.workspace_id = ${c.bind(scope.workspaceIds[0])}` : `e.workspace_id IN (SELECT value FROM json_each(${workspaces}))`
     case 'self-workspace': return `e.id IN (SELECT value FROM json_each(${workspaces}))`
     case 'account': return `e.account_id IN (SELECT value FROM json_each(${accounts()}))`
     case 'self-account': return `e.id IN (SELECT value FROM json_each(${accounts()}))`
@@ -330,6 +331,34 @@ function scopeSql (c: Compiler, scope: SearchScope): string {
 export function compileSearch (request: SearchRequest, scope: SearchScope): CompiledSearchPlan {
   const [, def] = entityOf(request.entity, '/entity')
   const c = new Compiler(def)
+  const where = [scopeSql(c, scope)]
+  if (request.filters !== undefined && request.filters !== null) where.push(c.filter(request.filters, '/filters', 0))
+  // Ordering: [{ name: 1 }, { updated: -1 }] (spec/001), or 'name' / '-updated'.
+  const ordering = request.ordering ?? []
+  if (!Array.isArray(ordering) || ordering.length > 5) throw invalid('/ordering', 'must be an array of at most 5 orderings')
+  const keys: Array<{ sql: string; direction: 'ASC' | 'DESC'; nocase: boolean }> = []
+  for (const [i, o] of ordering.entries()) {
+    let ref: string
+    let direction: number
+    if (typeof o === 'string') {
+      ref = o.replace(/^[-+]/, '')
+      direction = o.startsWith('-') ? -1 : 1
+    } else if (typeof o === 'object' && o !== null && !Array.isArray(o) && Object.keys(o).length === 1) {
+      const [entry] = Object.entries(o)
+      ref = entry![0]
+      direction = entry![1] as number
+      if (direction !== 1 && direction !== -1) throw invalid(`/ordering/${i}/${escapePointer(ref)}`, 'must be 1 or -1')
+    } else {
+      throw invalid(`/ordering/${i}`, 'must be an object mapping one field to 1 or -1')
+    }
+    const { sql, type } = c.expression(ref, `/ordering/${i}`)
+    // Timestamps order by their stored milliseconds: the same order, and an index can serve it.
+    keys.push({ sql: type === 'timestamp' ? sql.replace(/^\((.*) \/ 1000\)$/, '$1') : sql, direction: direction === -1 ? 'DESC' : 'ASC', nocase: type === 'string' })
+  }
+  const idDirection = keys[0]?.direction ?? 'ASC'
+  // Joins the filter and the ordering need are made while scanning; those only the fields need, for the page alone.
+  const scanJoins = [...c.joins.values()].join(' ')
+
   // Fields: `*`, `name`, `relation.*`, `relation.name`.
   const fields = request.fields ?? ['*']
   if (!Array.isArray(fields) || fields.length > 100) throw invalid('/fields', 'must be an array of at most 100 field names')
@@ -348,40 +377,25 @@ export function compileSearch (request: SearchRequest, scope: SearchScope): Comp
     }
   }
   selected.set('id', { sql: columnSql('e', def.fields['id']!), type: 'integer' })
-  const where = [scopeSql(c, scope)]
-  if (request.filters !== undefined && request.filters !== null) where.push(c.filter(request.filters, '/filters', 0))
-  // Ordering: [{ name: 1 }, { updated: -1 }] (spec/001), or 'name' / '-updated'.
-  const ordering = request.ordering ?? []
-  if (!Array.isArray(ordering) || ordering.length > 5) throw invalid('/ordering', 'must be an array of at most 5 orderings')
-  const order: string[] = []
-  for (const [i, o] of ordering.entries()) {
-    let ref: string
-    let direction: number
-    if (typeof o === 'string') {
-      ref = o.replace(/^[-+]/, '')
-      direction = o.startsWith('-') ? -1 : 1
-    } else if (typeof o === 'object' && o !== null && !Array.isArray(o) && Object.keys(o).length === 1) {
-      const [entry] = Object.entries(o)
-      ref = entry![0]
-      direction = entry![1] as number
-      if (direction !== 1 && direction !== -1) throw invalid(`/ordering/${i}/${escapePointer(ref)}`, 'must be 1 or -1')
-    } else {
-      throw invalid(`/ordering/${i}`, 'must be an object mapping one field to 1 or -1')
-    }
-    const { sql, type } = c.expression(ref, `/ordering/${i}`)
-    order.push(`${type === 'string' ? `${sql} COLLATE NOCASE` : sql} ${direction === -1 ? 'DESC' : 'ASC'}`)
-  }
-  order.push(`e.id ${order[0]?.endsWith('DESC') === true ? 'DESC' : 'ASC'}`)
   const skip = request.skip ?? 0
   const rawLimit = request.limit ?? 50
   const limit = rawLimit <= 0 || rawLimit > SEARCH_MAX_LIMIT ? SEARCH_MAX_LIMIT : rawLimit
   const outputs = [...selected].map(([key, { type }]) => ({ key, boolean: type === 'boolean' }))
   const columns = [...selected.values()].map(({ sql }, i) => `${sql} AS c${i}`).join(', ')
-  const from = `${def.table} e ${[...c.joins.values()].join(' ')}`
-  const whereSql = where.join(' AND ')
+  const orderOf = (prefix: string): string => [
+    ...keys.map((k, i) => `${prefix}o${i}${k.nocase ? ' COLLATE NOCASE' : ''} ${k.direction}`),
+    `${prefix}id ${idDirection}`,
+  ].join(', ')
+  /*
+   * Three steps in one statement: `hits` scans for the matching ids and their sort keys (for a
+   * name filter ordered by time, from a covering index, without reading the rows), `page` sorts
+   * and cuts them, and only the page's rows are read in full. The total is counted from `hits`.
+   */
+  const hits = `hits AS MATERIALIZED (SELECT e.id AS id${keys.map((k, i) => `, ${k.sql} AS o${i}`).join('')} FROM ${def.table} e ${scanJoins} WHERE ${where.join(' AND ')})`
+  const page = `page AS MATERIALIZED (SELECT * FROM hits ORDER BY ${orderOf('')} LIMIT @__limit OFFSET @__skip)`
   return {
-    sql: `SELECT ${columns}, COUNT(*) OVER () AS __total FROM ${from} WHERE ${whereSql} ORDER BY ${order.join(', ')} LIMIT @__limit OFFSET @__skip`,
-    countSql: `SELECT COUNT(*) AS n FROM ${from} WHERE ${whereSql}`,
+    sql: `WITH ${hits}, ${page} SELECT ${columns}, (SELECT COUNT(*) FROM hits) AS __total FROM page p JOIN ${def.table} e ON e.id = p.id ${[...c.joins.values()].join(' ')} ORDER BY ${orderOf('p.')}`,
+    countSql: `WITH ${hits} SELECT COUNT(*) AS n FROM hits`,
     params: { ...c.params, __limit: limit, __skip: skip },
     limit,
     skip,

@@ -4,8 +4,8 @@ import type { RepoContext } from './context.js'
 
 /**
  * Runs a search compiled by src/store/sqlite/search-compiler.ts: one parameterised SELECT whose
- * rows carry the total as `__total` (a window count, so the matching rows are scanned once); the
- * separate COUNT runs only when the page is past the end.
+ * rows carry the total as `__total` (counted from the same scan); the separate COUNT runs only
+ * when the page is past the end and so has no row to carry it.
  *
  * @example
  * const { rows, total } = await searchRepository(ctx).run(compileSearch(request, scope))
