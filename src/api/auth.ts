@@ -3,6 +3,7 @@ import { promisify } from 'node:util'
 import { createError } from '../errors/index.js'
 import type { Store } from '../store/index.js'
 import type { Principal } from './http/types.js'
+import { FailureThrottle } from './access/throttle.js'
 
 const scrypt = promisify(scryptCallback) as (secret: string, salt: Buffer, length: number) => Promise<Buffer>
 
@@ -28,36 +29,50 @@ const CACHE_SIZE = 1000
 
 /**
  * HTTP Basic authentication with an API key (`<key id>:<secret>`, spec/001 "Authentication").
- * Verified keys are cached by key id and a digest of the secret; a disabled user or a deleted key
- * is noticed within the cache lifetime.
+ * Verified secrets are cached by key id and a digest of the secret; the key, its user and the
+ * user's account memberships are read on every request, so a revoked key, a disabled user or a
+ * removed membership is refused at once (issue 10).
+ *
+ * An unknown key id costs the same scrypt as a known id with a wrong secret (a hash of a random
+ * secret stands in), so key ids cannot be told apart by timing; wrong credentials are throttled
+ * per client address and per (key id, address) (src/api/access/throttle.ts).
  */
 export class Authenticator {
   private readonly verified = new Map<string, { digest: string; until: number }>()
+  private decoy: Promise<string> | null = null
 
-  constructor (private readonly store: Store) {}
+  constructor (private readonly store: Store, private readonly throttle: FailureThrottle = new FailureThrottle()) {}
 
-  /** The caller of an `Authorization` header; throws 401 ERR_API_UNAUTHORIZED. */
-  async authenticate (header: string | undefined): Promise<Principal> {
+  /** The caller of an `Authorization` header; throws 401 ERR_API_UNAUTHORIZED, or 429 when throttled. */
+  async authenticate (header: string | undefined, address = 'unknown'): Promise<Principal> {
     const credentials = parseBasic(header)
     if (credentials === null) throw createError('ERR_API_UNAUTHORIZED')
+    this.throttle.check(address, credentials.id)
     const key = await this.store.apiKeys.get(credentials.id)
-    if (key === undefined) throw createError('ERR_API_UNAUTHORIZED')
     const digest = createHash('sha256').update(credentials.secret).digest('hex')
-    const cached = this.verified.get(key.id)
+    const cached = key === undefined ? undefined : this.verified.get(key.id)
     const now = Date.now()
-    if (cached === undefined || cached.digest !== digest || cached.until < now) {
-      if (!await verifySecret(credentials.secret, key.secretHash)) throw createError('ERR_API_UNAUTHORIZED')
+    if (key === undefined || cached === undefined || cached.digest !== digest || cached.until < now) {
+      this.decoy ??= hashSecret(randomBytes(24).toString('base64url'))
+      const ok = await verifySecret(credentials.secret, key?.secretHash ?? await this.decoy)
+      if (!ok || key === undefined) {
+        this.throttle.fail(address, credentials.id)
+        throw createError('ERR_API_UNAUTHORIZED')
+      }
       if (this.verified.size >= CACHE_SIZE) this.verified.clear()
       this.verified.set(key.id, { digest, until: now + CACHE_MS })
     }
+    if (key.revoked !== null) throw createError('ERR_API_UNAUTHORIZED')
     const user = await this.store.users.get(key.userId)
     if (user === undefined || !user.enabled) throw createError('ERR_API_UNAUTHORIZED')
-    const account = await this.store.accounts.get(user.accountId)
+    const memberships = (await this.store.tenancy.membershipsOf(user.id)).filter((m) => m.enabled)
+    // The home account when the user is still in it, else its first account.
+    const accountId = memberships.find((m) => m.accountId === user.accountId)?.accountId ?? memberships[0]?.accountId
+    const account = accountId === undefined ? undefined : await this.store.accounts.get(accountId)
     if (account === undefined) throw createError('ERR_API_UNAUTHORIZED')
-    return { user, account, apiKeyId: key.id }
+    return { user, account, apiKeyId: key.id, memberships }
   }
 }
-
 function parseBasic (header: string | undefined): { id: string; secret: string } | null {
   if (header === undefined || !/^basic\s+/i.test(header)) return null
   const decoded = Buffer.from(header.replace(/^basic\s+/i, '').trim(), 'base64').toString('utf8')

@@ -1,23 +1,14 @@
 import { readFileSync } from 'node:fs'
 
 /**
- * The platform's one location: the host its local deployer starts runtimes on. Private
- * locations of the product (a harbor with ships) map onto it: `harborId` and `shipId` are the
- * fixed ids below, which mock service records answer when none was set (issue 7). Shared by v1
- * (`/workspaces/{ws}/locations`) and v4 helpers.
+ * The platform's one location: the local runtime host where its deployer starts mock services
+ * (DESIGN.md section 5). Its id starts with `harbor-`, as private locations do in spec/001, and it
+ * carries the fields clients read from /api/v1 (`/workspaces/{ws}/locations`: `harborId`,
+ * `shipId`, `shipName`, `kubernetes`, `metadata.portRange`) and /api/v4 (workspace detail:
+ * `purposes.serviceMock`, `limits`). Mock service records answer these ids when none was set.
  */
-export interface LocalLocation {
-  id: string
-  harborId: string
-  shipId: string
-  shipName: string
-  name: string
-  kubernetes: false
-  metadata: { portRange: string }
-}
-
-export const LOCAL_HARBOR_ID = 'local'
-export const LOCAL_SHIP_ID = 'local'
+export const LOCAL_HARBOR_ID = 'harbor-local'
+export const LOCAL_SHIP_ID = 'ship-local'
 
 /** Ports of the local deployer: it asks the OS for ephemeral ones, so the range is the kernel's. */
 function ephemeralPortRange (): string {
@@ -30,23 +21,31 @@ function ephemeralPortRange (): string {
   return '49152-65535'
 }
 
-let portRange: string | null = null
+let kernelPortRange: string | null = null
 
 /**
  * The local location descriptor.
  *
  * @example
+ * localLocation().id // 'harbor-local'
  * localLocation().metadata.portRange // '32768-60999'
  */
-export function localLocation (): LocalLocation {
-  portRange ??= ephemeralPortRange()
+export function localLocation (options: { portRange?: readonly [number, number] | null; maxMockServices?: number } = {}) {
+  kernelPortRange ??= ephemeralPortRange()
+  const given = options.portRange ?? null
   return {
     id: LOCAL_HARBOR_ID,
     harborId: LOCAL_HARBOR_ID,
     shipId: LOCAL_SHIP_ID,
     shipName: 'Local runtime host',
+    title: 'Local runtime host',
     name: 'Local runtime host',
+    provider: 'Private Locations',
     kubernetes: false,
-    metadata: { portRange },
+    sandbox: false,
+    limits: { threadsPerEngine: 0, concurrency: options.maxMockServices ?? -1, engines: -1, duration: -1 },
+    capabilities: { dedicatedIps: false, isPrivileged: false },
+    purposes: { load: false, functional: false, grid: false, serviceMock: true },
+    metadata: { portRange: given === null ? kernelPortRange : `${given[0]}-${given[1]}` },
   }
 }

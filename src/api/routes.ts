@@ -18,6 +18,11 @@ import { serviceCloneRoutes } from './v1/service-clone.js'
 import { mockSettingRoutes } from './v1/mock-settings.js'
 import { userRoutes } from './v4/user.js'
 import { workspaceRoutes } from './v4/workspaces.js'
+import { accountRoutes } from './v4/accounts.js'
+import { invitationRoutes } from './v4/invitations.js'
+import { projectRoutes } from './v4/projects.js'
+import { searchRoutes } from './v4/search.js'
+import { versionRoutes } from './v4/version.js'
 
 /**
  * Every endpoint of the control plane. Each resource module exports its routes; this list is the
@@ -26,6 +31,12 @@ import { workspaceRoutes } from './v4/workspaces.js'
 export const allRoutes: readonly Route[] = [
   ...userRoutes,
   ...workspaceRoutes,
+  // /api/v4 administration (issue 10): accounts, invitations, projects, search, version
+  ...accountRoutes,
+  ...invitationRoutes,
+  ...projectRoutes,
+  ...searchRoutes,
+  ...versionRoutes,
   ...serviceMockRoutes,
   ...logRoutes,
   ...inspectionRoutes,

@@ -10,6 +10,7 @@ Usage:
   understudy run --mock <file> [--port N] [--admin-port M]     one mock service (any format)
   understudy import <file> [--format F] [-o out.yaml]         convert a file to the DSL
   understudy platform [--port 8080] [--data-dir ./data]       the control plane (APIs, store, deployer)
+  understudy admin create-account --name N --email E         a new account and its owner's API key
   understudy --version
 
 Run "understudy <command> --help" for the flags of a command.
@@ -47,6 +48,8 @@ export async function main (argv: string[], io: CommandIo): Promise<number | 'ru
         return await (await import('./commands/import.js')).runImportCommand(args, io)
       case 'platform':
         return await (await import('./commands/platform.js')).runPlatformCommand(args, io)
+      case 'admin':
+        return await (await import('./commands/admin.js')).runAdminCommand(args, io)
       case undefined:
       case 'help':
       case '--help':
@@ -58,7 +61,7 @@ export async function main (argv: string[], io: CommandIo): Promise<number | 'ru
         io.stdout.write(`${version()}\n`)
         return exitCodes.ok
       default:
-        throw new UsageError(`unknown command "${command}"; expected serve, run, import or platform`)
+        throw new UsageError(`unknown command "${command}"; expected serve, run, import, platform or admin`)
     }
   } catch (err) {
     return reportFailure(err, command === undefined ? 'understudy' : `understudy ${command}`, io)
@@ -70,6 +73,7 @@ async function helpOf (command: string | undefined): Promise<string> {
   if (command === 'run') return (await import('./commands/run.js')).runHelp
   if (command === 'platform') return (await import('./commands/platform.js')).platformHelp
   if (command === 'import') return (await import('./commands/import.js')).importHelp
+  if (command === 'admin') return (await import('./commands/admin.js')).adminHelp
   return help
 }
 

@@ -183,13 +183,15 @@ export class LocalDeployer implements Deployer {
       }
       let memory = 0
       for (const pid of pids) memory += (await residentBytes(pid)) ?? 0
-      return { memory, transactions: health?.transactions ?? 0 }
+      return { id: entry.id, memory, transactions: health?.transactions ?? 0 }
     }))
     let memoryUsage = (await residentBytes(process.pid)) ?? process.memoryUsage().rss
     let totalTxnCount = 0
+    const txnCountByMockService: Record<number, number> = {}
     for (const f of figures) {
       memoryUsage += f.memory
       totalTxnCount += f.transactions
+      txnCountByMockService[f.id] = f.transactions
     }
     return {
       status: 'RUNNING',
@@ -198,6 +200,7 @@ export class LocalDeployer implements Deployer {
       msRunningCount: running.length,
       totalTxnCount,
       runningMockServiceIds: running.map((e) => e.id).sort((a, b) => a - b),
+      txnCountByMockService,
     }
   }
 

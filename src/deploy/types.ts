@@ -11,6 +11,8 @@ export interface EnvironmentFigures {
   msRunningCount: number
   totalTxnCount: number
   runningMockServiceIds: number[]
+  /** Transactions served per running mock service (by id), so that each account sees only its own. */
+  txnCountByMockService?: Record<number, number>
 }
 
 /**

@@ -1,6 +1,13 @@
 import type {
   Account,
+  AccountMember,
+  AccountProfile,
   ApiKey,
+  Invitation,
+  InvitationStatus,
+  Project,
+  WorkspaceMember,
+  WorkspaceRole,
   Asset,
   ListQuery,
   LogSnapshot,
@@ -44,7 +51,7 @@ export interface UserRepository {
 }
 
 export interface ApiKeyRepository {
-  create: (input: Omit<ApiKey, 'created' | 'lastUsed'>) => Promise<ApiKey>
+  create: (input: Omit<ApiKey, 'created' | 'lastUsed' | 'revoked'>) => Promise<ApiKey>
   get: (id: string) => Promise<ApiKey | undefined>
   /** Records a use; cheap, and allowed to be skipped under load. */
   touch: (id: string, when: number) => Promise<void>
@@ -164,6 +171,66 @@ export interface MockSettingRepository {
   configurationOf: (mockServiceId: number) => Promise<number | null>
 }
 
+/**
+ * Tenancy (issue 10): account members, workspace members, invitations, projects, account profiles
+ * and API key management. Kept apart from the original admin records so that their shapes stay
+ * as they were.
+ */
+export interface TenancyRepository {
+  /** Every account membership of a user (enabled or not). */
+  membershipsOf: (userId: number) => Promise<AccountMember[]>
+  member: (accountId: number, userId: number) => Promise<AccountMember | undefined>
+  members: (accountId: number, query: ListQuery) => Promise<Page<AccountMember & { user: User }>>
+  /** Creates or replaces a membership. */
+  setMember: (input: { accountId: number; userId: number; roles: string[]; enabled: boolean }) => Promise<AccountMember>
+  /** Enabled members of an account holding a role. */
+  countWithRole: (accountId: number, role: string) => Promise<number>
+  accountsOf: (userId: number, query: ListQuery) => Promise<Page<Account>>
+  profile: (accountId: number) => Promise<AccountProfile | undefined>
+  updateProfile: (accountId: number, patch: { [K in keyof Omit<AccountProfile, 'id'>]?: AccountProfile[K] | undefined }) => Promise<AccountProfile | undefined>
+  renameAccount: (accountId: number, name: string) => Promise<boolean>
+  /** The platform's first account (the bootstrap's): its owners and admins operate the platform. */
+  firstAccountId: () => Promise<number | undefined>
+
+  workspaceMember: (workspaceId: number, userId: number) => Promise<WorkspaceMember | undefined>
+  workspaceMembers: (workspaceId: number, query: ListQuery) => Promise<Page<WorkspaceMember & { user: User }>>
+  setWorkspaceMember: (input: { workspaceId: number; userId: number; role: WorkspaceRole; enabled: boolean }) => Promise<WorkspaceMember>
+  removeWorkspaceMember: (workspaceId: number, userId: number) => Promise<boolean>
+  /** Members per workspace, for the list view's `membersCount`. */
+  countWorkspaceMembers: (workspaceIds: readonly number[]) => Promise<Map<number, number>>
+  /** The workspaces of an account a user is an enabled member of, with the role. */
+  workspaceRolesOf: (accountId: number, userId: number) => Promise<WorkspaceMember[]>
+
+  createInvitation: (input: Omit<Invitation, 'created' | 'updated'>) => Promise<Invitation>
+  invitationByToken: (token: string) => Promise<Invitation | undefined>
+  invitations: (accountId: number, query: ListQuery) => Promise<Page<Invitation>>
+  pendingInvitation: (accountId: number, email: string) => Promise<Invitation | undefined>
+  setInvitationStatus: (id: string, status: InvitationStatus, inviteeUserId: number | null) => Promise<Invitation | undefined>
+
+  createProject: (input: { workspaceId: number; name: string; description: string | null; isDefault: boolean; userId: number | null }) => Promise<Project>
+  project: (id: number) => Promise<Project | undefined>
+  projects: (filter: { workspaceIds: readonly number[]; name?: string }, query: ListQuery) => Promise<Page<Project>>
+  defaultProject: (workspaceId: number) => Promise<Project | undefined>
+
+  apiKeysOf: (userId: number) => Promise<ApiKey[]>
+  /** False when the key does not exist or is not this user's. */
+  revokeApiKey: (userId: number, id: string) => Promise<boolean>
+  setActiveWorkspace: (userId: number, workspaceId: number | null) => Promise<void>
+  userExtras: (userId: number) => Promise<{ updated: number; activeWorkspaceId: number | null } | undefined>
+}
+
+/** One compiled search: a parameterised SELECT and COUNT (src/store/sqlite/search.ts builds them). */
+export interface CompiledSearch {
+  sql: string
+  countSql: string
+  params: Record<string, unknown>
+}
+
+export interface SearchRepository {
+  /** Runs a compiled search in one snapshot: the rows (flat, `a__b` for relation columns) and the total. */
+  run: (compiled: CompiledSearch) => Promise<{ rows: Array<Record<string, unknown>>; total: number }>
+}
+
 /** Every repository, as one bag: what a request handler and a write transaction see. */
 export interface Repositories {
   accounts: AccountRepository
@@ -178,6 +245,8 @@ export interface Repositories {
   trackings: TrackingRepository
   logs: LogSnapshotRepository
   mockSettings: MockSettingRepository
+  tenancy: TenancyRepository
+  search: SearchRepository
 }
 
 /**

@@ -49,6 +49,8 @@ export interface ApiKey {
   secretHash: string
   created: number
   lastUsed: number | null
+  /** When it was revoked (epoch ms); a revoked key is refused on its next request. */
+  revoked: number | null
 }
 
 /** Who made a change: the `createdBy` / `updatedBy` strings (the user's email). */
@@ -204,4 +206,71 @@ export interface MockSetting extends Audit {
   name: string
   description: string | null
   body: Record<string, unknown>
+}
+
+/* Tenancy (issue 10): who belongs where, invitations, projects. */
+
+/** Account roles of spec/001. */
+export const ACCOUNT_ROLES = ['owner', 'admin', 'user_manager', 'standard'] as const
+export type AccountRole = typeof ACCOUNT_ROLES[number]
+/** Workspace roles of spec/001, strongest first. */
+export const WORKSPACE_ROLES = ['manager', 'tester', 'viewer'] as const
+export type WorkspaceRole = typeof WORKSPACE_ROLES[number]
+
+/** A user's place in an account. */
+export interface AccountMember {
+  accountId: number
+  userId: number
+  roles: string[]
+  enabled: boolean
+  created: number
+  updated: number
+}
+
+/** A user's role in a workspace. */
+export interface WorkspaceMember {
+  workspaceId: number
+  userId: number
+  role: WorkspaceRole
+  enabled: boolean
+  created: number
+  updated: number
+}
+
+/** The account fields spec/001 shows beyond id and name. */
+export interface AccountProfile {
+  id: number
+  description: string | null
+  aiConsent: boolean
+  welcomeLinkText: string | null
+  welcomeLinkUrl: string | null
+}
+
+export type InvitationStatus = 'pending' | 'accepted' | 'rejected'
+
+export interface Invitation {
+  id: string
+  token: string
+  accountId: number
+  inviteeEmail: string
+  accountRoles: string[]
+  workspaceIds: number[]
+  workspaceRoles: string[]
+  attachAutomatically: boolean
+  status: InvitationStatus
+  invitedById: number | null
+  inviteeUserId: number | null
+  created: number
+  updated: number
+}
+
+export interface Project {
+  id: number
+  workspaceId: number
+  name: string
+  description: string | null
+  isDefault: boolean
+  userId: number | null
+  created: number
+  updated: number
 }

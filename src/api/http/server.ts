@@ -9,8 +9,9 @@ import {
   v4Envelope,
   type UnderstudyError,
 } from '../../errors/index.js'
-import type { Workspace } from '../../store/index.js'
 import { Authenticator } from '../auth.js'
+import { authorize, visibleWorkspace, type Access } from '../access/authorize.js'
+import { ThrottledError } from '../access/throttle.js'
 import { mediaTypeOf, readJson, readMultipart } from './body.js'
 import type { ApiContext, ApiDeps, ApiFamily, HandlerResult, Principal, Route } from './types.js'
 
@@ -70,7 +71,7 @@ export function createApiHandler (deps: ApiDeps, routes: readonly Route[]): (req
    * 404.
    */
   async function notFound (req: IncomingMessage, path: string): Promise<UnderstudyError> {
-    if (path.startsWith('/api/') || path.startsWith('/reports/')) await authenticator.authenticate(req.headers.authorization)
+    if (path.startsWith('/api/') || path.startsWith('/reports/')) await authenticator.authenticate(req.headers.authorization, req.socket.remoteAddress)
     const other = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].some((m) => router.find(m as FindMyWay.HTTPMethod, path) !== null)
     return other ? createError('ERR_API_METHOD_NOT_ALLOWED', [req.method, path]) : createError('ERR_API_NOT_FOUND', [`Resource ${path}`])
   }
@@ -84,7 +85,9 @@ export function createApiHandler (deps: ApiDeps, routes: readonly Route[]): (req
     query: URLSearchParams,
     requestId: string,
   ): Promise<void> {
-    const principal = route.auth === 'none' ? null : await authenticator.authenticate(req.headers.authorization)
+    const principal = route.auth === 'none' ? null : await authenticator.authenticate(req.headers.authorization, req.socket.remoteAddress)
+    // Filled by authorize() below, before the handler runs: the route's workspace, read once.
+    let access: Access = {}
     const ctx: ApiContext = {
       req,
       res,
@@ -100,8 +103,12 @@ export function createApiHandler (deps: ApiDeps, routes: readonly Route[]): (req
       multipart: async () => readMultipart(req, deps.options.uploadLimit),
       isMultipart: () => mediaTypeOf(req) === 'multipart/form-data',
       intParam: (name) => intParam(params, name),
-      workspace: async (name = 'workspaceId') => workspaceOf(ctx, intParam(params, name)),
+      workspace: async (name = 'workspaceId') => name === 'workspaceId' && access.workspace !== undefined
+        ? access.workspace
+        : (await visibleWorkspace(ctx, intParam(params, name))).workspace,
     }
+    // Roles and visibility on every route (src/api/access/policy.ts): 404 for what the caller cannot see.
+    if (principal !== null) access = await authorize(ctx, route)
     const outcome = await route.handler(ctx)
     if (!req.readableEnded) req.resume()
     writeResult(res, route.family, requestId, outcome)
@@ -114,13 +121,6 @@ function intParam (params: Record<string, string | undefined>, name: string): nu
     throw createError('ERR_API_VALIDATION', [`${name} must be a positive integer, not "${raw}"`], { details: [{ path: `/${name}`, message: 'must be a positive integer' }] })
   }
   return Number(raw)
-}
-
-async function workspaceOf (ctx: ApiContext, id: number): Promise<Workspace> {
-  const workspace = await ctx.deps.store.workspaces.get(id)
-  if (workspace === undefined) throw createError('ERR_API_NOT_FOUND', [`Workspace ${id}`])
-  if (workspace.accountId !== ctx.principal.account.id) throw createError('ERR_API_FORBIDDEN', [`workspace ${id} belongs to another account`])
-  return workspace
 }
 
 function writeResult (res: ServerResponse, family: ApiFamily, requestId: string, outcome: HandlerResult): void {
@@ -142,6 +142,7 @@ function writeError (res: ServerResponse, family: ApiFamily, requestId: string, 
   const error = toEnvelopeError(err, family === 'v4')
   const headers: Record<string, string> = {}
   if (err.code === 'ERR_API_UNAUTHORIZED') headers['www-authenticate'] = 'Basic realm="understudy"'
+  if (err instanceof ThrottledError) headers['retry-after'] = String(err.retryAfter)
   writeJson(res, err.statusCode, envelopeOf(family, error, null, requestId), headers)
 }
 

@@ -1,16 +1,18 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Logger } from '../../log/index.js'
-import type { Account, AssetFiles, Store, User, Workspace } from '../../store/index.js'
+import type { Account, AccountMember, AssetFiles, Store, User, Workspace } from '../../store/index.js'
 import type { Deployer } from '../../deploy/index.js'
 
 /** Which specification document owns an endpoint: it decides the envelope (DESIGN.md section 5). */
 export type ApiFamily = 'v1' | 'v4' | 'reports'
 
-/** The authenticated caller: the API key's user and account. */
+/** The authenticated caller: the API key's user, its current account, and its enabled account memberships. */
 export interface Principal {
   user: User
+  /** The user's home account (or first account): the scope of account-wide catalog objects (tags). */
   account: Account
   apiKeyId: string
+  memberships: AccountMember[]
 }
 
 /** Everything handlers need, created once by the platform. */
@@ -66,7 +68,7 @@ export interface ApiContext {
   multipart: () => Promise<MultipartForm>
   /** Whether the body is multipart/form-data (for endpoints that take JSON or an upload). */
   isMultipart: () => boolean
-  /** The workspace of a path parameter: 400 if not an integer, 404 if unknown, 403 if another account's. */
+  /** The workspace of a path parameter: 400 if not an integer, 404 if unknown or not visible to the caller. */
   workspace: (param?: string) => Promise<Workspace>
   /** An integer path parameter: 400 naming it otherwise. */
   intParam: (name: string) => number

@@ -30,7 +30,8 @@ async function environmentOf (ctx: ApiContext) {
     svProperties: '',
     memoryUsage: figures.memoryUsage,
     msRunningCount: running.length,
-    totalTxnCount: figures.totalTxnCount,
+    // Only this workspace's runtimes: another account's traffic is none of the caller's business.
+    totalTxnCount: running.reduce((sum, m) => sum + (figures.txnCountByMockService?.[m.id] ?? 0), 0),
     pendingUpdate: false,
     assets,
     serviceMocks,

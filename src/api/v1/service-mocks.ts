@@ -1,5 +1,6 @@
 import { createError } from '../../errors/index.js'
 import type { MockService, MockServiceTransactionRef, Repositories, Workspace } from '../../store/index.js'
+import { findVisibleWorkspace } from '../access/authorize.js'
 import type { ApiContext, HandlerResult, Route } from '../http/types.js'
 import { listQueryOf } from '../paging.js'
 import { invalidField, validatorOf } from '../validation.js'
@@ -335,9 +336,9 @@ export const serviceMockRoutes: Route[] = [
       const cloned = cloneTrackingOf(id, ctx.principal.account.id)
       if (cloned !== undefined) return { result: cloneTrackingView(cloned) }
       const tracking = await ctx.deps.store.trackings.get(id)
-      const workspace = tracking === undefined ? undefined : await ctx.deps.store.workspaces.get(tracking.workspaceId)
-      // A tracking of another account is reported as unknown: its id says nothing to a stranger.
-      if (tracking === undefined || workspace?.accountId !== ctx.principal.account.id) throw createError('ERR_API_NOT_FOUND', [`Tracking ${id}`])
+      const seen = tracking === undefined ? undefined : await findVisibleWorkspace(ctx, tracking.workspaceId)
+      // A tracking of a workspace the caller cannot see is reported as unknown: its id says nothing to a stranger.
+      if (tracking === undefined || seen === undefined) throw createError('ERR_API_NOT_FOUND', [`Tracking ${id}`])
       return { result: trackingView(tracking) }
     },
   },

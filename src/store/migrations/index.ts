@@ -1,5 +1,6 @@
 import { initialSchema } from './001-initial.js'
 import { mockSettingsSchema } from './004-mock-settings.js'
+import { tenancySchema } from './002-tenancy.js'
 import type { Migration } from './types.js'
 
 export type { Migration } from './types.js'
@@ -11,4 +12,4 @@ export type { Migration } from './types.js'
  * @example
  * applyMigrations(db, migrations)
  */
-export const migrations: readonly Migration[] = [initialSchema, mockSettingsSchema]
+export const migrations: readonly Migration[] = [initialSchema, tenancySchema, mockSettingsSchema]

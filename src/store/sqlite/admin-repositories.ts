@@ -22,7 +22,7 @@ const users = defineTable<User>('users', 'id', {
 }, true)
 
 const apiKeys = defineTable<ApiKey>('api_keys', 'id', {
-  id: 'value', userId: 'value', name: 'value', secretHash: 'value', created: 'value', lastUsed: 'value',
+  id: 'value', userId: 'value', name: 'value', secretHash: 'value', created: 'value', lastUsed: 'value', revoked: 'value',
 }, false)
 
 const workspaces = defineTable<Workspace>('workspaces', 'id', {
@@ -104,7 +104,12 @@ export function userRepository (ctx: RepoContext): UserRepository {
         created: ctx.now(),
         lastAccess: null,
       }
-      return users.decode(returnedRow(conn.statement(users.insertSql).get(users.encode(record))))
+      const user = users.decode(returnedRow(conn.statement(users.insertSql).get(users.encode(record))))
+      // Membership of the home account (migration 2): account_members is what access checks read.
+      conn.statement('UPDATE users SET updated = created WHERE id = ?').run(user.id)
+      conn.statement('INSERT INTO account_members (account_id, user_id, roles, enabled, created, updated) VALUES (?, ?, ?, ?, ?, ?)')
+        .run(user.accountId, user.id, JSON.stringify(user.accountRoles), user.enabled ? 1 : 0, user.created, user.created)
+      return user
     },
     async get (id) {
       ctx.check()
@@ -142,7 +147,7 @@ export function apiKeyRepository (ctx: RepoContext): ApiKeyRepository {
   return {
     async create (input) {
       ctx.check()
-      const record: ApiKey = { id: input.id, userId: input.userId, name: input.name, secretHash: input.secretHash, created: ctx.now(), lastUsed: null }
+      const record: ApiKey = { id: input.id, userId: input.userId, name: input.name, secretHash: input.secretHash, created: ctx.now(), lastUsed: null, revoked: null }
       return apiKeys.decode(returnedRow(conn.statement(apiKeys.insertSql).get(apiKeys.encode(record))))
     },
     async get (id) {
@@ -184,7 +189,13 @@ export function workspaceRepository (ctx: RepoContext): WorkspaceRepository {
         created: now,
         updated: now,
       }
-      return workspaces.decode(returnedRow(conn.statement(workspaces.insertSql).get(workspaces.encode(record))))
+      const workspace = workspaces.decode(returnedRow(conn.statement(workspaces.insertSql).get(workspaces.encode(record))))
+      // Its creator manages it, and it has its default project (migration 2).
+      conn.statement("INSERT INTO workspace_members (workspace_id, user_id, role, enabled, created, updated) VALUES (?, ?, 'manager', 1, ?, ?)")
+        .run(workspace.id, workspace.userId, now, now)
+      conn.statement("INSERT INTO projects (workspace_id, name, description, is_default, user_id, created, updated) VALUES (?, 'Default project', NULL, 1, ?, ?, ?)")
+        .run(workspace.id, workspace.userId, now, now)
+      return workspace
     },
     async get (id) {
       ctx.check()

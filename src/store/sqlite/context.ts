@@ -38,7 +38,7 @@ export const auditSortKeys: SortKeys = {
  * @example
  * orderBy(auditSortKeys, '-name') // 'name COLLATE NOCASE DESC, id DESC'
  */
-export function orderBy (sortable: SortKeys, sort: string | undefined): string {
+export function orderBy (sortable: SortKeys, sort: string | undefined, idColumn = 'id'): string {
   const descending = sort?.startsWith('-') ?? false
   const field = sort === undefined || sort === '' ? 'id' : sort.replace(/^[-+]/, '')
   const expression = Object.hasOwn(sortable, field) ? sortable[field] : undefined
@@ -47,7 +47,7 @@ export function orderBy (sortable: SortKeys, sort: string | undefined): string {
   }
   const direction = descending ? 'DESC' : 'ASC'
   const parts = expression.split(',').map((part) => `${part.trim()} ${direction}`)
-  if (field !== 'id') parts.push(`id ${direction}`)
+  if (field !== 'id') parts.push(`${idColumn} ${direction}`)
   return parts.join(', ')
 }
 
@@ -61,6 +61,8 @@ export interface ListSpec<T> {
   sortable: SortKeys
   query: ListQuery
   decode: (row: Row) => T
+  /** The tie-breaking id column, qualified when `from` is a join (default `id`). */
+  idColumn?: string
 }
 
 /**
@@ -71,7 +73,7 @@ export interface ListSpec<T> {
  * listPage(ctx, { select: 'id, name', from: 'services', where: 'workspace_id = @ws', params: { ws: 1 }, sortable: auditSortKeys, query, decode })
  */
 export function listPage<T> (ctx: RepoContext, spec: ListSpec<T>): Page<T> {
-  const order = orderBy(spec.sortable, spec.query.sort)
+  const order = orderBy(spec.sortable, spec.query.sort, spec.idColumn)
   const countSql = `SELECT COUNT(*) AS n FROM ${spec.from} WHERE ${spec.where}`
   const pageSql = `SELECT ${spec.select} FROM ${spec.from} WHERE ${spec.where} ORDER BY ${order} LIMIT @limit OFFSET @skip`
   return ctx.conn.snapshot(() => {

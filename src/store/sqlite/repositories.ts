@@ -7,6 +7,8 @@ import { mockServiceRepository } from './mock-service-repository.js'
 import { mockSettingRepository } from './mock-setting-repository.js'
 import { logSnapshotRepository, trackingRepository } from './tracking-repositories.js'
 import { transactionRepository } from './transaction-repository.js'
+import { tenancyRepository } from './tenancy-repository.js'
+import { searchRepository } from './search-repository.js'
 
 /**
  * Every repository over one context.
@@ -28,6 +30,8 @@ export function createRepositories (ctx: RepoContext): Repositories {
     trackings: trackingRepository(ctx),
     logs: logSnapshotRepository(ctx),
     mockSettings: mockSettingRepository(ctx),
+    tenancy: tenancyRepository(ctx),
+    search: searchRepository(ctx),
   }
 }
 
@@ -41,7 +45,7 @@ export function createRepositories (ctx: RepoContext): Repositories {
  * const top = routeWrites(createRepositories(readerContext), store.write, () => mutex.locked)
  */
 export function routeWrites (reads: Repositories, write: Store['write'], writerBusy: () => boolean): Repositories {
-  const { accounts, users, apiKeys, workspaces, services, tags, transactions, mockServices, assets, trackings, logs, mockSettings } = reads
+  const { accounts, users, apiKeys, workspaces, services, tags, transactions, mockServices, assets, trackings, logs, mockSettings, tenancy, search } = reads
   return {
     accounts: { ...accounts, create: async (input) => await write(async (tx) => await tx.accounts.create(input)) },
     users: {
@@ -108,5 +112,24 @@ export function routeWrites (reads: Repositories, write: Store['write'], writerB
       update: async (ws, kind, id, patch) => await write(async (tx) => await tx.mockSettings.update(ws, kind, id, patch)),
       setConfiguration: async (mockId, configId) => await write(async (tx) => { await tx.mockSettings.setConfiguration(mockId, configId) }),
     },
+    tenancy: routeTenancyWrites(tenancy, write),
+    search,
+  }
+}
+
+/** The tenancy repository's changes, sent through `write` (see routeWrites). */
+function routeTenancyWrites (tenancy: Repositories['tenancy'], write: Store['write']): Repositories['tenancy'] {
+  return {
+    ...tenancy,
+    setMember: async (input) => await write(async (tx) => await tx.tenancy.setMember(input)),
+    updateProfile: async (id, patch) => await write(async (tx) => await tx.tenancy.updateProfile(id, patch)),
+    renameAccount: async (id, name) => await write(async (tx) => await tx.tenancy.renameAccount(id, name)),
+    setWorkspaceMember: async (input) => await write(async (tx) => await tx.tenancy.setWorkspaceMember(input)),
+    removeWorkspaceMember: async (ws, user) => await write(async (tx) => await tx.tenancy.removeWorkspaceMember(ws, user)),
+    createInvitation: async (input) => await write(async (tx) => await tx.tenancy.createInvitation(input)),
+    setInvitationStatus: async (id, status, user) => await write(async (tx) => await tx.tenancy.setInvitationStatus(id, status, user)),
+    createProject: async (input) => await write(async (tx) => await tx.tenancy.createProject(input)),
+    revokeApiKey: async (user, id) => await write(async (tx) => await tx.tenancy.revokeApiKey(user, id)),
+    setActiveWorkspace: async (user, ws) => await write(async (tx) => { await tx.tenancy.setActiveWorkspace(user, ws) }),
   }
 }

@@ -65,6 +65,8 @@ class SqliteStore implements Store {
   readonly trackings: Repositories['trackings']
   readonly logs: Repositories['logs']
   readonly mockSettings: Repositories['mockSettings']
+  readonly tenancy: Repositories['tenancy']
+  readonly search: Repositories['search']
 
   readonly #writer: Connection
   readonly #reader: Connection
@@ -96,6 +98,8 @@ class SqliteStore implements Store {
     this.trackings = top.trackings
     this.logs = top.logs
     this.mockSettings = top.mockSettings
+    this.tenancy = top.tenancy
+    this.search = top.search
   }
 
   /**

@@ -140,7 +140,7 @@ describe('/api/v1 assets: upload', () => {
     await expectError(await platform.request(assetsPath(platform), { method: 'POST', json: { type: 'MAR' } }), 415, 'ERR_API_UNSUPPORTED_MEDIA_TYPE')
   })
 
-  it('answers 403 for another account, 401 without credentials, 404 for an unknown workspace', async () => {
+  it('answers 404 for another account, 401 without credentials, 404 for an unknown workspace', async () => {
     const platform = await startTestPlatform()
     await expectScoped(platform, (ws) => assetsPath(platform, ws), { method: 'POST', body: formOf({ type: 'MAR' }, [{ name: 'a.mar', bytes: 'a' }]) })
     expect(storedFiles(platform)).toEqual([])
@@ -263,7 +263,7 @@ describe('/api/v1 assets: list, get, patch, delete, validate-name', () => {
     await expectError(await post({ name: 'x', idToIgnore: -1 }), 400, 'ERR_API_VALIDATION', '/idToIgnore')
   })
 
-  it('answers 403 for another account and 401 without credentials on every asset path', async () => {
+  it('answers 404 for another account and 401 without credentials on every asset path', async () => {
     const platform = await startTestPlatform()
     await expectScoped(platform, (ws) => assetsPath(platform, ws))
     await expectScoped(platform, (ws) => `${assetsPath(platform, ws)}/1`)

@@ -116,7 +116,7 @@ export function formOf (fields: Record<string, string>, files: Array<{ field?: s
 /** The requests every workspace-scoped path must refuse: another account's workspace, no credentials. */
 export async function expectScoped (platform: TestPlatform, build: (workspaceId: number) => string, init: RequestInit & { json?: unknown } = {}): Promise<void> {
   const foreign = await foreignWorkspace(platform)
-  await expectError(await platform.request(build(foreign), init), 403, 'ERR_API_FORBIDDEN')
+  await expectError(await platform.request(build(foreign), init), 404, 'ERR_API_NOT_FOUND')
   await expectError(await platform.request(build(platform.workspaceId), { ...init, headers: { authorization: '' } }), 401, 'ERR_API_UNAUTHORIZED')
   await expectError(await platform.request(build(987654), init), 404, 'ERR_API_NOT_FOUND')
 }

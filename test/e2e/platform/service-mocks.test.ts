@@ -113,7 +113,7 @@ describe('mock services (service-mocks)', () => {
     expect((await platform.request(`${base}/${a.result.id}`)).status).toBe(404)
   })
 
-  it('answers 404 for unknown ids and trackings, 403 for another account, 503 when nothing can deploy', async () => {
+  it('answers 404 for unknown ids, trackings and a workspace of another account, 503 when nothing can deploy', async () => {
     const platform = await startTestPlatform()
     const { serviceId, base } = await catalog(platform)
     expect((await platform.request(`${base}/12345`)).status).toBe(404)
@@ -121,8 +121,8 @@ describe('mock services (service-mocks)', () => {
     const otherAccount = await platform.store.write(async (tx) => tx.accounts.create({ name: 'other' }))
     const foreign = await platform.store.write(async (tx) => tx.workspaces.create({ accountId: otherAccount.id, name: 'theirs', enabled: true, dedicatedIpsEnabled: false, privateLocationsEnabled: false, userId: platform.userId }))
     const forbidden = await platform.request(`/api/v1/workspaces/${foreign.id}/service-mocks`)
-    expect(forbidden.status).toBe(403)
-    expect((await json<null>(forbidden)).error?.code).toBe('ERR_API_FORBIDDEN')
+    expect(forbidden.status).toBe(404)
+    expect((await json<null>(forbidden)).error?.code).toBe('ERR_API_NOT_FOUND')
     const mock = await json<{ id: number }>(await platform.request(base, { method: 'POST', json: { serviceId, name: 'm' } }))
     const deploy = await platform.request(`${base}/${mock.result.id}/deploy`)
     expect(deploy.status).toBe(503)

@@ -148,7 +148,7 @@ describe('/api/v1 services', () => {
     expect(still.result.name).toBe('theirs')
   })
 
-  it('answers 403 for a workspace of another account, 401 without credentials, 404 for an unknown workspace', async () => {
+  it('answers 404 for a workspace of another account, 401 without credentials, 404 for an unknown workspace', async () => {
     const platform = await startTestPlatform()
     await expectScoped(platform, (ws) => servicesPath(platform, ws))
     await expectScoped(platform, (ws) => servicesPath(platform, ws), { method: 'POST', json: { name: 'x' } })

@@ -96,7 +96,7 @@ describe('/api/v1 transactions: bulk PATCH', () => {
     expect((await platform.request(`${transactionsPath(platform, second)}/${theirs}`)).status).toBe(200)
   })
 
-  it('answers 403 for another account, 401 without credentials', async () => {
+  it('answers 404 for another account, 401 without credentials', async () => {
     const platform = await startTestPlatform()
     await expectScoped(platform, (ws) => transactionsPath(platform, ws), { method: 'PATCH', json: { action: 'DELETE', transactions: [1] } })
   })

@@ -135,7 +135,7 @@ describe('/api/v1 transactions: conflicts', () => {
     await expectError(await platform.request(`${transactionsPath(platform)}/conflicts?serviceId=x`), 400, 'ERR_API_VALIDATION', '/serviceId')
   })
 
-  it('answers 403 for another account, 401 without credentials', async () => {
+  it('answers 404 for another account, 401 without credentials', async () => {
     const platform = await startTestPlatform()
     await expectScoped(platform, (ws) => `${transactionsPath(platform, ws)}/conflicts`)
   })

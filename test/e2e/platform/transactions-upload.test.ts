@@ -166,7 +166,7 @@ describe('/api/v1 transactions: multipart upload', () => {
     expect(await total(platform)).toBe(0)
   })
 
-  it('answers 403 for another account and 401 without credentials', async () => {
+  it('answers 404 for another account and 401 without credentials', async () => {
     const platform = await startTestPlatform()
     await expectScoped(platform, (ws) => transactionsPath(platform, ws), { method: 'POST', body: formOf({ serviceId: '1' }, [{ name: 'hello.json', bytes: dslFile }]) })
   })

@@ -223,7 +223,7 @@ describe('/api/v1 transactions: create, get, update, delete', () => {
     await expectError(await platform.request(`${transactionsPath(platform)}/x`), 400, 'ERR_API_VALIDATION', '/transactionId')
   })
 
-  it('answers 403 for another account, 401 without credentials, 404 for an unknown workspace', async () => {
+  it('answers 404 for another account, 401 without credentials, 404 for an unknown workspace', async () => {
     const platform = await startTestPlatform()
     await expectScoped(platform, (ws) => transactionsPath(platform, ws))
     await expectScoped(platform, (ws) => `${transactionsPath(platform, ws)}/1`)

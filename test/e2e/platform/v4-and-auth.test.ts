@@ -41,7 +41,7 @@ describe('platform authentication and /api/v4', () => {
 
   it('refuses another account, a missing accountId and a bad body with the failing field named', async () => {
     const platform = await startTestPlatform()
-    expect((await platform.request('/api/v4/workspaces?accountId=999')).status).toBe(403)
+    expect((await platform.request('/api/v4/workspaces?accountId=999')).status).toBe(404)
     const missing = await platform.request('/api/v4/workspaces')
     expect(missing.status).toBe(400)
     expect(await missing.json()).toMatchObject({ error: { code: 'ERR_API_VALIDATION', details: [{ path: '/accountId' }] } })

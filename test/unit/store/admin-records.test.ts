@@ -77,7 +77,7 @@ describe('API keys', () => {
     const { store } = await openTestStore()
     const { user } = await seed(store)
     const key = await store.apiKeys.create({ id: 'k-1', userId: user.id, name: 'ci', secretHash: 'aa:bb' })
-    expect(key).toEqual({ id: 'k-1', userId: user.id, name: 'ci', secretHash: 'aa:bb', created: expect.any(Number), lastUsed: null })
+    expect(key).toEqual({ id: 'k-1', userId: user.id, name: 'ci', secretHash: 'aa:bb', created: expect.any(Number), lastUsed: null, revoked: null })
     await store.apiKeys.touch('k-1', 5000)
     await store.apiKeys.touch('k-1', 4000)
     expect((await store.apiKeys.get('k-1'))?.lastUsed).toBe(5000)

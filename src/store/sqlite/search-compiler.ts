@@ -1,0 +1,407 @@
+import { createError, type ErrorDetail } from '../../errors/index.js'
+import type { CompiledSearch } from '../repositories.js'
+
+/*
+ * POST /api/v4/search (spec/001 "Search request"), compiled to ONE parameterised SELECT over the
+ * store. Every identifier in the SQL comes from the tables below, never from the request; every
+ * value of the request is a bound parameter. Nothing is loaded and filtered in JavaScript.
+ */
+
+type FieldType = 'integer' | 'string' | 'boolean' | 'timestamp'
+
+interface FieldDef {
+  /** Column of the entity's table. */
+  column: string
+  type: FieldType
+}
+
+interface EntityDef {
+  table: string
+  fields: Readonly<Record<string, FieldDef>>
+  /** Many-to-one relations: relation name -> (entity, foreign key column of this table). */
+  relations: Readonly<Record<string, { entity: string; column: string }>>
+  /** How visibility narrows it: by workspace id, account id, the account itself, or membership (users). */
+  scope: 'workspace' | 'account' | 'self-account' | 'self-workspace' | 'user'
+}
+
+const audit: Record<string, FieldDef> = {
+  created: { column: 'created', type: 'timestamp' },
+  updated: { column: 'updated', type: 'timestamp' },
+  createdBy: { column: 'created_by', type: 'string' },
+  updatedBy: { column: 'updated_by', type: 'string' },
+}
+
+const entities: Readonly<Record<string, EntityDef>> = {
+  accounts: {
+    table: 'accounts',
+    fields: { id: { column: 'id', type: 'integer' }, name: { column: 'name', type: 'string' }, description: { column: 'description', type: 'string' }, created: audit['created']!, updated: audit['updated']! },
+    relations: {},
+    scope: 'self-account',
+  },
+  workspaces: {
+    table: 'workspaces',
+    fields: {
+      id: { column: 'id', type: 'integer' },
+      name: { column: 'name', type: 'string' },
+      enabled: { column: 'enabled', type: 'boolean' },
+      accountId: { column: 'account_id', type: 'integer' },
+      userId: { column: 'user_id', type: 'integer' },
+      created: audit['created']!,
+      updated: audit['updated']!,
+    },
+    relations: { account: { entity: 'accounts', column: 'account_id' }, owner: { entity: 'users', column: 'user_id' } },
+    scope: 'self-workspace',
+  },
+  users: {
+    table: 'users',
+    fields: {
+      id: { column: 'id', type: 'integer' },
+      email: { column: 'email', type: 'string' },
+      firstName: { column: 'first_name', type: 'string' },
+      lastName: { column: 'last_name', type: 'string' },
+      enabled: { column: 'enabled', type: 'boolean' },
+      created: audit['created']!,
+    },
+    relations: {},
+    scope: 'user',
+  },
+  projects: {
+    table: 'projects',
+    fields: {
+      id: { column: 'id', type: 'integer' },
+      name: { column: 'name', type: 'string' },
+      description: { column: 'description', type: 'string' },
+      workspaceId: { column: 'workspace_id', type: 'integer' },
+      isDefault: { column: 'is_default', type: 'boolean' },
+      created: audit['created']!,
+      updated: audit['updated']!,
+    },
+    relations: { workspace: { entity: 'workspaces', column: 'workspace_id' } },
+    scope: 'workspace',
+  },
+  services: {
+    table: 'services',
+    fields: { id: { column: 'id', type: 'integer' }, name: { column: 'name', type: 'string' }, description: { column: 'description', type: 'string' }, workspaceId: { column: 'workspace_id', type: 'integer' }, ...audit },
+    relations: { workspace: { entity: 'workspaces', column: 'workspace_id' } },
+    scope: 'workspace',
+  },
+  transactions: {
+    table: 'transactions',
+    fields: {
+      id: { column: 'id', type: 'integer' },
+      name: { column: 'name', type: 'string' },
+      description: { column: 'description', type: 'string' },
+      dslType: { column: 'dsl_type', type: 'string' },
+      serviceId: { column: 'service_id', type: 'integer' },
+      workspaceId: { column: 'workspace_id', type: 'integer' },
+      ...audit,
+    },
+    relations: { service: { entity: 'services', column: 'service_id' }, workspace: { entity: 'workspaces', column: 'workspace_id' } },
+    scope: 'workspace',
+  },
+  'mock-services': {
+    table: 'mock_services',
+    fields: {
+      id: { column: 'id', type: 'integer' },
+      name: { column: 'name', type: 'string' },
+      description: { column: 'description', type: 'string' },
+      type: { column: 'type', type: 'string' },
+      status: { column: 'status', type: 'string' },
+      serviceId: { column: 'service_id', type: 'integer' },
+      workspaceId: { column: 'workspace_id', type: 'integer' },
+      ...audit,
+    },
+    relations: { service: { entity: 'services', column: 'service_id' }, workspace: { entity: 'workspaces', column: 'workspace_id' } },
+    scope: 'workspace',
+  },
+  tags: {
+    table: 'tags',
+    fields: { id: { column: 'id', type: 'integer' }, name: { column: 'name', type: 'string' }, description: { column: 'description', type: 'string' }, accountId: { column: 'account_id', type: 'integer' }, ...audit },
+    relations: { account: { entity: 'accounts', column: 'account_id' } },
+    scope: 'account',
+  },
+}
+
+/** Other spellings clients use for an entity. */
+const entityAliases: Readonly<Record<string, string>> = { mockServices: 'mock-services', 'service-mocks': 'mock-services' }
+
+export const SEARCH_OPERATORS = ['$eq', '$ne', '$ilike', '$in', '$gt', '$gte', '$lt', '$lte'] as const
+/** Most rows one search returns; `limit` 0, -1 or larger asks for this many (docs/api.md). */
+export const SEARCH_MAX_LIMIT = 1000
+const MAX_CONDITIONS = 100
+const MAX_DEPTH = 8
+
+/** The validated request the API hands over. */
+export interface SearchRequest {
+  entity: string
+  fields?: unknown
+  filters?: unknown
+  ordering?: unknown
+  skip?: number
+  limit?: number
+}
+
+/** What the caller may see: the API decides it from the caller's memberships. */
+export interface SearchScope {
+  accountIds: readonly number[]
+  workspaceIds: readonly number[]
+}
+
+/** A compiled search plus how to shape its flat rows back into hits. */
+export interface CompiledSearchPlan extends CompiledSearch {
+  limit: number
+  skip: number
+  /** Output key (`name`, `service.name`) of each selected column, in order, and whether it is a boolean (stored 0/1). */
+  outputs: Array<{ key: string; boolean: boolean }>
+}
+
+function invalid (path: string, message: string): Error {
+  const detail: ErrorDetail = { path, message }
+  return createError('ERR_API_VALIDATION', [`${path} ${message}`], { details: [detail] })
+}
+
+function entityOf (name: string, path: string): [string, EntityDef] {
+  const key = entityAliases[name] ?? name
+  const def = Object.hasOwn(entities, key) ? entities[key] : undefined
+  if (def === undefined) throw invalid(path, `must be one of ${Object.keys(entities).join(', ')}`)
+  return [key, def]
+}
+
+/**
+ * The searchable data model, for GET /api/v4/search/metadata.
+ *
+ * @example
+ * searchMetadata().entities.transactions.relations.service // 'services'
+ */
+export function searchMetadata () {
+  const out: Record<string, { fields: Record<string, string>; relations: Record<string, string> }> = {}
+  for (const [name, def] of Object.entries(entities)) {
+    out[name] = {
+      fields: Object.fromEntries(Object.entries(def.fields).map(([f, d]) => [f, d.type === 'timestamp' ? 'integer (epoch seconds)' : d.type])),
+      relations: Object.fromEntries(Object.entries(def.relations).map(([r, d]) => [r, d.entity])),
+    }
+  }
+  return { entities: out, operators: [...SEARCH_OPERATORS, '$and', '$or'], maxLimit: SEARCH_MAX_LIMIT, entityAliases }
+}
+
+class Compiler {
+  readonly params: Record<string, unknown> = {}
+  readonly joins = new Map<string, string>()
+  private n = 0
+  private conditions = 0
+
+  constructor (readonly def: EntityDef) {}
+
+  bind (value: unknown): string {
+    const name = `p${this.n++}`
+    this.params[name] = value
+    return `@${name}`
+  }
+
+  /** The SQL expression of `field` or `relation.field`, joining the relation when first used. */
+  expression (ref: string, path: string): { sql: string; type: FieldType } {
+    const dot = ref.indexOf('.')
+    if (dot === -1) {
+      const field = Object.hasOwn(this.def.fields, ref) ? this.def.fields[ref] : undefined
+      if (field === undefined) throw invalid(path, `is not a field of this entity (expected one of ${Object.keys(this.def.fields).join(', ')})`)
+      return { sql: columnSql('e', field), type: field.type }
+    }
+    const relation = ref.slice(0, dot)
+    const fieldName = ref.slice(dot + 1)
+    const alias = this.join(relation, path)
+    const target = entities[this.def.relations[relation]!.entity]!
+    const field = Object.hasOwn(target.fields, fieldName) ? target.fields[fieldName] : undefined
+    if (field === undefined) throw invalid(path, `is not a field of ${relation} (expected one of ${Object.keys(target.fields).join(', ')})`)
+    return { sql: columnSql(alias, field), type: field.type }
+  }
+
+  join (relation: string, path: string): string {
+    const rel = Object.hasOwn(this.def.relations, relation) ? this.def.relations[relation] : undefined
+    if (rel === undefined) throw invalid(path, `names no relation of this entity (expected one of ${Object.keys(this.def.relations).join(', ') || 'none'})`)
+    const alias = `r_${relation}`
+    if (!this.joins.has(relation)) this.joins.set(relation, `LEFT JOIN ${entities[rel.entity]!.table} ${alias} ON ${alias}.id = e.${rel.column}`)
+    return alias
+  }
+
+  filter (node: unknown, path: string, depth: number): string {
+    if (depth > MAX_DEPTH) throw invalid(path, `nests deeper than ${MAX_DEPTH} levels`)
+    if (typeof node !== 'object' || node === null || Array.isArray(node)) throw invalid(path, 'must be an object of conditions')
+    const parts: string[] = []
+    for (const [key, value] of Object.entries(node)) {
+      const at = `${path}/${escapePointer(key)}`
+      if (key === '$and' || key === '$or') {
+        if (!Array.isArray(value) || value.length === 0) throw invalid(at, 'must be a non-empty array of conditions')
+        const inner = value.map((v, i) => this.filter(v, `${at}/${i}`, depth + 1))
+        parts.push(`(${inner.join(key === '$and' ? ' AND ' : ' OR ')})`)
+      } else if (key.startsWith('$')) {
+        throw invalid(at, `is not an operator here (expected a field name, $and or $or)`)
+      } else {
+        const { sql, type } = this.expression(key, at)
+        if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+          const ops = Object.entries(value)
+          if (ops.length === 0) throw invalid(at, 'must hold an operator')
+          for (const [op, operand] of ops) parts.push(this.condition(sql, type, op, operand, `${at}/${escapePointer(op)}`))
+        } else {
+          parts.push(this.condition(sql, type, '$eq', value, at))
+        }
+      }
+    }
+    if (parts.length === 0) return '1'
+    return parts.length === 1 ? parts[0]! : `(${parts.join(' AND ')})`
+  }
+
+  condition (sql: string, type: FieldType, op: string, operand: unknown, path: string): string {
+    if (++this.conditions > MAX_CONDITIONS) throw invalid(path, `is one condition too many (at most ${MAX_CONDITIONS})`)
+    switch (op) {
+      case '$eq':
+      case '$ne':
+        if (operand === null) return `${sql} IS ${op === '$eq' ? '' : 'NOT '}NULL`
+        return `${sql} ${op === '$eq' ? '=' : 'IS NOT'} ${this.bind(valueOf(type, operand, path))}`
+      case '$gt': case '$gte': case '$lt': case '$lte': {
+        const symbol = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' }[op]
+        if (type === 'boolean') throw invalid(path, 'does not apply to a boolean field')
+        return `${sql} ${symbol} ${this.bind(valueOf(type, operand, path))}`
+      }
+      case '$ilike': {
+        if (type !== 'string') throw invalid(path, 'applies only to text fields')
+        if (typeof operand !== 'string' || operand.length > 1000) throw invalid(path, 'must be a string of at most 1000 characters')
+        return `${sql} LIKE ${this.bind(likePattern(operand))} ESCAPE '\\'`
+      }
+      case '$in': {
+        if (!Array.isArray(operand) || operand.length > 1000) throw invalid(path, 'must be an array of at most 1000 values')
+        const values = operand.map((v, i) => valueOf(type, v, `${path}/${i}`))
+        return `${sql} IN (SELECT value FROM json_each(${this.bind(JSON.stringify(values))}))`
+      }
+      default:
+        throw invalid(path, `is not an operator (expected one of ${SEARCH_OPERATORS.join(', ')})`)
+    }
+  }
+}
+
+function columnSql (alias: string, field: FieldDef): string {
+  // Timestamps are kept in epoch ms and shown (and compared) in epoch seconds, as v4 shows them.
+  return field.type === 'timestamp' ? `(${alias}.${field.column} / 1000)` : `${alias}.${field.column}`
+}
+
+function valueOf (type: FieldType, value: unknown, path: string): string | number {
+  switch (type) {
+    case 'string':
+      if (typeof value !== 'string') throw invalid(path, 'must be a string')
+      return value
+    case 'boolean':
+      if (typeof value !== 'boolean') throw invalid(path, 'must be a boolean')
+      return value ? 1 : 0
+    case 'integer':
+    case 'timestamp':
+      if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw invalid(path, 'must be an integer')
+      return value
+  }
+}
+
+/** `$ilike`: `%` is the wildcard; a value without one matches as a substring. `_` and `\` are literal. */
+function likePattern (value: string): string {
+  const escaped = value.replace(/[\\_]/g, (c) => `\\${c}`)
+  return value.includes('%') ? escaped : `%${escaped}%`
+}
+
+function escapePointer (key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1')
+}
+
+function scopeSql (c: Compiler, scope: SearchScope): string {
+  const workspaces = c.bind(JSON.stringify(scope.workspaceIds))
+  const accounts = (): string => c.bind(JSON.stringify(scope.accountIds))
+  switch (c.def.scope) {
+    // One workspace (the common case) as an equality, which the planner serves best.
+    case 'workspace': return scope.workspaceIds.length === 1 ? `e.workspace_id = ${c.bind(scope.workspaceIds[0])}` : `e.workspace_id IN (SELECT value FROM json_each(${workspaces}))`
+    case 'self-workspace': return `e.id IN (SELECT value FROM json_each(${workspaces}))`
+    case 'account': return `e.account_id IN (SELECT value FROM json_each(${accounts()}))`
+    case 'self-account': return `e.id IN (SELECT value FROM json_each(${accounts()}))`
+    case 'user': return `EXISTS (SELECT 1 FROM account_members m WHERE m.user_id = e.id AND m.account_id IN (SELECT value FROM json_each(${accounts()})))`
+  }
+}
+
+/**
+ * Compiles a search request for the caller's scope, or throws 400 ERR_API_VALIDATION naming the
+ * failing part of the request (`/filters/$or/1/name/$like`).
+ *
+ * @example
+ * compileSearch({ entity: 'transactions', filters: { name: { $ilike: 'pet' } }, ordering: [{ updated: -1 }], limit: 50 }, { accountIds: [1], workspaceIds: [1] })
+ */
+export function compileSearch (request: SearchRequest, scope: SearchScope): CompiledSearchPlan {
+  const [, def] = entityOf(request.entity, '/entity')
+  const c = new Compiler(def)
+  const where = [scopeSql(c, scope)]
+  if (request.filters !== undefined && request.filters !== null) where.push(c.filter(request.filters, '/filters', 0))
+  // Ordering: [{ name: 1 }, { updated: -1 }] (spec/001), or 'name' / '-updated'.
+  const ordering = request.ordering ?? []
+  if (!Array.isArray(ordering) || ordering.length > 5) throw invalid('/ordering', 'must be an array of at most 5 orderings')
+  const keys: Array<{ sql: string; direction: 'ASC' | 'DESC'; nocase: boolean }> = []
+  for (const [i, o] of ordering.entries()) {
+    let ref: string
+    let direction: number
+    if (typeof o === 'string') {
+      ref = o.replace(/^[-+]/, '')
+      direction = o.startsWith('-') ? -1 : 1
+    } else if (typeof o === 'object' && o !== null && !Array.isArray(o) && Object.keys(o).length === 1) {
+      const [entry] = Object.entries(o)
+      ref = entry![0]
+      direction = entry![1] as number
+      if (direction !== 1 && direction !== -1) throw invalid(`/ordering/${i}/${escapePointer(ref)}`, 'must be 1 or -1')
+    } else {
+      throw invalid(`/ordering/${i}`, 'must be an object mapping one field to 1 or -1')
+    }
+    const { sql, type } = c.expression(ref, `/ordering/${i}`)
+    // Timestamps order by their stored milliseconds: the same order, and an index can serve it.
+    keys.push({ sql: type === 'timestamp' ? sql.replace(/^\((.*) \/ 1000\)$/, '$1') : sql, direction: direction === -1 ? 'DESC' : 'ASC', nocase: type === 'string' })
+  }
+  const idDirection = keys[0]?.direction ?? 'ASC'
+  // Joins the filter and the ordering need are made while scanning; those only the fields need, for the page alone.
+  const scanJoins = [...c.joins.values()].join(' ')
+
+  // Fields: `*`, `name`, `relation.*`, `relation.name`.
+  const fields = request.fields ?? ['*']
+  if (!Array.isArray(fields) || fields.length > 100) throw invalid('/fields', 'must be an array of at most 100 field names')
+  const selected = new Map<string, { sql: string; type: FieldType }>()
+  for (const [i, f] of fields.entries()) {
+    if (typeof f !== 'string') throw invalid(`/fields/${i}`, 'must be a string')
+    if (f === '*') {
+      for (const name of Object.keys(def.fields)) selected.set(name, c.expression(name, `/fields/${i}`))
+    } else if (f.endsWith('.*')) {
+      const relation = f.slice(0, -2)
+      c.join(relation, `/fields/${i}`)
+      const target = entities[def.relations[relation]!.entity]!
+      for (const name of Object.keys(target.fields)) selected.set(`${relation}.${name}`, c.expression(`${relation}.${name}`, `/fields/${i}`))
+    } else {
+      selected.set(f, c.expression(f, `/fields/${i}`))
+    }
+  }
+  selected.set('id', { sql: columnSql('e', def.fields['id']!), type: 'integer' })
+  const skip = request.skip ?? 0
+  const rawLimit = request.limit ?? 50
+  const limit = rawLimit <= 0 || rawLimit > SEARCH_MAX_LIMIT ? SEARCH_MAX_LIMIT : rawLimit
+  const outputs = [...selected].map(([key, { type }]) => ({ key, boolean: type === 'boolean' }))
+  const columns = [...selected.values()].map(({ sql }, i) => `${sql} AS c${i}`).join(', ')
+  const orderOf = (prefix: string): string => [
+    ...keys.map((k, i) => `${prefix}o${i}${k.nocase ? ' COLLATE NOCASE' : ''} ${k.direction}`),
+    `${prefix}id ${idDirection}`,
+  ].join(', ')
+  /*
+   * Three steps in one statement: `hits` scans for the matching ids and their sort keys (for a
+   * name filter ordered by time, from a covering index, without reading the rows), `page` sorts
+   * and cuts them, and only the page's rows are read in full. The total is counted from `hits`.
+   */
+  const hits = `hits AS MATERIALIZED (SELECT e.id AS id${keys.map((k, i) => `, ${k.sql} AS o${i}`).join('')} FROM ${def.table} e ${scanJoins} WHERE ${where.join(' AND ')})`
+  const page = `page AS MATERIALIZED (SELECT * FROM hits ORDER BY ${orderOf('')} LIMIT @__limit OFFSET @__skip)`
+  return {
+    sql: `WITH ${hits}, ${page} SELECT ${columns}, (SELECT COUNT(*) FROM hits) AS __total FROM page p JOIN ${def.table} e ON e.id = p.id ${[...c.joins.values()].join(' ')} ORDER BY ${orderOf('p.')}`,
+    countSql: `WITH ${hits} SELECT COUNT(*) AS n FROM hits`,
+    params: { ...c.params, __limit: limit, __skip: skip },
+    limit,
+    skip,
+    outputs,
+  }
+}
+
+/** Entity names accepted by compileSearch (without aliases). */
+export const SEARCH_ENTITIES = Object.keys(entities)
