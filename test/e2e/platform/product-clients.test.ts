@@ -57,8 +57,8 @@ describe('clients of the product (issue 7)', () => {
       serviceId,
       httpRunnerEnabled: true,
       endpoints: [],
-      harborId: 'local',
-      shipId: 'local',
+      harborId: 'harbor-local',
+      shipId: 'ship-local',
       configurationId: null,
       proxy: null,
       brokerConfig: null,
@@ -139,7 +139,7 @@ describe('clients of the product (issue 7)', () => {
     for (const limit of ['-1', '0', '100000']) {
       const res = await envelope<Array<Record<string, unknown>>>(await platform.request(`/api/v1/workspaces/${platform.workspaceId}/locations?limit=${limit}&skip=0`))
       expect(res.total).toBe(1)
-      expect(res.result[0]).toMatchObject({ harborId: 'local', shipId: 'local', kubernetes: false, metadata: { portRange: expect.stringMatching(/^\d+-\d+$/) } })
+      expect(res.result[0]).toMatchObject({ harborId: 'harbor-local', shipId: 'ship-local', kubernetes: false, metadata: { portRange: expect.stringMatching(/^\d+-\d+$/) } })
     }
   })
 
