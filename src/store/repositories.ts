@@ -14,6 +14,7 @@ import type {
   User,
   Workspace,
 } from './types.js'
+import type { MonitoringRepository, OAuthRepository } from './monitoring.js'
 
 /*
  * The persistence contract of the control plane. Every method is asynchronous so that a
@@ -164,6 +165,10 @@ export interface Repositories {
   assets: AssetRepository
   trackings: TrackingRepository
   logs: LogSnapshotRepository
+  /** API monitoring (spec/000): buckets, tests, environments, schedules, runs, revisions. */
+  monitoring: MonitoringRepository
+  /** The monitoring API's OAuth 2.0 provider. */
+  oauth: OAuthRepository
 }
 
 /**

@@ -1,4 +1,5 @@
 import { initialSchema } from './001-initial.js'
+import { monitoringSchema } from './003-monitoring.js'
 import type { Migration } from './types.js'
 
 export type { Migration } from './types.js'
@@ -10,4 +11,4 @@ export type { Migration } from './types.js'
  * @example
  * applyMigrations(db, migrations)
  */
-export const migrations: readonly Migration[] = [initialSchema]
+export const migrations: readonly Migration[] = [initialSchema, monitoringSchema]

@@ -4,6 +4,7 @@ import { assetRepository } from './asset-repository.js'
 import { serviceRepository, tagRepository } from './catalog-repositories.js'
 import type { RepoContext } from './context.js'
 import { mockServiceRepository } from './mock-service-repository.js'
+import { monitoringRepository, oauthRepository, routeMonitoringWrites } from './monitoring-repository.js'
 import { logSnapshotRepository, trackingRepository } from './tracking-repositories.js'
 import { transactionRepository } from './transaction-repository.js'
 
@@ -26,6 +27,8 @@ export function createRepositories (ctx: RepoContext): Repositories {
     assets: assetRepository(ctx),
     trackings: trackingRepository(ctx),
     logs: logSnapshotRepository(ctx),
+    monitoring: monitoringRepository(ctx),
+    oauth: oauthRepository(ctx),
   }
 }
 
@@ -100,5 +103,6 @@ export function routeWrites (reads: Repositories, write: Store['write'], writerB
       update: async (id, patch) => await write(async (tx) => await tx.trackings.update(id, patch)),
     },
     logs: { ...logs, create: async (input) => await write(async (tx) => await tx.logs.create(input)) },
+    ...routeMonitoringWrites(reads, write),
   }
 }

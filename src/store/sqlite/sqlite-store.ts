@@ -64,6 +64,8 @@ class SqliteStore implements Store {
   readonly assets: Repositories['assets']
   readonly trackings: Repositories['trackings']
   readonly logs: Repositories['logs']
+  readonly monitoring: Repositories['monitoring']
+  readonly oauth: Repositories['oauth']
 
   readonly #writer: Connection
   readonly #reader: Connection
@@ -94,6 +96,8 @@ class SqliteStore implements Store {
     this.assets = top.assets
     this.trackings = top.trackings
     this.logs = top.logs
+    this.monitoring = top.monitoring
+    this.oauth = top.oauth
   }
 
   /**

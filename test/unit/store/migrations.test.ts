@@ -17,7 +17,10 @@ function raw (dataDir: string): Database.Database {
   return db
 }
 
-const addColor: Migration = { version: 2, name: 'tag color', sql: "ALTER TABLE tags ADD COLUMN color TEXT NOT NULL DEFAULT 'grey'" }
+/** The version after the newest released migration (tests add one of their own). */
+const LAST = migrations.at(-1)?.version ?? 0
+const NEXT = LAST + 1
+const addColor: Migration = { version: NEXT, name: 'tag color', sql: "ALTER TABLE tags ADD COLUMN color TEXT NOT NULL DEFAULT 'grey'" }
 
 describe('opening a store', () => {
   it('creates the data dir, a WAL database at the newest schema version, with foreign keys on', async () => {
@@ -88,21 +91,21 @@ describe('applyMigrations', () => {
     await store.close()
 
     const db = withRaw(dataDir)
-    expect(applyMigrations(db, [...migrations, addColor])).toEqual([2])
+    expect(applyMigrations(db, [...migrations, addColor])).toEqual([NEXT])
     expect(applyMigrations(db, [...migrations, addColor])).toEqual([])
     expect(db.prepare('SELECT name, color FROM tags WHERE id = ?').get(tag.id)).toEqual({ name: 'smoke', color: 'grey' })
-    expect(db.pragma('user_version', { simple: true })).toBe(2)
-    expect(appliedMigrations(db).map((m) => m.version)).toEqual([1, 2])
+    expect(db.pragma('user_version', { simple: true })).toBe(NEXT)
+    expect(appliedMigrations(db).map((m) => m.version)).toEqual([...migrations.map((m) => m.version), NEXT])
   })
 
   it('leaves the database at the previous version when a migration fails half-way', () => {
     const db = new Database(':memory:')
     applyMigrations(db, migrations)
-    const broken: Migration = { version: 2, name: 'broken', sql: 'CREATE TABLE half (x INTEGER); SELECT * FROM no_such_table;' }
-    expect(() => applyMigrations(db, [...migrations, broken])).toThrow(/migration 2 \(broken\) failed/)
+    const broken: Migration = { version: NEXT, name: 'broken', sql: 'CREATE TABLE half (x INTEGER); SELECT * FROM no_such_table;' }
+    expect(() => applyMigrations(db, [...migrations, broken])).toThrow(new RegExp(`migration ${NEXT} \\(broken\\) failed`))
     expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'half'").get()).toBeUndefined()
-    expect(appliedMigrations(db).map((m) => m.version)).toEqual([1])
-    expect(db.pragma('user_version', { simple: true })).toBe(1)
+    expect(appliedMigrations(db).map((m) => m.version)).toEqual(migrations.map((m) => m.version))
+    expect(db.pragma('user_version', { simple: true })).toBe(LAST)
     db.close()
   })
 
