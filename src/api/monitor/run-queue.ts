@@ -1,0 +1,232 @@
+import { randomUUID } from 'node:crypto'
+import type { Logger } from '../../log/index.js'
+import type { JsonObject, MonitorBucket, MonitorEnvironment, MonitorRun, MonitorSchedule, MonitorTest, Store } from '../../store/index.js'
+import { LOCAL_REGION } from './root.js'
+
+/** What the runner gets for one run: the test, its environment chain (root first), the trigger's variables. */
+export interface ExecuteInput {
+  test: MonitorTest
+  bucket: MonitorBucket
+  /** The run's environment and its ancestors, the root first (inheritance is applied by the runner). */
+  environments: MonitorEnvironment[]
+  variables: Record<string, string>
+  runId: string
+  /** Another test of the same bucket, for subtest steps. */
+  loadTest: (id: string) => Promise<{ test: MonitorTest; environments: MonitorEnvironment[] } | undefined>
+}
+
+/** What a run produced: pass or fail, and the result document the API shows (`requests`, counts...). */
+export interface ExecuteOutcome {
+  pass: boolean
+  doc: JsonObject
+}
+
+export type Execute = (input: ExecuteInput) => Promise<ExecuteOutcome>
+
+/** Timers of schedules: one per schedule; `fire` is called on each tick of its interval. */
+export interface ScheduleTimers {
+  add: (schedule: MonitorSchedule, fire: () => void) => void
+  remove: (scheduleId: string) => void
+  stop: () => void
+}
+
+export interface RunQueueOptions {
+  store: Store
+  log: Logger
+  execute: Execute
+  timers: ScheduleTimers
+  /** Runs kept per test. */
+  retention: number
+  now: () => number
+}
+
+export interface RunStart {
+  test: MonitorTest
+  bucket: MonitorBucket
+  environment: MonitorEnvironment
+  variables: Record<string, string>
+  source: 'trigger' | 'scheduled'
+}
+
+/**
+ * Runs tests asynchronously: a run is stored `queued` at once and the caller answered; runs of one
+ * test execute one after another (never the same test twice at once), runs of different tests
+ * concurrently. A scheduled tick finding its test busy is skipped rather than queued, so a slow
+ * test cannot pile up runs. Each finished run prunes the test's results to `retention`.
+ */
+export class RunQueue {
+  readonly #o: RunQueueOptions
+  /** The tail of each test's chain of runs, and how many runs wait in it. */
+  readonly #chains = new Map<string, { tail: Promise<void>; pending: number }>()
+  readonly #schedulesOf = new Map<string, Set<string>>()
+  #closed = false
+
+  constructor (options: RunQueueOptions) {
+    this.#o = options
+  }
+
+  busy (testId: string): boolean {
+    return (this.#chains.get(testId)?.pending ?? 0) > 0
+  }
+
+  /** Stores a queued run and schedules its execution; resolves once the run is stored. */
+  async start (input: RunStart): Promise<MonitorRun> {
+    const now = this.#o.now()
+    const run = await this.#o.store.monitoring.createRun({
+      id: randomUUID(),
+      testId: input.test.id,
+      bucketKey: input.bucket.key,
+      environmentId: input.environment.id,
+      result: 'queued',
+      source: input.source,
+      created: now,
+      finished: null,
+      doc: {
+        test_name: input.test.name,
+        environment_name: input.environment.doc['name'] ?? null,
+        initial_variables: input.variables,
+        region: LOCAL_REGION,
+        agent: null,
+        requests: [],
+      },
+    })
+    const chain = this.#chains.get(input.test.id) ?? { tail: Promise.resolve(), pending: 0 }
+    chain.pending++
+    chain.tail = chain.tail.then(async () => await this.#execute(run, input)).finally(() => {
+      chain.pending--
+      if (chain.pending === 0 && this.#chains.get(input.test.id) === chain) this.#chains.delete(input.test.id)
+    })
+    this.#chains.set(input.test.id, chain)
+    return run
+  }
+
+  async #execute (run: MonitorRun, input: RunStart): Promise<void> {
+    const store = this.#o.store.monitoring
+    try {
+      const test = await store.getTestById(input.test.id)
+      if (test === undefined || this.#closed) return
+      const started = this.#o.now()
+      await store.updateRun(run.id, { result: 'working', doc: { ...run.doc, started_at: started / 1000 } })
+      const environments = await this.environmentChain(input.bucket.key, input.environment.id)
+      let outcome: ExecuteOutcome
+      try {
+        outcome = await this.#o.execute({
+          test,
+          bucket: input.bucket,
+          environments,
+          variables: input.variables,
+          runId: run.id,
+          loadTest: async (id) => {
+            const sub = await store.getTest(input.bucket.key, id)
+            if (sub === undefined || sub.defaultEnvironmentId === null) return undefined
+            return { test: sub, environments: await this.environmentChain(input.bucket.key, sub.defaultEnvironmentId) }
+          },
+        })
+      } catch (err) {
+        this.#o.log.warn({ err, testId: test.id, runId: run.id }, 'test run failed')
+        outcome = { pass: false, doc: { error: err instanceof Error ? err.message : String(err) } }
+      }
+      const finished = this.#o.now()
+      await store.updateRun(run.id, {
+        result: outcome.pass ? 'pass' : 'fail',
+        finished,
+        doc: { ...run.doc, started_at: started / 1000, ...outcome.doc, finished_at: finished / 1000 },
+      })
+      await store.pruneRuns(test.id, this.#o.retention)
+    } catch (err) {
+      // The test was deleted under the run, or the store closed: nothing left to record.
+      this.#o.log.debug({ err, runId: run.id }, 'test run dropped')
+    }
+  }
+
+  /** An environment and its ancestors, root first; an ancestor that no longer exists ends the chain. */
+  async environmentChain (bucketKey: string, environmentId: string): Promise<MonitorEnvironment[]> {
+    const chain: MonitorEnvironment[] = []
+    let id: string | null = environmentId
+    while (id !== null && chain.length < 11) {
+      const env: MonitorEnvironment | undefined = await this.#o.store.monitoring.getEnvironment(bucketKey, id)
+      if (env === undefined) break
+      chain.unshift(env)
+      id = typeof env.doc['parent_environment_id'] === 'string' ? env.doc['parent_environment_id'] : null
+    }
+    return chain
+  }
+
+  /** Loads every stored schedule (at platform start: schedules survive restarts). */
+  async loadSchedules (): Promise<void> {
+    for (const schedule of await this.#o.store.monitoring.listAllSchedules()) this.#arm(schedule)
+  }
+
+  /** Re-reads a test's schedules after a change (in the background). */
+  syncSchedules (testId: string): void {
+    this.#o.store.monitoring.listSchedules(testId).then((schedules) => {
+      this.forgetTest(testId)
+      for (const schedule of schedules) this.#arm(schedule)
+    }, (err: unknown) => this.#o.log.error({ err, testId }, 'cannot load schedules'))
+  }
+
+  /** Stops the schedules of a test (deleted, or about to be re-read). */
+  forgetTest (testId: string): void {
+    for (const id of this.#schedulesOf.get(testId) ?? []) this.#o.timers.remove(id)
+    this.#schedulesOf.delete(testId)
+  }
+
+  #arm (schedule: MonitorSchedule): void {
+    if (this.#closed) return
+    let ids = this.#schedulesOf.get(schedule.testId)
+    if (ids === undefined) this.#schedulesOf.set(schedule.testId, ids = new Set())
+    ids.add(schedule.id)
+    this.#o.timers.add(schedule, () => { this.#tick(schedule).catch((err: unknown) => this.#o.log.error({ err, scheduleId: schedule.id }, 'scheduled run failed')) })
+  }
+
+  async #tick (schedule: MonitorSchedule): Promise<void> {
+    if (this.#closed || this.busy(schedule.testId)) return
+    const test = await this.#o.store.monitoring.getTestById(schedule.testId)
+    if (test === undefined) return
+    const bucket = await this.#o.store.monitoring.getBucket(test.bucketKey)
+    const environment = await this.#o.store.monitoring.getEnvironment(test.bucketKey, schedule.environmentId)
+    if (bucket === undefined || environment === undefined) return
+    await this.start({ test, bucket, environment, variables: {}, source: 'scheduled' })
+  }
+
+  /** Stops every schedule and waits for the runs under way. */
+  async close (): Promise<void> {
+    this.#closed = true
+    this.#o.timers.stop()
+    await Promise.allSettled([...this.#chains.values()].map(async (c) => await c.tail))
+  }
+}
+
+/** Schedule intervals (`1m`, `1h`, `1d`...) in milliseconds. */
+export function intervalMs (interval: string): number {
+  const m = /^(\d+)([smhd])$/.exec(interval)
+  if (m === null) return 60_000
+  const unit = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] as 's' | 'm' | 'h' | 'd']
+  return Number(m[1]) * unit
+}
+
+/**
+ * Plain timers: one `setInterval` per schedule (unref'd: they never keep the process alive).
+ * `scale` divides every interval (tests run a "1m" schedule every few hundred ms).
+ */
+export function intervalTimers (scale = 1): ScheduleTimers {
+  const timers = new Map<string, NodeJS.Timeout>()
+  return {
+    add (schedule, fire) {
+      const old = timers.get(schedule.id)
+      if (old !== undefined) clearInterval(old)
+      const timer = setInterval(fire, Math.max(10, intervalMs(schedule.interval) / scale))
+      timer.unref()
+      timers.set(schedule.id, timer)
+    },
+    remove (id) {
+      const timer = timers.get(id)
+      if (timer !== undefined) clearInterval(timer)
+      timers.delete(id)
+    },
+    stop () {
+      for (const timer of timers.values()) clearInterval(timer)
+      timers.clear()
+    },
+  }
+}
