@@ -1,7 +1,8 @@
 import type { Logger } from '../../log/index.js'
 import type { Store } from '../../store/index.js'
 import { createMonitorExecutor } from './executor.js'
-import { intervalTimers, RunQueue } from './run-queue.js'
+import { createScheduler, type RunOptions } from '../../monitor/index.js'
+import { RunQueue } from './run-queue.js'
 import { monitoringRoutes } from './routes.js'
 import { createMonitoringApi, type MonitoringApi } from './server.js'
 
@@ -16,9 +17,10 @@ export interface MonitoringOptions {
   resultRetention?: number
   /** SMTP server for e-mail notifications (`smtp://host:port`); without it e-mails are skipped. */
   smtpUrl?: string
-  /** Test hooks: the clock, and a divisor of schedule intervals. */
+  /** Test hooks: the clock, a divisor of schedule intervals, runner options. */
   now?: () => number
   scheduleScale?: number
+  run?: RunOptions
 }
 
 /** The monitoring API and its run queue, as the platform runs them. */
@@ -44,8 +46,17 @@ export async function startMonitoring (options: MonitoringOptions): Promise<Moni
   const runs = new RunQueue({
     store: options.store,
     log: options.log,
-    execute: createMonitorExecutor({ log: options.log, ...(options.smtpUrl === undefined ? {} : { smtpUrl: options.smtpUrl }) }),
-    timers: intervalTimers(options.scheduleScale ?? 1),
+    execute: createMonitorExecutor({
+      log: options.log,
+      baseUrl: options.baseUrl,
+      ...(options.smtpUrl === undefined ? {} : { smtpUrl: options.smtpUrl }),
+      ...(options.run === undefined ? {} : { run: options.run }),
+    }),
+    // The runner's scheduler: one croner timer per schedule, armed again from the store at start.
+    timers: createScheduler({
+      scale: options.scheduleScale ?? 1,
+      onError: (err, scheduleId) => options.log.error({ err, scheduleId }, 'scheduled run failed'),
+    }),
     retention: options.resultRetention ?? DEFAULT_RESULT_RETENTION,
     now,
   })

@@ -11,8 +11,10 @@ export interface ExecuteInput {
   environments: MonitorEnvironment[]
   variables: Record<string, string>
   runId: string
-  /** Another test of the same bucket, for subtest steps. */
-  loadTest: (id: string) => Promise<{ test: MonitorTest; environments: MonitorEnvironment[] } | undefined>
+  /** Another test of the same bucket and an environment chain (its default one when null), for subtest steps. */
+  loadTest: (id: string, environmentId: string | null) => Promise<{ test: MonitorTest; environments: MonitorEnvironment[] } | undefined>
+  /** Results of the test's previous runs, newest first (notification thresholds). */
+  previousResults: () => Promise<Array<'pass' | 'fail'>>
 }
 
 /** What a run produced: pass or fail, and the result document the API shows (`requests`, counts...). */
@@ -23,9 +25,9 @@ export interface ExecuteOutcome {
 
 export type Execute = (input: ExecuteInput) => Promise<ExecuteOutcome>
 
-/** Timers of schedules: one per schedule; `fire` is called on each tick of its interval. */
+/** Timers of schedules (the runner's scheduler): one per schedule; `fire` is called on each tick. */
 export interface ScheduleTimers {
-  add: (schedule: MonitorSchedule, fire: () => void) => void
+  add: (schedule: { id: string; interval: string }, fire: () => void) => void
   remove: (scheduleId: string) => void
   stop: () => void
 }
@@ -116,11 +118,15 @@ export class RunQueue {
           environments,
           variables: input.variables,
           runId: run.id,
-          loadTest: async (id) => {
+          loadTest: async (id, environmentId) => {
             const sub = await store.getTest(input.bucket.key, id)
-            if (sub === undefined || sub.defaultEnvironmentId === null) return undefined
-            return { test: sub, environments: await this.environmentChain(input.bucket.key, sub.defaultEnvironmentId) }
+            const envId = environmentId ?? sub?.defaultEnvironmentId ?? null
+            if (sub === undefined || envId === null) return undefined
+            return { test: sub, environments: await this.environmentChain(input.bucket.key, envId) }
           },
+          previousResults: async () => (await store.listRuns(test.id, 50))
+            .filter((r) => r.id !== run.id && (r.result === 'pass' || r.result === 'fail'))
+            .map((r) => r.result as 'pass' | 'fail'),
         })
       } catch (err) {
         this.#o.log.warn({ err, testId: test.id, runId: run.id }, 'test run failed')
@@ -194,39 +200,5 @@ export class RunQueue {
     this.#closed = true
     this.#o.timers.stop()
     await Promise.allSettled([...this.#chains.values()].map(async (c) => await c.tail))
-  }
-}
-
-/** Schedule intervals (`1m`, `1h`, `1d`...) in milliseconds. */
-export function intervalMs (interval: string): number {
-  const m = /^(\d+)([smhd])$/.exec(interval)
-  if (m === null) return 60_000
-  const unit = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] as 's' | 'm' | 'h' | 'd']
-  return Number(m[1]) * unit
-}
-
-/**
- * Plain timers: one `setInterval` per schedule (unref'd: they never keep the process alive).
- * `scale` divides every interval (tests run a "1m" schedule every few hundred ms).
- */
-export function intervalTimers (scale = 1): ScheduleTimers {
-  const timers = new Map<string, NodeJS.Timeout>()
-  return {
-    add (schedule, fire) {
-      const old = timers.get(schedule.id)
-      if (old !== undefined) clearInterval(old)
-      const timer = setInterval(fire, Math.max(10, intervalMs(schedule.interval) / scale))
-      timer.unref()
-      timers.set(schedule.id, timer)
-    },
-    remove (id) {
-      const timer = timers.get(id)
-      if (timer !== undefined) clearInterval(timer)
-      timers.delete(id)
-    },
-    stop () {
-      for (const timer of timers.values()) clearInterval(timer)
-      timers.clear()
-    },
   }
 }

@@ -42,14 +42,15 @@ describe('monitoring OAuth provider', () => {
     const token = await exchange(m, code)
     expect(token.status).toBe(200)
     expect(token.body).toMatchObject({ access_token: expect.any(String), token_type: 'bearer' })
-    const read = await m.call('GET', `/buckets/${key}/tests/${test.id}`, { token: token.body['access_token'] })
+    const access = token.body['access_token'] ?? ''
+    const read = await m.call('GET', `/buckets/${key}/tests/${test.id}`, { token: access })
     expect(read.status).toBe(200)
     // Without test:write a token cannot change a test.
-    expect(expectMonitorError(await m.call('PUT', `/buckets/${key}/tests/${test.id}`, { token: token.body['access_token'], json: { name: 'x' } }), 403)).toContain('test:write')
-    expectMonitorError(await m.call('POST', `/buckets?name=x&team_uuid=${m.teamId}`, { token: token.body['access_token'] }), 403)
-    expectMonitorError(await m.call('GET', `/teams/${m.teamId}/people`, { token: token.body['access_token'] }), 403)
+    expect(expectMonitorError(await m.call('PUT', `/buckets/${key}/tests/${test.id}`, { token: access, json: { name: 'x' } }), 403)).toContain('test:write')
+    expectMonitorError(await m.call('POST', `/buckets?name=x&team_uuid=${m.teamId}`, { token: access }), 403)
+    expectMonitorError(await m.call('GET', `/teams/${m.teamId}/people`, { token: access }), 403)
     // account:email not granted: the account shows no address.
-    expect((await m.call('GET', '/account', { token: token.body['access_token'] })).body.data.email).toBeNull()
+    expect((await m.call('GET', '/account', { token: access })).body.data.email).toBeNull()
     // The code is single-use.
     const again = await exchange(m, code)
     expect(again.status).toBe(400)
