@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import http from 'node:http'
-import { allRoutes, bootstrap, createApiHandler, startMonitoring, type ApiDeps, type BootstrapOutcome } from '../api/index.js'
+import { allRoutes, bootstrap, createApiHandler, startMonitoring, type ApiDeps, type BootstrapOutcome, type MonitoringOptions } from '../api/index.js'
 import { LocalDeployer, type Deployer } from '../deploy/index.js'
 import { createError } from '../errors/index.js'
 import type { Logger } from '../log/index.js'
@@ -20,7 +20,7 @@ export interface PlatformOptions {
   /** More flags for every `understudy run` the deployer starts. */
   runtimeArgs?: readonly string[]
   /** API monitoring: SMTP server of e-mail notifications (`--smtp-url`), and test hooks. */
-  monitor?: { smtpUrl?: string; resultRetention?: number; now?: () => number; scheduleScale?: number }
+  monitor?: Omit<MonitoringOptions, 'store' | 'log' | 'baseUrl' | 'jsonLimit'>
 }
 
 /** A running control plane. */
