@@ -42,7 +42,12 @@ export const bucketRoutes: MonitorRoute[] = [
       const workspaces = await workspacesOf(ctx.deps.store, ctx.principal)
       const byId = new Map(workspaces.map((w) => [w.id, w]))
       const buckets = await ctx.deps.store.monitoring.listBuckets(workspaces.map((w) => w.id))
-      return { data: buckets.map((b) => bucketView(b, byId.get(b.workspaceId) ?? workspaces[0] as never, ctx.deps.options.baseUrl)) }
+      const data = []
+      for (const b of buckets) {
+        const workspace = byId.get(b.workspaceId)
+        if (workspace !== undefined) data.push(bucketView(b, workspace, ctx.deps.options.baseUrl))
+      }
+      return { data }
     },
   },
   {
