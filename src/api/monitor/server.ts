@@ -96,13 +96,31 @@ export function createMonitoringApi (deps: MonitorDeps, routes: readonly Monitor
       query,
       deps,
       principal: principal as MonitorPrincipal,
-      json: async () => await readJson(req, deps.options.jsonLimit),
+      json: async () => checkDepth(await readJson(req, deps.options.jsonLimit)),
       form: async () => await readForm(req, deps.options.jsonLimit),
     }
     const outcome = await route.handler(ctx)
     if (!req.readableEnded) req.resume()
     writeResult(res, outcome)
   }
+}
+
+/** Deepest nesting a monitoring body may have (a condition step nests 10 levels; bodies are stored as JSON). */
+const MAX_DEPTH = 64
+
+/**
+ * Refuses absurdly nested JSON with a 400 before anything serializes it again (JSON.stringify of
+ * a document nested a hundred thousand levels deep would overflow the stack: a 500). Iterative.
+ */
+function checkDepth (value: unknown): unknown {
+  const stack: Array<[unknown, number]> = [[value, 0]]
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop() as [unknown, number]
+    if (typeof item !== 'object' || item === null) continue
+    if (depth >= MAX_DEPTH) throw createError('ERR_API_VALIDATION', [`the body nests deeper than ${MAX_DEPTH} levels`], { details: [{ path: '', message: `nests deeper than ${MAX_DEPTH} levels` }] })
+    for (const child of Object.values(item)) stack.push([child, depth + 1])
+  }
+  return value
 }
 
 async function readForm (req: IncomingMessage, limit: number): Promise<URLSearchParams> {

@@ -200,3 +200,18 @@ describe('monitoring API: environments and schedules', () => {
     expect((await m.call('GET', base)).body.data).toEqual([])
   })
 })
+
+describe('monitoring API: hostile input', () => {
+  it('answers 400, never 500, for deeply nested, oversized or mistyped bodies, and keeps serving', async () => {
+    const m = await startMonitorPlatform()
+    const key = await m.bucket()
+    const deep = '['.repeat(100_000) + ']'.repeat(100_000)
+    const res = await fetch(`${m.url}/buckets/${key}/tests`, { method: 'POST', headers: { authorization: `Bearer ${m.token}`, 'content-type': 'application/json' }, body: `{"name":"x","steps":[{"step_type":"request","args":${deep}}]}` })
+    expect(res.status).toBe(400)
+    expectMonitorError(await m.call('POST', `/buckets/${key}/tests`, { json: Array.from({ length: 101 }, () => ({ name: 'x' })) }), 400)
+    expectMonitorError(await m.call('POST', `/buckets/${key}/tests`, { json: 'just a string' }), 400)
+    expectMonitorError(await m.call('POST', `/buckets/${key}/tests`, { json: { name: 'x' }, headers: { 'content-type': 'text/plain' } }), 415)
+    expectMonitorError(await m.call('GET', `/buckets/${'k'.repeat(2000)}/tests`), 404)
+    expect((await m.call('GET', '/buckets')).status).toBe(200)
+  })
+})
