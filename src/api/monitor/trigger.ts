@@ -8,20 +8,21 @@ import type { MonitorContext, MonitorRoute } from './types.js'
  * Trigger URLs (GET or POST): `/radar/{trigger_id}/trigger` runs one test,
  * `/radar/bucket/{trigger_id}/trigger` every test of a bucket. As in the product, a trigger URL is
  * its own secret: it needs no token. Query parameters (and the fields of a JSON object body) become
- * initial variables, except `runscope_environment` / `environment` (the environment to run in,
- * default the test's default environment). Answers 201 with one entry per run started; a client
+ * initial variables, except `runscope_environment` / `environment` (the environments to run in, one
+ * run each, repeatable; default the test's default environment). Answers 201 with one entry per run started; a client
  * polls each run's `url` until `result` is `pass` or `fail`.
  */
 
 const RESERVED = new Set(['runscope_environment', 'environment', 'runscope_region', 'runscope_notification_url'])
 const MAX_VARIABLES = 200
 
-async function variablesOf (ctx: MonitorContext): Promise<{ variables: Record<string, string>; environmentId: string | null }> {
+async function variablesOf (ctx: MonitorContext): Promise<{ variables: Record<string, string>; environmentIds: string[] }> {
   const variables: Record<string, string> = {}
-  let environmentId: string | null = null
+  const environmentIds: string[] = []
   const take = (name: string, value: string): void => {
-    if (name === 'runscope_environment' || name === 'environment') environmentId = value
-    else if (!RESERVED.has(name)) variables[name] = value
+    if (name === 'runscope_environment' || name === 'environment') {
+      if (!environmentIds.includes(value)) environmentIds.push(value)
+    } else if (!RESERVED.has(name)) variables[name] = value
   }
   for (const [name, value] of ctx.query) take(name, value)
   const type = (ctx.req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? ''
@@ -34,7 +35,8 @@ async function variablesOf (ctx: MonitorContext): Promise<{ variables: Record<st
     }
   }
   if (Object.keys(variables).length > MAX_VARIABLES) throw invalidField('/', `carries more than ${MAX_VARIABLES} variables`)
-  return { variables, environmentId }
+  if (environmentIds.length > 20) throw invalidField('/runscope_environment', 'names more than 20 environments')
+  return { variables, environmentIds }
 }
 
 async function environmentFor (ctx: MonitorContext, test: MonitorTest, wanted: string | null): Promise<MonitorEnvironment> {
@@ -47,19 +49,23 @@ async function environmentFor (ctx: MonitorContext, test: MonitorTest, wanted: s
 }
 
 async function start (ctx: MonitorContext, bucket: MonitorBucket, tests: MonitorTest[]): Promise<{ status: number; data: JsonObject }> {
-  const { variables, environmentId } = await variablesOf(ctx)
+  const { variables, environmentIds } = await variablesOf(ctx)
   const base = ctx.deps.options.baseUrl
   const runs: JsonObject[] = []
   let failed = 0
+  const wanted = environmentIds.length === 0 ? [null] : environmentIds
+  const targets: Array<{ test: MonitorTest; env: MonitorEnvironment }> = []
   for (const test of tests) {
-    let env: MonitorEnvironment
-    try {
-      env = await environmentFor(ctx, test, environmentId)
-    } catch (err) {
-      if (tests.length === 1) throw err
-      failed++
-      continue
+    for (const environmentId of wanted) {
+      try {
+        targets.push({ test, env: await environmentFor(ctx, test, environmentId) })
+      } catch (err) {
+        if (tests.length === 1) throw err
+        failed++
+      }
     }
+  }
+  for (const { test, env } of targets) {
     const run = await ctx.deps.runs.start({ test, bucket, environment: env, variables, source: 'trigger' })
     runs.push({
       test_id: test.id,

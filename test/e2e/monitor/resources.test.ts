@@ -215,3 +215,24 @@ describe('monitoring API: hostile input', () => {
     expect((await m.call('GET', '/buckets')).status).toBe(200)
   })
 })
+
+describe('monitoring API: trigger URLs', () => {
+  it('starts one run per environment named, answers 400 for an environment of another test, 404 for an unknown trigger', async () => {
+    const m = await startMonitorPlatform()
+    const key = await m.bucket()
+    const test = (await m.call('POST', `/buckets/${key}/tests`, { json: { name: 't', steps: [{ step_type: 'pause', duration: 1 }] } })).body.data
+    const other = (await m.call('POST', `/buckets/${key}/tests`, { json: { name: 'o' } })).body.data
+    const shared = (await m.call('POST', `/buckets/${key}/environments`, { json: { name: 'Staging' } })).body.data
+    const res = await fetch(`${test.trigger_url}?runscope_environment=${test.default_environment_id}&runscope_environment=${shared.id}&x=1`)
+    expect(res.status).toBe(201)
+    const body = await res.json() as { data: { runs: Array<{ environment_id: string; environment_name: string; variables: Record<string, string>; status: string }>; runs_started: number } }
+    expect(body.data.runs_started).toBe(2)
+    expect(body.data.runs.map((r) => r.environment_name)).toEqual(['Test Settings', 'Staging'])
+    expect(body.data.runs[0]?.variables).toEqual({ x: '1' })
+    const wrong = await fetch(`${test.trigger_url}?runscope_environment=${other.default_environment_id}`)
+    expect(wrong.status).toBe(400)
+    expect(((await wrong.json()) as { error: { message: string } }).error.message).toContain('runscope_environment')
+    expect((await fetch(`${m.url}/radar/nope/trigger`, { method: 'POST' })).status).toBe(404)
+    expect((await fetch(`${m.url}/radar/bucket/nope/trigger`)).status).toBe(404)
+  })
+})
