@@ -160,6 +160,8 @@ export interface MonitoringRepository {
   getRun: (testId: string, id: string) => Promise<MonitorRun | undefined>
   /** Newest first. */
   listRuns: (testId: string, count: number) => Promise<MonitorRun[]>
+  /** Marks every `queued` or `working` run failed (at start: the process that ran them is gone). */
+  failUnfinishedRuns: (finished: number, reason: string) => Promise<number>
   /** Deletes all but the newest `keep` runs of a test; returns how many went. */
   pruneRuns: (testId: string, keep: number) => Promise<number>
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { createError } from '../../errors/index.js'
 import type { Logger } from '../../log/index.js'
 import type { JsonObject, MonitorBucket, MonitorEnvironment, MonitorRun, MonitorSchedule, MonitorTest, Store } from '../../store/index.js'
 import { LOCAL_REGION } from './root.js'
@@ -50,6 +51,9 @@ export interface RunStart {
   source: 'trigger' | 'scheduled'
 }
 
+/** Runs of one test that may wait at once. */
+export const MAX_PENDING = 50
+
 /**
  * Runs tests asynchronously: a run is stored `queued` at once and the caller answered; runs of one
  * test execute one after another (never the same test twice at once), runs of different tests
@@ -71,8 +75,12 @@ export class RunQueue {
     return (this.#chains.get(testId)?.pending ?? 0) > 0
   }
 
-  /** Stores a queued run and schedules its execution; resolves once the run is stored. */
+  /**
+   * Stores a queued run and schedules its execution; resolves once the run is stored. 429 when
+   * the test already has MAX_PENDING runs waiting (a trigger loop cannot fill the store).
+   */
   async start (input: RunStart): Promise<MonitorRun> {
+    if ((this.#chains.get(input.test.id)?.pending ?? 0) >= MAX_PENDING) throw createError('ERR_API_RATE_LIMITED')
     const now = this.#o.now()
     const run = await this.#o.store.monitoring.createRun({
       id: randomUUID(),
@@ -158,8 +166,13 @@ export class RunQueue {
     return chain
   }
 
-  /** Loads every stored schedule (at platform start: schedules survive restarts). */
+  /**
+   * At platform start: runs left queued or working by the previous process fail with a note, and
+   * every stored schedule is armed again (schedules survive restarts).
+   */
   async loadSchedules (): Promise<void> {
+    const interrupted = await this.#o.store.monitoring.failUnfinishedRuns(this.#o.now(), 'the platform stopped before this run finished')
+    if (interrupted > 0) this.#o.log.warn({ runs: interrupted }, 'unfinished test runs marked failed')
     for (const schedule of await this.#o.store.monitoring.listAllSchedules()) this.#arm(schedule)
   }
 

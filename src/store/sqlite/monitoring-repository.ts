@@ -236,6 +236,12 @@ export function monitoringRepository (ctx: RepoContext): MonitoringRepository {
     async listRuns (testId, count) {
       return all('SELECT * FROM monitor_runs WHERE test_id = ? ORDER BY created DESC, rowid DESC LIMIT ?', [testId, count]).map(runOf)
     },
+    async failUnfinishedRuns (finished, reason) {
+      return run(
+        "UPDATE monitor_runs SET result = 'fail', finished = @finished, doc = json_set(doc, '$.error', @reason) WHERE result IN ('queued', 'working')",
+        { finished, reason },
+      )
+    },
     async pruneRuns (testId, keep) {
       return run(
         'DELETE FROM monitor_runs WHERE test_id = @test AND id NOT IN (SELECT id FROM monitor_runs WHERE test_id = @test ORDER BY created DESC, rowid DESC LIMIT @keep)',
@@ -339,7 +345,7 @@ export function oauthRepository (ctx: RepoContext): OAuthRepository {
 
 const monitoringWrites = [
   'createBucket', 'deleteBucket', 'createTest', 'updateTest', 'deleteTest', 'createEnvironment', 'updateEnvironment',
-  'deleteEnvironment', 'createSchedule', 'updateSchedule', 'deleteSchedule', 'createRun', 'updateRun', 'pruneRuns', 'addRevision',
+  'deleteEnvironment', 'createSchedule', 'updateSchedule', 'deleteSchedule', 'createRun', 'updateRun', 'failUnfinishedRuns', 'pruneRuns', 'addRevision',
 ] as const satisfies ReadonlyArray<keyof MonitoringRepository>
 
 const oauthWrites = [
