@@ -7,3 +7,7 @@ export type { ReportProblem, Predicate, RequestPart } from './predicates/index.j
 export { normalizePath } from './path.js'
 export { jsonEquals, compileJsonPath } from './json.js'
 export { canonicalXml, parseXml } from './xml.js'
+// The monitoring runner evaluates its string comparisons with the mock DSL's own predicates (one predicate language).
+export { compileValueCheck, type ValueCheck, type ValueCheckResult } from './predicates/value-check.js'
+export { compileXPath, type CompiledXPath, type XmlDocument } from './xml.js'
+export { jsonValueText } from './json.js'

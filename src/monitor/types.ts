@@ -278,6 +278,8 @@ export interface StepResult {
   note: string | null
   request: RequestDetail | null
   response: ResponseDetail | null
+  /** A condition step: whether its comparison held (its nested steps ran). */
+  condition_met?: boolean
   /** Nested steps of a condition. */
   steps?: StepResult[]
   /** The run of a subtest step. */
@@ -341,7 +343,7 @@ export interface RunInput {
   testRunId: string
   /** Loads a subtest; null when it does not exist (the step fails). */
   resolveSubtest?: (ref: SubtestRef) => Promise<{ test: RunnableTest; environment: ResolvedEnvironment } | null>
-  signal?: AbortSignal
+  signal?: AbortSignal | undefined
   onProgress?: (event: ProgressEvent) => void
 }
 
