@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto'
 import { createError } from '../../errors/index.js'
 import { invalidField } from '../validation.js'
 import { bucketOf, workspacesOf } from './access.js'
-import type { MonitorRoute } from './types.js'
+import type { MonitorContext, MonitorRoute } from './types.js'
 import { bucketView } from './views.js'
 
 /* Buckets: GET /buckets, POST /buckets?name=&team_uuid=, GET/DELETE /buckets/{key}. */
@@ -17,18 +17,18 @@ function newBucketKey (): string {
   return key
 }
 
-/** Reads `name` and `team_uuid` (or `team_id`) from the query, or from a JSON body some clients send. */
-async function bucketInput (query: URLSearchParams, body: () => Promise<unknown>, hasBody: boolean): Promise<{ name: string | null; team: string | null }> {
-  let name = query.get('name')
-  let team = query.get('team_uuid') ?? query.get('team_id')
+/**
+ * `name` and `team_uuid` (or `team_id`) from the query (as the product documents it), or from a
+ * form-encoded body (as go-runscope sends it) or a JSON one.
+ */
+async function bucketInput (ctx: MonitorContext): Promise<{ name: string | null; team: string | null }> {
+  let name = ctx.query.get('name')
+  let team = ctx.query.get('team_uuid') ?? ctx.query.get('team_id')
+  const hasBody = Number(ctx.req.headers['content-length'] ?? 0) > 0 || ctx.req.headers['transfer-encoding'] !== undefined
   if (hasBody && (name === null || team === null)) {
-    const json = await body()
-    if (typeof json === 'object' && json !== null) {
-      const o = json as Record<string, unknown>
-      if (name === null && typeof o['name'] === 'string') name = o['name']
-      const t = o['team_uuid'] ?? o['team_id']
-      if (team === null && (typeof t === 'string' || typeof t === 'number')) team = String(t)
-    }
+    const form = await ctx.form()
+    name ??= form.get('name')
+    team ??= form.get('team_uuid') ?? form.get('team_id')
   }
   return { name, team }
 }
@@ -55,8 +55,7 @@ export const bucketRoutes: MonitorRoute[] = [
     path: '/buckets',
     scope: ['bucket:write', 'message:write'],
     handler: async (ctx) => {
-      const hasBody = Number(ctx.req.headers['content-length'] ?? 0) > 0 || ctx.req.headers['transfer-encoding'] !== undefined
-      const { name, team } = await bucketInput(ctx.query, ctx.json, hasBody)
+      const { name, team } = await bucketInput(ctx)
       if (name === null || name.trim() === '' || name.length > 200) throw invalidField('/name', 'is required (query parameter name): 1 to 200 characters')
       const workspaces = await workspacesOf(ctx.deps.store, ctx.principal)
       if (team === null || team === '') throw invalidField('/team_uuid', `is required (query parameter team_uuid): one of the teams of GET /account (${workspaces.map((w) => w.id).join(', ')})`)

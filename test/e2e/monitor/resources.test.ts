@@ -46,6 +46,13 @@ describe('monitoring API: root, account, buckets', () => {
     expectMonitorError(await m.call('POST', '/buckets?name=x&team_uuid=424242'), 404)
   })
 
+  it('takes name and team_uuid from a form-encoded body too, as go-runscope sends them', async () => {
+    const m = await startMonitorPlatform()
+    const res = await fetch(`${m.url}/buckets`, { method: 'POST', headers: { authorization: `Bearer ${m.token}`, 'content-type': 'application/x-www-form-urlencoded' }, body: `name=From+Go&team_uuid=${m.teamId}` })
+    expect(res.status).toBe(201)
+    expect(((await res.json()) as { data: { name: string } }).data.name).toBe('From Go')
+  })
+
   it('answers 401 without a token, with a bad one, and with a platform key where a token is needed', async () => {
     const m = await startMonitorPlatform()
     const none = await m.call('GET', '/buckets', { token: null })
