@@ -29,14 +29,15 @@ export interface MonitorPlatform {
   call: <T = Loose>(method: string, path: string, init?: { json?: unknown; token?: string | null; headers?: Record<string, string> }) => Promise<{ status: number; body: MonitorBody<T>; headers: Headers }>
   /** Creates a bucket and returns its key. */
   bucket: (name?: string) => Promise<string>
-  /** A platform restarted on the same data dir (for schedules surviving a restart). */
+  /** The data dir and the API key secret, to restart a platform on the same data (schedules surviving a restart). */
   dataDir: string
+  apiKeySecret: string
 }
 
-export async function startMonitorPlatform (options: { scheduleScale?: number; smtpUrl?: string; resultRetention?: number; dataDir?: string } = {}): Promise<MonitorPlatform> {
+export async function startMonitorPlatform (options: { scheduleScale?: number; smtpUrl?: string; resultRetention?: number; dataDir?: string; apiKeySecret?: string } = {}): Promise<MonitorPlatform> {
   const dataDir = options.dataDir ?? tempDir('understudy-monitor-')
   const apiKeyId = 'monitor-test-key'
-  const apiKeySecret = randomBytes(16).toString('hex')
+  const apiKeySecret = options.apiKeySecret ?? randomBytes(16).toString('hex')
   let offset = 0
   const platform = await startPlatform({
     host: '127.0.0.1',
@@ -80,6 +81,7 @@ export async function startMonitorPlatform (options: { scheduleScale?: number; s
     clientSecret: app.body.data.client_secret,
     teamId,
     dataDir,
+    apiKeySecret,
     advance: (ms) => { offset += ms },
     call,
     bucket: async (name = 'checks') => {
