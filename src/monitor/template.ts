@@ -28,7 +28,7 @@ function intArg (value: string | undefined, fallback: number): number {
 const pad = (n: number, width = 2): string => String(n).padStart(width, '0')
 
 /**
- * Formats an epoch-seconds timestamp with strftime-like directives (UTC): %Y %m %d %H %M %S %y
+ * Formats an epoch-seconds timestamp with strftime-like directives (UTC): %Y %m %d %H %I %M %S %y
  * %j %a %A %b %B %p %s %f %z %Z %%; the product's `format_timestamp(value, format)`.
  */
 export function formatTimestamp (epochSeconds: number, format: string): string {
@@ -38,13 +38,14 @@ export function formatTimestamp (epochSeconds: number, format: string): string {
   const months = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
   const startOfYear = Date.UTC(d.getUTCFullYear(), 0, 1)
   const dayOfYear = Math.floor((d.getTime() - startOfYear) / 86_400_000) + 1
-  return format.replace(/%([YmdHMSyjaAbBpsfzZ%])/g, (_, c: string) => {
+  return format.replace(/%([YmdHIMSyjaAbBpsfzZ%])/g, (_, c: string) => {
     switch (c) {
       case 'Y': return String(d.getUTCFullYear())
       case 'y': return pad(d.getUTCFullYear() % 100)
       case 'm': return pad(d.getUTCMonth() + 1)
       case 'd': return pad(d.getUTCDate())
       case 'H': return pad(d.getUTCHours())
+      case 'I': return pad(d.getUTCHours() % 12 === 0 ? 12 : d.getUTCHours() % 12)
       case 'M': return pad(d.getUTCMinutes())
       case 'S': return pad(d.getUTCSeconds())
       case 'j': return pad(dayOfYear, 3)
@@ -117,6 +118,8 @@ function splitArgs (text: string): Array<{ raw: string; quoted: boolean }> {
       if (c === quote) quote = null
       else current += c
     } else if (c === '"' || c === "'") {
+      // Whitespace before an opening quote is not part of the argument.
+      if (current.trim() === '') current = ''
       quote = c
       quoted = true
     } else if (c === ',') {
