@@ -38,7 +38,10 @@ export function applyOAuth1 (out: OutgoingRequest, auth: OAuth1Auth): void {
   if (formBody) for (const [k, v] of new URLSearchParams(out.body ?? '')) data[k] = v
   const token = auth.access_token !== undefined && auth.access_token !== '' ? { key: auth.access_token, secret: auth.token_secret ?? '' } : undefined
   const signed = client.authorize({ url: out.url, method: out.method, data }, token)
-  const oauthParams = Object.entries(signed).filter(([k, v]) => k.startsWith('oauth_') && typeof v === 'string') as Array<[string, string]>
+  // oauth_timestamp is a number in the library's answer: every oauth_ value is sent as text.
+  const oauthParams: Array<[string, string]> = Object.entries(signed)
+    .filter(([k, v]) => k.startsWith('oauth_') && (typeof v === 'string' || typeof v === 'number'))
+    .map(([k, v]) => [k, String(v)])
   const location: 'auth_header' | 'query' | 'body' = auth.signature_type === 'query' || auth.signature_type === 'body' ? auth.signature_type : 'auth_header'
   switch (location) {
     case 'query': {

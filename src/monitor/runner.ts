@@ -122,7 +122,10 @@ export class TestRunner {
     for (const [name, value] of Object.entries(initial)) this.#vars.set(name, substitute(str(value), this.#vars, this.#o.now))
 
     const scripts: ScriptResult[] = []
-    for (const source of environment.scripts) scripts.push(await this.#script('environment_script', source, null, null))
+    for (const source of environment.scripts) {
+      const { request: _request, ...script } = await this.#script('environment_script', source, null, null)
+      scripts.push(script)
+    }
 
     const requests: StepResult[] = []
     let error: string | null = null
@@ -213,10 +216,12 @@ export class TestRunner {
     for (const [n, v] of multiEntries(step.form)) template.form[n] = template.form[n] === undefined ? v : `${template.form[n]},${v}`
     const formMulti = multiEntries(step.form)
     let formChanged = false
+    let headersChanged = false
     for (const source of list<string>(step.before_scripts)) {
       const s = await this.#script('before_script', source, template, null)
       if (s.request !== null) {
         if (JSON.stringify(s.request.form) !== JSON.stringify(template.form)) formChanged = true
+        if (JSON.stringify(s.request.headers) !== JSON.stringify(template.headers)) headersChanged = true
         template = s.request
       }
       result.scripts.push({ kind: s.kind, result: s.result, output: s.output, error: s.error })
@@ -229,7 +234,8 @@ export class TestRunner {
     const out: OutgoingRequest = {
       method,
       url,
-      headers: Object.entries(template.headers).map(([n, v]) => [n, this.#sub(v)]),
+      // Repeated headers are sent as separate lines unless a script rewrote the headers.
+      headers: (headersChanged ? Object.entries(template.headers) : effectiveHeaders).map(([n, v]) => [n, this.#sub(v)]),
       body: null,
     }
     const body = this.#sub(template.body)
