@@ -13,7 +13,6 @@ import autocannon from 'autocannon'
 import { startChild } from './child.js'
 
 const root = resolve(import.meta.dirname, '..')
-const tsx = join(root, 'node_modules/.bin/tsx')
 const { values } = parseArgs({ options: { duration: { type: 'string', default: '5' }, scale: { type: 'string', default: '60' } } })
 const duration = Number(values.duration)
 const basic = `Basic ${Buffer.from('bench-key:bench-secret-0123456789').toString('base64')}`
@@ -34,7 +33,7 @@ async function measure (url: string, token: string): Promise<{ rps: number; p50:
 }
 
 const target = await startChild('node', ['--import', 'tsx', join(root, 'bench/servers/bare-http.ts')], {}, 0)
-const platform = await startChild(tsx, [join(root, 'bench/servers/monitor-platform.ts')], { BENCH_SCHEDULE_SCALE: values.scale }, 1)
+const platform = await startChild('node', ['--import', 'tsx', join(root, 'bench/servers/monitor-platform.ts')], { BENCH_SCHEDULE_SCALE: values.scale }, 1)
 try {
   const base = platform.url
   const app = await call<{ access_token: string }>(base, 'POST', '/apps', basic, { name: 'bench', website_url: 'https://b.example', callback_url: 'https://b.example/cb' })
@@ -44,19 +43,32 @@ try {
   const tests = await call<Array<{ id: string; default_environment_id: string }>>(base, 'POST', `/buckets/${bucket.key}/tests`, token,
     Array.from({ length: 50 }, (_, i) => ({ name: `t${i}`, steps: [{ step_type: 'request', method: 'GET', url: target.url, assertions: [{ source: 'response_status', comparison: 'equal_number', value: 200 }] }] })))
   const probe = `${base}/buckets/${bucket.key}/tests/${tests[0]?.id ?? ''}`
+  // CPU of the idle platform over 10 s, then over one full minute of 50 "1m" schedules (no API load):
+  // what the schedules themselves cost, independent of the noise of a shared machine.
+  const idle0 = platform.cpuMicros()
+  await sleep(10_000)
+  const idle1 = platform.cpuMicros()
   const before = await measure(probe, app.access_token)
   for (const t of tests) await call(base, 'POST', `/buckets/${bucket.key}/tests/${t.id}/schedules`, token, { environment_id: t.default_environment_id, interval: '1m' })
-  await sleep(1500)
-  const cpuBefore = platform.cpuMicros()
+  const sched0 = platform.cpuMicros()
+  await sleep(Math.max(1, 60 / Number(values.scale)) * 1000 + 2000)
+  const sched1 = platform.cpuMicros()
+  let runCount = 0
+  for (const t of tests) runCount += (await call<unknown[]>(base, 'GET', `/buckets/${bucket.key}/tests/${t.id}/results?count=50`, token)).length
   const after = await measure(probe, app.access_token)
-  const cpuAfter = platform.cpuMicros()
   const runs = await call<unknown[]>(base, 'GET', `/buckets/${bucket.key}/tests/${tests[1]?.id ?? ''}/results?count=50`, token)
   const row = (name: string, m: { rps: number; p50: number; p99: number }): string => `| ${name} | ${Math.round(m.rps)} | ${m.p50} | ${m.p99} |`
   console.log(`GET test detail, 10 connections, ${duration} s; schedules scaled x${values.scale}`)
   console.log('| phase | req/s | p50 ms | p99 ms |\n|---|---|---|---|')
   console.log(row('50 tests, no schedule', before))
   console.log(row(`50 tests, "1m" schedules firing every ${60 / Number(values.scale)} s`, after))
-  console.log(`ratio ${(after.rps / before.rps).toFixed(2)}; runs of one test meanwhile: ${runs.length}; platform CPU during the second phase: ${cpuBefore === null || cpuAfter === null ? 'n/a' : `${Math.round((cpuAfter - cpuBefore) / 1000)} ms`}`)
+  console.log(`ratio ${(after.rps / before.rps).toFixed(2)}; runs of one test by the end: ${runs.length}`)
+  if (idle0 !== null && idle1 !== null && sched0 !== null && sched1 !== null) {
+    const windowS = Math.max(1, 60 / Number(values.scale)) + 2
+    const idlePerS = (idle1 - idle0) / 10 / 1000
+    const schedPerS = (sched1 - sched0) / windowS / 1000
+    console.log(`platform CPU without API load: idle ${idlePerS.toFixed(1)} ms/s, with the schedules ${schedPerS.toFixed(1)} ms/s over ${windowS} s (${runCount} runs): ${((schedPerS - idlePerS) / 10).toFixed(2)} % of one core`)
+  }
 } finally {
   await platform.stop()
   await target.stop()

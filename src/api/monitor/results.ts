@@ -2,7 +2,7 @@ import { createError } from '../../errors/index.js'
 import type { JsonObject, MonitorRun } from '../../store/index.js'
 import { pageOf, testOf } from './access.js'
 import type { MonitorContext, MonitorRoute } from './types.js'
-import { runView } from './views.js'
+import { runSummaryView, runView } from './views.js'
 
 /*
  * Results of a test's runs: the list (newest first, `count` default 10, at most 50), `latest`, one
@@ -20,12 +20,6 @@ async function runOf (ctx: MonitorContext): Promise<MonitorRun> {
   return run
 }
 
-/** The list shows each run without its per-request detail. */
-function summaryOf (run: MonitorRun, base: string): JsonObject {
-  const { requests: _requests, ...summary } = runView(run, base)
-  return summary
-}
-
 const runRoute = async (ctx: MonitorContext): Promise<{ data: JsonObject }> => ({ data: runView(await runOf(ctx), ctx.deps.options.baseUrl) })
 
 export const resultRoutes: MonitorRoute[] = [
@@ -37,7 +31,7 @@ export const resultRoutes: MonitorRoute[] = [
       const { test } = await testOf(ctx)
       const { count } = pageOf(ctx.query, 10, 50)
       const runs = await ctx.deps.store.monitoring.listRuns(test.id, count)
-      return { data: runs.map((r) => summaryOf(r, ctx.deps.options.baseUrl)) }
+      return { data: runs.map((r) => runSummaryView(r, ctx.deps.options.baseUrl)) }
     },
   },
   { method: 'GET', path: '/buckets/:bucketKey/tests/:testId/results/:runId', scope: 'test:read', handler: runRoute },

@@ -101,6 +101,12 @@ export function runView (run: MonitorRun, base: string): JsonObject {
   }
 }
 
+/** A run without its per-request detail: the result list and a test's `last_run`. */
+export function runSummaryView (run: MonitorRun, base: string): JsonObject {
+  const { requests: _requests, scripts: _scripts, variables: _variables, ...summary } = runView(run, base)
+  return summary
+}
+
 export function testDetailView (test: MonitorTest, base: string, environments: MonitorEnvironment[], schedules: MonitorSchedule[], lastRun: MonitorRun | undefined): JsonObject {
   return {
     ...testListView(test),
@@ -108,7 +114,7 @@ export function testDetailView (test: MonitorTest, base: string, environments: M
     environments: environments.map(environmentView),
     schedules: schedules.map(scheduleView),
     steps: test.steps.map(stepView),
-    last_run: lastRun === undefined ? null : runView(lastRun, base),
+    last_run: lastRun === undefined ? null : runSummaryView(lastRun, base),
     version: '1.0',
     exported_at: seconds(Date.now()),
   }
