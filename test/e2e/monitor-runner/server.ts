@@ -48,6 +48,7 @@ export async function startTarget (): Promise<TargetServer> {
   const seen: Seen[] = []
   const validTokens = new Set<string>(['stored-token'])
   let issued = 0
+  const decks = new Map<string, number>()
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = []
     req.on('data', (c: Buffer) => chunks.push(c))
@@ -117,7 +118,30 @@ export async function startTarget (): Promise<TargetServer> {
           else json(401, { error: 'invalid_token' })
           return
         }
-        default:
+        default: {
+          // The Deck of Cards API of the real export (deck_of_cards_api_test.json).
+          const shuffle = /^\/api\/deck\/new\/shuffle\/?$/.exec(url.pathname)
+          if (shuffle !== null) {
+            const id = `deck${++issued}`
+            const remaining = 52 * Number(url.searchParams.get('deck_count') ?? '1')
+            decks.set(id, remaining)
+            json(200, { success: true, deck_id: id, shuffled: true, remaining })
+            return
+          }
+          const draw = /^\/api\/deck\/([^/]+)\/draw\/?$/.exec(url.pathname)
+          if (draw !== null) {
+            const id = draw[1] ?? ''
+            const left = decks.get(id)
+            if (left === undefined) {
+              json(404, { success: false, error: `Deck ID ${id} does not exist.` })
+              return
+            }
+            const count = Math.min(Number(url.searchParams.get('count') ?? '1'), left)
+            decks.set(id, left - count)
+            json(200, { success: true, deck_id: id, cards: Array.from({ length: count }, (_, i) => ({ code: `C${i}` })), remaining: left - count })
+            return
+          }
+        }
           if (url.pathname.startsWith('/status/')) {
             json(Number(url.pathname.slice(8)) || 500, {})
             return
