@@ -55,6 +55,12 @@ export interface ScriptOutcome {
 }
 
 const MAX_OUTPUT = 64 * 1024
+const PRELUDE_DEADLINE_MS = 10_000
+
+/** Loads and exercises the engine once, so that the first user script does not pay for compiling it. */
+export async function warmUp (): Promise<void> {
+  await evaluateScript('1', { variables: {}, request: null, response: null }, { timeMs: PRELUDE_DEADLINE_MS, memoryBytes: 16 * 1024 * 1024 })
+}
 
 /** The script API, defined inside the sandbox before the user's code. */
 const PRELUDE = String.raw`
@@ -195,8 +201,8 @@ export async function evaluateScript (source: string, input: ScriptInput, limits
   runtime.setMemoryLimit(limits.memoryBytes)
   runtime.setMaxStackSize(512 * 1024)
   let interrupted = false
-  const arm = (): void => {
-    const deadline = shouldInterruptAfterDeadline(Date.now() + limits.timeMs)
+  const arm = (ms = limits.timeMs): void => {
+    const deadline = shouldInterruptAfterDeadline(Date.now() + ms)
     runtime.setInterruptHandler((rt) => {
       if (deadline(rt)) {
         interrupted = true
@@ -217,7 +223,9 @@ export async function evaluateScript (source: string, input: ScriptInput, limits
     })
     vm.setProp(vm.global, '__host', host)
     host.dispose()
-    arm()
+    // The prelude is ours and bounded; a cold engine (first use, a loaded machine) may need more
+    // than a short user limit for it, so it gets its own deadline.
+    arm(PRELUDE_DEADLINE_MS)
     const prelude = vm.evalCode(PRELUDE, 'prelude.js')
     if (prelude.error !== undefined) {
       const text = errorText(vm, prelude.error, interrupted)
@@ -243,7 +251,7 @@ export async function evaluateScript (source: string, input: ScriptInput, limits
     }
     // Read the state back within a fresh deadline: the script may have booby-trapped it (getters).
     interrupted = false
-    arm()
+    arm(Math.max(limits.timeMs, 1000))
     const state = vm.evalCode('JSON.stringify({ logs: __state.logs, vars: __state.vars, request: globalThis.request })', 'state.js')
     if (state.error !== undefined) {
       const text = errorText(vm, state.error, interrupted)

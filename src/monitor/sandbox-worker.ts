@@ -1,5 +1,5 @@
 import { parentPort } from 'node:worker_threads'
-import { evaluateScript, type ScriptInput, type ScriptLimits } from './sandbox-engine.js'
+import { evaluateScript, warmUp, type ScriptInput, type ScriptLimits } from './sandbox-engine.js'
 
 /** The sandbox worker: evaluates one script at a time, in the order received. */
 interface Job {
@@ -9,7 +9,8 @@ interface Job {
   limits: ScriptLimits
 }
 
-let chain: Promise<void> = Promise.resolve()
+// Jobs wait for the warm-up, which the host's watchdog does not count (it starts at `started`).
+let chain: Promise<void> = warmUp().catch(() => {})
 parentPort?.on('message', (job: Job) => {
   chain = chain.then(async () => {
     // The host's watchdog counts from here: loading the worker and the engine is not the script's time.

@@ -340,3 +340,18 @@ describe('runTest: step authentication', () => {
     expect(only(result)).toMatchObject({ result: 'fail', error: expect.stringMatching(/^authentication failed/) as unknown })
   })
 })
+
+describe('runTest: cancellation', () => {
+  it('stops at the next step when the signal aborts, failing the run with a reason', async () => {
+    const controller = new AbortController()
+    const result = await runTest({
+      test: { id: 'c', name: 'cancel', steps: [{ step_type: 'pause', duration: 120 }, { step_type: 'request', url: `${target.url}/json` }] },
+      environment: resolveEnvironment([]),
+      testRunId: 'cancel',
+      signal: controller.signal,
+      onProgress: () => {},
+    }, { sleep: async () => { controller.abort() } })
+    expect(result.requests).toHaveLength(1)
+    expect(result).toMatchObject({ result: 'fail', error: 'the run was cancelled' })
+  })
+})
