@@ -4,16 +4,29 @@ import { ResponseData } from './response.js'
 /** Bodies are read up to this size for assertions; the rest is counted, not kept. */
 const MAX_READ_BYTES = 10 * 1024 * 1024
 
-let verifying: Agent | null = null
-let lenient: Agent | null = null
+/** Pools by TLS settings: at most a few (verify or not, each client certificate in use). */
+const agents = new Map<string, Agent>()
+const MAX_AGENTS = 32
 
 /**
- * Shared connection pools (keep-alive), one verifying TLS certificates and one not, for
- * environments with `verify_ssl: false`. Shared across runs so that a schedule reuses connections.
+ * Shared connection pools (keep-alive): one per combination of `verify_ssl` and client
+ * certificate, shared across runs so that a schedule reuses its connections. A client certificate
+ * is a PEM text holding the certificate and its private key.
  */
-function dispatcher (verifySsl: boolean): Dispatcher {
-  if (verifySsl) return (verifying ??= new Agent({ keepAliveTimeout: 10_000 }))
-  return (lenient ??= new Agent({ keepAliveTimeout: 10_000, connect: { rejectUnauthorized: false } }))
+function dispatcher (verifySsl: boolean, clientCertificate: string | null): Dispatcher {
+  const key = `${verifySsl ? 1 : 0}:${clientCertificate ?? ''}`
+  let agent = agents.get(key)
+  if (agent === undefined) {
+    if (agents.size >= MAX_AGENTS) {
+      const [oldestKey, oldest] = agents.entries().next().value as [string, Agent]
+      agents.delete(oldestKey)
+      oldest.close().catch(() => {})
+    }
+    const cert = clientCertificate !== null && clientCertificate.trim() !== '' ? { cert: clientCertificate, key: clientCertificate } : {}
+    agent = new Agent({ keepAliveTimeout: 10_000, connect: { rejectUnauthorized: verifySsl, ...cert } })
+    agents.set(key, agent)
+  }
+  return agent
 }
 
 export interface OutgoingRequest {
@@ -25,6 +38,8 @@ export interface OutgoingRequest {
 
 export interface SendOptions {
   verifySsl: boolean
+  /** PEM text with the client certificate and its key (environment `client_certificate`), or null. */
+  clientCertificate: string | null
   timeoutMs: number
   signal?: AbortSignal | undefined
 }
@@ -44,7 +59,7 @@ export async function send (out: OutgoingRequest, options: SendOptions): Promise
     method: out.method as Dispatcher.HttpMethod,
     headers,
     body: out.body,
-    dispatcher: dispatcher(options.verifySsl),
+    dispatcher: dispatcher(options.verifySsl, options.clientCertificate),
     headersTimeout: options.timeoutMs,
     bodyTimeout: options.timeoutMs,
     signal: AbortSignal.any(signals),

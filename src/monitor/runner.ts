@@ -274,11 +274,11 @@ export class TestRunner {
       return this.#noResponse(step, result, `authentication failed: ${errorMessage(err)}`, out)
     }
     try {
-      response = await send(out, { verifySsl: this.#input.environment.verify_ssl, timeoutMs: this.#o.requestTimeoutMs, signal: this.#input.signal })
+      response = await send(out, { verifySsl: this.#input.environment.verify_ssl, clientCertificate: this.#input.environment.client_certificate, timeoutMs: this.#o.requestTimeoutMs, signal: this.#input.signal })
       if (response.status === 401 && oauth2 !== null && this.#tokens.canRefresh(oauth2)) {
         // is_auto_refresh_token: a refused stored token is refreshed once and the request repeated.
         applyBearer(out, await this.#tokens.refresh(oauth2), oauth2.token_location)
-        response = await send(out, { verifySsl: this.#input.environment.verify_ssl, timeoutMs: this.#o.requestTimeoutMs, signal: this.#input.signal })
+        response = await send(out, { verifySsl: this.#input.environment.verify_ssl, clientCertificate: this.#input.environment.client_certificate, timeoutMs: this.#o.requestTimeoutMs, signal: this.#input.signal })
       }
     } catch (err) {
       return this.#noResponse(step, result, `the request failed: ${errorMessage(err)}`, out)
