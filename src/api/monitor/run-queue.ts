@@ -40,6 +40,8 @@ export interface RunQueueOptions {
   timers: ScheduleTimers
   /** Runs kept per test. */
   retention: number
+  /** Runs executing at once across all tests (default MAX_CONCURRENT); the others wait `queued`. */
+  maxConcurrent?: number
   now: () => number
 }
 
@@ -53,6 +55,8 @@ export interface RunStart {
 
 /** Runs of one test that may wait at once. */
 export const MAX_PENDING = 50
+/** Runs executing at once in one platform (a bucket trigger over many tests waits its turn). */
+export const MAX_CONCURRENT = 32
 
 /**
  * Runs tests asynchronously: a run is stored `queued` at once and the caller answered; runs of one
@@ -66,6 +70,8 @@ export class RunQueue {
   readonly #chains = new Map<string, { tail: Promise<void>; pending: number }>()
   readonly #schedulesOf = new Map<string, Set<string>>()
   #closed = false
+  #active = 0
+  readonly #waiting: Array<() => void> = []
 
   constructor (options: RunQueueOptions) {
     this.#o = options
@@ -102,12 +108,24 @@ export class RunQueue {
     })
     const chain = this.#chains.get(input.test.id) ?? { tail: Promise.resolve(), pending: 0 }
     chain.pending++
-    chain.tail = chain.tail.then(async () => await this.#execute(run, input)).finally(() => {
+    chain.tail = chain.tail.then(async () => await this.#limited(async () => await this.#execute(run, input))).finally(() => {
       chain.pending--
       if (chain.pending === 0 && this.#chains.get(input.test.id) === chain) this.#chains.delete(input.test.id)
     })
     this.#chains.set(input.test.id, chain)
     return run
+  }
+
+  /** Runs `fn` once fewer than `maxConcurrent` runs execute. */
+  async #limited (fn: () => Promise<void>): Promise<void> {
+    if (this.#active >= (this.#o.maxConcurrent ?? MAX_CONCURRENT)) await new Promise<void>((resolve) => this.#waiting.push(resolve))
+    this.#active++
+    try {
+      await fn()
+    } finally {
+      this.#active--
+      this.#waiting.shift()?.()
+    }
   }
 
   async #execute (run: MonitorRun, input: RunStart): Promise<void> {
