@@ -4,6 +4,7 @@ import { substitute, type Variables } from './template.js'
 import { runScript, type ScriptRequest, type ScriptResponse, type ScriptLimits } from './sandbox.js'
 import { send, type OutgoingRequest } from './http.js'
 import { applyBasic, applyBearer, applyOAuth1, OAuth2Tokens } from './auth.js'
+import { CookieJar } from './cookies.js'
 import type {
   Assertion, AssertionResult, ConditionStep, ExternalUiTestStep, MultiMap, OAuth1Auth, OAuth2Auth, PauseStep,
   RequestStep, RunInput, RunOptions, ScriptResult, StepResult, SubtestStep, TestRunResult, Variable, VariableResult,
@@ -85,6 +86,8 @@ export class TestRunner {
   readonly #o: Required<Omit<RunOptions, 'sleep' | 'now'>> & { sleep: NonNullable<RunOptions['sleep']>; now: () => number }
   readonly #vars: Variables = new Map()
   readonly #tokens: OAuth2Tokens
+  /** Cookies kept between steps when the environment says `preserve_cookies`. */
+  readonly #cookies: CookieJar | null
   readonly #ancestors: readonly string[]
 
   constructor (input: RunInput, options: RunOptions, ancestors: readonly string[] = []) {
@@ -99,6 +102,7 @@ export class TestRunner {
       now: options.now ?? Date.now,
     }
     this.#tokens = new OAuth2Tokens(this.#o.requestTimeoutMs)
+    this.#cookies = input.environment.preserve_cookies ? new CookieJar(this.#o.now) : null
     this.#ancestors = ancestors
   }
 
@@ -273,6 +277,8 @@ export class TestRunner {
     } catch (err) {
       return this.#noResponse(step, result, `authentication failed: ${errorMessage(err)}`, out)
     }
+    const cookie = this.#cookies?.header(out.url) ?? null
+    if (cookie !== null && !out.headers.some(([n]) => n.toLowerCase() === 'cookie')) out.headers.push(['Cookie', cookie])
     try {
       response = await send(out, { verifySsl: this.#input.environment.verify_ssl, clientCertificate: this.#input.environment.client_certificate, timeoutMs: this.#o.requestTimeoutMs, signal: this.#input.signal })
       if (response.status === 401 && oauth2 !== null && this.#tokens.canRefresh(oauth2)) {
@@ -283,6 +289,7 @@ export class TestRunner {
     } catch (err) {
       return this.#noResponse(step, result, `the request failed: ${errorMessage(err)}`, out)
     }
+    this.#cookies?.store(out.url, response.headers['set-cookie'] ?? [])
     result.url = out.url
     result.request = this.#requestDetail(out)
     result.status_code = response.status

@@ -355,3 +355,13 @@ describe('runTest: cancellation', () => {
     expect(result).toMatchObject({ result: 'fail', error: 'the run was cancelled' })
   })
 })
+
+describe('runTest: cookies', () => {
+  it('sends cookies set by earlier steps only when the environment preserves cookies', async () => {
+    const steps: Step[] = [{ step_type: 'request', url: '{{base}}/set-cookie' }, { step_type: 'request', url: '{{base}}/echo?cookies', variables: [{ name: 'cookie', source: 'response_json', property: 'headers.cookie' }] }]
+    const kept = await run(steps, { preserve_cookies: true })
+    expect(kept.variables['cookie']).toBe('session=s1; theme=dark')
+    const dropped = await run(steps, { preserve_cookies: false })
+    expect(dropped.variables['cookie']).toBeUndefined()
+  })
+})

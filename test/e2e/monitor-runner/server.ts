@@ -68,6 +68,10 @@ export async function startTarget (): Promise<TargetServer> {
           res.writeHead(200, { 'content-type': 'application/xml' })
           res.end('<order><id>7</id><status>shipped</status></order>')
           return
+        case '/set-cookie':
+          res.writeHead(200, { 'set-cookie': ['session=s1; Path=/; HttpOnly', 'theme=dark', 'old=x; Max-Age=0'] })
+          res.end()
+          return
         case '/text':
           res.writeHead(200, { 'content-type': 'text/plain' })
           res.end('hello world')
