@@ -14,3 +14,4 @@ export { canonicalComparison, COMPARISON_NAMES, type Comparison } from './compar
 export { knownSource } from './response.js'
 export { BUILT_INS, substitute, formatTimestamp } from './template.js'
 export { EXTERNAL_UI_NOT_CONFIGURED } from './runner.js'
+export { closeSandbox } from './sandbox.js'

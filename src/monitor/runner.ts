@@ -212,13 +212,13 @@ export class TestRunner {
       body: str(step.body),
       form: {},
     }
-    const headerList: Array<[string, string]> = [...multiEntries(this.#input.environment.headers), ...multiEntries(step.headers)]
     // Step headers replace environment headers of the same name.
-    const stepHeaderNames = new Set(multiEntries(step.headers).map(([n]) => n.toLowerCase()))
-    const effectiveHeaders = headerList.filter(([n], i) => i >= multiEntries(this.#input.environment.headers).length || !stepHeaderNames.has(n.toLowerCase()))
+    const stepHeaders = multiEntries(step.headers)
+    const stepHeaderNames = new Set(stepHeaders.map(([n]) => n.toLowerCase()))
+    const effectiveHeaders = [...multiEntries(this.#input.environment.headers).filter(([n]) => !stepHeaderNames.has(n.toLowerCase())), ...stepHeaders]
     for (const [n, v] of effectiveHeaders) template.headers[n] = template.headers[n] === undefined ? v : `${template.headers[n]}, ${v}`
-    for (const [n, v] of multiEntries(step.form)) template.form[n] = template.form[n] === undefined ? v : `${template.form[n]},${v}`
     const formMulti = multiEntries(step.form)
+    for (const [n, v] of formMulti) template.form[n] = template.form[n] === undefined ? v : `${template.form[n]},${v}`
     let formChanged = false
     let headersChanged = false
     for (const source of list<string>(step.before_scripts)) {
