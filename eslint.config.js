@@ -19,7 +19,8 @@ const boundaries = {
   serve: ['match', 'inspect', 'dsl', 'net', 'errors', 'log', 'config'],
   store: ['dsl', 'errors', 'log', 'config'],
   deploy: ['store', 'dsl', 'errors', 'log', 'config'],
-  monitor: ['dsl', 'errors', 'log', 'config'],
+  // monitor evaluates assertions with match's predicates, so one predicate language serves mocks and tests
+  monitor: ['match', 'dsl', 'errors', 'log', 'config'],
   // api also compiles transactions with match, to refuse at create time one that could never be served
   api: ['deploy', 'store', 'monitor', 'inspect', 'match', 'dsl', 'importers', 'net', 'errors', 'log', 'config'],
 }

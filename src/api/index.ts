@@ -5,3 +5,4 @@ export { bootstrap, BOOTSTRAP_EMAIL, type BootstrapOutcome, type BootstrapOption
 export { mockServiceDocument } from './v1/mock-document.js'
 export { hashSecret, verifySecret } from './auth.js'
 export { createAccount, type CreatedAccount } from './account-admin.js'
+export { startMonitoring, DEFAULT_RESULT_RETENTION, type Monitoring, type MonitoringOptions } from './monitor/index.js'

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import http from 'node:http'
-import { allRoutes, bootstrap, createApiHandler, type ApiDeps, type BootstrapOutcome } from '../api/index.js'
+import { allRoutes, bootstrap, createApiHandler, startMonitoring, type ApiDeps, type BootstrapOutcome, type MonitoringOptions } from '../api/index.js'
 import { LocalDeployer, type Deployer } from '../deploy/index.js'
 import { createError, isUnderstudyError } from '../errors/index.js'
 import { listenOn } from '../net/index.js'
@@ -20,6 +20,8 @@ export interface PlatformOptions {
   uploadLimit: number
   /** More flags for every `understudy run` the deployer starts. */
   runtimeArgs?: readonly string[]
+  /** API monitoring: SMTP server of e-mail notifications (`--smtp-url`), and test hooks. */
+  monitor?: Omit<MonitoringOptions, 'store' | 'log' | 'baseUrl' | 'jsonLimit'>
 }
 
 /** A running control plane. */
@@ -76,7 +78,10 @@ export async function startPlatform (options: PlatformOptions, log: Logger): Pro
     // Download links are signed with a key that lives as long as the process: links end with it.
     options: { baseUrl: url, jsonLimit: options.jsonLimit, uploadLimit: options.uploadLimit, signingKey: randomBytes(32) },
   }
-  server.on('request', createApiHandler(deps, allRoutes))
+  const api = createApiHandler(deps, allRoutes)
+  // The monitoring API (spec/000) shares the port: `/buckets`, `/account`, `/radar`, `/signin`...
+  const monitoring = await startMonitoring({ store, log, baseUrl: url, jsonLimit: options.jsonLimit, ...options.monitor })
+  server.on('request', (req, res) => { if (monitoring.api.handles(req)) monitoring.api.handle(req, res); else api(req, res) })
   server.on('clientError', (_err, socket) => socket.destroy())
 
   deployer.restore('platform').then((trackings) => {
@@ -95,6 +100,7 @@ export async function startPlatform (options: PlatformOptions, log: Logger): Pro
           server.close(() => resolve())
           server.closeIdleConnections()
         })
+        await monitoring.close()
         await deployer.shutdown()
         await store.close()
       })()

@@ -12,3 +12,7 @@ export { findConflicts, findShadowed, groupName, type ConflictSubject, type Shad
 export { compileBodyPredicate } from './predicates/body.js'
 // issue 7: the sandbox's matchingLog words, formatted from the near-miss diagnosis
 export { failureInWords } from './diagnose-words.js'
+// The monitoring runner evaluates its string comparisons with the mock DSL's own predicates (one predicate language).
+export { compileValueCheck, type ValueCheck, type ValueCheckResult } from './predicates/value-check.js'
+export { compileXPath, type CompiledXPath, type XmlDocument } from './xml.js'
+export { jsonValueText } from './json.js'

@@ -23,6 +23,7 @@ import type {
   User,
   Workspace,
 } from './types.js'
+import type { MonitoringRepository, OAuthRepository } from './monitoring.js'
 
 /*
  * The persistence contract of the control plane. Every method is asynchronous so that a
@@ -247,6 +248,10 @@ export interface Repositories {
   mockSettings: MockSettingRepository
   tenancy: TenancyRepository
   search: SearchRepository
+  /** API monitoring (spec/000): buckets, tests, environments, schedules, runs, revisions. */
+  monitoring: MonitoringRepository
+  /** The monitoring API's OAuth 2.0 provider. */
+  oauth: OAuthRepository
 }
 
 /**

@@ -23,6 +23,9 @@ Flags:
   --log-level LEVEL        fatal|error|warn|info|debug|trace|silent (default info)
   --log-format FORMAT      auto|json|pretty (default auto: readable when standard error is a
                            terminal, JSON lines otherwise)
+  --smtp-url URL           SMTP server of API-monitoring e-mail notifications
+                           (smtp://user:pass@host:port; without it e-mails are skipped)
+  --result-retention N     test runs kept per monitoring test (default 100)
 `
 
 const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
@@ -45,6 +48,8 @@ export async function runPlatformCommand (args: string[], io: CommandIo): Promis
       'upload-limit': { type: 'string' },
       'log-level': { type: 'string' },
       'log-format': { type: 'string' },
+      'smtp-url': { type: 'string' },
+      'result-retention': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: true,
@@ -59,6 +64,10 @@ export async function runPlatformCommand (args: string[], io: CommandIo): Promis
   const format = values['log-format'] ?? 'auto'
   if (!(logFormats as readonly string[]).includes(format)) throw new UsageError(`--log-format must be one of ${logFormats.join(', ')}`)
   const host = values.host ?? '127.0.0.1'
+  const smtpUrl = values['smtp-url']
+  if (smtpUrl !== undefined && !/^smtps?:\/\/[^\s]+$/.test(smtpUrl)) throw new UsageError(`--smtp-url must be an smtp:// or smtps:// URL, not "${smtpUrl}"`)
+  const retention = integerFlag('result-retention', values['result-retention'], 100, 100_000)
+  if (retention < 1) throw new UsageError('--result-retention must be at least 1')
   const options = {
     host,
     port: integerFlag('port', values.port, 8080, 65535),
@@ -68,6 +77,7 @@ export async function runPlatformCommand (args: string[], io: CommandIo): Promis
     uploadLimit: integerFlag('upload-limit', values['upload-limit'], 64 * 1024 * 1024, 1024 * 1024 * 1024),
     ...(process.env['UNDERSTUDY_API_KEY_ID'] === undefined ? {} : { apiKeyId: process.env['UNDERSTUDY_API_KEY_ID'] }),
     ...(process.env['UNDERSTUDY_API_KEY_SECRET'] === undefined ? {} : { apiKeySecret: process.env['UNDERSTUDY_API_KEY_SECRET'] }),
+    monitor: { resultRetention: retention, ...(smtpUrl === undefined ? {} : { smtpUrl }) },
   }
   const logRing = new LogRing(10_000)
   const log = createLogger({ level: level as (typeof levels)[number], format: resolveLogFormat(format as (typeof logFormats)[number], process.stderr), ring: logRing })

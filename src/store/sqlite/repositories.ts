@@ -5,6 +5,7 @@ import { serviceRepository, tagRepository } from './catalog-repositories.js'
 import type { RepoContext } from './context.js'
 import { mockServiceRepository } from './mock-service-repository.js'
 import { mockSettingRepository } from './mock-setting-repository.js'
+import { monitoringRepository, oauthRepository, routeMonitoringWrites } from './monitoring-repository.js'
 import { logSnapshotRepository, trackingRepository } from './tracking-repositories.js'
 import { transactionRepository } from './transaction-repository.js'
 import { tenancyRepository } from './tenancy-repository.js'
@@ -32,6 +33,8 @@ export function createRepositories (ctx: RepoContext): Repositories {
     mockSettings: mockSettingRepository(ctx),
     tenancy: tenancyRepository(ctx),
     search: searchRepository(ctx),
+    monitoring: monitoringRepository(ctx),
+    oauth: oauthRepository(ctx),
   }
 }
 
@@ -114,6 +117,7 @@ export function routeWrites (reads: Repositories, write: Store['write'], writerB
     },
     tenancy: routeTenancyWrites(tenancy, write),
     search,
+    ...routeMonitoringWrites(reads, write),
   }
 }
 

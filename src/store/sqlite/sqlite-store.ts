@@ -67,6 +67,8 @@ class SqliteStore implements Store {
   readonly mockSettings: Repositories['mockSettings']
   readonly tenancy: Repositories['tenancy']
   readonly search: Repositories['search']
+  readonly monitoring: Repositories['monitoring']
+  readonly oauth: Repositories['oauth']
 
   readonly #writer: Connection
   readonly #reader: Connection
@@ -100,6 +102,8 @@ class SqliteStore implements Store {
     this.mockSettings = top.mockSettings
     this.tenancy = top.tenancy
     this.search = top.search
+    this.monitoring = top.monitoring
+    this.oauth = top.oauth
   }
 
   /**

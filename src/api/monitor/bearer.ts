@@ -1,0 +1,63 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto'
+import { createError } from '../../errors/index.js'
+import type { Store } from '../../store/index.js'
+import { Authenticator } from '../auth.js'
+import { SCOPES, type MonitorPrincipal } from './types.js'
+
+/** SHA-256 of a token or code, hex: what the store keeps (32 random bytes need no slow hash). */
+export function hashToken (token: string): string {
+  return createHash('sha256').update(token).digest('hex')
+}
+
+/** A new opaque secret: 32 random bytes, base64url (tokens, codes, client secrets). */
+export function newSecret (): string {
+  return randomBytes(32).toString('base64url')
+}
+
+/**
+ * Issues an access token for a user through an application; only its hash is stored.
+ *
+ * @example
+ * const { accessToken } = await issueToken(store, app.clientId, user.id, ['api:read'])
+ */
+export async function issueToken (store: Store, clientId: string, userId: number, scopes: readonly string[]): Promise<{ id: string; accessToken: string }> {
+  const accessToken = newSecret()
+  const id = randomUUID()
+  await store.oauth.createToken({ id, tokenHash: hashToken(accessToken), clientId, userId, scopes: [...scopes] })
+  return { id, accessToken }
+}
+
+/**
+ * `Authorization: Bearer <token>` (spec/000), and HTTP Basic with a platform API key where a route
+ * allows it (creating an OAuth application). Revoked tokens, tokens of a disabled user and
+ * unknown tokens all answer 401.
+ */
+export class MonitorAuthenticator {
+  readonly #basic: Authenticator
+
+  constructor (private readonly store: Store) {
+    this.#basic = new Authenticator(store)
+  }
+
+  isBearer (header: string | undefined): boolean {
+    return header !== undefined && /^bearer\s+/i.test(header)
+  }
+
+  async bearer (header: string | undefined): Promise<MonitorPrincipal> {
+    if (!this.isBearer(header)) throw createError('ERR_API_UNAUTHORIZED')
+    const token = (header as string).replace(/^bearer\s+/i, '').trim()
+    if (token === '' || token.length > 512) throw createError('ERR_API_UNAUTHORIZED')
+    const stored = await this.store.oauth.getTokenByHash(hashToken(token))
+    if (stored === undefined || stored.revoked !== null) throw createError('ERR_API_UNAUTHORIZED')
+    const user = await this.store.users.get(stored.userId)
+    if (user === undefined || !user.enabled) throw createError('ERR_API_UNAUTHORIZED')
+    const account = await this.store.accounts.get(user.accountId)
+    if (account === undefined) throw createError('ERR_API_UNAUTHORIZED')
+    return { user, account, scopes: new Set(stored.scopes), tokenId: stored.id }
+  }
+
+  async basic (header: string | undefined): Promise<MonitorPrincipal> {
+    const { user, account } = await this.#basic.authenticate(header)
+    return { user, account, scopes: new Set(SCOPES), tokenId: null }
+  }
+}

@@ -1,0 +1,156 @@
+import { randomUUID } from 'node:crypto'
+import { createError } from '../../errors/index.js'
+import type { JsonObject, MonitorBucket, MonitorEnvironment, Repositories } from '../../store/index.js'
+import { invalidField } from '../validation.js'
+import { bucketOf, testOf } from './access.js'
+import { recordEnvironmentRevision } from './revisions.js'
+import type { MonitorContext, MonitorRoute } from './types.js'
+import { readEnvironment } from './validate.js'
+import { environmentView } from './views.js'
+
+/*
+ * Environments, shared per bucket (`/buckets/{k}/environments`) and per test
+ * (`/buckets/{k}/tests/{t}/environments`). `parent_environment_id` names a shared environment of
+ * the same bucket whose variables, headers, scripts and settings the child inherits.
+ */
+
+/** The parent must be a shared environment of the bucket, and the chain must not loop. */
+async function checkParent (tx: Repositories, bucket: MonitorBucket, doc: JsonObject, selfId: string): Promise<void> {
+  const parentId = doc['parent_environment_id']
+  if (parentId === undefined || parentId === null) return
+  let current: string | null = parentId as string
+  for (let depth = 0; current !== null; depth++) {
+    if (current === selfId || depth > 10) throw invalidField('/parent_environment_id', 'would make environments inherit from each other in a loop')
+    const env: MonitorEnvironment | undefined = await tx.monitoring.getEnvironment(bucket.key, current)
+    if (env === undefined || env.testId !== null) throw invalidField('/parent_environment_id', `names no shared environment of this bucket: ${String(parentId)}`)
+    current = typeof env.doc['parent_environment_id'] === 'string' ? env.doc['parent_environment_id'] : null
+  }
+}
+
+async function create (ctx: MonitorContext, bucket: MonitorBucket, testId: string | null): Promise<JsonObject> {
+  const doc = readEnvironment(await ctx.json(), '', true)
+  const id = randomUUID()
+  const env = await ctx.deps.store.write(async (tx) => {
+    await checkParent(tx, bucket, doc, id)
+    const created = await tx.monitoring.createEnvironment({ id, bucketKey: bucket.key, testId, doc })
+    await recordEnvironmentRevision(tx, created, ctx.principal.user, ctx.deps.options.now())
+    return created
+  })
+  return environmentView(env)
+}
+
+async function envOf (ctx: MonitorContext, bucket: MonitorBucket, testId: string | null): Promise<MonitorEnvironment> {
+  const id = ctx.params['environmentId'] ?? ''
+  const env = await ctx.deps.store.monitoring.getEnvironment(bucket.key, id)
+  if (env === undefined || env.testId !== testId) throw createError('ERR_API_NOT_FOUND', [`Environment ${id}`])
+  return env
+}
+
+async function update (ctx: MonitorContext, bucket: MonitorBucket, env: MonitorEnvironment): Promise<JsonObject> {
+  const patch = readEnvironment(await ctx.json(), '', false)
+  const doc = { ...env.doc, ...patch }
+  const updated = await ctx.deps.store.write(async (tx) => {
+    await checkParent(tx, bucket, doc, env.id)
+    const next = await tx.monitoring.updateEnvironment(env.id, doc)
+    if (next === undefined) throw createError('ERR_API_NOT_FOUND', [`Environment ${env.id}`])
+    await recordEnvironmentRevision(tx, next, ctx.principal.user, ctx.deps.options.now())
+    return next
+  })
+  return environmentView(updated)
+}
+
+async function remove (ctx: MonitorContext, bucket: MonitorBucket, env: MonitorEnvironment): Promise<void> {
+  const tests = await ctx.deps.store.monitoring.listTests(bucket.key, -1, 0)
+  const user = tests.find((t) => t.defaultEnvironmentId === env.id)
+  if (user !== undefined) throw createError('ERR_API_CONFLICT', [`Environment ${env.id} is the default environment of test ${user.id}`])
+  const children = (await ctx.deps.store.monitoring.listEnvironments(bucket.key, null)).some((e) => e.doc['parent_environment_id'] === env.id)
+  if (children) throw createError('ERR_API_CONFLICT', [`Environment ${env.id} is the parent of other environments`])
+  await ctx.deps.store.monitoring.deleteEnvironment(bucket.key, env.id)
+}
+
+const shared = '/buckets/:bucketKey/environments'
+const ofTest = '/buckets/:bucketKey/tests/:testId/environments'
+
+export const environmentRoutes: MonitorRoute[] = [
+  {
+    method: 'GET',
+    path: shared,
+    scope: 'test:read',
+    handler: async (ctx) => {
+      const { bucket } = await bucketOf(ctx)
+      return { data: (await ctx.deps.store.monitoring.listEnvironments(bucket.key, null)).map(environmentView) }
+    },
+  },
+  { method: 'POST', path: shared, scope: 'test:write', handler: async (ctx) => ({ status: 201, data: await create(ctx, (await bucketOf(ctx)).bucket, null) }) },
+  {
+    method: 'GET',
+    path: `${shared}/:environmentId`,
+    scope: 'test:read',
+    handler: async (ctx) => ({ data: environmentView(await envOf(ctx, (await bucketOf(ctx)).bucket, null)) }),
+  },
+  {
+    method: 'PUT',
+    path: `${shared}/:environmentId`,
+    scope: 'test:write',
+    handler: async (ctx) => {
+      const { bucket } = await bucketOf(ctx)
+      return { data: await update(ctx, bucket, await envOf(ctx, bucket, null)) }
+    },
+  },
+  {
+    method: 'DELETE',
+    path: `${shared}/:environmentId`,
+    scope: 'test:write',
+    handler: async (ctx) => {
+      const { bucket } = await bucketOf(ctx)
+      await remove(ctx, bucket, await envOf(ctx, bucket, null))
+      return { status: 204, raw: null }
+    },
+  },
+  {
+    method: 'GET',
+    path: ofTest,
+    scope: 'test:read',
+    handler: async (ctx) => {
+      const { bucket, test } = await testOf(ctx)
+      return { data: (await ctx.deps.store.monitoring.listEnvironments(bucket.key, test.id)).map(environmentView) }
+    },
+  },
+  {
+    method: 'POST',
+    path: ofTest,
+    scope: 'test:write',
+    handler: async (ctx) => {
+      const { bucket, test } = await testOf(ctx)
+      return { status: 201, data: await create(ctx, bucket, test.id) }
+    },
+  },
+  {
+    method: 'GET',
+    path: `${ofTest}/:environmentId`,
+    scope: 'test:read',
+    handler: async (ctx) => {
+      const { bucket, test } = await testOf(ctx)
+      return { data: environmentView(await envOf(ctx, bucket, test.id)) }
+    },
+  },
+  {
+    method: 'PUT',
+    path: `${ofTest}/:environmentId`,
+    scope: 'test:write',
+    handler: async (ctx) => {
+      const { bucket, test } = await testOf(ctx)
+      return { data: await update(ctx, bucket, await envOf(ctx, bucket, test.id)) }
+    },
+  },
+  {
+    method: 'DELETE',
+    path: `${ofTest}/:environmentId`,
+    scope: 'test:write',
+    handler: async (ctx) => {
+      const { bucket, test } = await testOf(ctx)
+      await remove(ctx, bucket, await envOf(ctx, bucket, test.id))
+      return { status: 204, raw: null }
+    },
+  },
+]

@@ -1,0 +1,59 @@
+import type { Logger } from '../../log/index.js'
+import { notify, resolveEnvironment, runTest, type EnvironmentDoc, type RunnableTest, type RunOptions, type Step } from '../../monitor/index.js'
+import type { MonitorEnvironment, MonitorTest } from '../../store/index.js'
+import type { Execute } from './run-queue.js'
+
+export interface ExecutorOptions {
+  log: Logger
+  /** The platform's base URL, for the result link in notifications. */
+  baseUrl: string
+  smtpUrl?: string
+  /** Runner options (tests shorten pauses). */
+  run?: RunOptions
+}
+
+function runnable (test: MonitorTest): RunnableTest {
+  // Steps are stored as the API validated them, in the runner's Step shape (snake_case, as sent).
+  return { id: test.id, name: test.name, steps: test.steps as unknown as Step[], bucket_key: test.bucketKey }
+}
+
+function chainOf (environments: MonitorEnvironment[]): EnvironmentDoc[] {
+  return environments.map((e) => ({ ...e.doc, id: e.id }))
+}
+
+/**
+ * Runs a test with the runner of src/monitor (environment inheritance resolved, the trigger's
+ * variables, subtests loaded from the same bucket), then sends the environment's notifications
+ * (webhooks, e-mails through `smtpUrl`) and records their outcome in the result.
+ */
+export function createMonitorExecutor (options: ExecutorOptions): Execute {
+  return async (input) => {
+    const environment = resolveEnvironment(chainOf(input.environments))
+    const result = await runTest({
+      test: runnable(input.test),
+      environment,
+      initialVariables: input.variables,
+      testRunId: input.runId,
+      resolveSubtest: async (ref) => {
+        const loaded = await input.loadTest(ref.test_uuid, ref.environment_uuid)
+        return loaded === undefined ? null : { test: runnable(loaded.test), environment: resolveEnvironment(chainOf(loaded.environments)) }
+      },
+    }, options.run)
+    let consecutiveFailures = 0
+    if (result.result === 'fail') {
+      consecutiveFailures = 1
+      for (const previous of await input.previousResults()) {
+        if (previous !== 'fail') break
+        consecutiveFailures++
+      }
+    }
+    const testRunUrl = `${options.baseUrl}/buckets/${input.bucket.key}/tests/${input.test.id}/results/${input.runId}`
+    const notifications = await notify(result, environment, {
+      ...(options.smtpUrl === undefined ? {} : { smtpUrl: options.smtpUrl }),
+      consecutiveFailures,
+      extra: { bucket_key: input.bucket.key, test_run_url: testRunUrl },
+    })
+    if (notifications.some((n) => n.result === 'failed')) options.log.warn({ testId: input.test.id, runId: input.runId, notifications }, 'notification failed')
+    return { pass: result.result === 'pass', doc: { ...result, notifications } }
+  }
+}

@@ -1,0 +1,71 @@
+import type { Logger } from '../../log/index.js'
+import type { Store } from '../../store/index.js'
+import { createMonitorExecutor } from './executor.js'
+import { createScheduler, type RunOptions } from '../../monitor/index.js'
+import { RunQueue } from './run-queue.js'
+import { monitoringRoutes } from './routes.js'
+import { createMonitoringApi, type MonitoringApi } from './server.js'
+
+export type { MonitoringApi } from './server.js'
+
+export interface MonitoringOptions {
+  store: Store
+  log: Logger
+  baseUrl: string
+  jsonLimit: number
+  /** Runs kept per test (default 100). */
+  resultRetention?: number
+  /** SMTP server for e-mail notifications (`smtp://host:port`); without it e-mails are skipped. */
+  smtpUrl?: string
+  /** Test hooks: the clock, a divisor of schedule intervals, runner options. */
+  now?: () => number
+  scheduleScale?: number
+  run?: RunOptions
+}
+
+/** The monitoring API and its run queue, as the platform runs them. */
+export interface Monitoring {
+  api: MonitoringApi
+  runs: RunQueue
+  /** Stops the schedules and waits for runs under way. */
+  close: () => Promise<void>
+}
+
+/** Default number of runs kept per test (older results are deleted as new runs finish). */
+export const DEFAULT_RESULT_RETENTION = 100
+
+/**
+ * Starts the monitoring API (spec/000): its routes, the run queue, and every stored schedule.
+ *
+ * @example
+ * const monitoring = await startMonitoring({ store, log, baseUrl: 'http://127.0.0.1:8080', jsonLimit: 1 << 20 })
+ * server.on('request', (req, res) => monitoring.api.handles(req) ? monitoring.api.handle(req, res) : api(req, res))
+ */
+export async function startMonitoring (options: MonitoringOptions): Promise<Monitoring> {
+  const now = options.now ?? Date.now
+  const runs = new RunQueue({
+    store: options.store,
+    log: options.log,
+    execute: createMonitorExecutor({
+      log: options.log,
+      baseUrl: options.baseUrl,
+      ...(options.smtpUrl === undefined ? {} : { smtpUrl: options.smtpUrl }),
+      ...(options.run === undefined ? {} : { run: options.run }),
+    }),
+    // The runner's scheduler: one croner timer per schedule, armed again from the store at start.
+    timers: createScheduler({
+      scale: options.scheduleScale ?? 1,
+      onError: (err, scheduleId) => options.log.error({ err, scheduleId }, 'scheduled run failed'),
+    }),
+    retention: options.resultRetention ?? DEFAULT_RESULT_RETENTION,
+    now,
+  })
+  await runs.loadSchedules()
+  const api = createMonitoringApi({
+    store: options.store,
+    log: options.log,
+    runs,
+    options: { baseUrl: options.baseUrl, jsonLimit: options.jsonLimit, resultRetention: options.resultRetention ?? DEFAULT_RESULT_RETENTION, now },
+  }, monitoringRoutes)
+  return { api, runs, close: async () => await runs.close() }
+}

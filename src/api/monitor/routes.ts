@@ -1,0 +1,23 @@
+import { bucketRoutes } from './buckets.js'
+import { environmentRoutes } from './environments.js'
+import { oauthRoutes } from './oauth.js'
+import { resultRoutes } from './results.js'
+import { rootRoutes } from './root.js'
+import { scheduleRoutes } from './schedules.js'
+import { stepRoutes } from './steps.js'
+import { testRoutes } from './tests.js'
+import { triggerRoutes } from './trigger.js'
+import type { MonitorRoute } from './types.js'
+
+/** Every endpoint of the monitoring API (spec/000), served under `/` and `/v1`. */
+export const monitoringRoutes: readonly MonitorRoute[] = [
+  ...rootRoutes,
+  ...bucketRoutes,
+  ...testRoutes,
+  ...stepRoutes,
+  ...environmentRoutes,
+  ...scheduleRoutes,
+  ...resultRoutes,
+  ...triggerRoutes,
+  ...oauthRoutes,
+]

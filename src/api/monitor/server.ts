@@ -1,0 +1,173 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import FindMyWay from 'find-my-way'
+import { createError, monitoringEnvelope, toEnvelopeError, toUnderstudyError, type UnderstudyError } from '../../errors/index.js'
+import { readJson, mediaTypeOf } from '../http/body.js'
+import { readBodyWithin } from '../../net/index.js'
+import { MonitorAuthenticator } from './bearer.js'
+import type { MonitorContext, MonitorDeps, MonitorPrincipal, MonitorResult, MonitorRoute } from './types.js'
+
+/** First path segments the monitoring API owns (spec/000 and the product's public API). */
+const OWNED = new Set(['account', 'buckets', 'radar', 'signin', 'teams', 'regions', 'apps', 'tokens'])
+
+/** `//v1//buckets/x` -> `/buckets/x`: doubled slashes collapsed, the `/v1` alias dropped. */
+export function monitoringPath (rawPath: string): string {
+  let path = rawPath.replace(/\/{2,}/g, '/')
+  if (path === '/v1' || path.startsWith('/v1/')) path = path.slice(3) || '/'
+  return path
+}
+
+/** The monitoring API's request listener and the test of which requests are its own. */
+export interface MonitoringApi {
+  /**
+   * Whether a request belongs to the monitoring API. `/` is the root resource for API clients (a
+   * Bearer token, or not asking for HTML), so that a browser at `/` can be served something else.
+   */
+  handles: (req: IncomingMessage) => boolean
+  handle: (req: IncomingMessage, res: ServerResponse) => void
+}
+
+/**
+ * The monitoring API (spec/000): its own router, Bearer authentication with scopes, and the
+ * `{data, meta, error}` envelope for answers and errors alike.
+ *
+ * @example
+ * const monitoring = createMonitoringApi(deps, monitoringRoutes)
+ * server.on('request', (req, res) => monitoring.handles(req) ? monitoring.handle(req, res) : api(req, res))
+ */
+export function createMonitoringApi (deps: MonitorDeps, routes: readonly MonitorRoute[]): MonitoringApi {
+  const router = FindMyWay<FindMyWay.HTTPVersion.V1>({ ignoreDuplicateSlashes: true, ignoreTrailingSlash: true, caseSensitive: true, maxParamLength: 500 })
+  for (const route of routes) router.on(route.method, route.path, noop, route)
+  const auth = new MonitorAuthenticator(deps.store)
+
+  function split (req: IncomingMessage): { path: string; query: URLSearchParams } {
+    const url = req.url ?? '/'
+    const q = url.indexOf('?')
+    return { path: monitoringPath(q === -1 ? url : url.slice(0, q)), query: new URLSearchParams(q === -1 ? '' : url.slice(q + 1)) }
+  }
+
+  return {
+    handles (req) {
+      const { path } = split(req)
+      if (path === '/') return auth.isBearer(req.headers.authorization) || !(req.headers.accept ?? '').includes('text/html')
+      return OWNED.has(path.split('/')[1] ?? '')
+    },
+    handle (req, res) {
+      const { path, query } = split(req)
+      const found = router.find((req.method ?? 'GET') as FindMyWay.HTTPMethod, path)
+      const fail = (thrown: unknown): void => {
+        const err = toUnderstudyError(thrown)
+        if (err.code === 'ERR_INTERNAL') deps.log.error({ err: thrown, method: req.method, path }, 'monitoring request failed')
+        if (!res.headersSent) writeError(res, err)
+        else res.destroy()
+        if (!req.readableEnded) req.resume()
+      }
+      if (found === null) {
+        req.resume()
+        notFound(req, path).then((err) => writeError(res, err), fail)
+        return
+      }
+      run(found.store as MonitorRoute, req, res, found.params, query).catch(fail)
+    },
+  }
+
+  async function notFound (req: IncomingMessage, path: string): Promise<UnderstudyError> {
+    if (!path.startsWith('/radar/') && !path.startsWith('/signin/')) await auth.bearer(req.headers.authorization)
+    const other = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].some((m) => router.find(m as FindMyWay.HTTPMethod, path) !== null)
+    return other ? createError('ERR_API_METHOD_NOT_ALLOWED', [req.method, path]) : createError('ERR_API_NOT_FOUND', [`Resource ${path}`])
+  }
+
+  async function authenticate (route: MonitorRoute, req: IncomingMessage): Promise<MonitorPrincipal | null> {
+    const mode = route.auth ?? 'bearer'
+    if (mode === 'none') return null
+    const header = req.headers.authorization
+    const principal = mode === 'basic' || (mode === 'either' && !auth.isBearer(header)) ? await auth.basic(header) : await auth.bearer(header)
+    const wanted = route.scope === undefined ? [] : typeof route.scope === 'string' ? [route.scope] : route.scope
+    if (wanted.length > 0 && !wanted.some((s) => principal.scopes.has(s))) {
+      throw createError('ERR_API_FORBIDDEN', [`this token lacks the ${wanted.join(' or ')} scope`])
+    }
+    return principal
+  }
+
+  async function run (route: MonitorRoute, req: IncomingMessage, res: ServerResponse, params: Record<string, string | undefined>, query: URLSearchParams): Promise<void> {
+    const principal = await authenticate(route, req)
+    const ctx: MonitorContext = {
+      req,
+      res,
+      params,
+      query,
+      deps,
+      principal: principal as MonitorPrincipal,
+      json: async () => checkDepth(await readJson(req, deps.options.jsonLimit)),
+      form: async () => await readForm(req, deps.options.jsonLimit),
+    }
+    const outcome = await route.handler(ctx)
+    if (!req.readableEnded) req.resume()
+    writeResult(res, outcome)
+  }
+}
+
+/** Deepest nesting a monitoring body may have (a condition step nests 10 levels; bodies are stored as JSON). */
+const MAX_DEPTH = 64
+
+/**
+ * Refuses absurdly nested JSON with a 400 before anything serializes it again (JSON.stringify of
+ * a document nested a hundred thousand levels deep would overflow the stack: a 500). Iterative.
+ */
+function checkDepth (value: unknown): unknown {
+  const stack: Array<[unknown, number]> = [[value, 0]]
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop() as [unknown, number]
+    if (typeof item !== 'object' || item === null) continue
+    if (depth >= MAX_DEPTH) throw createError('ERR_API_VALIDATION', [`the body nests deeper than ${MAX_DEPTH} levels`], { details: [{ path: '', message: `nests deeper than ${MAX_DEPTH} levels` }] })
+    for (const child of Object.values(item)) stack.push([child, depth + 1])
+  }
+  return value
+}
+
+async function readForm (req: IncomingMessage, limit: number): Promise<URLSearchParams> {
+  const type = mediaTypeOf(req)
+  const text = (await readBodyWithin(req, limit)).toString('utf8')
+  if (type === 'application/json') {
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(text)
+    } catch {
+      throw createError('ERR_API_BAD_REQUEST', ['The request body is not valid JSON'])
+    }
+    const out = new URLSearchParams()
+    if (parsed !== null && typeof parsed === 'object') {
+      for (const [k, v] of Object.entries(parsed)) if (typeof v === 'string' || typeof v === 'number') out.set(k, String(v))
+    }
+    return out
+  }
+  if (type !== '' && type !== 'application/x-www-form-urlencoded') throw createError('ERR_API_UNSUPPORTED_MEDIA_TYPE', [type, 'application/x-www-form-urlencoded'])
+  return new URLSearchParams(text)
+}
+
+function writeResult (res: ServerResponse, outcome: MonitorResult): void {
+  if ('raw' in outcome) {
+    const body = outcome.raw === null ? null : Buffer.from(outcome.raw)
+    const headers: Record<string, string | number> = { ...outcome.headers }
+    if (body !== null) headers['content-length'] = body.length
+    res.writeHead(outcome.status, headers)
+    res.end(body ?? undefined)
+    return
+  }
+  writeJson(res, outcome.status ?? 200, monitoringEnvelope(null, outcome.data, { status: 'success', ...outcome.meta }))
+}
+
+/** `{data: {}, meta: {status: "error"}, error: {status, message, code}}`, as the product answers. */
+function writeError (res: ServerResponse, err: UnderstudyError): void {
+  const error = toEnvelopeError(err, true)
+  const headers: Record<string, string> = {}
+  if (err.code === 'ERR_API_UNAUTHORIZED') headers['www-authenticate'] = 'Bearer realm="understudy"'
+  writeJson(res, err.statusCode, monitoringEnvelope(error, {}, { status: 'error' }), headers)
+}
+
+function writeJson (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = Buffer.from(JSON.stringify(body))
+  res.writeHead(status, { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': text.length })
+  res.end(text)
+}
+
+function noop (): void {}

@@ -1,0 +1,110 @@
+import { createError } from '../../errors/index.js'
+import type { JsonObject, MonitorBucket, MonitorEnvironment, MonitorTest } from '../../store/index.js'
+import { invalidField } from '../validation.js'
+import { LOCAL_REGION } from './root.js'
+import type { MonitorContext, MonitorRoute } from './types.js'
+
+/*
+ * Trigger URLs (GET or POST): `/radar/{trigger_id}/trigger` runs one test,
+ * `/radar/bucket/{trigger_id}/trigger` every test of a bucket. As in the product, a trigger URL is
+ * its own secret: it needs no token. Query parameters (and the fields of a JSON object body) become
+ * initial variables, except `runscope_environment` / `environment` (the environments to run in, one
+ * run each, repeatable; default the test's default environment). Answers 201 with one entry per run started; a client
+ * polls each run's `url` until `result` is `pass` or `fail`.
+ */
+
+const RESERVED = new Set(['runscope_environment', 'environment', 'runscope_region', 'runscope_notification_url'])
+const MAX_VARIABLES = 200
+
+async function variablesOf (ctx: MonitorContext): Promise<{ variables: Record<string, string>; environmentIds: string[] }> {
+  const variables: Record<string, string> = {}
+  const environmentIds: string[] = []
+  const take = (name: string, value: string): void => {
+    if (name === 'runscope_environment' || name === 'environment') {
+      if (!environmentIds.includes(value)) environmentIds.push(value)
+    } else if (!RESERVED.has(name)) variables[name] = value
+  }
+  for (const [name, value] of ctx.query) take(name, value)
+  const type = (ctx.req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? ''
+  if (ctx.req.method === 'POST' && type === 'application/json') {
+    const body = await ctx.json()
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidField('/', 'must be a JSON object of variable names to values')
+    for (const [name, value] of Object.entries(body)) {
+      if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') take(name, String(value))
+      else throw invalidField(`/${name}`, 'must be a string, number or boolean')
+    }
+  }
+  if (Object.keys(variables).length > MAX_VARIABLES) throw invalidField('/', `carries more than ${MAX_VARIABLES} variables`)
+  if (environmentIds.length > 20) throw invalidField('/runscope_environment', 'names more than 20 environments')
+  return { variables, environmentIds }
+}
+
+async function environmentFor (ctx: MonitorContext, test: MonitorTest, wanted: string | null): Promise<MonitorEnvironment> {
+  const id = wanted ?? test.defaultEnvironmentId
+  const env = id === null ? undefined : await ctx.deps.store.monitoring.getEnvironment(test.bucketKey, id)
+  if (env === undefined || (env.testId !== null && env.testId !== test.id)) {
+    throw invalidField('/runscope_environment', `names no environment of test ${test.id}: ${id ?? '(none)'}`)
+  }
+  return env
+}
+
+async function start (ctx: MonitorContext, bucket: MonitorBucket, tests: MonitorTest[]): Promise<{ status: number; data: JsonObject }> {
+  const { variables, environmentIds } = await variablesOf(ctx)
+  const base = ctx.deps.options.baseUrl
+  const runs: JsonObject[] = []
+  let failed = 0
+  const wanted = environmentIds.length === 0 ? [null] : environmentIds
+  const targets: Array<{ test: MonitorTest; env: MonitorEnvironment }> = []
+  for (const test of tests) {
+    for (const environmentId of wanted) {
+      try {
+        targets.push({ test, env: await environmentFor(ctx, test, environmentId) })
+      } catch (err) {
+        if (tests.length === 1) throw err
+        failed++
+      }
+    }
+  }
+  for (const { test, env } of targets) {
+    const run = await ctx.deps.runs.start({ test, bucket, environment: env, variables, source: 'trigger' })
+    runs.push({
+      test_id: test.id,
+      test_name: test.name,
+      test_run_id: run.id,
+      bucket_key: bucket.key,
+      environment_id: env.id,
+      environment_name: env.doc['name'] ?? null,
+      region: LOCAL_REGION,
+      agent: null,
+      status: 'init',
+      variables,
+      url: `${base}/buckets/${bucket.key}/radar/${test.id}/results/${run.id}`,
+      test_run_url: `${base}/buckets/${bucket.key}/tests/${test.id}/results/${run.id}`,
+      test_url: `${base}/buckets/${bucket.key}/tests/${test.id}`,
+    })
+  }
+  return { status: 201, data: { runs, runs_started: runs.length, runs_failed: failed, runs_total: runs.length + failed } }
+}
+
+const testTrigger = async (ctx: MonitorContext): Promise<{ status: number; data: JsonObject }> => {
+  const id = ctx.params['triggerId'] ?? ''
+  const test = await ctx.deps.store.monitoring.getTestByTrigger(id)
+  const bucket = test === undefined ? undefined : await ctx.deps.store.monitoring.getBucket(test.bucketKey)
+  if (test === undefined || bucket === undefined) throw createError('ERR_API_NOT_FOUND', [`Trigger ${id}`])
+  return await start(ctx, bucket, [test])
+}
+
+const bucketTrigger = async (ctx: MonitorContext): Promise<{ status: number; data: JsonObject }> => {
+  const id = ctx.params['triggerId'] ?? ''
+  const bucket = await ctx.deps.store.monitoring.getBucketByTrigger(id)
+  if (bucket === undefined) throw createError('ERR_API_NOT_FOUND', [`Trigger ${id}`])
+  const tests = await ctx.deps.store.monitoring.listTests(bucket.key, -1, 0)
+  return await start(ctx, bucket, tests)
+}
+
+export const triggerRoutes: MonitorRoute[] = [
+  { method: 'GET', path: '/radar/:triggerId/trigger', auth: 'none', handler: testTrigger },
+  { method: 'POST', path: '/radar/:triggerId/trigger', auth: 'none', handler: testTrigger },
+  { method: 'GET', path: '/radar/bucket/:triggerId/trigger', auth: 'none', handler: bucketTrigger },
+  { method: 'POST', path: '/radar/bucket/:triggerId/trigger', auth: 'none', handler: bucketTrigger },
+]

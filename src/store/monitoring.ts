@@ -1,0 +1,187 @@
+/*
+ * API monitoring records (spec/000) and their repositories. Timestamps are epoch milliseconds, as
+ * everywhere in the store; the monitoring API shows epoch seconds. Ids are UUIDs (the product's
+ * clients treat them as opaque strings), bucket keys 12 lowercase letters and digits.
+ */
+
+/** A JSON object as stored (steps, environment settings, run details). */
+export type JsonObject = Record<string, unknown>
+
+export interface MonitorBucket {
+  key: string
+  workspaceId: number
+  name: string
+  /** The id in the bucket's trigger URL (`/radar/bucket/{triggerId}/trigger`). */
+  triggerId: string
+  isDefault: boolean
+  created: number
+}
+
+/** Who created a test, as the test shows it. */
+export interface MonitorAuthor {
+  id: string
+  name: string
+  email: string
+}
+
+export interface MonitorTest {
+  id: string
+  bucketKey: string
+  name: string
+  description: string | null
+  defaultEnvironmentId: string | null
+  /** The id in the test's trigger URL (`/radar/{triggerId}/trigger`). */
+  triggerId: string
+  createdBy: MonitorAuthor
+  /** The ordered steps, each a JSON object with its `id` and `step_type`. */
+  steps: JsonObject[]
+  created: number
+  updated: number
+}
+
+/** An environment: `testId` null = shared by the bucket. `doc` holds every other field as sent. */
+export interface MonitorEnvironment {
+  id: string
+  bucketKey: string
+  testId: string | null
+  doc: JsonObject
+  created: number
+}
+
+export interface MonitorSchedule {
+  id: string
+  testId: string
+  environmentId: string
+  interval: string
+  note: string | null
+  created: number
+}
+
+/** `queued` -> `working` -> `pass` | `fail` (the trigger URL's polled states). */
+export type MonitorRunResult = 'queued' | 'working' | 'pass' | 'fail'
+
+export interface MonitorRun {
+  id: string
+  testId: string
+  bucketKey: string
+  environmentId: string
+  result: MonitorRunResult
+  /** `trigger`, `scheduled`, `subtest`... */
+  source: string
+  created: number
+  finished: number | null
+  /** The run's details (requests, assertions, counts) as the API shows them. */
+  doc: JsonObject
+}
+
+export interface MonitorRevision {
+  uuid: string
+  bucketKey: string
+  testId: string | null
+  itemType: 'radar_test' | 'environment'
+  itemId: string
+  /** Epoch seconds with fraction (spec/000). */
+  timestamp: number
+  author: MonitorAuthor
+  doc: JsonObject
+}
+
+/** An OAuth application (spec/000 Authentication). */
+export interface OAuthApp {
+  clientId: string
+  userId: number
+  name: string
+  websiteUrl: string
+  callbackUrl: string
+  /** scrypt hash of the client secret. */
+  secretHash: string
+  created: number
+}
+
+export interface OAuthToken {
+  id: string
+  /** SHA-256 of the token, hex. */
+  tokenHash: string
+  clientId: string
+  userId: number
+  scopes: string[]
+  created: number
+  revoked: number | null
+}
+
+export interface OAuthCode {
+  codeHash: string
+  clientId: string
+  userId: number
+  scopes: string[]
+  redirectUri: string
+  /** Epoch ms after which the code is refused. */
+  expires: number
+  used: boolean
+}
+
+/**
+ * Buckets, tests, environments, schedules, runs and revisions. Lookups under a bucket take the
+ * bucket key, so a record of another bucket is simply not found.
+ */
+export interface MonitoringRepository {
+  createBucket: (input: Omit<MonitorBucket, 'created'>) => Promise<MonitorBucket>
+  getBucket: (key: string) => Promise<MonitorBucket | undefined>
+  getBucketByTrigger: (triggerId: string) => Promise<MonitorBucket | undefined>
+  listBuckets: (workspaceIds: readonly number[]) => Promise<MonitorBucket[]>
+  deleteBucket: (key: string) => Promise<boolean>
+
+  createTest: (input: Omit<MonitorTest, 'created' | 'updated'>) => Promise<MonitorTest>
+  getTest: (bucketKey: string, id: string) => Promise<MonitorTest | undefined>
+  getTestById: (id: string) => Promise<MonitorTest | undefined>
+  getTestByTrigger: (triggerId: string) => Promise<MonitorTest | undefined>
+  /** Oldest first, as created. */
+  listTests: (bucketKey: string, count: number, offset: number) => Promise<MonitorTest[]>
+  updateTest: (id: string, patch: Partial<Pick<MonitorTest, 'name' | 'description' | 'defaultEnvironmentId' | 'steps'>>) => Promise<MonitorTest | undefined>
+  deleteTest: (bucketKey: string, id: string) => Promise<boolean>
+
+  createEnvironment: (input: Omit<MonitorEnvironment, 'created'>) => Promise<MonitorEnvironment>
+  getEnvironment: (bucketKey: string, id: string) => Promise<MonitorEnvironment | undefined>
+  /** `testId` null: the bucket's shared environments. */
+  listEnvironments: (bucketKey: string, testId: string | null) => Promise<MonitorEnvironment[]>
+  updateEnvironment: (id: string, doc: JsonObject) => Promise<MonitorEnvironment | undefined>
+  deleteEnvironment: (bucketKey: string, id: string) => Promise<boolean>
+
+  createSchedule: (input: Omit<MonitorSchedule, 'created'>) => Promise<MonitorSchedule>
+  getSchedule: (testId: string, id: string) => Promise<MonitorSchedule | undefined>
+  listSchedules: (testId: string) => Promise<MonitorSchedule[]>
+  /** Every schedule of every test: what the scheduler loads at start. */
+  listAllSchedules: () => Promise<MonitorSchedule[]>
+  updateSchedule: (id: string, patch: Partial<Pick<MonitorSchedule, 'environmentId' | 'interval' | 'note'>>) => Promise<MonitorSchedule | undefined>
+  deleteSchedule: (testId: string, id: string) => Promise<boolean>
+
+  createRun: (input: MonitorRun) => Promise<MonitorRun>
+  updateRun: (id: string, patch: Partial<Pick<MonitorRun, 'result' | 'finished' | 'doc'>>) => Promise<MonitorRun | undefined>
+  getRun: (testId: string, id: string) => Promise<MonitorRun | undefined>
+  /** Newest first. */
+  listRuns: (testId: string, count: number) => Promise<MonitorRun[]>
+  /** Marks every `queued` or `working` run failed (at start: the process that ran them is gone). */
+  failUnfinishedRuns: (finished: number, reason: string) => Promise<number>
+  /** Deletes all but the newest `keep` runs of a test; returns how many went. */
+  pruneRuns: (testId: string, keep: number) => Promise<number>
+
+  addRevision: (input: MonitorRevision) => Promise<void>
+  /** Oldest first. */
+  listRevisions: (testId: string) => Promise<MonitorRevision[]>
+}
+
+/** OAuth 2.0 provider state: applications, access tokens, authorization codes. */
+export interface OAuthRepository {
+  createApp: (input: Omit<OAuthApp, 'created'>) => Promise<OAuthApp>
+  getApp: (clientId: string) => Promise<OAuthApp | undefined>
+  listApps: (userId: number) => Promise<OAuthApp[]>
+  deleteApp: (userId: number, clientId: string) => Promise<boolean>
+  createToken: (input: Omit<OAuthToken, 'created' | 'revoked'>) => Promise<OAuthToken>
+  getTokenByHash: (tokenHash: string) => Promise<OAuthToken | undefined>
+  listTokens: (userId: number) => Promise<OAuthToken[]>
+  /** Revokes a token of this user; false when it is not theirs or unknown. */
+  revokeToken: (userId: number, id: string) => Promise<boolean>
+  createCode: (input: Omit<OAuthCode, 'used'>) => Promise<OAuthCode>
+  /** Marks the code used and returns it as it was; undefined when unknown. Single use is atomic. */
+  consumeCode: (codeHash: string) => Promise<OAuthCode | undefined>
+}
