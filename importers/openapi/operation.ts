@@ -1,7 +1,7 @@
 import { DEFAULT_PRIORITY, joinPointer, type RequestDslInput, type ResponseDslInput, type TransactionInput } from '../../src/dsl/index.js'
 import { matchPath, type ServerBase } from './paths.js'
 import { isObject, type RefResolver } from './resolver.js'
-import { buildResponse, planResponses, type ResponseChoice } from './responses.js'
+import { buildResponse, exampleNames, planResponses, type ResponseChoice } from './responses.js'
 
 /**
  * The request header that selects a documented non-default response: `X-Understudy-Status: 404`
@@ -9,6 +9,12 @@ import { buildResponse, planResponses, type ResponseChoice } from './responses.j
  * `X-Understudy-Status: default` with its `default` response.
  */
 export const STATUS_HEADER = 'X-Understudy-Status'
+
+/**
+ * The request header that selects a named example of the main response when it documents several:
+ * `X-Understudy-Example: dog` (the runtime sets it from `Prefer: example=dog`).
+ */
+export const EXAMPLE_HEADER = 'X-Understudy-Example'
 
 /**
  * Priority of the header-selected variants: one above the default priority of the main
@@ -69,13 +75,27 @@ export function operationTransactions (input: OperationInput): TransactionInput[
     warn(`${name}: the operation documents no response; it answers 200 with an empty body`, responsesAt)
     return [{ name, ...common, dsl: { requestDsl, responseDsl: { status: 200 } } }]
   }
-  const build = (choice: ResponseChoice): ResponseDslInput => {
+  const build = (choice: ResponseChoice, example?: string): ResponseDslInput => {
     const choiceAt = joinPointer(responsesAt, choice.key)
-    const built = buildResponse(choice.node, choice.status, { version: input.version, resolver: input.resolver, produces: input.produces, at: choiceAt })
+    const context = { version: input.version, resolver: input.resolver, produces: input.produces, at: choiceAt }
+    const built = buildResponse(choice.node, choice.status, example === undefined ? context : { ...context, example })
     for (const note of built.notes) warn(`${name}: response "${choice.key}": ${note}`, choiceAt)
     return built.responseDsl
   }
   const out: TransactionInput[] = [{ name, ...common, dsl: { requestDsl, responseDsl: build(plan.main) } }]
+  // Named examples of the main response first: a status variant (later, so newer) wins a request
+  // that asks for both.
+  for (const example of exampleNames(plan.main.node, { version: input.version, resolver: input.resolver, produces: input.produces, at: responsesAt })) {
+    out.push({
+      name: `${name} [example=${example}]`,
+      ...common,
+      dsl: {
+        priority: VARIANT_PRIORITY,
+        requestDsl: { ...requestDsl, headers: [{ key: EXAMPLE_HEADER, matcherName: 'equals', matchingValue: example }] },
+        responseDsl: build(plan.main, example),
+      },
+    })
+  }
   for (const variant of plan.variants) {
     out.push({
       name: `${name} [${variant.key}]`,

@@ -66,6 +66,8 @@ export interface ResponseContext {
   produces: string[]
   /** JSON pointer of the response, for warnings. */
   at: string
+  /** 3.x: serve this named entry of the media type's `examples` (the `Prefer: example=` variants). */
+  example?: string
 }
 
 /**
@@ -105,7 +107,31 @@ function bodyOf3 (response: Record<string, unknown>, ctx: ResponseContext): Body
   const media = ctx.resolver.deref(content[mediaType], at)?.value
   if (!isObject(media)) return { mediaType, source: undefined, schema: undefined }
   const schema = media['schema']
-  return { mediaType, source: explicitExample(media, ctx, at) ?? generated(schema, ctx), schema }
+  const named = ctx.example === undefined ? undefined : namedExample(media, ctx.example, ctx, at)
+  return { mediaType, source: named ?? explicitExample(media, ctx, at) ?? generated(schema, ctx), schema }
+}
+
+/**
+ * 3.x: the names of the `examples` entries of a response's preferred media type, when it has more
+ * than one (each becomes a `Prefer: example=<name>` variant); [] otherwise.
+ *
+ * @example
+ * exampleNames(doc.paths['/pets'].get.responses['200'], ctx) // ['cat', 'dog']
+ */
+export function exampleNames (node: unknown, ctx: ResponseContext): string[] {
+  if (ctx.version === '2.0') return []
+  const response = ctx.resolver.deref(node)?.value
+  const content = isObject(response) && isObject(response['content']) ? response['content'] : {}
+  const mediaType = pickMediaType(Object.keys(content))
+  const media = mediaType === undefined ? undefined : ctx.resolver.deref(content[mediaType])?.value
+  const examples = isObject(media) && isObject(media['examples']) ? Object.keys(media['examples']) : []
+  return examples.length > 1 ? examples : []
+}
+
+function namedExample (media: Record<string, unknown>, name: string, ctx: ResponseContext, at: string): ExampleSource | undefined {
+  if (!isObject(media['examples'])) return undefined
+  const example = ctx.resolver.deref(media['examples'][name], joinPointer(joinPointer(at, 'examples'), name))?.value
+  return isObject(example) && example['value'] !== undefined ? { value: example['value'] } : undefined
 }
 
 function bodyOf2 (response: Record<string, unknown>, ctx: ResponseContext): BodyPlan {

@@ -84,7 +84,10 @@ export class RuntimeProcess {
   }
 
   static spawn (command: RuntimeCommand, args: readonly string[], onLine: (line: string) => void): RuntimeProcess {
-    const child = spawn(command.executable, [...command.args, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+    // The platform drives its runtimes' admin APIs on loopback without a token: an admin token in
+    // the platform's own environment must not reach them.
+    const { UNDERSTUDY_ADMIN_TOKEN: _token, ...env } = process.env
+    const child = spawn(command.executable, [...command.args, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env })
     return new RuntimeProcess(child, onLine)
   }
 

@@ -10,18 +10,27 @@ export type RequestCheck = (req: MatchRequest) => { operation: string; violation
 
 /** `Prefer: code=404` (Prism's header) as an alias of `X-Understudy-Status: 404`. */
 const PREFER_CODE = /(?:^|[,;\s])code=([0-9A-Za-z]+)/
+/** `Prefer: example=dog` as an alias of `X-Understudy-Example: dog`. */
+const PREFER_EXAMPLE = /(?:^|[,;\s])example=("[^"]*"|[^,;\s]+)/
 
 /**
- * Applies the `Prefer` aliases of the OpenAPI importer's selection header: `Prefer: code=404`
- * selects the documented 404 response as `X-Understudy-Status: 404` does (which wins when both
- * are sent). Called only when a `Prefer` header is present.
+ * Applies the `Prefer` aliases of the OpenAPI importer's selection headers: `Prefer: code=404`
+ * selects the documented 404 response as `X-Understudy-Status: 404` does, `Prefer: example=dog`
+ * the main response's named example as `X-Understudy-Example: dog` does (the explicit headers win
+ * when both are sent). Called only when a `Prefer` header is present.
  *
  * @example
  * applyPrefer({ prefer: 'code=404' }) // headers['x-understudy-status'] === '404'
  */
 export function applyPrefer (headers: IncomingHttpHeaders): void {
-  if (headers['x-understudy-status'] !== undefined) return
   const prefer = headers['prefer']
-  const code = typeof prefer === 'string' ? PREFER_CODE.exec(prefer)?.[1] : undefined
-  if (code !== undefined) headers['x-understudy-status'] = code
+  if (typeof prefer !== 'string') return
+  if (headers['x-understudy-status'] === undefined) {
+    const code = PREFER_CODE.exec(prefer)?.[1]
+    if (code !== undefined) headers['x-understudy-status'] = code
+  }
+  if (headers['x-understudy-example'] === undefined) {
+    const example = PREFER_EXAMPLE.exec(prefer)?.[1]
+    if (example !== undefined) headers['x-understudy-example'] = example.replace(/^"(.*)"$/, '$1')
+  }
 }

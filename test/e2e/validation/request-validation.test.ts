@@ -49,6 +49,18 @@ paths:
     get:
       security: []
       responses: { '200': { description: ok } }
+  /pets:
+    get:
+      security: []
+      responses:
+        '200':
+          description: pets
+          content:
+            application/json:
+              examples:
+                cat: { value: [{ name: Tom }] }
+                dog: { value: [{ name: Rex }] }
+        '404': { description: none, content: { application/json: { example: { error: none } } } }
 `
 
 async function serveWithValidation (bytes: Buffer, fileName: string): Promise<string> {
@@ -111,6 +123,18 @@ describe('request validation on an inline description', () => {
     expect(await preferred.json()).toEqual({ error: 'gone' })
     expect((await fetch(`${url}/api/orders/7`, { headers: { ...headers, 'x-understudy-status': '404' } })).status).toBe(404)
     expect((await fetch(`${url}/api/orders/7`, { headers: { ...headers, prefer: 'respond-async, code=404' } })).status).toBe(404)
+  })
+})
+
+describe('Prefer: example=name', () => {
+  it('chooses a named example of the main response, the first one without it', async () => {
+    const url = await serveWithValidation(Buffer.from(description), 'orders.yaml')
+    expect(await (await fetch(`${url}/api/pets`)).json()).toEqual([{ name: 'Tom' }])
+    expect(await (await fetch(`${url}/api/pets`, { headers: { prefer: 'example=dog' } })).json()).toEqual([{ name: 'Rex' }])
+    expect(await (await fetch(`${url}/api/pets`, { headers: { 'x-understudy-example': 'dog' } })).json()).toEqual([{ name: 'Rex' }])
+    // a status asked for wins over an example of the main response
+    const both = await fetch(`${url}/api/pets`, { headers: { prefer: 'code=404, example=dog' } })
+    expect(both.status).toBe(404)
   })
 })
 
