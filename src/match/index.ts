@@ -7,3 +7,4 @@ export type { ReportProblem, Predicate, RequestPart } from './predicates/index.j
 export { normalizePath } from './path.js'
 export { jsonEquals, compileJsonPath } from './json.js'
 export { canonicalXml, parseXml } from './xml.js'
+export { regexInputStats } from './predicates/value-check.js'
