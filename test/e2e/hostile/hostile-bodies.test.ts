@@ -36,6 +36,22 @@ describe('hostile request bodies against body matchers', () => {
     expect(await (await post(`${app.url}/eq`, '{ "a" : 1 }')).text()).toBe('eq')
   })
 
+  it('answers a 20,000-deep XML body against XPath matchers as unmatched, quickly', { timeout: 20_000 }, async () => {
+    const app = await startServer({
+      yaml: `
+- dsl: {requestDsl: {method: POST, path: /x, body: [{key: /a/b, matcherName: equals, matchingValue: '1'}]}, responseDsl: {text: x}}
+- dsl: {requestDsl: {method: POST, path: /x, body: [{matcherName: matches_xml, matchingValue: '//b'}]}, responseDsl: {text: mx}}
+- dsl: {requestDsl: {method: POST, path: /x, body: [{matcherName: equals_xml, matchingValue: '<a><b>1</b></a>'}]}, responseDsl: {text: ex}}
+`,
+    })
+    const started = Date.now()
+    const res = await post(`${app.url}/x`, '<a>'.repeat(20_000) + '</a>'.repeat(20_000), 'application/xml')
+    await res.arrayBuffer()
+    expect(res.status).toBe(404)
+    expect(Date.now() - started).toBeLessThan(1_000)
+    expect(await (await post(`${app.url}/x`, '<a><b>1</b></a>', 'application/xml')).text()).toBe('ex')
+  })
+
   it('answers a body of null against a keyless matches_json without a 500', async () => {
     const app = await startServer({
       yaml: `
