@@ -8,27 +8,44 @@ export const MAX_DEFINITION_DEPTH = 512
 
 /**
  * The JSON pointer of the first container nested deeper than `limit` in a parsed value, or null.
- * Iterative (an explicit stack), so that the check itself cannot overflow on a hostile value.
+ * Recursive, but never deeper than `limit` frames (it stops there), so the check itself cannot
+ * overflow on a hostile value; it allocates nothing unless it finds one.
  *
  * @example
  * tooDeepAt([[[1]]], 2) // '/0/0'
  */
 export function tooDeepAt (value: unknown, limit: number = MAX_DEFINITION_DEPTH): string | null {
-  if (value === null || typeof value !== 'object') return null
-  const stack: Array<{ node: object; depth: number; pointer: string }> = [{ node: value, depth: 1, pointer: '' }]
-  for (;;) {
-    const top = stack.pop()
-    if (top === undefined) return null
-    if (top.depth > limit) return top.pointer
-    const entries: Array<[string, unknown]> = Array.isArray(top.node)
-      ? top.node.map((v, i): [string, unknown] => [String(i), v])
-      : Object.entries(top.node)
-    for (const [key, child] of entries) {
-      if (child !== null && typeof child === 'object') {
-        stack.push({ node: child, depth: top.depth + 1, pointer: `${top.pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}` })
+  const path = deeperThan(value, 1, limit)
+  return path === null ? null : path.reverse().map((key) => `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('')
+}
+
+/** The keys (innermost first) down to the first container past `limit`, or null. */
+function deeperThan (node: unknown, depth: number, limit: number): string[] | null {
+  if (node === null || typeof node !== 'object') return null
+  if (depth > limit) return []
+  if (Array.isArray(node)) {
+    for (let i = 0; i < node.length; i++) {
+      const child: unknown = node[i]
+      if (child === null || typeof child !== 'object') continue
+      const found = deeperThan(child, depth + 1, limit)
+      if (found !== null) {
+        found.push(String(i))
+        return found
       }
     }
+    return null
   }
+  const record = node as Record<string, unknown>
+  for (const key in record) {
+    const child = record[key]
+    if (child === null || typeof child !== 'object') continue
+    const found = deeperThan(child, depth + 1, limit)
+    if (found !== null) {
+      found.push(key)
+      return found
+    }
+  }
+  return null
 }
 
 /**
