@@ -37,7 +37,7 @@ export async function importOffThread (input: ImportInput, ctx: ImportContext = 
       settled = true
       if (message.ok) resolve(message.result)
       else reject(errorOf(message.error))
-      void worker.terminate()
+      worker.terminate().catch(() => {})
     })
     worker.once('error', (err) => {
       if (settled) return

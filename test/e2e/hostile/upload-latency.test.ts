@@ -32,10 +32,10 @@ describe('API latency during a large upload', () => {
     const har = generatedHar(12_000)
     expect(har.length).toBeGreaterThan(4 * OFF_THREAD_BYTES)
 
-    let uploading = true
+    const state = { uploading: true }
     const gaps: number[] = []
     const pinger = (async () => {
-      while (uploading) {
+      while (state.uploading) {
         const started = performance.now()
         // Unauthenticated: answered at once (401) by the same event loop that serves the upload.
         const res = await fetch(`${platform.url}/api/v1/workspaces`)
@@ -48,7 +48,7 @@ describe('API latency during a large upload', () => {
     const res = await platform.request('/api/v1/transactions/convert', { method: 'POST', body: formOf({}, [{ name: 'big.har', bytes: har }]) })
     const body = await res.json() as { result?: unknown[] }
     const importMs = performance.now() - started
-    uploading = false
+    state.uploading = false
     await pinger
 
     expect(res.status).toBe(200)
