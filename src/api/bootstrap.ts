@@ -28,6 +28,24 @@ export interface BootstrapOptions {
 export const BOOTSTRAP_EMAIL = 'admin@understudy.local'
 
 /**
+ * Checks the key given in the environment, without touching the store (so that the platform can
+ * refuse it before migrating a data dir). Returns whether a key is given; throws why it is unusable.
+ *
+ * @example
+ * checkBootstrapKey({ apiKeyId: 'ci', apiKeySecret: 's' }) // throws: ids are 4 to 128 characters
+ */
+export function checkBootstrapKey (options: Pick<BootstrapOptions, 'apiKeyId' | 'apiKeySecret'>): boolean {
+  const given = options.apiKeyId !== undefined && options.apiKeyId !== '' && options.apiKeySecret !== undefined && options.apiKeySecret !== ''
+  if (options.apiKeyId !== undefined && options.apiKeyId !== '' && !given) {
+    throw createError('ERR_CONFIG_INVALID', ['UNDERSTUDY_API_KEY_ID is set without UNDERSTUDY_API_KEY_SECRET'])
+  }
+  if (given && !/^[A-Za-z0-9._-]{4,128}$/.test(options.apiKeyId as string)) {
+    throw createError('ERR_CONFIG_INVALID', ['UNDERSTUDY_API_KEY_ID must be 4 to 128 letters, digits, dots, dashes or underscores'])
+  }
+  return given
+}
+
+/**
  * The bootstrap of DESIGN.md section 1: on an empty store, one account, one workspace and one
  * admin user with an API key. The key is `UNDERSTUDY_API_KEY_ID`:`UNDERSTUDY_API_KEY_SECRET` when
  * both are set; otherwise one is generated and written to `<data-dir>/bootstrap-credentials.json`
@@ -39,14 +57,10 @@ export const BOOTSTRAP_EMAIL = 'admin@understudy.local'
  * const outcome = await bootstrap(store, { dataDir: './data' })
  */
 export async function bootstrap (store: Store, options: BootstrapOptions): Promise<BootstrapOutcome> {
-  const given = options.apiKeyId !== undefined && options.apiKeyId !== '' && options.apiKeySecret !== undefined && options.apiKeySecret !== ''
-  if (options.apiKeyId !== undefined && options.apiKeyId !== '' && !given) {
-    throw createError('ERR_CONFIG_INVALID', ['UNDERSTUDY_API_KEY_ID is set without UNDERSTUDY_API_KEY_SECRET'])
-  }
+  const given = checkBootstrapKey(options)
   const apiKey = given
     ? { id: options.apiKeyId as string, secret: options.apiKeySecret as string, generated: false }
     : { id: randomBytes(12).toString('hex'), secret: randomBytes(24).toString('base64url'), generated: true }
-  if (!/^[A-Za-z0-9._-]{4,128}$/.test(apiKey.id)) throw createError('ERR_CONFIG_INVALID', ['UNDERSTUDY_API_KEY_ID must be 4 to 128 letters, digits, dots, dashes or underscores'])
   const secretHash = await hashSecret(apiKey.secret)
 
   const outcome = await store.write(async (tx): Promise<BootstrapOutcome> => {

@@ -1,7 +1,7 @@
 export { createApiHandler } from './http/server.js'
 export type { ApiDeps, ApiOptions, ApiContext, Route, HandlerResult, Principal } from './http/types.js'
 export { allRoutes } from './routes.js'
-export { bootstrap, BOOTSTRAP_EMAIL, type BootstrapOutcome, type BootstrapOptions } from './bootstrap.js'
+export { bootstrap, checkBootstrapKey, BOOTSTRAP_EMAIL, type BootstrapOutcome, type BootstrapOptions } from './bootstrap.js'
 export { mockServiceDocument } from './v1/mock-document.js'
 export { hashSecret, verifySecret } from './auth.js'
 export { createAccount, type CreatedAccount } from './account-admin.js'

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import http from 'node:http'
-import { allRoutes, bootstrap, createApiHandler, startMonitoring, type ApiDeps, type BootstrapOutcome, type MonitoringOptions } from '../api/index.js'
+import { allRoutes, bootstrap, checkBootstrapKey, createApiHandler, startMonitoring, type ApiDeps, type BootstrapOutcome, type MonitoringOptions } from '../api/index.js'
 import { LocalDeployer, type Deployer } from '../deploy/index.js'
 import { createError, isUnderstudyError } from '../errors/index.js'
 import { listenOn } from '../net/index.js'
@@ -43,6 +43,9 @@ export interface Platform {
  * const platform = await startPlatform({ host: '127.0.0.1', port: 8080, dataDir: './data', runtimeHost: '127.0.0.1', jsonLimit: 1 << 20, uploadLimit: 64 << 20 }, log)
  */
 export async function startPlatform (options: PlatformOptions, log: Logger): Promise<Platform> {
+  // Options are checked before the data dir is touched: a refused key must not leave a migrated,
+  // empty store behind.
+  checkBootstrapKey(options)
   const store = await openSqliteStore({ dataDir: options.dataDir, log })
   let outcome: BootstrapOutcome
   try {
@@ -60,6 +63,13 @@ export async function startPlatform (options: PlatformOptions, log: Logger): Pro
     throw createError('ERR_STORE_FAILED', [(err as Error).message], { cause: err })
   }
   const files = new AssetFiles(options.dataDir)
+  try {
+    const removed = await files.removeOrphans(await store.assets.fileIds())
+    if (removed.length > 0) log.info({ files: removed.length }, 'removed temporary and orphaned asset files')
+  } catch (err) {
+    // Only housekeeping: the platform serves without it.
+    log.warn({ err }, 'could not clean the assets directory')
+  }
   const deployer = new LocalDeployer({ store, dataDir: options.dataDir, log, host: options.runtimeHost, runtimeArgs: options.runtimeArgs ?? [] })
   const server = http.createServer()
   await listenOn(server, options.host, options.port).catch(async (err: unknown) => {

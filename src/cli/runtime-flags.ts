@@ -18,6 +18,7 @@ export const runtimeFlagSpec = {
   'max-header-size': { type: 'string' },
   'proxy-timeout': { type: 'string' },
   'drain-timeout': { type: 'string' },
+  'body-timeout': { type: 'string' },
   'inspection-records': { type: 'string' },
   'inspection-bytes': { type: 'string' },
   'inspection-body-bytes': { type: 'string' },
@@ -47,6 +48,7 @@ export const runtimeFlagHelp = `  --host HOST                  interface to list
   --max-header-size BYTES      largest request line and headers (default 65536); larger get 431
   --proxy-timeout MS           how long proxyUrl / bypasslive upstreams may take (default 30000)
   --drain-timeout MS           how long SIGTERM waits for requests in flight (default 10000)
+  --body-timeout MS            how long a request body may take to arrive; 408 past it (default 30000)
   --inspection-records N       inspection ring size in records (default 10000)
   --inspection-bytes BYTES     inspection ring size in bytes (default 67108864)
   --inspection-body-bytes B    bytes kept of each body (default 65536)
@@ -74,6 +76,7 @@ const integerFlags: Array<[keyof typeof runtimeFlagSpec, keyof RuntimeOptions]> 
   ['max-header-size', 'maxHeaderSize'],
   ['proxy-timeout', 'proxyTimeout'],
   ['drain-timeout', 'drainTimeout'],
+  ['body-timeout', 'bodyTimeout'],
 ]
 
 /**
@@ -144,6 +147,7 @@ function flagOf (pointer: string): string {
     '/maxHeaderSize': '--max-header-size',
     '/proxyTimeout': '--proxy-timeout',
     '/drainTimeout': '--drain-timeout',
+    '/bodyTimeout': '--body-timeout',
     '/logLevel': '--log-level',
     '/logFormat': '--log-format',
     '/inspection/maxRecords': '--inspection-records',

@@ -35,6 +35,8 @@ export interface RuntimeOptions {
   maxHeaderSize: number
   proxyTimeout: number
   drainTimeout: number
+  /** Milliseconds a request body may take to arrive in full; 408 past it. */
+  bodyTimeout: number
   inspection: InspectionOptions
   logLevel: OptionsLogLevel
   /** `auto`: readable lines when standard error is a terminal, JSON otherwise. */
@@ -76,6 +78,8 @@ export const runtimeOptionsSchema: JSONSchemaType<RuntimeOptions> = {
     proxyTimeout: { type: 'integer', minimum: 1, default: 30_000 },
     // milliseconds SIGTERM waits for in-flight requests before closing connections
     drainTimeout: { type: 'integer', minimum: 0, default: 10_000 },
+    // milliseconds from a request's head to the end of its body; 408 ERR_SERVE_BODY_TIMEOUT past it
+    bodyTimeout: { type: 'integer', minimum: 1, default: 30_000 },
     inspection: {
       type: 'object',
       additionalProperties: false,
@@ -107,6 +111,6 @@ export const runtimeOptionsSchema: JSONSchemaType<RuntimeOptions> = {
   },
   required: [
     'host', 'port', 'adminHost', 'bodyLimit', 'maxHeaderSize',
-    'proxyTimeout', 'drainTimeout', 'inspection', 'logLevel', 'logFormat', 'logRequests', 'validateRequests', 'matchHost', 'watch', 'include', 'exclude',
+    'proxyTimeout', 'drainTimeout', 'bodyTimeout', 'inspection', 'logLevel', 'logFormat', 'logRequests', 'validateRequests', 'matchHost', 'watch', 'include', 'exclude',
   ],
 }

@@ -15,6 +15,15 @@ import safeRegex from 'safe-regex2'
 setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks')
 setFlagsFromString('--enable-experimental-regexp-engine')
 
+/**
+ * The longest value (in UTF-16 code units, 64 Ki) a user regex is run on. The linear-time engine
+ * bounds the growth of a match, not the size of its input: `^(\w+\s?)*$` on a 2 MB body still held
+ * the event loop for seconds, and the backtracking engine overflows its stack on megabytes. A
+ * longer value makes `matches` and `not_matches` fail (the transaction does not match) and is
+ * counted (see docs/regex.md).
+ */
+export const MAX_REGEX_INPUT = 65_536
+
 /** Why a pattern was refused. */
 export class RegexRejection {
   constructor (readonly kind: 'invalid' | 'unsafe', readonly reason: string) {}
@@ -54,9 +63,28 @@ export function compileUserRegex (source: string, whole: boolean): RegExp | Rege
   if (risk === null) return compiled
   return new RegexRejection(
     'unsafe',
-    `${risk} and uses a lookaround, a back-reference or a repetition count above 16, so it could ` +
-      'backtrack for minutes; rewrite it without them or use not_matches',
+    `${risk} and ${linearObstacles(pattern, flags)}, so it could backtrack for minutes; rewrite it without them`,
   )
+}
+
+/**
+ * What keeps a pattern off the linear-time engine, named as the user wrote it: the `(?i)` flag,
+ * lookarounds, back-references, repetition counts above 16 (V8's limit for that engine).
+ */
+function linearObstacles (pattern: string, flags: string): string {
+  const found: string[] = []
+  if (flags.includes('i')) found.push('uses (?i) (case-insensitive matching; spell the cases out, e.g. [Aa])')
+  const plain = pattern.replace(/\\[^1-9k]|\[(?:\\.|[^\]\\])*\]/g, '')
+  if (/\(\?<?[=!]/.test(plain)) found.push('uses a lookaround')
+  if (/\\[1-9]|\\k</.test(plain)) found.push('uses a back-reference')
+  for (const m of plain.matchAll(/\{(\d+)(?:,(\d*))?\}/g)) {
+    if (Number(m[2] === undefined || m[2] === '' ? m[1] : m[2]) > 16) {
+      found.push(`uses the count ${m[0]} (above 16)`)
+      break
+    }
+  }
+  if (found.length === 0) found.push('uses a construct the linear-time engine cannot run')
+  return found.join(', ')
 }
 
 /**

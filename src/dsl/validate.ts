@@ -4,6 +4,7 @@ import { joinPointer, type SourcePosition } from './parse.js'
 import { recordOrigin, type Origin } from './origin.js'
 import { normalizeDocument, normalizeTransaction } from './normalize.js'
 import { dslSchemas } from './schema/index.js'
+import { MAX_DEFINITION_DEPTH, tooDeepAt } from './depth.js'
 import type { MockServiceDocument, Transaction } from './types.js'
 import type { DelayInput, DocumentInput, DslInput, MatcherInput, TransactionInput } from './input-types.js'
 
@@ -50,6 +51,12 @@ export function readDefinition (value: unknown, source: DefinitionSource = {}): 
   let fields: DocumentInput = {}
   let fieldsValid = true
   let items: Item[] = []
+  // Before anything recursive (ajv, normalization) reads the value.
+  const deepAt = tooDeepAt(value)
+  if (deepAt !== null) {
+    report(deepAt, `nests deeper than ${MAX_DEFINITION_DEPTH} levels`)
+    throw invalid(errors, source)
+  }
   if (Array.isArray(value)) {
     items = value.map((v, i) => itemOf(v, joinPointer('', i), report)).filter((i): i is Item => i !== null)
   } else if (isObject(value) && 'transactions' in value) {

@@ -27,6 +27,7 @@ export const codes = {
   ERR_SERVE_LISTEN: { status: 500, message: 'Cannot listen on %s: %s' },
   ERR_SERVE_TLS: { status: 400, message: 'Cannot use the TLS certificate or key: %s' },
   ERR_SERVE_REQUEST_INVALID: { status: 422, message: 'The request does not fit %s: %s' },
+  ERR_SERVE_BODY_TIMEOUT: { status: 408, message: 'Request body did not arrive within %s ms' },
   // inspection
   ERR_INSPECT_NOT_FOUND: { status: 404, message: 'Inspection record %s does not exist or was evicted' },
   // control plane

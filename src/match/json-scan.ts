@@ -76,7 +76,7 @@ export class JsonPathScanner {
   /** The same selection from an already parsed body (when another matcher parsed it). */
   fromParsed (json: unknown): string | typeof NOT_FOUND {
     const value = walkSegments(json, this.path)
-    return value === undefined ? NOT_FOUND : jsonValueText(value)
+    return value === undefined ? NOT_FOUND : jsonValueText(value) ?? NOT_FOUND
   }
 
   // HOT PATH: one pass over the body, no allocation but the selected value's text.
@@ -271,8 +271,8 @@ class Scan {
     const text = this.body.toString('utf8', this.foundStart, this.foundEnd)
     switch (this.foundKind) {
       case KIND_LITERAL: return text
-      case KIND_NUMBER: return jsonValueText(Number(text))
-      default: return jsonValueText(JSON.parse(text))
+      case KIND_NUMBER: return jsonValueText(Number(text)) ?? NOT_FOUND
+      default: return jsonValueText(JSON.parse(text)) ?? NOT_FOUND
     }
   }
 

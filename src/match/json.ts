@@ -33,11 +33,13 @@ export function compileJsonPath (expression: string): JsonSelector {
   const rootFilter = /^\$\[\?\(/.test(path)
   return (json) => {
     try {
-      const selected = JSONPath({ path, json: json as object, wrap: true, eval: 'safe' }) as unknown[]
+      // jsonpath-plus answers undefined (not []) for a `null` document.
+      const selected = (JSONPath({ path, json: json as object, wrap: true, eval: 'safe' }) as unknown[] | undefined) ?? []
       if (!rootFilter || json === null || typeof json !== 'object' || Array.isArray(json)) return selected
-      const asRoot = JSONPath({ path, json: [json], wrap: true, eval: 'safe' }) as unknown[]
+      const asRoot = (JSONPath({ path, json: [json], wrap: true, eval: 'safe' }) as unknown[] | undefined) ?? []
       return asRoot.length === 0 ? selected : [...asRoot, ...selected]
     } catch {
+      // Includes the RangeError of its recursive walk on a body nested thousands deep: no match.
       return []
     }
   }
@@ -105,9 +107,19 @@ function checkBalanced (path: string): void {
   if (depth !== 0) throw new Error('unbalanced brackets')
 }
 
-/** A selected JSON value as the string matchers compare: strings as they are, others as JSON. */
-export function jsonValueText (value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value) ?? 'null'
+/**
+ * A selected JSON value as the string matchers compare: strings as they are, others as JSON;
+ * undefined for a value nested too deep for JSON.stringify (a hostile body), which the matchers
+ * then treat as selecting nothing.
+ */
+export function jsonValueText (value: unknown): string | undefined {
+  if (typeof value === 'string') return value
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null'
+  try {
+    return JSON.stringify(value)
+  } catch {
+    return undefined
+  }
 }
 
 /* eslint-disable no-template-curly-in-string -- json-unit placeholders are literal `${...}` strings */

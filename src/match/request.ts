@@ -1,8 +1,17 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import { parse as parseQuery, type ParsedUrlQuery } from 'node:querystring'
 import type { JsonPathScanner } from './json-scan.js'
+import { jsonTextDepth } from '../dsl/index.js'
 import { parseXml, type XmlDocument } from './xml.js'
 import { normalizePath } from './path.js'
+
+/**
+ * How deep a JSON or XML request body may nest for the matchers that walk the whole parsed
+ * document (JSONPath with wildcards or filters, `matches_json`, `equals_json`, XPath, `equals_xml`):
+ * a deeper body counts as not JSON (not XML) for them, so that recursive libraries never run out
+ * of stack or spend seconds on a hostile body. Simple JSONPath keys (`$.a.b`) scan any depth.
+ */
+export const MAX_BODY_DEPTH = 512
 
 /** A value of a header, parameter, cookie or form field: one string or several. */
 export type FieldValue = string | string[]
@@ -80,11 +89,16 @@ export class MatchRequest {
   /** The body parsed as JSON; `hasJson()` tells whether it parsed. */
   json (): unknown {
     if (this.#json === NOT_YET) {
-      try {
-        this.#json = JSON.parse(this.text())
-        this.#jsonValid = true
-      } catch {
-        this.#json = undefined
+      const text = this.text()
+      this.#json = undefined
+      // Only a long body can nest deeper than the bound: short ones skip the depth scan.
+      if (text.length <= 2 * MAX_BODY_DEPTH || jsonTextDepth(text, MAX_BODY_DEPTH) <= MAX_BODY_DEPTH) {
+        try {
+          this.#json = JSON.parse(text)
+          this.#jsonValid = true
+        } catch {
+          // Not JSON.
+        }
       }
     }
     return this.#json
@@ -99,8 +113,8 @@ export class MatchRequest {
   jsonText (scanner: JsonPathScanner): string | undefined {
     if (this.#scanner === scanner) return this.#scanned
     let text: string | undefined
-    if (this.#json !== NOT_YET) {
-      const found = this.#jsonValid ? scanner.fromParsed(this.#json) : undefined
+    if (this.#json !== NOT_YET && this.#jsonValid) {
+      const found = scanner.fromParsed(this.#json)
       text = typeof found === 'string' ? found : undefined
     } else if (this.body !== null) {
       const found = scanner.scan(this.body)
@@ -119,7 +133,7 @@ export class MatchRequest {
 
   /** The body parsed as XML, or null when it is not well-formed XML. */
   xml (): XmlDocument | null {
-    if (this.#xml === NOT_YET) this.#xml = this.body === null ? null : parseXml(this.text())
+    if (this.#xml === NOT_YET) this.#xml = this.body === null ? null : parseXml(this.text(), MAX_BODY_DEPTH)
     return this.#xml
   }
 

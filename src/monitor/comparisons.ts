@@ -59,7 +59,8 @@ export type Actual = unknown
 /** The text a value compares as: strings as they are, other JSON values as JSON (the mock DSL's rule). */
 export function textOf (value: Actual): string {
   if (value === undefined) return ''
-  return jsonValueText(value)
+  // undefined: nested deeper than the matchers read (docs/limits.md); it compares as no text
+  return jsonValueText(value) ?? ''
 }
 
 function numberOf (value: Actual): number | null {

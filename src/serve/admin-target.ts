@@ -1,6 +1,7 @@
 import type { MockServiceDocument } from '../dsl/index.js'
 import { inspectionSearch, toDetail, toListEntry, type InspectionDetail, type InspectionListEntry, type InspectionSearch } from '../inspect/index.js'
 import type { LogRing } from '../log/index.js'
+import { regexInputStats } from '../match/index.js'
 import type { Runtime } from './runtime.js'
 
 /** `GET /health` of one runtime (one replica). */
@@ -15,6 +16,8 @@ export interface RuntimeHealth {
   urls: Runtime['urls']
   /** The process answering (the primary's, in a cluster). */
   pid: number
+  /** Values a regex matcher refused to read for being longer than 64 KiB (docs/regex.md). */
+  oversizeRegexInputs?: number
 }
 
 /** A page of inspection list entries, newest first, and how many records are held. */
@@ -72,6 +75,7 @@ export function localAdminTarget (runtime: Runtime, logRing: LogRing | null, sta
         inspection: runtime.ring === null ? null : { records: runtime.ring.length, bytes: runtime.ring.heldBytes },
         urls: runtime.urls,
         pid: process.pid,
+        oversizeRegexInputs: regexInputStats.oversize,
       }
     },
     config: () => runtime.current().document,

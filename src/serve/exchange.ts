@@ -48,7 +48,8 @@ export class Exchange {
   private txn: CompiledTransaction<ServedResponse> | null = null
   private matched = false
   private matchingData: unknown = null
-  private released = false
+  /** True while no capacity place is held (none taken yet, or given back). */
+  private released = true
   /** The inspection record's id, once opened (-1: none yet, or no journal). */
   private recordId = -1
   private source: 'MOCK' | 'LIVE' = 'MOCK'
@@ -66,13 +67,6 @@ export class Exchange {
 
   // HOT PATH: every request starts here.
   start (): void {
-    if (!this.state.gate.tryAcquire()) {
-      // No place was taken, so none is given back.
-      this.released = true
-      this.openRecord(null)
-      this.answerProblem(createError('ERR_SERVE_CAPACITY', [this.state.gate.limit]), true, null, ['retry-after', '1'], false)
-      return
-    }
     const headers = this.req.headers
     const length = headers['content-length']
     // HTTP/2 has no Transfer-Encoding: a body without Content-Length is announced by the absence
@@ -81,6 +75,7 @@ export class Exchange {
       ? length === '0' || (length === undefined && this.req.stream?.endAfterHeaders === true)
       : (length === undefined || length === '0') && headers['transfer-encoding'] === undefined
     if (bodyless) {
+      if (!this.acquire()) return
       this.openRecord(null)
       this.dispatch(null)
       return
@@ -90,12 +85,43 @@ export class Exchange {
       this.bodyTooLarge()
       return
     }
+    // A request with a body takes its capacity place only once the body is complete, so that
+    // clients sending slowly cannot hold the places (slowloris); `bodyTimeout` bounds the wait.
     this.chunks = []
+    this.state.pendingBodies.add(this)
     const req = this.req as RequestWithExchange
     req[kExchange] = this
     req.on('data', onBodyData)
     req.on('end', onBodyEnd)
     req.on('error', onBodyError)
+  }
+
+  /** Takes a capacity place, or answers 503 and returns false. */
+  private acquire (): boolean {
+    if (!this.state.gate.tryAcquire()) {
+      this.openRecord(null)
+      this.answerProblem(createError('ERR_SERVE_CAPACITY', [this.state.gate.limit]), true, null, ['retry-after', '1'], false)
+      return false
+    }
+    this.released = false
+    return true
+  }
+
+  /** When the body began to arrive (for the body timeout sweep). */
+  get arrivedAt (): number {
+    return this.arrived
+  }
+
+  /** The body did not arrive within `bodyTimeout`: 408, and the connection is closed. */
+  bodyTimedOut (): void {
+    this.state.pendingBodies.delete(this)
+    if (this.chunks === null) return
+    this.chunks = null
+    this.detachBody()
+    this.openRecord(null)
+    this.answerProblem(createError('ERR_SERVE_BODY_TIMEOUT', [this.state.bodyTimeout]), true, null, ['connection', 'close'], false)
+    // Stop reading what the slow client still sends.
+    this.req.destroy()
   }
 
   /** Called by the shared body listeners. */
@@ -105,6 +131,7 @@ export class Exchange {
     if (this.received > this.state.bodyLimit) {
       this.chunks = null
       this.detachBody()
+      this.state.pendingBodies.delete(this)
       this.openRecord(null)
       this.bodyTooLarge()
       return
@@ -123,6 +150,8 @@ export class Exchange {
     // The listeners stay: with `chunks` null they do nothing, the request is dropped after this
     // exchange, and removing three listeners per request showed in profiles.
     this.chunks = null
+    this.state.pendingBodies.delete(this)
+    if (!this.acquire()) return
     this.openRecord(body)
     this.dispatch(body)
   }
@@ -132,6 +161,7 @@ export class Exchange {
     const partial = this.chunks === null || this.chunks.length === 0 ? null : Buffer.concat(this.chunks)
     this.chunks = null
     this.detachBody()
+    this.state.pendingBodies.delete(this)
     this.release()
     this.openRecord(partial)
     this.complete(499, [], null, false, true)

@@ -3,6 +3,7 @@ import type { Logger } from '../log/index.js'
 import type { CapacityGate } from './capacity.js'
 import type { CompiledMock } from './compile-mock.js'
 import type { RequestCheck } from './request-check.js'
+import type { Exchange } from './exchange.js'
 
 /**
  * The state a runtime's request handler reads. `mock` is the only mutable member: a reload
@@ -15,6 +16,10 @@ export interface RuntimeState {
   readonly gate: CapacityGate
   readonly log: Logger
   readonly bodyLimit: number
+  /** Milliseconds a request body may take to arrive in full (408 past it). */
+  readonly bodyTimeout: number
+  /** Requests whose body is still arriving: they hold no capacity place yet. */
+  readonly pendingBodies: Set<Exchange>
   readonly logRequests: boolean
   /** Set when draining: answers ask clients to close their connections. */
   draining: boolean

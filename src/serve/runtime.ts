@@ -66,11 +66,14 @@ export async function startRuntime ({ document, options, log, ids, tls: givenTls
     gate: new CapacityGate(mock.capacity),
     log,
     bodyLimit: options.bodyLimit,
+    bodyTimeout: options.bodyTimeout,
+    pendingBodies: new Set(),
     logRequests: options.logRequests,
     draining: false,
     requestCheck: requestCheck ?? null,
   }
   const handler = safely(createRequestHandler(state), log) as Listener
+  const sweeper = startBodySweep(state)
   const listeners: OpenListener[] = []
   try {
     listeners.push(await openListener('http', options.host, options.port, handler, null, options.maxHeaderSize))
@@ -85,6 +88,7 @@ export async function startRuntime ({ document, options, log, ids, tls: givenTls
   } catch (err) {
     for (const open of listeners) closeAll(open)
     await Promise.all(listeners.map(stopAccepting))
+    clearInterval(sweeper)
     await closePools(pools.values())
     throw err
   }
@@ -101,10 +105,11 @@ export async function startRuntime ({ document, options, log, ids, tls: givenTls
       state.gate.limit = compiled.capacity
       return compiled
     },
-    inFlight: () => state.gate.current,
+    // Requests being served plus those whose body is still arriving (which hold no capacity place).
+    inFlight: () => state.gate.current + state.pendingBodies.size,
     setRequestCheck: (check) => { state.requestCheck = check },
     close () {
-      closing ??= drain(state, listeners, options.drainTimeout, pools)
+      closing ??= drain(state, listeners, options.drainTimeout, pools).finally(() => clearInterval(sweeper))
       return closing
     },
   }
@@ -114,13 +119,36 @@ async function drain (state: RuntimeState, listeners: OpenListener[], timeoutMs:
   state.draining = true
   const stopped = Promise.all(listeners.map(stopAccepting))
   const deadline = Date.now() + timeoutMs
-  while (state.gate.current > 0 && Date.now() < deadline) {
+  while ((state.gate.current > 0 || state.pendingBodies.size > 0) && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 25))
     for (const open of listeners) closeIdle(open)
   }
   for (const open of listeners) closeAll(open)
   await stopped
   await closePools(pools.values())
+}
+
+/**
+ * Answers 408 to requests whose body has not arrived within `bodyTimeout`. One sweep over the
+ * requests still receiving a body, rather than a timer per request: requests without a body (the
+ * common case) cost nothing, and the deadline is kept within a tenth of the timeout (at most 1 s).
+ */
+function startBodySweep (state: RuntimeState): NodeJS.Timeout {
+  const every = Math.max(20, Math.min(1000, Math.floor(state.bodyTimeout / 10)))
+  const timer = setInterval(() => {
+    if (state.pendingBodies.size === 0) return
+    const now = Date.now()
+    for (const exchange of state.pendingBodies) {
+      if (now - exchange.arrivedAt < state.bodyTimeout) continue
+      try {
+        exchange.bodyTimedOut()
+      } catch (err) {
+        exchange.fail(err)
+      }
+    }
+  }, every)
+  timer.unref()
+  return timer
 }
 
 /**

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
-import { open, readFile, rename, rm } from 'node:fs/promises'
+import { open, readdir, readFile, rename, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 
 /** What storing a file gave: its id (the file name under assets/), size and digest. */
@@ -49,6 +49,25 @@ export class AssetFiles {
     } catch {
       return undefined
     }
+  }
+
+  /**
+   * Removes what a crash (`kill -9` during an upload) can leave behind: temporary files, and files
+   * that no asset row points to (written, but the row's transaction never committed). Run at
+   * start, before the API accepts uploads, so that no upload in progress can be mistaken for one.
+   * Returns the names removed.
+   */
+  async removeOrphans (referenced: ReadonlySet<string>): Promise<string[]> {
+    const removed: string[] = []
+    for (const entry of await readdir(this.dir, { withFileTypes: true })) {
+      if (!entry.isFile()) continue
+      const temporary = entry.name.startsWith('.') && entry.name.endsWith('.tmp')
+      const orphan = /^[0-9a-f-]{36}$/.test(entry.name) && !referenced.has(entry.name)
+      if (!temporary && !orphan) continue
+      await rm(join(this.dir, entry.name), { force: true })
+      removed.push(entry.name)
+    }
+    return removed
   }
 
   async delete (fileId: string): Promise<void> {

@@ -148,6 +148,8 @@ export interface AssetRepository {
   delete: (workspaceId: number, id: number) => Promise<boolean>
   /** The asset of this service (null = none) with this name, other than `idToIgnore`. */
   findByName: (workspaceId: number, serviceId: number | null, name: string, idToIgnore?: number) => Promise<Asset | undefined>
+  /** Every file id an asset row points to, in every workspace (to find orphaned files at start). */
+  fileIds: () => Promise<Set<string>>
 }
 
 export interface TrackingRepository {

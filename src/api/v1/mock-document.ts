@@ -1,6 +1,6 @@
 import { createError } from '../../errors/index.js'
 import { normalizeDocument, type MockServiceDocument, type Transaction } from '../../dsl/index.js'
-import { importFile } from '../../../importers/index.js'
+import { importOffThread } from '../import-off-thread.js'
 import type { AssetFiles, MockService, Repositories, StoredTransaction } from '../../store/index.js'
 
 /**
@@ -76,7 +76,7 @@ async function assetTransactions (repos: Repositories, files: AssetFiles, mock: 
   if (asset === undefined) throw createError('ERR_API_UNPROCESSABLE', [`asset ${mock.assetId} of mock service ${mock.id} does not exist`])
   const bytes = await files.get(asset.fileId)
   if (bytes === undefined) throw createError('ERR_API_UNPROCESSABLE', [`the file of asset ${asset.id} is missing`])
-  const imported = importFile({ bytes, fileName: asset.name })
+  const imported = await importOffThread({ bytes, fileName: asset.name })
   return imported.document.transactions
 }
 

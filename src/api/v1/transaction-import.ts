@@ -1,4 +1,5 @@
-import { importFile, type DslTypeKey, type ImportResult, type ImportWarning } from '../../../importers/index.js'
+import type { DslTypeKey, ImportResult, ImportWarning } from '../../../importers/index.js'
+import { importOffThread } from '../import-off-thread.js'
 import type { StoredTransaction, Workspace } from '../../store/index.js'
 import type { ApiContext, HandlerResult, MultipartForm, Route, UploadedFile } from '../http/types.js'
 import { invalidField } from '../validation.js'
@@ -31,8 +32,11 @@ function filesOf (form: MultipartForm): UploadedFile[] {
  * ERR_IMPORT_FORMAT_UNKNOWN (not a format Understudy reads), 400 ERR_IMPORT_INVALID / ERR_DSL_PARSE /
  * ERR_DSL_INVALID (malformed), 413 ERR_IMPORT_TOO_LARGE (an archive that inflates past the limit).
  */
-function importAll (files: readonly UploadedFile[], maxBytes: number): Imported[] {
-  return files.map((f) => ({ file: f.filename, result: importFile({ bytes: f.bytes, fileName: f.filename }, { maxBytes }) }))
+async function importAll (files: readonly UploadedFile[], maxBytes: number): Promise<Imported[]> {
+  const imported: Imported[] = []
+  // One at a time: large files run in a worker thread (import-off-thread.ts), off the event loop.
+  for (const f of files) imported.push({ file: f.filename, result: await importOffThread({ bytes: f.bytes, fileName: f.filename }, { maxBytes }) })
+  return imported
 }
 
 /** Warnings of every import, each naming its file. */
@@ -89,7 +93,7 @@ export async function uploadTransactions (ctx: ApiContext, workspace: Workspace)
   const verbose = booleanOf(form.fields['verbose'] ?? ctx.query.get('verbose'), '/verbose')
   const files = filesOf(form)
   const service = await serviceOf(ctx.deps.store, workspace.id, serviceId, '/serviceId')
-  const imported = importAll(files, ctx.deps.options.uploadLimit)
+  const imported = await importAll(files, ctx.deps.options.uploadLimit)
   const drafts = imported.flatMap(draftsOf)
   const by = ctx.principal.user.email
   const created = await ctx.deps.store.write(async (tx) => {
@@ -127,7 +131,7 @@ export const convertRoutes: Route[] = [
     handler: async (ctx) => {
       const form = await ctx.multipart()
       const verbose = booleanOf(ctx.query.get('verbose') ?? form.fields['verbose'], '/verbose')
-      const imported = importAll(filesOf(form), ctx.deps.options.uploadLimit)
+      const imported = await importAll(filesOf(form), ctx.deps.options.uploadLimit)
       const result = imported.flatMap(({ result: r }) => r.document.transactions.map(convertView))
       return verbose ? { result, extra: { warnings: warningsOf(imported) } } : { result }
     },

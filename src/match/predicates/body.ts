@@ -1,4 +1,4 @@
-import type { Matcher } from '../../dsl/index.js'
+import { jsonTextDepth, MAX_DEFINITION_DEPTH, type Matcher } from '../../dsl/index.js'
 import { JsonPathScanner } from '../json-scan.js'
 import { compileJsonPath, jsonEquals, jsonValueText, type JsonSelector } from '../json.js'
 import type { FieldValue, MatchRequest } from '../request.js'
@@ -23,7 +23,12 @@ class StructuredBodyPredicate implements Predicate {
   ) {}
 
   test (req: MatchRequest): boolean {
-    return this.holds(req)
+    try {
+      return this.holds(req)
+    } catch {
+      // A recursive library (xpath, jsonpath-plus) on a hostile document: the matcher does not hold.
+      return false
+    }
   }
 
   actual (req: MatchRequest): string | null {
@@ -86,6 +91,8 @@ export function compileBodyPredicate (m: Matcher, pointer: string): BodyPredicat
     case 'equals_json': {
       if (keyKind === 'xpath' || keyKind === 'form') return { error: 'equals_json needs a JSON body: use no key or a JSONPath key', at: 'matcherName' }
       let wanted: unknown
+      // The semantic comparison recurses as deep as the expected value: bound it at load.
+      if (jsonTextDepth(expected) > MAX_DEFINITION_DEPTH) return { error: `nests deeper than ${MAX_DEFINITION_DEPTH} levels`, at: 'matchingValue' }
       try {
         wanted = JSON.parse(expected)
       } catch (err) {
@@ -238,9 +245,14 @@ function readerFor (kind: 'whole' | 'jsonpath' | 'xpath' | 'form', key: string, 
   }
 }
 
-function textsOf (values: unknown[]): FieldValue {
+function textsOf (values: unknown[]): FieldValue | undefined {
   if (values.length === 1) return jsonValueText(values[0])
-  return values.map(jsonValueText)
+  const texts: string[] = []
+  for (const value of values) {
+    const text = jsonValueText(value)
+    if (text !== undefined) texts.push(text)
+  }
+  return texts.length === 0 ? undefined : texts
 }
 
 function structured (m: Matcher, pointer: string, holds: (req: MatchRequest) => boolean): Predicate {

@@ -1,4 +1,10 @@
-import { compileUserRegex, RegexRejection, type Matcher } from '../../dsl/index.js'
+import { compileUserRegex, MAX_REGEX_INPUT, RegexRejection, type Matcher } from '../../dsl/index.js'
+
+/**
+ * Values longer than MAX_REGEX_INPUT that a regex matcher refused to look at, since the process
+ * started (reported by the runtime's admin health as `oversizeRegexInputs`).
+ */
+export const regexInputStats = { oversize: 0 }
 
 /** A test of one string value, compiled once from a matcher. */
 export type ValueCheck = (value: string) => boolean
@@ -35,7 +41,17 @@ export function compileValueCheck (matcher: Matcher): ValueCheckResult {
       if (re instanceof RegexRejection) {
         return { error: re.kind === 'invalid' ? `is not a valid regular expression: ${re.reason}` : `is refused: ${re.reason}` }
       }
-      return { check: (v) => re.test(v), negated: matcher.matcherName === 'not_matches' }
+      const negated = matcher.matcherName === 'not_matches'
+      return {
+        check: (v) => {
+          if (v.length <= MAX_REGEX_INPUT) return re.test(v)
+          // Too long to run a regex on within bounded time: the matcher fails either way (for
+          // not_matches the answer is inverted by the caller, so `true` makes it fail too).
+          regexInputStats.oversize++
+          return negated
+        },
+        negated,
+      }
     }
     case 'absent':
     case 'equals_url':

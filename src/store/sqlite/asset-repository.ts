@@ -85,5 +85,10 @@ export function assetRepository (ctx: RepoContext): AssetRepository {
       ).get(workspaceId, serviceId, name, idToIgnore ?? null))
       return row === undefined ? undefined : assets.decode(row)
     },
+    async fileIds () {
+      ctx.check()
+      const rows = conn.statement('SELECT file_id FROM assets').all() as Array<{ file_id: string }>
+      return new Set(rows.map((r) => r.file_id))
+    },
   }
 }

@@ -12,7 +12,7 @@ function reference (body: Buffer, path: string): string | typeof NOT_FOUND | typ
     return NOT_JSON
   }
   const value = walkSegments(json, simplePathSegments(path) ?? [])
-  return value === undefined ? NOT_FOUND : jsonValueText(value)
+  return value === undefined ? NOT_FOUND : jsonValueText(value) ?? NOT_FOUND
 }
 
 function scan (body: string | Buffer, path: string): string | typeof NOT_FOUND | typeof NOT_JSON {
