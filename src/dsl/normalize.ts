@@ -10,6 +10,7 @@ import type {
   ResponseDsl,
   Transaction,
 } from './types.js'
+import { normalizeDynamicDocument, normalizeDynamicResponse, normalizeScenario } from './normalize-dynamic.js'
 
 /** Priority of a transaction that does not set one (DESIGN.md section 3). */
 export const DEFAULT_PRIORITY = 10
@@ -54,6 +55,7 @@ export function normalizeTransaction (input: TransactionInput | DslInput, index:
   if (text(raw.link) !== undefined) txn.link = raw.link as string
   if (text(dslIn.type) !== undefined) txn.dsl.type = dslIn.type as string
   if (text(dslIn.sampleBody) !== undefined) txn.dsl.sampleBody = dslIn.sampleBody as string
+  normalizeScenario(dslIn, txn.dsl)
   return txn
 }
 
@@ -106,6 +108,7 @@ function normalizeResponse (r: ResponseDslInput): ResponseDsl {
     const delay = normalizeDelay(r.responseDelay)
     out.responseDelay = delay.type === 'none' ? { type: 'none' } : delay
   }
+  normalizeDynamicResponse(r, out)
   return out
 }
 
@@ -157,6 +160,7 @@ export function normalizeDocument (fields: DocumentInput, transactions: Transact
   if (text(fields.description) !== undefined) doc.description = fields.description as string
   if (typeof fields.serviceId === 'number') doc.serviceId = fields.serviceId
   if (text(fields.serviceName) !== undefined) doc.serviceName = fields.serviceName as string
+  normalizeDynamicDocument(fields, doc)
   return doc
 }
 

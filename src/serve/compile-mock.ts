@@ -4,6 +4,10 @@ import { compileMatcher, type CompiledMatcher, type CompiledTransaction, type Re
 import { compileResponse, type CompiledResponse } from './respond.js'
 import { compileDelay, type DelaySampler } from './think-time.js'
 import { compileProxyTarget, type ProxyTarget } from './proxy.js'
+import { DynamicCompiler, type DynamicFeatures } from './dynamic.js'
+import { compileCors, type CompiledCors } from './cors.js'
+import { ScenarioStore } from './scenario/store.js'
+import type { PostServeQueue } from './post-serve.js'
 
 /** What happens to a request no transaction matches (DESIGN.md section 3). */
 export type NoMatchPolicy =
@@ -15,6 +19,8 @@ export type NoMatchPolicy =
 export interface ServedResponse extends CompiledResponse {
   readonly journalBody: Buffer
   readonly journalTruncated: boolean
+  /** Templates, scenario, fault, webhooks (issue 12); null for a static transaction. */
+  readonly dynamic: DynamicFeatures | null
 }
 
 /**
@@ -31,6 +37,12 @@ export interface CompiledMock {
   readonly noMatch: NoMatchPolicy
   /** Upstream connection pools (with a shared map: every pool of the runtime so far). */
   readonly pools: readonly Pool[]
+  /** CORS of the mock service; null when off. */
+  readonly cors: CompiledCors | null
+  /** Scenario states (shared by every configuration of one runtime). */
+  readonly scenarios: ScenarioStore
+  /** Webhook sender of the runtime; null when no transaction has `postServe`... or none was given. */
+  readonly postServe: PostServeQueue | null
 }
 
 export interface CompileMockOptions {
@@ -42,6 +54,10 @@ export interface CompileMockOptions {
    * a pool that a request begun on the previous configuration still needs. A fresh map when absent.
    */
   pools?: Map<string, Pool>
+  /** Scenario states kept across swaps; a fresh store when absent. */
+  scenarios?: ScenarioStore
+  /** The runtime's webhook sender; without one, `postServe` calls are not made. */
+  postServe?: PostServeQueue
 }
 
 /**
@@ -53,6 +69,8 @@ export interface CompileMockOptions {
  */
 export function compileMock (doc: MockServiceDocument, options: CompileMockOptions): CompiledMock {
   const pools = options.pools ?? new Map<string, Pool>()
+  const scenarios = options.scenarios ?? new ScenarioStore()
+  const dynamic = new DynamicCompiler(doc, scenarios)
   const matcher = compileMatcher<ServedResponse>(doc, (txn, _index, report) => {
     checkWritable(txn.dsl.responseDsl, report)
     const response = compileResponse(txn.dsl.responseDsl, options.proxyTimeout, pools)
@@ -61,8 +79,9 @@ export function compileMock (doc: MockServiceDocument, options: CompileMockOptio
       ...response,
       journalBody: fits ? response.body : Buffer.from(response.body.subarray(0, options.journalBodyBytes)),
       journalTruncated: !fits,
+      dynamic: dynamic.compile(txn, response, report),
     }
-  })
+  }, (txn) => dynamic.predicates.get(txn) ?? null)
   return {
     document: doc,
     serviceMockId: doc.id ?? 0,
@@ -71,6 +90,9 @@ export function compileMock (doc: MockServiceDocument, options: CompileMockOptio
     capacity: doc.capacity,
     noMatch: noMatchPolicyOf(doc, matcher, options.proxyTimeout, pools),
     pools: [...pools.values()],
+    cors: compileCors(doc.cors),
+    scenarios,
+    postServe: options.postServe ?? null,
   }
 }
 

@@ -12,6 +12,8 @@ import { problemAnswer } from './problem.js'
 import { createError } from '../errors/index.js'
 import type { RuntimeState } from './runtime-state.js'
 import { loadTlsMaterial, type TlsMaterial } from './tls.js'
+import { ScenarioStore } from './scenario/store.js'
+import { PostServeQueue } from './post-serve.js'
 
 /** A running mock service: its listeners, its current configuration and its journal. */
 export interface Runtime {
@@ -53,7 +55,14 @@ export async function startRuntime ({ document, options, log, ids, tls: givenTls
   // One pool per upstream origin for the runtime's lifetime, closed when it closes: requests begun
   // before a swap may forward after it (body still arriving), on the old configuration's targets.
   const pools = new Map<string, Pool>()
-  const compileOptions = { proxyTimeout: options.proxyTimeout, journalBodyBytes: options.inspection.maxBodyBytes, pools }
+  // Scenario states and the webhook sender outlive configuration swaps.
+  const compileOptions = {
+    proxyTimeout: options.proxyTimeout,
+    journalBodyBytes: options.inspection.maxBodyBytes,
+    pools,
+    scenarios: new ScenarioStore(),
+    postServe: new PostServeQueue(log),
+  }
   const mock = compileMock(document, compileOptions)
   const state: RuntimeState = {
     mock,
