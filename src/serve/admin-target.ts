@@ -2,6 +2,8 @@ import type { MockServiceDocument } from '../dsl/index.js'
 import { toDetail, toListEntry, type InspectionDetail, type InspectionListEntry } from '../inspect/index.js'
 import type { LogRing } from '../log/index.js'
 import type { Runtime } from './runtime.js'
+import type { ScenarioView } from './scenario/store.js'
+import type { PostServeStats } from './post-serve.js'
 
 /** `GET /health` of one runtime (one replica). */
 export interface RuntimeHealth {
@@ -48,6 +50,19 @@ export interface AdminTarget {
   inspectionDetail: (id: number) => Promise<InspectionDetail | undefined>
   /** The newest `limit` log lines, oldest first. */
   log: (limit: number) => Promise<string[]>
+  /** issue 12: scenario states (absent where the target cannot reach them). */
+  scenarios?: ScenarioAdmin
+}
+
+/** Scenario states as the admin API reads and changes them (issue 12). */
+export interface ScenarioAdmin {
+  list: () => Promise<ScenarioView[]>
+  /** Puts one scenario instance (null: the default one) in a state. */
+  set: (name: string, instance: string | null, state: string) => Promise<void>
+  /** Back to `Started`: all, one scenario, or one instance; how many instances were reset. */
+  reset: (name?: string, instance?: string) => Promise<number>
+  /** Webhook counters. */
+  postServe: () => Promise<PostServeStats | null>
 }
 
 /**
@@ -88,5 +103,11 @@ export function localAdminTarget (runtime: Runtime, logRing: LogRing | null, sta
       return record === undefined ? undefined : toDetail(record, runtime.current().serviceMockId)
     },
     log: async (limit) => logRing?.snapshot(limit) ?? [],
+    scenarios: {
+      list: async () => runtime.current().scenarios.list(),
+      set: async (name, instance, state) => runtime.current().scenarios.set(name, instance, state, null),
+      reset: async (name, instance) => runtime.current().scenarios.reset(name, instance),
+      postServe: async () => runtime.current().postServe?.stats ?? null,
+    },
   }
 }

@@ -42,7 +42,7 @@ export function formatDate (date: Date, format: string | undefined): string {
   // Letters runs are fields, '...' is literal text.
   return format.replace(/'([^']*)'|y+|M+|d+|H+|h+|m+|s+|S+|E+|a|Z|X+/g, (token, literal: string | undefined) => {
     if (literal !== undefined) return literal === '' ? "'" : literal
-    const c = token[0]
+    const c = token[0] ?? ''
     const n = token.length
     switch (c) {
       case 'y': return n === 2 ? pad(date.getUTCFullYear() % 100, 2) : pad(date.getUTCFullYear(), 4)

@@ -101,7 +101,7 @@ describe('response templating', () => {
     const bad = '- dsl:\n    requestDsl: {path: /a}\n    responseDsl:\n      template: true\n      text: "ok {{#if x}} unclosed"\n'
     const err = thrown(() => compileMock(loadDefinitionText(bad, 'bad.yaml'), { proxyTimeout: 1000, journalBodyBytes: 1024 }))
     expect(err).toMatchObject({ code: 'ERR_DSL_INVALID' })
-    const detail = (err as { details: Array<{ file?: string; line?: number; message: string }> }).details[0]
+    const detail = (err as unknown as { details: Array<{ file?: string; line?: number; message: string }> }).details[0]
     expect(detail?.file).toBe('bad.yaml')
     expect(detail?.line).toBeGreaterThan(0)
     expect(detail?.message).toMatch(/template error \(line 1 of the template\)/)
