@@ -1,5 +1,6 @@
 import type { MockServiceDocument, Transaction } from '../dsl/index.js'
-import type { ReportProblem, Predicate } from '../match/index.js'
+import type { MatchRequest, ReportProblem, Predicate } from '../match/index.js'
+import { compilePathParams, templateContext } from './template/context.js'
 import type { CompiledResponse } from './respond.js'
 import { compileFault, type CompiledFault } from './fault.js'
 import { compilePostServe, type CompiledPostServe } from './post-serve.js'
@@ -17,6 +18,8 @@ export interface DynamicFeatures {
   readonly scenario: CompiledScenario | null
   readonly fault: CompiledFault | null
   readonly postServe: CompiledPostServe | null
+  /** The template context of a request (`request.*`, path variables included), plus `extra`. */
+  readonly context: (req: MatchRequest, rawHeaders: readonly string[], extra?: Record<string, unknown>) => Record<string, unknown>
 }
 
 /** Builds the dynamic features of a mock service's transactions; one template engine per mock service. */
@@ -49,7 +52,9 @@ export class DynamicCompiler {
     }
     const url = txn.dsl.requestDsl.url
     const pathTemplate = url?.matcherName === 'equals_url' ? url.matchingValue : undefined
+    const params = compilePathParams(pathTemplate)
     return {
+      context: (req, rawHeaders, extra) => templateContext(req, rawHeaders, params, extra),
       template: dsl.template === true ? compileTemplatedResponse(dsl, base, this.templates(), pathTemplate, report) : null,
       scenario,
       fault,

@@ -254,12 +254,9 @@ export class Exchange {
     const sampler = response.ownsDelay ? response.delay : this.mock.thinkTime
     const delay = sampler === null ? 0 : sampler()
     if (dynamic.postServe !== null && this.mock.postServe !== null) {
-      const template = dynamic.template
       const rawHeaders = this.req.rawHeaders
-      const context = (): Record<string, unknown> => {
-        const extra = { response: { status: served.status, body: served.body.toString('utf8') } }
-        return template !== null ? template.context(request, rawHeaders, extra) : { request: { url: request.url, path: request.path, method: request.method, body: request.text() }, ...extra }
-      }
+      const context = (): Record<string, unknown> =>
+        dynamic.context(request, rawHeaders, { response: { status: served.status, body: served.body.toString('utf8') } })
       dynamic.postServe.fire(this.mock.postServe, context, delay)
     }
     if (dynamic.fault !== null && dynamic.fault.applies()) {
