@@ -11,6 +11,7 @@ import { inspectionRoutes } from './v1/inspection.js'
 import { logRoutes } from './v1/logs.js'
 import { platformVseRoutes } from './v1/platformvses.js'
 import { serviceMockRoutes } from './v1/service-mocks.js'
+import { dynamicRoutes } from './v1/dynamic.js'
 import { userRoutes } from './v4/user.js'
 import { workspaceRoutes } from './v4/workspaces.js'
 
@@ -25,6 +26,8 @@ export const allRoutes: readonly Route[] = [
   ...logRoutes,
   ...inspectionRoutes,
   ...platformVseRoutes,
+  // issue 12: template validation, scenario states, transaction actions
+  ...dynamicRoutes,
   // /api/v1 catalog (spec/002): services, tags, transactions, assets
   ...serviceRoutes,
   ...tagRoutes,
