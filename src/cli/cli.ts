@@ -9,6 +9,7 @@ Usage:
   understudy serve <file-or-dir>... [--port 8080] [--watch]   local mock server from files
   understudy run --mock <mock-service.json> [--port N] [--admin-port M]   one mock service
   understudy import <file> [--format F] [-o out.yaml]         convert a file to the DSL
+  understudy record --target URL [--port 8080] -o DIR [--keep-latency]   record live traffic as transactions
   understudy platform [--port 8080] [--data-dir ./data]       the control plane (APIs, store, deployer)
   understudy --version
 
@@ -39,6 +40,10 @@ export async function main (argv: string[], io: CommandIo): Promise<number | 'ru
       }
       case 'run':
         return await (await import('./commands/run.js')).runRunCommand(args, io)
+      case 'record': {
+        const [{ runRecordCommand }, { importHar }] = await Promise.all([import('./commands/record.js'), import('../../importers/index.js')])
+        return await runRecordCommand(args, io, (input) => importHar(input))
+      }
       case 'import':
         return await (await import('./commands/import.js')).runImportCommand(args, io)
       case 'platform':
@@ -54,7 +59,7 @@ export async function main (argv: string[], io: CommandIo): Promise<number | 'ru
         io.stdout.write(`${version()}\n`)
         return exitCodes.ok
       default:
-        throw new UsageError(`unknown command "${command}"; expected serve, run, import or platform`)
+        throw new UsageError(`unknown command "${command}"; expected serve, run, import, record or platform`)
     }
   } catch (err) {
     return reportFailure(err, command ?? '', io)
@@ -65,6 +70,7 @@ async function helpOf (command: string | undefined): Promise<string> {
   if (command === 'serve') return (await import('./commands/serve.js')).serveHelp
   if (command === 'run') return (await import('./commands/run.js')).runHelp
   if (command === 'platform') return (await import('./commands/platform.js')).platformHelp
+  if (command === 'record') return (await import('./commands/record.js')).recordHelp
   return help
 }
 

@@ -299,7 +299,9 @@ export class Exchange {
   }
 
   private forwardTo (target: ProxyTarget, source: 'MOCK' | 'LIVE'): void {
-    const captureBytes = this.state.ring?.maxBodyBytes ?? 0
+    const ringBytes = this.state.ring?.maxBodyBytes ?? 0
+    // A recorder needs whole bodies (up to the request body limit), not the journal's slice.
+    const captureBytes = source === 'LIVE' && this.state.onLive !== null ? Math.max(ringBytes, this.state.bodyLimit) : ringBytes
     const body = this.matchRequest?.body ?? null
     forward(target, this.req.method ?? 'GET', this.req.url ?? '/', this.req.headers, body, this.res, captureBytes)
       .then((outcome) => this.forwarded(outcome, source), (err: unknown) => this.forwarded(internalOutcome(err), source))
@@ -314,7 +316,27 @@ export class Exchange {
     }
     this.release()
     this.ownBytes += outcome.captured?.length ?? 0
+    if (source === 'LIVE' && this.state.onLive !== null) this.recordLive(outcome)
     this.complete(outcome.statusCode, outcome.headers, outcome.captured, outcome.truncated, false)
+  }
+
+  /** Hands a live exchange to the recorder (which batches its own writes). */
+  private recordLive (outcome: ProxyOutcome): void {
+    try {
+      this.state.onLive?.({
+        method: this.req.method ?? 'GET',
+        url: this.req.url ?? '/',
+        requestHeaders: this.req.headers,
+        requestBody: this.matchRequest?.body ?? null,
+        status: outcome.statusCode,
+        responseHeaders: outcome.headers,
+        responseBody: outcome.captured,
+        truncated: outcome.truncated,
+        durationMs: Date.now() - this.arrived,
+      })
+    } catch (err) {
+      this.state.log.warn({ err }, 'recorder failed')
+    }
   }
 
   /**

@@ -17,4 +17,23 @@ export interface RuntimeState {
   readonly logRequests: boolean
   /** Set when draining: answers ask clients to close their connections. */
   draining: boolean
+  /** issue 12: told about every exchange forwarded to the live system (recording); null: none. */
+  readonly onLive: LiveListener | null
 }
+
+/** One request answered by the live system, as a recorder sees it. */
+export interface LiveExchange {
+  method: string
+  url: string
+  requestHeaders: Readonly<Record<string, string | string[] | undefined>>
+  requestBody: Buffer | null
+  status: number
+  /** Flat `[name, value, ...]`. */
+  responseHeaders: readonly string[]
+  responseBody: Buffer | null
+  /** True when the body was longer than what was captured. */
+  truncated: boolean
+  durationMs: number
+}
+
+export type LiveListener = (exchange: LiveExchange) => void

@@ -10,7 +10,7 @@ import { closeAll, closeIdle, openListener, stopAccepting, type Listener, type O
 import { closePools } from './proxy.js'
 import { problemAnswer } from './problem.js'
 import { createError } from '../errors/index.js'
-import type { RuntimeState } from './runtime-state.js'
+import type { LiveListener, RuntimeState } from './runtime-state.js'
 import { loadTlsMaterial, type TlsMaterial } from './tls.js'
 import { ScenarioStore } from './scenario/store.js'
 import { PostServeQueue } from './post-serve.js'
@@ -40,6 +40,8 @@ export interface StartRuntimeParams {
   ids?: RingIds
   /** Certificate for `tlsPort`, already loaded (a cluster primary makes one for every replica). */
   tls?: TlsMaterial
+  /** issue 12: told about every exchange forwarded to the live system (`understudy record`). */
+  onLive?: LiveListener
 }
 
 /**
@@ -51,7 +53,7 @@ export interface StartRuntimeParams {
  * await fetch(runtime.urls.http + '/pets')
  * await runtime.close()
  */
-export async function startRuntime ({ document, options, log, ids, tls: givenTls }: StartRuntimeParams): Promise<Runtime> {
+export async function startRuntime ({ document, options, log, ids, tls: givenTls, onLive }: StartRuntimeParams): Promise<Runtime> {
   // One pool per upstream origin for the runtime's lifetime, closed when it closes: requests begun
   // before a swap may forward after it (body still arriving), on the old configuration's targets.
   const pools = new Map<string, Pool>()
@@ -72,6 +74,7 @@ export async function startRuntime ({ document, options, log, ids, tls: givenTls
     bodyLimit: options.bodyLimit,
     logRequests: options.logRequests,
     draining: false,
+    onLive: onLive ?? null,
   }
   const handler = safely(createRequestHandler(state), log) as Listener
   const listeners: OpenListener[] = []
