@@ -6,6 +6,7 @@ import { isObject, parseStructured, str, type Loose } from '../shared/structured
 import type { ImportContext, ImportInput, ImportResult, ImportWarning } from '../types.js'
 import { requestOf } from './request.js'
 import { responseOf } from './response.js'
+import { applyScenario, applyWebhooks } from './dynamic.js'
 
 /**
  * WireMock's priority of a stub that sets none (1 is the highest, as in the DSL).
@@ -25,12 +26,10 @@ const PRIORITY_SHIFT = DEFAULT_PRIORITY - WIREMOCK_DEFAULT_PRIORITY
 const ignoredStubKeys = new Set(['id', 'uuid', 'name', 'persistent', 'metadata', 'insertionIndex', 'request', 'response', 'priority'])
 
 const unsupportedStubKeys: Record<string, string> = {
-  scenarioName: 'scenarios (stateful behaviour) are not supported; the stub always answers',
-  requiredScenarioState: '',
-  newScenarioState: '',
-  postServeActions: 'post-serve actions (webhooks) are not run',
-  serveEventListeners: 'serve event listeners (webhooks) are not run',
 }
+
+/** Mapped by dynamic.ts (scenarios, webhooks). */
+const dynamicStubKeys = new Set(['scenarioName', 'requiredScenarioState', 'newScenarioState', 'postServeActions', 'serveEventListeners'])
 
 /**
  * Imports WireMock stub mappings: one stub (`{request, response}`) or `{mappings: [...]}`. A
@@ -93,11 +92,13 @@ function draftOf (stub: Loose, request: Loose, pointer: string, file: string, ct
     return undefined
   }
   const dsl: DslInput = { priority: priorityOf(stub['priority'], note), requestDsl, responseDsl: mapped.responseDsl }
+  applyScenario(stub, dsl)
+  applyWebhooks(stub, mapped.responseDsl, note)
   for (const key of Object.keys(stub)) {
     const reason = unsupportedStubKeys[key]
     if (reason !== undefined) {
       if (reason !== '') note(reason)
-    } else if (!ignoredStubKeys.has(key)) {
+    } else if (!ignoredStubKeys.has(key) && !dynamicStubKeys.has(key)) {
       note(`unknown property ${key}; ignored`)
     }
   }

@@ -2,6 +2,7 @@ import type { DelayInput, ResponseDslInput } from '../../src/dsl/index.js'
 import { setBody } from '../shared/content-type.js'
 import { isObject, str, type Loose } from '../shared/structured.js'
 import { utf8Text } from '../shared/text.js'
+import { applyTransformers, faultOf } from './dynamic.js'
 
 /** How the response of one stub is read. */
 export interface ResponseContext {
@@ -13,7 +14,6 @@ export interface ResponseContext {
 export type ResponseOutcome = { responseDsl: ResponseDslInput } | { skip: string }
 
 const unsupportedResponseKeys: Record<string, string> = {
-  transformers: 'response transformers (templating) are not applied; the body is served verbatim',
   transformerParameters: 'transformer parameters are ignored',
   additionalProxyRequestHeaders: 'additional proxy request headers are not sent',
   removeProxyRequestHeaders: 'proxy request headers are not removed',
@@ -33,6 +33,7 @@ const knownResponseKeys = new Set([
   'chunkedDribbleDelay',
   'proxyBaseUrl',
   'fault',
+  'transformers',
   ...Object.keys(unsupportedResponseKeys),
 ])
 
@@ -46,10 +47,13 @@ const knownResponseKeys = new Set([
  * // { responseDsl: { status: 201, contentType: 'json', content: 'eyJpZCI6MX0=' } }
  */
 export function responseOf (res: Loose, ctx: ResponseContext): ResponseOutcome {
-  if (res['fault'] !== undefined) {
-    return { skip: `fault ${JSON.stringify(res['fault'])} (a broken connection) cannot be simulated` }
-  }
   const out: ResponseDslInput = {}
+  if (res['fault'] !== undefined) {
+    const fault = faultOf(res['fault'])
+    if ('unknown' in fault) return { skip: `fault ${fault.unknown} is not one WireMock defines` }
+    out.fault = fault.fault
+  }
+  applyTransformers(res, out, ctx.note)
   const status = typeof res['status'] === 'string' ? Number(res['status']) : res['status']
   if (typeof status === 'number') out.status = status
   else if (status !== undefined) ctx.note(`response status ${JSON.stringify(status)} is not a number; 200 is used`)

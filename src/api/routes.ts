@@ -16,6 +16,7 @@ import { sandboxRoutes } from './v1/sandbox.js'
 import { locationRoutes } from './v1/locations.js'
 import { serviceCloneRoutes } from './v1/service-clone.js'
 import { mockSettingRoutes } from './v1/mock-settings.js'
+import { dynamicRoutes } from './v1/dynamic.js'
 import { userRoutes } from './v4/user.js'
 import { workspaceRoutes } from './v4/workspaces.js'
 import { accountRoutes } from './v4/accounts.js'
@@ -42,6 +43,8 @@ export const allRoutes: readonly Route[] = [
   ...inspectionRoutes,
   ...verificationRoutes,
   ...platformVseRoutes,
+  // issue 12: template validation, scenario states, transaction actions
+  ...dynamicRoutes,
   // /api/v1 catalog (spec/002): services, tags, transactions, assets
   ...serviceRoutes,
   ...tagRoutes,

@@ -9,6 +9,7 @@ Usage:
   understudy serve <file-or-dir>... [--port 8080] [--watch]   local mock server from files
   understudy run --mock <file> [--port N] [--admin-port M]     one mock service (any format)
   understudy import <file> [--format F] [-o out.yaml]         convert a file to the DSL
+  understudy record --target URL [--port 8080] -o DIR [--keep-latency]   record live traffic as transactions
   understudy platform [--port 8080] [--data-dir ./data]       the control plane (APIs, store, deployer)
   understudy admin create-account --name N --email E         a new account and its owner's API key
   understudy --version
@@ -44,6 +45,10 @@ export async function main (argv: string[], io: CommandIo): Promise<number | 'ru
       }
       case 'run':
         return await (await import('./commands/run.js')).runRunCommand(args, io)
+      case 'record': {
+        const [{ runRecordCommand }, { importHar }] = await Promise.all([import('./commands/record.js'), import('../../importers/index.js')])
+        return await runRecordCommand(args, io, (input) => importHar(input))
+      }
       case 'import':
         return await (await import('./commands/import.js')).runImportCommand(args, io)
       case 'platform':
@@ -61,7 +66,7 @@ export async function main (argv: string[], io: CommandIo): Promise<number | 'ru
         io.stdout.write(`${version()}\n`)
         return exitCodes.ok
       default:
-        throw new UsageError(`unknown command "${command}"; expected serve, run, import, platform or admin`)
+        throw new UsageError(`unknown command "${command}"; expected serve, run, import, record, platform or admin`)
     }
   } catch (err) {
     return reportFailure(err, command === undefined ? 'understudy' : `understudy ${command}`, io)
@@ -74,6 +79,7 @@ async function helpOf (command: string | undefined): Promise<string> {
   if (command === 'platform') return (await import('./commands/platform.js')).platformHelp
   if (command === 'import') return (await import('./commands/import.js')).importHelp
   if (command === 'admin') return (await import('./commands/admin.js')).adminHelp
+  if (command === 'record') return (await import('./commands/record.js')).recordHelp
   return help
 }
 

@@ -63,6 +63,11 @@ export interface ResponseDslInput {
   json?: unknown
   failoverEnabled?: boolean | null
   statusCodeConditions?: StatusCodeConditionInput[] | null
+  // issue 12
+  template?: boolean | null
+  templated?: boolean | null
+  fault?: string | { type: string; probability?: number } | null
+  postServe?: Array<{ url: string; method?: string; headers?: Array<{ name: string; value: string }>; body?: string; delay?: number }> | null
 }
 
 export interface DslInput {
@@ -75,6 +80,14 @@ export interface DslInput {
   redirectUrl?: string | null
   failoverEnabled?: boolean | null
   statusCodeConditions?: StatusCodeConditionInput[] | null
+  // issue 12
+  scenario?: {
+    name: string
+    requiredState?: string | null
+    newState?: string | null
+    instanceKey?: { part: 'header' | 'query' | 'cookie' | 'body'; key?: string } | null
+    ttl?: number | null
+  } | null
 }
 
 export interface TransactionInput {
@@ -104,4 +117,8 @@ export interface DocumentInput {
   endpointPreference?: string | null
   mockServiceTransactions?: Array<number | { txnId: number; priority?: number | null }> | null
   transactions?: unknown[]
+  // issue 12
+  cors?: boolean | { origins?: string[]; methods?: string[]; headers?: string[]; credentials?: boolean; maxAge?: number | null } | null
+  faults?: string | { type: string; probability?: number } | null
+  templateSeed?: number | null
 }

@@ -11,6 +11,7 @@ import type {
   StatusCodeCondition,
   Transaction,
 } from './types.js'
+import { normalizeDynamicDocument, normalizeDynamicResponse, normalizeScenario } from './normalize-dynamic.js'
 
 /** Priority of a transaction that does not set one (DESIGN.md section 3). */
 export const DEFAULT_PRIORITY = 10
@@ -60,6 +61,7 @@ export function normalizeTransaction (input: TransactionInput | DslInput, index:
   if (typeof dslIn.failoverEnabled === 'boolean') txn.dsl.failoverEnabled = dslIn.failoverEnabled
   const conditions = normalizeConditions(dslIn.statusCodeConditions)
   if (conditions !== undefined) txn.dsl.statusCodeConditions = conditions
+  normalizeScenario(dslIn, txn.dsl)
   return txn
 }
 
@@ -130,6 +132,7 @@ function normalizeResponse (r: ResponseDslInput): ResponseDsl {
   if (typeof r.failoverEnabled === 'boolean') out.failoverEnabled = r.failoverEnabled
   const conditions = normalizeConditions(r.statusCodeConditions)
   if (conditions !== undefined) out.statusCodeConditions = conditions
+  normalizeDynamicResponse(r, out)
   return out
 }
 
@@ -192,6 +195,7 @@ export function normalizeDocument (fields: DocumentInput, transactions: Transact
   if (text(fields.description) !== undefined) doc.description = fields.description as string
   if (typeof fields.serviceId === 'number') doc.serviceId = fields.serviceId
   if (text(fields.serviceName) !== undefined) doc.serviceName = fields.serviceName as string
+  normalizeDynamicDocument(fields, doc)
   return doc
 }
 

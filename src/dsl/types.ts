@@ -118,6 +118,13 @@ export interface ResponseDsl {
   /** Kept for round trips (docs/dsl.md). */
   failoverEnabled?: boolean
   statusCodeConditions?: StatusCodeCondition[]
+  // --- issue 12: dynamic responses (see "Beyond fixed answers" below) ---
+  /** Body, headers and status message are Handlebars templates. */
+  template?: boolean
+  /** A fault instead of (a share of) the answers. */
+  fault?: FaultSpec
+  /** HTTP calls made after the answer is sent. */
+  postServe?: PostServeCall[]
 }
 
 export interface TransactionDsl {
@@ -132,6 +139,8 @@ export interface TransactionDsl {
   redirectUrl?: string
   failoverEnabled?: boolean
   statusCodeConditions?: StatusCodeCondition[]
+  /** issue 12: stateful scenario this transaction belongs to. */
+  scenario?: ScenarioSpec
 }
 
 /** The transaction resource of spec/002; only `dsl` shapes behaviour. */
@@ -175,4 +184,63 @@ export interface MockServiceDocument {
   endpointPreference: 'HTTP' | 'HTTPS' | null
   mockServiceTransactions: MockServiceTransaction[]
   transactions: Transaction[]
+  // --- issue 12 ---
+  /** CORS answered by the runtime; absent: off. */
+  cors?: CorsSpec
+  /** A fault applied to every transaction without its own (chaos testing). */
+  faults?: FaultSpec
+  /** Seed of faker and the random helpers of templates: repeatable values. */
+  templateSeed?: number
+}
+
+// ---------------------------------------------------------------------------------------------
+// Beyond fixed answers (issue 12): templates, scenarios, faults, CORS, webhooks.
+
+export const faultTypes = ['connection_reset', 'empty_response', 'malformed_chunk', 'random_data_then_close'] as const
+export type FaultType = (typeof faultTypes)[number]
+
+/** A fault; `probability` (0..1, default 1) is the share of requests it applies to. */
+export interface FaultSpec {
+  type: FaultType
+  probability?: number
+}
+
+/** Which request value keys a scenario instance. */
+export interface ScenarioInstanceKey {
+  part: 'header' | 'query' | 'cookie' | 'body'
+  /** Header, parameter or cookie name; for `body` a JSONPath (`$.orderId`) or '' for the whole body. */
+  key: string
+}
+
+/** A state machine shared by transactions: a scenario starts in `Started`. */
+export interface ScenarioSpec {
+  name: string
+  /** The state this transaction matches in; absent: any state. */
+  requiredState?: string
+  /** The state its answer moves the scenario to; absent: unchanged. */
+  newState?: string
+  instanceKey?: ScenarioInstanceKey
+  /** Milliseconds after its last transition an instance returns to `Started`. */
+  ttl?: number
+}
+
+export interface CorsSpec {
+  /** Allowed origins (`*` = any); default any. */
+  origins: string[]
+  methods: string[]
+  headers: string[]
+  credentials: boolean
+  /** Seconds a preflight may be cached. */
+  maxAge: number | null
+}
+
+/** An HTTP call made after a response is sent (the product's WEBHOOK / HTTP_CALL actions). */
+export interface PostServeCall {
+  url: string
+  method: string
+  headers?: HeaderEntry[]
+  /** A Handlebars template over the request and the response. */
+  body?: string
+  /** Milliseconds to wait after the answer. */
+  delay?: number
 }

@@ -48,6 +48,8 @@ export const codes = {
   ERR_DEPLOY_FAILED: { status: 500, message: 'Deployment failed: %s' },
   // anything unexpected; the original goes to the log, never into a response body
   ERR_INTERNAL: { status: 500, message: 'Internal error' },
+  // issue 12: a response template's helper failed on a request
+  ERR_SERVE_TEMPLATE: { status: 500, message: 'Template helper %s failed: %s' },
 } as const satisfies Record<string, { status: number; message: string }>
 
 /** A stable error code, such as `ERR_DSL_INVALID`. */

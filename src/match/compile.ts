@@ -2,12 +2,15 @@ import { createError, type ErrorDetail } from '../errors/index.js'
 import { detailAt, type MockServiceDocument, type Transaction } from '../dsl/index.js'
 import { byPriorityThenNewest, type CompiledTransaction } from './compiled.js'
 import { diagnose, type NearMiss } from './diagnose.js'
-import { compileRequest, type ReportProblem } from './predicates/index.js'
+import { compileRequest, type Predicate, type ReportProblem } from './predicates/index.js'
 import type { MatchRequest } from './request.js'
 import { MethodRoutes, type Candidate } from './router.js'
 
 /** Builds the caller's per-transaction payload, reporting problems at pointers inside it. */
 export type PayloadFactory<P> = (txn: Transaction, index: number, report: ReportProblem) => P
+
+/** Conditions beyond the request (a scenario's state) that the caller adds to a transaction. */
+export type ExtraPredicates = (txn: Transaction, report: ReportProblem) => Predicate | null
 
 /**
  * A mock service's transactions compiled for matching. Immutable: a reload compiles a new one and
@@ -39,7 +42,7 @@ export interface CompiledMatcher<P> {
  * const matcher = compileMatcher(doc, (txn) => txn.dsl.responseDsl.status)
  * matcher.match(new MatchRequest('GET', '/pets/1', {}, null))?.payload // 200
  */
-export function compileMatcher<P> (doc: MockServiceDocument, payloadOf: PayloadFactory<P>): CompiledMatcher<P> {
+export function compileMatcher<P> (doc: MockServiceDocument, payloadOf: PayloadFactory<P>, extraOf?: ExtraPredicates): CompiledMatcher<P> {
   const errors: ErrorDetail[] = []
   const overrides = new Map<number, number | undefined>()
   for (const entry of doc.mockServiceTransactions) overrides.set(entry.txnId, entry.priority)
@@ -55,6 +58,8 @@ export function compileMatcher<P> (doc: MockServiceDocument, payloadOf: PayloadF
     }
     const request = compileRequest(txn.dsl.requestDsl, report)
     const payload = payloadOf(txn, index, report)
+    // Checked last: a scenario's state is read only when the request itself matches.
+    const extra = extraOf?.(txn, report) ?? null
     const id = txn.id ?? null
     const override = id === null ? undefined : overrides.get(id)
     const compiled: CompiledTransaction<P> = {
@@ -64,7 +69,7 @@ export function compileMatcher<P> (doc: MockServiceDocument, payloadOf: PayloadF
       priority: override ?? txn.dsl.priority,
       method: txn.dsl.requestDsl.method ?? null,
       url: request.url,
-      predicates: request.predicates,
+      predicates: extra === null ? request.predicates : [...request.predicates, extra],
       needsBody: request.needsBody,
       transaction: txn,
       payload,

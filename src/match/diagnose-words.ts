@@ -6,6 +6,7 @@ const partWords: Record<FailedCondition['part'], string> = {
   queryParams: 'query parameter',
   headers: 'header',
   cookies: 'cookie',
+  scenario: 'scenario state',
   credentials: 'credentials',
   body: 'body',
 }

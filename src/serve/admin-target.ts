@@ -3,6 +3,8 @@ import { inspectionSearch, toDetail, toListEntry, type InspectionDetail, type In
 import type { LogRing } from '../log/index.js'
 import { regexInputStats } from '../match/index.js'
 import type { Runtime } from './runtime.js'
+import type { ScenarioView } from './scenario/store.js'
+import type { PostServeStats } from './post-serve.js'
 
 /** `GET /health` of one runtime (one replica). */
 export interface RuntimeHealth {
@@ -53,6 +55,19 @@ export interface AdminTarget {
   log: (limit: number) => Promise<string[]>
   /** Filtered queries, counts, verification and reset; absent on a cluster primary (for now). */
   search?: InspectionSearch
+  /** issue 12: scenario states (absent where the target cannot reach them). */
+  scenarios?: ScenarioAdmin
+}
+
+/** Scenario states as the admin API reads and changes them (issue 12). */
+export interface ScenarioAdmin {
+  list: () => Promise<ScenarioView[]>
+  /** Puts one scenario instance (null: the default one) in a state. */
+  set: (name: string, instance: string | null, state: string) => Promise<void>
+  /** Back to `Started`: all, one scenario, or one instance; how many instances were reset. */
+  reset: (name?: string, instance?: string) => Promise<number>
+  /** Webhook counters. */
+  postServe: () => Promise<PostServeStats | null>
 }
 
 /**
@@ -95,5 +110,11 @@ export function localAdminTarget (runtime: Runtime, logRing: LogRing | null, sta
     },
     log: async (limit) => logRing?.snapshot(limit) ?? [],
     search: inspectionSearch(() => runtime.ring, () => runtime.current().serviceMockId),
+    scenarios: {
+      list: async () => runtime.current().scenarios.list(),
+      set: async (name, instance, state) => runtime.current().scenarios.set(name, instance, state, null),
+      reset: async (name, instance) => runtime.current().scenarios.reset(name, instance),
+      postServe: async () => runtime.current().postServe?.stats ?? null,
+    },
   }
 }

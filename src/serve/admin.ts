@@ -99,6 +99,7 @@ export async function startAdmin (params: AdminParams): Promise<AdminServer> {
       return ok({ log: lines.join('\n'), lines: lines.length, serviceMockId: target.config().id ?? 0 })
     }],
     ...verificationRoutes(target.search),
+    ...scenarioRoutes(target),
   ]
   for (const [method, path, handler] of routes) router.on(method as FindMyWay.HTTPMethod, path, noop, { handler })
 
@@ -137,6 +138,43 @@ export async function startAdmin (params: AdminParams): Promise<AdminServer> {
       await stopAccepting(server)
     },
   }
+}
+
+/**
+ * issue 12: `GET /scenarios` (states and webhook counters), `PUT /scenarios/{name}` `{state,
+ * instance?}`, `DELETE /scenarios` (all back to `Started`), `DELETE /scenarios/{name}?instance=`.
+ */
+function scenarioRoutes (target: AdminTarget): Array<[string, string, Handler]> {
+  const admin = (): NonNullable<AdminTarget['scenarios']> => {
+    if (target.scenarios === undefined) throw createError('ERR_API_UNPROCESSABLE', ['scenarios are not reachable on this runtime'])
+    return target.scenarios
+  }
+  return [
+    ['GET', '/scenarios', async () => ok({ scenarios: await admin().list(), postServe: await admin().postServe() })],
+    ['PUT', '/scenarios/:name', async (_req, routeParams, _query, body) => {
+      const name = routeParams['name'] ?? ''
+      let input: unknown
+      try {
+        input = JSON.parse(body.toString('utf8'))
+      } catch {
+        throw createError('ERR_API_VALIDATION', ['the body must be JSON {state, instance?}'], { details: [{ path: '/state', message: 'required' }] })
+      }
+      const { state, instance } = (input ?? {}) as { state?: unknown; instance?: unknown }
+      if (typeof state !== 'string' || state === '') {
+        throw createError('ERR_API_VALIDATION', ['state must be a non-empty string'], { details: [{ path: '/state', message: 'must be a non-empty string' }] })
+      }
+      if (instance !== undefined && instance !== null && typeof instance !== 'string') {
+        throw createError('ERR_API_VALIDATION', ['instance must be a string'], { details: [{ path: '/instance', message: 'must be a string' }] })
+      }
+      await admin().set(name, instance ?? null, state)
+      return ok({ name, instance: instance ?? null, state })
+    }],
+    ['DELETE', '/scenarios', async () => ok({ reset: await admin().reset() })],
+    ['DELETE', '/scenarios/:name', async (_req, routeParams, query) => {
+      const instance = query.get('instance')
+      return ok({ reset: await admin().reset(routeParams['name'] ?? '', instance ?? undefined) })
+    }],
+  ]
 }
 
 function ok (result: unknown): Reply {

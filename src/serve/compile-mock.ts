@@ -5,6 +5,10 @@ import { compileResponse, type CompiledResponse } from './respond.js'
 import { compileDelay, type DelaySampler } from './think-time.js'
 import { compileProxyTarget, type ProxyTarget } from './proxy.js'
 import { withHostMatching } from './host-matching.js'
+import { DynamicCompiler, type DynamicFeatures } from './dynamic.js'
+import { compileCors, type CompiledCors } from './cors.js'
+import { ScenarioStore } from './scenario/store.js'
+import type { PostServeQueue } from './post-serve.js'
 
 /** What happens to a request no transaction matches (DESIGN.md section 3). */
 export type NoMatchPolicy =
@@ -22,6 +26,8 @@ export interface ServedResponse extends CompiledResponse {
    * transaction pays one null check.
    */
   readonly conditions: ReadonlyArray<{ readonly predicate: Predicate; readonly response: ServedResponse }> | null
+  /** Templates, scenario, fault, webhooks (issue 12); null for a static transaction. */
+  readonly dynamic: DynamicFeatures | null
 }
 
 /**
@@ -38,6 +44,12 @@ export interface CompiledMock {
   readonly noMatch: NoMatchPolicy
   /** Upstream connection pools (with a shared map: every pool of the runtime so far). */
   readonly pools: readonly Pool[]
+  /** CORS of the mock service; null when off. */
+  readonly cors: CompiledCors | null
+  /** Scenario states (shared by every configuration of one runtime). */
+  readonly scenarios: ScenarioStore
+  /** Webhook sender of the runtime; null when no transaction has `postServe`... or none was given. */
+  readonly postServe: PostServeQueue | null
 }
 
 export interface CompileMockOptions {
@@ -51,6 +63,10 @@ export interface CompileMockOptions {
   pools?: Map<string, Pool>
   /** Match `requestDsl.host` against the Host header (`serve --match-host`); default off. */
   matchHost?: boolean
+  /** Scenario states kept across swaps; a fresh store when absent. */
+  scenarios?: ScenarioStore
+  /** The runtime's webhook sender; without one, `postServe` calls are not made. */
+  postServe?: PostServeQueue
 }
 
 /**
@@ -63,6 +79,8 @@ export interface CompileMockOptions {
 export function compileMock (given: MockServiceDocument, options: CompileMockOptions): CompiledMock {
   const pools = options.pools ?? new Map<string, Pool>()
   const doc = options.matchHost === true ? withHostMatching(given) : given
+  const scenarios = options.scenarios ?? new ScenarioStore()
+  const dynamic = new DynamicCompiler(doc, scenarios)
   const matcher = compileMatcher<ServedResponse>(doc, (txn, _index, report) => {
     checkWritable(txn.dsl.responseDsl, report)
     const response = compileResponse(txn.dsl.responseDsl, options.proxyTimeout, pools)
@@ -72,9 +90,10 @@ export function compileMock (given: MockServiceDocument, options: CompileMockOpt
       journalBody: fits ? response.body : Buffer.from(response.body.subarray(0, options.journalBodyBytes)),
       journalTruncated: !fits,
       conditions: null,
+      dynamic: dynamic.compile(txn, response, report),
     }
     return withConditions(served, txn.dsl, options, pools, report)
-  })
+  }, (txn) => dynamic.predicates.get(txn) ?? null)
   return {
     // as given: GET /config shows the document, not the host matchers added for serving
     document: given,
@@ -84,6 +103,9 @@ export function compileMock (given: MockServiceDocument, options: CompileMockOpt
     capacity: doc.capacity,
     noMatch: noMatchPolicyOf(doc, matcher, options.proxyTimeout, pools),
     pools: [...pools.values()],
+    cors: compileCors(doc.cors),
+    scenarios,
+    postServe: options.postServe ?? null,
   }
 }
 
@@ -117,7 +139,7 @@ function withConditions (
     else delete responseDsl.statusMessage
     checkWritable(responseDsl, report)
     const response = compileResponse(responseDsl, options.proxyTimeout, pools)
-    conditions.push({ predicate, response: { ...response, journalBody: served.journalBody, journalTruncated: served.journalTruncated, conditions: null } })
+    conditions.push({ predicate, response: { ...response, journalBody: served.journalBody, journalTruncated: served.journalTruncated, conditions: null, dynamic: served.dynamic } })
   })
   return { ...served, conditions }
 }

@@ -6,6 +6,9 @@ import { problemAnswer } from './problem.js'
 import { forward, type ProxyOutcome, type ProxyResponse, type ProxyTarget } from './proxy.js'
 import type { RuntimeState } from './runtime-state.js'
 import { applyPrefer, type RequestCheck } from './request-check.js'
+import type { DynamicFeatures } from './dynamic.js'
+import { injectFault, type CompiledFault } from './fault.js'
+import { HelperFailure } from './template/helpers.js'
 
 /** The request side both HTTP/1.1 and the HTTP/2 compatibility API offer. */
 export interface AnyRequest {
@@ -67,6 +70,13 @@ export class Exchange {
 
   // HOT PATH: every request starts here.
   start (): void {
+    // CORS (off by default): headers for every answer, and a preflight answered without matching.
+    if (this.mock.cors !== null && this.mock.cors.handle(this.req, this.res as unknown as Parameters<typeof this.mock.cors.handle>[1])) {
+      this.released = true
+      this.openRecord(null)
+      this.complete(204, [], null, false, false)
+      return
+    }
     const headers = this.req.headers
     const length = headers['content-length']
     // HTTP/2 has no Transfer-Encoding: a body without Content-Length is announced by the absence
@@ -253,6 +263,10 @@ export class Exchange {
       this.forwardTo(response.proxy, 'MOCK')
       return
     }
+    if (response.dynamic !== null) {
+      this.serveDynamic(response, response.dynamic)
+      return
+    }
     this.response = response
     const sampler = response.ownsDelay ? response.delay : this.mock.thinkTime
     const delay = sampler === null ? 0 : sampler()
@@ -266,6 +280,56 @@ export class Exchange {
       return
     }
     this.flush()
+  }
+
+  /**
+   * A transaction with a template, scenario, fault or webhooks (issue 12). The scenario moves in
+   * the same synchronous turn as the match (atomic); the rest follows the fixed-answer steps.
+   */
+  private serveDynamic (response: ServedResponse, dynamic: DynamicFeatures): void {
+    const request = this.matchRequest as MatchRequest
+    dynamic.scenario?.transition(request)
+    let served = response
+    if (dynamic.template !== null) {
+      try {
+        const rendered = dynamic.template.render(request, this.req.rawHeaders)
+        const limit = this.state.ring?.maxBodyBytes ?? 0
+        const fits = rendered.body.length <= limit
+        served = { ...response, ...rendered, journalBody: fits ? rendered.body : rendered.body.subarray(0, limit), journalTruncated: !fits }
+        this.ownBytes += rendered.body.length
+      } catch (err) {
+        if (!(err instanceof HelperFailure)) throw err
+        this.answerProblem(createError('ERR_SERVE_TEMPLATE', [err.helper, err.message]), true, { helper: err.helper }, undefined, false)
+        return
+      }
+    }
+    this.response = served
+    const sampler = response.ownsDelay ? response.delay : this.mock.thinkTime
+    const delay = sampler === null ? 0 : sampler()
+    if (dynamic.postServe !== null && this.mock.postServe !== null) {
+      const rawHeaders = this.req.rawHeaders
+      const context = (): Record<string, unknown> =>
+        dynamic.context(request, rawHeaders, { response: { status: served.status, body: served.body.toString('utf8') } })
+      dynamic.postServe.fire(this.mock.postServe, context, delay)
+    }
+    if (dynamic.fault !== null && dynamic.fault.applies()) {
+      if (delay > 0) setTimeout(faultLater, delay, this, dynamic.fault)
+      else this.injectFault(dynamic.fault)
+      return
+    }
+    if (delay > 0) {
+      setTimeout(flushLater, delay, this)
+      return
+    }
+    this.flush()
+  }
+
+  /** Inflicts a fault instead of the answer; inspection records it as an error naming the fault. */
+  injectFault (fault: CompiledFault): void {
+    if (!this.res.destroyed && !this.res.writableEnded) injectFault(fault.type, this.res as never, this.h2)
+    this.release()
+    this.matchingData = { fault: fault.type }
+    this.complete(0, [], null, false, true)
   }
 
   /** Writes the precomputed response (STYLE.md hot-path rule 4: synchronous, prebuilt). */
@@ -330,7 +394,9 @@ export class Exchange {
   }
 
   private forwardTo (target: ProxyTarget, source: 'MOCK' | 'LIVE'): void {
-    const captureBytes = this.state.ring?.maxBodyBytes ?? 0
+    const ringBytes = this.state.ring?.maxBodyBytes ?? 0
+    // A recorder needs whole bodies (up to the request body limit), not the journal's slice.
+    const captureBytes = source === 'LIVE' && this.state.onLive !== null ? Math.max(ringBytes, this.state.bodyLimit) : ringBytes
     const body = this.matchRequest?.body ?? null
     forward(target, this.req.method ?? 'GET', this.req.url ?? '/', this.req.headers, body, this.res, captureBytes)
       .then((outcome) => this.forwarded(outcome, source), (err: unknown) => this.forwarded(internalOutcome(err), source))
@@ -345,7 +411,27 @@ export class Exchange {
     }
     this.release()
     this.ownBytes += outcome.captured?.length ?? 0
+    if (source === 'LIVE' && this.state.onLive !== null) this.recordLive(outcome)
     this.complete(outcome.statusCode, outcome.headers, outcome.captured, outcome.truncated, false)
+  }
+
+  /** Hands a live exchange to the recorder (which batches its own writes). */
+  private recordLive (outcome: ProxyOutcome): void {
+    try {
+      this.state.onLive?.({
+        method: this.req.method ?? 'GET',
+        url: this.req.url ?? '/',
+        requestHeaders: this.req.headers,
+        requestBody: this.matchRequest?.body ?? null,
+        status: outcome.statusCode,
+        responseHeaders: outcome.headers,
+        responseBody: outcome.captured,
+        truncated: outcome.truncated,
+        durationMs: Date.now() - this.arrived,
+      })
+    } catch (err) {
+      this.state.log.warn({ err }, 'recorder failed')
+    }
   }
 
   /**
@@ -469,6 +555,14 @@ function conditionalResponse (response: ServedResponse, req: MatchRequest): Serv
 function flushLater (exchange: Exchange): void {
   try {
     exchange.flush()
+  } catch (err) {
+    exchange.fail(err)
+  }
+}
+
+function faultLater (exchange: Exchange, fault: CompiledFault): void {
+  try {
+    exchange.injectFault(fault)
   } catch (err) {
     exchange.fail(err)
   }

@@ -1,4 +1,5 @@
 export { startRuntime, type Runtime, type StartRuntimeParams } from './runtime.js'
+export type { LiveExchange, LiveListener } from './runtime-state.js'
 export { startAdmin, type AdminServer, type AdminParams } from './admin.js'
 export { compileMock, liveSystemUrl, type CompiledMock, type CompileMockOptions, type NoMatchPolicy } from './compile-mock.js'
 export { compileResponse, contentTypeOf, type CompiledResponse } from './respond.js'

@@ -25,4 +25,23 @@ export interface RuntimeState {
   draining: boolean
   /** Opt-in request validation before matching; null (the default) costs one test per request. */
   requestCheck: RequestCheck | null
+  /** issue 12: told about every exchange forwarded to the live system (recording); null: none. */
+  readonly onLive: LiveListener | null
 }
+
+/** One request answered by the live system, as a recorder sees it. */
+export interface LiveExchange {
+  method: string
+  url: string
+  requestHeaders: Readonly<Record<string, string | string[] | undefined>>
+  requestBody: Buffer | null
+  status: number
+  /** Flat `[name, value, ...]`. */
+  responseHeaders: readonly string[]
+  responseBody: Buffer | null
+  /** True when the body was longer than what was captured. */
+  truncated: boolean
+  durationMs: number
+}
+
+export type LiveListener = (exchange: LiveExchange) => void

@@ -10,9 +10,11 @@ import { closeAll, closeIdle, openListener, stopAccepting, type Listener, type O
 import { closePools } from './proxy.js'
 import { problemAnswer } from './problem.js'
 import { createError } from '../errors/index.js'
-import type { RuntimeState } from './runtime-state.js'
+import type { LiveListener, RuntimeState } from './runtime-state.js'
 import type { RequestCheck } from './request-check.js'
 import { loadTlsMaterial, type TlsMaterial } from './tls.js'
+import { ScenarioStore } from './scenario/store.js'
+import { PostServeQueue } from './post-serve.js'
 
 /** A running mock service: its listeners, its current configuration and its journal. */
 export interface Runtime {
@@ -43,6 +45,8 @@ export interface StartRuntimeParams {
   requestCheck?: RequestCheck | null
   /** Certificate for `tlsPort`, already loaded (a cluster primary makes one for every replica). */
   tls?: TlsMaterial
+  /** issue 12: told about every exchange forwarded to the live system (`understudy record`). */
+  onLive?: LiveListener
 }
 
 /**
@@ -54,11 +58,19 @@ export interface StartRuntimeParams {
  * await fetch(runtime.urls.http + '/pets')
  * await runtime.close()
  */
-export async function startRuntime ({ document, options, log, ids, tls: givenTls, requestCheck }: StartRuntimeParams): Promise<Runtime> {
+export async function startRuntime ({ document, options, log, ids, tls: givenTls, requestCheck, onLive }: StartRuntimeParams): Promise<Runtime> {
   // One pool per upstream origin for the runtime's lifetime, closed when it closes: requests begun
   // before a swap may forward after it (body still arriving), on the old configuration's targets.
   const pools = new Map<string, Pool>()
-  const compileOptions = { proxyTimeout: options.proxyTimeout, journalBodyBytes: options.inspection.maxBodyBytes, pools, matchHost: options.matchHost }
+  // Scenario states and the webhook sender outlive configuration swaps.
+  const compileOptions = {
+    proxyTimeout: options.proxyTimeout,
+    journalBodyBytes: options.inspection.maxBodyBytes,
+    pools,
+    scenarios: new ScenarioStore(),
+    postServe: new PostServeQueue(log),
+    matchHost: options.matchHost,
+  }
   const mock = compileMock(document, compileOptions)
   const state: RuntimeState = {
     mock,
@@ -71,6 +83,7 @@ export async function startRuntime ({ document, options, log, ids, tls: givenTls
     logRequests: options.logRequests,
     draining: false,
     requestCheck: requestCheck ?? null,
+    onLive: onLive ?? null,
   }
   const handler = safely(createRequestHandler(state), log) as Listener
   const sweeper = startBodySweep(state)

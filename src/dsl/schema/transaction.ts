@@ -1,5 +1,5 @@
 import type { SchemaObject } from 'ajv'
-import { delayTypes, matcherNames } from '../types.js'
+import { delayTypes, faultTypes, matcherNames } from '../types.js'
 
 /**
  * JSON Schemas of the DSL as users and existing clients write it (before normalization). Strict
@@ -117,6 +117,11 @@ export const responseDslSchema: SchemaObject = {
     content: { type: ['string', 'null'] },
     charset: { type: ['string', 'null'] },
     responseDelay: { anyOf: [{ $ref: 'understudy:delay' }, { type: 'null' }] },
+    // issue 12: templating, faults, webhooks
+    template: { type: ['boolean', 'null'] },
+    templated: { type: ['boolean', 'null'] },
+    fault: { anyOf: [{ $ref: 'understudy:fault' }, { type: 'null' }] },
+    postServe: { type: ['array', 'null'], items: { $ref: 'understudy:post-serve' } },
     // hand-written shorthands, turned into `content` by normalization
     text: { type: 'string' },
     json: {},
@@ -151,6 +156,8 @@ export const transactionDslSchema: SchemaObject = {
     redirectUrl: { type: ['string', 'null'] },
     failoverEnabled: { type: ['boolean', 'null'] },
     statusCodeConditions: { $ref: 'understudy:status-code-conditions' },
+    // issue 12
+    scenario: { anyOf: [{ $ref: 'understudy:scenario' }, { type: 'null' }] },
   },
 }
 
@@ -208,6 +215,86 @@ export const mockServiceDocumentSchema: SchemaObject = {
     // each item is validated on its own (a transaction, or a bare dsl), so that error paths point
     // into the file as written
     transactions: { type: 'array' },
+    // issue 12
+    cors: { anyOf: [{ type: ['boolean', 'null'] }, { $ref: 'understudy:cors' }] },
+    faults: { anyOf: [{ $ref: 'understudy:fault' }, { type: 'null' }] },
+    templateSeed: { type: ['integer', 'null'] },
+  },
+}
+
+// --- issue 12: dynamic responses -------------------------------------------------------------
+
+/** `fault`: a fault name, or `{type, probability}`. */
+export const faultSchema: SchemaObject = {
+  $id: 'understudy:fault',
+  anyOf: [
+    { type: 'string', pattern: caseInsensitive(faultTypes) },
+    {
+      type: 'object',
+      additionalProperties: false,
+      required: ['type'],
+      properties: {
+        type: { type: 'string', pattern: caseInsensitive(faultTypes) },
+        probability: { type: 'number', minimum: 0, maximum: 1 },
+      },
+    },
+  ],
+}
+
+export const scenarioSchema: SchemaObject = {
+  $id: 'understudy:scenario',
+  type: 'object',
+  additionalProperties: false,
+  required: ['name'],
+  properties: {
+    name: { type: 'string', minLength: 1 },
+    requiredState: { type: ['string', 'null'], minLength: 1 },
+    newState: { type: ['string', 'null'], minLength: 1 },
+    instanceKey: {
+      type: ['object', 'null'],
+      additionalProperties: false,
+      required: ['part'],
+      properties: {
+        part: { type: 'string', enum: ['header', 'query', 'cookie', 'body'] },
+        key: { type: 'string' },
+      },
+    },
+    ttl: { type: ['integer', 'null'], minimum: 1 },
+  },
+}
+
+export const corsSchema: SchemaObject = {
+  $id: 'understudy:cors',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    origins: { type: 'array', items: { type: 'string', minLength: 1 } },
+    methods: { type: 'array', items: { type: 'string', pattern: '^[A-Za-z]+$' } },
+    headers: { type: 'array', items: { type: 'string', pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" } },
+    credentials: { type: 'boolean' },
+    maxAge: { type: ['integer', 'null'], minimum: 0 },
+  },
+}
+
+export const postServeSchema: SchemaObject = {
+  $id: 'understudy:post-serve',
+  type: 'object',
+  additionalProperties: false,
+  required: ['url'],
+  properties: {
+    url: { type: 'string', pattern: '^https?://' },
+    method: { type: 'string', pattern: '^[A-Za-z]+$' },
+    headers: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['name', 'value'],
+        properties: { name: { type: 'string', pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" }, value: { type: 'string' } },
+      },
+    },
+    body: { type: 'string' },
+    delay: { type: 'integer', minimum: 0, maximum: 3600000 },
   },
 }
 
@@ -216,6 +303,10 @@ export const dslSchemas: readonly SchemaObject[] = [
   matcherSchema,
   statusCodeConditionsSchema,
   responseDelaySchema,
+  faultSchema,
+  scenarioSchema,
+  corsSchema,
+  postServeSchema,
   transactionDslSchema,
   transactionSchema,
   mockServiceDocumentSchema,

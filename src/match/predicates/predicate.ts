@@ -1,7 +1,7 @@
 import type { MatchRequest } from '../request.js'
 
 /** The request parts a transaction can constrain, in the order they are checked (cheapest first). */
-export const requestParts = ['method', 'url', 'queryParams', 'headers', 'cookies', 'credentials', 'body'] as const
+export const requestParts = ['method', 'url', 'queryParams', 'headers', 'cookies', 'credentials', 'body', 'scenario'] as const
 export type RequestPart = (typeof requestParts)[number]
 
 /**

@@ -9,7 +9,7 @@ const deepArray = (depth: number): string => '['.repeat(depth) + ']'.repeat(dept
 const deepObject = (depth: number): string => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth)
 
 async function post (url: string, body: string | Buffer, type = 'application/json'): Promise<Response> {
-  return await fetch(url, { method: 'POST', headers: { 'content-type': type }, body })
+  return await fetch(url, { method: 'POST', headers: { 'content-type': type }, body: typeof body === 'string' ? body : new Uint8Array(body) })
 }
 
 describe('hostile request bodies against body matchers', () => {

@@ -109,7 +109,7 @@ export async function createTransactions (platform: TestPlatform, serviceId: num
 export function formOf (fields: Record<string, string>, files: Array<{ field?: string; name: string; bytes: Uint8Array | string; type?: string }> = []): FormData {
   const form = new FormData()
   for (const [key, value] of Object.entries(fields)) form.append(key, value)
-  for (const f of files) form.append(f.field ?? 'file', new Blob([f.bytes], { type: f.type ?? 'application/octet-stream' }), f.name)
+  for (const f of files) form.append(f.field ?? 'file', new Blob([typeof f.bytes === 'string' ? f.bytes : new Uint8Array(f.bytes)], { type: f.type ?? 'application/octet-stream' }), f.name)
   return form
 }
 

@@ -62,7 +62,7 @@ describeRealworld('the platform end to end', () => {
     expect(service.status).toBe(201)
     const form = new FormData()
     form.set('serviceId', String(service.body.result.id))
-    form.set('file', new Blob([readRealworld('har', harName)]), harName)
+    form.set('file', new Blob([new Uint8Array(readRealworld('har', harName))]), harName)
     const uploaded = await api<Array<{ id: number; name: string }>>(platform, `/api/v1/workspaces/${workspaceId}/transactions`, { method: 'POST', body: form })
     expect(uploaded.status).toBe(200)
     const txns = uploaded.body.result

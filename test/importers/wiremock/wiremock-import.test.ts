@@ -36,14 +36,37 @@ describe('importWireMock golden files', () => {
     const { warnings } = importWireMock({ bytes: readFileSync(join(fixtures, 'unsupported.json')), fileName: 'unsupported.json' })
     expect(warnings.map((w) => `${w.at ?? ''} ${w.message}`)).toEqual([
       '/mappings/0 stub "templated": request multipartPatterns: multipart patterns are not supported; the parts are not matched',
-      '/mappings/0 stub "templated": response transformers: response transformers (templating) are not applied; the body is served verbatim',
-      '/mappings/0 stub "templated": scenarios (stateful behaviour) are not supported; the stub always answers',
-      '/mappings/0 stub "templated": post-serve actions (webhooks) are not run',
-      '/mappings/1 stub "reset connection": skipped: fault "CONNECTION_RESET_BY_PEER" (a broken connection) cannot be simulated',
+      '/mappings/0 stub "templated": a post-serve action that is not a webhook with an absolute url is not run',
       '/mappings/2 stub "dribble": bodyPatterns[0]: binaryEqualTo (binary body comparison) is not supported; not matched',
       '/mappings/2 stub "dribble": chunkedDribbleDelay is served as a fixed delay of 1000 ms before the whole body',
       '/mappings/2 stub "dribble": unknown property somethingNew; ignored',
     ])
+  })
+})
+
+describe('importWireMock dynamic stubs (issue 12)', () => {
+  it('maps response templating, faults, scenarios and webhooks onto the DSL', () => {
+    const { document, warnings } = importWireMock(stub({
+      mappings: [
+        {
+          request: { method: 'GET', urlPath: '/now' },
+          response: { body: '{{request.path}}', transformers: ['response-template'] },
+          scenarioName: 'clock',
+          requiredScenarioState: 'Started',
+          newScenarioState: 'Ticked',
+          postServeActions: [{ name: 'webhook', parameters: { method: 'PUT', url: 'http://hooks.local/x', headers: { 'X-A': '1' }, body: 'hi', delay: { type: 'fixed', milliseconds: 5 } } }],
+        },
+        { request: { urlPath: '/broken' }, response: { fault: 'CONNECTION_RESET_BY_PEER' } },
+        { request: { urlPath: '/odd' }, response: { fault: 'NO_SUCH_FAULT' } },
+      ],
+    }))
+    const [templated, broken] = document.transactions
+    expect(templated?.dsl.responseDsl.template).toBe(true)
+    expect(templated?.dsl.scenario).toEqual({ name: 'clock', requiredState: 'Started', newState: 'Ticked' })
+    expect(templated?.dsl.responseDsl.postServe).toEqual([{ url: 'http://hooks.local/x', method: 'PUT', headers: [{ name: 'X-A', value: '1' }], body: 'hi', delay: 5 }])
+    expect(broken?.dsl.responseDsl.fault).toEqual({ type: 'connection_reset' })
+    expect(document.transactions).toHaveLength(2)
+    expect(warnings.map((w) => w.message)).toEqual([expect.stringMatching(/NO_SUCH_FAULT.*is not one WireMock defines/)])
   })
 })
 
@@ -268,7 +291,8 @@ describeRealworld('real-world WireMock files', () => {
       { key: 'pretty', matcherName: 'absent', matchingValue: 'pretty' },
     ])
     const scenario = load('several-mappings-in-one-file.json')
-    expect(scenario.warnings.filter((w) => /scenarios/.test(w.message))).toHaveLength(3)
+    // its three stubs form one scenario (issue 12)
+    expect(scenario.document.transactions.map((t) => t.dsl.scenario?.name)).toEqual(['To do list', 'To do list', 'To do list'])
     // names identify transactions in the control plane: repeats are numbered
     expect(scenario.document.transactions.map((t) => t.name)).toEqual(['GET /todo/items', 'POST /todo/items', 'GET /todo/items #2'])
   })

@@ -1,0 +1,82 @@
+import Handlebars from 'handlebars'
+
+/*
+ * Template syntax of `template: true` responses and `postServe` bodies (issue 12), checked without
+ * the runtime: the control plane validates templates with it, the runtime compiles what it parsed.
+ */
+
+/** The helpers the runtime registers (src/serve/template/helpers.ts) plus Handlebars' own. */
+export const templateHelperNames: readonly string[] = [
+  'jsonPath', 'xPath', 'now', 'dateFormat', 'parseDate', 'randomValue', 'randomInt', 'randomDecimal', 'uuid', 'math',
+  'base64', 'urlEncode', 'size', 'join', 'toJson', 'faker', 'eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'and', 'or', 'not', 'contains',
+  'if', 'unless', 'each', 'with', 'lookup', 'log',
+]
+
+/** A template that cannot be compiled, with its 1-based line inside the template. */
+export class TemplateSyntaxError extends Error {
+  constructor (message: string, readonly line: number | null) {
+    super(message)
+  }
+}
+
+const known = new Set(templateHelperNames)
+
+/** Parses a template and refuses calls of unknown helpers. Throws TemplateSyntaxError. */
+export function parseTemplate (source: string): ReturnType<typeof Handlebars.parse> {
+  let ast: ReturnType<typeof Handlebars.parse>
+  try {
+    ast = Handlebars.parse(source)
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err)
+    const line = /on line (\d+)/.exec(message)
+    throw new TemplateSyntaxError(message.split('\n').filter((l) => !/^-*\^$/.test(l)).join(' '), line === null ? null : Number(line[1]))
+  }
+  checkHelpers(ast)
+  return ast
+}
+
+/**
+ * Whether a template compiles (`POST /api/v1/system/validations/handlebars`): `{valid, message}`,
+ * the message naming the line inside the template.
+ *
+ * @example
+ * validateTemplate('{{#if x}}').valid // false
+ */
+export function validateTemplate (source: string): { valid: boolean; message: string } {
+  try {
+    parseTemplate(source)
+    return { valid: true, message: 'OK' }
+  } catch (err) {
+    const line = err instanceof TemplateSyntaxError && err.line !== null ? `line ${err.line}: ` : ''
+    return { valid: false, message: `${line}${err instanceof Error ? err.message : String(err)}` }
+  }
+}
+
+interface Node { type: string; loc?: { start: { line: number } }; [k: string]: unknown }
+
+/**
+ * Refuses, at load, a call of a helper that does not exist (`{{fakr 'x'}}`), which Handlebars
+ * would only report on the first request.
+ */
+function checkHelpers (ast: unknown): void {
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      for (const n of node) visit(n)
+      return
+    }
+    if (node === null || typeof node !== 'object') return
+    const n = node as Node
+    if ((n.type === 'MustacheStatement' || n.type === 'SubExpression' || n.type === 'BlockStatement') && n['path'] !== undefined) {
+      const path = n['path'] as Node & { original?: unknown }
+      const params = n['params'] as unknown[] | undefined
+      const hash = n['hash'] as { pairs?: unknown[] } | undefined
+      const isCall = (params !== undefined && params.length > 0) || (hash?.pairs?.length ?? 0) > 0 || n.type === 'SubExpression'
+      const name = typeof path.original === 'string' ? path.original : null
+      if (isCall && name !== null && path.type === 'PathExpression' && !known.has(name)) {
+        throw new TemplateSyntaxError(`unknown helper "${name}"`, n.loc?.start.line ?? null)
+      }
+    }
+    for (const value of Object.values(n)) if (typeof value === 'object') visit(value)
+  }
+  visit(ast)
+}

@@ -1,0 +1,77 @@
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { describe, expect, it, onTestFinished } from 'vitest'
+import { startServer } from '../../helpers/server.js'
+
+/** A local webhook receiver that records bodies. */
+async function receiver (): Promise<{ url: string; bodies: string[]; waitFor: (n: number) => Promise<void> }> {
+  const bodies: string[] = []
+  const waiters: Array<() => void> = []
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => chunks.push(c))
+    req.on('end', () => {
+      bodies.push(`${req.method ?? ''} ${req.url ?? ''} ${req.headers['x-hook'] as string} ${Buffer.concat(chunks).toString()}`)
+      res.end('ok')
+      for (const w of waiters.splice(0)) w()
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  onTestFinished(async () => new Promise<void>((resolve) => {
+    server.closeAllConnections()
+    server.close(() => resolve())
+  }))
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const waitFor = async (n: number): Promise<void> => {
+    const deadline = Date.now() + 10_000
+    while (bodies.length < n && Date.now() < deadline) await new Promise<void>((resolve) => { waiters.push(resolve); setTimeout(resolve, 100) })
+  }
+  return { url, bodies, waitFor }
+}
+
+describe('postServe webhooks', () => {
+  it('calls the webhook after each answer, templated, while a load runs, and counts what it sent', async () => {
+    const hook = await receiver()
+    const yaml = `
+transactions:
+  - dsl:
+      requestDsl: {method: POST, path: "/orders/{id}"}
+      responseDsl:
+        status: 201
+        text: created
+        postServe:
+          - {url: "${hook.url}/hook", method: PUT, headers: [{name: X-Hook, value: "1"}], body: "order {{request.path.id}} got {{response.status}}"}
+`
+    const app = await startServer({ yaml, admin: true })
+    const n = 200
+    const answers = await Promise.all(Array.from({ length: n }, async (_, i) => {
+      const res = await fetch(`${app.url}/orders/${i}`, { method: 'POST', body: '{}' })
+      return res.status
+    }))
+    expect(answers.every((s) => s === 201)).toBe(true)
+    await hook.waitFor(n)
+    expect(hook.bodies).toHaveLength(n)
+    expect(hook.bodies).toContain('PUT /hook 1 order 7 got 201')
+    const stats = await (await fetch(`${app.admin?.url ?? ''}/scenarios`)).json() as { result: { postServe: { sent: number; failed: number } } }
+    expect(stats.result.postServe.sent).toBe(n)
+  })
+
+  it('counts a failing webhook without slowing or failing the answer', async () => {
+    const yaml = `
+transactions:
+  - dsl:
+      requestDsl: {path: /a}
+      responseDsl: {text: a, postServe: [{url: "http://127.0.0.1:1/nothing"}]}
+`
+    const app = await startServer({ yaml, admin: true })
+    expect((await fetch(`${app.url}/a`)).status).toBe(200)
+    const deadline = Date.now() + 10_000
+    let failed = 0
+    while (failed === 0 && Date.now() < deadline) {
+      const stats = await (await fetch(`${app.admin?.url ?? ''}/scenarios`)).json() as { result: { postServe: { failed: number } } }
+      failed = stats.result.postServe.failed
+      if (failed === 0) await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    expect(failed).toBe(1)
+  })
+})

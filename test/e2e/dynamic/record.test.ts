@@ -1,0 +1,83 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { startCli } from '../../helpers/cli.js'
+import { tempDir } from '../../helpers/temp-dir.js'
+import { startUpstream } from '../../helpers/upstream.js'
+
+interface Recorded { transactions: Array<{ dsl: { requestDsl: { body?: unknown[] }; responseDsl: { responseDelay?: { type: string } } } }> }
+
+const requests: Array<[string, RequestInit]> = [
+  ['/pets?limit=2', {}],
+  ['/pets/1', {}],
+  ['/orders', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"item": "ball", "qty": 2}' }],
+  ['/orders', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"item": "rope", "qty": 1}' }],
+]
+
+async function replay (base: string): Promise<string[]> {
+  const out: string[] = []
+  for (const [path, init] of requests) {
+    const res = await fetch(base + path, init)
+    out.push(`${res.status} ${res.headers.get('content-type') ?? ''} ${await res.text()}`)
+  }
+  return out
+}
+
+async function recordedCount (dir: string, expected: number, done: (doc: Recorded) => boolean = () => true): Promise<Recorded> {
+  const file = join(dir, 'recorded.json')
+  const deadline = Date.now() + 10_000
+  for (;;) {
+    if (existsSync(file)) {
+      const doc = JSON.parse(readFileSync(file, 'utf8')) as Recorded
+      if (doc.transactions.length >= expected && done(doc)) return doc
+    }
+    if (Date.now() > deadline) throw new Error(`recording never reached ${expected} transactions`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
+describe('understudy record', () => {
+  it('records a live system, serves the recording with identical answers, and updates on a second run', { timeout: 60_000 }, async () => {
+    let generation = 'v1'
+    const upstream = await startUpstream((req, res) => {
+      const body = Buffer.from(JSON.stringify({ generation, method: req.method, url: req.url, got: req.body.toString() }))
+      res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json', date: new Date().toUTCString() })
+      res.end(body)
+    })
+    const dir = tempDir('understudy-record-')
+    const recorder = await startCli(['record', '--target', upstream.url, '--port', '0', '-o', dir, '--keep-latency'])
+    const live = await replay(recorder.url)
+    await replay(recorder.url)
+    const lognormal = (doc: Recorded): boolean => doc.transactions.every((t) => t.dsl.responseDsl.responseDelay?.type === 'lognormal')
+    const first = await recordedCount(dir, 4, lognormal)
+    expect(first.transactions).toHaveLength(4)
+    // body matchers as the HAR importer chooses them: the two POSTs differ by body
+    expect(first.transactions.filter((t) => (t.dsl.requestDsl.body ?? []).length > 0)).toHaveLength(2)
+    // repeated requests: a lognormal fitted to their latencies
+    expect(first.transactions.every((t) => t.dsl.responseDsl.responseDelay?.type === 'lognormal')).toBe(true)
+    expect((await recorder.stop()).code).toBe(0)
+
+    const served = await startCli(['serve', dir, '--port', '0'])
+    expect(await replay(served.url)).toEqual(live)
+    await served.stop()
+
+    // a second recording updates the same transactions
+    generation = 'v2'
+    const again = await startCli(['record', '--target', upstream.url, '--port', '0', '-o', dir])
+    const second = await replay(again.url)
+    await again.stop()
+    const doc = await recordedCount(dir, 4)
+    expect(doc.transactions).toHaveLength(4)
+    const servedAgain = await startCli(['serve', dir, '--port', '0'])
+    expect(await replay(servedAgain.url)).toEqual(second)
+    expect(second.join()).toContain('v2')
+    await servedAgain.stop()
+  })
+
+  it('refuses bad flags with one line and exit code 2', async () => {
+    const { runCli } = await import('../../helpers/cli.js')
+    const result = await runCli(['record', '--port', '0', '-o', tempDir()])
+    expect(result.code).toBe(2)
+    expect(result.stderr).toMatch(/--target URL is required/)
+  })
+})

@@ -1,0 +1,88 @@
+import http from 'node:http'
+import { describe, expect, it } from 'vitest'
+import { startServer } from '../../helpers/server.js'
+
+const orderFlow = `
+transactions:
+  - name: claim
+    dsl:
+      requestDsl: {method: POST, path: /ticket}
+      scenario: {name: ticket, requiredState: Started, newState: Claimed}
+      responseDsl: {status: 201, text: won}
+  - name: too late
+    dsl:
+      priority: 20
+      requestDsl: {method: POST, path: /ticket}
+      responseDsl: {status: 409, text: taken}
+  - name: per-session step one
+    dsl:
+      requestDsl: {method: GET, path: /cart}
+      scenario: {name: cart, requiredState: Started, newState: Filled, instanceKey: {part: header, key: X-Session}, ttl: 300}
+      responseDsl: {text: empty}
+  - name: per-session step two
+    dsl:
+      requestDsl: {method: GET, path: /cart}
+      scenario: {name: cart, requiredState: Filled, instanceKey: {part: header, key: X-Session}}
+      responseDsl: {text: filled}
+`
+
+/** Sends `count` requests at once over as many sockets, and counts the answers by status. */
+async function burst (url: string, count: number): Promise<Map<number, number>> {
+  const agent = new http.Agent({ keepAlive: false, maxSockets: count })
+  const statuses = await Promise.all(Array.from({ length: count }, () => new Promise<number>((resolve, reject) => {
+    const req = http.request(`${url}/ticket`, { method: 'POST', agent }, (res) => {
+      res.resume()
+      res.on('end', () => resolve(res.statusCode ?? 0))
+    })
+    req.on('error', reject)
+    req.end()
+  })))
+  agent.destroy()
+  const counts = new Map<number, number>()
+  for (const s of statuses) counts.set(s, (counts.get(s) ?? 0) + 1)
+  return counts
+}
+
+describe('stateful scenarios', () => {
+  it('moves a scenario exactly once under 1,000 concurrent requests', async () => {
+    const app = await startServer({ yaml: orderFlow, admin: true })
+    const counts = await burst(app.url, 1000)
+    expect(counts.get(201)).toBe(1)
+    expect(counts.get(409)).toBe(999)
+
+    // Reset through the admin API: the next request wins again.
+    const listed = await (await fetch(`${app.admin?.url ?? ''}/scenarios`)).json() as { result: { scenarios: unknown[] } }
+    expect(listed.result.scenarios).toEqual([{ name: 'ticket', instance: null, state: 'Claimed' }])
+    const reset = await fetch(`${app.admin?.url ?? ''}/scenarios`, { method: 'DELETE' })
+    expect(reset.status).toBe(200)
+    expect((await fetch(`${app.url}/ticket`, { method: 'POST' })).status).toBe(201)
+    expect((await fetch(`${app.url}/ticket`, { method: 'POST' })).status).toBe(409)
+    // PUT a state by hand.
+    const put = await fetch(`${app.admin?.url ?? ''}/scenarios/ticket`, { method: 'PUT', body: JSON.stringify({ state: 'Started' }) })
+    expect(put.status).toBe(200)
+    expect((await fetch(`${app.url}/ticket`, { method: 'POST' })).status).toBe(201)
+    const bad = await fetch(`${app.admin?.url ?? ''}/scenarios/ticket`, { method: 'PUT', body: '{}' })
+    expect(bad.status).toBe(400)
+  })
+
+  it('keeps one state per instance key, and forgets it after the TTL', async () => {
+    const app = await startServer({ yaml: orderFlow, admin: true })
+    const cart = async (session: string): Promise<string> => (await fetch(`${app.url}/cart`, { headers: { 'x-session': session } })).text()
+    expect(await cart('a')).toBe('empty')
+    expect(await cart('a')).toBe('filled')
+    expect(await cart('b')).toBe('empty')
+    // Instance `a` returns to Started once its TTL (300 ms) has passed.
+    const deadline = Date.now() + 5000
+    let answer = await cart('a')
+    while (answer === 'filled' && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      answer = await cart('a')
+    }
+    expect(answer).toBe('empty')
+    // Reset one instance.
+    expect(await cart('c')).toBe('empty')
+    const reset = await (await fetch(`${app.admin?.url ?? ''}/scenarios/cart?instance=c`, { method: 'DELETE' })).json() as { result: { reset: number } }
+    expect(reset.result.reset).toBe(1)
+    expect(await cart('c')).toBe('empty')
+  })
+})
