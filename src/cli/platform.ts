@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import http from 'node:http'
-import { allRoutes, bootstrap, createApiHandler, type ApiDeps, type BootstrapOutcome } from '../api/index.js'
+import { allRoutes, bootstrap, createApiHandler, createUiFront, type ApiDeps, type BootstrapOutcome } from '../api/index.js'
 import { LocalDeployer, type Deployer } from '../deploy/index.js'
 import { createError } from '../errors/index.js'
 import type { Logger } from '../log/index.js'
@@ -76,7 +76,9 @@ export async function startPlatform (options: PlatformOptions, log: Logger): Pro
     // Download links are signed with a key that lives as long as the process: links end with it.
     options: { baseUrl: url, jsonLimit: options.jsonLimit, uploadLimit: options.uploadLimit, signingKey: randomBytes(32) },
   }
-  server.on('request', createApiHandler(deps, allRoutes))
+  // The dashboard (/ui/) sits in front of the API and reaches the store only through it.
+  const ui = createUiFront({ store, log, baseUrl: url }, createApiHandler(deps, allRoutes))
+  server.on('request', ui.handle)
   server.on('clientError', (_err, socket) => socket.destroy())
 
   deployer.restore('platform').then((trackings) => {
@@ -91,6 +93,7 @@ export async function startPlatform (options: PlatformOptions, log: Logger): Pro
     bootstrap: outcome,
     close: () => {
       closing ??= (async () => {
+        ui.close()
         await new Promise<void>((resolve) => {
           server.close(() => resolve())
           server.closeIdleConnections()
