@@ -15,10 +15,19 @@ export class ApiError extends Error {
   }
 }
 
-let csrfToken = ''
+/**
+ * The session's token, given at sign-in and kept in this origin's localStorage: every call sends it
+ * beside the HttpOnly cookie, and neither works without the other (docs/dashboard.md).
+ */
+let csrfToken = localStorage.getItem('understudy.token') ?? ''
 let onExpired: () => void = () => {}
 
-export function setCsrfToken (token: string): void { csrfToken = token }
+export function setCsrfToken (token: string): void {
+  csrfToken = token
+  if (token === '') localStorage.removeItem('understudy.token')
+  else localStorage.setItem('understudy.token', token)
+}
+export function csrf (): string { return csrfToken }
 /** Called when the API answers 401: the app shows sign-in over the page, keeping what was typed. */
 export function setExpiredHandler (handler: () => void): void { onExpired = handler }
 
@@ -30,7 +39,7 @@ export interface ApiResponse<T> { result: T; total?: number; warnings?: Array<{ 
  */
 export async function call<T> (method: string, path: string, body?: unknown): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { 'x-requested-with': 'understudy-ui', accept: 'application/json' }
-  if (method !== 'GET') headers['x-csrf-token'] = csrfToken
+  headers['x-csrf-token'] = csrfToken
   let payload: BodyInit | undefined
   if (body instanceof FormData) payload = body
   else if (body !== undefined) {

@@ -1,6 +1,6 @@
 import type { JSX } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
-import { call, decodeBase64, v1, type InspectionDetail, type InspectionEntry, type MockService, type NearMiss, type Transaction } from './api.js'
+import { call, csrf, decodeBase64, v1, type InspectionDetail, type InspectionEntry, type MockService, type NearMiss, type Transaction } from './api.js'
 import { Alert, CopyButton, Status } from './widgets.js'
 
 const MAX_SHOWN = 200
@@ -18,7 +18,7 @@ export function LiveInspection ({ workspaceId, mockId }: { workspaceId: number; 
 
   useEffect(() => {
     setEntries([])
-    const source = new EventSource(`/ui/events/workspaces/${workspaceId}/service-mocks/${mockId}/inspection`)
+    const source = new EventSource(`/ui/events/workspaces/${workspaceId}/service-mocks/${mockId}/inspection?token=${encodeURIComponent(csrf())}`)
     source.addEventListener('open', () => setState('live'))
     source.addEventListener('entries', (e) => {
       const fresh = JSON.parse((e as MessageEvent<string>).data) as InspectionEntry[]

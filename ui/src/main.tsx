@@ -80,7 +80,8 @@ function App (): JSX.Element {
 
   const signedIn = (s: Session): void => { setCsrfToken(s.csrfToken); setSession(s); setExpired(false) }
   const signOut = (): void => {
-    call('DELETE', '/ui/session').finally(() => { setSession(null); setUser(null) })
+    const done = (): void => { setCsrfToken(''); setSession(null); setUser(null) }
+    call('DELETE', '/ui/session').then(done, done)
   }
   const pickWorkspace = (id: number): void => { setWorkspaceId(id); localStorage.setItem('understudy.workspace', String(id)) }
 

@@ -25,7 +25,6 @@ export interface UiFront {
 
 /** The header every dashboard fetch carries: a custom header, so no other site can send it. */
 export const UI_HEADER = 'x-requested-with'
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 const SIGN_IN_LIMIT = 4096
 const STREAM_PATH = /^\/ui\/events\/workspaces\/(\d{1,15})\/service-mocks\/(\d{1,15})\/inspection$/
 
@@ -87,8 +86,10 @@ export function createUiFront (options: UiFrontOptions, api: (req: IncomingMessa
     if (req.headers.authorization !== undefined) return null
     const session = sessions.fromCookie(req.headers.cookie)
     if (session === undefined) return null // the API answers 401: the dashboard goes to sign-in
-    if (!SAFE_METHODS.has(req.method ?? 'GET') && !csrfMatches(session, req.headers['x-csrf-token'])) {
-      return 'The CSRF token is missing or wrong: reload the dashboard.'
+    // Every method, reads included: browsers send cookies to every port of a host, so the cookie
+    // may reach a mock service on the same host (and its inspection); alone it must authorize nothing.
+    if (!csrfMatches(session, req.headers['x-csrf-token'])) {
+      return 'The CSRF token is missing or wrong: sign in again.'
     }
     req.headers.authorization = session.authorization
     return null
@@ -106,7 +107,9 @@ export function createUiFront (options: UiFrontOptions, api: (req: IncomingMessa
     const stream = STREAM_PATH.exec(path)
     if (stream !== null && method === 'GET') {
       const session = sessions.fromCookie(req.headers.cookie)
-      if (session === undefined) return json(res, 401, { error: { code: 'ERR_API_UNAUTHORIZED', message: 'Sign in again: the session has ended.' } })
+      // EventSource cannot send headers: the token comes in the query (the platform logs no URLs).
+      const token = new URLSearchParams((req.url ?? '').split('?')[1] ?? '').get('token') ?? undefined
+      if (session === undefined || !csrfMatches(session, token)) return json(res, 401, { error: { code: 'ERR_API_UNAUTHORIZED', message: 'Sign in again: the session has ended.' } })
       streams.subscribe(res, session.authorization, session.apiKeyId, Number(stream[1]), Number(stream[2]))
       return
     }
@@ -118,7 +121,8 @@ export function createUiFront (options: UiFrontOptions, api: (req: IncomingMessa
   async function currentSession (req: IncomingMessage, res: ServerResponse): Promise<void> {
     req.resume()
     const session = sessions.fromCookie(req.headers.cookie)
-    if (session === undefined) return json(res, 401, { error: { code: 'ERR_API_UNAUTHORIZED', message: 'Not signed in.' } })
+    // The token is given once, at sign-in: a cookie alone cannot fetch it.
+    if (session === undefined || !csrfMatches(session, req.headers['x-csrf-token'])) return json(res, 401, { error: { code: 'ERR_API_UNAUTHORIZED', message: 'Not signed in.' } })
     return json(res, 200, { result: { csrfToken: session.csrfToken, apiKeyId: session.apiKeyId } })
   }
 
