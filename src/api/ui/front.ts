@@ -63,7 +63,7 @@ export function createUiFront (options: UiFrontOptions, api: (req: IncomingMessa
       const refusal = bridge(req, res)
       if (refusal !== null) {
         req.resume()
-        json(res, 403, { apiVersion: 1, error: { code: 'ERR_API_FORBIDDEN', message: refusal }, result: null })
+        json(res, 401, { apiVersion: 1, error: { code: 'ERR_API_UNAUTHORIZED', message: refusal }, result: null })
         return
       }
     }

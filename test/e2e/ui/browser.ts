@@ -28,7 +28,7 @@ export async function openBrowser (): Promise<{ context: BrowserContext; page: P
   const pageErrors: string[] = []
   page.on('dialog', (dialog) => {
     dialogs.push(`${dialog.type()}: ${dialog.message()}`)
-    void dialog.accept()
+    dialog.accept().catch(() => undefined)
   })
   page.on('pageerror', (err) => pageErrors.push(err.message))
   return { context, page, dialogs, pageErrors }
