@@ -96,8 +96,15 @@ export function decodeBase64 (value: string | undefined | null): string {
   if (value === undefined || value === null || value === '') return ''
   try {
     const bytes = Uint8Array.from(atob(value), (c) => c.charCodeAt(0))
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+    return pretty(new TextDecoder('utf-8', { fatal: true }).decode(bytes))
   } catch {
     return `(binary, ${Math.floor(value.length * 3 / 4)} bytes)`
   }
+}
+
+/** JSON indented for reading; any other text as it is. */
+export function pretty (text: string): string {
+  const first = text.trimStart()[0]
+  if (first !== '{' && first !== '[') return text
+  try { return JSON.stringify(JSON.parse(text), null, 2) } catch { return text }
 }

@@ -1,6 +1,6 @@
 import type { JSX } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
-import { call, csrf, decodeBase64, v1, type InspectionDetail, type InspectionEntry, type MockService, type NearMiss, type Transaction } from './api.js'
+import { call, csrf, decodeBase64, pretty, v1, type InspectionDetail, type InspectionEntry, type MockService, type NearMiss, type Transaction } from './api.js'
 import { Alert, CopyButton, Status } from './widgets.js'
 
 const MAX_SHOWN = 200
@@ -77,7 +77,7 @@ function Entry ({ entry, workspaceId, mock }: { entry: InspectionEntry; workspac
 
 function Detail ({ detail, workspaceId, mock }: { detail: InspectionDetail; workspaceId: number; mock: MockService | null }): JSX.Element {
   const nearMisses = ((detail.matchingData as { nearMisses?: NearMiss[] } | null)?.nearMisses) ?? []
-  const requestBody = detail.requestBodyEncoding === 'base64' ? decodeBase64(detail.requestBody) : detail.requestBody
+  const requestBody = detail.requestBodyEncoding === 'base64' ? decodeBase64(detail.requestBody) : pretty(detail.requestBody)
   return (
     <div class='panel'>
       <div class='card'>
