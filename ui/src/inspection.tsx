@@ -1,6 +1,7 @@
 import type { JSX } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
 import { call, csrf, decodeBase64, pretty, v1, type InspectionDetail, type InspectionEntry, type MockService, type NearMiss, type Transaction } from './api.js'
+import { loadLastHour, TrafficCharts } from './charts.js'
 import { Alert, CopyButton, Status } from './widgets.js'
 
 const MAX_SHOWN = 200
@@ -16,12 +17,20 @@ export function LiveInspection ({ workspaceId, mockId }: { workspaceId: number; 
     call<MockService>('GET', v1(workspaceId, `/service-mocks/${mockId}`)).then((r) => setMock(r.result), setError)
   }, [workspaceId, mockId])
 
+  // Everything of the last hour, for the charts: read once, then fed by the stream.
+  const [history, setHistory] = useState<InspectionEntry[]>([])
+  useEffect(() => {
+    setHistory([])
+    loadLastHour(workspaceId, mockId).then((older) => setHistory((now) => merge(now, older)), () => undefined)
+  }, [workspaceId, mockId])
+
   useEffect(() => {
     setEntries([])
     const source = new EventSource(`/ui/events/workspaces/${workspaceId}/service-mocks/${mockId}/inspection?token=${encodeURIComponent(csrf())}`)
     source.addEventListener('open', () => setState('live'))
     source.addEventListener('entries', (e) => {
       const fresh = JSON.parse((e as MessageEvent<string>).data) as InspectionEntry[]
+      setHistory((now) => merge(now, fresh))
       setEntries((old) => {
         const seen = new Set(old.map((x) => x.id))
         return [...fresh.filter((x) => !seen.has(x.id)), ...old].slice(0, MAX_SHOWN)
@@ -43,6 +52,7 @@ export function LiveInspection ({ workspaceId, mockId }: { workspaceId: number; 
           {mock.httpEndpoint !== null && <><code>{mock.httpEndpoint}</code> <CopyButton value={mock.httpEndpoint} label='Copy the endpoint' /></>}
         </p>
       )}
+      <TrafficCharts entries={history} />
       <Status>Stream {state}. {entries.length} request{entries.length === 1 ? '' : 's'} shown, newest first.</Status>
       <ul class='live-list' aria-label='Requests'>
         {entries.map((entry) => <Entry key={entry.id} entry={entry} workspaceId={workspaceId} mock={mock} />)}
@@ -145,4 +155,12 @@ function MakeTransaction ({ detail, workspaceId, mock }: { detail: InspectionDet
       <Alert error={error} />
     </div>
   )
+}
+
+/** Entries of both lists, once each, newest first, none older than an hour. */
+function merge (a: readonly InspectionEntry[], b: readonly InspectionEntry[]): InspectionEntry[] {
+  const since = Date.now() - 3_600_000
+  const byId = new Map<number, InspectionEntry>()
+  for (const e of [...a, ...b]) if (e.timestamp >= since) byId.set(e.id, e)
+  return [...byId.values()].sort((x, y) => y.id - x.id)
 }

@@ -109,12 +109,17 @@ describe.skipIf(!hasChromium)('dashboard in Chromium', () => {
     expect((await fetch(`${endpoint}/petz`)).status).toBe(404)
     await page.locator('.live-list li.unmatched').waitFor()
     await page.locator('.live-list li.matched').waitFor()
+    // The charts count them from the inspection ring (statusCode and durationMs of each entry).
+    await page.getByText(/^2 requests in the last hour; latest p95 latency \d+ ms\.$/).waitFor()
+    expect(await page.locator('.chart canvas').count()).toBe(3)
+    await screenshot(page, 'live-inspection')
     await page.locator('.live-list li.unmatched .row-button').click()
     await page.getByRole('heading', { name: 'Why nothing matched' }).waitFor()
     const diff = page.locator('table.diff').first()
     expect(await diff.locator('td.expected').first().textContent()).toContain('/pets')
     expect(await diff.locator('td.actual').first().textContent()).toContain('/petz')
-    await screenshot(page, 'live-inspection')
+    await page.locator('.near-misses').scrollIntoViewIfNeeded()
+    await screenshot(page, 'near-miss')
 
     // "Make a transaction from this request" creates it in the mock service's service.
     await page.getByRole('button', { name: 'Make a transaction from this request' }).click()
