@@ -1,6 +1,6 @@
 import type { JSX } from 'preact'
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
-import uPlot from 'uplot'
+import UPlot from 'uplot'
 import { call, type InspectionEntry } from './api.js'
 
 const MINUTE = 60_000
@@ -56,12 +56,12 @@ export function bucketize (entries: readonly InspectionEntry[], now: number): Se
   }
 }
 
-function Chart ({ title, labels, colors, data, unit }: { title: string; labels: string[]; colors: string[]; data: uPlot.AlignedData; unit: string }): JSX.Element {
+function Chart ({ title, labels, colors, data, unit }: { title: string; labels: string[]; colors: string[]; data: UPlot.AlignedData; unit: string }): JSX.Element {
   const box = useRef<HTMLDivElement>(null)
-  const chart = useRef<uPlot | null>(null)
+  const chart = useRef<UPlot | null>(null)
   useEffect(() => {
     if (box.current === null) return
-    chart.current = new uPlot({
+    chart.current = new UPlot({
       width: Math.max(280, Math.min(560, box.current.clientWidth || 360)),
       height: 180,
       // Points too: a minute with traffic between quiet ones has no line to draw.
