@@ -12,11 +12,11 @@ const MAX_PAGES = 10
  * The last hour of a mock service from its inspection ring, read once through the analytics API
  * (newest first, until an entry is older than an hour), then kept current by the live stream.
  */
-export async function loadLastHour (workspaceId: number, mockId: number): Promise<InspectionEntry[]> {
+export async function loadLastHour (listUrl: (skip: number, limit: number) => string): Promise<InspectionEntry[]> {
   const since = Date.now() - HOUR
   const out: InspectionEntry[] = []
   for (let page = 0; page < MAX_PAGES; page++) {
-    const r = await call<InspectionEntry[]>('GET', `/reports/api/v1/workspaces/${workspaceId}/inspection-data/service-mock/${mockId}?skip=${page * 1000}&limit=1000`)
+    const r = await call<InspectionEntry[]>('GET', listUrl(page * 1000, 1000))
     out.push(...r.result.filter((e) => e.timestamp >= since))
     if (r.result.length < 1000 || r.result.some((e) => e.timestamp < since)) break
   }

@@ -6,42 +6,25 @@ import { Alert, CopyButton, Status } from './widgets.js'
 
 const MAX_SHOWN = 200
 
-/** One mock service: its status and its requests, streamed in by the platform (SSE). */
+/** Where a live view reads: the platform's public APIs, or a local runtime's admin listener. */
+export interface InspectionSource {
+  list: (skip: number, limit: number) => string
+  detail: (id: number) => string
+  events: () => string
+}
+
+/** One mock service of the platform: its status and its requests, streamed in (SSE). */
 export function LiveInspection ({ workspaceId, mockId }: { workspaceId: number; mockId: number }): JSX.Element {
   const [mock, setMock] = useState<MockService | null>(null)
-  const [entries, setEntries] = useState<InspectionEntry[]>([])
-  const [state, setState] = useState('connecting')
   const [error, setError] = useState<unknown>(null)
-
   useEffect(() => {
     call<MockService>('GET', v1(workspaceId, `/service-mocks/${mockId}`)).then((r) => setMock(r.result), setError)
   }, [workspaceId, mockId])
-
-  // Everything of the last hour, for the charts: read once, then fed by the stream.
-  const [history, setHistory] = useState<InspectionEntry[]>([])
-  useEffect(() => {
-    setHistory([])
-    loadLastHour(workspaceId, mockId).then((older) => setHistory((now) => merge(now, older)), () => undefined)
-  }, [workspaceId, mockId])
-
-  useEffect(() => {
-    setEntries([])
-    const source = new EventSource(`/ui/events/workspaces/${workspaceId}/service-mocks/${mockId}/inspection?token=${encodeURIComponent(csrf())}`)
-    source.addEventListener('open', () => setState('live'))
-    source.addEventListener('entries', (e) => {
-      const fresh = JSON.parse((e as MessageEvent<string>).data) as InspectionEntry[]
-      setHistory((now) => merge(now, fresh))
-      setEntries((old) => {
-        const seen = new Set(old.map((x) => x.id))
-        return [...fresh.filter((x) => !seen.has(x.id)), ...old].slice(0, MAX_SHOWN)
-      })
-    })
-    source.addEventListener('reset', (e) => setEntries(JSON.parse((e as MessageEvent<string>).data) as InspectionEntry[]))
-    source.addEventListener('failure', (e) => setState(`stopped: ${(JSON.parse((e as MessageEvent<string>).data) as { message: string }).message}`))
-    source.addEventListener('error', () => setState('reconnecting'))
-    return () => source.close()
-  }, [workspaceId, mockId])
-
+  const source: InspectionSource = {
+    list: (skip, limit) => `/reports/api/v1/workspaces/${workspaceId}/inspection-data/service-mock/${mockId}?skip=${skip}&limit=${limit}`,
+    detail: (id) => `/reports/api/v1/workspaces/${workspaceId}/inspection-data/requests/${id}`,
+    events: () => `/ui/events/workspaces/${workspaceId}/service-mocks/${mockId}/inspection?token=${encodeURIComponent(csrf())}`,
+  }
   return (
     <section aria-labelledby='live-heading'>
       <h2 id='live-heading'>Live requests{mock !== null ? ` of ${mock.name}` : ''}</h2>
@@ -52,24 +35,58 @@ export function LiveInspection ({ workspaceId, mockId }: { workspaceId: number; 
           {mock.httpEndpoint !== null && <><code>{mock.httpEndpoint}</code> <CopyButton value={mock.httpEndpoint} label='Copy the endpoint' /></>}
         </p>
       )}
-      <TrafficCharts entries={history} />
-      <Status>Stream {state}. {entries.length} request{entries.length === 1 ? '' : 's'} shown, newest first.</Status>
-      <ul class='live-list' aria-label='Requests'>
-        {entries.map((entry) => <Entry key={entry.id} entry={entry} workspaceId={workspaceId} mock={mock} />)}
-      </ul>
-      {entries.length === 0 && <p class='muted'>No requests yet. Send one to the endpoint: it appears here as it arrives.</p>}
+      <LiveView key={`${workspaceId}/${mockId}`} source={source} workspaceId={workspaceId} mock={mock} />
     </section>
   )
 }
 
-function Entry ({ entry, workspaceId, mock }: { entry: InspectionEntry; workspaceId: number; mock: MockService | null }): JSX.Element {
+/** The requests of one runtime: charts of the last hour, then the list, newest first. */
+export function LiveView ({ source, workspaceId, mock }: { source: InspectionSource; workspaceId: number; mock: MockService | null }): JSX.Element {
+  const [entries, setEntries] = useState<InspectionEntry[]>([])
+  const [state, setState] = useState('connecting')
+  // Everything of the last hour, for the charts: read once, then fed by the stream.
+  const [history, setHistory] = useState<InspectionEntry[]>([])
+  useEffect(() => {
+    loadLastHour(source.list).then((older) => setHistory((now) => merge(now, older)), () => undefined)
+  }, [])
+
+  useEffect(() => {
+    const events = new EventSource(source.events())
+    events.addEventListener('open', () => setState('live'))
+    events.addEventListener('entries', (e) => {
+      const fresh = JSON.parse((e as MessageEvent<string>).data) as InspectionEntry[]
+      setHistory((now) => merge(now, fresh))
+      setEntries((old) => {
+        const seen = new Set(old.map((x) => x.id))
+        return [...fresh.filter((x) => !seen.has(x.id)), ...old].slice(0, MAX_SHOWN)
+      })
+    })
+    events.addEventListener('reset', (e) => setEntries(JSON.parse((e as MessageEvent<string>).data) as InspectionEntry[]))
+    events.addEventListener('failure', (e) => setState(`stopped: ${(JSON.parse((e as MessageEvent<string>).data) as { message: string }).message}`))
+    events.addEventListener('error', () => setState('reconnecting'))
+    return () => events.close()
+  }, [])
+
+  return (
+    <>
+      <TrafficCharts entries={history} />
+      <Status>Stream {state}. {entries.length} request{entries.length === 1 ? '' : 's'} shown, newest first.</Status>
+      <ul class='live-list' aria-label='Requests'>
+        {entries.map((entry) => <Entry key={entry.id} entry={entry} source={source} workspaceId={workspaceId} mock={mock} />)}
+      </ul>
+      {entries.length === 0 && <p class='muted'>No requests yet. Send one to the endpoint: it appears here as it arrives.</p>}
+    </>
+  )
+}
+
+function Entry ({ entry, source, workspaceId, mock }: { entry: InspectionEntry; source: InspectionSource; workspaceId: number; mock: MockService | null }): JSX.Element {
   const [open, setOpen] = useState(false)
   const [detail, setDetail] = useState<InspectionDetail | null>(null)
   const [error, setError] = useState<unknown>(null)
   const toggle = (): void => {
     setOpen(!open)
     if (!open && detail === null) {
-      call<InspectionDetail>('GET', `/reports/api/v1/workspaces/${workspaceId}/inspection-data/requests/${entry.id}`).then((r) => setDetail(r.result), setError)
+      call<InspectionDetail>('GET', source.detail(entry.id)).then((r) => setDetail(r.result), setError)
     }
   }
   return (

@@ -2,7 +2,7 @@ import { render, type JSX } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
 import { ApiError, call, setCsrfToken, setExpiredHandler, type Session, type User, type Workspace } from './api.js'
 import { NamedResources } from './catalog.js'
-import { LiveInspection } from './inspection.js'
+import { LiveInspection, LiveView, type InspectionSource } from './inspection.js'
 import { MockServices } from './mocks.js'
 import { Transactions } from './transactions.js'
 import { Alert, Field, useId } from './widgets.js'
@@ -140,4 +140,22 @@ window.addEventListener('error', () => {
   if (root !== null && root.childElementCount === 0) root.textContent = 'The dashboard failed to start; reload the page.'
 })
 
-render(<App />, document.getElementById('app') as HTMLElement)
+/**
+ * `understudy serve --admin-port N` serves the inspection part at /__ui/ on the admin port: no
+ * sign-in (the admin listener is the developer's own, on loopback by default), one runtime.
+ */
+function LocalInspection (): JSX.Element {
+  const source: InspectionSource = {
+    list: (skip, limit) => `/inspection?skip=${skip}&limit=${limit}`,
+    detail: (id) => `/inspection/${id}`,
+    events: () => '/__ui/events',
+  }
+  return (
+    <main id='content'>
+      <h1>Understudy: live requests of this runtime</h1>
+      <LiveView source={source} workspaceId={0} mock={null} />
+    </main>
+  )
+}
+
+render(window.location.pathname.startsWith('/__ui') ? <LocalInspection /> : <App />, document.getElementById('app') as HTMLElement)
