@@ -4,6 +4,7 @@ import { ApiError, call, setCsrfToken, setExpiredHandler, type Session, type Use
 import { NamedResources } from './catalog.js'
 import { LiveInspection, LiveView, type InspectionSource } from './inspection.js'
 import { MockServices } from './mocks.js'
+import { hasMonitoring, Monitoring } from './monitoring.js'
 import { Transactions } from './transactions.js'
 import { Alert, Field, useId } from './widgets.js'
 
@@ -59,6 +60,7 @@ function App (): JSX.Element {
   const [workspaces, setWorkspaces] = useState<Workspace[]>([])
   const [workspaceId, setWorkspaceId] = useState<number>(Number(localStorage.getItem('understudy.workspace') ?? '0'))
   const [error, setError] = useState<unknown>(null)
+  const [monitoring, setMonitoring] = useState(false)
   const route = useRoute()
   const pickerId = useId('workspace')
 
@@ -75,6 +77,7 @@ function App (): JSX.Element {
       setWorkspaces(list.result)
       const first = list.result[0]
       setWorkspaceId((current) => list.result.some((w) => w.id === current) ? current : first?.id ?? 0)
+      setMonitoring(await hasMonitoring())
     }).catch(setError)
   }, [session])
 
@@ -87,7 +90,7 @@ function App (): JSX.Element {
 
   if (session === undefined) return <main><p role='status'>Loading…</p></main>
   if (session === null) return <SignIn onSignedIn={signedIn} expired={false} />
-  const nav = [['services', 'Services & tags'], ['transactions', 'Transactions'], ['mocks', 'Mock services']] as const
+  const nav = [['services', 'Services & tags'], ['transactions', 'Transactions'], ['mocks', 'Mock services'], ...(monitoring ? [['monitoring', 'Monitoring'] as const] : [])] as const
   return (
     <>
       <a class='skip' href='#content'>Skip to content</a>
@@ -122,6 +125,8 @@ function Page ({ route, workspaceId }: { route: ReturnType<typeof useRoute>; wor
   switch (route.page) {
     case 'transactions':
       return <Transactions workspaceId={workspaceId} initialServiceId={route.query.get('serviceId') ?? ''} />
+    case 'monitoring':
+      return <Monitoring />
     case 'mocks':
       return route.id !== '' ? <LiveInspection workspaceId={workspaceId} mockId={Number(route.id)} /> : <MockServices workspaceId={workspaceId} />
     default:
