@@ -30,6 +30,7 @@ export class AdminUi {
   private readonly subscribers = new Set<http.ServerResponse>()
   private timer: NodeJS.Timeout | null = null
   private lastId = -1
+  private sent = new Set<number>()
   private recent: unknown[] = []
 
   constructor (private readonly target: AdminTarget, dir = defaultUiDir()) {
@@ -100,11 +101,13 @@ export class AdminUi {
 
   private async poll (): Promise<void> {
     const page = await this.target.inspection(0, RECENT)
-    const entries = page.entries
+    // A record still in flight (status 0) is sent once it completes, so it shows its outcome.
+    const entries = page.entries.filter((e) => e.statusCode > 0)
     const first = this.lastId < 0
-    const newest = entries[0]?.id ?? 0
-    const fresh = first ? entries : entries.filter((e) => e.id > this.lastId)
-    this.lastId = Math.max(first ? 0 : this.lastId, newest)
+    const fresh = entries.filter((e) => !this.sent.has(e.id))
+    for (const e of fresh) this.sent.add(e.id)
+    if (this.sent.size > RECENT * 4) this.sent = new Set(entries.map((e) => e.id))
+    this.lastId = Math.max(this.lastId, entries[0]?.id ?? 0, 0)
     if (fresh.length > 0 || first) {
       this.recent = [...fresh, ...this.recent].slice(0, RECENT)
       const text = event('entries', fresh)
@@ -116,6 +119,7 @@ export class AdminUi {
     if (this.timer !== null) clearTimeout(this.timer)
     this.timer = null
     this.lastId = -1
+    this.sent = new Set()
     this.recent = []
   }
 }

@@ -14,6 +14,8 @@ interface Poller {
   subscribers: Set<ServerResponse>
   recent: Entry[]
   lastId: number
+  /** Ids already pushed (entries come newest first, and one in flight is pushed when it completes). */
+  sent: Set<number>
   timer: NodeJS.Timeout | null
   heartbeat: NodeJS.Timeout
   stopped: boolean
@@ -47,6 +49,7 @@ export class InspectionStreams {
         subscribers: new Set(),
         recent: [],
         lastId: -1,
+        sent: new Set(),
         timer: null,
         heartbeat: setInterval(() => this.broadcast(poller as Poller, ': ping\n\n'), HEARTBEAT_MS),
         stopped: false,
@@ -103,20 +106,24 @@ export class InspectionStreams {
       }
       return true
     }
-    const entries = body.result ?? []
-    const fresh = poller.lastId < 0 ? entries : entries.filter((e) => e.id > poller.lastId)
+    // A record still in flight (status 0) is sent once it completes, so it shows its outcome.
+    const entries = (body.result ?? []).filter((e) => typeof e['statusCode'] !== 'number' || e['statusCode'] > 0)
+    const newest = entries[0]?.id ?? 0
     const first = poller.lastId < 0
-    if (entries.length > 0) poller.lastId = Math.max(poller.lastId, ...entries.map((e) => e.id))
-    else if (first) poller.lastId = 0
     // A restarted runtime starts its ids again: a list whose newest id went down is a new journal.
-    if (!first && entries.length > 0 && fresh.length === 0 && (entries[0]?.id ?? 0) < (poller.recent[0]?.id ?? 0)) {
+    if (!first && entries.length > 0 && newest < poller.lastId) {
       poller.recent = entries.slice(0, RECENT)
-      poller.lastId = Math.max(...entries.map((e) => e.id))
+      poller.sent = new Set(entries.map((e) => e.id))
+      poller.lastId = newest
       this.broadcast(poller, event('reset', poller.recent))
       return true
     }
+    const fresh = entries.filter((e) => !poller.sent.has(e.id))
+    for (const e of fresh) poller.sent.add(e.id)
+    if (poller.sent.size > RECENT * 4) poller.sent = new Set(entries.map((e) => e.id))
+    poller.lastId = Math.max(poller.lastId, newest, 0)
     if (fresh.length > 0 || first) {
-      poller.recent = [...fresh, ...poller.recent].slice(0, RECENT)
+      poller.recent = [...fresh, ...poller.recent].sort((a, b) => b.id - a.id).slice(0, RECENT)
       this.broadcast(poller, event('entries', fresh))
     }
     return true

@@ -41,7 +41,9 @@ describe('dashboard on the admin port of serve', () => {
     await page.locator('.live-list li.unmatched .row-button').click()
     await page.getByRole('heading', { name: 'Why nothing matched' }).waitFor()
     expect(await page.locator('table.diff td.expected').first().textContent()).toContain('/pets')
-    expect(await page.locator('.live-list li.matched').count()).toBe(1)
+    await page.locator('.live-list li.matched').waitFor()
+    // /pets, /pest, and the /__ui/ probe of the mock port above.
+    expect(await page.locator('.live-list > li').count()).toBe(3)
     await screenshot(page, 'serve-inspection')
     expect(pageErrors).toEqual([])
   }, 60_000)
