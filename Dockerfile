@@ -25,6 +25,7 @@ RUN npm ci
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY importers ./importers
+COPY ui ./ui
 RUN npm run build
 
 # 2. Production dependencies only; better-sqlite3 is compiled here, against musl.

@@ -65,7 +65,8 @@ export default [
   { ignores: ['dist/**', 'coverage/**', 'node_modules/**', 'bench/results/**', '.scratch/**'] },
   ...neostandard({ ts: true, noStyle: true }),
   {
-    files: ['**/*.ts'],
+    // ui/ (the dashboard, TSX) is checked with the same type-aware rules, against ui/tsconfig.json.
+    files: ['**/*.ts', 'ui/**/*.tsx'],
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },

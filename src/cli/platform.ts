@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import http from 'node:http'
-import { allRoutes, bootstrap, checkBootstrapKey, createApiHandler, startMonitoring, type ApiDeps, type BootstrapOutcome, type MonitoringOptions } from '../api/index.js'
+import { allRoutes, bootstrap, checkBootstrapKey, createApiHandler, createUiFront, startMonitoring, type ApiDeps, type BootstrapOutcome, type MonitoringOptions } from '../api/index.js'
 import { LocalDeployer, type Deployer } from '../deploy/index.js'
 import { createError, isUnderstudyError } from '../errors/index.js'
 import { listenOn } from '../net/index.js'
@@ -91,7 +91,9 @@ export async function startPlatform (options: PlatformOptions, log: Logger): Pro
   const api = createApiHandler(deps, allRoutes)
   // The monitoring API (spec/000) shares the port: `/buckets`, `/account`, `/radar`, `/signin`...
   const monitoring = await startMonitoring({ store, log, baseUrl: url, jsonLimit: options.jsonLimit, ...options.monitor })
-  server.on('request', (req, res) => { if (monitoring.api.handles(req)) monitoring.api.handle(req, res); else api(req, res) })
+  // The dashboard (/ui/) sits in front of the APIs and reaches the store only through them.
+  const ui = createUiFront({ store, log, baseUrl: url }, (req, res) => { if (monitoring.api.handles(req)) monitoring.api.handle(req, res); else api(req, res) })
+  server.on('request', ui.handle)
   server.on('clientError', (_err, socket) => socket.destroy())
 
   deployer.restore('platform').then((trackings) => {
@@ -106,6 +108,7 @@ export async function startPlatform (options: PlatformOptions, log: Logger): Pro
     bootstrap: outcome,
     close: () => {
       closing ??= (async () => {
+        ui.close()
         await new Promise<void>((resolve) => {
           server.close(() => resolve())
           server.closeIdleConnections()

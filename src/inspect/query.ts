@@ -26,6 +26,9 @@ export interface InspectionListEntry {
   modelEntity: string | null
   actionName: string | null
   objectAction: string | null
+  /** Beyond spec/002: the answer's status and duration, so that traffic charts need no detail reads. */
+  statusCode: number
+  durationMs: number
 }
 
 /** The detail of spec/002 "Inspection data", plus the list-entry identity fields for convenience. */
@@ -82,6 +85,8 @@ export function toListEntry (record: InspectionRecord, serviceMockId: number): I
     modelEntity: null,
     actionName: null,
     objectAction: null,
+    statusCode: record.statusCode,
+    durationMs: record.durationMs,
   }
 }
 

@@ -14,6 +14,7 @@ import { localAdminTarget, type AdminTarget } from './admin-target.js'
 import { adminGuard, isLoopbackAddress } from './admin-guard.js'
 import { hasFilter, verificationRoutes } from './admin-verify.js'
 import { filterFromQuery } from '../inspect/index.js'
+import { AdminUi } from './admin-ui.js'
 import { openListener, stopAccepting, closeAll } from './listen.js'
 import type { Runtime } from './runtime.js'
 
@@ -103,6 +104,7 @@ export async function startAdmin (params: AdminParams): Promise<AdminServer> {
   ]
   for (const [method, path, handler] of routes) router.on(method as FindMyWay.HTTPMethod, path, noop, { handler })
 
+  const ui = new AdminUi(target)
   let requestCounter = 0
   const server = await openListener('http', params.host, params.port, ((req: http.IncomingMessage, res: http.ServerResponse) => {
     const requestId = `admin-${++requestCounter}`
@@ -113,6 +115,7 @@ export async function startAdmin (params: AdminParams): Promise<AdminServer> {
       return
     }
     const [path = '/', rawQuery = ''] = (req.url ?? '/').split('?', 2)
+    if (ui.handle(req, res, path)) return
     const found = router.find(req.method as FindMyWay.HTTPMethod, path)
     if (found === null) {
       const known = routes.some(([, p]) => p === path)
@@ -134,6 +137,7 @@ export async function startAdmin (params: AdminParams): Promise<AdminServer> {
   return {
     url: server.url,
     close: async () => {
+      ui.close()
       closeAll(server)
       await stopAccepting(server)
     },

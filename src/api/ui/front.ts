@@ -1,0 +1,189 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Logger } from '../../log/index.js'
+import type { Store } from '../../store/index.js'
+import { Authenticator } from '../auth.js'
+import { InspectionStreams } from './inspection-stream.js'
+import { csrfMatches, sessionCookie, UiSessions, type UiSession } from './sessions.js'
+import { defaultUiDir, SECURITY_HEADERS, StaticAssets } from './static.js'
+
+export interface UiFrontOptions {
+  store: Store
+  log: Logger
+  /** The platform's own URL: the live-inspection poller calls the public analytics API there. */
+  baseUrl: string
+  /** Where the built dashboard lives (default: dist/ui of this installation). */
+  uiDir?: string
+}
+
+/** A request listener in front of the API's, plus what must be closed with the platform. */
+export interface UiFront {
+  handle: (req: IncomingMessage, res: ServerResponse) => void
+  close: () => void
+  sessions: UiSessions
+  streams: InspectionStreams
+}
+
+/** The header every dashboard fetch carries: a custom header, so no other site can send it. */
+export const UI_HEADER = 'x-requested-with'
+const SIGN_IN_LIMIT = 4096
+const STREAM_PATH = /^\/ui\/events\/workspaces\/(\d{1,15})\/service-mocks\/(\d{1,15})\/inspection$/
+
+/**
+ * The dashboard's server side (docs/dashboard.md): static files under /ui/, sign-in to a session
+ * cookie, and the translation of that cookie into the API's own Basic authentication for
+ * /api and /reports, with a CSRF token required on every state-changing request. Everything else
+ * goes to the API handler untouched; the dashboard reaches the store only through the public APIs.
+ */
+export function createUiFront (options: UiFrontOptions, api: (req: IncomingMessage, res: ServerResponse) => void): UiFront {
+  const assets = new StaticAssets(options.uiDir ?? defaultUiDir())
+  const sessions = new UiSessions()
+  const streams = new InspectionStreams(options.baseUrl, options.log)
+  const authenticator = new Authenticator(options.store)
+  const secure = options.baseUrl.startsWith('https:')
+
+  function handle (req: IncomingMessage, res: ServerResponse): void {
+    const url = req.url ?? '/'
+    const q = url.indexOf('?')
+    const path = q === -1 ? url : url.slice(0, q)
+    if (path === '/ui') {
+      req.resume()
+      res.writeHead(302, { location: '/ui/' })
+      res.end()
+      return
+    }
+    if (path.startsWith('/ui/')) {
+      uiRequest(req, res, path).catch((err: unknown) => {
+        options.log.error({ err, path }, 'dashboard request failed')
+        if (!res.headersSent) json(res, 500, { error: { code: 'ERR_INTERNAL', message: 'The dashboard request failed; see the platform log.' } })
+        else res.end()
+      })
+      return
+    }
+    if (req.headers[UI_HEADER] !== undefined) {
+      const refusal = bridge(req, res)
+      if (refusal !== null) {
+        req.resume()
+        json(res, 401, { apiVersion: 1, error: { code: 'ERR_API_UNAUTHORIZED', message: refusal }, result: null })
+        return
+      }
+    }
+    api(req, res)
+  }
+
+  /**
+   * A dashboard call to /api or /reports: the session cookie becomes the API's `Authorization`,
+   * after the CSRF check for state-changing methods. The `WWW-Authenticate` challenge of a 401 is
+   * dropped so that the browser shows the sign-in page instead of its own password dialog.
+   */
+  function bridge (req: IncomingMessage, res: ServerResponse): string | null {
+    const writeHead = res.writeHead.bind(res)
+    res.writeHead = ((status: number, ...rest: unknown[]) => {
+      const headers = rest[rest.length - 1]
+      if (typeof headers === 'object' && headers !== null && !Array.isArray(headers)) delete (headers as Record<string, unknown>)['www-authenticate']
+      res.removeHeader('www-authenticate')
+      return (writeHead as (...a: unknown[]) => ServerResponse)(status, ...rest)
+    }) as typeof res.writeHead
+    if (req.headers.authorization !== undefined) return null
+    const session = sessions.fromCookie(req.headers.cookie)
+    if (session === undefined) return null // the API answers 401: the dashboard goes to sign-in
+    // Every method, reads included: browsers send cookies to every port of a host, so the cookie
+    // may reach a mock service on the same host (and its inspection); alone it must authorize nothing.
+    if (!csrfMatches(session, req.headers['x-csrf-token'])) {
+      return 'The CSRF token is missing or wrong: sign in again.'
+    }
+    req.headers.authorization = session.authorization
+    return null
+  }
+
+  async function uiRequest (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    const method = req.method ?? 'GET'
+    if (path === '/ui/session') {
+      if (method === 'GET') return currentSession(req, res)
+      if (method === 'POST') return signIn(req, res)
+      if (method === 'DELETE') return signOut(req, res)
+      req.resume()
+      return json(res, 405, { error: { code: 'ERR_API_METHOD_NOT_ALLOWED', message: `${method} is not allowed on /ui/session` } })
+    }
+    const stream = STREAM_PATH.exec(path)
+    if (stream !== null && method === 'GET') {
+      const session = sessions.fromCookie(req.headers.cookie)
+      // EventSource cannot send headers: the token comes in the query (the platform logs no URLs).
+      const token = new URLSearchParams((req.url ?? '').split('?')[1] ?? '').get('token') ?? undefined
+      if (session === undefined || !csrfMatches(session, token)) return json(res, 401, { error: { code: 'ERR_API_UNAUTHORIZED', message: 'Sign in again: the session has ended.' } })
+      streams.subscribe(res, session.authorization, session.apiKeyId, Number(stream[1]), Number(stream[2]))
+      return
+    }
+    req.resume()
+    if (method !== 'GET' && method !== 'HEAD') return json(res, 405, { error: { code: 'ERR_API_METHOD_NOT_ALLOWED', message: `${method} is not allowed on ${path}` } })
+    assets.serve(req, res, path.slice('/ui'.length) === '/' ? '/index.html' : path.slice('/ui'.length))
+  }
+
+  async function currentSession (req: IncomingMessage, res: ServerResponse): Promise<void> {
+    req.resume()
+    const session = sessions.fromCookie(req.headers.cookie)
+    // The token is given once, at sign-in: a cookie alone cannot fetch it.
+    if (session === undefined || !csrfMatches(session, req.headers['x-csrf-token'])) return json(res, 401, { error: { code: 'ERR_API_UNAUTHORIZED', message: 'Not signed in.' } })
+    return json(res, 200, { result: { csrfToken: session.csrfToken, apiKeyId: session.apiKeyId } })
+  }
+
+  async function signIn (req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // A custom header cannot be sent cross-site without CORS, which the platform never grants.
+    if (req.headers[UI_HEADER] === undefined) {
+      req.resume()
+      return json(res, 403, { error: { code: 'ERR_API_FORBIDDEN', message: `Sign-in requires the ${UI_HEADER} header.` } })
+    }
+    const input = await readSmallJson(req)
+    const keyId = typeof input?.['keyId'] === 'string' ? input['keyId'].trim() : ''
+    const secret = typeof input?.['secret'] === 'string' ? input['secret'] : ''
+    const details = [
+      ...(keyId === '' ? [{ path: '/keyId', message: 'is required' }] : []),
+      ...(secret === '' ? [{ path: '/secret', message: 'is required' }] : []),
+    ]
+    if (input === null || details.length > 0) {
+      return json(res, 400, { error: { code: 'ERR_API_VALIDATION', message: 'The API key id and secret are required.', details } })
+    }
+    const authorization = `Basic ${Buffer.from(`${keyId}:${secret}`).toString('base64')}`
+    try {
+      await authenticator.authenticate(authorization)
+    } catch {
+      return json(res, 401, { error: { code: 'ERR_API_UNAUTHORIZED', message: 'This API key id and secret do not sign in.', details: [{ path: '/secret', message: 'does not match the key id' }] } })
+    }
+    const session = sessions.create(keyId, authorization)
+    return json(res, 200, { result: { csrfToken: session.csrfToken, apiKeyId: keyId } }, { 'set-cookie': sessionCookie(session, secure) })
+  }
+
+  async function signOut (req: IncomingMessage, res: ServerResponse): Promise<void> {
+    req.resume()
+    const session: UiSession | undefined = sessions.fromCookie(req.headers.cookie)
+    if (session !== undefined) {
+      if (!csrfMatches(session, req.headers['x-csrf-token'])) return json(res, 403, { error: { code: 'ERR_API_FORBIDDEN', message: 'The CSRF token is missing or wrong.' } })
+      sessions.end(session)
+    }
+    res.writeHead(204, { 'set-cookie': sessionCookie(null, secure), ...SECURITY_HEADERS })
+    res.end()
+  }
+
+  return { handle, close: () => streams.close(), sessions, streams }
+}
+
+async function readSmallJson (req: IncomingMessage): Promise<Record<string, unknown> | null> {
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length
+    if (size > SIGN_IN_LIMIT) return null
+    chunks.push(chunk)
+  }
+  try {
+    const value: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8'))
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? value as Record<string, unknown> : null
+  } catch {
+    return null
+  }
+}
+
+function json (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = Buffer.from(JSON.stringify(body))
+  res.writeHead(status, { ...headers, ...SECURITY_HEADERS, 'content-type': 'application/json; charset=utf-8', 'content-length': text.length, 'cache-control': 'no-store' })
+  res.end(text)
+}

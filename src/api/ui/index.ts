@@ -1,0 +1,1 @@
+export { createUiFront, type UiFront, type UiFrontOptions } from './front.js'

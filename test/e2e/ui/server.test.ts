@@ -1,0 +1,144 @@
+import http from 'node:http'
+import { describe, expect, it, onTestFinished } from 'vitest'
+import { createUiFront } from '../../../src/api/index.js'
+import { createSilentLogger } from '../../../src/log/index.js'
+import { startCli, type CliServer } from '../../helpers/cli.js'
+import { mockServiceInput } from '../../helpers/mock-service-input.js'
+import { startTestPlatform, unavailableDeployer } from '../../helpers/platform.js'
+import { tempDir } from '../../helpers/temp-dir.js'
+
+/*
+ * The dashboard's server side over plain HTTP (no browser): static files, sign-in to the session
+ * cookie, the cookie + token translation to the API's auth, CSRF, sign out, and the live
+ * inspection stream shared by tabs.
+ */
+
+const key = { id: 'ui-key', secret: 'ui-secret-0123456789' }
+const UI = { 'x-requested-with': 'test' }
+
+async function signIn (platform: CliServer): Promise<{ cookie: string; token: string; setCookie: string }> {
+  const res = await fetch(`${platform.url}/ui/session`, { method: 'POST', headers: { ...UI, 'content-type': 'application/json' }, body: JSON.stringify({ keyId: key.id, secret: key.secret }) })
+  expect(res.status).toBe(200)
+  const setCookie = res.headers.get('set-cookie') ?? ''
+  const body = await res.json() as { result: { csrfToken: string } }
+  return { cookie: setCookie.split(';')[0] ?? '', token: body.result.csrfToken, setCookie }
+}
+
+describe('dashboard server', () => {
+  it('serves the built app with a strict content security policy, gzipped when asked', async () => {
+    const platform = await startCli(['platform', '--port', '0', '--data-dir', tempDir('understudy-ui-')], { env: { UNDERSTUDY_API_KEY_ID: key.id, UNDERSTUDY_API_KEY_SECRET: key.secret } })
+    const redirect = await fetch(`${platform.url}/ui`, { redirect: 'manual' })
+    expect(redirect.status).toBe(302)
+    expect(redirect.headers.get('location')).toBe('/ui/')
+    const index = await fetch(`${platform.url}/ui/`)
+    expect(index.status).toBe(200)
+    expect(index.headers.get('content-security-policy')).toContain("default-src 'self'")
+    expect(await index.text()).toContain('/ui/app.js')
+    const app = await fetch(`${platform.url}/ui/app.js`, { headers: { 'accept-encoding': 'gzip' } })
+    expect(app.status).toBe(200)
+    expect(app.headers.get('content-type')).toContain('text/javascript')
+    expect(app.headers.get('content-encoding')).toBe('gzip')
+    // The whole app stays well under the issue's 200 KB of compressed JavaScript.
+    expect(Number(app.headers.get('content-length'))).toBeLessThan(200_000)
+    const deepLink = await fetch(`${platform.url}/ui/mocks/3`)
+    expect(await deepLink.text()).toContain('/ui/app.js')
+    expect((await fetch(`${platform.url}/ui/app.js`, { method: 'POST' })).status).toBe(405)
+  })
+
+  it('signs in to an HttpOnly SameSite=Strict cookie that works only with its token, refuses writes without CSRF token, and signs out', async () => {
+    const platform = await startCli(['platform', '--port', '0', '--data-dir', tempDir('understudy-ui-')], { env: { UNDERSTUDY_API_KEY_ID: key.id, UNDERSTUDY_API_KEY_SECRET: key.secret } })
+    const post = async (body: unknown, headers: Record<string, string> = UI): Promise<Response> =>
+      fetch(`${platform.url}/ui/session`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    expect((await post({ keyId: key.id, secret: key.secret }, {})).status).toBe(403)
+    const blank = await post({ keyId: ' ', secret: '' })
+    expect(blank.status).toBe(400)
+    expect((await blank.json() as { error: { details: Array<{ path: string }> } }).error.details.map((d) => d.path)).toEqual(['/keyId', '/secret'])
+    expect((await post('not an object')).status).toBe(400)
+    const wrong = await post({ keyId: key.id, secret: 'nope' })
+    expect(wrong.status).toBe(401)
+    expect(wrong.headers.get('set-cookie')).toBeNull()
+
+    const { cookie, token, setCookie } = await signIn(platform)
+    expect(setCookie).toMatch(/HttpOnly/)
+    expect(setCookie).toMatch(/SameSite=Strict/)
+    expect(setCookie).toMatch(/Path=\//)
+    const user = (headers: Record<string, string>) => fetch(`${platform.url}/api/v4/user`, { headers })
+    // The cookie alone (what a mock service on another port of the same host could see) is nothing.
+    expect((await user({ ...UI, cookie })).status).toBe(401)
+    expect((await user({ cookie, 'x-csrf-token': token })).status).toBe(401)
+    const unauthorized = await user({ ...UI, cookie })
+    expect(unauthorized.headers.get('www-authenticate')).toBeNull()
+    expect((await fetch(`${platform.url}/ui/session`, { headers: { cookie } })).status).toBe(401)
+    expect((await user({ ...UI, cookie, 'x-csrf-token': token })).status).toBe(200)
+    expect((await fetch(`${platform.url}/ui/session`, { headers: { cookie, 'x-csrf-token': token } })).status).toBe(200)
+
+    const create = (csrf: string) => fetch(`${platform.url}/api/v1/workspaces/1/services`, { method: 'POST', headers: { ...UI, cookie, 'x-csrf-token': csrf, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'pets' }) })
+    expect((await create('forged')).status).toBe(401)
+    expect((await create(token)).status).toBe(201)
+    const list = await fetch(`${platform.url}/api/v1/workspaces/1/services`, { headers: { ...UI, cookie, 'x-csrf-token': token } })
+    expect((await list.json() as { total: number }).total).toBe(1)
+
+    expect((await fetch(`${platform.url}/ui/session`, { method: 'DELETE', headers: { cookie, 'x-csrf-token': 'forged' } })).status).toBe(403)
+    const out = await fetch(`${platform.url}/ui/session`, { method: 'DELETE', headers: { cookie, 'x-csrf-token': token } })
+    expect(out.status).toBe(204)
+    expect(out.headers.get('set-cookie')).toMatch(/Max-Age=0/)
+    expect((await user({ ...UI, cookie, 'x-csrf-token': token })).status).toBe(401)
+  })
+
+  it('streams new inspection entries to every tab from one shared poller, which stops when the last tab leaves', async () => {
+    let entries: Array<Record<string, unknown>> = []
+    let polls = 0
+    const admin = http.createServer((req, res) => {
+      polls++
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.end(JSON.stringify({ result: entries, total: entries.length }))
+    })
+    await new Promise<void>((resolve) => admin.listen(0, '127.0.0.1', resolve))
+    onTestFinished(() => new Promise<void>((resolve) => admin.close(() => resolve())))
+    const adminAddress = admin.address() as { port: number }
+    const platform = await startTestPlatform({ deployer: () => ({ ...unavailableDeployer, adminUrl: () => `http://127.0.0.1:${adminAddress.port}` }) })
+    const service = await platform.store.services.create({ workspaceId: platform.workspaceId, name: 'pets', description: null, by: 'test' })
+    const mock = await platform.store.mockServices.create(mockServiceInput(platform.workspaceId, service.id, { name: 'pets mock' }))
+
+    const front = createUiFront({ store: platform.store, log: createSilentLogger(), baseUrl: platform.url }, (_req, res) => { res.writeHead(404); res.end() })
+    const server = http.createServer(front.handle)
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    onTestFinished(async () => { front.close(); server.closeAllConnections(); await new Promise<void>((resolve) => server.close(() => resolve())) })
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`
+    const [keyId, secret] = Buffer.from(platform.auth.slice(6), 'base64').toString().split(':') as [string, string]
+    const signed = await fetch(`${url}/ui/session`, { method: 'POST', headers: { ...UI, 'content-type': 'application/json' }, body: JSON.stringify({ keyId, secret }) })
+    const cookie = (signed.headers.get('set-cookie') ?? '').split(';')[0] ?? ''
+    const token = (await signed.json() as { result: { csrfToken: string } }).result.csrfToken
+    const streamUrl = `${url}/ui/events/workspaces/${platform.workspaceId}/service-mocks/${mock.id}/inspection?token=${encodeURIComponent(token)}`
+
+    expect((await fetch(streamUrl.replace(/token=.*/, 'token=x'), { headers: { cookie } })).status).toBe(401)
+
+    const tabs = [new AbortController(), new AbortController()]
+    const readers = await Promise.all(tabs.map(async (tab) => {
+      const res = await fetch(streamUrl, { headers: { cookie }, signal: tab.signal })
+      expect(res.headers.get('content-type')).toContain('text/event-stream')
+      let text = ''
+      const reader = res.body?.getReader()
+      const decoder = new TextDecoder()
+      const until = async (needle: string): Promise<void> => {
+        const deadline = Date.now() + 10_000
+        while (!text.includes(needle)) {
+          if (Date.now() > deadline) throw new Error(`no ${needle} in ${text}`)
+          const chunk = await reader?.read()
+          if (chunk === undefined || chunk.done) throw new Error('stream ended')
+          text += decoder.decode(chunk.value)
+        }
+      }
+      return { until }
+    }))
+    expect(front.streams.pollerCount).toBe(1)
+    entries = [{ id: 7, operation: 'GET', url: '/pets', timestamp: Date.now(), matched: true }]
+    await Promise.all(readers.map(async (r) => r.until(`"id":${7 + 10_000_000_000 * mock.id}`)))
+    const pollsWithTwoTabs = polls
+    expect(pollsWithTwoTabs).toBeGreaterThan(0)
+    for (const tab of tabs) tab.abort()
+    const deadline = Date.now() + 5000
+    while (front.streams.pollerCount > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(front.streams.pollerCount).toBe(0)
+  })
+})

@@ -1,0 +1,183 @@
+import type { JSX } from 'preact'
+import { useEffect, useState } from 'preact/hooks'
+import { call, csrf, decodeBase64, pretty, v1, type InspectionDetail, type InspectionEntry, type MockService, type NearMiss, type Transaction } from './api.js'
+import { loadLastHour, TrafficCharts } from './charts.js'
+import { Alert, CopyButton, Status } from './widgets.js'
+
+const MAX_SHOWN = 200
+
+/** Where a live view reads: the platform's public APIs, or a local runtime's admin listener. */
+export interface InspectionSource {
+  list: (skip: number, limit: number) => string
+  detail: (id: number) => string
+  events: () => string
+}
+
+/** One mock service of the platform: its status and its requests, streamed in (SSE). */
+export function LiveInspection ({ workspaceId, mockId }: { workspaceId: number; mockId: number }): JSX.Element {
+  const [mock, setMock] = useState<MockService | null>(null)
+  const [error, setError] = useState<unknown>(null)
+  useEffect(() => {
+    call<MockService>('GET', v1(workspaceId, `/service-mocks/${mockId}`)).then((r) => setMock(r.result), setError)
+  }, [workspaceId, mockId])
+  const source: InspectionSource = {
+    list: (skip, limit) => `/reports/api/v1/workspaces/${workspaceId}/inspection-data/service-mock/${mockId}?skip=${skip}&limit=${limit}`,
+    detail: (id) => `/reports/api/v1/workspaces/${workspaceId}/inspection-data/requests/${id}`,
+    events: () => `/ui/events/workspaces/${workspaceId}/service-mocks/${mockId}/inspection?token=${encodeURIComponent(csrf())}`,
+  }
+  return (
+    <section aria-labelledby='live-heading'>
+      <h2 id='live-heading'>Live requests{mock !== null ? ` of ${mock.name}` : ''}</h2>
+      <Alert error={error} />
+      {mock !== null && (
+        <p>
+          <span class={`badge ${mock.status.toLowerCase()}`}>{mock.status}</span>{' '}
+          {mock.httpEndpoint !== null && <><code>{mock.httpEndpoint}</code> <CopyButton value={mock.httpEndpoint} label='Copy the endpoint' /></>}
+        </p>
+      )}
+      <LiveView key={`${workspaceId}/${mockId}`} source={source} workspaceId={workspaceId} mock={mock} />
+    </section>
+  )
+}
+
+/** The requests of one runtime: charts of the last hour, then the list, newest first. */
+export function LiveView ({ source, workspaceId, mock }: { source: InspectionSource; workspaceId: number; mock: MockService | null }): JSX.Element {
+  const [entries, setEntries] = useState<InspectionEntry[]>([])
+  const [state, setState] = useState('connecting')
+  // Everything of the last hour, for the charts: read once, then fed by the stream.
+  const [history, setHistory] = useState<InspectionEntry[]>([])
+  useEffect(() => {
+    loadLastHour(source.list).then((older) => setHistory((now) => merge(now, older)), () => undefined)
+  }, [])
+
+  useEffect(() => {
+    const events = new EventSource(source.events())
+    events.addEventListener('open', () => setState('live'))
+    events.addEventListener('entries', (e) => {
+      const fresh = JSON.parse((e as MessageEvent<string>).data) as InspectionEntry[]
+      setHistory((now) => merge(now, fresh))
+      setEntries((old) => {
+        const seen = new Set(old.map((x) => x.id))
+        return [...fresh.filter((x) => !seen.has(x.id)), ...old].slice(0, MAX_SHOWN)
+      })
+    })
+    events.addEventListener('reset', (e) => setEntries(JSON.parse((e as MessageEvent<string>).data) as InspectionEntry[]))
+    events.addEventListener('failure', (e) => setState(`stopped: ${(JSON.parse((e as MessageEvent<string>).data) as { message: string }).message}`))
+    events.addEventListener('error', () => setState('reconnecting'))
+    return () => events.close()
+  }, [])
+
+  return (
+    <>
+      <TrafficCharts entries={history} />
+      <Status>Stream {state}. {entries.length} request{entries.length === 1 ? '' : 's'} shown, newest first.</Status>
+      <ul class='live-list' aria-label='Requests'>
+        {entries.map((entry) => <Entry key={entry.id} entry={entry} source={source} workspaceId={workspaceId} mock={mock} />)}
+      </ul>
+      {entries.length === 0 && <p class='muted'>No requests yet. Send one to the endpoint: it appears here as it arrives.</p>}
+    </>
+  )
+}
+
+function Entry ({ entry, source, workspaceId, mock }: { entry: InspectionEntry; source: InspectionSource; workspaceId: number; mock: MockService | null }): JSX.Element {
+  const [open, setOpen] = useState(false)
+  const [detail, setDetail] = useState<InspectionDetail | null>(null)
+  const [error, setError] = useState<unknown>(null)
+  const toggle = (): void => {
+    setOpen(!open)
+    if (!open && detail === null) {
+      call<InspectionDetail>('GET', source.detail(entry.id)).then((r) => setDetail(r.result), setError)
+    }
+  }
+  return (
+    <li class={entry.matched ? 'matched' : 'unmatched'}>
+      <button type='button' class='row-button' aria-expanded={open} onClick={toggle}>
+        <span class='method'>{entry.operation}</span> <code>{entry.url}</code>{' '}
+        <span class={`badge ${entry.matched ? 'running' : 'failed'}`}>{entry.matched ? 'matched' : 'no match'}</span>{' '}
+        <span class='muted'>{entry.respondingTxn ?? ''} {new Date(entry.timestamp).toLocaleTimeString()}</span>
+      </button>
+      {open && <Alert error={error} />}
+      {open && detail !== null && <Detail detail={detail} workspaceId={workspaceId} mock={mock} />}
+    </li>
+  )
+}
+
+function Detail ({ detail, workspaceId, mock }: { detail: InspectionDetail; workspaceId: number; mock: MockService | null }): JSX.Element {
+  const nearMisses = ((detail.matchingData as { nearMisses?: NearMiss[] } | null)?.nearMisses) ?? []
+  const requestBody = detail.requestBodyEncoding === 'base64' ? decodeBase64(detail.requestBody) : pretty(detail.requestBody)
+  return (
+    <div class='panel'>
+      <div class='card'>
+        <div>
+          <h3>Request</h3>
+          <p><span class='method'>{detail.operation}</span> <code>{detail.url}</code></p>
+          <ul class='headers'>{detail.requestHeaders.map((h, i) => <li key={i}><code>{h.key}: {h.value}</code></li>)}</ul>
+          {requestBody !== '' && <pre tabIndex={0}>{requestBody}</pre>}
+        </div>
+        <div>
+          <h3>Answer</h3>
+          <p>Status <strong>{detail.statusCode}</strong> in {detail.durationMs} ms</p>
+          <ul class='headers'>{detail.responseHeaders.map((h, i) => <li key={i}><code>{h.key}: {h.value}</code></li>)}</ul>
+          <pre tabIndex={0}>{decodeBase64(detail.responseBody)}</pre>
+        </div>
+      </div>
+      {nearMisses.length > 0 && <NearMisses nearMisses={nearMisses} />}
+      {mock !== null && <MakeTransaction detail={detail} workspaceId={workspaceId} mock={mock} />}
+    </div>
+  )
+}
+
+/** The near-miss diagnosis: per close transaction, each failed matcher as expected beside actual. */
+function NearMisses ({ nearMisses }: { nearMisses: NearMiss[] }): JSX.Element {
+  return (
+    <div class='near-misses'>
+      <h3>Why nothing matched</h3>
+      {nearMisses.map((miss) => (
+        <table key={miss.transactionId} class='diff'>
+          <caption>{miss.name} (transaction {miss.transactionId}): {miss.matched} of {miss.total} matchers held</caption>
+          <thead><tr><th scope='col'>Matcher</th><th scope='col'>Expected</th><th scope='col'>Actual</th></tr></thead>
+          <tbody>
+            {miss.failed.map((f, i) => (
+              <tr key={i}>
+                <th scope='row'>{f.part}{f.key !== undefined && f.key !== '' ? ` ${f.key}` : ''} <span class='muted'>{f.matcherName}</span></th>
+                <td class='expected'><code>{show(f.expected)}</code></td>
+                <td class='actual'><code>{show(f.actual)}</code></td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ))}
+    </div>
+  )
+}
+
+function show (value: unknown): string {
+  if (value === null || value === undefined) return '(absent)'
+  return typeof value === 'string' ? value : JSON.stringify(value)
+}
+
+/** One click: a transaction of the mock service's service that matches this method and path. */
+function MakeTransaction ({ detail, workspaceId, mock }: { detail: InspectionDetail; workspaceId: number; mock: MockService }): JSX.Element {
+  const [made, setMade] = useState<Transaction | null>(null)
+  const [error, setError] = useState<unknown>(null)
+  const path = detail.url.split('?')[0] ?? '/'
+  const make = (): void => {
+    const body = { name: `${detail.operation} ${path}`, description: `Made from request ${detail.id}`, dsl: { requestDsl: { method: detail.operation, path }, responseDsl: { status: 200, json: {} } } }
+    call<Transaction>('POST', v1(workspaceId, `/transactions?serviceId=${mock.serviceId}`), body).then((r) => setMade(r.result), setError)
+  }
+  return (
+    <div>
+      <button type='button' onClick={make} disabled={made !== null}>Make a transaction from this request</button>
+      {made !== null && <Status>Created transaction <a href={`#/transactions?serviceId=${mock.serviceId}`}>{made.name}</a> in {mock.serviceName}; configure the mock service to serve it.</Status>}
+      <Alert error={error} />
+    </div>
+  )
+}
+
+/** Entries of both lists, once each, newest first, none older than an hour. */
+function merge (a: readonly InspectionEntry[], b: readonly InspectionEntry[]): InspectionEntry[] {
+  const since = Date.now() - 3_600_000
+  const byId = new Map<number, InspectionEntry>()
+  for (const e of [...a, ...b]) if (e.timestamp >= since) byId.set(e.id, e)
+  return [...byId.values()].sort((x, y) => y.id - x.id)
+}
