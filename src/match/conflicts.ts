@@ -178,11 +178,20 @@ export function findShadowed<T extends ConflictSubject> (ordered: readonly T[]):
       buckets.set(key, [t])
       continue
     }
-    const by = earlier.find((e) => covers(e.dsl.requestDsl, t.dsl.requestDsl))
+    // A transaction that requires a scenario state is told apart by that state (issue 12): an
+    // earlier one can shadow it only when it requires no state itself or the same one.
+    const by = earlier.find((e) => sameState(e, t) && covers(e.dsl.requestDsl, t.dsl.requestDsl))
     if (by !== undefined) found.push({ shadowed: t, by })
     else earlier.push(t)
   }
   return found
+}
+
+function sameState (a: ConflictSubject, b: ConflictSubject): boolean {
+  const sa = (a.dsl as { scenario?: { name?: string; requiredState?: string | null } }).scenario
+  const sb = (b.dsl as { scenario?: { name?: string; requiredState?: string | null } }).scenario
+  const required = (s: typeof sa): string => (s?.requiredState === undefined || s.requiredState === null ? '' : `${s.name ?? ''}\u0000${s.requiredState}`)
+  return required(sa) === '' || required(sa) === required(sb)
 }
 
 const anyMethod = (method: string | undefined): boolean => method === undefined || method === '' || method.toUpperCase() === 'ANY'
