@@ -1,7 +1,7 @@
 import type { Pool } from 'undici'
 import type { MockServiceDocument, ResponseDsl, TransactionDsl } from '../dsl/index.js'
 import { compileBodyPredicate, compileMatcher, type CompiledMatcher, type CompiledTransaction, type Predicate, type ReportProblem } from '../match/index.js'
-import { compileResponse, type CompiledResponse } from './respond.js'
+import { compileResponse, type CompiledResponse } from './compile-response.js'
 import { compileDelay, type DelaySampler } from './think-time.js'
 import { compileProxyTarget, type ProxyTarget } from './proxy.js'
 import { withHostMatching } from './host-matching.js'

@@ -1,7 +1,7 @@
 import type { MockServiceDocument, Transaction } from '../dsl/index.js'
 import type { MatchRequest, ReportProblem, Predicate } from '../match/index.js'
 import { compilePathParams, templateContext } from './template/context.js'
-import type { CompiledResponse } from './respond.js'
+import type { CompiledResponse } from './compile-response.js'
 import { compileFault, type CompiledFault } from './fault.js'
 import { compilePostServe, type CompiledPostServe } from './post-serve.js'
 import { compileScenario, type CompiledScenario } from './scenario/compile.js'

@@ -1,6 +1,6 @@
 import type { ResponseDsl } from '../../dsl/index.js'
 import type { MatchRequest, ReportProblem } from '../../match/index.js'
-import type { CompiledResponse } from '../respond.js'
+import type { CompiledResponse } from '../compile-response.js'
 import { compilePathParams, templateContext, type PathParams } from './context.js'
 import { TemplateSyntaxError, type TemplateEngine, type TemplateFn } from './engine.js'
 

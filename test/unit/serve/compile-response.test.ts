@@ -1,6 +1,6 @@
 import type { Pool } from 'undici'
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { contentTypeOf, compileResponse } from '../../../src/serve/respond.js'
+import { contentTypeOf, compileResponse } from '../../../src/serve/compile-response.js'
 import { CapacityGate } from '../../../src/serve/capacity.js'
 import { endToEndHeaders } from '../../../src/serve/hop-by-hop.js'
 import { liveSystemUrl } from '../../../src/serve/compile-mock.js'
