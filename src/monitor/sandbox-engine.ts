@@ -1,4 +1,5 @@
-import { createHash, createHmac, randomUUID } from 'node:crypto'
+import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto'
+import { librariesFor } from './sandbox-libraries.js'
 import { getQuickJS, shouldInterruptAfterDeadline, type QuickJSContext, type QuickJSHandle, type QuickJSWASMModule } from 'quickjs-emscripten'
 
 /*
@@ -147,6 +148,8 @@ function hostHelper (name: string, value: string, key: string): string {
     case 'encode_base64': return Buffer.from(value, 'utf8').toString('base64')
     case 'decode_base64': return Buffer.from(value, 'base64').toString('utf8')
     case 'uuid': return randomUUID()
+    // crypto-js's random source (sandbox-libraries.ts): at most 64 KiB per call, as Web Crypto allows.
+    case 'random_bytes': return randomBytes(Math.min(Math.max(Number.parseInt(value, 10) || 0, 0), 65536)).toString('hex')
     default: return ''
   }
 }
@@ -233,6 +236,17 @@ export async function evaluateScript (source: string, input: ScriptInput, limits
       return failed(`the script environment could not start: ${text}`)
     }
     prelude.value.dispose()
+    // Libraries the script names (lodash, moment, CryptoJS, tv4) load under the prelude's deadline
+    // (they are ours, not the user's time), but inside the same memory limit.
+    for (const library of librariesFor(source)) {
+      const loaded = vm.evalCode(library.code, library.name)
+      if (loaded.error !== undefined) {
+        const text = errorText(vm, loaded.error, interrupted)
+        loaded.error.dispose()
+        return failed(`the script environment could not load ${library.name}: ${text}`)
+      }
+      loaded.value.dispose()
+    }
 
     arm()
     const result = vm.evalCode(source, 'script.js')

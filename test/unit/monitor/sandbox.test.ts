@@ -92,4 +92,67 @@ describe('runScript (QuickJS sandbox)', () => {
     expect(out.ok).toBe(true)
     expect(ticks).toBeGreaterThan(3)
   })
+  describe('helper libraries (loaded only when a script names them)', () => {
+    const libLimits = { timeMs: 2000, memoryBytes: 32 * 1024 * 1024 }
+
+    it('offers lodash as _', async () => {
+      const out = await runScript("var d = JSON.parse(response.body); variables.set('sorted', _.sortBy([3, 1, 2]).join(',')); variables.set('sum', _.sum(d.items)); variables.set('picked', JSON.stringify(_.pick({ a: 1, b: 2 }, 'a')))", input, libLimits)
+      expect(out).toMatchObject({ ok: true, variables: { sorted: '1,2,3', sum: '6', picked: '{"a":1}' } })
+    })
+
+    it('offers moment', async () => {
+      const out = await runScript("variables.set('day', moment.utc(0).add(1, 'day').format('YYYY-MM-DD')); variables.set('unix', String(moment.utc('2020-01-01T00:00:00Z').unix()))", input, libLimits)
+      expect(out).toMatchObject({ ok: true, variables: { day: '1970-01-02', unix: '1577836800' } })
+    })
+
+    it('offers CryptoJS, with random numbers from the host', async () => {
+      const out = await runScript([
+        "variables.set('hmac', CryptoJS.HmacSHA256('message', 'key').toString());",
+        "variables.set('b64', CryptoJS.enc.Base64.stringify(CryptoJS.enc.Utf8.parse('hi')));",
+        "var sealed = CryptoJS.AES.encrypt('secret', 'passphrase').toString();",
+        "variables.set('roundtrip', CryptoJS.AES.decrypt(sealed, 'passphrase').toString(CryptoJS.enc.Utf8));",
+        "variables.set('random', CryptoJS.lib.WordArray.random(16).toString());",
+      ].join('\n'), input, libLimits)
+      expect(out.error).toBeNull()
+      expect(out.variables['hmac']).toBe('6e9ef29b75fffc5b7abae527d58fdadb2fe42e7219011976917343065f58ed4a')
+      expect(out.variables['b64']).toBe('aGk=')
+      expect(out.variables['roundtrip']).toBe('secret')
+      expect(out.variables['random']).toMatch(/^[0-9a-f]{32}$/)
+    })
+
+    it('offers tv4 to validate JSON Schema', async () => {
+      const out = await runScript([
+        "var schema = { type: 'object', required: ['items'], properties: { items: { type: 'array', items: { type: 'number' } } } };",
+        "variables.set('valid', String(tv4.validate(JSON.parse(response.body), schema)));",
+        "variables.set('invalid', String(tv4.validate({ items: ['x'] }, schema)) + ': ' + tv4.error.message);",
+      ].join('\n'), input, libLimits)
+      expect(out).toMatchObject({ ok: true, variables: { valid: 'true', invalid: 'false: Invalid type: string (expected number)' } })
+    })
+
+    it('does not load a library a script does not name', async () => {
+      // The names are assembled at run time, so that the source itself names no library.
+      const out = await runScript("log(['_', 'mo' + 'ment', 'Crypto' + 'JS', 't' + 'v4'].map(function (n) { return typeof globalThis[n] }).join(' '))", input, libLimits)
+      expect(out.output).toBe('undefined undefined undefined undefined')
+    })
+
+    it('opens no way out of the sandbox through the libraries', async () => {
+      const out = await runScript([
+        "_.noop(); moment(); CryptoJS.MD5('x'); tv4.validate(1, {});",
+        // lodash's template compiles code with Function: still inside QuickJS.
+        "log(_.template('<%= typeof process %> <%= typeof require %>')());",
+        "log(typeof process, typeof require, typeof module, typeof global, typeof fetch, typeof std, typeof os);",
+        "log(typeof Function('return this')().process);",
+      ].join('\n'), input, libLimits)
+      expect(out.error).toBeNull()
+      expect(out.output).toBe('undefined undefined\nundefined undefined undefined undefined undefined undefined undefined\nundefined')
+    })
+
+    it('keeps the time and memory limits with a library loaded', async () => {
+      const loop = await runScript("_.noop(); while (true) {}", input, { timeMs: 200, memoryBytes: 32 * 1024 * 1024 })
+      expect(loop).toMatchObject({ ok: false, error: 'the script was stopped: it ran longer than the time limit' })
+      const hog = await runScript("var a = []; for (;;) a.push(_.range(1000))", input, { timeMs: 3000, memoryBytes: 16 * 1024 * 1024 })
+      expect(hog.ok).toBe(false)
+      expect(hog.error).toMatch(/memory limit|time limit/)
+    })
+  })
 })
