@@ -107,6 +107,28 @@ export const environmentRoutes: MonitorRoute[] = [
       return { status: 204, raw: null }
     },
   },
+  // go-runscope's UpdateSharedEnvironment writes `Environments` with a capital E (a typo its users
+  // depend on) and its DeleteTestEnvironment puts the test id where the environment id belongs:
+  // /buckets/{k}/environments/{test}/tests/{environment}. Both answer as the paths they mean.
+  {
+    method: 'PUT',
+    path: '/buckets/:bucketKey/Environments/:environmentId',
+    scope: 'test:write',
+    handler: async (ctx) => {
+      const { bucket } = await bucketOf(ctx)
+      return { data: await update(ctx, bucket, await envOf(ctx, bucket, null)) }
+    },
+  },
+  {
+    method: 'DELETE',
+    path: `${shared}/:testId/tests/:environmentId`,
+    scope: 'test:write',
+    handler: async (ctx) => {
+      const { bucket, test } = await testOf(ctx)
+      await remove(ctx, bucket, await envOf(ctx, bucket, test.id))
+      return { status: 204, raw: null }
+    },
+  },
   {
     method: 'GET',
     path: ofTest,

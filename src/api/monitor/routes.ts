@@ -1,5 +1,7 @@
 import { bucketRoutes } from './buckets.js'
 import { environmentRoutes } from './environments.js'
+import { messageRoutes } from './messages.js'
+import { metricRoutes } from './metrics.js'
 import { oauthRoutes } from './oauth.js'
 import { resultRoutes } from './results.js'
 import { rootRoutes } from './root.js'
@@ -18,6 +20,8 @@ export const monitoringRoutes: readonly MonitorRoute[] = [
   ...environmentRoutes,
   ...scheduleRoutes,
   ...resultRoutes,
+  ...metricRoutes,
+  ...messageRoutes,
   ...triggerRoutes,
   ...oauthRoutes,
 ]

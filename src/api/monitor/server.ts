@@ -7,7 +7,7 @@ import { MonitorAuthenticator } from './bearer.js'
 import type { MonitorContext, MonitorDeps, MonitorPrincipal, MonitorResult, MonitorRoute } from './types.js'
 
 /** First path segments the monitoring API owns (spec/000 and the product's public API). */
-const OWNED = new Set(['account', 'buckets', 'radar', 'signin', 'teams', 'regions', 'apps', 'tokens'])
+const OWNED = new Set(['account', 'buckets', 'collections', 'radar', 'signin', 'teams', 'regions', 'apps', 'tokens'])
 
 /** `//v1//buckets/x` -> `/buckets/x`: doubled slashes collapsed, the `/v1` alias dropped. */
 export function monitoringPath (rawPath: string): string {
@@ -153,7 +153,7 @@ function writeResult (res: ServerResponse, outcome: MonitorResult): void {
     res.end(body ?? undefined)
     return
   }
-  writeJson(res, outcome.status ?? 200, monitoringEnvelope(null, outcome.data, { status: 'success', ...outcome.meta }))
+  writeJson(res, outcome.status ?? 200, { ...outcome.top, ...monitoringEnvelope(null, outcome.data, { status: 'success', ...outcome.meta }) })
 }
 
 /** `{data: {}, meta: {status: "error"}, error: {status, message, code}}`, as the product answers. */

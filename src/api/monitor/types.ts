@@ -49,7 +49,13 @@ export interface MonitorContext {
 }
 
 export type MonitorResult =
-  | { status?: number; data: unknown; meta?: Record<string, unknown> }
+  | {
+    status?: number
+    data: unknown
+    meta?: Record<string, unknown>
+    /** Members written beside the envelope's, for a client that reads the product's unwrapped answer (test metrics). */
+    top?: Record<string, unknown>
+  }
   | { status: number; raw: string | null; headers?: Record<string, string> }
 
 export interface MonitorRoute {
