@@ -4,7 +4,7 @@ import type { JsonObject, MonitorBucket, MonitorEnvironment, Repositories } from
 import { invalidField } from '../validation.js'
 import { bucketOf, testOf } from './access.js'
 import { recordEnvironmentRevision } from './revisions.js'
-import type { MonitorContext, MonitorRoute } from './types.js'
+import type { MonitorContext, MonitorResult, MonitorRoute } from './types.js'
 import { readEnvironment } from './validate.js'
 import { environmentView } from './views.js'
 
@@ -68,6 +68,17 @@ async function remove (ctx: MonitorContext, bucket: MonitorBucket, env: MonitorE
   await ctx.deps.store.monitoring.deleteEnvironment(bucket.key, env.id)
 }
 
+async function updateShared (ctx: MonitorContext): Promise<MonitorResult> {
+  const { bucket } = await bucketOf(ctx)
+  return { data: await update(ctx, bucket, await envOf(ctx, bucket, null)) }
+}
+
+async function removeOfTest (ctx: MonitorContext): Promise<MonitorResult> {
+  const { bucket, test } = await testOf(ctx)
+  await remove(ctx, bucket, await envOf(ctx, bucket, test.id))
+  return { status: 204, raw: null }
+}
+
 const shared = '/buckets/:bucketKey/environments'
 const ofTest = '/buckets/:bucketKey/tests/:testId/environments'
 
@@ -92,10 +103,7 @@ export const environmentRoutes: MonitorRoute[] = [
     method: 'PUT',
     path: `${shared}/:environmentId`,
     scope: 'test:write',
-    handler: async (ctx) => {
-      const { bucket } = await bucketOf(ctx)
-      return { data: await update(ctx, bucket, await envOf(ctx, bucket, null)) }
-    },
+    handler: updateShared,
   },
   {
     method: 'DELETE',
@@ -114,20 +122,13 @@ export const environmentRoutes: MonitorRoute[] = [
     method: 'PUT',
     path: '/buckets/:bucketKey/Environments/:environmentId',
     scope: 'test:write',
-    handler: async (ctx) => {
-      const { bucket } = await bucketOf(ctx)
-      return { data: await update(ctx, bucket, await envOf(ctx, bucket, null)) }
-    },
+    handler: updateShared,
   },
   {
     method: 'DELETE',
     path: `${shared}/:testId/tests/:environmentId`,
     scope: 'test:write',
-    handler: async (ctx) => {
-      const { bucket, test } = await testOf(ctx)
-      await remove(ctx, bucket, await envOf(ctx, bucket, test.id))
-      return { status: 204, raw: null }
-    },
+    handler: removeOfTest,
   },
   {
     method: 'GET',
@@ -169,10 +170,6 @@ export const environmentRoutes: MonitorRoute[] = [
     method: 'DELETE',
     path: `${ofTest}/:environmentId`,
     scope: 'test:write',
-    handler: async (ctx) => {
-      const { bucket, test } = await testOf(ctx)
-      await remove(ctx, bucket, await envOf(ctx, bucket, test.id))
-      return { status: 204, raw: null }
-    },
+    handler: removeOfTest,
   },
 ]
