@@ -61,6 +61,13 @@ paths:
                 cat: { value: [{ name: Tom }] }
                 dog: { value: [{ name: Rex }] }
         '404': { description: none, content: { application/json: { example: { error: none } } } }
+        '409':
+          description: conflict
+          content:
+            application/json:
+              examples:
+                locked: { value: { error: locked } }
+                busy: { value: { error: busy } }
 `
 
 async function serveWithValidation (bytes: Buffer, fileName: string): Promise<string> {
@@ -203,6 +210,40 @@ describe('Prefer: example=name', () => {
     // a status asked for wins over an example of the main response
     const both = await fetch(`${url}/api/pets`, { headers: { prefer: 'code=404, example=dog' } })
     expect(both.status).toBe(404)
+  })
+
+  it('chooses a named example of any documented response, with Prefer: code=', async () => {
+    const url = await serveWithValidation(Buffer.from(description), 'orders.yaml')
+    const ask = async (prefer: string) => {
+      const res = await fetch(`${url}/api/pets`, { headers: { prefer } })
+      return [res.status, await res.json()]
+    }
+    expect(await ask('code=409, example=busy')).toEqual([409, { error: 'busy' }])
+    expect(await ask('example=locked, code=409')).toEqual([409, { error: 'locked' }])
+    // without an example, or with one the response does not document: its first example
+    expect(await ask('code=409')).toEqual([409, { error: 'locked' }])
+    expect(await ask('code=409, example=dog')).toEqual([409, { error: 'locked' }])
+    const explicit = await fetch(`${url}/api/pets`, { headers: { 'x-understudy-status': '409', 'x-understudy-example': 'busy' } })
+    expect(await explicit.json()).toEqual({ error: 'busy' })
+  })
+})
+
+describe.skipIf(realworldDir === null)('Prefer: code= and example= on a real description (shutterstock, served by the command line)', () => {
+  it('answers the named example of a response that is not the main one', async () => {
+    // POST /v2/audio/collections documents 200 (its main response, no example) and 201 (a named
+    // example). The corpus has no response with several named examples: the inline test above
+    // covers choosing among them.
+    const file = join(realworldDir ?? '', 'openapi', 'shutterstock-v3.oas30.yaml')
+    const server = await startCli(['serve', file, '--port', '0'])
+    const post = async (prefer?: string) => await fetch(`${server.url}/v2/audio/collections`, { method: 'POST', headers: prefer === undefined ? {} : { prefer } })
+    const main = await post()
+    expect(main.status).toBe(200)
+    const chosen = await post('code=201, example=response')
+    expect(chosen.status).toBe(201)
+    expect(await chosen.json()).toEqual({ id: '48433105' })
+    // an example asked for without its status stays on the main response
+    expect((await post('example=response')).status).toBe(200)
+    await server.stop()
   })
 })
 
