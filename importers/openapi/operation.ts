@@ -1,4 +1,4 @@
-import { DEFAULT_PRIORITY, joinPointer, type RequestDslInput, type ResponseDslInput, type TransactionInput } from '../../src/dsl/index.js'
+import { DEFAULT_PRIORITY, joinPointer, type MatcherInput, type RequestDslInput, type ResponseDslInput, type TransactionInput } from '../../src/dsl/index.js'
 import { matchPath, type ServerBase } from './paths.js'
 import { isObject, type RefResolver } from './resolver.js'
 import { buildResponse, exampleNames, planResponses, type ResponseChoice } from './responses.js'
@@ -11,8 +11,9 @@ import { buildResponse, exampleNames, planResponses, type ResponseChoice } from 
 export const STATUS_HEADER = 'X-Understudy-Status'
 
 /**
- * The request header that selects a named example of the main response when it documents several:
- * `X-Understudy-Example: dog` (the runtime sets it from `Prefer: example=dog`).
+ * The request header that selects a named example of a response that documents several:
+ * `X-Understudy-Example: dog` (the runtime sets it from `Prefer: example=dog`); of the main
+ * response alone, or with STATUS_HEADER of the response that status selects.
  */
 export const EXAMPLE_HEADER = 'X-Understudy-Example'
 
@@ -23,6 +24,12 @@ export const EXAMPLE_HEADER = 'X-Understudy-Example'
  * transaction, which matches that request too.
  */
 export const VARIANT_PRIORITY = DEFAULT_PRIORITY - 1
+
+/**
+ * Priority of a named example of a non-main response: it carries both headers, so it matches
+ * only a request that asks for both, and must then beat the status variant (which matches too).
+ */
+export const EXAMPLE_OF_VARIANT_PRIORITY = VARIANT_PRIORITY - 1
 
 /** Everything an operation's transactions depend on. */
 export interface OperationInput {
@@ -97,15 +104,28 @@ export function operationTransactions (input: OperationInput): TransactionInput[
     })
   }
   for (const variant of plan.variants) {
+    const status: MatcherInput = { key: STATUS_HEADER, matcherName: 'equals', matchingValue: variant.key }
     out.push({
       name: `${name} [${variant.key}]`,
       ...common,
       dsl: {
         priority: VARIANT_PRIORITY,
-        requestDsl: { ...requestDsl, headers: [{ key: STATUS_HEADER, matcherName: 'equals', matchingValue: variant.key }] },
+        requestDsl: { ...requestDsl, headers: [status] },
         responseDsl: build(variant),
       },
     })
+    // `Prefer: code=404, example=gone`: a named example of this response (issue 13).
+    for (const example of exampleNames(variant.node, { version: input.version, resolver: input.resolver, produces: input.produces, at: responsesAt })) {
+      out.push({
+        name: `${name} [${variant.key}] [example=${example}]`,
+        ...common,
+        dsl: {
+          priority: EXAMPLE_OF_VARIANT_PRIORITY,
+          requestDsl: { ...requestDsl, headers: [status, { key: EXAMPLE_HEADER, matcherName: 'equals', matchingValue: example }] },
+          responseDsl: build(variant, example),
+        },
+      })
+    }
   }
   return out
 }

@@ -1,5 +1,6 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import addFormatsModule from 'ajv-formats'
+import { jsonTextDepth } from '../../src/dsl/index.js'
 import { parseStructured } from '../shared/index.js'
 import type { ImportContext, ImportInput } from '../types.js'
 import { matchPath, serverBase, swaggerBase, type ServerBase } from './paths.js'
@@ -43,7 +44,8 @@ interface OperationCheck {
   names: string[]
   placeholders: number
   parameters: ParameterCheck[]
-  body: { required: boolean; validate: ValidateFunction | null; json: boolean } | null
+  /** `recursive`: its schema refers to itself, so a body's depth is bounded before ajv recurses into it. */
+  body: { required: boolean; validate: ValidateFunction | null; json: boolean; recursive: boolean } | null
   /** Alternatives (OR) of requirements (AND) of credential checks, each naming what it wants. */
   security: Array<Array<{ test: (req: RequestView, query: URLSearchParams, cookies: Map<string, string>) => boolean; wants: string }>>
 }
@@ -105,8 +107,12 @@ function operationChecks (doc: Json, fileName: string, ajv: { parameters: Ajv; b
   const swagger = doc['swagger'] !== undefined
   const resolver = new RefResolver(doc, { fileName, readFile: ctx.readFile, warn: () => {} })
   const schema = (node: unknown): Json | null => {
-    const resolved = resolveSchema(node, resolver, new Set(), 0)
+    const resolved = rootSchema(node, resolver)
     return isObject(resolved) ? resolved : null
+  }
+  const bodyOf = (node: unknown, required: boolean, json: boolean): NonNullable<OperationCheck['body']> => {
+    const resolved = schema(node)
+    return { required, validate: compile(resolved), json, recursive: resolved?.['$defs'] !== undefined }
   }
   const compile = (node: Json | null, instance: Ajv = ajv.body): ValidateFunction | null => {
     if (node === null) return null
@@ -143,7 +149,7 @@ function operationChecks (doc: Json, fileName: string, ajv: { parameters: Ajv; b
       for (const param of declared.values()) {
         const where = param['in']
         if (where === 'body') {
-          body = { required: param['required'] === true, validate: compile(schema(param['schema'])), json: true }
+          body = bodyOf(param['schema'], param['required'] === true, true)
           continue
         }
         if (where !== 'path' && where !== 'query' && where !== 'header' && where !== 'cookie') continue
@@ -152,7 +158,7 @@ function operationChecks (doc: Json, fileName: string, ajv: { parameters: Ajv; b
           name: where === 'header' ? String(param['name']).toLowerCase() : String(param['name']),
           in: where,
           required: where === 'path' || param['required'] === true,
-          validate: paramSchema === null ? null : compile({ type: 'object', properties: { v: paramSchema } }, ajv.parameters),
+          validate: paramSchema === null ? null : compile(wrapParameter(paramSchema), ajv.parameters),
           array: paramSchema?.['type'] === 'array',
         })
       }
@@ -162,11 +168,7 @@ function operationChecks (doc: Json, fileName: string, ajv: { parameters: Ajv; b
           const content = isObject(requestBody['content']) ? requestBody['content'] : {}
           const jsonType = Object.keys(content).find((t) => /json/i.test(t))
           const media = jsonType === undefined ? undefined : content[jsonType]
-          body = {
-            required: requestBody['required'] === true,
-            validate: isObject(media) ? compile(schema(media['schema'])) : null,
-            json: jsonType !== undefined,
-          }
+          body = bodyOf(isObject(media) ? media['schema'] : undefined, requestBody['required'] === true, jsonType !== undefined)
         }
       }
       const requirements = Array.isArray(operation['security']) ? operation['security'] : Array.isArray(doc['security']) ? doc['security'] : []
@@ -212,8 +214,15 @@ function violationsOf (check: OperationCheck, req: RequestView, found: RegExpExe
     } else if (check.body.validate !== null && check.body.json) {
       let parsed: unknown
       let ok = true
+      const text = req.body?.toString('utf8') ?? ''
+      // A recursive schema is validated as deep as the body goes: bound the depth first, so that a
+      // hostile body cannot exhaust the stack (a 422, not a 500).
+      if (check.body.recursive && jsonTextDepth(text, MAX_BODY_DEPTH) > MAX_BODY_DEPTH) {
+        violations.push({ path: '/body', message: `must not nest deeper than ${MAX_BODY_DEPTH} levels` })
+        return violations
+      }
       try {
-        parsed = JSON.parse(req.body?.toString('utf8') ?? '')
+        parsed = JSON.parse(text)
       } catch {
         ok = false
         violations.push({ path: '/body', message: 'the body must be JSON' })
@@ -269,20 +278,57 @@ function swaggerParamSchema (param: Json): Json | null {
   return out
 }
 
+/** Deepest request body checked against a recursive schema; deeper ones are refused (422). */
+const MAX_BODY_DEPTH = 256
+
+/** A parameter's schema under `{v: ...}` (so that ajv coerces the value in place), its `$defs` kept at the root. */
+function wrapParameter (paramSchema: Json): Json {
+  const { $defs, ...own } = paramSchema
+  return { type: 'object', properties: { v: own }, ...($defs === undefined ? {} : { $defs }) }
+}
+
 /**
- * The schema with every `$ref` followed (a reference already being expanded becomes `{}`, which
- * accepts anything: recursion is not checked deeper) and OpenAPI 3.0's `nullable` turned into a
+ * A schema ready for ajv: every `$ref` followed and inlined, except where a schema refers to
+ * itself (a tree node whose children are nodes): the reference that closes the cycle becomes a
+ * `{$ref: '#/$defs/understudy-recursive-N'}` to a definition added under the root's `$defs`, which ajv compiles as a
+ * recursive schema, so that a recursive value is checked at every depth.
+ */
+function rootSchema (node: unknown, resolver: RefResolver): unknown {
+  const defs = new Map<string, string>()
+  const root = resolveSchema(node, resolver, new Set(), 0, defs)
+  if (defs.size === 0 || !isObject(root)) return root
+  const built: Json = {}
+  // Expanding a definition may find further cycles: until every named one is built.
+  for (let done = 0; done < defs.size;) {
+    for (const [ref, name] of [...defs].slice(done)) {
+      built[name] = resolveSchema({ $ref: ref }, resolver, new Set(), 0, defs)
+      done++
+    }
+  }
+  return { ...root, $defs: { ...(isObject(root['$defs']) ? root['$defs'] : {}), ...built } }
+}
+
+/**
+ * The schema with every `$ref` followed (a reference already being expanded becomes a reference to
+ * a root definition named in `defs`: see rootSchema) and OpenAPI 3.0's `nullable` turned into a
  * JSON Schema type list. Depth is bounded.
  */
-function resolveSchema (node: unknown, resolver: RefResolver, expanding: Set<string>, depth: number): unknown {
+function resolveSchema (node: unknown, resolver: RefResolver, expanding: Set<string>, depth: number, defs: Map<string, string>): unknown {
   if (depth > 64) return {}
-  if (Array.isArray(node)) return node.map((n) => resolveSchema(n, resolver, expanding, depth + 1))
+  if (Array.isArray(node)) return node.map((n) => resolveSchema(n, resolver, expanding, depth + 1, defs))
   if (!isObject(node)) return node
   let value: unknown = node
   let ref: string | undefined
   if (typeof node['$ref'] === 'string') {
     ref = node['$ref']
-    if (expanding.has(ref)) return {}
+    if (expanding.has(ref)) {
+      let name = defs.get(ref)
+      if (name === undefined) {
+        name = `understudy-recursive-${defs.size}`
+        defs.set(ref, name)
+      }
+      return { $ref: `#/$defs/${name}` }
+    }
     value = resolver.deref(node)?.value
     if (!isObject(value)) return {}
   }
@@ -291,8 +337,8 @@ function resolveSchema (node: unknown, resolver: RefResolver, expanding: Set<str
   for (const [key, inner] of Object.entries(value as Json)) {
     if (key === '$ref' || key === 'example' || key === 'examples' || key === 'xml' || key === 'discriminator') continue
     out[key] = key === 'properties' || key === 'patternProperties' || key === 'definitions' || key === '$defs'
-      ? Object.fromEntries(Object.entries(isObject(inner) ? inner : {}).map(([k, v]) => [k, resolveSchema(v, resolver, expanding, depth + 1)]))
-      : resolveSchema(inner, resolver, expanding, depth + 1)
+      ? Object.fromEntries(Object.entries(isObject(inner) ? inner : {}).map(([k, v]) => [k, resolveSchema(v, resolver, expanding, depth + 1, defs)]))
+      : resolveSchema(inner, resolver, expanding, depth + 1, defs)
   }
   if (ref !== undefined) expanding.delete(ref)
   if (out['nullable'] === true && typeof out['type'] === 'string') out['type'] = [out['type'], 'null']

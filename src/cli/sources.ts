@@ -189,7 +189,9 @@ function selectedTransactions (doc: MockServiceDocument): Transaction[] {
 /** True when a document sets something that changes how requests are answered (a name does not). */
 function carriesSettings (doc: MockServiceDocument): boolean {
   return doc.thinkTime !== null || doc.capacity !== null || doc.replicas !== null ||
-    doc.noMatchingRequestPreference !== 'return404' || doc.liveSystemHost !== null || doc.id !== undefined
+    doc.noMatchingRequestPreference !== 'return404' || doc.liveSystemHost !== null || doc.id !== undefined ||
+    doc.cors !== undefined || doc.faults !== undefined || doc.templateSeed !== undefined ||
+    doc.validateRequests === true || doc.matchHost === true
 }
 
 /**

@@ -121,4 +121,7 @@ export interface DocumentInput {
   cors?: boolean | { origins?: string[]; methods?: string[]; headers?: string[]; credentials?: boolean; maxAge?: number | null } | null
   faults?: string | { type: string; probability?: number } | null
   templateSeed?: number | null
+  // issue 13
+  validateRequests?: boolean | null
+  matchHost?: boolean | null
 }

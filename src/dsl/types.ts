@@ -191,6 +191,14 @@ export interface MockServiceDocument {
   faults?: FaultSpec
   /** Seed of faker and the random helpers of templates: repeatable values. */
   templateSeed?: number
+  // --- issue 13 ---
+  /**
+   * Check requests against the OpenAPI descriptions among the files the runtime reads, as
+   * `--validate-requests` does (docs/runtime.md); absent or false: off unless the flag says so.
+   */
+  validateRequests?: boolean
+  /** Match `requestDsl.host` against the Host header, as `--match-host` does; absent: off unless the flag says so. */
+  matchHost?: boolean
 }
 
 // ---------------------------------------------------------------------------------------------

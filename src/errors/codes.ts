@@ -50,6 +50,7 @@ export const codes = {
   ERR_INTERNAL: { status: 500, message: 'Internal error' },
   // issue 12: a response template's helper failed on a request
   ERR_SERVE_TEMPLATE: { status: 500, message: 'Template helper %s failed: %s' },
+  ERR_SERVE_SCENARIO_UNAVAILABLE: { status: 503, message: 'Scenario state is unavailable: %s' },
 } as const satisfies Record<string, { status: number; message: string }>
 
 /** A stable error code, such as `ERR_DSL_INVALID`. */

@@ -2,5 +2,5 @@ export { InspectionRing, type RingLimits, type RingIds, type RecordOutcome } fro
 export type { InspectionRecord } from './record.js'
 export { toListEntry, toDetail, type InspectionListEntry, type InspectionDetail } from './query.js'
 export { compileFilter, filterFromQuery, failedFields, filterParams, type InspectionFilter, type RecordTest } from './filter.js'
-export { readVerification, verify, type Verification, type VerificationResult, type VerificationMiss } from './verify.js'
+export { readVerification, verify, mergeVerifications, newestFirst, type Verification, type VerificationResult, type VerificationMiss } from './verify.js'
 export { inspectionSearch, allRecords, type InspectionSearch, type UnmatchedEntry } from './search.js'

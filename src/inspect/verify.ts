@@ -83,23 +83,7 @@ export function verify (records: readonly InspectionRecord[], verification: Veri
   const others: InspectionRecord[] = []
   for (const record of records) (test(record) ? matching : others).push(record)
   const actual = matching.length
-  const { count, atLeast, atMost } = verification
-  let verified: boolean
-  let expected: string
-  if (count !== undefined) {
-    verified = actual === count
-    expected = `exactly ${count}`
-  } else if (atLeast !== undefined && atMost !== undefined) {
-    verified = actual >= atLeast && actual <= atMost
-    expected = `between ${atLeast} and ${atMost}`
-  } else if (atMost !== undefined) {
-    verified = actual <= atMost
-    expected = `at most ${atMost}`
-  } else {
-    const least = atLeast ?? 1
-    verified = actual >= least
-    expected = `at least ${least}`
-  }
+  const { verified, expected } = judge(verification, actual)
   const nearest = others
     .map((r) => ({ id: r.id, method: r.method, url: r.url, statusCode: r.statusCode, failed: failedFields(verification.request, r) }))
     .sort((a, b) => a.failed.length - b.failed.length)
@@ -111,6 +95,37 @@ export function verify (records: readonly InspectionRecord[], verification: Veri
     matching: matching.slice(0, MAX_MATCHING).map((r) => toListEntry(r, serviceMockId)),
     nearest,
   }
+}
+
+/** Whether `actual` records satisfy the verification's bound, and the bound in words. */
+function judge (verification: Verification, actual: number): { verified: boolean; expected: string } {
+  const { count, atLeast, atMost } = verification
+  if (count !== undefined) return { verified: actual === count, expected: `exactly ${count}` }
+  if (atLeast !== undefined && atMost !== undefined) return { verified: actual >= atLeast && actual <= atMost, expected: `between ${atLeast} and ${atMost}` }
+  if (atMost !== undefined) return { verified: actual <= atMost, expected: `at most ${atMost}` }
+  const least = atLeast ?? 1
+  return { verified: actual >= least, expected: `at least ${least}` }
+}
+
+/**
+ * One verification's answer from the answers of several journals (the replicas of a cluster,
+ * each verified on its own records): counts add up, the matching records are merged newest
+ * first and the nearest misses fewest failed fields first, each within the usual bounds.
+ *
+ * @example
+ * mergeVerifications(verification, await Promise.all(replicas.map((r) => r.verify(verification))))
+ */
+export function mergeVerifications (verification: Verification, results: readonly VerificationResult[]): VerificationResult {
+  let actual = 0
+  for (const r of results) actual += r.actual
+  const matching = newestFirst(results.flatMap((r) => r.matching)).slice(0, MAX_MATCHING)
+  const nearest = results.flatMap((r) => r.nearest).sort((a, b) => a.failed.length - b.failed.length || b.id - a.id).slice(0, MAX_NEAREST)
+  return { ...judge(verification, actual), actual, matching, nearest }
+}
+
+/** List entries of several journals, newest first (by time, then id), sorted in place. */
+export function newestFirst<T extends { timestamp: number; id: number }> (entries: T[]): T[] {
+  return entries.sort((a, b) => b.timestamp - a.timestamp || b.id - a.id)
 }
 
 function invalid (field: string, message: string) {

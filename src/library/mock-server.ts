@@ -2,7 +2,7 @@ import { loadRuntimeOptions, type RuntimeOptionsInput } from '../config/index.js
 import { readDefinition, type DocumentInput, type DslInput, type MockServiceDocument, type TransactionInput } from '../dsl/index.js'
 import { inspectionSearch, type InspectionFilter, type InspectionListEntry, type UnmatchedEntry, type Verification, type VerificationResult } from '../inspect/index.js'
 import { createLogger, createSilentLogger, type LogLevel, type Logger } from '../log/index.js'
-import { startAdmin, startRuntime, type AdminServer, type Runtime } from '../serve/index.js'
+import { startAdmin, startRuntime, type AdminServer, type Runtime, type ScenarioView } from '../serve/index.js'
 import { collectFiles, loadSources } from '../cli/sources.js'
 import { importFile, supportedExtensions } from '../../importers/index.js'
 
@@ -47,6 +47,16 @@ export interface MockInspection {
   clear: () => void
 }
 
+/** The scenario states of a mock server. */
+export interface MockScenarios {
+  /** Every instance not in `Started`, by name then instance. */
+  list: () => ScenarioView[]
+  /** Puts one scenario instance (without `instance`: the default one) in a state. */
+  set: (name: string, state: string, instance?: string) => void
+  /** Back to `Started`: every scenario, one, or one instance; answers how many were reset. */
+  reset: (name?: string, instance?: string) => number
+}
+
 /** A running mock server. */
 export interface MockServer {
   /** `http://127.0.0.1:PORT` */
@@ -55,11 +65,8 @@ export interface MockServer {
   /** The admin API's URL when `adminPort` was given, else null. */
   readonly adminUrl: string | null
   readonly inspection: MockInspection
-  /**
-   * The runtime's scenario store when this build has one (stateful scenarios), else null; see
-   * docs/library.md.
-   */
-  readonly scenarios: unknown
+  /** Scenario states (docs/dsl.md, "Stateful scenarios"): read, set and reset them between tests. */
+  readonly scenarios: MockScenarios
   /** The underlying runtime, for what the API does not cover. */
   readonly runtime: Runtime
   /**
@@ -117,7 +124,11 @@ export async function createMockServer (options: MockServerOptions): Promise<Moc
     urls: runtime.urls,
     adminUrl: admin?.url ?? null,
     inspection,
-    scenarios: (runtime as unknown as { scenarios?: unknown }).scenarios ?? null,
+    scenarios: {
+      list: () => runtime.current().scenarios.list(),
+      set: (name, state, instance) => runtime.current().scenarios.set(name, instance ?? null, state, null),
+      reset: (name, instance) => runtime.current().scenarios.reset(name, instance),
+    },
     runtime,
     reload: async (next) => {
       const document = documentOf(next ?? source)

@@ -1,5 +1,15 @@
 import type { MockServiceDocument } from '../dsl/index.js'
-import { inspectionSearch, toDetail, toListEntry, type InspectionDetail, type InspectionListEntry, type InspectionSearch } from '../inspect/index.js'
+import {
+  inspectionSearch,
+  toDetail,
+  toListEntry,
+  type InspectionDetail,
+  type InspectionFilter,
+  type InspectionListEntry,
+  type UnmatchedEntry,
+  type Verification,
+  type VerificationResult,
+} from '../inspect/index.js'
 import type { LogRing } from '../log/index.js'
 import { regexInputStats } from '../match/index.js'
 import type { Runtime } from './runtime.js'
@@ -53,10 +63,20 @@ export interface AdminTarget {
   inspectionDetail: (id: number) => Promise<InspectionDetail | undefined>
   /** The newest `limit` log lines, oldest first. */
   log: (limit: number) => Promise<string[]>
-  /** Filtered queries, counts, verification and reset; absent on a cluster primary (for now). */
-  search?: InspectionSearch
+  /** Filtered queries, counts, verification and reset (a cluster primary asks every replica). */
+  search: AdminSearch
   /** issue 12: scenario states (absent where the target cannot reach them). */
   scenarios?: ScenarioAdmin
+}
+
+/** The verification queries as the admin API runs them: those of src/inspect, asynchronous. */
+export interface AdminSearch {
+  list: (filter: InspectionFilter, skip: number, limit: number) => Promise<InspectionPage>
+  count: (filter: InspectionFilter) => Promise<number>
+  unmatched: (filter: InspectionFilter, limit: number) => Promise<{ entries: UnmatchedEntry[]; total: number }>
+  verify: (verification: Verification) => Promise<VerificationResult>
+  /** Forgets every record; how many were forgotten. */
+  clear: () => Promise<number>
 }
 
 /** Scenario states as the admin API reads and changes them (issue 12). */
@@ -109,12 +129,24 @@ export function localAdminTarget (runtime: Runtime, logRing: LogRing | null, sta
       return record === undefined ? undefined : toDetail(record, runtime.current().serviceMockId)
     },
     log: async (limit) => logRing?.snapshot(limit) ?? [],
-    search: inspectionSearch(() => runtime.ring, () => runtime.current().serviceMockId),
+    search: localSearch(runtime),
     scenarios: {
       list: async () => runtime.current().scenarios.list(),
       set: async (name, instance, state) => runtime.current().scenarios.set(name, instance, state, null),
       reset: async (name, instance) => runtime.current().scenarios.reset(name, instance),
       postServe: async () => runtime.current().postServe?.stats ?? null,
     },
+  }
+}
+
+/** The verification queries over one runtime's journal. */
+function localSearch (runtime: Runtime): AdminSearch {
+  const search = inspectionSearch(() => runtime.ring, () => runtime.current().serviceMockId)
+  return {
+    list: async (filter, skip, limit) => search.list(filter, skip, limit),
+    count: async (filter) => search.count(filter),
+    unmatched: async (filter, limit) => search.unmatched(filter, limit),
+    verify: async (verification) => search.verify(verification),
+    clear: async () => search.clear(),
   }
 }

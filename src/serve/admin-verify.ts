@@ -1,6 +1,7 @@
 import type http from 'node:http'
 import { createError, v1Envelope } from '../errors/index.js'
-import { filterFromQuery, filterParams, readVerification, type InspectionSearch } from '../inspect/index.js'
+import { filterFromQuery, filterParams, readVerification } from '../inspect/index.js'
+import type { AdminSearch } from './admin-target.js'
 
 type Reply = { status: number; body: unknown }
 /** An admin route: method, path, and a handler given the query and the request body. */
@@ -15,29 +16,25 @@ export function hasFilter (query: URLSearchParams): boolean {
  * The verification routes of the admin API (docs/runtime.md, "Verification"): `DELETE
  * /inspection` (reset), `GET /inspection/count`, `GET /inspection/unmatched` and `POST
  * /inspection/verify`. The filtered `GET /inspection` is in admin.ts, next to the plain list.
- * A target without search (a cluster primary) answers 503 naming why.
+ * On a cluster primary each query is answered from every replica's journal (cluster-admin.ts).
  */
-export function verificationRoutes (search: InspectionSearch | undefined): VerifyRoute[] {
-  const need = (): InspectionSearch => {
-    if (search === undefined) throw createError('ERR_API_UNAVAILABLE', ['inspection queries and verification are not available with --replicas above 1'])
-    return search
-  }
+export function verificationRoutes (search: AdminSearch): VerifyRoute[] {
   return [
-    ['DELETE', '/inspection', () => ok({ deleted: need().clear() })],
-    ['GET', '/inspection/count', (_req, _params, query) => ok({ count: need().count(filterFromQuery(query)) })],
-    ['GET', '/inspection/unmatched', (_req, _params, query) => {
+    ['DELETE', '/inspection', async () => ok({ deleted: await search.clear() })],
+    ['GET', '/inspection/count', async (_req, _params, query) => ok({ count: await search.count(filterFromQuery(query)) })],
+    ['GET', '/inspection/unmatched', async (_req, _params, query) => {
       const limit = Math.min(Math.max(Number(query.get('limit') ?? 50) || 50, 1), 1000)
-      const page = need().unmatched(filterFromQuery(query), limit)
+      const page = await search.unmatched(filterFromQuery(query), limit)
       return { status: 200, body: { ...v1Envelope(null, page.entries, null), total: page.total } }
     }],
-    ['POST', '/inspection/verify', (_req, _params, _query, body) => {
+    ['POST', '/inspection/verify', async (_req, _params, _query, body) => {
       let parsed: unknown
       try {
         parsed = JSON.parse(body.toString('utf8'))
       } catch {
         throw createError('ERR_API_VALIDATION', ['the body must be JSON {request, count | atLeast | atMost}'])
       }
-      return ok(need().verify(readVerification(parsed)))
+      return ok(await search.verify(readVerification(parsed)))
     }],
   ]
 }

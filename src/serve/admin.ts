@@ -84,8 +84,7 @@ export async function startAdmin (params: AdminParams): Promise<AdminServer> {
     ['GET', '/inspection', async (_req, _params, query) => {
       const skip = intParam(query, 'skip', 0, 0, Number.MAX_SAFE_INTEGER)
       const limit = intParam(query, 'limit', DEFAULT_PAGE, 0, MAX_PAGE)
-      const search = hasFilter(query) ? target.search : undefined
-      const page = search !== undefined ? search.list(filterFromQuery(query), skip, limit) : await target.inspection(skip, limit)
+      const page = hasFilter(query) ? await target.search.list(filterFromQuery(query), skip, limit) : await target.inspection(skip, limit)
       return { status: 200, body: { ...v1Envelope(null, page.entries, null), skip, limit, total: page.total } }
     }],
     ['GET', '/inspection/:id', async (_req, routeParams) => {

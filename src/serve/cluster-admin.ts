@@ -1,8 +1,10 @@
 import type { Pool } from 'undici'
 import type { MockServiceDocument } from '../dsl/index.js'
-import type { InspectionDetail, InspectionListEntry } from '../inspect/index.js'
+import { mergeVerifications, newestFirst, type InspectionDetail, type InspectionListEntry, type UnmatchedEntry, type VerificationResult } from '../inspect/index.js'
 import type { LogRing } from '../log/index.js'
-import type { AdminTarget, InspectionPage, ReconfigureResult, RuntimeHealth } from './admin-target.js'
+import type { AdminSearch, AdminTarget, InspectionPage, ReconfigureResult, RuntimeHealth, ScenarioAdmin } from './admin-target.js'
+import type { ReplicaCall } from './cluster-protocol.js'
+import type { PostServeStats } from './post-serve.js'
 import { ReplicaGoneError, type ReplicaSet, type ReplicaState } from './cluster-primary.js'
 import { compileMock } from './compile-mock.js'
 import { closePools } from './proxy.js'
@@ -28,6 +30,8 @@ export interface ClusterHealth extends RuntimeHealth {
 
 /** How long the primary waits for a replica's answer to a read (health, inspection, log). */
 const READ_TIMEOUT_MS = 3_000
+/** A verification query decodes a replica's whole journal: it gets longer. */
+const SEARCH_TIMEOUT_MS = 15_000
 /** How long it waits for every replica to compile and swap a configuration. */
 const RECONFIGURE_TIMEOUT_MS = 60_000
 
@@ -125,6 +129,8 @@ export function clusterAdminTarget (set: ReplicaSet, logRing: LogRing | null): A
         throw err
       }
     },
+    search: clusterSearch(set, up),
+    scenarios: clusterScenarios(set, up),
     log: async (limit) => {
       const parts = await Promise.all(up().map(async (replica) => {
         try {
@@ -138,6 +144,65 @@ export function clusterAdminTarget (set: ReplicaSet, logRing: LogRing | null): A
       const lines = parts.flat().map((line) => ({ line, time: timeOf(line) }))
       lines.sort((a, b) => a.time - b.time)
       return lines.slice(Math.max(0, lines.length - limit)).map((l) => l.line)
+    },
+  }
+}
+
+/**
+ * The verification queries of a cluster: the same query asked of every running replica, over its
+ * own journal, and the answers merged (lists newest first, counts added, verifications judged on
+ * the sum). A replica that does not answer is left out of reads, and fails a reset (so that a
+ * test never believes the journal empty when it is not).
+ */
+function clusterSearch (set: ReplicaSet, up: () => number[]): AdminSearch {
+  const ask = async <T>(call: ReplicaCall, fallback: T | null): Promise<T[]> => await Promise.all(up().map(async (replica) => {
+    try {
+      return await set.call(replica, call, SEARCH_TIMEOUT_MS) as T
+    } catch (err) {
+      if (fallback === null && !(err instanceof ReplicaGoneError)) throw err
+      return fallback ?? (0 as T)
+    }
+  }))
+  return {
+    list: async (filter, skip, limit) => {
+      const pages = await ask<InspectionPage>({ op: 'list', filter, limit: skip + limit }, { entries: [], total: 0 })
+      return { entries: newestFirst(pages.flatMap((p) => p.entries)).slice(skip, skip + limit), total: sum(pages.map((p) => p.total)) }
+    },
+    count: async (filter) => sum(await ask<number>({ op: 'count', filter }, 0)),
+    unmatched: async (filter, limit) => {
+      const pages = await ask<{ entries: UnmatchedEntry[]; total: number }>({ op: 'unmatched', filter, limit }, { entries: [], total: 0 })
+      return { entries: newestFirst(pages.flatMap((p) => p.entries)).slice(0, limit), total: sum(pages.map((p) => p.total)) }
+    },
+    verify: async (verification) => {
+      const empty: VerificationResult = { verified: false, expected: '', actual: 0, matching: [], nearest: [] }
+      return mergeVerifications(verification, await ask<VerificationResult>({ op: 'verify', verification }, empty))
+    },
+    clear: async () => sum(await ask<number>({ op: 'clear' }, null)),
+  }
+}
+
+/** `/scenarios` of a cluster: the states are the primary's; the webhook counters are summed over the replicas. */
+function clusterScenarios (set: ReplicaSet, up: () => number[]): ScenarioAdmin {
+  return {
+    list: async () => set.scenarios.list(),
+    set: async (name, instance, state) => set.scenarios.set(name, instance, state, null),
+    reset: async (name, instance) => set.scenarios.reset(name, instance),
+    postServe: async () => {
+      const stats = await Promise.all(up().map(async (replica) => {
+        try {
+          return await set.call(replica, { op: 'postServe' }, READ_TIMEOUT_MS) as PostServeStats | null
+        } catch {
+          return null
+        }
+      }))
+      const known = stats.filter((s): s is PostServeStats => s !== null)
+      if (known.length === 0) return null
+      return {
+        sent: sum(known.map((s) => s.sent)),
+        failed: sum(known.map((s) => s.failed)),
+        dropped: sum(known.map((s) => s.dropped)),
+        queued: sum(known.map((s) => s.queued)),
+      }
     },
   }
 }

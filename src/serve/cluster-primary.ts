@@ -12,6 +12,7 @@ import {
   type ReplicaMessage,
 } from './cluster-protocol.js'
 import type { Runtime } from './runtime.js'
+import { commitScenarios, ScenarioStore } from './scenario/store.js'
 import { loadTlsMaterial, type TlsMaterial } from './tls.js'
 
 /** A replica's state as the primary sees it. */
@@ -75,8 +76,8 @@ const MAX_REQUESTS_PER_MS = 1_000
 /**
  * The primary of `understudy run --replicas N`: forks N replicas (node:cluster) that share the
  * mock service's ports, gives each its document and inspection-id residue, restarts a replica that
- * dies (logged; immediately, then with a backoff up to 5 s while it keeps dying young), and talks
- * to them over IPC for the admin API (cluster-admin.ts).
+ * dies (logged; immediately, then with a backoff up to 5 s while it keeps dying young), talks
+ * to them over IPC for the admin API (cluster-admin.ts), and keeps the scenario states they share.
  *
  * @example
  * const set = new ReplicaSet({ document, options, replicas: 4, log, args: ['run', '--mock', 'm.json'] })
@@ -86,6 +87,12 @@ const MAX_REQUESTS_PER_MS = 1_000
 export class ReplicaSet {
   readonly replicas: number
   readonly startedAt = Date.now()
+  /**
+   * The scenario states of the mock service, shared by its replicas: each replica commits its
+   * scenario matches here (one synchronous check-and-set per message, so atomic), and the admin
+   * `/scenarios` routes read and change them here. They outlive replica restarts and reconfigurations.
+   */
+  readonly scenarios = new ScenarioStore()
   #document: MockServiceDocument
   readonly #params: ReplicaSetParams
   readonly #log: Logger
@@ -262,6 +269,11 @@ export class ReplicaSet {
         if (this.#initial !== null) this.#initial.reject(fromWireError(message.error))
         worker.process.kill('SIGKILL')
         break
+      case 'scenario': {
+        const result = commitScenarios(this.scenarios, message.reads, message.writes)
+        this.#send(worker, { kind: 'scenario-result', requestId: message.requestId, ok: result.ok, states: result.states })
+        break
+      }
       case 'reply': {
         const pending = slot.calls.get(message.callId)
         if (pending === undefined) return

@@ -1,12 +1,15 @@
 import type { MockServiceDocument } from '../dsl/index.js'
 import type { WireError } from '../errors/index.js'
-import type { RingIds } from '../inspect/index.js'
+import type { InspectionFilter, RingIds, Verification } from '../inspect/index.js'
+import type { ScenarioRead, ScenarioWrite } from './scenario/store.js'
 import type { TlsMaterial } from './tls.js'
 
 /*
  * The IPC messages between a cluster primary (`understudy run --replicas N`, N > 1) and its
  * replicas. A replica says `hello` once it listens for messages; the primary answers `start` with
  * what it serves; admin work goes as `call`s answered by `reply`s carrying the same `callId`.
+ * The other way, a replica asks the primary to commit a scenario transition (`scenario`,
+ * answered by `scenario-result` with the same `requestId`): the primary keeps the states.
  */
 
 /** Ports a replica listens on; 0 shares whatever port the first replica was given. */
@@ -24,6 +27,13 @@ export type ReplicaCall =
   | { op: 'inspection'; skip: number; limit: number }
   | { op: 'detail'; id: number }
   | { op: 'log'; limit: number }
+  // the verification queries, each over the replica's own journal (the primary merges them)
+  | { op: 'list'; filter: InspectionFilter; limit: number }
+  | { op: 'count'; filter: InspectionFilter }
+  | { op: 'unmatched'; filter: InspectionFilter; limit: number }
+  | { op: 'verify'; verification: Verification }
+  | { op: 'clear' }
+  | { op: 'postServe' }
 
 export interface StartMessage {
   kind: 'start'
@@ -40,6 +50,7 @@ export type PrimaryMessage =
   | StartMessage
   | { kind: 'call'; callId: number; call: ReplicaCall }
   | { kind: 'stop' }
+  | { kind: 'scenario-result'; requestId: number; ok: boolean; states: ScenarioRead[] }
 
 export type ReplicaMessage =
   | { kind: 'hello' }
@@ -47,6 +58,7 @@ export type ReplicaMessage =
   | { kind: 'failed'; error: WireError }
   | { kind: 'reply'; callId: number; value: unknown }
   | { kind: 'reply'; callId: number; error: WireError }
+  | { kind: 'scenario'; requestId: number; reads: ScenarioRead[]; writes: ScenarioWrite[] }
 
 /**
  * Whether an IPC message is one of ours (Node's own cluster messages never reach 'message').

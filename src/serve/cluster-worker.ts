@@ -1,4 +1,5 @@
 import type { RuntimeOptions } from '../config/index.js'
+import type { MockServiceDocument } from '../dsl/index.js'
 import type { Logger, LogRing } from '../log/index.js'
 import { localAdminTarget, type AdminTarget } from './admin-target.js'
 import {
@@ -10,6 +11,9 @@ import {
   type StartMessage,
 } from './cluster-protocol.js'
 import { startRuntime, type Runtime } from './runtime.js'
+import type { RequestCheck } from './request-check.js'
+import { SharedScenarios, type ScenarioCommitter } from './scenario/shared.js'
+import type { ScenarioRead } from './scenario/store.js'
 
 export interface ClusterReplicaParams {
   /** The runtime options of the command line; the primary's `start` message gives the ports. */
@@ -18,7 +22,15 @@ export interface ClusterReplicaParams {
   log: Logger
   /** Where the replica keeps its log lines, which the primary's `GET /log` gathers. */
   logRing: LogRing | null
+  /**
+   * The request validation this replica applies (`--validate-requests`, or the document's
+   * `validateRequests`), built from the document the primary sends; none when absent.
+   */
+  requestCheck?: (document: MockServiceDocument) => Promise<RequestCheck | null>
 }
+
+/** How long a replica waits for the primary to commit a scenario transition. */
+const SCENARIO_TIMEOUT_MS = 5_000
 
 /**
  * Runs this process as one replica of a cluster (`understudy run --replicas N`): waits for the
@@ -40,15 +52,34 @@ export function runClusterReplica (params: ClusterReplicaParams): void {
   let stopping = false
   let failed = false
   let log = params.log
+  // Scenario commits waiting for the primary's answer, by request id.
+  const commits = new Map<number, { resolve: (value: { ok: boolean; states: ScenarioRead[] }) => void; reject: (err: Error) => void; timer: NodeJS.Timeout }>()
+  let nextCommit = 0
+  const committer: ScenarioCommitter = async (reads, writes) => await new Promise((resolve, reject) => {
+    if (!process.connected) {
+      reject(new Error('the primary is gone'))
+      return
+    }
+    const requestId = ++nextCommit
+    const timer = setTimeout(() => {
+      commits.delete(requestId)
+      reject(new Error(`the primary did not answer within ${SCENARIO_TIMEOUT_MS} ms`))
+    }, SCENARIO_TIMEOUT_MS)
+    commits.set(requestId, { resolve, reject, timer })
+    send({ kind: 'scenario', requestId, reads, writes })
+  })
 
   const start = async (message: StartMessage): Promise<void> => {
     log = params.log.child({ replica: message.replica, serviceMockId: message.document.id ?? 0 })
     const options: Readonly<RuntimeOptions> = { ...params.options, ...message.ports }
     try {
+      const requestCheck = params.requestCheck === undefined ? null : await params.requestCheck(message.document)
       runtime = await startRuntime({
         document: message.document,
         options,
         log,
+        requestCheck,
+        scenarios: new SharedScenarios(committer),
         ids: message.ids,
         ...(message.tls === null ? {} : { tls: message.tls }),
       })
@@ -101,6 +132,14 @@ export function runClusterReplica (params: ClusterReplicaParams): void {
       case 'stop':
         stop().catch(() => {})
         break
+      case 'scenario-result': {
+        const pending = commits.get(message.requestId)
+        if (pending === undefined) return
+        commits.delete(message.requestId)
+        clearTimeout(pending.timer)
+        pending.resolve({ ok: message.ok, states: message.states })
+        break
+      }
     }
   })
   // A signal to the whole process group (Ctrl-C) reaches replicas too: drain, as a single runtime does.
@@ -122,5 +161,17 @@ async function perform (target: AdminTarget, call: ReplicaCall): Promise<unknown
       return (await target.inspectionDetail(call.id)) ?? null
     case 'log':
       return await target.log(call.limit)
+    case 'list':
+      return await target.search.list(call.filter, 0, call.limit)
+    case 'count':
+      return await target.search.count(call.filter)
+    case 'unmatched':
+      return await target.search.unmatched(call.filter, call.limit)
+    case 'verify':
+      return await target.search.verify(call.verification)
+    case 'clear':
+      return await target.search.clear()
+    case 'postServe':
+      return (await target.scenarios?.postServe()) ?? null
   }
 }

@@ -7,7 +7,8 @@ import { compileProxyTarget, type ProxyTarget } from './proxy.js'
 import { withHostMatching } from './host-matching.js'
 import { DynamicCompiler, type DynamicFeatures } from './dynamic.js'
 import { compileCors, type CompiledCors } from './cors.js'
-import { ScenarioStore } from './scenario/store.js'
+import { ScenarioStore, type ScenarioStates } from './scenario/store.js'
+import { SharedScenarios } from './scenario/shared.js'
 import type { PostServeQueue } from './post-serve.js'
 
 /** What happens to a request no transaction matches (DESIGN.md section 3). */
@@ -47,7 +48,13 @@ export interface CompiledMock {
   /** CORS of the mock service; null when off. */
   readonly cors: CompiledCors | null
   /** Scenario states (shared by every configuration of one runtime). */
-  readonly scenarios: ScenarioStore
+  readonly scenarios: ScenarioStates
+  /**
+   * In a cluster replica whose document has scenario transactions, the states kept by the
+   * primary, through which matches that read a state are committed; null otherwise, so that a
+   * single runtime and a document without scenarios pay one null check.
+   */
+  readonly sharedScenarios: SharedScenarios | null
   /** Webhook sender of the runtime; null when no transaction has `postServe`... or none was given. */
   readonly postServe: PostServeQueue | null
 }
@@ -61,10 +68,10 @@ export interface CompileMockOptions {
    * a pool that a request begun on the previous configuration still needs. A fresh map when absent.
    */
   pools?: Map<string, Pool>
-  /** Match `requestDsl.host` against the Host header (`serve --match-host`); default off. */
+  /** Match `requestDsl.host` against the Host header (`serve --match-host`); default off (the document's `matchHost: true` also turns it on). */
   matchHost?: boolean
-  /** Scenario states kept across swaps; a fresh store when absent. */
-  scenarios?: ScenarioStore
+  /** Scenario states kept across swaps (a cluster replica's: SharedScenarios); a fresh store when absent. */
+  scenarios?: ScenarioStates
   /** The runtime's webhook sender; without one, `postServe` calls are not made. */
   postServe?: PostServeQueue
 }
@@ -78,7 +85,7 @@ export interface CompileMockOptions {
  */
 export function compileMock (given: MockServiceDocument, options: CompileMockOptions): CompiledMock {
   const pools = options.pools ?? new Map<string, Pool>()
-  const doc = options.matchHost === true ? withHostMatching(given) : given
+  const doc = options.matchHost === true || given.matchHost === true ? withHostMatching(given) : given
   const scenarios = options.scenarios ?? new ScenarioStore()
   const dynamic = new DynamicCompiler(doc, scenarios)
   const matcher = compileMatcher<ServedResponse>(doc, (txn, _index, report) => {
@@ -105,6 +112,7 @@ export function compileMock (given: MockServiceDocument, options: CompileMockOpt
     pools: [...pools.values()],
     cors: compileCors(doc.cors),
     scenarios,
+    sharedScenarios: scenarios instanceof SharedScenarios && dynamic.scenarioCount > 0 ? scenarios : null,
     postServe: options.postServe ?? null,
   }
 }

@@ -5,7 +5,7 @@ import type { CompiledResponse } from './compile-response.js'
 import { compileFault, type CompiledFault } from './fault.js'
 import { compilePostServe, type CompiledPostServe } from './post-serve.js'
 import { compileScenario, type CompiledScenario } from './scenario/compile.js'
-import type { ScenarioStore } from './scenario/store.js'
+import type { ScenarioStates } from './scenario/store.js'
 import { createTemplateEngine, type TemplateEngine } from './template/engine.js'
 import { compileTemplatedResponse, type TemplatedResponse } from './template/response.js'
 
@@ -27,8 +27,10 @@ export class DynamicCompiler {
   private engine: TemplateEngine | null = null
   /** Scenario predicates by transaction, handed to the matcher after the payload is built. */
   readonly predicates = new Map<Transaction, Predicate>()
+  /** Transactions with a `scenario`: a cluster replica commits their matches through the primary. */
+  scenarioCount = 0
 
-  constructor (private readonly doc: MockServiceDocument, private readonly scenarios: ScenarioStore) {}
+  constructor (private readonly doc: MockServiceDocument, private readonly scenarios: ScenarioStates) {}
 
   private templates (): TemplateEngine {
     this.engine ??= createTemplateEngine(this.doc.templateSeed)
@@ -43,6 +45,7 @@ export class DynamicCompiler {
     if (dsl.template !== true && spec === undefined && fault === null && dsl.postServe === undefined) return null
     let scenario: CompiledScenario | null = null
     if (spec !== undefined) {
+      this.scenarioCount++
       try {
         scenario = compileScenario(spec, this.scenarios)
         if (scenario.predicate !== null) this.predicates.set(txn, scenario.predicate)

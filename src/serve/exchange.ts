@@ -9,6 +9,10 @@ import { applyPrefer, type RequestCheck } from './request-check.js'
 import type { DynamicFeatures } from './dynamic.js'
 import { injectFault, type CompiledFault } from './fault.js'
 import { HelperFailure } from './template/helpers.js'
+import type { ScenarioTurn, SharedScenarios } from './scenario/shared.js'
+
+/** A request matched again this many times on fresh scenario states gives up (503). */
+const MAX_SCENARIO_ATTEMPTS = 32
 
 /** The request side both HTTP/1.1 and the HTTP/2 compatibility API offer. */
 export interface AnyRequest {
@@ -58,6 +62,10 @@ export class Exchange {
   private source: 'MOCK' | 'LIVE' = 'MOCK'
   /** Bytes of a response body made for this request alone (proxied, error), for the byte bound. */
   private ownBytes = 0
+  /** Cluster replica: the scenario transition was committed through the primary already. */
+  private transitioned = false
+  /** Cluster replica: matches tried so far (a stale scenario state means matching again). */
+  private attempts = 0
 
   constructor (
     private readonly state: RuntimeState,
@@ -214,7 +222,43 @@ export class Exchange {
 
   private decide (): void {
     if (this.state.requestCheck !== null && this.refuseInvalid(this.state.requestCheck)) return
-    const hit = this.mock.matcher.match(this.matchRequest as MatchRequest)
+    if (this.mock.sharedScenarios !== null) {
+      this.decideShared(this.mock.sharedScenarios)
+      return
+    }
+    this.answer(this.mock.matcher.match(this.matchRequest as MatchRequest))
+  }
+
+  /**
+   * A cluster replica with scenario transactions: the match reads the states this replica knows
+   * and, when it read or moves one, is committed through the primary before answering (atomic
+   * across replicas); a stale read means matching again on the fresh states. A match that read
+   * no state goes on at once.
+   */
+  private decideShared (shared: SharedScenarios): void {
+    const request = this.matchRequest as MatchRequest
+    let hit: CompiledTransaction<ServedResponse> | null = null
+    let turn: ScenarioTurn | null = null
+    shared.begin()
+    try {
+      hit = this.mock.matcher.match(request)
+      hit?.payload.dynamic?.scenario?.transition(request)
+    } finally {
+      turn = shared.end()
+    }
+    if (turn === null) {
+      this.answer(hit)
+      return
+    }
+    this.transitioned = true
+    shared.commit(turn).then((committed) => {
+      if (committed) this.answer(hit)
+      else if (++this.attempts < MAX_SCENARIO_ATTEMPTS) this.decideShared(shared)
+      else this.answerProblem(createError('ERR_SERVE_SCENARIO_UNAVAILABLE', ['the states kept changing under this request']), true, null, ['retry-after', '1'], false)
+    }, (err: unknown) => this.answerProblem(err as UnderstudyError, true, null, ['retry-after', '1'], false)).catch((err: unknown) => this.fail(err))
+  }
+
+  private answer (hit: CompiledTransaction<ServedResponse> | null): void {
     if (hit !== null) {
       this.matched = true
       this.serve(hit)
@@ -288,7 +332,7 @@ export class Exchange {
    */
   private serveDynamic (response: ServedResponse, dynamic: DynamicFeatures): void {
     const request = this.matchRequest as MatchRequest
-    dynamic.scenario?.transition(request)
+    if (!this.transitioned) dynamic.scenario?.transition(request)
     let served = response
     if (dynamic.template !== null) {
       try {

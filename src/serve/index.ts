@@ -10,3 +10,4 @@ export { clusterAdminTarget, type ClusterHealth, type ReplicaHealth } from './cl
 export { runClusterReplica, type ClusterReplicaParams } from './cluster-worker.js'
 export { applyPrefer, type RequestCheck } from './request-check.js'
 export { withHostMatching } from './host-matching.js'
+export type { ScenarioView } from './scenario/store.js'

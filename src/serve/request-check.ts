@@ -16,8 +16,8 @@ const PREFER_EXAMPLE = /(?:^|[,;\s])example=("[^"]*"|[^,;\s]+)/
 /**
  * Applies the `Prefer` aliases of the OpenAPI importer's selection headers: `Prefer: code=404`
  * selects the documented 404 response as `X-Understudy-Status: 404` does, `Prefer: example=dog`
- * the main response's named example as `X-Understudy-Example: dog` does (the explicit headers win
- * when both are sent). Called only when a `Prefer` header is present.
+ * a named example as `X-Understudy-Example: dog` does: of the main response, or with `code=` of
+ * the response it selects (the explicit headers win when both are sent). Called only when a `Prefer` header is present.
  *
  * @example
  * applyPrefer({ prefer: 'code=404' }) // headers['x-understudy-status'] === '404'

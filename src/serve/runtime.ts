@@ -13,7 +13,7 @@ import { createError } from '../errors/index.js'
 import type { LiveListener, RuntimeState } from './runtime-state.js'
 import type { RequestCheck } from './request-check.js'
 import { loadTlsMaterial, type TlsMaterial } from './tls.js'
-import { ScenarioStore } from './scenario/store.js'
+import { ScenarioStore, type ScenarioStates } from './scenario/store.js'
 import { PostServeQueue } from './post-serve.js'
 
 /** A running mock service: its listeners, its current configuration and its journal. */
@@ -47,6 +47,8 @@ export interface StartRuntimeParams {
   tls?: TlsMaterial
   /** issue 12: told about every exchange forwarded to the live system (`understudy record`). */
   onLive?: LiveListener
+  /** Where scenario states live: this process by default; a cluster replica's view of the primary's. */
+  scenarios?: ScenarioStates
 }
 
 /**
@@ -58,7 +60,7 @@ export interface StartRuntimeParams {
  * await fetch(runtime.urls.http + '/pets')
  * await runtime.close()
  */
-export async function startRuntime ({ document, options, log, ids, tls: givenTls, requestCheck, onLive }: StartRuntimeParams): Promise<Runtime> {
+export async function startRuntime ({ document, options, log, ids, tls: givenTls, requestCheck, onLive, scenarios }: StartRuntimeParams): Promise<Runtime> {
   // One pool per upstream origin for the runtime's lifetime, closed when it closes: requests begun
   // before a swap may forward after it (body still arriving), on the old configuration's targets.
   const pools = new Map<string, Pool>()
@@ -67,7 +69,7 @@ export async function startRuntime ({ document, options, log, ids, tls: givenTls
     proxyTimeout: options.proxyTimeout,
     journalBodyBytes: options.inspection.maxBodyBytes,
     pools,
-    scenarios: new ScenarioStore(),
+    scenarios: scenarios ?? new ScenarioStore(),
     postServe: new PostServeQueue(log),
     matchHost: options.matchHost,
   }

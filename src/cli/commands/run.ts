@@ -7,6 +7,9 @@ import { runClusterReplica } from '../../serve/index.js'
 import { UsageError } from '../usage-error.js'
 import { parseFlags } from '../flags.js'
 import type { CommandIo } from './io.js'
+import type { MockServiceDocument } from '../../dsl/index.js'
+import type { Logger } from '../../log/index.js'
+import type { RequestCheck } from '../../serve/index.js'
 
 export const runHelp = `Usage: understudy run --mock <file-or-dir> [flags]
 
@@ -45,7 +48,10 @@ export async function runRunCommand (args: string[], io: CommandIo): Promise<num
     const { default: cluster } = await import('node:cluster')
     if (cluster.isWorker) {
       const logRing = new LogRing(10_000)
-      runClusterReplica({ options, log: createLogger({ level: options.logLevel, format: resolveLogFormat(options.logFormat, process.stderr), ring: logRing }), logRing })
+      const log = createLogger({ level: options.logLevel, format: resolveLogFormat(options.logFormat, process.stderr), ring: logRing })
+      const mock = values.mock
+      // Each replica builds its own validation from the same file (the primary sends only the document).
+      runClusterReplica({ options, log, logRing, requestCheck: async (document) => await requestCheckFor(mock, document, options.validateRequests, log) })
       return 'running'
     }
   }
@@ -58,9 +64,20 @@ export async function runRunCommand (args: string[], io: CommandIo): Promise<num
     return 'running'
   }
   const log = createLogger({ level: options.logLevel, format: resolveLogFormat(options.logFormat, process.stderr), ring: logRing, base: { serviceMockId: document.id ?? 0 } })
-  const requestCheck = options.validateRequests ? await runRequestCheck(values.mock) : null
-  if (options.validateRequests && requestCheck === null) log.warn('--validate-requests: the file holds no OpenAPI description, so requests are not checked')
+  const requestCheck = await requestCheckFor(values.mock, document, options.validateRequests, log)
   const serving = await startServing({ document, options, log, logRing, out: io.stdout, requestCheck })
   exitOnSignals(serving.stop, log)
   return 'running'
+}
+
+/**
+ * Request validation when `--validate-requests` or the document's `validateRequests: true` asks
+ * for it: built from the OpenAPI descriptions of the file (or directory); null otherwise, with a
+ * warning when asked for and the file holds none.
+ */
+async function requestCheckFor (file: string, document: MockServiceDocument, flag: boolean, log: Logger): Promise<RequestCheck | null> {
+  if (!flag && document.validateRequests !== true) return null
+  const check = await runRequestCheck(file)
+  if (check === null) log.warn('request validation: the file holds no OpenAPI description, so requests are not checked')
+  return check
 }

@@ -67,14 +67,15 @@ export async function runServeCommand (args: string[], io: CommandIo, importers:
   const log = createLogger({ level: options.logLevel, format: resolveLogFormat(options.logFormat, process.stderr), ring: logRing })
   const loaded = loadSources(collectFiles(selection), importers.loadFile)
   reportWarnings(loaded, log, options.matchHost)
-  const validation = (files: readonly string[]): RequestCheck | null => {
-    if (!options.validateRequests || importers.requestValidator === undefined) return null
-    const built = importers.requestValidator(files)
-    if (built.operations === 0) log.warn('--validate-requests: no OpenAPI description among the files, so requests are not checked')
+  // The flag turns validation on; so does the document's `validateRequests: true` (issue 13).
+  const validation = (set: LoadedSources): RequestCheck | null => {
+    if ((!options.validateRequests && set.document.validateRequests !== true) || importers.requestValidator === undefined) return null
+    const built = importers.requestValidator(set.files)
+    if (built.operations === 0) log.warn('request validation: no OpenAPI description among the files, so requests are not checked')
     else log.info({ operations: built.operations }, 'validating requests against the OpenAPI operations')
     return built.check
   }
-  const serving = await startServing({ document: loaded.document, options, log, logRing, out: io.stdout, requestCheck: validation(loaded.files) })
+  const serving = await startServing({ document: loaded.document, options, log, logRing, out: io.stdout, requestCheck: validation(loaded) })
   log.info({ files: loaded.files.length, transactions: loaded.document.transactions.length }, 'loaded')
   let stopWatching = async (): Promise<void> => {}
   if (options.watch) {
@@ -82,7 +83,7 @@ export async function runServeCommand (args: string[], io: CommandIo, importers:
       try {
         const next = loadSources(collectFiles(selection), importers.loadFile)
         const compiled = serving.runtime.reload(next.document)
-        if (options.validateRequests) serving.runtime.setRequestCheck(validation(next.files))
+        serving.runtime.setRequestCheck(validation(next))
         reportWarnings(next, log, options.matchHost)
         log.info({ transactions: compiled.matcher.active.length, files: next.files.length }, 'reloaded')
       } catch (err) {
@@ -105,6 +106,6 @@ export async function runServeCommand (args: string[], io: CommandIo, importers:
 
 function reportWarnings (loaded: LoadedSources, log: Logger, matchHost: boolean): void {
   for (const w of loaded.warnings) log.warn({ file: w.file, at: w.at }, w.message)
-  warnShadowed(matchHost ? withHostMatching(loaded.document) : loaded.document, log)
+  warnShadowed(matchHost || loaded.document.matchHost === true ? withHostMatching(loaded.document) : loaded.document, log)
   if (loaded.files.length === 0) log.warn('no supported files found: every request will get 404')
 }

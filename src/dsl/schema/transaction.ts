@@ -219,6 +219,9 @@ export const mockServiceDocumentSchema: SchemaObject = {
     cors: { anyOf: [{ type: ['boolean', 'null'] }, { $ref: 'understudy:cors' }] },
     faults: { anyOf: [{ $ref: 'understudy:fault' }, { type: 'null' }] },
     templateSeed: { type: ['integer', 'null'] },
+    // issue 13: what were runtime flags only (`--validate-requests`, `--match-host`)
+    validateRequests: { type: ['boolean', 'null'] },
+    matchHost: { type: ['boolean', 'null'] },
   },
 }
 

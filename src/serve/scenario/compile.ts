@@ -1,6 +1,6 @@
 import type { ScenarioSpec } from '../../dsl/index.js'
 import { compileJsonPath, type MatchRequest, type Predicate } from '../../match/index.js'
-import type { ScenarioStore } from './store.js'
+import type { ScenarioStates } from './store.js'
 
 /** A transaction's place in a scenario: the state it requires and the transition its answer makes. */
 export interface CompiledScenario {
@@ -42,7 +42,7 @@ function instanceReader (spec: ScenarioSpec): InstanceOf {
  * Compiles `scenario`. A request whose instance key is missing shares the instance `null` (the
  * scenario's default instance). Throws when the body JSONPath is invalid.
  */
-export function compileScenario (spec: ScenarioSpec, store: ScenarioStore): CompiledScenario {
+export function compileScenario (spec: ScenarioSpec, store: ScenarioStates): CompiledScenario {
   const instanceOf = instanceReader(spec)
   const name = spec.name
   const ttl = spec.ttl ?? null

@@ -15,19 +15,33 @@ export interface ScenarioView {
 }
 
 /**
+ * Where a runtime's scenario transactions read and write states: the store of this process
+ * (`ScenarioStore`), or, in a replica of a cluster, its view of the primary's (`SharedScenarios`).
+ */
+export interface ScenarioStates {
+  state: (name: string, instance: string | null) => string
+  set: (name: string, instance: string | null, state: string, ttl: number | null) => void
+  /** Every instance that is not in `Started`, by name then instance. */
+  list: () => ScenarioView[]
+  /** Back to `Started`: all, one scenario, or one instance; how many instances were reset. */
+  reset: (name?: string, instance?: string) => number
+}
+
+/** The key of one scenario instance in a map (NUL cannot occur in a header value or name). */
+export function instanceKey (name: string, instance: string | null): string {
+  return instance === null ? name : `${name}\u0000${instance}`
+}
+
+/**
  * Scenario states of one runtime, kept across configuration swaps. Node runs a request's match and
  * its transition in one synchronous turn, so a check-then-set here is atomic: two concurrent
  * requests can never both see the old state (the race WireMock has had since 2016).
  */
-export class ScenarioStore {
+export class ScenarioStore implements ScenarioStates {
   private readonly instances = new Map<string, Instance>()
 
-  private static key (name: string, instance: string | null): string {
-    return instance === null ? name : `${name}\u0000${instance}`
-  }
-
   state (name: string, instance: string | null): string {
-    const key = ScenarioStore.key(name, instance)
+    const key = instanceKey(name, instance)
     const found = this.instances.get(key)
     if (found === undefined) return STARTED
     if (found.expires <= Date.now()) {
@@ -38,7 +52,7 @@ export class ScenarioStore {
   }
 
   set (name: string, instance: string | null, state: string, ttl: number | null): void {
-    this.instances.set(ScenarioStore.key(name, instance), { state, expires: ttl === null ? Infinity : Date.now() + ttl })
+    this.instances.set(instanceKey(name, instance), { state, expires: ttl === null ? Infinity : Date.now() + ttl })
   }
 
   /** Every instance that is not in `Started`, by name then instance. */
@@ -67,4 +81,32 @@ export class ScenarioStore {
     }
     return count
   }
+}
+
+/** A state read while matching, which a commit expects still to hold: `[name, instance, state]`. */
+export type ScenarioRead = [name: string, instance: string | null, state: string]
+/** A transition to make: `[name, instance, state, ttl]`. */
+export type ScenarioWrite = [name: string, instance: string | null, state: string, ttl: number | null]
+
+/**
+ * A replica's check-and-transition, done by the primary of a cluster in one synchronous turn (so
+ * atomic): when every state read still holds, the writes are made; either way the answer carries
+ * the current state of every instance involved, so that a replica that read stale states can
+ * match again on fresh ones.
+ *
+ * @example
+ * commitScenarios(store, [['checkout', null, 'Started']], [['checkout', null, 'Paid', null]]).ok // true, once
+ */
+export function commitScenarios (store: ScenarioStore, reads: readonly ScenarioRead[], writes: readonly ScenarioWrite[]): { ok: boolean; states: ScenarioRead[] } {
+  const ok = reads.every(([name, instance, state]) => store.state(name, instance) === state)
+  if (ok) for (const [name, instance, state, ttl] of writes) store.set(name, instance, state, ttl)
+  const states: ScenarioRead[] = []
+  const seen = new Set<string>()
+  for (const [name, instance] of [...reads, ...writes]) {
+    const key = instanceKey(name, instance)
+    if (seen.has(key)) continue
+    seen.add(key)
+    states.push([name, instance, store.state(name, instance)])
+  }
+  return { ok, states }
 }

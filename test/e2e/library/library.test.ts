@@ -36,9 +36,25 @@ describe('createMockServer', () => {
     expect(transactions).toBe(1)
     expect((await fetch(`${mock.url}/pets`)).status).toBe(404)
     expect(await (await fetch(`${mock.url}/only`)).text()).toBe('x')
-    expect(mock.scenarios === null || typeof mock.scenarios === 'object').toBe(true)
     await mock.close()
     await expect(fetch(`${mock.url}/only`)).rejects.toThrow()
+  })
+
+  it('reads, sets and resets scenario states', async () => {
+    const mock = await createMockServer({
+      transactions: [
+        { name: 'pay', dsl: { requestDsl: { method: 'POST', path: '/pay' }, scenario: { name: 'order', requiredState: 'Started', newState: 'Paid' }, responseDsl: { status: 201 } } },
+        { name: 'again', dsl: { priority: 20, requestDsl: { method: 'POST', path: '/pay' }, responseDsl: { status: 409 } } },
+      ],
+    })
+    onTestFinished(() => mock.close())
+    expect((await fetch(`${mock.url}/pay`, { method: 'POST' })).status).toBe(201)
+    expect(mock.scenarios.list()).toEqual([{ name: 'order', instance: null, state: 'Paid' }])
+    expect((await fetch(`${mock.url}/pay`, { method: 'POST' })).status).toBe(409)
+    expect(mock.scenarios.reset()).toBe(1)
+    expect((await fetch(`${mock.url}/pay`, { method: 'POST' })).status).toBe(201)
+    mock.scenarios.set('order', 'Started')
+    expect((await fetch(`${mock.url}/pay`, { method: 'POST' })).status).toBe(201)
   })
 
   it('serves files in any format that serve reads, and re-reads them on reload', async () => {

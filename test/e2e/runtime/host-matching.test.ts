@@ -35,6 +35,18 @@ describe('host matching', () => {
     expect(config.body.result.transactions[0]?.dsl.requestDsl.headers ?? []).toEqual([])
   })
 
+  it('routes by Host when the mock-service document asks for it (matchHost: true), also after a PUT /config', async () => {
+    const app = await startServer({ dsl: { name: 'apis', matchHost: true, transactions: twoApis }, admin: true })
+    expect(await get(app.url, '/users', 'api.github.com')).toEqual({ status: 200, body: 'github' })
+    expect((await get(app.url, '/users', 'elsewhere.test')).status).toBe(404)
+    const json = (doc: unknown) => ({ text: JSON.stringify(doc), contentType: 'application/json' })
+    const swapped = await adminCall(app, 'PUT', '/config', json({ name: 'apis', transactions: twoApis }))
+    expect(swapped.status).toBe(200)
+    expect(await get(app.url, '/users', 'api.github.com')).toEqual({ status: 200, body: 'gitlab' })
+    await adminCall(app, 'PUT', '/config', json({ name: 'apis', matchHost: true, transactions: twoApis }))
+    expect(await get(app.url, '/users', 'api.github.com')).toEqual({ status: 200, body: 'github' })
+  })
+
   it('ignores host by default: the later transaction of equal priority answers', async () => {
     const app = await startServer({ dsl: twoApis })
     expect(await get(app.url, '/users', 'api.github.com')).toEqual({ status: 200, body: 'gitlab' })

@@ -61,6 +61,13 @@ paths:
                 cat: { value: [{ name: Tom }] }
                 dog: { value: [{ name: Rex }] }
         '404': { description: none, content: { application/json: { example: { error: none } } } }
+        '409':
+          description: conflict
+          content:
+            application/json:
+              examples:
+                locked: { value: { error: locked } }
+                busy: { value: { error: busy } }
 `
 
 async function serveWithValidation (bytes: Buffer, fileName: string): Promise<string> {
@@ -126,6 +133,74 @@ describe('request validation on an inline description', () => {
   })
 })
 
+const recursive = `openapi: 3.0.3
+info: { title: trees, version: '1' }
+components:
+  schemas:
+    Node:
+      type: object
+      required: [name]
+      properties:
+        name: { type: string }
+        children: { type: array, items: { $ref: '#/components/schemas/Node' } }
+    Parent:
+      type: object
+      properties:
+        child: { $ref: '#/components/schemas/Child' }
+    Child:
+      type: object
+      properties:
+        parent: { $ref: '#/components/schemas/Parent' }
+        age: { type: integer }
+paths:
+  /trees:
+    post:
+      requestBody:
+        required: true
+        content: { application/json: { schema: { $ref: '#/components/schemas/Node' } } }
+      responses: { '201': { description: created } }
+  /families:
+    post:
+      requestBody:
+        content: { application/json: { schema: { $ref: '#/components/schemas/Parent' } } }
+      responses: { '201': { description: created } }
+`
+
+describe('recursive schemas', () => {
+  const nest = (depth: number, leaf: unknown): unknown => {
+    let node = leaf
+    for (let i = 0; i < depth; i++) node = { name: `n${i}`, children: [node] }
+    return node
+  }
+  const post = async (url: string, path: string, body: string) => await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+
+  it('validates a tree at every depth, not only the first level', async () => {
+    const url = await serveWithValidation(Buffer.from(recursive), 'trees.yaml')
+    expect((await post(url, '/trees', JSON.stringify(nest(40, { name: 'leaf' })))).status).toBe(201)
+    // The bad node is 30 levels down: found and named by its path.
+    const deepWrong = await post(url, '/trees', JSON.stringify(nest(30, { name: 7 })))
+    expect(deepWrong.status).toBe(422)
+    const problem = await deepWrong.json() as Problem
+    expect(problem.errors).toEqual([{ path: `/body${'/children/0'.repeat(30)}/name`, message: 'must be string' }])
+    const missing = await post(url, '/trees', JSON.stringify(nest(5, { children: [] })))
+    expect((await missing.json() as Problem).errors?.[0]?.message).toBe('must have property "name"')
+    // Mutual recursion (Parent -> Child -> Parent) is checked as deep too.
+    expect((await post(url, '/families', JSON.stringify({ child: { parent: { child: { age: 3 } } } }))).status).toBe(201)
+    const family = await post(url, '/families', JSON.stringify({ child: { parent: { child: { parent: { child: { age: 'three' } } } } } }))
+    expect(((await family.json()) as Problem).errors).toEqual([{ path: '/body/child/parent/child/parent/child/age', message: 'must be integer' }])
+  })
+
+  it('refuses a hostile deep body with a 422, not a 500', async () => {
+    const url = await serveWithValidation(Buffer.from(recursive), 'trees.yaml')
+    const hostile = '{"name":"a","children":['.repeat(100_000) + '{"name":"z"}' + ']}'.repeat(100_000)
+    const res = await post(url, '/trees', hostile)
+    expect(res.status).toBe(422)
+    expect(((await res.json()) as Problem).errors).toEqual([{ path: '/body', message: 'must not nest deeper than 256 levels' }])
+    // The runtime is unharmed.
+    expect((await post(url, '/trees', JSON.stringify(nest(3, { name: 'ok' })))).status).toBe(201)
+  })
+})
+
 describe('Prefer: example=name', () => {
   it('chooses a named example of the main response, the first one without it', async () => {
     const url = await serveWithValidation(Buffer.from(description), 'orders.yaml')
@@ -135,6 +210,40 @@ describe('Prefer: example=name', () => {
     // a status asked for wins over an example of the main response
     const both = await fetch(`${url}/api/pets`, { headers: { prefer: 'code=404, example=dog' } })
     expect(both.status).toBe(404)
+  })
+
+  it('chooses a named example of any documented response, with Prefer: code=', async () => {
+    const url = await serveWithValidation(Buffer.from(description), 'orders.yaml')
+    const ask = async (prefer: string) => {
+      const res = await fetch(`${url}/api/pets`, { headers: { prefer } })
+      return [res.status, await res.json()]
+    }
+    expect(await ask('code=409, example=busy')).toEqual([409, { error: 'busy' }])
+    expect(await ask('example=locked, code=409')).toEqual([409, { error: 'locked' }])
+    // without an example, or with one the response does not document: its first example
+    expect(await ask('code=409')).toEqual([409, { error: 'locked' }])
+    expect(await ask('code=409, example=dog')).toEqual([409, { error: 'locked' }])
+    const explicit = await fetch(`${url}/api/pets`, { headers: { 'x-understudy-status': '409', 'x-understudy-example': 'busy' } })
+    expect(await explicit.json()).toEqual({ error: 'busy' })
+  })
+})
+
+describe.skipIf(realworldDir === null)('Prefer: code= and example= on a real description (shutterstock, served by the command line)', () => {
+  it('answers the named example of a response that is not the main one', async () => {
+    // POST /v2/audio/collections documents 200 (its main response, no example) and 201 (a named
+    // example). The corpus has no response with several named examples: the inline test above
+    // covers choosing among them.
+    const file = join(realworldDir ?? '', 'openapi', 'shutterstock-v3.oas30.yaml')
+    const server = await startCli(['serve', file, '--port', '0'])
+    const post = async (prefer?: string) => await fetch(`${server.url}/v2/audio/collections`, { method: 'POST', headers: prefer === undefined ? {} : { prefer } })
+    const main = await post()
+    expect(main.status).toBe(200)
+    const chosen = await post('code=201, example=response')
+    expect(chosen.status).toBe(201)
+    expect(await chosen.json()).toEqual({ id: '48433105' })
+    // an example asked for without its status stays on the main response
+    expect((await post('example=response')).status).toBe(200)
+    await server.stop()
   })
 })
 
