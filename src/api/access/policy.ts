@@ -126,7 +126,7 @@ export function describeMonitoringAuth (route: MonitoringRouteShape): string {
     case 'none': return 'none'
     case 'basic': return 'API key (Basic)'
     case 'either': return 'token or API key'
-    case 'bearer': return scopes.length === 0 ? 'token' : `token with ${scopes.map((s) => `\`${s}\``).join(' or ')}`
+    case 'bearer': return `${scopes.length === 0 ? 'token' : `token with ${scopes.map((s) => `\`${s}\``).join(' or ')}`}, or API key`
   }
 }
 
