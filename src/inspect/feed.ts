@@ -43,6 +43,8 @@ export class InspectionCursor<E extends FeedEntry> {
   recent: E[] = []
   private newestSeen = -1
   private maxSent = -1
+  /** The oldest id of the first step's history: older entries were never meant to be delivered. */
+  private floor = 0
   private sent = new Set<number>()
 
   /** Whether a first step has run (a joining tab gets `recent` then). */
@@ -75,13 +77,14 @@ export class InspectionCursor<E extends FeedEntry> {
           this.sent = new Set(done.map((e) => e.id))
           this.newestSeen = newest
           this.maxSent = done.reduce((max, e) => Math.max(max, e.id), -1)
+          this.floor = page.entries.reduce((min, e) => Math.min(min, e.id), newest)
           return { kind: 'reset', entries: this.recent, dropped: 0 }
         }
       }
       for (const e of page.entries) {
         seen.push(e.id)
         if (this.sent.has(e.id)) met = true
-        else if (complete(e)) fresh.push(e)
+        else if (complete(e) && (first || e.id >= this.floor)) fresh.push(e)
       }
       skip += page.entries.length
       if (page.entries.length < limit || skip >= page.total) {
@@ -98,6 +101,7 @@ export class InspectionCursor<E extends FeedEntry> {
       this.sent.add(e.id)
       if (e.id > this.maxSent) this.maxSent = e.id
     }
+    if (first) this.floor = seen.reduce((min, id) => Math.min(min, id), newest)
     if (this.sent.size > SENT_LIMIT) this.sent = new Set(seen)
     this.newestSeen = Math.max(this.newestSeen, newest, 0)
     if (fresh.length === 0 && !first && dropped === 0) return null

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
 import { startCli, type CliServer } from '../../helpers/cli.js'
 import { tempDir } from '../../helpers/temp-dir.js'
 import { hasChromium, openBrowser, screenshot, SKIP_REASON } from './browser.js'
@@ -24,7 +25,7 @@ async function api<T> (platform: CliServer, method: string, path: string, json?:
   return { status: res.status, body: await res.json() as T }
 }
 
-async function signIn (page: import('playwright-core').Page): Promise<void> {
+async function signIn (page: Page): Promise<void> {
   await page.getByLabel('API key id').fill(key.id)
   await page.getByLabel('Secret').fill(key.secret)
   await page.getByRole('button', { name: 'Sign in' }).click()
