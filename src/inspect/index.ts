@@ -4,3 +4,4 @@ export { toListEntry, toDetail, type InspectionListEntry, type InspectionDetail 
 export { compileFilter, filterFromQuery, failedFields, filterParams, type InspectionFilter, type RecordTest } from './filter.js'
 export { readVerification, verify, mergeVerifications, newestFirst, type Verification, type VerificationResult, type VerificationMiss } from './verify.js'
 export { inspectionSearch, allRecords, type InspectionSearch, type UnmatchedEntry } from './search.js'
+export { InspectionCursor, FEED_PAGE, FEED_RECENT, type FeedEntry, type FeedPage, type FeedStep } from './feed.js'

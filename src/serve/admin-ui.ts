@@ -2,11 +2,11 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import type http from 'node:http'
 import { dirname, extname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { InspectionCursor, type InspectionListEntry } from '../inspect/index.js'
 import type { AdminTarget } from './admin-target.js'
 
 /** How often the one shared poller reads the ring while a tab listens. */
 const POLL_MS = 500
-const RECENT = 100
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -23,15 +23,15 @@ const HEADERS = {
  * The inspection part of the dashboard at `/__ui/` on a runtime's admin listener (docs/dashboard.md):
  * the same built app (dist/ui), which reads `/inspection` and `/inspection/{id}` of this listener,
  * and `/__ui/events`, Server-Sent Events of new inspection entries from one poller of the ring
- * shared by every tab (running only while one listens). Nothing here touches the serve path.
+ * shared by every tab (running only while one listens), lossless up to the ring's size, with a
+ * `dropped` event when the ring evicted entries before they were read (src/inspect/feed.ts).
+ * Nothing here touches the serve path.
  */
 export class AdminUi {
   private readonly files = new Map<string, { body: Buffer; type: string }>()
   private readonly subscribers = new Set<http.ServerResponse>()
   private timer: NodeJS.Timeout | null = null
-  private lastId = -1
-  private sent = new Set<number>()
-  private recent: unknown[] = []
+  private cursor = new InspectionCursor<InspectionListEntry>()
 
   constructor (private readonly target: AdminTarget, dir = defaultUiDir()) {
     if (!existsSync(dir)) return
@@ -84,7 +84,7 @@ export class AdminUi {
   private subscribe (res: http.ServerResponse): void {
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive' })
     res.write('retry: 2000\n\n')
-    if (this.lastId >= 0) res.write(event('entries', this.recent))
+    if (this.cursor.started) res.write(event('entries', this.cursor.recent))
     this.subscribers.add(res)
     res.on('close', () => {
       this.subscribers.delete(res)
@@ -100,27 +100,20 @@ export class AdminUi {
   }
 
   private async poll (): Promise<void> {
-    const page = await this.target.inspection(0, RECENT)
-    // A record still in flight (status 0) is sent once it completes, so it shows its outcome.
-    const entries = page.entries.filter((e) => e.statusCode > 0)
-    const first = this.lastId < 0
-    const fresh = entries.filter((e) => !this.sent.has(e.id))
-    for (const e of fresh) this.sent.add(e.id)
-    if (this.sent.size > RECENT * 4) this.sent = new Set(entries.map((e) => e.id))
-    this.lastId = Math.max(this.lastId, entries[0]?.id ?? 0, 0)
-    if (fresh.length > 0 || first) {
-      this.recent = [...fresh, ...this.recent].slice(0, RECENT)
-      const text = event('entries', fresh)
-      for (const res of this.subscribers) res.write(text)
-    }
+    const step = await this.cursor.next(async (skip, limit) => await this.target.inspection(skip, limit))
+    if (step === null || step === 'stop') return
+    if (step.dropped > 0) this.broadcast(event('dropped', { count: step.dropped }))
+    this.broadcast(event(step.kind, step.entries))
+  }
+
+  private broadcast (text: string): void {
+    for (const res of this.subscribers) res.write(text)
   }
 
   private stop (): void {
     if (this.timer !== null) clearTimeout(this.timer)
     this.timer = null
-    this.lastId = -1
-    this.sent = new Set()
-    this.recent = []
+    this.cursor = new InspectionCursor<InspectionListEntry>()
   }
 }
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import http from 'node:http'
 import { onTestFinished } from 'vitest'
-import { allRoutes, bootstrap, createApiHandler, type ApiDeps, type Route } from '../../src/api/index.js'
+import { allRoutes, bootstrap, createApiHandler, startMonitoring, type ApiDeps, type Monitoring, type Route } from '../../src/api/index.js'
 import { createError } from '../../src/errors/index.js'
 import type { Deployer } from '../../src/deploy/index.js'
 import { createSilentLogger } from '../../src/log/index.js'
@@ -46,7 +46,7 @@ export const unavailableDeployer: Deployer = {
  * const platform = await startTestPlatform()
  * const res = await platform.request(`/api/v1/workspaces/${platform.workspaceId}/services`, { method: 'POST', json: { name: 'pets' } })
  */
-export async function startTestPlatform (options: { deployer?: (deps: Omit<ApiDeps, 'deployer'>, dataDir: string) => Deployer; routes?: readonly Route[]; uploadLimit?: number } = {}): Promise<TestPlatform> {
+export async function startTestPlatform (options: { deployer?: (deps: Omit<ApiDeps, 'deployer'>, dataDir: string) => Deployer; routes?: readonly Route[]; uploadLimit?: number; /** Serve the monitoring API (spec/000) too. */ monitoring?: boolean } = {}): Promise<TestPlatform> {
   const dataDir = tempDir('understudy-platform-')
   const log = createSilentLogger()
   const store = await openSqliteStore({ dataDir, log })
@@ -65,7 +65,9 @@ export async function startTestPlatform (options: { deployer?: (deps: Omit<ApiDe
     options: { baseUrl: url, jsonLimit: 1024 * 1024, uploadLimit: options.uploadLimit ?? 16 * 1024 * 1024, signingKey: randomBytes(32) },
   }
   const deployer = options.deployer?.(base, dataDir) ?? unavailableDeployer
-  server.on('request', createApiHandler({ ...base, deployer }, options.routes ?? allRoutes))
+  const api = createApiHandler({ ...base, deployer }, options.routes ?? allRoutes)
+  const monitoring: Monitoring | undefined = options.monitoring === true ? await startMonitoring({ store, log, baseUrl: url, jsonLimit: 1024 * 1024 }) : undefined
+  server.on('request', (req, res) => { if (monitoring?.api.handles(req) === true) monitoring.api.handle(req, res); else api(req, res) })
   const auth = `Basic ${Buffer.from(`${apiKeyId}:${apiKeySecret}`).toString('base64')}`
   let closed = false
   const close = async (): Promise<void> => {
@@ -74,6 +76,7 @@ export async function startTestPlatform (options: { deployer?: (deps: Omit<ApiDe
     server.closeAllConnections()
     await new Promise<void>((resolve) => server.close(() => resolve()))
     await deployer.shutdown()
+    await monitoring?.close()
     await store.close()
   }
   onTestFinished(close)

@@ -21,11 +21,18 @@ export class ApiError extends Error {
  */
 let csrfToken = localStorage.getItem('understudy.token') ?? ''
 let onExpired: () => void = () => {}
+const tokenListeners = new Set<(token: string) => void>()
 
 export function setCsrfToken (token: string): void {
   csrfToken = token
   if (token === '') localStorage.removeItem('understudy.token')
   else localStorage.setItem('understudy.token', token)
+  for (const listener of tokenListeners) listener(token)
+}
+/** Calls `listener` with each new token (a stream reconnects with it after sign-in); returns the unsubscribe. */
+export function onTokenChange (listener: (token: string) => void): () => void {
+  tokenListeners.add(listener)
+  return () => { tokenListeners.delete(listener) }
 }
 export function csrf (): string { return csrfToken }
 /** Called when the API answers 401: the app shows sign-in over the page, keeping what was typed. */

@@ -1,16 +1,34 @@
 import type { JSX } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
-import { call, csrf, decodeBase64, pretty, v1, type InspectionDetail, type InspectionEntry, type MockService, type NearMiss, type Transaction } from './api.js'
+import { ApiError, call, csrf, decodeBase64, onTokenChange, pretty, v1, type InspectionDetail, type InspectionEntry, type MockService, type NearMiss, type Transaction } from './api.js'
 import { loadLastHour, TrafficCharts } from './charts.js'
 import { Alert, CopyButton, Status } from './widgets.js'
 
-const MAX_SHOWN = 200
+/** Entries the list keeps (a burst of this many between two polls is shown whole). */
+const MAX_SHOWN = 1000
+/** How long a refused stream waits before trying again (when the session is still alive). */
+const RETRY_MS = 5000
 
 /** Where a live view reads: the platform's public APIs, or a local runtime's admin listener. */
 export interface InspectionSource {
   list: (skip: number, limit: number) => string
   detail: (id: number) => string
   events: () => string
+  /**
+   * Asked when the stream is refused (not dropped): whether the session has ended. The platform's
+   * answer also opens sign-in (a 401 of any call does); a local runtime has no session.
+   */
+  sessionEnded?: () => Promise<boolean>
+}
+
+/** Whether the dashboard session has ended: a 401 of the API (which also reopens sign-in). */
+async function platformSessionEnded (): Promise<boolean> {
+  try {
+    await call('GET', '/api/v4/user')
+    return false
+  } catch (err) {
+    return err instanceof ApiError && err.status === 401
+  }
 }
 
 /** One mock service of the platform: its status and its requests, streamed in (SSE). */
@@ -24,6 +42,7 @@ export function LiveInspection ({ workspaceId, mockId }: { workspaceId: number; 
     list: (skip, limit) => `/reports/api/v1/workspaces/${workspaceId}/inspection-data/service-mock/${mockId}?skip=${skip}&limit=${limit}`,
     detail: (id) => `/reports/api/v1/workspaces/${workspaceId}/inspection-data/requests/${id}`,
     events: () => `/ui/events/workspaces/${workspaceId}/service-mocks/${mockId}/inspection?token=${encodeURIComponent(csrf())}`,
+    sessionEnded: platformSessionEnded,
   }
   return (
     <section aria-labelledby='live-heading'>
@@ -44,6 +63,12 @@ export function LiveInspection ({ workspaceId, mockId }: { workspaceId: number; 
 export function LiveView ({ source, workspaceId, mock }: { source: InspectionSource; workspaceId: number; mock: MockService | null }): JSX.Element {
   const [entries, setEntries] = useState<InspectionEntry[]>([])
   const [state, setState] = useState('connecting')
+  // Requests the runtime's ring evicted before the stream could read them.
+  const [dropped, setDropped] = useState(0)
+  // A new token (signed in again) or a retry opens a new stream.
+  const [token, setToken] = useState(csrf())
+  const [attempt, setAttempt] = useState(0)
+  useEffect(() => onTokenChange(setToken), [])
   // Everything of the last hour, for the charts: read once, then fed by the stream.
   const [history, setHistory] = useState<InspectionEntry[]>([])
   useEffect(() => {
@@ -62,15 +87,43 @@ export function LiveView ({ source, workspaceId, mock }: { source: InspectionSou
       })
     })
     events.addEventListener('reset', (e) => setEntries(JSON.parse((e as MessageEvent<string>).data) as InspectionEntry[]))
-    events.addEventListener('failure', (e) => setState(`stopped: ${(JSON.parse((e as MessageEvent<string>).data) as { message: string }).message}`))
-    events.addEventListener('error', () => setState('reconnecting'))
-    return () => events.close()
-  }, [])
+    events.addEventListener('dropped', (e) => setDropped((n) => n + (JSON.parse((e as MessageEvent<string>).data) as { count: number }).count))
+    let retry: ReturnType<typeof setTimeout> | undefined
+    // Refused (401, 404...) rather than dropped: the session may have ended (sign out in another
+    // tab, expiry). Then sign-in opens over the page, and signing in again reconnects; otherwise
+    // the stream is tried again a little later.
+    const refused = (message: string): void => {
+      events.close()
+      setState(message)
+      const check = source.sessionEnded ?? (async () => false)
+      check().then((ended) => {
+        if (ended) setState('paused: the session has ended; sign in again to resume')
+        else retry = setTimeout(() => setAttempt((n) => n + 1), RETRY_MS)
+      }, () => undefined)
+    }
+    events.addEventListener('failure', (e) => {
+      const failure = JSON.parse((e as MessageEvent<string>).data) as { status: number; message: string }
+      if (failure.status === 401) refused(`stopped: ${failure.message}`)
+      else setState(`stopped: ${failure.message}`)
+    })
+    // A network drop leaves the EventSource reconnecting by itself; a refusal closes it.
+    events.addEventListener('error', () => {
+      if (events.readyState === EventSource.CLOSED) refused('stopped: the platform refused the stream')
+      else setState('reconnecting')
+    })
+    return () => { events.close(); if (retry !== undefined) clearTimeout(retry) }
+  }, [token, attempt])
 
   return (
     <>
       <TrafficCharts entries={history} />
       <Status>Stream {state}. {entries.length} request{entries.length === 1 ? '' : 's'} shown, newest first.</Status>
+      {dropped > 0 && (
+        <p class='alert' role='alert'>
+          {dropped} request{dropped === 1 ? ' was' : 's were'} not shown: they arrived faster than the live list reads, and the
+          runtime's inspection ring (which keeps only the latest records) overflowed before they were read.
+        </p>
+      )}
       <ul class='live-list' aria-label='Requests'>
         {entries.map((entry) => <Entry key={entry.id} entry={entry} source={source} workspaceId={workspaceId} mock={mock} />)}
       </ul>

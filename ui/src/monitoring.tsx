@@ -5,8 +5,14 @@ import { Alert, Status } from './widgets.js'
 
 /*
  * The monitoring page, shown only when the platform serves the API-monitoring interface
- * (spec/000: `/buckets`, `{data, meta, error}` envelopes). Built against the spec's shapes.
+ * (spec/000: `/buckets`, `{data, meta, error}` envelopes). The dashboard's session reaches it as
+ * the platform API key it stands for (the monitoring API takes one wherever it takes a token).
+ * Run starts the test through its trigger URL, then follows the run until it passes or fails.
  */
+
+/** How often a started run is polled, and for how long at most. */
+const FOLLOW_MS = 1000
+const FOLLOW_LIMIT_MS = 120_000
 
 interface Bucket { key: string; name: string }
 interface Test { id: string; name: string; description?: string | null; trigger_url?: string }
@@ -67,29 +73,56 @@ function TestRow ({ bucketKey, test }: { bucketKey: string; test: Test }): JSX.E
   const [last, setLast] = useState<Result | null>(null)
   const [message, setMessage] = useState('')
   const [error, setError] = useState<unknown>(null)
-  const [reload, setReload] = useState(0)
+  const [running, setRunning] = useState(false)
+  const results = `/buckets/${encodeURIComponent(bucketKey)}/tests/${encodeURIComponent(test.id)}/results`
   useEffect(() => {
-    call<unknown>('GET', `/buckets/${encodeURIComponent(bucketKey)}/tests/${encodeURIComponent(test.id)}/results?count=1`)
-      .then((r) => setLast(dataOf<Result[]>(r.result)?.[0] ?? null), () => setLast(null))
-  }, [bucketKey, test.id, reload])
+    call<unknown>('GET', `${results}?count=1`).then((r) => setLast(dataOf<Result[]>(r.result)?.[0] ?? null), () => setLast(null))
+  }, [results])
+  // Follows one run (its id from the trigger's answer) until it has a result.
+  const follow = (runId: string, until: number): void => {
+    call<unknown>('GET', `${results}/${encodeURIComponent(runId)}`).then((r) => {
+      const result = dataOf<Result>(r.result)
+      setLast(result)
+      if (result.result === 'pass' || result.result === 'fail') {
+        setRunning(false)
+        setMessage(`Run finished: ${result.result}.`)
+      } else if (Date.now() < until) {
+        setTimeout(() => follow(runId, until), FOLLOW_MS)
+      } else {
+        setRunning(false)
+        setMessage('The run is still going; reload the page later for its result.')
+      }
+    }, (err: unknown) => { setRunning(false); setMessage(''); setError(err) })
+  }
   const run = (): void => {
-    if (test.trigger_url === undefined) {
-      setError(new ApiError(400, 'This test has no trigger URL.', 'ERR_UI', []))
-      return
-    }
-    const path = new URL(test.trigger_url, window.location.origin).pathname
-    setMessage('Started…')
-    call('POST', path).then(() => {
-      setMessage('Run started.')
-      setTimeout(() => setReload((n) => n + 1), 3000)
-    }, (err: unknown) => { setMessage(''); setError(err) })
+    setError(null)
+    setMessage('Starting…')
+    setRunning(true)
+    // The list view of a test has no trigger URL (as the product's); its detail view has.
+    const detail = `/buckets/${encodeURIComponent(bucketKey)}/tests/${encodeURIComponent(test.id)}`
+    const triggerUrl = test.trigger_url !== undefined ? Promise.resolve(test.trigger_url) : call<unknown>('GET', detail).then((r) => dataOf<Test>(r.result).trigger_url)
+    triggerUrl.then(async (url) => {
+      if (url === undefined) throw new ApiError(400, 'This test has no trigger URL.', 'ERR_UI', [])
+      return await call<unknown>('POST', new URL(url, window.location.origin).pathname)
+    }).then((r) => {
+      const started = dataOf<{ runs?: Array<{ test_run_id?: string; status?: string }> }>(r.result)
+      const runId = started.runs?.[0]?.test_run_id
+      if (runId === undefined) {
+        setRunning(false)
+        setMessage('')
+        setError(new ApiError(400, 'The run did not start (the test may have no environment).', 'ERR_UI', []))
+        return
+      }
+      setMessage('Running…')
+      follow(runId, Date.now() + FOLLOW_LIMIT_MS)
+    }, (err: unknown) => { setRunning(false); setMessage(''); setError(err) })
   }
   return (
     <tr>
       <td>{test.name}{test.description !== undefined && test.description !== null && test.description !== '' && <div class='muted'>{test.description}</div>}</td>
-      <td>{last === null ? <span class='muted'>never run</span> : <span class={`badge ${last.result === 'pass' ? 'running' : 'failed'}`}>{last.result ?? 'running'}</span>}</td>
+      <td>{last === null ? <span class='muted'>never run</span> : <span class={`badge ${last.result === 'pass' ? 'running' : last.result === 'fail' ? 'failed' : 'pending'}`}>{last.result ?? 'running'}</span>}</td>
       <td class='actions'>
-        <button type='button' onClick={run} aria-label={`Run ${test.name}`}>Run</button>
+        <button type='button' onClick={run} disabled={running} aria-label={`Run ${test.name}`}>Run</button>
         {message !== '' && <Status>{message}</Status>}
         <Alert error={error} />
       </td>

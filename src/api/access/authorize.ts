@@ -1,5 +1,5 @@
 import { createError } from '../../errors/index.js'
-import type { AccountMember, Workspace, WorkspaceRole } from '../../store/index.js'
+import type { AccountMember, Store, Workspace, WorkspaceRole } from '../../store/index.js'
 import type { ApiContext, Route } from '../http/types.js'
 import { ruleOf } from './policy.js'
 import { isAccountAdmin, satisfies, workspaceRoleOf } from './roles.js'
@@ -41,6 +41,26 @@ export async function visibleWorkspace (ctx: Pick<ApiContext, 'principal' | 'dep
 }
 
 /**
+ * Every workspace the holder of these memberships sees, with its role there: all the workspaces of
+ * an account it administers (as manager), else those it is an enabled member of.
+ *
+ * @example
+ * const roles = await visibleWorkspaceRoles(store, userId, memberships) // Map { 7 => 'tester' }
+ */
+export async function visibleWorkspaceRoles (store: Store, userId: number, memberships: readonly AccountMember[]): Promise<Map<number, WorkspaceRole>> {
+  const out = new Map<number, WorkspaceRole>()
+  for (const membership of memberships) {
+    if (isAccountAdmin(membership)) {
+      const all = await store.workspaces.listByAccount(membership.accountId, { limit: -1, skip: 0 })
+      for (const w of all.items) out.set(w.id, 'manager')
+    } else {
+      for (const r of await store.tenancy.workspaceRolesOf(membership.accountId, userId)) out.set(r.workspaceId, r.role)
+    }
+  }
+  return out
+}
+
+/**
  * Every workspace id the caller sees, in one account or in all of its accounts: for lists and
  * search, which must show only those.
  *
@@ -48,18 +68,8 @@ export async function visibleWorkspace (ctx: Pick<ApiContext, 'principal' | 'dep
  * const ids = await visibleWorkspaceIds(ctx, 1)
  */
 export async function visibleWorkspaceIds (ctx: Pick<ApiContext, 'principal' | 'deps'>, accountId?: number): Promise<number[]> {
-  const out: number[] = []
-  for (const membership of ctx.principal.memberships) {
-    if (accountId !== undefined && membership.accountId !== accountId) continue
-    if (isAccountAdmin(membership)) {
-      const all = await ctx.deps.store.workspaces.listByAccount(membership.accountId, { limit: -1, skip: 0 })
-      out.push(...all.items.map((w) => w.id))
-    } else {
-      const roles = await ctx.deps.store.tenancy.workspaceRolesOf(membership.accountId, ctx.principal.user.id)
-      out.push(...roles.map((r) => r.workspaceId))
-    }
-  }
-  return out
+  const memberships = ctx.principal.memberships.filter((m) => accountId === undefined || m.accountId === accountId)
+  return [...(await visibleWorkspaceRoles(ctx.deps.store, ctx.principal.user.id, memberships)).keys()]
 }
 
 /**

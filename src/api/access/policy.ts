@@ -81,6 +81,56 @@ export function ruleOf (route: Pick<Route, 'method' | 'path' | 'auth'>): AccessR
 }
 
 /**
+ * The monitoring API (spec/000, served under `/`, `/v1` and `//`): who may call what. Its tokens
+ * carry scopes (what the token may do), and on top of them the caller's workspace role decides
+ * (what the person may do): a viewer's token with `test:write` still cannot change a test. A route
+ * naming a bucket (`:bucketKey`) or a team (`:teamId`, a workspace) is checked against that
+ * workspace: a viewer reads, a tester changes tests, steps, environments and schedules (and runs
+ * them), a manager administers the workspace's buckets (creates and deletes them). Other routes
+ * (the account, regions, the caller's own applications and tokens) are the caller's own.
+ */
+const explicitMonitoring: Record<string, AccessRule> = {
+  // POST /buckets names its workspace by `team_uuid` (query or body): src/api/monitor/authorize.ts
+  'POST /buckets': { scope: 'workspace', need: 'manager' },
+  'DELETE /buckets/:bucketKey': { scope: 'workspace', need: 'manager' },
+}
+
+/** A route of the monitoring API as the policy sees it (src/api/monitor/types.ts MonitorRoute). */
+export interface MonitoringRouteShape {
+  method: string
+  path: string
+  auth?: 'bearer' | 'basic' | 'either' | 'none'
+  scope?: string | readonly string[]
+}
+
+/**
+ * The rule of a monitoring route: its explicit entry, else by shape: `auth: 'none'` (trigger URLs
+ * and the OAuth endpoints) is public; a route with `:bucketKey` or `:teamId` needs a viewer to
+ * GET and a tester for anything else; any other route is the caller's own.
+ *
+ * @example
+ * monitoringRuleOf({ method: 'PUT', path: '/buckets/:bucketKey/tests/:testId' }) // { scope: 'workspace', need: 'tester' }
+ */
+export function monitoringRuleOf (route: MonitoringRouteShape): AccessRule {
+  const given = explicitMonitoring[`${route.method} ${route.path}`]
+  if (given !== undefined) return given
+  if (route.auth === 'none') return { scope: 'public' }
+  if (route.path.includes(':bucketKey') || route.path.includes(':teamId')) return { scope: 'workspace', need: route.method === 'GET' ? 'viewer' : 'tester' }
+  return { scope: 'member' }
+}
+
+/** How a monitoring route authenticates, in words (the table's last column). */
+export function describeMonitoringAuth (route: MonitoringRouteShape): string {
+  const scopes = route.scope === undefined ? [] : typeof route.scope === 'string' ? [route.scope] : route.scope
+  switch (route.auth ?? 'bearer') {
+    case 'none': return 'none'
+    case 'basic': return 'API key (Basic)'
+    case 'either': return 'token or API key'
+    case 'bearer': return `${scopes.length === 0 ? 'token' : `token with ${scopes.map((s) => `\`${s}\``).join(' or ')}`}, or API key`
+  }
+}
+
+/**
  * A rule in words, as docs/roles.md shows it.
  *
  * @example

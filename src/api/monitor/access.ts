@@ -5,9 +5,14 @@ import type { Store } from '../../store/index.js'
 
 /* Lookups scoped to the caller: another account's bucket or test answers 404, never 403. */
 
-/** The workspaces a principal sees: those of its user's account. */
+/** The workspaces a principal sees: those it holds a role in (src/api/monitor/authorize.ts). */
 export async function workspacesOf (store: Store, principal: MonitorPrincipal): Promise<Workspace[]> {
-  return (await store.workspaces.listByAccount(principal.account.id, { limit: -1, skip: 0 })).items
+  const out: Workspace[] = []
+  for (const id of principal.workspaceRoles.keys()) {
+    const workspace = await store.workspaces.get(id)
+    if (workspace !== undefined) out.push(workspace)
+  }
+  return out
 }
 
 /** The bucket of `:bucketKey` and its workspace; 404 when unknown or another account's. */
@@ -15,7 +20,7 @@ export async function bucketOf (ctx: MonitorContext): Promise<{ bucket: MonitorB
   const key = ctx.params['bucketKey'] ?? ''
   const bucket = await ctx.deps.store.monitoring.getBucket(key)
   const workspace = bucket === undefined ? undefined : await ctx.deps.store.workspaces.get(bucket.workspaceId)
-  if (bucket === undefined || workspace === undefined || workspace.accountId !== ctx.principal.account.id) {
+  if (bucket === undefined || workspace === undefined || !ctx.principal.workspaceRoles.has(workspace.id)) {
     throw createError('ERR_API_NOT_FOUND', [`Bucket ${key}`])
   }
   return { bucket, workspace }

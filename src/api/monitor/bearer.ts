@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import { createError } from '../../errors/index.js'
 import type { Store } from '../../store/index.js'
 import { Authenticator } from '../auth.js'
+import { visibleWorkspaceRoles } from '../access/authorize.js'
 import { SCOPES, type MonitorPrincipal } from './types.js'
 
 /** SHA-256 of a token or code, hex: what the store keeps (32 random bytes need no slow hash). */
@@ -53,11 +54,14 @@ export class MonitorAuthenticator {
     if (user === undefined || !user.enabled) throw createError('ERR_API_UNAUTHORIZED')
     const account = await this.store.accounts.get(user.accountId)
     if (account === undefined) throw createError('ERR_API_UNAUTHORIZED')
-    return { user, account, scopes: new Set(stored.scopes), tokenId: stored.id }
+    const memberships = (await this.store.tenancy.membershipsOf(user.id)).filter((m) => m.enabled)
+    const workspaceRoles = await visibleWorkspaceRoles(this.store, user.id, memberships)
+    return { user, account, scopes: new Set(stored.scopes), tokenId: stored.id, workspaceRoles }
   }
 
   async basic (header: string | undefined): Promise<MonitorPrincipal> {
-    const { user, account } = await this.#basic.authenticate(header)
-    return { user, account, scopes: new Set(SCOPES), tokenId: null }
+    const { user, account, memberships } = await this.#basic.authenticate(header)
+    const workspaceRoles = await visibleWorkspaceRoles(this.store, user.id, memberships)
+    return { user, account, scopes: new Set(SCOPES), tokenId: null, workspaceRoles }
   }
 }

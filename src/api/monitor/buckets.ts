@@ -21,7 +21,7 @@ function newBucketKey (): string {
  * `name` and `team_uuid` (or `team_id`) from the query (as the product documents it), or from a
  * form-encoded body (as go-runscope sends it) or a JSON one.
  */
-async function bucketInput (ctx: MonitorContext): Promise<{ name: string | null; team: string | null }> {
+export async function bucketInput (ctx: MonitorContext): Promise<{ name: string | null; team: string | null }> {
   let name = ctx.query.get('name')
   let team = ctx.query.get('team_uuid') ?? ctx.query.get('team_id')
   const hasBody = Number(ctx.req.headers['content-length'] ?? 0) > 0 || ctx.req.headers['transfer-encoding'] !== undefined

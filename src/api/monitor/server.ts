@@ -4,6 +4,7 @@ import { createError, monitoringEnvelope, toEnvelopeError, toUnderstudyError, ty
 import { readJson, mediaTypeOf } from '../http/body.js'
 import { readBodyWithin } from '../../net/index.js'
 import { MonitorAuthenticator } from './bearer.js'
+import { authorizeMonitoring } from './authorize.js'
 import type { MonitorContext, MonitorDeps, MonitorPrincipal, MonitorResult, MonitorRoute } from './types.js'
 
 /** First path segments the monitoring API owns (spec/000 and the product's public API). */
@@ -80,7 +81,9 @@ export function createMonitoringApi (deps: MonitorDeps, routes: readonly Monitor
     const mode = route.auth ?? 'bearer'
     if (mode === 'none') return null
     const header = req.headers.authorization
-    const principal = mode === 'basic' || (mode === 'either' && !auth.isBearer(header)) ? await auth.basic(header) : await auth.bearer(header)
+    // A platform API key (HTTP Basic) is accepted wherever a token is: it holds every scope, and
+    // the workspace role still decides (authorize.ts). The dashboard's session calls this way.
+    const principal = mode === 'basic' || !auth.isBearer(header) ? await auth.basic(header) : await auth.bearer(header)
     const wanted = route.scope === undefined ? [] : typeof route.scope === 'string' ? [route.scope] : route.scope
     if (wanted.length > 0 && !wanted.some((s) => principal.scopes.has(s))) {
       throw createError('ERR_API_FORBIDDEN', [`this token lacks the ${wanted.join(' or ')} scope`])
@@ -90,6 +93,9 @@ export function createMonitoringApi (deps: MonitorDeps, routes: readonly Monitor
 
   async function run (route: MonitorRoute, req: IncomingMessage, res: ServerResponse, params: Record<string, string | undefined>, query: URLSearchParams): Promise<void> {
     const principal = await authenticate(route, req)
+    // The body is read once: the access check may need it (POST /buckets names its team there).
+    let json: Promise<unknown> | undefined
+    let form: Promise<URLSearchParams> | undefined
     const ctx: MonitorContext = {
       req,
       res,
@@ -97,9 +103,10 @@ export function createMonitoringApi (deps: MonitorDeps, routes: readonly Monitor
       query,
       deps,
       principal: principal as MonitorPrincipal,
-      json: async () => checkDepth(await readJson(req, deps.options.jsonLimit)),
-      form: async () => await readForm(req, deps.options.jsonLimit),
+      json: async () => await (json ??= readJson(req, deps.options.jsonLimit).then(checkDepth)),
+      form: async () => await (form ??= readForm(req, deps.options.jsonLimit)),
     }
+    if (principal !== null) await authorizeMonitoring(ctx, route)
     const outcome = await route.handler(ctx)
     if (!req.readableEnded) req.resume()
     writeResult(res, outcome)

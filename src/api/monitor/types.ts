@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Logger } from '../../log/index.js'
-import type { Account, Store, User } from '../../store/index.js'
+import type { Account, Store, User, WorkspaceRole } from '../../store/index.js'
 import type { RunQueue } from './run-queue.js'
 
 /** The scopes of spec/000 Authentication. */
@@ -15,6 +15,8 @@ export interface MonitorPrincipal {
   scopes: ReadonlySet<string>
   /** The token's id (null for an API key). */
   tokenId: string | null
+  /** The workspaces (teams) the user sees, with its role there (src/api/monitor/authorize.ts). */
+  workspaceRoles: ReadonlyMap<number, WorkspaceRole>
 }
 
 export interface MonitorOptions {

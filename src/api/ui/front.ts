@@ -110,7 +110,8 @@ export function createUiFront (options: UiFrontOptions, api: (req: IncomingMessa
       // EventSource cannot send headers: the token comes in the query (the platform logs no URLs).
       const token = new URLSearchParams((req.url ?? '').split('?')[1] ?? '').get('token') ?? undefined
       if (session === undefined || !csrfMatches(session, token)) return json(res, 401, { error: { code: 'ERR_API_UNAUTHORIZED', message: 'Sign in again: the session has ended.' } })
-      streams.subscribe(res, session.authorization, session.apiKeyId, Number(stream[1]), Number(stream[2]))
+      // The stream ends with the session (sign out, expiry): reconnecting then answers 401 above.
+      streams.subscribe(res, session.authorization, session.apiKeyId, Number(stream[1]), Number(stream[2]), () => sessions.isAlive(session))
       return
     }
     req.resume()

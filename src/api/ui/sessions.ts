@@ -63,6 +63,12 @@ export class UiSessions {
     return session
   }
 
+  /** Whether a session is still alive (not ended, not expired), without touching it. */
+  isAlive (session: UiSession): boolean {
+    const now = this.now()
+    return this.sessions.get(session.id) === session && now - session.lastSeen <= IDLE_MS && now - session.created <= ABSOLUTE_MS
+  }
+
   end (session: UiSession): void {
     this.sessions.delete(session.id)
   }

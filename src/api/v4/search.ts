@@ -49,9 +49,9 @@ async function scopeOf (ctx: ApiContext, body: SearchBody): Promise<SearchScope>
 /** A flat row (`c0`, `c1`...) as a hit: `service.name` becomes `{ service: { name } }`, booleans come back from 0/1. */
 function hitOf (row: Record<string, unknown>, plan: CompiledSearchPlan): Record<string, unknown> {
   const hit: Record<string, unknown> = {}
-  plan.outputs.forEach(({ key, boolean }, i) => {
+  plan.outputs.forEach(({ key, boolean, json }, i) => {
     const raw = row[`c${i}`] ?? null
-    const value = boolean && raw !== null ? raw === 1 : raw
+    const value = boolean && raw !== null ? raw === 1 : json && typeof raw === 'string' ? JSON.parse(raw) as unknown : raw
     const dot = key.indexOf('.')
     if (dot === -1) {
       hit[key] = value

@@ -13,15 +13,38 @@ interface FieldDef {
   /** Column of the entity's table. */
   column: string
   type: FieldType
+  /** An expression instead of the column (given the table's alias), for a value read through another table. */
+  sql?: (alias: string) => string
+}
+
+/**
+ * A many-valued relation: the transaction's tags (kept by name in `transaction_tags`). A filter on
+ * it holds when one of its names satisfies the condition (an `EXISTS` over the link rows; `$ne`:
+ * none is equal); in `fields`, `tags.*` or `tags.name` shows the list as an array of objects.
+ */
+interface ListDef {
+  entity: string
+  /** The link rows of the entity row `e`, aliased `m`, the name in `m.name`, in their order (for showing). */
+  rows: string
+  /** The link table aliased `m` and the condition tying it to `e` (for filtering, served by its primary key). */
+  link: { from: string; on: string }
+  /** Joins the catalog entry `t` of a link row `m` (its id and description), or '' when there is none. */
+  catalog: string
+  /** The fields shown per item: name -> SQL over `m` and `t`. */
+  fields: Readonly<Record<string, string>>
 }
 
 interface EntityDef {
   table: string
+  /** The field that identifies a row (default `id`). */
+  key?: string
   fields: Readonly<Record<string, FieldDef>>
-  /** Many-to-one relations: relation name -> (entity, foreign key column of this table). */
-  relations: Readonly<Record<string, { entity: string; column: string }>>
-  /** How visibility narrows it: by workspace id, account id, the account itself, or membership (users). */
-  scope: 'workspace' | 'account' | 'self-account' | 'self-workspace' | 'user'
+  /** Many-to-one relations: relation name -> (entity, foreign key column of this table), or the join condition given the target's alias. */
+  relations: Readonly<Record<string, { entity: string; column: string } | { entity: string; on: (alias: string) => string }>>
+  /** Many-valued relations (filters and fields only: a list cannot order). */
+  lists?: Readonly<Record<string, ListDef>>
+  /** How visibility narrows it: by workspace id, account id, the account itself, membership (users), or the bucket's workspace (monitoring tests). */
+  scope: 'workspace' | 'account' | 'self-account' | 'self-workspace' | 'user' | 'bucket'
 }
 
 const audit: Record<string, FieldDef> = {
@@ -97,6 +120,15 @@ const entities: Readonly<Record<string, EntityDef>> = {
       ...audit,
     },
     relations: { service: { entity: 'services', column: 'service_id' }, workspace: { entity: 'workspaces', column: 'workspace_id' } },
+    lists: {
+      tags: {
+        entity: 'tags',
+        rows: '(SELECT * FROM transaction_tags WHERE transaction_id = e.id ORDER BY position) m',
+        link: { from: 'transaction_tags m', on: 'm.transaction_id = e.id' },
+        catalog: 'LEFT JOIN tags t ON t.name = m.name AND t.account_id = (SELECT w.account_id FROM workspaces w WHERE w.id = e.workspace_id)',
+        fields: { id: 't.id', name: 'm.name', description: 't.description' },
+      },
+    },
     scope: 'workspace',
   },
   'mock-services': {
@@ -120,12 +152,46 @@ const entities: Readonly<Record<string, EntityDef>> = {
     relations: { account: { entity: 'accounts', column: 'account_id' } },
     scope: 'account',
   },
+  // The monitoring API's buckets and tests (spec/000): a test is visible through its bucket's workspace.
+  buckets: {
+    table: 'monitor_buckets',
+    key: 'key',
+    fields: {
+      key: { column: 'key', type: 'string' },
+      name: { column: 'name', type: 'string' },
+      workspaceId: { column: 'workspace_id', type: 'integer' },
+      isDefault: { column: 'is_default', type: 'boolean' },
+      created: audit['created']!,
+    },
+    relations: { workspace: { entity: 'workspaces', column: 'workspace_id' } },
+    scope: 'workspace',
+  },
+  tests: {
+    table: 'monitor_tests',
+    fields: {
+      id: { column: 'id', type: 'string' },
+      name: { column: 'name', type: 'string' },
+      description: { column: 'description', type: 'string' },
+      bucketKey: { column: 'bucket_key', type: 'string' },
+      workspaceId: { column: 'bucket_key', type: 'integer', sql: (alias) => `(SELECT b.workspace_id FROM monitor_buckets b WHERE b.key = ${alias}.bucket_key)` },
+      defaultEnvironmentId: { column: 'default_environment_id', type: 'string' },
+      created: audit['created']!,
+      updated: audit['updated']!,
+    },
+    relations: {
+      bucket: { entity: 'buckets', on: (alias) => `${alias}.key = e.bucket_key` },
+      workspace: { entity: 'workspaces', on: (alias) => `${alias}.id = (SELECT b.workspace_id FROM monitor_buckets b WHERE b.key = e.bucket_key)` },
+    },
+    scope: 'bucket',
+  },
 }
 
 /** Other spellings clients use for an entity. */
-const entityAliases: Readonly<Record<string, string>> = { mockServices: 'mock-services', 'service-mocks': 'mock-services' }
+const entityAliases: Readonly<Record<string, string>> = { mockServices: 'mock-services', 'service-mocks': 'mock-services', 'test-union': 'tests' }
 
 export const SEARCH_OPERATORS = ['$eq', '$ne', '$ilike', '$in', '$gt', '$gte', '$lt', '$lte'] as const
+/** The operators a list (a transaction's tags) takes, on an item's name. */
+const LIST_OPERATORS = ['$eq', '$ne', '$ilike', '$in'] as const
 /** Most rows one search returns; `limit` 0, -1 or larger asks for this many (docs/api.md). */
 export const SEARCH_MAX_LIMIT = 1000
 const MAX_CONDITIONS = 100
@@ -151,8 +217,8 @@ export interface SearchScope {
 export interface CompiledSearchPlan extends CompiledSearch {
   limit: number
   skip: number
-  /** Output key (`name`, `service.name`) of each selected column, in order, and whether it is a boolean (stored 0/1). */
-  outputs: Array<{ key: string; boolean: boolean }>
+  /** Output key (`name`, `service.name`, `tags`) of each selected column, in order, and whether it is a boolean (stored 0/1) or a JSON array (a list). */
+  outputs: Array<{ key: string; boolean: boolean; json: boolean }>
 }
 
 function invalid (path: string, message: string): Error {
@@ -174,11 +240,12 @@ function entityOf (name: string, path: string): [string, EntityDef] {
  * searchMetadata().entities.transactions.relations.service // 'services'
  */
 export function searchMetadata () {
-  const out: Record<string, { fields: Record<string, string>; relations: Record<string, string> }> = {}
+  const out: Record<string, { fields: Record<string, string>; relations: Record<string, string>; lists: Record<string, { entity: string; fields: string[]; operators: string[] }> }> = {}
   for (const [name, def] of Object.entries(entities)) {
     out[name] = {
       fields: Object.fromEntries(Object.entries(def.fields).map(([f, d]) => [f, d.type === 'timestamp' ? 'integer (epoch seconds)' : d.type])),
       relations: Object.fromEntries(Object.entries(def.relations).map(([r, d]) => [r, d.entity])),
+      lists: Object.fromEntries(Object.entries(def.lists ?? {}).map(([l, d]) => [l, { entity: d.entity, fields: Object.keys(d.fields), operators: [...LIST_OPERATORS] }])),
     }
   }
   return { entities: out, operators: [...SEARCH_OPERATORS, '$and', '$or'], maxLimit: SEARCH_MAX_LIMIT, entityAliases }
@@ -203,11 +270,13 @@ class Compiler {
     const dot = ref.indexOf('.')
     if (dot === -1) {
       const field = Object.hasOwn(this.def.fields, ref) ? this.def.fields[ref] : undefined
+      if (field === undefined) this.refuseList(ref, path)
       if (field === undefined) throw invalid(path, `is not a field of this entity (expected one of ${Object.keys(this.def.fields).join(', ')})`)
       return { sql: columnSql('e', field), type: field.type }
     }
     const relation = ref.slice(0, dot)
     const fieldName = ref.slice(dot + 1)
+    this.refuseList(relation, path)
     const alias = this.join(relation, path)
     const target = entities[this.def.relations[relation]!.entity]!
     const field = Object.hasOwn(target.fields, fieldName) ? target.fields[fieldName] : undefined
@@ -219,8 +288,27 @@ class Compiler {
     const rel = Object.hasOwn(this.def.relations, relation) ? this.def.relations[relation] : undefined
     if (rel === undefined) throw invalid(path, `names no relation of this entity (expected one of ${Object.keys(this.def.relations).join(', ') || 'none'})`)
     const alias = `r_${relation}`
-    if (!this.joins.has(relation)) this.joins.set(relation, `LEFT JOIN ${entities[rel.entity]!.table} ${alias} ON ${alias}.id = e.${rel.column}`)
+    if (!this.joins.has(relation)) this.joins.set(relation, `LEFT JOIN ${entities[rel.entity]!.table} ${alias} ON ${'on' in rel ? rel.on(alias) : `${alias}.id = e.${rel.column}`}`)
     return alias
+  }
+
+  /** A list used where one value is needed (ordering, `tags.id` as a field of the row): 400. */
+  refuseList (name: string, path: string): void {
+    if (this.listOf(name) !== undefined) throw invalid(path, `is a list: it filters (${LIST_OPERATORS.join(', ')} on an item's name) and shows (fields ${name}.*), but cannot order`)
+  }
+
+  listOf (name: string): ListDef | undefined {
+    return this.def.lists !== undefined && Object.hasOwn(this.def.lists, name) ? this.def.lists[name] : undefined
+  }
+
+  /** A condition on a list (`tags` or `tags.name`): one of its items satisfies it; `$ne`: none is equal. */
+  listCondition (list: ListDef, op: string, operand: unknown, path: string): string {
+    const exists = (condition: string): string => `EXISTS (SELECT 1 FROM ${list.link.from} WHERE ${list.link.on} AND ${condition})`
+    if (op === '$eq' && operand === null) return `NOT ${exists('1')}`
+    if (op === '$ne' && operand === null) return exists('1')
+    if (op === '$ne') return `NOT ${exists(this.condition('m.name', 'string', '$eq', operand, path))}`
+    if (!(LIST_OPERATORS as readonly string[]).includes(op)) throw invalid(path, `is not an operator on a list (expected one of ${LIST_OPERATORS.join(', ')})`)
+    return exists(this.condition('m.name', 'string', op, operand, path))
   }
 
   filter (node: unknown, path: string, depth: number): string {
@@ -235,6 +323,11 @@ class Compiler {
         parts.push(`(${inner.join(key === '$and' ? ' AND ' : ' OR ')})`)
       } else if (key.startsWith('$')) {
         throw invalid(at, `is not an operator here (expected a field name, $and or $or)`)
+      } else if (this.listOf(key.replace(/\.name$/, '')) !== undefined) {
+        const list = this.listOf(key.replace(/\.name$/, ''))!
+        const ops = typeof value === 'object' && value !== null && !Array.isArray(value) ? Object.entries(value) : [['$eq', value] as [string, unknown]]
+        if (ops.length === 0) throw invalid(at, 'must hold an operator')
+        for (const [op, operand] of ops) parts.push(this.listCondition(list, op, operand, typeof value === 'object' && value !== null && !Array.isArray(value) ? `${at}/${escapePointer(op)}` : at))
       } else {
         const { sql, type } = this.expression(key, at)
         if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
@@ -279,6 +372,7 @@ class Compiler {
 }
 
 function columnSql (alias: string, field: FieldDef): string {
+  if (field.sql !== undefined) return field.sql(alias)
   // Timestamps are kept in epoch ms and shown (and compared) in epoch seconds, as v4 shows them.
   return field.type === 'timestamp' ? `(${alias}.${field.column} / 1000)` : `${alias}.${field.column}`
 }
@@ -318,6 +412,7 @@ function scopeSql (c: Compiler, scope: SearchScope): string {
     case 'account': return `e.account_id IN (SELECT value FROM json_each(${accounts()}))`
     case 'self-account': return `e.id IN (SELECT value FROM json_each(${accounts()}))`
     case 'user': return `EXISTS (SELECT 1 FROM account_members m WHERE m.user_id = e.id AND m.account_id IN (SELECT value FROM json_each(${accounts()})))`
+    case 'bucket': return `e.bucket_key IN (SELECT b.key FROM monitor_buckets b WHERE b.workspace_id IN (SELECT value FROM json_each(${workspaces})))`
   }
 }
 
@@ -362,10 +457,21 @@ export function compileSearch (request: SearchRequest, scope: SearchScope): Comp
   // Fields: `*`, `name`, `relation.*`, `relation.name`.
   const fields = request.fields ?? ['*']
   if (!Array.isArray(fields) || fields.length > 100) throw invalid('/fields', 'must be an array of at most 100 field names')
-  const selected = new Map<string, { sql: string; type: FieldType }>()
+  const selected = new Map<string, { sql: string; type: FieldType | 'json' }>()
+  // Lists shown: list name -> the item fields asked for.
+  const shownLists = new Map<string, Set<string>>()
   for (const [i, f] of fields.entries()) {
     if (typeof f !== 'string') throw invalid(`/fields/${i}`, 'must be a string')
-    if (f === '*') {
+    const dot = f.indexOf('.')
+    const list = dot === -1 ? undefined : c.listOf(f.slice(0, dot))
+    if (list !== undefined) {
+      const name = f.slice(0, dot)
+      const item = f.slice(dot + 1)
+      if (item !== '*' && !Object.hasOwn(list.fields, item)) throw invalid(`/fields/${i}`, `is not a field of ${name} (expected one of *, ${Object.keys(list.fields).join(', ')})`)
+      const shown = shownLists.get(name) ?? new Set<string>()
+      for (const field of item === '*' ? Object.keys(list.fields) : [item]) shown.add(field)
+      shownLists.set(name, shown)
+    } else if (f === '*') {
       for (const name of Object.keys(def.fields)) selected.set(name, c.expression(name, `/fields/${i}`))
     } else if (f.endsWith('.*')) {
       const relation = f.slice(0, -2)
@@ -376,25 +482,32 @@ export function compileSearch (request: SearchRequest, scope: SearchScope): Comp
       selected.set(f, c.expression(f, `/fields/${i}`))
     }
   }
-  selected.set('id', { sql: columnSql('e', def.fields['id']!), type: 'integer' })
+  for (const [name, shown] of shownLists) {
+    const list = c.listOf(name)!
+    const items = [...shown].map((field) => `'${field}', ${list.fields[field]!}`).join(', ')
+    selected.set(name, { sql: `(SELECT json_group_array(json_object(${items})) FROM ${list.rows} ${list.catalog})`, type: 'json' })
+  }
+  const keyName = def.key ?? 'id'
+  const keyField = def.fields[keyName]!
+  selected.set(keyName, { sql: columnSql('e', keyField), type: keyField.type })
   const skip = request.skip ?? 0
   const rawLimit = request.limit ?? 50
   const limit = rawLimit <= 0 || rawLimit > SEARCH_MAX_LIMIT ? SEARCH_MAX_LIMIT : rawLimit
-  const outputs = [...selected].map(([key, { type }]) => ({ key, boolean: type === 'boolean' }))
+  const outputs = [...selected].map(([key, { type }]) => ({ key, boolean: type === 'boolean', json: type === 'json' }))
   const columns = [...selected.values()].map(({ sql }, i) => `${sql} AS c${i}`).join(', ')
   const orderOf = (prefix: string): string => [
     ...keys.map((k, i) => `${prefix}o${i}${k.nocase ? ' COLLATE NOCASE' : ''} ${k.direction}`),
-    `${prefix}id ${idDirection}`,
+    `${prefix}__key ${idDirection}`,
   ].join(', ')
   /*
    * Three steps in one statement: `hits` scans for the matching ids and their sort keys (for a
    * name filter ordered by time, from a covering index, without reading the rows), `page` sorts
    * and cuts them, and only the page's rows are read in full. The total is counted from `hits`.
    */
-  const hits = `hits AS MATERIALIZED (SELECT e.id AS id${keys.map((k, i) => `, ${k.sql} AS o${i}`).join('')} FROM ${def.table} e ${scanJoins} WHERE ${where.join(' AND ')})`
+  const hits = `hits AS MATERIALIZED (SELECT e.${keyField.column} AS __key${keys.map((k, i) => `, ${k.sql} AS o${i}`).join('')} FROM ${def.table} e ${scanJoins} WHERE ${where.join(' AND ')})`
   const page = `page AS MATERIALIZED (SELECT * FROM hits ORDER BY ${orderOf('')} LIMIT @__limit OFFSET @__skip)`
   return {
-    sql: `WITH ${hits}, ${page} SELECT ${columns}, (SELECT COUNT(*) FROM hits) AS __total FROM page p JOIN ${def.table} e ON e.id = p.id ${[...c.joins.values()].join(' ')} ORDER BY ${orderOf('p.')}`,
+    sql: `WITH ${hits}, ${page} SELECT ${columns}, (SELECT COUNT(*) FROM hits) AS __total FROM page p JOIN ${def.table} e ON e.${keyField.column} = p.__key ${[...c.joins.values()].join(' ')} ORDER BY ${orderOf('p.')}`,
     countSql: `WITH ${hits} SELECT COUNT(*) AS n FROM hits`,
     params: { ...c.params, __limit: limit, __skip: skip },
     limit,

@@ -81,4 +81,97 @@ describe('POST /api/v4/search', () => {
     expect(meta.body.result.entities['transactions']?.relations).toEqual({ service: 'services', workspace: 'workspaces' })
     expect(meta.body.result.operators).toEqual(expect.arrayContaining(['$eq', '$ne', '$ilike', '$in', '$gt', '$gte', '$lt', '$lte', '$and', '$or']))
   })
+
+  it('filters transactions by tag ($in, $eq, $ne, $ilike, tags.name) and shows tags.* as a list', async () => {
+    const platform = await startTestPlatform()
+    const a = await makeAccount(platform, 'acme')
+    const ws = `/api/v1/workspaces/${a.workspaceId}`
+    const service = await call<{ id: number }>(platform, a.auth.tester, 'POST', `${ws}/services`, { name: 'tagged' })
+    const txn = (name: string, tags: string[]) => ({ name, tags, dsl: { requestDsl: { method: 'GET', path: `/${name}` }, responseDsl: { status: 200 } } })
+    const created = await call(platform, a.auth.tester, 'POST', `${ws}/transactions?serviceId=${service.body.result.id}`, {
+      transactions: [txn('one', ['smoke', 'orders']), txn('two', ['orders']), txn('three', []), txn('four', ['smoke-extra'])],
+    })
+    expect(created.status).toBe(200)
+    // The transactions' tags are in the account's tag catalog (with an id) once used.
+    const catalog = await call<Array<{ id: number; name: string }>>(platform, a.auth.viewer, 'GET', '/api/v1/tags?limit=0')
+    const idOf = (name: string): number | undefined => catalog.body.result.find((t) => t.name === name)?.id
+    expect(idOf('smoke')).toEqual(expect.any(Number))
+    const names = async (filters: unknown): Promise<string[]> => {
+      const reply = await call<Hit[]>(platform, a.auth.viewer, 'POST', '/api/v4/search', { entity: 'transactions', filters, ordering: [{ name: 1 }], limit: 0 })
+      expect(reply.status).toBe(200)
+      return reply.body.result.map((h) => h.name)
+    }
+    expect(await names({ tags: { $in: ['smoke'] } })).toEqual(['one'])
+    expect(await names({ tags: { $in: ['smoke', 'orders'] } })).toEqual(['one', 'two'])
+    expect(await names({ tags: 'orders' })).toEqual(['one', 'two'])
+    expect(await names({ 'tags.name': { $eq: 'orders' } })).toEqual(['one', 'two'])
+    expect(await names({ tags: { $ilike: 'SMOKE' } })).toEqual(['four', 'one'])
+    expect(await names({ tags: { $ne: 'orders' } })).toEqual(['four', 'three'])
+    expect(await names({ tags: { $eq: null } })).toEqual(['three'])
+    expect(await names({ $or: [{ tags: 'smoke-extra' }, { name: 'two' }] })).toEqual(['four', 'two'])
+    expect(await names({ $and: [{ tags: 'orders' }, { tags: 'smoke' }] })).toEqual(['one'])
+
+    const shown = await call<Array<Hit & { tags: unknown }>>(platform, a.auth.viewer, 'POST', '/api/v4/search', { entity: 'transactions', fields: ['name', 'tags.*'], filters: { name: 'one' } })
+    expect(shown.body.result[0]?.tags).toEqual([
+      { id: idOf('smoke'), name: 'smoke', description: expect.toBeOneOf([null, '']) },
+      { id: idOf('orders'), name: 'orders', description: expect.toBeOneOf([null, '']) },
+    ])
+    const namesOnly = await call<Array<Hit & { tags: unknown }>>(platform, a.auth.viewer, 'POST', '/api/v4/search', { entity: 'transactions', fields: ['tags.name'], filters: { name: 'three' } })
+    expect(namesOnly.body.result[0]).toEqual({ id: expect.any(Number), tags: [] })
+
+    for (const [body, path] of [
+      [{ entity: 'transactions', filters: { tags: { $gt: 'a' } } }, '/filters/tags/$gt'],
+      [{ entity: 'transactions', filters: { tags: { $in: [1] } } }, '/filters/tags/$in/0'],
+      [{ entity: 'transactions', filters: { tags: 7 } }, '/filters/tags'],
+      [{ entity: 'transactions', ordering: [{ tags: 1 }] }, '/ordering/0'],
+      [{ entity: 'transactions', fields: ['tags.colour'] }, '/fields/0'],
+    ] as const) {
+      const reply = await call(platform, a.auth.viewer, 'POST', '/api/v4/search', body)
+      expect(`${JSON.stringify(body)} ${reply.status}`).toBe(`${JSON.stringify(body)} 400`)
+      expect(reply.body.error?.details?.[0]?.path).toBe(path)
+    }
+    const meta = await call<{ entities: Record<string, { lists: Record<string, { fields: string[]; operators: string[] }> }> }>(platform, a.auth.viewer, 'GET', '/api/v4/search/metadata')
+    expect(meta.body.result.entities['transactions']?.lists['tags']).toEqual({ entity: 'tags', fields: ['id', 'name', 'description'], operators: ['$eq', '$ne', '$ilike', '$in'] })
+  })
+
+  it('searches monitoring tests in the caller\'s workspaces only, through their bucket', async () => {
+    const platform = await startTestPlatform({ monitoring: true })
+    const a = await makeAccount(platform, 'acme')
+    const b = await makeAccount(platform, 'globex')
+    const bearer = async (auth: string): Promise<string> => {
+      const app = await call<unknown>(platform, auth, 'POST', '/apps', { name: 'search', website_url: 'https://ci.test', callback_url: 'https://ci.test/cb' })
+      return `Bearer ${(app.body as unknown as { data: { access_token: string } }).data.access_token}`
+    }
+    const makeTests = async (auth: string, workspaceId: number, names: string[]): Promise<string> => {
+      const token = await bearer(auth)
+      const bucket = await call<unknown>(platform, token, 'POST', `/buckets?name=checks&team_uuid=${workspaceId}`)
+      expect(bucket.status).toBe(201)
+      const key = (bucket.body as unknown as { data: { key: string } }).data.key
+      for (const name of names) expect((await call(platform, token, 'POST', `/buckets/${key}/tests`, { name, description: `${name} test` })).status).toBe(201)
+      return key
+    }
+    const keyA = await makeTests(a.auth.owner, a.workspaceId, ['login flow', 'checkout flow', 'health'])
+    await makeTests(b.auth.owner, b.workspaceId, ['secret flow'])
+    const flows = await call<Array<Hit & { bucket: { key: string; name: string }; workspace: { id: number } }>>(platform, a.auth.viewer, 'POST', '/api/v4/search', {
+      entity: 'tests', fields: ['*', 'bucket.*', 'workspace.name'], filters: { name: { $ilike: 'flow' } }, ordering: [{ name: 1 }],
+    })
+    expect(flows.status).toBe(200)
+    expect(flows.body.total).toBe(2)
+    expect(flows.body.result.map((h) => h.name)).toEqual(['checkout flow', 'login flow'])
+    expect(flows.body.result[0]).toMatchObject({ id: expect.any(String), bucketKey: keyA, workspaceId: a.workspaceId, description: 'checkout flow test', bucket: { key: keyA, name: 'checks' }, workspace: { name: expect.any(String) } })
+    // Filters on the relations; the product's entity name test-union is an alias.
+    const byBucket = await call<Hit[]>(platform, a.auth.viewer, 'POST', '/api/v4/search', { entity: 'test-union', filters: { 'bucket.name': 'checks', 'workspace.id': a.workspaceId }, limit: 2, skip: 1, ordering: ['-name'] })
+    expect(byBucket.body.total).toBe(3)
+    expect(byBucket.body.result.map((h) => h.name)).toEqual(['health', 'checkout flow'])
+    // Another account sees only its own; a workspace it cannot see is 404.
+    const theirs = await call<Hit[]>(platform, b.auth.viewer, 'POST', '/api/v4/search', { entity: 'tests', filters: { name: { $ilike: 'flow' } } })
+    expect(theirs.body.result.map((h) => h.name)).toEqual(['secret flow'])
+    expect((await call(platform, b.auth.owner, 'POST', '/api/v4/search', { entity: 'tests', workspaceId: a.workspaceId })).status).toBe(404)
+    // A member removed from the workspace no longer finds its tests.
+    expect((await call(platform, a.auth.owner, 'DELETE', `/api/v4/workspaces/${a.workspaceId}/users/${a.userIds.viewer}`)).status).toBe(200)
+    expect((await call(platform, a.auth.viewer, 'POST', '/api/v4/search', { entity: 'tests' })).body.total).toBe(0)
+    const meta = await call<{ entities: Record<string, { fields: Record<string, string>; relations: Record<string, string> }> }>(platform, a.auth.viewer, 'GET', '/api/v4/search/metadata')
+    expect(meta.body.result.entities['tests']?.relations).toEqual({ bucket: 'buckets', workspace: 'workspaces' })
+    expect(meta.body.result.entities['tests']?.fields).toMatchObject({ id: 'string', name: 'string', workspaceId: 'integer' })
+  })
 })

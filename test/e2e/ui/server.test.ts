@@ -141,4 +141,88 @@ describe('dashboard server', () => {
     while (front.streams.pollerCount > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50))
     expect(front.streams.pollerCount).toBe(0)
   })
+
+  it('delivers a burst of 500 requests whole, says how many the ring evicted unread, and ends the stream with the session', async () => {
+    // A fake runtime admin listener over a ring of `capacity` records, newest first, honouring skip and limit.
+    let ring: Array<Record<string, unknown>> = []
+    let nextId = 1
+    let capacity = 10_000
+    const record = (count: number): void => {
+      for (let i = 0; i < count; i++) ring.unshift({ id: nextId++, operation: 'GET', url: `/burst/${nextId}`, timestamp: Date.now(), matched: true, statusCode: 200 })
+      ring = ring.slice(0, capacity)
+    }
+    const admin = http.createServer((req, res) => {
+      const query = new URL(req.url ?? '/', 'http://x').searchParams
+      const skip = Number(query.get('skip') ?? 0)
+      const limit = Number(query.get('limit') ?? 50)
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.end(JSON.stringify({ result: ring.slice(skip, skip + limit), total: ring.length }))
+    })
+    await new Promise<void>((resolve) => admin.listen(0, '127.0.0.1', resolve))
+    onTestFinished(() => new Promise<void>((resolve) => admin.close(() => resolve())))
+    const adminPort = (admin.address() as { port: number }).port
+    const platform = await startTestPlatform({ deployer: () => ({ ...unavailableDeployer, adminUrl: () => `http://127.0.0.1:${adminPort}` }) })
+    const service = await platform.store.services.create({ workspaceId: platform.workspaceId, name: 'pets', description: null, by: 'test' })
+    const mock = await platform.store.mockServices.create(mockServiceInput(platform.workspaceId, service.id, { name: 'pets mock' }))
+    const front = createUiFront({ store: platform.store, log: createSilentLogger(), baseUrl: platform.url }, (_req, res) => { res.writeHead(404); res.end() })
+    const server = http.createServer(front.handle)
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    onTestFinished(async () => { front.close(); server.closeAllConnections(); await new Promise<void>((resolve) => server.close(() => resolve())) })
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`
+    const [keyId, secret] = Buffer.from(platform.auth.slice(6), 'base64').toString().split(':') as [string, string]
+    const signed = await fetch(`${url}/ui/session`, { method: 'POST', headers: { ...UI, 'content-type': 'application/json' }, body: JSON.stringify({ keyId, secret }) })
+    const cookie = (signed.headers.get('set-cookie') ?? '').split(';')[0] ?? ''
+    const token = (await signed.json() as { result: { csrfToken: string } }).result.csrfToken
+    const streamUrl = `${url}/ui/events/workspaces/${platform.workspaceId}/service-mocks/${mock.id}/inspection?token=${encodeURIComponent(token)}`
+
+    // The stream's events, parsed as they come.
+    const res = await fetch(streamUrl, { headers: { cookie } })
+    expect(res.status).toBe(200)
+    const ids = new Set<number>()
+    const dropped: number[] = []
+    let ended = false
+    let buffer = ''
+    const reading = (async () => {
+      const decoder = new TextDecoder()
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        buffer += decoder.decode(chunk, { stream: true })
+        let cut: number
+        while ((cut = buffer.indexOf('\n\n')) !== -1) {
+          const block = buffer.slice(0, cut)
+          buffer = buffer.slice(cut + 2)
+          const name = /^event: (.*)$/m.exec(block)?.[1]
+          const data = /^data: (.*)$/m.exec(block)?.[1]
+          if (name === 'entries' && data !== undefined) for (const e of JSON.parse(data) as Array<{ id: number }>) ids.add(e.id)
+          if (name === 'dropped' && data !== undefined) dropped.push((JSON.parse(data) as { count: number }).count)
+        }
+      }
+      ended = true
+    })()
+    const waitFor = async (test: () => boolean, what: string): Promise<void> => {
+      const deadline = Date.now() + 15_000
+      while (!test()) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what} (${ids.size} ids, dropped ${dropped.join(',')})`)
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+    }
+    record(3)
+    await waitFor(() => ids.size === 3, 'the first entries')
+    // 500 at once, between two polls: all 500 arrive, none dropped.
+    record(500)
+    await waitFor(() => ids.size === 503, 'the burst of 500')
+    expect(dropped).toEqual([])
+    // 2500 at once into a ring of 1200: the 1200 it holds arrive, and the 1300 evicted are counted.
+    capacity = 1200
+    record(2500)
+    await waitFor(() => ids.size === 503 + 1200, 'what the ring still holds')
+    await waitFor(() => dropped.length > 0, 'the dropped event')
+    expect(dropped).toEqual([1300])
+
+    // Signing out ends the stream; reconnecting is refused with a 401.
+    const out = await fetch(`${url}/ui/session`, { method: 'DELETE', headers: { ...UI, cookie, 'x-csrf-token': token } })
+    expect(out.status).toBe(204)
+    await waitFor(() => ended, 'the stream to end')
+    await reading
+    expect((await fetch(streamUrl, { headers: { cookie } })).status).toBe(401)
+  })
 })

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { startCli, type CliServer } from '../../helpers/cli.js'
+import { tempDir } from '../../helpers/temp-dir.js'
+import { hasChromium, openBrowser, screenshot, SKIP_REASON } from './browser.js'
+
+/*
+ * The dashboard against the real `understudy platform` in Chromium: the monitoring page over the
+ * real monitoring API (/buckets), and the live view when the session ends in another tab.
+ */
+
+const key = { id: 'ui-mon-key', secret: 'ui-mon-secret-0123456789' }
+const auth = `Basic ${Buffer.from(`${key.id}:${key.secret}`).toString('base64')}`
+
+if (!hasChromium) console.warn(`[dashboard monitoring tests skipped] ${SKIP_REASON}`)
+
+async function startPlatform (): Promise<CliServer> {
+  return startCli(['platform', '--port', '0', '--data-dir', tempDir('understudy-ui-mon-')], { env: { UNDERSTUDY_API_KEY_ID: key.id, UNDERSTUDY_API_KEY_SECRET: key.secret }, timeoutMs: 20_000 })
+}
+
+async function api<T> (platform: CliServer, method: string, path: string, json?: unknown): Promise<{ status: number; body: T }> {
+  const headers: Record<string, string> = { authorization: auth }
+  if (json !== undefined) headers['content-type'] = 'application/json'
+  const res = await fetch(platform.url + path, { method, headers, ...(json === undefined ? {} : { body: JSON.stringify(json) }) })
+  return { status: res.status, body: await res.json() as T }
+}
+
+async function signIn (page: Page): Promise<void> {
+  await page.getByLabel('API key id').fill(key.id)
+  await page.getByLabel('Secret').fill(key.secret)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+}
+
+describe.skipIf(!hasChromium)('dashboard monitoring and sessions in Chromium', () => {
+  it('lists a test made through the monitoring API, runs it and shows its result', async () => {
+    const platform = await startPlatform()
+    // A bucket and a test through the API (a platform key is accepted where a token is).
+    const bucket = await api<{ data: { key: string } }>(platform, 'POST', '/buckets?name=smoke%20checks&team_uuid=1')
+    expect(bucket.status).toBe(201)
+    const made = await api<{ data: { id: string } }>(platform, 'POST', `/buckets/${bucket.body.data.key}/tests`, {
+      name: 'platform version answers',
+      description: 'GET /api/v4/web/version is 200',
+      steps: [{ step_type: 'request', method: 'GET', url: `${platform.url}/api/v4/web/version`, assertions: [{ source: 'response_status', comparison: 'equal_number', value: 200 }] }],
+    })
+    expect(made.status).toBe(201)
+
+    const { page, pageErrors } = await openBrowser()
+    await page.goto(`${platform.url}/ui/#/monitoring`)
+    await signIn(page)
+    await page.getByRole('link', { name: 'Monitoring' }).waitFor()
+    await page.getByRole('heading', { name: 'smoke checks' }).waitFor()
+    const row = page.getByRole('row').filter({ hasText: 'platform version answers' })
+    await row.waitFor()
+    await row.getByText('never run').waitFor()
+    await row.getByRole('button', { name: 'Run platform version answers' }).click()
+    await row.getByText('Run finished: pass.').waitFor({ timeout: 60_000 })
+    expect(await row.locator('.badge').textContent()).toBe('pass')
+    await screenshot(page, 'monitoring')
+    // The API agrees: one run, passed.
+    const results = await api<{ data: Array<{ result: string }> }>(platform, 'GET', `/buckets/${bucket.body.data.key}/tests/${made.body.data.id}/results`)
+    expect(results.body.data.map((r) => r.result)).toEqual(['pass'])
+    // After a reload the last result is still shown.
+    await page.reload()
+    await page.getByRole('row').filter({ hasText: 'platform version answers' }).locator('.badge', { hasText: 'pass' }).waitFor()
+    expect(pageErrors).toEqual([])
+    expect((await platform.stop()).code).toBe(0)
+  }, 120_000)
+
+  it('the live view returns to sign-in when the session ends in another tab, keeps the page, and resumes after sign-in', async () => {
+    const platform = await startPlatform()
+    const service = await api<{ result: { id: number } }>(platform, 'POST', '/api/v1/workspaces/1/services', { name: 'pets' })
+    const mock = await api<{ result: { id: number } }>(platform, 'POST', '/api/v1/workspaces/1/service-mocks', { serviceId: service.body.result.id, name: 'pets mock', mockServiceTransactions: [] })
+    expect(mock.status).toBeLessThan(300)
+    const { page, context, pageErrors } = await openBrowser()
+    await page.goto(`${platform.url}/ui/#/mocks/${mock.body.result.id}`)
+    await signIn(page)
+    await page.getByText('Stream live.').waitFor()
+    // Something typed on the page (the workspace picker's choice and the URL stay too).
+    const before = page.url()
+
+    // Sign out in another tab: the first tab's stream is ended by the platform, its reconnection
+    // refused with a 401, and the page shows sign-in over itself instead of "reconnecting".
+    const other = await context.newPage()
+    await other.goto(`${platform.url}/ui/`)
+    await other.getByRole('button', { name: 'Sign out' }).click()
+    await other.getByRole('button', { name: 'Sign in' }).waitFor()
+    const dialog = page.getByRole('dialog', { name: 'Sign in again' })
+    await dialog.waitFor({ timeout: 20_000 })
+    await page.getByText('the session has ended').waitFor()
+    expect(await page.getByText('Stream reconnecting').count()).toBe(0)
+    expect(page.url()).toBe(before)
+
+    await dialog.getByLabel('API key id').fill(key.id)
+    await dialog.getByLabel('Secret').fill(key.secret)
+    await dialog.getByRole('button', { name: 'Sign in' }).click()
+    await dialog.waitFor({ state: 'detached' })
+    await page.getByText('Stream live.').waitFor({ timeout: 20_000 })
+    await page.getByRole('heading', { name: 'Live requests of pets mock' }).waitFor()
+    expect(pageErrors).toEqual([])
+    expect((await platform.stop()).code).toBe(0)
+  }, 120_000)
+})
