@@ -1,6 +1,6 @@
 import type { Pool } from 'undici'
 import type { MockServiceDocument, ResponseDsl, TransactionDsl } from '../dsl/index.js'
-import { compileBodyPredicate, compileMatcher, type CompiledMatcher, type CompiledTransaction, type Predicate, type ReportProblem } from '../match/index.js'
+import { compileBodyPredicate, compileMatcher, isPrepared, type CompiledMatcher, type CompiledTransaction, type Predicate, type PreparedPredicate, type ReportProblem } from '../match/index.js'
 import { compileResponse, type CompiledResponse } from './compile-response.js'
 import { compileDelay, type DelaySampler } from './think-time.js'
 import { compileProxyTarget, type ProxyTarget } from './proxy.js'
@@ -38,6 +38,12 @@ export interface CompiledMock {
   readonly document: MockServiceDocument
   readonly serviceMockId: number
   readonly matcher: CompiledMatcher<ServedResponse>
+  /**
+   * Predicates prepared asynchronously before matching a request with a body (matches_xml_schema,
+   * in transactions and statusCodeConditions); null when there are none, so that other mocks
+   * pay one null check.
+   */
+  readonly prepared: readonly PreparedPredicate[] | null
   /** The mock service's think time; a transaction's own delay wins. */
   readonly thinkTime: DelaySampler | null
   readonly capacity: number | null
@@ -81,6 +87,7 @@ export function compileMock (given: MockServiceDocument, options: CompileMockOpt
   const doc = options.matchHost === true ? withHostMatching(given) : given
   const scenarios = options.scenarios ?? new ScenarioStore()
   const dynamic = new DynamicCompiler(doc, scenarios)
+  const conditionPrepared: PreparedPredicate[] = []
   const matcher = compileMatcher<ServedResponse>(doc, (txn, _index, report) => {
     checkWritable(txn.dsl.responseDsl, report)
     const response = compileResponse(txn.dsl.responseDsl, options.proxyTimeout, pools)
@@ -92,13 +99,14 @@ export function compileMock (given: MockServiceDocument, options: CompileMockOpt
       conditions: null,
       dynamic: dynamic.compile(txn, response, report),
     }
-    return withConditions(served, txn.dsl, options, pools, report)
+    return withConditions(served, txn.dsl, options, pools, report, conditionPrepared)
   }, (txn) => dynamic.predicates.get(txn) ?? null)
   return {
     // as given: GET /config shows the document, not the host matchers added for serving
     document: given,
     serviceMockId: doc.id ?? 0,
     matcher,
+    prepared: conditionPrepared.length === 0 ? matcher.prepared : [...(matcher.prepared ?? []), ...conditionPrepared],
     thinkTime: compileDelay(doc.thinkTime),
     capacity: doc.capacity,
     noMatch: noMatchPolicyOf(doc, matcher, options.proxyTimeout, pools),
@@ -121,6 +129,7 @@ function withConditions (
   options: CompileMockOptions,
   pools: Map<string, Pool>,
   report: ReportProblem,
+  prepared: PreparedPredicate[],
 ): ServedResponse {
   const inResponse = dsl.responseDsl.statusCodeConditions
   const list = inResponse ?? dsl.statusCodeConditions
@@ -134,6 +143,7 @@ function withConditions (
       report(`${pointer}/matcher/${predicate.at}`, predicate.error)
       return
     }
+    if (isPrepared(predicate)) prepared.push(predicate)
     const responseDsl = { ...dsl.responseDsl, status: condition.status }
     if (condition.statusMessage !== undefined) responseDsl.statusMessage = condition.statusMessage
     else delete responseDsl.statusMessage

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import { createError, type UnderstudyError } from '../errors/index.js'
-import { MatchRequest, prepareMultipart, type CompiledTransaction } from '../match/index.js'
+import { MatchRequest, prepareMultipart, preparePredicates, type CompiledTransaction } from '../match/index.js'
 import type { CompiledMock, ServedResponse } from './compile-mock.js'
 import { problemAnswer } from './problem.js'
 import { forward, type ProxyOutcome, type ProxyResponse, type ProxyTarget } from './proxy.js'
@@ -205,9 +205,20 @@ export class Exchange {
     if (headers['prefer'] !== undefined) applyPrefer(headers)
     const matchRequest = new MatchRequest(this.req.method ?? 'GET', this.req.url ?? '/', headers, body)
     this.matchRequest = matchRequest
-    if (this.mock.matcher.needsForm && body !== null) {
-      prepareMultipart(matchRequest).then(() => this.decide(), () => this.decide()).catch((err: unknown) => this.fail(err))
+    if (body !== null && (this.mock.matcher.needsForm || this.mock.prepared !== null)) {
+      this.prepareThenDecide(matchRequest).catch((err: unknown) => this.fail(err))
       return
+    }
+    this.decide()
+  }
+
+  /** Work the match needs done asynchronously first: multipart fields, XML Schema validations. */
+  private async prepareThenDecide (matchRequest: MatchRequest): Promise<void> {
+    try {
+      if (this.mock.matcher.needsForm) await prepareMultipart(matchRequest)
+      if (this.mock.prepared !== null) await preparePredicates(matchRequest, this.mock.prepared)
+    } catch {
+      // Neither rejects by design; should one, its matchers fail rather than the request.
     }
     this.decide()
   }

@@ -134,6 +134,33 @@ describe('clients of the product (issue 7)', () => {
     await expectError(await platform.request(`${ws}/sandbox/test-request`, { method: 'POST', json: { httpRequest: {} } }), 400, 'ERR_API_VALIDATION', '/transactionId')
   })
 
+  it('sandbox: matches_xml_schema validates with libxml2; an invalid XSD is refused at load naming the field', async () => {
+    const platform = await startTestPlatform()
+    const { ws, serviceId } = await catalog(platform)
+    const xsd = '<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"><xs:element name="pay"><xs:complexType><xs:sequence>' +
+      '<xs:element name="amount"><xs:simpleType><xs:restriction base="xs:decimal"><xs:fractionDigits value="2"/><xs:maxExclusive value="1000"/></xs:restriction></xs:simpleType></xs:element>' +
+      '</xs:sequence><xs:attribute name="currency" type="xs:language" use="required"/></xs:complexType></xs:element></xs:schema>'
+    const txn = (schema: string) => ({ name: 'pay', dsl: { requestDsl: { method: 'POST', path: '/pay', body: [{ matcherName: 'matches_xml_schema', matchingValue: schema }] }, responseDsl: { status: 202, content: b64('accepted') } } })
+    const created = await envelope<{ id: number }>(await platform.request(`${ws}/transactions?serviceId=${serviceId}`, { method: 'POST', json: txn(xsd) }))
+    expect(created.error).toBeNull()
+    const id = created.result.id
+    const test = async (body: string) => envelope<{ status: number; matchingLog: Array<{ m: string }> }>(await platform.request(`${ws}/sandbox/test-request`, {
+      method: 'POST',
+      json: { transactionId: id, httpRequest: { method: 'POST', path: '/pay', content: b64(body) } },
+    }))
+    const ok = await test('<pay currency="en"><amount>12.50</amount></pay>')
+    expect(ok.error).toBeNull()
+    expect(ok.result).toMatchObject({ status: 202, matchingLog: [] })
+    const miss = await test('<pay currency="en"><amount>1000</amount></pay>')
+    expect(miss.result.status).toBe(404)
+    expect(miss.result.matchingLog.map((e) => e.m)).toEqual([expect.stringMatching(/^Request body does not validate against the XML schema: .*maxExclusive/)])
+
+    const refused = await platform.request(`${ws}/transactions?serviceId=${serviceId}`, { method: 'POST', json: txn(xsd.replace('xs:decimal', 'xs:money')) })
+    const body = await expectError(refused, 400, 'ERR_DSL_INVALID')
+    expect(JSON.stringify(body.error)).toContain('requestDsl/body/0/matchingValue')
+    expect(JSON.stringify(body.error)).toContain('is not a usable XML Schema')
+  })
+
   it('lists the local location, with paging', async () => {
     const platform = await startTestPlatform()
     for (const limit of ['-1', '0', '100000']) {
