@@ -170,6 +170,16 @@ export interface Tracking {
   createdBy: string | null
 }
 
+/** A finished service clone (issue 7): the tracking `POST .../services/clone` answers. */
+export interface CloneTracking {
+  trackingId: string
+  workspaceId: number
+  /** The new service. */
+  serviceId: number
+  created: number
+  createdBy: string | null
+}
+
 export interface LogSnapshot {
   logId: number
   mockServiceId: number

@@ -8,7 +8,7 @@ import { mockServiceDocument } from './mock-document.js'
 import { mockServiceOf } from './mock-lookup.js'
 import { trackingView } from './service-mock-views.js'
 import { mockServiceRecord } from './mock-record.js'
-import { cloneTrackingOf, cloneTrackingView } from './service-clone.js'
+import { cloneTrackingView } from './service-clone.js'
 
 /** Fields a create or update may set (unknown members, such as a whole record sent back on PUT, are ignored). */
 interface MockServiceInput {
@@ -333,8 +333,8 @@ export const serviceMockRoutes: Route[] = [
     handler: async (ctx) => {
       const id = ctx.params['trackingId'] ?? ''
       // issue 7: service clones answer trackings of their own
-      const cloned = cloneTrackingOf(id, ctx.principal.account.id)
-      if (cloned !== undefined) return { result: cloneTrackingView(cloned) }
+      const cloned = await ctx.deps.store.cloneTrackings.get(id)
+      if (cloned !== undefined && await findVisibleWorkspace(ctx, cloned.workspaceId) !== undefined) return { result: cloneTrackingView(cloned) }
       const tracking = await ctx.deps.store.trackings.get(id)
       const seen = tracking === undefined ? undefined : await findVisibleWorkspace(ctx, tracking.workspaceId)
       // A tracking of a workspace the caller cannot see is reported as unknown: its id says nothing to a stranger.

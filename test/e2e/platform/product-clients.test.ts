@@ -3,7 +3,7 @@ import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { LocalDeployer } from '../../../src/deploy/index.js'
 import { startTestPlatform, type TestPlatform } from '../../helpers/platform.js'
-import { envelope, expectError, formOf } from './catalog-helpers.js'
+import { envelope, expectError, foreignWorkspace, formOf } from './catalog-helpers.js'
 import { startCli } from '../../helpers/cli.js'
 import { tempDir } from '../../helpers/temp-dir.js'
 import { writeFileSync } from 'node:fs'
@@ -214,6 +214,44 @@ describe('clients of the product (issue 7)', () => {
     expect(copies.result.map((t) => Buffer.from(t.dsl.responseDsl.content ?? '', 'base64').toString())).toContain('{"id":2}')
     await expectError(await platform.request(`${ws}/services/clone`, { method: 'POST', json: { serviceId, name: 'orders v2' } }), 409, 'ERR_API_CONFLICT', '/name')
     await expectError(await platform.request(`${ws}/services/clone`, { method: 'POST', json: { serviceId, name: 'broken', findAndReplace: [{ find: '[0-9]+', replace: '(' }] } }), 400, 'ERR_API_VALIDATION', '/findAndReplace')
+    // a clone tracking of another account's workspace is unknown here
+    const foreign = await foreignWorkspace(platform)
+    await platform.store.write(async (tx) => tx.cloneTrackings.create({ trackingId: 'theirs', workspaceId: foreign, serviceId: 1, createdBy: null }))
+    await expectError(await platform.request('/api/v1/trackings/theirs'), 404, 'ERR_API_NOT_FOUND')
+  })
+
+  it('keeps a clone\'s tracking across a platform restart', { timeout: 60_000 }, async () => {
+    const key = { id: 'clone-key', secret: 'clone-secret-0123456789' }
+    const auth = { authorization: `Basic ${Buffer.from(`${key.id}:${key.secret}`).toString('base64')}` }
+    const env = { UNDERSTUDY_API_KEY_ID: key.id, UNDERSTUDY_API_KEY_SECRET: key.secret }
+    const dataDir = tempDir('understudy-clone-restart-')
+    const args = ['platform', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn']
+    const call = async (base: string, path: string, init: { method?: string; json?: unknown } = {}) => {
+      const res = await fetch(base + path, { method: init.method ?? 'GET', headers: { ...auth, 'content-type': 'application/json' }, ...(init.json === undefined ? {} : { body: JSON.stringify(init.json) }) })
+      return { status: res.status, body: await res.json() as { error: unknown; result: Record<string, unknown> & { trackingUrl: string; data: { values: number[] } } } }
+    }
+    let platform = await startCli(args, { env })
+    try {
+      const user = await call(platform.url, '/api/v4/user')
+      const workspaces = await fetch(`${platform.url}/api/v4/workspaces?accountId=${String(user.body.result['accountId'])}`, { headers: auth })
+      const ws = `/api/v1/workspaces/${(await workspaces.json() as { result: Array<{ id: number }> }).result[0]?.id ?? 0}`
+      const service = await call(platform.url, `${ws}/services`, { method: 'POST', json: { name: 'orders' } })
+      const cloned = await call(platform.url, `${ws}/services/clone`, { method: 'POST', json: { serviceId: service.body.result['id'], name: 'orders copy' } })
+      expect(cloned.status).toBe(200)
+      const before = await call(platform.url, cloned.body.result.trackingUrl)
+      expect(before.body.result).toMatchObject({ status: 'FINISHED', action: 'clone' })
+
+      expect((await platform.stop()).code).toBe(0)
+      platform = await startCli(args, { env })
+      const after = await call(platform.url, cloned.body.result.trackingUrl)
+      expect(after.status).toBe(200)
+      expect(after.body.result).toEqual(before.body.result)
+      const copy = await call(platform.url, `${ws}/services/${after.body.result.data.values[0] ?? 0}`)
+      expect(copy.body.result['name']).toBe('orders copy')
+      expect((await call(platform.url, '/api/v1/trackings/no-such-tracking')).status).toBe(404)
+    } finally {
+      await platform.stop()
+    }
   })
 
   it('answers JSON envelopes: 404 for unknown /api/v1 routes, 405 for a known path with the wrong method', async () => {
