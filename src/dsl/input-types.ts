@@ -121,4 +121,6 @@ export interface DocumentInput {
   cors?: boolean | { origins?: string[]; methods?: string[]; headers?: string[]; credentials?: boolean; maxAge?: number | null } | null
   faults?: string | { type: string; probability?: number } | null
   templateSeed?: number | null
+  // issue 7
+  proxy?: { proxyUrl: string; nonProxyHosts?: string | null; username?: string | null; password?: string | null } | null
 }

@@ -191,6 +191,20 @@ export interface MockServiceDocument {
   faults?: FaultSpec
   /** Seed of faker and the random helpers of templates: repeatable values. */
   templateSeed?: number
+  // --- issue 7 ---
+  /** The outbound HTTP proxy of forwarded requests (`proxyUrl`, `bypasslive`); absent: direct. */
+  proxy?: OutboundProxy
+}
+
+/** An outbound HTTP proxy (the product's mock-service `proxy`), applied when the mock loads. */
+export interface OutboundProxy {
+  /** `http://host:port` (or `https://`) of the proxy. */
+  proxyUrl: string
+  /** Hosts reached directly, `|`-separated, `*` as a wildcard (`localhost|*.internal`). */
+  nonProxyHosts?: string
+  /** Basic credentials sent to the proxy (`Proxy-Authorization`). */
+  username?: string
+  password?: string
 }
 
 // ---------------------------------------------------------------------------------------------

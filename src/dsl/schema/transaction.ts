@@ -219,6 +219,20 @@ export const mockServiceDocumentSchema: SchemaObject = {
     cors: { anyOf: [{ type: ['boolean', 'null'] }, { $ref: 'understudy:cors' }] },
     faults: { anyOf: [{ $ref: 'understudy:fault' }, { type: 'null' }] },
     templateSeed: { type: ['integer', 'null'] },
+    // issue 7: the outbound proxy of forwarded requests
+    proxy: {
+      anyOf: [{ type: 'null' }, {
+        type: 'object',
+        additionalProperties: false,
+        required: ['proxyUrl'],
+        properties: {
+          proxyUrl: { type: 'string', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#\\s]+/?$' },
+          nonProxyHosts: { type: ['string', 'null'], maxLength: 4000 },
+          username: { type: ['string', 'null'], maxLength: 1000 },
+          password: { type: ['string', 'null'], maxLength: 1000 },
+        },
+      }],
+    },
   },
 }
 

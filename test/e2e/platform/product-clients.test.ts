@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs'
+import { createServer, request as httpRequest, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { LocalDeployer } from '../../../src/deploy/index.js'
@@ -75,7 +77,7 @@ describe('clients of the product (issue 7)', () => {
     expect(excluded.result.mockServiceTransactions.map((e) => e.txnId)).toEqual([one, every])
     await expectError(await platform.request(path, { method: 'PATCH', json: { excludeIds: [list] } }), 400, 'ERR_API_VALIDATION', '/excludeIds')
     await expectError(await platform.request(path, { method: 'PATCH', json: { configurationId: 5 } }), 400, 'ERR_API_VALIDATION', '/configurationId')
-    await expectError(await platform.request(path, { method: 'PATCH', json: { proxy: { host: 'proxy.local', port: 3128 } } }), 400, 'ERR_API_VALIDATION', '/proxy')
+    await expectError(await platform.request(path, { method: 'PATCH', json: { proxy: { host: 'proxy.local', port: 3128 } } }), 400, 'ERR_API_VALIDATION')
     // the record sent back as read changes nothing
     const asRead = (await envelope<Record<string, unknown>>(await platform.request(path))).result
     expect((await platform.request(path, { method: 'PUT', json: asRead })).status).toBe(201)
@@ -90,6 +92,82 @@ describe('clients of the product (issue 7)', () => {
     const order = (id: string): string => `<p:order xmlns:p="urn:orders"><p:id>${id}</p:id></p:order>`
     expect((await fetch(`${endpoint}/orders`, { method: 'POST', headers: { 'content-type': 'application/xml' }, body: order('7') })).status).toBe(201)
     expect((await fetch(`${endpoint}/orders`, { method: 'POST', headers: { 'content-type': 'application/xml' }, body: order('9') })).status).toBe(409)
+  })
+
+  it('proxy: the live pass-through of a deployed mock service goes through the outbound proxy it names', { timeout: 60_000 }, async () => {
+    const upstream = createServer((req, res) => { res.end(`upstream saw ${req.method ?? ''} ${req.url ?? ''}`) })
+    const seen: Array<{ url: string; auth: string | undefined }> = []
+    const forwardProxy = createServer((req, res) => {
+      seen.push({ url: req.url ?? '', auth: req.headers['proxy-authorization'] })
+      if (req.headers['proxy-authorization'] !== `Basic ${b64('ada:s3cret')}`) {
+        res.writeHead(407, { 'proxy-authenticate': 'Basic realm="test"' }).end()
+        return
+      }
+      const target = new URL(req.url ?? '')
+      const headers = { ...req.headers }
+      delete headers['proxy-authorization']
+      req.pipe(httpRequest(target, { method: req.method, headers }, (up) => {
+        res.writeHead(up.statusCode ?? 502, { ...up.headers, 'x-via-test-proxy': '1' })
+        up.pipe(res)
+      }).on('error', () => res.writeHead(502).end()))
+    })
+    const listen = async (server: Server): Promise<number> => new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)))
+    const upstreamPort = await listen(upstream)
+    const proxyPort = await listen(forwardProxy)
+    const platform = await startTestPlatform({ deployer: (deps, dataDir) => new LocalDeployer({ store: deps.store, dataDir, log: deps.log }) })
+    try {
+      const ws = `/api/v1/workspaces/${platform.workspaceId}`
+      const service = await envelope<{ id: number }>(await platform.request(`${ws}/services`, { method: 'POST', json: { name: 'live' } }))
+      const txn = await envelope<{ id: number }>(await platform.request(`${ws}/transactions?serviceId=${service.result.id}`, {
+        method: 'POST',
+        json: { name: 'pass', dsl: { requestDsl: { method: 'GET', path: '/pass' }, responseDsl: { status: 200, proxyUrl: `http://127.0.0.1:${upstreamPort}/base` } } },
+      }))
+      const mock = await envelope<{ id: number }>(await platform.request(`${ws}/service-mocks?serviceId=${service.result.id}`, {
+        method: 'POST',
+        json: { name: 'live mock', mockServiceTransactions: [txn.result.id], noMatchingRequestPreference: 'bypasslive', liveSystemHost: '127.0.0.1', liveSystemPort: upstreamPort },
+      }))
+      const path = `${ws}/service-mocks/${mock.result.id}`
+      const settings = { proxyUrl: `http://127.0.0.1:${proxyPort}`, nonProxyHosts: 'localhost|*.internal', username: 'ada', password: 's3cret', certificateId: null }
+      const patched = await envelope<{ proxy: unknown }>(await platform.request(path, { method: 'PATCH', json: { proxy: settings } }))
+      expect(patched.error).toBeNull()
+      expect(patched.result.proxy).toEqual({ ...settings, password: '********' })
+
+      const deployed = await envelope<{ trackingId: string }>(await platform.request(`${path}/deploy`))
+      expect(await settled(platform, deployed.result.trackingId)).toBe('FINISHED')
+      const endpoint = (await envelope<{ endpoints: Array<{ endpoint: string }> }>(await platform.request(path))).result.endpoints[0]?.endpoint ?? ''
+      const passed = await fetch(`${endpoint}/pass?q=1`)
+      expect(await passed.text()).toBe('upstream saw GET /base/pass?q=1')
+      expect(passed.headers.get('x-via-test-proxy')).toBe('1')
+      const live = await fetch(`${endpoint}/not-a-transaction`)
+      expect(await live.text()).toBe('upstream saw GET /not-a-transaction')
+      expect(seen.map((s) => s.url)).toEqual([`http://127.0.0.1:${upstreamPort}/base/pass?q=1`, `http://127.0.0.1:${upstreamPort}/not-a-transaction`])
+      expect(seen.every((s) => s.auth === `Basic ${b64('ada:s3cret')}`)).toBe(true)
+
+      // the record sent back as read (password masked) keeps the password
+      const asRead = (await envelope<Record<string, unknown>>(await platform.request(path))).result
+      expect((await platform.request(path, { method: 'PUT', json: asRead })).status).toBe(201)
+      const configured = await envelope<{ trackingId: string }>(await platform.request(`${path}/configure`))
+      expect(await settled(platform, configured.result.trackingId)).toBe('FINISHED')
+      expect((await fetch(`${endpoint}/pass`)).headers.get('x-via-test-proxy')).toBe('1')
+
+      // a host in nonProxyHosts is reached directly
+      await platform.request(path, { method: 'PATCH', json: { proxy: { ...settings, password: '********', nonProxyHosts: 'localhost|127.0.0.*' } } })
+      expect(await settled(platform, (await envelope<{ trackingId: string }>(await platform.request(`${path}/configure`))).result.trackingId)).toBe('FINISHED')
+      const direct = await fetch(`${endpoint}/pass`)
+      expect(direct.headers.get('x-via-test-proxy')).toBeNull()
+      expect(seen).toHaveLength(3)
+
+      // what cannot be applied is refused naming the field; nothing changes
+      await expectError(await platform.request(path, { method: 'PATCH', json: { proxy: { ...settings, certificateId: 12 } } }), 400, 'ERR_API_VALIDATION', '/proxy/certificateId')
+      await expectError(await platform.request(path, { method: 'PATCH', json: { proxy: { proxyUrl: 'ftp://proxy' } } }), 400, 'ERR_API_VALIDATION', '/proxy/proxyUrl')
+      expect((await envelope<{ proxy: { nonProxyHosts: string } }>(await platform.request(path))).result.proxy.nonProxyHosts).toBe('localhost|127.0.0.*')
+      // null clears it
+      expect((await envelope<{ proxy: unknown }>(await platform.request(path, { method: 'PATCH', json: { proxy: null } }))).result.proxy).toBeNull()
+    } finally {
+      await platform.close()
+      upstream.close()
+      forwardProxy.close()
+    }
   })
 
   it('takes back with PUT a transaction exactly as GET gave it, changing nothing', async () => {
