@@ -281,7 +281,7 @@ export class Exchange {
     this.response = response
     const sampler = response.ownsDelay ? response.delay : this.mock.thinkTime
     const delay = sampler === null ? 0 : sampler()
-    if (response.dribbleChunks > 1 && delay > 0 && !this.h2) {
+    if (response.dribbleChunks > 1 && delay > 0) {
       this.dribble(response, delay)
       return
     }
@@ -360,7 +360,8 @@ export class Exchange {
   // --- product DSL compatibility (issue 7): dribbled responses ---
   /**
    * Slow-network simulation: headers at once, then the body in `dribbleChunks` pieces, one per
-   * equal slice of the delay (timers only). A client that goes away stops the trickle.
+   * equal slice of the delay (timers only). A client that goes away stops the trickle. Over HTTP/2
+   * each piece is a DATA frame of the stream (the HTTP/2 headers, without connection headers).
    */
   private dribble (response: ServedResponse, delay: number): void {
     const res = this.res
@@ -368,8 +369,10 @@ export class Exchange {
       this.flush()
       return
     }
-    if (response.statusMessage !== null) res.writeHead(response.status, response.statusMessage, this.connectionHeaders(response.headers))
+    if (this.h2) res.writeHead(response.status, response.headers2)
+    else if (response.statusMessage !== null) res.writeHead(response.status, response.statusMessage, this.connectionHeaders(response.headers))
     else res.writeHead(response.status, this.connectionHeaders(response.headers))
+    const headers = this.h2 ? response.headers2 : response.headers
     const count = response.dribbleChunks
     const size = Math.ceil(response.body.length / count)
     let sent = 0
@@ -377,7 +380,7 @@ export class Exchange {
       try {
         if (res.destroyed) {
           this.release()
-          this.complete(response.status, response.headers, response.journalBody, response.journalTruncated, true)
+          this.complete(response.status, headers, response.journalBody, response.journalTruncated, true)
           return
         }
         const next = Math.min(response.body.length, sent + size)
@@ -387,7 +390,7 @@ export class Exchange {
           res.write(chunk)
           res.end()
           this.release()
-          this.complete(response.status, response.headers, response.journalBody, response.journalTruncated, false)
+          this.complete(response.status, headers, response.journalBody, response.journalTruncated, false)
           return
         }
         res.write(chunk)
