@@ -180,6 +180,17 @@ describe('clients of the product (issue 7)', () => {
     expect(put.status).toBe(201)
     const again = (await envelope<Record<string, unknown>>(await platform.request(path))).result
     expect({ ...again, updated: read['updated'] }).toEqual(read)
+
+    // every transaction of the product's export (every DSL field of the product) round-trips too
+    const service = await envelope<{ id: number }>(await platform.request(`${ws}/services`, { method: 'POST', json: { name: 'export' } }))
+    const created = await envelope<Array<{ id: number }>>(await platform.request(`${ws}/transactions?serviceId=${service.result.id}`, { method: 'POST', json: { transactions: exported.transactions.map((t) => ({ name: t.name, dsl: t.dsl })) } }))
+    expect(created.result).toHaveLength(exported.transactions.length)
+    for (const { id } of created.result) {
+      const one = (await envelope<Record<string, unknown>>(await platform.request(`${ws}/transactions/${id}`))).result
+      expect((await platform.request(`${ws}/transactions/${id}`, { method: 'PUT', json: one })).status).toBe(201)
+      const after = (await envelope<Record<string, unknown>>(await platform.request(`${ws}/transactions/${id}`))).result
+      expect({ ...after, updated: one['updated'] }).toEqual(one)
+    }
   })
 
   it('sandbox: matches without deploying, and explains a mismatch in words', async () => {
@@ -249,7 +260,7 @@ describe('clients of the product (issue 7)', () => {
   })
 
   it('exports a mock service\'s transactions as a file, which re-imports into a new service and serves the same answers', { timeout: 60_000 }, async () => {
-    const platform = await startTestPlatform()
+    const platform = await startTestPlatform({ deployer: (deps, dataDir) => new LocalDeployer({ store: deps.store, dataDir, log: deps.log }) })
     const { ws, serviceId, ids } = await catalog(platform)
     const mock = await envelope<{ id: number }>(await platform.request(`${ws}/service-mocks`, { method: 'POST', json: { serviceId, name: 'm', mockServiceTransactions: [ids[1], ids[2]] } }))
     const res = await platform.request(`${ws}/transactions?serviceMockId=${mock.result.id}&exportAsFile=true&type=GENERIC_DSL&limit=-1`)
@@ -267,6 +278,26 @@ describe('clients of the product (issue 7)', () => {
     expect(upload.status).toBe(200)
     expect(uploaded.result.map((t) => t.name).sort()).toEqual(doc.transactions.map((t) => t.name).sort())
     for (const t of uploaded.result) expect(t.dsl).toEqual(doc.transactions.find((d) => d.name === t.name)?.dsl)
+
+    // a mock service of the re-imported service, deployed beside the original: the same answers
+    const copyIds = (uploaded.result as unknown as Array<{ id: number }>).map((t) => t.id)
+    const copyMock = await envelope<{ id: number }>(await platform.request(`${ws}/service-mocks?serviceId=${other.result.id}`, { method: 'POST', json: { name: 'm copy', mockServiceTransactions: copyIds } }))
+    const endpoints: string[] = []
+    for (const id of [mock.result.id, copyMock.result.id]) {
+      const deployed = await envelope<{ trackingId: string }>(await platform.request(`${ws}/service-mocks/${id}/deploy`))
+      expect(await settled(platform, deployed.result.trackingId)).toBe('FINISHED')
+      endpoints.push((await envelope<{ endpoints: Array<{ endpoint: string }> }>(await platform.request(`${ws}/service-mocks/${id}`))).result.endpoints[0]?.endpoint ?? '')
+    }
+    const xmlOrder = (id: string) => ({ method: 'POST', headers: { 'content-type': 'application/xml' }, body: `<p:order xmlns:p="urn:orders"><p:id>${id}</p:id></p:order>` })
+    const probes: Array<[string, RequestInit]> = [['/orders/1', {}], ['/orders', xmlOrder('7')], ['/orders', xmlOrder('9')], ['/orders', { method: 'PUT', body: '<order><id>3</id></order>' }]]
+    const answersOf = async (endpoint: string) => Promise.all(probes.map(async ([path, init]) => {
+      const answer = await fetch(endpoint + path, init)
+      // the copies have ids of their own: the near-miss diagnosis of a 404 names them
+      return { status: answer.status, statusText: answer.statusText, type: answer.headers.get('content-type'), body: (await answer.text()).replace(/"transactionId":\d+/g, '"transactionId":N') }
+    }))
+    const [original, reimported] = await Promise.all(endpoints.map(answersOf))
+    expect(original?.map((a) => a.status)).toEqual([200, 201, 409, 404])
+    expect(reimported).toEqual(original)
 
     // the same file, served as is, answers as the mock service would
     const dir = tempDir()
