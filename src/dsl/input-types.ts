@@ -124,4 +124,6 @@ export interface DocumentInput {
   // issue 13
   validateRequests?: boolean | null
   matchHost?: boolean | null
+  // issue 7
+  proxy?: { proxyUrl: string; nonProxyHosts?: string | null; username?: string | null; password?: string | null } | null
 }

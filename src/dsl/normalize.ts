@@ -196,6 +196,13 @@ export function normalizeDocument (fields: DocumentInput, transactions: Transact
   if (typeof fields.serviceId === 'number') doc.serviceId = fields.serviceId
   if (text(fields.serviceName) !== undefined) doc.serviceName = fields.serviceName as string
   normalizeDynamicDocument(fields, doc)
+  if (fields.proxy !== undefined && fields.proxy !== null) {
+    const p = fields.proxy
+    doc.proxy = { proxyUrl: p.proxyUrl }
+    if (text(p.nonProxyHosts) !== undefined) doc.proxy.nonProxyHosts = p.nonProxyHosts as string
+    if (typeof p.username === 'string') doc.proxy.username = p.username
+    if (typeof p.password === 'string') doc.proxy.password = p.password
+  }
   return doc
 }
 

@@ -199,6 +199,20 @@ export interface MockServiceDocument {
   validateRequests?: boolean
   /** Match `requestDsl.host` against the Host header, as `--match-host` does; absent: off unless the flag says so. */
   matchHost?: boolean
+  // --- issue 7 ---
+  /** The outbound HTTP proxy of forwarded requests (`proxyUrl`, `bypasslive`); absent: direct. */
+  proxy?: OutboundProxy
+}
+
+/** An outbound HTTP proxy (the product's mock-service `proxy`), applied when the mock loads. */
+export interface OutboundProxy {
+  /** `http://host:port` (or `https://`) of the proxy. */
+  proxyUrl: string
+  /** Hosts reached directly, `|`-separated, `*` as a wildcard (`localhost|*.internal`). */
+  nonProxyHosts?: string
+  /** Basic credentials sent to the proxy (`Proxy-Authorization`). */
+  username?: string
+  password?: string
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@ import { createError, type ErrorDetail } from '../errors/index.js'
 import { detailAt, type MockServiceDocument, type Transaction } from '../dsl/index.js'
 import { byPriorityThenNewest, type CompiledTransaction } from './compiled.js'
 import { diagnose, type NearMiss } from './diagnose.js'
-import { compileRequest, type Predicate, type ReportProblem } from './predicates/index.js'
+import { compileRequest, type PreparedPredicate, type Predicate, type ReportProblem } from './predicates/index.js'
 import type { MatchRequest } from './request.js'
 import { MethodRoutes, type Candidate } from './router.js'
 
@@ -25,6 +25,11 @@ export interface CompiledMatcher<P> {
   readonly needsBody: boolean
   /** True when some active transaction matches on form fields. */
   readonly needsForm: boolean
+  /**
+   * The predicates of active transactions that must be prepared (asynchronously) before `match`
+   * (matches_xml_schema, see prepare.ts); null when there are none, the common case.
+   */
+  readonly prepared: readonly PreparedPredicate[] | null
   /** The first transaction, in priority order, whose every matcher holds; null when none does. */
   match: (req: MatchRequest) => CompiledTransaction<P> | null
   /** Why nothing matched: the closest transactions and their failed matchers. */
@@ -51,6 +56,7 @@ export function compileMatcher<P> (doc: MockServiceDocument, payloadOf: PayloadF
   const transactions: Array<CompiledTransaction<P>> = []
   let needsBody = false
   let needsForm = false
+  const prepared: PreparedPredicate[] = []
   const active: Array<CompiledTransaction<P>> = []
   doc.transactions.forEach((txn, index) => {
     const report: ReportProblem = (subPointer, message) => {
@@ -79,6 +85,7 @@ export function compileMatcher<P> (doc: MockServiceDocument, payloadOf: PayloadF
       active.push(compiled)
       needsBody ||= request.needsBody
       needsForm ||= request.needsForm
+      prepared.push(...request.prepared)
     }
   })
   if (errors.length > 0) {
@@ -104,6 +111,7 @@ export function compileMatcher<P> (doc: MockServiceDocument, payloadOf: PayloadF
     active,
     needsBody,
     needsForm,
+    prepared: prepared.length === 0 ? null : prepared,
     // HOT PATH: one lookup, then the candidates' predicates in order; first full match wins. With
     // a discriminator, only the candidates its index allows, merged with the others in order.
     match (req) {

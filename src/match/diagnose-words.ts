@@ -24,5 +24,6 @@ export function failureInWords (f: FailedCondition): string {
   if (f.matcherName === 'absent') return `${what} is present but must be absent`
   if (f.actual === null) return `${what} is missing (expected ${f.matcherName} ${f.expected})`
   if (f.part === 'credentials') return `${what} did not match`
+  if (f.matcherName === 'matches_xml_schema') return `${what} does not validate against the XML schema: ${f.actual}`
   return `${what} ${f.actual} did not match ${f.matcherName} ${f.expected}`
 }

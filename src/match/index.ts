@@ -1,9 +1,10 @@
 export { compileMatcher, type CompiledMatcher, type PayloadFactory, type ExtraPredicates } from './compile.js'
 export type { CompiledTransaction } from './compiled.js'
 export { MatchRequest, type FieldValue } from './request.js'
-export { prepareMultipart } from './prepare.js'
+export { prepareMultipart, preparePredicates } from './prepare.js'
 export type { NearMiss, FailedCondition } from './diagnose.js'
-export type { ReportProblem, Predicate, RequestPart } from './predicates/index.js'
+export type { ReportProblem, Predicate, RequestPart, PreparedPredicate } from './predicates/index.js'
+export { isPrepared } from './predicates/index.js'
 export { normalizePath } from './path.js'
 export { jsonEquals, compileJsonPath } from './json.js'
 export { canonicalXml, parseXml } from './xml.js'
@@ -17,3 +18,5 @@ export { compileValueCheck, type ValueCheck, type ValueCheckResult } from './pre
 export { compileXPath, type CompiledXPath, type XmlDocument } from './xml.js'
 export { jsonValueText } from './json.js'
 export { regexInputStats } from './predicates/value-check.js'
+// matches_xml_schema: libxml2 in worker threads, and its bounds
+export { XSD_LIMITS, type XsdOutcome } from './xsd/xmllint-pool.js'

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module'
 import type BusboyModule from 'busboy'
 import type { FieldValue, MatchRequest } from './request.js'
+import type { PreparedPredicate } from './predicates/index.js'
 
 type Busboy = typeof BusboyModule
 let busboyModule: Busboy | null = null
@@ -43,4 +44,14 @@ export async function prepareMultipart (req: MatchRequest): Promise<void> {
     parser.end(req.body)
   })
   req.setMultipartForm(fields)
+}
+
+/**
+ * Runs the asynchronous preparations (body validations, matches_xml_schema) the given predicates
+ * will read when the request is matched, concurrently; a schema several predicates share runs once.
+ * Never rejects: a validation that cannot run leaves its predicate failing.
+ */
+export async function preparePredicates (req: MatchRequest, predicates: readonly PreparedPredicate[]): Promise<void> {
+  if (req.body === null || req.body.length === 0) return
+  await Promise.all(predicates.map((p) => p.prepare(req)))
 }

@@ -4,6 +4,7 @@ import type { JsonPathScanner } from './json-scan.js'
 import { jsonTextDepth } from '../dsl/index.js'
 import { parseXml, type XmlDocument } from './xml.js'
 import { normalizePath } from './path.js'
+import type { XsdOutcome } from './xsd/xmllint-pool.js'
 
 /**
  * How deep a JSON or XML request body may nest for the matchers that walk the whole parsed
@@ -51,6 +52,8 @@ export class MatchRequest {
   #xml: Lazy<XmlDocument | null> = NOT_YET
   #form: Lazy<Record<string, FieldValue> | null> = NOT_YET
   #credentials: Lazy<{ username: string; password: string } | null> = NOT_YET
+  /** Asynchronous validations (matches_xml_schema) by key, run before matching (prepare.ts). */
+  #validations: Map<string, Promise<XsdOutcome> | XsdOutcome> | null = null
 
   // HOT PATH: one per request.
   constructor (method: string, url: string, headers: IncomingHttpHeaders, body: Buffer | null) {
@@ -151,6 +154,28 @@ export class MatchRequest {
   /** Multipart fields are parsed asynchronously before matching (see prepareMultipart in prepare.ts). */
   setMultipartForm (fields: Record<string, FieldValue>): void {
     this.#form = fields
+  }
+
+  /**
+   * Starts the validation stored under `key` unless one is stored already (a schema used by several
+   * matchers is validated once per request); resolves when it is done.
+   */
+  async validate (key: string, start: () => Promise<XsdOutcome>): Promise<void> {
+    this.#validations ??= new Map()
+    const known = this.#validations.get(key)
+    if (known !== undefined) {
+      await known
+      return
+    }
+    const running = start()
+    this.#validations.set(key, running)
+    this.#validations.set(key, await running)
+  }
+
+  /** The outcome stored under `key`, once settled; undefined when not validated (yet). */
+  validation (key: string): XsdOutcome | undefined {
+    const known = this.#validations?.get(key)
+    return known === undefined || known instanceof Promise ? undefined : known
   }
 
   /** Username and password of an `Authorization: Basic` header, or null. */

@@ -165,3 +165,17 @@ export function canonicalXml (node: XmlNode): string {
   }
   return ''
 }
+
+let serializerInstance: XmlDomModule.XMLSerializer | null = null
+
+/**
+ * A node as XML text, with the namespace declarations it uses (xmldom adds those declared on its
+ * ancestors), so that it stands alone as a document.
+ */
+export function serializeXml (node: XmlNode): string {
+  if (serializerInstance === null) {
+    const { XMLSerializer: Serializer } = load('@xmldom/xmldom') as typeof XmlDomModule
+    serializerInstance = new Serializer()
+  }
+  return serializerInstance.serializeToString(node)
+}

@@ -1,4 +1,4 @@
-import type { Pool } from 'undici'
+import type { Dispatcher } from 'undici'
 import type { MockServiceDocument } from '../dsl/index.js'
 import { mergeVerifications, newestFirst, type InspectionDetail, type InspectionListEntry, type UnmatchedEntry, type VerificationResult } from '../inspect/index.js'
 import type { LogRing } from '../log/index.js'
@@ -88,7 +88,7 @@ export function clusterAdminTarget (set: ReplicaSet, logRing: LogRing | null): A
     config: () => set.document,
     reconfigure: async (document: MockServiceDocument): Promise<ReconfigureResult> => {
       // Compiled here once, only to reject what the replicas could not compile: nothing changes then.
-      const pools = new Map<string, Pool>()
+      const pools = new Map<string, Dispatcher>()
       let transactions: number
       try {
         const options = set.options

@@ -1,9 +1,9 @@
-import type { Pool } from 'undici'
+import type { Dispatcher } from 'undici'
 import type { MockServiceDocument, ResponseDsl, TransactionDsl } from '../dsl/index.js'
-import { compileBodyPredicate, compileMatcher, type CompiledMatcher, type CompiledTransaction, type Predicate, type ReportProblem } from '../match/index.js'
+import { compileBodyPredicate, compileMatcher, isPrepared, type CompiledMatcher, type CompiledTransaction, type Predicate, type PreparedPredicate, type ReportProblem } from '../match/index.js'
 import { compileResponse, type CompiledResponse } from './compile-response.js'
 import { compileDelay, type DelaySampler } from './think-time.js'
-import { compileProxyTarget, type ProxyTarget } from './proxy.js'
+import { compileOutbound, compileProxyTarget, type CompiledOutbound, type ProxyTarget } from './proxy.js'
 import { withHostMatching } from './host-matching.js'
 import { DynamicCompiler, type DynamicFeatures } from './dynamic.js'
 import { compileCors, type CompiledCors } from './cors.js'
@@ -39,12 +39,18 @@ export interface CompiledMock {
   readonly document: MockServiceDocument
   readonly serviceMockId: number
   readonly matcher: CompiledMatcher<ServedResponse>
+  /**
+   * Predicates prepared asynchronously before matching a request with a body (matches_xml_schema,
+   * in transactions and statusCodeConditions); null when there are none, so that other mocks
+   * pay one null check.
+   */
+  readonly prepared: readonly PreparedPredicate[] | null
   /** The mock service's think time; a transaction's own delay wins. */
   readonly thinkTime: DelaySampler | null
   readonly capacity: number | null
   readonly noMatch: NoMatchPolicy
   /** Upstream connection pools (with a shared map: every pool of the runtime so far). */
-  readonly pools: readonly Pool[]
+  readonly pools: readonly Dispatcher[]
   /** CORS of the mock service; null when off. */
   readonly cors: CompiledCors | null
   /** Scenario states (shared by every configuration of one runtime). */
@@ -67,7 +73,7 @@ export interface CompileMockOptions {
    * Upstream pools by origin, shared by every configuration of one runtime: a swap must not close
    * a pool that a request begun on the previous configuration still needs. A fresh map when absent.
    */
-  pools?: Map<string, Pool>
+  pools?: Map<string, Dispatcher>
   /** Match `requestDsl.host` against the Host header (`serve --match-host`); default off (the document's `matchHost: true` also turns it on). */
   matchHost?: boolean
   /** Scenario states kept across swaps (a cluster replica's: SharedScenarios); a fresh store when absent. */
@@ -84,13 +90,16 @@ export interface CompileMockOptions {
  * const mock = compileMock(loadDefinitionText(text, 'mock.yaml'), { proxyTimeout: 30_000, journalBodyBytes: 65_536 })
  */
 export function compileMock (given: MockServiceDocument, options: CompileMockOptions): CompiledMock {
-  const pools = options.pools ?? new Map<string, Pool>()
+  const pools = options.pools ?? new Map<string, Dispatcher>()
   const doc = options.matchHost === true || given.matchHost === true ? withHostMatching(given) : given
   const scenarios = options.scenarios ?? new ScenarioStore()
   const dynamic = new DynamicCompiler(doc, scenarios)
+  const conditionPrepared: PreparedPredicate[] = []
+  // issue 7: the outbound proxy of the live pass-through, decided per upstream host here, once
+  const outbound = compileOutbound(doc.proxy)
   const matcher = compileMatcher<ServedResponse>(doc, (txn, _index, report) => {
     checkWritable(txn.dsl.responseDsl, report)
-    const response = compileResponse(txn.dsl.responseDsl, options.proxyTimeout, pools)
+    const response = compileResponse(txn.dsl.responseDsl, options.proxyTimeout, pools, outbound)
     const fits = response.body.length <= options.journalBodyBytes
     const served: ServedResponse = {
       ...response,
@@ -99,16 +108,17 @@ export function compileMock (given: MockServiceDocument, options: CompileMockOpt
       conditions: null,
       dynamic: dynamic.compile(txn, response, report),
     }
-    return withConditions(served, txn.dsl, options, pools, report)
+    return withConditions(served, txn.dsl, options, pools, report, conditionPrepared, outbound)
   }, (txn) => dynamic.predicates.get(txn) ?? null)
   return {
     // as given: GET /config shows the document, not the host matchers added for serving
     document: given,
     serviceMockId: doc.id ?? 0,
     matcher,
+    prepared: conditionPrepared.length === 0 ? matcher.prepared : [...(matcher.prepared ?? []), ...conditionPrepared],
     thinkTime: compileDelay(doc.thinkTime),
     capacity: doc.capacity,
-    noMatch: noMatchPolicyOf(doc, matcher, options.proxyTimeout, pools),
+    noMatch: noMatchPolicyOf(doc, matcher, options.proxyTimeout, pools, outbound),
     pools: [...pools.values()],
     cors: compileCors(doc.cors),
     scenarios,
@@ -127,8 +137,10 @@ function withConditions (
   served: ServedResponse,
   dsl: TransactionDsl,
   options: CompileMockOptions,
-  pools: Map<string, Pool>,
+  pools: Map<string, Dispatcher>,
   report: ReportProblem,
+  prepared: PreparedPredicate[],
+  outbound: CompiledOutbound | null,
 ): ServedResponse {
   const inResponse = dsl.responseDsl.statusCodeConditions
   const list = inResponse ?? dsl.statusCodeConditions
@@ -142,11 +154,12 @@ function withConditions (
       report(`${pointer}/matcher/${predicate.at}`, predicate.error)
       return
     }
+    if (isPrepared(predicate)) prepared.push(predicate)
     const responseDsl = { ...dsl.responseDsl, status: condition.status }
     if (condition.statusMessage !== undefined) responseDsl.statusMessage = condition.statusMessage
     else delete responseDsl.statusMessage
     checkWritable(responseDsl, report)
-    const response = compileResponse(responseDsl, options.proxyTimeout, pools)
+    const response = compileResponse(responseDsl, options.proxyTimeout, pools, outbound)
     conditions.push({ predicate, response: { ...response, journalBody: served.journalBody, journalTruncated: served.journalTruncated, conditions: null, dynamic: served.dynamic } })
   })
   return { ...served, conditions }
@@ -172,7 +185,8 @@ function noMatchPolicyOf (
   doc: MockServiceDocument,
   matcher: CompiledMatcher<ServedResponse>,
   proxyTimeout: number,
-  pools: Map<string, Pool>,
+  pools: Map<string, Dispatcher>,
+  outbound: CompiledOutbound | null,
 ): NoMatchPolicy {
   switch (doc.noMatchingRequestPreference) {
     case 'return404':
@@ -183,7 +197,7 @@ function noMatchPolicyOf (
       return txn === undefined ? { kind: 'return404' } : { kind: 'returnTransaction', txn }
     }
     case 'bypasslive':
-      return { kind: 'bypasslive', target: compileProxyTarget(liveSystemUrl(doc), proxyTimeout, pools) }
+      return { kind: 'bypasslive', target: compileProxyTarget(liveSystemUrl(doc), proxyTimeout, pools, outbound) }
   }
 }
 

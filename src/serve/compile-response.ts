@@ -1,8 +1,8 @@
 import type { ResponseDsl } from '../dsl/index.js'
 import { decodeContent } from '../dsl/index.js'
 import { compileDelay, type DelaySampler } from './think-time.js'
-import type { Pool } from 'undici'
-import { compileProxyTarget, type ProxyTarget } from './proxy.js'
+import type { Dispatcher } from 'undici'
+import { compileProxyTarget, type CompiledOutbound, type ProxyTarget } from './proxy.js'
 
 /**
  * A transaction's response, precomputed at compile time (STYLE.md hot-path rule 1): status, header
@@ -67,7 +67,7 @@ export function contentTypeOf (dsl: ResponseDsl): string | null {
  * compileResponse({ status: 201, content: 'aGk=', contentType: 'text' }, 30_000, new Map()).headers
  * // ['content-type', 'text/plain', 'content-length', '2']
  */
-export function compileResponse (dsl: ResponseDsl, proxyTimeout: number, pools: Map<string, Pool>): CompiledResponse {
+export function compileResponse (dsl: ResponseDsl, proxyTimeout: number, pools: Map<string, Dispatcher>, outbound: CompiledOutbound | null = null): CompiledResponse {
   const body = noBody(dsl.status) ? Buffer.alloc(0) : decodeContent(dsl.content)
   const headers: string[] = []
   let hasContentType = false
@@ -94,7 +94,7 @@ export function compileResponse (dsl: ResponseDsl, proxyTimeout: number, pools: 
     body,
     delay: compileDelay(dsl.responseDelay),
     ownsDelay: dsl.responseDelay !== undefined,
-    proxy: dsl.proxyUrl === undefined ? null : compileProxyTarget(dsl.proxyUrl, proxyTimeout, pools),
+    proxy: dsl.proxyUrl === undefined ? null : compileProxyTarget(dsl.proxyUrl, proxyTimeout, pools, outbound),
     dribbleChunks: dsl.responseDelay?.dribbled === true && body.length > 1
       ? Math.min(body.length, dsl.responseDelay.chunks ?? DEFAULT_DRIBBLE_CHUNKS)
       : 0,

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import { createError, type UnderstudyError } from '../errors/index.js'
-import { MatchRequest, prepareMultipart, type CompiledTransaction } from '../match/index.js'
+import { MatchRequest, prepareMultipart, preparePredicates, type CompiledTransaction } from '../match/index.js'
 import type { CompiledMock, ServedResponse } from './compile-mock.js'
 import { problemAnswer } from './problem.js'
 import { forward, type ProxyOutcome, type ProxyResponse, type ProxyTarget } from './proxy.js'
@@ -213,9 +213,20 @@ export class Exchange {
     if (headers['prefer'] !== undefined) applyPrefer(headers)
     const matchRequest = new MatchRequest(this.req.method ?? 'GET', this.req.url ?? '/', headers, body)
     this.matchRequest = matchRequest
-    if (this.mock.matcher.needsForm && body !== null) {
-      prepareMultipart(matchRequest).then(() => this.decide(), () => this.decide()).catch((err: unknown) => this.fail(err))
+    if (body !== null && (this.mock.matcher.needsForm || this.mock.prepared !== null)) {
+      this.prepareThenDecide(matchRequest).catch((err: unknown) => this.fail(err))
       return
+    }
+    this.decide()
+  }
+
+  /** Work the match needs done asynchronously first: multipart fields, XML Schema validations. */
+  private async prepareThenDecide (matchRequest: MatchRequest): Promise<void> {
+    try {
+      if (this.mock.matcher.needsForm) await prepareMultipart(matchRequest)
+      if (this.mock.prepared !== null) await preparePredicates(matchRequest, this.mock.prepared)
+    } catch {
+      // Neither rejects by design; should one, its matchers fail rather than the request.
     }
     this.decide()
   }
@@ -314,7 +325,7 @@ export class Exchange {
     this.response = response
     const sampler = response.ownsDelay ? response.delay : this.mock.thinkTime
     const delay = sampler === null ? 0 : sampler()
-    if (response.dribbleChunks > 1 && delay > 0 && !this.h2) {
+    if (response.dribbleChunks > 1 && delay > 0) {
       this.dribble(response, delay)
       return
     }
@@ -393,7 +404,8 @@ export class Exchange {
   // --- product DSL compatibility (issue 7): dribbled responses ---
   /**
    * Slow-network simulation: headers at once, then the body in `dribbleChunks` pieces, one per
-   * equal slice of the delay (timers only). A client that goes away stops the trickle.
+   * equal slice of the delay (timers only). A client that goes away stops the trickle. Over HTTP/2
+   * each piece is a DATA frame of the stream (the HTTP/2 headers, without connection headers).
    */
   private dribble (response: ServedResponse, delay: number): void {
     const res = this.res
@@ -401,8 +413,10 @@ export class Exchange {
       this.flush()
       return
     }
-    if (response.statusMessage !== null) res.writeHead(response.status, response.statusMessage, this.connectionHeaders(response.headers))
+    if (this.h2) res.writeHead(response.status, response.headers2)
+    else if (response.statusMessage !== null) res.writeHead(response.status, response.statusMessage, this.connectionHeaders(response.headers))
     else res.writeHead(response.status, this.connectionHeaders(response.headers))
+    const headers = this.h2 ? response.headers2 : response.headers
     const count = response.dribbleChunks
     const size = Math.ceil(response.body.length / count)
     let sent = 0
@@ -410,7 +424,7 @@ export class Exchange {
       try {
         if (res.destroyed) {
           this.release()
-          this.complete(response.status, response.headers, response.journalBody, response.journalTruncated, true)
+          this.complete(response.status, headers, response.journalBody, response.journalTruncated, true)
           return
         }
         const next = Math.min(response.body.length, sent + size)
@@ -420,7 +434,7 @@ export class Exchange {
           res.write(chunk)
           res.end()
           this.release()
-          this.complete(response.status, response.headers, response.journalBody, response.journalTruncated, false)
+          this.complete(response.status, headers, response.journalBody, response.journalTruncated, false)
           return
         }
         res.write(chunk)

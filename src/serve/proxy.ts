@@ -1,7 +1,8 @@
 import { createRequire } from 'node:module'
 import type * as UndiciModule from 'undici'
-import type { Pool } from 'undici'
+import type { Dispatcher } from 'undici'
 import type { IncomingHttpHeaders } from 'node:http'
+import type { OutboundProxy } from '../dsl/index.js'
 import { createError, type UnderstudyError } from '../errors/index.js'
 import { endToEndHeaders } from './hop-by-hop.js'
 
@@ -25,7 +26,40 @@ export interface ProxyTarget {
   readonly basePath: string
   readonly host: string
   readonly timeout: number
-  readonly pool: Pool
+  /** A pool of that origin, or an agent through the mock service's outbound proxy. */
+  readonly pool: Dispatcher
+}
+
+/**
+ * A mock service's outbound proxy, compiled once at load: whether a host bypasses it
+ * (`nonProxyHosts`, `|`-separated, `*` a wildcard, case-insensitive, as the JVM's
+ * `http.nonProxyHosts` the product follows) and the `Proxy-Authorization` it sends.
+ */
+export interface CompiledOutbound {
+  readonly proxyUrl: string
+  readonly token: string | null
+  readonly bypasses: (hostname: string) => boolean
+}
+
+/**
+ * Compiles the outbound proxy of a mock-service document, or null without one.
+ *
+ * @example
+ * compileOutbound({ proxyUrl: 'http://proxy:3128', nonProxyHosts: 'localhost|*.internal' })?.bypasses('db.internal') // true
+ */
+export function compileOutbound (proxy: OutboundProxy | undefined): CompiledOutbound | null {
+  if (proxy === undefined) return null
+  const patterns = (proxy.nonProxyHosts ?? '').split(/[|,]/).map((p) => p.trim().toLowerCase()).filter((p) => p !== '')
+  const regexes = patterns.map((p) => new RegExp(`^${p.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`))
+  const token = proxy.username === undefined ? null : `Basic ${Buffer.from(`${proxy.username}:${proxy.password ?? ''}`).toString('base64')}`
+  return {
+    proxyUrl: proxy.proxyUrl,
+    token,
+    bypasses: (hostname) => {
+      const host = hostname.toLowerCase().replace(/^\[|\]$/g, '')
+      return regexes.some((re) => re.test(host))
+    },
+  }
 }
 
 /**
@@ -36,19 +70,34 @@ export interface ProxyTarget {
  * @example
  * compileProxyTarget('http://127.0.0.1:9000/base', 30_000, new Map()).basePath // '/base'
  */
-export function compileProxyTarget (url: string, timeout: number, pools: Map<string, Pool>): ProxyTarget {
+export function compileProxyTarget (url: string, timeout: number, pools: Map<string, Dispatcher>, outbound: CompiledOutbound | null = null): ProxyTarget {
   const parsed = new URL(url)
   const basePath = parsed.pathname === '/' ? '' : parsed.pathname.replace(/\/$/, '')
-  // One pool per origin for the whole compiled mock service, however many transactions use it.
-  let pool = pools.get(parsed.origin)
+  const via = outbound === null || outbound.bypasses(parsed.hostname) ? null : outbound
+  // One pool per origin (and proxy) for the whole runtime, however many transactions use it; a
+  // reload with other proxy settings gets its own.
+  const key = via === null ? parsed.origin : `${parsed.origin} via ${via.proxyUrl} as ${via.token ?? ''}`
+  let pool = pools.get(key)
   if (pool === undefined) {
-    pool = new (undici().Pool)(parsed.origin, {
+    const options = {
       headersTimeout: timeout,
       bodyTimeout: timeout,
       connectTimeout: Math.min(timeout, 10_000),
       connect: { rejectUnauthorized: false },
-    })
-    pools.set(parsed.origin, pool)
+    }
+    pool = via === null
+      ? new (undici().Pool)(parsed.origin, options)
+      : new (undici().ProxyAgent)({
+        ...options,
+        uri: via.proxyUrl,
+        ...(via.token === null ? {} : { token: via.token }),
+        // http targets go as absolute-form requests (what HTTP clients send a proxy); https ones
+        // through a CONNECT tunnel.
+        proxyTunnel: parsed.protocol === 'https:',
+        requestTls: { rejectUnauthorized: false },
+        proxyTls: { rejectUnauthorized: false },
+      })
+    pools.set(key, pool)
   }
   return { origin: parsed.origin, basePath, host: parsed.host, timeout, pool }
 }
@@ -99,6 +148,7 @@ export async function forward (
   res.once('close', () => { if (!res.writableEnded) abort.abort() })
   try {
     const upstream = await target.pool.request({
+      origin: target.origin,
       method,
       path: target.basePath + (url.startsWith('/') ? url : `/${url}`),
       headers: upstreamHeaders,
@@ -160,6 +210,6 @@ function upstreamError (target: ProxyTarget, err: unknown): UnderstudyError {
 }
 
 /** Closes pools once their requests are done. */
-export async function closePools (pools: Iterable<Pool>): Promise<void> {
+export async function closePools (pools: Iterable<Dispatcher>): Promise<void> {
   await Promise.allSettled([...pools].map(async (p) => p.close()))
 }

@@ -1,4 +1,4 @@
-import type { Pool } from 'undici'
+import type { Dispatcher } from 'undici'
 import type { RuntimeOptions } from '../config/index.js'
 import type { MockServiceDocument } from '../dsl/index.js'
 import { InspectionRing, type RingIds } from '../inspect/index.js'
@@ -63,7 +63,7 @@ export interface StartRuntimeParams {
 export async function startRuntime ({ document, options, log, ids, tls: givenTls, requestCheck, onLive, scenarios }: StartRuntimeParams): Promise<Runtime> {
   // One pool per upstream origin for the runtime's lifetime, closed when it closes: requests begun
   // before a swap may forward after it (body still arriving), on the old configuration's targets.
-  const pools = new Map<string, Pool>()
+  const pools = new Map<string, Dispatcher>()
   // Scenario states and the webhook sender outlive configuration swaps.
   const compileOptions = {
     proxyTimeout: options.proxyTimeout,
@@ -130,7 +130,7 @@ export async function startRuntime ({ document, options, log, ids, tls: givenTls
   }
 }
 
-async function drain (state: RuntimeState, listeners: OpenListener[], timeoutMs: number, pools: Map<string, Pool>): Promise<void> {
+async function drain (state: RuntimeState, listeners: OpenListener[], timeoutMs: number, pools: Map<string, Dispatcher>): Promise<void> {
   state.draining = true
   const stopped = Promise.all(listeners.map(stopAccepting))
   const deadline = Date.now() + timeoutMs

@@ -20,6 +20,7 @@ import type {
   StoredTransaction,
   Tag,
   Tracking,
+  CloneTracking,
   User,
   Workspace,
 } from './types.js'
@@ -152,6 +153,11 @@ export interface AssetRepository {
   fileIds: () => Promise<Set<string>>
 }
 
+export interface CloneTrackingRepository {
+  create: (input: Omit<CloneTracking, 'created'>) => Promise<CloneTracking>
+  get: (trackingId: string) => Promise<CloneTracking | undefined>
+}
+
 export interface TrackingRepository {
   create: (input: Omit<Tracking, 'created' | 'updated' | 'ended'>) => Promise<Tracking>
   get: (trackingId: string) => Promise<Tracking | undefined>
@@ -246,6 +252,8 @@ export interface Repositories {
   mockServices: MockServiceRepository
   assets: AssetRepository
   trackings: TrackingRepository
+  /** Trackings of service clones (they belong to a workspace, not to a mock service). */
+  cloneTrackings: CloneTrackingRepository
   logs: LogSnapshotRepository
   mockSettings: MockSettingRepository
   tenancy: TenancyRepository

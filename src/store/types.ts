@@ -130,6 +130,16 @@ export interface MockService extends Audit {
   tlsPort: number | null
   deployDate: number | null
   pendingUpdate: boolean
+  /** The outbound proxy of its live pass-through (issue 7); null (or absent): direct. */
+  proxy?: MockServiceProxy | null
+}
+
+/** The product's mock-service `proxy` object, as stored (the password as given: it must be sent). */
+export interface MockServiceProxy {
+  proxyUrl: string
+  nonProxyHosts: string | null
+  username: string | null
+  password: string | null
 }
 
 export type AssetType = 'MAR' | 'FILE_IN_ROOT' | 'FILE_IN_PATH' | 'FILE_IN_CLASSPATH'
@@ -167,6 +177,16 @@ export interface Tracking {
   created: number
   updated: number
   ended: number | null
+  createdBy: string | null
+}
+
+/** A finished service clone (issue 7): the tracking `POST .../services/clone` answers. */
+export interface CloneTracking {
+  trackingId: string
+  workspaceId: number
+  /** The new service. */
+  serviceId: number
+  created: number
   createdBy: string | null
 }
 

@@ -44,6 +44,7 @@ export async function mockServiceDocument (repos: Repositories, files: AssetFile
     liveSystemHost: mock.liveSystemHost,
     liveSystemPort: mock.liveSystemPort,
     endpointPreference: mock.endpointPreference,
+    proxy: mock.proxy ?? null,
     mockServiceTransactions: mock.type === 'SV' ? [] : mock.mockServiceTransactions.map((e) => (e.priority === null ? { txnId: e.txnId } : e)),
   }, transactions)
 }

@@ -1,6 +1,6 @@
 import { createError } from '../../errors/index.js'
 import { readDefinition, type MockServiceDocument, type ResponseDsl, type Transaction } from '../../dsl/index.js'
-import { compileBodyPredicate, compileMatcher, failureInWords, MatchRequest, prepareMultipart } from '../../match/index.js'
+import { compileBodyPredicate, compileMatcher, failureInWords, isPrepared, MatchRequest, prepareMultipart, preparePredicates } from '../../match/index.js'
 import type { StoredTransaction, Workspace } from '../../store/index.js'
 import type { ApiContext, Route } from '../http/types.js'
 import { invalidField, validatorOf } from '../validation.js'
@@ -73,13 +73,16 @@ function documentOf (transactions: StoredTransaction[]): MockServiceDocument {
 const mimeByShorthand: Record<string, string> = { json: 'application/json', xml: 'application/xml', text: 'text/plain', html: 'text/html' }
 
 /** The answer a mock service would give with this response: status, reason, headers, base64 body. */
-function answerOf (dsl: ResponseDsl, req: MatchRequest, conditionsOf: Transaction) {
+async function answerOf (dsl: ResponseDsl, req: MatchRequest, conditionsOf: Transaction) {
   let status = dsl.status
   let statusMessage = dsl.statusMessage ?? null
   const conditions = dsl.statusCodeConditions ?? conditionsOf.dsl.statusCodeConditions ?? []
   for (const condition of conditions) {
     const predicate = compileBodyPredicate(condition.matcher, '')
-    if (!('error' in predicate) && predicate.test(req)) {
+    if ('error' in predicate) continue
+    // A schema matcher validates asynchronously first, as in the runtime.
+    if (isPrepared(predicate)) await preparePredicates(req, [predicate])
+    if (predicate.test(req)) {
       status = condition.status
       statusMessage = condition.statusMessage ?? null
       break
@@ -110,10 +113,11 @@ async function testRequest (ctx: ApiContext) {
   const body = http.content === undefined || http.content === null || http.content === '' ? null : Buffer.from(http.content, 'base64')
   const req = new MatchRequest((http.method ?? 'GET').toUpperCase(), query === '' ? path : `${path}?${query}`, headers, body)
   if (matcher.needsForm && body !== null) await prepareMultipart(req)
+  if (matcher.prepared !== null) await preparePredicates(req, matcher.prepared)
   const hit = matcher.match(req)
   const now = Date.now()
   if (hit !== null) {
-    return { result: { matched: true, transactionId: hit.id, transactionName: hit.name, ...answerOf(hit.payload.dsl.responseDsl, req, hit.payload), matchingLog: [] } }
+    return { result: { matched: true, transactionId: hit.id, transactionName: hit.name, ...(await answerOf(hit.payload.dsl.responseDsl, req, hit.payload)), matchingLog: [] } }
   }
   const closest = matcher.diagnose(req, 1)[0]
   const matchingLog = (closest?.failed ?? []).map((f) => ({ t: now, m: failureInWords(f) }))

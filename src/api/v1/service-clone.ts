@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { createError } from '../../errors/index.js'
 import { readDefinition, type TransactionDsl } from '../../dsl/index.js'
-import { isConstraintViolation, type StoredTransaction } from '../../store/index.js'
+import { isConstraintViolation, type CloneTracking, type StoredTransaction } from '../../store/index.js'
 import type { ApiContext, Route } from '../http/types.js'
 import { epochSeconds } from '../format.js'
 import { invalidField, validatorOf } from '../validation.js'
@@ -12,9 +12,9 @@ import { assertServable } from './transaction-input.js'
  * `POST /workspaces/{ws}/services/clone` (issue 7): a copy of a service and all its transactions
  * under a new name, with `findAndReplace` applied to every string of the transactions (names,
  * descriptions, every DSL value: hosts, paths, matcher values; `content` is decoded, replaced and
- * encoded again). The copy is made in one write, so the tracking it answers has already
- * FINISHED; trackings of clones are kept in memory (the store's trackings belong to mock
- * services) and answer at `/api/v1/trackings/{id}` until the platform restarts.
+ * encoded again). The copy and its tracking are made in one write, so the tracking it answers
+ * has already FINISHED; it is stored (clone_trackings, migration 005) and answers at
+ * `/api/v1/trackings/{id}` like the trackings of mock services, also after a restart.
  */
 
 interface CloneInput {
@@ -39,24 +39,6 @@ const readClone = validatorOf<CloneInput>({
   },
 })
 
-export interface CloneTracking {
-  trackingId: string
-  accountId: number
-  serviceId: number
-  created: number
-  by: string
-}
-
-/** Clone trackings by id, bounded: the oldest go first past the limit. */
-const cloneTrackings = new Map<string, CloneTracking>()
-const MAX_CLONE_TRACKINGS = 1000
-
-/** A clone tracking the caller's account may read, or undefined. */
-export function cloneTrackingOf (id: string, accountId: number): CloneTracking | undefined {
-  const t = cloneTrackings.get(id)
-  return t?.accountId === accountId ? t : undefined
-}
-
 /** The tracking object of spec/002 for a finished clone. */
 export function cloneTrackingView (t: CloneTracking) {
   return {
@@ -69,8 +51,8 @@ export function cloneTrackingView (t: CloneTracking) {
     action: 'clone',
     created: epochSeconds(t.created),
     updated: epochSeconds(t.created),
-    createdBy: t.by,
-    updatedBy: t.by,
+    createdBy: t.createdBy,
+    updatedBy: t.createdBy,
     ended: epochSeconds(t.created),
   }
 }
@@ -119,23 +101,20 @@ async function clone (ctx: ApiContext) {
     }
   })
   const by = ctx.principal.user.email
-  let created: { id: number }
+  let tracking: CloneTracking
   try {
-    created = await store.write(async (tx) => {
+    tracking = await store.write(async (tx) => {
       const service = await tx.services.create({ workspaceId: workspace.id, name: input.name.trim(), description: input.description ?? source.description, by })
       for (const c of copies) {
         const t: StoredTransaction = c.source
         await tx.transactions.create({ workspaceId: workspace.id, serviceId: service.id, name: c.name, description: c.description, tags: t.tags, dslType: t.dslType, dsl: c.dsl, by })
       }
-      return service
+      return await tx.cloneTrackings.create({ trackingId: randomUUID(), workspaceId: workspace.id, serviceId: service.id, createdBy: by })
     })
   } catch (err) {
     if (isConstraintViolation(err, 'unique')) throw conflict(`A service named "${input.name.trim()}" already exists in this workspace`, '/name')
     throw err
   }
-  const tracking: CloneTracking = { trackingId: randomUUID(), accountId: ctx.principal.account.id, serviceId: created.id, created: Date.now(), by }
-  cloneTrackings.set(tracking.trackingId, tracking)
-  if (cloneTrackings.size > MAX_CLONE_TRACKINGS) cloneTrackings.delete(cloneTrackings.keys().next().value as string)
   return { result: cloneTrackingView(tracking) }
 }
 

@@ -1,6 +1,7 @@
 import type { MockService, Service, Tracking } from '../../store/index.js'
 import { epochSeconds, formattedDate, epochSecondsOrNull } from '../format.js'
 import { LOCAL_HARBOR_ID, LOCAL_SHIP_ID } from '../local-location.js'
+import { proxyView } from './mock-proxy.js'
 
 /**
  * The mock service record of spec/002 ("Mock service record"), every field present: the
@@ -58,7 +59,7 @@ export function mockServiceView (m: MockService, service: Service | undefined, c
     httpRunnerEnabled: m.type !== 'SV',
     endpoints: [m.httpEndpoint, m.httpsEndpoint].filter((e): e is string => e !== null).map((endpoint) => ({ endpoint })),
     configurationId,
-    proxy: null,
+    proxy: proxyView(m.proxy),
     brokerConfig: null,
     assets: [],
   }

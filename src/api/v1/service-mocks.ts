@@ -8,7 +8,8 @@ import { mockServiceDocument } from './mock-document.js'
 import { mockServiceOf } from './mock-lookup.js'
 import { trackingView } from './service-mock-views.js'
 import { mockServiceRecord } from './mock-record.js'
-import { cloneTrackingOf, cloneTrackingView } from './service-clone.js'
+import { cloneTrackingView } from './service-clone.js'
+import { proxyOf, proxySchema, type ProxyInput } from './mock-proxy.js'
 
 /** Fields a create or update may set (unknown members, such as a whole record sent back on PUT, are ignored). */
 interface MockServiceInput {
@@ -34,6 +35,7 @@ interface MockServiceInput {
   registryId?: number | null
   vseId?: number | null
   platformVseId?: number | null
+  proxy?: ProxyInput | null
 }
 
 const nullableInt = (min: number, max?: number) => ({ type: ['integer', 'null'], minimum: min, ...(max === undefined ? {} : { maximum: max }) })
@@ -75,6 +77,7 @@ const inputSchema = {
     registryId: nullableInt(0),
     vseId: nullableInt(0),
     platformVseId: nullableInt(0),
+    proxy: proxySchema,
   },
 } as const
 
@@ -105,6 +108,8 @@ async function fieldsOf (repos: Repositories, workspace: Workspace, input: MockS
     if (value !== undefined) (out as Record<string, unknown>)[key] = value
   }
   if (input.tags !== undefined) out.tags = input.tags ?? []
+  const proxy = proxyOf(input.proxy, current?.proxy ?? null)
+  if (proxy !== undefined) out.proxy = proxy
   if (input.endpointPreference !== undefined) out.endpointPreference = input.endpointPreference === null ? null : input.endpointPreference.toUpperCase() as 'HTTP' | 'HTTPS'
   if (input.mockServiceTransactions !== undefined) {
     const refs: MockServiceTransactionRef[] = (input.mockServiceTransactions ?? []).map((e) => (typeof e === 'number' ? { txnId: e, priority: null } : { txnId: e.txnId, priority: e.priority ?? null }))
@@ -155,7 +160,6 @@ interface ClientPatch {
   includeIds?: number[]
   excludeIds?: number[]
   configurationId?: number | string | null
-  proxy?: Record<string, unknown> | null
 }
 
 const readClientPatch = validatorOf<ClientPatch>({
@@ -164,20 +168,15 @@ const readClientPatch = validatorOf<ClientPatch>({
     includeIds: { type: 'array', items: { type: 'integer', minimum: 1 }, maxItems: 10_000 },
     excludeIds: { type: 'array', items: { type: 'integer', minimum: 1 }, maxItems: 10_000 },
     configurationId: { type: ['integer', 'string', 'null'] },
-    proxy: { type: ['object', 'null'] },
   },
 })
 
 /**
- * Folds `includeIds` / `excludeIds` into `mockServiceTransactions` (kept priorities stay), and
- * refuses, naming the field, what this platform cannot apply: a `proxy` with settings (the
- * runtime has no outbound proxy). A record sent back as read carries it as null, which changes
- * nothing. `configurationId` is applied by `update` (it needs the store).
+ * Folds `includeIds` / `excludeIds` into `mockServiceTransactions` (kept priorities stay).
+ * `configurationId` is applied by `update` (it needs the store); `proxy` is a field of the input
+ * (mock-proxy.ts).
  */
 function applyClientPatch (input: MockServiceInput, patch: ClientPatch, current: MockService): MockServiceInput {
-  if (patch.proxy !== undefined && patch.proxy !== null && Object.keys(patch.proxy).length > 0) {
-    throw invalidField('/proxy', 'cannot be applied: mock services of this platform connect to live systems directly (no outbound proxy)')
-  }
   if (patch.includeIds === undefined && patch.excludeIds === undefined) return input
   if (input.mockServiceTransactions !== undefined) throw invalidField('/includeIds', 'cannot be combined with mockServiceTransactions in one request')
   const refs = current.mockServiceTransactions.map((r) => ({ txnId: r.txnId, priority: r.priority }))
@@ -287,6 +286,7 @@ export const serviceMockRoutes: Route[] = [
           tlsPort: null,
           deployDate: null,
           pendingUpdate: false,
+          proxy: fields.proxy ?? null,
           by,
         })
       })
@@ -333,8 +333,8 @@ export const serviceMockRoutes: Route[] = [
     handler: async (ctx) => {
       const id = ctx.params['trackingId'] ?? ''
       // issue 7: service clones answer trackings of their own
-      const cloned = cloneTrackingOf(id, ctx.principal.account.id)
-      if (cloned !== undefined) return { result: cloneTrackingView(cloned) }
+      const cloned = await ctx.deps.store.cloneTrackings.get(id)
+      if (cloned !== undefined && await findVisibleWorkspace(ctx, cloned.workspaceId) !== undefined) return { result: cloneTrackingView(cloned) }
       const tracking = await ctx.deps.store.trackings.get(id)
       const seen = tracking === undefined ? undefined : await findVisibleWorkspace(ctx, tracking.workspaceId)
       // A tracking of a workspace the caller cannot see is reported as unknown: its id says nothing to a stranger.

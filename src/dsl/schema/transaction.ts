@@ -222,6 +222,20 @@ export const mockServiceDocumentSchema: SchemaObject = {
     // issue 13: what were runtime flags only (`--validate-requests`, `--match-host`)
     validateRequests: { type: ['boolean', 'null'] },
     matchHost: { type: ['boolean', 'null'] },
+    // issue 7: the outbound proxy of forwarded requests
+    proxy: {
+      anyOf: [{ type: 'null' }, {
+        type: 'object',
+        additionalProperties: false,
+        required: ['proxyUrl'],
+        properties: {
+          proxyUrl: { type: 'string', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#\\s]+/?$' },
+          nonProxyHosts: { type: ['string', 'null'], maxLength: 4000 },
+          username: { type: ['string', 'null'], maxLength: 1000 },
+          password: { type: ['string', 'null'], maxLength: 1000 },
+        },
+      }],
+    },
   },
 }
 

@@ -7,6 +7,7 @@ import { FieldPredicate, readBodyText, readFormField, type FieldReader } from '.
 import { shorten, type Predicate } from './predicate.js'
 import { compileValueCheck } from './value-check.js'
 import { compileXsd } from '../xsd.js'
+import { XsdPredicate } from './xsd.js'
 
 /** A body predicate, or why it cannot be built (reported against `matchingValue` or `key`). */
 export type BodyPredicateResult = Predicate | { error: string; at: 'key' | 'matchingValue' | 'matcherName' }
@@ -151,17 +152,7 @@ export function compileBodyPredicate (m: Matcher, pointer: string): BodyPredicat
       if (keyKind === 'jsonpath' || keyKind === 'form') return { error: 'matches_xml_schema needs an XML body: use no key or an XPath key', at: 'matcherName' }
       const schema = compileXsd(expected)
       if ('error' in schema) return { error: schema.error, at: 'matchingValue' }
-      const nodes = keyXPath
-      const optional = m.optional === true
-      return structured(m, pointer, (req) => {
-        const xml = req.xml()
-        if (xml === null) return optional && (nodes !== null || isEmpty(req))
-        if (nodes === null) return schema.validates(xml)
-        const selected = nodes.nodes(xml)
-        if (selected.length === 0) return optional
-        for (const node of selected) if (schema.validates(node)) return true
-        return false
-      })
+      return new XsdPredicate(key, expected, pointer, schema, keyXPath, m.optional === true)
     }
     case 'matches_xml_cdata': {
       let holder: CompiledXPath

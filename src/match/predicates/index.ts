@@ -5,9 +5,11 @@ import { FieldPredicate, readCookie, readHeader, readQuery, type FieldReader } f
 import type { Predicate, UrlPredicate } from './predicate.js'
 import { PathPredicate } from './url.js'
 import { compileValueCheck } from './value-check.js'
+import type { PreparedPredicate } from './xsd.js'
 
 export type { Predicate, UrlPredicate, RequestPart } from './predicate.js'
 export { requestParts } from './predicate.js'
+export type { PreparedPredicate } from './xsd.js'
 
 /** Reports a problem at a JSON pointer relative to the transaction. */
 export type ReportProblem = (subPointer: string, message: string) => void
@@ -19,6 +21,8 @@ export interface CompiledRequest {
   predicates: Predicate[]
   needsBody: boolean
   needsForm: boolean
+  /** The predicates whose verdict is computed before matching (matches_xml_schema). */
+  prepared: PreparedPredicate[]
 }
 
 const base = '/dsl/requestDsl'
@@ -31,7 +35,7 @@ const base = '/dsl/requestDsl'
  * compileRequest({ headers: [{ key: 'Accept', matcherName: 'contains', matchingValue: 'json' }] }, report).predicates.length // 1
  */
 export function compileRequest (request: RequestDsl, report: ReportProblem): CompiledRequest {
-  const out: CompiledRequest = { url: null, predicates: [], needsBody: false, needsForm: false }
+  const out: CompiledRequest = { url: null, predicates: [], needsBody: false, needsForm: false, prepared: [] }
   if (request.url !== undefined) out.url = compileUrl(request.url, `${base}/url`, report)
 
   request.queryParams?.forEach((m, i) => push(out, compileField('queryParams', m, `${base}/queryParams/${i}`, readQuery, (k) => k, report)))
@@ -52,8 +56,14 @@ export function compileRequest (request: RequestDsl, report: ReportProblem): Com
     if (key !== '' && !key.startsWith('$') && !key.startsWith('/')) out.needsForm = true
     if (m.matcherName === 'absent' && key === '' && (m.matchingValue ?? '') !== '') out.needsForm = true
     out.predicates.push(compiled)
+    if (isPrepared(compiled)) out.prepared.push(compiled)
   })
   return out
+}
+
+/** Whether a predicate needs `prepare` before matching. */
+export function isPrepared (p: Predicate): p is PreparedPredicate {
+  return 'prepare' in p
 }
 
 function push (out: CompiledRequest, predicate: Predicate | null): void {

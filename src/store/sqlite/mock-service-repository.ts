@@ -35,6 +35,7 @@ const mockServices = defineTable<MockService>('mock_services', 'id', {
   tlsPort: 'value',
   deployDate: 'value',
   pendingUpdate: 'bool',
+  proxy: 'json',
   created: 'value',
   updated: 'value',
   createdBy: 'value',
@@ -46,7 +47,7 @@ const updatable = [
   'serviceId', 'name', 'description', 'type', 'status', 'harborId', 'shipId', 'bridgeId', 'registryId', 'vseId',
   'platformVseId', 'endpointPreference', 'liveSystemHost', 'liveSystemPort', 'thinkTime', 'capacity', 'replicas',
   'noMatchingRequestPreference', 'noMatchingRequestTxnId', 'mockServiceTransactions', 'tags', 'groupTag', 'assetId',
-  'httpEndpoint', 'httpsEndpoint', 'port', 'tlsPort', 'deployDate', 'pendingUpdate', 'updated', 'updatedBy',
+  'httpEndpoint', 'httpsEndpoint', 'port', 'tlsPort', 'deployDate', 'pendingUpdate', 'proxy', 'updated', 'updatedBy',
 ] as const satisfies ReadonlyArray<keyof MockService>
 
 const sortKeys: SortKeys = {

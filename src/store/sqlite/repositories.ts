@@ -6,7 +6,7 @@ import type { RepoContext } from './context.js'
 import { mockServiceRepository } from './mock-service-repository.js'
 import { mockSettingRepository } from './mock-setting-repository.js'
 import { monitoringRepository, oauthRepository, routeMonitoringWrites } from './monitoring-repository.js'
-import { logSnapshotRepository, trackingRepository } from './tracking-repositories.js'
+import { cloneTrackingRepository, logSnapshotRepository, trackingRepository } from './tracking-repositories.js'
 import { transactionRepository } from './transaction-repository.js'
 import { tenancyRepository } from './tenancy-repository.js'
 import { searchRepository } from './search-repository.js'
@@ -29,6 +29,7 @@ export function createRepositories (ctx: RepoContext): Repositories {
     mockServices: mockServiceRepository(ctx),
     assets: assetRepository(ctx),
     trackings: trackingRepository(ctx),
+    cloneTrackings: cloneTrackingRepository(ctx),
     logs: logSnapshotRepository(ctx),
     mockSettings: mockSettingRepository(ctx),
     tenancy: tenancyRepository(ctx),
@@ -48,7 +49,7 @@ export function createRepositories (ctx: RepoContext): Repositories {
  * const top = routeWrites(createRepositories(readerContext), store.write, () => mutex.locked)
  */
 export function routeWrites (reads: Repositories, write: Store['write'], writerBusy: () => boolean): Repositories {
-  const { accounts, users, apiKeys, workspaces, services, tags, transactions, mockServices, assets, trackings, logs, mockSettings, tenancy, search } = reads
+  const { accounts, users, apiKeys, workspaces, services, tags, transactions, mockServices, assets, trackings, cloneTrackings, logs, mockSettings, tenancy, search } = reads
   return {
     accounts: { ...accounts, create: async (input) => await write(async (tx) => await tx.accounts.create(input)) },
     users: {
@@ -108,6 +109,7 @@ export function routeWrites (reads: Repositories, write: Store['write'], writerB
       create: async (input) => await write(async (tx) => await tx.trackings.create(input)),
       update: async (id, patch) => await write(async (tx) => await tx.trackings.update(id, patch)),
     },
+    cloneTrackings: { ...cloneTrackings, create: async (input) => await write(async (tx) => await tx.cloneTrackings.create(input)) },
     logs: { ...logs, create: async (input) => await write(async (tx) => await tx.logs.create(input)) },
     mockSettings: {
       ...mockSettings,

@@ -63,6 +63,7 @@ class SqliteStore implements Store {
   readonly mockServices: Repositories['mockServices']
   readonly assets: Repositories['assets']
   readonly trackings: Repositories['trackings']
+  readonly cloneTrackings: Repositories['cloneTrackings']
   readonly logs: Repositories['logs']
   readonly mockSettings: Repositories['mockSettings']
   readonly tenancy: Repositories['tenancy']
@@ -98,6 +99,7 @@ class SqliteStore implements Store {
     this.mockServices = top.mockServices
     this.assets = top.assets
     this.trackings = top.trackings
+    this.cloneTrackings = top.cloneTrackings
     this.logs = top.logs
     this.mockSettings = top.mockSettings
     this.tenancy = top.tenancy

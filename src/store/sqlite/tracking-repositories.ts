@@ -1,5 +1,5 @@
-import type { LogSnapshotRepository, TrackingRepository } from '../repositories.js'
-import type { LogSnapshot, Tracking } from '../types.js'
+import type { CloneTrackingRepository, LogSnapshotRepository, TrackingRepository } from '../repositories.js'
+import type { CloneTracking, LogSnapshot, Tracking } from '../types.js'
 import { defineTable, mergePatch } from './codec.js'
 import { returnedRow, rowOf, type RepoContext } from './context.js'
 
@@ -15,6 +15,10 @@ const trackings = defineTable<Tracking>('trackings', 'trackingId', {
   updated: 'value',
   ended: 'value',
   createdBy: 'value',
+}, false)
+
+const clones = defineTable<CloneTracking>('clone_trackings', 'trackingId', {
+  trackingId: 'value', workspaceId: 'value', serviceId: 'value', created: 'value', createdBy: 'value',
 }, false)
 
 const logs = defineTable<LogSnapshot>('log_snapshots', 'logId', {
@@ -64,6 +68,29 @@ export function trackingRepository (ctx: RepoContext): TrackingRepository {
       const next = mergePatch(current, patch, ['status', 'errors', 'warnings', 'ended'])
       next.updated = ctx.now()
       return trackings.decode(returnedRow(conn.statement(trackings.updateSql).get(trackings.encode(next))))
+    },
+  }
+}
+
+/**
+ * Trackings of service clones (issue 7). A clone is made in one write, so its tracking is created
+ * finished, in that same write.
+ *
+ * @example
+ * await cloneTrackingRepository(ctx).create({ trackingId, workspaceId: 1, serviceId: 9, createdBy: 'ada@example.com' })
+ */
+export function cloneTrackingRepository (ctx: RepoContext): CloneTrackingRepository {
+  const { conn } = ctx
+  return {
+    async create (input) {
+      ctx.check()
+      const record: CloneTracking = { ...input, created: ctx.now() }
+      return clones.decode(returnedRow(conn.statement(clones.insertSql).get(clones.encode(record))))
+    },
+    async get (trackingId) {
+      ctx.check()
+      const row = rowOf(conn.statement(`SELECT ${clones.columns} FROM clone_trackings WHERE tracking_id = ?`).get(trackingId))
+      return row === undefined ? undefined : clones.decode(row)
     },
   }
 }

@@ -220,3 +220,45 @@ describe('h2c', () => {
     for (const a of answers) expect(a.body.toString()).toBe('fast')
   })
 })
+
+describe('dribbled bodies over HTTP/2 (issue 7)', () => {
+  const dribbled = [{
+    dsl: {
+      requestDsl: { method: 'GET', path: '/trickle' },
+      responseDsl: { status: 200, statusMessage: 'Fine', text: 'abcdefghij', headers: [{ name: 'X-Kept', value: '1' }], responseDelay: { type: 'fixed', duration: 400, dribbled: true, chunks: 5 } },
+    },
+  }]
+
+  /** Sends GET /trickle on a session; the body's pieces with the ms after the headers each arrived. */
+  async function trickle (s: http2.ClientHttp2Session): Promise<{ status: number; kept: unknown; pieces: Array<{ at: number; text: string }> }> {
+    return await new Promise((resolve, reject) => {
+      const stream = s.request({ ':path': '/trickle' })
+      let status = 0
+      let kept: unknown
+      let headersAt = 0
+      const pieces: Array<{ at: number; text: string }> = []
+      stream.on('response', (h) => { status = Number(h[':status']); kept = h['x-kept']; headersAt = performance.now() })
+      stream.on('data', (d: Buffer) => { pieces.push({ at: performance.now() - headersAt, text: d.toString() }) })
+      stream.on('end', () => resolve({ status, kept, pieces }))
+      stream.on('error', reject)
+      stream.end()
+    })
+  }
+
+  for (const listener of ['https', 'h2c'] as const) {
+    it(`sends the body in chunks spread over the delay (${listener})`, async () => {
+      const app = await startServer({ dsl: { transactions: dribbled }, options: listener === 'https' ? { tlsPort: 0 } : { h2cPort: 0 }, admin: true })
+      const s = session(app.runtime.urls[listener] ?? '')
+      const answer = await trickle(s)
+      expect(answer.status).toBe(200)
+      expect(answer.kept).toBe('1')
+      expect(answer.pieces.map((p) => p.text).join('')).toBe('abcdefghij')
+      // 5 pieces, one per 80 ms: the headers come at once, the body over about 400 ms
+      expect(answer.pieces.length).toBeGreaterThanOrEqual(3)
+      expect(answer.pieces[0]?.at ?? 0).toBeGreaterThanOrEqual(40)
+      expect(answer.pieces.at(-1)?.at ?? 0).toBeGreaterThanOrEqual(250)
+      // the session stays usable
+      expect((await trickle(s)).pieces.map((p) => p.text).join('')).toBe('abcdefghij')
+    })
+  }
+})

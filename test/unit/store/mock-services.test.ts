@@ -33,6 +33,7 @@ describe('mock services', () => {
       tlsPort: 41001,
       deployDate: 1_700_000_000_000,
       pendingUpdate: true,
+      proxy: { proxyUrl: 'http://proxy:3128', nonProxyHosts: 'localhost', username: 'u', password: 'p' },
     })
     const mock = await store.mockServices.create(input)
     const { by, ...fields } = input
