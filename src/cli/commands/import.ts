@@ -1,7 +1,6 @@
 import { readFile, stat, writeFile } from 'node:fs/promises'
 import { readFileSync, statSync } from 'node:fs'
 import { dirname, extname, relative, resolve, sep } from 'node:path'
-import { stringify } from 'yaml'
 import { documentOf, decodeContent, type MockServiceDocument, type Transaction } from '../../dsl/index.js'
 import { createError } from '../../errors/index.js'
 import { parseFlags } from '../flags.js'
@@ -15,6 +14,7 @@ import {
   type ImportResult,
   type ImportWarning,
 } from '../../../importers/index.js'
+import { documentYaml } from '../document-yaml.js'
 import { oneLine, reportFailure } from '../report.js'
 import { walkDirectory } from '../sources.js'
 import { exitCodes, UsageError } from '../usage-error.js'
@@ -169,29 +169,6 @@ async function scanDirectory (root: string): Promise<Map<string, Uint8Array>> {
     files.set(rel, bytes)
   }
   return files
-}
-
-/**
- * The document as YAML, one transaction at a time: the yaml library builds a node tree of its
- * whole input, which for a 100,000-entry HAR took minutes and over a GiB; stringified one by one
- * the transactions cost a tree each, and the text is the same document.
- */
-function documentYaml (doc: Record<string, unknown>): string {
-  const { transactions, ...fields } = doc
-  const parts: string[] = []
-  if (Object.keys(fields).length > 0) parts.push(stringify(fields, { lineWidth: 0 }))
-  const list = Array.isArray(transactions) ? transactions : []
-  if (list.length === 0) {
-    parts.push('transactions: []\n')
-    return parts.join('')
-  }
-  parts.push('transactions:\n')
-  for (const txn of list) {
-    // A one-item sequence, indented under `transactions:` as the whole-document output was.
-    const item = stringify([txn], { lineWidth: 0 })
-    parts.push(item.replace(/^(?=.)/gm, '  '))
-  }
-  return parts.join('')
 }
 
 /**
