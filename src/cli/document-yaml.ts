@@ -12,16 +12,25 @@ import { stringify } from 'yaml'
  */
 export function documentYaml (doc: Record<string, unknown>): string {
   const { transactions, ...fields } = doc
-  const parts: string[] = []
-  if (Object.keys(fields).length > 0) parts.push(stringify(fields, { lineWidth: 0 }))
-  const list = Array.isArray(transactions) ? transactions : []
-  if (list.length === 0) {
-    parts.push('transactions: []\n')
-    return parts.join('')
+  return [...documentYamlChunks(fields, Array.isArray(transactions) ? transactions : [])].join('')
+}
+
+/**
+ * `documentYaml` of the fields and the transactions, in pieces (one per transaction), so that a
+ * caller can write a large document without holding its whole text. `readable` maps each
+ * transaction just before it is written.
+ *
+ * @example
+ * for (const piece of documentYamlChunks({}, txns, readableTransaction)) await write(piece)
+ */
+export function * documentYamlChunks<T> (fields: Record<string, unknown>, transactions: readonly T[], readable: (txn: T) => unknown = (t) => t): Generator<string> {
+  if (Object.keys(fields).length > 0) yield stringify(fields, { lineWidth: 0 })
+  if (transactions.length === 0) {
+    yield 'transactions: []\n'
+    return
   }
-  parts.push('transactions:\n')
-  for (const txn of list) parts.push(transactionYaml(txn))
-  return parts.join('')
+  yield 'transactions:\n'
+  for (const txn of transactions) yield transactionYaml(readable(txn))
 }
 
 /**
