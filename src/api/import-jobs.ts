@@ -13,8 +13,8 @@ export type ImportJob = 'document' | 'store' | 'convert'
 /** The answer of each job. */
 export interface ImportJobOutput {
   document: ImportResult
-  /** `packed`: `count` drafts (v1/import-drafts.ts `readDrafts`). */
-  store: { count: number; packed: Buffer; warnings: ImportWarning[] }
+  /** `packed`: `count` drafts (v1/import-drafts.ts `readDrafts`); `tags`: every tag they carry. */
+  store: { count: number; packed: Buffer; tags: string[]; warnings: ImportWarning[] }
   /** `json`: the convert items of the file, comma-separated, without brackets. */
   convert: { count: number; json: Buffer; warnings: ImportWarning[] }
 }
@@ -32,7 +32,7 @@ export function runImportJob<J extends ImportJob> (job: J, input: ImportInput, c
   const output: ImportJobOutput[ImportJob] = job === 'document'
     ? result
     : job === 'store'
-      ? { count, packed: packDrafts(input.fileName, result), warnings: result.warnings }
+      ? { count, ...packDrafts(input.fileName, result), warnings: result.warnings }
       : { count, json: convertItemsJson(result), warnings: result.warnings }
   return output as ImportJobOutput[J]
 }

@@ -32,13 +32,14 @@ function dslTypesOf (result: ImportResult): DslTypeKey[] {
 }
 
 /**
- * The transactions of one imported file, compiled and packed (see `readDrafts`). Throws
+ * The transactions of one imported file, compiled and packed (see `readDrafts`), and every tag
+ * they carry (to create before them). Throws
  * ERR_DSL_INVALID naming the file for a transaction that could never be served.
  *
  * @example
- * const packed = packDrafts('a.har', importFile(input)); readDrafts(packed, count)
+ * const { packed, tags } = packDrafts('a.har', importFile(input)); readDrafts(packed, count)
  */
-export function packDrafts (file: string, result: ImportResult): Buffer {
+export function packDrafts (file: string, result: ImportResult): { packed: Buffer; tags: string[] } {
   try {
     assertServable(result.document)
   } catch (err) {
@@ -46,12 +47,14 @@ export function packDrafts (file: string, result: ImportResult): Buffer {
   }
   const types = dslTypesOf(result)
   const strings: Array<string | null> = []
+  const all = new Set<string>()
   result.document.transactions.forEach((txn, i) => {
     // importer tags are never blank in practice; trimmed and de-duplicated like a request's
     const tags = tagNamesOf(txn.tags, '/tags', () => {})
+    for (const tag of tags) all.add(tag)
     strings.push(txn.name, txn.description ?? null, JSON.stringify(tags), types[i] ?? result.dslType, JSON.stringify(txn.dsl))
   })
-  return packStrings(strings)
+  return { packed: packStrings(strings), tags: [...all] }
 }
 
 /**

@@ -97,9 +97,7 @@ export async function uploadTransactions (ctx: ApiContext, workspace: Workspace)
   // transactionView's members, in its order, around the stored DSL text
   const serviceMembers = `"serviceId":${service.id},"serviceName":${JSON.stringify(service.name)},`
   await ctx.deps.store.write(async (tx) => {
-    const tags = new Set<string>()
-    for (const { count, packed } of imported) for (const draft of readDrafts(packed, count)) for (const tag of draft.tags) tags.add(tag)
-    await tx.tags.ensure(ctx.principal.account.id, [...tags], by)
+    await tx.tags.ensure(ctx.principal.account.id, [...new Set(imported.flatMap((i) => i.tags))], by)
     let separator = '['
     for (const { count, packed } of imported) {
       for (const draft of readDrafts(packed, count)) {
