@@ -7,6 +7,8 @@ export interface ChildServer {
   pid: number
   /** Resident memory now, in bytes (Linux /proc), or null where unavailable. */
   rss: () => number | null
+  /** Peak resident memory so far (VmHWM), in bytes (Linux /proc), or null where unavailable. */
+  peakRss: () => number | null
   /** CPU time used so far (user + system), in microseconds (Linux /proc), or null. */
   cpuMicros: () => number | null
   stop: () => Promise<void>
@@ -16,11 +18,11 @@ export interface ChildServer {
 export const canPin = existsSync('/usr/bin/taskset') || existsSync('/bin/taskset')
 
 /**
- * Spawns `command args`, pinned to `cpu` when possible, and waits for its `listening on` line.
- * The child is killed if it does not come up within 30 s.
+ * Spawns `command args`, pinned to `cpu` when possible (null: not pinned), and waits for its
+ * `listening on` line. The child is killed if it does not come up within 30 s.
  */
-export async function startChild (command: string, args: string[], env: Record<string, string> = {}, cpu = 1): Promise<ChildServer> {
-  const [file, argv] = canPin ? ['taskset', ['-c', String(cpu), command, ...args]] : [command, args]
+export async function startChild (command: string, args: string[], env: Record<string, string> = {}, cpu: number | null = 1): Promise<ChildServer> {
+  const [file, argv] = canPin && cpu !== null ? ['taskset', ['-c', String(cpu), command, ...args]] : [command, args]
   const child: ChildProcess = spawn(file, argv, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } })
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -45,15 +47,8 @@ export async function startChild (command: string, args: string[], env: Record<s
   return {
     url,
     pid,
-    rss: () => {
-      try {
-        const status = readFileSync(`/proc/${pid}/status`, 'utf8')
-        const kb = /VmRSS:\s+(\d+) kB/.exec(status)?.[1]
-        return kb === undefined ? null : Number(kb) * 1024
-      } catch {
-        return null
-      }
-    },
+    rss: () => statusBytes(pid, 'VmRSS'),
+    peakRss: () => statusBytes(pid, 'VmHWM'),
     cpuMicros: () => {
       try {
         // Fields 14 and 15 of /proc/<pid>/stat (utime, stime) are in clock ticks, 100 per second
@@ -73,5 +68,16 @@ export async function startChild (command: string, args: string[], env: Record<s
       await exited
       clearTimeout(timer)
     },
+  }
+}
+
+/** A memory figure of /proc/<pid>/status, in bytes. */
+function statusBytes (pid: number, field: 'VmRSS' | 'VmHWM'): number | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+    const kb = new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1]
+    return kb === undefined ? null : Number(kb) * 1024
+  } catch {
+    return null
   }
 }

@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads'
-import { importFile, type ImportContext, type ImportInput, type ImportResult } from '../../importers/index.js'
+import type { ImportContext, ImportInput, ImportResult } from '../../importers/index.js'
 import { createError, UnderstudyError, type ErrorCode, type ErrorDetail } from '../errors/index.js'
+import { ownsBuffer, runImportJob, type ImportJob, type ImportJobOutput } from './import-jobs.js'
 
 /**
  * Files at least this large are imported in a worker thread. Parsing and converting a 50 MB HAR
@@ -15,10 +16,10 @@ export const OFF_THREAD_BYTES = 1024 * 1024
 const fromSource = import.meta.url.endsWith('.ts')
 const workerUrl = new URL(fromSource ? './import-worker.ts' : './import-worker.js', import.meta.url)
 
-function startWorker (workerData: unknown): Worker {
-  if (!fromSource) return new Worker(workerUrl, { workerData })
+function startWorker (workerData: unknown, transferList: ArrayBuffer[]): Worker {
+  if (!fromSource) return new Worker(workerUrl, { workerData, transferList })
   const bootstrap = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(workerUrl.href)}) })`
-  return new Worker(bootstrap, { eval: true, workerData })
+  return new Worker(bootstrap, { eval: true, workerData, transferList })
 }
 
 /**
@@ -29,11 +30,28 @@ function startWorker (workerData: unknown): Worker {
  * const result = await importOffThread({ bytes, fileName: 'capture.har' }, { maxBytes })
  */
 export async function importOffThread (input: ImportInput, ctx: ImportContext = {}): Promise<ImportResult> {
-  if (input.bytes.byteLength < OFF_THREAD_BYTES) return importFile(input, ctx)
-  return await new Promise<ImportResult>((resolve, reject) => {
-    const worker = startWorker({ input: { bytes: input.bytes, fileName: input.fileName }, ctx })
+  return await runOffThread('document', input, ctx, false)
+}
+
+/**
+ * An import for an upload (`store`: drafts to store, `convert`: the convert answer), prepared in
+ * a worker thread for large inputs. The input's bytes are moved to the worker, not copied, when
+ * they own their memory: the caller must not read them afterwards.
+ *
+ * @example
+ * const { count, packed } = await importForUpload('store', { bytes: file.bytes, fileName: file.filename }, { maxBytes })
+ */
+export async function importForUpload<J extends 'store' | 'convert'> (job: J, input: ImportInput, ctx: ImportContext): Promise<ImportJobOutput[J]> {
+  return await runOffThread(job, input, ctx, true)
+}
+
+async function runOffThread<J extends ImportJob> (job: J, input: ImportInput, ctx: ImportContext, move: boolean): Promise<ImportJobOutput[J]> {
+  if (input.bytes.byteLength < OFF_THREAD_BYTES) return runImportJob(job, input, ctx)
+  const transfer = move && ownsBuffer(input.bytes) ? [input.bytes.buffer as ArrayBuffer] : []
+  return await new Promise<ImportJobOutput[J]>((resolve, reject) => {
+    const worker = startWorker({ job, input: { bytes: input.bytes, fileName: input.fileName }, ctx }, transfer)
     let settled = false
-    worker.once('message', (message: WorkerAnswer) => {
+    worker.once('message', (message: WorkerAnswer<J>) => {
       settled = true
       if (message.ok) resolve(message.result)
       else reject(errorOf(message.error))
@@ -52,8 +70,8 @@ export async function importOffThread (input: ImportInput, ctx: ImportContext = 
   })
 }
 
-type WorkerAnswer =
-  | { ok: true; result: ImportResult }
+type WorkerAnswer<J extends ImportJob> =
+  | { ok: true; result: ImportJobOutput[J] }
   | { ok: false; error: { code: ErrorCode; message: string; details?: readonly ErrorDetail[] } }
 
 function errorOf (error: { code: ErrorCode; message: string; details?: readonly ErrorDetail[] }): UnderstudyError {

@@ -1,15 +1,17 @@
 import { parentPort, workerData } from 'node:worker_threads'
-import { importFile, type ImportContext, type ImportInput } from '../../importers/index.js'
+import type { ImportContext, ImportInput } from '../../importers/index.js'
 import { isUnderstudyError } from '../errors/index.js'
+import { runImportJob, transferablesOf, type ImportJob } from './import-jobs.js'
 
 /*
- * The worker thread of import-off-thread.ts: imports one file and posts the result, or the error
- * as plain data (an UnderstudyError does not survive structured cloning as itself).
+ * The worker thread of import-off-thread.ts: runs one import job and posts its answer (its
+ * buffers transferred, not copied), or the error as plain data (an UnderstudyError does not
+ * survive structured cloning as itself).
  */
-const { input, ctx } = workerData as { input: ImportInput; ctx: ImportContext }
+const { job, input, ctx } = workerData as { job: ImportJob; input: ImportInput; ctx: ImportContext }
 try {
-  const result = importFile({ bytes: input.bytes, fileName: input.fileName }, ctx)
-  parentPort?.postMessage({ ok: true, result })
+  const result = runImportJob(job, { bytes: input.bytes, fileName: input.fileName }, ctx)
+  parentPort?.postMessage({ ok: true, result }, transferablesOf(result))
 } catch (err) {
   if (isUnderstudyError(err)) {
     parentPort?.postMessage({ ok: false, error: { code: err.code, message: err.message, details: err.details } })

@@ -132,10 +132,31 @@ function writeResult (res: ServerResponse, family: ApiFamily, requestId: string,
     res.end(body ?? undefined)
     return
   }
+  if ('resultJson' in outcome) {
+    writeEnvelopeAround(res, family, requestId, outcome)
+    return
+  }
   const envelope = envelopeOf(family, null, outcome.result, requestId)
   if (outcome.paging !== undefined) Object.assign(envelope, outcome.paging)
   if (outcome.extra !== undefined) Object.assign(envelope, outcome.extra)
   writeJson(res, outcome.status ?? 200, envelope)
+}
+
+/** Stands for the result in an envelope whose result is written as given. */
+const RESULT_MARK = '\u0000result\u0000'
+
+/** The envelope with the pieces of `resultJson` as its result, written without joining them. */
+function writeEnvelopeAround (res: ServerResponse, family: ApiFamily, requestId: string, outcome: { status?: number; resultJson: readonly Buffer[]; extra?: Record<string, unknown> }): void {
+  const envelope = envelopeOf(family, null, RESULT_MARK, requestId)
+  if (outcome.extra !== undefined) Object.assign(envelope, outcome.extra)
+  const text = JSON.stringify(envelope)
+  const at = text.indexOf(JSON.stringify(RESULT_MARK))
+  const pieces = [Buffer.from(text.slice(0, at)), ...outcome.resultJson, Buffer.from(text.slice(at + JSON.stringify(RESULT_MARK).length))]
+  let length = 0
+  for (const piece of pieces) length += piece.length
+  res.writeHead(outcome.status ?? 200, { 'content-type': 'application/json; charset=utf-8', 'content-length': length })
+  for (const piece of pieces) res.write(piece)
+  res.end()
 }
 
 function writeError (res: ServerResponse, family: ApiFamily, requestId: string, err: UnderstudyError): void {

@@ -77,6 +77,12 @@ export interface ApiContext {
 /** What a handler returns; the server wraps `result` in the family's envelope. */
 export type HandlerResult =
   | { status?: number; result: unknown; paging?: { limit: number; skip: number; total: number }; extra?: Record<string, unknown> }
+  /**
+   * `result` already written as JSON text, in pieces, put in the envelope as is: a large answer
+   * (thousands of imported transactions) is prepared in slices between other requests instead
+   * of by one JSON.stringify that holds the event loop.
+   */
+  | { status?: number; resultJson: readonly Buffer[]; extra?: Record<string, unknown> }
   /** A body written as is (204, downloads, the asset create response shown without envelope). */
   | { status: number; raw: Buffer | string | null; headers?: Record<string, string> }
 

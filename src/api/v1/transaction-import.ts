@@ -1,11 +1,12 @@
-import type { DslTypeKey, ImportResult, ImportWarning } from '../../../importers/index.js'
-import { importOffThread } from '../import-off-thread.js'
-import type { StoredTransaction, Workspace } from '../../store/index.js'
+import type { ImportContext, ImportWarning } from '../../../importers/index.js'
+import { importForUpload } from '../import-off-thread.js'
+import type { Workspace } from '../../store/index.js'
 import type { ApiContext, HandlerResult, MultipartForm, Route, UploadedFile } from '../http/types.js'
+import { timeSlicer } from '../time-slice.js'
 import { invalidField } from '../validation.js'
 import { booleanOf, intOf, serviceGone, serviceOf } from './catalog-lookups.js'
-import { assertServable, inFile, tagNamesOf, type TransactionDraft } from './transaction-input.js'
-import { transactionView } from './views.js'
+import { readDrafts } from './import-drafts.js'
+import { transactionLink } from './views.js'
 
 /*
  * Transactions from files: the multipart form of `POST /workspaces/{ws}/transactions` (imports
@@ -13,13 +14,12 @@ import { transactionView } from './views.js'
  * format the importers detect is accepted, whatever the file part's field name or extension:
  * transaction JSON/YAML, exported transactions, convert results, HAR, OpenAPI 2/3, RR pairs,
  * WireMock, Postman, and zip archives of them.
+ *
+ * Large uploads keep the event loop free (issue 8): a file of 1 MiB or more is imported, compiled
+ * and encoded in a worker thread (import-off-thread.ts), which hands back bytes rather than
+ * objects; the rows are written in one database transaction that gives the event loop a turn
+ * every few milliseconds, and the answer is written as JSON text in pieces along the way.
  */
-
-/** One imported file: its name and what the importer made of it. */
-interface Imported {
-  file: string
-  result: ImportResult
-}
 
 /** The file parts of a form; at least one is required (400 naming `/file`). */
 function filesOf (form: MultipartForm): UploadedFile[] {
@@ -28,51 +28,48 @@ function filesOf (form: MultipartForm): UploadedFile[] {
 }
 
 /**
- * Imports each uploaded file. Errors keep the importers' codes and name the file: 415
- * ERR_IMPORT_FORMAT_UNKNOWN (not a format Understudy reads), 400 ERR_IMPORT_INVALID / ERR_DSL_PARSE /
- * ERR_DSL_INVALID (malformed), 413 ERR_IMPORT_TOO_LARGE (an archive that inflates past the limit).
+ * Imports each uploaded file for `job`, one at a time (large ones in a worker thread; the form's
+ * bytes move there and are not read again). Errors keep the importers' codes and name the file:
+ * 415 ERR_IMPORT_FORMAT_UNKNOWN (not a format Understudy reads), 400 ERR_IMPORT_INVALID /
+ * ERR_DSL_PARSE / ERR_DSL_INVALID (malformed, or for `store` a transaction that could never be
+ * served), 413 ERR_IMPORT_TOO_LARGE (an archive that inflates past the limit).
  */
-async function importAll (files: readonly UploadedFile[], maxBytes: number): Promise<Imported[]> {
-  const imported: Imported[] = []
-  // One at a time: large files run in a worker thread (import-off-thread.ts), off the event loop.
-  for (const f of files) imported.push({ file: f.filename, result: await importOffThread({ bytes: f.bytes, fileName: f.filename }, { maxBytes }) })
+async function importAll<J extends 'store' | 'convert'> (job: J, files: readonly UploadedFile[], ctx: ImportContext) {
+  const imported = []
+  for (const f of files) imported.push({ file: f.filename, ...await importForUpload(job, { bytes: f.bytes, fileName: f.filename }, ctx) })
   return imported
 }
 
 /** Warnings of every import, each naming its file. */
-function warningsOf (imported: readonly Imported[]): ImportWarning[] {
-  return imported.flatMap(({ file, result }) => result.warnings.map((w) => (w.file === undefined ? { ...w, file } : w)))
+function warningsOf (imported: ReadonlyArray<{ file: string; warnings: readonly ImportWarning[] }>): ImportWarning[] {
+  return imported.flatMap(({ file, warnings }) => warnings.map((w) => (w.file === undefined ? { ...w, file } : w)))
 }
 
-/**
- * The dsl type of each transaction of a result, in order: a zip merges parts of several formats
- * (`parts` says how many transactions each gave), any other file has one.
- */
-function dslTypesOf (result: ImportResult): DslTypeKey[] {
-  const count = result.document.transactions.length
-  if ('parts' in result && Array.isArray(result.parts)) {
-    const types = (result.parts as Array<{ dslType: DslTypeKey; transactions: number }>).flatMap((p) => new Array<DslTypeKey>(p.transactions).fill(p.dslType))
-    if (types.length === count) return types
-  }
-  return new Array<DslTypeKey>(count).fill(result.dslType)
-}
+/** How many characters of answer text go into one piece of the response. */
+const PIECE_CHARS = 256 * 1024
 
-/** The transactions of one import, compiled (a transaction that could never be served is refused). */
-function draftsOf ({ file, result }: Imported): Array<TransactionDraft & { dslType: string }> {
-  try {
-    assertServable(result.document)
-  } catch (err) {
-    throw inFile(err, file)
+/** Collects JSON text into buffers of about PIECE_CHARS. */
+class Pieces {
+  readonly #out: Buffer[] = []
+  #parts: string[] = []
+  #size = 0
+
+  add (text: string): void {
+    this.#parts.push(text)
+    this.#size += text.length
+    if (this.#size >= PIECE_CHARS) this.#flush()
   }
-  const types = dslTypesOf(result)
-  return result.document.transactions.map((txn, i) => ({
-    name: txn.name,
-    description: txn.description ?? null,
-    // importer tags are never blank in practice; trimmed and de-duplicated like a request's
-    tags: tagNamesOf(txn.tags, '/tags', () => {}),
-    dsl: txn.dsl,
-    dslType: types[i] ?? result.dslType,
-  }))
+
+  done (): Buffer[] {
+    this.#flush()
+    return this.#out
+  }
+
+  #flush (): void {
+    if (this.#parts.length > 0) this.#out.push(Buffer.from(this.#parts.join('')))
+    this.#parts = []
+    this.#size = 0
+  }
 }
 
 /**
@@ -93,35 +90,37 @@ export async function uploadTransactions (ctx: ApiContext, workspace: Workspace)
   const verbose = booleanOf(form.fields['verbose'] ?? ctx.query.get('verbose'), '/verbose')
   const files = filesOf(form)
   const service = await serviceOf(ctx.deps.store, workspace.id, serviceId, '/serviceId')
-  const imported = await importAll(files, ctx.deps.options.uploadLimit)
-  const drafts = imported.flatMap(draftsOf)
+  const imported = await importAll('store', files, { maxBytes: ctx.deps.options.uploadLimit })
   const by = ctx.principal.user.email
-  const created = await ctx.deps.store.write(async (tx) => {
-    await tx.tags.ensure(ctx.principal.account.id, drafts.flatMap((d) => d.tags), by)
-    const out: StoredTransaction[] = []
-    for (const draft of drafts) out.push(await tx.transactions.create({ workspaceId: workspace.id, serviceId: service.id, ...draft, by }))
-    return out
+  const slice = timeSlicer()
+  const answer = new Pieces()
+  // transactionView's members, in its order, around the stored DSL text
+  const serviceMembers = `"serviceId":${service.id},"serviceName":${JSON.stringify(service.name)},`
+  await ctx.deps.store.write(async (tx) => {
+    await tx.tags.ensure(ctx.principal.account.id, [...new Set(imported.flatMap((i) => i.tags))], by)
+    let separator = '['
+    for (const { count, packed } of imported) {
+      for (const draft of readDrafts(packed, count)) {
+        const { name, description, tags, dslType, dslJson } = draft
+        const id = await tx.transactions.createEncoded({ workspaceId: workspace.id, serviceId: service.id, name, description, dslType, tags, dslJson, by })
+        answer.add(`${separator}{"id":${id},"name":${JSON.stringify(name)},"description":${JSON.stringify(description ?? '')},${serviceMembers}` +
+          `"tags":${JSON.stringify(tags)},"link":${JSON.stringify(transactionLink(workspace.id, id))},"dslType":${JSON.stringify(dslType)},"dsl":${dslJson}}`)
+        separator = ','
+        // the write stays one database transaction; other requests are answered meanwhile
+        await slice()
+      }
+    }
+    answer.add(separator === '[' ? '[]' : ']')
   }).catch((err: unknown) => { throw serviceGone(err, service.id) })
-  const result = created.map((t) => transactionView(t, service.name))
-  return verbose ? { result, extra: { warnings: warningsOf(imported) } } : { result }
-}
-
-/**
- * A convert result of spec/002 ("Imported transaction"): `nativeId` is the name the importer
- * gave (`GET /pets/{id}`, an operationId, a mapping name), which is also what importing the
- * result back names the transaction.
- *
- * @example
- * convertView(txn) // { nativeId: 'GET /pets', priority: 10, requestDsl: {...}, responseDsl: {...} }
- */
-export function convertView (txn: ImportResult['document']['transactions'][number]) {
-  return { nativeId: txn.name, priority: txn.dsl.priority, requestDsl: txn.dsl.requestDsl, responseDsl: txn.dsl.responseDsl }
+  const resultJson = answer.done()
+  return verbose ? { resultJson, extra: { warnings: warningsOf(imported) } } : { resultJson }
 }
 
 /**
  * `POST /api/v1/transactions/convert?verbose=`: multipart with one or more files, any field name
  * (`verbose` may also be a form field). 200 with `result` = the imported dsl objects of every
- * file, in order; nothing is stored, so no workspace is involved. `verbose=true` adds `warnings`.
+ * file, in order (v1/import-drafts.ts `convertView`); nothing is stored, so no workspace is
+ * involved. `verbose=true` adds `warnings`.
  */
 export const convertRoutes: Route[] = [
   {
@@ -131,9 +130,11 @@ export const convertRoutes: Route[] = [
     handler: async (ctx) => {
       const form = await ctx.multipart()
       const verbose = booleanOf(ctx.query.get('verbose') ?? form.fields['verbose'], '/verbose')
-      const imported = await importAll(filesOf(form), ctx.deps.options.uploadLimit)
-      const result = imported.flatMap(({ result: r }) => r.document.transactions.map(convertView))
-      return verbose ? { result, extra: { warnings: warningsOf(imported) } } : { result }
+      const imported = await importAll('convert', filesOf(form), { maxBytes: ctx.deps.options.uploadLimit })
+      const items = imported.map((i) => i.json).filter((json) => json.length > 0)
+      const comma = Buffer.from(',')
+      const resultJson = [Buffer.from('['), ...items.flatMap((json, i) => (i === 0 ? [json] : [comma, json])), Buffer.from(']')]
+      return verbose ? { resultJson, extra: { warnings: warningsOf(imported) } } : { resultJson }
     },
   },
 ]

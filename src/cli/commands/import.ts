@@ -1,7 +1,6 @@
-import { readFile, stat, writeFile } from 'node:fs/promises'
+import { open, readFile, stat } from 'node:fs/promises'
 import { readFileSync, statSync } from 'node:fs'
 import { dirname, extname, relative, resolve, sep } from 'node:path'
-import { stringify } from 'yaml'
 import { documentOf, decodeContent, type MockServiceDocument, type Transaction } from '../../dsl/index.js'
 import { createError } from '../../errors/index.js'
 import { parseFlags } from '../flags.js'
@@ -15,6 +14,7 @@ import {
   type ImportResult,
   type ImportWarning,
 } from '../../../importers/index.js'
+import { documentYamlChunks } from '../document-yaml.js'
 import { oneLine, reportFailure } from '../report.js'
 import { walkDirectory } from '../sources.js'
 import { exitCodes, UsageError } from '../usage-error.js'
@@ -68,22 +68,73 @@ export async function runImportCommand (args: string[], io: ImportCommandIo): Pr
     const warnings = result.warnings.length
     return `imported ${count} transaction${count === 1 ? '' : 's'} (${result.format}) from ${options.target} ${where}, ${warnings} warning${warnings === 1 ? '' : 's'}\n`
   }
-  const text = out !== undefined && extname(out).toLowerCase() === '.json'
-    ? `${JSON.stringify(outputDocument(result.document), null, 2)}\n`
-    : documentYaml(outputDocument(result.document))
+  const json = out !== undefined && extname(out).toLowerCase() === '.json'
+  // Written piece by piece: the whole text of a 100,000-transaction document (and its copy
+  // encoded for the write) would double the memory of the import (issue 8).
+  const pieces = outputChunks(result.document, json)
   if (out === undefined) {
-    io.stdout.write(text)
+    await writePieces(pieces, (text) => writeStream(io.stdout, text))
     io.stderr.write(summary('to standard output'))
     return exitCodes.ok
   }
   try {
-    await writeFile(out, text)
+    const file = await open(out, 'w')
+    try {
+      await writePieces(pieces, async (text) => { await file.write(text) })
+    } finally {
+      await file.close()
+    }
   } catch (err) {
     io.stderr.write(`understudy import: cannot write ${out}: ${systemReason(err)}\n`)
     return exitCodes.failure
   }
   io.stderr.write(summary(`into ${out}`))
   return exitCodes.ok
+}
+
+/** Joins pieces into writes of about 1 MiB. */
+async function writePieces (pieces: Iterable<string>, write: (text: string) => Promise<void>): Promise<void> {
+  let batch: string[] = []
+  let size = 0
+  for (const piece of pieces) {
+    batch.push(piece)
+    size += piece.length
+    if (size < 1024 * 1024) continue
+    await write(batch.join(''))
+    batch = []
+    size = 0
+  }
+  if (batch.length > 0) await write(batch.join(''))
+}
+
+/** Writes to a stream, waiting for it to drain when its buffer is full. */
+async function writeStream (stream: NodeJS.WritableStream, text: string): Promise<void> {
+  if (stream.write(text)) return
+  await new Promise<void>((resolve) => stream.once('drain', () => resolve()))
+}
+
+/**
+ * The text of the document as YAML, or JSON as `JSON.stringify(doc, null, 2)` writes it, one
+ * transaction per piece.
+ */
+function * outputChunks (doc: MockServiceDocument, json: boolean): Generator<string> {
+  const fields = outputFields(doc)
+  if (!json) {
+    yield * documentYamlChunks(fields, doc.transactions, readableTransaction)
+    return
+  }
+  const head = JSON.stringify({ ...fields, transactions: [] }, null, 2)
+  if (doc.transactions.length === 0) {
+    yield `${head}\n`
+    return
+  }
+  yield `${head.slice(0, -'[]\n}'.length)}[\n`
+  const last = doc.transactions.length - 1
+  for (const [i, txn] of doc.transactions.entries()) {
+    // JSON strings hold no raw newline: every newline is between members, to be indented
+    yield `    ${JSON.stringify(readableTransaction(txn), null, 2).replace(/\n/g, '\n    ')}${i === last ? '\n' : ',\n'}`
+  }
+  yield '  ]\n}\n'
 }
 
 function parseCommandLine (args: string[]): { target: string; format?: ImportFormat; output?: string; help: boolean } {
@@ -172,43 +223,20 @@ async function scanDirectory (root: string): Promise<Map<string, Uint8Array>> {
 }
 
 /**
- * The document as YAML, one transaction at a time: the yaml library builds a node tree of its
- * whole input, which for a 100,000-entry HAR took minutes and over a GiB; stringified one by one
- * the transactions cost a tree each, and the text is the same document.
+ * The document's settings as written out: only where they differ from the defaults. Its
+ * transactions are written through `readableTransaction`.
  */
-function documentYaml (doc: Record<string, unknown>): string {
-  const { transactions, ...fields } = doc
-  const parts: string[] = []
-  if (Object.keys(fields).length > 0) parts.push(stringify(fields, { lineWidth: 0 }))
-  const list = Array.isArray(transactions) ? transactions : []
-  if (list.length === 0) {
-    parts.push('transactions: []\n')
-    return parts.join('')
-  }
-  parts.push('transactions:\n')
-  for (const txn of list) {
-    // A one-item sequence, indented under `transactions:` as the whole-document output was.
-    const item = stringify([txn], { lineWidth: 0 })
-    parts.push(item.replace(/^(?=.)/gm, '  '))
-  }
-  return parts.join('')
-}
-
-/**
- * The document as written out: settings only where they differ from the defaults, and bodies
- * with a known content type shown as `text` instead of base64 when that loads back identically.
- */
-function outputDocument (doc: MockServiceDocument): Record<string, unknown> {
+function outputFields (doc: MockServiceDocument): Record<string, unknown> {
   const defaults = documentOf([]) as unknown as Record<string, unknown>
   const out: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(doc)) {
     if (key === 'transactions') continue
     if (JSON.stringify(value) !== JSON.stringify(defaults[key])) out[key] = value
   }
-  out['transactions'] = doc.transactions.map(readableTransaction)
   return out
 }
 
+/** Bodies with a known content type are shown as `text` instead of base64 when that loads back identically. */
 function readableTransaction (txn: Transaction): Transaction | Record<string, unknown> {
   const r = txn.dsl.responseDsl
   if (r.content === undefined || r.contentType === undefined || r.binary === true) return txn

@@ -8,6 +8,7 @@ import type { Repositories, Store } from '../repositories.js'
 import { Connection, openDatabase } from './connection.js'
 import type { RepoContext } from './context.js'
 import { applyMigrations } from './migrate.js'
+import { Checkpointer } from './checkpointer.js'
 import { AsyncMutex } from './mutex.js'
 import { createRepositories, routeWrites } from './repositories.js'
 
@@ -42,9 +43,11 @@ export async function openSqliteStore (options: SqliteStoreOptions): Promise<Sto
     mkdirSync(options.dataDir, { recursive: true })
     writer = new Connection(openDatabase(file, { readonly: false }))
     applyMigrations(writer.db, migrations, options.log)
+    // checkpoints run in a worker thread (checkpointer.ts), not inside a COMMIT on the event loop
+    writer.db.pragma('wal_autocheckpoint = 0')
     const reader = new Connection(openDatabase(file, { readonly: true }))
     options.log?.debug({ file }, 'store opened')
-    return new SqliteStore(writer, reader, options.now ?? Date.now)
+    return new SqliteStore(writer, reader, options.now ?? Date.now, new Checkpointer(file))
   } catch (err) {
     writer?.close()
     if (err instanceof Error && 'code' in err && err.code === 'ERR_STORE_FAILED') throw err
@@ -74,6 +77,7 @@ class SqliteStore implements Store {
   readonly #writer: Connection
   readonly #reader: Connection
   readonly #now: () => number
+  readonly #checkpointer: Checkpointer
   readonly #mutex = new AsyncMutex()
   /** Which write the current async context runs inside: catches a `write` nested in a `write`. */
   readonly #inWrite = new AsyncLocalStorage<symbol>()
@@ -83,7 +87,8 @@ class SqliteStore implements Store {
   #closing: Promise<void> | null = null
   #closed = false
 
-  constructor (writer: Connection, reader: Connection, now: () => number) {
+  constructor (writer: Connection, reader: Connection, now: () => number, checkpointer: Checkpointer) {
+    this.#checkpointer = checkpointer
     this.#writer = writer
     this.#reader = reader
     this.#now = now
@@ -138,6 +143,7 @@ class SqliteStore implements Store {
       try {
         const result = await this.#inWrite.run(token, async () => await fn(tx))
         db.exec('COMMIT')
+        this.#checkpointer.afterCommit()
         return result
       } catch (err) {
         if (db.inTransaction) db.exec('ROLLBACK')
@@ -158,6 +164,8 @@ class SqliteStore implements Store {
   async close (): Promise<void> {
     this.#closing ??= this.#mutex.run(async () => {
       this.#closed = true
+      // the last connection to close checkpoints what is left and removes the WAL
+      await this.#checkpointer.settled()
       this.#reader.close()
       this.#writer.close()
     })

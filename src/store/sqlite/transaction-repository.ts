@@ -23,6 +23,9 @@ const transactions = defineTable<Omit<StoredTransaction, 'tags'>>('transactions'
   updatedBy: 'value',
 }, true)
 
+/** The insert of `create`, answering only the new id (createEncoded parses nothing back). */
+const insertIdSql = transactions.insertSql.replace(/ RETURNING .*$/, ' RETURNING id')
+
 const tagsOf = '(SELECT json_group_array(x.name ORDER BY x.position) FROM transaction_tags x WHERE x.transaction_id = t.id) AS tags'
 const select = `${transactions.columns.split(', ').map((c) => `t.${c}`).join(', ')}, ${tagsOf}`
 
@@ -135,6 +138,16 @@ export function transactionRepository (ctx: RepoContext): TransactionRepository 
       const id = row['id'] as number
       replaceTags(id, input.tags)
       return { ...transactions.decode(row), tags: distinct(input.tags) }
+    },
+    async createEncoded (input) {
+      ctx.check()
+      const now = ctx.now()
+      const { dslJson, tags, by, ...fields } = input
+      const row = transactions.encode({ ...fields, created: now, updated: now, createdBy: by, updatedBy: by })
+      row['dsl'] = dslJson
+      const id = (conn.statement(insertIdSql).get(row) as { id: number }).id
+      replaceTags(id, tags)
+      return id
     },
     async get (workspaceId, id) {
       ctx.check()

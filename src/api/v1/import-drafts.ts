@@ -1,0 +1,103 @@
+import type { DslTypeKey, ImportResult } from '../../../importers/index.js'
+import { packStrings, PackedReader } from '../packed-strings.js'
+import { assertServable, inFile, tagNamesOf } from './transaction-input.js'
+
+/*
+ * What an upload of transaction files needs from an import, made where the import ran (in the
+ * import worker thread for large files, import-off-thread.ts): the transactions compiled (one
+ * that could never be served is refused) and encoded as the text the store keeps and the answer
+ * shows, or the JSON of a convert answer. The event loop then only copies text (issue 8).
+ */
+
+/** A transaction of an upload, ready to store: its DSL is the JSON text to keep. */
+export interface EncodedDraft {
+  name: string
+  description: string | null
+  tags: string[]
+  dslType: string
+  dslJson: string
+}
+
+/**
+ * The dsl type of each transaction of a result, in order: a zip merges parts of several formats
+ * (`parts` says how many transactions each gave), any other file has one.
+ */
+function dslTypesOf (result: ImportResult): DslTypeKey[] {
+  const count = result.document.transactions.length
+  if ('parts' in result && Array.isArray(result.parts)) {
+    const types = (result.parts as Array<{ dslType: DslTypeKey; transactions: number }>).flatMap((p) => new Array<DslTypeKey>(p.transactions).fill(p.dslType))
+    if (types.length === count) return types
+  }
+  return new Array<DslTypeKey>(count).fill(result.dslType)
+}
+
+/**
+ * The transactions of one imported file, compiled and packed (see `readDrafts`), and every tag
+ * they carry (to create before them). Throws
+ * ERR_DSL_INVALID naming the file for a transaction that could never be served.
+ *
+ * @example
+ * const { packed, tags } = packDrafts('a.har', importFile(input)); readDrafts(packed, count)
+ */
+export function packDrafts (file: string, result: ImportResult): { packed: Buffer; tags: string[] } {
+  try {
+    assertServable(result.document)
+  } catch (err) {
+    throw inFile(err, file)
+  }
+  const types = dslTypesOf(result)
+  const strings: Array<string | null> = []
+  const all = new Set<string>()
+  result.document.transactions.forEach((txn, i) => {
+    // importer tags are never blank in practice; trimmed and de-duplicated like a request's
+    const tags = tagNamesOf(txn.tags, '/tags', () => {})
+    for (const tag of tags) all.add(tag)
+    strings.push(txn.name, txn.description ?? null, JSON.stringify(tags), types[i] ?? result.dslType, JSON.stringify(txn.dsl))
+  })
+  return { packed: packStrings(strings), tags: [...all] }
+}
+
+/**
+ * Reads `count` drafts packed by `packDrafts`, one at a time (the caller yields between them).
+ *
+ * @example
+ * for (const draft of readDrafts(packed, count)) store(draft)
+ */
+export function * readDrafts (packed: Uint8Array, count: number): Generator<EncodedDraft> {
+  const reader = new PackedReader(packed)
+  for (let i = 0; i < count; i++) {
+    const name = reader.text()
+    const description = reader.next()
+    const tags = JSON.parse(reader.text()) as string[]
+    const dslType = reader.text()
+    yield { name, description, tags, dslType, dslJson: reader.text() }
+  }
+}
+
+/**
+ * The convert answer's items of one imported file (spec/002 "Imported transaction": `nativeId`,
+ * `priority`, `requestDsl`, `responseDsl`), as JSON text without the enclosing brackets ('' for
+ * none), encoded as UTF-8.
+ *
+ * @example
+ * convertItemsJson(result).toString() // '{"nativeId":"GET /pets","priority":10,...},{...}'
+ */
+export function convertItemsJson (result: ImportResult): Buffer {
+  const items = result.document.transactions.map((txn) => JSON.stringify(convertView(txn)))
+  const text = items.join(',')
+  const out = Buffer.allocUnsafeSlow(Buffer.byteLength(text))
+  out.write(text)
+  return out
+}
+
+/**
+ * A convert result of spec/002 ("Imported transaction"): `nativeId` is the name the importer
+ * gave (`GET /pets/{id}`, an operationId, a mapping name), which is also what importing the
+ * result back names the transaction.
+ *
+ * @example
+ * convertView(txn) // { nativeId: 'GET /pets', priority: 10, requestDsl: {...}, responseDsl: {...} }
+ */
+export function convertView (txn: ImportResult['document']['transactions'][number]) {
+  return { nativeId: txn.name, priority: txn.dsl.priority, requestDsl: txn.dsl.requestDsl, responseDsl: txn.dsl.responseDsl }
+}
