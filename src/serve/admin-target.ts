@@ -1,4 +1,5 @@
-import type { MockServiceDocument } from '../dsl/index.js'
+import type { MockServiceDocument, TransactionInput } from '../dsl/index.js'
+import { createError } from '../errors/index.js'
 import { inspectionSearch, toDetail, toListEntry, type InspectionDetail, type InspectionListEntry, type InspectionSearch } from '../inspect/index.js'
 import type { LogRing } from '../log/index.js'
 import { regexInputStats } from '../match/index.js'
@@ -57,6 +58,21 @@ export interface AdminTarget {
   search?: InspectionSearch
   /** issue 12: scenario states (absent where the target cannot reach them). */
   scenarios?: ScenarioAdmin
+  /** issue 12: the recording of `noMatchingRequestPreference: record` (absent on a cluster primary). */
+  recordings?: RecordingAdmin
+}
+
+/** `GET /recordings`: one transaction per distinct request recorded (issue 12). */
+export interface RecordingsView {
+  count: number
+  transactions: TransactionInput[]
+}
+
+/** The recording as the admin API reads and clears it (issue 12). */
+export interface RecordingAdmin {
+  list: (keepLatency: boolean) => Promise<RecordingsView>
+  /** Forgets the recording; how many requests it held. */
+  clear: () => Promise<number>
 }
 
 /** Scenario states as the admin API reads and changes them (issue 12). */
@@ -115,6 +131,17 @@ export function localAdminTarget (runtime: Runtime, logRing: LogRing | null, sta
       set: async (name, instance, state) => runtime.current().scenarios.set(name, instance, state, null),
       reset: async (name, instance) => runtime.current().scenarios.reset(name, instance),
       postServe: async () => runtime.current().postServe?.stats ?? null,
+    },
+    recordings: {
+      list: async (keepLatency) => {
+        const recording = runtime.recording
+        recording.merge()
+        if (recording.size === 0) return { count: 0, transactions: [] }
+        if (runtime.loadHarImporter === null) throw createError('ERR_API_UNPROCESSABLE', ['this runtime cannot convert its recording into transactions (started without the importers)'])
+        const transactions = recording.transactions(await runtime.loadHarImporter(), keepLatency)
+        return { count: transactions.length, transactions }
+      },
+      clear: async () => runtime.recording.clear(),
     },
   }
 }

@@ -4,7 +4,7 @@ import { MatchRequest, prepareMultipart, type CompiledTransaction } from '../mat
 import type { CompiledMock, ServedResponse } from './compile-mock.js'
 import { problemAnswer } from './problem.js'
 import { forward, type ProxyOutcome, type ProxyResponse, type ProxyTarget } from './proxy.js'
-import type { RuntimeState } from './runtime-state.js'
+import type { LiveExchange, RuntimeState } from './runtime-state.js'
 import { applyPrefer, type RequestCheck } from './request-check.js'
 import type { DynamicFeatures } from './dynamic.js'
 import { injectFault, type CompiledFault } from './fault.js'
@@ -58,6 +58,8 @@ export class Exchange {
   private source: 'MOCK' | 'LIVE' = 'MOCK'
   /** Bytes of a response body made for this request alone (proxied, error), for the byte bound. */
   private ownBytes = 0
+  /** True when the live answer becomes a recorded transaction (`noMatchingRequestPreference: record`). */
+  private recording = false
 
   constructor (
     private readonly state: RuntimeState,
@@ -222,7 +224,7 @@ export class Exchange {
     }
     const policy = this.mock.noMatch
     // The diagnosis scores every transaction: compute it only when the answer (return404) or an
-    // inspection record will carry it, never for bypasslive or returnTransaction without inspection.
+    // inspection record will carry it, never for bypasslive, record or returnTransaction without inspection.
     const diagnosed = policy.kind === 'return404' || this.state.ring !== null
     const nearMisses = diagnosed ? this.mock.matcher.diagnose(this.matchRequest as MatchRequest, 3) : []
     if (diagnosed) this.matchingData = { nearMisses }
@@ -240,6 +242,10 @@ export class Exchange {
         this.serve(policy.txn)
         return
       case 'bypasslive':
+        this.forwardTo(policy.target, 'LIVE')
+        return
+      case 'record':
+        this.recording = true
         this.forwardTo(policy.target, 'LIVE')
     }
   }
@@ -396,14 +402,14 @@ export class Exchange {
   private forwardTo (target: ProxyTarget, source: 'MOCK' | 'LIVE'): void {
     const ringBytes = this.state.ring?.maxBodyBytes ?? 0
     // A recorder needs whole bodies (up to the request body limit), not the journal's slice.
-    const captureBytes = source === 'LIVE' && this.state.onLive !== null ? Math.max(ringBytes, this.state.bodyLimit) : ringBytes
+    const captureBytes = source === 'LIVE' && (this.recording || this.state.onLive !== null) ? Math.max(ringBytes, this.state.bodyLimit) : ringBytes
     const body = this.matchRequest?.body ?? null
     forward(target, this.req.method ?? 'GET', this.req.url ?? '/', this.req.headers, body, this.res, captureBytes)
-      .then((outcome) => this.forwarded(outcome, source), (err: unknown) => this.forwarded(internalOutcome(err), source))
+      .then((outcome) => this.forwarded(outcome, source, target), (err: unknown) => this.forwarded(internalOutcome(err), source, target))
       .catch((err: unknown) => this.fail(err))
   }
 
-  private forwarded (outcome: ProxyOutcome, source: 'MOCK' | 'LIVE'): void {
+  private forwarded (outcome: ProxyOutcome, source: 'MOCK' | 'LIVE', target: ProxyTarget): void {
     this.source = source
     if (outcome.error !== null) {
       this.answerProblem(outcome.error, true, null, undefined, false)
@@ -411,14 +417,14 @@ export class Exchange {
     }
     this.release()
     this.ownBytes += outcome.captured?.length ?? 0
-    if (source === 'LIVE' && this.state.onLive !== null) this.recordLive(outcome)
+    if (source === 'LIVE' && (this.recording || this.state.onLive !== null)) this.recordLive(outcome, target.origin)
     this.complete(outcome.statusCode, outcome.headers, outcome.captured, outcome.truncated, false)
   }
 
-  /** Hands a live exchange to the recorder (which batches its own writes). */
-  private recordLive (outcome: ProxyOutcome): void {
+  /** Hands a live exchange to the recording or the listener (which batch their own work). */
+  private recordLive (outcome: ProxyOutcome, origin: string): void {
     try {
-      this.state.onLive?.({
+      const exchange: LiveExchange = {
         method: this.req.method ?? 'GET',
         url: this.req.url ?? '/',
         requestHeaders: this.req.headers,
@@ -428,7 +434,9 @@ export class Exchange {
         responseBody: outcome.captured,
         truncated: outcome.truncated,
         durationMs: Date.now() - this.arrived,
-      })
+      }
+      if (this.recording) this.state.recording.add(exchange, origin)
+      this.state.onLive?.(exchange)
     } catch (err) {
       this.state.log.warn({ err }, 'recorder failed')
     }

@@ -10,3 +10,4 @@ export { clusterAdminTarget, type ClusterHealth, type ReplicaHealth } from './cl
 export { runClusterReplica, type ClusterReplicaParams } from './cluster-worker.js'
 export { applyPrefer, type RequestCheck } from './request-check.js'
 export { withHostMatching } from './host-matching.js'
+export { Recording, fitDelay, type RecordedRequest, type HarImporter, type LoadHarImporter, type MergeResult } from './record/recording.js'

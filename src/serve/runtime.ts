@@ -15,6 +15,7 @@ import type { RequestCheck } from './request-check.js'
 import { loadTlsMaterial, type TlsMaterial } from './tls.js'
 import { ScenarioStore } from './scenario/store.js'
 import { PostServeQueue } from './post-serve.js'
+import { Recording, type LoadHarImporter } from './record/recording.js'
 
 /** A running mock service: its listeners, its current configuration and its journal. */
 export interface Runtime {
@@ -31,6 +32,10 @@ export interface Runtime {
   inFlight: () => number
   /** Sets (or with null, removes) the request validation run before matching. */
   setRequestCheck: (check: RequestCheck | null) => void
+  /** issue 12: what `noMatchingRequestPreference: record` captured, across configuration swaps. */
+  readonly recording: Recording
+  /** Loads the HAR importer that turns the recording into transactions; null when not given. */
+  readonly loadHarImporter: LoadHarImporter | null
   /** Stops accepting, lets requests in flight finish (up to `drainTimeout`), then closes. */
   close: () => Promise<void>
 }
@@ -47,6 +52,12 @@ export interface StartRuntimeParams {
   tls?: TlsMaterial
   /** issue 12: told about every exchange forwarded to the live system (`understudy record`). */
   onLive?: LiveListener
+  /**
+   * issue 12: loads the HAR importer (importers/har, which this area may not import) when the
+   * recording of `noMatchingRequestPreference: record` is read; without it the recording cannot be
+   * read as transactions (GET /recordings answers 422).
+   */
+  loadHarImporter?: LoadHarImporter
 }
 
 /**
@@ -58,7 +69,7 @@ export interface StartRuntimeParams {
  * await fetch(runtime.urls.http + '/pets')
  * await runtime.close()
  */
-export async function startRuntime ({ document, options, log, ids, tls: givenTls, requestCheck, onLive }: StartRuntimeParams): Promise<Runtime> {
+export async function startRuntime ({ document, options, log, ids, tls: givenTls, requestCheck, onLive, loadHarImporter }: StartRuntimeParams): Promise<Runtime> {
   // One pool per upstream origin for the runtime's lifetime, closed when it closes: requests begun
   // before a swap may forward after it (body still arriving), on the old configuration's targets.
   const pools = new Map<string, Pool>()
@@ -84,6 +95,7 @@ export async function startRuntime ({ document, options, log, ids, tls: givenTls
     draining: false,
     requestCheck: requestCheck ?? null,
     onLive: onLive ?? null,
+    recording: new Recording(),
   }
   const handler = safely(createRequestHandler(state), log) as Listener
   const sweeper = startBodySweep(state)
@@ -121,8 +133,13 @@ export async function startRuntime ({ document, options, log, ids, tls: givenTls
     // Requests being served plus those whose body is still arriving (which hold no capacity place).
     inFlight: () => state.gate.current + state.pendingBodies.size,
     setRequestCheck: (check) => { state.requestCheck = check },
+    recording: state.recording,
+    loadHarImporter: loadHarImporter ?? null,
     close () {
-      closing ??= drain(state, listeners, options.drainTimeout, pools).finally(() => clearInterval(sweeper))
+      closing ??= drain(state, listeners, options.drainTimeout, pools).finally(() => {
+        clearInterval(sweeper)
+        state.recording.stop()
+      })
       return closing
     },
   }
