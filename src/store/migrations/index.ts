@@ -2,6 +2,7 @@ import { initialSchema } from './001-initial.js'
 import { mockSettingsSchema } from './004-mock-settings.js'
 import { tenancySchema } from './002-tenancy.js'
 import { monitoringSchema } from './003-monitoring.js'
+import { mockDynamicSchema } from './006-mock-dynamic.js'
 import type { Migration } from './types.js'
 
 export type { Migration } from './types.js'
@@ -13,4 +14,4 @@ export type { Migration } from './types.js'
  * @example
  * applyMigrations(db, migrations)
  */
-export const migrations: readonly Migration[] = [initialSchema, tenancySchema, monitoringSchema, mockSettingsSchema]
+export const migrations: readonly Migration[] = [initialSchema, tenancySchema, monitoringSchema, mockSettingsSchema, mockDynamicSchema]

@@ -35,6 +35,9 @@ const mockServices = defineTable<MockService>('mock_services', 'id', {
   tlsPort: 'value',
   deployDate: 'value',
   pendingUpdate: 'bool',
+  cors: 'json',
+  faults: 'json',
+  templateSeed: 'value',
   created: 'value',
   updated: 'value',
   createdBy: 'value',
@@ -46,7 +49,7 @@ const updatable = [
   'serviceId', 'name', 'description', 'type', 'status', 'harborId', 'shipId', 'bridgeId', 'registryId', 'vseId',
   'platformVseId', 'endpointPreference', 'liveSystemHost', 'liveSystemPort', 'thinkTime', 'capacity', 'replicas',
   'noMatchingRequestPreference', 'noMatchingRequestTxnId', 'mockServiceTransactions', 'tags', 'groupTag', 'assetId',
-  'httpEndpoint', 'httpsEndpoint', 'port', 'tlsPort', 'deployDate', 'pendingUpdate', 'updated', 'updatedBy',
+  'httpEndpoint', 'httpsEndpoint', 'port', 'tlsPort', 'deployDate', 'pendingUpdate', 'cors', 'faults', 'templateSeed', 'updated', 'updatedBy',
 ] as const satisfies ReadonlyArray<keyof MockService>
 
 const sortKeys: SortKeys = {
