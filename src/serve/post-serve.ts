@@ -21,11 +21,15 @@ export interface PostServeStats {
   queued: number
 }
 
+/**
+ * One call. Its url and body are rendered when it is sent, not when it is queued: template work
+ * stays out of the request's turn.
+ */
 interface Job {
-  url: string
   method: string
   headers: Record<string, string>
-  body: string | undefined
+  /** Renders `{url, body}`; throws when a template helper fails. */
+  render: () => { url: string; body: string | undefined }
 }
 
 /**
@@ -36,6 +40,7 @@ export class PostServeQueue {
   readonly stats: PostServeStats = { sent: 0, failed: 0, dropped: 0, queued: 0 }
   private readonly jobs: Job[] = []
   private running = 0
+  private pumpScheduled = false
 
   constructor (private readonly log: Logger) {}
 
@@ -55,7 +60,13 @@ export class PostServeQueue {
   private push (job: Job): void {
     this.jobs.push(job)
     this.stats.queued = this.jobs.length
-    this.pump()
+    // Sending starts after the current turn, in which the answer is written.
+    if (this.pumpScheduled) return
+    this.pumpScheduled = true
+    setImmediate(() => {
+      this.pumpScheduled = false
+      this.pump()
+    })
   }
 
   private pump (): void {
@@ -71,11 +82,14 @@ export class PostServeQueue {
   }
 
   private async send (job: Job): Promise<void> {
+    let url = ''
     try {
-      const res = await request(job.url, {
+      const rendered = job.render()
+      url = rendered.url
+      const res = await request(url, {
         method: job.method as 'POST',
         headers: job.headers,
-        body: job.body ?? null,
+        body: rendered.body ?? null,
         headersTimeout: TIMEOUT_MS,
         bodyTimeout: TIMEOUT_MS,
         signal: AbortSignal.timeout(TIMEOUT_MS),
@@ -83,20 +97,23 @@ export class PostServeQueue {
       await res.body.dump()
       if (res.statusCode >= 400) {
         this.stats.failed++
-        this.log.warn({ url: job.url, statusCode: res.statusCode }, 'webhook answered with an error')
+        this.log.warn({ url, statusCode: res.statusCode }, 'webhook answered with an error')
         return
       }
       this.stats.sent++
     } catch (err) {
       this.stats.failed++
-      this.log.warn({ url: job.url, err: err instanceof Error ? err.message : String(err) }, 'webhook failed')
+      this.log.warn({ url, err: err instanceof Error ? err.message : String(err) }, 'webhook failed')
     }
   }
 }
 
 /** A transaction's `postServe` calls, their bodies and URLs compiled as templates. */
 export interface CompiledPostServe {
-  /** Queues every call for this request; `after` is the answer's delay. */
+  /**
+   * Queues every call for this request; `after` is the answer's delay. `context` is called once,
+   * when the first call is sent (off the request's turn).
+   */
   fire: (queue: PostServeQueue, context: () => Record<string, unknown>, after: number) => void
 }
 
@@ -121,18 +138,13 @@ export function compilePostServe (calls: PostServeCall[] | undefined, engine: Te
   }))
   return {
     fire (queue, context, after) {
-      const ctx = context()
+      let ctx: Record<string, unknown> | null = null
       for (const call of compiled) {
-        let body: string | undefined
-        let url: string
-        try {
-          body = call.body === null ? undefined : call.body(ctx)
-          url = call.url(ctx)
-        } catch {
-          queue.stats.failed++
-          continue
+        const render = (): { url: string; body: string | undefined } => {
+          ctx ??= context()
+          return { url: call.url(ctx), body: call.body === null ? undefined : call.body(ctx) }
         }
-        queue.enqueue({ url, method: call.method, headers: call.headers, body }, after + call.delay)
+        queue.enqueue({ method: call.method, headers: call.headers, render }, after + call.delay)
       }
     },
   }
