@@ -16,11 +16,12 @@ export interface ChildServer {
 export const canPin = existsSync('/usr/bin/taskset') || existsSync('/bin/taskset')
 
 /**
- * Spawns `command args`, pinned to `cpu` when possible, and waits for its `listening on` line.
+ * Spawns `command args`, pinned to `cpu` when possible (null: not pinned), and waits for its
+ * `listening on` line.
  * The child is killed if it does not come up within 30 s.
  */
-export async function startChild (command: string, args: string[], env: Record<string, string> = {}, cpu = 1): Promise<ChildServer> {
-  const [file, argv] = canPin ? ['taskset', ['-c', String(cpu), command, ...args]] : [command, args]
+export async function startChild (command: string, args: string[], env: Record<string, string> = {}, cpu: number | null = 1): Promise<ChildServer> {
+  const [file, argv] = canPin && cpu !== null ? ['taskset', ['-c', String(cpu), command, ...args]] : [command, args]
   const child: ChildProcess = spawn(file, argv, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } })
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => {

@@ -74,12 +74,13 @@ export async function startRuntime ({ document, options, log, ids, tls: givenTls
   // before a swap may forward after it (body still arriving), on the old configuration's targets.
   const pools = new Map<string, Pool>()
   // Scenario states and the webhook sender outlive configuration swaps.
+  const postServe = new PostServeQueue(log)
   const compileOptions = {
     proxyTimeout: options.proxyTimeout,
     journalBodyBytes: options.inspection.maxBodyBytes,
     pools,
     scenarios: new ScenarioStore(),
-    postServe: new PostServeQueue(log),
+    postServe,
     matchHost: options.matchHost,
   }
   const mock = compileMock(document, compileOptions)
@@ -136,9 +137,10 @@ export async function startRuntime ({ document, options, log, ids, tls: givenTls
     recording: state.recording,
     loadHarImporter: loadHarImporter ?? null,
     close () {
-      closing ??= drain(state, listeners, options.drainTimeout, pools).finally(() => {
+      closing ??= drain(state, listeners, options.drainTimeout, pools).finally(async () => {
         clearInterval(sweeper)
         state.recording.stop()
+        await postServe.close()
       })
       return closing
     },
