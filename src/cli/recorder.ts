@@ -30,7 +30,10 @@ export class Recorder {
 
   constructor (private readonly options: RecorderOptions) {
     mkdirSync(options.dir, { recursive: true })
-    const recordingOptions = { onMerged: (result: MergeResult) => { this.merged(result) } }
+    const recordingOptions = {
+      onMerged: (result: MergeResult) => { this.merged(result) },
+      onSkipped: (url: string, reason: string) => { options.log.warn({ url }, reason) },
+    }
     this.recording = new Recording(options.flushEvery === undefined ? recordingOptions : { ...recordingOptions, flushEvery: options.flushEvery })
     try {
       const state = JSON.parse(readFileSync(join(options.dir, STATE_FILE), 'utf8')) as { recorded?: RecordedRequest[] }
@@ -57,8 +60,7 @@ export class Recorder {
     return this.recording.size
   }
 
-  private merged ({ merged, skipped }: MergeResult): void {
-    for (const url of skipped) this.options.log.warn({ url }, 'response body larger than the capture limit; not recorded')
+  private merged ({ merged }: MergeResult): void {
     if (merged > 0) this.queueWrite()
   }
 

@@ -134,14 +134,18 @@ export function localAdminTarget (runtime: Runtime, logRing: LogRing | null, sta
     },
     recordings: {
       list: async (keepLatency) => {
-        const recording = runtime.recording
-        recording.merge()
-        if (recording.size === 0) return { count: 0, transactions: [] }
-        if (runtime.loadHarImporter === null) throw createError('ERR_API_UNPROCESSABLE', ['this runtime cannot convert its recording into transactions (started without the importers)'])
-        const transactions = recording.transactions(await runtime.loadHarImporter(), keepLatency)
+        const { requests, loadHarImporter } = recordingOf(runtime)
+        requests.merge()
+        if (requests.size === 0) return { count: 0, transactions: [] }
+        const transactions = requests.transactions(await loadHarImporter(), keepLatency)
         return { count: transactions.length, transactions }
       },
-      clear: async () => runtime.recording.clear(),
+      clear: async () => recordingOf(runtime).requests.clear(),
     },
   }
+}
+
+function recordingOf (runtime: Runtime): NonNullable<Runtime['recording']> {
+  if (runtime.recording === null) throw createError('ERR_API_UNPROCESSABLE', ['recordings are not reachable on this runtime (started without the importers, as a replica is)'])
+  return runtime.recording
 }

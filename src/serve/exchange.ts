@@ -245,7 +245,7 @@ export class Exchange {
         this.forwardTo(policy.target, 'LIVE')
         return
       case 'record':
-        this.recording = true
+        this.recording = this.state.recording !== null
         this.forwardTo(policy.target, 'LIVE')
     }
   }
@@ -435,7 +435,7 @@ export class Exchange {
         truncated: outcome.truncated,
         durationMs: Date.now() - this.arrived,
       }
-      if (this.recording) this.state.recording.add(exchange, origin)
+      if (this.recording) this.state.recording?.add(exchange, origin)
       this.state.onLive?.(exchange)
     } catch (err) {
       this.state.log.warn({ err }, 'recorder failed')

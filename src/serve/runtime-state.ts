@@ -28,8 +28,8 @@ export interface RuntimeState {
   requestCheck: RequestCheck | null
   /** issue 12: told about every exchange forwarded to the live system (recording); null: none. */
   readonly onLive: LiveListener | null
-  /** issue 12: what `noMatchingRequestPreference: record` captured (kept across swaps). */
-  readonly recording: Recording
+  /** issue 12: what `noMatchingRequestPreference: record` captured (kept across swaps); null: no recording here. */
+  readonly recording: Recording | null
 }
 
 /** One request answered by the live system, as a recorder sees it. */

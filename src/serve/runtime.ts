@@ -32,10 +32,12 @@ export interface Runtime {
   inFlight: () => number
   /** Sets (or with null, removes) the request validation run before matching. */
   setRequestCheck: (check: RequestCheck | null) => void
-  /** issue 12: what `noMatchingRequestPreference: record` captured, across configuration swaps. */
-  readonly recording: Recording
-  /** Loads the HAR importer that turns the recording into transactions; null when not given. */
-  readonly loadHarImporter: LoadHarImporter | null
+  /**
+   * issue 12: what `noMatchingRequestPreference: record` captured, across configuration swaps, and
+   * the loader of the HAR importer that converts it; null when started without one (a cluster
+   * replica), in which case `record` forwards like `bypasslive` and records nothing.
+   */
+  readonly recording: { readonly requests: Recording; readonly loadHarImporter: LoadHarImporter } | null
   /** Stops accepting, lets requests in flight finish (up to `drainTimeout`), then closes. */
   close: () => Promise<void>
 }
@@ -54,8 +56,8 @@ export interface StartRuntimeParams {
   onLive?: LiveListener
   /**
    * issue 12: loads the HAR importer (importers/har, which this area may not import) when the
-   * recording of `noMatchingRequestPreference: record` is read; without it the recording cannot be
-   * read as transactions (GET /recordings answers 422).
+   * recording of `noMatchingRequestPreference: record` is read; without it nothing is recorded
+   * (`record` forwards like `bypasslive`) and GET /recordings answers 422.
    */
   loadHarImporter?: LoadHarImporter
 }
@@ -96,7 +98,7 @@ export async function startRuntime ({ document, options, log, ids, tls: givenTls
     draining: false,
     requestCheck: requestCheck ?? null,
     onLive: onLive ?? null,
-    recording: new Recording(),
+    recording: loadHarImporter === undefined ? null : new Recording({ onSkipped: (url, reason) => log.warn({ url }, reason) }),
   }
   const handler = safely(createRequestHandler(state), log) as Listener
   const sweeper = startBodySweep(state)
@@ -134,12 +136,11 @@ export async function startRuntime ({ document, options, log, ids, tls: givenTls
     // Requests being served plus those whose body is still arriving (which hold no capacity place).
     inFlight: () => state.gate.current + state.pendingBodies.size,
     setRequestCheck: (check) => { state.requestCheck = check },
-    recording: state.recording,
-    loadHarImporter: loadHarImporter ?? null,
+    recording: state.recording === null || loadHarImporter === undefined ? null : { requests: state.recording, loadHarImporter },
     close () {
       closing ??= drain(state, listeners, options.drainTimeout, pools).finally(async () => {
         clearInterval(sweeper)
-        state.recording.stop()
+        state.recording?.stop()
         await postServe.close()
       })
       return closing

@@ -31,6 +31,8 @@ export interface RecordingOptions {
   flushEvery?: number
   /** Called after the timer merged a batch (`understudy record` writes its files then). */
   onMerged?: (result: MergeResult) => void
+  /** Told about each exchange a merge skips (for the log), with the reason. */
+  onSkipped?: (url: string, reason: string) => void
 }
 
 /** What one merge did: exchanges merged, and the urls of those skipped for a truncated body. */
@@ -40,6 +42,8 @@ export interface MergeResult {
 }
 
 const MAX_SAMPLES = 200
+/** Distinct requests one recording keeps: past it, new ones are skipped (reported), known ones still update. */
+export const MAX_RECORDED_REQUESTS = 10_000
 
 export class Recording {
   private readonly recorded = new Map<string, RecordedRequest>()
@@ -61,8 +65,9 @@ export class Recording {
 
   /**
    * Merges what is queued into the recorded requests (readers call it first, so that they see
-   * every answered request). Returns how many exchanges were merged; truncated ones are skipped
-   * and returned in `skipped` (their body was larger than what the runtime captures).
+   * every answered request). Returns how many exchanges were merged; those skipped are returned in
+   * `skipped`: a body larger than what the runtime captures, or a new request past
+   * MAX_RECORDED_REQUESTS.
    */
   merge (): MergeResult {
     const batch = this.pending
@@ -71,10 +76,16 @@ export class Recording {
     for (const { exchange, origin } of batch) {
       if (exchange.truncated) {
         skipped.push(exchange.url)
+        this.options.onSkipped?.(exchange.url, 'response body larger than the capture limit; not recorded')
         continue
       }
       const key = keyOf(exchange)
       const previous = this.recorded.get(key)
+      if (previous === undefined && this.recorded.size >= MAX_RECORDED_REQUESTS) {
+        skipped.push(exchange.url)
+        this.options.onSkipped?.(exchange.url, `the recording holds ${MAX_RECORDED_REQUESTS} distinct requests already; not recorded`)
+        continue
+      }
       const latencies = [...(previous?.latencies ?? []), exchange.durationMs].slice(-MAX_SAMPLES)
       this.recorded.set(key, { key, entry: harEntry(exchange, origin), latencies })
     }
