@@ -60,6 +60,8 @@ export class Exchange {
   private ownBytes = 0
   /** True when the live answer becomes a recorded transaction (`noMatchingRequestPreference: record`). */
   private recording = false
+  /** True once the exchange was handed to the recording (inspection's `liveTransactionCreated`). */
+  private recorded = false
 
   constructor (
     private readonly state: RuntimeState,
@@ -435,7 +437,11 @@ export class Exchange {
         truncated: outcome.truncated,
         durationMs: Date.now() - this.arrived,
       }
-      if (this.recording) this.state.recording?.add(exchange, origin)
+      if (this.recording && this.state.recording !== null) {
+        // A truncated capture is skipped (and logged) when the recording merges its queue.
+        this.state.recording.add(exchange, origin)
+        this.recorded = !outcome.truncated
+      }
       this.state.onLive?.(exchange)
     } catch (err) {
       this.state.log.warn({ err }, 'recorder failed')
@@ -506,6 +512,7 @@ export class Exchange {
         matched: this.matched,
         hasError,
         source: this.source,
+        liveTransactionCreated: this.recorded,
         transactionId: txn === null ? null : txn.id,
         respondingTxn: txn === null ? null : txn.name,
         txnPriority: txn === null ? null : txn.priority,

@@ -89,6 +89,10 @@ describe('understudy record', () => {
     const admin = /admin on (http:\/\/\S+)/.exec(runtime.stdout())?.[1] as string
     const live = await replay(runtime.url)
     await replay(runtime.url)
+    // inspection marks the recorded exchanges (the specification's liveTransactionCreated)
+    const inspection = ((await (await fetch(`${admin}/inspection?limit=100`)).json()) as { result: Array<{ source: string; liveTransactionCreated: boolean }> }).result
+    expect(inspection).toHaveLength(requests.length * 2)
+    expect(inspection.every((r) => r.source === 'LIVE' && r.liveTransactionCreated)).toBe(true)
     // a matched request is served by the mock, not forwarded nor recorded
     expect(await (await fetch(`${runtime.url}/health`)).text()).toBe('mocked')
     expect(upstream.requests).toHaveLength(requests.length * 2)
