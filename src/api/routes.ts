@@ -17,6 +17,7 @@ import { locationRoutes } from './v1/locations.js'
 import { serviceCloneRoutes } from './v1/service-clone.js'
 import { mockSettingRoutes } from './v1/mock-settings.js'
 import { dynamicRoutes } from './v1/dynamic.js'
+import { recordingRoutes } from './v1/recordings.js'
 import { userRoutes } from './v4/user.js'
 import { workspaceRoutes } from './v4/workspaces.js'
 import { accountRoutes } from './v4/accounts.js'
@@ -45,6 +46,7 @@ export const allRoutes: readonly Route[] = [
   ...platformVseRoutes,
   // issue 12: template validation, scenario states, transaction actions
   ...dynamicRoutes,
+  ...recordingRoutes,
   // /api/v1 catalog (spec/002): services, tags, transactions, assets
   ...serviceRoutes,
   ...tagRoutes,

@@ -1,8 +1,12 @@
 import { Ajv, type ErrorObject, type SchemaObject } from 'ajv'
 import { createError, type ErrorDetail } from '../errors/index.js'
+import { dslSchemas } from '../dsl/index.js'
 
-// One ajv for every request schema of the API, each compiled once when its module loads.
+// One ajv for every request schema of the API, each compiled once when its module loads. The DSL's
+// schemas are registered so that a request schema can take a DSL field as the DSL defines it
+// (`{ $ref: 'understudy:cors' }`), rather than a copy that could drift.
 const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false })
+for (const schema of dslSchemas) ajv.addSchema(schema)
 
 /**
  * A validator for request bodies: returns the value typed when it holds, else throws 400

@@ -1,7 +1,7 @@
 import type { RuntimeOptions } from '../config/index.js'
 import type { MockServiceDocument } from '../dsl/index.js'
 import type { Logger, LogRing } from '../log/index.js'
-import { startAdmin, startRuntime, type AdminServer, type RequestCheck, type Runtime } from '../serve/index.js'
+import { startAdmin, startRuntime, type AdminServer, type HarImporter, type RequestCheck, type Runtime } from '../serve/index.js'
 
 /** A runtime with its optional admin listener, as `serve` and `run` start it. */
 export interface Serving {
@@ -30,7 +30,7 @@ export interface StartServingParams {
  */
 export async function startServing (params: StartServingParams): Promise<Serving> {
   const { options, log } = params
-  const runtime = await startRuntime({ document: params.document, options, log, requestCheck: params.requestCheck ?? null })
+  const runtime = await startRuntime({ document: params.document, options, log, requestCheck: params.requestCheck ?? null, loadHarImporter })
   let admin: AdminServer | null = null
   if (options.adminPort !== undefined && options.adminPort !== null) {
     try {
@@ -53,6 +53,15 @@ export async function startServing (params: StartServingParams): Promise<Serving
       return stopping
     },
   }
+}
+
+/**
+ * The HAR importer, loaded when a recording (`noMatchingRequestPreference: record`) is first read:
+ * a runtime that never records does not load the importers (about 25 MiB).
+ */
+async function loadHarImporter (): Promise<HarImporter> {
+  const { importHar } = await import('../../importers/index.js')
+  return (input) => importHar(input)
 }
 
 /**

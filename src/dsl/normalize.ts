@@ -169,6 +169,7 @@ const preferenceByLowercase: Record<string, NoMatchPreference> = {
   return404: 'return404',
   bypasslive: 'bypasslive',
   returntransaction: 'returnTransaction',
+  record: 'record',
 }
 
 /** Normalizes the mock-service fields of a validated document around normalized transactions. */

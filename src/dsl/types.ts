@@ -155,7 +155,8 @@ export interface Transaction {
   dsl: TransactionDsl
 }
 
-export const noMatchPreferences = ['return404', 'bypasslive', 'returnTransaction'] as const
+/** `record` (issue 12): forward like `bypasslive`, and record each exchange as a transaction. */
+export const noMatchPreferences = ['return404', 'bypasslive', 'returnTransaction', 'record'] as const
 export type NoMatchPreference = (typeof noMatchPreferences)[number]
 
 /** An entry of `mockServiceTransactions`: which transaction, and the priority it has here. */

@@ -248,8 +248,8 @@ function checkSemantics (fields: DocumentInput, items: Item[], ids: ReadonlySet<
       report('/noMatchingRequestTxnId', `names transaction ${fields.noMatchingRequestTxnId}, which is not among the transactions`)
     }
   }
-  if (preference === 'bypasslive' && (fields.liveSystemHost ?? '') === '') {
-    report('/liveSystemHost', 'is required when noMatchingRequestPreference is bypasslive')
+  if ((preference === 'bypasslive' || preference === 'record') && (fields.liveSystemHost ?? '') === '') {
+    report('/liveSystemHost', `is required when noMatchingRequestPreference is ${preference}`)
   }
   fields.mockServiceTransactions?.forEach((e, i) => {
     const id = typeof e === 'number' ? e : e.txnId

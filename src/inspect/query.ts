@@ -77,7 +77,7 @@ export function toListEntry (record: InspectionRecord, serviceMockId: number): I
     hasError: record.hasError,
     matched: record.matched,
     source: record.source,
-    liveTransactionCreated: false,
+    liveTransactionCreated: record.liveTransactionCreated === true,
     hash: null,
     detailsHash: null,
     webHookName: null,

@@ -23,6 +23,8 @@ export interface InspectionRecord {
   responseBodyTruncated: boolean
   matched: boolean
   source: 'MOCK' | 'LIVE'
+  /** issue 12: the live answer was recorded as a transaction (record mode); absent: false. */
+  liveTransactionCreated?: boolean
   hasError: boolean
   transactionId: number | null
   respondingTxn: string | null

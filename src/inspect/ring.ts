@@ -24,6 +24,8 @@ export interface RecordOutcome {
   matched: boolean
   hasError: boolean
   source: 'MOCK' | 'LIVE'
+  /** issue 12: the exchange was recorded as a transaction; absent: false. */
+  liveTransactionCreated?: boolean
   transactionId: number | null
   respondingTxn: string | null
   txnPriority: number | null
@@ -42,6 +44,8 @@ const FLAG_ERROR = 2
 const FLAG_LIVE = 4
 const FLAG_REQUEST_TRUNCATED = 8
 const FLAG_RESPONSE_TRUNCATED = 16
+/** issue 12: the live answer became a recorded transaction (`noMatchingRequestPreference: record`). */
+const FLAG_RECORDED = 32
 
 /**
  * The inspection journal (DESIGN.md section 4): a ring bounded by record count and by bytes, O(1)
@@ -200,6 +204,7 @@ export class InspectionRing {
     if (outcome.hasError) flags |= FLAG_ERROR
     if (outcome.source === 'LIVE') flags |= FLAG_LIVE
     if (outcome.responseBodyTruncated) flags |= FLAG_RESPONSE_TRUNCATED
+    if (outcome.liveTransactionCreated === true) flags |= FLAG_RECORDED
     this.flags[slot] = flags
     this.txnId[slot] = outcome.transactionId ?? NaN
     this.txnPriority[slot] = outcome.txnPriority ?? NaN
@@ -355,6 +360,7 @@ export class InspectionRing {
       responseBodyTruncated: (flags & FLAG_RESPONSE_TRUNCATED) !== 0,
       matched: (flags & FLAG_MATCHED) !== 0,
       source: (flags & FLAG_LIVE) !== 0 ? 'LIVE' : 'MOCK',
+      liveTransactionCreated: (flags & FLAG_RECORDED) !== 0,
       hasError: (flags & FLAG_ERROR) !== 0,
       transactionId: Number.isNaN(txnId) ? null : txnId,
       respondingTxn: this.txnName[slot] ?? null,

@@ -4,7 +4,7 @@ import { inspectionSearch, type InspectionFilter, type InspectionListEntry, type
 import { createLogger, createSilentLogger, type LogLevel, type Logger } from '../log/index.js'
 import { startAdmin, startRuntime, type AdminServer, type Runtime, type ScenarioView } from '../serve/index.js'
 import { collectFiles, loadSources } from '../cli/sources.js'
-import { importFile, supportedExtensions } from '../../importers/index.js'
+import { importFile, importHar, supportedExtensions } from '../../importers/index.js'
 
 /**
  * What a mock server serves: exactly one of
@@ -96,7 +96,8 @@ export async function createMockServer (options: MockServerOptions): Promise<Moc
     logLevel: options.logLevel ?? 'silent',
   })
   const log: Logger = runtimeOptions.logLevel === 'silent' ? createSilentLogger() : createLogger({ level: runtimeOptions.logLevel })
-  const runtime = await startRuntime({ document: documentOf(source), options: runtimeOptions, log })
+  // `noMatchingRequestPreference: record` converts its recording with the HAR importer (loaded already)
+  const runtime = await startRuntime({ document: documentOf(source), options: runtimeOptions, log, loadHarImporter: async () => (input) => importHar(input) })
   let admin: AdminServer | null = null
   if (options.adminPort !== undefined) {
     try {

@@ -1,4 +1,5 @@
-import type { MockServiceDocument } from '../dsl/index.js'
+import type { MockServiceDocument, TransactionInput } from '../dsl/index.js'
+import { createError } from '../errors/index.js'
 import {
   inspectionSearch,
   toDetail,
@@ -67,6 +68,21 @@ export interface AdminTarget {
   search: AdminSearch
   /** issue 12: scenario states (absent where the target cannot reach them). */
   scenarios?: ScenarioAdmin
+  /** issue 12: the recording of `noMatchingRequestPreference: record` (absent on a cluster primary). */
+  recordings?: RecordingAdmin
+}
+
+/** `GET /recordings`: one transaction per distinct request recorded (issue 12). */
+export interface RecordingsView {
+  count: number
+  transactions: TransactionInput[]
+}
+
+/** The recording as the admin API reads and clears it (issue 12). */
+export interface RecordingAdmin {
+  list: (keepLatency: boolean) => Promise<RecordingsView>
+  /** Forgets the recording; how many requests it held. */
+  clear: () => Promise<number>
 }
 
 /** The verification queries as the admin API runs them: those of src/inspect, asynchronous. */
@@ -136,6 +152,16 @@ export function localAdminTarget (runtime: Runtime, logRing: LogRing | null, sta
       reset: async (name, instance) => runtime.current().scenarios.reset(name, instance),
       postServe: async () => runtime.current().postServe?.stats ?? null,
     },
+    recordings: {
+      list: async (keepLatency) => {
+        const { requests, loadHarImporter } = recordingOf(runtime)
+        requests.merge()
+        if (requests.size === 0) return { count: 0, transactions: [] }
+        const transactions = requests.transactions(await loadHarImporter(), keepLatency)
+        return { count: transactions.length, transactions }
+      },
+      clear: async () => recordingOf(runtime).requests.clear(),
+    },
   }
 }
 
@@ -149,4 +175,9 @@ function localSearch (runtime: Runtime): AdminSearch {
     verify: async (verification) => search.verify(verification),
     clear: async () => search.clear(),
   }
+}
+
+function recordingOf (runtime: Runtime): NonNullable<Runtime['recording']> {
+  if (runtime.recording === null) throw createError('ERR_API_UNPROCESSABLE', ['recordings are not reachable on this runtime (started without the importers, as a replica is)'])
+  return runtime.recording
 }

@@ -100,6 +100,7 @@ export async function startAdmin (params: AdminParams): Promise<AdminServer> {
     }],
     ...verificationRoutes(target.search),
     ...scenarioRoutes(target),
+    ...recordingRoutes(target),
   ]
   for (const [method, path, handler] of routes) router.on(method as FindMyWay.HTTPMethod, path, noop, { handler })
 
@@ -177,6 +178,27 @@ function scenarioRoutes (target: AdminTarget): Array<[string, string, Handler]> 
       const instance = query.get('instance')
       return ok({ reset: await admin().reset(routeParams['name'] ?? '', instance ?? undefined) })
     }],
+  ]
+}
+
+/**
+ * issue 12: `GET /recordings[?keepLatency=true]` (what `noMatchingRequestPreference: record`
+ * captured, as transactions of the DSL) and `DELETE /recordings`.
+ */
+function recordingRoutes (target: AdminTarget): Array<[string, string, Handler]> {
+  const admin = (): NonNullable<AdminTarget['recordings']> => {
+    if (target.recordings === undefined) throw createError('ERR_API_UNPROCESSABLE', ['recordings are not reachable on this runtime (a runtime with --replicas records nothing)'])
+    return target.recordings
+  }
+  return [
+    ['GET', '/recordings', async (_req, _params, query) => {
+      const raw = query.get('keepLatency')
+      if (raw !== null && raw !== 'true' && raw !== 'false') {
+        throw createError('ERR_API_VALIDATION', ['keepLatency must be true or false'], { details: [{ path: '/keepLatency', message: 'must be true or false' }] })
+      }
+      return ok(await admin().list(raw === 'true'))
+    }],
+    ['DELETE', '/recordings', async () => ok({ cleared: await admin().clear() })],
   ]
 }
 

@@ -16,6 +16,8 @@ export type NoMatchPolicy =
   | { readonly kind: 'return404' }
   | { readonly kind: 'returnTransaction'; readonly txn: CompiledTransaction<ServedResponse> }
   | { readonly kind: 'bypasslive'; readonly target: ProxyTarget }
+  /** issue 12: forward to the live system, answer with its response, and record the exchange. */
+  | { readonly kind: 'record'; readonly target: ProxyTarget }
 
 /** A compiled response plus the slice of its body the journal keeps, decided once. */
 export interface ServedResponse extends CompiledResponse {
@@ -197,7 +199,8 @@ function noMatchPolicyOf (
       return txn === undefined ? { kind: 'return404' } : { kind: 'returnTransaction', txn }
     }
     case 'bypasslive':
-      return { kind: 'bypasslive', target: compileProxyTarget(liveSystemUrl(doc), proxyTimeout, pools, outbound) }
+    case 'record':
+      return { kind: doc.noMatchingRequestPreference, target: compileProxyTarget(liveSystemUrl(doc), proxyTimeout, pools, outbound) }
   }
 }
 

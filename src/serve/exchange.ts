@@ -4,7 +4,7 @@ import { MatchRequest, prepareMultipart, preparePredicates, type CompiledTransac
 import type { CompiledMock, ServedResponse } from './compile-mock.js'
 import { problemAnswer } from './problem.js'
 import { forward, type ProxyOutcome, type ProxyResponse, type ProxyTarget } from './proxy.js'
-import type { RuntimeState } from './runtime-state.js'
+import type { LiveExchange, RuntimeState } from './runtime-state.js'
 import { applyPrefer, type RequestCheck } from './request-check.js'
 import type { DynamicFeatures } from './dynamic.js'
 import { injectFault, type CompiledFault } from './fault.js'
@@ -66,6 +66,10 @@ export class Exchange {
   private transitioned = false
   /** Cluster replica: matches tried so far (a stale scenario state means matching again). */
   private attempts = 0
+  /** True when the live answer becomes a recorded transaction (`noMatchingRequestPreference: record`). */
+  private recording = false
+  /** True once the exchange was handed to the recording (inspection's `liveTransactionCreated`). */
+  private recorded = false
 
   constructor (
     private readonly state: RuntimeState,
@@ -277,7 +281,7 @@ export class Exchange {
     }
     const policy = this.mock.noMatch
     // The diagnosis scores every transaction: compute it only when the answer (return404) or an
-    // inspection record will carry it, never for bypasslive or returnTransaction without inspection.
+    // inspection record will carry it, never for bypasslive, record or returnTransaction without inspection.
     const diagnosed = policy.kind === 'return404' || this.state.ring !== null
     const nearMisses = diagnosed ? this.mock.matcher.diagnose(this.matchRequest as MatchRequest, 3) : []
     if (diagnosed) this.matchingData = { nearMisses }
@@ -295,6 +299,10 @@ export class Exchange {
         this.serve(policy.txn)
         return
       case 'bypasslive':
+        this.forwardTo(policy.target, 'LIVE')
+        return
+      case 'record':
+        this.recording = this.state.recording !== null
         this.forwardTo(policy.target, 'LIVE')
     }
   }
@@ -454,14 +462,14 @@ export class Exchange {
   private forwardTo (target: ProxyTarget, source: 'MOCK' | 'LIVE'): void {
     const ringBytes = this.state.ring?.maxBodyBytes ?? 0
     // A recorder needs whole bodies (up to the request body limit), not the journal's slice.
-    const captureBytes = source === 'LIVE' && this.state.onLive !== null ? Math.max(ringBytes, this.state.bodyLimit) : ringBytes
+    const captureBytes = source === 'LIVE' && (this.recording || this.state.onLive !== null) ? Math.max(ringBytes, this.state.bodyLimit) : ringBytes
     const body = this.matchRequest?.body ?? null
     forward(target, this.req.method ?? 'GET', this.req.url ?? '/', this.req.headers, body, this.res, captureBytes)
-      .then((outcome) => this.forwarded(outcome, source), (err: unknown) => this.forwarded(internalOutcome(err), source))
+      .then((outcome) => this.forwarded(outcome, source, target), (err: unknown) => this.forwarded(internalOutcome(err), source, target))
       .catch((err: unknown) => this.fail(err))
   }
 
-  private forwarded (outcome: ProxyOutcome, source: 'MOCK' | 'LIVE'): void {
+  private forwarded (outcome: ProxyOutcome, source: 'MOCK' | 'LIVE', target: ProxyTarget): void {
     this.source = source
     if (outcome.error !== null) {
       this.answerProblem(outcome.error, true, null, undefined, false)
@@ -469,14 +477,14 @@ export class Exchange {
     }
     this.release()
     this.ownBytes += outcome.captured?.length ?? 0
-    if (source === 'LIVE' && this.state.onLive !== null) this.recordLive(outcome)
+    if (source === 'LIVE' && (this.recording || this.state.onLive !== null)) this.recordLive(outcome, target.origin)
     this.complete(outcome.statusCode, outcome.headers, outcome.captured, outcome.truncated, false)
   }
 
-  /** Hands a live exchange to the recorder (which batches its own writes). */
-  private recordLive (outcome: ProxyOutcome): void {
+  /** Hands a live exchange to the recording or the listener (which batch their own work). */
+  private recordLive (outcome: ProxyOutcome, origin: string): void {
     try {
-      this.state.onLive?.({
+      const exchange: LiveExchange = {
         method: this.req.method ?? 'GET',
         url: this.req.url ?? '/',
         requestHeaders: this.req.headers,
@@ -486,7 +494,13 @@ export class Exchange {
         responseBody: outcome.captured,
         truncated: outcome.truncated,
         durationMs: Date.now() - this.arrived,
-      })
+      }
+      if (this.recording && this.state.recording !== null) {
+        // A truncated capture is skipped (and logged) when the recording merges its queue.
+        this.state.recording.add(exchange, origin)
+        this.recorded = !outcome.truncated
+      }
+      this.state.onLive?.(exchange)
     } catch (err) {
       this.state.log.warn({ err }, 'recorder failed')
     }
@@ -556,6 +570,7 @@ export class Exchange {
         matched: this.matched,
         hasError,
         source: this.source,
+        liveTransactionCreated: this.recorded,
         transactionId: txn === null ? null : txn.id,
         respondingTxn: txn === null ? null : txn.name,
         txnPriority: txn === null ? null : txn.priority,

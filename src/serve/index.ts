@@ -11,3 +11,4 @@ export { runClusterReplica, type ClusterReplicaParams } from './cluster-worker.j
 export { applyPrefer, type RequestCheck } from './request-check.js'
 export { withHostMatching } from './host-matching.js'
 export type { ScenarioView } from './scenario/store.js'
+export { Recording, fitDelay, type RecordedRequest, type HarImporter, type LoadHarImporter, type MergeResult } from './record/recording.js'

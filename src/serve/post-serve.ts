@@ -1,4 +1,4 @@
-import { request } from 'undici'
+import { Worker } from 'node:worker_threads'
 import type { PostServeCall } from '../dsl/index.js'
 import type { Logger } from '../log/index.js'
 import type { MatchRequest } from '../match/index.js'
@@ -8,95 +8,157 @@ import type { ReportProblem } from '../match/index.js'
 
 /** Webhooks waiting or in flight past this are dropped (and counted): answers never wait for them. */
 const QUEUE_LIMIT = 10_000
-/** Calls sent at once. */
-const CONCURRENCY = 64
-/** Each call's time limit. */
-const TIMEOUT_MS = 10_000
 
 /** Counters of the webhooks of one runtime, shown by the admin API. */
 export interface PostServeStats {
   sent: number
   failed: number
   dropped: number
+  /** Calls waiting to be sent or in flight. */
   queued: number
 }
 
-interface Job {
+/** One call, rendered, as the sender thread takes it. */
+export interface WebhookCall {
   url: string
   method: string
   headers: Record<string, string>
   body: string | undefined
 }
 
+/** What the sender thread reports back, coalesced: calls done since its last report. */
+export interface SenderReport {
+  sent: number
+  failed: number
+  /** The first few failures of the period, for the log. */
+  failures: Array<{ url: string; reason: string }>
+}
+
 /**
- * The runtime's webhook sender: a bounded queue drained by a few concurrent undici calls, each
- * with a timeout. Failures are logged and counted, never retried.
+ * One call. Its url and body are rendered just before it goes to the sender thread, not when it
+ * is queued: template work stays out of the request's turn.
+ */
+interface Job {
+  method: string
+  headers: Record<string, string>
+  /** Renders `{url, body}`; throws when a template helper fails. */
+  render: () => { url: string; body: string | undefined }
+}
+
+// Under the test runner the sources are TypeScript: the worker then registers tsx before loading
+// its module (as src/api/import-off-thread.ts does).
+const fromSource = import.meta.url.endsWith('.ts')
+const workerUrl = new URL(fromSource ? './post-serve-worker.ts' : './post-serve-worker.js', import.meta.url)
+
+/**
+ * The runtime's webhook sender: a bounded queue whose calls are rendered after the answer's turn
+ * and sent by a worker thread (undici, 64 at once, a timeout each), started on the first call.
+ * Failures are logged and counted, never retried. The HTTP work of a webhook costs about what an
+ * answer costs: on the serving thread it would halve the answers a process can give.
  */
 export class PostServeQueue {
   readonly stats: PostServeStats = { sent: 0, failed: 0, dropped: 0, queued: 0 }
-  private readonly jobs: Job[] = []
-  private running = 0
+  private outbox: Job[] = []
+  /** Calls waiting for their delay. */
+  private delayed = 0
+  private flushScheduled = false
+  private worker: Worker | null = null
 
   constructor (private readonly log: Logger) {}
 
   /** Queues a call, after `delay` ms. */
   enqueue (job: Job, delay: number): void {
-    if (this.jobs.length + this.running >= QUEUE_LIMIT) {
+    if (this.stats.queued + this.outbox.length + this.delayed >= QUEUE_LIMIT) {
       this.stats.dropped++
       return
     }
     if (delay > 0) {
-      setTimeout(() => this.push(job), delay).unref()
+      this.delayed++
+      setTimeout(() => {
+        this.delayed--
+        this.push(job)
+      }, delay).unref()
       return
     }
     this.push(job)
   }
 
+  /**
+   * Ends the sender thread, after giving the calls queued up to `graceMs` to go out (the rest are
+   * lost); the runtime calls it when it closes, once its answers are written.
+   */
+  async close (graceMs = 1000): Promise<void> {
+    const deadline = Date.now() + graceMs
+    while (this.worker !== null && (this.stats.queued > 0 || this.outbox.length > 0 || this.delayed > 0) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    const worker = this.worker
+    this.worker = null
+    this.outbox = []
+    if (worker !== null) await worker.terminate()
+  }
+
   private push (job: Job): void {
-    this.jobs.push(job)
-    this.stats.queued = this.jobs.length
-    this.pump()
+    this.outbox.push(job)
+    if (this.flushScheduled) return
+    this.flushScheduled = true
+    // Rendering and handing over start after the current turn, in which the answer is written.
+    setImmediate(() => {
+      this.flushScheduled = false
+      this.flush()
+    })
   }
 
-  private pump (): void {
-    while (this.running < CONCURRENCY && this.jobs.length > 0) {
-      const job = this.jobs.shift() as Job
-      this.stats.queued = this.jobs.length
-      this.running++
-      this.send(job).finally(() => {
-        this.running--
-        this.pump()
-      }).catch(() => {})
-    }
-  }
-
-  private async send (job: Job): Promise<void> {
-    try {
-      const res = await request(job.url, {
-        method: job.method as 'POST',
-        headers: job.headers,
-        body: job.body ?? null,
-        headersTimeout: TIMEOUT_MS,
-        bodyTimeout: TIMEOUT_MS,
-        signal: AbortSignal.timeout(TIMEOUT_MS),
-      })
-      await res.body.dump()
-      if (res.statusCode >= 400) {
+  private flush (): void {
+    const jobs = this.outbox
+    this.outbox = []
+    const batch: WebhookCall[] = []
+    for (const job of jobs) {
+      try {
+        const { url, body } = job.render()
+        batch.push({ url, method: job.method, headers: job.headers, body })
+      } catch (err) {
         this.stats.failed++
-        this.log.warn({ url: job.url, statusCode: res.statusCode }, 'webhook answered with an error')
-        return
+        this.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'webhook template failed')
       }
-      this.stats.sent++
-    } catch (err) {
-      this.stats.failed++
-      this.log.warn({ url: job.url, err: err instanceof Error ? err.message : String(err) }, 'webhook failed')
     }
+    if (batch.length === 0) return
+    this.stats.queued += batch.length
+    this.sender().postMessage(batch)
+  }
+
+  private sender (): Worker {
+    if (this.worker !== null) return this.worker
+    const worker = fromSource
+      ? new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(workerUrl.href)}) })`, { eval: true })
+      : new Worker(workerUrl)
+    // The sender never keeps a process alive on its own.
+    worker.unref()
+    worker.on('message', (report: SenderReport) => this.received(report))
+    worker.on('error', (err) => {
+      this.log.error({ err }, 'webhook sender failed; calls in flight are lost')
+      this.stats.failed += this.stats.queued
+      this.stats.queued = 0
+      if (this.worker === worker) this.worker = null
+    })
+    this.worker = worker
+    return worker
+  }
+
+  private received (report: SenderReport): void {
+    this.stats.sent += report.sent
+    this.stats.failed += report.failed
+    this.stats.queued = Math.max(0, this.stats.queued - report.sent - report.failed)
+    for (const f of report.failures) this.log.warn({ url: f.url, err: f.reason }, 'webhook failed')
   }
 }
 
 /** A transaction's `postServe` calls, their bodies and URLs compiled as templates. */
 export interface CompiledPostServe {
-  /** Queues every call for this request; `after` is the answer's delay. */
+  /**
+   * Queues every call for this request; `after` is the answer's delay. `context` is called once,
+   * when the first call is rendered (off the request's turn).
+   */
   fire: (queue: PostServeQueue, context: () => Record<string, unknown>, after: number) => void
 }
 
@@ -121,18 +183,13 @@ export function compilePostServe (calls: PostServeCall[] | undefined, engine: Te
   }))
   return {
     fire (queue, context, after) {
-      const ctx = context()
+      let ctx: Record<string, unknown> | null = null
       for (const call of compiled) {
-        let body: string | undefined
-        let url: string
-        try {
-          body = call.body === null ? undefined : call.body(ctx)
-          url = call.url(ctx)
-        } catch {
-          queue.stats.failed++
-          continue
+        const render = (): { url: string; body: string | undefined } => {
+          ctx ??= context()
+          return { url: call.url(ctx), body: call.body === null ? undefined : call.body(ctx) }
         }
-        queue.enqueue({ url, method: call.method, headers: call.headers, body }, after + call.delay)
+        queue.enqueue({ method: call.method, headers: call.headers, render }, after + call.delay)
       }
     },
   }

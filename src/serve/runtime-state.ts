@@ -4,6 +4,7 @@ import type { CapacityGate } from './capacity.js'
 import type { CompiledMock } from './compile-mock.js'
 import type { RequestCheck } from './request-check.js'
 import type { Exchange } from './exchange.js'
+import type { Recording } from './record/recording.js'
 
 /**
  * The state a runtime's request handler reads. `mock` is the only mutable member: a reload
@@ -27,6 +28,8 @@ export interface RuntimeState {
   requestCheck: RequestCheck | null
   /** issue 12: told about every exchange forwarded to the live system (recording); null: none. */
   readonly onLive: LiveListener | null
+  /** issue 12: what `noMatchingRequestPreference: record` captured (kept across swaps); null: no recording here. */
+  readonly recording: Recording | null
 }
 
 /** One request answered by the live system, as a recorder sees it. */

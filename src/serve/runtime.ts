@@ -15,6 +15,7 @@ import type { RequestCheck } from './request-check.js'
 import { loadTlsMaterial, type TlsMaterial } from './tls.js'
 import { ScenarioStore, type ScenarioStates } from './scenario/store.js'
 import { PostServeQueue } from './post-serve.js'
+import { Recording, type LoadHarImporter } from './record/recording.js'
 
 /** A running mock service: its listeners, its current configuration and its journal. */
 export interface Runtime {
@@ -31,6 +32,12 @@ export interface Runtime {
   inFlight: () => number
   /** Sets (or with null, removes) the request validation run before matching. */
   setRequestCheck: (check: RequestCheck | null) => void
+  /**
+   * issue 12: what `noMatchingRequestPreference: record` captured, across configuration swaps, and
+   * the loader of the HAR importer that converts it; null when started without one (a cluster
+   * replica), in which case `record` forwards like `bypasslive` and records nothing.
+   */
+  readonly recording: { readonly requests: Recording; readonly loadHarImporter: LoadHarImporter } | null
   /** Stops accepting, lets requests in flight finish (up to `drainTimeout`), then closes. */
   close: () => Promise<void>
 }
@@ -49,6 +56,12 @@ export interface StartRuntimeParams {
   onLive?: LiveListener
   /** Where scenario states live: this process by default; a cluster replica's view of the primary's. */
   scenarios?: ScenarioStates
+  /**
+   * issue 12: loads the HAR importer (importers/har, which this area may not import) when the
+   * recording of `noMatchingRequestPreference: record` is read; without it nothing is recorded
+   * (`record` forwards like `bypasslive`) and GET /recordings answers 422.
+   */
+  loadHarImporter?: LoadHarImporter
 }
 
 /**
@@ -60,17 +73,18 @@ export interface StartRuntimeParams {
  * await fetch(runtime.urls.http + '/pets')
  * await runtime.close()
  */
-export async function startRuntime ({ document, options, log, ids, tls: givenTls, requestCheck, onLive, scenarios }: StartRuntimeParams): Promise<Runtime> {
+export async function startRuntime ({ document, options, log, ids, tls: givenTls, requestCheck, onLive, scenarios, loadHarImporter }: StartRuntimeParams): Promise<Runtime> {
   // One pool per upstream origin for the runtime's lifetime, closed when it closes: requests begun
   // before a swap may forward after it (body still arriving), on the old configuration's targets.
   const pools = new Map<string, Dispatcher>()
   // Scenario states and the webhook sender outlive configuration swaps.
+  const postServe = new PostServeQueue(log)
   const compileOptions = {
     proxyTimeout: options.proxyTimeout,
     journalBodyBytes: options.inspection.maxBodyBytes,
     pools,
     scenarios: scenarios ?? new ScenarioStore(),
-    postServe: new PostServeQueue(log),
+    postServe,
     matchHost: options.matchHost,
   }
   const mock = compileMock(document, compileOptions)
@@ -86,6 +100,7 @@ export async function startRuntime ({ document, options, log, ids, tls: givenTls
     draining: false,
     requestCheck: requestCheck ?? null,
     onLive: onLive ?? null,
+    recording: loadHarImporter === undefined ? null : new Recording({ onSkipped: (url, reason) => log.warn({ url }, reason) }),
   }
   const handler = safely(createRequestHandler(state), log) as Listener
   const sweeper = startBodySweep(state)
@@ -123,8 +138,13 @@ export async function startRuntime ({ document, options, log, ids, tls: givenTls
     // Requests being served plus those whose body is still arriving (which hold no capacity place).
     inFlight: () => state.gate.current + state.pendingBodies.size,
     setRequestCheck: (check) => { state.requestCheck = check },
+    recording: state.recording === null || loadHarImporter === undefined ? null : { requests: state.recording, loadHarImporter },
     close () {
-      closing ??= drain(state, listeners, options.drainTimeout, pools).finally(() => clearInterval(sweeper))
+      closing ??= drain(state, listeners, options.drainTimeout, pools).finally(async () => {
+        clearInterval(sweeper)
+        state.recording?.stop()
+        await postServe.close()
+      })
       return closing
     },
   }

@@ -130,6 +130,10 @@ export interface MockService extends Audit {
   tlsPort: number | null
   deployDate: number | null
   pendingUpdate: boolean
+  // --- issue 12: as the mock-service document writes them (docs/dsl.md); absent: off ---
+  cors: boolean | Record<string, unknown> | null
+  faults: string | Record<string, unknown> | null
+  templateSeed: number | null
   /** The outbound proxy of its live pass-through (issue 7); null (or absent): direct. */
   proxy?: MockServiceProxy | null
 }

@@ -47,6 +47,9 @@ export function mockServiceInput (
     tlsPort: null,
     deployDate: null,
     pendingUpdate: false,
+    cors: null,
+    faults: null,
+    templateSeed: null,
     ...overrides,
     by,
   }

@@ -4,7 +4,10 @@ import { ApiError, call, v1, type MockService, type Tracking } from './api.js'
 import { useServices } from './catalog.js'
 import { Alert, CopyButton, Field, nameProblem, Status, useId } from './widgets.js'
 
-const POLICIES = [['return404', 'Answer 404 with near misses'], ['bypasslive', 'Forward to the live system'], ['returnTransaction', 'Answer with a transaction']] as const
+const POLICIES = [['return404', 'Answer 404 with near misses'], ['bypasslive', 'Forward to the live system'], ['returnTransaction', 'Answer with a transaction'], ['record', 'Forward to the live system and record']] as const
+
+/** The policies that forward to the live system, and so need its host. */
+const forwards = (policy: string): boolean => policy === 'bypasslive' || policy === 'record'
 
 /** Mock services: create from a service's transactions, deploy, configure, stop, delete. */
 export function MockServices ({ workspaceId }: { workspaceId: number }): JSX.Element {
@@ -94,7 +97,8 @@ function settingsProblems (v: SettingsValue): Record<string, string | undefined>
   const out: Record<string, string | undefined> = {}
   if (!/^\d+$/.test(v.replicas) || Number(v.replicas) < 1 || Number(v.replicas) > 32) out['replicas'] = 'Replicas must be a whole number from 1 to 32'
   if (!/^\d+$/.test(v.thinkTime)) out['thinkTime'] = 'Think time must be a whole number of milliseconds'
-  if (v.policy === 'bypasslive' && v.liveSystemHost.trim() === '') out['liveSystemHost'] = 'The live system host is required to forward'
+  if (forwards(v.policy) && v.liveSystemHost.trim() === '') out['liveSystemHost'] = 'The live system host is required to forward'
+  if (v.policy === 'record' && v.replicas !== '1') out['replicas'] = 'A recording mock service runs one replica'
   if (v.policy === 'returnTransaction' && !/^\d+$/.test(v.noMatchTxn)) out['noMatchingRequestTxnId'] = 'The transaction id is required'
   return out
 }
@@ -112,7 +116,7 @@ function SettingsFields ({ value, set, errors }: { value: SettingsValue; set: (v
         </select>
         {errors['noMatchingRequestPreference'] !== undefined && <p class='field-error'>{errors['noMatchingRequestPreference']}</p>}
       </div>
-      {value.policy === 'bypasslive' && <Field label='Live system host' value={value.liveSystemHost} onInput={(liveSystemHost) => set({ ...value, liveSystemHost })} error={errors['liveSystemHost']} />}
+      {forwards(value.policy) && <Field label='Live system host' value={value.liveSystemHost} onInput={(liveSystemHost) => set({ ...value, liveSystemHost })} error={errors['liveSystemHost']} />}
       {value.policy === 'returnTransaction' && <Field label='Transaction id to answer with' value={value.noMatchTxn} onInput={(noMatchTxn) => set({ ...value, noMatchTxn })} error={errors['noMatchingRequestTxnId']} />}
     </>
   )
@@ -123,7 +127,7 @@ function settingsBody (v: SettingsValue): Record<string, unknown> {
     replicas: Number(v.replicas),
     thinkTime: Number(v.thinkTime),
     noMatchingRequestPreference: v.policy,
-    ...(v.policy === 'bypasslive' ? { liveSystemHost: v.liveSystemHost.trim() } : {}),
+    ...(forwards(v.policy) ? { liveSystemHost: v.liveSystemHost.trim() } : {}),
     ...(v.policy === 'returnTransaction' ? { noMatchingRequestTxnId: Number(v.noMatchTxn) } : {}),
   }
 }

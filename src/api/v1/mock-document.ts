@@ -1,5 +1,5 @@
 import { createError } from '../../errors/index.js'
-import { normalizeDocument, type MockServiceDocument, type Transaction } from '../../dsl/index.js'
+import { normalizeDocument, type DocumentInput, type MockServiceDocument, type Transaction } from '../../dsl/index.js'
 import { importOffThread } from '../import-off-thread.js'
 import type { AssetFiles, MockService, Repositories, StoredTransaction } from '../../store/index.js'
 
@@ -46,7 +46,11 @@ export async function mockServiceDocument (repos: Repositories, files: AssetFile
     endpointPreference: mock.endpointPreference,
     proxy: mock.proxy ?? null,
     mockServiceTransactions: mock.type === 'SV' ? [] : mock.mockServiceTransactions.map((e) => (e.priority === null ? { txnId: e.txnId } : e)),
-  }, transactions)
+    // issue 12: stored as the document writes them, validated by the same schema when set
+    cors: mock.cors,
+    faults: mock.faults,
+    templateSeed: mock.templateSeed,
+  } as DocumentInput, transactions)
 }
 
 async function transactionsOf (repos: Repositories, mock: MockService): Promise<StoredTransaction[]> {

@@ -62,6 +62,10 @@ export function mockServiceView (m: MockService, service: Service | undefined, c
     proxy: proxyView(m.proxy),
     brokerConfig: null,
     assets: [],
+    // --- issue 12: null when off ---
+    cors: m.cors,
+    faults: m.faults,
+    templateSeed: m.templateSeed,
   }
 }
 

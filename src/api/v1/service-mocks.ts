@@ -1,4 +1,5 @@
 import { createError } from '../../errors/index.js'
+import { mockServiceDocumentSchema } from '../../dsl/index.js'
 import type { MockService, MockServiceTransactionRef, Repositories, Workspace } from '../../store/index.js'
 import { findVisibleWorkspace } from '../access/authorize.js'
 import type { ApiContext, HandlerResult, Route } from '../http/types.js'
@@ -10,6 +11,7 @@ import { trackingView } from './service-mock-views.js'
 import { mockServiceRecord } from './mock-record.js'
 import { cloneTrackingView } from './service-clone.js'
 import { proxyOf, proxySchema, type ProxyInput } from './mock-proxy.js'
+import { saveRecordings } from './recordings.js'
 
 /** Fields a create or update may set (unknown members, such as a whole record sent back on PUT, are ignored). */
 interface MockServiceInput {
@@ -36,7 +38,14 @@ interface MockServiceInput {
   vseId?: number | null
   platformVseId?: number | null
   proxy?: ProxyInput | null
+  // issue 12, as in the mock-service document
+  cors?: boolean | Record<string, unknown> | null
+  faults?: string | Record<string, unknown> | null
+  templateSeed?: number | null
 }
+
+/** The issue-12 fields, with the schemas of the mock-service document (docs/dsl.md). */
+const documentProperties = mockServiceDocumentSchema['properties'] as Record<string, unknown>
 
 const nullableInt = (min: number, max?: number) => ({ type: ['integer', 'null'], minimum: min, ...(max === undefined ? {} : { maximum: max }) })
 const nullableString = (max: number) => ({ type: ['string', 'null'], maxLength: max })
@@ -78,13 +87,16 @@ const inputSchema = {
     vseId: nullableInt(0),
     platformVseId: nullableInt(0),
     proxy: proxySchema,
+    cors: documentProperties['cors'],
+    faults: documentProperties['faults'],
+    templateSeed: documentProperties['templateSeed'],
   },
 } as const
 
 const readCreate = validatorOf<MockServiceInput & { serviceId: number; name: string }>({ ...inputSchema, required: ['serviceId', 'name'] })
 const readUpdate = validatorOf<MockServiceInput>(inputSchema)
 
-const preferences: Record<string, string> = { return404: 'return404', bypasslive: 'bypasslive', returntransaction: 'returnTransaction' }
+const preferences: Record<string, string> = { return404: 'return404', bypasslive: 'bypasslive', returntransaction: 'returnTransaction', record: 'record' }
 
 /** The record fields an input sets, checked against the workspace (400 naming the field). */
 async function fieldsOf (repos: Repositories, workspace: Workspace, input: MockServiceInput, current: MockService | null): Promise<Partial<MockService>> {
@@ -103,7 +115,7 @@ async function fieldsOf (repos: Repositories, workspace: Workspace, input: MockS
     out.assetId = input.assetId
   }
   if (type === 'SV' && (out.assetId ?? current?.assetId ?? null) === null) throw invalidField('/assetId', 'is required for a mock service of type SV')
-  for (const key of ['thinkTime', 'capacity', 'replicas', 'groupTag', 'liveSystemHost', 'liveSystemPort', 'harborId', 'shipId', 'bridgeId', 'registryId', 'vseId', 'platformVseId'] as const) {
+  for (const key of ['thinkTime', 'capacity', 'replicas', 'groupTag', 'liveSystemHost', 'liveSystemPort', 'harborId', 'shipId', 'bridgeId', 'registryId', 'vseId', 'platformVseId', 'cors', 'faults', 'templateSeed'] as const) {
     const value = input[key]
     if (value !== undefined) (out as Record<string, unknown>)[key] = value
   }
@@ -122,7 +134,7 @@ async function fieldsOf (repos: Repositories, workspace: Workspace, input: MockS
   }
   if (input.noMatchingRequestPreference !== undefined) {
     const preference = preferences[(input.noMatchingRequestPreference ?? 'return404').toLowerCase()]
-    if (preference === undefined) throw invalidField('/noMatchingRequestPreference', 'must be one of return404, bypasslive, returnTransaction')
+    if (preference === undefined) throw invalidField('/noMatchingRequestPreference', 'must be one of return404, bypasslive, returnTransaction, record')
     out.noMatchingRequestPreference = preference
   }
   if (input.noMatchingRequestTxnId !== undefined) {
@@ -135,8 +147,12 @@ async function fieldsOf (repos: Repositories, workspace: Workspace, input: MockS
   if (preference === 'returnTransaction' && (out.noMatchingRequestTxnId ?? current?.noMatchingRequestTxnId ?? null) === null) {
     throw invalidField('/noMatchingRequestTxnId', 'is required when noMatchingRequestPreference is returnTransaction')
   }
-  if (preference === 'bypasslive' && (out.liveSystemHost ?? current?.liveSystemHost ?? null) === null) {
-    throw invalidField('/liveSystemHost', 'is required when noMatchingRequestPreference is bypasslive')
+  if ((preference === 'bypasslive' || preference === 'record') && (out.liveSystemHost ?? current?.liveSystemHost ?? null) === null) {
+    throw invalidField('/liveSystemHost', `is required when noMatchingRequestPreference is ${preference}`)
+  }
+  // The recording lives in the runtime's one process (docs/runtime.md): replicas would each keep their own.
+  if (preference === 'record' && (out.replicas ?? current?.replicas ?? 1) > 1) {
+    throw invalidField('/replicas', 'must be 1 when noMatchingRequestPreference is record')
   }
   return out
 }
@@ -223,9 +239,18 @@ async function update (ctx: ApiContext): Promise<HandlerResult> {
 /** deploy, configure and stop: spec/002 shows GET; POST is accepted too. */
 function action (name: 'deploy' | 'configure' | 'stop'): Route['handler'] {
   return async (ctx) => {
-    const { mock } = await mockServiceOf(ctx)
+    const found = await mockServiceOf(ctx)
     const by = ctx.principal.user.email
     const deployer = ctx.deps.deployer
+    // issue 12: what the runtime recorded goes into the store first (a redeploy or a stop would
+    // lose it; a configure serves it). Saving adds the new transactions to an explicit list.
+    const saved = await saveRecordings(ctx, found.workspace, found.mock).catch((err: unknown) => {
+      // A runtime that does not answer must still be stoppable; configure and deploy refuse (503).
+      if (name !== 'stop') throw err
+      ctx.deps.log.warn({ err, serviceMockId: found.mock.id }, 'could not save the recording before stopping')
+      return { created: [] }
+    })
+    const mock = saved.created.length > 0 ? (await ctx.deps.store.mockServices.get(found.workspace.id, found.mock.id)) ?? found.mock : found.mock
     let tracking
     if (name === 'stop') {
       tracking = await deployer.stop(mock, by)
@@ -287,6 +312,9 @@ export const serviceMockRoutes: Route[] = [
           deployDate: null,
           pendingUpdate: false,
           proxy: fields.proxy ?? null,
+          cors: fields.cors ?? null,
+          faults: fields.faults ?? null,
+          templateSeed: fields.templateSeed ?? null,
           by,
         })
       })

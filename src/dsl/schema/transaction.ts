@@ -205,7 +205,7 @@ export const mockServiceDocumentSchema: SchemaObject = {
     replicas: { type: ['integer', 'null'], minimum: 1 },
     noMatchingRequestPreference: {
       type: ['string', 'null'],
-      pattern: caseInsensitive(['return404', 'bypasslive', 'returnTransaction']),
+      pattern: caseInsensitive(['return404', 'bypasslive', 'returnTransaction', 'record']),
     },
     noMatchingRequestTxnId: { type: ['integer', 'null'] },
     liveSystemHost: { type: ['string', 'null'] },

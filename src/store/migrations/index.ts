@@ -4,6 +4,7 @@ import { tenancySchema } from './002-tenancy.js'
 import { monitoringSchema } from './003-monitoring.js'
 import { cloneTrackingsSchema } from './005-clone-trackings.js'
 import { mockServiceProxySchema } from './006-mock-service-proxy.js'
+import { mockDynamicSchema } from './007-mock-dynamic.js'
 import type { Migration } from './types.js'
 
 export type { Migration } from './types.js'
@@ -15,4 +16,4 @@ export type { Migration } from './types.js'
  * @example
  * applyMigrations(db, migrations)
  */
-export const migrations: readonly Migration[] = [initialSchema, tenancySchema, monitoringSchema, mockSettingsSchema, cloneTrackingsSchema, mockServiceProxySchema]
+export const migrations: readonly Migration[] = [initialSchema, tenancySchema, monitoringSchema, mockSettingsSchema, cloneTrackingsSchema, mockServiceProxySchema, mockDynamicSchema]

@@ -36,6 +36,9 @@ const mockServices = defineTable<MockService>('mock_services', 'id', {
   deployDate: 'value',
   pendingUpdate: 'bool',
   proxy: 'json',
+  cors: 'json',
+  faults: 'json',
+  templateSeed: 'value',
   created: 'value',
   updated: 'value',
   createdBy: 'value',
@@ -47,7 +50,7 @@ const updatable = [
   'serviceId', 'name', 'description', 'type', 'status', 'harborId', 'shipId', 'bridgeId', 'registryId', 'vseId',
   'platformVseId', 'endpointPreference', 'liveSystemHost', 'liveSystemPort', 'thinkTime', 'capacity', 'replicas',
   'noMatchingRequestPreference', 'noMatchingRequestTxnId', 'mockServiceTransactions', 'tags', 'groupTag', 'assetId',
-  'httpEndpoint', 'httpsEndpoint', 'port', 'tlsPort', 'deployDate', 'pendingUpdate', 'proxy', 'updated', 'updatedBy',
+  'httpEndpoint', 'httpsEndpoint', 'port', 'tlsPort', 'deployDate', 'pendingUpdate', 'proxy', 'cors', 'faults', 'templateSeed', 'updated', 'updatedBy',
 ] as const satisfies ReadonlyArray<keyof MockService>
 
 const sortKeys: SortKeys = {

@@ -52,8 +52,15 @@ transactions:
     await hook.waitFor(n)
     expect(hook.bodies).toHaveLength(n)
     expect(hook.bodies).toContain('PUT /hook 1 order 7 got 201')
-    const stats = await (await fetch(`${app.admin?.url ?? ''}/scenarios`)).json() as { result: { postServe: { sent: number; failed: number } } }
-    expect(stats.result.postServe.sent).toBe(n)
+    // the sender thread reports its counters every few ms
+    let sent = 0
+    const deadline = Date.now() + 5000
+    while (sent < n && Date.now() < deadline) {
+      const stats = await (await fetch(`${app.admin?.url ?? ''}/scenarios`)).json() as { result: { postServe: { sent: number; failed: number } } }
+      sent = stats.result.postServe.sent
+      if (sent < n) await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    expect(sent).toBe(n)
   })
 
   it('counts a failing webhook without slowing or failing the answer', async () => {

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { startCli } from '../../helpers/cli.js'
@@ -72,6 +72,61 @@ describe('understudy record', () => {
     expect(await replay(servedAgain.url)).toEqual(second)
     expect(second.join()).toContain('v2')
     await servedAgain.stop()
+  })
+
+  it('records as a runtime mode (noMatchingRequestPreference: record): GET /recordings, then serves them with identical answers', { timeout: 60_000 }, async () => {
+    const upstream = await startUpstream((req, res) => {
+      const body = Buffer.from(JSON.stringify({ method: req.method, url: req.url, got: req.body.toString() }))
+      res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json', 'x-upstream': 'yes' })
+      res.end(body)
+    })
+    const dir = tempDir('understudy-record-mode-')
+    const file = join(dir, 'mock.json')
+    const matched = { name: 'health', dsl: { requestDsl: { method: 'GET', path: '/health' }, responseDsl: { text: 'mocked' } } }
+    writeFileSync(file, JSON.stringify({ name: 'rec', noMatchingRequestPreference: 'record', liveSystemHost: upstream.url, transactions: [matched] }))
+    const runtime = await startCli(['run', '--mock', file, '--port', '0', '--admin-port', '0'])
+    await runtime.waitFor('stdout', /admin on http:\/\/\S+/)
+    const admin = /admin on (http:\/\/\S+)/.exec(runtime.stdout())?.[1] as string
+    const live = await replay(runtime.url)
+    await replay(runtime.url)
+    // inspection marks the recorded exchanges (the specification's liveTransactionCreated)
+    const inspection = ((await (await fetch(`${admin}/inspection?limit=100`)).json()) as { result: Array<{ source: string; liveTransactionCreated: boolean }> }).result
+    expect(inspection).toHaveLength(requests.length * 2)
+    expect(inspection.every((r) => r.source === 'LIVE' && r.liveTransactionCreated)).toBe(true)
+    // a matched request is served by the mock, not forwarded nor recorded
+    expect(await (await fetch(`${runtime.url}/health`)).text()).toBe('mocked')
+    expect(upstream.requests).toHaveLength(requests.length * 2)
+    const read = async (query = ''): Promise<{ count: number; transactions: Array<{ dsl: { responseDsl: { responseDelay?: { type: string } } } }> }> =>
+      ((await (await fetch(`${admin}/recordings${query}`)).json()) as { result: { count: number; transactions: Array<{ dsl: { responseDsl: { responseDelay?: { type: string } } } }> } }).result
+    // one transaction per distinct request, though each was sent twice
+    const recorded = await read()
+    expect(recorded.count).toBe(4)
+    expect(recorded.transactions.every((t) => t.dsl.responseDsl.responseDelay === undefined)).toBe(true)
+    expect((await read('?keepLatency=true')).transactions.every((t) => t.dsl.responseDsl.responseDelay?.type === 'lognormal')).toBe(true)
+    expect((await fetch(`${admin}/recordings?keepLatency=maybe`)).status).toBe(400)
+
+    // switch to a normal mode with the recording: the same requests, the same answers, no upstream
+    const config = await fetch(`${admin}/config`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'rec', noMatchingRequestPreference: 'return404', transactions: [matched, ...recorded.transactions] }),
+    })
+    expect(config.status).toBe(200)
+    await upstream.close()
+    expect(await replay(runtime.url)).toEqual(live)
+    expect(live.join()).toContain('"got":"{\\"item\\": \\"rope\\", \\"qty\\": 1}"')
+    expect(((await (await fetch(`${admin}/recordings`, { method: 'DELETE' })).json()) as { result: { cleared: number } }).result.cleared).toBe(4)
+    expect((await read()).count).toBe(0)
+    await runtime.stop()
+  })
+
+  it('refuses record mode without a live system, naming the field', async () => {
+    const { runCli } = await import('../../helpers/cli.js')
+    const file = join(tempDir(), 'mock.json')
+    writeFileSync(file, JSON.stringify({ noMatchingRequestPreference: 'record', transactions: [] }))
+    const result = await runCli(['run', '--mock', file, '--port', '0'])
+    expect(result.code).not.toBe(0)
+    expect(result.stderr).toMatch(/liveSystemHost.*required when noMatchingRequestPreference is record/)
   })
 
   it('refuses bad flags with one line and exit code 2', async () => {

@@ -33,6 +33,8 @@ const recordFields = [
   'pendingUpdate', 'isNew', 'executionMode', 'created', 'updated', 'createdDate', 'updatedDate', 'createdBy', 'updatedBy',
   // issue 7: fields clients of the product require
   'httpRunnerEnabled', 'endpoints', 'configurationId', 'proxy', 'brokerConfig', 'assets',
+  // issue 12: the mock-service document's cors, faults and templateSeed
+  'cors', 'faults', 'templateSeed',
 ]
 
 describe('mock services (service-mocks)', () => {
