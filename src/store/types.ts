@@ -134,6 +134,8 @@ export interface MockService extends Audit {
   cors: boolean | Record<string, unknown> | null
   faults: string | Record<string, unknown> | null
   templateSeed: number | null
+  /** issue 13: `requestDsl.host` is matched against the Host header (the document's `matchHost`). */
+  matchHost: boolean
   /** The outbound proxy of its live pass-through (issue 7); null (or absent): direct. */
   proxy?: MockServiceProxy | null
 }

@@ -50,6 +50,7 @@ export function mockServiceInput (
     cors: null,
     faults: null,
     templateSeed: null,
+    matchHost: false,
     ...overrides,
     by,
   }

@@ -50,6 +50,7 @@ export async function mockServiceDocument (repos: Repositories, files: AssetFile
     cors: mock.cors,
     faults: mock.faults,
     templateSeed: mock.templateSeed,
+    matchHost: mock.matchHost,
   } as DocumentInput, transactions)
 }
 

@@ -66,6 +66,8 @@ export function mockServiceView (m: MockService, service: Service | undefined, c
     cors: m.cors,
     faults: m.faults,
     templateSeed: m.templateSeed,
+    matchHost: m.matchHost,
+    validateRequests: false,
   }
 }
 

@@ -42,6 +42,9 @@ interface MockServiceInput {
   cors?: boolean | Record<string, unknown> | null
   faults?: string | Record<string, unknown> | null
   templateSeed?: number | null
+  // issue 13, as in the mock-service document
+  matchHost?: boolean | null
+  validateRequests?: boolean | null
 }
 
 /** The issue-12 fields, with the schemas of the mock-service document (docs/dsl.md). */
@@ -90,6 +93,8 @@ const inputSchema = {
     cors: documentProperties['cors'],
     faults: documentProperties['faults'],
     templateSeed: documentProperties['templateSeed'],
+    matchHost: { type: ['boolean', 'null'] },
+    validateRequests: { type: ['boolean', 'null'] },
   },
 } as const
 
@@ -120,6 +125,10 @@ async function fieldsOf (repos: Repositories, workspace: Workspace, input: MockS
     if (value !== undefined) (out as Record<string, unknown>)[key] = value
   }
   if (input.tags !== undefined) out.tags = input.tags ?? []
+  if (input.matchHost !== undefined) out.matchHost = input.matchHost === true
+  // A deployed mock service is built from stored transactions: no OpenAPI description reaches
+  // its runtime, so there is nothing to validate requests against. Refused rather than ignored.
+  if (input.validateRequests === true) throw invalidField('/validateRequests', 'cannot be applied on the platform: a deployed mock service carries no OpenAPI description to check requests against; use `understudy run --mock DIR --validate-requests` with the description in DIR (docs/runtime.md)')
   const proxy = proxyOf(input.proxy, current?.proxy ?? null)
   if (proxy !== undefined) out.proxy = proxy
   if (input.endpointPreference !== undefined) out.endpointPreference = input.endpointPreference === null ? null : input.endpointPreference.toUpperCase() as 'HTTP' | 'HTTPS'
@@ -315,6 +324,7 @@ export const serviceMockRoutes: Route[] = [
           cors: fields.cors ?? null,
           faults: fields.faults ?? null,
           templateSeed: fields.templateSeed ?? null,
+          matchHost: fields.matchHost ?? false,
           by,
         })
       })

@@ -2,7 +2,7 @@ import type { Migration } from './types.js'
 
 /**
  * issue 12 on mock service records: `cors`, `faults` (JSON, as the mock-service document writes
- * them) and `templateSeed`, which the deployer passes to the runtime.
+ * them), `templateSeed` and (issue 13) `matchHost`, which the deployer passes to the runtime.
  */
 export const mockDynamicSchema: Migration = {
   version: 7,
@@ -11,5 +11,6 @@ export const mockDynamicSchema: Migration = {
 ALTER TABLE mock_services ADD COLUMN cors TEXT CHECK (cors IS NULL OR json_valid(cors));
 ALTER TABLE mock_services ADD COLUMN faults TEXT CHECK (faults IS NULL OR json_valid(faults));
 ALTER TABLE mock_services ADD COLUMN template_seed INTEGER;
+ALTER TABLE mock_services ADD COLUMN match_host INTEGER NOT NULL DEFAULT 0 CHECK (match_host IN (0, 1));
 `,
 }

@@ -39,6 +39,7 @@ const mockServices = defineTable<MockService>('mock_services', 'id', {
   cors: 'json',
   faults: 'json',
   templateSeed: 'value',
+  matchHost: 'bool',
   created: 'value',
   updated: 'value',
   createdBy: 'value',
@@ -50,7 +51,7 @@ const updatable = [
   'serviceId', 'name', 'description', 'type', 'status', 'harborId', 'shipId', 'bridgeId', 'registryId', 'vseId',
   'platformVseId', 'endpointPreference', 'liveSystemHost', 'liveSystemPort', 'thinkTime', 'capacity', 'replicas',
   'noMatchingRequestPreference', 'noMatchingRequestTxnId', 'mockServiceTransactions', 'tags', 'groupTag', 'assetId',
-  'httpEndpoint', 'httpsEndpoint', 'port', 'tlsPort', 'deployDate', 'pendingUpdate', 'proxy', 'cors', 'faults', 'templateSeed', 'updated', 'updatedBy',
+  'httpEndpoint', 'httpsEndpoint', 'port', 'tlsPort', 'deployDate', 'pendingUpdate', 'proxy', 'cors', 'faults', 'templateSeed', 'matchHost', 'updated', 'updatedBy',
 ] as const satisfies ReadonlyArray<keyof MockService>
 
 const sortKeys: SortKeys = {

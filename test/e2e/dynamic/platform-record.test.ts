@@ -184,3 +184,48 @@ describe('platform: cors, faults and templateSeed of mock service records', () =
     expect((await json<{ faults: unknown }>(await platform.request(path))).result.faults).toBeNull()
   })
 })
+
+describe('platform: matchHost of mock service records (issue 13)', () => {
+  it('stores matchHost and a deployed mock service routes by Host; validateRequests: true is refused, naming the field', { timeout: 90_000 }, async () => {
+    const platform = await platformWithDeployer()
+    const ws = platform.workspaceId
+    const service = await json<{ id: number }>(await platform.request(`/api/v1/workspaces/${ws}/services`, { method: 'POST', json: { name: 'apis' } }))
+    const txns = await json<Array<{ id: number }>>(await platform.request(`/api/v1/workspaces/${ws}/transactions?serviceId=${service.result.id}`, {
+      method: 'POST',
+      json: { transactions: [
+        { name: 'github', dsl: { requestDsl: { method: 'GET', path: '/users', host: 'api.github.com' }, responseDsl: { text: 'github' } } },
+        { name: 'gitlab', dsl: { requestDsl: { method: 'GET', path: '/users', host: 'gitlab.example' }, responseDsl: { text: 'gitlab' } } },
+      ] },
+    }))
+    expect(txns.error).toBeNull()
+    const base = `/api/v1/workspaces/${ws}/service-mocks`
+    const refused = await platform.request(base, { method: 'POST', json: { serviceId: service.result.id, name: 'checked', validateRequests: true } })
+    expect(refused.status).toBe(400)
+    expect((await json(refused)).error?.details?.[0]?.path).toBe('/validateRequests')
+    expect((await json<unknown[]>(await platform.request(base))).result).toHaveLength(0)
+
+    const created = await json<{ id: number; matchHost: boolean; validateRequests: boolean }>(await platform.request(base, {
+      method: 'POST',
+      json: { serviceId: service.result.id, name: 'by host', matchHost: true, validateRequests: false },
+    }))
+    expect(created.result).toMatchObject({ matchHost: true, validateRequests: false })
+    const path = `${base}/${created.result.id}`
+    expect(await act(platform, path, 'deploy')).toBe('FINISHED')
+    const endpoint = (await json<{ httpEndpoint: string }>(await platform.request(path))).result.httpEndpoint
+    const body = async (host: string): Promise<string> => await new Promise((resolve, reject) => {
+      http.get(`${endpoint}/users`, { agent: false, headers: { host } }, (res) => {
+        let text = ''
+        res.on('data', (c: Buffer) => { text += c.toString() })
+        res.on('end', () => resolve(`${res.statusCode ?? 0} ${text.startsWith('{') ? '' : text}`.trim()))
+      }).on('error', reject)
+    })
+    expect(await body('gitlab.example')).toBe('200 gitlab')
+    expect(await body('api.github.com')).toBe('200 github')
+    expect(await body('elsewhere.test')).toBe('404')
+    // switched off, the host is a note again: a transaction answers every Host
+    expect((await platform.request(path, { method: 'PATCH', json: { matchHost: false } })).status).toBe(201)
+    expect(await act(platform, path, 'configure')).toBe('FINISHED')
+    expect(await body('elsewhere.test')).toMatch(/^200 (github|gitlab)$/)
+    expect(await act(platform, path, 'stop')).toBe('FINISHED')
+  })
+})

@@ -35,6 +35,8 @@ const recordFields = [
   'httpRunnerEnabled', 'endpoints', 'configurationId', 'proxy', 'brokerConfig', 'assets',
   // issue 12: the mock-service document's cors, faults and templateSeed
   'cors', 'faults', 'templateSeed',
+  // issue 13: the mock-service document's matchHost (validateRequests is always false here)
+  'matchHost', 'validateRequests',
 ]
 
 describe('mock services (service-mocks)', () => {
