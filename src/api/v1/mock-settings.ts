@@ -23,7 +23,7 @@ import { mockServiceRecord } from './mock-record.js'
 /** Settings a template carries: the behaviour fields of a mock service record. */
 export const templateFields = [
   'thinkTime', 'capacity', 'replicas', 'noMatchingRequestPreference', 'noMatchingRequestTxnId', 'liveSystemHost',
-  'liveSystemPort', 'endpointPreference', 'mockServiceTransactions', 'tags', 'groupTag', 'cors', 'faults', 'templateSeed',
+  'liveSystemPort', 'endpointPreference', 'mockServiceTransactions', 'tags', 'groupTag', 'cors', 'faults', 'templateSeed', 'matchHost',
 ] as const
 
 const configurationValue = { type: 'object', required: ['value'], properties: { type: { type: ['string', 'null'], maxLength: 50 }, value: { type: ['string', 'number', 'boolean', 'null'] } } }
