@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { startCli, type CliServer } from '../../helpers/cli.js'
 import { tempDir } from '../../helpers/temp-dir.js'
+import { burst } from '../../helpers/traffic.js'
 
 /*
  * `understudy run --replicas 2`: what the replicas share through the primary (docs/runtime.md,
@@ -71,22 +72,6 @@ async function send (url: string, method: string, path: string, headers: Record<
     req.on('error', reject)
     req.end(body)
   })
-}
-
-async function burst (url: string, count: number): Promise<Map<number, number>> {
-  const agent = new http.Agent({ keepAlive: false, maxSockets: count })
-  const statuses = await Promise.all(Array.from({ length: count }, () => new Promise<number>((resolve, reject) => {
-    const req = http.request(`${url}/ticket`, { method: 'POST', agent }, (res) => {
-      res.resume()
-      res.on('end', () => resolve(res.statusCode ?? 0))
-    })
-    req.on('error', reject)
-    req.end()
-  })))
-  agent.destroy()
-  const counts = new Map<number, number>()
-  for (const s of statuses) counts.set(s, (counts.get(s) ?? 0) + 1)
-  return counts
 }
 
 describe('run --replicas 2: shared state', () => {

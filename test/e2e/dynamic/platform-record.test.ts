@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { LocalDeployer } from '../../../src/deploy/index.js'
 import { startTestPlatform, type TestPlatform } from '../../helpers/platform.js'
 import { startUpstream } from '../../helpers/upstream.js'
+import { replay as replayAll, type ReplayRequest } from '../../helpers/traffic.js'
 
 /*
  * issue 12 through the platform, on real `understudy run` processes (dist/ must be built):
@@ -13,21 +14,14 @@ import { startUpstream } from '../../helpers/upstream.js'
 interface Envelope<T> { error: { code: string; message: string; details?: Array<{ path: string }> } | null; result: T }
 const json = async <T>(res: Response): Promise<Envelope<T>> => await res.json() as Envelope<T>
 
-const requests: Array<[string, RequestInit]> = [
+const requests: ReplayRequest[] = [
   ['/pets?limit=2', {}],
   ['/pets/1', {}],
   ['/orders', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"item": "ball"}' }],
   ['/orders', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"item": "rope"}' }],
 ]
 
-async function replay (base: string): Promise<string[]> {
-  const out: string[] = []
-  for (const [path, init] of requests) {
-    const res = await fetch(base + path, init)
-    out.push(`${res.status} ${res.headers.get('content-type') ?? ''} ${await res.text()}`)
-  }
-  return out
-}
+const replay = async (base: string): Promise<string[]> => await replayAll(base, requests)
 
 async function platformWithDeployer (): Promise<TestPlatform> {
   return startTestPlatform({ deployer: (deps, dataDir) => new LocalDeployer({ store: deps.store, dataDir, log: deps.log, runtimeArgs: ['--drain-timeout', '1000'] }) })

@@ -4,24 +4,18 @@ import { describe, expect, it } from 'vitest'
 import { startCli } from '../../helpers/cli.js'
 import { tempDir } from '../../helpers/temp-dir.js'
 import { startUpstream } from '../../helpers/upstream.js'
+import { replay as replayAll, type ReplayRequest } from '../../helpers/traffic.js'
 
 interface Recorded { transactions: Array<{ dsl: { requestDsl: { body?: unknown[] }; responseDsl: { responseDelay?: { type: string } } } }> }
 
-const requests: Array<[string, RequestInit]> = [
+const requests: ReplayRequest[] = [
   ['/pets?limit=2', {}],
   ['/pets/1', {}],
   ['/orders', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"item": "ball", "qty": 2}' }],
   ['/orders', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"item": "rope", "qty": 1}' }],
 ]
 
-async function replay (base: string): Promise<string[]> {
-  const out: string[] = []
-  for (const [path, init] of requests) {
-    const res = await fetch(base + path, init)
-    out.push(`${res.status} ${res.headers.get('content-type') ?? ''} ${await res.text()}`)
-  }
-  return out
-}
+const replay = async (base: string): Promise<string[]> => await replayAll(base, requests)
 
 async function recordedCount (dir: string, expected: number, done: (doc: Recorded) => boolean = () => true): Promise<Recorded> {
   const file = join(dir, 'recorded.json')

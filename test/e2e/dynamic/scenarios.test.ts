@@ -1,6 +1,6 @@
-import http from 'node:http'
 import { describe, expect, it } from 'vitest'
 import { startServer } from '../../helpers/server.js'
+import { burst } from '../../helpers/traffic.js'
 
 const orderFlow = `
 transactions:
@@ -25,23 +25,6 @@ transactions:
       scenario: {name: cart, requiredState: Filled, instanceKey: {part: header, key: X-Session}}
       responseDsl: {text: filled}
 `
-
-/** Sends `count` requests at once over as many sockets, and counts the answers by status. */
-async function burst (url: string, count: number): Promise<Map<number, number>> {
-  const agent = new http.Agent({ keepAlive: false, maxSockets: count })
-  const statuses = await Promise.all(Array.from({ length: count }, () => new Promise<number>((resolve, reject) => {
-    const req = http.request(`${url}/ticket`, { method: 'POST', agent }, (res) => {
-      res.resume()
-      res.on('end', () => resolve(res.statusCode ?? 0))
-    })
-    req.on('error', reject)
-    req.end()
-  })))
-  agent.destroy()
-  const counts = new Map<number, number>()
-  for (const s of statuses) counts.set(s, (counts.get(s) ?? 0) + 1)
-  return counts
-}
 
 describe('stateful scenarios', () => {
   it('moves a scenario exactly once under 1,000 concurrent requests', async () => {
