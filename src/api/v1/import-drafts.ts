@@ -1,6 +1,8 @@
 import type { DslTypeKey, ImportResult } from '../../../importers/index.js'
-import { packStrings, PackedReader } from '../packed-strings.js'
-import { assertServable, inFile, tagNamesOf } from './transaction-input.js'
+import type { ErrorDetail } from '../../errors/index.js'
+import { collectCompileErrors, throwCompileErrors } from '../../match/index.js'
+import { PackedReader, PackedWriter } from '../packed-strings.js'
+import { inFile, tagNamesOf } from './transaction-input.js'
 
 /*
  * What an upload of transaction files needs from an import, made where the import ran (in the
@@ -33,28 +35,43 @@ function dslTypesOf (result: ImportResult): DslTypeKey[] {
 
 /**
  * The transactions of one imported file, compiled and packed (see `readDrafts`), and every tag
- * they carry (to create before them). Throws
- * ERR_DSL_INVALID naming the file for a transaction that could never be served.
+ * they carry (to create before them). Each transaction is checked (its matchers compiled, as a
+ * mock service would), encoded and then dropped from the result, so that the objects and their
+ * text are never all held at once (issue 8): the result is emptied. Throws ERR_DSL_INVALID naming
+ * the file, with every problem, when a transaction could never be served.
  *
  * @example
  * const { packed, tags } = packDrafts('a.har', importFile(input)); readDrafts(packed, count)
  */
-export function packDrafts (file: string, result: ImportResult): { packed: Buffer; tags: string[] } {
-  try {
-    assertServable(result.document)
-  } catch (err) {
-    throw inFile(err, file)
-  }
+export function packDrafts (file: string, result: ImportResult): { packed: Buffer[]; tags: string[] } {
   const types = dslTypesOf(result)
-  const strings: Array<string | null> = []
+  const transactions = result.document.transactions
+  const writer = new PackedWriter()
   const all = new Set<string>()
-  result.document.transactions.forEach((txn, i) => {
+  const errors: ErrorDetail[] = []
+  for (let i = 0; i < transactions.length; i++) {
+    const txn = transactions[i]
+    if (txn === undefined) continue
+    collectCompileErrors(txn, i, errors)
     // importer tags are never blank in practice; trimmed and de-duplicated like a request's
     const tags = tagNamesOf(txn.tags, '/tags', () => {})
     for (const tag of tags) all.add(tag)
-    strings.push(txn.name, txn.description ?? null, JSON.stringify(tags), types[i] ?? result.dslType, JSON.stringify(txn.dsl))
-  })
-  return { packed: packStrings(strings), tags: [...all] }
+    if (errors.length === 0) {
+      writer.add(txn.name)
+      writer.add(txn.description ?? null)
+      writer.add(JSON.stringify(tags))
+      writer.add(types[i] ?? result.dslType)
+      writer.add(JSON.stringify(txn.dsl))
+    }
+    // checked and encoded: the transaction object is no longer needed (the array is ours)
+    ;(transactions as Array<unknown>)[i] = undefined
+  }
+  try {
+    throwCompileErrors(errors)
+  } catch (err) {
+    throw inFile(err, file)
+  }
+  return { packed: writer.done(), tags: [...all] }
 }
 
 /**
@@ -63,7 +80,7 @@ export function packDrafts (file: string, result: ImportResult): { packed: Buffe
  * @example
  * for (const draft of readDrafts(packed, count)) store(draft)
  */
-export function * readDrafts (packed: Uint8Array, count: number): Generator<EncodedDraft> {
+export function * readDrafts (packed: readonly Uint8Array[], count: number): Generator<EncodedDraft> {
   const reader = new PackedReader(packed)
   for (let i = 0; i < count; i++) {
     const name = reader.text()
