@@ -91,16 +91,21 @@ export class PackedReader {
 
   /** The next string (null for a packed null); throws past the end. */
   next (): string | null {
-    let bytes = this.#chunks[this.#index]
-    if (bytes !== undefined && this.#at >= bytes.length) {
-      bytes = this.#chunks[++this.#index]
+    return this.bytes()?.toString('utf8') ?? null
+  }
+
+  /** The next string's UTF-8 bytes, a view into the packed chunk, not a copy (null for a packed null). */
+  bytes (): Buffer | null {
+    let chunk = this.#chunks[this.#index]
+    if (chunk !== undefined && this.#at >= chunk.length) {
+      chunk = this.#chunks[++this.#index]
       this.#at = 0
     }
-    if (bytes === undefined) throw new RangeError('read past the end of the packed strings')
-    const length = bytes.readUInt32LE(this.#at)
+    if (chunk === undefined) throw new RangeError('read past the end of the packed strings')
+    const length = chunk.readUInt32LE(this.#at)
     this.#at += 4
     if (length === NULL_LENGTH) return null
-    const value = bytes.toString('utf8', this.#at, this.#at + length)
+    const value = chunk.subarray(this.#at, this.#at + length)
     this.#at += length
     return value
   }

@@ -11,13 +11,16 @@ import { inFile, tagNamesOf } from './transaction-input.js'
  * shows, or the JSON of a convert answer. The event loop then only copies text (issue 8).
  */
 
-/** A transaction of an upload, ready to store: its DSL is the JSON text to keep. */
+/** A transaction of an upload, ready to store: its tags and DSL as JSON text (UTF-8 bytes). */
 export interface EncodedDraft {
   name: string
   description: string | null
   tags: string[]
+  /** `tags` as JSON text. */
+  tagsJson: Buffer
   dslType: string
-  dslJson: string
+  /** The DSL to keep, as JSON text: a view into the packed bytes, valid while they are. */
+  dslJson: Buffer
 }
 
 /**
@@ -85,9 +88,11 @@ export function * readDrafts (packed: readonly Uint8Array[], count: number): Gen
   for (let i = 0; i < count; i++) {
     const name = reader.text()
     const description = reader.next()
-    const tags = JSON.parse(reader.text()) as string[]
+    const tagsJson = reader.bytes() ?? Buffer.from('[]')
+    // most imports carry no tags: '[]' is not parsed
+    const tags = tagsJson.length === 2 ? [] : JSON.parse(tagsJson.toString('utf8')) as string[]
     const dslType = reader.text()
-    yield { name, description, tags, dslType, dslJson: reader.text() }
+    yield { name, description, tags, tagsJson, dslType, dslJson: reader.bytes() ?? Buffer.from('{}') }
   }
 }
 

@@ -28,8 +28,9 @@ const transactions = defineTable<Omit<StoredTransaction, 'tags'>>('transactions'
  * of thousands of rows in one write, and binding eleven named values from an object and reading a
  * returned row back cost more per row than the row's own insert (issue 8).
  */
+// The DSL may be bound as UTF-8 bytes (a BLOB): CAST makes it the TEXT the column holds, byte for byte.
 const insertEncodedSql = 'INSERT INTO transactions (workspace_id, service_id, name, description, dsl_type, dsl, created, updated, created_by, updated_by) ' +
-  'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'
+  'VALUES (?, ?, ?, ?, ?, CAST(? AS TEXT), ?, ?, ?, ?)'
 
 const tagsOf = '(SELECT json_group_array(x.name ORDER BY x.position) FROM transaction_tags x WHERE x.transaction_id = t.id) AS tags'
 const select = `${transactions.columns.split(', ').map((c) => `t.${c}`).join(', ')}, ${tagsOf}`
