@@ -1,10 +1,12 @@
-// npx tsx bench/upload.ts [--entries 61000] [--file x.har] [--convert]: issue 8's figures for a
+// npx tsx bench/upload.ts [--entries 61000] [--file x.har] [--convert] [--profile DIR]: issue 8's figures for a
 // large HAR upload to the platform (built dist/). While the file is uploaded, imported and
 // stored (`POST /api/v1/workspaces/1/transactions`, or `/transactions/convert` with --convert), a
 // worker thread of this process asks `GET /api/v4/web/version` every 10 ms; reported: the upload's
 // time, the worst, p99 and median answer of those pings (target: every one within 100 ms), and the
 // platform's resident memory before and at its peak (VmHWM), and its CPU time during the upload.
 // The platform is not pinned to a core: its import worker thread must not share its event loop's.
+// --profile DIR: the platform runs with `--cpu-prof` (one .cpuprofile for its main thread and one
+// for each import worker thread), written to DIR when it stops.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -15,7 +17,7 @@ import { generateHar } from './har-generate.js'
 
 const root = resolve(import.meta.dirname, '..')
 const cli = join(root, 'dist/src/cli/main.js')
-const { values } = parseArgs({ options: { entries: { type: 'string', default: '61000' }, file: { type: 'string' }, convert: { type: 'boolean', default: false } } })
+const { values } = parseArgs({ options: { entries: { type: 'string', default: '61000' }, file: { type: 'string' }, convert: { type: 'boolean', default: false }, profile: { type: 'string' } } })
 const key = { id: 'bench-key', secret: 'bench-secret-0123456789' }
 const auth = `Basic ${Buffer.from(`${key.id}:${key.secret}`).toString('base64')}`
 const mib = (bytes: number | null): string => (bytes === null ? '?' : `${Math.round(bytes / 1024 / 1024)} MiB`)
@@ -46,7 +48,8 @@ parentPort.on('message', () => { running = false })
 })()
 `
 
-const platform = await startChild(process.execPath, [cli, 'platform', '--port', '0', '--data-dir', join(work, 'data'), '--log-level', 'warn', '--upload-limit', String(256 * 1024 * 1024)], { UNDERSTUDY_API_KEY_ID: key.id, UNDERSTUDY_API_KEY_SECRET: key.secret }, null)
+const profile = values.profile === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', resolve(values.profile)]
+const platform = await startChild(process.execPath, [...profile, cli, 'platform', '--port', '0', '--data-dir', join(work, 'data'), '--log-level', 'warn', '--upload-limit', String(256 * 1024 * 1024)], { UNDERSTUDY_API_KEY_ID: key.id, UNDERSTUDY_API_KEY_SECRET: key.secret }, null)
 try {
   const service = await (await fetch(`${platform.url}/api/v1/workspaces/1/services`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'upload' }) })).json() as { result: { id: number } }
   const rssBefore = platform.rss()

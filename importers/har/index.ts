@@ -3,6 +3,7 @@ import {
   checkSize,
   decodeText,
   finishImport,
+  forgetStructured,
   guardImport,
   importInvalid,
   orderBySpecificity,
@@ -13,7 +14,7 @@ import type { ImportContext, ImportInput, ImportResult, ImportWarning } from '..
 import type { HarEntry } from './har-types.js'
 import { readRequest } from './request.js'
 import { readResponse } from './response.js'
-import { checkHar } from './validate-har.js'
+import { checkHar, type HarCheck } from './validate-har.js'
 
 /** A transaction kept from one entry, with what is needed to report duplicates of it. */
 interface Kept {
@@ -24,6 +25,29 @@ interface Kept {
   status: number
   txn: TransactionInput
   duplicates: Array<{ index: number; status: number; host: string }>
+}
+
+/**
+ * The entries of a HAR file and the verdict of the schema check; throws ERR_IMPORT_INVALID for a
+ * file that is not JSON or breaks the schema where the importer reads. The parsed document is
+ * forgotten by the parse cache: the caller holds its entries array alone and may empty it.
+ */
+function readEntries (input: ImportInput): { entries: HarEntry[]; check: HarCheck } {
+  const fileName = input.fileName
+  // the first non-blank character, without decoding the whole file for it (parsing decodes it)
+  const head = decodeText(input.bytes.subarray(0, 4096)).trimStart()
+  const opening = head === '' && input.bytes.byteLength > 4096 ? decodeText(input.bytes).trimStart() : head
+  if (!opening.startsWith('{')) {
+    throw importInvalid(fileName, 'not a HAR file: expected a JSON object with a "log" member', [{ path: '', message: 'must be a JSON object', file: fileName }])
+  }
+  const parsed = parseStructured(input, { what: 'JSON' })
+  const check = checkHar(parsed.value, fileName, parsed.locate)
+  const first = check.fatal[0]
+  if (first !== undefined) {
+    throw importInvalid(fileName, `not a valid HAR 1.2 file: ${first.path === '' ? '/' : first.path} ${first.message}`, check.fatal)
+  }
+  forgetStructured(input.bytes)
+  return { entries: (parsed.value as { log: { entries: HarEntry[] } }).log.entries, check }
 }
 
 /**
@@ -49,16 +73,7 @@ export function importHar (input: ImportInput, ctx: ImportContext = {}): ImportR
   const fileName = input.fileName
   return guardImport(fileName, () => {
     checkSize(input, ctx)
-    const text = decodeText(input.bytes)
-    if (!text.trimStart().startsWith('{')) {
-      throw importInvalid(fileName, 'not a HAR file: expected a JSON object with a "log" member', [{ path: '', message: 'must be a JSON object', file: fileName }])
-    }
-    const parsed = parseStructured(input, { what: 'JSON', text })
-    const check = checkHar(parsed.value, fileName, parsed.locate)
-    const first = check.fatal[0]
-    if (first !== undefined) {
-      throw importInvalid(fileName, `not a valid HAR 1.2 file: ${first.path === '' ? '/' : first.path} ${first.message}`, check.fatal)
-    }
+    const { entries, check } = readEntries(input)
     const warnings: ImportWarning[] = []
     const warn = (message: string, at?: string): void => {
       warnings.push(at === undefined ? { message, file: fileName } : { message, file: fileName, at })
@@ -69,9 +84,8 @@ export function importHar (input: ImportInput, ctx: ImportContext = {}): ImportR
       warn(`${count} value(s) do not follow the HAR 1.2 schema in fields the importer ignores or reads leniently; first: ${deviation.path} ${deviation.message}`, deviation.path)
     }
 
-    const entries = (parsed.value as { log: { entries: HarEntry[] } }).log.entries
     const kept = new Map<string, Kept>()
-    entries.forEach((entry, index) => {
+    const convert = (entry: HarEntry, index: number): void => {
       const at = `/log/entries/${index}`
       const label = `entries[${index}] (${String(entry.request.method)} ${String(entry.request.url)})`
       const request = readRequest(entry)
@@ -96,7 +110,14 @@ export function importHar (input: ImportInput, ctx: ImportContext = {}): ImportR
         dsl: { requestDsl: request.requestDsl, responseDsl: response.responseDsl },
       }
       kept.set(request.key, { index, method: request.method, path: request.path, host, status: entry.response.status, txn, duplicates: [] })
-    })
+    }
+    for (let index = 0; index < entries.length; index++) {
+      const entry = entries[index] as HarEntry
+      // each entry is read once: dropped from the parsed document before it is converted, so
+      // that a large capture is freed as it goes rather than held whole until the end (issue 8)
+      ;(entries as Array<HarEntry | undefined>)[index] = undefined
+      convert(entry, index)
+    }
 
     for (const k of kept.values()) {
       if (k.duplicates.length === 0) continue

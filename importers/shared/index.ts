@@ -4,7 +4,7 @@
  * final validation of what an importer produced. Every importer imports from here.
  */
 export { decodeText, utf8Text, isPrintable, checkSize, DEFAULT_MAX_BYTES } from './text.js'
-export { parseStructured, isObject, str, type Loose, type ParseOptions } from './structured.js'
+export { parseStructured, forgetStructured, isObject, str, type Loose, type ParseOptions } from './structured.js'
 export { detailAt, importInvalid, guardImport, positionSuffix, type Locate } from './errors.js'
 export { parseMediaType, isJsonType, isXmlType, isTextType, type MediaType } from './mime.js'
 export { finishImport, type FinishInput } from './finish.js'

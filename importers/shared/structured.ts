@@ -44,6 +44,17 @@ export function parseStructured (input: ImportInput, options: ParseOptions = {})
   return parsed
 }
 
+/**
+ * Forgets the parsed value of an input, for an importer that reads it once and drops its parts as
+ * it goes: otherwise the whole value (and the text its locator keeps) lives as long as the bytes.
+ *
+ * @example
+ * const { value } = parseStructured(input); forgetStructured(input.bytes)
+ */
+export function forgetStructured (bytes: Uint8Array): void {
+  cache.delete(bytes)
+}
+
 /** A plain object (not an array, not null). */
 export type Loose = Record<string, unknown>
 

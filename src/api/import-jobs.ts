@@ -14,7 +14,7 @@ export type ImportJob = 'document' | 'store' | 'convert'
 export interface ImportJobOutput {
   document: ImportResult
   /** `packed`: `count` drafts (v1/import-drafts.ts `readDrafts`); `tags`: every tag they carry. */
-  store: { count: number; packed: Buffer; tags: string[]; warnings: ImportWarning[] }
+  store: { count: number; packed: Buffer[]; tags: string[]; warnings: ImportWarning[] }
   /** `json`: the convert items of the file, comma-separated, without brackets. */
   convert: { count: number; json: Buffer; warnings: ImportWarning[] }
 }
@@ -39,8 +39,8 @@ export function runImportJob<J extends ImportJob> (job: J, input: ImportInput, c
 
 /** The buffers of an answer that a worker can hand over without copying. */
 export function transferablesOf (output: ImportJobOutput[ImportJob]): ArrayBuffer[] {
-  const bytes = 'packed' in output ? output.packed : 'json' in output ? output.json : undefined
-  return bytes !== undefined && ownsBuffer(bytes) ? [bytes.buffer as ArrayBuffer] : []
+  const buffers = 'packed' in output ? output.packed : 'json' in output ? [output.json] : []
+  return buffers.filter(ownsBuffer).map((bytes) => bytes.buffer as ArrayBuffer)
 }
 
 /** True when the view covers its whole ArrayBuffer (not a slice of Node's shared pool). */

@@ -104,9 +104,10 @@ export interface TransactionRepository {
   create: (input: New<StoredTransaction, keyof AuditFields> & { by: string }) => Promise<StoredTransaction>
   /**
    * `create` for imports of many transactions: the DSL comes as the JSON text to keep (the caller
-   * validated it), and only the new id is returned, so that nothing is parsed back.
+   * validated it), as a string or as its UTF-8 bytes (stored as they are, never decoded in
+   * JavaScript), and only the new id is returned, so that nothing is parsed back.
    */
-  createEncoded: (input: Omit<New<StoredTransaction, keyof AuditFields>, 'dsl'> & { dslJson: string; by: string }) => Promise<number>
+  createEncoded: (input: Omit<New<StoredTransaction, keyof AuditFields>, 'dsl'> & { dslJson: string | Uint8Array; by: string }) => Promise<number>
   get: (workspaceId: number, id: number) => Promise<StoredTransaction | undefined>
   list: (workspaceId: number, filter: TransactionFilter, query: ListQuery) => Promise<Page<StoredTransaction>>
   update: (

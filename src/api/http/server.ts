@@ -111,7 +111,7 @@ export function createApiHandler (deps: ApiDeps, routes: readonly Route[]): (req
     if (principal !== null) access = await authorize(ctx, route)
     const outcome = await route.handler(ctx)
     if (!req.readableEnded) req.resume()
-    writeResult(res, route.family, requestId, outcome)
+    await writeResult(res, route.family, requestId, outcome)
   }
 }
 
@@ -123,7 +123,7 @@ function intParam (params: Record<string, string | undefined>, name: string): nu
   return Number(raw)
 }
 
-function writeResult (res: ServerResponse, family: ApiFamily, requestId: string, outcome: HandlerResult): void {
+async function writeResult (res: ServerResponse, family: ApiFamily, requestId: string, outcome: HandlerResult): Promise<void> {
   if ('raw' in outcome) {
     const body = outcome.raw === null ? null : Buffer.isBuffer(outcome.raw) ? outcome.raw : Buffer.from(outcome.raw)
     const headers: Record<string, string | number> = { ...outcome.headers }
@@ -133,7 +133,7 @@ function writeResult (res: ServerResponse, family: ApiFamily, requestId: string,
     return
   }
   if ('resultJson' in outcome) {
-    writeEnvelopeAround(res, family, requestId, outcome)
+    await writeEnvelopeAround(res, family, requestId, outcome)
     return
   }
   const envelope = envelopeOf(family, null, outcome.result, requestId)
@@ -146,7 +146,7 @@ function writeResult (res: ServerResponse, family: ApiFamily, requestId: string,
 const RESULT_MARK = '\u0000result\u0000'
 
 /** The envelope with the pieces of `resultJson` as its result, written without joining them. */
-function writeEnvelopeAround (res: ServerResponse, family: ApiFamily, requestId: string, outcome: { status?: number; resultJson: readonly Buffer[]; extra?: Record<string, unknown> }): void {
+async function writeEnvelopeAround (res: ServerResponse, family: ApiFamily, requestId: string, outcome: { status?: number; resultJson: readonly Buffer[]; extra?: Record<string, unknown> }): Promise<void> {
   const envelope = envelopeOf(family, null, RESULT_MARK, requestId)
   if (outcome.extra !== undefined) Object.assign(envelope, outcome.extra)
   const text = JSON.stringify(envelope)
@@ -155,8 +155,26 @@ function writeEnvelopeAround (res: ServerResponse, family: ApiFamily, requestId:
   let length = 0
   for (const piece of pieces) length += piece.length
   res.writeHead(outcome.status ?? 200, { 'content-type': 'application/json; charset=utf-8', 'content-length': length })
-  for (const piece of pieces) res.write(piece)
+  // An answer of tens of MiB (an import's transactions) is handed to the socket as it drains, not
+  // queued whole in one turn of the event loop, which then spent hundreds of ms in writev (issue 8).
+  for (const piece of pieces) {
+    if (!res.write(piece)) await drained(res)
+    if (res.destroyed) return
+  }
   res.end()
+}
+
+/** Resolves when the response can take more, or is closed (a client that went away). */
+async function drained (res: ServerResponse): Promise<void> {
+  await new Promise<void>((resolve) => {
+    const done = (): void => {
+      res.off('drain', done)
+      res.off('close', done)
+      resolve()
+    }
+    res.on('drain', done)
+    res.on('close', done)
+  })
 }
 
 function writeError (res: ServerResponse, family: ApiFamily, requestId: string, err: UnderstudyError): void {

@@ -1,6 +1,8 @@
 import type { DslTypeKey, ImportResult } from '../../../importers/index.js'
-import { packStrings, PackedReader } from '../packed-strings.js'
-import { assertServable, inFile, tagNamesOf } from './transaction-input.js'
+import type { ErrorDetail } from '../../errors/index.js'
+import { collectCompileErrors, throwCompileErrors } from '../../match/index.js'
+import { PackedReader, PackedWriter } from '../packed-strings.js'
+import { inFile, tagNamesOf } from './transaction-input.js'
 
 /*
  * What an upload of transaction files needs from an import, made where the import ran (in the
@@ -9,13 +11,16 @@ import { assertServable, inFile, tagNamesOf } from './transaction-input.js'
  * shows, or the JSON of a convert answer. The event loop then only copies text (issue 8).
  */
 
-/** A transaction of an upload, ready to store: its DSL is the JSON text to keep. */
+/** A transaction of an upload, ready to store: its tags and DSL as JSON text (UTF-8 bytes). */
 export interface EncodedDraft {
   name: string
   description: string | null
   tags: string[]
+  /** `tags` as JSON text. */
+  tagsJson: Buffer
   dslType: string
-  dslJson: string
+  /** The DSL to keep, as JSON text: a view into the packed bytes, valid while they are. */
+  dslJson: Buffer
 }
 
 /**
@@ -33,28 +38,43 @@ function dslTypesOf (result: ImportResult): DslTypeKey[] {
 
 /**
  * The transactions of one imported file, compiled and packed (see `readDrafts`), and every tag
- * they carry (to create before them). Throws
- * ERR_DSL_INVALID naming the file for a transaction that could never be served.
+ * they carry (to create before them). Each transaction is checked (its matchers compiled, as a
+ * mock service would), encoded and then dropped from the result, so that the objects and their
+ * text are never all held at once (issue 8): the result is emptied. Throws ERR_DSL_INVALID naming
+ * the file, with every problem, when a transaction could never be served.
  *
  * @example
  * const { packed, tags } = packDrafts('a.har', importFile(input)); readDrafts(packed, count)
  */
-export function packDrafts (file: string, result: ImportResult): { packed: Buffer; tags: string[] } {
-  try {
-    assertServable(result.document)
-  } catch (err) {
-    throw inFile(err, file)
-  }
+export function packDrafts (file: string, result: ImportResult): { packed: Buffer[]; tags: string[] } {
   const types = dslTypesOf(result)
-  const strings: Array<string | null> = []
+  const transactions = result.document.transactions
+  const writer = new PackedWriter()
   const all = new Set<string>()
-  result.document.transactions.forEach((txn, i) => {
+  const errors: ErrorDetail[] = []
+  for (let i = 0; i < transactions.length; i++) {
+    const txn = transactions[i]
+    if (txn === undefined) continue
+    collectCompileErrors(txn, i, errors)
     // importer tags are never blank in practice; trimmed and de-duplicated like a request's
     const tags = tagNamesOf(txn.tags, '/tags', () => {})
     for (const tag of tags) all.add(tag)
-    strings.push(txn.name, txn.description ?? null, JSON.stringify(tags), types[i] ?? result.dslType, JSON.stringify(txn.dsl))
-  })
-  return { packed: packStrings(strings), tags: [...all] }
+    if (errors.length === 0) {
+      writer.add(txn.name)
+      writer.add(txn.description ?? null)
+      writer.add(JSON.stringify(tags))
+      writer.add(types[i] ?? result.dslType)
+      writer.add(JSON.stringify(txn.dsl))
+    }
+    // checked and encoded: the transaction object is no longer needed (the array is ours)
+    ;(transactions as Array<unknown>)[i] = undefined
+  }
+  try {
+    throwCompileErrors(errors)
+  } catch (err) {
+    throw inFile(err, file)
+  }
+  return { packed: writer.done(), tags: [...all] }
 }
 
 /**
@@ -63,14 +83,16 @@ export function packDrafts (file: string, result: ImportResult): { packed: Buffe
  * @example
  * for (const draft of readDrafts(packed, count)) store(draft)
  */
-export function * readDrafts (packed: Uint8Array, count: number): Generator<EncodedDraft> {
+export function * readDrafts (packed: readonly Uint8Array[], count: number): Generator<EncodedDraft> {
   const reader = new PackedReader(packed)
   for (let i = 0; i < count; i++) {
     const name = reader.text()
     const description = reader.next()
-    const tags = JSON.parse(reader.text()) as string[]
+    const tagsJson = reader.bytes() ?? Buffer.from('[]')
+    // most imports carry no tags: '[]' is not parsed
+    const tags = tagsJson.length === 2 ? [] : JSON.parse(tagsJson.toString('utf8')) as string[]
     const dslType = reader.text()
-    yield { name, description, tags, dslType, dslJson: reader.text() }
+    yield { name, description, tags, tagsJson, dslType, dslJson: reader.bytes() ?? Buffer.from('{}') }
   }
 }
 

@@ -45,30 +45,41 @@ function warningsOf (imported: ReadonlyArray<{ file: string; warnings: readonly 
   return imported.flatMap(({ file, warnings }) => warnings.map((w) => (w.file === undefined ? { ...w, file } : w)))
 }
 
-/** How many characters of answer text go into one piece of the response. */
-const PIECE_CHARS = 256 * 1024
+/** The size of one piece of the response. */
+const PIECE_BYTES = 256 * 1024
 
-/** Collects JSON text into buffers of about PIECE_CHARS. */
+/**
+ * Writes answer text and bytes into buffers of about PIECE_BYTES: text is encoded once, straight
+ * into the piece, and bytes (the stored DSL's JSON) are copied as they are, never decoded.
+ */
 class Pieces {
   readonly #out: Buffer[] = []
-  #parts: string[] = []
-  #size = 0
+  #piece = Buffer.allocUnsafe(PIECE_BYTES)
+  #at = 0
 
-  add (text: string): void {
-    this.#parts.push(text)
-    this.#size += text.length
-    if (this.#size >= PIECE_CHARS) this.#flush()
+  text (value: string): void {
+    // UTF-8 takes at most 3 bytes per UTF-16 unit: when that fits, no separate measuring pass
+    if (this.#piece.length - this.#at < value.length * 3) this.#room(Buffer.byteLength(value))
+    this.#at += this.#piece.write(value, this.#at)
+  }
+
+  bytes (value: Uint8Array): void {
+    this.#room(value.length)
+    this.#piece.set(value, this.#at)
+    this.#at += value.length
   }
 
   done (): Buffer[] {
-    this.#flush()
+    if (this.#at > 0) this.#out.push(this.#piece.subarray(0, this.#at))
+    this.#at = 0
     return this.#out
   }
 
-  #flush (): void {
-    if (this.#parts.length > 0) this.#out.push(Buffer.from(this.#parts.join('')))
-    this.#parts = []
-    this.#size = 0
+  #room (bytes: number): void {
+    if (this.#piece.length - this.#at >= bytes) return
+    if (this.#at > 0) this.#out.push(this.#piece.subarray(0, this.#at))
+    this.#piece = Buffer.allocUnsafe(Math.max(PIECE_BYTES, bytes))
+    this.#at = 0
   }
 }
 
@@ -101,16 +112,19 @@ export async function uploadTransactions (ctx: ApiContext, workspace: Workspace)
     let separator = '['
     for (const { count, packed } of imported) {
       for (const draft of readDrafts(packed, count)) {
-        const { name, description, tags, dslType, dslJson } = draft
+        const { name, description, tags, tagsJson, dslType, dslJson } = draft
         const id = await tx.transactions.createEncoded({ workspaceId: workspace.id, serviceId: service.id, name, description, dslType, tags, dslJson, by })
-        answer.add(`${separator}{"id":${id},"name":${JSON.stringify(name)},"description":${JSON.stringify(description ?? '')},${serviceMembers}` +
-          `"tags":${JSON.stringify(tags)},"link":${JSON.stringify(transactionLink(workspace.id, id))},"dslType":${JSON.stringify(dslType)},"dsl":${dslJson}}`)
+        answer.text(`${separator}{"id":${id},"name":${JSON.stringify(name)},"description":${JSON.stringify(description ?? '')},${serviceMembers}"tags":`)
+        answer.bytes(tagsJson)
+        answer.text(`,"link":${JSON.stringify(transactionLink(workspace.id, id))},"dslType":${JSON.stringify(dslType)},"dsl":`)
+        answer.bytes(dslJson)
+        answer.text('}')
         separator = ','
         // the write stays one database transaction; other requests are answered meanwhile
         await slice()
       }
     }
-    answer.add(separator === '[' ? '[]' : ']')
+    answer.text(separator === '[' ? '[]' : ']')
   }).catch((err: unknown) => { throw serviceGone(err, service.id) })
   const resultJson = answer.done()
   return verbose ? { resultJson, extra: { warnings: warningsOf(imported) } } : { resultJson }

@@ -1,6 +1,6 @@
 import { createError, isUnderstudyError, type ErrorDetail } from '../../errors/index.js'
 import { originOf, readDefinition, type MockServiceDocument, type TransactionDsl } from '../../dsl/index.js'
-import { compileMatcher } from '../../match/index.js'
+import { collectCompileErrors, throwCompileErrors } from '../../match/index.js'
 import { invalidField, validatorOf } from '../validation.js'
 
 /*
@@ -31,7 +31,10 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * assertServable(readDefinition(body)) // throws for { url: { matcherName: 'matches', matchingValue: '(' } }
  */
 export function assertServable (doc: MockServiceDocument): void {
-  compileMatcher(doc, () => null)
+  // each transaction's matchers, as compileMatcher compiles them, without its matching index
+  const errors: ErrorDetail[] = []
+  doc.transactions.forEach((txn, index) => collectCompileErrors(txn, index, errors))
+  throwCompileErrors(errors)
 }
 
 /**
