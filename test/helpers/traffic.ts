@@ -20,6 +20,23 @@ export async function replay (base: string, requests: readonly ReplayRequest[]):
 }
 
 /**
+ * The scenario race that `burst` runs (YAML items of a `transactions:` list): the first
+ * `POST /ticket` moves scenario `ticket` from Started to Claimed and answers 201 `won`; every
+ * other one falls to the lower-priority 409 `taken`.
+ */
+export const ticketRace = `  - name: claim
+    dsl:
+      requestDsl: {method: POST, path: /ticket}
+      scenario: {name: ticket, requiredState: Started, newState: Claimed}
+      responseDsl: {status: 201, text: won}
+  - name: too late
+    dsl:
+      priority: 20
+      requestDsl: {method: POST, path: /ticket}
+      responseDsl: {status: 409, text: taken}
+`
+
+/**
  * Sends `count` POSTs to `url + path` at once, each on its own socket (no keep-alive, so none
  * waits for another), and counts the answers by status: the race test of scenario transitions.
  *

@@ -47,28 +47,34 @@ interface EntityDef {
   scope: 'workspace' | 'account' | 'self-account' | 'self-workspace' | 'user' | 'bucket'
 }
 
+/** Field definitions by type: the column they read. */
+const integer = (column: string): FieldDef => ({ column, type: 'integer' })
+const text = (column: string): FieldDef => ({ column, type: 'string' })
+const boolean = (column: string): FieldDef => ({ column, type: 'boolean' })
+const timestamp = (column: string): FieldDef => ({ column, type: 'timestamp' })
+
 const audit: Record<string, FieldDef> = {
-  created: { column: 'created', type: 'timestamp' },
-  updated: { column: 'updated', type: 'timestamp' },
-  createdBy: { column: 'created_by', type: 'string' },
-  updatedBy: { column: 'updated_by', type: 'string' },
+  created: timestamp('created'),
+  updated: timestamp('updated'),
+  createdBy: text('created_by'),
+  updatedBy: text('updated_by'),
 }
 
 const entities: Readonly<Record<string, EntityDef>> = {
   accounts: {
     table: 'accounts',
-    fields: { id: { column: 'id', type: 'integer' }, name: { column: 'name', type: 'string' }, description: { column: 'description', type: 'string' }, created: audit['created']!, updated: audit['updated']! },
+    fields: { id: integer('id'), name: text('name'), description: text('description'), created: audit['created']!, updated: audit['updated']! },
     relations: {},
     scope: 'self-account',
   },
   workspaces: {
     table: 'workspaces',
     fields: {
-      id: { column: 'id', type: 'integer' },
-      name: { column: 'name', type: 'string' },
-      enabled: { column: 'enabled', type: 'boolean' },
-      accountId: { column: 'account_id', type: 'integer' },
-      userId: { column: 'user_id', type: 'integer' },
+      id: integer('id'),
+      name: text('name'),
+      enabled: boolean('enabled'),
+      accountId: integer('account_id'),
+      userId: integer('user_id'),
       created: audit['created']!,
       updated: audit['updated']!,
     },
@@ -78,11 +84,11 @@ const entities: Readonly<Record<string, EntityDef>> = {
   users: {
     table: 'users',
     fields: {
-      id: { column: 'id', type: 'integer' },
-      email: { column: 'email', type: 'string' },
-      firstName: { column: 'first_name', type: 'string' },
-      lastName: { column: 'last_name', type: 'string' },
-      enabled: { column: 'enabled', type: 'boolean' },
+      id: integer('id'),
+      email: text('email'),
+      firstName: text('first_name'),
+      lastName: text('last_name'),
+      enabled: boolean('enabled'),
       created: audit['created']!,
     },
     relations: {},
@@ -91,11 +97,11 @@ const entities: Readonly<Record<string, EntityDef>> = {
   projects: {
     table: 'projects',
     fields: {
-      id: { column: 'id', type: 'integer' },
-      name: { column: 'name', type: 'string' },
-      description: { column: 'description', type: 'string' },
-      workspaceId: { column: 'workspace_id', type: 'integer' },
-      isDefault: { column: 'is_default', type: 'boolean' },
+      id: integer('id'),
+      name: text('name'),
+      description: text('description'),
+      workspaceId: integer('workspace_id'),
+      isDefault: boolean('is_default'),
       created: audit['created']!,
       updated: audit['updated']!,
     },
@@ -104,19 +110,19 @@ const entities: Readonly<Record<string, EntityDef>> = {
   },
   services: {
     table: 'services',
-    fields: { id: { column: 'id', type: 'integer' }, name: { column: 'name', type: 'string' }, description: { column: 'description', type: 'string' }, workspaceId: { column: 'workspace_id', type: 'integer' }, ...audit },
+    fields: { id: integer('id'), name: text('name'), description: text('description'), workspaceId: integer('workspace_id'), ...audit },
     relations: { workspace: { entity: 'workspaces', column: 'workspace_id' } },
     scope: 'workspace',
   },
   transactions: {
     table: 'transactions',
     fields: {
-      id: { column: 'id', type: 'integer' },
-      name: { column: 'name', type: 'string' },
-      description: { column: 'description', type: 'string' },
-      dslType: { column: 'dsl_type', type: 'string' },
-      serviceId: { column: 'service_id', type: 'integer' },
-      workspaceId: { column: 'workspace_id', type: 'integer' },
+      id: integer('id'),
+      name: text('name'),
+      description: text('description'),
+      dslType: text('dsl_type'),
+      serviceId: integer('service_id'),
+      workspaceId: integer('workspace_id'),
       ...audit,
     },
     relations: { service: { entity: 'services', column: 'service_id' }, workspace: { entity: 'workspaces', column: 'workspace_id' } },
@@ -134,13 +140,13 @@ const entities: Readonly<Record<string, EntityDef>> = {
   'mock-services': {
     table: 'mock_services',
     fields: {
-      id: { column: 'id', type: 'integer' },
-      name: { column: 'name', type: 'string' },
-      description: { column: 'description', type: 'string' },
-      type: { column: 'type', type: 'string' },
-      status: { column: 'status', type: 'string' },
-      serviceId: { column: 'service_id', type: 'integer' },
-      workspaceId: { column: 'workspace_id', type: 'integer' },
+      id: integer('id'),
+      name: text('name'),
+      description: text('description'),
+      type: text('type'),
+      status: text('status'),
+      serviceId: integer('service_id'),
+      workspaceId: integer('workspace_id'),
       ...audit,
     },
     relations: { service: { entity: 'services', column: 'service_id' }, workspace: { entity: 'workspaces', column: 'workspace_id' } },
@@ -148,7 +154,7 @@ const entities: Readonly<Record<string, EntityDef>> = {
   },
   tags: {
     table: 'tags',
-    fields: { id: { column: 'id', type: 'integer' }, name: { column: 'name', type: 'string' }, description: { column: 'description', type: 'string' }, accountId: { column: 'account_id', type: 'integer' }, ...audit },
+    fields: { id: integer('id'), name: text('name'), description: text('description'), accountId: integer('account_id'), ...audit },
     relations: { account: { entity: 'accounts', column: 'account_id' } },
     scope: 'account',
   },
@@ -157,10 +163,10 @@ const entities: Readonly<Record<string, EntityDef>> = {
     table: 'monitor_buckets',
     key: 'key',
     fields: {
-      key: { column: 'key', type: 'string' },
-      name: { column: 'name', type: 'string' },
-      workspaceId: { column: 'workspace_id', type: 'integer' },
-      isDefault: { column: 'is_default', type: 'boolean' },
+      key: text('key'),
+      name: text('name'),
+      workspaceId: integer('workspace_id'),
+      isDefault: boolean('is_default'),
       created: audit['created']!,
     },
     relations: { workspace: { entity: 'workspaces', column: 'workspace_id' } },
@@ -169,12 +175,12 @@ const entities: Readonly<Record<string, EntityDef>> = {
   tests: {
     table: 'monitor_tests',
     fields: {
-      id: { column: 'id', type: 'string' },
-      name: { column: 'name', type: 'string' },
-      description: { column: 'description', type: 'string' },
-      bucketKey: { column: 'bucket_key', type: 'string' },
+      id: text('id'),
+      name: text('name'),
+      description: text('description'),
+      bucketKey: text('bucket_key'),
       workspaceId: { column: 'bucket_key', type: 'integer', sql: (alias) => `(SELECT b.workspace_id FROM monitor_buckets b WHERE b.key = ${alias}.bucket_key)` },
-      defaultEnvironmentId: { column: 'default_environment_id', type: 'string' },
+      defaultEnvironmentId: text('default_environment_id'),
       created: audit['created']!,
       updated: audit['updated']!,
     },

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { startCli, type CliServer } from '../../helpers/cli.js'
 import { tempDir } from '../../helpers/temp-dir.js'
-import { burst } from '../../helpers/traffic.js'
+import { burst, ticketRace } from '../../helpers/traffic.js'
 
 /*
  * `understudy run --replicas 2`: what the replicas share through the primary (docs/runtime.md,
@@ -17,17 +17,7 @@ interface Envelope<T> { result: T, error: { code: string } | null, total?: numbe
 
 const flows = `
 transactions:
-  - name: claim
-    dsl:
-      requestDsl: {method: POST, path: /ticket}
-      scenario: {name: ticket, requiredState: Started, newState: Claimed}
-      responseDsl: {status: 201, text: won}
-  - name: too late
-    dsl:
-      priority: 20
-      requestDsl: {method: POST, path: /ticket}
-      responseDsl: {status: 409, text: taken}
-  - name: cart empty
+${ticketRace}  - name: cart empty
     dsl:
       requestDsl: {method: GET, path: /cart}
       scenario: {name: cart, requiredState: Started, newState: Filled, instanceKey: {part: header, key: X-Session}, ttl: 400}

@@ -1,20 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { startServer } from '../../helpers/server.js'
-import { burst } from '../../helpers/traffic.js'
+import { burst, ticketRace } from '../../helpers/traffic.js'
 
 const orderFlow = `
 transactions:
-  - name: claim
-    dsl:
-      requestDsl: {method: POST, path: /ticket}
-      scenario: {name: ticket, requiredState: Started, newState: Claimed}
-      responseDsl: {status: 201, text: won}
-  - name: too late
-    dsl:
-      priority: 20
-      requestDsl: {method: POST, path: /ticket}
-      responseDsl: {status: 409, text: taken}
-  - name: per-session step one
+${ticketRace}  - name: per-session step one
     dsl:
       requestDsl: {method: GET, path: /cart}
       scenario: {name: cart, requiredState: Started, newState: Filled, instanceKey: {part: header, key: X-Session}, ttl: 300}
