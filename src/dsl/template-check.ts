@@ -21,8 +21,35 @@ export class TemplateSyntaxError extends Error {
 
 const known = new Set(templateHelperNames)
 
+/**
+ * Blocks nested deeper than this are refused at load. Handlebars parses nested blocks in time
+ * that grows faster than the template (2,000 levels: a second; 20,000: minutes) and its compiler
+ * recurses once per level; no template a person writes comes near it.
+ */
+export const MAX_TEMPLATE_NESTING = 100
+
+/** Block openers (`{{#x`, `{{^x`, `{{~#x`) and closers (`{{/x`); `{{^}}` is an else, not an opener. */
+const blockTags = /\{\{~?\s*(?:([#/])|\^(?!\s*~?\}\}))/g
+
+/** How deep the blocks of a template nest, from its tags alone (before Handlebars parses it). */
+function blockNesting (source: string): number {
+  let depth = 0
+  let deepest = 0
+  for (const tag of source.matchAll(blockTags)) {
+    if (tag[1] === '/') {
+      depth = Math.max(0, depth - 1)
+    } else {
+      depth++
+      deepest = Math.max(deepest, depth)
+    }
+  }
+  return deepest
+}
+
 /** Parses a template and refuses calls of unknown helpers. Throws TemplateSyntaxError. */
 export function parseTemplate (source: string): ReturnType<typeof Handlebars.parse> {
+  const nesting = blockNesting(source)
+  if (nesting > MAX_TEMPLATE_NESTING) throw new TemplateSyntaxError(`blocks nest ${nesting} deep; the limit is ${MAX_TEMPLATE_NESTING}`, null)
   let ast: ReturnType<typeof Handlebars.parse>
   try {
     ast = Handlebars.parse(source)

@@ -9,6 +9,7 @@ import { applyPrefer, type RequestCheck } from './request-check.js'
 import type { DynamicFeatures } from './dynamic.js'
 import { injectFault, type CompiledFault } from './fault.js'
 import { HelperFailure } from './template/helpers.js'
+import { readsField } from './template/reads.js'
 import type { ScenarioTurn, SharedScenarios } from './scenario/shared.js'
 
 /** A request matched again this many times on fresh scenario states gives up (503). */
@@ -371,8 +372,10 @@ export class Exchange {
     const delay = sampler === null ? 0 : sampler()
     if (dynamic.postServe !== null && this.mock.postServe !== null) {
       const rawHeaders = this.req.rawHeaders
-      const context = (): Record<string, unknown> =>
-        dynamic.context(request, rawHeaders, { response: { status: served.status, body: served.body.toString('utf8') } })
+      const reads = dynamic.postServe.reads
+      const context = (): Record<string, unknown> => dynamic.context(request, rawHeaders, reads, {
+        response: readsField(reads, 'response', 'body') ? { status: served.status, body: served.body.toString('utf8') } : { status: served.status },
+      })
       dynamic.postServe.fire(this.mock.postServe, context, delay)
     }
     if (dynamic.fault !== null && dynamic.fault.applies()) {

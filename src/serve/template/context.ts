@@ -1,4 +1,5 @@
 import type { MatchRequest } from '../../match/index.js'
+import { readsField, type TemplateReads } from './reads.js'
 
 /** `{name}` placeholders of an `equals_url` template, compiled to a regex with one group each. */
 export interface PathParams {
@@ -27,56 +28,48 @@ function textLike (text: string, members: Record<string, unknown>): Record<strin
 
 const single = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v)
 
-/** The `request` a template sees, modelled on WireMock's: built only for templated answers. */
-export interface TemplateRequest {
-  url: string
-  /** The path; also carries the template variables (`request.path.id`) and segments (`request.path.[0]`). */
-  path: string
-  pathSegments: string[]
-  pathParams: Record<string, string>
-  method: string
-  query: Record<string, string | string[] | undefined>
-  headers: Record<string, string | undefined>
-  cookies: Record<string, string | undefined>
-  body: string
-}
-
 /**
- * The template context of one request: `request.*` as WireMock names it. Values with several
- * occurrences give the first one; `request.query.x.[1]` reaches the others.
+ * The template context of one request: `request.*` as WireMock names it, with only the fields
+ * `reads` names (all of them for 'all'). Values with several occurrences give the first one;
+ * `request.query.x.[1]` reaches the others.
  */
-export function templateContext (req: MatchRequest, rawHeaders: readonly string[], params: PathParams | null, extra?: Record<string, unknown>): Record<string, unknown> {
-  const pathSegments = req.path.split('/').filter((s) => s !== '')
+export function templateContext (req: MatchRequest, rawHeaders: readonly string[], params: PathParams | null, reads: TemplateReads, extra?: Record<string, unknown>): Record<string, unknown> {
+  const wants = (field: string): boolean => readsField(reads, 'request', field)
+  const request: Record<string, unknown> = {}
+  if (wants('url')) request['url'] = req.url
+  const needsSegments = wants('path') || wants('pathSegments')
+  const needsParams = wants('path') || wants('pathParams')
+  const pathSegments = needsSegments ? req.path.split('/').filter((s) => s !== '') : []
   const pathParams: Record<string, string> = {}
-  if (params !== null) {
+  if (needsParams && params !== null) {
     const m = params.regex.exec(req.path)
     if (m !== null) params.names.forEach((name, i) => { pathParams[name] = decodeURIComponent(m[i + 1] ?? '') })
   }
   // Renders as the path and also answers `request.path.id` and `request.path.[0]`.
-  const path = textLike(req.path, { ...pathSegments, ...pathParams })
-  const headers: Record<string, string | undefined> = {}
-  for (const [name, value] of Object.entries(req.headers)) headers[name] = single(value)
-  // As written too (`request.headers.X-Request-Id`), as WireMock users write them.
-  for (let i = 0; i < rawHeaders.length; i += 2) {
-    const name = rawHeaders[i] as string
-    headers[name] ??= rawHeaders[i + 1]
+  if (wants('path')) request['path'] = textLike(req.path, { ...pathSegments, ...pathParams })
+  if (wants('pathSegments')) request['pathSegments'] = pathSegments
+  if (wants('pathParams')) request['pathParams'] = pathParams
+  if (wants('method')) request['method'] = req.method
+  if (wants('query')) {
+    const query: Record<string, unknown> = {}
+    for (const [name, value] of Object.entries(req.query())) query[name] = Array.isArray(value) ? textLike(value[0] ?? '', { ...value }) : value
+    request['query'] = query
   }
-  const cookies: Record<string, string | undefined> = {}
-  for (const [name, value] of Object.entries(req.cookies())) cookies[name] = single(value)
-  const query: Record<string, unknown> = {}
-  for (const [name, value] of Object.entries(req.query())) query[name] = Array.isArray(value) ? textLike(value[0] ?? '', { ...value }) : value
-  return {
-    request: {
-      url: req.url,
-      path,
-      pathSegments,
-      pathParams,
-      method: req.method,
-      query,
-      headers,
-      cookies,
-      body: req.text(),
-    },
-    ...extra,
+  if (wants('headers')) {
+    const headers: Record<string, string | undefined> = {}
+    for (const [name, value] of Object.entries(req.headers)) headers[name] = single(value)
+    // As written too (`request.headers.X-Request-Id`), as WireMock users write them.
+    for (let i = 0; i < rawHeaders.length; i += 2) {
+      const name = rawHeaders[i] as string
+      headers[name] ??= rawHeaders[i + 1]
+    }
+    request['headers'] = headers
   }
+  if (wants('cookies')) {
+    const cookies: Record<string, string | undefined> = {}
+    for (const [name, value] of Object.entries(req.cookies())) cookies[name] = single(value)
+    request['cookies'] = cookies
+  }
+  if (wants('body')) request['body'] = req.text()
+  return { request, ...extra }
 }

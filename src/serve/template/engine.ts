@@ -2,12 +2,22 @@ import { createRequire } from 'node:module'
 import Handlebars from 'handlebars'
 import type { Faker as FakerClass, en as enLocale } from '@faker-js/faker'
 import { templateHelpers } from './helpers.js'
+import { templateReads, type TemplateReads } from './reads.js'
 import { parseTemplate, templateHelperNames, TemplateSyntaxError } from '../../dsl/index.js'
 
 export { TemplateSyntaxError }
 
 /** A compiled template: renders a context to text. Throws HelperFailure when a helper fails. */
-export type TemplateFn = (context: unknown) => string
+export interface TemplateFn {
+  (context: unknown): string
+  /** The context fields it reads (reads.ts): a request builds only those. */
+  readonly reads: TemplateReads
+}
+
+/** A template without placeholders: its text, whatever the context. */
+export function constantTemplate (text: string): TemplateFn {
+  return Object.assign(() => text, { reads: new Set<string>() as TemplateReads })
+}
 
 /** One mock service's Handlebars environment: its helpers and its seeded faker. */
 export interface TemplateEngine {
@@ -43,6 +53,7 @@ export function createTemplateEngine (seed: number | undefined): TemplateEngine 
     // The list the DSL checks templates against must name exactly the helpers registered here.
     if (!templateHelperNames.includes(name)) throw new Error(`helper ${name} missing from templateHelperNames`)
   }
+  const runtime = preparedRuntime(hb as unknown as HandlebarsRegistry)
   return {
     compile (source) {
       const ast = parseTemplate(source)
@@ -50,10 +61,82 @@ export function createTemplateEngine (seed: number | undefined): TemplateEngine 
       const internals = hb as unknown as HandlebarsCompilers
       const environment = new internals.Compiler().compile(ast, compileOptions)
       const spec = new internals.JavaScriptCompiler().compile(environment, compileOptions, undefined, true)
-      const template = hb.template(spec as never) as (context: unknown) => string
-      return template
+      const template = hb.template(spec as never) as (context: unknown, options: object) => string
+      const render = (context: unknown): string => template(context, {
+        partial: true,
+        helpers: runtime.helpers,
+        hooks: runtime.hooks,
+        partials: runtime.partials,
+        decorators: runtime.decorators,
+        protoAccessControl: runtime.protoAccessControl,
+        data: { root: context },
+      })
+      return Object.assign(render, { reads: templateReads(ast) })
     },
   }
+}
+
+/** What Handlebars' runtime sets up on every render, built once: see preparedRuntime. */
+interface PreparedRuntime {
+  partial: true
+  helpers: Record<string, unknown>
+  hooks: Record<string, unknown>
+  partials: Record<string, unknown>
+  decorators: Record<string, unknown>
+  protoAccessControl: unknown
+}
+
+/** What an environment has registered. */
+interface HandlebarsRegistry {
+  helpers: Record<string, unknown>
+  partials: Record<string, unknown>
+  decorators: Record<string, unknown>
+}
+
+/** Handlebars' prototype-access rules (its runtime's own module: the same checks, not a copy). */
+interface ProtoAccess {
+  createProtoAccessControl: (options: object) => unknown
+  resultIsAllowed: (result: unknown, control: unknown, name: string) => boolean
+  isPrototypeConstructor: (parent: unknown, name: string, result: unknown) => boolean
+}
+
+/**
+ * Every top-level render in Handlebars re-wraps each registered helper in a new closure (to hand
+ * it `options.lookupProperty`) and rebuilds the prototype-access rules: with our fifty helpers
+ * that was half the cost of rendering a small template (a webhook body, a templated answer). The
+ * runtime skips that set-up for a render marked `partial` that brings the prepared pieces itself;
+ * they are prepared here once per engine, exactly as the runtime would prepare them (same
+ * wrapping, the registered partials and decorators, helperMissing and blockHelperMissing moved to hooks, default prototype-access rules,
+ * the same lookupProperty checks), and each render passes `data.root` as the runtime would.
+ * test/unit/serve/template-engine.test.ts holds the behaviours that depend on it.
+ */
+function preparedRuntime (registry: HandlebarsRegistry): PreparedRuntime {
+  const access = createRequire(import.meta.url)('handlebars/dist/cjs/handlebars/internal/proto-access.js') as ProtoAccess
+  const protoAccessControl = access.createProtoAccessControl({})
+  const lookupProperty = (parent: Record<string, unknown>, name: string): unknown => {
+    const result = parent[name]
+    if (result === null || result === undefined) return result
+    if (Object.prototype.hasOwnProperty.call(parent, name) && !access.isPrototypeConstructor(parent, name, result)) return result
+    return access.resultIsAllowed(result, protoAccessControl, name) ? result : undefined
+  }
+  const wrap = (helper: unknown): unknown => {
+    if (typeof helper !== 'function') return helper
+    return function (this: unknown, ...args: unknown[]): unknown {
+      const options = args[args.length - 1] as { lookupProperty?: unknown }
+      options.lookupProperty = lookupProperty
+      return (helper as (...a: unknown[]) => unknown).apply(this, args)
+    }
+  }
+  const helpers: Record<string, unknown> = {}
+  for (const [name, helper] of Object.entries(registry.helpers)) helpers[name] = wrap(helper)
+  const hooks: Record<string, unknown> = {}
+  for (const name of ['helperMissing', 'blockHelperMissing']) {
+    if (helpers[name] !== undefined) {
+      hooks[name] = helpers[name]
+      helpers[name] = undefined
+    }
+  }
+  return { partial: true, helpers, hooks, partials: registry.partials, decorators: { ...registry.decorators }, protoAccessControl }
 }
 
 /** Handlebars' compiler classes, public in its runtime but missing from its typings. */

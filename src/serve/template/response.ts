@@ -3,6 +3,7 @@ import type { MatchRequest, ReportProblem } from '../../match/index.js'
 import type { CompiledResponse } from '../compile-response.js'
 import { compilePathParams, templateContext, type PathParams } from './context.js'
 import { TemplateSyntaxError, type TemplateEngine, type TemplateFn } from './engine.js'
+import { unionReads, type TemplateReads } from './reads.js'
 
 /** The parts of an answer a template renders. */
 export interface RenderedResponse {
@@ -15,8 +16,6 @@ export interface RenderedResponse {
 /** A templated response: every part compiled once, rendered per request. */
 export interface TemplatedResponse {
   render: (req: MatchRequest, rawHeaders: readonly string[]) => RenderedResponse
-  /** The context a request gives (also used by postServe bodies). */
-  context: (req: MatchRequest, rawHeaders: readonly string[], extra?: Record<string, unknown>) => Record<string, unknown>
 }
 
 /** Header values must stay writable whatever a request puts in them (no CR/LF, Latin-1 only). */
@@ -59,12 +58,11 @@ export function compileTemplatedResponse (
   const params: PathParams | null = compilePathParams(pathTemplate)
   const noBody = base.headers.every((h, i) => i % 2 === 1 || h !== 'content-length')
 
-  const context = (req: MatchRequest, rawHeaders: readonly string[], extra?: Record<string, unknown>): Record<string, unknown> =>
-    templateContext(req, rawHeaders, params, extra)
+  // Only what the templates read is taken from the request.
+  const reads = [body, statusMessage, ...headerTemplates].reduce<TemplateReads>((all, t) => (t === null ? all : unionReads(all, t.reads)), new Set())
   return {
-    context,
     render (req, rawHeaders) {
-      const ctx = context(req, rawHeaders)
+      const ctx = templateContext(req, rawHeaders, params, reads)
       const text = body === null ? '' : body(ctx)
       const bytes = noBody ? Buffer.alloc(0) : Buffer.from(text, 'utf8')
       const headers: string[] = []

@@ -108,4 +108,17 @@ describe('response templating', () => {
     const unknown = '- dsl:\n    requestDsl: {path: /a}\n    responseDsl: {template: true, text: "{{fakr \'x\'}}"}\n'
     expect(thrown(() => compileMock(loadDefinitionText(unknown, 'u.yaml'), { proxyTimeout: 1000, journalBodyBytes: 1024 }))).toMatchObject({ code: 'ERR_DSL_INVALID' })
   })
+
+  it('refuses blocks nested past the limit at once, and accepts the limit itself', () => {
+    const nested = (depth: number): string => '{{#if true}}'.repeat(depth) + 'x' + '{{/if}}'.repeat(depth)
+    const file = (text: string): string => `- dsl:\n    requestDsl: {path: /a}\n    responseDsl: {template: true, text: ${JSON.stringify(text)}}\n`
+    const started = Date.now()
+    const err = thrown(() => compileMock(loadDefinitionText(file(nested(50_000)), 'deep.yaml'), { proxyTimeout: 1000, journalBodyBytes: 1024 }))
+    expect(Date.now() - started).toBeLessThan(5_000)
+    expect(err).toMatchObject({ code: 'ERR_DSL_INVALID' })
+    expect((err as unknown as { details: Array<{ message: string }> }).details[0]?.message).toMatch(/blocks nest 50000 deep; the limit is 100/)
+    // else branches do not count as blocks
+    const withElses = '{{#if a}}1{{^}}2{{/if}}'.repeat(200) + nested(100)
+    expect(() => compileMock(loadDefinitionText(file(withElses), 'ok.yaml'), { proxyTimeout: 1000, journalBodyBytes: 1024 })).not.toThrow()
+  })
 })
