@@ -57,9 +57,10 @@ export async function startServing (params: StartServingParams): Promise<Serving
 
 /**
  * The HAR importer, loaded when a recording (`noMatchingRequestPreference: record`) is first read:
- * a runtime that never records does not load the importers (about 25 MiB).
+ * a runtime that never records does not load the importers (about 25 MiB). A cluster primary
+ * converts the recording its replicas sent with it too.
  */
-async function loadHarImporter (): Promise<HarImporter> {
+export async function loadHarImporter (): Promise<HarImporter> {
   const { importHar } = await import('../../importers/index.js')
   return (input) => importHar(input)
 }

@@ -2,7 +2,7 @@ import type { RuntimeOptions } from '../config/index.js'
 import type { MockServiceDocument } from '../dsl/index.js'
 import type { Logger, LogRing } from '../log/index.js'
 import { clusterAdminTarget, ReplicaSet, startAdmin, type AdminServer } from '../serve/index.js'
-import { writeReadyLines } from './lifecycle.js'
+import { loadHarImporter, writeReadyLines } from './lifecycle.js'
 import { UsageError } from './usage-error.js'
 
 /** Most replicas `--replicas` accepts. */
@@ -52,7 +52,7 @@ export async function startReplicated (params: StartReplicatedParams): Promise<R
   let admin: AdminServer | null = null
   if (options.adminPort !== undefined && options.adminPort !== null) {
     try {
-      admin = await startAdmin({ target: clusterAdminTarget(set, params.logRing), host: options.adminHost, port: options.adminPort, token: options.adminToken ?? null, log })
+      admin = await startAdmin({ target: clusterAdminTarget(set, params.logRing, loadHarImporter), host: options.adminHost, port: options.adminPort, token: options.adminToken ?? null, log })
     } catch (err) {
       await set.stop()
       throw err

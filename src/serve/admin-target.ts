@@ -68,7 +68,10 @@ export interface AdminTarget {
   search: AdminSearch
   /** issue 12: scenario states (absent where the target cannot reach them). */
   scenarios?: ScenarioAdmin
-  /** issue 12: the recording of `noMatchingRequestPreference: record` (absent on a cluster primary). */
+  /**
+   * issue 12: the recording of `noMatchingRequestPreference: record` (a cluster primary's merges
+   * its replicas'); absent where nothing can convert it (no HAR importer given).
+   */
   recordings?: RecordingAdmin
 }
 

@@ -187,7 +187,7 @@ function scenarioRoutes (target: AdminTarget): Array<[string, string, Handler]> 
  */
 function recordingRoutes (target: AdminTarget): Array<[string, string, Handler]> {
   const admin = (): NonNullable<AdminTarget['recordings']> => {
-    if (target.recordings === undefined) throw createError('ERR_API_UNPROCESSABLE', ['recordings are not reachable on this runtime (a runtime with --replicas records nothing)'])
+    if (target.recordings === undefined) throw createError('ERR_API_UNPROCESSABLE', ['recordings are not reachable on this runtime (started without the HAR importer that converts them)'])
     return target.recordings
   }
   return [

@@ -2,12 +2,13 @@ import type { Dispatcher } from 'undici'
 import type { MockServiceDocument } from '../dsl/index.js'
 import { mergeVerifications, newestFirst, type InspectionDetail, type InspectionListEntry, type UnmatchedEntry, type VerificationResult } from '../inspect/index.js'
 import type { LogRing } from '../log/index.js'
-import type { AdminSearch, AdminTarget, InspectionPage, ReconfigureResult, RuntimeHealth, ScenarioAdmin } from './admin-target.js'
+import type { AdminSearch, AdminTarget, InspectionPage, ReconfigureResult, RecordingAdmin, RuntimeHealth, ScenarioAdmin } from './admin-target.js'
 import type { ReplicaCall } from './cluster-protocol.js'
 import type { PostServeStats } from './post-serve.js'
 import { ReplicaGoneError, type ReplicaSet, type ReplicaState } from './cluster-primary.js'
 import { compileMock } from './compile-mock.js'
 import { closePools } from './proxy.js'
+import type { LoadHarImporter } from './record/recorded-requests.js'
 
 /** A replica in the primary's `GET /health`. */
 export interface ReplicaHealth {
@@ -40,14 +41,16 @@ const RECONFIGURE_TIMEOUT_MS = 60_000
  * `PUT /config` compiles once here (a 400 changes nothing anywhere) and answers after every
  * replica swapped, `/inspection` merges the replicas newest first, `/inspection/{id}` asks the
  * replica the id belongs to (replica k of N numbers k, k + N...), `/log` gathers every replica's
- * lines (each carries its `replica`) with the primary's own.
+ * lines (each carries its `replica`) with the primary's own, `/recordings` reads the recording the
+ * primary merged from every replica (given the HAR importer's loader that converts it).
  *
  * @example
  * await startAdmin({ target: clusterAdminTarget(set, logRing), host: '127.0.0.1', port: 0, log })
  */
-export function clusterAdminTarget (set: ReplicaSet, logRing: LogRing | null): AdminTarget {
+export function clusterAdminTarget (set: ReplicaSet, logRing: LogRing | null, loadHarImporter?: LoadHarImporter): AdminTarget {
   const up = (): number[] => set.views().filter((v) => v.state === 'UP').map((v) => v.replica)
   return {
+    ...(loadHarImporter === undefined ? {} : { recordings: clusterRecordings(set, up, loadHarImporter) }),
     health: async (): Promise<ClusterHealth> => {
       const workers = await Promise.all(set.views().map(async (view): Promise<ReplicaHealth> => {
         const health: ReplicaHealth = {
@@ -203,6 +206,40 @@ function clusterScenarios (set: ReplicaSet, up: () => number[]): ScenarioAdmin {
         dropped: sum(known.map((s) => s.dropped)),
         queued: sum(known.map((s) => s.queued)),
       }
+    },
+  }
+}
+
+/**
+ * `/recordings` of a cluster: the merged recording is the primary's (ReplicaSet.recording). A read
+ * first has every running replica send what it has queued (its reply comes after those messages),
+ * so that it sees every request answered before it, as on a single runtime; a replica that does
+ * not answer in time is left out of that read. A reset has every replica forget its queue, then
+ * forgets the merged recording; a replica that does not answer fails it, as `DELETE /inspection`.
+ */
+function clusterRecordings (set: ReplicaSet, up: () => number[], loadHarImporter: LoadHarImporter): RecordingAdmin {
+  return {
+    list: async (keepLatency) => {
+      await Promise.all(up().map(async (replica) => {
+        try {
+          await set.call(replica, { op: 'flushRecording' }, READ_TIMEOUT_MS)
+        } catch {
+          // Read what the primary holds; the replica's queue comes with its next batch.
+        }
+      }))
+      if (set.recording.size === 0) return { count: 0, transactions: [] }
+      const transactions = set.recording.transactions(await loadHarImporter(), keepLatency)
+      return { count: transactions.length, transactions }
+    },
+    clear: async () => {
+      await Promise.all(up().map(async (replica) => {
+        try {
+          await set.call(replica, { op: 'dropRecording' }, READ_TIMEOUT_MS)
+        } catch (err) {
+          if (!(err instanceof ReplicaGoneError)) throw err
+        }
+      }))
+      return set.recording.clear()
     },
   }
 }

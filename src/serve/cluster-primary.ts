@@ -12,6 +12,7 @@ import {
   type ReplicaMessage,
 } from './cluster-protocol.js'
 import type { Runtime } from './runtime.js'
+import { RecordedRequests } from './record/recorded-requests.js'
 import { commitScenarios, ScenarioStore } from './scenario/store.js'
 import { loadTlsMaterial, type TlsMaterial } from './tls.js'
 
@@ -77,7 +78,8 @@ const MAX_REQUESTS_PER_MS = 1_000
  * The primary of `understudy run --replicas N`: forks N replicas (node:cluster) that share the
  * mock service's ports, gives each its document and inspection-id residue, restarts a replica that
  * dies (logged; immediately, then with a backoff up to 5 s while it keeps dying young), talks
- * to them over IPC for the admin API (cluster-admin.ts), and keeps the scenario states they share.
+ * to them over IPC for the admin API (cluster-admin.ts), and keeps the scenario states they share
+ * and the recording they make.
  *
  * @example
  * const set = new ReplicaSet({ document, options, replicas: 4, log, args: ['run', '--mock', 'm.json'] })
@@ -93,6 +95,12 @@ export class ReplicaSet {
    * `/scenarios` routes read and change them here. They outlive replica restarts and reconfigurations.
    */
   readonly scenarios = new ScenarioStore()
+  /**
+   * The recording of `noMatchingRequestPreference: record` over every replica: each replica sends
+   * what it captured (coalesced, every 200 ms) and it is merged here, one entry per distinct
+   * request whichever replica forwarded it. It outlives replica restarts and reconfigurations.
+   */
+  readonly recording: RecordedRequests
   #document: MockServiceDocument
   readonly #params: ReplicaSetParams
   readonly #log: Logger
@@ -113,6 +121,7 @@ export class ReplicaSet {
     this.#params = params
     this.#document = params.document
     this.#log = params.log
+    this.recording = new RecordedRequests((url, reason) => this.#log.warn({ url }, reason))
     this.#slots = Array.from({ length: params.replicas }, (_, i): Slot => ({
       replica: i + 1,
       worker: null,
@@ -274,6 +283,9 @@ export class ReplicaSet {
         this.#send(worker, { kind: 'scenario-result', requestId: message.requestId, ok: result.ok, states: result.states })
         break
       }
+      case 'recorded':
+        this.recording.merge(message.requests)
+        break
       case 'reply': {
         const pending = slot.calls.get(message.callId)
         if (pending === undefined) return

@@ -1,6 +1,7 @@
 import type { MockServiceDocument } from '../dsl/index.js'
 import type { WireError } from '../errors/index.js'
 import type { InspectionFilter, RingIds, Verification } from '../inspect/index.js'
+import type { CapturedRequest } from './record/capture.js'
 import type { ScenarioRead, ScenarioWrite } from './scenario/store.js'
 import type { TlsMaterial } from './tls.js'
 
@@ -9,7 +10,10 @@ import type { TlsMaterial } from './tls.js'
  * replicas. A replica says `hello` once it listens for messages; the primary answers `start` with
  * what it serves; admin work goes as `call`s answered by `reply`s carrying the same `callId`.
  * The other way, a replica asks the primary to commit a scenario transition (`scenario`,
- * answered by `scenario-result` with the same `requestId`): the primary keeps the states.
+ * answered by `scenario-result` with the same `requestId`): the primary keeps the states. And a
+ * replica in `record` mode sends what it captured, coalesced, every 200 ms (`recorded`, no
+ * answer): the primary keeps the merged recording. Messages of one channel arrive in order, so a
+ * `reply` to `flushRecording` comes after the `recorded` messages sent before it.
  */
 
 /** Ports a replica listens on; 0 shares whatever port the first replica was given. */
@@ -34,6 +38,9 @@ export type ReplicaCall =
   | { op: 'verify'; verification: Verification }
   | { op: 'clear' }
   | { op: 'postServe' }
+  // the recording: send what is queued now (before the reply), or forget it
+  | { op: 'flushRecording' }
+  | { op: 'dropRecording' }
 
 export interface StartMessage {
   kind: 'start'
@@ -59,6 +66,7 @@ export type ReplicaMessage =
   | { kind: 'reply'; callId: number; value: unknown }
   | { kind: 'reply'; callId: number; error: WireError }
   | { kind: 'scenario'; requestId: number; reads: ScenarioRead[]; writes: ScenarioWrite[] }
+  | { kind: 'recorded'; requests: CapturedRequest[] }
 
 /**
  * Whether an IPC message is one of ours (Node's own cluster messages never reach 'message').

@@ -10,6 +10,7 @@ import {
   type ReplicaMessage,
   type StartMessage,
 } from './cluster-protocol.js'
+import { CaptureQueue } from './record/capture.js'
 import { startRuntime, type Runtime } from './runtime.js'
 import type { RequestCheck } from './request-check.js'
 import { SharedScenarios, type ScenarioCommitter } from './scenario/shared.js'
@@ -29,6 +30,8 @@ export interface ClusterReplicaParams {
   requestCheck?: (document: MockServiceDocument) => Promise<RequestCheck | null>
 }
 
+/** Captured requests per `recorded` message: a large batch goes as several messages of bounded size. */
+const RECORDED_PER_MESSAGE = 100
 /** How long a replica waits for the primary to commit a scenario transition. */
 const SCENARIO_TIMEOUT_MS = 5_000
 
@@ -42,9 +45,10 @@ const SCENARIO_TIMEOUT_MS = 5_000
  * if (cluster.isWorker) runClusterReplica({ options, log, logRing })
  */
 export function runClusterReplica (params: ClusterReplicaParams): void {
-  const send = (message: ReplicaMessage): void => {
+  const send = (message: ReplicaMessage, sent?: () => void): void => {
     // The channel is gone when the primary has died; Node's cluster then ends this process.
-    if (process.connected) process.send?.(message)
+    if (process.connected) process.send?.(message, undefined, undefined, sent)
+    else sent?.()
   }
   let runtime: Runtime | null = null
   let target: AdminTarget | null = null
@@ -69,6 +73,27 @@ export function runClusterReplica (params: ClusterReplicaParams): void {
     send({ kind: 'scenario', requestId, reads, writes })
   })
 
+  // What `record` forwards is captured here as in a single runtime, and sent to the primary
+  // (which merges every replica's) off the request path: coalesced, every 200 ms.
+  const capture = new CaptureQueue({
+    onDue: () => { sendRecorded() },
+    onSkipped: (url, reason) => log.warn({ url }, reason),
+  })
+  /**
+   * Sends what is queued to the primary; `sent` is called once the channel took the last of it.
+   * Returns how many distinct requests were sent.
+   */
+  const sendRecorded = (sent?: () => void): number => {
+    const { requests } = capture.take()
+    if (requests.length === 0) sent?.()
+    for (let i = 0; i < requests.length; i += RECORDED_PER_MESSAGE) {
+      const last = i + RECORDED_PER_MESSAGE >= requests.length
+      send({ kind: 'recorded', requests: requests.slice(i, i + RECORDED_PER_MESSAGE) }, last ? sent : undefined)
+    }
+    return requests.length
+  }
+  const recording: RecordingCalls = { flush: () => sendRecorded(), drop: () => capture.drop() }
+
   const start = async (message: StartMessage): Promise<void> => {
     log = params.log.child({ replica: message.replica, serviceMockId: message.document.id ?? 0 })
     const options: Readonly<RuntimeOptions> = { ...params.options, ...message.ports }
@@ -80,6 +105,7 @@ export function runClusterReplica (params: ClusterReplicaParams): void {
         log,
         requestCheck,
         scenarios: new SharedScenarios(committer),
+        recorder: capture,
         ids: message.ids,
         ...(message.tls === null ? {} : { tls: message.tls }),
       })
@@ -101,7 +127,7 @@ export function runClusterReplica (params: ClusterReplicaParams): void {
     try {
       await started
       if (target === null) throw new Error('replica not started')
-      send({ kind: 'reply', callId, value: await perform(target, call) })
+      send({ kind: 'reply', callId, value: await perform(target, call, recording) })
     } catch (err) {
       send({ kind: 'reply', callId, error: toWireError(err) })
     }
@@ -117,6 +143,16 @@ export function runClusterReplica (params: ClusterReplicaParams): void {
     runtime = null
     log.info({ pid: process.pid }, 'replica draining')
     await current.close().catch((err: unknown) => log.error({ err }, 'replica drain failed'))
+    // What the drained requests recorded reaches the primary before this process ends.
+    capture.stop()
+    await new Promise<void>((resolve) => {
+      // Bounded: a primary that stopped reading does not hold the exit.
+      const timer = setTimeout(resolve, 2000)
+      sendRecorded(() => {
+        clearTimeout(timer)
+        resolve()
+      })
+    })
     process.exit(0)
   }
 
@@ -149,7 +185,15 @@ export function runClusterReplica (params: ClusterReplicaParams): void {
   send({ kind: 'hello' })
 }
 
-async function perform (target: AdminTarget, call: ReplicaCall): Promise<unknown> {
+/** The primary's calls about the recording, which the replica's capture queue answers. */
+interface RecordingCalls {
+  /** Sends what is queued now (the `recorded` messages go before the reply); how many requests. */
+  flush: () => number
+  /** Forgets what is queued; how many exchanges. */
+  drop: () => number
+}
+
+async function perform (target: AdminTarget, call: ReplicaCall, recording: RecordingCalls): Promise<unknown> {
   switch (call.op) {
     case 'health':
       return await target.health()
@@ -173,5 +217,9 @@ async function perform (target: AdminTarget, call: ReplicaCall): Promise<unknown
       return await target.search.clear()
     case 'postServe':
       return (await target.scenarios?.postServe()) ?? null
+    case 'flushRecording':
+      return recording.flush()
+    case 'dropRecording':
+      return recording.drop()
   }
 }

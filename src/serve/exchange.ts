@@ -487,6 +487,7 @@ export class Exchange {
   /** Hands a live exchange to the recording or the listener (which batch their own work). */
   private recordLive (outcome: ProxyOutcome, origin: string): void {
     try {
+      const now = Date.now()
       const exchange: LiveExchange = {
         method: this.req.method ?? 'GET',
         url: this.req.url ?? '/',
@@ -496,7 +497,8 @@ export class Exchange {
         responseHeaders: outcome.headers,
         responseBody: outcome.captured,
         truncated: outcome.truncated,
-        durationMs: Date.now() - this.arrived,
+        durationMs: now - this.arrived,
+        endedAt: now,
       }
       if (this.recording && this.state.recording !== null) {
         // A truncated capture is skipped (and logged) when the recording merges its queue.

@@ -4,7 +4,7 @@ import type { CapacityGate } from './capacity.js'
 import type { CompiledMock } from './compile-mock.js'
 import type { RequestCheck } from './request-check.js'
 import type { Exchange } from './exchange.js'
-import type { Recording } from './record/recording.js'
+import type { LiveRecorder } from './record/capture.js'
 
 /**
  * The state a runtime's request handler reads. `mock` is the only mutable member: a reload
@@ -28,8 +28,11 @@ export interface RuntimeState {
   requestCheck: RequestCheck | null
   /** issue 12: told about every exchange forwarded to the live system (recording); null: none. */
   readonly onLive: LiveListener | null
-  /** issue 12: what `noMatchingRequestPreference: record` captured (kept across swaps); null: no recording here. */
-  readonly recording: Recording | null
+  /**
+   * issue 12: where `noMatchingRequestPreference: record` hands what it forwarded (kept across
+   * swaps): this runtime's Recording, or a cluster replica's queue to the primary; null: none.
+   */
+  readonly recording: LiveRecorder | null
 }
 
 /** One request answered by the live system, as a recorder sees it. */
@@ -45,6 +48,8 @@ export interface LiveExchange {
   /** True when the body was longer than what was captured. */
   truncated: boolean
   durationMs: number
+  /** When the answer ended (epoch ms): a recording keeps the newest answer to a request. */
+  endedAt?: number
 }
 
 export type LiveListener = (exchange: LiveExchange) => void

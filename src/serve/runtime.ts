@@ -16,6 +16,7 @@ import { loadTlsMaterial, type TlsMaterial } from './tls.js'
 import { ScenarioStore, type ScenarioStates } from './scenario/store.js'
 import { PostServeQueue } from './post-serve.js'
 import { Recording, type LoadHarImporter } from './record/recording.js'
+import type { LiveRecorder } from './record/capture.js'
 
 /** A running mock service: its listeners, its current configuration and its journal. */
 export interface Runtime {
@@ -34,8 +35,9 @@ export interface Runtime {
   setRequestCheck: (check: RequestCheck | null) => void
   /**
    * issue 12: what `noMatchingRequestPreference: record` captured, across configuration swaps, and
-   * the loader of the HAR importer that converts it; null when started without one (a cluster
-   * replica), in which case `record` forwards like `bypasslive` and records nothing.
+   * the loader of the HAR importer that converts it; null when started without one: a cluster
+   * replica (which hands its captures to the primary through `recorder`), or a runtime that
+   * records nothing (`record` then forwards like `bypasslive`).
    */
   readonly recording: { readonly requests: Recording; readonly loadHarImporter: LoadHarImporter } | null
   /** Stops accepting, lets requests in flight finish (up to `drainTimeout`), then closes. */
@@ -62,6 +64,11 @@ export interface StartRuntimeParams {
    * (`record` forwards like `bypasslive`) and GET /recordings answers 422.
    */
   loadHarImporter?: LoadHarImporter
+  /**
+   * issue 12: where a cluster replica hands what `record` forwarded (its queue to the primary,
+   * cluster-worker.ts), instead of a Recording of its own; takes precedence over `loadHarImporter`.
+   */
+  recorder?: LiveRecorder
 }
 
 /**
@@ -73,7 +80,7 @@ export interface StartRuntimeParams {
  * await fetch(runtime.urls.http + '/pets')
  * await runtime.close()
  */
-export async function startRuntime ({ document, options, log, ids, tls: givenTls, requestCheck, onLive, scenarios, loadHarImporter }: StartRuntimeParams): Promise<Runtime> {
+export async function startRuntime ({ document, options, log, ids, tls: givenTls, requestCheck, onLive, scenarios, loadHarImporter, recorder }: StartRuntimeParams): Promise<Runtime> {
   // One pool per upstream origin for the runtime's lifetime, closed when it closes: requests begun
   // before a swap may forward after it (body still arriving), on the old configuration's targets.
   const pools = new Map<string, Dispatcher>()
@@ -88,6 +95,7 @@ export async function startRuntime ({ document, options, log, ids, tls: givenTls
     matchHost: options.matchHost,
   }
   const mock = compileMock(document, compileOptions)
+  const own = recorder === undefined && loadHarImporter !== undefined ? new Recording({ onSkipped: (url, reason) => log.warn({ url }, reason) }) : null
   const state: RuntimeState = {
     mock,
     ring: options.inspection.enabled ? new InspectionRing(options.inspection, ids) : null,
@@ -100,7 +108,7 @@ export async function startRuntime ({ document, options, log, ids, tls: givenTls
     draining: false,
     requestCheck: requestCheck ?? null,
     onLive: onLive ?? null,
-    recording: loadHarImporter === undefined ? null : new Recording({ onSkipped: (url, reason) => log.warn({ url }, reason) }),
+    recording: recorder ?? own,
   }
   const handler = safely(createRequestHandler(state), log) as Listener
   const sweeper = startBodySweep(state)
@@ -138,11 +146,11 @@ export async function startRuntime ({ document, options, log, ids, tls: givenTls
     // Requests being served plus those whose body is still arriving (which hold no capacity place).
     inFlight: () => state.gate.current + state.pendingBodies.size,
     setRequestCheck: (check) => { state.requestCheck = check },
-    recording: state.recording === null || loadHarImporter === undefined ? null : { requests: state.recording, loadHarImporter },
+    recording: own === null || loadHarImporter === undefined ? null : { requests: own, loadHarImporter },
     close () {
       closing ??= drain(state, listeners, options.drainTimeout, pools).finally(async () => {
         clearInterval(sweeper)
-        state.recording?.stop()
+        own?.stop()
         await postServe.close()
       })
       return closing

@@ -98,7 +98,6 @@ function settingsProblems (v: SettingsValue): Record<string, string | undefined>
   if (!/^\d+$/.test(v.replicas) || Number(v.replicas) < 1 || Number(v.replicas) > 32) out['replicas'] = 'Replicas must be a whole number from 1 to 32'
   if (!/^\d+$/.test(v.thinkTime)) out['thinkTime'] = 'Think time must be a whole number of milliseconds'
   if (forwards(v.policy) && v.liveSystemHost.trim() === '') out['liveSystemHost'] = 'The live system host is required to forward'
-  if (v.policy === 'record' && v.replicas !== '1') out['replicas'] = 'A recording mock service runs one replica'
   if (v.policy === 'returnTransaction' && !/^\d+$/.test(v.noMatchTxn)) out['noMatchingRequestTxnId'] = 'The transaction id is required'
   return out
 }

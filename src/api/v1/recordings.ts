@@ -37,7 +37,8 @@ async function runtimeRecordings (ctx: ApiContext, mock: MockService): Promise<R
   try {
     return (await adminGet<RecordingsView>(adminUrl, '/recordings')).result
   } catch (err) {
-    // A runtime of several replicas keeps no recording (docs/runtime.md): nothing to save.
+    // A runtime that cannot convert a recording holds none reachable (an older runtime with
+    // --replicas said so too): nothing to save.
     if (isUnderstudyError(err) && /recordings are not reachable/.test(err.message)) return null
     throw err
   }

@@ -159,10 +159,6 @@ async function fieldsOf (repos: Repositories, workspace: Workspace, input: MockS
   if ((preference === 'bypasslive' || preference === 'record') && (out.liveSystemHost ?? current?.liveSystemHost ?? null) === null) {
     throw invalidField('/liveSystemHost', `is required when noMatchingRequestPreference is ${preference}`)
   }
-  // The recording lives in the runtime's one process (docs/runtime.md): replicas would each keep their own.
-  if (preference === 'record' && (out.replicas ?? current?.replicas ?? 1) > 1) {
-    throw invalidField('/replicas', 'must be 1 when noMatchingRequestPreference is record')
-  }
   return out
 }
 

@@ -4,13 +4,15 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { startCli, type CliServer } from '../../helpers/cli.js'
 import { tempDir } from '../../helpers/temp-dir.js'
-import { burst, ticketRace } from '../../helpers/traffic.js'
+import { startUpstream } from '../../helpers/upstream.js'
+import { burst, replay, ticketRace, type ReplayRequest } from '../../helpers/traffic.js'
 
 /*
  * `understudy run --replicas 2`: what the replicas share through the primary (docs/runtime.md,
  * "Replicas"): scenario states (one transition winner among 1,000 concurrent requests spread over
- * both replicas), the verification API over every replica's journal, and request validation
- * applied by every replica.
+ * both replicas), the verification API over every replica's journal, request validation
+ * applied by every replica, and the recording of `noMatchingRequestPreference: record`, merged by
+ * the primary from every replica's captures.
  */
 
 interface Envelope<T> { result: T, error: { code: string } | null, total?: number }
@@ -154,6 +156,75 @@ paths:
     const cleared = await admin<{ deleted: number }>(server, '/inspection', { method: 'DELETE' })
     expect(cleared.body.result.deleted).toBe(11)
     expect((await admin<{ count: number }>(server, '/inspection/count')).body.result.count).toBe(0)
+    await server.stop()
+  }, 60_000)
+
+  it('records over both replicas into one recording in the primary, then serves it with identical answers', async () => {
+    let generation = 'v1'
+    const upstream = await startUpstream((req, res) => {
+      const body = Buffer.from(JSON.stringify({ generation, method: req.method, url: req.url, got: req.body.toString() }))
+      res.writeHead(req.method === 'GET' ? 200 : 201, { 'content-type': 'application/json' })
+      res.end(body)
+    })
+    const requests: ReplayRequest[] = [
+      ['/pets?limit=2', {}],
+      ['/pets?limit=3', {}],
+      ['/pets/1', {}],
+      ['/orders', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"item": "ball"}' }],
+      ['/orders', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"item": "rope"}' }],
+      ['/orders/7', { method: 'PUT', headers: { 'content-type': 'text/plain' }, body: 'shipped' }],
+    ]
+    // Several clients at once, each on its own connection: the primary hands connections to the
+    // replicas in turn, so both forward (and record) the same requests.
+    const clients = async (count: number): Promise<string[][]> => await Promise.all(Array.from({ length: count }, async () => await replay(server.url, requests)))
+    const matched = { name: 'health', dsl: { requestDsl: { method: 'GET', path: '/health' }, responseDsl: { text: 'mocked' } } }
+    const document = (mode: string, transactions: unknown[]): string => JSON.stringify({ name: 'rec', noMatchingRequestPreference: mode, liveSystemHost: upstream.url, transactions })
+    const server = await startCli(['run', '--mock', file('rec.json', document('return404', [matched])), '--port', '0', '--admin-port', '0', '--replicas', '2'], { timeoutMs: 20_000 })
+    await server.waitFor('stdout', 'admin on')
+    type Recorded = { count: number, transactions: Array<{ dsl: { requestDsl: unknown, responseDsl: { content?: string, responseDelay?: { type: string } } } }> }
+    const recordings = async (query = ''): Promise<Recorded> => (await admin<Recorded>(server, `/recordings${query}`)).body.result
+    const configure = async (mode: string, transactions: unknown[]): Promise<number> =>
+      (await admin(server, '/config', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: document(mode, transactions) })).status
+
+    // switched into record mode by PUT /config, as on a single runtime
+    expect((await fetch(`${server.url}/pets/1`)).status).toBe(404)
+    expect(await configure('record', [matched])).toBe(200)
+    const rounds = await clients(8)
+    const live = rounds[0] as string[]
+    for (const round of rounds) expect(round).toEqual(live)
+    expect(live.join()).toContain('"got":"{\\"item\\": \\"rope\\"}"')
+    expect(upstream.requests).toHaveLength(8 * requests.length)
+    const health = await admin<{ workers: Array<{ inspection: { records: number } }> }>(server, '/health')
+    for (const w of health.body.result.workers) expect(w.inspection.records).toBeGreaterThan(0)
+
+    // read at once (each replica sends what it has queued before the primary answers): one
+    // transaction per distinct request, no duplicates, latencies of both replicas fitted
+    const recorded = await recordings()
+    expect(recorded.count).toBe(requests.length)
+    expect(new Set(recorded.transactions.map((t) => JSON.stringify(t.dsl.requestDsl))).size).toBe(requests.length)
+    expect(recorded.transactions.every((t) => t.dsl.responseDsl.responseDelay === undefined)).toBe(true)
+    expect((await recordings('?keepLatency=true')).transactions.every((t) => t.dsl.responseDsl.responseDelay?.type === 'lognormal')).toBe(true)
+    expect((await admin(server, '/recordings?keepLatency=maybe')).status).toBe(400)
+
+    // recording again, over both replicas, updates the same transactions with the newest answers
+    generation = 'v2'
+    const again = await clients(4)
+    expect(again[0]?.join()).toContain('"generation":"v2"')
+    const updated = await recordings()
+    expect(updated.count).toBe(requests.length)
+    // each recorded body (base64 `content`, as the HAR importer keeps a capture) is the newest answer
+    const bodies = updated.transactions.map((t) => Buffer.from(t.dsl.responseDsl.content ?? '', 'base64').toString('utf8'))
+    expect(bodies.every((b) => b.includes('"generation":"v2"'))).toBe(true)
+
+    // switch to serving the recording: every replica answers the same requests identically, upstream gone
+    expect(await configure('return404', [matched, ...updated.transactions])).toBe(200)
+    await upstream.close()
+    for (const round of await clients(4)) expect(round).toEqual(again[0])
+    expect(await (await fetch(`${server.url}/health`)).text()).toBe('mocked')
+    // the recording outlives the swap; a reset forgets it everywhere
+    expect((await recordings()).count).toBe(requests.length)
+    expect((await admin<{ cleared: number }>(server, '/recordings', { method: 'DELETE' })).body.result.cleared).toBe(requests.length)
+    expect((await recordings()).count).toBe(0)
     await server.stop()
   }, 60_000)
 })

@@ -7,7 +7,7 @@ import { replay as replayAll, type ReplayRequest } from '../../helpers/traffic.j
 
 /*
  * issue 12 through the platform, on real `understudy run` processes (dist/ must be built):
- * a mock service in record mode whose recording lands in its service, and the cors, faults and
+ * a mock service in record mode (with two replicas) whose recording lands in its service, and the cors, faults and
  * templateSeed fields of mock service records.
  */
 
@@ -51,23 +51,23 @@ describe('platform: record mode', () => {
     const ws = platform.workspaceId
     const service = await json<{ id: number }>(await platform.request(`/api/v1/workspaces/${ws}/services`, { method: 'POST', json: { name: 'pets' } }))
     const base = `/api/v1/workspaces/${ws}/service-mocks`
-    // record needs a live system, and one replica
+    // record needs a live system
     const missing = await platform.request(base, { method: 'POST', json: { serviceId: service.result.id, name: 'r', noMatchingRequestPreference: 'record' } })
     expect(missing.status).toBe(400)
     expect((await json(missing)).error?.details?.[0]?.path).toBe('/liveSystemHost')
-    const replicated = await platform.request(base, { method: 'POST', json: { serviceId: service.result.id, name: 'r', noMatchingRequestPreference: 'record', liveSystemHost: upstream.url, replicas: 2 } })
-    expect((await json(replicated)).error?.details?.[0]?.path).toBe('/replicas')
 
-    const created = await json<{ id: number; noMatchingRequestPreference: string }>(await platform.request(base, {
+    // with replicas: the runtime's primary merges what every replica recorded (docs/runtime.md)
+    const created = await json<{ id: number; noMatchingRequestPreference: string; replicas: number }>(await platform.request(base, {
       method: 'POST',
-      json: { serviceId: service.result.id, name: 'recorder', noMatchingRequestPreference: 'RECORD', liveSystemHost: upstream.url },
+      json: { serviceId: service.result.id, name: 'recorder', noMatchingRequestPreference: 'RECORD', liveSystemHost: upstream.url, replicas: 2 },
     }))
-    expect(created.result.noMatchingRequestPreference).toBe('record')
+    expect(created.result).toMatchObject({ noMatchingRequestPreference: 'record', replicas: 2 })
     const path = `${base}/${created.result.id}`
     expect(await act(platform, path, 'deploy')).toBe('FINISHED')
     const endpoint = (await json<{ httpEndpoint: string }>(await platform.request(path))).result.httpEndpoint
-    const live = await replay(endpoint)
-    await replay(endpoint)
+    // two clients at once, on two connections: one per replica
+    const [live, other] = await Promise.all([replay(endpoint), replay(endpoint)])
+    expect(other).toEqual(live)
     expect(upstream.requests).toHaveLength(8)
 
     // read through the platform without saving

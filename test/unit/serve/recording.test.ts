@@ -1,21 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { fitDelay, MAX_RECORDED_REQUESTS, Recording } from '../../../src/serve/record/recording.js'
-import type { LiveExchange } from '../../../src/serve/index.js'
-
-function exchange (url: string, overrides: Partial<LiveExchange> = {}): LiveExchange {
-  return {
-    method: 'GET',
-    url,
-    requestHeaders: { accept: 'application/json' },
-    requestBody: null,
-    status: 200,
-    responseHeaders: ['content-type', 'application/json'],
-    responseBody: Buffer.from('{"ok":true}'),
-    truncated: false,
-    durationMs: 12,
-    ...overrides,
-  }
-}
+import { liveExchange as exchange } from '../../helpers/live-exchange.js'
 
 describe('Recording', () => {
   it('keeps one entry per distinct request (method, url with query, body): a repeat replaces it and adds a latency sample', () => {
