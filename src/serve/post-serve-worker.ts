@@ -1,6 +1,7 @@
 import { parentPort } from 'node:worker_threads'
 import { Agent } from 'undici'
 import type { SenderReport, WebhookCall } from './post-serve.js'
+import { lowerThreadPriority } from '../config/index.js'
 
 /*
  * The webhook sender's thread (issue 12): the HTTP calls of `postServe` cost about as much CPU as
@@ -18,6 +19,9 @@ const FAILURES_PER_REPORT = 5
 
 const port = parentPort
 if (port === null) throw new Error('post-serve-worker must run in a worker thread')
+// Webhooks are background work: on a core shared with the serving thread, answers go first and
+// the calls take the idle time (the queue absorbs bursts).
+lowerThreadPriority()
 
 // Its own agent: the global dispatcher may be Node's built-in undici (of another major version,
 // with another handler API) once anything in the process used fetch.

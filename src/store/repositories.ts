@@ -100,14 +100,25 @@ export interface TransactionFilter {
   ids?: number[]
 }
 
+/** A transaction of an import, encoded: see `TransactionRepository.createEncodedMany`. */
+export interface EncodedTransactionRow {
+  name: string
+  description: string | null
+  dslType: string
+  tags: readonly string[]
+  dslJson: string | Uint8Array
+}
+
 export interface TransactionRepository {
   create: (input: New<StoredTransaction, keyof AuditFields> & { by: string }) => Promise<StoredTransaction>
   /**
-   * `create` for imports of many transactions: the DSL comes as the JSON text to keep (the caller
-   * validated it), as a string or as its UTF-8 bytes (stored as they are, never decoded in
-   * JavaScript), and only the new id is returned, so that nothing is parsed back.
+   * `create` for imports of many transactions into one service, a run of rows at a time: each
+   * DSL comes as the JSON text to keep (the caller validated it), as a string or as its UTF-8
+   * bytes (stored as they are, never decoded in JavaScript), and only the new ids are returned, in
+   * order, so that nothing is parsed back. A run is inserted in one synchronous step: the caller
+   * keeps runs short and gives the event loop a turn between them.
    */
-  createEncoded: (input: Omit<New<StoredTransaction, keyof AuditFields>, 'dsl'> & { dslJson: string | Uint8Array; by: string }) => Promise<number>
+  createEncodedMany: (into: { workspaceId: number; serviceId: number; by: string }, rows: readonly EncodedTransactionRow[]) => Promise<number[]>
   get: (workspaceId: number, id: number) => Promise<StoredTransaction | undefined>
   list: (workspaceId: number, filter: TransactionFilter, query: ListQuery) => Promise<Page<StoredTransaction>>
   update: (

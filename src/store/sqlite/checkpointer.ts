@@ -20,6 +20,8 @@ const driver = createRequire(import.meta.url).resolve('better-sqlite3')
 const source = `
 const { workerData } = require('node:worker_threads')
 const Database = require(workerData.driver)
+// background work: lower this thread's CPU priority (Linux; see config/thread-priority.ts)
+try { require('node:os').setPriority(Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop()), 10) } catch {}
 const db = new Database(workerData.file, { fileMustExist: true })
 try {
   db.pragma('busy_timeout = 5000')

@@ -148,15 +148,19 @@ export function transactionRepository (ctx: RepoContext): TransactionRepository 
       replaceTags(id, input.tags)
       return { ...transactions.decode(row), tags: distinct(input.tags) }
     },
-    async createEncoded (input) {
+    async createEncodedMany (into, rows) {
       ctx.check()
       const now = ctx.now()
-      const { lastInsertRowid } = conn.statement(insertEncodedSql)
-        .run(input.workspaceId, input.serviceId, input.name, input.description ?? null, input.dslType, input.dslJson, now, now, input.by, input.by)
-      const id = Number(lastInsertRowid)
-      // a new row has no tags to replace
-      if (input.tags.length > 0) insertTags(id, input.tags)
-      return id
+      const insert = conn.statement(insertEncodedSql)
+      const ids: number[] = []
+      for (const row of rows) {
+        const { lastInsertRowid } = insert.run(into.workspaceId, into.serviceId, row.name, row.description ?? null, row.dslType, row.dslJson, now, now, into.by, into.by)
+        const id = Number(lastInsertRowid)
+        // a new row has no tags to replace
+        if (row.tags.length > 0) insertTags(id, row.tags)
+        ids.push(id)
+      }
+      return ids
     },
     async get (workspaceId, id) {
       ctx.check()
