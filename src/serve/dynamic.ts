@@ -1,7 +1,7 @@
 import type { MockServiceDocument, Transaction } from '../dsl/index.js'
 import type { MatchRequest, ReportProblem, Predicate } from '../match/index.js'
 import { compilePathParams, templateContext } from './template/context.js'
-import type { TemplateReads } from './template/reads.js'
+import type { ContextFields } from './template/reads.js'
 import type { CompiledResponse } from './compile-response.js'
 import { compileFault, type CompiledFault } from './fault.js'
 import { compilePostServe, type CompiledPostServe } from './post-serve.js'
@@ -19,8 +19,8 @@ export interface DynamicFeatures {
   readonly scenario: CompiledScenario | null
   readonly fault: CompiledFault | null
   readonly postServe: CompiledPostServe | null
-  /** The template context of a request (`request.*` as far as `reads` names, path variables included), plus `extra`. */
-  readonly context: (req: MatchRequest, rawHeaders: readonly string[], reads: TemplateReads, extra?: Record<string, unknown>) => Record<string, unknown>
+  /** The template context of a request (the `request.*` fields `fields` names, path variables included), plus `extra`. */
+  readonly context: (req: MatchRequest, rawHeaders: readonly string[], fields: ContextFields, extra?: Record<string, unknown>) => Record<string, unknown>
 }
 
 /** Builds the dynamic features of a mock service's transactions; one template engine per mock service. */
@@ -58,7 +58,7 @@ export class DynamicCompiler {
     const pathTemplate = url?.matcherName === 'equals_url' ? url.matchingValue : undefined
     const params = compilePathParams(pathTemplate)
     return {
-      context: (req, rawHeaders, reads, extra) => templateContext(req, rawHeaders, params, reads, extra),
+      context: (req, rawHeaders, fields, extra) => templateContext(req, rawHeaders, params, fields, extra),
       template: dsl.template === true ? compileTemplatedResponse(dsl, base, this.templates(), pathTemplate, report) : null,
       scenario,
       fault,

@@ -9,7 +9,6 @@ import { applyPrefer, type RequestCheck } from './request-check.js'
 import type { DynamicFeatures } from './dynamic.js'
 import { injectFault, type CompiledFault } from './fault.js'
 import { HelperFailure } from './template/helpers.js'
-import { readsField } from './template/reads.js'
 import type { ScenarioTurn, SharedScenarios } from './scenario/shared.js'
 
 /** A request matched again this many times on fresh scenario states gives up (503). */
@@ -372,9 +371,9 @@ export class Exchange {
     const delay = sampler === null ? 0 : sampler()
     if (dynamic.postServe !== null && this.mock.postServe !== null) {
       const rawHeaders = this.req.rawHeaders
-      const reads = dynamic.postServe.reads
-      const context = (): Record<string, unknown> => dynamic.context(request, rawHeaders, reads, {
-        response: readsField(reads, 'response', 'body') ? { status: served.status, body: served.body.toString('utf8') } : { status: served.status },
+      const fields = dynamic.postServe.fields
+      const context = (): Record<string, unknown> => dynamic.context(request, rawHeaders, fields, {
+        response: fields.responseBody ? { status: served.status, body: served.body.toString('utf8') } : { status: served.status },
       })
       dynamic.postServe.fire(this.mock.postServe, context, delay)
     }

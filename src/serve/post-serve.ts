@@ -4,7 +4,7 @@ import type { Logger } from '../log/index.js'
 import type { MatchRequest } from '../match/index.js'
 import type { TemplateEngine, TemplateFn } from './template/engine.js'
 import { constantTemplate, TemplateSyntaxError } from './template/engine.js'
-import { unionReads, type TemplateReads } from './template/reads.js'
+import { contextFields, unionReads, type ContextFields, type TemplateReads } from './template/reads.js'
 import type { ReportProblem } from '../match/index.js'
 
 /** Webhooks waiting or in flight past this are dropped (and counted): answers never wait for them. */
@@ -172,7 +172,7 @@ export class PostServeQueue {
 /** A transaction's `postServe` calls, their bodies and URLs compiled as templates. */
 export interface CompiledPostServe {
   /** What the calls' templates read of the context: a request builds only that. */
-  reads: TemplateReads
+  fields: ContextFields
   /**
    * Queues every call for this request; `after` is the answer's delay. `context` is called once,
    * when the first call is rendered (off the request's turn).
@@ -199,9 +199,9 @@ export function compilePostServe (calls: PostServeCall[] | undefined, engine: Te
     body: call.body === undefined ? null : compile(call.body, `/dsl/responseDsl/postServe/${i}/body`),
     delay: call.delay ?? 0,
   }))
-  const reads = compiled.reduce<TemplateReads>((all, call) => unionReads(unionReads(all, call.url.reads), call.body?.reads ?? new Set()), new Set())
+  const fields = contextFields(compiled.reduce<TemplateReads>((all, call) => unionReads(unionReads(all, call.url.reads), call.body?.reads ?? new Set()), new Set()))
   return {
-    reads,
+    fields,
     fire (queue, context, after) {
       let ctx: Record<string, unknown> | null = null
       for (const call of compiled) {

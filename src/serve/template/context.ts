@@ -1,5 +1,5 @@
 import type { MatchRequest } from '../../match/index.js'
-import { readsField, type TemplateReads } from './reads.js'
+import type { ContextFields } from './reads.js'
 
 /** `{name}` placeholders of an `equals_url` template, compiled to a regex with one group each. */
 export interface PathParams {
@@ -30,15 +30,14 @@ const single = (v: string | string[] | undefined): string | undefined => (Array.
 
 /**
  * The template context of one request: `request.*` as WireMock names it, with only the fields
- * `reads` names (all of them for 'all'). Values with several occurrences give the first one;
+ * `fields` names (reads.ts `contextFields`, decided when the templates compiled). Values with several occurrences give the first one;
  * `request.query.x.[1]` reaches the others.
  */
-export function templateContext (req: MatchRequest, rawHeaders: readonly string[], params: PathParams | null, reads: TemplateReads, extra?: Record<string, unknown>): Record<string, unknown> {
-  const wants = (field: string): boolean => readsField(reads, 'request', field)
+export function templateContext (req: MatchRequest, rawHeaders: readonly string[], params: PathParams | null, fields: ContextFields, extra?: Record<string, unknown>): Record<string, unknown> {
   const request: Record<string, unknown> = {}
-  if (wants('url')) request['url'] = req.url
-  const needsSegments = wants('path') || wants('pathSegments')
-  const needsParams = wants('path') || wants('pathParams')
+  if (fields.url) request['url'] = req.url
+  const needsSegments = fields.path || fields.pathSegments
+  const needsParams = fields.path || fields.pathParams
   const pathSegments = needsSegments ? req.path.split('/').filter((s) => s !== '') : []
   const pathParams: Record<string, string> = {}
   if (needsParams && params !== null) {
@@ -46,16 +45,16 @@ export function templateContext (req: MatchRequest, rawHeaders: readonly string[
     if (m !== null) params.names.forEach((name, i) => { pathParams[name] = decodeURIComponent(m[i + 1] ?? '') })
   }
   // Renders as the path and also answers `request.path.id` and `request.path.[0]`.
-  if (wants('path')) request['path'] = textLike(req.path, { ...pathSegments, ...pathParams })
-  if (wants('pathSegments')) request['pathSegments'] = pathSegments
-  if (wants('pathParams')) request['pathParams'] = pathParams
-  if (wants('method')) request['method'] = req.method
-  if (wants('query')) {
+  if (fields.path) request['path'] = textLike(req.path, { ...pathSegments, ...pathParams })
+  if (fields.pathSegments) request['pathSegments'] = pathSegments
+  if (fields.pathParams) request['pathParams'] = pathParams
+  if (fields.method) request['method'] = req.method
+  if (fields.query) {
     const query: Record<string, unknown> = {}
     for (const [name, value] of Object.entries(req.query())) query[name] = Array.isArray(value) ? textLike(value[0] ?? '', { ...value }) : value
     request['query'] = query
   }
-  if (wants('headers')) {
+  if (fields.headers) {
     const headers: Record<string, string | undefined> = {}
     for (const [name, value] of Object.entries(req.headers)) headers[name] = single(value)
     // As written too (`request.headers.X-Request-Id`), as WireMock users write them.
@@ -65,11 +64,11 @@ export function templateContext (req: MatchRequest, rawHeaders: readonly string[
     }
     request['headers'] = headers
   }
-  if (wants('cookies')) {
+  if (fields.cookies) {
     const cookies: Record<string, string | undefined> = {}
     for (const [name, value] of Object.entries(req.cookies())) cookies[name] = single(value)
     request['cookies'] = cookies
   }
-  if (wants('body')) request['body'] = req.text()
+  if (fields.body) request['body'] = req.text()
   return { request, ...extra }
 }

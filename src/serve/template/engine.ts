@@ -100,6 +100,11 @@ interface ProtoAccess {
   isPrototypeConstructor: (parent: unknown, name: string, result: unknown) => boolean
 }
 
+/** Handlebars' own helper wrapper (the one its runtime applies on every render). */
+interface WrapHelper {
+  wrapHelper: (helper: unknown, transform: (options: { lookupProperty?: unknown }) => unknown) => unknown
+}
+
 /**
  * Every top-level render in Handlebars re-wraps each registered helper in a new closure (to hand
  * it `options.lookupProperty`) and rebuilds the prototype-access rules: with our fifty helpers
@@ -111,7 +116,8 @@ interface ProtoAccess {
  * test/unit/serve/template-engine.test.ts holds the behaviours that depend on it.
  */
 function preparedRuntime (registry: HandlebarsRegistry): PreparedRuntime {
-  const access = createRequire(import.meta.url)('handlebars/dist/cjs/handlebars/internal/proto-access.js') as ProtoAccess
+  const require = createRequire(import.meta.url)
+  const access = require('handlebars/dist/cjs/handlebars/internal/proto-access.js') as ProtoAccess
   const protoAccessControl = access.createProtoAccessControl({})
   const lookupProperty = (parent: Record<string, unknown>, name: string): unknown => {
     const result = parent[name]
@@ -119,14 +125,11 @@ function preparedRuntime (registry: HandlebarsRegistry): PreparedRuntime {
     if (Object.prototype.hasOwnProperty.call(parent, name) && !access.isPrototypeConstructor(parent, name, result)) return result
     return access.resultIsAllowed(result, protoAccessControl, name) ? result : undefined
   }
-  const wrap = (helper: unknown): unknown => {
-    if (typeof helper !== 'function') return helper
-    return function (this: unknown, ...args: unknown[]): unknown {
-      const options = args[args.length - 1] as { lookupProperty?: unknown }
-      options.lookupProperty = lookupProperty
-      return (helper as (...a: unknown[]) => unknown).apply(this, args)
-    }
-  }
+  const { wrapHelper } = require('handlebars/dist/cjs/handlebars/internal/wrapHelper.js') as WrapHelper
+  const wrap = (helper: unknown): unknown => wrapHelper(helper, (options) => {
+    options.lookupProperty = lookupProperty
+    return options
+  })
   const helpers: Record<string, unknown> = {}
   for (const [name, helper] of Object.entries(registry.helpers)) helpers[name] = wrap(helper)
   const hooks: Record<string, unknown> = {}

@@ -57,7 +57,34 @@ export function unionReads (a: TemplateReads, b: TemplateReads): TemplateReads {
   return new Set([...a, ...b])
 }
 
-/** Whether `reads` includes `root.field`. */
-export function readsField (reads: TemplateReads, root: string, field: string): boolean {
-  return reads === 'all' || reads.has(`${root}.${field}`)
+/** Which parts of a template context a request builds: decided once, when its templates compile. */
+export interface ContextFields {
+  readonly url: boolean
+  readonly path: boolean
+  readonly pathSegments: boolean
+  readonly pathParams: boolean
+  readonly method: boolean
+  readonly query: boolean
+  readonly headers: boolean
+  readonly cookies: boolean
+  readonly body: boolean
+  /** `response.body` (a webhook's context): the answer's body decoded as text. */
+  readonly responseBody: boolean
+}
+
+/** The context fields that templates reading `reads` need. */
+export function contextFields (reads: TemplateReads): ContextFields {
+  const wants = (name: string): boolean => reads === 'all' || reads.has(name)
+  return {
+    url: wants('request.url'),
+    path: wants('request.path'),
+    pathSegments: wants('request.pathSegments'),
+    pathParams: wants('request.pathParams'),
+    method: wants('request.method'),
+    query: wants('request.query'),
+    headers: wants('request.headers'),
+    cookies: wants('request.cookies'),
+    body: wants('request.body'),
+    responseBody: wants('response.body'),
+  }
 }

@@ -3,7 +3,7 @@ import type { MatchRequest, ReportProblem } from '../../match/index.js'
 import type { CompiledResponse } from '../compile-response.js'
 import { compilePathParams, templateContext, type PathParams } from './context.js'
 import { TemplateSyntaxError, type TemplateEngine, type TemplateFn } from './engine.js'
-import { unionReads, type TemplateReads } from './reads.js'
+import { contextFields, unionReads, type TemplateReads } from './reads.js'
 
 /** The parts of an answer a template renders. */
 export interface RenderedResponse {
@@ -59,10 +59,10 @@ export function compileTemplatedResponse (
   const noBody = base.headers.every((h, i) => i % 2 === 1 || h !== 'content-length')
 
   // Only what the templates read is taken from the request.
-  const reads = [body, statusMessage, ...headerTemplates].reduce<TemplateReads>((all, t) => (t === null ? all : unionReads(all, t.reads)), new Set())
+  const fields = contextFields([body, statusMessage, ...headerTemplates].reduce<TemplateReads>((all, t) => (t === null ? all : unionReads(all, t.reads)), new Set()))
   return {
     render (req, rawHeaders) {
-      const ctx = templateContext(req, rawHeaders, params, reads)
+      const ctx = templateContext(req, rawHeaders, params, fields)
       const text = body === null ? '' : body(ctx)
       const bytes = noBody ? Buffer.alloc(0) : Buffer.from(text, 'utf8')
       const headers: string[] = []

@@ -2,6 +2,7 @@ import Handlebars from 'handlebars'
 import { describe, expect, it } from 'vitest'
 import { createTemplateEngine } from '../../../src/serve/template/engine.js'
 import { templateHelpers } from '../../../src/serve/template/helpers.js'
+import { contextFields } from '../../../src/serve/template/reads.js'
 import { Faker, en } from '@faker-js/faker'
 
 // The engine renders with a runtime prepared once (engine.ts preparedRuntime) instead of the set-up
@@ -87,6 +88,12 @@ describe('template engine: what a template reads of its context', () => {
     expect(readsOf("{{lookup this 'request'}}")).toBe('all')
     expect(readsOf('{{@root}}')).toBe('all')
     expect(readsOf('{{#each request.pathSegments}}{{this}}{{/each}}')).toBe('all')
+  })
+
+  it('turns what templates read into the context fields a request builds', () => {
+    const fields = contextFields(engine.compile("{{request.headers.a}} {{jsonPath response.body '$.x'}}").reads)
+    expect(Object.entries(fields).filter(([, on]) => on).map(([name]) => name)).toEqual(['headers', 'responseBody'])
+    expect(Object.values(contextFields(engine.compile('{{toJson request}}').reads)).every((on) => on)).toBe(true)
   })
 
   it('walks nested blocks', () => {
