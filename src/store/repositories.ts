@@ -288,9 +288,22 @@ export interface Repositories {
  * @example
  * const service = await store.write(async (tx) => tx.services.create({ workspaceId: 1, name: 'pets', description: null, by: 'ada@example.com' }))
  */
+/** What a write made through a connection of its own needs: the database file, and the time to stamp rows with. */
+export interface OwnWriteTarget {
+  readonly file: string
+  readonly now: number
+}
+
 export interface Store extends Repositories {
   /** Runs `fn` in one database transaction: a throw rolls every write back, and rethrows. */
   write: <T>(fn: (tx: Repositories) => Promise<T>) => Promise<T>
+  /**
+   * Runs `fn` in the place of a write: no `write` of this store runs meanwhile, and `fn` writes
+   * the database itself, through a connection of its own (`writeThroughOwnConnection`, in a
+   * worker thread), in one transaction that it commits or rolls back before it settles. `fn`
+   * gets the database file and the store's clock reading to stamp its rows with.
+   */
+  writeElsewhere: <T>(fn: (target: OwnWriteTarget) => Promise<T>) => Promise<T>
   /** The schema version the store is at (the newest migration applied). */
   schemaVersion: () => Promise<number>
   close: () => Promise<void>

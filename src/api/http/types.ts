@@ -41,6 +41,11 @@ export interface UploadedFile {
   filename: string
   contentType: string
   bytes: Buffer
+  /**
+   * True when `bytes`' ArrayBuffer belongs to this file alone (possibly longer than `bytes`), so
+   * that it may be moved to a worker thread instead of copied.
+   */
+  exclusive: boolean
 }
 
 /** A parsed multipart/form-data body. */

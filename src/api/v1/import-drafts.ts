@@ -36,6 +36,13 @@ function dslTypesOf (result: ImportResult): DslTypeKey[] {
   return new Array<DslTypeKey>(count).fill(result.dslType)
 }
 
+/** A run of an imported file's transactions, compiled and packed (see `readDrafts`), with every tag they carry. */
+export interface PackedDrafts {
+  count: number
+  packed: Buffer[]
+  tags: string[]
+}
+
 /**
  * The transactions of one imported file, compiled and packed (see `readDrafts`), and every tag
  * they carry (to create before them). Each transaction is checked (its matchers compiled, as a
@@ -47,24 +54,48 @@ function dslTypesOf (result: ImportResult): DslTypeKey[] {
  * const { packed, tags } = packDrafts('a.har', importFile(input)); readDrafts(packed, count)
  */
 export function packDrafts (file: string, result: ImportResult): { packed: Buffer[]; tags: string[] } {
+  let whole: PackedDrafts = { count: 0, packed: [], tags: [] }
+  packDraftsInRuns(file, result, Infinity, (run) => { whole = run })
+  return whole
+}
+
+/**
+ * `packDrafts` a run of `runLength` transactions at a time, each run handed to `emit` as soon as
+ * it is packed (so that another thread can store it while the next is packed). Once a transaction
+ * is found that could never be served, no run is emitted any more, the rest are still checked,
+ * and ERR_DSL_INVALID is thrown at the end with every problem: what was emitted must then be
+ * discarded.
+ *
+ * @example
+ * packDraftsInRuns('a.har', importFile(input), 2000, (run) => port.postMessage(run))
+ */
+export function packDraftsInRuns (file: string, result: ImportResult, runLength: number, emit: (run: PackedDrafts) => void): void {
   const types = dslTypesOf(result)
   const transactions = result.document.transactions
-  const writer = new PackedWriter()
-  const all = new Set<string>()
   const errors: ErrorDetail[] = []
+  let writer = new PackedWriter()
+  let tags = new Set<string>()
+  let count = 0
+  const flush = (): void => {
+    if (errors.length === 0 && count > 0) emit({ count, packed: writer.done(), tags: [...tags] })
+    writer = new PackedWriter()
+    tags = new Set()
+    count = 0
+  }
   for (let i = 0; i < transactions.length; i++) {
     const txn = transactions[i]
     if (txn === undefined) continue
     collectCompileErrors(txn, i, errors)
-    // importer tags are never blank in practice; trimmed and de-duplicated like a request's
-    const tags = tagNamesOf(txn.tags, '/tags', () => {})
-    for (const tag of tags) all.add(tag)
     if (errors.length === 0) {
+      // importer tags are never blank in practice; trimmed and de-duplicated like a request's
+      const names = tagNamesOf(txn.tags, '/tags', () => {})
+      for (const tag of names) tags.add(tag)
       writer.add(txn.name)
       writer.add(txn.description ?? null)
-      writer.add(JSON.stringify(tags))
+      writer.add(JSON.stringify(names))
       writer.add(types[i] ?? result.dslType)
       writer.add(JSON.stringify(txn.dsl))
+      if (++count === runLength) flush()
     }
     // checked and encoded: the transaction object is no longer needed (the array is ours)
     ;(transactions as Array<unknown>)[i] = undefined
@@ -74,7 +105,7 @@ export function packDrafts (file: string, result: ImportResult): { packed: Buffe
   } catch (err) {
     throw inFile(err, file)
   }
-  return { packed: writer.done(), tags: [...all] }
+  flush()
 }
 
 /**

@@ -1,12 +1,12 @@
 import type { ImportContext, ImportWarning } from '../../../importers/index.js'
-import { importForUpload } from '../import-off-thread.js'
+import { closeUploadWorkers, importForUpload, OFF_THREAD_BYTES, startUploadWorkers, uploadInWorkers } from '../import-off-thread.js'
+import { runImportJob } from '../import-jobs.js'
 import type { Workspace } from '../../store/index.js'
 import type { ApiContext, HandlerResult, MultipartForm, Route, UploadedFile } from '../http/types.js'
 import { timeSlicer } from '../time-slice.js'
 import { invalidField } from '../validation.js'
 import { booleanOf, intOf, serviceGone, serviceOf } from './catalog-lookups.js'
-import { readDrafts, type EncodedDraft } from './import-drafts.js'
-import { transactionLink } from './views.js'
+import { storeUploaded } from './upload-store.js'
 
 /*
  * Transactions from files: the multipart form of `POST /workspaces/{ws}/transactions` (imports
@@ -15,10 +15,12 @@ import { transactionLink } from './views.js'
  * transaction JSON/YAML, exported transactions, convert results, HAR, OpenAPI 2/3, RR pairs,
  * WireMock, Postman, and zip archives of them.
  *
- * Large uploads keep the event loop free (issue 8): a file of 1 MiB or more is imported, compiled
- * and encoded in a worker thread (import-off-thread.ts), which hands back bytes rather than
- * objects; the rows are written in one database transaction that gives the event loop a turn
- * every few milliseconds, and the answer is written as JSON text in pieces along the way.
+ * Large uploads keep the event loop free (issue 8): when the files come to 1 MiB or more, two
+ * worker threads (started as the request arrives) take them: one imports, compiles and encodes,
+ * the other inserts the rows and commits through its own database connection while the event
+ * loop holds the store's write mutex, and hands back the answer's JSON as bytes
+ * (import-off-thread.ts `uploadInWorkers`). Smaller uploads are stored on the event loop, in one
+ * write that yields every few milliseconds.
  */
 
 /** The file parts of a form; at least one is required (400 naming `/file`). */
@@ -36,57 +38,13 @@ function filesOf (form: MultipartForm): UploadedFile[] {
  */
 async function importAll<J extends 'store' | 'convert'> (job: J, files: readonly UploadedFile[], ctx: ImportContext) {
   const imported = []
-  for (const f of files) imported.push({ file: f.filename, ...await importForUpload(job, { bytes: f.bytes, fileName: f.filename }, ctx) })
+  for (const f of files) imported.push({ file: f.filename, ...await importForUpload(job, { bytes: f.bytes, fileName: f.filename, movable: f.exclusive }, ctx) })
   return imported
 }
 
 /** Warnings of every import, each naming its file. */
 function warningsOf (imported: ReadonlyArray<{ file: string; warnings: readonly ImportWarning[] }>): ImportWarning[] {
   return imported.flatMap(({ file, warnings }) => warnings.map((w) => (w.file === undefined ? { ...w, file } : w)))
-}
-
-/**
- * Rows stored in one synchronous step (about 25 us each): short enough that a request waiting
- * meanwhile is answered within milliseconds, long enough that the per-call costs vanish.
- */
-const ROWS_PER_RUN = 200
-
-/** The size of one piece of the response. */
-const PIECE_BYTES = 256 * 1024
-
-/**
- * Writes answer text and bytes into buffers of about PIECE_BYTES: text is encoded once, straight
- * into the piece, and bytes (the stored DSL's JSON) are copied as they are, never decoded.
- */
-class Pieces {
-  readonly #out: Buffer[] = []
-  #piece = Buffer.allocUnsafe(PIECE_BYTES)
-  #at = 0
-
-  text (value: string): void {
-    // UTF-8 takes at most 3 bytes per UTF-16 unit: when that fits, no separate measuring pass
-    if (this.#piece.length - this.#at < value.length * 3) this.#room(Buffer.byteLength(value))
-    this.#at += this.#piece.write(value, this.#at)
-  }
-
-  bytes (value: Uint8Array): void {
-    this.#room(value.length)
-    this.#piece.set(value, this.#at)
-    this.#at += value.length
-  }
-
-  done (): Buffer[] {
-    if (this.#at > 0) this.#out.push(this.#piece.subarray(0, this.#at))
-    this.#at = 0
-    return this.#out
-  }
-
-  #room (bytes: number): void {
-    if (this.#piece.length - this.#at >= bytes) return
-    if (this.#at > 0) this.#out.push(this.#piece.subarray(0, this.#at))
-    this.#piece = Buffer.allocUnsafe(Math.max(PIECE_BYTES, bytes))
-    this.#at = 0
-  }
 }
 
 /**
@@ -100,52 +58,34 @@ class Pieces {
  * // curl -F serviceId=3 -F verbose=true -F file=@api.har .../api/v1/workspaces/1/transactions
  */
 export async function uploadTransactions (ctx: ApiContext, workspace: Workspace): Promise<HandlerResult> {
-  const form = await ctx.multipart()
-  const rawServiceId = form.fields['serviceId'] ?? ctx.query.get('serviceId') ?? ''
-  if (rawServiceId.trim() === '') throw invalidField('/serviceId', 'is required (a field of the form)')
-  const serviceId = intOf(rawServiceId.trim(), '/serviceId')
-  const verbose = booleanOf(form.fields['verbose'] ?? ctx.query.get('verbose'), '/verbose')
-  const files = filesOf(form)
-  const service = await serviceOf(ctx.deps.store, workspace.id, serviceId, '/serviceId')
-  const imported = await importAll('store', files, { maxBytes: ctx.deps.options.uploadLimit })
-  const by = ctx.principal.user.email
-  const slice = timeSlicer()
-  const answer = new Pieces()
-  // transactionView's members, in its order, around the stored DSL text
-  const serviceMembers = `"serviceId":${service.id},"serviceName":${JSON.stringify(service.name)},`
-  await ctx.deps.store.write(async (tx) => {
-    await tx.tags.ensure(ctx.principal.account.id, [...new Set(imported.flatMap((i) => i.tags))], by)
-    let separator = '['
-    const into = { workspaceId: workspace.id, serviceId: service.id, by }
-    const store = async (run: EncodedDraft[]): Promise<void> => {
-      const ids = await tx.transactions.createEncodedMany(into, run)
-      run.forEach(({ name, description, tagsJson, dslType, dslJson }, i) => {
-        const id = ids[i] as number
-        answer.text(`${separator}{"id":${id},"name":${JSON.stringify(name)},"description":${JSON.stringify(description ?? '')},${serviceMembers}"tags":`)
-        answer.bytes(tagsJson)
-        answer.text(`,"link":${JSON.stringify(transactionLink(workspace.id, id))},"dslType":${JSON.stringify(dslType)},"dsl":`)
-        answer.bytes(dslJson)
-        answer.text('}')
-        separator = ','
-      })
-      // the write stays one database transaction; other requests are answered meanwhile
-      await slice()
+  // a large upload's threads load their modules while the body is still arriving
+  const declared = Number(ctx.req.headers['content-length'])
+  let workers = declared >= OFF_THREAD_BYTES ? startUploadWorkers() : undefined
+  try {
+    const form = await ctx.multipart()
+    const rawServiceId = form.fields['serviceId'] ?? ctx.query.get('serviceId') ?? ''
+    if (rawServiceId.trim() === '') throw invalidField('/serviceId', 'is required (a field of the form)')
+    const serviceId = intOf(rawServiceId.trim(), '/serviceId')
+    const verbose = booleanOf(form.fields['verbose'] ?? ctx.query.get('verbose'), '/verbose')
+    const files = filesOf(form)
+    const service = await serviceOf(ctx.deps.store, workspace.id, serviceId, '/serviceId')
+    const importCtx = { maxBytes: ctx.deps.options.uploadLimit }
+    const target = { accountId: ctx.principal.account.id, workspaceId: workspace.id, serviceId: service.id, serviceName: service.name, by: ctx.principal.user.email }
+    const inputs = files.map((f) => ({ bytes: f.bytes, fileName: f.filename, movable: f.exclusive }))
+    let stored: { resultJson: Buffer[]; files: ReadonlyArray<{ file: string; warnings: readonly ImportWarning[] }> }
+    if (inputs.reduce((sum, i) => sum + i.bytes.byteLength, 0) >= OFF_THREAD_BYTES) {
+      workers ??= startUploadWorkers()
+      stored = await uploadInWorkers(workers, ctx.deps.store, inputs, importCtx, target)
+    } else {
+      const imported = inputs.map((input) => ({ file: input.fileName, ...runImportJob('store', input, importCtx) }))
+      const resultJson = await ctx.deps.store.write(async (tx) => await storeUploaded(tx, imported, target, timeSlicer()))
+        .catch((err: unknown) => { throw serviceGone(err, service.id) })
+      stored = { resultJson, files: imported }
     }
-    for (const { count, packed } of imported) {
-      let run: EncodedDraft[] = []
-      for (const draft of readDrafts(packed, count)) {
-        run.push(draft)
-        if (run.length === ROWS_PER_RUN) {
-          await store(run)
-          run = []
-        }
-      }
-      if (run.length > 0) await store(run)
-    }
-    answer.text(separator === '[' ? '[]' : ']')
-  }).catch((err: unknown) => { throw serviceGone(err, service.id) })
-  const resultJson = answer.done()
-  return verbose ? { resultJson, extra: { warnings: warningsOf(imported) } } : { resultJson }
+    return verbose ? { resultJson: stored.resultJson, extra: { warnings: warningsOf(stored.files) } } : { resultJson: stored.resultJson }
+  } finally {
+    if (workers !== undefined) closeUploadWorkers(workers)
+  }
 }
 
 /**

@@ -5,6 +5,7 @@ import { monitoringSchema } from './003-monitoring.js'
 import { cloneTrackingsSchema } from './005-clone-trackings.js'
 import { mockServiceProxySchema } from './006-mock-service-proxy.js'
 import { mockDynamicSchema } from './007-mock-dynamic.js'
+import { transactionIndexesSchema } from './008-transaction-indexes.js'
 import type { Migration } from './types.js'
 
 export type { Migration } from './types.js'
@@ -16,4 +17,4 @@ export type { Migration } from './types.js'
  * @example
  * applyMigrations(db, migrations)
  */
-export const migrations: readonly Migration[] = [initialSchema, tenancySchema, monitoringSchema, mockSettingsSchema, cloneTrackingsSchema, mockServiceProxySchema, mockDynamicSchema]
+export const migrations: readonly Migration[] = [initialSchema, tenancySchema, monitoringSchema, mockSettingsSchema, cloneTrackingsSchema, mockServiceProxySchema, mockDynamicSchema, transactionIndexesSchema]

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { createError } from '../../errors/index.js'
 import type { Logger } from '../../log/index.js'
 import { migrations } from '../migrations/index.js'
-import type { Repositories, Store } from '../repositories.js'
+import type { OwnWriteTarget, Repositories, Store } from '../repositories.js'
 import { Connection, openDatabase } from './connection.js'
 import type { RepoContext } from './context.js'
 import { applyMigrations } from './migrate.js'
@@ -47,7 +47,7 @@ export async function openSqliteStore (options: SqliteStoreOptions): Promise<Sto
     writer.db.pragma('wal_autocheckpoint = 0')
     const reader = new Connection(openDatabase(file, { readonly: true }))
     options.log?.debug({ file }, 'store opened')
-    return new SqliteStore(writer, reader, options.now ?? Date.now, new Checkpointer(file))
+    return new SqliteStore(file, writer, reader, options.now ?? Date.now, new Checkpointer(file))
   } catch (err) {
     writer?.close()
     if (err instanceof Error && 'code' in err && err.code === 'ERR_STORE_FAILED') throw err
@@ -74,6 +74,7 @@ class SqliteStore implements Store {
   readonly monitoring: Repositories['monitoring']
   readonly oauth: Repositories['oauth']
 
+  readonly #file: string
   readonly #writer: Connection
   readonly #reader: Connection
   readonly #now: () => number
@@ -87,7 +88,8 @@ class SqliteStore implements Store {
   #closing: Promise<void> | null = null
   #closed = false
 
-  constructor (writer: Connection, reader: Connection, now: () => number, checkpointer: Checkpointer) {
+  constructor (file: string, writer: Connection, reader: Connection, now: () => number, checkpointer: Checkpointer) {
+    this.#file = file
     this.#checkpointer = checkpointer
     this.#writer = writer
     this.#reader = reader
@@ -148,6 +150,32 @@ class SqliteStore implements Store {
       } catch (err) {
         if (db.inTransaction) db.exec('ROLLBACK')
         throw err
+      } finally {
+        this.#activeWrite = null
+      }
+    })
+  }
+
+  /**
+   * Holds the mutex of `write` while `fn` writes through a connection of its own: a large upload
+   * inserts and commits in its import worker, so that neither its inserts nor its COMMIT (tens of
+   * ms for 90,000 rows) run on the event loop (issue 8). Our writer connection is idle meanwhile,
+   * so it never waits for SQLite's lock; the reader keeps the last committed state.
+   */
+  readonly writeElsewhere = async <T>(fn: (target: OwnWriteTarget) => Promise<T>): Promise<T> => {
+    this.#checkOpen()
+    const caller = this.#inWrite.getStore()
+    if (caller !== undefined && caller === this.#activeWrite) {
+      throw createError('ERR_STORE_FAILED', ['store.writeElsewhere was called inside a write'])
+    }
+    return await this.#mutex.run(async () => {
+      if (this.#closed) throw closedError()
+      const token = Symbol('write elsewhere')
+      this.#activeWrite = token
+      try {
+        const result = await this.#inWrite.run(token, async () => await fn({ file: this.#file, now: this.#now() }))
+        this.#checkpointer.afterCommit()
+        return result
       } finally {
         this.#activeWrite = null
       }

@@ -1,0 +1,153 @@
+import type { Repositories } from '../../store/index.js'
+import { readDrafts, type EncodedDraft } from './import-drafts.js'
+import { transactionLink } from './views.js'
+
+/*
+ * Storing an upload's imported transactions and writing its answer, in one pass over the packed
+ * drafts: on the event loop for small uploads (yielding between runs of rows), in the import
+ * worker for large ones (through its own database connection, so that neither the inserts nor
+ * the COMMIT hold the event loop: issue 8). The answer is JSON text in buffers; the stored DSL's
+ * bytes are copied into it as they are, never decoded.
+ */
+
+/** Where an upload's transactions go, and who stores them. */
+export interface UploadTarget {
+  accountId: number
+  workspaceId: number
+  serviceId: number
+  serviceName: string
+  /** The email of the user who uploads (created_by). */
+  by: string
+}
+
+/** An imported file, packed (import-jobs.ts, job `store`). */
+export interface PackedImport {
+  count: number
+  packed: readonly Uint8Array[]
+  tags: readonly string[]
+}
+
+/**
+ * Rows stored in one synchronous step (about 25 us each): short enough that a request waiting
+ * meanwhile is answered within milliseconds, long enough that the per-call costs vanish.
+ */
+const ROWS_PER_RUN = 200
+
+/** The size of one piece of the response. */
+const PIECE_BYTES = 256 * 1024
+
+/**
+ * Writes answer text and bytes into buffers of about PIECE_BYTES: text is encoded once, straight
+ * into the piece, and bytes (the stored DSL's JSON) are copied as they are, never decoded. Each
+ * piece owns its memory, so that a worker can transfer it.
+ */
+class Pieces {
+  readonly #out: Buffer[] = []
+  #piece = Buffer.allocUnsafeSlow(PIECE_BYTES)
+  #at = 0
+
+  text (value: string): void {
+    // UTF-8 takes at most 3 bytes per UTF-16 unit: when that fits, no separate measuring pass
+    if (this.#piece.length - this.#at < value.length * 3) this.#room(Buffer.byteLength(value))
+    this.#at += this.#piece.write(value, this.#at)
+  }
+
+  bytes (value: Uint8Array): void {
+    this.#room(value.length)
+    this.#piece.set(value, this.#at)
+    this.#at += value.length
+  }
+
+  done (): Buffer[] {
+    if (this.#at > 0) this.#out.push(this.#piece.subarray(0, this.#at))
+    this.#at = 0
+    return this.#out
+  }
+
+  #room (bytes: number): void {
+    if (this.#piece.length - this.#at >= bytes) return
+    if (this.#at > 0) this.#out.push(this.#piece.subarray(0, this.#at))
+    this.#piece = Buffer.allocUnsafeSlow(Math.max(PIECE_BYTES, bytes))
+    this.#at = 0
+  }
+}
+
+/**
+ * Stores an upload's packed drafts, run after run, and writes its answer along the way: `result`
+ * of the upload's answer, the JSON array of the created Transactions (transactionView's members,
+ * in its order).
+ *
+ * @example
+ * const storer = new UploadStorer(tx, target)
+ * for (const run of runs) await storer.add(run)
+ * const resultJson = storer.done()
+ */
+export class UploadStorer {
+  readonly #tx: Repositories
+  readonly #target: UploadTarget
+  readonly #answer = new Pieces()
+  readonly #serviceMembers: string
+  #separator = '['
+
+  constructor (tx: Repositories, target: UploadTarget) {
+    this.#tx = tx
+    this.#target = target
+    this.#serviceMembers = `"serviceId":${target.serviceId},"serviceName":${JSON.stringify(target.serviceName)},`
+  }
+
+  /**
+   * Creates the tags the drafts carry, then the transactions, in order. `slice` is awaited after
+   * each run of ROWS_PER_RUN rows (a timeSlicer on the event loop).
+   */
+  async add ({ count, packed, tags }: PackedImport, slice: () => Promise<void> = async () => {}): Promise<void> {
+    const { accountId, by } = this.#target
+    if (tags.length > 0) await this.#tx.tags.ensure(accountId, [...tags], by)
+    let run: EncodedDraft[] = []
+    for (const draft of readDrafts(packed, count)) {
+      run.push(draft)
+      if (run.length === ROWS_PER_RUN) {
+        await this.#store(run)
+        await slice()
+        run = []
+      }
+    }
+    if (run.length > 0) {
+      await this.#store(run)
+      await slice()
+    }
+  }
+
+  /** The answer's `result`: JSON text in buffers that own their memory. */
+  done (): Buffer[] {
+    this.#answer.text(this.#separator === '[' ? '[]' : ']')
+    return this.#answer.done()
+  }
+
+  async #store (run: EncodedDraft[]): Promise<void> {
+    const { workspaceId, serviceId, by } = this.#target
+    const ids = await this.#tx.transactions.createEncodedMany({ workspaceId, serviceId, by }, run)
+    const answer = this.#answer
+    run.forEach(({ name, description, tagsJson, dslType, dslJson }, i) => {
+      const id = ids[i] as number
+      answer.text(`${this.#separator}{"id":${id},"name":${JSON.stringify(name)},"description":${JSON.stringify(description ?? '')},${this.#serviceMembers}"tags":`)
+      answer.bytes(tagsJson)
+      answer.text(`,"link":${JSON.stringify(transactionLink(workspaceId, id))},"dslType":${JSON.stringify(dslType)},"dsl":`)
+      answer.bytes(dslJson)
+      answer.text('}')
+      this.#separator = ','
+    })
+  }
+}
+
+/**
+ * Creates every file's tags and transactions, in file order, and returns the answer's `result`
+ * (see UploadStorer).
+ *
+ * @example
+ * const resultJson = await store.write(async (tx) => await storeUploaded(tx, imported, target, timeSlicer()))
+ */
+export async function storeUploaded (tx: Repositories, imported: readonly PackedImport[], target: UploadTarget, slice?: () => Promise<void>): Promise<Buffer[]> {
+  const storer = new UploadStorer(tx, target)
+  for (const file of imported) await storer.add(file, slice)
+  return storer.done()
+}
