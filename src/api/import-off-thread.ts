@@ -102,15 +102,15 @@ export async function importOffThread (input: ImportInput, ctx: ImportContext = 
 export type MovableInput = ImportInput & { movable?: boolean }
 
 /**
- * An import for an upload (`store`: drafts to store, `convert`: the convert answer), prepared in
- * a worker thread for large inputs. The input's bytes are moved to the worker, not copied, when
- * they may be (MovableInput): the caller must not read them afterwards.
+ * The convert answer of an uploaded file, prepared in a worker thread for large inputs. The
+ * input's bytes are moved to the worker, not copied, when they may be (MovableInput): the caller
+ * must not read them afterwards.
  *
  * @example
- * const { count, packed } = await importForUpload('store', { bytes: file.bytes, fileName: file.filename }, { maxBytes })
+ * const { count, json } = await convertForUpload({ bytes: file.bytes, fileName: file.filename, movable: file.exclusive }, { maxBytes })
  */
-export async function importForUpload<J extends 'store' | 'convert'> (job: J, input: MovableInput, ctx: ImportContext): Promise<ImportJobOutput[J]> {
-  return await runOffThread(job, input, ctx)
+export async function convertForUpload (input: MovableInput, ctx: ImportContext): Promise<ImportJobOutput['convert']> {
+  return await runOffThread('convert', input, ctx)
 }
 
 async function runOffThread<J extends ImportJob> (job: J, input: MovableInput, ctx: ImportContext): Promise<ImportJobOutput[J]> {

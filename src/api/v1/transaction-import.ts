@@ -1,5 +1,5 @@
 import type { ImportContext, ImportWarning } from '../../../importers/index.js'
-import { closeUploadWorkers, importForUpload, OFF_THREAD_BYTES, startUploadWorkers, uploadInWorkers } from '../import-off-thread.js'
+import { closeUploadWorkers, convertForUpload, OFF_THREAD_BYTES, startUploadWorkers, uploadInWorkers } from '../import-off-thread.js'
 import { runImportJob } from '../import-jobs.js'
 import type { Workspace } from '../../store/index.js'
 import type { ApiContext, HandlerResult, MultipartForm, Route, UploadedFile } from '../http/types.js'
@@ -30,15 +30,16 @@ function filesOf (form: MultipartForm): UploadedFile[] {
 }
 
 /**
- * Imports each uploaded file for `job`, one at a time (large ones in a worker thread; the form's
- * bytes move there and are not read again). Errors keep the importers' codes and name the file:
- * 415 ERR_IMPORT_FORMAT_UNKNOWN (not a format Understudy reads), 400 ERR_IMPORT_INVALID /
- * ERR_DSL_PARSE / ERR_DSL_INVALID (malformed, or for `store` a transaction that could never be
- * served), 413 ERR_IMPORT_TOO_LARGE (an archive that inflates past the limit).
+ * Converts each uploaded file, one at a time (large ones in a worker thread; the form's bytes
+ * move there and are not read again). Errors keep the importers' codes and name the file: 415
+ * ERR_IMPORT_FORMAT_UNKNOWN (not a format Understudy reads), 400 ERR_IMPORT_INVALID /
+ * ERR_DSL_PARSE / ERR_DSL_INVALID (malformed), 413 ERR_IMPORT_TOO_LARGE (an archive that inflates
+ * past the limit). The same errors, and ERR_DSL_INVALID for a transaction that could never be
+ * served, come from the imports of `uploadTransactions`.
  */
-async function importAll<J extends 'store' | 'convert'> (job: J, files: readonly UploadedFile[], ctx: ImportContext) {
+async function convertAll (files: readonly UploadedFile[], ctx: ImportContext) {
   const imported = []
-  for (const f of files) imported.push({ file: f.filename, ...await importForUpload(job, { bytes: f.bytes, fileName: f.filename, movable: f.exclusive }, ctx) })
+  for (const f of files) imported.push({ file: f.filename, ...await convertForUpload({ bytes: f.bytes, fileName: f.filename, movable: f.exclusive }, ctx) })
   return imported
 }
 
@@ -102,7 +103,7 @@ export const convertRoutes: Route[] = [
     handler: async (ctx) => {
       const form = await ctx.multipart()
       const verbose = booleanOf(ctx.query.get('verbose') ?? form.fields['verbose'], '/verbose')
-      const imported = await importAll('convert', filesOf(form), { maxBytes: ctx.deps.options.uploadLimit })
+      const imported = await convertAll(filesOf(form), { maxBytes: ctx.deps.options.uploadLimit })
       const items = imported.map((i) => i.json).filter((json) => json.length > 0)
       const comma = Buffer.from(',')
       const resultJson = [Buffer.from('['), ...items.flatMap((json, i) => (i === 0 ? [json] : [comma, json])), Buffer.from(']')]

@@ -120,16 +120,7 @@ class SqliteStore implements Store {
    * SQLITE_BUSY on its first write; COMMIT on success, ROLLBACK and rethrow on a throw.
    */
   readonly write = async <T>(fn: (tx: Repositories) => Promise<T>): Promise<T> => {
-    this.#checkOpen()
-    const caller = this.#inWrite.getStore()
-    if (caller !== undefined && caller === this.#activeWrite) {
-      // Waiting for the mutex from inside the write that holds it would wait forever. (Work
-      // merely started inside a write that has since ended carries its token too: that is fine.)
-      throw createError('ERR_STORE_FAILED', ['store.write was called inside a write: use the repositories given to the outer write'])
-    }
-    return await this.#mutex.run(async () => {
-      if (this.#closed) throw closedError()
-      const token = Symbol('write')
+    return await this.#holdingWriter('write', async (token) => {
       const db = this.#writer.db
       const tx = createRepositories({
         conn: this.#writer,
@@ -141,41 +132,50 @@ class SqliteStore implements Store {
         now: this.#now,
       })
       db.exec('BEGIN IMMEDIATE')
-      this.#activeWrite = token
       try {
-        const result = await this.#inWrite.run(token, async () => await fn(tx))
+        const result = await fn(tx)
         db.exec('COMMIT')
         this.#checkpointer.afterCommit()
         return result
       } catch (err) {
         if (db.inTransaction) db.exec('ROLLBACK')
         throw err
-      } finally {
-        this.#activeWrite = null
       }
     })
   }
 
   /**
    * Holds the mutex of `write` while `fn` writes through a connection of its own: a large upload
-   * inserts and commits in its import worker, so that neither its inserts nor its COMMIT (tens of
+   * inserts and commits in a worker thread, so that neither its inserts nor its COMMIT (tens of
    * ms for 90,000 rows) run on the event loop (issue 8). Our writer connection is idle meanwhile,
    * so it never waits for SQLite's lock; the reader keeps the last committed state.
    */
   readonly writeElsewhere = async <T>(fn: (target: OwnWriteTarget) => Promise<T>): Promise<T> => {
+    return await this.#holdingWriter('writeElsewhere', async () => {
+      const result = await fn({ file: this.#file, now: this.#now() })
+      this.#checkpointer.afterCommit()
+      return result
+    })
+  }
+
+  /**
+   * Runs `fn` alone among the store's writes: behind the mutex, as the active write (`token`, which
+   * repositories of a write check), in an async context that knows it, so that a nested call is
+   * refused instead of waiting for itself forever.
+   */
+  async #holdingWriter<T> (name: string, fn: (token: symbol) => Promise<T>): Promise<T> {
     this.#checkOpen()
     const caller = this.#inWrite.getStore()
     if (caller !== undefined && caller === this.#activeWrite) {
-      throw createError('ERR_STORE_FAILED', ['store.writeElsewhere was called inside a write'])
+      // (Work merely started inside a write that has since ended carries its token too: that is fine.)
+      throw createError('ERR_STORE_FAILED', [`store.${name} was called inside a write: use the repositories given to the outer write`])
     }
     return await this.#mutex.run(async () => {
       if (this.#closed) throw closedError()
-      const token = Symbol('write elsewhere')
+      const token = Symbol(name)
       this.#activeWrite = token
       try {
-        const result = await this.#inWrite.run(token, async () => await fn({ file: this.#file, now: this.#now() }))
-        this.#checkpointer.afterCommit()
-        return result
+        return await this.#inWrite.run(token, async () => await fn(token))
       } finally {
         this.#activeWrite = null
       }

@@ -1,52 +1,47 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import { closeUploadWorkers, startUploadWorkers, uploadInWorkers } from '../../../src/api/import-off-thread.js'
 import { ALL, BY, openTestStore, seed } from '../store/fixtures.js'
 
 /* uploadInWorkers: the importer and writer threads of a large upload, against a real store. */
 
+/** A store with the seed's accounts, the two threads of an upload (closed after the test), and a target in the seed's service. */
+async function setUp () {
+  const { store } = await openTestStore()
+  const world = await seed(store)
+  const workers = startUploadWorkers()
+  onTestFinished(() => closeUploadWorkers(workers))
+  const target = { accountId: world.account.id, workspaceId: world.workspace.id, serviceId: world.service.id, serviceName: world.service.name, by: BY }
+  return { store, world, workers, target }
+}
+
 const file = (names: string[]) => Buffer.from(JSON.stringify({ transactions: names.map((name) => ({ name, tags: ['bulk'], dsl: { requestDsl: { method: 'GET', path: `/${name}` }, responseDsl: { status: 200 } } })) }))
 
 describe('uploadInWorkers', () => {
   it('stores the files in order through the writer thread and answers the created Transactions as JSON', { timeout: 30_000 }, async () => {
-    const { store } = await openTestStore()
-    const world = await seed(store)
-    const workers = startUploadWorkers()
-    try {
-      const target = { accountId: world.account.id, workspaceId: world.workspace.id, serviceId: world.service.id, serviceName: world.service.name, by: BY }
-      const out = await uploadInWorkers(workers, store, [{ bytes: file(['a', 'b']), fileName: 'one.json' }, { bytes: file(['c']), fileName: 'two.json' }], {}, target)
-      const answer = JSON.parse(Buffer.concat(out.resultJson).toString('utf8')) as Array<{ id: number; name: string; tags: string[]; serviceName: string }>
-      expect(answer.map((t) => t.name)).toEqual(['a', 'b', 'c'])
-      expect(answer[0]).toMatchObject({ tags: ['bulk'], serviceName: world.service.name })
-      expect(out.files.map((f) => [f.file, f.count])).toEqual([['one.json', 2], ['two.json', 1]])
-      const stored = await store.transactions.list(world.workspace.id, {}, ALL)
-      expect(stored.items.map((t) => t.id).sort()).toEqual(answer.map((t) => t.id).sort())
-      expect((await store.tags.list(world.account.id, ALL)).items.map((t) => t.name)).toEqual(['bulk'])
-    } finally {
-      closeUploadWorkers(workers)
-    }
+    const { store, world, workers, target } = await setUp()
+    const out = await uploadInWorkers(workers, store, [{ bytes: file(['a', 'b']), fileName: 'one.json' }, { bytes: file(['c']), fileName: 'two.json' }], {}, target)
+    const answer = JSON.parse(Buffer.concat(out.resultJson).toString('utf8')) as Array<{ id: number; name: string; tags: string[]; serviceName: string }>
+    expect(answer.map((t) => t.name)).toEqual(['a', 'b', 'c'])
+    expect(answer[0]).toMatchObject({ tags: ['bulk'], serviceName: world.service.name })
+    expect(out.files.map((f) => [f.file, f.count])).toEqual([['one.json', 2], ['two.json', 1]])
+    const stored = await store.transactions.list(world.workspace.id, {}, ALL)
+    expect(stored.items.map((t) => t.id).sort()).toEqual(answer.map((t) => t.id).sort())
+    expect((await store.tags.list(world.account.id, ALL)).items.map((t) => t.name)).toEqual(['bulk'])
   })
 
   it('answers ERR_API_NOT_FOUND and stores nothing when the service is gone by the time of the write', { timeout: 30_000 }, async () => {
-    const { store } = await openTestStore()
-    const world = await seed(store)
-    const workers = startUploadWorkers()
-    try {
-      const target = { accountId: world.account.id, workspaceId: world.workspace.id, serviceId: 987654, serviceName: 'gone', by: BY }
-      await expect(uploadInWorkers(workers, store, [{ bytes: file(['a']), fileName: 'one.json' }], {}, target)).rejects.toMatchObject({ code: 'ERR_API_NOT_FOUND' })
-      expect((await store.transactions.list(world.workspace.id, {}, ALL)).total).toBe(0)
-      expect((await store.tags.list(world.account.id, ALL)).total).toBe(0)
-      // the store writes again
-      await store.tags.create({ accountId: world.account.id, name: 'after', description: null, by: BY })
-    } finally {
-      closeUploadWorkers(workers)
-    }
+    const { store, world, workers, target } = await setUp()
+    const gone = { ...target, serviceId: 987654, serviceName: 'gone' }
+    await expect(uploadInWorkers(workers, store, [{ bytes: file(['a']), fileName: 'one.json' }], {}, gone)).rejects.toMatchObject({ code: 'ERR_API_NOT_FOUND' })
+    expect((await store.transactions.list(world.workspace.id, {}, ALL)).total).toBe(0)
+    expect((await store.tags.list(world.account.id, ALL)).total).toBe(0)
+    // the store writes again
+    await store.tags.create({ accountId: world.account.id, name: 'after', description: null, by: BY })
+    expect((await store.tags.list(world.account.id, ALL)).total).toBe(1)
   })
 
   it('answers the importer error naming the file, and a closed worker refuses further requests', { timeout: 30_000 }, async () => {
-    const { store } = await openTestStore()
-    const world = await seed(store)
-    const workers = startUploadWorkers()
-    const target = { accountId: world.account.id, workspaceId: world.workspace.id, serviceId: world.service.id, serviceName: world.service.name, by: BY }
+    const { store, world, workers, target } = await setUp()
     await expect(uploadInWorkers(workers, store, [{ bytes: Buffer.from('{"log": {"entries": [{"request": {}}]}}'), fileName: 'broken.har' }], {}, target))
       .rejects.toMatchObject({ code: 'ERR_IMPORT_INVALID', message: expect.stringContaining('broken.har') as unknown })
     closeUploadWorkers(workers)
