@@ -1,6 +1,6 @@
 import { documentOf, loadDefinitionText } from '../src/dsl/index.js'
 import { createError } from '../src/errors/index.js'
-import { importHar } from './har/index.js'
+import { assembleHarParts, convertHarEntries, harPlan, importHar, type HarPlan } from './har/index.js'
 import { importOpenApi } from './openapi/index.js'
 import { importPostman } from './postman/index.js'
 import { importRrFile, importRrPairs, rrPairOf } from './rr/index.js'
@@ -8,6 +8,7 @@ import { unzipEntries } from './shared/archive.js'
 import { acceptedDescription, classify, detectFormat, isZip } from './shared/detect.js'
 import { guardImport } from './shared/errors.js'
 import { importFileSet } from './shared/file-set.js'
+import type { FinishInput } from './shared/finish.js'
 import type { MergedImportResult } from './shared/merge.js'
 import { DEFAULT_MAX_BYTES, decodeText } from './shared/text.js'
 import { importTransactions } from './transactions/index.js'
@@ -23,6 +24,7 @@ import { importWireMock } from './wiremock/index.js'
 export * from './types.js'
 export type { ImportPart, MergedImportResult } from './shared/merge.js'
 export { detectFormat, classify, acceptedDescription }
+export { finishImport, type FinishInput } from './shared/index.js'
 export { importHar, importOpenApi, importPostman, importRrPairs, importRrFile, rrPairOf, importTransactions, importWireMock }
 
 export { DEFAULT_MAX_BYTES }
@@ -57,13 +59,44 @@ export function importFile (input: ImportInput, ctx: ImportFileOptions = {}): Im
   return guardImport(input.fileName, () => dispatch(input, ctx, maxBytes))
 }
 
+/**
+ * The plan of an input that `importFile` reads as a large HAR, an entry at a time (importers/har
+ * `harPlan`), or null for any other input.
+ */
+function planLargeHar (input: ImportInput, ctx: ImportFileOptions = {}): HarPlan | null {
+  if (input.bytes.byteLength > (ctx.maxBytes ?? DEFAULT_MAX_BYTES) || isZip(input.bytes)) return null
+  if (ctx.format === undefined ? isWireMockBody(input.fileName) : ctx.format !== 'har') return null
+  // detectFormat answers 'har' for any large input with a layout (shared/har-layout.ts)
+  return harPlan(input)
+}
+
+/**
+ * `importFile`, except that a large HAR read an entry at a time comes back before the DSL's
+ * validation (`pending`, what finishImport validates), for a caller that validates and stores
+ * the transactions a run at a time (a large upload: src/api/v1/import-drafts.ts
+ * `packPendingInRuns`), so that storing starts while the rest is still validated (issue 8).
+ *
+ * @example
+ * const imported = importPending(input, { maxBytes }) // { result } or { pending }
+ */
+export function importPending (input: ImportInput, ctx: ImportFileOptions = {}): { result: ImportResult } | { pending: FinishInput } {
+  const plan = planLargeHar(input, ctx)
+  const part = plan === null ? null : guardImport(input.fileName, () => convertHarEntries(input.bytes, plan.bounds, 0, input.fileName))
+  if (plan === null || part === null) return { result: importFile(input, ctx) }
+  return { pending: guardImport(input.fileName, () => assembleHarParts(plan, [part])) }
+}
+
+function isWireMockBody (fileName: string): boolean {
+  return /(^|[\\/])__files[\\/]/.test(fileName)
+}
+
 function dispatch (input: ImportInput, ctx: ImportFileOptions, maxBytes: number): ImportResult {
   if (isZip(input.bytes)) {
     const result = importArchive(input.bytes, input.fileName, ctx)
     if (ctx.format !== undefined) result.warnings.unshift({ message: `is a zip archive; format ${ctx.format} is ignored and each entry is detected`, file: input.fileName })
     return result
   }
-  if (ctx.format === undefined && /(^|[\\/])__files[\\/]/.test(input.fileName)) {
+  if (ctx.format === undefined && isWireMockBody(input.fileName)) {
     // WireMock response bodies: read by the mappings that name them, never imported on their own
     // (a directory scan that imports file by file meets them too)
     const warning = { message: 'is a WireMock body file (under __files/); it is served by the mappings that name it', file: input.fileName }

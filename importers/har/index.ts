@@ -1,31 +1,21 @@
-import type { TransactionInput } from '../../src/dsl/index.js'
+import type { ErrorDetail } from '../../src/errors/index.js'
 import {
   checkSize,
   decodeText,
+  elementText,
   finishImport,
   forgetStructured,
   guardImport,
+  harLayoutOf,
   importInvalid,
-  orderBySpecificity,
   parseStructured,
-  uniqueNames,
+  type FinishInput,
+  type HarLayout,
 } from '../shared/index.js'
-import type { ImportContext, ImportInput, ImportResult, ImportWarning } from '../types.js'
+import type { ImportContext, ImportInput, ImportResult } from '../types.js'
+import { convertEntry, HarAssembly, type EntryOutcome } from './entries.js'
 import type { HarEntry } from './har-types.js'
-import { readRequest } from './request.js'
-import { readResponse } from './response.js'
-import { checkHar, type HarCheck } from './validate-har.js'
-
-/** A transaction kept from one entry, with what is needed to report duplicates of it. */
-interface Kept {
-  index: number
-  method: string
-  path: string
-  host: string
-  status: number
-  txn: TransactionInput
-  duplicates: Array<{ index: number; status: number; host: string }>
-}
+import { checkHar, checkHarEntry, type HarCheck } from './validate-har.js'
 
 /**
  * The entries of a HAR file and the verdict of the schema check; throws ERR_IMPORT_INVALID for a
@@ -73,70 +63,122 @@ export function importHar (input: ImportInput, ctx: ImportContext = {}): ImportR
   const fileName = input.fileName
   return guardImport(fileName, () => {
     checkSize(input, ctx)
-    const { entries, check } = readEntries(input)
-    const warnings: ImportWarning[] = []
-    const warn = (message: string, at?: string): void => {
-      warnings.push(at === undefined ? { message, file: fileName } : { message, file: fileName, at })
-    }
-    const deviation = check.deviations[0]
-    if (deviation !== undefined) {
-      const count = check.deviations.length
-      warn(`${count} value(s) do not follow the HAR 1.2 schema in fields the importer ignores or reads leniently; first: ${deviation.path} ${deviation.message}`, deviation.path)
-    }
-
-    const kept = new Map<string, Kept>()
-    const convert = (entry: HarEntry, index: number): void => {
-      const at = `/log/entries/${index}`
-      const label = `entries[${index}] (${String(entry.request.method)} ${String(entry.request.url)})`
-      const request = readRequest(entry)
-      if (request.kind === 'skip') return warn(`${label}: skipped: ${request.reason}`, at)
-      if (check.withoutResponse.has(index) || entry.response === undefined || entry.response === null) {
-        return warn(`${label}: skipped: it has no response`, at)
-      }
-      const response = readResponse(entry.response)
-      if (response.kind === 'skip') return warn(`${label}: skipped: ${response.reason}`, at)
-
-      const host = request.requestDsl.host ?? ''
-      const previous = kept.get(request.key)
-      if (previous !== undefined) {
-        // Dropped: its own notes would only be noise; the duplicate warning names it.
-        previous.duplicates.push({ index, status: entry.response.status, host })
-        return
-      }
-      for (const note of [...request.notes, ...response.notes]) warn(`${label}: ${note}`, at)
-      const txn: TransactionInput = {
-        name: `${request.method} ${request.path}`,
-        description: `Recorded ${request.method} ${entry.request.url} (log.entries[${index}])`,
-        dsl: { requestDsl: request.requestDsl, responseDsl: response.responseDsl },
-      }
-      kept.set(request.key, { index, method: request.method, path: request.path, host, status: entry.response.status, txn, duplicates: [] })
-    }
-    for (let index = 0; index < entries.length; index++) {
-      const entry = entries[index] as HarEntry
-      // each entry is read once: dropped from the parsed document before it is converted, so
-      // that a large capture is freed as it goes rather than held whole until the end (issue 8)
-      ;(entries as Array<HarEntry | undefined>)[index] = undefined
-      convert(entry, index)
-    }
-
-    for (const k of kept.values()) {
-      if (k.duplicates.length === 0) continue
-      const repeats = k.duplicates.map((d) => `entries[${d.index}] (status ${d.status}${d.host === k.host ? '' : `, host ${d.host}`})`)
-      warn(
-        `${k.method} ${k.path} was recorded ${k.duplicates.length + 1} times with the same query and body; ` +
-          `the first response (entries[${k.index}], status ${k.status}) is kept and the later ones are dropped: ${repeats.join(', ')}`,
-        `/log/entries/${k.duplicates[0]?.index ?? k.index}`,
-      )
-    }
-
-    // Names are numbered in recording order; the order of the list is then by specificity.
-    const recorded = [...kept.values()].map((k) => k.txn)
-    const names = uniqueNames(recorded.map((t) => t.name ?? ''))
-    recorded.forEach((t, i) => {
-      t.name = names[i] ?? t.name ?? null
-    })
-    const ordered = orderBySpecificity(recorded)
-    if (ordered.length === 0) warn('no entry could be turned into a transaction')
-    return finishImport({ format: 'har', dslType: 'HAR_DSL', fileName, transactions: ordered, warnings })
+    const plan = harPlan(input)
+    const part = plan === null ? null : convertHarEntries(input.bytes, plan.bounds, 0, fileName)
+    if (plan !== null && part !== null) return assembleHar(plan, [part])
+    return importWhole(input)
   })
+}
+
+/** A large HAR read an entry at a time: its entries' byte offsets, and the verdict on the rest. */
+export interface HarPlan {
+  fileName: string
+  bounds: number[]
+  /** Entries in the file. */
+  count: number
+  /** Schema deviations outside the entries (`checkHar` of the document with its entries emptied). */
+  deviations: ErrorDetail[]
+}
+
+/**
+ * What a range of entries gave (`convertHarEntries`): plain data, so that ranges converted apart
+ * assemble in order (`assembleHar`) into what one pass gives. Converting the two halves of a
+ * 100,000-entry capture in two threads was tried (issue 8, session 10): on the 2-core machine
+ * each half took 1.6 times as long as alone and moving one half's transactions between threads
+ * cost about a second, so uploads convert in one thread; see bench/README.md.
+ */
+export interface HarPart {
+  outcomes: EntryOutcome[]
+  deviations: ErrorDetail[]
+}
+
+/**
+ * The plan of a large HAR (see har-layout.ts), or null when it is read whole: small, shaped
+ * otherwise, not JSON around its entries, or with a fatal schema violation there.
+ *
+ * @example
+ * const plan = harPlan(input) // null, or { count: 100000, bounds: [...], ... }
+ */
+export function harPlan (input: ImportInput): HarPlan | null {
+  const layout: HarLayout | null = harLayoutOf(input)
+  if (layout === null) return null
+  const check = checkHar(layout.skeleton, input.fileName)
+  if (check.fatal.length > 0) return null
+  return { fileName: input.fileName, bounds: layout.bounds, count: layout.bounds.length / 2, deviations: check.deviations }
+}
+
+/**
+ * Parses, checks and converts the entries whose byte offsets `bounds` gives in `bytes` (a range
+ * of a plan's, relative to `bytes`), numbered from `firstIndex`. Each entry's objects die with
+ * it. Null when an entry is not JSON, not an object, or breaks the schema where the importer reads:
+ * the file is then read whole, for the usual message with its line.
+ *
+ * @example
+ * const part = convertHarEntries(input.bytes, plan.bounds, 0, 'a.har')
+ */
+export function convertHarEntries (bytes: Uint8Array, bounds: readonly number[], firstIndex: number, fileName: string): HarPart | null {
+  const outcomes: EntryOutcome[] = []
+  const deviations: ErrorDetail[] = []
+  const kept = new Set<string>()
+  const known = (key: string): boolean => kept.has(key)
+  for (let i = 0; i < bounds.length / 2; i++) {
+    let entry: unknown
+    try {
+      entry = JSON.parse(elementText(bytes, bounds, i))
+    } catch {
+      return null
+    }
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return null
+    const index = firstIndex + i
+    const check = checkHarEntry(entry as Record<string, unknown>, index, fileName)
+    if (check.fatal.length > 0) return null
+    for (const d of check.deviations) deviations.push(d)
+    const outcome = convertEntry(entry as HarEntry, index, check.withoutResponse.has(index), known)
+    if ('kept' in outcome && outcome.kept !== undefined) kept.add(outcome.key)
+    outcomes.push(outcome)
+  }
+  return { outcomes, deviations }
+}
+
+/**
+ * The import of a planned HAR from the parts of its entries, in entry order (together, every
+ * entry once): the same result as `importHar` of the file.
+ *
+ * @example
+ * assembleHar(plan, [convertHarEntries(...first half), convertHarEntries(...second half)])
+ */
+export function assembleHar (plan: HarPlan, parts: readonly HarPart[]): ImportResult {
+  return guardImport(plan.fileName, () => finishImport(assembleHarParts(plan, parts)))
+}
+
+/**
+ * `assembleHar` without the DSL's validation: what finishImport validates, for a caller that
+ * validates the transactions a run at a time (a large upload, src/api/v1/import-drafts.ts).
+ *
+ * @example
+ * const pending = assembleHarParts(plan, [part]); finishImport(pending)
+ */
+export function assembleHarParts (plan: HarPlan, parts: readonly HarPart[]): FinishInput {
+  const assembly = new HarAssembly(plan.fileName)
+  const deviations = [...plan.deviations]
+  for (const part of parts) {
+    for (const outcome of part.outcomes) assembly.add(outcome)
+    for (const d of part.deviations) deviations.push(d)
+  }
+  return assembly.finish(deviations)
+}
+
+/** The import of a HAR parsed whole: small files, and any file the plan could not read. */
+function importWhole (input: ImportInput): ImportResult {
+  const { entries, check } = readEntries(input)
+  const assembly = new HarAssembly(input.fileName)
+  const known = (key: string): boolean => assembly.knows(key)
+  for (let index = 0; index < entries.length; index++) {
+    const entry = entries[index] as HarEntry
+    // each entry is read once: dropped from the parsed document before it is converted, so that
+    // a capture is freed as it goes rather than held whole until the end (issue 8)
+    ;(entries as Array<HarEntry | undefined>)[index] = undefined
+    assembly.add(convertEntry(entry, index, check.withoutResponse.has(index), known))
+  }
+  return finishImport(assembly.finish(check.deviations))
 }

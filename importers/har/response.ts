@@ -88,7 +88,8 @@ function readHeaders (response: HarResponse, notes: string[]): Array<{ name: str
       continue
     }
     // Chrome joins repeated headers (Set-Cookie above all) into one value with newlines.
-    for (const value of valuesOf(h.value).flatMap((v) => v.split(/\r?\n/))) {
+    const values = typeof h.value === 'string' && !h.value.includes('\n') ? [h.value] : valuesOf(h.value).flatMap((v) => v.split(/\r?\n/))
+    for (const value of values) {
       if (value.trim() === '') continue
       if (valuePattern.test(value)) out.push({ name: h.name, value: value.trim() })
       else rejected.add(h.name)

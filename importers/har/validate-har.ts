@@ -48,8 +48,26 @@ export interface HarCheck {
  * checkHar({ log: { version: '1.1' } }, 'a.har').fatal // [{ path: '/log', message: 'must have property "entries"', file: 'a.har' }]
  */
 export function checkHar (value: unknown, fileName: string, locate?: Locate): HarCheck {
+  return verdictOn(schemaErrors(value), fileName, locate)
+}
+
+/**
+ * `checkHar` for one entry of a document read an entry at a time (the rest of the document is
+ * checked with `checkHar` on it with its entries emptied): the same verdict, with paths from the
+ * document's root. A fatal violation carries no line (the caller reads the file whole for that).
+ *
+ * @example
+ * checkHarEntry({ request: {} }, 3, 'a.har').fatal[0]?.path // '/log/entries/3/request'
+ */
+export function checkHarEntry (entry: Record<string, unknown>, index: number, fileName: string): HarCheck {
+  const errors: AjvSixError[] = []
+  harValidator.entry(entry, collectInto(errors, `.log.entries[${index}]`))
+  return verdictOn(errors, fileName)
+}
+
+function verdictOn (errors: AjvSixError[], fileName: string, locate?: Locate): HarCheck {
   const check: HarCheck = { fatal: [], deviations: [], withoutResponse: new Set() }
-  for (const e of schemaErrors(value)) {
+  for (const e of errors) {
     const segments = segmentsOf(e.dataPath)
     const missing = e.keyword === 'required' ? e.params.missingProperty : undefined
     const full = missing === undefined ? segments : [...segments, missing]
@@ -74,9 +92,7 @@ export function checkHar (value: unknown, fileName: string, locate?: Locate): Ha
  */
 function schemaErrors (value: unknown): AjvSixError[] {
   const errors: AjvSixError[] = []
-  const collect = (prefix: string) => (err: { errors?: AjvSixError[] } | null): void => {
-    for (const e of err?.errors ?? []) errors.push(prefix === '' ? e : { ...e, dataPath: prefix + e.dataPath })
-  }
+  const collect = (prefix: string) => collectInto(errors, prefix)
   const log = isRecord(value) ? value['log'] : undefined
   const entries = isRecord(log) ? log['entries'] : undefined
   // One pass over the whole document when the entries are not all objects (har-validator reads
@@ -88,6 +104,13 @@ function schemaErrors (value: unknown): AjvSixError[] {
   harValidator.har({ ...value as Record<string, unknown>, log: { ...log as Record<string, unknown>, entries: [] } }, collect(''))
   entries.forEach((entry, index) => harValidator.entry(entry, collect(`.log.entries[${index}]`)))
   return errors
+}
+
+/** A har-validator callback that adds the errors to `errors`, their paths below `prefix`. */
+function collectInto (errors: AjvSixError[], prefix: string) {
+  return (err: { errors?: AjvSixError[] } | null): void => {
+    for (const e of err?.errors ?? []) errors.push(prefix === '' ? e : { ...e, dataPath: prefix + e.dataPath })
+  }
 }
 
 function isRecord (value: unknown): value is Record<string, unknown> {

@@ -1,6 +1,7 @@
 import { createError, isUnderstudyError } from '../../src/errors/index.js'
 import type { ImportFormat, ImportInput } from '../types.js'
 import { importInvalid } from './errors.js'
+import { harLayoutOf } from './har-layout.js'
 import { isObject, parseStructured, type Loose } from './structured.js'
 import { decodeText } from './text.js'
 
@@ -34,6 +35,8 @@ export function detectFormat (input: ImportInput): ImportFormat | 'zip' {
   if (head === '' && decodeText(b).trim() === '') throw importInvalid(input.fileName, 'is empty')
   const firstLine = head.split('\n')[0] ?? ''
   if (REQUEST_LINE.test(firstLine) || STATUS_LINE.test(firstLine)) return 'rr'
+  // a large HAR is found without parsing it whole: its importer reads it an entry at a time
+  if (harLayoutOf(input) !== null) return 'har'
   let value: unknown
   try {
     value = parseStructured(input).value

@@ -9,3 +9,5 @@ export { detailAt, importInvalid, guardImport, positionSuffix, type Locate } fro
 export { parseMediaType, isJsonType, isXmlType, isTextType, type MediaType } from './mime.js'
 export { finishImport, type FinishInput } from './finish.js'
 export { uniqueNames, orderBySpecificity } from './naming.js'
+export { harLayoutOf, LAYOUT_MIN_BYTES, type HarLayout } from './har-layout.js'
+export { elementText } from './array-layout.js'

@@ -20,6 +20,20 @@ export interface MediaType {
  * parseMediaType('application/json; charset=UTF-8') // { essence: 'application/json', charset: 'UTF-8', withoutCharset: 'application/json' }
  */
 export function parseMediaType (value: string): MediaType {
+  // a capture repeats a handful of media types thousands of times (issue 8: 100,000 entries)
+  const known = parsed.get(value)
+  if (known !== undefined) return { ...known }
+  const fresh = parse(value)
+  if (parsed.size >= PARSED_MAX) parsed.clear()
+  parsed.set(value, fresh)
+  return { ...fresh }
+}
+
+/** Media types parsed lately (callers get copies: they may set `charset`). */
+const parsed = new Map<string, MediaType>()
+const PARSED_MAX = 256
+
+function parse (value: string): MediaType {
   const [head = '', ...params] = value.split(';')
   const essence = head.trim().toLowerCase()
   const kept: string[] = [essence]

@@ -1,11 +1,11 @@
 import { parentPort, type MessagePort } from 'node:worker_threads'
-import { importFile, type ImportContext, type ImportInput, type ImportResult, type ImportWarning } from '../../importers/index.js'
+import { importPending, type FinishInput, type ImportContext, type ImportInput, type ImportResult, type ImportWarning } from '../../importers/index.js'
 import { isUnderstudyError } from '../errors/index.js'
 import { lowerThreadPriority } from '../config/index.js'
 import { writeThroughOwnConnection, type OwnWriteTarget } from '../store/index.js'
 import { runImportJob, transferablesOf, type ImportJob } from './import-jobs.js'
 import { serviceGone } from './v1/catalog-lookups.js'
-import { packDraftsInRuns, type PackedDrafts } from './v1/import-drafts.js'
+import { packDraftsInRuns, packPendingInRuns, type PackedDrafts } from './v1/import-drafts.js'
 import { UploadStorer, type UploadTarget } from './v1/upload-store.js'
 
 /*
@@ -13,8 +13,10 @@ import { UploadStorer, type UploadTarget } from './v1/upload-store.js'
  * large upload's body is still arriving), then answers the messages of its one client in order:
  *
  * - `job`: runs one import job and posts its answer (its buffers transferred, not copied);
- * - `upload`: imports every file of an upload, keeps the results, and posts their warnings;
- * - `pack`: compiles and packs what `upload` kept, a run at a time, onto a port (to the writer);
+ * - `upload`: imports every file of an upload, keeps the results, and posts their warnings (a
+ *   large HAR is kept before the DSL's validation: importers `importPending`);
+ * - `pack`: validates what is not yet, compiles and packs what `upload` kept, a run at a time,
+ *   onto a port (to the writer);
  * - `write` (another worker, the writer): stores the runs arriving on its port through a
  *   database connection of its own, while the event loop holds the store's write mutex
  *   (Store.writeElsewhere), and posts the answer's JSON. The two threads work at once: packing
@@ -40,7 +42,8 @@ type RunMessage = { run: PackedDrafts } | { end: true } | { abort: true }
 /** Transactions packed and sent to the writer at a time (about 1.5 MB of a HAR's). */
 const RUN_LENGTH = 2000
 
-let kept: Array<{ file: string; result: ImportResult }> | null = null
+/** What `upload` kept for `pack`: each file's import, validated or not yet (importers `importPending`). */
+let kept: Array<{ file: string } & ({ result: ImportResult } | { pending: FinishInput })> | null = null
 
 async function answer (request: ImportWorkerRequest): Promise<{ result: unknown; transfer: ArrayBuffer[] }> {
   switch (request.type) {
@@ -49,8 +52,10 @@ async function answer (request: ImportWorkerRequest): Promise<{ result: unknown;
       return { result, transfer: transferablesOf(result) }
     }
     case 'upload': {
-      kept = request.inputs.map((input) => ({ file: input.fileName, result: importFile(input, request.ctx) }))
-      const files = kept.map(({ file, result }) => ({ file, count: result.document.transactions.length, warnings: result.warnings }))
+      kept = request.inputs.map((input) => ({ file: input.fileName, ...importPending(input, request.ctx) }))
+      const files = kept.map((imported) => 'result' in imported
+        ? { file: imported.file, count: imported.result.document.transactions.length, warnings: imported.result.warnings }
+        : { file: imported.file, count: imported.pending.transactions.length, warnings: imported.pending.warnings })
       return { result: { files } satisfies UploadImported, transfer: [] }
     }
     case 'pack': {
@@ -58,8 +63,10 @@ async function answer (request: ImportWorkerRequest): Promise<{ result: unknown;
       kept = null
       const { runs } = request
       try {
-        for (const { file, result } of imported) {
-          packDraftsInRuns(file, result, RUN_LENGTH, (run) => runs.postMessage({ run } satisfies RunMessage, run.packed.map((b) => b.buffer as ArrayBuffer)))
+        const emit = (run: PackedDrafts): void => runs.postMessage({ run } satisfies RunMessage, run.packed.map((b) => b.buffer as ArrayBuffer))
+        for (const file of imported) {
+          if ('result' in file) packDraftsInRuns(file.file, file.result, RUN_LENGTH, emit)
+          else packPendingInRuns(file.file, file.pending, RUN_LENGTH, emit)
         }
         runs.postMessage({ end: true } satisfies RunMessage)
       } catch (err) {

@@ -1,4 +1,4 @@
-import type { DslTypeKey, ImportResult } from '../../../importers/index.js'
+import { finishImport, type DslTypeKey, type FinishInput, type ImportResult } from '../../../importers/index.js'
 import type { ErrorDetail } from '../../errors/index.js'
 import { collectCompileErrors, throwCompileErrors } from '../../match/index.js'
 import { PackedReader, PackedWriter } from '../packed-strings.js'
@@ -106,6 +106,31 @@ export function packDraftsInRuns (file: string, result: ImportResult, runLength:
     throw inFile(err, file)
   }
   flush()
+}
+
+/**
+ * `packDraftsInRuns` for an import not validated yet (importers `importPending`): each run of
+ * `runLength` transactions is validated by the DSL (finishImport), compiled, packed and emitted
+ * in turn, so that the first runs are stored while the rest are validated (issue 8). The
+ * transactions are checked one by one, so a run gives what the whole list would. When a run
+ * fails, the whole list is checked the usual way, for exactly the usual error (what was emitted
+ * must then be discarded).
+ *
+ * @example
+ * packPendingInRuns('big.har', importPending(input).pending, 2000, (run) => port.postMessage(run))
+ */
+export function packPendingInRuns (file: string, pending: FinishInput, runLength: number, emit: (run: PackedDrafts) => void): void {
+  const all = pending.transactions
+  for (let offset = 0; offset < all.length; offset += runLength) {
+    try {
+      const run = finishImport({ ...pending, transactions: all.slice(offset, offset + runLength), warnings: [] })
+      packDraftsInRuns(file, run, Infinity, emit)
+    } catch (err) {
+      // the usual way throws the usual error (naming every invalid transaction by its place)
+      packDraftsInRuns(file, finishImport(pending), Infinity, () => {})
+      throw err
+    }
+  }
 }
 
 /**

@@ -1,0 +1,140 @@
+import type { TransactionInput } from '../../src/dsl/index.js'
+import type { ErrorDetail } from '../../src/errors/index.js'
+import { orderBySpecificity, uniqueNames, type FinishInput } from '../shared/index.js'
+import type { ImportWarning } from '../types.js'
+import type { HarEntry } from './har-types.js'
+import { readRequest } from './request.js'
+import { readResponse } from './response.js'
+
+/*
+ * Entry by entry: what each HAR entry gives (an EntryOutcome), and the import assembled from the
+ * outcomes in entry order. A large capture is parsed an entry at a time (issue 8), so the
+ * outcomes are all that is kept of an entry; they are plain data, and the outcomes of ranges of
+ * entries assembled in order give exactly what one pass over all entries gives.
+ */
+
+/** What one entry gives: a warning (it is skipped), a transaction, or a repeat of a kept request. */
+export type EntryOutcome =
+  | { index: number; skipped: string }
+  | { index: number; key: string; status: number; host: string; kept: { method: string; path: string; txn: TransactionInput; notes: string[] } }
+  | { index: number; key: string; status: number; host: string; kept?: undefined }
+
+const at = (index: number): string => `/log/entries/${index}`
+
+/**
+ * Converts one entry. `known(key)` says whether a request with that key was kept already: then
+ * the outcome is a repeat, without a transaction (its own notes would only be noise; the
+ * duplicate warning names it).
+ *
+ * @example
+ * convertEntry(entry, 4, false, (key) => kept.has(key)) // { index: 4, key: '["GET","/a","",""]', status: 200, host: 'x', kept: { ... } }
+ */
+export function convertEntry (entry: HarEntry, index: number, withoutResponse: boolean, known: (key: string) => boolean): EntryOutcome {
+  const label = `entries[${index}] (${String(entry.request.method)} ${String(entry.request.url)})`
+  const request = readRequest(entry)
+  if (request.kind === 'skip') return { index, skipped: `${label}: skipped: ${request.reason}` }
+  if (withoutResponse || entry.response === undefined || entry.response === null) {
+    return { index, skipped: `${label}: skipped: it has no response` }
+  }
+  const host = request.requestDsl.host ?? ''
+  const status = entry.response.status
+  const response = readResponse(entry.response)
+  if (response.kind === 'skip') return { index, skipped: `${label}: skipped: ${response.reason}` }
+  if (known(request.key)) return { index, key: request.key, status, host }
+  const txn: TransactionInput = {
+    name: `${request.method} ${request.path}`,
+    description: `Recorded ${request.method} ${entry.request.url} (log.entries[${index}])`,
+    dsl: { requestDsl: request.requestDsl, responseDsl: response.responseDsl },
+  }
+  const notes = [...request.notes, ...response.notes].map((note) => `${label}: ${note}`)
+  return { index, key: request.key, status, host, kept: { method: request.method, path: request.path, txn, notes } }
+}
+
+/** A transaction kept from one entry, with what is needed to report repeats of it. */
+interface Kept {
+  index: number
+  method: string
+  path: string
+  host: string
+  status: number
+  txn: TransactionInput
+  duplicates: Array<{ index: number; status: number; host: string }>
+}
+
+/**
+ * The import of a HAR file assembled from its entries' outcomes in entry order (`add`), then
+ * finished (`finish`): repeats reported, names numbered in recording order, the list ordered by
+ * specificity. `finish` gives what finishImport validates.
+ *
+ * @example
+ * const assembly = new HarAssembly('a.har')
+ * entries.forEach((entry, i) => assembly.add(convertEntry(entry, i, false, (key) => assembly.knows(key))))
+ * finishImport(assembly.finish(deviations))
+ */
+export class HarAssembly {
+  readonly #fileName: string
+  readonly #kept = new Map<string, Kept>()
+  readonly #warnings: ImportWarning[] = []
+
+  constructor (fileName: string) {
+    this.#fileName = fileName
+  }
+
+  knows (key: string): boolean {
+    return this.#kept.has(key)
+  }
+
+  add (outcome: EntryOutcome): void {
+    if ('skipped' in outcome) return this.#warn(outcome.skipped, at(outcome.index))
+    const { index, key, status, host, kept } = outcome
+    const previous = this.#kept.get(key)
+    if (previous !== undefined) {
+      previous.duplicates.push({ index, status, host })
+      return
+    }
+    // a repeat always follows the outcome that kept its request, in whichever part that was
+    if (kept === undefined) throw new Error(`entries[${index}] repeats a request that no earlier entry kept`)
+    for (const note of kept.notes) this.#warn(note, at(index))
+    this.#kept.set(key, { index, method: kept.method, path: kept.path, host, status, txn: kept.txn, duplicates: [] })
+  }
+
+  /**
+   * The transactions, named and ordered, and every warning. `deviations` are the schema
+   * violations in fields the importer ignores or reads leniently, in document order: reported
+   * first, as one warning.
+   */
+  finish (deviations: readonly ErrorDetail[]): FinishInput {
+    const warnings = this.#warnings
+    const deviation = deviations[0]
+    if (deviation !== undefined) {
+      warnings.unshift({
+        message: `${deviations.length} value(s) do not follow the HAR 1.2 schema in fields the importer ignores or reads leniently; first: ${deviation.path} ${deviation.message}`,
+        file: this.#fileName,
+        at: deviation.path,
+      })
+    }
+    for (const k of this.#kept.values()) {
+      if (k.duplicates.length === 0) continue
+      const repeats = k.duplicates.map((d) => `entries[${d.index}] (status ${d.status}${d.host === k.host ? '' : `, host ${d.host}`})`)
+      this.#warn(
+        `${k.method} ${k.path} was recorded ${k.duplicates.length + 1} times with the same query and body; ` +
+          `the first response (entries[${k.index}], status ${k.status}) is kept and the later ones are dropped: ${repeats.join(', ')}`,
+        at(k.duplicates[0]?.index ?? k.index),
+      )
+    }
+    // Names are numbered in recording order; the order of the list is then by specificity.
+    const recorded = [...this.#kept.values()].map((k) => k.txn)
+    this.#kept.clear()
+    const names = uniqueNames(recorded.map((t) => t.name ?? ''))
+    recorded.forEach((t, i) => {
+      t.name = names[i] ?? t.name ?? null
+    })
+    const ordered = orderBySpecificity(recorded)
+    if (ordered.length === 0) this.#warn('no entry could be turned into a transaction')
+    return { format: 'har', dslType: 'HAR_DSL', fileName: this.#fileName, transactions: ordered, warnings }
+  }
+
+  #warn (message: string, where?: string): void {
+    this.#warnings.push(where === undefined ? { message, file: this.#fileName } : { message, file: this.#fileName, at: where })
+  }
+}
