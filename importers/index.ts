@@ -1,6 +1,6 @@
 import { documentOf, loadDefinitionText } from '../src/dsl/index.js'
 import { createError } from '../src/errors/index.js'
-import { assembleHarParts, convertHarEntries, harPlan, importHar, type HarPlan } from './har/index.js'
+import { importHar, readHarPending } from './har/index.js'
 import { importOpenApi } from './openapi/index.js'
 import { importPostman } from './postman/index.js'
 import { importRrFile, importRrPairs, rrPairOf } from './rr/index.js'
@@ -60,17 +60,6 @@ export function importFile (input: ImportInput, ctx: ImportFileOptions = {}): Im
 }
 
 /**
- * The plan of an input that `importFile` reads as a large HAR, an entry at a time (importers/har
- * `harPlan`), or null for any other input.
- */
-function planLargeHar (input: ImportInput, ctx: ImportFileOptions = {}): HarPlan | null {
-  if (input.bytes.byteLength > (ctx.maxBytes ?? DEFAULT_MAX_BYTES) || isZip(input.bytes)) return null
-  if (ctx.format === undefined ? isWireMockBody(input.fileName) : ctx.format !== 'har') return null
-  // detectFormat answers 'har' for any large input with a layout (shared/har-layout.ts)
-  return harPlan(input)
-}
-
-/**
  * `importFile`, except that a large HAR read an entry at a time comes back before the DSL's
  * validation (`pending`, what finishImport validates), for a caller that validates and stores
  * the transactions a run at a time (a large upload: src/api/v1/import-drafts.ts
@@ -80,10 +69,21 @@ function planLargeHar (input: ImportInput, ctx: ImportFileOptions = {}): HarPlan
  * const imported = importPending(input, { maxBytes }) // { result } or { pending }
  */
 export function importPending (input: ImportInput, ctx: ImportFileOptions = {}): { result: ImportResult } | { pending: FinishInput } {
-  const plan = planLargeHar(input, ctx)
-  const part = plan === null ? null : guardImport(input.fileName, () => convertHarEntries(input.bytes, plan.bounds, 0, input.fileName))
-  if (plan === null || part === null) return { result: importFile(input, ctx) }
-  return { pending: guardImport(input.fileName, () => assembleHarParts(plan, [part])) }
+  if (input.bytes.byteLength <= (ctx.maxBytes ?? DEFAULT_MAX_BYTES) && guardImport(input.fileName, () => routeOf(input, ctx)) === 'har') {
+    const pending = guardImport(input.fileName, () => readHarPending(input))
+    if (pending !== null) return { pending }
+  }
+  return { result: importFile(input, ctx) }
+}
+
+/**
+ * Where `importFile` sends an input: an archive, a WireMock body file, or a format (named by
+ * `ctx.format`, else detected). Detection parses a file once; the importer reuses that.
+ */
+function routeOf (input: ImportInput, ctx: ImportFileOptions): ImportFormat | 'zip' | 'wiremock body' {
+  if (isZip(input.bytes)) return 'zip'
+  if (ctx.format === undefined && isWireMockBody(input.fileName)) return 'wiremock body'
+  return ctx.format ?? detectFormat(input)
 }
 
 function isWireMockBody (fileName: string): boolean {
@@ -91,23 +91,21 @@ function isWireMockBody (fileName: string): boolean {
 }
 
 function dispatch (input: ImportInput, ctx: ImportFileOptions, maxBytes: number): ImportResult {
-  if (isZip(input.bytes)) {
-    const result = importArchive(input.bytes, input.fileName, ctx)
-    if (ctx.format !== undefined) result.warnings.unshift({ message: `is a zip archive; format ${ctx.format} is ignored and each entry is detected`, file: input.fileName })
-    return result
-  }
-  if (ctx.format === undefined && isWireMockBody(input.fileName)) {
-    // WireMock response bodies: read by the mappings that name them, never imported on their own
-    // (a directory scan that imports file by file meets them too)
-    const warning = { message: 'is a WireMock body file (under __files/); it is served by the mappings that name it', file: input.fileName }
-    return { format: 'wiremock', dslType: 'WIREMOCK_DSL', document: documentOf([]), warnings: [warning] }
-  }
-  const format = ctx.format ?? detectFormat(input)
+  const route = routeOf(input, ctx)
   const importerCtx: ImportContext = { maxBytes }
   if (ctx.readFile !== undefined) importerCtx.readFile = ctx.readFile
-  switch (format) {
-    case 'zip':
-      return importArchive(input.bytes, input.fileName, ctx)
+  switch (route) {
+    case 'zip': {
+      const result = importArchive(input.bytes, input.fileName, ctx)
+      if (ctx.format !== undefined) result.warnings.unshift({ message: `is a zip archive; format ${ctx.format} is ignored and each entry is detected`, file: input.fileName })
+      return result
+    }
+    case 'wiremock body': {
+      // WireMock response bodies: read by the mappings that name them, never imported on their own
+      // (a directory scan that imports file by file meets them too)
+      const warning = { message: 'is a WireMock body file (under __files/); it is served by the mappings that name it', file: input.fileName }
+      return { format: 'wiremock', dslType: 'WIREMOCK_DSL', document: documentOf([]), warnings: [warning] }
+    }
     case 'dsl':
       return { format: 'dsl', dslType: 'GENERIC_DSL', document: loadDefinitionText(decodeText(input.bytes), input.fileName), warnings: [] }
     case 'transactions':

@@ -1,4 +1,3 @@
-import type { ErrorDetail } from '../../src/errors/index.js'
 import {
   checkSize,
   decodeText,
@@ -10,10 +9,9 @@ import {
   importInvalid,
   parseStructured,
   type FinishInput,
-  type HarLayout,
 } from '../shared/index.js'
 import type { ImportContext, ImportInput, ImportResult } from '../types.js'
-import { convertEntry, HarAssembly, type EntryOutcome } from './entries.js'
+import { convertEntry, HarAssembly } from './entries.js'
 import type { HarEntry } from './har-types.js'
 import { checkHar, checkHarEntry, type HarCheck } from './validate-har.js'
 
@@ -60,116 +58,49 @@ function readEntries (input: ImportInput): { entries: HarEntry[]; check: HarChec
  * result.warnings // [{ message: 'entries[4] (GET https://x/ws): skipped: it is a WebSocket connection, ...', at: '/log/entries/4' }]
  */
 export function importHar (input: ImportInput, ctx: ImportContext = {}): ImportResult {
-  const fileName = input.fileName
-  return guardImport(fileName, () => {
+  return guardImport(input.fileName, () => {
     checkSize(input, ctx)
-    const plan = harPlan(input)
-    const part = plan === null ? null : convertHarEntries(input.bytes, plan.bounds, 0, fileName)
-    if (plan !== null && part !== null) return assembleHar(plan, [part])
-    return importWhole(input)
+    return finishImport(readHarPending(input) ?? readWhole(input))
   })
 }
 
-/** A large HAR read an entry at a time: its entries' byte offsets, and the verdict on the rest. */
-export interface HarPlan {
-  fileName: string
-  bounds: number[]
-  /** Entries in the file. */
-  count: number
-  /** Schema deviations outside the entries (`checkHar` of the document with its entries emptied). */
-  deviations: ErrorDetail[]
-}
-
 /**
- * What a range of entries gave (`convertHarEntries`): plain data, so that ranges converted apart
- * assemble in order (`assembleHar`) into what one pass gives. Converting the two halves of a
- * 100,000-entry capture in two threads was tried (issue 8, session 10): on the 2-core machine
- * each half took 1.6 times as long as alone and moving one half's transactions between threads
- * cost about a second, so uploads convert in one thread; see bench/README.md.
- */
-export interface HarPart {
-  outcomes: EntryOutcome[]
-  deviations: ErrorDetail[]
-}
-
-/**
- * The plan of a large HAR (see har-layout.ts), or null when it is read whole: small, shaped
- * otherwise, not JSON around its entries, or with a fatal schema violation there.
+ * A large HAR read an entry at a time (see har-layout.ts), up to the DSL's validation: what
+ * finishImport validates. Each entry is parsed, checked against the schema and converted alone,
+ * so its objects die with it. Null for a small file, one shaped otherwise, not JSON, or one that
+ * breaks the schema where the importer reads: read it whole then (`importHar`), for the usual
+ * message with its line.
  *
  * @example
- * const plan = harPlan(input) // null, or { count: 100000, bounds: [...], ... }
+ * const pending = readHarPending(input) // null, or { transactions, warnings, ... }
  */
-export function harPlan (input: ImportInput): HarPlan | null {
-  const layout: HarLayout | null = harLayoutOf(input)
+export function readHarPending (input: ImportInput): FinishInput | null {
+  const { fileName, bytes } = input
+  const layout = harLayoutOf(input)
   if (layout === null) return null
-  const check = checkHar(layout.skeleton, input.fileName)
-  if (check.fatal.length > 0) return null
-  return { fileName: input.fileName, bounds: layout.bounds, count: layout.bounds.length / 2, deviations: check.deviations }
-}
-
-/**
- * Parses, checks and converts the entries whose byte offsets `bounds` gives in `bytes` (a range
- * of a plan's, relative to `bytes`), numbered from `firstIndex`. Each entry's objects die with
- * it. Null when an entry is not JSON, not an object, or breaks the schema where the importer reads:
- * the file is then read whole, for the usual message with its line.
- *
- * @example
- * const part = convertHarEntries(input.bytes, plan.bounds, 0, 'a.har')
- */
-export function convertHarEntries (bytes: Uint8Array, bounds: readonly number[], firstIndex: number, fileName: string): HarPart | null {
-  const outcomes: EntryOutcome[] = []
-  const deviations: ErrorDetail[] = []
-  const kept = new Set<string>()
-  const known = (key: string): boolean => kept.has(key)
-  for (let i = 0; i < bounds.length / 2; i++) {
+  const outside = checkHar(layout.skeleton, fileName)
+  if (outside.fatal.length > 0) return null
+  const deviations = [...outside.deviations]
+  const assembly = new HarAssembly(fileName)
+  const known = (key: string): boolean => assembly.knows(key)
+  for (let index = 0; index < layout.bounds.length / 2; index++) {
     let entry: unknown
     try {
-      entry = JSON.parse(elementText(bytes, bounds, i))
+      entry = JSON.parse(elementText(bytes, layout.bounds, index))
     } catch {
       return null
     }
     if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return null
-    const index = firstIndex + i
     const check = checkHarEntry(entry as Record<string, unknown>, index, fileName)
     if (check.fatal.length > 0) return null
     for (const d of check.deviations) deviations.push(d)
-    const outcome = convertEntry(entry as HarEntry, index, check.withoutResponse.has(index), known)
-    if ('kept' in outcome && outcome.kept !== undefined) kept.add(outcome.key)
-    outcomes.push(outcome)
-  }
-  return { outcomes, deviations }
-}
-
-/**
- * The import of a planned HAR from the parts of its entries, in entry order (together, every
- * entry once): the same result as `importHar` of the file.
- *
- * @example
- * assembleHar(plan, [convertHarEntries(...first half), convertHarEntries(...second half)])
- */
-export function assembleHar (plan: HarPlan, parts: readonly HarPart[]): ImportResult {
-  return guardImport(plan.fileName, () => finishImport(assembleHarParts(plan, parts)))
-}
-
-/**
- * `assembleHar` without the DSL's validation: what finishImport validates, for a caller that
- * validates the transactions a run at a time (a large upload, src/api/v1/import-drafts.ts).
- *
- * @example
- * const pending = assembleHarParts(plan, [part]); finishImport(pending)
- */
-export function assembleHarParts (plan: HarPlan, parts: readonly HarPart[]): FinishInput {
-  const assembly = new HarAssembly(plan.fileName)
-  const deviations = [...plan.deviations]
-  for (const part of parts) {
-    for (const outcome of part.outcomes) assembly.add(outcome)
-    for (const d of part.deviations) deviations.push(d)
+    assembly.add(convertEntry(entry as HarEntry, index, check.withoutResponse.has(index), known))
   }
   return assembly.finish(deviations)
 }
 
-/** The import of a HAR parsed whole: small files, and any file the plan could not read. */
-function importWhole (input: ImportInput): ImportResult {
+/** A HAR parsed whole, up to the DSL's validation: small files, and any file the entry-at-a-time reading declined. */
+function readWhole (input: ImportInput): FinishInput {
   const { entries, check } = readEntries(input)
   const assembly = new HarAssembly(input.fileName)
   const known = (key: string): boolean => assembly.knows(key)
@@ -180,5 +111,5 @@ function importWhole (input: ImportInput): ImportResult {
     ;(entries as Array<HarEntry | undefined>)[index] = undefined
     assembly.add(convertEntry(entry, index, check.withoutResponse.has(index), known))
   }
-  return finishImport(assembly.finish(check.deviations))
+  return assembly.finish(check.deviations)
 }
