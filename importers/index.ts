@@ -1,6 +1,7 @@
-import { documentOf, loadDefinitionText } from '../src/dsl/index.js'
+import { documentOf, loadDefinitionText, type TransactionInput } from '../src/dsl/index.js'
 import { createError } from '../src/errors/index.js'
-import { importHar, readHarPending } from './har/index.js'
+import { importHar, readHarPending, readHarStreamed } from './har/index.js'
+import type { StreamedImport } from './har/entries.js'
 import { importOpenApi } from './openapi/index.js'
 import { importPostman } from './postman/index.js'
 import { importRrFile, importRrPairs, rrPairOf } from './rr/index.js'
@@ -25,6 +26,7 @@ export * from './types.js'
 export type { ImportPart, MergedImportResult } from './shared/merge.js'
 export { detectFormat, classify, acceptedDescription }
 export { finishImport, type FinishInput } from './shared/index.js'
+export type { StreamedImport } from './har/entries.js'
 export { importHar, importOpenApi, importPostman, importRrPairs, importRrFile, rrPairOf, importTransactions, importWireMock }
 
 export { DEFAULT_MAX_BYTES }
@@ -72,6 +74,34 @@ export function importPending (input: ImportInput, ctx: ImportFileOptions = {}):
   if (input.bytes.byteLength <= (ctx.maxBytes ?? DEFAULT_MAX_BYTES) && guardImport(input.fileName, () => routeOf(input, ctx)) === 'har') {
     const pending = guardImport(input.fileName, () => readHarPending(input))
     if (pending !== null) return { pending }
+  }
+  return { result: importFile(input, ctx) }
+}
+
+/** Where `importStreamed` hands transactions as they are made. */
+export interface TransactionSink {
+  /** A transaction, named, in recording order, not validated yet (finishImport's input). */
+  add: (txn: TransactionInput) => void
+  /** What was added is void: the file is imported whole instead, and its result returned. */
+  drop: () => void
+}
+
+/**
+ * `importPending` for a caller that stores transactions while the rest of the file is read (a
+ * large upload: src/api/import-worker.ts): a large HAR read an entry at a time hands each
+ * transaction to `sink` as it is made, and gives at the end its warnings and the order the
+ * transactions take (`streamed`, a StreamedImport). When such a file must be read whole after
+ * all, the sink is told to `drop` what it got, and the usual `result` follows, as for every
+ * other file.
+ *
+ * @example
+ * const imported = importStreamed(input, { maxBytes }, { add: (txn) => run.push(txn), drop: () => run.splice(0) })
+ */
+export function importStreamed (input: ImportInput, ctx: ImportFileOptions, sink: TransactionSink): { result: ImportResult } | { streamed: StreamedImport } {
+  if (input.bytes.byteLength <= (ctx.maxBytes ?? DEFAULT_MAX_BYTES) && guardImport(input.fileName, () => routeOf(input, ctx)) === 'har') {
+    const streamed = guardImport(input.fileName, () => readHarStreamed(input, sink.add))
+    if (streamed !== null) return { streamed }
+    sink.drop()
   }
   return { result: importFile(input, ctx) }
 }

@@ -1,6 +1,6 @@
 import type { TransactionInput } from '../../src/dsl/index.js'
 import type { ErrorDetail } from '../../src/errors/index.js'
-import { orderBySpecificity, uniqueNames, type FinishInput } from '../shared/index.js'
+import { orderBySpecificity, SpecificityOrder, UniqueNamer, uniqueNames, type FinishInput } from '../shared/index.js'
 import type { ImportWarning } from '../types.js'
 import type { HarEntry } from './har-types.js'
 import { readRequest } from './request.js'
@@ -57,14 +57,33 @@ interface Kept {
   path: string
   host: string
   status: number
-  txn: TransactionInput
+  /** Null once handed to the assembly's sink. */
+  txn: TransactionInput | null
   duplicates: Array<{ index: number; status: number; host: string }>
+}
+
+/**
+ * What a HAR import handed on transaction by transaction (HarAssembly with a sink) gives at its
+ * end: how many were handed on, every warning, and their order (SpecificityOrder `order`: null
+ * when it is the order they were handed on in).
+ */
+export interface StreamedImport {
+  format: 'har'
+  dslType: 'HAR_DSL'
+  fileName: string
+  count: number
+  warnings: ImportWarning[]
+  order: number[] | null
 }
 
 /**
  * The import of a HAR file assembled from its entries' outcomes in entry order (`add`), then
  * finished (`finish`): repeats reported, names numbered in recording order, the list ordered by
  * specificity. `finish` gives what finishImport validates.
+ *
+ * With a `sink`, each transaction kept is named and handed to it at once, in recording order,
+ * and not held (a large upload stores them while the rest is read: issue 8); `finishStreamed`
+ * then gives the warnings and the order the transactions take.
  *
  * @example
  * const assembly = new HarAssembly('a.har')
@@ -75,9 +94,14 @@ export class HarAssembly {
   readonly #fileName: string
   readonly #kept = new Map<string, Kept>()
   readonly #warnings: ImportWarning[] = []
+  readonly #sink: ((txn: TransactionInput) => void) | undefined
+  readonly #namer = new UniqueNamer()
+  readonly #order = new SpecificityOrder()
+  #count = 0
 
-  constructor (fileName: string) {
+  constructor (fileName: string, sink?: (txn: TransactionInput) => void) {
     this.#fileName = fileName
+    this.#sink = sink
   }
 
   knows (key: string): boolean {
@@ -95,7 +119,15 @@ export class HarAssembly {
     // a repeat always follows the outcome that kept its request, in whichever part that was
     if (kept === undefined) throw new Error(`entries[${index}] repeats a request that no earlier entry kept`)
     for (const note of kept.notes) this.#warn(note, at(index))
-    this.#kept.set(key, { index, method: kept.method, path: kept.path, host, status, txn: kept.txn, duplicates: [] })
+    this.#count++
+    let txn: TransactionInput | null = kept.txn
+    if (this.#sink !== undefined) {
+      txn.name = this.#namer.name(txn.name ?? '')
+      this.#order.add(txn)
+      this.#sink(txn)
+      txn = null
+    }
+    this.#kept.set(key, { index, method: kept.method, path: kept.path, host, status, txn, duplicates: [] })
   }
 
   /**
@@ -104,6 +136,31 @@ export class HarAssembly {
    * first, as one warning.
    */
   finish (deviations: readonly ErrorDetail[]): FinishInput {
+    if (this.#sink !== undefined) throw new Error('an assembly with a sink finishes with finishStreamed')
+    const warnings = this.#closeWarnings(deviations)
+    // Names are numbered in recording order; the order of the list is then by specificity.
+    const recorded = [...this.#kept.values()].map((k) => k.txn as TransactionInput)
+    this.#kept.clear()
+    const names = uniqueNames(recorded.map((t) => t.name ?? ''))
+    recorded.forEach((t, i) => {
+      t.name = names[i] ?? t.name ?? null
+    })
+    const ordered = orderBySpecificity(recorded)
+    if (ordered.length === 0) this.#warn('no entry could be turned into a transaction')
+    return { format: 'har', dslType: 'HAR_DSL', fileName: this.#fileName, transactions: ordered, warnings }
+  }
+
+  /** `finish` for an assembly with a sink: what it handed on is not repeated. */
+  finishStreamed (deviations: readonly ErrorDetail[]): StreamedImport {
+    if (this.#sink === undefined) throw new Error('an assembly without a sink finishes with finish')
+    const warnings = this.#closeWarnings(deviations)
+    this.#kept.clear()
+    if (this.#count === 0) this.#warn('no entry could be turned into a transaction')
+    return { format: 'har', dslType: 'HAR_DSL', fileName: this.#fileName, count: this.#count, warnings, order: this.#order.order() }
+  }
+
+  /** The warnings, with the schema deviations first and the repeats of each kept request. */
+  #closeWarnings (deviations: readonly ErrorDetail[]): ImportWarning[] {
     const warnings = this.#warnings
     const deviation = deviations[0]
     if (deviation !== undefined) {
@@ -122,16 +179,7 @@ export class HarAssembly {
         at(k.duplicates[0]?.index ?? k.index),
       )
     }
-    // Names are numbered in recording order; the order of the list is then by specificity.
-    const recorded = [...this.#kept.values()].map((k) => k.txn)
-    this.#kept.clear()
-    const names = uniqueNames(recorded.map((t) => t.name ?? ''))
-    recorded.forEach((t, i) => {
-      t.name = names[i] ?? t.name ?? null
-    })
-    const ordered = orderBySpecificity(recorded)
-    if (ordered.length === 0) this.#warn('no entry could be turned into a transaction')
-    return { format: 'har', dslType: 'HAR_DSL', fileName: this.#fileName, transactions: ordered, warnings }
+    return warnings
   }
 
   #warn (message: string, where?: string): void {

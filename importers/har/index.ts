@@ -11,7 +11,9 @@ import {
   type FinishInput,
 } from '../shared/index.js'
 import type { ImportContext, ImportInput, ImportResult } from '../types.js'
-import { convertEntry, HarAssembly } from './entries.js'
+import type { TransactionInput } from '../../src/dsl/index.js'
+import type { ErrorDetail } from '../../src/errors/index.js'
+import { convertEntry, HarAssembly, type StreamedImport } from './entries.js'
 import type { HarEntry } from './har-types.js'
 import { checkHar, checkHarEntry, type HarCheck } from './validate-har.js'
 
@@ -75,13 +77,38 @@ export function importHar (input: ImportInput, ctx: ImportContext = {}): ImportR
  * const pending = readHarPending(input) // null, or { transactions, warnings, ... }
  */
 export function readHarPending (input: ImportInput): FinishInput | null {
+  const assembly = new HarAssembly(input.fileName)
+  const deviations = readEntrywise(input, assembly)
+  return deviations === null ? null : assembly.finish(deviations)
+}
+
+/**
+ * `readHarPending` handing each transaction to `sink` as soon as it is made (named, in recording
+ * order, not validated), for a caller that stores them while the rest is read (a large upload:
+ * src/api/import-worker.ts). Gives the warnings and the order the transactions take
+ * (StreamedImport). Null as readHarPending, possibly after some transactions were handed on:
+ * the caller then drops them and imports the file whole (`importHar`).
+ *
+ * @example
+ * const streamed = readHarStreamed(input, (txn) => run.push(txn)) // null, or { count, warnings, order }
+ */
+export function readHarStreamed (input: ImportInput, sink: (txn: TransactionInput) => void): StreamedImport | null {
+  const assembly = new HarAssembly(input.fileName, sink)
+  const deviations = readEntrywise(input, assembly)
+  return deviations === null ? null : assembly.finishStreamed(deviations)
+}
+
+/**
+ * Reads a large HAR an entry at a time into `assembly`; gives the schema deviations, or null
+ * (see readHarPending) when the file must be read whole.
+ */
+function readEntrywise (input: ImportInput, assembly: HarAssembly): ErrorDetail[] | null {
   const { fileName, bytes } = input
   const layout = harLayoutOf(input)
   if (layout === null) return null
   const outside = checkHar(layout.skeleton, fileName)
   if (outside.fatal.length > 0) return null
   const deviations = [...outside.deviations]
-  const assembly = new HarAssembly(fileName)
   const known = (key: string): boolean => assembly.knows(key)
   for (let index = 0; index < layout.bounds.length / 2; index++) {
     let entry: unknown
@@ -96,7 +123,7 @@ export function readHarPending (input: ImportInput): FinishInput | null {
     for (const d of check.deviations) deviations.push(d)
     assembly.add(convertEntry(entry as HarEntry, index, check.withoutResponse.has(index), known))
   }
-  return assembly.finish(deviations)
+  return deviations
 }
 
 /** A HAR parsed whole, up to the DSL's validation: small files, and any file the entry-at-a-time reading declined. */

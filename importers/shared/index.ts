@@ -8,6 +8,6 @@ export { parseStructured, forgetStructured, isObject, str, type Loose, type Pars
 export { detailAt, importInvalid, guardImport, positionSuffix, type Locate } from './errors.js'
 export { parseMediaType, isJsonType, isXmlType, isTextType, type MediaType } from './mime.js'
 export { finishImport, type FinishInput } from './finish.js'
-export { uniqueNames, orderBySpecificity } from './naming.js'
+export { uniqueNames, orderBySpecificity, UniqueNamer, SpecificityOrder } from './naming.js'
 export { harLayoutOf, LAYOUT_MIN_BYTES, type HarLayout } from './har-layout.js'
 export { elementText } from './array-layout.js'

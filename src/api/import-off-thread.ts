@@ -1,6 +1,6 @@
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads'
 import type { ImportContext, ImportInput, ImportResult } from '../../importers/index.js'
-import { createError, UnderstudyError, type ErrorCode, type ErrorDetail } from '../errors/index.js'
+import { createError, isUnderstudyError, UnderstudyError, type ErrorCode, type ErrorDetail } from '../errors/index.js'
 import type { Store } from '../store/index.js'
 import { ownsBuffer, runImportJob, type ImportJob, type ImportJobOutput } from './import-jobs.js'
 import type { ImportWorkerRequest, UploadImported } from './import-worker.js'
@@ -35,10 +35,12 @@ type WorkerAnswer =
  */
 export class ImportWorker {
   readonly #worker: Worker
+  readonly #onClose: (() => void) | undefined
   #waiting: { resolve: (answer: WorkerAnswer) => void; reject: (err: Error) => void } | null = null
   #failure: Error | null = null
 
-  private constructor () {
+  private constructor (onClose?: () => void) {
+    this.#onClose = onClose
     this.#worker = fromSource
       ? new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(workerUrl.href)}) })`, { eval: true })
       : new Worker(workerUrl)
@@ -51,8 +53,20 @@ export class ImportWorker {
     this.#worker.once('exit', (code) => this.#fail(new Error(`import worker exited with ${code}`)))
   }
 
-  static start (): ImportWorker {
-    return new ImportWorker()
+  /** Starts a worker; `onClose` runs once when it is closed (not when it fails on its own). */
+  static start (onClose?: () => void): ImportWorker {
+    return new ImportWorker(onClose)
+  }
+
+  /** False once the thread failed, exited or was closed: it answers no request any more. */
+  get usable (): boolean {
+    return this.#failure === null
+  }
+
+  /** Whether the thread keeps the process alive (Worker `ref`/`unref`): an idle spare does not. */
+  keepsProcessAlive (keeps: boolean): void {
+    if (keeps) this.#worker.ref()
+    else this.#worker.unref()
   }
 
   /**
@@ -71,8 +85,10 @@ export class ImportWorker {
   }
 
   close (): void {
+    const open = this.#failure === null
     this.#failure ??= new Error('import worker closed')
     this.#worker.terminate().catch(() => {})
+    if (open) this.#onClose?.()
   }
 
   #fail (err: Error): void {
@@ -109,13 +125,13 @@ export type MovableInput = ImportInput & { movable?: boolean }
  * @example
  * const { count, json } = await convertForUpload({ bytes: file.bytes, fileName: file.filename, movable: file.exclusive }, { maxBytes })
  */
-export async function convertForUpload (input: MovableInput, ctx: ImportContext): Promise<ImportJobOutput['convert']> {
-  return await runOffThread('convert', input, ctx)
+export async function convertForUpload (input: MovableInput, ctx: ImportContext, spare?: SpareImportWorker): Promise<ImportJobOutput['convert']> {
+  return await runOffThread('convert', input, ctx, spare)
 }
 
-async function runOffThread<J extends ImportJob> (job: J, input: MovableInput, ctx: ImportContext): Promise<ImportJobOutput[J]> {
+async function runOffThread<J extends ImportJob> (job: J, input: MovableInput, ctx: ImportContext, spare?: SpareImportWorker): Promise<ImportJobOutput[J]> {
   if (input.bytes.byteLength < OFF_THREAD_BYTES) return runImportJob(job, input, ctx)
-  const worker = ImportWorker.start()
+  const worker = spare?.take() ?? ImportWorker.start()
   try {
     return await worker.request<ImportJobOutput[J]>({ type: 'job', job, input: { bytes: input.bytes, fileName: input.fileName }, ctx }, transferOf([input]))
   } finally {
@@ -128,54 +144,142 @@ export interface UploadedInWorkers extends UploadImported {
   resultJson: Buffer[]
 }
 
-/** The two threads of a large upload: one imports and packs, the other stores. */
-export interface UploadWorkers {
-  importer: ImportWorker
-  writer: ImportWorker
+/**
+ * The two threads of a large upload: the importer imports, the writer validates and stores. Both
+ * are started as the request arrives (the importer may be the platform's loaded spare), so that
+ * they load their modules while the body is transferred.
+ */
+export class UploadWorkers {
+  readonly importer: ImportWorker
+  readonly writer = ImportWorker.start()
+
+  /** `importer`: a loaded spare (SpareImportWorker), or a thread started now. */
+  constructor (importer: ImportWorker = ImportWorker.start()) {
+    this.importer = importer
+  }
+
+  close (): void {
+    this.importer.close()
+    this.writer.close()
+  }
 }
 
 /**
- * Starts the threads of a large upload (`uploadInWorkers`), to call as the request arrives: they
- * load their modules while its body is transferred. Close both when done.
+ * Starts the threads of a large upload (`uploadInWorkers`), to call as the request arrives: the
+ * importer is the platform's loaded spare when it has one. Close them when done.
  *
  * @example
- * const workers = startUploadWorkers(); try { ... } finally { closeUploadWorkers(workers) }
+ * const workers = startUploadWorkers(ctx.deps.importSpare); try { ... } finally { closeUploadWorkers(workers) }
  */
-export function startUploadWorkers (): UploadWorkers {
-  return { importer: ImportWorker.start(), writer: ImportWorker.start() }
+export function startUploadWorkers (spare?: SpareImportWorker): UploadWorkers {
+  return new UploadWorkers(spare?.take())
 }
 
-export function closeUploadWorkers ({ importer, writer }: UploadWorkers): void {
-  importer.close()
-  writer.close()
+export function closeUploadWorkers (workers: UploadWorkers): void {
+  workers.close()
 }
 
 /**
- * A large upload stored from worker threads: the importer imports every file; then, holding the
- * store's write mutex (`store.writeElsewhere`), it compiles and packs the transactions a run at a
- * time while the writer inserts each run through its own database connection, commits, and hands
- * back the answer's JSON. The event loop only moves buffers: none of the import, the inserts or
- * the COMMIT runs on it (issue 8). The inputs' bytes are moved to the importer. Throws the
- * importers' errors (naming the file) and ERR_API_NOT_FOUND when the service is deleted
- * meanwhile; nothing is stored then.
+ * A large upload stored from worker threads. Holding the store's write mutex
+ * (`store.writeElsewhere`), the importer imports every file and sends its transactions onto a
+ * port as they are made, while the writer validates, compiles and inserts them through its own
+ * database connection, commits, and hands back the answer's JSON. A large HAR is stored while it
+ * is still read, its rows put in order at its end (import-worker.ts `stream`). The event loop
+ * only moves buffers: none of the import, the inserts or the COMMIT runs on it (issue 8). The
+ * inputs' bytes are moved to the importer. Throws the importers' errors (naming the file) and
+ * ERR_API_NOT_FOUND when the service is deleted meanwhile; nothing is stored then.
  *
  * @example
  * const { resultJson, files } = await uploadInWorkers(startUploadWorkers(), store, inputs, { maxBytes }, target)
  */
 export async function uploadInWorkers ({ importer, writer }: UploadWorkers, store: Store, inputs: readonly MovableInput[], ctx: ImportContext, upload: UploadTarget): Promise<UploadedInWorkers> {
-  const request: ImportWorkerRequest = { type: 'upload', inputs: inputs.map((i) => ({ bytes: i.bytes, fileName: i.fileName })), ctx }
-  const { files } = await importer.request<UploadImported>(request, transferOf(inputs))
-  const resultJson = await store.writeElsewhere(async (target) => {
+  const files = inputs.map((i) => ({ bytes: i.bytes, fileName: i.fileName }))
+  const moved = transferOf(inputs)
+  const { imported, resultJson } = await store.writeElsewhere(async (target) => {
     const { port1, port2 } = new MessageChannel()
     const written = writer.request<Buffer[]>({ type: 'write', target, upload, runs: port2 }, [port2])
-    const packed = importer.request<null>({ type: 'pack', runs: port1 }, [port1])
-    const [pack, write] = await Promise.allSettled([packed, written])
-    // a transaction that could never be served aborts the write: the packer's error is the answer
-    if (pack.status === 'rejected') throw pack.reason
-    if (write.status === 'rejected') throw write.reason
-    return write.value
+    const read = importer.request<UploadImported>({ type: 'stream', inputs: files, ctx, runs: port1 }, [port1, ...moved])
+    const [importing, writing] = await Promise.allSettled([read, written])
+    // a file that cannot be imported, or a transaction that could never be served, is the answer
+    if (importing.status === 'rejected') throw importing.reason
+    if (writing.status === 'rejected') {
+      // the writer refused a streamed transaction: the importer names it as the whole file places it
+      const refused: unknown = writing.reason
+      if (isUnderstudyError(refused, 'ERR_IMPORT_INVALID') || isUnderstudyError(refused, 'ERR_DSL_INVALID')) await importer.request<null>({ type: 'explain' })
+      throw refused
+    }
+    return { imported: importing.value, resultJson: writing.value }
   })
-  return { files, resultJson: resultJson.map((piece) => Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength)) }
+  return { files: imported.files, resultJson: resultJson.map((piece) => Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength)) }
+}
+
+/** How long after a spare given out is closed the next one is started (after the upload's answer is written). */
+export const SPARE_DELAY_MS = 1000
+
+/**
+ * One import worker kept started and loaded, for the next large upload or convert. Loading a
+ * worker's modules takes about half a second of CPU, longer while the event loop receives the
+ * body on the same two cores: an upload that took a thread started on arrival waited up to a
+ * second after its body was in before the import began (issue 8). The spare costs about 40 MiB
+ * while idle. The first is started as the platform starts (a thread of lowered priority), each
+ * next one SPARE_DELAY_MS after the previous one, once taken, is closed (so that a new spare never
+ * loads while an upload imports). An idle spare does not keep the process alive.
+ *
+ * @example
+ * const spare = new SpareImportWorker(); const worker = spare.take(); ... worker.close(); spare.close()
+ */
+export class SpareImportWorker {
+  readonly #delayMs: number
+  #spare: ImportWorker | null = null
+  #timer: NodeJS.Timeout | null = null
+  #closed = false
+
+  /** The first spare starts after `firstDelayMs`, each next one `delayMs` after the previous is closed. */
+  constructor (firstDelayMs = 0, delayMs = SPARE_DELAY_MS) {
+    this.#delayMs = delayMs
+    this.#schedule(firstDelayMs)
+  }
+
+  /** Whether a spare is started and waiting to be taken. */
+  get waiting (): boolean {
+    return this.#spare !== null
+  }
+
+  /** The spare when it is loaded and well, else a worker started now; the caller closes it. */
+  take (): ImportWorker {
+    const spare = this.#spare
+    this.#spare = null
+    // the next spare waits until this worker is closed, not loading while it imports
+    if (this.#timer !== null) clearTimeout(this.#timer)
+    this.#timer = null
+    if (spare !== null && spare.usable) {
+      spare.keepsProcessAlive(true)
+      return spare
+    }
+    spare?.close()
+    return ImportWorker.start(() => this.#schedule())
+  }
+
+  /** Ends the spare and starts no more. */
+  close (): void {
+    this.#closed = true
+    if (this.#timer !== null) clearTimeout(this.#timer)
+    this.#timer = null
+    this.#spare?.close()
+    this.#spare = null
+  }
+
+  // Every worker this gives out starts the next spare's countdown when it is closed.
+  #schedule (delayMs = this.#delayMs): void {
+    if (this.#closed || this.#spare !== null || this.#timer !== null) return
+    this.#timer = setTimeout(() => {
+      this.#timer = null
+      if (this.#closed || this.#spare !== null) return
+      this.#spare = ImportWorker.start(() => this.#schedule())
+      this.#spare.keepsProcessAlive(false)
+    }, delayMs)
+    this.#timer.unref()
+  }
 }
 
 /** The inputs' buffers that can move to a worker without a copy (each at most once). */

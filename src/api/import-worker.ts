@@ -1,26 +1,30 @@
 import { parentPort, type MessagePort } from 'node:worker_threads'
-import { importPending, type FinishInput, type ImportContext, type ImportInput, type ImportResult, type ImportWarning } from '../../importers/index.js'
+import { importPending, importStreamed, type ImportContext, type ImportInput, type ImportWarning } from '../../importers/index.js'
 import { isUnderstudyError } from '../errors/index.js'
 import { lowerThreadPriority } from '../config/index.js'
 import { writeThroughOwnConnection, type OwnWriteTarget } from '../store/index.js'
 import { runImportJob, transferablesOf, type ImportJob } from './import-jobs.js'
 import { serviceGone } from './v1/catalog-lookups.js'
 import { packDraftsInRuns, packPendingInRuns, type PackedDrafts } from './v1/import-drafts.js'
+import { packRawRun, RawRunWriter, type RawRun } from './v1/raw-runs.js'
 import { UploadStorer, type UploadTarget } from './v1/upload-store.js'
 
 /*
  * The worker thread of import-off-thread.ts. It is started before its work is known (while a
- * large upload's body is still arriving), then answers the messages of its one client in order:
+ * large upload's body is still arriving, or as the platform's spare), then answers the messages
+ * of its one client in order:
  *
  * - `job`: runs one import job and posts its answer (its buffers transferred, not copied);
- * - `upload`: imports every file of an upload, keeps the results, and posts their warnings (a
- *   large HAR is kept before the DSL's validation: importers `importPending`);
- * - `pack`: validates what is not yet, compiles and packs what `upload` kept, a run at a time,
- *   onto a port (to the writer);
- * - `write` (another worker, the writer): stores the runs arriving on its port through a
- *   database connection of its own, while the event loop holds the store's write mutex
- *   (Store.writeElsewhere), and posts the answer's JSON. The two threads work at once: packing
- *   and inserting each take seconds for 90,000 transactions (issue 8).
+ * - `stream`: imports every file of an upload and sends its transactions onto a port (to the
+ *   writer) as they are made, then posts each file's count and warnings. A large HAR goes out
+ *   run by run while it is still read, not validated (RawRun: the writer validates it), then its
+ *   order (`placed`); any other file is validated, compiled and packed here (`run`);
+ * - `explain`: after the writer refused a streamed run, imports the files of the last `stream`
+ *   again the usual way, to throw the exact error (its places are the whole file's);
+ * - `write` (another worker, the writer): validates and stores what arrives on its port through
+ *   a database connection of its own, while the event loop holds the store's write mutex
+ *   (Store.writeElsewhere), and posts the answer's JSON. The two threads work at once: reading
+ *   and storing 90,000 transactions each take seconds (issue 8).
  *
  * Errors are posted as plain data: an UnderstudyError does not survive structured cloning as itself.
  */
@@ -29,21 +33,31 @@ lowerThreadPriority()
 
 export type ImportWorkerRequest =
   | { type: 'job'; job: ImportJob; input: ImportInput; ctx: ImportContext }
-  | { type: 'upload'; inputs: ImportInput[]; ctx: ImportContext }
-  | { type: 'pack'; runs: MessagePort }
+  | { type: 'stream'; inputs: ImportInput[]; ctx: ImportContext; runs: MessagePort }
+  | { type: 'explain' }
   | { type: 'write'; target: OwnWriteTarget; upload: UploadTarget; runs: MessagePort }
 
-/** What `upload` answers: each file's transaction count and warnings, in order. */
+/** What `stream` answers: each file's transaction count and warnings, in order. */
 export interface UploadImported { files: Array<{ file: string; count: number; warnings: ImportWarning[] }> }
 
-/** What goes from the packer to the writer: runs, then the end, or an abort (nothing is to be kept). */
-type RunMessage = { run: PackedDrafts } | { end: true } | { abort: true }
+/**
+ * What goes from the importer to the writer, in order: validated runs (`run`), or a streamed
+ * file's raw runs followed by its order (`placed`) or by `dropped` (it is imported whole after
+ * all: its rows are void); then the end, or an abort (nothing is to be kept).
+ */
+type RunMessage =
+  | { run: PackedDrafts }
+  | { raw: RawRun }
+  | { placed: { order: number[] | null } }
+  | { dropped: true }
+  | { end: true }
+  | { abort: true }
 
-/** Transactions packed and sent to the writer at a time (about 1.5 MB of a HAR's). */
+/** Transactions sent to the writer at a time (about 1.5 MB of a HAR's). */
 const RUN_LENGTH = 2000
 
-/** What `upload` kept for `pack`: each file's import, validated or not yet (importers `importPending`). */
-let kept: Array<{ file: string } & ({ result: ImportResult } | { pending: FinishInput })> | null = null
+/** The files of the last `stream`, for `explain`. */
+let streamed: { inputs: ImportInput[]; ctx: ImportContext } | null = null
 
 async function answer (request: ImportWorkerRequest): Promise<{ result: unknown; transfer: ArrayBuffer[] }> {
   switch (request.type) {
@@ -51,29 +65,30 @@ async function answer (request: ImportWorkerRequest): Promise<{ result: unknown;
       const result = runImportJob(request.job, request.input, request.ctx)
       return { result, transfer: transferablesOf(result) }
     }
-    case 'upload': {
-      kept = request.inputs.map((input) => ({ file: input.fileName, ...importPending(input, request.ctx) }))
-      const files = kept.map((imported) => 'result' in imported
-        ? { file: imported.file, count: imported.result.document.transactions.length, warnings: imported.result.warnings }
-        : { file: imported.file, count: imported.pending.transactions.length, warnings: imported.pending.warnings })
-      return { result: { files } satisfies UploadImported, transfer: [] }
-    }
-    case 'pack': {
-      const imported = kept ?? []
-      kept = null
-      const { runs } = request
+    case 'stream': {
+      const { inputs, ctx, runs } = request
+      streamed = { inputs, ctx }
+      const send = (message: RunMessage, transfer: readonly Uint8Array[] = []): void => {
+        runs.postMessage(message, transfer.map((b) => b.buffer as ArrayBuffer))
+      }
       try {
-        const emit = (run: PackedDrafts): void => runs.postMessage({ run } satisfies RunMessage, run.packed.map((b) => b.buffer as ArrayBuffer))
-        for (const file of imported) {
-          if ('result' in file) packDraftsInRuns(file.file, file.result, RUN_LENGTH, emit)
-          else packPendingInRuns(file.file, file.pending, RUN_LENGTH, emit)
-        }
-        runs.postMessage({ end: true } satisfies RunMessage)
+        const files = inputs.map((input) => streamFile(input, ctx, send))
+        send({ end: true })
+        return { result: { files } satisfies UploadImported, transfer: [] }
       } catch (err) {
-        runs.postMessage({ abort: true } satisfies RunMessage)
+        send({ abort: true })
         throw err
       } finally {
         runs.close()
+      }
+    }
+    case 'explain': {
+      const files = streamed ?? { inputs: [], ctx: {} }
+      streamed = null
+      for (const input of files.inputs) {
+        const imported = importPending(input, files.ctx)
+        if ('pending' in imported) packPendingInRuns(input.fileName, imported.pending, Infinity, () => {})
+        else packDraftsInRuns(input.fileName, imported.result, Infinity, () => {})
       }
       return { result: null, transfer: [] }
     }
@@ -84,14 +99,57 @@ async function answer (request: ImportWorkerRequest): Promise<{ result: unknown;
         for await (const message of messagesOf(runs)) {
           if ('abort' in message) throw new Error('the upload was abandoned')
           if ('end' in message) return storer.done()
-          await storer.add(message.run)
+          if ('run' in message) await storer.add(message.run)
+          else if ('raw' in message) await storer.hold(packRawRun(message.raw))
+          else if ('placed' in message) await storer.place(message.placed.order)
+          else await storer.drop()
         }
-        throw new Error('the packer went away')
+        throw new Error('the importer went away')
       }).catch((err: unknown) => { throw serviceGone(err, upload.serviceId) })
       // the pieces own their ArrayBuffers (never Node's pool): hand them over without a copy
       return { result: resultJson, transfer: [...new Set(resultJson.map((piece) => piece.buffer as ArrayBuffer))] }
     }
   }
+}
+
+/**
+ * Imports one file of a `stream` and sends its transactions: a large HAR raw, run by run as it
+ * is read, then its order; any other file validated, compiled and packed, run by run. Throws the
+ * importer's errors, and ERR_DSL_INVALID naming the file for a transaction that could never be
+ * served (of a file validated here).
+ */
+function streamFile (input: ImportInput, ctx: ImportContext, send: (message: RunMessage, transfer?: readonly Uint8Array[]) => void): UploadImported['files'][number] {
+  const file = input.fileName
+  let raw = new RawRunWriter(file, 'har', 'HAR_DSL')
+  let sent = false
+  const flush = (): void => {
+    if (raw.count === 0) return
+    const run = raw.done()
+    send({ raw: run }, run.packed)
+    sent = true
+    raw = new RawRunWriter(file, 'har', 'HAR_DSL')
+  }
+  const imported = importStreamed(input, ctx, {
+    add: (txn) => {
+      raw.add(txn)
+      if (raw.count === RUN_LENGTH) flush()
+    },
+    drop: () => {
+      raw = new RawRunWriter(file, 'har', 'HAR_DSL')
+      if (sent) send({ dropped: true })
+      sent = false
+    },
+  })
+  if ('streamed' in imported) {
+    const { count, warnings, order } = imported.streamed
+    flush()
+    if (sent) send({ placed: { order } })
+    return { file, count, warnings }
+  }
+  const { result } = imported
+  const count = result.document.transactions.length
+  packDraftsInRuns(file, result, RUN_LENGTH, (run) => send({ run }, run.packed))
+  return { file, count, warnings: result.warnings }
 }
 
 /** The messages of a port, in order, until it closes (its other end closed or gone). */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import http from 'node:http'
-import { allRoutes, bootstrap, checkBootstrapKey, createApiHandler, createUiFront, startMonitoring, type ApiDeps, type BootstrapOutcome, type MonitoringOptions } from '../api/index.js'
+import { allRoutes, bootstrap, checkBootstrapKey, createApiHandler, createUiFront, SpareImportWorker, startMonitoring, type ApiDeps, type BootstrapOutcome, type MonitoringOptions } from '../api/index.js'
 import { LocalDeployer, type Deployer } from '../deploy/index.js'
 import { createError, isUnderstudyError } from '../errors/index.js'
 import { listenOn } from '../net/index.js'
@@ -87,6 +87,7 @@ export async function startPlatform (options: PlatformOptions, log: Logger): Pro
     log,
     // Download links are signed with a key that lives as long as the process: links end with it.
     options: { baseUrl: url, jsonLimit: options.jsonLimit, uploadLimit: options.uploadLimit, signingKey: randomBytes(32) },
+    importSpare: new SpareImportWorker(),
   }
   const api = createApiHandler(deps, allRoutes)
   // The monitoring API (spec/000) shares the port: `/buckets`, `/account`, `/radar`, `/signin`...
@@ -113,6 +114,7 @@ export async function startPlatform (options: PlatformOptions, log: Logger): Pro
           server.close(() => resolve())
           server.closeIdleConnections()
         })
+        deps.importSpare?.close()
         await monitoring.close()
         await deployer.shutdown()
         await store.close()

@@ -119,6 +119,12 @@ export interface TransactionRepository {
    * keeps runs short and gives the event loop a turn between them.
    */
   createEncodedMany: (into: { workspaceId: number; serviceId: number; by: string }, rows: readonly EncodedTransactionRow[]) => Promise<number[]>
+  /**
+   * Gives a transaction of the workspace another encoded row's name, description, dsl type, DSL
+   * and tags (its id, service and audit fields stay): an import that stored its rows before
+   * their order was known moves them into place (issue 8). False when there is no such row.
+   */
+  rewriteEncoded: (workspaceId: number, id: number, row: EncodedTransactionRow) => Promise<boolean>
   get: (workspaceId: number, id: number) => Promise<StoredTransaction | undefined>
   list: (workspaceId: number, filter: TransactionFilter, query: ListQuery) => Promise<Page<StoredTransaction>>
   update: (

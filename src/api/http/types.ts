@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Logger } from '../../log/index.js'
 import type { Account, AccountMember, AssetFiles, Store, User, Workspace } from '../../store/index.js'
 import type { Deployer } from '../../deploy/index.js'
+import type { SpareImportWorker } from '../import-off-thread.js'
 
 /** Which specification document owns an endpoint: it decides the envelope (DESIGN.md section 5). */
 export type ApiFamily = 'v1' | 'v4' | 'reports'
@@ -22,6 +23,8 @@ export interface ApiDeps {
   deployer: Deployer
   log: Logger
   options: ApiOptions
+  /** A loaded import thread for the next large upload or convert (the platform keeps one; tests may not). */
+  importSpare?: SpareImportWorker
 }
 
 export interface ApiOptions {

@@ -1,5 +1,5 @@
 import type { ImportContext, ImportWarning } from '../../../importers/index.js'
-import { closeUploadWorkers, convertForUpload, OFF_THREAD_BYTES, startUploadWorkers, uploadInWorkers } from '../import-off-thread.js'
+import { closeUploadWorkers, convertForUpload, OFF_THREAD_BYTES, startUploadWorkers, uploadInWorkers, type SpareImportWorker } from '../import-off-thread.js'
 import { runImportJob } from '../import-jobs.js'
 import type { Workspace } from '../../store/index.js'
 import type { ApiContext, HandlerResult, MultipartForm, Route, UploadedFile } from '../http/types.js'
@@ -37,9 +37,9 @@ function filesOf (form: MultipartForm): UploadedFile[] {
  * past the limit). The same errors, and ERR_DSL_INVALID for a transaction that could never be
  * served, come from the imports of `uploadTransactions`.
  */
-async function convertAll (files: readonly UploadedFile[], ctx: ImportContext) {
+async function convertAll (files: readonly UploadedFile[], ctx: ImportContext, spare: SpareImportWorker | undefined) {
   const imported = []
-  for (const f of files) imported.push({ file: f.filename, ...await convertForUpload({ bytes: f.bytes, fileName: f.filename, movable: f.exclusive }, ctx) })
+  for (const f of files) imported.push({ file: f.filename, ...await convertForUpload({ bytes: f.bytes, fileName: f.filename, movable: f.exclusive }, ctx, spare) })
   return imported
 }
 
@@ -61,7 +61,7 @@ function warningsOf (imported: ReadonlyArray<{ file: string; warnings: readonly 
 export async function uploadTransactions (ctx: ApiContext, workspace: Workspace): Promise<HandlerResult> {
   // a large upload's threads load their modules while the body is still arriving
   const declared = Number(ctx.req.headers['content-length'])
-  let workers = declared >= OFF_THREAD_BYTES ? startUploadWorkers() : undefined
+  let workers = declared >= OFF_THREAD_BYTES ? startUploadWorkers(ctx.deps.importSpare) : undefined
   try {
     const form = await ctx.multipart()
     const rawServiceId = form.fields['serviceId'] ?? ctx.query.get('serviceId') ?? ''
@@ -75,7 +75,7 @@ export async function uploadTransactions (ctx: ApiContext, workspace: Workspace)
     const inputs = files.map((f) => ({ bytes: f.bytes, fileName: f.filename, movable: f.exclusive }))
     let stored: { resultJson: Buffer[]; files: ReadonlyArray<{ file: string; warnings: readonly ImportWarning[] }> }
     if (inputs.reduce((sum, i) => sum + i.bytes.byteLength, 0) >= OFF_THREAD_BYTES) {
-      workers ??= startUploadWorkers()
+      workers ??= startUploadWorkers(ctx.deps.importSpare)
       stored = await uploadInWorkers(workers, ctx.deps.store, inputs, importCtx, target)
     } else {
       const imported = inputs.map((input) => ({ file: input.fileName, ...runImportJob('store', input, importCtx) }))
@@ -103,7 +103,7 @@ export const convertRoutes: Route[] = [
     handler: async (ctx) => {
       const form = await ctx.multipart()
       const verbose = booleanOf(ctx.query.get('verbose') ?? form.fields['verbose'], '/verbose')
-      const imported = await convertAll(filesOf(form), { maxBytes: ctx.deps.options.uploadLimit })
+      const imported = await convertAll(filesOf(form), { maxBytes: ctx.deps.options.uploadLimit }, ctx.deps.importSpare)
       const items = imported.map((i) => i.json).filter((json) => json.length > 0)
       const comma = Buffer.from(',')
       const resultJson = [Buffer.from('['), ...items.flatMap((json, i) => (i === 0 ? [json] : [comma, json])), Buffer.from(']')]

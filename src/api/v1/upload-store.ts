@@ -88,6 +88,8 @@ export class UploadStorer {
   readonly #answer = new Pieces()
   readonly #serviceMembers: string
   #separator = '['
+  /** The rows of a file stored before their order is known (`hold`), until `place` or `drop`. */
+  #held: { ids: number[]; drafts: EncodedDraft[] } | null = null
 
   constructor (tx: Repositories, target: UploadTarget) {
     this.#tx = tx
@@ -117,25 +119,82 @@ export class UploadStorer {
     }
   }
 
+  /**
+   * Stores a run of a file whose order is not known yet (a large HAR streamed: issue 8): its
+   * tags and rows are created now, in the order given, and answered at `place`. Runs of the same
+   * file follow each other; nothing else is added before its `place` or `drop`.
+   */
+  async hold ({ count, packed, tags }: PackedImport): Promise<void> {
+    const { accountId, by } = this.#target
+    if (tags.length > 0) await this.#tx.tags.ensure(accountId, [...tags], by)
+    const held = this.#held ?? { ids: [], drafts: [] }
+    this.#held = held
+    let run: EncodedDraft[] = []
+    for (const draft of readDrafts(packed, count)) {
+      run.push(draft)
+      held.drafts.push(draft)
+      if (run.length === ROWS_PER_RUN) {
+        held.ids.push(...await this.#insert(run))
+        run = []
+      }
+    }
+    if (run.length > 0) held.ids.push(...await this.#insert(run))
+  }
+
+  /**
+   * The held file is complete: `order` (SpecificityOrder `order`: for each place, the index of
+   * the held transaction it takes; null for the order they came in) is given to its rows, so that
+   * the ids run in that order as if the rows had been created in it, and they are answered so.
+   */
+  async place (order: readonly number[] | null): Promise<void> {
+    const held = this.#held
+    this.#held = null
+    if (held === null) return
+    const { ids, drafts } = held
+    if (order !== null && order.length !== drafts.length) throw new Error(`an order of ${order.length} for ${drafts.length} held transactions`)
+    const { workspaceId } = this.#target
+    for (let place = 0; place < ids.length; place++) {
+      const id = ids[place] as number
+      const from = order?.[place] ?? place
+      const draft = drafts[from] as EncodedDraft
+      if (from !== place && !await this.#tx.transactions.rewriteEncoded(workspaceId, id, draft)) throw new Error(`held transaction ${id} is gone`)
+      this.#answerRow(id, draft)
+    }
+  }
+
+  /** The held file's rows are void (it is imported whole instead): they are deleted. */
+  async drop (): Promise<void> {
+    const held = this.#held
+    this.#held = null
+    if (held !== null) await this.#tx.transactions.deleteMany(this.#target.workspaceId, held.ids)
+  }
+
   /** The answer's `result`: JSON text in buffers that own their memory. */
   done (): Buffer[] {
+    if (this.#held !== null) throw new Error('a file stored before its order was known was never placed')
     this.#answer.text(this.#separator === '[' ? '[]' : ']')
     return this.#answer.done()
   }
 
   async #store (run: EncodedDraft[]): Promise<void> {
+    const ids = await this.#insert(run)
+    run.forEach((draft, i) => this.#answerRow(ids[i] as number, draft))
+  }
+
+  async #insert (run: EncodedDraft[]): Promise<number[]> {
     const { workspaceId, serviceId, by } = this.#target
-    const ids = await this.#tx.transactions.createEncodedMany({ workspaceId, serviceId, by }, run)
+    return await this.#tx.transactions.createEncodedMany({ workspaceId, serviceId, by }, run)
+  }
+
+  #answerRow (id: number, { name, description, tagsJson, dslType, dslJson }: EncodedDraft): void {
+    const { workspaceId } = this.#target
     const answer = this.#answer
-    run.forEach(({ name, description, tagsJson, dslType, dslJson }, i) => {
-      const id = ids[i] as number
-      answer.text(`${this.#separator}{"id":${id},"name":${JSON.stringify(name)},"description":${JSON.stringify(description ?? '')},${this.#serviceMembers}"tags":`)
-      answer.bytes(tagsJson)
-      answer.text(`,"link":${JSON.stringify(transactionLink(workspaceId, id))},"dslType":${JSON.stringify(dslType)},"dsl":`)
-      answer.bytes(dslJson)
-      answer.text('}')
-      this.#separator = ','
-    })
+    answer.text(`${this.#separator}{"id":${id},"name":${JSON.stringify(name)},"description":${JSON.stringify(description ?? '')},${this.#serviceMembers}"tags":`)
+    answer.bytes(tagsJson)
+    answer.text(`,"link":${JSON.stringify(transactionLink(workspaceId, id))},"dslType":${JSON.stringify(dslType)},"dsl":`)
+    answer.bytes(dslJson)
+    answer.text('}')
+    this.#separator = ','
   }
 }
 

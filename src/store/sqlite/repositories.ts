@@ -88,6 +88,7 @@ export function routeWrites (reads: Repositories, write: Store['write'], writerB
       ...transactions,
       create: async (input) => await write(async (tx) => await tx.transactions.create(input)),
       createEncodedMany: async (into, rows) => await write(async (tx) => await tx.transactions.createEncodedMany(into, rows)),
+      rewriteEncoded: async (ws, id, row) => await write(async (tx) => await tx.transactions.rewriteEncoded(ws, id, row)),
       update: async (ws, id, patch) => await write(async (tx) => await tx.transactions.update(ws, id, patch)),
       delete: async (ws, id) => await write(async (tx) => await tx.transactions.delete(ws, id)),
       deleteMany: async (ws, ids) => await write(async (tx) => await tx.transactions.deleteMany(ws, ids)),

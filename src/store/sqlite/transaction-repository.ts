@@ -32,6 +32,8 @@ const transactions = defineTable<Omit<StoredTransaction, 'tags'>>('transactions'
 const insertEncodedSql = 'INSERT INTO transactions (workspace_id, service_id, name, description, dsl_type, dsl, created, updated, created_by, updated_by) ' +
   'VALUES (?, ?, ?, ?, ?, CAST(? AS TEXT), ?, ?, ?, ?)'
 
+const rewriteEncodedSql = 'UPDATE transactions SET name = ?, description = ?, dsl_type = ?, dsl = CAST(? AS TEXT) WHERE id = ? AND workspace_id = ?'
+
 const tagsOf = '(SELECT json_group_array(x.name ORDER BY x.position) FROM transaction_tags x WHERE x.transaction_id = t.id) AS tags'
 const select = `${transactions.columns.split(', ').map((c) => `t.${c}`).join(', ')}, ${tagsOf}`
 
@@ -161,6 +163,12 @@ export function transactionRepository (ctx: RepoContext): TransactionRepository 
         ids.push(id)
       }
       return ids
+    },
+    async rewriteEncoded (workspaceId, id, row) {
+      ctx.check()
+      const changed = conn.statement(rewriteEncodedSql).run(row.name, row.description ?? null, row.dslType, row.dslJson, id, workspaceId).changes > 0
+      if (changed) replaceTags(id, row.tags)
+      return changed
     },
     async get (workspaceId, id) {
       ctx.check()

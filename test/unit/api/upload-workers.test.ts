@@ -1,5 +1,6 @@
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { closeUploadWorkers, startUploadWorkers, uploadInWorkers } from '../../../src/api/import-off-thread.js'
+import { closeUploadWorkers, SpareImportWorker, startUploadWorkers, uploadInWorkers } from '../../../src/api/import-off-thread.js'
+import type { ImportResult } from '../../../importers/index.js'
 import { ALL, BY, openTestStore, seed } from '../store/fixtures.js'
 
 /* uploadInWorkers: the importer and writer threads of a large upload, against a real store. */
@@ -47,5 +48,35 @@ describe('uploadInWorkers', () => {
     closeUploadWorkers(workers)
     await expect(uploadInWorkers(workers, store, [{ bytes: file(['a']), fileName: 'one.json' }], {}, target)).rejects.toMatchObject({ code: 'ERR_INTERNAL' })
     expect((await store.transactions.list(world.workspace.id, {}, ALL)).total).toBe(0)
+  })
+})
+
+describe('SpareImportWorker', () => {
+  const waitUntil = async (check: () => boolean): Promise<void> => {
+    for (let i = 0; i < 200 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+
+  it('keeps one worker started, gives it out, and starts the next only once that one is closed', { timeout: 30_000 }, async () => {
+    const spare = new SpareImportWorker(0, 20)
+    onTestFinished(() => spare.close())
+    await waitUntil(() => spare.waiting)
+    expect(spare.waiting).toBe(true)
+    const worker = spare.take()
+    expect(spare.waiting).toBe(false)
+    const result = await worker.request<ImportResult>({ type: 'job', job: 'document', input: { bytes: file(['a']), fileName: 'one.json' }, ctx: {} })
+    expect(result.document.transactions.map((t) => t.name)).toEqual(['a'])
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    // no new spare loads while the one given out works
+    expect(spare.waiting).toBe(false)
+    worker.close()
+    await waitUntil(() => spare.waiting)
+    expect(spare.waiting).toBe(true)
+    spare.close()
+    expect(spare.waiting).toBe(false)
+    // once closed, it starts no more: a worker taken now is started for the caller alone
+    const late = spare.take()
+    late.close()
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(spare.waiting).toBe(false)
   })
 })
