@@ -207,8 +207,10 @@ export async function uploadInWorkers ({ importer, writer }: UploadWorkers, stor
   const moved = transferOf(inputs)
   const { imported, resultJson } = await store.writeElsewhere(async (target) => {
     const { port1, port2 } = new MessageChannel()
-    const written = writer.request<Buffer[]>({ type: 'write', target, upload, runs: port2 }, [port2])
-    const read = importer.request<UploadImported>({ type: 'stream', inputs: files, ctx, runs: port1 }, [port1, ...moved])
+    // the streamed runs the writer has stored: the importer takes on work when it falls behind
+    const progress = new SharedArrayBuffer(4)
+    const written = writer.request<Buffer[]>({ type: 'write', target, upload, runs: port2, progress }, [port2])
+    const read = importer.request<UploadImported>({ type: 'stream', inputs: files, ctx, runs: port1, progress }, [port1, ...moved])
     const [importing, writing] = await Promise.allSettled([read, written])
     // a file that cannot be imported, or a transaction that could never be served, is the answer
     if (importing.status === 'rejected') throw importing.reason

@@ -1,12 +1,12 @@
 import { parentPort, type MessagePort } from 'node:worker_threads'
-import { importPending, importStreamed, type ImportContext, type ImportInput, type ImportWarning } from '../../importers/index.js'
+import type { ImportContext, ImportInput } from '../../importers/index.js'
 import { isUnderstudyError } from '../errors/index.js'
 import { lowerThreadPriority } from '../config/index.js'
 import { writeThroughOwnConnection, type OwnWriteTarget } from '../store/index.js'
 import { runImportJob, transferablesOf, type ImportJob } from './import-jobs.js'
+import { explainFiles, streamFile, WRITER_BACKLOG_RUNS, type ImportedFile, type RunMessage } from './upload-stream.js'
 import { serviceGone } from './v1/catalog-lookups.js'
-import { packDraftsInRuns, packPendingInRuns, type PackedDrafts } from './v1/import-drafts.js'
-import { packRawRun, RawRunWriter, type RawRun } from './v1/raw-runs.js'
+import { packRawRun } from './v1/raw-runs.js'
 import { UploadStorer, type UploadTarget } from './v1/upload-store.js'
 
 /*
@@ -33,28 +33,12 @@ lowerThreadPriority()
 
 export type ImportWorkerRequest =
   | { type: 'job'; job: ImportJob; input: ImportInput; ctx: ImportContext }
-  | { type: 'stream'; inputs: ImportInput[]; ctx: ImportContext; runs: MessagePort }
+  | { type: 'stream'; inputs: ImportInput[]; ctx: ImportContext; runs: MessagePort; progress: SharedArrayBuffer }
   | { type: 'explain' }
-  | { type: 'write'; target: OwnWriteTarget; upload: UploadTarget; runs: MessagePort }
+  | { type: 'write'; target: OwnWriteTarget; upload: UploadTarget; runs: MessagePort; progress: SharedArrayBuffer }
 
 /** What `stream` answers: each file's transaction count and warnings, in order. */
-export interface UploadImported { files: Array<{ file: string; count: number; warnings: ImportWarning[] }> }
-
-/**
- * What goes from the importer to the writer, in order: validated runs (`run`), or a streamed
- * file's raw runs followed by its order (`placed`) or by `dropped` (it is imported whole after
- * all: its rows are void); then the end, or an abort (nothing is to be kept).
- */
-type RunMessage =
-  | { run: PackedDrafts }
-  | { raw: RawRun }
-  | { placed: { order: number[] | null } }
-  | { dropped: true }
-  | { end: true }
-  | { abort: true }
-
-/** Transactions sent to the writer at a time (about 1.5 MB of a HAR's). */
-const RUN_LENGTH = 2000
+export interface UploadImported { files: ImportedFile[] }
 
 /** The files of the last `stream`, for `explain`. */
 let streamed: { inputs: ImportInput[]; ctx: ImportContext } | null = null
@@ -68,11 +52,15 @@ async function answer (request: ImportWorkerRequest): Promise<{ result: unknown;
     case 'stream': {
       const { inputs, ctx, runs } = request
       streamed = { inputs, ctx }
+      const stored = new Int32Array(request.progress)
+      let sent = 0
       const send = (message: RunMessage, transfer: readonly Uint8Array[] = []): void => {
+        if ('raw' in message || 'held' in message) sent++
         runs.postMessage(message, transfer.map((b) => b.buffer as ArrayBuffer))
       }
+      const writer = { send, behind: () => sent - Atomics.load(stored, 0) >= WRITER_BACKLOG_RUNS }
       try {
-        const files = inputs.map((input) => streamFile(input, ctx, send))
+        const files = inputs.map((input) => streamFile(input, ctx, writer, () => explainFiles(inputs, ctx)))
         send({ end: true })
         return { result: { files } satisfies UploadImported, transfer: [] }
       } catch (err) {
@@ -85,23 +73,22 @@ async function answer (request: ImportWorkerRequest): Promise<{ result: unknown;
     case 'explain': {
       const files = streamed ?? { inputs: [], ctx: {} }
       streamed = null
-      for (const input of files.inputs) {
-        const imported = importPending(input, files.ctx)
-        if ('pending' in imported) packPendingInRuns(input.fileName, imported.pending, Infinity, () => {})
-        else packDraftsInRuns(input.fileName, imported.result, Infinity, () => {})
-      }
+      explainFiles(files.inputs, files.ctx)
       return { result: null, transfer: [] }
     }
     case 'write': {
       const { target, upload, runs } = request
+      const stored = new Int32Array(request.progress)
       const resultJson = await writeThroughOwnConnection(target, async (tx) => {
         const storer = new UploadStorer(tx, upload)
         for await (const message of messagesOf(runs)) {
           if ('abort' in message) throw new Error('the upload was abandoned')
           if ('end' in message) return storer.done()
           if ('run' in message) await storer.add(message.run)
-          else if ('raw' in message) await storer.hold(packRawRun(message.raw))
-          else if ('placed' in message) await storer.place(message.placed.order)
+          else if ('raw' in message || 'held' in message) {
+            await storer.hold('raw' in message ? packRawRun(message.raw) : message.held)
+            Atomics.add(stored, 0, 1)
+          } else if ('placed' in message) await storer.place(message.placed.order)
           else await storer.drop()
         }
         throw new Error('the importer went away')
@@ -110,46 +97,6 @@ async function answer (request: ImportWorkerRequest): Promise<{ result: unknown;
       return { result: resultJson, transfer: [...new Set(resultJson.map((piece) => piece.buffer as ArrayBuffer))] }
     }
   }
-}
-
-/**
- * Imports one file of a `stream` and sends its transactions: a large HAR raw, run by run as it
- * is read, then its order; any other file validated, compiled and packed, run by run. Throws the
- * importer's errors, and ERR_DSL_INVALID naming the file for a transaction that could never be
- * served (of a file validated here).
- */
-function streamFile (input: ImportInput, ctx: ImportContext, send: (message: RunMessage, transfer?: readonly Uint8Array[]) => void): UploadImported['files'][number] {
-  const file = input.fileName
-  let raw = new RawRunWriter(file, 'har', 'HAR_DSL')
-  let sent = false
-  const flush = (): void => {
-    if (raw.count === 0) return
-    const run = raw.done()
-    send({ raw: run }, run.packed)
-    sent = true
-    raw = new RawRunWriter(file, 'har', 'HAR_DSL')
-  }
-  const imported = importStreamed(input, ctx, {
-    add: (txn) => {
-      raw.add(txn)
-      if (raw.count === RUN_LENGTH) flush()
-    },
-    drop: () => {
-      raw = new RawRunWriter(file, 'har', 'HAR_DSL')
-      if (sent) send({ dropped: true })
-      sent = false
-    },
-  })
-  if ('streamed' in imported) {
-    const { count, warnings, order } = imported.streamed
-    flush()
-    if (sent) send({ placed: { order } })
-    return { file, count, warnings }
-  }
-  const { result } = imported
-  const count = result.document.transactions.length
-  packDraftsInRuns(file, result, RUN_LENGTH, (run) => send({ run }, run.packed))
-  return { file, count, warnings: result.warnings }
 }
 
 /** The messages of a port, in order, until it closes (its other end closed or gone). */

@@ -8,7 +8,8 @@ import { packDraftsInRuns, type PackedDrafts } from './import-drafts.js'
  * writer thread, which validates, compiles and stores them while the importer reads on (issue 8:
  * the two threads then share the work, where the importer alone validated everything before the
  * first row was stored). In between they are JSON text in transferred buffers: a structured clone
- * of tens of thousands of objects would cost more than the text.
+ * of tens of thousands of objects would cost more than the text. When the writer falls behind,
+ * the importer validates and packs a run itself (`packTransactions`), and sends it packed.
  */
 
 /** A run of transactions as an importer made them (importers `importStreamed`), not validated yet. */
@@ -22,36 +23,15 @@ export interface RawRun {
 }
 
 /**
- * Collects transactions into a RawRun.
+ * A run of transactions as JSON text, to send to the writer.
  *
  * @example
- * const raw = new RawRunWriter('big.har', 'har', 'HAR_DSL'); raw.add(txn); port.postMessage({ raw: raw.done() })
+ * const raw = rawRunOf('big.har', 'har', 'HAR_DSL', transactions); port.postMessage({ raw }, raw.packed.map((b) => b.buffer))
  */
-export class RawRunWriter {
-  readonly #file: string
-  readonly #format: ImportFormat
-  readonly #dslType: DslTypeKey
-  readonly #writer = new PackedWriter()
-  #count = 0
-
-  constructor (file: string, format: ImportFormat, dslType: DslTypeKey) {
-    this.#file = file
-    this.#format = format
-    this.#dslType = dslType
-  }
-
-  get count (): number {
-    return this.#count
-  }
-
-  add (txn: TransactionInput): void {
-    this.#writer.add(JSON.stringify(txn))
-    this.#count++
-  }
-
-  done (): RawRun {
-    return { file: this.#file, format: this.#format, dslType: this.#dslType, count: this.#count, packed: this.#writer.done() }
-  }
+export function rawRunOf (file: string, format: ImportFormat, dslType: DslTypeKey, transactions: readonly TransactionInput[]): RawRun {
+  const writer = new PackedWriter()
+  for (const txn of transactions) writer.add(JSON.stringify(txn))
+  return { file, format, dslType, count: transactions.length, packed: writer.done() }
 }
 
 /**
@@ -67,8 +47,16 @@ export function packRawRun (raw: RawRun): PackedDrafts {
   const reader = new PackedReader(raw.packed)
   const transactions: TransactionInput[] = []
   for (let i = 0; i < raw.count; i++) transactions.push(JSON.parse(reader.text()) as TransactionInput)
-  const result = finishImport({ format: raw.format, dslType: raw.dslType, fileName: raw.file, transactions, warnings: [] })
+  return packTransactions(raw.file, raw.format, raw.dslType, transactions)
+}
+
+/**
+ * `packRawRun` of transactions in hand (the importer packs a run itself when the writer falls
+ * behind). The transactions are emptied (see packDraftsInRuns).
+ */
+export function packTransactions (file: string, format: ImportFormat, dslType: DslTypeKey, transactions: TransactionInput[]): PackedDrafts {
+  const result = finishImport({ format, dslType, fileName: file, transactions, warnings: [] })
   let packed: PackedDrafts = { count: 0, packed: [], tags: [] }
-  packDraftsInRuns(raw.file, result, Infinity, (run) => { packed = run })
+  packDraftsInRuns(file, result, Infinity, (run) => { packed = run })
   return packed
 }

@@ -36,6 +36,12 @@ const ROWS_PER_RUN = 200
 /** The size of one piece of the response. */
 const PIECE_BYTES = 256 * 1024
 
+interface PiecesMark {
+  pieces: number
+  piece: Buffer<ArrayBuffer>
+  at: number
+}
+
 /**
  * Writes answer text and bytes into buffers of about PIECE_BYTES: text is encoded once, straight
  * into the piece, and bytes (the stored DSL's JSON) are copied as they are, never decoded. Each
@@ -64,6 +70,18 @@ class Pieces {
     return this.#out
   }
 
+  /** Where the text written so far ends, to come back to (`rewind`). */
+  mark (): PiecesMark {
+    return { pieces: this.#out.length, piece: this.#piece, at: this.#at }
+  }
+
+  /** Forgets what was written after `mark` (the piece then current still holds what came before). */
+  rewind (mark: PiecesMark): void {
+    this.#out.length = mark.pieces
+    this.#piece = mark.piece
+    this.#at = mark.at
+  }
+
   #room (bytes: number): void {
     if (this.#piece.length - this.#at >= bytes) return
     if (this.#at > 0) this.#out.push(this.#piece.subarray(0, this.#at))
@@ -88,8 +106,12 @@ export class UploadStorer {
   readonly #answer = new Pieces()
   readonly #serviceMembers: string
   #separator = '['
-  /** The rows of a file stored before their order is known (`hold`), until `place` or `drop`. */
-  #held: { ids: number[]; drafts: EncodedDraft[] } | null = null
+  /**
+   * The rows of a file stored before their order is known (`hold`), until `place` or `drop`;
+   * they are answered in the order they came (`answered`: where their answer begins), which is
+   * the order placed unless the import reordered them.
+   */
+  #held: { ids: number[]; drafts: EncodedDraft[]; answered: { mark: PiecesMark; separator: string } } | null = null
 
   constructor (tx: Repositories, target: UploadTarget) {
     this.#tx = tx
@@ -127,18 +149,21 @@ export class UploadStorer {
   async hold ({ count, packed, tags }: PackedImport): Promise<void> {
     const { accountId, by } = this.#target
     if (tags.length > 0) await this.#tx.tags.ensure(accountId, [...tags], by)
-    const held = this.#held ?? { ids: [], drafts: [] }
+    const held = this.#held ?? { ids: [], drafts: [], answered: { mark: this.#answer.mark(), separator: this.#separator } }
     this.#held = held
     let run: EncodedDraft[] = []
+    const store = async (): Promise<void> => {
+      const ids = await this.#insert(run)
+      run.forEach((draft, i) => this.#answerRow(ids[i] as number, draft))
+      held.ids.push(...ids)
+      run = []
+    }
     for (const draft of readDrafts(packed, count)) {
       run.push(draft)
       held.drafts.push(draft)
-      if (run.length === ROWS_PER_RUN) {
-        held.ids.push(...await this.#insert(run))
-        run = []
-      }
+      if (run.length === ROWS_PER_RUN) await store()
     }
-    if (run.length > 0) held.ids.push(...await this.#insert(run))
+    if (run.length > 0) await store()
   }
 
   /**
@@ -149,24 +174,30 @@ export class UploadStorer {
   async place (order: readonly number[] | null): Promise<void> {
     const held = this.#held
     this.#held = null
-    if (held === null) return
-    const { ids, drafts } = held
-    if (order !== null && order.length !== drafts.length) throw new Error(`an order of ${order.length} for ${drafts.length} held transactions`)
+    if (held === null || order === null) return
+    const { ids, drafts, answered } = held
+    if (order.length !== drafts.length) throw new Error(`an order of ${order.length} for ${drafts.length} held transactions`)
+    // answered in the order they came: answered again, in this one
+    this.#answer.rewind(answered.mark)
+    this.#separator = answered.separator
     const { workspaceId } = this.#target
     for (let place = 0; place < ids.length; place++) {
       const id = ids[place] as number
-      const from = order?.[place] ?? place
+      const from = order[place] as number
       const draft = drafts[from] as EncodedDraft
       if (from !== place && !await this.#tx.transactions.rewriteEncoded(workspaceId, id, draft)) throw new Error(`held transaction ${id} is gone`)
       this.#answerRow(id, draft)
     }
   }
 
-  /** The held file's rows are void (it is imported whole instead): they are deleted. */
+  /** The held file's rows are void (it is imported whole instead): they are deleted, and their answer forgotten. */
   async drop (): Promise<void> {
     const held = this.#held
     this.#held = null
-    if (held !== null) await this.#tx.transactions.deleteMany(this.#target.workspaceId, held.ids)
+    if (held === null) return
+    await this.#tx.transactions.deleteMany(this.#target.workspaceId, held.ids)
+    this.#answer.rewind(held.answered.mark)
+    this.#separator = held.answered.separator
   }
 
   /** The answer's `result`: JSON text in buffers that own their memory. */

@@ -4,8 +4,9 @@ import { LAYOUT_MIN_BYTES } from '../../../importers/shared/har-layout.js'
 import { closeUploadWorkers, startUploadWorkers, uploadInWorkers } from '../../../src/api/import-off-thread.js'
 import { runImportJob } from '../../../src/api/import-jobs.js'
 import { packDraftsInRuns, type PackedDrafts } from '../../../src/api/v1/import-drafts.js'
-import { packRawRun, RawRunWriter } from '../../../src/api/v1/raw-runs.js'
+import { packRawRun, rawRunOf } from '../../../src/api/v1/raw-runs.js'
 import { storeUploaded, UploadStorer, type UploadTarget } from '../../../src/api/v1/upload-store.js'
+import { RUN_LENGTH, streamFile, type RunMessage } from '../../../src/api/upload-stream.js'
 import type { TransactionInput } from '../../../src/dsl/index.js'
 import type { Store } from '../../../src/store/index.js'
 import { generatedHar } from '../../helpers/generated-har.js'
@@ -127,6 +128,45 @@ describe('a large HAR upload stored while it is read', () => {
   })
 })
 
+describe('streamFile', () => {
+  it('sends a large HAR raw or packed run by run, as the writer keeps up or not, and what a writer stores of it equals importing it whole', async () => {
+    const bytes = reorderingHar()
+    const messages: RunMessage[] = []
+    let asked = 0
+    // the writer is behind every other time it is asked
+    const link = { send: (m: RunMessage) => { messages.push(m) }, behind: () => asked++ % 2 === 1 }
+    const imported = streamFile({ bytes, fileName: 'big.har' }, {}, link, () => { throw new Error('nothing to explain') })
+    const kinds = messages.map((m) => Object.keys(m)[0])
+    expect(kinds.filter((k) => k === 'raw').length).toBeGreaterThan(0)
+    expect(kinds.filter((k) => k === 'held').length).toBeGreaterThan(0)
+    expect(kinds.at(-1)).toBe('placed')
+    expect(imported.count).toBeGreaterThan(RUN_LENGTH)
+
+    const streamed = await world()
+    const answer = await streamed.store.write(async (tx) => {
+      const storer = new UploadStorer(tx, streamed.target)
+      for (const m of messages) {
+        if ('raw' in m) await storer.hold(packRawRun(m.raw))
+        else if ('held' in m) await storer.hold(m.held)
+        else if ('placed' in m) await storer.place(m.placed.order)
+      }
+      return storer.done()
+    })
+    const inline = await world()
+    const expected = await inline.store.write(async (tx) => await storeUploaded(tx, [runImportJob('store', { bytes, fileName: 'big.har' }, {})], inline.target))
+    expect(Buffer.concat(answer).toString()).toBe(Buffer.concat(expected).toString())
+    expect(await rowsOf(streamed.store, streamed.target.workspaceId)).toEqual(await rowsOf(inline.store, inline.target.workspaceId))
+  })
+
+  it('sends any other file validated and packed', () => {
+    const messages: RunMessage[] = []
+    const bytes = Buffer.from(JSON.stringify({ transactions: ['a', 'b'].map(txn) }))
+    const imported = streamFile({ bytes, fileName: 'two.json' }, {}, { send: (m) => { messages.push(m) }, behind: () => false }, () => {})
+    expect(imported).toMatchObject({ file: 'two.json', count: 2 })
+    expect(messages.map((m) => Object.keys(m)[0])).toEqual(['run'])
+  })
+})
+
 const txn = (name: string): TransactionInput => ({ name, description: null, tags: [name === 'b' ? 'bee' : 'x'], dsl: { requestDsl: { method: 'GET', path: `/${name}` }, responseDsl: { status: 200, text: name } } })
 
 function packed (names: string[]): PackedDrafts {
@@ -178,17 +218,13 @@ describe('UploadStorer held rows', () => {
 
 describe('packRawRun', () => {
   it('validates and packs a raw run as validating the transactions first does', () => {
-    const raw = new RawRunWriter('f.har', 'har', 'HAR_DSL')
-    for (const name of ['a', 'b']) raw.add(txn(name))
-    const run = packRawRun(raw.done())
+    const run = packRawRun(rawRunOf('f.har', 'har', 'HAR_DSL', ['a', 'b'].map(txn)))
     expect({ count: run.count, tags: run.tags, bytes: Buffer.concat(run.packed).toString() })
       .toEqual({ count: 2, tags: packed(['a', 'b']).tags, bytes: Buffer.concat(packed(['a', 'b']).packed).toString() })
   })
 
   it('refuses a run with a transaction the DSL refuses, naming the file', () => {
-    const raw = new RawRunWriter('f.har', 'har', 'HAR_DSL')
-    raw.add(txn('a'))
-    raw.add({ ...txn('b'), dsl: { requestDsl: { method: 5 as unknown as string, path: '/b' }, responseDsl: { status: 200 } } })
-    expect(() => packRawRun(raw.done())).toThrow(expect.objectContaining({ code: 'ERR_IMPORT_INVALID', message: expect.stringContaining('f.har') as unknown }))
+    const raw = rawRunOf('f.har', 'har', 'HAR_DSL', [txn('a'), { ...txn('b'), dsl: { requestDsl: { method: 5 as unknown as string, path: '/b' }, responseDsl: { status: 200 } } }])
+    expect(() => packRawRun(raw)).toThrow(expect.objectContaining({ code: 'ERR_IMPORT_INVALID', message: expect.stringContaining('f.har') as unknown }))
   })
 })
