@@ -18,7 +18,7 @@ export interface RawRun {
   format: ImportFormat
   dslType: DslTypeKey
   count: number
-  /** Each transaction's JSON text (packed-strings.ts). */
+  /** The JSON text of the array of the transactions, packed (packed-strings.ts): one text parses faster than one per transaction. */
   packed: Buffer[]
 }
 
@@ -30,7 +30,7 @@ export interface RawRun {
  */
 export function rawRunOf (file: string, format: ImportFormat, dslType: DslTypeKey, transactions: readonly TransactionInput[]): RawRun {
   const writer = new PackedWriter()
-  for (const txn of transactions) writer.add(JSON.stringify(txn))
+  writer.add(JSON.stringify(transactions))
   return { file, format, dslType, count: transactions.length, packed: writer.done() }
 }
 
@@ -44,9 +44,8 @@ export function rawRunOf (file: string, format: ImportFormat, dslType: DslTypeKe
  * const packed = packRawRun(message.raw); await storer.hold(packed)
  */
 export function packRawRun (raw: RawRun): PackedDrafts {
-  const reader = new PackedReader(raw.packed)
-  const transactions: TransactionInput[] = []
-  for (let i = 0; i < raw.count; i++) transactions.push(JSON.parse(reader.text()) as TransactionInput)
+  const transactions = JSON.parse(new PackedReader(raw.packed).text()) as TransactionInput[]
+  if (transactions.length !== raw.count) throw new Error(`a raw run of ${raw.count} transactions holds ${transactions.length}`)
   return packTransactions(raw.file, raw.format, raw.dslType, transactions)
 }
 
