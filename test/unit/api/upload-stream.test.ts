@@ -112,6 +112,22 @@ describe('a large HAR upload stored while it is read', () => {
     expect(imported.warnings.some((w) => w.message.includes('was recorded 2 times'))).toBe(true)
   })
 
+  it('keeps the files of a form in order around a streamed HAR', { timeout: 60_000 }, async () => {
+    const bytes = reorderingHar()
+    const small = Buffer.from(JSON.stringify({ transactions: ['before', 'after'].map(txn) }))
+    const streamed = await world()
+    const workers = startUploadWorkers()
+    onTestFinished(() => closeUploadWorkers(workers))
+    const inputs = [{ bytes: small, fileName: 'one.json' }, { bytes: Buffer.from(bytes), fileName: 'big.har' }, { bytes: small, fileName: 'two.json' }]
+    const out = await uploadInWorkers(workers, streamed.store, inputs.map((i) => ({ ...i, bytes: Buffer.from(i.bytes) })), {}, streamed.target)
+    const inline = await world()
+    const imported = inputs.map((i) => runImportJob('store', i, {}))
+    const answer = await inline.store.write(async (tx) => await storeUploaded(tx, imported, inline.target))
+    expect(Buffer.concat(out.resultJson).toString()).toBe(Buffer.concat(answer).toString())
+    expect(out.files.map((f) => [f.file, f.count])).toEqual(inputs.map((i, n) => [i.fileName, imported[n]?.count]))
+    expect(await rowsOf(streamed.store, streamed.target.workspaceId)).toEqual(await rowsOf(inline.store, inline.target.workspaceId))
+  })
+
   it('stores nothing and answers the file\'s error when a large HAR breaks the schema after runs were sent', { timeout: 60_000 }, async () => {
     const doc = JSON.parse(reorderingHar().toString()) as { log: { entries: Array<{ request: Record<string, unknown> }> } }
     const last = doc.log.entries.at(-1)
