@@ -155,22 +155,34 @@ export interface UploadedInWorkers extends UploadImported {
 }
 
 /**
- * The two threads of a large upload: the importer imports, the writer validates and stores. Both
- * are started as the request arrives (the importer may be the platform's loaded spare), so that
- * they load their modules while the body is transferred.
+ * The two threads of a large upload: the importer imports, the writer validates and stores. The
+ * importer is taken (the platform's loaded spare) or started as the request arrives, so that it
+ * is ready when the body is in. The writer starts only when the upload begins (`writer`): while
+ * the body arrives, the event loop needs the CPU (a thread loading its modules then delayed other
+ * requests past 100 ms), and a writer that starts late only leaves the importer a larger share of
+ * the validation (upload-stream.ts).
  */
 export class UploadWorkers {
   readonly importer: ImportWorker
-  readonly writer = ImportWorker.start()
+  #writer: ImportWorker | null = null
+  #closed = false
 
   /** `importer`: a loaded spare (SpareImportWorker), or a thread started now. */
   constructor (importer: ImportWorker = ImportWorker.start()) {
     this.importer = importer
   }
 
+  /** The writer thread, started on first use; ERR_INTERNAL once closed. */
+  get writer (): ImportWorker {
+    if (this.#closed) throw internal(new Error('the upload workers are closed'))
+    this.#writer ??= ImportWorker.start()
+    return this.#writer
+  }
+
   close (): void {
+    this.#closed = true
     this.importer.close()
-    this.writer.close()
+    this.#writer?.close()
   }
 }
 
@@ -202,7 +214,8 @@ export function closeUploadWorkers (workers: UploadWorkers): void {
  * @example
  * const { resultJson, files } = await uploadInWorkers(startUploadWorkers(), store, inputs, { maxBytes }, target)
  */
-export async function uploadInWorkers ({ importer, writer }: UploadWorkers, store: Store, inputs: readonly MovableInput[], ctx: ImportContext, upload: UploadTarget): Promise<UploadedInWorkers> {
+export async function uploadInWorkers (workers: UploadWorkers, store: Store, inputs: readonly MovableInput[], ctx: ImportContext, upload: UploadTarget): Promise<UploadedInWorkers> {
+  const { importer, writer } = workers
   const files = inputs.map((i) => ({ bytes: i.bytes, fileName: i.fileName }))
   const moved = transferOf(inputs)
   const { imported, resultJson } = await store.writeElsewhere(async (target) => {
