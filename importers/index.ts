@@ -1,6 +1,6 @@
 import { documentOf, loadDefinitionText, type TransactionInput } from '../src/dsl/index.js'
 import { createError } from '../src/errors/index.js'
-import { importHar, readHarPending, readHarStreamed } from './har/index.js'
+import { importHar, readHarStreamed } from './har/index.js'
 import type { StreamedImport } from './har/entries.js'
 import { importOpenApi } from './openapi/index.js'
 import { importPostman } from './postman/index.js'
@@ -9,7 +9,6 @@ import { unzipEntries } from './shared/archive.js'
 import { acceptedDescription, classify, detectFormat, isZip } from './shared/detect.js'
 import { guardImport } from './shared/errors.js'
 import { importFileSet } from './shared/file-set.js'
-import type { FinishInput } from './shared/finish.js'
 import type { MergedImportResult } from './shared/merge.js'
 import { DEFAULT_MAX_BYTES, decodeText } from './shared/text.js'
 import { importTransactions } from './transactions/index.js'
@@ -61,23 +60,6 @@ export function importFile (input: ImportInput, ctx: ImportFileOptions = {}): Im
   return guardImport(input.fileName, () => dispatch(input, ctx, maxBytes))
 }
 
-/**
- * `importFile`, except that a large HAR read an entry at a time comes back before the DSL's
- * validation (`pending`, what finishImport validates), for a caller that validates and stores
- * the transactions a run at a time (a large upload: src/api/v1/import-drafts.ts
- * `packPendingInRuns`), so that storing starts while the rest is still validated (issue 8).
- *
- * @example
- * const imported = importPending(input, { maxBytes }) // { result } or { pending }
- */
-export function importPending (input: ImportInput, ctx: ImportFileOptions = {}): { result: ImportResult } | { pending: FinishInput } {
-  if (input.bytes.byteLength <= (ctx.maxBytes ?? DEFAULT_MAX_BYTES) && guardImport(input.fileName, () => routeOf(input, ctx)) === 'har') {
-    const pending = guardImport(input.fileName, () => readHarPending(input))
-    if (pending !== null) return { pending }
-  }
-  return { result: importFile(input, ctx) }
-}
-
 /** Where `importStreamed` hands transactions as they are made. */
 export interface TransactionSink {
   /** A transaction, named, in recording order, not validated yet (finishImport's input). */
@@ -87,7 +69,7 @@ export interface TransactionSink {
 }
 
 /**
- * `importPending` for a caller that stores transactions while the rest of the file is read (a
+ * `importFile` for a caller that stores transactions while the rest of the file is read (a
  * large upload: src/api/import-worker.ts): a large HAR read an entry at a time hands each
  * transaction to `sink` as it is made, and gives at the end its warnings and the order the
  * transactions take (`streamed`, a StreamedImport). When such a file must be read whole after

@@ -1,6 +1,6 @@
 import type { TransactionInput } from '../../src/dsl/index.js'
 import type { ErrorDetail } from '../../src/errors/index.js'
-import { orderBySpecificity, SpecificityOrder, UniqueNamer, uniqueNames, type FinishInput } from '../shared/index.js'
+import { SpecificityOrder, UniqueNamer, type FinishInput } from '../shared/index.js'
 import type { ImportWarning } from '../types.js'
 import type { HarEntry } from './har-types.js'
 import { readRequest } from './request.js'
@@ -77,13 +77,14 @@ export interface StreamedImport {
 }
 
 /**
- * The import of a HAR file assembled from its entries' outcomes in entry order (`add`), then
- * finished (`finish`): repeats reported, names numbered in recording order, the list ordered by
- * specificity. `finish` gives what finishImport validates.
+ * The import of a HAR file assembled from its entries' outcomes in entry order (`add`): each
+ * transaction kept is named as it comes (numbered in recording order) and its place by
+ * specificity worked out (`orderBySpecificity`, one at a time); then finished (`finish`): repeats
+ * reported, the list ordered. `finish` gives what finishImport validates.
  *
- * With a `sink`, each transaction kept is named and handed to it at once, in recording order,
- * and not held (a large upload stores them while the rest is read: issue 8); `finishStreamed`
- * then gives the warnings and the order the transactions take.
+ * With a `sink`, each transaction kept is handed to it at once, in recording order, and not held
+ * (a large upload stores them while the rest is read: issue 8); `finishStreamed` then gives the
+ * warnings and the order the transactions take.
  *
  * @example
  * const assembly = new HarAssembly('a.har')
@@ -120,14 +121,12 @@ export class HarAssembly {
     if (kept === undefined) throw new Error(`entries[${index}] repeats a request that no earlier entry kept`)
     for (const note of kept.notes) this.#warn(note, at(index))
     this.#count++
-    let txn: TransactionInput | null = kept.txn
-    if (this.#sink !== undefined) {
-      txn.name = this.#namer.name(txn.name ?? '')
-      this.#order.add(txn)
-      this.#sink(txn)
-      txn = null
-    }
-    this.#kept.set(key, { index, method: kept.method, path: kept.path, host, status, txn, duplicates: [] })
+    // named in recording order, and placed by specificity, as it comes: a sink gets it at once
+    const txn = kept.txn
+    txn.name = this.#namer.name(txn.name ?? '')
+    this.#order.add(txn)
+    this.#sink?.(txn)
+    this.#kept.set(key, { index, method: kept.method, path: kept.path, host, status, txn: this.#sink === undefined ? txn : null, duplicates: [] })
   }
 
   /**
@@ -138,14 +137,10 @@ export class HarAssembly {
   finish (deviations: readonly ErrorDetail[]): FinishInput {
     if (this.#sink !== undefined) throw new Error('an assembly with a sink finishes with finishStreamed')
     const warnings = this.#closeWarnings(deviations)
-    // Names are numbered in recording order; the order of the list is then by specificity.
     const recorded = [...this.#kept.values()].map((k) => k.txn as TransactionInput)
     this.#kept.clear()
-    const names = uniqueNames(recorded.map((t) => t.name ?? ''))
-    recorded.forEach((t, i) => {
-      t.name = names[i] ?? t.name ?? null
-    })
-    const ordered = orderBySpecificity(recorded)
+    const order = this.#order.order()
+    const ordered = order === null ? recorded : order.map((from) => recorded[from] as TransactionInput)
     if (ordered.length === 0) this.#warn('no entry could be turned into a transaction')
     return { format: 'har', dslType: 'HAR_DSL', fileName: this.#fileName, transactions: ordered, warnings }
   }

@@ -32,7 +32,7 @@ export function runImportJob<J extends ImportJob> (job: J, input: ImportInput, c
   const output: ImportJobOutput[ImportJob] = job === 'document'
     ? result
     : job === 'store'
-      ? { count, ...packDrafts(input.fileName, result), warnings: result.warnings }
+      ? { ...packDrafts(input.fileName, result), count, warnings: result.warnings }
       : { count, json: convertItemsJson(result), warnings: result.warnings }
   return output as ImportJobOutput[J]
 }

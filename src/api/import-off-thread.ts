@@ -191,14 +191,10 @@ export class UploadWorkers {
  * importer is the platform's loaded spare when it has one. Close them when done.
  *
  * @example
- * const workers = startUploadWorkers(ctx.deps.importSpare); try { ... } finally { closeUploadWorkers(workers) }
+ * const workers = startUploadWorkers(ctx.deps.importSpare); try { ... } finally { workers.close() }
  */
 export function startUploadWorkers (spare?: SpareImportWorker): UploadWorkers {
   return new UploadWorkers(spare?.take())
-}
-
-export function closeUploadWorkers (workers: UploadWorkers): void {
-  workers.close()
 }
 
 /**

@@ -1,7 +1,8 @@
-import { importPending, importStreamed, type ImportContext, type ImportInput, type ImportWarning } from '../../importers/index.js'
+import { importStreamed, type ImportContext, type ImportInput, type ImportWarning } from '../../importers/index.js'
 import type { TransactionInput } from '../dsl/index.js'
 import { isUnderstudyError } from '../errors/index.js'
-import { packDraftsInRuns, packPendingInRuns, type PackedDrafts } from './v1/import-drafts.js'
+import { runImportJob } from './import-jobs.js'
+import { packDraftsInRuns, type PackedDrafts } from './v1/import-drafts.js'
 import { packTransactions, rawRunOf, type RawRun } from './v1/raw-runs.js'
 
 /*
@@ -39,6 +40,9 @@ export const RUN_LENGTH = 2000
  */
 export const WRITER_BACKLOG_RUNS = 2
 
+/** What `importStreamed` streams: a large HAR (any other file comes back whole). */
+const STREAMED = { format: 'har', dslType: 'HAR_DSL' } as const
+
 /** Where `streamFile` sends runs, and whether the writer has fallen behind. */
 export interface WriterLink {
   send: (message: RunMessage, transfer?: readonly Uint8Array[]) => void
@@ -61,7 +65,7 @@ export function streamFile (input: ImportInput, ctx: ImportContext, writer: Writ
     if (writer.behind()) {
       let held: PackedDrafts
       try {
-        held = packTransactions(file, 'har', 'HAR_DSL', run)
+        held = packTransactions(file, STREAMED.format, STREAMED.dslType, run)
       } catch (err) {
         // the places in the error are the run's: the whole file's import names them
         if (isUnderstudyError(err, 'ERR_IMPORT_INVALID') || isUnderstudyError(err, 'ERR_DSL_INVALID')) explain()
@@ -69,7 +73,7 @@ export function streamFile (input: ImportInput, ctx: ImportContext, writer: Writ
       }
       writer.send({ held }, held.packed)
     } else {
-      const raw = rawRunOf(file, 'har', 'HAR_DSL', run)
+      const raw = rawRunOf(file, STREAMED.format, STREAMED.dslType, run)
       writer.send({ raw }, raw.packed)
     }
     sent = true
@@ -99,14 +103,10 @@ export function streamFile (input: ImportInput, ctx: ImportContext, writer: Writ
 }
 
 /**
- * Imports files again the usual way, throwing the exact error of the first that fails (its
- * places are the whole file's, where a run's validation named places in the run); returns when
- * none does.
+ * Imports files again the usual way (`runImportJob`'s `store`: the whole file validated, then
+ * compiled), throwing the exact error of the first that fails (its places are the whole file's,
+ * where a run's validation named places in the run); returns when none does.
  */
 export function explainFiles (inputs: readonly ImportInput[], ctx: ImportContext): void {
-  for (const input of inputs) {
-    const imported = importPending(input, ctx)
-    if ('pending' in imported) packPendingInRuns(input.fileName, imported.pending, Infinity, () => {})
-    else packDraftsInRuns(input.fileName, imported.result, Infinity, () => {})
-  }
+  for (const input of inputs) runImportJob('store', input, ctx)
 }

@@ -1,4 +1,4 @@
-import { finishImport, type DslTypeKey, type FinishInput, type ImportResult } from '../../../importers/index.js'
+import type { DslTypeKey, ImportResult } from '../../../importers/index.js'
 import type { ErrorDetail } from '../../errors/index.js'
 import { collectCompileErrors, throwCompileErrors } from '../../match/index.js'
 import { PackedReader, PackedWriter } from '../packed-strings.js'
@@ -53,7 +53,7 @@ export interface PackedDrafts {
  * @example
  * const { packed, tags } = packDrafts('a.har', importFile(input)); readDrafts(packed, count)
  */
-export function packDrafts (file: string, result: ImportResult): { packed: Buffer[]; tags: string[] } {
+export function packDrafts (file: string, result: ImportResult): PackedDrafts {
   let whole: PackedDrafts = { count: 0, packed: [], tags: [] }
   packDraftsInRuns(file, result, Infinity, (run) => { whole = run })
   return whole
@@ -106,31 +106,6 @@ export function packDraftsInRuns (file: string, result: ImportResult, runLength:
     throw inFile(err, file)
   }
   flush()
-}
-
-/**
- * `packDraftsInRuns` for an import not validated yet (importers `importPending`): each run of
- * `runLength` transactions is validated by the DSL (finishImport), compiled, packed and emitted
- * in turn, so that the first runs are stored while the rest are validated (issue 8). The
- * transactions are checked one by one, so a run gives what the whole list would. When a run
- * fails, the whole list is checked the usual way, for exactly the usual error (what was emitted
- * must then be discarded).
- *
- * @example
- * packPendingInRuns('big.har', importPending(input).pending, 2000, (run) => port.postMessage(run))
- */
-export function packPendingInRuns (file: string, pending: FinishInput, runLength: number, emit: (run: PackedDrafts) => void): void {
-  const all = pending.transactions
-  for (let offset = 0; offset < all.length; offset += runLength) {
-    try {
-      const run = finishImport({ ...pending, transactions: all.slice(offset, offset + runLength), warnings: [] })
-      packDraftsInRuns(file, run, Infinity, emit)
-    } catch (err) {
-      // the usual way throws the usual error (naming every invalid transaction by its place)
-      packDraftsInRuns(file, finishImport(pending), Infinity, () => {})
-      throw err
-    }
-  }
 }
 
 /**

@@ -1,7 +1,7 @@
 import { finishImport, type DslTypeKey, type ImportFormat } from '../../../importers/index.js'
 import type { TransactionInput } from '../../dsl/index.js'
 import { PackedReader, PackedWriter } from '../packed-strings.js'
-import { packDraftsInRuns, type PackedDrafts } from './import-drafts.js'
+import { packDrafts, type PackedDrafts } from './import-drafts.js'
 
 /*
  * A large upload's transactions on their way from the importer thread, which makes them, to the
@@ -35,8 +35,8 @@ export function rawRunOf (file: string, format: ImportFormat, dslType: DslTypeKe
 }
 
 /**
- * Validates a raw run with the DSL's validation (finishImport, as `packPendingInRuns` does a run
- * at a time), then compiles and packs it (`packDraftsInRuns`). Throws ERR_IMPORT_INVALID or
+ * Validates a raw run with the DSL's validation (finishImport), then compiles and packs it
+ * (`packDrafts`). Throws ERR_IMPORT_INVALID or
  * ERR_DSL_INVALID for these transactions alone: the places its details name are the run's, so
  * the caller asks the importer for the file's exact error (import-worker.ts `explain`).
  *
@@ -54,8 +54,5 @@ export function packRawRun (raw: RawRun): PackedDrafts {
  * behind). The transactions are emptied (see packDraftsInRuns).
  */
 export function packTransactions (file: string, format: ImportFormat, dslType: DslTypeKey, transactions: TransactionInput[]): PackedDrafts {
-  const result = finishImport({ format, dslType, fileName: file, transactions, warnings: [] })
-  let packed: PackedDrafts = { count: 0, packed: [], tags: [] }
-  packDraftsInRuns(file, result, Infinity, (run) => { packed = run })
-  return packed
+  return packDrafts(file, finishImport({ format, dslType, fileName: file, transactions, warnings: [] }))
 }

@@ -1,5 +1,5 @@
 import type { ImportContext, ImportWarning } from '../../../importers/index.js'
-import { closeUploadWorkers, convertForUpload, OFF_THREAD_BYTES, startUploadWorkers, uploadInWorkers, type SpareImportWorker } from '../import-off-thread.js'
+import { convertForUpload, OFF_THREAD_BYTES, startUploadWorkers, uploadInWorkers, type SpareImportWorker } from '../import-off-thread.js'
 import { runImportJob } from '../import-jobs.js'
 import type { Workspace } from '../../store/index.js'
 import type { ApiContext, HandlerResult, MultipartForm, Route, UploadedFile } from '../http/types.js'
@@ -85,7 +85,7 @@ export async function uploadTransactions (ctx: ApiContext, workspace: Workspace)
     }
     return verbose ? { resultJson: stored.resultJson, extra: { warnings: warningsOf(stored.files) } } : { resultJson: stored.resultJson }
   } finally {
-    if (workers !== undefined) closeUploadWorkers(workers)
+    workers?.close()
   }
 }
 

@@ -42,6 +42,13 @@ interface PiecesMark {
   at: number
 }
 
+/** The rows of a file stored before their order is known, and where their answer begins. */
+interface Held {
+  ids: number[]
+  drafts: EncodedDraft[]
+  answered: { mark: PiecesMark; separator: string }
+}
+
 /**
  * Writes answer text and bytes into buffers of about PIECE_BYTES: text is encoded once, straight
  * into the piece, and bytes (the stored DSL's JSON) are copied as they are, never decoded. Each
@@ -111,7 +118,7 @@ export class UploadStorer {
    * they are answered in the order they came (`answered`: where their answer begins), which is
    * the order placed unless the import reordered them.
    */
-  #held: { ids: number[]; drafts: EncodedDraft[]; answered: { mark: PiecesMark; separator: string } } | null = null
+  #held: Held | null = null
 
   constructor (tx: Repositories, target: UploadTarget) {
     this.#tx = tx
@@ -123,47 +130,19 @@ export class UploadStorer {
    * Creates the tags the drafts carry, then the transactions, in order. `slice` is awaited after
    * each run of ROWS_PER_RUN rows (a timeSlicer on the event loop).
    */
-  async add ({ count, packed, tags }: PackedImport, slice: () => Promise<void> = async () => {}): Promise<void> {
-    const { accountId, by } = this.#target
-    if (tags.length > 0) await this.#tx.tags.ensure(accountId, [...tags], by)
-    let run: EncodedDraft[] = []
-    for (const draft of readDrafts(packed, count)) {
-      run.push(draft)
-      if (run.length === ROWS_PER_RUN) {
-        await this.#store(run)
-        await slice()
-        run = []
-      }
-    }
-    if (run.length > 0) {
-      await this.#store(run)
-      await slice()
-    }
+  async add (imported: PackedImport, slice: () => Promise<void> = async () => {}): Promise<void> {
+    await this.#addRows(imported, null, slice)
   }
 
   /**
-   * Stores a run of a file whose order is not known yet (a large HAR streamed: issue 8): its
-   * tags and rows are created now, in the order given, and answered at `place`. Runs of the same
-   * file follow each other; nothing else is added before its `place` or `drop`.
+   * `add` for a run of a file whose order is not known yet (a large HAR streamed: issue 8): its
+   * rows are created and answered in the order given, and kept until the file's `place` (which
+   * moves them into order) or `drop`. Runs of the same file follow each other; nothing else is
+   * added before its `place` or `drop`.
    */
-  async hold ({ count, packed, tags }: PackedImport): Promise<void> {
-    const { accountId, by } = this.#target
-    if (tags.length > 0) await this.#tx.tags.ensure(accountId, [...tags], by)
-    const held = this.#held ?? { ids: [], drafts: [], answered: { mark: this.#answer.mark(), separator: this.#separator } }
-    this.#held = held
-    let run: EncodedDraft[] = []
-    const store = async (): Promise<void> => {
-      const ids = await this.#insert(run)
-      run.forEach((draft, i) => this.#answerRow(ids[i] as number, draft))
-      held.ids.push(...ids)
-      run = []
-    }
-    for (const draft of readDrafts(packed, count)) {
-      run.push(draft)
-      held.drafts.push(draft)
-      if (run.length === ROWS_PER_RUN) await store()
-    }
-    if (run.length > 0) await store()
+  async hold (imported: PackedImport): Promise<void> {
+    this.#held ??= { ids: [], drafts: [], answered: { mark: this.#answer.mark(), separator: this.#separator } }
+    await this.#addRows(imported, this.#held, async () => {})
   }
 
   /**
@@ -178,8 +157,7 @@ export class UploadStorer {
     const { ids, drafts, answered } = held
     if (order.length !== drafts.length) throw new Error(`an order of ${order.length} for ${drafts.length} held transactions`)
     // answered in the order they came: answered again, in this one
-    this.#answer.rewind(answered.mark)
-    this.#separator = answered.separator
+    this.#rewind(answered)
     const { workspaceId } = this.#target
     for (let place = 0; place < ids.length; place++) {
       const id = ids[place] as number
@@ -196,8 +174,7 @@ export class UploadStorer {
     this.#held = null
     if (held === null) return
     await this.#tx.transactions.deleteMany(this.#target.workspaceId, held.ids)
-    this.#answer.rewind(held.answered.mark)
-    this.#separator = held.answered.separator
+    this.#rewind(held.answered)
   }
 
   /** The answer's `result`: JSON text in buffers that own their memory. */
@@ -207,14 +184,32 @@ export class UploadStorer {
     return this.#answer.done()
   }
 
-  async #store (run: EncodedDraft[]): Promise<void> {
-    const ids = await this.#insert(run)
-    run.forEach((draft, i) => this.#answerRow(ids[i] as number, draft))
+  /** Creates the tags, then the rows a run of ROWS_PER_RUN at a time, answering each (and keeping it in `held`). */
+  async #addRows ({ count, packed, tags }: PackedImport, held: Held | null, slice: () => Promise<void>): Promise<void> {
+    const { accountId, workspaceId, serviceId, by } = this.#target
+    if (tags.length > 0) await this.#tx.tags.ensure(accountId, [...tags], by)
+    let run: EncodedDraft[] = []
+    const store = async (): Promise<void> => {
+      const ids = await this.#tx.transactions.createEncodedMany({ workspaceId, serviceId, by }, run)
+      run.forEach((draft, i) => this.#answerRow(ids[i] as number, draft))
+      if (held !== null) {
+        held.ids.push(...ids)
+        held.drafts.push(...run)
+      }
+      run = []
+      await slice()
+    }
+    for (const draft of readDrafts(packed, count)) {
+      run.push(draft)
+      if (run.length === ROWS_PER_RUN) await store()
+    }
+    if (run.length > 0) await store()
   }
 
-  async #insert (run: EncodedDraft[]): Promise<number[]> {
-    const { workspaceId, serviceId, by } = this.#target
-    return await this.#tx.transactions.createEncodedMany({ workspaceId, serviceId, by }, run)
+  /** Forgets the answer written since `answered`. */
+  #rewind (answered: Held['answered']): void {
+    this.#answer.rewind(answered.mark)
+    this.#separator = answered.separator
   }
 
   #answerRow (id: number, { name, description, tagsJson, dslType, dslJson }: EncodedDraft): void {

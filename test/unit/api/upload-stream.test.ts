@@ -1,7 +1,7 @@
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { finishImport, importFile, importStreamed, type FinishInput } from '../../../importers/index.js'
 import { LAYOUT_MIN_BYTES } from '../../../importers/shared/har-layout.js'
-import { closeUploadWorkers, startUploadWorkers, uploadInWorkers } from '../../../src/api/import-off-thread.js'
+import { startUploadWorkers, uploadInWorkers } from '../../../src/api/import-off-thread.js'
 import { runImportJob } from '../../../src/api/import-jobs.js'
 import { packDraftsInRuns, type PackedDrafts } from '../../../src/api/v1/import-drafts.js'
 import { packRawRun, rawRunOf } from '../../../src/api/v1/raw-runs.js'
@@ -94,7 +94,7 @@ describe('a large HAR upload stored while it is read', () => {
     const bytes = reorderingHar()
     const streamed = await world()
     const workers = startUploadWorkers()
-    onTestFinished(() => closeUploadWorkers(workers))
+    onTestFinished(() => workers.close())
     const out = await uploadInWorkers(workers, streamed.store, [{ bytes: Buffer.from(bytes), fileName: 'big.har' }], {}, streamed.target)
 
     const inline = await world()
@@ -117,7 +117,7 @@ describe('a large HAR upload stored while it is read', () => {
     const small = Buffer.from(JSON.stringify({ transactions: ['before', 'after'].map(txn) }))
     const streamed = await world()
     const workers = startUploadWorkers()
-    onTestFinished(() => closeUploadWorkers(workers))
+    onTestFinished(() => workers.close())
     const inputs = [{ bytes: small, fileName: 'one.json' }, { bytes: Buffer.from(bytes), fileName: 'big.har' }, { bytes: small, fileName: 'two.json' }]
     const out = await uploadInWorkers(workers, streamed.store, inputs.map((i) => ({ ...i, bytes: Buffer.from(i.bytes) })), {}, streamed.target)
     const inline = await world()
@@ -135,7 +135,7 @@ describe('a large HAR upload stored while it is read', () => {
     const bytes = Buffer.from(JSON.stringify(doc))
     const { store, target } = await world()
     const workers = startUploadWorkers()
-    onTestFinished(() => closeUploadWorkers(workers))
+    onTestFinished(() => workers.close())
     const expected: unknown = (() => { try { runImportJob('store', { bytes, fileName: 'big.har' }, {}) } catch (err) { return err } return null })()
     expect(expected).toMatchObject({ code: 'ERR_IMPORT_INVALID' })
     await expect(uploadInWorkers(workers, store, [{ bytes: Buffer.from(bytes), fileName: 'big.har' }], {}, target))

@@ -1,5 +1,5 @@
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { closeUploadWorkers, SpareImportWorker, startUploadWorkers, uploadInWorkers } from '../../../src/api/import-off-thread.js'
+import { SpareImportWorker, startUploadWorkers, uploadInWorkers } from '../../../src/api/import-off-thread.js'
 import type { ImportResult } from '../../../importers/index.js'
 import { ALL, BY, openTestStore, seed } from '../store/fixtures.js'
 
@@ -10,7 +10,7 @@ async function setUp () {
   const { store } = await openTestStore()
   const world = await seed(store)
   const workers = startUploadWorkers()
-  onTestFinished(() => closeUploadWorkers(workers))
+  onTestFinished(() => workers.close())
   const target = { accountId: world.account.id, workspaceId: world.workspace.id, serviceId: world.service.id, serviceName: world.service.name, by: BY }
   return { store, world, workers, target }
 }
@@ -45,7 +45,7 @@ describe('uploadInWorkers', () => {
     const { store, world, workers, target } = await setUp()
     await expect(uploadInWorkers(workers, store, [{ bytes: Buffer.from('{"log": {"entries": [{"request": {}}]}}'), fileName: 'broken.har' }], {}, target))
       .rejects.toMatchObject({ code: 'ERR_IMPORT_INVALID', message: expect.stringContaining('broken.har') as unknown })
-    closeUploadWorkers(workers)
+    workers.close()
     await expect(uploadInWorkers(workers, store, [{ bytes: file(['a']), fileName: 'one.json' }], {}, target)).rejects.toMatchObject({ code: 'ERR_INTERNAL' })
     expect((await store.transactions.list(world.workspace.id, {}, ALL)).total).toBe(0)
   })
