@@ -2,6 +2,7 @@ import { documentOf, loadDefinitionText, type TransactionInput } from '../src/ds
 import { createError } from '../src/errors/index.js'
 import { importHar, readHarStreamed } from './har/index.js'
 import type { StreamedImport } from './har/entries.js'
+import { importMockoon } from './mockoon/index.js'
 import { importOpenApi } from './openapi/index.js'
 import { importPostman } from './postman/index.js'
 import { importRrFile, importRrPairs, rrPairOf } from './rr/index.js'
@@ -26,7 +27,7 @@ export type { ImportPart, MergedImportResult } from './shared/merge.js'
 export { detectFormat, classify, acceptedDescription }
 export { finishImport, type FinishInput } from './shared/index.js'
 export type { StreamedImport } from './har/entries.js'
-export { importHar, importOpenApi, importPostman, importRrPairs, importRrFile, rrPairOf, importTransactions, importWireMock }
+export { importHar, importOpenApi, importPostman, importRrPairs, importRrFile, rrPairOf, importTransactions, importWireMock, importMockoon }
 
 export { DEFAULT_MAX_BYTES }
 
@@ -132,6 +133,8 @@ function dispatch (input: ImportInput, ctx: ImportFileOptions, maxBytes: number)
       return importWireMock(input, importerCtx)
     case 'postman':
       return importPostman(input, importerCtx)
+    case 'mockoon':
+      return importMockoon(input, importerCtx)
   }
 }
 

@@ -14,7 +14,7 @@ import { decodeText } from './text.js'
 export const acceptedDescription =
   'a zip archive; transaction DSL (JSON/YAML: transactions, dsl, requestDsl); exported transactions ({apiVersion, result}); ' +
   'HAR (log.entries); OpenAPI 2/3 (openapi or swagger); WireMock mappings (request+response, or mappings); ' +
-  'Postman collection v2 (info+item); RR pair (NAME-req.txt / NAME-rsp.txt with raw HTTP)'
+  'Postman collection v2 (info+item); Mockoon environment (lastMigration+routes); RR pair (NAME-req.txt / NAME-rsp.txt with raw HTTP)'
 
 const REQUEST_LINE = /^[A-Z]+ +\S+ +HTTP\/\d(?:\.\d)?\r?$/
 const STATUS_LINE = /^HTTP\/\d(?:\.\d)? +\d{3}\b/
@@ -92,12 +92,23 @@ export function classify (value: unknown): ImportFormat | undefined {
   if (isObject(log) && (Array.isArray(log['entries']) || 'creator' in log || 'version' in log)) return 'har'
   if (typeof value['openapi'] === 'string' || value['swagger'] !== undefined) return 'openapi'
   if (isPostman(value)) return 'postman'
+  if (isMockoonEnvironment(value)) return 'mockoon'
   if (Array.isArray(value['mappings']) || (isObject(value['request']) && (isObject(value['response']) || value['response'] === undefined) && !('dsl' in value))) {
     return 'wiremock'
   }
   if ('apiVersion' in value && ('result' in value || 'error' in value)) return 'transactions'
   if (Array.isArray(value['transactions'])) return 'dsl'
   return classifyItem(value)
+}
+
+/**
+ * True for a Mockoon environment (what Mockoon saves and `mockoon-cli start --data` serves).
+ *
+ * @example
+ * isMockoonEnvironment({ lastMigration: 33, routes: [] }) // true
+ */
+export function isMockoonEnvironment (value: Loose): boolean {
+  return 'lastMigration' in value && Array.isArray(value['routes'])
 }
 
 function isPostman (value: Loose): boolean {
@@ -123,9 +134,6 @@ function classifyItem (value: unknown): 'dsl' | 'transactions' | undefined {
 /** A description of well-known formats that are not imported, to make the error useful. */
 function lookalike (value: unknown): string {
   if (!isObject(value)) return Array.isArray(value) ? 'it is a JSON/YAML list of something else' : 'it is a plain value, not a document'
-  if ('lastMigration' in value && Array.isArray(value['routes'])) {
-    return 'it looks like a Mockoon environment, which is not imported (export it from Mockoon as OpenAPI and import that)'
-  }
   if (Array.isArray(value['steps']) || typeof value['trigger_url'] === 'string') {
     return 'it looks like an API-monitoring (Runscope) test, which is not a mock definition'
   }

@@ -138,9 +138,9 @@ describe('understudy import', () => {
   })
 
   it('exits 1 for an unknown format, a missing file and a DSL error', async () => {
-    const unknown = await run(file('other.json', '{"routes": [], "lastMigration": 30}'))
+    const unknown = await run(file('other.json', '{"steps": [], "trigger_url": "x"}'))
     expect(unknown.code).toBe(1)
-    expect(unknown.stderr).toMatch(/^understudy import: Unrecognised file format: .*Mockoon environment.*\n$/)
+    expect(unknown.stderr).toMatch(/^understudy import: Unrecognised file format: .*Runscope.*\n$/)
     const missing = await run(join(dir, 'nope.json'))
     expect(missing.code).toBe(1)
     expect(missing.stderr).toBe(`understudy import: Cannot read ${join(dir, 'nope.json')}: no such file or directory\n`)
@@ -154,7 +154,7 @@ describe('understudy import', () => {
       [[], /^understudy import: expected a file or directory to import\n$/],
       [['a.json', 'b.json'], /^understudy import: expected one file or directory, got 2: a\.json b\.json\n$/],
       [['a.json', '--bogus'], /^understudy import: unknown flag --bogus \(see --help\)\n$/],
-      [['a.json', '--format', 'mockoon'], /^understudy import: unknown format "mockoon"; expected one of dsl, transactions, har, openapi, rr, wiremock, postman\n$/],
+      [['a.json', '--format', 'mocoon'], /^understudy import: unknown format "mocoon"; expected one of dsl, transactions, har, openapi, rr, wiremock, postman, mockoon\n$/],
       [['a.json', '--format'], /^understudy import: Option '-f, --format <value>' argument missing\n$/],
       [[join(dir, 'set'), '--format', 'rr'], /^understudy import: --format applies to a single file/],
       [['a.json', '-o', ''], /^understudy import: -o needs a file name\n$/],
