@@ -50,13 +50,34 @@ export function diagnose<P> (transactions: ReadonlyArray<CompiledTransaction<P>>
     const urlOk = txn.url === null || txn.url.test(req)
     // computed for matching paths too: among them, literal segments beat placeholders
     const distance = distanceTo(txn, req.path, requestSegments, urlOk)
-    return { txn, tier: methodOk && urlOk ? 0 : 1, score: distance + (methodOk ? 0 : METHOD_PENALTY) }
+    return { txn, tier: methodOk && urlOk ? 0 : 1, score: distance + (methodOk ? 0 : METHOD_PENALTY), otherMethod: urlOk && !methodOk }
   })
   // Stable sort keeps priority order (transactions arrive sorted) among equal scores.
   prescored.sort((a, b) => a.tier - b.tier || a.score - b.score)
-  const misses = prescored.slice(0, SHORTLIST).map(({ txn, tier, score }) => ({ tier, score, miss: evaluate(txn, req) }))
+  const shortlist = prescored.slice(0, SHORTLIST)
+  // The same path with another method is what a user most often meant: it is always a candidate,
+  // even when many paths one character away rank before it (`/orders/810` for `/orders/10`).
+  const otherMethods = prescored.filter((p, i) => p.otherMethod && i >= SHORTLIST).slice(0, limit)
+  const misses = [...shortlist, ...otherMethods].map(({ txn, tier, score, otherMethod }) => ({ tier, score, otherMethod, miss: evaluate(txn, req) }))
   misses.sort((a, b) => a.tier - b.tier || a.score - b.score || a.miss.failed.length - b.miss.failed.length || b.miss.matched - a.miss.matched || a.miss.priority - b.miss.priority)
-  return misses.slice(0, limit).map((m) => m.miss)
+  const chosen = misses.slice(0, limit)
+  const missing = misses.slice(limit).filter((m) => m.otherMethod)
+  // each one left out takes the place of the weakest candidate that is neither on the right path
+  // nor the same path with another method
+  for (const candidate of missing) {
+    let weakest = -1
+    for (let i = chosen.length - 1; i >= 0; i--) {
+      const c = chosen[i]
+      if (c !== undefined && c.tier !== 0 && !c.otherMethod) {
+        weakest = i
+        break
+      }
+    }
+    if (weakest < 0) break
+    chosen.splice(weakest, 1)
+    chosen.push(candidate)
+  }
+  return chosen.map((m) => m.miss)
 }
 
 /** Segments of each transaction's `equals_url` template, computed at the first diagnosis. */

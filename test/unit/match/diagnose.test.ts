@@ -118,3 +118,14 @@ describe('diagnose', () => {
     expect(first?.failed).toEqual([{ part: 'headers', key: 'x-v', matcherName: 'equals', expected: '2', actual: '1' }])
   })
 })
+
+describe('the same path with another method', () => {
+  it('is always among the candidates, even behind many paths one character away', () => {
+    const orders = Array.from({ length: 1000 }, (_, i) => txn(`GET /v1/orders/${i + 100}`, { method: 'GET', path: `/v1/orders/${i + 100}` }))
+    const m = matcherOf([...orders, txn('PUT /v1/orders/10', { method: 'PUT', path: '/v1/orders/10' })])
+    expect(m.match(request('GET', '/v1/orders/10'))).toBeNull()
+    const names = m.diagnose(request('GET', '/v1/orders/10'), 3).map((miss) => miss.name)
+    expect(names).toHaveLength(3)
+    expect(names).toContain('PUT /v1/orders/10')
+  })
+})
