@@ -13,7 +13,7 @@ export {
   DEFAULT_PRIORITY,
 } from './normalize.js'
 export { recordOrigin, originOf, detailAt, locatedDetail, type Origin } from './origin.js'
-export { compileUserRegex, RegexRejection, MAX_REGEX_INPUT } from './regex.js'
+export { compileUserRegex, RegexRejection, MAX_REGEX_INPUT, enableRegexFallback } from './regex.js'
 export { MAX_DEFINITION_DEPTH, tooDeepAt, jsonTextDepth } from './depth.js'
 export { dslSchemas, transactionSchema, transactionDslSchema, mockServiceDocumentSchema, matcherSchema, publishedSchema, publishedSchemaPath } from './schema/index.js'
 export type { StatusCodeConditionInput, MatcherInput, RequestDslInput, ResponseDslInput, DelayInput, DslInput, TransactionInput, DocumentInput } from './input-types.js'

@@ -11,9 +11,27 @@ import safeRegex from 'safe-regex2'
  * when safe-regex2 finds no nested quantifier (star height 1), no repeated group of alternatives
  * and at most one unbounded repetition; the rest are refused at compile time (a detail of
  * ERR_DSL_INVALID). See docs/regex.md.
+ *
+ * The flags change the whole process, so importing this module does not set them: the command's
+ * entry point and `createMockServer` call `enableRegexFallback` before loading any pattern. Without
+ * them (a library user who loads documents some other way) no pattern counts as eligible for the
+ * fallback, and every pattern must pass the stricter checks: safer, never laxer.
  */
-setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks')
-setFlagsFromString('--enable-experimental-regexp-engine')
+let fallbackEnabled = false
+
+/**
+ * Turns on V8's linear-time fallback for regexes that backtrack too often (and the `l` flag that
+ * asks whether a pattern can use it), for the whole process. Idempotent.
+ *
+ * @example
+ * enableRegexFallback() // then compileUserRegex('.*a.*b', true) is accepted
+ */
+export function enableRegexFallback (): void {
+  if (fallbackEnabled) return
+  setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks')
+  setFlagsFromString('--enable-experimental-regexp-engine')
+  fallbackEnabled = true
+}
 
 /**
  * The longest value (in UTF-16 code units, 64 Ki) a user regex is run on. The linear-time engine

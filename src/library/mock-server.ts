@@ -1,5 +1,5 @@
 import { loadRuntimeOptions, type RuntimeOptionsInput } from '../config/index.js'
-import { readDefinition, type DocumentInput, type DslInput, type MockServiceDocument, type TransactionInput } from '../dsl/index.js'
+import { enableRegexFallback, readDefinition, type DocumentInput, type DslInput, type MockServiceDocument, type TransactionInput } from '../dsl/index.js'
 import { inspectionSearch, type InspectionFilter, type InspectionListEntry, type UnmatchedEntry, type Verification, type VerificationResult } from '../inspect/index.js'
 import { createLogger, createSilentLogger, type LogLevel, type Logger } from '../log/index.js'
 import { startAdmin, startRuntime, type AdminServer, type Runtime, type ScenarioView } from '../serve/index.js'
@@ -88,6 +88,7 @@ export interface MockServer {
  * await mock.close()
  */
 export async function createMockServer (options: MockServerOptions): Promise<MockServer> {
+  enableRegexFallback()
   let source: MockSource = options
   const runtimeOptions = loadRuntimeOptions({
     ...options.options,
