@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { describe } from 'vitest'
+import { githubDescriptionFile } from '../../scripts/github-description.js'
 
 /**
  * The real-world inputs written by others (`../shared/realworld/` next to the repository, or
@@ -40,4 +41,19 @@ export function describeRealworld (name: string, body: () => void): void {
     process.stderr.write(`skipped "${name}": it needs the real-world corpus (../shared/realworld next to the repository, or UNDERSTUDY_REALWORLD=<dir>)\n`)
   }
   describe.skipIf(realworldDir === null)(name, body)
+}
+
+/**
+ * `describe` for a suite that reads GitHub's REST API description, which is not a dependency
+ * (scripts/github-description.ts): without it the suite skips and says how to fetch it.
+ *
+ * @example
+ * describeGithubDescription('serving GitHub', () => { ... })
+ */
+export function describeGithubDescription (name: string, body: () => void): void {
+  const present = existsSync(githubDescriptionFile)
+  if (!present) {
+    process.stderr.write(`skipped "${name}": it needs GitHub's REST API description (npm run bench:import fetches it into ${githubDescriptionFile}, or set UNDERSTUDY_GITHUB_OPENAPI=<file>)\n`)
+  }
+  describe.skipIf(!present)(name, body)
 }

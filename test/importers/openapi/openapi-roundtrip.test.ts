@@ -1,12 +1,12 @@
-import { existsSync, readFileSync } from 'node:fs'
-import { resolve } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { readFileSync } from 'node:fs'
+import { expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { decodeContent, type MockServiceDocument, type Transaction } from '../../../src/dsl/index.js'
 import { compileMatcher, MatchRequest } from '../../../src/match/index.js'
 import { importOpenApi, RefResolver } from '../../../importers/openapi/index.js'
 import { matchPath, serverBase, swaggerBase } from '../../../importers/openapi/paths.js'
-import { describeRealworld, readRealworld, realworldFiles } from '../../helpers/realworld.js'
+import { describeGithubDescription, describeRealworld, readRealworld, realworldFiles } from '../../helpers/realworld.js'
+import { githubDescriptionFile } from '../../../scripts/github-description.js'
 import { startServer } from '../../helpers/server.js'
 import { SchemaValidator } from './schema-validator.js'
 
@@ -131,9 +131,9 @@ describeRealworld('serving an imported OpenAPI description and calling each oper
   })
 })
 
-const github = resolve(import.meta.dirname, '../../../node_modules/@octokit/openapi/generated/api.github.com.json')
+const github = githubDescriptionFile
 
-describe.skipIf(!existsSync(github))("serving GitHub's REST API description (@octokit/openapi)", () => {
+describeGithubDescription("serving GitHub's REST API description (@octokit/openapi)", () => {
   it('answers each of its operations', { timeout: 120_000 }, async () => {
     const text = readFileSync(github, 'utf8')
     const outcome = await roundTrip('api.github.com.json', text, JSON.parse(text) as Json, false)
