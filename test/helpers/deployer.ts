@@ -5,6 +5,7 @@ import { createSilentLogger } from '../../src/log/index.js'
 import type { Tracking } from '../../src/store/index.js'
 import { FakeStore } from './fake-store.js'
 import { tempDir } from './temp-dir.js'
+import { waitFor } from './wait.js'
 
 /** A deployer on a fake store and a fresh data dir; shut down (every runtime stopped) when the test finishes. */
 export interface TestDeployer {
@@ -56,9 +57,5 @@ export async function settle (deployer: LocalDeployer, tracking: Tracking): Prom
 
 /** Polls `check` every 50 ms until it returns true (or fails after `timeoutMs`). */
 export async function eventually (check: () => boolean | Promise<boolean>, timeoutMs = 10_000, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
+  await waitFor(check, what, { timeoutMs, intervalMs: 50 })
 }

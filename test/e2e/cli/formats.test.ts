@@ -5,6 +5,7 @@ import { parse } from 'yaml'
 import { runCli, startCli } from '../../helpers/cli.js'
 import { describeRealworld, realworldDir } from '../../helpers/realworld.js'
 import { tempDir } from '../../helpers/temp-dir.js'
+import { waitFor } from '../../helpers/wait.js'
 
 const realworld = (category: string, name: string): string => join(realworldDir ?? '', category, name)
 
@@ -27,12 +28,11 @@ describeRealworld('understudy serve with other formats', () => {
     await server.waitFor('stderr', '"msg":"watching"')
     expect((await fetch(`${server.url}/v2/pets`)).status).toBe(404)
     copyFileSync(realworld('openapi', 'petstore-v3.oas30.yaml'), join(dir, 'petstore.yaml'))
-    const deadline = Date.now() + 10_000
     let status = 404
-    while (status === 404 && Date.now() < deadline) {
+    await waitFor(async () => {
       status = (await fetch(`${server.url}/v2/pets`)).status
-      if (status === 404) await new Promise((resolve) => setTimeout(resolve, 100))
-    }
+      return status !== 404
+    }, 'the description to be served', { timeoutMs: 10_000, intervalMs: 100 })
     expect(status).toBe(200)
   })
 })

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { startCli } from '../../helpers/cli.js'
 import { tempDir } from '../../helpers/temp-dir.js'
+import { waitFor } from '../../helpers/wait.js'
 
 async function textOf (url: string): Promise<string> {
   return (await fetch(url)).text()
@@ -10,14 +11,11 @@ async function textOf (url: string): Promise<string> {
 
 /** Polls until `url` answers `expected` (hot reload is asynchronous). */
 async function eventually (url: string, expected: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
   let last = ''
-  while (Date.now() < deadline) {
+  await waitFor(async () => {
     last = await textOf(url)
-    if (last === expected) return
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  throw new Error(`still "${last}", expected "${expected}"`)
+    return last === expected
+  }, `"${expected}" (still "${last}")`, { timeoutMs, intervalMs: 100 })
 }
 
 describe('understudy serve --watch', () => {

@@ -6,6 +6,7 @@ import { startCli, type CliServer } from '../../helpers/cli.js'
 import { tempDir } from '../../helpers/temp-dir.js'
 import { startUpstream } from '../../helpers/upstream.js'
 import { burst, replay, ticketRace, type ReplayRequest } from '../../helpers/traffic.js'
+import { waitFor } from '../../helpers/wait.js'
 
 /*
  * `understudy run --replicas 2`: what the replicas share through the primary (docs/runtime.md,
@@ -96,12 +97,11 @@ describe('run --replicas 2: shared state', () => {
     expect(await cart('a')).toBe('filled')
     expect(await cart('a')).toBe('filled')
     expect(await cart('b')).toBe('empty')
-    const deadline = Date.now() + 5000
-    let answer = await cart('a')
-    while (answer === 'filled' && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 50))
+    let answer = ''
+    await waitFor(async () => {
       answer = await cart('a')
-    }
+      return answer !== 'filled'
+    }, "instance a's TTL to pass", { intervalMs: 50 })
     expect(answer).toBe('empty')
     await server.stop()
   }, 60_000)

@@ -6,6 +6,7 @@ import autocannon from 'autocannon'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { startCli } from '../../helpers/cli.js'
 import { tempDir } from '../../helpers/temp-dir.js'
+import { waitFor } from '../../helpers/wait.js'
 
 /*
  * A webhook on every answer does not slow the answers (issue 12; the full figures at 5,000 req/s
@@ -67,8 +68,7 @@ describe('postServe under load', () => {
     // counts only those answered within its duration)
     const served = ((await (await fetch(`${admin}/inspection?limit=0`)).json()) as { total: number }).total
     expect(served).toBeGreaterThanOrEqual(answered)
-    const deadline = Date.now() + 20_000
-    while (hook.count() < served && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100))
+    await waitFor(() => hook.count() >= served, `${served} webhook calls`, { timeoutMs: 20_000, intervalMs: 100 })
     expect(hook.count()).toBe(served)
     const stats = await (await fetch(`${admin}/scenarios`)).json() as { result: { postServe: { sent: number; failed: number; dropped: number } } }
     expect(stats.result.postServe).toMatchObject({ failed: 0, dropped: 0 })

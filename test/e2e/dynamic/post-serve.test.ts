@@ -2,18 +2,17 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { startServer } from '../../helpers/server.js'
+import { waitFor } from '../../helpers/wait.js'
 
 /** A local webhook receiver that records bodies. */
-async function receiver (): Promise<{ url: string; bodies: string[]; waitFor: (n: number) => Promise<void> }> {
+async function receiver (): Promise<{ url: string; bodies: string[]; received: (n: number) => Promise<void> }> {
   const bodies: string[] = []
-  const waiters: Array<() => void> = []
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = []
     req.on('data', (c: Buffer) => chunks.push(c))
     req.on('end', () => {
       bodies.push(`${req.method ?? ''} ${req.url ?? ''} ${req.headers['x-hook'] as string} ${Buffer.concat(chunks).toString()}`)
       res.end('ok')
-      for (const w of waiters.splice(0)) w()
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -22,11 +21,10 @@ async function receiver (): Promise<{ url: string; bodies: string[]; waitFor: (n
     server.close(() => resolve())
   }))
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  const waitFor = async (n: number): Promise<void> => {
-    const deadline = Date.now() + 10_000
-    while (bodies.length < n && Date.now() < deadline) await new Promise<void>((resolve) => { waiters.push(resolve); setTimeout(resolve, 100) })
+  const received = async (n: number): Promise<void> => {
+    await waitFor(() => bodies.length >= n, `${n} webhook calls`, { timeoutMs: 10_000, intervalMs: 20 })
   }
-  return { url, bodies, waitFor }
+  return { url, bodies, received }
 }
 
 describe('postServe webhooks', () => {
@@ -49,17 +47,16 @@ transactions:
       return res.status
     }))
     expect(answers.every((s) => s === 201)).toBe(true)
-    await hook.waitFor(n)
+    await hook.received(n)
     expect(hook.bodies).toHaveLength(n)
     expect(hook.bodies).toContain('PUT /hook 1 order 7 got 201')
     // the sender thread reports its counters every few ms
     let sent = 0
-    const deadline = Date.now() + 5000
-    while (sent < n && Date.now() < deadline) {
+    await waitFor(async () => {
       const stats = await (await fetch(`${app.admin?.url ?? ''}/scenarios`)).json() as { result: { postServe: { sent: number; failed: number } } }
       sent = stats.result.postServe.sent
-      if (sent < n) await new Promise((resolve) => setTimeout(resolve, 20))
-    }
+      return sent >= n
+    }, `${n} webhook calls counted`, { intervalMs: 20 })
     expect(sent).toBe(n)
   })
 
@@ -72,13 +69,12 @@ transactions:
 `
     const app = await startServer({ yaml, admin: true })
     expect((await fetch(`${app.url}/a`)).status).toBe(200)
-    const deadline = Date.now() + 10_000
     let failed = 0
-    while (failed === 0 && Date.now() < deadline) {
+    await waitFor(async () => {
       const stats = await (await fetch(`${app.admin?.url ?? ''}/scenarios`)).json() as { result: { postServe: { failed: number } } }
       failed = stats.result.postServe.failed
-      if (failed === 0) await new Promise((resolve) => setTimeout(resolve, 50))
-    }
+      return failed > 0
+    }, 'the failed call to be counted', { timeoutMs: 10_000, intervalMs: 50 })
     expect(failed).toBe(1)
   })
 })

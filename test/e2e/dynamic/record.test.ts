@@ -5,6 +5,7 @@ import { startCli } from '../../helpers/cli.js'
 import { tempDir } from '../../helpers/temp-dir.js'
 import { startUpstream } from '../../helpers/upstream.js'
 import { replay as replayAll, type ReplayRequest } from '../../helpers/traffic.js'
+import { waitFor } from '../../helpers/wait.js'
 
 interface Recorded { transactions: Array<{ dsl: { requestDsl: { body?: unknown[] }; responseDsl: { responseDelay?: { type: string } } } }> }
 
@@ -19,15 +20,13 @@ const replay = async (base: string): Promise<string[]> => await replayAll(base, 
 
 async function recordedCount (dir: string, expected: number, done: (doc: Recorded) => boolean = () => true): Promise<Recorded> {
   const file = join(dir, 'recorded.json')
-  const deadline = Date.now() + 10_000
-  for (;;) {
-    if (existsSync(file)) {
-      const doc = JSON.parse(readFileSync(file, 'utf8')) as Recorded
-      if (doc.transactions.length >= expected && done(doc)) return doc
-    }
-    if (Date.now() > deadline) throw new Error(`recording never reached ${expected} transactions`)
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
+  let doc: Recorded | undefined
+  await waitFor(() => {
+    if (!existsSync(file)) return false
+    doc = JSON.parse(readFileSync(file, 'utf8')) as Recorded
+    return doc.transactions.length >= expected && done(doc)
+  }, `the recording to reach ${expected} transactions`, { timeoutMs: 10_000, intervalMs: 50 })
+  return doc as Recorded
 }
 
 describe('understudy record', () => {

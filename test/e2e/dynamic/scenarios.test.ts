@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { startServer } from '../../helpers/server.js'
 import { burst, ticketRace } from '../../helpers/traffic.js'
+import { waitFor } from '../../helpers/wait.js'
 
 const orderFlow = `
 transactions:
@@ -45,12 +46,11 @@ describe('stateful scenarios', () => {
     expect(await cart('a')).toBe('filled')
     expect(await cart('b')).toBe('empty')
     // Instance `a` returns to Started once its TTL (300 ms) has passed.
-    const deadline = Date.now() + 5000
-    let answer = await cart('a')
-    while (answer === 'filled' && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 50))
+    let answer = ''
+    await waitFor(async () => {
       answer = await cart('a')
-    }
+      return answer !== 'filled'
+    }, "instance a's TTL to pass", { intervalMs: 50 })
     expect(answer).toBe('empty')
     // Reset one instance.
     expect(await cart('c')).toBe('empty')

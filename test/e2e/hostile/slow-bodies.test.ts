@@ -1,6 +1,7 @@
 import net from 'node:net'
 import { describe, expect, it } from 'vitest'
 import { startServer } from '../../helpers/server.js'
+import { waitFor } from '../../helpers/wait.js'
 
 /** Opens a raw connection and sends a request head announcing a body that never completes. */
 async function slowSender (url: string, path: string): Promise<{ socket: net.Socket; received: () => string; closed: Promise<void> }> {
@@ -23,8 +24,7 @@ describe('slow request bodies', () => {
     const senders = await Promise.all(Array.from({ length: 10 }, async () => await slowSender(app.url, '/a')))
     // Each has sent its head and part of its body; trickle one more byte to be sure they are reading.
     for (const s of senders) s.socket.write('c')
-    const deadline = Date.now() + 3000
-    while (app.runtime.inFlight() < 10 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10))
+    await waitFor(() => app.runtime.inFlight() >= 10, 'ten slow bodies in flight', { timeoutMs: 3000 })
     // All ten are being received, and none holds one of the ten places.
     expect(app.runtime.inFlight()).toBe(10)
     for (let i = 0; i < 5; i++) {

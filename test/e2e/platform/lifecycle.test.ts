@@ -35,13 +35,12 @@ interface TrackingView { trackingId: string; status: string; errors: Array<{ mes
 interface MockView { id: number; status: string; httpEndpoint: string | null }
 
 async function settled (platform: CliServer, tracking: TrackingView): Promise<TrackingView> {
-  const deadline = Date.now() + 20_000
-  for (;;) {
-    const { body } = await api<TrackingView>(platform, tracking.trackingUrl)
-    if (body.result.status === 'FINISHED' || body.result.status === 'FAILED') return body.result
-    if (Date.now() > deadline) throw new Error(`tracking ${tracking.trackingId} still ${body.result.status}`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
+  let last = tracking
+  await waitFor(async () => {
+    last = (await api<TrackingView>(platform, tracking.trackingUrl)).body.result
+    return last.status === 'FINISHED' || last.status === 'FAILED'
+  }, `tracking ${tracking.trackingId} to finish`, { timeoutMs: 20_000, intervalMs: 100 })
+  return last
 }
 
 const harName = 'microcks-api-pastries.har'
@@ -152,14 +151,13 @@ describeRealworld('the platform end to end', () => {
     platform = await startCli(['platform', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn'], { env })
     expect(platform.stdout()).not.toContain('bootstrap API key')
     expect((await api<{ name: string }>(platform, `/api/v1/workspaces/${workspaceId}/services/${service.body.result.id}`)).body.result.name).toBe('pastries')
-    const deadline = Date.now() + 20_000
-    let back: MockView = (await api<MockView>(platform, mockPath)).body.result
-    while (back.status !== 'RUNNING' && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 100))
+    let back: MockView | undefined
+    await waitFor(async () => {
       back = (await api<MockView>(platform, mockPath)).body.result
-    }
-    expect(back.status).toBe('RUNNING')
-    expect(back.httpEndpoint).toBe(endpointBefore)
+      return back.status === 'RUNNING'
+    }, 'the mock service to run again', { timeoutMs: 20_000, intervalMs: 100 })
+    expect(back?.status).toBe('RUNNING')
+    expect(back?.httpEndpoint).toBe(endpointBefore)
     const again = await fetch(endpointBefore + firstUrl.pathname + firstUrl.search, { method: first.request.method })
     expect(again.status).toBe(first.response.status)
 

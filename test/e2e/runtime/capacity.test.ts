@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { inspectionDetail, inspectionList } from '../../helpers/admin.js'
 import { startServer, type TestServer } from '../../helpers/server.js'
 import { readDefinition } from '../../../src/dsl/index.js'
+import { waitFor } from '../../helpers/wait.js'
 
 /*
  * Capacity (DESIGN.md section 3): past `capacity` requests in flight the runtime answers 503 with
@@ -12,8 +13,7 @@ const slow = (path: string, ms: number) => ({ dsl: { requestDsl: { method: 'GET'
 const fast = (path: string) => ({ dsl: { requestDsl: { method: 'GET', path }, responseDsl: { text: 'fast' } } })
 
 async function untilInFlight (app: TestServer, n: number): Promise<void> {
-  const deadline = Date.now() + 5000
-  while (app.runtime.inFlight() < n && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10))
+  await waitFor(() => app.runtime.inFlight() >= n, `${n} requests in flight`)
   expect(app.runtime.inFlight()).toBe(n)
 }
 

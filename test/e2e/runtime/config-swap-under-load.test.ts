@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { putConfig } from '../../helpers/admin.js'
 import { startServer } from '../../helpers/server.js'
 import { startUpstream } from '../../helpers/upstream.js'
+import { waitFor } from '../../helpers/wait.js'
 
 /*
  * `PUT /config` swaps the configuration atomically: requests in flight finish on the old one, the
@@ -98,8 +99,7 @@ describe('configuration swap under load', () => {
     try {
       await new Promise((resolve, reject) => { socket.once('connect', resolve); socket.once('error', reject) })
       socket.write('POST /p HTTP/1.1\r\nhost: localhost\r\nconnection: close\r\ncontent-length: 4\r\n\r\nab')
-      const deadline = Date.now() + 3000
-      while (app.runtime.inFlight() !== 1 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10))
+      await waitFor(() => app.runtime.inFlight() === 1, 'the request to be in flight', { timeoutMs: 3000 })
       expect((await putConfig(app, doc('new'))).status).toBe(200)
       socket.write('cd')
       await new Promise((resolve) => { socket.once('close', resolve); setTimeout(resolve, 5000) })

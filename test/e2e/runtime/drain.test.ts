@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { startServer } from '../../helpers/server.js'
+import { waitFor } from '../../helpers/wait.js'
 
 /* Runtime close (what SIGTERM does, DESIGN.md section 1): in-flight requests finish, then it closes. */
 
@@ -9,8 +10,7 @@ describe('drain', () => {
   it('lets a request in flight finish before closing, then refuses connections', async () => {
     const app = await startServer({ dsl: slow(300) })
     const pending = fetch(`${app.url}/slow`)
-    const deadline = Date.now() + 3000
-    while (app.runtime.inFlight() !== 1 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10))
+    await waitFor(() => app.runtime.inFlight() === 1, 'the request to be in flight', { timeoutMs: 3000 })
     const started = performance.now()
     await app.close()
     const res = await pending
@@ -23,8 +23,7 @@ describe('drain', () => {
   it('cuts requests still in flight once drainTimeout has passed', async () => {
     const app = await startServer({ dsl: slow(3000), options: { drainTimeout: 200 } })
     const pending = fetch(`${app.url}/slow`).then(async (res) => await res.text())
-    const deadline = Date.now() + 3000
-    while (app.runtime.inFlight() !== 1 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10))
+    await waitFor(() => app.runtime.inFlight() === 1, 'the request to be in flight', { timeoutMs: 3000 })
     const started = performance.now()
     await app.close()
     expect(performance.now() - started).toBeLessThan(2000)

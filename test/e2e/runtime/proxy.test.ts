@@ -4,6 +4,7 @@ import { inspectionDetail, newestEntry } from '../../helpers/admin.js'
 import { h2Request, http1Request } from '../../helpers/clients.js'
 import { startServer } from '../../helpers/server.js'
 import { closedPort, startUpstream } from '../../helpers/upstream.js'
+import { waitFor } from '../../helpers/wait.js'
 
 /*
  * responseDsl.proxyUrl: the request goes to the base URL + its own path and query, its body too;
@@ -198,9 +199,7 @@ describe('proxyUrl', () => {
     } finally {
       socket.destroy()
     }
-    const deadline = Date.now() + 5000
-    while (app.runtime.inFlight() !== 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
-    expect(app.runtime.inFlight()).toBe(0)
+    await waitFor(() => app.runtime.inFlight() === 0, 'no request in flight')
     expect(await newestEntry(app)).toMatchObject({ url: '/big', hasError: true })
   })
 })

@@ -4,6 +4,7 @@ import { describe, expect, it, onTestFinished } from 'vitest'
 import { inspectionList } from '../../helpers/admin.js'
 import { h2Request, http1Request } from '../../helpers/clients.js'
 import { startServer, type TestServer } from '../../helpers/server.js'
+import { waitFor } from '../../helpers/wait.js'
 
 /*
  * HTTPS (`tlsPort`) speaks h2 and http/1.1 by ALPN on one port with a generated self-signed
@@ -137,8 +138,7 @@ describe('HTTPS with h2 and http/1.1 on one port', () => {
     const app = await start({ tlsPort: 0 }, { capacity: 1 })
     const s = session(app.runtime.urls.https ?? '')
     const slow = onSession(s, '/slow')
-    const deadline = Date.now() + 5000
-    while (app.runtime.inFlight() < 1 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10))
+    await waitFor(() => app.runtime.inFlight() >= 1, 'the slow request to be in flight')
     const refused = await h2Request(app.runtime.urls.https ?? '', { path: '/fast' })
     expect(refused.status).toBe(503)
     expect(refused.headers['retry-after']).toBe('1')

@@ -6,6 +6,7 @@ import { startCli, type CliServer } from '../../helpers/cli.js'
 import { mockServiceInput } from '../../helpers/mock-service-input.js'
 import { startTestPlatform, unavailableDeployer } from '../../helpers/platform.js'
 import { tempDir } from '../../helpers/temp-dir.js'
+import { waitFor } from '../../helpers/wait.js'
 
 /*
  * The dashboard's server side over plain HTTP (no browser): static files, sign-in to the session
@@ -137,9 +138,7 @@ describe('dashboard server', () => {
     const pollsWithTwoTabs = polls
     expect(pollsWithTwoTabs).toBeGreaterThan(0)
     for (const tab of tabs) tab.abort()
-    const deadline = Date.now() + 5000
-    while (front.streams.pollerCount > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50))
-    expect(front.streams.pollerCount).toBe(0)
+    await waitFor(() => front.streams.pollerCount === 0, 'every poller to stop')
   })
 
   it('delivers a burst of 500 requests whole, says how many the ring evicted unread, and ends the stream with the session', async () => {
@@ -198,30 +197,26 @@ describe('dashboard server', () => {
       }
       ended = true
     })()
-    const waitFor = async (test: () => boolean, what: string): Promise<void> => {
-      const deadline = Date.now() + 15_000
-      while (!test()) {
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what} (${ids.size} ids, dropped ${dropped.join(',')})`)
-        await new Promise((resolve) => setTimeout(resolve, 50))
-      }
+    const until = async (test: () => boolean, what: string): Promise<void> => {
+      await waitFor(test, `${what} (${ids.size} ids so far, dropped ${dropped.join(',')})`, { timeoutMs: 15_000, intervalMs: 50 })
     }
     record(3)
-    await waitFor(() => ids.size === 3, 'the first entries')
+    await until(() => ids.size === 3, 'the first entries')
     // 500 at once, between two polls: all 500 arrive, none dropped.
     record(500)
-    await waitFor(() => ids.size === 503, 'the burst of 500')
+    await until(() => ids.size === 503, 'the burst of 500')
     expect(dropped).toEqual([])
     // 2500 at once into a ring of 1200: the 1200 it holds arrive, and the 1300 evicted are counted.
     capacity = 1200
     record(2500)
-    await waitFor(() => ids.size === 503 + 1200, 'what the ring still holds')
-    await waitFor(() => dropped.length > 0, 'the dropped event')
+    await until(() => ids.size === 503 + 1200, 'what the ring still holds')
+    await until(() => dropped.length > 0, 'the dropped event')
     expect(dropped).toEqual([1300])
 
     // Signing out ends the stream; reconnecting is refused with a 401.
     const out = await fetch(`${url}/ui/session`, { method: 'DELETE', headers: { ...UI, cookie, 'x-csrf-token': token } })
     expect(out.status).toBe(204)
-    await waitFor(() => ended, 'the stream to end')
+    await until(() => ended, 'the stream to end')
     await reading
     expect((await fetch(streamUrl, { headers: { cookie } })).status).toBe(401)
   })

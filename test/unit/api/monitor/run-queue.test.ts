@@ -3,6 +3,7 @@ import { RunQueue, type ExecuteInput, type ExecuteOutcome, type ScheduleTimers }
 import { createSilentLogger } from '../../../../src/log/index.js'
 import { openSqliteStore, type Store } from '../../../../src/store/index.js'
 import { tempDir } from '../../../helpers/temp-dir.js'
+import { waitFor } from '../../../helpers/wait.js'
 
 async function world (): Promise<{ store: Store; bucketKey: string; testId: string; envId: string }> {
   const store = await openSqliteStore({ dataDir: tempDir() })
@@ -49,11 +50,7 @@ function gatedExecutor (): { execute: (input: ExecuteInput) => Promise<ExecuteOu
 }
 
 async function until (probe: () => boolean | Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (await probe()) return
-    await new Promise((resolve) => setTimeout(resolve, 5))
-  }
-  throw new Error('condition not reached')
+  await waitFor(probe, 'the queue to reach the state', { timeoutMs: 2000 })
 }
 
 describe('RunQueue', () => {
