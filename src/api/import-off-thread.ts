@@ -1,4 +1,5 @@
-import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads'
+import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threads'
+import { spawnWorker } from '../config/index.js'
 import type { ImportContext, ImportInput, ImportResult } from '../../importers/index.js'
 import { createError, isUnderstudyError, UnderstudyError, type ErrorCode, type ErrorDetail } from '../errors/index.js'
 import type { Store } from '../store/index.js'
@@ -13,11 +14,6 @@ import type { UploadTarget } from './v1/upload-store.js'
  * than it saves.
  */
 export const OFF_THREAD_BYTES = 1024 * 1024
-
-// Under the test runner the sources are TypeScript: the worker then registers tsx before loading
-// its module (`--import` in a worker's execArgv is not honoured by Node 20).
-const fromSource = import.meta.url.endsWith('.ts')
-const workerUrl = new URL(fromSource ? './import-worker.ts' : './import-worker.js', import.meta.url)
 
 /**
  * The young generation of an import thread's heap, in MiB. An import makes millions of objects
@@ -51,9 +47,7 @@ export class ImportWorker {
   private constructor (onClose?: () => void) {
     this.#onClose = onClose
     const resourceLimits = { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB }
-    this.#worker = fromSource
-      ? new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(workerUrl.href)}) })`, { eval: true, resourceLimits })
-      : new Worker(workerUrl, { resourceLimits })
+    this.#worker = spawnWorker(import.meta.url, './import-worker', { resourceLimits })
     this.#worker.on('message', (answer: WorkerAnswer) => {
       const waiting = this.#waiting
       this.#waiting = null

@@ -1,6 +1,5 @@
-import { existsSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
-import { Worker } from 'node:worker_threads'
+import type { Worker } from 'node:worker_threads'
+import { spawnWorker } from '../config/index.js'
 import type { ScriptInput, ScriptLimits, ScriptOutcome } from './sandbox-engine.js'
 
 export type { ScriptInput, ScriptLimits, ScriptOutcome, ScriptRequest, ScriptResponse } from './sandbox-engine.js'
@@ -23,14 +22,8 @@ interface Pending {
   timer: NodeJS.Timeout | null
 }
 
-function spawnWorker (): Worker {
-  const compiled = new URL('./sandbox-worker.js', import.meta.url)
-  const options = { resourceLimits: { maxOldGenerationSizeMb: 128 } }
-  if (existsSync(fileURLToPath(compiled))) return new Worker(compiled, options)
-  // Running from the TypeScript sources (tests, tsx): the worker registers tsx, then loads the .ts entry.
-  const source = new URL('./sandbox-worker.ts', import.meta.url).href
-  const bootstrap = `import('tsx/esm/api').then(function (tsx) { tsx.register(); return import(${JSON.stringify(source)}) })`
-  return new Worker(bootstrap, { ...options, eval: true })
+function spawnSandbox (): Worker {
+  return spawnWorker(import.meta.url, './sandbox-worker', { resourceLimits: { maxOldGenerationSizeMb: 128 } })
 }
 
 class SandboxPool {
@@ -48,7 +41,7 @@ class SandboxPool {
   }
 
   #spawn (): Worker {
-    const worker = spawnWorker()
+    const worker = spawnSandbox()
     worker.on('message', (msg: { id: number; started?: true; outcome?: ScriptOutcome }) => {
       if (msg.started === true) this.#started(msg.id)
       else if (msg.outcome !== undefined) this.#settle(msg.id, msg.outcome)

@@ -1,4 +1,5 @@
-import { Worker } from 'node:worker_threads'
+import type { Worker } from 'node:worker_threads'
+import { spawnWorker } from '../config/index.js'
 import type { PostServeCall } from '../dsl/index.js'
 import type { Logger } from '../log/index.js'
 import type { MatchRequest } from '../match/index.js'
@@ -53,11 +54,6 @@ interface Job {
   /** Renders `{url, body}`; throws when a template helper fails. */
   render: () => { url: string; body: string | undefined }
 }
-
-// Under the test runner the sources are TypeScript: the worker then registers tsx before loading
-// its module (as src/api/import-off-thread.ts does).
-const fromSource = import.meta.url.endsWith('.ts')
-const workerUrl = new URL(fromSource ? './post-serve-worker.ts' : './post-serve-worker.js', import.meta.url)
 
 /**
  * The runtime's webhook sender: a bounded queue whose calls are rendered after the answer's turn
@@ -145,9 +141,7 @@ export class PostServeQueue {
 
   private sender (): Worker {
     if (this.worker !== null) return this.worker
-    const worker = fromSource
-      ? new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(workerUrl.href)}) })`, { eval: true })
-      : new Worker(workerUrl)
+    const worker = spawnWorker(import.meta.url, './post-serve-worker')
     // The sender never keeps a process alive on its own.
     worker.unref()
     worker.on('message', (report: SenderReport) => this.received(report))

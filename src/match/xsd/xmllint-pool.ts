@@ -1,6 +1,5 @@
-import { existsSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
-import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads'
+import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from 'node:worker_threads'
+import { spawnWorker } from '../../config/index.js'
 
 /**
  * Bounds of XML Schema validation (docs/dsl.md, `matches_xml_schema`). A body over the size, a
@@ -33,13 +32,7 @@ export interface XsdOutcome {
 interface Answer { seq: number; exitCode: number; stderr: string }
 
 function spawn (workerData: Record<string, unknown>, transferList: MessagePort[] = []): Worker {
-  const compiled = new URL('./xmllint-worker.js', import.meta.url)
-  const options = { workerData, transferList }
-  if (existsSync(fileURLToPath(compiled))) return new Worker(compiled, options)
-  // Running from the TypeScript sources (tests, tsx): the worker registers tsx, then loads the .ts entry.
-  const source = new URL('./xmllint-worker.ts', import.meta.url).href
-  const bootstrap = `import('tsx/esm/api').then(function (tsx) { tsx.register(); return import(${JSON.stringify(source)}) })`
-  return new Worker(bootstrap, { ...options, eval: true })
+  return spawnWorker(import.meta.url, './xmllint-worker', { workerData, transferList })
 }
 
 /** libxml2's first message, without the file-name prefix and the closing summary lines. */

@@ -1,6 +1,5 @@
 import { statSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import { Worker } from 'node:worker_threads'
+import { spawnWorker } from '../../config/index.js'
 
 /*
  * WAL checkpoints off the event loop (issue 8). SQLite's automatic checkpoint runs inside the
@@ -14,22 +13,6 @@ import { Worker } from 'node:worker_threads'
 /** The WAL size past which a checkpoint is started: SQLite's default, 1,000 pages of 4 KiB. */
 export const WAL_CHECKPOINT_BYTES = 4 * 1024 * 1024
 
-// The worker is plain CommonJS (eval), so it runs the same from the sources and from dist/;
-// better-sqlite3 is resolved here, where the package's own dependencies are.
-const driver = createRequire(import.meta.url).resolve('better-sqlite3')
-const source = `
-const { workerData } = require('node:worker_threads')
-const Database = require(workerData.driver)
-// background work: lower this thread's CPU priority (Linux; see config/thread-priority.ts)
-try { require('node:os').setPriority(Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop()), 10) } catch {}
-const db = new Database(workerData.file, { fileMustExist: true })
-try {
-  db.pragma('busy_timeout = 5000')
-  db.pragma('wal_checkpoint(PASSIVE)')
-} finally {
-  db.close()
-}
-`
 
 /** Starts checkpoints of one database file in a worker thread, one at a time. */
 export class Checkpointer {
@@ -51,7 +34,7 @@ export class Checkpointer {
     }
     if (size < WAL_CHECKPOINT_BYTES) return
     this.#running = new Promise<void>((resolve) => {
-      const worker = new Worker(source, { eval: true, workerData: { driver, file: this.#file } })
+      const worker = spawnWorker(import.meta.url, './checkpoint-worker', { workerData: { file: this.#file } })
       // A failed checkpoint leaves the WAL as it was: the next commit tries again, and closing
       // the store checkpoints what is left.
       worker.once('error', () => {})
