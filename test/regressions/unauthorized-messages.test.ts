@@ -26,7 +26,7 @@ describe('401 answers of the Basic APIs say which credential problem it is', () 
         expect(res.headers.get('www-authenticate')).toContain('Basic')
         const body = await res.json() as Record<string, unknown> & { error: { code: string; message: string } }
         expect(body.error.code).toBe('ERR_API_UNAUTHORIZED')
-        expect(body.result).toBeNull()
+        expect(body['result']).toBeNull()
         expect(family === 'v4' ? body['request_id'] : body['requestId']).toEqual(expect.any(String))
         messages[name] = body.error.message
       }
