@@ -84,7 +84,8 @@ export function createMonitoringApi (deps: MonitorDeps, routes: readonly Monitor
     const header = req.headers.authorization
     // A platform API key (HTTP Basic) is accepted wherever a token is: it holds every scope, and
     // the workspace role still decides (authorize.ts). The dashboard's session calls this way.
-    const principal = mode === 'basic' || !auth.isBearer(header) ? await auth.basic(header, peerAddress(req)) : await auth.bearer(header)
+    // No credentials at all on a token route: the Bearer refusal, which names what this API takes.
+    const principal = mode === 'basic' || (header !== undefined && !auth.isBearer(header)) ? await auth.basic(header, peerAddress(req)) : await auth.bearer(header)
     const wanted = route.scope === undefined ? [] : typeof route.scope === 'string' ? [route.scope] : route.scope
     if (wanted.length > 0 && !wanted.some((s) => principal.scopes.has(s))) {
       throw createError('ERR_API_FORBIDDEN', [`this token lacks the ${wanted.join(' or ')} scope`])
