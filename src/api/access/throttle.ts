@@ -21,6 +21,11 @@ export const DEFAULT_THROTTLE: ThrottleLimits = { perAddress: 50, perKeyAndAddre
 
 /** Counters kept at most; past it the oldest windows are dropped (memory stays bounded under a flood). */
 const MAX_COUNTERS = 100_000
+/**
+ * Characters of a secret id kept in a counter's name: ids are at most 128 characters, so a longer
+ * one (a form field can be megabytes) exists nowhere and only needs to be counted, not stored whole.
+ */
+const MAX_ID_LENGTH = 200
 
 /**
  * The address a throttle counts: the TCP peer of the request. `X-Forwarded-For` is not read: any
@@ -49,14 +54,14 @@ export class FailureThrottle {
 
   /** Throws ThrottledError when this address (or this key from it) is over its budget. */
   check (address: string, keyId: string | null): void {
-    const wait = Math.max(this.blockedFor(`a:${address}`, this.limits.perAddress), keyId === null ? 0 : this.blockedFor(`k:${keyId}\u0000${address}`, this.limits.perKeyAndAddress))
+    const wait = Math.max(this.blockedFor(`a:${address}`, this.limits.perAddress), keyId === null ? 0 : this.blockedFor(keyCounter(keyId, address), this.limits.perKeyAndAddress))
     if (wait > 0) throw new ThrottledError(Math.ceil(wait / 1000))
   }
 
   /** Counts one wrong credential. */
   fail (address: string, keyId: string | null): void {
     this.bump(`a:${address}`)
-    if (keyId !== null) this.bump(`k:${keyId}\u0000${address}`)
+    if (keyId !== null) this.bump(keyCounter(keyId, address))
   }
 
   private blockedFor (key: string, limit: number): number {
@@ -85,4 +90,8 @@ export class FailureThrottle {
       this.counters.delete(key)
     }
   }
+}
+
+function keyCounter (keyId: string, address: string): string {
+  return `k:${keyId.slice(0, MAX_ID_LENGTH)}\u0000${address}`
 }
