@@ -53,14 +53,14 @@ function withQuery (uri: string, params: Record<string, string>): string {
 
 /**
  * Only the registered callback itself, compared as a whole string (RFC 9700 section 4.1.3): a
- * prefix or path rule let `.../cbevil` and `.../cb/../evil` through for a registered `.../cb`.
+ * prefix or path rule let `.../cbevil` and `.../cb-evil/x` through for a registered `.../cb`.
  */
 function redirectAllowed (app: OAuthApp, uri: string): boolean {
   return uri === app.callbackUrl
 }
 
 /** RFC 6749 2.3.1: Basic client credentials are percent-encoded; a malformed escape stays as written. */
-function formDecoded (text: string): string {
+function percentDecoded (text: string): string {
   try {
     return decodeURIComponent(text)
   } catch {
@@ -262,8 +262,8 @@ export const oauthRoutes: MonitorRoute[] = [
         const decoded = Buffer.from(header.replace(/^basic\s+/i, ''), 'base64').toString('utf8')
         const colon = decoded.indexOf(':')
         if (colon <= 0) return tokenError(401, 'invalid_client', 'the Authorization header is not valid HTTP Basic: expected base64(<client_id>:<client_secret>)')
-        clientId = formDecoded(decoded.slice(0, colon))
-        clientSecret = formDecoded(decoded.slice(colon + 1))
+        clientId = percentDecoded(decoded.slice(0, colon))
+        clientSecret = percentDecoded(decoded.slice(colon + 1))
       }
       if (clientId === '') return tokenError(401, 'invalid_client', 'client_id is required')
       const app = await ctx.deps.store.oauth.getApp(clientId)
