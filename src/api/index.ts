@@ -3,7 +3,7 @@ export type { ApiDeps, ApiOptions, ApiContext, Route, HandlerResult, Principal }
 export { allRoutes } from './routes.js'
 export { bootstrap, checkBootstrapKey, BOOTSTRAP_EMAIL, type BootstrapOutcome, type BootstrapOptions } from './bootstrap.js'
 export { mockServiceDocument } from './v1/mock-document.js'
-export { hashSecret, verifySecret } from './auth.js'
+export { Authenticator, hashSecret, verifySecret } from './auth.js'
 export { createAccount, type CreatedAccount } from './account-admin.js'
 export { startMonitoring, DEFAULT_RESULT_RETENTION, type Monitoring, type MonitoringOptions } from './monitor/index.js'
 export { createUiFront, type UiFront } from './ui/index.js'

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import http from 'node:http'
-import { allRoutes, bootstrap, checkBootstrapKey, createApiHandler, createUiFront, SpareImportWorker, startMonitoring, type ApiDeps, type BootstrapOutcome, type MonitoringOptions } from '../api/index.js'
+import { allRoutes, Authenticator, bootstrap, checkBootstrapKey, createApiHandler, createUiFront, SpareImportWorker, startMonitoring, type ApiDeps, type BootstrapOutcome, type MonitoringOptions } from '../api/index.js'
 import { LocalDeployer, type Deployer } from '../deploy/index.js'
 import { createError, isUnderstudyError } from '../errors/index.js'
 import { listenOn } from '../net/index.js'
@@ -80,6 +80,9 @@ export async function startPlatform (options: PlatformOptions, log: Logger): Pro
   const address = server.address()
   const port = typeof address === 'object' && address !== null ? address.port : options.port
   const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`
+  // One checker of secrets for every surface: wrong secrets on the APIs, the dashboard sign-in and
+  // the OAuth consent and token endpoints count against one throttle (DESIGN.md 7).
+  const authenticator = new Authenticator(store)
   const deps: ApiDeps = {
     store,
     files,
@@ -88,12 +91,13 @@ export async function startPlatform (options: PlatformOptions, log: Logger): Pro
     // Download links are signed with a key that lives as long as the process: links end with it.
     options: { baseUrl: url, jsonLimit: options.jsonLimit, uploadLimit: options.uploadLimit, signingKey: randomBytes(32) },
     importSpare: new SpareImportWorker(),
+    authenticator,
   }
   const api = createApiHandler(deps, allRoutes)
   // The monitoring API (spec/000) shares the port: `/buckets`, `/account`, `/radar`, `/signin`...
-  const monitoring = await startMonitoring({ store, log, baseUrl: url, jsonLimit: options.jsonLimit, ...options.monitor })
+  const monitoring = await startMonitoring({ store, log, baseUrl: url, jsonLimit: options.jsonLimit, authenticator, ...options.monitor })
   // The dashboard (/ui/) sits in front of the APIs and reaches the store only through them.
-  const ui = createUiFront({ store, log, baseUrl: url }, (req, res) => { if (monitoring.api.handles(req)) monitoring.api.handle(req, res); else api(req, res) })
+  const ui = createUiFront({ store, log, baseUrl: url, authenticator }, (req, res) => { if (monitoring.api.handles(req)) monitoring.api.handle(req, res); else api(req, res) })
   server.on('request', ui.handle)
   server.on('clientError', (_err, socket) => socket.destroy())
 

@@ -5,8 +5,8 @@ function emptyEnvironment (): ResolvedEnvironment {
   return {
     id: null,
     name: null,
-    initial_variables: {},
-    headers: {},
+    initial_variables: Object.create(null) as Record<string, string>,
+    headers: Object.create(null) as Record<string, string[]>,
     scripts: [],
     verify_ssl: true,
     preserve_cookies: false,
@@ -32,9 +32,10 @@ function notifyOn (value: unknown, fallback: NotifyOn): NotifyOn {
  * child sets (non-null) replace the parent's.
  */
 export function mergeEnvironments (parent: ResolvedEnvironment, child: EnvironmentDoc): ResolvedEnvironment {
-  const headers: Record<string, string[]> = { ...parent.headers }
+  // Maps without a prototype: a variable (or header) named `__proto__` or `toString` is data.
+  const headers: Record<string, string[]> = Object.assign(Object.create(null) as Record<string, string[]>, parent.headers)
   for (const [name, value] of Object.entries(child.headers ?? {})) headers[name] = toList(value)
-  const initial: Record<string, string> = { ...parent.initial_variables }
+  const initial: Record<string, string> = Object.assign(Object.create(null) as Record<string, string>, parent.initial_variables)
   for (const [name, value] of Object.entries(child.initial_variables ?? {})) {
     if (value !== null && value !== undefined) initial[name] = String(value)
   }

@@ -436,7 +436,7 @@ export class TestRunner {
     })
     if (resolved === null) return { ...base, result: 'fail', error: `the test ${testId} was not found` }
     // Variables flow in through `params` (values substituted in the parent's variables)...
-    const params: Record<string, string> = {}
+    const params: Record<string, string> = Object.create(null) as Record<string, string>
     for (const p of list<{ name?: unknown; value?: unknown }>(step.params)) {
       if (str(p.name) !== '') params[str(p.name)] = this.#sub(p.value)
     }
@@ -456,7 +456,8 @@ export class TestRunner {
       const source = str(v.source)
       if (source === 'subtest_variable' || source === 'variable' || source === 'variables') {
         const name = str(v.name)
-        const value = sub.variables[str(v.property) || name]
+        const wanted = str(v.property) || name
+        const value = Object.hasOwn(sub.variables, wanted) ? sub.variables[wanted] : undefined
         if (value === undefined) return { name, source, property: v.property ?? null, value: null, result: 'fail', error: `the subtest has no variable "${str(v.property) || name}"` }
         this.#vars.set(name, value)
         return { name, source, property: v.property ?? null, value, result: 'pass', error: null }

@@ -67,7 +67,7 @@ export async function warmUp (): Promise<void> {
 const PRELUDE = String.raw`
 (function () {
   var input = JSON.parse(__input);
-  var vars = input.variables;
+  var vars = Object.assign(Object.create(null), input.variables);
   var logs = [];
   function fmt (a) { if (typeof a === 'string') return a; try { return JSON.stringify(a); } catch (e) { return String(a); } }
   function log () { logs.push(Array.prototype.map.call(arguments, fmt).join(' ')); }
@@ -75,10 +75,10 @@ const PRELUDE = String.raw`
   globalThis.log = log;
   globalThis.console = { log: log, info: log, warn: log, error: log, debug: log };
   globalThis.variables = {
-    get: function (name) { var v = vars[String(name)]; return v === undefined ? null : v; },
+    get: function (name) { var v = Object.prototype.hasOwnProperty.call(vars, String(name)) ? vars[String(name)] : undefined; return v === undefined ? null : v; },
     set: function (name, value) { vars[String(name)] = value === null || value === undefined ? '' : typeof value === 'string' ? value : fmt(value); },
     has: function (name) { return Object.prototype.hasOwnProperty.call(vars, String(name)); },
-    all: function () { return Object.assign({}, vars); }
+    all: function () { var out = {}; Object.keys(vars).forEach(function (k) { Object.defineProperty(out, k, { value: vars[k], enumerable: true, writable: true, configurable: true }); }); return out; }
   };
   globalThis.request = input.request;
   globalThis.response = input.response;
@@ -176,7 +176,8 @@ function clipOutput (logs: unknown): string {
 }
 
 function stringRecord (value: unknown): Record<string, string> {
-  const out: Record<string, string> = {}
+  // No prototype: a variable named `__proto__` is kept as data, not swallowed by its setter.
+  const out: Record<string, string> = Object.create(null) as Record<string, string>
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return out
   for (const [k, v] of Object.entries(value)) out[k] = typeof v === 'string' ? v : JSON.stringify(v) ?? ''
   return out

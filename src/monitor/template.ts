@@ -63,8 +63,12 @@ export function formatTimestamp (epochSeconds: number, format: string): string {
   })
 }
 
-/** The built-in functions, callable as `{{name}}` (no arguments) or `{{name(arg, ...)}}`. */
-export const BUILT_INS: Readonly<Record<string, BuiltIn>> = {
+/**
+ * The built-in functions, callable as `{{name}}` (no arguments) or `{{name(arg, ...)}}`. A map
+ * without a prototype: `{{toString}}`, `{{__proto__}}` or `{{valueOf}}` must find nothing here
+ * (and stay as written), never a member of Object.prototype.
+ */
+export const BUILT_INS: Readonly<Record<string, BuiltIn>> = Object.freeze(Object.assign(Object.create(null) as Record<string, BuiltIn>, {
   timestamp: (_args, now) => String(Math.floor(now() / 1000)),
   timestamp_ms: (_args, now) => String(now()),
   utc_datetime: (_args, now) => new Date(now()).toISOString(),
@@ -102,7 +106,7 @@ export const BUILT_INS: Readonly<Record<string, BuiltIn>> = {
   decode_url: ([value = '']) => { try { return decodeURIComponent(value) } catch { return value } },
   lower: ([value = '']) => value.toLowerCase(),
   upper: ([value = '']) => value.toUpperCase(),
-}
+} satisfies Record<string, BuiltIn>))
 
 /** `{{ name }}` or `{{ name(args) }}`; names are letters, digits, `_`, `.` and `-`. */
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][\w.-]*)\s*(?:\(([^)]*)\))?\s*\}\}/g

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import http from 'node:http'
 import { onTestFinished } from 'vitest'
-import { allRoutes, bootstrap, createApiHandler, startMonitoring, type ApiDeps, type Monitoring, type Route } from '../../src/api/index.js'
+import { allRoutes, Authenticator, bootstrap, createApiHandler, startMonitoring, type ApiDeps, type Monitoring, type Route } from '../../src/api/index.js'
 import { createError } from '../../src/errors/index.js'
 import type { Deployer } from '../../src/deploy/index.js'
 import { createSilentLogger } from '../../src/log/index.js'
@@ -60,13 +60,14 @@ export async function startTestPlatform (options: { deployer?: (deps: Omit<ApiDe
   const url = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`
   const base = {
     store,
+    authenticator: new Authenticator(store),
     files,
     log,
     options: { baseUrl: url, jsonLimit: 1024 * 1024, uploadLimit: options.uploadLimit ?? 16 * 1024 * 1024, signingKey: randomBytes(32) },
   }
   const deployer = options.deployer?.(base, dataDir) ?? unavailableDeployer
   const api = createApiHandler({ ...base, deployer }, options.routes ?? allRoutes)
-  const monitoring: Monitoring | undefined = options.monitoring === true ? await startMonitoring({ store, log, baseUrl: url, jsonLimit: 1024 * 1024 }) : undefined
+  const monitoring: Monitoring | undefined = options.monitoring === true ? await startMonitoring({ store, log, baseUrl: url, jsonLimit: 1024 * 1024, authenticator: base.authenticator }) : undefined
   server.on('request', (req, res) => { if (monitoring?.api.handles(req) === true) monitoring.api.handle(req, res); else api(req, res) })
   const auth = `Basic ${Buffer.from(`${apiKeyId}:${apiKeySecret}`).toString('base64')}`
   let closed = false

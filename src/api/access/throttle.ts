@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http'
 import { codes, UnderstudyError } from '../../errors/index.js'
 
 /** A 429 ERR_API_RATE_LIMITED that knows its `Retry-After` (seconds). */
@@ -20,13 +21,31 @@ export const DEFAULT_THROTTLE: ThrottleLimits = { perAddress: 50, perKeyAndAddre
 
 /** Counters kept at most; past it the oldest windows are dropped (memory stays bounded under a flood). */
 const MAX_COUNTERS = 100_000
+/**
+ * Characters of a secret id kept in a counter's name: ids are at most 128 characters, so a longer
+ * one (a form field can be megabytes) exists nowhere and only needs to be counted, not stored whole.
+ */
+const MAX_ID_LENGTH = 200
 
 /**
- * Throttling of wrong API key secrets (issue 8, docs/api.md "Authentication"): failures are
- * counted per client address and per (key id, client address) in fixed windows. Past either
- * limit, that address gets 429 with `Retry-After` for the rest of the window, before any secret
- * is checked. A correct key from another address is never affected: nothing is counted per key
- * alone, so an attacker cannot lock a key's owner out.
+ * The address a throttle counts: the TCP peer of the request. `X-Forwarded-For` is not read: any
+ * client can write it, so trusting it would let an attacker pick a fresh address for every guess
+ * (or impersonate the owner's); the platform has no trusted-proxy setting. An IPv4 peer reached
+ * over a dual-stack socket (`::ffff:10.0.0.1`) counts as its IPv4 address.
+ */
+export function peerAddress (req: IncomingMessage): string {
+  const address = req.socket.remoteAddress ?? 'unknown'
+  return address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address
+}
+
+/**
+ * The one throttle of wrong secrets (DESIGN.md 7, docs/api.md "Authentication and throttling"):
+ * the platform keeps a single instance for API keys over HTTP Basic, the dashboard sign-in, the
+ * OAuth consent form and OAuth client secrets. Failures are counted per client address and per
+ * (secret id, client address) in fixed windows. Past either limit, that address gets 429 with
+ * `Retry-After` for the rest of the window, before any secret is checked. A correct secret from
+ * another address is never affected: nothing is counted per id alone, so an attacker cannot lock
+ * the owner out.
  */
 export class FailureThrottle {
   private readonly counters = new Map<string, { count: number; until: number }>()
@@ -35,14 +54,14 @@ export class FailureThrottle {
 
   /** Throws ThrottledError when this address (or this key from it) is over its budget. */
   check (address: string, keyId: string | null): void {
-    const wait = Math.max(this.blockedFor(`a:${address}`, this.limits.perAddress), keyId === null ? 0 : this.blockedFor(`k:${keyId}\u0000${address}`, this.limits.perKeyAndAddress))
+    const wait = Math.max(this.blockedFor(`a:${address}`, this.limits.perAddress), keyId === null ? 0 : this.blockedFor(keyCounter(keyId, address), this.limits.perKeyAndAddress))
     if (wait > 0) throw new ThrottledError(Math.ceil(wait / 1000))
   }
 
   /** Counts one wrong credential. */
   fail (address: string, keyId: string | null): void {
     this.bump(`a:${address}`)
-    if (keyId !== null) this.bump(`k:${keyId}\u0000${address}`)
+    if (keyId !== null) this.bump(keyCounter(keyId, address))
   }
 
   private blockedFor (key: string, limit: number): number {
@@ -71,4 +90,8 @@ export class FailureThrottle {
       this.counters.delete(key)
     }
   }
+}
+
+function keyCounter (keyId: string, address: string): string {
+  return `k:${keyId.slice(0, MAX_ID_LENGTH)}\u0000${address}`
 }

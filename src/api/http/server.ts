@@ -11,7 +11,7 @@ import {
 } from '../../errors/index.js'
 import { Authenticator } from '../auth.js'
 import { authorize, visibleWorkspace, type Access } from '../access/authorize.js'
-import { ThrottledError } from '../access/throttle.js'
+import { peerAddress, ThrottledError } from '../access/throttle.js'
 import { mediaTypeOf, readJson, readMultipart } from './body.js'
 import type { ApiContext, ApiDeps, ApiFamily, HandlerResult, Principal, Route } from './types.js'
 
@@ -38,7 +38,7 @@ export function createApiHandler (deps: ApiDeps, routes: readonly Route[]): (req
     router.on(route.method, route.path, noop, route)
     paths.add(route.path)
   }
-  const authenticator = new Authenticator(deps.store)
+  const authenticator = deps.authenticator ?? new Authenticator(deps.store)
 
   return function handleApiRequest (req, res) {
     const requestId = randomUUID()
@@ -71,7 +71,7 @@ export function createApiHandler (deps: ApiDeps, routes: readonly Route[]): (req
    * 404.
    */
   async function notFound (req: IncomingMessage, path: string): Promise<UnderstudyError> {
-    if (path.startsWith('/api/') || path.startsWith('/reports/')) await authenticator.authenticate(req.headers.authorization, req.socket.remoteAddress)
+    if (path.startsWith('/api/') || path.startsWith('/reports/')) await authenticator.authenticate(req.headers.authorization, peerAddress(req))
     const other = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].some((m) => router.find(m as FindMyWay.HTTPMethod, path) !== null)
     return other ? createError('ERR_API_METHOD_NOT_ALLOWED', [req.method, path]) : createError('ERR_API_NOT_FOUND', [`Resource ${path}`])
   }
@@ -85,7 +85,7 @@ export function createApiHandler (deps: ApiDeps, routes: readonly Route[]): (req
     query: URLSearchParams,
     requestId: string,
   ): Promise<void> {
-    const principal = route.auth === 'none' ? null : await authenticator.authenticate(req.headers.authorization, req.socket.remoteAddress)
+    const principal = route.auth === 'none' ? null : await authenticator.authenticate(req.headers.authorization, peerAddress(req))
     // Filled by authorize() below, before the handler runs: the route's workspace, read once.
     let access: Access = {}
     const ctx: ApiContext = {

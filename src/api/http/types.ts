@@ -3,6 +3,7 @@ import type { Logger } from '../../log/index.js'
 import type { Account, AccountMember, AssetFiles, Store, User, Workspace } from '../../store/index.js'
 import type { Deployer } from '../../deploy/index.js'
 import type { SpareImportWorker } from '../import-off-thread.js'
+import type { Authenticator } from '../auth.js'
 
 /** Which specification document owns an endpoint: it decides the envelope (DESIGN.md section 5). */
 export type ApiFamily = 'v1' | 'v4' | 'reports'
@@ -25,6 +26,11 @@ export interface ApiDeps {
   options: ApiOptions
   /** A loaded import thread for the next large upload or convert (the platform keeps one; tests may not). */
   importSpare?: SpareImportWorker
+  /**
+   * The platform's one checker of secrets, shared with the dashboard and the monitoring API so
+   * that wrong secrets anywhere count against one throttle (a handler made without it has its own).
+   */
+  authenticator?: Authenticator
 }
 
 export interface ApiOptions {

@@ -36,8 +36,9 @@ export async function issueToken (store: Store, clientId: string, userId: number
 export class MonitorAuthenticator {
   readonly #basic: Authenticator
 
-  constructor (private readonly store: Store) {
-    this.#basic = new Authenticator(store)
+  /** `basic`: the platform's one Authenticator, so that its throttle counts every wrong secret. */
+  constructor (private readonly store: Store, basic: Authenticator = new Authenticator(store)) {
+    this.#basic = basic
   }
 
   isBearer (header: string | undefined): boolean {
@@ -59,8 +60,9 @@ export class MonitorAuthenticator {
     return { user, account, scopes: new Set(stored.scopes), tokenId: stored.id, workspaceRoles }
   }
 
-  async basic (header: string | undefined): Promise<MonitorPrincipal> {
-    const { user, account, memberships } = await this.#basic.authenticate(header)
+  /** A platform API key sent from `address` (peerAddress of the request), throttled as everywhere. */
+  async basic (header: string | undefined, address: string): Promise<MonitorPrincipal> {
+    const { user, account, memberships } = await this.#basic.authenticate(header, address)
     const workspaceRoles = await visibleWorkspaceRoles(this.store, user.id, memberships)
     return { user, account, scopes: new Set(SCOPES), tokenId: null, workspaceRoles }
   }

@@ -1,5 +1,6 @@
 import type { Logger } from '../../log/index.js'
 import type { Store } from '../../store/index.js'
+import { Authenticator } from '../auth.js'
 import { createMonitorExecutor } from './executor.js'
 import { createScheduler, type RunOptions } from '../../monitor/index.js'
 import { RunQueue } from './run-queue.js'
@@ -13,6 +14,8 @@ export interface MonitoringOptions {
   log: Logger
   baseUrl: string
   jsonLimit: number
+  /** The platform's one checker of secrets, shared with the other APIs (default: one of its own). */
+  authenticator?: Authenticator
   /** Runs kept per test (default 100). */
   resultRetention?: number
   /** SMTP server for e-mail notifications (`smtp://host:port`); without it e-mails are skipped. */
@@ -65,6 +68,7 @@ export async function startMonitoring (options: MonitoringOptions): Promise<Moni
     store: options.store,
     log: options.log,
     runs,
+    authenticator: options.authenticator ?? new Authenticator(options.store),
     options: { baseUrl: options.baseUrl, jsonLimit: options.jsonLimit, resultRetention: options.resultRetention ?? DEFAULT_RESULT_RETENTION, now },
   }, monitoringRoutes)
   return { api, runs, close: async () => await runs.close() }

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import { createError } from '../../errors/index.js'
 import type { OAuthApp } from '../../store/index.js'
-import { hashSecret, verifySecret } from '../auth.js'
+import { peerAddress, ThrottledError } from '../access/throttle.js'
+import { hashSecret } from '../auth.js'
 import { invalidField } from '../validation.js'
 import { hashToken, issueToken, MonitorAuthenticator, newSecret } from './bearer.js'
 import { SCOPES, type MonitorContext, type MonitorResult, type MonitorRoute } from './types.js'
@@ -50,15 +51,20 @@ function withQuery (uri: string, params: Record<string, string>): string {
   return url.toString()
 }
 
-/** The registered callback, or a URI under it (same origin and path prefix). */
+/**
+ * Only the registered callback itself, compared as a whole string (RFC 9700 section 4.1.3): a
+ * prefix or path rule let `.../cbevil` and `.../cb-evil/x` through for a registered `.../cb`.
+ */
 function redirectAllowed (app: OAuthApp, uri: string): boolean {
-  if (uri === app.callbackUrl) return true
+  return uri === app.callbackUrl
+}
+
+/** RFC 6749 2.3.1: Basic client credentials are percent-encoded; a malformed escape stays as written. */
+function percentDecoded (text: string): string {
   try {
-    const given = new URL(uri)
-    const registered = new URL(app.callbackUrl)
-    return given.origin === registered.origin && given.pathname.startsWith(registered.pathname)
+    return decodeURIComponent(text)
   } catch {
-    return false
+    return text
   }
 }
 
@@ -78,13 +84,13 @@ async function authorizeTarget (ctx: MonitorContext, params: URLSearchParams): P
   const app = clientId === '' ? undefined : await ctx.deps.store.oauth.getApp(clientId)
   if (app === undefined) throw invalidField('/client_id', 'names no application')
   const redirectUri = params.get('redirect_uri') ?? app.callbackUrl
-  if (!redirectAllowed(app, redirectUri)) throw invalidField('/redirect_uri', "does not match the application's callback URL")
+  if (!redirectAllowed(app, redirectUri)) throw invalidField('/redirect_uri', "must equal the application's registered callback URL exactly")
   return { app, redirectUri }
 }
 
 /** RFC 6749 section 5.2 error of the token endpoint (what OAuth client libraries parse). */
-function tokenError (status: number, error: string, description: string): MonitorResult {
-  return { status, raw: JSON.stringify({ error, error_description: description }), headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' } }
+function tokenError (status: number, error: string, description: string, headers: Record<string, string> = {}): MonitorResult {
+  return { status, raw: JSON.stringify({ error, error_description: description }), headers: { ...headers, 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' } }
 }
 
 function consentPage (app: OAuthApp, params: URLSearchParams, scopes: string[]): string {
@@ -222,7 +228,7 @@ export const oauthRoutes: MonitorRoute[] = [
       if (form.get('decision') !== 'allow') return redirect(withQuery(redirectUri, { error: 'access_denied', ...withState }))
       if (form.get('response_type') !== null && form.get('response_type') !== 'code') return redirect(withQuery(redirectUri, { error: 'unsupported_response_type', ...withState }))
       const header = ctx.req.headers.authorization ?? `Basic ${Buffer.from(`${form.get('api_key_id') ?? ''}:${form.get('api_key_secret') ?? ''}`).toString('base64')}`
-      const principal = await new MonitorAuthenticator(ctx.deps.store).basic(header)
+      const principal = await new MonitorAuthenticator(ctx.deps.store, ctx.deps.authenticator).basic(header, peerAddress(ctx.req))
       let scopes: string[]
       try {
         scopes = readScopes(form.get('scope'), '/scope')
@@ -255,11 +261,22 @@ export const oauthRoutes: MonitorRoute[] = [
       if (clientId === '' && header !== undefined && /^basic\s+/i.test(header)) {
         const decoded = Buffer.from(header.replace(/^basic\s+/i, ''), 'base64').toString('utf8')
         const colon = decoded.indexOf(':')
-        clientId = decodeURIComponent(decoded.slice(0, colon))
-        clientSecret = decodeURIComponent(decoded.slice(colon + 1))
+        if (colon <= 0) return tokenError(401, 'invalid_client', 'the Authorization header is not valid HTTP Basic: expected base64(<client_id>:<client_secret>)')
+        clientId = percentDecoded(decoded.slice(0, colon))
+        clientSecret = percentDecoded(decoded.slice(colon + 1))
       }
-      const app = clientId === '' ? undefined : await ctx.deps.store.oauth.getApp(clientId)
-      if (app === undefined || !await verifySecret(clientSecret, app.secretHash)) return tokenError(401, 'invalid_client', 'unknown client_id or wrong client_secret')
+      if (clientId === '') return tokenError(401, 'invalid_client', 'client_id is required')
+      const app = await ctx.deps.store.oauth.getApp(clientId)
+      // The platform's one throttle counts wrong client secrets too; an unknown client_id costs
+      // the same scrypt as a known one, so timing does not tell which clients exist.
+      let verified: boolean
+      try {
+        verified = await ctx.deps.authenticator.verifyThrottled(peerAddress(ctx.req), `client:${clientId}`, clientSecret, app?.secretHash)
+      } catch (err) {
+        if (!(err instanceof ThrottledError)) throw err
+        return tokenError(429, 'invalid_client', `too many wrong client secrets from this address: retry in ${err.retryAfter} s`, { 'retry-after': String(err.retryAfter) })
+      }
+      if (app === undefined || !verified) return tokenError(401, 'invalid_client', 'unknown client_id or wrong client_secret')
       const code = form.get('code') ?? ''
       if (code === '') return tokenError(400, 'invalid_request', 'code is required')
       const stored = await ctx.deps.store.oauth.consumeCode(hashToken(code))

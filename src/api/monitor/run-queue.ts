@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { createError } from '../../errors/index.js'
 import type { Logger } from '../../log/index.js'
 import type { JsonObject, MonitorBucket, MonitorEnvironment, MonitorRun, MonitorSchedule, MonitorTest, Store } from '../../store/index.js'
+import { FairSlots } from './fair-slots.js'
 import { LOCAL_REGION } from './root.js'
 
 /** What the runner gets for one run: the test, its environment chain (root first), the trigger's variables. */
@@ -42,6 +43,8 @@ export interface RunQueueOptions {
   retention: number
   /** Runs executing at once across all tests (default MAX_CONCURRENT); the others wait `queued`. */
   maxConcurrent?: number
+  /** Runs of one account executing at once (default MAX_PER_ACCOUNT, at most maxConcurrent). */
+  maxPerAccount?: number
   now: () => number
 }
 
@@ -57,12 +60,19 @@ export interface RunStart {
 export const MAX_PENDING = 50
 /** Runs executing at once in one platform (a bucket trigger over many tests waits its turn). */
 export const MAX_CONCURRENT = 32
+/**
+ * Runs of one account executing at once: half the slots, so that one account's flood (paused
+ * runs, a bucket trigger over many tests) always leaves the other half to the other accounts.
+ */
+export const MAX_PER_ACCOUNT = 16
 
 /**
  * Runs tests asynchronously: a run is stored `queued` at once and the caller answered; runs of one
  * test execute one after another (never the same test twice at once), runs of different tests
- * concurrently. A scheduled tick finding its test busy is skipped rather than queued, so a slow
- * test cannot pile up runs. Each finished run prunes the test's results to `retention`.
+ * concurrently, in slots shared fairly between accounts (FairSlots: a cap per account, a freed
+ * slot to the waiting account with the fewest runs executing). A scheduled tick finding its test
+ * busy is skipped rather than queued, so a slow test cannot pile up runs. Each finished run prunes
+ * the test's results to `retention`.
  */
 export class RunQueue {
   readonly #o: RunQueueOptions
@@ -70,11 +80,12 @@ export class RunQueue {
   readonly #chains = new Map<string, { tail: Promise<void>; pending: number }>()
   readonly #schedulesOf = new Map<string, Set<string>>()
   #closed = false
-  #active = 0
-  readonly #waiting: Array<() => void> = []
+  readonly #slots: FairSlots
 
   constructor (options: RunQueueOptions) {
     this.#o = options
+    const total = options.maxConcurrent ?? MAX_CONCURRENT
+    this.#slots = new FairSlots(total, Math.min(options.maxPerAccount ?? MAX_PER_ACCOUNT, total))
   }
 
   busy (testId: string): boolean {
@@ -87,6 +98,7 @@ export class RunQueue {
    */
   async start (input: RunStart): Promise<MonitorRun> {
     if ((this.#chains.get(input.test.id)?.pending ?? 0) >= MAX_PENDING) throw createError('ERR_API_RATE_LIMITED')
+    const account = await this.#accountOf(input.bucket)
     const now = this.#o.now()
     const run = await this.#o.store.monitoring.createRun({
       id: randomUUID(),
@@ -108,7 +120,7 @@ export class RunQueue {
     })
     const chain = this.#chains.get(input.test.id) ?? { tail: Promise.resolve(), pending: 0 }
     chain.pending++
-    chain.tail = chain.tail.then(async () => await this.#limited(async () => await this.#execute(run, input))).finally(() => {
+    chain.tail = chain.tail.then(async () => await this.#inSlot(account, async () => await this.#execute(run, input))).finally(() => {
       chain.pending--
       if (chain.pending === 0 && this.#chains.get(input.test.id) === chain) this.#chains.delete(input.test.id)
     })
@@ -116,16 +128,20 @@ export class RunQueue {
     return run
   }
 
-  /** Runs `fn` once fewer than `maxConcurrent` runs execute. */
-  async #limited (fn: () => Promise<void>): Promise<void> {
-    if (this.#active >= (this.#o.maxConcurrent ?? MAX_CONCURRENT)) await new Promise<void>((resolve) => this.#waiting.push(resolve))
-    this.#active++
+  /** Runs `fn` in one of the account's fair share of slots. */
+  async #inSlot (account: string, fn: () => Promise<void>): Promise<void> {
+    const release = await this.#slots.acquire(account)
     try {
       await fn()
     } finally {
-      this.#active--
-      this.#waiting.shift()?.()
+      release()
     }
+  }
+
+  /** The account a bucket's runs count against: its workspace's (the workspace itself if unknown). */
+  async #accountOf (bucket: MonitorBucket): Promise<string> {
+    const workspace = await this.#o.store.workspaces.get(bucket.workspaceId)
+    return workspace === undefined ? `workspace:${bucket.workspaceId}` : `account:${workspace.accountId}`
   }
 
   async #execute (run: MonitorRun, input: RunStart): Promise<void> {

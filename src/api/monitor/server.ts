@@ -3,6 +3,7 @@ import FindMyWay from 'find-my-way'
 import { createError, monitoringEnvelope, toEnvelopeError, toUnderstudyError, type UnderstudyError } from '../../errors/index.js'
 import { readJson, mediaTypeOf } from '../http/body.js'
 import { readBodyWithin } from '../../net/index.js'
+import { peerAddress, ThrottledError } from '../access/throttle.js'
 import { MonitorAuthenticator } from './bearer.js'
 import { authorizeMonitoring } from './authorize.js'
 import type { MonitorContext, MonitorDeps, MonitorPrincipal, MonitorResult, MonitorRoute } from './types.js'
@@ -38,7 +39,7 @@ export interface MonitoringApi {
 export function createMonitoringApi (deps: MonitorDeps, routes: readonly MonitorRoute[]): MonitoringApi {
   const router = FindMyWay<FindMyWay.HTTPVersion.V1>({ ignoreDuplicateSlashes: true, ignoreTrailingSlash: true, caseSensitive: true, maxParamLength: 500 })
   for (const route of routes) router.on(route.method, route.path, noop, route)
-  const auth = new MonitorAuthenticator(deps.store)
+  const auth = new MonitorAuthenticator(deps.store, deps.authenticator)
 
   function split (req: IncomingMessage): { path: string; query: URLSearchParams } {
     const url = req.url ?? '/'
@@ -83,7 +84,8 @@ export function createMonitoringApi (deps: MonitorDeps, routes: readonly Monitor
     const header = req.headers.authorization
     // A platform API key (HTTP Basic) is accepted wherever a token is: it holds every scope, and
     // the workspace role still decides (authorize.ts). The dashboard's session calls this way.
-    const principal = mode === 'basic' || !auth.isBearer(header) ? await auth.basic(header) : await auth.bearer(header)
+    // No credentials at all on a token route: the Bearer refusal, which names what this API takes.
+    const principal = mode === 'basic' || (header !== undefined && !auth.isBearer(header)) ? await auth.basic(header, peerAddress(req)) : await auth.bearer(header)
     const wanted = route.scope === undefined ? [] : typeof route.scope === 'string' ? [route.scope] : route.scope
     if (wanted.length > 0 && !wanted.some((s) => principal.scopes.has(s))) {
       throw createError('ERR_API_FORBIDDEN', [`this token lacks the ${wanted.join(' or ')} scope`])
@@ -168,6 +170,7 @@ function writeError (res: ServerResponse, err: UnderstudyError): void {
   const error = toEnvelopeError(err, true)
   const headers: Record<string, string> = {}
   if (err.code === 'ERR_API_UNAUTHORIZED') headers['www-authenticate'] = 'Bearer realm="understudy"'
+  if (err instanceof ThrottledError) headers['retry-after'] = String(err.retryAfter)
   writeJson(res, err.statusCode, monitoringEnvelope(error, {}, { status: 'error' }), headers)
 }
 

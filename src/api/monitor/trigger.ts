@@ -17,7 +17,8 @@ const RESERVED = new Set(['runscope_environment', 'environment', 'runscope_regio
 const MAX_VARIABLES = 200
 
 async function variablesOf (ctx: MonitorContext): Promise<{ variables: Record<string, string>; environmentIds: string[] }> {
-  const variables: Record<string, string> = {}
+  // No prototype: a trigger parameter named `__proto__` is a variable like any other.
+  const variables: Record<string, string> = Object.create(null) as Record<string, string>
   const environmentIds: string[] = []
   const take = (name: string, value: string): void => {
     if (name === 'runscope_environment' || name === 'environment') {

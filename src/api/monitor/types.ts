@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Logger } from '../../log/index.js'
 import type { Account, Store, User, WorkspaceRole } from '../../store/index.js'
+import type { Authenticator } from '../auth.js'
 import type { RunQueue } from './run-queue.js'
 
 /** The scopes of spec/000 Authentication. */
@@ -35,6 +36,8 @@ export interface MonitorDeps {
   log: Logger
   options: MonitorOptions
   runs: RunQueue
+  /** The platform's one checker of secrets (API keys on the consent form, client secrets): one throttle. */
+  authenticator: Authenticator
 }
 
 export interface MonitorContext {

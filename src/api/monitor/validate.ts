@@ -206,7 +206,8 @@ export function readEnvironment (value: unknown, path: string, create: boolean):
   if (vars !== undefined && vars !== null) {
     if (!isObject(vars)) throw invalidField(`${path}/initial_variables`, 'must be an object of variable names to strings')
     for (const [k, v] of Object.entries(vars)) {
-      if (typeof v === 'number' || typeof v === 'boolean') vars[k] = String(v)
+      // Defined, not assigned: a variable named `__proto__` must not reach the prototype setter.
+      if (typeof v === 'number' || typeof v === 'boolean') Object.defineProperty(vars, k, { value: String(v), enumerable: true, writable: true, configurable: true })
       else if (typeof v !== 'string') throw invalidField(`${path}/initial_variables/${k}`, 'must be a string')
     }
   }

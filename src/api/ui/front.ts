@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Logger } from '../../log/index.js'
 import type { Store } from '../../store/index.js'
+import { peerAddress, ThrottledError } from '../access/throttle.js'
 import { Authenticator } from '../auth.js'
 import { InspectionStreams } from './inspection-stream.js'
 import { csrfMatches, sessionCookie, UiSessions, type UiSession } from './sessions.js'
@@ -13,6 +14,8 @@ export interface UiFrontOptions {
   baseUrl: string
   /** Where the built dashboard lives (default: dist/ui of this installation). */
   uiDir?: string
+  /** The platform's one checker of secrets: sign-in counts against the APIs' throttle (default: its own). */
+  authenticator?: Authenticator
 }
 
 /** A request listener in front of the API's, plus what must be closed with the platform. */
@@ -38,7 +41,7 @@ export function createUiFront (options: UiFrontOptions, api: (req: IncomingMessa
   const assets = new StaticAssets(options.uiDir ?? defaultUiDir())
   const sessions = new UiSessions()
   const streams = new InspectionStreams(options.baseUrl, options.log)
-  const authenticator = new Authenticator(options.store)
+  const authenticator = options.authenticator ?? new Authenticator(options.store)
   const secure = options.baseUrl.startsWith('https:')
 
   function handle (req: IncomingMessage, res: ServerResponse): void {
@@ -145,8 +148,11 @@ export function createUiFront (options: UiFrontOptions, api: (req: IncomingMessa
     }
     const authorization = `Basic ${Buffer.from(`${keyId}:${secret}`).toString('base64')}`
     try {
-      await authenticator.authenticate(authorization)
-    } catch {
+      await authenticator.authenticate(authorization, peerAddress(req))
+    } catch (err) {
+      if (err instanceof ThrottledError) {
+        return json(res, 429, { error: { code: 'ERR_API_RATE_LIMITED', message: `Too many wrong sign-ins from this address: try again in ${err.retryAfter} s.` } }, { 'retry-after': String(err.retryAfter) })
+      }
       return json(res, 401, { error: { code: 'ERR_API_UNAUTHORIZED', message: 'This API key id and secret do not sign in.', details: [{ path: '/secret', message: 'does not match the key id' }] } })
     }
     const session = sessions.create(keyId, authorization)

@@ -117,7 +117,18 @@ export const accountRoutes: Route[] = [
     handler: async (ctx) => {
       const input = readNewAccount(await ctx.json())
       if (!await isOperator(ctx)) throw createError('ERR_API_FORBIDDEN', ['creating an account needs the owner or admin role in the platform\'s first account'])
-      const made = await ctx.deps.store.write(async (tx) => createAccount(tx, { name: input.name, email: input.ownerEmail }))
+      const made = await ctx.deps.store.write(async (tx) => {
+        // The answer carries a new API key of the owner: for another existing user that key would
+        // open every account they belong to. They are invited instead (the caller owns the new
+        // account, then invites them), as a key for another user needs the admin role everywhere.
+        const existing = await tx.users.getByEmail(input.ownerEmail)
+        if (existing !== undefined && existing.id !== ctx.principal.user.id) {
+          throw createError('ERR_API_CONFLICT', ['ownerEmail belongs to an existing user: create the account with your own e-mail as owner, then invite them (POST /api/v4/accounts/{accountId}/invitations)'], {
+            details: [{ path: '/ownerEmail', message: 'belongs to an existing user; invite them instead' }],
+          })
+        }
+        return await createAccount(tx, { name: input.name, email: input.ownerEmail })
+      })
       return {
         status: 201,
         result: {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { expect, onTestFinished } from 'vitest'
 import { startPlatform, type Platform } from '../../../src/cli/platform.js'
 import { createSilentLogger } from '../../../src/log/index.js'
+import type { RunOptions } from '../../../src/monitor/index.js'
 import { tempDir } from '../../helpers/temp-dir.js'
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read response bodies loosely and assert their shape
@@ -34,7 +35,7 @@ export interface MonitorPlatform {
   apiKeySecret: string
 }
 
-export async function startMonitorPlatform (options: { scheduleScale?: number; smtpUrl?: string; resultRetention?: number; dataDir?: string; apiKeySecret?: string } = {}): Promise<MonitorPlatform> {
+export async function startMonitorPlatform (options: { scheduleScale?: number; smtpUrl?: string; resultRetention?: number; dataDir?: string; apiKeySecret?: string; /** Runner options (a pause step's `sleep`). */ run?: RunOptions } = {}): Promise<MonitorPlatform> {
   const dataDir = options.dataDir ?? tempDir('understudy-monitor-')
   const apiKeyId = 'monitor-test-key'
   const apiKeySecret = options.apiKeySecret ?? randomBytes(16).toString('hex')
@@ -53,6 +54,7 @@ export async function startMonitorPlatform (options: { scheduleScale?: number; s
       ...(options.scheduleScale === undefined ? {} : { scheduleScale: options.scheduleScale }),
       ...(options.smtpUrl === undefined ? {} : { smtpUrl: options.smtpUrl }),
       ...(options.resultRetention === undefined ? {} : { resultRetention: options.resultRetention }),
+      ...(options.run === undefined ? {} : { run: options.run }),
     },
   }, createSilentLogger())
   onTestFinished(async () => await platform.close())

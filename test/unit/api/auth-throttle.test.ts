@@ -60,7 +60,7 @@ describe('API key authentication', () => {
     const auth = new Authenticator(platform.store, new FailureThrottle({ perAddress: 1e9, perKeyAndAddress: 1e9, windowMs: 1000 }))
     const time = async (id: string): Promise<number> => {
       const t0 = performance.now()
-      await expect(auth.authenticate(basic(id, 'definitely-wrong'))).rejects.toMatchObject({ code: 'ERR_API_UNAUTHORIZED' })
+      await expect(auth.authenticate(basic(id, 'definitely-wrong'), '127.0.0.1')).rejects.toMatchObject({ code: 'ERR_API_UNAUTHORIZED' })
       return performance.now() - t0
     }
     await time('no-such-key') // computes the stand-in hash once
