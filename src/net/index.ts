@@ -5,3 +5,14 @@
  */
 export { readBodyWithin } from './body.js'
 export { listenOn, describeListenError } from './listen.js'
+export { classifyAddress, type AddressClass } from './address.js'
+export {
+  EgressPolicy,
+  egressLevels,
+  DEFAULT_EGRESS_LEVEL,
+  defaultEgressPolicy,
+  writeProtectedPorts,
+  type EgressLevel,
+  type EgressSettings,
+} from './egress.js'
+export { egressConnector, type ConnectorOptions } from './egress-connector.js'
