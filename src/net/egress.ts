@@ -75,6 +75,16 @@ export class EgressPolicy {
     this.#ports = new Set(settings.protectedPorts)
   }
 
+  /**
+   * The policy as data, with the ports protected so far, for a worker thread to make its own.
+   *
+   * @example
+   * new Worker(url, { workerData: { egress: policy.snapshot() } })
+   */
+  snapshot (): EgressSettings {
+    return { ...this.settings, allow: [...this.settings.allow], protectedPorts: [...this.#ports] }
+  }
+
   /** Adds a port refused on this machine's addresses (a listener opened after the policy was made). */
   protect (port: number): void {
     this.#ports.add(port)
