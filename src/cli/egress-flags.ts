@@ -14,11 +14,12 @@ export function egressFromFlags (level: string | boolean | undefined, allow: str
     throw new UsageError(`--egress must be one of ${egressLevels.join(', ')}, not "${chosen}"`)
   }
   const networks = typeof allow === 'string' ? allow.split(',').map((n) => n.trim()).filter((n) => n !== '') : []
+  let checked: EgressPolicy
   try {
     // Compiles the networks once, to refuse a bad one at start rather than on the first request.
-    void new EgressPolicy({ level: chosen as EgressLevel, allow: networks, protectedPorts: [], protectedPortsFile: null })
+    checked = new EgressPolicy({ level: chosen as EgressLevel, allow: networks, protectedPorts: [], protectedPortsFile: null })
   } catch (err) {
     throw new UsageError(`--egress-allow: ${err instanceof Error ? err.message.replace(/^Invalid options: /, '') : String(err)}`)
   }
-  return { level: chosen as EgressLevel, allow: networks }
+  return { level: checked.settings.level, allow: [...checked.settings.allow] }
 }

@@ -123,13 +123,15 @@ describe('a tenant reaching another tenant\'s runtime admin API', () => {
     const trigger = await fetch(test.trigger_url)
     expect(trigger.status).toBe(201)
     const run = (await trigger.json() as { data: { runs: Array<{ url: string }> } }).data.runs[0]
-    let result: { result: string; requests: Array<{ result: string; error: string | null; response_status_code: string | null }> } | null = null
-    for (let i = 0; i < 300 && (result === null || !['pass', 'fail'].includes(result.result)); i++) {
-      if (i > 0) await sleep(50)
-      result = (await (await fetch(run?.url ?? '', { headers: { authorization: `Bearer ${token}` } })).json() as { data: NonNullable<typeof result> }).data
+    type RunResult = { result: string; requests: Array<{ result: string; error: string | null; response_status_code: string | null }> }
+    const poll = async (): Promise<RunResult> => (await (await fetch(run?.url ?? '', { headers: { authorization: `Bearer ${token}` } })).json() as { data: RunResult }).data
+    let result = await poll()
+    for (let i = 0; i < 300 && !['pass', 'fail'].includes(result.result); i++) {
+      await sleep(50)
+      result = await poll()
     }
-    expect(result?.result).toBe('fail')
-    const requests = result?.requests ?? []
+    expect(result.result).toBe('fail')
+    const requests = result.requests
     expect(requests).toHaveLength(steps.length)
     for (const [i, step] of requests.entries()) {
       expect(step.result, steps[i]?.url).toBe('fail')
