@@ -69,7 +69,7 @@ export interface SendOptions {
 
 /**
  * Sends a request and reads the whole response; throws on a network error, a timeout or a
- * destination the egress policy refuses (ERR_EGRESS_REFUSED): the step fails with that message.
+ * destination the egress policy refuses (ERR_NET_EGRESS_REFUSED): the step fails with that message.
  */
 export async function send (out: OutgoingRequest, options: SendOptions): Promise<ResponseData> {
   const headers: Record<string, string | string[]> = {}

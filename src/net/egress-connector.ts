@@ -19,7 +19,7 @@ export type ConnectorOptions = buildConnector.BuildOptions
  * An undici `connect` function that resolves the host itself, checks the address with the
  * policy, and connects to that very address (the TLS server name stays the host's): there is no
  * second resolution for a DNS answer to change, and every connection a dispatcher opens, each
- * redirect hop's included, is checked. A refusal fails the request with ERR_EGRESS_REFUSED.
+ * redirect hop's included, is checked. A refusal fails the request with ERR_NET_EGRESS_REFUSED.
  *
  * @example
  * const agent = new Agent({ connect: egressConnector(policy, { rejectUnauthorized: false }) })

@@ -91,7 +91,7 @@ export class EgressPolicy {
   }
 
   /**
-   * Why connecting to `address:port` is refused, as the message of ERR_EGRESS_REFUSED, or null
+   * Why connecting to `address:port` is refused, as the message of ERR_NET_EGRESS_REFUSED, or null
    * when it is allowed.
    *
    * @example
@@ -100,12 +100,12 @@ export class EgressPolicy {
    */
   refusal (address: string, port: number): string | null {
     const error = this.#refused(address, port)
-    return error === null ? null : createError('ERR_EGRESS_REFUSED', [this.settings.level, error]).message
+    return error === null ? null : createError('ERR_NET_EGRESS_REFUSED', [this.settings.level, error]).message
   }
 
   /**
    * Resolves `hostname` and gives the first of its addresses the policy allows (the one to
-   * connect to); throws ERR_EGRESS_REFUSED naming the policy when there is none, and the
+   * connect to); throws ERR_NET_EGRESS_REFUSED naming the policy when there is none, and the
    * resolver's error when the name does not resolve.
    *
    * @example
@@ -120,7 +120,7 @@ export class EgressPolicy {
       if (reason === null) return address
       first ??= addresses.length === 1 && address === host ? reason : `${host} resolves to ${reason}`
     }
-    throw createError('ERR_EGRESS_REFUSED', [this.settings.level, first ?? `${host} has no address`])
+    throw createError('ERR_NET_EGRESS_REFUSED', [this.settings.level, first ?? `${host} has no address`])
   }
 
   #refused (address: string, port: number): string | null {

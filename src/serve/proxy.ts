@@ -233,7 +233,7 @@ async function drainedOrClosed (res: ProxyResponse): Promise<void> {
 
 function upstreamError (target: ProxyTarget, err: unknown): UnderstudyError {
   // 502 naming the policy: the destination was refused before any byte was sent.
-  if (isUnderstudyError(err, 'ERR_EGRESS_REFUSED')) return err
+  if (isUnderstudyError(err, 'ERR_NET_EGRESS_REFUSED')) return err
   const errors = undici().errors
   if (err instanceof errors.HeadersTimeoutError || err instanceof errors.BodyTimeoutError || err instanceof errors.ConnectTimeoutError) {
     return createError('ERR_SERVE_UPSTREAM_TIMEOUT', [target.origin, target.timeout], { cause: err })

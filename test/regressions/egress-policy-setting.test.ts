@@ -37,13 +37,13 @@ describe('the egress setting', () => {
 
     const metadata = await startCli(['serve', mockFile(proxying('http://169.254.169.254')), '--port', '0'])
     const refused = await problemOf(await fetch(`${metadata.url}/up`))
-    expect(refused.code).toBe('ERR_EGRESS_REFUSED')
+    expect(refused.code).toBe('ERR_NET_EGRESS_REFUSED')
     expect(refused.detail).toBe('Refused by the egress policy "loopback": 169.254.169.254 is a link-local address (cloud metadata lives there)')
 
     const adminPort = String(await closedPort())
     const loop = await startCli(['serve', mockFile(proxying(`http://127.0.0.1:${adminPort}`)), '--port', '0', '--admin-port', adminPort])
     const loopRefused = await problemOf(await fetch(`${loop.url}/up`))
-    expect(loopRefused.code).toBe('ERR_EGRESS_REFUSED')
+    expect(loopRefused.code).toBe('ERR_NET_EGRESS_REFUSED')
     expect(loopRefused.detail).toContain(`127.0.0.1:${adminPort} is the platform's own port or a runtime's admin API`)
   })
 
@@ -51,7 +51,7 @@ describe('the egress setting', () => {
     const upstream = await startUpstream()
     const strict = await startCli(['serve', mockFile(proxying(upstream.url.replace('127.0.0.1', 'localhost'))), '--port', '0', '--egress', 'public'])
     const refused = await problemOf(await fetch(`${strict.url}/up`))
-    expect(refused.code).toBe('ERR_EGRESS_REFUSED')
+    expect(refused.code).toBe('ERR_NET_EGRESS_REFUSED')
     expect(refused.detail).toMatch(/^Refused by the egress policy "public": localhost resolves to (127\.0\.0\.1|::1) is a loopback address$/)
     expect(upstream.requests).toHaveLength(0)
 

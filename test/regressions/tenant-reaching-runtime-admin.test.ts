@@ -156,7 +156,7 @@ describe('a tenant reaching another tenant\'s runtime admin API', () => {
       expect(res.status).toBe(502)
       expect(res.headers.get('content-type')).toContain('application/problem+json')
       const problem = await res.json() as { code: string; detail: string }
-      expect(problem.code).toBe('ERR_EGRESS_REFUSED')
+      expect(problem.code).toBe('ERR_NET_EGRESS_REFUSED')
       expect(problem.detail).toContain('Refused by the egress policy "loopback"')
       expect(problem.detail).toContain(`127.0.0.1:${v.port}`)
     }
@@ -171,7 +171,7 @@ describe('a tenant reaching another tenant\'s runtime admin API', () => {
     const res = await fetch(`${attacker.endpoint}/inspection`)
     expect(res.status).toBe(502)
     const problem = await res.json() as { code: string; detail: string }
-    expect(problem.code).toBe('ERR_EGRESS_REFUSED')
+    expect(problem.code).toBe('ERR_NET_EGRESS_REFUSED')
     expect(problem.detail).toContain('egress policy "loopback"')
     const put = await fetch(`${attacker.endpoint}/config`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: hijack })
     expect(put.status).toBe(502)

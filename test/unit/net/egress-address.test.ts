@@ -144,8 +144,8 @@ describe('EgressPolicy', () => {
 
   it('resolves names and checks every address they resolve to', async () => {
     await expect(policy().resolve('localhost', 3000)).resolves.toMatch(/^(127\.0\.0\.1|::1)$/)
-    await expect(policy({ level: 'public' }).resolve('localhost', 3000)).rejects.toMatchObject({ code: 'ERR_EGRESS_REFUSED', message: expect.stringContaining('localhost resolves to') })
-    await expect(policy({ level: 'public' }).resolve('[::1]', 3000)).rejects.toMatchObject({ code: 'ERR_EGRESS_REFUSED' })
-    await expect(policy().resolve('169.254.169.254', 80)).rejects.toMatchObject({ code: 'ERR_EGRESS_REFUSED', message: expect.stringContaining('169.254.169.254 is a link-local') })
+    await expect(policy({ level: 'public' }).resolve('localhost', 3000)).rejects.toMatchObject({ code: 'ERR_NET_EGRESS_REFUSED', message: expect.stringContaining('localhost resolves to') })
+    await expect(policy({ level: 'public' }).resolve('[::1]', 3000)).rejects.toMatchObject({ code: 'ERR_NET_EGRESS_REFUSED' })
+    await expect(policy().resolve('169.254.169.254', 80)).rejects.toMatchObject({ code: 'ERR_NET_EGRESS_REFUSED', message: expect.stringContaining('169.254.169.254 is a link-local') })
   })
 })

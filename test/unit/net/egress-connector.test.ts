@@ -19,10 +19,10 @@ describe('egressConnector', () => {
     expect(upstream.requests.map((r) => r.url)).toEqual(['/x'])
   })
 
-  it('fails the request with ERR_EGRESS_REFUSED before any byte is sent', async () => {
+  it('fails the request with ERR_NET_EGRESS_REFUSED before any byte is sent', async () => {
     const upstream = await startUpstream()
-    await expect(request(`http://localhost:${upstream.port}/x`, { dispatcher: agentWith({ level: 'public' }) })).rejects.toMatchObject({ code: 'ERR_EGRESS_REFUSED' })
-    await expect(request(`http://127.0.0.1:${upstream.port}/x`, { dispatcher: agentWith({ protectedPorts: [upstream.port] }) })).rejects.toMatchObject({ code: 'ERR_EGRESS_REFUSED' })
+    await expect(request(`http://localhost:${upstream.port}/x`, { dispatcher: agentWith({ level: 'public' }) })).rejects.toMatchObject({ code: 'ERR_NET_EGRESS_REFUSED' })
+    await expect(request(`http://127.0.0.1:${upstream.port}/x`, { dispatcher: agentWith({ protectedPorts: [upstream.port] }) })).rejects.toMatchObject({ code: 'ERR_NET_EGRESS_REFUSED' })
     expect(upstream.requests).toHaveLength(0)
   })
 
@@ -33,7 +33,7 @@ describe('egressConnector', () => {
       res.end()
     })
     const dispatcher = agentWith({ protectedPorts: [target.port] }).compose(interceptors.redirect({ maxRedirections: 3 }))
-    await expect(request(`${redirecting.url}/start`, { dispatcher })).rejects.toMatchObject({ code: 'ERR_EGRESS_REFUSED' })
+    await expect(request(`${redirecting.url}/start`, { dispatcher })).rejects.toMatchObject({ code: 'ERR_NET_EGRESS_REFUSED' })
     expect(redirecting.requests).toHaveLength(1)
     expect(target.requests).toHaveLength(0)
   })
