@@ -118,6 +118,8 @@ describe('a tenant reaching another tenant\'s runtime admin API', () => {
       { step_type: 'request', method: 'PUT', url: `http://[::ffff:127.0.0.1]:${v.port}/config`, headers: { 'Content-Type': ['application/json'] }, body: hijack },
       { step_type: 'request', method: 'GET', url: `http://2130706433:${platformPort}/api/v1/workspaces` },
       { step_type: 'request', method: 'GET', url: 'http://169.254.169.254/latest/meta-data/' },
+      // The OAuth token endpoint is a URL the tenant writes too.
+      { step_type: 'request', method: 'GET', url: `${m.url}/unused`, auth: { auth_type: 'oauth_2', grant_type: 'client_credentials', access_token_url: `http://127.0.0.1:${v.port}/config`, client_id: 'c', client_secret: 's' } },
     ]
     const test = (await eveCall('POST', `/buckets/${bucket}/tests`, { name: 'steal', steps })).data
     const trigger = await fetch(test.trigger_url)
@@ -141,6 +143,7 @@ describe('a tenant reaching another tenant\'s runtime admin API', () => {
     expect(requests[0]?.error).toContain("is the platform's own port or a runtime's admin API")
     expect(requests[3]?.error).toContain("is the platform's own port or a runtime's admin API")
     expect(requests[4]?.error).toContain('link-local')
+    expect(requests[5]?.error).toMatch(/^authentication failed: .*Refused by the egress policy/)
     await expectVictimUntouched(v)
   })
 
