@@ -387,6 +387,8 @@ export class LocalDeployer implements Deployer {
     if (entry.running?.process !== child || this.#closing) return
     const previous = entry.running
     entry.running = null
+    // Its admin port is free again: another listener (a mock service's own port) may get it.
+    this.#writeProtectedPorts()
     if (Date.now() - child.startedAt >= this.#restart.healthyAfterMs) entry.restartAttempts = 0
     const generation = entry.generation
     this.#background(entry, serialize(entry, async () => {
@@ -423,10 +425,7 @@ export class LocalDeployer implements Deployer {
     }, delay)
   }
 
-  /**
-   * Rewrites the protected-ports file. Ports of runtimes that ended stay until the next rewrite
-   * at worst: a port refused a little longer is the safe side.
-   */
+  /** Rewrites the protected-ports file: the fixed ports and every running runtime's admin port. */
   #writeProtectedPorts (): void {
     const ports = new Set(this.#fixedPorts)
     for (const entry of this.#entries.values()) {
