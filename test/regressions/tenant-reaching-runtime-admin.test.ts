@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, it } from 'vitest'
 import { hashSecret } from '../../src/api/index.js'
@@ -96,6 +97,14 @@ describe('a tenant reaching another tenant\'s runtime admin API', () => {
     // The request of victim() and the one of expectVictimUntouched.
     expect(entries).toHaveLength(2)
     expect((await fetch(`${v.admin.url}/config`, { headers: adminHeaders(v.admin) })).status).toBe(200)
+    // The token is the runtime's own, and not in the arguments every user of the machine can list.
+    const { result: health } = await (await fetch(`${v.admin.url}/health`)).json() as { result: { pid: number } }
+    expect(v.admin.token).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    if (existsSync(`/proc/${health.pid}/cmdline`)) {
+      const argv = readFileSync(`/proc/${health.pid}/cmdline`, 'utf8')
+      expect(argv).toContain('run')
+      expect(argv).not.toContain(v.admin.token)
+    }
   })
 
   it('fails a monitoring request step aimed at a runtime\'s admin API or at the platform itself, naming the egress policy', { timeout: 60_000 }, async () => {
