@@ -104,22 +104,24 @@ export class EgressPolicy {
   }
 
   /**
-   * Resolves `hostname` and gives the first of its addresses the policy allows (the one to
-   * connect to); throws ERR_NET_EGRESS_REFUSED naming the policy when there is none, and the
-   * resolver's error when the name does not resolve.
+   * Resolves `hostname` and gives those of its addresses the policy allows, in the resolver's
+   * order (the ones to connect to); throws ERR_NET_EGRESS_REFUSED naming the policy when there is
+   * none, and the resolver's error when the name does not resolve.
    *
    * @example
-   * await policy.resolve('localhost', 3000) // '127.0.0.1' (under `loopback`)
+   * await policy.allowedAddresses('localhost', 3000) // ['127.0.0.1', '::1'] (under `loopback`)
    */
-  async resolve (hostname: string, port: number): Promise<string> {
+  async allowedAddresses (hostname: string, port: number): Promise<string[]> {
     const host = hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname
     const addresses = isIP(host) !== 0 ? [host] : (await lookup(host, { all: true, verbatim: true })).map((a) => a.address)
+    const allowed: string[] = []
     let first: string | null = null
     for (const address of addresses) {
       const reason = this.#refused(address, port)
-      if (reason === null) return address
-      first ??= addresses.length === 1 && address === host ? reason : `${host} resolves to ${reason}`
+      if (reason === null) allowed.push(address)
+      else first ??= address === host ? reason : `${host} resolves to ${reason}`
     }
+    if (allowed.length > 0) return allowed
     throw createError('ERR_NET_EGRESS_REFUSED', [this.settings.level, first ?? `${host} has no address`])
   }
 

@@ -142,10 +142,11 @@ describe('EgressPolicy', () => {
     expect(() => policy({ allow: ['nonsense'] })).toThrow(/not a network/)
   })
 
-  it('resolves names and checks every address they resolve to', async () => {
-    await expect(policy().resolve('localhost', 3000)).resolves.toMatch(/^(127\.0\.0\.1|::1)$/)
-    await expect(policy({ level: 'public' }).resolve('localhost', 3000)).rejects.toMatchObject({ code: 'ERR_NET_EGRESS_REFUSED', message: expect.stringContaining('localhost resolves to') })
-    await expect(policy({ level: 'public' }).resolve('[::1]', 3000)).rejects.toMatchObject({ code: 'ERR_NET_EGRESS_REFUSED' })
-    await expect(policy().resolve('169.254.169.254', 80)).rejects.toMatchObject({ code: 'ERR_NET_EGRESS_REFUSED', message: expect.stringContaining('169.254.169.254 is a link-local') })
+  it('resolves names and keeps the addresses allowed, refusing a name when none is', async () => {
+    expect(await policy({ protectedPorts: [3000] }).allowedAddresses('127.0.0.1', 3001)).toEqual(['127.0.0.1'])
+    expect(await policy().allowedAddresses('localhost', 3000)).toContain('127.0.0.1')
+    await expect(policy({ level: 'public' }).allowedAddresses('localhost', 3000)).rejects.toMatchObject({ code: 'ERR_NET_EGRESS_REFUSED', message: expect.stringContaining('localhost resolves to') })
+    await expect(policy({ level: 'public' }).allowedAddresses('[::1]', 3000)).rejects.toMatchObject({ code: 'ERR_NET_EGRESS_REFUSED' })
+    await expect(policy().allowedAddresses('169.254.169.254', 80)).rejects.toMatchObject({ code: 'ERR_NET_EGRESS_REFUSED', message: expect.stringContaining('169.254.169.254 is a link-local') })
   })
 })
