@@ -11,16 +11,17 @@ const boundaries = {
   errors: [],
   log: ['errors'],
   config: ['errors'],
-  // HTTP plumbing shared by the runtime and the control plane (bounded body reader, listen errors)
+  // HTTP plumbing shared by the runtime and the control plane (bounded body reader, listen errors,
+  // the egress policy of everything sent on a tenant's behalf)
   net: ['errors'],
   dsl: ['errors', 'log', 'config'],
   match: ['dsl', 'errors', 'log', 'config'],
   inspect: ['dsl', 'errors', 'log', 'config'],
   serve: ['match', 'inspect', 'dsl', 'net', 'errors', 'log', 'config'],
   store: ['dsl', 'errors', 'log', 'config'],
-  deploy: ['store', 'dsl', 'errors', 'log', 'config'],
+  deploy: ['store', 'dsl', 'net', 'errors', 'log', 'config'],
   // monitor evaluates assertions with match's predicates, so one predicate language serves mocks and tests
-  monitor: ['match', 'dsl', 'errors', 'log', 'config'],
+  monitor: ['match', 'dsl', 'net', 'errors', 'log', 'config'],
   // api also compiles transactions with match, to refuse at create time one that could never be served
   api: ['deploy', 'store', 'monitor', 'inspect', 'match', 'dsl', 'importers', 'net', 'errors', 'log', 'config'],
 }

@@ -35,6 +35,8 @@ export async function startServing (params: StartServingParams): Promise<Serving
   if (options.adminPort !== undefined && options.adminPort !== null) {
     try {
       admin = await startAdmin({ runtime, host: options.adminHost, port: options.adminPort, token: options.adminToken ?? null, log, logRing: params.logRing })
+      // A transaction's proxyUrl or webhook must not reach this runtime's own admin API either.
+      runtime.egress.protect(Number(new URL(admin.url).port))
     } catch (err) {
       await runtime.close()
       throw err

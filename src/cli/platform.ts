@@ -3,7 +3,7 @@ import http from 'node:http'
 import { allRoutes, Authenticator, bootstrap, checkBootstrapKey, createApiHandler, createUiFront, SpareImportWorker, startMonitoring, type ApiDeps, type BootstrapOutcome, type MonitoringOptions } from '../api/index.js'
 import { LocalDeployer, type Deployer } from '../deploy/index.js'
 import { createError, isUnderstudyError } from '../errors/index.js'
-import { listenOn } from '../net/index.js'
+import { EgressPolicy, listenOn, type EgressSettings } from '../net/index.js'
 import type { Logger } from '../log/index.js'
 import { AssetFiles, openSqliteStore, type Store } from '../store/index.js'
 
@@ -20,6 +20,11 @@ export interface PlatformOptions {
   uploadLimit: number
   /** More flags for every `understudy run` the deployer starts. */
   runtimeArgs?: readonly string[]
+  /**
+   * Where tenants' requests may go (`--egress`, `--egress-allow`): monitoring runs and
+   * notifications here, proxying and webhooks in the runtimes; default `loopback`.
+   */
+  egress?: Pick<EgressSettings, 'level' | 'allow'>
   /** API monitoring: SMTP server of e-mail notifications (`--smtp-url`), and test hooks. */
   monitor?: Omit<MonitoringOptions, 'store' | 'log' | 'baseUrl' | 'jsonLimit'>
 }
@@ -70,7 +75,8 @@ export async function startPlatform (options: PlatformOptions, log: Logger): Pro
     // Only housekeeping: the platform serves without it.
     log.warn({ err }, 'could not clean the assets directory')
   }
-  const deployer = new LocalDeployer({ store, dataDir: options.dataDir, log, host: options.runtimeHost, runtimeArgs: options.runtimeArgs ?? [] })
+  const egressLevel = options.egress ?? { level: 'loopback', allow: [] }
+  const deployer = new LocalDeployer({ store, dataDir: options.dataDir, log, host: options.runtimeHost, runtimeArgs: options.runtimeArgs ?? [], egress: egressLevel })
   const server = http.createServer()
   await listenOn(server, options.host, options.port).catch(async (err: unknown) => {
     await deployer.shutdown()
@@ -79,6 +85,10 @@ export async function startPlatform (options: PlatformOptions, log: Logger): Pro
   })
   const address = server.address()
   const port = typeof address === 'object' && address !== null ? address.port : options.port
+  // No tenant's request reaches the platform's own port, nor a runtime's admin API: the deployer
+  // keeps both in the file that this policy and every runtime's read.
+  deployer.protect(port)
+  const egress = new EgressPolicy({ ...egressLevel, protectedPorts: [port], protectedPortsFile: deployer.protectedPortsFile })
   const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`
   // One checker of secrets for every surface: wrong secrets on the APIs, the dashboard sign-in and
   // the OAuth consent and token endpoints count against one throttle (DESIGN.md 7).
@@ -95,7 +105,7 @@ export async function startPlatform (options: PlatformOptions, log: Logger): Pro
   }
   const api = createApiHandler(deps, allRoutes)
   // The monitoring API (spec/000) shares the port: `/buckets`, `/account`, `/radar`, `/signin`...
-  const monitoring = await startMonitoring({ store, log, baseUrl: url, jsonLimit: options.jsonLimit, authenticator, ...options.monitor })
+  const monitoring = await startMonitoring({ store, log, baseUrl: url, jsonLimit: options.jsonLimit, authenticator, egress, ...options.monitor })
   // The dashboard (/ui/) sits in front of the APIs and reaches the store only through them.
   const ui = createUiFront({ store, log, baseUrl: url, authenticator }, (req, res) => { if (monitoring.api.handles(req)) monitoring.api.handle(req, res); else api(req, res) })
   server.on('request', ui.handle)

@@ -1,7 +1,9 @@
 import type { ParseArgsConfig } from 'node:util'
 import { loadRuntimeOptions, type RuntimeOptions } from '../config/index.js'
+import { PROTECTED_PORTS_ENV } from '../deploy/index.js'
 import { isUnderstudyError } from '../errors/index.js'
 import { UsageError } from './usage-error.js'
+import { egressFromFlags } from './egress-flags.js'
 
 /** Flags shared by `serve` and `run`: listeners, limits, inspection, logging. */
 export const runtimeFlagSpec = {
@@ -28,6 +30,8 @@ export const runtimeFlagSpec = {
   'log-requests': { type: 'boolean' },
   'validate-requests': { type: 'boolean' },
   'match-host': { type: 'boolean' },
+  egress: { type: 'string' },
+  'egress-allow': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>
 
@@ -62,6 +66,11 @@ export const runtimeFlagHelp = `  --host HOST                  interface to list
                                schema, credentials) gets 422 naming each violation
   --match-host                 a transaction with requestDsl.host answers only requests whose
                                Host header names that host (any port): several APIs on one port
+  --egress LEVEL               where proxyUrl, bypasslive and webhooks may connect: loopback
+                               (default: this machine, private ranges, the internet), private
+                               (no loopback) or public (the internet only); link-local (cloud
+                               metadata 169.254.169.254) and unspecified addresses never
+  --egress-allow CIDRS         comma-separated networks reachable whatever --egress says
 Choosing an OpenAPI response: a request header "X-Understudy-Status: 404" (or "Prefer: code=404")
 answers with the operation's documented 404 response instead of its main one.`
 
@@ -114,6 +123,9 @@ export function runtimeOptionsFromFlags (values: FlagValues, extra: Partial<Runt
   if (values['log-requests'] === true) input['logRequests'] = true
   if (values['validate-requests'] === true) input['validateRequests'] = true
   if (values['match-host'] === true) input['matchHost'] = true
+  const egress = egressFromFlags(values.egress, values['egress-allow'])
+  const portsFile = env[PROTECTED_PORTS_ENV] ?? ''
+  input['egress'] = { level: egress.level, allow: [...egress.allow], ...(portsFile === '' ? {} : { protectedPortsFile: portsFile }) }
   if ((typeof values['tls-cert'] === 'string') !== (typeof values['tls-key'] === 'string')) {
     throw new UsageError('--tls-cert and --tls-key must be given together')
   }

@@ -11,6 +11,18 @@ export interface InspectionOptions {
   maxBodyBytes: number
 }
 
+/** Levels of the egress policy, repeated here because config is a leaf and may not import src/net. */
+export type OptionsEgressLevel = 'loopback' | 'private' | 'public'
+
+/** What a runtime may send to on a tenant's behalf (`proxyUrl`, `bypasslive`, webhooks): docs/security.md "Egress". */
+export interface EgressOptions {
+  level: OptionsEgressLevel
+  /** Networks reachable whatever the level (`10.1.0.0/16`, `fd00::/8`, one address). */
+  allow: string[]
+  /** A file of ports never reachable on this machine, kept by the platform that started the runtime. */
+  protectedPortsFile?: string | null
+}
+
 /**
  * Everything a runtime (`understudy serve` and `understudy run`) can be told. `cli/` builds it from
  * flags; `loadRuntimeOptions` fills the defaults, which live only in the schema below.
@@ -38,6 +50,7 @@ export interface RuntimeOptions {
   /** Milliseconds a request body may take to arrive in full; 408 past it. */
   bodyTimeout: number
   inspection: InspectionOptions
+  egress: EgressOptions
   logLevel: OptionsLogLevel
   /** `auto`: readable lines when standard error is a terminal, JSON otherwise. */
   logFormat: 'auto' | 'json' | 'pretty'
@@ -96,6 +109,18 @@ export const runtimeOptionsSchema: JSONSchemaType<RuntimeOptions> = {
       },
       required: ['enabled', 'maxRecords', 'maxBytes', 'maxBodyBytes'],
     },
+    egress: {
+      type: 'object',
+      additionalProperties: false,
+      default: {} as EgressOptions,
+      properties: {
+        // loopback: this machine, private ranges and the internet; never link-local (cloud metadata)
+        level: { type: 'string', enum: ['loopback', 'private', 'public'], default: 'loopback' },
+        allow: { type: 'array', items: { type: 'string', minLength: 1 }, default: [] },
+        protectedPortsFile: nullablePath,
+      },
+      required: ['level', 'allow'],
+    },
     logLevel: {
       type: 'string',
       enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
@@ -111,6 +136,6 @@ export const runtimeOptionsSchema: JSONSchemaType<RuntimeOptions> = {
   },
   required: [
     'host', 'port', 'adminHost', 'bodyLimit', 'maxHeaderSize',
-    'proxyTimeout', 'drainTimeout', 'bodyTimeout', 'inspection', 'logLevel', 'logFormat', 'logRequests', 'validateRequests', 'matchHost', 'watch', 'include', 'exclude',
+    'proxyTimeout', 'drainTimeout', 'bodyTimeout', 'inspection', 'egress', 'logLevel', 'logFormat', 'logRequests', 'validateRequests', 'matchHost', 'watch', 'include', 'exclude',
   ],
 }

@@ -3,8 +3,28 @@ import { createError, fromWireError } from '../errors/index.js'
 
 /**
  * The runtime admin API as the deployer calls it (docs/runtime.md "Admin API"): global fetch
- * (undici) on loopback, every call bounded by a timeout.
+ * (undici) on loopback, every call bounded by a timeout and carrying the runtime's admin token.
  */
+
+/**
+ * Where a runtime's admin API answers and the token it requires (docs/security.md "Runtime admin
+ * tokens"): the deployer makes a new one for every process it starts; null for a runtime started
+ * without one (a user's `understudy run` on loopback).
+ */
+export interface RuntimeAdmin {
+  readonly url: string
+  readonly token: string | null
+}
+
+/**
+ * The headers of an admin call: `Authorization: Bearer <token>` when the runtime has a token.
+ *
+ * @example
+ * await fetch(admin.url + '/inspection', { headers: adminHeaders(admin) })
+ */
+export function adminHeaders (admin: RuntimeAdmin, extra: Record<string, string> = {}): Record<string, string> {
+  return admin.token === null ? extra : { ...extra, authorization: `Bearer ${admin.token}` }
+}
 
 /** What the deployer reads of `GET /health`; a cluster primary adds `replicas` and `workers`. */
 export interface RuntimeHealthView {
@@ -21,11 +41,12 @@ interface Envelope {
   result: unknown
 }
 
-async function call (url: string, init: RequestInit, timeoutMs: number): Promise<unknown> {
+async function call (admin: RuntimeAdmin, path: string, init: RequestInit & { headers?: Record<string, string> }, timeoutMs: number): Promise<unknown> {
+  const url = admin.url + path
   let res: Response
   let body: Envelope
   try {
-    res = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) })
+    res = await fetch(url, { ...init, headers: adminHeaders(admin, init.headers), signal: AbortSignal.timeout(timeoutMs) })
     body = await res.json() as Envelope
   } catch (err) {
     const reason = (err as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : (err as Error).message
@@ -43,10 +64,10 @@ async function call (url: string, init: RequestInit, timeoutMs: number): Promise
  * `GET /health`.
  *
  * @example
- * (await fetchHealth('http://127.0.0.1:9090', 2000)).status // 'UP'
+ * (await fetchHealth({ url: 'http://127.0.0.1:9090', token }, 2000)).status // 'UP'
  */
-export async function fetchHealth (adminUrl: string, timeoutMs: number): Promise<RuntimeHealthView> {
-  return await call(`${adminUrl}/health`, { method: 'GET' }, timeoutMs) as RuntimeHealthView
+export async function fetchHealth (admin: RuntimeAdmin, timeoutMs: number): Promise<RuntimeHealthView> {
+  return await call(admin, '/health', { method: 'GET' }, timeoutMs) as RuntimeHealthView
 }
 
 /**
@@ -54,8 +75,8 @@ export async function fetchHealth (adminUrl: string, timeoutMs: number): Promise
  * a cluster, before it answers). Throws an UnderstudyError with the runtime's code (ERR_DSL_INVALID...)
  * when it refuses, in which case the old configuration keeps serving.
  */
-export async function putConfig (adminUrl: string, document: MockServiceDocument, timeoutMs: number): Promise<{ transactions: number }> {
-  return await call(`${adminUrl}/config`, {
+export async function putConfig (admin: RuntimeAdmin, document: MockServiceDocument, timeoutMs: number): Promise<{ transactions: number }> {
+  return await call(admin, '/config', {
     method: 'PUT',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(document),

@@ -1,5 +1,6 @@
+import { randomBytes } from 'node:crypto'
 import { createError, isUnderstudyError } from '../errors/index.js'
-import { fetchHealth } from './admin-client.js'
+import { fetchHealth, type RuntimeAdmin } from './admin-client.js'
 import type { LaunchSpec, Running } from './managed.js'
 import type { RuntimeCommand } from './runtime-command.js'
 import { RuntimeProcess } from './runtime-process.js'
@@ -10,6 +11,8 @@ export interface LaunchParams {
   host: string
   /** Flags appended to every `run`. */
   runtimeArgs: readonly string[]
+  /** Environment variables added to the runtime's (never secrets in flags: `ps` shows those). */
+  env?: Record<string, string>
   spec: LaunchSpec
   /** The mock-service document. */
   file: string
@@ -22,10 +25,11 @@ export interface LaunchParams {
 }
 
 /**
- * Starts `understudy run --mock <file> --host H --port P --admin-port 0 --replicas N
- * [--tls-port T]`, waits for its ready lines and for `GET /health` to say UP, and gives the
- * running runtime. On any failure (it exits, a port is in use, it is too slow) the child is
- * killed and ERR_DEPLOY_FAILED names the reason.
+ * Starts `understudy run --mock <file> --host H --port P --admin-port 0 --admin-host 127.0.0.1
+ * --replicas N [--tls-port T]` with a new random admin token in its environment
+ * (`UNDERSTUDY_ADMIN_TOKEN`, kept only in the deployer's memory), waits for its ready lines and
+ * for `GET /health` to say UP, and gives the running runtime. On any failure (it exits, a port is
+ * in use, it is too slow) the child is killed and ERR_DEPLOY_FAILED names the reason.
  *
  * @example
  * const running = await launchRuntime({ command, host: '127.0.0.1', runtimeArgs: [], spec, file, readyTimeoutMs: 20_000, onLine, onSpawn })
@@ -33,18 +37,23 @@ export interface LaunchParams {
  */
 export async function launchRuntime (params: LaunchParams): Promise<Running> {
   const { spec } = params
-  const args = ['run', '--mock', params.file, '--host', params.host, '--port', String(spec.port), '--admin-port', '0', '--replicas', String(spec.replicas)]
+  // With a token the admin API would follow --host: it stays on loopback, where only this machine reaches it.
+  const args = ['run', '--mock', params.file, '--host', params.host, '--port', String(spec.port), '--admin-port', '0', '--admin-host', '127.0.0.1', '--replicas', String(spec.replicas)]
   if (spec.https) args.push('--tls-port', String(spec.tlsPort ?? 0))
   args.push(...params.runtimeArgs)
-  const child = RuntimeProcess.spawn(params.command, args, params.onLine)
+  // 256 bits: one per process, so a restart (or a redeploy) ends every token handed out before.
+  const token = randomBytes(32).toString('base64url')
+  const child = RuntimeProcess.spawn(params.command, args, params.onLine, { ...params.env, UNDERSTUDY_ADMIN_TOKEN: token })
   params.onSpawn(child)
   const deadline = Date.now() + params.readyTimeoutMs
   try {
     const endpoints = await child.ready(params.readyTimeoutMs)
-    await waitHealthy(endpoints.admin, child, deadline, params.readyTimeoutMs)
+    const admin: RuntimeAdmin = { url: endpoints.admin, token }
+    await waitHealthy(admin, child, deadline, params.readyTimeoutMs)
     return {
       process: child,
       endpoints,
+      admin,
       spec,
       port: portOf(endpoints.http),
       tlsPort: endpoints.https === null ? null : portOf(endpoints.https),
@@ -57,12 +66,12 @@ export async function launchRuntime (params: LaunchParams): Promise<Running> {
 }
 
 /** Polls `GET /health` until it says UP (a cluster says so once every replica listens). */
-async function waitHealthy (adminUrl: string, child: RuntimeProcess, deadline: number, timeoutMs: number): Promise<void> {
+async function waitHealthy (admin: RuntimeAdmin, child: RuntimeProcess, deadline: number, timeoutMs: number): Promise<void> {
   let last: unknown = null
   while (Date.now() < deadline) {
     if (!child.alive) throw child.failure()
     try {
-      const health = await fetchHealth(adminUrl, Math.max(100, Math.min(2000, deadline - Date.now())))
+      const health = await fetchHealth(admin, Math.max(100, Math.min(2000, deadline - Date.now())))
       if (health.status === 'UP') return
       last = `health is ${health.status}`
     } catch (err) {

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto'
+import { join } from 'node:path'
 import type { MockServiceDocument } from '../dsl/index.js'
 import { createError } from '../errors/index.js'
 import type { Logger } from '../log/index.js'
+import { writeProtectedPorts, type EgressSettings } from '../net/index.js'
 import type { MockService, Repositories, Tracking, TrackingAction } from '../store/index.js'
-import { fetchHealth, putConfig } from './admin-client.js'
+import { fetchHealth, putConfig, type RuntimeAdmin } from './admin-client.js'
 import { DocumentFiles } from './document-file.js'
 import { cancelRestart, createManaged, describeExit, serialize, trackingErrorOf, type LaunchSpec, type Managed, type Running } from './managed.js'
 import { residentBytes } from './memory.js'
@@ -54,7 +56,15 @@ export interface LocalDeployerOptions {
   restart?: Partial<RestartPolicy>
   /** Log lines kept per mock service; default 1,000. */
   logLines?: number
+  /**
+   * The egress policy the runtimes apply to what they send (`proxyUrl`, `bypasslive`, webhooks):
+   * passed as `--egress` / `--egress-allow`; default the runtime's own default.
+   */
+  egress?: Pick<EgressSettings, 'level' | 'allow'>
 }
+
+/** The variable naming the protected-ports file to the runtimes (read by src/cli/runtime-flags.ts). */
+export const PROTECTED_PORTS_ENV = 'UNDERSTUDY_EGRESS_PROTECTED_PORTS_FILE'
 
 /** Starts again at most this many times when the system picked a port another record keeps. */
 const PORT_CLASH_ATTEMPTS = 3
@@ -80,11 +90,20 @@ export class LocalDeployer implements Deployer {
   readonly #endpointHost: string
   readonly #command: RuntimeCommand
   readonly #runtimeArgs: readonly string[]
+  /**
+   * The file listing the ports no tenant's request may reach on this machine (docs/security.md
+   * "Egress"): the platform's own and every running runtime's admin port, rewritten whenever a
+   * runtime starts or ends. Every runtime's egress check, and the platform's, reads it.
+   */
+  readonly protectedPortsFile: string
   readonly #readyTimeoutMs: number
   readonly #stopTimeoutMs: number
   readonly #configureTimeoutMs: number
   readonly #restart: RestartPolicy
   readonly #logLines: number
+  readonly #env: Record<string, string>
+  /** Ports refused to every tenant's requests besides the runtimes' admin ports: the platform's own. */
+  readonly #fixedPorts = new Set<number>()
   readonly #entries = new Map<number, Managed>()
   /** Actions under way, by tracking id. */
   readonly #runs = new Map<string, Promise<void>>()
@@ -97,7 +116,10 @@ export class LocalDeployer implements Deployer {
     this.#host = options.host ?? '127.0.0.1'
     this.#endpointHost = options.endpointHost ?? (['0.0.0.0', '::', '[::]'].includes(this.#host) ? '127.0.0.1' : this.#host)
     this.#command = options.command ?? defaultRuntimeCommand()
-    this.#runtimeArgs = options.runtimeArgs ?? []
+    const egress = options.egress === undefined ? [] : ['--egress', options.egress.level, ...(options.egress.allow.length === 0 ? [] : ['--egress-allow', options.egress.allow.join(',')])]
+    this.#runtimeArgs = [...egress, ...(options.runtimeArgs ?? [])]
+    this.protectedPortsFile = join(options.dataDir, 'protected-ports')
+    this.#env = { [PROTECTED_PORTS_ENV]: this.protectedPortsFile }
     this.#readyTimeoutMs = options.readyTimeoutMs ?? 20_000
     this.#stopTimeoutMs = options.stopTimeoutMs ?? 15_000
     this.#configureTimeoutMs = options.configureTimeoutMs ?? 60_000
@@ -119,7 +141,7 @@ export class LocalDeployer implements Deployer {
         return [...warnings, { code: 'RESTARTED', message: 'Replicas, ports or the endpoint preference changed: the runtime was restarted' }]
       }
       const stamped = this.#stamp(mock, document)
-      await putConfig(running.endpoints.admin, stamped, this.#configureTimeoutMs)
+      await putConfig(running.admin, stamped, this.#configureTimeoutMs)
       await this.#files.write(mock.id, stamped)
       await this.#update(mock.id, { status: 'RUNNING', pendingUpdate: false }, by)
       this.#note(entry, 'info', 'runtime reconfigured', { transactions: stamped.transactions.length })
@@ -149,8 +171,20 @@ export class LocalDeployer implements Deployer {
     await this.#files.remove(mockServiceId)
   }
 
-  adminUrl (mockServiceId: number): string | null {
-    return this.#entries.get(mockServiceId)?.running?.endpoints.admin ?? null
+  admin (mockServiceId: number): RuntimeAdmin | null {
+    return this.#entries.get(mockServiceId)?.running?.admin ?? null
+  }
+
+  /**
+   * Adds a port of this machine that no tenant's request may reach (the platform's own API port,
+   * once it listens) to the protected-ports file.
+   *
+   * @example
+   * deployer.protect(8080)
+   */
+  protect (port: number): void {
+    this.#fixedPorts.add(port)
+    this.#writeProtectedPorts()
   }
 
   logsOf (mockServiceId: number, limit?: number): string[] {
@@ -176,7 +210,7 @@ export class LocalDeployer implements Deployer {
     const running = [...this.#entries.values()].filter((e) => e.running !== null)
     const figures = await Promise.all(running.map(async (entry) => {
       const current = entry.running as Running
-      const health = await fetchHealth(current.endpoints.admin, 2000).catch(() => null)
+      const health = await fetchHealth(current.admin, 2000).catch(() => null)
       const pids = new Set<number>()
       for (const pid of [current.process.pid, health?.pid, ...(health?.workers ?? []).map((w) => w.pid)]) {
         if (typeof pid === 'number') pids.add(pid)
@@ -312,6 +346,7 @@ export class LocalDeployer implements Deployer {
         command: this.#command,
         host: this.#host,
         runtimeArgs: this.#runtimeArgs,
+        env: this.#env,
         spec,
         file,
         readyTimeoutMs: this.#readyTimeoutMs,
@@ -327,6 +362,7 @@ export class LocalDeployer implements Deployer {
         throw createError('ERR_DEPLOY_FAILED', ['the platform is stopping'])
       }
       entry.running = running
+      this.#writeProtectedPorts()
       const { process: started, endpoints } = running
       this.#background(entry, started.exited.then((exit) => this.#onExit(entry, started, describeExit(exit))))
       this.#note(entry, 'info', 'runtime started', { pid: started.pid, http: endpoints.http, https: endpoints.https, admin: endpoints.admin, replicas: spec.replicas })
@@ -342,6 +378,7 @@ export class LocalDeployer implements Deployer {
     if (running === null) return
     entry.running = null
     const exit = await running.process.stop(this.#stopTimeoutMs)
+    this.#writeProtectedPorts()
     this.#note(entry, 'info', 'runtime stopped', { pid: running.process.pid, how: describeExit(exit) })
   }
 
@@ -350,6 +387,8 @@ export class LocalDeployer implements Deployer {
     if (entry.running?.process !== child || this.#closing) return
     const previous = entry.running
     entry.running = null
+    // Its admin port is free again: another listener (a mock service's own port) may get it.
+    this.#writeProtectedPorts()
     if (Date.now() - child.startedAt >= this.#restart.healthyAfterMs) entry.restartAttempts = 0
     const generation = entry.generation
     this.#background(entry, serialize(entry, async () => {
@@ -384,6 +423,19 @@ export class LocalDeployer implements Deployer {
         await this.#update(entry.id, this.#runningFields(entry))
       }))
     }, delay)
+  }
+
+  /** Rewrites the protected-ports file: the fixed ports and every running runtime's admin port. */
+  #writeProtectedPorts (): void {
+    const ports = new Set(this.#fixedPorts)
+    for (const entry of this.#entries.values()) {
+      if (entry.running !== null) ports.add(Number(new URL(entry.running.admin.url).port))
+    }
+    try {
+      writeProtectedPorts(this.protectedPortsFile, ports)
+    } catch (err) {
+      this.#log.error({ err, file: this.protectedPortsFile }, 'cannot write the protected ports file')
+    }
   }
 
   #entry (id: number): Managed {

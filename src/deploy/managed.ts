@@ -1,5 +1,6 @@
 import { createError, isUnderstudyError } from '../errors/index.js'
 import { LogRing } from '../log/index.js'
+import type { RuntimeAdmin } from './admin-client.js'
 import type { RuntimeEndpoints, RuntimeProcess } from './runtime-process.js'
 
 /** What a runtime is started with: the settings that need a new process when they change. */
@@ -16,6 +17,8 @@ export interface LaunchSpec {
 export interface Running {
   readonly process: RuntimeProcess
   readonly endpoints: RuntimeEndpoints
+  /** Its admin API and the token this process was started with. */
+  readonly admin: RuntimeAdmin
   readonly spec: LaunchSpec
   /** The ports it got, which a restart asks for again. */
   readonly port: number

@@ -83,11 +83,14 @@ export class RuntimeProcess {
     })
   }
 
-  static spawn (command: RuntimeCommand, args: readonly string[], onLine: (line: string) => void): RuntimeProcess {
-    // The platform drives its runtimes' admin APIs on loopback without a token: an admin token in
-    // the platform's own environment must not reach them.
-    const { UNDERSTUDY_ADMIN_TOKEN: _token, ...env } = process.env
-    const child = spawn(command.executable, [...command.args, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env })
+  /**
+   * Starts the process with `env` added to the platform's environment: secrets (the admin token)
+   * go there, never into the arguments that `ps` shows every user of the machine. An admin token
+   * in the platform's own environment never reaches a runtime: each gets its own.
+   */
+  static spawn (command: RuntimeCommand, args: readonly string[], onLine: (line: string) => void, env: Record<string, string> = {}): RuntimeProcess {
+    const { UNDERSTUDY_ADMIN_TOKEN: _token, ...inherited } = process.env
+    const child = spawn(command.executable, [...command.args, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...inherited, ...env } })
     return new RuntimeProcess(child, onLine)
   }
 

@@ -1,5 +1,6 @@
 import type { MockServiceDocument } from '../dsl/index.js'
 import type { MockService, Tracking } from '../store/index.js'
+import type { RuntimeAdmin } from './admin-client.js'
 
 /** Live figures of the local runtime host, shown as the platform's environment (spec/002 platformvses). */
 export interface EnvironmentFigures {
@@ -31,8 +32,11 @@ export interface Deployer {
   stop: (mock: MockService, by: string) => Promise<Tracking>
   /** Stops (if running) and forgets a mock service; resolves once its processes are gone. */
   remove: (mockServiceId: number) => Promise<void>
-  /** The admin URL of a running mock service (inspection, logs), or null. */
-  adminUrl: (mockServiceId: number) => string | null
+  /**
+   * The admin API of a running mock service (inspection, logs, scenarios) with the token every
+   * call must carry (admin-client.ts `adminHeaders`), or null.
+   */
+  admin: (mockServiceId: number) => RuntimeAdmin | null
   /**
    * The newest `limit` lines (default all kept, oldest first) of what the platform saw of a mock
    * service's runtime: its standard error (the runtime's JSON log lines, every replica's) and the

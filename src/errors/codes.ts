@@ -51,6 +51,8 @@ export const codes = {
   // issue 12: a response template's helper failed on a request
   ERR_SERVE_TEMPLATE: { status: 500, message: 'Template helper %s failed: %s' },
   ERR_SERVE_SCENARIO_UNAVAILABLE: { status: 503, message: 'Scenario state is unavailable: %s' },
+  // a request sent on a tenant's behalf (runner step, proxy, webhook, notification) to a destination the egress policy refuses
+  ERR_NET_EGRESS_REFUSED: { status: 502, message: 'Refused by the egress policy "%s": %s' },
 } as const satisfies Record<string, { status: number; message: string }>
 
 /** A stable error code, such as `ERR_DSL_INVALID`. */

@@ -103,6 +103,7 @@ export async function createMockServer (options: MockServerOptions): Promise<Moc
   if (options.adminPort !== undefined) {
     try {
       admin = await startAdmin({ runtime, host: runtimeOptions.adminHost, port: options.adminPort, token: runtimeOptions.adminToken ?? null, log, logRing: null })
+      runtime.egress.protect(Number(new URL(admin.url).port))
     } catch (err) {
       await runtime.close()
       throw err

@@ -2,7 +2,8 @@ import { createHmac } from 'node:crypto'
 import OAuth from 'oauth-1.0a'
 import * as oauth from 'oauth4webapi'
 import type { OAuth1Auth, OAuth2Auth } from './types.js'
-import type { OutgoingRequest } from './http.js'
+import { egressFetch, type OutgoingRequest } from './http.js'
+import type { EgressPolicy } from '../net/index.js'
 
 /*
  * Step authentication. Signing and token requests use maintained protocol libraries: oauth-1.0a
@@ -67,7 +68,7 @@ export class OAuth2Tokens {
   readonly #cache = new Map<string, Promise<string>>()
   readonly #refreshed = new Map<string, Promise<string>>()
 
-  constructor (private readonly timeoutMs: number) {}
+  constructor (private readonly timeoutMs: number, private readonly egress: EgressPolicy) {}
 
   #server (auth: OAuth2Auth): oauth.AuthorizationServer {
     const endpoint = auth.access_token_url ?? ''
@@ -77,7 +78,7 @@ export class OAuth2Tokens {
 
   #options (): oauth.TokenEndpointRequestOptions {
     // Tests often target local mock services over plain HTTP.
-    return { [oauth.allowInsecureRequests]: true, signal: () => AbortSignal.timeout(this.timeoutMs) }
+    return { [oauth.allowInsecureRequests]: true, signal: () => AbortSignal.timeout(this.timeoutMs), [oauth.customFetch]: egressFetch(this.egress) }
   }
 
   #clientAuth (auth: OAuth2Auth): oauth.ClientAuth {

@@ -1,19 +1,40 @@
 import { Agent, request, type Dispatcher } from 'undici'
+import { defaultEgressPolicy, egressConnector, type EgressPolicy } from '../net/index.js'
 import { ResponseData } from './response.js'
 
 /** Bodies are read up to this size for assertions; the rest is counted, not kept. */
 const MAX_READ_BYTES = 10 * 1024 * 1024
 
-/** Pools by TLS settings: at most a few (verify or not, each client certificate in use). */
-const agents = new Map<string, Agent>()
+/** Pools by egress policy, then TLS settings: at most a few (verify or not, each client certificate in use). */
+const agentsByPolicy = new WeakMap<EgressPolicy, Map<string, Agent>>()
 const MAX_AGENTS = 32
+
+let fallbackPolicy: EgressPolicy | null = null
+
+/**
+ * The policy of runs given none (a runner used as a library): the default one, nothing protected.
+ *
+ * @example
+ * await send(out, { ...options, egress: runnerEgress(options.egress) })
+ */
+export function runnerEgress (given: EgressPolicy | undefined): EgressPolicy {
+  if (given !== undefined) return given
+  fallbackPolicy ??= defaultEgressPolicy()
+  return fallbackPolicy
+}
 
 /**
  * Shared connection pools (keep-alive): one per combination of `verify_ssl` and client
  * certificate, shared across runs so that a schedule reuses its connections. A client certificate
- * is a PEM text holding the certificate and its private key.
+ * is a PEM text holding the certificate and its private key. Every connection goes through the
+ * egress policy (docs/security.md "Egress"): the address it connects to is the one checked.
  */
-function dispatcher (verifySsl: boolean, clientCertificate: string | null): Dispatcher {
+function dispatcher (egress: EgressPolicy, verifySsl: boolean, clientCertificate: string | null): Dispatcher {
+  let agents = agentsByPolicy.get(egress)
+  if (agents === undefined) {
+    agents = new Map()
+    agentsByPolicy.set(egress, agents)
+  }
   const key = `${verifySsl ? 1 : 0}:${clientCertificate ?? ''}`
   let agent = agents.get(key)
   if (agent === undefined) {
@@ -23,7 +44,7 @@ function dispatcher (verifySsl: boolean, clientCertificate: string | null): Disp
       oldest.close().catch(() => {})
     }
     const cert = clientCertificate !== null && clientCertificate.trim() !== '' ? { cert: clientCertificate, key: clientCertificate } : {}
-    agent = new Agent({ keepAliveTimeout: 10_000, connect: { rejectUnauthorized: verifySsl, ...cert } })
+    agent = new Agent({ keepAliveTimeout: 10_000, connect: egressConnector(egress, { rejectUnauthorized: verifySsl, ...cert }) })
     agents.set(key, agent)
   }
   return agent
@@ -42,9 +63,14 @@ export interface SendOptions {
   clientCertificate: string | null
   timeoutMs: number
   signal?: AbortSignal | undefined
+  /** Where the request may go; default runnerEgress's. */
+  egress?: EgressPolicy | undefined
 }
 
-/** Sends a request and reads the whole response; throws on a network error or timeout (the step fails). */
+/**
+ * Sends a request and reads the whole response; throws on a network error, a timeout or a
+ * destination the egress policy refuses (ERR_NET_EGRESS_REFUSED): the step fails with that message.
+ */
 export async function send (out: OutgoingRequest, options: SendOptions): Promise<ResponseData> {
   const headers: Record<string, string | string[]> = {}
   for (const [name, value] of out.headers) {
@@ -59,7 +85,7 @@ export async function send (out: OutgoingRequest, options: SendOptions): Promise
     method: out.method as Dispatcher.HttpMethod,
     headers,
     body: out.body,
-    dispatcher: dispatcher(options.verifySsl, options.clientCertificate),
+    dispatcher: dispatcher(runnerEgress(options.egress), options.verifySsl, options.clientCertificate),
     headersTimeout: options.timeoutMs,
     bodyTimeout: options.timeoutMs,
     signal: AbortSignal.any(signals),
@@ -83,4 +109,18 @@ export async function send (out: OutgoingRequest, options: SendOptions): Promise
   }
   const body = chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8')
   return new ResponseData(res.statusCode, res.statusText ?? '', responseHeaders, body, size, timeMs)
+}
+
+/**
+ * A `fetch` for oauth4webapi's token requests that goes through the same pools, hence the same
+ * egress check, as the steps (the token endpoint is a URL the tenant wrote).
+ *
+ * @example
+ * const options = { [oauth.customFetch]: egressFetch(policy) }
+ */
+export function egressFetch (egress: EgressPolicy): (url: string, init: RequestInit) => Promise<Response> {
+  return async (url, init) => {
+    const { fetch } = await import('undici')
+    return await fetch(url, { ...(init as Record<string, unknown>), dispatcher: dispatcher(egress, true, null) }) as unknown as Response
+  }
 }

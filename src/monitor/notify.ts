@@ -1,5 +1,7 @@
-import { request } from 'undici'
+import { Agent, request } from 'undici'
 import { createTransport } from 'nodemailer'
+import { egressConnector, type EgressPolicy } from '../net/index.js'
+import { runnerEgress } from './http.js'
 import type { NotificationReport, ResolvedEnvironment, TestRunResult } from './types.js'
 
 export interface NotifyOptions {
@@ -13,6 +15,20 @@ export interface NotifyOptions {
   timeoutMs?: number
   /** Merged into the webhook payload (links such as `test_run_url`). */
   extra?: Record<string, unknown>
+  /** Where webhooks may go (docs/security.md "Egress"); default the default policy. */
+  egress?: EgressPolicy
+}
+
+/** One agent per policy: every webhook's connection is checked where it connects. */
+const webhookAgents = new WeakMap<EgressPolicy, Agent>()
+
+function webhookAgent (egress: EgressPolicy): Agent {
+  let agent = webhookAgents.get(egress)
+  if (agent === undefined) {
+    agent = new Agent({ connect: egressConnector(egress) })
+    webhookAgents.set(egress, agent)
+  }
+  return agent
 }
 
 /**
@@ -44,9 +60,10 @@ function summary (result: TestRunResult): string {
   return lines.join('\n') + '\n'
 }
 
-async function postWebhook (url: string, payload: unknown, timeoutMs: number): Promise<NotificationReport> {
+async function postWebhook (url: string, payload: unknown, timeoutMs: number, egress: EgressPolicy): Promise<NotificationReport> {
   try {
     const res = await request(url, {
+      dispatcher: webhookAgent(egress),
       method: 'POST',
       headers: { 'content-type': 'application/json', 'user-agent': 'understudy-monitor' },
       body: JSON.stringify(payload),
@@ -89,14 +106,15 @@ async function sendEmails (result: TestRunResult, environment: ResolvedEnvironme
 /**
  * Sends a finished run's notifications: each webhook gets the result as a JSON POST, the
  * recipients an e-mail, when `notify_on` / `notify_threshold` say so. Never throws: every
- * delivery is reported (sent, failed with why, or skipped).
+ * delivery is reported (sent, failed with why, or skipped); a webhook the egress policy refuses
+ * is `failed` with the policy's reason.
  */
 export async function notify (result: TestRunResult, environment: ResolvedEnvironment, options: NotifyOptions = {}): Promise<NotificationReport[]> {
   if (!shouldNotify(result, environment, options.consecutiveFailures)) return []
   const payload = { ...result, ...options.extra }
   const timeout = options.timeoutMs ?? 10_000
   const deliveries = await Promise.all([
-    ...environment.webhooks.map(async (url) => await postWebhook(url, payload, timeout)),
+    ...environment.webhooks.map(async (url) => await postWebhook(url, payload, timeout, runnerEgress(options.egress))),
     sendEmails(result, environment, options),
   ])
   return deliveries.flat()

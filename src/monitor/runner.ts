@@ -2,9 +2,10 @@ import { ResponseData, readSource } from './response.js'
 import { compare, canonicalComparison, textOf, UNARY, type Comparison } from './comparisons.js'
 import { substitute, type Variables } from './template.js'
 import { runScript, type ScriptRequest, type ScriptResponse, type ScriptLimits } from './sandbox.js'
-import { send, type OutgoingRequest } from './http.js'
+import { runnerEgress, send, type OutgoingRequest } from './http.js'
 import { applyBasic, applyBearer, applyOAuth1, OAuth2Tokens } from './auth.js'
 import { CookieJar } from './cookies.js'
+import type { EgressPolicy } from '../net/index.js'
 import type {
   Assertion, AssertionResult, ConditionStep, ExternalUiTestStep, MultiMap, OAuth1Auth, OAuth2Auth, PauseStep,
   RequestStep, RunInput, RunOptions, ScriptResult, StepResult, SubtestStep, TestRunResult, Variable, VariableResult,
@@ -83,7 +84,7 @@ function emptyStep (step: Loose): StepResult {
 /** One run of a test: its variables, tokens and results. */
 export class TestRunner {
   readonly #input: RunInput
-  readonly #o: Required<Omit<RunOptions, 'sleep' | 'now'>> & { sleep: NonNullable<RunOptions['sleep']>; now: () => number }
+  readonly #o: Required<Omit<RunOptions, 'sleep' | 'now' | 'egress'>> & { sleep: NonNullable<RunOptions['sleep']>; now: () => number; egress: EgressPolicy }
   readonly #vars: Variables = new Map()
   readonly #tokens: OAuth2Tokens
   /** Cookies kept between steps when the environment says `preserve_cookies`. */
@@ -100,8 +101,9 @@ export class TestRunner {
       maxSubtestDepth: options.maxSubtestDepth ?? DEFAULTS.maxSubtestDepth,
       sleep: options.sleep ?? defaultSleep,
       now: options.now ?? Date.now,
+      egress: runnerEgress(options.egress),
     }
-    this.#tokens = new OAuth2Tokens(this.#o.requestTimeoutMs)
+    this.#tokens = new OAuth2Tokens(this.#o.requestTimeoutMs, this.#o.egress)
     this.#cookies = input.environment.preserve_cookies ? new CookieJar(this.#o.now) : null
     this.#ancestors = ancestors
   }
@@ -280,11 +282,11 @@ export class TestRunner {
     const cookie = this.#cookies?.header(out.url) ?? null
     if (cookie !== null && !out.headers.some(([n]) => n.toLowerCase() === 'cookie')) out.headers.push(['Cookie', cookie])
     try {
-      response = await send(out, { verifySsl: this.#input.environment.verify_ssl, clientCertificate: this.#input.environment.client_certificate, timeoutMs: this.#o.requestTimeoutMs, signal: this.#input.signal })
+      response = await send(out, { verifySsl: this.#input.environment.verify_ssl, clientCertificate: this.#input.environment.client_certificate, timeoutMs: this.#o.requestTimeoutMs, signal: this.#input.signal, egress: this.#o.egress })
       if (response.status === 401 && oauth2 !== null && this.#tokens.canRefresh(oauth2)) {
         // is_auto_refresh_token: a refused stored token is refreshed once and the request repeated.
         applyBearer(out, await this.#tokens.refresh(oauth2), oauth2.token_location)
-        response = await send(out, { verifySsl: this.#input.environment.verify_ssl, clientCertificate: this.#input.environment.client_certificate, timeoutMs: this.#o.requestTimeoutMs, signal: this.#input.signal })
+        response = await send(out, { verifySsl: this.#input.environment.verify_ssl, clientCertificate: this.#input.environment.client_certificate, timeoutMs: this.#o.requestTimeoutMs, signal: this.#input.signal, egress: this.#o.egress })
       }
     } catch (err) {
       return this.#noResponse(step, result, `the request failed: ${errorMessage(err)}`, out)

@@ -1,3 +1,4 @@
+import type { EgressPolicy } from '../net/index.js'
 /*
  * The runner's contract: steps, environments and results in the JSON shape of the monitoring API
  * (snake_case, as the product's exports and clients use them). The runner reads these shapes and
@@ -361,4 +362,6 @@ export interface RunOptions {
   maxSubtestDepth?: number
   /** The clock (epoch ms). */
   now?: () => number
+  /** Where steps, their OAuth token requests and notifications may go (docs/security.md "Egress"); default the default policy. */
+  egress?: EgressPolicy
 }

@@ -1,7 +1,19 @@
 /**
- * A leaf shared by the runtime (`serve`) and the control plane (`api`, `cli`): the HTTP plumbing
- * both need and neither may import from the other (DESIGN.md section 2). It imports only
- * src/errors.
+ * A leaf shared by the runtime (`serve`), the control plane (`api`, `cli`), the deployer and the
+ * monitoring runner: the HTTP plumbing they need and may not import from each other (DESIGN.md
+ * section 2), the egress policy of everything sent on a tenant's behalf among it
+ * (docs/security.md). It imports only src/errors.
  */
 export { readBodyWithin } from './body.js'
 export { listenOn, describeListenError } from './listen.js'
+export { classifyAddress, type AddressClass } from './address.js'
+export {
+  EgressPolicy,
+  egressLevels,
+  DEFAULT_EGRESS_LEVEL,
+  defaultEgressPolicy,
+  writeProtectedPorts,
+  type EgressLevel,
+  type EgressSettings,
+} from './egress.js'
+export { egressConnector, type ConnectorOptions } from './egress-connector.js'

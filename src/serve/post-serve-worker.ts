@@ -1,7 +1,8 @@
-import { parentPort } from 'node:worker_threads'
+import { parentPort, workerData } from 'node:worker_threads'
 import { Agent } from 'undici'
-import type { SenderReport, WebhookCall } from './post-serve.js'
+import type { SenderData, SenderReport, WebhookCall } from './post-serve.js'
 import { lowerThreadPriority } from '../config/index.js'
+import { EgressPolicy, egressConnector } from '../net/index.js'
 
 /*
  * The webhook sender's thread (issue 12): the HTTP calls of `postServe` cost about as much CPU as
@@ -25,7 +26,9 @@ lowerThreadPriority()
 
 // Its own agent: the global dispatcher may be Node's built-in undici (of another major version,
 // with another handler API) once anything in the process used fetch.
-const dispatcher = new Agent({ headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS })
+// Every connection resolves and checks the address it connects to (docs/security.md "Egress").
+const egress = new EgressPolicy((workerData as SenderData).egress)
+const dispatcher = new Agent({ headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS, connect: egressConnector(egress, { timeout: TIMEOUT_MS }) })
 const queue: WebhookCall[] = []
 let running = 0
 let report: SenderReport = { sent: 0, failed: 0, failures: [] }

@@ -2,6 +2,7 @@ import type { Worker } from 'node:worker_threads'
 import { spawnWorker } from '../config/index.js'
 import type { PostServeCall } from '../dsl/index.js'
 import type { Logger } from '../log/index.js'
+import type { EgressPolicy, EgressSettings } from '../net/index.js'
 import type { MatchRequest } from '../match/index.js'
 import type { TemplateEngine, TemplateFn } from './template/engine.js'
 import { constantTemplate, TemplateSyntaxError } from './template/engine.js'
@@ -26,6 +27,12 @@ export interface PostServeStats {
   dropped: number
   /** Calls waiting to be sent or in flight. */
   queued: number
+}
+
+/** What the sender thread is started with. */
+export interface SenderData {
+  /** The runtime's egress policy, as data: every call's connection goes through it. */
+  egress: EgressSettings
 }
 
 /** One call, rendered, as the sender thread takes it. */
@@ -58,7 +65,8 @@ interface Job {
 /**
  * The runtime's webhook sender: a bounded queue whose calls are rendered after the answer's turn
  * and sent by a worker thread (undici, 64 at once, a timeout each), started on the first call.
- * Failures are logged and counted, never retried. The HTTP work of a webhook costs about what an
+ * Failures are logged and counted, never retried; a destination the egress policy refuses is such
+ * a failure (logged with the policy's reason, nothing sent). The HTTP work of a webhook costs about what an
  * answer costs: on the serving thread it would halve the answers a process can give.
  */
 export class PostServeQueue {
@@ -69,7 +77,7 @@ export class PostServeQueue {
   private flushScheduled = false
   private worker: Worker | null = null
 
-  constructor (private readonly log: Logger) {}
+  constructor (private readonly log: Logger, private readonly egress: EgressPolicy) {}
 
   /** Queues a call, after `delay` ms. */
   enqueue (job: Job, delay: number): void {
@@ -141,7 +149,9 @@ export class PostServeQueue {
 
   private sender (): Worker {
     if (this.worker !== null) return this.worker
-    const worker = spawnWorker(import.meta.url, './post-serve-worker')
+    // The ports protected when the first call goes (the admin listener's is known by then).
+    const workerData: SenderData = { egress: this.egress.snapshot() }
+    const worker = spawnWorker(import.meta.url, './post-serve-worker', { workerData })
     // The sender never keeps a process alive on its own.
     worker.unref()
     worker.on('message', (report: SenderReport) => this.received(report))

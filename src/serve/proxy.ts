@@ -3,7 +3,8 @@ import type * as UndiciModule from 'undici'
 import type { Dispatcher } from 'undici'
 import type { IncomingHttpHeaders } from 'node:http'
 import type { OutboundProxy } from '../dsl/index.js'
-import { createError, type UnderstudyError } from '../errors/index.js'
+import { createError, isUnderstudyError, type UnderstudyError } from '../errors/index.js'
+import { defaultEgressPolicy, egressConnector, type EgressPolicy } from '../net/index.js'
 import { endToEndHeaders } from './hop-by-hop.js'
 
 type Undici = typeof UndiciModule
@@ -16,6 +17,28 @@ let undiciModule: Undici | null = null
 function undici (): Undici {
   undiciModule ??= createRequire(import.meta.url)('undici') as Undici
   return undiciModule
+}
+
+/**
+ * The upstream pools of one runtime, by origin, with the egress policy every connection they open
+ * goes through (docs/security.md "Egress"). A plain Map gets the default policy.
+ *
+ * @example
+ * const pools = new UpstreamPools(policy)
+ * compileProxyTarget('http://127.0.0.1:9000', 30_000, pools)
+ */
+export class UpstreamPools extends Map<string, Dispatcher> {
+  constructor (readonly egress: EgressPolicy) {
+    super()
+  }
+}
+
+let fallbackPolicy: EgressPolicy | null = null
+
+function policyOf (pools: Map<string, Dispatcher>): EgressPolicy {
+  if (pools instanceof UpstreamPools) return pools.egress
+  fallbackPolicy ??= defaultEgressPolicy()
+  return fallbackPolicy
 }
 
 /** Where `proxyUrl` or `bypasslive` forwards to, with a connection pool made at compile time. */
@@ -79,15 +102,19 @@ export function compileProxyTarget (url: string, timeout: number, pools: Map<str
   const key = via === null ? parsed.origin : `${parsed.origin} via ${via.proxyUrl} as ${via.token ?? ''}`
   let pool = pools.get(key)
   if (pool === undefined) {
+    // Every connection, to the upstream or to the outbound proxy, resolves and checks the address
+    // it connects to (connectTimeout is the connector's own `timeout` once `connect` is a function).
+    const connect = egressConnector(policyOf(pools), { rejectUnauthorized: false, timeout: Math.min(timeout, 10_000) })
     const options = {
       headersTimeout: timeout,
       bodyTimeout: timeout,
-      connectTimeout: Math.min(timeout, 10_000),
-      connect: { rejectUnauthorized: false },
     }
-    pool = via === null
-      ? new (undici().Pool)(parsed.origin, options)
-      : new (undici().ProxyAgent)({
+    const { Pool, ProxyAgent } = undici()
+    if (via === null) {
+      pool = new Pool(parsed.origin, { ...options, connect })
+    } else {
+      const proxyOrigin = new URL(via.proxyUrl).origin
+      pool = new ProxyAgent({
         ...options,
         uri: via.proxyUrl,
         ...(via.token === null ? {} : { token: via.token }),
@@ -96,7 +123,12 @@ export function compileProxyTarget (url: string, timeout: number, pools: Map<str
         proxyTunnel: parsed.protocol === 'https:',
         requestTls: { rejectUnauthorized: false },
         proxyTls: { rejectUnauthorized: false },
+        // The runtime connects to the proxy only (the proxy connects to the target): that
+        // connection is checked, the tunnels through it keep undici's own connect.
+        clientFactory: (origin, clientOptions) => new Pool(origin, { ...clientOptions, connect }),
+        factory: (origin, agentOptions) => new Pool(origin, new URL(String(origin)).origin === proxyOrigin ? { ...agentOptions, connect } : agentOptions),
       })
+    }
     pools.set(key, pool)
   }
   return { origin: parsed.origin, basePath, host: parsed.host, timeout, pool }
@@ -200,6 +232,8 @@ async function drainedOrClosed (res: ProxyResponse): Promise<void> {
 }
 
 function upstreamError (target: ProxyTarget, err: unknown): UnderstudyError {
+  // 502 naming the policy: the destination was refused before any byte was sent.
+  if (isUnderstudyError(err, 'ERR_NET_EGRESS_REFUSED')) return err
   const errors = undici().errors
   if (err instanceof errors.HeadersTimeoutError || err instanceof errors.BodyTimeoutError || err instanceof errors.ConnectTimeoutError) {
     return createError('ERR_SERVE_UPSTREAM_TIMEOUT', [target.origin, target.timeout], { cause: err })

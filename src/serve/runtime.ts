@@ -7,7 +7,8 @@ import { CapacityGate } from './capacity.js'
 import { compileMock, type CompiledMock } from './compile-mock.js'
 import { createRequestHandler } from './handler.js'
 import { closeAll, closeIdle, openListener, stopAccepting, type Listener, type OpenListener } from './listen.js'
-import { closePools } from './proxy.js'
+import { closePools, UpstreamPools } from './proxy.js'
+import { EgressPolicy } from '../net/index.js'
 import { problemAnswer } from './problem.js'
 import { createError } from '../errors/index.js'
 import type { LiveListener, RuntimeState } from './runtime-state.js'
@@ -31,6 +32,11 @@ export interface Runtime {
   reload: (document: MockServiceDocument) => CompiledMock
   /** Requests being served now. */
   inFlight: () => number
+  /**
+   * The egress policy of what this runtime sends (`proxyUrl`, `bypasslive`, webhooks); its
+   * admin listener's port is added to the ports it refuses once that listens.
+   */
+  readonly egress: EgressPolicy
   /** Sets (or with null, removes) the request validation run before matching. */
   setRequestCheck: (check: RequestCheck | null) => void
   /**
@@ -50,6 +56,8 @@ export interface StartRuntimeParams {
   log: Logger
   /** How inspection ids are numbered (default 1, 2, 3...); a cluster replica gets its own residue. */
   ids?: RingIds
+  /** The egress policy (default: from `options.egress`). */
+  egress?: EgressPolicy
   /** Request validation before matching (`serve --validate-requests`); default none. */
   requestCheck?: RequestCheck | null
   /** Certificate for `tlsPort`, already loaded (a cluster primary makes one for every replica). */
@@ -80,12 +88,13 @@ export interface StartRuntimeParams {
  * await fetch(runtime.urls.http + '/pets')
  * await runtime.close()
  */
-export async function startRuntime ({ document, options, log, ids, tls: givenTls, requestCheck, onLive, scenarios, loadHarImporter, recorder }: StartRuntimeParams): Promise<Runtime> {
+export async function startRuntime ({ document, options, log, ids, tls: givenTls, requestCheck, onLive, scenarios, loadHarImporter, recorder, egress: givenEgress }: StartRuntimeParams): Promise<Runtime> {
+  const egress = givenEgress ?? egressPolicyOf(options)
   // One pool per upstream origin for the runtime's lifetime, closed when it closes: requests begun
   // before a swap may forward after it (body still arriving), on the old configuration's targets.
-  const pools = new Map<string, Dispatcher>()
+  const pools = new UpstreamPools(egress)
   // Scenario states and the webhook sender outlive configuration swaps.
-  const postServe = new PostServeQueue(log)
+  const postServe = new PostServeQueue(log, egress)
   const compileOptions = {
     proxyTimeout: options.proxyTimeout,
     journalBodyBytes: options.inspection.maxBodyBytes,
@@ -145,6 +154,7 @@ export async function startRuntime ({ document, options, log, ids, tls: givenTls
     },
     // Requests being served plus those whose body is still arriving (which hold no capacity place).
     inFlight: () => state.gate.current + state.pendingBodies.size,
+    egress,
     setRequestCheck: (check) => { state.requestCheck = check },
     recording: own === null || loadHarImporter === undefined ? null : { requests: own, loadHarImporter },
     close () {
@@ -156,6 +166,16 @@ export async function startRuntime ({ document, options, log, ids, tls: givenTls
       return closing
     },
   }
+}
+
+/**
+ * The egress policy of runtime options.
+ *
+ * @example
+ * egressPolicyOf(loadRuntimeOptions({})).settings.level // 'loopback'
+ */
+export function egressPolicyOf (options: Readonly<RuntimeOptions>): EgressPolicy {
+  return new EgressPolicy({ level: options.egress.level, allow: options.egress.allow, protectedPorts: [], protectedPortsFile: options.egress.protectedPortsFile ?? null })
 }
 
 async function drain (state: RuntimeState, listeners: OpenListener[], timeoutMs: number, pools: Map<string, Dispatcher>): Promise<void> {

@@ -50,6 +50,7 @@ export function createMonitorExecutor (options: ExecutorOptions): Execute {
     const testRunUrl = `${options.baseUrl}/buckets/${input.bucket.key}/tests/${input.test.id}/results/${input.runId}`
     const notifications = await notify(result, environment, {
       ...(options.smtpUrl === undefined ? {} : { smtpUrl: options.smtpUrl }),
+      ...(options.run?.egress === undefined ? {} : { egress: options.run.egress }),
       consecutiveFailures,
       extra: { bucket_key: input.bucket.key, test_run_url: testRunUrl },
     })

@@ -1,4 +1,5 @@
 import type { Logger } from '../../log/index.js'
+import type { EgressPolicy } from '../../net/index.js'
 import type { Store } from '../../store/index.js'
 import { Authenticator } from '../auth.js'
 import { createMonitorExecutor } from './executor.js'
@@ -24,6 +25,8 @@ export interface MonitoringOptions {
   now?: () => number
   scheduleScale?: number
   run?: RunOptions
+  /** Where runs (steps, token requests, notification webhooks) may send: docs/security.md "Egress". */
+  egress?: EgressPolicy
 }
 
 /** The monitoring API and its run queue, as the platform runs them. */
@@ -53,7 +56,7 @@ export async function startMonitoring (options: MonitoringOptions): Promise<Moni
       log: options.log,
       baseUrl: options.baseUrl,
       ...(options.smtpUrl === undefined ? {} : { smtpUrl: options.smtpUrl }),
-      ...(options.run === undefined ? {} : { run: options.run }),
+      ...(options.run === undefined && options.egress === undefined ? {} : { run: { ...options.run, ...(options.egress === undefined ? {} : { egress: options.egress }) } }),
     }),
     // The runner's scheduler: one croner timer per schedule, armed again from the store at start.
     timers: createScheduler({

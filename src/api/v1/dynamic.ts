@@ -1,3 +1,4 @@
+import { adminHeaders } from '../../deploy/index.js'
 import { createError } from '../../errors/index.js'
 import type { PostServeCall } from '../../dsl/index.js'
 import { validateTemplate } from '../../dsl/index.js'
@@ -17,20 +18,20 @@ const base = '/api/v1/workspaces/:workspaceId/service-mocks/:serviceMockId/scena
 /** Calls a running mock service's admin `/scenarios`; a stopped one has no scenario state. */
 async function scenarioCall (ctx: ApiContext, method: string, suffix: string, body?: unknown): Promise<HandlerResult> {
   const { mock } = await mockServiceOf(ctx)
-  const adminUrl = ctx.deps.deployer.adminUrl(mock.id)
-  if (adminUrl === null) {
+  const admin = ctx.deps.deployer.admin(mock.id)
+  if (admin === null) {
     if (method === 'GET') return { result: { scenarios: [], postServe: null } }
     throw createError('ERR_API_CONFLICT', [`Service mock ${mock.id} is not running: its scenarios have no state`])
   }
   let res: Response
   let answer: { error?: { code?: string; message?: string } | null; result?: unknown }
   try {
-    const init: RequestInit = { method, signal: AbortSignal.timeout(TIMEOUT_MS) }
+    const init: RequestInit = { method, headers: adminHeaders(admin), signal: AbortSignal.timeout(TIMEOUT_MS) }
     if (body !== undefined) {
       init.body = JSON.stringify(body)
-      init.headers = { 'content-type': 'application/json' }
+      init.headers = adminHeaders(admin, { 'content-type': 'application/json' })
     }
-    res = await fetch(`${adminUrl}/scenarios${suffix}`, init)
+    res = await fetch(`${admin.url}/scenarios${suffix}`, init)
     answer = await res.json() as typeof answer
   } catch (err) {
     throw createError('ERR_API_UNAVAILABLE', [`the mock service's runtime did not answer: ${(err as Error).message}`], { cause: err })

@@ -37,7 +37,7 @@ export const inspectionRoutes: Route[] = [
       const { mock } = await mockServiceOf(ctx)
       const skip = intOf(ctx.query, 'skip', 0)
       const limit = Math.min(intOf(ctx.query, 'limit', DEFAULT_PAGE) || DEFAULT_PAGE, MAX_PAGE)
-      const adminUrl = ctx.deps.deployer.adminUrl(mock.id)
+      const adminUrl = ctx.deps.deployer.admin(mock.id)
       if (adminUrl === null) return { result: [], paging: { limit, skip, total: 0 } }
       const { result, body } = await adminGet<Array<Record<string, unknown>>>(adminUrl, `/inspection?skip=${skip}&limit=${limit}`)
       const entries = result.map((entry) => ({ ...entry, id: requestIdOf(mock.id, Number(entry['id'])), serviceMockId: mock.id }))
@@ -53,7 +53,7 @@ export const inspectionRoutes: Route[] = [
       const requestId = ctx.intParam('requestId')
       const { mockServiceId, inspectionId } = decodeRequestId(requestId)
       const mock = await ctx.deps.store.mockServices.get(workspace.id, mockServiceId)
-      const adminUrl = mock === undefined ? null : ctx.deps.deployer.adminUrl(mockServiceId)
+      const adminUrl = mock === undefined ? null : ctx.deps.deployer.admin(mockServiceId)
       if (mock === undefined || adminUrl === null || inspectionId === 0) throw createError('ERR_API_NOT_FOUND', [`Request ${requestId}`])
       const { result } = await adminGet<Record<string, unknown>>(adminUrl, `/inspection/${inspectionId}`)
       return { result: { ...result, id: requestId, serviceMockId: mock.id } }

@@ -32,7 +32,7 @@ interface RecordingsView {
 
 /** The runtime's recording, or null when the mock service is not running or holds none reachable. */
 async function runtimeRecordings (ctx: ApiContext, mock: MockService): Promise<RecordingsView | null> {
-  const adminUrl = ctx.deps.deployer.adminUrl(mock.id)
+  const adminUrl = ctx.deps.deployer.admin(mock.id)
   if (adminUrl === null) return null
   try {
     return (await adminGet<RecordingsView>(adminUrl, '/recordings')).result
@@ -124,7 +124,7 @@ export const recordingRoutes: Route[] = [
     family: 'v1',
     handler: async (ctx) => {
       const { workspace, mock } = await mockServiceOf(ctx)
-      if (ctx.deps.deployer.adminUrl(mock.id) === null) throw createError('ERR_API_CONFLICT', [`Service mock ${mock.id} is not running: it holds no recording`])
+      if (ctx.deps.deployer.admin(mock.id) === null) throw createError('ERR_API_CONFLICT', [`Service mock ${mock.id} is not running: it holds no recording`])
       return { result: await saveRecordings(ctx, workspace, mock) }
     },
   },

@@ -3,6 +3,7 @@ import { createLogger, logFormats, LogRing, resolveLogFormat } from '../../log/i
 import { exitOnSignals } from '../lifecycle.js'
 import { startPlatform } from '../platform.js'
 import { UsageError } from '../usage-error.js'
+import { egressFromFlags } from '../egress-flags.js'
 import { parseFlags } from '../flags.js'
 import type { CommandIo } from './io.js'
 
@@ -26,6 +27,13 @@ Flags:
   --smtp-url URL           SMTP server of API-monitoring e-mail notifications
                            (smtp://user:pass@host:port; without it e-mails are skipped)
   --result-retention N     test runs kept per monitoring test (default 100)
+  --egress LEVEL           where requests sent on a tenant's behalf (monitoring steps, OAuth
+                           token requests, notification webhooks, proxyUrl, bypasslive,
+                           postServe webhooks) may connect: loopback (default: this machine,
+                           private ranges, the internet), private (no loopback) or public (the
+                           internet only). Never: link-local addresses (cloud metadata
+                           169.254.169.254), the platform's own port, runtimes' admin APIs
+  --egress-allow CIDRS     comma-separated networks reachable whatever --egress says
 `
 
 const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
@@ -50,6 +58,8 @@ export async function runPlatformCommand (args: string[], io: CommandIo): Promis
       'log-format': { type: 'string' },
       'smtp-url': { type: 'string' },
       'result-retention': { type: 'string' },
+      egress: { type: 'string' },
+      'egress-allow': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: true,
@@ -68,8 +78,10 @@ export async function runPlatformCommand (args: string[], io: CommandIo): Promis
   if (smtpUrl !== undefined && !/^smtps?:\/\/[^\s]+$/.test(smtpUrl)) throw new UsageError(`--smtp-url must be an smtp:// or smtps:// URL, not "${smtpUrl}"`)
   const retention = integerFlag('result-retention', values['result-retention'], 100, 100_000)
   if (retention < 1) throw new UsageError('--result-retention must be at least 1')
+  const egress = egressFromFlags(values.egress, values['egress-allow'])
   const options = {
     host,
+    egress,
     port: integerFlag('port', values.port, 8080, 65535),
     dataDir: resolve(values['data-dir'] ?? './data'),
     runtimeHost: values['runtime-host'] ?? host,

@@ -1,5 +1,6 @@
 import net from 'node:net'
 import { describe, expect, it } from 'vitest'
+import { adminHeaders, type RuntimeAdmin } from '../../../src/deploy/index.js'
 import { readDefinition } from '../../../src/dsl/index.js'
 import { http1Request } from '../../helpers/clients.js'
 import { eventually, settle, startDeployer, textDocument } from '../../helpers/deployer.js'
@@ -12,9 +13,9 @@ import { createMock } from '../../helpers/fake-store.js'
 
 interface Envelope<T> { result: T, error: { code: string, message: string } | null }
 
-async function adminGet<T> (adminUrl: string | null, path: string): Promise<T> {
-  if (adminUrl === null) throw new Error('not running')
-  return ((await (await fetch(adminUrl + path)).json()) as Envelope<T>).result
+async function adminGet<T> (admin: RuntimeAdmin | null, path: string): Promise<T> {
+  if (admin === null) throw new Error('not running')
+  return ((await (await fetch(admin.url + path, { headers: adminHeaders(admin) })).json()) as Envelope<T>).result
 }
 
 /** A port that something else holds for the rest of the test. */
@@ -38,7 +39,7 @@ describe('deploying real runtimes', () => {
     expect(res.status).toBe(200)
     expect(await res.text()).toBe('all orders')
     // The runtime knows which mock service it is.
-    const [entry] = await adminGet<Array<{ serviceMockId: number, url: string }>>(deployer.adminUrl(mock.id), '/inspection')
+    const [entry] = await adminGet<Array<{ serviceMockId: number, url: string }>>(deployer.admin(mock.id), '/inspection')
     expect(entry).toMatchObject({ serviceMockId: mock.id, url: '/orders' })
     // Its log lines reach the platform, not the platform's stdout.
     await eventually(() => deployer.logsOf(mock.id).some((l) => l.includes('"msg":"listening"')), 5000, 'the runtime log')
@@ -66,7 +67,7 @@ describe('deploying real runtimes', () => {
       expect(ended.status).toBe('FAILED')
       expect(ended.errors).toEqual([{ code: 'ERR_DEPLOY_FAILED', message: expect.stringContaining(`127.0.0.1:${taken.port}: the port is in use`) }])
       expect(await store.mockServices.getById(mock.id)).toMatchObject({ status: 'FAILED', httpEndpoint: null })
-      expect(deployer.adminUrl(mock.id)).toBeNull()
+      expect(deployer.admin(mock.id)).toBeNull()
     } finally {
       taken.close()
     }
@@ -77,13 +78,13 @@ describe('deploying real runtimes', () => {
     const mock = await createMock(store)
     await settle(deployer, await deployer.deploy(mock, textDocument({ '/a': 'A' }), 'ada@example.com'))
     const endpoint = (await store.mockServices.getById(mock.id))?.httpEndpoint ?? ''
-    const { pid } = await adminGet<{ pid: number }>(deployer.adminUrl(mock.id), '/health')
+    const { pid } = await adminGet<{ pid: number }>(deployer.admin(mock.id), '/health')
     process.kill(pid, 'SIGKILL')
     await eventually(() => deployer.logsOf(mock.id).some((l) => l.includes('runtime restarted')), 15_000, 'the restart')
     expect(deployer.logsOf(mock.id).join('\n')).toContain('runtime was killed by SIGKILL; restarting in 100 ms (attempt 1 of 5)')
     expect(await store.mockServices.getById(mock.id)).toMatchObject({ status: 'RUNNING', httpEndpoint: endpoint })
     expect(await (await fetch(`${endpoint}/a`)).text()).toBe('A')
-    expect((await adminGet<{ pid: number }>(deployer.adminUrl(mock.id), '/health')).pid).not.toBe(pid)
+    expect((await adminGet<{ pid: number }>(deployer.admin(mock.id), '/health')).pid).not.toBe(pid)
   })
 
   it('serves HTTPS too when the endpoint preference is HTTPS', async () => {
@@ -117,7 +118,7 @@ describe('deploying real runtimes', () => {
     const { deployer, store } = startDeployer()
     const mock = await createMock(store, { replicas: 2 })
     expect((await settle(deployer, await deployer.deploy(mock, textDocument({ '/a': 'A' }), 'ada@example.com'))).status).toBe('FINISHED')
-    const health = await adminGet<{ replicas: number, workers: Array<{ pid: number, status: string }> }>(deployer.adminUrl(mock.id), '/health')
+    const health = await adminGet<{ replicas: number, workers: Array<{ pid: number, status: string }> }>(deployer.admin(mock.id), '/health')
     expect(health.replicas).toBe(2)
     expect(health.workers.map((w) => w.status)).toEqual(['UP', 'UP'])
     const figures = await deployer.environment()

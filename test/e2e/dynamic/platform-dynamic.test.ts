@@ -23,7 +23,7 @@ describe('control plane: templates, scenarios, transaction actions', () => {
       yaml: '- dsl: {requestDsl: {method: POST, path: /t}, scenario: {name: s, requiredState: Started, newState: Done}, responseDsl: {text: first}}\n',
       admin: true,
     })
-    const platform = await startTestPlatform({ deployer: () => ({ ...unavailableDeployer, adminUrl: () => runtime.admin?.url ?? null }) })
+    const platform = await startTestPlatform({ deployer: () => ({ ...unavailableDeployer, admin: () => runtime.admin === null ? null : { url: runtime.admin.url, token: null } }) })
     const ws = platform.workspaceId
     const service = await json<{ id: number }>(await platform.request(`/api/v1/workspaces/${ws}/services`, { method: 'POST', json: { name: 'svc' } }))
     const mock = await json<{ id: number }>(await platform.request(`/api/v1/workspaces/${ws}/service-mocks`, { method: 'POST', json: { serviceId: service.result.id, name: 'm' } }))

@@ -133,7 +133,7 @@ describe('admin: who may call it', () => {
 describe('platform: verification API of a mock service', () => {
   it('passes filters, count, unmatched, verify and reset to the runtime, with platform ids', async () => {
     const app = await startServer({ dsl: pets, admin: true })
-    const platform = await startTestPlatform({ deployer: () => ({ ...unavailableDeployer, adminUrl: () => adminUrl(app) }) })
+    const platform = await startTestPlatform({ deployer: () => ({ ...unavailableDeployer, admin: () => ({ url: adminUrl(app), token: null }) }) })
     const ws = platform.workspaceId
     const service = await (await platform.request(`/api/v1/workspaces/${ws}/services`, { method: 'POST', json: { name: 'pets' } })).json() as { result: { id: number } }
     const created = await (await platform.request(`/api/v1/workspaces/${ws}/service-mocks`, { method: 'POST', json: { serviceId: service.result.id, name: 'pets mock' } })).json() as { result: { id: number } }

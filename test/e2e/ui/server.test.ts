@@ -97,7 +97,7 @@ describe('dashboard server', () => {
     await new Promise<void>((resolve) => admin.listen(0, '127.0.0.1', resolve))
     onTestFinished(() => new Promise<void>((resolve) => admin.close(() => resolve())))
     const adminAddress = admin.address() as { port: number }
-    const platform = await startTestPlatform({ deployer: () => ({ ...unavailableDeployer, adminUrl: () => `http://127.0.0.1:${adminAddress.port}` }) })
+    const platform = await startTestPlatform({ deployer: () => ({ ...unavailableDeployer, admin: () => ({ url: `http://127.0.0.1:${adminAddress.port}`, token: null }) }) })
     const service = await platform.store.services.create({ workspaceId: platform.workspaceId, name: 'pets', description: null, by: 'test' })
     const mock = await platform.store.mockServices.create(mockServiceInput(platform.workspaceId, service.id, { name: 'pets mock' }))
 
@@ -160,7 +160,7 @@ describe('dashboard server', () => {
     await new Promise<void>((resolve) => admin.listen(0, '127.0.0.1', resolve))
     onTestFinished(() => new Promise<void>((resolve) => admin.close(() => resolve())))
     const adminPort = (admin.address() as { port: number }).port
-    const platform = await startTestPlatform({ deployer: () => ({ ...unavailableDeployer, adminUrl: () => `http://127.0.0.1:${adminPort}` }) })
+    const platform = await startTestPlatform({ deployer: () => ({ ...unavailableDeployer, admin: () => ({ url: `http://127.0.0.1:${adminPort}`, token: null }) }) })
     const service = await platform.store.services.create({ workspaceId: platform.workspaceId, name: 'pets', description: null, by: 'test' })
     const mock = await platform.store.mockServices.create(mockServiceInput(platform.workspaceId, service.id, { name: 'pets mock' }))
     const front = createUiFront({ store: platform.store, log: createSilentLogger(), baseUrl: platform.url }, (_req, res) => { res.writeHead(404); res.end() })

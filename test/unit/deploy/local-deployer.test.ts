@@ -33,7 +33,7 @@ describe('LocalDeployer with a stand-in runtime', () => {
     expect(record?.httpEndpoint).toBe(`http://127.0.0.1:${record?.port ?? 0}`)
     expect(record?.port).toBeGreaterThan(0)
     expect(record?.deployDate).toBeGreaterThan(0)
-    expect(deployer.adminUrl(mock.id)).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+    expect(deployer.admin(mock.id)?.url ?? null).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
     expect(await (await fetch(record?.httpEndpoint ?? '')).text()).toBe('fake')
 
     // The document the runtime got, stamped with the mock service's id.
@@ -66,7 +66,7 @@ describe('LocalDeployer with a stand-in runtime', () => {
     expect(ended.errors[0]?.code).toBe('ERR_DEPLOY_FAILED')
     expect(ended.errors[0]?.message).toContain('Cannot listen on 127.0.0.1:1: the port is in use')
     expect(await store.mockServices.getById(mock.id)).toMatchObject({ status: 'FAILED', httpEndpoint: null, httpsEndpoint: null })
-    expect(deployer.adminUrl(mock.id)).toBeNull()
+    expect(deployer.admin(mock.id)?.url ?? null).toBeNull()
     expect(deployer.logsOf(mock.id).some((l) => l.includes('the port is in use'))).toBe(true)
   })
 
@@ -94,7 +94,7 @@ describe('LocalDeployer with a stand-in runtime', () => {
     const stopped = await settle(deployer, await deployer.stop(mock, 'bob@example.com'))
     expect(stopped).toMatchObject({ status: 'FINISHED', action: 'stop' })
     expect(await store.mockServices.getById(mock.id)).toMatchObject({ status: 'STOPPED', httpEndpoint: null, httpsEndpoint: null, port: running?.port, updatedBy: 'bob@example.com' })
-    expect(deployer.adminUrl(mock.id)).toBeNull()
+    expect(deployer.admin(mock.id)?.url ?? null).toBeNull()
     await expect(fetch(running?.httpEndpoint ?? '')).rejects.toThrow()
 
     const again = await store.mockServices.getById(mock.id)
@@ -115,14 +115,14 @@ describe('LocalDeployer with a stand-in runtime', () => {
     const mock = await createMock(store)
     const first = await settle(deployer, await deployer.configure(mock, document, 'ada@example.com'))
     expect(first).toMatchObject({ status: 'FINISHED', action: 'configure', warnings: [] })
-    const admin = deployer.adminUrl(mock.id)
+    const admin = deployer.admin(mock.id)?.url ?? null
     const record = await store.mockServices.getById(mock.id)
     if (record === undefined) throw new Error('record gone')
     const next = textDocument({ '/a': 'A', '/b': 'B' })
     const swapped = await settle(deployer, await deployer.configure(record, next, 'ada@example.com'))
     expect(swapped).toMatchObject({ status: 'FINISHED', warnings: [] })
     // Same runtime, new document on disk.
-    expect(deployer.adminUrl(mock.id)).toBe(admin)
+    expect(deployer.admin(mock.id)?.url ?? null).toBe(admin)
     expect(JSON.parse(readFileSync(join(dataDir, 'mocks', `${mock.id}.json`), 'utf8')).transactions).toHaveLength(2)
   })
 
@@ -130,13 +130,13 @@ describe('LocalDeployer with a stand-in runtime', () => {
     const { deployer, store } = startDeployer({ command: command('ok') })
     const mock = await createMock(store)
     await settle(deployer, await deployer.deploy(mock, document, 'ada@example.com'))
-    const admin = deployer.adminUrl(mock.id)
+    const admin = deployer.admin(mock.id)?.url ?? null
     const record = await store.mockServices.update(mock.id, { replicas: 2 })
     if (record === undefined) throw new Error('record gone')
     const ended = await settle(deployer, await deployer.configure(record, document, 'ada@example.com'))
     expect(ended.status).toBe('FINISHED')
     expect(ended.warnings).toEqual([expect.objectContaining({ code: 'RESTARTED' })])
-    expect(deployer.adminUrl(mock.id)).not.toBe(admin)
+    expect(deployer.admin(mock.id)?.url ?? null).not.toBe(admin)
     expect((await store.mockServices.getById(mock.id))?.port).toBe(record.port)
   })
 
@@ -151,7 +151,7 @@ describe('LocalDeployer with a stand-in runtime', () => {
     expect(lines).toContain('runtime exited with code 1; restarting in 50 ms (attempt 1 of 5)')
     expect(existsSync(marker)).toBe(true)
     expect(await store.mockServices.getById(mock.id)).toMatchObject({ status: 'RUNNING', port })
-    expect(deployer.adminUrl(mock.id)).not.toBeNull()
+    expect(deployer.admin(mock.id)?.url ?? null).not.toBeNull()
   })
 
   it('gives up after the restart attempts and records FAILED', async () => {
@@ -163,7 +163,7 @@ describe('LocalDeployer with a stand-in runtime', () => {
     expect(lines).toContain('attempt 2 of 2')
     expect(lines).toContain('gave up after 2 restarts')
     expect(await store.mockServices.getById(mock.id)).toMatchObject({ httpEndpoint: null, httpsEndpoint: null })
-    expect(deployer.adminUrl(mock.id)).toBeNull()
+    expect(deployer.admin(mock.id)?.url ?? null).toBeNull()
   })
 
   it('a stop cancels a pending restart', async () => {
@@ -182,7 +182,7 @@ describe('LocalDeployer with a stand-in runtime', () => {
     await settle(deployer, await deployer.deploy(mock, document, 'ada@example.com'))
     const endpoint = (await store.mockServices.getById(mock.id))?.httpEndpoint ?? ''
     await deployer.remove(mock.id)
-    expect(deployer.adminUrl(mock.id)).toBeNull()
+    expect(deployer.admin(mock.id)?.url ?? null).toBeNull()
     expect(deployer.logsOf(mock.id)).toEqual([])
     expect(existsSync(join(dataDir, 'mocks', `${mock.id}.json`))).toBe(false)
     await expect(fetch(endpoint)).rejects.toThrow()

@@ -16,7 +16,7 @@ import {
  * and docs/errors.md lists exactly the catalogue (fastify test/internals/errors.test.js).
  */
 
-const AREAS = ['CONFIG', 'DSL', 'IMPORT', 'MATCH', 'SERVE', 'INSPECT', 'API', 'STORE', 'DEPLOY']
+const AREAS = ['CONFIG', 'DSL', 'IMPORT', 'MATCH', 'SERVE', 'INSPECT', 'API', 'STORE', 'DEPLOY', 'NET']
 const CODE_FORM = new RegExp(`^ERR_(${AREAS.join('|')})_[A-Z0-9]+(_[A-Z0-9]+)*$`)
 const allCodes = Object.keys(codes) as ErrorCode[]
 
