@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module'
 import Handlebars from 'handlebars'
-import type { Faker as FakerClass, en as enLocale } from '@faker-js/faker'
+import type { Faker as FakerClass, en as enLocale, base as baseLocale } from '@faker-js/faker'
 import type { HelperDelegate } from 'handlebars'
 import { countedEach, HelperFailure, templateHelpers } from './helpers.js'
 import { templateReads, type TemplateReads } from './reads.js'
@@ -31,9 +31,10 @@ const compileOptions = { noEscape: true, strict: false, knownHelpersOnly: false 
 
 // faker weighs about 40 MB of memory and 0.4 s of start-up: load it only when a mock service
 // has templates, never in every runtime (`understudy run` is one process per mock service).
-let fakerModule: { Faker: typeof FakerClass; en: typeof enLocale } | null = null
-function loadFaker (): { Faker: typeof FakerClass; en: typeof enLocale } {
-  fakerModule ??= createRequire(import.meta.url)('@faker-js/faker') as { Faker: typeof FakerClass; en: typeof enLocale }
+interface FakerModule { Faker: typeof FakerClass; en: typeof enLocale; base: typeof baseLocale }
+let fakerModule: FakerModule | null = null
+function loadFaker (): FakerModule {
+  fakerModule ??= createRequire(import.meta.url)('@faker-js/faker') as FakerModule
   return fakerModule
 }
 
@@ -46,8 +47,9 @@ function loadFaker (): { Faker: typeof FakerClass; en: typeof enLocale } {
  */
 export function createTemplateEngine (seed: number | undefined): TemplateEngine {
   const hb = Handlebars.create()
-  const { Faker, en } = loadFaker()
-  const faker = new Faker({ locale: [en] })
+  const { Faker, en, base } = loadFaker()
+  // `base` holds the data no language has (mime types, paths): without it system.fileName throws.
+  const faker = new Faker({ locale: [en, base] })
   if (seed !== undefined) faker.seed(seed)
   const budget: RenderBudget = { output: 0, generated: 0 }
   const helpers = templateHelpers(faker, budget)
