@@ -4,7 +4,7 @@ import type { Faker as FakerClass, en as enLocale, base as baseLocale } from '@f
 import type { HelperDelegate } from 'handlebars'
 import { countedEach, HelperFailure, templateHelpers } from './helpers.js'
 import { templateReads, type TemplateReads } from './reads.js'
-import { outputBoundError, type RenderBudget } from './budget.js'
+import { newBudget, outputBoundError, resetBudget } from './budget.js'
 import { MAX_TEMPLATE_OUTPUT, parseTemplate, templateHelperNames, TemplateSyntaxError } from '../../dsl/index.js'
 
 export { TemplateSyntaxError }
@@ -51,7 +51,7 @@ export function createTemplateEngine (seed: number | undefined): TemplateEngine 
   // `base` holds the data no language has (mime types, paths): without it system.fileName throws.
   const faker = new Faker({ locale: [en, base] })
   if (seed !== undefined) faker.seed(seed)
-  const budget: RenderBudget = { output: 0, generated: 0 }
+  const budget = newBudget()
   const helpers = templateHelpers(faker, budget)
   hb.registerHelper(helpers)
   hb.registerHelper('each', countedEach(hb.helpers['each'] as HelperDelegate, budget))
@@ -69,17 +69,22 @@ export function createTemplateEngine (seed: number | undefined): TemplateEngine 
       const spec = new internals.JavaScriptCompiler().compile(environment, compileOptions, undefined, true)
       const template = hb.template(spec as never) as (context: unknown, options: object) => string
       const render = (context: unknown): string => {
-        budget.output = 0
-        budget.generated = 0
-        const text = template(context, {
-          partial: true,
-          helpers: runtime.helpers,
-          hooks: runtime.hooks,
-          partials: runtime.partials,
-          decorators: runtime.decorators,
-          protoAccessControl: runtime.protoAccessControl,
-          data: { root: context },
-        })
+        resetBudget(budget)
+        let text: string
+        try {
+          text = template(context, {
+            partial: true,
+            helpers: runtime.helpers,
+            hooks: runtime.hooks,
+            partials: runtime.partials,
+            decorators: runtime.decorators,
+            protoAccessControl: runtime.protoAccessControl,
+            data: { root: context },
+          })
+        } finally {
+          // The documents parsed for this request are not kept past it.
+          resetBudget(budget)
+        }
         // Literal text outside helpers and loops is counted here, once the text is made.
         if (text.length > MAX_TEMPLATE_OUTPUT) throw new HelperFailure('template', outputBoundError())
         return text

@@ -108,7 +108,14 @@ export function templateHelpers (faker: Faker, budget: RenderBudget): Record<str
     jsonPath (...args: unknown[]) {
       const { params } = split(args)
       const [source, path] = params
-      const json = typeof source === 'string' ? (source.trim() === '' ? null : JSON.parse(source) as unknown) : source
+      let json = source
+      if (typeof source === 'string') {
+        if (budget.jsonText !== source) {
+          budget.json = source.trim() === '' ? null : JSON.parse(source) as unknown
+          budget.jsonText = source
+        }
+        json = budget.json
+      }
       if (typeof path !== 'string') throw new Error('needs a JSONPath expression')
       const found = JSONPath({ path, json: json as object, wrap: false, eval: 'safe' }) as unknown
       if (found === undefined) return ''
@@ -118,7 +125,12 @@ export function templateHelpers (faker: Faker, budget: RenderBudget): Record<str
       const { params } = split(args)
       const [source, expression] = params
       if (typeof expression !== 'string') throw new Error('needs an XPath expression')
-      const doc = parseXml(String(source ?? ''))
+      const text = String(source ?? '')
+      if (budget.xmlText !== text) {
+        budget.xml = parseXml(text)
+        budget.xmlText = text
+      }
+      const doc = budget.xml
       if (doc === null) throw new Error('the body is not well-formed XML')
       const result = xpath.select(expression, doc as never)
       if (Array.isArray(result)) return result.length === 0 ? '' : (result[0] as { textContent?: string | null }).textContent ?? ''

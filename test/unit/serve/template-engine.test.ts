@@ -1,7 +1,8 @@
 import Handlebars from 'handlebars'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createTemplateEngine } from '../../../src/serve/template/engine.js'
 import { templateHelpers } from '../../../src/serve/template/helpers.js'
+import { newBudget } from '../../../src/serve/template/budget.js'
 import { contextFields } from '../../../src/serve/template/reads.js'
 import { Faker, en } from '@faker-js/faker'
 
@@ -38,7 +39,7 @@ const cases: Array<[string, string]> = [
 /** The same helpers through Handlebars' own compile and render path. */
 function reference (source: string): string {
   const hb = Handlebars.create()
-  hb.registerHelper(templateHelpers(new Faker({ locale: [en] }), { output: 0, generated: 0 }))
+  hb.registerHelper(templateHelpers(new Faker({ locale: [en] }), newBudget()))
   return hb.compile(source, { noEscape: true, strict: false })(context)
 }
 
@@ -57,6 +58,19 @@ describe('template engine: the prepared runtime renders as Handlebars does', () 
     expect(() => engine.compile('{{#*inline "item"}}<{{n}}>{{/inline}}{{#each request.items}}{{> item}}{{/each}}')).toThrow(/decorators .* are not supported/)
     expect(() => engine.compile('[{{request.constructor}}]')).toThrow(/"constructor" is not reachable/)
     expect(() => engine.compile('[{{lookup request "constructor"}}]')).toThrow(/not reachable/)
+  })
+
+  it('parses a body once per render however often a loop asks jsonPath or xPath for it', () => {
+    const parse = vi.spyOn(JSON, 'parse')
+    try {
+      const template = engine.compile("{{#each request.items}}{{jsonPath @root.request.body '$.customer.name'}}{{/each}}")
+      expect(template(context)).toBe('AdaAda')
+      expect(parse).toHaveBeenCalledTimes(1)
+      expect(template(context)).toBe('AdaAda')
+      expect(parse).toHaveBeenCalledTimes(2)
+    } finally {
+      parse.mockRestore()
+    }
   })
 
   it('keeps renders of one template apart (no state carried from one render to the next)', () => {
