@@ -129,11 +129,16 @@ function checkHelpers (ast: unknown): void {
       const params = (n['params'] as unknown[] | undefined) ?? []
       const pairs = (n['hash'] as { pairs?: Array<{ key: string; value: unknown }> } | undefined)?.pairs ?? []
       const isCall = params.length > 0 || pairs.length > 0 || n.type === 'SubExpression'
-      const name = typeof path.original === 'string' ? path.original : null
-      if (isCall && name !== null && path.type === 'PathExpression' && !known.has(name)) {
+      // `{{"faker" ...}}` and `{{'constructor'}}`: Handlebars takes a literal as a name too.
+      const literal = path.type !== 'PathExpression' ? literalOf(path) : unknownArgument
+      const name = typeof path.original === 'string' && path.type === 'PathExpression' ? path.original : literal === unknownArgument ? null : String(literal)
+      if (literal !== unknownArgument && unreachableNames.has(String(literal))) {
+        throw new TemplateSyntaxError(`"${String(literal)}" is not reachable from a template`, line)
+      }
+      if (isCall && name !== null && !known.has(name)) {
         throw new TemplateSyntaxError(`unknown helper "${name}"`, line)
       }
-      if (path.type === 'PathExpression' && name !== null) {
+      if (name !== null) {
         try {
           checkLiteralArguments(name, params.map(literalOf), pairs)
         } catch (err) {

@@ -86,6 +86,8 @@ describe('templates never run code', () => {
       ['{{@root.__proto__}}', /"__proto__" is not reachable/],
       ['{{#with request.body}}{{constructor}}{{/with}}', /"constructor" is not reachable/],
       ['{{lookup request \'constructor\'}}', /not reachable from a template/],
+      ['{{"faker" \'constructor.constructor\' "return process.pid"}}', /faker has no method "constructor.constructor"/],
+      ['{{#with request}}{{\'constructor\'}}{{/with}}', /"constructor" is not reachable/],
     ]
     for (const [text, message] of variants) {
       const res = await fetch(`${server.admin}/config`, {
