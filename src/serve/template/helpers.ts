@@ -71,6 +71,11 @@ function textOf (value: unknown, budget: RenderBudget): string {
   return String(value)
 }
 
+/** `request.path` and repeated query values are objects that render as text: faker takes their text. */
+function asText (value: unknown): unknown {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && Symbol.toPrimitive in value ? String(value) : value
+}
+
 /** A text argument of a generating helper (a date format, an offset), bounded; undefined when absent. */
 function textArgument (value: unknown, where: string): string | undefined {
   if (value === undefined || value === null) return undefined
@@ -230,7 +235,7 @@ export function templateHelpers (faker: Faker, budget: RenderBudget): Record<str
       const { params, options } = split(args)
       const method = fakerMethodOf(params[0])
       const hash = options.hash
-      const callArgs = checkFakerArguments(method, params.slice(1), Object.keys(hash).length > 0 ? hash : null)
+      const callArgs = checkFakerArguments(method, params.slice(1).map(asText), Object.keys(hash).length > 0 ? hash : null)
       // helpers.fake is expanded here, token by token from the catalogue, never by faker's own
       // evaluator (which walks any property path and re-reads its own output).
       const result = method.fake
