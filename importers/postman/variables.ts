@@ -9,6 +9,12 @@ export type Scope = ReadonlyMap<string, string>
 const VARIABLE = /\{\{\s*([^{}]+?)\s*\}\}/g
 // A variable may refer to another; stop following after this many levels (cycles).
 const MAX_DEPTH = 5
+/**
+ * Characters the variables of one text may expand to. Values referring to others several times
+ * multiply (`a` = `{{b}}{{b}}...` five levels deep): a few kilobytes of collection could otherwise
+ * expand to gigabytes.
+ */
+export const MAX_VARIABLE_EXPANSION = 1_048_576
 
 /**
  * Adds the enabled entries of a Postman `variable` array to a scope.
@@ -36,7 +42,7 @@ export function scopeWith (scope: Scope, variables: unknown): Scope {
  * @example
  * resolvePieces('/users/{{id}}/{{tab}}', new Map([['tab', 'info']])) // [{ text: '/users/' }, { variable: 'id' }, { text: '/info' }]
  */
-export function resolvePieces (text: string, scope: Scope, depth = 0): Piece[] {
+export function resolvePieces (text: string, scope: Scope, depth = 0, budget = { left: MAX_VARIABLE_EXPANSION }): Piece[] {
   const out: Piece[] = []
   let last = 0
   for (const m of text.matchAll(VARIABLE)) {
@@ -45,7 +51,9 @@ export function resolvePieces (text: string, scope: Scope, depth = 0): Piece[] {
     const name = m[1] ?? ''
     const value = scope.get(name)
     if (value !== undefined && depth < MAX_DEPTH) {
-      for (const piece of resolvePieces(value, scope, depth + 1)) push(out, piece)
+      budget.left -= value.length
+      if (budget.left < 0) throw new Error(`{{${name}}}: the variables of one value expand to more than ${MAX_VARIABLE_EXPANSION.toLocaleString('en-US')} characters, the limit (docs/limits.md)`)
+      for (const piece of resolvePieces(value, scope, depth + 1, budget)) push(out, piece)
     } else {
       out.push({ variable: name })
     }

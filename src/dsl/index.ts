@@ -18,3 +18,15 @@ export { MAX_DEFINITION_DEPTH, tooDeepAt, jsonTextDepth } from './depth.js'
 export { dslSchemas, transactionSchema, transactionDslSchema, mockServiceDocumentSchema, matcherSchema, publishedSchema, publishedSchemaPath } from './schema/index.js'
 export type { StatusCodeConditionInput, MatcherInput, RequestDslInput, ResponseDslInput, DelayInput, DslInput, TransactionInput, DocumentInput } from './input-types.js'
 export { parseTemplate, validateTemplate, templateHelperNames, TemplateSyntaxError } from './template-check.js'
+export {
+  MAX_TEMPLATE_LENGTH,
+  MAX_TEMPLATE_COUNT,
+  MAX_TEMPLATE_TEXT_ARGUMENT,
+  MAX_TEMPLATE_GENERATED,
+  MAX_TEMPLATE_OUTPUT,
+  TemplateBoundError,
+  checkSize,
+  checkTextArgument,
+  unreachableNames,
+} from './template-bounds.js'
+export { fakerMethods, fakerMethodOf, checkFakerArguments, fakeToken, type FakerMethod } from './faker-catalogue.js'

@@ -1,4 +1,6 @@
 import Handlebars from 'handlebars'
+import { checkFakerArguments, fakerMethodOf, unknownArgument } from './faker-catalogue.js'
+import { checkSize, unreachableNames } from './template-bounds.js'
 
 /*
  * Template syntax of `template: true` responses and `postServe` bodies (issue 12), checked without
@@ -46,7 +48,7 @@ function blockNesting (source: string): number {
   return deepest
 }
 
-/** Parses a template and refuses calls of unknown helpers. Throws TemplateSyntaxError. */
+/** Parses a template and refuses what it may not do (checkHelpers). Throws TemplateSyntaxError. */
 export function parseTemplate (source: string): ReturnType<typeof Handlebars.parse> {
   const nesting = blockNesting(source)
   if (nesting > MAX_TEMPLATE_NESTING) throw new TemplateSyntaxError(`blocks nest ${nesting} deep; the limit is ${MAX_TEMPLATE_NESTING}`, null)
@@ -80,10 +82,32 @@ export function validateTemplate (source: string): { valid: boolean; message: st
 }
 
 interface Node { type: string; loc?: { start: { line: number } }; [k: string]: unknown }
+interface Literal extends Node { value?: unknown }
+
+/** Template constructs Understudy does not run: there are no partials or decorators to call. */
+const unsupported: Readonly<Record<string, string>> = {
+  PartialStatement: 'partials ({{> name}}) are not supported',
+  PartialBlockStatement: 'partials ({{#> name}}) are not supported',
+  Decorator: 'decorators ({{* name}}) are not supported',
+  DecoratorBlock: 'decorators ({{#* name}}) are not supported',
+}
+
+/** A literal argument's value, or `unknownArgument` for one known only when the template renders. */
+function literalOf (node: unknown): unknown {
+  const n = node as Literal
+  switch (n.type) {
+    case 'StringLiteral': case 'NumberLiteral': case 'BooleanLiteral': return n.value
+    case 'NullLiteral': return null
+    case 'UndefinedLiteral': return undefined
+    default: return unknownArgument
+  }
+}
 
 /**
- * Refuses, at load, a call of a helper that does not exist (`{{fakr 'x'}}`), which Handlebars
- * would only report on the first request.
+ * Checks, at load, what Handlebars would only find on a request: a call of a helper that does not
+ * exist (`{{fakr 'x'}}`), a path through JavaScript's prototype machinery (`this.constructor`),
+ * partials and decorators, a faker method outside the catalogue, and literal sizes above their
+ * bounds (`{{faker 'string.alpha' 20000000}}`).
  */
 function checkHelpers (ast: unknown): void {
   const visit = (node: unknown): void => {
@@ -93,17 +117,49 @@ function checkHelpers (ast: unknown): void {
     }
     if (node === null || typeof node !== 'object') return
     const n = node as Node
+    const line = n.loc?.start.line ?? null
+    const refusal = Object.hasOwn(unsupported, n.type) ? unsupported[n.type] : undefined
+    if (refusal !== undefined) throw new TemplateSyntaxError(refusal, line)
+    if (n.type === 'PathExpression') {
+      const denied = (n['parts'] as string[] | undefined)?.find((part) => unreachableNames.has(part))
+      if (denied !== undefined) throw new TemplateSyntaxError(`"${String(n['original'])}": "${denied}" is not reachable from a template`, line)
+    }
     if ((n.type === 'MustacheStatement' || n.type === 'SubExpression' || n.type === 'BlockStatement') && n['path'] !== undefined) {
       const path = n['path'] as Node & { original?: unknown }
-      const params = n['params'] as unknown[] | undefined
-      const hash = n['hash'] as { pairs?: unknown[] } | undefined
-      const isCall = (params !== undefined && params.length > 0) || (hash?.pairs?.length ?? 0) > 0 || n.type === 'SubExpression'
-      const name = typeof path.original === 'string' ? path.original : null
-      if (isCall && name !== null && path.type === 'PathExpression' && !known.has(name)) {
-        throw new TemplateSyntaxError(`unknown helper "${name}"`, n.loc?.start.line ?? null)
+      const params = (n['params'] as unknown[] | undefined) ?? []
+      const pairs = (n['hash'] as { pairs?: Array<{ key: string; value: unknown }> } | undefined)?.pairs ?? []
+      const isCall = params.length > 0 || pairs.length > 0 || n.type === 'SubExpression'
+      // `{{"faker" ...}}` and `{{'constructor'}}`: Handlebars takes a literal as a name too.
+      const literal = path.type !== 'PathExpression' ? literalOf(path) : unknownArgument
+      const name = typeof path.original === 'string' && path.type === 'PathExpression' ? path.original : literal === unknownArgument ? null : String(literal)
+      if (literal !== unknownArgument && unreachableNames.has(String(literal))) {
+        throw new TemplateSyntaxError(`"${String(literal)}" is not reachable from a template`, line)
+      }
+      if (isCall && name !== null && !known.has(name)) {
+        throw new TemplateSyntaxError(`unknown helper "${name}"`, line)
+      }
+      if (name !== null) {
+        try {
+          checkLiteralArguments(name, params.map(literalOf), pairs)
+        } catch (err) {
+          throw new TemplateSyntaxError(err instanceof Error ? err.message : String(err), line)
+        }
       }
     }
     for (const value of Object.values(n)) if (typeof value === 'object') visit(value)
   }
   visit(ast)
+}
+
+/** The checks the runtime makes on a call, made now on its literal arguments. */
+function checkLiteralArguments (helper: string, params: unknown[], pairs: Array<{ key: string; value: unknown }>): void {
+  const hash = (): Record<string, unknown> => Object.fromEntries(pairs.map((p) => [p.key, literalOf(p.value)]))
+  if (helper === 'faker' && params[0] !== unknownArgument) {
+    checkFakerArguments(fakerMethodOf(params[0]), params.slice(1), pairs.length > 0 ? hash() : null)
+  } else if (helper === 'randomValue') {
+    const length = hash()['length']
+    if (length !== undefined && length !== unknownArgument) checkSize(length, 'length', 'randomValue')
+  } else if (helper === 'lookup' && typeof params[1] === 'string' && unreachableNames.has(params[1])) {
+    throw new Error(`lookup "${params[1]}": it is not reachable from a template`)
+  }
 }

@@ -50,6 +50,8 @@ export const codes = {
   ERR_INTERNAL: { status: 500, message: 'Internal error' },
   // issue 12: a response template's helper failed on a request
   ERR_SERVE_TEMPLATE: { status: 500, message: 'Template helper %s failed: %s' },
+  // a response template stopped at one of the bounds of docs/limits.md
+  ERR_SERVE_TEMPLATE_LIMIT: { status: 500, message: 'Template %s stopped at a limit: %s' },
   ERR_SERVE_SCENARIO_UNAVAILABLE: { status: 503, message: 'Scenario state is unavailable: %s' },
   // a request sent on a tenant's behalf (runner step, proxy, webhook, notification) to a destination the egress policy refuses
   ERR_NET_EGRESS_REFUSED: { status: 502, message: 'Refused by the egress policy "%s": %s' },

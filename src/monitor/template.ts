@@ -148,7 +148,8 @@ export function substitute (text: string, variables: Variables, now: () => numbe
       const value = variables.get(name)
       if (value !== undefined) return value
     }
-    const fn = BUILT_INS[name]
+    // Own entries only: `{{constructor}}` or `{{hasOwnProperty}}` name Object.prototype's members, not built-ins.
+    const fn = Object.hasOwn(BUILT_INS, name) ? BUILT_INS[name] : undefined
     if (fn === undefined) {
       unresolved?.add(name)
       return whole

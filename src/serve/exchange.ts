@@ -362,7 +362,7 @@ export class Exchange {
         this.ownBytes += rendered.body.length
       } catch (err) {
         if (!(err instanceof HelperFailure)) throw err
-        this.answerProblem(createError('ERR_SERVE_TEMPLATE', [err.helper, err.message]), true, { helper: err.helper }, undefined, false)
+        this.answerProblem(createError(err.bound ? 'ERR_SERVE_TEMPLATE_LIMIT' : 'ERR_SERVE_TEMPLATE', [err.helper, err.message]), true, { helper: err.helper }, undefined, false)
         return
       }
     }

@@ -21,9 +21,22 @@ export function compilePathParams (template: string | undefined): PathParams | n
   return { regex: new RegExp(`^${source.replace(/\/$/, '')}/?$`), names }
 }
 
+const kText = Symbol('text')
+
+/**
+ * The prototype of text-like values: it converts them to their text. The conversion sits behind a
+ * symbol on a prototype without `constructor` or Object.prototype, so that a template (which reads
+ * own properties only) reaches the members, which are data, and never a function.
+ */
+const textProto: object = Object.create(null, {
+  [Symbol.toPrimitive]: { value: function (this: Record<symbol, string>): string { return this[kText] as string } },
+})
+
 /** An object that renders as `text` in a template and also has the given members. */
 function textLike (text: string, members: Record<string, unknown>): Record<string, unknown> {
-  return Object.assign(Object.create(null) as Record<string, unknown>, members, { toString: () => text, valueOf: () => text })
+  const value = Object.assign(Object.create(textProto) as Record<string | symbol, unknown>, members)
+  value[kText] = text
+  return value as Record<string, unknown>
 }
 
 const single = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v)

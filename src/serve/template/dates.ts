@@ -36,6 +36,8 @@ const dayNames = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat']
 
 /** Formats a date; without a format, ISO 8601. */
 export function formatDate (date: Date, format: string | undefined): string {
+  // An offset like `9999999999 years` leaves the range of dates (±275,760 years).
+  if (Number.isNaN(date.getTime())) throw new Error('the date is out of range')
   if (format === undefined || format === '') return date.toISOString()
   if (format === 'epoch') return String(date.getTime())
   if (format === 'unix') return String(Math.floor(date.getTime() / 1000))

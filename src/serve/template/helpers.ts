@@ -2,13 +2,20 @@ import type { HelperDelegate, HelperOptions } from 'handlebars'
 import type { Faker } from '@faker-js/faker'
 import { JSONPath } from 'jsonpath-plus'
 import xpath from 'xpath'
+import { checkFakerArguments, checkSize, checkTextArgument, fakerMethodOf, fakerMethods, fakeToken, TemplateBoundError } from '../../dsl/index.js'
 import { parseXml } from '../../match/index.js'
 import { applyOffset, formatDate, parseDate } from './dates.js'
+import { chargeGenerated, chargeOutput, checkRoom, outputBoundError, roomLeft, type RenderBudget } from './budget.js'
 
-/** A helper failed on a request: the runtime answers 500 naming it. */
+/**
+ * A helper failed on a request: the runtime answers 500 naming it, with ERR_SERVE_TEMPLATE_LIMIT
+ * when it stopped at a bound of docs/limits.md (`bound`), ERR_SERVE_TEMPLATE otherwise.
+ */
 export class HelperFailure extends Error {
+  readonly bound: boolean
   constructor (readonly helper: string, cause: unknown) {
     super(cause instanceof Error ? cause.message : String(cause))
+    this.bound = cause instanceof TemplateBoundError
   }
 }
 
@@ -44,33 +51,91 @@ const alphabets: Record<string, string> = {
   HEXADECIMAL: '0123456789abcdef',
 }
 
-function textOf (value: unknown): string {
+/**
+ * JSON text of a value, stopped as soon as it would not fit the output left: a JSONPath like
+ * `$..*` selects every subtree once per ancestor, so its text can be far larger than the document.
+ */
+function jsonText (value: unknown, budget: RenderBudget): string {
+  const room = roomLeft(budget)
+  let size = 0
+  return JSON.stringify(value, function (key: string, v: unknown) {
+    size += key.length + (typeof v === 'string' ? v.length + 2 : 4)
+    if (size > room) throw outputBoundError()
+    return v
+  }) ?? ''
+}
+
+function textOf (value: unknown, budget: RenderBudget): string {
   if (value === null || value === undefined) return ''
-  if (typeof value === 'object') return JSON.stringify(value)
+  if (typeof value === 'object') return jsonText(value, budget)
   return String(value)
+}
+
+/** `request.path` and repeated query values are objects that render as text: faker takes their text. */
+function asText (value: unknown): unknown {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && Symbol.toPrimitive in value ? String(value) : value
+}
+
+/** A text argument of a generating helper (a date format, an offset), bounded; undefined when absent. */
+function textArgument (value: unknown, where: string): string | undefined {
+  if (value === undefined || value === null) return undefined
+  const text = String(value)
+  checkTextArgument(text, where)
+  return text
+}
+
+/** The faker methods of the catalogue, resolved once per engine on its own faker instance. */
+function fakerCalls (faker: Faker): ReadonlyMap<string, (...args: unknown[]) => unknown> {
+  const calls = new Map<string, (...args: unknown[]) => unknown>()
+  const modules = faker as unknown as Record<string, Record<string, unknown> | undefined>
+  for (const [path, { module, method }] of fakerMethods) {
+    const target = Object.hasOwn(modules, module) ? modules[module] : undefined
+    const fn = target?.[method]
+    if (typeof fn === 'function') calls.set(path, (fn as (...a: unknown[]) => unknown).bind(target))
+  }
+  return calls
 }
 
 /**
  * The helpers of WireMock's response templating that users copy from their stubs, plus `faker`.
  * Random values come from `faker`, seeded per mock service, so that a seed gives repeatable
- * answers. Every helper is wrapped so that a throw names it (HelperFailure).
+ * answers. Every helper is wrapped so that a throw names it (HelperFailure), a function is never
+ * handed to the template, and its output counts against `budget` (docs/limits.md).
  */
-export function templateHelpers (faker: Faker): Record<string, HelperDelegate> {
+export function templateHelpers (faker: Faker, budget: RenderBudget): Record<string, HelperDelegate> {
+  const calls = fakerCalls(faker)
+  const callFaker = (path: string, args: unknown[]): unknown => {
+    const call = calls.get(path)
+    if (call === undefined) throw new Error(`faker has no method "${path}"`)
+    return call(...args)
+  }
   const helpers: Record<string, HelperDelegate> = {
     jsonPath (...args: unknown[]) {
       const { params } = split(args)
       const [source, path] = params
-      const json = typeof source === 'string' ? (source.trim() === '' ? null : JSON.parse(source) as unknown) : source
+      let json = source
+      if (typeof source === 'string') {
+        if (budget.jsonText !== source) {
+          budget.json = source.trim() === '' ? null : JSON.parse(source) as unknown
+          budget.jsonText = source
+        }
+        json = budget.json
+      }
       if (typeof path !== 'string') throw new Error('needs a JSONPath expression')
       const found = JSONPath({ path, json: json as object, wrap: false, eval: 'safe' }) as unknown
       if (found === undefined) return ''
-      return typeof found === 'object' && found !== null ? JSON.stringify(found) : found
+      return typeof found === 'object' && found !== null ? jsonText(found, budget) : found
     },
     xPath (...args: unknown[]) {
       const { params } = split(args)
       const [source, expression] = params
       if (typeof expression !== 'string') throw new Error('needs an XPath expression')
-      const doc = parseXml(String(source ?? ''))
+      const text = String(source ?? '')
+      if (budget.xmlText !== text) {
+        budget.xml = parseXml(text)
+        budget.xmlText = text
+      }
+      const doc = budget.xml
       if (doc === null) throw new Error('the body is not well-formed XML')
       const result = xpath.select(expression, doc as never)
       if (Array.isArray(result)) return result.length === 0 ? '' : (result[0] as { textContent?: string | null }).textContent ?? ''
@@ -78,16 +143,16 @@ export function templateHelpers (faker: Faker): Record<string, HelperDelegate> {
     },
     now (...args: unknown[]) {
       const { options } = split(args)
-      const offset = options.hash['offset']
-      const date = typeof offset === 'string' ? applyOffset(new Date(), offset) : new Date()
-      return formatDate(date, options.hash['format'] as string | undefined)
+      const offset = textArgument(options.hash['offset'], 'now offset=')
+      const date = offset !== undefined ? applyOffset(new Date(), offset) : new Date()
+      return formatDate(date, textArgument(options.hash['format'], 'now format='))
     },
     dateFormat (...args: unknown[]) {
       const { params, options } = split(args)
       const date = parseDate(params[0])
-      const format = (params[1] ?? options.hash['format']) as string | undefined
-      const offset = options.hash['offset']
-      return formatDate(typeof offset === 'string' ? applyOffset(date, offset) : date, format)
+      const format = textArgument(params[1] ?? options.hash['format'], 'dateFormat format')
+      const offset = textArgument(options.hash['offset'], 'dateFormat offset=')
+      return formatDate(offset !== undefined ? applyOffset(date, offset) : date, format)
     },
     parseDate (...args: unknown[]) {
       const { params } = split(args)
@@ -99,8 +164,9 @@ export function templateHelpers (faker: Faker): Record<string, HelperDelegate> {
       if (type === 'UUID') return faker.string.uuid()
       const alphabet = alphabets[type]
       if (alphabet === undefined) throw new Error(`unknown type "${type}" (one of ${Object.keys(alphabets).join(', ')}, UUID)`)
-      const length = options.hash['length'] === undefined ? 36 : num(options.hash['length'])
-      if (!Number.isInteger(length) || length < 0 || length > 65_536) throw new Error('length must be an integer from 0 to 65536')
+      const length = options.hash['length'] === undefined ? 36 : checkSize(options.hash['length'], 'length', 'randomValue')
+      if (!Number.isInteger(length) || length < 0) throw new Error('length must be a whole number, 0 or more')
+      chargeGenerated(budget, length)
       let out = ''
       for (let i = 0; i < length; i++) out += alphabet[faker.number.int({ min: 0, max: alphabet.length - 1 })] as string
       return options.hash['uppercase'] === true ? out.toUpperCase() : out
@@ -137,12 +203,12 @@ export function templateHelpers (faker: Faker): Record<string, HelperDelegate> {
     },
     base64 (...args: unknown[]) {
       const { params, options } = split(args)
-      const value = typeof options.fn === 'function' ? options.fn(this) : textOf(params[0])
+      const value = typeof options.fn === 'function' ? options.fn(this) : textOf(params[0], budget)
       return options.hash['decode'] === true ? Buffer.from(value, 'base64').toString('utf8') : Buffer.from(value, 'utf8').toString('base64')
     },
     urlEncode (...args: unknown[]) {
       const { params, options } = split(args)
-      const value = typeof options.fn === 'function' ? options.fn(this) : textOf(params[0])
+      const value = typeof options.fn === 'function' ? options.fn(this) : textOf(params[0], budget)
       return options.hash['decode'] === true ? decodeURIComponent(value) : encodeURIComponent(value)
     },
     size (...args: unknown[]) {
@@ -155,22 +221,32 @@ export function templateHelpers (faker: Faker): Record<string, HelperDelegate> {
     join (...args: unknown[]) {
       const { params } = split(args)
       const [list, separator] = params
-      const items = Array.isArray(list) ? list : [list]
-      return items.map(textOf).join(typeof separator === 'string' ? separator : ',')
+      const items = (Array.isArray(list) ? list : [list]).map((item) => textOf(item, budget))
+      const glue = typeof separator === 'string' ? separator : ','
+      // The separator comes once per item: measured before the text is built.
+      checkRoom(budget, items.reduce((sum, item) => sum + item.length, 0) + glue.length * Math.max(0, items.length - 1))
+      return items.join(glue)
     },
     toJson (...args: unknown[]) {
       const { params } = split(args)
-      return JSON.stringify(params[0] ?? null)
+      return jsonText(params[0] ?? null, budget)
     },
     faker (...args: unknown[]) {
-      const { params } = split(args)
-      const path = params[0]
-      if (typeof path !== 'string') throw new Error("needs a name like 'person.firstName'")
-      const [module, method] = path.split('.', 2)
-      const target = (faker as unknown as Record<string, Record<string, unknown> | undefined>)[module ?? '']
-      const fn = target?.[method ?? '']
-      if (typeof fn !== 'function') throw new Error(`faker has no "${path}"`)
-      return (fn as (...a: unknown[]) => unknown).call(target, ...params.slice(1))
+      const { params, options } = split(args)
+      const method = fakerMethodOf(params[0])
+      const hash = options.hash
+      const callArgs = checkFakerArguments(method, params.slice(1).map(asText), Object.keys(hash).length > 0 ? hash : null)
+      // helpers.fake is expanded here, token by token from the catalogue, never by faker's own
+      // evaluator (which walks any property path and re-reads its own output).
+      const result = method.fake
+        ? String(callArgs[0]).replace(fakeToken, (_token, module: string, name: string) => String(callFaker(`${module}.${name}`, [])))
+        : callFaker(params[0] as string, callArgs)
+      chargeGenerated(budget, typeof result === 'string' ? result.length : String(result).length)
+      return result
+    },
+    log () {
+      // Handlebars' log writes to the runtime's console: a template never writes to the runtime's own output.
+      return ''
     },
     eq: condition((p) => loose(p[0], p[1])),
     ne: condition((p) => !loose(p[0], p[1])),
@@ -184,19 +260,48 @@ export function templateHelpers (faker: Faker): Record<string, HelperDelegate> {
     contains: condition((p) => {
       const [haystack, needle] = p
       if (Array.isArray(haystack)) return haystack.some((v) => loose(v, needle))
-      return textOf(haystack).includes(textOf(needle))
+      return textOf(haystack, budget).includes(textOf(needle, budget))
     }),
   }
   const wrapped: Record<string, HelperDelegate> = {}
   for (const [name, fn] of Object.entries(helpers)) {
     wrapped[name] = function (this: unknown, ...args: unknown[]) {
+      const from = budget.output
+      let result: unknown
       try {
-        return (fn as (...a: unknown[]) => unknown).apply(this, args)
+        result = (fn as (...a: unknown[]) => unknown).apply(this, args)
+        if (typeof result === 'string') chargeOutput(budget, from, result.length)
       } catch (err) {
         if (err instanceof HelperFailure) throw err
         throw new HelperFailure(name, err)
       }
+      if (typeof result === 'function') throw new HelperFailure(name, new Error('returned a function, which a template never receives'))
+      return result
     }
   }
   return wrapped
+}
+
+/**
+ * Handlebars' `each`, counting the output of every iteration as it is made: a loop is the one
+ * construct that multiplies a template's output, and the built-in builds the whole text before
+ * anything could measure it.
+ */
+export function countedEach (each: HelperDelegate, budget: RenderBudget): HelperDelegate {
+  return function (this: unknown, context: unknown, options: HelperOptions) {
+    const from = budget.output
+    const fn = options.fn
+    let produced = 0
+    const counted = (item: unknown, frame?: object): string => {
+      const text = fn(item, frame as never)
+      produced += text.length
+      try {
+        chargeOutput(budget, from, produced)
+      } catch (err) {
+        throw new HelperFailure('each', err)
+      }
+      return text
+    }
+    return each.call(this, context, { ...options, fn: counted } as HelperOptions)
+  }
 }
