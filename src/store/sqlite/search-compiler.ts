@@ -47,6 +47,28 @@ interface EntityDef {
   scope: 'workspace' | 'account' | 'self-account' | 'self-workspace' | 'user' | 'bucket'
 }
 
+/** The workspace of the monitoring test row `alias` (through its bucket). */
+function workspaceOfTest (alias: string): string {
+  return `(SELECT b.workspace_id FROM monitor_buckets b WHERE b.key = ${alias}.bucket_key)`
+}
+
+/** The user who created the monitoring test row `alias` (its `created_by` author keeps the id as text). */
+function ownerIdOf (alias: string): string {
+  return `CAST(json_extract(${alias}.created_by, '$.id') AS INTEGER)`
+}
+
+/** A constant as an SQL string literal (constants of this file only, never request values). */
+function sqlText (value: string): string {
+  return `'${value.replace(/'/g, "''")}'`
+}
+
+/**
+ * The platform's one location, where mock services and monitoring runs execute: defined here
+ * because search shows it and the store imports nothing from the API; src/api/local-location.ts
+ * builds the full descriptor from it.
+ */
+export const LOCAL_LOCATION = { id: 'harbor-local', name: 'Local runtime host', provider: 'Private Locations' } as const
+
 /** Field definitions by type: the column they read. */
 const integer = (column: string): FieldDef => ({ column, type: 'integer' })
 const text = (column: string): FieldDef => ({ column, type: 'string' })
@@ -90,6 +112,8 @@ const entities: Readonly<Record<string, EntityDef>> = {
       lastName: text('last_name'),
       enabled: boolean('enabled'),
       created: audit['created']!,
+      // spec/001 shows owners as {id, email, displayName}; the name, else the e-mail (as /api/v4 shows users)
+      displayName: { column: 'email', type: 'string', sql: (alias) => `COALESCE(NULLIF(trim(${alias}.first_name || ' ' || ${alias}.last_name), ''), ${alias}.email)` },
     },
     relations: {},
     scope: 'user',
@@ -172,21 +196,49 @@ const entities: Readonly<Record<string, EntityDef>> = {
     relations: { workspace: { entity: 'workspaces', column: 'workspace_id' } },
     scope: 'workspace',
   },
+  /*
+   * A test hit of spec/001 (`test-union`): the monitoring API's tests, with the related objects a
+   * hit carries: its owner (the user who created it), workspace, project (the workspace's default
+   * one: monitoring tests belong to no other), locations (the platform's local location, the only
+   * one its runner runs from) and tags (monitoring tests have none: always an empty list).
+   */
   tests: {
     table: 'monitor_tests',
     fields: {
       id: text('id'),
       name: text('name'),
       description: text('description'),
+      type: { column: 'id', type: 'string', sql: () => `'functionalApi'` },
+      testType: { column: 'id', type: 'string', sql: () => `'functionalApi'` },
       bucketKey: text('bucket_key'),
       workspaceId: { column: 'bucket_key', type: 'integer', sql: (alias) => `(SELECT b.workspace_id FROM monitor_buckets b WHERE b.key = ${alias}.bucket_key)` },
+      userId: { column: 'created_by', type: 'integer', sql: ownerIdOf },
+      projectId: { column: 'bucket_key', type: 'integer', sql: (alias) => `(SELECT p.id FROM projects p WHERE p.workspace_id = ${workspaceOfTest(alias)} AND p.is_default = 1)` },
       defaultEnvironmentId: text('default_environment_id'),
       created: audit['created']!,
       updated: audit['updated']!,
     },
     relations: {
       bucket: { entity: 'buckets', on: (alias) => `${alias}.key = e.bucket_key` },
-      workspace: { entity: 'workspaces', on: (alias) => `${alias}.id = (SELECT b.workspace_id FROM monitor_buckets b WHERE b.key = e.bucket_key)` },
+      workspace: { entity: 'workspaces', on: (alias) => `${alias}.id = ${workspaceOfTest('e')}` },
+      owner: { entity: 'users', on: (alias) => `${alias}.id = ${ownerIdOf('e')}` },
+      project: { entity: 'projects', on: (alias) => `${alias}.workspace_id = ${workspaceOfTest('e')} AND ${alias}.is_default = 1` },
+    },
+    lists: {
+      locations: {
+        entity: 'locations',
+        rows: `(SELECT ${sqlText(LOCAL_LOCATION.id)} AS id, ${sqlText(LOCAL_LOCATION.name)} AS name, ${sqlText(LOCAL_LOCATION.provider)} AS provider) m`,
+        link: { from: `(SELECT ${sqlText(LOCAL_LOCATION.name)} AS name) m`, on: '1' },
+        catalog: '',
+        fields: { id: 'm.id', name: 'm.name', title: 'm.name', provider: 'm.provider' },
+      },
+      tags: {
+        entity: 'tags',
+        rows: '(SELECT NULL AS id, NULL AS name, NULL AS description WHERE 0) m',
+        link: { from: '(SELECT NULL AS name WHERE 0) m', on: '1' },
+        catalog: '',
+        fields: { id: 'm.id', name: 'm.name', description: 'm.description' },
+      },
     },
     scope: 'bucket',
   },
