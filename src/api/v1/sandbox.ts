@@ -98,7 +98,8 @@ function reasonOf (status: number, given: string | undefined): string {
 async function answerOf (dsl: ResponseDsl, req: MatchRequest, conditionsOf: Transaction) {
   let status = dsl.status
   let statusMessage = reasonOf(status, dsl.statusMessage)
-  const conditions = dsl.statusCodeConditions ?? conditionsOf.dsl.statusCodeConditions ?? []
+  const own = dsl.statusCodeConditions ?? []
+  const conditions = own.length > 0 ? own : conditionsOf.dsl.statusCodeConditions ?? []
   for (const condition of conditions) {
     const predicate = compileBodyPredicate(condition.matcher, '')
     if ('error' in predicate) continue
