@@ -1,6 +1,6 @@
 import { formatSamples } from './formats.js'
 import { stringForPattern } from './pattern.js'
-import { isObject, type RefResolver } from './resolver.js'
+import { exampleValueOf, isObject, type RefResolver } from './resolver.js'
 import { CYCLE, pickType, viewSchema, type Schema } from './schema-view.js'
 
 /** Limits that keep generated examples small, finite and deterministic. */
@@ -78,7 +78,11 @@ function generate (node: unknown, depth: number, required: boolean, state: State
 
 function fromSchema (schema: Schema, depth: number, state: State): Generated {
   if ('const' in schema) return schema['const']
-  if (schema['example'] !== undefined) return schema['example']
+  if (schema['example'] !== undefined) {
+    // `example: {$ref: '#/components/examples/...'}` (GitHub's description) names the value elsewhere
+    const example = exampleValueOf(schema['example'], state.resolver)
+    if (example !== undefined) return example
+  }
   if (Array.isArray(schema['examples']) && schema['examples'].length > 0) return schema['examples'][0]
   if (schema['default'] !== undefined) return schema['default']
   if (Array.isArray(schema['enum']) && schema['enum'].length > 0) {

@@ -148,6 +148,34 @@ export class RefResolver {
   }
 }
 
+/** The members an Example Object (OpenAPI 3.x `components/examples`) may have. */
+const exampleObjectKeys = new Set(['summary', 'description', 'value', 'externalValue'])
+
+/** References followed for one example value: beyond this, a chain is broken or hostile. */
+const MAX_EXAMPLE_HOPS = 8
+
+/**
+ * An example value written as a reference, `value: {$ref: '#/components/examples/issue'}` (29
+ * operations of GitHub's description do this): the value it points at. When the target is an
+ * Example Object, its own `value` is the example (and may be a reference in turn). Any other
+ * value is returned as it is; a reference that cannot be followed gives undefined (after the
+ * resolver's warning), so the caller falls back to the schema.
+ *
+ * @example
+ * exampleValueOf({ $ref: '#/components/examples/issue' }, resolver) // { id: 1, title: 'Found a bug', ... }
+ */
+export function exampleValueOf (value: unknown, resolver: RefResolver, at?: string): unknown {
+  let current = value
+  for (let hops = 0; isObject(current) && typeof current['$ref'] === 'string' && Object.keys(current).length === 1; hops++) {
+    if (hops === MAX_EXAMPLE_HOPS) return undefined
+    const target = resolver.deref(current, at)
+    if (target === undefined) return undefined
+    const found = target.value
+    current = isObject(found) && 'value' in found && Object.keys(found).every((k) => exampleObjectKeys.has(k)) ? found['value'] : found
+  }
+  return current
+}
+
 function normalizeFile (file: string): string {
   const normal = posix.normalize(safeDecode(file).replace(/\\/g, '/'))
   return normal.startsWith('./') ? normal.slice(2) : normal

@@ -1,7 +1,7 @@
 import { joinPointer, type ResponseDslInput } from '../../src/dsl/index.js'
 import { generateExample } from './example.js'
 import { pickMediaType, writeBody, type ExampleSource } from './media.js'
-import { isObject, type RefResolver } from './resolver.js'
+import { exampleValueOf, isObject, type RefResolver } from './resolver.js'
 
 /** One documented response of an operation, with the status it will be served with. */
 export interface ResponseChoice {
@@ -130,8 +130,16 @@ export function exampleNames (node: unknown, ctx: ResponseContext): string[] {
 
 function namedExample (media: Record<string, unknown>, name: string, ctx: ResponseContext, at: string): ExampleSource | undefined {
   if (!isObject(media['examples'])) return undefined
-  const example = ctx.resolver.deref(media['examples'][name], joinPointer(joinPointer(at, 'examples'), name))?.value
-  return isObject(example) && example['value'] !== undefined ? { value: example['value'] } : undefined
+  const exampleAt = joinPointer(joinPointer(at, 'examples'), name)
+  const example = ctx.resolver.deref(media['examples'][name], exampleAt)?.value
+  return isObject(example) ? sourceOf(example['value'], ctx, exampleAt) : undefined
+}
+
+/** An example value as a source, its `$ref` followed (exampleValueOf); undefined when there is none. */
+function sourceOf (value: unknown, ctx: ResponseContext, at: string): ExampleSource | undefined {
+  if (value === undefined) return undefined
+  const resolved = exampleValueOf(value, ctx.resolver, at)
+  return resolved === undefined ? undefined : { value: resolved }
 }
 
 function bodyOf2 (response: Record<string, unknown>, ctx: ResponseContext): BodyPlan {
@@ -145,8 +153,7 @@ function bodyOf2 (response: Record<string, unknown>, ctx: ResponseContext): Body
   if (mediaType === undefined) return { mediaType, source: undefined, schema: undefined }
   const schema = ctx.resolver.deref(schemaNode, `${ctx.at}/schema`)?.value
   if (isObject(schema) && schema['type'] === 'file') return { mediaType, source: undefined, schema }
-  const explicit = examples[mediaType]
-  return { mediaType, source: explicit !== undefined ? { value: explicit } : generated(schemaNode, ctx), schema: schemaNode }
+  return { mediaType, source: sourceOf(examples[mediaType], ctx, `${ctx.at}/examples`) ?? generated(schemaNode, ctx), schema: schemaNode }
 }
 
 function generated (schema: unknown, ctx: ResponseContext): ExampleSource | undefined {
@@ -157,12 +164,15 @@ function generated (schema: unknown, ctx: ResponseContext): ExampleSource | unde
 
 /** A 3.x media type's (or header's) own example: `example`, else the first usable `examples` entry. */
 function explicitExample (media: Record<string, unknown>, ctx: ResponseContext, at: string): ExampleSource | undefined {
-  if (media['example'] !== undefined) return { value: media['example'] }
+  const own = sourceOf(media['example'], ctx, joinPointer(at, 'example'))
+  if (own !== undefined) return own
   if (!isObject(media['examples'])) return undefined
   for (const [name, node] of Object.entries(media['examples'])) {
-    const example = ctx.resolver.deref(node, joinPointer(joinPointer(at, 'examples'), name))?.value
+    const exampleAt = joinPointer(joinPointer(at, 'examples'), name)
+    const example = ctx.resolver.deref(node, exampleAt)?.value
     if (!isObject(example)) continue
-    if (example['value'] !== undefined) return { value: example['value'] }
+    const value = sourceOf(example['value'], ctx, exampleAt)
+    if (value !== undefined) return value
     const external = example['externalValue']
     if (typeof external === 'string' && !/^[a-z][a-z0-9+.-]*:/i.test(external)) {
       const bytes = ctx.resolver.readRaw(external)

@@ -21,8 +21,9 @@ interface Walk {
  * matched on its `originalRequest`) becomes a transaction named `folder / request / example`.
  * `{{variables}}` come from the collection's (and folders') `variable` lists; an unknown one in the
  * path matches any segment. A request without saved examples becomes a placeholder answering
- * 200 with an empty body, with a warning. Collection v1 is refused with a message saying how to
- * convert it.
+ * 200 with JSON (its own JSON request body, else `{}`; an empty body would make collection test
+ * scripts calling `pm.response.json()` throw), with a warning. Collection v1 is refused with a
+ * message saying how to convert it.
  *
  * @example
  * importPostman({ bytes, fileName: 'api.postman_collection.json' }).document.transactions.map((t) => t.name)
@@ -106,12 +107,13 @@ function requestItem (item: Loose, at: string, path: string[], scope: Scope, wal
     const request = requestOfPostman(item['request'], scope)
     const name = itemName
     for (const note of request.notes) walk.warnings.push({ message: `request "${name}": ${note}`, file: walk.file, at })
+    const echoed = jsonBodyOf(request.requestDsl.sampleBody)
     walk.warnings.push({
-      message: `request "${name}" has no saved example response; it is imported as a placeholder answering 200 with an empty body (save an example in Postman to mock a real answer)`,
+      message: `request "${name}" has no saved example response; it is imported as a placeholder answering 200 with ${echoed === undefined ? 'an empty JSON object {}' : 'the JSON body of the request'} (application/json, so that test scripts calling pm.response.json() can run; save an example in Postman to mock a real answer)`,
       file: walk.file,
       at,
     })
-    const draft: Draft = { name, dsl: { priority: priorityOf(request.wildcard, true), requestDsl: request.requestDsl, responseDsl: { status: 200 } }, pointer: at, label: `request "${name}"` }
+    const draft: Draft = { name, dsl: { priority: priorityOf(request.wildcard, true), requestDsl: request.requestDsl, responseDsl: { status: 200, json: echoed ?? {} } }, pointer: at, label: `request "${name}"` }
     if (description !== undefined) draft.description = description
     walk.drafts.push(draft)
     return
@@ -151,6 +153,19 @@ function requestItem (item: Loose, at: string, path: string[], scope: Scope, wal
     })
   }
   for (const entry of entries) walk.drafts.push(entry.draft)
+}
+
+/**
+ * The request's own body when it is a JSON object or array (what a create or update commonly
+ * answers), for a placeholder to answer; undefined otherwise.
+ */
+function jsonBodyOf (sample: string | null | undefined): unknown {
+  if (typeof sample !== 'string' || !/^\s*[[{]/.test(sample)) return undefined
+  try {
+    return JSON.parse(sample) as unknown
+  } catch {
+    return undefined
+  }
 }
 
 /**

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import { LOCAL_LOCATION } from '../store/index.js'
 
 /**
  * The platform's one location: the local runtime host where its deployer starts mock services
@@ -7,7 +8,7 @@ import { readFileSync } from 'node:fs'
  * `shipId`, `shipName`, `kubernetes`, `metadata.portRange`) and /api/v4 (workspace detail:
  * `purposes.serviceMock`, `limits`). Mock service records answer these ids when none was set.
  */
-export const LOCAL_HARBOR_ID = 'harbor-local'
+export const LOCAL_HARBOR_ID = LOCAL_LOCATION.id
 export const LOCAL_SHIP_ID = 'ship-local'
 
 /** Ports of the local deployer: it asks the OS for ephemeral ones, so the range is the kernel's. */
@@ -37,10 +38,10 @@ export function localLocation (options: { portRange?: readonly [number, number] 
     id: LOCAL_HARBOR_ID,
     harborId: LOCAL_HARBOR_ID,
     shipId: LOCAL_SHIP_ID,
-    shipName: 'Local runtime host',
-    title: 'Local runtime host',
-    name: 'Local runtime host',
-    provider: 'Private Locations',
+    shipName: LOCAL_LOCATION.name,
+    title: LOCAL_LOCATION.name,
+    name: LOCAL_LOCATION.name,
+    provider: LOCAL_LOCATION.provider,
     kubernetes: false,
     sandbox: false,
     limits: { threadsPerEngine: 0, concurrency: options.maxMockServices ?? -1, engines: -1, duration: -1 },

@@ -65,9 +65,17 @@ export function normalizeTransaction (input: TransactionInput | DslInput, index:
   return txn
 }
 
-/** `statusCodeConditions`, kept when not empty (an empty list means none). */
+/** Empty credentials as sent: only the members given as strings (`{}` stays `{}`). */
+function sentFields (credentials: { username?: string | null; password?: string | null }): { username?: string; password?: string } {
+  const out: { username?: string; password?: string } = {}
+  if (typeof credentials.username === 'string') out.username = credentials.username
+  if (typeof credentials.password === 'string') out.password = credentials.password
+  return out
+}
+
+/** `statusCodeConditions`, kept as sent (an empty list means none). */
 function normalizeConditions (list: StatusCodeConditionInput[] | null | undefined): StatusCodeCondition[] | undefined {
-  if (list === null || list === undefined || list.length === 0) return undefined
+  if (list === null || list === undefined) return undefined
   return list.map((c) => {
     const out: StatusCodeCondition = { status: c.status, matcher: normalizeMatcher(c.matcher) }
     if (text(c.statusMessage) !== undefined) out.statusMessage = c.statusMessage as string
@@ -95,13 +103,20 @@ function normalizeRequest (r: RequestDslInput): RequestDsl {
   if (r.path !== undefined) out.path = r.path
   if (r.url !== undefined) out.url = normalizeMatcher(r.url)
   else if (out.path !== undefined) out.url = { key: 'url', matcherName: 'equals_url', matchingValue: out.path }
+  // A list sent empty stays empty (and so do credentials, below): the DSL comes back as it was
+  // sent, so that a client comparing what it sent with what it reads sees no change. Empty, they
+  // match as if absent.
   for (const part of ['headers', 'queryParams', 'cookies', 'body'] as const) {
     const list = r[part]
-    if (list !== undefined && list.length > 0) out[part] = list.map(normalizeMatcher)
+    if (list !== undefined) out[part] = list.map(normalizeMatcher)
   }
-  const username = r.credentials?.username ?? ''
-  const password = r.credentials?.password ?? ''
-  if (username !== '' || password !== '') out.credentials = { username, password }
+  const credentials = r.credentials
+  if (credentials !== undefined && credentials !== null) {
+    const username = credentials.username ?? ''
+    const password = credentials.password ?? ''
+    if (username !== '' || password !== '') out.credentials = { username, password }
+    else out.credentials = sentFields(credentials)
+  }
   if (text(r.sampleBody) !== undefined) out.sampleBody = r.sampleBody as string
   return out
 }
@@ -111,7 +126,7 @@ function normalizeResponse (r: ResponseDslInput): ResponseDsl {
   if (text(r.statusMessage) !== undefined) out.statusMessage = r.statusMessage as string
   if (text(r.proxyUrl) !== undefined) out.proxyUrl = r.proxyUrl as string
   if (r.headers !== undefined) out.headers = r.headers.map((h) => ({ name: h.name, value: String(h.value) }))
-  if (r.binary === true) out.binary = true
+  if (typeof r.binary === 'boolean') out.binary = r.binary
   if (text(r.contentType) !== undefined) out.contentType = r.contentType as string
   if (text(r.charset) !== undefined) out.charset = r.charset as string
   if (r.text !== undefined) {

@@ -144,7 +144,8 @@ function withConditions (
   prepared: PreparedPredicate[],
   outbound: CompiledOutbound | null,
 ): ServedResponse {
-  const inResponse = dsl.responseDsl.statusCodeConditions
+  // An empty list (kept as the client sent it) gives way to the dsl's own
+  const inResponse = dsl.responseDsl.statusCodeConditions?.length === 0 ? undefined : dsl.responseDsl.statusCodeConditions
   const list = inResponse ?? dsl.statusCodeConditions
   if (list === undefined || list.length === 0) return served
   const base = inResponse !== undefined ? '/dsl/responseDsl/statusCodeConditions' : '/dsl/statusCodeConditions'

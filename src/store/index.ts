@@ -5,4 +5,5 @@ export { openSqliteStore, type SqliteStoreOptions } from './sqlite/sqlite-store.
 export { writeThroughOwnConnection } from './sqlite/own-connection.js'
 export { isConstraintViolation, type ConstraintKind } from './sqlite/constraint.js'
 export { compileSearch, searchMetadata, SEARCH_MAX_LIMIT, type SearchRequest, type SearchScope, type CompiledSearchPlan } from './sqlite/search-compiler.js'
+export { LOCAL_LOCATION } from './sqlite/search-entities.js'
 export type * from './monitoring.js'

@@ -19,7 +19,9 @@ import type {
   Service,
   StoredTransaction,
   Tag,
+  Sandbox,
   Tracking,
+  TrackingAction,
   CloneTracking,
   User,
   Workspace,
@@ -185,6 +187,14 @@ export interface TrackingRepository {
   create: (input: Omit<Tracking, 'created' | 'updated' | 'ended'>) => Promise<Tracking>
   get: (trackingId: string) => Promise<Tracking | undefined>
   update: (trackingId: string, patch: Partial<Pick<Tracking, 'status' | 'errors' | 'warnings' | 'ended'>>) => Promise<Tracking | undefined>
+  /** The newest tracking of a mock service for an action (its last deploy, say), or undefined. */
+  latestOf: (mockServiceId: number, action: TrackingAction) => Promise<Tracking | undefined>
+}
+
+export interface SandboxRepository {
+  /** Opens (or replaces) the user's sandbox in the workspace. */
+  open: (input: Omit<Sandbox, 'opened'>) => Promise<Sandbox>
+  get: (workspaceId: number, userId: number) => Promise<Sandbox | undefined>
 }
 
 export interface LogSnapshotRepository {
@@ -278,6 +288,8 @@ export interface Repositories {
   /** Trackings of service clones (they belong to a workspace, not to a mock service). */
   cloneTrackings: CloneTrackingRepository
   logs: LogSnapshotRepository
+  /** The sandbox each user has open per workspace (spec/002's sandbox flow). */
+  sandboxes: SandboxRepository
   mockSettings: MockSettingRepository
   tenancy: TenancyRepository
   search: SearchRepository

@@ -196,6 +196,15 @@ export interface CloneTracking {
   createdBy: string | null
 }
 
+/** The sandbox a user has open in a workspace: the transaction a test request without one is tried against. */
+export interface Sandbox {
+  workspaceId: number
+  userId: number
+  transactionId: number
+  /** Epoch milliseconds. */
+  opened: number
+}
+
 export interface LogSnapshot {
   logId: number
   mockServiceId: number

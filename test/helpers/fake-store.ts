@@ -105,6 +105,12 @@ class FakeTrackings implements TrackingRepository {
     this.rows.set(trackingId, copy(next))
     return copy(next)
   }
+
+  async latestOf (mockServiceId: number, action: Tracking['action']): Promise<Tracking | undefined> {
+    const rows = [...this.rows.values()].filter((r) => r.mockServiceId === mockServiceId && r.action === action)
+    const last = rows[rows.length - 1]
+    return last === undefined ? undefined : copy(last)
+  }
 }
 
 /** The fake store: the deployer's repositories, and every status a tracking went through. */

@@ -13,7 +13,8 @@ const MAX_LINES = 100_000
 
 /**
  * A log snapshot of every replica of a mock service (spec/002 "Logs"): the runtime's own log
- * lines and the platform's lines about it (restarts, failures), newest `limit` lines, stored so
+ * lines and the platform's lines about it (restarts, failures), newest `limit` lines, with the
+ * tracking id of the deploy that started the runtime which wrote them, stored so
  * that `PUT .../log/{logId}` can save it to the asset catalog. `Accept: application/gzip` gets the
  * text gzipped, as a file, instead of the envelope.
  */
@@ -23,7 +24,11 @@ async function snapshot (ctx: ApiContext): Promise<HandlerResult> {
   if (raw !== null && !/^\d+$/.test(raw)) throw invalidField('/limit', 'must be a positive integer')
   const limit = Math.min(raw === null || raw === '0' ? DEFAULT_LINES : Number(raw), MAX_LINES)
   const log = ctx.deps.deployer.logsOf(mock.id, limit).join('\n')
-  const saved = await ctx.deps.store.write(async (tx) => tx.logs.create({ mockServiceId: mock.id, trackingId: null, log }))
+  // The runtime that wrote these lines was started by the mock service's last deploy.
+  const saved = await ctx.deps.store.write(async (tx) => {
+    const deploy = await tx.trackings.latestOf(mock.id, 'deploy')
+    return await tx.logs.create({ mockServiceId: mock.id, trackingId: deploy?.trackingId ?? null, log })
+  })
   const accept = ctx.req.headers.accept ?? ''
   if (/application\/(x-)?gzip/i.test(accept)) {
     return {
@@ -35,7 +40,8 @@ async function snapshot (ctx: ApiContext): Promise<HandlerResult> {
       },
     }
   }
-  return { result: { log, logId: saved.logId, serviceMockId: mock.id, trackingId: saved.trackingId } }
+  // spec/002 types trackingId as a string: '' for a mock service never deployed (no runtime wrote a line)
+  return { result: { log, logId: saved.logId, serviceMockId: mock.id, trackingId: saved.trackingId ?? '' } }
 }
 
 export const logRoutes: Route[] = [

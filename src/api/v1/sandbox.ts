@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http'
 import { createError } from '../../errors/index.js'
 import { readDefinition, type MockServiceDocument, type ResponseDsl, type Transaction } from '../../dsl/index.js'
 import { compileBodyPredicate, compileMatcher, failureInWords, isPrepared, MatchRequest, prepareMultipart, preparePredicates } from '../../match/index.js'
@@ -9,16 +10,23 @@ import { invalidField, validatorOf } from '../validation.js'
  * The sandbox (issue 7): test a request against a transaction, or every transaction of a service,
  * without deploying. Matching is the runtime's own compiled matcher (src/match), and the words of
  * `matchingLog` are the runtime's near-miss diagnosis, formatted (failureInWords): one code path.
+ *
+ * The product's clients (the sv-mcp tools) open a sandbox first, `GET .../sandbox?transactionId=`,
+ * then send `POST .../sandbox/test-request {httpRequest}` naming no transaction: the request is
+ * tested against the sandbox the caller opened last in that workspace (kept in the store).
  */
 
 interface NameValue { name: string; value: string }
 interface SandboxRequest {
   transactionId?: number
   serviceId?: number
-  httpRequest: { method?: string; path?: string; queryParameters?: NameValue[]; headers?: NameValue[]; content?: string | null }
+  /** `body` (base64) is what the product's clients send; `content` the older name. */
+  httpRequest: { method?: string; path?: string; queryParameters?: NameValue[]; headers?: NameValue[]; body?: string | null; content?: string | null }
 }
 
 const nameValues = { type: ['array', 'null'], maxItems: 1000, items: { type: 'object', required: ['name'], properties: { name: { type: 'string', maxLength: 1000 }, value: { type: ['string', 'null'], maxLength: 100_000 } } } }
+
+const base64 = { type: ['string', 'null'], pattern: '^[A-Za-z0-9+/\\s]*={0,2}\\s*$' }
 
 const readSandboxRequest = validatorOf<SandboxRequest>({
   type: 'object',
@@ -33,7 +41,8 @@ const readSandboxRequest = validatorOf<SandboxRequest>({
         path: { type: 'string', maxLength: 8000 },
         queryParameters: nameValues,
         headers: nameValues,
-        content: { type: ['string', 'null'], pattern: '^[A-Za-z0-9+/\\s]*={0,2}\\s*$' },
+        body: base64,
+        content: base64,
       },
     },
   },
@@ -47,9 +56,17 @@ function intQuery (ctx: ApiContext, name: string): number | undefined {
   return Number(raw)
 }
 
-/** The transactions the sandbox tests against: one (by id) or every one of a service. */
-async function transactionsFor (ctx: ApiContext, workspace: Workspace, transactionId: number | undefined, serviceId: number | undefined): Promise<StoredTransaction[]> {
+/**
+ * The transactions the sandbox tests against: one (by id), every one of a service, or, when the
+ * request names neither, the transaction of the sandbox the caller opened in this workspace.
+ */
+async function transactionsFor (ctx: ApiContext, workspace: Workspace, transactionId: number | undefined, serviceId: number | undefined, useOpened = false): Promise<StoredTransaction[]> {
   const store = ctx.deps.store
+  if (transactionId === undefined && serviceId === undefined && useOpened) {
+    const opened = await store.sandboxes.get(workspace.id, ctx.principal.user.id)
+    if (opened === undefined) throw invalidField('/transactionId', `is required: name one (or serviceId), or open a sandbox first with GET /api/v1/workspaces/${workspace.id}/sandbox?transactionId=<id>`)
+    transactionId = opened.transactionId
+  }
   if (transactionId !== undefined) {
     const txn = await store.transactions.get(workspace.id, transactionId)
     if (txn === undefined) throw createError('ERR_API_NOT_FOUND', [`Transaction ${transactionId}`])
@@ -72,11 +89,17 @@ function documentOf (transactions: StoredTransaction[]): MockServiceDocument {
 
 const mimeByShorthand: Record<string, string> = { json: 'application/json', xml: 'application/xml', text: 'text/plain', html: 'text/html' }
 
+/** The reason phrase of a status: the standard one when the transaction sets none ('' for an unknown code). */
+function reasonOf (status: number, given: string | undefined): string {
+  return given ?? STATUS_CODES[status] ?? ''
+}
+
 /** The answer a mock service would give with this response: status, reason, headers, base64 body. */
 async function answerOf (dsl: ResponseDsl, req: MatchRequest, conditionsOf: Transaction) {
   let status = dsl.status
-  let statusMessage = dsl.statusMessage ?? null
-  const conditions = dsl.statusCodeConditions ?? conditionsOf.dsl.statusCodeConditions ?? []
+  let statusMessage = reasonOf(status, dsl.statusMessage)
+  const own = dsl.statusCodeConditions ?? []
+  const conditions = own.length > 0 ? own : conditionsOf.dsl.statusCodeConditions ?? []
   for (const condition of conditions) {
     const predicate = compileBodyPredicate(condition.matcher, '')
     if ('error' in predicate) continue
@@ -84,7 +107,7 @@ async function answerOf (dsl: ResponseDsl, req: MatchRequest, conditionsOf: Tran
     if (isPrepared(predicate)) await preparePredicates(req, [predicate])
     if (predicate.test(req)) {
       status = condition.status
-      statusMessage = condition.statusMessage ?? null
+      statusMessage = reasonOf(status, condition.statusMessage)
       break
     }
   }
@@ -99,7 +122,7 @@ async function answerOf (dsl: ResponseDsl, req: MatchRequest, conditionsOf: Tran
 async function testRequest (ctx: ApiContext) {
   const workspace = await ctx.workspace()
   const input = readSandboxRequest(await ctx.json())
-  const transactions = await transactionsFor(ctx, workspace, input.transactionId ?? intQuery(ctx, 'transactionId'), input.serviceId ?? intQuery(ctx, 'serviceId'))
+  const transactions = await transactionsFor(ctx, workspace, input.transactionId ?? intQuery(ctx, 'transactionId'), input.serviceId ?? intQuery(ctx, 'serviceId'), true)
   const matcher = compileMatcher(documentOf(transactions), (txn) => txn)
   const http = input.httpRequest
   const query = (http.queryParameters ?? []).map((q) => `${encodeURIComponent(q.name)}=${encodeURIComponent(q.value ?? '')}`).join('&')
@@ -110,7 +133,8 @@ async function testRequest (ctx: ApiContext) {
     const existing = headers[name]
     headers[name] = existing === undefined ? (h.value ?? '') : [...(Array.isArray(existing) ? existing : [existing]), h.value ?? '']
   }
-  const body = http.content === undefined || http.content === null || http.content === '' ? null : Buffer.from(http.content, 'base64')
+  const content = http.body ?? http.content
+  const body = content === undefined || content === null || content === '' ? null : Buffer.from(content, 'base64')
   const req = new MatchRequest((http.method ?? 'GET').toUpperCase(), query === '' ? path : `${path}?${query}`, headers, body)
   if (matcher.needsForm && body !== null) await prepareMultipart(req)
   if (matcher.prepared !== null) await preparePredicates(req, matcher.prepared)
@@ -121,6 +145,8 @@ async function testRequest (ctx: ApiContext) {
   }
   const closest = matcher.diagnose(req, 1)[0]
   const matchingLog = (closest?.failed ?? []).map((f) => ({ t: now, m: failureInWords(f) }))
+  // Clients read an empty log as a match: a miss always says why, even without a near miss.
+  if (matchingLog.length === 0) matchingLog.push({ t: now, m: 'Request did not match any transaction' })
   const notFound = Buffer.from(JSON.stringify({ error: 'No transaction matched the request', closest: closest?.name ?? null })).toString('base64')
   return {
     result: {
@@ -155,7 +181,7 @@ function sampleRequestOf (t: StoredTransaction) {
 
 const base = '/api/v1/workspaces/:workspaceId/sandbox'
 
-/** The sandbox endpoints (issue 7). */
+/** The sandbox endpoints (issue 7): open one for a transaction, and test requests against it. */
 export const sandboxRoutes: Route[] = [
   {
     method: 'GET',
@@ -167,7 +193,10 @@ export const sandboxRoutes: Route[] = [
       if (id === undefined) throw invalidField('/transactionId', 'is required')
       const [txn] = await transactionsFor(ctx, workspace, id, undefined)
       const stored = txn as StoredTransaction
-      return { result: { workspaceId: workspace.id, transactionId: stored.id, serviceId: stored.serviceId, name: stored.name, httpRequest: sampleRequestOf(stored) } }
+      const userId = ctx.principal.user.id
+      // Opens the sandbox: a following test-request naming no transaction tests against this one.
+      await ctx.deps.store.write(async (tx) => tx.sandboxes.open({ workspaceId: workspace.id, userId, transactionId: stored.id }))
+      return { result: { workspaceId: workspace.id, userId, transactionId: stored.id, serviceId: stored.serviceId, name: stored.name, httpRequest: sampleRequestOf(stored) } }
     },
   },
   { method: 'POST', path: `${base}/test-request`, family: 'v1', handler: testRequest },

@@ -24,7 +24,8 @@ export function mockServiceView (m: MockService, service: Service | undefined, c
     registryId: m.registryId,
     vseId: m.vseId,
     platformVseId: m.platformVseId,
-    endpointPreference: m.endpointPreference,
+    // spec/002 types it as a string: HTTP (what the runtime serves) when none was chosen
+    endpointPreference: m.endpointPreference ?? 'HTTP',
     liveSystemHost: m.liveSystemHost,
     liveSystemPort: m.liveSystemPort,
     thinkTime: m.thinkTime,

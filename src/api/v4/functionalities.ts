@@ -15,6 +15,16 @@ export function offerFunctionality (funcId: string, displayName: string): void {
   offered.set(funcId, displayName)
 }
 
+/**
+ * Whether a capability is offered now (a workspace's feature flags follow it).
+ *
+ * @example
+ * isOffered('mockServices') // true
+ */
+export function isOffered (funcId: string): boolean {
+  return offered.has(funcId)
+}
+
 /** The functionalities, in the shape of spec/001 (`size` -1: not limited). */
 export function functionalities () {
   return {

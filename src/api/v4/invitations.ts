@@ -76,8 +76,9 @@ function invitationView (inv: Invitation, extra: { accountName: string; inviting
     inviteeUserId: inv.inviteeUserId,
     invitedById: inv.invitedById,
     ...links,
-    invitingEmail: extra.inviting?.email ?? null,
-    invitingName: extra.inviting === undefined ? null : displayNameOf(extra.inviting),
+    // strings in spec/001: '' when the inviting user is gone
+    invitingEmail: extra.inviting?.email ?? '',
+    invitingName: extra.inviting === undefined ? '' : displayNameOf(extra.inviting),
   }
 }
 

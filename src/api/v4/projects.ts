@@ -22,7 +22,7 @@ function projectView (p: Project, accountId: number) {
   return {
     id: p.id,
     name: p.name,
-    description: p.description,
+    description: p.description ?? '',
     workspaceId: p.workspaceId,
     accountId,
     userId: p.userId,

@@ -1,6 +1,7 @@
 import type { Account, AccountMember, AccountProfile, User, Workspace, WorkspaceMember } from '../../store/index.js'
 import { epochSeconds, epochSecondsOrNull } from '../format.js'
 import { localLocation } from '../local-location.js'
+import { workspaceBilling, workspaceFeatures, workspacePlan } from './workspace-plan.js'
 
 /* The spec/001 shapes of /api/v4, in one place so that every endpoint shows a record alike. */
 
@@ -19,12 +20,13 @@ export function accountView (account: Account, profile: AccountProfile | undefin
   return {
     id: account.id,
     name: account.name,
-    description: profile?.description ?? null,
+    // spec/001 types these as strings, and clients' models refuse null there: '' when unset.
+    description: profile?.description ?? '',
     created: epochSeconds(account.created),
     updated: epochSeconds(account.updated),
     aiConsent: profile?.aiConsent ?? false,
-    welcomeScreenLinkText: profile?.welcomeLinkText ?? null,
-    welcomeScreenLinkUrl: profile?.welcomeLinkUrl ?? null,
+    welcomeScreenLinkText: profile?.welcomeLinkText ?? '',
+    welcomeScreenLinkUrl: profile?.welcomeLinkUrl ?? '',
     ...(member === undefined ? {} : { roles: member.roles, enabled: member.enabled }),
   }
 }
@@ -59,7 +61,7 @@ export function workspaceMemberView (user: User, member: Pick<WorkspaceMember, '
   }
 }
 
-/** The workspace of spec/001 as lists show it (no locations, features, plan or billing). */
+/** The workspace of spec/001 as lists show it (no locations, features, plan or billing; `expiration` and `credits` are there). */
 export function workspaceListView (w: Workspace, owner: User | undefined, membersCount: number) {
   return {
     id: w.id,
@@ -74,33 +76,19 @@ export function workspaceListView (w: Workspace, owner: User | undefined, member
     membersCount,
     allowance: { amount: 0, type: 'credits' },
     accountId: w.accountId,
+    // A self-hosted workspace never expires and has no credits to spend.
+    expiration: null,
+    credits: 0,
   }
-}
-
-const plan = {
-  id: 'understudy',
-  name: 'Understudy',
-  type: 'self-hosted',
-  maxConcurrentMockServices: -1,
-  mockServicesMaxReplicas: -1,
-  mockServicesExpiration: -1,
-  maxWorkspaces: -1,
-  isMetered: false,
-  isSandBox: false,
-  isFreeTier: false,
-  isTrial: false,
-  multiLocation: false,
 }
 
 /** The create response adds the features, plan, credits and billing a client may read. */
 export function workspaceCreateView (w: Workspace, owner: User | undefined, membersCount: number) {
   return {
     ...workspaceListView(w, owner, membersCount),
-    features: { mockServicesForPrivateCloud: false, functionalApi: true, testScheduler: false, privateLocations: true, multiLocation: false },
-    plan,
-    expiration: null,
-    credits: 0,
-    billing: null,
+    features: workspaceFeatures(),
+    plan: workspacePlan(w),
+    billing: workspaceBilling(),
   }
 }
 

@@ -41,7 +41,8 @@ export function compileRequest (request: RequestDsl, report: ReportProblem): Com
   request.queryParams?.forEach((m, i) => push(out, compileField('queryParams', m, `${base}/queryParams/${i}`, readQuery, (k) => k, report)))
   request.headers?.forEach((m, i) => push(out, compileField('headers', m, `${base}/headers/${i}`, readHeader, (k) => k.toLowerCase(), report)))
   request.cookies?.forEach((m, i) => push(out, compileField('cookies', m, `${base}/cookies/${i}`, readCookie, (k) => k, report)))
-  if (request.credentials !== undefined) {
+  // Credentials sent empty are kept in the DSL as sent; they ask for nothing.
+  if (request.credentials !== undefined && ((request.credentials.username ?? '') !== '' || (request.credentials.password ?? '') !== '')) {
     out.predicates.push(new CredentialsPredicate(request.credentials.username ?? '', request.credentials.password ?? '', `${base}/credentials`))
   }
   request.body?.forEach((m, i) => {

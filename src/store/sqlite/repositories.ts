@@ -9,6 +9,7 @@ import { monitoringRepository, oauthRepository, routeMonitoringWrites } from './
 import { cloneTrackingRepository, logSnapshotRepository, trackingRepository } from './tracking-repositories.js'
 import { transactionRepository } from './transaction-repository.js'
 import { tenancyRepository } from './tenancy-repository.js'
+import { sandboxRepository } from './sandbox-repository.js'
 import { searchRepository } from './search-repository.js'
 
 /**
@@ -31,6 +32,7 @@ export function createRepositories (ctx: RepoContext): Repositories {
     trackings: trackingRepository(ctx),
     cloneTrackings: cloneTrackingRepository(ctx),
     logs: logSnapshotRepository(ctx),
+    sandboxes: sandboxRepository(ctx),
     mockSettings: mockSettingRepository(ctx),
     tenancy: tenancyRepository(ctx),
     search: searchRepository(ctx),
@@ -49,7 +51,7 @@ export function createRepositories (ctx: RepoContext): Repositories {
  * const top = routeWrites(createRepositories(readerContext), store.write, () => mutex.locked)
  */
 export function routeWrites (reads: Repositories, write: Store['write'], writerBusy: () => boolean): Repositories {
-  const { accounts, users, apiKeys, workspaces, services, tags, transactions, mockServices, assets, trackings, cloneTrackings, logs, mockSettings, tenancy, search } = reads
+  const { accounts, users, apiKeys, workspaces, services, tags, transactions, mockServices, assets, trackings, cloneTrackings, logs, sandboxes, mockSettings, tenancy, search } = reads
   return {
     accounts: { ...accounts, create: async (input) => await write(async (tx) => await tx.accounts.create(input)) },
     users: {
@@ -113,6 +115,7 @@ export function routeWrites (reads: Repositories, write: Store['write'], writerB
     },
     cloneTrackings: { ...cloneTrackings, create: async (input) => await write(async (tx) => await tx.cloneTrackings.create(input)) },
     logs: { ...logs, create: async (input) => await write(async (tx) => await tx.logs.create(input)) },
+    sandboxes: { ...sandboxes, open: async (input) => await write(async (tx) => await tx.sandboxes.open(input)) },
     mockSettings: {
       ...mockSettings,
       create: async (input) => await write(async (tx) => await tx.mockSettings.create(input)),

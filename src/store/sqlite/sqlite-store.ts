@@ -68,6 +68,7 @@ class SqliteStore implements Store {
   readonly trackings: Repositories['trackings']
   readonly cloneTrackings: Repositories['cloneTrackings']
   readonly logs: Repositories['logs']
+  readonly sandboxes: Repositories['sandboxes']
   readonly mockSettings: Repositories['mockSettings']
   readonly tenancy: Repositories['tenancy']
   readonly search: Repositories['search']
@@ -108,6 +109,7 @@ class SqliteStore implements Store {
     this.trackings = top.trackings
     this.cloneTrackings = top.cloneTrackings
     this.logs = top.logs
+    this.sandboxes = top.sandboxes
     this.mockSettings = top.mockSettings
     this.tenancy = top.tenancy
     this.search = top.search

@@ -69,6 +69,12 @@ export function trackingRepository (ctx: RepoContext): TrackingRepository {
       next.updated = ctx.now()
       return trackings.decode(returnedRow(conn.statement(trackings.updateSql).get(trackings.encode(next))))
     },
+    async latestOf (mockServiceId, action) {
+      ctx.check()
+      // rowid breaks ties between trackings created in the same millisecond
+      const row = rowOf(conn.statement(`SELECT ${trackings.columns} FROM trackings WHERE mock_service_id = ? AND action = ? ORDER BY created DESC, rowid DESC LIMIT 1`).get(mockServiceId, action))
+      return row === undefined ? undefined : trackings.decode(row)
+    },
   }
 }
 

@@ -171,7 +171,7 @@ describe('POST /api/v4/search', () => {
     expect((await call(platform, a.auth.owner, 'DELETE', `/api/v4/workspaces/${a.workspaceId}/users/${a.userIds.viewer}`)).status).toBe(200)
     expect((await call(platform, a.auth.viewer, 'POST', '/api/v4/search', { entity: 'tests' })).body.total).toBe(0)
     const meta = await call<{ entities: Record<string, { fields: Record<string, string>; relations: Record<string, string> }> }>(platform, a.auth.viewer, 'GET', '/api/v4/search/metadata')
-    expect(meta.body.result.entities['tests']?.relations).toEqual({ bucket: 'buckets', workspace: 'workspaces' })
+    expect(meta.body.result.entities['tests']?.relations).toEqual({ bucket: 'buckets', workspace: 'workspaces', owner: 'users', project: 'projects' })
     expect(meta.body.result.entities['tests']?.fields).toMatchObject({ id: 'string', name: 'string', workspaceId: 'integer' })
   })
 })

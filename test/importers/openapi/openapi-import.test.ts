@@ -277,6 +277,82 @@ components:
   })
 })
 
+describe('importOpenApi: example values given by $ref', () => {
+  // GitHub's description writes `value: {$ref: '#/components/examples/issue'}` in 29 operations.
+  const doc = `
+openapi: 3.0.3
+info: { title: t, version: '1' }
+paths:
+  /issue:
+    get:
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: { type: object }
+              examples:
+                default: { value: { $ref: '#/components/examples/issue' } }
+  /named:
+    get:
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              examples:
+                table: { value: { $ref: '#/components/examples/view' } }
+                board: { value: { $ref: '#/components/examples/chained' } }
+  /media-example:
+    get:
+      responses:
+        '200': { description: ok, content: { application/json: { example: { $ref: '#/components/examples/issue' } } } }
+  /schema-example:
+    get:
+      responses:
+        '200': { description: ok, content: { application/json: { schema: { type: object, example: { $ref: '#/components/examples/issue' } } } } }
+  /plain-value:
+    get:
+      responses:
+        '200': { description: ok, content: { application/json: { example: { $ref: '#/components/schemas/NotAnExample' } } } }
+  /dangling:
+    get:
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: { type: object, properties: { fallback: { type: boolean } } }
+              examples: { broken: { value: { $ref: '#/components/examples/missing' } } }
+components:
+  schemas:
+    NotAnExample: { literal: true }
+  examples:
+    issue: { summary: an issue, value: { id: 1, title: Found a bug } }
+    view: { value: { layout: table } }
+    chained: { value: { $ref: '#/components/examples/view' } }
+`
+  const result = importText(doc)
+  const body = (name: string) => JSON.parse(bodyOf(byName(result.document.transactions, name))) as unknown
+
+  it('serves the value an examples entry refers to, never the $ref object', () => {
+    expect(body('GET /issue')).toEqual({ id: 1, title: 'Found a bug' })
+    expect(body('GET /named [example=table]')).toEqual({ layout: 'table' })
+    expect(body('GET /named [example=board]')).toEqual({ layout: 'table' })
+  })
+
+  it('follows a $ref given as a media type or schema example; a target that is no Example Object is the value itself', () => {
+    expect(body('GET /media-example')).toEqual({ id: 1, title: 'Found a bug' })
+    expect(body('GET /schema-example')).toEqual({ id: 1, title: 'Found a bug' })
+    expect(body('GET /plain-value')).toEqual({ literal: true })
+  })
+
+  it('falls back to the schema, with a warning, when the $ref points at nothing', () => {
+    expect(body('GET /dangling')).toEqual({ fallback: true })
+    expect(result.warnings.map((w) => w.message).join('\n')).toContain('#/components/examples/missing')
+  })
+})
+
 describe('importOpenApi: Swagger 2.0', () => {
   const swagger = JSON.stringify({
     swagger: '2.0',

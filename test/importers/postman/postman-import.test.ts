@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { loadDefinitionText } from '../../../src/dsl/index.js'
+import { decodeContent, loadDefinitionText } from '../../../src/dsl/index.js'
 import { thrown } from '../../helpers/errors.js'
 import { compileMatcher, MatchRequest } from '../../../src/match/index.js'
 import { importFile } from '../../../importers/index.js'
@@ -36,7 +36,7 @@ describe('importPostman golden files', () => {
     const { warnings } = importPostman({ bytes: readFileSync(join(fixtures, file)), fileName: file })
     expect(warnings.map((w) => `${w.at ?? ''} ${w.message}`)).toEqual([
       '/item/1/response/0 example "Adopt / Conflict" matches the same requests as "Adopt / Adopted", which answers them; this one answers requests with the header x-mock-response-name: Conflict',
-      '/item/2 request "Upload part" has no saved example response; it is imported as a placeholder answering 200 with an empty body (save an example in Postman to mock a real answer)',
+      '/item/2 request "Upload part" has no saved example response; it is imported as a placeholder answering 200 with an empty JSON object {} (application/json, so that test scripts calling pm.response.json() can run; save an example in Postman to mock a real answer)',
     ])
   })
 })
@@ -58,6 +58,26 @@ describe('importPostman mapping decisions', () => {
       { name: 'r', request: { url: { raw: '{{base}}/items', host: ['{{base}}'], path: ['items'] } }, response: [{ name: 'ok', code: 200 }] },
     ], { variable: [{ key: 'base', value: 'https://shop.test:8443/api/v1' }] }))
     expect(document.transactions[0]?.dsl.requestDsl).toMatchObject({ host: 'shop.test:8443', url: { matchingValue: '/api/v1/items' } })
+  })
+
+  it('answers a request without a saved example with JSON: its own JSON body, else {}, and says so', () => {
+    const { document, warnings } = importPostman(collection([
+      { name: 'list', request: { method: 'GET', url: 'https://api.test/pets' } },
+      { name: 'create', request: { method: 'POST', url: 'https://api.test/pets', body: { mode: 'raw', raw: '{"name":"Rex"}', options: { raw: { language: 'json' } } } } },
+      { name: 'form', request: { method: 'POST', url: 'https://api.test/form', body: { mode: 'urlencoded', urlencoded: [{ key: 'a', value: '1' }] } } },
+    ]))
+    const answer = (name: string) => {
+      const response = document.transactions.find((t) => t.name === name)?.dsl.responseDsl
+      return { status: response?.status, contentType: response?.contentType, body: JSON.parse(decodeContent(response?.content).toString('utf8')) as unknown }
+    }
+    expect(answer('list')).toEqual({ status: 200, contentType: 'json', body: {} })
+    expect(answer('create')).toEqual({ status: 200, contentType: 'json', body: { name: 'Rex' } })
+    expect(answer('form')).toEqual({ status: 200, contentType: 'json', body: {} })
+    expect(warnings.map((w) => w.message)).toEqual([
+      expect.stringContaining('request "list" has no saved example response; it is imported as a placeholder answering 200 with an empty JSON object {}'),
+      expect.stringContaining('request "create" has no saved example response; it is imported as a placeholder answering 200 with the JSON body of the request'),
+      expect.stringContaining('request "form" has no saved example response; it is imported as a placeholder answering 200 with an empty JSON object {}'),
+    ])
   })
 
   it('refuses a v1 collection with a message saying how to convert it', () => {

@@ -59,7 +59,7 @@ describe('request normalization', () => {
     })
   })
 
-  it('drops nulls, empty lists, empty credentials and optional: false', () => {
+  it('drops nulls and optional: false; keeps lists and credentials sent empty, as sent', () => {
     const txn = one({
       requestDsl: {
         host: null,
@@ -75,7 +75,7 @@ describe('request normalization', () => {
     })
     expect(txn.dsl).toEqual({
       priority: 10,
-      requestDsl: { cookies: [{ key: 'c', matcherName: 'equals', matchingValue: '1' }] },
+      requestDsl: { headers: [], queryParams: [], cookies: [{ key: 'c', matcherName: 'equals', matchingValue: '1' }], body: [], credentials: { password: '' } },
       responseDsl: { status: 200 },
     })
   })
@@ -130,7 +130,7 @@ describe('response normalization', () => {
     expect(one({ requestDsl: {}, responseDsl: { content: 'aGVs\n  bG8=\n' } }).dsl.responseDsl.content).toBe('aGVsbG8=')
   })
 
-  it('drops nulls and false binary, keeps the other members', () => {
+  it('drops nulls, keeps the other members (binary: false as sent)', () => {
     const response = one({
       requestDsl: {},
       responseDsl: {
@@ -150,7 +150,7 @@ describe('response normalization', () => {
       responseDsl: { statusMessage: 'Created', proxyUrl: 'https://live.example/api', charset: 'utf-8', binary: true, contentType: 'json' },
     }).dsl.responseDsl
     expect(kept).toEqual({ status: 200, statusMessage: 'Created', proxyUrl: 'https://live.example/api', charset: 'utf-8', binary: true, contentType: 'json' })
-    expect(one({ requestDsl: {}, responseDsl: { binary: false } }).dsl.responseDsl).toEqual({ status: 200 })
+    expect(one({ requestDsl: {}, responseDsl: { binary: false } }).dsl.responseDsl).toEqual({ status: 200, binary: false })
   })
 
   it('turns header values into strings', () => {
