@@ -99,7 +99,7 @@ const explicitMonitoring: Record<string, AccessRule> = {
 export interface MonitoringRouteShape {
   method: string
   path: string
-  auth?: 'bearer' | 'basic' | 'either' | 'none'
+  auth?: 'bearer' | 'basic' | 'none'
   scope?: string | readonly string[]
 }
 
@@ -125,8 +125,7 @@ export function describeMonitoringAuth (route: MonitoringRouteShape): string {
   switch (route.auth ?? 'bearer') {
     case 'none': return 'none'
     case 'basic': return 'API key (Basic)'
-    case 'either': return 'token or API key'
-    case 'bearer': return `${scopes.length === 0 ? 'token' : `token with ${scopes.map((s) => `\`${s}\``).join(' or ')}`}, or API key`
+    case 'bearer': return scopes.length === 0 ? 'token' : `token with ${scopes.map((s) => `\`${s}\``).join(' or ')}`
   }
 }
 

@@ -3,6 +3,7 @@ import type { Logger } from '../../log/index.js'
 import type { Store } from '../../store/index.js'
 import { Authenticator } from '../auth.js'
 import { InspectionStreams } from './inspection-stream.js'
+import { SessionTokens } from './monitor-tokens.js'
 import { csrfMatches, sessionCookie, UiSessions, type UiSession } from './sessions.js'
 import { defaultUiDir, SECURITY_HEADERS, StaticAssets } from './static.js'
 
@@ -13,6 +14,8 @@ export interface UiFrontOptions {
   baseUrl: string
   /** Where the built dashboard lives (default: dist/ui of this installation). */
   uiDir?: string
+  /** Whether a request is the monitoring API's: those take the session's OAuth token, not its API key. */
+  isMonitoringRequest?: (req: IncomingMessage) => boolean
 }
 
 /** A request listener in front of the API's, plus what must be closed with the platform. */
@@ -31,7 +34,7 @@ const STREAM_PATH = /^\/ui\/events\/workspaces\/(\d{1,15})\/service-mocks\/(\d{1
 /**
  * The dashboard's server side (docs/dashboard.md): static files under /ui/, sign-in to a session
  * cookie, and the translation of that cookie into the API's own Basic authentication for
- * /api and /reports, with a CSRF token required on every state-changing request. Everything else
+ * /api and /reports (and into the session's own OAuth token for the monitoring API), with a CSRF token required on every state-changing request. Everything else
  * goes to the API handler untouched; the dashboard reaches the store only through the public APIs.
  */
 export function createUiFront (options: UiFrontOptions, api: (req: IncomingMessage, res: ServerResponse) => void): UiFront {
@@ -39,6 +42,8 @@ export function createUiFront (options: UiFrontOptions, api: (req: IncomingMessa
   const sessions = new UiSessions()
   const streams = new InspectionStreams(options.baseUrl, options.log)
   const authenticator = new Authenticator(options.store)
+  const monitorTokens = new SessionTokens(options.store, options.baseUrl)
+  const isMonitoringRequest = options.isMonitoringRequest ?? (() => false)
   const secure = options.baseUrl.startsWith('https:')
 
   function handle (req: IncomingMessage, res: ServerResponse): void {
@@ -91,7 +96,8 @@ export function createUiFront (options: UiFrontOptions, api: (req: IncomingMessa
     if (!csrfMatches(session, req.headers['x-csrf-token'])) {
       return 'The CSRF token is missing or wrong: sign in again.'
     }
-    req.headers.authorization = session.authorization
+    // The monitoring API takes OAuth tokens only: the session's own token, revoked at sign-out.
+    req.headers.authorization = (isMonitoringRequest(req) ? monitorTokens.authorizationOf(session) : undefined) ?? session.authorization
     return null
   }
 
@@ -144,12 +150,14 @@ export function createUiFront (options: UiFrontOptions, api: (req: IncomingMessa
       return json(res, 400, { error: { code: 'ERR_API_VALIDATION', message: 'The API key id and secret are required.', details } })
     }
     const authorization = `Basic ${Buffer.from(`${keyId}:${secret}`).toString('base64')}`
+    let userId: number
     try {
-      await authenticator.authenticate(authorization)
+      userId = (await authenticator.authenticate(authorization)).user.id
     } catch {
       return json(res, 401, { error: { code: 'ERR_API_UNAUTHORIZED', message: 'This API key id and secret do not sign in.', details: [{ path: '/secret', message: 'does not match the key id' }] } })
     }
     const session = sessions.create(keyId, authorization)
+    await monitorTokens.issue(session, userId, (s) => sessions.isAlive(s))
     return json(res, 200, { result: { csrfToken: session.csrfToken, apiKeyId: keyId } }, { 'set-cookie': sessionCookie(session, secure) })
   }
 
@@ -159,7 +167,9 @@ export function createUiFront (options: UiFrontOptions, api: (req: IncomingMessa
     if (session !== undefined) {
       if (!csrfMatches(session, req.headers['x-csrf-token'])) return json(res, 403, { error: { code: 'ERR_API_FORBIDDEN', message: 'The CSRF token is missing or wrong.' } })
       sessions.end(session)
+      await monitorTokens.revoke(session)
     }
+    await monitorTokens.revokeEnded((s) => sessions.isAlive(s))
     res.writeHead(204, { 'set-cookie': sessionCookie(null, secure), ...SECURITY_HEADERS })
     res.end()
   }
