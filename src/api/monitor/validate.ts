@@ -25,6 +25,17 @@ export const STEP_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = {
   'external-ui-test': ['integration_id', 'suite_id', 'test_id', 'is_custom_start_url', 'start_url', 'assertions', 'variables', 'note', 'skipped'],
 }
 
+/**
+ * Go clients send every field of their structs, unset strings as `""` (`"parent_environment_id": ""`,
+ * `"emails": {"notify_on": ""}`): an empty string in an optional field means "not sent".
+ */
+function dropEmptyStrings (o: JsonObject, keys: readonly string[]): void {
+  for (const key of keys) if (o[key] === '') delete o[key]
+}
+
+/** Optional string attributes of a step (of any type) that Go clients send empty. */
+const OPTIONAL_STEP_STRINGS = ['step_type', 'method', 'comparison', 'left_value', 'right_value', 'integration_id', 'suite_id', 'test_id', 'test_uuid', 'environment_uuid', 'bucket_key', 'start_url']
+
 export function isObject (value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
@@ -82,6 +93,7 @@ export function readStep (value: unknown, path: string, keepId = false, depth = 
   if (!isObject(value)) throw invalidField(path || '/', 'must be a step object')
   if (depth > 10) throw invalidField(path, 'nests conditions too deeply (at most 10 levels)')
   const step: JsonObject = { ...value }
+  dropEmptyStrings(step, OPTIONAL_STEP_STRINGS)
   const rawType = step['step_type'] ?? 'request'
   if (typeof rawType !== 'string') throw invalidField(`${path}/step_type`, `must be one of ${STEP_TYPES.join(', ')}`)
   const type = STEP_TYPE_ALIASES[rawType] ?? rawType
@@ -164,8 +176,10 @@ export interface TestInput {
  * A test body: `name` required on create (a string of 1 to 200 characters), `description` a string
  * or null, `steps` an array of steps, `default_environment_id` a string.
  */
-export function readTest (value: unknown, path: string, create: boolean): TestInput {
-  if (!isObject(value)) throw invalidField(path || '/', 'must be a test object')
+export function readTest (body: unknown, path: string, create: boolean): TestInput {
+  if (!isObject(body)) throw invalidField(path || '/', 'must be a test object')
+  const value: JsonObject = { ...body }
+  dropEmptyStrings(value, ['description', 'default_environment_id'])
   const out: TestInput = {}
   const name = value['name']
   if (name !== undefined || create) {
@@ -199,6 +213,11 @@ export function readEnvironment (value: unknown, path: string, create: boolean):
   delete env['id']
   delete env['test_id']
   delete env['exported_at']
+  dropEmptyStrings(env, Object.keys(env).filter((k) => k !== 'name' || !create))
+  if (isObject(env['emails'])) {
+    env['emails'] = { ...env['emails'] }
+    dropEmptyStrings(env['emails'] as JsonObject, Object.keys(env['emails'] as JsonObject))
+  }
   if (create || env['name'] !== undefined) {
     if (typeof env['name'] !== 'string' || env['name'].trim() === '' || env['name'].length > 200) throw invalidField(`${path}/name`, 'is required: a string of 1 to 200 characters')
   }
@@ -246,8 +265,10 @@ export function readEnvironment (value: unknown, path: string, create: boolean):
 }
 
 /** A schedule body: `environment_id` (string), `interval` (one of INTERVALS), `note`. */
-export function readSchedule (value: unknown, create: boolean): { environment_id?: string; interval?: string; note?: string | null } {
-  if (!isObject(value)) throw invalidField('/', 'must be a schedule object')
+export function readSchedule (body: unknown, create: boolean): { environment_id?: string; interval?: string; note?: string | null } {
+  if (!isObject(body)) throw invalidField('/', 'must be a schedule object')
+  const value: JsonObject = { ...body }
+  dropEmptyStrings(value, create ? ['note'] : ['note', 'environment_id', 'interval'])
   const out: { environment_id?: string; interval?: string; note?: string | null } = {}
   const env = value['environment_id']
   if (env !== undefined || create) {
