@@ -1,4 +1,4 @@
-import { Agent, request, type Dispatcher } from 'undici'
+import { Agent, buildConnector, request, type Dispatcher } from 'undici'
 import { ResponseData } from './response.js'
 
 /** Bodies are read up to this size for assertions; the rest is counted, not kept. */
@@ -9,12 +9,14 @@ const agents = new Map<string, Agent>()
 const MAX_AGENTS = 32
 
 /**
- * Shared connection pools (keep-alive): one per combination of `verify_ssl` and client
- * certificate, shared across runs so that a schedule reuses its connections. A client certificate
- * is a PEM text holding the certificate and its private key.
+ * Shared connection pools (keep-alive): one per combination of `verify_ssl`, HTTP version and
+ * client certificate, shared across runs so that a schedule reuses its connections. A client
+ * certificate is a PEM text holding the certificate and its private key. `http2` lets an https
+ * server choose HTTP/2 (ALPN); `h2c` speaks HTTP/2 with prior knowledge on plain http:// (undici's
+ * `useH2c`), which an HTTP/1.1-only server cannot answer.
  */
-function dispatcher (verifySsl: boolean, clientCertificate: string | null): Dispatcher {
-  const key = `${verifySsl ? 1 : 0}:${clientCertificate ?? ''}`
+function dispatcher (verifySsl: boolean, clientCertificate: string | null, http2: boolean, h2c: boolean): Dispatcher {
+  const key = `${verifySsl ? 1 : 0}:${http2 ? 1 : 0}:${h2c ? 1 : 0}:${clientCertificate ?? ''}`
   let agent = agents.get(key)
   if (agent === undefined) {
     if (agents.size >= MAX_AGENTS) {
@@ -23,7 +25,11 @@ function dispatcher (verifySsl: boolean, clientCertificate: string | null): Disp
       oldest.close().catch(() => {})
     }
     const cert = clientCertificate !== null && clientCertificate.trim() !== '' ? { cert: clientCertificate, key: clientCertificate } : {}
-    agent = new Agent({ keepAliveTimeout: 10_000, connect: { rejectUnauthorized: verifySsl, ...cert } })
+    const tls = { rejectUnauthorized: verifySsl, ...cert }
+    // undici's pools drop `useH2c` from connect options: h2c needs a connector built with it
+    // (the option exists in undici 7 but not in its BuildOptions type).
+    const connect = h2c ? buildConnector({ ...tls, allowH2: true, useH2c: true } as unknown as buildConnector.BuildOptions) : tls
+    agent = new Agent({ keepAliveTimeout: 10_000, allowH2: http2 || h2c, connect })
     agents.set(key, agent)
   }
   return agent
@@ -40,6 +46,10 @@ export interface SendOptions {
   verifySsl: boolean
   /** PEM text with the client certificate and its key (environment `client_certificate`), or null. */
   clientCertificate: string | null
+  /** HTTP/2 where an https server offers it (environment `http_version_support: h2`). */
+  http2?: boolean
+  /** HTTP/2 with prior knowledge on plain http:// (environment `force_h2c`). */
+  h2c?: boolean
   timeoutMs: number
   signal?: AbortSignal | undefined
 }
@@ -59,7 +69,7 @@ export async function send (out: OutgoingRequest, options: SendOptions): Promise
     method: out.method as Dispatcher.HttpMethod,
     headers,
     body: out.body,
-    dispatcher: dispatcher(options.verifySsl, options.clientCertificate),
+    dispatcher: dispatcher(options.verifySsl, options.clientCertificate, options.http2 === true, options.h2c === true),
     headersTimeout: options.timeoutMs,
     bodyTimeout: options.timeoutMs,
     signal: AbortSignal.any(signals),

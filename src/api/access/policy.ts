@@ -93,6 +93,9 @@ const explicitMonitoring: Record<string, AccessRule> = {
   // POST /buckets names its workspace by `team_uuid` (query or body): src/api/monitor/authorize.ts
   'POST /buckets': { scope: 'workspace', need: 'manager' },
   'DELETE /buckets/:bucketKey': { scope: 'workspace', need: 'manager' },
+  // A team's notification channels are administered like its buckets.
+  'POST /teams/:teamId/integrations': { scope: 'workspace', need: 'manager' },
+  'DELETE /teams/:teamId/integrations/:integrationId': { scope: 'workspace', need: 'manager' },
 }
 
 /** A route of the monitoring API as the policy sees it (src/api/monitor/types.ts MonitorRoute). */

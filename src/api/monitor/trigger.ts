@@ -98,7 +98,7 @@ const bucketTrigger = async (ctx: MonitorContext): Promise<{ status: number; dat
   const id = ctx.params['triggerId'] ?? ''
   const bucket = await ctx.deps.store.monitoring.getBucketByTrigger(id)
   if (bucket === undefined) throw createError('ERR_API_NOT_FOUND', [`Trigger ${id}`])
-  const tests = await ctx.deps.store.monitoring.listTests(bucket.key, -1, 0)
+  const tests = await ctx.deps.store.monitoring.listTests(bucket.key, -1, 0, 'oldest')
   return await start(ctx, bucket, tests)
 }
 

@@ -16,6 +16,12 @@ const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIO
 /** Schedule intervals of the product. */
 export const INTERVALS = ['1m', '5m', '15m', '30m', '1h', '6h', '1d'] as const
 
+/** `1h` or `1.0h` (the form the product reads back) -> `1h`; undefined for anything else. */
+export function shortInterval (value: string): string | undefined {
+  const short = value.replace(/^(\d+)\.0([mhd])$/, '$1$2')
+  return (INTERVALS as readonly string[]).includes(short) ? short : undefined
+}
+
 /** The attributes each step type shows (null when not sent, spec/000). */
 export const STEP_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = {
   request: ['method', 'url', 'body', 'assertions', 'variables', 'auth', 'headers', 'form', 'scripts', 'before_scripts', 'note', 'skipped'],
@@ -201,7 +207,14 @@ export function readTest (body: unknown, path: string, create: boolean): TestInp
   return out
 }
 
-const ENV_BOOLEANS = ['preserve_cookies', 'verify_ssl', 'stop_on_failure', 'retry_on_failure'] as const
+const ENV_BOOLEANS = ['preserve_cookies', 'verify_ssl', 'stop_on_failure', 'retry_on_failure', 'force_h2c'] as const
+
+/**
+ * `http_version_support` of an environment: `h1_1` HTTP/1.1 only (the default); `h2` HTTP/2 where
+ * an https server offers it (ALPN), else 1.1. `force_h2c` makes plain http:// requests HTTP/2 with
+ * prior knowledge (h2c), for servers that speak only that.
+ */
+export const HTTP_VERSIONS = ['h1_1', 'h2'] as const
 
 /**
  * An environment body (create: `name` required; update: only what is sent changes). Returns the
@@ -233,6 +246,10 @@ export function readEnvironment (value: unknown, path: string, create: boolean):
   for (const key of ENV_BOOLEANS) optionalBoolean(env, key, path)
   optionalString(env, 'script', path)
   optionalString(env, 'parent_environment_id', path)
+  const version = env['http_version_support']
+  if (version !== undefined && version !== null && !(HTTP_VERSIONS as readonly unknown[]).includes(version)) {
+    throw invalidField(`${path}/http_version_support`, `must be one of ${HTTP_VERSIONS.join(', ')}`)
+  }
   optionalStringArray(env, 'regions', path)
   optionalStringArray(env, 'webhooks', path)
   if (Array.isArray(env['webhooks'])) {
@@ -277,8 +294,9 @@ export function readSchedule (body: unknown, create: boolean): { environment_id?
   }
   const interval = value['interval']
   if (interval !== undefined || create) {
-    if (typeof interval !== 'string' || !(INTERVALS as readonly string[]).includes(interval)) throw invalidField('/interval', `must be one of ${INTERVALS.join(', ')}`)
-    out.interval = interval
+    const short = typeof interval === 'string' ? shortInterval(interval) : undefined
+    if (short === undefined) throw invalidField('/interval', `must be one of ${INTERVALS.join(', ')} (or ${INTERVALS.map((i) => i.replace(/(\d+)/, '$1.0')).join(', ')})`)
+    out.interval = short
   }
   const note = value['note']
   if (note !== undefined) {
