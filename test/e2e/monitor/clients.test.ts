@@ -113,7 +113,7 @@ describe('product resources: metrics, messages, collections', () => {
     const metrics = res.body.data
     expect(metrics).toMatchObject({ timeframe: 'day', region: 'all', environment_uuid: 'all' })
     expect(metrics.response_times).toHaveLength(24)
-    const filled = (metrics.response_times as Array<{ timestamp: number; success_ratio: number | null; avg_response_time_ms: number | null }>).filter((r) => r.success_ratio !== null)
+    const filled = (metrics.response_times as Array<{ timestamp: number; success_ratio: number; avg_response_time_ms: number; test_runs: number }>).filter((r) => r.test_runs > 0)
     // Both runs fall in the current hour's interval (or, across an hour boundary, one in each).
     if (filled.length === 1) expect(filled[0]?.success_ratio).toBe(0.5)
     else expect(filled.map((r) => r.success_ratio).sort()).toEqual([0, 1])
