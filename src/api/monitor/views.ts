@@ -119,7 +119,13 @@ const ENVIRONMENT_DEFAULTS: JsonObject = {
 }
 
 export function environmentView (env: MonitorEnvironment): JsonObject {
-  return { ...ENVIRONMENT_DEFAULTS, ...env.doc, id: env.id, test_id: env.testId, version: '1.0', exported_at: seconds(Date.now()) }
+  const view: JsonObject = { ...ENVIRONMENT_DEFAULTS, ...env.doc, id: env.id, test_id: env.testId, version: '1.0', exported_at: seconds(Date.now()) }
+  // Settings not sent (or sent empty) read back as their defaults, nested ones included.
+  const emails = env.doc['emails']
+  if (typeof emails === 'object' && emails !== null) {
+    view['emails'] = { ...ENVIRONMENT_DEFAULTS['emails'] as JsonObject, ...Object.fromEntries(Object.entries(emails).filter(([, v]) => v !== null)) }
+  }
+  return view
 }
 
 /** `1h` -> `1.0h`: the form in which the product reads intervals back (and go-runscope's tests expect). */
