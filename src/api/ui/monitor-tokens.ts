@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Store } from '../../store/index.js'
 import { hashSecret } from '../auth.js'
-import { issueToken, newSecret } from '../monitor/bearer.js'
-import { SCOPES } from '../monitor/types.js'
+import { issueToken, newSecret, SCOPES } from '../monitor/index.js'
 import type { UiSession } from './sessions.js'
 
 /** The application the dashboard's tokens belong to, one per user (it shows in that user's GET /apps). */
