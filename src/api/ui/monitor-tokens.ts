@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { Store } from '../../store/index.js'
 import { hashSecret } from '../auth.js'
 import { issueToken, newSecret, SCOPES } from '../monitor/index.js'
-import type { UiSession } from './sessions.js'
+import { ABSOLUTE_MS, type UiSession } from './sessions.js'
 
 /** The application the dashboard's tokens belong to, one per user (it shows in that user's GET /apps). */
 export const DASHBOARD_APP_NAME = 'Understudy dashboard'
@@ -18,21 +18,23 @@ interface HeldToken {
  * session gets one for the key's user, with every scope (the user's workspace roles still decide,
  * as for any token), and it is revoked when the session ends. Only the platform holds it: the
  * bridge puts it on the session's monitoring requests, the browser never sees it. Sessions live in
- * memory, so a token whose session expired or whose platform restarted is revoked at the user's
- * next sign-in or any sign-out (its secret was never written anywhere, so it was unusable anyway).
+ * memory: the token of a session that expired here is revoked at the next sign-in or sign-out; one
+ * older than the longest session (a platform restarted, or another instance's) at the user's next
+ * sign-in. Its secret was never written anywhere, so such a token was unusable anyway.
  */
 export class SessionTokens {
   readonly #held = new Map<UiSession, HeldToken>()
 
-  constructor (private readonly store: Store, private readonly baseUrl: string) {}
+  constructor (private readonly store: Store, private readonly baseUrl: string, private readonly now: () => number = Date.now) {}
 
   /** Issues the session's token; `isAlive` tells which other sessions still hold theirs. */
   async issue (session: UiSession, userId: number, isAlive: (session: UiSession) => boolean): Promise<void> {
     await this.revokeEnded(isAlive)
     const clientId = await this.#appOf(userId)
-    const live = new Set([...this.#held.values()].map((t) => t.tokenId))
+    // Only tokens no session can hold any more: platforms sharing the store keep their own sessions.
+    const outlived = this.now() - ABSOLUTE_MS
     for (const token of await this.store.oauth.listTokens(userId)) {
-      if (token.clientId === clientId && !live.has(token.id)) await this.store.oauth.revokeToken(userId, token.id)
+      if (token.clientId === clientId && token.created < outlived) await this.store.oauth.revokeToken(userId, token.id)
     }
     const { id, accessToken } = await issueToken(this.store, clientId, userId, SCOPES)
     this.#held.set(session, { tokenId: id, userId, authorization: `Bearer ${accessToken}` })
