@@ -50,6 +50,25 @@ describe('the monitoring API takes OAuth tokens only', () => {
     expect(await live()).toBe(0)
     expect((await fetch(`${m.url}/buckets`, { headers: session })).status).toBe(401)
   })
+
+  it('ends the monitoring access of a session whose API key was revoked since sign-in', async () => {
+    const m = await startMonitorPlatform()
+    const v4 = async (method: string, path: string): Promise<Response> => await fetch(`${m.url}${path}`, { method, headers: { authorization: m.basic, 'content-type': 'application/json' }, ...(method === 'POST' ? { body: JSON.stringify({ name: 'dashboard key' }) } : {}) })
+    const made = await v4('POST', '/api/v4/user/api-keys')
+    expect(made.status).toBe(201)
+    const key = ((await made.json()) as { result: { id: string; secret: string } }).result
+    const ui = { 'x-requested-with': 'understudy-ui' }
+    const signIn = await fetch(`${m.url}/ui/session`, { method: 'POST', headers: { ...ui, 'content-type': 'application/json' }, body: JSON.stringify({ keyId: key.id, secret: key.secret }) })
+    expect(signIn.status).toBe(200)
+    const session = { ...ui, cookie: (signIn.headers.get('set-cookie') ?? '').split(';')[0] ?? '', 'x-csrf-token': ((await signIn.json()) as { result: { csrfToken: string } }).result.csrfToken }
+    expect((await fetch(`${m.url}/buckets`, { headers: session })).status).toBe(200)
+    expect((await v4('DELETE', `/api/v4/user/api-keys/${key.id}`)).status).toBeLessThan(300)
+    expect((await fetch(`${m.url}/buckets`, { headers: session })).status).toBe(401)
+    // Its token was revoked with it.
+    const apps = (await m.call('GET', '/apps')).body.data as Array<{ name: string; client_id: string }>
+    const dashboard = apps.find((a) => a.name === 'Understudy dashboard')
+    expect(((await m.call('GET', '/tokens')).body.data as Array<{ client_id: string }>).filter((t) => t.client_id === dashboard?.client_id)).toEqual([])
+  })
 })
 
 // Defect: GET /signin/oauth/authorize answered the consent page itself (200) where the product

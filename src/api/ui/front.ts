@@ -34,8 +34,9 @@ const STREAM_PATH = /^\/ui\/events\/workspaces\/(\d{1,15})\/service-mocks\/(\d{1
 /**
  * The dashboard's server side (docs/dashboard.md): static files under /ui/, sign-in to a session
  * cookie, and the translation of that cookie into the API's own Basic authentication for
- * /api and /reports (and into the session's own OAuth token for the monitoring API), with a CSRF token required on every state-changing request. Everything else
- * goes to the API handler untouched; the dashboard reaches the store only through the public APIs.
+ * /api and /reports (into the session's own OAuth token for the monitoring API), with a CSRF token
+ * required on every state-changing request. Everything else goes to the API handler untouched;
+ * the dashboard reaches the store only through the public APIs.
  */
 export function createUiFront (options: UiFrontOptions, api: (req: IncomingMessage, res: ServerResponse) => void): UiFront {
   const assets = new StaticAssets(options.uiDir ?? defaultUiDir())
@@ -65,22 +66,38 @@ export function createUiFront (options: UiFrontOptions, api: (req: IncomingMessa
       return
     }
     if (req.headers[UI_HEADER] !== undefined) {
-      const refusal = bridge(req, res)
-      if (refusal !== null) {
-        req.resume()
-        json(res, 401, { apiVersion: 1, error: { code: 'ERR_API_UNAUTHORIZED', message: refusal }, result: null })
+      const outcome = bridge(req, res)
+      if (typeof outcome === 'string') return refuse(req, res, outcome)
+      if (outcome !== null) {
+        // The session's token stands in for its API key, which the other APIs check on every
+        // call: a key revoked (or a user disabled) since sign-in must end the monitoring access too.
+        authenticator.authenticate(outcome.authorization).then(() => api(req, res), async () => {
+          sessions.end(outcome)
+          await monitorTokens.revoke(outcome)
+          refuse(req, res, 'The API key of this session no longer signs in: sign in again.')
+        }).catch((err: unknown) => {
+          options.log.error({ err, path }, 'dashboard request failed')
+          if (!res.headersSent) refuse(req, res, 'The session could not be checked: sign in again.')
+        })
         return
       }
     }
     api(req, res)
   }
 
+  function refuse (req: IncomingMessage, res: ServerResponse, message: string): void {
+    req.resume()
+    json(res, 401, { apiVersion: 1, error: { code: 'ERR_API_UNAUTHORIZED', message }, result: null })
+  }
+
   /**
    * A dashboard call to /api or /reports: the session cookie becomes the API's `Authorization`,
    * after the CSRF check for state-changing methods. The `WWW-Authenticate` challenge of a 401 is
    * dropped so that the browser shows the sign-in page instead of its own password dialog.
+   * Answers a refusal, null, or the session when its monitoring token was put on the request (its
+   * API key is then checked before the call goes on).
    */
-  function bridge (req: IncomingMessage, res: ServerResponse): string | null {
+  function bridge (req: IncomingMessage, res: ServerResponse): string | UiSession | null {
     const writeHead = res.writeHead.bind(res)
     res.writeHead = ((status: number, ...rest: unknown[]) => {
       const headers = rest[rest.length - 1]
@@ -97,8 +114,9 @@ export function createUiFront (options: UiFrontOptions, api: (req: IncomingMessa
       return 'The CSRF token is missing or wrong: sign in again.'
     }
     // The monitoring API takes OAuth tokens only: the session's own token, revoked at sign-out.
-    req.headers.authorization = (isMonitoringRequest(req) ? monitorTokens.authorizationOf(session) : undefined) ?? session.authorization
-    return null
+    const token = isMonitoringRequest(req) ? monitorTokens.authorizationOf(session) : undefined
+    req.headers.authorization = token ?? session.authorization
+    return token === undefined ? null : session
   }
 
   async function uiRequest (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
