@@ -128,7 +128,7 @@ describe('what the ewilde/go-runscope acceptance suite reads', () => {
     // go-runscope decodes id, uuid, type and description; spec/000 names the type integration_type.
     expect(list[0]).toMatchObject({ id: hook.body.data.id, uuid: hook.body.data.id, type: 'webhook', integration_type: 'webhook', description: 'On-call relay' })
     expect(list[1]).toMatchObject({ type: 'email', description: 'ops@example.com' })
-    const env = await m.call('POST', `/buckets/${key}/environments`, { json: { ...goEnvironment('notified'), integrations: [{ id: hook.body.data.id, integration_type: 'webhook', description: '' }, { id: mail.body.data.id }] }, headers: GO })
+    const env = await m.call('POST', `/buckets/${key}/environments`, { json: { ...goEnvironment('notified'), integrations: [{ id: hook.body.data.id, integration_type: 'webhook', description: '' }, { id: '', uuid: mail.body.data.id, type: 'email', description: '' }] }, headers: GO })
     expect(env.status).toBe(201)
     expect(env.body.data.integrations).toEqual([
       { id: hook.body.data.id, integration_type: 'webhook', description: 'On-call relay' },

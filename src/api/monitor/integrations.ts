@@ -54,7 +54,8 @@ export async function readEnvironmentIntegrations (store: Pick<Repositories, 'mo
   if (!Array.isArray(value)) throw invalidField('/integrations', 'must be an array of integration ids (or objects with id)')
   const out: JsonObject[] = []
   for (const [i, item] of value.entries()) {
-    const id = typeof item === 'string' ? item : isObject(item) ? item['id'] ?? item['uuid'] : undefined
+    // Go clients send both `id` and `uuid`, one of them empty.
+    const id = typeof item === 'string' ? item : isObject(item) ? (item['id'] === '' || item['id'] === undefined ? item['uuid'] : item['id']) : undefined
     if (typeof id !== 'string' || id === '') throw invalidField(`/integrations/${i}/id`, 'is required: the id of an integration of the team (GET /teams/{id}/integrations)')
     const integration = await store.monitoring.getIntegration(workspaceId, id)
     if (integration === undefined) throw invalidField(`/integrations/${i}/id`, `names no integration of this team: ${id}`)
