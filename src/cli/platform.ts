@@ -107,7 +107,7 @@ export async function startPlatform (options: PlatformOptions, log: Logger): Pro
   // The monitoring API (spec/000) shares the port: `/buckets`, `/account`, `/radar`, `/signin`...
   const monitoring = await startMonitoring({ store, log, baseUrl: url, jsonLimit: options.jsonLimit, authenticator, egress, ...options.monitor })
   // The dashboard (/ui/) sits in front of the APIs and reaches the store only through them.
-  const ui = createUiFront({ store, log, baseUrl: url, authenticator }, (req, res) => { if (monitoring.api.handles(req)) monitoring.api.handle(req, res); else api(req, res) })
+  const ui = createUiFront({ store, log, baseUrl: url, authenticator, isMonitoringRequest: (req) => monitoring.api.handles(req) }, (req, res) => { if (monitoring.api.handles(req)) monitoring.api.handle(req, res); else api(req, res) })
   server.on('request', ui.handle)
   server.on('clientError', (_err, socket) => socket.destroy())
 

@@ -1,4 +1,4 @@
-import type { EnvironmentDoc, MultiMap, NotifyOn, ResolvedEnvironment } from './types.js'
+import type { EnvironmentDoc, HttpVersionSupport, MultiMap, NotifyOn, ResolvedEnvironment } from './types.js'
 
 /** The environment of nothing: no variables, no headers, SSL verified, no notifications. */
 function emptyEnvironment (): ResolvedEnvironment {
@@ -12,6 +12,8 @@ function emptyEnvironment (): ResolvedEnvironment {
     preserve_cookies: false,
     stop_on_failure: false,
     client_certificate: null,
+    http_version_support: 'h1_1',
+    force_h2c: false,
     webhooks: [],
     emails: { notify_all: false, notify_on: 'all', notify_threshold: 1, recipients: [] },
   }
@@ -20,6 +22,10 @@ function emptyEnvironment (): ResolvedEnvironment {
 function toList (value: MultiMap[string] | undefined | null): string[] {
   if (value === undefined || value === null) return []
   return Array.isArray(value) ? value.map(String) : [String(value)]
+}
+
+function httpVersion (value: unknown, fallback: HttpVersionSupport): HttpVersionSupport {
+  return value === 'h1_1' || value === 'h2' ? value : fallback
 }
 
 function notifyOn (value: unknown, fallback: NotifyOn): NotifyOn {
@@ -51,6 +57,8 @@ export function mergeEnvironments (parent: ResolvedEnvironment, child: Environme
     preserve_cookies: child.preserve_cookies ?? parent.preserve_cookies,
     stop_on_failure: child.stop_on_failure ?? parent.stop_on_failure,
     client_certificate: typeof child.client_certificate === 'string' && child.client_certificate !== '' ? child.client_certificate : parent.client_certificate,
+    http_version_support: httpVersion(child.http_version_support, parent.http_version_support),
+    force_h2c: typeof child.force_h2c === 'boolean' ? child.force_h2c : parent.force_h2c,
     webhooks: Array.isArray(child.webhooks) ? child.webhooks.filter((w): w is string => typeof w === 'string') : parent.webhooks,
     emails: emails === null
       ? parent.emails

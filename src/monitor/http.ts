@@ -1,5 +1,5 @@
 import { Agent, request, type Dispatcher } from 'undici'
-import { defaultEgressPolicy, egressConnector, type EgressPolicy } from '../net/index.js'
+import { defaultEgressPolicy, egressConnector, type ConnectorOptions, type EgressPolicy } from '../net/index.js'
 import { ResponseData } from './response.js'
 
 /** Bodies are read up to this size for assertions; the rest is counted, not kept. */
@@ -24,18 +24,20 @@ export function runnerEgress (given: EgressPolicy | undefined): EgressPolicy {
 }
 
 /**
- * Shared connection pools (keep-alive): one per combination of `verify_ssl` and client
- * certificate, shared across runs so that a schedule reuses its connections. A client certificate
- * is a PEM text holding the certificate and its private key. Every connection goes through the
+ * Shared connection pools (keep-alive): one per combination of `verify_ssl`, HTTP version and
+ * client certificate, shared across runs so that a schedule reuses its connections. A client
+ * certificate is a PEM text holding the certificate and its private key. `http2` lets an https
+ * server choose HTTP/2 (ALPN); `h2c` speaks HTTP/2 with prior knowledge on plain http:// (undici's
+ * `useH2c`), which an HTTP/1.1-only server cannot answer. Every connection goes through the
  * egress policy (docs/security.md "Egress"): the address it connects to is the one checked.
  */
-function dispatcher (egress: EgressPolicy, verifySsl: boolean, clientCertificate: string | null): Dispatcher {
+function dispatcher (egress: EgressPolicy, verifySsl: boolean, clientCertificate: string | null, http2: boolean, h2c: boolean): Dispatcher {
   let agents = agentsByPolicy.get(egress)
   if (agents === undefined) {
     agents = new Map()
     agentsByPolicy.set(egress, agents)
   }
-  const key = `${verifySsl ? 1 : 0}:${clientCertificate ?? ''}`
+  const key = `${verifySsl ? 1 : 0}:${http2 ? 1 : 0}:${h2c ? 1 : 0}:${clientCertificate ?? ''}`
   let agent = agents.get(key)
   if (agent === undefined) {
     if (agents.size >= MAX_AGENTS) {
@@ -44,7 +46,11 @@ function dispatcher (egress: EgressPolicy, verifySsl: boolean, clientCertificate
       oldest.close().catch(() => {})
     }
     const cert = clientCertificate !== null && clientCertificate.trim() !== '' ? { cert: clientCertificate, key: clientCertificate } : {}
-    agent = new Agent({ keepAliveTimeout: 10_000, connect: egressConnector(egress, { rejectUnauthorized: verifySsl, ...cert }) })
+    const tls = { rejectUnauthorized: verifySsl, ...cert }
+    // undici's pools drop `useH2c` from connect options: h2c needs a connector built with it
+    // (the option exists in undici 7 but not in its BuildOptions type).
+    const connect = egressConnector(egress, (h2c ? { ...tls, allowH2: true, useH2c: true } : tls) as ConnectorOptions)
+    agent = new Agent({ keepAliveTimeout: 10_000, allowH2: http2 || h2c, connect })
     agents.set(key, agent)
   }
   return agent
@@ -61,6 +67,10 @@ export interface SendOptions {
   verifySsl: boolean
   /** PEM text with the client certificate and its key (environment `client_certificate`), or null. */
   clientCertificate: string | null
+  /** HTTP/2 where an https server offers it (environment `http_version_support: h2`). */
+  http2?: boolean
+  /** HTTP/2 with prior knowledge on plain http:// (environment `force_h2c`). */
+  h2c?: boolean
   timeoutMs: number
   signal?: AbortSignal | undefined
   /** Where the request may go; default runnerEgress's. */
@@ -85,7 +95,7 @@ export async function send (out: OutgoingRequest, options: SendOptions): Promise
     method: out.method as Dispatcher.HttpMethod,
     headers,
     body: out.body,
-    dispatcher: dispatcher(runnerEgress(options.egress), options.verifySsl, options.clientCertificate),
+    dispatcher: dispatcher(runnerEgress(options.egress), options.verifySsl, options.clientCertificate, options.http2 === true, options.h2c === true),
     headersTimeout: options.timeoutMs,
     bodyTimeout: options.timeoutMs,
     signal: AbortSignal.any(signals),
@@ -121,6 +131,6 @@ export async function send (out: OutgoingRequest, options: SendOptions): Promise
 export function egressFetch (egress: EgressPolicy): (url: string, init: RequestInit) => Promise<Response> {
   return async (url, init) => {
     const { fetch } = await import('undici')
-    return await fetch(url, { ...(init as Record<string, unknown>), dispatcher: dispatcher(egress, true, null) }) as unknown as Response
+    return await fetch(url, { ...(init as Record<string, unknown>), dispatcher: dispatcher(egress, true, null, false, false) }) as unknown as Response
   }
 }

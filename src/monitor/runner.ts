@@ -281,12 +281,22 @@ export class TestRunner {
     }
     const cookie = this.#cookies?.header(out.url) ?? null
     if (cookie !== null && !out.headers.some(([n]) => n.toLowerCase() === 'cookie')) out.headers.push(['Cookie', cookie])
+    const environment = this.#input.environment
+    const sendOptions = {
+      verifySsl: environment.verify_ssl,
+      clientCertificate: environment.client_certificate,
+      http2: environment.http_version_support === 'h2',
+      h2c: environment.force_h2c,
+      timeoutMs: this.#o.requestTimeoutMs,
+      signal: this.#input.signal,
+      egress: this.#o.egress,
+    }
     try {
-      response = await send(out, { verifySsl: this.#input.environment.verify_ssl, clientCertificate: this.#input.environment.client_certificate, timeoutMs: this.#o.requestTimeoutMs, signal: this.#input.signal, egress: this.#o.egress })
+      response = await send(out, sendOptions)
       if (response.status === 401 && oauth2 !== null && this.#tokens.canRefresh(oauth2)) {
         // is_auto_refresh_token: a refused stored token is refreshed once and the request repeated.
         applyBearer(out, await this.#tokens.refresh(oauth2), oauth2.token_location)
-        response = await send(out, { verifySsl: this.#input.environment.verify_ssl, clientCertificate: this.#input.environment.client_certificate, timeoutMs: this.#o.requestTimeoutMs, signal: this.#input.signal, egress: this.#o.egress })
+        response = await send(out, sendOptions)
       }
     } catch (err) {
       return this.#noResponse(step, result, `the request failed: ${errorMessage(err)}`, out)

@@ -173,12 +173,16 @@ export interface EnvironmentDoc {
   stop_on_failure?: boolean | null
   retry_on_failure?: boolean | null
   client_certificate?: string | null
+  http_version_support?: string | null
+  force_h2c?: boolean | null
   auth?: StepAuth | null
   webhooks?: string[] | null
   emails?: EmailSettings | null
   regions?: string[] | null
   [key: string]: unknown
 }
+
+export type HttpVersionSupport = 'h1_1' | 'h2'
 
 /** An environment after parent inheritance (mergeEnvironments): every field present. */
 export interface ResolvedEnvironment {
@@ -192,6 +196,10 @@ export interface ResolvedEnvironment {
   preserve_cookies: boolean
   stop_on_failure: boolean
   client_certificate: string | null
+  /** `h1_1` HTTP/1.1 only; `h2` HTTP/2 where an https server offers it (ALPN). */
+  http_version_support: HttpVersionSupport
+  /** Plain http:// requests as HTTP/2 with prior knowledge (h2c). */
+  force_h2c: boolean
   webhooks: string[]
   emails: {
     notify_all: boolean

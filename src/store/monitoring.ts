@@ -86,6 +86,28 @@ export interface MonitorRevision {
   doc: JsonObject
 }
 
+/** A team's notification channel, referenced by id from environments' `integrations`. */
+export interface MonitorIntegration {
+  id: string
+  workspaceId: number
+  /** `webhook` (doc.url) or `email` (doc.recipients): the kinds the runner delivers. */
+  type: string
+  description: string
+  doc: JsonObject
+  created: number
+}
+
+/** The runs one call of a bucket's trigger URL started (`runs_id` of its answer). */
+export interface MonitorBatch {
+  id: string
+  bucketKey: string
+  /** The runs started, in order. */
+  runIds: string[]
+  /** Tests the call could not start (no such environment). */
+  runsFailed: number
+  created: number
+}
+
 /** An OAuth application (spec/000 Authentication). */
 export interface OAuthApp {
   clientId: string
@@ -135,8 +157,8 @@ export interface MonitoringRepository {
   getTest: (bucketKey: string, id: string) => Promise<MonitorTest | undefined>
   getTestById: (id: string) => Promise<MonitorTest | undefined>
   getTestByTrigger: (triggerId: string) => Promise<MonitorTest | undefined>
-  /** Oldest first, as created. */
-  listTests: (bucketKey: string, count: number, offset: number) => Promise<MonitorTest[]>
+  /** Newest first (as the product lists them); `'oldest'` for a bucket trigger, which runs them as created. */
+  listTests: (bucketKey: string, count: number, offset: number, order?: 'newest' | 'oldest') => Promise<MonitorTest[]>
   updateTest: (id: string, patch: Partial<Pick<MonitorTest, 'name' | 'description' | 'defaultEnvironmentId' | 'steps'>>) => Promise<MonitorTest | undefined>
   deleteTest: (bucketKey: string, id: string) => Promise<boolean>
 
@@ -164,6 +186,18 @@ export interface MonitoringRepository {
   failUnfinishedRuns: (finished: number, reason: string) => Promise<number>
   /** Deletes all but the newest `keep` runs of a test; returns how many went. */
   pruneRuns: (testId: string, keep: number) => Promise<number>
+
+  /** Runs by id, in the order given; ids no longer stored are left out. */
+  getRunsByIds: (ids: readonly string[]) => Promise<MonitorRun[]>
+
+  createBatch: (input: Omit<MonitorBatch, 'created'>) => Promise<MonitorBatch>
+  getBatch: (bucketKey: string, id: string) => Promise<MonitorBatch | undefined>
+
+  createIntegration: (input: Omit<MonitorIntegration, 'created'>) => Promise<MonitorIntegration>
+  /** Oldest first. */
+  listIntegrations: (workspaceId: number) => Promise<MonitorIntegration[]>
+  getIntegration: (workspaceId: number, id: string) => Promise<MonitorIntegration | undefined>
+  deleteIntegration: (workspaceId: number, id: string) => Promise<boolean>
 
   addRevision: (input: MonitorRevision) => Promise<void>
   /** Oldest first. */

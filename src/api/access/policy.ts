@@ -93,13 +93,16 @@ const explicitMonitoring: Record<string, AccessRule> = {
   // POST /buckets names its workspace by `team_uuid` (query or body): src/api/monitor/authorize.ts
   'POST /buckets': { scope: 'workspace', need: 'manager' },
   'DELETE /buckets/:bucketKey': { scope: 'workspace', need: 'manager' },
+  // A team's notification channels are administered like its buckets.
+  'POST /teams/:teamId/integrations': { scope: 'workspace', need: 'manager' },
+  'DELETE /teams/:teamId/integrations/:integrationId': { scope: 'workspace', need: 'manager' },
 }
 
 /** A route of the monitoring API as the policy sees it (src/api/monitor/types.ts MonitorRoute). */
 export interface MonitoringRouteShape {
   method: string
   path: string
-  auth?: 'bearer' | 'basic' | 'either' | 'none'
+  auth?: 'bearer' | 'basic' | 'none'
   scope?: string | readonly string[]
 }
 
@@ -125,8 +128,7 @@ export function describeMonitoringAuth (route: MonitoringRouteShape): string {
   switch (route.auth ?? 'bearer') {
     case 'none': return 'none'
     case 'basic': return 'API key (Basic)'
-    case 'either': return 'token or API key'
-    case 'bearer': return `${scopes.length === 0 ? 'token' : `token with ${scopes.map((s) => `\`${s}\``).join(' or ')}`}, or API key`
+    case 'bearer': return scopes.length === 0 ? 'token' : `token with ${scopes.map((s) => `\`${s}\``).join(' or ')}`
   }
 }
 

@@ -28,10 +28,16 @@ export async function issueToken (store: Store, clientId: string, userId: number
   return { id, accessToken }
 }
 
+/** What a 401 says to a caller that sent a platform API key where a token is needed. */
+const BASIC_REFUSED = {
+  path: '/authorization',
+  message: 'the monitoring API takes an OAuth 2.0 access token (Authorization: Bearer), not a platform API key: POST /apps with the key answers a token',
+}
+
 /**
  * `Authorization: Bearer <token>` (spec/000), and HTTP Basic with a platform API key where a route
- * allows it (creating an OAuth application). Revoked tokens, tokens of a disabled user and
- * unknown tokens all answer 401.
+ * allows it (creating an OAuth application: POST /apps). Revoked tokens, tokens of a disabled
+ * user, unknown tokens and API keys elsewhere all answer 401.
  */
 export class MonitorAuthenticator {
   readonly #basic: Authenticator
@@ -46,6 +52,7 @@ export class MonitorAuthenticator {
   }
 
   async bearer (header: string | undefined): Promise<MonitorPrincipal> {
+    if (header !== undefined && /^basic\s/i.test(header)) throw createError('ERR_API_UNAUTHORIZED', [], { details: [BASIC_REFUSED] })
     if (!this.isBearer(header)) throw createError('ERR_API_UNAUTHORIZED')
     const token = (header as string).replace(/^bearer\s+/i, '').trim()
     if (token === '' || token.length > 512) throw createError('ERR_API_UNAUTHORIZED')

@@ -3,6 +3,7 @@ import { createError } from '../../errors/index.js'
 import type { JsonObject, MonitorBucket, MonitorEnvironment, Repositories } from '../../store/index.js'
 import { invalidField } from '../validation.js'
 import { bucketOf, testOf } from './access.js'
+import { readEnvironmentIntegrations } from './integrations.js'
 import { recordEnvironmentRevision } from './revisions.js'
 import type { MonitorContext, MonitorResult, MonitorRoute } from './types.js'
 import { readEnvironment } from './validate.js'
@@ -27,8 +28,16 @@ async function checkParent (tx: Repositories, bucket: MonitorBucket, doc: JsonOb
   }
 }
 
+/** Checks the integrations an environment body references (ids of the bucket's team) and stores their spec/000 shape. */
+export async function checkIntegrations (ctx: MonitorContext, bucket: MonitorBucket, doc: JsonObject): Promise<void> {
+  const integrations = await readEnvironmentIntegrations(ctx.deps.store, bucket.workspaceId, doc['integrations'])
+  if (integrations !== null) doc['integrations'] = integrations
+  else if (doc['integrations'] === null) delete doc['integrations']
+}
+
 async function create (ctx: MonitorContext, bucket: MonitorBucket, testId: string | null): Promise<JsonObject> {
   const doc = readEnvironment(await ctx.json(), '', true)
+  await checkIntegrations(ctx, bucket, doc)
   const id = randomUUID()
   const env = await ctx.deps.store.write(async (tx) => {
     await checkParent(tx, bucket, doc, id)
@@ -48,6 +57,7 @@ async function envOf (ctx: MonitorContext, bucket: MonitorBucket, testId: string
 
 async function update (ctx: MonitorContext, bucket: MonitorBucket, env: MonitorEnvironment): Promise<JsonObject> {
   const patch = readEnvironment(await ctx.json(), '', false)
+  await checkIntegrations(ctx, bucket, patch)
   const doc = { ...env.doc, ...patch }
   const updated = await ctx.deps.store.write(async (tx) => {
     await checkParent(tx, bucket, doc, env.id)
@@ -63,8 +73,14 @@ async function remove (ctx: MonitorContext, bucket: MonitorBucket, env: MonitorE
   const tests = await ctx.deps.store.monitoring.listTests(bucket.key, -1, 0)
   const user = tests.find((t) => t.defaultEnvironmentId === env.id)
   if (user !== undefined) throw createError('ERR_API_CONFLICT', [`Environment ${env.id} is the default environment of test ${user.id}`])
-  const children = (await ctx.deps.store.monitoring.listEnvironments(bucket.key, null)).some((e) => e.doc['parent_environment_id'] === env.id)
-  if (children) throw createError('ERR_API_CONFLICT', [`Environment ${env.id} is the parent of other environments`])
+  // Children may be shared environments or any test's own: all of them are looked at.
+  const owners = [null, ...tests.map((t) => t.id)]
+  for (const owner of owners) {
+    const child = (await ctx.deps.store.monitoring.listEnvironments(bucket.key, owner)).find((e) => e.doc['parent_environment_id'] === env.id)
+    if (child !== undefined) {
+      throw createError('ERR_API_CONFLICT', [`Environment ${env.id} is the parent of environment ${child.id}${child.testId === null ? '' : ` of test ${child.testId}`}: delete that one or change its parent_environment_id first`])
+    }
+  }
   await ctx.deps.store.monitoring.deleteEnvironment(bucket.key, env.id)
 }
 

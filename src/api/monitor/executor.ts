@@ -1,6 +1,6 @@
 import type { Logger } from '../../log/index.js'
-import { notify, resolveEnvironment, runTest, type EnvironmentDoc, type RunnableTest, type RunOptions, type Step } from '../../monitor/index.js'
-import type { MonitorEnvironment, MonitorTest } from '../../store/index.js'
+import { notify, resolveEnvironment, runTest, type EnvironmentDoc, type ResolvedEnvironment, type RunnableTest, type RunOptions, type Step } from '../../monitor/index.js'
+import type { MonitorEnvironment, MonitorIntegration, MonitorTest } from '../../store/index.js'
 import type { Execute } from './run-queue.js'
 
 export interface ExecutorOptions {
@@ -19,6 +19,20 @@ function runnable (test: MonitorTest): RunnableTest {
 
 function chainOf (environments: MonitorEnvironment[]): EnvironmentDoc[] {
   return environments.map((e) => ({ ...e.doc, id: e.id }))
+}
+
+/** Adds the deliveries of the environment's integrations: a webhook's URL, an e-mail integration's recipients. */
+function withIntegrations (environment: ResolvedEnvironment, integrations: readonly MonitorIntegration[]): ResolvedEnvironment {
+  const webhooks = [...environment.webhooks]
+  const recipients = [...environment.emails.recipients]
+  for (const integration of integrations) {
+    const { url, recipients: more } = integration.doc
+    if (integration.type === 'webhook' && typeof url === 'string' && !webhooks.includes(url)) webhooks.push(url)
+    if (integration.type === 'email' && Array.isArray(more)) {
+      for (const r of more as Array<{ email: string }>) if (!recipients.some((x) => x.email === r.email)) recipients.push({ email: r.email })
+    }
+  }
+  return { ...environment, webhooks, emails: { ...environment.emails, recipients } }
 }
 
 /**
@@ -48,7 +62,7 @@ export function createMonitorExecutor (options: ExecutorOptions): Execute {
       }
     }
     const testRunUrl = `${options.baseUrl}/buckets/${input.bucket.key}/tests/${input.test.id}/results/${input.runId}`
-    const notifications = await notify(result, environment, {
+    const notifications = await notify(result, withIntegrations(environment, input.integrations), {
       ...(options.smtpUrl === undefined ? {} : { smtpUrl: options.smtpUrl }),
       ...(options.run?.egress === undefined ? {} : { egress: options.run.egress }),
       consecutiveFailures,

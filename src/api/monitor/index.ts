@@ -9,6 +9,9 @@ import { monitoringRoutes } from './routes.js'
 import { createMonitoringApi, type MonitoringApi } from './server.js'
 
 export type { MonitoringApi } from './server.js'
+// The dashboard issues its sessions' tokens the way the OAuth provider does (src/api/ui/monitor-tokens.ts).
+export { issueToken, newSecret } from './bearer.js'
+export { SCOPES } from './types.js'
 
 export interface MonitoringOptions {
   store: Store

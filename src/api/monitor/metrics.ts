@@ -81,10 +81,13 @@ export function computeMetrics (runs: MonitorRun[], timeframe: string, nowSecond
     const from = start + i * step
     const inside = current.filter((s) => s.at >= from && s.at < from + step)
     const times = inside.flatMap((s) => s.times)
+    // Numbers always (clients' models declare them so): an interval without runs reports 0 for the
+    // ratio and the average, and `test_runs` 0 tells it from one whose runs all failed.
     responseTimes.push({
       timestamp: from,
-      success_ratio: inside.length === 0 ? null : inside.filter((s) => s.passed).length / inside.length,
-      avg_response_time_ms: times.length === 0 ? null : Math.round(times.reduce((a, b) => a + b, 0) / times.length),
+      success_ratio: inside.length === 0 ? 0 : inside.filter((s) => s.passed).length / inside.length,
+      avg_response_time_ms: times.length === 0 ? 0 : Math.round(times.reduce((a, b) => a + b, 0) / times.length),
+      test_runs: inside.length,
     })
   }
   const thisPeriod = periodSummary(current)

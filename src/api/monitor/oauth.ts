@@ -18,12 +18,16 @@ import { isObject } from './validate.js'
  * - POST /apps (HTTP Basic with a platform API key): creates an application for the key's user and
  *   answers its client id and secret plus a personal access token (the creator is authorized at
  *   once, spec/000). Client secret stored with scrypt, tokens and codes as SHA-256.
- * - GET /signin/oauth/authorize: a consent page naming the application and the scopes; the user
- *   signs in with a platform API key and allows or denies. POST of that form redirects to the
+ * - GET /signin/oauth/authorize: checks the request and answers 302 toward the consent page
+ *   (GET /signin/oauth/consent, same parameters), which names the application and the scopes; the
+ *   user signs in with a platform API key and allows or denies. POST of that form redirects to the
  *   callback with `code` and `state`, or `error=access_denied`.
  * - POST /signin/oauth/access_token (form-encoded): a code is valid 60 s and once.
  * - Tokens are listed (GET /tokens) and revoked (DELETE /tokens/{id}) by their user.
  */
+
+/** The consent page GET /signin/oauth/authorize redirects to (its form posts back to the authorize URL). */
+export const CONSENT_PATH = '/signin/oauth/consent'
 
 /** Lifetime of an authorization code (spec/000 Limits). */
 export const CODE_LIFETIME_MS = 60_000
@@ -160,7 +164,6 @@ export const oauthRoutes: MonitorRoute[] = [
   {
     method: 'GET',
     path: '/apps',
-    auth: 'either',
     handler: async (ctx) => ({
       data: (await ctx.deps.store.oauth.listApps(ctx.principal.user.id)).map((a) => ({
         name: a.name, website_url: a.websiteUrl, callback_url: a.callbackUrl, client_id: a.clientId, created_at: Math.floor(a.created / 1000),
@@ -170,7 +173,6 @@ export const oauthRoutes: MonitorRoute[] = [
   {
     method: 'DELETE',
     path: '/apps/:clientId',
-    auth: 'either',
     handler: async (ctx) => {
       const id = ctx.params['clientId'] ?? ''
       if (!await ctx.deps.store.oauth.deleteApp(ctx.principal.user.id, id)) throw createError('ERR_API_NOT_FOUND', [`Application ${id}`])
@@ -180,7 +182,6 @@ export const oauthRoutes: MonitorRoute[] = [
   {
     method: 'GET',
     path: '/tokens',
-    auth: 'either',
     handler: async (ctx) => ({
       data: (await ctx.deps.store.oauth.listTokens(ctx.principal.user.id)).map((t) => ({
         id: t.id, client_id: t.clientId, scope: t.scopes.join(' '), created_at: Math.floor(t.created / 1000), current: t.id === ctx.principal.tokenId,
@@ -190,7 +191,6 @@ export const oauthRoutes: MonitorRoute[] = [
   {
     method: 'DELETE',
     path: '/tokens/:tokenId',
-    auth: 'either',
     handler: async (ctx) => {
       const id = ctx.params['tokenId'] === 'current' ? ctx.principal.tokenId ?? '' : ctx.params['tokenId'] ?? ''
       if (!await ctx.deps.store.oauth.revokeToken(ctx.principal.user.id, id)) throw createError('ERR_API_NOT_FOUND', [`Token ${id}`])
@@ -213,6 +213,20 @@ export const oauthRoutes: MonitorRoute[] = [
       } catch {
         return redirect(withQuery(redirectUri, { error: 'invalid_scope', ...(state === null ? {} : { state }) }))
       }
+      // The product answers 302 toward its consent page; the parameters travel along unchanged.
+      const consent = new URLSearchParams({ client_id: app.clientId, redirect_uri: redirectUri, response_type: 'code', scope: scopes.join(' ') })
+      if (state !== null) consent.set('state', state)
+      return redirect(`${CONSENT_PATH}?${consent.toString()}`)
+    },
+  },
+  {
+    method: 'GET',
+    path: CONSENT_PATH,
+    auth: 'none',
+    handler: async (ctx) => {
+      const { app } = await authorizeTarget(ctx, ctx.query)
+      // The authorize redirect checked the scopes; a hand-edited URL gets a 400, no redirect.
+      const scopes = readScopes(ctx.query.get('scope'), '/scope')
       return { status: 200, raw: consentPage(app, ctx.query, scopes), headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'x-frame-options': 'DENY' } }
     },
   },

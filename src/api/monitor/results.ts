@@ -1,6 +1,6 @@
 import { createError } from '../../errors/index.js'
 import type { JsonObject, MonitorRun } from '../../store/index.js'
-import { pageOf, testOf } from './access.js'
+import { bucketOf, pageOf, testOf } from './access.js'
 import type { MonitorContext, MonitorRoute } from './types.js'
 import { runSummaryView, runView } from './views.js'
 
@@ -22,7 +22,37 @@ async function runOf (ctx: MonitorContext): Promise<MonitorRun> {
 
 const runRoute = async (ctx: MonitorContext): Promise<{ data: JsonObject }> => ({ data: runView(await runOf(ctx), ctx.deps.options.baseUrl) })
 
+/** A trigger call's runs together: `working` until each has passed or failed, then `completed`. */
+async function batchRoute (ctx: MonitorContext): Promise<{ data: JsonObject }> {
+  const { bucket } = await bucketOf(ctx)
+  const id = ctx.params['runsId'] ?? ''
+  const batch = await ctx.deps.store.monitoring.getBatch(bucket.key, id)
+  if (batch === undefined) throw createError('ERR_API_NOT_FOUND', [`Test runs ${id}`])
+  const runs = await ctx.deps.store.monitoring.getRunsByIds(batch.runIds)
+  const done = runs.filter((r) => r.result === 'pass' || r.result === 'fail')
+  const passed = done.filter((r) => r.result === 'pass').length
+  const finished = done.reduce<number | null>((last, r) => r.finished === null ? last : Math.max(last ?? 0, r.finished), null)
+  const completed = done.length === runs.length
+  return {
+    data: {
+      uuid: batch.id,
+      runs_id: batch.id,
+      bucket_key: bucket.key,
+      status: completed ? 'completed' : runs.some((r) => r.result === 'working') ? 'working' : 'queued',
+      result: completed ? (passed === runs.length && batch.runsFailed === 0 ? 'pass' : 'fail') : null,
+      started_at: batch.created / 1000,
+      finished_at: completed && finished !== null ? finished / 1000 : null,
+      total_test_runs: batch.runIds.length,
+      test_runs_passed: passed,
+      test_runs_failed: done.length - passed,
+      test_runs_not_started: batch.runsFailed,
+      runs: runs.map((r) => runSummaryView(r, ctx.deps.options.baseUrl)),
+    },
+  }
+}
+
 export const resultRoutes: MonitorRoute[] = [
+  { method: 'GET', path: '/buckets/:bucketKey/results/:runsId', scope: 'test:read', handler: batchRoute },
   {
     method: 'GET',
     path: '/buckets/:bucketKey/tests/:testId/results',

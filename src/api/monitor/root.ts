@@ -1,15 +1,30 @@
 import { createError } from '../../errors/index.js'
-import type { Workspace } from '../../store/index.js'
+import { WORKSPACE_ROLES, type Workspace } from '../../store/index.js'
 import { workspacesOf } from './access.js'
 import type { MonitorContext, MonitorRoute } from './types.js'
-import { teamView } from './views.js'
+import { accountTeamView, personView, teamDetailView } from './views.js'
 
-/* GET /, /account, /teams/{id}, /teams/{id}/people, /teams/{id}/integrations, /regions. */
+/* GET /, /account, /teams/{id}, /teams/{id}/people, /teams/{id}/roles, /teams/{id}/agents, /regions. */
 
 /** The one region of a local platform: runs execute in the platform process. */
 export const LOCAL_REGION = 'local'
 
-async function teamOf (ctx: MonitorContext): Promise<Workspace> {
+/**
+ * The roles of a team, as the product's role endpoints list them: here the fixed workspace roles
+ * (docs/roles.md), each with what it may do. They are not editable through this API.
+ */
+const ROLE_PERMISSIONS: Readonly<Record<string, readonly string[]>> = {
+  viewer: ['view_tests', 'view_results'],
+  tester: ['view_tests', 'view_results', 'edit_tests', 'run_tests', 'edit_environments', 'edit_schedules'],
+  manager: ['view_tests', 'view_results', 'edit_tests', 'run_tests', 'edit_environments', 'edit_schedules', 'manage_buckets', 'manage_integrations'],
+}
+
+function roleView (name: string): { uuid: string; name: string; permissions: readonly string[] } {
+  return { uuid: name, name, permissions: ROLE_PERMISSIONS[name] ?? [] }
+}
+
+/** The team (workspace) of `:teamId`; 404 when the caller does not see it. */
+export async function teamOf (ctx: MonitorContext): Promise<Workspace> {
   const id = ctx.params['teamId'] ?? ''
   const workspace = (await workspacesOf(ctx.deps.store, ctx.principal)).find((w) => String(w.id) === id)
   if (workspace === undefined) throw createError('ERR_API_NOT_FOUND', [`Team ${id}`])
@@ -38,7 +53,11 @@ export const rootRoutes: MonitorRoute[] = [
     scope: 'api:read',
     handler: async (ctx) => {
       const { user, account } = ctx.principal
-      const teams = (await workspacesOf(ctx.deps.store, ctx.principal)).map(teamView)
+      const withEmail = ctx.principal.scopes.has('account:email')
+      const teams = []
+      for (const workspace of await workspacesOf(ctx.deps.store, ctx.principal)) {
+        teams.push(accountTeamView(workspace, await ctx.deps.store.users.get(workspace.userId), withEmail))
+      }
       return {
         data: {
           id: String(user.id),
@@ -57,7 +76,16 @@ export const rootRoutes: MonitorRoute[] = [
     method: 'GET',
     path: '/teams/:teamId',
     scope: 'team:read',
-    handler: async (ctx) => ({ data: teamView(await teamOf(ctx)) }),
+    handler: async (ctx) => {
+      const team = await teamOf(ctx)
+      const store = ctx.deps.store
+      const [buckets, users, owner] = await Promise.all([
+        store.monitoring.listBuckets([team.id]),
+        store.users.listByAccount(team.accountId, { limit: -1, skip: 0 }),
+        store.users.get(team.userId),
+      ])
+      return { data: teamDetailView(team, buckets, users.items.length, owner, ctx.principal.scopes.has('account:email'), ctx.deps.options.baseUrl) }
+    },
   },
   {
     method: 'GET',
@@ -70,9 +98,7 @@ export const rootRoutes: MonitorRoute[] = [
       return {
         data: users.items.map((u) => ({
           id: String(u.id),
-          uuid: String(u.id),
-          name: `${u.firstName} ${u.lastName}`.trim(),
-          email: withEmail ? u.email : null,
+          ...personView(u, withEmail),
           permission_group: { name: u.accountRoles.includes('admin') || u.accountRoles.includes('owner') ? 'Admin' : 'Member' },
           created_at: Math.floor(u.created / 1000),
           last_login_at: u.lastAccess === null ? null : Math.floor(u.lastAccess / 1000),
@@ -82,12 +108,22 @@ export const rootRoutes: MonitorRoute[] = [
   },
   {
     method: 'GET',
-    path: '/teams/:teamId/integrations',
+    path: '/teams/:teamId/roles',
     scope: 'team:read',
     handler: async (ctx) => {
       await teamOf(ctx)
-      // No third-party integrations on a local platform: notifications go through webhooks and e-mail.
-      return { data: [] }
+      return { data: [...WORKSPACE_ROLES].reverse().map(roleView) }
+    },
+  },
+  {
+    method: 'GET',
+    path: '/teams/:teamId/roles/:roleId',
+    scope: 'team:read',
+    handler: async (ctx) => {
+      await teamOf(ctx)
+      const id = ctx.params['roleId'] ?? ''
+      if (!(WORKSPACE_ROLES as readonly string[]).includes(id)) throw createError('ERR_API_NOT_FOUND', [`Role ${id}`])
+      return { data: roleView(id) }
     },
   },
   {

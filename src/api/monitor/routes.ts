@@ -1,5 +1,6 @@
 import { bucketRoutes } from './buckets.js'
 import { environmentRoutes } from './environments.js'
+import { integrationRoutes } from './integrations.js'
 import { messageRoutes } from './messages.js'
 import { metricRoutes } from './metrics.js'
 import { oauthRoutes } from './oauth.js'
@@ -14,6 +15,7 @@ import type { MonitorRoute } from './types.js'
 /** Every endpoint of the monitoring API (spec/000), served under `/` and `/v1`. */
 export const monitoringRoutes: readonly MonitorRoute[] = [
   ...rootRoutes,
+  ...integrationRoutes,
   ...bucketRoutes,
   ...testRoutes,
   ...stepRoutes,

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import { createError } from '../../errors/index.js'
 import type { Logger } from '../../log/index.js'
-import type { JsonObject, MonitorBucket, MonitorEnvironment, MonitorRun, MonitorSchedule, MonitorTest, Store } from '../../store/index.js'
+import type { JsonObject, MonitorBucket, MonitorEnvironment, MonitorIntegration, MonitorRun, MonitorSchedule, MonitorTest, Store } from '../../store/index.js'
 import { FairSlots } from './fair-slots.js'
+import { integrationsOf } from './integrations.js'
 import { LOCAL_REGION } from './root.js'
 
 /** What the runner gets for one run: the test, its environment chain (root first), the trigger's variables. */
@@ -11,12 +12,23 @@ export interface ExecuteInput {
   bucket: MonitorBucket
   /** The run's environment and its ancestors, the root first (inheritance is applied by the runner). */
   environments: MonitorEnvironment[]
+  /** The team integrations the environment notifies (its own, else its nearest ancestor's). */
+  integrations: MonitorIntegration[]
   variables: Record<string, string>
   runId: string
   /** Another test of the same bucket and an environment chain (its default one when null), for subtest steps. */
   loadTest: (id: string, environmentId: string | null) => Promise<{ test: MonitorTest; environments: MonitorEnvironment[] } | undefined>
   /** Results of the test's previous runs, newest first (notification thresholds). */
   previousResults: () => Promise<Array<'pass' | 'fail'>>
+}
+
+/** The `integrations` of the chain's last environment that lists any (a child without its own inherits). */
+function nearestIntegrations (chain: readonly MonitorEnvironment[]): unknown {
+  for (let i = chain.length - 1; i >= 0; i--) {
+    const refs = chain[i]?.doc['integrations']
+    if (Array.isArray(refs) && refs.length > 0) return refs
+  }
+  return []
 }
 
 /** What a run produced: pass or fail, and the result document the API shows (`requests`, counts...). */
@@ -158,6 +170,7 @@ export class RunQueue {
           test,
           bucket: input.bucket,
           environments,
+          integrations: await integrationsOf(this.#o.store, input.bucket.workspaceId, nearestIntegrations(environments)),
           variables: input.variables,
           runId: run.id,
           loadTest: async (id, environmentId) => {

@@ -82,10 +82,10 @@ export function createMonitoringApi (deps: MonitorDeps, routes: readonly Monitor
     const mode = route.auth ?? 'bearer'
     if (mode === 'none') return null
     const header = req.headers.authorization
-    // A platform API key (HTTP Basic) is accepted wherever a token is: it holds every scope, and
-    // the workspace role still decides (authorize.ts). The dashboard's session calls this way.
-    // No credentials at all on a token route: the Bearer refusal, which names what this API takes.
-    const principal = mode === 'basic' || (header !== undefined && !auth.isBearer(header)) ? await auth.basic(header, peerAddress(req)) : await auth.bearer(header)
+    // Only creating an application takes the platform API key (HTTP Basic): that is how a CI job
+    // gets its first token. Everywhere else a key would bypass the token's scopes, so it is refused
+    // like a missing token (spec/000: every request needs an OAuth 2.0 access token).
+    const principal = mode === 'basic' ? await auth.basic(header, peerAddress(req)) : await auth.bearer(header)
     const wanted = route.scope === undefined ? [] : typeof route.scope === 'string' ? [route.scope] : route.scope
     if (wanted.length > 0 && !wanted.some((s) => principal.scopes.has(s))) {
       throw createError('ERR_API_FORBIDDEN', [`this token lacks the ${wanted.join(' or ')} scope`])

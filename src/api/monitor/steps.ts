@@ -3,12 +3,11 @@ import type { JsonObject, MonitorTest } from '../../store/index.js'
 import { invalidField } from '../validation.js'
 import { testOf } from './access.js'
 import { recordTestRevision } from './revisions.js'
-import { testDetail } from './tests.js'
 import type { MonitorContext, MonitorRoute } from './types.js'
 import { readStep } from './validate.js'
 import { stepView } from './views.js'
 
-/* Steps of a test: list, add (answers the whole test, spec/000), one step, update, delete, reorder. */
+/* Steps of a test: list, add (answers the steps, the new one last), one step, update, delete, reorder. */
 
 /** Replaces a test's steps in one write, with a revision. */
 async function saveSteps (ctx: MonitorContext, test: MonitorTest, steps: JsonObject[]): Promise<MonitorTest> {
@@ -24,18 +23,6 @@ function indexOfStep (test: MonitorTest, stepId: string): number {
   const i = test.steps.findIndex((s) => s['id'] === stepId)
   if (i === -1) throw createError('ERR_API_NOT_FOUND', [`Step ${stepId}`])
   return i
-}
-
-/**
- * Go's net/http default User-Agent (`Go-http-client/1.1`, `/2.0`). go-runscope and the Terraform
- * providers (ewilde, sport24ru, terraform-providers) send it unchanged and read `data` of a step
- * POST as the test's steps, the new one last (what the product answered); they cannot be told
- * otherwise. Every other client gets the whole test, as spec/000 says (docs/monitor-api.md, Steps).
- */
-const GO_CLIENT = /^Go-http-client\/\d/
-
-function answersStepList (ctx: MonitorContext): boolean {
-  return GO_CLIENT.test(ctx.req.headers['user-agent'] ?? '')
 }
 
 export const stepRoutes: MonitorRoute[] = [
@@ -54,8 +41,10 @@ export const stepRoutes: MonitorRoute[] = [
       const step = readStep(await ctx.json(), '')
       if (test.steps.length >= 500) throw invalidField('/', 'a test has at most 500 steps')
       const updated = await saveSteps(ctx, test, [...test.steps, step])
-      if (answersStepList(ctx)) return { status: 201, data: updated.steps.map(stepView) }
-      return { status: 201, data: await testDetail(ctx, updated) }
+      // `data` is the test's steps, the new one last, for every caller: what the product answered
+      // and what both Terraform providers decode (through ewilde/go-runscope, or sport24ru's own
+      // client); a test object there would break them (docs/monitor-api.md, "The step POST answer").
+      return { status: 201, data: updated.steps.map(stepView) }
     },
   },
   {

@@ -3,6 +3,7 @@ import { createError } from '../../errors/index.js'
 import type { JsonObject, MonitorBucket, MonitorTest, Repositories, User } from '../../store/index.js'
 import { invalidField } from '../validation.js'
 import { bucketOf, pageOf, testOf } from './access.js'
+import { integrationsOf } from './integrations.js'
 import { recordEnvironmentRevision, recordTestRevision } from './revisions.js'
 import type { MonitorContext, MonitorRoute } from './types.js'
 import { readEnvironment, readTest, type TestInput } from './validate.js'
@@ -44,6 +45,11 @@ export async function testDetail (ctx: MonitorContext, test: MonitorTest): Promi
 async function createTest (tx: Repositories, bucket: MonitorBucket, input: TestInput, user: User, now: number): Promise<MonitorTest> {
   const id = randomUUID()
   const envs = (input.environments ?? []).map((e, i) => readEnvironment(e, `/environments/${i}`, true))
+  // Integrations of another platform's export name nothing here: kept only when they are this team's.
+  for (const env of envs) {
+    const kept = await integrationsOf(tx, bucket.workspaceId, env['integrations'])
+    env['integrations'] = kept.map((i) => ({ id: i.id, integration_type: i.type, description: i.description }))
+  }
   const envIds = envs.map(() => randomUUID())
   if (envs.length === 0) {
     envs.push({ name: 'Test Settings' })

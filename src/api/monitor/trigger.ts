@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { createError } from '../../errors/index.js'
 import type { JsonObject, MonitorBucket, MonitorEnvironment, MonitorTest } from '../../store/index.js'
 import { invalidField } from '../validation.js'
@@ -9,8 +10,9 @@ import type { MonitorContext, MonitorRoute } from './types.js'
  * `/radar/bucket/{trigger_id}/trigger` every test of a bucket. As in the product, a trigger URL is
  * its own secret: it needs no token. Query parameters (and the fields of a JSON object body) become
  * initial variables, except `runscope_environment` / `environment` (the environments to run in, one
- * run each, repeatable; default the test's default environment). Answers 201 with one entry per run started; a client
- * polls each run's `url` until `result` is `pass` or `fail`.
+ * run each, repeatable; default the test's default environment). Answers 201 with one entry per run started and
+ * `runs_id`, the batch of them; a client polls each run's `url` until `result` is `pass` or `fail`,
+ * or the batch (`GET /buckets/{key}/results/{runs_id}`) until its `status` is `completed`.
  */
 
 const RESERVED = new Set(['runscope_environment', 'environment', 'runscope_region', 'runscope_notification_url'])
@@ -84,7 +86,12 @@ async function start (ctx: MonitorContext, bucket: MonitorBucket, tests: Monitor
       test_url: `${base}/buckets/${bucket.key}/tests/${test.id}`,
     })
   }
-  return { status: 201, data: { runs, runs_started: runs.length, runs_failed: failed, runs_total: runs.length + failed } }
+  // One id for the runs of this call: GET /buckets/{key}/results/{runs_id} answers them together.
+  const batch = await ctx.deps.store.monitoring.createBatch({ id: randomUUID(), bucketKey: bucket.key, runIds: runs.map((r) => r['test_run_id'] as string), runsFailed: failed })
+  return {
+    status: 201,
+    data: { runs, runs_id: batch.id, runs_url: `${base}/buckets/${bucket.key}/results/${batch.id}`, runs_started: runs.length, runs_failed: failed, runs_total: runs.length + failed },
+  }
 }
 
 const testTrigger = async (ctx: MonitorContext): Promise<{ status: number; data: JsonObject }> => {
@@ -99,7 +106,7 @@ const bucketTrigger = async (ctx: MonitorContext): Promise<{ status: number; dat
   const id = ctx.params['triggerId'] ?? ''
   const bucket = await ctx.deps.store.monitoring.getBucketByTrigger(id)
   if (bucket === undefined) throw createError('ERR_API_NOT_FOUND', [`Trigger ${id}`])
-  const tests = await ctx.deps.store.monitoring.listTests(bucket.key, -1, 0)
+  const tests = await ctx.deps.store.monitoring.listTests(bucket.key, -1, 0, 'oldest')
   return await start(ctx, bucket, tests)
 }
 

@@ -12,7 +12,7 @@ export type Scope = typeof SCOPES[number]
 export interface MonitorPrincipal {
   user: User
   account: Account
-  /** The token's scopes; a platform API key (HTTP Basic, only where a route allows it) has all. */
+  /** The token's scopes; a platform API key (HTTP Basic, only on POST /apps) has all. */
   scopes: ReadonlySet<string>
   /** The token's id (null for an API key). */
   tokenId: string | null
@@ -68,9 +68,9 @@ export interface MonitorRoute {
   path: string
   /**
    * `bearer` (default): an OAuth token holding `scope`. `basic`: a platform API key (creating an
-   * application). `either`: a token or a key. `none`: trigger URLs and the OAuth endpoints.
+   * application, the one way to a first token). `none`: trigger URLs and the OAuth endpoints.
    */
-  auth?: 'bearer' | 'basic' | 'either' | 'none'
+  auth?: 'bearer' | 'basic' | 'none'
   /** The scope the token must carry (any one of them when a list). */
   scope?: Scope | readonly Scope[]
   handler: (ctx: MonitorContext) => Promise<MonitorResult>

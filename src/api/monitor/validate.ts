@@ -16,6 +16,12 @@ const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIO
 /** Schedule intervals of the product. */
 export const INTERVALS = ['1m', '5m', '15m', '30m', '1h', '6h', '1d'] as const
 
+/** `1h` or `1.0h` (the form the product reads back) -> `1h`; undefined for anything else. */
+export function shortInterval (value: string): string | undefined {
+  const short = value.replace(/^(\d+)\.0([mhd])$/, '$1$2')
+  return (INTERVALS as readonly string[]).includes(short) ? short : undefined
+}
+
 /** The attributes each step type shows (null when not sent, spec/000). */
 export const STEP_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = {
   request: ['method', 'url', 'body', 'assertions', 'variables', 'auth', 'headers', 'form', 'scripts', 'before_scripts', 'note', 'skipped'],
@@ -24,6 +30,17 @@ export const STEP_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = {
   subtest: ['test_uuid', 'environment_uuid', 'bucket_key', 'use_parent_environment', 'variables', 'assertions', 'note', 'skipped'],
   'external-ui-test': ['integration_id', 'suite_id', 'test_id', 'is_custom_start_url', 'start_url', 'assertions', 'variables', 'note', 'skipped'],
 }
+
+/**
+ * Go clients send every field of their structs, unset strings as `""` (`"parent_environment_id": ""`,
+ * `"emails": {"notify_on": ""}`): an empty string in an optional field means "not sent".
+ */
+function dropEmptyStrings (o: JsonObject, keys: readonly string[]): void {
+  for (const key of keys) if (o[key] === '') delete o[key]
+}
+
+/** Optional string attributes of a step (of any type) that Go clients send empty. */
+const OPTIONAL_STEP_STRINGS = ['step_type', 'method', 'comparison', 'left_value', 'right_value', 'integration_id', 'suite_id', 'test_id', 'test_uuid', 'environment_uuid', 'bucket_key', 'start_url']
 
 export function isObject (value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -82,6 +99,7 @@ export function readStep (value: unknown, path: string, keepId = false, depth = 
   if (!isObject(value)) throw invalidField(path || '/', 'must be a step object')
   if (depth > 10) throw invalidField(path, 'nests conditions too deeply (at most 10 levels)')
   const step: JsonObject = { ...value }
+  dropEmptyStrings(step, OPTIONAL_STEP_STRINGS)
   const rawType = step['step_type'] ?? 'request'
   if (typeof rawType !== 'string') throw invalidField(`${path}/step_type`, `must be one of ${STEP_TYPES.join(', ')}`)
   const type = STEP_TYPE_ALIASES[rawType] ?? rawType
@@ -164,8 +182,10 @@ export interface TestInput {
  * A test body: `name` required on create (a string of 1 to 200 characters), `description` a string
  * or null, `steps` an array of steps, `default_environment_id` a string.
  */
-export function readTest (value: unknown, path: string, create: boolean): TestInput {
-  if (!isObject(value)) throw invalidField(path || '/', 'must be a test object')
+export function readTest (body: unknown, path: string, create: boolean): TestInput {
+  if (!isObject(body)) throw invalidField(path || '/', 'must be a test object')
+  const value: JsonObject = { ...body }
+  dropEmptyStrings(value, ['description', 'default_environment_id'])
   const out: TestInput = {}
   const name = value['name']
   if (name !== undefined || create) {
@@ -187,7 +207,14 @@ export function readTest (value: unknown, path: string, create: boolean): TestIn
   return out
 }
 
-const ENV_BOOLEANS = ['preserve_cookies', 'verify_ssl', 'stop_on_failure', 'retry_on_failure'] as const
+const ENV_BOOLEANS = ['preserve_cookies', 'verify_ssl', 'stop_on_failure', 'retry_on_failure', 'force_h2c'] as const
+
+/**
+ * `http_version_support` of an environment: `h1_1` HTTP/1.1 only (the default); `h2` HTTP/2 where
+ * an https server offers it (ALPN), else 1.1. `force_h2c` makes plain http:// requests HTTP/2 with
+ * prior knowledge (h2c), for servers that speak only that.
+ */
+export const HTTP_VERSIONS = ['h1_1', 'h2'] as const
 
 /**
  * An environment body (create: `name` required; update: only what is sent changes). Returns the
@@ -199,6 +226,11 @@ export function readEnvironment (value: unknown, path: string, create: boolean):
   delete env['id']
   delete env['test_id']
   delete env['exported_at']
+  dropEmptyStrings(env, Object.keys(env).filter((k) => k !== 'name' || !create))
+  if (isObject(env['emails'])) {
+    env['emails'] = { ...env['emails'] }
+    dropEmptyStrings(env['emails'] as JsonObject, Object.keys(env['emails'] as JsonObject))
+  }
   if (create || env['name'] !== undefined) {
     if (typeof env['name'] !== 'string' || env['name'].trim() === '' || env['name'].length > 200) throw invalidField(`${path}/name`, 'is required: a string of 1 to 200 characters')
   }
@@ -215,6 +247,10 @@ export function readEnvironment (value: unknown, path: string, create: boolean):
   for (const key of ENV_BOOLEANS) optionalBoolean(env, key, path)
   optionalString(env, 'script', path)
   optionalString(env, 'parent_environment_id', path)
+  const version = env['http_version_support']
+  if (version !== undefined && version !== null && !(HTTP_VERSIONS as readonly unknown[]).includes(version)) {
+    throw invalidField(`${path}/http_version_support`, `must be one of ${HTTP_VERSIONS.join(', ')}`)
+  }
   optionalStringArray(env, 'regions', path)
   optionalStringArray(env, 'webhooks', path)
   if (Array.isArray(env['webhooks'])) {
@@ -247,8 +283,10 @@ export function readEnvironment (value: unknown, path: string, create: boolean):
 }
 
 /** A schedule body: `environment_id` (string), `interval` (one of INTERVALS), `note`. */
-export function readSchedule (value: unknown, create: boolean): { environment_id?: string; interval?: string; note?: string | null } {
-  if (!isObject(value)) throw invalidField('/', 'must be a schedule object')
+export function readSchedule (body: unknown, create: boolean): { environment_id?: string; interval?: string; note?: string | null } {
+  if (!isObject(body)) throw invalidField('/', 'must be a schedule object')
+  const value: JsonObject = { ...body }
+  dropEmptyStrings(value, create ? ['note'] : ['note', 'environment_id', 'interval'])
   const out: { environment_id?: string; interval?: string; note?: string | null } = {}
   const env = value['environment_id']
   if (env !== undefined || create) {
@@ -257,8 +295,9 @@ export function readSchedule (value: unknown, create: boolean): { environment_id
   }
   const interval = value['interval']
   if (interval !== undefined || create) {
-    if (typeof interval !== 'string' || !(INTERVALS as readonly string[]).includes(interval)) throw invalidField('/interval', `must be one of ${INTERVALS.join(', ')}`)
-    out.interval = interval
+    const short = typeof interval === 'string' ? shortInterval(interval) : undefined
+    if (short === undefined) throw invalidField('/interval', `must be one of ${INTERVALS.join(', ')} (or ${INTERVALS.map((i) => i.replace(/(\d+)/, '$1.0')).join(', ')})`)
+    out.interval = short
   }
   const note = value['note']
   if (note !== undefined) {

@@ -1,5 +1,5 @@
-import type { JsonObject, MonitorAuthor, MonitorBucket, MonitorEnvironment, MonitorRevision, MonitorRun, MonitorSchedule, MonitorTest, User, Workspace } from '../../store/index.js'
-import { STEP_ATTRIBUTES } from './validate.js'
+import type { JsonObject, MonitorAuthor, MonitorBucket, MonitorEnvironment, MonitorIntegration, MonitorRevision, MonitorRun, MonitorSchedule, MonitorTest, User, Workspace } from '../../store/index.js'
+import { STEP_ATTRIBUTES, shortInterval } from './validate.js'
 
 /* The response shapes of the monitoring API, as the product's clients read them. */
 
@@ -16,11 +16,53 @@ export function teamView (workspace: Workspace): { id: string; name: string } {
   return { id: String(workspace.id), name: workspace.name }
 }
 
+/** A person as the team endpoints show one: `{uuid, name, email}` (email only with `account:email`). */
+export function personView (user: User | undefined, withEmail: boolean): { uuid: string; name: string; email: string | null } | null {
+  if (user === undefined) return null
+  return { uuid: String(user.id), name: `${user.firstName} ${user.lastName}`.trim(), email: withEmail ? user.email : null }
+}
+
+/** A team of GET /account: `{id, uuid, name, owner}`; the owner is the workspace's creator. */
+export function accountTeamView (workspace: Workspace, owner: User | undefined, withEmail: boolean): JsonObject {
+  return { ...teamView(workspace), uuid: String(workspace.id), owner: personView(owner, withEmail) }
+}
+
+/** GET /teams/{id}: the team, its counts, its buckets, who created and who owns it (the same user here). */
+export function teamDetailView (workspace: Workspace, buckets: MonitorBucket[], userCount: number, owner: User | undefined, withEmail: boolean, base: string): JsonObject {
+  const person = personView(owner, withEmail)
+  return {
+    ...teamView(workspace),
+    uuid: String(workspace.id),
+    created_at: seconds(workspace.created),
+    buckets: buckets.map((b) => ({ key: b.key, name: b.name, created_at: seconds(b.created), tests_url: `${base}/buckets/${b.key}/tests` })),
+    user_count: userCount,
+    bucket_count: buckets.length,
+    created_by: person,
+    owned_by: person,
+  }
+}
+
+/** An integration: `id` and `uuid` (go-runscope reads either), `type` and `integration_type` (the spec's name). */
+export function integrationView (integration: MonitorIntegration): JsonObject {
+  return {
+    id: integration.id,
+    uuid: integration.id,
+    type: integration.type,
+    integration_type: integration.type,
+    description: integration.description,
+    ...integration.doc,
+    created_at: seconds(integration.created),
+  }
+}
+
 export function bucketView (bucket: MonitorBucket, workspace: Workspace, base: string): JsonObject {
   return {
     name: bucket.name,
     key: bucket.key,
     default: bucket.isDefault,
+    created_at: seconds(bucket.created),
+    // Every bucket is its team's: none is visible to other teams, as a private bucket of the product.
+    is_private: true,
     auth_token: null,
     verify_ssl: true,
     team: teamView(workspace),
@@ -71,15 +113,29 @@ const ENVIRONMENT_DEFAULTS: JsonObject = {
   client_certificate: null,
   webhooks: null,
   integrations: [],
+  http_version_support: 'h1_1',
+  force_h2c: false,
   emails: { notify_all: false, notify_on: 'all', notify_threshold: 1, recipients: [] },
 }
 
 export function environmentView (env: MonitorEnvironment): JsonObject {
-  return { ...ENVIRONMENT_DEFAULTS, ...env.doc, id: env.id, test_id: env.testId, version: '1.0', exported_at: seconds(Date.now()) }
+  const view: JsonObject = { ...ENVIRONMENT_DEFAULTS, ...env.doc, id: env.id, test_id: env.testId, version: '1.0', exported_at: seconds(Date.now()) }
+  // Settings not sent (or sent empty) read back as their defaults, nested ones included.
+  const emails = env.doc['emails']
+  if (typeof emails === 'object' && emails !== null) {
+    view['emails'] = { ...ENVIRONMENT_DEFAULTS['emails'] as JsonObject, ...Object.fromEntries(Object.entries(emails).filter(([, v]) => v !== null)) }
+  }
+  return view
+}
+
+/** `1h` -> `1.0h`: the form in which the product reads intervals back (and go-runscope's tests expect). */
+export function normalInterval (interval: string): string {
+  const short = shortInterval(interval) ?? interval
+  return short.replace(/^(\d+)([mhd])$/, '$1.0$2')
 }
 
 export function scheduleView (schedule: MonitorSchedule): JsonObject {
-  return { id: schedule.id, environment_id: schedule.environmentId, interval: schedule.interval, note: schedule.note, version: '1.0', exported_at: seconds(Date.now()) }
+  return { id: schedule.id, environment_id: schedule.environmentId, interval: normalInterval(schedule.interval), note: schedule.note, version: '1.0', exported_at: seconds(Date.now()) }
 }
 
 /** A run as the results endpoints and the test's `last_run` show it. */

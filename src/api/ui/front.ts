@@ -4,6 +4,7 @@ import type { Store } from '../../store/index.js'
 import { peerAddress, ThrottledError } from '../access/throttle.js'
 import { Authenticator } from '../auth.js'
 import { InspectionStreams } from './inspection-stream.js'
+import { SessionTokens } from './monitor-tokens.js'
 import { csrfMatches, sessionCookie, UiSessions, type UiSession } from './sessions.js'
 import { defaultUiDir, SECURITY_HEADERS, StaticAssets } from './static.js'
 
@@ -16,6 +17,8 @@ export interface UiFrontOptions {
   uiDir?: string
   /** The platform's one checker of secrets: sign-in counts against the APIs' throttle (default: its own). */
   authenticator?: Authenticator
+  /** Whether a request is the monitoring API's: those take the session's OAuth token, not its API key. */
+  isMonitoringRequest?: (req: IncomingMessage) => boolean
 }
 
 /** A request listener in front of the API's, plus what must be closed with the platform. */
@@ -34,14 +37,17 @@ const STREAM_PATH = /^\/ui\/events\/workspaces\/(\d{1,15})\/service-mocks\/(\d{1
 /**
  * The dashboard's server side (docs/dashboard.md): static files under /ui/, sign-in to a session
  * cookie, and the translation of that cookie into the API's own Basic authentication for
- * /api and /reports, with a CSRF token required on every state-changing request. Everything else
- * goes to the API handler untouched; the dashboard reaches the store only through the public APIs.
+ * /api and /reports (into the session's own OAuth token for the monitoring API), with a CSRF token
+ * required on every state-changing request. Everything else goes to the API handler untouched;
+ * the dashboard reaches the store only through the public APIs.
  */
 export function createUiFront (options: UiFrontOptions, api: (req: IncomingMessage, res: ServerResponse) => void): UiFront {
   const assets = new StaticAssets(options.uiDir ?? defaultUiDir())
   const sessions = new UiSessions()
   const streams = new InspectionStreams(options.baseUrl, options.log)
   const authenticator = options.authenticator ?? new Authenticator(options.store)
+  const monitorTokens = new SessionTokens(options.store, options.baseUrl)
+  const isMonitoringRequest = options.isMonitoringRequest ?? (() => false)
   const secure = options.baseUrl.startsWith('https:')
 
   function handle (req: IncomingMessage, res: ServerResponse): void {
@@ -63,22 +69,38 @@ export function createUiFront (options: UiFrontOptions, api: (req: IncomingMessa
       return
     }
     if (req.headers[UI_HEADER] !== undefined) {
-      const refusal = bridge(req, res)
-      if (refusal !== null) {
-        req.resume()
-        json(res, 401, { apiVersion: 1, error: { code: 'ERR_API_UNAUTHORIZED', message: refusal }, result: null })
+      const outcome = bridge(req, res)
+      if (typeof outcome === 'string') return refuse(req, res, outcome)
+      if (outcome !== null) {
+        // The session's token stands in for its API key, which the other APIs check on every
+        // call: a key revoked (or a user disabled) since sign-in must end the monitoring access too.
+        authenticator.authenticate(outcome.authorization, peerAddress(req)).then(() => api(req, res), async () => {
+          sessions.end(outcome)
+          await monitorTokens.revoke(outcome)
+          refuse(req, res, 'The API key of this session no longer signs in: sign in again.')
+        }).catch((err: unknown) => {
+          options.log.error({ err, path }, 'dashboard request failed')
+          if (!res.headersSent) refuse(req, res, 'The session could not be checked: sign in again.')
+        })
         return
       }
     }
     api(req, res)
   }
 
+  function refuse (req: IncomingMessage, res: ServerResponse, message: string): void {
+    req.resume()
+    json(res, 401, { apiVersion: 1, error: { code: 'ERR_API_UNAUTHORIZED', message }, result: null })
+  }
+
   /**
    * A dashboard call to /api or /reports: the session cookie becomes the API's `Authorization`,
    * after the CSRF check for state-changing methods. The `WWW-Authenticate` challenge of a 401 is
    * dropped so that the browser shows the sign-in page instead of its own password dialog.
+   * Answers a refusal, null, or the session when its monitoring token was put on the request (its
+   * API key is then checked before the call goes on).
    */
-  function bridge (req: IncomingMessage, res: ServerResponse): string | null {
+  function bridge (req: IncomingMessage, res: ServerResponse): string | UiSession | null {
     const writeHead = res.writeHead.bind(res)
     res.writeHead = ((status: number, ...rest: unknown[]) => {
       const headers = rest[rest.length - 1]
@@ -94,8 +116,10 @@ export function createUiFront (options: UiFrontOptions, api: (req: IncomingMessa
     if (!csrfMatches(session, req.headers['x-csrf-token'])) {
       return 'The CSRF token is missing or wrong: sign in again.'
     }
-    req.headers.authorization = session.authorization
-    return null
+    // The monitoring API takes OAuth tokens only: the session's own token, revoked at sign-out.
+    const token = isMonitoringRequest(req) ? monitorTokens.authorizationOf(session) : undefined
+    req.headers.authorization = token ?? session.authorization
+    return token === undefined ? null : session
   }
 
   async function uiRequest (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
@@ -147,8 +171,9 @@ export function createUiFront (options: UiFrontOptions, api: (req: IncomingMessa
       return json(res, 400, { error: { code: 'ERR_API_VALIDATION', message: 'The API key id and secret are required.', details } })
     }
     const authorization = `Basic ${Buffer.from(`${keyId}:${secret}`).toString('base64')}`
+    let userId: number
     try {
-      await authenticator.authenticate(authorization, peerAddress(req))
+      userId = (await authenticator.authenticate(authorization, peerAddress(req))).user.id
     } catch (err) {
       if (err instanceof ThrottledError) {
         return json(res, 429, { error: { code: 'ERR_API_RATE_LIMITED', message: `Too many wrong sign-ins from this address: try again in ${err.retryAfter} s.` } }, { 'retry-after': String(err.retryAfter) })
@@ -156,6 +181,7 @@ export function createUiFront (options: UiFrontOptions, api: (req: IncomingMessa
       return json(res, 401, { error: { code: 'ERR_API_UNAUTHORIZED', message: 'This API key id and secret do not sign in.', details: [{ path: '/secret', message: 'does not match the key id' }] } })
     }
     const session = sessions.create(keyId, authorization)
+    await monitorTokens.issue(session, userId, (s) => sessions.isAlive(s))
     return json(res, 200, { result: { csrfToken: session.csrfToken, apiKeyId: keyId } }, { 'set-cookie': sessionCookie(session, secure) })
   }
 
@@ -165,7 +191,9 @@ export function createUiFront (options: UiFrontOptions, api: (req: IncomingMessa
     if (session !== undefined) {
       if (!csrfMatches(session, req.headers['x-csrf-token'])) return json(res, 403, { error: { code: 'ERR_API_FORBIDDEN', message: 'The CSRF token is missing or wrong.' } })
       sessions.end(session)
+      await monitorTokens.revoke(session)
     }
+    await monitorTokens.revokeEnded((s) => sessions.isAlive(s))
     res.writeHead(204, { 'set-cookie': sessionCookie(null, secure), ...SECURITY_HEADERS })
     res.end()
   }

@@ -7,6 +7,7 @@ import { mockServiceProxySchema } from './006-mock-service-proxy.js'
 import { mockDynamicSchema } from './007-mock-dynamic.js'
 import { transactionIndexesSchema } from './008-transaction-indexes.js'
 import { sandboxesSchema } from './009-sandboxes.js'
+import { monitorIntegrationsSchema } from './010-monitor-integrations.js'
 import type { Migration } from './types.js'
 
 export type { Migration } from './types.js'
@@ -18,4 +19,4 @@ export type { Migration } from './types.js'
  * @example
  * applyMigrations(db, migrations)
  */
-export const migrations: readonly Migration[] = [initialSchema, tenancySchema, monitoringSchema, mockSettingsSchema, cloneTrackingsSchema, mockServiceProxySchema, mockDynamicSchema, transactionIndexesSchema, sandboxesSchema]
+export const migrations: readonly Migration[] = [initialSchema, tenancySchema, monitoringSchema, mockSettingsSchema, cloneTrackingsSchema, mockServiceProxySchema, mockDynamicSchema, transactionIndexesSchema, sandboxesSchema, monitorIntegrationsSchema]

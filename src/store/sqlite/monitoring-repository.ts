@@ -1,6 +1,8 @@
 import type {
   JsonObject,
+  MonitorBatch,
   MonitorBucket,
+  MonitorIntegration,
   MonitoringRepository,
   MonitorEnvironment,
   MonitorRevision,
@@ -61,6 +63,14 @@ function runOf (r: Row): MonitorRun {
     finished: r['finished'] as number | null,
     doc: json(r['doc']),
   }
+}
+
+function integrationOf (r: Row): MonitorIntegration {
+  return { id: str(r['id']), workspaceId: num(r['workspace_id']), type: str(r['integration_type']), description: str(r['description']), doc: json(r['doc']), created: num(r['created']) }
+}
+
+function batchOf (r: Row): MonitorBatch {
+  return { id: str(r['id']), bucketKey: str(r['bucket_key']), runIds: json(r['run_ids']), runsFailed: num(r['runs_failed']), created: num(r['created']) }
 }
 
 function revisionOf (r: Row): MonitorRevision {
@@ -143,8 +153,11 @@ export function monitoringRepository (ctx: RepoContext): MonitoringRepository {
       const row = get('SELECT * FROM monitor_tests WHERE trigger_id = ?', [triggerId])
       return row === undefined ? undefined : testOf(row)
     },
-    async listTests (bucketKey, count, offset) {
-      return all('SELECT * FROM monitor_tests WHERE bucket_key = ? ORDER BY seq LIMIT ? OFFSET ?', [bucketKey, count, offset]).map(testOf)
+    async listTests (bucketKey, count, offset, order = 'newest') {
+      const sql = order === 'newest'
+        ? 'SELECT * FROM monitor_tests WHERE bucket_key = ? ORDER BY seq DESC LIMIT ? OFFSET ?'
+        : 'SELECT * FROM monitor_tests WHERE bucket_key = ? ORDER BY seq LIMIT ? OFFSET ?'
+      return all(sql, [bucketKey, count, offset]).map(testOf)
     },
     async updateTest (id, patch) {
       const row = get('SELECT * FROM monitor_tests WHERE id = ?', [id])
@@ -249,6 +262,40 @@ export function monitoringRepository (ctx: RepoContext): MonitoringRepository {
       )
     },
 
+    async getRunsByIds (ids) {
+      if (ids.length === 0) return []
+      const byId = new Map(all('SELECT * FROM monitor_runs WHERE id IN (SELECT value FROM json_each(?))', [JSON.stringify(ids)]).map((r) => [str(r['id']), runOf(r)]))
+      return ids.flatMap((id) => byId.get(id) ?? [])
+    },
+
+    async createBatch (b) {
+      return batchOf(required(get(
+        'INSERT INTO monitor_batches (id, bucket_key, run_ids, runs_failed, created) VALUES (@id, @bucket, @runs, @failed, @now) RETURNING *',
+        { id: b.id, bucket: b.bucketKey, runs: JSON.stringify(b.runIds), failed: b.runsFailed, now: ctx.now() },
+      )))
+    },
+    async getBatch (bucketKey, id) {
+      const row = get('SELECT * FROM monitor_batches WHERE id = ? AND bucket_key = ?', [id, bucketKey])
+      return row === undefined ? undefined : batchOf(row)
+    },
+
+    async createIntegration (i) {
+      return integrationOf(required(get(
+        'INSERT INTO monitor_integrations (id, workspace_id, integration_type, description, doc, created) VALUES (@id, @ws, @type, @description, @doc, @now) RETURNING *',
+        { id: i.id, ws: i.workspaceId, type: i.type, description: i.description, doc: JSON.stringify(i.doc), now: ctx.now() },
+      )))
+    },
+    async listIntegrations (workspaceId) {
+      return all('SELECT * FROM monitor_integrations WHERE workspace_id = ? ORDER BY created, id', [workspaceId]).map(integrationOf)
+    },
+    async getIntegration (workspaceId, id) {
+      const row = get('SELECT * FROM monitor_integrations WHERE id = ? AND workspace_id = ?', [id, workspaceId])
+      return row === undefined ? undefined : integrationOf(row)
+    },
+    async deleteIntegration (workspaceId, id) {
+      return run('DELETE FROM monitor_integrations WHERE id = ? AND workspace_id = ?', [id, workspaceId]) > 0
+    },
+
     async addRevision (r) {
       run(
         'INSERT INTO monitor_revisions (uuid, bucket_key, test_id, item_type, item_id, timestamp, author, doc) VALUES (@uuid, @bucket, @test, @type, @item, @ts, @author, @doc)',
@@ -346,6 +393,7 @@ export function oauthRepository (ctx: RepoContext): OAuthRepository {
 const monitoringWrites = [
   'createBucket', 'deleteBucket', 'createTest', 'updateTest', 'deleteTest', 'createEnvironment', 'updateEnvironment',
   'deleteEnvironment', 'createSchedule', 'updateSchedule', 'deleteSchedule', 'createRun', 'updateRun', 'failUnfinishedRuns', 'pruneRuns', 'addRevision',
+  'createBatch', 'createIntegration', 'deleteIntegration',
 ] as const satisfies ReadonlyArray<keyof MonitoringRepository>
 
 const oauthWrites = [

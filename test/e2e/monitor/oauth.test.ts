@@ -5,7 +5,12 @@ import { expectMonitorError, startMonitorPlatform, type MonitorPlatform } from '
 const CALLBACK = 'https://ci.example.com/callback'
 
 async function authorize (m: MonitorPlatform, decision: 'allow' | 'deny', scope: string, state = 'st4te'): Promise<URL> {
-  const page = await fetch(`${m.url}/signin/oauth/authorize?client_id=${m.clientId}&redirect_uri=${encodeURIComponent(CALLBACK)}&response_type=code&scope=${encodeURIComponent(scope)}&state=${state}`)
+  const start = await fetch(`${m.url}/signin/oauth/authorize?client_id=${m.clientId}&redirect_uri=${encodeURIComponent(CALLBACK)}&response_type=code&scope=${encodeURIComponent(scope)}&state=${state}`, { redirect: 'manual' })
+  expect(start.status).toBe(302)
+  const consent = new URL(start.headers.get('location') ?? '', m.url)
+  expect(consent.pathname).toBe('/signin/oauth/consent')
+  expect(Object.fromEntries(consent.searchParams)).toMatchObject({ client_id: m.clientId, redirect_uri: CALLBACK, state, scope: ['api:read', ...scope.split(' ')].filter((s, i, all) => all.indexOf(s) === i).join(' ') })
+  const page = await fetch(consent)
   expect(page.status).toBe(200)
   expect(page.headers.get('content-type')).toContain('text/html')
   const html = await page.text()

@@ -13,7 +13,7 @@ describe('monitoring API: root, account, buckets', () => {
     for (const path of ['/account', '/v1/account', '//account', '/v1//account']) {
       const account = await m.call('GET', path)
       expect(account.status, path).toBe(200)
-      expect(account.body.data.teams).toEqual([{ id: m.teamId, name: 'Default workspace' }])
+      expect(account.body.data.teams).toEqual([{ id: m.teamId, uuid: m.teamId, name: 'Default workspace', owner: { uuid: expect.any(String), name: expect.any(String), email: expect.any(String) } }])
       expect(account.body.data.email).toBe('admin@understudy.local')
     }
     const regions = await m.call('GET', '/regions')
@@ -53,13 +53,13 @@ describe('monitoring API: root, account, buckets', () => {
     expect(((await res.json()) as { data: { name: string } }).data.name).toBe('From Go')
   })
 
-  it('answers 401 without a token or with a bad one; a platform key (HTTP Basic) is taken where a token is (docs/roles.md)', async () => {
+  it('answers 401 without a token, with a bad one, and with a platform key (HTTP Basic: tokens only, docs/monitor-api.md)', async () => {
     const m = await startMonitorPlatform()
     const none = await m.call('GET', '/buckets', { token: null })
     expectMonitorError(none, 401)
     expect(none.headers.get('www-authenticate')).toContain('Bearer')
     expectMonitorError(await m.call('GET', '/buckets', { token: 'not-a-token' }), 401)
-    expect((await m.call('GET', '/buckets', { token: null, headers: { authorization: m.basic } })).status).toBe(200)
+    expect(expectMonitorError(await m.call('GET', '/buckets', { token: null, headers: { authorization: m.basic } }), 401)).toBe('Missing or invalid credentials')
     expectMonitorError(await m.call('GET', '/buckets', { token: null, headers: { authorization: 'Basic bm9wZTpub3Bl' } }), 401)
     expectMonitorError(await m.call('GET', '/buckets/nope/tests', { token: null }), 401)
     expectMonitorError(await m.call('GET', '/buckets/x/no-such-thing/at/all'), 404)
@@ -95,7 +95,8 @@ describe('monitoring API: tests', () => {
     expect(many.body.data).toHaveLength(12)
     expect((await m.call('GET', `/buckets/${key}/tests`)).body.data).toHaveLength(10)
     const page = await m.call('GET', `/buckets/${key}/tests?count=3&offset=10`)
-    expect(page.body.data.map((t: { name: string }) => t.name)).toEqual(['t10', 't11'])
+    // Newest first, as the product lists them.
+    expect(page.body.data.map((t: { name: string }) => t.name)).toEqual(['t1', 't0'])
     expect(expectMonitorError(await m.call('GET', `/buckets/${key}/tests?count=-1`), 400)).toContain('count')
   })
 
@@ -140,24 +141,23 @@ describe('monitoring API: tests', () => {
 })
 
 describe('monitoring API: steps', () => {
-  it('adds steps (answering the whole test), reads, updates, reorders and deletes one', async () => {
+  it('adds steps (answering the steps, the new one last), reads, updates, reorders and deletes one', async () => {
     const m = await startMonitorPlatform()
     const key = await m.bucket()
     const test = (await m.call('POST', `/buckets/${key}/tests`, { json: { name: 'steps' } })).body.data
     const base = `/buckets/${key}/tests/${test.id}/steps`
     const added = await m.call('POST', base, { json: { step_type: 'request', method: 'post', url: 'http://example.com/{{id}}', assertions: [{ source: 'response_status', comparison: 'equal_number', value: 201 }] } })
     expect(added.status).toBe(201)
-    expect(added.body.data.id).toBe(test.id)
-    expect(added.body.data.steps).toHaveLength(2)
-    const step = added.body.data.steps[1]
+    expect(added.body.data).toHaveLength(2)
+    const step = added.body.data[1]
     expect(step).toMatchObject({ step_type: 'request', method: 'POST', url: 'http://example.com/{{id}}', body: null, headers: null, scripts: null, before_scripts: null })
-    const pause = (await m.call('POST', base, { json: { step_type: 'pause', duration: 1 } })).body.data.steps[2]
+    const pause = (await m.call('POST', base, { json: { step_type: 'pause', duration: 1 } })).body.data[2]
     const condition = await m.call('POST', base, { json: { step_type: 'condition', left_value: '{{a}}', comparison: 'equal', right_value: '1', steps: [{ step_type: 'request', url: 'http://x' }] } })
-    expect(condition.body.data.steps[3].steps[0]).toMatchObject({ step_type: 'request', url: 'http://x', id: expect.any(String) })
+    expect(condition.body.data[3].steps[0]).toMatchObject({ step_type: 'request', url: 'http://x', id: expect.any(String) })
     expect((await m.call('GET', `${base}/${step.id}`)).body.data).toEqual(step)
     const updated = await m.call('PUT', `${base}/${step.id}`, { json: { note: 'create it' } })
     expect(updated.body.data).toMatchObject({ id: step.id, note: 'create it', method: 'POST' })
-    const order = [pause.id, step.id, test.steps[0].id, condition.body.data.steps[3].id]
+    const order = [pause.id, step.id, test.steps[0].id, condition.body.data[3].id]
     const reordered = await m.call('PUT', base, { json: order })
     expect(reordered.status).toBe(200)
     expect(reordered.body.data.map((s: { id: string }) => s.id)).toEqual(order)
@@ -198,9 +198,9 @@ describe('monitoring API: environments and schedules', () => {
     const test = (await m.call('POST', `/buckets/${key}/tests`, { json: { name: 't' } })).body.data
     const base = `/buckets/${key}/tests/${test.id}/schedules`
     const created = await m.call('POST', base, { json: { environment_id: test.default_environment_id, interval: '1d' } })
-    expect(created.body.data).toMatchObject({ environment_id: test.default_environment_id, interval: '1d', note: null })
+    expect(created.body.data).toMatchObject({ environment_id: test.default_environment_id, interval: '1.0d', note: null })
     const put = await m.call('PUT', `${base}/${created.body.data.id}`, { json: { note: 'daily' } })
-    expect(put.body.data).toMatchObject({ interval: '1d', note: 'daily' })
+    expect(put.body.data).toMatchObject({ interval: '1.0d', note: 'daily' })
     expect((await m.call('GET', `/buckets/${key}/tests/${test.id}`)).body.data.schedules).toHaveLength(1)
     expect(expectMonitorError(await m.call('POST', base, { json: { environment_id: test.default_environment_id, interval: '2m' } }), 400)).toContain('/interval')
     expect(expectMonitorError(await m.call('POST', base, { json: { environment_id: 'nope', interval: '1m' } }), 400)).toContain('/environment_id')

@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { startCli, type CliServer } from '../../helpers/cli.js'
+import { monitoringToken } from '../../helpers/monitor-token.js'
 import { tempDir } from '../../helpers/temp-dir.js'
 import { hasChromium, openBrowser, screenshot, SKIP_REASON } from './browser.js'
 
@@ -62,8 +63,8 @@ describe.skipIf(!hasChromium)('dashboard in Chromium', () => {
     await page.getByRole('button', { name: 'Sign out' }).waitFor()
     await page.getByRole('link', { name: 'Mock services' }).waitFor()
 
-    // The platform serves the monitoring API (it takes the session's API key): its page is offered.
-    const buckets = await fetch(`${platform.url}/buckets`, { headers: { authorization: auth } })
+    // The platform serves the monitoring API (the session holds its own token): its page is offered.
+    const buckets = await fetch(`${platform.url}/buckets`, { headers: { authorization: await monitoringToken(platform.url, auth) } })
     expect(buckets.status).toBe(200)
     await page.getByRole('link', { name: 'Monitoring' }).waitFor()
     const cookies = await context.cookies(platform.url)

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { startCli, type CliServer } from '../../helpers/cli.js'
+import { monitoringToken } from '../../helpers/monitor-token.js'
 import { tempDir } from '../../helpers/temp-dir.js'
 import { hasChromium, openBrowser, screenshot, SKIP_REASON } from './browser.js'
 
@@ -18,8 +19,13 @@ async function startPlatform (): Promise<CliServer> {
   return startCli(['platform', '--port', '0', '--data-dir', tempDir('understudy-ui-mon-')], { env: { UNDERSTUDY_API_KEY_ID: key.id, UNDERSTUDY_API_KEY_SECRET: key.secret }, timeoutMs: 20_000 })
 }
 
+/** One token per platform. */
+const tokens = new Map<string, Promise<string>>()
+
 async function api<T> (platform: CliServer, method: string, path: string, json?: unknown): Promise<{ status: number; body: T }> {
-  const headers: Record<string, string> = { authorization: auth }
+  // The monitoring API takes tokens only: one from POST /apps with the platform key.
+  if (!tokens.has(platform.url)) tokens.set(platform.url, monitoringToken(platform.url, auth))
+  const headers: Record<string, string> = { authorization: await tokens.get(platform.url) as string }
   if (json !== undefined) headers['content-type'] = 'application/json'
   const res = await fetch(platform.url + path, { method, headers, ...(json === undefined ? {} : { body: JSON.stringify(json) }) })
   return { status: res.status, body: await res.json() as T }
@@ -34,7 +40,7 @@ async function signIn (page: Page): Promise<void> {
 describe.skipIf(!hasChromium)('dashboard monitoring and sessions in Chromium', () => {
   it('lists a test made through the monitoring API, runs it and shows its result', async () => {
     const platform = await startPlatform()
-    // A bucket and a test through the API (a platform key is accepted where a token is).
+    // A bucket and a test through the API, with a token of the platform key's user.
     const bucket = await api<{ data: { key: string } }>(platform, 'POST', '/buckets?name=smoke%20checks&team_uuid=1')
     expect(bucket.status).toBe(201)
     const made = await api<{ data: { id: string } }>(platform, 'POST', `/buckets/${bucket.body.data.key}/tests`, {

@@ -17,6 +17,8 @@ describe('environment inheritance', () => {
       preserve_cookies: false,
       stop_on_failure: false,
       client_certificate: null,
+      http_version_support: 'h1_1',
+      force_h2c: false,
       webhooks: ['http://hook'],
       emails: { notify_all: false, notify_on: 'threshold', notify_threshold: 2, recipients: [{ email: 'a@example.com' }] },
     })

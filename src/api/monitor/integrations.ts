@@ -1,0 +1,126 @@
+import { randomUUID } from 'node:crypto'
+import { createError } from '../../errors/index.js'
+import type { JsonObject, MonitorIntegration, Repositories } from '../../store/index.js'
+import { invalidField } from '../validation.js'
+import { teamOf } from './root.js'
+import type { MonitorRoute } from './types.js'
+import { isObject } from './validate.js'
+import { integrationView } from './views.js'
+
+/*
+ * A team's integrations: the notification channels its environments reference by id
+ * (`integrations: [{id}]`). Only the kinds the runner delivers itself exist: `webhook` (a JSON
+ * POST of the run's result to `url`) and `email` (a summary to `recipients`, through the
+ * platform's SMTP server). Third-party services (Slack, PagerDuty...) need accounts this platform
+ * does not hold; a webhook reaches whatever relays them.
+ */
+
+export const INTEGRATION_TYPES = ['webhook', 'email'] as const
+const MAX_INTEGRATIONS = 100
+
+function readRecipients (value: unknown): string[] {
+  if (!Array.isArray(value) || value.length === 0 || value.length > 50) throw invalidField('/recipients', 'is required for an email integration: 1 to 50 e-mail addresses')
+  return value.map((r, i) => {
+    const email = typeof r === 'string' ? r : isObject(r) ? r['email'] : undefined
+    if (typeof email !== 'string' || !/^[^\s@]+@[^\s@]+$/.test(email)) throw invalidField(`/recipients/${i}`, 'must be an e-mail address (or {email})')
+    return email
+  })
+}
+
+/** An integration body: `integration_type` (or `type`), `description`, and the kind's own settings. */
+function readIntegration (body: unknown): { type: string; description: string; doc: JsonObject } {
+  if (!isObject(body)) throw invalidField('/', 'must be an integration object with integration_type and its settings')
+  const type = body['integration_type'] ?? body['type']
+  if (typeof type !== 'string' || !(INTEGRATION_TYPES as readonly string[]).includes(type)) {
+    throw invalidField('/integration_type', `must be one of ${INTEGRATION_TYPES.join(', ')} (the kinds the runner delivers)`)
+  }
+  const description = body['description'] ?? ''
+  if (typeof description !== 'string' || description.length > 200) throw invalidField('/description', 'must be a string of at most 200 characters')
+  if (type === 'webhook') {
+    const url = body['url']
+    if (typeof url !== 'string' || !/^https?:\/\/[^\s]+$/i.test(url) || url.length > 2000) throw invalidField('/url', 'is required for a webhook integration: an http or https URL')
+    return { type, description: description === '' ? url : description, doc: { url } }
+  }
+  const recipients = readRecipients(body['recipients'])
+  return { type, description: description === '' ? recipients.join(', ') : description, doc: { recipients: recipients.map((email) => ({ email })) } }
+}
+
+/**
+ * The `integrations` of an environment body, checked against the team's: each entry an id or an
+ * object with `id`; stored as `{id, integration_type, description}` (spec/000's shape).
+ */
+export async function readEnvironmentIntegrations (store: Pick<Repositories, 'monitoring'>, workspaceId: number, value: unknown): Promise<JsonObject[] | null> {
+  if (value === undefined || value === null) return null
+  if (!Array.isArray(value)) throw invalidField('/integrations', 'must be an array of integration ids (or objects with id)')
+  const out: JsonObject[] = []
+  for (const [i, item] of value.entries()) {
+    // Go clients send both `id` and `uuid`, one of them empty.
+    const id = typeof item === 'string' ? item : isObject(item) ? (item['id'] === '' || item['id'] === undefined ? item['uuid'] : item['id']) : undefined
+    if (typeof id !== 'string' || id === '') throw invalidField(`/integrations/${i}/id`, 'is required: the id of an integration of the team (GET /teams/{id}/integrations)')
+    const integration = await store.monitoring.getIntegration(workspaceId, id)
+    if (integration === undefined) throw invalidField(`/integrations/${i}/id`, `names no integration of this team: ${id}`)
+    if (!out.some((o) => o['id'] === id)) out.push({ id, integration_type: integration.type, description: integration.description })
+  }
+  return out
+}
+
+/** The integrations an environment references that still exist (one deleted since is left out). */
+export async function integrationsOf (store: Pick<Repositories, 'monitoring'>, workspaceId: number, refs: unknown): Promise<MonitorIntegration[]> {
+  if (!Array.isArray(refs)) return []
+  const out: MonitorIntegration[] = []
+  for (const ref of refs) {
+    const id = isObject(ref) ? ref['id'] : undefined
+    const integration = typeof id === 'string' ? await store.monitoring.getIntegration(workspaceId, id) : undefined
+    if (integration !== undefined) out.push(integration)
+  }
+  return out
+}
+
+const base = '/teams/:teamId/integrations'
+
+export const integrationRoutes: MonitorRoute[] = [
+  {
+    method: 'GET',
+    path: base,
+    scope: 'team:read',
+    handler: async (ctx) => {
+      const team = await teamOf(ctx)
+      return { data: (await ctx.deps.store.monitoring.listIntegrations(team.id)).map(integrationView) }
+    },
+  },
+  {
+    method: 'POST',
+    path: base,
+    scope: 'bucket:write',
+    handler: async (ctx) => {
+      const team = await teamOf(ctx)
+      const input = readIntegration(await ctx.json())
+      if ((await ctx.deps.store.monitoring.listIntegrations(team.id)).length >= MAX_INTEGRATIONS) throw invalidField('/', `a team has at most ${MAX_INTEGRATIONS} integrations`)
+      const created = await ctx.deps.store.monitoring.createIntegration({ id: randomUUID(), workspaceId: team.id, ...input })
+      return { status: 201, data: integrationView(created) }
+    },
+  },
+  {
+    method: 'GET',
+    path: `${base}/:integrationId`,
+    scope: 'team:read',
+    handler: async (ctx) => {
+      const team = await teamOf(ctx)
+      const id = ctx.params['integrationId'] ?? ''
+      const integration = await ctx.deps.store.monitoring.getIntegration(team.id, id)
+      if (integration === undefined) throw createError('ERR_API_NOT_FOUND', [`Integration ${id}`])
+      return { data: integrationView(integration) }
+    },
+  },
+  {
+    method: 'DELETE',
+    path: `${base}/:integrationId`,
+    scope: 'bucket:write',
+    handler: async (ctx) => {
+      const team = await teamOf(ctx)
+      const id = ctx.params['integrationId'] ?? ''
+      if (!await ctx.deps.store.monitoring.deleteIntegration(team.id, id)) throw createError('ERR_API_NOT_FOUND', [`Integration ${id}`])
+      return { status: 204, raw: null }
+    },
+  },
+]
