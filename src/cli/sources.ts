@@ -128,12 +128,13 @@ export function loadSources (files: readonly string[], loadFile: FileLoader, cwd
       const bytes = readFileSync(file)
       loaded = loadFile({ bytes, fileName: shown }, { readFile: (rel) => readSibling(dirname(file), rel) })
     } catch (err) {
-      problems.push(...problemsOf(err, shown))
+      for (const problem of problemsOf(err, shown)) problems.push(problem)
       continue
     }
-    warnings.push(...loaded.warnings.map((w) => ({ ...w, file: w.file ?? shown })))
+    // Appended one by one: spreading a list of 100,000s of arguments overflows the stack.
+    for (const w of loaded.warnings) warnings.push({ ...w, file: w.file ?? shown })
     const doc = loaded.document
-    transactions.push(...selectedTransactions(doc))
+    for (const txn of selectedTransactions(doc)) transactions.push(txn)
     if (carriesSettings(doc)) {
       if (settings !== null) warnings.push({ message: `mock-service settings of ${settingsFile} are replaced by those of ${shown}`, file: shown })
       settings = doc
