@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve, sep } from 'node:path'
 import picomatch from 'picomatch'
 import { createError, isUnderstudyError, type ErrorDetail, type UnderstudyError } from '../errors/index.js'
-import { normalizeDocument, type MockServiceDocument, type Transaction } from '../dsl/index.js'
+import { normalizeDocument, transactionCountError, type MockServiceDocument, type Transaction } from '../dsl/index.js'
 
 /** What loading one file yields: the importers' result, reduced to what serving needs. */
 export interface LoadedFile {
@@ -144,6 +144,9 @@ export function loadSources (files: readonly string[], loadFile: FileLoader, cwd
   if (problems.length > 0) {
     throw createError('ERR_DSL_INVALID', [problems.length === 1 ? '1 error' : `${problems.length} errors`], { details: problems })
   }
+  // Each file may be within the bound and all of them past it: refused before any check or compile.
+  const tooMany = transactionCountError(transactions.length, '')
+  if (tooMany !== null) throw tooMany
   dropDuplicateIds(transactions, settings, warnings)
   const document = settings === null
     ? normalizeDocument({}, transactions)

@@ -5,6 +5,7 @@ import { recordOrigin, type Origin } from './origin.js'
 import { normalizeDocument, normalizeTransaction } from './normalize.js'
 import { dslSchemas } from './schema/index.js'
 import { MAX_DEFINITION_DEPTH, tooDeepAt } from './depth.js'
+import { transactionCountProblem } from './transaction-limit.js'
 import type { MockServiceDocument, Transaction } from './types.js'
 import type { DelayInput, DocumentInput, DslInput, MatcherInput, TransactionInput } from './input-types.js'
 
@@ -51,12 +52,13 @@ export function readDefinition (value: unknown, source: DefinitionSource = {}): 
   let fields: DocumentInput = {}
   let fieldsValid = true
   let items: Item[] = []
+  // Before validating or compiling anything: a document past the bound is refused whole.
+  const count = Array.isArray(value) ? value.length : isObject(value) && Array.isArray(value['transactions']) ? value['transactions'].length : 1
+  const tooMany = transactionCountProblem(count)
+  if (tooMany !== null) throw refusedWhole(source, Array.isArray(value) ? '' : '/transactions', tooMany)
   // Before anything recursive (ajv, normalization) reads the value.
   const deepAt = tooDeepAt(value)
-  if (deepAt !== null) {
-    report(deepAt, `nests deeper than ${MAX_DEFINITION_DEPTH} levels`)
-    throw invalid(errors, source)
-  }
+  if (deepAt !== null) throw refusedWhole(source, deepAt, `nests deeper than ${MAX_DEFINITION_DEPTH} levels`)
   if (Array.isArray(value)) {
     items = value.map((v, i) => itemOf(v, joinPointer('', i), report)).filter((i): i is Item => i !== null)
   } else if (isObject(value) && 'transactions' in value) {
@@ -187,6 +189,12 @@ function locateDetail (source: DefinitionSource, path: string, message: string):
     detail.column = pos.column
   }
   return detail
+}
+
+/** A document refused before it is read, for a bound it passes: the message names the bound. */
+function refusedWhole (source: DefinitionSource, pointer: string, message: string) {
+  const where = source.file === undefined ? '' : `${source.file}: `
+  return createError('ERR_DSL_INVALID', [`${where}${pointer === '' ? '' : `${pointer} `}${message}`], { details: [locateDetail(source, pointer, message)] })
 }
 
 function invalid (errors: ErrorDetail[], source: DefinitionSource) {

@@ -1,5 +1,5 @@
 import { createError, type ErrorDetail } from '../errors/index.js'
-import { detailAt, type MockServiceDocument, type Transaction } from '../dsl/index.js'
+import { detailAt, transactionCountError, type MockServiceDocument, type Transaction } from '../dsl/index.js'
 import { byPriorityThenNewest, type CompiledTransaction } from './compiled.js'
 import { diagnose, type NearMiss } from './diagnose.js'
 import { compileRequest, type PreparedPredicate, type Predicate, type ReportProblem } from './predicates/index.js'
@@ -72,6 +72,10 @@ export function throwCompileErrors (errors: ErrorDetail[]): void {
  * matcher.match(new MatchRequest('GET', '/pets/1', {}, null))?.payload // 200
  */
 export function compileMatcher<P> (doc: MockServiceDocument, payloadOf: PayloadFactory<P>, extraOf?: ExtraPredicates): CompiledMatcher<P> {
+  // readDefinition refuses such documents already; this covers those assembled in code (several
+  // files merged by `serve`, a platform's deploy) before any transaction is compiled.
+  const tooMany = transactionCountError(doc.transactions.length)
+  if (tooMany !== null) throw tooMany
   const errors: ErrorDetail[] = []
   const overrides = new Map<number, number | undefined>()
   for (const entry of doc.mockServiceTransactions) overrides.set(entry.txnId, entry.priority)
