@@ -2,6 +2,8 @@ import type { CompiledTransaction } from './compiled.js'
 import type { MatchRequest } from './request.js'
 import { shorten, type RequestPart } from './predicates/predicate.js'
 import { normalizeTemplate } from './path.js'
+import { regexInputStats } from './predicates/value-check.js'
+import { MAX_REGEX_INPUT } from '../dsl/index.js'
 import { characterDistance, pathDistance, segmentsOf } from './path-distance.js'
 
 /** One condition a near-miss transaction failed: what it expected and what the request had. */
@@ -11,6 +13,8 @@ export interface FailedCondition {
   matcherName: string
   expected: string
   actual: string | null
+  /** Why it failed when the values alone do not say: a bound was hit (docs/limits.md). */
+  reason?: string
 }
 
 /** A transaction that almost matched an unmatched request. */
@@ -23,6 +27,9 @@ export interface NearMiss {
   total: number
   failed: FailedCondition[]
 }
+
+/** What a near miss says about a regex matcher that refused a value past the input bound. */
+const OVERSIZE_REASON = `the value is longer than the ${MAX_REGEX_INPUT.toLocaleString('en-US')} characters a regex is run on, so the matcher fails (docs/regex.md); counted as oversizeRegexInputs in /health`
 
 /** How many transactions get a full evaluation after the cheap method+url pre-score. */
 const SHORTLIST = 50
@@ -92,12 +99,18 @@ function evaluate<P> (txn: CompiledTransaction<P>, req: MatchRequest): NearMiss 
   const conditions = txn.url === null ? txn.predicates : [txn.url, ...txn.predicates]
   for (const p of conditions) {
     total++
-    if (p.test(req)) {
+    const oversizeBefore = regexInputStats.oversize
+    const holds = p.test(req)
+    const oversize = regexInputStats.oversize !== oversizeBefore
+    // A diagnosis runs the matchers again: what they refused was counted when the request was matched.
+    regexInputStats.oversize = oversizeBefore
+    if (holds) {
       matched++
       continue
     }
     const condition: FailedCondition = { part: p.part, matcherName: p.matcherName, expected: shorten(p.expected), actual: p.actual(req) }
     if (p.key !== '' && p.part !== 'url') condition.key = p.key
+    if (oversize) condition.reason = OVERSIZE_REASON
     failed.push(condition)
   }
   return { transactionId: txn.id, name: txn.name, priority: txn.priority, matched, total, failed }
