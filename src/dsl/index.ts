@@ -1,6 +1,6 @@
 export * from './types.js'
 export { parseText, pointerSegments, joinPointer, type ParsedText, type SourcePosition } from './parse.js'
-export { readDefinition, type DefinitionSource } from './validate.js'
+export { readDefinition, readDefinitionSliced, type DefinitionSource } from './validate.js'
 export { loadDefinitionText } from './definition.js'
 export {
   normalizeTransaction,
