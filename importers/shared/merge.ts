@@ -62,7 +62,8 @@ export function mergeResults (parts: ReadonlyArray<{ file: string; result: Impor
       }
       merged.transactions.push(txn)
     }
-    warnings.push(...result.warnings.map((w) => (w.file === undefined ? { ...w, file } : w)))
+    // One by one: spreading 100,000s of warnings as arguments overflows the stack.
+    for (const w of result.warnings) warnings.push(w.file === undefined ? { ...w, file } : w)
   }
   const summary = parts.map(({ file, result }) => ({ file, format: result.format, dslType: result.dslType, transactions: result.document.transactions.length }))
   const main = summary.reduce<ImportPart | undefined>((best, p) => (best === undefined || p.transactions > best.transactions ? p : best), undefined)

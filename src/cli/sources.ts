@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve, sep } from 'node:path'
 import picomatch from 'picomatch'
 import { createError, isUnderstudyError, type ErrorDetail, type UnderstudyError } from '../errors/index.js'
-import { normalizeDocument, type MockServiceDocument, type Transaction } from '../dsl/index.js'
+import { normalizeDocument, transactionCountError, type MockServiceDocument, type Transaction } from '../dsl/index.js'
 
 /** What loading one file yields: the importers' result, reduced to what serving needs. */
 export interface LoadedFile {
@@ -128,12 +128,13 @@ export function loadSources (files: readonly string[], loadFile: FileLoader, cwd
       const bytes = readFileSync(file)
       loaded = loadFile({ bytes, fileName: shown }, { readFile: (rel) => readSibling(dirname(file), rel) })
     } catch (err) {
-      problems.push(...problemsOf(err, shown))
+      for (const problem of problemsOf(err, shown)) problems.push(problem)
       continue
     }
-    warnings.push(...loaded.warnings.map((w) => ({ ...w, file: w.file ?? shown })))
+    // Appended one by one: spreading a list of 100,000s of arguments overflows the stack.
+    for (const w of loaded.warnings) warnings.push({ ...w, file: w.file ?? shown })
     const doc = loaded.document
-    transactions.push(...selectedTransactions(doc))
+    for (const txn of selectedTransactions(doc)) transactions.push(txn)
     if (carriesSettings(doc)) {
       if (settings !== null) warnings.push({ message: `mock-service settings of ${settingsFile} are replaced by those of ${shown}`, file: shown })
       settings = doc
@@ -143,6 +144,9 @@ export function loadSources (files: readonly string[], loadFile: FileLoader, cwd
   if (problems.length > 0) {
     throw createError('ERR_DSL_INVALID', [problems.length === 1 ? '1 error' : `${problems.length} errors`], { details: problems })
   }
+  // Each file may be within the bound and all of them past it: refused before any check or compile.
+  const tooMany = transactionCountError(transactions.length, '')
+  if (tooMany !== null) throw tooMany
   dropDuplicateIds(transactions, settings, warnings)
   const document = settings === null
     ? normalizeDocument({}, transactions)

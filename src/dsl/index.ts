@@ -1,6 +1,6 @@
 export * from './types.js'
 export { parseText, pointerSegments, joinPointer, type ParsedText, type SourcePosition } from './parse.js'
-export { readDefinition, type DefinitionSource } from './validate.js'
+export { readDefinition, readDefinitionSliced, type DefinitionSource } from './validate.js'
 export { loadDefinitionText } from './definition.js'
 export {
   normalizeTransaction,
@@ -15,6 +15,8 @@ export {
 export { recordOrigin, originOf, detailAt, locatedDetail, type Origin } from './origin.js'
 export { compileUserRegex, RegexRejection, MAX_REGEX_INPUT, enableRegexFallback } from './regex.js'
 export { MAX_DEFINITION_DEPTH, tooDeepAt, jsonTextDepth } from './depth.js'
+export { MAX_TRANSACTIONS, transactionCountError, transactionCountProblem } from './transaction-limit.js'
+export { MAX_YAML_ALIASES } from './parse.js'
 export { dslSchemas, transactionSchema, transactionDslSchema, mockServiceDocumentSchema, matcherSchema, publishedSchema, publishedSchemaPath } from './schema/index.js'
 export type { StatusCodeConditionInput, MatcherInput, RequestDslInput, ResponseDslInput, DelayInput, DslInput, TransactionInput, DocumentInput } from './input-types.js'
 export { parseTemplate, validateTemplate, templateHelperNames, TemplateSyntaxError } from './template-check.js'

@@ -2,6 +2,8 @@ import { createRequire } from 'node:module'
 import type * as Yaml from 'yaml'
 import type { Document } from 'yaml'
 import { createError } from '../errors/index.js'
+import { MAX_DEFINITION_DEPTH } from './depth.js'
+import { jsonValueOffset, positionAt } from './json-locate.js'
 
 type YamlModule = typeof Yaml
 let yamlModule: YamlModule | null = null
@@ -27,6 +29,13 @@ export interface ParsedText {
 
 const BOM = '\uFEFF'
 
+/**
+ * How far YAML aliases (`*name`) may expand: for each anchor, its uses times the aliases nested in
+ * it (the yaml package's `maxAliasCount`). Nine nested anchors of ten aliases each (a "billion
+ * laughs") would otherwise expand to a billion values; real files use a handful. docs/limits.md.
+ */
+export const MAX_YAML_ALIASES = 1000
+
 /** Splits a JSON pointer (`/a/0/b~1c`) into its unescaped segments. */
 export function pointerSegments (pointer: string): string[] {
   if (pointer === '') return []
@@ -48,8 +57,8 @@ function looksLikeYaml (text: string, fileName: string): boolean {
 
 /**
  * Parses a JSON or YAML definition. JSON goes through the fast `JSON.parse`; positions are found
- * only when an error needs them, by re-reading the text with the YAML parser (YAML 1.2 is a
- * superset of JSON). Throws ERR_DSL_PARSE naming the file, line and column.
+ * only when an error needs them, by one iterative scan of the text (json-locate.ts). Throws
+ * ERR_DSL_PARSE naming the file, line and column.
  *
  * @example
  * parseText('{"a": 1}', 'mock.json').value // { a: 1 }
@@ -63,31 +72,36 @@ export function parseText (input: string, fileName: string): ParsedText {
     } catch (err) {
       throw jsonParseError(err, text, fileName)
     }
-    let located: ((pointer: string) => SourcePosition | undefined) | undefined
-    return {
-      value,
-      locate: (pointer) => {
-        located ??= yamlLocator(text)
-        return located(pointer)
-      },
-    }
+    return { value, locate: (pointer) => jsonLocate(text, pointer) }
   }
   const lineCounter = new (yaml().LineCounter)()
   const doc = yaml().parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false })
   const first = doc.errors[0]
   if (first !== undefined) {
     const pos = lineCounter.linePos(first.pos[0])
-    throw createError('ERR_DSL_PARSE', [fileName, `${first.message.split('\n')[0] ?? ''}`], {
-      details: [{ path: '', message: first.message.split('\n')[0] ?? 'invalid YAML', file: fileName, line: pos.line, column: pos.col }],
+    const said = first.message.split('\n')[0] ?? 'invalid YAML'
+    // The parser is recursive: a text nested thousands deep reports the stack overflow it caught.
+    const message = /call stack/i.test(said) ? `nests too deeply to read (definitions may nest ${MAX_DEFINITION_DEPTH} levels)` : said
+    throw createError('ERR_DSL_PARSE', [fileName, message], {
+      details: [{ path: '', message, file: fileName, line: pos.line, column: pos.col }],
     })
   }
-  return { value: doc.toJS({ maxAliasCount: 1000 }) as unknown, locate: locatorOf(doc, lineCounter) }
+  let value: unknown
+  try {
+    value = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES })
+  } catch (err) {
+    // yaml throws a bare ReferenceError ("Excessive alias count ...") when the count is passed.
+    if (!(err instanceof ReferenceError) || !/alias/i.test(err.message)) throw err
+    const message = `expands YAML aliases (*name) past the limit of ${MAX_YAML_ALIASES} (uses of an anchor times the aliases inside it), which guards against alias bombs`
+    throw createError('ERR_DSL_PARSE', [fileName, message], { details: [{ path: '', message, file: fileName }] })
+  }
+  return { value, locate: locatorOf(doc, lineCounter) }
 }
 
-function yamlLocator (text: string): (pointer: string) => SourcePosition | undefined {
-  const lineCounter = new (yaml().LineCounter)()
-  const doc = yaml().parseDocument(text, { lineCounter })
-  return locatorOf(doc, lineCounter)
+/** Where the value at `pointer` (or its deepest existing ancestor) is written in JSON text. */
+function jsonLocate (text: string, pointer: string): SourcePosition | undefined {
+  const offset = jsonValueOffset(text, pointerSegments(pointer))
+  return offset === undefined ? undefined : positionAt(text, offset)
 }
 
 function locatorOf (doc: Document, lineCounter: InstanceType<YamlModule['LineCounter']>): (pointer: string) => SourcePosition | undefined {

@@ -5,6 +5,7 @@ import { recordOrigin, type Origin } from './origin.js'
 import { normalizeDocument, normalizeTransaction } from './normalize.js'
 import { dslSchemas } from './schema/index.js'
 import { MAX_DEFINITION_DEPTH, tooDeepAt } from './depth.js'
+import { transactionCountProblem } from './transaction-limit.js'
 import type { MockServiceDocument, Transaction } from './types.js'
 import type { DelayInput, DocumentInput, DslInput, MatcherInput, TransactionInput } from './input-types.js'
 
@@ -44,6 +45,35 @@ interface Item {
  * readDefinition([{ dsl: { requestDsl: { path: '/a' }, responseDsl: { text: 'a' } } }]).transactions.length // 1
  */
 export function readDefinition (value: unknown, source: DefinitionSource = {}): MockServiceDocument {
+  const steps = definitionSteps(value, source)
+  for (;;) {
+    const step = steps.next()
+    if (step.done === true) return step.value
+  }
+}
+
+/**
+ * readDefinition for a document read while serving (`PUT /config`): the same result, with `pause`
+ * (a time slicer) awaited every few hundred transactions, so that 100,000s of them are validated
+ * without holding the event loop.
+ *
+ * @example
+ * const doc = await readDefinitionSliced(parsed.value, { locate: parsed.locate }, timeSlicer())
+ */
+export async function readDefinitionSliced (value: unknown, source: DefinitionSource, pause: () => Promise<void>): Promise<MockServiceDocument> {
+  const steps = definitionSteps(value, source)
+  for (;;) {
+    const step = steps.next()
+    if (step.done === true) return step.value
+    await pause()
+  }
+}
+
+/** Transactions read between two yields of definitionSteps. */
+const STEP = 256
+
+/** The work of readDefinition, yielding every STEP transactions of each pass. */
+function * definitionSteps (value: unknown, source: DefinitionSource): Generator<void, MockServiceDocument, void> {
   const errors: ErrorDetail[] = []
   const report = (pointer: string, message: string): void => {
     errors.push(locateDetail(source, pointer, message))
@@ -51,12 +81,14 @@ export function readDefinition (value: unknown, source: DefinitionSource = {}): 
   let fields: DocumentInput = {}
   let fieldsValid = true
   let items: Item[] = []
+  // Before validating or compiling anything: a document past the bound is refused whole.
+  const count = Array.isArray(value) ? value.length : isObject(value) && Array.isArray(value['transactions']) ? value['transactions'].length : 1
+  const tooMany = transactionCountProblem(count)
+  if (tooMany !== null) throw refusedWhole(source, Array.isArray(value) ? '' : '/transactions', tooMany)
   // Before anything recursive (ajv, normalization) reads the value.
   const deepAt = tooDeepAt(value)
-  if (deepAt !== null) {
-    report(deepAt, `nests deeper than ${MAX_DEFINITION_DEPTH} levels`)
-    throw invalid(errors, source)
-  }
+  if (deepAt !== null) throw refusedWhole(source, deepAt, `nests deeper than ${MAX_DEFINITION_DEPTH} levels`)
+  yield
   if (Array.isArray(value)) {
     items = value.map((v, i) => itemOf(v, joinPointer('', i), report)).filter((i): i is Item => i !== null)
   } else if (isObject(value) && 'transactions' in value) {
@@ -71,16 +103,25 @@ export function readDefinition (value: unknown, source: DefinitionSource = {}): 
     const item = itemOf(value, '', report)
     if (item !== null) items = [item]
   }
+  yield
   // Semantic rules run on every part whose shape is valid, so that one pass reports everything.
-  const validItems = items.filter((item) => collect(item.bare ? validators.dsl : validators.transaction, item.value, item.pointer, report))
-  checkSemantics(fieldsValid ? fields : {}, validItems, idsOf(items), report)
+  const validItems: Item[] = []
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i] as Item
+    if (collect(item.bare ? validators.dsl : validators.transaction, item.value, item.pointer, report)) validItems.push(item)
+    if (i % STEP === STEP - 1) yield
+  }
+  yield * checkSemantics(fieldsValid ? fields : {}, validItems, idsOf(items), report)
   if (errors.length > 0) throw invalid(errors, source)
 
-  const transactions = items.map((item, index) => {
+  const transactions: Transaction[] = []
+  for (let index = 0; index < items.length; index++) {
+    const item = items[index] as Item
     const txn: Transaction = normalizeTransaction(item.value, index)
     recordOrigin(txn, originFor(source, item.pointer, item.bare))
-    return txn
-  })
+    transactions.push(txn)
+    if (index % STEP === STEP - 1) yield
+  }
   const doc = normalizeDocument(fields, transactions)
   recordOrigin(doc, originFor(source, '', false))
   return doc
@@ -189,6 +230,12 @@ function locateDetail (source: DefinitionSource, path: string, message: string):
   return detail
 }
 
+/** A document refused before it is read, for a bound it passes: the message names the bound. */
+function refusedWhole (source: DefinitionSource, pointer: string, message: string) {
+  const where = source.file === undefined ? '' : `${source.file}: `
+  return createError('ERR_DSL_INVALID', [`${where}${pointer === '' ? '' : `${pointer} `}${message}`], { details: [locateDetail(source, pointer, message)] })
+}
+
 function invalid (errors: ErrorDetail[], source: DefinitionSource) {
   const where = source.file === undefined ? '' : `${source.file}: `
   const count = errors.length === 1 ? '1 error' : `${errors.length} errors`
@@ -209,12 +256,15 @@ function idsOf (items: Item[]): Set<number> {
 
 /**
  * Rules the schema cannot express: delay parameters, cross references, matcher arguments. Runs on
- * the parts whose shape is valid; `ids` holds every transaction id of the input.
+ * the parts whose shape is valid; `ids` holds every transaction id of the input. Yields every
+ * STEP parts (see definitionSteps).
  */
-function checkSemantics (fields: DocumentInput, items: Item[], ids: ReadonlySet<number>, report: Report): void {
+function * checkSemantics (fields: DocumentInput, items: Item[], ids: ReadonlySet<number>, report: Report): Generator<void, void, void> {
   if (typeof fields.thinkTime === 'object' && fields.thinkTime !== null) checkDelay(fields.thinkTime, '/thinkTime', report)
   const seen = new Set<number>()
+  let checked = 0
   for (const item of items) {
+    if (++checked % STEP === 0) yield
     const dsl = 'dsl' in item.value ? item.value.dsl : item.value
     const base = item.bare ? item.pointer : `${item.pointer}/dsl`
     if ('dsl' in item.value && item.value.id !== undefined) {

@@ -1,5 +1,5 @@
 import { createError, type ErrorDetail } from '../errors/index.js'
-import { detailAt, type MockServiceDocument, type Transaction } from '../dsl/index.js'
+import { detailAt, transactionCountError, type MockServiceDocument, type Transaction } from '../dsl/index.js'
 import { byPriorityThenNewest, type CompiledTransaction } from './compiled.js'
 import { diagnose, type NearMiss } from './diagnose.js'
 import { compileRequest, type PreparedPredicate, type Predicate, type ReportProblem } from './predicates/index.js'
@@ -72,26 +72,59 @@ export function throwCompileErrors (errors: ErrorDetail[]): void {
  * matcher.match(new MatchRequest('GET', '/pets/1', {}, null))?.payload // 200
  */
 export function compileMatcher<P> (doc: MockServiceDocument, payloadOf: PayloadFactory<P>, extraOf?: ExtraPredicates): CompiledMatcher<P> {
-  const errors: ErrorDetail[] = []
-  const overrides = new Map<number, number | undefined>()
-  for (const entry of doc.mockServiceTransactions) overrides.set(entry.txnId, entry.priority)
-  const selective = overrides.size > 0
+  const builder = new MatcherBuilder(doc, payloadOf, extraOf)
+  for (let index = 0; index < doc.transactions.length; index++) builder.add(index)
+  return builder.finish()
+}
 
-  const transactions: Array<CompiledTransaction<P>> = []
-  let needsBody = false
-  let needsForm = false
-  const prepared: PreparedPredicate[] = []
-  const active: Array<CompiledTransaction<P>> = []
-  doc.transactions.forEach((txn, index) => {
+/**
+ * compileMatcher for a configuration swap on a serving runtime: the same result, but `pause` is
+ * awaited after each transaction (a time slicer), so that requests keep being answered while
+ * 100,000s of transactions compile.
+ *
+ * @example
+ * const matcher = await compileMatcherSliced(doc, payloadOf, undefined, timeSlicer())
+ */
+export async function compileMatcherSliced<P> (doc: MockServiceDocument, payloadOf: PayloadFactory<P>, extraOf: ExtraPredicates | undefined, pause: () => Promise<void>): Promise<CompiledMatcher<P>> {
+  const builder = new MatcherBuilder(doc, payloadOf, extraOf)
+  for (let index = 0; index < doc.transactions.length; index++) {
+    builder.add(index)
+    await pause()
+  }
+  return builder.finish()
+}
+
+/** Compiles a document's transactions one at a time (`add`), then builds the index (`finish`). */
+class MatcherBuilder<P> {
+  readonly #errors: ErrorDetail[] = []
+  readonly #overrides = new Map<number, number | undefined>()
+  readonly #selective: boolean
+  readonly #transactions: Array<CompiledTransaction<P>> = []
+  readonly #active: Array<CompiledTransaction<P>> = []
+  readonly #prepared: PreparedPredicate[] = []
+  #needsBody = false
+  #needsForm = false
+
+  constructor (private readonly doc: MockServiceDocument, private readonly payloadOf: PayloadFactory<P>, private readonly extraOf: ExtraPredicates | undefined) {
+    // readDefinition refuses such documents already; this covers those assembled in code (several
+    // files merged by `serve`, a platform's deploy) before any transaction is compiled.
+    const tooMany = transactionCountError(doc.transactions.length)
+    if (tooMany !== null) throw tooMany
+    for (const entry of doc.mockServiceTransactions) this.#overrides.set(entry.txnId, entry.priority)
+    this.#selective = this.#overrides.size > 0
+  }
+
+  add (index: number): void {
+    const txn = this.doc.transactions[index] as Transaction
     const report: ReportProblem = (subPointer, message) => {
-      errors.push(detailAt(txn, subPointer, `/transactions/${index}`, message))
+      this.#errors.push(detailAt(txn, subPointer, `/transactions/${index}`, message))
     }
     const request = compileRequest(txn.dsl.requestDsl, report)
-    const payload = payloadOf(txn, index, report)
+    const payload = this.payloadOf(txn, index, report)
     // Checked last: a scenario's state is read only when the request itself matches.
-    const extra = extraOf?.(txn, report) ?? null
+    const extra = this.extraOf?.(txn, report) ?? null
     const id = txn.id ?? null
-    const override = id === null ? undefined : overrides.get(id)
+    const override = id === null ? undefined : this.#overrides.get(id)
     const compiled: CompiledTransaction<P> = {
       index,
       id,
@@ -104,17 +137,32 @@ export function compileMatcher<P> (doc: MockServiceDocument, payloadOf: PayloadF
       transaction: txn,
       payload,
     }
-    transactions.push(compiled)
-    if (!selective || (id !== null && overrides.has(id))) {
-      active.push(compiled)
-      needsBody ||= request.needsBody
-      needsForm ||= request.needsForm
-      prepared.push(...request.prepared)
+    this.#transactions.push(compiled)
+    if (!this.#selective || (id !== null && this.#overrides.has(id))) {
+      this.#active.push(compiled)
+      this.#needsBody ||= request.needsBody
+      this.#needsForm ||= request.needsForm
+      for (const p of request.prepared) this.#prepared.push(p)
     }
-  })
-  throwCompileErrors(errors)
-  active.sort(byPriorityThenNewest)
+  }
 
+  finish (): CompiledMatcher<P> {
+    throwCompileErrors(this.#errors)
+    const transactions = this.#transactions
+    const active = this.#active
+    const prepared = this.#prepared
+    active.sort(byPriorityThenNewest)
+    return indexed(transactions, active, this.#needsBody, this.#needsForm, prepared)
+  }
+}
+
+function indexed<P> (
+  transactions: ReadonlyArray<CompiledTransaction<P>>,
+  active: ReadonlyArray<CompiledTransaction<P>>,
+  needsBody: boolean,
+  needsForm: boolean,
+  prepared: readonly PreparedPredicate[],
+): CompiledMatcher<P> {
   // One index per method that appears, each also holding the method-less transactions; `ANY`
   // serves methods that no transaction names.
   const methods = new Set<string>()

@@ -2,6 +2,8 @@ import type { CompiledTransaction } from './compiled.js'
 import type { MatchRequest } from './request.js'
 import { shorten, type RequestPart } from './predicates/predicate.js'
 import { normalizeTemplate } from './path.js'
+import { regexInputStats } from './predicates/value-check.js'
+import { MAX_REGEX_INPUT } from '../dsl/index.js'
 import { characterDistance, pathDistance, segmentsOf } from './path-distance.js'
 
 /** One condition a near-miss transaction failed: what it expected and what the request had. */
@@ -11,6 +13,8 @@ export interface FailedCondition {
   matcherName: string
   expected: string
   actual: string | null
+  /** Why it failed when the values alone do not say: a bound was hit (docs/limits.md). */
+  reason?: string
 }
 
 /** A transaction that almost matched an unmatched request. */
@@ -23,6 +27,9 @@ export interface NearMiss {
   total: number
   failed: FailedCondition[]
 }
+
+/** What a near miss says about a regex matcher that refused a value past the input bound. */
+const OVERSIZE_REASON = `the value is longer than the ${MAX_REGEX_INPUT.toLocaleString('en-US')} characters a regex is run on, so the matcher fails (docs/regex.md); counted as oversizeRegexInputs in /health`
 
 /** How many transactions get a full evaluation after the cheap method+url pre-score. */
 const SHORTLIST = 50
@@ -45,20 +52,41 @@ const METHOD_PENALTY = 0.75
 export function diagnose<P> (transactions: ReadonlyArray<CompiledTransaction<P>>, req: MatchRequest, limit = 3): NearMiss[] {
   if (limit <= 0 || transactions.length === 0) return []
   const requestSegments = segmentsOf(req.path)
-  const prescored = transactions.map((txn) => {
+  // The SHORTLIST best by (tier, score), kept sorted as they come, an earlier transaction first
+  // among equals (they arrive in priority order): the same as a stable sort of all of them, without
+  // allocating and sorting 100,000s of entries for each unmatched request of a large mock service.
+  const shortlist: Array<{ txn: CompiledTransaction<P>; tier: number; score: number; otherMethod: boolean }> = []
+  const otherMethods: typeof shortlist = []
+  let segmentsByPosition = templateSegments.get(transactions)
+  if (segmentsByPosition === undefined) {
+    segmentsByPosition = []
+    templateSegments.set(transactions, segmentsByPosition)
+  }
+  for (let i = 0; i < transactions.length; i++) {
+    const txn = transactions[i] as CompiledTransaction<P>
     const methodOk = txn.method === null || txn.method === req.method
     const urlOk = txn.url === null || txn.url.test(req)
     // computed for matching paths too: among them, literal segments beat placeholders
-    const distance = distanceTo(txn, req.path, requestSegments, urlOk)
-    return { txn, tier: methodOk && urlOk ? 0 : 1, score: distance + (methodOk ? 0 : METHOD_PENALTY), otherMethod: urlOk && !methodOk }
-  })
-  // Stable sort keeps priority order (transactions arrive sorted) among equal scores.
-  prescored.sort((a, b) => a.tier - b.tier || a.score - b.score)
-  const shortlist = prescored.slice(0, SHORTLIST)
-  // The same path with another method is what a user most often meant: it is always a candidate,
-  // even when many paths one character away rank before it (`/orders/810` for `/orders/10`).
-  const otherMethods = prescored.filter((p, i) => p.otherMethod && i >= SHORTLIST).slice(0, limit)
-  const misses = [...shortlist, ...otherMethods].map(({ txn, tier, score, otherMethod }) => ({ tier, score, otherMethod, miss: evaluate(txn, req) }))
+    const distance = distanceTo(txn, req.path, requestSegments, urlOk, segmentsByPosition, i)
+    const tier = methodOk && urlOk ? 0 : 1
+    const score = distance + (methodOk ? 0 : METHOD_PENALTY)
+    const otherMethod = urlOk && !methodOk
+    // The same path with another method is what a user most often meant: it is always a candidate,
+    // even when many paths one character away rank before it (`/orders/810` for `/orders/10`).
+    if (otherMethod && otherMethods.length < limit) otherMethods.push({ txn, tier, score, otherMethod })
+    const worst = shortlist[shortlist.length - 1]
+    if (shortlist.length === SHORTLIST && worst !== undefined && (tier > worst.tier || (tier === worst.tier && score >= worst.score))) continue
+    let at = shortlist.length
+    while (at > 0) {
+      const before = shortlist[at - 1] as (typeof shortlist)[number]
+      if (before.tier < tier || (before.tier === tier && before.score <= score)) break
+      at--
+    }
+    shortlist.splice(at, 0, { txn, tier, score, otherMethod })
+    if (shortlist.length > SHORTLIST) shortlist.pop()
+  }
+  const candidates = [...shortlist, ...otherMethods.filter((o) => !shortlist.some((s) => s.txn === o.txn))]
+  const misses = candidates.map(({ txn, tier, score, otherMethod }) => ({ tier, score, otherMethod, miss: evaluate(txn, req) }))
   misses.sort((a, b) => a.tier - b.tier || a.score - b.score || a.miss.failed.length - b.miss.failed.length || b.miss.matched - a.miss.matched || a.miss.priority - b.miss.priority)
   const chosen = misses.slice(0, limit)
   const missing = misses.slice(limit).filter((m) => m.otherMethod)
@@ -80,18 +108,22 @@ export function diagnose<P> (transactions: ReadonlyArray<CompiledTransaction<P>>
   return chosen.map((m) => m.miss)
 }
 
-/** Segments of each transaction's `equals_url` template, computed at the first diagnosis. */
-const templateSegments = new WeakMap<object, string[]>()
+/**
+ * Segments of each transaction's `equals_url` template, by position in the list diagnosed,
+ * computed at the first diagnosis. One entry per compiled list (dropped with it): a weak entry per
+ * transaction made every garbage collection of a 250,000-transaction runtime slower.
+ */
+const templateSegments = new WeakMap<object, Array<string[] | undefined>>()
 
 /** Path distance to a transaction whose url matcher failed. */
-function distanceTo<P> (txn: CompiledTransaction<P>, path: string, requestSegments: readonly string[], urlOk: boolean): number {
+function distanceTo<P> (txn: CompiledTransaction<P>, path: string, requestSegments: readonly string[], urlOk: boolean, cache: Array<string[] | undefined>, position: number): number {
   const url = txn.url
   if (url === null) return 0
   if (url.matcherName === 'equals_url') {
-    let segments = templateSegments.get(url)
+    let segments = cache[position]
     if (segments === undefined) {
       segments = segmentsOf(normalizeTemplate(url.expected))
-      templateSegments.set(url, segments)
+      cache[position] = segments
     }
     return pathDistance(requestSegments, segments)
   }
@@ -113,12 +145,18 @@ function evaluate<P> (txn: CompiledTransaction<P>, req: MatchRequest): NearMiss 
   const conditions = txn.url === null ? txn.predicates : [txn.url, ...txn.predicates]
   for (const p of conditions) {
     total++
-    if (p.test(req)) {
+    const oversizeBefore = regexInputStats.oversize
+    const holds = p.test(req)
+    const oversize = regexInputStats.oversize !== oversizeBefore
+    // A diagnosis runs the matchers again: what they refused was counted when the request was matched.
+    regexInputStats.oversize = oversizeBefore
+    if (holds) {
       matched++
       continue
     }
     const condition: FailedCondition = { part: p.part, matcherName: p.matcherName, expected: shorten(p.expected), actual: p.actual(req) }
     if (p.key !== '' && p.part !== 'url') condition.key = p.key
+    if (oversize) condition.reason = OVERSIZE_REASON
     failed.push(condition)
   }
   return { transactionId: txn.id, name: txn.name, priority: txn.priority, matched, total, failed }

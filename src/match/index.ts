@@ -1,4 +1,4 @@
-export { compileMatcher, collectCompileErrors, throwCompileErrors, type CompiledMatcher, type PayloadFactory, type ExtraPredicates } from './compile.js'
+export { compileMatcher, compileMatcherSliced, collectCompileErrors, throwCompileErrors, type CompiledMatcher, type PayloadFactory, type ExtraPredicates } from './compile.js'
 export type { CompiledTransaction } from './compiled.js'
 export { MatchRequest, type FieldValue } from './request.js'
 export { prepareMultipart, preparePredicates } from './prepare.js'

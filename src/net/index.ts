@@ -1,6 +1,6 @@
 /**
  * A leaf shared by the runtime (`serve`), the control plane (`api`, `cli`), the deployer and the
- * monitoring runner: the HTTP plumbing they need and may not import from each other (DESIGN.md
+ * monitoring runner: the HTTP plumbing (and the time slicing of long loops on the event loop) they need and may not import from each other (DESIGN.md
  * section 2), the egress policy of everything sent on a tenant's behalf among it
  * (docs/security.md). It imports only src/errors.
  */
@@ -17,3 +17,4 @@ export {
   type EgressSettings,
 } from './egress.js'
 export { egressConnector, type ConnectorOptions } from './egress-connector.js'
+export { timeSlicer } from './time-slice.js'

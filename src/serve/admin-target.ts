@@ -134,7 +134,7 @@ export function localAdminTarget (runtime: Runtime, logRing: LogRing | null, sta
     },
     config: () => runtime.current().document,
     reconfigure: async (document) => {
-      const compiled = runtime.reload(document)
+      const compiled = await runtime.reloadSliced(document)
       return { transactions: compiled.matcher.active.length, serviceMockId: compiled.serviceMockId }
     },
     inspection: async (skip, limit) => {

@@ -7,8 +7,8 @@ import {
   v1Envelope,
   type UnderstudyError,
 } from '../errors/index.js'
-import { parseText, readDefinition } from '../dsl/index.js'
-import { readBodyWithin } from '../net/index.js'
+import { parseText, readDefinitionSliced } from '../dsl/index.js'
+import { readBodyWithin, timeSlicer } from '../net/index.js'
 import type { Logger, LogRing } from '../log/index.js'
 import { localAdminTarget, type AdminTarget } from './admin-target.js'
 import { adminGuard, isLoopbackAddress } from './admin-guard.js'
@@ -75,7 +75,7 @@ export async function startAdmin (params: AdminParams): Promise<AdminServer> {
     ['GET', '/health', async () => ok(await target.health())],
     ['GET', '/config', () => ok(target.config())],
     ['PUT', '/config', async (req, _params, _query, body) => {
-      const document = readConfig(req, body)
+      const document = await readConfig(req, body)
       const result = await target.reconfigure(document)
       params.onReload?.(result.transactions)
       log.info({ transactions: result.transactions }, 'configuration swapped')
@@ -222,8 +222,11 @@ function writeJson (res: http.ServerResponse, status: number, body: unknown): vo
   res.end(text)
 }
 
-/** `PUT /config`: a mock-service document (or any DSL shape) as JSON, or YAML by content type. */
-function readConfig (req: http.IncomingMessage, body: Buffer) {
+/**
+ * `PUT /config`: a mock-service document (or any DSL shape) as JSON, or YAML by content type,
+ * validated in time slices while the runtime keeps serving.
+ */
+async function readConfig (req: http.IncomingMessage, body: Buffer) {
   const type = (req.headers['content-type'] ?? 'application/json').split(';')[0]?.trim().toLowerCase() ?? ''
   const yaml = type === 'application/yaml' || type === 'application/x-yaml' || type === 'text/yaml'
   if (!yaml && type !== 'application/json' && !type.endsWith('+json')) {
@@ -231,7 +234,7 @@ function readConfig (req: http.IncomingMessage, body: Buffer) {
   }
   if (body.length === 0) throw createError('ERR_API_VALIDATION', ['the body must be a mock-service document'])
   const parsed = parseText(body.toString('utf8'), yaml ? 'config.yaml' : 'config.json')
-  return readDefinition(parsed.value, { locate: parsed.locate })
+  return await readDefinitionSliced(parsed.value, { locate: parsed.locate }, timeSlicer())
 }
 
 function intParam (query: URLSearchParams, name: string, fallback: number, min: number, max: number): number {

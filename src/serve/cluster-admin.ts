@@ -21,6 +21,8 @@ export interface ReplicaHealth {
   inFlight: number
   inspection: { records: number; bytes: number } | null
   uptimeSeconds: number | null
+  /** Values its regex matchers refused for being past the input bound (docs/regex.md). */
+  oversizeRegexInputs: number
 }
 
 /** `GET /health` of a cluster primary: the sums, and each replica. */
@@ -62,11 +64,12 @@ export function clusterAdminTarget (set: ReplicaSet, logRing: LogRing | null, lo
           inFlight: 0,
           inspection: null,
           uptimeSeconds: null,
+          oversizeRegexInputs: 0,
         }
         if (view.state !== 'UP') return health
         try {
           const answer = await set.call(view.replica, { op: 'health' }, READ_TIMEOUT_MS) as RuntimeHealth
-          return { ...health, transactions: answer.transactions, inFlight: answer.inFlight, inspection: answer.inspection, uptimeSeconds: answer.uptimeSeconds }
+          return { ...health, transactions: answer.transactions, inFlight: answer.inFlight, inspection: answer.inspection, uptimeSeconds: answer.uptimeSeconds, oversizeRegexInputs: answer.oversizeRegexInputs ?? 0 }
         } catch {
           return { ...health, status: 'DOWN' }
         }
@@ -84,6 +87,8 @@ export function clusterAdminTarget (set: ReplicaSet, logRing: LogRing | null, lo
         inspection,
         urls: set.urls,
         pid: process.pid,
+        // The replicas match; a stopped one's count is lost with it.
+        oversizeRegexInputs: sum(serving.map((w) => w.oversizeRegexInputs)),
         replicas: set.replicas,
         workers,
       }

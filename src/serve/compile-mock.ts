@@ -1,6 +1,6 @@
 import type { Dispatcher } from 'undici'
 import type { MockServiceDocument, ResponseDsl, TransactionDsl } from '../dsl/index.js'
-import { compileBodyPredicate, compileMatcher, isPrepared, type CompiledMatcher, type CompiledTransaction, type Predicate, type PreparedPredicate, type ReportProblem } from '../match/index.js'
+import { compileBodyPredicate, compileMatcher, compileMatcherSliced, isPrepared, type CompiledMatcher, type CompiledTransaction, type ExtraPredicates, type PayloadFactory, type Predicate, type PreparedPredicate, type ReportProblem } from '../match/index.js'
 import { compileResponse, type CompiledResponse } from './compile-response.js'
 import { compileDelay, type DelaySampler } from './think-time.js'
 import { compileOutbound, compileProxyTarget, type CompiledOutbound, type ProxyTarget } from './proxy.js'
@@ -92,6 +92,29 @@ export interface CompileMockOptions {
  * const mock = compileMock(loadDefinitionText(text, 'mock.yaml'), { proxyTimeout: 30_000, journalBodyBytes: 65_536 })
  */
 export function compileMock (given: MockServiceDocument, options: CompileMockOptions): CompiledMock {
+  const parts = mockParts(given, options)
+  return parts.finish(compileMatcher<ServedResponse>(parts.doc, parts.payloadOf, parts.extraOf))
+}
+
+/**
+ * compileMock for a configuration swap on a serving runtime: the transactions compile in time
+ * slices (`pause`, a time slicer), so that requests keep being answered meanwhile.
+ *
+ * @example
+ * const mock = await compileMockSliced(document, options, timeSlicer())
+ */
+export async function compileMockSliced (given: MockServiceDocument, options: CompileMockOptions, pause: () => Promise<void>): Promise<CompiledMock> {
+  const parts = mockParts(given, options)
+  return parts.finish(await compileMatcherSliced<ServedResponse>(parts.doc, parts.payloadOf, parts.extraOf, pause))
+}
+
+/** What compiling a document needs around its matcher: the payload of each transaction, and the rest once it is built. */
+function mockParts (given: MockServiceDocument, options: CompileMockOptions): {
+  doc: MockServiceDocument
+  payloadOf: PayloadFactory<ServedResponse>
+  extraOf: ExtraPredicates
+  finish: (matcher: CompiledMatcher<ServedResponse>) => CompiledMock
+} {
   const pools = options.pools ?? new Map<string, Dispatcher>()
   const doc = options.matchHost === true || given.matchHost === true ? withHostMatching(given) : given
   const scenarios = options.scenarios ?? new ScenarioStore()
@@ -99,7 +122,7 @@ export function compileMock (given: MockServiceDocument, options: CompileMockOpt
   const conditionPrepared: PreparedPredicate[] = []
   // issue 7: the outbound proxy of the live pass-through, decided per upstream host here, once
   const outbound = compileOutbound(doc.proxy)
-  const matcher = compileMatcher<ServedResponse>(doc, (txn, _index, report) => {
+  const payloadOf: PayloadFactory<ServedResponse> = (txn, _index, report) => {
     checkWritable(txn.dsl.responseDsl, report)
     const response = compileResponse(txn.dsl.responseDsl, options.proxyTimeout, pools, outbound)
     const fits = response.body.length <= options.journalBodyBytes
@@ -111,8 +134,8 @@ export function compileMock (given: MockServiceDocument, options: CompileMockOpt
       dynamic: dynamic.compile(txn, response, report),
     }
     return withConditions(served, txn.dsl, options, pools, report, conditionPrepared, outbound)
-  }, (txn) => dynamic.predicates.get(txn) ?? null)
-  return {
+  }
+  const finish = (matcher: CompiledMatcher<ServedResponse>): CompiledMock => ({
     // as given: GET /config shows the document, not the host matchers added for serving
     document: given,
     serviceMockId: doc.id ?? 0,
@@ -126,7 +149,8 @@ export function compileMock (given: MockServiceDocument, options: CompileMockOpt
     scenarios,
     sharedScenarios: scenarios instanceof SharedScenarios && dynamic.scenarioCount > 0 ? scenarios : null,
     postServe: options.postServe ?? null,
-  }
+  })
+  return { doc, payloadOf, extraOf: (txn) => dynamic.predicates.get(txn) ?? null, finish }
 }
 
 // --- product DSL compatibility (issue 7): statusCodeConditions ---

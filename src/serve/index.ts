@@ -1,7 +1,7 @@
 export { startRuntime, type Runtime, type StartRuntimeParams } from './runtime.js'
 export type { LiveExchange, LiveListener } from './runtime-state.js'
 export { startAdmin, type AdminServer, type AdminParams } from './admin.js'
-export { compileMock, liveSystemUrl, type CompiledMock, type CompileMockOptions, type NoMatchPolicy } from './compile-mock.js'
+export { compileMock, compileMockSliced, liveSystemUrl, type CompiledMock, type CompileMockOptions, type NoMatchPolicy } from './compile-mock.js'
 export { compileResponse, contentTypeOf, type CompiledResponse } from './compile-response.js'
 export { compileDelay, type DelaySampler } from './think-time.js'
 export { localAdminTarget, type AdminTarget, type RuntimeHealth, type InspectionPage, type ReconfigureResult } from './admin-target.js'

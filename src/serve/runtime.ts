@@ -4,7 +4,7 @@ import type { MockServiceDocument } from '../dsl/index.js'
 import { InspectionRing, type RingIds } from '../inspect/index.js'
 import type { Logger } from '../log/index.js'
 import { CapacityGate } from './capacity.js'
-import { compileMock, type CompiledMock } from './compile-mock.js'
+import { compileMock, compileMockSliced, type CompiledMock } from './compile-mock.js'
 import { createRequestHandler } from './handler.js'
 import { closeAll, closeIdle, openListener, stopAccepting, type Listener, type OpenListener } from './listen.js'
 import { closePools, UpstreamPools } from './proxy.js'
@@ -18,6 +18,7 @@ import { ScenarioStore, type ScenarioStates } from './scenario/store.js'
 import { PostServeQueue } from './post-serve.js'
 import { Recording, type LoadHarImporter } from './record/recording.js'
 import type { LiveRecorder } from './record/capture.js'
+import { timeSlicer } from '../net/index.js'
 
 /** A running mock service: its listeners, its current configuration and its journal. */
 export interface Runtime {
@@ -30,6 +31,11 @@ export interface Runtime {
    * Throws ERR_DSL_INVALID (and keeps serving the old one) when the document is invalid.
    */
   reload: (document: MockServiceDocument) => CompiledMock
+  /**
+   * reload for a swap while serving (`PUT /config`): compiles in time slices so that requests
+   * keep being answered, then swaps. Swaps apply in the order they were asked for.
+   */
+  reloadSliced: (document: MockServiceDocument) => Promise<CompiledMock>
   /** Requests being served now. */
   inFlight: () => number
   /**
@@ -142,14 +148,23 @@ export async function startRuntime ({ document, options, log, ids, tls: givenTls
   const urlOf = (kind: OpenListener['kind']): string | null => listeners.find((l) => l.kind === kind)?.url ?? null
 
   let closing: Promise<void> | null = null
+  let swaps: Promise<unknown> = Promise.resolve()
+  const swapIn = (compiled: CompiledMock): CompiledMock => {
+    state.mock = compiled
+    state.gate.limit = compiled.capacity
+    return compiled
+  }
   return {
     urls: { http: urlOf('http') as string, https: urlOf('https'), h2c: urlOf('h2c') },
     ring: state.ring,
     current: () => state.mock,
     reload (next) {
-      const compiled = compileMock(next, compileOptions)
-      state.mock = compiled
-      state.gate.limit = compiled.capacity
+      return swapIn(compileMock(next, compileOptions))
+    },
+    reloadSliced (next) {
+      // One swap compiles at a time: a later one must not be overtaken by an earlier, slower one.
+      const compiled = swaps.then(async () => swapIn(await compileMockSliced(next, compileOptions, timeSlicer())))
+      swaps = compiled.catch(() => undefined)
       return compiled
     },
     // Requests being served plus those whose body is still arriving (which hold no capacity place).

@@ -73,10 +73,30 @@ export function verifyToken (key: Buffer, token: string, now = Date.now()): Clai
   return { assetId: claims.assetId, workspaceId: claims.workspaceId, fileId: claims.fileId, exp: claims.exp }
 }
 
-/** A file name safe in a quoted header parameter, plus its RFC 5987 form for any character. */
+/**
+ * The `Content-Disposition` of a download: the last segment of the stored name only (an asset's
+ * name may be a path such as `../../etc/passwd` or `C:\\tmp\\a.mar`, which a client must never be
+ * told to write), as a quoted ASCII fallback and its RFC 5987 `filename*` form (RFC 6266).
+ *
+ * @example
+ * contentDisposition('/tmp/dé jà.mar') // `attachment; filename="d_ j_.mar"; filename*=UTF-8''d%C3%A9%20j%C3%A0.mar`
+ */
 function contentDisposition (name: string): string {
-  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_')
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`
+  const base = downloadName(name)
+  const ascii = base.replace(/[^\x20-\x7e]|["\\%]/g, '_')
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${rfc5987(base)}`
+}
+
+/** The last path segment of a stored name, without control characters; `download` when none is left. */
+function downloadName (name: string): string {
+  // eslint-disable-next-line no-control-regex
+  const segment = name.split(/[/\\]/).filter((s) => s !== '' && s !== '.' && s !== '..').pop()?.replace(/[\x00-\x1f\x7f]/g, '').trim()
+  return segment === undefined || segment === '' ? 'download' : segment
+}
+
+/** Percent-encodes everything outside RFC 5987's attr-char (encodeURIComponent leaves `'()*` as they are). */
+function rfc5987 (value: string): string {
+  return encodeURIComponent(value).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
 }
 
 /**

@@ -1,5 +1,5 @@
 import { createError } from '../../errors/index.js'
-import { normalizeDocument, type DocumentInput, type MockServiceDocument, type Transaction } from '../../dsl/index.js'
+import { MAX_TRANSACTIONS, normalizeDocument, transactionCountProblem, type DocumentInput, type MockServiceDocument, type Transaction } from '../../dsl/index.js'
 import { importOffThread } from '../import-off-thread.js'
 import type { AssetFiles, MockService, Repositories, StoredTransaction } from '../../store/index.js'
 
@@ -30,6 +30,7 @@ export async function mockServiceDocument (repos: Repositories, files: AssetFile
     transactions = (await transactionsOf(repos, mock)).map(transactionOf)
   }
   transactions = await withConfiguration(repos, mock, transactions)
+  refuseTooMany(mock, transactions.length)
   return normalizeDocument({
     id: mock.id,
     name: mock.name,
@@ -54,11 +55,23 @@ export async function mockServiceDocument (repos: Repositories, files: AssetFile
   } as DocumentInput, transactions)
 }
 
+/**
+ * 422 for a mock service past the runtime's bound on transactions (docs/limits.md): its runtime
+ * would refuse the document anyway, after the platform had read and sent all of it.
+ */
+function refuseTooMany (mock: MockService, count: number): void {
+  const problem = transactionCountProblem(count)
+  if (problem !== null) throw createError('ERR_API_UNPROCESSABLE', [`mock service ${mock.id} ${problem}; select fewer in mockServiceTransactions or split the service`])
+}
+
 async function transactionsOf (repos: Repositories, mock: MockService): Promise<StoredTransaction[]> {
   const ids = mock.mockServiceTransactions.map((e) => e.txnId)
   if (mock.noMatchingRequestTxnId !== null && ids.length > 0 && !ids.includes(mock.noMatchingRequestTxnId)) ids.push(mock.noMatchingRequestTxnId)
+  refuseTooMany(mock, ids.length)
   if (ids.length === 0) {
-    const page = await repos.transactions.list(mock.workspaceId, { serviceId: mock.serviceId }, { limit: Number.MAX_SAFE_INTEGER, skip: 0 })
+    // One more than the bound is enough to know it is passed, without reading millions of rows.
+    const page = await repos.transactions.list(mock.workspaceId, { serviceId: mock.serviceId }, { limit: MAX_TRANSACTIONS + 1, skip: 0 })
+    refuseTooMany(mock, Math.max(page.total, page.items.length))
     return page.items
   }
   const page = await repos.transactions.list(mock.workspaceId, { ids }, { limit: ids.length, skip: 0 })

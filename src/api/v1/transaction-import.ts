@@ -3,7 +3,7 @@ import { convertForUpload, OFF_THREAD_BYTES, startUploadWorkers, uploadInWorkers
 import { runImportJob } from '../import-jobs.js'
 import type { Workspace } from '../../store/index.js'
 import type { ApiContext, HandlerResult, MultipartForm, Route, UploadedFile } from '../http/types.js'
-import { timeSlicer } from '../time-slice.js'
+import { timeSlicer } from '../../net/index.js'
 import { invalidField } from '../validation.js'
 import { booleanOf, intOf, serviceGone, serviceOf } from './catalog-lookups.js'
 import { storeUploaded } from './upload-store.js'

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { LiveExchange } from '../runtime-state.js'
 import type { RecordedRequest } from './recorded-requests.js'
+import { CREDENTIAL_HEADERS } from './credentials.js'
 
 /*
  * The capturing half of a recording (issue 12): the request path only queues an exchange; off
@@ -134,7 +135,7 @@ function keyOf (exchange: LiveExchange): string {
 
 function harEntry (x: LiveExchange, origin: string, endedAt: number): Record<string, unknown> {
   const requestHeaders = Object.entries(x.requestHeaders).flatMap(([name, value]) =>
-    value === undefined ? [] : (Array.isArray(value) ? value : [value]).map((v) => ({ name, value: v })))
+    value === undefined || CREDENTIAL_HEADERS.has(name.toLowerCase()) ? [] : (Array.isArray(value) ? value : [value]).map((v) => ({ name, value: v })))
   const responseHeaders: Array<{ name: string; value: string }> = []
   for (let i = 0; i < x.responseHeaders.length; i += 2) responseHeaders.push({ name: x.responseHeaders[i] as string, value: x.responseHeaders[i + 1] as string })
   const mime = (name: string, list: Array<{ name: string; value: string }>): string => list.find((h) => h.name.toLowerCase() === name)?.value ?? ''

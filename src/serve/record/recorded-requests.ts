@@ -1,5 +1,6 @@
 import type { Transaction, TransactionInput } from '../../dsl/index.js'
 import type { CapturedRequest, SkipListener } from './capture.js'
+import { withoutCredentials } from './credentials.js'
 
 /*
  * The merged half of a recording (issue 12): one entry per distinct request, whichever batch (and,
@@ -87,9 +88,9 @@ export class RecordedRequests {
     return [...this.recorded.values()]
   }
 
-  /** Takes back requests recorded before (a previous run's state). */
+  /** Takes back requests recorded before (a previous run's state; credential headers dropped, as they are from new captures). */
   restore (requests: readonly RecordedRequest[]): void {
-    for (const r of requests) this.recorded.set(r.key, r)
+    for (const r of requests) this.recorded.set(r.key, { ...r, entry: withoutCredentials(r.entry) })
   }
 
   /** Forgets everything recorded; returns how many requests were. */

@@ -3,8 +3,9 @@ import { setImmediate as nextTurn } from 'node:timers/promises'
 /**
  * A checkpoint for long loops on the event loop: `await slice()` returns at once until `budgetMs`
  * have passed since the last turn given up, then lets the event loop answer what waits (timers,
- * other requests) before going on. Storing and answering thousands of imported transactions
- * runs this way, so that no other request waits more than a slice for it (issue 8).
+ * other requests) before going on. Storing and answering thousands of imported transactions,
+ * and compiling a large configuration swap, run this way, so that no other request waits more
+ * than a slice for them.
  *
  * @example
  * const slice = timeSlicer()
