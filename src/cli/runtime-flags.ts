@@ -28,6 +28,8 @@ export const runtimeFlagSpec = {
   'log-requests': { type: 'boolean' },
   'validate-requests': { type: 'boolean' },
   'match-host': { type: 'boolean' },
+  'no-wiremock-admin': { type: 'boolean' },
+  'wiremock-shutdown': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>
 
@@ -62,6 +64,10 @@ export const runtimeFlagHelp = `  --host HOST                  interface to list
                                schema, credentials) gets 422 naming each violation
   --match-host                 a transaction with requestDsl.host answers only requests whose
                                Host header names that host (any port): several APIs on one port
+  --no-wiremock-admin          do not answer WireMock's admin API (/__admin/...) on the mock
+                               port and the admin port (docs/wiremock.md); on an interface
+                               other than loopback it needs the admin token anyway
+  --wiremock-shutdown          let POST /__admin/shutdown stop the runtime (refused otherwise)
 Choosing an OpenAPI response: a request header "X-Understudy-Status: 404" (or "Prefer: code=404")
 answers with the operation's documented 404 response instead of its main one.`
 
@@ -114,6 +120,8 @@ export function runtimeOptionsFromFlags (values: FlagValues, extra: Partial<Runt
   if (values['log-requests'] === true) input['logRequests'] = true
   if (values['validate-requests'] === true) input['validateRequests'] = true
   if (values['match-host'] === true) input['matchHost'] = true
+  if (values['no-wiremock-admin'] === true) input['wiremockAdmin'] = false
+  if (values['wiremock-shutdown'] === true) input['wiremockShutdown'] = true
   if ((typeof values['tls-cert'] === 'string') !== (typeof values['tls-key'] === 'string')) {
     throw new UsageError('--tls-cert and --tls-key must be given together')
   }

@@ -10,7 +10,7 @@ import { closeAll, closeIdle, openListener, stopAccepting, type Listener, type O
 import { closePools } from './proxy.js'
 import { problemAnswer } from './problem.js'
 import { createError } from '../errors/index.js'
-import type { LiveListener, RuntimeState } from './runtime-state.js'
+import type { LiveListener, PortAdmin, RuntimeState } from './runtime-state.js'
 import type { RequestCheck } from './request-check.js'
 import { loadTlsMaterial, type TlsMaterial } from './tls.js'
 import { ScenarioStore, type ScenarioStates } from './scenario/store.js'
@@ -31,6 +31,17 @@ export interface Runtime {
   reload: (document: MockServiceDocument) => CompiledMock
   /** Requests being served now. */
   inFlight: () => number
+  /**
+   * Sets (or with null, removes) a rewrite applied to every document before it is compiled, and
+   * swaps in the result at once: the WireMock admin API layers its stubs over the files' (or
+   * `PUT /config`'s) document this way, so that either can change without losing the other.
+   * Throws ERR_DSL_INVALID (and keeps serving the old one) when the result is invalid.
+   */
+  setDocumentLayer: (layer: DocumentLayer | null) => CompiledMock
+  /** The document last given to `startRuntime` or `reload`, before any layer. */
+  baseDocument: () => MockServiceDocument
+  /** Sets (or with null, removes) the listener of `/__admin/...` paths on the mock port. */
+  setPortAdmin: (admin: PortAdmin | null) => void
   /** Sets (or with null, removes) the request validation run before matching. */
   setRequestCheck: (check: RequestCheck | null) => void
   /**
@@ -43,6 +54,9 @@ export interface Runtime {
   /** Stops accepting, lets requests in flight finish (up to `drainTimeout`), then closes. */
   close: () => Promise<void>
 }
+
+/** A rewrite of the document before it is compiled (see `Runtime.setDocumentLayer`). */
+export type DocumentLayer = (base: MockServiceDocument) => MockServiceDocument
 
 export interface StartRuntimeParams {
   document: MockServiceDocument
@@ -109,6 +123,7 @@ export async function startRuntime ({ document, options, log, ids, tls: givenTls
     requestCheck: requestCheck ?? null,
     onLive: onLive ?? null,
     recording: recorder ?? own,
+    portAdmin: null,
   }
   const handler = safely(createRequestHandler(state), log) as Listener
   const sweeper = startBodySweep(state)
@@ -132,17 +147,30 @@ export async function startRuntime ({ document, options, log, ids, tls: givenTls
   }
   const urlOf = (kind: OpenListener['kind']): string | null => listeners.find((l) => l.kind === kind)?.url ?? null
 
+  let base = document
+  let layer: DocumentLayer | null = null
+  const swap = (compiled: CompiledMock): CompiledMock => {
+    state.mock = compiled
+    state.gate.limit = compiled.capacity
+    return compiled
+  }
   let closing: Promise<void> | null = null
   return {
     urls: { http: urlOf('http') as string, https: urlOf('https'), h2c: urlOf('h2c') },
     ring: state.ring,
     current: () => state.mock,
     reload (next) {
-      const compiled = compileMock(next, compileOptions)
-      state.mock = compiled
-      state.gate.limit = compiled.capacity
+      const compiled = swap(compileMock(layer === null ? next : layer(next), compileOptions))
+      base = next
       return compiled
     },
+    setDocumentLayer (next) {
+      const compiled = swap(compileMock(next === null ? base : next(base), compileOptions))
+      layer = next
+      return compiled
+    },
+    baseDocument: () => base,
+    setPortAdmin: (admin) => { state.portAdmin = admin },
     // Requests being served plus those whose body is still arriving (which hold no capacity place).
     inFlight: () => state.gate.current + state.pendingBodies.size,
     setRequestCheck: (check) => { state.requestCheck = check },
