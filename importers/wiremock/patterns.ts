@@ -126,10 +126,10 @@ function structured (op: string, value: unknown, pattern: Record<string, unknown
       place.note(`${place.where}: equalToJson is not valid JSON; not matched`)
       return []
     }
-    for (const option of ['ignoreArrayOrder', 'ignoreExtraElements'] as const) {
-      if (pattern[option] === true) place.note(`${place.where}: equalToJson option ${option} is not supported; the JSON must be equal (key order and whitespace are ignored)`)
-    }
-    return [keyed({ matcherName: 'equals_json', matchingValue: json })]
+    const matcher: MatcherInput = { matcherName: 'equals_json', matchingValue: json }
+    if (pattern['ignoreArrayOrder'] === true) matcher.ignoreArrayOrder = true
+    if (pattern['ignoreExtraElements'] === true) matcher.ignoreExtraElements = true
+    return [keyed(matcher)]
   }
   if (op === 'equalToXml') {
     const xml = str(value)
