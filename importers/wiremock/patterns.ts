@@ -30,7 +30,6 @@ const modifiers = new Set([
 ])
 
 const unsupported: Record<string, string> = {
-  binaryEqualTo: 'binary body comparison',
   before: 'date-time comparison',
   after: 'date-time comparison',
   equalToDateTime: 'date-time comparison',
@@ -73,6 +72,16 @@ export function matchersOf (pattern: unknown, place: PatternPlace): MatcherInput
     case 'doesNotContain':
       if (text === undefined) break
       return [keyed({ matcherName: 'not_matches', matchingValue: `${ANY}${escapeRegex(text)}${ANY}` })]
+    case 'binaryEqualTo': {
+      // Exact when the bytes are UTF-8 text: the body is compared as that text.
+      const bytes = typeof value === 'string' && /^[A-Za-z0-9+/]*={0,2}$/.test(value) ? Buffer.from(value, 'base64') : null
+      const decoded = bytes?.toString('utf8')
+      if (place.part === 'body' && place.key === undefined && bytes !== null && decoded !== undefined && Buffer.from(decoded, 'utf8').equals(bytes)) {
+        return [{ matcherName: 'equals', matchingValue: decoded }]
+      }
+      place.note(`${place.where}: binaryEqualTo is supported only on the whole body, with bytes that are UTF-8 text; not matched`)
+      return []
+    }
     case 'matches':
       if (text === undefined) break
       return [keyed({ matcherName: 'matches', matchingValue: text })]
