@@ -132,6 +132,16 @@ function mockPortGuard (host: string, token: string | null): (req: AnyRequest) =
   return (req) => asWireMock(withToken(req as http.IncomingMessage))
 }
 
+/**
+ * The mock port of a replica of `--replicas N > 1`: each replica has its own journal and matcher,
+ * so stubs added or requests read through one would be one replica's; refused (501) instead of
+ * answering for a part of the traffic.
+ */
+export function refuseReplicatedWireMock (req: AnyRequest, res: AnyResponse): void {
+  req.resume()
+  write(res, new WireMockError(501, [{ code: 10, title: 'the WireMock admin API is not available on a runtime with --replicas > 1 (each replica has its own stubs and journal): run one replica to use it' }]))
+}
+
 function asWireMock (error: { statusCode: number; message: string } | null): WireMockError | null {
   return error === null ? null : new WireMockError(error.statusCode, [{ code: 10, title: error.message }])
 }

@@ -103,7 +103,7 @@ describe('wiremock-captain against understudy serve', () => {
     await expect(fetch(`${server.url}/reset`)).rejects.toThrow()
     expect(await (await fetch(`${server.url}/hello/ada`)).text()).toBe('hi ada')
     expect((await fetch(`${server.url}/pay`, { method: 'POST' })).status).toBe(202)
-    await waitFor(() => hooks.requests.length === 1)
+    await waitFor(() => hooks.requests.length === 1, 'the webhook call')
     expect(hooks.requests[0]?.url).toBe('/paid')
     expect(JSON.parse(hooks.requests[0]?.body.toString() ?? '')).toEqual({ paid: true })
   })
