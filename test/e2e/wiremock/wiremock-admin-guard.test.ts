@@ -1,5 +1,8 @@
+import { writeFileSync } from 'node:fs'
 import http from 'node:http'
 import { describe, expect, it } from 'vitest'
+import { startCli } from '../../helpers/cli.js'
+import { tempDir } from '../../helpers/temp-dir.js'
 import { startWireMockStandIn } from '../../helpers/wiremock.js'
 
 // Who may use /__admin on the mock port: what the runtime's own admin API would allow.
@@ -58,5 +61,17 @@ describe('the WireMock admin API on the mock port', () => {
     const posted = await fetch(`${server.url}/__admin/mappings`, { method: 'POST', body: stub })
     expect(posted.status).toBe(404)
     expect(posted.headers.get('content-type')).toMatch(/problem\+json/)
+  })
+})
+
+describe('the WireMock admin API with replicas', () => {
+  it('is refused with 501 on a runtime of several replicas, whose journals are separate', async () => {
+    const file = `${tempDir()}/mock.json`
+    writeFileSync(file, JSON.stringify({ request: { url: '/a' }, response: { body: 'a' } }))
+    const server = await startCli(['run', '--mock', file, '--port', '0', '--replicas', '2', '--log-level', 'warn'])
+    const refused = await post(server.url)
+    expect(refused.status).toBe(501)
+    expect(refused.body.errors?.[0]?.title).toMatch(/--replicas/)
+    expect(await (await fetch(`${server.url}/a`)).text()).toBe('a')
   })
 })
