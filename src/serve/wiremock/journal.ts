@@ -26,6 +26,11 @@ export class Journal {
     return this.removed.size === 0 ? all : all.filter((r) => !this.removed.has(r.id))
   }
 
+  /** The id of the newest record (0: none), without decoding the others. */
+  newestId (): number {
+    return this.runtime.ring?.newest(0, 1)[0]?.id ?? 0
+  }
+
   get (uuid: string): InspectionRecord | undefined {
     const id = ringIdOf(uuid)
     if (id === undefined || this.removed.has(id)) return undefined

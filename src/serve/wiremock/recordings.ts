@@ -46,7 +46,7 @@ export class Recorder {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalidInput('/targetBaseUrl', 'targetBaseUrl must be http:// or https://')
     if (url.pathname !== '/' || url.search !== '') throw invalidInput('/targetBaseUrl', 'targetBaseUrl with a path is not supported by Understudy: requests are forwarded with their own path to the origin')
     if (!this.journal.enabled) throw badRequest('/targetBaseUrl', 'recording needs the request journal, which --no-inspection turned off')
-    this.since = this.journal.records()[0]?.id ?? 0
+    this.since = this.journal.newestId()
     this.stubs.configure({ recordingTarget: url.origin })
     this.state = 'Recording'
   }

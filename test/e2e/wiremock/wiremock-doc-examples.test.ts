@@ -157,4 +157,22 @@ describe('WireMock documentation examples against understudy serve', () => {
     expect((await call(url, 'POST', '/__admin/reset')).status).toBe(200)
     expect((await call(url, 'POST', '/__admin/settings', { proxyPassThrough: false })).json['errors'][0]['source']).toEqual({ pointer: '/proxyPassThrough' })
   })
+
+  it('proxying and basic auth: proxyBaseUrl forwards under the base path, basicAuthCredentials must match', async () => {
+    const upstream = await startUpstream()
+    const { url } = await startWireMockStandIn()
+    const proxied = await call(url, 'POST', '/__admin/mappings', {
+      request: { method: 'GET', urlPattern: '/other/service/.*' },
+      response: { proxyBaseUrl: `${upstream.url}/approot` },
+    })
+    expect(proxied.status).toBe(201)
+    expect(await (await fetch(`${url}/other/service/doc`)).json()).toMatchObject({ method: 'GET', url: '/approot/other/service/doc' })
+    await call(url, 'POST', '/__admin/mappings', {
+      request: { method: 'GET', url: '/basic-auth', basicAuthCredentials: { username: 'user', password: 'pass' } },
+      response: { status: 200, body: 'authorised' },
+    })
+    const auth = `Basic ${Buffer.from('user:pass').toString('base64')}`
+    expect(await (await fetch(`${url}/basic-auth`, { headers: { authorization: auth } })).text()).toBe('authorised')
+    expect((await fetch(`${url}/basic-auth`)).status).toBe(404)
+  })
 })
