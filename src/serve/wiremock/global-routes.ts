@@ -39,6 +39,12 @@ export function globalRoutes (ctx: WireMockContext): Route[] {
       layer.configure({ thinkTime: thinkTimeOf(body) })
       return { status: 200, body: {} }
     }],
+    // The Java client's updateGlobalSettings.
+    ['PUT', '/__admin/settings', ({ body }) => {
+      layer.configure({ thinkTime: thinkTimeOf(body) })
+      return { status: 200, body: {} }
+    }],
+    ['GET', '/__admin/version', () => ({ status: 200, body: { version: WIREMOCK_API_VERSION } })],
     ['GET', '/__admin/health', () => ({
       status: 200,
       body: {

@@ -69,6 +69,13 @@ export function mappingRoutes (ctx: WireMockContext): Route[] {
       layer.replace(layer.list().filter((s) => !test(s.json['metadata'])))
       return { status: 200, body: {} }
     }],
+    // Stubs no journaled request was served by (the Java client's findUnmatchedStubs).
+    ['GET', '/__admin/mappings/unmatched', ({ query }) => ({ status: 200, body: page(unservedStubs(ctx), query) })],
+    ['DELETE', '/__admin/mappings/unmatched', () => {
+      const unserved = new Set(unservedStubs(ctx))
+      layer.replace(layer.list().filter((s) => !unserved.has(s)))
+      return { status: 200, body: {} }
+    }],
     ['GET', '/__admin/mappings/:id', ({ params }) => {
       const stub = layer.get(params['id'] ?? '')
       if (stub === undefined) throw notFound(`Stub mapping ${params['id'] ?? ''} not found`)
@@ -92,6 +99,15 @@ export function mappingRoutes (ctx: WireMockContext): Route[] {
       return { status: 200, body: {} }
     }],
   ]
+}
+
+function unservedStubs (ctx: WireMockContext): WireMockStub[] {
+  const served = new Set<WireMockStub>()
+  for (const record of ctx.journal.records()) {
+    const stub = ctx.layer.byTransaction(record.transactionId)
+    if (stub !== undefined) served.add(stub)
+  }
+  return ctx.layer.list().filter((s) => !served.has(s))
 }
 
 function objectBody (body: unknown): Record<string, unknown> {

@@ -156,6 +156,20 @@ describe('WireMock documentation examples against understudy serve', () => {
     expect(typeof health.json['uptimeInSeconds']).toBe('number')
     expect((await call(url, 'POST', '/__admin/reset')).status).toBe(200)
     expect((await call(url, 'POST', '/__admin/settings', { proxyPassThrough: false })).json['errors'][0]['source']).toEqual({ pointer: '/proxyPassThrough' })
+    expect((await call(url, 'PUT', '/__admin/settings', { fixedDelay: 0 })).status).toBe(200)
+    expect((await call(url, 'GET', '/__admin/settings')).json).toEqual({ settings: {} })
+    expect((await call(url, 'GET', '/__admin/version')).json['version']).toMatch(/^3\./)
+  })
+
+  it('stubbing: unmatched stubs are those no journaled request was served by', async () => {
+    const { url } = await startWireMockStandIn()
+    await call(url, 'POST', '/__admin/mappings', { request: { url: '/used' }, response: { status: 200 } })
+    await call(url, 'POST', '/__admin/mappings', { request: { url: '/unused' }, response: { status: 200 } })
+    await fetch(`${url}/used`)
+    const unmatched = await call(url, 'GET', '/__admin/mappings/unmatched')
+    expect(unmatched.json['mappings'].map((m: Json) => m['request']['url'])).toEqual(['/unused'])
+    expect((await call(url, 'DELETE', '/__admin/mappings/unmatched')).status).toBe(200)
+    expect((await call(url, 'GET', '/__admin/mappings')).json['mappings'].map((m: Json) => m['request']['url'])).toEqual(['/used'])
   })
 
   it('proxying and basic auth: proxyBaseUrl forwards under the base path, basicAuthCredentials must match', async () => {
