@@ -1,4 +1,5 @@
 import type { Transaction } from '../../dsl/index.js'
+import { isUnderstudyError } from '../../errors/index.js'
 import { WireMockError, type WireMockErrorItem } from './errors.js'
 
 /** What the WireMock importer made of one stub: its transactions, and what it could not carry over. */
@@ -65,14 +66,41 @@ export function pointerOf (message: string): string {
   if (request !== null && request[1] !== 'has') return `/request/${request[1] ?? ''}`
   if (/^host matching/.test(message)) return '/request/host'
   if (/^the query part .* of urlPattern/.test(message)) return '/request/urlPattern'
+  if (/^priority/.test(message)) return '/priority'
+  if (/post-serve action|webhook/.test(message)) return '/postServeActions'
   const response = /^response (?:has unknown property )?(\w+)/.exec(message)
   if (response !== null && !['has', 'body', 'must', 'header'].includes(response[1] ?? '')) return `/response/${response[1] ?? ''}`
-  for (const key of responseKeys) if (message.includes(key)) return `/response/${key}`
-  if (/post-serve action/.test(message)) return '/postServeActions'
-  if (/^priority/.test(message)) return '/priority'
+  for (const key of responseKeys) if (new RegExp(`\\b${key}\\b`).test(message)) return `/response/${key}`
   const unknown = /^unknown property (\w+)/.exec(message)
   if (unknown !== null) return `/${unknown[1] ?? ''}`
   return ''
+}
+
+/**
+ * Runs the converter, turning what it throws for a stub it cannot read at all (ERR_IMPORT_INVALID,
+ * ERR_DSL_INVALID with the failing fields) into WireMock's 422 naming them.
+ */
+export function convertStub (convert: WireMockConverter, stub: Record<string, unknown>): StubConversion {
+  try {
+    return convert(stub)
+  } catch (err) {
+    if (!isUnderstudyError(err) || err.statusCode >= 500) throw err
+    const details = err.details ?? []
+    const items: WireMockErrorItem[] = details.length === 0
+      ? [{ code: 10, title: err.message }]
+      : details.map((d) => ({ code: 10, source: { pointer: d.path !== '' ? d.path : detailPointer(d.message, stub) }, title: d.message }))
+    throw new WireMockError(422, items)
+  }
+}
+
+/** Where an importer's error about the whole stub points, read from its words. */
+function detailPointer (message: string, stub: Record<string, unknown>): string {
+  if (/\(url\)/.test(message)) {
+    const request = typeof stub['request'] === 'object' && stub['request'] !== null ? stub['request'] as Record<string, unknown> : {}
+    const key = ['url', 'urlPath', 'urlPathTemplate', 'urlPattern', 'urlPathPattern'].find((k) => typeof request[k] === 'string')
+    return key === undefined ? '/request' : `/request/${key}`
+  }
+  return pointerOf(message.replace(/^stub "(?:[^"\\]|\\.)*": /, ''))
 }
 
 function escapePointer (key: string): string {

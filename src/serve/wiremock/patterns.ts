@@ -1,7 +1,7 @@
 import type { MockServiceDocument } from '../../dsl/index.js'
 import { compileMatcher, MatchRequest, type CompiledMatcher } from '../../match/index.js'
 import { isUnderstudyError } from '../../errors/index.js'
-import { refuseProblems, type WireMockConverter } from './convert.js'
+import { convertStub, refuseProblems, type WireMockConverter } from './convert.js'
 import { invalidInput, malformed, WireMockError } from './errors.js'
 
 /**
@@ -35,7 +35,7 @@ export function compileMetadataPattern (pattern: unknown, convert: WireMockConve
 }
 
 function compileOne (stub: Record<string, unknown>, convert: WireMockConverter, rewrite: (pointer: string) => string): CompiledMatcher<null> {
-  const conversion = convert(stub)
+  const conversion = convertStub(convert, stub)
   refuseProblems(conversion.problems, rewrite)
   const doc = { mockServiceTransactions: [], transactions: conversion.transactions } as unknown as MockServiceDocument
   try {

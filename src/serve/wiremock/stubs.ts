@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { MockServiceDocument, ResponseDelay, Transaction } from '../../dsl/index.js'
 import { isUnderstudyError } from '../../errors/index.js'
 import type { Runtime } from '../runtime.js'
-import { refuseProblems, type WireMockConverter } from './convert.js'
+import { convertStub, refuseProblems, type WireMockConverter } from './convert.js'
 import { invalidInput, WireMockError } from './errors.js'
 
 /**
@@ -70,7 +70,7 @@ export class StubLayer {
     if (!UUID.test(stubId)) throw invalidInput('/id', `id ${JSON.stringify(stubId)} is not a UUID`)
     const { uuid: _uuid, id: _id, ...rest } = input
     const json = { id: stubId, ...rest, uuid: stubId }
-    const conversion = convert(json)
+    const conversion = convertStub(convert, json)
     refuseProblems(conversion.problems)
     if (conversion.transactions.length === 0) throw invalidInput('/request', 'the stub could not be converted')
     const transactions = conversion.transactions.map((t) => ({ ...t, id: this.nextTxnId++ }))

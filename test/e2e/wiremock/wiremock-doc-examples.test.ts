@@ -47,6 +47,17 @@ describe('WireMock documentation examples against understudy serve', () => {
     expect(refused.json['errors'][0]).toMatchObject({ code: 10, source: { pointer: '/request/multipartPatterns' } })
     expect(refused.json['errors'][0]['title']).toMatch(/multipart/)
     expect((await call(url, 'GET', '/__admin/mappings')).json['meta']).toEqual({ total: 0 })
+    for (const [stub, pointer] of [
+      [{ request: { urlPathPattern: '[unclosed' }, response: {} }, '/request/urlPathPattern'],
+      [{ request: { url: '/a' }, response: { status: 'abc' } }, '/response/status'],
+      [{ request: { url: 5 }, response: {} }, '/request/url'],
+      [{ request: { url: '/a' }, response: {}, priority: 0 }, '/priority'],
+      [{ id: 'not-a-uuid', request: { url: '/a' }, response: {} }, '/id'],
+    ] as const) {
+      const answer = await call(url, 'POST', '/__admin/mappings', stub)
+      expect(answer.status, JSON.stringify(stub)).toBe(422)
+      expect(answer.json['errors'][0]['source'], JSON.stringify(stub)).toEqual({ pointer })
+    }
     const broken = await fetch(`${url}/__admin/mappings`, { method: 'POST', body: '{"request": ' })
     expect(broken.status).toBe(400)
     expect((await broken.json() as Json)['errors'][0]['code']).toBe(10)
