@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { startWireMockStandIn } from '../../helpers/wiremock.js'
+import { startWireMockInProcess } from '../../helpers/wiremock.js'
 import { startUpstream } from '../../helpers/upstream.js'
 
 // WireMock's own documented examples of its admin API (wiremock.org: stubbing, verifying, near
 // misses, stateful behaviour, record and playback, simulating faults, stub metadata), requests
 // re-typed and sent with plain fetch; the answers must carry the status and fields WireMock's
-// documentation shows.
+// documentation shows. The runtime runs in this process, started as `serve` starts it.
 
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -20,7 +20,7 @@ async function call (base: string, method: string, path: string, body?: unknown)
 
 describe('WireMock documentation examples against understudy serve', () => {
   it('stubbing: POST /__admin/mappings answers 201 with the stub and its id; the stub serves', async () => {
-    const { url } = await startWireMockStandIn()
+    const { url } = await startWireMockInProcess()
     const created = await call(url, 'POST', '/__admin/mappings', {
       request: { method: 'GET', url: '/some/thing' },
       response: { status: 200, body: 'Hello, world!', headers: { 'Content-Type': 'text/plain' } },
@@ -38,7 +38,7 @@ describe('WireMock documentation examples against understudy serve', () => {
   })
 
   it('stubbing: an invalid stub is refused with the errors array naming the field', async () => {
-    const { url } = await startWireMockStandIn()
+    const { url } = await startWireMockInProcess()
     const refused = await call(url, 'POST', '/__admin/mappings', {
       request: { method: 'POST', urlPath: '/upload', multipartPatterns: [{ name: 'file' }] },
       response: { status: 200 },
@@ -64,7 +64,7 @@ describe('WireMock documentation examples against understudy serve', () => {
   })
 
   it('stubbing: POST /__admin/mappings/import with IGNORE keeps existing stubs of the same id', async () => {
-    const { url } = await startWireMockStandIn()
+    const { url } = await startWireMockInProcess()
     const id = '0c2bb3a4-5b46-4fd0-9c1c-2e4ec1e0a001'
     await call(url, 'POST', '/__admin/mappings', { id, request: { url: '/one' }, response: { body: 'original' } })
     const imported = await call(url, 'POST', '/__admin/mappings/import', {
@@ -80,7 +80,7 @@ describe('WireMock documentation examples against understudy serve', () => {
   })
 
   it('verifying: /requests/count and /requests/find with a header pattern', async () => {
-    const { url } = await startWireMockStandIn()
+    const { url } = await startWireMockInProcess()
     for (const type of ['application/xml', 'text/xml', 'application/json']) {
       await fetch(`${url}/resource/to/count`, { method: 'POST', headers: { 'Content-Type': type }, body: '<a/>' })
     }
@@ -94,7 +94,7 @@ describe('WireMock documentation examples against understudy serve', () => {
   })
 
   it('near misses: for a logged request and for a request pattern, with distances', async () => {
-    const { url } = await startWireMockStandIn()
+    const { url } = await startWireMockInProcess()
     await call(url, 'POST', '/__admin/mappings', { request: { method: 'GET', url: '/expected' }, response: { status: 200 } })
     await fetch(`${url}/almostmatch`)
     const byRequest = await call(url, 'POST', '/__admin/near-misses/request', {
@@ -118,7 +118,7 @@ describe('WireMock documentation examples against understudy serve', () => {
   })
 
   it('stateful behaviour: scenarios listed, moved with PUT .../state, and reset', async () => {
-    const { url } = await startWireMockStandIn()
+    const { url } = await startWireMockInProcess()
     const scenario = 'my_scenario'
     await call(url, 'POST', '/__admin/mappings', { scenarioName: scenario, requiredScenarioState: 'Started', newScenarioState: 'state_2', request: { url: '/step' }, response: { body: 'one' } })
     await call(url, 'POST', '/__admin/mappings', { scenarioName: scenario, requiredScenarioState: 'state_2', request: { url: '/step' }, response: { body: 'two' } })
@@ -133,7 +133,7 @@ describe('WireMock documentation examples against understudy serve', () => {
 
   it('record and playback: start, status, stop returning the recorded mappings', async () => {
     const upstream = await startUpstream((_req, res) => res.end('{"recorded":true}'))
-    const { url } = await startWireMockStandIn()
+    const { url } = await startWireMockInProcess()
     expect((await call(url, 'POST', '/__admin/recordings/start', { targetBaseUrl: `${upstream.url}/` })).status).toBe(200)
     expect((await call(url, 'GET', '/__admin/recordings/status')).json).toEqual({ status: 'Recording' })
     await fetch(`${url}/recordables/123`)
@@ -145,7 +145,7 @@ describe('WireMock documentation examples against understudy serve', () => {
   })
 
   it('stub metadata: find-by-metadata and remove-by-metadata with JSONPath patterns', async () => {
-    const { url } = await startWireMockStandIn()
+    const { url } = await startWireMockInProcess()
     const tagged = await call(url, 'POST', '/__admin/mappings', {
       request: { url: '/tagged' },
       response: { status: 200 },
@@ -159,7 +159,7 @@ describe('WireMock documentation examples against understudy serve', () => {
   })
 
   it('global settings, health and reset', async () => {
-    const { url } = await startWireMockStandIn()
+    const { url } = await startWireMockInProcess()
     expect(await call(url, 'POST', '/__admin/settings', { fixedDelay: 500 })).toEqual({ status: 200, json: {} })
     expect((await call(url, 'GET', '/__admin/settings')).json).toEqual({ settings: { fixedDelay: 500 } })
     const health = await call(url, 'GET', '/__admin/health')
@@ -173,7 +173,7 @@ describe('WireMock documentation examples against understudy serve', () => {
   })
 
   it('stubbing: unmatched stubs are those no journaled request was served by', async () => {
-    const { url } = await startWireMockStandIn()
+    const { url } = await startWireMockInProcess()
     await call(url, 'POST', '/__admin/mappings', { request: { url: '/used' }, response: { status: 200 } })
     await call(url, 'POST', '/__admin/mappings', { request: { url: '/unused' }, response: { status: 200 } })
     await fetch(`${url}/used`)
@@ -185,7 +185,7 @@ describe('WireMock documentation examples against understudy serve', () => {
 
   it('proxying and basic auth: proxyBaseUrl forwards under the base path, basicAuthCredentials must match', async () => {
     const upstream = await startUpstream()
-    const { url } = await startWireMockStandIn()
+    const { url } = await startWireMockInProcess()
     const proxied = await call(url, 'POST', '/__admin/mappings', {
       request: { method: 'GET', urlPattern: '/other/service/.*' },
       response: { proxyBaseUrl: `${upstream.url}/approot` },

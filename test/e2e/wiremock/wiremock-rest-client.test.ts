@@ -2,11 +2,12 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { WireMockRestClient } from 'wiremock-rest-client'
-import { startWireMockStandIn } from '../../helpers/wiremock.js'
+import { startWireMockInProcess, startWireMockStandIn } from '../../helpers/wiremock.js'
 import { startUpstream } from '../../helpers/upstream.js'
 import { tempDir } from '../../helpers/temp-dir.js'
 
-// wiremock-rest-client 1.11 (npm) driving `understudy serve` through every service call it has:
+// wiremock-rest-client 1.11 (npm) driving the runtime as `serve` starts it (in this process; the
+// shutdown through a real `understudy serve`) through every service call it has:
 // mappings, requests, near misses, scenarios, recordings and the global calls. Without
 // `continueOnFailure` the client ends the process on any non-2xx answer; the tests keep it on so
 // that a refusal fails an assertion instead of the test run.
@@ -21,7 +22,7 @@ const stub = (url: string, body: string, extra: Json = {}): Json => ({ request: 
 
 describe('wiremock-rest-client against understudy serve', () => {
   it('creates, reads, updates, deletes, saves and resets mappings, also from files', async () => {
-    const server = await startWireMockStandIn()
+    const server = await startWireMockInProcess()
     const wm = clientOf(server.url)
     const created = await wm.mappings.createMapping(stub('/a', 'first', { metadata: { owner: 'ops' } })) as Json
     expect(created['id']).toMatch(/^[0-9a-f-]{36}$/)
@@ -75,7 +76,7 @@ describe('wiremock-rest-client against understudy serve', () => {
   })
 
   it('reads, counts, finds and removes journaled requests, and explains near misses', async () => {
-    const server = await startWireMockStandIn()
+    const server = await startWireMockInProcess()
     const wm = clientOf(server.url)
     const tagged = await wm.mappings.createMapping({ request: { method: 'POST', urlPath: '/orders' }, response: { status: 201 }, metadata: { suite: 'orders' } }) as Json
     await wm.mappings.createMapping(stub('/health', 'ok'))
@@ -128,7 +129,7 @@ describe('wiremock-rest-client against understudy serve', () => {
   })
 
   it('lists scenarios, sets and resets their state', async () => {
-    const server = await startWireMockStandIn()
+    const server = await startWireMockInProcess()
     const wm = clientOf(server.url)
     await wm.mappings.createMapping(stub('/door', 'closed', { scenarioName: 'door', requiredScenarioState: 'Started' }))
     await wm.mappings.createMapping(stub('/door', 'open', { scenarioName: 'door', requiredScenarioState: 'opened' }))
@@ -157,7 +158,7 @@ describe('wiremock-rest-client against understudy serve', () => {
       res.writeHead(200, { 'content-type': 'text/plain', 'x-live': 'yes' })
       res.end(`live ${req.url}`)
     })
-    const server = await startWireMockStandIn()
+    const server = await startWireMockInProcess()
     const wm = clientOf(server.url)
     expect(await wm.recordings.getRecordingStatus()).toEqual({ status: 'NeverStarted' })
     await wm.recordings.startRecording({ targetBaseUrl: upstream.url } as never)
@@ -182,7 +183,7 @@ describe('wiremock-rest-client against understudy serve', () => {
   })
 
   it('sets a global delay, resets everything, and refuses a shutdown it was not allowed', async () => {
-    const server = await startWireMockStandIn()
+    const server = await startWireMockInProcess()
     const wm = clientOf(server.url)
     await wm.mappings.createMapping(stub('/t', 'timed'))
     await wm.global.updateGlobalSettings({ fixedDelay: 300 })
