@@ -31,7 +31,7 @@ export async function startWireMockStandIn (extra: string[] = [], files: Record<
  * @example
  * const { url } = await startWireMockInProcess()
  */
-export async function startWireMockInProcess (options: Partial<RuntimeOptions> = {}): Promise<{ url: string }> {
+export async function startWireMockInProcess (options: Partial<RuntimeOptions> = {}): Promise<{ url: string; adminUrl: string | null }> {
   const serving = await startServing({
     document: readDefinition([]),
     options: loadRuntimeOptions({ host: '127.0.0.1', port: 0, logLevel: 'silent', drainTimeout: 2000, ...options }),
@@ -40,5 +40,5 @@ export async function startWireMockInProcess (options: Partial<RuntimeOptions> =
     out: new PassThrough(),
   })
   onTestFinished(serving.stop)
-  return { url: serving.runtime.urls.http }
+  return { url: serving.runtime.urls.http, adminUrl: serving.admin?.url ?? null }
 }
