@@ -38,8 +38,6 @@ export interface Runtime {
    * Throws ERR_DSL_INVALID (and keeps serving the old one) when the result is invalid.
    */
   setDocumentLayer: (layer: DocumentLayer | null) => CompiledMock
-  /** The document last given to `startRuntime` or `reload`, before any layer. */
-  baseDocument: () => MockServiceDocument
   /** Sets (or with null, removes) the listener of `/__admin/...` paths on the mock port. */
   setPortAdmin: (admin: PortAdmin | null) => void
   /** Sets (or with null, removes) the request validation run before matching. */
@@ -169,7 +167,6 @@ export async function startRuntime ({ document, options, log, ids, tls: givenTls
       layer = next
       return compiled
     },
-    baseDocument: () => base,
     setPortAdmin: (admin) => { state.portAdmin = admin },
     // Requests being served plus those whose body is still arriving (which hold no capacity place).
     inFlight: () => state.gate.current + state.pendingBodies.size,
