@@ -67,6 +67,7 @@ export function applyWebhooks (stub: Loose, out: ResponseDslInput, note: (messag
     if (body !== undefined) call.body = body
     const delay = params['delay']
     if (isObject(delay) && typeof delay['milliseconds'] === 'number') call.delay = Math.max(0, Math.round(delay['milliseconds']))
+    else if (delay !== undefined) note('a webhook delay other than a fixed {"milliseconds": N} is not supported; sent without delay')
     calls.push(call)
   }
   if (calls.length > 0) out.postServe = calls

@@ -30,7 +30,6 @@ const modifiers = new Set([
 ])
 
 const unsupported: Record<string, string> = {
-  binaryEqualTo: 'binary body comparison',
   before: 'date-time comparison',
   after: 'date-time comparison',
   equalToDateTime: 'date-time comparison',
@@ -73,6 +72,16 @@ export function matchersOf (pattern: unknown, place: PatternPlace): MatcherInput
     case 'doesNotContain':
       if (text === undefined) break
       return [keyed({ matcherName: 'not_matches', matchingValue: `${ANY}${escapeRegex(text)}${ANY}` })]
+    case 'binaryEqualTo': {
+      // Exact when the bytes are UTF-8 text: the body is compared as that text.
+      const bytes = typeof value === 'string' && /^[A-Za-z0-9+/]*={0,2}$/.test(value) ? Buffer.from(value, 'base64') : null
+      const decoded = bytes?.toString('utf8')
+      if (place.part === 'body' && place.key === undefined && bytes !== null && decoded !== undefined && Buffer.from(decoded, 'utf8').equals(bytes)) {
+        return [{ matcherName: 'equals', matchingValue: decoded }]
+      }
+      place.note(`${place.where}: binaryEqualTo is supported only on the whole body, with bytes that are UTF-8 text; not matched`)
+      return []
+    }
     case 'matches':
       if (text === undefined) break
       return [keyed({ matcherName: 'matches', matchingValue: text })]
@@ -126,10 +135,10 @@ function structured (op: string, value: unknown, pattern: Record<string, unknown
       place.note(`${place.where}: equalToJson is not valid JSON; not matched`)
       return []
     }
-    for (const option of ['ignoreArrayOrder', 'ignoreExtraElements'] as const) {
-      if (pattern[option] === true) place.note(`${place.where}: equalToJson option ${option} is not supported; the JSON must be equal (key order and whitespace are ignored)`)
-    }
-    return [keyed({ matcherName: 'equals_json', matchingValue: json })]
+    const matcher: MatcherInput = { matcherName: 'equals_json', matchingValue: json }
+    if (pattern['ignoreArrayOrder'] === true) matcher.ignoreArrayOrder = true
+    if (pattern['ignoreExtraElements'] === true) matcher.ignoreExtraElements = true
+    return [keyed(matcher)]
   }
   if (op === 'equalToXml') {
     const xml = str(value)

@@ -28,6 +28,9 @@ export function requestOf (req: Loose, note: (message: string) => void): Request
   const method = str(req['method'])
   if (method !== undefined && method.toUpperCase() !== 'ANY') out.method = method.toUpperCase()
   const queryParams: MatcherInput[] = []
+  for (const k of urlKeys) {
+    if (req[k] !== undefined && req[k] !== null && typeof req[k] !== 'string') note(`request ${k} must be a string; not matched`)
+  }
   const present = urlKeys.filter((k) => typeof req[k] === 'string')
   if (present.length > 1) note(`request has ${present.join(' and ')}; only ${present[0] ?? ''} is used`)
   const urlKey = present[0]

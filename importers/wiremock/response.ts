@@ -165,13 +165,16 @@ function delayOf (res: Loose, ctx: ResponseContext): DelayInput | undefined {
     ctx.note('fixedDelayMilliseconds is not a non-negative number; ignored')
   }
   const dribble = res['chunkedDribbleDelay']
-  if (isObject(dribble)) {
-    // the body trickles out over totalDuration; the closest the DSL has is a delay of that length
-    const total = ms(dribble['totalDuration']) ?? 0
-    fixed += total
-    ctx.note(`chunkedDribbleDelay is served as a fixed delay of ${total} ms before the whole body`)
-  }
   const dist = res['delayDistribution']
+  if (isObject(dribble)) {
+    const total = ms(dribble['totalDuration'])
+    const chunks = dribble['numberOfChunks']
+    if (total !== undefined && typeof chunks === 'number' && Number.isInteger(chunks) && chunks >= 1 && fixed === 0 && dist === undefined) {
+      // the body goes out in numberOfChunks pieces spread over totalDuration, as WireMock does
+      return { type: 'fixed', duration: total, dribbled: true, chunks }
+    }
+    ctx.note('chunkedDribbleDelay is supported alone ({numberOfChunks >= 1, totalDuration}), not with another delay; ignored')
+  }
   let random: DelayInput | undefined
   if (isObject(dist)) {
     const type = str(dist['type'])?.toLowerCase()

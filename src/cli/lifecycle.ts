@@ -1,7 +1,7 @@
 import type { RuntimeOptions } from '../config/index.js'
 import type { MockServiceDocument } from '../dsl/index.js'
 import type { Logger, LogRing } from '../log/index.js'
-import { startAdmin, startRuntime, type AdminServer, type HarImporter, type RequestCheck, type Runtime } from '../serve/index.js'
+import { createWireMockAdmin, startAdmin, startRuntime, type AdminServer, type HarImporter, type RequestCheck, type Runtime, type WireMockConverter } from '../serve/index.js'
 
 /** A runtime with its optional admin listener, as `serve` and `run` start it. */
 export interface Serving {
@@ -31,10 +31,22 @@ export interface StartServingParams {
 export async function startServing (params: StartServingParams): Promise<Serving> {
   const { options, log } = params
   const runtime = await startRuntime({ document: params.document, options, log, requestCheck: params.requestCheck ?? null, loadHarImporter })
+  const wiremock = options.wiremockAdmin
+    ? createWireMockAdmin({
+      runtime,
+      loadConverter: loadWireMockConverter,
+      log,
+      // Through the signal path, so that a shutdown drains exactly as SIGTERM does.
+      shutdown: options.wiremockShutdown ? () => process.kill(process.pid, 'SIGTERM') : null,
+      host: options.host,
+      token: options.adminToken ?? null,
+    })
+    : null
+  runtime.setPortAdmin(wiremock?.onMockPort ?? null)
   let admin: AdminServer | null = null
   if (options.adminPort !== undefined && options.adminPort !== null) {
     try {
-      admin = await startAdmin({ runtime, host: options.adminHost, port: options.adminPort, token: options.adminToken ?? null, log, logRing: params.logRing })
+      admin = await startAdmin({ runtime, host: options.adminHost, port: options.adminPort, token: options.adminToken ?? null, log, logRing: params.logRing, wiremock: wiremock?.onAdminPort ?? null })
       // A transaction's proxyUrl or webhook must not reach this runtime's own admin API either.
       runtime.egress.protect(Number(new URL(admin.url).port))
     } catch (err) {
@@ -65,6 +77,18 @@ export async function startServing (params: StartServingParams): Promise<Serving
 export async function loadHarImporter (): Promise<HarImporter> {
   const { importHar } = await import('../../importers/index.js')
   return (input) => importHar(input)
+}
+
+/**
+ * The WireMock importer as the WireMock admin API converts stubs with it, loaded when the first
+ * stub or pattern arrives (a runtime that is never sent one does not load the importers).
+ */
+export async function loadWireMockConverter (): Promise<WireMockConverter> {
+  const { importWireMock } = await import('../../importers/index.js')
+  return (stub) => {
+    const result = importWireMock({ bytes: Buffer.from(JSON.stringify(stub)), fileName: 'stub.json' })
+    return { transactions: result.document.transactions, problems: result.warnings.map((w) => w.message) }
+  }
 }
 
 /**

@@ -32,6 +32,8 @@ export const runtimeFlagSpec = {
   'match-host': { type: 'boolean' },
   egress: { type: 'string' },
   'egress-allow': { type: 'string' },
+  'no-wiremock-admin': { type: 'boolean' },
+  'wiremock-shutdown': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>
 
@@ -71,6 +73,10 @@ export const runtimeFlagHelp = `  --host HOST                  interface to list
                                (no loopback) or public (the internet only); link-local (cloud
                                metadata 169.254.169.254) and unspecified addresses never
   --egress-allow CIDRS         comma-separated networks reachable whatever --egress says
+  --no-wiremock-admin          do not answer WireMock's admin API (/__admin/...) on the mock
+                               port and the admin port (docs/wiremock.md); on an interface
+                               other than loopback it needs the admin token anyway
+  --wiremock-shutdown          let POST /__admin/shutdown stop the runtime (refused otherwise)
 Choosing an OpenAPI response: a request header "X-Understudy-Status: 404" (or "Prefer: code=404")
 answers with the operation's documented 404 response instead of its main one.`
 
@@ -126,6 +132,8 @@ export function runtimeOptionsFromFlags (values: FlagValues, extra: Partial<Runt
   const egress = egressFromFlags(values.egress, values['egress-allow'])
   const portsFile = env[PROTECTED_PORTS_ENV] ?? ''
   input['egress'] = { level: egress.level, allow: [...egress.allow], ...(portsFile === '' ? {} : { protectedPortsFile: portsFile }) }
+  if (values['no-wiremock-admin'] === true) input['wiremockAdmin'] = false
+  if (values['wiremock-shutdown'] === true) input['wiremockShutdown'] = true
   if ((typeof values['tls-cert'] === 'string') !== (typeof values['tls-key'] === 'string')) {
     throw new UsageError('--tls-cert and --tls-key must be given together')
   }

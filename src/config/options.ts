@@ -59,6 +59,10 @@ export interface RuntimeOptions {
   validateRequests: boolean
   /** Match each transaction's `requestDsl.host` against the Host header. */
   matchHost: boolean
+  /** WireMock's admin API (`/__admin/...`) on the mock port and the admin port (docs/wiremock.md). */
+  wiremockAdmin: boolean
+  /** Whether `POST /__admin/shutdown` may stop the runtime (refused with 403 otherwise). */
+  wiremockShutdown: boolean
   watch: boolean
   include: string[]
   exclude: string[]
@@ -130,12 +134,14 @@ export const runtimeOptionsSchema: JSONSchemaType<RuntimeOptions> = {
     logRequests: { type: 'boolean', default: false },
     validateRequests: { type: 'boolean', default: false },
     matchHost: { type: 'boolean', default: false },
+    wiremockAdmin: { type: 'boolean', default: true },
+    wiremockShutdown: { type: 'boolean', default: false },
     watch: { type: 'boolean', default: false },
     include: { type: 'array', items: { type: 'string' }, default: [] },
     exclude: { type: 'array', items: { type: 'string' }, default: [] },
   },
   required: [
     'host', 'port', 'adminHost', 'bodyLimit', 'maxHeaderSize',
-    'proxyTimeout', 'drainTimeout', 'bodyTimeout', 'inspection', 'egress', 'logLevel', 'logFormat', 'logRequests', 'validateRequests', 'matchHost', 'watch', 'include', 'exclude',
+    'proxyTimeout', 'drainTimeout', 'bodyTimeout', 'inspection', 'egress', 'logLevel', 'logFormat', 'logRequests', 'validateRequests', 'matchHost', 'wiremockAdmin', 'wiremockShutdown', 'watch', 'include', 'exclude',
   ],
 }

@@ -15,6 +15,8 @@ export interface MatcherInput {
   sampleBody?: string | null
   namespaces?: Array<{ prefix: string; uri: string }> | null
   cdataXpath?: string | null
+  ignoreArrayOrder?: boolean
+  ignoreExtraElements?: boolean
 }
 
 export interface StatusCodeConditionInput {

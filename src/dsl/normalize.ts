@@ -92,6 +92,8 @@ function normalizeMatcher (m: MatcherInput): Matcher {
   if (text(m.sampleBody) !== undefined) out.sampleBody = m.sampleBody as string
   if (Array.isArray(m.namespaces) && m.namespaces.length > 0) out.namespaces = m.namespaces.map((n) => ({ prefix: n.prefix, uri: n.uri }))
   if (text(m.cdataXpath) !== undefined) out.cdataXpath = m.cdataXpath as string
+  if (m.ignoreArrayOrder === true) out.ignoreArrayOrder = true
+  if (m.ignoreExtraElements === true) out.ignoreExtraElements = true
   return out
 }
 

@@ -40,6 +40,10 @@ export interface Matcher {
   namespaces?: XmlNamespace[]
   /** `matches_xml_cdata`: XPath to the element whose CDATA section holds the XML the matcher reads. */
   cdataXpath?: string
+  /** `equals_json`: arrays match whatever the order of their items (WireMock's `ignoreArrayOrder`). */
+  ignoreArrayOrder?: boolean
+  /** `equals_json`: members and array items beyond the expected ones are allowed (WireMock's `ignoreExtraElements`). */
+  ignoreExtraElements?: boolean
 }
 
 /** An XML namespace binding of a matcher: `prefix` as used in its XPath expressions. */

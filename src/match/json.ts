@@ -135,10 +135,15 @@ const IGNORE = '${json-unit.ignore}'
  * `${json-unit.any-boolean}` and `${json-unit.ignore}` (any value, but the member must exist)
  * stand for values in `expected`.
  *
+ * With `options`, arrays may come in any order (`ignoreArrayOrder`) and the actual value may have
+ * members and trailing (or, ignoring order, any) array items beyond the expected ones
+ * (`ignoreExtraElements`), as WireMock's `equalToJson` flags.
+ *
  * @example
  * jsonEquals({ id: '${json-unit.any-number}', tags: ['a'] }, { tags: ['a'], id: 7 }) // true
+ * jsonEquals([1, 2], [2, 1, 3], { ignoreArrayOrder: true, ignoreExtraElements: true }) // true
  */
-export function jsonEquals (expected: unknown, actual: unknown): boolean {
+export function jsonEquals (expected: unknown, actual: unknown, options: JsonEqualsOptions | null = null): boolean {
   if (typeof expected === 'string') {
     if (expected === IGNORE) return actual !== undefined
     if (expected === ANY_STRING) return typeof actual === 'string'
@@ -148,18 +153,43 @@ export function jsonEquals (expected: unknown, actual: unknown): boolean {
   }
   if (expected === null || typeof expected !== 'object') return expected === actual
   if (actual === null || typeof actual !== 'object') return false
+  const extra = options?.ignoreExtraElements === true
   if (Array.isArray(expected)) {
-    if (!Array.isArray(actual) || actual.length !== expected.length) return false
-    for (let i = 0; i < expected.length; i++) if (!jsonEquals(expected[i], actual[i])) return false
+    if (!Array.isArray(actual)) return false
+    if (extra ? actual.length < expected.length : actual.length !== expected.length) return false
+    if (options?.ignoreArrayOrder === true) return unorderedEquals(expected, actual, options)
+    for (let i = 0; i < expected.length; i++) if (!jsonEquals(expected[i], actual[i], options)) return false
     return true
   }
   if (Array.isArray(actual)) return false
   const e = expected as Record<string, unknown>
   const a = actual as Record<string, unknown>
   const keys = Object.keys(e)
-  if (keys.length !== Object.keys(a).length) return false
+  if (!extra && keys.length !== Object.keys(a).length) return false
   for (const key of keys) {
-    if (!Object.hasOwn(a, key) || !jsonEquals(e[key], a[key])) return false
+    if (!Object.hasOwn(a, key) || !jsonEquals(e[key], a[key], options)) return false
+  }
+  return true
+}
+
+/** `equals_json` options (WireMock's `equalToJson` flags). */
+export interface JsonEqualsOptions {
+  ignoreArrayOrder?: boolean
+  ignoreExtraElements?: boolean
+}
+
+/** Each expected item pairs with a distinct actual item (first fit, in order). */
+function unorderedEquals (expected: readonly unknown[], actual: readonly unknown[], options: JsonEqualsOptions): boolean {
+  const used = new Array<boolean>(actual.length).fill(false)
+  for (const item of expected) {
+    let found = false
+    for (let i = 0; i < actual.length; i++) {
+      if (used[i] === true || !jsonEquals(item, actual[i], options)) continue
+      used[i] = true
+      found = true
+      break
+    }
+    if (!found) return false
   }
   return true
 }

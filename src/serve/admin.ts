@@ -33,6 +33,8 @@ interface AdminListenerParams {
    * the listener must be on loopback and answers loopback Host names only (DNS rebinding).
    */
   token?: string | null
+  /** Answers `/__admin/...` (WireMock's admin API, src/serve/wiremock) after this listener's guard; absent: none. */
+  wiremock?: ((req: http.IncomingMessage, res: http.ServerResponse) => void) | null
   /** Called after a successful `PUT /config`, for logging. */
   onReload?: (transactions: number) => void
 }
@@ -69,6 +71,7 @@ export async function startAdmin (params: AdminParams): Promise<AdminServer> {
     throw createError('ERR_CONFIG_INVALID', [`the admin API on ${params.host} would be reachable from other machines without a token: give --admin-token (or UNDERSTUDY_ADMIN_TOKEN), or keep --admin-host on loopback`])
   }
   const refuse = adminGuard({ token })
+  const wiremock = params.wiremock ?? null
   const target = 'target' in params ? params.target : localAdminTarget(params.runtime, params.logRing)
   const router = FindMyWay<FindMyWay.HTTPVersion.V1>({ ignoreTrailingSlash: true })
   const routes: Array<[string, string, Handler]> = [
@@ -115,6 +118,10 @@ export async function startAdmin (params: AdminParams): Promise<AdminServer> {
       return
     }
     const [path = '/', rawQuery = ''] = (req.url ?? '/').split('?', 2)
+    if (wiremock !== null && (path === '/__admin' || path.startsWith('/__admin/'))) {
+      wiremock(req, res)
+      return
+    }
     if (ui.handle(req, res, path)) return
     const found = router.find(req.method as FindMyWay.HTTPMethod, path)
     if (found === null) {

@@ -12,6 +12,7 @@ import {
 } from './cluster-protocol.js'
 import { CaptureQueue } from './record/capture.js'
 import { startRuntime, type Runtime } from './runtime.js'
+import { refuseReplicatedWireMock } from './wiremock/index.js'
 import type { RequestCheck } from './request-check.js'
 import { SharedScenarios, type ScenarioCommitter } from './scenario/shared.js'
 import type { ScenarioRead } from './scenario/store.js'
@@ -118,6 +119,8 @@ export function runClusterReplica (params: ClusterReplicaParams): void {
       throw err
     }
     target = localAdminTarget(runtime, params.logRing)
+    // Each replica holds its own journal and matcher: WireMock's admin API would see one replica's.
+    if (options.wiremockAdmin) runtime.setPortAdmin(refuseReplicatedWireMock)
     log.info({ urls: runtime.urls, pid: process.pid }, 'replica listening')
     send({ kind: 'listening', urls: runtime.urls })
     if (stopping) await stop()

@@ -3,7 +3,7 @@ import type { Logger } from '../log/index.js'
 import type { CapacityGate } from './capacity.js'
 import type { CompiledMock } from './compile-mock.js'
 import type { RequestCheck } from './request-check.js'
-import type { Exchange } from './exchange.js'
+import type { AnyRequest, AnyResponse, Exchange } from './exchange.js'
 import type { LiveRecorder } from './record/capture.js'
 
 /**
@@ -33,7 +33,15 @@ export interface RuntimeState {
    * swaps): this runtime's Recording, or a cluster replica's queue to the primary; null: none.
    */
   readonly recording: LiveRecorder | null
+  /**
+   * Answers the requests whose path starts with `/__admin` on the mock port (the WireMock admin
+   * API, src/serve/wiremock); null: none, and such paths are ordinary traffic.
+   */
+  portAdmin: PortAdmin | null
 }
+
+/** A request listener for the admin paths of the mock port. */
+export type PortAdmin = (req: AnyRequest, res: AnyResponse) => void
 
 /** One request answered by the live system, as a recorder sees it. */
 export interface LiveExchange {

@@ -11,7 +11,7 @@ import { closePools, UpstreamPools } from './proxy.js'
 import { EgressPolicy } from '../net/index.js'
 import { problemAnswer } from './problem.js'
 import { createError } from '../errors/index.js'
-import type { LiveListener, RuntimeState } from './runtime-state.js'
+import type { LiveListener, PortAdmin, RuntimeState } from './runtime-state.js'
 import type { RequestCheck } from './request-check.js'
 import { loadTlsMaterial, type TlsMaterial } from './tls.js'
 import { ScenarioStore, type ScenarioStates } from './scenario/store.js'
@@ -43,6 +43,15 @@ export interface Runtime {
    * admin listener's port is added to the ports it refuses once that listens.
    */
   readonly egress: EgressPolicy
+  /**
+   * Sets (or with null, removes) a rewrite applied to every document before it is compiled, and
+   * swaps in the result at once: the WireMock admin API layers its stubs over the files' (or
+   * `PUT /config`'s) document this way, so that either can change without losing the other.
+   * Throws ERR_DSL_INVALID (and keeps serving the old one) when the result is invalid.
+   */
+  setDocumentLayer: (layer: DocumentLayer | null) => CompiledMock
+  /** Sets (or with null, removes) the listener of `/__admin/...` paths on the mock port. */
+  setPortAdmin: (admin: PortAdmin | null) => void
   /** Sets (or with null, removes) the request validation run before matching. */
   setRequestCheck: (check: RequestCheck | null) => void
   /**
@@ -55,6 +64,9 @@ export interface Runtime {
   /** Stops accepting, lets requests in flight finish (up to `drainTimeout`), then closes. */
   close: () => Promise<void>
 }
+
+/** A rewrite of the document before it is compiled (see `Runtime.setDocumentLayer`). */
+export type DocumentLayer = (base: MockServiceDocument) => MockServiceDocument
 
 export interface StartRuntimeParams {
   document: MockServiceDocument
@@ -124,6 +136,7 @@ export async function startRuntime ({ document, options, log, ids, tls: givenTls
     requestCheck: requestCheck ?? null,
     onLive: onLive ?? null,
     recording: recorder ?? own,
+    portAdmin: null,
   }
   const handler = safely(createRequestHandler(state), log) as Listener
   const sweeper = startBodySweep(state)
@@ -147,6 +160,8 @@ export async function startRuntime ({ document, options, log, ids, tls: givenTls
   }
   const urlOf = (kind: OpenListener['kind']): string | null => listeners.find((l) => l.kind === kind)?.url ?? null
 
+  let base = document
+  let layer: DocumentLayer | null = null
   let closing: Promise<void> | null = null
   let swaps: Promise<unknown> = Promise.resolve()
   const swapIn = (compiled: CompiledMock): CompiledMock => {
@@ -159,14 +174,27 @@ export async function startRuntime ({ document, options, log, ids, tls: givenTls
     ring: state.ring,
     current: () => state.mock,
     reload (next) {
-      return swapIn(compileMock(next, compileOptions))
+      const compiled = swapIn(compileMock(layer === null ? next : layer(next), compileOptions))
+      base = next
+      return compiled
     },
     reloadSliced (next) {
       // One swap compiles at a time: a later one must not be overtaken by an earlier, slower one.
-      const compiled = swaps.then(async () => swapIn(await compileMockSliced(next, compileOptions, timeSlicer())))
+      // The WireMock layer in force when it starts compiling is applied to it.
+      const compiled = swaps.then(async () => {
+        const swapped = swapIn(await compileMockSliced(layer === null ? next : layer(next), compileOptions, timeSlicer()))
+        base = next
+        return swapped
+      })
       swaps = compiled.catch(() => undefined)
       return compiled
     },
+    setDocumentLayer (next) {
+      const compiled = swapIn(compileMock(next === null ? base : next(base), compileOptions))
+      layer = next
+      return compiled
+    },
+    setPortAdmin: (admin) => { state.portAdmin = admin },
     // Requests being served plus those whose body is still arriving (which hold no capacity place).
     inFlight: () => state.gate.current + state.pendingBodies.size,
     egress,

@@ -32,6 +32,9 @@ export const matcherSchema: SchemaObject = {
       },
     },
     cdataXpath: { type: ['string', 'null'] },
+    // equals_json options, as WireMock's equalToJson has them
+    ignoreArrayOrder: { type: 'boolean' },
+    ignoreExtraElements: { type: 'boolean' },
   },
 }
 

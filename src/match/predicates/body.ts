@@ -101,12 +101,15 @@ export function compileBodyPredicate (m: Matcher, pointer: string): BodyPredicat
       }
       const roots = keySelector
       const optional = m.optional === true
+      const flags = m.ignoreArrayOrder === true || m.ignoreExtraElements === true
+        ? { ignoreArrayOrder: m.ignoreArrayOrder === true, ignoreExtraElements: m.ignoreExtraElements === true }
+        : null
       return structured(m, pointer, (req) => {
         if (!req.hasJson()) return optional && (roots !== null || isEmpty(req))
-        if (roots === null) return jsonEquals(wanted, req.json())
+        if (roots === null) return jsonEquals(wanted, req.json(), flags)
         const selected = roots(req.json())
         if (selected.length === 0) return optional
-        for (let i = 0; i < selected.length; i++) if (jsonEquals(wanted, selected[i])) return true
+        for (let i = 0; i < selected.length; i++) if (jsonEquals(wanted, selected[i], flags)) return true
         return false
       })
     }

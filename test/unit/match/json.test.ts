@@ -72,3 +72,25 @@ describe('jsonEquals', () => {
     expect(jsonEquals('x', '${json-unit.any-string}')).toBe(false)
   })
 })
+
+describe('jsonEquals with equalToJson flags', () => {
+  const order = { ignoreArrayOrder: true }
+  const extra = { ignoreExtraElements: true }
+  const both = { ignoreArrayOrder: true, ignoreExtraElements: true }
+
+  it.each([
+    ['arrays in another order, ignoring order', [1, 2, 3], [3, 1, 2], order, true],
+    ['arrays in another order, strict', [1, 2, 3], [3, 1, 2], null, false],
+    ['a repeated item needs as many actual items', [1, 1], [1, 2], order, false],
+    ['nested arrays in another order', { a: [{ b: [1, 2] }] }, { a: [{ b: [2, 1] }] }, order, true],
+    ['extra members, ignoring extras', { a: 1 }, { a: 1, b: 2 }, extra, true],
+    ['extra members, strict', { a: 1 }, { a: 1, b: 2 }, null, false],
+    ['a missing member is never ignored', { a: 1, b: 2 }, { a: 1 }, extra, false],
+    ['trailing array items, ignoring extras', [1, 2], [1, 2, 3], extra, true],
+    ['extras in front keep order strict', [1, 2], [0, 1, 2], extra, false],
+    ['extras anywhere, ignoring order too', [1, 2], [0, 2, 9, 1], both, true],
+    ['a placeholder with flags', { id: '${json-unit.any-number}' }, { id: 3, x: 1 }, extra, true],
+  ])('%s', (_name, expected, actual, options, result) => {
+    expect(jsonEquals(expected, actual, options)).toBe(result)
+  })
+})

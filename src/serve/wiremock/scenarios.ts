@@ -1,0 +1,60 @@
+import type { Runtime } from '../runtime.js'
+import { STARTED } from '../scenario/store.js'
+import { badRequest, notFound } from './errors.js'
+import type { StubLayer } from './stubs.js'
+
+/** WireMock's `Scenario`: every state the stubs name, and the one it is in. */
+export interface WireMockScenario {
+  id: string
+  name: string
+  state: string
+  possibleStates: string[]
+  mappings: Array<Readonly<Record<string, unknown>>>
+}
+
+/**
+ * The scenarios of the transactions being served (stubs of the admin API and the document's own),
+ * with their current state from the runtime's scenario store.
+ *
+ * @example
+ * listScenarios(runtime, layer)[0] // { id: 'cart', name: 'cart', state: 'Started', possibleStates: ['Started', 'filled'], ... }
+ */
+export function listScenarios (runtime: Runtime, stubs: StubLayer): WireMockScenario[] {
+  const mock = runtime.current()
+  const byName = new Map<string, { states: Set<string>; mappings: Set<Readonly<Record<string, unknown>>> }>()
+  for (const txn of mock.document.transactions) {
+    const scenario = txn.dsl.scenario
+    if (scenario === undefined) continue
+    const entry = byName.get(scenario.name) ?? { states: new Set([STARTED]), mappings: new Set() }
+    if (scenario.requiredState !== undefined) entry.states.add(scenario.requiredState)
+    if (scenario.newState !== undefined) entry.states.add(scenario.newState)
+    const stub = stubs.byTransaction(txn.id ?? null)
+    if (stub !== undefined) entry.mappings.add(stub.json)
+    byName.set(scenario.name, entry)
+  }
+  return [...byName].map(([name, entry]) => ({
+    id: name,
+    name,
+    state: mock.scenarios.state(name, null),
+    possibleStates: [...entry.states],
+    mappings: [...entry.mappings],
+  }))
+}
+
+/**
+ * `PUT /__admin/scenarios/{name}/state`: `{state}` moves the scenario there; no state resets it
+ * to `Started`. 404 for a scenario no stub names, 400 for a state none of its stubs names, as
+ * WireMock answers.
+ */
+export function setScenarioState (runtime: Runtime, stubs: StubLayer, name: string, state: unknown): void {
+  const scenario = listScenarios(runtime, stubs).find((s) => s.name === name)
+  if (scenario === undefined) throw notFound(`Scenario ${name} does not exist`)
+  if (state === undefined || state === null) {
+    runtime.current().scenarios.reset(name)
+    return
+  }
+  if (typeof state !== 'string' || !scenario.possibleStates.includes(state)) {
+    throw badRequest('/state', `State ${JSON.stringify(state)} is not listed as a possible state for scenario ${name}`)
+  }
+  runtime.current().scenarios.set(name, null, state, null)
+}
