@@ -2,7 +2,7 @@ import { createLogger, LogRing, resolveLogFormat, type Logger } from '../../log/
 import { describeError, formatDetail, isUnderstudyError } from '../../errors/index.js'
 import { runtimeFlagHelp, runtimeFlagSpec, runtimeOptionsFromFlags } from '../runtime-flags.js'
 import { exitOnSignals, startServing } from '../lifecycle.js'
-import { collectFiles, loadSources, type FileLoader, type LoadedSources, type SourceSelection } from '../sources.js'
+import { collectFiles, givenFiles, loadSources, type FileLoader, type LoadedSources, type SourceSelection } from '../sources.js'
 import { watchSources } from '../watch.js'
 import { warnShadowed } from '../shadow-warnings.js'
 import { UsageError } from '../usage-error.js'
@@ -65,7 +65,8 @@ export async function runServeCommand (args: string[], io: CommandIo, importers:
   }
   const logRing = new LogRing(10_000)
   const log = createLogger({ level: options.logLevel, format: resolveLogFormat(options.logFormat, process.stderr), ring: logRing })
-  const loaded = loadSources(collectFiles(selection), importers.loadFile)
+  const named = givenFiles(selection.paths)
+  const loaded = loadSources(collectFiles(selection), importers.loadFile, { named })
   reportWarnings(loaded, log, options.matchHost)
   // The flag turns validation on; so does the document's `validateRequests: true` (issue 13).
   const validation = (set: LoadedSources): RequestCheck | null => {
@@ -81,7 +82,7 @@ export async function runServeCommand (args: string[], io: CommandIo, importers:
   if (options.watch) {
     const watcher = watchSources(positionals, () => {
       try {
-        const next = loadSources(collectFiles(selection), importers.loadFile)
+        const next = loadSources(collectFiles(selection), importers.loadFile, { named })
         const compiled = serving.runtime.reload(next.document)
         serving.runtime.setRequestCheck(validation(next))
         reportWarnings(next, log, options.matchHost)
