@@ -11,7 +11,7 @@ export interface LoadedFile {
 }
 
 /** Reads one file into a document (the importers' `importFile`, injected by main.ts). */
-export type FileLoader = (input: { bytes: Uint8Array; fileName: string }, ctx: { readFile: (relativePath: string) => Uint8Array | undefined }) => LoadedFile
+export type FileLoader = (input: { bytes: Uint8Array; fileName: string }, ctx: { readFile: (relativePath: string) => Uint8Array | undefined; maxBytes?: number }) => LoadedFile
 
 export interface SourceSelection {
   /** Files and directories given on the command line. */

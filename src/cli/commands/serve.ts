@@ -23,6 +23,7 @@ Flags:
   --include GLOB               only files matching GLOB (repeatable; relative to the directory)
   --exclude GLOB               skip files matching GLOB (repeatable)
   --verbose                    every start-up warning, instead of one line per kind with a count
+  --max-file-mib N             largest file read, in MiB (default 100); larger ones are refused
 ${runtimeFlagHelp}
 `
 
@@ -47,6 +48,7 @@ export async function runServeCommand (args: string[], io: CommandIo, importers:
       include: { type: 'string', multiple: true },
       exclude: { type: 'string', multiple: true },
       verbose: { type: 'boolean' },
+      'max-file-mib': { type: 'string' },
     },
     allowPositionals: true,
   })
@@ -71,7 +73,9 @@ export async function runServeCommand (args: string[], io: CommandIo, importers:
   const log = createLogger({ level: options.logLevel, format: logFormat, ring: logRing })
   const verbose = values.verbose === true
   const named = givenFiles(selection.paths)
-  const loaded = loadSources(collectFiles(selection), importers.loadFile, { named })
+  const maxBytes = maxFileBytes(values['max-file-mib'])
+  const loadFile: FileLoader = maxBytes === undefined ? importers.loadFile : (input, ctx) => importers.loadFile(input, { ...ctx, maxBytes })
+  const loaded = loadSources(collectFiles(selection), loadFile, { named })
   reportWarnings(loaded, log, options.matchHost, verbose)
   // The flag turns validation on; so does the document's `validateRequests: true` (issue 13).
   const validation = (set: LoadedSources): RequestCheck | null => {
@@ -89,7 +93,7 @@ export async function runServeCommand (args: string[], io: CommandIo, importers:
   if (options.watch) {
     const watcher = watchSources(positionals, () => {
       try {
-        const next = loadSources(collectFiles(selection), importers.loadFile, { named })
+        const next = loadSources(collectFiles(selection), loadFile, { named })
         const compiled = serving.runtime.reload(next.document)
         serving.runtime.setRequestCheck(validation(next))
         reportWarnings(next, log, options.matchHost, verbose)
@@ -110,6 +114,14 @@ export async function runServeCommand (args: string[], io: CommandIo, importers:
     await serving.stop()
   }, log)
   return 'running'
+}
+
+/** `--max-file-mib N` in bytes; undefined leaves the importers' default (100 MiB). */
+function maxFileBytes (flag: string | undefined): number | undefined {
+  if (flag === undefined) return undefined
+  const mib = Number(flag)
+  if (flag.trim() === '' || !Number.isFinite(mib) || mib <= 0) throw new UsageError(`--max-file-mib must be a positive number of MiB, not "${flag}"`)
+  return Math.floor(mib * 1024 * 1024)
 }
 
 function reportWarnings (loaded: LoadedSources, log: Logger, matchHost: boolean, verbose: boolean): void {

@@ -94,13 +94,13 @@ describe('request validation on an inline description', () => {
     expect((await fetch(`${url}/api/health`)).status).toBe(200)
   })
 
-  it('names every violation: path and query types, a required header, credentials', async () => {
+  it('names every violation: path and query types, a required header, credentials (401 first when they lack)', async () => {
     const url = await serveWithValidation(Buffer.from(description), 'orders.yaml')
     const res = await fetch(`${url}/api/orders/seven?expand=everything`)
-    expect(res.status).toBe(422)
+    expect(res.status).toBe(401)
     expect(res.headers.get('content-type')).toContain('application/problem+json')
     const problem = await res.json() as Problem
-    expect(problem.code).toBe('ERR_SERVE_REQUEST_INVALID')
+    expect(problem.code).toBe('ERR_SERVE_CREDENTIALS_REQUIRED')
     expect(problem.errors?.map((e) => e.path).sort()).toEqual(['/header/x-request-id', '/path/orderId', '/query/expand', '/security'])
     expect(problem.errors?.find((e) => e.path === '/security')?.message).toContain('X-API-Key')
   })
