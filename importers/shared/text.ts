@@ -70,12 +70,12 @@ export function checkSize (input: ImportInput, ctx: ImportContext = {}): void {
 
 /**
  * ERR_IMPORT_TOO_LARGE for `what`, its limit said in MiB as people think of file sizes (in bytes
- * below one MiB).
+ * below 0.01 MiB).
  *
  * @example
  * tooLarge('big.har', 100 * 1024 * 1024).message // 'File big.har is larger than the limit of 100 MiB'
  */
 export function tooLarge (what: string, maxBytes: number) {
   const mib = Math.round((maxBytes / (1024 * 1024)) * 100) / 100
-  return createError('ERR_IMPORT_TOO_LARGE', [what, maxBytes >= 1024 * 1024 ? `${mib} MiB` : `${maxBytes} bytes`])
+  return createError('ERR_IMPORT_TOO_LARGE', [what, mib >= 0.01 ? `${mib} MiB` : `${maxBytes} bytes`])
 }
