@@ -15,14 +15,22 @@ export interface WarningGroup {
 }
 
 /**
- * The kind of a warning: its message with quoted names and numbers blanked, so that `request
- * "A" has no saved example response` and `request "B" ...` are one kind.
+ * The kind of a warning: its message with what names one occurrence blanked (quoted names, paths
+ * and URLs, HTTP methods, numbers), so that `request "A" has no saved example response` and
+ * `request "B" ...`, or `GET /a was recorded 2 times; ...` and `POST /b was recorded 3 times; ...`,
+ * are one kind.
  *
  * @example
  * warningKind('request "A / B" has no saved example response') // 'request "" has no saved example response'
  */
 export function warningKind (message: string): string {
-  return message.replace(/"[^"]*"/g, '""').replace(/\d+/g, '0')
+  // What follows a `;` details the occurrence (the repeats of a recorded request, for instance).
+  const semicolon = message.indexOf('; ')
+  return (semicolon === -1 ? message : message.slice(0, semicolon))
+    .replace(/"[^"]*"/g, '""')
+    .replace(/\S*\/\S*/g, '/')
+    .replace(/\b(GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS|TRACE|CONNECT)\b/g, 'M')
+    .replace(/\d+/g, '0')
 }
 
 /** Groups warnings by kind, in the order each kind first appears. */
