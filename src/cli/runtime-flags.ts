@@ -59,7 +59,8 @@ export const runtimeFlagHelp = `  --host HOST                  interface to list
   --log-requests               log every request (access log)
   --validate-requests          check requests against the OpenAPI descriptions served: a request
                                breaking its operation (parameters, required headers, body
-                               schema, credentials) gets 422 naming each violation
+                               schema) gets 422 naming each violation; one without the
+                               credentials its security asks for gets 401
   --match-host                 a transaction with requestDsl.host answers only requests whose
                                Host header names that host (any port): several APIs on one port
 Choosing an OpenAPI response: a request header "X-Understudy-Status: 404" (or "Prefer: code=404")
