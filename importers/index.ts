@@ -1,5 +1,4 @@
 import { documentOf, loadDefinitionText, type TransactionInput } from '../src/dsl/index.js'
-import { createError } from '../src/errors/index.js'
 import { importHar, readHarStreamed } from './har/index.js'
 import type { StreamedImport } from './har/entries.js'
 import { importMockoon } from './mockoon/index.js'
@@ -11,7 +10,7 @@ import { acceptedDescription, classify, detectFormat, isZip } from './shared/det
 import { guardImport } from './shared/errors.js'
 import { importFileSet } from './shared/file-set.js'
 import type { MergedImportResult } from './shared/merge.js'
-import { DEFAULT_MAX_BYTES, decodeText } from './shared/text.js'
+import { DEFAULT_MAX_BYTES, decodeText, tooLarge } from './shared/text.js'
 import { importTransactions } from './transactions/index.js'
 import type { ImportContext, ImportFormat, ImportInput, ImportResult } from './types.js'
 import { importWireMock } from './wiremock/index.js'
@@ -29,7 +28,7 @@ export { finishImport, type FinishInput } from './shared/index.js'
 export type { StreamedImport } from './har/entries.js'
 export { importHar, importOpenApi, importPostman, importRrPairs, importRrFile, rrPairOf, importTransactions, importWireMock, importMockoon }
 
-export { DEFAULT_MAX_BYTES }
+export { DEFAULT_MAX_BYTES, tooLarge }
 
 /**
  * File extensions a directory scan should hand to `importFile` / `importFiles`.
@@ -57,7 +56,7 @@ export type ImportFileOptions = ImportContext & { format?: ImportFormat }
  */
 export function importFile (input: ImportInput, ctx: ImportFileOptions = {}): ImportResult {
   const maxBytes = ctx.maxBytes ?? DEFAULT_MAX_BYTES
-  if (input.bytes.byteLength > maxBytes) throw createError('ERR_IMPORT_TOO_LARGE', [input.fileName, maxBytes])
+  if (input.bytes.byteLength > maxBytes) throw tooLarge(input.fileName, maxBytes)
   return guardImport(input.fileName, () => dispatch(input, ctx, maxBytes))
 }
 
@@ -148,7 +147,7 @@ function dispatch (input: ImportInput, ctx: ImportFileOptions, maxBytes: number)
  */
 export function importArchive (bytes: Uint8Array, fileName: string, ctx: ImportContext = {}): MergedImportResult {
   const maxBytes = ctx.maxBytes ?? DEFAULT_MAX_BYTES
-  if (bytes.byteLength > maxBytes) throw createError('ERR_IMPORT_TOO_LARGE', [fileName, maxBytes])
+  if (bytes.byteLength > maxBytes) throw tooLarge(fileName, maxBytes)
   const entries = unzipEntries(bytes, fileName, maxBytes)
   return importFiles(entries, fileName, { maxBytes })
 }
@@ -167,7 +166,7 @@ export function importFiles (files: ReadonlyMap<string, Uint8Array>, source: str
   const maxBytes = ctx.maxBytes ?? DEFAULT_MAX_BYTES
   let total = 0
   for (const bytes of files.values()) total += bytes.byteLength
-  if (total > maxBytes) throw createError('ERR_IMPORT_TOO_LARGE', [source, maxBytes])
+  if (total > maxBytes) throw tooLarge(source, maxBytes)
   return importFileSet(files, source, { maxBytes }, (input, entryCtx) => importFile(input, entryCtx))
 }
 export { openApiRequestValidator, type RequestValidator, type RequestView, type Violation } from './openapi/request-checks.js'

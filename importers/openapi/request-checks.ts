@@ -19,6 +19,8 @@ export interface RequestView {
 export interface Violation {
   path: string
   message: string
+  /** For missing credentials: the HTTP authentication schemes that would do (`Bearer`, `Basic`), for `WWW-Authenticate`. */
+  challenges?: string[]
 }
 
 /** The operation a request is for, and what it breaks of it; null when no operation has its path. */
@@ -47,7 +49,15 @@ interface OperationCheck {
   /** `recursive`: its schema refers to itself, so a body's depth is bounded before ajv recurses into it. */
   body: { required: boolean; validate: ValidateFunction | null; json: boolean; recursive: boolean } | null
   /** Alternatives (OR) of requirements (AND) of credential checks, each naming what it wants. */
-  security: Array<Array<{ test: (req: RequestView, query: URLSearchParams, cookies: Map<string, string>) => boolean; wants: string }>>
+  security: Array<Array<SecurityCheck>>
+}
+
+/** One security scheme: whether a request carries its credential, and what that credential is. */
+interface SecurityCheck {
+  test: (req: RequestView, query: URLSearchParams, cookies: Map<string, string>) => boolean
+  wants: string
+  /** Its HTTP authentication scheme (`Bearer`, `Basic`), when it is one. */
+  challenge?: string
 }
 
 // ajv-formats is CommonJS: its default export arrives wrapped under ESM.
@@ -233,8 +243,10 @@ function violationsOf (check: OperationCheck, req: RequestView, found: RegExpExe
     }
   }
   if (check.security.length > 0 && !check.security.some((all) => all.every((s) => s.test(req, query, cookies)))) {
-    const wanted = check.security.map((all) => all.map((s) => s.wants).join(' and ')).join(', or ')
-    violations.push({ path: '/security', message: `credentials are required: ${wanted}` })
+    // Each alternative said once: two OAuth schemes both want `Authorization: Bearer`.
+    const wanted = [...new Set(check.security.map((all) => [...new Set(all.map((s) => s.wants))].join(' and ')))].join(', or ')
+    const challenges = [...new Set(check.security.flat().flatMap((s) => (s.challenge === undefined ? [] : [s.challenge])))]
+    violations.push({ path: '/security', message: `credentials are required: ${wanted}`, challenges })
   }
   return violations
 }
@@ -346,9 +358,9 @@ function resolveSchema (node: unknown, resolver: RefResolver, expanding: Set<str
 }
 
 /** Checks of the security schemes by name: the credential each one needs is present. */
-function securitySchemes (doc: Json, resolver: RefResolver, swagger: boolean): Map<string, { test: (req: RequestView, query: URLSearchParams, cookies: Map<string, string>) => boolean; wants: string }> {
+function securitySchemes (doc: Json, resolver: RefResolver, swagger: boolean): Map<string, SecurityCheck> {
   const source = swagger ? doc['securityDefinitions'] : (isObject(doc['components']) ? doc['components']['securitySchemes'] : undefined)
-  const out = new Map<string, { test: (req: RequestView, query: URLSearchParams, cookies: Map<string, string>) => boolean; wants: string }>()
+  const out = new Map<string, SecurityCheck>()
   if (!isObject(source)) return out
   for (const [name, node] of Object.entries(source)) {
     const scheme = resolver.deref(node)?.value
@@ -365,12 +377,13 @@ function securitySchemes (doc: Json, resolver: RefResolver, swagger: boolean): M
       else if (where === 'query') out.set(name, { test: (_req, query) => query.has(key), wants: `query parameter ${key}` })
       else if (where === 'cookie') out.set(name, { test: (_req, _query, cookies) => cookies.has(key), wants: `cookie ${key}` })
     } else if (type === 'basic' || (type === 'http' && String(scheme['scheme']).toLowerCase() === 'basic')) {
-      out.set(name, { test: (req) => /^basic\s+\S/i.test(authorization(req)), wants: 'Authorization: Basic' })
+      out.set(name, { test: (req) => /^basic\s+\S/i.test(authorization(req)), wants: 'Authorization: Basic', challenge: 'Basic' })
     } else if (type === 'http') {
       const word = String(scheme['scheme'] ?? 'bearer')
-      out.set(name, { test: (req) => authorization(req).toLowerCase().startsWith(`${word.toLowerCase()} `), wants: `Authorization: ${word.charAt(0).toUpperCase()}${word.slice(1)}` })
+      const challenge = `${word.charAt(0).toUpperCase()}${word.slice(1)}`
+      out.set(name, { test: (req) => authorization(req).toLowerCase().startsWith(`${word.toLowerCase()} `), wants: `Authorization: ${challenge}`, challenge })
     } else if (type === 'oauth2' || type === 'openIdConnect') {
-      out.set(name, { test: (req) => /^bearer\s+\S/i.test(authorization(req)), wants: 'Authorization: Bearer' })
+      out.set(name, { test: (req) => /^bearer\s+\S/i.test(authorization(req)), wants: 'Authorization: Bearer', challenge: 'Bearer' })
     }
   }
   return out

@@ -1,7 +1,8 @@
 import { inflateRawSync } from 'node:zlib'
 import { unzipSync } from 'fflate'
-import { createError, isUnderstudyError } from '../../src/errors/index.js'
+import { isUnderstudyError } from '../../src/errors/index.js'
 import { importInvalid } from './errors.js'
+import { tooLarge } from './text.js'
 
 /**
  * Most entries an archive may hold: a listing longer than this is not a mock definition.
@@ -60,7 +61,7 @@ export function unzipEntries (bytes: Uint8Array, fileName: string, maxBytes: num
           throw importInvalid(fileName, `holds more than ${MAX_ARCHIVE_ENTRIES} entries`)
         }
         declared += file.originalSize
-        if (declared > maxBytes) throw createError('ERR_IMPORT_TOO_LARGE', [`${fileName} (uncompressed)`, maxBytes])
+        if (declared > maxBytes) throw tooLarge(`${fileName} (uncompressed)`, maxBytes)
         wanted.push({ name: file.name, compression: file.compression, size: file.size })
         return false
       },
@@ -81,16 +82,16 @@ export function unzipEntries (bytes: Uint8Array, fileName: string, maxBytes: num
     let content: Uint8Array
     if (data.compression === 0) {
       content = data.bytes
-      if (content.byteLength > left) throw createError('ERR_IMPORT_TOO_LARGE', [`${fileName} (uncompressed)`, maxBytes])
+      if (content.byteLength > left) throw tooLarge(`${fileName} (uncompressed)`, maxBytes)
     } else if (data.compression === 8) {
       try {
         // One more byte than is left: reaching it proves the limit is passed.
         content = inflateRawSync(data.bytes, { maxOutputLength: Math.max(1, left + 1) })
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw createError('ERR_IMPORT_TOO_LARGE', [`${fileName} (uncompressed)`, maxBytes])
+        if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge(`${fileName} (uncompressed)`, maxBytes)
         throw importInvalid(fileName, `is not a readable zip archive (entry ${entry.name}: ${messageOf(err)})`)
       }
-      if (content.byteLength > left) throw createError('ERR_IMPORT_TOO_LARGE', [`${fileName} (uncompressed)`, maxBytes])
+      if (content.byteLength > left) throw tooLarge(`${fileName} (uncompressed)`, maxBytes)
     } else {
       throw importInvalid(fileName, `is not a readable zip archive (entry ${entry.name} uses compression method ${data.compression})`)
     }

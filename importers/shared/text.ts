@@ -65,5 +65,17 @@ export const DEFAULT_MAX_BYTES = 100 * 1024 * 1024
  */
 export function checkSize (input: ImportInput, ctx: ImportContext = {}): void {
   const max = ctx.maxBytes ?? DEFAULT_MAX_BYTES
-  if (input.bytes.byteLength > max) throw createError('ERR_IMPORT_TOO_LARGE', [input.fileName, max])
+  if (input.bytes.byteLength > max) throw tooLarge(input.fileName, max)
+}
+
+/**
+ * ERR_IMPORT_TOO_LARGE for `what`, its limit said in MiB as people think of file sizes (in bytes
+ * below 0.01 MiB).
+ *
+ * @example
+ * tooLarge('big.har', 100 * 1024 * 1024).message // 'File big.har is larger than the limit of 100 MiB'
+ */
+export function tooLarge (what: string, maxBytes: number) {
+  const mib = Math.round((maxBytes / (1024 * 1024)) * 100) / 100
+  return createError('ERR_IMPORT_TOO_LARGE', [what, mib >= 0.01 ? `${mib} MiB` : `${maxBytes} bytes`])
 }

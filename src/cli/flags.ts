@@ -1,4 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util'
+// the module itself, not the dsl index: parsing flags must not load ajv and the schemas
+import { nearestName } from '../dsl/nearest-name.js'
 import { UsageError } from './usage-error.js'
 
 /**
@@ -9,6 +11,8 @@ import { UsageError } from './usage-error.js'
  * const { values } = parseFlags({ args, options: { port: { type: 'string' } }, allowPositionals: true })
  */
 export function parseFlags<T extends ParseArgsConfig> (config: T): ReturnType<typeof parseArgs<T>> {
+  const known = Object.keys(config.options ?? {})
+  refuseSingleDashWords(config.args ?? [], known)
   try {
     // strict by default: unknown flags throw
     return parseArgs(config)
@@ -16,9 +20,23 @@ export function parseFlags<T extends ParseArgsConfig> (config: T): ReturnType<ty
     const code = (err as { code?: unknown }).code
     if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
       const flag = /Unknown option '([^']+)'/.exec((err as Error).message)?.[1] ?? ''
-      throw new UsageError(unknownFlagMessage(flag, Object.keys(config.options ?? {})))
+      throw new UsageError(unknownFlagMessage(flag, known))
     }
     throw err
+  }
+}
+
+/**
+ * `-port 8080` would be read as the short flags `-p ort`: a single dash before a word that names
+ * a long flag (or nearly) is refused with the flag meant, before parseArgs misreads it.
+ */
+function refuseSingleDashWords (args: readonly string[], known: readonly string[]): void {
+  for (const arg of args) {
+    if (arg === '--') return
+    const word = /^-([a-zA-Z][a-zA-Z-]{2,})(=.*)?$/.exec(arg)?.[1]
+    if (word === undefined) continue
+    const meant = known.includes(word) ? word : nearestName(word, known)
+    if (meant !== null) throw new UsageError(`unknown flag ${arg.split('=')[0] ?? arg} (did you mean --${meant}?)`)
   }
 }
 
@@ -27,31 +45,11 @@ export function parseFlags<T extends ParseArgsConfig> (config: T): ReturnType<ty
  *
  * @example
  * unknownFlagMessage('--prot', ['port', 'host']) // 'unknown flag --prot (did you mean --port?)'
+ * unknownFlagMessage('--admin', ['admin-port', 'host']) // 'unknown flag --admin (did you mean --admin-port?)'
  */
 export function unknownFlagMessage (flag: string, known: readonly string[]): string {
   const name = flag.replace(/^-+/, '').split('=')[0] ?? ''
-  let best: string | null = null
-  let bestDistance = Infinity
-  for (const candidate of known) {
-    const distance = editDistance(name.toLowerCase(), candidate)
-    if (distance < bestDistance) {
-      best = candidate
-      bestDistance = distance
-    }
-  }
-  const close = best !== null && (bestDistance <= Math.max(2, Math.floor(best.length / 3)) || best.startsWith(name) || name.startsWith(best))
+  const best = nearestName(name, known)
   const shown = flag.startsWith('-') ? flag.split('=')[0] : `--${name}`
-  return close ? `unknown flag ${shown} (did you mean --${best}?)` : `unknown flag ${shown} (see --help)`
-}
-
-function editDistance (a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j)
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i]
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min((previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1), (previous[j] as number) + 1, (current[j - 1] as number) + 1)
-    }
-    previous = current
-  }
-  return previous[b.length] as number
+  return best !== null ? `unknown flag ${shown} (did you mean --${best}?)` : `unknown flag ${shown} (see --help)`
 }

@@ -24,13 +24,13 @@ export async function loadRunDocument (file: string): Promise<MockServiceDocumen
     const direct = readDirectly(file)
     if (direct !== null) return direct
   }
-  const [{ collectFiles, loadSources }, { importFile, supportedExtensions }] = await Promise.all([
+  const [{ collectFiles, givenFiles, loadSources }, { importFile, supportedExtensions }] = await Promise.all([
     import('./sources.js'),
     import('../../importers/index.js'),
   ])
   try {
     const files = collectFiles({ paths: [file], include: [], exclude: [], extensions: supportedExtensions })
-    return loadSources(files, (input, ctx) => importFile(input, ctx)).document
+    return loadSources(files, (input, ctx) => importFile(input, ctx), { named: givenFiles([file]) }).document
   } catch (err) {
     if (isUnderstudyError(err) && !isDirectory && unrecognised(() => importFile({ bytes: readFileSync(file), fileName: file }))) {
       throw createError('ERR_CONFIG_FILE', [file, `${err.details?.[0]?.message ?? err.message}. It is not a file understudy can serve; convert it with "understudy import ${file} -o mock.yaml" and run that`])

@@ -65,7 +65,8 @@ export const runtimeFlagHelp = `  --host HOST                  interface to list
   --log-requests               log every request (access log)
   --validate-requests          check requests against the OpenAPI descriptions served: a request
                                breaking its operation (parameters, required headers, body
-                               schema, credentials) gets 422 naming each violation
+                               schema) gets 422 naming each violation; one without the
+                               credentials its security asks for gets 401
   --match-host                 a transaction with requestDsl.host answers only requests whose
                                Host header names that host (any port): several APIs on one port
   --egress LEVEL               where proxyUrl, bypasslive and webhooks may connect: loopback

@@ -11,7 +11,7 @@ export interface LoadedFile {
 }
 
 /** Reads one file into a document (the importers' `importFile`, injected by main.ts). */
-export type FileLoader = (input: { bytes: Uint8Array; fileName: string }, ctx: { readFile: (relativePath: string) => Uint8Array | undefined }) => LoadedFile
+export type FileLoader = (input: { bytes: Uint8Array; fileName: string }, ctx: { readFile: (relativePath: string) => Uint8Array | undefined; maxBytes?: number }) => LoadedFile
 
 export interface SourceSelection {
   /** Files and directories given on the command line. */
@@ -115,8 +115,11 @@ export interface LoadedSources {
  * `mockServiceTransactions` selects and re-prioritises its own transactions only. Collects the
  * problems of every file and throws one ERR_DSL_INVALID listing them all.
  */
-export function loadSources (files: readonly string[], loadFile: FileLoader, cwd = process.cwd()): LoadedSources {
+export function loadSources (files: readonly string[], loadFile: FileLoader, options: LoadOptions = {}): LoadedSources {
+  const cwd = options.cwd ?? process.cwd()
+  const named = options.named ?? new Set(files)
   const warnings: LoadedSources['warnings'] = []
+  const strays: string[] = []
   const problems: ErrorDetail[] = []
   const transactions: Transaction[] = []
   let settings: MockServiceDocument | null = null
@@ -128,7 +131,10 @@ export function loadSources (files: readonly string[], loadFile: FileLoader, cwd
       const bytes = readFileSync(file)
       loaded = loadFile({ bytes, fileName: shown }, { readFile: (rel) => readSibling(dirname(file), rel) })
     } catch (err) {
-      for (const problem of problemsOf(err, shown)) problems.push(problem)
+      // A file a directory scan found that is no mock document at all (notes, a package.json)
+      // is passed over; one named on the command line, or a mock document with mistakes, is not.
+      if (!named.has(file) && isUnderstudyError(err, 'ERR_IMPORT_FORMAT_UNKNOWN')) strays.push(shown)
+      else problems.push(...problemsOf(err, shown))
       continue
     }
     // Appended one by one: spreading a list of 100,000s of arguments overflows the stack.
@@ -141,6 +147,7 @@ export function loadSources (files: readonly string[], loadFile: FileLoader, cwd
       settingsFile = shown
     }
   }
+  if (strays.length > 0) warnings.push({ message: straysMessage(strays) })
   if (problems.length > 0) {
     throw createError('ERR_DSL_INVALID', [problems.length === 1 ? '1 error' : `${problems.length} errors`], { details: problems })
   }
@@ -152,6 +159,47 @@ export function loadSources (files: readonly string[], loadFile: FileLoader, cwd
     ? normalizeDocument({}, transactions)
     : { ...settings, mockServiceTransactions: [], transactions }
   return { document, files: [...files], warnings }
+}
+
+/** How `loadSources` reads the files. */
+export interface LoadOptions {
+  /** Paths are shown relative to it (default: the working directory). */
+  cwd?: string
+  /**
+   * The files named as such (`givenFiles`); the others came from directory scans, where a file
+   * that is no mock document is skipped with a warning. Default: every file is named.
+   */
+  named?: ReadonlySet<string>
+}
+
+/**
+ * The paths of a selection that are files (absolute), as `collectFiles` lists them: what the user
+ * named, as opposed to what a directory scan found.
+ *
+ * @example
+ * loadSources(collectFiles(selection), loadFile, { named: givenFiles(selection.paths) })
+ */
+export function givenFiles (paths: readonly string[]): Set<string> {
+  const out = new Set<string>()
+  for (const given of paths) {
+    const path = resolve(given)
+    try {
+      if (statSync(path).isFile()) out.add(path)
+    } catch {
+      // collectFiles reports a missing path
+    }
+  }
+  return out
+}
+
+/** At most this many skipped files are named in the warning; the count says the rest. */
+const MAX_NAMED_STRAYS = 5
+
+function straysMessage (strays: readonly string[]): string {
+  const shown = strays.slice(0, MAX_NAMED_STRAYS).join(', ')
+  const more = strays.length > MAX_NAMED_STRAYS ? ` and ${strays.length - MAX_NAMED_STRAYS} more` : ''
+  const what = strays.length === 1 ? '1 file that is not a mock document' : `${strays.length} files that are not mock documents`
+  return `skipped ${what}: ${shown}${more} (--exclude GLOB leaves such files out without this warning)`
 }
 
 function readSibling (dir: string, rel: string): Uint8Array | undefined {

@@ -13,6 +13,7 @@ export {
   DEFAULT_PRIORITY,
 } from './normalize.js'
 export { recordOrigin, originOf, detailAt, locatedDetail, type Origin } from './origin.js'
+export { nearestName, closestName, editDistance } from './nearest-name.js'
 export { compileUserRegex, RegexRejection, MAX_REGEX_INPUT, enableRegexFallback } from './regex.js'
 export { MAX_DEFINITION_DEPTH, tooDeepAt, jsonTextDepth } from './depth.js'
 export { MAX_TRANSACTIONS, transactionCountError, transactionCountProblem } from './transaction-limit.js'

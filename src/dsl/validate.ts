@@ -8,6 +8,7 @@ import { MAX_DEFINITION_DEPTH, tooDeepAt } from './depth.js'
 import { transactionCountProblem } from './transaction-limit.js'
 import type { MockServiceDocument, Transaction } from './types.js'
 import type { DelayInput, DocumentInput, DslInput, MatcherInput, TransactionInput } from './input-types.js'
+import { closestName, nearestName } from './nearest-name.js'
 
 // One ajv instance and its validators, compiled once when the module loads.
 // `verbose` gives each error its parent schema, used to suggest the property a typo meant.
@@ -175,30 +176,14 @@ interface ErrorParams {
 /** The known property nearest to a misspelt one, by edit distance, to suggest a fix. */
 function closestKnown (name: string, schema: unknown): string {
   const known = typeof schema === 'object' && schema !== null ? Object.keys(schema) : []
-  let best = known[0] ?? ''
-  let bestDistance = Infinity
-  for (const candidate of known) {
-    const d = editDistance(name.toLowerCase(), candidate.toLowerCase())
-    if (d < bestDistance) {
-      best = candidate
-      bestDistance = d
-    }
-  }
-  return `"${best}"`
+  return `"${closestName(name, known) ?? ''}"`
 }
 
-function editDistance (a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i)
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0] ?? 0
-    row[0] = i
-    for (let j = 1; j <= b.length; j++) {
-      const current = row[j] ?? 0
-      row[j] = Math.min(current + 1, (row[j - 1] ?? 0) + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1))
-      prev = current
-    }
-  }
-  return row[b.length] ?? 0
+/** ` (did you mean "x"?)` when a mistyped value is close to an allowed one. */
+function didYouMean (value: unknown, allowed: readonly unknown[]): string {
+  if (typeof value !== 'string') return ''
+  const nearest = nearestName(value, allowed.filter((v): v is string => typeof v === 'string'))
+  return nearest === null ? '' : ` (did you mean ${JSON.stringify(nearest)}?)`
 }
 
 function describe (e: ErrorObject): string {
@@ -207,7 +192,7 @@ function describe (e: ErrorObject): string {
     case 'additionalProperties':
       return `is not a known property (typo of ${closestKnown(String(params.additionalProperty), e.parentSchema?.['properties'])}?)`
     case 'enum':
-      return `must be one of ${(params.allowedValues ?? []).map((v) => JSON.stringify(v)).join(', ')}`
+      return `must be one of ${(params.allowedValues ?? []).map((v) => JSON.stringify(v)).join(', ')}${didYouMean(e.data, params.allowedValues ?? [])}`
     case 'required':
       return `must have property "${String(params.missingProperty)}"`
     case 'anyOf':

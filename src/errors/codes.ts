@@ -16,7 +16,7 @@ export const codes = {
   // importers
   ERR_IMPORT_FORMAT_UNKNOWN: { status: 415, message: 'Unrecognised file format: %s' },
   ERR_IMPORT_INVALID: { status: 400, message: 'Cannot import %s: %s' },
-  ERR_IMPORT_TOO_LARGE: { status: 413, message: 'File %s is larger than the limit of %s bytes' },
+  ERR_IMPORT_TOO_LARGE: { status: 413, message: 'File %s is larger than the limit of %s' },
   // request matching (outcomes reported by the runtime)
   ERR_MATCH_NO_MATCH: { status: 404, message: 'No transaction matched %s %s' },
   // serving
@@ -27,6 +27,7 @@ export const codes = {
   ERR_SERVE_LISTEN: { status: 500, message: 'Cannot listen on %s: %s' },
   ERR_SERVE_TLS: { status: 400, message: 'Cannot use the TLS certificate or key: %s' },
   ERR_SERVE_REQUEST_INVALID: { status: 422, message: 'The request does not fit %s: %s' },
+  ERR_SERVE_CREDENTIALS_REQUIRED: { status: 401, message: '%s needs credentials: %s' },
   ERR_SERVE_BODY_TIMEOUT: { status: 408, message: 'Request body did not arrive within %s ms' },
   // inspection
   ERR_INSPECT_NOT_FOUND: { status: 404, message: 'Inspection record %s does not exist or was evicted' },

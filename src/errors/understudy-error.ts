@@ -73,10 +73,20 @@ export function describeError (err: UnderstudyError, maxDetails = 3): string {
   const extra = details.filter((d) => !err.message.includes(d.message))
   const parts = extra.slice(0, maxDetails).map(formatDetail)
   const first = details[0]
-  if (extra.length === 0 && first?.line !== undefined && !err.message.includes(`line ${first.line}`)) parts.push(formatDetail(first))
+  if (extra.length === 0 && first?.line !== undefined && !err.message.includes(`line ${first.line}`) && !err.message.includes(formatDetail(first))) parts.push(formatDetail(first))
   const more = extra.length > maxDetails ? `; and ${extra.length - maxDetails} more` : ''
-  const text = parts.length > 0 ? `${err.message}: ${parts.join('; ')}${more}` : err.message
+  // A message that names the file its details name too (`m.yaml: 1 error`, kept for the APIs,
+  // whose clients may read only the message) would say it twice: the details say where.
+  const file = parts.length > 0 ? soleFile(details) : undefined
+  const message = file === undefined ? err.message : err.message.replace(`: ${file}: `, ': ')
+  const text = parts.length > 0 ? `${message}: ${parts.join('; ')}${more}` : message
   return text.replace(/\s*\n\s*/g, ' ').trim()
+}
+
+/** The file every detail names, when they all name the same one. */
+function soleFile (details: readonly ErrorDetail[]): string | undefined {
+  const file = details[0]?.file
+  return file !== undefined && details.every((d) => d.file === file) ? file : undefined
 }
 
 /** `file:line:column path: message`, leaving out what is unknown. */

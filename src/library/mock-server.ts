@@ -1,9 +1,10 @@
 import { loadRuntimeOptions, type RuntimeOptionsInput } from '../config/index.js'
+import { UnderstudyError, describeError, isUnderstudyError } from '../errors/index.js'
 import { enableRegexFallback, readDefinition, type DocumentInput, type DslInput, type MockServiceDocument, type TransactionInput } from '../dsl/index.js'
 import { inspectionSearch, type InspectionFilter, type InspectionListEntry, type UnmatchedEntry, type Verification, type VerificationResult } from '../inspect/index.js'
 import { createLogger, createSilentLogger, type LogLevel, type Logger } from '../log/index.js'
 import { startAdmin, startRuntime, type AdminServer, type Runtime, type ScenarioView } from '../serve/index.js'
-import { collectFiles, loadSources } from '../cli/sources.js'
+import { collectFiles, givenFiles, loadSources } from '../cli/sources.js'
 import { importFile, importHar, supportedExtensions } from '../../importers/index.js'
 
 /**
@@ -98,7 +99,8 @@ export async function createMockServer (options: MockServerOptions): Promise<Moc
   })
   const log: Logger = runtimeOptions.logLevel === 'silent' ? createSilentLogger() : createLogger({ level: runtimeOptions.logLevel })
   // `noMatchingRequestPreference: record` converts its recording with the HAR importer (loaded already)
-  const runtime = await startRuntime({ document: documentOf(source), options: runtimeOptions, log, loadHarImporter: async () => (input) => importHar(input) })
+  const runtime = await startRuntime({ document: described(() => documentOf(source)), options: runtimeOptions, log, loadHarImporter: async () => (input) => importHar(input) })
+    .catch((err: unknown) => { throw describedError(err) })
   let admin: AdminServer | null = null
   if (options.adminPort !== undefined) {
     try {
@@ -134,8 +136,8 @@ export async function createMockServer (options: MockServerOptions): Promise<Moc
     },
     runtime,
     reload: async (next) => {
-      const document = documentOf(next ?? source)
-      const compiled = runtime.reload(document)
+      const document = described(() => documentOf(next ?? source))
+      const compiled = described(() => runtime.reload(document))
       if (next !== undefined) source = next
       return compiled.matcher.active.length
     },
@@ -146,12 +148,37 @@ export async function createMockServer (options: MockServerOptions): Promise<Moc
   }
 }
 
+/**
+ * An error whose message says what the command line would print: the first problems with their
+ * file:line:column, not only "2 errors" (a test's failure output shows the message, rarely
+ * `details`). Code, details and cause are kept.
+ *
+ * @example
+ * describedError(err).message // 'Invalid mock definition: 2 errors: bad.yaml:4:51 /transactions/0/...: ...'
+ */
+function describedError (err: unknown): unknown {
+  if (!isUnderstudyError(err)) return err
+  const message = describeError(err)
+  if (message === err.message) return err
+  const out = new UnderstudyError(err.code, message, err.details, err.cause)
+  out.stack = `${out.name}: ${message}\n${(err.stack ?? '').split('\n').slice(1).join('\n')}`
+  return out
+}
+
+function described<T> (load: () => T): T {
+  try {
+    return load()
+  } catch (err) {
+    throw describedError(err)
+  }
+}
+
 /** The mock-service document of a source; throws the DSL's or the importers' errors. */
 function documentOf (source: MockSource): MockServiceDocument {
   if (source.files !== undefined) {
     const paths = typeof source.files === 'string' ? [source.files] : [...source.files]
     const files = collectFiles({ paths, include: [], exclude: [], extensions: supportedExtensions })
-    return loadSources(files, (input, ctx) => importFile(input, ctx)).document
+    return loadSources(files, (input, ctx) => importFile(input, ctx), { named: givenFiles(paths) }).document
   }
   if (source.transactions !== undefined) return readDefinition([...source.transactions])
   if (source.mock !== undefined) return readDefinition(source.mock)

@@ -311,9 +311,19 @@ export class Exchange {
   private refuseInvalid (check: RequestCheck): boolean {
     const result = check(this.matchRequest as MatchRequest)
     if (result === null || result.violations.length === 0) return false
-    const summary = result.violations.map((v) => `${v.path} ${v.message}`).join('; ')
-    const error = createError('ERR_SERVE_REQUEST_INVALID', [result.operation, summary], { details: result.violations })
-    this.matchingData = { validation: { operation: result.operation, violations: result.violations } }
+    const violations = result.violations.map((v) => ({ path: v.path, message: v.message }))
+    this.matchingData = { validation: { operation: result.operation, violations } }
+    const credentials = result.violations.find((v) => v.path === '/security')
+    if (credentials !== undefined) {
+      // Credentials missing: 401 (RFC 9110) with the schemes that would do, before anything else
+      // is judged, as a real API authenticates first; `errors` still lists every violation.
+      const challenges = credentials.challenges ?? []
+      const error = createError('ERR_SERVE_CREDENTIALS_REQUIRED', [result.operation, credentials.message.replace(/^credentials are required: /, '')], { details: violations })
+      this.answerProblem(error, false, null, challenges.length > 0 ? ['www-authenticate', challenges.join(', ')] : undefined, false)
+      return true
+    }
+    const summary = violations.map((v) => `${v.path} ${v.message}`).join('; ')
+    const error = createError('ERR_SERVE_REQUEST_INVALID', [result.operation, summary], { details: violations })
     this.answerProblem(error, false, null, undefined, false)
     return true
   }

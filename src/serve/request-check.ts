@@ -6,7 +6,7 @@ import type { MatchRequest } from '../match/index.js'
  * description's operations, built by the importers): the operation a request is for and what it
  * breaks of it, or null when no operation has its path (the request is then matched as usual).
  */
-export type RequestCheck = (req: MatchRequest) => { operation: string; violations: Array<{ path: string; message: string }> } | null
+export type RequestCheck = (req: MatchRequest) => { operation: string; violations: Array<{ path: string; message: string; challenges?: string[] }> } | null
 
 /** `Prefer: code=404` (Prism's header) as an alias of `X-Understudy-Status: 404`. */
 const PREFER_CODE = /(?:^|[,;\s])code=([0-9A-Za-z]+)/

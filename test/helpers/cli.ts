@@ -45,10 +45,11 @@ export interface CliServer {
 
 /**
  * Starts `understudy <args>` (a server), waits for its `listening on http://...` line, and kills
- * it when the test finishes if it is still running.
+ * it when the test finishes if it is still running. `bin` runs another copy of the command (an
+ * installed package) instead of this repository's build.
  */
-export async function startCli (args: string[], options: { cwd?: string; timeoutMs?: number; env?: Record<string, string> } = {}): Promise<CliServer> {
-  const child = spawn(process.execPath, [cliPath, ...args], { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } })
+export async function startCli (args: string[], options: { cwd?: string; timeoutMs?: number; env?: Record<string, string>; bin?: string } = {}): Promise<CliServer> {
+  const child = spawn(process.execPath, [options.bin ?? cliPath, ...args], { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } })
   let stdout = ''
   let stderr = ''
   const waiters: Array<() => void> = []

@@ -13,6 +13,7 @@ import { Authenticator } from '../auth.js'
 import { authorize, visibleWorkspace, type Access } from '../access/authorize.js'
 import { peerAddress, ThrottledError } from '../access/throttle.js'
 import { mediaTypeOf, readJson, readMultipart } from './body.js'
+import { allowHeaders, methodNotAllowed } from './method-not-allowed.js'
 import type { ApiContext, ApiDeps, ApiFamily, HandlerResult, Principal, Route } from './types.js'
 
 /** The family of a path, for errors raised before a route is known. */
@@ -72,8 +73,7 @@ export function createApiHandler (deps: ApiDeps, routes: readonly Route[]): (req
    */
   async function notFound (req: IncomingMessage, path: string): Promise<UnderstudyError> {
     if (path.startsWith('/api/') || path.startsWith('/reports/')) await authenticator.authenticate(req.headers.authorization, peerAddress(req))
-    const other = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].some((m) => router.find(m as FindMyWay.HTTPMethod, path) !== null)
-    return other ? createError('ERR_API_METHOD_NOT_ALLOWED', [req.method, path]) : createError('ERR_API_NOT_FOUND', [`Resource ${path}`])
+    return methodNotAllowed(router, req.method ?? 'GET', path) ?? createError('ERR_API_NOT_FOUND', [`Resource ${path}`])
   }
 
   async function run (
@@ -179,7 +179,7 @@ async function drained (res: ServerResponse): Promise<void> {
 
 function writeError (res: ServerResponse, family: ApiFamily, requestId: string, err: UnderstudyError): void {
   const error = toEnvelopeError(err, family === 'v4')
-  const headers: Record<string, string> = {}
+  const headers = allowHeaders(err)
   if (err.code === 'ERR_API_UNAUTHORIZED') headers['www-authenticate'] = 'Basic realm="understudy"'
   if (err instanceof ThrottledError) headers['retry-after'] = String(err.retryAfter)
   writeJson(res, err.statusCode, envelopeOf(family, error, null, requestId), headers)

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import FindMyWay from 'find-my-way'
 import { createError, monitoringEnvelope, toEnvelopeError, toUnderstudyError, type UnderstudyError } from '../../errors/index.js'
 import { readJson, mediaTypeOf } from '../http/body.js'
+import { allowHeaders, methodNotAllowed } from '../http/method-not-allowed.js'
 import { readBodyWithin } from '../../net/index.js'
 import { peerAddress, ThrottledError } from '../access/throttle.js'
 import { MonitorAuthenticator } from './bearer.js'
@@ -74,8 +75,7 @@ export function createMonitoringApi (deps: MonitorDeps, routes: readonly Monitor
 
   async function notFound (req: IncomingMessage, path: string): Promise<UnderstudyError> {
     if (!path.startsWith('/radar/') && !path.startsWith('/signin/')) await auth.bearer(req.headers.authorization)
-    const other = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].some((m) => router.find(m as FindMyWay.HTTPMethod, path) !== null)
-    return other ? createError('ERR_API_METHOD_NOT_ALLOWED', [req.method, path]) : createError('ERR_API_NOT_FOUND', [`Resource ${path}`])
+    return methodNotAllowed(router, req.method ?? 'GET', path) ?? createError('ERR_API_NOT_FOUND', [`Resource ${path}`])
   }
 
   async function authenticate (route: MonitorRoute, req: IncomingMessage): Promise<MonitorPrincipal | null> {
@@ -168,7 +168,7 @@ function writeResult (res: ServerResponse, outcome: MonitorResult): void {
 /** `{data: {}, meta: {status: "error"}, error: {status, message, code}}`, as the product answers. */
 function writeError (res: ServerResponse, err: UnderstudyError): void {
   const error = toEnvelopeError(err, true)
-  const headers: Record<string, string> = {}
+  const headers = allowHeaders(err)
   if (err.code === 'ERR_API_UNAUTHORIZED') headers['www-authenticate'] = 'Bearer realm="understudy"'
   if (err instanceof ThrottledError) headers['retry-after'] = String(err.retryAfter)
   writeJson(res, err.statusCode, monitoringEnvelope(error, {}, { status: 'error' }), headers)

@@ -129,7 +129,7 @@ export function createUiFront (options: UiFrontOptions, api: (req: IncomingMessa
       if (method === 'POST') return signIn(req, res)
       if (method === 'DELETE') return signOut(req, res)
       req.resume()
-      return json(res, 405, { error: { code: 'ERR_API_METHOD_NOT_ALLOWED', message: `${method} is not allowed on /ui/session` } })
+      return json(res, 405, { error: { code: 'ERR_API_METHOD_NOT_ALLOWED', message: `${method} is not allowed on /ui/session` } }, { allow: 'GET, POST, DELETE' })
     }
     const stream = STREAM_PATH.exec(path)
     if (stream !== null && method === 'GET') {
@@ -142,7 +142,7 @@ export function createUiFront (options: UiFrontOptions, api: (req: IncomingMessa
       return
     }
     req.resume()
-    if (method !== 'GET' && method !== 'HEAD') return json(res, 405, { error: { code: 'ERR_API_METHOD_NOT_ALLOWED', message: `${method} is not allowed on ${path}` } })
+    if (method !== 'GET' && method !== 'HEAD') return json(res, 405, { error: { code: 'ERR_API_METHOD_NOT_ALLOWED', message: `${method} is not allowed on ${path}` } }, { allow: 'GET, HEAD' })
     assets.serve(req, res, path.slice('/ui'.length) === '/' ? '/index.html' : path.slice('/ui'.length))
   }
 

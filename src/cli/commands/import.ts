@@ -6,6 +6,7 @@ import { createError } from '../../errors/index.js'
 import { parseFlags } from '../flags.js'
 import {
   DEFAULT_MAX_BYTES,
+  tooLarge,
   importFile,
   importFiles,
   importFormats,
@@ -178,7 +179,7 @@ async function importTarget (target: string, format: ImportFormat | undefined): 
     const files = await scanDirectory(target)
     return importFiles(files, target.endsWith(sep) ? target : `${target}${sep}`)
   }
-  if (info.size > DEFAULT_MAX_BYTES) throw createError('ERR_IMPORT_TOO_LARGE', [target, DEFAULT_MAX_BYTES])
+  if (info.size > DEFAULT_MAX_BYTES) throw tooLarge(target, DEFAULT_MAX_BYTES)
   let bytes: Buffer
   try {
     bytes = await readFile(target)
@@ -216,7 +217,7 @@ async function scanDirectory (root: string): Promise<Map<string, Uint8Array>> {
     if (!wanted) continue
     const bytes = await readFile(full)
     total += bytes.byteLength
-    if (total > DEFAULT_MAX_BYTES) throw createError('ERR_IMPORT_TOO_LARGE', [root, DEFAULT_MAX_BYTES])
+    if (total > DEFAULT_MAX_BYTES) throw tooLarge(root, DEFAULT_MAX_BYTES)
     files.set(rel, bytes)
   }
   return files

@@ -6,6 +6,7 @@ import { UsageError } from '../usage-error.js'
 import { egressFromFlags } from '../egress-flags.js'
 import { parseFlags } from '../flags.js'
 import type { CommandIo } from './io.js'
+import { prepareDataDir } from '../data-dir.js'
 
 export const platformHelp = `Usage: understudy platform [--host 127.0.0.1] [--port 8080] [--data-dir ./data]
 
@@ -91,6 +92,7 @@ export async function runPlatformCommand (args: string[], io: CommandIo): Promis
     ...(process.env['UNDERSTUDY_API_KEY_SECRET'] === undefined ? {} : { apiKeySecret: process.env['UNDERSTUDY_API_KEY_SECRET'] }),
     monitor: { resultRetention: retention, ...(smtpUrl === undefined ? {} : { smtpUrl }) },
   }
+  prepareDataDir(options.dataDir)
   const logRing = new LogRing(10_000)
   const log = createLogger({ level: level as (typeof levels)[number], format: resolveLogFormat(format as (typeof logFormats)[number], process.stderr), ring: logRing })
   const platform = await startPlatform(options, log)

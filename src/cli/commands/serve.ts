@@ -2,9 +2,10 @@ import { createLogger, LogRing, resolveLogFormat, type Logger } from '../../log/
 import { describeError, formatDetail, isUnderstudyError } from '../../errors/index.js'
 import { runtimeFlagHelp, runtimeFlagSpec, runtimeOptionsFromFlags } from '../runtime-flags.js'
 import { exitOnSignals, startServing } from '../lifecycle.js'
-import { collectFiles, loadSources, type FileLoader, type LoadedSources, type SourceSelection } from '../sources.js'
+import { collectFiles, givenFiles, loadSources, type FileLoader, type LoadedSources, type SourceSelection } from '../sources.js'
 import { watchSources } from '../watch.js'
-import { warnShadowed } from '../shadow-warnings.js'
+import { shadowedWarnings } from '../shadow-warnings.js'
+import { logStartupWarnings, routeLines, type StartupWarning } from '../startup-report.js'
 import { UsageError } from '../usage-error.js'
 import { parseFlags } from '../flags.js'
 import type { CommandIo } from './io.js'
@@ -21,6 +22,8 @@ Flags:
                                good set keeps serving
   --include GLOB               only files matching GLOB (repeatable; relative to the directory)
   --exclude GLOB               skip files matching GLOB (repeatable)
+  --verbose                    every start-up warning, instead of one line per kind with a count
+  --max-file-mib N             largest file read, in MiB (default 100); larger ones are refused
 ${runtimeFlagHelp}
 `
 
@@ -44,6 +47,8 @@ export async function runServeCommand (args: string[], io: CommandIo, importers:
       watch: { type: 'boolean', short: 'w' },
       include: { type: 'string', multiple: true },
       exclude: { type: 'string', multiple: true },
+      verbose: { type: 'boolean' },
+      'max-file-mib': { type: 'string' },
     },
     allowPositionals: true,
   })
@@ -64,9 +69,14 @@ export async function runServeCommand (args: string[], io: CommandIo, importers:
     extensions: importers.extensions,
   }
   const logRing = new LogRing(10_000)
-  const log = createLogger({ level: options.logLevel, format: resolveLogFormat(options.logFormat, process.stderr), ring: logRing })
-  const loaded = loadSources(collectFiles(selection), importers.loadFile)
-  reportWarnings(loaded, log, options.matchHost)
+  const logFormat = resolveLogFormat(options.logFormat, process.stderr)
+  const log = createLogger({ level: options.logLevel, format: logFormat, ring: logRing })
+  const verbose = values.verbose === true
+  const named = givenFiles(selection.paths)
+  const maxBytes = maxFileBytes(values['max-file-mib'])
+  const loadFile: FileLoader = maxBytes === undefined ? importers.loadFile : (input, ctx) => importers.loadFile(input, { ...ctx, maxBytes })
+  const loaded = loadSources(collectFiles(selection), loadFile, { named })
+  reportWarnings(loaded, log, options.matchHost, verbose)
   // The flag turns validation on; so does the document's `validateRequests: true` (issue 13).
   const validation = (set: LoadedSources): RequestCheck | null => {
     if ((!options.validateRequests && set.document.validateRequests !== true) || importers.requestValidator === undefined) return null
@@ -77,14 +87,16 @@ export async function runServeCommand (args: string[], io: CommandIo, importers:
   }
   const serving = await startServing({ document: loaded.document, options, log, logRing, out: io.stdout, requestCheck: validation(loaded) })
   log.info({ files: loaded.files.length, transactions: loaded.document.transactions.length }, 'loaded')
+  // What is served, for the person at the terminal (as Prism does); log collectors get the count.
+  if (logFormat === 'pretty' && loaded.document.transactions.length > 0) log.info(`serving:\n${routeLines(loaded.document).join('\n')}`)
   let stopWatching = async (): Promise<void> => {}
   if (options.watch) {
     const watcher = watchSources(positionals, () => {
       try {
-        const next = loadSources(collectFiles(selection), importers.loadFile)
+        const next = loadSources(collectFiles(selection), loadFile, { named })
         const compiled = serving.runtime.reload(next.document)
         serving.runtime.setRequestCheck(validation(next))
-        reportWarnings(next, log, options.matchHost)
+        reportWarnings(next, log, options.matchHost, verbose)
         log.info({ transactions: compiled.matcher.active.length, files: next.files.length }, 'reloaded')
       } catch (err) {
         // The last good set keeps serving.
@@ -104,8 +116,18 @@ export async function runServeCommand (args: string[], io: CommandIo, importers:
   return 'running'
 }
 
-function reportWarnings (loaded: LoadedSources, log: Logger, matchHost: boolean): void {
-  for (const w of loaded.warnings) log.warn({ file: w.file, at: w.at }, w.message)
-  warnShadowed(matchHost || loaded.document.matchHost === true ? withHostMatching(loaded.document) : loaded.document, log)
+/** `--max-file-mib N` in bytes; undefined leaves the importers' default (100 MiB). */
+function maxFileBytes (flag: string | undefined): number | undefined {
+  if (flag === undefined) return undefined
+  const mib = Number(flag)
+  if (flag.trim() === '' || !Number.isFinite(mib) || mib <= 0) throw new UsageError(`--max-file-mib must be a positive number of MiB, not "${flag}"`)
+  return Math.floor(mib * 1024 * 1024)
+}
+
+function reportWarnings (loaded: LoadedSources, log: Logger, matchHost: boolean, verbose: boolean): void {
+  const warnings: StartupWarning[] = loaded.warnings.map((w) => ({ message: w.message, fields: { file: w.file, at: w.at } }))
+  const served = matchHost || loaded.document.matchHost === true ? withHostMatching(loaded.document) : loaded.document
+  warnings.push(...shadowedWarnings(served, loaded.document))
+  logStartupWarnings(warnings, log, verbose)
   if (loaded.files.length === 0) log.warn('no supported files found: every request will get 404')
 }

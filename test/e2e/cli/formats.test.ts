@@ -3,15 +3,14 @@ import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { runCli, startCli } from '../../helpers/cli.js'
-import { describeRealworld, realworldDir } from '../../helpers/realworld.js'
+import { describeRealworld, realworldPath } from '../../helpers/realworld.js'
 import { tempDir } from '../../helpers/temp-dir.js'
 import { waitFor } from '../../helpers/wait.js'
 
-const realworld = (category: string, name: string): string => join(realworldDir ?? '', category, name)
 
 describeRealworld('understudy serve with other formats', () => {
   it('serves a HAR recording and an OpenAPI description as they are, side by side', async () => {
-    const server = await startCli(['serve', realworld('har', 'pollyjs-node-fetch-post.har'), realworld('openapi', 'petstore-v3.oas30.yaml'), '--port', '0'])
+    const server = await startCli(['serve', realworldPath('har', 'pollyjs-node-fetch-post.har'), realworldPath('openapi', 'petstore-v3.oas30.yaml'), '--port', '0'])
     const post = await fetch(`${server.url}/posts/1`)
     expect(post.status).toBe(200)
     // Polly.JS recorded this body as a hex dump of its gzip chunks: the replay is that text, as recorded
@@ -27,7 +26,7 @@ describeRealworld('understudy serve with other formats', () => {
     const server = await startCli(['serve', dir, '--port', '0', '--watch'])
     await server.waitFor('stderr', '"msg":"watching"')
     expect((await fetch(`${server.url}/v2/pets`)).status).toBe(404)
-    copyFileSync(realworld('openapi', 'petstore-v3.oas30.yaml'), join(dir, 'petstore.yaml'))
+    copyFileSync(realworldPath('openapi', 'petstore-v3.oas30.yaml'), join(dir, 'petstore.yaml'))
     let status = 404
     await waitFor(async () => {
       status = (await fetch(`${server.url}/v2/pets`)).status
@@ -39,7 +38,7 @@ describeRealworld('understudy serve with other formats', () => {
 
 describeRealworld('understudy import', () => {
   it('prints the DSL of a HAR as YAML on stdout, warnings on stderr, and exits 0', { timeout: 60_000 }, async () => {
-    const result = await runCli(['import', realworld('har', 'harviewer-two-megs.har')])
+    const result = await runCli(['import', realworldPath('har', 'harviewer-two-megs.har')])
     expect(result.code).toBe(0)
     const doc = parse(result.stdout) as { transactions: Array<{ name: string }> }
     expect(doc.transactions).toHaveLength(58)
@@ -49,7 +48,7 @@ describeRealworld('understudy import', () => {
   it('writes JSON with -o file.json, and the file serves', async () => {
     const dir = tempDir()
     const out = join(dir, 'petstore.json')
-    const result = await runCli(['import', realworld('openapi', 'petstore-v3.oas30.yaml'), '-o', out])
+    const result = await runCli(['import', realworldPath('openapi', 'petstore-v3.oas30.yaml'), '-o', out])
     expect(result.code).toBe(0)
     expect(JSON.parse(readFileSync(out, 'utf8'))).toHaveProperty('transactions')
     const server = await startCli(['serve', out, '--port', '0'])
@@ -57,11 +56,11 @@ describeRealworld('understudy import', () => {
   })
 
   it('exits 1 with one line for a broken file and 2 for a bad flag', async () => {
-    const broken = await runCli(['import', realworld('har', 'mitmproxy-brokenfile.har')])
+    const broken = await runCli(['import', realworldPath('har', 'mitmproxy-brokenfile.har')])
     expect(broken.code).toBe(1)
     expect(broken.stderr.trim().split('\n')).toHaveLength(1)
     expect(broken.stderr).toContain('mitmproxy-brokenfile.har')
-    const bad = await runCli(['import', realworld('har', 'mitmproxy-chrome.har'), '--format', 'nope'])
+    const bad = await runCli(['import', realworldPath('har', 'mitmproxy-chrome.har'), '--format', 'nope'])
     expect(bad.code).toBe(2)
   })
 })

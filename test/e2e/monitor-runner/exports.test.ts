@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import { resolveEnvironment, runTest, type RunnableTest, type Step } from '../../../src/monitor/index.js'
 import { closeSandbox } from '../../../src/monitor/sandbox.js'
-import { readRealworld, realworldDir } from '../../helpers/realworld.js'
+import { describeRealworld, readRealworld } from '../../helpers/realworld.js'
 import { startTarget, type TargetServer } from './server.js'
 
 /** A real export with its public hosts pointed at the local target. */
@@ -13,7 +13,7 @@ function load (name: string, target: TargetServer): RunnableTest {
   return { id: name, name: doc.name, steps: doc.steps }
 }
 
-describe.skipIf(realworldDir === null)('the real test exports, run against a local target', () => {
+describeRealworld('the real test exports, run against a local target', () => {
   let target: TargetServer
   beforeAll(async () => { target = await startTarget() })
   afterAll(async () => {

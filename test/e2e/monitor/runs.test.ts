@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs'
 import http from 'node:http'
-import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, it, onTestFinished } from 'vitest'
+import { itRealworld, readRealworld } from '../../helpers/realworld.js'
 import { startMonitorPlatform, type MonitorPlatform } from './helpers.js'
 
 /** A local API the tests run against: echoes method, path, query and headers as JSON. */
@@ -165,14 +164,13 @@ describe('monitoring runs', () => {
     expect((await m.call('GET', `/buckets/${key}/tests/${test.id}/results`)).body.data).toHaveLength(2)
   })
 
-  it('replays the real test exports through POST /buckets/{k}/tests and runs them', async () => {
+  itRealworld('replays the real test exports through POST /buckets/{k}/tests and runs them', async () => {
     const m = await startMonitorPlatform()
     const target = await startTarget()
     const key = await m.bucket()
-    const dir = join(import.meta.dirname, '../../../../shared/realworld/runscope')
     for (const file of ['minimal_test.json', 'deck_of_cards_api_test.json', 'runscope-export-1.json', 'runscope-export-2.json']) {
       // The exports call public hosts; the replay points them at the local target instead.
-      const text = readFileSync(join(dir, file), 'utf8').replace(/https?:\/\/(httpbin\.org|deckofcardsapi\.com|yourapihere\.com)/g, target.url)
+      const text = readRealworld('runscope', file).toString('utf8').replace(/https?:\/\/(httpbin\.org|deckofcardsapi\.com|yourapihere\.com)/g, target.url)
       const created = await m.call('POST', `/buckets/${key}/tests`, { json: JSON.parse(text) })
       expect(created.status, file).toBe(201)
       const exported = JSON.parse(text) as { name: string; steps?: unknown[] }

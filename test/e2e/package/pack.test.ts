@@ -1,7 +1,8 @@
-import { execFileSync, spawn } from 'node:child_process'
+import { execFileSync } from 'node:child_process'
 import { existsSync, readFileSync, symlinkSync } from 'node:fs'
 import { join, resolve as resolvePath } from 'node:path'
-import { describe, expect, it, onTestFinished } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { startCli } from '../../helpers/cli.js'
 import { tempDir } from '../../helpers/temp-dir.js'
 
 const root = resolvePath(import.meta.dirname, '../../..')
@@ -13,13 +14,13 @@ const root = resolvePath(import.meta.dirname, '../../..')
  * network. docs/library.md shows the real `npm i -g` of the tarball.
  */
 describe('npm pack', () => {
-  it('ships the built command, the library with its types, the schema and the examples, and they work', async () => {
+  it('ships the built command, the library with its types, the dashboard, the schema and the examples, and they work', async () => {
     const dir = tempDir('understudy-pack-')
     const out = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 60_000 })
     const [info] = JSON.parse(out) as Array<{ filename: string; name: string; files: Array<{ path: string }> }>
     expect(info?.name).toBe('@understudy-mock/understudy')
     const paths = new Set(info?.files.map((f) => f.path))
-    for (const needed of ['package.json', 'README.md', 'dist/src/cli/main.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/importers/index.js', 'schema/understudy.schema.json', 'examples/payments-api.yaml']) {
+    for (const needed of ['package.json', 'README.md', 'dist/ui/index.html', 'dist/ui/app.js', 'dist/ui/app.css', 'dist/src/cli/main.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/importers/index.js', 'schema/understudy.schema.json', 'examples/payments-api.yaml']) {
       expect(paths.has(needed), needed).toBe(true)
     }
     expect([...paths].some((p) => p.startsWith('test/') || p.startsWith('dist/test/') || p.startsWith('src/') || p.endsWith('.map'))).toBe(false)
@@ -35,19 +36,23 @@ describe('npm pack', () => {
 
     expect(execFileSync(process.execPath, [bin, '--version'], { encoding: 'utf8', timeout: 20_000 }).trim()).toBe(manifest['version'])
 
-    const child = spawn(process.execPath, [bin, 'serve', join(pkgDir, 'examples/payments-api.yaml'), '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] })
-    onTestFinished(() => { if (child.exitCode === null) child.kill('SIGKILL') })
-    const url = await new Promise<string>((resolve, reject) => {
-      let text = ''
-      const timer = setTimeout(() => reject(new Error(`no listening line: ${text}`)), 20_000)
-      child.stdout.on('data', (c: Buffer) => {
-        text += c.toString()
-        const m = /listening on (http:\/\/\S+)/.exec(text)
-        if (m !== null) { clearTimeout(timer); resolve(m[1] as string) }
-      })
-    })
-    expect((await fetch(`${url}/health`)).status).toBe(200)
-    child.kill('SIGTERM')
+    // The dashboards come from dist/ui of the installed package: /__ui/ on serve's admin port,
+    // /ui/ on the platform.
+    const served = await startCli(['serve', join(pkgDir, 'examples/payments-api.yaml'), '--port', '0', '--admin-port', '0'], { bin, cwd: dir })
+    expect((await fetch(`${served.url}/health`)).status).toBe(200)
+    await served.waitFor('stdout', /admin on http:\/\/\S+/)
+    const admin = /admin on (http:\/\/\S+)/.exec(served.stdout())?.[1] ?? ''
+    const local = await fetch(`${admin}/__ui/`)
+    expect(local.status).toBe(200)
+    expect(await local.text()).toContain('"/__ui/app.js"')
+    expect((await fetch(`${admin}/__ui/app.js`)).status).toBe(200)
+    await served.stop()
+    const platform = await startCli(['platform', '--port', '0', '--data-dir', join(dir, 'data')], { bin, cwd: dir, env: { UNDERSTUDY_API_KEY_ID: 'pack-key', UNDERSTUDY_API_KEY_SECRET: 'pack-secret' } })
+    const ui = await fetch(`${platform.url}/ui/`)
+    expect(ui.status).toBe(200)
+    expect(await ui.text()).toContain('app.js')
+    expect((await fetch(`${platform.url}/ui/app.js`)).status).toBe(200)
+    await platform.stop()
 
     // The library entry, as `import { createMockServer } from '@understudy-mock/understudy'` resolves it.
     const script = "import('@understudy-mock/understudy').then(async (m) => { const s = await m.createMockServer({ transactions: [{ dsl: { requestDsl: { path: '/x' }, responseDsl: { text: 'ok' } } }] }); const t = await (await fetch(s.url + '/x')).text(); await s.close(); console.log(t) })"

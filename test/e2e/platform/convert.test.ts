@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { importFile } from '../../../importers/index.js'
 import { startTestPlatform, type TestPlatform } from '../../helpers/platform.js'
-import { readRealworld, realworldDir, realworldFiles } from '../../helpers/realworld.js'
+import { itRealworld, readRealworld } from '../../helpers/realworld.js'
 import { createService, envelope, expectError, formOf, transactionsPath } from './catalog-helpers.js'
 
 interface Converted {
@@ -17,7 +17,6 @@ async function convert (platform: TestPlatform, files: Parameters<typeof formOf>
 
 const HAR_FILE = 'microcks-api-pastries.har'
 const OPENAPI_FILE = 'petstore-v3.oas30.yaml'
-const hasRealworld = realworldDir !== null && realworldFiles('har').includes(HAR_FILE) && realworldFiles('openapi').includes(OPENAPI_FILE)
 
 const dslFile = JSON.stringify([
   { name: 'list', dsl: { priority: 3, requestDsl: { method: 'GET', path: '/pets' }, responseDsl: { json: [] } } },
@@ -44,7 +43,7 @@ describe('/api/v1 transactions/convert', () => {
     expect(list.total).toBe(0)
   })
 
-  it.skipIf(!hasRealworld)('converts a real HAR and a real OpenAPI file, as the importers read them', async () => {
+  itRealworld('converts a real HAR and a real OpenAPI file, as the importers read them', async () => {
     const platform = await startTestPlatform()
     for (const [folder, name] of [['har', HAR_FILE], ['openapi', OPENAPI_FILE]] as const) {
       const bytes = readRealworld(folder, name)

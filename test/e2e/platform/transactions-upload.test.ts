@@ -2,7 +2,7 @@ import { strToU8, zipSync } from 'fflate'
 import { describe, expect, it } from 'vitest'
 import { importFile } from '../../../importers/index.js'
 import { startTestPlatform, type TestPlatform } from '../../helpers/platform.js'
-import { readRealworld, realworldDir, realworldFiles } from '../../helpers/realworld.js'
+import { itRealworld, readRealworld } from '../../helpers/realworld.js'
 import { createService, envelope, expectError, expectScoped, formOf, transactionsPath } from './catalog-helpers.js'
 
 interface Created {
@@ -26,12 +26,11 @@ async function total (platform: TestPlatform): Promise<number | undefined> {
 
 const HAR_FILE = 'microcks-api-pastries.har'
 const OPENAPI_FILE = 'petstore-v3.oas30.yaml'
-const hasRealworld = realworldDir !== null && realworldFiles('har').includes(HAR_FILE) && realworldFiles('openapi').includes(OPENAPI_FILE)
 
 const dslFile = JSON.stringify({ transactions: [{ name: 'hello', tags: ['from-file'], dsl: { requestDsl: { method: 'GET', path: '/hello' }, responseDsl: { text: 'hi' } } }] })
 
 describe('/api/v1 transactions: multipart upload', () => {
-  it.skipIf(!hasRealworld)('imports a real HAR file into the service: 200, an array of Transactions with dslType HAR_DSL', async () => {
+  itRealworld('imports a real HAR file into the service: 200, an array of Transactions with dslType HAR_DSL', async () => {
     const platform = await startTestPlatform()
     const serviceId = await createService(platform, 'pastries')
     const bytes = readRealworld('har', HAR_FILE)
@@ -49,7 +48,7 @@ describe('/api/v1 transactions: multipart upload', () => {
     expect(await total(platform)).toBe(expected.length)
   })
 
-  it.skipIf(!hasRealworld)('imports a real OpenAPI file, and returns the importer warnings with verbose=true', async () => {
+  itRealworld('imports a real OpenAPI file, and returns the importer warnings with verbose=true', async () => {
     const platform = await startTestPlatform()
     const serviceId = await createService(platform, 'petstore')
     const res = await upload(platform, { serviceId: String(serviceId), verbose: 'true' }, [{ field: 'source', name: OPENAPI_FILE, bytes: readRealworld('openapi', OPENAPI_FILE) }])
@@ -138,7 +137,7 @@ describe('/api/v1 transactions: multipart upload', () => {
     expect(await total(platform)).toBe(0)
   })
 
-  it.skipIf(realworldDir === null || !realworldFiles('har').includes('mitmproxy-brokenfile.har'))('refuses a real broken HAR file with a 4xx error naming it', async () => {
+  itRealworld('refuses a real broken HAR file with a 4xx error naming it', async () => {
     const platform = await startTestPlatform()
     const serviceId = await createService(platform)
     const res = await upload(platform, { serviceId: String(serviceId) }, [{ name: 'mitmproxy-brokenfile.har', bytes: readRealworld('har', 'mitmproxy-brokenfile.har') }])

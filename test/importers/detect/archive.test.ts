@@ -49,7 +49,7 @@ describe('importArchive limits', () => {
     expect(zip.byteLength).toBeLessThan(64 * 1024)
     const err = thrown(() => importArchive(zip, 'bomb.zip', { maxBytes: 1024 * 1024 }))
     expect(err.code).toBe('ERR_IMPORT_TOO_LARGE')
-    expect(err.message).toBe('File bomb.zip (uncompressed) is larger than the limit of 1048576 bytes')
+    expect(err.message).toBe('File bomb.zip (uncompressed) is larger than the limit of 1 MiB')
   })
 
   it('stops inflating at the limit from the bytes produced when a declared size lies', () => {

@@ -126,7 +126,7 @@ describe('understudy import', () => {
     const bad = file('many.yaml', 'transactions:\n' + ['a', 'b', 'c', 'd', 'e'].map((k) => `  - dsl: {requestDsl: {${k}x: 1}}\n`).join(''))
     const { code, stderr } = await run(bad)
     expect(code).toBe(1)
-    expect(stderr).toMatch(/^understudy import: Invalid mock definition: .*many\.yaml: 5 errors: .*; and 2 more\n$/)
+    expect(stderr).toMatch(/^understudy import: Invalid mock definition: 5 errors: \S*many\.yaml:2:\d+ .*; and 2 more\n$/)
   })
 
   it('exits 1 with one line naming the file and position for a broken file', async () => {

@@ -39,10 +39,11 @@ describe('schema errors', () => {
     expect(thrown(() => readDefinition({ requestDsl: { method: 1 } })).message).toBe('Invalid mock definition: 1 error')
   })
 
-  it('refuse an unknown matcher name, listing the known ones', () => {
+  it('refuse an unknown matcher name, listing the known ones and the one meant', () => {
     expect(detailsOf({ requestDsl: { url: { matcherName: 'equalz_url', matchingValue: '/a' } } })).toEqual([
-      { path: '/requestDsl/url/matcherName', message: expect.stringMatching(/^must be one of "equals", .*"matches_xml_cdata"$/) },
+      { path: '/requestDsl/url/matcherName', message: expect.stringMatching(/^must be one of "equals", .*"matches_xml_cdata" \(did you mean "equals_url"\?\)$/) },
     ])
+    expect(detailsOf({ requestDsl: { url: { matcherName: 'zzzz', matchingValue: '/a' } } })[0]?.message).toMatch(/"matches_xml_cdata"$/)
   })
 
   it('refuse a matcher without matcherName and a non-string matchingValue', () => {

@@ -38,7 +38,7 @@ describe('understudy serve', () => {
     const server = await startCli(['serve', dir, '--port', '0', '--log-format', 'json'])
     await server.waitFor('stderr', 'can never be reached')
     // the later file wins ties: a.yaml's transaction is the unreachable one
-    expect(server.stderr()).toContain('transaction \\"services from a\\" can never be reached: \\"services from b\\"')
+    expect(server.stderr()).toMatch(/transaction 0 \\"services from a\\" \(\S*a\.yaml:1\) can never be reached: transaction 1 \\"services from b\\" \(\S*b\.yaml:1\)/)
     expect(await (await fetch(`${server.url}/v1/Services`)).text()).toBe('b')
   })
 })
