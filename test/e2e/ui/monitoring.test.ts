@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import type { Page } from 'playwright-core'
 import { startCli, type CliServer } from '../../helpers/cli.js'
 import { monitoringToken } from '../../helpers/monitor-token.js'
@@ -23,9 +25,10 @@ async function startPlatform (): Promise<CliServer> {
 const tokens = new Map<string, Promise<string>>()
 
 async function api<T> (platform: CliServer, method: string, path: string, json?: unknown): Promise<{ status: number; body: T }> {
-  // The monitoring API takes tokens only: one from POST /apps with the platform key.
+  // The monitoring API takes tokens only (one from POST /apps with the platform key); the
+  // /api/... APIs take the platform key itself.
   if (!tokens.has(platform.url)) tokens.set(platform.url, monitoringToken(platform.url, auth))
-  const headers: Record<string, string> = { authorization: await tokens.get(platform.url) as string }
+  const headers: Record<string, string> = { authorization: path.startsWith('/api/') ? auth : await tokens.get(platform.url) as string }
   if (json !== undefined) headers['content-type'] = 'application/json'
   const res = await fetch(platform.url + path, { method, headers, ...(json === undefined ? {} : { body: JSON.stringify(json) }) })
   return { status: res.status, body: await res.json() as T }
@@ -40,13 +43,18 @@ async function signIn (page: Page): Promise<void> {
 describe.skipIf(!hasChromium)('dashboard monitoring and sessions in Chromium', () => {
   it('lists a test made through the monitoring API, runs it and shows its result', async () => {
     const platform = await startPlatform()
+    // The step calls a service of its own: the platform's port is never a step's target (egress).
+    const upstream = createServer((_req, res) => res.end('ok'))
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve))
+    onTestFinished(() => { upstream.close() })
+    const upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`
     // A bucket and a test through the API, with a token of the platform key's user.
     const bucket = await api<{ data: { key: string } }>(platform, 'POST', '/buckets?name=smoke%20checks&team_uuid=1')
     expect(bucket.status).toBe(201)
     const made = await api<{ data: { id: string } }>(platform, 'POST', `/buckets/${bucket.body.data.key}/tests`, {
       name: 'platform version answers',
-      description: 'GET /api/v4/web/version is 200',
-      steps: [{ step_type: 'request', method: 'GET', url: `${platform.url}/api/v4/web/version`, assertions: [{ source: 'response_status', comparison: 'equal_number', value: 200 }] }],
+      description: 'GET /version is 200',
+      steps: [{ step_type: 'request', method: 'GET', url: `${upstreamUrl}/version`, assertions: [{ source: 'response_status', comparison: 'equal_number', value: 200 }] }],
     })
     expect(made.status).toBe(201)
 
