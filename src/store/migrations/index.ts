@@ -6,6 +6,7 @@ import { cloneTrackingsSchema } from './005-clone-trackings.js'
 import { mockServiceProxySchema } from './006-mock-service-proxy.js'
 import { mockDynamicSchema } from './007-mock-dynamic.js'
 import { transactionIndexesSchema } from './008-transaction-indexes.js'
+import { transactionCountsSchema } from './009-transaction-counts.js'
 import type { Migration } from './types.js'
 
 export type { Migration } from './types.js'
@@ -17,4 +18,4 @@ export type { Migration } from './types.js'
  * @example
  * applyMigrations(db, migrations)
  */
-export const migrations: readonly Migration[] = [initialSchema, tenancySchema, monitoringSchema, mockSettingsSchema, cloneTrackingsSchema, mockServiceProxySchema, mockDynamicSchema, transactionIndexesSchema]
+export const migrations: readonly Migration[] = [initialSchema, tenancySchema, monitoringSchema, mockSettingsSchema, cloneTrackingsSchema, mockServiceProxySchema, mockDynamicSchema, transactionIndexesSchema, transactionCountsSchema]

@@ -51,7 +51,7 @@ function decode (row: Row): StoredTransaction {
  * The WHERE of a list. Each filter adds a fixed fragment, and lists of values travel as one JSON
  * parameter (json_each), so there are at most 2^6 statement texts to prepare, whatever the values.
  */
-function whereOf (workspaceId: number, filter: TransactionFilter): { where: string; params: Row } {
+function whereOf (workspaceId: number, filter: TransactionFilter): { where: string; params: Row; summary: string } {
   const conditions = ['t.workspace_id = @workspaceId']
   const params: Row = { workspaceId }
   if (filter.serviceId !== undefined) {
@@ -88,7 +88,22 @@ function whereOf (workspaceId: number, filter: TransactionFilter): { where: stri
     conditions.push('t.id IN (SELECT value FROM json_each(@ids))')
     params['ids'] = JSON.stringify(filter.ids)
   }
-  return { where: conditions.join(' AND '), params }
+  const onlyWorkspaceAndService = conditions.length === (filter.serviceId === undefined ? 1 : 2)
+  return { where: conditions.join(' AND '), params, summary: summaryOf(filter, onlyWorkspaceAndService) }
+}
+
+/*
+ * The summary of a list (see ListSpec.summary), from the counts the triggers of migration 9 keep:
+ * a few rows per workspace (one per service), whatever the number of transactions. A list by
+ * workspace, or by workspace and service, reads its total there; a list with any other filter
+ * still counts its rows, and watches the changes of the same rows.
+ */
+const countsOfWorkspace = 'FROM transaction_counts WHERE workspace_id = @workspaceId'
+const countsOfService = `${countsOfWorkspace} AND service_id = @serviceId`
+
+function summaryOf (filter: TransactionFilter, onlyWorkspaceAndService: boolean): string {
+  const counts = filter.serviceId === undefined ? countsOfWorkspace : countsOfService
+  return `SELECT ${onlyWorkspaceAndService ? 'ifnull(SUM(n), 0)' : 'NULL'} AS total, ifnull(SUM(changes), 0) AS version ${counts}`
 }
 
 /** Distinct values, first occurrence first. */
@@ -176,8 +191,8 @@ export function transactionRepository (ctx: RepoContext): TransactionRepository 
     },
     async list (workspaceId, filter, query) {
       ctx.check()
-      const { where, params } = whereOf(workspaceId, filter)
-      return listPage(ctx, { select, from: 'transactions t', where, params, sortable: sortKeys, query, decode })
+      const { where, params, summary } = whereOf(workspaceId, filter)
+      return listPage(ctx, { select, from: 'transactions t', where, params, sortable: sortKeys, query, decode, summary })
     },
     async update (workspaceId, id, patch) {
       ctx.check()
