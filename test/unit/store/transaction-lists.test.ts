@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { ListQuery, Store, TransactionFilter } from '../../../src/store/index.js'
 import { DATABASE_FILE } from '../../../src/store/sqlite/sqlite-store.js'
-import { BY, openTestStore, seed } from './fixtures.js'
+import { BY, openTestStore, realisticDsl, seed } from './fixtures.js'
 
 /*
  * Transaction lists read their total from counts kept by triggers and continue a walk by keyset
@@ -50,7 +50,7 @@ describe('transaction list totals', () => {
     expect(await totalOf(store, ws)).toBe(0)
 
     const one = await store.write(async (tx) => await tx.transactions.create({
-      workspaceId: ws, serviceId: pets, name: 'one', description: null, dslType: 'GENERIC_DSL', dsl: { request: {}, response: {} }, tags: ['a'], by: BY,
+      workspaceId: ws, serviceId: pets, name: 'one', description: null, dslType: 'GENERIC_DSL', dsl: realisticDsl(), tags: ['a'], by: BY,
     }))
     const many = await bulk(store, ws, orders, Array.from({ length: 120 }, (_, i) => `order ${i}`))
     await bulk(store, world.otherWorkspace.id, world.otherService.id, ['elsewhere'])
