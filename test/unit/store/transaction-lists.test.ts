@@ -100,6 +100,31 @@ describe('transaction list totals', () => {
   })
 })
 
+describe('transaction counts of a database from before them', () => {
+  it('are counted once when the migration runs, and kept from then on', async () => {
+    const { store, dataDir } = await openTestStore()
+    const world = await seed(store)
+    await bulk(store, world.workspace.id, world.service.id, ['a', 'b', 'c'])
+    await bulk(store, world.otherWorkspace.id, world.otherService.id, ['d'])
+    await store.close()
+    // Back to the schema before migration 9, with the transactions still there.
+    const db = new Database(join(dataDir, DATABASE_FILE))
+    try {
+      db.exec(`DROP TABLE transaction_counts; DROP TRIGGER transaction_counts_insert; DROP TRIGGER transaction_counts_delete;
+        DROP TRIGGER transaction_counts_update; DROP INDEX transactions_workspace; DELETE FROM schema_migrations WHERE version >= 9;
+        PRAGMA user_version = 8;`)
+    } finally {
+      db.close()
+    }
+    const { store: reopened } = await openTestStore(dataDir)
+    expect(await totalOf(reopened, world.workspace.id)).toBe(3)
+    expect(await totalOf(reopened, world.workspace.id, { serviceId: world.service.id })).toBe(3)
+    expect(await totalOf(reopened, world.otherWorkspace.id)).toBe(1)
+    await bulk(reopened, world.workspace.id, world.service.id, ['e'])
+    expect(await totalOf(reopened, world.workspace.id)).toBe(4)
+  })
+})
+
 describe('transaction list pages', () => {
   const sorts = ['id', 'name', 'created', 'updated', 'createdBy', 'updatedBy', 'serviceId', 'dslType']
 
