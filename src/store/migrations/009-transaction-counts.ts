@@ -4,9 +4,14 @@ import type { Migration } from './types.js'
  * Lists of transactions that cost the same at 100,000 rows as at 500 (docs/api.md "Lists"):
  *
  * - `transaction_counts` holds, per (workspace, service), how many transactions there are (`n`)
- *   and how many times any of them was inserted, changed or deleted (`changes`). Triggers keep it,
- *   in the same transaction as the write, so that every write path (the API, uploads, cascades of
- *   a service or workspace delete, raw SQL) keeps it exact. The total of an unfiltered list is a
+ *   and how many times any of them was inserted, changed or deleted (`changes`), always in the
+ *   same transaction as the write. Triggers count updates and deletes, so that every path that
+ *   changes or removes rows (the API, bulk deletes, the cascade of a service or workspace delete,
+ *   raw SQL) keeps it exact. Inserts are counted by the transaction repository, the one place that
+ *   inserts transactions, once per statement batch: a per-row insert trigger made an upload of
+ *   90,000 rows 1.3 s slower (0.9 s to 2.3 s for the inserts; with a trigger writing another table,
+ *   each row's insert into the four secondary indexes lost SQLite's fast path).
+ *   The total of an unfiltered list is a
  *   sum over a workspace's few services instead of a COUNT(*) over its rows; `changes` tells a
  *   list whether the page it served last is still the page before the one asked for (keyset
  *   paging, src/store/sqlite/keyset.ts).
@@ -29,11 +34,6 @@ CREATE TABLE transaction_counts (
 
 INSERT INTO transaction_counts (workspace_id, service_id, n, changes)
 SELECT workspace_id, service_id, COUNT(*), COUNT(*) FROM transactions GROUP BY workspace_id, service_id;
-
-CREATE TRIGGER transaction_counts_insert AFTER INSERT ON transactions BEGIN
-  INSERT INTO transaction_counts (workspace_id, service_id, n, changes) VALUES (new.workspace_id, new.service_id, 1, 1)
-  ON CONFLICT (workspace_id, service_id) DO UPDATE SET n = n + 1, changes = changes + 1;
-END;
 
 CREATE TRIGGER transaction_counts_delete AFTER DELETE ON transactions BEGIN
   UPDATE transaction_counts SET n = n - 1, changes = changes + 1

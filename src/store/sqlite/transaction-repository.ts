@@ -32,6 +32,10 @@ const transactions = defineTable<Omit<StoredTransaction, 'tags'>>('transactions'
 const insertEncodedSql = 'INSERT INTO transactions (workspace_id, service_id, name, description, dsl_type, dsl, created, updated, created_by, updated_by) ' +
   'VALUES (?, ?, ?, ?, ?, CAST(? AS TEXT), ?, ?, ?, ?)'
 
+/** Counts inserted rows (migration 9: updates and deletes are counted by triggers, inserts here). */
+const countInsertedSql = 'INSERT INTO transaction_counts (workspace_id, service_id, n, changes) VALUES (@workspaceId, @serviceId, @n, @n) ' +
+  'ON CONFLICT (workspace_id, service_id) DO UPDATE SET n = n + excluded.n, changes = changes + excluded.changes'
+
 const rewriteEncodedSql = 'UPDATE transactions SET name = ?, description = ?, dsl_type = ?, dsl = CAST(? AS TEXT) WHERE id = ? AND workspace_id = ?'
 
 const tagsOf = '(SELECT json_group_array(x.name ORDER BY x.position) FROM transaction_tags x WHERE x.transaction_id = t.id) AS tags'
@@ -124,6 +128,9 @@ export function transactionRepository (ctx: RepoContext): TransactionRepository 
     const row = conn.statement(`SELECT ${select} FROM transactions t WHERE t.id = ? AND t.workspace_id = ?`).get(id, workspaceId)
     return row === undefined ? undefined : decode(row as Row)
   }
+  const countInserted = (workspaceId: number, serviceId: number, n: number): void => {
+    if (n > 0) conn.statement(countInsertedSql).run({ workspaceId, serviceId, n })
+  }
   const insertTags = (id: number, tags: readonly string[]): void => {
     const insert = conn.statement('INSERT INTO transaction_tags (transaction_id, name, position) VALUES (?, ?, ?)')
     distinct(tags).forEach((name, position) => insert.run(id, name, position))
@@ -162,6 +169,7 @@ export function transactionRepository (ctx: RepoContext): TransactionRepository 
         updatedBy: input.by,
       })))
       const id = row['id'] as number
+      countInserted(input.workspaceId, input.serviceId, 1)
       replaceTags(id, input.tags)
       return { ...transactions.decode(row), tags: distinct(input.tags) }
     },
@@ -170,12 +178,17 @@ export function transactionRepository (ctx: RepoContext): TransactionRepository 
       const now = ctx.now()
       const insert = conn.statement(insertEncodedSql)
       const ids: number[] = []
-      for (const row of rows) {
-        const { lastInsertRowid } = insert.run(into.workspaceId, into.serviceId, row.name, row.description ?? null, row.dslType, row.dslJson, now, now, into.by, into.by)
-        const id = Number(lastInsertRowid)
-        // a new row has no tags to replace
-        if (row.tags.length > 0) insertTags(id, row.tags)
-        ids.push(id)
+      try {
+        for (const row of rows) {
+          const { lastInsertRowid } = insert.run(into.workspaceId, into.serviceId, row.name, row.description ?? null, row.dslType, row.dslJson, now, now, into.by, into.by)
+          const id = Number(lastInsertRowid)
+          ids.push(id)
+          // a new row has no tags to replace
+          if (row.tags.length > 0) insertTags(id, row.tags)
+        }
+      } finally {
+        // the rows inserted before a failure are counted too, for a caller that goes on and commits
+        countInserted(into.workspaceId, into.serviceId, ids.length)
       }
       return ids
     },

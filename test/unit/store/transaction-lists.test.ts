@@ -110,7 +110,7 @@ describe('transaction counts of a database from before them', () => {
     // Back to the schema before migration 9, with the transactions still there.
     const db = new Database(join(dataDir, DATABASE_FILE))
     try {
-      db.exec(`DROP TABLE transaction_counts; DROP TRIGGER transaction_counts_insert; DROP TRIGGER transaction_counts_delete;
+      db.exec(`DROP TABLE transaction_counts; DROP TRIGGER transaction_counts_delete;
         DROP TRIGGER transaction_counts_update; DROP INDEX transactions_workspace; DELETE FROM schema_migrations WHERE version >= 9;
         PRAGMA user_version = 8;`)
     } finally {
