@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { startTestPlatform, type TestPlatform } from '../../helpers/platform.js'
-import { createService, createTransactions, envelope, transactionsPath, txn } from './catalog-helpers.js'
+import { createService, createTransactions, envelope, formOf, transactionsPath, txn } from './catalog-helpers.js'
 
 /*
  * A client walking a large list with limit/skip (pages continue by keyset behind the scenes,
@@ -58,6 +58,30 @@ describe('/api/v1 transactions: walking every page of a large list', () => {
     const searched = await walk(platform, 'search=order 3', 40)
     expect([...searched.totals]).toEqual([searched.ids.length])
     expect(new Set(searched.ids).size).toBe(searched.ids.length)
+  })
+
+  it('counts an uploaded file and a deleted service in the total', async () => {
+    const platform = await startTestPlatform()
+    const pets = await createService(platform, 'pets')
+    const orders = await createService(platform, 'orders')
+    await createMany(platform, pets, 20, 'pet')
+    const entries = Array.from({ length: 5 }, (_, i) => ({
+      startedDateTime: '2024-01-01T00:00:00.000Z',
+      time: 1,
+      request: { method: 'GET', url: `http://example.com/orders/${i}`, httpVersion: 'HTTP/1.1', headers: [], queryString: [], cookies: [], headersSize: -1, bodySize: 0 },
+      response: { status: 200, statusText: 'OK', httpVersion: 'HTTP/1.1', headers: [], cookies: [], content: { size: 2, mimeType: 'application/json', text: '{}' }, redirectURL: '', headersSize: -1, bodySize: 2 },
+      cache: {},
+      timings: { send: 0, wait: 1, receive: 0 },
+    }))
+    const har = { log: { version: '1.2', creator: { name: 't', version: '1' }, entries } }
+    const upload = await platform.request(transactionsPath(platform), { method: 'POST', body: formOf({ serviceId: String(orders) }, [{ name: 'orders.har', bytes: JSON.stringify(har) }]) })
+    expect(upload.status).toBe(200)
+    const totalOf = async (query: string) => (await envelope<Listed[]>(await platform.request(`${transactionsPath(platform)}?limit=1&${query}`))).total
+    expect(await totalOf('')).toBe(25)
+    expect(await totalOf(`serviceId=${orders}`)).toBe(5)
+    expect((await platform.request(`/api/v1/workspaces/${platform.workspaceId}/services/${pets}`, { method: 'DELETE' })).status).toBe(200)
+    expect(await totalOf('')).toBe(5)
+    expect(await totalOf(`serviceId=${pets}`)).toBe(0)
   })
 
   it('keeps the total exact after deletes between pages', async () => {
