@@ -1,7 +1,8 @@
 // npm run bench:platform: issue 4's figures. (1) Throughput of scenario S1 served by a mock service
 // the platform deployed, against `understudy run` alone with the same document, alternating, in
 // one run (target: within 10%). (2) Time from `deploy` to a FINISHED tracking for a mock service
-// of 1,000 transactions (target: under 3 s).
+// of 1,000 transactions (target: under 3 s). (3) Issue 28: listing transactions at 500 and at
+// 50,000 rows (bench/platform-lists.ts). `--only lists` or `--only deploy` runs one part.
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -11,11 +12,12 @@ import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
 import { readDefinition } from '../src/dsl/index.js'
 import { canPin, startChild, type ChildServer } from './child.js'
+import { benchLists } from './platform-lists.js'
 import { scenarios } from './scenarios/index.js'
 
 const root = resolve(import.meta.dirname, '..')
 const cli = join(root, 'dist/src/cli/main.js')
-const { values } = parseArgs({ options: { duration: { type: 'string', default: '8' }, rounds: { type: 'string', default: '3' } } })
+const { values } = parseArgs({ options: { duration: { type: 'string', default: '8' }, rounds: { type: 'string', default: '3' }, only: { type: 'string' } } })
 const duration = Number(values.duration)
 const rounds = Number(values.rounds)
 const key = { id: 'bench-key', secret: 'bench-secret-0123456789' }
@@ -59,6 +61,10 @@ async function rate (url: string, headers: Record<string, string>): Promise<numb
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1] as number
+
+if (values.only !== undefined && values.only !== 'lists' && values.only !== 'deploy') throw new Error('--only takes lists or deploy')
+if (values.only !== 'deploy') await benchLists(rounds)
+if (values.only === 'lists') process.exit(0)
 
 if (canPin) execFileSync('taskset', ['-cp', '0', String(process.pid)], { stdio: 'ignore' })
 const work = mkdtempSync(join(tmpdir(), 'understudy-bench-platform-'))

@@ -1,6 +1,7 @@
 import type { Audit, ListQuery, Page } from '../types.js'
 import type { Row, TableCodec } from './codec.js'
 import type { Connection } from './connection.js'
+import { pageEndAt, rememberPageEnd } from './keyset.js'
 
 /**
  * What a repository works with: a connection (the reader for the store's own repositories, the
@@ -27,8 +28,14 @@ export const auditSortKeys: SortKeys = {
   updatedBy: 'updated_by COLLATE NOCASE',
 }
 
+/** The expressions a list is sorted by, id last, and the direction of all of them. */
+export interface SortOrder {
+  expressions: readonly string[]
+  descending: boolean
+}
+
 /**
- * The ORDER BY of `sort` (`name`, `-updated`; default `id`). Ties are broken by id in the same
+ * The sort of `sort` (`name`, `-updated`; default `id`). Ties are broken by id in the same
  * direction, so that paging is stable and `-x` is exactly the reverse of `x`. Text sorts ignore
  * ASCII case, as a person reading a list expects.
  *
@@ -36,19 +43,24 @@ export const auditSortKeys: SortKeys = {
  * (src/api/paging.ts), so reaching here with one is a programming error, not a 400.
  *
  * @example
- * orderBy(auditSortKeys, '-name') // 'name COLLATE NOCASE DESC, id DESC'
+ * sortOrder(auditSortKeys, '-name') // { expressions: ['name COLLATE NOCASE', 'id'], descending: true }
  */
-export function orderBy (sortable: SortKeys, sort: string | undefined, idColumn = 'id'): string {
+export function sortOrder (sortable: SortKeys, sort: string | undefined, idColumn = 'id'): SortOrder {
   const descending = sort?.startsWith('-') ?? false
   const field = sort === undefined || sort === '' ? 'id' : sort.replace(/^[-+]/, '')
   const expression = Object.hasOwn(sortable, field) ? sortable[field] : undefined
   if (expression === undefined) {
     throw new Error(`cannot sort by "${field}": expected one of ${Object.keys(sortable).join(', ')}`)
   }
-  const direction = descending ? 'DESC' : 'ASC'
-  const parts = expression.split(',').map((part) => `${part.trim()} ${direction}`)
-  if (field !== 'id') parts.push(`${idColumn} ${direction}`)
-  return parts.join(', ')
+  const expressions = expression.split(',').map((part) => part.trim())
+  if (field !== 'id') expressions.push(idColumn)
+  return { expressions, descending }
+}
+
+/** The ORDER BY clause of a sort: `name COLLATE NOCASE DESC, id DESC`. */
+function orderByClause (order: SortOrder): string {
+  const direction = order.descending ? 'DESC' : 'ASC'
+  return order.expressions.map((expression) => `${expression} ${direction}`).join(', ')
 }
 
 /** One list: a WHERE over a table, counted and paged. */
@@ -63,7 +75,17 @@ export interface ListSpec<T> {
   decode: (row: Row) => T
   /** The tie-breaking id column, qualified when `from` is a join (default `id`). */
   idColumn?: string
+  /**
+   * A statement (with `params`) that reads without scanning the list one row `{ total, version }`:
+   * `version` changes whenever a row the list may hold is inserted, changed or deleted, and
+   * `total` is the list's total, or NULL when it must be counted. With it the list is paged by
+   * keyset where it can (src/store/sqlite/keyset.ts); without it, by COUNT(*) and OFFSET.
+   */
+  summary?: string
 }
+
+/** Prefix of the sort-key columns a keyset-paged list selects beside its own. */
+const KEY_COLUMN = 'list_key_'
 
 /**
  * A page and the total before paging, read in one snapshot so that they agree. `limit` is taken
@@ -73,14 +95,48 @@ export interface ListSpec<T> {
  * listPage(ctx, { select: 'id, name', from: 'services', where: 'workspace_id = @ws', params: { ws: 1 }, sortable: auditSortKeys, query, decode })
  */
 export function listPage<T> (ctx: RepoContext, spec: ListSpec<T>): Page<T> {
-  const order = orderBy(spec.sortable, spec.query.sort, spec.idColumn)
+  const order = sortOrder(spec.sortable, spec.query.sort, spec.idColumn)
   const countSql = `SELECT COUNT(*) AS n FROM ${spec.from} WHERE ${spec.where}`
-  const pageSql = `SELECT ${spec.select} FROM ${spec.from} WHERE ${spec.where} ORDER BY ${order} LIMIT @limit OFFSET @skip`
+  const { limit, skip } = spec.query
+  const count = (): number => (ctx.conn.statement(countSql).get(spec.params) as { n: number }).n
+  if (spec.summary === undefined) {
+    const pageSql = `SELECT ${spec.select} FROM ${spec.from} WHERE ${spec.where} ORDER BY ${orderByClause(order)} LIMIT @limit OFFSET @skip`
+    return ctx.conn.snapshot(() => {
+      const total = count()
+      const rows = ctx.conn.statement(pageSql).all({ ...spec.params, limit, skip }) as Row[]
+      return { items: rows.map(spec.decode), total }
+    })
+  }
+  const summarySql = spec.summary
+  const keys = order.expressions.map((expression, i) => `${expression} AS ${KEY_COLUMN}${i}`).join(', ')
+  const pageSql = `SELECT ${spec.select}, ${keys} FROM ${spec.from} WHERE ${spec.where} ORDER BY ${orderByClause(order)} LIMIT @limit OFFSET @skip`
+  const list = `${pageSql}\u0000${JSON.stringify(spec.params)}`
   return ctx.conn.snapshot(() => {
-    const { n } = ctx.conn.statement(countSql).get(spec.params) as { n: number }
-    const rows = ctx.conn.statement(pageSql).all({ ...spec.params, limit: spec.query.limit, skip: spec.query.skip }) as Row[]
-    return { items: rows.map(spec.decode), total: n }
+    const summary = ctx.conn.statement(summarySql).get(spec.params) as { total: number | null; version: number }
+    const total = summary.total ?? count()
+    const end = pageEndAt(ctx.conn, list, skip, summary.version)
+    const rows = end === undefined
+      ? ctx.conn.statement(pageSql).all({ ...spec.params, limit, skip }) as Row[]
+      : ctx.conn.statement(keysetSql(spec, order, keys)).all({ ...spec.params, ...keyParams(end.keys), limit }) as Row[]
+    const last = rows.at(-1)
+    if (last !== undefined && limit > 0) {
+      const lastKeys = order.expressions.map((_, i) => last[`${KEY_COLUMN}${i}`])
+      rememberPageEnd(ctx.conn, list, skip + rows.length, { version: summary.version, keys: lastKeys })
+    }
+    return { items: rows.map(spec.decode), total }
   })
+}
+
+/** The page after a row whose sort keys are `@list_key_0...`: a row-value comparison, as portable as it is indexable. */
+function keysetSql<T> (spec: ListSpec<T>, order: SortOrder, keys: string): string {
+  const after = `(${order.expressions.join(', ')}) ${order.descending ? '<' : '>'} (${order.expressions.map((_, i) => `@${KEY_COLUMN}${i}`).join(', ')})`
+  return `SELECT ${spec.select}, ${keys} FROM ${spec.from} WHERE (${spec.where}) AND ${after} ORDER BY ${orderByClause(order)} LIMIT @limit`
+}
+
+function keyParams (keys: readonly unknown[]): Row {
+  const params: Row = {}
+  keys.forEach((key, i) => { params[`${KEY_COLUMN}${i}`] = key })
+  return params
 }
 
 /**

@@ -32,6 +32,10 @@ const transactions = defineTable<Omit<StoredTransaction, 'tags'>>('transactions'
 const insertEncodedSql = 'INSERT INTO transactions (workspace_id, service_id, name, description, dsl_type, dsl, created, updated, created_by, updated_by) ' +
   'VALUES (?, ?, ?, ?, ?, CAST(? AS TEXT), ?, ?, ?, ?)'
 
+/** Counts inserted rows (migration 11: updates and deletes are counted by triggers, inserts here). */
+const countInsertedSql = 'INSERT INTO transaction_counts (workspace_id, service_id, n, changes) VALUES (@workspaceId, @serviceId, @n, @n) ' +
+  'ON CONFLICT (workspace_id, service_id) DO UPDATE SET n = n + excluded.n, changes = changes + excluded.changes'
+
 const rewriteEncodedSql = 'UPDATE transactions SET name = ?, description = ?, dsl_type = ?, dsl = CAST(? AS TEXT) WHERE id = ? AND workspace_id = ?'
 
 const tagsOf = '(SELECT json_group_array(x.name ORDER BY x.position) FROM transaction_tags x WHERE x.transaction_id = t.id) AS tags'
@@ -51,7 +55,7 @@ function decode (row: Row): StoredTransaction {
  * The WHERE of a list. Each filter adds a fixed fragment, and lists of values travel as one JSON
  * parameter (json_each), so there are at most 2^6 statement texts to prepare, whatever the values.
  */
-function whereOf (workspaceId: number, filter: TransactionFilter): { where: string; params: Row } {
+function whereOf (workspaceId: number, filter: TransactionFilter): { where: string; params: Row; summary: string } {
   const conditions = ['t.workspace_id = @workspaceId']
   const params: Row = { workspaceId }
   if (filter.serviceId !== undefined) {
@@ -88,7 +92,22 @@ function whereOf (workspaceId: number, filter: TransactionFilter): { where: stri
     conditions.push('t.id IN (SELECT value FROM json_each(@ids))')
     params['ids'] = JSON.stringify(filter.ids)
   }
-  return { where: conditions.join(' AND '), params }
+  const onlyWorkspaceAndService = conditions.length === (filter.serviceId === undefined ? 1 : 2)
+  return { where: conditions.join(' AND '), params, summary: summaryOf(filter, onlyWorkspaceAndService) }
+}
+
+/*
+ * The summary of a list (see ListSpec.summary), from the counts the triggers of migration 11 keep:
+ * a few rows per workspace (one per service), whatever the number of transactions. A list by
+ * workspace, or by workspace and service, reads its total there; a list with any other filter
+ * still counts its rows, and watches the changes of the same rows.
+ */
+const countsOfWorkspace = 'FROM transaction_counts WHERE workspace_id = @workspaceId'
+const countsOfService = `${countsOfWorkspace} AND service_id = @serviceId`
+
+function summaryOf (filter: TransactionFilter, onlyWorkspaceAndService: boolean): string {
+  const counts = filter.serviceId === undefined ? countsOfWorkspace : countsOfService
+  return `SELECT ${onlyWorkspaceAndService ? 'ifnull(SUM(n), 0)' : 'NULL'} AS total, ifnull(SUM(changes), 0) AS version ${counts}`
 }
 
 /** Distinct values, first occurrence first. */
@@ -108,6 +127,9 @@ export function transactionRepository (ctx: RepoContext): TransactionRepository 
   const get = (workspaceId: number, id: number): StoredTransaction | undefined => {
     const row = conn.statement(`SELECT ${select} FROM transactions t WHERE t.id = ? AND t.workspace_id = ?`).get(id, workspaceId)
     return row === undefined ? undefined : decode(row as Row)
+  }
+  const countInserted = (workspaceId: number, serviceId: number, n: number): void => {
+    if (n > 0) conn.statement(countInsertedSql).run({ workspaceId, serviceId, n })
   }
   const insertTags = (id: number, tags: readonly string[]): void => {
     const insert = conn.statement('INSERT INTO transaction_tags (transaction_id, name, position) VALUES (?, ?, ?)')
@@ -147,6 +169,7 @@ export function transactionRepository (ctx: RepoContext): TransactionRepository 
         updatedBy: input.by,
       })))
       const id = row['id'] as number
+      countInserted(input.workspaceId, input.serviceId, 1)
       replaceTags(id, input.tags)
       return { ...transactions.decode(row), tags: distinct(input.tags) }
     },
@@ -155,12 +178,17 @@ export function transactionRepository (ctx: RepoContext): TransactionRepository 
       const now = ctx.now()
       const insert = conn.statement(insertEncodedSql)
       const ids: number[] = []
-      for (const row of rows) {
-        const { lastInsertRowid } = insert.run(into.workspaceId, into.serviceId, row.name, row.description ?? null, row.dslType, row.dslJson, now, now, into.by, into.by)
-        const id = Number(lastInsertRowid)
-        // a new row has no tags to replace
-        if (row.tags.length > 0) insertTags(id, row.tags)
-        ids.push(id)
+      try {
+        for (const row of rows) {
+          const { lastInsertRowid } = insert.run(into.workspaceId, into.serviceId, row.name, row.description ?? null, row.dslType, row.dslJson, now, now, into.by, into.by)
+          const id = Number(lastInsertRowid)
+          ids.push(id)
+          // a new row has no tags to replace
+          if (row.tags.length > 0) insertTags(id, row.tags)
+        }
+      } finally {
+        // the rows inserted before a failure are counted too, for a caller that goes on and commits
+        countInserted(into.workspaceId, into.serviceId, ids.length)
       }
       return ids
     },
@@ -176,8 +204,8 @@ export function transactionRepository (ctx: RepoContext): TransactionRepository 
     },
     async list (workspaceId, filter, query) {
       ctx.check()
-      const { where, params } = whereOf(workspaceId, filter)
-      return listPage(ctx, { select, from: 'transactions t', where, params, sortable: sortKeys, query, decode })
+      const { where, params, summary } = whereOf(workspaceId, filter)
+      return listPage(ctx, { select, from: 'transactions t', where, params, sortable: sortKeys, query, decode, summary })
     },
     async update (workspaceId, id, patch) {
       ctx.check()

@@ -1,0 +1,69 @@
+import type { Connection } from './connection.js'
+
+/*
+ * Keyset paging behind `limit`/`skip`. A client walking a list asks for skip 0, 50, 100...; an
+ * OFFSET page reads and throws away every row before it, so the walk costs O(rows) per page. When
+ * a page of a list ends at position N, the sort keys of its last row are kept here under (the
+ * list's statement and parameters, N, the list's change count); a later `skip=N` of the same list,
+ * with nothing changed since, continues after those keys instead (`WHERE (keys) > (last keys)`),
+ * which reads only the page. Any other skip, or any change, falls back to OFFSET, so `skip=N`
+ * always means exactly what OFFSET N means.
+ */
+
+/** Where a served page ended. */
+export interface PageEnd {
+  /** The list's change count when the page was read (see 011-transaction-counts.ts). */
+  version: number
+  /** The sort keys of the page's last row, id last. */
+  keys: readonly unknown[]
+}
+
+/**
+ * Pages remembered per connection. A bound, not a tuning knob: an entry is a few hundred bytes,
+ * and a walk needs only its last page's end; the oldest ends go first.
+ */
+const MAX_ENDS = 512
+/** Lists whose statement and parameters are longer (a filter by thousands of ids) are not remembered. */
+const MAX_KEY_LENGTH = 4096
+
+const caches = new WeakMap<Connection, Map<string, PageEnd>>()
+
+function cacheOf (conn: Connection): Map<string, PageEnd> {
+  let cache = caches.get(conn)
+  if (cache === undefined) {
+    cache = new Map()
+    caches.set(conn, cache)
+  }
+  return cache
+}
+
+/**
+ * The end of an earlier page of `list` at position `skip`, still valid at `version`, or undefined.
+ *
+ * @example
+ * const end = pageEndAt(conn, shape, 50, version)
+ */
+export function pageEndAt (conn: Connection, list: string, skip: number, version: number): PageEnd | undefined {
+  if (skip === 0 || list.length > MAX_KEY_LENGTH) return undefined
+  const end = cacheOf(conn).get(`${skip}\u0000${list}`)
+  return end !== undefined && end.version === version ? end : undefined
+}
+
+/**
+ * Remembers that a page of `list` ended at position `skip` with these keys. Keys holding NULL are
+ * not remembered: a row-value comparison with NULL selects nothing.
+ *
+ * @example
+ * rememberPageEnd(conn, shape, 100, { version, keys: ['orders', 812] })
+ */
+export function rememberPageEnd (conn: Connection, list: string, skip: number, end: PageEnd): void {
+  if (list.length > MAX_KEY_LENGTH || end.keys.some((key) => key === null || key === undefined)) return
+  const cache = cacheOf(conn)
+  const key = `${skip}\u0000${list}`
+  cache.delete(key)
+  cache.set(key, end)
+  if (cache.size > MAX_ENDS) {
+    const oldest = cache.keys().next()
+    if (oldest.done !== true) cache.delete(oldest.value)
+  }
+}

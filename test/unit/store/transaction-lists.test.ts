@@ -1,0 +1,179 @@
+import Database from 'better-sqlite3'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import type { ListQuery, Store, TransactionFilter } from '../../../src/store/index.js'
+import { DATABASE_FILE } from '../../../src/store/sqlite/sqlite-store.js'
+import { BY, openTestStore, realisticDsl, seed } from './fixtures.js'
+
+/*
+ * Transaction lists read their total from counts kept by triggers and continue a walk by keyset
+ * (src/store/sqlite/keyset.ts): both must give exactly what COUNT(*) and OFFSET give.
+ */
+
+const dsl = JSON.stringify({ request: { method: 'GET', path: '/x' }, response: { status: 200 } })
+
+async function bulk (store: Store, workspaceId: number, serviceId: number, names: readonly string[], by = BY): Promise<number[]> {
+  return await store.write(async (tx) => await tx.transactions.createEncodedMany(
+    { workspaceId, serviceId, by },
+    names.map((name) => ({ name, description: null, dslType: 'GENERIC_DSL', tags: [], dslJson: dsl })),
+  ))
+}
+
+/** Every id of a list, read as one page. */
+async function allIds (store: Store, workspaceId: number, filter: TransactionFilter, sort?: string): Promise<number[]> {
+  const page = await store.transactions.list(workspaceId, filter, { limit: -1, skip: 0, ...(sort === undefined ? {} : { sort }) })
+  return page.items.map((t) => t.id)
+}
+
+/** The ids of a walk through a list, page after page, as a client pages with skip. */
+async function walk (store: Store, workspaceId: number, filter: TransactionFilter, query: Omit<ListQuery, 'skip'>): Promise<number[]> {
+  const ids: number[] = []
+  for (let skip = 0; ; skip += query.limit) {
+    const page = await store.transactions.list(workspaceId, filter, { ...query, skip })
+    ids.push(...page.items.map((t) => t.id))
+    if (page.items.length < query.limit) return ids
+    if (ids.length > page.total) throw new Error(`the walk gave ${ids.length} rows of ${page.total}`)
+  }
+}
+
+async function totalOf (store: Store, workspaceId: number, filter: TransactionFilter = {}): Promise<number> {
+  return (await store.transactions.list(workspaceId, filter, { limit: 1, skip: 0 })).total
+}
+
+describe('transaction list totals', () => {
+  it('stay exact through create, bulk insert, update, move, delete, bulk delete and a service delete', async () => {
+    const { store } = await openTestStore()
+    const world = await seed(store)
+    const ws = world.workspace.id
+    const pets = world.service.id
+    const orders = (await store.write(async (tx) => await tx.services.create({ workspaceId: ws, name: 'orders', description: null, by: BY }))).id
+    expect(await totalOf(store, ws)).toBe(0)
+
+    const one = await store.write(async (tx) => await tx.transactions.create({
+      workspaceId: ws, serviceId: pets, name: 'one', description: null, dslType: 'GENERIC_DSL', dsl: realisticDsl(), tags: ['a'], by: BY,
+    }))
+    const many = await bulk(store, ws, orders, Array.from({ length: 120 }, (_, i) => `order ${i}`))
+    await bulk(store, world.otherWorkspace.id, world.otherService.id, ['elsewhere'])
+    expect(await totalOf(store, ws)).toBe(121)
+    expect(await totalOf(store, ws, { serviceId: pets })).toBe(1)
+    expect(await totalOf(store, ws, { serviceId: orders })).toBe(120)
+    expect(await totalOf(store, world.otherWorkspace.id)).toBe(1)
+
+    await store.write(async (tx) => await tx.transactions.update(ws, one.id, { name: 'renamed', by: BY }))
+    await store.write(async (tx) => await tx.transactions.update(ws, many[0] as number, { serviceId: pets, by: BY }))
+    expect(await totalOf(store, ws)).toBe(121)
+    expect(await totalOf(store, ws, { serviceId: pets })).toBe(2)
+    expect(await totalOf(store, ws, { serviceId: orders })).toBe(119)
+
+    await store.write(async (tx) => await tx.transactions.delete(ws, one.id))
+    await store.write(async (tx) => await tx.transactions.deleteMany(ws, many.slice(1, 11)))
+    expect(await totalOf(store, ws)).toBe(110)
+    expect(await totalOf(store, ws, { serviceId: orders })).toBe(109)
+
+    await store.write(async (tx) => await tx.services.delete(ws, orders))
+    expect(await totalOf(store, ws)).toBe(1)
+    expect(await totalOf(store, ws, { serviceId: orders })).toBe(0)
+    expect(await totalOf(store, ws, { serviceId: pets })).toBe(1)
+
+    // A filter the counts do not know is counted, and agrees.
+    expect(await totalOf(store, ws, { serviceId: pets, name: 'order 0' })).toBe(1)
+    expect(await totalOf(store, world.otherWorkspace.id)).toBe(1)
+  })
+
+  it('stay exact when a workspace goes with everything in it', async () => {
+    const { store, dataDir } = await openTestStore()
+    const world = await seed(store)
+    await bulk(store, world.workspace.id, world.service.id, ['a', 'b', 'c'])
+    await bulk(store, world.otherWorkspace.id, world.otherService.id, ['d', 'e'])
+    expect(await totalOf(store, world.workspace.id)).toBe(3)
+    // No API deletes a workspace yet; the cascade of the schema does it in SQL.
+    const db = new Database(join(dataDir, DATABASE_FILE))
+    try {
+      db.pragma('foreign_keys = ON')
+      db.prepare('DELETE FROM workspaces WHERE id = ?').run(world.workspace.id)
+    } finally {
+      db.close()
+    }
+    expect(await totalOf(store, world.workspace.id)).toBe(0)
+    expect(await totalOf(store, world.workspace.id, { serviceId: world.service.id })).toBe(0)
+    expect(await totalOf(store, world.otherWorkspace.id)).toBe(2)
+  })
+})
+
+describe('transaction counts of a database from before them', () => {
+  it('are counted once when the migration runs, and kept from then on', async () => {
+    const { store, dataDir } = await openTestStore()
+    const world = await seed(store)
+    await bulk(store, world.workspace.id, world.service.id, ['a', 'b', 'c'])
+    await bulk(store, world.otherWorkspace.id, world.otherService.id, ['d'])
+    await store.close()
+    // Back to the schema before migration 11, with the transactions still there.
+    const db = new Database(join(dataDir, DATABASE_FILE))
+    try {
+      db.exec(`DROP TABLE transaction_counts; DROP TRIGGER transaction_counts_delete;
+        DROP TRIGGER transaction_counts_update; DROP INDEX transactions_workspace; DELETE FROM schema_migrations WHERE version >= 11;
+        PRAGMA user_version = 10;`)
+    } finally {
+      db.close()
+    }
+    const { store: reopened } = await openTestStore(dataDir)
+    expect(await totalOf(reopened, world.workspace.id)).toBe(3)
+    expect(await totalOf(reopened, world.workspace.id, { serviceId: world.service.id })).toBe(3)
+    expect(await totalOf(reopened, world.otherWorkspace.id)).toBe(1)
+    await bulk(reopened, world.workspace.id, world.service.id, ['e'])
+    expect(await totalOf(reopened, world.workspace.id)).toBe(4)
+  })
+})
+
+describe('transaction list pages', () => {
+  const sorts = ['id', 'name', 'created', 'updated', 'createdBy', 'updatedBy', 'serviceId', 'dslType']
+
+  it('walked page by page are the whole list in order, for every sort in both directions, ties included', async () => {
+    const { store } = await openTestStore()
+    const world = await seed(store)
+    const ws = world.workspace.id
+    const orders = (await store.write(async (tx) => await tx.services.create({ workspaceId: ws, name: 'orders', description: null, by: BY }))).id
+    // Names equal but for ASCII case tie under the case-insensitive sort; each bulk insert shares
+    // one created/updated, and two users share the *By columns.
+    const names = ['b', 'B', 'a', 'A', 'c', 'b', 'a']
+    await bulk(store, ws, world.service.id, names)
+    await bulk(store, ws, orders, names, 'zed@example.com')
+    await bulk(store, ws, world.service.id, names.map((n) => `${n}2`), 'Ada@example.com')
+    await bulk(store, ws, orders, names)
+    for (const field of sorts) {
+      for (const sort of [field, `-${field}`]) {
+        const expected = await allIds(store, ws, {}, sort)
+        expect(expected).toHaveLength(28)
+        for (const limit of [1, 3, 5]) {
+          expect(await walk(store, ws, {}, { limit, sort }), `${sort} by ${limit}`).toEqual(expected)
+        }
+        const inOrders = await allIds(store, ws, { serviceId: orders }, sort)
+        expect(await walk(store, ws, { serviceId: orders }, { limit: 4, sort }), `${sort} in a service`).toEqual(inOrders)
+        const named = await allIds(store, ws, { contains: 'b' }, sort)
+        expect(await walk(store, ws, { contains: 'b' }, { limit: 2, sort }), `${sort} with a search`).toEqual(named)
+      }
+    }
+  })
+
+  it('after a write, skip means OFFSET of the list as it is now, not the continuation of the page before', async () => {
+    const { store } = await openTestStore()
+    const world = await seed(store)
+    const ws = world.workspace.id
+    await bulk(store, ws, world.service.id, ['b', 'd', 'f', 'h', 'j', 'l'])
+    const first = await store.transactions.list(ws, {}, { limit: 2, skip: 0, sort: 'name' })
+    expect(first.items.map((t) => t.name)).toEqual(['b', 'd'])
+    // 'a' sorts before the whole first page: OFFSET 2 now starts at 'd'.
+    await bulk(store, ws, world.service.id, ['a'])
+    const second = await store.transactions.list(ws, {}, { limit: 2, skip: 2, sort: 'name' })
+    expect(second.items.map((t) => t.name)).toEqual(['d', 'f'])
+    expect(second.total).toBe(7)
+    // A rename moves a row within the order without changing any count.
+    const f = second.items[1]
+    if (f === undefined) throw new Error('expected a second row')
+    await store.write(async (tx) => await tx.transactions.update(ws, f.id, { name: 'c', by: BY }))
+    const third = await store.transactions.list(ws, {}, { limit: 2, skip: 4, sort: 'name' })
+    expect(third.items.map((t) => t.name)).toEqual(['h', 'j'])
+    const again = await store.transactions.list(ws, {}, { limit: 2, skip: 2, sort: 'name' })
+    expect(again.items.map((t) => t.name)).toEqual(['c', 'd'])
+  })
+})
