@@ -83,7 +83,7 @@ export interface StreamedImport {
  * reported, the list ordered. `finish` gives what finishImport validates.
  *
  * With a `sink`, each transaction kept is handed to it at once, in recording order, and not held
- * (a large upload stores them while the rest is read: issue 8); `finishStreamed` then gives the
+ * (a large upload stores them while the rest is read); `finishStreamed` then gives the
  * warnings and the order the transactions take.
  *
  * @example

@@ -28,7 +28,7 @@ const CACHE_MS = 5 * 60 * 1000
 const CACHE_SIZE = 1000
 
 /**
- * The three refusals a client can act on differently (issue 23): no credentials or a header that
+ * The three refusals a client can act on differently: no credentials or a header that
  * is not Basic at all, a Bearer token sent to a Basic API, a Basic header that does not decode to
  * `id:secret`, and a key id and secret that do not authenticate (unknown id, wrong secret, revoked
  * key or disabled user alike, so that a refusal never tells which key ids exist).

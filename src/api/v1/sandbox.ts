@@ -181,7 +181,7 @@ function sampleRequestOf (t: StoredTransaction) {
 
 const base = '/api/v1/workspaces/:workspaceId/sandbox'
 
-/** The sandbox endpoints (issue 7): open one for a transaction, and test requests against it. */
+/** The sandbox endpoints: open one for a transaction, and test requests against it. */
 export const sandboxRoutes: Route[] = [
   {
     method: 'GET',

@@ -135,7 +135,7 @@ export class UploadStorer {
   }
 
   /**
-   * `add` for a run of a file whose order is not known yet (a large HAR streamed: issue 8): its
+   * `add` for a run of a file whose order is not known yet (a large HAR streamed): its
    * rows are created and answered in the order given, and kept until the file's `place` (which
    * moves them into order) or `drop`. Runs of the same file follow each other; nothing else is
    * added before its `place` or `drop`.
