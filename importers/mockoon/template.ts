@@ -1,5 +1,5 @@
 import Handlebars from 'handlebars'
-import { validateTemplate } from '../../src/dsl/index.js'
+import { validateTemplate, walkTemplate, type TemplateNode } from '../../src/dsl/index.js'
 
 /*
  * Mockoon's templating is Handlebars with helpers of its own. Those that read the request
@@ -12,8 +12,7 @@ import { validateTemplate } from '../../src/dsl/index.js'
 /** A translated template, or the helpers that kept it from translating. */
 export type TemplateOutcome = { template: string } | { untranslated: string[] } | { literal: true }
 
-interface Loc { start: { line: number; column: number }; end: { line: number; column: number } }
-interface Node { type: string; loc?: Loc; [k: string]: unknown }
+type Node = TemplateNode
 interface Call extends Node { path: Node & { original?: unknown }; params: Node[]; hash?: { pairs?: Node[] } }
 
 /**
@@ -24,9 +23,9 @@ interface Call extends Node { path: Node & { original?: unknown }; params: Node[
  */
 export function translateTemplate (source: string): TemplateOutcome {
   if (!source.includes('{{')) return { literal: true }
-  let ast: Node
+  let ast: unknown
   try {
-    ast = Handlebars.parse(source) as unknown as Node
+    ast = Handlebars.parse(source)
   } catch {
     return { untranslated: ['(the template does not parse)'] }
   }
@@ -34,23 +33,16 @@ export function translateTemplate (source: string): TemplateOutcome {
   for (let i = 0; i < source.length; i++) if (source[i] === '\n') lineStarts.push(i + 1)
   const offset = (p: { line: number; column: number }): number => (lineStarts[p.line - 1] ?? 0) + p.column
   const edits: Array<{ from: number; to: number; text: string }> = []
-  const visit = (node: unknown): void => {
-    if (Array.isArray(node)) {
-      for (const n of node) visit(n)
-      return
-    }
-    if (node === null || typeof node !== 'object') return
-    const n = node as Node
+  walkTemplate(ast, (n) => {
     if ((n.type === 'MustacheStatement' || n.type === 'SubExpression') && n.loc !== undefined) {
       const replacement = rewriteCall(n as Call)
       if (replacement !== undefined) {
         edits.push({ from: offset(n.loc.start), to: offset(n.loc.end), text: n.type === 'SubExpression' ? replacement.sub : replacement.mustache })
-        return
+        return false
       }
     }
-    for (const value of Object.values(n)) if (typeof value === 'object') visit(value)
-  }
-  visit(ast)
+    return true
+  })
   let out = source
   for (const edit of edits.sort((a, b) => b.from - a.from)) out = out.slice(0, edit.from) + edit.text + out.slice(edit.to)
   const check = validateTemplate(out)

@@ -20,7 +20,7 @@ export { MAX_TRANSACTIONS, transactionCountError, transactionCountProblem } from
 export { MAX_YAML_ALIASES } from './parse.js'
 export { dslSchemas, transactionSchema, transactionDslSchema, mockServiceDocumentSchema, matcherSchema, publishedSchema, publishedSchemaPath } from './schema/index.js'
 export type { StatusCodeConditionInput, MatcherInput, RequestDslInput, ResponseDslInput, DelayInput, DslInput, TransactionInput, DocumentInput } from './input-types.js'
-export { parseTemplate, validateTemplate, templateHelperNames, TemplateSyntaxError } from './template-check.js'
+export { parseTemplate, validateTemplate, walkTemplate, templateHelperNames, TemplateSyntaxError, type TemplateNode } from './template-check.js'
 export {
   MAX_TEMPLATE_LENGTH,
   MAX_TEMPLATE_COUNT,

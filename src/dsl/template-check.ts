@@ -81,7 +81,9 @@ export function validateTemplate (source: string): { valid: boolean; message: st
   }
 }
 
-interface Node { type: string; loc?: { start: { line: number } }; [k: string]: unknown }
+/** A node of a parsed template, as Handlebars' parser gives it (line 1-based, column 0-based). */
+export interface TemplateNode { type: string; loc?: { start: { line: number; column: number }; end: { line: number; column: number } }; [k: string]: unknown }
+type Node = TemplateNode
 interface Literal extends Node { value?: unknown }
 
 /** Template constructs Understudy does not run: there are no partials or decorators to call. */
@@ -110,13 +112,7 @@ function literalOf (node: unknown): unknown {
  * bounds (`{{faker 'string.alpha' 20000000}}`).
  */
 function checkHelpers (ast: unknown): void {
-  const visit = (node: unknown): void => {
-    if (Array.isArray(node)) {
-      for (const n of node) visit(n)
-      return
-    }
-    if (node === null || typeof node !== 'object') return
-    const n = node as Node
+  walkTemplate(ast, (n) => {
     const line = n.loc?.start.line ?? null
     const refusal = Object.hasOwn(unsupported, n.type) ? unsupported[n.type] : undefined
     if (refusal !== undefined) throw new TemplateSyntaxError(refusal, line)
@@ -146,9 +142,29 @@ function checkHelpers (ast: unknown): void {
         }
       }
     }
-    for (const value of Object.values(n)) if (typeof value === 'object') visit(value)
+    return true
+  })
+}
+
+/**
+ * Visits the nodes of a parsed template, depth first; `visit` returns whether to go into the
+ * node's children.
+ *
+ * @example
+ * walkTemplate(Handlebars.parse(source), (node) => { names.push(node.type); return true })
+ */
+export function walkTemplate (ast: unknown, visit: (node: TemplateNode) => boolean): void {
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      for (const n of node) walk(n)
+      return
+    }
+    if (node === null || typeof node !== 'object') return
+    const n = node as TemplateNode
+    if (!visit(n)) return
+    for (const value of Object.values(n)) if (typeof value === 'object') walk(value)
   }
-  visit(ast)
+  walk(ast)
 }
 
 /** The checks the runtime makes on a call, made now on its literal arguments. */
