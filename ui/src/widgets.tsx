@@ -2,6 +2,8 @@ import type { ComponentChildren, JSX } from 'preact'
 import { useState } from 'preact/hooks'
 import { ApiError } from './api.js'
 
+export { toYaml } from './yaml.js'
+
 let nextId = 0
 /** A stable id for label/input pairs. */
 export function useId (prefix: string): string {
@@ -70,24 +72,64 @@ export function CopyButton ({ value, label }: { value: string; label: string }):
   )
 }
 
-/** Minimal YAML for display (the API speaks JSON; the YAML view is read-only). */
-export function toYaml (value: unknown, indent = ''): string {
-  if (value === null || value === undefined) return 'null'
-  if (typeof value === 'string') return /^[\w./{}-][\w ./{}:-]*$/.test(value) && !/^(true|false|null|\d.*)$/.test(value) && !value.includes(': ') ? value : JSON.stringify(value)
-  if (typeof value !== 'object') return String(value)
-  const next = indent + '  '
-  if (Array.isArray(value)) {
-    if (value.length === 0) return '[]'
-    return value.map((v) => `\n${indent}- ${toYaml(v, next).replace(/^\n\s*/, '')}`).join('')
-  }
-  const entries = Object.entries(value as Record<string, unknown>)
-  if (entries.length === 0) return '{}'
-  return entries.map(([k, v]) => `\n${indent}${JSON.stringify(k).slice(1, -1)}: ${toYaml(v, next)}`).join('')
-}
-
 /** Validation before sending: a required, trimmed name of at most 255 characters. */
 export function nameProblem (name: string): string | undefined {
   if (name.trim() === '') return 'is required'
   if (name.trim().length > 255) return 'must be at most 255 characters'
   return undefined
+}
+
+/**
+ * Tabs as the ARIA tabs pattern: one tab stop, arrow keys (and Home/End) move between tabs and
+ * select them, the panel is labelled by its tab.
+ */
+export function Tabs<T extends string> ({ label, tabs, selected, onSelect, children }: {
+  label: string
+  tabs: ReadonlyArray<readonly [T, string]>
+  selected: T
+  onSelect: (tab: T) => void
+  children: ComponentChildren
+}): JSX.Element {
+  const id = useId('tabs')
+  const move = (e: KeyboardEvent, index: number): void => {
+    const last = tabs.length - 1
+    const next = e.key === 'ArrowRight' ? (index === last ? 0 : index + 1)
+      : e.key === 'ArrowLeft' ? (index === 0 ? last : index - 1)
+        : e.key === 'Home' ? 0 : e.key === 'End' ? last : -1
+    if (next < 0) return
+    e.preventDefault()
+    const tab = tabs[next]
+    if (tab === undefined) return
+    onSelect(tab[0])
+    const list = (e.currentTarget as HTMLElement).parentElement
+    const target = list?.querySelectorAll<HTMLElement>('[role="tab"]')[next]
+    target?.focus()
+  }
+  return (
+    <>
+      <div role='tablist' aria-label={label}>
+        {tabs.map(([value, name], i) => (
+          <button
+            key={value} type='button' role='tab' id={`${id}-${value}`} aria-controls={`${id}-panel`}
+            aria-selected={selected === value} tabIndex={selected === value ? 0 : -1}
+            onClick={() => onSelect(value)} onKeyDown={(e) => move(e, i)}
+          >{name}
+          </button>
+        ))}
+      </div>
+      <div role='tabpanel' id={`${id}-panel`} aria-labelledby={`${id}-${selected}`}>{children}</div>
+    </>
+  )
+}
+
+/** Saves text as a file the browser downloads (exports are made in the page, from what the API gave). */
+export function download (name: string, type: string, content: string): void {
+  const url = URL.createObjectURL(new Blob([content], { type }))
+  const a = document.createElement('a')
+  a.href = url
+  a.download = name
+  document.body.append(a)
+  a.click()
+  a.remove()
+  setTimeout(() => URL.revokeObjectURL(url), 1000)
 }

@@ -90,7 +90,7 @@ describe.skipIf(!hasChromium)('dashboard in Chromium', () => {
     const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.locator('#import-file').click()])
     await chooser.setFiles(harFile)
     await page.getByText('Imported 2 transactions.').waitFor()
-    await page.getByText('2 transactions', { exact: true }).waitFor()
+    await page.getByText('1–2 of 2 transactions', { exact: true }).waitFor()
     await page.locator('.txn-list .row-button').first().click()
     await page.getByRole('heading', { name: 'Response' }).waitFor()
     await screenshot(page, 'transactions')
