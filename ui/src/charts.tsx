@@ -93,7 +93,7 @@ export function TrafficCharts ({ entries }: { entries: readonly InspectionEntry[
   const last = series.p95.filter((x) => x !== null).pop()
   return (
     <section aria-labelledby='charts-heading' class='charts'>
-      <h3 id='charts-heading'>Last hour</h3>
+      <h2 id='charts-heading'>Last hour</h2>
       <p>{Math.round(total)} requests in the last hour{last !== undefined && last !== null ? `; latest p95 latency ${last} ms` : ''}.</p>
       <div class='chart-row'>
         <Chart title='Requests per second (per-minute average)' labels={['req/s']} colors={['#0b4fa8']} unit='req/s' data={[series.minutes, series.rate]} />

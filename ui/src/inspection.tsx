@@ -46,7 +46,7 @@ export function LiveInspection ({ workspaceId, mockId }: { workspaceId: number; 
   }
   return (
     <section aria-labelledby='live-heading'>
-      <h2 id='live-heading'>Live requests{mock !== null ? ` of ${mock.name}` : ''}</h2>
+      <h1 id='live-heading'>Live requests{mock !== null ? ` of ${mock.name}` : ''}</h1>
       <Alert error={error} />
       {mock !== null && (
         <p>
@@ -162,13 +162,13 @@ function Detail ({ detail, workspaceId, mock }: { detail: InspectionDetail; work
     <div class='panel'>
       <div class='card'>
         <div>
-          <h3>Request</h3>
+          <h2>Request</h2>
           <p><span class='method'>{detail.operation}</span> <code>{detail.url}</code></p>
           <ul class='headers'>{detail.requestHeaders.map((h, i) => <li key={i}><code>{h.key}: {h.value}</code></li>)}</ul>
           {requestBody !== '' && <pre tabIndex={0}>{requestBody}</pre>}
         </div>
         <div>
-          <h3>Answer</h3>
+          <h2>Answer</h2>
           <p>Status <strong>{detail.statusCode}</strong> in {detail.durationMs} ms</p>
           <ul class='headers'>{detail.responseHeaders.map((h, i) => <li key={i}><code>{h.key}: {h.value}</code></li>)}</ul>
           <pre tabIndex={0}>{decodeBase64(detail.responseBody)}</pre>
@@ -184,7 +184,7 @@ function Detail ({ detail, workspaceId, mock }: { detail: InspectionDetail; work
 function NearMisses ({ nearMisses }: { nearMisses: NearMiss[] }): JSX.Element {
   return (
     <div class='near-misses'>
-      <h3>Why nothing matched</h3>
+      <h2>Why nothing matched</h2>
       {nearMisses.map((miss) => (
         <table key={miss.transactionId} class='diff'>
           <caption>{miss.name} (transaction {miss.transactionId}): {miss.matched} of {miss.total} matchers held</caption>

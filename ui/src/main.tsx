@@ -132,6 +132,7 @@ function Page ({ route, workspaceId }: { route: ReturnType<typeof useRoute>; wor
     default:
       return (
         <>
+          <h1>Services &amp; tags</h1>
           <NamedResources title='Services' noun='service' base={`/api/v1/workspaces/${workspaceId}/services`} linkOf={(s) => `#/transactions?serviceId=${s.id}`} />
           <NamedResources title='Tags' noun='tag' base='/api/v1/tags' />
         </>

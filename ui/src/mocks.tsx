@@ -46,7 +46,7 @@ export function MockServices ({ workspaceId }: { workspaceId: number }): JSX.Ele
 
   return (
     <section aria-labelledby='mocks-heading'>
-      <h2 id='mocks-heading'>Mock services</h2>
+      <h1 id='mocks-heading'>Mock services</h1>
       <CreateMock workspaceId={workspaceId} onDone={(m) => { setProgress(`Created ${m.name}.`); refresh() }} />
       {progress !== '' && <Status>{progress}</Status>}
       <Alert error={error} />

@@ -40,7 +40,7 @@ export function Monitoring (): JSX.Element {
   }, [])
   return (
     <section aria-labelledby='monitoring-heading'>
-      <h2 id='monitoring-heading'>Monitoring tests</h2>
+      <h1 id='monitoring-heading'>Monitoring tests</h1>
       <Alert error={error} />
       {buckets.map((b) => <BucketTests key={b.key} bucket={b} />)}
       {buckets.length === 0 && error === null && <p class='muted'>No buckets yet.</p>}
@@ -56,7 +56,7 @@ function BucketTests ({ bucket }: { bucket: Bucket }): JSX.Element {
   }, [bucket.key])
   return (
     <>
-      <h3>{bucket.name}</h3>
+      <h2>{bucket.name}</h2>
       <Alert error={error} />
       <table>
         <thead><tr><th scope='col'>Test</th><th scope='col'>Last result</th><th scope='col'>Actions</th></tr></thead>

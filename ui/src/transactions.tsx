@@ -332,13 +332,13 @@ function Card ({ txn }: { txn: Transaction }): JSX.Element {
   return (
     <div class='card'>
       <div>
-        <h3>Request</h3>
+        <h2>Request</h2>
         <p><span class='method'>{String(req['method'] ?? 'ANY')}</span> <code>{url?.matchingValue ?? String(req['path'] ?? '')}</code> <span class='muted'>({url?.matcherName ?? 'equals_url'})</span></p>
         {txn.description !== '' && <p>{txn.description}</p>}
         {txn.tags.length > 0 && <p>Tags: {txn.tags.join(', ')}</p>}
       </div>
       <div>
-        <h3>Response</h3>
+        <h2>Response</h2>
         <p>Status <strong>{String(res['status'] ?? 200)}</strong> {res['contentType'] !== undefined && <span class='muted'>{String(res['contentType'])}</span>}</p>
         {headers.length > 0 && <ul class='headers'>{headers.map((h, i) => <li key={i}><code>{h.name}: {h.value}</code></li>)}</ul>}
         <pre tabIndex={0}>{decodeBase64(res['content'] as string | undefined)}</pre>

@@ -41,3 +41,23 @@ export async function screenshot (page: Page, name: string): Promise<void> {
   mkdirSync(dir, { recursive: true })
   await page.screenshot({ path: join(dir, `${name}.png`), fullPage: false })
 }
+
+interface AxeViolation { id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[]; failureSummary?: string }> }
+
+/**
+ * Runs axe-core on the page as it is and answers its violations of any impact, one line each
+ * (rule, impact, help, the first elements). axe is evaluated through the DevTools protocol, which
+ * the page's Content-Security-Policy does not govern, so the page under test is left unchanged.
+ */
+export async function accessibilityViolations (page: Page): Promise<string[]> {
+  const { readFileSync } = await import('node:fs')
+  const { createRequire } = await import('node:module')
+  const source = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+  await page.evaluate(`${source}\n;0`)
+  const violations = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<{ violations: AxeViolation[] }> } }).axe
+    const result = await axe.run(document, { resultTypes: ['violations'] })
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => ({ target: n.target, failureSummary: n.failureSummary })) }))
+  })
+  return violations.map((v) => `${v.id} (${v.impact ?? 'no impact'}): ${v.help} at ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`)
+}
