@@ -84,8 +84,9 @@ export interface Transaction {
 }
 export interface MockService {
   id: number; serviceId: number; serviceName: string; name: string; description: string | null; status: string
-  httpEndpoint: string | null; httpsEndpoint: string | null; replicas: number; thinkTime: number
+  httpEndpoint: string | null; httpsEndpoint: string | null; replicas: number | null; thinkTime: number | null
   noMatchingRequestPreference: string; pendingUpdate: boolean; svMessage?: string | null
+  liveSystemHost?: string | null; noMatchingRequestTxnId?: number | null
 }
 export interface Tracking { trackingId: string; status: string; action: string; errors: Array<{ message: string }>; trackingUrl: string }
 export interface InspectionEntry { id: number; operation: string; url: string; timestamp: number; matched: boolean; hasError: boolean; respondingTxn: string | null; source: string; statusCode?: number; durationMs?: number }

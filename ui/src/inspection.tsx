@@ -2,7 +2,7 @@ import type { JSX } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
 import { ApiError, call, csrf, decodeBase64, onTokenChange, pretty, v1, type InspectionDetail, type InspectionEntry, type MockService, type NearMiss, type Transaction } from './api.js'
 import { loadLastHour, TrafficCharts } from './charts.js'
-import { Alert, CopyButton, Status } from './widgets.js'
+import { Alert, CopyButton, Field, Status, useId } from './widgets.js'
 
 /** Entries the list keeps (a burst of this many between two polls is shown whole). */
 const MAX_SHOWN = 1000
@@ -114,10 +114,13 @@ export function LiveView ({ source, workspaceId, mock }: { source: InspectionSou
     return () => { events.close(); if (retry !== undefined) clearTimeout(retry) }
   }, [token, attempt])
 
+  const [filter, setFilter] = useState<LiveFilter>({ unmatchedOnly: false, statusClass: '', method: '', path: '' })
+  const shown = entries.filter((e) => passes(e, filter))
   return (
     <>
       <TrafficCharts entries={history} />
-      <Status>Stream {state}. {entries.length} request{entries.length === 1 ? '' : 's'} shown, newest first.</Status>
+      <LiveFilters filter={filter} onChange={setFilter} />
+      <Status>Stream {state}. {shown.length === entries.length ? `${entries.length} request${entries.length === 1 ? '' : 's'} shown` : `${shown.length} of ${entries.length} requests shown (filtered)`}, newest first.</Status>
       {dropped > 0 && (
         <p class='alert' role='alert'>
           {dropped} request{dropped === 1 ? ' was' : 's were'} not shown: they arrived faster than the live list reads, and the
@@ -125,7 +128,7 @@ export function LiveView ({ source, workspaceId, mock }: { source: InspectionSou
         </p>
       )}
       <ul class='live-list' aria-label='Requests'>
-        {entries.map((entry) => <Entry key={entry.id} entry={entry} source={source} workspaceId={workspaceId} mock={mock} />)}
+        {shown.map((entry) => <Entry key={entry.id} entry={entry} source={source} workspaceId={workspaceId} mock={mock} />)}
       </ul>
       {entries.length === 0 && <p class='muted'>No requests yet. Send one to the endpoint: it appears here as it arrives.</p>}
     </>
@@ -158,8 +161,10 @@ function Entry ({ entry, source, workspaceId, mock }: { entry: InspectionEntry; 
 function Detail ({ detail, workspaceId, mock }: { detail: InspectionDetail; workspaceId: number; mock: MockService | null }): JSX.Element {
   const nearMisses = ((detail.matchingData as { nearMisses?: NearMiss[] } | null)?.nearMisses) ?? []
   const requestBody = detail.requestBodyEncoding === 'base64' ? decodeBase64(detail.requestBody) : pretty(detail.requestBody)
+  const answerBody = decodeBase64(detail.responseBody)
   return (
     <div class='panel'>
+      {nearMisses.length > 0 && <NearMisses nearMisses={nearMisses} workspaceId={workspaceId} mock={mock} />}
       <div class='card'>
         <div>
           <h2>Request</h2>
@@ -171,35 +176,113 @@ function Detail ({ detail, workspaceId, mock }: { detail: InspectionDetail; work
           <h2>Answer</h2>
           <p>Status <strong>{detail.statusCode}</strong> in {detail.durationMs} ms</p>
           <ul class='headers'>{detail.responseHeaders.map((h, i) => <li key={i}><code>{h.key}: {h.value}</code></li>)}</ul>
-          <pre tabIndex={0}>{decodeBase64(detail.responseBody)}</pre>
+          {detail.matched
+            ? <pre tabIndex={0}>{answerBody}</pre>
+            : (
+              <details class='raw'>
+                <summary>The problem document answered</summary>
+                <pre tabIndex={0}>{answerBody}</pre>
+              </details>
+              )}
         </div>
       </div>
-      {nearMisses.length > 0 && <NearMisses nearMisses={nearMisses} />}
       {mock !== null && <MakeTransaction detail={detail} workspaceId={workspaceId} mock={mock} />}
     </div>
   )
 }
 
 /** The near-miss diagnosis: per close transaction, each failed matcher as expected beside actual. */
-function NearMisses ({ nearMisses }: { nearMisses: NearMiss[] }): JSX.Element {
+function NearMisses ({ nearMisses, workspaceId, mock }: { nearMisses: NearMiss[]; workspaceId: number; mock: MockService | null }): JSX.Element {
   return (
     <div class='near-misses'>
       <h2>Why nothing matched</h2>
-      {nearMisses.map((miss) => (
+      {nearMisses.map((miss, index) => (
         <table key={miss.transactionId} class='diff'>
-          <caption>{miss.name} (transaction {miss.transactionId}): {miss.matched} of {miss.total} matchers held</caption>
+          <caption>
+            {captionOf(miss)}: {miss.matched} of {miss.total} matchers held
+            {mock !== null && (
+              <>
+                {' '}<a href={`#/transactions?serviceId=${mock.serviceId}&open=${miss.transactionId}`}>{index === 0 ? 'Edit the closest transaction' : `Edit transaction ${miss.transactionId}`}</a>
+              </>
+            )}
+          </caption>
           <thead><tr><th scope='col'>Matcher</th><th scope='col'>Expected</th><th scope='col'>Actual</th></tr></thead>
           <tbody>
             {miss.failed.map((f, i) => (
               <tr key={i}>
                 <th scope='row'>{f.part}{f.key !== undefined && f.key !== '' ? ` ${f.key}` : ''} <span class='muted'>{f.matcherName}</span></th>
-                <td class='expected'><code>{show(f.expected)}</code></td>
-                <td class='actual'><code>{show(f.actual)}</code></td>
+                <Compared expected={show(f.expected)} actual={show(f.actual)} />
               </tr>
             ))}
           </tbody>
         </table>
       ))}
+    </div>
+  )
+}
+
+/** A near miss named as a person knows it: the transaction's name, and its id when that adds something. */
+function captionOf (miss: NearMiss): string {
+  const name = typeof miss.name === 'string' && miss.name !== '' ? miss.name : ''
+  if (name === '') return `Transaction ${miss.transactionId}`
+  return name === String(miss.transactionId) ? `Transaction ${name}` : `${name} (transaction ${miss.transactionId})`
+}
+
+/**
+ * Expected beside actual, with the characters that differ marked: the common start and end are
+ * plain, the middle of each side is highlighted.
+ */
+function Compared ({ expected, actual }: { expected: string; actual: string }): JSX.Element {
+  let start = 0
+  const shorter = Math.min(expected.length, actual.length)
+  while (start < shorter && expected[start] === actual[start]) start++
+  let end = 0
+  while (end < shorter - start && expected[expected.length - 1 - end] === actual[actual.length - 1 - end]) end++
+  const parts = (text: string): JSX.Element => {
+    const middle = text.slice(start, text.length - end)
+    return <code>{text.slice(0, start)}{middle !== '' && <mark>{middle}</mark>}{text.slice(text.length - end)}</code>
+  }
+  const differs = expected !== actual && expected !== '(absent)' && actual !== '(absent)'
+  return (
+    <>
+      <td class='expected'>{differs ? parts(expected) : <code>{expected}</code>}</td>
+      <td class='actual'>{differs ? parts(actual) : <code>{actual}</code>}</td>
+    </>
+  )
+}
+
+interface LiveFilter { unmatchedOnly: boolean; statusClass: string; method: string; path: string }
+
+function passes (e: InspectionEntry, f: LiveFilter): boolean {
+  if (f.unmatchedOnly && e.matched) return false
+  if (f.statusClass !== '' && String(e.statusCode ?? '')[0] !== f.statusClass) return false
+  if (f.method !== '' && e.operation.toUpperCase() !== f.method) return false
+  if (f.path.trim() !== '' && !e.url.toLowerCase().includes(f.path.trim().toLowerCase())) return false
+  return true
+}
+
+/** Filters of the live list: unmatched only, status class, method, path text. */
+function LiveFilters ({ filter, onChange }: { filter: LiveFilter; onChange: (f: LiveFilter) => void }): JSX.Element {
+  const statusId = useId('status-class')
+  const methodId = useId('method')
+  return (
+    <div class='filters' role='group' aria-label='Filter the requests'>
+      <label class='check'><input type='checkbox' checked={filter.unmatchedOnly} onChange={(e) => onChange({ ...filter, unmatchedOnly: (e.currentTarget as HTMLInputElement).checked })} /> Unmatched only</label>
+      <div class='field'>
+        <label for={statusId}>Status</label>
+        <select id={statusId} value={filter.statusClass} onChange={(e) => onChange({ ...filter, statusClass: (e.currentTarget as HTMLSelectElement).value })}>
+          <option value=''>Any status</option>
+          {['2', '3', '4', '5'].map((c) => <option key={c} value={c}>{c}xx</option>)}
+        </select>
+      </div>
+      <div class='field'>
+        <label for={methodId}>Method</label>
+        <select id={methodId} value={filter.method} onChange={(e) => onChange({ ...filter, method: (e.currentTarget as HTMLSelectElement).value })}>
+          <option value=''>Any method</option>
+          {['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'].map((m) => <option key={m} value={m}>{m}</option>)}
+        </select>
+      </div>
+      <Field label='Path contains' type='search' value={filter.path} onInput={(path) => onChange({ ...filter, path })} />
     </div>
   )
 }

@@ -1,5 +1,5 @@
 import { render, type JSX } from 'preact'
-import { useEffect, useState } from 'preact/hooks'
+import { useEffect, useRef, useState } from 'preact/hooks'
 import { ApiError, call, setCsrfToken, setExpiredHandler, type Session, type User, type Workspace } from './api.js'
 import { NamedResources } from './catalog.js'
 import { LiveInspection, LiveView, type InspectionSource } from './inspection.js'
@@ -23,6 +23,9 @@ function useRoute (): { page: string; id: string; query: URLSearchParams } {
 }
 
 function SignIn ({ onSignedIn, expired }: { onSignedIn: (s: Session) => void; expired: boolean }): JSX.Element {
+  const form = useRef<HTMLFormElement>(null)
+  // The sign-in dialog takes focus when it opens; the page behind it is inert while it is open.
+  useEffect(() => { form.current?.querySelector<HTMLElement>('input')?.focus() }, [])
   const [keyId, setKeyId] = useState('')
   const [secret, setSecret] = useState('')
   const [errors, setErrors] = useState<Record<string, string | undefined>>({})
@@ -39,9 +42,8 @@ function SignIn ({ onSignedIn, expired }: { onSignedIn: (s: Session) => void; ex
       if (err instanceof ApiError) setErrors({ keyId: err.field('/keyId'), secret: err.field('/secret') })
     })
   }
-  return (
-    <main class='signin'>
-      <form onSubmit={submit} noValidate aria-labelledby='signin-heading'>
+  const content = (
+      <form ref={form} onSubmit={submit} noValidate aria-labelledby='signin-heading'>
         <h1 id='signin-heading'>Understudy</h1>
         <p>{expired ? 'Your session has ended. Sign in again: what you typed on the page is kept.' : 'Sign in with an API key.'}</p>
         <Field label='API key id' value={keyId} onInput={setKeyId} error={errors['keyId']} autoComplete='username' required />
@@ -49,8 +51,19 @@ function SignIn ({ onSignedIn, expired }: { onSignedIn: (s: Session) => void; ex
         <button type='submit'>Sign in</button>
         <Alert error={error} />
       </form>
-    </main>
   )
+  // Over a page (the session ended) it is a dialog, not a second main landmark.
+  return expired ? <div class='signin'>{content}</div> : <main class='signin'>{content}</main>
+}
+
+/** Tab and Shift+Tab go round the dialog's own controls, never behind it. */
+function keepFocusIn (e: KeyboardEvent): void {
+  if (e.key !== 'Tab') return
+  const focusable = [...(e.currentTarget as HTMLElement).querySelectorAll<HTMLElement>('input, button, select, textarea, a[href]')].filter((el) => !el.hasAttribute('disabled'))
+  const first = focusable[0]
+  const last = focusable[focusable.length - 1]
+  if (first === undefined || last === undefined) return
+  if (e.shiftKey && document.activeElement === first) { e.preventDefault(); last.focus() } else if (!e.shiftKey && document.activeElement === last) { e.preventDefault(); first.focus() }
 }
 
 function App (): JSX.Element {
@@ -67,7 +80,28 @@ function App (): JSX.Element {
   useEffect(() => {
     setExpiredHandler(() => setExpired(true))
     call<Session>('GET', '/ui/session').then((r) => { setCsrfToken(r.result.csrfToken); setSession(r.result) }, () => setSession(null))
+    // A sign-in in another tab of this dashboard gives this one its session too: the cookie is
+    // shared already, the token arrives through localStorage.
+    const onStorage = (e: StorageEvent): void => {
+      if (e.key !== 'understudy.token' || e.newValue === null || e.newValue === '') return
+      setCsrfToken(e.newValue)
+      call<Session>('GET', '/ui/session').then((r) => { setSession(r.result); setExpired(false) }, () => undefined)
+    }
+    window.addEventListener('storage', onStorage)
+    return () => window.removeEventListener('storage', onStorage)
   }, [])
+
+  // Navigation moves focus to the new page's heading, as a page load would for a screen reader.
+  const place = `${route.page}/${route.id}`
+  const firstPlace = useRef(place)
+  useEffect(() => {
+    if (place === firstPlace.current) return
+    firstPlace.current = ''
+    const heading = document.querySelector<HTMLElement>('main h1')
+    if (heading === null) return
+    heading.tabIndex = -1
+    heading.focus()
+  }, [place])
 
   useEffect(() => {
     if (session === null || session === undefined) return
@@ -93,8 +127,8 @@ function App (): JSX.Element {
   const nav = [['services', 'Services & tags'], ['transactions', 'Transactions'], ['mocks', 'Mock services'], ...(monitoring ? [['monitoring', 'Monitoring'] as const] : [])] as const
   return (
     <>
-      <a class='skip' href='#content'>Skip to content</a>
-      <header>
+      <a class='skip' href='#content' {...(expired ? { inert: true } : {})}>Skip to content</a>
+      <header {...(expired ? { inert: true } : {})}>
         <span class='brand'>Understudy</span>
         <nav aria-label='Pages'>
           {nav.map(([page, label]) => <a key={page} href={`#/${page}`} aria-current={route.page === page ? 'page' : undefined}>{label}</a>)}
@@ -108,12 +142,12 @@ function App (): JSX.Element {
         <span class='muted'>{user?.email ?? ''}</span>
         <button type='button' onClick={signOut}>Sign out</button>
       </header>
-      <main id='content' tabIndex={-1}>
+      <main id='content' tabIndex={-1} {...(expired ? { inert: true } : {})}>
         <Alert error={error} />
         {workspaceId > 0 && <Page route={route} workspaceId={workspaceId} />}
       </main>
       {expired && (
-        <div class='overlay' role='dialog' aria-modal='true' aria-label='Sign in again'>
+        <div class='overlay' role='dialog' aria-modal='true' aria-label='Sign in again' onKeyDown={keepFocusIn}>
           <SignIn onSignedIn={signedIn} expired />
         </div>
       )}
@@ -124,7 +158,7 @@ function App (): JSX.Element {
 function Page ({ route, workspaceId }: { route: ReturnType<typeof useRoute>; workspaceId: number }): JSX.Element {
   switch (route.page) {
     case 'transactions':
-      return <Transactions workspaceId={workspaceId} initialServiceId={route.query.get('serviceId') ?? ''} />
+      return <Transactions workspaceId={workspaceId} initialServiceId={route.query.get('serviceId') ?? ''} openId={route.query.get('open') ?? ''} />
     case 'monitoring':
       return <Monitoring />
     case 'mocks':

@@ -1,6 +1,6 @@
 import type { JSX } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
-import { ApiError, call, v1, type MockService, type Tracking } from './api.js'
+import { ApiError, call, v1, type MockService, type Tracking, type Transaction } from './api.js'
 import { useServices } from './catalog.js'
 import { Alert, CopyButton, Field, nameProblem, Status, useId } from './widgets.js'
 
@@ -50,7 +50,7 @@ export function MockServices ({ workspaceId }: { workspaceId: number }): JSX.Ele
       <CreateMock workspaceId={workspaceId} onDone={(m) => { setProgress(`Created ${m.name}.`); refresh() }} />
       {progress !== '' && <Status>{progress}</Status>}
       <Alert error={error} />
-      <table>
+      <table class='stack'>
         <thead>
           <tr><th scope='col'>Name</th><th scope='col'>Service</th><th scope='col'>Status</th><th scope='col'>Endpoint</th><th scope='col'>Replicas</th><th scope='col'>Think time</th><th scope='col'>No match</th><th scope='col'>Actions</th></tr>
         </thead>
@@ -69,23 +69,28 @@ function MockRow ({ mock, workspaceId, act, remove, onSaved }: { mock: MockServi
   return (
     <>
       <tr>
-        <td><a href={`#/mocks/${mock.id}`}>{mock.name}</a></td>
-        <td>{mock.serviceName}</td>
-        <td><span class={`badge ${mock.status.toLowerCase()}`}>{mock.status}</span>{mock.pendingUpdate && <span class='muted'> (changes pending: configure)</span>}</td>
-        <td>{mock.httpEndpoint !== null ? <><code>{mock.httpEndpoint}</code> <CopyButton value={mock.httpEndpoint} label={`Copy the endpoint of ${mock.name}`} /></> : <span class='muted'>none</span>}</td>
-        <td>{mock.replicas}</td>
-        <td>{mock.thinkTime} ms</td>
-        <td>{mock.noMatchingRequestPreference}</td>
-        <td class='actions'>
+        <td data-label='Name'><a href={`#/mocks/${mock.id}`}>{mock.name}</a></td>
+        <td data-label='Service'>{mock.serviceName}</td>
+        <td data-label='Status'><span class={`badge ${mock.status.toLowerCase()}`}>{mock.status}</span>{mock.pendingUpdate && running && <span class='muted'> (changes pending: Configure applies them)</span>}</td>
+        <td data-label='Endpoint'>{mock.httpEndpoint !== null ? <><code class='endpoint'>{mock.httpEndpoint}</code> <CopyButton value={mock.httpEndpoint} label={`Copy the endpoint of ${mock.name}`} /></> : <span class='muted'>none</span>}</td>
+        <td data-label='Replicas'>{mock.replicas ?? 1}</td>
+        <td data-label='Think time'>{mock.thinkTime ?? 0} ms</td>
+        <td data-label='No match'>{POLICIES.find(([v]) => v === mock.noMatchingRequestPreference)?.[1] ?? mock.noMatchingRequestPreference}</td>
+        <td class='actions' data-label='Actions'>
           <button type='button' onClick={() => act(mock, 'deploy')} aria-label={`Deploy ${mock.name}`}>Deploy</button>
-          <button type='button' onClick={() => act(mock, 'configure')} disabled={!running} aria-label={`Configure ${mock.name}`}>Configure</button>
-          <button type='button' onClick={() => act(mock, 'stop')} disabled={mock.status === 'STOPPED'} aria-label={`Stop ${mock.name}`}>Stop</button>
-          <button type='button' onClick={() => setEditing(!editing)} aria-expanded={editing} aria-label={`Settings of ${mock.name}`}>Settings</button>
           <a class='button' href={`#/mocks/${mock.id}`}>Live</a>
-          <button type='button' class='danger' onClick={() => remove(mock)} aria-label={`Delete ${mock.name}`}>Delete</button>
+          <details class='menu'>
+            <summary aria-label={`More actions for ${mock.name}`}>More</summary>
+            <div class='menu-items' onClick={(e) => { const menu = (e.currentTarget as HTMLElement).closest('details'); if (menu !== null && (e.target as HTMLElement).tagName === 'BUTTON') menu.open = false }}>
+              {running && <button type='button' onClick={() => act(mock, 'configure')} aria-label={`Configure ${mock.name}`}>Configure</button>}
+              <button type='button' onClick={() => act(mock, 'stop')} disabled={mock.status === 'STOPPED'} aria-label={`Stop ${mock.name}`}>Stop</button>
+              <button type='button' onClick={() => setEditing(!editing)} aria-expanded={editing} aria-label={`Settings of ${mock.name}`}>Settings</button>
+              <button type='button' class='danger' onClick={() => remove(mock)} aria-label={`Delete ${mock.name}`}>Delete</button>
+            </div>
+          </details>
         </td>
       </tr>
-      {editing && <tr><td colSpan={8}><Settings mock={mock} workspaceId={workspaceId} onSaved={() => { setEditing(false); onSaved() }} /></td></tr>}
+      {editing && <tr class='settings-row'><td colSpan={8}><Settings mock={mock} workspaceId={workspaceId} onSaved={() => { setEditing(false); onSaved() }} /></td></tr>}
     </>
   )
 }
@@ -98,11 +103,11 @@ function settingsProblems (v: SettingsValue): Record<string, string | undefined>
   if (!/^\d+$/.test(v.replicas) || Number(v.replicas) < 1 || Number(v.replicas) > 32) out['replicas'] = 'Replicas must be a whole number from 1 to 32'
   if (!/^\d+$/.test(v.thinkTime)) out['thinkTime'] = 'Think time must be a whole number of milliseconds'
   if (forwards(v.policy) && v.liveSystemHost.trim() === '') out['liveSystemHost'] = 'The live system host is required to forward'
-  if (v.policy === 'returnTransaction' && !/^\d+$/.test(v.noMatchTxn)) out['noMatchingRequestTxnId'] = 'The transaction id is required'
+  if (v.policy === 'returnTransaction' && !/^\d+$/.test(v.noMatchTxn)) out['noMatchingRequestTxnId'] = 'Choose the transaction to answer with'
   return out
 }
 
-function SettingsFields ({ value, set, errors }: { value: SettingsValue; set: (v: SettingsValue) => void; errors: Record<string, string | undefined> }): JSX.Element {
+function SettingsFields ({ value, set, errors, workspaceId, serviceId }: { value: SettingsValue; set: (v: SettingsValue) => void; errors: Record<string, string | undefined>; workspaceId: number; serviceId: string }): JSX.Element {
   const policyId = useId('policy')
   return (
     <>
@@ -116,8 +121,42 @@ function SettingsFields ({ value, set, errors }: { value: SettingsValue; set: (v
         {errors['noMatchingRequestPreference'] !== undefined && <p class='field-error'>{errors['noMatchingRequestPreference']}</p>}
       </div>
       {forwards(value.policy) && <Field label='Live system host' value={value.liveSystemHost} onInput={(liveSystemHost) => set({ ...value, liveSystemHost })} error={errors['liveSystemHost']} />}
-      {value.policy === 'returnTransaction' && <Field label='Transaction id to answer with' value={value.noMatchTxn} onInput={(noMatchTxn) => set({ ...value, noMatchTxn })} error={errors['noMatchingRequestTxnId']} />}
+      {value.policy === 'returnTransaction' && <TransactionPicker workspaceId={workspaceId} serviceId={serviceId} value={value.noMatchTxn} onChange={(noMatchTxn) => set({ ...value, noMatchTxn })} error={errors['noMatchingRequestTxnId']} />}
     </>
+  )
+}
+
+/**
+ * The transaction that answers unmatched requests, picked by name from the service's transactions
+ * (searched as typed, 50 at a time); the saved one is shown even when it is not among them.
+ */
+function TransactionPicker ({ workspaceId, serviceId, value, onChange, error }: { workspaceId: number; serviceId: string; value: string; onChange: (id: string) => void; error?: string | undefined }): JSX.Element {
+  const [search, setSearch] = useState('')
+  const [options, setOptions] = useState<Transaction[]>([])
+  const [saved, setSaved] = useState<Transaction | null>(null)
+  const pickId = useId('txn-pick')
+  useEffect(() => {
+    if (serviceId === '') { setOptions([]); return }
+    const q = new URLSearchParams({ serviceId, limit: '50', sort: 'name' })
+    if (search.trim() !== '') q.set('search', search.trim())
+    const timer = setTimeout(() => { call<Transaction[]>('GET', v1(workspaceId, `/transactions?${q.toString()}`)).then((r) => setOptions(r.result), () => setOptions([])) }, 150)
+    return () => clearTimeout(timer)
+  }, [workspaceId, serviceId, search])
+  useEffect(() => {
+    if (!/^\d+$/.test(value) || saved?.id === Number(value)) return
+    call<Transaction>('GET', v1(workspaceId, `/transactions/${value}`)).then((r) => setSaved(r.result), () => setSaved(null))
+  }, [workspaceId, value])
+  const shown = saved !== null && !options.some((t) => t.id === saved.id) ? [saved, ...options] : options
+  return (
+    <div class='field picker'>
+      <Field label='Find a transaction' type='search' value={search} onInput={setSearch} />
+      <label for={pickId}>Transaction to answer with</label>
+      <select id={pickId} value={value} aria-invalid={error !== undefined} onChange={(e) => onChange((e.currentTarget as HTMLSelectElement).value)}>
+        <option value=''>{serviceId === '' ? 'Choose the service first' : 'Choose a transaction'}</option>
+        {shown.map((t) => <option key={t.id} value={String(t.id)}>#{t.id} {t.name}</option>)}
+      </select>
+      {error !== undefined && <p class='field-error'>{error}</p>}
+    </div>
   )
 }
 
@@ -139,7 +178,13 @@ function apiFieldErrors (err: unknown): Record<string, string | undefined> {
 }
 
 function Settings ({ mock, workspaceId, onSaved }: { mock: MockService; workspaceId: number; onSaved: () => void }): JSX.Element {
-  const [value, setValue] = useState<SettingsValue>({ replicas: String(mock.replicas), thinkTime: String(mock.thinkTime), policy: mock.noMatchingRequestPreference, liveSystemHost: '', noMatchTxn: '' })
+  const [value, setValue] = useState<SettingsValue>({
+    replicas: String(mock.replicas ?? 1),
+    thinkTime: String(mock.thinkTime ?? 0),
+    policy: mock.noMatchingRequestPreference,
+    liveSystemHost: mock.liveSystemHost ?? '',
+    noMatchTxn: mock.noMatchingRequestTxnId === null || mock.noMatchingRequestTxnId === undefined ? '' : String(mock.noMatchingRequestTxnId),
+  })
   const [errors, setErrors] = useState<Record<string, string | undefined>>({})
   const [error, setError] = useState<unknown>(null)
   const save = (e: Event): void => {
@@ -151,7 +196,7 @@ function Settings ({ mock, workspaceId, onSaved }: { mock: MockService; workspac
   }
   return (
     <form class='inline-form' onSubmit={save} noValidate aria-label={`Settings of ${mock.name}`}>
-      <SettingsFields value={value} set={setValue} errors={errors} />
+      <SettingsFields value={value} set={setValue} errors={errors} workspaceId={workspaceId} serviceId={String(mock.serviceId)} />
       <button type='submit'>Save settings</button>
       {mock.status === 'RUNNING' && <span class='muted'>A running mock service keeps its settings until Configure.</span>}
       <Alert error={error} />
@@ -190,7 +235,7 @@ function CreateMock ({ workspaceId, onDone }: { workspaceId: number; onDone: (m:
         {errors['serviceId'] !== undefined && <p class='field-error'>{errors['serviceId']}</p>}
       </div>
       <Field label='Mock service name' value={name} onInput={setName} error={errors['name']} required />
-      <SettingsFields value={value} set={setValue} errors={errors} />
+      <SettingsFields value={value} set={setValue} errors={errors} workspaceId={workspaceId} serviceId={serviceId} />
       <button type='submit'>Create mock service</button>
       <p class='muted'>It serves every transaction of the service.</p>
       <Alert error={error} />

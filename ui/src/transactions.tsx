@@ -25,7 +25,7 @@ function exportTransactions (items: Transaction[], format: 'json' | 'yaml', name
  * path, selection with export and delete, create and duplicate, import by drag and drop, and per
  * transaction a card, a form editor and the raw DSL.
  */
-export function Transactions ({ workspaceId, initialServiceId }: { workspaceId: number; initialServiceId: string }): JSX.Element {
+export function Transactions ({ workspaceId, initialServiceId, openId }: { workspaceId: number; initialServiceId: string; openId: string }): JSX.Element {
   const services = useServices(workspaceId)
   const [serviceId, setServiceId] = useState(initialServiceId)
   const [search, setSearch] = useState('')
@@ -49,6 +49,13 @@ export function Transactions ({ workspaceId, initialServiceId }: { workspaceId: 
   const sizeSelect = useId('pagesize')
   const pageInput = useId('page')
   const refresh = (): void => setReload((n) => n + 1)
+  // A transaction opened by id (the live view's "Edit the closest transaction"), shown above the list in its editor.
+  const [linked, setLinked] = useState<Transaction | null>(null)
+  useEffect(() => {
+    setLinked(null)
+    if (!/^\d+$/.test(openId)) return
+    call<Transaction>('GET', v1(workspaceId, `/transactions/${openId}`)).then((r) => setLinked(r.result), setError)
+  }, [workspaceId, openId])
 
   useEffect(() => { setServiceId(initialServiceId) }, [initialServiceId])
   // A new filter starts again at the first page, with nothing selected.
@@ -96,6 +103,7 @@ export function Transactions ({ workspaceId, initialServiceId }: { workspaceId: 
     Promise.all(ids.map(async (id) => await call('DELETE', v1(workspaceId, `/transactions/${id}`)))).then(() => {
       setMessage(`Deleted ${ids.length === 1 ? `transaction #${ids[0] ?? ''}` : `${ids.length} transactions`}.`)
       setSelected(new Set())
+      if (linked !== null && ids.includes(linked.id)) setLinked(null)
       setOpen(null)
       refresh()
     }, (err: unknown) => { setError(err); refresh() })
@@ -142,6 +150,15 @@ export function Transactions ({ workspaceId, initialServiceId }: { workspaceId: 
         <div class='panel'>
           <h2>New transaction</h2>
           <TransactionEditor initial={{ name: '', description: '', tags: [], dsl: { requestDsl: { method: 'GET', url: { matcherName: 'equals_url', matchingValue: '/' } }, responseDsl: { status: 200, contentType: 'json', content: 'e30=' } } }} submitLabel='Create transaction' onSave={create} onCancel={() => setCreating(false)} />
+        </div>
+      )}
+      {linked !== null && (
+        <div class='linked'>
+          <h2>Transaction #{linked.id}: {linked.name}</h2>
+          <TransactionPanel
+            workspaceId={workspaceId} txn={linked} initialView='edit' onChanged={() => { refresh(); call<Transaction>('GET', v1(workspaceId, `/transactions/${linked.id}`)).then((r) => setLinked(r.result), setError) }}
+            onDuplicate={() => duplicate(linked)} onDelete={() => setConfirming([linked.id])}
+          />
         </div>
       )}
       <div class='toolbar' aria-label='Selection'>
@@ -285,8 +302,8 @@ function Import ({ workspaceId, serviceId, onDone }: { workspaceId: number; serv
 
 type View = 'card' | 'edit' | 'advanced'
 
-function TransactionPanel ({ workspaceId, txn, onChanged, onDuplicate, onDelete }: { workspaceId: number; txn: Transaction; onChanged: () => void; onDuplicate: () => void; onDelete: () => void }): JSX.Element {
-  const [view, setView] = useState<View>('card')
+function TransactionPanel ({ workspaceId, txn, onChanged, onDuplicate, onDelete, initialView = 'card' }: { workspaceId: number; txn: Transaction; onChanged: () => void; onDuplicate: () => void; onDelete: () => void; initialView?: View }): JSX.Element {
+  const [view, setView] = useState<View>(initialView)
   const shown = exported(txn)
   const save = async (draft: TransactionDraft): Promise<void> => {
     await call<Transaction>('PUT', v1(workspaceId, `/transactions/${txn.id}`), draft)

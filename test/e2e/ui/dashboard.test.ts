@@ -135,6 +135,7 @@ describe.skipIf(!hasChromium)('dashboard in Chromium', () => {
 
     // Stop, then sign out: the session ends on the server too.
     await page.getByRole('link', { name: 'Mock services' }).click()
+    await page.locator('summary[aria-label="More actions for pets mock"]').click()
     await page.getByRole('button', { name: 'Stop pets mock' }).click()
     await page.getByText(/stop pets mock: FINISHED/).waitFor({ timeout: 30_000 })
     await page.locator('.badge.stopped').waitFor()
