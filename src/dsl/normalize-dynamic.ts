@@ -65,7 +65,7 @@ export function normalizeDynamicDocument (fields: DocumentInput, doc: MockServic
   const faults = normalizeFault(fields.faults)
   if (faults !== undefined) doc.faults = faults
   if (typeof fields.templateSeed === 'number') doc.templateSeed = fields.templateSeed
-  // issue 13: only `true` is kept, so that a document without them reads as before
+  // Only `true` is kept, so that a document without them reads as before
   if (fields.validateRequests === true) doc.validateRequests = true
   if (fields.matchHost === true) doc.matchHost = true
 }

@@ -23,7 +23,7 @@ export interface InspectionRecord {
   responseBodyTruncated: boolean
   matched: boolean
   source: 'MOCK' | 'LIVE'
-  /** issue 12: the live answer was recorded as a transaction (record mode); absent: false. */
+  /** The live answer was recorded as a transaction (record mode); absent: false. */
   liveTransactionCreated?: boolean
   hasError: boolean
   transactionId: number | null

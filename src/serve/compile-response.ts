@@ -23,7 +23,7 @@ export interface CompiledResponse {
   readonly ownsDelay: boolean
   /** `proxyUrl`: forward instead of answering. */
   readonly proxy: ProxyTarget | null
-  /** `responseDelay.dribbled` (issue 7): the body goes out in this many chunks over the delay; 0 = not dribbled. */
+  /** `responseDelay.dribbled`: the body goes out in this many chunks over the delay; 0 = not dribbled. */
   readonly dribbleChunks: number
 }
 

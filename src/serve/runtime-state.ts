@@ -26,10 +26,10 @@ export interface RuntimeState {
   draining: boolean
   /** Opt-in request validation before matching; null (the default) costs one test per request. */
   requestCheck: RequestCheck | null
-  /** issue 12: told about every exchange forwarded to the live system (recording); null: none. */
+  /** Told about every exchange forwarded to the live system (recording); null: none. */
   readonly onLive: LiveListener | null
   /**
-   * issue 12: where `noMatchingRequestPreference: record` hands what it forwarded (kept across
+   * Where `noMatchingRequestPreference: record` hands what it forwarded (kept across
    * swaps): this runtime's Recording, or a cluster replica's queue to the primary; null: none.
    */
   readonly recording: LiveRecorder | null

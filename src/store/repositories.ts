@@ -124,7 +124,7 @@ export interface TransactionRepository {
   /**
    * Gives a transaction of the workspace another encoded row's name, description, dsl type, DSL
    * and tags (its id, service and audit fields stay): an import that stored its rows before
-   * their order was known moves them into place (issue 8). False when there is no such row.
+   * their order was known moves them into place. False when there is no such row.
    */
   rewriteEncoded: (workspaceId: number, id: number, row: EncodedTransactionRow) => Promise<boolean>
   get: (workspaceId: number, id: number) => Promise<StoredTransaction | undefined>
@@ -202,7 +202,7 @@ export interface LogSnapshotRepository {
   get: (mockServiceId: number, logId: number) => Promise<LogSnapshot | undefined>
 }
 
-/** Mock service templates and configurations (issue 7), and which configuration a mock service uses. */
+/** Mock service templates and configurations, and which configuration a mock service uses. */
 export interface MockSettingRepository {
   create: (input: New<MockSetting, keyof AuditFields> & { by: string }) => Promise<MockSetting>
   get: (workspaceId: number, kind: MockSettingKind, id: number) => Promise<MockSetting | undefined>
@@ -214,7 +214,7 @@ export interface MockSettingRepository {
 }
 
 /**
- * Tenancy (issue 10): account members, workspace members, invitations, projects, account profiles
+ * Tenancy: account members, workspace members, invitations, projects, account profiles
  * and API key management. Kept apart from the original admin records so that their shapes stay
  * as they were.
  */

@@ -130,13 +130,13 @@ export interface MockService extends Audit {
   tlsPort: number | null
   deployDate: number | null
   pendingUpdate: boolean
-  // --- issue 12: as the mock-service document writes them (docs/dsl.md); absent: off ---
+  // --- dynamic responses, as the mock-service document writes them (docs/dsl.md); absent: off ---
   cors: boolean | Record<string, unknown> | null
   faults: string | Record<string, unknown> | null
   templateSeed: number | null
-  /** issue 13: `requestDsl.host` is matched against the Host header (the document's `matchHost`). */
+  /** `requestDsl.host` is matched against the Host header (the document's `matchHost`). */
   matchHost: boolean
-  /** The outbound proxy of its live pass-through (issue 7); null (or absent): direct. */
+  /** The outbound proxy of its live pass-through; null (or absent): direct. */
   proxy?: MockServiceProxy | null
 }
 
@@ -186,7 +186,7 @@ export interface Tracking {
   createdBy: string | null
 }
 
-/** A finished service clone (issue 7): the tracking `POST .../services/clone` answers. */
+/** A finished service clone: the tracking `POST .../services/clone` answers. */
 export interface CloneTracking {
   trackingId: string
   workspaceId: number
@@ -228,7 +228,7 @@ export interface ListQuery {
 }
 
 /**
- * A mock service template or configuration (issue 7): a named JSON body per workspace.
+ * A mock service template or configuration: a named JSON body per workspace.
  * Configurations hold `{configurationMap: {key: {type, value}}}`; templates the settings of a
  * mock service (`thinkTime`, `mockServiceTransactions`, ...).
  */
@@ -243,7 +243,7 @@ export interface MockSetting extends Audit {
   body: Record<string, unknown>
 }
 
-/* Tenancy (issue 10): who belongs where, invitations, projects. */
+/* Tenancy: who belongs where, invitations, projects. */
 
 /** Account roles of spec/001. */
 export const ACCOUNT_ROLES = ['owner', 'admin', 'user_manager', 'standard'] as const

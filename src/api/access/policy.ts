@@ -1,7 +1,7 @@
 import type { Route } from '../http/types.js'
 
 /*
- * Who may call what (issue 10). One rule per route, looked up by method and path; docs/roles.md
+ * Who may call what. One rule per route, looked up by method and path; docs/roles.md
  * is this table in prose, and test/e2e/platform/roles.test.ts walks every row of it.
  *
  * - `workspace`: the route names a workspace (`:workspaceId`). The caller must see it (else 404,

@@ -17,7 +17,7 @@ export function mockServiceView (m: MockService, service: Service | undefined, c
     description: m.description,
     type: m.type,
     status: m.status,
-    // issue 7: clients type these as strings: the local location when none was set
+    // Clients type these as strings: the local location when none was set
     harborId: m.harborId ?? LOCAL_HARBOR_ID,
     shipId: m.shipId ?? LOCAL_SHIP_ID,
     bridgeId: m.bridgeId,
@@ -56,14 +56,14 @@ export function mockServiceView (m: MockService, service: Service | undefined, c
     updatedDate: formattedDate(m.updated),
     createdBy: m.createdBy,
     updatedBy: m.updatedBy,
-    // --- fields existing clients of the product require (issue 7) ---
+    // --- fields existing clients of the product require ---
     httpRunnerEnabled: m.type !== 'SV',
     endpoints: [m.httpEndpoint, m.httpsEndpoint].filter((e): e is string => e !== null).map((endpoint) => ({ endpoint })),
     configurationId,
     proxy: proxyView(m.proxy),
     brokerConfig: null,
     assets: [],
-    // --- issue 12: null when off ---
+    // --- dynamic responses: null when off ---
     cors: m.cors,
     faults: m.faults,
     templateSeed: m.templateSeed,

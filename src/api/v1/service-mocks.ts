@@ -38,11 +38,11 @@ interface MockServiceInput {
   vseId?: number | null
   platformVseId?: number | null
   proxy?: ProxyInput | null
-  // issue 12, as in the mock-service document
+  // dynamic responses, as in the mock-service document
   cors?: boolean | Record<string, unknown> | null
   faults?: string | Record<string, unknown> | null
   templateSeed?: number | null
-  // issue 13, as in the mock-service document
+  // host matching and request validation, as in the mock-service document
   matchHost?: boolean | null
   validateRequests?: boolean | null
 }
@@ -176,7 +176,7 @@ async function recordResult (ctx: ApiContext, mock: MockService, status = 200): 
 
 const base = '/api/v1/workspaces/:workspaceId/service-mocks'
 
-// --- client fields of the product (issue 7): include/exclude, configuration, proxy ---
+// --- client fields of the product: include/exclude, configuration, proxy ---
 interface ClientPatch {
   includeIds?: number[]
   excludeIds?: number[]
@@ -247,7 +247,7 @@ function action (name: 'deploy' | 'configure' | 'stop'): Route['handler'] {
     const found = await mockServiceOf(ctx)
     const by = ctx.principal.user.email
     const deployer = ctx.deps.deployer
-    // issue 12: what the runtime recorded goes into the store first (a redeploy or a stop would
+    // What the runtime recorded goes into the store first (a redeploy or a stop would
     // lose it; a configure serves it). Saving adds the new transactions to an explicit list.
     const saved = await saveRecordings(ctx, found.workspace, found.mock).catch((err: unknown) => {
       // A runtime that does not answer must still be stoppable; configure and deploy refuse (503).
@@ -366,7 +366,7 @@ export const serviceMockRoutes: Route[] = [
     family: 'v1',
     handler: async (ctx) => {
       const id = ctx.params['trackingId'] ?? ''
-      // issue 7: service clones answer trackings of their own
+      // Service clones answer trackings of their own
       const cloned = await ctx.deps.store.cloneTrackings.get(id)
       if (cloned !== undefined && await findVisibleWorkspace(ctx, cloned.workspaceId) !== undefined) return { result: cloneTrackingView(cloned) }
       const tracking = await ctx.deps.store.trackings.get(id)

@@ -150,7 +150,7 @@ export function compileBodyPredicate (m: Matcher, pointer: string): BodyPredicat
         return false
       })
     }
-    // --- product DSL compatibility (issue 7) ---
+    // --- product DSL compatibility ---
     case 'matches_xml_schema': {
       if (keyKind === 'jsonpath' || keyKind === 'form') return { error: 'matches_xml_schema needs an XML body: use no key or an XPath key', at: 'matcherName' }
       const schema = compileXsd(expected)

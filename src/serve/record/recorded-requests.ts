@@ -3,7 +3,7 @@ import type { CapturedRequest, SkipListener } from './capture.js'
 import { withoutCredentials } from './credentials.js'
 
 /*
- * The merged half of a recording (issue 12): one entry per distinct request, whichever batch (and,
+ * The merged half of a recording: one entry per distinct request, whichever batch (and,
  * in a cluster, whichever replica) captured it. Recording a request again replaces its entry
  * (the newest exchange wins) and adds its latencies, never a second entry. A single runtime and
  * `understudy record` keep one inside their Recording; a cluster primary keeps one for all of

@@ -79,7 +79,7 @@ export function trackingRepository (ctx: RepoContext): TrackingRepository {
 }
 
 /**
- * Trackings of service clones (issue 7). A clone is made in one write, so its tracking is created
+ * Trackings of service clones. A clone is made in one write, so its tracking is created
  * finished, in that same write.
  *
  * @example

@@ -6,7 +6,7 @@ import { startUpstream } from '../../helpers/upstream.js'
 import { replay as replayAll, type ReplayRequest } from '../../helpers/traffic.js'
 
 /*
- * issue 12 through the platform, on real `understudy run` processes (dist/ must be built):
+ * Dynamic responses through the platform, on real `understudy run` processes (dist/ must be built):
  * a mock service in record mode (with two replicas) whose recording lands in its service, and the cors, faults and
  * templateSeed fields of mock service records.
  */
@@ -179,7 +179,7 @@ describe('platform: cors, faults and templateSeed of mock service records', () =
   })
 })
 
-describe('platform: matchHost of mock service records (issue 13)', () => {
+describe('platform: matchHost of mock service records', () => {
   it('stores matchHost and a deployed mock service routes by Host; validateRequests: true is refused, naming the field', { timeout: 90_000 }, async () => {
     const platform = await platformWithDeployer()
     const ws = platform.workspaceId

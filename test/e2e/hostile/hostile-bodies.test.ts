@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { startServer } from '../../helpers/server.js'
 
 /**
- * Issue 8: any request, whatever its size, depth or encoding, is matched or unmatched, never a 500;
+ * Any request, whatever its size, depth or encoding, is matched or unmatched, never a 500;
  * any file, however deep, is served or refused at load.
  */
 const deepArray = (depth: number): string => '['.repeat(depth) + ']'.repeat(depth)

@@ -12,7 +12,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 
 /*
- * The flows of clients written for the product (issue 7), request by request as they send them.
+ * The flows of clients written for the product, request by request as they send them.
  */
 
 const b64 = (text: string): string => Buffer.from(text).toString('base64')
@@ -47,7 +47,7 @@ async function settled (platform: TestPlatform, trackingId: string): Promise<str
   return status
 }
 
-describe('clients of the product (issue 7)', () => {
+describe('clients of the product', () => {
   it('create with ?serviceId, PATCH include/exclude, deploy by GET, poll, call endpoints[0]', { timeout: 60_000 }, async () => {
     const platform = await startTestPlatform({ deployer: (deps, dataDir) => new LocalDeployer({ store: deps.store, dataDir, log: deps.log }) })
     const { ws, serviceId, ids } = await catalog(platform)

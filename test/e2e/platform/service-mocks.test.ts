@@ -31,11 +31,11 @@ const recordFields = [
   'noMatchingRequestPreference', 'noMatchingRequestTxnId', 'mockServiceTransactions', 'httpEndpoint', 'httpsEndpoint', 'svEndpoint',
   'tags', 'groupTag', 'assetId', 'svMessage', 'registryUrl', 'svVseName', 'svVseId', 'marFileId', 'deployDate', 'exposedPorts',
   'pendingUpdate', 'isNew', 'executionMode', 'created', 'updated', 'createdDate', 'updatedDate', 'createdBy', 'updatedBy',
-  // issue 7: fields clients of the product require
+  // Fields clients of the product require
   'httpRunnerEnabled', 'endpoints', 'configurationId', 'proxy', 'brokerConfig', 'assets',
-  // issue 12: the mock-service document's cors, faults and templateSeed
+  // The mock-service document's cors, faults and templateSeed
   'cors', 'faults', 'templateSeed',
-  // issue 13: the mock-service document's matchHost (validateRequests is always false here)
+  // The mock-service document's matchHost (validateRequests is always false here)
   'matchHost', 'validateRequests',
 ]
 

@@ -221,7 +221,7 @@ describe('h2c', () => {
   })
 })
 
-describe('dribbled bodies over HTTP/2 (issue 7)', () => {
+describe('dribbled bodies over HTTP/2', () => {
   const dribbled = [{
     dsl: {
       requestDsl: { method: 'GET', path: '/trickle' },
