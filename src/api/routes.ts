@@ -47,7 +47,7 @@ export const allRoutes: readonly Route[] = [
   // Template validation, scenario states, transaction actions
   ...dynamicRoutes,
   ...recordingRoutes,
-  // /api/v1 catalog (spec/002): services, tags, transactions, assets
+  // /api/v1 catalog (the mock services specification): services, tags, transactions, assets
   ...serviceRoutes,
   ...tagRoutes,
   ...transactionRoutes,

@@ -13,7 +13,7 @@ import type {
 } from './types.js'
 import { normalizeDynamicDocument, normalizeDynamicResponse, normalizeScenario } from './normalize-dynamic.js'
 
-/** Priority of a transaction that does not set one (DESIGN.md section 3). */
+/** Priority of a transaction that does not set one (docs/decisions.md#priority-order). */
 export const DEFAULT_PRIORITY = 10
 
 /** The body as base64, the form `responseDsl.content` takes. */

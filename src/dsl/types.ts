@@ -1,10 +1,15 @@
 /**
- * The transaction DSL of spec/002 ("Transaction") with the semantics of DESIGN.md section 3.
+ * The transaction DSL of the mock services specification, with the semantics of docs/dsl.md and
+ * docs/architecture.md#matching.
  * These types describe normalized documents; hand-written files may also use the shorthands of
  * `ResponseInput` (`text`, `json`), which normalization turns into `content`.
  */
 
-/** Every matcher name the runtime understands: spec/002's list plus DESIGN.md's additions. */
+/**
+ * Every matcher name the runtime understands: the mock services specification's list, our
+ * additions `equals_json`, `equals_xml` and `matches_xml` (docs/architecture.md#matching), and the
+ * product's export's (docs/decisions.md#the-products-dsl-kept-whole).
+ */
 export const matcherNames = [
   'equals',
   'equals_insensitive',
@@ -56,7 +61,7 @@ export interface XmlNamespace {
 export interface StatusCodeCondition {
   status: number
   statusMessage?: string
-  /** A body matcher (DESIGN.md section 3 `body` rules). */
+  /** A body matcher (the `body` rules of docs/architecture.md#matching). */
   matcher: Matcher
 }
 
@@ -85,7 +90,7 @@ export interface RequestDsl {
 export const delayTypes = ['none', 'fixed', 'uniform', 'lognormal'] as const
 export type DelayType = (typeof delayTypes)[number]
 
-/** Think time, in milliseconds (DESIGN.md section 3). */
+/** Think time, in milliseconds (docs/decisions.md#think-time). */
 export interface ResponseDelay {
   type: DelayType
   duration?: number
@@ -147,7 +152,7 @@ export interface TransactionDsl {
   scenario?: ScenarioSpec
 }
 
-/** The transaction resource of spec/002; only `dsl` shapes behaviour. */
+/** The transaction resource of the mock services specification; only `dsl` shapes behaviour. */
 export interface Transaction {
   id?: number
   name: string
@@ -170,8 +175,9 @@ export interface MockServiceTransaction {
 }
 
 /**
- * A mock-service document: the fields of spec/002's mock service record that shape behaviour,
- * plus the resolved transactions. It is what `understudy run --mock` reads and `PUT /config` takes.
+ * A mock-service document: the fields of the mock services specification's mock service record that
+ * shape behaviour, plus the resolved transactions. It is what `understudy run --mock` reads and
+ * `PUT /config` takes.
  */
 export interface MockServiceDocument {
   id?: number

@@ -1,6 +1,6 @@
 /**
- * One inspection record as queries see it (DESIGN.md section 4), decoded from the ring on demand;
- * conversions to the spec/002 shapes (query.ts) start from it.
+ * One inspection record as queries see it (docs/decisions.md#inspection-ring), decoded from the
+ * ring on demand; conversions to the mock services specification shapes (query.ts) start from it.
  */
 export interface InspectionRecord {
   /** Unique and increasing per mock service; assigned by the ring. */

@@ -48,8 +48,8 @@ const FLAG_RESPONSE_TRUNCATED = 16
 const FLAG_RECORDED = 32
 
 /**
- * The inspection journal (DESIGN.md section 4): a ring bounded by record count and by bytes, O(1)
- * append, oldest evicted first, lookups by id in O(1).
+ * The inspection journal (docs/decisions.md#inspection-ring): a ring bounded by record count and by
+ * bytes, O(1) append, oldest evicted first, lookups by id in O(1).
  *
  * The request side of every record (method, URL, headers, body) is copied into one preallocated
  * byte buffer, and the fixed fields live in typed arrays: recording a request leaves no object on

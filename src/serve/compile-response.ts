@@ -30,7 +30,7 @@ export interface CompiledResponse {
 /** Chunks of a dribbled body when `chunks` is not given. */
 const DEFAULT_DRIBBLE_CHUNKS = 10
 
-/** `contentType` shorthands of DESIGN.md section 3. */
+/** `contentType` shorthands (docs/dsl.md#response-responsedsl). */
 const mimeByShorthand: Record<string, string> = {
   json: 'application/json',
   xml: 'application/xml',

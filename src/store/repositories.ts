@@ -85,11 +85,11 @@ export interface TagRepository {
   list: (accountId: number, query: ListQuery) => Promise<Page<Tag>>
   update: (accountId: number, id: number, patch: { name?: string; description?: string | null; by: string }) => Promise<Tag | undefined>
   delete: (accountId: number, id: number) => Promise<boolean>
-  /** The tags of these names, creating those that do not exist yet (spec/002: "a tag used in a request that does not exist yet is created"). */
+  /** The tags of these names, creating those that do not exist yet (the mock services specification: "a tag used in a request that does not exist yet is created"). */
   ensure: (accountId: number, names: readonly string[], by: string) => Promise<Tag[]>
 }
 
-/** Filters of the transaction list (spec/002: substring, name, service, tags, dsl type). */
+/** Filters of the transaction list (the mock services specification: substring, name, service, tags, dsl type). */
 export interface TransactionFilter {
   serviceId?: number
   /** Exact name. */
@@ -288,12 +288,12 @@ export interface Repositories {
   /** Trackings of service clones (they belong to a workspace, not to a mock service). */
   cloneTrackings: CloneTrackingRepository
   logs: LogSnapshotRepository
-  /** The sandbox each user has open per workspace (spec/002's sandbox flow). */
+  /** The sandbox each user has open per workspace (the mock services specification's sandbox flow). */
   sandboxes: SandboxRepository
   mockSettings: MockSettingRepository
   tenancy: TenancyRepository
   search: SearchRepository
-  /** API monitoring (spec/000): buckets, tests, environments, schedules, runs, revisions. */
+  /** API monitoring (the monitoring specification): buckets, tests, environments, schedules, runs, revisions. */
   monitoring: MonitoringRepository
   /** The monitoring API's OAuth 2.0 provider. */
   oauth: OAuthRepository
@@ -301,7 +301,7 @@ export interface Repositories {
 
 /**
  * The store: the repositories for reads, and `write` for changes. Every write request of the API
- * runs in one `write`, so that a failed request changes nothing (DESIGN.md section 5).
+ * runs in one `write`, so that a failed request changes nothing (docs/decisions.md#atomic-writes).
  *
  * @example
  * const service = await store.write(async (tx) => tx.services.create({ workspaceId: 1, name: 'pets', description: null, by: 'ada@example.com' }))

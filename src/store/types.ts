@@ -1,10 +1,10 @@
 import type { TransactionDsl } from '../dsl/index.js'
 
 /*
- * The control plane's records, as the store keeps them. Field names follow spec/002 (mock
- * services) and spec/001 (administration); the API layer turns them into the exact response
- * shapes. Timestamps are epoch milliseconds here; the API converts to the units each resource
- * shows (epoch seconds, ISO 8601).
+ * The control plane's records, as the store keeps them. Field names follow the mock services
+ * specification (mock services) and the administration specification (administration); the API
+ * layer turns them into the exact response shapes. Timestamps are epoch milliseconds here; the API
+ * converts to the units each resource shows (epoch seconds, ISO 8601).
  */
 
 export interface Account {
@@ -20,7 +20,7 @@ export interface User {
   firstName: string
   lastName: string
   enabled: boolean
-  /** Roles at account level (spec/001: admin, owner, standard, user_manager). */
+  /** Roles at account level (the administration specification: admin, owner, standard, user_manager). */
   accountRoles: string[]
   accountId: number
   created: number
@@ -34,7 +34,7 @@ export interface Workspace {
   enabled: boolean
   dedicatedIpsEnabled: boolean
   privateLocationsEnabled: boolean
-  /** The user who created it (spec/001 `userId`, `owner`). */
+  /** The user who created it (`userId`, `owner` in the administration specification). */
   userId: number
   created: number
   updated: number
@@ -87,7 +87,7 @@ export interface StoredTransaction extends Audit {
   dsl: TransactionDsl
 }
 
-/** spec/002 mock service record statuses: STOPPED and RUNNING are shown; the rest are ours. */
+/** Mock service record statuses of the mock services specification: STOPPED and RUNNING are shown; the rest are ours. */
 export type MockServiceStatus = 'STOPPED' | 'PENDING' | 'RUNNING' | 'FAILED'
 
 export interface MockServiceTransactionRef {
@@ -113,7 +113,7 @@ export interface MockService extends Audit {
   endpointPreference: 'HTTP' | 'HTTPS' | null
   liveSystemHost: string | null
   liveSystemPort: number | null
-  /** Integer milliseconds, as spec/002 shows. */
+  /** Integer milliseconds, as the mock services specification shows. */
   thinkTime: number | null
   capacity: number | null
   replicas: number | null
@@ -219,7 +219,7 @@ export interface Page<T> {
   total: number
 }
 
-/** Paging and sorting of list queries (spec/002 `limit`, `skip`, `sort`). */
+/** Paging and sorting of list queries (`limit`, `skip`, `sort`: docs/decisions.md#lists). */
 export interface ListQuery {
   limit: number
   skip: number
@@ -245,10 +245,10 @@ export interface MockSetting extends Audit {
 
 /* Tenancy: who belongs where, invitations, projects. */
 
-/** Account roles of spec/001. */
+/** Account roles of the administration specification. */
 export const ACCOUNT_ROLES = ['owner', 'admin', 'user_manager', 'standard'] as const
 export type AccountRole = typeof ACCOUNT_ROLES[number]
-/** Workspace roles of spec/001, strongest first. */
+/** Workspace roles of the administration specification, strongest first. */
 export const WORKSPACE_ROLES = ['manager', 'tester', 'viewer'] as const
 export type WorkspaceRole = typeof WORKSPACE_ROLES[number]
 
@@ -272,7 +272,7 @@ export interface WorkspaceMember {
   updated: number
 }
 
-/** The account fields spec/001 shows beyond id and name. */
+/** The account fields the administration specification shows beyond id and name. */
 export interface AccountProfile {
   id: number
   description: string | null

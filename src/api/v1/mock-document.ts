@@ -4,8 +4,8 @@ import { importOffThread } from '../import-off-thread.js'
 import type { AssetFiles, MockService, Repositories, StoredTransaction } from '../../store/index.js'
 
 /**
- * The document `understudy run` serves for a mock service (DESIGN.md section 5: "the mock-service
- * document (record + resolved transactions)"):
+ * The document `understudy run` serves for a mock service (docs/decisions.md#mock-service-document:
+ * the record plus its resolved transactions):
  * - TRANSACTIONAL: the transactions of `mockServiceTransactions` (with their priorities), or, when
  *   the list is empty, every transaction of the service; `noMatchingRequestTxnId` is added when it
  *   is not among them, so that it can answer unmatched requests.

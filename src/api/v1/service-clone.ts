@@ -39,7 +39,7 @@ const readClone = validatorOf<CloneInput>({
   },
 })
 
-/** The tracking object of spec/002 for a finished clone. */
+/** The tracking object of the mock services specification for a finished clone. */
 export function cloneTrackingView (t: CloneTracking) {
   return {
     trackingId: t.trackingId,

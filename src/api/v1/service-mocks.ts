@@ -241,7 +241,7 @@ async function update (ctx: ApiContext): Promise<HandlerResult> {
   return recordResult(ctx, updated ?? mock, 201)
 }
 
-/** deploy, configure and stop: spec/002 shows GET; POST is accepted too. */
+/** deploy, configure and stop: the mock services specification shows GET; POST is accepted too. */
 function action (name: 'deploy' | 'configure' | 'stop'): Route['handler'] {
   return async (ctx) => {
     const found = await mockServiceOf(ctx)
@@ -268,10 +268,11 @@ function action (name: 'deploy' | 'configure' | 'stop'): Route['handler'] {
 }
 
 /**
- * Mock services (spec/002 "service-mocks"): create (TRANSACTIONAL with `mockServiceTransactions`
- * `[{txnId, priority}]`, or SV from an asset), get, list (by `serviceId`), update (PUT, and PATCH
- * as a partial update, DESIGN.md 5b), delete (stops first; 204), and the deploy, configure and
- * stop actions, which answer tracking objects.
+ * Mock services (the mock services specification, docs/api.md#mock-services): create (TRANSACTIONAL
+ * with `mockServiceTransactions` `[{txnId, priority}]`, or SV from an asset), get, list (by
+ * `serviceId`), update (PUT, and PATCH as a partial update, docs/decisions.md#partial-updates),
+ * delete (stops first; 204), and the deploy, configure and stop actions, which answer tracking
+ * objects.
  */
 export const serviceMockRoutes: Route[] = [
   {

@@ -153,7 +153,7 @@ export const transactionDslSchema: SchemaObject = {
     requestDsl: requestDslSchema,
     responseDsl: responseDslSchema,
     sampleBody: { type: ['string', 'null'] },
-    // carried by converted (imported) transactions of spec/002
+    // carried by converted (imported) transactions of the mock services specification
     nativeId: { type: ['string', 'null'] },
     // --- product DSL compatibility ---
     redirectUrl: { type: ['string', 'null'] },
@@ -164,7 +164,7 @@ export const transactionDslSchema: SchemaObject = {
   },
 }
 
-/** A transaction: the resource of spec/002, or a bare `dsl` object standing for one. */
+/** A transaction: the resource of the mock services specification, or a bare `dsl` object standing for one. */
 export const transactionSchema: SchemaObject = {
   $id: 'understudy:transaction',
   type: 'object',

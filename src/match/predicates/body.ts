@@ -38,9 +38,9 @@ class StructuredBodyPredicate implements Predicate {
 }
 
 /**
- * Compiles a body matcher (DESIGN.md section 3): without `key` it applies to the whole body; a
- * `$` key is a JSONPath and a `/` key an XPath whose selections the matcher applies to; any other
- * key names a form field (urlencoded or multipart).
+ * Compiles a body matcher (docs/architecture.md#matching): without `key` it applies to the whole
+ * body; a `$` key is a JSONPath and a `/` key an XPath whose selections the matcher applies to; any
+ * other key names a form field (urlencoded or multipart).
  *
  * @example
  * compileBodyPredicate({ key: '$.type', matcherName: 'equals', matchingValue: 'order' }, '/dsl/requestDsl/body/0')

@@ -23,8 +23,9 @@ export interface RecordedRequest {
 }
 
 /**
- * The HAR importer (importers/har), injected: the runtime may not import importers/ (DESIGN.md
- * section 2), and a runtime that never records does not load them.
+ * The HAR importer (importers/har), injected: the runtime may not import importers/
+ * (docs/architecture.md#layout-and-boundaries), and a runtime that never records does not load
+ * them.
  */
 export type HarImporter = (input: { bytes: Uint8Array; fileName: string }) => { document: { transactions: readonly Transaction[] } }
 export type LoadHarImporter = () => Promise<HarImporter>

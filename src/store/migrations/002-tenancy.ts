@@ -1,8 +1,8 @@
 import type { Migration } from './types.js'
 
 /*
- * Tenancy: users in several accounts, workspace members with workspace roles,
- * invitations, projects, revocable API keys and the account fields spec/001 shows.
+ * Tenancy: users in several accounts, workspace members with workspace roles, invitations,
+ * projects, revocable API keys and the account fields the administration specification shows.
  *
  * - `account_members` is the truth about who belongs to which account with which roles;
  *   `users.account_id` / `users.account_roles` stay as the user's first ("home") account so that

@@ -26,8 +26,8 @@ const logs = defineTable<LogSnapshot>('log_snapshots', 'logId', {
 }, true)
 
 /**
- * Trackings of deploy, configure and stop (spec/002 "Tracking object"), keyed by their string id.
- * They belong to their mock service and go with it.
+ * Trackings of deploy, configure and stop (the mock services specification, docs/api.md#trackings),
+ * keyed by their string id. They belong to their mock service and go with it.
  *
  * @example
  * await trackingRepository(ctx).update(id, { status: 'FINISHED', ended: Date.now() })
