@@ -5,7 +5,7 @@ import type { Dispatcher } from 'undici'
 import { compileProxyTarget, type CompiledOutbound, type ProxyTarget } from './proxy.js'
 
 /**
- * A transaction's response, precomputed at compile time (STYLE.md hot-path rule 1): status, header
+ * A transaction's response, precomputed at compile time (docs/architecture.md#hot-path): status, header
  * arrays for HTTP/1.1 and HTTP/2, body Buffer and its content-length.
  */
 export interface CompiledResponse {

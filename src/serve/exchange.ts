@@ -407,7 +407,7 @@ export class Exchange {
     this.complete(0, [], null, false, true)
   }
 
-  /** Writes the precomputed response (STYLE.md hot-path rule 4: synchronous, prebuilt). */
+  /** Writes the precomputed response (docs/architecture.md#hot-path: synchronous, prebuilt). */
   flush (): void {
     const response = this.response as ServedResponse
     const res = this.res

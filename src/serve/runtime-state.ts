@@ -9,7 +9,7 @@ import type { LiveRecorder } from './record/capture.js'
 /**
  * The state a runtime's request handler reads. `mock` is the only mutable member: a reload
  * replaces it with a new immutable snapshot, so requests in flight finish on the one they began
- * with (STYLE.md hot-path rule 10).
+ * with (docs/architecture.md#hot-path, "swap, do not mutate").
  */
 export interface RuntimeState {
   mock: CompiledMock
