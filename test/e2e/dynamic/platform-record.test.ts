@@ -4,6 +4,7 @@ import { LocalDeployer } from '../../../src/deploy/index.js'
 import { startTestPlatform, type TestPlatform } from '../../helpers/platform.js'
 import { startUpstream } from '../../helpers/upstream.js'
 import { replay as replayAll, type ReplayRequest } from '../../helpers/traffic.js'
+import { untilTrackingEnds } from '../../helpers/tracking.js'
 
 /*
  * Dynamic responses through the platform, on real `understudy run` processes (dist/ must be built):
@@ -32,12 +33,7 @@ async function act (platform: TestPlatform, path: string, action: 'deploy' | 'co
   const res = await platform.request(`${path}/${action}`)
   const tracking = await json<{ trackingId: string; status: string }>(res)
   if (tracking.error !== null) throw new Error(`${action}: ${tracking.error.message}`)
-  let status = tracking.result.status
-  for (let i = 0; i < 300 && status !== 'FINISHED' && status !== 'FAILED'; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 100))
-    status = (await json<{ status: string }>(await platform.request(`/api/v1/trackings/${tracking.result.trackingId}`))).result.status
-  }
-  return status
+  return await untilTrackingEnds(async () => (await json<{ status: string }>(await platform.request(`/api/v1/trackings/${tracking.result.trackingId}`))).result.status)
 }
 
 describe('platform: record mode', () => {

@@ -8,6 +8,7 @@ import { startTestPlatform, type TestPlatform } from '../../helpers/platform.js'
 import { envelope, expectError, foreignWorkspace, formOf } from './catalog-helpers.js'
 import { startCli } from '../../helpers/cli.js'
 import { tempDir } from '../../helpers/temp-dir.js'
+import { untilTrackingEnds } from '../../helpers/tracking.js'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 
@@ -39,12 +40,7 @@ async function catalog (platform: TestPlatform) {
 }
 
 async function settled (platform: TestPlatform, trackingId: string): Promise<string> {
-  let status = 'PENDING'
-  for (let i = 0; i < 200 && status !== 'FINISHED' && status !== 'FAILED'; i++) {
-    status = (await envelope<{ status: string }>(await platform.request(`/api/v1/trackings/${trackingId}`))).result.status
-    if (status !== 'FINISHED' && status !== 'FAILED') await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  return status
+  return await untilTrackingEnds(async () => (await envelope<{ status: string }>(await platform.request(`/api/v1/trackings/${trackingId}`))).result.status)
 }
 
 describe('clients of the product', () => {

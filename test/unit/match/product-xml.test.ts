@@ -131,7 +131,8 @@ describe('matches_xml_schema: libxml2', () => {
     const req = request('POST', '/', {}, big)
     const started = Date.now()
     expect(await matchPrepared(m, req)).toBeUndefined()
-    expect(Date.now() - started).toBeLessThan(2000)
+    // a bound on hanging, far above the usual time, not a speed figure (the test machine is shared); the diagnosis below is what shows the body was not validated
+    expect(Date.now() - started).toBeLessThan(10_000)
     expect(m.diagnose(req, 1)[0]?.failed[0]?.actual).toMatch(/not validated: larger than \d+ bytes/)
   })
 
