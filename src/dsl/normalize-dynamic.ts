@@ -2,7 +2,7 @@ import type { DocumentInput, DslInput, ResponseDslInput } from './input-types.js
 import type { CorsSpec, FaultSpec, FaultType, MockServiceDocument, PostServeCall, ResponseDsl, ScenarioSpec, TransactionDsl } from './types.js'
 
 /*
- * Normalization of the issue-12 fields (templates, faults, webhooks, scenarios, CORS), kept apart
+ * Normalization of the dynamic-response fields (templates, faults, webhooks, scenarios, CORS), kept apart
  * from normalize.ts so that the fixed-answer DSL stays readable on its own.
  */
 

@@ -47,7 +47,7 @@ interface MockServiceInput {
   validateRequests?: boolean | null
 }
 
-/** The issue-12 fields, with the schemas of the mock-service document (docs/dsl.md). */
+/** The dynamic-response fields, with the schemas of the mock-service document (docs/dsl.md). */
 const documentProperties = mockServiceDocumentSchema['properties'] as Record<string, unknown>
 
 const nullableInt = (min: number, max?: number) => ({ type: ['integer', 'null'], minimum: min, ...(max === undefined ? {} : { maximum: max }) })
