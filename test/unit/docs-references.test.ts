@@ -3,9 +3,10 @@ import { join, relative, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 
 /*
- * Comments point at docs/ by file and section (`docs/decisions.md#capacity`), and ESLint's
- * boundary messages at docs/architecture.md: every such reference names a page and a heading that
- * exist, so that a renamed heading cannot leave the code pointing nowhere.
+ * Comments of the code, tests and benches point at docs/ by file and section
+ * (`docs/decisions.md#capacity`), and ESLint's boundary messages at docs/architecture.md: every
+ * such reference names a page and a heading that exist, so that a renamed heading cannot leave
+ * the code pointing nowhere.
  */
 
 const root = resolve(import.meta.dirname, '../..')
@@ -30,7 +31,7 @@ function anchorsOf (page: string): Set<string> {
   return new Set([...text.matchAll(/^#{1,6} (.+)$/gm)].map((m) => anchorOf(m[1] ?? '')))
 }
 
-const sources = [...filesUnder('src', /\.ts$/), ...filesUnder('ui/src', /\.tsx?$/), 'eslint.config.js']
+const sources = [...filesUnder('src', /\.ts$/), ...filesUnder('ui/src', /\.tsx?$/), ...filesUnder('test', /\.ts$/), ...filesUnder('bench', /\.ts$/), 'eslint.config.js']
 const references = sources.flatMap((file) => [...readFileSync(join(root, file), 'utf8').matchAll(/docs\/([\w/-]+\.md)(?:#([\w-]+))?/g)]
   .map((m) => ({ file, page: `docs/${m[1] ?? ''}`, anchor: m[2] })))
 

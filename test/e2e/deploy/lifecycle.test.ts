@@ -8,7 +8,7 @@ import { createMock } from '../../helpers/fake-store.js'
 
 /*
  * The local deployer driving real `understudy run` processes (dist/src/cli/main.js): deploy,
- * stop, failures, restarts after a crash, HTTPS, replicas (DESIGN.md section 5).
+ * stop, failures, restarts after a crash, HTTPS, replicas (docs/deploy.md).
  */
 
 interface Envelope<T> { result: T, error: { code: string, message: string } | null }

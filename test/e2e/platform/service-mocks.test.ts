@@ -41,7 +41,7 @@ const recordFields = [
 ]
 
 describe('mock services (service-mocks)', () => {
-  it('creates a transactional mock service with every field of the spec/002 record', async () => {
+  it('creates a transactional mock service with every field of the mock service record (docs/api.md#mock-services)', async () => {
     const platform = await startTestPlatform()
     const { serviceId, txnIds, base } = await catalog(platform)
     const res = await platform.request(base, {

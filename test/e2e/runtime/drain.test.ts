@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { startServer } from '../../helpers/server.js'
 import { waitFor } from '../../helpers/wait.js'
 
-/* Runtime close (what SIGTERM does, DESIGN.md section 1): in-flight requests finish, then it closes. */
+/* Runtime close (what SIGTERM does, docs/architecture.md#start-up-contract): in-flight requests finish, then it closes. */
 
 const slow = (ms: number) => [{ dsl: { requestDsl: { method: 'GET', path: '/slow' }, responseDsl: { text: 'done', responseDelay: { type: 'fixed', duration: ms } } } }]
 

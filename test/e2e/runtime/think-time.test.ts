@@ -4,7 +4,7 @@ import { startServer } from '../../helpers/server.js'
 import { waitFor } from '../../helpers/wait.js'
 
 /*
- * Think time (DESIGN.md section 3): `responseDsl.responseDelay` per transaction, `thinkTime` per
+ * Think time (docs/decisions.md#think-time): `responseDsl.responseDelay` per transaction, `thinkTime` per
  * mock service, the transaction's own winning; timers only. Lower bounds allow 10 ms of timer
  * slack; upper bounds are generous for a loaded 2-core machine.
  */
