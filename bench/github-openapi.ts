@@ -1,7 +1,7 @@
 // npm run bench:import: imports GitHub's REST API description (@octokit/openapi, 13 MB, fetched
 // once into node_modules/.cache: scripts/github-description.ts) in this
 // fresh process, reports time and peak RSS, then serves the result with the runtime and calls
-// every operation once, reporting how many were answered. Issue 3 targets: < 10 s, < 1 GiB.
+// every operation once, reporting how many were answered. Targets: < 10 s, < 1 GiB.
 import { readFileSync } from 'node:fs'
 import { importOpenApi } from '../importers/openapi/index.js'
 import { matchPath, serverBase } from '../importers/openapi/paths.js'

@@ -1,4 +1,4 @@
-// A realistic HAR of N entries for the import and upload benchmarks (issue 8): varied paths of
+// A realistic HAR of N entries for the import and upload benchmarks: varied paths of
 // several resources with ids, query strings, JSON and form request bodies, request and
 // response headers, JSON, HTML and binary answers, some repeated requests. Deterministic.
 //

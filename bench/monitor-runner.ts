@@ -1,4 +1,4 @@
-// Issue 11's runner figure: request steps per second of the monitoring runner (src/monitor)
+// The monitoring runner's figure: request steps per second of the monitoring runner (src/monitor)
 // against a local target. The target is bare node:http in a child process (pinned to CPU 0 where
 // taskset exists); the runner runs in this process. Each test has STEPS request steps, each with a
 // JSON assertion, a status assertion and a variable (substituted into the next step's URL);

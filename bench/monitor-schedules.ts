@@ -1,4 +1,4 @@
-// Issue 11's figure: 50 scheduled tests add no measurable latency to the monitoring API. The
+// The monitoring schedules' figure: 50 scheduled tests add no measurable latency to the monitoring API. The
 // platform (one process, pinned to CPU 1) holds 50 tests, each one request step against a local
 // node:http target; autocannon (CPU 0) reads a test's detail view, first with no schedule, then
 // with a "1m" schedule on each of the 50 tests. BENCH_SCHEDULE_SCALE divides the interval so that

@@ -1,4 +1,4 @@
-// Issue 28's list figures (`npm run bench:platform -- --only lists`, or `npx tsx bench/platform-lists.ts`):
+// The transaction list figures (`npm run bench:platform -- --only lists`, or `npx tsx bench/platform-lists.ts`):
 // GET /api/v1/workspaces/{id}/transactions at 500 and at 50,000 transactions, through the real HTTP
 // handler, the two stores measured in alternating rounds of one run. Reported per size: ms per list
 // call (the first page, a walk through every page, the first page of one service), the longest

@@ -1,7 +1,7 @@
-// npm run bench:platform: issue 4's figures. (1) Throughput of scenario S1 served by a mock service
+// npm run bench:platform: the platform's figures. (1) Throughput of scenario S1 served by a mock service
 // the platform deployed, against `understudy run` alone with the same document, alternating, in
 // one run (target: within 10%). (2) Time from `deploy` to a FINISHED tracking for a mock service
-// of 1,000 transactions (target: under 3 s). (3) Issue 28: listing transactions at 500 and at
+// of 1,000 transactions (target: under 3 s). (3) Listing transactions at 500 and at
 // 50,000 rows (bench/platform-lists.ts). `--only lists` or `--only deploy` runs one part.
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'

@@ -1,4 +1,4 @@
-// npm run bench:search: issue 10's figure. POST /api/v4/search over 100,000 transactions in one
+// npm run bench:search: the search figure. POST /api/v4/search over 100,000 transactions in one
 // workspace: a substring filter on the name, ordered by -updated, limit=50 (target: under 50 ms),
 // through the real HTTP handler (authentication, roles, compile, one SQL query, envelope).
 import http from 'node:http'

@@ -1,4 +1,4 @@
-// npx tsx bench/upload.ts [--entries 61000] [--file x.har] [--convert] [--profile DIR]: issue 8's figures for a
+// npx tsx bench/upload.ts [--entries 61000] [--file x.har] [--convert] [--profile DIR]: the figures for a
 // large HAR upload to the platform (built dist/). While the file is uploaded, imported and
 // stored (`POST /api/v1/workspaces/1/transactions`, or `/transactions/convert` with --convert), a
 // worker thread of this process asks `GET /api/v4/web/version` every 10 ms; reported: the upload's

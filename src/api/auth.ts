@@ -45,10 +45,10 @@ function unauthorized (message: string): UnderstudyError {
 }
 
 /**
- * HTTP Basic authentication with an API key (`<key id>:<secret>`, spec/001 "Authentication").
- * Verified secrets are cached by key id and a digest of the secret; the key, its user and the
- * user's account memberships are read on every request, so a revoked key, a disabled user or a
- * removed membership is refused at once (issue 10).
+ * HTTP Basic authentication with an API key (`<key id>:<secret>`, the administration specification,
+ * docs/api.md#authentication-and-throttling). Verified secrets are cached by key id and a digest of
+ * the secret; the key, its user and the user's account memberships are read on every request, so a
+ * revoked key, a disabled user or a removed membership is refused at once.
  *
  * An unknown key id costs the same scrypt as a known id with a wrong secret (a hash of a random
  * secret, made when the authenticator is, stands in), so key ids cannot be told apart by timing.

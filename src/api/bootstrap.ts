@@ -46,12 +46,12 @@ export function checkBootstrapKey (options: Pick<BootstrapOptions, 'apiKeyId' | 
 }
 
 /**
- * The bootstrap of DESIGN.md section 1: on an empty store, one account, one workspace and one
- * admin user with an API key. The key is `UNDERSTUDY_API_KEY_ID`:`UNDERSTUDY_API_KEY_SECRET` when
- * both are set; otherwise one is generated and written to `<data-dir>/bootstrap-credentials.json`
- * (mode 0600). On a store that already has an account, nothing is created, except that a key given
- * in the environment and not known yet is added to the admin user (so that CI can set the key of
- * an existing data dir).
+ * The bootstrap of docs/architecture.md#start-up-contract: on an empty store, one account, one
+ * workspace and one admin user with an API key. The key is
+ * `UNDERSTUDY_API_KEY_ID`:`UNDERSTUDY_API_KEY_SECRET` when both are set; otherwise one is generated
+ * and written to `<data-dir>/bootstrap-credentials.json` (mode 0600). On a store that already has
+ * an account, nothing is created, except that a key given in the environment and not known yet is
+ * added to the admin user (so that CI can set the key of an existing data dir).
  *
  * @example
  * const outcome = await bootstrap(store, { dataDir: './data' })

@@ -3,10 +3,11 @@ import { LOCAL_LOCATION } from '../store/index.js'
 
 /**
  * The platform's one location: the local runtime host where its deployer starts mock services
- * (DESIGN.md section 5). Its id starts with `harbor-`, as private locations do in spec/001, and it
- * carries the fields clients read from /api/v1 (`/workspaces/{ws}/locations`: `harborId`,
- * `shipId`, `shipName`, `kubernetes`, `metadata.portRange`) and /api/v4 (workspace detail:
- * `purposes.serviceMock`, `limits`). Mock service records answer these ids when none was set.
+ * (docs/decisions.md#one-location). Its id starts with `harbor-`, as private locations do in the
+ * administration specification, and it carries the fields clients read from /api/v1
+ * (`/workspaces/{ws}/locations`: `harborId`, `shipId`, `shipName`, `kubernetes`,
+ * `metadata.portRange`) and /api/v4 (workspace detail: `purposes.serviceMock`, `limits`). Mock
+ * service records answer these ids when none was set.
  */
 export const LOCAL_HARBOR_ID = LOCAL_LOCATION.id
 export const LOCAL_SHIP_ID = 'ship-local'

@@ -5,7 +5,7 @@ import { stringify } from 'yaml'
  * whole input, which for a 100,000-entry HAR took minutes and over a GiB. Each transaction is
  * written by `blockItem` below when every value in it is one the yaml library would write in a
  * way this module reproduces exactly (most are), and by the library otherwise, so the text is the
- * same either way; writing through the library cost 60 % of a 100,000-entry import (issue 8).
+ * same either way; writing through the library cost 60 % of a 100,000-entry import.
  *
  * @example
  * documentYaml({ transactions: [{ name: 'GET /a' }] }) // 'transactions:\n  - name: GET /a\n'

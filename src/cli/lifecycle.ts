@@ -24,9 +24,9 @@ export interface StartServingParams {
 
 /**
  * Starts the runtime and, with `adminPort`, its admin listener; then writes the ready lines. The
- * first line is exactly `listening on http://HOST:PORT` (DESIGN.md section 1); the others name
- * their listener without repeating that phrase, so that a client looking for it finds the main
- * port.
+ * first line is exactly `listening on http://HOST:PORT` (docs/architecture.md#start-up-contract);
+ * the others name their listener without repeating that phrase, so that a client looking for it
+ * finds the main port.
  */
 export async function startServing (params: StartServingParams): Promise<Serving> {
   const { options, log } = params
@@ -107,8 +107,8 @@ export function writeReadyLines (out: NodeJS.WritableStream, urls: Runtime['urls
 }
 
 /**
- * SIGTERM and SIGINT drain in-flight requests, then exit 0 (DESIGN.md section 1); a second
- * signal exits at once with 1.
+ * SIGTERM and SIGINT drain in-flight requests, then exit 0
+ * (docs/architecture.md#start-up-contract); a second signal exits at once with 1.
  */
 export function exitOnSignals (stop: () => Promise<void>, log: Logger): void {
   let signalled = false

@@ -6,7 +6,7 @@ export class UsageError extends Error {
   override readonly name = 'UsageError'
 }
 
-/** Exit codes of every command (DESIGN.md section 1: non-zero with a one-line reason). */
+/** Exit codes of every command (docs/architecture.md#start-up-contract: non-zero with a one-line reason). */
 export const exitCodes = {
   ok: 0,
   /** A bad file, a port in use, an unreadable certificate: the command could not do its job. */

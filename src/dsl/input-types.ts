@@ -11,7 +11,7 @@ export interface MatcherInput {
   matcherName: MatcherName
   matchingValue?: string
   optional?: boolean
-  // --- product DSL compatibility (issue 7) ---
+  // --- product DSL compatibility ---
   sampleBody?: string | null
   namespaces?: Array<{ prefix: string; uri: string }> | null
   cdataXpath?: string | null
@@ -65,7 +65,7 @@ export interface ResponseDslInput {
   json?: unknown
   failoverEnabled?: boolean | null
   statusCodeConditions?: StatusCodeConditionInput[] | null
-  // issue 12
+  // dynamic responses
   template?: boolean | null
   templated?: boolean | null
   fault?: string | { type: string; probability?: number } | null
@@ -82,7 +82,7 @@ export interface DslInput {
   redirectUrl?: string | null
   failoverEnabled?: boolean | null
   statusCodeConditions?: StatusCodeConditionInput[] | null
-  // issue 12
+  // dynamic responses
   scenario?: {
     name: string
     requiredState?: string | null
@@ -119,13 +119,13 @@ export interface DocumentInput {
   endpointPreference?: string | null
   mockServiceTransactions?: Array<number | { txnId: number; priority?: number | null }> | null
   transactions?: unknown[]
-  // issue 12
+  // dynamic responses
   cors?: boolean | { origins?: string[]; methods?: string[]; headers?: string[]; credentials?: boolean; maxAge?: number | null } | null
   faults?: string | { type: string; probability?: number } | null
   templateSeed?: number | null
-  // issue 13
+  // host matching and request validation
   validateRequests?: boolean | null
   matchHost?: boolean | null
-  // issue 7
+  // product DSL compatibility
   proxy?: { proxyUrl: string; nonProxyHosts?: string | null; username?: string | null; password?: string | null } | null
 }

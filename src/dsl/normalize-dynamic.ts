@@ -2,7 +2,7 @@ import type { DocumentInput, DslInput, ResponseDslInput } from './input-types.js
 import type { CorsSpec, FaultSpec, FaultType, MockServiceDocument, PostServeCall, ResponseDsl, ScenarioSpec, TransactionDsl } from './types.js'
 
 /*
- * Normalization of the issue-12 fields (templates, faults, webhooks, scenarios, CORS), kept apart
+ * Normalization of the dynamic-response fields (templates, faults, webhooks, scenarios, CORS), kept apart
  * from normalize.ts so that the fixed-answer DSL stays readable on its own.
  */
 
@@ -65,7 +65,7 @@ export function normalizeDynamicDocument (fields: DocumentInput, doc: MockServic
   const faults = normalizeFault(fields.faults)
   if (faults !== undefined) doc.faults = faults
   if (typeof fields.templateSeed === 'number') doc.templateSeed = fields.templateSeed
-  // issue 13: only `true` is kept, so that a document without them reads as before
+  // Only `true` is kept, so that a document without them reads as before
   if (fields.validateRequests === true) doc.validateRequests = true
   if (fields.matchHost === true) doc.matchHost = true
 }

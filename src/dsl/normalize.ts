@@ -13,7 +13,7 @@ import type {
 } from './types.js'
 import { normalizeDynamicDocument, normalizeDynamicResponse, normalizeScenario } from './normalize-dynamic.js'
 
-/** Priority of a transaction that does not set one (DESIGN.md section 3). */
+/** Priority of a transaction that does not set one (docs/decisions.md#priority-order). */
 export const DEFAULT_PRIORITY = 10
 
 /** The body as base64, the form `responseDsl.content` takes. */
@@ -56,7 +56,7 @@ export function normalizeTransaction (input: TransactionInput | DslInput, index:
   if (text(raw.link) !== undefined) txn.link = raw.link as string
   if (text(dslIn.type) !== undefined) txn.dsl.type = dslIn.type as string
   if (text(dslIn.sampleBody) !== undefined) txn.dsl.sampleBody = dslIn.sampleBody as string
-  // --- product DSL compatibility (issue 7) ---
+  // --- product DSL compatibility ---
   if (text(dslIn.redirectUrl) !== undefined) txn.dsl.redirectUrl = dslIn.redirectUrl as string
   if (typeof dslIn.failoverEnabled === 'boolean') txn.dsl.failoverEnabled = dslIn.failoverEnabled
   const conditions = normalizeConditions(dslIn.statusCodeConditions)
@@ -88,7 +88,7 @@ function normalizeMatcher (m: MatcherInput): Matcher {
   if (m.key !== undefined) out.key = m.key
   if (m.matchingValue !== undefined) out.matchingValue = m.matchingValue
   if (m.optional === true) out.optional = true
-  // --- product DSL compatibility (issue 7) ---
+  // --- product DSL compatibility ---
   if (text(m.sampleBody) !== undefined) out.sampleBody = m.sampleBody as string
   if (Array.isArray(m.namespaces) && m.namespaces.length > 0) out.namespaces = m.namespaces.map((n) => ({ prefix: n.prefix, uri: n.uri }))
   if (text(m.cdataXpath) !== undefined) out.cdataXpath = m.cdataXpath as string
@@ -145,7 +145,7 @@ function normalizeResponse (r: ResponseDslInput): ResponseDsl {
     const delay = normalizeDelay(r.responseDelay)
     out.responseDelay = delay.type === 'none' ? noneDelay(delay) : delay
   }
-  // --- product DSL compatibility (issue 7) ---
+  // --- product DSL compatibility ---
   if (typeof r.failoverEnabled === 'boolean') out.failoverEnabled = r.failoverEnabled
   const conditions = normalizeConditions(r.statusCodeConditions)
   if (conditions !== undefined) out.statusCodeConditions = conditions
@@ -168,7 +168,7 @@ export function normalizeDelay (d: DelayInput): ResponseDelay {
     const v = d[key]
     if (v !== undefined) out[key] = v
   }
-  // --- product DSL compatibility (issue 7) ---
+  // --- product DSL compatibility ---
   if (typeof d.chunks === 'number') out.chunks = d.chunks
   if (typeof d.dribbled === 'boolean') out.dribbled = d.dribbled
   return out

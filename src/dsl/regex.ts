@@ -52,7 +52,7 @@ const leadingInlineFlags = /^\(\?([ims]+)\)/
 
 /**
  * Compiles a user regex once, at load time. With `whole`, the pattern must match the entire value
- * (DESIGN.md section 3: `matches` is a whole-value match). Returns a RegexRejection instead of
+ * (docs/decisions.md#whole-value-regex). Returns a RegexRejection instead of
  * throwing, so that callers can name the failing field.
  *
  * @example

@@ -1,5 +1,5 @@
 /*
- * Size bounds of response templates (DESIGN.md section 7, docs/limits.md). The runtime checks them
+ * Size bounds of response templates (docs/limits.md#response-templates). The runtime checks them
  * on every call of a helper; template-check.ts checks the literal arguments of a template once, at
  * load, so that `{{faker 'string.alpha' 20000000}}` is refused before it is ever served.
  */

@@ -3,7 +3,7 @@ import { checkFakerArguments, fakerMethodOf, unknownArgument } from './faker-cat
 import { checkSize, unreachableNames } from './template-bounds.js'
 
 /*
- * Template syntax of `template: true` responses and `postServe` bodies (issue 12), checked without
+ * Template syntax of `template: true` responses and `postServe` bodies, checked without
  * the runtime: the control plane validates templates with it, the runtime compiles what it parsed.
  */
 

@@ -1,10 +1,15 @@
 /**
- * The transaction DSL of spec/002 ("Transaction") with the semantics of DESIGN.md section 3.
+ * The transaction DSL of the mock services specification, with the semantics of docs/dsl.md and
+ * docs/architecture.md#matching.
  * These types describe normalized documents; hand-written files may also use the shorthands of
  * `ResponseInput` (`text`, `json`), which normalization turns into `content`.
  */
 
-/** Every matcher name the runtime understands: spec/002's list plus DESIGN.md's additions. */
+/**
+ * Every matcher name the runtime understands: the mock services specification's list, our
+ * additions `equals_json`, `equals_xml` and `matches_xml` (docs/architecture.md#matching), and the
+ * product's export's (docs/decisions.md#the-products-dsl-kept-whole).
+ */
 export const matcherNames = [
   'equals',
   'equals_insensitive',
@@ -18,7 +23,7 @@ export const matcherNames = [
   'equals_json',
   'equals_xml',
   'matches_xml',
-  // --- product DSL compatibility (issue 7) ---
+  // --- product DSL compatibility ---
   'matches_xml_schema',
   'matches_xml_cdata',
 ] as const
@@ -33,7 +38,7 @@ export interface Matcher {
   matchingValue?: string
   /** Also holds when the item is absent. */
   optional?: boolean
-  // --- product DSL compatibility (issue 7): fields the product's export carries on matchers ---
+  // --- product DSL compatibility: fields the product's export carries on matchers ---
   /** An example value, kept for round trips; never matched. */
   sampleBody?: string
   /** Prefixes usable in an XPath `key` or `matchingValue` (and in `cdataXpath`). */
@@ -52,11 +57,11 @@ export interface XmlNamespace {
   uri: string
 }
 
-/** Chooses the response status by a condition on the request (issue 7): the first that holds wins. */
+/** Chooses the response status by a condition on the request: the first that holds wins. */
 export interface StatusCodeCondition {
   status: number
   statusMessage?: string
-  /** A body matcher (DESIGN.md section 3 `body` rules). */
+  /** A body matcher (the `body` rules of docs/architecture.md#matching). */
   matcher: Matcher
 }
 
@@ -85,7 +90,7 @@ export interface RequestDsl {
 export const delayTypes = ['none', 'fixed', 'uniform', 'lognormal'] as const
 export type DelayType = (typeof delayTypes)[number]
 
-/** Think time, in milliseconds (DESIGN.md section 3). */
+/** Think time, in milliseconds (docs/decisions.md#think-time). */
 export interface ResponseDelay {
   type: DelayType
   duration?: number
@@ -93,7 +98,7 @@ export interface ResponseDelay {
   upper?: number
   median?: number
   sigma?: number
-  // --- product DSL compatibility (issue 7) ---
+  // --- product DSL compatibility ---
   /** With `dribbled`: the body is sent in this many chunks spread over the delay. */
   chunks?: number
   /** Slow-network simulation: the body trickles out over the delay instead of waiting first. */
@@ -118,11 +123,11 @@ export interface ResponseDsl {
   content?: string
   charset?: string
   responseDelay?: ResponseDelay
-  // --- product DSL compatibility (issue 7) ---
+  // --- product DSL compatibility ---
   /** Kept for round trips (docs/dsl.md). */
   failoverEnabled?: boolean
   statusCodeConditions?: StatusCodeCondition[]
-  // --- issue 12: dynamic responses (see "Beyond fixed answers" below) ---
+  // --- dynamic responses (see "Beyond fixed answers" below) ---
   /** Body, headers and status message are Handlebars templates. */
   template?: boolean
   /** A fault instead of (a share of) the answers. */
@@ -138,16 +143,16 @@ export interface TransactionDsl {
   requestDsl: RequestDsl
   responseDsl: ResponseDsl
   sampleBody?: string
-  // --- product DSL compatibility (issue 7) ---
+  // --- product DSL compatibility ---
   /** Kept for round trips (docs/dsl.md). */
   redirectUrl?: string
   failoverEnabled?: boolean
   statusCodeConditions?: StatusCodeCondition[]
-  /** issue 12: stateful scenario this transaction belongs to. */
+  /** Stateful scenario this transaction belongs to. */
   scenario?: ScenarioSpec
 }
 
-/** The transaction resource of spec/002; only `dsl` shapes behaviour. */
+/** The transaction resource of the mock services specification; only `dsl` shapes behaviour. */
 export interface Transaction {
   id?: number
   name: string
@@ -159,7 +164,7 @@ export interface Transaction {
   dsl: TransactionDsl
 }
 
-/** `record` (issue 12): forward like `bypasslive`, and record each exchange as a transaction. */
+/** `record`: forward like `bypasslive`, and record each exchange as a transaction. */
 export const noMatchPreferences = ['return404', 'bypasslive', 'returnTransaction', 'record'] as const
 export type NoMatchPreference = (typeof noMatchPreferences)[number]
 
@@ -170,8 +175,9 @@ export interface MockServiceTransaction {
 }
 
 /**
- * A mock-service document: the fields of spec/002's mock service record that shape behaviour,
- * plus the resolved transactions. It is what `understudy run --mock` reads and `PUT /config` takes.
+ * A mock-service document: the fields of the mock services specification's mock service record that
+ * shape behaviour, plus the resolved transactions. It is what `understudy run --mock` reads and
+ * `PUT /config` takes.
  */
 export interface MockServiceDocument {
   id?: number
@@ -189,14 +195,14 @@ export interface MockServiceDocument {
   endpointPreference: 'HTTP' | 'HTTPS' | null
   mockServiceTransactions: MockServiceTransaction[]
   transactions: Transaction[]
-  // --- issue 12 ---
+  // --- dynamic responses ---
   /** CORS answered by the runtime; absent: off. */
   cors?: CorsSpec
   /** A fault applied to every transaction without its own (chaos testing). */
   faults?: FaultSpec
   /** Seed of faker and the random helpers of templates: repeatable values. */
   templateSeed?: number
-  // --- issue 13 ---
+  // --- host matching and request validation ---
   /**
    * Check requests against the OpenAPI descriptions among the files the runtime reads, as
    * `--validate-requests` does (docs/runtime.md); absent or false: off unless the flag says so.
@@ -204,7 +210,7 @@ export interface MockServiceDocument {
   validateRequests?: boolean
   /** Match `requestDsl.host` against the Host header, as `--match-host` does; absent: off unless the flag says so. */
   matchHost?: boolean
-  // --- issue 7 ---
+  // --- product DSL compatibility ---
   /** The outbound HTTP proxy of forwarded requests (`proxyUrl`, `bypasslive`); absent: direct. */
   proxy?: OutboundProxy
 }
@@ -221,7 +227,7 @@ export interface OutboundProxy {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Beyond fixed answers (issue 12): templates, scenarios, faults, CORS, webhooks.
+// Beyond fixed answers: templates, scenarios, faults, CORS, webhooks.
 
 export const faultTypes = ['connection_reset', 'empty_response', 'malformed_chunk', 'random_data_then_close'] as const
 export type FaultType = (typeof faultTypes)[number]

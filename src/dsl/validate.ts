@@ -267,7 +267,7 @@ function * checkSemantics (fields: DocumentInput, items: Item[], ids: ReadonlySe
     if (typeof response.content === 'string' && !/^[A-Za-z0-9+/\s]*={0,2}\s*$/.test(response.content)) {
       report(`${base}/responseDsl/content`, 'must be base64 (use `text` or `json` for a plain body)')
     }
-    // --- product DSL compatibility (issue 7): status code conditions hold body matchers ---
+    // --- product DSL compatibility: status code conditions hold body matchers ---
     dsl.statusCodeConditions?.forEach((c, i) => checkMatcher(c.matcher, `${base}/statusCodeConditions/${i}/matcher`, 'body', report))
     response.statusCodeConditions?.forEach((c, i) => checkMatcher(c.matcher, `${base}/responseDsl/statusCodeConditions/${i}/matcher`, 'body', report))
     if (request.url !== undefined) checkMatcher(request.url, `${base}/requestDsl/url`, 'url', report)

@@ -49,7 +49,7 @@ export const codes = {
   ERR_DEPLOY_FAILED: { status: 500, message: 'Deployment failed: %s' },
   // anything unexpected; the original goes to the log, never into a response body
   ERR_INTERNAL: { status: 500, message: 'Internal error' },
-  // issue 12: a response template's helper failed on a request
+  // A response template's helper failed on a request
   ERR_SERVE_TEMPLATE: { status: 500, message: 'Template helper %s failed: %s' },
   // a response template stopped at one of the bounds of docs/limits.md
   ERR_SERVE_TEMPLATE_LIMIT: { status: 500, message: 'Template %s stopped at a limit: %s' },

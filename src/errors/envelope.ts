@@ -48,7 +48,7 @@ function titleOf (code: string): string {
   return [first.charAt(0).toUpperCase() + first.slice(1), ...words.slice(1)].join(' ')
 }
 
-/** `error` member of the control-plane envelopes: `{code, message, details?}` (DESIGN.md section 5). */
+/** `error` member of the control-plane envelopes: `{code, message, details?}` (docs/decisions.md#envelopes). */
 export interface EnvelopeError {
   code: string
   message: string
@@ -65,7 +65,8 @@ export function toEnvelopeError (err: UnderstudyError, withStatus = false): Enve
 }
 
 /**
- * Envelope of the mock services API (spec/002): `{apiVersion, error, result, requestId}`.
+ * Envelope of the mock services API (the mock services specification): `{apiVersion, error, result,
+ * requestId}`.
  *
  * @example
  * v1Envelope(null, { id: 1 }, 'req-1') // { apiVersion: 1, error: null, result: { id: 1 }, requestId: 'req-1' }
@@ -74,12 +75,12 @@ export function v1Envelope (error: EnvelopeError | null, result: unknown, reques
   return { apiVersion: 1, error, result, requestId }
 }
 
-/** Envelope of the administration API (spec/001): `{api_version, error, result, request_id}`. */
+/** Envelope of the administration API (the administration specification): `{api_version, error, result, request_id}`. */
 export function v4Envelope (error: EnvelopeError | null, result: unknown, requestId: string | null): Record<string, unknown> {
   return { api_version: 4, error, result, request_id: requestId }
 }
 
-/** Envelope of the monitoring API (spec/000): `{data, meta, error}`. */
+/** Envelope of the monitoring API (the monitoring specification): `{data, meta, error}`. */
 export function monitoringEnvelope (error: EnvelopeError | null, data: unknown, meta: Record<string, unknown> = {}): Record<string, unknown> {
   return { data, meta, error }
 }

@@ -1,7 +1,7 @@
 import { parse as parseQuery } from 'node:querystring'
 import type { InspectionRecord } from './record.js'
 
-/** A list entry of spec/002 "Inspection data". */
+/** A list entry of the mock services specification, docs/api.md#analytics. */
 export interface InspectionListEntry {
   id: number
   serviceMockId: number
@@ -26,12 +26,12 @@ export interface InspectionListEntry {
   modelEntity: string | null
   actionName: string | null
   objectAction: string | null
-  /** Beyond spec/002: the answer's status and duration, so that traffic charts need no detail reads. */
+  /** Beyond the mock services specification: the answer's status and duration, so that traffic charts need no detail reads. */
   statusCode: number
   durationMs: number
 }
 
-/** The detail of spec/002 "Inspection data", plus the list-entry identity fields for convenience. */
+/** The detail of the mock services specification, docs/api.md#analytics, plus the list-entry identity fields for convenience. */
 export interface InspectionDetail {
   id: number
   serviceMockId: number
@@ -47,7 +47,7 @@ export interface InspectionDetail {
   requestBodyEncoding: 'utf8' | 'base64'
   requestBodyTruncated: boolean
   requestHeaders: Array<{ key: string; value: string }>
-  /** Base64, as in spec/002's sample. */
+  /** Base64, as in the mock services specification's sample. */
   responseBody: string
   responseBodyTruncated: boolean
   responseHeaders: Array<{ key: string; value: string }>
@@ -59,7 +59,7 @@ export interface InspectionDetail {
   changedRowsCount: null
 }
 
-/** The spec/002 list entry of a record. */
+/** The mock services specification list entry of a record. */
 export function toListEntry (record: InspectionRecord, serviceMockId: number): InspectionListEntry {
   return {
     id: record.id,
@@ -90,7 +90,7 @@ export function toListEntry (record: InspectionRecord, serviceMockId: number): I
   }
 }
 
-/** The spec/002 detail of a record. */
+/** The mock services specification detail of a record. */
 export function toDetail (record: InspectionRecord, serviceMockId: number): InspectionDetail {
   const body = record.requestBody
   const utf8 = body === null ? '' : body.toString('utf8')

@@ -1,6 +1,6 @@
 /**
- * One inspection record as queries see it (DESIGN.md section 4), decoded from the ring on demand;
- * conversions to the spec/002 shapes (query.ts) start from it.
+ * One inspection record as queries see it (docs/decisions.md#inspection-ring), decoded from the
+ * ring on demand; conversions to the mock services specification shapes (query.ts) start from it.
  */
 export interface InspectionRecord {
   /** Unique and increasing per mock service; assigned by the ring. */
@@ -23,7 +23,7 @@ export interface InspectionRecord {
   responseBodyTruncated: boolean
   matched: boolean
   source: 'MOCK' | 'LIVE'
-  /** issue 12: the live answer was recorded as a transaction (record mode); absent: false. */
+  /** The live answer was recorded as a transaction (record mode); absent: false. */
   liveTransactionCreated?: boolean
   hasError: boolean
   transactionId: number | null

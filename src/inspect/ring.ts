@@ -24,7 +24,7 @@ export interface RecordOutcome {
   matched: boolean
   hasError: boolean
   source: 'MOCK' | 'LIVE'
-  /** issue 12: the exchange was recorded as a transaction; absent: false. */
+  /** The exchange was recorded as a transaction; absent: false. */
   liveTransactionCreated?: boolean
   transactionId: number | null
   respondingTxn: string | null
@@ -44,12 +44,12 @@ const FLAG_ERROR = 2
 const FLAG_LIVE = 4
 const FLAG_REQUEST_TRUNCATED = 8
 const FLAG_RESPONSE_TRUNCATED = 16
-/** issue 12: the live answer became a recorded transaction (`noMatchingRequestPreference: record`). */
+/** The live answer became a recorded transaction (`noMatchingRequestPreference: record`). */
 const FLAG_RECORDED = 32
 
 /**
- * The inspection journal (DESIGN.md section 4): a ring bounded by record count and by bytes, O(1)
- * append, oldest evicted first, lookups by id in O(1).
+ * The inspection journal (docs/decisions.md#inspection-ring): a ring bounded by record count and by
+ * bytes, O(1) append, oldest evicted first, lookups by id in O(1).
  *
  * The request side of every record (method, URL, headers, body) is copied into one preallocated
  * byte buffer, and the fixed fields live in typed arrays: recording a request leaves no object on

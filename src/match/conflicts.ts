@@ -180,7 +180,7 @@ export function findShadowed<T extends ConflictSubject> (ordered: readonly T[]):
       buckets.set(key, [t])
       continue
     }
-    // A transaction that requires a scenario state is told apart by that state (issue 12): an
+    // A transaction that requires a scenario state is told apart by that state: an
     // earlier one can shadow it only when it requires no state itself or the same one.
     const by = earlier.find((e) => sameState(e, t) && covers(e.dsl.requestDsl, t.dsl.requestDsl))
     if (by !== undefined) found.push({ shadowed: t, by })

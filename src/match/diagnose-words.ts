@@ -13,7 +13,7 @@ const partWords: Record<FailedCondition['part'], string> = {
 
 /**
  * One failed condition of the near-miss diagnosis in words, as the sandbox's `matchingLog`
- * shows it (issue 7). The diagnosis stays the one source: this only formats it.
+ * shows it. The diagnosis stays the one source: this only formats it.
  *
  * @example
  * failureInWords({ part: 'method', matcherName: 'equals', expected: 'GET', actual: 'POST' }) // 'Request method POST did not match GET'

@@ -9,9 +9,9 @@ export { normalizePath } from './path.js'
 export { jsonEquals, compileJsonPath } from './json.js'
 export { canonicalXml, parseXml } from './xml.js'
 export { findConflicts, findShadowed, groupName, type ConflictSubject, type Shadowed } from './conflicts.js'
-// product DSL compatibility (issue 7): statusCodeConditions reuse the body matcher compiler
+// product DSL compatibility: statusCodeConditions reuse the body matcher compiler
 export { compileBodyPredicate } from './predicates/body.js'
-// issue 7: the sandbox's matchingLog words, formatted from the near-miss diagnosis
+// The sandbox's matchingLog words, formatted from the near-miss diagnosis
 export { failureInWords } from './diagnose-words.js'
 // The monitoring runner evaluates its string comparisons with the mock DSL's own predicates (one predicate language).
 export { compileValueCheck, type ValueCheck, type ValueCheckResult } from './predicates/value-check.js'

@@ -1,7 +1,7 @@
 import { checkSchemaSync } from './xsd/xmllint-pool.js'
 
 /**
- * A schema of `matches_xml_schema` (issue 7), checked once at load by libxml2 (xmllint-wasm).
+ * A schema of `matches_xml_schema`, checked once at load by libxml2 (xmllint-wasm).
  * Request bodies are validated asynchronously before the synchronous match (see
  * predicates/xsd.ts and prepare.ts); `id` keys the per-request outcome, so that a schema several
  * matchers share is validated once per request.

@@ -1,5 +1,5 @@
 /*
- * The API monitoring runner (issue 11): runs a test's steps against real HTTP services, evaluates
+ * The API monitoring runner: runs a test's steps against real HTTP services, evaluates
  * assertions, extracts variables, runs user scripts in a sandbox, and sends notifications. A pure
  * library: the platform (src/api) stores tests and results and calls it.
  */

@@ -2,7 +2,8 @@ import type { EgressPolicy } from '../net/index.js'
 /*
  * The runner's contract: steps, environments and results in the JSON shape of the monitoring API
  * (snake_case, as the product's exports and clients use them). The runner reads these shapes and
- * nothing else; the API stores them as sent and hands them over (DESIGN.md section 5b).
+ * nothing else; the API stores them as sent and hands them over
+ * (docs/decisions.md#monitoring-shapes-as-sent).
  */
 
 /** Header or form values as the product stores them: a string or a list of strings. */

@@ -66,22 +66,22 @@ export interface AdminTarget {
   log: (limit: number) => Promise<string[]>
   /** Filtered queries, counts, verification and reset (a cluster primary asks every replica). */
   search: AdminSearch
-  /** issue 12: scenario states (absent where the target cannot reach them). */
+  /** Scenario states (absent where the target cannot reach them). */
   scenarios?: ScenarioAdmin
   /**
-   * issue 12: the recording of `noMatchingRequestPreference: record` (a cluster primary's merges
+   * The recording of `noMatchingRequestPreference: record` (a cluster primary's merges
    * its replicas'); absent where nothing can convert it (no HAR importer given).
    */
   recordings?: RecordingAdmin
 }
 
-/** `GET /recordings`: one transaction per distinct request recorded (issue 12). */
+/** `GET /recordings`: one transaction per distinct request recorded. */
 export interface RecordingsView {
   count: number
   transactions: TransactionInput[]
 }
 
-/** The recording as the admin API reads and clears it (issue 12). */
+/** The recording as the admin API reads and clears it. */
 export interface RecordingAdmin {
   list: (keepLatency: boolean) => Promise<RecordingsView>
   /** Forgets the recording; how many requests it held. */
@@ -98,7 +98,7 @@ export interface AdminSearch {
   clear: () => Promise<number>
 }
 
-/** Scenario states as the admin API reads and changes them (issue 12). */
+/** Scenario states as the admin API reads and changes them. */
 export interface ScenarioAdmin {
   list: () => Promise<ScenarioView[]>
   /** Puts one scenario instance (null: the default one) in a state. */

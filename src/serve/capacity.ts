@@ -1,6 +1,6 @@
 /**
  * Counts requests in flight against a mock service's `capacity` (the most a replica serves at
- * once). Past it the runtime answers 503 with `Retry-After: 1` (DESIGN.md section 3).
+ * once). Past it the runtime answers 503 with `Retry-After: 1` (docs/decisions.md#capacity).
  */
 export class CapacityGate {
   private inFlight = 0

@@ -5,7 +5,7 @@ import type { Dispatcher } from 'undici'
 import { compileProxyTarget, type CompiledOutbound, type ProxyTarget } from './proxy.js'
 
 /**
- * A transaction's response, precomputed at compile time (STYLE.md hot-path rule 1): status, header
+ * A transaction's response, precomputed at compile time (docs/architecture.md#hot-path): status, header
  * arrays for HTTP/1.1 and HTTP/2, body Buffer and its content-length.
  */
 export interface CompiledResponse {
@@ -23,14 +23,14 @@ export interface CompiledResponse {
   readonly ownsDelay: boolean
   /** `proxyUrl`: forward instead of answering. */
   readonly proxy: ProxyTarget | null
-  /** `responseDelay.dribbled` (issue 7): the body goes out in this many chunks over the delay; 0 = not dribbled. */
+  /** `responseDelay.dribbled`: the body goes out in this many chunks over the delay; 0 = not dribbled. */
   readonly dribbleChunks: number
 }
 
 /** Chunks of a dribbled body when `chunks` is not given. */
 const DEFAULT_DRIBBLE_CHUNKS = 10
 
-/** `contentType` shorthands of DESIGN.md section 3. */
+/** `contentType` shorthands (docs/dsl.md#response-responsedsl). */
 const mimeByShorthand: Record<string, string> = {
   json: 'application/json',
   xml: 'application/xml',

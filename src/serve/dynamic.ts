@@ -11,7 +11,7 @@ import { createTemplateEngine, type TemplateEngine } from './template/engine.js'
 import { compileTemplatedResponse, type TemplatedResponse } from './template/response.js'
 
 /**
- * What a transaction does beyond a fixed answer (issue 12). Decided once at compile time: a static
+ * What a transaction does beyond a fixed answer. Decided once at compile time: a static
  * transaction gets null and keeps the runtime's fixed-answer path untouched.
  */
 export interface DynamicFeatures {

@@ -356,7 +356,7 @@ export class Exchange {
   }
 
   /**
-   * A transaction with a template, scenario, fault or webhooks (issue 12). The scenario moves in
+   * A transaction with a template, scenario, fault or webhooks. The scenario moves in
    * the same synchronous turn as the match (atomic); the rest follows the fixed-answer steps.
    */
   private serveDynamic (response: ServedResponse, dynamic: DynamicFeatures): void {
@@ -407,7 +407,7 @@ export class Exchange {
     this.complete(0, [], null, false, true)
   }
 
-  /** Writes the precomputed response (STYLE.md hot-path rule 4: synchronous, prebuilt). */
+  /** Writes the precomputed response (docs/architecture.md#hot-path: synchronous, prebuilt). */
   flush (): void {
     const response = this.response as ServedResponse
     const res = this.res
@@ -421,7 +421,7 @@ export class Exchange {
     this.complete(response.status, this.h2 ? response.headers2 : response.headers, response.journalBody, response.journalTruncated, false)
   }
 
-  // --- product DSL compatibility (issue 7): dribbled responses ---
+  // --- product DSL compatibility: dribbled responses ---
   /**
    * Slow-network simulation: headers at once, then the body in `dribbleChunks` pieces, one per
    * equal slice of the delay (timers only). A client that goes away stops the trickle. Over HTTP/2

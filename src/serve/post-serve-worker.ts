@@ -5,7 +5,7 @@ import { lowerThreadPriority } from '../config/index.js'
 import { EgressPolicy, egressConnector } from '../net/index.js'
 
 /*
- * The webhook sender's thread (issue 12): the HTTP calls of `postServe` cost about as much CPU as
+ * The webhook sender's thread: the HTTP calls of `postServe` cost about as much CPU as
  * the answers that cause them (a request written, a response parsed), so they are made here, not
  * on the thread that serves. Batches of rendered calls come in; counters and the first failures
  * go back, coalesced.

@@ -9,7 +9,7 @@ import type { LiveRecorder } from './record/capture.js'
 /**
  * The state a runtime's request handler reads. `mock` is the only mutable member: a reload
  * replaces it with a new immutable snapshot, so requests in flight finish on the one they began
- * with (STYLE.md hot-path rule 10).
+ * with (docs/architecture.md#hot-path, "swap, do not mutate").
  */
 export interface RuntimeState {
   mock: CompiledMock
@@ -26,10 +26,10 @@ export interface RuntimeState {
   draining: boolean
   /** Opt-in request validation before matching; null (the default) costs one test per request. */
   requestCheck: RequestCheck | null
-  /** issue 12: told about every exchange forwarded to the live system (recording); null: none. */
+  /** Told about every exchange forwarded to the live system (recording); null: none. */
   readonly onLive: LiveListener | null
   /**
-   * issue 12: where `noMatchingRequestPreference: record` hands what it forwarded (kept across
+   * Where `noMatchingRequestPreference: record` hands what it forwarded (kept across
    * swaps): this runtime's Recording, or a cluster replica's queue to the primary; null: none.
    */
   readonly recording: LiveRecorder | null

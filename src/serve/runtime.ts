@@ -55,7 +55,7 @@ export interface Runtime {
   /** Sets (or with null, removes) the request validation run before matching. */
   setRequestCheck: (check: RequestCheck | null) => void
   /**
-   * issue 12: what `noMatchingRequestPreference: record` captured, across configuration swaps, and
+   * What `noMatchingRequestPreference: record` captured, across configuration swaps, and
    * the loader of the HAR importer that converts it; null when started without one: a cluster
    * replica (which hands its captures to the primary through `recorder`), or a runtime that
    * records nothing (`record` then forwards like `bypasslive`).
@@ -80,18 +80,18 @@ export interface StartRuntimeParams {
   requestCheck?: RequestCheck | null
   /** Certificate for `tlsPort`, already loaded (a cluster primary makes one for every replica). */
   tls?: TlsMaterial
-  /** issue 12: told about every exchange forwarded to the live system (`understudy record`). */
+  /** Told about every exchange forwarded to the live system (`understudy record`). */
   onLive?: LiveListener
   /** Where scenario states live: this process by default; a cluster replica's view of the primary's. */
   scenarios?: ScenarioStates
   /**
-   * issue 12: loads the HAR importer (importers/har, which this area may not import) when the
+   * Loads the HAR importer (importers/har, which this area may not import) when the
    * recording of `noMatchingRequestPreference: record` is read; without it nothing is recorded
    * (`record` forwards like `bypasslive`) and GET /recordings answers 422.
    */
   loadHarImporter?: LoadHarImporter
   /**
-   * issue 12: where a cluster replica hands what `record` forwarded (its queue to the primary,
+   * Where a cluster replica hands what `record` forwarded (its queue to the primary,
    * cluster-worker.ts), instead of a Recording of its own; takes precedence over `loadHarImporter`.
    */
   recorder?: LiveRecorder

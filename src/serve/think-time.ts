@@ -4,7 +4,7 @@ import type { ResponseDelay } from '../dsl/index.js'
 export type DelaySampler = () => number
 
 /**
- * Compiles a delay (DESIGN.md section 3) into a sampler, or null when it never delays:
+ * Compiles a delay (docs/decisions.md#think-time) into a sampler, or null when it never delays:
  * `fixed` = duration; `uniform` = lower..upper; `lognormal` = median · e^(sigma·Z) with Z standard
  * normal, so that half the draws fall under the median; capped at `upper` when given.
  *

@@ -12,8 +12,8 @@ export interface StoredFile {
 
 /**
  * Asset bytes under `<data-dir>/assets/`. A file is written to a temporary name, flushed, then
- * renamed: a crash never leaves half a file under a name the store refers to (DESIGN.md
- * section 5).
+ * renamed: a crash never leaves half a file under a name the store refers to
+ * (docs/decisions.md#atomic-writes).
  *
  * @example
  * const files = new AssetFiles('/var/lib/understudy')

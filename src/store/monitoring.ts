@@ -1,7 +1,8 @@
 /*
- * API monitoring records (spec/000) and their repositories. Timestamps are epoch milliseconds, as
- * everywhere in the store; the monitoring API shows epoch seconds. Ids are UUIDs (the product's
- * clients treat them as opaque strings), bucket keys 12 lowercase letters and digits.
+ * API monitoring records (the monitoring specification) and their repositories. Timestamps are
+ * epoch milliseconds, as everywhere in the store; the monitoring API shows epoch seconds. Ids are
+ * UUIDs (the product's clients treat them as opaque strings), bucket keys 12 lowercase letters and
+ * digits.
  */
 
 /** A JSON object as stored (steps, environment settings, run details). */
@@ -80,7 +81,7 @@ export interface MonitorRevision {
   testId: string | null
   itemType: 'radar_test' | 'environment'
   itemId: string
-  /** Epoch seconds with fraction (spec/000). */
+  /** Epoch seconds with fraction (the monitoring specification). */
   timestamp: number
   author: MonitorAuthor
   doc: JsonObject
@@ -108,7 +109,7 @@ export interface MonitorBatch {
   created: number
 }
 
-/** An OAuth application (spec/000 Authentication). */
+/** An OAuth application (the monitoring specification, docs/monitor-api.md#authentication-and-oauth-20). */
 export interface OAuthApp {
   clientId: string
   userId: number

@@ -85,11 +85,11 @@ export interface TagRepository {
   list: (accountId: number, query: ListQuery) => Promise<Page<Tag>>
   update: (accountId: number, id: number, patch: { name?: string; description?: string | null; by: string }) => Promise<Tag | undefined>
   delete: (accountId: number, id: number) => Promise<boolean>
-  /** The tags of these names, creating those that do not exist yet (spec/002: "a tag used in a request that does not exist yet is created"). */
+  /** The tags of these names, creating those that do not exist yet (the mock services specification: "a tag used in a request that does not exist yet is created"). */
   ensure: (accountId: number, names: readonly string[], by: string) => Promise<Tag[]>
 }
 
-/** Filters of the transaction list (spec/002: substring, name, service, tags, dsl type). */
+/** Filters of the transaction list (the mock services specification: substring, name, service, tags, dsl type). */
 export interface TransactionFilter {
   serviceId?: number
   /** Exact name. */
@@ -124,7 +124,7 @@ export interface TransactionRepository {
   /**
    * Gives a transaction of the workspace another encoded row's name, description, dsl type, DSL
    * and tags (its id, service and audit fields stay): an import that stored its rows before
-   * their order was known moves them into place (issue 8). False when there is no such row.
+   * their order was known moves them into place. False when there is no such row.
    */
   rewriteEncoded: (workspaceId: number, id: number, row: EncodedTransactionRow) => Promise<boolean>
   get: (workspaceId: number, id: number) => Promise<StoredTransaction | undefined>
@@ -202,7 +202,7 @@ export interface LogSnapshotRepository {
   get: (mockServiceId: number, logId: number) => Promise<LogSnapshot | undefined>
 }
 
-/** Mock service templates and configurations (issue 7), and which configuration a mock service uses. */
+/** Mock service templates and configurations, and which configuration a mock service uses. */
 export interface MockSettingRepository {
   create: (input: New<MockSetting, keyof AuditFields> & { by: string }) => Promise<MockSetting>
   get: (workspaceId: number, kind: MockSettingKind, id: number) => Promise<MockSetting | undefined>
@@ -214,7 +214,7 @@ export interface MockSettingRepository {
 }
 
 /**
- * Tenancy (issue 10): account members, workspace members, invitations, projects, account profiles
+ * Tenancy: account members, workspace members, invitations, projects, account profiles
  * and API key management. Kept apart from the original admin records so that their shapes stay
  * as they were.
  */
@@ -288,12 +288,12 @@ export interface Repositories {
   /** Trackings of service clones (they belong to a workspace, not to a mock service). */
   cloneTrackings: CloneTrackingRepository
   logs: LogSnapshotRepository
-  /** The sandbox each user has open per workspace (spec/002's sandbox flow). */
+  /** The sandbox each user has open per workspace (the mock services specification's sandbox flow). */
   sandboxes: SandboxRepository
   mockSettings: MockSettingRepository
   tenancy: TenancyRepository
   search: SearchRepository
-  /** API monitoring (spec/000): buckets, tests, environments, schedules, runs, revisions. */
+  /** API monitoring (the monitoring specification): buckets, tests, environments, schedules, runs, revisions. */
   monitoring: MonitoringRepository
   /** The monitoring API's OAuth 2.0 provider. */
   oauth: OAuthRepository
@@ -301,7 +301,7 @@ export interface Repositories {
 
 /**
  * The store: the repositories for reads, and `write` for changes. Every write request of the API
- * runs in one `write`, so that a failed request changes nothing (DESIGN.md section 5).
+ * runs in one `write`, so that a failed request changes nothing (docs/decisions.md#atomic-writes).
  *
  * @example
  * const service = await store.write(async (tx) => tx.services.create({ workspaceId: 1, name: 'pets', description: null, by: 'ada@example.com' }))

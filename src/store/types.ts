@@ -1,10 +1,10 @@
 import type { TransactionDsl } from '../dsl/index.js'
 
 /*
- * The control plane's records, as the store keeps them. Field names follow spec/002 (mock
- * services) and spec/001 (administration); the API layer turns them into the exact response
- * shapes. Timestamps are epoch milliseconds here; the API converts to the units each resource
- * shows (epoch seconds, ISO 8601).
+ * The control plane's records, as the store keeps them. Field names follow the mock services
+ * specification (mock services) and the administration specification (administration); the API
+ * layer turns them into the exact response shapes. Timestamps are epoch milliseconds here; the API
+ * converts to the units each resource shows (epoch seconds, ISO 8601).
  */
 
 export interface Account {
@@ -20,7 +20,7 @@ export interface User {
   firstName: string
   lastName: string
   enabled: boolean
-  /** Roles at account level (spec/001: admin, owner, standard, user_manager). */
+  /** Roles at account level (the administration specification: admin, owner, standard, user_manager). */
   accountRoles: string[]
   accountId: number
   created: number
@@ -34,7 +34,7 @@ export interface Workspace {
   enabled: boolean
   dedicatedIpsEnabled: boolean
   privateLocationsEnabled: boolean
-  /** The user who created it (spec/001 `userId`, `owner`). */
+  /** The user who created it (`userId`, `owner` in the administration specification). */
   userId: number
   created: number
   updated: number
@@ -87,7 +87,7 @@ export interface StoredTransaction extends Audit {
   dsl: TransactionDsl
 }
 
-/** spec/002 mock service record statuses: STOPPED and RUNNING are shown; the rest are ours. */
+/** Mock service record statuses of the mock services specification: STOPPED and RUNNING are shown; the rest are ours. */
 export type MockServiceStatus = 'STOPPED' | 'PENDING' | 'RUNNING' | 'FAILED'
 
 export interface MockServiceTransactionRef {
@@ -113,7 +113,7 @@ export interface MockService extends Audit {
   endpointPreference: 'HTTP' | 'HTTPS' | null
   liveSystemHost: string | null
   liveSystemPort: number | null
-  /** Integer milliseconds, as spec/002 shows. */
+  /** Integer milliseconds, as the mock services specification shows. */
   thinkTime: number | null
   capacity: number | null
   replicas: number | null
@@ -130,13 +130,13 @@ export interface MockService extends Audit {
   tlsPort: number | null
   deployDate: number | null
   pendingUpdate: boolean
-  // --- issue 12: as the mock-service document writes them (docs/dsl.md); absent: off ---
+  // --- dynamic responses, as the mock-service document writes them (docs/dsl.md); absent: off ---
   cors: boolean | Record<string, unknown> | null
   faults: string | Record<string, unknown> | null
   templateSeed: number | null
-  /** issue 13: `requestDsl.host` is matched against the Host header (the document's `matchHost`). */
+  /** `requestDsl.host` is matched against the Host header (the document's `matchHost`). */
   matchHost: boolean
-  /** The outbound proxy of its live pass-through (issue 7); null (or absent): direct. */
+  /** The outbound proxy of its live pass-through; null (or absent): direct. */
   proxy?: MockServiceProxy | null
 }
 
@@ -186,7 +186,7 @@ export interface Tracking {
   createdBy: string | null
 }
 
-/** A finished service clone (issue 7): the tracking `POST .../services/clone` answers. */
+/** A finished service clone: the tracking `POST .../services/clone` answers. */
 export interface CloneTracking {
   trackingId: string
   workspaceId: number
@@ -219,7 +219,7 @@ export interface Page<T> {
   total: number
 }
 
-/** Paging and sorting of list queries (spec/002 `limit`, `skip`, `sort`). */
+/** Paging and sorting of list queries (`limit`, `skip`, `sort`: docs/decisions.md#lists). */
 export interface ListQuery {
   limit: number
   skip: number
@@ -228,7 +228,7 @@ export interface ListQuery {
 }
 
 /**
- * A mock service template or configuration (issue 7): a named JSON body per workspace.
+ * A mock service template or configuration: a named JSON body per workspace.
  * Configurations hold `{configurationMap: {key: {type, value}}}`; templates the settings of a
  * mock service (`thinkTime`, `mockServiceTransactions`, ...).
  */
@@ -243,12 +243,12 @@ export interface MockSetting extends Audit {
   body: Record<string, unknown>
 }
 
-/* Tenancy (issue 10): who belongs where, invitations, projects. */
+/* Tenancy: who belongs where, invitations, projects. */
 
-/** Account roles of spec/001. */
+/** Account roles of the administration specification. */
 export const ACCOUNT_ROLES = ['owner', 'admin', 'user_manager', 'standard'] as const
 export type AccountRole = typeof ACCOUNT_ROLES[number]
-/** Workspace roles of spec/001, strongest first. */
+/** Workspace roles of the administration specification, strongest first. */
 export const WORKSPACE_ROLES = ['manager', 'tester', 'viewer'] as const
 export type WorkspaceRole = typeof WORKSPACE_ROLES[number]
 
@@ -272,7 +272,7 @@ export interface WorkspaceMember {
   updated: number
 }
 
-/** The account fields spec/001 shows beyond id and name. */
+/** The account fields the administration specification shows beyond id and name. */
 export interface AccountProfile {
   id: number
   description: string | null

@@ -1,7 +1,7 @@
 import type { InspectionDetail, InspectionListEntry } from '../../src/inspect/index.js'
 import type { TestServer } from './server.js'
 
-/** The spec/002 envelope the admin listener answers with. */
+/** The envelope of the mock services specification the admin listener answers with. */
 export interface Envelope<T> {
   apiVersion: number
   error: { code: string; message: string; details?: Array<{ path: string; message: string }> } | null

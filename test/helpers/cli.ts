@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { onTestFinished } from 'vitest'
+import { waitFor as waitForCondition } from './wait.js'
 
 /** The built command line (`npm test` builds before testing). */
 export const cliPath = resolve(import.meta.dirname, '../../dist/src/cli/main.js')
@@ -60,18 +61,23 @@ export async function startCli (args: string[], options: { cwd?: string; timeout
   onTestFinished(() => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL') })
 
   const waitFor = async (stream: 'stdout' | 'stderr', text: string | RegExp, timeoutMs = options.timeoutMs ?? 15_000): Promise<void> => {
-    const deadline = Date.now() + timeoutMs
     const seen = (): boolean => {
       const content = stream === 'stdout' ? stdout : stderr
       return typeof text === 'string' ? content.includes(text) : text.test(content)
     }
-    while (!seen()) {
-      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`exited before printing ${String(text)}\nstdout: ${stdout}\nstderr: ${stderr}`)
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${String(text)}\nstdout: ${stdout}\nstderr: ${stderr}`)
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, 100)
-        waiters.push(() => { clearTimeout(timer); resolve() })
-      })
+    try {
+      await waitForCondition(async () => {
+        if (seen()) return true
+        if (child.exitCode !== null || child.signalCode !== null) throw new Error(`exited before printing ${String(text)}`)
+        // woken by the next output or exit, else re-checked after 100 ms
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, 100)
+          waiters.push(() => { clearTimeout(timer); resolve() })
+        })
+        return seen()
+      }, String(text), { timeoutMs, intervalMs: 0 })
+    } catch (err) {
+      throw new Error(`${(err as Error).message}\nstdout: ${stdout}\nstderr: ${stderr}`)
     }
   }
   await waitFor('stdout', /listening on http:\/\/\S+/)

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { startTestPlatform } from '../helpers/platform.js'
 
 /*
- * The administration API (spec/001) in the document's shapes: string fields are strings (a
+ * The administration API (the administration specification) in the document's shapes: string fields are strings (a
  * Python client's models refuse null there), workspace lists carry `expiration` and `credits`,
  * and the create and detail views carry every feature flag, plan field and billing field.
  */

@@ -5,7 +5,7 @@ import { startTestPlatform } from '../helpers/platform.js'
 import { waitFor } from '../helpers/wait.js'
 
 /*
- * spec/002 types a mock service's `endpointPreference` and a log snapshot's `trackingId` as
+ * The mock services specification types a mock service's `endpointPreference` and a log snapshot's `trackingId` as
  * strings. Both were null: `endpointPreference` when the client did not send one, `trackingId`
  * always. Clients with typed models (sv-mcp) refuse null there.
  */

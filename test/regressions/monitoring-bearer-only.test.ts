@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { expectMonitorError, startMonitorPlatform } from '../e2e/monitor/helpers.js'
 
 // Defect: the monitoring API took the platform API key (HTTP Basic) wherever a token was needed,
-// which bypassed the token scopes of spec/000 ("every API request requires a valid OAuth 2.0
+// which bypassed the token scopes of the monitoring specification ("every API request requires a valid OAuth 2.0
 // access token"); the dashboard reached it with its session's API key.
 describe('the monitoring API takes OAuth tokens only', () => {
   it('refuses a platform API key with the 401 envelope naming the header, everywhere but POST /apps', async () => {

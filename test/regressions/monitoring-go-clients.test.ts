@@ -125,7 +125,7 @@ describe('what the ewilde/go-runscope acceptance suite reads', () => {
     expect(mail.status).toBe(201)
     const list = (await m.call('GET', `/teams/${m.teamId}/integrations`, { headers: GO })).body.data
     expect(list).toHaveLength(2)
-    // go-runscope decodes id, uuid, type and description; spec/000 names the type integration_type.
+    // go-runscope decodes id, uuid, type and description; the monitoring specification names the type integration_type.
     expect(list[0]).toMatchObject({ id: hook.body.data.id, uuid: hook.body.data.id, type: 'webhook', integration_type: 'webhook', description: 'On-call relay' })
     expect(list[1]).toMatchObject({ type: 'email', description: 'ops@example.com' })
     const env = await m.call('POST', `/buckets/${key}/environments`, { json: { ...goEnvironment('notified'), integrations: [{ id: hook.body.data.id, integration_type: 'webhook', description: '' }, { id: '', uuid: mail.body.data.id, type: 'email', description: '' }] }, headers: GO })

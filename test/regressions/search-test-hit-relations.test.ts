@@ -3,7 +3,7 @@ import { startTestPlatform } from '../helpers/platform.js'
 import { call, makeAccount } from '../e2e/platform/tenancy-helpers.js'
 
 /*
- * spec/001 "Search request and hit": a test hit carries the related objects owner, workspace,
+ * The administration specification's search (docs/api.md#search): a test hit carries the related objects owner, workspace,
  * project, tags and locations, asked for with `<relation>.*` in `fields`. These patterns were
  * refused with 400 (only bucket and workspace were relations of a test).
  */

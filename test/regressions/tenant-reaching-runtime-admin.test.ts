@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs'
-import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, it } from 'vitest'
 import { hashSecret } from '../../src/api/index.js'
 import { adminHeaders, type RuntimeAdmin } from '../../src/deploy/index.js'
 import { startMonitorPlatform, type MonitorPlatform } from '../e2e/monitor/helpers.js'
+import { waitFor } from '../helpers/wait.js'
 
 /*
  * One account reached another account's runtime through the platform: the runtimes' admin APIs
@@ -137,10 +137,10 @@ describe('a tenant reaching another tenant\'s runtime admin API', () => {
     type RunResult = { result: string; requests: Array<{ result: string; error: string | null; response_status_code: string | null }> }
     const poll = async (): Promise<RunResult> => (await (await fetch(run?.url ?? '', { headers: { authorization: `Bearer ${token}` } })).json() as { data: RunResult }).data
     let result = await poll()
-    for (let i = 0; i < 300 && !['pass', 'fail'].includes(result.result); i++) {
-      await sleep(50)
+    await waitFor(async () => {
       result = await poll()
-    }
+      return ['pass', 'fail'].includes(result.result)
+    }, 'the run to finish', { timeoutMs: 15_000, intervalMs: 50 })
     expect(result.result).toBe('fail')
     const requests = result.requests
     expect(requests).toHaveLength(steps.length)
@@ -207,10 +207,10 @@ describe('a tenant reaching another tenant\'s runtime admin API', () => {
     expect(await (await fetch(`${attacker.endpoint}/go`)).text()).toBe('ok')
     const scenarios = `/api/v1/workspaces/${eve.ws}/service-mocks/${attacker.id}/scenarios`
     let stats: { sent: number; failed: number } | null = null
-    for (let i = 0; i < 200 && (stats === null || stats.failed === 0); i++) {
-      if (i > 0) await sleep(50)
+    await waitFor(async () => {
       stats = (await v1<{ postServe: { sent: number; failed: number } | null }>(m, eve.auth, 'GET', scenarios)).postServe
-    }
+      return stats !== null && stats.failed > 0
+    }, 'the webhook to fail', { timeoutMs: 10_000, intervalMs: 50 })
     expect(stats).toMatchObject({ sent: 0, failed: 1 })
     const log = m.platform.deployer.logsOf(attacker.id).join('\n')
     expect(log).toContain('webhook failed')

@@ -43,7 +43,7 @@ describe('transactions: the DSL comes back as it was sent', () => {
     const service = await envelope<{ id: number }>(await platform.request(`${ws}/services`, { method: 'POST', json: { name: 'pets' } }))
     const created = await platform.request(`${ws}/transactions?serviceId=${service.result.id}`, { method: 'POST', json: { transactions: [{ name: 'list', description: 'all pets', tags: [], dsl: sent }] } })
     expect(created.status).toBe(200)
-    // one transaction answers as one Transaction (spec/002)
+    // one transaction answers as one Transaction (the mock services specification)
     const answer = await envelope<{ id: number; dsl: unknown }>(created)
     expect(answer.result.dsl).toEqual(sent)
     const id = answer.result.id

@@ -4,7 +4,7 @@ import { validate } from 'dockerfile-utils'
 import { describe, expect, it } from 'vitest'
 
 // No Docker engine runs here, so the Dockerfile is linted (dockerfile-utils, the validator of the
-// Docker language server) and checked against the container contract of issue 2 instead of built.
+// Docker language server) and checked against the container contract (docs/deploy.md, "One mock service in a container") instead of built.
 const text = readFileSync(resolve(import.meta.dirname, '../../Dockerfile'), 'utf8')
 const lastStage = text.slice(text.lastIndexOf('\nFROM '))
 

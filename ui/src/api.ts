@@ -68,7 +68,7 @@ export async function call<T> (method: string, path: string, body?: unknown): Pr
     throw new ApiError(res.status, error?.message ?? `The platform answered ${res.status}.`, error?.code ?? `HTTP_${res.status}`, Array.isArray(error?.details) ? error.details : [])
   }
   if (parsed === null) return { result: undefined as T }
-  // Delete bodies of spec/002 come without the envelope.
+  // Delete bodies of the mock services specification come without the envelope.
   if (!('result' in parsed)) return { result: parsed as T }
   return parsed as unknown as ApiResponse<T>
 }

@@ -4,10 +4,11 @@ import { ApiError, call, csrf } from './api.js'
 import { Alert, Status } from './widgets.js'
 
 /*
- * The monitoring page, shown only when the platform serves the API-monitoring interface
- * (spec/000: `/buckets`, `{data, meta, error}` envelopes). The dashboard's session reaches it as
- * the platform API key it stands for (the monitoring API takes one wherever it takes a token).
- * Run starts the test through its trigger URL, then follows the run until it passes or fails.
+ * The monitoring page, shown only when the platform serves the API-monitoring interface (the
+ * monitoring specification: `/buckets`, `{data, meta, error}` envelopes). The dashboard's session
+ * reaches it as the platform API key it stands for (the monitoring API takes one wherever it takes
+ * a token). Run starts the test through its trigger URL, then follows the run until it passes or
+ * fails.
  */
 
 /** How often a started run is polled, and for how long at most. */

@@ -18,7 +18,7 @@ export function membershipOf (ctx: Pick<ApiContext, 'principal'>, accountId: num
 /**
  * A workspace the caller may see, with its role there; undefined when it does not exist or
  * belongs to an account the caller is not in, or the caller is not its member: the three look
- * alike from outside (404), so ids leak nothing (DESIGN.md 5b).
+ * alike from outside (404), so ids leak nothing (docs/decisions.md#not-found-not-forbidden).
  *
  * @example
  * const seen = await findVisibleWorkspace(ctx, 7)

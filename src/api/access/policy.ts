@@ -1,7 +1,7 @@
 import type { Route } from '../http/types.js'
 
 /*
- * Who may call what (issue 10). One rule per route, looked up by method and path; docs/roles.md
+ * Who may call what. One rule per route, looked up by method and path; docs/roles.md
  * is this table in prose, and test/e2e/platform/roles.test.ts walks every row of it.
  *
  * - `workspace`: the route names a workspace (`:workspaceId`). The caller must see it (else 404,
@@ -38,13 +38,14 @@ const explicit: Record<string, AccessRule> = {
   'PUT /api/v1/tags/:tagId': { scope: 'catalog' },
   'DELETE /api/v1/tags/:tagId': { scope: 'catalog' },
   'GET /api/v1/asset-files/:token': { scope: 'public' },
-  // v4 workspaces: administration needs a manager (spec/001 "Permissions")
+  // v4 workspaces: administration needs a manager (the administration specification, docs/roles.md)
   'PUT /api/v4/workspaces/:workspaceId': { scope: 'workspace', need: 'manager', whileDisabled: true },
   'PATCH /api/v4/workspaces/:workspaceId': { scope: 'workspace', need: 'manager', whileDisabled: true },
   'PUT /api/v4/workspaces/:workspaceId/users/:userId': { scope: 'workspace', need: 'manager' },
   'DELETE /api/v4/workspaces/:workspaceId/users/:userId': { scope: 'workspace', need: 'manager' },
   'POST /api/v4/workspaces/:workspaceId/users': { scope: 'workspace', need: 'manager' },
-  // v4 accounts: account admin access (spec/001); user managers handle people
+  // v4 accounts: account admin access (the administration specification); user managers handle
+  // people
   'GET /api/v4/accounts/:accountId': { scope: 'account', roles: ['owner', 'admin', 'user_manager', 'standard'] },
   'PATCH /api/v4/accounts/:accountId': { scope: 'account', roles: ACCOUNT_ADMINS },
   'POST /api/v4/accounts/:accountId/invitations': { scope: 'account', roles: USER_MANAGERS },
@@ -81,13 +82,13 @@ export function ruleOf (route: Pick<Route, 'method' | 'path' | 'auth'>): AccessR
 }
 
 /**
- * The monitoring API (spec/000, served under `/`, `/v1` and `//`): who may call what. Its tokens
- * carry scopes (what the token may do), and on top of them the caller's workspace role decides
- * (what the person may do): a viewer's token with `test:write` still cannot change a test. A route
- * naming a bucket (`:bucketKey`) or a team (`:teamId`, a workspace) is checked against that
- * workspace: a viewer reads, a tester changes tests, steps, environments and schedules (and runs
- * them), a manager administers the workspace's buckets (creates and deletes them). Other routes
- * (the account, regions, the caller's own applications and tokens) are the caller's own.
+ * The monitoring API (the monitoring specification, served under `/`, `/v1` and `//`): who may call
+ * what. Its tokens carry scopes (what the token may do), and on top of them the caller's workspace
+ * role decides (what the person may do): a viewer's token with `test:write` still cannot change a
+ * test. A route naming a bucket (`:bucketKey`) or a team (`:teamId`, a workspace) is checked
+ * against that workspace: a viewer reads, a tester changes tests, steps, environments and schedules
+ * (and runs them), a manager administers the workspace's buckets (creates and deletes them). Other
+ * routes (the account, regions, the caller's own applications and tokens) are the caller's own.
  */
 const explicitMonitoring: Record<string, AccessRule> = {
   // POST /buckets names its workspace by `team_uuid` (query or body): src/api/monitor/authorize.ts

@@ -39,7 +39,7 @@ export function peerAddress (req: IncomingMessage): string {
 }
 
 /**
- * The one throttle of wrong secrets (DESIGN.md 7, docs/api.md "Authentication and throttling"):
+ * The one throttle of wrong secrets (docs/api.md#authentication-and-throttling):
  * the platform keeps a single instance for API keys over HTTP Basic, the dashboard sign-in, the
  * OAuth consent form and OAuth client secrets. Failures are counted per client address and per
  * (secret id, client address) in fixed windows. Past either limit, that address gets 429 with

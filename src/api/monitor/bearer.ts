@@ -35,9 +35,9 @@ const BASIC_REFUSED = {
 }
 
 /**
- * `Authorization: Bearer <token>` (spec/000), and HTTP Basic with a platform API key where a route
- * allows it (creating an OAuth application: POST /apps). Revoked tokens, tokens of a disabled
- * user, unknown tokens and API keys elsewhere all answer 401.
+ * `Authorization: Bearer <token>` (the monitoring specification), and HTTP Basic with a platform
+ * API key where a route allows it (creating an OAuth application: POST /apps). Revoked tokens,
+ * tokens of a disabled user, unknown tokens and API keys elsewhere all answer 401.
  */
 export class MonitorAuthenticator {
   readonly #basic: Authenticator

@@ -28,7 +28,7 @@ async function checkParent (tx: Repositories, bucket: MonitorBucket, doc: JsonOb
   }
 }
 
-/** Checks the integrations an environment body references (ids of the bucket's team) and stores their spec/000 shape. */
+/** Checks the integrations an environment body references (ids of the bucket's team) and stores them in the shape of the monitoring specification. */
 export async function checkIntegrations (ctx: MonitorContext, bucket: MonitorBucket, doc: JsonObject): Promise<void> {
   const integrations = await readEnvironmentIntegrations(ctx.deps.store, bucket.workspaceId, doc['integrations'])
   if (integrations !== null) doc['integrations'] = integrations

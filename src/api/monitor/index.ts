@@ -44,7 +44,8 @@ export interface Monitoring {
 export const DEFAULT_RESULT_RETENTION = 100
 
 /**
- * Starts the monitoring API (spec/000): its routes, the run queue, and every stored schedule.
+ * Starts the monitoring API (the monitoring specification): its routes, the run queue, and every
+ * stored schedule.
  *
  * @example
  * const monitoring = await startMonitoring({ store, log, baseUrl: 'http://127.0.0.1:8080', jsonLimit: 1 << 20 })

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { MonitorEnvironment, MonitorTest, Repositories, User } from '../../store/index.js'
 import { authorOf, environmentView, stepView } from './views.js'
 
-/* Revisions (spec/000 "Test revision list"): one per change of a test or an environment. */
+/* Revisions (the monitoring specification, docs/monitor-api.md#tests): one per change of a test or an environment. */
 
 export async function recordTestRevision (tx: Repositories, test: MonitorTest, user: User, now: number): Promise<void> {
   await tx.monitoring.addRevision({

@@ -63,7 +63,7 @@ export const rootRoutes: MonitorRoute[] = [
           id: String(user.id),
           uuid: String(user.id),
           name: `${user.firstName} ${user.lastName}`.trim(),
-          // spec/000: email addresses need the account:email scope.
+          // the monitoring specification: email addresses need the account:email scope.
           email: ctx.principal.scopes.has('account:email') ? user.email : null,
           organization_id: String(account.id),
           created_at: Math.floor(user.created / 1000),

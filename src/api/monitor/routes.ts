@@ -12,7 +12,7 @@ import { testRoutes } from './tests.js'
 import { triggerRoutes } from './trigger.js'
 import type { MonitorRoute } from './types.js'
 
-/** Every endpoint of the monitoring API (spec/000), served under `/` and `/v1`. */
+/** Every endpoint of the monitoring API (the monitoring specification), served under `/` and `/v1`. */
 export const monitoringRoutes: readonly MonitorRoute[] = [
   ...rootRoutes,
   ...integrationRoutes,

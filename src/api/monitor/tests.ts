@@ -11,7 +11,7 @@ import { authorOf, revisionView, testDetailView, testListView } from './views.js
 
 /* Tests: list, create (one or an array), detail, partial update, delete, revisions. */
 
-/** The request step a new test gets when it is created without steps (spec/000). */
+/** The request step a new test gets when it is created without steps (the monitoring specification). */
 function defaultStep (): JsonObject {
   return {
     id: randomUUID(),

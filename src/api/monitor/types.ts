@@ -4,7 +4,7 @@ import type { Account, Store, User, WorkspaceRole } from '../../store/index.js'
 import type { Authenticator } from '../auth.js'
 import type { RunQueue } from './run-queue.js'
 
-/** The scopes of spec/000 Authentication. */
+/** The scopes of the monitoring specification, docs/monitor-api.md#authentication-and-oauth-20. */
 export const SCOPES = ['api:read', 'bucket:auth_token', 'bucket:write', 'message:write', 'account:email', 'team:read', 'test:read', 'test:write'] as const
 export type Scope = typeof SCOPES[number]
 

@@ -73,7 +73,7 @@ export function bucketView (bucket: MonitorBucket, workspace: Workspace, base: s
   }
 }
 
-/** The list view: exactly the six attributes of spec/000. */
+/** The list view: exactly the six attributes of the monitoring specification. */
 export function testListView (test: MonitorTest): JsonObject {
   return {
     id: test.id,
@@ -85,7 +85,7 @@ export function testListView (test: MonitorTest): JsonObject {
   }
 }
 
-/** Every attribute of the step's type, null when it was not sent (spec/000). */
+/** Every attribute of the step's type, null when it was not sent (the monitoring specification). */
 export function stepView (step: JsonObject): JsonObject {
   const attributes = STEP_ATTRIBUTES[String(step['step_type'])] ?? []
   const out: JsonObject = { id: step['id'], step_type: step['step_type'] }

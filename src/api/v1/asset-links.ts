@@ -5,11 +5,12 @@ import type { Route } from '../http/types.js'
 
 /*
  * Download links of assets: `GET .../assets/{id}/download` answers a URL of the platform that
- * serves the bytes to whoever holds it, for a limited time, without credentials (spec/002: "a URL
- * string from which the file is downloaded separately"). The URL carries a token: the claims
- * `{assetId, workspaceId, fileId, exp}` in base64url JSON, a dot, and their HMAC-SHA256 under the
- * platform's signing key. Naming the file id makes a link die with its asset (deleted, or
- * replaced by another asset under the same id, which cannot happen as ids are never reused).
+ * serves the bytes to whoever holds it, for a limited time, without credentials (the mock services
+ * specification: "a URL string from which the file is downloaded separately"). The URL carries a
+ * token: the claims `{assetId, workspaceId, fileId, exp}` in base64url JSON, a dot, and their
+ * HMAC-SHA256 under the platform's signing key. Naming the file id makes a link die with its asset
+ * (deleted, or replaced by another asset under the same id, which cannot happen as ids are never
+ * reused).
  */
 
 /** How long a download link works: 15 minutes, long enough for a slow client to start. */

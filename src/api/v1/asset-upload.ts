@@ -4,10 +4,10 @@ import type { ApiContext, HandlerResult, MultipartForm, UploadedFile } from '../
 import { serviceGone, serviceOf } from './catalog-lookups.js'
 import { assetView } from './views.js'
 
-/** The asset types of spec/002. */
+/** The asset types of the mock services specification. */
 export const assetTypes: readonly AssetType[] = ['MAR', 'FILE_IN_ROOT', 'FILE_IN_PATH', 'FILE_IN_CLASSPATH']
 
-/** A warning of the asset create response: spec/002's `errors` entries, severity `WARN`. */
+/** A warning of the asset create response: the mock services specification's `errors` entries, severity `WARN`. */
 export interface AssetWarning {
   code: string
   message: string
@@ -33,12 +33,12 @@ function fieldOf (form: MultipartForm, name: string): string | null {
 }
 
 /**
- * Reads the multipart fields of spec/002's asset create, every problem listed (400
- * ERR_API_VALIDATION): `type` required (case-insensitive); `platformVseId` an integer, required and
- * at least 1 for the three non-MAR types (0 or absent for MAR, stored as none); `serviceId` a
- * positive integer when given; `filename` (default: the file part's name), `folderId`,
- * `description`; exactly one file part, of any field name. A `fileId` is not taken: the platform
- * names the stored bytes itself, and says so in a warning.
+ * Reads the multipart fields of the mock services specification's asset create, every problem
+ * listed (400 ERR_API_VALIDATION): `type` required (case-insensitive); `platformVseId` an integer,
+ * required and at least 1 for the three non-MAR types (0 or absent for MAR, stored as none);
+ * `serviceId` a positive integer when given; `filename` (default: the file part's name),
+ * `folderId`, `description`; exactly one file part, of any field name. A `fileId` is not taken: the
+ * platform names the stored bytes itself, and says so in a warning.
  */
 function readAssetForm (form: MultipartForm): AssetForm {
   const details: ErrorDetail[] = []
@@ -60,7 +60,7 @@ function readAssetForm (form: MultipartForm): AssetForm {
     if (fieldOf(form, 'platformVseId') === null) report('/platformVseId', `is required for type ${type}`)
     else if (platformVseId === 0) report('/platformVseId', `must name a virtual service environment (at least 1) for type ${type}`)
   }
-  // spec/002: zero for plain MAR files, i.e. no environment
+  // the mock services specification: zero for plain MAR files, i.e. no environment
   if (platformVseId === 0) platformVseId = null
   const serviceId = integer('serviceId')
   if (serviceId === 0) report('/serviceId', 'must be a positive integer')
@@ -88,8 +88,9 @@ function readAssetForm (form: MultipartForm): AssetForm {
  * `POST /api/v1/workspaces/{workspaceId}/assets` (multipart): stores the bytes (temporary file,
  * then rename), then the record in one write; when that write fails the file is deleted, so no
  * bytes are left that no asset names. 201 with the Asset and `errors`: warnings such as a name
- * already used by another asset of the service (allowed: spec/002 offers validate-name for
- * clients that want unique names). Past `uploadLimit` the body is refused with 413.
+ * already used by another asset of the service (allowed: the mock services specification offers
+ * validate-name for clients that want unique names). Past `uploadLimit` the body is refused with
+ * 413.
  *
  * @example
  * // curl -F type=MAR -F platformVseId=0 -F serviceId=3 -F file=@pets.mar .../api/v1/workspaces/1/assets

@@ -25,8 +25,8 @@ interface AssetPatch {
   tags?: string[] | null
 }
 
-// spec/002's PATCH members, plus `name` (a rename). Other members (an Asset sent back whole) are
-// read-only and ignored.
+// the mock services specification's PATCH members, plus `name` (a rename). Other members (an Asset
+// sent back whole) are read-only and ignored.
 const readPatch = validatorOf<AssetPatch>({
   type: 'object',
   properties: {
@@ -68,11 +68,11 @@ async function viewOf (ctx: ApiContext, asset: Asset) {
 }
 
 /**
- * `/api/v1/workspaces/{workspaceId}/assets` (spec/002 "Assets"): upload (asset-upload.ts), list
- * (`?serviceId=`, paged, `total`), get, PATCH (200), delete (the `{body, statusCode,
- * statusCodeValue}` body; 409 while a mock service is built from the asset; the file goes too),
- * a download link (asset-links.ts), and `validate-name` (`result` true when no other asset of the
- * service has the name).
+ * `/api/v1/workspaces/{workspaceId}/assets` (the mock services specification, docs/api.md#assets):
+ * upload (asset-upload.ts), list (`?serviceId=`, paged, `total`), get, PATCH (200), delete (the
+ * `{body, statusCode, statusCodeValue}` body; 409 while a mock service is built from the asset; the
+ * file goes too), a download link (asset-links.ts), and `validate-name` (`result` true when no
+ * other asset of the service has the name).
  */
 export const assetRoutes: Route[] = [
   { method: 'POST', path: path(), family: 'v1', handler: createAsset },

@@ -1,10 +1,10 @@
 import type { HandlerResult } from '../http/types.js'
 
 /**
- * The body spec/002 shows for deletes and bulk operations, `{body, statusCode, statusCodeValue}`
- * (a serialized server-side response entity), written as is rather than inside the envelope so
- * that clients reading `statusCodeValue` keep working. Errors of the same endpoints stay
- * envelopes.
+ * The body the mock services specification shows for deletes and bulk operations, `{body,
+ * statusCode, statusCodeValue}` (a serialized server-side response entity), written as is rather
+ * than inside the envelope so that clients reading `statusCodeValue` keep working. Errors of the
+ * same endpoints stay envelopes.
  *
  * @example
  * return okBody(null)      // {"body":null,"statusCode":"OK","statusCodeValue":200}

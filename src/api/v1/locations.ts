@@ -3,7 +3,7 @@ import { localLocation } from '../local-location.js'
 import { listQueryOf } from '../paging.js'
 
 /**
- * `GET /workspaces/{ws}/locations` (issue 7): the locations mock services can run in. This
+ * `GET /workspaces/{ws}/locations`: the locations mock services can run in. This
  * platform has one, the host of its local deployer; paging is accepted as on every list.
  */
 export const locationRoutes: Route[] = [

@@ -12,11 +12,11 @@ const DEFAULT_LINES = 1000
 const MAX_LINES = 100_000
 
 /**
- * A log snapshot of every replica of a mock service (spec/002 "Logs"): the runtime's own log
- * lines and the platform's lines about it (restarts, failures), newest `limit` lines, with the
- * tracking id of the deploy that started the runtime which wrote them, stored so
- * that `PUT .../log/{logId}` can save it to the asset catalog. `Accept: application/gzip` gets the
- * text gzipped, as a file, instead of the envelope.
+ * A log snapshot of every replica of a mock service (the mock services specification,
+ * docs/api.md#logs): the runtime's own log lines and the platform's lines about it (restarts,
+ * failures), newest `limit` lines, with the tracking id of the deploy that started the runtime
+ * which wrote them, stored so that `PUT .../log/{logId}` can save it to the asset catalog. `Accept:
+ * application/gzip` gets the text gzipped, as a file, instead of the envelope.
  */
 async function snapshot (ctx: ApiContext): Promise<HandlerResult> {
   const { mock } = await mockServiceOf(ctx)
@@ -40,13 +40,14 @@ async function snapshot (ctx: ApiContext): Promise<HandlerResult> {
       },
     }
   }
-  // spec/002 types trackingId as a string: '' for a mock service never deployed (no runtime wrote a line)
+  // the mock services specification types trackingId as a string: '' for a mock service never
+  // deployed (no runtime wrote a line)
   return { result: { log, logId: saved.logId, serviceMockId: mock.id, trackingId: saved.trackingId ?? '' } }
 }
 
 export const logRoutes: Route[] = [
   { method: 'GET', path: base, family: 'v1', handler: snapshot },
-  // spec/002 leaves the method of refresh unsaid: both are taken.
+  // the mock services specification leaves the method of refresh unsaid: both are taken.
   { method: 'GET', path: `${base}/refresh`, family: 'v1', handler: snapshot },
   { method: 'POST', path: `${base}/refresh`, family: 'v1', handler: snapshot },
   {

@@ -2,7 +2,7 @@ import type { MockServiceProxy } from '../../store/index.js'
 import { invalidField } from '../validation.js'
 
 /*
- * The mock-service `proxy` object of the product (issue 7): `{proxyUrl, nonProxyHosts, username,
+ * The mock-service `proxy` object of the product: `{proxyUrl, nonProxyHosts, username,
  * password, certificateId}`. The runtime's live pass-through (`proxyUrl` transactions,
  * `bypasslive`) connects through it (docs/runtime.md). `certificateId` names a certificate asset
  * the product gives the proxy connection; this platform has no such asset type, so a value there

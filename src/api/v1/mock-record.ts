@@ -2,8 +2,8 @@ import type { MockService, Repositories } from '../../store/index.js'
 import { mockServiceView } from './service-mock-views.js'
 
 /**
- * A mock service as v1 answers it: the record view with its service's name and, issue 7, the
- * configuration it uses.
+ * A mock service as v1 answers it: the record view with its service's name and the
+ * configuration it uses (a field the product's clients read).
  *
  * @example
  * const record = await mockServiceRecord(ctx.deps.store, mock)

@@ -9,7 +9,7 @@ import { mockServiceOf } from './mock-lookup.js'
 import { mockServiceRecord } from './mock-record.js'
 
 /*
- * Mock service configurations and templates (issue 7).
+ * Mock service configurations and templates.
  *
  * A configuration is `{name, description, configurationMap: {KEY: {type, value}}}`. A mock service
  * uses one through `configurationId` (PATCH or a template); when its document is built (deploy,

@@ -3,7 +3,7 @@ import type { ApiContext, Route } from '../http/types.js'
 import { isoDate } from '../format.js'
 import { mockServiceView } from './service-mock-views.js'
 
-/** The one environment of a platform: the local runtime host (DESIGN.md section 5). */
+/** The one environment of a platform: the local runtime host (docs/decisions.md#one-location). */
 export const LOCAL_ENVIRONMENT_ID = 1
 
 async function environmentOf (ctx: ApiContext) {
@@ -39,8 +39,8 @@ async function environmentOf (ctx: ApiContext) {
 }
 
 /**
- * Virtual service environments (spec/002 `platformvses`): the platform has one, the local runtime
- * host, with live figures (memory, running mock services, transactions served).
+ * Virtual service environments (`platformvses`, docs/api.md#environments): the platform has one,
+ * the local runtime host, with live figures (memory, running mock services, transactions served).
  */
 export const platformVseRoutes: Route[] = [
   {

@@ -5,7 +5,7 @@ import { packDrafts, type PackedDrafts } from './import-drafts.js'
 
 /*
  * A large upload's transactions on their way from the importer thread, which makes them, to the
- * writer thread, which validates, compiles and stores them while the importer reads on (issue 8:
+ * writer thread, which validates, compiles and stores them while the importer reads on (so
  * the two threads then share the work, where the importer alone validated everything before the
  * first row was stored). In between they are JSON text in transferred buffers: a structured clone
  * of tens of thousands of objects would cost more than the text. When the writer falls behind,

@@ -7,7 +7,7 @@ import type { ApiContext, Route } from '../http/types.js'
 import { invalidField, validatorOf } from '../validation.js'
 
 /*
- * The sandbox (issue 7): test a request against a transaction, or every transaction of a service,
+ * The sandbox: test a request against a transaction, or every transaction of a service,
  * without deploying. Matching is the runtime's own compiled matcher (src/match), and the words of
  * `matchingLog` are the runtime's near-miss diagnosis, formatted (failureInWords): one code path.
  *

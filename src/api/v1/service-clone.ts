@@ -9,7 +9,7 @@ import { conflict } from './catalog-lookups.js'
 import { assertServable } from './transaction-input.js'
 
 /*
- * `POST /workspaces/{ws}/services/clone` (issue 7): a copy of a service and all its transactions
+ * `POST /workspaces/{ws}/services/clone`: a copy of a service and all its transactions
  * under a new name, with `findAndReplace` applied to every string of the transactions (names,
  * descriptions, every DSL value: hosts, paths, matcher values; `content` is decoded, replaced and
  * encoded again). The copy and its tracking are made in one write, so the tracking it answers
@@ -39,7 +39,7 @@ const readClone = validatorOf<CloneInput>({
   },
 })
 
-/** The tracking object of spec/002 for a finished clone. */
+/** The tracking object of the mock services specification for a finished clone. */
 export function cloneTrackingView (t: CloneTracking) {
   return {
     trackingId: t.trackingId,

@@ -4,9 +4,9 @@ import { LOCAL_HARBOR_ID, LOCAL_SHIP_ID } from '../local-location.js'
 import { proxyView } from './mock-proxy.js'
 
 /**
- * The mock service record of spec/002 ("Mock service record"), every field present: the
- * asset-based and bridge fields Understudy has no use for are null, as the spec's samples show
- * them for transactional mock services.
+ * The mock service record of the mock services specification, docs/api.md#mock-services, every
+ * field present: the asset-based and bridge fields Understudy has no use for are null, as the
+ * spec's samples show them for transactional mock services.
  */
 export function mockServiceView (m: MockService, service: Service | undefined, configurationId: number | null = null) {
   return {
@@ -17,14 +17,15 @@ export function mockServiceView (m: MockService, service: Service | undefined, c
     description: m.description,
     type: m.type,
     status: m.status,
-    // issue 7: clients type these as strings: the local location when none was set
+    // Clients type these as strings: the local location when none was set
     harborId: m.harborId ?? LOCAL_HARBOR_ID,
     shipId: m.shipId ?? LOCAL_SHIP_ID,
     bridgeId: m.bridgeId,
     registryId: m.registryId,
     vseId: m.vseId,
     platformVseId: m.platformVseId,
-    // spec/002 types it as a string: HTTP (what the runtime serves) when none was chosen
+    // the mock services specification types it as a string: HTTP (what the runtime serves) when
+    // none was chosen
     endpointPreference: m.endpointPreference ?? 'HTTP',
     liveSystemHost: m.liveSystemHost,
     liveSystemPort: m.liveSystemPort,
@@ -56,14 +57,14 @@ export function mockServiceView (m: MockService, service: Service | undefined, c
     updatedDate: formattedDate(m.updated),
     createdBy: m.createdBy,
     updatedBy: m.updatedBy,
-    // --- fields existing clients of the product require (issue 7) ---
+    // --- fields existing clients of the product require ---
     httpRunnerEnabled: m.type !== 'SV',
     endpoints: [m.httpEndpoint, m.httpsEndpoint].filter((e): e is string => e !== null).map((endpoint) => ({ endpoint })),
     configurationId,
     proxy: proxyView(m.proxy),
     brokerConfig: null,
     assets: [],
-    // --- issue 12: null when off ---
+    // --- dynamic responses: null when off ---
     cors: m.cors,
     faults: m.faults,
     templateSeed: m.templateSeed,
@@ -72,7 +73,7 @@ export function mockServiceView (m: MockService, service: Service | undefined, c
   }
 }
 
-/** The tracking object of spec/002: the result of deploy, configure and stop. */
+/** The tracking object of the mock services specification: the result of deploy, configure and stop. */
 export function trackingView (t: Tracking) {
   return {
     trackingId: t.trackingId,

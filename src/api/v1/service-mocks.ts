@@ -38,16 +38,16 @@ interface MockServiceInput {
   vseId?: number | null
   platformVseId?: number | null
   proxy?: ProxyInput | null
-  // issue 12, as in the mock-service document
+  // dynamic responses, as in the mock-service document
   cors?: boolean | Record<string, unknown> | null
   faults?: string | Record<string, unknown> | null
   templateSeed?: number | null
-  // issue 13, as in the mock-service document
+  // host matching and request validation, as in the mock-service document
   matchHost?: boolean | null
   validateRequests?: boolean | null
 }
 
-/** The issue-12 fields, with the schemas of the mock-service document (docs/dsl.md). */
+/** The dynamic-response fields, with the schemas of the mock-service document (docs/dsl.md). */
 const documentProperties = mockServiceDocumentSchema['properties'] as Record<string, unknown>
 
 const nullableInt = (min: number, max?: number) => ({ type: ['integer', 'null'], minimum: min, ...(max === undefined ? {} : { maximum: max }) })
@@ -176,7 +176,7 @@ async function recordResult (ctx: ApiContext, mock: MockService, status = 200): 
 
 const base = '/api/v1/workspaces/:workspaceId/service-mocks'
 
-// --- client fields of the product (issue 7): include/exclude, configuration, proxy ---
+// --- client fields of the product: include/exclude, configuration, proxy ---
 interface ClientPatch {
   includeIds?: number[]
   excludeIds?: number[]
@@ -241,13 +241,13 @@ async function update (ctx: ApiContext): Promise<HandlerResult> {
   return recordResult(ctx, updated ?? mock, 201)
 }
 
-/** deploy, configure and stop: spec/002 shows GET; POST is accepted too. */
+/** deploy, configure and stop: the mock services specification shows GET; POST is accepted too. */
 function action (name: 'deploy' | 'configure' | 'stop'): Route['handler'] {
   return async (ctx) => {
     const found = await mockServiceOf(ctx)
     const by = ctx.principal.user.email
     const deployer = ctx.deps.deployer
-    // issue 12: what the runtime recorded goes into the store first (a redeploy or a stop would
+    // What the runtime recorded goes into the store first (a redeploy or a stop would
     // lose it; a configure serves it). Saving adds the new transactions to an explicit list.
     const saved = await saveRecordings(ctx, found.workspace, found.mock).catch((err: unknown) => {
       // A runtime that does not answer must still be stoppable; configure and deploy refuse (503).
@@ -268,10 +268,11 @@ function action (name: 'deploy' | 'configure' | 'stop'): Route['handler'] {
 }
 
 /**
- * Mock services (spec/002 "service-mocks"): create (TRANSACTIONAL with `mockServiceTransactions`
- * `[{txnId, priority}]`, or SV from an asset), get, list (by `serviceId`), update (PUT, and PATCH
- * as a partial update, DESIGN.md 5b), delete (stops first; 204), and the deploy, configure and
- * stop actions, which answer tracking objects.
+ * Mock services (the mock services specification, docs/api.md#mock-services): create (TRANSACTIONAL
+ * with `mockServiceTransactions` `[{txnId, priority}]`, or SV from an asset), get, list (by
+ * `serviceId`), update (PUT, and PATCH as a partial update, docs/decisions.md#partial-updates),
+ * delete (stops first; 204), and the deploy, configure and stop actions, which answer tracking
+ * objects.
  */
 export const serviceMockRoutes: Route[] = [
   {
@@ -366,7 +367,7 @@ export const serviceMockRoutes: Route[] = [
     family: 'v1',
     handler: async (ctx) => {
       const id = ctx.params['trackingId'] ?? ''
-      // issue 7: service clones answer trackings of their own
+      // Service clones answer trackings of their own
       const cloned = await ctx.deps.store.cloneTrackings.get(id)
       if (cloned !== undefined && await findVisibleWorkspace(ctx, cloned.workspaceId) !== undefined) return { result: cloneTrackingView(cloned) }
       const tracking = await ctx.deps.store.trackings.get(id)

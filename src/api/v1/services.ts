@@ -51,10 +51,11 @@ async function existing (ctx: ApiContext, workspaceId: number): Promise<Service>
 }
 
 /**
- * `/api/v1/workspaces/{workspaceId}/services` (spec/002 "Services"): create (201), list (paged,
- * sorted, with `total`), get (200, where the spec's sample shows 201), update by PUT (201), and
- * delete (the `{body, statusCode, statusCodeValue}` body; 409 while a mock service uses the
- * service; its transactions go with it). Names are unique per workspace: 409 otherwise.
+ * `/api/v1/workspaces/{workspaceId}/services` (the mock services specification,
+ * docs/api.md#services): create (201), list (paged, sorted, with `total`), get (200, where the
+ * spec's sample shows 201), update by PUT (201), and delete (the `{body, statusCode,
+ * statusCodeValue}` body; 409 while a mock service uses the service; its transactions go with it).
+ * Names are unique per workspace: 409 otherwise.
  */
 export const serviceRoutes: Route[] = [
   {

@@ -42,11 +42,11 @@ async function existing (ctx: ApiContext): Promise<Tag> {
 }
 
 /**
- * `/api/v1/tags` (spec/002 "Tags"): tags belong to the API key's account, so the paths carry no
- * workspace. Create (201; a taken name is 409), list (paged, sorted, `total`), get by id or by
- * name, update by PUT (201, with `created`/`updated` in ISO 8601 as the spec's sample shows), and
- * delete (200 with `result: {}`, the spec's "empty object"). Deleting a tag does not remove its
- * name from transactions: they carry tag names, not references.
+ * `/api/v1/tags` (the mock services specification, docs/api.md#tags): tags belong to the API key's
+ * account, so the paths carry no workspace. Create (201; a taken name is 409), list (paged, sorted,
+ * `total`), get by id or by name, update by PUT (201, with `created`/`updated` in ISO 8601 as the
+ * spec's sample shows), and delete (200 with `result: {}`, the spec's "empty object"). Deleting a
+ * tag does not remove its name from transactions: they carry tag names, not references.
  */
 export const tagRoutes: Route[] = [
   {

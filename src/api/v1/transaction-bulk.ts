@@ -8,9 +8,9 @@ import { tagNamesOf } from './transaction-input.js'
 export type BulkAction = 'DELETE' | 'ADD_TAGS' | 'REMOVE_TAGS' | 'SET_TAGS'
 
 /**
- * Action names accepted, after upper-casing and turning spaces and dashes into `_`. spec/002 shows
- * `DELETE` and says "a tag operation also exists" without naming it: these aliases cover the
- * spellings a client is likely to use.
+ * Action names accepted, after upper-casing and turning spaces and dashes into `_`. The mock
+ * services specification shows `DELETE` and says "a tag operation also exists" without naming it:
+ * these aliases cover the spellings a client is likely to use.
  */
 const actions: Readonly<Record<string, BulkAction>> = {
   DELETE: 'DELETE',

@@ -5,7 +5,7 @@ import { booleanOf, optionalIntQuery } from './catalog-lookups.js'
 import { invalidField } from '../validation.js'
 
 /*
- * The export of the product's clients (issue 7):
+ * The export of the product's clients:
  * `GET /transactions?serviceMockId=M&exportAsFile=true&type=GENERIC_DSL&limit=-1` answers
  * `{transactions: [...]}` (every transaction in full, as GET shows them) as a file download, the
  * document `understudy serve`, `understudy import` and the transaction upload read back.

@@ -62,11 +62,11 @@ function throwIfAny (details: ErrorDetail[]): void {
 }
 
 /**
- * The transactions of `POST /transactions` (JSON): `{transactions: [...]}` as spec/002 shows, and
- * also a bare array of transactions or a single transaction object. Ids, `serviceId`,
- * `serviceName` and `link` of the items are ignored: the query's `serviceId` decides, and the
- * store numbers new records. A missing `name` becomes `METHOD path`. Nothing is returned unless
- * every transaction is valid, so a batch is created whole or not at all.
+ * The transactions of `POST /transactions` (JSON): `{transactions: [...]}` as the mock services
+ * specification shows, and also a bare array of transactions or a single transaction object. Ids,
+ * `serviceId`, `serviceName` and `link` of the items are ignored: the query's `serviceId` decides,
+ * and the store numbers new records. A missing `name` becomes `METHOD path`. Nothing is returned
+ * unless every transaction is valid, so a batch is created whole or not at all.
  *
  * @example
  * readTransactionBatch({ transactions: [{ name: 'list', dsl: { requestDsl: { method: 'GET', path: '/pets' }, responseDsl: { json: [] } } }] })

@@ -18,10 +18,10 @@ function path (rest = ''): string {
 }
 
 /**
- * The filters of the transaction list (spec/002 leaves their names out): `serviceId`; `name`
- * (exact); `search` (alias `contains`: case-insensitive substring of the name or description);
- * `tags` (alias `tag`; comma-separated and/or repeated; a transaction must carry all of them);
- * `dslType` (GENERIC_DSL, HAR_DSL, ...; case-insensitive).
+ * The filters of the transaction list (the mock services specification leaves their names out):
+ * `serviceId`; `name` (exact); `search` (alias `contains`: case-insensitive substring of the name
+ * or description); `tags` (alias `tag`; comma-separated and/or repeated; a transaction must carry
+ * all of them); `dslType` (GENERIC_DSL, HAR_DSL, ...; case-insensitive).
  *
  * @example
  * transactionFilterOf(new URLSearchParams('serviceId=3&tags=smoke,orders&search=pet'))
@@ -75,15 +75,17 @@ async function createTransactions (ctx: ApiContext, workspace: Workspace): Promi
     return out
   }).catch((err: unknown) => { throw serviceGone(err, service.id) })
   const views = created.map((t) => transactionView(t, service.name))
-  // spec/002 shows one Transaction as the result; a batch of several answers the array
+  // the mock services specification shows one Transaction as the result; a batch of several answers
+  // the array
   return { result: views.length === 1 ? views[0] : views }
 }
 
 /**
- * `/api/v1/workspaces/{workspaceId}/transactions` (spec/002 "Transactions"): create from JSON or
- * from an uploaded file (multipart, see transaction-import.ts), list with filters and `total`, get,
- * update by PUT (201 with the updated Transaction), delete (`{body, statusCode,
- * statusCodeValue}`). Bulk PATCH and conflicts are in transaction-bulk.ts and conflicts.ts.
+ * `/api/v1/workspaces/{workspaceId}/transactions` (the mock services specification,
+ * docs/api.md#transactions): create from JSON or from an uploaded file (multipart, see
+ * transaction-import.ts), list with filters and `total`, get, update by PUT (201 with the updated
+ * Transaction), delete (`{body, statusCode, statusCodeValue}`). Bulk PATCH and conflicts are in
+ * transaction-bulk.ts and conflicts.ts.
  */
 export const transactionRoutes: Route[] = [
   {

@@ -2,13 +2,14 @@ import type { Asset, Service, StoredTransaction, Tag } from '../../store/index.j
 import { epochSeconds, formattedDate, isoDate } from '../format.js'
 
 /*
- * The response shapes of spec/002's catalog resources, built from store records. One function per
- * resource so that every endpoint answers the same fields with the same types (the store keeps
- * epoch milliseconds; each resource shows the unit its samples show).
+ * The response shapes of the mock services specification's catalog resources, built from store
+ * records. One function per resource so that every endpoint answers the same fields with the same
+ * types (the store keeps epoch milliseconds; each resource shows the unit its samples show).
  */
 
 /**
- * A Service of spec/002: `created`/`updated` in epoch seconds, `description` string or null.
+ * A Service of the mock services specification: `created`/`updated` in epoch seconds, `description`
+ * string or null.
  *
  * @example
  * serviceView(service) // { id: 3, name: 'pets', description: null, created: 1714571109, ... }
@@ -26,8 +27,9 @@ export function serviceView (s: Service) {
 }
 
 /**
- * A Tag of spec/002. Its samples show `created`/`updated` as epoch seconds like the other
- * resources, except the update (PUT) response, which shows ISO 8601: `iso` picks that form.
+ * A Tag of the mock services specification. Its samples show `created`/`updated` as epoch seconds
+ * like the other resources, except the update (PUT) response, which shows ISO 8601: `iso` picks
+ * that form.
  *
  * @example
  * tagView(tag, true).created // '2024-05-01T13:45:09.000Z'
@@ -55,8 +57,9 @@ export function transactionLink (workspaceId: number, id: number): string {
 }
 
 /**
- * A Transaction of spec/002, plus `dslType` (the format it came from: GENERIC_DSL, HAR_DSL...),
- * which the list filters by. spec/002 types `description` as a string, so an absent one is ''.
+ * A Transaction of the mock services specification, plus `dslType` (the format it came from:
+ * GENERIC_DSL, HAR_DSL...), which the list filters by. The mock services specification types
+ * `description` as a string, so an absent one is ''.
  *
  * @example
  * transactionView(txn, 'pets').link // '/api/v1/workspaces/1/transactions/7'
@@ -79,10 +82,10 @@ export function transactionView (t: StoredTransaction, serviceName: string) {
 export type TransactionView = ReturnType<typeof transactionView>
 
 /**
- * An Asset of spec/002: `created`/`updated` ISO 8601, `createdDate`/`updatedDate` formatted
- * strings; `description` and `folderId` are '' when unset (the spec types them as strings),
- * `serviceId`/`serviceName` null for an asset of no service. Beyond the spec: `platformVseId`
- * (given at upload) and `size` (bytes).
+ * An Asset of the mock services specification: `created`/`updated` ISO 8601,
+ * `createdDate`/`updatedDate` formatted strings; `description` and `folderId` are '' when unset
+ * (the spec types them as strings), `serviceId`/`serviceName` null for an asset of no service.
+ * Beyond the spec: `platformVseId` (given at upload) and `size` (bytes).
  *
  * @example
  * assetView(asset, 'pets').createdDate // '2024-05-01 13:45:09'

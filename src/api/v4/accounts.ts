@@ -92,9 +92,9 @@ async function accountResult (ctx: ApiContext, accountId: number) {
 }
 
 /**
- * /api/v4/accounts (spec/001): the caller's accounts, one account, its welcome screen, its users
- * and their roles, the engine utilization report, the functionalities and terminate-masters.
- * Invitations are in ./invitations.ts. Roles are checked before the handler runs
+ * /api/v4/accounts (the administration specification): the caller's accounts, one account, its
+ * welcome screen, its users and their roles, the engine utilization report, the functionalities and
+ * terminate-masters. Invitations are in ./invitations.ts. Roles are checked before the handler runs
  * (src/api/access/policy.ts): an account the caller is not in is 404.
  */
 export const accountRoutes: Route[] = [

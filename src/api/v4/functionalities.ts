@@ -1,6 +1,6 @@
 /**
- * What this platform offers, for `GET /api/v4/accounts/{id}/functionalities` (spec/001 "Account
- * functionalities"). Mock services always; an interface that adds a capability (the monitoring
+ * What this platform offers, for `GET /api/v4/accounts/{id}/functionalities`
+ * (docs/api.md#accounts). Mock services always; an interface that adds a capability (the monitoring
  * API adds `functionalApi`) registers it when its routes are loaded.
  */
 const offered = new Map<string, string>([['mockServices', 'Mock Services']])
@@ -25,7 +25,7 @@ export function isOffered (funcId: string): boolean {
   return offered.has(funcId)
 }
 
-/** The functionalities, in the shape of spec/001 (`size` -1: not limited). */
+/** The functionalities, in the shape of the administration specification (`size` -1: not limited). */
 export function functionalities () {
   return {
     additionalSpace: 0,

@@ -54,8 +54,8 @@ function linksOf (ctx: Pick<ApiContext, 'deps'>, token: string) {
 }
 
 /**
- * The invitation of spec/001. The token and the accept/reject links are shown once, in the create
- * response (only a digest is kept): in lists they are null.
+ * The invitation of the administration specification. The token and the accept/reject links are
+ * shown once, in the create response (only a digest is kept): in lists they are null.
  */
 function invitationView (inv: Invitation, extra: { accountName: string; inviting: User | undefined; token: string | null; workspaceNames: string[] }, ctx: Pick<ApiContext, 'deps'>) {
   const links = extra.token === null ? { acceptUrl: null, rejectUrl: null } : linksOf(ctx, extra.token)
@@ -76,7 +76,7 @@ function invitationView (inv: Invitation, extra: { accountName: string; inviting
     inviteeUserId: inv.inviteeUserId,
     invitedById: inv.invitedById,
     ...links,
-    // strings in spec/001: '' when the inviting user is gone
+    // strings in the administration specification: '' when the inviting user is gone
     invitingEmail: extra.inviting?.email ?? '',
     invitingName: extra.inviting === undefined ? '' : displayNameOf(extra.inviting),
   }
@@ -105,7 +105,7 @@ async function attach (tx: Repositories, inv: Pick<Invitation, 'accountId' | 'in
 async function create (ctx: ApiContext): Promise<HandlerResult> {
   const accountId = ctx.intParam('accountId')
   const raw = await ctx.json()
-  // spec/001 names the field `invitations`; a bare array is accepted too.
+  // the administration specification names the field `invitations`; a bare array is accepted too.
   const { invitations } = readInvitations(Array.isArray(raw) ? { invitations: raw } : raw)
   const callerIsAdmin = isAccountAdmin(membershipOf(ctx, accountId))
   const store = ctx.deps.store
@@ -160,7 +160,7 @@ async function create (ctx: ApiContext): Promise<HandlerResult> {
   return { status: 201, result }
 }
 
-/** Accepting or rejecting by the link's token (GET for a browser, POST for a client; spec/001 leaves the method open). */
+/** Accepting or rejecting by the link's token (GET for a browser, POST for a client; the administration specification leaves the method open). */
 function answer (decision: 'accepted' | 'rejected') {
   return async (ctx: ApiContext): Promise<HandlerResult> => {
     const token = ctx.params['token'] ?? ''
@@ -196,10 +196,10 @@ function welcomePage (r: { status: string; accountName: string | null; welcomeSc
 }
 
 /**
- * Invitations (spec/001): `POST /accounts/{id}/invitations` (attach at once, or a pending
- * invitation with accept/reject links; a second pending invitation of one e-mail is 409),
- * `GET /accounts/{id}/invitations`, and the links, which take GET and POST and need no API key
- * (the token is the credential).
+ * Invitations (the administration specification): `POST /accounts/{id}/invitations` (attach at
+ * once, or a pending invitation with accept/reject links; a second pending invitation of one e-mail
+ * is 409), `GET /accounts/{id}/invitations`, and the links, which take GET and POST and need no API
+ * key (the token is the credential).
  */
 export const invitationRoutes: Route[] = [
   { method: 'POST', path: '/api/v4/accounts/:accountId/invitations', family: 'v4', handler: create },

@@ -33,8 +33,9 @@ function projectView (p: Project, accountId: number) {
 }
 
 /**
- * Projects (named by spec/001; clients use them to find their bearings): every workspace has a
- * default project. A project belongs to its workspace: one the caller cannot see is 404.
+ * Projects (named by the administration specification; clients use them to find their bearings):
+ * every workspace has a default project. A project belongs to its workspace: one the caller cannot
+ * see is 404.
  */
 export const projectRoutes: Route[] = [
   {

@@ -65,9 +65,10 @@ function hitOf (row: Record<string, unknown>, plan: CompiledSearchPlan): Record<
 }
 
 /**
- * `POST /api/v4/search` (spec/001): one parameterised SQL query over what the caller may see,
- * answering `accountId`, `workspaceId` (an array), `limit`, `skip`, `total` and the hits; and
- * `GET /api/v4/search/metadata`, the searchable entities, fields, relations and operators.
+ * `POST /api/v4/search` (the administration specification): one parameterised SQL query over what
+ * the caller may see, answering `accountId`, `workspaceId` (an array), `limit`, `skip`, `total` and
+ * the hits; and `GET /api/v4/search/metadata`, the searchable entities, fields, relations and
+ * operators.
  */
 export const searchRoutes: Route[] = [
   {

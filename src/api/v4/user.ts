@@ -85,10 +85,10 @@ async function userView (ctx: ApiContext) {
 }
 
 /**
- * `GET /api/v4/user` (spec/001 "User", plus the fields existing clients read), `PATCH /api/v4/user`
- * (the active workspace), and the caller's API keys at `/api/v4/user/api-keys` (paths not in the
- * spec; docs/api.md): create shows the secret once, list never shows it, DELETE revokes, and a
- * revoked key is refused on its next request.
+ * `GET /api/v4/user` (the administration specification, docs/api.md#users-and-api-keys, plus the
+ * fields existing clients read), `PATCH /api/v4/user` (the active workspace), and the caller's API
+ * keys at `/api/v4/user/api-keys` (paths not in the spec; docs/api.md): create shows the secret
+ * once, list never shows it, DELETE revokes, and a revoked key is refused on its next request.
  */
 export const userRoutes: Route[] = [
   { method: 'GET', path: '/api/v4/user', family: 'v4', handler: async (ctx) => ({ result: await userView(ctx) }) },

@@ -3,7 +3,7 @@ import { epochSeconds, epochSecondsOrNull } from '../format.js'
 import { localLocation } from '../local-location.js'
 import { workspaceBilling, workspaceFeatures, workspacePlan } from './workspace-plan.js'
 
-/* The spec/001 shapes of /api/v4, in one place so that every endpoint shows a record alike. */
+/* The administration specification shapes of /api/v4, in one place so that every endpoint shows a record alike. */
 
 export function displayNameOf (user: Pick<User, 'firstName' | 'lastName' | 'email'>): string {
   const name = `${user.firstName} ${user.lastName}`.trim()
@@ -20,7 +20,8 @@ export function accountView (account: Account, profile: AccountProfile | undefin
   return {
     id: account.id,
     name: account.name,
-    // spec/001 types these as strings, and clients' models refuse null there: '' when unset.
+    // the administration specification types these as strings, and clients' models refuse null
+    // there: '' when unset.
     description: profile?.description ?? '',
     created: epochSeconds(account.created),
     updated: epochSeconds(account.updated),
@@ -31,7 +32,7 @@ export function accountView (account: Account, profile: AccountProfile | undefin
   }
 }
 
-/** An account user (spec/001 "Account user"). */
+/** An account user (the administration specification, docs/api.md#accounts). */
 export function accountUserView (user: User, member: AccountMember) {
   const access = accessOf(user)
   return {
@@ -49,7 +50,7 @@ export function accountUserView (user: User, member: AccountMember) {
   }
 }
 
-/** A workspace member (spec/001 `activeMember`). */
+/** A workspace member (`activeMember` in the administration specification). */
 export function workspaceMemberView (user: User, member: Pick<WorkspaceMember, 'role' | 'enabled'>) {
   return {
     id: user.id,
@@ -61,7 +62,7 @@ export function workspaceMemberView (user: User, member: Pick<WorkspaceMember, '
   }
 }
 
-/** The workspace of spec/001 as lists show it (no locations, features, plan or billing; `expiration` and `credits` are there). */
+/** The workspace of the administration specification as lists show it (no locations, features, plan or billing; `expiration` and `credits` are there). */
 export function workspaceListView (w: Workspace, owner: User | undefined, membersCount: number) {
   return {
     id: w.id,

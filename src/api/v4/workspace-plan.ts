@@ -2,20 +2,21 @@ import type { Workspace } from '../../store/index.js'
 import { isOffered } from './functionalities.js'
 
 /*
- * The `features`, `plan` and `billing` of a workspace (spec/001 "Workspace object"): every name
- * and field the document lists, in its types, with values that describe this platform: a
- * self-hosted plan without limits or credits, no payment, and a feature flag set only where the
- * platform does the thing. -1 in a plan field means "no limit" (spec/001 leaves it unsaid; docs/api.md).
+ * The `features`, `plan` and `billing` of a workspace (the administration specification,
+ * docs/api.md#workspaces-and-projects): every name and field the document lists, in its types, with
+ * values that describe this platform: a self-hosted plan without limits or credits, no payment, and
+ * a feature flag set only where the platform does the thing. -1 in a plan field means "no limit"
+ * (the administration specification leaves it unsaid; docs/api.md).
  */
 
 /** What a flag depends on: always on, always off, or on while an interface offers a functionality. */
 type Flag = boolean | { functionality: string }
 
 /**
- * The 33 flags spec/001 shows in the create response, in its order. Understudy serves mock
- * services on a private location (its local runtime host, `harbor-local`) with outbound proxy
- * settings, and, with the monitoring API loaded, API functional tests with schedules. It runs no
- * load tests, browsers, grids, test data or recorders of its own.
+ * The 33 flags the administration specification shows in the create response, in its order.
+ * Understudy serves mock services on a private location (its local runtime host, `harbor-local`)
+ * with outbound proxy settings, and, with the monitoring API loaded, API functional tests with
+ * schedules. It runs no load tests, browsers, grids, test data or recorders of its own.
  */
 const FLAGS: ReadonlyArray<readonly [string, Flag]> = [
   ['webdriver', false],
@@ -53,11 +54,12 @@ const FLAGS: ReadonlyArray<readonly [string, Flag]> = [
   ['devTest', false],
 ]
 
-/** The names of the feature flags, as spec/001 lists them. */
+/** The names of the feature flags, as the administration specification lists them. */
 export const FEATURE_FLAGS: readonly string[] = FLAGS.map(([name]) => name)
 
 /**
- * The feature flags of a workspace: every name of spec/001, true where the platform does it.
+ * The feature flags of a workspace: every name of the administration specification, true where the
+ * platform does it.
  *
  * @example
  * workspaceFeatures().mockServicesForPrivateCloud // true

@@ -95,10 +95,10 @@ async function accountMemberOf (ctx: ApiContext, workspace: Workspace, userId: n
 }
 
 /**
- * /api/v4 workspaces (spec/001): list, create, detail, update, and the workspace's members with
- * their workspace roles. Lists accept `limit=0`/`-1` (all, capped), `sort[]=name` or
- * `sort[]=-updated`, and always return `total` (DESIGN.md 5b). Roles are checked before the
- * handler runs (src/api/access/policy.ts).
+ * /api/v4 workspaces (the administration specification): list, create, detail, update, and the
+ * workspace's members with their workspace roles. Lists accept `limit=0`/`-1` (all, capped),
+ * `sort[]=name` or `sort[]=-updated`, and always return `total` (docs/decisions.md#lists). Roles
+ * are checked before the handler runs (src/api/access/policy.ts).
  */
 export const workspaceRoutes: Route[] = [
   {

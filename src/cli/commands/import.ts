@@ -71,7 +71,7 @@ export async function runImportCommand (args: string[], io: ImportCommandIo): Pr
   }
   const json = out !== undefined && extname(out).toLowerCase() === '.json'
   // Written piece by piece: the whole text of a 100,000-transaction document (and its copy
-  // encoded for the write) would double the memory of the import (issue 8).
+  // encoded for the write) would double the memory of the import.
   const pieces = outputChunks(result.document, json)
   if (out === undefined) {
     await writePieces(pieces, (text) => writeStream(io.stdout, text))

@@ -77,7 +77,7 @@ export async function runServeCommand (args: string[], io: CommandIo, importers:
   const loadFile: FileLoader = maxBytes === undefined ? importers.loadFile : (input, ctx) => importers.loadFile(input, { ...ctx, maxBytes })
   const loaded = loadSources(collectFiles(selection), loadFile, { named })
   reportWarnings(loaded, log, options.matchHost, verbose)
-  // The flag turns validation on; so does the document's `validateRequests: true` (issue 13).
+  // The flag turns validation on; so does the document's `validateRequests: true`.
   const validation = (set: LoadedSources): RequestCheck | null => {
     if ((!options.validateRequests && set.document.validateRequests !== true) || importers.requestValidator === undefined) return null
     const built = importers.requestValidator(set.files)

@@ -20,7 +20,7 @@ export const matcherSchema: SchemaObject = {
     matcherName: { type: 'string', enum: [...matcherNames] },
     matchingValue: { type: 'string' },
     optional: { type: 'boolean' },
-    // --- product DSL compatibility (issue 7) ---
+    // --- product DSL compatibility ---
     sampleBody: { type: ['string', 'null'] },
     namespaces: {
       type: ['array', 'null'],
@@ -38,7 +38,7 @@ export const matcherSchema: SchemaObject = {
   },
 }
 
-// --- product DSL compatibility (issue 7) ---
+// --- product DSL compatibility ---
 /** `statusCodeConditions` entries: the first whose (body) matcher holds sets the status. */
 export const statusCodeConditionsSchema: SchemaObject = {
   $id: 'understudy:status-code-conditions',
@@ -67,7 +67,7 @@ export const responseDelaySchema: SchemaObject = {
     upper: { type: 'number', minimum: 0 },
     median: { type: 'number', minimum: 0 },
     sigma: { type: 'number', minimum: 0 },
-    // --- product DSL compatibility (issue 7) ---
+    // --- product DSL compatibility ---
     chunks: { type: ['integer', 'null'], minimum: 1, maximum: 10000 },
     dribbled: { type: ['boolean', 'null'] },
   },
@@ -120,7 +120,7 @@ export const responseDslSchema: SchemaObject = {
     content: { type: ['string', 'null'] },
     charset: { type: ['string', 'null'] },
     responseDelay: { anyOf: [{ $ref: 'understudy:delay' }, { type: 'null' }] },
-    // issue 12: templating, faults, webhooks
+    // dynamic responses: templating, faults, webhooks
     template: { type: ['boolean', 'null'] },
     templated: { type: ['boolean', 'null'] },
     fault: { anyOf: [{ $ref: 'understudy:fault' }, { type: 'null' }] },
@@ -128,7 +128,7 @@ export const responseDslSchema: SchemaObject = {
     // hand-written shorthands, turned into `content` by normalization
     text: { type: 'string' },
     json: {},
-    // --- product DSL compatibility (issue 7) ---
+    // --- product DSL compatibility ---
     failoverEnabled: { type: ['boolean', 'null'] },
     statusCodeConditions: { $ref: 'understudy:status-code-conditions' },
   },
@@ -153,18 +153,18 @@ export const transactionDslSchema: SchemaObject = {
     requestDsl: requestDslSchema,
     responseDsl: responseDslSchema,
     sampleBody: { type: ['string', 'null'] },
-    // carried by converted (imported) transactions of spec/002
+    // carried by converted (imported) transactions of the mock services specification
     nativeId: { type: ['string', 'null'] },
-    // --- product DSL compatibility (issue 7) ---
+    // --- product DSL compatibility ---
     redirectUrl: { type: ['string', 'null'] },
     failoverEnabled: { type: ['boolean', 'null'] },
     statusCodeConditions: { $ref: 'understudy:status-code-conditions' },
-    // issue 12
+    // dynamic responses
     scenario: { anyOf: [{ $ref: 'understudy:scenario' }, { type: 'null' }] },
   },
 }
 
-/** A transaction: the resource of spec/002, or a bare `dsl` object standing for one. */
+/** A transaction: the resource of the mock services specification, or a bare `dsl` object standing for one. */
 export const transactionSchema: SchemaObject = {
   $id: 'understudy:transaction',
   type: 'object',
@@ -218,14 +218,14 @@ export const mockServiceDocumentSchema: SchemaObject = {
     // each item is validated on its own (a transaction, or a bare dsl), so that error paths point
     // into the file as written
     transactions: { type: 'array' },
-    // issue 12
+    // dynamic responses
     cors: { anyOf: [{ type: ['boolean', 'null'] }, { $ref: 'understudy:cors' }] },
     faults: { anyOf: [{ $ref: 'understudy:fault' }, { type: 'null' }] },
     templateSeed: { type: ['integer', 'null'] },
-    // issue 13: what were runtime flags only (`--validate-requests`, `--match-host`)
+    // host matching and request validation: what were runtime flags only (`--validate-requests`, `--match-host`)
     validateRequests: { type: ['boolean', 'null'] },
     matchHost: { type: ['boolean', 'null'] },
-    // issue 7: the outbound proxy of forwarded requests
+    // The outbound proxy of forwarded requests
     proxy: {
       anyOf: [{ type: 'null' }, {
         type: 'object',
@@ -242,7 +242,7 @@ export const mockServiceDocumentSchema: SchemaObject = {
   },
 }
 
-// --- issue 12: dynamic responses -------------------------------------------------------------
+// --- dynamic responses -------------------------------------------------------------
 
 /** `fault`: a fault name, or `{type, probability}`. */
 export const faultSchema: SchemaObject = {

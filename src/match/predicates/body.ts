@@ -38,9 +38,9 @@ class StructuredBodyPredicate implements Predicate {
 }
 
 /**
- * Compiles a body matcher (DESIGN.md section 3): without `key` it applies to the whole body; a
- * `$` key is a JSONPath and a `/` key an XPath whose selections the matcher applies to; any other
- * key names a form field (urlencoded or multipart).
+ * Compiles a body matcher (docs/architecture.md#matching): without `key` it applies to the whole
+ * body; a `$` key is a JSONPath and a `/` key an XPath whose selections the matcher applies to; any
+ * other key names a form field (urlencoded or multipart).
  *
  * @example
  * compileBodyPredicate({ key: '$.type', matcherName: 'equals', matchingValue: 'order' }, '/dsl/requestDsl/body/0')
@@ -150,7 +150,7 @@ export function compileBodyPredicate (m: Matcher, pointer: string): BodyPredicat
         return false
       })
     }
-    // --- product DSL compatibility (issue 7) ---
+    // --- product DSL compatibility ---
     case 'matches_xml_schema': {
       if (keyKind === 'jsonpath' || keyKind === 'form') return { error: 'matches_xml_schema needs an XML body: use no key or an XPath key', at: 'matcherName' }
       const schema = compileXsd(expected)

@@ -5,7 +5,7 @@ import type { ValueCheck } from './value-check.js'
 /** Reads the value(s) of one named item of a request; undefined when it is absent. */
 export type FieldReader = (req: MatchRequest, key: string) => FieldValue | undefined
 
-/** How a field predicate treats presence (DESIGN.md section 3). */
+/** How a field predicate treats presence (docs/architecture.md#matching). */
 export interface FieldRules {
   /** `absent`: holds exactly when the item is missing. */
   absent: boolean

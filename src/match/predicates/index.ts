@@ -91,7 +91,8 @@ function compileField (
   report: ReportProblem,
 ): Predicate | null {
   const absent = m.matcherName === 'absent'
-  // For `absent`, spec/002 names the item in matchingValue when key is empty.
+  // For `absent`, the mock services specification names the item in matchingValue when key is
+  // empty.
   const rawKey = absent && (m.key ?? '') === '' ? (m.matchingValue ?? '') : (m.key ?? '')
   const key = keyOf(rawKey)
   if (absent) {

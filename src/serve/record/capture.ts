@@ -4,7 +4,7 @@ import type { RecordedRequest } from './recorded-requests.js'
 import { CREDENTIAL_HEADERS } from './credentials.js'
 
 /*
- * The capturing half of a recording (issue 12): the request path only queues an exchange; off
+ * The capturing half of a recording: the request path only queues an exchange; off
  * that path, the queue is coalesced into one `CapturedRequest` per distinct request. A single
  * runtime merges those into its own RecordedRequests; a cluster replica sends them to the primary,
  * which merges every replica's into one (cluster-worker.ts, cluster-primary.ts).

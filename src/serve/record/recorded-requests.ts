@@ -3,7 +3,7 @@ import type { CapturedRequest, SkipListener } from './capture.js'
 import { withoutCredentials } from './credentials.js'
 
 /*
- * The merged half of a recording (issue 12): one entry per distinct request, whichever batch (and,
+ * The merged half of a recording: one entry per distinct request, whichever batch (and,
  * in a cluster, whichever replica) captured it. Recording a request again replaces its entry
  * (the newest exchange wins) and adds its latencies, never a second entry. A single runtime and
  * `understudy record` keep one inside their Recording; a cluster primary keeps one for all of
@@ -23,8 +23,9 @@ export interface RecordedRequest {
 }
 
 /**
- * The HAR importer (importers/har), injected: the runtime may not import importers/ (DESIGN.md
- * section 2), and a runtime that never records does not load them.
+ * The HAR importer (importers/har), injected: the runtime may not import importers/
+ * (docs/architecture.md#layout-and-boundaries), and a runtime that never records does not load
+ * them.
  */
 export type HarImporter = (input: { bytes: Uint8Array; fileName: string }) => { document: { transactions: readonly Transaction[] } }
 export type LoadHarImporter = () => Promise<HarImporter>

@@ -4,7 +4,7 @@ import { CaptureQueue, type LiveRecorder } from './capture.js'
 import { RecordedRequests, type HarImporter, type MergeResult, type RecordedRequest } from './recorded-requests.js'
 
 /*
- * Recording live traffic into transactions (issue 12), shared by `understudy record` (which writes
+ * Recording live traffic into transactions, shared by `understudy record` (which writes
  * files) and the runtime's `noMatchingRequestPreference: record` mode (read through the admin API's
  * `GET /recordings`). The request path only queues (capture.ts); a timer merges the queue into one
  * entry per distinct request (recorded-requests.ts), so recording the same request again replaces

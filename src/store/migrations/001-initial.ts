@@ -10,16 +10,17 @@ import type { Migration } from './types.js'
  * - INTEGER PRIMARY KEY AUTOINCREMENT: ids are never reused after a delete, so an id a client
  *   still holds can never start naming a different record.
  * - Uniqueness where the domain is unique: API key id (primary key); user email, case-insensitive
- *   (it is the login, spec/001); tag name per account (`tags/name/{name}` names one tag, and
- *   `ensure` relies on it under concurrency); service name per workspace. spec/002 does not say
- *   that service names are unique, but the contract looks services up by name
- *   (`services.getByName`), importers name the service a transaction goes to, and DESIGN.md
- *   section 5 answers name conflicts with 409: two services of one name would make those
- *   lookups ambiguous. A mock service's port, because two runtimes cannot listen on one.
- *   Not unique: workspace names, transaction names (spec/002 has a `conflicts` endpoint for
- *   look-alike transactions), mock service names, and asset names: spec/002 offers
- *   `assets/validate-name` for clients to check, and the asset create answer carries WARN-level
- *   `errors`, so a duplicate is the API's call, not a schema error.
+ *   (it is the login, the administration specification); tag name per account (`tags/name/{name}`
+ *   names one tag, and `ensure` relies on it under concurrency); service name per workspace. The
+ *   mock services specification does not say that service names are unique, but the contract looks
+ *   services up by name (`services.getByName`), importers name the service a transaction goes to,
+ *   and docs/decisions.md#unique-names answers name conflicts with 409: two services of one name
+ *   would make those lookups ambiguous. A mock service's port, because two runtimes cannot listen
+ *   on one. Not unique: workspace names, transaction names (the mock services specification has a
+ *   `conflicts` endpoint for look-alike transactions), mock service names, and asset names: the
+ *   mock services specification offers `assets/validate-name` for clients to check, and the asset
+ *   create answer carries WARN-level `errors`, so a duplicate is the API's call, not a schema
+ *   error.
  * - Scope is part of the foreign keys: a transaction, mock service or tracking references its
  *   parent by (id, workspace_id), so a row can never point into another workspace, whatever a
  *   caller passes. Assets, whose service is optional, get the same rule from two triggers
@@ -32,11 +33,11 @@ import type { Migration } from './types.js'
  *   its no-match transaction.
  * - Not foreign keys: the transaction ids inside mock_service_transactions (JSON; the deployer
  *   skips ids that no longer exist) and a log snapshot's tracking id (informational).
- * - Transaction tags live in a join table (name, position), not in JSON: the "carries every one
- *   of these tags" filter is an indexed lookup and exact for any tag text (commas, quotes).
- *   Tags are names, as in spec/002's transaction shape, not references to `tags` rows: renaming
- *   or deleting a tag does not rewrite transactions. Mock services and assets, which are never
- *   filtered by tag, keep theirs as JSON.
+ * - Transaction tags live in a join table (name, position), not in JSON: the "carries every one of
+ *   these tags" filter is an indexed lookup and exact for any tag text (commas, quotes). Tags are
+ *   names, as in the mock services specification's transaction shape, not references to `tags`
+ *   rows: renaming or deleting a tag does not rewrite transactions. Mock services and assets, which
+ *   are never filtered by tag, keep theirs as JSON.
  */
 const sql = /* sql */ `
 CREATE TABLE accounts (

@@ -1,8 +1,8 @@
 import type { Migration } from './types.js'
 
 /*
- * Tenancy (issue 10): users in several accounts, workspace members with workspace roles,
- * invitations, projects, revocable API keys and the account fields spec/001 shows.
+ * Tenancy: users in several accounts, workspace members with workspace roles, invitations,
+ * projects, revocable API keys and the account fields the administration specification shows.
  *
  * - `account_members` is the truth about who belongs to which account with which roles;
  *   `users.account_id` / `users.account_roles` stay as the user's first ("home") account so that
@@ -84,7 +84,7 @@ CREATE UNIQUE INDEX projects_default ON projects (workspace_id) WHERE is_default
 INSERT INTO projects (workspace_id, name, description, is_default, user_id, created, updated)
   SELECT id, 'Default project', NULL, 1, user_id, created, created FROM workspaces;
 
--- Search (issue 10): a substring filter on the name with ordering by time reads this index only
+-- Search: a substring filter on the name with ordering by time reads this index only
 -- (covering), never the rows with their large dsl, until the page is known.
 CREATE INDEX transactions_workspace_updated_name ON transactions (workspace_id, updated, name);
 `

@@ -1,8 +1,8 @@
 import type { Migration } from './types.js'
 
 /*
- * API monitoring (spec/000): buckets, tests, environments, schedules, runs, revisions, and the
- * OAuth 2.0 provider's applications, tokens and authorization codes.
+ * API monitoring (the monitoring specification): buckets, tests, environments, schedules, runs,
+ * revisions, and the OAuth 2.0 provider's applications, tokens and authorization codes.
  *
  * - Tests keep their ordered steps as one JSON array: steps are only ever read and written with
  *   their test (the step POST answers the whole test), nested condition steps are trees, and

@@ -1,7 +1,7 @@
 import type { Migration } from './types.js'
 
 /**
- * Mock service templates and configurations (issue 7): one table for both kinds (a name and a
+ * Mock service templates and configurations: one table for both kinds (a name and a
  * JSON body per workspace), and the configuration a mock service uses.
  */
 export const mockSettingsSchema: Migration = {

@@ -1,7 +1,7 @@
 import type { Migration } from './types.js'
 
 /**
- * Trackings of service clones (issue 7, `POST /workspaces/{ws}/services/clone`), kept like the
+ * Trackings of service clones (`POST /workspaces/{ws}/services/clone`), kept like the
  * trackings of mock services so that they still answer after a restart. A table of their own: a
  * clone belongs to a service, not to a mock service (the `trackings` foreign key). The cloned
  * service's id is informational (the tracking outlives a later delete of the service); the

@@ -1,7 +1,7 @@
 import type { Migration } from './types.js'
 
 /**
- * The outbound HTTP proxy of a mock service (issue 7, the product's `proxy` object): the live
+ * The outbound HTTP proxy of a mock service (the product's `proxy` object): the live
  * pass-through of its runtime (`proxyUrl`, `bypasslive`) connects through it. JSON
  * `{proxyUrl, nonProxyHosts, username, password}`, or NULL for direct connections.
  */

@@ -1,8 +1,8 @@
 import type { Migration } from './types.js'
 
 /**
- * issue 12 on mock service records: `cors`, `faults` (JSON, as the mock-service document writes
- * them), `templateSeed` and (issue 13) `matchHost`, which the deployer passes to the runtime.
+ * Dynamic responses on mock service records: `cors`, `faults` (JSON, as the mock-service document writes
+ * them), `templateSeed` and `matchHost`, which the deployer passes to the runtime.
  */
 export const mockDynamicSchema: Migration = {
   version: 7,

@@ -1,7 +1,7 @@
 import type { Migration } from './types.js'
 
 /**
- * issue 8: `transactions_workspace_service (workspace_id, service_id)` answers nothing that
+ * `transactions_workspace_service (workspace_id, service_id)` answers nothing that
  * `transactions_service (service_id, workspace_id)` (both columns) or the other indexes led by
  * `workspace_id` (the workspace alone) do not; every index is work on each insert, and a large
  * upload inserts 90,000 rows in one transaction.

@@ -3,7 +3,7 @@ import type { Account, ApiKey, User, Workspace } from '../types.js'
 import { defineTable, mergePatch } from './codec.js'
 import { listPage, returnedRow, rowOf, type RepoContext, type SortKeys } from './context.js'
 
-/* spec/001's records: accounts, users, API keys, workspaces. */
+/* The records of the administration specification: accounts, users, API keys, workspaces. */
 
 const accounts = defineTable<Account>('accounts', 'id', {
   id: 'value', name: 'value', created: 'value', updated: 'value',
@@ -40,7 +40,7 @@ const workspaces = defineTable<Workspace>('workspaces', 'id', {
 const userSortKeys: SortKeys = {
   id: 'id',
   email: 'email',
-  // spec/001 shows a displayName, "first last".
+  // the administration specification shows a displayName, "first last".
   name: 'first_name COLLATE NOCASE, last_name COLLATE NOCASE',
   firstName: 'first_name COLLATE NOCASE',
   lastName: 'last_name COLLATE NOCASE',

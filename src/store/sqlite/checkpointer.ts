@@ -2,7 +2,7 @@ import { statSync } from 'node:fs'
 import { spawnWorker } from '../../config/index.js'
 
 /*
- * WAL checkpoints off the event loop (issue 8). SQLite's automatic checkpoint runs inside the
+ * WAL checkpoints off the event loop. SQLite's automatic checkpoint runs inside the
  * COMMIT that crosses its threshold, on the thread that commits: after an import of 50,000
  * transactions it copied tens of MB from the WAL into the database file and held the platform's
  * event loop for half a second. The writer connection turns it off (`wal_autocheckpoint = 0`);

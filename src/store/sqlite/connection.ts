@@ -52,9 +52,10 @@ export class Connection {
 }
 
 /**
- * Opens the database file with the pragmas of DESIGN.md section 5. The writer switches the file to
- * WAL (a property of the file, so the read-only connection opened afterwards inherits it); WAL is
- * what lets the reader keep reading the last committed state while a write is under way.
+ * Opens the database file with the pragmas of docs/decisions.md#atomic-writes. The writer switches
+ * the file to WAL (a property of the file, so the read-only connection opened afterwards inherits
+ * it); WAL is what lets the reader keep reading the last committed state while a write is under
+ * way.
  *
  * @example
  * const writer = openDatabase('/var/lib/understudy/understudy.db', { readonly: false })

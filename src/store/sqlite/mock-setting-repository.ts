@@ -17,7 +17,7 @@ const settings = defineTable<MockSetting>('mock_settings', 'id', {
 }, true)
 
 /**
- * Mock service templates and configurations (issue 7, migration 4).
+ * Mock service templates and configurations (migration 4).
  *
  * @example
  * await mockSettingRepository(ctx).create({ workspaceId: 1, kind: 'configuration', name: 'qa', description: null, body: { configurationMap: {} }, by })

@@ -3,10 +3,10 @@ import type { CompiledSearch } from '../repositories.js'
 import { entities, entityAliases, type EntityDef, type FieldDef, type FieldType, type ListDef } from './search-entities.js'
 
 /*
- * POST /api/v4/search (spec/001 "Search request"), compiled to ONE parameterised SELECT over the
- * store. Every identifier in the SQL comes from the entity tables (search-entities.ts), never
- * from the request; every value of the request is a bound parameter. Nothing is loaded and
- * filtered in JavaScript.
+ * POST /api/v4/search (the administration specification, docs/api.md#search), compiled to ONE
+ * parameterised SELECT over the store. Every identifier in the SQL comes from the entity tables
+ * (search-entities.ts), never from the request; every value of the request is a bound parameter.
+ * Nothing is loaded and filtered in JavaScript.
  */
 
 export const SEARCH_OPERATORS = ['$eq', '$ne', '$ilike', '$in', '$gt', '$gte', '$lt', '$lte'] as const
@@ -248,7 +248,8 @@ export function compileSearch (request: SearchRequest, scope: SearchScope): Comp
   const c = new Compiler(def)
   const where = [scopeSql(c, scope)]
   if (request.filters !== undefined && request.filters !== null) where.push(c.filter(request.filters, '/filters', 0))
-  // Ordering: [{ name: 1 }, { updated: -1 }] (spec/001), or 'name' / '-updated'.
+  // Ordering: [{ name: 1 }, { updated: -1 }] (the administration specification), or 'name' /
+  // '-updated'.
   const ordering = request.ordering ?? []
   if (!Array.isArray(ordering) || ordering.length > 5) throw invalid('/ordering', 'must be an array of at most 5 orderings')
   const keys: Array<{ sql: string; direction: 'ASC' | 'DESC'; nocase: boolean }> = []

@@ -1,7 +1,8 @@
 /*
- * The data model POST /api/v4/search sees (spec/001 "Search request and hit"): each entity's
- * table, fields, relations and lists, and how visibility narrows it. search-compiler.ts compiles
- * requests against it; every SQL identifier of a search comes from here, never from a request.
+ * The data model POST /api/v4/search sees (the administration specification, docs/api.md#search):
+ * each entity's table, fields, relations and lists, and how visibility narrows it.
+ * search-compiler.ts compiles requests against it; every SQL identifier of a search comes from
+ * here, never from a request.
  */
 
 export type FieldType = 'integer' | 'string' | 'boolean' | 'timestamp'
@@ -109,7 +110,8 @@ export const entities: Readonly<Record<string, EntityDef>> = {
       lastName: text('last_name'),
       enabled: boolean('enabled'),
       created: audit['created']!,
-      // spec/001 shows owners as {id, email, displayName}; the name, else the e-mail (as /api/v4 shows users)
+      // the administration specification shows owners as {id, email, displayName}; the name, else
+      // the e-mail (as /api/v4 shows users)
       displayName: { column: 'email', type: 'string', sql: (alias) => `COALESCE(NULLIF(trim(${alias}.first_name || ' ' || ${alias}.last_name), ''), ${alias}.email)` },
     },
     relations: {},
@@ -179,7 +181,8 @@ export const entities: Readonly<Record<string, EntityDef>> = {
     relations: { account: { entity: 'accounts', column: 'account_id' } },
     scope: 'account',
   },
-  // The monitoring API's buckets and tests (spec/000): a test is visible through its bucket's workspace.
+  // The monitoring API's buckets and tests (the monitoring specification): a test is visible
+  // through its bucket's workspace.
   buckets: {
     table: 'monitor_buckets',
     key: 'key',
@@ -194,10 +197,11 @@ export const entities: Readonly<Record<string, EntityDef>> = {
     scope: 'workspace',
   },
   /*
-   * A test hit of spec/001 (`test-union`): the monitoring API's tests, with the related objects a
-   * hit carries: its owner (the user who created it), workspace, project (the workspace's default
-   * one: monitoring tests belong to no other), locations (the platform's local location, the only
-   * one its runner runs from) and tags (monitoring tests have none: always an empty list).
+   * A test hit of the administration specification (`test-union`): the monitoring API's tests, with
+   * the related objects a hit carries: its owner (the user who created it), workspace, project (the
+   * workspace's default one: monitoring tests belong to no other), locations (the platform's local
+   * location, the only one its runner runs from) and tags (monitoring tests have none: always an
+   * empty list).
    */
   tests: {
     table: 'monitor_tests',

@@ -149,7 +149,7 @@ class SqliteStore implements Store {
   /**
    * Holds the mutex of `write` while `fn` writes through a connection of its own: a large upload
    * inserts and commits in a worker thread, so that neither its inserts nor its COMMIT (tens of
-   * ms for 90,000 rows) run on the event loop (issue 8). Our writer connection is idle meanwhile,
+   * ms for 90,000 rows) run on the event loop. Our writer connection is idle meanwhile,
    * so it never waits for SQLite's lock; the reader keeps the last committed state.
    */
   readonly writeElsewhere = async <T>(fn: (target: OwnWriteTarget) => Promise<T>): Promise<T> => {

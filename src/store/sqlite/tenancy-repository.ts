@@ -3,7 +3,7 @@ import type { Account, AccountMember, AccountProfile, ApiKey, Invitation, Projec
 import { defineTable, type Row } from './codec.js'
 import { listPage, returnedRow, rowOf, type RepoContext, type SortKeys } from './context.js'
 
-/* Tenancy records (issue 10): account and workspace members, invitations, projects. */
+/* Tenancy records: account and workspace members, invitations, projects. */
 
 const accountMembers = defineTable<AccountMember>('account_members', 'accountId', {
   accountId: 'value', userId: 'value', roles: 'json', enabled: 'bool', created: 'value', updated: 'value',

@@ -26,8 +26,8 @@ const logs = defineTable<LogSnapshot>('log_snapshots', 'logId', {
 }, true)
 
 /**
- * Trackings of deploy, configure and stop (spec/002 "Tracking object"), keyed by their string id.
- * They belong to their mock service and go with it.
+ * Trackings of deploy, configure and stop (the mock services specification, docs/api.md#trackings),
+ * keyed by their string id. They belong to their mock service and go with it.
  *
  * @example
  * await trackingRepository(ctx).update(id, { status: 'FINISHED', ended: Date.now() })
@@ -79,7 +79,7 @@ export function trackingRepository (ctx: RepoContext): TrackingRepository {
 }
 
 /**
- * Trackings of service clones (issue 7). A clone is made in one write, so its tracking is created
+ * Trackings of service clones. A clone is made in one write, so its tracking is created
  * finished, in that same write.
  *
  * @example

@@ -26,7 +26,7 @@ const transactions = defineTable<Omit<StoredTransaction, 'tags'>>('transactions'
 /**
  * The insert of `createEncoded`, with positional values and no RETURNING: an import stores tens
  * of thousands of rows in one write, and binding eleven named values from an object and reading a
- * returned row back cost more per row than the row's own insert (issue 8).
+ * returned row back cost more per row than the row's own insert.
  */
 // The DSL may be bound as UTF-8 bytes (a BLOB): CAST makes it the TEXT the column holds, byte for byte.
 const insertEncodedSql = 'INSERT INTO transactions (workspace_id, service_id, name, description, dsl_type, dsl, created, updated, created_by, updated_by) ' +

@@ -27,7 +27,7 @@ async function timedChunks (url: string, method: string, body: string): Promise<
   })
 }
 
-describe('serve and import load the product export unedited (issue 7)', () => {
+describe('serve and import load the product export unedited', () => {
   it('serves every DSL field: statusCodeConditions, namespaces, XSD, CDATA, dribbled', async () => {
     const dir = tempDir()
     copyFileSync(exportFile, join(dir, 'export.json'))

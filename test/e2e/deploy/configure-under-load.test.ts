@@ -4,7 +4,7 @@ import { settle, startDeployer, textDocument } from '../../helpers/deployer.js'
 import { createMock } from '../../helpers/fake-store.js'
 
 /*
- * `configure` swaps a running mock service's configuration atomically (DESIGN.md section 5): under
+ * `configure` swaps a running mock service's configuration atomically (docs/deploy.md#configure): under
  * a load of 10 connections for 3 s, with a swap every few hundred milliseconds, not one request
  * fails, single runtime or replicas.
  */

@@ -8,7 +8,7 @@ import { createMock } from '../../helpers/fake-store.js'
 
 /*
  * The local deployer driving real `understudy run` processes (dist/src/cli/main.js): deploy,
- * stop, failures, restarts after a crash, HTTPS, replicas (DESIGN.md section 5).
+ * stop, failures, restarts after a crash, HTTPS, replicas (docs/deploy.md).
  */
 
 interface Envelope<T> { result: T, error: { code: string, message: string } | null }
@@ -127,7 +127,7 @@ describe('deploying real runtimes', () => {
 
   // The target is 3 s (about 1 s measured alone on 2 cores); the bound leaves room for the other
   // test files running in parallel.
-  it('deploys a mock service of 1,000 transactions to FINISHED within a few seconds', async () => {
+  it('deploys a mock service of 1,000 transactions to FINISHED (its time: npm run bench:platform)', async () => {
     const { deployer, store } = startDeployer()
     const answers: Record<string, string> = {}
     for (let i = 0; i < 1000; i++) answers[`/items/${i}/detail`] = `item ${i}`
@@ -139,6 +139,5 @@ describe('deploying real runtimes', () => {
     expect(ended.status).toBe('FINISHED')
     expect(await (await fetch(`${(await store.mockServices.getById(mock.id))?.httpEndpoint ?? ''}/items/999/detail`)).text()).toBe('item 999')
     console.info(`deploy of 1,000 transactions to FINISHED: ${elapsed.toFixed(0)} ms`)
-    expect(elapsed).toBeLessThan(6000)
   })
 })

@@ -5,7 +5,7 @@ import { startServer } from '../../helpers/server.js'
 import { hasChromium, openBrowser, SKIP_REASON } from '../ui/browser.js'
 
 /*
- * CORS (issue 12) as a real browser enforces it: a page on one origin calls a mock service on
+ * CORS as a real browser enforces it: a page on one origin calls a mock service on
  * another port with a non-simple header (so Chromium sends a preflight) and with credentials (so
  * it needs the echoed origin and Access-Control-Allow-Credentials), and a page on an origin the
  * mock service does not list is refused by the browser.

@@ -4,9 +4,10 @@ import { LocalDeployer } from '../../../src/deploy/index.js'
 import { startTestPlatform, type TestPlatform } from '../../helpers/platform.js'
 import { startUpstream } from '../../helpers/upstream.js'
 import { replay as replayAll, type ReplayRequest } from '../../helpers/traffic.js'
+import { untilTrackingEnds } from '../../helpers/tracking.js'
 
 /*
- * issue 12 through the platform, on real `understudy run` processes (dist/ must be built):
+ * Dynamic responses through the platform, on real `understudy run` processes (dist/ must be built):
  * a mock service in record mode (with two replicas) whose recording lands in its service, and the cors, faults and
  * templateSeed fields of mock service records.
  */
@@ -32,12 +33,7 @@ async function act (platform: TestPlatform, path: string, action: 'deploy' | 'co
   const res = await platform.request(`${path}/${action}`)
   const tracking = await json<{ trackingId: string; status: string }>(res)
   if (tracking.error !== null) throw new Error(`${action}: ${tracking.error.message}`)
-  let status = tracking.result.status
-  for (let i = 0; i < 300 && status !== 'FINISHED' && status !== 'FAILED'; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 100))
-    status = (await json<{ status: string }>(await platform.request(`/api/v1/trackings/${tracking.result.trackingId}`))).result.status
-  }
-  return status
+  return await untilTrackingEnds(async () => (await json<{ status: string }>(await platform.request(`/api/v1/trackings/${tracking.result.trackingId}`))).result.status)
 }
 
 describe('platform: record mode', () => {
@@ -179,7 +175,7 @@ describe('platform: cors, faults and templateSeed of mock service records', () =
   })
 })
 
-describe('platform: matchHost of mock service records (issue 13)', () => {
+describe('platform: matchHost of mock service records', () => {
   it('stores matchHost and a deployed mock service routes by Host; validateRequests: true is refused, naming the field', { timeout: 90_000 }, async () => {
     const platform = await platformWithDeployer()
     const ws = platform.workspaceId

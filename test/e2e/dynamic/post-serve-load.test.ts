@@ -9,7 +9,7 @@ import { tempDir } from '../../helpers/temp-dir.js'
 import { waitFor } from '../../helpers/wait.js'
 
 /*
- * A webhook on every answer does not slow the answers (issue 12; the full figures at 5,000 req/s
+ * A webhook on every answer does not slow the answers (the full figures at 5,000 req/s
  * come from bench/post-serve.ts). Here a few seconds at a lower rate against a real `understudy
  * run`, with a receiver that takes WEBHOOK_MS to answer each call: were the answer waiting for its
  * webhook, its latency would be at least that.

@@ -6,7 +6,7 @@ import { startCli } from '../../helpers/cli.js'
 import { tempDir } from '../../helpers/temp-dir.js'
 
 /*
- * Issue 8: 10,000 malformed requests on raw sockets against a real `understudy serve` whose
+ * 10,000 malformed requests on raw sockets against a real `understudy serve` whose
  * transactions use every kind of body matcher. The process must not crash, answer no 5xx other
  * than the designed 502/503, never hang, stay within bounded memory, and answer a normal request
  * afterwards. Deterministic (seeded), bounded in time.

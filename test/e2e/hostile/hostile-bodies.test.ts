@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { startServer } from '../../helpers/server.js'
 
 /**
- * Issue 8: any request, whatever its size, depth or encoding, is matched or unmatched, never a 500;
+ * Any request, whatever its size, depth or encoding, is matched or unmatched, never a 500;
  * any file, however deep, is served or refused at load.
  */
 const deepArray = (depth: number): string => '['.repeat(depth) + ']'.repeat(depth)
@@ -48,7 +48,8 @@ describe('hostile request bodies against body matchers', () => {
     const res = await post(`${app.url}/x`, '<a>'.repeat(20_000) + '</a>'.repeat(20_000), 'application/xml')
     await res.arrayBuffer()
     expect(res.status).toBe(404)
-    expect(Date.now() - started).toBeLessThan(1_000)
+    // a bound on hanging, far above the usual time, not a speed figure (the test machine is shared)
+    expect(Date.now() - started).toBeLessThan(10_000)
     expect(await (await post(`${app.url}/x`, '<a><b>1</b></a>', 'application/xml')).text()).toBe('ex')
   })
 
@@ -111,6 +112,7 @@ describe('hostile request bodies against body matchers', () => {
     const res = await slow
     await res.arrayBuffer()
     expect(res.status).toBe(404)
-    expect(Date.now() - started).toBeLessThan(2_000)
+    // a bound on hanging, far above the usual time, not a speed figure (the test machine is shared)
+    expect(Date.now() - started).toBeLessThan(10_000)
   })
 })

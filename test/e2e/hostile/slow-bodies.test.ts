@@ -47,7 +47,8 @@ describe('slow request bodies', () => {
     expect(sender.received()).toMatch(/^HTTP\/1\.1 408 /)
     expect(sender.received()).toContain('ERR_SERVE_BODY_TIMEOUT')
     expect(elapsed).toBeGreaterThanOrEqual(280)
-    expect(elapsed).toBeLessThan(3_000)
+    // the body never arrives: a bound on hanging, far above the usual time, not a speed figure (the test machine is shared)
+    expect(elapsed).toBeLessThan(10_000)
     // A body that arrives in time is served.
     const res = await fetch(`${app.url}/a`, { method: 'POST', body: 'hello' })
     expect(await res.text()).toBe('ok')

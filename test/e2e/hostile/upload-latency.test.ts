@@ -44,7 +44,8 @@ describe('API latency during a large upload', () => {
     expect(body.result).toHaveLength(12_000)
     const worst = Math.max(...gaps)
     console.log(`convert ${Math.round(importMs)} ms; ${gaps.length} pings, worst ${Math.round(worst)} ms`)
-    // Many pings were answered while the file was converted, none waiting for the whole import.
+    // Many pings were answered while the file was converted, none waiting for the whole import:
+    // the bound is relative to the import's own time, so a loaded machine slows both.
     expect(gaps.length).toBeGreaterThan(5)
     expect(worst).toBeLessThan(Math.max(500, importMs / 3))
   })

@@ -1,7 +1,7 @@
 import http from 'node:http'
-import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { expectMonitorError, startMonitorPlatform, type MonitorPlatform } from './helpers.js'
+import { waitFor } from '../../helpers/wait.js'
 
 /* The calls of go-runscope and the Terraform providers, and the product resources clients read. */
 
@@ -28,13 +28,11 @@ async function runOnce (m: MonitorPlatform, triggerUrl: string, query: string): 
   const trigger = await fetch(`${triggerUrl}?${query}`)
   expect(trigger.status).toBe(201)
   const url = ((await trigger.json()) as { data: { runs: Array<{ test_run_url: string }> } }).data.runs[0]?.test_run_url ?? ''
-  for (let i = 0; i < 200; i++) {
+  await waitFor(async () => {
     const res = await fetch(url, { headers: { authorization: `Bearer ${m.token}` } })
     const result = ((await res.json()) as { data: { result: string } }).data.result
-    if (result === 'pass' || result === 'fail') return
-    await sleep(50)
-  }
-  throw new Error('run did not finish')
+    return result === 'pass' || result === 'fail'
+  }, 'the run to finish', { timeoutMs: 10_000, intervalMs: 50 })
 }
 
 describe('go-runscope and the Terraform providers', () => {

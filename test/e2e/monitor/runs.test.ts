@@ -1,7 +1,7 @@
 import http from 'node:http'
-import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { itRealworld, readRealworld } from '../../helpers/realworld.js'
+import { waitFor } from '../../helpers/wait.js'
 import { startMonitorPlatform, type MonitorPlatform } from './helpers.js'
 
 /** A local API the tests run against: echoes method, path, query and headers as JSON. */
@@ -34,27 +34,26 @@ async function startTarget (): Promise<{ url: string; hits: () => number }> {
 
 /** Polls a run URL until it is finished, as the Jenkins plugin does; bounded. */
 async function poll (m: MonitorPlatform, url: string): Promise<Record<string, unknown>> {
-  const seen = new Set<string>()
-  for (let i = 0; i < 200; i++) {
+  let data: Record<string, unknown> = {}
+  await waitFor(async () => {
     const res = await fetch(url, { headers: { authorization: `Bearer ${m.token}` } })
     expect(res.status).toBe(200)
-    const body = await res.json() as { data: Record<string, unknown> }
-    seen.add(String(body.data['result']))
-    if (body.data['result'] === 'pass' || body.data['result'] === 'fail') return body.data
-    expect(['queued', 'working']).toContain(body.data['result'])
-    await sleep(50)
-  }
-  throw new Error(`run did not finish: ${[...seen].join(', ')}`)
+    data = (await res.json() as { data: Record<string, unknown> }).data
+    if (data['result'] === 'pass' || data['result'] === 'fail') return true
+    expect(['queued', 'working']).toContain(data['result'])
+    return false
+  }, 'the run to finish', { timeoutMs: 10_000, intervalMs: 50 })
+  return data
 }
 
+/** Waits until `probe` answers a value, and returns it. */
 async function until<T> (what: string, probe: () => Promise<T | undefined>, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms
-  while (Date.now() < end) {
-    const value = await probe()
-    if (value !== undefined) return value
-    await sleep(50)
-  }
-  throw new Error(`timed out waiting for ${what}`)
+  let value: T | undefined
+  await waitFor(async () => {
+    value = await probe()
+    return value !== undefined
+  }, what, { timeoutMs: ms, intervalMs: 50 })
+  return value as T
 }
 
 describe('monitoring runs', () => {

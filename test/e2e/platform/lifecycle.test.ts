@@ -8,7 +8,7 @@ import { tempDir } from '../../helpers/temp-dir.js'
 import { waitFor } from '../../helpers/wait.js'
 
 /*
- * Issue 4's end-to-end scenario through the real `understudy platform` binary: create a service,
+ * The platform's end-to-end scenario through the real `understudy platform` binary: create a service,
  * upload a HAR, create a mock service from its transactions, deploy, poll the tracking, replay the
  * HAR against httpEndpoint, read the requests back through analytics, change a transaction and
  * configure under load with zero failed requests, stop, restart the platform on the same data dir,

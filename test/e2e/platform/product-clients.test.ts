@@ -8,11 +8,12 @@ import { startTestPlatform, type TestPlatform } from '../../helpers/platform.js'
 import { envelope, expectError, foreignWorkspace, formOf } from './catalog-helpers.js'
 import { startCli } from '../../helpers/cli.js'
 import { tempDir } from '../../helpers/temp-dir.js'
+import { untilTrackingEnds } from '../../helpers/tracking.js'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 
 /*
- * The flows of clients written for the product (issue 7), request by request as they send them.
+ * The flows of clients written for the product, request by request as they send them.
  */
 
 const b64 = (text: string): string => Buffer.from(text).toString('base64')
@@ -39,15 +40,10 @@ async function catalog (platform: TestPlatform) {
 }
 
 async function settled (platform: TestPlatform, trackingId: string): Promise<string> {
-  let status = 'PENDING'
-  for (let i = 0; i < 200 && status !== 'FINISHED' && status !== 'FAILED'; i++) {
-    status = (await envelope<{ status: string }>(await platform.request(`/api/v1/trackings/${trackingId}`))).result.status
-    if (status !== 'FINISHED' && status !== 'FAILED') await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  return status
+  return await untilTrackingEnds(async () => (await envelope<{ status: string }>(await platform.request(`/api/v1/trackings/${trackingId}`))).result.status)
 }
 
-describe('clients of the product (issue 7)', () => {
+describe('clients of the product', () => {
   it('create with ?serviceId, PATCH include/exclude, deploy by GET, poll, call endpoints[0]', { timeout: 60_000 }, async () => {
     const platform = await startTestPlatform({ deployer: (deps, dataDir) => new LocalDeployer({ store: deps.store, dataDir, log: deps.log }) })
     const { ws, serviceId, ids } = await catalog(platform)

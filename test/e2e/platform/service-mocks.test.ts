@@ -2,6 +2,7 @@ import { gunzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { LocalDeployer } from '../../../src/deploy/index.js'
 import { startTestPlatform, type TestPlatform } from '../../helpers/platform.js'
+import { untilTrackingEnds } from '../../helpers/tracking.js'
 
 interface Envelope<T> { apiVersion: number; error: { code: string; message: string; details?: Array<{ path: string; message: string }> } | null; result: T; total?: number }
 
@@ -31,16 +32,16 @@ const recordFields = [
   'noMatchingRequestPreference', 'noMatchingRequestTxnId', 'mockServiceTransactions', 'httpEndpoint', 'httpsEndpoint', 'svEndpoint',
   'tags', 'groupTag', 'assetId', 'svMessage', 'registryUrl', 'svVseName', 'svVseId', 'marFileId', 'deployDate', 'exposedPorts',
   'pendingUpdate', 'isNew', 'executionMode', 'created', 'updated', 'createdDate', 'updatedDate', 'createdBy', 'updatedBy',
-  // issue 7: fields clients of the product require
+  // Fields clients of the product require
   'httpRunnerEnabled', 'endpoints', 'configurationId', 'proxy', 'brokerConfig', 'assets',
-  // issue 12: the mock-service document's cors, faults and templateSeed
+  // The mock-service document's cors, faults and templateSeed
   'cors', 'faults', 'templateSeed',
-  // issue 13: the mock-service document's matchHost (validateRequests is always false here)
+  // The mock-service document's matchHost (validateRequests is always false here)
   'matchHost', 'validateRequests',
 ]
 
 describe('mock services (service-mocks)', () => {
-  it('creates a transactional mock service with every field of the spec/002 record', async () => {
+  it('creates a transactional mock service with every field of the mock service record (docs/api.md#mock-services)', async () => {
     const platform = await startTestPlatform()
     const { serviceId, txnIds, base } = await catalog(platform)
     const res = await platform.request(base, {
@@ -149,11 +150,7 @@ describe('mock services (service-mocks)', () => {
     const path = `${base}/${mock.result.id}`
     const tracking = await json<{ trackingId: string; status: string }>(await platform.request(`${path}/deploy`))
     expect(['RUNNING', 'PENDING']).toContain(tracking.result.status)
-    let status = tracking.result.status
-    for (let i = 0; i < 200 && status !== 'FINISHED' && status !== 'FAILED'; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 100))
-      status = (await json<{ status: string }>(await platform.request(`/api/v1/trackings/${tracking.result.trackingId}`))).result.status
-    }
+    let status = await untilTrackingEnds(async () => (await json<{ status: string }>(await platform.request(`/api/v1/trackings/${tracking.result.trackingId}`))).result.status)
     expect(status).toBe('FINISHED')
     const record = await json<{ status: string; httpEndpoint: string; deployDate: number; exposedPorts: unknown[] }>(await platform.request(path))
     expect(record.result.status).toBe('RUNNING')
@@ -185,11 +182,7 @@ describe('mock services (service-mocks)', () => {
     expect(env.result[0]).toMatchObject({ msRunningCount: 1 })
 
     const stop = await json<{ trackingId: string }>(await platform.request(`${path}/stop`, { method: 'POST' }))
-    status = 'RUNNING'
-    for (let i = 0; i < 200 && status !== 'FINISHED' && status !== 'FAILED'; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 100))
-      status = (await json<{ status: string }>(await platform.request(`/api/v1/trackings/${stop.result.trackingId}`))).result.status
-    }
+    status = await untilTrackingEnds(async () => (await json<{ status: string }>(await platform.request(`/api/v1/trackings/${stop.result.trackingId}`))).result.status)
     expect(status).toBe('FINISHED')
     expect((await json<{ status: string }>(await platform.request(path))).result.status).toBe('STOPPED')
     expect((await json<unknown[]>(await platform.request(`${reports}/service-mock/${mock.result.id}`))).total).toBe(0)

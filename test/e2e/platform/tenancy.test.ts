@@ -32,7 +32,7 @@ async function objectsOf (platform: TestPlatform, a: TestAccount) {
   return { ws, serviceId, txnId, mockId: mock.body.result.id, assetId, tagId, trackingId: tracking.trackingId }
 }
 
-describe('tenancy: accounts, roles and isolation (issue 10)', () => {
+describe('tenancy: accounts, roles and isolation', () => {
   it('makes two accounts with an owner, admin, tester and viewer through the API, and GET /user tells each where it is', async () => {
     const { platform, a, b } = await twoAccounts()
     expect(a.accountId).not.toBe(b.accountId)

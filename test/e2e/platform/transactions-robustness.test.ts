@@ -3,7 +3,7 @@ import { startTestPlatform } from '../../helpers/platform.js'
 import { createService, formOf } from './catalog-helpers.js'
 
 /*
- * DESIGN.md section 5: never a 500 or a stack trace for bad input. Odd bodies for every catalog
+ * docs/decisions.md#envelopes: never a 500 or a stack trace for bad input. Odd bodies for every catalog
  * endpoint (services, tags, transactions, convert, assets): each must be a 4xx envelope.
  */
 

@@ -5,7 +5,7 @@ import { generatedHar } from '../../helpers/generated-har.js'
 import { createService, envelope, expectError, formOf, transactionsPath } from './catalog-helpers.js'
 
 /*
- * Uploads of 1 MiB or more take the worker path (issue 8): an importer thread packs the
+ * Uploads of 1 MiB or more take the worker path: an importer thread packs the
  * transactions a run at a time while a writer thread stores them through its own connection.
  * What a client sees must be what the event-loop path gives: one write, all or nothing.
  */

@@ -3,8 +3,9 @@ import { adminCall, adminUrl, inspectionDetail, inspectionList, putConfig } from
 import { startServer } from '../../helpers/server.js'
 
 /*
- * The runtime's admin listener: health, inspection (DESIGN.md section 4, spec/002 "Inspection
- * data"), configuration swap and log, all in the spec/002 envelope.
+ * The runtime's admin listener: health, inspection (docs/decisions.md#inspection-ring,
+ * docs/api.md#analytics), configuration swap and log, all in the envelope of the mock services
+ * specification.
  */
 
 const listFields = [
@@ -65,7 +66,7 @@ describe('admin: inspection', () => {
     expect(body.result.map((e) => e.url)).toEqual(['/pets/3', '/pets/2'])
   })
 
-  it('gives each request an increasing id and the list-entry fields of spec/002', async () => {
+  it('gives each request an increasing id and the list-entry fields of the mock services specification', async () => {
     const app = await startServer({ dsl: mock, admin: true })
     const before = Date.now()
     await get(`${app.url}/pets/1?color=brown&color=black`)

@@ -5,7 +5,7 @@ import { readDefinition } from '../../../src/dsl/index.js'
 import { waitFor } from '../../helpers/wait.js'
 
 /*
- * Capacity (DESIGN.md section 3): past `capacity` requests in flight the runtime answers 503 with
+ * Capacity (docs/decisions.md#capacity): past `capacity` requests in flight the runtime answers 503 with
  * Retry-After: 1 and a problem+json body, and the inspection record says hasError.
  */
 

@@ -4,7 +4,7 @@ import { startServer } from '../../helpers/server.js'
 import { closedPort, startUpstream } from '../../helpers/upstream.js'
 
 /*
- * No match (DESIGN.md section 3): return404 (default) with a near-miss diagnosis,
+ * No match (docs/architecture.md#matching): return404 (default) with a near-miss diagnosis,
  * returnTransaction, and bypasslive to liveSystemHost:liveSystemPort (inspection source LIVE).
  */
 

@@ -135,6 +135,7 @@ describe('proxyUrl', () => {
     expect(res.status).toBe(502)
     expect(await res.json()).toMatchObject({ status: 502, code: 'ERR_SERVE_UPSTREAM_TIMEOUT' })
     expect(elapsed).toBeGreaterThanOrEqual(250)
+    // the upstream never answers: a bound on hanging, far above the usual time, not a speed figure (the test machine is shared)
     expect(elapsed).toBeLessThan(5000)
     expect(await newestEntry(app)).toMatchObject({ hasError: true })
     expect(app.runtime.inFlight()).toBe(0)

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { http1Request } from '../../helpers/clients.js'
 import { startServer } from '../../helpers/server.js'
 
-/* How a matched transaction's responseDsl is written on the wire (DESIGN.md section 3). */
+/* How a matched transaction's responseDsl is written on the wire (docs/dsl.md#response-responsedsl). */
 
 /** One transaction answering GET `path` with `responseDsl`. */
 const on = (path: string, responseDsl: Record<string, unknown>) => ({ dsl: { requestDsl: { method: 'GET', path }, responseDsl } })

@@ -4,7 +4,7 @@ import { startServer } from '../../helpers/server.js'
 import { waitFor } from '../../helpers/wait.js'
 
 /*
- * Think time (DESIGN.md section 3): `responseDsl.responseDelay` per transaction, `thinkTime` per
+ * Think time (docs/decisions.md#think-time): `responseDsl.responseDelay` per transaction, `thinkTime` per
  * mock service, the transaction's own winning; timers only. Lower bounds allow 10 ms of timer
  * slack; upper bounds are generous for a loaded 2-core machine.
  */
@@ -35,6 +35,7 @@ describe('think time', () => {
     const app = await startServer({ dsl: [on('/u', { responseDelay: { type: 'uniform', lower: 150, upper: 250 } })] })
     const ms = await timed(`${app.url}/u`)
     expect(ms).toBeGreaterThanOrEqual(140)
+    // a bound on hanging, far above the usual time, not a speed figure (the test machine is shared)
     expect(ms).toBeLessThan(2000)
   })
 
@@ -42,6 +43,7 @@ describe('think time', () => {
     const app = await startServer({ dsl: [on('/l', { responseDelay: { type: 'lognormal', median: 150, sigma: 0.0001, upper: 400 } })] })
     const ms = await timed(`${app.url}/l`)
     expect(ms).toBeGreaterThanOrEqual(140)
+    // capped at 400 ms: a bound on hanging, far above the usual time, not a speed figure (the test machine is shared)
     expect(ms).toBeLessThan(2000)
   })
 
@@ -61,13 +63,15 @@ describe('think time', () => {
     })
     const [own, inherited] = await Promise.all([timed(`${app.url}/own`), timed(`${app.url}/inherit`)])
     expect(own).toBeGreaterThanOrEqual(15)
-    expect(own).toBeLessThan(450)
     expect(inherited).toBeGreaterThanOrEqual(590)
+    // compared with the request sent alongside it, not with the clock: a loaded machine slows both
+    expect(own).toBeLessThan(inherited / 2)
   })
 
   it("lets a transaction's explicit `none` delay win over the mock service thinkTime", async () => {
-    const app = await startServer({ dsl: { thinkTime: 600, transactions: [on('/fast', { responseDelay: { type: 'none' } })] } })
-    expect(await timed(`${app.url}/fast`)).toBeLessThan(450)
+    const app = await startServer({ dsl: { thinkTime: 5000, transactions: [on('/fast', { responseDelay: { type: 'none' } })] } })
+    // far below the 5 s think time it escapes: a bound robust to a loaded machine
+    expect(await timed(`${app.url}/fast`)).toBeLessThan(2500)
   })
 
   it('answers a request without delay at once while another waits out its think time', async () => {
@@ -78,19 +82,21 @@ describe('think time', () => {
     await waitFor(() => app.runtime.inFlight() === 1, 'the slow request to be in flight')
     const fast = await timed(`${app.url}/fast`)
     finished.push('fast')
-    expect(fast).toBeLessThan(500)
-    expect(await slow).toBeGreaterThanOrEqual(790)
+    const slowMs = await slow
+    expect(slowMs).toBeGreaterThanOrEqual(790)
+    // compared with the slow request, not with the clock
+    expect(fast).toBeLessThan(slowMs / 2)
     expect(finished).toEqual(['fast', 'slow'])
   })
 
   it('waits out concurrent think times in parallel, not one after another', async () => {
     const app = await startServer({ dsl: [on('/slow', { responseDelay: { type: 'fixed', duration: 300 } })] })
     const started = performance.now()
-    const each = await Promise.all(Array.from({ length: 10 }, async () => await timed(`${app.url}/slow`)))
+    const each = await Promise.all(Array.from({ length: 20 }, async () => await timed(`${app.url}/slow`)))
     const total = performance.now() - started
     for (const ms of each) expect(ms).toBeGreaterThanOrEqual(290)
-    // Serial waits would take 3 s.
-    expect(total).toBeLessThan(1800)
+    // Serial waits would take 6 s, parallel ones 0.3 s: a bound far from both.
+    expect(total).toBeLessThan(3000)
   })
 
   it('records the think time in the inspection duration', async () => {

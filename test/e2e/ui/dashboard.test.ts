@@ -7,7 +7,7 @@ import { tempDir } from '../../helpers/temp-dir.js'
 import { hasChromium, openBrowser, screenshot, SKIP_REASON } from './browser.js'
 
 /*
- * Issue 14's scenario in a real browser against the real `understudy platform` binary: sign in,
+ * The dashboard's main scenario in a real browser against the real `understudy platform` binary: sign in,
  * import a HAR by file chooser, create and deploy a mock service, send requests and watch them
  * arrive live, open a near-miss diff, stop the service, sign out; and a transaction named like an
  * HTML payload is shown as text.

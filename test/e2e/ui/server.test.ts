@@ -121,14 +121,15 @@ describe('dashboard server', () => {
       let text = ''
       const reader = res.body?.getReader()
       const decoder = new TextDecoder()
+      // Each check reads the next chunk of the stream: there is nothing to poll in between.
       const until = async (needle: string): Promise<void> => {
-        const deadline = Date.now() + 10_000
-        while (!text.includes(needle)) {
-          if (Date.now() > deadline) throw new Error(`no ${needle} in ${text}`)
+        await waitFor(async () => {
+          if (text.includes(needle)) return true
           const chunk = await reader?.read()
-          if (chunk === undefined || chunk.done) throw new Error('stream ended')
+          if (chunk === undefined || chunk.done) throw new Error(`stream ended without ${needle} in ${text}`)
           text += decoder.decode(chunk.value)
-        }
+          return text.includes(needle)
+        }, `${needle} in the stream`, { timeoutMs: 10_000, intervalMs: 0 })
       }
       return { until }
     }))

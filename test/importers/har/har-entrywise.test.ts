@@ -8,7 +8,7 @@ import { describeRealworld, readRealworld, realworldFiles } from '../../helpers/
 import { harDocument, harEntry } from './har-builder.js'
 
 /*
- * A large HAR is read an entry at a time, and may be converted in two parts (issue 8). Whitespace
+ * A large HAR is read an entry at a time, and may be converted in two parts. Whitespace
  * after the document makes any HAR large enough for that path without changing its meaning, so
  * each case compares the two readings of the same document: they must agree exactly, warnings
  * and errors included.

@@ -250,7 +250,7 @@ describe('importHar: duplicates and order', () => {
       harEntry({ url: 'http://a/other' }),
       harEntry({ url: 'http://a/list', text: 'page 1', mimeType: 'text/plain' }),
     )
-    // DESIGN.md section 3: among equal priorities the later transaction wins, and GET /list?page=2
+    // docs/decisions.md#priority-order: among equal priorities the later transaction wins, and GET /list?page=2
     // satisfies both /list transactions; the one pinning page=2 must come later.
     expect(document.transactions.map((t) => t.description)).toEqual([
       'Recorded GET http://a/list (log.entries[2])',

@@ -57,11 +57,12 @@ describeRealworld('importHar on real-world captures', () => {
     expect(load('pagexray-304.har').document.transactions).toHaveLength(129)
   })
 
-  it('imports the two largest captures in well under a few seconds each', () => {
+  it('imports the two largest captures without stalling (their speed: bench/upload.ts)', () => {
     for (const name of ['pagexray-304.har', 'harviewer-two-megs.har']) {
       const started = performance.now()
       load(name)
-      expect(performance.now() - started).toBeLessThan(3000)
+      // a bound on hanging, far above the usual time, not a speed figure (the test machine is shared)
+      expect(performance.now() - started).toBeLessThan(15_000)
     }
   })
 

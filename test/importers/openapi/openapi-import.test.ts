@@ -27,7 +27,7 @@ function byName (transactions: Transaction[], name: string): Transaction | undef
 }
 
 /**
- * The selection rule of DESIGN.md section 3, reduced to what these transactions use: method,
+ * The selection rule of docs/decisions.md#priority-order, reduced to what these transactions use: method,
  * `equals_url` with `{name}` segment templates, `matches` on the path, and `equals` on headers;
  * ascending priority, and the later transaction among equal priorities.
  */

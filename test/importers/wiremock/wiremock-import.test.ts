@@ -43,7 +43,7 @@ describe('importWireMock golden files', () => {
   })
 })
 
-describe('importWireMock dynamic stubs (issue 12)', () => {
+describe('importWireMock dynamic stubs', () => {
   it('maps response templating, faults, scenarios and webhooks onto the DSL', () => {
     const { document, warnings } = importWireMock(stub({
       mappings: [
@@ -289,7 +289,7 @@ describeRealworld('real-world WireMock files', () => {
       { key: 'pretty', matcherName: 'absent', matchingValue: 'pretty' },
     ])
     const scenario = load('several-mappings-in-one-file.json')
-    // its three stubs form one scenario (issue 12)
+    // its three stubs form one scenario
     expect(scenario.document.transactions.map((t) => t.dsl.scenario?.name)).toEqual(['To do list', 'To do list', 'To do list'])
     // names identify transactions in the control plane: repeats are numbered
     expect(scenario.document.transactions.map((t) => t.name)).toEqual(['GET /todo/items', 'POST /todo/items', 'GET /todo/items #2'])

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { PackedReader, PackedWriter, packStrings } from '../../../src/api/packed-strings.js'
 
-// The drafts of a large upload travel from the import worker as packed chunks (issue 8): every
+// The drafts of a large upload travel from the import worker as packed chunks: every
 // string must read back exactly, in order, whatever chunk it landed in.
 describe('packed strings', () => {
   it('reads back strings, nulls and multi-byte text in order', () => {

@@ -13,7 +13,7 @@ import { generatedHar } from '../../helpers/generated-har.js'
 import { ALL, BY, openTestStore, seed } from '../store/fixtures.js'
 
 /*
- * A large HAR upload is stored while the file is still read (issue 8): the importer thread sends
+ * A large HAR upload is stored while the file is still read: the importer thread sends
  * each transaction as it is made, the writer thread validates and inserts it, and at the end of
  * the file the rows are put in the order the import gives them. What is stored and answered
  * must be exactly what importing the whole file first and then storing it gives.

@@ -2,6 +2,7 @@ import { describe, expect, it, onTestFinished } from 'vitest'
 import { SpareImportWorker, startUploadWorkers, uploadInWorkers } from '../../../src/api/import-off-thread.js'
 import type { ImportResult } from '../../../importers/index.js'
 import { ALL, BY, openTestStore, seed } from '../store/fixtures.js'
+import { waitFor } from '../../helpers/wait.js'
 
 /* uploadInWorkers: the importer and writer threads of a large upload, against a real store. */
 
@@ -53,7 +54,7 @@ describe('uploadInWorkers', () => {
 
 describe('SpareImportWorker', () => {
   const waitUntil = async (check: () => boolean): Promise<void> => {
-    for (let i = 0; i < 200 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 10))
+    await waitFor(check, 'the spare worker', { timeoutMs: 2000, intervalMs: 10 })
   }
 
   it('keeps one worker started, gives it out, and starts the next only once that one is closed', { timeout: 30_000 }, async () => {

@@ -50,7 +50,7 @@ describe('understudy import', () => {
     expect(stdout).toContain('text: hi\n')
     const expected = importFile({ bytes: readFileSync(path), fileName: path }).document
     expect(loadDefinitionText(stdout, 'out.yaml')).toEqual(expected)
-    // the scenario of stub "state" maps onto the DSL (issue 12): no warning
+    // the scenario of stub "state" maps onto the DSL: no warning
     expect(stdout).toContain('scenario:')
     expect(warningsOf(stderr)).toBe('')
   })

@@ -62,7 +62,8 @@ describe('RuntimeProcess', () => {
     await waitFor(() => stubbornLines.includes('ready'), 'the stubborn child to be ready')
     const started = Date.now()
     expect(await stubborn.stop(300)).toEqual({ code: null, signal: 'SIGKILL' })
-    expect(Date.now() - started).toBeLessThan(3000)
+    // killed after the 300 ms grace (the child ignores SIGTERM and would never exit): a bound on hanging, far above the usual time, not a speed figure (the test machine is shared)
+    expect(Date.now() - started).toBeLessThan(10_000)
   })
 })
 

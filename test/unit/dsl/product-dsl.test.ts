@@ -7,7 +7,7 @@ import { isUnderstudyError } from '../../../src/errors/index.js'
 const exportFile = resolve(import.meta.dirname, '../fixtures/product-export.json')
 const exported = (): unknown => JSON.parse(readFileSync(exportFile, 'utf8'))
 
-describe('the DSL as the product exports it (issue 7)', () => {
+describe('the DSL as the product exports it', () => {
   it('loads an export with every field of the product DSL', () => {
     const doc = readDefinition(exported())
     expect(doc.transactions).toHaveLength(3)

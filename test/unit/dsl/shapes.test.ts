@@ -3,7 +3,7 @@ import { loadDefinitionText, readDefinition } from '../../../src/dsl/index.js'
 import { thrown } from '../fixtures/match.js'
 
 /*
- * Every shape a definition may take (DESIGN.md section 3 and the brief): one transaction, a bare
+ * Every shape a definition may take (docs/dsl.md#files): one transaction, a bare
  * dsl, an array of either, `{transactions: [...]}`, or a whole mock-service document.
  */
 

@@ -12,7 +12,7 @@ import {
 } from '../../../src/errors/index.js'
 
 /*
- * The error catalogue (STYLE.md section 3): each key is its code, in the ERR_<AREA>_<DETAIL> form,
+ * The error catalogue (docs/architecture.md#conventions): each key is its code, in the ERR_<AREA>_<DETAIL> form,
  * and docs/errors.md lists exactly the catalogue (fastify test/internals/errors.test.js).
  */
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { toDetail, toListEntry, type InspectionRecord } from '../../../src/inspect/index.js'
 
-/* The spec/002 "Inspection data" shapes built from a record. */
+/* The inspection shapes of the mock services specification (docs/api.md#analytics) built from a record. */
 
 function record (overrides: Partial<InspectionRecord> = {}): InspectionRecord {
   return {
@@ -28,7 +28,7 @@ function record (overrides: Partial<InspectionRecord> = {}): InspectionRecord {
   }
 }
 
-/** The list-entry fields spec/002 names, in its order. */
+/** The list-entry fields the mock services specification names, in its order. */
 const listFields = [
   'id', 'serviceMockId', 'type', 'transactionId', 'operation', 'url', 'timestamp', 'arguments',
   'matchType', 'matchTolerance', 'respondingTxn', 'txnPriority', 'hasError', 'matched', 'source',
@@ -36,14 +36,14 @@ const listFields = [
   'actionName', 'objectAction',
 ]
 
-/** The detail fields spec/002 names. */
+/** The detail fields the mock services specification names. */
 const detailFields = [
   'serviceMockId', 'type', 'stepDetails', 'matchingData', 'sessionData', 'requestBody', 'requestHeaders',
   'responseBody', 'responseHeaders', 'statusCode', 'hash', 'filters', 'parameters', 'changedRowsCount',
 ]
 
 describe('toListEntry', () => {
-  it('carries every list-entry field of spec/002 with the record values', () => {
+  it('carries every list-entry field of the mock services specification with the record values', () => {
     const entry = toListEntry(record(), 42)
     for (const field of listFields) expect(entry).toHaveProperty(field)
     expect(entry).toMatchObject({
@@ -83,7 +83,7 @@ describe('toListEntry', () => {
 })
 
 describe('toDetail', () => {
-  it('carries every detail field of spec/002 with the record values', () => {
+  it('carries every detail field of the mock services specification with the record values', () => {
     const detail = toDetail(record({ matchingData: { nearMisses: [] } }), 42)
     for (const field of detailFields) expect(detail).toHaveProperty(field)
     expect(detail).toMatchObject({

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { matchName, onPart, request } from '../fixtures/match.js'
 
 /*
- * Structured body matchers (DESIGN.md section 3): matches_json (a JSONPath selects at least one
+ * Structured body matchers (docs/architecture.md#matching): matches_json (a JSONPath selects at least one
  * value), equals_json (semantic equality with json-unit placeholders), equals_xml (canonical XML
  * equality) and matches_xml (an XPath selects or holds); and string matchers on JSONPath/XPath
  * selections.

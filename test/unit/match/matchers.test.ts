@@ -5,7 +5,7 @@ import { matchName, multipart, onPart, only, request } from '../fixtures/match.j
 
 /*
  * Every string matcher, positive and negative, on every request part it applies to
- * (DESIGN.md section 3). Each part says how to carry a value under the key `thing`, and how to
+ * (docs/architecture.md#matching). Each part says how to carry a value under the key `thing`, and how to
  * leave it out; the value is always `Hello-42`.
  */
 

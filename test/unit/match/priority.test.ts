@@ -3,7 +3,7 @@ import type { RequestDslInput } from '../../../src/dsl/index.js'
 import { matchName, matcherOf, request, txn } from '../fixtures/match.js'
 
 /*
- * Order (DESIGN.md section 3): ascending priority (1 first, default 10); among equal priorities
+ * Order (docs/decisions.md#priority-order): ascending priority (1 first, default 10); among equal priorities
  * the later transaction in the document wins; mockServiceTransactions selects the active
  * transactions and overrides their priority. How a url is indexed (literal, template, regex)
  * never decides: only priority and age do.

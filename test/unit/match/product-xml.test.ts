@@ -10,7 +10,7 @@ import { failureInWords, preparePredicates, XSD_LIMITS } from '../../../src/matc
 const ns = [{ prefix: 'p', uri: 'urn:orders' }]
 const order = (id: string, uri = 'urn:orders'): string => `<o:order xmlns:o="${uri}"><o:id>${id}</o:id></o:order>`
 
-describe('namespaces on XPath keys (issue 7)', () => {
+describe('namespaces on XPath keys', () => {
   it('bind the matcher prefixes, whatever prefix the request uses', () => {
     const m = onPart('body', { key: '/p:order/p:id', matcherName: 'equals', matchingValue: '7', namespaces: ns })
     expect(matchName(m, request('POST', '/', {}, order('7')))).toBe('it')
@@ -46,7 +46,7 @@ async function matchPrepared (m: ReturnType<typeof onPart>, req: ReturnType<type
   return matchName(m, req)
 }
 
-describe('matches_xml_schema (issue 7): libxml2', () => {
+describe('matches_xml_schema: libxml2', () => {
   const m = onPart('body', { matcherName: 'matches_xml_schema', matchingValue: xsd })
 
   it('holds for a body valid against the XSD', async () => {
@@ -131,7 +131,8 @@ describe('matches_xml_schema (issue 7): libxml2', () => {
     const req = request('POST', '/', {}, big)
     const started = Date.now()
     expect(await matchPrepared(m, req)).toBeUndefined()
-    expect(Date.now() - started).toBeLessThan(2000)
+    // a bound on hanging, far above the usual time, not a speed figure (the test machine is shared); the diagnosis below is what shows the body was not validated
+    expect(Date.now() - started).toBeLessThan(10_000)
     expect(m.diagnose(req, 1)[0]?.failed[0]?.actual).toMatch(/not validated: larger than \d+ bytes/)
   })
 
@@ -150,7 +151,7 @@ describe('matches_xml_schema (issue 7): libxml2', () => {
   })
 })
 
-describe('matches_xml_cdata (issue 7)', () => {
+describe('matches_xml_cdata', () => {
   const m = onPart('body', { matcherName: 'matches_xml_cdata', cdataXpath: '/envelope/payload', matchingValue: "/inner[code='A1']" })
   it('applies the XPath to the XML inside the CDATA section', () => {
     expect(matchName(m, request('POST', '/', {}, '<envelope><payload><![CDATA[<inner><code>A1</code></inner>]]></payload></envelope>'))).toBe('it')

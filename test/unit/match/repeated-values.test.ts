@@ -3,7 +3,7 @@ import { prepareMultipart } from '../../../src/match/index.js'
 import { basic, matchName, multipart, onPart, only, request } from '../fixtures/match.js'
 
 /*
- * Repeated items (DESIGN.md section 3): headers are seen as Node joins them (`, `); any value of a
+ * Repeated items (docs/architecture.md#matching): headers are seen as Node joins them (`, `); any value of a
  * repeated query parameter, cookie or form field may satisfy a matcher, and not_matches holds only
  * when no value matches.
  */

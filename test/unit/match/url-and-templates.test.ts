@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { matchName, matcherOf, only, request, txn } from '../fixtures/match.js'
 
 /*
- * The url part (DESIGN.md section 3): every url matcher sees the normalized path (percent-decoded,
+ * The url part (docs/architecture.md#matching): every url matcher sees the normalized path (percent-decoded,
  * `//` collapsed, one trailing `/` dropped, no query); `{name}` in equals_url matches exactly one
  * non-empty segment or part of one.
  */

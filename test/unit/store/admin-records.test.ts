@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { isConstraintViolation } from '../../../src/store/index.js'
 import { ALL, openTestStore, seed } from './fixtures.js'
 
-/* Accounts, users, API keys and workspaces (spec/001). */
+/* Accounts, users, API keys and workspaces (the administration specification). */
 
 describe('accounts', () => {
   it('creates, reads and counts accounts', async () => {

@@ -5,7 +5,7 @@ import { ALL, BY, openTestStore, seed } from './fixtures.js'
 
 /*
  * store.writeElsewhere + writeThroughOwnConnection: a write made through a connection of its own
- * (a large upload's writer thread) while the store's own writes wait (issue 8).
+ * (a large upload's writer thread) while the store's own writes wait.
  */
 
 const row = (name: string) => ({ name, description: null, dslType: 'GENERIC_DSL', tags: [], dslJson: '{"requestDsl":{},"responseDsl":{"status":200}}' })
