@@ -1,6 +1,9 @@
 import { writeFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, onTestFinished } from 'vitest'
+import { monitoringToken } from '../../helpers/monitor-token.js'
 import { startCli, type CliServer } from '../../helpers/cli.js'
 import { tempDir } from '../../helpers/temp-dir.js'
 import { waitFor } from '../../helpers/wait.js'
@@ -9,7 +12,7 @@ import { accessibilityViolations, hasChromium, openBrowser, SKIP_REASON } from '
 /*
  * axe-core on every main page of the dashboard and on the runtime's /__ui/, with data on them
  * (a transaction panel open, a deployed mock service with matched and unmatched requests, a near
- * miss open, the monitoring page): no violation of any impact.
+ * miss open, a monitoring test whose failed run is open): no violation of any impact.
  */
 
 const key = { id: 'a11y-key', secret: 'a11y-secret-0123456789' }
@@ -44,6 +47,15 @@ describe.skipIf(!hasChromium)('accessibility (axe-core)', () => {
       return tracking.status === 'FINISHED' || tracking.status === 'FAILED'
     }, 'the deploy to end', { timeoutMs: 30_000, intervalMs: 200 })
     const endpoint = (await api<{ httpEndpoint: string }>(platform, `/api/v1/workspaces/1/service-mocks/${mock.id}`)).httpEndpoint
+
+    // A monitoring test whose step fails an assertion, against a server of the test's own.
+    const upstream = createServer((_req, res) => res.end('ok'))
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve))
+    onTestFinished(() => { upstream.close() })
+    const token = await monitoringToken(platform.url, auth)
+    const monitoring = async (path: string, json: unknown): Promise<{ data: { key: string } }> => await (await fetch(platform.url + path, { method: 'POST', headers: { authorization: token, 'content-type': 'application/json' }, body: JSON.stringify(json) })).json() as { data: { key: string } }
+    const bucket = await monitoring('/buckets?name=checks&team_uuid=1', {})
+    await monitoring(`/buckets/${bucket.data.key}/tests`, { name: 'status check', steps: [{ step_type: 'request', method: 'GET', url: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/`, assertions: [{ source: 'response_status', comparison: 'equal_number', value: 201 }] }] })
 
     const { page } = await openBrowser()
     const found: Record<string, string[]> = {}
@@ -81,6 +93,9 @@ describe.skipIf(!hasChromium)('accessibility (axe-core)', () => {
     await page.getByRole('link', { name: 'Monitoring' }).click()
     await page.getByRole('heading', { name: 'Monitoring tests' }).waitFor()
     found['monitoring'] = await accessibilityViolations(page)
+    await page.getByRole('button', { name: 'Run status check' }).click()
+    await page.locator('table.assertions tr.failed').waitFor({ timeout: 60_000 })
+    found['monitoring failed run'] = await accessibilityViolations(page)
 
     await fetch(`${platform.url}/api/v1/workspaces/1/service-mocks/${mock.id}/stop`, { method: 'POST', headers: { authorization: auth } })
     expect(found).toEqual(Object.fromEntries(Object.keys(found).map((k) => [k, []])))
