@@ -1,6 +1,6 @@
 import { render, type JSX } from 'preact'
 import { useEffect, useRef, useState } from 'preact/hooks'
-import { ApiError, call, setCsrfToken, setExpiredHandler, type Session, type User, type Workspace } from './api.js'
+import { ApiError, call, csrf, setCsrfToken, setExpiredHandler, type Session, type User, type Workspace } from './api.js'
 import { NamedResources } from './catalog.js'
 import { LiveInspection, LiveView, type InspectionSource } from './inspection.js'
 import { MockServices } from './mocks.js'
@@ -79,7 +79,10 @@ function App (): JSX.Element {
 
   useEffect(() => {
     setExpiredHandler(() => setExpired(true))
-    call<Session>('GET', '/ui/session').then((r) => { setCsrfToken(r.result.csrfToken); setSession(r.result) }, () => setSession(null))
+    // Every call needs the session's token beside its cookie: without a stored token no session
+    // can serve this tab, so sign-in shows at once (and a first visit logs no refused request).
+    if (csrf() === '') setSession(null)
+    else call<Session>('GET', '/ui/session').then((r) => { setCsrfToken(r.result.csrfToken); setSession(r.result) }, () => setSession(null))
     // A sign-in in another tab of this dashboard gives this one its session too: the cookie is
     // shared already, the token arrives through localStorage.
     const onStorage = (e: StorageEvent): void => {

@@ -59,8 +59,15 @@ describe.skipIf(!hasChromium)('accessibility (axe-core)', () => {
 
     const { page } = await openBrowser()
     const found: Record<string, string[]> = {}
+    // A cold load: no console error, no failed request (the favicon included).
+    const consoleErrors: string[] = []
+    const failed: string[] = []
+    page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()) })
+    page.on('response', (r) => { if (r.status() >= 400) failed.push(`${r.status()} ${new URL(r.url()).pathname}`) })
     await page.goto(`${platform.url}/ui/`)
     await page.getByRole('button', { name: 'Sign in' }).waitFor()
+    await page.waitForLoadState('networkidle')
+    expect({ consoleErrors, failed }).toEqual({ consoleErrors: [], failed: [] })
     found['sign-in'] = await accessibilityViolations(page)
     await page.getByLabel('API key id').fill(key.id)
     await page.getByLabel('Secret').fill(key.secret)
