@@ -3,7 +3,7 @@ import type { KubernetesObject } from '@kubernetes/client-node'
 import { readDefinition, type MockServiceDocument } from '../../dsl/index.js'
 import { createError } from '../../errors/index.js'
 import { adminHeaders, putConfig, type RuntimeAdmin } from '../admin-client.js'
-import type { ClusterApi } from './cluster.js'
+import { SCALE_FIELD_MANAGER, type ClusterApi } from './cluster.js'
 import { documentHash } from './document-hash.js'
 import {
   HASH_ANNOTATION, TOKEN_KEY, ingressHostOf, objectNames, renderConfigMap, renderDeployment, renderMockService,
@@ -65,10 +65,16 @@ export class KubernetesDriver implements RuntimeDriver {
     this.#options = options
   }
 
+  /*
+   * The document is validated and normalized here (readDefinition, as the runtime does on load),
+   * and the ConfigMap holds it so: a pod started from it and a pod given it by `PUT /config` serve
+   * the same document, with the hash in the ConfigMap's annotation. An invalid one throws
+   * ERR_DSL_INVALID before anything in the cluster changes.
+   */
   async deploy (mock: KubernetesMockService): Promise<KubernetesPlacement> {
     const served = readDefinition(mock.document)
     const token = await this.#adminToken(mock.mockServiceId) ?? randomBytes(24).toString('base64url')
-    for (const object of renderMockService(mock, this.#options, token)) await this.#cluster.apply(object)
+    for (const object of renderMockService({ ...mock, document: served }, this.#options, token)) await this.#cluster.apply(object)
     // An Ingress of an earlier deploy goes when the driver no longer has an Ingress domain.
     if (ingressHostOf(mock.mockServiceId, this.#options) === null) {
       await this.#cluster.remove('networking.k8s.io/v1', 'Ingress', this.#options.namespace, objectNames(mock.mockServiceId).ingress)
@@ -85,7 +91,7 @@ export class KubernetesDriver implements RuntimeDriver {
     // ConfigMap changes, and every pod keeps serving the old one.
     const first = (await this.#pods(mock.mockServiceId, token)).find((p) => p.ready)
     if (first !== undefined) await putConfig(first.admin, served, this.#adminTimeout())
-    await this.#cluster.apply(renderConfigMap(mock, this.#options))
+    await this.#cluster.apply(renderConfigMap({ ...mock, document: served }, this.#options))
     // Same pod template: only `replicas` can change, which adds or removes pods and restarts none.
     await this.#cluster.apply(renderDeployment(mock, this.#options))
     return await this.#converge(mock, served, token)
@@ -99,7 +105,7 @@ export class KubernetesDriver implements RuntimeDriver {
       kind: 'Deployment',
       metadata: { name: objectNames(mockServiceId).deployment, namespace: this.#options.namespace },
       spec: { replicas: 0 },
-    } as KubernetesObject)
+    } as KubernetesObject, SCALE_FIELD_MANAGER)
   }
 
   async remove (mockServiceId: number): Promise<void> {
