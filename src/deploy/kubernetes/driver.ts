@@ -90,7 +90,7 @@ export class KubernetesDriver implements RuntimeDriver {
     // One pod first: a document the runtime refuses (ERR_DSL_INVALID...) throws here, before the
     // ConfigMap changes, and every pod keeps serving the old one.
     const first = (await this.#pods(mock.mockServiceId, token)).find((p) => p.ready)
-    if (first !== undefined) await putConfig(first.admin, served, this.#adminTimeout())
+    if (first !== undefined) await this.#push(first, served)
     await this.#cluster.apply(renderConfigMap({ ...mock, document: served }, this.#options))
     // Same pod template: only `replicas` can change, which adds or removes pods and restarts none.
     await this.#cluster.apply(renderDeployment(mock, this.#options))
@@ -145,10 +145,7 @@ export class KubernetesDriver implements RuntimeDriver {
       const views: PodView[] = []
       for (const pod of pods) {
         let hash = pod.ready ? await this.#servedHash(pod) : null
-        if (pod.ready && hash !== expected) {
-          await putConfig(pod.admin, served, this.#adminTimeout())
-          hash = await this.#servedHash(pod)
-        }
+        if (pod.ready && hash !== expected && await this.#push(pod, served)) hash = await this.#servedHash(pod)
         views.push({ name: pod.name, ip: pod.ip, ready: pod.ready, documentHash: hash })
       }
       last = await this.#placement(mock.mockServiceId, deployment, expected, views)
@@ -223,6 +220,20 @@ export class KubernetesDriver implements RuntimeDriver {
     const views: PodView[] = []
     for (const pod of pods) views.push({ name: pod.name, ip: pod.ip, ready: pod.ready, documentHash: pod.ready ? await this.#servedHash(pod) : null })
     return views
+  }
+
+  /**
+   * `PUT /config` to one pod. A pod that does not answer (it is going away, or not listening yet)
+   * is left for the next round (false); a runtime that refuses the document throws its error.
+   */
+  async #push (pod: PodAddress, served: MockServiceDocument): Promise<boolean> {
+    try {
+      await putConfig(pod.admin, served, this.#adminTimeout())
+      return true
+    } catch (err) {
+      if ((err as { code?: unknown }).code === 'ERR_DEPLOY_FAILED') return false
+      throw err
+    }
   }
 
   /** The hash of the document a pod serves (`GET /config`), or null when it does not answer. */
