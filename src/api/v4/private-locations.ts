@@ -77,6 +77,9 @@ async function list (ctx: ApiContext): Promise<HandlerResult> {
   const workspaceParam = integerQuery(ctx, 'workspaceId')
   if (accountParam === undefined && workspaceParam === undefined) throw invalidField('/accountId', 'is required unless workspaceId is given')
   const query = listQueryOf(ctx.query, ['id', 'name', 'created', 'updated'])
+  // The product's `types[]` filter: every harbor here is `small` (shared: many mock services per agent).
+  const types = [...ctx.query.getAll('types[]'), ...ctx.query.getAll('types')]
+  for (const t of types) if (t !== 'small' && t !== 'large') throw invalidField('/types', 'must be small or large')
   let filter: { accountId: number; workspaceIds?: number[] }
   if (workspaceParam !== undefined) {
     const { workspace } = await visibleWorkspace(ctx, workspaceParam)
@@ -88,7 +91,7 @@ async function list (ctx: ApiContext): Promise<HandlerResult> {
     if (membership === undefined) throw createError('ERR_API_NOT_FOUND', [`Account ${accountId}`])
     filter = isAccountAdmin(membership) ? { accountId } : { accountId, workspaceIds: await visibleWorkspaceIds(ctx, accountId) }
   }
-  const page = await ctx.deps.store.locations.harbors(filter, query)
+  const page = types.length > 0 && !types.includes('small') ? { items: [], total: 0 } : await ctx.deps.store.locations.harbors(filter, query)
   const ships = await ctx.deps.store.locations.ships(page.items.map((h) => h.id))
   return {
     result: page.items.map((h) => harborView(h, ships.filter((s) => s.harborId === h.id))),

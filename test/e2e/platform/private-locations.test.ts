@@ -47,6 +47,8 @@ describe('/api/v4/private-locations: harbors and their agents (ships)', () => {
     expect(byAccount.status).toBe(200)
     expect(byAccount.body.result.map((h) => h.id)).toEqual([harbor.id])
     expect(byAccount.body.total).toBe(1)
+    expect((await call<HarborView[]>(platform, a.auth.owner, 'GET', `/api/v4/private-locations?accountId=${a.accountId}&types[]=small`)).body.result).toHaveLength(1)
+    expect((await call<HarborView[]>(platform, a.auth.owner, 'GET', `/api/v4/private-locations?accountId=${a.accountId}&types[]=large`)).body.result).toEqual([])
     const byWorkspace = await call<HarborView[]>(platform, a.auth.viewer, 'GET', `/api/v4/private-locations?workspaceId=${a.workspaceId}`)
     expect(byWorkspace.body.result.map((h) => h.id)).toEqual([harbor.id])
 
@@ -146,7 +148,7 @@ describe('/api/v4/private-locations: harbors and their agents (ships)', () => {
       const reply = await call(platform, a.auth.owner, 'POST', `/api/v4/private-locations/${harbor.id}/servers`, body)
       expect({ status: reply.status, field: reply.body.error?.details?.[0]?.path }).toEqual({ status: 400, field })
     }
-    for (const [query, field] of [['', '/accountId'], ['?accountId=abc', '/accountId'], ['?workspaceId=-1', '/workspaceId'], [`?accountId=${a.accountId}&sort[]=secret`, '/sort']] as const) {
+    for (const [query, field] of [['', '/accountId'], ['?accountId=abc', '/accountId'], ['?workspaceId=-1', '/workspaceId'], [`?accountId=${a.accountId}&sort[]=secret`, '/sort'], [`?accountId=${a.accountId}&types[]=huge`, '/types']] as const) {
       const reply = await call(platform, a.auth.owner, 'GET', `/api/v4/private-locations${query}`)
       expect({ query, status: reply.status, field: reply.body.error?.details?.[0]?.path }).toEqual({ query, status: 400, field })
     }
