@@ -18,7 +18,7 @@ import { cliPath } from './cli.js'
  * ConfigMap volume written to a folder); a pod is ready when its readiness probe answers 200;
  * Endpoints list every pod of a Service's selector (one subset per pod, since each has its own
  * ports here). A changed pod template replaces the pods; a changed replica count adds or removes
- * pods and keeps the others.
+ * pods and keeps the others. A container of an image tagged `crash` exits at once.
  */
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Kubernetes objects of every kind, read loosely by path
@@ -203,7 +203,9 @@ export async function startFakeKubernetes (): Promise<FakeKubernetes> {
       const secret = objects.get(keyOf('Secret', ns, String(ref['name'])))
       env[e['name']] = Buffer.from(String(secret?.['data']?.[String(ref['key'])] ?? ''), 'base64').toString()
     }
-    const child = spawn(process.execPath, [cliPath, 'run', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } })
+    // An image tagged `crash` stands for one whose container exits at once (a bad image, a crash loop).
+    const command = String(container['image']).endsWith(':crash') ? ['-e', 'process.exit(1)'] : [cliPath, 'run', ...args]
+    const child = spawn(process.execPath, command, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } })
     const pod: FakePod = { name, child, dir, templateKey, deployment: dname, ports: {}, ready: false, stdout: '', stderr: '', exited: false }
     const portNames = Object.fromEntries(((container['ports'] ?? []) as Obj[]).map((p) => [String(p['containerPort']), String(p['name'])]))
     child.stdout?.on('data', (c: Buffer) => {

@@ -118,3 +118,14 @@ describe('the Kubernetes driver against a fake API server with real runtimes', (
     expect(fake.started(NS, 'understudy-ms-8')).toBe(1)
   }, 120_000)
 })
+
+describe('the Kubernetes driver when pods never become ready', () => {
+  it('fails the deploy with how many pods were ready and serving, after its timeout', async () => {
+    fake = await startFakeKubernetes()
+    const api = await connectCluster({ kind: 'server', server: fake.url, namespace: NS })
+    const driver = new KubernetesDriver(api, { namespace: NS, image: 'understudy:crash', pollMs: 100, readyTimeoutMs: 2000 })
+    await expect(driver.deploy({ mockServiceId: 9, name: 'pets', replicas: 2, document: pets as never }))
+      .rejects.toMatchObject({ code: 'ERR_DEPLOY_FAILED', message: expect.stringMatching(/0 of 2 pods ready and serving the document after 2 s/) })
+    expect(await driver.status(9)).toMatchObject({ status: 'STARTING', readyReplicas: 0 })
+  }, 60_000)
+})
