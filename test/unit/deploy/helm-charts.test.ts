@@ -1,14 +1,11 @@
 import { execFileSync, spawnSync } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import * as k8s from '@kubernetes/client-node'
-import { ServiceAccount, PersistentVolumeClaim, Service } from 'kubernetes-models/v1'
-import { Deployment } from 'kubernetes-models/apps/v1'
-import { Role, RoleBinding } from 'kubernetes-models/rbac.authorization.k8s.io/v1'
 import { parse as parseYaml, parseAllDocuments, stringify as toYaml } from 'yaml'
 import { describe, expect, it } from 'vitest'
 import { renderMockService } from '../../../src/deploy/kubernetes/index.js'
 import { allRoutes } from '../../../src/api/index.js'
+import { kubernetesSchemaErrors } from '../../helpers/kubernetes-schema.js'
 
 /*
  * The Helm charts of deploy/helm, rendered and validated against the Kubernetes schemas.
@@ -95,28 +92,8 @@ function yamlObjects (text: string, source: string): Json[] {
   }).filter((o) => o !== null)
 }
 
-const models: Record<string, new (data: never) => { validate: () => void }> = { Deployment, Service, ServiceAccount, PersistentVolumeClaim, Role, RoleBinding }
-type AttributeMap = Array<{ baseName: string; type: string }>
-const knownTypes = k8s as unknown as Record<string, { getAttributeTypeMap?: () => AttributeMap } | undefined>
-function unknownFields (value: unknown, type: string, at = ''): string[] {
-  const item = /^Array<(.+)>$/.exec(type)?.[1]
-  if (item !== undefined) return Array.isArray(value) ? value.flatMap((v, i) => unknownFields(v, item, `${at}/${i}`)) : [`${at} (not an array)`]
-  const attributes = knownTypes[type]?.getAttributeTypeMap?.()
-  if (attributes === undefined || value === null || typeof value !== 'object') return []
-  return Object.entries(value).flatMap(([key, v]) => {
-    const attribute = attributes.find((a) => a.baseName === key)
-    return attribute === undefined ? [`${at}/${key}`] : unknownFields(v, attribute.type, `${at}/${key}`)
-  })
-}
-
 function validateAll (objects: Json[]): void {
-  for (const object of objects) {
-    const kind = String(object['kind'])
-    const Model = models[kind]
-    expect(Model, `a model for ${kind}`).toBeDefined()
-    expect(() => new (Model as new (data: unknown) => { validate: () => void })(object).validate(), kind).not.toThrow()
-    expect(unknownFields(object, `V1${kind}`), kind).toEqual([])
-  }
+  for (const object of objects) expect(kubernetesSchemaErrors(object), String(object['kind'])).toEqual([])
 }
 
 const find = (objects: Json[], kind: string): Json => objects.find((o) => o['kind'] === kind) as Json
