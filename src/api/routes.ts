@@ -25,6 +25,7 @@ import { invitationRoutes } from './v4/invitations.js'
 import { projectRoutes } from './v4/projects.js'
 import { searchRoutes } from './v4/search.js'
 import { versionRoutes } from './v4/version.js'
+import { privateLocationRoutes } from './v4/private-locations.js'
 
 /**
  * Every endpoint of the control plane. Each resource module exports its routes; this list is the
@@ -39,6 +40,7 @@ export const allRoutes: readonly Route[] = [
   ...projectRoutes,
   ...searchRoutes,
   ...versionRoutes,
+  ...privateLocationRoutes,
   ...serviceMockRoutes,
   ...logRoutes,
   ...inspectionRoutes,

@@ -20,6 +20,8 @@ import type {
   StoredTransaction,
   Tag,
   Sandbox,
+  Harbor,
+  Ship,
   Tracking,
   TrackingAction,
   CloneTracking,
@@ -197,6 +199,24 @@ export interface SandboxRepository {
   get: (workspaceId: number, userId: number) => Promise<Sandbox | undefined>
 }
 
+/**
+ * Private locations (harbors) and their agents (ships). A harbor belongs to an account: lookups
+ * name the accounts the caller is in, so another account's harbor is never found.
+ */
+export interface LocationRepository {
+  createHarbor: (input: Omit<Harbor, 'created' | 'updated'>) => Promise<Harbor>
+  /** The harbor, if it belongs to one of `accountIds`. */
+  harbor: (accountIds: readonly number[], id: string) => Promise<Harbor | undefined>
+  /** The harbors of an account; with `workspaceIds`, only those offered to at least one of them. */
+  harbors: (filter: { accountId: number; workspaceIds?: readonly number[] }, query: ListQuery) => Promise<Page<Harbor>>
+  createShip: (input: Omit<Ship, 'created' | 'updated' | 'state' | 'lastHeartbeat'>) => Promise<Ship>
+  /** The ships of these harbors, oldest first. */
+  ships: (harborIds: readonly string[]) => Promise<Ship[]>
+  ship: (harborId: string, id: string) => Promise<Ship | undefined>
+  /** False when it did not exist in that harbor. */
+  deleteShip: (harborId: string, id: string) => Promise<boolean>
+}
+
 export interface LogSnapshotRepository {
   create: (input: Omit<LogSnapshot, 'logId' | 'created'>) => Promise<LogSnapshot>
   get: (mockServiceId: number, logId: number) => Promise<LogSnapshot | undefined>
@@ -290,6 +310,8 @@ export interface Repositories {
   logs: LogSnapshotRepository
   /** The sandbox each user has open per workspace (the mock services specification's sandbox flow). */
   sandboxes: SandboxRepository
+  /** Private locations (harbors) and their agents (ships). */
+  locations: LocationRepository
   mockSettings: MockSettingRepository
   tenancy: TenancyRepository
   search: SearchRepository

@@ -205,6 +205,39 @@ export interface Sandbox {
   opened: number
 }
 
+/**
+ * A private location of an account (spec/001 locations starting with `harbor-`): where agents
+ * (ships) run mock services. Offered to the workspaces in `workspaceIds`.
+ */
+export interface Harbor {
+  id: string
+  accountId: number
+  name: string
+  /** Who created it; null once that user is gone. */
+  userId: number | null
+  workspaceIds: number[]
+  created: number
+  updated: number
+}
+
+/** What a ship reports of itself: `empty` until its agent first connects. */
+export type ShipState = 'empty' | 'ready' | 'lost'
+
+/** An agent of a harbor. Its token is kept only as a scrypt hash (`salt:hash` in hex). */
+export interface Ship {
+  id: string
+  harborId: string
+  name: string
+  /** The address the agent is reached at, as given at creation (informative). */
+  address: string | null
+  tokenHash: string
+  state: ShipState
+  /** Epoch milliseconds of its agent's last heartbeat, null before the first. */
+  lastHeartbeat: number | null
+  created: number
+  updated: number
+}
+
 export interface LogSnapshot {
   logId: number
   mockServiceId: number

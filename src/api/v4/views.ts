@@ -93,7 +93,10 @@ export function workspaceCreateView (w: Workspace, owner: User | undefined, memb
   }
 }
 
-/** The detail view: the create view with the locations and the caller as `activeMember`. */
-export function workspaceDetailView (w: Workspace, owner: User | undefined, membersCount: number, activeMember: ReturnType<typeof workspaceMemberView>) {
-  return { ...workspaceCreateView(w, owner, membersCount), locations: [localLocation()], activeMember }
+/**
+ * The detail view: the create view with the locations (the local one, then the private locations
+ * offered to the workspace) and the caller as `activeMember`.
+ */
+export function workspaceDetailView (w: Workspace, owner: User | undefined, membersCount: number, activeMember: ReturnType<typeof workspaceMemberView>, privateLocations: readonly object[] = []) {
+  return { ...workspaceCreateView(w, owner, membersCount), locations: [localLocation(), ...privateLocations], activeMember }
 }

@@ -5,6 +5,7 @@ import { isAccountAdmin } from '../access/roles.js'
 import type { ApiContext, HandlerResult, Route } from '../http/types.js'
 import { listQueryOf } from '../paging.js'
 import { invalidField, validatorOf } from '../validation.js'
+import { harborLocationView } from './private-location-views.js'
 import { workspaceCreateView, workspaceDetailView, workspaceListView, workspaceMemberView } from './views.js'
 
 interface CreateWorkspace {
@@ -69,13 +70,21 @@ async function membersCount (ctx: ApiContext, id: number): Promise<number> {
   return (await ctx.deps.store.tenancy.countWorkspaceMembers([id])).get(id) ?? 0
 }
 
+/** The private locations offered to a workspace, as its `locations` show them. */
+async function privateLocationsOf (ctx: ApiContext, workspace: Workspace): Promise<object[]> {
+  const locations = ctx.deps.store.locations
+  const harbors = await locations.harbors({ accountId: workspace.accountId, workspaceIds: [workspace.id] }, { limit: -1, skip: 0, sort: 'name' })
+  const ships = await locations.ships(harbors.items.map((h) => h.id))
+  return harbors.items.map((h) => harborLocationView(h, ships.filter((s) => s.harborId === h.id)))
+}
+
 async function detail (ctx: ApiContext): Promise<HandlerResult> {
   const workspace = await ctx.workspace()
   const store = ctx.deps.store
   const member = await store.tenancy.workspaceMember(workspace.id, ctx.principal.user.id)
   const role = isAccountAdmin(membershipOf(ctx, workspace.accountId)) ? 'manager' : member?.role ?? 'viewer'
   const active = workspaceMemberView(ctx.principal.user, { role, enabled: member?.enabled ?? true })
-  return { result: workspaceDetailView(workspace, await ownerOf(ctx, workspace), await membersCount(ctx, workspace.id), active) }
+  return { result: workspaceDetailView(workspace, await ownerOf(ctx, workspace), await membersCount(ctx, workspace.id), active, await privateLocationsOf(ctx, workspace)) }
 }
 
 async function update (ctx: ApiContext): Promise<HandlerResult> {

@@ -10,6 +10,7 @@ import { cloneTrackingRepository, logSnapshotRepository, trackingRepository } fr
 import { transactionRepository } from './transaction-repository.js'
 import { tenancyRepository } from './tenancy-repository.js'
 import { sandboxRepository } from './sandbox-repository.js'
+import { locationRepository } from './location-repository.js'
 import { searchRepository } from './search-repository.js'
 
 /**
@@ -33,6 +34,7 @@ export function createRepositories (ctx: RepoContext): Repositories {
     cloneTrackings: cloneTrackingRepository(ctx),
     logs: logSnapshotRepository(ctx),
     sandboxes: sandboxRepository(ctx),
+    locations: locationRepository(ctx),
     mockSettings: mockSettingRepository(ctx),
     tenancy: tenancyRepository(ctx),
     search: searchRepository(ctx),
@@ -51,7 +53,7 @@ export function createRepositories (ctx: RepoContext): Repositories {
  * const top = routeWrites(createRepositories(readerContext), store.write, () => mutex.locked)
  */
 export function routeWrites (reads: Repositories, write: Store['write'], writerBusy: () => boolean): Repositories {
-  const { accounts, users, apiKeys, workspaces, services, tags, transactions, mockServices, assets, trackings, cloneTrackings, logs, sandboxes, mockSettings, tenancy, search } = reads
+  const { accounts, users, apiKeys, workspaces, services, tags, transactions, mockServices, assets, trackings, cloneTrackings, logs, sandboxes, locations, mockSettings, tenancy, search } = reads
   return {
     accounts: { ...accounts, create: async (input) => await write(async (tx) => await tx.accounts.create(input)) },
     users: {
@@ -116,6 +118,12 @@ export function routeWrites (reads: Repositories, write: Store['write'], writerB
     cloneTrackings: { ...cloneTrackings, create: async (input) => await write(async (tx) => await tx.cloneTrackings.create(input)) },
     logs: { ...logs, create: async (input) => await write(async (tx) => await tx.logs.create(input)) },
     sandboxes: { ...sandboxes, open: async (input) => await write(async (tx) => await tx.sandboxes.open(input)) },
+    locations: {
+      ...locations,
+      createHarbor: async (input) => await write(async (tx) => await tx.locations.createHarbor(input)),
+      createShip: async (input) => await write(async (tx) => await tx.locations.createShip(input)),
+      deleteShip: async (harbor, id) => await write(async (tx) => await tx.locations.deleteShip(harbor, id)),
+    },
     mockSettings: {
       ...mockSettings,
       create: async (input) => await write(async (tx) => await tx.mockSettings.create(input)),

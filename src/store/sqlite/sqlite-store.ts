@@ -69,6 +69,7 @@ class SqliteStore implements Store {
   readonly cloneTrackings: Repositories['cloneTrackings']
   readonly logs: Repositories['logs']
   readonly sandboxes: Repositories['sandboxes']
+  readonly locations: Repositories['locations']
   readonly mockSettings: Repositories['mockSettings']
   readonly tenancy: Repositories['tenancy']
   readonly search: Repositories['search']
@@ -110,6 +111,7 @@ class SqliteStore implements Store {
     this.cloneTrackings = top.cloneTrackings
     this.logs = top.logs
     this.sandboxes = top.sandboxes
+    this.locations = top.locations
     this.mockSettings = top.mockSettings
     this.tenancy = top.tenancy
     this.search = top.search

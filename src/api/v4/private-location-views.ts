@@ -1,0 +1,57 @@
+import type { Harbor, Ship } from '../../store/index.js'
+import { epochSeconds, epochSecondsOrNull } from '../format.js'
+
+/*
+ * The shapes of the product's private locations API (a harbor and its "servers", the ships),
+ * and of a harbor among a workspace's `locations` (spec/001 Location).
+ */
+
+/** A ship (agent) as `/private-locations/{harborId}/servers` shows it; `ts` is its last heartbeat. */
+export function shipView (ship: Ship) {
+  return {
+    id: ship.id,
+    harborId: ship.harborId,
+    name: ship.name,
+    address: ship.address,
+    state: ship.state,
+    hasJetlag: false,
+    created: epochSeconds(ship.created),
+    updated: epochSeconds(ship.updated),
+    ts: epochSecondsOrNull(ship.lastHeartbeat),
+  }
+}
+
+/**
+ * A harbor as `/private-locations` shows it. Only mock services run on this platform's agents,
+ * so `funcIds` is `mockServices` alone and the load-engine sizing fields are absent.
+ */
+export function harborView (harbor: Harbor, ships: readonly Ship[]) {
+  return {
+    id: harbor.id,
+    name: harbor.name,
+    userId: harbor.userId,
+    accountId: harbor.accountId,
+    workspacesId: harbor.workspaceIds,
+    type: 'small',
+    funcIds: ['mockServices'],
+    hidden: false,
+    disabled: false,
+    created: epochSeconds(harbor.created),
+    updated: epochSeconds(harbor.updated),
+    ships: ships.map(shipView),
+  }
+}
+
+/** A harbor among a workspace's `locations` (spec/001 Location), beside the local one. */
+export function harborLocationView (harbor: Harbor, ships: readonly Ship[]) {
+  return {
+    id: harbor.id,
+    title: harbor.name,
+    name: harbor.name,
+    provider: 'Private Locations',
+    limits: { threadsPerEngine: 0, concurrency: -1, engines: ships.length, duration: -1 },
+    capabilities: { dedicatedIps: false, isPrivileged: false },
+    sandbox: false,
+    purposes: { load: false, functional: false, grid: false, serviceMock: true },
+  }
+}
