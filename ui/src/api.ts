@@ -90,7 +90,7 @@ export interface MockService {
 }
 export interface Tracking { trackingId: string; status: string; action: string; errors: Array<{ message: string }>; trackingUrl: string }
 export interface InspectionEntry { id: number; operation: string; url: string; timestamp: number; matched: boolean; hasError: boolean; respondingTxn: string | null; source: string; statusCode?: number; durationMs?: number }
-export interface NearMiss { transactionId: number; name: string; matched: number; total: number; failed: Array<{ part: string; key?: string; matcherName: string; expected: unknown; actual: unknown }> }
+export interface NearMiss { transactionId: number | null; name: string; matched: number; total: number; failed: Array<{ part: string; key?: string; matcherName: string; expected: unknown; actual: unknown }> }
 export interface InspectionDetail extends Omit<InspectionEntry, 'statusCode' | 'durationMs'> {
   requestHeaders: Array<{ key: string; value: string }>; requestBody: string; requestBodyEncoding: string
   responseHeaders: Array<{ key: string; value: string }>; responseBody: string; statusCode: number; durationMs: number

@@ -197,10 +197,10 @@ function NearMisses ({ nearMisses, workspaceId, mock }: { nearMisses: NearMiss[]
     <div class='near-misses'>
       <h2>Why nothing matched</h2>
       {nearMisses.map((miss, index) => (
-        <table key={miss.transactionId} class='diff'>
+        <table key={index} class='diff'>
           <caption>
             {captionOf(miss)}: {miss.matched} of {miss.total} matchers held
-            {mock !== null && (
+            {mock !== null && miss.transactionId !== null && (
               <>
                 {' '}<a href={`#/transactions?serviceId=${mock.serviceId}&open=${miss.transactionId}`}>{index === 0 ? 'Edit the closest transaction' : `Edit transaction ${miss.transactionId}`}</a>
               </>
@@ -224,8 +224,10 @@ function NearMisses ({ nearMisses, workspaceId, mock }: { nearMisses: NearMiss[]
 /** A near miss named as a person knows it: the transaction's name, and its id when that adds something. */
 function captionOf (miss: NearMiss): string {
   const name = typeof miss.name === 'string' && miss.name !== '' ? miss.name : ''
-  if (name === '') return `Transaction ${miss.transactionId}`
-  return name === String(miss.transactionId) ? `Transaction ${name}` : `${name} (transaction ${miss.transactionId})`
+  // A runtime serving files has no stored ids: its transactions are known by name only.
+  const id = miss.transactionId === null || miss.transactionId === undefined ? '' : String(miss.transactionId)
+  if (name === '') return id === '' ? 'A transaction' : `Transaction ${id}`
+  return id === '' || name === id ? name : `${name} (transaction ${id})`
 }
 
 /**

@@ -41,6 +41,8 @@ describe('dashboard on the admin port of serve', () => {
     await page.locator('.live-list li.unmatched .row-button').click()
     await page.getByRole('heading', { name: 'Why nothing matched' }).waitFor()
     expect(await page.locator('table.diff td.expected').first().textContent()).toContain('/pets')
+    // The caption names the transaction (a runtime serving files knows it by name, not by id).
+    expect(await page.locator('table.diff caption').first().textContent()).toBe('list pets: 1 of 2 matchers held')
     await page.locator('.live-list li.matched').waitFor()
     // /pets, /pest, and the /__ui/ probe of the mock port above.
     expect(await page.locator('.live-list > li').count()).toBe(3)
