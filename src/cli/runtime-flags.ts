@@ -34,6 +34,7 @@ export const runtimeFlagSpec = {
   'egress-allow': { type: 'string' },
   'no-wiremock-admin': { type: 'boolean' },
   'wiremock-shutdown': { type: 'boolean' },
+  'scenario-store': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>
 
@@ -78,6 +79,9 @@ export const runtimeFlagHelp = `  --host HOST                  interface to list
                                port and the admin port (docs/wiremock.md); on an interface
                                other than loopback it needs the admin token anyway
   --wiremock-shutdown          let POST /__admin/shutdown stop the runtime (refused otherwise)
+  --scenario-store URL         share scenario states with every process naming the same store:
+                               redis://[user:pass@]host:port[/db][?prefix=NAME] (rediss:// for
+                               TLS; default prefix understudy: one prefix per mock service)
 Choosing an OpenAPI response: a request header "X-Understudy-Status: 404" (or "Prefer: code=404")
 answers with the operation's documented 404 response instead of its main one.`
 
@@ -135,6 +139,7 @@ export function runtimeOptionsFromFlags (values: FlagValues, extra: Partial<Runt
   input['egress'] = { level: egress.level, allow: [...egress.allow], ...(portsFile === '' ? {} : { protectedPortsFile: portsFile }) }
   if (values['no-wiremock-admin'] === true) input['wiremockAdmin'] = false
   if (values['wiremock-shutdown'] === true) input['wiremockShutdown'] = true
+  if (typeof values['scenario-store'] === 'string') input['scenarioStore'] = values['scenario-store']
   if ((typeof values['tls-cert'] === 'string') !== (typeof values['tls-key'] === 'string')) {
     throw new UsageError('--tls-cert and --tls-key must be given together')
   }

@@ -66,6 +66,8 @@ export interface RuntimeOptions {
   watch: boolean
   include: string[]
   exclude: string[]
+  /** Scenario states shared with other processes (`redis://...`); null: this process's own. */
+  scenarioStore?: string | null
 }
 
 const port = { type: 'integer', minimum: 0, maximum: 65535 } as const
@@ -139,6 +141,7 @@ export const runtimeOptionsSchema: JSONSchemaType<RuntimeOptions> = {
     watch: { type: 'boolean', default: false },
     include: { type: 'array', items: { type: 'string' }, default: [] },
     exclude: { type: 'array', items: { type: 'string' }, default: [] },
+    scenarioStore: { type: 'string', pattern: '^rediss?://\\S+$', nullable: true, default: null },
   },
   required: [
     'host', 'port', 'adminHost', 'bodyLimit', 'maxHeaderSize',

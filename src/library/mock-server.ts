@@ -1,5 +1,5 @@
 import { loadRuntimeOptions, type RuntimeOptionsInput } from '../config/index.js'
-import { UnderstudyError, describeError, isUnderstudyError } from '../errors/index.js'
+import { UnderstudyError, createError, describeError, isUnderstudyError } from '../errors/index.js'
 import { enableRegexFallback, readDefinition, type DocumentInput, type DslInput, type MockServiceDocument, type TransactionInput } from '../dsl/index.js'
 import { inspectionSearch, type InspectionFilter, type InspectionListEntry, type UnmatchedEntry, type Verification, type VerificationResult } from '../inspect/index.js'
 import { createLogger, createSilentLogger, type LogLevel, type Logger } from '../log/index.js'
@@ -97,6 +97,8 @@ export async function createMockServer (options: MockServerOptions): Promise<Moc
     host: options.host ?? options.options?.host ?? '127.0.0.1',
     logLevel: options.logLevel ?? 'silent',
   })
+  // The library's scenario calls answer synchronously, from this process's states.
+  if ((runtimeOptions.scenarioStore ?? null) !== null) throw describedError(createError('ERR_CONFIG_INVALID', ['scenarioStore is an option of `understudy run`/`serve`, not of the library']))
   const log: Logger = runtimeOptions.logLevel === 'silent' ? createSilentLogger() : createLogger({ level: runtimeOptions.logLevel })
   // `noMatchingRequestPreference: record` converts its recording with the HAR importer (loaded already)
   const runtime = await startRuntime({ document: described(() => documentOf(source)), options: runtimeOptions, log, loadHarImporter: async () => (input) => importHar(input) })
@@ -130,9 +132,9 @@ export async function createMockServer (options: MockServerOptions): Promise<Moc
     adminUrl: admin?.url ?? null,
     inspection,
     scenarios: {
-      list: () => runtime.current().scenarios.list(),
+      list: () => runtime.current().scenarios.list() as ScenarioView[],
       set: (name, state, instance) => runtime.current().scenarios.set(name, instance ?? null, state, null),
-      reset: (name, instance) => runtime.current().scenarios.reset(name, instance),
+      reset: (name, instance) => runtime.current().scenarios.reset(name, instance) as number,
     },
     runtime,
     reload: async (next) => {

@@ -105,7 +105,8 @@ export function runClusterReplica (params: ClusterReplicaParams): void {
         options,
         log,
         requestCheck,
-        scenarios: new SharedScenarios(committer),
+        // A shared store (Redis) replaces the primary as the keeper of the states.
+        ...(options.scenarioStore === undefined || options.scenarioStore === null ? { scenarios: new SharedScenarios(committer) } : {}),
         recorder: capture,
         ids: message.ids,
         ...(message.tls === null ? {} : { tls: message.tls }),

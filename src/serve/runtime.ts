@@ -15,6 +15,7 @@ import type { LiveListener, PortAdmin, RuntimeState } from './runtime-state.js'
 import type { RequestCheck } from './request-check.js'
 import { loadTlsMaterial, type TlsMaterial } from './tls.js'
 import { ScenarioStore, type ScenarioStates } from './scenario/store.js'
+import { connectRedisScenarios } from './scenario/redis.js'
 import { PostServeQueue } from './post-serve.js'
 import { Recording, type LoadHarImporter } from './record/recording.js'
 import type { LiveRecorder } from './record/capture.js'
@@ -117,7 +118,7 @@ export async function startRuntime ({ document, options, log, ids, tls: givenTls
     proxyTimeout: options.proxyTimeout,
     journalBodyBytes: options.inspection.maxBodyBytes,
     pools,
-    scenarios: scenarios ?? new ScenarioStore(),
+    scenarios: scenarios ?? await scenarioStatesOf(options),
     postServe,
     matchHost: options.matchHost,
   }
@@ -205,10 +206,17 @@ export async function startRuntime ({ document, options, log, ids, tls: givenTls
         clearInterval(sweeper)
         own?.stop()
         await postServe.close()
+        await compileOptions.scenarios.close?.()
       })
       return closing
     },
   }
+}
+
+/** Where scenario states live: a shared store the options name, or this process. */
+async function scenarioStatesOf (options: Readonly<RuntimeOptions>): Promise<ScenarioStates> {
+  const url = options.scenarioStore ?? null
+  return url === null ? new ScenarioStore() : await connectRedisScenarios(url)
 }
 
 /**

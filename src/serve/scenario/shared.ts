@@ -80,7 +80,7 @@ export class SharedScenarios implements ScenarioStates {
   }
 
   /** The states this replica last heard of (the primary's `GET /scenarios` is the truth). */
-  list (): ScenarioView[] {
+  list (): ScenarioView[] | Promise<ScenarioView[]> {
     return [...this.known].map(([key, state]) => {
       const cut = key.indexOf('\u0000')
       return { name: cut === -1 ? key : key.slice(0, cut), instance: cut === -1 ? null : key.slice(cut + 1), state }
@@ -88,7 +88,7 @@ export class SharedScenarios implements ScenarioStates {
   }
 
   /** Forgets what this replica heard (the states themselves are the primary's). */
-  reset (): number {
+  reset (_name?: string, _instance?: string): number | Promise<number> {
     const count = this.known.size
     this.known.clear()
     return count

@@ -21,10 +21,12 @@ export interface ScenarioView {
 export interface ScenarioStates {
   state: (name: string, instance: string | null) => string
   set: (name: string, instance: string | null, state: string, ttl: number | null) => void
-  /** Every instance that is not in `Started`, by name then instance. */
-  list: () => ScenarioView[]
+  /** Every instance that is not in `Started`, by name then instance (a shared store reads it remotely). */
+  list: () => ScenarioView[] | Promise<ScenarioView[]>
   /** Back to `Started`: all, one scenario, or one instance; how many instances were reset. */
-  reset: (name?: string, instance?: string) => number
+  reset: (name?: string, instance?: string) => number | Promise<number>
+  /** Releases a connection to a shared store, when there is one. */
+  close?: () => Promise<void>
 }
 
 /** The key of one scenario instance in a map (NUL cannot occur in a header value or name). */
