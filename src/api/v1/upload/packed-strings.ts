@@ -1,7 +1,7 @@
 /*
  * Many strings in byte buffers: a worker thread hands tens of thousands of them to the event loop
  * as transferred ArrayBuffers, which cost nothing to receive, where a structured clone of as many
- * strings would block the loop while it is copied in (issue 8). The writer packs each string as it
+ * strings would block the loop while it is copied in. The writer packs each string as it
  * comes, so that the producer can drop it (and what it was made from) at once.
  */
 
