@@ -41,7 +41,7 @@ export interface Platform {
 
 /**
  * Starts `understudy platform`: the SQLite store in the data dir, the bootstrap, the local
- * deployer, and every API of the specification on one port (DESIGN.md sections 1 and 5). Mock
+ * deployer, and every API of the specification on one port (docs/architecture.md "Control plane"). Mock
  * services that were RUNNING when the platform last stopped are deployed again, in the background.
  *
  * @example
@@ -91,7 +91,7 @@ export async function startPlatform (options: PlatformOptions, log: Logger): Pro
   const egress = new EgressPolicy({ ...egressLevel, protectedPorts: [port], protectedPortsFile: deployer.protectedPortsFile })
   const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`
   // One checker of secrets for every surface: wrong secrets on the APIs, the dashboard sign-in and
-  // the OAuth consent and token endpoints count against one throttle (DESIGN.md 7).
+  // the OAuth consent and token endpoints count against one throttle (docs/security.md).
   const authenticator = new Authenticator(store)
   const deps: ApiDeps = {
     store,
@@ -104,7 +104,7 @@ export async function startPlatform (options: PlatformOptions, log: Logger): Pro
     authenticator,
   }
   const api = createApiHandler(deps, allRoutes)
-  // The monitoring API (spec/000) shares the port: `/buckets`, `/account`, `/radar`, `/signin`...
+  // The monitoring API (docs/monitor-api.md) shares the port: `/buckets`, `/account`, `/radar`, `/signin`...
   const monitoring = await startMonitoring({ store, log, baseUrl: url, jsonLimit: options.jsonLimit, authenticator, egress, ...options.monitor })
   // The dashboard (/ui/) sits in front of the APIs and reaches the store only through them.
   const ui = createUiFront({ store, log, baseUrl: url, authenticator, isMonitoringRequest: (req) => monitoring.api.handles(req) }, (req, res) => { if (monitoring.api.handles(req)) monitoring.api.handle(req, res); else api(req, res) })

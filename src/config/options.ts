@@ -3,7 +3,7 @@ import type { JSONSchemaType } from 'ajv'
 /** Log levels, repeated here because config is a leaf and may not import src/log. */
 export type OptionsLogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
 
-/** Bounds of the inspection ring (DESIGN.md section 4). */
+/** Bounds of the inspection ring (docs/architecture.md "Inspection"). */
 export interface InspectionOptions {
   enabled: boolean
   maxRecords: number
