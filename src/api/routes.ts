@@ -33,7 +33,7 @@ import { versionRoutes } from './v4/version.js'
 export const allRoutes: readonly Route[] = [
   ...userRoutes,
   ...workspaceRoutes,
-  // /api/v4 administration (issue 10): accounts, invitations, projects, search, version
+  // /api/v4 administration: accounts, invitations, projects, search, version
   ...accountRoutes,
   ...invitationRoutes,
   ...projectRoutes,
@@ -44,10 +44,10 @@ export const allRoutes: readonly Route[] = [
   ...inspectionRoutes,
   ...verificationRoutes,
   ...platformVseRoutes,
-  // issue 12: template validation, scenario states, transaction actions
+  // dynamic behaviour: template validation, scenario states, transaction actions
   ...dynamicRoutes,
   ...recordingRoutes,
-  // /api/v1 catalog (spec/002): services, tags, transactions, assets
+  // /api/v1 catalog (docs/api.md): services, tags, transactions, assets
   ...serviceRoutes,
   ...tagRoutes,
   ...transactionRoutes,
@@ -56,7 +56,7 @@ export const allRoutes: readonly Route[] = [
   ...convertRoutes,
   ...assetRoutes,
   ...assetFileRoutes,
-  // issue 7: clients of the product
+  // what the product's own clients call
   ...sandboxRoutes,
   ...serviceCloneRoutes,
   ...mockSettingRoutes,

@@ -5,8 +5,8 @@ import { mockServiceOf } from './mock-lookup.js'
 import { adminCall } from './runtime-admin.js'
 
 /**
- * Inspection ids are per runtime; the analytics API names a request by one integer (spec/002:
- * "Request ID ... read from result[].id of the inspection list"). The platform's request id is
+ * Inspection ids are per runtime; the analytics API names a request by one integer (the
+ * product's "Request ID ... read from result[].id of the inspection list", docs/api.md). The platform's request id is
  * `mockServiceId * 1e10 + inspection id`: unique across mock services, an integer, and decodable
  * without a lookup (10^10 ids is five days at 20,000 requests a second).
  */
@@ -24,7 +24,7 @@ const DEFAULT_PAGE = 50
 const MAX_PAGE = 1000
 
 /**
- * The analytics API (`/reports/api/v1`, spec/002 "Analytics"): the inspection list of a mock
+ * The analytics API (`/reports/api/v1`, docs/api.md): the inspection list of a mock
  * service, newest first, merged across its replicas by the runtime, and the detail of one request.
  * A mock service that is not running has an empty list (its journal lives in its runtime).
  */

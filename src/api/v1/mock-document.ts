@@ -4,8 +4,8 @@ import { importOffThread } from './upload/index.js'
 import type { AssetFiles, MockService, Repositories, StoredTransaction } from '../../store/index.js'
 
 /**
- * The document `understudy run` serves for a mock service (DESIGN.md section 5: "the mock-service
- * document (record + resolved transactions)"):
+ * The document `understudy run` serves for a mock service (the
+ * mock-service record and its resolved transactions; docs/deploy.md):
  * - TRANSACTIONAL: the transactions of `mockServiceTransactions` (with their priorities), or, when
  *   the list is empty, every transaction of the service; `noMatchingRequestTxnId` is added when it
  *   is not among them, so that it can answer unmatched requests.
@@ -47,7 +47,7 @@ export async function mockServiceDocument (repos: Repositories, files: AssetFile
     endpointPreference: mock.endpointPreference,
     proxy: mock.proxy ?? null,
     mockServiceTransactions: mock.type === 'SV' ? [] : mock.mockServiceTransactions.map((e) => (e.priority === null ? { txnId: e.txnId } : e)),
-    // issue 12: stored as the document writes them, validated by the same schema when set
+    // dynamic behaviour: stored as the document writes them, validated by the same schema when set
     cors: mock.cors,
     faults: mock.faults,
     templateSeed: mock.templateSeed,
@@ -99,7 +99,7 @@ async function assetTransactions (repos: Repositories, files: AssetFiles, mock: 
   return imported.document.transactions
 }
 
-// --- configurations (issue 7) ---
+// --- configurations ---
 /**
  * Puts the values of the mock service's configuration into its responses: every `${config.KEY}`
  * in a response's text content, header values and reason phrase becomes the value of KEY (an

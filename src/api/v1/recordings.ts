@@ -7,7 +7,7 @@ import { adminCall } from './runtime-admin.js'
 import { readTransactionBatch } from './transaction-input.js'
 
 /*
- * issue 12: a deployed mock service in `noMatchingRequestPreference: record` records in its runtime
+ * A deployed mock service in `noMatchingRequestPreference: record` records in its runtime
  * (admin `GET /recordings`); the platform pulls that recording into the mock service's service in
  * the store. Decision (docs/api.md "Recording"): the platform pulls, no runtime calls back:
  * - before every deploy, configure and stop of the mock service (so switching the mode with PATCH

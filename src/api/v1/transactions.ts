@@ -18,7 +18,7 @@ function path (rest = ''): string {
 }
 
 /**
- * The filters of the transaction list (spec/002 leaves their names out): `serviceId`; `name`
+ * The filters of the transaction list (the product's description leaves their names out): `serviceId`; `name`
  * (exact); `search` (alias `contains`: case-insensitive substring of the name or description);
  * `tags` (alias `tag`; comma-separated and/or repeated; a transaction must carry all of them);
  * `dslType` (GENERIC_DSL, HAR_DSL, ...; case-insensitive).
@@ -75,12 +75,12 @@ async function createTransactions (ctx: ApiContext, workspace: Workspace): Promi
     return out
   }).catch((err: unknown) => { throw serviceGone(err, service.id) })
   const views = created.map((t) => transactionView(t, service.name))
-  // spec/002 shows one Transaction as the result; a batch of several answers the array
+  // the product shows one Transaction as the result; a batch of several answers the array
   return { result: views.length === 1 ? views[0] : views }
 }
 
 /**
- * `/api/v1/workspaces/{workspaceId}/transactions` (spec/002 "Transactions"): create from JSON or
+ * `/api/v1/workspaces/{workspaceId}/transactions` (docs/api.md "Transactions"): create from JSON or
  * from an uploaded file (multipart, see upload/routes.ts), list with filters and `total`, get,
  * update by PUT (201 with the updated Transaction), delete (`{body, statusCode,
  * statusCodeValue}`). Bulk PATCH and conflicts are in transaction-bulk.ts and conflicts.ts.
