@@ -35,7 +35,7 @@ type WorkerAnswer =
  * `close` ends the thread (whatever it still holds); call it when done, on every path.
  *
  * @example
- * const worker = ImportWorker.start()
+ * const worker = new ImportWorker()
  * try { await worker.request({ type: 'job', job: 'document', input, ctx }) } finally { worker.close() }
  */
 export class ImportWorker {
@@ -44,7 +44,8 @@ export class ImportWorker {
   #waiting: { resolve: (answer: WorkerAnswer) => void; reject: (err: Error) => void } | null = null
   #failure: Error | null = null
 
-  private constructor (onClose?: () => void) {
+  /** Starts a worker; `onClose` runs once when it is closed (not when it fails on its own). */
+  constructor (onClose?: () => void) {
     this.#onClose = onClose
     const resourceLimits = { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB }
     this.#worker = spawnWorker(import.meta.url, './worker', { resourceLimits })
@@ -55,11 +56,6 @@ export class ImportWorker {
     })
     this.#worker.once('error', (err) => this.#fail(err))
     this.#worker.once('exit', (code) => this.#fail(new Error(`import worker exited with ${code}`)))
-  }
-
-  /** Starts a worker; `onClose` runs once when it is closed (not when it fails on its own). */
-  static start (onClose?: () => void): ImportWorker {
-    return new ImportWorker(onClose)
   }
 
   /** False once the thread failed, exited or was closed: it answers no request any more. */
@@ -123,7 +119,7 @@ export type MovableInput = ImportInput & { movable?: boolean }
  */
 export async function importOffThread<J extends ImportJob> (job: J, input: MovableInput, ctx: ImportContext = {}, spare?: SpareImportWorker): Promise<ImportJobOutput[J]> {
   if (input.bytes.byteLength < OFF_THREAD_BYTES) return runImportJob(job, input, ctx)
-  const worker = spare?.take() ?? ImportWorker.start()
+  const worker = spare?.take() ?? new ImportWorker()
   try {
     return await worker.request<ImportJobOutput[J]>({ type: 'job', job, input: { bytes: input.bytes, fileName: input.fileName }, ctx }, transferOf([input]))
   } finally {
@@ -157,13 +153,13 @@ export class UploadWorkers {
    * const workers = new UploadWorkers(ctx.deps.importSpare); try { ... } finally { workers.close() }
    */
   constructor (spare?: SpareImportWorker) {
-    this.importer = spare?.take() ?? ImportWorker.start()
+    this.importer = spare?.take() ?? new ImportWorker()
   }
 
   /** The writer thread, started on first use; ERR_INTERNAL once closed. */
   get writer (): ImportWorker {
     if (this.#closed) throw internal(new Error('the upload workers are closed'))
-    this.#writer ??= ImportWorker.start()
+    this.#writer ??= new ImportWorker()
     return this.#writer
   }
 
@@ -255,7 +251,7 @@ export class SpareImportWorker {
       return spare
     }
     spare?.close()
-    return ImportWorker.start(() => this.#schedule())
+    return new ImportWorker(() => this.#schedule())
   }
 
   /** Ends the spare and starts no more. */
@@ -273,7 +269,7 @@ export class SpareImportWorker {
     this.#timer = setTimeout(() => {
       this.#timer = null
       if (this.#closed || this.#spare !== null) return
-      this.#spare = ImportWorker.start(() => this.#schedule())
+      this.#spare = new ImportWorker(() => this.#schedule())
       this.#spare.keepsProcessAlive(false)
     }, delayMs)
     this.#timer.unref()
