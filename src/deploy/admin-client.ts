@@ -76,14 +76,15 @@ export async function adminRequest (admin: RuntimeAdmin, path: string, request: 
     body = await res.json() as AdminEnvelope
   } catch (err) {
     const reason = (err as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : (err as Error).message
-    throw createError(unavailable, [`the runtime admin API at ${admin.url} did not answer: ${reason}`], { cause: err })
+    // the admin URL stays out of the message: a tenant reads it, and the runtime's admin port is not theirs to know
+    throw createError(unavailable, [`the runtime's admin API did not answer: ${reason}`], { cause: err })
   }
   const error = body.error ?? null
   if (res.ok && error === null) return body
   const refused = fromWireError(error, unavailable)
   if (res.status < 500 && refused.code !== unavailable && codes[refused.code].status < 500) throw refused
   const message = typeof (error as { message?: unknown } | null)?.message === 'string' ? (error as { message: string }).message : 'no reason given'
-  throw createError(unavailable, [`the runtime admin API at ${admin.url} answered ${res.status}: ${message}`])
+  throw createError(unavailable, [`the runtime's admin API answered ${res.status}: ${message}`])
 }
 
 /**
