@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import http from 'node:http'
-import { allRoutes, Authenticator, bootstrap, checkBootstrapKey, createApiHandler, createUiFront, SpareImportWorker, startMonitoring, type ApiDeps, type BootstrapOutcome, type MonitoringOptions } from '../api/index.js'
+import { allRoutes, Authenticator, bootstrap, checkBootstrapKey, createApiHandler, createUiFront, SpareImportWorker, startMonitoring, type ApiDeps, type BootstrapOutcome, type MonitoringOptions, type Route } from '../api/index.js'
 import { LocalDeployer, type Deployer } from '../deploy/index.js'
 import { createError, isUnderstudyError } from '../errors/index.js'
 import { EgressPolicy, listenOn, type EgressSettings } from '../net/index.js'
@@ -27,12 +27,26 @@ export interface PlatformOptions {
   egress?: Pick<EgressSettings, 'level' | 'allow'>
   /** API monitoring: SMTP server of e-mail notifications (`--smtp-url`), and test hooks. */
   monitor?: Omit<MonitoringOptions, 'store' | 'log' | 'baseUrl' | 'jsonLimit'>
+  /**
+   * What runs the mock services; default the local deployer (one `understudy run` per mock
+   * service). Tests that deploy nothing, or stand in for a runtime, give their own.
+   */
+  deployer?: (wiring: { store: Store; log: Logger; dataDir: string }) => Deployer
+  /** The routes of the APIs; default every route (tests of one family may give fewer). */
+  routes?: readonly Route[]
+  /**
+   * Keep one import thread loaded for the next large upload (about 40 MiB while idle); default
+   * true. Tests that upload nothing large turn it off: the thread only makes uploads start sooner.
+   */
+  importSpare?: boolean
 }
 
 /** A running control plane. */
 export interface Platform {
   url: string
   store: Store
+  /** The asset files under `<data-dir>/assets/`. */
+  files: AssetFiles
   deployer: Deployer
   bootstrap: BootstrapOutcome
   /** Stops the API, then every runtime, then closes the store. Idempotent. */
@@ -41,7 +55,7 @@ export interface Platform {
 
 /**
  * Starts `understudy platform`: the SQLite store in the data dir, the bootstrap, the local
- * deployer, and every API of the specification on one port (DESIGN.md sections 1 and 5). Mock
+ * deployer, and every API of the specification on one port (docs/architecture.md "Control plane"). Mock
  * services that were RUNNING when the platform last stopped are deployed again, in the background.
  *
  * @example
@@ -76,7 +90,10 @@ export async function startPlatform (options: PlatformOptions, log: Logger): Pro
     log.warn({ err }, 'could not clean the assets directory')
   }
   const egressLevel = options.egress ?? { level: 'loopback', allow: [] }
-  const deployer = new LocalDeployer({ store, dataDir: options.dataDir, log, host: options.runtimeHost, runtimeArgs: options.runtimeArgs ?? [], egress: egressLevel })
+  const deployer: Deployer = options.deployer?.({ store, log, dataDir: options.dataDir }) ??
+    new LocalDeployer({ store, dataDir: options.dataDir, log, host: options.runtimeHost, runtimeArgs: options.runtimeArgs ?? [], egress: egressLevel })
+  // The local deployer keeps the ports no tenant's request may reach (its runtimes' admin APIs)
+  const local = deployer instanceof LocalDeployer ? deployer : null
   const server = http.createServer()
   await listenOn(server, options.host, options.port).catch(async (err: unknown) => {
     await deployer.shutdown()
@@ -87,11 +104,11 @@ export async function startPlatform (options: PlatformOptions, log: Logger): Pro
   const port = typeof address === 'object' && address !== null ? address.port : options.port
   // No tenant's request reaches the platform's own port, nor a runtime's admin API: the deployer
   // keeps both in the file that this policy and every runtime's read.
-  deployer.protect(port)
-  const egress = new EgressPolicy({ ...egressLevel, protectedPorts: [port], protectedPortsFile: deployer.protectedPortsFile })
+  local?.protect(port)
+  const egress = new EgressPolicy({ ...egressLevel, protectedPorts: [port], protectedPortsFile: local?.protectedPortsFile ?? null })
   const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`
   // One checker of secrets for every surface: wrong secrets on the APIs, the dashboard sign-in and
-  // the OAuth consent and token endpoints count against one throttle (DESIGN.md 7).
+  // the OAuth consent and token endpoints count against one throttle (docs/security.md).
   const authenticator = new Authenticator(store)
   const deps: ApiDeps = {
     store,
@@ -100,11 +117,11 @@ export async function startPlatform (options: PlatformOptions, log: Logger): Pro
     log,
     // Download links are signed with a key that lives as long as the process: links end with it.
     options: { baseUrl: url, jsonLimit: options.jsonLimit, uploadLimit: options.uploadLimit, signingKey: randomBytes(32) },
-    importSpare: new SpareImportWorker(),
+    ...(options.importSpare === false ? {} : { importSpare: new SpareImportWorker() }),
     authenticator,
   }
-  const api = createApiHandler(deps, allRoutes)
-  // The monitoring API (spec/000) shares the port: `/buckets`, `/account`, `/radar`, `/signin`...
+  const api = createApiHandler(deps, options.routes ?? allRoutes)
+  // The monitoring API (docs/monitor-api.md) shares the port: `/buckets`, `/account`, `/radar`, `/signin`...
   const monitoring = await startMonitoring({ store, log, baseUrl: url, jsonLimit: options.jsonLimit, authenticator, egress, ...options.monitor })
   // The dashboard (/ui/) sits in front of the APIs and reaches the store only through them.
   const ui = createUiFront({ store, log, baseUrl: url, authenticator, isMonitoringRequest: (req) => monitoring.api.handles(req) }, (req, res) => { if (monitoring.api.handles(req)) monitoring.api.handle(req, res); else api(req, res) })
@@ -119,6 +136,7 @@ export async function startPlatform (options: PlatformOptions, log: Logger): Pro
   return {
     url,
     store,
+    files,
     deployer,
     bootstrap: outcome,
     close: () => {

@@ -154,7 +154,8 @@ export function runtimeOptionsFromFlags (values: FlagValues, extra: Partial<Runt
   }
 }
 
-function integerOf (flag: string, raw: string): number {
+/** A flag's non-negative integer; UsageError naming the flag otherwise. */
+export function integerOf (flag: string, raw: string): number {
   if (!/^\d+$/.test(raw)) throw new UsageError(`--${flag} must be a non-negative integer, not "${raw}"`)
   return Number(raw)
 }

@@ -1,10 +1,11 @@
 import { Ajv, type ValidateFunction } from 'ajv'
 import { createError, type ErrorDetail } from '../errors/index.js'
-import { runtimeOptionsSchema, type RuntimeOptions } from './options.js'
+import { platformOptionsSchema, runtimeOptionsSchema, type PlatformFlagOptions, type RuntimeOptions } from './options.js'
 
 const ajv = new Ajv({ allErrors: true, useDefaults: true, coerceTypes: false })
 // Compiled once at start-up, never per call.
 const validateRuntimeOptions: ValidateFunction<RuntimeOptions> = ajv.compile(runtimeOptionsSchema)
+const validatePlatformOptions: ValidateFunction<PlatformFlagOptions> = ajv.compile(platformOptionsSchema)
 
 /** Recursively freezes a plain value so that options cannot change after validation. */
 export function deepFreeze<T> (value: T): Readonly<T> {
@@ -26,11 +27,27 @@ export type RuntimeOptionsInput = Omit<Partial<RuntimeOptions>, 'inspection'> & 
  * loadRuntimeOptions({ port: 0 }).bodyLimit // 10485760
  */
 export function loadRuntimeOptions (input: RuntimeOptionsInput = {}): Readonly<RuntimeOptions> {
-  const copy = structuredClone(input) as unknown
-  if (!validateRuntimeOptions(copy)) {
-    const details: ErrorDetail[] = (validateRuntimeOptions.errors ?? []).map((e) => ({
+  return loadOptions(validateRuntimeOptions, input)
+}
+
+/**
+ * Fills defaults, validates and freezes the platform's options, as `loadRuntimeOptions` does a
+ * runtime's. Throws ERR_CONFIG_INVALID listing every problem.
+ *
+ * @example
+ * loadPlatformOptions({ port: 0 }).uploadLimit // 67108864
+ */
+export function loadPlatformOptions (input: Partial<PlatformFlagOptions> = {}): Readonly<PlatformFlagOptions> {
+  return loadOptions(validatePlatformOptions, input)
+}
+
+function loadOptions<T> (validate: ValidateFunction<T>, input: unknown): Readonly<T> {
+  const copy = structuredClone(input)
+  if (!validate(copy)) {
+    const details: ErrorDetail[] = (validate.errors ?? []).map((e) => ({
       path: e.instancePath,
-      message: e.message ?? 'is invalid',
+      // an enum names its values: `--log-level must be one of fatal, error, ...`
+      message: e.keyword === 'enum' ? `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}` : e.message ?? 'is invalid',
     }))
     throw createError('ERR_CONFIG_INVALID', [details.map((d) => `${d.path || '/'} ${d.message}`).join('; ')], { details })
   }

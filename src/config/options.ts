@@ -73,6 +73,8 @@ export interface RuntimeOptions {
 const port = { type: 'integer', minimum: 0, maximum: 65535 } as const
 const nullablePort = { type: 'integer', minimum: 0, maximum: 65535, nullable: true } as const
 const nullablePath = { type: 'string', minLength: 1, nullable: true } as const
+const logLevel = { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' } as const
+const logFormat = { type: 'string', enum: ['auto', 'json', 'pretty'], default: 'auto' } as const
 
 /** The schema of RuntimeOptions; each default carries its unit. */
 export const runtimeOptionsSchema: JSONSchemaType<RuntimeOptions> = {
@@ -127,12 +129,8 @@ export const runtimeOptionsSchema: JSONSchemaType<RuntimeOptions> = {
       },
       required: ['level', 'allow'],
     },
-    logLevel: {
-      type: 'string',
-      enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
-      default: 'info',
-    },
-    logFormat: { type: 'string', enum: ['auto', 'json', 'pretty'], default: 'auto' },
+    logLevel,
+    logFormat,
     logRequests: { type: 'boolean', default: false },
     validateRequests: { type: 'boolean', default: false },
     matchHost: { type: 'boolean', default: false },
@@ -147,4 +145,46 @@ export const runtimeOptionsSchema: JSONSchemaType<RuntimeOptions> = {
     'host', 'port', 'adminHost', 'bodyLimit', 'maxHeaderSize',
     'proxyTimeout', 'drainTimeout', 'bodyTimeout', 'inspection', 'egress', 'logLevel', 'logFormat', 'logRequests', 'validateRequests', 'matchHost', 'wiremockAdmin', 'wiremockShutdown', 'watch', 'include', 'exclude',
   ],
+}
+
+/**
+ * What `understudy platform` can be told by its flags (the key and the egress policy come from
+ * the environment and the shared egress flags). `cli/` builds it from flags; `loadPlatformOptions`
+ * fills the defaults, which live only in the schema below, and checks it as `loadRuntimeOptions`
+ * checks a runtime's.
+ */
+export interface PlatformFlagOptions {
+  host: string
+  port: number
+  dataDir: string
+  /** Interface the mock services' runtimes listen on; null: `host`. */
+  runtimeHost?: string | null
+  /** Largest upload (multipart) body. */
+  uploadLimit: number
+  logLevel: OptionsLogLevel
+  logFormat: 'auto' | 'json' | 'pretty'
+  /** SMTP server of API-monitoring e-mail notifications; null: e-mails are skipped. */
+  smtpUrl?: string | null
+  /** Test runs kept per monitoring test. */
+  resultRetention: number
+}
+
+/** The schema of PlatformFlagOptions; each default carries its unit. */
+export const platformOptionsSchema: JSONSchemaType<PlatformFlagOptions> = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    host: { type: 'string', minLength: 1, default: '127.0.0.1' },
+    port: { ...port, default: 8080 },
+    dataDir: { type: 'string', minLength: 1, default: './data' },
+    runtimeHost: { type: 'string', minLength: 1, nullable: true },
+    // bytes: 64 MiB, at most 1 GiB (an upload is held in memory while it is imported)
+    uploadLimit: { type: 'integer', minimum: 0, maximum: 1024 * 1024 * 1024, default: 64 * 1024 * 1024 },
+    logLevel,
+    logFormat,
+    smtpUrl: { type: 'string', pattern: '^smtps?://\\S+$', nullable: true },
+    // runs per monitoring test
+    resultRetention: { type: 'integer', minimum: 1, maximum: 100_000, default: 100 },
+  },
+  required: ['host', 'port', 'dataDir', 'uploadLimit', 'logLevel', 'logFormat', 'resultRetention'],
 }

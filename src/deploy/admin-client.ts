@@ -1,9 +1,11 @@
 import type { MockServiceDocument } from '../dsl/index.js'
-import { createError, fromWireError } from '../errors/index.js'
+import { codes, createError, fromWireError, type ErrorCode } from '../errors/index.js'
 
 /**
- * The runtime admin API as the deployer calls it (docs/runtime.md "Admin API"): global fetch
- * (undici) on loopback, every call bounded by a timeout and carrying the runtime's admin token.
+ * The one client of the runtime admin API (docs/runtime.md "Admin API"), for the deployer and the
+ * control plane alike: global fetch (undici) on loopback, every call bounded by a timeout and
+ * carrying the runtime's admin token, every error decoded the same way (docs/architecture.md
+ * "Runtime admin client").
  */
 
 /**
@@ -36,28 +38,53 @@ export interface RuntimeHealthView {
   workers?: Array<{ pid: number | null; status: string }>
 }
 
-interface Envelope {
-  error: unknown
-  result: unknown
+/** The envelope every admin answer has: `result`, or `error` (plus members of its own, such as `total`). */
+export type AdminEnvelope = Record<string, unknown> & { result?: unknown; error?: unknown }
+
+/** What an admin call sends, how long it waits, and the code of a failure that is not the runtime's own. */
+export interface AdminRequest {
+  method: string
+  /** Sent as the JSON body. */
+  json?: unknown
+  timeoutMs: number
+  /**
+   * The code of a runtime that does not answer, or that fails on its side (a 5xx): the deployer's
+   * ERR_DEPLOY_FAILED, the control plane's 503 ERR_API_UNAVAILABLE.
+   */
+  unavailable: ErrorCode
 }
 
-async function call (admin: RuntimeAdmin, path: string, init: RequestInit & { headers?: Record<string, string> }, timeoutMs: number): Promise<unknown> {
-  const url = admin.url + path
+/**
+ * Any call on a runtime's admin API, returning the whole envelope. A refusal of the request (a
+ * 4xx: ERR_DSL_INVALID, ERR_API_VALIDATION, ERR_INSPECT_NOT_FOUND...) keeps the runtime's own
+ * code, message and details, decoded by the one decoder of remote errors (errors/remote.ts), so
+ * that the same refusal has the same code whoever relays it; a runtime that does not answer in
+ * time, fails on its side or answers with no code of ours is `unavailable`.
+ *
+ * @example
+ * const { result } = await adminRequest(admin, '/inspection/verify', { method: 'POST', json: verification, timeoutMs: 5000, unavailable: 'ERR_API_UNAVAILABLE' })
+ */
+export async function adminRequest (admin: RuntimeAdmin, path: string, request: AdminRequest): Promise<AdminEnvelope> {
+  const { method, json, timeoutMs, unavailable } = request
   let res: Response
-  let body: Envelope
+  let body: AdminEnvelope
   try {
-    res = await fetch(url, { ...init, headers: adminHeaders(admin, init.headers), signal: AbortSignal.timeout(timeoutMs) })
-    body = await res.json() as Envelope
+    const headers = adminHeaders(admin, json === undefined ? {} : { 'content-type': 'application/json' })
+    const init: RequestInit = { method, headers, signal: AbortSignal.timeout(timeoutMs) }
+    if (json !== undefined) init.body = JSON.stringify(json)
+    res = await fetch(admin.url + path, init)
+    body = await res.json() as AdminEnvelope
   } catch (err) {
     const reason = (err as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : (err as Error).message
-    throw createError('ERR_DEPLOY_FAILED', [`the runtime admin API at ${url} did not answer: ${reason}`])
+    // the admin URL stays out of the message: a tenant reads it, and the runtime's admin port is not theirs to know
+    throw createError(unavailable, [`the runtime's admin API did not answer: ${reason}`], { cause: err })
   }
-  if (!res.ok || (body.error !== null && body.error !== undefined)) {
-    // The runtime's own code (ERR_DSL_INVALID with its details...) when it is one of ours;
-    // ERR_DEPLOY_FAILED for anything else, through the one decoder of remote errors.
-    throw fromWireError(body.error ?? { message: `HTTP ${res.status} from ${url}` }, 'ERR_DEPLOY_FAILED')
-  }
-  return body.result
+  const error = body.error ?? null
+  if (res.ok && error === null) return body
+  const refused = fromWireError(error, unavailable)
+  if (res.status < 500 && refused.code !== unavailable && codes[refused.code].status < 500) throw refused
+  const message = typeof (error as { message?: unknown } | null)?.message === 'string' ? (error as { message: string }).message : 'no reason given'
+  throw createError(unavailable, [`the runtime's admin API answered ${res.status}: ${message}`])
 }
 
 /**
@@ -67,7 +94,7 @@ async function call (admin: RuntimeAdmin, path: string, init: RequestInit & { he
  * (await fetchHealth({ url: 'http://127.0.0.1:9090', token }, 2000)).status // 'UP'
  */
 export async function fetchHealth (admin: RuntimeAdmin, timeoutMs: number): Promise<RuntimeHealthView> {
-  return await call(admin, '/health', { method: 'GET' }, timeoutMs) as RuntimeHealthView
+  return (await adminRequest(admin, '/health', { method: 'GET', timeoutMs, unavailable: 'ERR_DEPLOY_FAILED' })).result as RuntimeHealthView
 }
 
 /**
@@ -76,9 +103,6 @@ export async function fetchHealth (admin: RuntimeAdmin, timeoutMs: number): Prom
  * when it refuses, in which case the old configuration keeps serving.
  */
 export async function putConfig (admin: RuntimeAdmin, document: MockServiceDocument, timeoutMs: number): Promise<{ transactions: number }> {
-  return await call(admin, '/config', {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(document),
-  }, timeoutMs) as { transactions: number }
+  const answer = await adminRequest(admin, '/config', { method: 'PUT', json: document, timeoutMs, unavailable: 'ERR_DEPLOY_FAILED' })
+  return answer.result as { transactions: number }
 }

@@ -75,7 +75,9 @@ async function waitHealthy (admin: RuntimeAdmin, child: RuntimeProcess, deadline
       if (health.status === 'UP') return
       last = `health is ${health.status}`
     } catch (err) {
-      last = isUnderstudyError(err) ? err.message : err
+      // A poll cut short by the deadline tells nothing new: the reason stays the last answer's
+      // (`health is DOWN`), not the timeout of a machine too busy to answer in the time left.
+      if (last === null || Date.now() < deadline) last = isUnderstudyError(err) ? err.message : err
     }
     await new Promise((resolve) => setTimeout(resolve, 50))
   }

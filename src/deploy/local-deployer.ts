@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
+import type { RestartPolicy } from '../config/index.js'
 import type { MockServiceDocument } from '../dsl/index.js'
 import { createError } from '../errors/index.js'
 import type { Logger } from '../log/index.js'
@@ -7,7 +8,7 @@ import { writeProtectedPorts, type EgressSettings } from '../net/index.js'
 import type { MockService, Repositories, Tracking, TrackingAction } from '../store/index.js'
 import { fetchHealth, putConfig, type RuntimeAdmin } from './admin-client.js'
 import { DocumentFiles } from './document-file.js'
-import { cancelRestart, createManaged, describeExit, serialize, trackingErrorOf, type LaunchSpec, type Managed, type Running } from './managed.js'
+import { createManaged, describeExit, serialize, trackingErrorOf, type LaunchSpec, type Managed, type Running } from './managed.js'
 import { residentBytes } from './memory.js'
 import { defaultRuntimeCommand, type RuntimeCommand } from './runtime-command.js'
 import { launchRuntime } from './launch.js'
@@ -21,17 +22,6 @@ type RecordPatch = Omit<Parameters<Repositories['mockServices']['update']>[1], '
 /** The part of the store the deployer uses (a full Store is one). */
 export interface DeployerStore extends DeployRepositories {
   write: <T>(fn: (tx: DeployRepositories) => Promise<T>) => Promise<T>
-}
-
-/** What happens when a runtime dies unexpectedly. */
-export interface RestartPolicy {
-  /** Restarts in a row before giving up (the record becomes FAILED). */
-  attempts: number
-  /** Delay before the first restart; it doubles with each further one. */
-  initialDelayMs: number
-  maxDelayMs: number
-  /** A runtime that lived this long before dying starts a fresh count. */
-  healthyAfterMs: number
 }
 
 export interface LocalDeployerOptions {
@@ -53,6 +43,7 @@ export interface LocalDeployerOptions {
   stopTimeoutMs?: number
   /** How long `configure` waits for the runtime to swap; default 60 s. */
   configureTimeoutMs?: number
+  /** When a runtime that died on its own is started again (then RUNNING), or given up (FAILED). */
   restart?: Partial<RestartPolicy>
   /** Log lines kept per mock service; default 1,000. */
   logLines?: number
@@ -69,10 +60,10 @@ export const PROTECTED_PORTS_ENV = 'UNDERSTUDY_EGRESS_PROTECTED_PORTS_FILE'
 /** Starts again at most this many times when the system picked a port another record keeps. */
 const PORT_CLASH_ATTEMPTS = 3
 
-const defaultRestart: RestartPolicy = { attempts: 5, initialDelayMs: 500, maxDelayMs: 10_000, healthyAfterMs: 60_000 }
+const defaultRestart: RestartPolicy = { attempts: 5, immediate: 0, initialDelayMs: 500, maxDelayMs: 10_000, healthyAfterMs: 60_000 }
 
 /**
- * The local deployer (DESIGN.md section 5): one `understudy run` child process per mock service on
+ * The local deployer (docs/deploy.md): one `understudy run` child process per mock service on
  * this machine, with `--replicas` workers sharing its port, driven through its admin listener.
  * Actions on one mock service run one at a time in call order. docs/deploy.md describes the
  * lifecycle, the statuses and the restart policy.
@@ -152,7 +143,7 @@ export class LocalDeployer implements Deployer {
   async stop (mock: MockService, by: string): Promise<Tracking> {
     return await this.#track(mock, 'stop', by, async (entry) => {
       await this.#stopRuntime(entry)
-      entry.restartAttempts = 0
+      entry.restarts.reset()
       await this.#update(mock.id, { status: 'STOPPED', httpEndpoint: null, httpsEndpoint: null }, by)
       return []
     })
@@ -163,7 +154,7 @@ export class LocalDeployer implements Deployer {
     if (entry !== undefined) {
       await serialize(entry, async () => {
         entry.generation++
-        cancelRestart(entry)
+        entry.restarts.cancel()
         await this.#stopRuntime(entry)
       })
       this.#entries.delete(mockServiceId)
@@ -241,7 +232,7 @@ export class LocalDeployer implements Deployer {
   async shutdown (): Promise<void> {
     this.#closing = true
     await Promise.all([...this.#entries.values()].map(async (entry) => {
-      cancelRestart(entry)
+      entry.restarts.cancel()
       const starting = entry.starting
       const running = entry.running
       entry.running = null
@@ -299,8 +290,8 @@ export class LocalDeployer implements Deployer {
    */
   async #start (mock: MockService, load: () => Promise<MockServiceDocument>, by: string): Promise<Tracking['warnings']> {
     const entry = this.#entry(mock.id)
-    cancelRestart(entry)
-    entry.restartAttempts = 0
+    entry.restarts.cancel()
+    entry.restarts.reset()
     const document = this.#stamp(mock, await load())
     await this.#update(mock.id, { status: 'PENDING' }, by)
     const file = await this.#files.write(mock.id, document)
@@ -389,7 +380,7 @@ export class LocalDeployer implements Deployer {
     entry.running = null
     // Its admin port is free again: another listener (a mock service's own port) may get it.
     this.#writeProtectedPorts()
-    if (Date.now() - child.startedAt >= this.#restart.healthyAfterMs) entry.restartAttempts = 0
+    entry.restarts.ended(Date.now() - child.startedAt)
     const generation = entry.generation
     this.#background(entry, serialize(entry, async () => {
       if (entry.generation === generation) await this.#afterCrash(entry, previous, `runtime ${how}`, generation)
@@ -398,18 +389,7 @@ export class LocalDeployer implements Deployer {
 
   async #afterCrash (entry: Managed, previous: Running, reason: string, generation: number): Promise<void> {
     if (this.#closing) return
-    const policy = this.#restart
-    if (entry.restartAttempts >= policy.attempts) {
-      this.#note(entry, 'error', `${reason}; gave up after ${policy.attempts} restarts`, {})
-      await this.#update(entry.id, { status: 'FAILED', httpEndpoint: null, httpsEndpoint: null })
-      return
-    }
-    const delay = Math.min(policy.maxDelayMs, policy.initialDelayMs * 2 ** entry.restartAttempts)
-    entry.restartAttempts++
-    this.#note(entry, 'warn', `${reason}; restarting in ${delay} ms (attempt ${entry.restartAttempts} of ${policy.attempts})`, {})
-    await this.#update(entry.id, { status: 'PENDING' })
-    entry.restartTimer = setTimeout(() => {
-      entry.restartTimer = null
+    const scheduled = entry.restarts.schedule(() => {
       this.#background(entry, serialize(entry, async () => {
         if (entry.generation !== generation || this.#closing) return
         const spec = { ...previous.spec, port: previous.port, tlsPort: previous.tlsPort }
@@ -422,7 +402,15 @@ export class LocalDeployer implements Deployer {
         this.#note(entry, 'info', 'runtime restarted', {})
         await this.#update(entry.id, this.#runningFields(entry))
       }))
-    }, delay)
+    })
+    const { attempts } = entry.restarts.policy
+    if (scheduled === null) {
+      this.#note(entry, 'error', `${reason}; gave up after ${attempts} restarts`, {})
+      await this.#update(entry.id, { status: 'FAILED', httpEndpoint: null, httpsEndpoint: null })
+      return
+    }
+    this.#note(entry, 'warn', `${reason}; restarting in ${scheduled.delayMs} ms (attempt ${scheduled.attempt} of ${attempts})`, {})
+    await this.#update(entry.id, { status: 'PENDING' })
   }
 
   /** Rewrites the protected-ports file: the fixed ports and every running runtime's admin port. */
@@ -441,7 +429,7 @@ export class LocalDeployer implements Deployer {
   #entry (id: number): Managed {
     let entry = this.#entries.get(id)
     if (entry === undefined) {
-      entry = createManaged(id, this.#logLines)
+      entry = createManaged(id, this.#logLines, this.#restart)
       this.#entries.set(id, entry)
     }
     return entry

@@ -1,4 +1,5 @@
 import { createError, isUnderstudyError } from '../errors/index.js'
+import { RestartSupervisor, type RestartPolicy } from '../config/index.js'
 import { LogRing } from '../log/index.js'
 import type { RuntimeAdmin } from './admin-client.js'
 import type { RuntimeEndpoints, RuntimeProcess } from './runtime-process.js'
@@ -41,9 +42,8 @@ export interface Managed {
   running: Running | null
   /** The process of a start under way (not yet healthy), so that shutdown can end it. */
   starting: RuntimeProcess | null
-  restartTimer: NodeJS.Timeout | null
-  /** Restarts in a row after crashes; reset by a user action or a long enough life. */
-  restartAttempts: number
+  /** Restarts after crashes: their count (reset by a user action or a long enough life) and the one waiting. */
+  readonly restarts: RestartSupervisor
   readonly logs: LogRing
 }
 
@@ -51,9 +51,9 @@ export interface Managed {
  * A mock service's fresh state: nothing running, nothing queued.
  *
  * @example
- * const entry = createManaged(7, 1000)
+ * const entry = createManaged(7, 1000, policy)
  */
-export function createManaged (id: number, logLines: number): Managed {
+export function createManaged (id: number, logLines: number, restart: RestartPolicy): Managed {
   return {
     id,
     queue: Promise.resolve(),
@@ -61,8 +61,7 @@ export function createManaged (id: number, logLines: number): Managed {
     generation: 0,
     running: null,
     starting: null,
-    restartTimer: null,
-    restartAttempts: 0,
+    restarts: new RestartSupervisor(restart),
     logs: new LogRing(logLines),
   }
 }
@@ -77,12 +76,6 @@ export function serialize<T> (entry: Managed, task: () => Promise<T>): Promise<T
   const run = entry.queue.then(task)
   entry.queue = run.then(noop, noop)
   return run
-}
-
-/** Cancels a restart waiting for its backoff, if any. */
-export function cancelRestart (entry: Managed): void {
-  if (entry.restartTimer !== null) clearTimeout(entry.restartTimer)
-  entry.restartTimer = null
 }
 
 /**

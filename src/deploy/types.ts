@@ -2,7 +2,7 @@ import type { MockServiceDocument } from '../dsl/index.js'
 import type { MockService, Tracking } from '../store/index.js'
 import type { RuntimeAdmin } from './admin-client.js'
 
-/** Live figures of the local runtime host, shown as the platform's environment (spec/002 platformvses). */
+/** Live figures of the local runtime host, shown as the platform's environment (`GET /api/v1/platformvses`, docs/api.md). */
 export interface EnvironmentFigures {
   status: 'RUNNING'
   /** Epoch milliseconds of the last health check of the runtimes. */
@@ -18,7 +18,7 @@ export interface EnvironmentFigures {
 
 /**
  * Runs mock services: one `understudy run` per mock service (`replicas` worker processes sharing
- * its port), driven through its admin listener (DESIGN.md section 5). Every action returns its
+ * its port), driven through its admin listener (docs/deploy.md). Every action returns its
  * tracking at once; the tracking moves PENDING -> RUNNING -> FINISHED (or FAILED with `errors`)
  * as the work goes on, and the mock service record's `status`, `httpEndpoint`, `httpsEndpoint`
  * and `deployDate` follow.

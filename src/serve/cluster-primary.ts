@@ -1,5 +1,5 @@
 import type { Cluster, Worker } from 'node:cluster'
-import type { RuntimeOptions } from '../config/index.js'
+import { RestartSupervisor, type RestartPolicy, type RuntimeOptions } from '../config/index.js'
 import type { MockServiceDocument } from '../dsl/index.js'
 import { createError, UnderstudyError } from '../errors/index.js'
 import type { Logger } from '../log/index.js'
@@ -62,15 +62,17 @@ interface Slot {
   ports: ListenPorts | null
   restarts: number
   /** Deaths in a row, each soon after its start: the restart backoff grows with it. */
-  streak: number
+  readonly backoff: RestartSupervisor
   startedAt: number
-  timer: NodeJS.Timeout | null
   calls: Map<number, PendingCall>
 }
 
-/** A replica that lived this long before dying is restarted at once. */
-const HEALTHY_LIFETIME_MS = 10_000
-const MAX_RESTART_DELAY_MS = 5_000
+/**
+ * A replica that dies is restarted at once; one that keeps dying young (within 10 s of its start)
+ * waits 250 ms, then twice as long each time, up to 5 s. A replica is never given up: the
+ * runtime's other replicas serve meanwhile, and the deployer watches the runtime as a whole.
+ */
+const REPLICA_RESTARTS: RestartPolicy = { attempts: Infinity, immediate: 1, initialDelayMs: 250, maxDelayMs: 5_000, healthyAfterMs: 10_000 }
 /** A replica handles far fewer requests than this per millisecond: restarted replicas start their ids past any the previous one can have used. */
 const MAX_REQUESTS_PER_MS = 1_000
 
@@ -129,9 +131,8 @@ export class ReplicaSet {
       startSent: false,
       ports: null,
       restarts: 0,
-      streak: 0,
+      backoff: new RestartSupervisor(REPLICA_RESTARTS),
       startedAt: 0,
-      timer: null,
       calls: new Map(),
     }))
   }
@@ -209,8 +210,7 @@ export class ReplicaSet {
       const deadline = this.#params.options.drainTimeout + 5_000
       const exits: Array<Promise<void>> = []
       for (const slot of this.#slots) {
-        if (slot.timer !== null) clearTimeout(slot.timer)
-        slot.timer = null
+        slot.backoff.cancel()
         const worker = slot.worker
         if (worker === null) continue
         exits.push(new Promise<void>((resolve) => {
@@ -327,15 +327,10 @@ export class ReplicaSet {
       this.#initial.reject(createError('ERR_SERVE_LISTEN', [`replica ${slot.replica}`, `it exited with ${signal ?? `code ${code ?? '?'}`} before listening`]))
       return
     }
-    const lived = Date.now() - slot.startedAt
-    slot.streak = lived >= HEALTHY_LIFETIME_MS ? 0 : slot.streak + 1
-    const delay = slot.streak <= 1 ? 0 : Math.min(MAX_RESTART_DELAY_MS, 250 * 2 ** (slot.streak - 2))
+    slot.backoff.ended(Date.now() - slot.startedAt)
+    const restart = slot.backoff.schedule(() => { if (this.#stopping === null) this.#fork(slot) })
     slot.restarts++
-    this.#log.warn({ worker: slot.replica, pid: worker.process.pid, code, signal, restartInMs: delay, restarts: slot.restarts }, 'replica exited; restarting')
-    slot.timer = setTimeout(() => {
-      slot.timer = null
-      if (this.#stopping === null) this.#fork(slot)
-    }, delay)
+    this.#log.warn({ worker: slot.replica, pid: worker.process.pid, code, signal, restartInMs: restart?.delayMs, restarts: slot.restarts }, 'replica exited; restarting')
   }
 
   #send (worker: Worker, message: PrimaryMessage): void {

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto'
-import http from 'node:http'
 import { onTestFinished } from 'vitest'
-import { allRoutes, Authenticator, bootstrap, createApiHandler, startMonitoring, type ApiDeps, type Monitoring, type Route } from '../../src/api/index.js'
+import type { Route } from '../../src/api/index.js'
+import { startPlatform } from '../../src/cli/platform.js'
 import { createError } from '../../src/errors/index.js'
 import type { Deployer } from '../../src/deploy/index.js'
-import { createSilentLogger } from '../../src/log/index.js'
-import { AssetFiles, openSqliteStore, type Store } from '../../src/store/index.js'
+import { createSilentLogger, type Logger } from '../../src/log/index.js'
+import type { AssetFiles, Store } from '../../src/store/index.js'
 import { tempDir } from './temp-dir.js'
 
 /** A control plane started in this process on 127.0.0.1:0 with a fresh data dir. */
@@ -38,65 +38,65 @@ export const unavailableDeployer: Deployer = {
   shutdown: async () => {},
 }
 
+export interface TestPlatformOptions {
+  /** What runs the mock services; default `unavailableDeployer` (a test that deploys passes a LocalDeployer). */
+  deployer?: (deps: { store: Store; log: Logger }, dataDir: string) => Deployer
+  routes?: readonly Route[]
+  /** Largest upload; default 16 MiB. */
+  uploadLimit?: number
+  /** Keep a loaded import thread for large uploads, as the platform does; default false (it only makes them start sooner). */
+  importSpare?: boolean
+  /** The monitoring API (docs/monitor-api.md) is always served, as by `understudy platform`; kept for the tests that say they need it. */
+  monitoring?: boolean
+}
+
 /**
- * Starts the API in-process (real SQLite store in a temporary dir, real HTTP on port 0), with the
- * bootstrap account, workspace and API key; closed when the test finishes.
+ * Starts the platform in-process through the same wiring as `understudy platform` (startPlatform:
+ * real SQLite store in a temporary dir, the bootstrap account, workspace and API key, every API and
+ * the dashboard on one port, real HTTP on 127.0.0.1:0); closed when the test finishes. JSON bodies
+ * are limited to 1 MiB (the command's 16 MiB would make limit tests slow).
  *
  * @example
  * const platform = await startTestPlatform()
  * const res = await platform.request(`/api/v1/workspaces/${platform.workspaceId}/services`, { method: 'POST', json: { name: 'pets' } })
  */
-export async function startTestPlatform (options: { deployer?: (deps: Omit<ApiDeps, 'deployer'>, dataDir: string) => Deployer; routes?: readonly Route[]; uploadLimit?: number; /** Serve the monitoring API (spec/000) too. */ monitoring?: boolean } = {}): Promise<TestPlatform> {
+export async function startTestPlatform (options: TestPlatformOptions = {}): Promise<TestPlatform> {
   const dataDir = tempDir('understudy-platform-')
   const log = createSilentLogger()
-  const store = await openSqliteStore({ dataDir, log })
   const apiKeyId = `test-${randomBytes(4).toString('hex')}`
   const apiKeySecret = randomBytes(16).toString('hex')
-  const outcome = await bootstrap(store, { dataDir, apiKeyId, apiKeySecret })
-  const files = new AssetFiles(dataDir)
-  const server = http.createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const address = server.address()
-  const url = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`
-  const base = {
-    store,
-    authenticator: new Authenticator(store),
-    files,
-    log,
-    options: { baseUrl: url, jsonLimit: 1024 * 1024, uploadLimit: options.uploadLimit ?? 16 * 1024 * 1024, signingKey: randomBytes(32) },
-  }
-  const deployer = options.deployer?.(base, dataDir) ?? unavailableDeployer
-  const api = createApiHandler({ ...base, deployer }, options.routes ?? allRoutes)
-  const monitoring: Monitoring | undefined = options.monitoring === true ? await startMonitoring({ store, log, baseUrl: url, jsonLimit: 1024 * 1024, authenticator: base.authenticator }) : undefined
-  server.on('request', (req, res) => { if (monitoring?.api.handles(req) === true) monitoring.api.handle(req, res); else api(req, res) })
-  const auth = `Basic ${Buffer.from(`${apiKeyId}:${apiKeySecret}`).toString('base64')}`
-  let closed = false
-  const close = async (): Promise<void> => {
-    if (closed) return
-    closed = true
-    server.closeAllConnections()
-    await new Promise<void>((resolve) => server.close(() => resolve()))
-    await deployer.shutdown()
-    await monitoring?.close()
-    await store.close()
-  }
-  onTestFinished(close)
-  return {
-    url,
-    store,
-    files,
+  const { deployer } = options
+  const platform = await startPlatform({
+    host: '127.0.0.1',
+    port: 0,
     dataDir,
-    accountId: outcome.accountId,
-    workspaceId: outcome.workspaceId,
-    userId: outcome.userId,
+    runtimeHost: '127.0.0.1',
+    apiKeyId,
+    apiKeySecret,
+    jsonLimit: 1024 * 1024,
+    uploadLimit: options.uploadLimit ?? 16 * 1024 * 1024,
+    importSpare: options.importSpare ?? false,
+    deployer: (wiring) => deployer?.(wiring, wiring.dataDir) ?? unavailableDeployer,
+    ...(options.routes === undefined ? {} : { routes: options.routes }),
+  }, log)
+  onTestFinished(platform.close)
+  const auth = `Basic ${Buffer.from(`${apiKeyId}:${apiKeySecret}`).toString('base64')}`
+  return {
+    url: platform.url,
+    store: platform.store,
+    files: platform.files,
+    dataDir,
+    accountId: platform.bootstrap.accountId,
+    workspaceId: platform.bootstrap.workspaceId,
+    userId: platform.bootstrap.userId,
     auth,
     request: async (path, init = {}) => {
       const { json, headers, ...rest } = init
       const allHeaders = new Headers(headers)
       if (!allHeaders.has('authorization')) allHeaders.set('authorization', auth)
       if (json !== undefined && !allHeaders.has('content-type')) allHeaders.set('content-type', 'application/json')
-      return fetch(url + path, { ...rest, headers: allHeaders, ...(json === undefined ? {} : { body: JSON.stringify(json) }) })
+      return fetch(platform.url + path, { ...rest, headers: allHeaders, ...(json === undefined ? {} : { body: JSON.stringify(json) }) })
     },
-    close,
+    close: platform.close,
   }
 }

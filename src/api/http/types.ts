@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Logger } from '../../log/index.js'
 import type { Account, AccountMember, AssetFiles, Store, User, Workspace } from '../../store/index.js'
 import type { Deployer } from '../../deploy/index.js'
-import type { SpareImportWorker } from '../import-off-thread.js'
+import type { SpareImportWorker } from '../v1/upload/index.js'
 import type { Authenticator } from '../auth.js'
 
 /** Which specification document owns an endpoint: it decides the envelope (DESIGN.md section 5). */

@@ -1,18 +1,17 @@
-import { adminHeaders } from '../../deploy/index.js'
 import { createError } from '../../errors/index.js'
 import type { PostServeCall } from '../../dsl/index.js'
 import { validateTemplate } from '../../dsl/index.js'
 import type { ApiContext, HandlerResult, Route } from '../http/types.js'
 import { invalidField } from '../validation.js'
 import { mockServiceOf } from './mock-lookup.js'
+import { adminCall } from './runtime-admin.js'
 import { viewsOf } from './transactions.js'
 
 /*
- * issue 12 on the control plane: template validation, scenario states of a running mock service,
- * and transaction actions (WEBHOOK / HTTP_CALL) stored as the DSL's `postServe`.
+ * Dynamic behaviour on the control plane: template validation, scenario states of a running mock
+ * service, and transaction actions (WEBHOOK / HTTP_CALL) stored as the DSL's `postServe`.
  */
 
-const TIMEOUT_MS = 5000
 const base = '/api/v1/workspaces/:workspaceId/service-mocks/:serviceMockId/scenarios'
 
 /** Calls a running mock service's admin `/scenarios`; a stopped one has no scenario state. */
@@ -23,22 +22,7 @@ async function scenarioCall (ctx: ApiContext, method: string, suffix: string, bo
     if (method === 'GET') return { result: { scenarios: [], postServe: null } }
     throw createError('ERR_API_CONFLICT', [`Service mock ${mock.id} is not running: its scenarios have no state`])
   }
-  let res: Response
-  let answer: { error?: { code?: string; message?: string } | null; result?: unknown }
-  try {
-    const init: RequestInit = { method, headers: adminHeaders(admin), signal: AbortSignal.timeout(TIMEOUT_MS) }
-    if (body !== undefined) {
-      init.body = JSON.stringify(body)
-      init.headers = adminHeaders(admin, { 'content-type': 'application/json' })
-    }
-    res = await fetch(`${admin.url}/scenarios${suffix}`, init)
-    answer = await res.json() as typeof answer
-  } catch (err) {
-    throw createError('ERR_API_UNAVAILABLE', [`the mock service's runtime did not answer: ${(err as Error).message}`], { cause: err })
-  }
-  if (res.status === 400) throw createError('ERR_API_VALIDATION', [answer.error?.message ?? 'invalid scenario state'])
-  if (!res.ok) throw createError('ERR_API_UNAVAILABLE', [`the mock service's runtime answered ${res.status}: ${answer.error?.message ?? ''}`])
-  return { result: answer.result }
+  return { result: (await adminCall(admin, method, `/scenarios${suffix}`, body)).result }
 }
 
 const actionTypes = new Set(['WEBHOOK', 'HTTP_CALL'])

@@ -2,7 +2,7 @@ import { createError } from '../../errors/index.js'
 import type { Route } from '../http/types.js'
 import { invalidField } from '../validation.js'
 import { mockServiceOf } from './mock-lookup.js'
-import { adminGet } from './runtime-admin.js'
+import { adminCall } from './runtime-admin.js'
 
 /**
  * Inspection ids are per runtime; the analytics API names a request by one integer (the mock
@@ -40,7 +40,7 @@ export const inspectionRoutes: Route[] = [
       const limit = Math.min(intOf(ctx.query, 'limit', DEFAULT_PAGE) || DEFAULT_PAGE, MAX_PAGE)
       const adminUrl = ctx.deps.deployer.admin(mock.id)
       if (adminUrl === null) return { result: [], paging: { limit, skip, total: 0 } }
-      const { result, body } = await adminGet<Array<Record<string, unknown>>>(adminUrl, `/inspection?skip=${skip}&limit=${limit}`)
+      const { result, body } = await adminCall<Array<Record<string, unknown>>>(adminUrl, 'GET', `/inspection?skip=${skip}&limit=${limit}`)
       const entries = result.map((entry) => ({ ...entry, id: requestIdOf(mock.id, Number(entry['id'])), serviceMockId: mock.id }))
       return { result: entries, paging: { limit, skip, total: typeof body['total'] === 'number' ? body['total'] : entries.length } }
     },
@@ -56,7 +56,7 @@ export const inspectionRoutes: Route[] = [
       const mock = await ctx.deps.store.mockServices.get(workspace.id, mockServiceId)
       const adminUrl = mock === undefined ? null : ctx.deps.deployer.admin(mockServiceId)
       if (mock === undefined || adminUrl === null || inspectionId === 0) throw createError('ERR_API_NOT_FOUND', [`Request ${requestId}`])
-      const { result } = await adminGet<Record<string, unknown>>(adminUrl, `/inspection/${inspectionId}`)
+      const { result } = await adminCall<Record<string, unknown>>(adminUrl, 'GET', `/inspection/${inspectionId}`)
       return { result: { ...result, id: requestId, serviceMockId: mock.id } }
     },
   },

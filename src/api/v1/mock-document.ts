@@ -1,6 +1,6 @@
 import { createError } from '../../errors/index.js'
 import { MAX_TRANSACTIONS, normalizeDocument, transactionCountProblem, type DocumentInput, type MockServiceDocument, type Transaction } from '../../dsl/index.js'
-import { importOffThread } from '../import-off-thread.js'
+import { importOffThread } from './upload/index.js'
 import type { AssetFiles, MockService, Repositories, StoredTransaction } from '../../store/index.js'
 
 /**
@@ -95,7 +95,7 @@ async function assetTransactions (repos: Repositories, files: AssetFiles, mock: 
   if (asset === undefined) throw createError('ERR_API_UNPROCESSABLE', [`asset ${mock.assetId} of mock service ${mock.id} does not exist`])
   const bytes = await files.get(asset.fileId)
   if (bytes === undefined) throw createError('ERR_API_UNPROCESSABLE', [`the file of asset ${asset.id} is missing`])
-  const imported = await importOffThread({ bytes, fileName: asset.name })
+  const imported = await importOffThread('document', { bytes, fileName: asset.name, movable: false })
   return imported.document.transactions
 }
 

@@ -3,7 +3,7 @@ import type { TransactionDsl } from '../../dsl/index.js'
 import type { MockService, Repositories, Workspace } from '../../store/index.js'
 import type { ApiContext, Route } from '../http/types.js'
 import { mockServiceOf } from './mock-lookup.js'
-import { adminGet } from './runtime-admin.js'
+import { adminCall } from './runtime-admin.js'
 import { readTransactionBatch } from './transaction-input.js'
 
 /*
@@ -35,7 +35,7 @@ async function runtimeRecordings (ctx: ApiContext, mock: MockService): Promise<R
   const adminUrl = ctx.deps.deployer.admin(mock.id)
   if (adminUrl === null) return null
   try {
-    return (await adminGet<RecordingsView>(adminUrl, '/recordings')).result
+    return (await adminCall<RecordingsView>(adminUrl, 'GET', '/recordings')).result
   } catch (err) {
     // A runtime that cannot convert a recording holds none reachable (an older runtime with
     // --replicas said so too): nothing to save.

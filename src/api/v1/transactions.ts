@@ -6,7 +6,7 @@ import { invalidField } from '../validation.js'
 import { optionalIntQuery, serviceGone, serviceNames, serviceOf } from './catalog-lookups.js'
 import { okBody } from './delete-body.js'
 import { readTransactionBatch, readTransactionChanges } from './transaction-input.js'
-import { uploadTransactions } from './transaction-import.js'
+import { uploadTransactions } from './upload/index.js'
 import { transactionView } from './views.js'
 import { exportFile, wantsExportFile, withMockServiceFilter } from './transaction-export.js'
 
@@ -83,7 +83,7 @@ async function createTransactions (ctx: ApiContext, workspace: Workspace): Promi
 /**
  * `/api/v1/workspaces/{workspaceId}/transactions` (the mock services specification,
  * docs/api.md#transactions): create from JSON or from an uploaded file (multipart, see
- * transaction-import.ts), list with filters and `total`, get, update by PUT (201 with the updated
+ * upload/routes.ts), list with filters and `total`, get, update by PUT (201 with the updated
  * Transaction), delete (`{body, statusCode, statusCodeValue}`). Bulk PATCH and conflicts are in
  * transaction-bulk.ts and conflicts.ts.
  */

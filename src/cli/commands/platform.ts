@@ -1,9 +1,12 @@
 import { resolve } from 'node:path'
-import { createLogger, logFormats, LogRing, resolveLogFormat } from '../../log/index.js'
+import { loadPlatformOptions, type PlatformFlagOptions } from '../../config/index.js'
+import { isUnderstudyError } from '../../errors/index.js'
+import { createLogger, LogRing, resolveLogFormat } from '../../log/index.js'
 import { exitOnSignals } from '../lifecycle.js'
 import { startPlatform } from '../platform.js'
 import { UsageError } from '../usage-error.js'
 import { egressFromFlags } from '../egress-flags.js'
+import { integerOf } from '../runtime-flags.js'
 import { parseFlags } from '../flags.js'
 import type { CommandIo } from './io.js'
 import { prepareDataDir } from '../data-dir.js'
@@ -37,12 +40,44 @@ Flags:
   --egress-allow CIDRS     comma-separated networks reachable whatever --egress says
 `
 
-const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+/** The flag of each platform option, for messages. */
+const flagOf: Record<string, string> = {
+  '/host': '--host',
+  '/port': '--port',
+  '/dataDir': '--data-dir',
+  '/runtimeHost': '--runtime-host',
+  '/uploadLimit': '--upload-limit',
+  '/logLevel': '--log-level',
+  '/logFormat': '--log-format',
+  '/smtpUrl': '--smtp-url',
+  '/resultRetention': '--result-retention',
+}
 
-function integerFlag (name: string, raw: string | undefined, fallback: number, max: number): number {
-  if (raw === undefined) return fallback
-  if (!/^\d+$/.test(raw) || Number(raw) > max) throw new UsageError(`--${name} must be an integer from 0 to ${max}, not "${raw}"`)
-  return Number(raw)
+/** What a user reads instead of the schema's words, where those say little (a pattern). */
+const refusalOf: Record<string, string> = {
+  '/smtpUrl': 'must be an smtp:// or smtps:// URL',
+}
+
+/**
+ * The platform's flags, checked by the platform's options schema (config/options.ts) as a
+ * runtime's are by its own. Throws UsageError naming the flag.
+ */
+function platformFlagOptions (values: Record<string, string | boolean | undefined>): Readonly<PlatformFlagOptions> {
+  const input: Record<string, unknown> = {}
+  for (const [pointer, flag] of Object.entries(flagOf)) {
+    const raw = values[flag.slice(2)]
+    if (typeof raw !== 'string') continue
+    const key = pointer.slice(1)
+    input[key] = ['port', 'uploadLimit', 'resultRetention'].includes(key) ? integerOf(flag.slice(2), raw) : raw
+  }
+  try {
+    return loadPlatformOptions(input)
+  } catch (err) {
+    const detail = isUnderstudyError(err, 'ERR_CONFIG_INVALID') ? err.details?.[0] : undefined
+    if (detail === undefined) throw err
+    const flag = flagOf[detail.path] ?? detail.path
+    throw new UsageError(`${flag} ${refusalOf[detail.path] ?? detail.message}, not "${String(input[detail.path.slice(1)])}"`)
+  }
 }
 
 /** `understudy platform`: resolves once listening; the process then lives until a signal. */
@@ -70,31 +105,23 @@ export async function runPlatformCommand (args: string[], io: CommandIo): Promis
     return 0
   }
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0] ?? ''}"`)
-  const level = values['log-level'] ?? 'info'
-  if (!(levels as readonly string[]).includes(level)) throw new UsageError(`--log-level must be one of ${levels.join(', ')}`)
-  const format = values['log-format'] ?? 'auto'
-  if (!(logFormats as readonly string[]).includes(format)) throw new UsageError(`--log-format must be one of ${logFormats.join(', ')}`)
-  const host = values.host ?? '127.0.0.1'
-  const smtpUrl = values['smtp-url']
-  if (smtpUrl !== undefined && !/^smtps?:\/\/[^\s]+$/.test(smtpUrl)) throw new UsageError(`--smtp-url must be an smtp:// or smtps:// URL, not "${smtpUrl}"`)
-  const retention = integerFlag('result-retention', values['result-retention'], 100, 100_000)
-  if (retention < 1) throw new UsageError('--result-retention must be at least 1')
+  const flags = platformFlagOptions(values)
   const egress = egressFromFlags(values.egress, values['egress-allow'])
   const options = {
-    host,
+    host: flags.host,
     egress,
-    port: integerFlag('port', values.port, 8080, 65535),
-    dataDir: resolve(values['data-dir'] ?? './data'),
-    runtimeHost: values['runtime-host'] ?? host,
+    port: flags.port,
+    dataDir: resolve(flags.dataDir),
+    runtimeHost: flags.runtimeHost ?? flags.host,
     jsonLimit: 16 * 1024 * 1024,
-    uploadLimit: integerFlag('upload-limit', values['upload-limit'], 64 * 1024 * 1024, 1024 * 1024 * 1024),
+    uploadLimit: flags.uploadLimit,
     ...(process.env['UNDERSTUDY_API_KEY_ID'] === undefined ? {} : { apiKeyId: process.env['UNDERSTUDY_API_KEY_ID'] }),
     ...(process.env['UNDERSTUDY_API_KEY_SECRET'] === undefined ? {} : { apiKeySecret: process.env['UNDERSTUDY_API_KEY_SECRET'] }),
-    monitor: { resultRetention: retention, ...(smtpUrl === undefined ? {} : { smtpUrl }) },
+    monitor: { resultRetention: flags.resultRetention, ...(flags.smtpUrl == null ? {} : { smtpUrl: flags.smtpUrl }) },
   }
   prepareDataDir(options.dataDir)
   const logRing = new LogRing(10_000)
-  const log = createLogger({ level: level as (typeof levels)[number], format: resolveLogFormat(format as (typeof logFormats)[number], process.stderr), ring: logRing })
+  const log = createLogger({ level: flags.logLevel, format: resolveLogFormat(flags.logFormat, process.stderr), ring: logRing })
   const platform = await startPlatform(options, log)
   let ready = `listening on ${platform.url}\n`
   const key = platform.bootstrap.apiKey

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { OFF_THREAD_BYTES } from '../../../src/api/import-off-thread.js'
+import { OFF_THREAD_BYTES } from '../../../src/api/v1/upload/index.js'
 import { startTestPlatform } from '../../helpers/platform.js'
 import { formOf } from '../platform/catalog-helpers.js'
 import { generatedHar } from '../../helpers/generated-har.js'

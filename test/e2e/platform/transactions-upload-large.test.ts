@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { OFF_THREAD_BYTES } from '../../../src/api/import-off-thread.js'
+import { OFF_THREAD_BYTES } from '../../../src/api/v1/upload/index.js'
 import { startTestPlatform, type TestPlatform } from '../../helpers/platform.js'
 import { generatedHar } from '../../helpers/generated-har.js'
 import { createService, envelope, expectError, formOf, transactionsPath } from './catalog-helpers.js'

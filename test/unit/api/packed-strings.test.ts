@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { PackedReader, PackedWriter, packStrings } from '../../../src/api/packed-strings.js'
+import { PackedReader, PackedWriter, packStrings } from '../../../src/api/v1/upload/packed-strings.js'
 
 // The drafts of a large upload travel from the import worker as packed chunks: every
 // string must read back exactly, in order, whatever chunk it landed in.

@@ -1,12 +1,12 @@
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { finishImport, importFile, importStreamed, type FinishInput } from '../../../importers/index.js'
 import { LAYOUT_MIN_BYTES } from '../../../importers/shared/har-layout.js'
-import { startUploadWorkers, uploadInWorkers } from '../../../src/api/import-off-thread.js'
-import { runImportJob } from '../../../src/api/import-jobs.js'
-import { packDraftsInRuns, type PackedDrafts } from '../../../src/api/v1/import-drafts.js'
-import { packRawRun, rawRunOf } from '../../../src/api/v1/raw-runs.js'
-import { storeUploaded, UploadStorer, type UploadTarget } from '../../../src/api/v1/upload-store.js'
-import { RUN_LENGTH, streamFile, type RunMessage } from '../../../src/api/upload-stream.js'
+import { UploadWorkers, uploadInWorkers } from '../../../src/api/v1/upload/off-thread.js'
+import { runImportJob } from '../../../src/api/v1/upload/jobs.js'
+import { packDraftsInRuns, type PackedDrafts } from '../../../src/api/v1/upload/drafts.js'
+import { packRawRun, rawRunOf } from '../../../src/api/v1/upload/raw-runs.js'
+import { storeUploaded, UploadStorer, type UploadTarget } from '../../../src/api/v1/upload/store.js'
+import { RUN_LENGTH, streamFile, type RunMessage } from '../../../src/api/v1/upload/stream.js'
 import type { TransactionInput } from '../../../src/dsl/index.js'
 import type { Store } from '../../../src/store/index.js'
 import { generatedHar } from '../../helpers/generated-har.js'
@@ -93,7 +93,7 @@ describe('a large HAR upload stored while it is read', () => {
   it('stores and answers exactly what importing the whole file first gives, reordered rows included', { timeout: 60_000 }, async () => {
     const bytes = reorderingHar()
     const streamed = await world()
-    const workers = startUploadWorkers()
+    const workers = new UploadWorkers()
     onTestFinished(() => workers.close())
     const out = await uploadInWorkers(workers, streamed.store, [{ bytes: Buffer.from(bytes), fileName: 'big.har' }], {}, streamed.target)
 
@@ -116,7 +116,7 @@ describe('a large HAR upload stored while it is read', () => {
     const bytes = reorderingHar()
     const small = Buffer.from(JSON.stringify({ transactions: ['before', 'after'].map(txn) }))
     const streamed = await world()
-    const workers = startUploadWorkers()
+    const workers = new UploadWorkers()
     onTestFinished(() => workers.close())
     const inputs = [{ bytes: small, fileName: 'one.json' }, { bytes: Buffer.from(bytes), fileName: 'big.har' }, { bytes: small, fileName: 'two.json' }]
     const out = await uploadInWorkers(workers, streamed.store, inputs.map((i) => ({ ...i, bytes: Buffer.from(i.bytes) })), {}, streamed.target)
@@ -134,7 +134,7 @@ describe('a large HAR upload stored while it is read', () => {
     if (last !== undefined) delete last.request['method']
     const bytes = Buffer.from(JSON.stringify(doc))
     const { store, target } = await world()
-    const workers = startUploadWorkers()
+    const workers = new UploadWorkers()
     onTestFinished(() => workers.close())
     const expected: unknown = (() => { try { runImportJob('store', { bytes, fileName: 'big.har' }, {}) } catch (err) { return err } return null })()
     expect(expected).toMatchObject({ code: 'ERR_IMPORT_INVALID' })

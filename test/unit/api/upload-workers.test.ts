@@ -1,5 +1,5 @@
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { SpareImportWorker, startUploadWorkers, uploadInWorkers } from '../../../src/api/import-off-thread.js'
+import { SpareImportWorker, UploadWorkers, uploadInWorkers } from '../../../src/api/v1/upload/off-thread.js'
 import type { ImportResult } from '../../../importers/index.js'
 import { ALL, BY, openTestStore, seed } from '../store/fixtures.js'
 import { waitFor } from '../../helpers/wait.js'
@@ -10,7 +10,7 @@ import { waitFor } from '../../helpers/wait.js'
 async function setUp () {
   const { store } = await openTestStore()
   const world = await seed(store)
-  const workers = startUploadWorkers()
+  const workers = new UploadWorkers()
   onTestFinished(() => workers.close())
   const target = { accountId: world.account.id, workspaceId: world.workspace.id, serviceId: world.service.id, serviceName: world.service.name, by: BY }
   return { store, world, workers, target }

@@ -28,6 +28,14 @@ describe('errors that cross a process boundary', () => {
     expect(toWireError(new TypeError('secret internals'))).toEqual({ code: 'ERR_INTERNAL', message: 'Internal error' })
   })
 
+  it('keeps a thread\'s unexpected error as the cause of ERR_INTERNAL, never as its message', () => {
+    const sent = toWireError(new TypeError('x is undefined'), { sameProcess: true })
+    expect(sent).toEqual({ code: 'ERR_INTERNAL', message: 'x is undefined' })
+    const received = fromWireError(sent)
+    expect(received).toMatchObject({ code: 'ERR_INTERNAL', message: 'Internal error' })
+    expect((received.cause as Error).message).toBe('x is undefined')
+  })
+
   it('never lets a Node.js ERR_* code into a tracking error', () => {
     const nodeError = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ERR_SOCKET_CONNECTION_TIMEOUT' })
     expect(trackingErrorOf(nodeError).code).toBe('ERR_DEPLOY_FAILED')

@@ -1,16 +1,16 @@
 import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threads'
-import { spawnWorker } from '../config/index.js'
-import type { ImportContext, ImportInput, ImportResult } from '../../importers/index.js'
-import { createError, isUnderstudyError, UnderstudyError, type ErrorCode, type ErrorDetail } from '../errors/index.js'
-import type { Store } from '../store/index.js'
-import { ownsBuffer, runImportJob, type ImportJob, type ImportJobOutput } from './import-jobs.js'
-import type { ImportWorkerRequest, UploadImported } from './import-worker.js'
-import type { UploadTarget } from './v1/upload-store.js'
+import { spawnWorker } from '../../../config/index.js'
+import type { ImportContext, ImportInput } from '../../../../importers/index.js'
+import { createError, fromWireError, isUnderstudyError, type UnderstudyError, type WireError } from '../../../errors/index.js'
+import type { Store } from '../../../store/index.js'
+import { ownsBuffer, runImportJob, type ImportJob, type ImportJobOutput } from './jobs.js'
+import type { ImportWorkerRequest, UploadImported } from './worker.js'
+import type { UploadTarget } from './store.js'
 
 /**
  * Files at least this large are imported in a worker thread. Parsing and converting a 50 MB HAR
- * took seconds of one thread: on the event loop it stalled every other API request meanwhile
- * (issue 8). Smaller files import inline, where a thread's start-up (tens of ms) would cost more
+ * took seconds of one thread: on the event loop it stalled every other API request meanwhile.
+ * Smaller files import inline, where a thread's start-up (tens of ms) would cost more
  * than it saves.
  */
 export const OFF_THREAD_BYTES = 1024 * 1024
@@ -26,16 +26,16 @@ const YOUNG_GENERATION_MB = 64
 
 type WorkerAnswer =
   | { ok: true; result: unknown }
-  | { ok: false; error: { code: ErrorCode; message: string; details?: readonly ErrorDetail[] } }
+  | { ok: false; error: WireError }
 
 /**
- * An import worker thread (import-worker.ts) and its requests, answered one at a time in order.
+ * An import worker thread (worker.ts) and its requests, answered one at a time in order.
  * Starting one takes tens of ms and loading the importers a few hundred more: a large upload
  * starts its worker when the request arrives, so that this overlaps the body's transfer.
  * `close` ends the thread (whatever it still holds); call it when done, on every path.
  *
  * @example
- * const worker = ImportWorker.start()
+ * const worker = new ImportWorker()
  * try { await worker.request({ type: 'job', job: 'document', input, ctx }) } finally { worker.close() }
  */
 export class ImportWorker {
@@ -44,10 +44,11 @@ export class ImportWorker {
   #waiting: { resolve: (answer: WorkerAnswer) => void; reject: (err: Error) => void } | null = null
   #failure: Error | null = null
 
-  private constructor (onClose?: () => void) {
+  /** Starts a worker; `onClose` runs once when it is closed (not when it fails on its own). */
+  constructor (onClose?: () => void) {
     this.#onClose = onClose
     const resourceLimits = { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB }
-    this.#worker = spawnWorker(import.meta.url, './import-worker', { resourceLimits })
+    this.#worker = spawnWorker(import.meta.url, './worker', { resourceLimits })
     this.#worker.on('message', (answer: WorkerAnswer) => {
       const waiting = this.#waiting
       this.#waiting = null
@@ -55,11 +56,6 @@ export class ImportWorker {
     })
     this.#worker.once('error', (err) => this.#fail(err))
     this.#worker.once('exit', (code) => this.#fail(new Error(`import worker exited with ${code}`)))
-  }
-
-  /** Starts a worker; `onClose` runs once when it is closed (not when it fails on its own). */
-  static start (onClose?: () => void): ImportWorker {
-    return new ImportWorker(onClose)
   }
 
   /** False once the thread failed, exited or was closed: it answers no request any more. */
@@ -84,7 +80,7 @@ export class ImportWorker {
       this.#waiting = { resolve, reject }
       this.#worker.postMessage(request, transfer)
     })
-    if (!answer.ok) throw errorOf(answer.error)
+    if (!answer.ok) throw fromWireError(answer.error)
     return answer.result as T
   }
 
@@ -104,17 +100,6 @@ export class ImportWorker {
 }
 
 /**
- * `importFile`, run in a worker thread for large inputs so that the event loop keeps answering.
- * Throws the importer's own errors (same codes, messages and details).
- *
- * @example
- * const result = await importOffThread({ bytes, fileName: 'capture.har' }, { maxBytes })
- */
-export async function importOffThread (input: ImportInput, ctx: ImportContext = {}): Promise<ImportResult> {
-  return await runOffThread('document', { ...input, movable: false }, ctx)
-}
-
-/**
  * An input whose bytes may be moved to the worker (`movable`: their ArrayBuffer belongs to them
  * alone, like an UploadedFile's when `exclusive`); by default, only when the view covers its whole
  * ArrayBuffer. Moved bytes must not be read afterwards.
@@ -122,20 +107,19 @@ export async function importOffThread (input: ImportInput, ctx: ImportContext = 
 export type MovableInput = ImportInput & { movable?: boolean }
 
 /**
- * The convert answer of an uploaded file, prepared in a worker thread for large inputs. The
- * input's bytes are moved to the worker, not copied, when they may be (MovableInput): the caller
- * must not read them afterwards.
+ * Runs an import job (`document`: the import result; `convert`: the convert answer of an uploaded
+ * file; `store`: packed drafts) in a worker thread for large inputs, so that the event loop keeps
+ * answering; inline for small ones. The input's bytes are moved to the worker, not copied, when
+ * they may be (MovableInput): the caller must not read them afterwards. Throws the importer's own
+ * errors (same codes, messages and details).
  *
  * @example
- * const { count, json } = await convertForUpload({ bytes: file.bytes, fileName: file.filename, movable: file.exclusive }, { maxBytes })
+ * const result = await importOffThread('document', { bytes, fileName: 'capture.har', movable: false }, { maxBytes })
+ * const { count, json } = await importOffThread('convert', { bytes: file.bytes, fileName: file.filename, movable: file.exclusive }, { maxBytes }, spare)
  */
-export async function convertForUpload (input: MovableInput, ctx: ImportContext, spare?: SpareImportWorker): Promise<ImportJobOutput['convert']> {
-  return await runOffThread('convert', input, ctx, spare)
-}
-
-async function runOffThread<J extends ImportJob> (job: J, input: MovableInput, ctx: ImportContext, spare?: SpareImportWorker): Promise<ImportJobOutput[J]> {
+export async function importOffThread<J extends ImportJob> (job: J, input: MovableInput, ctx: ImportContext = {}, spare?: SpareImportWorker): Promise<ImportJobOutput[J]> {
   if (input.bytes.byteLength < OFF_THREAD_BYTES) return runImportJob(job, input, ctx)
-  const worker = spare?.take() ?? ImportWorker.start()
+  const worker = spare?.take() ?? new ImportWorker()
   try {
     return await worker.request<ImportJobOutput[J]>({ type: 'job', job, input: { bytes: input.bytes, fileName: input.fileName }, ctx }, transferOf([input]))
   } finally {
@@ -154,22 +138,28 @@ export interface UploadedInWorkers extends UploadImported {
  * is ready when the body is in. The writer starts only when the upload begins (`writer`): while
  * the body arrives, the event loop needs the CPU (a thread loading its modules then delayed other
  * requests past 100 ms), and a writer that starts late only leaves the importer a larger share of
- * the validation (upload-stream.ts).
+ * the validation (stream.ts).
  */
 export class UploadWorkers {
   readonly importer: ImportWorker
   #writer: ImportWorker | null = null
   #closed = false
 
-  /** `importer`: a loaded spare (SpareImportWorker), or a thread started now. */
-  constructor (importer: ImportWorker = ImportWorker.start()) {
-    this.importer = importer
+  /**
+   * Starts the importer, to call as the request arrives: the platform's loaded `spare` when it
+   * has one, else a thread started now. Close them when done.
+   *
+   * @example
+   * const workers = new UploadWorkers(ctx.deps.importSpare); try { ... } finally { workers.close() }
+   */
+  constructor (spare?: SpareImportWorker) {
+    this.importer = spare?.take() ?? new ImportWorker()
   }
 
   /** The writer thread, started on first use; ERR_INTERNAL once closed. */
   get writer (): ImportWorker {
     if (this.#closed) throw internal(new Error('the upload workers are closed'))
-    this.#writer ??= ImportWorker.start()
+    this.#writer ??= new ImportWorker()
     return this.#writer
   }
 
@@ -181,28 +171,17 @@ export class UploadWorkers {
 }
 
 /**
- * Starts the threads of a large upload (`uploadInWorkers`), to call as the request arrives: the
- * importer is the platform's loaded spare when it has one. Close them when done.
- *
- * @example
- * const workers = startUploadWorkers(ctx.deps.importSpare); try { ... } finally { workers.close() }
- */
-export function startUploadWorkers (spare?: SpareImportWorker): UploadWorkers {
-  return new UploadWorkers(spare?.take())
-}
-
-/**
  * A large upload stored from worker threads. Holding the store's write mutex
  * (`store.writeElsewhere`), the importer imports every file and sends its transactions onto a
  * port as they are made, while the writer validates, compiles and inserts them through its own
  * database connection, commits, and hands back the answer's JSON. A large HAR is stored while it
- * is still read, its rows put in order at its end (import-worker.ts `stream`). The event loop
- * only moves buffers: none of the import, the inserts or the COMMIT runs on it (issue 8). The
+ * is still read, its rows put in order at its end (worker.ts `stream`). The event loop
+ * only moves buffers: none of the import, the inserts or the COMMIT runs on it. The
  * inputs' bytes are moved to the importer. Throws the importers' errors (naming the file) and
  * ERR_API_NOT_FOUND when the service is deleted meanwhile; nothing is stored then.
  *
  * @example
- * const { resultJson, files } = await uploadInWorkers(startUploadWorkers(), store, inputs, { maxBytes }, target)
+ * const { resultJson, files } = await uploadInWorkers(new UploadWorkers(), store, inputs, { maxBytes }, target)
  */
 export async function uploadInWorkers (workers: UploadWorkers, store: Store, inputs: readonly MovableInput[], ctx: ImportContext, upload: UploadTarget): Promise<UploadedInWorkers> {
   const { importer, writer } = workers
@@ -235,7 +214,7 @@ export const SPARE_DELAY_MS = 1000
  * One import worker kept started and loaded, for the next large upload or convert. Loading a
  * worker's modules takes about half a second of CPU, longer while the event loop receives the
  * body on the same two cores: an upload that took a thread started on arrival waited up to a
- * second after its body was in before the import began (issue 8). The spare costs about 40 MiB
+ * second after its body was in before the import began. The spare costs about 40 MiB
  * while idle. The first is started as the platform starts (a thread of lowered priority), each
  * next one SPARE_DELAY_MS after the previous one, once taken, is closed (so that a new spare never
  * loads while an upload imports). An idle spare does not keep the process alive.
@@ -272,7 +251,7 @@ export class SpareImportWorker {
       return spare
     }
     spare?.close()
-    return ImportWorker.start(() => this.#schedule())
+    return new ImportWorker(() => this.#schedule())
   }
 
   /** Ends the spare and starts no more. */
@@ -290,7 +269,7 @@ export class SpareImportWorker {
     this.#timer = setTimeout(() => {
       this.#timer = null
       if (this.#closed || this.#spare !== null) return
-      this.#spare = ImportWorker.start(() => this.#schedule())
+      this.#spare = new ImportWorker(() => this.#schedule())
       this.#spare.keepsProcessAlive(false)
     }, delayMs)
     this.#timer.unref()
@@ -304,9 +283,4 @@ function transferOf (inputs: readonly MovableInput[]): ArrayBuffer[] {
 
 function internal (err: Error): UnderstudyError {
   return createError('ERR_INTERNAL', [], { cause: err })
-}
-
-function errorOf (error: { code: ErrorCode; message: string; details?: readonly ErrorDetail[] }): UnderstudyError {
-  if (error.code === 'ERR_INTERNAL') return createError('ERR_INTERNAL', [], { cause: new Error(error.message) })
-  return new UnderstudyError(error.code, error.message, error.details)
 }

@@ -1,14 +1,14 @@
-import type { DslTypeKey, ImportResult } from '../../../importers/index.js'
-import type { ErrorDetail } from '../../errors/index.js'
-import { collectCompileErrors, throwCompileErrors } from '../../match/index.js'
-import { PackedReader, PackedWriter } from '../packed-strings.js'
-import { inFile, tagNamesOf } from './transaction-input.js'
+import type { DslTypeKey, ImportResult } from '../../../../importers/index.js'
+import type { ErrorDetail } from '../../../errors/index.js'
+import { collectCompileErrors, throwCompileErrors } from '../../../match/index.js'
+import { PackedReader, PackedWriter } from './packed-strings.js'
+import { inFile, tagNamesOf } from '../transaction-input.js'
 
 /*
  * What an upload of transaction files needs from an import, made where the import ran (in the
- * import worker thread for large files, import-off-thread.ts): the transactions compiled (one
+ * import worker thread for large files, off-thread.ts): the transactions compiled (one
  * that could never be served is refused) and encoded as the text the store keeps and the answer
- * shows, or the JSON of a convert answer. The event loop then only copies text (issue 8).
+ * shows, or the JSON of a convert answer. The event loop then only copies text.
  */
 
 /** A transaction of an upload, ready to store: its tags and DSL as JSON text (UTF-8 bytes). */
@@ -47,7 +47,7 @@ export interface PackedDrafts {
  * The transactions of one imported file, compiled and packed (see `readDrafts`), and every tag
  * they carry (to create before them). Each transaction is checked (its matchers compiled, as a
  * mock service would), encoded and then dropped from the result, so that the objects and their
- * text are never all held at once (issue 8): the result is emptied. Throws ERR_DSL_INVALID naming
+ * text are never all held at once: the result is emptied. Throws ERR_DSL_INVALID naming
  * the file, with every problem, when a transaction could never be served.
  *
  * @example
@@ -128,7 +128,7 @@ export function * readDrafts (packed: readonly Uint8Array[], count: number): Gen
 }
 
 /**
- * The convert answer's items of one imported file (spec/002 "Imported transaction": `nativeId`,
+ * The convert answer's items of one imported file (the product's "Imported transaction", docs/api.md: `nativeId`,
  * `priority`, `requestDsl`, `responseDsl`), as JSON text without the enclosing brackets ('' for
  * none), encoded as UTF-8.
  *
@@ -144,7 +144,7 @@ export function convertItemsJson (result: ImportResult): Buffer {
 }
 
 /**
- * A convert result of spec/002 ("Imported transaction"): `nativeId` is the name the importer
+ * A convert result (the product's "Imported transaction", docs/api.md): `nativeId` is the name the importer
  * gave (`GET /pets/{id}`, an operationId, a mapping name), which is also what importing the
  * result back names the transaction.
  *

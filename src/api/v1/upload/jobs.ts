@@ -1,10 +1,10 @@
-import { importFile, type ImportContext, type ImportInput, type ImportResult, type ImportWarning } from '../../importers/index.js'
-import { convertItemsJson, packDrafts } from './v1/import-drafts.js'
+import { importFile, type ImportContext, type ImportInput, type ImportResult, type ImportWarning } from '../../../../importers/index.js'
+import { convertItemsJson, packDrafts } from './drafts.js'
 
 /*
  * What an import is run for, and what it gives back: run in the import worker thread for large
- * inputs (import-off-thread.ts), inline for small ones. Uploads get their answer prepared where
- * the import ran, so that the event loop receives bytes, not an object graph to clone (issue 8).
+ * inputs (off-thread.ts), inline for small ones. Uploads get their answer prepared where
+ * the import ran, so that the event loop receives bytes, not an object graph to clone.
  */
 
 /** `document`: the import result itself; `store`: packed drafts to store; `convert`: the convert answer. */
@@ -13,7 +13,7 @@ export type ImportJob = 'document' | 'store' | 'convert'
 /** The answer of each job. */
 export interface ImportJobOutput {
   document: ImportResult
-  /** `packed`: `count` drafts (v1/import-drafts.ts `readDrafts`); `tags`: every tag they carry. */
+  /** `packed`: `count` drafts (drafts.ts `readDrafts`); `tags`: every tag they carry. */
   store: { count: number; packed: Buffer[]; tags: string[]; warnings: ImportWarning[] }
   /** `json`: the convert items of the file, comma-separated, without brackets. */
   convert: { count: number; json: Buffer; warnings: ImportWarning[] }

@@ -1,13 +1,13 @@
-import { importStreamed, type ImportContext, type ImportInput, type ImportWarning } from '../../importers/index.js'
-import type { TransactionInput } from '../dsl/index.js'
-import { isUnderstudyError } from '../errors/index.js'
-import { runImportJob } from './import-jobs.js'
-import { packDraftsInRuns, type PackedDrafts } from './v1/import-drafts.js'
-import { packTransactions, rawRunOf, type RawRun } from './v1/raw-runs.js'
+import { importStreamed, type ImportContext, type ImportInput, type ImportWarning } from '../../../../importers/index.js'
+import type { TransactionInput } from '../../../dsl/index.js'
+import { isUnderstudyError } from '../../../errors/index.js'
+import { runImportJob } from './jobs.js'
+import { packDraftsInRuns, type PackedDrafts } from './drafts.js'
+import { packTransactions, rawRunOf, type RawRun } from './raw-runs.js'
 
 /*
- * The importer's side of a large upload (import-worker.ts `stream`): each file's transactions
- * sent to the writer thread as they are made (issue 8).
+ * The importer's side of a large upload (worker.ts `stream`): each file's transactions
+ * sent to the writer thread as they are made.
  */
 
 /** What `stream` gives of each file: its transaction count and warnings. */

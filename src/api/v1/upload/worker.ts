@@ -1,16 +1,16 @@
 import { parentPort, type MessagePort } from 'node:worker_threads'
-import type { ImportContext, ImportInput } from '../../importers/index.js'
-import { isUnderstudyError } from '../errors/index.js'
-import { lowerThreadPriority } from '../config/index.js'
-import { writeThroughOwnConnection, type OwnWriteTarget } from '../store/index.js'
-import { runImportJob, transferablesOf, type ImportJob } from './import-jobs.js'
-import { explainFiles, streamFile, WRITER_BACKLOG_RUNS, type ImportedFile, type RunMessage } from './upload-stream.js'
-import { serviceGone } from './v1/catalog-lookups.js'
-import { packRawRun } from './v1/raw-runs.js'
-import { UploadStorer, type UploadTarget } from './v1/upload-store.js'
+import type { ImportContext, ImportInput } from '../../../../importers/index.js'
+import { toWireError } from '../../../errors/index.js'
+import { lowerThreadPriority } from '../../../config/index.js'
+import { writeThroughOwnConnection, type OwnWriteTarget } from '../../../store/index.js'
+import { runImportJob, transferablesOf, type ImportJob } from './jobs.js'
+import { explainFiles, streamFile, WRITER_BACKLOG_RUNS, type ImportedFile, type RunMessage } from './stream.js'
+import { serviceGone } from '../catalog-lookups.js'
+import { packRawRun } from './raw-runs.js'
+import { UploadStorer, type UploadTarget } from './store.js'
 
 /*
- * The worker thread of import-off-thread.ts. It is started before its work is known (while a
+ * The worker thread of off-thread.ts. It is started before its work is known (while a
  * large upload's body is still arriving, or as the platform's spare), then answers the messages
  * of its one client in order:
  *
@@ -24,9 +24,10 @@ import { UploadStorer, type UploadTarget } from './v1/upload-store.js'
  * - `write` (another worker, the writer): validates and stores what arrives on its port through
  *   a database connection of its own, while the event loop holds the store's write mutex
  *   (Store.writeElsewhere), and posts the answer's JSON. The two threads work at once: reading
- *   and storing 90,000 transactions each take seconds (issue 8).
+ *   and storing 90,000 transactions each take seconds.
  *
- * Errors are posted as plain data: an UnderstudyError does not survive structured cloning as itself.
+ * Errors are posted as plain data (toWireError): an UnderstudyError does not survive structured
+ * cloning as itself.
  */
 // An import is background work: where it shares a core with the event loop, requests go first.
 lowerThreadPriority()
@@ -123,10 +124,6 @@ parentPort?.on('message', (request: ImportWorkerRequest) => {
   answer(request).then(({ result, transfer }) => {
     parentPort?.postMessage({ ok: true, result }, transfer)
   }, (err: unknown) => {
-    if (isUnderstudyError(err)) {
-      parentPort?.postMessage({ ok: false, error: { code: err.code, message: err.message, details: err.details } })
-    } else {
-      parentPort?.postMessage({ ok: false, error: { code: 'ERR_INTERNAL', message: err instanceof Error ? err.message : String(err) } })
-    }
+    parentPort?.postMessage({ ok: false, error: toWireError(err, { sameProcess: true }) })
   })
 })

@@ -1,12 +1,12 @@
-import type { ImportContext, ImportWarning } from '../../../importers/index.js'
-import { convertForUpload, OFF_THREAD_BYTES, startUploadWorkers, uploadInWorkers, type SpareImportWorker } from '../import-off-thread.js'
-import { runImportJob } from '../import-jobs.js'
-import type { Workspace } from '../../store/index.js'
-import type { ApiContext, HandlerResult, MultipartForm, Route, UploadedFile } from '../http/types.js'
-import { timeSlicer } from '../../net/index.js'
-import { invalidField } from '../validation.js'
-import { booleanOf, intOf, serviceGone, serviceOf } from './catalog-lookups.js'
-import { storeUploaded } from './upload-store.js'
+import type { ImportContext, ImportWarning } from '../../../../importers/index.js'
+import { importOffThread, OFF_THREAD_BYTES, UploadWorkers, uploadInWorkers, type SpareImportWorker } from './off-thread.js'
+import { runImportJob } from './jobs.js'
+import type { Workspace } from '../../../store/index.js'
+import type { ApiContext, HandlerResult, MultipartForm, Route, UploadedFile } from '../../http/types.js'
+import { timeSlicer } from '../../../net/index.js'
+import { invalidField } from '../../validation.js'
+import { booleanOf, intOf, serviceGone, serviceOf } from '../catalog-lookups.js'
+import { storeUploaded } from './store.js'
 
 /*
  * Transactions from files: the multipart form of `POST /workspaces/{ws}/transactions` (imports
@@ -15,11 +15,11 @@ import { storeUploaded } from './upload-store.js'
  * transaction JSON/YAML, exported transactions, convert results, HAR, OpenAPI 2/3, RR pairs,
  * WireMock, Postman, and zip archives of them.
  *
- * Large uploads keep the event loop free (issue 8): when the files come to 1 MiB or more, two
+ * Large uploads keep the event loop free: when the files come to 1 MiB or more, two
  * worker threads (started as the request arrives) take them: one imports, compiles and encodes,
  * the other inserts the rows and commits through its own database connection while the event
  * loop holds the store's write mutex, and hands back the answer's JSON as bytes
- * (import-off-thread.ts `uploadInWorkers`). Smaller uploads are stored on the event loop, in one
+ * (off-thread.ts `uploadInWorkers`). Smaller uploads are stored on the event loop, in one
  * write that yields every few milliseconds.
  */
 
@@ -39,7 +39,7 @@ function filesOf (form: MultipartForm): UploadedFile[] {
  */
 async function convertAll (files: readonly UploadedFile[], ctx: ImportContext, spare: SpareImportWorker | undefined) {
   const imported = []
-  for (const f of files) imported.push({ file: f.filename, ...await convertForUpload({ bytes: f.bytes, fileName: f.filename, movable: f.exclusive }, ctx, spare) })
+  for (const f of files) imported.push({ file: f.filename, ...await importOffThread('convert', { bytes: f.bytes, fileName: f.filename, movable: f.exclusive }, ctx, spare) })
   return imported
 }
 
@@ -61,7 +61,7 @@ function warningsOf (imported: ReadonlyArray<{ file: string; warnings: readonly 
 export async function uploadTransactions (ctx: ApiContext, workspace: Workspace): Promise<HandlerResult> {
   // a large upload's threads load their modules while the body is still arriving
   const declared = Number(ctx.req.headers['content-length'])
-  let workers = declared >= OFF_THREAD_BYTES ? startUploadWorkers(ctx.deps.importSpare) : undefined
+  let workers = declared >= OFF_THREAD_BYTES ? new UploadWorkers(ctx.deps.importSpare) : undefined
   try {
     const form = await ctx.multipart()
     const rawServiceId = form.fields['serviceId'] ?? ctx.query.get('serviceId') ?? ''
@@ -75,7 +75,7 @@ export async function uploadTransactions (ctx: ApiContext, workspace: Workspace)
     const inputs = files.map((f) => ({ bytes: f.bytes, fileName: f.filename, movable: f.exclusive }))
     let stored: { resultJson: Buffer[]; files: ReadonlyArray<{ file: string; warnings: readonly ImportWarning[] }> }
     if (inputs.reduce((sum, i) => sum + i.bytes.byteLength, 0) >= OFF_THREAD_BYTES) {
-      workers ??= startUploadWorkers(ctx.deps.importSpare)
+      workers ??= new UploadWorkers(ctx.deps.importSpare)
       stored = await uploadInWorkers(workers, ctx.deps.store, inputs, importCtx, target)
     } else {
       const imported = inputs.map((input) => ({ file: input.fileName, ...runImportJob('store', input, importCtx) }))
@@ -92,7 +92,7 @@ export async function uploadTransactions (ctx: ApiContext, workspace: Workspace)
 /**
  * `POST /api/v1/transactions/convert?verbose=`: multipart with one or more files, any field name
  * (`verbose` may also be a form field). 200 with `result` = the imported dsl objects of every
- * file, in order (v1/import-drafts.ts `convertView`); nothing is stored, so no workspace is
+ * file, in order (drafts.ts `convertView`); nothing is stored, so no workspace is
  * involved. `verbose=true` adds `warnings`.
  */
 export const convertRoutes: Route[] = [

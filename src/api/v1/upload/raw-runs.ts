@@ -1,7 +1,7 @@
-import { finishImport, type DslTypeKey, type ImportFormat } from '../../../importers/index.js'
-import type { TransactionInput } from '../../dsl/index.js'
-import { PackedReader, PackedWriter } from '../packed-strings.js'
-import { packDrafts, type PackedDrafts } from './import-drafts.js'
+import { finishImport, type DslTypeKey, type ImportFormat } from '../../../../importers/index.js'
+import type { TransactionInput } from '../../../dsl/index.js'
+import { PackedReader, PackedWriter } from './packed-strings.js'
+import { packDrafts, type PackedDrafts } from './drafts.js'
 
 /*
  * A large upload's transactions on their way from the importer thread, which makes them, to the
@@ -38,7 +38,7 @@ export function rawRunOf (file: string, format: ImportFormat, dslType: DslTypeKe
  * Validates a raw run with the DSL's validation (finishImport), then compiles and packs it
  * (`packDrafts`). Throws ERR_IMPORT_INVALID or
  * ERR_DSL_INVALID for these transactions alone: the places its details name are the run's, so
- * the caller asks the importer for the file's exact error (import-worker.ts `explain`).
+ * the caller asks the importer for the file's exact error (worker.ts `explain`).
  *
  * @example
  * const packed = packRawRun(message.raw); await storer.hold(packed)

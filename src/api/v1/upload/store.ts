@@ -1,12 +1,12 @@
-import type { Repositories } from '../../store/index.js'
-import { readDrafts, type EncodedDraft } from './import-drafts.js'
-import { transactionLink } from './views.js'
+import type { Repositories } from '../../../store/index.js'
+import { readDrafts, type EncodedDraft } from './drafts.js'
+import { transactionLink } from '../views.js'
 
 /*
  * Storing an upload's imported transactions and writing its answer, in one pass over the packed
  * drafts: on the event loop for small uploads (yielding between runs of rows), in the import
  * worker for large ones (through its own database connection, so that neither the inserts nor
- * the COMMIT hold the event loop: issue 8). The answer is JSON text in buffers; the stored DSL's
+ * the COMMIT hold the event loop). The answer is JSON text in buffers; the stored DSL's
  * bytes are copied into it as they are, never decoded.
  */
 
@@ -20,7 +20,7 @@ export interface UploadTarget {
   by: string
 }
 
-/** An imported file, packed (import-jobs.ts, job `store`). */
+/** An imported file, packed (jobs.ts, job `store`). */
 export interface PackedImport {
   count: number
   packed: readonly Uint8Array[]
