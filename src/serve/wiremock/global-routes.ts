@@ -12,13 +12,13 @@ export function globalRoutes (ctx: WireMockContext): Route[] {
   const { runtime, layer, recorder } = ctx
   return [
     ['GET', '/__admin/scenarios', () => ({ status: 200, body: { scenarios: listScenarios(runtime, layer) } })],
-    ['POST', '/__admin/scenarios/reset', () => {
-      runtime.current().scenarios.reset()
+    ['POST', '/__admin/scenarios/reset', async () => {
+      await runtime.current().scenarios.reset()
       return { status: 200, body: {} }
     }],
-    ['PUT', '/__admin/scenarios/:name/state', ({ params, body }) => {
+    ['PUT', '/__admin/scenarios/:name/state', async ({ params, body }) => {
       const state = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)['state'] : undefined
-      setScenarioState(runtime, layer, params['name'] ?? '', state)
+      await setScenarioState(runtime, layer, params['name'] ?? '', state)
       return { status: 200, body: {} }
     }],
     ['POST', '/__admin/recordings/start', ({ body }) => {
@@ -28,10 +28,10 @@ export function globalRoutes (ctx: WireMockContext): Route[] {
     ['POST', '/__admin/recordings/stop', async () => ({ status: 200, body: recorder.stop(await ctx.converter()) })],
     ['POST', '/__admin/recordings/snapshot', async ({ body }) => ({ status: 200, body: recorder.snapshot(body, await ctx.converter()) })],
     ['GET', '/__admin/recordings/status', () => ({ status: 200, body: { status: recorder.status } })],
-    ['POST', '/__admin/reset', () => {
+    ['POST', '/__admin/reset', async () => {
       ctx.resetMappings()
       ctx.journal.clear()
-      runtime.current().scenarios.reset()
+      await runtime.current().scenarios.reset()
       return { status: 200, body: {} }
     }],
     ['GET', '/__admin/settings', () => ({ status: 200, body: { settings: settingsView(layer.currentSettings.thinkTime) } })],

@@ -46,11 +46,11 @@ export function listScenarios (runtime: Runtime, stubs: StubLayer): WireMockScen
  * to `Started`. 404 for a scenario no stub names, 400 for a state none of its stubs names, as
  * WireMock answers.
  */
-export function setScenarioState (runtime: Runtime, stubs: StubLayer, name: string, state: unknown): void {
+export async function setScenarioState (runtime: Runtime, stubs: StubLayer, name: string, state: unknown): Promise<void> {
   const scenario = listScenarios(runtime, stubs).find((s) => s.name === name)
   if (scenario === undefined) throw notFound(`Scenario ${name} does not exist`)
   if (state === undefined || state === null) {
-    runtime.current().scenarios.reset(name)
+    await runtime.current().scenarios.reset(name)
     return
   }
   if (typeof state !== 'string' || !scenario.possibleStates.includes(state)) {
