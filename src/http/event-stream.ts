@@ -45,7 +45,7 @@ export class PolledEventStream {
   constructor (private readonly options: PolledEventStreamOptions) {}
 
   /** Opens the stream on `res`, sends `replay` (what a joining tab has missed) and starts the poller if idle. */
-  subscribe (res: ServerResponse, { alive = () => true, replay }: { alive?: () => boolean; replay?: string } = {}): void {
+  subscribe (res: ServerResponse, { alive = () => true, replay }: { alive?: () => boolean; replay?: string | undefined } = {}): void {
     res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-store',
@@ -117,4 +117,32 @@ export class PolledEventStream {
     this.heartbeat = null
     this.options.onIdle?.()
   }
+}
+
+/** What one step of a feed found (src/inspect's InspectionCursor is one such cursor). */
+export interface FeedStep<E> { kind: string; entries: E[]; dropped: number }
+
+/** A cursor over a list read newest first, delivering each entry once. */
+export interface FeedCursor<E> {
+  readonly started: boolean
+  readonly recent: readonly E[]
+  next: (read: (skip: number, limit: number) => Promise<{ entries: readonly E[]; total: number } | null>) => Promise<FeedStep<E> | null | 'stop'>
+}
+
+/**
+ * One poll of a feed into a stream: a `dropped` event first when entries were evicted unread, then
+ * the new entries (`entries`, or `reset` for a new journal). False when the feed must stop.
+ */
+export async function pollFeed<E> (stream: PolledEventStream, cursor: FeedCursor<E>, read: (skip: number, limit: number) => Promise<{ entries: readonly E[]; total: number } | null>): Promise<boolean> {
+  const step = await cursor.next(read)
+  if (step === 'stop') return false
+  if (step === null) return true
+  if (step.dropped > 0) stream.send('dropped', { count: step.dropped })
+  stream.send(step.kind, step.entries)
+  return true
+}
+
+/** What a tab joining a running feed gets first: the latest entries delivered, if any. */
+export function feedReplay<E> (cursor: FeedCursor<E>): string | undefined {
+  return cursor.started ? eventText('entries', cursor.recent) : undefined
 }

@@ -11,4 +11,4 @@ export { createRouter, splitUrl, methodNotAllowed, unrouted, errorHeaders, Metho
 export { writeJson, writeRaw, readJson, readSmallJson, mediaTypeOf, isJsonType, JSON_TYPE, type JsonResponse } from './json.js'
 export { pathInt, queryInt } from './params.js'
 export { StaticAssets, SECURITY_HEADERS, defaultUiDir, type StaticAssetsOptions } from './static.js'
-export { PolledEventStream, eventText, type PolledEventStreamOptions } from './event-stream.js'
+export { PolledEventStream, eventText, pollFeed, feedReplay, type PolledEventStreamOptions, type FeedCursor, type FeedStep } from './event-stream.js'
