@@ -200,6 +200,9 @@ function recordingRoutes (target: AdminTarget): Array<[string, string, Handler]>
   ]
 }
 
+/** The admin API's content type has no charset parameter: clients of runtimes already deployed compare it exactly. */
+const ADMIN_TYPE = { 'content-type': 'application/json' }
+
 function ok (result: unknown): Reply {
   return { status: 200, body: v1Envelope(null, result, null) }
 }
@@ -207,11 +210,11 @@ function ok (result: unknown): Reply {
 function sendReply (res: http.ServerResponse, requestId: string, reply: Reply): void {
   const body = reply.body as Record<string, unknown>
   if ('requestId' in body) body['requestId'] = requestId
-  writeJson(res, reply.status, body)
+  writeJson(res, reply.status, body, ADMIN_TYPE)
 }
 
 function send (res: http.ServerResponse, requestId: string, err: UnderstudyError): void {
-  writeJson(res, err.statusCode, v1Envelope(toEnvelopeError(err), null, requestId), errorHeaders(err))
+  writeJson(res, err.statusCode, v1Envelope(toEnvelopeError(err), null, requestId), { ...errorHeaders(err), ...ADMIN_TYPE })
 }
 
 /**
