@@ -1,11 +1,13 @@
 // ESLint 9 flat config: neostandard (the base of fastify, pino, undici) without style rules, since
-// Prettier formats; the type-aware promise rules; and the area boundaries of DESIGN.md section 2.
+// Prettier formats; the type-aware promise rules; and the area boundaries of docs/architecture.md
+// ("Layout and boundaries").
 import neostandard from 'neostandard'
 import tseslint from 'typescript-eslint'
 
 /**
- * Which areas each area may import (STYLE.md section 1). The leaves `errors`, `log` and `config`
- * may be imported from anywhere (`net` by the areas that serve HTTP); nothing imports `cli` or `api`.
+ * Which areas each area may import (docs/architecture.md, "Layout and boundaries"). The leaves `errors`, `log` and `config`
+ * may be imported from anywhere (`net` and the HTTP kit `http` by the areas that serve HTTP); nothing
+ * imports `cli` or `api`.
  */
 const boundaries = {
   errors: [],
@@ -42,7 +44,7 @@ function restrictionsFor (area, allowed) {
   if (forbidden.length > 0) {
     patterns.push({
       regex: `^(\\.\\./)+(${forbidden.join('|')})(/|$)`,
-      message: `src/${area} may import only ${allowed.join(', ') || 'nothing from src/'} (DESIGN.md section 2).`,
+      message: `src/${area} may import only ${allowed.join(', ') || 'nothing from src/'} (docs/architecture.md, "Layout and boundaries").`,
     })
   }
   if (area !== 'api') {
@@ -54,7 +56,7 @@ function restrictionsFor (area, allowed) {
   if (allowed.length > 0) {
     patterns.push({
       regex: `^(\\.\\./)+(${allowed.join('|')})/(?!index\\.js$)`,
-      message: 'Import another area only through its index.ts (STYLE.md section 1).',
+      message: 'Import another area only through its index.ts (docs/architecture.md, "Layout and boundaries").',
     })
   }
   return patterns
