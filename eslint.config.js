@@ -5,9 +5,9 @@ import neostandard from 'neostandard'
 import tseslint from 'typescript-eslint'
 
 /**
- * Which areas each area may import (docs/architecture.md, "Layout and boundaries"). The leaves `errors`, `log` and `config`
- * may be imported from anywhere (`net` and the HTTP kit `http` by the areas that serve HTTP); nothing
- * imports `cli` or `api`.
+ * Which areas each area may import (docs/architecture.md, "Layout and boundaries"). The leaves
+ * `errors`, `log` and `config` may be imported from anywhere (`net` and the HTTP kit `http` by the
+ * areas that serve HTTP); nothing imports `cli` or `api`.
  */
 const boundaries = {
   errors: [],
