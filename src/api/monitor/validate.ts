@@ -178,20 +178,18 @@ export interface TestInput {
 
 const NAME = { type: 'string', maxLength: 200, pattern: '\\S', failure: 'is required: a string of 1 to 200 characters' }
 
-function testSchema (create: boolean): SchemaObject {
-  return {
-    type: 'object',
-    failure: 'must be a test object',
-    required: create ? ['name'] : [],
-    properties: {
-      name: NAME,
-      description: { type: ['string', 'null'], failure: 'must be a string or null' },
-      default_environment_id: str(),
-      steps: { type: ['array', 'null'], failure: 'must be an array of steps' },
-    },
-  }
+/** The checks of a body on create (`required` sent) and on update (only what is sent changes). */
+function createAndUpdate (failure: string, required: string[], properties: Record<string, SchemaObject>): Record<'create' | 'update', (value: unknown, at?: string) => void> {
+  const schema = (create: boolean): SchemaObject => ({ type: 'object', failure, required: create ? required : [], properties })
+  return { create: fieldCheckOf(schema(true)), update: fieldCheckOf(schema(false)) }
 }
-const checkTest = { create: fieldCheckOf(testSchema(true)), update: fieldCheckOf(testSchema(false)) }
+
+const checkTest = createAndUpdate('must be a test object', ['name'], {
+  name: NAME,
+  description: { type: ['string', 'null'], failure: 'must be a string or null' },
+  default_environment_id: str(),
+  steps: { type: ['array', 'null'], failure: 'must be an array of steps' },
+})
 
 /**
  * A test body: `name` required on create (a string of 1 to 200 characters), `description` a string
@@ -222,42 +220,34 @@ const ENV_BOOLEANS = ['preserve_cookies', 'verify_ssl', 'stop_on_failure', 'retr
  */
 export const HTTP_VERSIONS = ['h1_1', 'h2'] as const
 
-function environmentSchema (create: boolean): SchemaObject {
-  return {
-    type: 'object',
-    failure: 'must be an environment object',
-    required: create ? ['name'] : [],
+const checkEnvironment = createAndUpdate('must be an environment object', ['name'], {
+  name: NAME,
+  initial_variables: {
+    type: ['object', 'null'],
+    failure: 'must be an object of variable names to strings',
+    additionalProperties: { type: ['string', 'number', 'boolean'], failure: 'must be a string' },
+  },
+  headers: valueMap,
+  ...Object.fromEntries(ENV_BOOLEANS.map((key) => [key, bool])),
+  script: str(),
+  parent_environment_id: str(),
+  http_version_support: { enum: [...HTTP_VERSIONS, null], failure: `must be one of ${HTTP_VERSIONS.join(', ')}` },
+  regions: stringArray,
+  webhooks: {
+    ...stringArray,
+    items: { allOf: [{ type: 'string', failure: 'must be a string' }, { pattern: '^[hH][tT][tT][pP][sS]?://', failure: 'must be an http or https URL' }] },
+  },
+  emails: {
+    type: ['object', 'null'],
+    failure: 'must be an object',
     properties: {
-      name: NAME,
-      initial_variables: {
-        type: ['object', 'null'],
-        failure: 'must be an object of variable names to strings',
-        additionalProperties: { type: ['string', 'number', 'boolean'], failure: 'must be a string' },
-      },
-      headers: valueMap,
-      ...Object.fromEntries(ENV_BOOLEANS.map((key) => [key, bool])),
-      script: str(),
-      parent_environment_id: str(),
-      http_version_support: { enum: [...HTTP_VERSIONS, null], failure: `must be one of ${HTTP_VERSIONS.join(', ')}` },
-      regions: stringArray,
-      webhooks: {
-        ...stringArray,
-        items: { allOf: [{ type: 'string', failure: 'must be a string' }, { pattern: '^[hH][tT][tT][pP][sS]?://', failure: 'must be an http or https URL' }] },
-      },
-      emails: {
-        type: ['object', 'null'],
-        failure: 'must be an object',
-        properties: {
-          notify_all: bool,
-          notify_on: { enum: ['all', 'failures', 'threshold', 'switch', null], failure: 'must be all, failures, threshold or switch' },
-          notify_threshold: { type: ['integer', 'null'], minimum: 0, failure: 'must be a non-negative integer' },
-          recipients: { type: ['array', 'null'], failure: 'must be an array' },
-        },
-      },
+      notify_all: bool,
+      notify_on: { enum: ['all', 'failures', 'threshold', 'switch', null], failure: 'must be all, failures, threshold or switch' },
+      notify_threshold: { type: ['integer', 'null'], minimum: 0, failure: 'must be a non-negative integer' },
+      recipients: { type: ['array', 'null'], failure: 'must be an array' },
     },
-  }
-}
-const checkEnvironment = { create: fieldCheckOf(environmentSchema(true)), update: fieldCheckOf(environmentSchema(false)) }
+  },
+})
 
 /**
  * An environment body (create: `name` required; update: only what is sent changes). Returns the
@@ -293,22 +283,14 @@ export function readEnvironment (value: unknown, path: string, create: boolean):
   return env
 }
 
-function scheduleSchema (create: boolean): SchemaObject {
-  return {
-    type: 'object',
-    failure: 'must be a schedule object',
-    required: create ? ['environment_id', 'interval'] : [],
-    properties: {
-      environment_id: { type: 'string', minLength: 1, failure: 'is required: the id of an environment of the test or its bucket' },
-      interval: {
-        enum: [...INTERVALS, ...INTERVALS.map((i) => i.replace(/(\d+)/, '$1.0'))],
-        failure: `must be one of ${INTERVALS.join(', ')} (or ${INTERVALS.map((i) => i.replace(/(\d+)/, '$1.0')).join(', ')})`,
-      },
-      note: { type: ['string', 'null'], failure: 'must be a string or null' },
-    },
-  }
-}
-const checkSchedule = { create: fieldCheckOf(scheduleSchema(true)), update: fieldCheckOf(scheduleSchema(false)) }
+const checkSchedule = createAndUpdate('must be a schedule object', ['environment_id', 'interval'], {
+  environment_id: { type: 'string', minLength: 1, failure: 'is required: the id of an environment of the test or its bucket' },
+  interval: {
+    enum: [...INTERVALS, ...INTERVALS.map((i) => i.replace(/(\d+)/, '$1.0'))],
+    failure: `must be one of ${INTERVALS.join(', ')} (or ${INTERVALS.map((i) => i.replace(/(\d+)/, '$1.0')).join(', ')})`,
+  },
+  note: { type: ['string', 'null'], failure: 'must be a string or null' },
+})
 
 /** A schedule body: `environment_id` (string), `interval` (one of INTERVALS), `note`. */
 export function readSchedule (body: unknown, create: boolean): { environment_id?: string; interval?: string; note?: string | null } {
