@@ -1,13 +1,12 @@
 // ESLint 9 flat config: neostandard (the base of fastify, pino, undici) without style rules, since
-// Prettier formats; the type-aware promise rules; and the area boundaries of docs/architecture.md
-// ("Layout and boundaries").
+// Prettier formats; the type-aware promise rules; and the area boundaries of
+// docs/architecture.md, "Layout and boundaries".
 import neostandard from 'neostandard'
 import tseslint from 'typescript-eslint'
 
 /**
- * Which areas each area may import (docs/architecture.md, "Layout and boundaries"). The leaves
- * `errors`, `log` and `config` may be imported from anywhere (`net` and the HTTP kit `http` by the
- * areas that serve HTTP); nothing imports `cli` or `api`.
+ * Which areas each area may import (docs/architecture.md#layout-and-boundaries). The leaves `errors`, `log` and `config`
+ * may be imported from anywhere (`net` by the areas that serve HTTP); nothing imports `cli` or `api`.
  */
 const boundaries = {
   errors: [],
@@ -44,19 +43,19 @@ function restrictionsFor (area, allowed) {
   if (forbidden.length > 0) {
     patterns.push({
       regex: `^(\\.\\./)+(${forbidden.join('|')})(/|$)`,
-      message: `src/${area} may import only ${allowed.join(', ') || 'nothing from src/'} (docs/architecture.md, "Layout and boundaries").`,
+      message: `src/${area} may import only ${allowed.join(', ') || 'nothing from src/'} (docs/architecture.md#layout-and-boundaries).`,
     })
   }
   if (area !== 'api') {
     patterns.push({
       regex: '^(\\.\\./)+importers(/|$)',
-      message: `src/${area} may not import importers/ (only cli and api may).`,
+      message: `src/${area} may not import importers/ (only cli and api may: docs/architecture.md#layout-and-boundaries).`,
     })
   }
   if (allowed.length > 0) {
     patterns.push({
       regex: `^(\\.\\./)+(${allowed.join('|')})/(?!index\\.js$)`,
-      message: 'Import another area only through its index.ts (docs/architecture.md, "Layout and boundaries").',
+      message: 'Import another area only through its index.ts (docs/architecture.md#layout-and-boundaries).',
     })
   }
   return patterns
@@ -93,7 +92,7 @@ export default [
       'no-restricted-imports': ['error', {
         patterns: [{
           regex: '^(\\.\\./)+src/(?!(dsl|errors|log|config)/index\\.js$)',
-          message: 'importers/ import only src/dsl and the leaves, through their index.ts.',
+          message: 'importers/ import only src/dsl and the leaves, through their index.ts (docs/architecture.md#layout-and-boundaries).',
         }],
       }],
     },

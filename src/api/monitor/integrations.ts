@@ -67,7 +67,8 @@ function readIntegration (body: unknown): { type: string; description: string; d
 
 /**
  * The `integrations` of an environment body, checked against the team's: each entry an id or an
- * object with `id`; stored as `{id, integration_type, description}` (the product's shape).
+ * object with `id`; stored as `{id, integration_type, description}` (the monitoring specification's
+ * shape).
  */
 export async function readEnvironmentIntegrations (store: Pick<Repositories, 'monitoring'>, workspaceId: number, value: unknown): Promise<JsonObject[] | null> {
   if (value === undefined || value === null) return null

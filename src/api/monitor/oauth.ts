@@ -8,15 +8,17 @@ import { hashToken, issueToken, MonitorAuthenticator, newSecret } from './bearer
 import { SCOPES, type MonitorContext, type MonitorResult, type MonitorRoute } from './types.js'
 
 /*
- * The OAuth 2.0 provider of the monitoring API (docs/monitor-api.md, "Authentication and OAuth
- * 2.0"), written out here rather than with a library: the maintained Node authorization servers
- * (node-oidc-provider, @node-oauth/oauth2-server) impose their own paths, storage model and error/answer shapes, while
- * clients of the product need exactly `/signin/oauth/authorize`, `/signin/oauth/access_token` and
+ * The OAuth 2.0 provider of the monitoring API (the monitoring specification,
+ * docs/monitor-api.md#authentication-and-oauth-20), written out here rather than with a library:
+ * the maintained Node authorization servers (node-oidc-provider, @node-oauth/oauth2-server)
+ * impose their own paths, storage model and error/answer shapes, while clients of the product need
+ * exactly `/signin/oauth/authorize`, `/signin/oauth/access_token` and
  * `{access_token, token_type: "bearer"}`. The grant is the plain authorization-code flow:
  *
  * - POST /apps (HTTP Basic with a platform API key): creates an application for the key's user and
  *   answers its client id and secret plus a personal access token (the creator is authorized at
- *   once, as the product does). Client secret stored with scrypt, tokens and codes as SHA-256.
+ *   once, the monitoring specification). Client secret stored with scrypt, tokens and codes as
+ *   SHA-256.
  * - GET /signin/oauth/authorize: checks the request and answers 302 toward the consent page
  *   (GET /signin/oauth/consent, same parameters), which names the application and the scopes; the
  *   user signs in with a platform API key and allows or denies. POST of that form redirects to the
@@ -28,10 +30,10 @@ import { SCOPES, type MonitorContext, type MonitorResult, type MonitorRoute } fr
 /** The consent page GET /signin/oauth/authorize redirects to (its form posts back to the authorize URL). */
 export const CONSENT_PATH = '/signin/oauth/consent'
 
-/** Lifetime of an authorization code (docs/monitor-api.md: 60 seconds, used once). */
+/** Lifetime of an authorization code (the monitoring specification, docs/monitor-api.md#limits-and-retention). */
 export const CODE_LIFETIME_MS = 60_000
 
-/** Space-separated scopes: known ones only; `api:read` is always granted (docs/monitor-api.md). */
+/** Space-separated scopes: known ones only; `api:read` is always granted (the monitoring specification: required). */
 function readScopes (raw: string | null, field: string): string[] {
   const wanted = (raw ?? '').split(/[\s,+]+/).filter((s) => s !== '')
   for (const scope of wanted) {
@@ -278,7 +280,8 @@ export const oauthRoutes: MonitorRoute[] = [
     handler: async (ctx) => {
       const form = await ctx.form()
       if (form.get('grant_type') !== 'authorization_code') return tokenError(400, 'unsupported_grant_type', 'grant_type must be authorization_code')
-      // Client credentials in the body (as the product takes them) or in an HTTP Basic header (RFC 6749 2.3.1).
+      // Client credentials in the body (the monitoring specification) or in an HTTP Basic header
+      // (RFC 6749 2.3.1).
       let clientId = form.get('client_id') ?? ''
       let clientSecret = form.get('client_secret') ?? ''
       const header = ctx.req.headers.authorization
