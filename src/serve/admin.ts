@@ -1,12 +1,11 @@
 import type http from 'node:http'
-import FindMyWay from 'find-my-way'
 import {
   createError,
   toEnvelopeError,
-  toUnderstudyError,
   v1Envelope,
   type UnderstudyError,
 } from '../errors/index.js'
+import { createRouter, dispatch, errorHeaders, queryInt, splitUrl, unrouted, writeJson } from '../http/index.js'
 import { parseText, readDefinitionSliced } from '../dsl/index.js'
 import { readBodyWithin, timeSlicer } from '../net/index.js'
 import type { Logger, LogRing } from '../log/index.js'
@@ -58,7 +57,7 @@ type Handler = (req: http.IncomingMessage, params: Record<string, string | undef
  * The runtime's admin listener (loopback by default), which the platform drives and which works
  * the same for a runtime in a container: `GET /health`, `GET|PUT /config`,
  * `GET /inspection?skip=&limit=`, `GET /inspection/{id}`, `GET /log?limit=`. Bodies use the
- * envelope of spec/002 (`{apiVersion, error, result, requestId}`).
+ * envelope of /api/v1 (`{apiVersion, error, result, requestId}`, docs/api.md).
  *
  * @example
  * const admin = await startAdmin({ runtime, host: '127.0.0.1', port: 0, log, logRing: null })
@@ -73,7 +72,6 @@ export async function startAdmin (params: AdminParams): Promise<AdminServer> {
   const refuse = adminGuard({ token })
   const wiremock = params.wiremock ?? null
   const target = 'target' in params ? params.target : localAdminTarget(params.runtime, params.logRing)
-  const router = FindMyWay<FindMyWay.HTTPVersion.V1>({ ignoreTrailingSlash: true })
   const routes: Array<[string, string, Handler]> = [
     ['GET', '/health', async () => ok(await target.health())],
     ['GET', '/config', () => ok(target.config())],
@@ -85,8 +83,8 @@ export async function startAdmin (params: AdminParams): Promise<AdminServer> {
       return ok(result)
     }],
     ['GET', '/inspection', async (_req, _params, query) => {
-      const skip = intParam(query, 'skip', 0, 0, Number.MAX_SAFE_INTEGER)
-      const limit = intParam(query, 'limit', DEFAULT_PAGE, 0, MAX_PAGE)
+      const skip = queryInt(query, 'skip', 0, 0, Number.MAX_SAFE_INTEGER)
+      const limit = queryInt(query, 'limit', DEFAULT_PAGE, 0, MAX_PAGE)
       const page = hasFilter(query) ? await target.search.list(filterFromQuery(query), skip, limit) : await target.inspection(skip, limit)
       return { status: 200, body: { ...v1Envelope(null, page.entries, null), skip, limit, total: page.total } }
     }],
@@ -97,7 +95,7 @@ export async function startAdmin (params: AdminParams): Promise<AdminServer> {
       return ok(detail)
     }],
     ['GET', '/log', async (_req, _params, query) => {
-      const limit = intParam(query, 'limit', 1000, 1, 100_000)
+      const limit = queryInt(query, 'limit', 1000, 1, 100_000)
       const lines = await target.log(limit)
       return ok({ log: lines.join('\n'), lines: lines.length, serviceMockId: target.config().id ?? 0 })
     }],
@@ -105,7 +103,7 @@ export async function startAdmin (params: AdminParams): Promise<AdminServer> {
     ...scenarioRoutes(target),
     ...recordingRoutes(target),
   ]
-  for (const [method, path, handler] of routes) router.on(method as FindMyWay.HTTPMethod, path, noop, { handler })
+  const router = createRouter(routes)
 
   const ui = new AdminUi(target)
   let requestCounter = 0
@@ -117,28 +115,21 @@ export async function startAdmin (params: AdminParams): Promise<AdminServer> {
       send(res, requestId, refused)
       return
     }
-    const [path = '/', rawQuery = ''] = (req.url ?? '/').split('?', 2)
+    const { path, query } = splitUrl(req.url)
     if (wiremock !== null && (path === '/__admin' || path.startsWith('/__admin/'))) {
       wiremock(req, res)
       return
     }
     if (ui.handle(req, res, path)) return
-    const found = router.find(req.method as FindMyWay.HTTPMethod, path)
-    if (found === null) {
-      const known = routes.some(([, p]) => p === path)
-      send(res, requestId, toUnderstudyError(known
-        ? createError('ERR_API_METHOD_NOT_ALLOWED', [req.method, path])
-        : createError('ERR_API_NOT_FOUND', [`Admin resource ${path}`])))
-      return
-    }
-    const { handler } = found.store as { handler: Handler }
-    readBodyWithin(req, CONFIG_LIMIT)
-      .then(async (body) => handler(req, found.params, new URLSearchParams(rawQuery), body))
-      .then((reply) => sendReply(res, requestId, reply), (err: unknown) => {
-        const error = toUnderstudyError(err)
-        if (error.code === 'ERR_INTERNAL') log.error({ err }, 'admin request failed')
-        send(res, requestId, error)
-      })
+    dispatch<Handler>(router, req, res, path, {
+      run: async (handler, routeParams) => {
+        const body = await readBodyWithin(req, CONFIG_LIMIT)
+        sendReply(res, requestId, await handler(req, routeParams, query, body))
+      },
+      unrouted: async () => unrouted(router, req.method ?? 'GET', path, `Admin resource ${path}`),
+      writeError: (err) => send(res, requestId, err),
+      logInternal: (err) => log.error({ err }, 'admin request failed'),
+    })
   }) as never, null)
   log.info({ url: server.url }, 'admin listening')
   return {
@@ -152,7 +143,7 @@ export async function startAdmin (params: AdminParams): Promise<AdminServer> {
 }
 
 /**
- * issue 12: `GET /scenarios` (states and webhook counters), `PUT /scenarios/{name}` `{state,
+ * `GET /scenarios` (states and webhook counters), `PUT /scenarios/{name}` `{state,
  * instance?}`, `DELETE /scenarios` (all back to `Started`), `DELETE /scenarios/{name}?instance=`.
  */
 function scenarioRoutes (target: AdminTarget): Array<[string, string, Handler]> {
@@ -189,7 +180,7 @@ function scenarioRoutes (target: AdminTarget): Array<[string, string, Handler]> 
 }
 
 /**
- * issue 12: `GET /recordings[?keepLatency=true]` (what `noMatchingRequestPreference: record`
+ * `GET /recordings[?keepLatency=true]` (what `noMatchingRequestPreference: record`
  * captured, as transactions of the DSL) and `DELETE /recordings`.
  */
 function recordingRoutes (target: AdminTarget): Array<[string, string, Handler]> {
@@ -209,6 +200,9 @@ function recordingRoutes (target: AdminTarget): Array<[string, string, Handler]>
   ]
 }
 
+/** The admin API's content type has no charset parameter: clients of runtimes already deployed compare it exactly. */
+const ADMIN_TYPE = { 'content-type': 'application/json' }
+
 function ok (result: unknown): Reply {
   return { status: 200, body: v1Envelope(null, result, null) }
 }
@@ -216,17 +210,11 @@ function ok (result: unknown): Reply {
 function sendReply (res: http.ServerResponse, requestId: string, reply: Reply): void {
   const body = reply.body as Record<string, unknown>
   if ('requestId' in body) body['requestId'] = requestId
-  writeJson(res, reply.status, body)
+  writeJson(res, reply.status, body, ADMIN_TYPE)
 }
 
 function send (res: http.ServerResponse, requestId: string, err: UnderstudyError): void {
-  writeJson(res, err.statusCode, v1Envelope(toEnvelopeError(err), null, requestId))
-}
-
-function writeJson (res: http.ServerResponse, status: number, body: unknown): void {
-  const text = Buffer.from(JSON.stringify(body))
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': text.length })
-  res.end(text)
+  writeJson(res, err.statusCode, v1Envelope(toEnvelopeError(err), null, requestId), { ...errorHeaders(err), ...ADMIN_TYPE })
 }
 
 /**
@@ -244,15 +232,4 @@ async function readConfig (req: http.IncomingMessage, body: Buffer) {
   return await readDefinitionSliced(parsed.value, { locate: parsed.locate }, timeSlicer())
 }
 
-function intParam (query: URLSearchParams, name: string, fallback: number, min: number, max: number): number {
-  const raw = query.get(name)
-  if (raw === null || raw === '') return fallback
-  const value = Number(raw)
-  if (!Number.isInteger(value) || value < min) {
-    throw createError('ERR_API_VALIDATION', [`${name} must be an integer >= ${min}`], { details: [{ path: `/${name}`, message: `must be an integer >= ${min}` }] })
-  }
-  return Math.min(value, max)
-}
-
-function noop (): void {}
 

@@ -5,7 +5,7 @@ import type { Deployer } from '../../deploy/index.js'
 import type { SpareImportWorker } from '../v1/upload/index.js'
 import type { Authenticator } from '../auth.js'
 
-/** Which specification document owns an endpoint: it decides the envelope (DESIGN.md section 5). */
+/** Which specification document owns an endpoint: it decides the envelope (docs/api.md). */
 export type ApiFamily = 'v1' | 'v4' | 'reports'
 
 /** The authenticated caller: the API key's user, its current account, and its enabled account memberships. */

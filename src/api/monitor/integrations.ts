@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { createError } from '../../errors/index.js'
 import type { JsonObject, MonitorIntegration, Repositories } from '../../store/index.js'
-import { invalidField } from '../validation.js'
+import { fieldCheckOf, invalidField } from '../validation.js'
 import { teamOf } from './root.js'
 import type { MonitorRoute } from './types.js'
 import { isObject } from './validate.js'
@@ -17,32 +17,52 @@ import { integrationView } from './views.js'
 
 export const INTEGRATION_TYPES = ['webhook', 'email'] as const
 const MAX_INTEGRATIONS = 100
+const EMAIL = '^[^\\s@]+@[^\\s@]+$'
 
-function readRecipients (value: unknown): string[] {
-  if (!Array.isArray(value) || value.length === 0 || value.length > 50) throw invalidField('/recipients', 'is required for an email integration: 1 to 50 e-mail addresses')
-  return value.map((r, i) => {
-    const email = typeof r === 'string' ? r : isObject(r) ? r['email'] : undefined
-    if (typeof email !== 'string' || !/^[^\s@]+@[^\s@]+$/.test(email)) throw invalidField(`/recipients/${i}`, 'must be an e-mail address (or {email})')
-    return email
-  })
+const checkIntegration = fieldCheckOf({ type: 'object', failure: 'must be an integration object with integration_type and its settings' })
+const description = { type: ['string', 'null'], maxLength: 200, failure: 'must be a string of at most 200 characters' }
+/** The settings of each kind, checked once the kind is known (`integration_type` or its alias `type`). */
+const checkSettingsOf: Readonly<Record<(typeof INTEGRATION_TYPES)[number], (body: unknown) => void>> = {
+  webhook: fieldCheckOf({
+    type: 'object',
+    required: ['url'],
+    properties: { description, url: { type: 'string', maxLength: 2000, pattern: '^[hH][tT][tT][pP][sS]?://\\S+$', failure: 'is required for a webhook integration: an http or https URL' } },
+  }),
+  email: fieldCheckOf({
+    type: 'object',
+    required: ['recipients'],
+    properties: {
+      description,
+      recipients: {
+        type: 'array',
+        minItems: 1,
+        maxItems: 50,
+        failure: 'is required for an email integration: 1 to 50 e-mail addresses',
+        items: {
+          anyOf: [{ type: 'string', pattern: EMAIL }, { type: 'object', required: ['email'], properties: { email: { type: 'string', pattern: EMAIL } } }],
+          failure: 'must be an e-mail address (or {email})',
+        },
+      },
+    },
+  }),
 }
 
 /** An integration body: `integration_type` (or `type`), `description`, and the kind's own settings. */
 function readIntegration (body: unknown): { type: string; description: string; doc: JsonObject } {
-  if (!isObject(body)) throw invalidField('/', 'must be an integration object with integration_type and its settings')
-  const type = body['integration_type'] ?? body['type']
+  checkIntegration(body)
+  const sent = body as JsonObject
+  const type = sent['integration_type'] ?? sent['type']
   if (typeof type !== 'string' || !(INTEGRATION_TYPES as readonly string[]).includes(type)) {
     throw invalidField('/integration_type', `must be one of ${INTEGRATION_TYPES.join(', ')} (the kinds the runner delivers)`)
   }
-  const description = body['description'] ?? ''
-  if (typeof description !== 'string' || description.length > 200) throw invalidField('/description', 'must be a string of at most 200 characters')
+  checkSettingsOf[type as (typeof INTEGRATION_TYPES)[number]](sent)
+  const given = (sent['description'] ?? '') as string
   if (type === 'webhook') {
-    const url = body['url']
-    if (typeof url !== 'string' || !/^https?:\/\/[^\s]+$/i.test(url) || url.length > 2000) throw invalidField('/url', 'is required for a webhook integration: an http or https URL')
-    return { type, description: description === '' ? url : description, doc: { url } }
+    const url = sent['url'] as string
+    return { type, description: given === '' ? url : given, doc: { url } }
   }
-  const recipients = readRecipients(body['recipients'])
-  return { type, description: description === '' ? recipients.join(', ') : description, doc: { recipients: recipients.map((email) => ({ email })) } }
+  const recipients = (sent['recipients'] as unknown[]).map((r) => typeof r === 'string' ? r : (r as { email: string }).email)
+  return { type, description: given === '' ? recipients.join(', ') : given, doc: { recipients: recipients.map((email) => ({ email })) } }
 }
 
 /**

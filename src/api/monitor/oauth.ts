@@ -3,10 +3,9 @@ import { createError } from '../../errors/index.js'
 import type { OAuthApp } from '../../store/index.js'
 import { peerAddress, ThrottledError } from '../access/throttle.js'
 import { hashSecret } from '../auth.js'
-import { invalidField } from '../validation.js'
+import { fieldCheckOf, invalidField } from '../validation.js'
 import { hashToken, issueToken, MonitorAuthenticator, newSecret } from './bearer.js'
 import { SCOPES, type MonitorContext, type MonitorResult, type MonitorRoute } from './types.js'
-import { isObject } from './validate.js'
 
 /*
  * The OAuth 2.0 provider of the monitoring API (the monitoring specification,
@@ -42,6 +41,17 @@ function readScopes (raw: string | null, field: string): string[] {
   }
   return [...new Set(['api:read', ...wanted])]
 }
+
+/** An application body; its URLs (`website_url` or `website`, `callback_url` or `redirect_uri`) are parsed in code. */
+const checkApp = fieldCheckOf({
+  type: 'object',
+  failure: 'must be an object with name, website_url and callback_url',
+  required: ['name'],
+  properties: {
+    name: { type: 'string', maxLength: 200, pattern: '\\S', failure: 'is required: 1 to 200 characters' },
+  },
+})
+const checkAppScope = fieldCheckOf({ type: 'string', failure: 'must be a space-separated string of scopes' })
 
 function escapeHtml (text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
@@ -125,15 +135,15 @@ export const oauthRoutes: MonitorRoute[] = [
     path: '/apps',
     auth: 'basic',
     handler: async (ctx) => {
-      const body = await ctx.json()
-      if (!isObject(body)) throw invalidField('/', 'must be an object with name, website_url and callback_url')
-      const name = body['name']
+      const sent = await ctx.json()
+      checkApp(sent)
+      const body = sent as Record<string, unknown>
+      const name = body['name'] as string
       const website = body['website_url'] ?? body['website']
       const callback = body['callback_url'] ?? body['redirect_uri']
-      if (typeof name !== 'string' || name.trim() === '' || name.length > 200) throw invalidField('/name', 'is required: 1 to 200 characters')
       if (!isHttpUrl(website)) throw invalidField('/website_url', 'is required: an http or https URL')
       if (!isHttpUrl(callback)) throw invalidField('/callback_url', 'is required: an http or https URL')
-      if (body['scope'] !== undefined && typeof body['scope'] !== 'string') throw invalidField('/scope', 'must be a space-separated string of scopes')
+      if (body['scope'] !== undefined) checkAppScope(body['scope'], '/scope')
       // The personal token of the creator: every scope unless the body narrows it.
       const scopes = body['scope'] === undefined ? [...SCOPES] : readScopes(body['scope'] as string, '/scope')
       const clientSecret = newSecret()

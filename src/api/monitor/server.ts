@@ -1,15 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import FindMyWay from 'find-my-way'
-import { createError, monitoringEnvelope, toEnvelopeError, toUnderstudyError, type UnderstudyError } from '../../errors/index.js'
-import { readJson, mediaTypeOf } from '../http/body.js'
-import { allowHeaders, methodNotAllowed } from '../http/method-not-allowed.js'
+import { createError, monitoringEnvelope, toEnvelopeError, type UnderstudyError } from '../../errors/index.js'
+import { createRouter, dispatch, errorHeaders, mediaTypeOf, readJson, splitUrl, unrouted, writeJson, writeRaw } from '../../http/index.js'
 import { readBodyWithin } from '../../net/index.js'
-import { peerAddress, ThrottledError } from '../access/throttle.js'
+import { peerAddress } from '../access/throttle.js'
 import { MonitorAuthenticator } from './bearer.js'
 import { authorizeMonitoring } from './authorize.js'
 import type { MonitorContext, MonitorDeps, MonitorPrincipal, MonitorResult, MonitorRoute } from './types.js'
 
-/** First path segments the monitoring API owns (spec/000 and the product's public API). */
+/** First path segments the monitoring API owns (those of the product's public API). */
 const OWNED = new Set(['account', 'buckets', 'collections', 'radar', 'signin', 'teams', 'regions', 'apps', 'tokens'])
 
 /** `//v1//buckets/x` -> `/buckets/x`: doubled slashes collapsed, the `/v1` alias dropped. */
@@ -30,7 +28,7 @@ export interface MonitoringApi {
 }
 
 /**
- * The monitoring API (spec/000): its own router, Bearer authentication with scopes, and the
+ * The monitoring API (docs/monitor-api.md): its own router, Bearer authentication with scopes, and the
  * `{data, meta, error}` envelope for answers and errors alike.
  *
  * @example
@@ -38,14 +36,12 @@ export interface MonitoringApi {
  * server.on('request', (req, res) => monitoring.handles(req) ? monitoring.handle(req, res) : api(req, res))
  */
 export function createMonitoringApi (deps: MonitorDeps, routes: readonly MonitorRoute[]): MonitoringApi {
-  const router = FindMyWay<FindMyWay.HTTPVersion.V1>({ ignoreDuplicateSlashes: true, ignoreTrailingSlash: true, caseSensitive: true, maxParamLength: 500 })
-  for (const route of routes) router.on(route.method, route.path, noop, route)
+  const router = createRouter(routes.map((route) => [route.method, route.path, route] as const))
   const auth = new MonitorAuthenticator(deps.store, deps.authenticator)
 
   function split (req: IncomingMessage): { path: string; query: URLSearchParams } {
-    const url = req.url ?? '/'
-    const q = url.indexOf('?')
-    return { path: monitoringPath(q === -1 ? url : url.slice(0, q)), query: new URLSearchParams(q === -1 ? '' : url.slice(q + 1)) }
+    const { path, query } = splitUrl(req.url)
+    return { path: monitoringPath(path), query }
   }
 
   return {
@@ -56,26 +52,18 @@ export function createMonitoringApi (deps: MonitorDeps, routes: readonly Monitor
     },
     handle (req, res) {
       const { path, query } = split(req)
-      const found = router.find((req.method ?? 'GET') as FindMyWay.HTTPMethod, path)
-      const fail = (thrown: unknown): void => {
-        const err = toUnderstudyError(thrown)
-        if (err.code === 'ERR_INTERNAL') deps.log.error({ err: thrown, method: req.method, path }, 'monitoring request failed')
-        if (!res.headersSent) writeError(res, err)
-        else res.destroy()
-        if (!req.readableEnded) req.resume()
-      }
-      if (found === null) {
-        req.resume()
-        notFound(req, path).then((err) => writeError(res, err), fail)
-        return
-      }
-      run(found.store as MonitorRoute, req, res, found.params, query).catch(fail)
+      dispatch<MonitorRoute>(router, req, res, path, {
+        run: async (route, params) => await run(route, req, res, params, query),
+        unrouted: async () => await notFound(req, path),
+        writeError: (err) => writeError(res, err),
+        logInternal: (err) => deps.log.error({ err, method: req.method, path }, 'monitoring request failed'),
+      })
     },
   }
 
   async function notFound (req: IncomingMessage, path: string): Promise<UnderstudyError> {
     if (!path.startsWith('/radar/') && !path.startsWith('/signin/')) await auth.bearer(req.headers.authorization)
-    return methodNotAllowed(router, req.method ?? 'GET', path) ?? createError('ERR_API_NOT_FOUND', [`Resource ${path}`])
+    return unrouted(router, req.method ?? 'GET', path, `Resource ${path}`)
   }
 
   async function authenticate (route: MonitorRoute, req: IncomingMessage): Promise<MonitorPrincipal | null> {
@@ -84,7 +72,7 @@ export function createMonitoringApi (deps: MonitorDeps, routes: readonly Monitor
     const header = req.headers.authorization
     // Only creating an application takes the platform API key (HTTP Basic): that is how a CI job
     // gets its first token. Everywhere else a key would bypass the token's scopes, so it is refused
-    // like a missing token (spec/000: every request needs an OAuth 2.0 access token).
+    // like a missing token (the product: every request needs an OAuth 2.0 access token).
     const principal = mode === 'basic' ? await auth.basic(header, peerAddress(req)) : await auth.bearer(header)
     const wanted = route.scope === undefined ? [] : typeof route.scope === 'string' ? [route.scope] : route.scope
     if (wanted.length > 0 && !wanted.some((s) => principal.scopes.has(s))) {
@@ -155,11 +143,7 @@ async function readForm (req: IncomingMessage, limit: number): Promise<URLSearch
 
 function writeResult (res: ServerResponse, outcome: MonitorResult): void {
   if ('raw' in outcome) {
-    const body = outcome.raw === null ? null : Buffer.from(outcome.raw)
-    const headers: Record<string, string | number> = { ...outcome.headers }
-    if (body !== null) headers['content-length'] = body.length
-    res.writeHead(outcome.status, headers)
-    res.end(body ?? undefined)
+    writeRaw(res, outcome.status, outcome.raw, outcome.headers)
     return
   }
   writeJson(res, outcome.status ?? 200, { ...outcome.top, ...monitoringEnvelope(null, outcome.data, { status: 'success', ...outcome.meta }) })
@@ -168,16 +152,7 @@ function writeResult (res: ServerResponse, outcome: MonitorResult): void {
 /** `{data: {}, meta: {status: "error"}, error: {status, message, code}}`, as the product answers. */
 function writeError (res: ServerResponse, err: UnderstudyError): void {
   const error = toEnvelopeError(err, true)
-  const headers = allowHeaders(err)
+  const headers = errorHeaders(err)
   if (err.code === 'ERR_API_UNAUTHORIZED') headers['www-authenticate'] = 'Bearer realm="understudy"'
-  if (err instanceof ThrottledError) headers['retry-after'] = String(err.retryAfter)
   writeJson(res, err.statusCode, monitoringEnvelope(error, {}, { status: 'error' }), headers)
 }
-
-function writeJson (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = Buffer.from(JSON.stringify(body))
-  res.writeHead(status, { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': text.length })
-  res.end(text)
-}
-
-function noop (): void {}

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import { createError } from '../../errors/index.js'
 import type { JsonObject, MonitorBucket, MonitorEnvironment, MonitorTest } from '../../store/index.js'
-import { invalidField } from '../validation.js'
+import { mediaTypeOf } from '../../http/index.js'
+import { fieldCheckOf, invalidField } from '../validation.js'
 import { LOCAL_REGION } from './root.js'
 import type { MonitorContext, MonitorRoute } from './types.js'
 
@@ -18,6 +19,13 @@ import type { MonitorContext, MonitorRoute } from './types.js'
 const RESERVED = new Set(['runscope_environment', 'environment', 'runscope_region', 'runscope_notification_url'])
 const MAX_VARIABLES = 200
 
+/** A trigger's JSON body: variable names to scalar values. */
+const checkTriggerBody = fieldCheckOf({
+  type: 'object',
+  failure: 'must be a JSON object of variable names to values',
+  additionalProperties: { type: ['string', 'number', 'boolean'], failure: 'must be a string, number or boolean' },
+})
+
 async function variablesOf (ctx: MonitorContext): Promise<{ variables: Record<string, string>; environmentIds: string[] }> {
   // No prototype: a trigger parameter named `__proto__` is a variable like any other.
   const variables: Record<string, string> = Object.create(null) as Record<string, string>
@@ -28,14 +36,10 @@ async function variablesOf (ctx: MonitorContext): Promise<{ variables: Record<st
     } else if (!RESERVED.has(name)) variables[name] = value
   }
   for (const [name, value] of ctx.query) take(name, value)
-  const type = (ctx.req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? ''
-  if (ctx.req.method === 'POST' && type === 'application/json') {
+  if (ctx.req.method === 'POST' && mediaTypeOf(ctx.req) === 'application/json') {
     const body = await ctx.json()
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidField('/', 'must be a JSON object of variable names to values')
-    for (const [name, value] of Object.entries(body)) {
-      if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') take(name, String(value))
-      else throw invalidField(`/${name}`, 'must be a string, number or boolean')
-    }
+    checkTriggerBody(body)
+    for (const [name, value] of Object.entries(body as Record<string, string | number | boolean>)) take(name, String(value))
   }
   if (Object.keys(variables).length > MAX_VARIABLES) throw invalidField('/', `carries more than ${MAX_VARIABLES} variables`)
   if (environmentIds.length > 20) throw invalidField('/runscope_environment', 'names more than 20 environments')

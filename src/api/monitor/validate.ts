@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto'
+import type { SchemaObject } from 'ajv'
 import type { JsonObject } from '../../store/index.js'
-import { invalidField } from '../validation.js'
+import { fieldCheckOf, invalidField } from '../validation.js'
 
 /*
- * Checks of monitoring request bodies. Each failure is a 400 ERR_API_VALIDATION naming the field
- * by JSON pointer (`/steps/0/duration`). Unknown attributes are kept as sent: the product's own
- * exports carry more than its documentation lists (`args`, `fragment`, `data`), and a GET followed
- * by a PUT of the same body must succeed.
+ * Checks of monitoring request bodies: JSON Schemas compiled once (src/api/validation.ts,
+ * `fieldCheckOf`), with the normalization Go clients and the product's exports need done in code
+ * around them. Each failure is a 400 ERR_API_VALIDATION naming the first failing field by JSON
+ * pointer (`/steps/0/duration`) in the schema node's own words (`failure`). Unknown attributes are
+ * kept as sent: the product's own exports carry more than its documentation lists (`args`,
+ * `fragment`, `data`), and a GET followed by a PUT of the same body must succeed.
  */
 
 export const STEP_TYPES = ['request', 'pause', 'condition', 'subtest', 'external-ui-test'] as const
@@ -22,7 +25,7 @@ export function shortInterval (value: string): string | undefined {
   return (INTERVALS as readonly string[]).includes(short) ? short : undefined
 }
 
-/** The attributes each step type shows (null when not sent, spec/000). */
+/** The attributes each step type shows (null when not sent, as the product shows them). */
 export const STEP_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = {
   request: ['method', 'url', 'body', 'assertions', 'variables', 'auth', 'headers', 'form', 'scripts', 'before_scripts', 'note', 'skipped'],
   pause: ['duration', 'note', 'skipped'],
@@ -46,46 +49,84 @@ export function isObject (value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
-function optionalString (o: JsonObject, key: string, path: string, nullable = true): void {
-  const v = o[key]
-  if (v === undefined || (nullable && v === null)) return
-  if (typeof v !== 'string') throw invalidField(`${path}/${key}`, 'must be a string')
+/** An optional string attribute (null allowed unless `nullable` is false). */
+function str (nullable = true): SchemaObject {
+  return { type: nullable ? ['string', 'null'] : 'string', failure: 'must be a string' }
 }
 
-function optionalBoolean (o: JsonObject, key: string, path: string): void {
-  const v = o[key]
-  if (v !== undefined && v !== null && typeof v !== 'boolean') throw invalidField(`${path}/${key}`, 'must be a boolean')
+const bool: SchemaObject = { type: ['boolean', 'null'], failure: 'must be a boolean' }
+
+const stringArray: SchemaObject = { type: ['array', 'null'], failure: 'must be an array of strings', items: { type: 'string', failure: 'must be a string' } }
+
+/** Header or form map: name to a string or an array of strings (numbers are taken as sent). */
+const valueMap: SchemaObject = {
+  type: ['object', 'null'],
+  failure: 'must be an object of strings or arrays of strings',
+  additionalProperties: {
+    anyOf: [{ type: ['string', 'number'] }, { type: 'array', items: { type: ['string', 'number'] } }],
+    failure: 'must be a string or an array of strings',
+  },
 }
 
-function optionalStringArray (o: JsonObject, key: string, path: string): void {
-  const v = o[key]
-  if (v === undefined || v === null) return
-  if (!Array.isArray(v)) throw invalidField(`${path}/${key}`, 'must be an array of strings')
-  v.forEach((item, i) => { if (typeof item !== 'string') throw invalidField(`${path}/${key}/${i}`, 'must be a string') })
+/** Assertions or variables: objects with the `required` strings, and `property` a string when sent. */
+function objectArray (required: readonly string[]): SchemaObject {
+  const properties: Record<string, SchemaObject> = {}
+  for (const field of required) properties[field] = { type: 'string', minLength: 1, failure: 'is required and must be a string' }
+  properties['property'] = { type: ['string', 'null'], failure: 'must be a string' }
+  return { type: ['array', 'null'], failure: 'must be an array', items: { type: 'object', failure: 'must be an object', required, properties } }
 }
 
-/** Header or form map: name to a string or an array of strings. */
-function optionalValueMap (o: JsonObject, key: string, path: string): void {
-  const v = o[key]
-  if (v === undefined || v === null) return
-  if (!isObject(v)) throw invalidField(`${path}/${key}`, 'must be an object of strings or arrays of strings')
-  for (const [name, value] of Object.entries(v)) {
-    const ok = typeof value === 'string' || typeof value === 'number' || (Array.isArray(value) && value.every((x) => typeof x === 'string' || typeof x === 'number'))
-    if (!ok) throw invalidField(`${path}/${key}/${name}`, 'must be a string or an array of strings')
-  }
-}
+/** Attributes every step type may carry, checked first. */
+const commonStep = { note: str(), skipped: bool }
 
-function optionalObjectArray (o: JsonObject, key: string, path: string, required: readonly string[]): void {
-  const v = o[key]
-  if (v === undefined || v === null) return
-  if (!Array.isArray(v)) throw invalidField(`${path}/${key}`, 'must be an array')
-  v.forEach((item, i) => {
-    if (!isObject(item)) throw invalidField(`${path}/${key}/${i}`, 'must be an object')
-    for (const field of required) {
-      if (typeof item[field] !== 'string' || item[field] === '') throw invalidField(`${path}/${key}/${i}/${field}`, 'is required and must be a string')
-    }
-    if (item['property'] !== undefined && item['property'] !== null && typeof item['property'] !== 'string') throw invalidField(`${path}/${key}/${i}/property`, 'must be a string')
-  })
+/** The schema of each step type (the type itself is read in code: it has aliases). */
+const checkStepOf: Readonly<Record<(typeof STEP_TYPES)[number], (step: JsonObject, at: string) => void>> = {
+  request: fieldCheckOf({
+    type: 'object',
+    properties: {
+      ...commonStep,
+      method: { type: 'string', enum: [...METHODS], failure: `must be an HTTP method (${[...METHODS].join(', ')})` },
+      url: str(),
+      body: str(),
+      headers: valueMap,
+      form: valueMap,
+      scripts: stringArray,
+      before_scripts: stringArray,
+      assertions: objectArray(['source']),
+      variables: objectArray(['name', 'source']),
+      auth: {
+        type: ['object', 'null'],
+        failure: 'must be an object',
+        properties: { auth_type: { enum: ['basic', 'oauth_1', 'oauth_2', 'client_certificate', ''], failure: 'must be basic, oauth_1, oauth_2 or client_certificate' } },
+      },
+    },
+  }),
+  pause: fieldCheckOf({
+    type: 'object',
+    required: ['duration'],
+    properties: { ...commonStep, duration: { type: 'integer', minimum: 1, maximum: 120, failure: 'must be an integer number of seconds from 1 to 120' } },
+  }),
+  condition: fieldCheckOf({
+    type: 'object',
+    properties: { ...commonStep, left_value: str(), right_value: str(), comparison: str(), steps: { type: ['array', 'null'], failure: 'must be an array of steps' } },
+  }),
+  subtest: fieldCheckOf({
+    type: 'object',
+    properties: { ...commonStep, environment_uuid: str(), bucket_key: str(), use_parent_environment: bool },
+  }),
+  'external-ui-test': fieldCheckOf({
+    type: 'object',
+    properties: {
+      ...commonStep,
+      integration_id: str(),
+      suite_id: str(),
+      test_id: str(),
+      start_url: str(),
+      is_custom_start_url: bool,
+      assertions: objectArray(['source']),
+      variables: objectArray(['name', 'source']),
+    },
+  }),
 }
 
 /**
@@ -105,59 +146,16 @@ export function readStep (value: unknown, path: string, keepId = false, depth = 
   const type = STEP_TYPE_ALIASES[rawType] ?? rawType
   if (!(STEP_TYPES as readonly string[]).includes(type)) throw invalidField(`${path}/step_type`, `must be one of ${STEP_TYPES.join(', ')}, not "${rawType}"`)
   step['step_type'] = type
-  optionalString(step, 'note', path)
-  optionalBoolean(step, 'skipped', path)
-  switch (type) {
-    case 'request': {
-      if (step['method'] !== undefined) {
-        if (typeof step['method'] !== 'string' || !METHODS.has(step['method'].toUpperCase())) throw invalidField(`${path}/method`, `must be an HTTP method (${[...METHODS].join(', ')})`)
-        step['method'] = step['method'].toUpperCase()
-      }
-      optionalString(step, 'url', path)
-      optionalString(step, 'body', path)
-      optionalValueMap(step, 'headers', path)
-      optionalValueMap(step, 'form', path)
-      optionalStringArray(step, 'scripts', path)
-      optionalStringArray(step, 'before_scripts', path)
-      optionalObjectArray(step, 'assertions', path, ['source'])
-      optionalObjectArray(step, 'variables', path, ['name', 'source'])
-      if (step['auth'] !== undefined && step['auth'] !== null && !isObject(step['auth'])) throw invalidField(`${path}/auth`, 'must be an object')
-      if (isObject(step['auth']) && step['auth']['auth_type'] !== undefined && !['basic', 'oauth_1', 'oauth_2', 'client_certificate', ''].includes(String(step['auth']['auth_type']))) {
-        throw invalidField(`${path}/auth/auth_type`, 'must be basic, oauth_1, oauth_2 or client_certificate')
-      }
-      break
-    }
-    case 'pause': {
-      const d = step['duration']
-      if (typeof d !== 'number' || !Number.isInteger(d) || d < 1 || d > 120) throw invalidField(`${path}/duration`, 'must be an integer number of seconds from 1 to 120')
-      break
-    }
-    case 'condition': {
-      optionalString(step, 'left_value', path)
-      optionalString(step, 'right_value', path)
-      optionalString(step, 'comparison', path)
-      const steps = step['steps'] ?? []
-      if (!Array.isArray(steps)) throw invalidField(`${path}/steps`, 'must be an array of steps')
-      step['steps'] = steps.map((s, i) => readStep(s, `${path}/steps/${i}`, keepId, depth + 1))
-      break
-    }
-    case 'subtest': {
-      const target = step['test_uuid'] ?? step['test_id']
-      if (typeof target !== 'string' || target === '') throw invalidField(`${path}/test_uuid`, 'is required: the id of the test to run')
-      optionalString(step, 'environment_uuid', path)
-      optionalString(step, 'bucket_key', path)
-      optionalBoolean(step, 'use_parent_environment', path)
-      break
-    }
-    case 'external-ui-test':
-      optionalString(step, 'integration_id', path)
-      optionalString(step, 'suite_id', path)
-      optionalString(step, 'test_id', path)
-      optionalString(step, 'start_url', path)
-      optionalBoolean(step, 'is_custom_start_url', path)
-      optionalObjectArray(step, 'assertions', path, ['source'])
-      optionalObjectArray(step, 'variables', path, ['name', 'source'])
-      break
+  const known = type as (typeof STEP_TYPES)[number]
+  if (typeof step['method'] === 'string') step['method'] = step['method'].toUpperCase()
+  checkStepOf[known](step, path)
+  if (known === 'condition') {
+    const steps = (step['steps'] ?? []) as unknown[]
+    step['steps'] = steps.map((s, i) => readStep(s, `${path}/steps/${i}`, keepId, depth + 1))
+  } else if (known === 'subtest') {
+    // `test_id` stands for `test_uuid` when that is absent (older exports): a schema cannot say so.
+    const target = step['test_uuid'] ?? step['test_id']
+    if (typeof target !== 'string' || target === '') throw invalidField(`${path}/test_uuid`, 'is required: the id of the test to run')
   }
   if (!keepId || typeof step['id'] !== 'string' || step['id'] === '') step['id'] = randomUUID()
   return step
@@ -178,6 +176,21 @@ export interface TestInput {
   environments?: unknown[]
 }
 
+const NAME = { type: 'string', maxLength: 200, pattern: '\\S', failure: 'is required: a string of 1 to 200 characters' }
+
+/** The checks of a body on create (`required` sent) and on update (only what is sent changes). */
+function createAndUpdate (failure: string, required: string[], properties: Record<string, SchemaObject>): Record<'create' | 'update', (value: unknown, at?: string) => void> {
+  const schema = (create: boolean): SchemaObject => ({ type: 'object', failure, required: create ? required : [], properties })
+  return { create: fieldCheckOf(schema(true)), update: fieldCheckOf(schema(false)) }
+}
+
+const checkTest = createAndUpdate('must be a test object', ['name'], {
+  name: NAME,
+  description: { type: ['string', 'null'], failure: 'must be a string or null' },
+  default_environment_id: str(),
+  steps: { type: ['array', 'null'], failure: 'must be an array of steps' },
+})
+
 /**
  * A test body: `name` required on create (a string of 1 to 200 characters), `description` a string
  * or null, `steps` an array of steps, `default_environment_id` a string.
@@ -186,22 +199,13 @@ export function readTest (body: unknown, path: string, create: boolean): TestInp
   if (!isObject(body)) throw invalidField(path || '/', 'must be a test object')
   const value: JsonObject = { ...body }
   dropEmptyStrings(value, ['description', 'default_environment_id'])
+  checkTest[create ? 'create' : 'update'](value, path)
   const out: TestInput = {}
-  const name = value['name']
-  if (name !== undefined || create) {
-    if (typeof name !== 'string' || name.trim() === '' || name.length > 200) throw invalidField(`${path}/name`, 'is required: a string of 1 to 200 characters')
-    out.name = name
-  }
+  if (typeof value['name'] === 'string') out.name = value['name']
   const description = value['description']
-  if (description !== undefined) {
-    if (description !== null && typeof description !== 'string') throw invalidField(`${path}/description`, 'must be a string or null')
-    out.description = description
-  }
+  if (description !== undefined) out.description = description as string | null
   const env = value['default_environment_id']
-  if (env !== undefined && env !== null) {
-    if (typeof env !== 'string') throw invalidField(`${path}/default_environment_id`, 'must be a string')
-    out.default_environment_id = env
-  }
+  if (typeof env === 'string') out.default_environment_id = env
   if (value['steps'] !== undefined && value['steps'] !== null) out.steps = readSteps(value['steps'], `${path}/steps`, !create)
   if (create && Array.isArray(value['environments'])) out.environments = value['environments']
   return out
@@ -215,6 +219,35 @@ const ENV_BOOLEANS = ['preserve_cookies', 'verify_ssl', 'stop_on_failure', 'retr
  * prior knowledge (h2c), for servers that speak only that.
  */
 export const HTTP_VERSIONS = ['h1_1', 'h2'] as const
+
+const checkEnvironment = createAndUpdate('must be an environment object', ['name'], {
+  name: NAME,
+  initial_variables: {
+    type: ['object', 'null'],
+    failure: 'must be an object of variable names to strings',
+    additionalProperties: { type: ['string', 'number', 'boolean'], failure: 'must be a string' },
+  },
+  headers: valueMap,
+  ...Object.fromEntries(ENV_BOOLEANS.map((key) => [key, bool])),
+  script: str(),
+  parent_environment_id: str(),
+  http_version_support: { enum: [...HTTP_VERSIONS, null], failure: `must be one of ${HTTP_VERSIONS.join(', ')}` },
+  regions: stringArray,
+  webhooks: {
+    ...stringArray,
+    items: { allOf: [{ type: 'string', failure: 'must be a string' }, { pattern: '^[hH][tT][tT][pP][sS]?://', failure: 'must be an http or https URL' }] },
+  },
+  emails: {
+    type: ['object', 'null'],
+    failure: 'must be an object',
+    properties: {
+      notify_all: bool,
+      notify_on: { enum: ['all', 'failures', 'threshold', 'switch', null], failure: 'must be all, failures, threshold or switch' },
+      notify_threshold: { type: ['integer', 'null'], minimum: 0, failure: 'must be a non-negative integer' },
+      recipients: { type: ['array', 'null'], failure: 'must be an array' },
+    },
+  },
+})
 
 /**
  * An environment body (create: `name` required; update: only what is sent changes). Returns the
@@ -231,78 +264,43 @@ export function readEnvironment (value: unknown, path: string, create: boolean):
     env['emails'] = { ...env['emails'] }
     dropEmptyStrings(env['emails'] as JsonObject, Object.keys(env['emails'] as JsonObject))
   }
-  if (create || env['name'] !== undefined) {
-    if (typeof env['name'] !== 'string' || env['name'].trim() === '' || env['name'].length > 200) throw invalidField(`${path}/name`, 'is required: a string of 1 to 200 characters')
-  }
+  checkEnvironment[create ? 'create' : 'update'](env, path)
   const vars = env['initial_variables']
-  if (vars !== undefined && vars !== null) {
-    if (!isObject(vars)) throw invalidField(`${path}/initial_variables`, 'must be an object of variable names to strings')
+  if (isObject(vars)) {
     for (const [k, v] of Object.entries(vars)) {
       // Defined, not assigned: a variable named `__proto__` must not reach the prototype setter.
       if (typeof v === 'number' || typeof v === 'boolean') Object.defineProperty(vars, k, { value: String(v), enumerable: true, writable: true, configurable: true })
-      else if (typeof v !== 'string') throw invalidField(`${path}/initial_variables/${k}`, 'must be a string')
     }
-  }
-  optionalValueMap(env, 'headers', path)
-  for (const key of ENV_BOOLEANS) optionalBoolean(env, key, path)
-  optionalString(env, 'script', path)
-  optionalString(env, 'parent_environment_id', path)
-  const version = env['http_version_support']
-  if (version !== undefined && version !== null && !(HTTP_VERSIONS as readonly unknown[]).includes(version)) {
-    throw invalidField(`${path}/http_version_support`, `must be one of ${HTTP_VERSIONS.join(', ')}`)
-  }
-  optionalStringArray(env, 'regions', path)
-  optionalStringArray(env, 'webhooks', path)
-  if (Array.isArray(env['webhooks'])) {
-    (env['webhooks'] as string[]).forEach((hook, i) => {
-      if (!/^https?:\/\//i.test(hook)) throw invalidField(`${path}/webhooks/${i}`, 'must be an http or https URL')
-    })
   }
   const emails = env['emails']
-  if (emails !== undefined && emails !== null) {
-    if (!isObject(emails)) throw invalidField(`${path}/emails`, 'must be an object')
-    optionalBoolean(emails, 'notify_all', `${path}/emails`)
-    const on = emails['notify_on']
-    if (on !== undefined && on !== null && !['all', 'failures', 'threshold', 'switch'].includes(String(on))) {
-      throw invalidField(`${path}/emails/notify_on`, 'must be all, failures, threshold or switch')
-    }
-    const threshold = emails['notify_threshold']
-    if (threshold !== undefined && threshold !== null && (typeof threshold !== 'number' || !Number.isInteger(threshold) || threshold < 0)) {
-      throw invalidField(`${path}/emails/notify_threshold`, 'must be a non-negative integer')
-    }
-    const recipients = emails['recipients']
-    if (recipients !== undefined && recipients !== null) {
-      if (!Array.isArray(recipients)) throw invalidField(`${path}/emails/recipients`, 'must be an array')
-      recipients.forEach((r, i) => {
-        const email = typeof r === 'string' ? r : isObject(r) ? r['email'] : undefined
-        if (typeof email !== 'string' || !email.includes('@')) throw invalidField(`${path}/emails/recipients/${i}/email`, 'must be an e-mail address')
-      })
-    }
+  if (isObject(emails) && Array.isArray(emails['recipients'])) {
+    // A recipient is an address or `{email}`: the pointer names `email` either way, as the product does.
+    emails['recipients'].forEach((r, i) => {
+      const email = typeof r === 'string' ? r : isObject(r) ? r['email'] : undefined
+      if (typeof email !== 'string' || !email.includes('@')) throw invalidField(`${path}/emails/recipients/${i}/email`, 'must be an e-mail address')
+    })
   }
   return env
 }
+
+const checkSchedule = createAndUpdate('must be a schedule object', ['environment_id', 'interval'], {
+  environment_id: { type: 'string', minLength: 1, failure: 'is required: the id of an environment of the test or its bucket' },
+  interval: {
+    enum: [...INTERVALS, ...INTERVALS.map((i) => i.replace(/(\d+)/, '$1.0'))],
+    failure: `must be one of ${INTERVALS.join(', ')} (or ${INTERVALS.map((i) => i.replace(/(\d+)/, '$1.0')).join(', ')})`,
+  },
+  note: { type: ['string', 'null'], failure: 'must be a string or null' },
+})
 
 /** A schedule body: `environment_id` (string), `interval` (one of INTERVALS), `note`. */
 export function readSchedule (body: unknown, create: boolean): { environment_id?: string; interval?: string; note?: string | null } {
   if (!isObject(body)) throw invalidField('/', 'must be a schedule object')
   const value: JsonObject = { ...body }
   dropEmptyStrings(value, create ? ['note'] : ['note', 'environment_id', 'interval'])
+  checkSchedule[create ? 'create' : 'update'](value)
   const out: { environment_id?: string; interval?: string; note?: string | null } = {}
-  const env = value['environment_id']
-  if (env !== undefined || create) {
-    if (typeof env !== 'string' || env === '') throw invalidField('/environment_id', 'is required: the id of an environment of the test or its bucket')
-    out.environment_id = env
-  }
-  const interval = value['interval']
-  if (interval !== undefined || create) {
-    const short = typeof interval === 'string' ? shortInterval(interval) : undefined
-    if (short === undefined) throw invalidField('/interval', `must be one of ${INTERVALS.join(', ')} (or ${INTERVALS.map((i) => i.replace(/(\d+)/, '$1.0')).join(', ')})`)
-    out.interval = short
-  }
-  const note = value['note']
-  if (note !== undefined) {
-    if (note !== null && typeof note !== 'string') throw invalidField('/note', 'must be a string or null')
-    out.note = note
-  }
+  if (typeof value['environment_id'] === 'string') out.environment_id = value['environment_id']
+  if (typeof value['interval'] === 'string') out.interval = shortInterval(value['interval']) ?? value['interval']
+  if (value['note'] !== undefined) out.note = value['note'] as string | null
   return out
 }

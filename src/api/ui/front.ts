@@ -1,12 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Logger } from '../../log/index.js'
 import type { Store } from '../../store/index.js'
+import { defaultUiDir, readSmallJson, SECURITY_HEADERS, splitUrl, StaticAssets, writeJson } from '../../http/index.js'
 import { peerAddress, ThrottledError } from '../access/throttle.js'
 import { Authenticator } from '../auth.js'
 import { InspectionStreams } from './inspection-stream.js'
 import { SessionTokens } from './monitor-tokens.js'
 import { csrfMatches, sessionCookie, UiSessions, type UiSession } from './sessions.js'
-import { defaultUiDir, SECURITY_HEADERS, StaticAssets } from './static.js'
 
 export interface UiFrontOptions {
   store: Store
@@ -51,9 +51,7 @@ export function createUiFront (options: UiFrontOptions, api: (req: IncomingMessa
   const secure = options.baseUrl.startsWith('https:')
 
   function handle (req: IncomingMessage, res: ServerResponse): void {
-    const url = req.url ?? '/'
-    const q = url.indexOf('?')
-    const path = q === -1 ? url : url.slice(0, q)
+    const { path } = splitUrl(req.url)
     if (path === '/ui') {
       req.resume()
       res.writeHead(302, { location: '/ui/' })
@@ -135,7 +133,7 @@ export function createUiFront (options: UiFrontOptions, api: (req: IncomingMessa
     if (stream !== null && method === 'GET') {
       const session = sessions.fromCookie(req.headers.cookie)
       // EventSource cannot send headers: the token comes in the query (the platform logs no URLs).
-      const token = new URLSearchParams((req.url ?? '').split('?')[1] ?? '').get('token') ?? undefined
+      const token = splitUrl(req.url).query.get('token') ?? undefined
       if (session === undefined || !csrfMatches(session, token)) return json(res, 401, { error: { code: 'ERR_API_UNAUTHORIZED', message: 'Sign in again: the session has ended.' } })
       // The stream ends with the session (sign out, expiry): reconnecting then answers 401 above.
       streams.subscribe(res, session.authorization, session.apiKeyId, Number(stream[1]), Number(stream[2]), () => sessions.isAlive(session))
@@ -160,7 +158,7 @@ export function createUiFront (options: UiFrontOptions, api: (req: IncomingMessa
       req.resume()
       return json(res, 403, { error: { code: 'ERR_API_FORBIDDEN', message: `Sign-in requires the ${UI_HEADER} header.` } })
     }
-    const input = await readSmallJson(req)
+    const input = await readSmallJson(req, SIGN_IN_LIMIT)
     const keyId = typeof input?.['keyId'] === 'string' ? input['keyId'].trim() : ''
     const secret = typeof input?.['secret'] === 'string' ? input['secret'] : ''
     const details = [
@@ -201,24 +199,7 @@ export function createUiFront (options: UiFrontOptions, api: (req: IncomingMessa
   return { handle, close: () => streams.close(), sessions, streams }
 }
 
-async function readSmallJson (req: IncomingMessage): Promise<Record<string, unknown> | null> {
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length
-    if (size > SIGN_IN_LIMIT) return null
-    chunks.push(chunk)
-  }
-  try {
-    const value: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8'))
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? value as Record<string, unknown> : null
-  } catch {
-    return null
-  }
-}
-
+/** A dashboard answer: JSON, never cached, with the dashboard's security headers. */
 function json (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = Buffer.from(JSON.stringify(body))
-  res.writeHead(status, { ...headers, ...SECURITY_HEADERS, 'content-type': 'application/json; charset=utf-8', 'content-length': text.length, 'cache-control': 'no-store' })
-  res.end(text)
+  writeJson(res, status, body, { ...headers, ...SECURITY_HEADERS, 'cache-control': 'no-store' })
 }

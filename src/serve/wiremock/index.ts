@@ -1,6 +1,7 @@
 import type http from 'node:http'
-import FindMyWay from 'find-my-way'
+import type FindMyWay from 'find-my-way'
 import { isUnderstudyError } from '../../errors/index.js'
+import { createRouter, splitUrl } from '../../http/index.js'
 import type { Logger } from '../../log/index.js'
 import { readBodyWithin } from '../../net/index.js'
 import { adminGuard, isLoopbackAddress } from '../admin-guard.js'
@@ -70,21 +71,19 @@ export function createWireMockAdmin (params: WireMockAdminParams): WireMockAdmin
     shutdown: params.shutdown,
     started: Date.now(),
   }
-  const router = FindMyWay<FindMyWay.HTTPVersion.V1>({ ignoreTrailingSlash: true })
-  const routes = [...mappingRoutes(ctx), ...requestRoutes(ctx), ...globalRoutes(ctx)]
-  for (const [method, path, handler] of routes) router.on(method as FindMyWay.HTTPMethod, path, noop, { handler })
+  const router = createRouter([...mappingRoutes(ctx), ...requestRoutes(ctx), ...globalRoutes(ctx)])
 
   const serve = (req: AnyRequest, res: AnyResponse): void => {
-    const [path = '/', rawQuery = ''] = (req.url ?? '/').split('?', 2)
+    const { path, query } = splitUrl(req.url)
     const found = router.find(req.method as FindMyWay.HTTPMethod, path)
     if (found === null) {
       req.resume()
       write(res, new WireMockError(404, [{ code: 30, title: `No WireMock admin route ${req.method ?? ''} ${path} in Understudy (docs/wiremock.md lists them)` }]))
       return
     }
-    const { handler } = found.store as { handler: RouteHandler }
+    const handler = found.store as RouteHandler
     readBodyWithin(req as unknown as http.IncomingMessage, BODY_LIMIT)
-      .then(async (bytes) => handler({ body: parseBody(bytes), params: found.params, query: new URLSearchParams(rawQuery) }))
+      .then(async (bytes) => handler({ body: parseBody(bytes), params: found.params, query }))
       .then((reply) => write(res, reply), (err: unknown) => {
         if (err instanceof WireMockError) {
           write(res, err)
@@ -157,12 +156,9 @@ function parseBody (bytes: Buffer): unknown {
   }
 }
 
+/** WireMock's own content type (no charset), written as the runtime's responses are (flat header lists, HTTP/1.1 or 2). */
 function write (res: AnyResponse, reply: Reply | WireMockError): void {
-  const status = reply.status
-  const body = reply instanceof WireMockError ? reply.body : reply.body
-  const bytes = body === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(body))
-  res.writeHead(status, ['content-type', 'application/json', 'content-length', String(bytes.length)])
+  const bytes = reply.body === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(reply.body))
+  res.writeHead(reply.status, ['content-type', 'application/json', 'content-length', String(bytes.length)])
   res.end(bytes)
 }
-
-function noop (): void {}

@@ -1,43 +1,15 @@
 import type { IncomingMessage } from 'node:http'
 import busboy from 'busboy'
 import { createError } from '../../errors/index.js'
-import { readBodyWithin } from '../../net/index.js'
+import { mediaTypeOf } from '../../http/index.js'
 import type { MultipartForm, UploadedFile } from './types.js'
-
-/** The media type of a request, lowercase, without parameters ('' when absent). */
-export function mediaTypeOf (req: IncomingMessage): string {
-  return (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? ''
-}
-
-/** True for application/json and any `+json` type. */
-export function isJsonType (type: string): boolean {
-  return type === 'application/json' || type.endsWith('+json')
-}
-
-/**
- * The body as JSON. An empty body is refused like a malformed one: every JSON endpoint needs one.
- * Errors: 415 ERR_API_UNSUPPORTED_MEDIA_TYPE, 413 ERR_API_PAYLOAD_TOO_LARGE, 400 ERR_API_BAD_REQUEST.
- */
-export async function readJson (req: IncomingMessage, limit: number): Promise<unknown> {
-  const type = mediaTypeOf(req)
-  if (type !== '' && !isJsonType(type)) throw createError('ERR_API_UNSUPPORTED_MEDIA_TYPE', [type, 'application/json'])
-  const body = await readBodyWithin(req, limit)
-  const text = body.toString('utf8').replace(/^\uFEFF/, '')
-  if (text.trim() === '') throw createError('ERR_API_BAD_REQUEST', ['The request body must be a JSON document'], { details: [{ path: '', message: 'is empty' }] })
-  try {
-    return JSON.parse(text) as unknown
-  } catch (err) {
-    const message = err instanceof Error ? err.message : String(err)
-    throw createError('ERR_API_BAD_REQUEST', [`The request body is not valid JSON: ${message}`], { details: [{ path: '', message: `is not valid JSON: ${message}` }] })
-  }
-}
 
 /** A file's first buffer when the body's length is not declared (it doubles as needed). */
 const FIRST_CAPACITY = 64 * 1024
 
 /**
  * A file's bytes, copied into one buffer of its own as they arrive: one concat of the chunks at
- * the end held the event loop for 100 ms for an 80 MB file (issue 8). The buffer is sized from the
+ * the end held the event loop for 100 ms for an 80 MB file. The buffer is sized from the
  * declared body length when there is one, so it is not copied again; its tail pages past the
  * file's end are never written.
  */

@@ -15,30 +15,46 @@ const TYPES: Record<string, string> = {
 }
 
 /**
- * Every page and asset is the platform's own (no CDN): scripts, styles, fetches and event streams
- * only from this origin, no framing, no plugins. Preact and uPlot set styles through the CSSOM,
- * which a style-src policy does not govern.
+ * The headers of every page, asset and dashboard answer, wherever the dashboard is served (the
+ * platform's /ui/, a runtime's /__ui/). Every page and asset is the product's own (no CDN):
+ * scripts, styles, fetches and event streams only from this origin, no framing, no plugins, no
+ * form posted elsewhere. Preact and uPlot set styles through the CSSOM, which a style-src policy
+ * does not govern.
  */
-export const SECURITY_HEADERS: Record<string, string> = {
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'content-security-policy': "default-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'",
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
   'x-frame-options': 'DENY',
 }
 
-interface Asset { body: Buffer; gzip: Buffer; type: string }
+interface Asset { body: Buffer; gzip: Buffer | null; type: string }
 
-/** The built dashboard (`npm run build` writes it to dist/ui), loaded once into memory. */
+export interface StaticAssetsOptions {
+  /** Rewrites a file's bytes once at load (the dashboard's links name the prefix it is served under). */
+  rewrite?: (name: string, body: Buffer) => Buffer
+}
+
+/**
+ * A built single-page app (`npm run build` writes the dashboard to dist/ui), loaded once into
+ * memory; each file is gzipped the first time a client accepts gzip.
+ *
+ * @example
+ * const assets = new StaticAssets(defaultUiDir())
+ * assets.serve(req, res, '/app.js')
+ */
 export class StaticAssets {
   private readonly assets = new Map<string, Asset>()
 
-  constructor (readonly dir: string) {
+  constructor (readonly dir: string, options: StaticAssetsOptions = {}) {
     if (!existsSync(dir)) return
     for (const name of readdirSync(dir, { recursive: true }) as string[]) {
       const file = join(dir, name)
       if (!statSync(file).isFile()) continue
-      const body = readFileSync(file)
-      this.assets.set('/' + name.split('\\').join('/'), { body, gzip: gzipSync(body), type: TYPES[extname(name)] ?? 'application/octet-stream' })
+      const relative = '/' + name.split('\\').join('/')
+      const read = readFileSync(file)
+      const body = options.rewrite === undefined ? read : options.rewrite(relative, read)
+      this.assets.set(relative, { body, gzip: null, type: TYPES[extname(name)] ?? 'application/octet-stream' })
     }
   }
 
@@ -47,8 +63,8 @@ export class StaticAssets {
   }
 
   /**
-   * Answers `GET /<prefix>/<file>`; any other path under the prefix gets index.html (the app routes
-   * in the browser). 404 text when the dashboard was not built.
+   * Answers `GET /<prefix>/<file>` given `/<file>`; any other path gets index.html (the app routes
+   * in the browser). 404 text when the app was not built.
    */
   serve (req: IncomingMessage, res: ServerResponse, relative: string): void {
     const asset = this.assets.get(relative) ?? this.assets.get('/index.html')
@@ -58,7 +74,7 @@ export class StaticAssets {
       return
     }
     const gzip = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))
-    const body = gzip ? asset.gzip : asset.body
+    const body = gzip ? (asset.gzip ??= gzipSync(asset.body)) : asset.body
     const headers: Record<string, string | number> = {
       'content-type': asset.type,
       'content-length': body.length,
