@@ -16,9 +16,9 @@ export interface CliResult {
   stderr: string
 }
 
-/** Runs `understudy <args>` to completion (killed after `timeoutMs`). */
-export async function runCli (args: string[], options: { cwd?: string; timeoutMs?: number; env?: Record<string, string> } = {}): Promise<CliResult> {
-  const child = spawn(process.execPath, [cliPath, ...args], { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } })
+/** Runs `understudy <args>` to completion (killed after `timeoutMs`); `bin` as in startCli. */
+export async function runCli (args: string[], options: { cwd?: string; timeoutMs?: number; env?: Record<string, string>; bin?: string } = {}): Promise<CliResult> {
+  const child = spawn(process.execPath, [options.bin ?? cliPath, ...args], { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } })
   let stdout = ''
   let stderr = ''
   child.stdout.on('data', (c: Buffer) => { stdout += c.toString() })
