@@ -10,7 +10,7 @@ import { createRequire } from 'node:module'
  */
 
 /** Each optional package with what it is for; package.json's optionalDependencies are exactly these. */
-export const optionalPackages: ReadonlyArray<{ name: string; purpose: string }> = [
+const optionalPackages: ReadonlyArray<{ name: string; purpose: string }> = [
   { name: 'better-sqlite3', purpose: 'the store' },
   { name: 'nodemailer', purpose: 'e-mail notifications' },
   { name: 'oauth-1.0a', purpose: 'OAuth 1.0a steps' },

@@ -1,4 +1,4 @@
-export { loadRuntimeOptions, deepFreeze, type RuntimeOptionsInput } from './load.js'
-export { runtimeOptionsSchema, type RuntimeOptions, type InspectionOptions, type OptionsLogLevel, type EgressOptions, type OptionsEgressLevel } from './options.js'
-export { lowerThreadPriority, BACKGROUND_NICE } from './thread-priority.js'
+export { loadRuntimeOptions, type RuntimeOptionsInput } from './load.js'
+export { type RuntimeOptions } from './options.js'
+export { lowerThreadPriority } from './thread-priority.js'
 export { spawnWorker } from './worker.js'

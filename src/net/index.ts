@@ -5,8 +5,8 @@
  * (docs/security.md). It imports only src/errors.
  */
 export { readBodyWithin } from './body.js'
-export { listenOn, describeListenError } from './listen.js'
-export { classifyAddress, type AddressClass } from './address.js'
+export { listenOn } from './listen.js'
+export { classifyAddress } from './address.js'
 export {
   EgressPolicy,
   egressLevels,

@@ -68,7 +68,7 @@ export interface Runtime {
 /** A rewrite of the document before it is compiled (see `Runtime.setDocumentLayer`). */
 export type DocumentLayer = (base: MockServiceDocument) => MockServiceDocument
 
-export interface StartRuntimeParams {
+interface StartRuntimeParams {
   document: MockServiceDocument
   options: Readonly<RuntimeOptions>
   log: Logger
@@ -217,7 +217,7 @@ export async function startRuntime ({ document, options, log, ids, tls: givenTls
  * @example
  * egressPolicyOf(loadRuntimeOptions({})).settings.level // 'loopback'
  */
-export function egressPolicyOf (options: Readonly<RuntimeOptions>): EgressPolicy {
+function egressPolicyOf (options: Readonly<RuntimeOptions>): EgressPolicy {
   return new EgressPolicy({ level: options.egress.level, allow: options.egress.allow, protectedPorts: [], protectedPortsFile: options.egress.protectedPortsFile ?? null })
 }
 

@@ -247,7 +247,6 @@ export interface MockSetting extends Audit {
 
 /** Account roles of spec/001. */
 export const ACCOUNT_ROLES = ['owner', 'admin', 'user_manager', 'standard'] as const
-export type AccountRole = typeof ACCOUNT_ROLES[number]
 /** Workspace roles of spec/001, strongest first. */
 export const WORKSPACE_ROLES = ['manager', 'tester', 'viewer'] as const
 export type WorkspaceRole = typeof WORKSPACE_ROLES[number]

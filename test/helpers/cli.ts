@@ -9,7 +9,7 @@ export const cliPath = resolve(import.meta.dirname, '../../dist/src/cli/main.js'
 if (!existsSync(cliPath)) throw new Error(`${cliPath} is missing: run "npm run build" first (npm test does)`)
 
 /** A finished command. */
-export interface CliResult {
+interface CliResult {
   code: number | null
   signal: NodeJS.Signals | null
   stdout: string

@@ -42,7 +42,7 @@ export interface Monitoring {
 }
 
 /** Default number of runs kept per test (older results are deleted as new runs finish). */
-export const DEFAULT_RESULT_RETENTION = 100
+const DEFAULT_RESULT_RETENTION = 100
 
 /**
  * Starts the monitoring API (spec/000): its routes, the run queue, and every stored schedule.

@@ -27,10 +27,10 @@ import { isObject } from './validate.js'
  */
 
 /** The consent page GET /signin/oauth/authorize redirects to (its form posts back to the authorize URL). */
-export const CONSENT_PATH = '/signin/oauth/consent'
+const CONSENT_PATH = '/signin/oauth/consent'
 
 /** Lifetime of an authorization code (spec/000 Limits). */
-export const CODE_LIFETIME_MS = 60_000
+const CODE_LIFETIME_MS = 60_000
 
 /** Space-separated scopes: known ones only; `api:read` is always granted (spec/000: required). */
 function readScopes (raw: string | null, field: string): string[] {

@@ -75,9 +75,6 @@ export function transactionView (t: StoredTransaction, serviceName: string) {
   }
 }
 
-/** The Transaction shape returned by the transaction endpoints. */
-export type TransactionView = ReturnType<typeof transactionView>
-
 /**
  * An Asset of spec/002: `created`/`updated` ISO 8601, `createdDate`/`updatedDate` formatted
  * strings; `description` and `folderId` are '' when unset (the spec types them as strings),

@@ -53,9 +53,6 @@ const FLAGS: ReadonlyArray<readonly [string, Flag]> = [
   ['devTest', false],
 ]
 
-/** The names of the feature flags, as spec/001 lists them. */
-export const FEATURE_FLAGS: readonly string[] = FLAGS.map(([name]) => name)
-
 /**
  * The feature flags of a workspace: every name of spec/001, true where the platform does it.
  *
