@@ -56,10 +56,13 @@ function installed (name: string): boolean {
 export function requireOptionalPackages (): void {
   const missing = optionalPackages.filter((p) => !installed(p.name))
   if (missing.length === 0) return
-  const list = missing.map((p) => `${p.name} (${p.purpose})`).join(', ')
+  // One purpose, named once: `quickjs-emscripten, lodash (the script sandbox)`.
+  const byPurpose = new Map<string, string[]>()
+  for (const p of missing) byPurpose.set(p.purpose, [...(byPurpose.get(p.purpose) ?? []), p.name])
+  const list = [...byPurpose].map(([purpose, names]) => `${names.join(', ')} (${purpose})`).join(', ')
   throw new MissingPackagesError(
     `needs optional packages that are not installed: ${list}; ` +
-    'install them with the package: npm i -g @understudy-mock/understudy --include=optional ' +
-    '(an install with --ignore-scripts, or without a C++ compiler, leaves better-sqlite3 unbuilt: README.md, "Install")'
+    'install the package with them: npm i -g @understudy-mock/understudy --include=optional (without -g in a project); ' +
+    'an install with --ignore-scripts, or without a C++ compiler, leaves better-sqlite3 unbuilt (README.md, "Install")'
   )
 }
