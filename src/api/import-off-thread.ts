@@ -38,7 +38,7 @@ type WorkerAnswer =
  * const worker = ImportWorker.start()
  * try { await worker.request({ type: 'job', job: 'document', input, ctx }) } finally { worker.close() }
  */
-class ImportWorker {
+export class ImportWorker {
   readonly #worker: Worker
   readonly #onClose: (() => void) | undefined
   #waiting: { resolve: (answer: WorkerAnswer) => void; reject: (err: Error) => void } | null = null
@@ -119,7 +119,7 @@ export async function importOffThread (input: ImportInput, ctx: ImportContext = 
  * alone, like an UploadedFile's when `exclusive`); by default, only when the view covers its whole
  * ArrayBuffer. Moved bytes must not be read afterwards.
  */
-type MovableInput = ImportInput & { movable?: boolean }
+export type MovableInput = ImportInput & { movable?: boolean }
 
 /**
  * The convert answer of an uploaded file, prepared in a worker thread for large inputs. The
@@ -144,7 +144,7 @@ async function runOffThread<J extends ImportJob> (job: J, input: MovableInput, c
 }
 
 /** What `uploadInWorkers` gives back: the answer's `result` JSON and each file's warnings. */
-interface UploadedInWorkers extends UploadImported {
+export interface UploadedInWorkers extends UploadImported {
   resultJson: Buffer[]
 }
 
@@ -156,7 +156,7 @@ interface UploadedInWorkers extends UploadImported {
  * requests past 100 ms), and a writer that starts late only leaves the importer a larger share of
  * the validation (upload-stream.ts).
  */
-class UploadWorkers {
+export class UploadWorkers {
   readonly importer: ImportWorker
   #writer: ImportWorker | null = null
   #closed = false
@@ -229,7 +229,7 @@ export async function uploadInWorkers (workers: UploadWorkers, store: Store, inp
 }
 
 /** How long after a spare given out is closed the next one is started (after the upload's answer is written). */
-const SPARE_DELAY_MS = 1000
+export const SPARE_DELAY_MS = 1000
 
 /**
  * One import worker kept started and loaded, for the next large upload or convert. Loading a

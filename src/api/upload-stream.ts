@@ -44,7 +44,7 @@ export const WRITER_BACKLOG_RUNS = 2
 const STREAMED = { format: 'har', dslType: 'HAR_DSL' } as const
 
 /** Where `streamFile` sends runs, and whether the writer has fallen behind. */
-interface WriterLink {
+export interface WriterLink {
   send: (message: RunMessage, transfer?: readonly Uint8Array[]) => void
   behind: () => boolean
 }

@@ -27,7 +27,7 @@ export function adminHeaders (admin: RuntimeAdmin, extra: Record<string, string>
 }
 
 /** What the deployer reads of `GET /health`; a cluster primary adds `replicas` and `workers`. */
-interface RuntimeHealthView {
+export interface RuntimeHealthView {
   status: string
   transactions: number
   inFlight: number

@@ -1,3 +1,4 @@
-export type { Deployer } from './types.js'
-export { LocalDeployer, PROTECTED_PORTS_ENV, type LocalDeployerOptions, type DeployerStore } from './local-deployer.js'
+export type { Deployer, EnvironmentFigures } from './types.js'
+export { LocalDeployer, PROTECTED_PORTS_ENV, type LocalDeployerOptions, type DeployerStore, type RestartPolicy } from './local-deployer.js'
+export { defaultRuntimeCommand, type RuntimeCommand } from './runtime-command.js'
 export { adminHeaders, type RuntimeAdmin } from './admin-client.js'

@@ -10,7 +10,7 @@ export interface RuntimeEndpoints {
 }
 
 /** How a process ended. */
-interface ProcessExit {
+export interface ProcessExit {
   code: number | null
   signal: NodeJS.Signals | null
 }

@@ -10,7 +10,7 @@ export function mediaTypeOf (req: IncomingMessage): string {
 }
 
 /** True for application/json and any `+json` type. */
-function isJsonType (type: string): boolean {
+export function isJsonType (type: string): boolean {
   return type === 'application/json' || type.endsWith('+json')
 }
 

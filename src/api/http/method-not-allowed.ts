@@ -3,7 +3,7 @@ import { codes, UnderstudyError } from '../../errors/index.js'
 import { format } from 'node:util'
 
 /** 405 with the methods the path does accept, for the `Allow` header (RFC 9110 section 15.5.6). */
-class MethodNotAllowedError extends UnderstudyError {
+export class MethodNotAllowedError extends UnderstudyError {
   constructor (method: string, path: string, readonly allow: readonly string[]) {
     super('ERR_API_METHOD_NOT_ALLOWED', format(codes.ERR_API_METHOD_NOT_ALLOWED.message, method, path))
   }

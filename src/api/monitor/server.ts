@@ -13,7 +13,7 @@ import type { MonitorContext, MonitorDeps, MonitorPrincipal, MonitorResult, Moni
 const OWNED = new Set(['account', 'buckets', 'collections', 'radar', 'signin', 'teams', 'regions', 'apps', 'tokens'])
 
 /** `//v1//buckets/x` -> `/buckets/x`: doubled slashes collapsed, the `/v1` alias dropped. */
-function monitoringPath (rawPath: string): string {
+export function monitoringPath (rawPath: string): string {
   let path = rawPath.replace(/\/{2,}/g, '/')
   if (path === '/v1' || path.startsWith('/v1/')) path = path.slice(3) || '/'
   return path

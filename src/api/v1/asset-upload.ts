@@ -5,10 +5,10 @@ import { serviceGone, serviceOf } from './catalog-lookups.js'
 import { assetView } from './views.js'
 
 /** The asset types of spec/002. */
-const assetTypes: readonly AssetType[] = ['MAR', 'FILE_IN_ROOT', 'FILE_IN_PATH', 'FILE_IN_CLASSPATH']
+export const assetTypes: readonly AssetType[] = ['MAR', 'FILE_IN_ROOT', 'FILE_IN_PATH', 'FILE_IN_CLASSPATH']
 
 /** A warning of the asset create response: spec/002's `errors` entries, severity `WARN`. */
-interface AssetWarning {
+export interface AssetWarning {
   code: string
   message: string
   severity: 'WARN'

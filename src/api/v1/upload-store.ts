@@ -21,7 +21,7 @@ export interface UploadTarget {
 }
 
 /** An imported file, packed (import-jobs.ts, job `store`). */
-interface PackedImport {
+export interface PackedImport {
   count: number
   packed: readonly Uint8Array[]
   tags: readonly string[]
