@@ -4,9 +4,9 @@ import type { StreamedImport } from './har/entries.js'
 import { importMockoon } from './mockoon/index.js'
 import { importOpenApi } from './openapi/index.js'
 import { importPostman } from './postman/index.js'
-import { importRrFile, importRrPairs, rrPairOf } from './rr/index.js'
+import { importRrFile } from './rr/index.js'
 import { unzipEntries } from './shared/archive.js'
-import { acceptedDescription, classify, detectFormat, isZip } from './shared/detect.js'
+import { detectFormat, isZip } from './shared/detect.js'
 import { guardImport } from './shared/errors.js'
 import { importFileSet } from './shared/file-set.js'
 import type { MergedImportResult } from './shared/merge.js'
@@ -22,11 +22,9 @@ import { importWireMock } from './wiremock/index.js'
  */
 
 export * from './types.js'
-export type { ImportPart, MergedImportResult } from './shared/merge.js'
-export { detectFormat, classify, acceptedDescription }
+export { detectFormat }
 export { finishImport, type FinishInput } from './shared/index.js'
-export type { StreamedImport } from './har/entries.js'
-export { importHar, importOpenApi, importPostman, importRrPairs, importRrFile, rrPairOf, importTransactions, importWireMock, importMockoon }
+export { importHar, importWireMock }
 
 export { DEFAULT_MAX_BYTES, tooLarge }
 
@@ -39,7 +37,7 @@ export { DEFAULT_MAX_BYTES, tooLarge }
 export const supportedExtensions: readonly string[] = ['.json', '.yaml', '.yml', '.har', '.zip', '.txt']
 
 /** `importFile`'s context: the importer context, and a format that skips detection. */
-export type ImportFileOptions = ImportContext & { format?: ImportFormat }
+type ImportFileOptions = ImportContext & { format?: ImportFormat }
 
 /**
  * Imports one file: checks its size (ERR_IMPORT_TOO_LARGE above `ctx.maxBytes`, default 100 MiB),
@@ -61,7 +59,7 @@ export function importFile (input: ImportInput, ctx: ImportFileOptions = {}): Im
 }
 
 /** Where `importStreamed` hands transactions as they are made. */
-export interface TransactionSink {
+interface TransactionSink {
   /** A transaction, named, in recording order, not validated yet (finishImport's input). */
   add: (txn: TransactionInput) => void
   /** What was added is void: the file is imported whole instead, and its result returned. */
@@ -169,4 +167,4 @@ export function importFiles (files: ReadonlyMap<string, Uint8Array>, source: str
   if (total > maxBytes) throw tooLarge(source, maxBytes)
   return importFileSet(files, source, { maxBytes }, (input, entryCtx) => importFile(input, entryCtx))
 }
-export { openApiRequestValidator, type RequestValidator, type RequestView, type Violation } from './openapi/request-checks.js'
+export { openApiRequestValidator } from './openapi/request-checks.js'

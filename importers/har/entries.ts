@@ -14,7 +14,7 @@ import { readResponse } from './response.js'
  */
 
 /** What one entry gives: a warning (it is skipped), a transaction, or a repeat of a kept request. */
-export type EntryOutcome =
+type EntryOutcome =
   | { index: number; skipped: string }
   | { index: number; key: string; status: number; host: string; kept: { method: string; path: string; txn: TransactionInput; notes: string[] } }
   | { index: number; key: string; status: number; host: string; kept?: undefined }

@@ -3,7 +3,7 @@ import { isJsonType, parseMediaType } from '../shared/index.js'
 import { headerValues, type HarRequest } from './har-types.js'
 
 /** The body matchers of a recorded request, and a key that identifies the body for duplicates. */
-export interface BodyMatch {
+interface BodyMatch {
   matchers: MatcherInput[]
   /** Equal for bodies that the matchers cannot tell apart. */
   key: string
@@ -82,7 +82,7 @@ function parseJson (text: string): { value: unknown } | undefined {
  * @example
  * canonicalJson({ b: 1, a: [true] }) // '{"a":[true],"b":1}'
  */
-export function canonicalJson (value: unknown): string {
+function canonicalJson (value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
   if (typeof value === 'object' && value !== null) {
     const record = value as Record<string, unknown>

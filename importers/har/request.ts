@@ -3,7 +3,7 @@ import { headerValues, type HarEntry } from './har-types.js'
 import { matchBody } from './request-body.js'
 
 /** A recorded request turned into matchers, or the reason it cannot be replayed. */
-export type RequestOutcome =
+type RequestOutcome =
   | {
     kind: 'request'
     requestDsl: RequestDslInput

@@ -3,7 +3,7 @@ import { isTextType, parseMediaType, type MediaType } from '../shared/index.js'
 import { headerValues, valuesOf, type HarResponse } from './har-types.js'
 
 /** A recorded response turned into a responseDsl, or the reason it cannot be replayed. */
-export type ResponseOutcome =
+type ResponseOutcome =
   | { kind: 'response'; responseDsl: ResponseDslInput; notes: string[] }
   | { kind: 'skip'; reason: string }
 

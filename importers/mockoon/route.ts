@@ -16,7 +16,7 @@ import { applyEffect, ruleOf, rulesOf, type RuleEffect } from './rules.js'
  */
 
 /** What converting a route needs. */
-export interface RouteContext {
+interface RouteContext {
   env: EnvironmentParts
   prefix: string
   /** The next priority in Mockoon's order. */

@@ -11,7 +11,7 @@ import { escapeRegex, paramPath, type RoutePath } from './path.js'
  */
 
 /** Requests of a route are counted (a scenario state each) up to this number. */
-export const MAX_REQUEST_NUMBER = 100
+const MAX_REQUEST_NUMBER = 100
 
 /** What a rule adds to a transaction: matchers, a method, or a request number. */
 export type RuleEffect =
@@ -21,7 +21,7 @@ export type RuleEffect =
   | { part: 'requestNumber'; n: number }
 
 /** A rule read: its effects (one per alternative form), or why it cannot be honoured. */
-export type RuleOutcome = { effects: RuleEffect[] } | { unsupported: string }
+type RuleOutcome = { effects: RuleEffect[] } | { unsupported: string }
 
 /**
  * The effect of one rule. A body rule has two alternative forms: the value at the path, and (for
@@ -106,7 +106,7 @@ function comparisonOf (operator: string, value: string, invert: boolean): { matc
  * @example
  * jsonPathOf('user.0.name') // "$['user'][0]['name']"
  */
-export function jsonPathOf (modifier: string): string {
+function jsonPathOf (modifier: string): string {
   if (modifier.startsWith('$')) return modifier
   const segments: string[] = []
   let current = ''

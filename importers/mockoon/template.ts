@@ -10,7 +10,7 @@ import { validateTemplate, walkTemplate, type TemplateNode } from '../../src/dsl
  */
 
 /** A translated template, or the helpers that kept it from translating. */
-export type TemplateOutcome = { template: string } | { untranslated: string[] } | { literal: true }
+type TemplateOutcome = { template: string } | { untranslated: string[] } | { literal: true }
 
 type Node = TemplateNode
 interface Call extends Node { path: Node & { original?: unknown }; params: Node[]; hash?: { pairs?: Node[] } }

@@ -4,7 +4,7 @@ import { exampleValueOf, isObject, type RefResolver } from './resolver.js'
 import { CYCLE, pickType, viewSchema, type Schema } from './schema-view.js'
 
 /** Limits that keep generated examples small, finite and deterministic. */
-export interface ExampleLimits {
+interface ExampleLimits {
   /** Objects nested deeper than this get only their required properties (root = 0). Default 3. */
   optionalDepth: number
   /** Nothing is generated below this nesting depth: objects become `{}`, arrays `[]`. Default 10. */
@@ -15,7 +15,7 @@ export interface ExampleLimits {
   maxItems: number
 }
 
-export const defaultLimits: ExampleLimits = { optionalDepth: 3, maxDepth: 10, budget: 2000, maxItems: 100 }
+const defaultLimits: ExampleLimits = { optionalDepth: 3, maxDepth: 10, budget: 2000, maxItems: 100 }
 
 /** `minLength` is met up to this length: a description asking for more is not worth the memory. */
 const MAX_STRING_LENGTH = 10_000

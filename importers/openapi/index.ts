@@ -15,8 +15,8 @@ import { operationTransactions } from './operation.js'
 import { serverBase, swaggerBase, type ServerBase } from './paths.js'
 import { isObject, RefResolver } from './resolver.js'
 
-export { generateExample, defaultLimits, type ExampleLimits } from './example.js'
-export { RefResolver, type ResolverOptions } from './resolver.js'
+export { generateExample } from './example.js'
+export { RefResolver } from './resolver.js'
 export { STATUS_HEADER, VARIANT_PRIORITY } from './operation.js'
 
 const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const

@@ -15,7 +15,7 @@ export const STATUS_HEADER = 'X-Understudy-Status'
  * `X-Understudy-Example: dog` (the runtime sets it from `Prefer: example=dog`); of the main
  * response alone, or with STATUS_HEADER of the response that status selects.
  */
-export const EXAMPLE_HEADER = 'X-Understudy-Example'
+const EXAMPLE_HEADER = 'X-Understudy-Example'
 
 /**
  * Priority of the header-selected variants: one above the default priority of the main
@@ -29,10 +29,10 @@ export const VARIANT_PRIORITY = DEFAULT_PRIORITY - 1
  * Priority of a named example of a non-main response: it carries both headers, so it matches
  * only a request that asks for both, and must then beat the status variant (which matches too).
  */
-export const EXAMPLE_OF_VARIANT_PRIORITY = VARIANT_PRIORITY - 1
+const EXAMPLE_OF_VARIANT_PRIORITY = VARIANT_PRIORITY - 1
 
 /** Everything an operation's transactions depend on. */
-export interface OperationInput {
+interface OperationInput {
   method: string
   /** The key under `paths`, such as `/pets/{petId}`. */
   pathKey: string

@@ -56,7 +56,7 @@ function trimPrefix (path: string): string {
 }
 
 /** An operation's path as matchers: the URL matcher and any query parameters the path key pins. */
-export interface PathMatch {
+interface PathMatch {
   /** The full path as written, with `{param}` templates: `/v2/pets/{petId}`. */
   path: string
   url: MatcherInput

@@ -7,7 +7,7 @@ import { matchPath, serverBase, swaggerBase, type ServerBase } from './paths.js'
 import { isObject, RefResolver } from './resolver.js'
 
 /** What a request check reads of a request (the runtime's MatchRequest fits). */
-export interface RequestView {
+interface RequestView {
   readonly method: string
   readonly path: string
   readonly rawQuery: string
@@ -16,7 +16,7 @@ export interface RequestView {
 }
 
 /** One way a request does not fit its operation: `/query/limit`, `/header/x-api-key`, `/body/name`. */
-export interface Violation {
+interface Violation {
   path: string
   message: string
   /** For missing credentials: the HTTP authentication schemes that would do (`Bearer`, `Basic`), for `WWW-Authenticate`. */
@@ -24,7 +24,7 @@ export interface Violation {
 }
 
 /** The operation a request is for, and what it breaks of it; null when no operation has its path. */
-export type RequestValidator = (req: RequestView) => { operation: string; violations: Violation[] } | null
+type RequestValidator = (req: RequestView) => { operation: string; violations: Violation[] } | null
 
 const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const
 type Json = Record<string, unknown>

@@ -16,13 +16,13 @@ export function isObject (value: unknown): value is Json {
 }
 
 /** A node after following its `$ref` chain, and the last reference followed (for names and cycles). */
-export interface Resolved {
+interface Resolved {
   value: unknown
   /** Root-relative reference (`#/components/schemas/Pet`, `common.yaml#/Pet`); undefined when `node` was not a reference. */
   ref?: string
 }
 
-export interface ResolverOptions {
+interface ResolverOptions {
   /** The input's name; a reference to its base name points back at the main document. */
   fileName: string
   /** Reads a file relative to the input's directory (ImportContext.readFile). */

@@ -12,7 +12,7 @@ export interface ResponseChoice {
 }
 
 /** The response served by default, the others (selected by a request header), and keys that were left out. */
-export interface ResponsePlan {
+interface ResponsePlan {
   main: ResponseChoice | undefined
   variants: ResponseChoice[]
   skipped: Array<{ key: string; reason: string }>
@@ -59,7 +59,7 @@ function statusOf (key: string): number | undefined {
 }
 
 /** What building a response needs to know about its document and operation. */
-export interface ResponseContext {
+interface ResponseContext {
   version: '2.0' | '3.0' | '3.1'
   resolver: RefResolver
   /** 2.0: the operation's `produces`, else the document's. */

@@ -3,7 +3,7 @@ import { isObject, type RefResolver } from './resolver.js'
 export type Schema = Record<string, unknown>
 
 /** A schema with its `$ref`s followed, `allOf` merged and one `oneOf`/`anyOf` branch chosen. */
-export interface SchemaView {
+interface SchemaView {
   schema: Schema
   /** References followed to reach it (for recursion checks and XML element names). */
   refs: string[]
@@ -110,7 +110,7 @@ const upperBounds = ['maximum', 'maxLength', 'maxItems', 'maxProperties']
  * mergeSchemas({ required: ['a'], properties: { a: { type: 'string' } } }, { required: ['b'], properties: { b: { type: 'integer' } }, minLength: 2 })
  * // { required: ['a', 'b'], properties: { a: {...}, b: {...} }, minLength: 2 }
  */
-export function mergeSchemas (a: Schema, b: Schema): Schema {
+function mergeSchemas (a: Schema, b: Schema): Schema {
   const ta = typesOf(a['type'])
   const tb = typesOf(b['type'])
   // Types with nothing in common make the allOf unsatisfiable. Descriptions that do this mean

@@ -16,7 +16,7 @@ const droppedHeaders = new Set(['content-length', 'content-encoding', 'transfer-
 const previewTypes: Record<string, string> = { json: 'json', xml: 'xml', html: 'html', text: 'text' }
 
 /** The request side of an example, and what a reader should know about it. */
-export interface RequestOutcome {
+interface RequestOutcome {
   requestDsl: RequestDslInput
   display: string
   wildcard: boolean

@@ -4,7 +4,7 @@ import { escapeRegex, literalPathMatcher } from '../shared/url.js'
 import { isLiteral, resolvePieces, resolveText, type Piece, type Scope } from './variables.js'
 
 /** What a Postman request URL becomes. */
-export interface UrlMatchers {
+interface UrlMatchers {
   host?: string
   url: MatcherInput
   /** The path as written with variables resolved (unknown ones as `{name}`), for names. */

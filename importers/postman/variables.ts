@@ -14,7 +14,7 @@ const MAX_DEPTH = 5
  * multiply (`a` = `{{b}}{{b}}...` five levels deep): a few kilobytes of collection could otherwise
  * expand to gigabytes.
  */
-export const MAX_VARIABLE_EXPANSION = 1_048_576
+const MAX_VARIABLE_EXPANSION = 1_048_576
 
 /**
  * Adds the enabled entries of a Postman `variable` array to a scope.

@@ -138,7 +138,7 @@ function isBlank (bytes: Uint8Array): boolean {
  * @example
  * decodeChunked(Buffer.from('2\r\nhi\r\n0\r\n\r\n')) // 'hi' as bytes
  */
-export function decodeChunked (raw: Uint8Array): Uint8Array | null {
+function decodeChunked (raw: Uint8Array): Uint8Array | null {
   const parts: Uint8Array[] = []
   let pos = 0
   for (;;) {

@@ -7,7 +7,7 @@ import { literalPathMatcher, queryMatchers } from '../shared/url.js'
 import { headerValue, MessageError, parseHttpMessage, type HttpMessage } from './http-message.js'
 
 /** One request/response pair read into DSL shapes, or why it could not be. */
-export type PairOutcome = { dsl: DslInput; notes: string[] } | { error: string; file: string; line: number }
+type PairOutcome = { dsl: DslInput; notes: string[] } | { error: string; file: string; line: number }
 
 /**
  * Response headers that describe the saved exchange rather than the answer: hop-by-hop headers,

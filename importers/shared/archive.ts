@@ -10,7 +10,7 @@ import { tooLarge } from './text.js'
  * @example
  * if (count > MAX_ARCHIVE_ENTRIES) throw importInvalid(name, 'too many entries')
  */
-export const MAX_ARCHIVE_ENTRIES = 10_000
+const MAX_ARCHIVE_ENTRIES = 10_000
 
 /**
  * Normalizes an entry or relative path: forward slashes, no `.` segments, `..` resolved; null

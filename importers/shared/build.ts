@@ -26,7 +26,7 @@ export interface Draft {
 }
 
 /** Where the drafts came from, and where their warnings go. */
-export interface DraftSource {
+interface DraftSource {
   file: string
   locate?: (pointer: string) => SourcePosition | undefined
   warnings: ImportWarning[]

@@ -11,7 +11,7 @@ import { decodeText } from './text.js'
  * @example
  * `expected ${acceptedDescription}`
  */
-export const acceptedDescription =
+const acceptedDescription =
   'a zip archive; transaction DSL (JSON/YAML: transactions, dsl, requestDsl); exported transactions ({apiVersion, result}); ' +
   'HAR (log.entries); OpenAPI 2/3 (openapi or swagger); WireMock mappings (request+response, or mappings); ' +
   'Postman collection v2 (info+item); Mockoon environment (lastMigration+routes); RR pair (NAME-req.txt / NAME-rsp.txt with raw HTTP)'
@@ -67,7 +67,7 @@ export function isZip (b: Uint8Array): boolean {
  * @example
  * throw unknownFormat('x.bin', 'it is binary')
  */
-export function unknownFormat (fileName: string, why: string) {
+function unknownFormat (fileName: string, why: string) {
   return createError('ERR_IMPORT_FORMAT_UNKNOWN', [`${fileName}: ${why}; expected ${acceptedDescription}`], {
     details: [{ path: '', message: why, file: fileName }],
   })
@@ -79,7 +79,7 @@ export function unknownFormat (fileName: string, why: string) {
  * @example
  * classify({ mappings: [] }) // 'wiremock'
  */
-export function classify (value: unknown): ImportFormat | undefined {
+function classify (value: unknown): ImportFormat | undefined {
   if (Array.isArray(value)) {
     if (value.length === 0) return 'dsl'
     const kinds = value.map(classifyItem)

@@ -21,7 +21,7 @@ export function detailAt (file: string, pointer: string, message: string, locate
  * @example
  * positionSuffix({ path: '', message: 'x', line: 3, column: 5 }) // ' (line 3, column 5)'
  */
-export function positionSuffix (detail: ErrorDetail | undefined): string {
+function positionSuffix (detail: ErrorDetail | undefined): string {
   return detail?.line === undefined ? '' : ` (line ${detail.line}, column ${detail.column ?? 0})`
 }
 

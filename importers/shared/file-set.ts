@@ -7,7 +7,7 @@ import { importInvalid } from './errors.js'
 import { mergeResults, type MergedImportResult } from './merge.js'
 
 /** Imports one file of the set; `importFile` of importers/index.ts. */
-export type ImportOne = (input: ImportInput, ctx: ImportContext) => ImportResult
+type ImportOne = (input: ImportInput, ctx: ImportContext) => ImportResult
 
 /** File types looked at in a set; others (README.md, images) are skipped with a warning. */
 const importable = /\.(json|ya?ml|har|txt)$/i

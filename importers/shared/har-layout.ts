@@ -9,7 +9,7 @@ import { locateArray } from './array-layout.js'
 export const LAYOUT_MIN_BYTES = 1024 * 1024
 
 /** A HAR found without parsing it whole: its entries' byte offsets and everything else, parsed. */
-export interface HarLayout {
+interface HarLayout {
   /** The document with `log.entries` emptied, parsed. */
   skeleton: unknown
   /** Start and end (exclusive) byte offsets of each entry, two numbers per entry (array-layout.ts). */

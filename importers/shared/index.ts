@@ -3,11 +3,11 @@
  * construction (one `importInvalid`, one position format, one wrapper for unknown throws), and the
  * final validation of what an importer produced. Every importer imports from here.
  */
-export { decodeText, utf8Text, isPrintable, checkSize, DEFAULT_MAX_BYTES } from './text.js'
-export { parseStructured, forgetStructured, isObject, str, type Loose, type ParseOptions } from './structured.js'
-export { detailAt, importInvalid, guardImport, positionSuffix, type Locate } from './errors.js'
+export { decodeText, checkSize } from './text.js'
+export { parseStructured, forgetStructured } from './structured.js'
+export { detailAt, importInvalid, guardImport, type Locate } from './errors.js'
 export { parseMediaType, isJsonType, isXmlType, isTextType, type MediaType } from './mime.js'
 export { finishImport, type FinishInput } from './finish.js'
 export { uniqueNames, orderBySpecificity, UniqueNamer, SpecificityOrder } from './naming.js'
-export { harLayoutOf, LAYOUT_MIN_BYTES, type HarLayout } from './har-layout.js'
+export { harLayoutOf } from './har-layout.js'
 export { elementText } from './array-layout.js'

@@ -9,7 +9,7 @@ import { decodeText } from './text.js'
 const cache = new WeakMap<Uint8Array, ParsedText>()
 
 /** What `parseStructured` may be told beyond the input. */
-export interface ParseOptions {
+interface ParseOptions {
   /** What the file should have been, for the message: 'JSON' for a HAR; default by file name. */
   what?: string
   /** The input's text, when the caller has already decoded it (saves a second decode). */

@@ -14,7 +14,7 @@ import { applyScenario, applyWebhooks } from './dynamic.js'
  * @example
  * WIREMOCK_DEFAULT_PRIORITY + 5 // 10, the DSL default it maps to
  */
-export const WIREMOCK_DEFAULT_PRIORITY = 5
+const WIREMOCK_DEFAULT_PRIORITY = 5
 
 /**
  * WireMock priorities map onto DSL priorities by a shift that lands WireMock's default (5) on the

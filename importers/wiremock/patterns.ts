@@ -6,7 +6,7 @@ import { escapeRegex } from '../shared/url.js'
 export type Part = 'headers' | 'queryParams' | 'cookies' | 'body'
 
 /** Where a pattern sits, for keys and warnings. */
-export interface PatternPlace {
+interface PatternPlace {
   part: Part
   /** Header, parameter or cookie name; for the body a JSONPath, an XPath or a form field. */
   key?: string

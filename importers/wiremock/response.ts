@@ -5,13 +5,13 @@ import { utf8Text } from '../shared/text.js'
 import { applyTransformers, faultOf } from './dynamic.js'
 
 /** How the response of one stub is read. */
-export interface ResponseContext {
+interface ResponseContext {
   readFile?: ((relativePath: string) => Uint8Array | undefined) | undefined
   note: (message: string) => void
 }
 
 /** The mapped response, or why the stub cannot be served at all. */
-export type ResponseOutcome = { responseDsl: ResponseDslInput } | { skip: string }
+type ResponseOutcome = { responseDsl: ResponseDslInput } | { skip: string }
 
 const unsupportedResponseKeys: Record<string, string> = {
   transformerParameters: 'transformer parameters are ignored',

@@ -52,7 +52,7 @@ function splitParams (query: string): string[] {
 }
 
 /** What a `urlPattern` becomes, and the part of it that could not be mapped. */
-export interface SplitPattern {
+interface SplitPattern {
   url: MatcherInput
   queryParams: MatcherInput[]
   unmapped?: string

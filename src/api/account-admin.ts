@@ -2,7 +2,7 @@ import type { Account, Repositories, User, Workspace } from '../store/index.js'
 import { generateApiKey } from './keys.js'
 
 /** What creating an account made: the owner's API key secret is shown once. */
-export interface CreatedAccount {
+interface CreatedAccount {
   account: Account
   owner: User
   workspace: Workspace

@@ -33,7 +33,7 @@ const CACHE_SIZE = 1000
  * `id:secret`, and a key id and secret that do not authenticate (unknown id, wrong secret, revoked
  * key or disabled user alike, so that a refusal never tells which key ids exist).
  */
-export const UNAUTHORIZED = {
+const UNAUTHORIZED = {
   missing: 'Credentials are required: HTTP Basic with an API key, Authorization: Basic base64(<key id>:<secret>).',
   bearer: 'This API takes HTTP Basic with an API key (Authorization: Basic base64(<key id>:<secret>)), not a Bearer token.',
   malformed: 'The Authorization header is not valid HTTP Basic: expected Basic base64(<key id>:<secret>).',

@@ -17,7 +17,7 @@ export interface BootstrapOutcome {
   credentialsFile: string | null
 }
 
-export interface BootstrapOptions {
+interface BootstrapOptions {
   dataDir: string
   /** UNDERSTUDY_API_KEY_ID / UNDERSTUDY_API_KEY_SECRET, when set. */
   apiKeyId?: string
@@ -25,7 +25,7 @@ export interface BootstrapOptions {
 }
 
 /** The admin user the bootstrap creates. */
-export const BOOTSTRAP_EMAIL = 'admin@understudy.local'
+const BOOTSTRAP_EMAIL = 'admin@understudy.local'
 
 /**
  * Checks the key given in the environment, without touching the store (so that the platform can

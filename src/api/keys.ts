@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { hashSecret } from './auth.js'
 
 /** A new API key: a public id and a secret shown once; only `secretHash` is ever stored. */
-export interface NewApiKey {
+interface NewApiKey {
   id: string
   secret: string
   secretHash: string

@@ -2,9 +2,9 @@ import { createError } from '../errors/index.js'
 import type { ListQuery } from '../store/index.js'
 
 /** Page size when `limit` is absent; the administration specification's samples show 10, the mock services one none: 50 for both. */
-export const DEFAULT_LIMIT = 50
+const DEFAULT_LIMIT = 50
 /** The most a list returns at once; `limit=0`, `-1` or larger ask for "all" and get this many (docs/decisions.md#lists). */
-export const MAX_LIMIT = 1000
+const MAX_LIMIT = 1000
 
 /**
  * `limit`, `skip` and `sort` of a list request, validated (400 naming the parameter). `sort` may

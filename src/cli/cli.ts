@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import type { CommandIo } from './commands/io.js'
+import { requireOptionalPackages } from './optional-packages.js'
 import { reportFailure } from './report.js'
 import { exitCodes, UsageError } from './usage-error.js'
 
@@ -51,9 +52,12 @@ export async function main (argv: string[], io: CommandIo): Promise<number | 'ru
       }
       case 'import':
         return await (await import('./commands/import.js')).runImportCommand(args, io)
+      // The platform and its admin tool need the optional packages (optional-packages.ts).
       case 'platform':
+        requireOptionalPackages()
         return await (await import('./commands/platform.js')).runPlatformCommand(args, io)
       case 'admin':
+        requireOptionalPackages()
         return await (await import('./commands/admin.js')).runAdminCommand(args, io)
       case undefined:
       case 'help':
@@ -76,9 +80,15 @@ export async function main (argv: string[], io: CommandIo): Promise<number | 'ru
 async function helpOf (command: string | undefined): Promise<string> {
   if (command === 'serve') return (await import('./commands/serve.js')).serveHelp
   if (command === 'run') return (await import('./commands/run.js')).runHelp
-  if (command === 'platform') return (await import('./commands/platform.js')).platformHelp
+  if (command === 'platform') {
+    requireOptionalPackages()
+    return (await import('./commands/platform.js')).platformHelp
+  }
   if (command === 'import') return (await import('./commands/import.js')).importHelp
-  if (command === 'admin') return (await import('./commands/admin.js')).adminHelp
+  if (command === 'admin') {
+    requireOptionalPackages()
+    return (await import('./commands/admin.js')).adminHelp
+  }
   if (command === 'record') return (await import('./commands/record.js')).recordHelp
   return help
 }

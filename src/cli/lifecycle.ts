@@ -4,14 +4,14 @@ import type { Logger, LogRing } from '../log/index.js'
 import { createWireMockAdmin, startAdmin, startRuntime, type AdminServer, type HarImporter, type RequestCheck, type Runtime, type WireMockConverter } from '../serve/index.js'
 
 /** A runtime with its optional admin listener, as `serve` and `run` start it. */
-export interface Serving {
+interface Serving {
   runtime: Runtime
   admin: AdminServer | null
   /** Drains and closes everything; idempotent. */
   stop: () => Promise<void>
 }
 
-export interface StartServingParams {
+interface StartServingParams {
   document: MockServiceDocument
   options: Readonly<RuntimeOptions>
   log: Logger
@@ -83,7 +83,7 @@ export async function loadHarImporter (): Promise<HarImporter> {
  * The WireMock importer as the WireMock admin API converts stubs with it, loaded when the first
  * stub or pattern arrives (a runtime that is never sent one does not load the importers).
  */
-export async function loadWireMockConverter (): Promise<WireMockConverter> {
+async function loadWireMockConverter (): Promise<WireMockConverter> {
   const { importWireMock } = await import('../../importers/index.js')
   return (stub) => {
     const result = importWireMock({ bytes: Buffer.from(JSON.stringify(stub)), fileName: 'stub.json' })

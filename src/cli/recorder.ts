@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import type { Logger } from '../log/index.js'
 import { Recording, type HarImporter, type LiveExchange, type MergeResult, type RecordedRequest } from '../serve/index.js'
 
-export interface RecorderOptions {
+interface RecorderOptions {
   /** Output directory: `recorded.json` (the DSL) and `.recording-state.json` (what re-runs merge). */
   dir: string
   /** Origin of the live system, for the HAR urls. */

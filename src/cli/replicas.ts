@@ -6,7 +6,7 @@ import { loadHarImporter, writeReadyLines } from './lifecycle.js'
 import { UsageError } from './usage-error.js'
 
 /** Most replicas `--replicas` accepts. */
-export const MAX_REPLICAS = 64
+const MAX_REPLICAS = 64
 
 /**
  * `--replicas N`: an integer from 1 to 64, default 1.
@@ -23,14 +23,14 @@ export function replicasOf (raw: string | undefined): number {
 }
 
 /** A started cluster: its replicas and the primary's admin listener. */
-export interface ReplicatedServing {
+interface ReplicatedServing {
   set: ReplicaSet
   admin: AdminServer | null
   /** Drains every replica and closes the admin listener; idempotent. */
   stop: () => Promise<void>
 }
 
-export interface StartReplicatedParams {
+interface StartReplicatedParams {
   document: MockServiceDocument
   options: Readonly<RuntimeOptions>
   replicas: number

@@ -1,5 +1,6 @@
 import { describeError, isUnderstudyError } from '../errors/index.js'
 import type { CommandIo } from './commands/io.js'
+import { MissingPackagesError } from './optional-packages.js'
 import { exitCodes, UsageError } from './usage-error.js'
 
 /**
@@ -13,6 +14,10 @@ export function reportFailure (err: unknown, prefix: string, io: CommandIo): num
   if (err instanceof UsageError || isParseArgsError(err)) {
     io.stderr.write(`${prefix}: ${oneLine((err as Error).message)}\n`)
     return exitCodes.usage
+  }
+  if (err instanceof MissingPackagesError) {
+    io.stderr.write(`${prefix}: ${err.message}\n`)
+    return exitCodes.failure
   }
   if (isUnderstudyError(err)) {
     io.stderr.write(`${prefix}: ${describeError(err)}\n`)

@@ -162,7 +162,7 @@ export function loadSources (files: readonly string[], loadFile: FileLoader, opt
 }
 
 /** How `loadSources` reads the files. */
-export interface LoadOptions {
+interface LoadOptions {
   /** Paths are shown relative to it (default: the working directory). */
   cwd?: string
   /**

@@ -9,7 +9,7 @@ export interface StartupWarning {
 }
 
 /** Warnings of one kind: how many, and the first as the example. */
-export interface WarningGroup {
+interface WarningGroup {
   example: StartupWarning
   count: number
 }
@@ -62,7 +62,7 @@ export function logStartupWarnings (warnings: readonly StartupWarning[], log: Lo
 }
 
 /** Routes listed at start-up; beyond, one line counts the rest. */
-export const ROUTES_SHOWN = 20
+const ROUTES_SHOWN = 20
 
 /**
  * The routes a document serves, as a person reads them at a terminal (method, path, name), in

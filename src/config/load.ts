@@ -8,7 +8,7 @@ const validateRuntimeOptions: ValidateFunction<RuntimeOptions> = ajv.compile(run
 const validatePlatformOptions: ValidateFunction<PlatformFlagOptions> = ajv.compile(platformOptionsSchema)
 
 /** Recursively freezes a plain value so that options cannot change after validation. */
-export function deepFreeze<T> (value: T): Readonly<T> {
+function deepFreeze<T> (value: T): Readonly<T> {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value)
     for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key])

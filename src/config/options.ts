@@ -12,7 +12,7 @@ export interface InspectionOptions {
 }
 
 /** Levels of the egress policy, repeated here because config is a leaf and may not import src/net. */
-export type OptionsEgressLevel = 'loopback' | 'private' | 'public'
+type OptionsEgressLevel = 'loopback' | 'private' | 'public'
 
 /** What a runtime may send to on a tenant's behalf (`proxyUrl`, `bypasslive`, webhooks): docs/security.md "Egress". */
 export interface EgressOptions {

@@ -46,7 +46,7 @@ const catalogue: Readonly<Record<string, string>> = {
 }
 
 /** How the runtime checks one faker method's arguments. */
-export interface FakerMethod {
+interface FakerMethod {
   readonly module: string
   readonly method: string
   /** The argument (and options) that are a length or a count, or null. */

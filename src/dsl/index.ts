@@ -1,6 +1,6 @@
 export * from './types.js'
 export { parseText, pointerSegments, joinPointer, type ParsedText, type SourcePosition } from './parse.js'
-export { readDefinition, readDefinitionSliced, type DefinitionSource } from './validate.js'
+export { readDefinition, readDefinitionSliced } from './validate.js'
 export { loadDefinitionText } from './definition.js'
 export {
   normalizeTransaction,
@@ -12,24 +12,18 @@ export {
   decodeContent,
   DEFAULT_PRIORITY,
 } from './normalize.js'
-export { recordOrigin, originOf, detailAt, locatedDetail, type Origin } from './origin.js'
-export { nearestName, closestName, editDistance } from './nearest-name.js'
+export { recordOrigin, originOf, detailAt, locatedDetail } from './origin.js'
 export { compileUserRegex, RegexRejection, MAX_REGEX_INPUT, enableRegexFallback } from './regex.js'
 export { MAX_DEFINITION_DEPTH, tooDeepAt, jsonTextDepth } from './depth.js'
 export { MAX_TRANSACTIONS, transactionCountError, transactionCountProblem } from './transaction-limit.js'
-export { MAX_YAML_ALIASES } from './parse.js'
-export { dslSchemas, transactionSchema, transactionDslSchema, mockServiceDocumentSchema, matcherSchema, publishedSchema, publishedSchemaPath } from './schema/index.js'
-export type { StatusCodeConditionInput, MatcherInput, RequestDslInput, ResponseDslInput, DelayInput, DslInput, TransactionInput, DocumentInput } from './input-types.js'
+export { dslSchemas, mockServiceDocumentSchema, publishedSchema, publishedSchemaPath } from './schema/index.js'
+export type { MatcherInput, RequestDslInput, ResponseDslInput, DelayInput, DslInput, TransactionInput, DocumentInput } from './input-types.js'
 export { parseTemplate, validateTemplate, walkTemplate, templateHelperNames, TemplateSyntaxError, type TemplateNode } from './template-check.js'
 export {
-  MAX_TEMPLATE_LENGTH,
-  MAX_TEMPLATE_COUNT,
-  MAX_TEMPLATE_TEXT_ARGUMENT,
   MAX_TEMPLATE_GENERATED,
   MAX_TEMPLATE_OUTPUT,
   TemplateBoundError,
   checkSize,
   checkTextArgument,
-  unreachableNames,
 } from './template-bounds.js'
-export { fakerMethods, fakerMethodOf, checkFakerArguments, fakeToken, type FakerMethod } from './faker-catalogue.js'
+export { fakerMethods, fakerMethodOf, checkFakerArguments, fakeToken } from './faker-catalogue.js'

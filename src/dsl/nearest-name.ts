@@ -34,7 +34,7 @@ export function closestName (name: string, known: readonly string[]): string | n
 }
 
 /** Levenshtein distance. */
-export function editDistance (a: string, b: string): number {
+function editDistance (a: string, b: string): number {
   const row = Array.from({ length: b.length + 1 }, (_, i) => i)
   for (let i = 1; i <= a.length; i++) {
     let prev = row[0] ?? 0

@@ -9,7 +9,7 @@ import type { CorsSpec, FaultSpec, FaultType, MockServiceDocument, PostServeCall
 type FaultInput = string | { type: string; probability?: number } | null | undefined
 
 /** `fault` / `faults`: a name or `{type, probability}`, lowercased; probability 1 is dropped. */
-export function normalizeFault (input: FaultInput): FaultSpec | undefined {
+function normalizeFault (input: FaultInput): FaultSpec | undefined {
   if (input === null || input === undefined) return undefined
   const raw = typeof input === 'string' ? { type: input } : input
   const out: FaultSpec = { type: raw.type.toLowerCase() as FaultType }
@@ -46,7 +46,7 @@ export function normalizeScenario (input: DslInput, out: TransactionDsl): void {
 }
 
 /** `cors: true` allows any origin, the usual methods and any requested header. */
-export function normalizeCors (input: DocumentInput['cors']): CorsSpec | undefined {
+function normalizeCors (input: DocumentInput['cors']): CorsSpec | undefined {
   if (input === null || input === undefined || input === false) return undefined
   const spec = input === true ? {} : input
   return {

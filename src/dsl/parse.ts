@@ -34,7 +34,7 @@ const BOM = '\uFEFF'
  * it (the yaml package's `maxAliasCount`). Nine nested anchors of ten aliases each (a "billion
  * laughs") would otherwise expand to a billion values; real files use a handful. docs/limits.md.
  */
-export const MAX_YAML_ALIASES = 1000
+const MAX_YAML_ALIASES = 1000
 
 /** Splits a JSON pointer (`/a/0/b~1c`) into its unescaped segments. */
 export function pointerSegments (pointer: string): string[] {

@@ -9,7 +9,7 @@
  * `faker 'string.numeric' n`...). 64 Ki: about 25 ms of faker's work; 20,000,000 took 3.2 s and
  * 747 MiB while every other request of the process waited.
  */
-export const MAX_TEMPLATE_LENGTH = 65_536
+const MAX_TEMPLATE_LENGTH = 65_536
 
 /**
  * Items one helper call may generate: words, sentences, paragraphs, lines, dates, list elements.
@@ -21,7 +21,7 @@ export const MAX_TEMPLATE_COUNT = 1_000
  * Characters of a text argument of a generating helper (a faker name or pattern, a separator, a
  * date format or offset): each of them can be repeated up to MAX_TEMPLATE_COUNT times.
  */
-export const MAX_TEMPLATE_TEXT_ARGUMENT = 1_000
+const MAX_TEMPLATE_TEXT_ARGUMENT = 1_000
 
 /**
  * Characters the generating helpers (faker and the random helpers) may produce in one render,

@@ -28,7 +28,7 @@ const known = new Set(templateHelperNames)
  * that grows faster than the template (2,000 levels: a second; 20,000: minutes) and its compiler
  * recurses once per level; no template a person writes comes near it.
  */
-export const MAX_TEMPLATE_NESTING = 100
+const MAX_TEMPLATE_NESTING = 100
 
 /** Block openers (`{{#x`, `{{^x`, `{{~#x`) and closers (`{{/x`); `{{^}}` is an else, not an opener. */
 const blockTags = /\{\{~?\s*(?:([#/])|\^(?!\s*~?\}\}))/g

@@ -21,7 +21,7 @@ const validators = {
 }
 
 /** Where the value being read came from. */
-export interface DefinitionSource {
+interface DefinitionSource {
   file?: string
   locate?: (pointer: string) => SourcePosition | undefined
 }

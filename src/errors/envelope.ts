@@ -4,7 +4,7 @@ import type { ErrorDetail, UnderstudyError } from './understudy-error.js'
  * RFC 7807 problem document for the errors the runtime itself produces (no match, capacity, body
  * too large, upstream down), with our stable `code`.
  */
-export interface Problem {
+interface Problem {
   type: string
   title: string
   status: number
@@ -49,7 +49,7 @@ function titleOf (code: string): string {
 }
 
 /** `error` member of the control-plane envelopes: `{code, message, details?}` (docs/decisions.md#envelopes). */
-export interface EnvelopeError {
+interface EnvelopeError {
   code: string
   message: string
   status?: number

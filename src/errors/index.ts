@@ -15,7 +15,5 @@ export {
   v4Envelope,
   monitoringEnvelope,
   PROBLEM_CONTENT_TYPE,
-  type Problem,
-  type EnvelopeError,
 } from './envelope.js'
 export { toWireError, fromWireError, type WireError } from './remote.js'

@@ -7,21 +7,21 @@
  */
 
 /** Entries asked of the first step (the recent history a tab opens with). */
-export const FEED_RECENT = 100
+const FEED_RECENT = 100
 /** One page of a later step, and the most pages one step reads. */
-export const FEED_PAGE = 1000
+const FEED_PAGE = 1000
 const MAX_PAGES = 100
 /** Ids remembered as delivered; past this, only those of the latest step are kept. */
 const SENT_LIMIT = 200_000
 
 /** What a feed entry needs: an id (growing with time within a journal) and, once complete, a status. */
-export interface FeedEntry { id: number; statusCode?: unknown }
+interface FeedEntry { id: number; statusCode?: unknown }
 
 /** One page of the list, newest first, and how many entries the list holds in all. */
 export interface FeedPage<E> { entries: readonly E[]; total: number }
 
 /** What one step found: new entries (newest first), a reset (a new journal), how many were evicted unread. */
-export interface FeedStep<E> {
+interface FeedStep<E> {
   kind: 'entries' | 'reset'
   entries: E[]
   dropped: number

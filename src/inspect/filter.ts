@@ -20,7 +20,7 @@ export interface InspectionFilter {
 }
 
 /** A filter compiled once for a scan: one test per record. */
-export type RecordTest = (record: InspectionRecord) => boolean
+type RecordTest = (record: InspectionRecord) => boolean
 
 /** The query parameters `filterFromQuery` reads. */
 export const filterParams = ['method', 'path', 'matched', 'status', 'transaction', 'from', 'to'] as const

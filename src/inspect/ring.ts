@@ -1,7 +1,7 @@
 import type { InspectionRecord } from './record.js'
 
 /** Bounds of a ring; see config's InspectionOptions for the defaults. */
-export interface RingLimits {
+interface RingLimits {
   maxRecords: number
   maxBytes: number
   maxBodyBytes: number

@@ -56,5 +56,3 @@ export function inspectionSearch (ring: () => InspectionRing | null, serviceMock
     },
   }
 }
-
-export type InspectionSearch = ReturnType<typeof inspectionSearch>

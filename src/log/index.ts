@@ -1,2 +1,2 @@
-export { createLogger, createSilentLogger, logLevels, logFormats, resolveLogFormat, type Logger, type LogLevel, type LoggerOptions, type LogFormat } from './logger.js'
+export { createLogger, createSilentLogger, logFormats, resolveLogFormat, type Logger, type LogLevel } from './logger.js'
 export { LogRing } from './log-ring.js'

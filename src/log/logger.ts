@@ -8,7 +8,7 @@ export type { Logger } from 'pino'
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 export type LogLevel = (typeof logLevels)[number]
 
-export interface LoggerOptions {
+interface LoggerOptions {
   level: LogLevel
   /** Where lines go; default standard error, so that standard output carries only `listening on`. */
   destination?: DestinationStream | 'stderr' | 'stdout'
@@ -25,7 +25,7 @@ export interface LoggerOptions {
 
 /** How log lines look; `auto` is decided by `resolveLogFormat`. */
 export const logFormats = ['auto', 'json', 'pretty'] as const
-export type LogFormat = 'json' | 'pretty'
+type LogFormat = 'json' | 'pretty'
 
 /**
  * `auto` is `pretty` when the stream is a terminal, `json` otherwise (a pipe, a file, a container

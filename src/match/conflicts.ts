@@ -156,7 +156,7 @@ export function groupName (serviceName: string, group: readonly ConflictSubject[
 }
 
 /** A transaction that no request can reach, and the one that answers its requests instead. */
-export interface Shadowed<T> {
+interface Shadowed<T> {
   shadowed: T
   by: T
 }

@@ -173,7 +173,7 @@ export function jsonEquals (expected: unknown, actual: unknown, options: JsonEqu
 }
 
 /** `equals_json` options (WireMock's `equalToJson` flags). */
-export interface JsonEqualsOptions {
+interface JsonEqualsOptions {
   ignoreArrayOrder?: boolean
   ignoreExtraElements?: boolean
 }

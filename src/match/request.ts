@@ -12,7 +12,7 @@ import type { XsdOutcome } from './xsd/xmllint-pool.js'
  * a deeper body counts as not JSON (not XML) for them, so that recursive libraries never run out
  * of stack or spend seconds on a hostile body. Simple JSONPath keys (`$.a.b`) scan any depth.
  */
-export const MAX_BODY_DEPTH = 512
+const MAX_BODY_DEPTH = 512
 
 /** A value of a header, parameter, cookie or form field: one string or several. */
 export type FieldValue = string | string[]

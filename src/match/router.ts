@@ -15,7 +15,7 @@ export interface Candidate<P> {
 }
 
 /** The candidates of one route, in the order to try them, with an index when one pays off. */
-export interface CandidateList<P> {
+interface CandidateList<P> {
   readonly candidates: ReadonlyArray<Candidate<P>>
   readonly discriminator: Discriminator | null
 }

@@ -47,14 +47,11 @@ export function canonicalComparison (name: string): Comparison | null {
   return ALIASES[name.trim().toLowerCase()] ?? null
 }
 
-/** Every accepted comparison name (canonical and aliases). */
-export const COMPARISON_NAMES: readonly string[] = Object.keys(ALIASES)
-
 /** Comparisons that take no target value. */
 export const UNARY: ReadonlySet<Comparison> = new Set(['empty', 'not_empty', 'is_a_number', 'is_null'])
 
 /** A value read from a response: a JSON value, a string, or undefined when the property is absent. */
-export type Actual = unknown
+type Actual = unknown
 
 /** The text a value compares as: strings as they are, other JSON values as JSON (the mock DSL's rule). */
 export function textOf (value: Actual): string {
@@ -87,7 +84,7 @@ function dslCheck (matcherName: 'equals' | 'contains' | 'matches', expected: str
   return compiled.check(actual) !== compiled.negated
 }
 
-export interface ComparisonOutcome {
+interface ComparisonOutcome {
   pass: boolean
   /** Why it could not be evaluated (not why it failed): a target that is not a number... */
   error: string | null

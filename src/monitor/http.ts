@@ -63,7 +63,7 @@ export interface OutgoingRequest {
   body: string | null
 }
 
-export interface SendOptions {
+interface SendOptions {
   verifySsl: boolean
   /** PEM text with the client certificate and its key (environment `client_certificate`), or null. */
   clientCertificate: string | null

@@ -4,7 +4,7 @@ import { egressConnector, type EgressPolicy } from '../net/index.js'
 import { runnerEgress } from './http.js'
 import type { NotificationReport, ResolvedEnvironment, TestRunResult } from './types.js'
 
-export interface NotifyOptions {
+interface NotifyOptions {
   /** `smtp://user:pass@host:port`; without it, e-mails are skipped with a note. */
   smtpUrl?: string
   /** The sender address; default `understudy@localhost`. */

@@ -39,7 +39,7 @@ export class ResponseData {
 }
 
 /** The result of reading a source: the value, or why there is none. */
-export type Read = { value: unknown } | { error: string }
+type Read = { value: unknown } | { error: string }
 
 /** The source names of assertions and variables (the product's and its aliases) to one canonical name. */
 const SOURCES: Readonly<Record<string, 'status' | 'header' | 'json' | 'xml' | 'text' | 'time' | 'size'>> = {
@@ -62,15 +62,11 @@ const SOURCES: Readonly<Record<string, 'status' | 'header' | 'json' | 'xml' | 't
   response_size_bytes: 'size',
 }
 
-export function knownSource (source: string): boolean {
-  return Object.hasOwn(SOURCES, source)
-}
-
 /**
  * A product JSON property (`args.u1`, `items[0].name`, `data["a b"]`, or a JSONPath `$...`) as a
  * JSONPath; empty = the whole document.
  */
-export function jsonPathOf (property: string): string {
+function jsonPathOf (property: string): string {
   const p = property.trim()
   if (p === '' || p === '$') return '$'
   if (p.startsWith('$')) return p

@@ -1,5 +1,5 @@
 /** Per-test exclusion: a test never runs twice at once (a schedule tick finding it busy skips). */
-export interface RunLock {
+interface RunLock {
   /** Takes the lock of a test; returns its release, or null when the test is already running. */
   tryAcquire: (testId: string) => (() => void) | null
   busy: (testId: string) => boolean

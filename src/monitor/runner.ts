@@ -19,7 +19,7 @@ const DEFAULTS = {
   maxSubtestDepth: 5,
 }
 
-export const EXTERNAL_UI_NOT_CONFIGURED = 'integration not configured: external UI test steps need a UI testing integration, and none is configured on this platform'
+const EXTERNAL_UI_NOT_CONFIGURED = 'integration not configured: external UI test steps need a UI testing integration, and none is configured on this platform'
 
 /** Steps arrive as stored JSON: every field is read defensively. */
 type Loose = Record<string, unknown>

@@ -34,7 +34,7 @@ globalThis.crypto = { getRandomValues: function (array) {
 } };
 `
 
-export const LIBRARIES: readonly Library[] = [
+const LIBRARIES: readonly Library[] = [
   { global: '_', usedBy: /(?:^|[^\w$.])_\s*[.(]|\blodash\b/, file: 'lodash/lodash.min.js' },
   { global: 'moment', usedBy: /\bmoment\b/, file: 'moment/min/moment.min.js' },
   { global: 'CryptoJS', usedBy: /\bCryptoJS\b/, file: 'crypto-js/crypto-js.js', before: CRYPTO_SHIM },

@@ -2,7 +2,7 @@ import type { Worker } from 'node:worker_threads'
 import { spawnWorker } from '../config/index.js'
 import type { ScriptInput, ScriptLimits, ScriptOutcome } from './sandbox-engine.js'
 
-export type { ScriptInput, ScriptLimits, ScriptOutcome, ScriptRequest, ScriptResponse } from './sandbox-engine.js'
+export type { ScriptInput, ScriptLimits, ScriptRequest, ScriptResponse } from './sandbox-engine.js'
 
 /*
  * Scripts are evaluated off the main thread, in one worker running QuickJS (sandbox-engine.ts).

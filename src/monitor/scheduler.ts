@@ -1,12 +1,12 @@
 import { Cron } from 'croner'
 
 /** A schedule as the runner needs it: its id and the product's interval (`1m`, `5m`, `1h`, `1d`...). */
-export interface ScheduleEntry {
+interface ScheduleEntry {
   id: string
   interval: string
 }
 
-export interface SchedulerOptions {
+interface SchedulerOptions {
   /**
    * Divides every interval (tests run a `1m` schedule every second with 60). Croner works in whole
    * seconds, so a scaled interval is at least 1 s.
@@ -17,7 +17,7 @@ export interface SchedulerOptions {
 }
 
 /** One croner timer per schedule; `fire` is called on each tick (never twice at once for one schedule). */
-export interface Scheduler {
+interface Scheduler {
   add: (schedule: ScheduleEntry, fire: () => void | Promise<void>) => void
   /** Re-arms a schedule with a new interval (same as remove + add). */
   update: (schedule: ScheduleEntry, fire: () => void | Promise<void>) => void

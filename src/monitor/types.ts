@@ -10,16 +10,6 @@ import type { EgressPolicy } from '../net/index.js'
 export type MultiValue = string | string[]
 export type MultiMap = Record<string, MultiValue>
 
-/** Where an assertion or variable reads from (the product's names and the aliases of the exports). */
-export type AssertionSource =
-  | 'response_status'
-  | 'response_headers'
-  | 'response_json'
-  | 'response_xml'
-  | 'response_text'
-  | 'response_time'
-  | 'response_size'
-
 export interface Assertion {
   source: string
   /** A path into the response (JSON dotted path, header name, XPath); absent or '' = the whole source. */
@@ -36,7 +26,7 @@ export interface Variable {
   property?: string | null
 }
 
-export interface BasicAuth {
+interface BasicAuth {
   auth_type: 'basic'
   username?: string
   password?: string

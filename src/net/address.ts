@@ -35,7 +35,7 @@ export function classifyAddress (address: string): AddressClass | null {
  * @example
  * addressBytes('::ffff:10.0.0.1') // [10, 0, 0, 1]
  */
-export function addressBytes (address: string): number[] | null {
+function addressBytes (address: string): number[] | null {
   const text = address.startsWith('[') && address.endsWith(']') ? address.slice(1, -1) : address
   const family = isIP(text)
   if (family === 4) return text.split('.').map(Number)

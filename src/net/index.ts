@@ -6,8 +6,8 @@
  * src/errors.
  */
 export { readBodyWithin } from './body.js'
-export { listenOn, describeListenError } from './listen.js'
-export { classifyAddress, type AddressClass } from './address.js'
+export { listenOn } from './listen.js'
+export { classifyAddress } from './address.js'
 export {
   EgressPolicy,
   egressLevels,

@@ -9,7 +9,7 @@ import { createError, type UnderstudyError } from '../errors/index.js'
  * describeListenError(Object.assign(new Error('x'), { code: 'EADDRINUSE' }), '127.0.0.1', 8080).message
  * // 'Cannot listen on 127.0.0.1:8080: the port is in use'
  */
-export function describeListenError (err: NodeJS.ErrnoException, host: string, port: number): UnderstudyError {
+function describeListenError (err: NodeJS.ErrnoException, host: string, port: number): UnderstudyError {
   const reason = err.code === 'EADDRINUSE' ? 'the port is in use' : err.code === 'EACCES' ? 'permission denied' : err.message
   return createError('ERR_SERVE_LISTEN', [`${host}:${port}`, reason], { cause: err })
 }

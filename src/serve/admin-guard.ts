@@ -38,7 +38,7 @@ export function adminGuard (params: { token: string | null }): (req: http.Incomi
  * isLoopbackHost('127.0.0.1:9090') // true
  * isLoopbackHost('attacker.example:9090') // false
  */
-export function isLoopbackHost (host: string | undefined): boolean {
+function isLoopbackHost (host: string | undefined): boolean {
   if (host === undefined || host === '') return true
   const name = hostName(host).toLowerCase()
   return name === 'localhost' || name.endsWith('.localhost') || name === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name)

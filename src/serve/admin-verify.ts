@@ -5,7 +5,7 @@ import type { AdminSearch } from './admin-target.js'
 
 type Reply = { status: number; body: unknown }
 /** An admin route: method, path, and a handler given the query and the request body. */
-export type VerifyRoute = [string, string, (req: http.IncomingMessage, params: Record<string, string | undefined>, query: URLSearchParams, body: Buffer) => Reply | Promise<Reply>]
+type VerifyRoute = [string, string, (req: http.IncomingMessage, params: Record<string, string | undefined>, query: URLSearchParams, body: Buffer) => Reply | Promise<Reply>]
 
 /** True when a query asks for a filtered inspection list. */
 export function hasFilter (query: URLSearchParams): boolean {

@@ -42,7 +42,7 @@ interface AdminListenerParams {
  * Where the admin routes act: a runtime of this process (with the log ring whose lines `GET /log`
  * hands out), or any AdminTarget, such as a cluster primary's view of its replicas.
  */
-export type AdminParams = AdminListenerParams & ({ runtime: Runtime; logRing: LogRing | null } | { target: AdminTarget })
+type AdminParams = AdminListenerParams & ({ runtime: Runtime; logRing: LogRing | null } | { target: AdminTarget })
 
 /** A started admin listener. */
 export interface AdminServer {

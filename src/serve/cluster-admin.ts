@@ -11,7 +11,7 @@ import { closePools } from './proxy.js'
 import type { LoadHarImporter } from './record/recorded-requests.js'
 
 /** A replica in the primary's `GET /health`. */
-export interface ReplicaHealth {
+interface ReplicaHealth {
   replica: number
   status: ReplicaState
   pid: number | null
@@ -26,7 +26,7 @@ export interface ReplicaHealth {
 }
 
 /** `GET /health` of a cluster primary: the sums, and each replica. */
-export interface ClusterHealth extends RuntimeHealth {
+interface ClusterHealth extends RuntimeHealth {
   replicas: number
   workers: ReplicaHealth[]
 }

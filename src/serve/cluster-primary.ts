@@ -20,7 +20,7 @@ import { loadTlsMaterial, type TlsMaterial } from './tls.js'
 export type ReplicaState = 'STARTING' | 'UP' | 'DOWN'
 
 /** One replica, read-only, for health and routing. */
-export interface ReplicaView {
+interface ReplicaView {
   /** 1..replicas. */
   readonly replica: number
   readonly state: ReplicaState
@@ -30,7 +30,7 @@ export interface ReplicaView {
   readonly restarts: number
 }
 
-export interface ReplicaSetParams {
+interface ReplicaSetParams {
   document: MockServiceDocument
   options: Readonly<RuntimeOptions>
   /** How many replicas: at least 2 (one replica is a plain runtime, without a cluster). */

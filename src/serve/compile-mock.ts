@@ -67,7 +67,7 @@ export interface CompiledMock {
   readonly postServe: PostServeQueue | null
 }
 
-export interface CompileMockOptions {
+interface CompileMockOptions {
   proxyTimeout: number
   /** Bytes of each body the inspection journal keeps. */
   journalBodyBytes: number

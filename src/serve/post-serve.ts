@@ -3,7 +3,6 @@ import { spawnWorker } from '../config/index.js'
 import type { PostServeCall } from '../dsl/index.js'
 import type { Logger } from '../log/index.js'
 import type { EgressPolicy, EgressSettings } from '../net/index.js'
-import type { MatchRequest } from '../match/index.js'
 import type { TemplateEngine, TemplateFn } from './template/engine.js'
 import { constantTemplate, TemplateSyntaxError } from './template/engine.js'
 import { contextFields, unionReads, type ContextFields, type TemplateReads } from './template/reads.js'
@@ -218,5 +217,3 @@ export function compilePostServe (calls: PostServeCall[] | undefined, engine: Te
     },
   }
 }
-
-export type { MatchRequest }

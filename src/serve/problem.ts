@@ -1,7 +1,7 @@
 import { PROBLEM_CONTENT_TYPE, toProblem, type UnderstudyError } from '../errors/index.js'
 
 /** A runtime error answer, ready to write. */
-export interface ProblemAnswer {
+interface ProblemAnswer {
   status: number
   headers: string[]
   headers2: string[]

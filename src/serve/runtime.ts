@@ -69,7 +69,7 @@ export interface Runtime {
 /** A rewrite of the document before it is compiled (see `Runtime.setDocumentLayer`). */
 export type DocumentLayer = (base: MockServiceDocument) => MockServiceDocument
 
-export interface StartRuntimeParams {
+interface StartRuntimeParams {
   document: MockServiceDocument
   options: Readonly<RuntimeOptions>
   log: Logger
@@ -225,7 +225,7 @@ async function scenarioStatesOf (options: Readonly<RuntimeOptions>): Promise<Sce
  * @example
  * egressPolicyOf(loadRuntimeOptions({})).settings.level // 'loopback'
  */
-export function egressPolicyOf (options: Readonly<RuntimeOptions>): EgressPolicy {
+function egressPolicyOf (options: Readonly<RuntimeOptions>): EgressPolicy {
   return new EgressPolicy({ level: options.egress.level, allow: options.egress.allow, protectedPorts: [], protectedPortsFile: options.egress.protectedPortsFile ?? null })
 }
 

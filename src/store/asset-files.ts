@@ -4,7 +4,7 @@ import { open, readdir, readFile, rename, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 
 /** What storing a file gave: its id (the file name under assets/), size and digest. */
-export interface StoredFile {
+interface StoredFile {
   fileId: string
   size: number
   sha256: string

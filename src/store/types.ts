@@ -280,7 +280,6 @@ export interface MockSetting extends Audit {
 
 /** Account roles of the administration specification. */
 export const ACCOUNT_ROLES = ['owner', 'admin', 'user_manager', 'standard'] as const
-export type AccountRole = typeof ACCOUNT_ROLES[number]
 /** Workspace roles of the administration specification, strongest first. */
 export const WORKSPACE_ROLES = ['manager', 'tester', 'viewer'] as const
 export type WorkspaceRole = typeof WORKSPACE_ROLES[number]

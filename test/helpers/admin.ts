@@ -2,7 +2,7 @@ import type { InspectionDetail, InspectionListEntry } from '../../src/inspect/in
 import type { TestServer } from './server.js'
 
 /** The envelope of the mock services specification the admin listener answers with. */
-export interface Envelope<T> {
+interface Envelope<T> {
   apiVersion: number
   error: { code: string; message: string; details?: Array<{ path: string; message: string }> } | null
   result: T
@@ -13,7 +13,7 @@ export interface Envelope<T> {
 }
 
 /** What one admin call returned: the HTTP status and the parsed envelope. */
-export interface AdminReply<T> {
+interface AdminReply<T> {
   status: number
   contentType: string | null
   body: Envelope<T>

@@ -10,16 +10,16 @@ export const cliPath = resolve(import.meta.dirname, '../../dist/src/cli/main.js'
 if (!existsSync(cliPath)) throw new Error(`${cliPath} is missing: run "npm run build" first (npm test does)`)
 
 /** A finished command. */
-export interface CliResult {
+interface CliResult {
   code: number | null
   signal: NodeJS.Signals | null
   stdout: string
   stderr: string
 }
 
-/** Runs `understudy <args>` to completion (killed after `timeoutMs`). */
-export async function runCli (args: string[], options: { cwd?: string; timeoutMs?: number; env?: Record<string, string> } = {}): Promise<CliResult> {
-  const child = spawn(process.execPath, [cliPath, ...args], { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } })
+/** Runs `understudy <args>` to completion (killed after `timeoutMs`); `bin` as in startCli. */
+export async function runCli (args: string[], options: { cwd?: string; timeoutMs?: number; env?: Record<string, string>; bin?: string } = {}): Promise<CliResult> {
+  const child = spawn(process.execPath, [options.bin ?? cliPath, ...args], { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } })
   let stdout = ''
   let stderr = ''
   child.stdout.on('data', (c: Buffer) => { stdout += c.toString() })

@@ -3,7 +3,7 @@ import http2 from 'node:http2'
 import https from 'node:https'
 
 /** What a raw client saw: status, reason phrase (HTTP/1.1), headers both ways, and the body. */
-export interface RawResponse {
+interface RawResponse {
   status: number
   /** HTTP/1.1 reason phrase; '' over HTTP/2. */
   statusMessage: string
@@ -17,7 +17,7 @@ export interface RawResponse {
   alpnProtocol: string | null
 }
 
-export interface RawRequestOptions {
+interface RawRequestOptions {
   method?: string
   /** Path and query, default '/'. */
   path?: string
@@ -139,9 +139,4 @@ export async function h2Request (origin: string, options: RawRequestOptions = {}
       else session.close(() => resolve())
     })
   }
-}
-
-/** Reads a Response body as JSON of a known loose shape (tests assert on it field by field). */
-export async function jsonOf (res: Response): Promise<Record<string, unknown>> {
-  return (await res.json()) as Record<string, unknown>
 }

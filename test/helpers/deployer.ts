@@ -8,7 +8,7 @@ import { tempDir } from './temp-dir.js'
 import { waitFor } from './wait.js'
 
 /** A deployer on a fake store and a fresh data dir; shut down (every runtime stopped) when the test finishes. */
-export interface TestDeployer {
+interface TestDeployer {
   deployer: LocalDeployer
   store: FakeStore
   dataDir: string

@@ -12,7 +12,7 @@ const collections = [
 ]
 
 /** One operation: its method and its path template. */
-export interface GeneratedOperation {
+interface GeneratedOperation {
   method: string
   path: string
 }

@@ -1,7 +1,7 @@
 import type { MockService } from '../../src/store/index.js'
 
 /** The fields of a mock service record that a create sets. */
-export type MockServiceFields = Omit<MockService, 'id' | 'created' | 'updated' | 'createdBy' | 'updatedBy'>
+type MockServiceFields = Omit<MockService, 'id' | 'created' | 'updated' | 'createdBy' | 'updatedBy'>
 
 /**
  * Everything a mock service create takes (a STOPPED TRANSACTIONAL mock service, capacity 100, one

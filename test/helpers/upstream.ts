@@ -15,7 +15,7 @@ export interface UpstreamRequest {
 }
 
 /** A local node:http server standing in for a live system or a `proxyUrl` target. */
-export interface Upstream {
+interface Upstream {
   /** `http://127.0.0.1:PORT` (`https://` with `tls`) */
   url: string
   host: string
@@ -26,7 +26,7 @@ export interface Upstream {
 }
 
 /** Answers one upstream request; the request body is already read. */
-export type UpstreamHandler = (req: UpstreamRequest, res: http.ServerResponse) => void
+type UpstreamHandler = (req: UpstreamRequest, res: http.ServerResponse) => void
 
 const echoJson: UpstreamHandler = (req, res) => {
   const body = Buffer.from(JSON.stringify({ method: req.method, url: req.url, body: req.body.toString('utf8') }))

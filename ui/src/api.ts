@@ -1,6 +1,6 @@
 /** The dashboard's only way to the platform: the public APIs, with the session cookie. */
 
-export interface FieldError { path: string; message: string }
+interface FieldError { path: string; message: string }
 
 /** An API refusal, as the envelope gives it: the message in words and the failing fields. */
 export class ApiError extends Error {
@@ -77,7 +77,6 @@ export interface Session { csrfToken: string; apiKeyId: string }
 export interface User { id: number; email: string; accountId: number; firstName?: string; lastName?: string }
 export interface Workspace { id: number; name: string }
 export interface Service { id: number; name: string; description: string | null; updated: number }
-export interface Tag { id: number; name: string; description: string | null }
 export interface Transaction {
   id: number; name: string; description: string; serviceId: number; serviceName: string; tags: string[]; dslType: string
   dsl: { requestDsl: Record<string, unknown>; responseDsl: Record<string, unknown>; priority?: number }

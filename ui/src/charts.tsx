@@ -26,7 +26,7 @@ export async function loadLastHour (listUrl: (skip: number, limit: number) => st
 interface Series { minutes: number[]; rate: number[]; classes: number[][]; p50: Array<number | null>; p95: Array<number | null>; p99: Array<number | null> }
 
 /** Per-minute buckets of the last hour: requests per second, status classes, latency percentiles. */
-export function bucketize (entries: readonly InspectionEntry[], now: number): Series {
+function bucketize (entries: readonly InspectionEntry[], now: number): Series {
   const end = Math.floor(now / MINUTE) * MINUTE
   const start = end - 59 * MINUTE
   const counts = new Array<number>(60).fill(0)

@@ -23,8 +23,8 @@ export type AccessRule =
   | { scope: 'catalog' }
   | { scope: 'public' }
 
-export const ACCOUNT_ADMINS = ['owner', 'admin'] as const
-export const USER_MANAGERS = ['owner', 'admin', 'user_manager'] as const
+const ACCOUNT_ADMINS = ['owner', 'admin'] as const
+const USER_MANAGERS = ['owner', 'admin', 'user_manager'] as const
 
 /** Rules that differ from the default of `ruleOf` (GET reads as viewer, other methods test). */
 const explicit: Record<string, AccessRule> = {
@@ -100,7 +100,7 @@ const explicitMonitoring: Record<string, AccessRule> = {
 }
 
 /** A route of the monitoring API as the policy sees it (src/api/monitor/types.ts MonitorRoute). */
-export interface MonitoringRouteShape {
+interface MonitoringRouteShape {
   method: string
   path: string
   auth?: 'bearer' | 'basic' | 'none'

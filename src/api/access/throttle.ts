@@ -8,7 +8,7 @@ export class ThrottledError extends UnderstudyError {
   }
 }
 
-export interface ThrottleLimits {
+interface ThrottleLimits {
   /** Wrong secrets one client address may send in a window, whatever the key ids. */
   perAddress: number
   /** Wrong secrets one client address may send for one key id in a window. */
@@ -17,7 +17,7 @@ export interface ThrottleLimits {
   windowMs: number
 }
 
-export const DEFAULT_THROTTLE: ThrottleLimits = { perAddress: 50, perKeyAndAddress: 10, windowMs: 60_000 }
+const DEFAULT_THROTTLE: ThrottleLimits = { perAddress: 50, perKeyAndAddress: 10, windowMs: 60_000 }
 
 /** Counters kept at most; past it the oldest windows are dropped (memory stays bounded under a flood). */
 const MAX_COUNTERS = 100_000

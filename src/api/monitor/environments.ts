@@ -29,7 +29,7 @@ async function checkParent (tx: Repositories, bucket: MonitorBucket, doc: JsonOb
 }
 
 /** Checks the integrations an environment body references (ids of the bucket's team) and stores them in the shape of the monitoring specification. */
-export async function checkIntegrations (ctx: MonitorContext, bucket: MonitorBucket, doc: JsonObject): Promise<void> {
+async function checkIntegrations (ctx: MonitorContext, bucket: MonitorBucket, doc: JsonObject): Promise<void> {
   const integrations = await readEnvironmentIntegrations(ctx.deps.store, bucket.workspaceId, doc['integrations'])
   if (integrations !== null) doc['integrations'] = integrations
   else if (doc['integrations'] === null) delete doc['integrations']

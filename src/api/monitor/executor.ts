@@ -3,7 +3,7 @@ import { notify, resolveEnvironment, runTest, type EnvironmentDoc, type Resolved
 import type { MonitorEnvironment, MonitorIntegration, MonitorTest } from '../../store/index.js'
 import type { Execute } from './run-queue.js'
 
-export interface ExecutorOptions {
+interface ExecutorOptions {
   log: Logger
   /** The platform's base URL, for the result link in notifications. */
   baseUrl: string

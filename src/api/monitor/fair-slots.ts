@@ -1,5 +1,5 @@
 /** Gives back a slot; calling it twice gives back one. */
-export type ReleaseSlot = () => void
+type ReleaseSlot = () => void
 
 interface Waiter {
   grant: () => void

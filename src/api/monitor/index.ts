@@ -2,6 +2,7 @@ import type { Logger } from '../../log/index.js'
 import type { EgressPolicy } from '../../net/index.js'
 import type { Store } from '../../store/index.js'
 import { Authenticator } from '../auth.js'
+import { offerFunctionality } from '../v4/functionalities.js'
 import { createMonitorExecutor } from './executor.js'
 import { createScheduler, type RunOptions } from '../../monitor/index.js'
 import { RunQueue } from './run-queue.js'
@@ -41,7 +42,7 @@ export interface Monitoring {
 }
 
 /** Default number of runs kept per test (older results are deleted as new runs finish). */
-export const DEFAULT_RESULT_RETENTION = 100
+const DEFAULT_RESULT_RETENTION = 100
 
 /**
  * Starts the monitoring API (the monitoring specification): its routes, the run queue, and every
@@ -78,5 +79,8 @@ export async function startMonitoring (options: MonitoringOptions): Promise<Moni
     authenticator: options.authenticator ?? new Authenticator(options.store),
     options: { baseUrl: options.baseUrl, jsonLimit: options.jsonLimit, resultRetention: options.resultRetention ?? DEFAULT_RESULT_RETENTION, now },
   }, monitoringRoutes)
+  // The administration API's functionalities and workspace feature flags show API testing only
+  // where this API is served.
+  offerFunctionality('functionalApi', 'API Functional Testing')
   return { api, runs, close: async () => await runs.close() }
 }

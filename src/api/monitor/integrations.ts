@@ -15,7 +15,7 @@ import { integrationView } from './views.js'
  * does not hold; a webhook reaches whatever relays them.
  */
 
-export const INTEGRATION_TYPES = ['webhook', 'email'] as const
+const INTEGRATION_TYPES = ['webhook', 'email'] as const
 const MAX_INTEGRATIONS = 100
 const EMAIL = '^[^\\s@]+@[^\\s@]+$'
 

@@ -69,7 +69,7 @@ function change (now: Record<string, number | null>, before: Record<string, numb
 }
 
 /** The metrics of runs for a timeframe ending at `nowSeconds`. */
-export function computeMetrics (runs: MonitorRun[], timeframe: string, nowSeconds: number): JsonObject {
+function computeMetrics (runs: MonitorRun[], timeframe: string, nowSeconds: number): JsonObject {
   const { span, step } = TIMEFRAMES[timeframe] as { span: number; step: number }
   const intervals = span / step
   const start = (Math.floor(nowSeconds / step) - intervals + 1) * step

@@ -28,10 +28,10 @@ import { SCOPES, type MonitorContext, type MonitorResult, type MonitorRoute } fr
  */
 
 /** The consent page GET /signin/oauth/authorize redirects to (its form posts back to the authorize URL). */
-export const CONSENT_PATH = '/signin/oauth/consent'
+const CONSENT_PATH = '/signin/oauth/consent'
 
 /** Lifetime of an authorization code (the monitoring specification, docs/monitor-api.md#limits-and-retention). */
-export const CODE_LIFETIME_MS = 60_000
+const CODE_LIFETIME_MS = 60_000
 
 /** Space-separated scopes: known ones only; `api:read` is always granted (the monitoring specification: required). */
 function readScopes (raw: string | null, field: string): string[] {

@@ -46,7 +46,7 @@ export interface ScheduleTimers {
   stop: () => void
 }
 
-export interface RunQueueOptions {
+interface RunQueueOptions {
   store: Store
   log: Logger
   execute: Execute
@@ -60,7 +60,7 @@ export interface RunQueueOptions {
   now: () => number
 }
 
-export interface RunStart {
+interface RunStart {
   test: MonitorTest
   bucket: MonitorBucket
   environment: MonitorEnvironment
@@ -69,14 +69,14 @@ export interface RunStart {
 }
 
 /** Runs of one test that may wait at once. */
-export const MAX_PENDING = 50
+const MAX_PENDING = 50
 /** Runs executing at once in one platform (a bucket trigger over many tests waits its turn). */
-export const MAX_CONCURRENT = 32
+const MAX_CONCURRENT = 32
 /**
  * Runs of one account executing at once: half the slots, so that one account's flood (paused
  * runs, a bucket trigger over many tests) always leaves the other half to the other accounts.
  */
-export const MAX_PER_ACCOUNT = 16
+const MAX_PER_ACCOUNT = 16
 
 /**
  * Runs tests asynchronously: a run is stored `queued` at once and the caller answered; runs of one

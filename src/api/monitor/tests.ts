@@ -31,7 +31,7 @@ function defaultStep (): JsonObject {
 }
 
 /** The detail view of a test, read fresh from the store. */
-export async function testDetail (ctx: MonitorContext, test: MonitorTest): Promise<JsonObject> {
+async function testDetail (ctx: MonitorContext, test: MonitorTest): Promise<JsonObject> {
   const store = ctx.deps.store.monitoring
   const [environments, schedules, runs] = await Promise.all([
     store.listEnvironments(test.bucketKey, test.id),

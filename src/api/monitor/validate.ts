@@ -12,12 +12,12 @@ import { fieldCheckOf, invalidField } from '../validation.js'
  * `fragment`, `data`), and a GET followed by a PUT of the same body must succeed.
  */
 
-export const STEP_TYPES = ['request', 'pause', 'condition', 'subtest', 'external-ui-test'] as const
+const STEP_TYPES = ['request', 'pause', 'condition', 'subtest', 'external-ui-test'] as const
 /** The vendor name of the external UI test step in the product's exports, kept as an alias. */
 const STEP_TYPE_ALIASES: Readonly<Record<string, string>> = { 'ghost-inspector': 'external-ui-test' }
 const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'TRACE'])
 /** Schedule intervals of the product. */
-export const INTERVALS = ['1m', '5m', '15m', '30m', '1h', '6h', '1d'] as const
+const INTERVALS = ['1m', '5m', '15m', '30m', '1h', '6h', '1d'] as const
 
 /** `1h` or `1.0h` (the form the product reads back) -> `1h`; undefined for anything else. */
 export function shortInterval (value: string): string | undefined {
@@ -162,7 +162,7 @@ export function readStep (value: unknown, path: string, keepId = false, depth = 
 }
 
 /** `steps` of a test body: an array of steps. */
-export function readSteps (value: unknown, path: string, keepIds: boolean): JsonObject[] {
+function readSteps (value: unknown, path: string, keepIds: boolean): JsonObject[] {
   if (!Array.isArray(value)) throw invalidField(path, 'must be an array of steps')
   return value.map((s, i) => readStep(s, `${path}/${i}`, keepIds))
 }
@@ -218,7 +218,7 @@ const ENV_BOOLEANS = ['preserve_cookies', 'verify_ssl', 'stop_on_failure', 'retr
  * an https server offers it (ALPN), else 1.1. `force_h2c` makes plain http:// requests HTTP/2 with
  * prior knowledge (h2c), for servers that speak only that.
  */
-export const HTTP_VERSIONS = ['h1_1', 'h2'] as const
+const HTTP_VERSIONS = ['h1_1', 'h2'] as const
 
 const checkEnvironment = createAndUpdate('must be an environment object', ['name'], {
   name: NAME,

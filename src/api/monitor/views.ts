@@ -4,7 +4,7 @@ import { STEP_ATTRIBUTES, shortInterval } from './validate.js'
 /* The response shapes of the monitoring API, as the product's clients read them. */
 
 /** Epoch seconds of a store timestamp (ms). */
-export function seconds (ms: number): number {
+function seconds (ms: number): number {
   return Math.floor(ms / 1000)
 }
 
@@ -12,7 +12,7 @@ export function authorOf (user: User): MonitorAuthor {
   return { id: String(user.id), name: `${user.firstName} ${user.lastName}`.trim(), email: user.email }
 }
 
-export function teamView (workspace: Workspace): { id: string; name: string } {
+function teamView (workspace: Workspace): { id: string; name: string } {
   return { id: String(workspace.id), name: workspace.name }
 }
 
@@ -129,7 +129,7 @@ export function environmentView (env: MonitorEnvironment): JsonObject {
 }
 
 /** `1h` -> `1.0h`: the form in which the product reads intervals back (and go-runscope's tests expect). */
-export function normalInterval (interval: string): string {
+function normalInterval (interval: string): string {
   const short = shortInterval(interval) ?? interval
   return short.replace(/^(\d+)([mhd])$/, '$1.0$2')
 }

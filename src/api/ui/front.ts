@@ -8,7 +8,7 @@ import { InspectionStreams } from './inspection-stream.js'
 import { SessionTokens } from './monitor-tokens.js'
 import { csrfMatches, sessionCookie, UiSessions, type UiSession } from './sessions.js'
 
-export interface UiFrontOptions {
+interface UiFrontOptions {
   store: Store
   log: Logger
   /** The platform's own URL: the live-inspection poller calls the public analytics API there. */
@@ -22,7 +22,7 @@ export interface UiFrontOptions {
 }
 
 /** A request listener in front of the API's, plus what must be closed with the platform. */
-export interface UiFront {
+interface UiFront {
   handle: (req: IncomingMessage, res: ServerResponse) => void
   close: () => void
   sessions: UiSessions
@@ -30,7 +30,7 @@ export interface UiFront {
 }
 
 /** The header every dashboard fetch carries: a custom header, so no other site can send it. */
-export const UI_HEADER = 'x-requested-with'
+const UI_HEADER = 'x-requested-with'
 const SIGN_IN_LIMIT = 4096
 const STREAM_PATH = /^\/ui\/events\/workspaces\/(\d{1,15})\/service-mocks\/(\d{1,15})\/inspection$/
 

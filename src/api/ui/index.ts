@@ -1,1 +1,1 @@
-export { createUiFront, type UiFront, type UiFrontOptions } from './front.js'
+export { createUiFront } from './front.js'

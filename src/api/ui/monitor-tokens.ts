@@ -5,7 +5,7 @@ import { issueToken, newSecret, SCOPES } from '../monitor/index.js'
 import { ABSOLUTE_MS, type UiSession } from './sessions.js'
 
 /** The application the dashboard's tokens belong to, one per user (it shows in that user's GET /apps). */
-export const DASHBOARD_APP_NAME = 'Understudy dashboard'
+const DASHBOARD_APP_NAME = 'Understudy dashboard'
 
 interface HeldToken {
   tokenId: string

@@ -16,11 +16,11 @@ export interface UiSession {
  * sign-in in any case, on sign out, and when the platform restarts (sessions live in memory only:
  * nothing about them is written to the store).
  */
-export const IDLE_MS = 30 * 60 * 1000
+const IDLE_MS = 30 * 60 * 1000
 export const ABSOLUTE_MS = 12 * 60 * 60 * 1000
 const MAX_SESSIONS = 10_000
 
-export const COOKIE_NAME = 'understudy_ui'
+const COOKIE_NAME = 'understudy_ui'
 
 /** In-memory dashboard sessions, by an unguessable id that only the HttpOnly cookie carries. */
 export class UiSessions {

@@ -14,10 +14,10 @@ import type { Route } from '../http/types.js'
  */
 
 /** How long a download link works: 15 minutes, long enough for a slow client to start. */
-export const DOWNLOAD_TTL_SECONDS = 15 * 60
+const DOWNLOAD_TTL_SECONDS = 15 * 60
 
 /** The path prefix of download links (`auth: 'none'`). */
-export const ASSET_FILES_PATH = '/api/v1/asset-files'
+const ASSET_FILES_PATH = '/api/v1/asset-files'
 
 interface Claims {
   assetId: number
@@ -55,7 +55,7 @@ function deadLink (reason: string) {
  * @example
  * const claims = verifyToken(key, token)
  */
-export function verifyToken (key: Buffer, token: string, now = Date.now()): Claims {
+function verifyToken (key: Buffer, token: string, now = Date.now()): Claims {
   const [payload, signature, extra] = token.split('.')
   if (payload === undefined || signature === undefined || extra !== undefined) throw deadLink('is not a valid download link')
   const given = Buffer.from(signature, 'base64url')

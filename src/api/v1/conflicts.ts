@@ -6,7 +6,6 @@ import { transactionView } from './views.js'
 
 // The definition of a conflict (docs/api.md, "Conflicts") lives in src/match/conflicts.ts, which
 // `serve` shares to warn about transactions that can never be reached.
-export { findConflicts, groupName }
 
 /**
  * `GET /api/v1/workspaces/{workspaceId}/transactions/conflicts[?serviceId=]`: `result` maps each

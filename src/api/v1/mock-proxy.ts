@@ -10,7 +10,7 @@ import { invalidField } from '../validation.js'
  */
 
 /** What GET shows in place of a stored password; sent back unchanged, it keeps the stored one. */
-export const PASSWORD_MASK = '********'
+const PASSWORD_MASK = '********'
 
 /** A body's `proxy` as read (the body's schema includes `proxySchema`). */
 export interface ProxyInput {

@@ -21,7 +21,7 @@ import { mockServiceRecord } from './mock-record.js'
  */
 
 /** Settings a template carries: the behaviour fields of a mock service record. */
-export const templateFields = [
+const templateFields = [
   'thinkTime', 'capacity', 'replicas', 'noMatchingRequestPreference', 'noMatchingRequestTxnId', 'liveSystemHost',
   'liveSystemPort', 'endpointPreference', 'mockServiceTransactions', 'tags', 'groupTag', 'cors', 'faults', 'templateSeed', 'matchHost',
 ] as const
@@ -65,7 +65,7 @@ async function named<T> (ctx: ApiContext, name: string, fn: (tx: Repositories) =
 }
 
 /** A configuration or template of the workspace, 404 otherwise. */
-export async function settingOf (repos: Repositories, workspace: Workspace, kind: MockSettingKind, id: number): Promise<MockSetting> {
+async function settingOf (repos: Repositories, workspace: Workspace, kind: MockSettingKind, id: number): Promise<MockSetting> {
   const found = await repos.mockSettings.get(workspace.id, kind, id)
   if (found === undefined) throw createError('ERR_API_NOT_FOUND', [`${kind === 'template' ? 'Mock service template' : 'Mock service configuration'} ${id}`])
   return found

@@ -4,7 +4,7 @@ import { isoDate } from '../format.js'
 import { mockServiceView } from './service-mock-views.js'
 
 /** The one environment of a platform: the local runtime host (docs/decisions.md#one-location). */
-export const LOCAL_ENVIRONMENT_ID = 1
+const LOCAL_ENVIRONMENT_ID = 1
 
 async function environmentOf (ctx: ApiContext) {
   const workspace = await ctx.workspace()

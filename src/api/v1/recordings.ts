@@ -18,7 +18,7 @@ import { readTransactionBatch } from './transaction-input.js'
  */
 
 /** What one save did. */
-export interface SavedRecordings {
+interface SavedRecordings {
   /** Transactions recorded by the runtime. */
   recorded: number
   created: number[]

@@ -5,7 +5,7 @@ import { okBody } from './delete-body.js'
 import { tagNamesOf } from './transaction-input.js'
 
 /** What a bulk PATCH does to the listed transactions. */
-export type BulkAction = 'DELETE' | 'ADD_TAGS' | 'REMOVE_TAGS' | 'SET_TAGS'
+type BulkAction = 'DELETE' | 'ADD_TAGS' | 'REMOVE_TAGS' | 'SET_TAGS'
 
 /**
  * Action names accepted, after upper-casing and turning spaces and dashes into `_`. The mock
@@ -35,7 +35,7 @@ const actions: Readonly<Record<string, BulkAction>> = {
  * @example
  * bulkActionOf('add-tags') // 'ADD_TAGS'
  */
-export function bulkActionOf (raw: string): BulkAction {
+function bulkActionOf (raw: string): BulkAction {
   const action = actions[raw.trim().toUpperCase().replace(/[\s-]+/g, '_')]
   if (action === undefined) {
     throw invalidField('/action', `"${raw.slice(0, 40)}" is not an action: use DELETE, ADD_TAGS, REMOVE_TAGS or SET_TAGS`)

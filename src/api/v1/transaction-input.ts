@@ -11,7 +11,7 @@ import { invalidField, validatorOf } from '../validation.js'
  */
 
 /** A transaction ready to store. */
-export interface TransactionDraft {
+interface TransactionDraft {
   name: string
   description: string | null
   tags: string[]
@@ -97,7 +97,7 @@ export function readTransactionBatch (body: unknown): TransactionDraft[] {
 }
 
 /** The members of a PUT that change the transaction; undefined keeps the current value. */
-export interface TransactionChanges {
+interface TransactionChanges {
   id?: number
   name?: string
   /** null clears it. */

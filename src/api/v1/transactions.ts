@@ -26,7 +26,7 @@ function path (rest = ''): string {
  * @example
  * transactionFilterOf(new URLSearchParams('serviceId=3&tags=smoke,orders&search=pet'))
  */
-export function transactionFilterOf (query: URLSearchParams): TransactionFilter {
+function transactionFilterOf (query: URLSearchParams): TransactionFilter {
   const filter: TransactionFilter = {}
   const serviceId = optionalIntQuery(query, 'serviceId')
   if (serviceId !== undefined) filter.serviceId = serviceId

@@ -78,9 +78,6 @@ export function transactionView (t: StoredTransaction, serviceName: string) {
   }
 }
 
-/** The Transaction shape returned by the transaction endpoints. */
-export type TransactionView = ReturnType<typeof transactionView>
-
 /**
  * An Asset of the mock services specification: `created`/`updated` ISO 8601,
  * `createdDate`/`updatedDate` formatted strings; `description` and `folderId` are '' when unset

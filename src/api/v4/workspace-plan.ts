@@ -55,7 +55,6 @@ const FLAGS: ReadonlyArray<readonly [string, Flag]> = [
 ]
 
 /** The names of the feature flags, as the administration specification lists them. */
-export const FEATURE_FLAGS: readonly string[] = FLAGS.map(([name]) => name)
 
 /**
  * The feature flags of a workspace: every name of the administration specification, true where the

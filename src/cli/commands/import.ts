@@ -21,7 +21,7 @@ import { walkDirectory } from '../sources.js'
 import { exitCodes, UsageError } from '../usage-error.js'
 
 /** Where the command writes. */
-export interface ImportCommandIo {
+interface ImportCommandIo {
   stdout: NodeJS.WritableStream
   stderr: NodeJS.WritableStream
 }

@@ -28,7 +28,7 @@ ${runtimeFlagHelp}
 `
 
 /** What `serve` needs from the importers (injected by main.ts). */
-export interface ServeImporters {
+interface ServeImporters {
   loadFile: FileLoader
   extensions: readonly string[]
   /** Builds request validation from the OpenAPI descriptions among the files. */

@@ -10,7 +10,7 @@ import { delayTypes, faultTypes, matcherNames } from '../types.js'
 const caseInsensitive = (values: readonly string[]): string =>
   '^(' + values.map((v) => v.replace(/[A-Za-z]/g, (c) => `[${c.toLowerCase()}${c.toUpperCase()}]`)).join('|') + ')$'
 
-export const matcherSchema: SchemaObject = {
+const matcherSchema: SchemaObject = {
   $id: 'understudy:matcher',
   type: 'object',
   additionalProperties: false,
@@ -40,7 +40,7 @@ export const matcherSchema: SchemaObject = {
 
 // --- product DSL compatibility ---
 /** `statusCodeConditions` entries: the first whose (body) matcher holds sets the status. */
-export const statusCodeConditionsSchema: SchemaObject = {
+const statusCodeConditionsSchema: SchemaObject = {
   $id: 'understudy:status-code-conditions',
   type: ['array', 'null'],
   items: {
@@ -55,7 +55,7 @@ export const statusCodeConditionsSchema: SchemaObject = {
   },
 }
 
-export const responseDelaySchema: SchemaObject = {
+const responseDelaySchema: SchemaObject = {
   $id: 'understudy:delay',
   type: 'object',
   additionalProperties: false,
@@ -75,7 +75,7 @@ export const responseDelaySchema: SchemaObject = {
 
 const matcherList = { type: 'array', items: { $ref: 'understudy:matcher' } }
 
-export const requestDslSchema: SchemaObject = {
+const requestDslSchema: SchemaObject = {
   type: 'object',
   additionalProperties: false,
   properties: {
@@ -96,7 +96,7 @@ export const requestDslSchema: SchemaObject = {
   },
 }
 
-export const responseDslSchema: SchemaObject = {
+const responseDslSchema: SchemaObject = {
   type: 'object',
   additionalProperties: false,
   properties: {
@@ -142,7 +142,7 @@ export const responseDslSchema: SchemaObject = {
   },
 }
 
-export const transactionDslSchema: SchemaObject = {
+const transactionDslSchema: SchemaObject = {
   $id: 'understudy:dsl',
   type: 'object',
   required: ['requestDsl'],
@@ -165,7 +165,7 @@ export const transactionDslSchema: SchemaObject = {
 }
 
 /** A transaction: the resource of the mock services specification, or a bare `dsl` object standing for one. */
-export const transactionSchema: SchemaObject = {
+const transactionSchema: SchemaObject = {
   $id: 'understudy:transaction',
   type: 'object',
   required: ['dsl'],
@@ -181,7 +181,7 @@ export const transactionSchema: SchemaObject = {
   },
 }
 
-export const mockServiceTransactionSchema: SchemaObject = {
+const mockServiceTransactionSchema: SchemaObject = {
   anyOf: [
     { type: 'integer' },
     {
@@ -245,7 +245,7 @@ export const mockServiceDocumentSchema: SchemaObject = {
 // --- dynamic responses -------------------------------------------------------------
 
 /** `fault`: a fault name, or `{type, probability}`. */
-export const faultSchema: SchemaObject = {
+const faultSchema: SchemaObject = {
   $id: 'understudy:fault',
   anyOf: [
     { type: 'string', pattern: caseInsensitive(faultTypes) },
@@ -261,7 +261,7 @@ export const faultSchema: SchemaObject = {
   ],
 }
 
-export const scenarioSchema: SchemaObject = {
+const scenarioSchema: SchemaObject = {
   $id: 'understudy:scenario',
   type: 'object',
   additionalProperties: false,
@@ -283,7 +283,7 @@ export const scenarioSchema: SchemaObject = {
   },
 }
 
-export const corsSchema: SchemaObject = {
+const corsSchema: SchemaObject = {
   $id: 'understudy:cors',
   type: 'object',
   additionalProperties: false,
@@ -296,7 +296,7 @@ export const corsSchema: SchemaObject = {
   },
 }
 
-export const postServeSchema: SchemaObject = {
+const postServeSchema: SchemaObject = {
   $id: 'understudy:post-serve',
   type: 'object',
   additionalProperties: false,

@@ -10,7 +10,7 @@ import { compileXsd } from '../xsd.js'
 import { XsdPredicate } from './xsd.js'
 
 /** A body predicate, or why it cannot be built (reported against `matchingValue` or `key`). */
-export type BodyPredicateResult = Predicate | { error: string; at: 'key' | 'matchingValue' | 'matcherName' }
+type BodyPredicateResult = Predicate | { error: string; at: 'key' | 'matchingValue' | 'matcherName' }
 
 /** A body condition that is not a string comparison: JSON and XML structure. */
 class StructuredBodyPredicate implements Predicate {

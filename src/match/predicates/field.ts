@@ -6,7 +6,7 @@ import type { ValueCheck } from './value-check.js'
 export type FieldReader = (req: MatchRequest, key: string) => FieldValue | undefined
 
 /** How a field predicate treats presence (docs/architecture.md#matching). */
-export interface FieldRules {
+interface FieldRules {
   /** `absent`: holds exactly when the item is missing. */
   absent: boolean
   /** `optional: true`: a missing item also satisfies the matcher. */

@@ -7,15 +7,14 @@ import { PathPredicate } from './url.js'
 import { compileValueCheck } from './value-check.js'
 import type { PreparedPredicate } from './xsd.js'
 
-export type { Predicate, UrlPredicate, RequestPart } from './predicate.js'
-export { requestParts } from './predicate.js'
+export type { Predicate, UrlPredicate } from './predicate.js'
 export type { PreparedPredicate } from './xsd.js'
 
 /** Reports a problem at a JSON pointer relative to the transaction. */
 export type ReportProblem = (subPointer: string, message: string) => void
 
 /** The compiled conditions of one transaction (the method is handled by the index). */
-export interface CompiledRequest {
+interface CompiledRequest {
   url: UrlPredicate | null
   /** Cheapest first: query, headers, cookies, credentials, body. */
   predicates: Predicate[]

@@ -10,7 +10,7 @@ export const regexInputStats = { oversize: 0 }
 export type ValueCheck = (value: string) => boolean
 
 /** A value check, or why it could not be built. */
-export type ValueCheckResult = { check: ValueCheck; negated: boolean } | { error: string }
+type ValueCheckResult = { check: ValueCheck; negated: boolean } | { error: string }
 
 /**
  * Compiles the string comparison of a matcher: `equals`, `equals_insensitive`, `contains`,

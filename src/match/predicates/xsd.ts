@@ -5,7 +5,7 @@ import { validateXml, type XsdOutcome } from '../xsd/xmllint-pool.js'
 import { shorten, type Predicate } from './predicate.js'
 
 /** Nodes one XPath-keyed matcher validates per request; those past it are not validated. */
-export const MAX_VALIDATED_NODES = 16
+const MAX_VALIDATED_NODES = 16
 
 /** A condition whose verdict is computed asynchronously before the synchronous match. */
 export interface PreparedPredicate extends Predicate {

@@ -22,7 +22,7 @@ export interface CapturedRequest extends RecordedRequest {
 }
 
 /** What one coalescing produced. */
-export interface CaptureBatch {
+interface CaptureBatch {
   requests: CapturedRequest[]
   /** Exchanges coalesced into `requests` (the truncated ones are not among them). */
   exchanges: number
@@ -38,7 +38,7 @@ export interface LiveRecorder {
   add: (exchange: LiveExchange, origin: string) => void
 }
 
-export interface CaptureQueueOptions {
+interface CaptureQueueOptions {
   /** Called by the batching timer once something is queued and `flushEvery` has passed. */
   onDue: () => void
   /** Batching interval, ms (default 200). */

@@ -12,9 +12,9 @@ import { RecordedRequests, type HarImporter, type MergeResult, type RecordedRequ
  * primary, which merges them into its own RecordedRequests.
  */
 
-export { fitDelay, MAX_RECORDED_REQUESTS, RecordedRequests, type HarImporter, type LoadHarImporter, type MergeResult, type RecordedRequest } from './recorded-requests.js'
+export { fitDelay, MAX_RECORDED_REQUESTS, type HarImporter, type LoadHarImporter, type MergeResult, type RecordedRequest } from './recorded-requests.js'
 
-export interface RecordingOptions {
+interface RecordingOptions {
   /** Batching interval, ms (default 200). */
   flushEvery?: number
   /** Called after the timer merged a batch (`understudy record` writes its files then). */

@@ -49,7 +49,7 @@ const responseKeys = ['fixedDelayMilliseconds', 'delayDistribution', 'chunkedDri
  * The JSON pointer into the stub that an importer warning is about, read from the words the
  * importer uses to name places (`bodyPatterns[0]`, `header "Accept"`, `response fault`...).
  */
-export function pointerOf (message: string): string {
+function pointerOf (message: string): string {
   const body = /bodyPatterns\[(\d+)\]/.exec(message)
   if (body !== null) return `/request/bodyPatterns/${body[1] ?? ''}`
   const keyed: Array<[RegExp, string]> = [

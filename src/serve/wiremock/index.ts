@@ -19,12 +19,12 @@ import { requestRoutes } from './request-routes.js'
 import type { Reply, RouteHandler } from './route.js'
 import { StubLayer } from './stubs.js'
 
-export type { LoadWireMockConverter, WireMockConverter, StubConversion } from './convert.js'
+export type { WireMockConverter } from './convert.js'
 
 /** Largest admin request body (a `/mappings/import` of many stubs): 64 MiB, as `PUT /config`. */
 const BODY_LIMIT = 64 * 1024 * 1024
 
-export interface WireMockAdminParams {
+interface WireMockAdminParams {
   runtime: Runtime
   loadConverter: LoadWireMockConverter
   log: Logger
@@ -36,7 +36,7 @@ export interface WireMockAdminParams {
 }
 
 /** WireMock's admin API over one runtime. */
-export interface WireMockAdmin {
+interface WireMockAdmin {
   /** For the mock port: guarded like the admin API when the port is reachable from outside. */
   readonly onMockPort: PortAdmin
   /** For the admin listener, whose own guard already ran. */

@@ -134,7 +134,7 @@ export function requestOfLogged (input: Record<string, unknown>): Pick<Inspectio
 }
 
 /** `00000000-0000-4000-8000-<12 hex digits of the ring id>`. */
-export function uuidOf (id: number): string {
+function uuidOf (id: number): string {
   return `00000000-0000-4000-8000-${id.toString(16).padStart(12, '0')}`
 }
 

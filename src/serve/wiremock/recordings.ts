@@ -5,7 +5,7 @@ import type { Journal } from './journal.js'
 import type { StubLayer, WireMockStub } from './stubs.js'
 
 /** WireMock's recording status. */
-export type RecordingStatus = 'NeverStarted' | 'Recording' | 'Stopped'
+type RecordingStatus = 'NeverStarted' | 'Recording' | 'Stopped'
 
 /** Response headers a recorded stub does not replay: they describe the recorded connection. */
 const connectionHeaders = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'date'])

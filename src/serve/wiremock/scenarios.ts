@@ -4,7 +4,7 @@ import { badRequest, notFound } from './errors.js'
 import type { StubLayer } from './stubs.js'
 
 /** WireMock's `Scenario`: every state the stubs name, and the one it is in. */
-export interface WireMockScenario {
+interface WireMockScenario {
   id: string
   name: string
   state: string

@@ -20,7 +20,7 @@ export interface WireMockStub {
 }
 
 /** Changes the WireMock admin API makes beyond the stubs: `/settings`, recording. */
-export interface LayerSettings {
+interface LayerSettings {
   /** `POST /__admin/settings` `fixedDelay` / `delayDistribution`: the mock service's think time. */
   thinkTime: ResponseDelay | null
   /** While recording: unmatched requests go to this origin (`bypasslive`). */

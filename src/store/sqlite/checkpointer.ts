@@ -11,7 +11,7 @@ import { spawnWorker } from '../../config/index.js'
  */
 
 /** The WAL size past which a checkpoint is started: SQLite's default, 1,000 pages of 4 KiB. */
-export const WAL_CHECKPOINT_BYTES = 4 * 1024 * 1024
+const WAL_CHECKPOINT_BYTES = 4 * 1024 * 1024
 
 
 /** Starts checkpoints of one database file in a worker thread, one at a time. */

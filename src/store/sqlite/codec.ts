@@ -2,7 +2,7 @@
  * How a record field is kept in its column: `value` as is (INTEGER, TEXT, or NULL), `bool` as
  * INTEGER 0/1, `json` as TEXT.
  */
-export type ColumnKind = 'value' | 'bool' | 'json'
+type ColumnKind = 'value' | 'bool' | 'json'
 
 /** A row as better-sqlite3 returns it: column name to value. */
 export type Row = Record<string, unknown>

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3'
 
 /** A prepared statement taking positional values or one object of named values. */
-export type Statement = Database.Statement<unknown[]>
+type Statement = Database.Statement<unknown[]>
 
 /**
  * How long a connection waits for a lock held by another connection before SQLITE_BUSY, in ms.

@@ -1,5 +1,5 @@
 /** The kinds of schema rule a write can break. */
-export type ConstraintKind = 'unique' | 'foreign-key' | 'check' | 'not-null'
+type ConstraintKind = 'unique' | 'foreign-key' | 'check' | 'not-null'
 
 const kindOf: Readonly<Record<string, ConstraintKind>> = {
   SQLITE_CONSTRAINT_UNIQUE: 'unique',

@@ -29,7 +29,7 @@ export const auditSortKeys: SortKeys = {
 }
 
 /** The expressions a list is sorted by, id last, and the direction of all of them. */
-export interface SortOrder {
+interface SortOrder {
   expressions: readonly string[]
   descending: boolean
 }
@@ -45,7 +45,7 @@ export interface SortOrder {
  * @example
  * sortOrder(auditSortKeys, '-name') // { expressions: ['name COLLATE NOCASE', 'id'], descending: true }
  */
-export function sortOrder (sortable: SortKeys, sort: string | undefined, idColumn = 'id'): SortOrder {
+function sortOrder (sortable: SortKeys, sort: string | undefined, idColumn = 'id'): SortOrder {
   const descending = sort?.startsWith('-') ?? false
   const field = sort === undefined || sort === '' ? 'id' : sort.replace(/^[-+]/, '')
   const expression = Object.hasOwn(sortable, field) ? sortable[field] : undefined
@@ -64,7 +64,7 @@ function orderByClause (order: SortOrder): string {
 }
 
 /** One list: a WHERE over a table, counted and paged. */
-export interface ListSpec<T> {
+interface ListSpec<T> {
   select: string
   from: string
   /** Conditions with named parameters (`workspace_id = @workspaceId`). */

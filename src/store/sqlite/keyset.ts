@@ -11,7 +11,7 @@ import type { Connection } from './connection.js'
  */
 
 /** Where a served page ended. */
-export interface PageEnd {
+interface PageEnd {
   /** The list's change count when the page was read (see 011-transaction-counts.ts). */
   version: number
   /** The sort keys of the page's last row, id last. */

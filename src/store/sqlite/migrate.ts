@@ -4,7 +4,7 @@ import type { Logger } from '../../log/index.js'
 import type { Migration } from '../migrations/index.js'
 
 /** One row of `schema_migrations`. */
-export interface AppliedMigration {
+interface AppliedMigration {
   version: number
   name: string
   appliedAt: number

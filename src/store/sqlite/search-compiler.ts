@@ -9,16 +9,16 @@ import { entities, entityAliases, type EntityDef, type FieldDef, type FieldType,
  * Nothing is loaded and filtered in JavaScript.
  */
 
-export const SEARCH_OPERATORS = ['$eq', '$ne', '$ilike', '$in', '$gt', '$gte', '$lt', '$lte'] as const
+const SEARCH_OPERATORS = ['$eq', '$ne', '$ilike', '$in', '$gt', '$gte', '$lt', '$lte'] as const
 /** The operators a list (a transaction's tags) takes, on an item's name. */
 const LIST_OPERATORS = ['$eq', '$ne', '$ilike', '$in'] as const
 /** Most rows one search returns; `limit` 0, -1 or larger asks for this many (docs/api.md). */
-export const SEARCH_MAX_LIMIT = 1000
+const SEARCH_MAX_LIMIT = 1000
 const MAX_CONDITIONS = 100
 const MAX_DEPTH = 8
 
 /** The validated request the API hands over. */
-export interface SearchRequest {
+interface SearchRequest {
   entity: string
   fields?: unknown
   filters?: unknown
@@ -336,6 +336,3 @@ export function compileSearch (request: SearchRequest, scope: SearchScope): Comp
     outputs,
   }
 }
-
-/** Entity names accepted by compileSearch (without aliases). */
-export const SEARCH_ENTITIES = Object.keys(entities)

@@ -15,7 +15,7 @@ import { createRepositories, routeWrites } from './repositories.js'
 /** The database file inside `--data-dir`. */
 export const DATABASE_FILE = 'understudy.db'
 
-export interface SqliteStoreOptions {
+interface SqliteStoreOptions {
   /** Created when missing; holds understudy.db (and its -wal, -shm). */
   dataDir: string
   log?: Logger

@@ -2,7 +2,8 @@ import { execFileSync } from 'node:child_process'
 import { existsSync, readFileSync, symlinkSync } from 'node:fs'
 import { join, resolve as resolvePath } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { startCli } from '../../helpers/cli.js'
+import { runCli, startCli } from '../../helpers/cli.js'
+import { linkDependencies } from '../../helpers/installed-package.js'
 import { tempDir } from '../../helpers/temp-dir.js'
 
 const root = resolvePath(import.meta.dirname, '../../..')
@@ -61,5 +62,23 @@ describe('npm pack', () => {
     symlinkSync(pkgDir, join(user, 'node_modules/@understudy-mock/understudy'), 'dir')
     expect(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: user, encoding: 'utf8', timeout: 20_000 }).trim()).toBe('ok')
     expect(existsSync(join(pkgDir, 'dist/src/index.d.ts'))).toBe(true)
-  }, 90_000)
+
+    // Installed without its optional dependencies (the platform's libraries), the package still
+    // serves a file and its /__ui/ dashboard; the platform says what is missing (README, "Install").
+    const lightDir = join(dir, 'light')
+    execFileSync('mkdir', ['-p', lightDir])
+    execFileSync('tar', ['xzf', join(dir, info?.filename ?? ''), '-C', lightDir])
+    const lightPkg = join(lightDir, 'package')
+    linkDependencies(lightPkg, { omitOptional: true })
+    const lightBin = join(lightPkg, 'dist/src/cli/main.js')
+    const light = await startCli(['serve', join(lightPkg, 'examples/payments-api.yaml'), '--port', '0', '--admin-port', '0'], { bin: lightBin, cwd: lightDir })
+    expect((await fetch(`${light.url}/health`)).status).toBe(200)
+    await light.waitFor('stdout', /admin on http:\/\/\S+/)
+    const lightAdmin = /admin on (http:\/\/\S+)/.exec(light.stdout())?.[1] ?? ''
+    expect(await (await fetch(`${lightAdmin}/__ui/`)).text()).toContain('"/__ui/app.js"')
+    await light.stop()
+    const refused = await runCli(['platform', '--port', '0', '--data-dir', join(lightDir, 'data')], { bin: lightBin, cwd: lightDir })
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toMatch(/^understudy platform: needs optional packages that are not installed: better-sqlite3 \(the store\)/)
+  }, 120_000)
 })

@@ -7,7 +7,7 @@ import type { TestPlatform } from '../../helpers/platform.js'
  */
 
 /** The v1 envelope of a success or an error. */
-export interface Envelope<T = unknown> {
+interface Envelope<T = unknown> {
   apiVersion: number
   error: null | { code: string; message: string; details?: Array<{ path: string; message: string; file?: string }> }
   result: T

@@ -13,7 +13,7 @@ export interface TestAccount {
   userIds: Record<Role, number>
 }
 
-export interface Reply<T = unknown> {
+interface Reply<T = unknown> {
   status: number
   body: { api_version?: number; error: { code: string; message: string; details?: Array<{ path: string }> } | null; result: T; total?: number; limit?: number; skip?: number; [k: string]: unknown }
   headers: Headers

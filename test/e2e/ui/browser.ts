@@ -5,7 +5,7 @@ import { onTestFinished } from 'vitest'
 import { tempDir } from '../../helpers/temp-dir.js'
 
 /** Debian's Chromium (`apt-get install chromium`); .ci/run installs it when missing. */
-export const CHROMIUM = process.env['UNDERSTUDY_CHROMIUM'] ?? '/usr/bin/chromium'
+const CHROMIUM = process.env['UNDERSTUDY_CHROMIUM'] ?? '/usr/bin/chromium'
 export const hasChromium = existsSync(CHROMIUM)
 export const SKIP_REASON = `Chromium not found at ${CHROMIUM}: install it with "apt-get install -y chromium" (or set UNDERSTUDY_CHROMIUM) to run the dashboard's browser tests`
 

@@ -3,7 +3,7 @@
  * test overrides a field on purpose.
  */
 
-export interface EntryOptions {
+interface EntryOptions {
   method?: string
   url?: string
   requestHeaders?: Array<{ name: string; value: unknown }>

@@ -8,7 +8,7 @@ export { mockServiceInput } from '../../helpers/mock-service-input.js'
 export const BY = 'ada@example.com'
 
 /** A clock that moves one second per call, so created/updated are distinct and predictable. */
-export function steppingClock (start = 1_700_000_000_000): () => number {
+function steppingClock (start = 1_700_000_000_000): () => number {
   let now = start
   return () => (now += 1000)
 }

@@ -151,6 +151,6 @@ export function convertItemsJson (result: ImportResult): Buffer {
  * @example
  * convertView(txn) // { nativeId: 'GET /pets', priority: 10, requestDsl: {...}, responseDsl: {...} }
  */
-export function convertView (txn: ImportResult['document']['transactions'][number]) {
+function convertView (txn: ImportResult['document']['transactions'][number]) {
   return { nativeId: txn.name, priority: txn.dsl.priority, requestDsl: txn.dsl.requestDsl, responseDsl: txn.dsl.responseDsl }
 }
