@@ -1,4 +1,4 @@
-import type { Matcher, ResponseDsl, Transaction } from '../../dsl/index.js'
+import type { Matcher, MatcherName, ResponseDsl, Transaction } from '../../dsl/index.js'
 
 /** WireMock's priority of the DSL's default (10): the importer's shift, read backwards. */
 const PRIORITY_SHIFT = 5
@@ -89,35 +89,40 @@ function renderKeyed (matchers: readonly Matcher[], pointer: string, notRendered
   return out
 }
 
+/** DSL matchers on one value and WireMock's string pattern for each (absent: none). */
+const valueOperators: Partial<Record<MatcherName, (value: string) => Record<string, unknown>>> = {
+  equals: (value) => ({ equalTo: value }),
+  equals_insensitive: (value) => ({ equalTo: value, caseInsensitive: true }),
+  contains: (value) => ({ contains: value }),
+  matches: (value) => ({ matches: value }),
+  not_matches: (value) => ({ doesNotMatch: value }),
+}
+
 /** A matcher on one value as WireMock's string pattern; null when WireMock has no equivalent. */
 function valuePattern (m: Matcher): Record<string, unknown> | null {
-  const value = m.matchingValue ?? ''
-  switch (m.matcherName) {
-    case 'equals': return { equalTo: value }
-    case 'equals_insensitive': return { equalTo: value, caseInsensitive: true }
-    case 'contains': return { contains: value }
-    case 'matches': return { matches: value }
-    case 'not_matches': return { doesNotMatch: value }
-    case 'absent': return m.key === undefined || m.key === '' ? null : { absent: true }
-    default: return null
-  }
+  if (m.matcherName === 'absent') return m.key === undefined || m.key === '' ? null : { absent: true }
+  return valueOperators[m.matcherName]?.(m.matchingValue ?? '') ?? null
+}
+
+/** DSL matchers on a whole body with their WireMock body pattern, beyond the value operators. */
+const bodyOperators: Partial<Record<MatcherName, (m: Matcher) => Record<string, unknown> | null>> = {
+  equals_json: (m) => jsonFlags({ equalToJson: m.matchingValue ?? '' }, m),
+  equals_xml: (m) => ({ equalToXml: m.matchingValue ?? '' }),
+  matches_json: (m) => ({ matchesJsonPath: m.matchingValue ?? '' }),
+  matches_xml: (m) => (m.namespaces === undefined ? { matchesXPath: m.matchingValue ?? '' } : null),
 }
 
 function renderBodyMatcher (m: Matcher): Record<string, unknown> | null {
   const key = m.key ?? ''
-  const value = m.matchingValue ?? ''
   if (key === '') {
-    switch (m.matcherName) {
-      case 'equals_json': return jsonFlags({ equalToJson: value }, m)
-      case 'equals_xml': return { equalToXml: value }
-      case 'matches_json': return { matchesJsonPath: value }
-      case 'matches_xml': return m.namespaces === undefined ? { matchesXPath: value } : null
-      default: return m.optional === true ? null : valuePattern(m)
-    }
+    const whole = bodyOperators[m.matcherName]
+    if (whole !== undefined) return whole(m)
+    return m.optional === true ? null : valuePattern(m)
   }
-  if (m.optional === true || m.namespaces !== undefined) return null
+  if (m.optional === true || m.namespaces !== undefined || m.matcherName === 'absent') return null
+  const value = m.matchingValue ?? ''
   const inner = m.matcherName === 'equals_json' ? jsonFlags({ equalToJson: value }, m) : m.matcherName === 'equals_xml' ? { equalToXml: value } : valuePattern(m)
-  if (inner === null || m.matcherName === 'absent') return null
+  if (inner === null) return null
   return key.startsWith('$') ? { matchesJsonPath: { expression: key, ...inner } } : { matchesXPath: { expression: key, ...inner } }
 }
 
