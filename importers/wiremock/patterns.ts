@@ -27,13 +27,20 @@ const modifiers = new Set([
   'exemptedComparisons',
   'namespaceAwareness',
   'expression',
+  'schemaVersion',
 ])
 
 const unsupported: Record<string, string> = {
   before: 'date-time comparison',
   after: 'date-time comparison',
   equalToDateTime: 'date-time comparison',
-  matchesJsonSchema: 'JSON Schema validation',
+}
+
+/** WireMock's `schemaVersion` values and the `$schema` each stands for (V202012 is its default). */
+const schemaVersions: Record<string, string> = {
+  V7: 'http://json-schema.org/draft-07/schema#',
+  V201909: 'https://json-schema.org/draft/2019-09/schema',
+  V202012: 'https://json-schema.org/draft/2020-12/schema',
 }
 
 const ANY = '[\\s\\S]*'
@@ -100,6 +107,8 @@ export function matchersOf (pattern: unknown, place: PatternPlace): MatcherInput
     case 'equalToXml':
     case 'matchesXPath':
       return structured(op, value, pattern, place)
+    case 'matchesJsonSchema':
+      return jsonSchema(value, pattern, place)
     case 'and':
     case 'includes':
     case 'hasExactly':
@@ -164,6 +173,37 @@ function structured (op: string, value: unknown, pattern: Record<string, unknown
   }
   place.note(`${place.where}: ${op} needs an expression; not matched`)
   return []
+}
+
+/**
+ * `matchesJsonSchema` (a schema as JSON text or as an object) on the body or what a JSONPath
+ * selects; `schemaVersion` becomes the schema's `$schema` when it declares none.
+ */
+function jsonSchema (value: unknown, pattern: Record<string, unknown>, place: PatternPlace): MatcherInput[] {
+  if (place.part !== 'body') {
+    place.note(`${place.where}: matchesJsonSchema applies to request bodies only; not matched`)
+    return []
+  }
+  let schema: unknown = value
+  if (typeof value === 'string') {
+    try {
+      schema = JSON.parse(value)
+    } catch {
+      place.note(`${place.where}: matchesJsonSchema is not valid JSON; not matched`)
+      return []
+    }
+  }
+  const version = pattern['schemaVersion']
+  if (version !== undefined) {
+    const uri = typeof version === 'string' ? schemaVersions[version] : undefined
+    if (uri === undefined) {
+      place.note(`${place.where}: matchesJsonSchema schemaVersion ${JSON.stringify(version)} is not supported (V7, V201909, V202012); not matched`)
+      return []
+    }
+    if (isObject(schema) && schema['$schema'] === undefined) schema = { $schema: uri, ...schema }
+  }
+  const m: MatcherInput = { matcherName: 'matches_json_schema', matchingValue: JSON.stringify(schema) }
+  return [place.key === undefined ? m : { key: place.key, ...m }]
 }
 
 /** `or` of equalTo / matches values becomes one regex alternation; anything else cannot. */

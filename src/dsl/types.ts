@@ -21,6 +21,8 @@ export const matcherNames = [
   // --- product DSL compatibility (issue 7) ---
   'matches_xml_schema',
   'matches_xml_cdata',
+  // WireMock's matchesJsonSchema
+  'matches_json_schema',
 ] as const
 
 export type MatcherName = (typeof matcherNames)[number]

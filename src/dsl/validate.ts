@@ -292,8 +292,8 @@ function * checkSemantics (fields: DocumentInput, items: Item[], ids: ReadonlySe
   })
 }
 
-const needsValue = new Set(['equals', 'equals_insensitive', 'contains', 'matches', 'matches_url', 'not_matches', 'equals_url', 'matches_json', 'equals_json', 'equals_xml', 'matches_xml', 'matches_xml_schema', 'matches_xml_cdata'])
-const bodyOnly = new Set(['matches_json', 'equals_json', 'equals_xml', 'matches_xml', 'matches_xml_schema', 'matches_xml_cdata'])
+const needsValue = new Set(['equals', 'equals_insensitive', 'contains', 'matches', 'matches_url', 'not_matches', 'equals_url', 'matches_json', 'equals_json', 'equals_xml', 'matches_xml', 'matches_xml_schema', 'matches_xml_cdata', 'matches_json_schema'])
+const bodyOnly = new Set(['matches_json', 'equals_json', 'equals_xml', 'matches_xml', 'matches_xml_schema', 'matches_xml_cdata', 'matches_json_schema'])
 const keyedParts: Record<string, string> = { headers: 'header', queryParams: 'parameter', cookies: 'cookie' }
 
 function checkMatcher (m: MatcherInput, pointer: string, part: string, report: Report): void {

@@ -61,6 +61,7 @@ export function compileValueCheck (matcher: Matcher): ValueCheckResult {
     case 'matches_xml':
     case 'matches_xml_schema':
     case 'matches_xml_cdata':
+    case 'matches_json_schema':
       return { error: `${matcher.matcherName} is not a string comparison` }
   }
 }

@@ -110,6 +110,7 @@ const bodyOperators: Partial<Record<MatcherName, (m: Matcher) => Record<string, 
   equals_xml: (m) => ({ equalToXml: m.matchingValue ?? '' }),
   matches_json: (m) => ({ matchesJsonPath: m.matchingValue ?? '' }),
   matches_xml: (m) => (m.namespaces === undefined ? { matchesXPath: m.matchingValue ?? '' } : null),
+  matches_json_schema: (m) => ({ matchesJsonSchema: m.matchingValue ?? '' }),
 }
 
 function renderBodyMatcher (m: Matcher): Record<string, unknown> | null {
@@ -121,7 +122,9 @@ function renderBodyMatcher (m: Matcher): Record<string, unknown> | null {
   }
   if (m.optional === true || m.namespaces !== undefined || m.matcherName === 'absent') return null
   const value = m.matchingValue ?? ''
-  const inner = m.matcherName === 'equals_json' ? jsonFlags({ equalToJson: value }, m) : m.matcherName === 'equals_xml' ? { equalToXml: value } : valuePattern(m)
+  const inner = m.matcherName === 'equals_json'
+    ? jsonFlags({ equalToJson: value }, m)
+    : m.matcherName === 'equals_xml' ? { equalToXml: value } : m.matcherName === 'matches_json_schema' ? { matchesJsonSchema: value } : valuePattern(m)
   if (inner === null) return null
   return key.startsWith('$') ? { matchesJsonPath: { expression: key, ...inner } } : { matchesXPath: { expression: key, ...inner } }
 }
