@@ -151,14 +151,16 @@ export class StubLayer {
   private apply (stubs: readonly WireMockStub[], hideBase: boolean, hidden: ReadonlySet<string>, settings: LayerSettings): void {
     const snapshot = [...stubs]
     const composedFrom = this.composedFrom
+    let composed: readonly Transaction[] = []
     try {
       this.runtime.setDocumentLayer((base) => {
         const out = compose(base, snapshot, hideBase, hiddenTransactions(base, snapshot, hidden), settings)
         composedFrom.set(out, base)
+        composed = out.transactions
         return out
       })
     } catch (err) {
-      throw compileRefusal(err)
+      throw compileRefusal(err, (path) => stubPointer(path, composed, snapshot))
     }
     this.stubs = snapshot
     this.hideBase = hideBase
@@ -214,12 +216,39 @@ function asDocumentStub (stub: DocumentStub): WireMockStub {
 }
 
 /**
- * A compile error of the composed document (a regex refused, a template that does not parse) as
- * WireMock's 422; the document's own part compiled before, so the error is the stubs'.
+ * A compile error of the composed document (a regex refused, a schema that does not compile) as
+ * WireMock's 422, its pointers turned into the stub's fields; the document's own part compiled
+ * before, so the error is the stubs'.
  */
-function compileRefusal (err: unknown): unknown {
+function compileRefusal (err: unknown, pointerOf: (path: string) => string): unknown {
   if (!isUnderstudyError(err, 'ERR_DSL_INVALID')) return err
   const details = err.details ?? []
   if (details.length === 0) return invalidInput('', err.message)
-  return new WireMockError(422, details.map((d) => ({ code: 10, source: { pointer: d.path }, title: d.message })))
+  return new WireMockError(422, details.map((d) => ({ code: 10, source: { pointer: pointerOf(d.path) }, title: d.message })))
+}
+
+const wireMockParts: Record<string, string> = { headers: 'headers', queryParams: 'queryParameters', cookies: 'cookies' }
+
+/**
+ * The stub field a DSL pointer of the composed document is about: `/transactions/N/dsl/requestDsl/
+ * body/K/...` is the stub's `bodyPatterns` (`/0` when it has one), a header, parameter or cookie
+ * matcher is that entry, anything of the response is `/response`. Unchanged when not a stub's.
+ */
+function stubPointer (path: string, composed: readonly Transaction[], stubs: readonly WireMockStub[]): string {
+  const m = /^\/transactions\/(\d+)\/dsl\/(requestDsl|responseDsl)(?:\/(\w+)(?:\/(\d+))?)?/.exec(path)
+  const txn = m === null ? undefined : composed[Number(m[1])]
+  const stub = txn === undefined ? undefined : stubs.find((s) => s.transactions.includes(txn))
+  if (m === null || txn === undefined || stub === undefined) return path
+  if (m[2] === 'responseDsl') return '/response'
+  const request = typeof stub.json['request'] === 'object' && stub.json['request'] !== null ? stub.json['request'] as Record<string, unknown> : {}
+  const part = m[3] ?? ''
+  if (part === 'body') return Array.isArray(request['bodyPatterns']) && request['bodyPatterns'].length === 1 ? '/request/bodyPatterns/0' : '/request/bodyPatterns'
+  const field = wireMockParts[part]
+  if (field !== undefined) {
+    const matchers = txn.dsl.requestDsl[part as 'headers' | 'queryParams' | 'cookies'] ?? []
+    const key = matchers[Number(m[4] ?? -1)]?.key
+    return key === undefined ? `/request/${field}` : `/request/${field}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`
+  }
+  const urlKey = ['url', 'urlPath', 'urlPathTemplate', 'urlPattern', 'urlPathPattern'].find((k) => request[k] !== undefined)
+  return part === 'url' || part === 'path' ? `/request/${urlKey ?? ''}` : '/request'
 }
