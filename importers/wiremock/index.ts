@@ -78,8 +78,7 @@ export function importWireMock (input: ImportInput, ctx: ImportContext = {}): Im
 /**
  * The key under which each imported transaction carries the stub mapping it came from, as written:
  * the WireMock admin API lists stubs loaded from files with it (`GET /__admin/mappings`) as
- * WireMock does. A registered symbol, because src/serve may not import importers/; a symbol,
- * because it is copied with the transaction by spreads but never serialized (GET /config, exports).
+ * WireMock does. A registered symbol, because src/serve may not import importers/.
  */
 export const WIREMOCK_ORIGINAL = Symbol.for('understudy.wiremock.original')
 
@@ -88,7 +87,10 @@ function keepOriginals (transactions: readonly Transaction[], stubs: ReadonlyArr
   const byPointer = new Map(stubs.map((s) => [s.pointer, s.stub]))
   for (const txn of transactions) {
     const stub = byPointer.get(originOf(txn)?.pointer ?? '\u0000')
-    if (isObject(stub)) Object.defineProperty(txn, WIREMOCK_ORIGINAL, { value: stub, enumerable: true, configurable: true, writable: true })
+    // Not enumerable: the transaction compares and serializes as any other; the runtime keeps the
+    // imported objects as they are, so the stub travels with them. A copy made by a spread loses
+    // it, and the stub is then listed rendered from its transaction.
+    if (isObject(stub)) Object.defineProperty(txn, WIREMOCK_ORIGINAL, { value: stub, enumerable: false })
   }
 }
 

@@ -35,7 +35,7 @@ describe('importWireMock golden files', () => {
   it('warns, naming the stub, about every feature it cannot carry over', () => {
     const { warnings } = importWireMock({ bytes: readFileSync(join(fixtures, 'unsupported.json')), fileName: 'unsupported.json' })
     expect(warnings.map((w) => `${w.at ?? ''} ${w.message}`)).toEqual([
-      '/mappings/0 stub "templated": request multipartPatterns: multipart patterns are not supported; the parts are not matched',
+      '/mappings/0 stub "templated": request multipartPatterns[0]: matchingType "ALL" is not supported (ANY is: one part must match); not matched',
       '/mappings/0 stub "templated": a post-serve action that is not a webhook with an absolute url is not run',
       '/mappings/2 stub "dribble": bodyPatterns[0]: binaryEqualTo is supported only on the whole body, with bytes that are UTF-8 text; not matched',
       '/mappings/2 stub "dribble": unknown property somethingNew; ignored',
