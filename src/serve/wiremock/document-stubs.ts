@@ -37,13 +37,27 @@ export function documentStubs (transactions: readonly Transaction[]): DocumentSt
   const seen = new Map<string, number>()
   const out: DocumentStub[] = []
   for (const [key, group] of groups) {
-    const original = originalOf(group[0] as Transaction)
-    const body = original ?? renderTransaction(key as Transaction)
-    const id = givenId(body) ?? contentId(body, seen)
+    const { body, given, digest } = describe(key, group[0] as Transaction)
+    const id = given ?? contentId(digest, seen)
     const { id: _id, uuid: _uuid, ...rest } = body
     out.push({ id, json: { id, ...rest, uuid: id }, transactions: group })
   }
   return out
+}
+
+/**
+ * A stub's JSON, given id and content digest, made once per stub or transaction object: the list
+ * is made again after every change of the API's stubs, and a document may hold 100,000s.
+ */
+const described = new WeakMap<object, { body: Record<string, unknown>; given: string | undefined; digest: string }>()
+
+function describe (key: object, first: Transaction): { body: Record<string, unknown>; given: string | undefined; digest: string } {
+  const known = described.get(key)
+  if (known !== undefined) return known
+  const body = originalOf(first) ?? renderTransaction(key as Transaction)
+  const made = { body, given: givenId(body), digest: createHash('sha256').update(JSON.stringify(body)).digest('hex') }
+  described.set(key, made)
+  return made
 }
 
 function originalOf (txn: Transaction): Record<string, unknown> | undefined {
@@ -61,9 +75,8 @@ function givenId (stub: Record<string, unknown>): string | undefined {
   return undefined
 }
 
-/** A UUID made from the stub's JSON (and how many identical stubs came before it). */
-function contentId (stub: Record<string, unknown>, seen: Map<string, number>): string {
-  const digest = createHash('sha256').update(JSON.stringify(stub)).digest('hex')
+/** A UUID made from the stub's JSON digest (and how many identical stubs came before it). */
+function contentId (digest: string, seen: Map<string, number>): string {
   const n = seen.get(digest) ?? 0
   seen.set(digest, n + 1)
   const hex = n === 0 ? digest : createHash('sha256').update(`${digest}#${n}`).digest('hex')
