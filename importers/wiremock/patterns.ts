@@ -28,13 +28,25 @@ const modifiers = new Set([
   'namespaceAwareness',
   'expression',
   'schemaVersion',
+  'actualFormat',
+  'truncateExpected',
+  'truncateActual',
+  'applyTruncationLast',
+  'expectedOffset',
+  'expectedOffsetUnit',
 ])
 
-const unsupported: Record<string, string> = {
-  before: 'date-time comparison',
-  after: 'date-time comparison',
-  equalToDateTime: 'date-time comparison',
+const unsupported: Record<string, string> = {}
+
+/** WireMock's date-time operators and the DSL matchers they become. */
+const dateOperators: Record<string, 'before_date' | 'after_date' | 'equals_date'> = {
+  before: 'before_date',
+  after: 'after_date',
+  equalToDateTime: 'equals_date',
 }
+
+/** Date-time options the DSL cannot honour: the pattern is then not matched (a warning). */
+const dateOptionsRefused = ['actualFormat', 'truncateExpected', 'truncateActual', 'applyTruncationLast']
 
 /** WireMock's `schemaVersion` values and the `$schema` each stands for (V202012 is its default). */
 const schemaVersions: Record<string, string> = {
@@ -109,6 +121,11 @@ export function matchersOf (pattern: unknown, place: PatternPlace): MatcherInput
       return structured(op, value, pattern, place)
     case 'matchesJsonSchema':
       return jsonSchema(value, pattern, place)
+    case 'before':
+    case 'after':
+    case 'equalToDateTime':
+      if (text === undefined) break
+      return dateTime(op, text, pattern, place)
     case 'and':
     case 'includes':
     case 'hasExactly':
@@ -173,6 +190,31 @@ function structured (op: string, value: unknown, pattern: Record<string, unknown
   }
   place.note(`${place.where}: ${op} needs an expression; not matched`)
   return []
+}
+
+/**
+ * `before`, `after`, `equalToDateTime`: an ISO-8601 date-time or `now` (with `expectedOffset` and
+ * `expectedOffsetUnit` folded into `now +N unit`). A custom `actualFormat` or a truncation is not
+ * matched (warning): the DSL reads ISO-8601 and HTTP dates as they are.
+ */
+function dateTime (op: string, expected: string, pattern: Record<string, unknown>, place: PatternPlace): MatcherInput[] {
+  const refused = dateOptionsRefused.filter((k) => pattern[k] !== undefined)
+  if (refused.length > 0) {
+    place.note(`${place.where}: ${op} with ${refused.join(', ')} is not supported (the value is read as ISO-8601 or an HTTP date, untruncated); not matched`)
+    return []
+  }
+  let value = expected
+  const offset = pattern['expectedOffset']
+  if (offset !== undefined) {
+    const unit = str(pattern['expectedOffsetUnit'])?.toLowerCase()
+    if (typeof offset !== 'number' || !Number.isInteger(offset) || unit === undefined || expected.trim().toLowerCase() !== 'now') {
+      place.note(`${place.where}: ${op} expectedOffset is supported as an integer with expectedOffsetUnit, on "now"; not matched`)
+      return []
+    }
+    value = `now ${offset < 0 ? '-' : '+'}${Math.abs(offset)} ${unit}`
+  }
+  const m: MatcherInput = { matcherName: dateOperators[op] ?? 'equals_date', matchingValue: value }
+  return [place.key === undefined ? m : { key: place.key, ...m }]
 }
 
 /**

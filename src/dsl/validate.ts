@@ -292,7 +292,7 @@ function * checkSemantics (fields: DocumentInput, items: Item[], ids: ReadonlySe
   })
 }
 
-const needsValue = new Set(['equals', 'equals_insensitive', 'contains', 'matches', 'matches_url', 'not_matches', 'equals_url', 'matches_json', 'equals_json', 'equals_xml', 'matches_xml', 'matches_xml_schema', 'matches_xml_cdata', 'matches_json_schema'])
+const needsValue = new Set(['equals', 'equals_insensitive', 'contains', 'matches', 'matches_url', 'not_matches', 'equals_url', 'matches_json', 'equals_json', 'equals_xml', 'matches_xml', 'matches_xml_schema', 'matches_xml_cdata', 'matches_json_schema', 'before_date', 'after_date', 'equals_date'])
 const bodyOnly = new Set(['matches_json', 'equals_json', 'equals_xml', 'matches_xml', 'matches_xml_schema', 'matches_xml_cdata', 'matches_json_schema'])
 const keyedParts: Record<string, string> = { headers: 'header', queryParams: 'parameter', cookies: 'cookie' }
 

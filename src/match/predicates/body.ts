@@ -206,6 +206,9 @@ export function compileBodyPredicate (m: Matcher, pointer: string): BodyPredicat
     case 'equals':
     case 'equals_insensitive':
     case 'contains':
+    case 'before_date':
+    case 'after_date':
+    case 'equals_date':
     case 'matches':
     case 'matches_url':
     case 'not_matches':

@@ -96,6 +96,9 @@ const valueOperators: Partial<Record<MatcherName, (value: string) => Record<stri
   contains: (value) => ({ contains: value }),
   matches: (value) => ({ matches: value }),
   not_matches: (value) => ({ doesNotMatch: value }),
+  before_date: (value) => ({ before: value }),
+  after_date: (value) => ({ after: value }),
+  equals_date: (value) => ({ equalToDateTime: value }),
 }
 
 /** A matcher on one value as WireMock's string pattern; null when WireMock has no equivalent. */
