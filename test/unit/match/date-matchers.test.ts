@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { matchName, onPart, request, thrown } from '../fixtures/match.js'
+import { matchName, only, onPart, request, thrown } from '../fixtures/match.js'
 
 // before_date, after_date, equals_date (WireMock's before, after, equalToDateTime): the value, an
 // ISO-8601 or HTTP date, compared with a fixed instant or one relative to the request's arrival.
@@ -43,5 +43,13 @@ describe('date matchers', () => {
       expect(error.code).toBe('ERR_DSL_INVALID')
       expect(JSON.stringify(error.details)).toContain('matchingValue')
     }
+  })
+})
+
+describe('date matchers on the URL', () => {
+  it('are refused: a path is no date', () => {
+    const onUrl = thrown(() => only({ url: { matcherName: 'before_date', matchingValue: 'now' } }))
+    expect(onUrl.code).toBe('ERR_DSL_INVALID')
+    expect(JSON.stringify(onUrl.details)).toContain('cannot apply to the URL')
   })
 })
