@@ -123,7 +123,7 @@ describe('importWireMock mapping decisions', () => {
     const result = importWireMock(stub({
       request: {
         urlPath: '/x',
-        headers: { A: { before: 'now' }, B: { equalToJson: '{}' }, C: { or: [{ contains: 'x' }, { equalTo: 'y' }] } },
+        headers: { A: { before: 'now', actualFormat: 'dd/MM/yyyy' }, B: { equalToJson: '{}' }, C: { or: [{ contains: 'x' }, { equalTo: 'y' }] } },
         bodyPatterns: [{ equalToJson: '{"a":1}', ignoreExtraElements: true }, { absent: true }],
       },
       response: {},
@@ -131,7 +131,7 @@ describe('importWireMock mapping decisions', () => {
     expect(result.document.transactions[0]?.dsl.requestDsl.headers).toBeUndefined()
     expect(result.document.transactions[0]?.dsl.requestDsl.body).toEqual([{ matcherName: 'equals_json', matchingValue: '{"a":1}', ignoreExtraElements: true }])
     expect(result.warnings.map((w) => w.message)).toEqual([
-      'stub "ANY /x": header "A": before (date-time comparison) is not supported; not matched',
+      'stub "ANY /x": header "A": before with actualFormat is not supported (the value is read as ISO-8601 or an HTTP date, untruncated); not matched',
       'stub "ANY /x": header "B": equalToJson applies to request bodies only; not matched',
       'stub "ANY /x": header "C": "or" can be mapped only when every branch is equalTo or matches; not matched',
       'stub "ANY /x": bodyPatterns[1]: "absent" on the whole body cannot be expressed; not matched',
