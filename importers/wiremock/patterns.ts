@@ -36,8 +36,6 @@ const modifiers = new Set([
   'expectedOffsetUnit',
 ])
 
-const unsupported: Record<string, string> = {}
-
 /** WireMock's date-time operators and the DSL matchers they become. */
 const dateOperators: Record<string, 'before_date' | 'after_date' | 'equals_date'> = {
   before: 'before_date',
@@ -136,11 +134,7 @@ export function matchersOf (pattern: unknown, place: PatternPlace): MatcherInput
       if (!Array.isArray(value)) break
       return alternation(value, place)
     default:
-      if (op in unsupported) {
-        place.note(`${place.where}: ${op} (${unsupported[op] ?? op}) is not supported; not matched`)
-      } else {
-        place.note(`${place.where}: unknown operator ${op}; not matched`)
-      }
+      place.note(`${place.where}: unknown operator ${op}; not matched`)
       return []
   }
   place.note(`${place.where}: ${op} needs a ${Array.isArray(value) ? 'single value' : 'value of the right type'}; not matched`)
