@@ -1,4 +1,4 @@
-import { DEFAULT_PRIORITY, joinPointer, type DslInput } from '../../src/dsl/index.js'
+import { DEFAULT_PRIORITY, joinPointer, originOf, type DslInput, type Transaction } from '../../src/dsl/index.js'
 import { finishDrafts, resultOf, type Draft } from '../shared/build.js'
 import { formatDetail, type ErrorDetail } from '../../src/errors/index.js'
 import { detailAt, guardImport, importInvalid } from '../shared/errors.js'
@@ -70,8 +70,28 @@ export function importWireMock (input: ImportInput, ctx: ImportContext = {}): Im
     for (const b of broken) warnings.push({ message: `${b.message}; skipped`, file: input.fileName, at: b.path })
     if (stubs.length === 0) warnings.push({ message: 'contains no stub mappings', file: input.fileName })
     const transactions = finishDrafts(drafts, { file: input.fileName, locate: parsed.locate, warnings })
+    keepOriginals(transactions, stubs)
     return resultOf('wiremock', 'WIREMOCK_DSL', transactions, warnings)
   })
+}
+
+/**
+ * The key under which each imported transaction carries the stub mapping it came from, as written:
+ * the WireMock admin API lists stubs loaded from files with it (`GET /__admin/mappings`) as
+ * WireMock does. A registered symbol, because src/serve may not import importers/.
+ */
+export const WIREMOCK_ORIGINAL = Symbol.for('understudy.wiremock.original')
+
+/** Attaches to each transaction the stub it came from (one object per stub, shared by its transactions). */
+function keepOriginals (transactions: readonly Transaction[], stubs: ReadonlyArray<{ stub: unknown; pointer: string }>): void {
+  const byPointer = new Map(stubs.map((s) => [s.pointer, s.stub]))
+  for (const txn of transactions) {
+    const stub = byPointer.get(originOf(txn)?.pointer ?? '\u0000')
+    // Not enumerable: the transaction compares and serializes as any other; the runtime keeps the
+    // imported objects as they are, so the stub travels with them. A copy made by a spread loses
+    // it, and the stub is then listed rendered from its transaction.
+    if (isObject(stub)) Object.defineProperty(txn, WIREMOCK_ORIGINAL, { value: stub, enumerable: false })
+  }
 }
 
 function draftOf (stub: Loose, request: Loose, pointer: string, file: string, ctx: ImportContext, warnings: ImportWarning[]): Draft | undefined {

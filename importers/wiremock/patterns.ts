@@ -27,13 +27,30 @@ const modifiers = new Set([
   'exemptedComparisons',
   'namespaceAwareness',
   'expression',
+  'schemaVersion',
+  'actualFormat',
+  'truncateExpected',
+  'truncateActual',
+  'applyTruncationLast',
+  'expectedOffset',
+  'expectedOffsetUnit',
 ])
 
-const unsupported: Record<string, string> = {
-  before: 'date-time comparison',
-  after: 'date-time comparison',
-  equalToDateTime: 'date-time comparison',
-  matchesJsonSchema: 'JSON Schema validation',
+/** WireMock's date-time operators and the DSL matchers they become. */
+const dateOperators: Record<string, 'before_date' | 'after_date' | 'equals_date'> = {
+  before: 'before_date',
+  after: 'after_date',
+  equalToDateTime: 'equals_date',
+}
+
+/** Date-time options the DSL cannot honour: the pattern is then not matched (a warning). */
+const dateOptionsRefused = ['actualFormat', 'truncateExpected', 'truncateActual', 'applyTruncationLast']
+
+/** WireMock's `schemaVersion` values and the `$schema` each stands for (V202012 is its default). */
+const schemaVersions: Record<string, string> = {
+  V7: 'http://json-schema.org/draft-07/schema#',
+  V201909: 'https://json-schema.org/draft/2019-09/schema',
+  V202012: 'https://json-schema.org/draft/2020-12/schema',
 }
 
 const ANY = '[\\s\\S]*'
@@ -100,6 +117,13 @@ export function matchersOf (pattern: unknown, place: PatternPlace): MatcherInput
     case 'equalToXml':
     case 'matchesXPath':
       return structured(op, value, pattern, place)
+    case 'matchesJsonSchema':
+      return jsonSchema(value, pattern, place)
+    case 'before':
+    case 'after':
+    case 'equalToDateTime':
+      if (text === undefined) break
+      return dateTime(op, text, pattern, place)
     case 'and':
     case 'includes':
     case 'hasExactly':
@@ -110,11 +134,7 @@ export function matchersOf (pattern: unknown, place: PatternPlace): MatcherInput
       if (!Array.isArray(value)) break
       return alternation(value, place)
     default:
-      if (op in unsupported) {
-        place.note(`${place.where}: ${op} (${unsupported[op] ?? op}) is not supported; not matched`)
-      } else {
-        place.note(`${place.where}: unknown operator ${op}; not matched`)
-      }
+      place.note(`${place.where}: unknown operator ${op}; not matched`)
       return []
   }
   place.note(`${place.where}: ${op} needs a ${Array.isArray(value) ? 'single value' : 'value of the right type'}; not matched`)
@@ -164,6 +184,62 @@ function structured (op: string, value: unknown, pattern: Record<string, unknown
   }
   place.note(`${place.where}: ${op} needs an expression; not matched`)
   return []
+}
+
+/**
+ * `before`, `after`, `equalToDateTime`: an ISO-8601 date-time or `now` (with `expectedOffset` and
+ * `expectedOffsetUnit` folded into `now +N unit`). A custom `actualFormat` or a truncation is not
+ * matched (warning): the DSL reads ISO-8601 and HTTP dates as they are.
+ */
+function dateTime (op: string, expected: string, pattern: Record<string, unknown>, place: PatternPlace): MatcherInput[] {
+  const refused = dateOptionsRefused.filter((k) => pattern[k] !== undefined)
+  if (refused.length > 0) {
+    place.note(`${place.where}: ${op} with ${refused.join(', ')} is not supported (the value is read as ISO-8601 or an HTTP date, untruncated); not matched`)
+    return []
+  }
+  let value = expected
+  const offset = pattern['expectedOffset']
+  if (offset !== undefined) {
+    const unit = str(pattern['expectedOffsetUnit'])?.toLowerCase()
+    if (typeof offset !== 'number' || !Number.isInteger(offset) || unit === undefined || expected.trim().toLowerCase() !== 'now') {
+      place.note(`${place.where}: ${op} expectedOffset is supported as an integer with expectedOffsetUnit, on "now"; not matched`)
+      return []
+    }
+    value = `now ${offset < 0 ? '-' : '+'}${Math.abs(offset)} ${unit}`
+  }
+  const m: MatcherInput = { matcherName: dateOperators[op] ?? 'equals_date', matchingValue: value }
+  return [place.key === undefined ? m : { key: place.key, ...m }]
+}
+
+/**
+ * `matchesJsonSchema` (a schema as JSON text or as an object) on the body or what a JSONPath
+ * selects; `schemaVersion` becomes the schema's `$schema` when it declares none.
+ */
+function jsonSchema (value: unknown, pattern: Record<string, unknown>, place: PatternPlace): MatcherInput[] {
+  if (place.part !== 'body') {
+    place.note(`${place.where}: matchesJsonSchema applies to request bodies only; not matched`)
+    return []
+  }
+  let schema: unknown = value
+  if (typeof value === 'string') {
+    try {
+      schema = JSON.parse(value)
+    } catch {
+      place.note(`${place.where}: matchesJsonSchema is not valid JSON; not matched`)
+      return []
+    }
+  }
+  const version = pattern['schemaVersion']
+  if (version !== undefined) {
+    const uri = typeof version === 'string' ? schemaVersions[version] : undefined
+    if (uri === undefined) {
+      place.note(`${place.where}: matchesJsonSchema schemaVersion ${JSON.stringify(version)} is not supported (V7, V201909, V202012); not matched`)
+      return []
+    }
+    if (isObject(schema) && schema['$schema'] === undefined) schema = { $schema: uri, ...schema }
+  }
+  const m: MatcherInput = { matcherName: 'matches_json_schema', matchingValue: JSON.stringify(schema) }
+  return [place.key === undefined ? m : { key: place.key, ...m }]
 }
 
 /** `or` of equalTo / matches values becomes one regex alternation; anything else cannot. */

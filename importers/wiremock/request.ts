@@ -1,13 +1,13 @@
 import type { MatcherInput, RequestDslInput } from '../../src/dsl/index.js'
 import { isObject, str, type Loose } from '../shared/structured.js'
 import { literalPathMatcher, queryMatchers } from '../shared/url.js'
+import { multipartMatchers } from './multipart.js'
 import { matchersOf, type Part } from './patterns.js'
 import { splitUrlPattern } from './url-pattern.js'
 
 const urlKeys = ['url', 'urlPath', 'urlPathTemplate', 'urlPattern', 'urlPathPattern'] as const
 
 const unsupportedRequestKeys: Record<string, string> = {
-  multipartPatterns: 'multipart patterns are not supported; the parts are not matched',
   customMatcher: 'custom matchers (Java extensions) are not supported; not matched',
   pathParameters: 'pathParameters are not supported; each template segment matches any value',
   clientIp: 'client IP matching is not supported; not matched',
@@ -77,10 +77,13 @@ export function requestOf (req: Loose, note: (message: string) => void): Request
   queryParams.push(...keyed('queryParameters', 'queryParams', 'query parameter'))
   if (queryParams.length > 0) out.queryParams = queryParams
   const headers = keyed('headers', 'headers', 'header')
+  const multipart = req['multipartPatterns'] === undefined ? null : multipartMatchers(req['multipartPatterns'], note)
+  if (multipart !== null) headers.push(...multipart.headers)
   if (headers.length > 0) out.headers = headers
   const cookies = keyed('cookies', 'cookies', 'cookie')
   if (cookies.length > 0) out.cookies = cookies
   const body = bodyMatchers(req, note)
+  if (multipart !== null) body.push(...multipart.body)
   if (body.length > 0) out.body = body
   const auth = req['basicAuthCredentials']
   if (isObject(auth)) out.credentials = { username: str(auth['username']) ?? '', password: str(auth['password']) ?? '' }
@@ -108,6 +111,7 @@ const knownRequestKeys = new Set<string>([
   'formParameters',
   'basicAuthCredentials',
   'host',
+  'multipartPatterns',
   ...Object.keys(unsupportedRequestKeys),
 ])
 

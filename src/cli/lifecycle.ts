@@ -1,3 +1,5 @@
+import { existsSync, readFileSync, statSync } from 'node:fs'
+import { basename, dirname, join, resolve } from 'node:path'
 import type { RuntimeOptions } from '../config/index.js'
 import type { MockServiceDocument } from '../dsl/index.js'
 import type { Logger, LogRing } from '../log/index.js'
@@ -20,6 +22,11 @@ interface StartServingParams {
   out: NodeJS.WritableStream
   /** Request validation before matching (`--validate-requests`). */
   requestCheck?: RequestCheck | null
+  /**
+   * The `__files/` folders beside what is served (`wiremockFilesDirs`), where a stub's
+   * `bodyFileName` sent through the WireMock admin API is read, as WireMock reads its root's.
+   */
+  wiremockFiles?: readonly string[]
 }
 
 /**
@@ -34,7 +41,7 @@ export async function startServing (params: StartServingParams): Promise<Serving
   const wiremock = options.wiremockAdmin
     ? createWireMockAdmin({
       runtime,
-      loadConverter: loadWireMockConverter,
+      loadConverter: async () => await loadWireMockConverter(params.wiremockFiles ?? []),
       log,
       // Through the signal path, so that a shutdown drains exactly as SIGTERM does.
       shutdown: options.wiremockShutdown ? () => process.kill(process.pid, 'SIGTERM') : null,
@@ -81,14 +88,59 @@ export async function loadHarImporter (): Promise<HarImporter> {
 
 /**
  * The WireMock importer as the WireMock admin API converts stubs with it, loaded when the first
- * stub or pattern arrives (a runtime that is never sent one does not load the importers).
+ * stub or pattern arrives (a runtime that is never sent one does not load the importers). A
+ * `bodyFileName` is read from the first of `filesDirs` that has it; without one it is refused.
  */
-async function loadWireMockConverter (): Promise<WireMockConverter> {
+export async function loadWireMockConverter (filesDirs: readonly string[] = []): Promise<WireMockConverter> {
   const { importWireMock } = await import('../../importers/index.js')
+  const readFile = filesDirs.length === 0 ? undefined : (rel: string): Uint8Array | undefined => readFromFiles(filesDirs, rel)
   return (stub) => {
-    const result = importWireMock({ bytes: Buffer.from(JSON.stringify(stub)), fileName: 'stub.json' })
+    const result = importWireMock({ bytes: Buffer.from(JSON.stringify(stub)), fileName: 'stub.json' }, readFile === undefined ? {} : { readFile })
     return { transactions: result.document.transactions, problems: result.warnings.map((w) => w.message) }
   }
+}
+
+/**
+ * The importer asks for `__files/NAME` (or `../__files/NAME`) relative to the mapping file; a stub
+ * of the API has no file, so only those lookups are answered, from the served `__files/` folders.
+ * The importer has already refused names that are absolute or climb out with `..`.
+ */
+function readFromFiles (dirs: readonly string[], rel: string): Uint8Array | undefined {
+  const name = /^(?:\.\.\/)?__files\/(.+)$/.exec(rel)?.[1]
+  if (name === undefined) return undefined
+  for (const dir of dirs) {
+    try {
+      return readFileSync(join(dir, name))
+    } catch {
+      // not in this folder
+    }
+  }
+  return undefined
+}
+
+/**
+ * The `__files/` folders WireMock would read bodies from for what is served: `DIR/__files` of a
+ * served folder (WireMock's root), and the `__files` sibling of a `mappings` folder or of the
+ * folder of a served file.
+ *
+ * @example
+ * wiremockFilesDirs(['wiremock']) // ['/abs/wiremock/__files'] when it exists
+ */
+export function wiremockFilesDirs (paths: readonly string[]): string[] {
+  const out: string[] = []
+  for (const given of paths) {
+    const path = resolve(given)
+    let folder: string
+    try {
+      folder = statSync(path).isDirectory() ? path : dirname(path)
+    } catch {
+      continue
+    }
+    const candidates = [join(folder, '__files')]
+    if (basename(folder) === 'mappings' || folder !== path) candidates.push(join(dirname(folder), '__files'))
+    for (const dir of candidates) if (existsSync(dir) && !out.includes(dir)) out.push(dir)
+  }
+  return out
 }
 
 /**

@@ -26,6 +26,11 @@ export const matcherNames = [
   // --- product DSL compatibility ---
   'matches_xml_schema',
   'matches_xml_cdata',
+  // WireMock's matchesJsonSchema, before, after, equalToDateTime
+  'matches_json_schema',
+  'before_date',
+  'after_date',
+  'equals_date',
 ] as const
 
 export type MatcherName = (typeof matcherNames)[number]

@@ -292,8 +292,9 @@ function * checkSemantics (fields: DocumentInput, items: Item[], ids: ReadonlySe
   })
 }
 
-const needsValue = new Set(['equals', 'equals_insensitive', 'contains', 'matches', 'matches_url', 'not_matches', 'equals_url', 'matches_json', 'equals_json', 'equals_xml', 'matches_xml', 'matches_xml_schema', 'matches_xml_cdata'])
-const bodyOnly = new Set(['matches_json', 'equals_json', 'equals_xml', 'matches_xml', 'matches_xml_schema', 'matches_xml_cdata'])
+const needsValue = new Set(['equals', 'equals_insensitive', 'contains', 'matches', 'matches_url', 'not_matches', 'equals_url', 'matches_json', 'equals_json', 'equals_xml', 'matches_xml', 'matches_xml_schema', 'matches_xml_cdata', 'matches_json_schema', 'before_date', 'after_date', 'equals_date'])
+const bodyOnly = new Set(['matches_json', 'equals_json', 'equals_xml', 'matches_xml', 'matches_xml_schema', 'matches_xml_cdata', 'matches_json_schema'])
+const dateMatchers = new Set(['before_date', 'after_date', 'equals_date'])
 const keyedParts: Record<string, string> = { headers: 'header', queryParams: 'parameter', cookies: 'cookie' }
 
 function checkMatcher (m: MatcherInput, pointer: string, part: string, report: Report): void {
@@ -303,6 +304,7 @@ function checkMatcher (m: MatcherInput, pointer: string, part: string, report: R
   }
   if (bodyOnly.has(name) && part !== 'body') report(`${pointer}/matcherName`, `${name} applies only to body matchers`)
   if (part === 'url' && name === 'absent') report(`${pointer}/matcherName`, 'a request always has a URL; absent cannot apply to it')
+  if (part === 'url' && dateMatchers.has(name)) report(`${pointer}/matcherName`, `${name} compares date-times; it cannot apply to the URL`)
   const itemName = keyedParts[part]
   if (itemName !== undefined) {
     const named = (m.key ?? '') !== '' || (name === 'absent' && (m.matchingValue ?? '') !== '')

@@ -25,6 +25,7 @@ export function failureInWords (f: FailedCondition): string {
   if (f.actual === null) return `${what} is missing (expected ${f.matcherName} ${f.expected})`
   if (f.part === 'credentials') return `${what} did not match`
   if (f.matcherName === 'matches_xml_schema') return `${what} does not validate against the XML schema: ${f.actual}`
+  if (f.matcherName === 'matches_json_schema') return `${what} does not validate against the JSON schema: ${f.actual}`
   if (f.reason !== undefined) return `${what} did not match ${f.matcherName} ${f.expected}: ${f.reason}`
   return `${what} ${f.actual} did not match ${f.matcherName} ${f.expected}`
 }

@@ -25,8 +25,10 @@ describe('WireMock admin paths on a runtime', () => {
     expect(await (await fetch(`${server.url}/a`)).text()).toBe('via mock port')
     expect(await (await fetch(`${server.url}/b`)).text()).toBe('via admin port')
     expect(await (await fetch(`${server.url}/base`)).text()).toBe('base')
-    const listed = await (await fetch(`${adminUrl}/__admin/mappings`)).json() as { meta: { total: number } }
-    expect(listed.meta.total).toBe(2)
+    const listed = await (await fetch(`${adminUrl}/__admin/mappings`)).json() as { mappings: Array<{ request: { url: string } }>; meta: { total: number } }
+    // The mock file's stub is listed too, as written.
+    expect(listed.meta.total).toBe(3)
+    expect(listed.mappings.map((m) => m.request)).toEqual([{ url: '/b' }, { url: '/a' }, { url: '/base' }])
     // The runtime's own admin API still answers beside it.
     expect((await fetch(`${adminUrl}/health`)).status).toBe(200)
   })

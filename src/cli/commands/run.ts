@@ -1,7 +1,7 @@
 import { createLogger, LogRing, resolveLogFormat } from '../../log/index.js'
 import { loadRunDocument, runRequestCheck } from '../run-document.js'
 import { runtimeFlagHelp, runtimeFlagSpec, runtimeOptionsFromFlags } from '../runtime-flags.js'
-import { exitOnSignals, startServing } from '../lifecycle.js'
+import { exitOnSignals, startServing, wiremockFilesDirs } from '../lifecycle.js'
 import { replicasOf, startReplicated } from '../replicas.js'
 import { runClusterReplica } from '../../serve/index.js'
 import { UsageError } from '../usage-error.js'
@@ -65,7 +65,7 @@ export async function runRunCommand (args: string[], io: CommandIo): Promise<num
   }
   const log = createLogger({ level: options.logLevel, format: resolveLogFormat(options.logFormat, process.stderr), ring: logRing, base: { serviceMockId: document.id ?? 0 } })
   const requestCheck = await requestCheckFor(values.mock, document, options.validateRequests, log)
-  const serving = await startServing({ document, options, log, logRing, out: io.stdout, requestCheck })
+  const serving = await startServing({ document, options, log, logRing, out: io.stdout, requestCheck, wiremockFiles: wiremockFilesDirs([values.mock]) })
   exitOnSignals(serving.stop, log)
   return 'running'
 }

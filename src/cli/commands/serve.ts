@@ -1,7 +1,7 @@
 import { createLogger, LogRing, resolveLogFormat, type Logger } from '../../log/index.js'
 import { describeError, formatDetail, isUnderstudyError } from '../../errors/index.js'
 import { runtimeFlagHelp, runtimeFlagSpec, runtimeOptionsFromFlags } from '../runtime-flags.js'
-import { exitOnSignals, startServing } from '../lifecycle.js'
+import { exitOnSignals, startServing, wiremockFilesDirs } from '../lifecycle.js'
 import { collectFiles, givenFiles, loadSources, type FileLoader, type LoadedSources, type SourceSelection } from '../sources.js'
 import { watchSources } from '../watch.js'
 import { shadowedWarnings } from '../shadow-warnings.js'
@@ -85,7 +85,7 @@ export async function runServeCommand (args: string[], io: CommandIo, importers:
     else log.info({ operations: built.operations }, 'validating requests against the OpenAPI operations')
     return built.check
   }
-  const serving = await startServing({ document: loaded.document, options, log, logRing, out: io.stdout, requestCheck: validation(loaded) })
+  const serving = await startServing({ document: loaded.document, options, log, logRing, out: io.stdout, requestCheck: validation(loaded), wiremockFiles: wiremockFilesDirs(positionals) })
   log.info({ files: loaded.files.length, transactions: loaded.document.transactions.length }, 'loaded')
   // What is served, for the person at the terminal (as Prism does); log collectors get the count.
   if (logFormat === 'pretty' && loaded.document.transactions.length > 0) log.info(`serving:\n${routeLines(loaded.document).join('\n')}`)

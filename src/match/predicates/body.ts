@@ -7,6 +7,7 @@ import { FieldPredicate, readBodyText, readFormField, type FieldReader } from '.
 import { shorten, type Predicate } from './predicate.js'
 import { compileValueCheck } from './value-check.js'
 import { compileXsd } from '../xsd.js'
+import { compileJsonSchema } from '../json-schema.js'
 import { XsdPredicate } from './xsd.js'
 
 /** A body predicate, or why it cannot be built (reported against `matchingValue` or `key`). */
@@ -113,6 +114,21 @@ export function compileBodyPredicate (m: Matcher, pointer: string): BodyPredicat
         return false
       })
     }
+    case 'matches_json_schema': {
+      if (keyKind === 'xpath' || keyKind === 'form') return { error: 'matches_json_schema needs a JSON body: use no key or a JSONPath key', at: 'matcherName' }
+      const validate = compileJsonSchema(expected)
+      if ('error' in validate) return { error: validate.error, at: 'matchingValue' }
+      const roots = keySelector
+      const optional = m.optional === true
+      return structured(m, pointer, (req) => {
+        if (!req.hasJson()) return optional && (roots !== null || isEmpty(req))
+        if (roots === null) return validate(req.json())
+        const selected = roots(req.json())
+        if (selected.length === 0) return optional
+        for (let i = 0; i < selected.length; i++) if (validate(selected[i])) return true
+        return false
+      })
+    }
     case 'equals_xml': {
       if (keyKind === 'jsonpath' || keyKind === 'form') return { error: 'equals_xml needs an XML body: use no key or an XPath key', at: 'matcherName' }
       const doc = parseXml(expected)
@@ -190,6 +206,9 @@ export function compileBodyPredicate (m: Matcher, pointer: string): BodyPredicat
     case 'equals':
     case 'equals_insensitive':
     case 'contains':
+    case 'before_date':
+    case 'after_date':
+    case 'equals_date':
     case 'matches':
     case 'matches_url':
     case 'not_matches':

@@ -1,4 +1,12 @@
 import { compileUserRegex, MAX_REGEX_INPUT, RegexRejection, type Matcher } from '../../dsl/index.js'
+import { expectedInstant, instantOf } from '../date-value.js'
+
+/** How an actual instant compares with the expected one, per date matcher (epoch milliseconds). */
+const dateComparisons = {
+  before_date: (actual: number, expected: number) => actual < expected,
+  after_date: (actual: number, expected: number) => actual > expected,
+  equals_date: (actual: number, expected: number) => actual === expected,
+}
 
 /**
  * Values longer than MAX_REGEX_INPUT that a regex matcher refused to look at, since the process
@@ -34,6 +42,20 @@ export function compileValueCheck (matcher: Matcher): ValueCheckResult {
     }
     case 'contains':
       return { check: (v) => v.includes(expected), negated: false }
+    case 'before_date':
+    case 'after_date':
+    case 'equals_date': {
+      const at = expectedInstant(expected)
+      if (typeof at === 'string') return { error: at }
+      const holds = dateComparisons[matcher.matcherName]
+      return {
+        check: (v) => {
+          const actual = instantOf(v)
+          return actual !== null && holds(actual, at())
+        },
+        negated: false,
+      }
+    }
     case 'matches':
     case 'matches_url':
     case 'not_matches': {
@@ -61,6 +83,7 @@ export function compileValueCheck (matcher: Matcher): ValueCheckResult {
     case 'matches_xml':
     case 'matches_xml_schema':
     case 'matches_xml_cdata':
+    case 'matches_json_schema':
       return { error: `${matcher.matcherName} is not a string comparison` }
   }
 }

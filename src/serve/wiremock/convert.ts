@@ -67,6 +67,7 @@ function pointerOf (message: string): string {
   if (/^host matching/.test(message)) return '/request/host'
   if (/^the query part .* of urlPattern/.test(message)) return '/request/urlPattern'
   if (/^priority/.test(message)) return '/priority'
+  if (/^body file __files\//.test(message)) return '/response/bodyFileName'
   if (/post-serve action|webhook/.test(message)) return '/postServeActions'
   const response = /^response (?:has unknown property )?(\w+)/.exec(message)
   if (response !== null && !['has', 'body', 'must', 'header'].includes(response[1] ?? '')) return `/response/${response[1] ?? ''}`

@@ -48,7 +48,7 @@ export class Journal {
 
   /** WireMock's `ServeEvent`. */
   serveEvent (record: InspectionRecord): Record<string, unknown> {
-    const stub = this.stubs.byTransaction(record.transactionId)
+    const stub = this.stubs.byTransaction(record.transactionId, record.respondingTxn)
     const response: Record<string, unknown> = { status: record.statusCode, headers: headerMap(record.responseHeaders) }
     putBody(response, record.responseBody)
     const event: Record<string, unknown> = {

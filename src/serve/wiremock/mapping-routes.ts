@@ -104,7 +104,7 @@ export function mappingRoutes (ctx: WireMockContext): Route[] {
 function unservedStubs (ctx: WireMockContext): WireMockStub[] {
   const served = new Set<WireMockStub>()
   for (const record of ctx.journal.records()) {
-    const stub = ctx.layer.byTransaction(record.transactionId)
+    const stub = ctx.layer.byTransaction(record.transactionId, record.respondingTxn)
     if (stub !== undefined) served.add(stub)
   }
   return ctx.layer.list().filter((s) => !served.has(s))

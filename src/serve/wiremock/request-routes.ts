@@ -23,7 +23,7 @@ export function requestRoutes (ctx: WireMockContext): Route[] {
   const forRequest = (request: MatchRequest, logged: Record<string, unknown>): unknown[] => {
     return ctx.runtime.current().matcher.diagnose(request, NEAR_MISSES).map((miss) => ({
       request: logged,
-      stubMapping: ctx.layer.byTransaction(miss.transactionId)?.json ?? { name: miss.name },
+      stubMapping: ctx.layer.byTransaction(miss.transactionId, miss.name)?.json ?? { name: miss.name },
       matchResult: { distance: distanceOf(miss) },
     }))
   }
@@ -60,7 +60,7 @@ export function requestRoutes (ctx: WireMockContext): Route[] {
     }],
     ['POST', '/__admin/requests/remove-by-metadata', async ({ body }) => {
       const test = compileMetadataPattern(body, await ctx.converter())
-      const removed = journal.records().filter((r) => test(ctx.layer.byTransaction(r.transactionId)?.json['metadata']))
+      const removed = journal.records().filter((r) => test(ctx.layer.byTransaction(r.transactionId, r.respondingTxn)?.json['metadata']))
       const events = removed.map((r) => journal.serveEvent(r))
       journal.remove(removed)
       return { status: 200, body: { serveEvents: events, requestJournalDisabled: disabled() } }

@@ -28,7 +28,7 @@ export function listScenarios (runtime: Runtime, stubs: StubLayer): WireMockScen
     const entry = byName.get(scenario.name) ?? { states: new Set([STARTED]), mappings: new Set() }
     if (scenario.requiredState !== undefined) entry.states.add(scenario.requiredState)
     if (scenario.newState !== undefined) entry.states.add(scenario.newState)
-    const stub = stubs.byTransaction(txn.id ?? null)
+    const stub = stubs.byTransaction(txn.id ?? null, txn.name)
     if (stub !== undefined) entry.mappings.add(stub.json)
     byName.set(scenario.name, entry)
   }

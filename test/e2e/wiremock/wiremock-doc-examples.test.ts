@@ -40,7 +40,7 @@ describe('WireMock documentation examples against understudy serve', () => {
   it('stubbing: an invalid stub is refused with the errors array naming the field', async () => {
     const { url } = await startWireMockInProcess()
     const refused = await call(url, 'POST', '/__admin/mappings', {
-      request: { method: 'POST', urlPath: '/upload', multipartPatterns: [{ name: 'file' }] },
+      request: { method: 'POST', urlPath: '/upload', multipartPatterns: [{ name: 'file', matchingType: 'ALL' }] },
       response: { status: 200 },
     })
     expect(refused.status).toBe(422)

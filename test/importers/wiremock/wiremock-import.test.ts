@@ -35,7 +35,7 @@ describe('importWireMock golden files', () => {
   it('warns, naming the stub, about every feature it cannot carry over', () => {
     const { warnings } = importWireMock({ bytes: readFileSync(join(fixtures, 'unsupported.json')), fileName: 'unsupported.json' })
     expect(warnings.map((w) => `${w.at ?? ''} ${w.message}`)).toEqual([
-      '/mappings/0 stub "templated": request multipartPatterns: multipart patterns are not supported; the parts are not matched',
+      '/mappings/0 stub "templated": request multipartPatterns[0]: matchingType "ALL" is not supported (ANY is: one part must match); not matched',
       '/mappings/0 stub "templated": a post-serve action that is not a webhook with an absolute url is not run',
       '/mappings/2 stub "dribble": bodyPatterns[0]: binaryEqualTo is supported only on the whole body, with bytes that are UTF-8 text; not matched',
       '/mappings/2 stub "dribble": unknown property somethingNew; ignored',
@@ -123,7 +123,7 @@ describe('importWireMock mapping decisions', () => {
     const result = importWireMock(stub({
       request: {
         urlPath: '/x',
-        headers: { A: { before: 'now' }, B: { equalToJson: '{}' }, C: { or: [{ contains: 'x' }, { equalTo: 'y' }] } },
+        headers: { A: { before: 'now', actualFormat: 'dd/MM/yyyy' }, B: { equalToJson: '{}' }, C: { or: [{ contains: 'x' }, { equalTo: 'y' }] } },
         bodyPatterns: [{ equalToJson: '{"a":1}', ignoreExtraElements: true }, { absent: true }],
       },
       response: {},
@@ -131,7 +131,7 @@ describe('importWireMock mapping decisions', () => {
     expect(result.document.transactions[0]?.dsl.requestDsl.headers).toBeUndefined()
     expect(result.document.transactions[0]?.dsl.requestDsl.body).toEqual([{ matcherName: 'equals_json', matchingValue: '{"a":1}', ignoreExtraElements: true }])
     expect(result.warnings.map((w) => w.message)).toEqual([
-      'stub "ANY /x": header "A": before (date-time comparison) is not supported; not matched',
+      'stub "ANY /x": header "A": before with actualFormat is not supported (the value is read as ISO-8601 or an HTTP date, untruncated); not matched',
       'stub "ANY /x": header "B": equalToJson applies to request bodies only; not matched',
       'stub "ANY /x": header "C": "or" can be mapped only when every branch is equalTo or matches; not matched',
       'stub "ANY /x": bodyPatterns[1]: "absent" on the whole body cannot be expressed; not matched',

@@ -41,9 +41,9 @@ describe('schema errors', () => {
 
   it('refuse an unknown matcher name, listing the known ones and the one meant', () => {
     expect(detailsOf({ requestDsl: { url: { matcherName: 'equalz_url', matchingValue: '/a' } } })).toEqual([
-      { path: '/requestDsl/url/matcherName', message: expect.stringMatching(/^must be one of "equals", .*"matches_xml_cdata" \(did you mean "equals_url"\?\)$/) },
+      { path: '/requestDsl/url/matcherName', message: expect.stringMatching(/^must be one of "equals", .*"equals_date" \(did you mean "equals_url"\?\)$/) },
     ])
-    expect(detailsOf({ requestDsl: { url: { matcherName: 'zzzz', matchingValue: '/a' } } })[0]?.message).toMatch(/"matches_xml_cdata"$/)
+    expect(detailsOf({ requestDsl: { url: { matcherName: 'zzzz', matchingValue: '/a' } } })[0]?.message).toMatch(/"matches_json_schema", "before_date", "after_date", "equals_date"$/)
   })
 
   it('refuse a matcher without matcherName and a non-string matchingValue', () => {
