@@ -7,7 +7,7 @@ import {
   v1Envelope,
   type UnderstudyError,
 } from '../errors/index.js'
-import { parseText, readDefinitionSliced } from '../dsl/index.js'
+import { parseJsonSliced, parseText, readDefinitionSliced } from '../dsl/index.js'
 import { readBodyWithin, timeSlicer } from '../net/index.js'
 import type { Logger, LogRing } from '../log/index.js'
 import { localAdminTarget, type AdminTarget } from './admin-target.js'
@@ -231,7 +231,8 @@ function writeJson (res: http.ServerResponse, status: number, body: unknown): vo
 
 /**
  * `PUT /config`: a mock-service document (or any DSL shape) as JSON, or YAML by content type,
- * validated in time slices while the runtime keeps serving.
+ * parsed (JSON a transaction at a time) and validated in time slices while the runtime keeps
+ * serving.
  */
 async function readConfig (req: http.IncomingMessage, body: Buffer) {
   const type = (req.headers['content-type'] ?? 'application/json').split(';')[0]?.trim().toLowerCase() ?? ''
@@ -240,8 +241,9 @@ async function readConfig (req: http.IncomingMessage, body: Buffer) {
     throw createError('ERR_API_UNSUPPORTED_MEDIA_TYPE', [type, 'application/json or application/yaml'])
   }
   if (body.length === 0) throw createError('ERR_API_VALIDATION', ['the body must be a mock-service document'])
-  const parsed = parseText(body.toString('utf8'), yaml ? 'config.yaml' : 'config.json')
-  return await readDefinitionSliced(parsed.value, { locate: parsed.locate }, timeSlicer())
+  const slice = timeSlicer()
+  const parsed = yaml ? parseText(body.toString('utf8'), 'config.yaml') : await parseJsonSliced(body, 'config.json', slice)
+  return await readDefinitionSliced(parsed.value, { locate: parsed.locate }, slice)
 }
 
 function intParam (query: URLSearchParams, name: string, fallback: number, min: number, max: number): number {
