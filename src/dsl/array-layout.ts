@@ -55,12 +55,27 @@ function isSpace (c: number): boolean {
  * layout?.bounds // [21, 29, 31, 39]
  */
 export function locateArray (bytes: Uint8Array, path: readonly string[]): ArrayLayout | null {
+  const steps = locateArraySteps(bytes, path)
+  for (;;) {
+    const step = steps.next()
+    if (step.done === true) return step.value
+  }
+}
+
+/**
+ * locateArray as steps, one per element found, so that a caller on the event loop can scan tens
+ * of megabytes between turns (`PUT /config`).
+ *
+ * @example
+ * const steps = locateArraySteps(bytes, ['transactions']); let step = steps.next(); while (step.done !== true) { await slice(); step = steps.next() }
+ */
+export function * locateArraySteps (bytes: Uint8Array, path: readonly string[]): Generator<void, ArrayLayout | null, void> {
   if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) return null
   const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0
   const at = skipSpace(bytes, start)
   if (bytes[at] !== OPEN_BRACE) return null
   const found: Found = { open: -1, close: -1, bounds: [] }
-  if (walkObject(bytes, at, path.map((name) => encoder.encode(name)), 0, found) < 0 || found.open < 0) return null
+  if ((yield * walkObject(bytes, at, path.map((name) => encoder.encode(name)), 0, found)) < 0 || found.open < 0) return null
   return { skeleton: utf8.decode(bytes.subarray(start, found.open + 1)) + utf8.decode(bytes.subarray(found.close)), bounds: found.bounds }
 }
 
@@ -76,7 +91,7 @@ interface Found {
  * when it is the last name); returns the offset after the object, or -1. The path is walked in the
  * same pass as everything else, so that no byte is scanned twice.
  */
-function walkObject (bytes: Uint8Array, open: number, path: readonly Uint8Array[], depth: number, found: Found): number {
+function * walkObject (bytes: Uint8Array, open: number, path: readonly Uint8Array[], depth: number, found: Found): Generator<void, number, void> {
   const name = path[depth] as Uint8Array
   const last = depth === path.length - 1
   let seen = false
@@ -99,14 +114,14 @@ function walkObject (bytes: Uint8Array, open: number, path: readonly Uint8Array[
       seen = true
       if (last) {
         if (bytes[at] !== OPEN_BRACKET) return -1
-        const close = elementsOf(bytes, at, found.bounds)
+        const close = yield * elementsOf(bytes, at, found.bounds)
         if (close < 0) return -1
         found.open = at
         found.close = close
         end = close + 1
       } else {
         if (bytes[at] !== OPEN_BRACE) return -1
-        end = walkObject(bytes, at, path, depth + 1, found)
+        end = yield * walkObject(bytes, at, path, depth + 1, found)
       }
     } else {
       end = valueEnd(bytes, at)
@@ -120,14 +135,15 @@ function walkObject (bytes: Uint8Array, open: number, path: readonly Uint8Array[
   }
 }
 
-/** Records the elements of the array at `open`; returns the offset of its `]`, or -1. */
-function elementsOf (bytes: Uint8Array, open: number, bounds: number[]): number {
+/** Records the elements of the array at `open`, a step each; returns the offset of its `]`, or -1. */
+function * elementsOf (bytes: Uint8Array, open: number, bounds: number[]): Generator<void, number, void> {
   let at = skipSpace(bytes, open + 1)
   if (bytes[at] === CLOSE_BRACKET) return at
   for (;;) {
     const end = valueEnd(bytes, at)
     if (end < 0) return -1
     bounds.push(at, end)
+    yield
     at = skipSpace(bytes, end)
     const c = bytes[at]
     if (c === CLOSE_BRACKET) return at

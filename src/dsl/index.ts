@@ -18,7 +18,7 @@ export { compileUserRegex, RegexRejection, MAX_REGEX_INPUT, enableRegexFallback 
 export { MAX_DEFINITION_DEPTH, tooDeepAt, jsonTextDepth } from './depth.js'
 export { MAX_TRANSACTIONS, transactionCountError, transactionCountProblem } from './transaction-limit.js'
 export { MAX_YAML_ALIASES, parseJsonSliced } from './parse.js'
-export { locateArray, elementText, type ArrayLayout } from './array-layout.js'
+export { locateArray, locateArraySteps, elementText, type ArrayLayout } from './array-layout.js'
 export { dslSchemas, transactionSchema, transactionDslSchema, mockServiceDocumentSchema, matcherSchema, publishedSchema, publishedSchemaPath } from './schema/index.js'
 export type { StatusCodeConditionInput, MatcherInput, RequestDslInput, ResponseDslInput, DelayInput, DslInput, TransactionInput, DocumentInput } from './input-types.js'
 export { parseTemplate, validateTemplate, walkTemplate, templateHelperNames, TemplateSyntaxError, type TemplateNode } from './template-check.js'

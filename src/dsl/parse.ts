@@ -4,7 +4,7 @@ import type { Document } from 'yaml'
 import { createError } from '../errors/index.js'
 import { MAX_DEFINITION_DEPTH } from './depth.js'
 import { jsonValueOffset, positionAt } from './json-locate.js'
-import { elementText, locateArray } from './array-layout.js'
+import { elementText, locateArraySteps } from './array-layout.js'
 import { transactionCountError } from './transaction-limit.js'
 
 type YamlModule = typeof Yaml
@@ -134,7 +134,13 @@ async function elementwise (bytes: Buffer, pause: () => Promise<void>): Promise<
   // A bare array is laid out as the `transactions` of an object around it.
   const bare = bytes[first] === 0x5b
   const framed = bare ? Buffer.concat([BARE_ARRAY_OPEN, bytes.subarray(start), BARE_ARRAY_CLOSE]) : bytes
-  const layout = locateArray(framed, ['transactions'])
+  const scan = locateArraySteps(framed, ['transactions'])
+  let step = scan.next()
+  while (step.done !== true) {
+    await pause()
+    step = scan.next()
+  }
+  const layout = step.value
   if (layout === null) return undefined
   const count = layout.bounds.length / 2
   const tooMany = transactionCountError(count, bare ? '' : '/transactions')

@@ -77,6 +77,7 @@ export function * methodRoutesSteps<P> (transactions: ReadonlyArray<CompiledTran
   for (const t of transactions) {
     if (t.url === null || t.url.matcherName !== 'equals_url') {
       others.push(t)
+      yield
       continue
     }
     const template = normalizeTemplate(t.url.expected)
@@ -84,21 +85,25 @@ export function * methodRoutesSteps<P> (transactions: ReadonlyArray<CompiledTran
       const group = literalGroups.get(template)
       if (group === undefined) literalGroups.set(template, [t])
       else group.push(t)
+      yield
       continue
     }
     const pattern = routerPatternOf(template)
     if (pattern === null) {
       others.push(t)
+      yield
       continue
     }
     const route = templates.get(pattern)
     if (route === undefined) templates.set(pattern, { template, pattern, txns: [t], regex: null })
     else route.txns.push(t)
+    yield
   }
-  yield
   const trie = new TemplateTrie<TemplateRoute<P>>()
-  for (const route of templates.values()) trie.add(route.template, route)
-  yield
+  for (const route of templates.values()) {
+    trie.add(route.template, route)
+    yield
+  }
 
   // Literal routes: everything whose url holds on that exact path, decided now. A group alone
   // (no template or dynamic url holds there) is already in order.
