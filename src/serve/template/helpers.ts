@@ -1,11 +1,10 @@
 import type { HelperDelegate, HelperOptions } from 'handlebars'
 import type { Faker } from '@faker-js/faker'
 import { JSONPath } from 'jsonpath-plus'
-import xpath from 'xpath'
 import { checkFakerArguments, checkSize, checkTextArgument, fakerMethodOf, fakerMethods, fakeToken, TemplateBoundError } from '../../dsl/index.js'
-import { parseXml } from '../../match/index.js'
 import { applyOffset, formatDate, parseDate } from './dates.js'
 import { chargeGenerated, chargeOutput, checkRoom, outputBoundError, roomLeft, type RenderBudget } from './budget.js'
+import { boundedXPath, MAX_TEMPLATE_PATH_EXPRESSION } from './xpath-bounded.js'
 
 /**
  * A helper failed on a request: the runtime answers 500 naming it, with ERR_SERVE_TEMPLATE_LIMIT
@@ -122,6 +121,9 @@ export function templateHelpers (faker: Faker, budget: RenderBudget): Record<str
         json = budget.json
       }
       if (typeof path !== 'string') throw new Error('needs a JSONPath expression')
+      if (path.length > MAX_TEMPLATE_PATH_EXPRESSION) {
+        throw new TemplateBoundError(`the JSONPath expression is longer than ${MAX_TEMPLATE_PATH_EXPRESSION.toLocaleString('en-US')} characters, the limit (docs/limits.md)`)
+      }
       const found = JSONPath({ path, json: json as object, wrap: false, eval: 'safe' }) as unknown
       if (found === undefined) return ''
       return typeof found === 'object' && found !== null ? jsonText(found, budget) : found
@@ -130,16 +132,7 @@ export function templateHelpers (faker: Faker, budget: RenderBudget): Record<str
       const { params } = split(args)
       const [source, expression] = params
       if (typeof expression !== 'string') throw new Error('needs an XPath expression')
-      const text = String(source ?? '')
-      if (budget.xmlText !== text) {
-        budget.xml = parseXml(text)
-        budget.xmlText = text
-      }
-      const doc = budget.xml
-      if (doc === null) throw new Error('the body is not well-formed XML')
-      const result = xpath.select(expression, doc as never)
-      if (Array.isArray(result)) return result.length === 0 ? '' : (result[0] as { textContent?: string | null }).textContent ?? ''
-      return String(result)
+      return boundedXPath(source, expression, budget)
     },
     now (...args: unknown[]) {
       const { options } = split(args)
