@@ -19,7 +19,7 @@ describe('the platform refuses to deploy a mock service past 250,000 transaction
     const service = await envelope<{ id: number }>(await platform.request(`${ws}/services`, { method: 'POST', json: { name: 'big' } }))
     const into = { workspaceId: platform.workspaceId, serviceId: service.result.id, by: 'seed@example.com' }
     for (let from = 0; from <= MAX_TRANSACTIONS; from += RUN) {
-      const rows = Array.from({ length: Math.min(RUN, MAX_TRANSACTIONS + 1 - from) }, (_, k) => ({ name: `t${from + k}`, dslType: 'GENERIC_DSL', tags: [], dslJson: dslJson(from + k) }))
+      const rows = Array.from({ length: Math.min(RUN, MAX_TRANSACTIONS + 1 - from) }, (_, k) => ({ name: `t${from + k}`, description: null, dslType: 'GENERIC_DSL', tags: [], dslJson: dslJson(from + k) }))
       await platform.store.write(async (tx) => await tx.transactions.createEncodedMany(into, rows))
     }
     const listed = await platform.request(`${ws}/transactions?serviceId=${service.result.id}&limit=1`)
