@@ -52,3 +52,32 @@ describe('xPath in a template is bounded in work, not only in output', () => {
     expect(await (await call(`/select?q=${encodeURIComponent('count(//*[//*])')}`, elements(200))).text()).toBe('201')
   })
 })
+
+// Defect: the same for `jsonPath`: `$..*..*` walks every subtree of every node (2.6 s over a body
+// nested 400 deep; a third `..*` ran for minutes), and one `..*` over a body nested 30,000 deep
+// builds a path per node as long as its depth. At most one recursive descent per expression, and
+// a body nested at most 512 levels, are read.
+describe('jsonPath in a template is bounded in work', () => {
+  it('refuses a second recursive descent and a body nested past 512 levels with ERR_SERVE_TEMPLATE_LIMIT', { timeout: 60_000 }, async () => {
+    const file = join(tempDir(), 'mock.json')
+    writeFileSync(file, JSON.stringify([templated('/json', '{{jsonPath request.body request.query.q}}')]))
+    const server = await startCli(['serve', file, '--port', '0'])
+    const call = async (q: string, body: string): Promise<Response> => await fetch(`${server.url}/json?q=${encodeURIComponent(q)}`, { method: 'POST', body, headers: { 'content-type': 'application/json' } })
+    const deep = (n: number): string => '{"a":'.repeat(n) + '1' + '}'.repeat(n)
+    const cases: Array<[string, string, RegExp]> = [
+      ['$..*..*', deep(400), /more than one recursive descent \(\.\.\), the limit/],
+      ['$..a', deep(30_000), /nests deeper than 512 levels, the limit/],
+      ['$.' + 'a.'.repeat(600) + 'a', deep(3), /JSONPath expression is longer than 1,000 characters, the limit/],
+    ]
+    for (const [q, body, message] of cases) {
+      const res = await call(q, body)
+      expect(res.status, q.slice(0, 20)).toBe(500)
+      const problem = await res.json() as Problem
+      expect(problem.code).toBe('ERR_SERVE_TEMPLATE_LIMIT')
+      expect(problem.detail).toMatch(message)
+      expect(problem.helper).toBe('jsonPath')
+    }
+    expect(await (await call('$..id', '{"items":[{"id":7},{"id":8}]}')).text()).toBe('[7,8]')
+    expect(await (await call('$.a.a', deep(3))).text()).toBe('{"a":1}')
+  })
+})
