@@ -4,6 +4,8 @@ import type { Document } from 'yaml'
 import { createError } from '../errors/index.js'
 import { MAX_DEFINITION_DEPTH } from './depth.js'
 import { jsonValueOffset, positionAt } from './json-locate.js'
+import { elementText, locateArraySteps } from './array-layout.js'
+import { transactionCountError } from './transaction-limit.js'
 
 type YamlModule = typeof Yaml
 let yamlModule: YamlModule | null = null
@@ -96,6 +98,68 @@ export function parseText (input: string, fileName: string): ParsedText {
     throw createError('ERR_DSL_PARSE', [fileName, message], { details: [{ path: '', message, file: fileName }] })
   }
   return { value, locate: locatorOf(doc, lineCounter) }
+}
+
+/**
+ * parseText for a large JSON document read while serving (`PUT /config`): the elements of its
+ * `transactions` (or of a bare array) are found by one scan of the bytes (array-layout.ts) and
+ * parsed one at a time, `pause` (a time slicer) awaited between them, instead of one JSON.parse
+ * of the whole text holding the event loop (about 2 s for 250,000 transactions). The value is
+ * the one JSON.parse gives; a document past MAX_TRANSACTIONS is refused before any element is
+ * parsed. A document the scan cannot lay out (another shape, a syntax error) is parsed whole, for
+ * the usual value or message. Positions for error messages decode the text only when asked.
+ *
+ * @example
+ * const parsed = await parseJsonSliced(body, 'config.json', timeSlicer())
+ */
+export async function parseJsonSliced (bytes: Buffer, fileName: string, pause: () => Promise<void>): Promise<ParsedText> {
+  let text: string | null = null
+  const whole = (): string => {
+    text ??= bytes.toString('utf8').replace(/^\uFEFF/, '')
+    return text
+  }
+  const value = await elementwise(bytes, pause)
+  if (value === undefined) return parseText(whole(), fileName)
+  return { value: value.parsed, locate: (pointer) => jsonLocate(whole(), pointer) }
+}
+
+const BARE_ARRAY_OPEN = Buffer.from('{"transactions":')
+const BARE_ARRAY_CLOSE = Buffer.from('}')
+
+/** The value of `bytes` parsed an element at a time, or undefined when the scan cannot lay it out. */
+async function elementwise (bytes: Buffer, pause: () => Promise<void>): Promise<{ parsed: unknown } | undefined> {
+  const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0
+  let first = start
+  while (first < bytes.length && (bytes[first] === 0x20 || bytes[first] === 0x0a || bytes[first] === 0x0d || bytes[first] === 0x09)) first++
+  // A bare array is laid out as the `transactions` of an object around it.
+  const bare = bytes[first] === 0x5b
+  const framed = bare ? Buffer.concat([BARE_ARRAY_OPEN, bytes.subarray(start), BARE_ARRAY_CLOSE]) : bytes
+  const scan = locateArraySteps(framed, ['transactions'])
+  let step = scan.next()
+  while (step.done !== true) {
+    await pause()
+    step = scan.next()
+  }
+  const layout = step.value
+  if (layout === null) return undefined
+  const count = layout.bounds.length / 2
+  const tooMany = transactionCountError(count, bare ? '' : '/transactions')
+  if (tooMany !== null) throw tooMany
+  await pause()
+  const transactions: unknown[] = []
+  let skeleton: Record<string, unknown>
+  try {
+    skeleton = JSON.parse(layout.skeleton) as Record<string, unknown>
+    for (let i = 0; i < count; i++) {
+      transactions.push(JSON.parse(elementText(framed, layout.bounds, i)))
+      await pause()
+    }
+  } catch {
+    return undefined
+  }
+  if (bare) return { parsed: transactions }
+  skeleton['transactions'] = transactions
+  return { parsed: skeleton }
 }
 
 /** Where the value at `pointer` (or its deepest existing ancestor) is written in JSON text. */

@@ -70,8 +70,11 @@ export async function readDefinitionSliced (value: unknown, source: DefinitionSo
   }
 }
 
-/** Transactions read between two yields of definitionSteps. */
-const STEP = 256
+/**
+ * Transactions read between two yields of definitionSteps: few, because a yield is cheap and the
+ * caller's time slicer decides when to let the event loop turn (a slow machine took 0.4 s for 256).
+ */
+const STEP = 16
 
 /** The work of readDefinition, yielding every STEP transactions of each pass. */
 function * definitionSteps (value: unknown, source: DefinitionSource): Generator<void, MockServiceDocument, void> {
@@ -87,9 +90,8 @@ function * definitionSteps (value: unknown, source: DefinitionSource): Generator
   const tooMany = transactionCountProblem(count)
   if (tooMany !== null) throw refusedWhole(source, Array.isArray(value) ? '' : '/transactions', tooMany)
   // Before anything recursive (ajv, normalization) reads the value.
-  const deepAt = tooDeepAt(value)
+  const deepAt = yield * tooDeepSteps(value)
   if (deepAt !== null) throw refusedWhole(source, deepAt, `nests deeper than ${MAX_DEFINITION_DEPTH} levels`)
-  yield
   if (Array.isArray(value)) {
     items = value.map((v, i) => itemOf(v, joinPointer('', i), report)).filter((i): i is Item => i !== null)
   } else if (isObject(value) && 'transactions' in value) {
@@ -126,6 +128,29 @@ function * definitionSteps (value: unknown, source: DefinitionSource): Generator
   const doc = normalizeDocument(fields, transactions)
   recordOrigin(doc, originFor(source, '', false))
   return doc
+}
+
+/**
+ * tooDeepAt of a definition, a step every STEP transactions: each transaction of a list is checked
+ * with the bound less the levels above it (the list, and the document around it).
+ */
+function * tooDeepSteps (value: unknown): Generator<void, string | null, void> {
+  const bare = Array.isArray(value)
+  const list = bare ? value : isObject(value) && Array.isArray(value['transactions']) ? value['transactions'] as unknown[] : null
+  if (list === null) return tooDeepAt(value)
+  const base = bare ? '' : '/transactions'
+  for (let i = 0; i < list.length; i++) {
+    const found = tooDeepAt(list[i], MAX_DEFINITION_DEPTH - (bare ? 1 : 2))
+    if (found !== null) return `${base}/${i}${found}`
+    if (i % STEP === STEP - 1) yield
+  }
+  if (bare) return null
+  for (const key in value as Record<string, unknown>) {
+    if (key === 'transactions') continue
+    const found = tooDeepAt((value as Record<string, unknown>)[key], MAX_DEFINITION_DEPTH - 1)
+    if (found !== null) return joinPointer('', key) + found
+  }
+  return null
 }
 
 function originFor (source: DefinitionSource, pointer: string, bare: boolean): Origin {

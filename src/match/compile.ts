@@ -4,7 +4,7 @@ import { byPriorityThenNewest, type CompiledTransaction } from './compiled.js'
 import { diagnose, type NearMiss } from './diagnose.js'
 import { compileRequest, type PreparedPredicate, type Predicate, type ReportProblem } from './predicates/index.js'
 import type { MatchRequest } from './request.js'
-import { MethodRoutes, type Candidate } from './router.js'
+import { methodRoutesSteps, type Candidate, type MethodRoutes } from './router.js'
 
 /** Builds the caller's per-transaction payload, reporting problems at pointers inside it. */
 export type PayloadFactory<P> = (txn: Transaction, index: number, report: ReportProblem) => P
@@ -74,13 +74,17 @@ export function throwCompileErrors (errors: ErrorDetail[]): void {
 export function compileMatcher<P> (doc: MockServiceDocument, payloadOf: PayloadFactory<P>, extraOf?: ExtraPredicates): CompiledMatcher<P> {
   const builder = new MatcherBuilder(doc, payloadOf, extraOf)
   for (let index = 0; index < doc.transactions.length; index++) builder.add(index)
-  return builder.finish()
+  const steps = builder.finish()
+  for (;;) {
+    const step = steps.next()
+    if (step.done === true) return step.value
+  }
 }
 
 /**
  * compileMatcher for a configuration swap on a serving runtime: the same result, but `pause` is
- * awaited after each transaction (a time slicer), so that requests keep being answered while
- * 100,000s of transactions compile.
+ * awaited after each transaction and each route of the index (a time slicer), so that requests
+ * keep being answered while 100,000s of transactions compile.
  *
  * @example
  * const matcher = await compileMatcherSliced(doc, payloadOf, undefined, timeSlicer())
@@ -91,10 +95,18 @@ export async function compileMatcherSliced<P> (doc: MockServiceDocument, payload
     builder.add(index)
     await pause()
   }
-  return builder.finish()
+  const steps = builder.finish()
+  for (;;) {
+    const step = steps.next()
+    if (step.done === true) return step.value
+    await pause()
+  }
 }
 
-/** Compiles a document's transactions one at a time (`add`), then builds the index (`finish`). */
+/**
+ * Compiles a document's transactions one at a time (`add`), then builds the index (`finish`,
+ * whose steps the caller runs at once or in time slices).
+ */
 class MatcherBuilder<P> {
   readonly #errors: ErrorDetail[] = []
   readonly #overrides = new Map<number, number | undefined>()
@@ -146,33 +158,58 @@ class MatcherBuilder<P> {
     }
   }
 
-  finish (): CompiledMatcher<P> {
+  * finish (): Generator<void, CompiledMatcher<P>, void> {
     throwCompileErrors(this.#errors)
-    const transactions = this.#transactions
-    const active = this.#active
-    const prepared = this.#prepared
-    active.sort(byPriorityThenNewest)
-    return indexed(transactions, active, this.#needsBody, this.#needsForm, prepared)
+    const active = inMatchingOrder(this.#active)
+    yield
+    return yield * indexSteps(this.#transactions, active, this.#needsBody, this.#needsForm, this.#prepared)
   }
 }
 
-function indexed<P> (
+/**
+ * `active` (in document order) sorted byPriorityThenNewest in linear time, a bucket per priority
+ * (documents use a handful), each newest first: no long comparison sort in one step.
+ */
+function inMatchingOrder<P> (active: ReadonlyArray<CompiledTransaction<P>>): Array<CompiledTransaction<P>> {
+  const buckets = new Map<number, Array<CompiledTransaction<P>>>()
+  for (let i = active.length - 1; i >= 0; i--) {
+    const t = active[i] as CompiledTransaction<P>
+    const bucket = buckets.get(t.priority)
+    if (bucket === undefined) buckets.set(t.priority, [t])
+    else bucket.push(t)
+  }
+  const ordered: Array<CompiledTransaction<P>> = []
+  for (const priority of [...buckets.keys()].sort((a, b) => a - b)) {
+    for (const t of buckets.get(priority) as Array<CompiledTransaction<P>>) ordered.push(t)
+  }
+  // Document order is index order, so each bucket is newest first already; the sort confirms it
+  // cheaply for a document assembled in another order.
+  return isOrdered(ordered) ? ordered : ordered.sort(byPriorityThenNewest)
+}
+
+function isOrdered<P> (list: ReadonlyArray<CompiledTransaction<P>>): boolean {
+  for (let i = 1; i < list.length; i++) if (byPriorityThenNewest(list[i - 1] as CompiledTransaction<P>, list[i] as CompiledTransaction<P>) > 0) return false
+  return true
+}
+
+function * indexSteps<P> (
   transactions: ReadonlyArray<CompiledTransaction<P>>,
   active: ReadonlyArray<CompiledTransaction<P>>,
   needsBody: boolean,
   needsForm: boolean,
   prepared: readonly PreparedPredicate[],
-): CompiledMatcher<P> {
+): Generator<void, CompiledMatcher<P>, void> {
   // One index per method that appears, each also holding the method-less transactions; `ANY`
   // serves methods that no transaction names.
   const methods = new Set<string>()
   for (const t of active) if (t.method !== null) methods.add(t.method)
   const anyMethod = active.filter((t) => t.method === null)
   const byMethod = new Map<string, MethodRoutes<P>>()
-  for (const method of methods) byMethod.set(method, new MethodRoutes(active.filter((t) => t.method === method || t.method === null)))
-  const fallbackRoutes = new MethodRoutes(anyMethod)
+  for (const method of methods) byMethod.set(method, yield * methodRoutesSteps(active.filter((t) => t.method === method || t.method === null)))
+  const fallbackRoutes = yield * methodRoutesSteps(anyMethod)
   const byIdMap = new Map<number, CompiledTransaction<P>>()
   for (const t of transactions) if (t.id !== null) byIdMap.set(t.id, t)
+  yield
 
   return {
     transactions,

@@ -171,22 +171,72 @@ interface Shadowed<T> {
  * findShadowed([getPet, getPetAgain]) // [{ shadowed: getPetAgain, by: getPet }]
  */
 export function findShadowed<T extends ConflictSubject> (ordered: readonly T[]): Array<Shadowed<T>> {
-  const buckets = new Map<string, T[]>()
+  const buckets = new Map<string, ShadowBucket<T>>()
   const found: Array<Shadowed<T>> = []
   for (const t of ordered) {
     const key = `${t.serviceId ?? ''} ${urlKey(t.dsl.requestDsl)}`
-    const earlier = buckets.get(key)
-    if (earlier === undefined) {
-      buckets.set(key, [t])
+    const keys = matcherKeys(t.dsl.requestDsl)
+    let bucket = buckets.get(key)
+    if (bucket === undefined) {
+      bucket = { kept: [], byMatcher: new Map(), bare: [] }
+      buckets.set(key, bucket)
+    }
+    // A transaction that requires a scenario state is told apart by that state: an earlier one
+    // can shadow it only when it requires no state itself or the same one.
+    const by = firstCovering(bucket, t, keys)
+    if (by !== undefined) {
+      found.push({ shadowed: t, by })
       continue
     }
-    // A transaction that requires a scenario state is told apart by that state: an
-    // earlier one can shadow it only when it requires no state itself or the same one.
-    const by = earlier.find((e) => sameState(e, t) && covers(e.dsl.requestDsl, t.dsl.requestDsl))
-    if (by !== undefined) found.push({ shadowed: t, by })
-    else earlier.push(t)
+    const position = bucket.kept.length
+    bucket.kept.push(t)
+    // Indexed by one of its matchers: it can cover only a transaction that has that one too.
+    const first = keys[0]
+    if (first === undefined) bucket.bare.push(position)
+    else {
+      const list = bucket.byMatcher.get(first)
+      if (list === undefined) bucket.byMatcher.set(first, [position])
+      else list.push(position)
+    }
   }
   return found
+}
+
+/**
+ * The transactions kept so far for one URL key, in serving order, indexed so that finding the
+ * first that covers another looks only at those whose matchers it could have: 100,000
+ * transactions on one path told apart by a header are checked in linear time, not pairwise.
+ */
+interface ShadowBucket<T> {
+  kept: T[]
+  /** Positions in `kept` by one matcher of each (its first). */
+  byMatcher: Map<string, number[]>
+  /** Positions in `kept` of those without a matcher (they may cover anything on the URL). */
+  bare: number[]
+}
+
+function firstCovering<T extends ConflictSubject> (bucket: ShadowBucket<T>, t: T, keys: readonly string[]): T | undefined {
+  let best = -1
+  const consider = (positions: readonly number[] | undefined): void => {
+    for (const position of positions ?? []) {
+      if (best !== -1 && position >= best) return // ascending: no earlier one further on
+      const e = bucket.kept[position] as T
+      if (sameState(e, t) && covers(e.dsl.requestDsl, t.dsl.requestDsl)) {
+        best = position
+        return
+      }
+    }
+  }
+  consider(bucket.bare)
+  for (const key of new Set(keys)) consider(bucket.byMatcher.get(key))
+  return best === -1 ? undefined : bucket.kept[best]
+}
+
+/** The keys (matcherKey) of every matcher of a request, in part order. */
+function matcherKeys (request: RequestDsl): string[] {
+  const keys: string[] = []
+  for (const part of parts) for (const m of request[part] ?? []) keys.push(matcherKey(part, m))
+  return keys
 }
 
 function sameState (a: ConflictSubject, b: ConflictSubject): boolean {

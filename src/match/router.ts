@@ -27,8 +27,14 @@ function listOf<P> (candidates: Array<Candidate<P>>): CandidateList<P> {
 interface TemplateRoute<P> {
   readonly template: string
   readonly pattern: string
-  readonly regex: RegExp
   readonly txns: Array<CompiledTransaction<P>>
+  /** The template as a regex, compiled when a literal path first needs it (most templates never do). */
+  regex: RegExp | null
+}
+
+/** Candidates in the order to try them: the order of byPriorityThenNewest, which is total. */
+function inOrder<P> (list: Array<Candidate<P>>): Array<Candidate<P>> {
+  return list.sort((a, b) => byPriorityThenNewest(a.txn, b.txn))
 }
 
 /**
@@ -36,78 +42,14 @@ interface TemplateRoute<P> {
  * than any tree), `{name}` templates in find-my-way, and the rest (regex, contains, no url) in a
  * fallback chain. Every list is complete for its route and sorted at compile time (priority, then
  * newest), so that a request costs one lookup plus a short loop, never a scan of all transactions.
+ * Built by methodRoutesSteps.
  */
 export class MethodRoutes<P> {
-  private readonly literals = new Map<string, CandidateList<P>>()
-  private readonly router: FindMyWay.Instance<FindMyWay.HTTPVersion.V1> | null = null
-  private readonly fallback: CandidateList<P>
-
-  constructor (transactions: ReadonlyArray<CompiledTransaction<P>>) {
-    const sorted = [...transactions].sort(byPriorityThenNewest)
-    const rank = new Map<CompiledTransaction<P>, number>()
-    sorted.forEach((t, i) => rank.set(t, i))
-    const inOrder = (list: Array<Candidate<P>>) => list.sort((a, b) => (rank.get(a.txn) ?? 0) - (rank.get(b.txn) ?? 0))
-
-    // Group transactions by how their url can be indexed.
-    const literalGroups = new Map<string, Array<CompiledTransaction<P>>>()
-    const templates = new Map<string, TemplateRoute<P>>()
-    const others: Array<CompiledTransaction<P>> = [] // regex / contains / ... and no url at all
-    for (const t of sorted) {
-      if (t.url === null || t.url.matcherName !== 'equals_url') {
-        others.push(t)
-        continue
-      }
-      const template = normalizeTemplate(t.url.expected)
-      if (!isTemplate(template)) {
-        const group = literalGroups.get(template)
-        if (group === undefined) literalGroups.set(template, [t])
-        else group.push(t)
-        continue
-      }
-      const pattern = routerPatternOf(template)
-      if (pattern === null) {
-        others.push(t)
-        continue
-      }
-      const route = templates.get(pattern)
-      if (route === undefined) templates.set(pattern, { template, pattern, regex: templateRegex(template), txns: [t] })
-      else route.txns.push(t)
-    }
-    const trie = new TemplateTrie<TemplateRoute<P>>()
-    for (const route of templates.values()) trie.add(route.template, route)
-
-    // Literal routes: everything whose url holds on that exact path, decided now.
-    for (const [path, group] of literalGroups) {
-      const list: Array<Candidate<P>> = group.map((txn) => ({ txn, url: null }))
-      for (const route of trie.matchingPath(path)) {
-        if (route.regex.test(path)) for (const txn of route.txns) list.push({ txn, url: null })
-      }
-      for (const txn of others) {
-        if (txn.url === null || txn.url.testPath(path)) list.push({ txn, url: null })
-      }
-      this.literals.set(path, listOf(inOrder(list)))
-    }
-
-    // Template routes: the route's own transactions need no url check; overlapping templates and
-    // dynamic matchers are checked at request time.
-    if (templates.size > 0) {
-      const router = FindMyWay({ maxParamLength: 65_535, caseSensitive: true })
-      for (const route of templates.values()) {
-        // find-my-way lets a parameter inside a segment be empty (`/files/:p0.json` takes
-        // `/files/.json`); a `{name}` must not be, so such templates keep their url check.
-        const partial = route.template.split('/').some((segment) => segment.includes('{') && !/^\{[^{}]+\}$/.test(segment))
-        const list: Array<Candidate<P>> = route.txns.map((txn) => ({ txn, url: partial ? txn.url : null }))
-        for (const other of trie.overlapping(route.template)) {
-          if (other !== route) for (const txn of other.txns) list.push({ txn, url: txn.url })
-        }
-        for (const txn of others) list.push({ txn, url: txn.url })
-        router.on('GET', route.pattern, noop, listOf(inOrder(list)))
-      }
-      this.router = router
-    }
-
-    this.fallback = listOf(others.map((txn) => ({ txn, url: txn.url })))
-  }
+  constructor (
+    private readonly literals: ReadonlyMap<string, CandidateList<P>>,
+    private readonly router: FindMyWay.Instance<FindMyWay.HTTPVersion.V1> | null,
+    private readonly fallback: CandidateList<P>,
+  ) {}
 
   /** The candidates for a normalized path, in the order to try them. */
   // HOT PATH: one Map lookup; find-my-way only when the path is not a literal route.
@@ -120,6 +62,85 @@ export class MethodRoutes<P> {
     }
     return this.fallback
   }
+}
+
+/**
+ * Builds the MethodRoutes of `transactions` (given in the order to try them, byPriorityThenNewest),
+ * yielding after each route or transaction, so that a caller can build 100,000s of routes in time
+ * slices (compileMatcherSliced) or at once.
+ */
+export function * methodRoutesSteps<P> (transactions: ReadonlyArray<CompiledTransaction<P>>): Generator<void, MethodRoutes<P>, void> {
+  // Group transactions by how their url can be indexed.
+  const literalGroups = new Map<string, Array<CompiledTransaction<P>>>()
+  const templates = new Map<string, TemplateRoute<P>>()
+  const others: Array<CompiledTransaction<P>> = [] // regex / contains / ... and no url at all
+  for (const t of transactions) {
+    if (t.url === null || t.url.matcherName !== 'equals_url') {
+      others.push(t)
+      yield
+      continue
+    }
+    const template = normalizeTemplate(t.url.expected)
+    if (!isTemplate(template)) {
+      const group = literalGroups.get(template)
+      if (group === undefined) literalGroups.set(template, [t])
+      else group.push(t)
+      yield
+      continue
+    }
+    const pattern = routerPatternOf(template)
+    if (pattern === null) {
+      others.push(t)
+      yield
+      continue
+    }
+    const route = templates.get(pattern)
+    if (route === undefined) templates.set(pattern, { template, pattern, txns: [t], regex: null })
+    else route.txns.push(t)
+    yield
+  }
+  const trie = new TemplateTrie<TemplateRoute<P>>()
+  for (const route of templates.values()) {
+    trie.add(route.template, route)
+    yield
+  }
+
+  // Literal routes: everything whose url holds on that exact path, decided now. A group alone
+  // (no template or dynamic url holds there) is already in order.
+  const literals = new Map<string, CandidateList<P>>()
+  for (const [path, group] of literalGroups) {
+    const list: Array<Candidate<P>> = group.map((txn) => ({ txn, url: null }))
+    for (const route of trie.matchingPath(path)) {
+      route.regex ??= templateRegex(route.template)
+      if (route.regex.test(path)) for (const txn of route.txns) list.push({ txn, url: null })
+    }
+    for (const txn of others) {
+      if (txn.url === null || txn.url.testPath(path)) list.push({ txn, url: null })
+    }
+    literals.set(path, listOf(list.length === group.length ? list : inOrder(list)))
+    yield
+  }
+
+  // Template routes: the route's own transactions need no url check; overlapping templates and
+  // dynamic matchers are checked at request time.
+  let router: FindMyWay.Instance<FindMyWay.HTTPVersion.V1> | null = null
+  if (templates.size > 0) {
+    router = FindMyWay({ maxParamLength: 65_535, caseSensitive: true })
+    for (const route of templates.values()) {
+      // find-my-way lets a parameter inside a segment be empty (`/files/:p0.json` takes
+      // `/files/.json`); a `{name}` must not be, so such templates keep their url check.
+      const partial = route.template.split('/').some((segment) => segment.includes('{') && !/^\{[^{}]+\}$/.test(segment))
+      const list: Array<Candidate<P>> = route.txns.map((txn) => ({ txn, url: partial ? txn.url : null }))
+      for (const other of trie.overlapping(route.template)) {
+        if (other !== route) for (const txn of other.txns) list.push({ txn, url: txn.url })
+      }
+      for (const txn of others) list.push({ txn, url: txn.url })
+      router.on('GET', route.pattern, noop, listOf(list.length === route.txns.length ? list : inOrder(list)))
+      yield
+    }
+  }
+
+  return new MethodRoutes(literals, router, listOf(others.map((txn) => ({ txn, url: txn.url }))))
 }
 
 function noop (): void {}

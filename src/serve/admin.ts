@@ -6,7 +6,7 @@ import {
   type UnderstudyError,
 } from '../errors/index.js'
 import { createRouter, dispatch, errorHeaders, queryInt, splitUrl, unrouted, writeJson } from '../http/index.js'
-import { parseText, readDefinitionSliced } from '../dsl/index.js'
+import { parseJsonSliced, parseText, readDefinitionSliced } from '../dsl/index.js'
 import { readBodyWithin, timeSlicer } from '../net/index.js'
 import type { Logger, LogRing } from '../log/index.js'
 import { localAdminTarget, type AdminTarget } from './admin-target.js'
@@ -219,7 +219,8 @@ function send (res: http.ServerResponse, requestId: string, err: UnderstudyError
 
 /**
  * `PUT /config`: a mock-service document (or any DSL shape) as JSON, or YAML by content type,
- * validated in time slices while the runtime keeps serving.
+ * parsed (JSON a transaction at a time) and validated in time slices while the runtime keeps
+ * serving.
  */
 async function readConfig (req: http.IncomingMessage, body: Buffer) {
   const type = (req.headers['content-type'] ?? 'application/json').split(';')[0]?.trim().toLowerCase() ?? ''
@@ -228,8 +229,9 @@ async function readConfig (req: http.IncomingMessage, body: Buffer) {
     throw createError('ERR_API_UNSUPPORTED_MEDIA_TYPE', [type, 'application/json or application/yaml'])
   }
   if (body.length === 0) throw createError('ERR_API_VALIDATION', ['the body must be a mock-service document'])
-  const parsed = parseText(body.toString('utf8'), yaml ? 'config.yaml' : 'config.json')
-  return await readDefinitionSliced(parsed.value, { locate: parsed.locate }, timeSlicer())
+  const slice = timeSlicer()
+  const parsed = yaml ? parseText(body.toString('utf8'), 'config.yaml') : await parseJsonSliced(body, 'config.json', slice)
+  return await readDefinitionSliced(parsed.value, { locate: parsed.locate }, slice)
 }
 
 

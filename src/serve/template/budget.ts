@@ -18,6 +18,8 @@ export interface RenderBudget {
   json: unknown
   xmlText: string | null
   xml: unknown
+  /** Nodes the xPath calls of this render visited (xpath-bounded.ts). */
+  xpathVisits: number
 }
 
 /**
@@ -27,7 +29,7 @@ export interface RenderBudget {
  * const budget = newBudget()
  */
 export function newBudget (): RenderBudget {
-  return { output: 0, generated: 0, jsonText: null, json: null, xmlText: null, xml: null }
+  return { output: 0, generated: 0, jsonText: null, json: null, xmlText: null, xml: null, xpathVisits: 0 }
 }
 
 /** Starts (or ends) a render: nothing counted, nothing parsed kept. */
@@ -38,6 +40,7 @@ export function resetBudget (budget: RenderBudget): void {
   budget.json = null
   budget.xmlText = null
   budget.xml = null
+  budget.xpathVisits = 0
 }
 
 const formatted = (n: number): string => n.toLocaleString('en-US')

@@ -1,11 +1,10 @@
 import type { HelperDelegate, HelperOptions } from 'handlebars'
 import type { Faker } from '@faker-js/faker'
 import { JSONPath } from 'jsonpath-plus'
-import xpath from 'xpath'
-import { checkFakerArguments, checkSize, checkTextArgument, fakerMethodOf, fakerMethods, fakeToken, TemplateBoundError } from '../../dsl/index.js'
-import { parseXml } from '../../match/index.js'
+import { checkFakerArguments, checkSize, checkTextArgument, fakerMethodOf, fakerMethods, fakeToken, jsonTextDepth, MAX_DEFINITION_DEPTH, TemplateBoundError } from '../../dsl/index.js'
 import { applyOffset, formatDate, parseDate } from './dates.js'
 import { chargeGenerated, chargeOutput, checkRoom, outputBoundError, roomLeft, type RenderBudget } from './budget.js'
+import { boundedXPath, MAX_TEMPLATE_PATH_EXPRESSION } from './xpath-bounded.js'
 
 /**
  * A helper failed on a request: the runtime answers 500 naming it, with ERR_SERVE_TEMPLATE_LIMIT
@@ -97,6 +96,21 @@ function fakerCalls (faker: Faker): ReadonlyMap<string, (...args: unknown[]) => 
 }
 
 /**
+ * Refuses a JSONPath expression that can make jsonpath-plus work super-linearly before any
+ * output is counted: longer than MAX_TEMPLATE_PATH_EXPRESSION, or with more than one recursive
+ * descent (`$..*..*` walks every subtree of every node: 2.6 s over a body nested 400 deep, and a
+ * third `..*` ran for minutes).
+ */
+function checkJsonPathExpression (path: string): void {
+  if (path.length > MAX_TEMPLATE_PATH_EXPRESSION) {
+    throw new TemplateBoundError(`the JSONPath expression is longer than ${MAX_TEMPLATE_PATH_EXPRESSION.toLocaleString('en-US')} characters, the limit (docs/limits.md)`)
+  }
+  if (path.indexOf('..') !== path.lastIndexOf('..')) {
+    throw new TemplateBoundError('the JSONPath expression has more than one recursive descent (..), the limit (docs/limits.md)')
+  }
+}
+
+/**
  * The helpers of WireMock's response templating that users copy from their stubs, plus `faker`.
  * Random values come from `faker`, seeded per mock service, so that a seed gives repeatable
  * answers. Every helper is wrapped so that a throw names it (HelperFailure), a function is never
@@ -113,15 +127,19 @@ export function templateHelpers (faker: Faker, budget: RenderBudget): Record<str
     jsonPath (...args: unknown[]) {
       const { params } = split(args)
       const [source, path] = params
+      if (typeof path !== 'string') throw new Error('needs a JSONPath expression')
+      checkJsonPathExpression(path)
       let json = source
       if (typeof source === 'string') {
         if (budget.jsonText !== source) {
+          if (jsonTextDepth(source) > MAX_DEFINITION_DEPTH) {
+            throw new TemplateBoundError(`the JSON given to jsonPath nests deeper than ${MAX_DEFINITION_DEPTH} levels, the limit (docs/limits.md)`)
+          }
           budget.json = source.trim() === '' ? null : JSON.parse(source) as unknown
           budget.jsonText = source
         }
         json = budget.json
       }
-      if (typeof path !== 'string') throw new Error('needs a JSONPath expression')
       const found = JSONPath({ path, json: json as object, wrap: false, eval: 'safe' }) as unknown
       if (found === undefined) return ''
       return typeof found === 'object' && found !== null ? jsonText(found, budget) : found
@@ -130,16 +148,7 @@ export function templateHelpers (faker: Faker, budget: RenderBudget): Record<str
       const { params } = split(args)
       const [source, expression] = params
       if (typeof expression !== 'string') throw new Error('needs an XPath expression')
-      const text = String(source ?? '')
-      if (budget.xmlText !== text) {
-        budget.xml = parseXml(text)
-        budget.xmlText = text
-      }
-      const doc = budget.xml
-      if (doc === null) throw new Error('the body is not well-formed XML')
-      const result = xpath.select(expression, doc as never)
-      if (Array.isArray(result)) return result.length === 0 ? '' : (result[0] as { textContent?: string | null }).textContent ?? ''
-      return String(result)
+      return boundedXPath(source, expression, budget)
     },
     now (...args: unknown[]) {
       const { options } = split(args)
