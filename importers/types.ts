@@ -10,7 +10,7 @@ export const importFormats = ['dsl', 'transactions', 'har', 'openapi', 'rr', 'wi
 export type ImportFormat = (typeof importFormats)[number]
 
 /**
- * The dsl type key recorded for imported transactions (spec/002 "Supported dsl type keys").
+ * The dsl type key recorded for imported transactions (the mock services specification's "Supported dsl type keys").
  * GENERIC_DSL, HAR_DSL and RR_PAIR are the spec's; the spec leaves out the spellings of the
  * third-party ones, so Understudy uses neutral names.
  */

@@ -8,7 +8,7 @@ import { readResponse } from './response.js'
 
 /*
  * Entry by entry: what each HAR entry gives (an EntryOutcome), and the import assembled from the
- * outcomes in entry order. A large capture is parsed an entry at a time (issue 8), so the
+ * outcomes in entry order. A large capture is parsed an entry at a time, so the
  * outcomes are all that is kept of an entry; they are plain data, and the outcomes of ranges of
  * entries assembled in order give exactly what one pass over all entries gives.
  */

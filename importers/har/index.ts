@@ -134,7 +134,7 @@ function readWhole (input: ImportInput): FinishInput {
   for (let index = 0; index < entries.length; index++) {
     const entry = entries[index] as HarEntry
     // each entry is read once: dropped from the parsed document before it is converted, so that
-    // a capture is freed as it goes rather than held whole until the end (issue 8)
+    // a capture is freed as it goes rather than held whole until the end
     ;(entries as Array<HarEntry | undefined>)[index] = undefined
     assembly.add(convertEntry(entry, index, check.withoutResponse.has(index), known))
   }

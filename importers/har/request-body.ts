@@ -59,7 +59,7 @@ export function matchBody (request: HarRequest): BodyMatch {
 
 /**
  * One `equals` matcher per form field. A field name that starts with `$` or `/` would be read as
- * a JSONPath or XPath by the runtime (DESIGN.md section 3), so such bodies are not split.
+ * a JSONPath or XPath by the runtime (docs/dsl.md#request-requestdsl), so such bodies are not split.
  */
 function fieldMatch (pairs: Array<[string, string]>): BodyMatch | undefined {
   if (pairs.length === 0 || pairs.some(([name]) => name === '' || name.startsWith('$') || name.startsWith('/'))) return undefined

@@ -19,7 +19,7 @@ const EXAMPLE_HEADER = 'X-Understudy-Example'
 
 /**
  * Priority of the header-selected variants: one above the default priority of the main
- * transaction (a smaller number wins, DESIGN.md section 3). A variant carries the extra header
+ * transaction (a smaller number wins, docs/dsl.md#order). A variant carries the extra header
  * matcher, so it never matches without the header; with the header it must beat the main
  * transaction, which matches that request too.
  */
@@ -114,7 +114,7 @@ export function operationTransactions (input: OperationInput): TransactionInput[
         responseDsl: build(variant),
       },
     })
-    // `Prefer: code=404, example=gone`: a named example of this response (issue 13).
+    // `Prefer: code=404, example=gone`: a named example of this response.
     for (const example of exampleNames(variant.node, { version: input.version, resolver: input.resolver, produces: input.produces, at: responsesAt })) {
       out.push({
         name: `${name} [${variant.key}] [example=${example}]`,

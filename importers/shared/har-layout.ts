@@ -2,7 +2,7 @@ import type { ImportInput } from '../types.js'
 import { locateArray } from './array-layout.js'
 
 /**
- * Inputs at least this large that look like a HAR are read an entry at a time (issue 8): parsed
+ * Inputs at least this large that look like a HAR are read an entry at a time: parsed
  * whole, a 100,000-entry capture's objects all lived until the end of its import, and collecting
  * them took a quarter of it. Smaller inputs are parsed whole, as every other format is.
  */

@@ -20,7 +20,7 @@ export interface MediaType {
  * parseMediaType('application/json; charset=UTF-8') // { essence: 'application/json', charset: 'UTF-8', withoutCharset: 'application/json' }
  */
 export function parseMediaType (value: string): MediaType {
-  // a capture repeats a handful of media types thousands of times (issue 8: 100,000 entries)
+  // a capture repeats a handful of media types thousands of times (100,000 entries)
   const known = parsed.get(value)
   if (known !== undefined) return { ...known }
   const fresh = parse(value)

@@ -43,8 +43,8 @@ function overlapKey (txn: TransactionInput): string {
 
 /**
  * `orderBySpecificity` worked out from transactions given one at a time, keeping of each only
- * what ordering needs (so that a large import can hand its transactions on as it makes them:
- * issue 8). `order()` says which transaction goes where.
+ * what ordering needs, so that a large import can hand its transactions on as it makes them.
+ * `order()` says which transaction goes where.
  *
  * @example
  * const order = new SpecificityOrder(); list.forEach((t) => order.add(t)); order.order() // null: the list is in order
@@ -87,7 +87,7 @@ export class SpecificityOrder {
  * Among transactions with the same priority, method and URL matcher, puts those with fewer
  * query, header, cookie and body matchers first, each group keeping the places it held, so the
  * list otherwise stays in source order. Among transactions of equal priority the runtime lets
- * the later one win (DESIGN.md section 3), so a request that satisfies both `GET /a` and
+ * the later one win (docs/dsl.md#order), so a request that satisfies both `GET /a` and
  * `GET /a?x=1` gets the answer recorded for the more specific one, whatever order the source
  * listed them in.
  *

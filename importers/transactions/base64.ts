@@ -1,7 +1,7 @@
 import { isPrintable, utf8Text } from '../shared/text.js'
 
 /**
- * The rule for base64 body matcher values in exported transactions (DESIGN.md section 3). The
+ * The rule for base64 body matcher values in exported transactions (docs/dsl.md#request-requestdsl). The
  * export does not say which values it encoded, so a value is decoded only when every test below
  * passes; a value written as plain text almost never passes them all, because the decoded bytes of
  * ordinary words are not valid UTF-8 text.

@@ -6,7 +6,7 @@ import type { ImportContext, ImportInput, ImportResult, ImportWarning } from '..
 import { decodedMatcherValue } from './base64.js'
 
 /**
- * Imports exported transactions (spec/002 "Transaction"): one transaction resource or an array of
+ * Imports exported transactions (the mock services specification's "Transaction"): one transaction resource or an array of
  * them, a mock-service document, the API envelope `{apiVersion, result}` around any of those, or
  * convert results `{nativeId, priority, requestDsl, responseDsl}` (named after `nativeId`).
  * Everything is validated by the DSL's `readDefinition`, errors pointing into the file. Body

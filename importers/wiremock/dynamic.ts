@@ -2,7 +2,7 @@ import type { DslInput, ResponseDslInput } from '../../src/dsl/index.js'
 import { isObject, str, type Loose } from '../shared/structured.js'
 
 /*
- * WireMock features beyond a fixed answer, mapped onto the DSL's (issue 12): response templating,
+ * WireMock features beyond a fixed answer, mapped onto the DSL's: response templating,
  * faults, scenarios and webhook post-serve actions.
  */
 

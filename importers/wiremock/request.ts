@@ -125,7 +125,7 @@ function bodyMatchers (req: Loose, note: (message: string) => void): MatcherInpu
   }
   const form = req['formParameters']
   if (isObject(form)) {
-    // a body matcher keyed by a plain name applies to that form field (DESIGN.md section 3)
+    // a body matcher keyed by a plain name applies to that form field (docs/dsl.md#request-requestdsl)
     for (const [key, pattern] of Object.entries(form)) {
       out.push(...matchersOf(pattern, { part: 'body', key, where: `form parameter ${JSON.stringify(key)}`, note }))
     }

@@ -14,7 +14,7 @@ export type ExtraPredicates = (txn: Transaction, report: ReportProblem) => Predi
 
 /**
  * A mock service's transactions compiled for matching. Immutable: a reload compiles a new one and
- * swaps the reference (STYLE.md hot-path rule 10).
+ * swaps the reference (docs/architecture.md#hot-path, "Swap, do not mutate").
  */
 export interface CompiledMatcher<P> {
   /** Every transaction of the document, in document order (active or not). */
@@ -42,7 +42,7 @@ export interface CompiledMatcher<P> {
  * What compiling the matchers of one transaction (the `index`th of its document) reports, added
  * to `errors` exactly as `compileMatcher` would collect them. With `throwCompileErrors`, this
  * checks a document's matchers one transaction at a time, without building the matching index:
- * an upload of 90,000 transactions is checked, encoded and dropped one by one (issue 8).
+ * an upload of 90,000 transactions is checked, encoded and dropped one by one.
  *
  * @example
  * const errors: ErrorDetail[] = []

@@ -11,12 +11,12 @@ import { ScenarioStore, type ScenarioStates } from './scenario/store.js'
 import { SharedScenarios } from './scenario/shared.js'
 import type { PostServeQueue } from './post-serve.js'
 
-/** What happens to a request no transaction matches (DESIGN.md section 3). */
+/** What happens to a request no transaction matches (docs/dsl.md, "Mock-service settings"). */
 export type NoMatchPolicy =
   | { readonly kind: 'return404' }
   | { readonly kind: 'returnTransaction'; readonly txn: CompiledTransaction<ServedResponse> }
   | { readonly kind: 'bypasslive'; readonly target: ProxyTarget }
-  /** issue 12: forward to the live system, answer with its response, and record the exchange. */
+  /** Forward to the live system, answer with its response, and record the exchange. */
   | { readonly kind: 'record'; readonly target: ProxyTarget }
 
 /** A compiled response plus the slice of its body the journal keeps, decided once. */
@@ -24,12 +24,12 @@ export interface ServedResponse extends CompiledResponse {
   readonly journalBody: Buffer
   readonly journalTruncated: boolean
   /**
-   * `statusCodeConditions` (issue 7): each condition's predicate with the response it selects
+   * `statusCodeConditions` (product DSL compatibility): each condition's predicate with the response it selects
    * (this one with another status), precompiled; null without conditions, so that a static
    * transaction pays one null check.
    */
   readonly conditions: ReadonlyArray<{ readonly predicate: Predicate; readonly response: ServedResponse }> | null
-  /** Templates, scenario, fault, webhooks (issue 12); null for a static transaction. */
+  /** Templates, scenario, fault, webhooks (dynamic responses); null for a static transaction. */
   readonly dynamic: DynamicFeatures | null
 }
 
@@ -120,7 +120,7 @@ function mockParts (given: MockServiceDocument, options: CompileMockOptions): {
   const scenarios = options.scenarios ?? new ScenarioStore()
   const dynamic = new DynamicCompiler(doc, scenarios)
   const conditionPrepared: PreparedPredicate[] = []
-  // issue 7: the outbound proxy of the live pass-through, decided per upstream host here, once
+  // The outbound proxy of the live pass-through, decided per upstream host here, once
   const outbound = compileOutbound(doc.proxy)
   const payloadOf: PayloadFactory<ServedResponse> = (txn, _index, report) => {
     checkWritable(txn.dsl.responseDsl, report)
@@ -153,7 +153,7 @@ function mockParts (given: MockServiceDocument, options: CompileMockOptions): {
   return { doc, payloadOf, extraOf: (txn) => dynamic.predicates.get(txn) ?? null, finish }
 }
 
-// --- product DSL compatibility (issue 7): statusCodeConditions ---
+// --- product DSL compatibility: statusCodeConditions ---
 /**
  * Precompiles `statusCodeConditions` (those of `responseDsl`, else of the dsl): each condition's
  * matcher (a body matcher) and the response it answers, the transaction's own with the

@@ -206,7 +206,7 @@ export interface Sandbox {
 }
 
 /**
- * A private location of an account (spec/001 locations starting with `harbor-`): where agents
+ * A private location of an account (the administration specification's locations starting with `harbor-`): where agents
  * (ships) run mock services. Offered to the workspaces in `workspaceIds`.
  */
 export interface Harbor {

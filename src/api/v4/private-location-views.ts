@@ -3,7 +3,7 @@ import { epochSeconds, epochSecondsOrNull } from '../format.js'
 
 /*
  * The shapes of the product's private locations API (a harbor and its "servers", the ships),
- * and of a harbor among a workspace's `locations` (spec/001 Location).
+ * and of a harbor among a workspace's `locations` (the administration specification's Location).
  */
 
 /** A ship (agent) as `/private-locations/{harborId}/servers` shows it; `ts` is its last heartbeat. */
@@ -42,7 +42,7 @@ export function harborView (harbor: Harbor, ships: readonly Ship[]) {
   }
 }
 
-/** A harbor among a workspace's `locations` (spec/001 Location), beside the local one. */
+/** A harbor among a workspace's `locations` (the administration specification's Location), beside the local one. */
 export function harborLocationView (harbor: Harbor, ships: readonly Ship[]) {
   return {
     id: harbor.id,

@@ -43,7 +43,7 @@ function hostOf (ip: string): string {
 }
 
 /**
- * Places mock services on Kubernetes (DESIGN.md section 6): per mock service a ConfigMap with its
+ * Places mock services on Kubernetes (docs/deploy.md#kubernetes): per mock service a ConfigMap with its
  * document, a Secret with its runtime's admin token, a Deployment of the project's image running
  * `understudy run`, a Service (and a headless one over the admin port), optionally an Ingress,
  * all server-side applied. A new document is pushed to every pod's admin API and confirmed by its

@@ -150,7 +150,7 @@ interface WrapHelper {
 function preparedRuntime (registry: HandlebarsRegistry): PreparedRuntime {
   const require = createRequire(import.meta.url)
   const access = require('handlebars/dist/cjs/handlebars/internal/proto-access.js') as ProtoAccess
-  // Handlebars' defaults, said explicitly: paths resolve own properties only (DESIGN.md section 7).
+  // Handlebars' defaults, said explicitly: paths resolve own properties only (docs/security.md).
   const protoAccessControl = access.createProtoAccessControl({ allowProtoPropertiesByDefault: false, allowProtoMethodsByDefault: false })
   const { wrapHelper } = require('handlebars/dist/cjs/handlebars/internal/wrapHelper.js') as WrapHelper
   const wrap = (helper: unknown): unknown => wrapHelper(helper, (options) => {

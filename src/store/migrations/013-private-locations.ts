@@ -1,7 +1,7 @@
 import type { Migration } from './types.js'
 
 /**
- * Private locations (DESIGN.md section 6): a harbor is a location of an account, offered to some
+ * Private locations (docs/deploy.md#agents-and-locations): a harbor is a location of an account, offered to some
  * of its workspaces (`harbor_workspaces`); a ship is an agent in a harbor. An agent proves who it
  * is with a token shown once at creation and kept here only as a scrypt hash (as API key secrets
  * are). `state` and `last_heartbeat` are what the agent reports; a new ship is `empty` (never
