@@ -17,17 +17,17 @@ const boundaries = {
   net: ['errors'],
   // the HTTP kit every server is built with (router, 404/405, JSON bodies and answers, static
   // files, live-update streams): below both the runtime and the control plane, so both may use it
-  http: ['net', 'errors'],
+  httpkit: ['net', 'errors'],
   dsl: ['errors', 'log', 'config'],
   match: ['dsl', 'errors', 'log', 'config'],
   inspect: ['dsl', 'errors', 'log', 'config'],
-  serve: ['match', 'inspect', 'dsl', 'http', 'net', 'errors', 'log', 'config'],
+  serve: ['match', 'inspect', 'dsl', 'httpkit', 'net', 'errors', 'log', 'config'],
   store: ['dsl', 'errors', 'log', 'config'],
   deploy: ['store', 'dsl', 'net', 'errors', 'log', 'config'],
   // monitor evaluates assertions with match's predicates, so one predicate language serves mocks and tests
   monitor: ['match', 'dsl', 'net', 'errors', 'log', 'config'],
   // api also compiles transactions with match, to refuse at create time one that could never be served
-  api: ['deploy', 'store', 'monitor', 'inspect', 'match', 'dsl', 'importers', 'http', 'net', 'errors', 'log', 'config'],
+  api: ['deploy', 'store', 'monitor', 'inspect', 'match', 'dsl', 'importers', 'httpkit', 'net', 'errors', 'log', 'config'],
 }
 // cli and library are the entry points (the command line, the package's library API): they may
 // import any area (library loads files through cli/sources.ts and importers/), and no area imports them.

@@ -2,7 +2,7 @@ import { createHash, randomBytes, scrypt as scryptCallback, timingSafeEqual } fr
 import { promisify } from 'node:util'
 import { UnderstudyError } from '../errors/index.js'
 import type { Store } from '../store/index.js'
-import type { Principal } from './http/types.js'
+import type { Principal } from './principal.js'
 import { FailureThrottle } from './access/throttle.js'
 
 const scrypt = promisify(scryptCallback) as (secret: string, salt: Buffer, length: number) => Promise<Buffer>

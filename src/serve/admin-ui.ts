@@ -1,5 +1,5 @@
 import type http from 'node:http'
-import { defaultUiDir, feedReplay, PolledEventStream, pollFeed, StaticAssets } from '../http/index.js'
+import { defaultUiDir, feedReplay, PolledEventStream, pollFeed, StaticAssets } from '../httpkit/index.js'
 import { InspectionCursor, type InspectionListEntry } from '../inspect/index.js'
 import type { AdminTarget } from './admin-target.js'
 

@@ -5,7 +5,7 @@ import {
   v1Envelope,
   type UnderstudyError,
 } from '../errors/index.js'
-import { createRouter, dispatch, errorHeaders, queryInt, splitUrl, unrouted, writeJson } from '../http/index.js'
+import { createRouter, dispatch, errorHeaders, queryInt, splitUrl, unrouted, writeJson } from '../httpkit/index.js'
 import { parseJsonSliced, parseText, readDefinitionSliced } from '../dsl/index.js'
 import { readBodyWithin, timeSlicer } from '../net/index.js'
 import type { Logger, LogRing } from '../log/index.js'

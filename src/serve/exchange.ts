@@ -1,10 +1,13 @@
-import type { IncomingHttpHeaders } from 'node:http'
 import { createError, type UnderstudyError } from '../errors/index.js'
 import { MatchRequest, prepareMultipart, preparePredicates, type CompiledTransaction } from '../match/index.js'
 import type { CompiledMock, ServedResponse } from './compile-mock.js'
 import { problemAnswer } from './problem.js'
-import { forward, type ProxyOutcome, type ProxyResponse, type ProxyTarget } from './proxy.js'
-import type { LiveExchange, RuntimeState } from './runtime-state.js'
+import { forward, type ProxyOutcome, type ProxyTarget } from './proxy.js'
+import type { RuntimeState } from './runtime-state.js'
+import type { LiveExchange } from './live-exchange.js'
+import type { AnyRequest, AnyResponse } from './any-http.js'
+
+export type { AnyRequest, AnyResponse } from './any-http.js'
 import { applyPrefer, type RequestCheck } from './request-check.js'
 import type { DynamicFeatures } from './dynamic.js'
 import { injectFault, type CompiledFault } from './fault.js'
@@ -13,29 +16,6 @@ import type { ScenarioTurn, SharedScenarios } from './scenario/shared.js'
 
 /** A request matched again this many times on fresh scenario states gives up (503). */
 const MAX_SCENARIO_ATTEMPTS = 32
-
-/** The request side both HTTP/1.1 and the HTTP/2 compatibility API offer. */
-export interface AnyRequest {
-  method?: string | undefined
-  url?: string | undefined
-  headers: IncomingHttpHeaders
-  rawHeaders: string[]
-  httpVersionMajor: number
-  /** True once the client reset the request (HTTP/2 compat still ends the body then). */
-  readonly aborted?: boolean
-  /** HTTP/2 only: the stream, whose `endAfterHeaders` says whether a body follows. */
-  readonly stream?: { readonly endAfterHeaders: boolean }
-  on: (event: string, listener: (...args: never[]) => void) => unknown
-  removeListener: (event: string, listener: (...args: never[]) => void) => unknown
-  resume: () => unknown
-  destroy: (error?: Error) => unknown
-}
-
-/** The response side both HTTP/1.1 and the HTTP/2 compatibility API offer. */
-export interface AnyResponse extends ProxyResponse {
-  writeHead: ((status: number, headers: string[]) => unknown) & ((status: number, message: string, headers: string[]) => unknown)
-  end: ((body?: Buffer) => unknown)
-}
 
 // Attaches the exchange to the request, so that body listeners are shared functions rather than
 // closures made per request (fastify's kRouteContext idea).

@@ -3,8 +3,8 @@ import type { Logger } from '../log/index.js'
 import type { CapacityGate } from './capacity.js'
 import type { CompiledMock } from './compile-mock.js'
 import type { RequestCheck } from './request-check.js'
-import type { AnyRequest, AnyResponse, Exchange } from './exchange.js'
-import type { LiveRecorder } from './record/capture.js'
+import type { AnyRequest, AnyResponse } from './any-http.js'
+import type { LiveListener, LiveRecorder } from './live-exchange.js'
 
 /**
  * The state a runtime's request handler reads. `mock` is the only mutable member: a reload
@@ -20,7 +20,7 @@ export interface RuntimeState {
   /** Milliseconds a request body may take to arrive in full (408 past it). */
   readonly bodyTimeout: number
   /** Requests whose body is still arriving: they hold no capacity place yet. */
-  readonly pendingBodies: Set<Exchange>
+  readonly pendingBodies: Set<PendingBody>
   readonly logRequests: boolean
   /** Set when draining: answers ask clients to close their connections. */
   draining: boolean
@@ -40,24 +40,14 @@ export interface RuntimeState {
   portAdmin: PortAdmin | null
 }
 
+/** A request whose body is still arriving (an exchange), as the body sweep sees it. */
+export interface PendingBody {
+  readonly arrivedAt: number
+  bodyTimedOut: () => void
+  fail: (err: unknown) => void
+}
+
 /** A request listener for the admin paths of the mock port. */
 export type PortAdmin = (req: AnyRequest, res: AnyResponse) => void
 
-/** One request answered by the live system, as a recorder sees it. */
-export interface LiveExchange {
-  method: string
-  url: string
-  requestHeaders: Readonly<Record<string, string | string[] | undefined>>
-  requestBody: Buffer | null
-  status: number
-  /** Flat `[name, value, ...]`. */
-  responseHeaders: readonly string[]
-  responseBody: Buffer | null
-  /** True when the body was longer than what was captured. */
-  truncated: boolean
-  durationMs: number
-  /** When the answer ended (epoch ms): a recording keeps the newest answer to a request. */
-  endedAt?: number
-}
-
-export type LiveListener = (exchange: LiveExchange) => void
+export type { LiveExchange, LiveListener } from './live-exchange.js'

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http'
 import busboy from 'busboy'
 import { createError } from '../../errors/index.js'
-import { mediaTypeOf } from '../../http/index.js'
+import { mediaTypeOf } from '../../httpkit/index.js'
 import type { MultipartForm, UploadedFile } from './types.js'
 
 /** A file's first buffer when the body's length is not declared (it doubles as needed). */

@@ -6,7 +6,7 @@ import {
   v4Envelope,
   type UnderstudyError,
 } from '../../errors/index.js'
-import { createRouter, dispatch, errorHeaders, mediaTypeOf, pathInt, readJson, splitUrl, unrouted, writeJson, writeRaw, JSON_TYPE } from '../../http/index.js'
+import { createRouter, dispatch, errorHeaders, mediaTypeOf, pathInt, readJson, splitUrl, unrouted, writeJson, writeRaw, JSON_TYPE } from '../../httpkit/index.js'
 import { Authenticator } from '../auth.js'
 import { authorize, visibleWorkspace, type Access } from '../access/authorize.js'
 import { peerAddress } from '../access/throttle.js'

@@ -1,21 +1,18 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Logger } from '../../log/index.js'
-import type { Account, AccountMember, AssetFiles, Store, User, Workspace } from '../../store/index.js'
+import type { AssetFiles, Store, Workspace } from '../../store/index.js'
 import type { Deployer } from '../../deploy/index.js'
-import type { SpareImportWorker } from '../v1/upload/index.js'
+// The spare thread's type comes from its own module: the upload area's entry point also holds
+// routes, which depend on these types.
+import type { SpareImportWorker } from '../v1/upload/off-thread.js'
 import type { Authenticator } from '../auth.js'
+import type { Principal } from '../principal.js'
+
+export type { Principal } from '../principal.js'
 
 /** Which specification document owns an endpoint: it decides the envelope (docs/api.md). */
 export type ApiFamily = 'v1' | 'v4' | 'reports'
 
-/** The authenticated caller: the API key's user, its current account, and its enabled account memberships. */
-export interface Principal {
-  user: User
-  /** The user's home account (or first account): the scope of account-wide catalog objects (tags). */
-  account: Account
-  apiKeyId: string
-  memberships: AccountMember[]
-}
 
 /** Everything handlers need, created once by the platform. */
 export interface ApiDeps {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { createError } from '../../errors/index.js'
-import type { JsonObject, MonitorIntegration, Repositories } from '../../store/index.js'
+import type { JsonObject, Repositories } from '../../store/index.js'
 import { fieldCheckOf, invalidField } from '../validation.js'
 import { teamOf } from './root.js'
 import type { MonitorRoute } from './types.js'
@@ -85,17 +85,6 @@ export async function readEnvironmentIntegrations (store: Pick<Repositories, 'mo
   return out
 }
 
-/** The integrations an environment references that still exist (one deleted since is left out). */
-export async function integrationsOf (store: Pick<Repositories, 'monitoring'>, workspaceId: number, refs: unknown): Promise<MonitorIntegration[]> {
-  if (!Array.isArray(refs)) return []
-  const out: MonitorIntegration[] = []
-  for (const ref of refs) {
-    const id = isObject(ref) ? ref['id'] : undefined
-    const integration = typeof id === 'string' ? await store.monitoring.getIntegration(workspaceId, id) : undefined
-    if (integration !== undefined) out.push(integration)
-  }
-  return out
-}
 
 const base = '/teams/:teamId/integrations'
 

@@ -1,7 +1,7 @@
 import type { JsonObject, MonitorRun } from '../../store/index.js'
 import { invalidField } from '../validation.js'
 import { testOf } from './access.js'
-import { LOCAL_REGION } from './root.js'
+import { LOCAL_REGION } from './run-context.js'
 import type { MonitorRoute } from './types.js'
 
 /*

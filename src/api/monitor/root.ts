@@ -1,13 +1,13 @@
 import { createError } from '../../errors/index.js'
 import { WORKSPACE_ROLES, type Workspace } from '../../store/index.js'
 import { workspacesOf } from './access.js'
+import { LOCAL_REGION } from './run-context.js'
 import type { MonitorContext, MonitorRoute } from './types.js'
 import { accountTeamView, personView, teamDetailView } from './views.js'
 
 /* GET /, /account, /teams/{id}, /teams/{id}/people, /teams/{id}/roles, /teams/{id}/agents, /regions. */
 
 /** The one region of a local platform: runs execute in the platform process. */
-export const LOCAL_REGION = 'local'
 
 /**
  * The roles of a team, as the product's role endpoints list them: here the fixed workspace roles

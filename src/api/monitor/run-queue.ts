@@ -3,8 +3,8 @@ import { createError } from '../../errors/index.js'
 import type { Logger } from '../../log/index.js'
 import type { JsonObject, MonitorBucket, MonitorEnvironment, MonitorIntegration, MonitorRun, MonitorSchedule, MonitorTest, Store } from '../../store/index.js'
 import { FairSlots } from './fair-slots.js'
-import { integrationsOf } from './integrations.js'
-import { LOCAL_REGION } from './root.js'
+import { integrationsOf } from './run-context.js'
+import { LOCAL_REGION } from './run-context.js'
 
 /** What the runner gets for one run: the test, its environment chain (root first), the trigger's variables. */
 export interface ExecuteInput {

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { createError, monitoringEnvelope, toEnvelopeError, type UnderstudyError } from '../../errors/index.js'
-import { createRouter, dispatch, errorHeaders, mediaTypeOf, readJson, splitUrl, unrouted, writeJson, writeRaw } from '../../http/index.js'
+import { createRouter, dispatch, errorHeaders, mediaTypeOf, readJson, splitUrl, unrouted, writeJson, writeRaw } from '../../httpkit/index.js'
 import { readBodyWithin } from '../../net/index.js'
 import { peerAddress } from '../access/throttle.js'
 import { MonitorAuthenticator } from './bearer.js'

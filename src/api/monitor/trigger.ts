@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import { createError } from '../../errors/index.js'
 import type { JsonObject, MonitorBucket, MonitorEnvironment, MonitorTest } from '../../store/index.js'
-import { mediaTypeOf } from '../../http/index.js'
+import { mediaTypeOf } from '../../httpkit/index.js'
 import { fieldCheckOf, invalidField } from '../validation.js'
-import { LOCAL_REGION } from './root.js'
+import { LOCAL_REGION } from './run-context.js'
 import type { MonitorContext, MonitorRoute } from './types.js'
 
 /*

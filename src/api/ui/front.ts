@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Logger } from '../../log/index.js'
 import type { Store } from '../../store/index.js'
-import { defaultUiDir, readSmallJson, SECURITY_HEADERS, splitUrl, StaticAssets, writeJson } from '../../http/index.js'
+import { defaultUiDir, readSmallJson, SECURITY_HEADERS, splitUrl, StaticAssets, writeJson } from '../../httpkit/index.js'
 import { peerAddress, ThrottledError } from '../access/throttle.js'
 import { Authenticator } from '../auth.js'
 import { InspectionStreams } from './inspection-stream.js'

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http'
-import { feedReplay, PolledEventStream, pollFeed } from '../../http/index.js'
+import { feedReplay, PolledEventStream, pollFeed } from '../../httpkit/index.js'
 import { InspectionCursor } from '../../inspect/index.js'
 import type { Logger } from '../../log/index.js'
 

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto'
-import type { LiveExchange } from '../runtime-state.js'
-import type { RecordedRequest } from './recorded-requests.js'
+import type { LiveExchange, LiveRecorder } from '../live-exchange.js'
+import type { CapturedRequest, SkipListener } from './recorded-requests.js'
+
+export type { CapturedRequest, SkipListener } from './recorded-requests.js'
 import { CREDENTIAL_HEADERS } from './credentials.js'
 
 /*
@@ -10,16 +12,6 @@ import { CREDENTIAL_HEADERS } from './credentials.js'
  * which merges every replica's into one (cluster-worker.ts, cluster-primary.ts).
  */
 
-/**
- * One distinct request of a batch, plain data (it crosses the IPC channel as JSON): its newest
- * exchange as a HAR entry, and the latency of every exchange of the batch.
- */
-export interface CapturedRequest extends RecordedRequest {
-  /** When the newest exchange of the batch ended (epoch ms): a merge keeps the newest entry. */
-  at: number
-  /** The request's url as received (what a merge's skip report names). */
-  url: string
-}
 
 /** What one coalescing produced. */
 interface CaptureBatch {
@@ -30,13 +22,8 @@ interface CaptureBatch {
   skipped: string[]
 }
 
-/** Told about an exchange (or a request) left out of the recording, with the reason (for the log). */
-export type SkipListener = (url: string, reason: string) => void
 
-/** Where the runtime's request path hands a live exchange to record (`RuntimeState.recording`). */
-export interface LiveRecorder {
-  add: (exchange: LiveExchange, origin: string) => void
-}
+export type { LiveRecorder } from '../live-exchange.js'
 
 interface CaptureQueueOptions {
   /** Called by the batching timer once something is queued and `flushEvery` has passed. */

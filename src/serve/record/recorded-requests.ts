@@ -1,5 +1,4 @@
 import type { Transaction, TransactionInput } from '../../dsl/index.js'
-import type { CapturedRequest, SkipListener } from './capture.js'
 import { withoutCredentials } from './credentials.js'
 
 /*
@@ -21,6 +20,20 @@ export interface RecordedRequest {
   /** When the exchange that gave `entry` ended (epoch ms); absent in state saved by older versions. */
   at?: number
 }
+
+/**
+ * One distinct request of a batch, plain data (it crosses the IPC channel as JSON): its newest
+ * exchange as a HAR entry, and the latency of every exchange of the batch.
+ */
+export interface CapturedRequest extends RecordedRequest {
+  /** When the newest exchange of the batch ended (epoch ms): a merge keeps the newest entry. */
+  at: number
+  /** The request's url as received (what a merge's skip report names). */
+  url: string
+}
+
+/** Told about an exchange (or a request) left out of the recording, with the reason (for the log). */
+export type SkipListener = (url: string, reason: string) => void
 
 /**
  * The HAR importer (importers/har), injected: the runtime may not import importers/

@@ -1,7 +1,7 @@
 import type http from 'node:http'
 import type FindMyWay from 'find-my-way'
 import { isUnderstudyError } from '../../errors/index.js'
-import { createRouter, splitUrl } from '../../http/index.js'
+import { createRouter, splitUrl } from '../../httpkit/index.js'
 import type { Logger } from '../../log/index.js'
 import { readBodyWithin } from '../../net/index.js'
 import { adminGuard, isLoopbackAddress } from '../admin-guard.js'
