@@ -10,6 +10,7 @@ import { createRouter, dispatch, errorHeaders, mediaTypeOf, pathInt, readJson, s
 import { Authenticator } from '../auth.js'
 import { authorize, visibleWorkspace, type Access } from '../access/authorize.js'
 import { peerAddress } from '../access/throttle.js'
+import { bodyStream, writeJsonBody } from './compression.js'
 import { readMultipart } from './multipart.js'
 import type { ApiContext, ApiDeps, ApiFamily, HandlerResult, Principal, Route } from './types.js'
 
@@ -89,30 +90,30 @@ export function createApiHandler (deps: ApiDeps, routes: readonly Route[]): (req
     if (principal !== null) access = await authorize(ctx, route)
     const outcome = await route.handler(ctx)
     if (!req.readableEnded) req.resume()
-    await writeResult(res, route.family, requestId, outcome)
+    await writeResult(req, res, route.family, requestId, outcome)
   }
 }
 
-async function writeResult (res: ServerResponse, family: ApiFamily, requestId: string, outcome: HandlerResult): Promise<void> {
+async function writeResult (req: IncomingMessage, res: ServerResponse, family: ApiFamily, requestId: string, outcome: HandlerResult): Promise<void> {
   if ('raw' in outcome) {
     writeRaw(res, outcome.status, outcome.raw, outcome.headers)
     return
   }
   if ('resultJson' in outcome) {
-    await writeEnvelopeAround(res, family, requestId, outcome)
+    await writeEnvelopeAround(req, res, family, requestId, outcome)
     return
   }
   const envelope = envelopeOf(family, null, outcome.result, requestId)
   if (outcome.paging !== undefined) Object.assign(envelope, outcome.paging)
   if (outcome.extra !== undefined) Object.assign(envelope, outcome.extra)
-  writeJson(res, outcome.status ?? 200, envelope)
+  await writeJsonBody(req, res, outcome.status ?? 200, Buffer.from(JSON.stringify(envelope)), { 'content-type': JSON_TYPE })
 }
 
 /** Stands for the result in an envelope whose result is written as given. */
 const RESULT_MARK = '\u0000result\u0000'
 
 /** The envelope with the pieces of `resultJson` as its result, written without joining them. */
-async function writeEnvelopeAround (res: ServerResponse, family: ApiFamily, requestId: string, outcome: { status?: number; resultJson: readonly Buffer[]; extra?: Record<string, unknown> }): Promise<void> {
+async function writeEnvelopeAround (req: IncomingMessage, res: ServerResponse, family: ApiFamily, requestId: string, outcome: { status?: number; resultJson: readonly Buffer[]; extra?: Record<string, unknown> }): Promise<void> {
   const envelope = envelopeOf(family, null, RESULT_MARK, requestId)
   if (outcome.extra !== undefined) Object.assign(envelope, outcome.extra)
   const text = JSON.stringify(envelope)
@@ -120,18 +121,18 @@ async function writeEnvelopeAround (res: ServerResponse, family: ApiFamily, requ
   const pieces = [Buffer.from(text.slice(0, at)), ...outcome.resultJson, Buffer.from(text.slice(at + JSON.stringify(RESULT_MARK).length))]
   let length = 0
   for (const piece of pieces) length += piece.length
-  res.writeHead(outcome.status ?? 200, { 'content-type': JSON_TYPE, 'content-length': length })
+  const out = bodyStream(req, res, outcome.status ?? 200, length, { 'content-type': JSON_TYPE })
   // An answer of tens of MiB (an import's transactions) is handed to the socket as it drains, not
   // queued whole in one turn of the event loop, which then spent hundreds of ms in writev.
   for (const piece of pieces) {
-    if (!res.write(piece)) await drained(res)
+    if (!out.write(piece)) await drained(out)
     if (res.destroyed) return
   }
-  res.end()
+  out.end()
 }
 
 /** Resolves when the response can take more, or is closed (a client that went away). */
-async function drained (res: ServerResponse): Promise<void> {
+async function drained (res: NodeJS.WritableStream): Promise<void> {
   await new Promise<void>((resolve) => {
     const done = (): void => {
       res.off('drain', done)
