@@ -43,3 +43,28 @@ export function endToEndHeaders (headers: Record<string, string | string[] | und
   }
   return out
 }
+
+/**
+ * endToEndHeaders of undici's raw `[name, value, ...]` buffers (an upstream's answer), decoded as
+ * latin1 like Node's own parser, without building the header object first.
+ *
+ * @example
+ * endToEndRawHeaders([Buffer.from('Keep-Alive'), Buffer.from('5'), Buffer.from('ETag'), Buffer.from('"1"')]) // ['etag', '"1"']
+ */
+export function endToEndRawHeaders (raw: Buffer[]): string[] {
+  const names: string[] = []
+  let connection: string[] | undefined
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = (raw[i] as Buffer).toString('latin1').toLowerCase()
+    names.push(name)
+    if (name === 'connection') (connection ??= []).push((raw[i + 1] as Buffer).toString('latin1'))
+  }
+  const extra = connectionTokens(connection)
+  const out: string[] = []
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i] as string
+    if (name.startsWith(':') || hopByHop.has(name) || extra?.has(name) === true) continue
+    out.push(name, (raw[2 * i + 1] as Buffer).toString('latin1'))
+  }
+  return out
+}
