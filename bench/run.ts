@@ -3,7 +3,7 @@
 // paths: HTTPS, HTTP/2, pass-through, templated; scale: S0-S2 at 100 / 10,000 / 100,000
 // transactions with RSS and start-up), --duration S (default 10), --connections N (default 50),
 // --rounds R (default 3), --only S0,S2 (scenarios or comparisons by id), --baseline DIR (runtime
-// suite: another checkout, built, measured in the same rounds). See bench/README.md.
+// and paths suites: another checkout, built, measured in the same rounds). See bench/README.md.
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -102,13 +102,13 @@ if (suites.includes('runtime')) {
 
 if (suites.includes('paths')) {
   const rows: unknown[] = []
-  for (const comparison of await pathComparisons(work, cli, root)) {
+  for (const comparison of await pathComparisons(work, cli, root, baselineCli)) {
     if (!wanted(comparison.id)) {
       await comparison.shared?.stop()
       continue
     }
     try {
-      const [refRuns, ourRuns] = await measureRounds(comparison.contenders, comparison.request, settings, rounds) as [Measured[], Measured[]]
+      const [refRuns, ourRuns, baselineRuns] = await measureRounds(comparison.contenders, comparison.request, settings, rounds) as [Measured[], Measured[], Measured[] | undefined]
       const ref = summarize(refRuns)
       const ours = summarize(ourRuns)
       const cpuTimes = ours.cpu / ref.cpu
@@ -116,7 +116,7 @@ if (suites.includes('paths')) {
       const row = {
         comparison: comparison.id,
         title: comparison.title,
-        reference: comparison.contenders[0].name,
+        reference: comparison.contenders[0]?.name ?? '',
         referenceCpuMicrosPerRequest: Number(ref.cpu.toFixed(1)),
         understudyCpuMicrosPerRequest: Number(ours.cpu.toFixed(1)),
         cpuTimesReference: Number(cpuTimes.toFixed(3)),
@@ -128,11 +128,15 @@ if (suites.includes('paths')) {
         understudyErrors: ours.errors + ref.errors,
         understudyNon2xx: ours.non2xx + ref.non2xx,
         understudyRssMiB: ours.rssMiB,
+        baseline: baselineRuns === undefined
+          ? null
+          : { cpuMicrosPerRequest: Number(summarize(baselineRuns).cpu.toFixed(1)), cpuTimesReference: Number((summarize(baselineRuns).cpu / ref.cpu).toFixed(3)), cpuRuns: baselineRuns.map((r) => Number((r.cpuMicrosPerRequest ?? Number.NaN).toFixed(1))) },
       }
       rows.push(row)
       console.log(`${row.comparison} ${row.title}
-  CPU/req    ${row.reference} ${row.referenceCpuMicrosPerRequest} us (runs ${row.cpuRuns.reference.join(', ')}) | ${comparison.contenders[1].name} ${row.understudyCpuMicrosPerRequest} us (runs ${row.cpuRuns.understudy.join(', ')}) | ${row.cpuTimesReference}x (${goal})
+  CPU/req    ${row.reference} ${row.referenceCpuMicrosPerRequest} us (runs ${row.cpuRuns.reference.join(', ')}) | ${comparison.contenders[1]?.name ?? ''} ${row.understudyCpuMicrosPerRequest} us (runs ${row.cpuRuns.understudy.join(', ')}) | ${row.cpuTimesReference}x (${goal})
   req/s      ${row.referenceRps} | ${row.understudyRps} | ratio ${row.rpsRatio} | errors ${row.understudyErrors}, non-2xx ${row.understudyNon2xx} | max RSS ${row.understudyRssMiB} MiB`)
+      if (row.baseline !== null) console.log(`  baseline   CPU/req ${row.baseline.cpuMicrosPerRequest} us (runs ${row.baseline.cpuRuns.join(', ')}) | ${row.baseline.cpuTimesReference}x the reference`)
     } finally {
       await comparison.shared?.stop()
     }

@@ -10,8 +10,8 @@ export interface PathComparison {
   id: string
   title: string
   request: LoadRequest
-  /** The reference (bare server or static Understudy) first, then Understudy. */
-  contenders: [Contender, Contender]
+  /** The reference (bare server or static Understudy) first, then Understudy, then (--baseline) the other build. */
+  contenders: Contender[]
   /** The issue's goal: Understudy's CPU per request at most this many times the reference's. */
   cpuGoal: number
   /** Started before the rounds and stopped after them (the pass-through upstream). */
@@ -39,7 +39,7 @@ const getAndPost: DocumentInput = {
  * servers with the same certificate, pass-through (`proxyUrl`) against a bare undici proxy to the
  * same upstream, and a templated response against the same response static.
  */
-export async function pathComparisons (work: string, cli: string, root: string): Promise<PathComparison[]> {
+export async function pathComparisons (work: string, cli: string, root: string, baselineCli: string | null = null): Promise<PathComparison[]> {
   const tls = await loadTlsMaterial(null, null)
   const cert = join(work, 'cert.pem')
   const key = join(work, 'key.pem')
@@ -47,24 +47,31 @@ export async function pathComparisons (work: string, cli: string, root: string):
   writeFileSync(key, tls.key)
   const document = join(work, 'paths.json')
   writeFileSync(document, JSON.stringify(getAndPost))
-  const understudyTls: Contender = {
-    name: 'understudy',
+  const understudyTls = (command: string, name: string): Contender => ({
+    name,
     start: async () => {
-      const server = await startChild(process.execPath, [cli, 'run', '--mock', document, '--port', '0', '--tls-port', '0', '--tls-cert', cert, '--tls-key', key, '--log-level', 'warn'])
+      const server = await startChild(process.execPath, [command, 'run', '--mock', document, '--port', '0', '--tls-port', '0', '--tls-cert', cert, '--tls-key', key, '--log-level', 'warn'])
       const url = /https \(h2, http\/1\.1\) on (https:\/\/\S+)/.exec(server.banner)?.[1]
       if (url === undefined) throw new Error(`no https line in: ${server.banner}`)
       return { ...server, url }
     },
-  }
+  })
+  /** Understudy (this build, then the baseline build when given) started by `start(cli)`. */
+  const builds = (start: (command: string, name: string) => Contender): Contender[] =>
+    baselineCli === null ? [start(cli, 'understudy')] : [start(cli, 'understudy'), start(baselineCli, 'baseline')]
+  const run = (file: string) => (command: string, name: string): Contender => ({
+    name,
+    start: async () => await startChild(process.execPath, [command, 'run', '--mock', file, '--port', '0', '--log-level', 'warn']),
+  })
   const bareTls = (kind: 'https' | 'h2'): Contender => ({
     name: `bare ${kind === 'h2' ? 'node:http2' : 'node:https'}`,
     start: async () => await startChild(process.execPath, ['--import', 'tsx', join(root, 'bench/servers/bare-tls.ts')], { BARE_KIND: kind, BARE_BODY: hello, TLS_CERT: cert, TLS_KEY: key }),
   })
   const comparisons: PathComparison[] = [
-    { id: 'HTTPS-GET', title: 'HTTPS (HTTP/1.1 over TLS), GET', request: get, contenders: [bareTls('https'), understudyTls], cpuGoal: 1.05 },
-    { id: 'HTTPS-POST', title: 'HTTPS (HTTP/1.1 over TLS), POST matched on a JSON body field', request: post, contenders: [bareTls('https'), understudyTls], cpuGoal: 1.05 },
-    { id: 'H2-GET', title: 'HTTP/2 over TLS, GET', request: { ...get, protocol: 'h2' }, contenders: [bareTls('h2'), understudyTls], cpuGoal: 1.05 },
-    { id: 'H2-POST', title: 'HTTP/2 over TLS, POST matched on a JSON body field', request: { ...post, protocol: 'h2' }, contenders: [bareTls('h2'), understudyTls], cpuGoal: 1.05 },
+    { id: 'HTTPS-GET', title: 'HTTPS (HTTP/1.1 over TLS), GET', request: get, contenders: [bareTls('https'), ...builds(understudyTls)], cpuGoal: 1.05 },
+    { id: 'HTTPS-POST', title: 'HTTPS (HTTP/1.1 over TLS), POST matched on a JSON body field', request: post, contenders: [bareTls('https'), ...builds(understudyTls)], cpuGoal: 1.05 },
+    { id: 'H2-GET', title: 'HTTP/2 over TLS, GET', request: { ...get, protocol: 'h2' }, contenders: [bareTls('h2'), ...builds(understudyTls)], cpuGoal: 1.05 },
+    { id: 'H2-POST', title: 'HTTP/2 over TLS, POST matched on a JSON body field', request: { ...post, protocol: 'h2' }, contenders: [bareTls('h2'), ...builds(understudyTls)], cpuGoal: 1.05 },
   ]
 
   // Pass-through: the upstream shares CPU 0 with the load generator, so that only the proxies'
@@ -78,7 +85,7 @@ export async function pathComparisons (work: string, cli: string, root: string):
     request: get,
     contenders: [
       { name: 'bare undici proxy', start: async () => await startChild(process.execPath, ['--import', 'tsx', join(root, 'bench/servers/bare-proxy.ts')], { UPSTREAM: upstream.url }) },
-      { name: 'understudy', start: async () => await startChild(process.execPath, [cli, 'run', '--mock', proxyDocument, '--port', '0', '--log-level', 'warn']) },
+      ...builds(run(proxyDocument)),
     ],
     cpuGoal: 1.1,
     shared: upstream,
@@ -95,8 +102,8 @@ export async function pathComparisons (work: string, cli: string, root: string):
     title: 'templated response (two request fields) against the same response static',
     request: { method: 'GET', path: '/api/hello?name=world' },
     contenders: [
-      { name: 'understudy, static', start: async () => await startChild(process.execPath, [cli, 'run', '--mock', staticDocument, '--port', '0', '--log-level', 'warn']) },
-      { name: 'understudy, templated', start: async () => await startChild(process.execPath, [cli, 'run', '--mock', templatedDocument, '--port', '0', '--log-level', 'warn']) },
+      run(staticDocument)(cli, 'understudy, static'),
+      ...builds((command, name) => run(templatedDocument)(command, `${name}, templated`)),
     ],
     // The issue measured 1.17-1.38x; no goal is set for templates, this is a report.
     cpuGoal: Number.POSITIVE_INFINITY,
