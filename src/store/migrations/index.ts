@@ -9,6 +9,7 @@ import { transactionIndexesSchema } from './008-transaction-indexes.js'
 import { sandboxesSchema } from './009-sandboxes.js'
 import { monitorIntegrationsSchema } from './010-monitor-integrations.js'
 import { transactionCountsSchema } from './011-transaction-counts.js'
+import { transactionNameOrderSchema } from './014-transaction-name-order.js'
 import type { Migration } from './types.js'
 
 export type { Migration } from './types.js'
@@ -20,4 +21,4 @@ export type { Migration } from './types.js'
  * @example
  * applyMigrations(db, migrations)
  */
-export const migrations: readonly Migration[] = [initialSchema, tenancySchema, monitoringSchema, mockSettingsSchema, cloneTrackingsSchema, mockServiceProxySchema, mockDynamicSchema, transactionIndexesSchema, sandboxesSchema, monitorIntegrationsSchema, transactionCountsSchema]
+export const migrations: readonly Migration[] = [initialSchema, tenancySchema, monitoringSchema, mockSettingsSchema, cloneTrackingsSchema, mockServiceProxySchema, mockDynamicSchema, transactionIndexesSchema, sandboxesSchema, monitorIntegrationsSchema, transactionCountsSchema, transactionNameOrderSchema]
