@@ -107,11 +107,12 @@ describe('transaction counts of a database from before them', () => {
     await bulk(store, world.workspace.id, world.service.id, ['a', 'b', 'c'])
     await bulk(store, world.otherWorkspace.id, world.otherService.id, ['d'])
     await store.close()
-    // Back to the schema before migration 11, with the transactions still there.
+    // Back to the schema before migration 11 (and the later ones), with the transactions still there.
     const db = new Database(join(dataDir, DATABASE_FILE))
     try {
       db.exec(`DROP TABLE transaction_counts; DROP TRIGGER transaction_counts_delete;
-        DROP TRIGGER transaction_counts_update; DROP INDEX transactions_workspace; DELETE FROM schema_migrations WHERE version >= 11;
+        DROP TRIGGER transaction_counts_update; DROP INDEX transactions_workspace; DROP INDEX IF EXISTS transactions_workspace_name_nocase;
+        DELETE FROM schema_migrations WHERE version >= 11;
         PRAGMA user_version = 10;`)
     } finally {
       db.close()
