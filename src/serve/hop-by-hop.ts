@@ -15,9 +15,14 @@ const hopByHop = new Set([
   'http2-settings',
 ])
 
+/** Connection header values that list no header beyond the hop-by-hop ones. */
+const commonConnection = new Set(['keep-alive', 'close', 'upgrade', 'te'])
+
 /** Names listed in a Connection header are hop-by-hop too. */
 function connectionTokens (connection: string | string[] | undefined): Set<string> | null {
   if (connection === undefined) return null
+  // What nearly every peer sends names only headers dropped anyway: no set to build per message.
+  if (typeof connection === 'string' && commonConnection.has(connection.toLowerCase())) return null
   const text = Array.isArray(connection) ? connection.join(',') : connection
   const tokens = text.split(',').map((t) => t.trim().toLowerCase()).filter((t) => t !== '')
   return tokens.length === 0 ? null : new Set(tokens)
@@ -53,11 +58,14 @@ export function endToEndHeaders (headers: Record<string, string | string[] | und
  */
 export function endToEndRawHeaders (raw: Buffer[]): string[] {
   const names: string[] = []
-  let connection: string[] | undefined
+  let connection: string | string[] | undefined
   for (let i = 0; i < raw.length; i += 2) {
     const name = (raw[i] as Buffer).toString('latin1').toLowerCase()
     names.push(name)
-    if (name === 'connection') (connection ??= []).push((raw[i + 1] as Buffer).toString('latin1'))
+    if (name === 'connection') {
+      const value = (raw[i + 1] as Buffer).toString('latin1')
+      connection = connection === undefined ? value : [...(typeof connection === 'string' ? [connection] : connection), value]
+    }
   }
   const extra = connectionTokens(connection)
   const out: string[] = []
