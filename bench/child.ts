@@ -5,6 +5,10 @@ import { existsSync, readFileSync } from 'node:fs'
 export interface ChildServer {
   url: string
   pid: number
+  /** Everything the server printed up to its ready line(s). */
+  banner: string
+  /** Milliseconds from spawn to the `listening on` line. */
+  startupMs: number
   /** Resident memory now, in bytes (Linux /proc), or null where unavailable. */
   rss: () => number | null
   /** Peak resident memory so far (VmHWM), in bytes (Linux /proc), or null where unavailable. */
@@ -23,16 +27,17 @@ export const canPin = existsSync('/usr/bin/taskset') || existsSync('/bin/taskset
  */
 export async function startChild (command: string, args: string[], env: Record<string, string> = {}, cpu: number | null = 1): Promise<ChildServer> {
   const [file, argv] = canPin && cpu !== null ? ['taskset', ['-c', String(cpu), command, ...args]] : [command, args]
+  const spawned = performance.now()
   const child: ChildProcess = spawn(file, argv, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } })
+  let buffered = ''
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL')
       reject(new Error(`${command} did not start within 30 s`))
     }, 30_000)
-    let buffered = ''
     child.stdout?.on('data', (chunk: Buffer) => {
       buffered += chunk.toString('utf8')
-      const match = /listening on (http:\/\/[^\s]+)/.exec(buffered)
+      const match = /listening on (https?:\/\/[^\s]+)/.exec(buffered)
       if (match?.[1] !== undefined) {
         clearTimeout(timer)
         resolve(match[1])
@@ -43,10 +48,13 @@ export async function startChild (command: string, args: string[], env: Record<s
       reject(new Error(`${command} exited with ${code ?? 'a signal'} before listening`))
     })
   })
+  const startupMs = performance.now() - spawned
   const pid = child.pid ?? 0
   return {
     url,
     pid,
+    banner: buffered,
+    startupMs,
     rss: () => statusBytes(pid, 'VmRSS'),
     peakRss: () => statusBytes(pid, 'VmHWM'),
     cpuMicros: () => {

@@ -82,13 +82,22 @@ async function list (url: string): Promise<number> {
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? 0
 const p99 = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.99)] ?? 0
 
-interface Figures { firstPage: number[]; walkPage: number[]; servicePage: number[]; storeCall: number[] }
+interface Figures { firstPage: number[]; walkPage: number[]; servicePage: number[]; storeCall: number[]; searchPage: number[]; sortedWalk: number[]; filteredStoreCall: number[] }
 
 async function round (s: Sized, into: Figures): Promise<void> {
   for (let i = 0; i < 50; i++) into.firstPage.push(await list(`${s.base}?limit=${PAGE}`))
   for (let i = 0; i < 50; i++) into.servicePage.push(await list(`${s.base}?limit=${PAGE}&serviceId=${s.serviceId}`))
   // The walk of a client reading every page, at most 200 pages (10,000 rows) per round.
   for (let skip = 0; skip < Math.min(s.count, 200 * PAGE); skip += PAGE) into.walkPage.push(await list(`${s.base}?limit=${PAGE}&skip=${skip}`))
+  // A filtered list (its total is counted, then reused while nothing changes) and a walk sorted
+  // by name, the first 50 pages.
+  for (let i = 0; i < 50; i++) into.searchPage.push(await list(`${s.base}?limit=${PAGE}&search=orders/1`))
+  for (let skip = 0; skip < Math.min(s.count, 50 * PAGE); skip += PAGE) into.sortedWalk.push(await list(`${s.base}?limit=${PAGE}&skip=${skip}&sort=name`))
+  for (let i = 0; i < 50; i++) {
+    const t0 = performance.now()
+    await s.store.transactions.list(s.workspaceId, { contains: 'orders/1' }, { limit: PAGE, skip: 0 })
+    into.filteredStoreCall.push(performance.now() - t0)
+  }
   // The store call alone: what the event loop is held for.
   for (let i = 0; i < 50; i++) {
     const t0 = performance.now()
@@ -105,7 +114,7 @@ async function round (s: Sized, into: Figures): Promise<void> {
 
 export async function benchLists (rounds = 3): Promise<void> {
   const sizes = [await sized(500), await sized(50_000)]
-  const figures = sizes.map((): Figures => ({ firstPage: [], walkPage: [], servicePage: [], storeCall: [] }))
+  const figures = sizes.map((): Figures => ({ firstPage: [], walkPage: [], servicePage: [], storeCall: [], searchPage: [], sortedWalk: [], filteredStoreCall: [] }))
   // p99 and max of the event-loop delay, per round
   const delays = sizes.map((): Array<{ p99: number; max: number }> => [])
   try {
@@ -128,12 +137,14 @@ export async function benchLists (rounds = 3): Promise<void> {
       if (f === undefined || delay === undefined) continue
       console.log(`${s.count} transactions: first page ${median(f.firstPage).toFixed(2)} ms, walk ${median(f.walkPage).toFixed(2)} ms/page, ` +
         `one service's first page ${median(f.servicePage).toFixed(2)} ms; store call median ${median(f.storeCall).toFixed(3)} ms, ` +
-        `p99 ${p99(f.storeCall).toFixed(2)} ms, max ${Math.max(...f.storeCall).toFixed(2)} ms (${f.storeCall.length} calls); event-loop delay p99 per round ${delay.map((d) => d.p99.toFixed(2)).join(', ')} ms, max ${delay.map((d) => d.max.toFixed(2)).join(', ')} ms`)
+        `p99 ${p99(f.storeCall).toFixed(2)} ms, max ${Math.max(...f.storeCall).toFixed(2)} ms (${f.storeCall.length} calls); ` +
+        `search page ${median(f.searchPage).toFixed(2)} ms, sort=name walk ${median(f.sortedWalk).toFixed(2)} ms/page, filtered store call median ${median(f.filteredStoreCall).toFixed(3)} ms, max ${Math.max(...f.filteredStoreCall).toFixed(2)} ms; event-loop delay p99 per round ${delay.map((d) => d.p99.toFixed(2)).join(', ')} ms, max ${delay.map((d) => d.max.toFixed(2)).join(', ')} ms`)
     }
     const [small, large] = figures
     if (small !== undefined && large !== undefined) {
       console.log(`50,000 / 500: first page ${(median(large.firstPage) / median(small.firstPage)).toFixed(2)}, walk ${(median(large.walkPage) / median(small.walkPage)).toFixed(2)}, ` +
-        `service page ${(median(large.servicePage) / median(small.servicePage)).toFixed(2)}, store call ${(median(large.storeCall) / median(small.storeCall)).toFixed(2)} (target 1)`)
+        `service page ${(median(large.servicePage) / median(small.servicePage)).toFixed(2)}, search page ${(median(large.searchPage) / median(small.searchPage)).toFixed(2)}, ` +
+        `sort=name walk ${(median(large.sortedWalk) / median(small.sortedWalk)).toFixed(2)}, filtered store call ${(median(large.filteredStoreCall) / median(small.filteredStoreCall)).toFixed(2)}, store call ${(median(large.storeCall) / median(small.storeCall)).toFixed(2)} (target 1)`)
     }
   } finally {
     for (const s of sizes) {

@@ -1,19 +1,24 @@
-// npm run bench: Understudy against bare node:http, same machine, same load, one run.
-// Options: --duration S (default 10), --connections N (default 50), --rounds R (default 3),
-// --only S0,S2, --baseline DIR (another checkout, built: its `understudy run` is measured in the
-// same rounds, for before/after figures of a change). See bench/README.md.
+// npm run bench: Understudy against bare equivalents, same machine, same load, one run.
+// Options: --suite runtime|paths|scale|all (default runtime: S0-S3 against bare node:http;
+// paths: HTTPS, HTTP/2, pass-through, templated; scale: S0-S2 at 100 / 10,000 / 100,000
+// transactions with RSS and start-up), --duration S (default 10), --connections N (default 50),
+// --rounds R (default 3), --only S0,S2 (scenarios or comparisons by id), --baseline DIR (runtime
+// and paths suites: another checkout, built, measured in the same rounds). See bench/README.md.
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import autocannon from 'autocannon'
-import { canPin, startChild, type ChildServer } from './child.js'
-import { scenarios, type Scenario } from './scenarios/index.js'
+import { canPin, startChild } from './child.js'
+import { scenarios } from './scenarios/index.js'
+import { measureRounds, median, summarize, type Contender, type LoadSettings, type Measured } from './suites/measure.js'
+import { pathComparisons } from './suites/paths.js'
+import { grown, scaleSizes } from './suites/scale.js'
 
 const root = resolve(import.meta.dirname, '..')
 const { values } = parseArgs({
   options: {
+    suite: { type: 'string', default: 'runtime' },
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '50' },
     rounds: { type: 'string', default: '3' },
@@ -21,122 +26,162 @@ const { values } = parseArgs({
     baseline: { type: 'string' },
   },
 })
-const duration = Number(values.duration)
-const connections = Number(values.connections)
+const suites = values.suite === 'all' ? ['runtime', 'paths', 'scale'] : values.suite.split(',')
+for (const suite of suites) {
+  if (!['runtime', 'paths', 'scale'].includes(suite)) throw new Error(`--suite: unknown suite ${suite} (runtime, paths, scale or all)`)
+}
+const settings: LoadSettings = { duration: Number(values.duration), connections: Number(values.connections) }
 const rounds = Number(values.rounds)
 const only = values.only?.split(',') ?? null
 const baselineCli = values.baseline === undefined ? null : join(resolve(values.baseline), 'dist/src/cli/main.js')
 
-interface Measured {
-  requestsPerSecond: number
-  p99: number
-  errors: number
-  non2xx: number
-  /** Server CPU time per request, microseconds (user + system). */
-  cpuMicrosPerRequest: number | null
-}
-
-async function load (server: ChildServer, scenario: Scenario, seconds: number): Promise<Measured> {
-  const request = scenario.request
-  const cpuBefore = server.cpuMicros()
-  const result = await autocannon({
-    url: server.url + request.path,
-    method: request.method,
-    headers: request.headers ?? {},
-    ...(request.body === undefined ? {} : { body: request.body }),
-    connections,
-    pipelining: 1,
-    duration: seconds,
-  })
-  const cpuAfter = server.cpuMicros()
-  const cpu = cpuBefore === null || cpuAfter === null || result.requests.total === 0 ? null : (cpuAfter - cpuBefore) / result.requests.total
-  return { requestsPerSecond: result.requests.average, p99: result.latency.p99, errors: result.errors + result.timeouts, non2xx: result.non2xx, cpuMicrosPerRequest: cpu }
-}
-
-/** Starts a server, warms it up (JIT, connections), measures once, stops it. */
-async function measureOnce (start: () => Promise<ChildServer>, scenario: Scenario): Promise<Measured & { rss: number | null }> {
-  const server = await start()
-  try {
-    await load(server, scenario, Math.min(3, duration))
-    const measured = await load(server, scenario, duration)
-    return { ...measured, rss: server.rss() }
-  } finally {
-    await server.stop()
-  }
-}
-
-function median (values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  const mid = sorted.length >> 1
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2
-}
-
 if (canPin) execFileSync('taskset', ['-cp', '0', String(process.pid)], { stdio: 'ignore' })
 const work = mkdtempSync(join(tmpdir(), 'understudy-bench-'))
-const rows: Array<Record<string, unknown>> = []
 const cli = join(root, 'dist/src/cli/main.js')
 const bare = join(root, 'bench/servers/bare-http.ts')
-console.log(`node ${process.version}, ${connections} connections, ${duration} s per run, ${rounds} rounds (medians), ` +
+const results: Record<string, unknown[]> = {}
+console.log(`node ${process.version}, ${settings.connections} connections, ${settings.duration} s per run, ${rounds} rounds (medians), ` +
   `server ${canPin ? 'pinned to CPU 1, load generator on CPU 0' : 'not pinned'}; Understudy runs with inspection on`)
 
-for (const scenario of scenarios) {
-  if (only !== null && !only.includes(scenario.id)) continue
-  const file = join(work, `${scenario.id}.json`)
-  writeFileSync(file, JSON.stringify(scenario.document))
-  const bareRuns: Array<Measured & { rss: number | null }> = []
-  const ourRuns: Array<Measured & { rss: number | null }> = []
-  const baselineRuns: Array<Measured & { rss: number | null }> = []
-  // Alternate the servers so that drift of the machine affects them alike.
-  for (let round = 0; round < rounds; round++) {
-    bareRuns.push(await measureOnce(async () => startChild(process.execPath, ['--import', 'tsx', bare], { BARE_BODY: scenario.bareBody }), scenario))
-    ourRuns.push(await measureOnce(async () => startChild(process.execPath, [cli, 'run', '--mock', file, '--port', '0', '--log-level', 'warn']), scenario))
-    if (baselineCli !== null) {
-      baselineRuns.push(await measureOnce(async () => startChild(process.execPath, [baselineCli, 'run', '--mock', file, '--port', '0', '--log-level', 'warn']), scenario))
+const understudy = (file: string, name = 'understudy', command = cli): Contender => ({
+  name,
+  start: async () => await startChild(process.execPath, [command, 'run', '--mock', file, '--port', '0', '--log-level', 'warn']),
+})
+const bareHttp = (body: string): Contender => ({ name: 'bare node:http', start: async () => await startChild(process.execPath, ['--import', 'tsx', bare], { BARE_BODY: body }) })
+const wanted = (id: string): boolean => only === null || only.includes(id)
+
+if (suites.includes('runtime')) {
+  const rows: unknown[] = []
+  for (const scenario of scenarios) {
+    if (!wanted(scenario.id)) continue
+    const file = join(work, `${scenario.id}.json`)
+    writeFileSync(file, JSON.stringify(scenario.document))
+    const contenders = [bareHttp(scenario.bareBody), understudy(file)]
+    if (baselineCli !== null) contenders.push(understudy(file, 'baseline', baselineCli))
+    const [bareRuns, ourRuns, baselineRuns] = await measureRounds(contenders, scenario.request, settings, rounds) as [Measured[], Measured[], Measured[] | undefined]
+    const b = summarize(bareRuns)
+    const u = summarize(ourRuns)
+    const ratio = u.rps / b.rps
+    const row = {
+      scenario: scenario.id,
+      title: scenario.title,
+      bareRps: Math.round(b.rps),
+      understudyRps: Math.round(u.rps),
+      ratio: Number(ratio.toFixed(3)),
+      target: scenario.target,
+      pass: ratio >= scenario.target,
+      bareCpuMicrosPerRequest: Number(b.cpu.toFixed(1)),
+      understudyCpuMicrosPerRequest: Number(u.cpu.toFixed(1)),
+      cpuRatio: Number((b.cpu / u.cpu).toFixed(3)),
+      bareP99Ms: b.p99,
+      understudyP99Ms: u.p99,
+      understudyErrors: u.errors,
+      understudyNon2xx: u.non2xx,
+      understudyRssMiB: u.rssMiB,
+      runs: { bare: bareRuns.map((r) => Math.round(r.requestsPerSecond)), understudy: ourRuns.map((r) => Math.round(r.requestsPerSecond)) },
+      baseline: baselineRuns === undefined
+        ? null
+        : {
+            rps: Math.round(median(baselineRuns.map((r) => r.requestsPerSecond))),
+            ratio: Number((median(baselineRuns.map((r) => r.requestsPerSecond)) / b.rps).toFixed(3)),
+            cpuMicrosPerRequest: Number(median(baselineRuns.map((r) => r.cpuMicrosPerRequest ?? Number.NaN)).toFixed(1)),
+            runs: baselineRuns.map((r) => Math.round(r.requestsPerSecond)),
+          },
     }
-  }
-  const bareRps = median(bareRuns.map((r) => r.requestsPerSecond))
-  const ourRps = median(ourRuns.map((r) => r.requestsPerSecond))
-  const bareCpu = median(bareRuns.map((r) => r.cpuMicrosPerRequest ?? Number.NaN))
-  const ourCpu = median(ourRuns.map((r) => r.cpuMicrosPerRequest ?? Number.NaN))
-  const ratio = ourRps / bareRps
-  const row = {
-    scenario: scenario.id,
-    title: scenario.title,
-    bareRps: Math.round(bareRps),
-    understudyRps: Math.round(ourRps),
-    ratio: Number(ratio.toFixed(3)),
-    target: scenario.target,
-    pass: ratio >= scenario.target,
-    bareCpuMicrosPerRequest: Number(bareCpu.toFixed(1)),
-    understudyCpuMicrosPerRequest: Number(ourCpu.toFixed(1)),
-    cpuRatio: Number((bareCpu / ourCpu).toFixed(3)),
-    bareP99Ms: median(bareRuns.map((r) => r.p99)),
-    understudyP99Ms: median(ourRuns.map((r) => r.p99)),
-    understudyErrors: ourRuns.reduce((n, r) => n + r.errors, 0),
-    understudyNon2xx: ourRuns.reduce((n, r) => n + r.non2xx, 0),
-    understudyRssMiB: Number((Math.max(...ourRuns.map((r) => r.rss ?? 0)) / 1024 / 1024).toFixed(1)),
-    runs: { bare: bareRuns.map((r) => Math.round(r.requestsPerSecond)), understudy: ourRuns.map((r) => Math.round(r.requestsPerSecond)) },
-    baseline: baselineRuns.length === 0
-      ? null
-      : {
-          rps: Math.round(median(baselineRuns.map((r) => r.requestsPerSecond))),
-          ratio: Number((median(baselineRuns.map((r) => r.requestsPerSecond)) / bareRps).toFixed(3)),
-          cpuMicrosPerRequest: Number(median(baselineRuns.map((r) => r.cpuMicrosPerRequest ?? Number.NaN)).toFixed(1)),
-          runs: baselineRuns.map((r) => Math.round(r.requestsPerSecond)),
-        },
-  }
-  rows.push(row)
-  console.log(`${row.scenario} ${row.title}
+    rows.push(row)
+    console.log(`${row.scenario} ${row.title}
   req/s      bare ${row.bareRps} (runs ${row.runs.bare.join(', ')}) | understudy ${row.understudyRps} (runs ${row.runs.understudy.join(', ')}) | ratio ${row.ratio} (target ${row.target}) ${row.pass ? 'PASS' : 'FAIL'}
   CPU/req    bare ${row.bareCpuMicrosPerRequest} us | understudy ${row.understudyCpuMicrosPerRequest} us | bare/understudy ${row.cpuRatio}
   p99        bare ${row.bareP99Ms} ms | understudy ${row.understudyP99Ms} ms | errors ${row.understudyErrors}, non-2xx ${row.understudyNon2xx} | max RSS ${row.understudyRssMiB} MiB`)
-  if (row.baseline !== null) {
-    console.log(`  baseline   ${row.baseline.rps} req/s (runs ${row.baseline.runs.join(', ')}) | ratio ${row.baseline.ratio} | CPU/req ${row.baseline.cpuMicrosPerRequest} us | this build / baseline: req/s ${(row.understudyRps / row.baseline.rps).toFixed(3)}, CPU ${(row.baseline.cpuMicrosPerRequest / row.understudyCpuMicrosPerRequest).toFixed(3)}`)
+    if (row.baseline !== null) {
+      console.log(`  baseline   ${row.baseline.rps} req/s (runs ${row.baseline.runs.join(', ')}) | ratio ${row.baseline.ratio} | CPU/req ${row.baseline.cpuMicrosPerRequest} us | this build / baseline: req/s ${(row.understudyRps / row.baseline.rps).toFixed(3)}, CPU ${(row.baseline.cpuMicrosPerRequest / row.understudyCpuMicrosPerRequest).toFixed(3)}`)
+    }
   }
+  results['runtime'] = rows
+}
+
+if (suites.includes('paths')) {
+  const rows: unknown[] = []
+  for (const comparison of await pathComparisons(work, cli, root, baselineCli)) {
+    if (!wanted(comparison.id)) {
+      await comparison.shared?.stop()
+      continue
+    }
+    try {
+      const [refRuns, ourRuns, baselineRuns] = await measureRounds(comparison.contenders, comparison.request, settings, rounds) as [Measured[], Measured[], Measured[] | undefined]
+      const ref = summarize(refRuns)
+      const ours = summarize(ourRuns)
+      const cpuTimes = ours.cpu / ref.cpu
+      const goal = Number.isFinite(comparison.cpuGoal) ? `goal <= ${comparison.cpuGoal}x ${cpuTimes <= comparison.cpuGoal ? 'MET' : 'NOT MET'}` : 'no goal'
+      const row = {
+        comparison: comparison.id,
+        title: comparison.title,
+        reference: comparison.contenders[0]?.name ?? '',
+        referenceCpuMicrosPerRequest: Number(ref.cpu.toFixed(1)),
+        understudyCpuMicrosPerRequest: Number(ours.cpu.toFixed(1)),
+        cpuTimesReference: Number(cpuTimes.toFixed(3)),
+        cpuGoal: Number.isFinite(comparison.cpuGoal) ? comparison.cpuGoal : null,
+        referenceRps: Math.round(ref.rps),
+        understudyRps: Math.round(ours.rps),
+        rpsRatio: Number((ours.rps / ref.rps).toFixed(3)),
+        cpuRuns: { reference: refRuns.map((r) => Number((r.cpuMicrosPerRequest ?? Number.NaN).toFixed(1))), understudy: ourRuns.map((r) => Number((r.cpuMicrosPerRequest ?? Number.NaN).toFixed(1))) },
+        understudyErrors: ours.errors + ref.errors,
+        understudyNon2xx: ours.non2xx + ref.non2xx,
+        understudyRssMiB: ours.rssMiB,
+        baseline: baselineRuns === undefined
+          ? null
+          : { cpuMicrosPerRequest: Number(summarize(baselineRuns).cpu.toFixed(1)), cpuTimesReference: Number((summarize(baselineRuns).cpu / ref.cpu).toFixed(3)), cpuRuns: baselineRuns.map((r) => Number((r.cpuMicrosPerRequest ?? Number.NaN).toFixed(1))) },
+      }
+      rows.push(row)
+      console.log(`${row.comparison} ${row.title}
+  CPU/req    ${row.reference} ${row.referenceCpuMicrosPerRequest} us (runs ${row.cpuRuns.reference.join(', ')}) | ${comparison.contenders[1]?.name ?? ''} ${row.understudyCpuMicrosPerRequest} us (runs ${row.cpuRuns.understudy.join(', ')}) | ${row.cpuTimesReference}x (${goal})
+  req/s      ${row.referenceRps} | ${row.understudyRps} | ratio ${row.rpsRatio} | errors ${row.understudyErrors}, non-2xx ${row.understudyNon2xx} | max RSS ${row.understudyRssMiB} MiB`)
+      if (row.baseline !== null) console.log(`  baseline   CPU/req ${row.baseline.cpuMicrosPerRequest} us (runs ${row.baseline.cpuRuns.join(', ')}) | ${row.baseline.cpuTimesReference}x the reference`)
+    } finally {
+      await comparison.shared?.stop()
+    }
+  }
+  results['paths'] = rows
+}
+
+if (suites.includes('scale')) {
+  const rows: unknown[] = []
+  for (const scenario of scenarios) {
+    if (scenario.id === 'S3' || !wanted(scenario.id)) continue
+    const contenders: Contender[] = [bareHttp(scenario.bareBody)]
+    for (const size of scaleSizes) {
+      const file = join(work, `${scenario.id}-${size}.json`)
+      writeFileSync(file, JSON.stringify({ ...scenario.document, transactions: grown(scenario, size) }))
+      contenders.push(understudy(file, `${size} transactions`))
+    }
+    const runs = await measureRounds(contenders, scenario.request, settings, rounds)
+    const [bareSummary, ...sized] = runs.map(summarize) as [ReturnType<typeof summarize>, ...Array<ReturnType<typeof summarize>>]
+    const small = sized[0] as ReturnType<typeof summarize>
+    console.log(`${scenario.id} ${scenario.title}, grown: bare node:http ${bareSummary.cpu.toFixed(1)} us/req, ${Math.round(bareSummary.rps)} req/s`)
+    for (const [i, size] of scaleSizes.entries()) {
+      const s = sized[i] as ReturnType<typeof summarize>
+      const row = {
+        scenario: scenario.id,
+        transactions: size,
+        cpuMicrosPerRequest: Number(s.cpu.toFixed(1)),
+        cpuTimes100: Number((s.cpu / small.cpu).toFixed(3)),
+        cpuTimesBare: Number((s.cpu / bareSummary.cpu).toFixed(3)),
+        rps: Math.round(s.rps),
+        rssIdleMiB: s.rssIdleMiB,
+        rssAfterLoadMiB: s.rssMiB,
+        startupMs: s.startupMs,
+        errors: s.errors,
+        non2xx: s.non2xx,
+      }
+      rows.push(row)
+      console.log(`  ${String(size).padStart(7)} txns  CPU/req ${row.cpuMicrosPerRequest} us (${row.cpuTimes100}x 100 txns, ${row.cpuTimesBare}x bare) | ${row.rps} req/s | RSS idle ${row.rssIdleMiB} / after load ${row.rssAfterLoadMiB} MiB | start-up ${row.startupMs} ms | errors ${row.errors}, non-2xx ${row.non2xx}`)
+    }
+  }
+  results['scale'] = rows
 }
 
 const resultsDir = join(root, 'bench/results')
 mkdirSync(resultsDir, { recursive: true })
 const out = join(resultsDir, `bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`)
-writeFileSync(out, JSON.stringify({ node: process.version, connections, duration, rounds, pinned: canPin, rows }, null, 2))
+writeFileSync(out, JSON.stringify({ node: process.version, ...settings, rounds, pinned: canPin, suites, rows: results['runtime'] ?? [], results }, null, 2))
 console.log(`results: ${out}`)

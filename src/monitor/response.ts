@@ -83,15 +83,33 @@ function jsonPathOf (property: string): string {
   return `$${parts.join('')}`
 }
 
+/**
+ * Compiled selectors by property: every run of a scheduled test reads the same few properties,
+ * and compiling one (the product syntax to JSONPath, then the path) cost more than reading it.
+ * Cleared when full: a bound against tests that substitute variables into their properties.
+ */
+const selectors = new Map<string, ReturnType<typeof compileJsonPath> | string>()
+const MAX_SELECTORS = 2048
+
+function selectorOf (property: string): ReturnType<typeof compileJsonPath> | string {
+  let selector = selectors.get(property)
+  if (selector === undefined) {
+    try {
+      selector = compileJsonPath(jsonPathOf(property))
+    } catch (err) {
+      selector = `the property "${property}" is not a valid path: ${err instanceof Error ? err.message : String(err)}`
+    }
+    if (selectors.size >= MAX_SELECTORS) selectors.clear()
+    selectors.set(property, selector)
+  }
+  return selector
+}
+
 function readJson (response: ResponseData, property: string): Read {
   const doc = response.json()
   if (doc === null) return { error: 'the response body is not JSON' }
-  let selector
-  try {
-    selector = compileJsonPath(jsonPathOf(property))
-  } catch (err) {
-    return { error: `the property "${property}" is not a valid path: ${err instanceof Error ? err.message : String(err)}` }
-  }
+  const selector = selectorOf(property)
+  if (typeof selector === 'string') return { error: selector }
   const selected = selector(doc.value)
   if (selected.length === 0) return { value: undefined }
   return { value: selected.length === 1 ? selected[0] : selected }

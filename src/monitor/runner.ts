@@ -291,12 +291,14 @@ export class TestRunner {
       signal: this.#input.signal,
       egress: this.#o.egress,
     }
+    // Authentication may have rewritten the URL (OAuth 1.0a in the query): parsed again then.
+    const parsedOut = out.url === url ? parsedUrl : new URL(out.url)
     try {
-      response = await send(out, sendOptions)
+      response = await send(out, sendOptions, parsedOut)
       if (response.status === 401 && oauth2 !== null && this.#tokens.canRefresh(oauth2)) {
         // is_auto_refresh_token: a refused stored token is refreshed once and the request repeated.
         applyBearer(out, await this.#tokens.refresh(oauth2), oauth2.token_location)
-        response = await send(out, sendOptions)
+        response = await send(out, sendOptions, new URL(out.url))
       }
     } catch (err) {
       return this.#noResponse(step, result, `the request failed: ${errorMessage(err)}`, out)

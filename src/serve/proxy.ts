@@ -5,7 +5,7 @@ import type { IncomingHttpHeaders } from 'node:http'
 import type { OutboundProxy } from '../dsl/index.js'
 import { createError, isUnderstudyError, type UnderstudyError } from '../errors/index.js'
 import { defaultEgressPolicy, egressConnector, type EgressPolicy } from '../net/index.js'
-import { endToEndHeaders } from './hop-by-hop.js'
+import { endToEndHeaders, endToEndRawHeaders } from './hop-by-hop.js'
 
 type Undici = typeof UndiciModule
 let undiciModule: Undici | null = null
@@ -162,7 +162,7 @@ export interface ProxyResponse {
 
 /**
  * Forwards one request (its body was already read) and streams the answer back, dropping
- * hop-by-hop headers both ways. Never throws: failures come back as `outcome.error` (502) for the
+ * hop-by-hop headers both ways. Never rejects: failures come back as `outcome.error` (502) for the
  * caller to answer, unless the response had started, in which case it is destroyed.
  */
 export async function forward (
@@ -176,59 +176,116 @@ export async function forward (
 ): Promise<ProxyOutcome> {
   const upstreamHeaders = endToEndHeaders(headers, requestSkip)
   upstreamHeaders.push('host', target.host)
-  const abort = new AbortController()
-  res.once('close', () => { if (!res.writableEnded) abort.abort() })
-  try {
-    const upstream = await target.pool.request({
+  return await new Promise<ProxyOutcome>((resolve) => {
+    const forwarding = new Forwarding(target, res, captureBytes, resolve)
+    target.pool.dispatch({
       origin: target.origin,
-      method,
+      method: method as Dispatcher.HttpMethod,
       path: target.basePath + (url.startsWith('/') ? url : `/${url}`),
       headers: upstreamHeaders,
       body: body === null || body.length === 0 ? null : body,
-      signal: abort.signal,
-    })
-    const responseHeaders = endToEndHeaders(upstream.headers)
-    if (res.destroyed) {
-      upstream.body.destroy()
-      return { statusCode: upstream.statusCode, headers: responseHeaders, captured: null, truncated: false, error: null }
-    }
-    res.writeHead(upstream.statusCode, responseHeaders)
-    const chunks: Buffer[] = []
-    let kept = 0
-    let truncated = false
-    for await (const chunk of upstream.body as AsyncIterable<Buffer>) {
-      if (kept < captureBytes) {
-        const part = chunk.length <= captureBytes - kept ? chunk : chunk.subarray(0, captureBytes - kept)
-        chunks.push(Buffer.from(part))
-        kept += part.length
-        if (part.length < chunk.length) truncated = true
-      } else if (chunk.length > 0) {
-        truncated = true
-      }
-      // A client that leaves while backpressured never drains: wait for 'close' too, after which
-      // the aborted upstream body ends the loop (else the request place would never be freed).
-      if (!res.write(chunk) && !res.destroyed) await drainedOrClosed(res)
-    }
-    res.end()
-    return { statusCode: upstream.statusCode, headers: responseHeaders, captured: Buffer.concat(chunks), truncated, error: null }
-  } catch (err) {
-    const error = upstreamError(target, err)
-    if (res.headersSent) res.destroy()
-    return { statusCode: 502, headers: [], captured: null, truncated: false, error }
-  }
+    }, forwarding)
+  })
 }
 
-/** Resolves when the client can take more data, or is gone. Only on the backpressure path. */
-async function drainedOrClosed (res: ProxyResponse): Promise<void> {
-  await new Promise<void>((resolve) => {
-    const done = (): void => {
-      res.removeListener('drain', done)
-      res.removeListener('close', done)
-      resolve()
+/**
+ * One forwarded exchange, as an undici dispatch handler: the upstream's answer is written to the
+ * client as it comes, with no promise, stream or iterator per request and no AbortController
+ * (undici hands the handler its abort function). A client that leaves aborts the upstream request;
+ * a client that stops reading pauses the upstream (undici's `resume` on the client's 'drain').
+ */
+class Forwarding implements Dispatcher.DispatchHandler {
+  private abortUpstream: ((reason?: Error) => void) | null = null
+  private clientGone = false
+  private resume: (() => void) | null = null
+  private statusCode = 502
+  private headers: string[] = []
+  private chunks: Buffer[] | null = null
+  private kept = 0
+  private truncated = false
+  private settled = false
+
+  constructor (
+    private readonly target: ProxyTarget,
+    private readonly res: ProxyResponse,
+    private readonly captureBytes: number,
+    private readonly done: (outcome: ProxyOutcome) => void,
+  ) {
+    res.once('close', this.onClientClose)
+  }
+
+  private readonly onClientClose = (): void => {
+    if (this.res.writableEnded || this.settled) return
+    this.clientGone = true
+    this.abortUpstream?.(new Error('the client left'))
+    // A paused upstream body must flow again for the abort to end it.
+    this.resumeUpstream()
+  }
+
+  private readonly onDrain = (): void => {
+    this.resumeUpstream()
+  }
+
+  private resumeUpstream (): void {
+    this.resume?.()
+  }
+
+  onConnect (abort: (reason?: Error) => void): void {
+    this.abortUpstream = abort
+    if (this.clientGone) abort(new Error('the client left'))
+  }
+
+  onHeaders (statusCode: number, rawHeaders: Buffer[], resume: () => void): boolean {
+    this.statusCode = statusCode
+    this.headers = endToEndRawHeaders(rawHeaders)
+    this.resume = resume
+    if (this.res.destroyed) {
+      // Nobody to answer: the exchange is recorded with the upstream's status, the rest dropped.
+      this.settle(null)
+      this.abortUpstream?.(new Error('the client left'))
+      return false
     }
-    res.once('drain', done)
-    res.once('close', done)
-  })
+    this.res.writeHead(statusCode, this.headers)
+    return true
+  }
+
+  onData (chunk: Buffer): boolean {
+    if (this.settled) return true
+    const room = this.captureBytes - this.kept
+    if (room > 0) {
+      const part = chunk.length <= room ? chunk : chunk.subarray(0, room)
+      // A copy: the inspection ring keeps it, and must not keep the socket's whole read buffer.
+      ;(this.chunks ??= []).push(Buffer.from(part))
+      this.kept += part.length
+      if (part.length < chunk.length) this.truncated = true
+    } else if (chunk.length > 0) {
+      this.truncated = true
+    }
+    if (this.res.write(chunk) || this.res.destroyed) return true
+    this.res.once('drain', this.onDrain)
+    return false
+  }
+
+  onComplete (): void {
+    if (this.settled) return
+    this.res.removeListener('drain', this.onDrain)
+    this.res.end()
+    const captured = this.chunks === null ? Buffer.alloc(0) : this.chunks.length === 1 ? this.chunks[0] as Buffer : Buffer.concat(this.chunks)
+    this.settle(captured)
+  }
+
+  onError (err: Error): void {
+    this.res.removeListener('drain', this.onDrain)
+    if (this.settled) return
+    this.settled = true
+    if (this.res.headersSent) this.res.destroy()
+    this.done({ statusCode: 502, headers: [], captured: null, truncated: false, error: upstreamError(this.target, err) })
+  }
+
+  private settle (captured: Buffer | null): void {
+    this.settled = true
+    this.done({ statusCode: this.statusCode, headers: this.headers, captured, truncated: captured === null ? false : this.truncated, error: null })
+  }
 }
 
 function upstreamError (target: ProxyTarget, err: unknown): UnderstudyError {

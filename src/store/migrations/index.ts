@@ -10,6 +10,7 @@ import { sandboxesSchema } from './009-sandboxes.js'
 import { monitorIntegrationsSchema } from './010-monitor-integrations.js'
 import { transactionCountsSchema } from './011-transaction-counts.js'
 import { privateLocationsSchema } from './013-private-locations.js'
+import { transactionNameOrderSchema } from './014-transaction-name-order.js'
 import type { Migration } from './types.js'
 
 export type { Migration } from './types.js'
@@ -21,4 +22,4 @@ export type { Migration } from './types.js'
  * @example
  * applyMigrations(db, migrations)
  */
-export const migrations: readonly Migration[] = [initialSchema, tenancySchema, monitoringSchema, mockSettingsSchema, cloneTrackingsSchema, mockServiceProxySchema, mockDynamicSchema, transactionIndexesSchema, sandboxesSchema, monitorIntegrationsSchema, transactionCountsSchema, privateLocationsSchema]
+export const migrations: readonly Migration[] = [initialSchema, tenancySchema, monitoringSchema, mockSettingsSchema, cloneTrackingsSchema, mockServiceProxySchema, mockDynamicSchema, transactionIndexesSchema, sandboxesSchema, monitorIntegrationsSchema, transactionCountsSchema, privateLocationsSchema, transactionNameOrderSchema]

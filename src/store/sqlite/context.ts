@@ -1,7 +1,7 @@
 import type { Audit, ListQuery, Page } from '../types.js'
 import type { Row, TableCodec } from './codec.js'
 import type { Connection } from './connection.js'
-import { pageEndAt, rememberPageEnd } from './keyset.js'
+import { pageEndAt, rememberPageEnd, totalAt } from './keyset.js'
 
 /**
  * What a repository works with: a connection (the reader for the store's own repositories, the
@@ -113,7 +113,7 @@ export function listPage<T> (ctx: RepoContext, spec: ListSpec<T>): Page<T> {
   const list = `${pageSql}\u0000${JSON.stringify(spec.params)}`
   return ctx.conn.snapshot(() => {
     const summary = ctx.conn.statement(summarySql).get(spec.params) as { total: number | null; version: number }
-    const total = summary.total ?? count()
+    const total = summary.total ?? totalAt(ctx.conn, `${countSql}\u0000${JSON.stringify(spec.params)}`, summary.version, count)
     const end = pageEndAt(ctx.conn, list, skip, summary.version)
     const rows = end === undefined
       ? ctx.conn.statement(pageSql).all({ ...spec.params, limit, skip }) as Row[]

@@ -67,3 +67,37 @@ export function rememberPageEnd (conn: Connection, list: string, skip: number, e
     if (oldest.done !== true) cache.delete(oldest.value)
   }
 }
+
+/*
+ * Totals of filtered lists (a name, search, tag or dslType filter), which the maintained counts
+ * cannot give: counted once per (list, change count) and reused while nothing changes, so that the
+ * pages after the first, and the same list asked again, do not count the workspace's rows again.
+ */
+const MAX_TOTALS = 256
+const totalCaches = new WeakMap<Connection, Map<string, { version: number; total: number }>>()
+
+/**
+ * The total of `list` (its COUNT statement and parameters) at `version`: remembered, or counted
+ * now by `count` and remembered.
+ *
+ * @example
+ * const total = totalAt(conn, `${countSql}\u0000${params}`, summary.version, count)
+ */
+export function totalAt (conn: Connection, list: string, version: number, count: () => number): number {
+  if (list.length > MAX_KEY_LENGTH) return count()
+  let cache = totalCaches.get(conn)
+  if (cache === undefined) {
+    cache = new Map()
+    totalCaches.set(conn, cache)
+  }
+  const known = cache.get(list)
+  if (known !== undefined && known.version === version) return known.total
+  const total = count()
+  cache.delete(list)
+  cache.set(list, { version, total })
+  if (cache.size > MAX_TOTALS) {
+    const oldest = cache.keys().next()
+    if (oldest.done !== true) cache.delete(oldest.value)
+  }
+  return total
+}

@@ -99,3 +99,31 @@ describe('/api/v1 transactions: walking every page of a large list', () => {
     expect(next.result.map((t) => t.id)).toEqual(ids.slice(103, 203))
   })
 })
+
+describe('/api/v1 transactions: the total of a filtered list', () => {
+  // Filtered totals are counted once and reused while nothing changes (docs/api.md "What a list
+  // costs"): every write between two identical requests must show in the second one's total.
+  it('follows creates, tag changes and deletes made between identical requests', async () => {
+    const platform = await startTestPlatform()
+    const pets = await createService(platform, 'pets')
+    const ids = await createMany(platform, pets, 40, 'pet')
+    const totalOf = async (query: string): Promise<number | undefined> => (await envelope<Listed[]>(await platform.request(`${transactionsPath(platform)}?limit=5&${query}`))).total
+    // names are "pet 0".."pet 36" and "PET 0"...: "pet 1" matches pet 1 and pet 10-19 in either case
+    const matching = (await totalOf('search=pet%201')) ?? 0
+    expect(matching).toBeGreaterThan(0)
+    expect(await totalOf('search=pet%201')).toBe(matching)
+    expect(await totalOf('tags=smoke')).toBe(0)
+
+    await createTransactions(platform, pets, [txn('pet 1 extra', '/extra', { tags: ['smoke'] })])
+    expect(await totalOf('search=pet%201')).toBe(matching + 1)
+    expect(await totalOf('tags=smoke')).toBe(1)
+
+    const tagged = await platform.request(transactionsPath(platform), { method: 'PATCH', json: { action: 'ADD_TAGS', tags: ['smoke'], transactions: ids.slice(0, 3) } })
+    expect(tagged.status).toBe(200)
+    expect(await totalOf('tags=smoke')).toBe(4)
+
+    expect((await platform.request(`${transactionsPath(platform)}/${ids[1] ?? 0}`, { method: 'DELETE' })).status).toBe(200)
+    expect(await totalOf('tags=smoke')).toBe(3)
+    expect(await totalOf('search=pet%201')).toBe(matching)
+  })
+})
