@@ -27,7 +27,20 @@ const boundaries = {
   // monitor evaluates assertions with match's predicates, so one predicate language serves mocks and tests
   monitor: ['match', 'dsl', 'net', 'errors', 'log', 'config'],
   // api also compiles transactions with match, to refuse at create time one that could never be served
-  api: ['deploy', 'store', 'monitor', 'inspect', 'match', 'dsl', 'importers', 'httpkit', 'net', 'errors', 'log', 'config'],
+  api: [
+    'deploy',
+    'store',
+    'monitor',
+    'inspect',
+    'match',
+    'dsl',
+    'importers',
+    'httpkit',
+    'net',
+    'errors',
+    'log',
+    'config',
+  ],
 }
 // cli and library are the entry points (the command line, the package's library API): they may
 // import any area (library loads files through cli/sources.ts and importers/), and no area imports them.
@@ -37,7 +50,7 @@ const srcAreas = [...Object.keys(boundaries), 'cli', 'library']
  * Regex patterns (depth-agnostic, so files in nested folders such as src/api/v1 are covered) that
  * forbid reaching an area outside `allowed`, importers/, or another area's internals.
  */
-function restrictionsFor (area, allowed) {
+function restrictionsFor(area, allowed) {
   const forbidden = srcAreas.filter((a) => a !== area && !allowed.includes(a))
   const patterns = []
   if (forbidden.length > 0) {
@@ -55,7 +68,8 @@ function restrictionsFor (area, allowed) {
   if (allowed.length > 0) {
     patterns.push({
       regex: `^(\\.\\./)+(${allowed.join('|')})/(?!index\\.js$)`,
-      message: 'Import another area only through its index.ts (docs/architecture.md#layout-and-boundaries).',
+      message:
+        'Import another area only through its index.ts (docs/architecture.md#layout-and-boundaries).',
     })
   }
   return patterns
@@ -89,12 +103,18 @@ export default [
   {
     files: ['importers/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [{
-          regex: '^(\\.\\./)+src/(?!(dsl|errors|log|config)/index\\.js$)',
-          message: 'importers/ import only src/dsl and the leaves, through their index.ts (docs/architecture.md#layout-and-boundaries).',
-        }],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+src/(?!(dsl|errors|log|config)/index\\.js$)',
+              message:
+                'importers/ import only src/dsl and the leaves, through their index.ts (docs/architecture.md#layout-and-boundaries).',
+            },
+          ],
+        },
+      ],
     },
   },
 ]

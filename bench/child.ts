@@ -25,10 +25,19 @@ export const canPin = existsSync('/usr/bin/taskset') || existsSync('/bin/taskset
  * Spawns `command args`, pinned to `cpu` when possible (null: not pinned), and waits for its
  * `listening on` line. The child is killed if it does not come up within 30 s.
  */
-export async function startChild (command: string, args: string[], env: Record<string, string> = {}, cpu: number | null = 1): Promise<ChildServer> {
-  const [file, argv] = canPin && cpu !== null ? ['taskset', ['-c', String(cpu), command, ...args]] : [command, args]
+export async function startChild(
+  command: string,
+  args: string[],
+  env: Record<string, string> = {},
+  cpu: number | null = 1,
+): Promise<ChildServer> {
+  const [file, argv] =
+    canPin && cpu !== null ? ['taskset', ['-c', String(cpu), command, ...args]] : [command, args]
   const spawned = performance.now()
-  const child: ChildProcess = spawn(file, argv, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } })
+  const child: ChildProcess = spawn(file, argv, {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...env },
+  })
   let buffered = ''
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -80,7 +89,7 @@ export async function startChild (command: string, args: string[], env: Record<s
 }
 
 /** A memory figure of /proc/<pid>/status, in bytes. */
-function statusBytes (pid: number, field: 'VmRSS' | 'VmHWM'): number | null {
+function statusBytes(pid: number, field: 'VmRSS' | 'VmHWM'): number | null {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8')
     const kb = new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1]

@@ -13,19 +13,32 @@ import { fetchGithubDescription } from '../scripts/github-description.js'
 const file = fetchGithubDescription()
 const bytes = readFileSync(file)
 let peak = process.memoryUsage().rss
-const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss) }, 10)
+const sampler = setInterval(() => {
+  peak = Math.max(peak, process.memoryUsage().rss)
+}, 10)
 const started = performance.now()
 const { document, warnings } = importOpenApi({ bytes, fileName: 'api.github.com.json' })
 const importMs = performance.now() - started
 peak = Math.max(peak, process.memoryUsage().rss)
 clearInterval(sampler)
-console.log(`import: ${document.transactions.length} transactions from ${(bytes.length / 1048576).toFixed(1)} MB in ${(importMs / 1000).toFixed(2)} s, peak RSS ${(peak / 1048576).toFixed(0)} MiB, ${warnings.length} warnings`)
+console.log(
+  `import: ${document.transactions.length} transactions from ${(bytes.length / 1048576).toFixed(1)} MB in ${(importMs / 1000).toFixed(2)} s, peak RSS ${(peak / 1048576).toFixed(0)} MiB, ${warnings.length} warnings`,
+)
 
 const compileStarted = performance.now()
-const runtime = await startRuntime({ document, options: loadRuntimeOptions({ port: 0, inspection: { enabled: false } }), log: createSilentLogger() })
-console.log(`compile and listen: ${((performance.now() - compileStarted) / 1000).toFixed(2)} s, RSS ${(process.memoryUsage().rss / 1048576).toFixed(0)} MiB`)
+const runtime = await startRuntime({
+  document,
+  options: loadRuntimeOptions({ port: 0, inspection: { enabled: false } }),
+  log: createSilentLogger(),
+})
+console.log(
+  `compile and listen: ${((performance.now() - compileStarted) / 1000).toFixed(2)} s, RSS ${(process.memoryUsage().rss / 1048576).toFixed(0)} MiB`,
+)
 
-const doc = JSON.parse(bytes.toString('utf8')) as { servers?: unknown; paths: Record<string, Record<string, unknown>> }
+const doc = JSON.parse(bytes.toString('utf8')) as {
+  servers?: unknown
+  paths: Record<string, Record<string, unknown>>
+}
 const base = serverBase(doc.servers)
 let operations = 0
 let answered = 0
@@ -35,10 +48,15 @@ for (const [key, item] of Object.entries(doc.paths)) {
     if (item[method] === undefined) continue
     operations++
     const url = matchPath(base.prefix, key).path.replace(/\{[^{}]+\}/g, 'sample1')
-    const res = await fetch(runtime.urls.http + url, { method: method.toUpperCase(), redirect: 'manual' })
+    const res = await fetch(runtime.urls.http + url, {
+      method: method.toUpperCase(),
+      redirect: 'manual',
+    })
     await res.arrayBuffer()
     if (res.headers.get('content-type') !== 'application/problem+json') answered++
   }
 }
-console.log(`serve: ${answered} of ${operations} operations answered (${((performance.now() - callsStarted) / 1000).toFixed(1)} s for the calls)`)
+console.log(
+  `serve: ${answered} of ${operations} operations answered (${((performance.now() - callsStarted) / 1000).toFixed(1)} s for the calls)`,
+)
 await runtime.close()

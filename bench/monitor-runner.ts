@@ -15,12 +15,24 @@ import { resolveEnvironment, runTest, type RunnableTest, type Step } from '../sr
 import { startChild } from './child.js'
 
 const root = resolve(import.meta.dirname, '..')
-const { values } = parseArgs({ options: { rounds: { type: 'string', default: '3' }, duration: { type: 'string', default: '5' }, concurrency: { type: 'string', default: '20' }, steps: { type: 'string', default: '20' } } })
+const { values } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '3' },
+    duration: { type: 'string', default: '5' },
+    concurrency: { type: 'string', default: '20' },
+    steps: { type: 'string', default: '20' },
+  },
+})
 const durationMs = Number(values.duration) * 1000
 const concurrency = Number(values.concurrency)
 const stepsPerTest = Number(values.steps)
 
-const target = await startChild('node', ['--import', 'tsx', join(root, 'bench/servers/bare-http.ts')], {}, 0)
+const target = await startChild(
+  'node',
+  ['--import', 'tsx', join(root, 'bench/servers/bare-http.ts')],
+  {},
+  0,
+)
 try {
   const steps: Step[] = Array.from({ length: stepsPerTest }, (_, i) => ({
     step_type: 'request',
@@ -34,9 +46,13 @@ try {
     variables: [{ name: 'hello', source: 'response_json', property: 'hello' }],
   }))
   const test: RunnableTest = { id: 'bench', name: 'bench', steps }
-  const environment = resolveEnvironment([{ initial_variables: { base: target.url, hello: 'start' } }])
+  const environment = resolveEnvironment([
+    { initial_variables: { base: target.url, hello: 'start' } },
+  ])
   /** Runs `runOne` (one test of `stepsPerTest` steps) from `concurrency` workers: warm-up, then measured. */
-  const measure = async (runOne: () => Promise<{ steps: number; passed: boolean }>): Promise<{ steps: number; failed: number; seconds: number; cpuSeconds: number }> => {
+  const measure = async (
+    runOne: () => Promise<{ steps: number; passed: boolean }>,
+  ): Promise<{ steps: number; failed: number; seconds: number; cpuSeconds: number }> => {
     let executed = 0
     let failed = 0
     const worker = async (deadline: number): Promise<void> => {
@@ -46,14 +62,23 @@ try {
         if (!result.passed) failed++
       }
     }
-    await Promise.all(Array.from({ length: concurrency }, async () => await worker(Date.now() + 1500)))
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => await worker(Date.now() + 1500)),
+    )
     executed = 0
     failed = 0
     const cpuBefore = process.cpuUsage()
     const started = Date.now()
-    await Promise.all(Array.from({ length: concurrency }, async () => await worker(started + durationMs)))
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => await worker(started + durationMs)),
+    )
     const cpu = process.cpuUsage(cpuBefore)
-    return { steps: executed, failed, seconds: (Date.now() - started) / 1000, cpuSeconds: (cpu.user + cpu.system) / 1e6 }
+    return {
+      steps: executed,
+      failed,
+      seconds: (Date.now() - started) / 1000,
+      cpuSeconds: (cpu.user + cpu.system) / 1e6,
+    }
   }
   const runner = async (): Promise<{ steps: number; passed: boolean }> => {
     const result = await runTest({ test, environment, testRunId: 'bench' })
@@ -65,8 +90,12 @@ try {
     let hello = 'start'
     let passed = true
     for (let i = 0; i < stepsPerTest; i++) {
-      const res = await request(`${target.url}/items/${i}?previous=${encodeURIComponent(hello)}`, { method: 'GET', headers: { accept: 'application/json' }, dispatcher: agent })
-      const json = await res.body.json() as { hello?: unknown }
+      const res = await request(`${target.url}/items/${i}?previous=${encodeURIComponent(hello)}`, {
+        method: 'GET',
+        headers: { accept: 'application/json' },
+        dispatcher: agent,
+      })
+      const json = (await res.body.json()) as { hello?: unknown }
       if (res.statusCode !== 200 || json.hello !== 'world') passed = false
       hello = String(json.hello)
     }
@@ -77,17 +106,35 @@ try {
     const ours = await measure(runner)
     const theirs = await measure(bare)
     rounds.push({ runner: ours.steps / ours.cpuSeconds, bare: theirs.steps / theirs.cpuSeconds })
-    console.log(JSON.stringify({
-      round,
-      runner: { steps: ours.steps, failed_runs: ours.failed, steps_per_second: Math.round(ours.steps / ours.seconds), steps_per_cpu_second: Math.round(ours.steps / ours.cpuSeconds), cpu_us_per_step: Number((ours.cpuSeconds * 1e6 / ours.steps).toFixed(1)) },
-      bare_undici: { steps: theirs.steps, failed_runs: theirs.failed, steps_per_second: Math.round(theirs.steps / theirs.seconds), steps_per_cpu_second: Math.round(theirs.steps / theirs.cpuSeconds), cpu_us_per_step: Number((theirs.cpuSeconds * 1e6 / theirs.steps).toFixed(1)) },
-      runner_per_bare: Number(((ours.steps / ours.cpuSeconds) / (theirs.steps / theirs.cpuSeconds)).toFixed(3)),
-      concurrency,
-      steps_per_test: stepsPerTest,
-    }))
+    console.log(
+      JSON.stringify({
+        round,
+        runner: {
+          steps: ours.steps,
+          failed_runs: ours.failed,
+          steps_per_second: Math.round(ours.steps / ours.seconds),
+          steps_per_cpu_second: Math.round(ours.steps / ours.cpuSeconds),
+          cpu_us_per_step: Number(((ours.cpuSeconds * 1e6) / ours.steps).toFixed(1)),
+        },
+        bare_undici: {
+          steps: theirs.steps,
+          failed_runs: theirs.failed,
+          steps_per_second: Math.round(theirs.steps / theirs.seconds),
+          steps_per_cpu_second: Math.round(theirs.steps / theirs.cpuSeconds),
+          cpu_us_per_step: Number(((theirs.cpuSeconds * 1e6) / theirs.steps).toFixed(1)),
+        },
+        runner_per_bare: Number(
+          (ours.steps / ours.cpuSeconds / (theirs.steps / theirs.cpuSeconds)).toFixed(3),
+        ),
+        concurrency,
+        steps_per_test: stepsPerTest,
+      }),
+    )
   }
   const ratios = rounds.map((r) => r.runner / r.bare).sort((a, b) => a - b)
-  console.log(`runner / bare undici, steps per CPU-second, median of ${ratios.length} rounds: ${(ratios[ratios.length >> 1] as number).toFixed(3)} (rounds: ${ratios.map((r) => r.toFixed(3)).join(', ')})`)
+  console.log(
+    `runner / bare undici, steps per CPU-second, median of ${ratios.length} rounds: ${(ratios[ratios.length >> 1] as number).toFixed(3)} (rounds: ${ratios.map((r) => r.toFixed(3)).join(', ')})`,
+  )
   await agent.close()
 } finally {
   await target.stop()

@@ -30,10 +30,14 @@ interface Sized {
 }
 
 /** A platform (store and API handler, in this process) whose workspace holds `count` transactions in two services. */
-async function sized (count: number): Promise<Sized> {
+async function sized(count: number): Promise<Sized> {
   const dataDir = mkdtempSync(join(tmpdir(), `understudy-lists-bench-${count}-`))
   let store = await openSqliteStore({ dataDir })
-  const { workspaceId } = await bootstrap(store, { dataDir, apiKeyId: key.id, apiKeySecret: key.secret })
+  const { workspaceId } = await bootstrap(store, {
+    dataDir,
+    apiKeyId: key.id,
+    apiKeySecret: key.secret,
+  })
   const services = [
     await store.services.create({ workspaceId, name: 'orders', description: null, by: 'bench' }),
     await store.services.create({ workspaceId, name: 'pets', description: null, by: 'bench' }),
@@ -41,61 +45,122 @@ async function sized (count: number): Promise<Sized> {
   await store.close()
   // Seeded with raw SQL: the API would measure the seeding.
   const db = new Database(join(dataDir, 'understudy.db'))
-  const dsl = JSON.stringify({ requestDsl: { method: 'GET', path: '/x' }, responseDsl: { status: 200, json: { ok: true, padding: 'x'.repeat(400) } } })
-  const insert = db.prepare('INSERT INTO transactions (workspace_id, service_id, name, description, dsl_type, dsl, created, updated, created_by, updated_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
+  const dsl = JSON.stringify({
+    requestDsl: { method: 'GET', path: '/x' },
+    responseDsl: { status: 200, json: { ok: true, padding: 'x'.repeat(400) } },
+  })
+  const insert = db.prepare(
+    'INSERT INTO transactions (workspace_id, service_id, name, description, dsl_type, dsl, created, updated, created_by, updated_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  )
   const now = Date.now()
   db.transaction(() => {
     for (let i = 0; i < count; i++) {
       const service = services[i % 2]?.id ?? 0
-      insert.run(workspaceId, service, `GET /orders/${i}`, null, 'GENERIC_DSL', dsl, now - i, now - i, 'bench', 'bench')
+      insert.run(
+        workspaceId,
+        service,
+        `GET /orders/${i}`,
+        null,
+        'GENERIC_DSL',
+        dsl,
+        now - i,
+        now - i,
+        'bench',
+        'bench',
+      )
     }
   })()
   // What the repository does after its inserts (migration 11); the build before it has no such table.
-  if (db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'transaction_counts'").get() !== undefined) {
-    db.prepare('INSERT INTO transaction_counts (workspace_id, service_id, n, changes) SELECT workspace_id, service_id, COUNT(*), COUNT(*) FROM transactions GROUP BY workspace_id, service_id').run()
+  if (
+    db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'transaction_counts'").get() !== undefined
+  ) {
+    db.prepare(
+      'INSERT INTO transaction_counts (workspace_id, service_id, n, changes) SELECT workspace_id, service_id, COUNT(*), COUNT(*) FROM transactions GROUP BY workspace_id, service_id',
+    ).run()
   }
   db.close()
   store = await openSqliteStore({ dataDir })
-  const server = http.createServer(createApiHandler({
-    store,
-    files: new AssetFiles(dataDir),
-    deployer: unavailableDeployer,
-    log: createSilentLogger(),
-    options: { baseUrl: 'http://127.0.0.1', jsonLimit: 1 << 20, uploadLimit: 1 << 20, signingKey: Buffer.alloc(32) },
-  }, allRoutes))
+  const server = http.createServer(
+    createApiHandler(
+      {
+        store,
+        files: new AssetFiles(dataDir),
+        deployer: unavailableDeployer,
+        log: createSilentLogger(),
+        options: {
+          baseUrl: 'http://127.0.0.1',
+          jsonLimit: 1 << 20,
+          uploadLimit: 1 << 20,
+          signingKey: Buffer.alloc(32),
+        },
+      },
+      allRoutes,
+    ),
+  )
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const address = server.address()
   const port = typeof address === 'object' && address !== null ? address.port : 0
-  return { count, store, server, base: `http://127.0.0.1:${port}/api/v1/workspaces/${workspaceId}/transactions`, workspaceId, serviceId: services[0]?.id ?? 0, dataDir }
+  return {
+    count,
+    store,
+    server,
+    base: `http://127.0.0.1:${port}/api/v1/workspaces/${workspaceId}/transactions`,
+    workspaceId,
+    serviceId: services[0]?.id ?? 0,
+    dataDir,
+  }
 }
 
-async function list (url: string): Promise<number> {
+async function list(url: string): Promise<number> {
   const t0 = performance.now()
   const res = await fetch(url, { headers: { authorization: auth } })
-  const body = await res.json() as { result: unknown[]; total: number }
+  const body = (await res.json()) as { result: unknown[]; total: number }
   if (res.status !== 200) throw new Error(`${url}: ${res.status}`)
-  if (body.result.length === 0 && body.total > 0 && !url.includes('skip=')) throw new Error(`${url}: an empty first page`)
+  if (body.result.length === 0 && body.total > 0 && !url.includes('skip=')) {
+    throw new Error(`${url}: an empty first page`)
+  }
   return performance.now() - t0
 }
 
 /** Median, in ms. */
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? 0
-const p99 = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.99)] ?? 0
+const p99 = (xs: number[]): number =>
+  [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.99)] ?? 0
 
-interface Figures { firstPage: number[]; walkPage: number[]; servicePage: number[]; storeCall: number[]; searchPage: number[]; sortedWalk: number[]; filteredStoreCall: number[] }
+interface Figures {
+  firstPage: number[]
+  walkPage: number[]
+  servicePage: number[]
+  storeCall: number[]
+  searchPage: number[]
+  sortedWalk: number[]
+  filteredStoreCall: number[]
+}
 
-async function round (s: Sized, into: Figures): Promise<void> {
+async function round(s: Sized, into: Figures): Promise<void> {
   for (let i = 0; i < 50; i++) into.firstPage.push(await list(`${s.base}?limit=${PAGE}`))
-  for (let i = 0; i < 50; i++) into.servicePage.push(await list(`${s.base}?limit=${PAGE}&serviceId=${s.serviceId}`))
+  for (let i = 0; i < 50; i++) {
+    into.servicePage.push(await list(`${s.base}?limit=${PAGE}&serviceId=${s.serviceId}`))
+  }
   // The walk of a client reading every page, at most 200 pages (10,000 rows) per round.
-  for (let skip = 0; skip < Math.min(s.count, 200 * PAGE); skip += PAGE) into.walkPage.push(await list(`${s.base}?limit=${PAGE}&skip=${skip}`))
+  for (let skip = 0; skip < Math.min(s.count, 200 * PAGE); skip += PAGE) {
+    into.walkPage.push(await list(`${s.base}?limit=${PAGE}&skip=${skip}`))
+  }
   // A filtered list (its total is counted, then reused while nothing changes) and a walk sorted
   // by name, the first 50 pages.
-  for (let i = 0; i < 50; i++) into.searchPage.push(await list(`${s.base}?limit=${PAGE}&search=orders/1`))
-  for (let skip = 0; skip < Math.min(s.count, 50 * PAGE); skip += PAGE) into.sortedWalk.push(await list(`${s.base}?limit=${PAGE}&skip=${skip}&sort=name`))
+  for (let i = 0; i < 50; i++) {
+    into.searchPage.push(await list(`${s.base}?limit=${PAGE}&search=orders/1`))
+  }
+  for (let skip = 0; skip < Math.min(s.count, 50 * PAGE); skip += PAGE) {
+    into.sortedWalk.push(await list(`${s.base}?limit=${PAGE}&skip=${skip}&sort=name`))
+  }
   for (let i = 0; i < 50; i++) {
     const t0 = performance.now()
-    await s.store.transactions.list(s.workspaceId, { contains: 'orders/1' }, { limit: PAGE, skip: 0 })
+    await s.store.transactions.list(
+      s.workspaceId,
+      { contains: 'orders/1' },
+      { limit: PAGE, skip: 0 },
+    )
     into.filteredStoreCall.push(performance.now() - t0)
   }
   // The store call alone: what the event loop is held for.
@@ -112,9 +177,17 @@ async function round (s: Sized, into: Figures): Promise<void> {
   }
 }
 
-export async function benchLists (rounds = 3): Promise<void> {
+export async function benchLists(rounds = 3): Promise<void> {
   const sizes = [await sized(500), await sized(50_000)]
-  const figures = sizes.map((): Figures => ({ firstPage: [], walkPage: [], servicePage: [], storeCall: [], searchPage: [], sortedWalk: [], filteredStoreCall: [] }))
+  const figures = sizes.map((): Figures => ({
+    firstPage: [],
+    walkPage: [],
+    servicePage: [],
+    storeCall: [],
+    searchPage: [],
+    sortedWalk: [],
+    filteredStoreCall: [],
+  }))
   // p99 and max of the event-loop delay, per round
   const delays = sizes.map((): Array<{ p99: number; max: number }> => [])
   try {
@@ -135,16 +208,20 @@ export async function benchLists (rounds = 3): Promise<void> {
       const f = figures[i]
       const delay = delays[i]
       if (f === undefined || delay === undefined) continue
-      console.log(`${s.count} transactions: first page ${median(f.firstPage).toFixed(2)} ms, walk ${median(f.walkPage).toFixed(2)} ms/page, ` +
-        `one service's first page ${median(f.servicePage).toFixed(2)} ms; store call median ${median(f.storeCall).toFixed(3)} ms, ` +
-        `p99 ${p99(f.storeCall).toFixed(2)} ms, max ${Math.max(...f.storeCall).toFixed(2)} ms (${f.storeCall.length} calls); ` +
-        `search page ${median(f.searchPage).toFixed(2)} ms, sort=name walk ${median(f.sortedWalk).toFixed(2)} ms/page, filtered store call median ${median(f.filteredStoreCall).toFixed(3)} ms, max ${Math.max(...f.filteredStoreCall).toFixed(2)} ms; event-loop delay p99 per round ${delay.map((d) => d.p99.toFixed(2)).join(', ')} ms, max ${delay.map((d) => d.max.toFixed(2)).join(', ')} ms`)
+      console.log(
+        `${s.count} transactions: first page ${median(f.firstPage).toFixed(2)} ms, walk ${median(f.walkPage).toFixed(2)} ms/page, ` +
+          `one service's first page ${median(f.servicePage).toFixed(2)} ms; store call median ${median(f.storeCall).toFixed(3)} ms, ` +
+          `p99 ${p99(f.storeCall).toFixed(2)} ms, max ${Math.max(...f.storeCall).toFixed(2)} ms (${f.storeCall.length} calls); ` +
+          `search page ${median(f.searchPage).toFixed(2)} ms, sort=name walk ${median(f.sortedWalk).toFixed(2)} ms/page, filtered store call median ${median(f.filteredStoreCall).toFixed(3)} ms, max ${Math.max(...f.filteredStoreCall).toFixed(2)} ms; event-loop delay p99 per round ${delay.map((d) => d.p99.toFixed(2)).join(', ')} ms, max ${delay.map((d) => d.max.toFixed(2)).join(', ')} ms`,
+      )
     }
     const [small, large] = figures
     if (small !== undefined && large !== undefined) {
-      console.log(`50,000 / 500: first page ${(median(large.firstPage) / median(small.firstPage)).toFixed(2)}, walk ${(median(large.walkPage) / median(small.walkPage)).toFixed(2)}, ` +
-        `service page ${(median(large.servicePage) / median(small.servicePage)).toFixed(2)}, search page ${(median(large.searchPage) / median(small.searchPage)).toFixed(2)}, ` +
-        `sort=name walk ${(median(large.sortedWalk) / median(small.sortedWalk)).toFixed(2)}, filtered store call ${(median(large.filteredStoreCall) / median(small.filteredStoreCall)).toFixed(2)}, store call ${(median(large.storeCall) / median(small.storeCall)).toFixed(2)} (target 1)`)
+      console.log(
+        `50,000 / 500: first page ${(median(large.firstPage) / median(small.firstPage)).toFixed(2)}, walk ${(median(large.walkPage) / median(small.walkPage)).toFixed(2)}, ` +
+          `service page ${(median(large.servicePage) / median(small.servicePage)).toFixed(2)}, search page ${(median(large.searchPage) / median(small.searchPage)).toFixed(2)}, ` +
+          `sort=name walk ${(median(large.sortedWalk) / median(small.sortedWalk)).toFixed(2)}, filtered store call ${(median(large.filteredStoreCall) / median(small.filteredStoreCall)).toFixed(2)}, store call ${(median(large.storeCall) / median(small.storeCall)).toFixed(2)} (target 1)`,
+      )
     }
   } finally {
     for (const s of sizes) {

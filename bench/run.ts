@@ -11,7 +11,14 @@ import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { canPin, startChild } from './child.js'
 import { scenarios } from './scenarios/index.js'
-import { measureRounds, median, summarize, type Contender, type LoadSettings, type Measured } from './suites/measure.js'
+import {
+  measureRounds,
+  median,
+  summarize,
+  type Contender,
+  type LoadSettings,
+  type Measured,
+} from './suites/measure.js'
 import { pathComparisons } from './suites/paths.js'
 import { grown, scaleSizes } from './suites/scale.js'
 
@@ -28,26 +35,48 @@ const { values } = parseArgs({
 })
 const suites = values.suite === 'all' ? ['runtime', 'paths', 'scale'] : values.suite.split(',')
 for (const suite of suites) {
-  if (!['runtime', 'paths', 'scale'].includes(suite)) throw new Error(`--suite: unknown suite ${suite} (runtime, paths, scale or all)`)
+  if (!['runtime', 'paths', 'scale'].includes(suite)) {
+    throw new Error(`--suite: unknown suite ${suite} (runtime, paths, scale or all)`)
+  }
 }
-const settings: LoadSettings = { duration: Number(values.duration), connections: Number(values.connections) }
+const settings: LoadSettings = {
+  duration: Number(values.duration),
+  connections: Number(values.connections),
+}
 const rounds = Number(values.rounds)
 const only = values.only?.split(',') ?? null
-const baselineCli = values.baseline === undefined ? null : join(resolve(values.baseline), 'dist/src/cli/main.js')
+const baselineCli =
+  values.baseline === undefined ? null : join(resolve(values.baseline), 'dist/src/cli/main.js')
 
 if (canPin) execFileSync('taskset', ['-cp', '0', String(process.pid)], { stdio: 'ignore' })
 const work = mkdtempSync(join(tmpdir(), 'understudy-bench-'))
 const cli = join(root, 'dist/src/cli/main.js')
 const bare = join(root, 'bench/servers/bare-http.ts')
 const results: Record<string, unknown[]> = {}
-console.log(`node ${process.version}, ${settings.connections} connections, ${settings.duration} s per run, ${rounds} rounds (medians), ` +
-  `server ${canPin ? 'pinned to CPU 1, load generator on CPU 0' : 'not pinned'}; Understudy runs with inspection on`)
+console.log(
+  `node ${process.version}, ${settings.connections} connections, ${settings.duration} s per run, ${rounds} rounds (medians), ` +
+    `server ${canPin ? 'pinned to CPU 1, load generator on CPU 0' : 'not pinned'}; Understudy runs with inspection on`,
+)
 
 const understudy = (file: string, name = 'understudy', command = cli): Contender => ({
   name,
-  start: async () => await startChild(process.execPath, [command, 'run', '--mock', file, '--port', '0', '--log-level', 'warn']),
+  start: async () =>
+    await startChild(process.execPath, [
+      command,
+      'run',
+      '--mock',
+      file,
+      '--port',
+      '0',
+      '--log-level',
+      'warn',
+    ]),
 })
-const bareHttp = (body: string): Contender => ({ name: 'bare node:http', start: async () => await startChild(process.execPath, ['--import', 'tsx', bare], { BARE_BODY: body }) })
+const bareHttp = (body: string): Contender => ({
+  name: 'bare node:http',
+  start: async () =>
+    await startChild(process.execPath, ['--import', 'tsx', bare], { BARE_BODY: body }),
+})
 const wanted = (id: string): boolean => only === null || only.includes(id)
 
 if (suites.includes('runtime')) {
@@ -58,7 +87,12 @@ if (suites.includes('runtime')) {
     writeFileSync(file, JSON.stringify(scenario.document))
     const contenders = [bareHttp(scenario.bareBody), understudy(file)]
     if (baselineCli !== null) contenders.push(understudy(file, 'baseline', baselineCli))
-    const [bareRuns, ourRuns, baselineRuns] = await measureRounds(contenders, scenario.request, settings, rounds) as [Measured[], Measured[], Measured[] | undefined]
+    const [bareRuns, ourRuns, baselineRuns] = (await measureRounds(
+      contenders,
+      scenario.request,
+      settings,
+      rounds,
+    )) as [Measured[], Measured[], Measured[] | undefined]
     const b = summarize(bareRuns)
     const u = summarize(ourRuns)
     const ratio = u.rps / b.rps
@@ -78,15 +112,23 @@ if (suites.includes('runtime')) {
       understudyErrors: u.errors,
       understudyNon2xx: u.non2xx,
       understudyRssMiB: u.rssMiB,
-      runs: { bare: bareRuns.map((r) => Math.round(r.requestsPerSecond)), understudy: ourRuns.map((r) => Math.round(r.requestsPerSecond)) },
-      baseline: baselineRuns === undefined
-        ? null
-        : {
-            rps: Math.round(median(baselineRuns.map((r) => r.requestsPerSecond))),
-            ratio: Number((median(baselineRuns.map((r) => r.requestsPerSecond)) / b.rps).toFixed(3)),
-            cpuMicrosPerRequest: Number(median(baselineRuns.map((r) => r.cpuMicrosPerRequest ?? Number.NaN)).toFixed(1)),
-            runs: baselineRuns.map((r) => Math.round(r.requestsPerSecond)),
-          },
+      runs: {
+        bare: bareRuns.map((r) => Math.round(r.requestsPerSecond)),
+        understudy: ourRuns.map((r) => Math.round(r.requestsPerSecond)),
+      },
+      baseline:
+        baselineRuns === undefined
+          ? null
+          : {
+              rps: Math.round(median(baselineRuns.map((r) => r.requestsPerSecond))),
+              ratio: Number(
+                (median(baselineRuns.map((r) => r.requestsPerSecond)) / b.rps).toFixed(3),
+              ),
+              cpuMicrosPerRequest: Number(
+                median(baselineRuns.map((r) => r.cpuMicrosPerRequest ?? Number.NaN)).toFixed(1),
+              ),
+              runs: baselineRuns.map((r) => Math.round(r.requestsPerSecond)),
+            },
     }
     rows.push(row)
     console.log(`${row.scenario} ${row.title}
@@ -94,7 +136,9 @@ if (suites.includes('runtime')) {
   CPU/req    bare ${row.bareCpuMicrosPerRequest} us | understudy ${row.understudyCpuMicrosPerRequest} us | bare/understudy ${row.cpuRatio}
   p99        bare ${row.bareP99Ms} ms | understudy ${row.understudyP99Ms} ms | errors ${row.understudyErrors}, non-2xx ${row.understudyNon2xx} | max RSS ${row.understudyRssMiB} MiB`)
     if (row.baseline !== null) {
-      console.log(`  baseline   ${row.baseline.rps} req/s (runs ${row.baseline.runs.join(', ')}) | ratio ${row.baseline.ratio} | CPU/req ${row.baseline.cpuMicrosPerRequest} us | this build / baseline: req/s ${(row.understudyRps / row.baseline.rps).toFixed(3)}, CPU ${(row.baseline.cpuMicrosPerRequest / row.understudyCpuMicrosPerRequest).toFixed(3)}`)
+      console.log(
+        `  baseline   ${row.baseline.rps} req/s (runs ${row.baseline.runs.join(', ')}) | ratio ${row.baseline.ratio} | CPU/req ${row.baseline.cpuMicrosPerRequest} us | this build / baseline: req/s ${(row.understudyRps / row.baseline.rps).toFixed(3)}, CPU ${(row.baseline.cpuMicrosPerRequest / row.understudyCpuMicrosPerRequest).toFixed(3)}`,
+      )
     }
   }
   results['runtime'] = rows
@@ -108,11 +152,18 @@ if (suites.includes('paths')) {
       continue
     }
     try {
-      const [refRuns, ourRuns, baselineRuns] = await measureRounds(comparison.contenders, comparison.request, settings, rounds) as [Measured[], Measured[], Measured[] | undefined]
+      const [refRuns, ourRuns, baselineRuns] = (await measureRounds(
+        comparison.contenders,
+        comparison.request,
+        settings,
+        rounds,
+      )) as [Measured[], Measured[], Measured[] | undefined]
       const ref = summarize(refRuns)
       const ours = summarize(ourRuns)
       const cpuTimes = ours.cpu / ref.cpu
-      const goal = Number.isFinite(comparison.cpuGoal) ? `goal <= ${comparison.cpuGoal}x ${cpuTimes <= comparison.cpuGoal ? 'MET' : 'NOT MET'}` : 'no goal'
+      const goal = Number.isFinite(comparison.cpuGoal)
+        ? `goal <= ${comparison.cpuGoal}x ${cpuTimes <= comparison.cpuGoal ? 'MET' : 'NOT MET'}`
+        : 'no goal'
       const row = {
         comparison: comparison.id,
         title: comparison.title,
@@ -124,19 +175,33 @@ if (suites.includes('paths')) {
         referenceRps: Math.round(ref.rps),
         understudyRps: Math.round(ours.rps),
         rpsRatio: Number((ours.rps / ref.rps).toFixed(3)),
-        cpuRuns: { reference: refRuns.map((r) => Number((r.cpuMicrosPerRequest ?? Number.NaN).toFixed(1))), understudy: ourRuns.map((r) => Number((r.cpuMicrosPerRequest ?? Number.NaN).toFixed(1))) },
+        cpuRuns: {
+          reference: refRuns.map((r) => Number((r.cpuMicrosPerRequest ?? Number.NaN).toFixed(1))),
+          understudy: ourRuns.map((r) => Number((r.cpuMicrosPerRequest ?? Number.NaN).toFixed(1))),
+        },
         understudyErrors: ours.errors + ref.errors,
         understudyNon2xx: ours.non2xx + ref.non2xx,
         understudyRssMiB: ours.rssMiB,
-        baseline: baselineRuns === undefined
-          ? null
-          : { cpuMicrosPerRequest: Number(summarize(baselineRuns).cpu.toFixed(1)), cpuTimesReference: Number((summarize(baselineRuns).cpu / ref.cpu).toFixed(3)), cpuRuns: baselineRuns.map((r) => Number((r.cpuMicrosPerRequest ?? Number.NaN).toFixed(1))) },
+        baseline:
+          baselineRuns === undefined
+            ? null
+            : {
+                cpuMicrosPerRequest: Number(summarize(baselineRuns).cpu.toFixed(1)),
+                cpuTimesReference: Number((summarize(baselineRuns).cpu / ref.cpu).toFixed(3)),
+                cpuRuns: baselineRuns.map((r) =>
+                  Number((r.cpuMicrosPerRequest ?? Number.NaN).toFixed(1)),
+                ),
+              },
       }
       rows.push(row)
       console.log(`${row.comparison} ${row.title}
   CPU/req    ${row.reference} ${row.referenceCpuMicrosPerRequest} us (runs ${row.cpuRuns.reference.join(', ')}) | ${comparison.contenders[1]?.name ?? ''} ${row.understudyCpuMicrosPerRequest} us (runs ${row.cpuRuns.understudy.join(', ')}) | ${row.cpuTimesReference}x (${goal})
   req/s      ${row.referenceRps} | ${row.understudyRps} | ratio ${row.rpsRatio} | errors ${row.understudyErrors}, non-2xx ${row.understudyNon2xx} | max RSS ${row.understudyRssMiB} MiB`)
-      if (row.baseline !== null) console.log(`  baseline   CPU/req ${row.baseline.cpuMicrosPerRequest} us (runs ${row.baseline.cpuRuns.join(', ')}) | ${row.baseline.cpuTimesReference}x the reference`)
+      if (row.baseline !== null) {
+        console.log(
+          `  baseline   CPU/req ${row.baseline.cpuMicrosPerRequest} us (runs ${row.baseline.cpuRuns.join(', ')}) | ${row.baseline.cpuTimesReference}x the reference`,
+        )
+      }
     } finally {
       await comparison.shared?.stop()
     }
@@ -151,13 +216,21 @@ if (suites.includes('scale')) {
     const contenders: Contender[] = [bareHttp(scenario.bareBody)]
     for (const size of scaleSizes) {
       const file = join(work, `${scenario.id}-${size}.json`)
-      writeFileSync(file, JSON.stringify({ ...scenario.document, transactions: grown(scenario, size) }))
+      writeFileSync(
+        file,
+        JSON.stringify({ ...scenario.document, transactions: grown(scenario, size) }),
+      )
       contenders.push(understudy(file, `${size} transactions`))
     }
     const runs = await measureRounds(contenders, scenario.request, settings, rounds)
-    const [bareSummary, ...sized] = runs.map(summarize) as [ReturnType<typeof summarize>, ...Array<ReturnType<typeof summarize>>]
+    const [bareSummary, ...sized] = runs.map(summarize) as [
+      ReturnType<typeof summarize>,
+      ...Array<ReturnType<typeof summarize>>,
+    ]
     const small = sized[0] as ReturnType<typeof summarize>
-    console.log(`${scenario.id} ${scenario.title}, grown: bare node:http ${bareSummary.cpu.toFixed(1)} us/req, ${Math.round(bareSummary.rps)} req/s`)
+    console.log(
+      `${scenario.id} ${scenario.title}, grown: bare node:http ${bareSummary.cpu.toFixed(1)} us/req, ${Math.round(bareSummary.rps)} req/s`,
+    )
     for (const [i, size] of scaleSizes.entries()) {
       const s = sized[i] as ReturnType<typeof summarize>
       const row = {
@@ -174,7 +247,9 @@ if (suites.includes('scale')) {
         non2xx: s.non2xx,
       }
       rows.push(row)
-      console.log(`  ${String(size).padStart(7)} txns  CPU/req ${row.cpuMicrosPerRequest} us (${row.cpuTimes100}x 100 txns, ${row.cpuTimesBare}x bare) | ${row.rps} req/s | RSS idle ${row.rssIdleMiB} / after load ${row.rssAfterLoadMiB} MiB | start-up ${row.startupMs} ms | errors ${row.errors}, non-2xx ${row.non2xx}`)
+      console.log(
+        `  ${String(size).padStart(7)} txns  CPU/req ${row.cpuMicrosPerRequest} us (${row.cpuTimes100}x 100 txns, ${row.cpuTimesBare}x bare) | ${row.rps} req/s | RSS idle ${row.rssIdleMiB} / after load ${row.rssAfterLoadMiB} MiB | start-up ${row.startupMs} ms | errors ${row.errors}, non-2xx ${row.non2xx}`,
+      )
     }
   }
   results['scale'] = rows
@@ -183,5 +258,20 @@ if (suites.includes('scale')) {
 const resultsDir = join(root, 'bench/results')
 mkdirSync(resultsDir, { recursive: true })
 const out = join(resultsDir, `bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`)
-writeFileSync(out, JSON.stringify({ node: process.version, ...settings, rounds, pinned: canPin, suites, rows: results['runtime'] ?? [], results }, null, 2))
+writeFileSync(
+  out,
+  JSON.stringify(
+    {
+      node: process.version,
+      ...settings,
+      rounds,
+      pinned: canPin,
+      suites,
+      rows: results['runtime'] ?? [],
+      results,
+    },
+    null,
+    2,
+  ),
+)
 console.log(`results: ${out}`)

@@ -41,32 +41,83 @@ const hello = '{"hello":"world"}'
 const answer = { status: 200, headers: { 'Content-Type': 'application/json' }, body: hello }
 
 /** The runtime bench's S0-S3 (bench/scenarios), written as WireMock mappings. */
-function scenarios (): WireMockScenario[] {
-  const kinds = ['standard', 'express', 'overnight', 'pickup', 'locker', 'drone', 'bike', 'freight', 'return', 'gift']
+function scenarios(): WireMockScenario[] {
+  const kinds = [
+    'standard',
+    'express',
+    'overnight',
+    'pickup',
+    'locker',
+    'drone',
+    'bike',
+    'freight',
+    'return',
+    'gift',
+  ]
   const many: Array<Record<string, unknown>> = []
-  for (let i = 0; i < 9000; i++) many.push({ request: { method: 'GET', urlPath: `/api/r${i}/items` }, response: answer })
-  for (let i = 0; i < 900; i++) many.push({ request: { method: 'GET', urlPathTemplate: `/api/t${i}/items/{id}` }, response: answer })
-  for (let i = 0; i < 100; i++) many.push({ request: { method: 'GET', urlPathPattern: `/api/x${i}/[0-9]+` }, response: answer })
+  for (let i = 0; i < 9000; i++) {
+    many.push({ request: { method: 'GET', urlPath: `/api/r${i}/items` }, response: answer })
+  }
+  for (let i = 0; i < 900; i++) {
+    many.push({
+      request: { method: 'GET', urlPathTemplate: `/api/t${i}/items/{id}` },
+      response: answer,
+    })
+  }
+  for (let i = 0; i < 100; i++) {
+    many.push({ request: { method: 'GET', urlPathPattern: `/api/x${i}/[0-9]+` }, response: answer })
+  }
   return [
-    { id: 'W0', title: 'one stub', mappings: [{ request: { method: 'GET', urlPath: '/api/hello' }, response: answer }], request: { method: 'GET', path: '/api/hello' } },
+    {
+      id: 'W0',
+      title: 'one stub',
+      mappings: [{ request: { method: 'GET', urlPath: '/api/hello' }, response: answer }],
+      request: { method: 'GET', path: '/api/hello' },
+    },
     {
       id: 'W1',
       title: '100 stubs on one path told apart by a header',
-      mappings: Array.from({ length: 100 }, (_, i) => ({ request: { method: 'GET', urlPath: '/api/orders', headers: { 'X-Tenant': { equalTo: `tenant-${i}` } } }, response: answer })),
+      mappings: Array.from({ length: 100 }, (_, i) => ({
+        request: {
+          method: 'GET',
+          urlPath: '/api/orders',
+          headers: { 'X-Tenant': { equalTo: `tenant-${i}` } },
+        },
+        response: answer,
+      })),
       request: { method: 'GET', path: '/api/orders', headers: { 'x-tenant': 'tenant-1' } },
     },
     {
       id: 'W2',
       title: 'POST matched on a JSON body field (matchesJsonPath), ten stubs on the path',
-      mappings: kinds.map((kind) => ({ request: { method: 'POST', urlPath: '/api/orders', bodyPatterns: [{ matchesJsonPath: { expression: '$.shipping.kind', equalTo: kind } }] }, response: answer })),
+      mappings: kinds.map((kind) => ({
+        request: {
+          method: 'POST',
+          urlPath: '/api/orders',
+          bodyPatterns: [{ matchesJsonPath: { expression: '$.shipping.kind', equalTo: kind } }],
+        },
+        response: answer,
+      })),
       request: {
         method: 'POST',
         path: '/api/orders',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ customer: 'c-1042', items: [{ sku: 'A-1', qty: 2 }, { sku: 'B-7', qty: 1 }], shipping: { kind: 'express', address: '1 Main St' } }),
+        body: JSON.stringify({
+          customer: 'c-1042',
+          items: [
+            { sku: 'A-1', qty: 2 },
+            { sku: 'B-7', qty: 1 },
+          ],
+          shipping: { kind: 'express', address: '1 Main St' },
+        }),
       },
     },
-    { id: 'W3', title: '10,000 stubs (9,000 paths, 900 path templates, 100 path regexes)', mappings: many, request: { method: 'GET', path: '/api/r4500/items' } },
+    {
+      id: 'W3',
+      title: '10,000 stubs (9,000 paths, 900 path templates, 100 path regexes)',
+      mappings: many,
+      request: { method: 'GET', path: '/api/r4500/items' },
+    },
   ]
 }
 
@@ -80,7 +131,11 @@ interface Measured {
 
 type Server = Pick<ChildServer, 'url' | 'cpuMicros' | 'stop'>
 
-async function load (server: Server, scenario: WireMockScenario, seconds: number): Promise<Measured> {
+async function load(
+  server: Server,
+  scenario: WireMockScenario,
+  seconds: number,
+): Promise<Measured> {
   const request = scenario.request
   const cpuBefore = server.cpuMicros()
   const result = await autocannon({
@@ -93,12 +148,25 @@ async function load (server: Server, scenario: WireMockScenario, seconds: number
     duration: seconds,
   })
   const cpuAfter = server.cpuMicros()
-  const cpu = cpuBefore === null || cpuAfter === null || result.requests.total === 0 ? null : (cpuAfter - cpuBefore) / result.requests.total
-  return { requestsPerSecond: result.requests.average, p99: result.latency.p99, errors: result.errors + result.timeouts, non2xx: result.non2xx, cpuMicrosPerRequest: cpu }
+  const cpu =
+    cpuBefore === null || cpuAfter === null || result.requests.total === 0
+      ? null
+      : (cpuAfter - cpuBefore) / result.requests.total
+  return {
+    requestsPerSecond: result.requests.average,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+    cpuMicrosPerRequest: cpu,
+  }
 }
 
 /** Starts a server, warms it up (JIT, connections) for `warmup` s, measures once, stops it. */
-async function measureOnce (start: () => Promise<Server>, scenario: WireMockScenario, warmup: number): Promise<Measured> {
+async function measureOnce(
+  start: () => Promise<Server>,
+  scenario: WireMockScenario,
+  warmup: number,
+): Promise<Measured> {
   const server = await start()
   try {
     await load(server, scenario, warmup)
@@ -108,7 +176,7 @@ async function measureOnce (start: () => Promise<Server>, scenario: WireMockScen
   }
 }
 
-async function freePort (): Promise<number> {
+async function freePort(): Promise<number> {
   return await new Promise((resolve, reject) => {
     const probe = createServer()
     probe.once('error', reject)
@@ -125,16 +193,33 @@ async function freePort (): Promise<number> {
  * (one per connection), no request logging; pinned to CPU 1 like the others. Ready once
  * `/__admin/health` answers.
  */
-async function startWireMock (jar: string, rootDir: string): Promise<Server> {
+async function startWireMock(jar: string, rootDir: string): Promise<Server> {
   const port = await freePort()
-  const args = ['-jar', jar, '--port', String(port), '--bind-address', '127.0.0.1', '--root-dir', rootDir, '--no-request-journal',
-    '--async-response-enabled', 'true', '--container-threads', String(Math.max(50, connections)), '--disable-banner', '--disable-request-logging']
+  const args = [
+    '-jar',
+    jar,
+    '--port',
+    String(port),
+    '--bind-address',
+    '127.0.0.1',
+    '--root-dir',
+    rootDir,
+    '--no-request-journal',
+    '--async-response-enabled',
+    'true',
+    '--container-threads',
+    String(Math.max(50, connections)),
+    '--disable-banner',
+    '--disable-request-logging',
+  ]
   const [file, argv] = canPin ? ['taskset', ['-c', '1', 'java', ...args]] : ['java', args]
   const child = spawn(file, argv, { stdio: ['ignore', 'ignore', 'inherit'] })
   const url = `http://127.0.0.1:${port}`
   const deadline = Date.now() + 120_000
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`WireMock exited with ${child.exitCode} before answering`)
+    if (child.exitCode !== null) {
+      throw new Error(`WireMock exited with ${child.exitCode} before answering`)
+    }
     try {
       if ((await fetch(`${url}/__admin/health`)).ok) break
     } catch {
@@ -170,14 +255,18 @@ async function startWireMock (jar: string, rootDir: string): Promise<Server> {
   }
 }
 
-function median (list: number[]): number {
+function median(list: number[]): number {
   const sorted = [...list].sort((a, b) => a - b)
   const mid = sorted.length >> 1
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2
 }
 
 if (!hasJava()) {
-  console.error('bench:wiremock needs java (WireMock 3 runs on Java 11 or later); none found on PATH')
+  console.error(
+    'bench:wiremock needs java (WireMock 3 runs on Java 11 or later); none found on PATH',
+  )
   process.exit(1)
 }
 const jar = fetchWireMockJar()
@@ -185,25 +274,62 @@ if (canPin) execFileSync('taskset', ['-cp', '0', String(process.pid)], { stdio: 
 const work = mkdtempSync(join(tmpdir(), 'understudy-bench-wiremock-'))
 const cli = join(root, 'dist/src/cli/main.js')
 const bare = join(root, 'bench/servers/bare-http.ts')
-const javaVersion = /version "([^"]+)"/.exec(execFileSync('sh', ['-c', 'java -version 2>&1'], { encoding: 'utf8' }))?.[1] ?? '?'
-console.log(`node ${process.version}, WireMock ${WIREMOCK_VERSION} on Java ${javaVersion}, ${connections} connections, ${duration} s per run, ${rounds} rounds (medians), ` +
-  `server ${canPin ? 'pinned to CPU 1, load generator on CPU 0' : 'not pinned'}`)
+const javaVersion =
+  /version "([^"]+)"/.exec(
+    execFileSync('sh', ['-c', 'java -version 2>&1'], { encoding: 'utf8' }),
+  )?.[1] ?? '?'
+console.log(
+  `node ${process.version}, WireMock ${WIREMOCK_VERSION} on Java ${javaVersion}, ${connections} connections, ${duration} s per run, ${rounds} rounds (medians), ` +
+    `server ${canPin ? 'pinned to CPU 1, load generator on CPU 0' : 'not pinned'}`,
+)
 const rows: Array<Record<string, unknown>> = []
 for (const scenario of scenarios()) {
   if (only !== null && !only.includes(scenario.id)) continue
   const dir = join(work, scenario.id)
   mkdirSync(join(dir, 'mappings'), { recursive: true })
-  writeFileSync(join(dir, 'mappings', 'stubs.json'), JSON.stringify({ mappings: scenario.mappings }))
-  const runs: Record<'bare' | 'understudy' | 'wiremock', Measured[]> = { bare: [], understudy: [], wiremock: [] }
+  writeFileSync(
+    join(dir, 'mappings', 'stubs.json'),
+    JSON.stringify({ mappings: scenario.mappings }),
+  )
+  const runs: Record<'bare' | 'understudy' | 'wiremock', Measured[]> = {
+    bare: [],
+    understudy: [],
+    wiremock: [],
+  }
   // Alternate the servers so that drift of the machine affects them alike.
   for (let round = 0; round < rounds; round++) {
-    runs.bare.push(await measureOnce(async () => await startChild(process.execPath, ['--import', 'tsx', bare], { BARE_BODY: hello }), scenario, Math.min(3, duration)))
-    runs.understudy.push(await measureOnce(async () => await startChild(process.execPath, [cli, 'serve', dir, '--port', '0', '--log-level', 'warn']), scenario, Math.min(3, duration)))
+    runs.bare.push(
+      await measureOnce(
+        async () =>
+          await startChild(process.execPath, ['--import', 'tsx', bare], { BARE_BODY: hello }),
+        scenario,
+        Math.min(3, duration),
+      ),
+    )
+    runs.understudy.push(
+      await measureOnce(
+        async () =>
+          await startChild(process.execPath, [
+            cli,
+            'serve',
+            dir,
+            '--port',
+            '0',
+            '--log-level',
+            'warn',
+          ]),
+        scenario,
+        Math.min(3, duration),
+      ),
+    )
     // The JVM compiles its hot paths later than V8: a longer warm-up, in WireMock's favour.
-    runs.wiremock.push(await measureOnce(async () => await startWireMock(jar, dir), scenario, wiremockWarmup))
+    runs.wiremock.push(
+      await measureOnce(async () => await startWireMock(jar, dir), scenario, wiremockWarmup),
+    )
   }
   const rps = (list: Measured[]): number => median(list.map((r) => r.requestsPerSecond))
-  const cpu = (list: Measured[]): number => median(list.map((r) => r.cpuMicrosPerRequest ?? Number.NaN))
+  const cpu = (list: Measured[]): number =>
+    median(list.map((r) => r.cpuMicrosPerRequest ?? Number.NaN))
   const bareRps = rps(runs.bare)
   const row = {
     scenario: scenario.id,
@@ -214,10 +340,26 @@ for (const scenario of scenarios()) {
     understudyRatio: Number((rps(runs.understudy) / bareRps).toFixed(3)),
     wiremockRatio: Number((rps(runs.wiremock) / bareRps).toFixed(3)),
     understudyOverWiremock: Number((rps(runs.understudy) / rps(runs.wiremock)).toFixed(2)),
-    cpuMicrosPerRequest: { bare: Number(cpu(runs.bare).toFixed(1)), understudy: Number(cpu(runs.understudy).toFixed(1)), wiremock: Number(cpu(runs.wiremock).toFixed(1)) },
-    p99Ms: { bare: median(runs.bare.map((r) => r.p99)), understudy: median(runs.understudy.map((r) => r.p99)), wiremock: median(runs.wiremock.map((r) => r.p99)) },
-    errors: { understudy: runs.understudy.reduce((n, r) => n + r.errors + r.non2xx, 0), wiremock: runs.wiremock.reduce((n, r) => n + r.errors + r.non2xx, 0) },
-    runs: Object.fromEntries(Object.entries(runs).map(([k, list]) => [k, list.map((r) => Math.round(r.requestsPerSecond))])),
+    cpuMicrosPerRequest: {
+      bare: Number(cpu(runs.bare).toFixed(1)),
+      understudy: Number(cpu(runs.understudy).toFixed(1)),
+      wiremock: Number(cpu(runs.wiremock).toFixed(1)),
+    },
+    p99Ms: {
+      bare: median(runs.bare.map((r) => r.p99)),
+      understudy: median(runs.understudy.map((r) => r.p99)),
+      wiremock: median(runs.wiremock.map((r) => r.p99)),
+    },
+    errors: {
+      understudy: runs.understudy.reduce((n, r) => n + r.errors + r.non2xx, 0),
+      wiremock: runs.wiremock.reduce((n, r) => n + r.errors + r.non2xx, 0),
+    },
+    runs: Object.fromEntries(
+      Object.entries(runs).map(([k, list]) => [
+        k,
+        list.map((r) => Math.round(r.requestsPerSecond)),
+      ]),
+    ),
   }
   rows.push(row)
   console.log(`${row.scenario} ${row.title}
@@ -229,6 +371,24 @@ for (const scenario of scenarios()) {
 
 const resultsDir = join(root, 'bench/results')
 mkdirSync(resultsDir, { recursive: true })
-const out = join(resultsDir, `bench-wiremock-${new Date().toISOString().replace(/[:.]/g, '-')}.json`)
-writeFileSync(out, JSON.stringify({ node: process.version, wiremock: WIREMOCK_VERSION, connections, duration, rounds, pinned: canPin, rows }, null, 2))
+const out = join(
+  resultsDir,
+  `bench-wiremock-${new Date().toISOString().replace(/[:.]/g, '-')}.json`,
+)
+writeFileSync(
+  out,
+  JSON.stringify(
+    {
+      node: process.version,
+      wiremock: WIREMOCK_VERSION,
+      connections,
+      duration,
+      rounds,
+      pinned: canPin,
+      rows,
+    },
+    null,
+    2,
+  ),
+)
 console.log(`results: ${out}`)

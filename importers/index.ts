@@ -34,7 +34,14 @@ export { DEFAULT_MAX_BYTES, tooLarge }
  * @example
  * supportedExtensions.includes(extname(name).toLowerCase())
  */
-export const supportedExtensions: readonly string[] = ['.json', '.yaml', '.yml', '.har', '.zip', '.txt']
+export const supportedExtensions: readonly string[] = [
+  '.json',
+  '.yaml',
+  '.yml',
+  '.har',
+  '.zip',
+  '.txt',
+]
 
 /** `importFile`'s context: the importer context, and a format that skips detection. */
 type ImportFileOptions = ImportContext & { format?: ImportFormat }
@@ -52,7 +59,7 @@ type ImportFileOptions = ImportContext & { format?: ImportFormat }
  *   { readFile: (rel) => readIfExists(join('stubs/mappings', rel)) })
  * result.format // 'wiremock'
  */
-export function importFile (input: ImportInput, ctx: ImportFileOptions = {}): ImportResult {
+export function importFile(input: ImportInput, ctx: ImportFileOptions = {}): ImportResult {
   const maxBytes = ctx.maxBytes ?? DEFAULT_MAX_BYTES
   if (input.bytes.byteLength > maxBytes) throw tooLarge(input.fileName, maxBytes)
   return guardImport(input.fileName, () => dispatch(input, ctx, maxBytes))
@@ -77,8 +84,15 @@ interface TransactionSink {
  * @example
  * const imported = importStreamed(input, { maxBytes }, { add: (txn) => run.push(txn), drop: () => run.splice(0) })
  */
-export function importStreamed (input: ImportInput, ctx: ImportFileOptions, sink: TransactionSink): { result: ImportResult } | { streamed: StreamedImport } {
-  if (input.bytes.byteLength <= (ctx.maxBytes ?? DEFAULT_MAX_BYTES) && guardImport(input.fileName, () => routeOf(input, ctx)) === 'har') {
+export function importStreamed(
+  input: ImportInput,
+  ctx: ImportFileOptions,
+  sink: TransactionSink,
+): { result: ImportResult } | { streamed: StreamedImport } {
+  if (
+    input.bytes.byteLength <= (ctx.maxBytes ?? DEFAULT_MAX_BYTES) &&
+    guardImport(input.fileName, () => routeOf(input, ctx)) === 'har'
+  ) {
     const streamed = guardImport(input.fileName, () => readHarStreamed(input, sink.add))
     if (streamed !== null) return { streamed }
     sink.drop()
@@ -90,34 +104,56 @@ export function importStreamed (input: ImportInput, ctx: ImportFileOptions, sink
  * Where `importFile` sends an input: an archive, a WireMock body file, or a format (named by
  * `ctx.format`, else detected). Detection parses a file once; the importer reuses that.
  */
-function routeOf (input: ImportInput, ctx: ImportFileOptions): ImportFormat | 'zip' | 'wiremock body' {
+function routeOf(
+  input: ImportInput,
+  ctx: ImportFileOptions,
+): ImportFormat | 'zip' | 'wiremock body' {
   if (isZip(input.bytes)) return 'zip'
   if (ctx.format === undefined && isWireMockBody(input.fileName)) return 'wiremock body'
   return ctx.format ?? detectFormat(input)
 }
 
-function isWireMockBody (fileName: string): boolean {
+function isWireMockBody(fileName: string): boolean {
   return /(^|[\\/])__files[\\/]/.test(fileName)
 }
 
-function dispatch (input: ImportInput, ctx: ImportFileOptions, maxBytes: number): ImportResult {
+function dispatch(input: ImportInput, ctx: ImportFileOptions, maxBytes: number): ImportResult {
   const route = routeOf(input, ctx)
   const importerCtx: ImportContext = { maxBytes }
   if (ctx.readFile !== undefined) importerCtx.readFile = ctx.readFile
   switch (route) {
     case 'zip': {
       const result = importArchive(input.bytes, input.fileName, ctx)
-      if (ctx.format !== undefined) result.warnings.unshift({ message: `is a zip archive; format ${ctx.format} is ignored and each entry is detected`, file: input.fileName })
+      if (ctx.format !== undefined) {
+        result.warnings.unshift({
+          message: `is a zip archive; format ${ctx.format} is ignored and each entry is detected`,
+          file: input.fileName,
+        })
+      }
       return result
     }
     case 'wiremock body': {
       // WireMock response bodies: read by the mappings that name them, never imported on their own
       // (a directory scan that imports file by file meets them too)
-      const warning = { message: 'is a WireMock body file (under __files/); it is served by the mappings that name it', file: input.fileName }
-      return { format: 'wiremock', dslType: 'WIREMOCK_DSL', document: documentOf([]), warnings: [warning] }
+      const warning = {
+        message:
+          'is a WireMock body file (under __files/); it is served by the mappings that name it',
+        file: input.fileName,
+      }
+      return {
+        format: 'wiremock',
+        dslType: 'WIREMOCK_DSL',
+        document: documentOf([]),
+        warnings: [warning],
+      }
     }
     case 'dsl':
-      return { format: 'dsl', dslType: 'GENERIC_DSL', document: loadDefinitionText(decodeText(input.bytes), input.fileName), warnings: [] }
+      return {
+        format: 'dsl',
+        dslType: 'GENERIC_DSL',
+        document: loadDefinitionText(decodeText(input.bytes), input.fileName),
+        warnings: [],
+      }
     case 'transactions':
       return importTransactions(input, importerCtx)
     case 'har':
@@ -143,7 +179,11 @@ function dispatch (input: ImportInput, ctx: ImportFileOptions, maxBytes: number)
  * @example
  * importArchive(readFileSync('wiremock.zip'), 'wiremock.zip').document.transactions.length
  */
-export function importArchive (bytes: Uint8Array, fileName: string, ctx: ImportContext = {}): MergedImportResult {
+export function importArchive(
+  bytes: Uint8Array,
+  fileName: string,
+  ctx: ImportContext = {},
+): MergedImportResult {
   const maxBytes = ctx.maxBytes ?? DEFAULT_MAX_BYTES
   if (bytes.byteLength > maxBytes) throw tooLarge(fileName, maxBytes)
   const entries = unzipEntries(bytes, fileName, maxBytes)
@@ -160,11 +200,17 @@ export function importArchive (bytes: Uint8Array, fileName: string, ctx: ImportC
  * @example
  * importFiles(new Map([['login-req.txt', req], ['login-rsp.txt', rsp]]), 'mocks/').document.transactions[0].name // 'login'
  */
-export function importFiles (files: ReadonlyMap<string, Uint8Array>, source: string, ctx: ImportContext = {}): MergedImportResult {
+export function importFiles(
+  files: ReadonlyMap<string, Uint8Array>,
+  source: string,
+  ctx: ImportContext = {},
+): MergedImportResult {
   const maxBytes = ctx.maxBytes ?? DEFAULT_MAX_BYTES
   let total = 0
   for (const bytes of files.values()) total += bytes.byteLength
   if (total > maxBytes) throw tooLarge(source, maxBytes)
-  return importFileSet(files, source, { maxBytes }, (input, entryCtx) => importFile(input, entryCtx))
+  return importFileSet(files, source, { maxBytes }, (input, entryCtx) =>
+    importFile(input, entryCtx),
+  )
 }
 export { openApiRequestValidator } from './openapi/request-checks.js'

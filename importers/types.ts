@@ -6,7 +6,16 @@ import type { MockServiceDocument } from '../src/dsl/index.js'
  */
 
 /** Formats Understudy reads. `dsl` is its own transaction DSL (JSON or YAML). */
-export const importFormats = ['dsl', 'transactions', 'har', 'openapi', 'rr', 'wiremock', 'postman', 'mockoon'] as const
+export const importFormats = [
+  'dsl',
+  'transactions',
+  'har',
+  'openapi',
+  'rr',
+  'wiremock',
+  'postman',
+  'mockoon',
+] as const
 export type ImportFormat = (typeof importFormats)[number]
 
 /**
@@ -14,7 +23,15 @@ export type ImportFormat = (typeof importFormats)[number]
  * GENERIC_DSL, HAR_DSL and RR_PAIR are the spec's; the spec leaves out the spellings of the
  * third-party ones, so Understudy uses neutral names.
  */
-export type DslTypeKey = 'GENERIC_DSL' | 'HAR_DSL' | 'RR_PAIR' | 'OPENAPI_DSL' | 'SWAGGER_DSL' | 'WIREMOCK_DSL' | 'POSTMAN_DSL' | 'MOCKOON_DSL'
+export type DslTypeKey =
+  | 'GENERIC_DSL'
+  | 'HAR_DSL'
+  | 'RR_PAIR'
+  | 'OPENAPI_DSL'
+  | 'SWAGGER_DSL'
+  | 'WIREMOCK_DSL'
+  | 'POSTMAN_DSL'
+  | 'MOCKOON_DSL'
 
 /** Something an importer could not carry over, or chose to do differently: never silence. */
 export interface ImportWarning {

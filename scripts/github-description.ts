@@ -15,7 +15,8 @@ const PACKAGE = '@octokit/openapi@23.0.2'
 const ENTRY = 'package/generated/api.github.com.json'
 
 /** Where the description is looked for: UNDERSTUDY_GITHUB_OPENAPI, else the cache in node_modules. */
-export const githubDescriptionFile = process.env['UNDERSTUDY_GITHUB_OPENAPI'] ??
+export const githubDescriptionFile =
+  process.env['UNDERSTUDY_GITHUB_OPENAPI'] ??
   resolve(import.meta.dirname, '../node_modules/.cache/understudy/api.github.com.json')
 
 /**
@@ -25,11 +26,13 @@ export const githubDescriptionFile = process.env['UNDERSTUDY_GITHUB_OPENAPI'] ??
  * @example
  * const file = fetchGithubDescription() // .../node_modules/.cache/understudy/api.github.com.json
  */
-export function fetchGithubDescription (): string {
+export function fetchGithubDescription(): string {
   if (existsSync(githubDescriptionFile)) return githubDescriptionFile
   const work = mkdtempSync(join(tmpdir(), 'understudy-octokit-'))
   try {
-    execFileSync('npm', ['pack', PACKAGE, '--pack-destination', work, '--silent'], { stdio: ['ignore', 'ignore', 'inherit'] })
+    execFileSync('npm', ['pack', PACKAGE, '--pack-destination', work, '--silent'], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    })
     const tarball = readdirSync(work).find((f) => f.endsWith('.tgz'))
     if (tarball === undefined) throw new Error(`npm pack ${PACKAGE} wrote no tarball`)
     execFileSync('tar', ['-xzf', join(work, tarball), '-C', work, ENTRY])

@@ -4,4 +4,7 @@ import { writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { publishedSchema, publishedSchemaPath } from '../src/dsl/index.js'
 
-writeFileSync(resolve(import.meta.dirname, '..', publishedSchemaPath), `${JSON.stringify(publishedSchema(), null, 2)}\n`)
+writeFileSync(
+  resolve(import.meta.dirname, '..', publishedSchemaPath),
+  `${JSON.stringify(publishedSchema(), null, 2)}\n`,
+)

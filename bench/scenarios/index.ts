@@ -15,11 +15,21 @@ export interface Scenario {
 const hello = '{"hello":"world"}'
 
 /** S0: one transaction. */
-function s0 (): Scenario {
+function s0(): Scenario {
   return {
     id: 'S0',
     title: 'one transaction',
-    document: { transactions: [{ name: 'hello', dsl: { requestDsl: { method: 'GET', path: '/api/hello' }, responseDsl: { json: { hello: 'world' } } } }] },
+    document: {
+      transactions: [
+        {
+          name: 'hello',
+          dsl: {
+            requestDsl: { method: 'GET', path: '/api/hello' },
+            responseDsl: { json: { hello: 'world' } },
+          },
+        },
+      ],
+    },
     request: { method: 'GET', path: '/api/hello' },
     bareBody: hello,
     target: 0.8,
@@ -30,7 +40,7 @@ function s0 (): Scenario {
  * S1: 100 transactions on one path, told apart by a header; with equal priorities the newest is
  * tried first, so the request (tenant-1) is decided after the 98 newer ones are ruled out.
  */
-function s1 (): Scenario {
+function s1(): Scenario {
   const transactions: TransactionInput[] = []
   for (let i = 0; i < 100; i++) {
     transactions.push({
@@ -57,8 +67,19 @@ function s1 (): Scenario {
 }
 
 /** S2: a POST matched on a JSON body field, among ten transactions on the same path. */
-function s2 (): Scenario {
-  const kinds = ['standard', 'express', 'overnight', 'pickup', 'locker', 'drone', 'bike', 'freight', 'return', 'gift']
+function s2(): Scenario {
+  const kinds = [
+    'standard',
+    'express',
+    'overnight',
+    'pickup',
+    'locker',
+    'drone',
+    'bike',
+    'freight',
+    'return',
+    'gift',
+  ]
   return {
     id: 'S2',
     title: 'POST matched on a JSON body field',
@@ -66,7 +87,11 @@ function s2 (): Scenario {
       transactions: kinds.map((kind) => ({
         name: `order-${kind}`,
         dsl: {
-          requestDsl: { method: 'POST', path: '/api/orders', body: [{ key: '$.shipping.kind', matcherName: 'equals', matchingValue: kind }] },
+          requestDsl: {
+            method: 'POST',
+            path: '/api/orders',
+            body: [{ key: '$.shipping.kind', matcherName: 'equals', matchingValue: kind }],
+          },
           responseDsl: { status: 200, json: { hello: 'world' } },
         },
       })),
@@ -75,7 +100,14 @@ function s2 (): Scenario {
       method: 'POST',
       path: '/api/orders',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ customer: 'c-1042', items: [{ sku: 'A-1', qty: 2 }, { sku: 'B-7', qty: 1 }], shipping: { kind: 'express', address: '1 Main St' } }),
+      body: JSON.stringify({
+        customer: 'c-1042',
+        items: [
+          { sku: 'A-1', qty: 2 },
+          { sku: 'B-7', qty: 1 },
+        ],
+        shipping: { kind: 'express', address: '1 Main St' },
+      }),
     },
     bareBody: hello,
     target: 0.8,
@@ -86,18 +118,36 @@ function s2 (): Scenario {
  * S3: 10,000 transactions: 9,000 literal paths, 900 templates, 100 regex url matchers. The
  * request hits a literal path in the middle; the index must make its cost independent of the count.
  */
-function s3 (): Scenario {
+function s3(): Scenario {
   const transactions: TransactionInput[] = []
   for (let i = 0; i < 9000; i++) {
-    transactions.push({ name: `literal-${i}`, dsl: { requestDsl: { method: 'GET', path: `/api/r${i}/items` }, responseDsl: { json: { hello: 'world' } } } })
+    transactions.push({
+      name: `literal-${i}`,
+      dsl: {
+        requestDsl: { method: 'GET', path: `/api/r${i}/items` },
+        responseDsl: { json: { hello: 'world' } },
+      },
+    })
   }
   for (let i = 0; i < 900; i++) {
-    transactions.push({ name: `template-${i}`, dsl: { requestDsl: { method: 'GET', path: `/api/t${i}/items/{id}` }, responseDsl: { json: { template: i } } } })
+    transactions.push({
+      name: `template-${i}`,
+      dsl: {
+        requestDsl: { method: 'GET', path: `/api/t${i}/items/{id}` },
+        responseDsl: { json: { template: i } },
+      },
+    })
   }
   for (let i = 0; i < 100; i++) {
     transactions.push({
       name: `regex-${i}`,
-      dsl: { requestDsl: { method: 'GET', url: { matcherName: 'matches', matchingValue: `/api/x${i}/[0-9]+` } }, responseDsl: { json: { regex: i } } },
+      dsl: {
+        requestDsl: {
+          method: 'GET',
+          url: { matcherName: 'matches', matchingValue: `/api/x${i}/[0-9]+` },
+        },
+        responseDsl: { json: { regex: i } },
+      },
     })
   }
   return {

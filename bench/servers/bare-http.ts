@@ -3,10 +3,18 @@
 import http from 'node:http'
 
 const body = Buffer.from(process.env['BARE_BODY'] ?? '{"hello":"world"}')
-const headers = ['content-type', process.env['BARE_CONTENT_TYPE'] ?? 'application/json', 'content-length', String(body.length)]
+const headers = [
+  'content-type',
+  process.env['BARE_CONTENT_TYPE'] ?? 'application/json',
+  'content-length',
+  String(body.length),
+]
 const server = http.createServer((req, res) => {
   // Requests with bodies are read to the end, as a real server must.
-  if (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined) {
+  if (
+    req.headers['content-length'] !== undefined ||
+    req.headers['transfer-encoding'] !== undefined
+  ) {
     req.on('data', () => {})
     req.on('end', () => {
       res.writeHead(200, headers)

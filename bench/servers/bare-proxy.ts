@@ -11,12 +11,26 @@ const server = http.createServer((req, res) => {
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined && name !== 'host' && name !== 'connection') headers[name] = value
   }
-  const hasBody = req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined
-  pool.request({ method: req.method as Dispatcher.HttpMethod, path: req.url ?? '/', headers, body: hasBody ? req : null })
+  const hasBody =
+    req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined
+  pool
+    .request({
+      method: req.method as Dispatcher.HttpMethod,
+      path: req.url ?? '/',
+      headers,
+      body: hasBody ? req : null,
+    })
     .then(async (answer) => {
       const out: Record<string, string | string[]> = {}
       for (const [name, value] of Object.entries(answer.headers)) {
-        if (value !== undefined && name !== 'connection' && name !== 'keep-alive' && name !== 'transfer-encoding') out[name] = value
+        if (
+          value !== undefined &&
+          name !== 'connection' &&
+          name !== 'keep-alive' &&
+          name !== 'transfer-encoding'
+        ) {
+          out[name] = value
+        }
       }
       res.writeHead(answer.statusCode, out)
       for await (const chunk of answer.body as AsyncIterable<Buffer>) res.write(chunk)

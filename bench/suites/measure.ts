@@ -35,13 +35,27 @@ export interface LoadSettings {
   connections: number
 }
 
-async function load (server: ChildServer, request: LoadRequest, seconds: number, settings: LoadSettings): Promise<Omit<Measured, 'rssIdle' | 'rss' | 'startupMs'>> {
+async function load(
+  server: ChildServer,
+  request: LoadRequest,
+  seconds: number,
+  settings: LoadSettings,
+): Promise<Omit<Measured, 'rssIdle' | 'rss' | 'startupMs'>> {
   const cpuBefore = server.cpuMicros()
   let result: LoadResult
   if (request.protocol === 'h2') {
     // 50 streams in flight, as autocannon's 50 connections: 10 sessions of 5.
     const sessions = Math.max(1, Math.round(settings.connections / 5))
-    result = await h2load({ url: server.url, method: request.method, path: request.path, headers: request.headers ?? {}, body: request.body, sessions, streams: 5, seconds })
+    result = await h2load({
+      url: server.url,
+      method: request.method,
+      path: request.path,
+      headers: request.headers ?? {},
+      body: request.body,
+      sessions,
+      streams: 5,
+      seconds,
+    })
   } else {
     const out = await autocannon({
       url: server.url + request.path,
@@ -52,15 +66,34 @@ async function load (server: ChildServer, request: LoadRequest, seconds: number,
       pipelining: 1,
       duration: seconds,
     })
-    result = { requests: out.requests.total, requestsPerSecond: out.requests.average, p99: out.latency.p99, errors: out.errors + out.timeouts, non2xx: out.non2xx }
+    result = {
+      requests: out.requests.total,
+      requestsPerSecond: out.requests.average,
+      p99: out.latency.p99,
+      errors: out.errors + out.timeouts,
+      non2xx: out.non2xx,
+    }
   }
   const cpuAfter = server.cpuMicros()
-  const cpu = cpuBefore === null || cpuAfter === null || result.requests === 0 ? null : (cpuAfter - cpuBefore) / result.requests
-  return { requestsPerSecond: result.requestsPerSecond, p99: result.p99, errors: result.errors, non2xx: result.non2xx, cpuMicrosPerRequest: cpu }
+  const cpu =
+    cpuBefore === null || cpuAfter === null || result.requests === 0
+      ? null
+      : (cpuAfter - cpuBefore) / result.requests
+  return {
+    requestsPerSecond: result.requestsPerSecond,
+    p99: result.p99,
+    errors: result.errors,
+    non2xx: result.non2xx,
+    cpuMicrosPerRequest: cpu,
+  }
 }
 
 /** Starts a server, warms it up (JIT, connections), measures once, stops it. */
-export async function measureOnce (contender: Contender, request: LoadRequest, settings: LoadSettings): Promise<Measured> {
+export async function measureOnce(
+  contender: Contender,
+  request: LoadRequest,
+  settings: LoadSettings,
+): Promise<Measured> {
   const server = await contender.start()
   try {
     const rssIdle = server.rss()
@@ -76,22 +109,40 @@ export async function measureOnce (contender: Contender, request: LoadRequest, s
  * Measures every contender once per round, alternating them so that drift of the machine affects
  * them alike; returns each contender's runs, in the contenders' order.
  */
-export async function measureRounds (contenders: readonly Contender[], request: LoadRequest, settings: LoadSettings, rounds: number): Promise<Measured[][]> {
+export async function measureRounds(
+  contenders: readonly Contender[],
+  request: LoadRequest,
+  settings: LoadSettings,
+  rounds: number,
+): Promise<Measured[][]> {
   const runs: Measured[][] = contenders.map(() => [])
   for (let round = 0; round < rounds; round++) {
-    for (const [i, contender] of contenders.entries()) (runs[i] as Measured[]).push(await measureOnce(contender, request, settings))
+    for (const [i, contender] of contenders.entries()) {
+      ;(runs[i] as Measured[]).push(await measureOnce(contender, request, settings))
+    }
   }
   return runs
 }
 
-export function median (values: number[]): number {
+export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b)
   const mid = sorted.length >> 1
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2
 }
 
 /** The medians of a contender's runs (CPU per request, req/s, p99, RSS) and its error counts. */
-export function summarize (runs: Measured[]): { rps: number; cpu: number; p99: number; rssIdleMiB: number; rssMiB: number; startupMs: number; errors: number; non2xx: number } {
+export function summarize(runs: Measured[]): {
+  rps: number
+  cpu: number
+  p99: number
+  rssIdleMiB: number
+  rssMiB: number
+  startupMs: number
+  errors: number
+  non2xx: number
+} {
   const mib = (bytes: number | null): number => (bytes ?? 0) / 1024 / 1024
   return {
     rps: median(runs.map((r) => r.requestsPerSecond)),

@@ -24,13 +24,36 @@ const post: LoadRequest = {
   method: 'POST',
   path: '/api/orders',
   headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ customer: 'c-1042', items: [{ sku: 'A-1', qty: 2 }, { sku: 'B-7', qty: 1 }], shipping: { kind: 'express', address: '1 Main St' } }),
+  body: JSON.stringify({
+    customer: 'c-1042',
+    items: [
+      { sku: 'A-1', qty: 2 },
+      { sku: 'B-7', qty: 1 },
+    ],
+    shipping: { kind: 'express', address: '1 Main St' },
+  }),
 }
 /** One GET and one POST (matched on a JSON body field, as S2) transaction answering `hello`. */
 const getAndPost: DocumentInput = {
   transactions: [
-    { name: 'hello', dsl: { requestDsl: { method: 'GET', path: '/api/hello' }, responseDsl: { json: { hello: 'world' } } } },
-    { name: 'order', dsl: { requestDsl: { method: 'POST', path: '/api/orders', body: [{ key: '$.shipping.kind', matcherName: 'equals', matchingValue: 'express' }] }, responseDsl: { json: { hello: 'world' } } } },
+    {
+      name: 'hello',
+      dsl: {
+        requestDsl: { method: 'GET', path: '/api/hello' },
+        responseDsl: { json: { hello: 'world' } },
+      },
+    },
+    {
+      name: 'order',
+      dsl: {
+        requestDsl: {
+          method: 'POST',
+          path: '/api/orders',
+          body: [{ key: '$.shipping.kind', matcherName: 'equals', matchingValue: 'express' }],
+        },
+        responseDsl: { json: { hello: 'world' } },
+      },
+    },
   ],
 }
 
@@ -39,7 +62,12 @@ const getAndPost: DocumentInput = {
  * servers with the same certificate, pass-through (`proxyUrl`) against a bare undici proxy to the
  * same upstream, and a templated response against the same response static.
  */
-export async function pathComparisons (work: string, cli: string, root: string, baselineCli: string | null = null): Promise<PathComparison[]> {
+export async function pathComparisons(
+  work: string,
+  cli: string,
+  root: string,
+  baselineCli: string | null = null,
+): Promise<PathComparison[]> {
   const tls = await loadTlsMaterial(null, null)
   const cert = join(work, 'cert.pem')
   const key = join(work, 'key.pem')
@@ -50,7 +78,22 @@ export async function pathComparisons (work: string, cli: string, root: string, 
   const understudyTls = (command: string, name: string): Contender => ({
     name,
     start: async () => {
-      const server = await startChild(process.execPath, [command, 'run', '--mock', document, '--port', '0', '--tls-port', '0', '--tls-cert', cert, '--tls-key', key, '--log-level', 'warn'])
+      const server = await startChild(process.execPath, [
+        command,
+        'run',
+        '--mock',
+        document,
+        '--port',
+        '0',
+        '--tls-port',
+        '0',
+        '--tls-cert',
+        cert,
+        '--tls-key',
+        key,
+        '--log-level',
+        'warn',
+      ])
       const url = /https \(h2, http\/1\.1\) on (https:\/\/\S+)/.exec(server.banner)?.[1]
       if (url === undefined) throw new Error(`no https line in: ${server.banner}`)
       return { ...server, url }
@@ -58,33 +101,102 @@ export async function pathComparisons (work: string, cli: string, root: string, 
   })
   /** Understudy (this build, then the baseline build when given) started by `start(cli)`. */
   const builds = (start: (command: string, name: string) => Contender): Contender[] =>
-    baselineCli === null ? [start(cli, 'understudy')] : [start(cli, 'understudy'), start(baselineCli, 'baseline')]
-  const run = (file: string) => (command: string, name: string): Contender => ({
-    name,
-    start: async () => await startChild(process.execPath, [command, 'run', '--mock', file, '--port', '0', '--log-level', 'warn']),
-  })
+    baselineCli === null
+      ? [start(cli, 'understudy')]
+      : [start(cli, 'understudy'), start(baselineCli, 'baseline')]
+  const run =
+    (file: string) =>
+    (command: string, name: string): Contender => ({
+      name,
+      start: async () =>
+        await startChild(process.execPath, [
+          command,
+          'run',
+          '--mock',
+          file,
+          '--port',
+          '0',
+          '--log-level',
+          'warn',
+        ]),
+    })
   const bareTls = (kind: 'https' | 'h2'): Contender => ({
     name: `bare ${kind === 'h2' ? 'node:http2' : 'node:https'}`,
-    start: async () => await startChild(process.execPath, ['--import', 'tsx', join(root, 'bench/servers/bare-tls.ts')], { BARE_KIND: kind, BARE_BODY: hello, TLS_CERT: cert, TLS_KEY: key }),
+    start: async () =>
+      await startChild(
+        process.execPath,
+        ['--import', 'tsx', join(root, 'bench/servers/bare-tls.ts')],
+        { BARE_KIND: kind, BARE_BODY: hello, TLS_CERT: cert, TLS_KEY: key },
+      ),
   })
   const comparisons: PathComparison[] = [
-    { id: 'HTTPS-GET', title: 'HTTPS (HTTP/1.1 over TLS), GET', request: get, contenders: [bareTls('https'), ...builds(understudyTls)], cpuGoal: 1.05 },
-    { id: 'HTTPS-POST', title: 'HTTPS (HTTP/1.1 over TLS), POST matched on a JSON body field', request: post, contenders: [bareTls('https'), ...builds(understudyTls)], cpuGoal: 1.05 },
-    { id: 'H2-GET', title: 'HTTP/2 over TLS, GET', request: { ...get, protocol: 'h2' }, contenders: [bareTls('h2'), ...builds(understudyTls)], cpuGoal: 1.05 },
-    { id: 'H2-POST', title: 'HTTP/2 over TLS, POST matched on a JSON body field', request: { ...post, protocol: 'h2' }, contenders: [bareTls('h2'), ...builds(understudyTls)], cpuGoal: 1.05 },
+    {
+      id: 'HTTPS-GET',
+      title: 'HTTPS (HTTP/1.1 over TLS), GET',
+      request: get,
+      contenders: [bareTls('https'), ...builds(understudyTls)],
+      cpuGoal: 1.05,
+    },
+    {
+      id: 'HTTPS-POST',
+      title: 'HTTPS (HTTP/1.1 over TLS), POST matched on a JSON body field',
+      request: post,
+      contenders: [bareTls('https'), ...builds(understudyTls)],
+      cpuGoal: 1.05,
+    },
+    {
+      id: 'H2-GET',
+      title: 'HTTP/2 over TLS, GET',
+      request: { ...get, protocol: 'h2' },
+      contenders: [bareTls('h2'), ...builds(understudyTls)],
+      cpuGoal: 1.05,
+    },
+    {
+      id: 'H2-POST',
+      title: 'HTTP/2 over TLS, POST matched on a JSON body field',
+      request: { ...post, protocol: 'h2' },
+      contenders: [bareTls('h2'), ...builds(understudyTls)],
+      cpuGoal: 1.05,
+    },
   ]
 
   // Pass-through: the upstream shares CPU 0 with the load generator, so that only the proxies'
   // own work is on CPU 1.
-  const upstream = await startChild(process.execPath, ['--import', 'tsx', join(root, 'bench/servers/bare-http.ts')], { BARE_BODY: hello }, 0)
+  const upstream = await startChild(
+    process.execPath,
+    ['--import', 'tsx', join(root, 'bench/servers/bare-http.ts')],
+    { BARE_BODY: hello },
+    0,
+  )
   const proxyDocument = join(work, 'proxy.json')
-  writeFileSync(proxyDocument, JSON.stringify({ transactions: [{ name: 'live', dsl: { requestDsl: { method: 'GET', path: '/api/hello' }, responseDsl: { proxyUrl: upstream.url } } }] }))
+  writeFileSync(
+    proxyDocument,
+    JSON.stringify({
+      transactions: [
+        {
+          name: 'live',
+          dsl: {
+            requestDsl: { method: 'GET', path: '/api/hello' },
+            responseDsl: { proxyUrl: upstream.url },
+          },
+        },
+      ],
+    }),
+  )
   comparisons.push({
     id: 'PROXY',
     title: 'pass-through (proxyUrl) against a bare undici proxy, GET',
     request: get,
     contenders: [
-      { name: 'bare undici proxy', start: async () => await startChild(process.execPath, ['--import', 'tsx', join(root, 'bench/servers/bare-proxy.ts')], { UPSTREAM: upstream.url }) },
+      {
+        name: 'bare undici proxy',
+        start: async () =>
+          await startChild(
+            process.execPath,
+            ['--import', 'tsx', join(root, 'bench/servers/bare-proxy.ts')],
+            { UPSTREAM: upstream.url },
+          ),
+      },
       ...builds(run(proxyDocument)),
     ],
     cpuGoal: 1.1,
@@ -94,9 +206,25 @@ export async function pathComparisons (work: string, cli: string, root: string, 
   // Templated against static: the same body, once written out and once rendered per request.
   const staticDocument = join(work, 'static.json')
   const templatedDocument = join(work, 'templated.json')
-  const answer = (responseDsl: Record<string, unknown>): DocumentInput => ({ transactions: [{ name: 'hello', dsl: { requestDsl: { method: 'GET', path: '/api/hello' }, responseDsl } }] })
-  writeFileSync(staticDocument, JSON.stringify(answer({ contentType: 'json', text: '{"hello":"world","path":"/api/hello"}' })))
-  writeFileSync(templatedDocument, JSON.stringify(answer({ contentType: 'json', template: true, text: '{"hello":"{{request.query.name}}","path":"{{request.path}}"}' })))
+  const answer = (responseDsl: Record<string, unknown>): DocumentInput => ({
+    transactions: [
+      { name: 'hello', dsl: { requestDsl: { method: 'GET', path: '/api/hello' }, responseDsl } },
+    ],
+  })
+  writeFileSync(
+    staticDocument,
+    JSON.stringify(answer({ contentType: 'json', text: '{"hello":"world","path":"/api/hello"}' })),
+  )
+  writeFileSync(
+    templatedDocument,
+    JSON.stringify(
+      answer({
+        contentType: 'json',
+        template: true,
+        text: '{"hello":"{{request.query.name}}","path":"{{request.path}}"}',
+      }),
+    ),
+  )
   comparisons.push({
     id: 'TEMPLATE',
     title: 'templated response (two request fields) against the same response static',

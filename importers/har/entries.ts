@@ -16,7 +16,13 @@ import { readResponse } from './response.js'
 /** What one entry gives: a warning (it is skipped), a transaction, or a repeat of a kept request. */
 type EntryOutcome =
   | { index: number; skipped: string }
-  | { index: number; key: string; status: number; host: string; kept: { method: string; path: string; txn: TransactionInput; notes: string[] } }
+  | {
+      index: number
+      key: string
+      status: number
+      host: string
+      kept: { method: string; path: string; txn: TransactionInput; notes: string[] }
+    }
   | { index: number; key: string; status: number; host: string; kept?: undefined }
 
 const at = (index: number): string => `/log/entries/${index}`
@@ -29,7 +35,12 @@ const at = (index: number): string => `/log/entries/${index}`
  * @example
  * convertEntry(entry, 4, false, (key) => kept.has(key)) // { index: 4, key: '["GET","/a","",""]', status: 200, host: 'x', kept: { ... } }
  */
-export function convertEntry (entry: HarEntry, index: number, withoutResponse: boolean, known: (key: string) => boolean): EntryOutcome {
+export function convertEntry(
+  entry: HarEntry,
+  index: number,
+  withoutResponse: boolean,
+  known: (key: string) => boolean,
+): EntryOutcome {
   const label = `entries[${index}] (${String(entry.request.method)} ${String(entry.request.url)})`
   const request = readRequest(entry)
   if (request.kind === 'skip') return { index, skipped: `${label}: skipped: ${request.reason}` }
@@ -47,7 +58,13 @@ export function convertEntry (entry: HarEntry, index: number, withoutResponse: b
     dsl: { requestDsl: request.requestDsl, responseDsl: response.responseDsl },
   }
   const notes = [...request.notes, ...response.notes].map((note) => `${label}: ${note}`)
-  return { index, key: request.key, status, host, kept: { method: request.method, path: request.path, txn, notes } }
+  return {
+    index,
+    key: request.key,
+    status,
+    host,
+    kept: { method: request.method, path: request.path, txn, notes },
+  }
 }
 
 /** A transaction kept from one entry, with what is needed to report repeats of it. */
@@ -100,16 +117,16 @@ export class HarAssembly {
   readonly #order = new SpecificityOrder()
   #count = 0
 
-  constructor (fileName: string, sink?: (txn: TransactionInput) => void) {
+  constructor(fileName: string, sink?: (txn: TransactionInput) => void) {
     this.#fileName = fileName
     this.#sink = sink
   }
 
-  knows (key: string): boolean {
+  knows(key: string): boolean {
     return this.#kept.has(key)
   }
 
-  add (outcome: EntryOutcome): void {
+  add(outcome: EntryOutcome): void {
     if ('skipped' in outcome) return this.#warn(outcome.skipped, at(outcome.index))
     const { index, key, status, host, kept } = outcome
     const previous = this.#kept.get(key)
@@ -118,7 +135,9 @@ export class HarAssembly {
       return
     }
     // a repeat always follows the outcome that kept its request, in whichever part that was
-    if (kept === undefined) throw new Error(`entries[${index}] repeats a request that no earlier entry kept`)
+    if (kept === undefined) {
+      throw new Error(`entries[${index}] repeats a request that no earlier entry kept`)
+    }
     for (const note of kept.notes) this.#warn(note, at(index))
     this.#count++
     // named in recording order, and placed by specificity, as it comes: a sink gets it at once
@@ -126,7 +145,15 @@ export class HarAssembly {
     txn.name = this.#namer.name(txn.name ?? '')
     this.#order.add(txn)
     this.#sink?.(txn)
-    this.#kept.set(key, { index, method: kept.method, path: kept.path, host, status, txn: this.#sink === undefined ? txn : null, duplicates: [] })
+    this.#kept.set(key, {
+      index,
+      method: kept.method,
+      path: kept.path,
+      host,
+      status,
+      txn: this.#sink === undefined ? txn : null,
+      duplicates: [],
+    })
   }
 
   /**
@@ -134,28 +161,44 @@ export class HarAssembly {
    * violations in fields the importer ignores or reads leniently, in document order: reported
    * first, as one warning.
    */
-  finish (deviations: readonly ErrorDetail[]): FinishInput {
-    if (this.#sink !== undefined) throw new Error('an assembly with a sink finishes with finishStreamed')
+  finish(deviations: readonly ErrorDetail[]): FinishInput {
+    if (this.#sink !== undefined) {
+      throw new Error('an assembly with a sink finishes with finishStreamed')
+    }
     const warnings = this.#closeWarnings(deviations)
     const recorded = [...this.#kept.values()].map((k) => k.txn as TransactionInput)
     this.#kept.clear()
     const order = this.#order.order()
-    const ordered = order === null ? recorded : order.map((from) => recorded[from] as TransactionInput)
+    const ordered =
+      order === null ? recorded : order.map((from) => recorded[from] as TransactionInput)
     if (ordered.length === 0) this.#warn('no entry could be turned into a transaction')
-    return { format: 'har', dslType: 'HAR_DSL', fileName: this.#fileName, transactions: ordered, warnings }
+    return {
+      format: 'har',
+      dslType: 'HAR_DSL',
+      fileName: this.#fileName,
+      transactions: ordered,
+      warnings,
+    }
   }
 
   /** `finish` for an assembly with a sink: what it handed on is not repeated. */
-  finishStreamed (deviations: readonly ErrorDetail[]): StreamedImport {
+  finishStreamed(deviations: readonly ErrorDetail[]): StreamedImport {
     if (this.#sink === undefined) throw new Error('an assembly without a sink finishes with finish')
     const warnings = this.#closeWarnings(deviations)
     this.#kept.clear()
     if (this.#count === 0) this.#warn('no entry could be turned into a transaction')
-    return { format: 'har', dslType: 'HAR_DSL', fileName: this.#fileName, count: this.#count, warnings, order: this.#order.order() }
+    return {
+      format: 'har',
+      dslType: 'HAR_DSL',
+      fileName: this.#fileName,
+      count: this.#count,
+      warnings,
+      order: this.#order.order(),
+    }
   }
 
   /** The warnings, with the schema deviations first and the repeats of each kept request. */
-  #closeWarnings (deviations: readonly ErrorDetail[]): ImportWarning[] {
+  #closeWarnings(deviations: readonly ErrorDetail[]): ImportWarning[] {
     const warnings = this.#warnings
     const deviation = deviations[0]
     if (deviation !== undefined) {
@@ -167,7 +210,10 @@ export class HarAssembly {
     }
     for (const k of this.#kept.values()) {
       if (k.duplicates.length === 0) continue
-      const repeats = k.duplicates.map((d) => `entries[${d.index}] (status ${d.status}${d.host === k.host ? '' : `, host ${d.host}`})`)
+      const repeats = k.duplicates.map(
+        (d) =>
+          `entries[${d.index}] (status ${d.status}${d.host === k.host ? '' : `, host ${d.host}`})`,
+      )
       this.#warn(
         `${k.method} ${k.path} was recorded ${k.duplicates.length + 1} times with the same query and body; ` +
           `the first response (entries[${k.index}], status ${k.status}) is kept and the later ones are dropped: ${repeats.join(', ')}`,
@@ -177,7 +223,11 @@ export class HarAssembly {
     return warnings
   }
 
-  #warn (message: string, where?: string): void {
-    this.#warnings.push(where === undefined ? { message, file: this.#fileName } : { message, file: this.#fileName, at: where })
+  #warn(message: string, where?: string): void {
+    this.#warnings.push(
+      where === undefined
+        ? { message, file: this.#fileName }
+        : { message, file: this.#fileName, at: where },
+    )
   }
 }

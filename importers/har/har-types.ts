@@ -51,11 +51,13 @@ export interface HarEntry {
  * @example
  * headerValues([{ name: 'Set-Cookie', value: ['a=1', 'b=2'] }], 'set-cookie') // ['a=1', 'b=2']
  */
-export function headerValues (headers: HarNameValue[] | undefined, name: string): string[] {
+export function headerValues(headers: HarNameValue[] | undefined, name: string): string[] {
   const out: string[] = []
   const wanted = name.toLowerCase()
   for (const h of headers ?? []) {
-    if (typeof h.name === 'string' && h.name.toLowerCase() === wanted) out.push(...valuesOf(h.value))
+    if (typeof h.name === 'string' && h.name.toLowerCase() === wanted) {
+      out.push(...valuesOf(h.value))
+    }
   }
   return out
 }
@@ -66,7 +68,7 @@ export function headerValues (headers: HarNameValue[] | undefined, name: string)
  * @example
  * valuesOf(['gzip', 3]) // ['gzip', '3']
  */
-export function valuesOf (value: unknown): string[] {
+export function valuesOf(value: unknown): string[] {
   if (Array.isArray(value)) return value.flatMap(valuesOf)
   if (typeof value === 'string') return [value]
   if (typeof value === 'number' || typeof value === 'boolean') return [String(value)]

@@ -22,19 +22,26 @@ import { checkHar, checkHarEntry, type HarCheck } from './validate-har.js'
  * file that is not JSON or breaks the schema where the importer reads. The parsed document is
  * forgotten by the parse cache: the caller holds its entries array alone and may empty it.
  */
-function readEntries (input: ImportInput): { entries: HarEntry[]; check: HarCheck } {
+function readEntries(input: ImportInput): { entries: HarEntry[]; check: HarCheck } {
   const fileName = input.fileName
   // the first non-blank character, without decoding the whole file for it (parsing decodes it)
   const head = decodeText(input.bytes.subarray(0, 4096)).trimStart()
-  const opening = head === '' && input.bytes.byteLength > 4096 ? decodeText(input.bytes).trimStart() : head
+  const opening =
+    head === '' && input.bytes.byteLength > 4096 ? decodeText(input.bytes).trimStart() : head
   if (!opening.startsWith('{')) {
-    throw importInvalid(fileName, 'not a HAR file: expected a JSON object with a "log" member', [{ path: '', message: 'must be a JSON object', file: fileName }])
+    throw importInvalid(fileName, 'not a HAR file: expected a JSON object with a "log" member', [
+      { path: '', message: 'must be a JSON object', file: fileName },
+    ])
   }
   const parsed = parseStructured(input, { what: 'JSON' })
   const check = checkHar(parsed.value, fileName, parsed.locate)
   const first = check.fatal[0]
   if (first !== undefined) {
-    throw importInvalid(fileName, `not a valid HAR 1.2 file: ${first.path === '' ? '/' : first.path} ${first.message}`, check.fatal)
+    throw importInvalid(
+      fileName,
+      `not a valid HAR 1.2 file: ${first.path === '' ? '/' : first.path} ${first.message}`,
+      check.fatal,
+    )
   }
   forgetStructured(input.bytes)
   return { entries: (parsed.value as { log: { entries: HarEntry[] } }).log.entries, check }
@@ -59,7 +66,7 @@ function readEntries (input: ImportInput): { entries: HarEntry[]; check: HarChec
  * result.document.transactions[0].name // 'GET /api/pets'
  * result.warnings // [{ message: 'entries[4] (GET https://x/ws): skipped: it is a WebSocket connection, ...', at: '/log/entries/4' }]
  */
-export function importHar (input: ImportInput, ctx: ImportContext = {}): ImportResult {
+export function importHar(input: ImportInput, ctx: ImportContext = {}): ImportResult {
   return guardImport(input.fileName, () => {
     checkSize(input, ctx)
     return finishImport(readHarPending(input) ?? readWhole(input))
@@ -76,7 +83,7 @@ export function importHar (input: ImportInput, ctx: ImportContext = {}): ImportR
  * @example
  * const pending = readHarPending(input) // null, or { transactions, warnings, ... }
  */
-export function readHarPending (input: ImportInput): FinishInput | null {
+export function readHarPending(input: ImportInput): FinishInput | null {
   const assembly = new HarAssembly(input.fileName)
   const deviations = readEntrywise(input, assembly)
   return deviations === null ? null : assembly.finish(deviations)
@@ -92,7 +99,10 @@ export function readHarPending (input: ImportInput): FinishInput | null {
  * @example
  * const streamed = readHarStreamed(input, (txn) => run.push(txn)) // null, or { count, warnings, order }
  */
-export function readHarStreamed (input: ImportInput, sink: (txn: TransactionInput) => void): StreamedImport | null {
+export function readHarStreamed(
+  input: ImportInput,
+  sink: (txn: TransactionInput) => void,
+): StreamedImport | null {
   const assembly = new HarAssembly(input.fileName, sink)
   const deviations = readEntrywise(input, assembly)
   return deviations === null ? null : assembly.finishStreamed(deviations)
@@ -102,7 +112,7 @@ export function readHarStreamed (input: ImportInput, sink: (txn: TransactionInpu
  * Reads a large HAR an entry at a time into `assembly`; gives the schema deviations, or null
  * (see readHarPending) when the file must be read whole.
  */
-function readEntrywise (input: ImportInput, assembly: HarAssembly): ErrorDetail[] | null {
+function readEntrywise(input: ImportInput, assembly: HarAssembly): ErrorDetail[] | null {
   const { fileName, bytes } = input
   const layout = harLayoutOf(input)
   if (layout === null) return null
@@ -127,7 +137,7 @@ function readEntrywise (input: ImportInput, assembly: HarAssembly): ErrorDetail[
 }
 
 /** A HAR parsed whole, up to the DSL's validation: small files, and any file the entry-at-a-time reading declined. */
-function readWhole (input: ImportInput): FinishInput {
+function readWhole(input: ImportInput): FinishInput {
   const { entries, check } = readEntries(input)
   const assembly = new HarAssembly(input.fileName)
   const known = (key: string): boolean => assembly.knows(key)

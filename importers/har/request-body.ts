@@ -29,30 +29,46 @@ const none: BodyMatch = { matchers: [], key: '' }
  * matchBody({ method: 'POST', url: 'http://a/x', postData: { mimeType: 'application/json', text: '{"a":1}' } }).matchers
  * // [{ matcherName: 'equals_json', matchingValue: '{"a":1}' }]
  */
-export function matchBody (request: HarRequest): BodyMatch {
+export function matchBody(request: HarRequest): BodyMatch {
   const postData = request.postData
   if (postData === undefined || postData === null) return none
   const declared = postData.mimeType ?? headerValues(request.headers, 'content-type')[0] ?? ''
   const essence = parseMediaType(declared).essence
   const text = typeof postData.text === 'string' ? postData.text : ''
-  const params = (Array.isArray(postData.params) ? postData.params : []).filter((p) => typeof p.name === 'string')
+  const params = (Array.isArray(postData.params) ? postData.params : []).filter(
+    (p) => typeof p.name === 'string',
+  )
 
   if (essence === 'multipart/form-data') {
     const fields = params.filter((p) => p.fileName === undefined)
     const files = params.length - fields.length
     const match = fieldMatch(fields.map((p) => [p.name, String(p.value ?? '')]))
-    if (match === undefined) return text === '' ? none : { matchers: [], key: '', note: 'its multipart body has no usable fields and is not matched' }
+    if (match === undefined) {
+      return text === ''
+        ? none
+        : {
+            matchers: [],
+            key: '',
+            note: 'its multipart body has no usable fields and is not matched',
+          }
+    }
     return files > 0 ? { ...match, note: `its ${files} file part(s) are not matched` } : match
   }
   if (essence === 'application/x-www-form-urlencoded') {
-    const pairs: Array<[string, string]> = text !== '' ? [...new URLSearchParams(text)] : params.map((p) => [p.name, String(p.value ?? '')])
+    const pairs: Array<[string, string]> =
+      text !== ''
+        ? [...new URLSearchParams(text)]
+        : params.map((p) => [p.name, String(p.value ?? '')])
     const match = fieldMatch(pairs)
     if (match !== undefined) return match
   }
   if (text === '') return none
   const json = isJsonType(essence) || /^\s*[[{]/.test(text) ? parseJson(text) : undefined
   if (json !== undefined) {
-    return { matchers: [{ matcherName: 'equals_json', matchingValue: text }], key: `json:${canonicalJson(json.value)}` }
+    return {
+      matchers: [{ matcherName: 'equals_json', matchingValue: text }],
+      key: `json:${canonicalJson(json.value)}`,
+    }
   }
   return { matchers: [{ matcherName: 'equals', matchingValue: text }], key: `text:${text}` }
 }
@@ -61,14 +77,26 @@ export function matchBody (request: HarRequest): BodyMatch {
  * One `equals` matcher per form field. A field name that starts with `$` or `/` would be read as
  * a JSONPath or XPath by the runtime (docs/dsl.md#request-requestdsl), so such bodies are not split.
  */
-function fieldMatch (pairs: Array<[string, string]>): BodyMatch | undefined {
-  if (pairs.length === 0 || pairs.some(([name]) => name === '' || name.startsWith('$') || name.startsWith('/'))) return undefined
-  const matchers: MatcherInput[] = pairs.map(([name, value]) => ({ key: name, matcherName: 'equals', matchingValue: value }))
-  const key = pairs.map(([n, v]) => `${encodeURIComponent(n)}=${encodeURIComponent(v)}`).sort().join('&')
+function fieldMatch(pairs: Array<[string, string]>): BodyMatch | undefined {
+  if (
+    pairs.length === 0 ||
+    pairs.some(([name]) => name === '' || name.startsWith('$') || name.startsWith('/'))
+  ) {
+    return undefined
+  }
+  const matchers: MatcherInput[] = pairs.map(([name, value]) => ({
+    key: name,
+    matcherName: 'equals',
+    matchingValue: value,
+  }))
+  const key = pairs
+    .map(([n, v]) => `${encodeURIComponent(n)}=${encodeURIComponent(v)}`)
+    .sort()
+    .join('&')
   return { matchers, key: `form:${key}` }
 }
 
-function parseJson (text: string): { value: unknown } | undefined {
+function parseJson(text: string): { value: unknown } | undefined {
   try {
     return { value: JSON.parse(text) as unknown }
   } catch {
@@ -82,11 +110,14 @@ function parseJson (text: string): { value: unknown } | undefined {
  * @example
  * canonicalJson({ b: 1, a: [true] }) // '{"a":[true],"b":1}'
  */
-function canonicalJson (value: unknown): string {
+function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
   if (typeof value === 'object' && value !== null) {
     const record = value as Record<string, unknown>
-    return `{${Object.keys(record).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson(record[k])}`).join(',')}}`
+    return `{${Object.keys(record)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson(record[k])}`)
+      .join(',')}}`
   }
   return JSON.stringify(value) ?? 'null'
 }

@@ -12,7 +12,10 @@ interface AjvSixError {
   message?: string
 }
 
-type Validate = (data: unknown, next: (err: { errors?: AjvSixError[] } | null, valid: boolean) => void) => boolean
+type Validate = (
+  data: unknown,
+  next: (err: { errors?: AjvSixError[] } | null, valid: boolean) => void,
+) => boolean
 
 interface HarValidatorAsync {
   har: Validate
@@ -23,7 +26,9 @@ interface HarValidatorAsync {
 // with a Promise; `lib/async.js` runs the same ajv@6 validator and calls its callback
 // synchronously, which suits importers (synchronous pure functions). createRequire loads it from
 // ESM without a declaration file; the interface above is the part we use.
-const harValidator = createRequire(import.meta.url)('har-validator/lib/async.js') as HarValidatorAsync
+const harValidator = createRequire(import.meta.url)(
+  'har-validator/lib/async.js',
+) as HarValidatorAsync
 
 /** The verdict on a parsed HAR document. */
 export interface HarCheck {
@@ -47,7 +52,7 @@ export interface HarCheck {
  * @example
  * checkHar({ log: { version: '1.1' } }, 'a.har').fatal // [{ path: '/log', message: 'must have property "entries"', file: 'a.har' }]
  */
-export function checkHar (value: unknown, fileName: string, locate?: Locate): HarCheck {
+export function checkHar(value: unknown, fileName: string, locate?: Locate): HarCheck {
   return verdictOn(schemaErrors(value), fileName, locate)
 }
 
@@ -59,13 +64,17 @@ export function checkHar (value: unknown, fileName: string, locate?: Locate): Ha
  * @example
  * checkHarEntry({ request: {} }, 3, 'a.har').fatal[0]?.path // '/log/entries/3/request'
  */
-export function checkHarEntry (entry: Record<string, unknown>, index: number, fileName: string): HarCheck {
+export function checkHarEntry(
+  entry: Record<string, unknown>,
+  index: number,
+  fileName: string,
+): HarCheck {
   const errors: AjvSixError[] = []
   harValidator.entry(entry, collectInto(errors, `.log.entries[${index}]`))
   return verdictOn(errors, fileName)
 }
 
-function verdictOn (errors: AjvSixError[], fileName: string, locate?: Locate): HarCheck {
+function verdictOn(errors: AjvSixError[], fileName: string, locate?: Locate): HarCheck {
   const check: HarCheck = { fatal: [], deviations: [], withoutResponse: new Set() }
   for (const e of errors) {
     const segments = segmentsOf(e.dataPath)
@@ -90,7 +99,7 @@ function verdictOn (errors: AjvSixError[], fileName: string, locate?: Locate): H
  * before it, so one whole-document validation was quadratic in the entries that deviate (a
  * 40,000-entry capture from Chrome, with a deviation in every entry, took minutes).
  */
-function schemaErrors (value: unknown): AjvSixError[] {
+function schemaErrors(value: unknown): AjvSixError[] {
   const errors: AjvSixError[] = []
   const collect = (prefix: string) => collectInto(errors, prefix)
   const log = isRecord(value) ? value['log'] : undefined
@@ -101,24 +110,32 @@ function schemaErrors (value: unknown): AjvSixError[] {
     harValidator.har(value, collect(''))
     return errors
   }
-  harValidator.har({ ...value as Record<string, unknown>, log: { ...log as Record<string, unknown>, entries: [] } }, collect(''))
+  harValidator.har(
+    {
+      ...(value as Record<string, unknown>),
+      log: { ...(log as Record<string, unknown>), entries: [] },
+    },
+    collect(''),
+  )
   entries.forEach((entry, index) => harValidator.entry(entry, collect(`.log.entries[${index}]`)))
   return errors
 }
 
 /** A har-validator callback that adds the errors to `errors`, their paths below `prefix`. */
-function collectInto (errors: AjvSixError[], prefix: string) {
+function collectInto(errors: AjvSixError[], prefix: string) {
   return (err: { errors?: AjvSixError[] } | null): void => {
-    for (const e of err?.errors ?? []) errors.push(prefix === '' ? e : { ...e, dataPath: prefix + e.dataPath })
+    for (const e of err?.errors ?? []) {
+      errors.push(prefix === '' ? e : { ...e, dataPath: prefix + e.dataPath })
+    }
   }
 }
 
-function isRecord (value: unknown): value is Record<string, unknown> {
+function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /** `.log.entries[3]['a b']` -> ['log', 'entries', '3', 'a b']. */
-function segmentsOf (dataPath: string): string[] {
+function segmentsOf(dataPath: string): string[] {
   const out: string[] = []
   const re = /\.([^.[]+)|\[(\d+)\]|\['((?:[^'\\]|\\.)*)'\]/g
   for (let m = re.exec(dataPath); m !== null; m = re.exec(dataPath)) {
@@ -127,8 +144,13 @@ function segmentsOf (dataPath: string): string[] {
   return out
 }
 
-function entryIndex (full: string[]): number | undefined {
-  return full[0] === 'log' && full[1] === 'entries' && full[2] !== undefined && /^\d+$/.test(full[2]) ? Number(full[2]) : undefined
+function entryIndex(full: string[]): number | undefined {
+  return full[0] === 'log' &&
+    full[1] === 'entries' &&
+    full[2] !== undefined &&
+    /^\d+$/.test(full[2])
+    ? Number(full[2])
+    : undefined
 }
 
 // Fields read as they are (a wrong type there would change what is replayed), by their path
@@ -146,7 +168,7 @@ const typedFields = new Set([
   'response.content.mimeType',
 ])
 
-function isFatal (full: string[], keyword: string): boolean {
+function isFatal(full: string[], keyword: string): boolean {
   if (full.length <= 1) return true // the document is not an object, or has no `log`
   if (full[0] !== 'log') return false
   if (full[1] === 'entries' && full.length === 2) return true
@@ -154,12 +176,19 @@ function isFatal (full: string[], keyword: string): boolean {
   if (full.length === 3) return true // an entry that is not an object
   const below = full.slice(3)
   const path = below.join('.')
-  if (path === 'request' || path === 'request.method' || path === 'request.url' || path === 'response.status') return true
+  if (
+    path === 'request' ||
+    path === 'request.method' ||
+    path === 'request.url' ||
+    path === 'response.status'
+  ) {
+    return true
+  }
   if (/^response\.headers\.\d+\.name$/.test(path)) return keyword === 'type'
   return keyword === 'type' && typedFields.has(path)
 }
 
-function describe (e: AjvSixError): string {
+function describe(e: AjvSixError): string {
   if (e.keyword === 'required') return `must have property "${e.params.missingProperty ?? ''}"`
   if (e.keyword === 'type') return `must be ${e.params.type ?? 'of another type'}`
   return (e.message ?? 'is invalid').replace(/^should /, 'must ')

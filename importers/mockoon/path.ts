@@ -26,18 +26,33 @@ export interface RoutePath {
  * @example
  * routePath('api', 'users/:id').url // { matcherName: 'equals_url', matchingValue: '/api/users/{id}' }
  */
-export function routePath (prefix: string, endpoint: string): RoutePath {
-  const joined = [prefix, endpoint].map((p) => p.replace(/^\/+|\/+$/g, '')).filter((p) => p !== '').join('/')
+export function routePath(prefix: string, endpoint: string): RoutePath {
+  const joined = [prefix, endpoint]
+    .map((p) => p.replace(/^\/+|\/+$/g, ''))
+    .filter((p) => p !== '')
+    .join('/')
   const segments = joined === '' ? [] : joined.split('/')
   const display = `/${joined}`
   const params = segments.map((s) => PARAM.exec(s)?.[1])
   const literals = segments.map((s, i) => (params[i] === undefined ? s : undefined))
   const plain = segments.every((s, i) => params[i] !== undefined || PLAIN_SEGMENT.test(s))
   if (plain) {
-    const template = segments.map((s, i) => (params[i] === undefined ? s : `{${params[i] ?? ''}}`)).join('/')
-    return { url: { matcherName: 'equals_url', matchingValue: `/${template}` }, display, params, literals }
+    const template = segments
+      .map((s, i) => (params[i] === undefined ? s : `{${params[i] ?? ''}}`))
+      .join('/')
+    return {
+      url: { matcherName: 'equals_url', matchingValue: `/${template}` },
+      display,
+      params,
+      literals,
+    }
   }
-  return { url: { matcherName: 'matches_url', matchingValue: expressRegex(segments) }, display, params, literals }
+  return {
+    url: { matcherName: 'matches_url', matchingValue: expressRegex(segments) },
+    display,
+    params,
+    literals,
+  }
 }
 
 /**
@@ -47,15 +62,25 @@ export function routePath (prefix: string, endpoint: string): RoutePath {
  * @example
  * paramPath(routePath('', 'rules/:id'), 'id', '1.*') // matches_url ^/rules/(?:1.*)$ (as a whole-path regex)
  */
-export function paramPath (path: RoutePath, name: string, valuePattern: string): MatcherInput | undefined {
+export function paramPath(
+  path: RoutePath,
+  name: string,
+  valuePattern: string,
+): MatcherInput | undefined {
   const at = path.params.indexOf(name)
   if (at < 0) return undefined
-  const parts = path.params.map((p, i) => (i === at ? `(?:${valuePattern})` : p !== undefined ? '[^/]+' : escapeRegex(path.literals[i] ?? '')))
+  const parts = path.params.map((p, i) =>
+    i === at
+      ? `(?:${valuePattern})`
+      : p !== undefined
+        ? '[^/]+'
+        : escapeRegex(path.literals[i] ?? ''),
+  )
   return { matcherName: 'matches_url', matchingValue: `/${parts.join('/')}` }
 }
 
 /** Express path syntax (path-to-regexp 0.1, as Mockoon uses) as a whole-path regex. */
-function expressRegex (segments: readonly string[]): string {
+function expressRegex(segments: readonly string[]): string {
   const out = segments.map((segment) => {
     let re = ''
     for (let i = 0; i < segment.length; i++) {
@@ -83,6 +108,6 @@ function expressRegex (segments: readonly string[]): string {
  * @example
  * escapeRegex('a.b') // 'a\\.b'
  */
-export function escapeRegex (s: string): string {
+export function escapeRegex(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
 }

@@ -24,13 +24,24 @@ export interface EnvironmentParts {
  * @example
  * responseOf({ statusCode: 201, body: '{"id": 1}', headers: [] }, env, note).status // 201
  */
-export function responseOf (res: Loose, env: EnvironmentParts, note: (message: string) => void): ResponseDslInput {
+export function responseOf(
+  res: Loose,
+  env: EnvironmentParts,
+  note: (message: string) => void,
+): ResponseDslInput {
   const out: ResponseDslInput = {}
-  const status = typeof res['statusCode'] === 'string' ? Number(res['statusCode']) : res['statusCode']
-  if (typeof status === 'number' && Number.isInteger(status) && status >= 100 && status <= 599) out.status = status
-  else if (status !== undefined) note(`status ${JSON.stringify(status)} is not an HTTP status; 200 is used`)
+  const status =
+    typeof res['statusCode'] === 'string' ? Number(res['statusCode']) : res['statusCode']
+  if (typeof status === 'number' && Number.isInteger(status) && status >= 100 && status <= 599) {
+    out.status = status
+  } else if (status !== undefined) {
+    note(`status ${JSON.stringify(status)} is not an HTTP status; 200 is used`)
+  }
   const own = headersOf(res['headers'])
-  const headers = [...env.headers.filter((h) => !own.some((o) => o.name.toLowerCase() === h.name.toLowerCase())), ...own]
+  const headers = [
+    ...env.headers.filter((h) => !own.some((o) => o.name.toLowerCase() === h.name.toLowerCase())),
+    ...own,
+  ]
   const body = bodyOf(res, env, note)
   const templating = res['disableTemplating'] !== true
   let templated = false
@@ -41,7 +52,9 @@ export function responseOf (res: Loose, env: EnvironmentParts, note: (message: s
       text = translated.template
       templated = true
     } else if ('untranslated' in translated) {
-      note(`templating helpers ${translated.untranslated.join(', ')} have no equivalent; the body is served as written`)
+      note(
+        `templating helpers ${translated.untranslated.join(', ')} have no equivalent; the body is served as written`,
+      )
     }
     for (const h of headers) {
       const value = translateTemplate(h.value)
@@ -49,7 +62,9 @@ export function responseOf (res: Loose, env: EnvironmentParts, note: (message: s
         h.value = value.template
         templated = true
       } else if ('untranslated' in value) {
-        note(`header ${h.name}: templating helpers ${value.untranslated.join(', ')} have no equivalent; served as written`)
+        note(
+          `header ${h.name}: templating helpers ${value.untranslated.join(', ')} have no equivalent; served as written`,
+        )
       }
     }
   }
@@ -58,23 +73,29 @@ export function responseOf (res: Loose, env: EnvironmentParts, note: (message: s
   // Mockoon adds the environment's latency to a response's own; the DSL's own delay replaces the
   // mock service's think time, so the sum is written here
   const latency = typeof res['latency'] === 'number' && res['latency'] > 0 ? res['latency'] : 0
-  if (latency > 0) out.responseDelay = { type: 'fixed', duration: Math.round(env.latency + latency) }
+  if (latency > 0) {
+    out.responseDelay = { type: 'fixed', duration: Math.round(env.latency + latency) }
+  }
   const calls = callbacksOf(res['callbacks'], env, note)
   if (calls.length > 0) out.postServe = calls
   return out
 }
 
-function headersOf (value: unknown): Array<{ name: string; value: string }> {
+function headersOf(value: unknown): Array<{ name: string; value: string }> {
   if (!Array.isArray(value)) return []
   return value.filter(isObject).flatMap((h) => {
     const name = str(h['key'])
-    return name === undefined || name === '' ? [] : [{ name, value: h['value'] === undefined || h['value'] === null ? '' : String(h['value']) }]
+    return name === undefined || name === ''
+      ? []
+      : [{ name, value: h['value'] === undefined || h['value'] === null ? '' : String(h['value']) }]
   })
 }
 
-function bodyOf (res: Loose, env: EnvironmentParts, note: (message: string) => void): string {
+function bodyOf(res: Loose, env: EnvironmentParts, note: (message: string) => void): string {
   const inline = str(res['body']) ?? ''
-  const bodyType = str(res['bodyType']) ?? (res['sendFileAsBody'] === true || (str(res['filePath']) ?? '') !== '' ? 'FILE' : 'INLINE')
+  const bodyType =
+    str(res['bodyType']) ??
+    (res['sendFileAsBody'] === true || (str(res['filePath']) ?? '') !== '' ? 'FILE' : 'INLINE')
   if (bodyType === 'DATABUCKET') {
     const id = str(res['databucketID']) ?? ''
     const value = env.buckets.get(id)
@@ -88,13 +109,19 @@ function bodyOf (res: Loose, env: EnvironmentParts, note: (message: string) => v
     const relative = !/^([A-Za-z]:)?[\\/]/.test(filePath) && !filePath.includes('{{')
     const bytes = relative ? env.readFile?.(filePath) : undefined
     if (bytes !== undefined) return Buffer.from(bytes).toString('utf8')
-    note(`file ${JSON.stringify(filePath)} ${relative ? 'was not found beside the environment' : 'is not a path relative to the environment'}; the inline body is served`)
+    note(
+      `file ${JSON.stringify(filePath)} ${relative ? 'was not found beside the environment' : 'is not a path relative to the environment'}; the inline body is served`,
+    )
     return inline
   }
   return inline
 }
 
-function callbacksOf (value: unknown, env: EnvironmentParts, note: (message: string) => void): NonNullable<ResponseDslInput['postServe']> {
+function callbacksOf(
+  value: unknown,
+  env: EnvironmentParts,
+  note: (message: string) => void,
+): NonNullable<ResponseDslInput['postServe']> {
   if (!Array.isArray(value)) return []
   const calls: NonNullable<ResponseDslInput['postServe']> = []
   for (const ref of value.filter(isObject)) {
@@ -104,22 +131,31 @@ function callbacksOf (value: unknown, env: EnvironmentParts, note: (message: str
       note('a callback without an absolute http(s) uri is not called')
       continue
     }
-    const call: NonNullable<ResponseDslInput['postServe']>[number] = { url, method: (str(callback['method']) ?? 'get').toUpperCase() }
+    const call: NonNullable<ResponseDslInput['postServe']>[number] = {
+      url,
+      method: (str(callback['method']) ?? 'get').toUpperCase(),
+    }
     const headers = headersOf(callback['headers'])
     if (headers.length > 0) call.headers = headers
     const body = str(callback['body'])
     if (body !== undefined && body !== '') {
       const translated = translateTemplate(body)
       call.body = 'template' in translated ? translated.template : body
-      if ('untranslated' in translated) note(`callback ${JSON.stringify(str(callback['name']) ?? url)}: templating helpers ${translated.untranslated.join(', ')} have no equivalent; sent as written`)
+      if ('untranslated' in translated) {
+        note(
+          `callback ${JSON.stringify(str(callback['name']) ?? url)}: templating helpers ${translated.untranslated.join(', ')} have no equivalent; sent as written`,
+        )
+      }
     }
-    if (typeof ref['latency'] === 'number' && ref['latency'] > 0) call.delay = Math.round(ref['latency'])
+    if (typeof ref['latency'] === 'number' && ref['latency'] > 0) {
+      call.delay = Math.round(ref['latency'])
+    }
     calls.push(call)
   }
   return calls
 }
 
-function jsonLike (text: string): boolean {
+function jsonLike(text: string): boolean {
   const t = text.trim()
   if (t === '') return false
   try {

@@ -36,7 +36,7 @@ interface Alternative {
  * @example
  * draftsOfRoute(env.routes[0], '/routes/0', ctx).length
  */
-export function draftsOfRoute (route: Loose, pointer: string, ctx: RouteContext): Draft[] {
+export function draftsOfRoute(route: Loose, pointer: string, ctx: RouteContext): Draft[] {
   const type = str(route['type']) ?? 'http'
   const endpoint = str(route['endpoint']) ?? ''
   const method = (str(route['method']) ?? 'get').toUpperCase()
@@ -51,14 +51,26 @@ export function draftsOfRoute (route: Loose, pointer: string, ctx: RouteContext)
     ctx.note(`${label}: has no response; skipped`, pointer)
     return []
   }
-  if (type === 'crud') ctx.note(`${label}: a CRUD route is served read-only: GET answers its data bucket, other methods and item paths are not generated`, pointer)
+  if (type === 'crud') {
+    ctx.note(
+      `${label}: a CRUD route is served read-only: GET answers its data bucket, other methods and item paths are not generated`,
+      pointer,
+    )
+  }
   const base: RequestDslInput = { url: path.url }
   if (type === 'crud') base.method = 'GET'
   else if (method !== 'ALL') base.method = method
-  const defaultIndex = Math.max(0, responses.findIndex((r) => isObject(r) && r['default'] === true))
+  const defaultIndex = Math.max(
+    0,
+    responses.findIndex((r) => isObject(r) && r['default'] === true),
+  )
   const mode = modeOf(route)
   const built = new Map<number, ResponseDslInput>()
-  const build = (index: number, request: RequestDslInput, scenario?: DslInput['scenario']): Draft | undefined => {
+  const build = (
+    index: number,
+    request: RequestDslInput,
+    scenario?: DslInput['scenario'],
+  ): Draft | undefined => {
     const res = responses[index]
     const at = joinPointer(`${pointer}/responses`, index)
     if (!isObject(res)) {
@@ -82,14 +94,36 @@ export function draftsOfRoute (route: Loose, pointer: string, ctx: RouteContext)
   if (mode === 'SEQUENTIAL') {
     const count = responses.length
     for (let i = 0; i < count; i++) {
-      drafts.push(build(i, copy(base), { name: scenarioName, requiredState: stateName(i + 1), newState: stateName(((i + 1) % count) + 1) }))
+      drafts.push(
+        build(i, copy(base), {
+          name: scenarioName,
+          requiredState: stateName(i + 1),
+          newState: stateName(((i + 1) % count) + 1),
+        }),
+      )
     }
     return drafts.filter((d): d is Draft => d !== undefined)
   }
-  if (mode === 'RANDOM') ctx.note(`${label}: random responses have no equivalent; the default response is always served`, pointer)
-  const withRules = mode === 'RANDOM' || mode === 'DISABLE_RULES' ? [] : responses.map((r, i) => ({ index: i, alternatives: alternativesOf(r, path, (m) => ctx.note(`${label}: ${m}`, joinPointer(`${pointer}/responses`, i))) }))
+  if (mode === 'RANDOM') {
+    ctx.note(
+      `${label}: random responses have no equivalent; the default response is always served`,
+      pointer,
+    )
+  }
+  const withRules =
+    mode === 'RANDOM' || mode === 'DISABLE_RULES'
+      ? []
+      : responses.map((r, i) => ({
+          index: i,
+          alternatives: alternativesOf(r, path, (m) =>
+            ctx.note(`${label}: ${m}`, joinPointer(`${pointer}/responses`, i)),
+          ),
+        }))
   const fallback = mode === 'FALLBACK' ? undefined : defaultIndex
-  const counted = Math.max(0, ...withRules.flatMap((r) => r.alternatives.map((a) => a.requestNumber ?? 0)))
+  const counted = Math.max(
+    0,
+    ...withRules.flatMap((r) => r.alternatives.map((a) => a.requestNumber ?? 0)),
+  )
   if (counted === 0) {
     for (const { index, alternatives } of withRules) {
       for (const alt of alternatives) drafts.push(build(index, requestWith(base, alt)))
@@ -99,10 +133,16 @@ export function draftsOfRoute (route: Loose, pointer: string, ctx: RouteContext)
   }
   // the route's requests are counted 1..counted, and every later one is counted + 1
   for (let n = 1; n <= counted + 1; n++) {
-    const scenario = { name: scenarioName, requiredState: stateName(n), newState: stateName(Math.min(n + 1, counted + 1)) }
+    const scenario = {
+      name: scenarioName,
+      requiredState: stateName(n),
+      newState: stateName(Math.min(n + 1, counted + 1)),
+    }
     for (const { index, alternatives } of withRules) {
       for (const alt of alternatives) {
-        if (alt.requestNumber === undefined || alt.requestNumber === n) drafts.push(build(index, requestWith(base, alt), scenario))
+        if (alt.requestNumber === undefined || alt.requestNumber === n) {
+          drafts.push(build(index, requestWith(base, alt), scenario))
+        }
       }
     }
     if (fallback !== undefined) drafts.push(build(fallback, copy(base), scenario))
@@ -111,7 +151,7 @@ export function draftsOfRoute (route: Loose, pointer: string, ctx: RouteContext)
 }
 
 /** The response mode, from `responseMode` or the flags of early releases. */
-function modeOf (route: Loose): string | null {
+function modeOf(route: Loose): string | null {
   const mode = str(route['responseMode'])
   if (mode !== undefined) return mode
   if (route['sequentialResponse'] === true) return 'SEQUENTIAL'
@@ -124,7 +164,11 @@ function modeOf (route: Loose): string | null {
  * no equivalent makes the response unreachable, noted); OR makes one alternative of each form of
  * each rule (a rule with no equivalent is dropped, noted). A response without rules has none.
  */
-function alternativesOf (res: unknown, path: RoutePath, note: (message: string) => void): Alternative[] {
+function alternativesOf(
+  res: unknown,
+  path: RoutePath,
+  note: (message: string) => void,
+): Alternative[] {
   if (!isObject(res)) return []
   const rules = rulesOf(res)
   if (rules.length === 0) return []
@@ -134,7 +178,9 @@ function alternativesOf (res: unknown, path: RoutePath, note: (message: string) 
     const effects: RuleEffect[] = []
     for (const outcome of outcomes) {
       if ('unsupported' in outcome) {
-        note(`${outcome.unsupported}; the response's rules (AND) cannot all be checked, so it is served only as a default`)
+        note(
+          `${outcome.unsupported}; the response's rules (AND) cannot all be checked, so it is served only as a default`,
+        )
         return []
       }
       const first = outcome.effects[0]
@@ -150,31 +196,35 @@ function alternativesOf (res: unknown, path: RoutePath, note: (message: string) 
       note(`${outcome.unsupported}; that rule is left out`)
       continue
     }
-    for (const effect of outcome.effects) alternatives.push(alternative([effect], effect.part === 'requestNumber' ? effect.n : undefined))
+    for (const effect of outcome.effects) {
+      alternatives.push(
+        alternative([effect], effect.part === 'requestNumber' ? effect.n : undefined),
+      )
+    }
   }
   return alternatives
 }
 
-function alternative (effects: RuleEffect[], requestNumber: number | undefined): Alternative {
+function alternative(effects: RuleEffect[], requestNumber: number | undefined): Alternative {
   return requestNumber === undefined ? { effects } : { effects, requestNumber }
 }
 
-function requestWith (base: RequestDslInput, alt: Alternative): RequestDslInput {
+function requestWith(base: RequestDslInput, alt: Alternative): RequestDslInput {
   const request = copy(base)
   for (const effect of alt.effects) applyEffect(request, effect)
   return request
 }
 
-function copy (request: RequestDslInput): RequestDslInput {
+function copy(request: RequestDslInput): RequestDslInput {
   return structuredClone(request)
 }
 
 /** Scenario states: the first request is `Started` (every scenario's first state), then `2`, `3`, ... */
-function stateName (n: number): string {
+function stateName(n: number): string {
   return n === 1 ? 'Started' : String(n)
 }
 
-function nameOf (method: string, path: RoutePath, res: Loose, status: number): string {
+function nameOf(method: string, path: RoutePath, res: Loose, status: number): string {
   const label = str(res['label']) ?? ''
   return `${method} ${path.display} ${label === '' ? String(status) : `(${label})`}`
 }

@@ -32,7 +32,7 @@ type RuleOutcome = { effects: RuleEffect[] } | { unsupported: string }
  * ruleOf({ target: 'query', modifier: 'q', value: 'a', operator: 'equals' }, path)
  * // { effects: [{ part: 'queryParams', matcher: { key: 'q', matcherName: 'equals', matchingValue: 'a' } }] }
  */
-export function ruleOf (rule: Loose, path: RoutePath): RuleOutcome {
+export function ruleOf(rule: Loose, path: RoutePath): RuleOutcome {
   const target = str(rule['target']) ?? ''
   const modifier = str(rule['modifier']) ?? ''
   const value = rule['value'] === undefined || rule['value'] === null ? '' : String(rule['value'])
@@ -40,26 +40,44 @@ export function ruleOf (rule: Loose, path: RoutePath): RuleOutcome {
   // releases before 1.x wrote `isRegex` instead of an operator
   const operator = str(rule['operator']) ?? (rule['isRegex'] === true ? 'regex' : 'equals')
   if (target === 'request_number') {
-    if (operator !== 'equals' || invert || !/^\d+$/.test(value.trim()) || Number(value) < 1 || Number(value) > MAX_REQUEST_NUMBER) {
-      return { unsupported: `a request_number rule is honoured only as "equals" a number from 1 to ${MAX_REQUEST_NUMBER} (got ${operator} ${JSON.stringify(value)})` }
+    if (
+      operator !== 'equals' ||
+      invert ||
+      !/^\d+$/.test(value.trim()) ||
+      Number(value) < 1 ||
+      Number(value) > MAX_REQUEST_NUMBER
+    ) {
+      return {
+        unsupported: `a request_number rule is honoured only as "equals" a number from 1 to ${MAX_REQUEST_NUMBER} (got ${operator} ${JSON.stringify(value)})`,
+      }
     }
     return { effects: [{ part: 'requestNumber', n: Number(value) }] }
   }
   if (target === 'method') {
-    if (operator !== 'equals' || invert) return { unsupported: 'a method rule is honoured only as "equals"' }
+    if (operator !== 'equals' || invert) {
+      return { unsupported: 'a method rule is honoured only as "equals"' }
+    }
     return { effects: [{ part: 'method', method: value.toUpperCase() }] }
   }
   const compare = comparisonOf(operator, value, invert)
   if ('unsupported' in compare) return compare
   switch (target) {
     case 'query':
-      return { effects: [{ part: 'queryParams', matcher: { key: queryKey(modifier), ...compare.matcher } }] }
+      return {
+        effects: [
+          { part: 'queryParams', matcher: { key: queryKey(modifier), ...compare.matcher } },
+        ],
+      }
     case 'header':
       return { effects: [{ part: 'headers', matcher: { key: modifier, ...compare.matcher } }] }
     case 'cookie':
       return { effects: [{ part: 'cookies', matcher: { key: modifier, ...compare.matcher } }] }
     case 'params': {
-      if (compare.segment === undefined) return { unsupported: `a params rule is honoured only with equals or regex (got ${operator}${invert ? ', inverted' : ''})` }
+      if (compare.segment === undefined) {
+        return {
+          unsupported: `a params rule is honoured only with equals or regex (got ${operator}${invert ? ', inverted' : ''})`,
+        }
+      }
       const url = paramPath(path, modifier, compare.segment)
       if (url === undefined) return { unsupported: `the route has no parameter "${modifier}"` }
       return { effects: [{ part: 'url', matcher: url }] }
@@ -67,17 +85,27 @@ export function ruleOf (rule: Loose, path: RoutePath): RuleOutcome {
     case 'body': {
       if (modifier === '') return { effects: [{ part: 'body', matcher: { ...compare.matcher } }] }
       const jsonPath = jsonPathOf(modifier)
-      const effects: RuleEffect[] = [{ part: 'body', matcher: { key: jsonPath, ...compare.matcher } }]
-      if (compare.segment !== undefined && !invert) effects.push({ part: 'body', matcher: { key: `${jsonPath}[*]`, ...compare.matcher } })
+      const effects: RuleEffect[] = [
+        { part: 'body', matcher: { key: jsonPath, ...compare.matcher } },
+      ]
+      if (compare.segment !== undefined && !invert) {
+        effects.push({ part: 'body', matcher: { key: `${jsonPath}[*]`, ...compare.matcher } })
+      }
       return { effects }
     }
     default:
-      return { unsupported: `rules on ${target === '' ? 'an unnamed target' : `"${target}"`} have no equivalent` }
+      return {
+        unsupported: `rules on ${target === '' ? 'an unnamed target' : `"${target}"`} have no equivalent`,
+      }
   }
 }
 
 /** The matcher part of a comparison, and the regex of a matching path segment where there is one. */
-function comparisonOf (operator: string, value: string, invert: boolean): { matcher: Omit<MatcherInput, 'key'>; segment?: string } | { unsupported: string } {
+function comparisonOf(
+  operator: string,
+  value: string,
+  invert: boolean,
+): { matcher: Omit<MatcherInput, 'key'>; segment?: string } | { unsupported: string } {
   switch (operator) {
     case 'equals':
       return invert
@@ -92,9 +120,13 @@ function comparisonOf (operator: string, value: string, invert: boolean): { matc
         : { matcher: { matcherName: 'matches', matchingValue: whole }, segment: `.*(?:${value}).*` }
     }
     case 'null':
-      return invert ? { matcher: { matcherName: 'matches', matchingValue: '(?s).*' } } : { matcher: { matcherName: 'absent', matchingValue: '' } }
+      return invert
+        ? { matcher: { matcherName: 'matches', matchingValue: '(?s).*' } }
+        : { matcher: { matcherName: 'absent', matchingValue: '' } }
     case 'empty_array':
-      return invert ? { unsupported: 'an inverted empty_array rule has no equivalent' } : { matcher: { matcherName: 'equals', matchingValue: '[]' } }
+      return invert
+        ? { unsupported: 'an inverted empty_array rule has no equivalent' }
+        : { matcher: { matcherName: 'equals', matchingValue: '[]' } }
     default:
       return { unsupported: `the ${JSON.stringify(operator)} operator has no equivalent` }
   }
@@ -106,7 +138,7 @@ function comparisonOf (operator: string, value: string, invert: boolean): { matc
  * @example
  * jsonPathOf('user.0.name') // "$['user'][0]['name']"
  */
-function jsonPathOf (modifier: string): string {
+function jsonPathOf(modifier: string): string {
   if (modifier.startsWith('$')) return modifier
   const segments: string[] = []
   let current = ''
@@ -123,11 +155,18 @@ function jsonPathOf (modifier: string): string {
     }
   }
   segments.push(current)
-  return '$' + segments.map((s) => (/^\d+$/.test(s) ? `[${s}]` : `['${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}']`)).join('')
+  return (
+    '$' +
+    segments
+      .map((s) =>
+        /^\d+$/.test(s) ? `[${s}]` : `['${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}']`,
+      )
+      .join('')
+  )
 }
 
 /** A dotted query path (`obj.prop`) as the parameter name a query string carries (`obj[prop]`). */
-function queryKey (modifier: string): string {
+function queryKey(modifier: string): string {
   const [first, ...rest] = modifier.split('.')
   return (first ?? '') + rest.map((r) => `[${r}]`).join('')
 }
@@ -138,7 +177,7 @@ function queryKey (modifier: string): string {
  * @example
  * applyEffect(requestDsl, { part: 'headers', matcher })
  */
-export function applyEffect (request: RequestDslInput, effect: RuleEffect): void {
+export function applyEffect(request: RequestDslInput, effect: RuleEffect): void {
   switch (effect.part) {
     case 'url':
       request.url = effect.matcher
@@ -157,6 +196,6 @@ export function applyEffect (request: RequestDslInput, effect: RuleEffect): void
 }
 
 /** The rules of a response, skipping entries that are not objects. */
-export function rulesOf (response: Loose): Loose[] {
+export function rulesOf(response: Loose): Loose[] {
   return Array.isArray(response['rules']) ? response['rules'].filter(isObject) : []
 }

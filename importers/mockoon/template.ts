@@ -13,7 +13,11 @@ import { validateTemplate, walkTemplate, type TemplateNode } from '../../src/dsl
 type TemplateOutcome = { template: string } | { untranslated: string[] } | { literal: true }
 
 type Node = TemplateNode
-interface Call extends Node { path: Node & { original?: unknown }; params: Node[]; hash?: { pairs?: Node[] } }
+interface Call extends Node {
+  path: Node & { original?: unknown }
+  params: Node[]
+  hash?: { pairs?: Node[] }
+}
 
 /**
  * Translates a Mockoon template. `{ literal: true }` when the text has no mustaches at all.
@@ -21,7 +25,7 @@ interface Call extends Node { path: Node & { original?: unknown }; params: Node[
  * @example
  * translateTemplate("{{urlParam 'id'}}") // { template: '{{request.path.[id]}}' }
  */
-export function translateTemplate (source: string): TemplateOutcome {
+export function translateTemplate(source: string): TemplateOutcome {
   if (!source.includes('{{')) return { literal: true }
   let ast: unknown
   try {
@@ -31,43 +35,55 @@ export function translateTemplate (source: string): TemplateOutcome {
   }
   const lineStarts = [0]
   for (let i = 0; i < source.length; i++) if (source[i] === '\n') lineStarts.push(i + 1)
-  const offset = (p: { line: number; column: number }): number => (lineStarts[p.line - 1] ?? 0) + p.column
+  const offset = (p: { line: number; column: number }): number =>
+    (lineStarts[p.line - 1] ?? 0) + p.column
   const edits: Array<{ from: number; to: number; text: string }> = []
   walkTemplate(ast, (n) => {
     if ((n.type === 'MustacheStatement' || n.type === 'SubExpression') && n.loc !== undefined) {
       const replacement = rewriteCall(n as Call)
       if (replacement !== undefined) {
-        edits.push({ from: offset(n.loc.start), to: offset(n.loc.end), text: n.type === 'SubExpression' ? replacement.sub : replacement.mustache })
+        edits.push({
+          from: offset(n.loc.start),
+          to: offset(n.loc.end),
+          text: n.type === 'SubExpression' ? replacement.sub : replacement.mustache,
+        })
         return false
       }
     }
     return true
   })
   let out = source
-  for (const edit of edits.sort((a, b) => b.from - a.from)) out = out.slice(0, edit.from) + edit.text + out.slice(edit.to)
+  for (const edit of edits.sort((a, b) => b.from - a.from)) {
+    out = out.slice(0, edit.from) + edit.text + out.slice(edit.to)
+  }
   const check = validateTemplate(out)
   if (check.valid) return { template: out }
-  const unknown = [...check.message.matchAll(/unknown helper "([^"]+)"/g)].map((m) => m[1] as string)
+  const unknown = [...check.message.matchAll(/unknown helper "([^"]+)"/g)].map(
+    (m) => m[1] as string,
+  )
   return { untranslated: unknown.length > 0 ? unknown : [check.message] }
 }
 
 /** The text of a rewritten call, as a whole mustache and as a subexpression. */
-function rewriteCall (call: Call): { mustache: string; sub: string } | undefined {
+function rewriteCall(call: Call): { mustache: string; sub: string } | undefined {
   const name = typeof call.path.original === 'string' ? call.path.original : undefined
   if (name === undefined || (call.hash?.pairs?.length ?? 0) > 0) return undefined
-  const args = call.params.map((p) => (p.type === 'StringLiteral' || p.type === 'NumberLiteral' ? String(p['value']) : undefined))
+  const args = call.params.map((p) =>
+    p.type === 'StringLiteral' || p.type === 'NumberLiteral' ? String(p['value']) : undefined,
+  )
   if (args.some((a) => a === undefined)) return undefined
   const [first = '', fallback] = args as string[]
   const read = readerOf(name, first, args.length)
   if (read === undefined) return undefined
-  const mustache = fallback === undefined
-    ? `{{${read}}}`
-    : `{{#if ${wrap(read)}}}{{${read}}}{{else}}${fallback}{{/if}}`
+  const mustache =
+    fallback === undefined
+      ? `{{${read}}}`
+      : `{{#if ${wrap(read)}}}{{${read}}}{{else}}${fallback}{{/if}}`
   return { mustache, sub: wrap(read) }
 }
 
 /** A call's expression (`request.path.[id]`, `jsonPath request.body '$.a'`) by Mockoon helper name. */
-function readerOf (name: string, path: string, argCount: number): string | undefined {
+function readerOf(name: string, path: string, argCount: number): string | undefined {
   switch (name) {
     case 'urlParam':
       return argCount === 0 ? undefined : `request.path.${segments(path)}`
@@ -90,17 +106,32 @@ function readerOf (name: string, path: string, argCount: number): string | undef
 }
 
 /** An expression usable as a helper's argument: a call gets parentheses. */
-function wrap (expression: string): string {
+function wrap(expression: string): string {
   return expression.includes(' ') ? `(${expression})` : expression
 }
 
 /** A dotted Mockoon path as Handlebars segments in brackets: `a.b` -> `[a].[b]`. */
-function segments (path: string): string {
-  return path.split('.').map((s) => `[${s.replace(/[\]]/g, '')}]`).join('.')
+function segments(path: string): string {
+  return path
+    .split('.')
+    .map((s) => `[${s.replace(/[\]]/g, '')}]`)
+    .join('.')
 }
 
 /** A dotted Mockoon path as a JSONPath quoted for a template string: `a.0.b` -> `$.a[0].b`. */
-function jsonPathText (path: string): string {
+function jsonPathText(path: string): string {
   if (path.startsWith('$')) return path.replace(/'/g, "\\'")
-  return '$' + path.split('.').map((s) => (/^\d+$/.test(s) ? `[${s}]` : /^[A-Za-z_][\w-]*$/.test(s) ? `.${s}` : `["${s.replace(/"/g, '')}"]`)).join('')
+  return (
+    '$' +
+    path
+      .split('.')
+      .map((s) =>
+        /^\d+$/.test(s)
+          ? `[${s}]`
+          : /^[A-Za-z_][\w-]*$/.test(s)
+            ? `.${s}`
+            : `["${s.replace(/"/g, '')}"]`,
+      )
+      .join('')
+  )
 }

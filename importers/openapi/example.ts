@@ -56,13 +56,17 @@ interface State {
  * generateExample({ type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 }, email: { type: 'string', format: 'email' } } }, resolver)
  * // { id: 1, email: 'user@example.com' }
  */
-export function generateExample (schema: unknown, resolver: RefResolver, limits: ExampleLimits = defaultLimits): unknown {
+export function generateExample(
+  schema: unknown,
+  resolver: RefResolver,
+  limits: ExampleLimits = defaultLimits,
+): unknown {
   const state: State = { resolver, limits, active: new Set(), used: 0 }
   const value = generate(schema, 0, true, state)
   return value === OMIT ? undefined : value
 }
 
-function generate (node: unknown, depth: number, required: boolean, state: State): Generated {
+function generate(node: unknown, depth: number, required: boolean, state: State): Generated {
   const view = viewSchema(node, state.resolver, state.active)
   if (view === CYCLE) return required ? emptyOf(node, state) : OMIT
   if (view === undefined) return OMIT
@@ -76,14 +80,16 @@ function generate (node: unknown, depth: number, required: boolean, state: State
   }
 }
 
-function fromSchema (schema: Schema, depth: number, state: State): Generated {
+function fromSchema(schema: Schema, depth: number, state: State): Generated {
   if ('const' in schema) return schema['const']
   if (schema['example'] !== undefined) {
     // `example: {$ref: '#/components/examples/...'}` (GitHub's description) names the value elsewhere
     const example = exampleValueOf(schema['example'], state.resolver)
     if (example !== undefined) return example
   }
-  if (Array.isArray(schema['examples']) && schema['examples'].length > 0) return schema['examples'][0]
+  if (Array.isArray(schema['examples']) && schema['examples'].length > 0) {
+    return schema['examples'][0]
+  }
   if (schema['default'] !== undefined) return schema['default']
   if (Array.isArray(schema['enum']) && schema['enum'].length > 0) {
     const values = schema['enum']
@@ -110,11 +116,15 @@ function fromSchema (schema: Schema, depth: number, state: State): Generated {
   }
 }
 
-function objectFrom (schema: Schema, depth: number, state: State): Record<string, unknown> {
+function objectFrom(schema: Schema, depth: number, state: State): Record<string, unknown> {
   const out: Record<string, unknown> = {}
   if (depth >= state.limits.maxDepth) return out
   const properties = isObject(schema['properties']) ? schema['properties'] : {}
-  const required = new Set(Array.isArray(schema['required']) ? schema['required'].filter((r): r is string => typeof r === 'string') : [])
+  const required = new Set(
+    Array.isArray(schema['required'])
+      ? schema['required'].filter((r): r is string => typeof r === 'string')
+      : [],
+  )
   const withOptional = depth < state.limits.optionalDepth && state.used < state.limits.budget
   for (const [name, propSchema] of Object.entries(properties)) {
     const isRequired = required.has(name)
@@ -133,17 +143,26 @@ function objectFrom (schema: Schema, depth: number, state: State): Record<string
     const value = isObject(extra) ? generate(extra, depth + 1, true, state) : OMIT
     out[name] = value === OMIT ? 'string' : value
   }
-  if (isObject(extra) && Object.keys(properties).length === 0 && Object.keys(out).length === 0 && withOptional) {
+  if (
+    isObject(extra) &&
+    Object.keys(properties).length === 0 &&
+    Object.keys(out).length === 0 &&
+    withOptional
+  ) {
     const value = generate(extra, depth + 1, false, state)
     if (value !== OMIT) out['additionalProp1'] = value
   }
-  const minProperties = typeof schema['minProperties'] === 'number' && extra !== false ? Math.min(schema['minProperties'], state.limits.maxItems) : 0
+  const minProperties =
+    typeof schema['minProperties'] === 'number' && extra !== false
+      ? Math.min(schema['minProperties'], state.limits.maxItems)
+      : 0
   for (let n = 1; Object.keys(out).length < minProperties && n <= minProperties; n++) {
     if (`additionalProp${n}` in out) continue
     const value = isObject(extra) ? generate(extra, depth + 1, true, state) : OMIT
     out[`additionalProp${n}`] = value === OMIT ? 'string' : value
   }
-  const maxProperties = typeof schema['maxProperties'] === 'number' ? schema['maxProperties'] : Infinity
+  const maxProperties =
+    typeof schema['maxProperties'] === 'number' ? schema['maxProperties'] : Infinity
   for (const name of Object.keys(out).reverse()) {
     if (Object.keys(out).length <= maxProperties) break
     if (!required.has(name)) delete out[name]
@@ -151,12 +170,12 @@ function objectFrom (schema: Schema, depth: number, state: State): Record<string
   return out
 }
 
-function isWriteOnly (node: unknown, state: State): boolean {
+function isWriteOnly(node: unknown, state: State): boolean {
   const value = state.resolver.deref(node)?.value
   return isObject(value) && value['writeOnly'] === true
 }
 
-function arrayFrom (schema: Schema, depth: number, state: State): unknown[] {
+function arrayFrom(schema: Schema, depth: number, state: State): unknown[] {
   const out: unknown[] = []
   const minItems = typeof schema['minItems'] === 'number' ? schema['minItems'] : 0
   const maxItems = typeof schema['maxItems'] === 'number' ? schema['maxItems'] : Infinity
@@ -171,22 +190,27 @@ function arrayFrom (schema: Schema, depth: number, state: State): unknown[] {
     if (itemSchema === undefined || itemSchema === false) break
     const value = generate(itemSchema, depth + 1, i < minItems, state)
     if (value === OMIT) break
-    out.push(schema['uniqueItems'] === true && i > 0 ? distinct(value, i, itemSchema, state) : value)
+    out.push(
+      schema['uniqueItems'] === true && i > 0 ? distinct(value, i, itemSchema, state) : value,
+    )
   }
   return out
 }
 
 /** The i-th value of a `uniqueItems` array: the i-th enum value, or the value shifted by i. */
-function distinct (value: unknown, i: number, itemSchema: unknown, state: State): unknown {
+function distinct(value: unknown, i: number, itemSchema: unknown, state: State): unknown {
   const view = viewSchema(itemSchema, state.resolver, new Set())
-  const values = view !== undefined && view !== CYCLE && Array.isArray(view.schema['enum']) ? view.schema['enum'] : undefined
+  const values =
+    view !== undefined && view !== CYCLE && Array.isArray(view.schema['enum'])
+      ? view.schema['enum']
+      : undefined
   if (values !== undefined) return values[i % values.length]
   if (typeof value === 'number') return value + i
   if (typeof value === 'string') return `${value}${i}`
   return value
 }
 
-function stringFrom (schema: Schema): string {
+function stringFrom(schema: Schema): string {
   const format = typeof schema['format'] === 'string' ? schema['format'] : undefined
   const sample = format === undefined ? undefined : formatSamples[format]
   if (sample !== undefined) return sample
@@ -202,28 +226,43 @@ function stringFrom (schema: Schema): string {
   return out
 }
 
-function numberFrom (schema: Schema, integer: boolean): number {
+function numberFrom(schema: Schema, integer: boolean): number {
   const minimum = typeof schema['minimum'] === 'number' ? schema['minimum'] : undefined
   const maximum = typeof schema['maximum'] === 'number' ? schema['maximum'] : undefined
   // 3.0 (draft 4): boolean flags on minimum/maximum; 3.1 (draft 2020-12): numbers of their own.
   let lo = minimum
   let loExclusive = schema['exclusiveMinimum'] === true
-  if (typeof schema['exclusiveMinimum'] === 'number' && (lo === undefined || schema['exclusiveMinimum'] >= lo)) {
+  if (
+    typeof schema['exclusiveMinimum'] === 'number' &&
+    (lo === undefined || schema['exclusiveMinimum'] >= lo)
+  ) {
     lo = schema['exclusiveMinimum']
     loExclusive = true
   }
   let hi = maximum
   let hiExclusive = schema['exclusiveMaximum'] === true
-  if (typeof schema['exclusiveMaximum'] === 'number' && (hi === undefined || schema['exclusiveMaximum'] <= hi)) {
+  if (
+    typeof schema['exclusiveMaximum'] === 'number' &&
+    (hi === undefined || schema['exclusiveMaximum'] <= hi)
+  ) {
     hi = schema['exclusiveMaximum']
     hiExclusive = true
   }
-  const step = typeof schema['multipleOf'] === 'number' && schema['multipleOf'] > 0 ? schema['multipleOf'] : undefined
+  const step =
+    typeof schema['multipleOf'] === 'number' && schema['multipleOf'] > 0
+      ? schema['multipleOf']
+      : undefined
   const unit = step ?? 1
   let value = 0
-  if (lo !== undefined && (value < lo || (loExclusive && value <= lo))) value = loExclusive ? lo + unit : lo
-  if (hi !== undefined && (value > hi || (hiExclusive && value >= hi))) value = hiExclusive ? hi - unit : hi
-  if (lo !== undefined && hi !== undefined && (value < lo || (loExclusive && value <= lo))) value = (lo + hi) / 2
+  if (lo !== undefined && (value < lo || (loExclusive && value <= lo))) {
+    value = loExclusive ? lo + unit : lo
+  }
+  if (hi !== undefined && (value > hi || (hiExclusive && value >= hi))) {
+    value = hiExclusive ? hi - unit : hi
+  }
+  if (lo !== undefined && hi !== undefined && (value < lo || (loExclusive && value <= lo))) {
+    value = (lo + hi) / 2
+  }
   if (integer) value = Math.ceil(value)
   if (step !== undefined) {
     value = Math.ceil(value / step) * step
@@ -234,7 +273,7 @@ function numberFrom (schema: Schema, integer: boolean): number {
 }
 
 /** An empty value of a recursive schema's type, for a required property: `{}`, `[]`, `''`, 0, false or null. */
-function emptyOf (node: unknown, state: State): unknown {
+function emptyOf(node: unknown, state: State): unknown {
   const value = state.resolver.deref(node)?.value
   const type = isObject(value) ? pickType(value) : undefined
   switch (type) {

@@ -10,7 +10,7 @@ import { toXml } from './xml.js'
  * @example
  * pickMediaType(['application/xml', 'application/vnd.api+json']) // 'application/vnd.api+json'
  */
-export function pickMediaType (types: readonly string[]): string | undefined {
+export function pickMediaType(types: readonly string[]): string | undefined {
   let best: string | undefined
   let bestRank = Infinity
   for (const type of types) {
@@ -23,7 +23,7 @@ export function pickMediaType (types: readonly string[]): string | undefined {
   return best
 }
 
-function rankOf (essence: string): number {
+function rankOf(essence: string): number {
   if (essence === 'application/json') return 0
   if (isJsonType(essence)) return 1
   if (essence.includes('*')) return 2
@@ -52,13 +52,20 @@ export type ExampleSource = { value: unknown } | { bytes: Uint8Array }
  * const dsl = { status: 200 }
  * writeBody(dsl, 'application/json', { value: { id: 1 } }, schema, resolver) // dsl.content = base64('{"id":1}')
  */
-export function writeBody (dsl: ResponseDslInput, mediaType: string, source: ExampleSource | undefined, schema: unknown, resolver: RefResolver): string[] {
+export function writeBody(
+  dsl: ResponseDslInput,
+  mediaType: string,
+  source: ExampleSource | undefined,
+  schema: unknown,
+  resolver: RefResolver,
+): string[] {
   const parsed = parseMediaType(mediaType)
   const essence = parsed.essence
   const wildcard = essence.includes('*')
   const json = isJsonType(essence) || wildcard
-  if (wildcard) dsl.contentType = essence.startsWith('image/') ? 'application/octet-stream' : 'application/json'
-  else if (essence !== '') dsl.contentType = parsed.withoutCharset
+  if (wildcard) {
+    dsl.contentType = essence.startsWith('image/') ? 'application/octet-stream' : 'application/json'
+  } else if (essence !== '') dsl.contentType = parsed.withoutCharset
   if (parsed.charset !== undefined && !wildcard) dsl.charset = parsed.charset
   if (source === undefined) return []
   if ('bytes' in source) {
@@ -83,7 +90,7 @@ export function writeBody (dsl: ResponseDslInput, mediaType: string, source: Exa
   return []
 }
 
-function isJsonContainer (text: string): boolean {
+function isJsonContainer(text: string): boolean {
   if (!/^\s*[[{]/.test(text)) return false
   try {
     JSON.parse(text)

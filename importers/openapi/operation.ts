@@ -1,4 +1,11 @@
-import { DEFAULT_PRIORITY, joinPointer, type MatcherInput, type RequestDslInput, type ResponseDslInput, type TransactionInput } from '../../src/dsl/index.js'
+import {
+  DEFAULT_PRIORITY,
+  joinPointer,
+  type MatcherInput,
+  type RequestDslInput,
+  type ResponseDslInput,
+  type TransactionInput,
+} from '../../src/dsl/index.js'
 import { matchPath, type ServerBase } from './paths.js'
 import { isObject, type RefResolver } from './resolver.js'
 import { buildResponse, exampleNames, planResponses, type ResponseChoice } from './responses.js'
@@ -57,7 +64,7 @@ interface OperationInput {
  * operationTransactions({ method: 'get', pathKey: '/pets/{petId}', operation, base: { prefix: '/v1' }, ... })
  * // [{ name: 'GET /v1/pets/{petId}', dsl: {...} }, { name: 'GET /v1/pets/{petId} [404]', dsl: { priority: 9, requestDsl: { headers: [{ key: 'X-Understudy-Status', ... }] } } }]
  */
-export function operationTransactions (input: OperationInput): TransactionInput[] {
+export function operationTransactions(input: OperationInput): TransactionInput[] {
   const { operation, at, warn } = input
   const method = input.method.toUpperCase()
   const path = matchPath(input.base.prefix, input.pathKey)
@@ -68,43 +75,76 @@ export function operationTransactions (input: OperationInput): TransactionInput[
   const common: Pick<TransactionInput, 'description' | 'tags'> = {}
   const description = describe(operation)
   if (description !== undefined) common.description = description
-  const tags = Array.isArray(operation['tags']) ? operation['tags'].filter((t): t is string => typeof t === 'string') : []
+  const tags = Array.isArray(operation['tags'])
+    ? operation['tags'].filter((t): t is string => typeof t === 'string')
+    : []
   if (tags.length > 0) common.tags = tags
   if (isObject(operation['callbacks'])) {
-    warn(`${name}: its callbacks (${Object.keys(operation['callbacks']).join(', ')}) are requests the API makes, not answers; they are not imported`, `${at}/callbacks`)
+    warn(
+      `${name}: its callbacks (${Object.keys(operation['callbacks']).join(', ')}) are requests the API makes, not answers; they are not imported`,
+      `${at}/callbacks`,
+    )
   }
 
   const responsesAt = `${at}/responses`
   const responses = input.resolver.deref(operation['responses'], responsesAt)?.value
   const plan = isObject(responses) ? planResponses(responses) : undefined
-  for (const s of plan?.skipped ?? []) warn(`${name}: response "${s.key}" ${s.reason}; skipped`, joinPointer(responsesAt, s.key))
+  for (const s of plan?.skipped ?? []) {
+    warn(`${name}: response "${s.key}" ${s.reason}; skipped`, joinPointer(responsesAt, s.key))
+  }
   if (plan?.main === undefined) {
-    warn(`${name}: the operation documents no response; it answers 200 with an empty body`, responsesAt)
+    warn(
+      `${name}: the operation documents no response; it answers 200 with an empty body`,
+      responsesAt,
+    )
     return [{ name, ...common, dsl: { requestDsl, responseDsl: { status: 200 } } }]
   }
   const build = (choice: ResponseChoice, example?: string): ResponseDslInput => {
     const choiceAt = joinPointer(responsesAt, choice.key)
-    const context = { version: input.version, resolver: input.resolver, produces: input.produces, at: choiceAt }
-    const built = buildResponse(choice.node, choice.status, example === undefined ? context : { ...context, example })
+    const context = {
+      version: input.version,
+      resolver: input.resolver,
+      produces: input.produces,
+      at: choiceAt,
+    }
+    const built = buildResponse(
+      choice.node,
+      choice.status,
+      example === undefined ? context : { ...context, example },
+    )
     for (const note of built.notes) warn(`${name}: response "${choice.key}": ${note}`, choiceAt)
     return built.responseDsl
   }
-  const out: TransactionInput[] = [{ name, ...common, dsl: { requestDsl, responseDsl: build(plan.main) } }]
+  const out: TransactionInput[] = [
+    { name, ...common, dsl: { requestDsl, responseDsl: build(plan.main) } },
+  ]
   // Named examples of the main response first: a status variant (later, so newer) wins a request
   // that asks for both.
-  for (const example of exampleNames(plan.main.node, { version: input.version, resolver: input.resolver, produces: input.produces, at: responsesAt })) {
+  for (const example of exampleNames(plan.main.node, {
+    version: input.version,
+    resolver: input.resolver,
+    produces: input.produces,
+    at: responsesAt,
+  })) {
     out.push({
       name: `${name} [example=${example}]`,
       ...common,
       dsl: {
         priority: VARIANT_PRIORITY,
-        requestDsl: { ...requestDsl, headers: [{ key: EXAMPLE_HEADER, matcherName: 'equals', matchingValue: example }] },
+        requestDsl: {
+          ...requestDsl,
+          headers: [{ key: EXAMPLE_HEADER, matcherName: 'equals', matchingValue: example }],
+        },
         responseDsl: build(plan.main, example),
       },
     })
   }
   for (const variant of plan.variants) {
-    const status: MatcherInput = { key: STATUS_HEADER, matcherName: 'equals', matchingValue: variant.key }
+    const status: MatcherInput = {
+      key: STATUS_HEADER,
+      matcherName: 'equals',
+      matchingValue: variant.key,
+    }
     out.push({
       name: `${name} [${variant.key}]`,
       ...common,
@@ -115,13 +155,24 @@ export function operationTransactions (input: OperationInput): TransactionInput[
       },
     })
     // `Prefer: code=404, example=gone`: a named example of this response.
-    for (const example of exampleNames(variant.node, { version: input.version, resolver: input.resolver, produces: input.produces, at: responsesAt })) {
+    for (const example of exampleNames(variant.node, {
+      version: input.version,
+      resolver: input.resolver,
+      produces: input.produces,
+      at: responsesAt,
+    })) {
       out.push({
         name: `${name} [${variant.key}] [example=${example}]`,
         ...common,
         dsl: {
           priority: EXAMPLE_OF_VARIANT_PRIORITY,
-          requestDsl: { ...requestDsl, headers: [status, { key: EXAMPLE_HEADER, matcherName: 'equals', matchingValue: example }] },
+          requestDsl: {
+            ...requestDsl,
+            headers: [
+              status,
+              { key: EXAMPLE_HEADER, matcherName: 'equals', matchingValue: example },
+            ],
+          },
           responseDsl: build(variant, example),
         },
       })
@@ -131,7 +182,7 @@ export function operationTransactions (input: OperationInput): TransactionInput[
 }
 
 /** The summary, else the operationId, else the first line of the description, at most 200 characters. */
-function describe (operation: Record<string, unknown>): string | undefined {
+function describe(operation: Record<string, unknown>): string | undefined {
   for (const key of ['summary', 'operationId', 'description']) {
     const value = operation[key]
     if (typeof value === 'string' && value.trim() !== '') {

@@ -16,7 +16,7 @@ export interface ServerBase {
  * serverBase([{ url: '{scheme}://developer.uspto.gov/{path}', variables: { scheme: { default: 'https' }, path: { default: 'v2' } } }])
  * // { prefix: '/v2', host: 'developer.uspto.gov' }
  */
-export function serverBase (servers: unknown): ServerBase {
+export function serverBase(servers: unknown): ServerBase {
   const first: unknown = Array.isArray(servers) ? servers[0] : undefined
   if (!isObject(first) || typeof first['url'] !== 'string') return { prefix: '' }
   const variables = isObject(first['variables']) ? first['variables'] : {}
@@ -24,7 +24,9 @@ export function serverBase (servers: unknown): ServerBase {
     const variable = variables[name]
     if (!isObject(variable)) return ''
     if (variable['default'] !== undefined) return String(variable['default'])
-    return Array.isArray(variable['enum']) && variable['enum'].length > 0 ? String(variable['enum'][0]) : ''
+    return Array.isArray(variable['enum']) && variable['enum'].length > 0
+      ? String(variable['enum'][0])
+      : ''
   })
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url) || url.startsWith('//')) {
     try {
@@ -43,13 +45,15 @@ export function serverBase (servers: unknown): ServerBase {
  * @example
  * swaggerBase({ host: 'petstore.swagger.io', basePath: '/v2' }) // { prefix: '/v2', host: 'petstore.swagger.io' }
  */
-export function swaggerBase (doc: Record<string, unknown>): ServerBase {
+export function swaggerBase(doc: Record<string, unknown>): ServerBase {
   const prefix = typeof doc['basePath'] === 'string' ? trimPrefix(doc['basePath']) : ''
-  return typeof doc['host'] === 'string' && doc['host'] !== '' ? { prefix, host: doc['host'] } : { prefix }
+  return typeof doc['host'] === 'string' && doc['host'] !== ''
+    ? { prefix, host: doc['host'] }
+    : { prefix }
 }
 
 /** `/v1/` -> `/v1`, `v1` -> `/v1`, `/` -> '', `//v1` -> `/v1`. */
-function trimPrefix (path: string): string {
+function trimPrefix(path: string): string {
   // A server variable without a default leaves an empty segment behind: `/{base}/api` -> `//api`.
   const withSlash = (path.startsWith('/') ? path : `/${path}`).replace(/\/{2,}/g, '/')
   return withSlash.replace(/\/+$/, '')
@@ -77,12 +81,14 @@ interface PathMatch {
  * @example
  * matchPath('/v1', '/files/{name}.json').url // { key: 'url', matcherName: 'matches', matchingValue: '/v1/files/[^/]+\\.json' }
  */
-export function matchPath (prefix: string, key: string): PathMatch {
+export function matchPath(prefix: string, key: string): PathMatch {
   const cut = key.search(/[?#]/)
   const rawPath = cut === -1 ? key : key.slice(0, cut)
   const query = cut === -1 ? '' : key.slice(cut + 1)
   const path = `${prefix}${rawPath.startsWith('/') ? rawPath : `/${rawPath}`}`
-  const wholeSegments = path.split('/').every((segment) => !/[{}]/.test(segment) || /^\{[^{}]+\}$/.test(segment))
+  const wholeSegments = path
+    .split('/')
+    .every((segment) => !/[{}]/.test(segment) || /^\{[^{}]+\}$/.test(segment))
   const url: MatcherInput = wholeSegments
     ? { key: 'url', matcherName: 'equals_url', matchingValue: path }
     : { key: 'url', matcherName: 'matches', matchingValue: templateRegex(path) }
@@ -92,21 +98,25 @@ export function matchPath (prefix: string, key: string): PathMatch {
     const eq = part.indexOf('=')
     const name = decode(eq === -1 ? part : part.slice(0, eq))
     if (name === '') continue
-    queryParams.push(eq === -1
-      ? { key: name, matcherName: 'matches', matchingValue: '.*' }
-      : { key: name, matcherName: 'equals', matchingValue: decode(part.slice(eq + 1)) })
+    queryParams.push(
+      eq === -1
+        ? { key: name, matcherName: 'matches', matchingValue: '.*' }
+        : { key: name, matcherName: 'equals', matchingValue: decode(part.slice(eq + 1)) },
+    )
   }
   return { path, url, queryParams, querySuffix: queryParams.length > 0 ? `?${query}` : '' }
 }
 
-function templateRegex (path: string): string {
+function templateRegex(path: string): string {
   return path
     .split(/(\{[^{}]+\})/)
-    .map((part) => (/^\{[^{}]+\}$/.test(part) ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .map((part) =>
+      /^\{[^{}]+\}$/.test(part) ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+    )
     .join('')
 }
 
-function decode (text: string): string {
+function decode(text: string): string {
   try {
     return decodeURIComponent(text.replace(/\+/g, ' '))
   } catch {

@@ -25,7 +25,7 @@ const MAX_LENGTH = 10_000
  * @example
  * stringForPattern('^[A-Z]{2}-\\d{3}$') // 'AA-000'
  */
-export function stringForPattern (pattern: string): string | undefined {
+export function stringForPattern(pattern: string): string | undefined {
   let re: RegExp
   try {
     re = new RegExp(pattern, 'u')
@@ -45,7 +45,7 @@ export function stringForPattern (pattern: string): string | undefined {
   return re.test(out) ? out : undefined
 }
 
-function alternation (c: Cursor): string {
+function alternation(c: Cursor): string {
   const first = sequence(c)
   // Later alternatives are parsed only to move past them.
   while (c.src[c.pos] === '|') {
@@ -55,7 +55,7 @@ function alternation (c: Cursor): string {
   return first
 }
 
-function sequence (c: Cursor): string {
+function sequence(c: Cursor): string {
   let out = ''
   while (c.pos < c.src.length && c.src[c.pos] !== '|' && c.src[c.pos] !== ')') {
     const atom = readAtom(c)
@@ -66,7 +66,7 @@ function sequence (c: Cursor): string {
   return out
 }
 
-function readAtom (c: Cursor): string {
+function readAtom(c: Cursor): string {
   const ch = c.src[c.pos++] ?? ''
   switch (ch) {
     case '^':
@@ -85,7 +85,7 @@ function readAtom (c: Cursor): string {
   }
 }
 
-function group (c: Cursor): string {
+function group(c: Cursor): string {
   let lookaround = false
   if (c.src[c.pos] === '?') {
     const next = c.src[c.pos + 1]
@@ -106,7 +106,7 @@ function group (c: Cursor): string {
   return lookaround ? '' : inner
 }
 
-function charClass (c: Cursor): string {
+function charClass(c: Cursor): string {
   const negated = c.src[c.pos] === '^'
   if (negated) c.pos++
   const members: Array<[string, string]> = []
@@ -134,7 +134,7 @@ function charClass (c: Cursor): string {
 }
 
 /** The character an escape stands for (for classes, `\d` is its first member). */
-function escape (c: Cursor, inClass: boolean): string {
+function escape(c: Cursor, inClass: boolean): string {
   const ch = c.src[c.pos++] ?? ''
   switch (ch) {
     case 'd':
@@ -185,7 +185,7 @@ function escape (c: Cursor, inClass: boolean): string {
 }
 
 /** How many times to repeat the atom just read. */
-function quantifier (c: Cursor): number {
+function quantifier(c: Cursor): number {
   const ch = c.src[c.pos]
   let times = 1
   if (ch === '*' || ch === '+' || ch === '?') {
@@ -195,7 +195,8 @@ function quantifier (c: Cursor): number {
     if (m === null) return 1
     c.pos += m[0].length
     const min = Number(m[1])
-    const max = m[3] === undefined || m[3] === '' ? (m[2] === undefined ? min : Infinity) : Number(m[3])
+    const max =
+      m[3] === undefined || m[3] === '' ? (m[2] === undefined ? min : Infinity) : Number(m[3])
     // A count beyond MAX_REPEAT gives a string that fails the final check, so the caller falls back.
     times = Math.min(min > 0 ? min : Math.min(1, max), MAX_REPEAT)
   } else {

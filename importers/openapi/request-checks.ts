@@ -47,7 +47,12 @@ interface OperationCheck {
   placeholders: number
   parameters: ParameterCheck[]
   /** `recursive`: its schema refers to itself, so a body's depth is bounded before ajv recurses into it. */
-  body: { required: boolean; validate: ValidateFunction | null; json: boolean; recursive: boolean } | null
+  body: {
+    required: boolean
+    validate: ValidateFunction | null
+    json: boolean
+    recursive: boolean
+  } | null
   /** Alternatives (OR) of requirements (AND) of credential checks, each naming what it wants. */
   security: Array<Array<SecurityCheck>>
 }
@@ -61,7 +66,8 @@ interface SecurityCheck {
 }
 
 // ajv-formats is CommonJS: its default export arrives wrapped under ESM.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv) => void
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule })
+  .default ?? addFormatsModule) as unknown as (ajv: Ajv) => void
 
 /**
  * Request validation against OpenAPI descriptions (opt-in: `serve --validate-requests`), as Prism
@@ -75,9 +81,15 @@ const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormat
  * const validate = openApiRequestValidator([{ bytes, fileName: 'petstore.yaml' }])
  * validate(matchRequest)?.violations // [{ path: '/query/limit', message: 'must be integer' }]
  */
-export function openApiRequestValidator (inputs: readonly ImportInput[], ctx: ImportContext = {}): { validate: RequestValidator; operations: number } {
+export function openApiRequestValidator(
+  inputs: readonly ImportInput[],
+  ctx: ImportContext = {},
+): { validate: RequestValidator; operations: number } {
   // Parameters arrive as strings and are coerced to their schema's type; bodies are JSON, never coerced.
-  const ajv = { parameters: new Ajv({ strict: false, allErrors: true, coerceTypes: 'array', logger: false }), body: new Ajv({ strict: false, allErrors: true, logger: false }) }
+  const ajv = {
+    parameters: new Ajv({ strict: false, allErrors: true, coerceTypes: 'array', logger: false }),
+    body: new Ajv({ strict: false, allErrors: true, logger: false }),
+  }
   addFormats(ajv.parameters)
   addFormats(ajv.body)
   const byMethod = new Map<string, OperationCheck[]>()
@@ -106,23 +118,39 @@ export function openApiRequestValidator (inputs: readonly ImportInput[], ctx: Im
       if (list === undefined) return null
       for (const check of list) {
         const found = check.pattern.exec(req.path)
-        if (found !== null) return { operation: check.name, violations: violationsOf(check, req, found) }
+        if (found !== null) {
+          return { operation: check.name, violations: violationsOf(check, req, found) }
+        }
       }
       return null
     },
   }
 }
 
-function operationChecks (doc: Json, fileName: string, ajv: { parameters: Ajv; body: Ajv }, ctx: ImportContext): OperationCheck[] {
+function operationChecks(
+  doc: Json,
+  fileName: string,
+  ajv: { parameters: Ajv; body: Ajv },
+  ctx: ImportContext,
+): OperationCheck[] {
   const swagger = doc['swagger'] !== undefined
   const resolver = new RefResolver(doc, { fileName, readFile: ctx.readFile, warn: () => {} })
   const schema = (node: unknown): Json | null => {
     const resolved = rootSchema(node, resolver)
     return isObject(resolved) ? resolved : null
   }
-  const bodyOf = (node: unknown, required: boolean, json: boolean): NonNullable<OperationCheck['body']> => {
+  const bodyOf = (
+    node: unknown,
+    required: boolean,
+    json: boolean,
+  ): NonNullable<OperationCheck['body']> => {
     const resolved = schema(node)
-    return { required, validate: compile(resolved), json, recursive: resolved?.['$defs'] !== undefined }
+    return {
+      required,
+      validate: compile(resolved),
+      json,
+      recursive: resolved?.['$defs'] !== undefined,
+    }
   }
   const compile = (node: Json | null, instance: Ajv = ajv.body): ValidateFunction | null => {
     if (node === null) return null
@@ -153,7 +181,9 @@ function operationChecks (doc: Json, fileName: string, ajv: { parameters: Ajv; b
         if (!Array.isArray(list)) continue
         for (const p of list) {
           const param = resolver.deref(p)?.value
-          if (isObject(param) && typeof param['name'] === 'string') declared.set(`${String(param['in'])} ${param['name']}`, param)
+          if (isObject(param) && typeof param['name'] === 'string') {
+            declared.set(`${String(param['in'])} ${param['name']}`, param)
+          }
         }
       }
       for (const param of declared.values()) {
@@ -162,13 +192,16 @@ function operationChecks (doc: Json, fileName: string, ajv: { parameters: Ajv; b
           body = bodyOf(param['schema'], param['required'] === true, true)
           continue
         }
-        if (where !== 'path' && where !== 'query' && where !== 'header' && where !== 'cookie') continue
+        if (where !== 'path' && where !== 'query' && where !== 'header' && where !== 'cookie') {
+          continue
+        }
         const paramSchema = swagger ? swaggerParamSchema(param) : schema(param['schema'])
         parameters.push({
           name: where === 'header' ? String(param['name']).toLowerCase() : String(param['name']),
           in: where,
           required: where === 'path' || param['required'] === true,
-          validate: paramSchema === null ? null : compile(wrapParameter(paramSchema), ajv.parameters),
+          validate:
+            paramSchema === null ? null : compile(wrapParameter(paramSchema), ajv.parameters),
           array: paramSchema?.['type'] === 'array',
         })
       }
@@ -178,11 +211,25 @@ function operationChecks (doc: Json, fileName: string, ajv: { parameters: Ajv; b
           const content = isObject(requestBody['content']) ? requestBody['content'] : {}
           const jsonType = Object.keys(content).find((t) => /json/i.test(t))
           const media = jsonType === undefined ? undefined : content[jsonType]
-          body = bodyOf(isObject(media) ? media['schema'] : undefined, requestBody['required'] === true, jsonType !== undefined)
+          body = bodyOf(
+            isObject(media) ? media['schema'] : undefined,
+            requestBody['required'] === true,
+            jsonType !== undefined,
+          )
         }
       }
-      const requirements = Array.isArray(operation['security']) ? operation['security'] : Array.isArray(doc['security']) ? doc['security'] : []
-      const security = requirements.filter(isObject).map((requirement) => Object.keys(requirement).map((name) => schemes.get(name) ?? { test: () => true, wants: name }))
+      const requirements = Array.isArray(operation['security'])
+        ? operation['security']
+        : Array.isArray(doc['security'])
+          ? doc['security']
+          : []
+      const security = requirements
+        .filter(isObject)
+        .map((requirement) =>
+          Object.keys(requirement).map(
+            (name) => schemes.get(name) ?? { test: () => true, wants: name },
+          ),
+        )
       out.push({
         name: `${method.toUpperCase()} ${template}`,
         method: method.toUpperCase(),
@@ -198,29 +245,44 @@ function operationChecks (doc: Json, fileName: string, ajv: { parameters: Ajv; b
   return out
 }
 
-function violationsOf (check: OperationCheck, req: RequestView, found: RegExpExecArray): Violation[] {
+function violationsOf(
+  check: OperationCheck,
+  req: RequestView,
+  found: RegExpExecArray,
+): Violation[] {
   const violations: Violation[] = []
   const query = new URLSearchParams(req.rawQuery)
   const cookies = cookiesOf(req.headers['cookie'])
   for (const p of check.parameters) {
     let value: string | string[] | undefined
     if (p.in === 'path') value = decodeSegment(found[check.names.indexOf(p.name) + 1])
-    else if (p.in === 'query') value = p.array ? (query.getAll(p.name).length > 0 ? query.getAll(p.name).flatMap((v) => v.split(',')) : undefined) : (query.get(p.name) ?? undefined)
-    else if (p.in === 'header') value = req.headers[p.name]
+    else if (p.in === 'query') {
+      value = p.array
+        ? query.getAll(p.name).length > 0
+          ? query.getAll(p.name).flatMap((v) => v.split(','))
+          : undefined
+        : (query.get(p.name) ?? undefined)
+    } else if (p.in === 'header') value = req.headers[p.name]
     else value = cookies.get(p.name)
     const at = `/${p.in}/${p.name}`
     if (value === undefined) {
-      if (p.required) violations.push({ path: at, message: `the ${p.in} parameter "${p.name}" is required` })
+      if (p.required) {
+        violations.push({ path: at, message: `the ${p.in} parameter "${p.name}" is required` })
+      }
       continue
     }
     if (p.validate !== null && !p.validate({ v: value })) {
-      for (const e of p.validate.errors ?? []) violations.push({ path: at + (e.instancePath.replace(/^\/v/, '')), message: messageOf(e) })
+      for (const e of p.validate.errors ?? []) {
+        violations.push({ path: at + e.instancePath.replace(/^\/v/, ''), message: messageOf(e) })
+      }
     }
   }
   if (check.body !== null) {
     const empty = req.body === null || req.body.length === 0
     if (empty) {
-      if (check.body.required) violations.push({ path: '/body', message: 'a request body is required' })
+      if (check.body.required) {
+        violations.push({ path: '/body', message: 'a request body is required' })
+      }
     } else if (check.body.validate !== null && check.body.json) {
       let parsed: unknown
       let ok = true
@@ -228,7 +290,10 @@ function violationsOf (check: OperationCheck, req: RequestView, found: RegExpExe
       // A recursive schema is validated as deep as the body goes: bound the depth first, so that a
       // hostile body cannot exhaust the stack (a 422, not a 500).
       if (check.body.recursive && jsonTextDepth(text, MAX_BODY_DEPTH) > MAX_BODY_DEPTH) {
-        violations.push({ path: '/body', message: `must not nest deeper than ${MAX_BODY_DEPTH} levels` })
+        violations.push({
+          path: '/body',
+          message: `must not nest deeper than ${MAX_BODY_DEPTH} levels`,
+        })
         return violations
       }
       try {
@@ -238,41 +303,65 @@ function violationsOf (check: OperationCheck, req: RequestView, found: RegExpExe
         violations.push({ path: '/body', message: 'the body must be JSON' })
       }
       if (ok && !check.body.validate(parsed)) {
-        for (const e of check.body.validate.errors ?? []) violations.push({ path: `/body${e.instancePath}`, message: messageOf(e) })
+        for (const e of check.body.validate.errors ?? []) {
+          violations.push({ path: `/body${e.instancePath}`, message: messageOf(e) })
+        }
       }
     }
   }
-  if (check.security.length > 0 && !check.security.some((all) => all.every((s) => s.test(req, query, cookies)))) {
+  if (
+    check.security.length > 0 &&
+    !check.security.some((all) => all.every((s) => s.test(req, query, cookies)))
+  ) {
     // Each alternative said once: two OAuth schemes both want `Authorization: Bearer`.
-    const wanted = [...new Set(check.security.map((all) => [...new Set(all.map((s) => s.wants))].join(' and ')))].join(', or ')
-    const challenges = [...new Set(check.security.flat().flatMap((s) => (s.challenge === undefined ? [] : [s.challenge])))]
-    violations.push({ path: '/security', message: `credentials are required: ${wanted}`, challenges })
+    const wanted = [
+      ...new Set(check.security.map((all) => [...new Set(all.map((s) => s.wants))].join(' and '))),
+    ].join(', or ')
+    const challenges = [
+      ...new Set(
+        check.security.flat().flatMap((s) => (s.challenge === undefined ? [] : [s.challenge])),
+      ),
+    ]
+    violations.push({
+      path: '/security',
+      message: `credentials are required: ${wanted}`,
+      challenges,
+    })
   }
   return violations
 }
 
-function messageOf (e: ErrorObject): string {
-  if (e.keyword === 'required') return `must have property "${String((e.params as { missingProperty?: unknown }).missingProperty)}"`
-  if (e.keyword === 'additionalProperties') return `must not have property "${String((e.params as { additionalProperty?: unknown }).additionalProperty)}"`
-  if (e.keyword === 'enum') return `must be one of ${JSON.stringify((e.params as { allowedValues?: unknown }).allowedValues)}`
+function messageOf(e: ErrorObject): string {
+  if (e.keyword === 'required') {
+    return `must have property "${String((e.params as { missingProperty?: unknown }).missingProperty)}"`
+  }
+  if (e.keyword === 'additionalProperties') {
+    return `must not have property "${String((e.params as { additionalProperty?: unknown }).additionalProperty)}"`
+  }
+  if (e.keyword === 'enum') {
+    return `must be one of ${JSON.stringify((e.params as { allowedValues?: unknown }).allowedValues)}`
+  }
   return e.message ?? 'is invalid'
 }
 
 /** `/pets/{petId}` -> /^\/pets\/([^/]+)$/ and ['petId']. */
-function templatePattern (template: string): { pattern: RegExp; names: string[] } {
+function templatePattern(template: string): { pattern: RegExp; names: string[] } {
   const names: string[] = []
-  const source = template.split(/(\{[^{}]+\})/).map((part) => {
-    const name = /^\{([^{}]+)\}$/.exec(part)?.[1]
-    if (name !== undefined) {
-      names.push(name)
-      return '([^/]+)'
-    }
-    return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-  }).join('')
+  const source = template
+    .split(/(\{[^{}]+\})/)
+    .map((part) => {
+      const name = /^\{([^{}]+)\}$/.exec(part)?.[1]
+      if (name !== undefined) {
+        names.push(name)
+        return '([^/]+)'
+      }
+      return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+    })
+    .join('')
   return { pattern: new RegExp(`^${source}/?$`), names }
 }
 
-function baseOf (swagger: boolean, root: ServerBase, item: Json, operation: Json): ServerBase {
+function baseOf(swagger: boolean, root: ServerBase, item: Json, operation: Json): ServerBase {
   if (swagger) return root
   for (const servers of [operation['servers'], item['servers']]) {
     if (Array.isArray(servers) && servers.length > 0) return serverBase(servers)
@@ -281,10 +370,24 @@ function baseOf (swagger: boolean, root: ServerBase, item: Json, operation: Json
 }
 
 /** A Swagger 2.0 non-body parameter is its own schema (type, format, enum, items...). */
-function swaggerParamSchema (param: Json): Json | null {
+function swaggerParamSchema(param: Json): Json | null {
   if (typeof param['type'] !== 'string' || param['type'] === 'file') return null
   const out: Json = {}
-  for (const key of ['type', 'format', 'enum', 'items', 'minimum', 'maximum', 'minLength', 'maxLength', 'pattern', 'exclusiveMinimum', 'exclusiveMaximum', 'minItems', 'maxItems']) {
+  for (const key of [
+    'type',
+    'format',
+    'enum',
+    'items',
+    'minimum',
+    'maximum',
+    'minLength',
+    'maxLength',
+    'pattern',
+    'exclusiveMinimum',
+    'exclusiveMaximum',
+    'minItems',
+    'maxItems',
+  ]) {
     if (param[key] !== undefined) out[key] = param[key]
   }
   return out
@@ -294,7 +397,7 @@ function swaggerParamSchema (param: Json): Json | null {
 const MAX_BODY_DEPTH = 256
 
 /** A parameter's schema under `{v: ...}` (so that ajv coerces the value in place), its `$defs` kept at the root. */
-function wrapParameter (paramSchema: Json): Json {
+function wrapParameter(paramSchema: Json): Json {
   const { $defs, ...own } = paramSchema
   return { type: 'object', properties: { v: own }, ...($defs === undefined ? {} : { $defs }) }
 }
@@ -305,7 +408,7 @@ function wrapParameter (paramSchema: Json): Json {
  * `{$ref: '#/$defs/understudy-recursive-N'}` to a definition added under the root's `$defs`, which ajv compiles as a
  * recursive schema, so that a recursive value is checked at every depth.
  */
-function rootSchema (node: unknown, resolver: RefResolver): unknown {
+function rootSchema(node: unknown, resolver: RefResolver): unknown {
   const defs = new Map<string, string>()
   const root = resolveSchema(node, resolver, new Set(), 0, defs)
   if (defs.size === 0 || !isObject(root)) return root
@@ -325,9 +428,17 @@ function rootSchema (node: unknown, resolver: RefResolver): unknown {
  * a root definition named in `defs`: see rootSchema) and OpenAPI 3.0's `nullable` turned into a
  * JSON Schema type list. Depth is bounded.
  */
-function resolveSchema (node: unknown, resolver: RefResolver, expanding: Set<string>, depth: number, defs: Map<string, string>): unknown {
+function resolveSchema(
+  node: unknown,
+  resolver: RefResolver,
+  expanding: Set<string>,
+  depth: number,
+  defs: Map<string, string>,
+): unknown {
   if (depth > 64) return {}
-  if (Array.isArray(node)) return node.map((n) => resolveSchema(n, resolver, expanding, depth + 1, defs))
+  if (Array.isArray(node)) {
+    return node.map((n) => resolveSchema(n, resolver, expanding, depth + 1, defs))
+  }
   if (!isObject(node)) return node
   let value: unknown = node
   let ref: string | undefined
@@ -347,19 +458,46 @@ function resolveSchema (node: unknown, resolver: RefResolver, expanding: Set<str
   if (ref !== undefined) expanding.add(ref)
   const out: Json = {}
   for (const [key, inner] of Object.entries(value as Json)) {
-    if (key === '$ref' || key === 'example' || key === 'examples' || key === 'xml' || key === 'discriminator') continue
-    out[key] = key === 'properties' || key === 'patternProperties' || key === 'definitions' || key === '$defs'
-      ? Object.fromEntries(Object.entries(isObject(inner) ? inner : {}).map(([k, v]) => [k, resolveSchema(v, resolver, expanding, depth + 1, defs)]))
-      : resolveSchema(inner, resolver, expanding, depth + 1, defs)
+    if (
+      key === '$ref' ||
+      key === 'example' ||
+      key === 'examples' ||
+      key === 'xml' ||
+      key === 'discriminator'
+    ) {
+      continue
+    }
+    out[key] =
+      key === 'properties' ||
+      key === 'patternProperties' ||
+      key === 'definitions' ||
+      key === '$defs'
+        ? Object.fromEntries(
+            Object.entries(isObject(inner) ? inner : {}).map(([k, v]) => [
+              k,
+              resolveSchema(v, resolver, expanding, depth + 1, defs),
+            ]),
+          )
+        : resolveSchema(inner, resolver, expanding, depth + 1, defs)
   }
   if (ref !== undefined) expanding.delete(ref)
-  if (out['nullable'] === true && typeof out['type'] === 'string') out['type'] = [out['type'], 'null']
+  if (out['nullable'] === true && typeof out['type'] === 'string') {
+    out['type'] = [out['type'], 'null']
+  }
   return out
 }
 
 /** Checks of the security schemes by name: the credential each one needs is present. */
-function securitySchemes (doc: Json, resolver: RefResolver, swagger: boolean): Map<string, SecurityCheck> {
-  const source = swagger ? doc['securityDefinitions'] : (isObject(doc['components']) ? doc['components']['securitySchemes'] : undefined)
+function securitySchemes(
+  doc: Json,
+  resolver: RefResolver,
+  swagger: boolean,
+): Map<string, SecurityCheck> {
+  const source = swagger
+    ? doc['securityDefinitions']
+    : isObject(doc['components'])
+      ? doc['components']['securitySchemes']
+      : undefined
   const out = new Map<string, SecurityCheck>()
   if (!isObject(source)) return out
   for (const [name, node] of Object.entries(source)) {
@@ -373,25 +511,47 @@ function securitySchemes (doc: Json, resolver: RefResolver, swagger: boolean): M
     if (type === 'apiKey' && typeof scheme['name'] === 'string') {
       const key = scheme['name']
       const where = scheme['in']
-      if (where === 'header') out.set(name, { test: (req) => req.headers[key.toLowerCase()] !== undefined, wants: `header ${key}` })
-      else if (where === 'query') out.set(name, { test: (_req, query) => query.has(key), wants: `query parameter ${key}` })
-      else if (where === 'cookie') out.set(name, { test: (_req, _query, cookies) => cookies.has(key), wants: `cookie ${key}` })
-    } else if (type === 'basic' || (type === 'http' && String(scheme['scheme']).toLowerCase() === 'basic')) {
-      out.set(name, { test: (req) => /^basic\s+\S/i.test(authorization(req)), wants: 'Authorization: Basic', challenge: 'Basic' })
+      if (where === 'header') {
+        out.set(name, {
+          test: (req) => req.headers[key.toLowerCase()] !== undefined,
+          wants: `header ${key}`,
+        })
+      } else if (where === 'query') {
+        out.set(name, { test: (_req, query) => query.has(key), wants: `query parameter ${key}` })
+      } else if (where === 'cookie') {
+        out.set(name, { test: (_req, _query, cookies) => cookies.has(key), wants: `cookie ${key}` })
+      }
+    } else if (
+      type === 'basic' ||
+      (type === 'http' && String(scheme['scheme']).toLowerCase() === 'basic')
+    ) {
+      out.set(name, {
+        test: (req) => /^basic\s+\S/i.test(authorization(req)),
+        wants: 'Authorization: Basic',
+        challenge: 'Basic',
+      })
     } else if (type === 'http') {
       const word = String(scheme['scheme'] ?? 'bearer')
       const challenge = `${word.charAt(0).toUpperCase()}${word.slice(1)}`
-      out.set(name, { test: (req) => authorization(req).toLowerCase().startsWith(`${word.toLowerCase()} `), wants: `Authorization: ${challenge}`, challenge })
+      out.set(name, {
+        test: (req) => authorization(req).toLowerCase().startsWith(`${word.toLowerCase()} `),
+        wants: `Authorization: ${challenge}`,
+        challenge,
+      })
     } else if (type === 'oauth2' || type === 'openIdConnect') {
-      out.set(name, { test: (req) => /^bearer\s+\S/i.test(authorization(req)), wants: 'Authorization: Bearer', challenge: 'Bearer' })
+      out.set(name, {
+        test: (req) => /^bearer\s+\S/i.test(authorization(req)),
+        wants: 'Authorization: Bearer',
+        challenge: 'Bearer',
+      })
     }
   }
   return out
 }
 
-function cookiesOf (header: string | string[] | undefined): Map<string, string> {
+function cookiesOf(header: string | string[] | undefined): Map<string, string> {
   const out = new Map<string, string>()
-  const text = Array.isArray(header) ? header.join('; ') : header ?? ''
+  const text = Array.isArray(header) ? header.join('; ') : (header ?? '')
   for (const part of text.split(';')) {
     const eq = part.indexOf('=')
     if (eq > 0) out.set(part.slice(0, eq).trim(), part.slice(eq + 1).trim())
@@ -399,7 +559,7 @@ function cookiesOf (header: string | string[] | undefined): Map<string, string> 
   return out
 }
 
-function decodeSegment (segment: string | undefined): string | undefined {
+function decodeSegment(segment: string | undefined): string | undefined {
   if (segment === undefined) return undefined
   try {
     return decodeURIComponent(segment)

@@ -11,7 +11,7 @@ type Json = Record<string, unknown>
  * isObject({}) // true
  * isObject([]) // false
  */
-export function isObject (value: unknown): value is Json {
+export function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
@@ -52,7 +52,10 @@ export class RefResolver {
   private readonly reported = new Set<string>()
   private readonly mainName: string
 
-  constructor (private readonly main: unknown, private readonly options: ResolverOptions) {
+  constructor(
+    private readonly main: unknown,
+    private readonly options: ResolverOptions,
+  ) {
     this.mainName = posix.basename(options.fileName.replace(/\\/g, '/'))
   }
 
@@ -61,14 +64,18 @@ export class RefResolver {
    * common in 3.0 descriptions such as `description`, `nullable`) are laid over the target.
    * Returns undefined, after a warning, when a reference is dangling or loops on itself.
    */
-  deref (node: unknown, at?: string): Resolved | undefined {
+  deref(node: unknown, at?: string): Resolved | undefined {
     let current = node
     let ref: string | undefined
     const seen = new Set<string>()
     while (isObject(current) && typeof current['$ref'] === 'string') {
       const next: string = current['$ref']
       if (seen.has(next)) {
-        this.report(`$ref "${next}" refers to itself through a chain of references; it is treated as absent`, next, at)
+        this.report(
+          `$ref "${next}" refers to itself through a chain of references; it is treated as absent`,
+          next,
+          at,
+        )
         return undefined
       }
       seen.add(next)
@@ -89,16 +96,24 @@ export class RefResolver {
   }
 
   /** The value a root-relative reference points at; undefined (after a warning) when it cannot be found. */
-  get (ref: string, at?: string): unknown {
+  get(ref: string, at?: string): unknown {
     const hash = ref.indexOf('#')
     const file = hash === -1 ? ref : ref.slice(0, hash)
     const fragment = hash === -1 ? '' : ref.slice(hash + 1)
     if (/^[a-z][a-z0-9+.-]*:/i.test(file) || file.startsWith('//')) {
-      this.report(`$ref "${ref}" is remote; Understudy reads no network, so it is treated as absent`, ref, at)
+      this.report(
+        `$ref "${ref}" is remote; Understudy reads no network, so it is treated as absent`,
+        ref,
+        at,
+      )
       return undefined
     }
     if (fragment !== '' && !fragment.startsWith('/')) {
-      this.report(`$ref "${ref}" uses an anchor, which is not supported; it is treated as absent`, ref, at)
+      this.report(
+        `$ref "${ref}" uses an anchor, which is not supported; it is treated as absent`,
+        ref,
+        at,
+      )
       return undefined
     }
     const doc = file === '' ? this.main : this.load(file, ref, at)
@@ -118,20 +133,27 @@ export class RefResolver {
   }
 
   /** Reads a file relative to the root (for `externalValue` examples); undefined when it cannot. */
-  readRaw (relativePath: string): Uint8Array | undefined {
+  readRaw(relativePath: string): Uint8Array | undefined {
     if (this.options.readFile === undefined) return undefined
     return this.options.readFile(normalizeFile(relativePath))
   }
 
-  private load (file: string, ref: string, at: string | undefined): unknown {
+  private load(file: string, ref: string, at: string | undefined): unknown {
     const path = normalizeFile(file)
     if (path === this.mainName) return this.main
     if (this.files.has(path)) return this.files.get(path)
     const bytes = this.options.readFile?.(path)
     if (bytes === undefined) {
       this.files.set(path, undefined)
-      const why = this.options.readFile === undefined ? 'only a directory or an archive can supply other files' : 'the file does not exist'
-      this.report(`$ref "${ref}" names the file ${path}, which cannot be read (${why}); it is treated as absent`, ref, at)
+      const why =
+        this.options.readFile === undefined
+          ? 'only a directory or an archive can supply other files'
+          : 'the file does not exist'
+      this.report(
+        `$ref "${ref}" names the file ${path}, which cannot be read (${why}); it is treated as absent`,
+        ref,
+        at,
+      )
       return undefined
     }
     // A syntax error in a referenced file is reported as ERR_IMPORT_INVALID naming that file.
@@ -141,7 +163,7 @@ export class RefResolver {
     return value
   }
 
-  private report (message: string, ref: string, at: string | undefined): void {
+  private report(message: string, ref: string, at: string | undefined): void {
     if (this.reported.has(ref)) return
     this.reported.add(ref)
     this.options.warn(message, at)
@@ -164,24 +186,33 @@ const MAX_EXAMPLE_HOPS = 8
  * @example
  * exampleValueOf({ $ref: '#/components/examples/issue' }, resolver) // { id: 1, title: 'Found a bug', ... }
  */
-export function exampleValueOf (value: unknown, resolver: RefResolver, at?: string): unknown {
+export function exampleValueOf(value: unknown, resolver: RefResolver, at?: string): unknown {
   let current = value
-  for (let hops = 0; isObject(current) && typeof current['$ref'] === 'string' && Object.keys(current).length === 1; hops++) {
+  for (
+    let hops = 0;
+    isObject(current) && typeof current['$ref'] === 'string' && Object.keys(current).length === 1;
+    hops++
+  ) {
     if (hops === MAX_EXAMPLE_HOPS) return undefined
     const target = resolver.deref(current, at)
     if (target === undefined) return undefined
     const found = target.value
-    current = isObject(found) && 'value' in found && Object.keys(found).every((k) => exampleObjectKeys.has(k)) ? found['value'] : found
+    current =
+      isObject(found) &&
+      'value' in found &&
+      Object.keys(found).every((k) => exampleObjectKeys.has(k))
+        ? found['value']
+        : found
   }
   return current
 }
 
-function normalizeFile (file: string): string {
+function normalizeFile(file: string): string {
   const normal = posix.normalize(safeDecode(file).replace(/\\/g, '/'))
   return normal.startsWith('./') ? normal.slice(2) : normal
 }
 
-function safeDecode (segment: string): string {
+function safeDecode(segment: string): string {
   try {
     return decodeURIComponent(segment)
   } catch {
@@ -193,7 +224,7 @@ function safeDecode (segment: string): string {
  * Rewrites the references of a file loaded from `path` so that they are relative to the root:
  * `#/Pet` becomes `defs/common.yaml#/Pet`, `other.yaml` becomes `defs/other.yaml`.
  */
-function rebaseRefs (node: unknown, path: string, mainName: string, seen: WeakSet<object>): void {
+function rebaseRefs(node: unknown, path: string, mainName: string, seen: WeakSet<object>): void {
   if (typeof node !== 'object' || node === null || seen.has(node)) return
   seen.add(node)
   if (Array.isArray(node)) {
@@ -207,7 +238,7 @@ function rebaseRefs (node: unknown, path: string, mainName: string, seen: WeakSe
   }
 }
 
-function rebase (ref: string, path: string, mainName: string): string {
+function rebase(ref: string, path: string, mainName: string): string {
   if (/^[a-z][a-z0-9+.-]*:/i.test(ref) || ref.startsWith('//')) return ref
   const hash = ref.indexOf('#')
   const file = hash === -1 ? ref : ref.slice(0, hash)

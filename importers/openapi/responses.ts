@@ -30,18 +30,26 @@ interface ResponsePlan {
  * planResponses({ '404': {...}, '200': {...}, default: {...} })
  * // { main: { key: '200', status: 200 }, variants: [{ key: '404', status: 404 }, { key: 'default', status: 500 }], skipped: [] }
  */
-export function planResponses (responses: Record<string, unknown>): ResponsePlan {
+export function planResponses(responses: Record<string, unknown>): ResponsePlan {
   const plan: ResponsePlan = { main: undefined, variants: [], skipped: [] }
   const candidates: ResponseChoice[] = []
   for (const [key, node] of Object.entries(responses)) {
     if (key.startsWith('x-')) continue
     const status = statusOf(key)
-    if (status === undefined) plan.skipped.push({ key, reason: 'is not a status code, a range such as 4XX, or default' })
-    else if (status < 200) plan.skipped.push({ key, reason: 'is an informational (1xx) response, which a mock cannot send' })
-    else candidates.push({ key, status, node })
+    if (status === undefined) {
+      plan.skipped.push({ key, reason: 'is not a status code, a range such as 4XX, or default' })
+    } else if (status < 200) {
+      plan.skipped.push({
+        key,
+        reason: 'is an informational (1xx) response, which a mock cannot send',
+      })
+    } else candidates.push({ key, status, node })
   }
-  const explicit = candidates.filter((c) => /^\d{3}$/.test(c.key)).sort((a, b) => a.status - b.status)
-  const main = explicit.find((c) => c.status < 300) ??
+  const explicit = candidates
+    .filter((c) => /^\d{3}$/.test(c.key))
+    .sort((a, b) => a.status - b.status)
+  const main =
+    explicit.find((c) => c.status < 300) ??
     candidates.find((c) => /^2xx$/i.test(c.key)) ??
     candidates.find((c) => c.key === 'default') ??
     explicit[0] ??
@@ -51,7 +59,7 @@ export function planResponses (responses: Record<string, unknown>): ResponsePlan
   return plan
 }
 
-function statusOf (key: string): number | undefined {
+function statusOf(key: string): number | undefined {
   if (/^[1-5]\d\d$/.test(key)) return Number(key)
   if (/^[1-5]xx$/i.test(key)) return Number(key[0]) * 100
   if (key === 'default') return 500
@@ -82,13 +90,20 @@ interface ResponseContext {
  * buildResponse(doc.paths['/pets'].get.responses['200'], 200, ctx)
  * // { responseDsl: { status: 200, headers: [{ name: 'X-Rate-Limit', value: '0' }], contentType: 'application/json', content: '...' }, notes: [] }
  */
-export function buildResponse (node: unknown, status: number, ctx: ResponseContext): { responseDsl: ResponseDslInput; notes: string[] } {
+export function buildResponse(
+  node: unknown,
+  status: number,
+  ctx: ResponseContext,
+): { responseDsl: ResponseDslInput; notes: string[] } {
   const responseDsl: ResponseDslInput = { status }
   const response = ctx.resolver.deref(node, ctx.at)?.value
-  if (!isObject(response)) return { responseDsl, notes: ['the response is not an object; it is served without a body'] }
+  if (!isObject(response)) {
+    return { responseDsl, notes: ['the response is not an object; it is served without a body'] }
+  }
   const headers = buildHeaders(response['headers'], ctx)
   if (headers.length > 0) responseDsl.headers = headers
-  const { mediaType, source, schema } = ctx.version === '2.0' ? bodyOf2(response, ctx) : bodyOf3(response, ctx)
+  const { mediaType, source, schema } =
+    ctx.version === '2.0' ? bodyOf2(response, ctx) : bodyOf3(response, ctx)
   if (mediaType === undefined) return { responseDsl, notes: [] }
   return { responseDsl, notes: writeBody(responseDsl, mediaType, source, schema, ctx.resolver) }
 }
@@ -99,7 +114,7 @@ interface BodyPlan {
   schema: unknown
 }
 
-function bodyOf3 (response: Record<string, unknown>, ctx: ResponseContext): BodyPlan {
+function bodyOf3(response: Record<string, unknown>, ctx: ResponseContext): BodyPlan {
   const content = isObject(response['content']) ? response['content'] : {}
   const mediaType = pickMediaType(Object.keys(content))
   if (mediaType === undefined) return { mediaType, source: undefined, schema: undefined }
@@ -108,7 +123,11 @@ function bodyOf3 (response: Record<string, unknown>, ctx: ResponseContext): Body
   if (!isObject(media)) return { mediaType, source: undefined, schema: undefined }
   const schema = media['schema']
   const named = ctx.example === undefined ? undefined : namedExample(media, ctx.example, ctx, at)
-  return { mediaType, source: named ?? explicitExample(media, ctx, at) ?? generated(schema, ctx), schema }
+  return {
+    mediaType,
+    source: named ?? explicitExample(media, ctx, at) ?? generated(schema, ctx),
+    schema,
+  }
 }
 
 /**
@@ -118,17 +137,23 @@ function bodyOf3 (response: Record<string, unknown>, ctx: ResponseContext): Body
  * @example
  * exampleNames(doc.paths['/pets'].get.responses['200'], ctx) // ['cat', 'dog']
  */
-export function exampleNames (node: unknown, ctx: ResponseContext): string[] {
+export function exampleNames(node: unknown, ctx: ResponseContext): string[] {
   if (ctx.version === '2.0') return []
   const response = ctx.resolver.deref(node)?.value
   const content = isObject(response) && isObject(response['content']) ? response['content'] : {}
   const mediaType = pickMediaType(Object.keys(content))
   const media = mediaType === undefined ? undefined : ctx.resolver.deref(content[mediaType])?.value
-  const examples = isObject(media) && isObject(media['examples']) ? Object.keys(media['examples']) : []
+  const examples =
+    isObject(media) && isObject(media['examples']) ? Object.keys(media['examples']) : []
   return examples.length > 1 ? examples : []
 }
 
-function namedExample (media: Record<string, unknown>, name: string, ctx: ResponseContext, at: string): ExampleSource | undefined {
+function namedExample(
+  media: Record<string, unknown>,
+  name: string,
+  ctx: ResponseContext,
+  at: string,
+): ExampleSource | undefined {
   if (!isObject(media['examples'])) return undefined
   const exampleAt = joinPointer(joinPointer(at, 'examples'), name)
   const example = ctx.resolver.deref(media['examples'][name], exampleAt)?.value
@@ -136,34 +161,44 @@ function namedExample (media: Record<string, unknown>, name: string, ctx: Respon
 }
 
 /** An example value as a source, its `$ref` followed (exampleValueOf); undefined when there is none. */
-function sourceOf (value: unknown, ctx: ResponseContext, at: string): ExampleSource | undefined {
+function sourceOf(value: unknown, ctx: ResponseContext, at: string): ExampleSource | undefined {
   if (value === undefined) return undefined
   const resolved = exampleValueOf(value, ctx.resolver, at)
   return resolved === undefined ? undefined : { value: resolved }
 }
 
-function bodyOf2 (response: Record<string, unknown>, ctx: ResponseContext): BodyPlan {
+function bodyOf2(response: Record<string, unknown>, ctx: ResponseContext): BodyPlan {
   const examples = isObject(response['examples']) ? response['examples'] : {}
   const schemaNode = response['schema']
   // A response without schema and examples has no body, whatever `produces` lists.
-  if (schemaNode === undefined && Object.keys(examples).length === 0) return { mediaType: undefined, source: undefined, schema: undefined }
+  if (schemaNode === undefined && Object.keys(examples).length === 0) {
+    return { mediaType: undefined, source: undefined, schema: undefined }
+  }
   const types = [...ctx.produces, ...Object.keys(examples).filter((k) => !ctx.produces.includes(k))]
   if (types.length === 0) types.push('application/json')
   const mediaType = pickMediaType(types)
   if (mediaType === undefined) return { mediaType, source: undefined, schema: undefined }
   const schema = ctx.resolver.deref(schemaNode, `${ctx.at}/schema`)?.value
   if (isObject(schema) && schema['type'] === 'file') return { mediaType, source: undefined, schema }
-  return { mediaType, source: sourceOf(examples[mediaType], ctx, `${ctx.at}/examples`) ?? generated(schemaNode, ctx), schema: schemaNode }
+  return {
+    mediaType,
+    source: sourceOf(examples[mediaType], ctx, `${ctx.at}/examples`) ?? generated(schemaNode, ctx),
+    schema: schemaNode,
+  }
 }
 
-function generated (schema: unknown, ctx: ResponseContext): ExampleSource | undefined {
+function generated(schema: unknown, ctx: ResponseContext): ExampleSource | undefined {
   if (schema === undefined) return undefined
   const value = generateExample(schema, ctx.resolver)
   return value === undefined ? undefined : { value }
 }
 
 /** A 3.x media type's (or header's) own example: `example`, else the first usable `examples` entry. */
-function explicitExample (media: Record<string, unknown>, ctx: ResponseContext, at: string): ExampleSource | undefined {
+function explicitExample(
+  media: Record<string, unknown>,
+  ctx: ResponseContext,
+  at: string,
+): ExampleSource | undefined {
   const own = sourceOf(media['example'], ctx, joinPointer(at, 'example'))
   if (own !== undefined) return own
   if (!isObject(media['examples'])) return undefined
@@ -183,22 +218,35 @@ function explicitExample (media: Record<string, unknown>, ctx: ResponseContext, 
 }
 
 // Written by the runtime from the body and `contentType`, or hop-by-hop: never copied from a description.
-const skippedHeaders = new Set(['content-type', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer'])
+const skippedHeaders = new Set([
+  'content-type',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'trailer',
+])
 const tokenPattern = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
 const valuePattern = /^[\t\x20-\x7e\x80-\xff]*$/
 
-function buildHeaders (node: unknown, ctx: ResponseContext): Array<{ name: string; value: string }> {
+function buildHeaders(node: unknown, ctx: ResponseContext): Array<{ name: string; value: string }> {
   const headers = ctx.resolver.deref(node)?.value
   if (!isObject(headers)) return []
   const out: Array<{ name: string; value: string }> = []
   for (const [name, headerNode] of Object.entries(headers)) {
     if (skippedHeaders.has(name.toLowerCase()) || !tokenPattern.test(name)) continue
-    const header = ctx.resolver.deref(headerNode, joinPointer(joinPointer(ctx.at, 'headers'), name))?.value
+    const header = ctx.resolver.deref(
+      headerNode,
+      joinPointer(joinPointer(ctx.at, 'headers'), name),
+    )?.value
     if (!isObject(header)) continue
     let source: ExampleSource | undefined
     if (ctx.version === '2.0') {
       // A 2.0 header object is itself a schema (type, format, enum, default).
-      source = header['x-example'] !== undefined ? { value: header['x-example'] } : generated(header, ctx)
+      source =
+        header['x-example'] !== undefined ? { value: header['x-example'] } : generated(header, ctx)
     } else {
       source = explicitExample(header, ctx, ctx.at) ?? generated(header['schema'], ctx)
     }
@@ -209,8 +257,15 @@ function buildHeaders (node: unknown, ctx: ResponseContext): Array<{ name: strin
 }
 
 /** A header value from an example: scalars as text, arrays of scalars comma-separated (style `simple`). */
-function headerValue (value: unknown): string | undefined {
-  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return String(value)
-  if (Array.isArray(value) && value.every((v) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')) return value.join(',')
+function headerValue(value: unknown): string | undefined {
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+    return String(value)
+  }
+  if (
+    Array.isArray(value) &&
+    value.every((v) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')
+  ) {
+    return value.join(',')
+  }
   return undefined
 }

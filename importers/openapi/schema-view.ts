@@ -22,14 +22,18 @@ export const CYCLE = Symbol('cycle')
  * viewSchema({ allOf: [{ $ref: '#/components/schemas/NewPet' }, { required: ['id'], properties: { id: { type: 'integer' } } }] }, resolver, new Set())
  * // { schema: { required: ['name', 'id'], properties: { name: {...}, tag: {...}, id: {...} } }, refs: ['#/components/schemas/NewPet'] }
  */
-export function viewSchema (node: unknown, resolver: RefResolver, active: ReadonlySet<string>): SchemaView | typeof CYCLE | undefined {
+export function viewSchema(
+  node: unknown,
+  resolver: RefResolver,
+  active: ReadonlySet<string>,
+): SchemaView | typeof CYCLE | undefined {
   return flatten(node, resolver, active, new Set(), 0)
 }
 
 // allOf/oneOf nesting deeper than this is a pathological document, not a real API.
 const MAX_COMBINATOR_DEPTH = 32
 
-function flatten (
+function flatten(
   node: unknown,
   resolver: RefResolver,
   active: ReadonlySet<string>,
@@ -46,7 +50,9 @@ function flatten (
     if (active.has(ref) || local.has(ref)) return CYCLE
     const resolved = resolver.deref(node)
     if (resolved === undefined) return undefined
-    if (resolved.value === true) return { schema: {}, refs: resolved.ref === undefined ? [] : [resolved.ref] }
+    if (resolved.value === true) {
+      return { schema: {}, refs: resolved.ref === undefined ? [] : [resolved.ref] }
+    }
     if (!isObject(resolved.value)) return undefined
     schema = resolved.value
     if (resolved.ref !== undefined) refs.push(resolved.ref)
@@ -80,18 +86,22 @@ function flatten (
   return { schema, refs: dedupe(refs) }
 }
 
-function isNullSchema (node: unknown, resolver: RefResolver): boolean {
+function isNullSchema(node: unknown, resolver: RefResolver): boolean {
   const value = resolver.deref(node)?.value
-  return isObject(value) && (value['type'] === 'null' || (Array.isArray(value['enum']) && value['enum'].length === 1 && value['enum'][0] === null))
+  return (
+    isObject(value) &&
+    (value['type'] === 'null' ||
+      (Array.isArray(value['enum']) && value['enum'].length === 1 && value['enum'][0] === null))
+  )
 }
 
-function without (schema: Schema, key: string): Schema {
+function without(schema: Schema, key: string): Schema {
   const out: Schema = { ...schema }
   delete out[key]
   return out
 }
 
-function dedupe (refs: string[]): string[] {
+function dedupe(refs: string[]): string[] {
   return [...new Set(refs)]
 }
 
@@ -110,13 +120,19 @@ const upperBounds = ['maximum', 'maxLength', 'maxItems', 'maxProperties']
  * mergeSchemas({ required: ['a'], properties: { a: { type: 'string' } } }, { required: ['b'], properties: { b: { type: 'integer' } }, minLength: 2 })
  * // { required: ['a', 'b'], properties: { a: {...}, b: {...} }, minLength: 2 }
  */
-function mergeSchemas (a: Schema, b: Schema): Schema {
+function mergeSchemas(a: Schema, b: Schema): Schema {
   const ta = typesOf(a['type'])
   const tb = typesOf(b['type'])
   // Types with nothing in common make the allOf unsatisfiable. Descriptions that do this mean
   // an override (a base declares `result: string`, a member redeclares it as an array), so the
   // later member wins whole.
-  if (ta !== undefined && tb !== undefined && !ta.some((t) => tb.includes(t) || (isNumeric(t) && tb.some(isNumeric)))) return { ...a, ...b }
+  if (
+    ta !== undefined &&
+    tb !== undefined &&
+    !ta.some((t) => tb.includes(t) || (isNumeric(t) && tb.some(isNumeric)))
+  ) {
+    return { ...a, ...b }
+  }
   const out: Schema = { ...b, ...a }
   const pa = isObject(a['properties']) ? a['properties'] : undefined
   const pb = isObject(b['properties']) ? b['properties'] : undefined
@@ -129,41 +145,58 @@ function mergeSchemas (a: Schema, b: Schema): Schema {
     out['required'] = dedupeValues([...asArray(a['required']), ...asArray(b['required'])])
   }
   if (ta !== undefined && tb !== undefined) {
-    const both = ta.filter((t) => tb.includes(t) || (t === 'integer' && tb.includes('number')) || (t === 'number' && tb.includes('integer')))
-    const pick = both.map((t) => (t === 'number' && (ta.includes('integer') || tb.includes('integer')) ? 'integer' : t))
+    const both = ta.filter(
+      (t) =>
+        tb.includes(t) ||
+        (t === 'integer' && tb.includes('number')) ||
+        (t === 'number' && tb.includes('integer')),
+    )
+    const pick = both.map((t) =>
+      t === 'number' && (ta.includes('integer') || tb.includes('integer')) ? 'integer' : t,
+    )
     out['type'] = pick.length === 1 ? pick[0] : pick.length > 1 ? dedupeValues(pick) : a['type']
   }
   for (const key of lowerBounds) {
-    if (typeof a[key] === 'number' && typeof b[key] === 'number') out[key] = Math.max(a[key], b[key])
+    if (typeof a[key] === 'number' && typeof b[key] === 'number') {
+      out[key] = Math.max(a[key], b[key])
+    }
   }
   for (const key of upperBounds) {
-    if (typeof a[key] === 'number' && typeof b[key] === 'number') out[key] = Math.min(a[key], b[key])
+    if (typeof a[key] === 'number' && typeof b[key] === 'number') {
+      out[key] = Math.min(a[key], b[key])
+    }
   }
   if (Array.isArray(a['enum']) && Array.isArray(b['enum'])) {
     const eb = b['enum'].map((v) => JSON.stringify(v))
     const common = a['enum'].filter((v) => eb.includes(JSON.stringify(v)))
     if (common.length > 0) out['enum'] = common
   }
-  if (a['items'] !== undefined && b['items'] !== undefined && a['items'] !== b['items']) out['items'] = { allOf: [a['items'], b['items']] }
-  if (a['additionalProperties'] === false || b['additionalProperties'] === false) out['additionalProperties'] = false
+  if (a['items'] !== undefined && b['items'] !== undefined && a['items'] !== b['items']) {
+    out['items'] = { allOf: [a['items'], b['items']] }
+  }
+  if (a['additionalProperties'] === false || b['additionalProperties'] === false) {
+    out['additionalProperties'] = false
+  }
   // 3.0 `nullable`: the merged schema allows null only when every member does.
-  if (a['nullable'] === true && b['nullable'] !== true && b['type'] !== undefined) delete out['nullable']
+  if (a['nullable'] === true && b['nullable'] !== true && b['type'] !== undefined) {
+    delete out['nullable']
+  }
   return out
 }
 
-function isNumeric (type: string): boolean {
+function isNumeric(type: string): boolean {
   return type === 'number' || type === 'integer'
 }
 
-function asArray (value: unknown): unknown[] {
+function asArray(value: unknown): unknown[] {
   return Array.isArray(value) ? value : []
 }
 
-function dedupeValues<T> (values: T[]): T[] {
+function dedupeValues<T>(values: T[]): T[] {
   return [...new Set(values)]
 }
 
-function typesOf (type: unknown): string[] | undefined {
+function typesOf(type: unknown): string[] | undefined {
   if (typeof type === 'string') return [type]
   if (Array.isArray(type)) return type.filter((t): t is string => typeof t === 'string')
   return undefined
@@ -177,12 +210,32 @@ function typesOf (type: unknown): string[] | undefined {
  * pickType({ type: ['null', 'integer'] }) // 'integer'
  * pickType({ properties: {} }) // 'object'
  */
-export function pickType (schema: Schema): string | undefined {
+export function pickType(schema: Schema): string | undefined {
   const declared = typesOf(schema['type'])
-  if (declared !== undefined && declared.length > 0) return declared.find((t) => t !== 'null') ?? 'null'
-  if (isObject(schema['properties']) || schema['additionalProperties'] !== undefined || Array.isArray(schema['required'])) return 'object'
+  if (declared !== undefined && declared.length > 0) {
+    return declared.find((t) => t !== 'null') ?? 'null'
+  }
+  if (
+    isObject(schema['properties']) ||
+    schema['additionalProperties'] !== undefined ||
+    Array.isArray(schema['required'])
+  ) {
+    return 'object'
+  }
   if (schema['items'] !== undefined || Array.isArray(schema['prefixItems'])) return 'array'
-  if (typeof schema['format'] === 'string' || typeof schema['pattern'] === 'string' || typeof schema['minLength'] === 'number') return 'string'
-  if (typeof schema['minimum'] === 'number' || typeof schema['maximum'] === 'number' || typeof schema['multipleOf'] === 'number') return 'number'
+  if (
+    typeof schema['format'] === 'string' ||
+    typeof schema['pattern'] === 'string' ||
+    typeof schema['minLength'] === 'number'
+  ) {
+    return 'string'
+  }
+  if (
+    typeof schema['minimum'] === 'number' ||
+    typeof schema['maximum'] === 'number' ||
+    typeof schema['multipleOf'] === 'number'
+  ) {
+    return 'number'
+  }
   return undefined
 }

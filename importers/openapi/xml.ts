@@ -13,7 +13,7 @@ import { CYCLE, viewSchema, type Schema } from './schema-view.js'
  * toXml({ id: 1, tags: ['a'] }, { $ref: '#/components/schemas/Pet' }, resolver)
  * // '<?xml version="1.0" encoding="UTF-8"?>\n<Pet><id>1</id><tags>a</tags></Pet>'
  */
-export function toXml (value: unknown, schema: unknown, resolver: RefResolver): string {
+export function toXml(value: unknown, schema: unknown, resolver: RefResolver): string {
   const view = viewOf(schema, resolver)
   const xml = isObject(view?.schema['xml']) ? view.schema['xml'] : {}
   const fallback = view?.refs[0]?.split('/').pop() ?? 'root'
@@ -28,7 +28,11 @@ export function toXml (value: unknown, schema: unknown, resolver: RefResolver): 
     // A document has one root: a top-level array is wrapped in an element named after the schema.
     const itemView = viewOf(view?.schema['items'], resolver)
     const itemXml = isObject(itemView?.schema['xml']) ? itemView.schema['xml'] : {}
-    const itemName = elementName(typeof itemXml['name'] === 'string' ? itemXml['name'] : itemView?.refs[0]?.split('/').pop() ?? 'item')
+    const itemName = elementName(
+      typeof itemXml['name'] === 'string'
+        ? itemXml['name']
+        : (itemView?.refs[0]?.split('/').pop() ?? 'item'),
+    )
     const items = value.map((v) => element(v, itemView?.schema, itemName, resolver, '', 1)).join('')
     return `${XML_DECLARATION}<${root}${namespace}>${items}</${root}>`
   }
@@ -42,7 +46,7 @@ interface View {
   refs: string[]
 }
 
-function viewOf (node: unknown, resolver: RefResolver): View | undefined {
+function viewOf(node: unknown, resolver: RefResolver): View | undefined {
   const view = viewSchema(node, resolver, new Set())
   return view === CYCLE || view === undefined ? undefined : view
 }
@@ -50,13 +54,22 @@ function viewOf (node: unknown, resolver: RefResolver): View | undefined {
 // Example values are finite trees; this only guards against a hand-written example nested absurdly deep.
 const MAX_XML_DEPTH = 64
 
-function element (value: unknown, schema: Schema | undefined, name: string, resolver: RefResolver, extra: string, depth: number): string {
+function element(
+  value: unknown,
+  schema: Schema | undefined,
+  name: string,
+  resolver: RefResolver,
+  extra: string,
+  depth: number,
+): string {
   if (value === null || value === undefined || depth > MAX_XML_DEPTH) return `<${name}${extra}/>`
   if (Array.isArray(value)) {
     const itemView = viewOf(schema?.['items'], resolver)
     const itemXml = isObject(itemView?.schema['xml']) ? itemView.schema['xml'] : {}
     const itemName = typeof itemXml['name'] === 'string' ? elementName(itemXml['name']) : name
-    const items = value.map((v) => element(v, itemView?.schema, itemName, resolver, '', depth + 1)).join('')
+    const items = value
+      .map((v) => element(v, itemView?.schema, itemName, resolver, '', depth + 1))
+      .join('')
     return items
   }
   if (typeof value !== 'object') return `<${name}${extra}>${escapeXml(String(value))}</${name}>`
@@ -79,11 +92,14 @@ function element (value: unknown, schema: Schema | undefined, name: string, reso
 }
 
 /** A valid XML element name: invalid characters become `_`, and a name cannot start with a digit, `-` or `.`. */
-function elementName (name: string): string {
+function elementName(name: string): string {
   const cleaned = name.replace(/[^A-Za-z0-9_.:-]/g, '_')
   return /^[A-Za-z_:]/.test(cleaned) ? cleaned : `_${cleaned}`
 }
 
-function escapeXml (text: string): string {
-  return text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] ?? c)
+function escapeXml(text: string): string {
+  return text.replace(
+    /[<>&"']/g,
+    (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] ?? c,
+  )
 }

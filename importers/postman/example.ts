@@ -10,10 +10,22 @@ import { resolveText, type Scope } from './variables.js'
  * body already decoded (so Content-Encoding would lie), and the runtime computes length, framing
  * and Date itself.
  */
-const droppedHeaders = new Set(['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'keep-alive', 'date'])
+const droppedHeaders = new Set([
+  'content-length',
+  'content-encoding',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'date',
+])
 
 /** `_postman_previewlanguage` values that name a body type the DSL knows. */
-const previewTypes: Record<string, string> = { json: 'json', xml: 'xml', html: 'html', text: 'text' }
+const previewTypes: Record<string, string> = {
+  json: 'json',
+  xml: 'xml',
+  html: 'html',
+  text: 'text',
+}
 
 /** The request side of an example, and what a reader should know about it. */
 interface RequestOutcome {
@@ -33,10 +45,14 @@ interface RequestOutcome {
  * requestOfPostman({ method: 'GET', url: '{{base}}/pets?limit=10' }, new Map()).requestDsl
  * // { method: 'GET', url: { matcherName: 'equals_url', matchingValue: '/pets', ... }, queryParams: [{ key: 'limit', ... }] }
  */
-export function requestOfPostman (request: unknown, scope: Scope): RequestOutcome {
-  const req: Loose = typeof request === 'string' ? { url: request } : isObject(request) ? request : {}
+export function requestOfPostman(request: unknown, scope: Scope): RequestOutcome {
+  const req: Loose =
+    typeof request === 'string' ? { url: request } : isObject(request) ? request : {}
   const url = urlMatchersOf(req['url'], scope)
-  const requestDsl: RequestDslInput = { method: (str(req['method']) ?? 'GET').toUpperCase(), url: url.url }
+  const requestDsl: RequestDslInput = {
+    method: (str(req['method']) ?? 'GET').toUpperCase(),
+    url: url.url,
+  }
   if (url.host !== undefined) requestDsl.host = url.host
   if (url.queryParams.length > 0) requestDsl.queryParams = url.queryParams
   const sample = sampleBodyOf(req['body'], scope)
@@ -44,7 +60,7 @@ export function requestOfPostman (request: unknown, scope: Scope): RequestOutcom
   return { requestDsl, display: url.display, wildcard: url.wildcard, notes: url.notes }
 }
 
-function sampleBodyOf (body: unknown, scope: Scope): string | undefined {
+function sampleBodyOf(body: unknown, scope: Scope): string | undefined {
   if (!isObject(body)) return undefined
   const mode = str(body['mode'])
   if (mode === 'raw') {
@@ -54,7 +70,9 @@ function sampleBodyOf (body: unknown, scope: Scope): string | undefined {
   if (mode === 'urlencoded' && Array.isArray(body['urlencoded'])) {
     const params = new URLSearchParams()
     for (const p of body['urlencoded']) {
-      if (isObject(p) && p['disabled'] !== true && typeof p['key'] === 'string') params.append(p['key'], resolveText(String(p['value'] ?? ''), scope))
+      if (isObject(p) && p['disabled'] !== true && typeof p['key'] === 'string') {
+        params.append(p['key'], resolveText(String(p['value'] ?? ''), scope))
+      }
     }
     const text = params.toString()
     return text === '' ? undefined : text
@@ -70,23 +88,32 @@ function sampleBodyOf (body: unknown, scope: Scope): string | undefined {
  * responseOfExample({ code: 201, status: 'Created', body: '{}', _postman_previewlanguage: 'json' }, new Map(), notes)
  * // { status: 201, contentType: 'json', content: 'e30=' }
  */
-export function responseOfExample (example: Loose, scope: Scope, notes: string[]): ResponseDslInput {
+export function responseOfExample(example: Loose, scope: Scope, notes: string[]): ResponseDslInput {
   const out: ResponseDslInput = {}
   const code = typeof example['code'] === 'number' ? example['code'] : Number(example['code'])
   if (Number.isInteger(code) && code > 0) out.status = code
   const reason = str(example['status'])
-  if (reason !== undefined && reason !== '' && reason !== STATUS_CODES[out.status ?? 200]) out.statusMessage = reason
+  if (reason !== undefined && reason !== '' && reason !== STATUS_CODES[out.status ?? 200]) {
+    out.statusMessage = reason
+  }
   const headers = headersOf(example['header'], scope)
   const body = str(example['body']) ?? ''
   const text = resolveText(body, scope)
   if (/\{\{[^{}]+\}\}/.test(text)) {
-    notes.push('response body contains {{variables}} that the collection does not define; they are served verbatim')
+    notes.push(
+      'response body contains {{variables}} that the collection does not define; they are served verbatim',
+    )
   }
-  setBody(out, headers, Buffer.from(text, 'utf8'), previewTypes[str(example['_postman_previewlanguage']) ?? ''])
+  setBody(
+    out,
+    headers,
+    Buffer.from(text, 'utf8'),
+    previewTypes[str(example['_postman_previewlanguage']) ?? ''],
+  )
   return out
 }
 
-function headersOf (value: unknown, scope: Scope): Array<{ name: string; value: string }> {
+function headersOf(value: unknown, scope: Scope): Array<{ name: string; value: string }> {
   const out: Array<{ name: string; value: string }> = []
   const add = (name: string, v: string): void => {
     if (!droppedHeaders.has(name.toLowerCase())) out.push({ name, value: resolveText(v, scope) })

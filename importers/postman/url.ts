@@ -32,7 +32,7 @@ interface RawUrl {
  * urlMatchersOf('{{base}}/users/{{id}}?active=true', new Map()).url
  * // { key: 'url', matcherName: 'equals_url', matchingValue: '/users/{id}' }
  */
-export function urlMatchersOf (url: unknown, scope: Scope): UrlMatchers {
+export function urlMatchersOf(url: unknown, scope: Scope): UrlMatchers {
   const raw = rawUrlOf(url)
   const notes: string[] = []
   const segments: Piece[][] = []
@@ -40,16 +40,25 @@ export function urlMatchersOf (url: unknown, scope: Scope): UrlMatchers {
   const hostPieces = resolvePieces(raw.host, scope)
   if (raw.host !== '' && isLiteral(hostPieces)) {
     // a base-URL variable may carry a scheme and a path prefix: https://api.example.com/v2
-    const resolved = hostPieces.map((p) => ('text' in p ? p.text : '')).join('').replace(/^[a-z][a-z0-9+.-]*:\/\//i, '')
+    const resolved = hostPieces
+      .map((p) => ('text' in p ? p.text : ''))
+      .join('')
+      .replace(/^[a-z][a-z0-9+.-]*:\/\//i, '')
     const slash = resolved.indexOf('/')
     host = slash === -1 ? resolved : resolved.slice(0, slash)
-    if (slash !== -1) for (const s of resolved.slice(slash + 1).split('/')) if (s !== '') segments.push([{ text: s }])
+    if (slash !== -1) {
+      for (const s of resolved.slice(slash + 1).split('/')) {
+        if (s !== '') segments.push([{ text: s }])
+      }
+    }
   }
   for (const segment of raw.segments) {
     const pathVar = /^:([A-Za-z0-9_.-]+)$/.exec(segment)?.[1]
     if (pathVar !== undefined) {
       const value = raw.pathVariables.get(pathVar)
-      segments.push(value === undefined || value === '' ? [{ variable: pathVar }] : resolvePieces(value, scope))
+      segments.push(
+        value === undefined || value === '' ? [{ variable: pathVar }] : resolvePieces(value, scope),
+      )
     } else {
       segments.push(resolvePieces(segment, scope))
     }
@@ -60,42 +69,66 @@ export function urlMatchersOf (url: unknown, scope: Scope): UrlMatchers {
   const wildcard = !isLiteral(pieces)
   const decoded = pieces.map((p) => ('text' in p ? { text: safeDecode(p.text) } : p))
   const display = decoded.map((p) => ('text' in p ? p.text : `{${p.variable}}`)).join('')
-  const out: UrlMatchers = { url: urlMatcher(decoded), display, queryParams: queryMatchersOf(raw.query, scope, notes), wildcard, notes }
+  const out: UrlMatchers = {
+    url: urlMatcher(decoded),
+    display,
+    queryParams: queryMatchersOf(raw.query, scope, notes),
+    wildcard,
+    notes,
+  }
   if (host !== undefined && host !== '') out.host = host
   return out
 }
 
-function urlMatcher (pieces: Piece[]): MatcherInput {
+function urlMatcher(pieces: Piece[]): MatcherInput {
   const literalText = pieces.map((p) => ('text' in p ? p.text : '')).join('')
   if (isLiteral(pieces)) return literalPathMatcher(literalText)
   // `{name}` in equals_url matches one segment or part of one ([^/]+), like the wildcard wanted,
   // and keeps the transaction routable; braces in the literal text would be read as placeholders.
   if (!/[{}]/.test(literalText)) {
-    return { key: 'url', matcherName: 'equals_url', matchingValue: pieces.map((p) => ('text' in p ? p.text : `{${placeholderName(p.variable)}}`)).join('') }
+    return {
+      key: 'url',
+      matcherName: 'equals_url',
+      matchingValue: pieces
+        .map((p) => ('text' in p ? p.text : `{${placeholderName(p.variable)}}`))
+        .join(''),
+    }
   }
-  return { key: 'url', matcherName: 'matches', matchingValue: pieces.map((p) => ('text' in p ? escapeRegex(p.text) : '[^/]+')).join('') }
+  return {
+    key: 'url',
+    matcherName: 'matches',
+    matchingValue: pieces.map((p) => ('text' in p ? escapeRegex(p.text) : '[^/]+')).join(''),
+  }
 }
 
-function placeholderName (variable: string): string {
+function placeholderName(variable: string): string {
   const name = variable.replace(/[{}/\s]/g, '')
   return name === '' ? 'var' : name
 }
 
-function queryMatchersOf (query: RawUrl['query'], scope: Scope, notes: string[]): MatcherInput[] {
+function queryMatchersOf(query: RawUrl['query'], scope: Scope, notes: string[]): MatcherInput[] {
   const out: MatcherInput[] = []
   for (const { key, value } of query) {
     const keyText = resolveText(key, scope)
     if (keyText.includes('{{')) {
-      notes.push(`query parameter ${JSON.stringify(key)} has an unknown variable in its name; not matched`)
+      notes.push(
+        `query parameter ${JSON.stringify(key)} has an unknown variable in its name; not matched`,
+      )
       continue
     }
     const name = formDecode(keyText)
     if (name === '') continue
     const pieces = resolvePieces(value, scope)
     if (isLiteral(pieces)) {
-      out.push({ key: name, matcherName: 'equals', matchingValue: formDecode(pieces.map((p) => ('text' in p ? p.text : '')).join('')) })
+      out.push({
+        key: name,
+        matcherName: 'equals',
+        matchingValue: formDecode(pieces.map((p) => ('text' in p ? p.text : '')).join('')),
+      })
     } else {
-      const regex = pieces.map((p) => ('text' in p ? escapeRegex(formDecode(p.text)) : '.*')).join('')
+      const regex = pieces
+        .map((p) => ('text' in p ? escapeRegex(formDecode(p.text)) : '.*'))
+        .join('')
       out.push({ key: name, matcherName: 'matches', matchingValue: regex })
     }
   }
@@ -103,11 +136,11 @@ function queryMatchersOf (query: RawUrl['query'], scope: Scope, notes: string[])
 }
 
 /** Reads a query string part the way the runtime will (URLSearchParams: `+` is a space). */
-function formDecode (text: string): string {
+function formDecode(text: string): string {
   return new URLSearchParams(`x=${text.replace(/&/g, '%26').replace(/=/g, '%3D')}`).get('x') ?? text
 }
 
-function safeDecode (text: string): string {
+function safeDecode(text: string): string {
   try {
     return decodeURIComponent(text)
   } catch {
@@ -115,7 +148,7 @@ function safeDecode (text: string): string {
   }
 }
 
-function rawUrlOf (url: unknown): RawUrl {
+function rawUrlOf(url: unknown): RawUrl {
   if (typeof url === 'string') return parseRaw(url)
   if (!isObject(url)) return { host: '', segments: [], query: [], pathVariables: new Map() }
   const structured = url['host'] !== undefined || url['path'] !== undefined
@@ -126,17 +159,21 @@ function rawUrlOf (url: unknown): RawUrl {
       if (!isObject(v)) continue
       const key = str(v['key']) ?? str(v['id'])
       const value = v['value']
-      if (key !== undefined && (typeof value === 'string' || typeof value === 'number')) base.pathVariables.set(key, String(value))
+      if (key !== undefined && (typeof value === 'string' || typeof value === 'number')) {
+        base.pathVariables.set(key, String(value))
+      }
     }
   }
   return base
 }
 
-function structuredUrl (url: Loose): RawUrl {
+function structuredUrl(url: Loose): RawUrl {
   const hostValue = url['host']
   let host = Array.isArray(hostValue) ? hostValue.map(String).join('.') : (str(hostValue) ?? '')
   const port = url['port']
-  if ((typeof port === 'string' && port !== '') || typeof port === 'number') host += `:${String(port)}`
+  if ((typeof port === 'string' && port !== '') || typeof port === 'number') {
+    host += `:${String(port)}`
+  }
   const pathValue = url['path']
   const parts = Array.isArray(pathValue)
     ? pathValue.map((p) => (isObject(p) ? (str(p['value']) ?? '') : String(p)))
@@ -145,7 +182,7 @@ function structuredUrl (url: Loose): RawUrl {
   return { host, segments, query: [], pathVariables: new Map() }
 }
 
-function queryOf (list: unknown[]): RawUrl['query'] {
+function queryOf(list: unknown[]): RawUrl['query'] {
   const out: RawUrl['query'] = []
   for (const q of list) {
     if (!isObject(q) || q['disabled'] === true) continue
@@ -157,7 +194,7 @@ function queryOf (list: unknown[]): RawUrl['query'] {
   return out
 }
 
-function parseRaw (raw: string): RawUrl {
+function parseRaw(raw: string): RawUrl {
   let rest = raw.trim().split('#')[0] ?? ''
   const q = rest.indexOf('?')
   const query: RawUrl['query'] = []
@@ -165,7 +202,11 @@ function parseRaw (raw: string): RawUrl {
     for (const part of rest.slice(q + 1).split('&')) {
       if (part === '') continue
       const eq = part.indexOf('=')
-      query.push(eq === -1 ? { key: part, value: '' } : { key: part.slice(0, eq), value: part.slice(eq + 1) })
+      query.push(
+        eq === -1
+          ? { key: part, value: '' }
+          : { key: part.slice(0, eq), value: part.slice(eq + 1) },
+      )
     }
     rest = rest.slice(0, q)
   }
@@ -176,5 +217,10 @@ function parseRaw (raw: string): RawUrl {
     host = slash === -1 ? rest : rest.slice(0, slash)
     rest = slash === -1 ? '' : rest.slice(slash)
   }
-  return { host, segments: rest.split('/').filter((s) => s !== ''), query, pathVariables: new Map() }
+  return {
+    host,
+    segments: rest.split('/').filter((s) => s !== ''),
+    query,
+    pathVariables: new Map(),
+  }
 }

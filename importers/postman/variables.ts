@@ -22,7 +22,7 @@ const MAX_VARIABLE_EXPANSION = 1_048_576
  * @example
  * scopeWith(new Map(), [{ key: 'host', value: 'api.example.com' }]).get('host') // 'api.example.com'
  */
-export function scopeWith (scope: Scope, variables: unknown): Scope {
+export function scopeWith(scope: Scope, variables: unknown): Scope {
   if (!Array.isArray(variables) || variables.length === 0) return scope
   const out = new Map(scope)
   for (const v of variables) {
@@ -30,7 +30,9 @@ export function scopeWith (scope: Scope, variables: unknown): Scope {
     const key = str(v['key']) ?? str(v['id'])
     const value = v['value']
     if (key === undefined) continue
-    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') out.set(key, String(value))
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+      out.set(key, String(value))
+    }
   }
   return out
 }
@@ -42,7 +44,12 @@ export function scopeWith (scope: Scope, variables: unknown): Scope {
  * @example
  * resolvePieces('/users/{{id}}/{{tab}}', new Map([['tab', 'info']])) // [{ text: '/users/' }, { variable: 'id' }, { text: '/info' }]
  */
-export function resolvePieces (text: string, scope: Scope, depth = 0, budget = { left: MAX_VARIABLE_EXPANSION }): Piece[] {
+export function resolvePieces(
+  text: string,
+  scope: Scope,
+  depth = 0,
+  budget = { left: MAX_VARIABLE_EXPANSION },
+): Piece[] {
   const out: Piece[] = []
   let last = 0
   for (const m of text.matchAll(VARIABLE)) {
@@ -52,7 +59,11 @@ export function resolvePieces (text: string, scope: Scope, depth = 0, budget = {
     const value = scope.get(name)
     if (value !== undefined && depth < MAX_DEPTH) {
       budget.left -= value.length
-      if (budget.left < 0) throw new Error(`{{${name}}}: the variables of one value expand to more than ${MAX_VARIABLE_EXPANSION.toLocaleString('en-US')} characters, the limit (docs/limits.md)`)
+      if (budget.left < 0) {
+        throw new Error(
+          `{{${name}}}: the variables of one value expand to more than ${MAX_VARIABLE_EXPANSION.toLocaleString('en-US')} characters, the limit (docs/limits.md)`,
+        )
+      }
       for (const piece of resolvePieces(value, scope, depth + 1, budget)) push(out, piece)
     } else {
       out.push({ variable: name })
@@ -63,7 +74,7 @@ export function resolvePieces (text: string, scope: Scope, depth = 0, budget = {
   return out
 }
 
-function push (out: Piece[], piece: Piece): void {
+function push(out: Piece[], piece: Piece): void {
   const prev = out[out.length - 1]
   if ('text' in piece && prev !== undefined && 'text' in prev) prev.text += piece.text
   else if (!('text' in piece) || piece.text !== '') out.push(piece)
@@ -75,8 +86,10 @@ function push (out: Piece[], piece: Piece): void {
  * @example
  * resolveText('Bearer {{token}}', new Map()) // 'Bearer {{token}}'
  */
-export function resolveText (text: string, scope: Scope): string {
-  return resolvePieces(text, scope).map((p) => ('text' in p ? p.text : `{{${p.variable}}}`)).join('')
+export function resolveText(text: string, scope: Scope): string {
+  return resolvePieces(text, scope)
+    .map((p) => ('text' in p ? p.text : `{{${p.variable}}}`))
+    .join('')
 }
 
 /**
@@ -85,6 +98,6 @@ export function resolveText (text: string, scope: Scope): string {
  * @example
  * isLiteral([{ text: '/a' }]) // true
  */
-export function isLiteral (pieces: readonly Piece[]): boolean {
+export function isLiteral(pieces: readonly Piece[]): boolean {
   return pieces.every((p) => 'text' in p)
 }

@@ -20,14 +20,17 @@ export interface HttpMessage {
  * new MessageError('expected a status line', 1)
  */
 export class MessageError {
-  constructor (readonly message: string, readonly line: number) {}
+  constructor(
+    readonly message: string,
+    readonly line: number,
+  ) {}
 }
 
 const CR = 13
 const LF = 10
 
 /** Index of the end of the header section and the length of the separator, or null. */
-function findSeparator (bytes: Uint8Array, from: number): [number, number] | null {
+function findSeparator(bytes: Uint8Array, from: number): [number, number] | null {
   for (let i = from; i < bytes.length; i++) {
     if (bytes[i] !== LF) continue
     if (bytes[i + 1] === LF) return [i, 2]
@@ -43,7 +46,10 @@ function findSeparator (bytes: Uint8Array, from: number): [number, number] | nul
  * @example
  * parseHttpMessage(Buffer.from('GET /a HTTP/1.1\nHost: x\n\n'), 'request').start // ['GET', '/a', 'HTTP/1.1']
  */
-export function parseHttpMessage (bytes: Uint8Array, kind: 'request' | 'response'): HttpMessage | MessageError {
+export function parseHttpMessage(
+  bytes: Uint8Array,
+  kind: 'request' | 'response',
+): HttpMessage | MessageError {
   // Skip leading blank lines (and a UTF-8 byte order mark), which editors leave behind.
   let offset = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0
   let skippedLines = 0
@@ -60,8 +66,14 @@ export function parseHttpMessage (bytes: Uint8Array, kind: 'request' | 'response
   const firstLine = skippedLines + 1
   const start = parseStartLine(lines[0] ?? '', kind)
   if (start === null) {
-    const expected = kind === 'request' ? 'a request line such as "GET /path HTTP/1.1"' : 'a status line such as "HTTP/1.1 200 OK"'
-    return new MessageError(`expected ${expected}, found ${JSON.stringify((lines[0] ?? '').slice(0, 60))}`, firstLine)
+    const expected =
+      kind === 'request'
+        ? 'a request line such as "GET /path HTTP/1.1"'
+        : 'a status line such as "HTTP/1.1 200 OK"'
+    return new MessageError(
+      `expected ${expected}, found ${JSON.stringify((lines[0] ?? '').slice(0, 60))}`,
+      firstLine,
+    )
   }
   const headers: Array<[string, string]> = []
   for (let i = 1; i < lines.length; i++) {
@@ -74,7 +86,10 @@ export function parseHttpMessage (bytes: Uint8Array, kind: 'request' | 'response
     }
     const colon = line.indexOf(':')
     if (colon <= 0 || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(line.slice(0, colon))) {
-      return new MessageError(`expected a header line "Name: value", found ${JSON.stringify(line.slice(0, 60))}`, firstLine + i)
+      return new MessageError(
+        `expected a header line "Name: value", found ${JSON.stringify(line.slice(0, 60))}`,
+        firstLine + i,
+      )
     }
     headers.push([line.slice(0, colon), latin1ToUtf8(line.slice(colon + 1).trim())])
   }
@@ -84,13 +99,16 @@ export function parseHttpMessage (bytes: Uint8Array, kind: 'request' | 'response
 }
 
 /** Header values were read as latin1 (never fails); most files are UTF-8, so re-read them so. */
-function latin1ToUtf8 (value: string): string {
+function latin1ToUtf8(value: string): string {
   if (!/[\u0080-\u00ff]/.test(value)) return value
   const decoded = Buffer.from(value, 'latin1').toString('utf8')
   return decoded.includes('\uFFFD') ? value : decoded
 }
 
-function parseStartLine (line: string, kind: 'request' | 'response'): [string, string, string] | null {
+function parseStartLine(
+  line: string,
+  kind: 'request' | 'response',
+): [string, string, string] | null {
   if (kind === 'request') {
     const m = /^([A-Za-z]+) +(\S+)(?: +(HTTP\/\d(?:\.\d)?))? *$/.exec(line)
     return m === null ? null : [m[1] ?? '', m[2] ?? '', m[3] ?? 'HTTP/1.1']
@@ -105,28 +123,42 @@ function parseStartLine (line: string, kind: 'request' | 'response'): [string, s
  * @example
  * headerValue([['Content-Type', 'text/plain']], 'content-type') // 'text/plain'
  */
-export function headerValue (headers: ReadonlyArray<[string, string]>, name: string): string | undefined {
+export function headerValue(
+  headers: ReadonlyArray<[string, string]>,
+  name: string,
+): string | undefined {
   const lower = name.toLowerCase()
   return headers.find(([n]) => n.toLowerCase() === lower)?.[1]
 }
 
-function decodeBody (raw: Uint8Array, headers: Array<[string, string]>, notes: string[]): Uint8Array {
+function decodeBody(
+  raw: Uint8Array,
+  headers: Array<[string, string]>,
+  notes: string[],
+): Uint8Array {
   if (/\bchunked\b/i.test(headerValue(headers, 'transfer-encoding') ?? '')) {
     const decoded = decodeChunked(raw)
     if (decoded !== null) return decoded
-    notes.push('declares Transfer-Encoding: chunked but its body is not valid chunked encoding; the body is kept as written')
+    notes.push(
+      'declares Transfer-Encoding: chunked but its body is not valid chunked encoding; the body is kept as written',
+    )
   }
   if (isBlank(raw)) return new Uint8Array(0)
   // A Content-Length shorter than the body: the surplus is the newline an editor appended, keep
   // the declared length. A longer one usually means CRLF was converted to LF: keep the body.
   const declared = Number(headerValue(headers, 'content-length'))
-  if (Number.isInteger(declared) && declared >= 0 && declared < raw.length && isBlank(raw.subarray(declared))) {
+  if (
+    Number.isInteger(declared) &&
+    declared >= 0 &&
+    declared < raw.length &&
+    isBlank(raw.subarray(declared))
+  ) {
     return raw.subarray(0, declared)
   }
   return raw
 }
 
-function isBlank (bytes: Uint8Array): boolean {
+function isBlank(bytes: Uint8Array): boolean {
   for (const b of bytes) if (b !== CR && b !== LF && b !== 32 && b !== 9) return false
   return true
 }
@@ -138,13 +170,18 @@ function isBlank (bytes: Uint8Array): boolean {
  * @example
  * decodeChunked(Buffer.from('2\r\nhi\r\n0\r\n\r\n')) // 'hi' as bytes
  */
-function decodeChunked (raw: Uint8Array): Uint8Array | null {
+function decodeChunked(raw: Uint8Array): Uint8Array | null {
   const parts: Uint8Array[] = []
   let pos = 0
   for (;;) {
     const lineEnd = raw.indexOf(LF, pos)
     if (lineEnd === -1) return null
-    const sizeText = Buffer.from(raw.subarray(pos, lineEnd)).toString('latin1').replace(/\r$/, '').split(';')[0]?.trim() ?? ''
+    const sizeText =
+      Buffer.from(raw.subarray(pos, lineEnd))
+        .toString('latin1')
+        .replace(/\r$/, '')
+        .split(';')[0]
+        ?.trim() ?? ''
     if (!/^[0-9a-fA-F]+$/.test(sizeText)) return null
     const size = parseInt(sizeText, 16)
     pos = lineEnd + 1

@@ -13,7 +13,7 @@ const PAIR_FILE = /^(.*)-(req|rsp)\.txt$/i
  * @example
  * rrPairOf('login-rsp.txt') // { name: 'login', side: 'rsp' }
  */
-export function rrPairOf (path: string): { name: string; side: 'req' | 'rsp' } | null {
+export function rrPairOf(path: string): { name: string; side: 'req' | 'rsp' } | null {
   const m = PAIR_FILE.exec(path)
   if (m === null || m[1] === undefined || m[1] === '' || m[1].endsWith('/')) return null
   return { name: m[1], side: (m[2] ?? '').toLowerCase() === 'req' ? 'req' : 'rsp' }
@@ -30,7 +30,10 @@ export function rrPairOf (path: string): { name: string; side: 'req' | 'rsp' } |
  * const files = new Map([['login-req.txt', reqBytes], ['login-rsp.txt', rspBytes]])
  * importRrPairs(files, { source: 'pairs.zip' }).document.transactions[0].name // 'login'
  */
-export function importRrPairs (files: ReadonlyMap<string, Uint8Array>, options: { source?: string } = {}): ImportResult {
+export function importRrPairs(
+  files: ReadonlyMap<string, Uint8Array>,
+  options: { source?: string } = {},
+): ImportResult {
   const source = options.source ?? 'RR pairs'
   const warnings: ImportWarning[] = []
   const problems: ErrorDetail[] = []
@@ -38,7 +41,11 @@ export function importRrPairs (files: ReadonlyMap<string, Uint8Array>, options: 
   for (const path of files.keys()) {
     const pair = rrPairOf(path)
     if (pair === null) {
-      warnings.push({ message: 'is not part of a request/response pair (expected NAME-req.txt and NAME-rsp.txt); ignored', file: path })
+      warnings.push({
+        message:
+          'is not part of a request/response pair (expected NAME-req.txt and NAME-rsp.txt); ignored',
+        file: path,
+      })
       continue
     }
     const entry = pairs.get(pair.name) ?? {}
@@ -50,28 +57,54 @@ export function importRrPairs (files: ReadonlyMap<string, Uint8Array>, options: 
     const { req, rsp } = pairs.get(name) ?? {}
     const reqBytes = req === undefined ? undefined : files.get(req)
     const rspBytes = rsp === undefined ? undefined : files.get(rsp)
-    if (req === undefined || rsp === undefined || reqBytes === undefined || rspBytes === undefined) {
+    if (
+      req === undefined ||
+      rsp === undefined ||
+      reqBytes === undefined ||
+      rspBytes === undefined
+    ) {
       const present = req ?? rsp ?? name
       const missing = req === undefined ? `${name}-req.txt` : `${name}-rsp.txt`
-      problems.push({ path: '', file: present, message: `pair ${name} is incomplete: ${missing} is missing` })
+      problems.push({
+        path: '',
+        file: present,
+        message: `pair ${name} is incomplete: ${missing} is missing`,
+      })
       continue
     }
     const outcome = readPair(reqBytes, req, rspBytes, rsp)
     if ('error' in outcome) {
-      problems.push({ path: '', file: outcome.file, line: outcome.line, message: `pair ${name}: ${outcome.file} ${outcome.error}` })
+      problems.push({
+        path: '',
+        file: outcome.file,
+        line: outcome.line,
+        message: `pair ${name}: ${outcome.file} ${outcome.error}`,
+      })
       continue
     }
     for (const note of outcome.notes) warnings.push({ message: `pair ${name}: ${note}`, file: req })
     drafts.push({ name, dsl: outcome.dsl, pointer: req, label: `pair ${name}` })
   }
   if (drafts.length === 0) {
-    if (problems.length === 0) throw importInvalid(source, 'contains no request/response pair (expected NAME-req.txt and NAME-rsp.txt)')
+    if (problems.length === 0) {
+      throw importInvalid(
+        source,
+        'contains no request/response pair (expected NAME-req.txt and NAME-rsp.txt)',
+      )
+    }
     const first = problems[0]
     const where = first?.line === undefined ? '' : `:${first.line}`
-    throw importInvalid(source, `no pair could be imported: ${first?.file ?? ''}${where} ${first?.message ?? ''}`.trim(), problems)
+    throw importInvalid(
+      source,
+      `no pair could be imported: ${first?.file ?? ''}${where} ${first?.message ?? ''}`.trim(),
+      problems,
+    )
   }
   for (const p of problems) {
-    warnings.push({ message: `${p.message}${p.line === undefined ? '' : ` (line ${p.line})`}; skipped`, file: p.file ?? source })
+    warnings.push({
+      message: `${p.message}${p.line === undefined ? '' : ` (line ${p.line})`}; skipped`,
+      file: p.file ?? source,
+    })
   }
   const transactions = finishDrafts(drafts, { file: source, warnings })
   return resultOf('rr', 'RR_PAIR', transactions, warnings)
@@ -86,10 +119,13 @@ export function importRrPairs (files: ReadonlyMap<string, Uint8Array>, options: 
  * @example
  * importRrFile({ bytes, fileName: 'mocks/login-req.txt' }, { readFile: (p) => readFileSync(join('mocks', p)) })
  */
-export function importRrFile (input: ImportInput, ctx: ImportContext = {}): ImportResult {
+export function importRrFile(input: ImportInput, ctx: ImportContext = {}): ImportResult {
   const pair = rrPairOf(input.fileName)
   if (pair === null) {
-    throw importInvalid(input.fileName, 'an RR pair file must be named NAME-req.txt or NAME-rsp.txt, with its other half beside it')
+    throw importInvalid(
+      input.fileName,
+      'an RR pair file must be named NAME-req.txt or NAME-rsp.txt, with its other half beside it',
+    )
   }
   const base = pair.name.split(/[\\/]/).pop() ?? pair.name
   const otherSide = pair.side === 'req' ? 'rsp' : 'req'
@@ -99,12 +135,25 @@ export function importRrFile (input: ImportInput, ctx: ImportContext = {}): Impo
   const otherName = `${base}-${otherSuffix}.txt`
   const other = ctx.readFile?.(otherName)
   if (other === undefined) {
-    throw importInvalid(input.fileName, `is one half of request/response pair ${base}; its other half ${otherName} was not found beside it`)
+    throw importInvalid(
+      input.fileName,
+      `is one half of request/response pair ${base}; its other half ${otherName} was not found beside it`,
+    )
   }
   if (pair.side === 'rsp') {
     // A directory scan that imports file by file meets both halves: the pair comes in once, with
     // its request half.
-    return resultOf('rr', 'RR_PAIR', [], [{ message: `is the response half of pair ${base}; the pair is imported with ${otherName}`, file: input.fileName }])
+    return resultOf(
+      'rr',
+      'RR_PAIR',
+      [],
+      [
+        {
+          message: `is the response half of pair ${base}; the pair is imported with ${otherName}`,
+          file: input.fileName,
+        },
+      ],
+    )
   }
   // Keyed by base name: the transaction is named after the pair, not after the directory.
   const files = new Map<string, Uint8Array>([

@@ -1,5 +1,10 @@
 import { STATUS_CODES } from 'node:http'
-import { type DslInput, type MatcherInput, type RequestDslInput, type ResponseDslInput } from '../../src/dsl/index.js'
+import {
+  type DslInput,
+  type MatcherInput,
+  type RequestDslInput,
+  type ResponseDslInput,
+} from '../../src/dsl/index.js'
 import { isJsonType, parseMediaType } from '../shared/mime.js'
 import { setBody } from '../shared/content-type.js'
 import { utf8Text } from '../shared/text.js'
@@ -7,14 +12,25 @@ import { literalPathMatcher, queryMatchers } from '../shared/url.js'
 import { headerValue, MessageError, parseHttpMessage, type HttpMessage } from './http-message.js'
 
 /** One request/response pair read into DSL shapes, or why it could not be. */
-type PairOutcome = { dsl: DslInput; notes: string[] } | { error: string; file: string; line: number }
+type PairOutcome =
+  { dsl: DslInput; notes: string[] } | { error: string; file: string; line: number }
 
 /**
  * Response headers that describe the saved exchange rather than the answer: hop-by-hop headers,
  * the length and framing (the runtime computes them; the body is stored de-chunked) and Date (the
  * runtime writes its own). Content-Encoding stays: the body is kept exactly as it was on the wire.
  */
-const droppedResponseHeaders = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'proxy-connection', 'upgrade', 'te', 'trailer', 'date'])
+const droppedResponseHeaders = new Set([
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'upgrade',
+  'te',
+  'trailer',
+  'date',
+])
 
 /**
  * Turns the two files of a pair into a transaction dsl: method, path (`equals_url`), each query
@@ -25,7 +41,12 @@ const droppedResponseHeaders = new Set(['content-length', 'transfer-encoding', '
  * @example
  * readPair(reqBytes, 'a-req.txt', rspBytes, 'a-rsp.txt')
  */
-export function readPair (reqBytes: Uint8Array, reqFile: string, rspBytes: Uint8Array, rspFile: string): PairOutcome {
+export function readPair(
+  reqBytes: Uint8Array,
+  reqFile: string,
+  rspBytes: Uint8Array,
+  rspFile: string,
+): PairOutcome {
   const req = parseHttpMessage(reqBytes, 'request')
   if (req instanceof MessageError) return { error: req.message, file: reqFile, line: req.line }
   const rsp = parseHttpMessage(rspBytes, 'response')
@@ -35,7 +56,7 @@ export function readPair (reqBytes: Uint8Array, reqFile: string, rspBytes: Uint8
   return { dsl: { requestDsl, responseDsl: responseOf(rsp) }, notes }
 }
 
-function requestOf (msg: HttpMessage, notes: string[]): RequestDslInput {
+function requestOf(msg: HttpMessage, notes: string[]): RequestDslInput {
   const [method, target] = msg.start
   const out: RequestDslInput = { method: method.toUpperCase() }
   let pathAndQuery = target
@@ -60,7 +81,7 @@ function requestOf (msg: HttpMessage, notes: string[]): RequestDslInput {
   return out
 }
 
-function bodyMatchers (msg: HttpMessage, notes: string[]): MatcherInput[] {
+function bodyMatchers(msg: HttpMessage, notes: string[]): MatcherInput[] {
   if (msg.body.length === 0) return []
   const text = utf8Text(msg.body)
   if (text === undefined) {
@@ -70,13 +91,18 @@ function bodyMatchers (msg: HttpMessage, notes: string[]): MatcherInput[] {
   const essence = parseMediaType(headerValue(msg.headers, 'content-type') ?? '').essence
   if (essence === 'multipart/form-data') {
     // the boundary changes with every request, so the recorded text can never match again
-    notes.push('request body is multipart/form-data, whose boundary changes on every request; it is not matched')
+    notes.push(
+      'request body is multipart/form-data, whose boundary changes on every request; it is not matched',
+    )
     return []
   }
   if (essence === 'application/x-www-form-urlencoded') {
     const fields = [...new URLSearchParams(text)]
     // a field named like a JSONPath or XPath would be read as one by the runtime
-    if (fields.length > 0 && fields.every(([k]) => k !== '' && !k.startsWith('$') && !k.startsWith('/'))) {
+    if (
+      fields.length > 0 &&
+      fields.every(([k]) => k !== '' && !k.startsWith('$') && !k.startsWith('/'))
+    ) {
       return fields.map(([key, value]) => ({ key, matcherName: 'equals', matchingValue: value }))
     }
   }
@@ -86,18 +112,24 @@ function bodyMatchers (msg: HttpMessage, notes: string[]): MatcherInput[] {
       JSON.parse(text)
       return [{ matcherName: 'equals_json', matchingValue: text }]
     } catch {
-      if (isJsonType(essence)) notes.push('request body is declared JSON but does not parse; it is matched as text')
+      if (isJsonType(essence)) {
+        notes.push('request body is declared JSON but does not parse; it is matched as text')
+      }
     }
   }
   return [{ matcherName: 'equals', matchingValue: text }]
 }
 
-function responseOf (msg: HttpMessage): ResponseDslInput {
+function responseOf(msg: HttpMessage): ResponseDslInput {
   const [, statusText, reason] = msg.start
   const status = Number(statusText)
   const out: ResponseDslInput = { status }
   if (reason !== '' && reason !== STATUS_CODES[status]) out.statusMessage = reason
   const headers = msg.headers.filter(([name]) => !droppedResponseHeaders.has(name.toLowerCase()))
-  setBody(out, headers.map(([name, value]) => ({ name, value })), msg.body)
+  setBody(
+    out,
+    headers.map(([name, value]) => ({ name, value })),
+    msg.body,
+  )
   return out
 }

@@ -19,7 +19,7 @@ const MAX_ARCHIVE_ENTRIES = 10_000
  * @example
  * normalizeEntryPath('a/./b/../c.json') // 'a/c.json'
  */
-export function normalizeEntryPath (path: string): string | null {
+export function normalizeEntryPath(path: string): string | null {
   const unified = path.replace(/\\/g, '/')
   if (unified.startsWith('/') || /^[A-Za-z]:/.test(unified)) return null
   const out: string[] = []
@@ -48,7 +48,11 @@ export function normalizeEntryPath (path: string): string | null {
  * @example
  * unzipEntries(zipBytes, 'mocks.zip', 100 * 1024 * 1024) // Map { 'mappings/a.json' => Uint8Array }
  */
-export function unzipEntries (bytes: Uint8Array, fileName: string, maxBytes: number): Map<string, Uint8Array> {
+export function unzipEntries(
+  bytes: Uint8Array,
+  fileName: string,
+  maxBytes: number,
+): Map<string, Uint8Array> {
   let declared = 0
   const wanted: Array<{ name: string; compression: number; size: number }> = []
   try {
@@ -75,9 +79,13 @@ export function unzipEntries (bytes: Uint8Array, fileName: string, maxBytes: num
   const out = new Map<string, Uint8Array>()
   for (const entry of wanted) {
     const path = normalizeEntryPath(entry.name)
-    if (path === null || path === '' || path.startsWith('__MACOSX/') || /(^|\/)\._/.test(path)) continue
+    if (path === null || path === '' || path.startsWith('__MACOSX/') || /(^|\/)\._/.test(path)) {
+      continue
+    }
     const data = compressed.get(entry.name)
-    if (data === undefined) throw importInvalid(fileName, `is not a readable zip archive (entry ${entry.name} not found)`)
+    if (data === undefined) {
+      throw importInvalid(fileName, `is not a readable zip archive (entry ${entry.name} not found)`)
+    }
     const left = maxBytes - produced
     let content: Uint8Array
     if (data.compression === 0) {
@@ -88,12 +96,20 @@ export function unzipEntries (bytes: Uint8Array, fileName: string, maxBytes: num
         // One more byte than is left: reaching it proves the limit is passed.
         content = inflateRawSync(data.bytes, { maxOutputLength: Math.max(1, left + 1) })
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge(`${fileName} (uncompressed)`, maxBytes)
-        throw importInvalid(fileName, `is not a readable zip archive (entry ${entry.name}: ${messageOf(err)})`)
+        if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
+          throw tooLarge(`${fileName} (uncompressed)`, maxBytes)
+        }
+        throw importInvalid(
+          fileName,
+          `is not a readable zip archive (entry ${entry.name}: ${messageOf(err)})`,
+        )
       }
       if (content.byteLength > left) throw tooLarge(`${fileName} (uncompressed)`, maxBytes)
     } else {
-      throw importInvalid(fileName, `is not a readable zip archive (entry ${entry.name} uses compression method ${data.compression})`)
+      throw importInvalid(
+        fileName,
+        `is not a readable zip archive (entry ${entry.name} uses compression method ${data.compression})`,
+      )
     }
     produced += content.byteLength
     out.set(path, content)
@@ -112,9 +128,10 @@ interface CompressedEntry {
  * there are right even when the local header defers them to a data descriptor); ZIP64 sizes and
  * offsets are read from their extra field.
  */
-function compressedEntries (bytes: Uint8Array, fileName: string): Map<string, CompressedEntry> {
+function compressedEntries(bytes: Uint8Array, fileName: string): Map<string, CompressedEntry> {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  const broken = (why: string): Error => importInvalid(fileName, `is not a readable zip archive (${why})`)
+  const broken = (why: string): Error =>
+    importInvalid(fileName, `is not a readable zip archive (${why})`)
   let eocd = bytes.length - 22
   while (eocd >= 0 && view.getUint32(eocd, true) !== 0x06054b50) eocd--
   if (eocd < 0) throw broken('no end of central directory')
@@ -123,16 +140,22 @@ function compressedEntries (bytes: Uint8Array, fileName: string): Map<string, Co
   if (at === 0xffffffff || count === 0xffff) {
     // ZIP64 end of central directory, through its locator just before the classic record.
     const locator = eocd - 20
-    if (locator < 0 || view.getUint32(locator, true) !== 0x07064b50) throw broken('bad ZIP64 locator')
+    if (locator < 0 || view.getUint32(locator, true) !== 0x07064b50) {
+      throw broken('bad ZIP64 locator')
+    }
     const z64 = Number(view.getBigUint64(locator + 8, true))
-    if (z64 + 56 > bytes.length || view.getUint32(z64, true) !== 0x06064b50) throw broken('bad ZIP64 record')
+    if (z64 + 56 > bytes.length || view.getUint32(z64, true) !== 0x06064b50) {
+      throw broken('bad ZIP64 record')
+    }
     count = Number(view.getBigUint64(z64 + 32, true))
     at = Number(view.getBigUint64(z64 + 48, true))
   }
   const decoder = new TextDecoder()
   const out = new Map<string, CompressedEntry>()
   for (let i = 0; i < count; i++) {
-    if (at + 46 > bytes.length || view.getUint32(at, true) !== 0x02014b50) throw broken('bad central directory')
+    if (at + 46 > bytes.length || view.getUint32(at, true) !== 0x02014b50) {
+      throw broken('bad central directory')
+    }
     const flags = view.getUint16(at + 8, true)
     const compression = view.getUint16(at + 10, true)
     let size = view.getUint32(at + 20, true)
@@ -142,7 +165,8 @@ function compressedEntries (bytes: Uint8Array, fileName: string): Map<string, Co
     let offset = view.getUint32(at + 42, true)
     const nameBytes = bytes.subarray(at + 46, at + 46 + nameLength)
     // fflate decodes names as UTF-8 when flag 11 says so, else as Latin-1 (CP437 in theory).
-    const name = (flags & 0x800) !== 0 ? decoder.decode(nameBytes) : String.fromCharCode(...nameBytes)
+    const name =
+      (flags & 0x800) !== 0 ? decoder.decode(nameBytes) : String.fromCharCode(...nameBytes)
     let extra = at + 46 + nameLength
     const extraEnd = extra + extraLength
     while (extra + 4 <= extraEnd) {
@@ -159,8 +183,11 @@ function compressedEntries (bytes: Uint8Array, fileName: string): Map<string, Co
       }
       extra += 4 + length
     }
-    if (offset + 30 > bytes.length || view.getUint32(offset, true) !== 0x04034b50) throw broken(`bad local header of ${name}`)
-    const start = offset + 30 + view.getUint16(offset + 26, true) + view.getUint16(offset + 28, true)
+    if (offset + 30 > bytes.length || view.getUint32(offset, true) !== 0x04034b50) {
+      throw broken(`bad local header of ${name}`)
+    }
+    const start =
+      offset + 30 + view.getUint16(offset + 26, true) + view.getUint16(offset + 28, true)
     if (start + size > bytes.length) throw broken(`entry ${name} is cut short`)
     out.set(name, { compression, bytes: bytes.subarray(start, start + size) })
     at = extraEnd + commentLength
@@ -168,6 +195,6 @@ function compressedEntries (bytes: Uint8Array, fileName: string): Map<string, Co
   return out
 }
 
-function messageOf (err: unknown): string {
+function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err)
 }

@@ -42,14 +42,22 @@ interface DraftSource {
  * @example
  * const txns = finishDrafts([{ name: 'a', dsl: { requestDsl: { path: '/a' } }, pointer: '', label: 'a' }], { file: 'a.json', warnings: [] })
  */
-export function finishDrafts (drafts: readonly Draft[], source: DraftSource): Transaction[] {
+export function finishDrafts(drafts: readonly Draft[], source: DraftSource): Transaction[] {
   const out: Transaction[] = []
   const failures: ErrorDetail[] = []
   for (const draft of drafts) {
     const problem = regexProblem(draft.dsl) ?? validationProblem(draft)
     if (typeof problem === 'string') {
-      source.warnings.push({ message: `${draft.label} skipped: ${problem}`, file: source.file, at: draft.pointer })
-      const detail: ErrorDetail = { path: draft.pointer, message: `${draft.label}: ${problem}`, file: source.file }
+      source.warnings.push({
+        message: `${draft.label} skipped: ${problem}`,
+        file: source.file,
+        at: draft.pointer,
+      })
+      const detail: ErrorDetail = {
+        path: draft.pointer,
+        message: `${draft.label}: ${problem}`,
+        file: source.file,
+      }
       const pos = source.locate?.(draft.pointer)
       if (pos !== undefined) {
         detail.line = pos.line
@@ -73,13 +81,20 @@ export function finishDrafts (drafts: readonly Draft[], source: DraftSource): Tr
     if (txn !== undefined) txn.name = name
   })
   if (out.length === 0 && failures.length > 0) {
-    throw importInvalid(source.file, `nothing could be imported: ${failures.map((f) => f.message).slice(0, 3).join('; ')}`, failures)
+    throw importInvalid(
+      source.file,
+      `nothing could be imported: ${failures
+        .map((f) => f.message)
+        .slice(0, 3)
+        .join('; ')}`,
+      failures,
+    )
   }
   return out
 }
 
 /** The normalized transaction, or why the draft is not a valid transaction. */
-function validationProblem (draft: Draft): Transaction | string {
+function validationProblem(draft: Draft): Transaction | string {
   const value: Record<string, unknown> = { name: draft.name, dsl: draft.dsl }
   if (draft.description !== undefined) value['description'] = draft.description
   try {
@@ -95,7 +110,7 @@ function validationProblem (draft: Draft): Transaction | string {
 const regexMatchers = new Set(['matches', 'matches_url', 'not_matches'])
 
 /** Why a regex of the draft would be refused by the runtime, checked now to name the stub. */
-function regexProblem (dsl: DslInput): string | undefined {
+function regexProblem(dsl: DslInput): string | undefined {
   const r = dsl.requestDsl
   const all: Array<[string, MatcherInput]> = []
   if (r.url !== undefined) all.push(['url', r.url])
@@ -106,7 +121,8 @@ function regexProblem (dsl: DslInput): string | undefined {
     if (!regexMatchers.has(m.matcherName) || m.matchingValue === undefined) continue
     const compiled = compileUserRegex(m.matchingValue, true)
     if (compiled instanceof RegexRejection) {
-      const where = m.key === undefined || m.key === '' || part === 'url' ? part : `${part} ${m.key}`
+      const where =
+        m.key === undefined || m.key === '' || part === 'url' ? part : `${part} ${m.key}`
       return `the regular expression ${JSON.stringify(m.matchingValue)} (${where}) is ${compiled.kind === 'invalid' ? 'invalid' : 'unsafe'}: ${compiled.reason}`
     }
   }
@@ -119,6 +135,11 @@ function regexProblem (dsl: DslInput): string | undefined {
  * @example
  * resultOf('rr', 'RR_PAIR', txns, warnings).document.transactions.length
  */
-export function resultOf (format: ImportFormat, dslType: DslTypeKey, transactions: Transaction[], warnings: ImportWarning[]): ImportResult {
+export function resultOf(
+  format: ImportFormat,
+  dslType: DslTypeKey,
+  transactions: Transaction[],
+  warnings: ImportWarning[],
+): ImportResult {
   return { format, dslType, document: documentOf(transactions), warnings }
 }

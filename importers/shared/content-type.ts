@@ -18,7 +18,7 @@ import { utf8Text } from './text.js'
  * setBody(out, [{ name: 'Content-Type', value: 'text/plain; charset=utf-8' }], Buffer.from('hi'))
  * // out: { contentType: 'text/plain', charset: 'utf-8', content: 'aGk=' }
  */
-export function setBody (
+export function setBody(
   out: ResponseDslInput,
   headers: ReadonlyArray<{ name: string; value: string }>,
   body: Uint8Array,

@@ -28,7 +28,7 @@ const STATUS_LINE = /^HTTP\/\d(?:\.\d)? +\d{3}\b/
  * @example
  * detectFormat({ bytes: Buffer.from('{"request":{},"response":{}}'), fileName: 'a.json' }) // 'wiremock'
  */
-export function detectFormat (input: ImportInput): ImportFormat | 'zip' {
+export function detectFormat(input: ImportInput): ImportFormat | 'zip' {
   const b = input.bytes
   if (isZip(b)) return 'zip'
   const head = decodeText(b.subarray(0, 4096)).replace(/^[\s]+/, '')
@@ -57,8 +57,10 @@ export function detectFormat (input: ImportInput): ImportFormat | 'zip' {
  * @example
  * isZip(new Uint8Array([0x50, 0x4b, 3, 4])) // true
  */
-export function isZip (b: Uint8Array): boolean {
-  return b[0] === 0x50 && b[1] === 0x4b && ((b[2] === 3 && b[3] === 4) || (b[2] === 5 && b[3] === 6))
+export function isZip(b: Uint8Array): boolean {
+  return (
+    b[0] === 0x50 && b[1] === 0x4b && ((b[2] === 3 && b[3] === 4) || (b[2] === 5 && b[3] === 6))
+  )
 }
 
 /**
@@ -67,10 +69,14 @@ export function isZip (b: Uint8Array): boolean {
  * @example
  * throw unknownFormat('x.bin', 'it is binary')
  */
-function unknownFormat (fileName: string, why: string) {
-  return createError('ERR_IMPORT_FORMAT_UNKNOWN', [`${fileName}: ${why}; expected ${acceptedDescription}`], {
-    details: [{ path: '', message: why, file: fileName }],
-  })
+function unknownFormat(fileName: string, why: string) {
+  return createError(
+    'ERR_IMPORT_FORMAT_UNKNOWN',
+    [`${fileName}: ${why}; expected ${acceptedDescription}`],
+    {
+      details: [{ path: '', message: why, file: fileName }],
+    },
+  )
 }
 
 /**
@@ -79,7 +85,7 @@ function unknownFormat (fileName: string, why: string) {
  * @example
  * classify({ mappings: [] }) // 'wiremock'
  */
-function classify (value: unknown): ImportFormat | undefined {
+function classify(value: unknown): ImportFormat | undefined {
   if (Array.isArray(value)) {
     if (value.length === 0) return 'dsl'
     const kinds = value.map(classifyItem)
@@ -89,11 +95,18 @@ function classify (value: unknown): ImportFormat | undefined {
   if (!isObject(value)) return undefined
   // a `log` with creator or version but no entries is a broken HAR: its importer says what is missing
   const log = value['log']
-  if (isObject(log) && (Array.isArray(log['entries']) || 'creator' in log || 'version' in log)) return 'har'
+  if (isObject(log) && (Array.isArray(log['entries']) || 'creator' in log || 'version' in log)) {
+    return 'har'
+  }
   if (typeof value['openapi'] === 'string' || value['swagger'] !== undefined) return 'openapi'
   if (isPostman(value)) return 'postman'
   if (isMockoonEnvironment(value)) return 'mockoon'
-  if (Array.isArray(value['mappings']) || (isObject(value['request']) && (isObject(value['response']) || value['response'] === undefined) && !('dsl' in value))) {
+  if (
+    Array.isArray(value['mappings']) ||
+    (isObject(value['request']) &&
+      (isObject(value['response']) || value['response'] === undefined) &&
+      !('dsl' in value))
+  ) {
     return 'wiremock'
   }
   if ('apiVersion' in value && ('result' in value || 'error' in value)) return 'transactions'
@@ -107,41 +120,58 @@ function classify (value: unknown): ImportFormat | undefined {
  * @example
  * isMockoonEnvironment({ lastMigration: 33, routes: [] }) // true
  */
-export function isMockoonEnvironment (value: Loose): boolean {
+export function isMockoonEnvironment(value: Loose): boolean {
   return 'lastMigration' in value && Array.isArray(value['routes'])
 }
 
-function isPostman (value: Loose): boolean {
+function isPostman(value: Loose): boolean {
   const info = value['info']
   if (isObject(info)) {
-    if (typeof info['schema'] === 'string' && /getpostman|postman\.com/i.test(info['schema'])) return true
+    if (typeof info['schema'] === 'string' && /getpostman|postman\.com/i.test(info['schema'])) {
+      return true
+    }
     if (Array.isArray(value['item'])) return true
   }
   // Collection v1: detected so that the Postman importer can say how to convert it
-  return Array.isArray(value['requests']) && (Array.isArray(value['order']) || Array.isArray(value['folders']))
+  return (
+    Array.isArray(value['requests']) &&
+    (Array.isArray(value['order']) || Array.isArray(value['folders']))
+  )
 }
 
 /** One transaction-like object: an exported record or convert result, or our DSL. */
-function classifyItem (value: unknown): 'dsl' | 'transactions' | undefined {
+function classifyItem(value: unknown): 'dsl' | 'transactions' | undefined {
   if (!isObject(value)) return undefined
   if ('requestDsl' in value) return 'nativeId' in value ? 'transactions' : 'dsl'
   if (!isObject(value['dsl'])) return undefined
   // a record read back from the API carries its id and where it belongs
-  const exported = typeof value['id'] === 'number' && ['serviceId', 'serviceName', 'link', 'created', 'updated'].some((k) => k in value)
+  const exported =
+    typeof value['id'] === 'number' &&
+    ['serviceId', 'serviceName', 'link', 'created', 'updated'].some((k) => k in value)
   return exported ? 'transactions' : 'dsl'
 }
 
 /** A description of well-known formats that are not imported, to make the error useful. */
-function lookalike (value: unknown): string {
-  if (!isObject(value)) return Array.isArray(value) ? 'it is a JSON/YAML list of something else' : 'it is a plain value, not a document'
+function lookalike(value: unknown): string {
+  if (!isObject(value)) {
+    return Array.isArray(value)
+      ? 'it is a JSON/YAML list of something else'
+      : 'it is a plain value, not a document'
+  }
   if (Array.isArray(value['steps']) || typeof value['trigger_url'] === 'string') {
     return 'it looks like an API-monitoring (Runscope) test, which is not a mock definition'
   }
-  if ('data' in value && 'meta' in value) return 'it looks like an API-monitoring response envelope {data, meta, error}, not a mock definition'
-  if ('api_version' in value && 'result' in value) return 'it looks like an administration (v4) API response envelope, not transactions'
+  if ('data' in value && 'meta' in value) {
+    return 'it looks like an API-monitoring response envelope {data, meta, error}, not a mock definition'
+  }
+  if ('api_version' in value && 'result' in value) {
+    return 'it looks like an administration (v4) API response envelope, not transactions'
+  }
   if (Array.isArray(value['values']) && '_postman_variable_scope' in value) {
     return 'it looks like a Postman environment; import the collection instead'
   }
   const keys = Object.keys(value).slice(0, 6)
-  return keys.length === 0 ? 'it is an empty object' : `its top-level keys (${keys.join(', ')}) match no supported format`
+  return keys.length === 0
+    ? 'it is an empty object'
+    : `its top-level keys (${keys.join(', ')}) match no supported format`
 }

@@ -1,5 +1,10 @@
 import { locatedDetail, type SourcePosition } from '../../src/dsl/index.js'
-import { createError, isUnderstudyError, type ErrorDetail, type UnderstudyError } from '../../src/errors/index.js'
+import {
+  createError,
+  isUnderstudyError,
+  type ErrorDetail,
+  type UnderstudyError,
+} from '../../src/errors/index.js'
 
 /** Finds the line and column of a JSON pointer in the parsed file, when it can. */
 export type Locate = (pointer: string) => SourcePosition | undefined
@@ -10,7 +15,12 @@ export type Locate = (pointer: string) => SourcePosition | undefined
  * @example
  * detailAt('api.yaml', '/paths', 'must be an object', locate) // { path: '/paths', message: 'must be an object', file: 'api.yaml', line: 12, column: 1 }
  */
-export function detailAt (file: string, pointer: string, message: string, locate?: Locate): ErrorDetail {
+export function detailAt(
+  file: string,
+  pointer: string,
+  message: string,
+  locate?: Locate,
+): ErrorDetail {
   return locatedDetail(pointer, message, file, locate)
 }
 
@@ -21,7 +31,7 @@ export function detailAt (file: string, pointer: string, message: string, locate
  * @example
  * positionSuffix({ path: '', message: 'x', line: 3, column: 5 }) // ' (line 3, column 5)'
  */
-function positionSuffix (detail: ErrorDetail | undefined): string {
+function positionSuffix(detail: ErrorDetail | undefined): string {
   return detail?.line === undefined ? '' : ` (line ${detail.line}, column ${detail.column ?? 0})`
 }
 
@@ -35,7 +45,12 @@ function positionSuffix (detail: ErrorDetail | undefined): string {
  * throw importInvalid('a.har', 'not a HAR file: log.entries is missing', [detailAt('a.har', '/log', 'must have property "entries"')])
  * throw importInvalid('a.json', 'expected a WireMock stub mapping') // details: [{ path: '', message: ..., file: 'a.json' }]
  */
-export function importInvalid (file: string, reason: string, details: ErrorDetail[] = [], cause?: unknown): UnderstudyError {
+export function importInvalid(
+  file: string,
+  reason: string,
+  details: ErrorDetail[] = [],
+  cause?: unknown,
+): UnderstudyError {
   const all = details.length > 0 ? details : [{ path: '', message: reason, file }]
   const first = all[0]
   const where = first?.file === undefined || first.file === file ? positionSuffix(first) : ''
@@ -52,12 +67,17 @@ export function importInvalid (file: string, reason: string, details: ErrorDetai
  * @example
  * return guardImport(input.fileName, () => importSomething(input))
  */
-export function guardImport<T> (file: string, run: () => T): T {
+export function guardImport<T>(file: string, run: () => T): T {
   try {
     return run()
   } catch (err) {
     if (isUnderstudyError(err)) throw err
     const reason = err instanceof Error ? err.message : String(err)
-    throw importInvalid(file, `unexpected structure (${reason})`, [{ path: '', message: reason, file }], err)
+    throw importInvalid(
+      file,
+      `unexpected structure (${reason})`,
+      [{ path: '', message: reason, file }],
+      err,
+    )
   }
 }

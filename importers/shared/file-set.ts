@@ -29,15 +29,22 @@ const OPENAPI_INDEX = /^(?:(.*)\/)?index\.(json|ya?ml)$/i
  * @example
  * importFileSet(new Map([['mappings/a.json', bytes]]), 'stubs.zip', {}, importFile)
  */
-export function importFileSet (files: ReadonlyMap<string, Uint8Array>, source: string, ctx: ImportContext, importOne: ImportOne): MergedImportResult {
+export function importFileSet(
+  files: ReadonlyMap<string, Uint8Array>,
+  source: string,
+  ctx: ImportContext,
+  importOne: ImportOne,
+): MergedImportResult {
   const warnings: ImportWarning[] = []
   const failures: ErrorDetail[] = []
   const paths = [...files.keys()].sort()
-  const readerFor = (path: string) => (relative: string): Uint8Array | undefined => {
-    const dir = path.includes('/') ? path.slice(0, path.lastIndexOf('/') + 1) : ''
-    const target = normalizeEntryPath(dir + relative)
-    return target === null ? undefined : files.get(target)
-  }
+  const readerFor =
+    (path: string) =>
+    (relative: string): Uint8Array | undefined => {
+      const dir = path.includes('/') ? path.slice(0, path.lastIndexOf('/') + 1) : ''
+      const target = normalizeEntryPath(dir + relative)
+      return target === null ? undefined : files.get(target)
+    }
   const context = (path: string): ImportContext => {
     const out: ImportContext = { readFile: readerFor(path) }
     if (ctx.maxBytes !== undefined) out.maxBytes = ctx.maxBytes
@@ -59,7 +66,10 @@ export function importFileSet (files: ReadonlyMap<string, Uint8Array>, source: s
       continue
     }
     if (!importable.test(path)) {
-      warnings.push({ message: 'is not a .json, .yaml, .yml, .har or .txt file; skipped', file: path })
+      warnings.push({
+        message: 'is not a .json, .yaml, .yml, .har or .txt file; skipped',
+        file: path,
+      })
       continue
     }
     if (openApiIndex !== undefined && path !== openApiIndex && isOpenApiPart(path, bytes)) continue
@@ -84,15 +94,32 @@ export function importFileSet (files: ReadonlyMap<string, Uint8Array>, source: s
     }
   }
   if (done.length === 0) {
-    if (failures.length === 0) throw importInvalid(source, 'contains no file that can be imported (.json, .yaml, .yml, .har, or NAME-req.txt / NAME-rsp.txt pairs)')
-    throw importInvalid(source, `no file could be imported: ${failures.map((f) => `${f.file ?? ''}: ${f.message}`).slice(0, 3).join('; ')}`, failures)
+    if (failures.length === 0) {
+      throw importInvalid(
+        source,
+        'contains no file that can be imported (.json, .yaml, .yml, .har, or NAME-req.txt / NAME-rsp.txt pairs)',
+      )
+    }
+    throw importInvalid(
+      source,
+      `no file could be imported: ${failures
+        .map((f) => `${f.file ?? ''}: ${f.message}`)
+        .slice(0, 3)
+        .join('; ')}`,
+      failures,
+    )
   }
   return mergeResults(done, warnings)
 }
 
 /** The shallowest `index.(json|yaml|yml)` that is an OpenAPI document, if any. */
-function findOpenApiIndex (paths: string[], files: ReadonlyMap<string, Uint8Array>): string | undefined {
-  const candidates = paths.filter((p) => OPENAPI_INDEX.test(p)).sort((a, b) => a.split('/').length - b.split('/').length)
+function findOpenApiIndex(
+  paths: string[],
+  files: ReadonlyMap<string, Uint8Array>,
+): string | undefined {
+  const candidates = paths
+    .filter((p) => OPENAPI_INDEX.test(p))
+    .sort((a, b) => a.split('/').length - b.split('/').length)
   for (const path of candidates) {
     if (detectSafely(path, files.get(path)) === 'openapi') return path
   }
@@ -100,13 +127,13 @@ function findOpenApiIndex (paths: string[], files: ReadonlyMap<string, Uint8Arra
 }
 
 /** With an OpenAPI index, a JSON/YAML file that is no format of its own (or another OpenAPI part) is a `$ref` target. */
-function isOpenApiPart (path: string, bytes: Uint8Array): boolean {
+function isOpenApiPart(path: string, bytes: Uint8Array): boolean {
   if (!/\.(json|ya?ml)$/i.test(path)) return false
   const format = detectSafely(path, bytes)
   return format === undefined || format === 'openapi'
 }
 
-function detectSafely (path: string, bytes: Uint8Array | undefined): string | undefined {
+function detectSafely(path: string, bytes: Uint8Array | undefined): string | undefined {
   if (bytes === undefined) return undefined
   try {
     return detectFormat({ bytes, fileName: path })

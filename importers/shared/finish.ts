@@ -1,4 +1,9 @@
-import { readDefinition, type DocumentInput, type MockServiceDocument, type TransactionInput } from '../../src/dsl/index.js'
+import {
+  readDefinition,
+  type DocumentInput,
+  type MockServiceDocument,
+  type TransactionInput,
+} from '../../src/dsl/index.js'
 import { isUnderstudyError } from '../../src/errors/index.js'
 import type { DslTypeKey, ImportFormat, ImportResult, ImportWarning } from '../types.js'
 import { importInvalid } from './errors.js'
@@ -27,14 +32,22 @@ export interface FinishInput {
  *   transactions: [{ name: 'GET /a', dsl: { requestDsl: { method: 'GET', path: '/a' }, responseDsl: { text: 'a' } } }] })
  * // { format: 'har', dslType: 'HAR_DSL', document: { transactions: [ ... ], ... }, warnings: [] }
  */
-export function finishImport (input: FinishInput): ImportResult {
+export function finishImport(input: FinishInput): ImportResult {
   let document: MockServiceDocument
   try {
     document = readDefinition({ ...input.fields, transactions: input.transactions })
   } catch (err) {
     if (!isUnderstudyError(err, 'ERR_DSL_INVALID')) throw err
-    const details = (err.details ?? []).map((d) => ({ ...d, message: `generated transaction: ${d.message}` }))
-    throw importInvalid(input.fileName, `the ${input.format} input produced an invalid transaction`, details, err)
+    const details = (err.details ?? []).map((d) => ({
+      ...d,
+      message: `generated transaction: ${d.message}`,
+    }))
+    throw importInvalid(
+      input.fileName,
+      `the ${input.format} input produced an invalid transaction`,
+      details,
+      err,
+    )
   }
   return { format: input.format, dslType: input.dslType, document, warnings: input.warnings }
 }

@@ -29,7 +29,7 @@ const cache = new WeakMap<Uint8Array, HarLayout | null>()
  * const layout = harLayoutOf({ bytes: readFileSync('big.har'), fileName: 'big.har' })
  * layout?.bounds.length // twice the entries
  */
-export function harLayoutOf (input: ImportInput): HarLayout | null {
+export function harLayoutOf(input: ImportInput): HarLayout | null {
   if (input.bytes.byteLength < LAYOUT_MIN_BYTES) return null
   const cached = cache.get(input.bytes)
   if (cached !== undefined) return cached
@@ -38,7 +38,7 @@ export function harLayoutOf (input: ImportInput): HarLayout | null {
   return layout
 }
 
-function find (bytes: Uint8Array): HarLayout | null {
+function find(bytes: Uint8Array): HarLayout | null {
   const found = locateArray(bytes, ['log', 'entries'])
   if (found === null) return null
   try {

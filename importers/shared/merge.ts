@@ -17,8 +17,16 @@ export interface MergedImportResult extends ImportResult {
 }
 
 type Settings = Omit<MockServiceDocument, 'transactions' | 'mockServiceTransactions'>
-const settingKeys = Object.keys(documentOf([])).filter((k) => k !== 'transactions' && k !== 'mockServiceTransactions') as Array<keyof Settings>
-const optionalKeys: Array<keyof Settings> = ['id', 'name', 'description', 'serviceId', 'serviceName']
+const settingKeys = Object.keys(documentOf([])).filter(
+  (k) => k !== 'transactions' && k !== 'mockServiceTransactions',
+) as Array<keyof Settings>
+const optionalKeys: Array<keyof Settings> = [
+  'id',
+  'name',
+  'description',
+  'serviceId',
+  'serviceName',
+]
 
 /**
  * Merges import results in the given order: transactions are concatenated (so among equal
@@ -30,7 +38,10 @@ const optionalKeys: Array<keyof Settings> = ['id', 'name', 'description', 'servi
  * @example
  * mergeResults([{ file: 'a.json', result: a }, { file: 'b.json', result: b }]).document.transactions.length
  */
-export function mergeResults (parts: ReadonlyArray<{ file: string; result: ImportResult }>, extraWarnings: ImportWarning[] = []): MergedImportResult {
+export function mergeResults(
+  parts: ReadonlyArray<{ file: string; result: ImportResult }>,
+  extraWarnings: ImportWarning[] = [],
+): MergedImportResult {
   const defaults = documentOf([]) as unknown as Record<string, unknown>
   const merged = documentOf([])
   const target = merged as unknown as Record<string, unknown>
@@ -48,25 +59,42 @@ export function mergeResults (parts: ReadonlyArray<{ file: string; result: Impor
         target[key] = value
         setBy.set(key, file)
       } else if (JSON.stringify(target[key]) !== JSON.stringify(value)) {
-        warnings.push({ message: `sets ${key} differently from ${earlier}; the value of ${earlier} is kept`, file })
+        warnings.push({
+          message: `sets ${key} differently from ${earlier}; the value of ${earlier} is kept`,
+          file,
+        })
       }
     }
     for (const entry of doc.mockServiceTransactions) {
-      if (!merged.mockServiceTransactions.some((e) => e.txnId === entry.txnId)) merged.mockServiceTransactions.push(entry)
+      if (!merged.mockServiceTransactions.some((e) => e.txnId === entry.txnId)) {
+        merged.mockServiceTransactions.push(entry)
+      }
     }
     for (const txn of doc.transactions) {
       if (txn.id !== undefined) {
         const first = ids.get(txn.id)
-        if (first !== undefined) warnings.push({ message: `transaction "${txn.name}" has id ${txn.id}, already used in ${first}`, file })
-        else ids.set(txn.id, file)
+        if (first !== undefined) {
+          warnings.push({
+            message: `transaction "${txn.name}" has id ${txn.id}, already used in ${first}`,
+            file,
+          })
+        } else ids.set(txn.id, file)
       }
       merged.transactions.push(txn)
     }
     // One by one: spreading 100,000s of warnings as arguments overflows the stack.
     for (const w of result.warnings) warnings.push(w.file === undefined ? { ...w, file } : w)
   }
-  const summary = parts.map(({ file, result }) => ({ file, format: result.format, dslType: result.dslType, transactions: result.document.transactions.length }))
-  const main = summary.reduce<ImportPart | undefined>((best, p) => (best === undefined || p.transactions > best.transactions ? p : best), undefined)
+  const summary = parts.map(({ file, result }) => ({
+    file,
+    format: result.format,
+    dslType: result.dslType,
+    transactions: result.document.transactions.length,
+  }))
+  const main = summary.reduce<ImportPart | undefined>(
+    (best, p) => (best === undefined || p.transactions > best.transactions ? p : best),
+    undefined,
+  )
   return {
     format: main?.format ?? 'dsl',
     dslType: main?.dslType ?? 'GENERIC_DSL',

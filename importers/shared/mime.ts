@@ -19,7 +19,7 @@ export interface MediaType {
  * @example
  * parseMediaType('application/json; charset=UTF-8') // { essence: 'application/json', charset: 'UTF-8', withoutCharset: 'application/json' }
  */
-export function parseMediaType (value: string): MediaType {
+export function parseMediaType(value: string): MediaType {
   // a capture repeats a handful of media types thousands of times (100,000 entries)
   const known = parsed.get(value)
   if (known !== undefined) return { ...known }
@@ -33,7 +33,7 @@ export function parseMediaType (value: string): MediaType {
 const parsed = new Map<string, MediaType>()
 const PARSED_MAX = 256
 
-function parse (value: string): MediaType {
+function parse(value: string): MediaType {
   const [head = '', ...params] = value.split(';')
   const essence = head.trim().toLowerCase()
   const kept: string[] = [essence]
@@ -43,7 +43,8 @@ function parse (value: string): MediaType {
     const name = (eq === -1 ? param : param.slice(0, eq)).trim()
     if (name === '') continue
     const raw = eq === -1 ? '' : param.slice(eq + 1).trim()
-    const unquoted = raw.length >= 2 && raw.startsWith('"') && raw.endsWith('"') ? raw.slice(1, -1) : raw
+    const unquoted =
+      raw.length >= 2 && raw.startsWith('"') && raw.endsWith('"') ? raw.slice(1, -1) : raw
     if (name.toLowerCase() === 'charset') out.charset = unquoted
     else kept.push(`${name}=${raw}`)
   }
@@ -58,8 +59,12 @@ function parse (value: string): MediaType {
  * @example
  * isJsonType('application/hal+json') // true
  */
-export function isJsonType (essence: string): boolean {
-  return /^(application|text)\/(x-)?json$/.test(essence) || /\+json$/.test(essence) || /\/json-seq$/.test(essence)
+export function isJsonType(essence: string): boolean {
+  return (
+    /^(application|text)\/(x-)?json$/.test(essence) ||
+    /\+json$/.test(essence) ||
+    /\/json-seq$/.test(essence)
+  )
 }
 
 /**
@@ -68,7 +73,7 @@ export function isJsonType (essence: string): boolean {
  * @example
  * isXmlType('application/atom+xml') // true
  */
-export function isXmlType (essence: string): boolean {
+export function isXmlType(essence: string): boolean {
   return essence === 'application/xml' || essence === 'text/xml' || /\+xml$/.test(essence)
 }
 
@@ -98,6 +103,11 @@ const textualApplicationTypes = new Set([
  * isTextType('image/svg+xml') // true
  * isTextType('font/woff2') // false
  */
-export function isTextType (essence: string): boolean {
-  return essence.startsWith('text/') || isJsonType(essence) || isXmlType(essence) || textualApplicationTypes.has(essence)
+export function isTextType(essence: string): boolean {
+  return (
+    essence.startsWith('text/') ||
+    isJsonType(essence) ||
+    isXmlType(essence) ||
+    textualApplicationTypes.has(essence)
+  )
 }

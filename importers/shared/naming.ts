@@ -10,7 +10,7 @@ import { DEFAULT_PRIORITY, type TransactionInput } from '../../src/dsl/index.js'
 export class UniqueNamer {
   readonly #seen = new Map<string, number>()
 
-  name (name: string): string {
+  name(name: string): string {
     const count = (this.#seen.get(name) ?? 0) + 1
     this.#seen.set(name, count)
     return count === 1 ? name : `${name} #${count}`
@@ -24,21 +24,31 @@ export class UniqueNamer {
  * @example
  * uniqueNames(['GET /a', 'GET /a', 'GET /b']) // ['GET /a', 'GET /a #2', 'GET /b']
  */
-export function uniqueNames (names: readonly string[]): string[] {
+export function uniqueNames(names: readonly string[]): string[] {
   const namer = new UniqueNamer()
   return names.map((name) => namer.name(name))
 }
 
 /** How many matchers narrow a transaction beyond its method and URL. */
-function specificity (txn: TransactionInput): number {
+function specificity(txn: TransactionInput): number {
   const r = txn.dsl.requestDsl
-  return (r.queryParams?.length ?? 0) + (r.headers?.length ?? 0) + (r.cookies?.length ?? 0) + (r.body?.length ?? 0)
+  return (
+    (r.queryParams?.length ?? 0) +
+    (r.headers?.length ?? 0) +
+    (r.cookies?.length ?? 0) +
+    (r.body?.length ?? 0)
+  )
 }
 
 /** Transactions that can answer the same request: same priority, method and URL matcher. */
-function overlapKey (txn: TransactionInput): string {
+function overlapKey(txn: TransactionInput): string {
   const r = txn.dsl.requestDsl
-  return JSON.stringify([txn.dsl.priority ?? DEFAULT_PRIORITY, r.method?.toUpperCase() ?? 'ANY', r.url?.matcherName ?? 'equals_url', r.url?.matchingValue ?? r.path ?? ''])
+  return JSON.stringify([
+    txn.dsl.priority ?? DEFAULT_PRIORITY,
+    r.method?.toUpperCase() ?? 'ANY',
+    r.url?.matcherName ?? 'equals_url',
+    r.url?.matchingValue ?? r.path ?? '',
+  ])
 }
 
 /**
@@ -53,7 +63,7 @@ export class SpecificityOrder {
   readonly #groups = new Map<string, number[]>()
   readonly #weights: number[] = []
 
-  add (txn: TransactionInput): void {
+  add(txn: TransactionInput): void {
     const index = this.#weights.length
     this.#weights.push(specificity(txn))
     const key = overlapKey(txn)
@@ -66,12 +76,14 @@ export class SpecificityOrder {
    * For each place of the ordered list, the index (in order of `add`) of the transaction it
    * holds; null when that is the order they were added in.
    */
-  order (): number[] | null {
+  order(): number[] | null {
     let order: number[] | null = null
     const weights = this.#weights
     for (const positions of this.#groups.values()) {
       if (positions.length < 2) continue
-      const sorted = [...positions].sort((a, b) => (weights[a] as number) - (weights[b] as number) || a - b)
+      const sorted = [...positions].sort(
+        (a, b) => (weights[a] as number) - (weights[b] as number) || a - b,
+      )
       positions.forEach((position, i) => {
         const from = sorted[i] as number
         if (from === position) return
@@ -94,7 +106,7 @@ export class SpecificityOrder {
  * @example
  * orderBySpecificity([withQuery, other, plain]) // [plain, other, withQuery] when withQuery and plain share method and path
  */
-export function orderBySpecificity<T extends TransactionInput> (transactions: readonly T[]): T[] {
+export function orderBySpecificity<T extends TransactionInput>(transactions: readonly T[]): T[] {
   const ordering = new SpecificityOrder()
   for (const txn of transactions) ordering.add(txn)
   const order = ordering.order()

@@ -27,7 +27,7 @@ interface ParseOptions {
  * parseStructured({ bytes: Buffer.from('{"log": '), fileName: 'broken.har' }, { what: 'JSON' })
  * // throws ERR_IMPORT_INVALID: Cannot import broken.har: not valid JSON: ... (line 1, column 9)
  */
-export function parseStructured (input: ImportInput, options: ParseOptions = {}): ParsedText {
+export function parseStructured(input: ImportInput, options: ParseOptions = {}): ParsedText {
   const cached = cache.get(input.bytes)
   if (cached !== undefined) return cached
   let parsed: ParsedText
@@ -37,8 +37,13 @@ export function parseStructured (input: ImportInput, options: ParseOptions = {})
     if (!isUnderstudyError(err, 'ERR_DSL_PARSE')) throw err
     const detail = err.details?.[0]
     const what = options.what ?? 'JSON or YAML'
-    const reason = (detail?.message ?? err.message)
-    throw importInvalid(input.fileName, `not valid ${what}: ${reason}`, detail === undefined ? [] : [{ ...detail, file: input.fileName }], err)
+    const reason = detail?.message ?? err.message
+    throw importInvalid(
+      input.fileName,
+      `not valid ${what}: ${reason}`,
+      detail === undefined ? [] : [{ ...detail, file: input.fileName }],
+      err,
+    )
   }
   cache.set(input.bytes, parsed)
   return parsed
@@ -51,7 +56,7 @@ export function parseStructured (input: ImportInput, options: ParseOptions = {})
  * @example
  * const { value } = parseStructured(input); forgetStructured(input.bytes)
  */
-export function forgetStructured (bytes: Uint8Array): void {
+export function forgetStructured(bytes: Uint8Array): void {
   cache.delete(bytes)
 }
 
@@ -64,7 +69,7 @@ export type Loose = Record<string, unknown>
  * @example
  * isObject({}) // true; isObject([]) // false
  */
-export function isObject (v: unknown): v is Loose {
+export function isObject(v: unknown): v is Loose {
   return typeof v === 'object' && v !== null && !Array.isArray(v)
 }
 
@@ -74,6 +79,6 @@ export function isObject (v: unknown): v is Loose {
  * @example
  * str(1) // undefined
  */
-export function str (v: unknown): string | undefined {
+export function str(v: unknown): string | undefined {
   return typeof v === 'string' ? v : undefined
 }

@@ -16,9 +16,13 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true })
  * @example
  * decodeText(new Uint8Array([0xef, 0xbb, 0xbf, 0x7b, 0x7d])) // '{}'
  */
-export function decodeText (bytes: Uint8Array): string {
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes.subarray(2))
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes.subarray(2))
+export function decodeText(bytes: Uint8Array): string {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) {
+    return new TextDecoder('utf-16le').decode(bytes.subarray(2))
+  }
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) {
+    return new TextDecoder('utf-16be').decode(bytes.subarray(2))
+  }
   const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0
   return utf8.decode(start === 0 ? bytes : bytes.subarray(start))
 }
@@ -29,7 +33,7 @@ export function decodeText (bytes: Uint8Array): string {
  * @example
  * utf8Text(new Uint8Array([0xff])) // undefined
  */
-export function utf8Text (bytes: Uint8Array): string | undefined {
+export function utf8Text(bytes: Uint8Array): string | undefined {
   try {
     return strictUtf8.decode(bytes)
   } catch {
@@ -44,7 +48,7 @@ export function utf8Text (bytes: Uint8Array): string | undefined {
  * @example
  * isPrintable('a\tb\n') // true
  */
-export function isPrintable (text: string): boolean {
+export function isPrintable(text: string): boolean {
   // C0 controls other than \t \n \r, DEL, and the C1 controls.
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i)
@@ -63,7 +67,7 @@ export const DEFAULT_MAX_BYTES = 100 * 1024 * 1024
  * @example
  * checkSize({ bytes: new Uint8Array(10), fileName: 'a.har' }, { maxBytes: 5 }) // throws ERR_IMPORT_TOO_LARGE
  */
-export function checkSize (input: ImportInput, ctx: ImportContext = {}): void {
+export function checkSize(input: ImportInput, ctx: ImportContext = {}): void {
   const max = ctx.maxBytes ?? DEFAULT_MAX_BYTES
   if (input.bytes.byteLength > max) throw tooLarge(input.fileName, max)
 }
@@ -75,7 +79,10 @@ export function checkSize (input: ImportInput, ctx: ImportContext = {}): void {
  * @example
  * tooLarge('big.har', 100 * 1024 * 1024).message // 'File big.har is larger than the limit of 100 MiB'
  */
-export function tooLarge (what: string, maxBytes: number) {
+export function tooLarge(what: string, maxBytes: number) {
   const mib = Math.round((maxBytes / (1024 * 1024)) * 100) / 100
-  return createError('ERR_IMPORT_TOO_LARGE', [what, mib >= 0.01 ? `${mib} MiB` : `${maxBytes} bytes`])
+  return createError('ERR_IMPORT_TOO_LARGE', [
+    what,
+    mib >= 0.01 ? `${mib} MiB` : `${maxBytes} bytes`,
+  ])
 }

@@ -6,7 +6,7 @@ import type { MatcherInput } from '../../src/dsl/index.js'
  * @example
  * escapeRegex('/a.b') // '/a\\.b' (a slash needs no escape in RegExp())
  */
-export function escapeRegex (text: string): string {
+export function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
 
@@ -17,9 +17,11 @@ export function escapeRegex (text: string): string {
  * @example
  * literalPathMatcher('/pets') // { key: 'url', matcherName: 'equals_url', matchingValue: '/pets' }
  */
-export function literalPathMatcher (path: string): MatcherInput {
+export function literalPathMatcher(path: string): MatcherInput {
   const value = path === '' ? '/' : path
-  if (/[{}]/.test(value)) return { key: 'url', matcherName: 'matches', matchingValue: escapeRegex(value) }
+  if (/[{}]/.test(value)) {
+    return { key: 'url', matcherName: 'matches', matchingValue: escapeRegex(value) }
+  }
   return { key: 'url', matcherName: 'equals_url', matchingValue: value }
 }
 
@@ -29,7 +31,7 @@ export function literalPathMatcher (path: string): MatcherInput {
  * @example
  * queryMatchers('a=1&b=x%20y') // [{ key: 'a', matcherName: 'equals', matchingValue: '1' }, { key: 'b', ... 'x y' }]
  */
-export function queryMatchers (query: string): MatcherInput[] {
+export function queryMatchers(query: string): MatcherInput[] {
   const out: MatcherInput[] = []
   for (const [key, value] of new URLSearchParams(query)) {
     if (key !== '') out.push({ key, matcherName: 'equals', matchingValue: value })

@@ -15,7 +15,15 @@ import { isPrintable, utf8Text } from '../shared/text.js'
  * 4. For `equals_json`, the value itself is not JSON and the decoded text is; for `equals_xml`, the
  *    decoded text starts with `<`.
  */
-const decodable = new Set(['equals', 'equals_insensitive', 'contains', 'matches', 'not_matches', 'equals_json', 'equals_xml'])
+const decodable = new Set([
+  'equals',
+  'equals_insensitive',
+  'contains',
+  'matches',
+  'not_matches',
+  'equals_json',
+  'equals_xml',
+])
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/
 
@@ -26,7 +34,7 @@ const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/
  * decodedMatcherValue('equals_json', 'eyJhIjoxfQ==') // '{"a":1}'
  * decodedMatcherValue('equals', 'hello') // undefined
  */
-export function decodedMatcherValue (matcherName: string, value: string): string | undefined {
+export function decodedMatcherValue(matcherName: string, value: string): string | undefined {
   if (!decodable.has(matcherName)) return undefined
   if (value.length === 0 || value.length % 4 !== 0 || !BASE64.test(value)) return undefined
   const bytes = Buffer.from(value, 'base64')
@@ -38,7 +46,7 @@ export function decodedMatcherValue (matcherName: string, value: string): string
   return text
 }
 
-function isJson (text: string): boolean {
+function isJson(text: string): boolean {
   try {
     JSON.parse(text)
     return true

@@ -1,4 +1,9 @@
-import { joinPointer, readDefinition, recordOrigin, type MockServiceDocument } from '../../src/dsl/index.js'
+import {
+  joinPointer,
+  readDefinition,
+  recordOrigin,
+  type MockServiceDocument,
+} from '../../src/dsl/index.js'
 import { createError, isUnderstudyError, type ErrorDetail } from '../../src/errors/index.js'
 import { guardImport, importInvalid } from '../shared/errors.js'
 import { isObject, parseStructured, str, type Loose } from '../shared/structured.js'
@@ -16,7 +21,7 @@ import { decodedMatcherValue } from './base64.js'
  * @example
  * importTransactions({ bytes: Buffer.from('{"apiVersion":1,"result":[{"id":1,"name":"a","dsl":{"requestDsl":{}}}]}'), fileName: 'export.json' })
  */
-export function importTransactions (input: ImportInput, _ctx: ImportContext = {}): ImportResult {
+export function importTransactions(input: ImportInput, _ctx: ImportContext = {}): ImportResult {
   const parsed = parseStructured(input)
   const file = input.fileName
   return guardImport(file, () => {
@@ -24,9 +29,18 @@ export function importTransactions (input: ImportInput, _ctx: ImportContext = {}
     let prefix = ''
     if (isObject(value) && 'apiVersion' in value && ('result' in value || 'error' in value)) {
       const error = value['error']
-      if (error !== null && error !== undefined && (value['result'] === null || value['result'] === undefined)) {
-        const reason = typeof error === 'string' ? error : (str(isObject(error) ? error['message'] : undefined) ?? JSON.stringify(error))
-        throw importInvalid(file, `is an error response of the API, not transactions: ${reason}`, [{ path: '/error', message: reason, file }])
+      if (
+        error !== null &&
+        error !== undefined &&
+        (value['result'] === null || value['result'] === undefined)
+      ) {
+        const reason =
+          typeof error === 'string'
+            ? error
+            : (str(isObject(error) ? error['message'] : undefined) ?? JSON.stringify(error))
+        throw importInvalid(file, `is an error response of the API, not transactions: ${reason}`, [
+          { path: '/error', message: reason, file },
+        ])
       }
       value = value['result']
       prefix = '/result'
@@ -39,8 +53,15 @@ export function importTransactions (input: ImportInput, _ctx: ImportContext = {}
       doc = readDefinition(value, { file, locate })
     } catch (err) {
       if (!isUnderstudyError(err, 'ERR_DSL_INVALID') || prefix === '') throw err
-      const details: ErrorDetail[] = (err.details ?? []).map((d) => ({ ...d, path: prefix + d.path }))
-      throw createError('ERR_DSL_INVALID', [`${file}: ${details.length === 1 ? '1 error' : `${details.length} errors`}`], { details })
+      const details: ErrorDetail[] = (err.details ?? []).map((d) => ({
+        ...d,
+        path: prefix + d.path,
+      }))
+      throw createError(
+        'ERR_DSL_INVALID',
+        [`${file}: ${details.length === 1 ? '1 error' : `${details.length} errors`}`],
+        { details },
+      )
     }
     const items = itemsOf(value)
     doc.transactions.forEach((txn, i) => {
@@ -52,24 +73,36 @@ export function importTransactions (input: ImportInput, _ctx: ImportContext = {}
         if (nativeId !== undefined && nativeId !== '') txn.name = nativeId
       }
       const pointer = prefix + item.pointer
-      recordOrigin(txn, { file, pointer, dslPointer: 'dsl' in item.value ? `${pointer}/dsl` : pointer, locate: parsed.locate })
+      recordOrigin(txn, {
+        file,
+        pointer,
+        dslPointer: 'dsl' in item.value ? `${pointer}/dsl` : pointer,
+        locate: parsed.locate,
+      })
     })
     return { format: 'transactions', dslType: 'GENERIC_DSL', document: doc, warnings }
   })
 }
 
 /** The transaction-like items of an accepted shape, with their pointers (as readDefinition reads them). */
-function itemsOf (value: unknown): Array<{ value: Loose; pointer: string }> {
+function itemsOf(value: unknown): Array<{ value: Loose; pointer: string }> {
   const list = Array.isArray(value)
     ? value.map((v, i) => ({ v, pointer: joinPointer('', i) }))
     : isObject(value) && Array.isArray(value['transactions'])
       ? value['transactions'].map((v, i) => ({ v, pointer: joinPointer('/transactions', i) }))
       : [{ v: value, pointer: '' }]
-  return list.filter((e): e is { v: Loose; pointer: string } => isObject(e.v)).map((e) => ({ value: e.v, pointer: e.pointer }))
+  return list
+    .filter((e): e is { v: Loose; pointer: string } => isObject(e.v))
+    .map((e) => ({ value: e.v, pointer: e.pointer }))
 }
 
 /** A copy of the value with base64 body matcher values decoded, one warning each. */
-function decodeBodies (value: unknown, prefix: string, file: string, warnings: ImportWarning[]): unknown {
+function decodeBodies(
+  value: unknown,
+  prefix: string,
+  file: string,
+  warnings: ImportWarning[],
+): unknown {
   const copy: unknown = structuredClone(value)
   for (const item of itemsOf(copy)) {
     const dsl = 'dsl' in item.value ? item.value['dsl'] : item.value
@@ -78,7 +111,13 @@ function decodeBodies (value: unknown, prefix: string, file: string, warnings: I
     const body = dsl['requestDsl']['body']
     if (!Array.isArray(body)) continue
     body.forEach((m: unknown, i) => {
-      if (!isObject(m) || typeof m['matchingValue'] !== 'string' || typeof m['matcherName'] !== 'string') return
+      if (
+        !isObject(m) ||
+        typeof m['matchingValue'] !== 'string' ||
+        typeof m['matcherName'] !== 'string'
+      ) {
+        return
+      }
       const decoded = decodedMatcherValue(m['matcherName'], m['matchingValue'])
       if (decoded === undefined) return
       m['matchingValue'] = decoded

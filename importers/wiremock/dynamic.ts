@@ -14,13 +14,17 @@ const faultByWireMock: Record<string, string> = {
 }
 
 /** The DSL fault of a WireMock `fault`, or undefined (with the reason) when there is none. */
-export function faultOf (value: unknown): { fault: string } | { unknown: string } {
+export function faultOf(value: unknown): { fault: string } | { unknown: string } {
   const name = typeof value === 'string' ? faultByWireMock[value] : undefined
   return name === undefined ? { unknown: JSON.stringify(value) } : { fault: name }
 }
 
 /** `transformers: ["response-template"]` makes a templated response; other transformers are reported. */
-export function applyTransformers (res: Loose, out: ResponseDslInput, note: (message: string) => void): void {
+export function applyTransformers(
+  res: Loose,
+  out: ResponseDslInput,
+  note: (message: string) => void,
+): void {
   const transformers = res['transformers']
   if (transformers === undefined) return
   if (!Array.isArray(transformers)) {
@@ -34,7 +38,7 @@ export function applyTransformers (res: Loose, out: ResponseDslInput, note: (mes
 }
 
 /** `scenarioName`, `requiredScenarioState`, `newScenarioState` as the DSL's `scenario`. */
-export function applyScenario (stub: Loose, dsl: DslInput): void {
+export function applyScenario(stub: Loose, dsl: DslInput): void {
   const name = str(stub['scenarioName'])
   if (name === undefined) return
   const scenario: NonNullable<DslInput['scenario']> = { name }
@@ -46,7 +50,11 @@ export function applyScenario (stub: Loose, dsl: DslInput): void {
 }
 
 /** `postServeActions` / `serveEventListeners` of type webhook as `postServe` calls. */
-export function applyWebhooks (stub: Loose, out: ResponseDslInput, note: (message: string) => void): void {
+export function applyWebhooks(
+  stub: Loose,
+  out: ResponseDslInput,
+  note: (message: string) => void,
+): void {
   const actions = [
     ...(Array.isArray(stub['postServeActions']) ? stub['postServeActions'] : []),
     ...(Array.isArray(stub['serveEventListeners']) ? stub['serveEventListeners'] : []),
@@ -55,19 +63,36 @@ export function applyWebhooks (stub: Loose, out: ResponseDslInput, note: (messag
   for (const action of actions) {
     const params = isObject(action) && isObject(action['parameters']) ? action['parameters'] : null
     const url = params === null ? undefined : str(params['url'])
-    if (!isObject(action) || action['name'] !== 'webhook' || params === null || url === undefined || !/^https?:\/\//.test(url)) {
+    if (
+      !isObject(action) ||
+      action['name'] !== 'webhook' ||
+      params === null ||
+      url === undefined ||
+      !/^https?:\/\//.test(url)
+    ) {
       note('a post-serve action that is not a webhook with an absolute url is not run')
       continue
     }
-    const call: NonNullable<ResponseDslInput['postServe']>[number] = { url, method: str(params['method']) ?? 'POST' }
+    const call: NonNullable<ResponseDslInput['postServe']>[number] = {
+      url,
+      method: str(params['method']) ?? 'POST',
+    }
     if (isObject(params['headers'])) {
-      call.headers = Object.entries(params['headers']).map(([name, value]) => ({ name, value: String(value) }))
+      call.headers = Object.entries(params['headers']).map(([name, value]) => ({
+        name,
+        value: String(value),
+      }))
     }
     const body = str(params['body'])
     if (body !== undefined) call.body = body
     const delay = params['delay']
-    if (isObject(delay) && typeof delay['milliseconds'] === 'number') call.delay = Math.max(0, Math.round(delay['milliseconds']))
-    else if (delay !== undefined) note('a webhook delay other than a fixed {"milliseconds": N} is not supported; sent without delay')
+    if (isObject(delay) && typeof delay['milliseconds'] === 'number') {
+      call.delay = Math.max(0, Math.round(delay['milliseconds']))
+    } else if (delay !== undefined) {
+      note(
+        'a webhook delay other than a fixed {"milliseconds": N} is not supported; sent without delay',
+      )
+    }
     calls.push(call)
   }
   if (calls.length > 0) out.postServe = calls

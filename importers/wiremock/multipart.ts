@@ -3,7 +3,15 @@ import { isObject, str } from '../shared/structured.js'
 import { matchersOf } from './patterns.js'
 
 /** Operators a multipart part's body may use: the DSL compares a form field as text. */
-const partBodyOperators = new Set(['equalTo', 'contains', 'doesNotContain', 'matches', 'doesNotMatch', 'and', 'or'])
+const partBodyOperators = new Set([
+  'equalTo',
+  'contains',
+  'doesNotContain',
+  'matches',
+  'doesNotMatch',
+  'and',
+  'or',
+])
 
 /** `name="x"` (or `name=x`) of a Content-Disposition pattern's value. */
 const dispositionName = /\bname="([^"]*)"|\bname=([^;\s"]+)/
@@ -27,7 +35,10 @@ export interface MultipartMatchers {
  * multipartMatchers([{ headers: { 'Content-Disposition': { contains: 'name="info"' } }, bodyPatterns: [{ contains: 'x' }] }], note)
  * // { body: [{ key: 'info', matcherName: 'contains', matchingValue: 'x' }], headers: [Content-Type matches multipart/...] }
  */
-export function multipartMatchers (patterns: unknown, note: (message: string) => void): MultipartMatchers {
+export function multipartMatchers(
+  patterns: unknown,
+  note: (message: string) => void,
+): MultipartMatchers {
   const out: MultipartMatchers = { body: [], headers: [] }
   if (!Array.isArray(patterns)) {
     note('request multipartPatterns must be an array; not matched')
@@ -38,29 +49,74 @@ export function multipartMatchers (patterns: unknown, note: (message: string) =>
     const refuse = (why: string): void => note(`request ${where}: ${why}; not matched`)
     if (!isObject(pattern)) return refuse('expected an object with headers and bodyPatterns')
     const type = pattern['matchingType'] ?? 'ANY'
-    if (type !== 'ANY') return refuse(`matchingType ${JSON.stringify(type)} is not supported (ANY is: one part must match)`)
+    if (type !== 'ANY') {
+      return refuse(
+        `matchingType ${JSON.stringify(type)} is not supported (ANY is: one part must match)`,
+      )
+    }
     const headers = isObject(pattern['headers']) ? pattern['headers'] : {}
-    const dispositionKey = Object.keys(headers).find((h) => h.toLowerCase() === 'content-disposition')
+    const dispositionKey = Object.keys(headers).find(
+      (h) => h.toLowerCase() === 'content-disposition',
+    )
     const others = Object.keys(headers).filter((h) => h !== dispositionKey)
-    if (others.length > 0) return refuse(`part headers other than Content-Disposition (${others.join(', ')}) are not supported`)
+    if (others.length > 0) {
+      return refuse(
+        `part headers other than Content-Disposition (${others.join(', ')}) are not supported`,
+      )
+    }
     const disposition = dispositionKey === undefined ? undefined : headers[dispositionKey]
-    const value = isObject(disposition) ? str(disposition['contains']) ?? str(disposition['equalTo']) : undefined
+    const value = isObject(disposition)
+      ? (str(disposition['contains']) ?? str(disposition['equalTo']))
+      : undefined
     const found = value === undefined ? null : dispositionName.exec(value)
     const named = str(pattern['name'])
     const fromHeader = found?.[1] ?? found?.[2]
-    if (named !== undefined && disposition !== undefined && fromHeader !== named) return refuse(`a Content-Disposition pattern beyond the part's name ${JSON.stringify(named)} is not supported`)
+    if (named !== undefined && disposition !== undefined && fromHeader !== named) {
+      return refuse(
+        `a Content-Disposition pattern beyond the part's name ${JSON.stringify(named)} is not supported`,
+      )
+    }
     const name = named ?? fromHeader
-    if (name === undefined || name === '') return refuse('the part must be named: "name", or a Content-Disposition pattern such as {"contains": "name=\\"file\\""}')
+    if (name === undefined || name === '') {
+      return refuse(
+        'the part must be named: "name", or a Content-Disposition pattern such as {"contains": "name=\\"file\\""}',
+      )
+    }
     const bodies = pattern['bodyPatterns'] ?? []
     if (!Array.isArray(bodies)) return refuse('bodyPatterns must be an array')
-    const unsupported = bodies.map((b) => (isObject(b) ? Object.keys(b).find((k) => !partBodyOperators.has(k) && k !== 'caseInsensitive') : 'a pattern')).find((k) => k !== undefined)
-    if (unsupported !== undefined) return refuse(`${unsupported} on a part is not supported (equalTo, contains, doesNotContain, matches, doesNotMatch, and, or are)`)
+    const unsupported = bodies
+      .map((b) =>
+        isObject(b)
+          ? Object.keys(b).find((k) => !partBodyOperators.has(k) && k !== 'caseInsensitive')
+          : 'a pattern',
+      )
+      .find((k) => k !== undefined)
+    if (unsupported !== undefined) {
+      return refuse(
+        `${unsupported} on a part is not supported (equalTo, contains, doesNotContain, matches, doesNotMatch, and, or are)`,
+      )
+    }
     if (bodies.length === 0) {
       out.body.push({ key: name, matcherName: 'matches', matchingValue: '[\\s\\S]*' })
       return
     }
-    bodies.forEach((b, j) => out.body.push(...matchersOf(b, { part: 'body', key: name, where: `request ${where} part body pattern ${j}`, note })))
+    bodies.forEach((b, j) =>
+      out.body.push(
+        ...matchersOf(b, {
+          part: 'body',
+          key: name,
+          where: `request ${where} part body pattern ${j}`,
+          note,
+        }),
+      ),
+    )
   })
-  if (out.body.length > 0) out.headers.push({ key: 'Content-Type', matcherName: 'matches', matchingValue: '(?i)multipart/.*' })
+  if (out.body.length > 0) {
+    out.headers.push({
+      key: 'Content-Type',
+      matcherName: 'matches',
+      matchingValue: '(?i)multipart/.*',
+    })
+  }
   return out
 }

@@ -44,7 +44,12 @@ const dateOperators: Record<string, 'before_date' | 'after_date' | 'equals_date'
 }
 
 /** Date-time options the DSL cannot honour: the pattern is then not matched (a warning). */
-const dateOptionsRefused = ['actualFormat', 'truncateExpected', 'truncateActual', 'applyTruncationLast']
+const dateOptionsRefused = [
+  'actualFormat',
+  'truncateExpected',
+  'truncateActual',
+  'applyTruncationLast',
+]
 
 /** WireMock's `schemaVersion` values and the `$schema` each stands for (V202012 is its default). */
 const schemaVersions: Record<string, string> = {
@@ -64,39 +69,61 @@ const ANY = '[\\s\\S]*'
  * matchersOf({ equalTo: 'json', caseInsensitive: true }, { part: 'headers', key: 'Accept', where: 'header "Accept"', note })
  * // [{ key: 'Accept', matcherName: 'equals_insensitive', matchingValue: 'json' }]
  */
-export function matchersOf (pattern: unknown, place: PatternPlace): MatcherInput[] {
+export function matchersOf(pattern: unknown, place: PatternPlace): MatcherInput[] {
   if (!isObject(pattern)) {
     place.note(`${place.where}: expected a pattern object such as {"equalTo": "..."}; not matched`)
     return []
   }
   const operators = Object.keys(pattern).filter((k) => !modifiers.has(k))
   if (operators.length !== 1) {
-    place.note(`${place.where}: expected exactly one operator (equalTo, contains, matches, ...), found ${operators.length === 0 ? 'none' : operators.join(', ')}; not matched`)
+    place.note(
+      `${place.where}: expected exactly one operator (equalTo, contains, matches, ...), found ${operators.length === 0 ? 'none' : operators.join(', ')}; not matched`,
+    )
     return []
   }
   const op = operators[0] ?? ''
   const value = pattern[op]
-  const keyed = (m: MatcherInput): MatcherInput => (place.key === undefined ? m : { key: place.key, ...m })
-  const asText = (v: unknown): string | undefined => (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined)
+  const keyed = (m: MatcherInput): MatcherInput =>
+    place.key === undefined ? m : { key: place.key, ...m }
+  const asText = (v: unknown): string | undefined =>
+    typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined
   const text = asText(value)
   switch (op) {
     case 'equalTo':
       if (text === undefined) break
-      return [keyed({ matcherName: pattern['caseInsensitive'] === true ? 'equals_insensitive' : 'equals', matchingValue: text })]
+      return [
+        keyed({
+          matcherName: pattern['caseInsensitive'] === true ? 'equals_insensitive' : 'equals',
+          matchingValue: text,
+        }),
+      ]
     case 'contains':
       if (text === undefined) break
       return [keyed({ matcherName: 'contains', matchingValue: text })]
     case 'doesNotContain':
       if (text === undefined) break
-      return [keyed({ matcherName: 'not_matches', matchingValue: `${ANY}${escapeRegex(text)}${ANY}` })]
+      return [
+        keyed({ matcherName: 'not_matches', matchingValue: `${ANY}${escapeRegex(text)}${ANY}` }),
+      ]
     case 'binaryEqualTo': {
       // Exact when the bytes are UTF-8 text: the body is compared as that text.
-      const bytes = typeof value === 'string' && /^[A-Za-z0-9+/]*={0,2}$/.test(value) ? Buffer.from(value, 'base64') : null
+      const bytes =
+        typeof value === 'string' && /^[A-Za-z0-9+/]*={0,2}$/.test(value)
+          ? Buffer.from(value, 'base64')
+          : null
       const decoded = bytes?.toString('utf8')
-      if (place.part === 'body' && place.key === undefined && bytes !== null && decoded !== undefined && Buffer.from(decoded, 'utf8').equals(bytes)) {
+      if (
+        place.part === 'body' &&
+        place.key === undefined &&
+        bytes !== null &&
+        decoded !== undefined &&
+        Buffer.from(decoded, 'utf8').equals(bytes)
+      ) {
         return [{ matcherName: 'equals', matchingValue: decoded }]
       }
-      place.note(`${place.where}: binaryEqualTo is supported only on the whole body, with bytes that are UTF-8 text; not matched`)
+      place.note(
+        `${place.where}: binaryEqualTo is supported only on the whole body, with bytes that are UTF-8 text; not matched`,
+      )
       return []
     }
     case 'matches':
@@ -128,8 +155,14 @@ export function matchersOf (pattern: unknown, place: PatternPlace): MatcherInput
     case 'includes':
     case 'hasExactly':
       if (!Array.isArray(value)) break
-      if (op === 'hasExactly') place.note(`${place.where}: hasExactly is matched as includes (each listed value must be present; other values are allowed)`)
-      return value.flatMap((p, i) => matchersOf(p, { ...place, where: `${place.where} ${op}[${i}]` }))
+      if (op === 'hasExactly') {
+        place.note(
+          `${place.where}: hasExactly is matched as includes (each listed value must be present; other values are allowed)`,
+        )
+      }
+      return value.flatMap((p, i) =>
+        matchersOf(p, { ...place, where: `${place.where} ${op}[${i}]` }),
+      )
     case 'or':
       if (!Array.isArray(value)) break
       return alternation(value, place)
@@ -137,16 +170,24 @@ export function matchersOf (pattern: unknown, place: PatternPlace): MatcherInput
       place.note(`${place.where}: unknown operator ${op}; not matched`)
       return []
   }
-  place.note(`${place.where}: ${op} needs a ${Array.isArray(value) ? 'single value' : 'value of the right type'}; not matched`)
+  place.note(
+    `${place.where}: ${op} needs a ${Array.isArray(value) ? 'single value' : 'value of the right type'}; not matched`,
+  )
   return []
 }
 
-function structured (op: string, value: unknown, pattern: Record<string, unknown>, place: PatternPlace): MatcherInput[] {
+function structured(
+  op: string,
+  value: unknown,
+  pattern: Record<string, unknown>,
+  place: PatternPlace,
+): MatcherInput[] {
   if (place.part !== 'body') {
     place.note(`${place.where}: ${op} applies to request bodies only; not matched`)
     return []
   }
-  const keyed = (m: MatcherInput): MatcherInput => (place.key === undefined ? m : { key: place.key, ...m })
+  const keyed = (m: MatcherInput): MatcherInput =>
+    place.key === undefined ? m : { key: place.key, ...m }
   if (op === 'equalToJson') {
     const json = typeof value === 'string' ? value : JSON.stringify(value)
     try {
@@ -163,24 +204,40 @@ function structured (op: string, value: unknown, pattern: Record<string, unknown
   if (op === 'equalToXml') {
     const xml = str(value)
     if (xml === undefined) return []
-    if (pattern['enablePlaceholders'] === true) place.note(`${place.where}: equalToXml placeholders are not supported; the XML must be equal`)
+    if (pattern['enablePlaceholders'] === true) {
+      place.note(`${place.where}: equalToXml placeholders are not supported; the XML must be equal`)
+    }
     return [keyed({ matcherName: 'equals_xml', matchingValue: xml })]
   }
   const json = op === 'matchesJsonPath'
-  if (!json && pattern['xPathNamespaces'] !== undefined) place.note(`${place.where}: xPathNamespaces are not supported; the XPath is evaluated without them`)
+  if (!json && pattern['xPathNamespaces'] !== undefined) {
+    place.note(
+      `${place.where}: xPathNamespaces are not supported; the XPath is evaluated without them`,
+    )
+  }
   const plain = str(value)
-  if (plain !== undefined) return [keyed({ matcherName: json ? 'matches_json' : 'matches_xml', matchingValue: plain })]
+  if (plain !== undefined) {
+    return [keyed({ matcherName: json ? 'matches_json' : 'matches_xml', matchingValue: plain })]
+  }
   if (isObject(value) && typeof value['expression'] === 'string') {
     // {"expression": "$.a", "equalTo": "x"}: the inner pattern applies to what the expression selects
     const expression = value['expression']
     const prefix = json ? '$' : '/'
     if (!expression.startsWith(prefix)) {
-      place.note(`${place.where}: ${op} expression ${JSON.stringify(expression)} must start with "${prefix}" to select a value; not matched`)
+      place.note(
+        `${place.where}: ${op} expression ${JSON.stringify(expression)} must start with "${prefix}" to select a value; not matched`,
+      )
       return []
     }
     const { expression: _expression, ...inner } = value
-    if (Object.keys(inner).length === 0) return [{ matcherName: json ? 'matches_json' : 'matches_xml', matchingValue: expression }]
-    return matchersOf(inner, { ...place, key: expression, where: `${place.where} ${op} ${expression}` })
+    if (Object.keys(inner).length === 0) {
+      return [{ matcherName: json ? 'matches_json' : 'matches_xml', matchingValue: expression }]
+    }
+    return matchersOf(inner, {
+      ...place,
+      key: expression,
+      where: `${place.where} ${op} ${expression}`,
+    })
   }
   place.note(`${place.where}: ${op} needs an expression; not matched`)
   return []
@@ -191,18 +248,32 @@ function structured (op: string, value: unknown, pattern: Record<string, unknown
  * `expectedOffsetUnit` folded into `now +N unit`). A custom `actualFormat` or a truncation is not
  * matched (warning): the DSL reads ISO-8601 and HTTP dates as they are.
  */
-function dateTime (op: string, expected: string, pattern: Record<string, unknown>, place: PatternPlace): MatcherInput[] {
+function dateTime(
+  op: string,
+  expected: string,
+  pattern: Record<string, unknown>,
+  place: PatternPlace,
+): MatcherInput[] {
   const refused = dateOptionsRefused.filter((k) => pattern[k] !== undefined)
   if (refused.length > 0) {
-    place.note(`${place.where}: ${op} with ${refused.join(', ')} is not supported (the value is read as ISO-8601 or an HTTP date, untruncated); not matched`)
+    place.note(
+      `${place.where}: ${op} with ${refused.join(', ')} is not supported (the value is read as ISO-8601 or an HTTP date, untruncated); not matched`,
+    )
     return []
   }
   let value = expected
   const offset = pattern['expectedOffset']
   if (offset !== undefined) {
     const unit = str(pattern['expectedOffsetUnit'])?.toLowerCase()
-    if (typeof offset !== 'number' || !Number.isInteger(offset) || unit === undefined || expected.trim().toLowerCase() !== 'now') {
-      place.note(`${place.where}: ${op} expectedOffset is supported as an integer with expectedOffsetUnit, on "now"; not matched`)
+    if (
+      typeof offset !== 'number' ||
+      !Number.isInteger(offset) ||
+      unit === undefined ||
+      expected.trim().toLowerCase() !== 'now'
+    ) {
+      place.note(
+        `${place.where}: ${op} expectedOffset is supported as an integer with expectedOffsetUnit, on "now"; not matched`,
+      )
       return []
     }
     value = `now ${offset < 0 ? '-' : '+'}${Math.abs(offset)} ${unit}`
@@ -215,7 +286,11 @@ function dateTime (op: string, expected: string, pattern: Record<string, unknown
  * `matchesJsonSchema` (a schema as JSON text or as an object) on the body or what a JSONPath
  * selects; `schemaVersion` becomes the schema's `$schema` when it declares none.
  */
-function jsonSchema (value: unknown, pattern: Record<string, unknown>, place: PatternPlace): MatcherInput[] {
+function jsonSchema(
+  value: unknown,
+  pattern: Record<string, unknown>,
+  place: PatternPlace,
+): MatcherInput[] {
   if (place.part !== 'body') {
     place.note(`${place.where}: matchesJsonSchema applies to request bodies only; not matched`)
     return []
@@ -233,25 +308,41 @@ function jsonSchema (value: unknown, pattern: Record<string, unknown>, place: Pa
   if (version !== undefined) {
     const uri = typeof version === 'string' ? schemaVersions[version] : undefined
     if (uri === undefined) {
-      place.note(`${place.where}: matchesJsonSchema schemaVersion ${JSON.stringify(version)} is not supported (V7, V201909, V202012); not matched`)
+      place.note(
+        `${place.where}: matchesJsonSchema schemaVersion ${JSON.stringify(version)} is not supported (V7, V201909, V202012); not matched`,
+      )
       return []
     }
     if (isObject(schema) && schema['$schema'] === undefined) schema = { $schema: uri, ...schema }
   }
-  const m: MatcherInput = { matcherName: 'matches_json_schema', matchingValue: JSON.stringify(schema) }
+  const m: MatcherInput = {
+    matcherName: 'matches_json_schema',
+    matchingValue: JSON.stringify(schema),
+  }
   return [place.key === undefined ? m : { key: place.key, ...m }]
 }
 
 /** `or` of equalTo / matches values becomes one regex alternation; anything else cannot. */
-function alternation (alternatives: unknown[], place: PatternPlace): MatcherInput[] {
+function alternation(alternatives: unknown[], place: PatternPlace): MatcherInput[] {
   const branches: string[] = []
   for (const alt of alternatives) {
-    if (isObject(alt) && typeof alt['equalTo'] === 'string' && alt['caseInsensitive'] !== true && Object.keys(alt).length === 1) {
+    if (
+      isObject(alt) &&
+      typeof alt['equalTo'] === 'string' &&
+      alt['caseInsensitive'] !== true &&
+      Object.keys(alt).length === 1
+    ) {
       branches.push(escapeRegex(alt['equalTo']))
-    } else if (isObject(alt) && typeof alt['matches'] === 'string' && Object.keys(alt).length === 1) {
+    } else if (
+      isObject(alt) &&
+      typeof alt['matches'] === 'string' &&
+      Object.keys(alt).length === 1
+    ) {
       branches.push(`(?:${alt['matches']})`)
     } else {
-      place.note(`${place.where}: "or" can be mapped only when every branch is equalTo or matches; not matched`)
+      place.note(
+        `${place.where}: "or" can be mapped only when every branch is equalTo or matches; not matched`,
+      )
       return []
     }
   }

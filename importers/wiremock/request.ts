@@ -23,16 +23,20 @@ const unsupportedRequestKeys: Record<string, string> = {
  * requestOf({ method: 'GET', urlPath: '/a', queryParameters: { q: { equalTo: '1' } } }, note)
  * // { method: 'GET', url: { key: 'url', matcherName: 'equals_url', matchingValue: '/a' }, queryParams: [...] }
  */
-export function requestOf (req: Loose, note: (message: string) => void): RequestDslInput {
+export function requestOf(req: Loose, note: (message: string) => void): RequestDslInput {
   const out: RequestDslInput = {}
   const method = str(req['method'])
   if (method !== undefined && method.toUpperCase() !== 'ANY') out.method = method.toUpperCase()
   const queryParams: MatcherInput[] = []
   for (const k of urlKeys) {
-    if (req[k] !== undefined && req[k] !== null && typeof req[k] !== 'string') note(`request ${k} must be a string; not matched`)
+    if (req[k] !== undefined && req[k] !== null && typeof req[k] !== 'string') {
+      note(`request ${k} must be a string; not matched`)
+    }
   }
   const present = urlKeys.filter((k) => typeof req[k] === 'string')
-  if (present.length > 1) note(`request has ${present.join(' and ')}; only ${present[0] ?? ''} is used`)
+  if (present.length > 1) {
+    note(`request has ${present.join(' and ')}; only ${present[0] ?? ''} is used`)
+  }
   const urlKey = present[0]
   const urlValue = urlKey === undefined ? undefined : str(req[urlKey])
   if (urlKey !== undefined && urlValue !== undefined) {
@@ -56,7 +60,9 @@ export function requestOf (req: Loose, note: (message: string) => void): Request
         out.url = split.url
         queryParams.push(...split.queryParams)
         if (split.unmapped !== undefined) {
-          note(`the query part ${JSON.stringify(split.unmapped)} of urlPattern is not matched (only NAME=REGEX&NAME=REGEX can be mapped); the path part is`)
+          note(
+            `the query part ${JSON.stringify(split.unmapped)} of urlPattern is not matched (only NAME=REGEX&NAME=REGEX can be mapped); the path part is`,
+          )
         }
         break
       }
@@ -72,12 +78,17 @@ export function requestOf (req: Loose, note: (message: string) => void): Request
       note(`${field} must be an object of name to pattern; not matched`)
       return []
     }
-    return Object.entries(map).flatMap(([key, pattern]) => matchersOf(pattern, { part, key, where: `${label} ${JSON.stringify(key)}`, note }))
+    return Object.entries(map).flatMap(([key, pattern]) =>
+      matchersOf(pattern, { part, key, where: `${label} ${JSON.stringify(key)}`, note }),
+    )
   }
   queryParams.push(...keyed('queryParameters', 'queryParams', 'query parameter'))
   if (queryParams.length > 0) out.queryParams = queryParams
   const headers = keyed('headers', 'headers', 'header')
-  const multipart = req['multipartPatterns'] === undefined ? null : multipartMatchers(req['multipartPatterns'], note)
+  const multipart =
+    req['multipartPatterns'] === undefined
+      ? null
+      : multipartMatchers(req['multipartPatterns'], note)
   if (multipart !== null) headers.push(...multipart.headers)
   if (headers.length > 0) out.headers = headers
   const cookies = keyed('cookies', 'cookies', 'cookie')
@@ -86,12 +97,19 @@ export function requestOf (req: Loose, note: (message: string) => void): Request
   if (multipart !== null) body.push(...multipart.body)
   if (body.length > 0) out.body = body
   const auth = req['basicAuthCredentials']
-  if (isObject(auth)) out.credentials = { username: str(auth['username']) ?? '', password: str(auth['password']) ?? '' }
+  if (isObject(auth)) {
+    out.credentials = {
+      username: str(auth['username']) ?? '',
+      password: str(auth['password']) ?? '',
+    }
+  }
   const host = req['host']
   if (host !== undefined) {
     const value = isObject(host) ? str(host['equalTo']) : str(host)
     if (value !== undefined) out.host = value
-    note('host matching is not supported (a mock service answers on its own host); the host is recorded, not matched')
+    note(
+      'host matching is not supported (a mock service answers on its own host); the host is recorded, not matched',
+    )
   }
   for (const key of Object.keys(req)) {
     const reason = unsupportedRequestKeys[key]
@@ -115,11 +133,13 @@ const knownRequestKeys = new Set<string>([
   ...Object.keys(unsupportedRequestKeys),
 ])
 
-function bodyMatchers (req: Loose, note: (message: string) => void): MatcherInput[] {
+function bodyMatchers(req: Loose, note: (message: string) => void): MatcherInput[] {
   const out: MatcherInput[] = []
   const patterns = req['bodyPatterns']
   if (Array.isArray(patterns)) {
-    patterns.forEach((p, i) => out.push(...matchersOf(p, { part: 'body', where: `bodyPatterns[${i}]`, note })))
+    patterns.forEach((p, i) =>
+      out.push(...matchersOf(p, { part: 'body', where: `bodyPatterns[${i}]`, note })),
+    )
   } else if (patterns !== undefined) {
     note('bodyPatterns must be an array; not matched')
   }
@@ -127,7 +147,14 @@ function bodyMatchers (req: Loose, note: (message: string) => void): MatcherInpu
   if (isObject(form)) {
     // a body matcher keyed by a plain name applies to that form field (docs/dsl.md#request-requestdsl)
     for (const [key, pattern] of Object.entries(form)) {
-      out.push(...matchersOf(pattern, { part: 'body', key, where: `form parameter ${JSON.stringify(key)}`, note }))
+      out.push(
+        ...matchersOf(pattern, {
+          part: 'body',
+          key,
+          where: `form parameter ${JSON.stringify(key)}`,
+          note,
+        }),
+      )
     }
   }
   return out

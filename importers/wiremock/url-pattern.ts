@@ -8,7 +8,7 @@ import type { MatcherInput } from '../../src/dsl/index.js'
  */
 
 /** Index of the first top-level escaped `\?`, or -1. */
-function queryStart (pattern: string): number {
+function queryStart(pattern: string): number {
   let depth = 0
   let inClass = false
   for (let i = 0; i < pattern.length; i++) {
@@ -30,7 +30,7 @@ function queryStart (pattern: string): number {
 }
 
 /** Splits at top-level, unescaped `&`. */
-function splitParams (query: string): string[] {
+function splitParams(query: string): string[] {
   const parts: string[] = []
   let depth = 0
   let inClass = false
@@ -66,12 +66,17 @@ interface SplitPattern {
  * // { url: { key: 'url', matcherName: 'matches', matchingValue: '/search' },
  * //   queryParams: [{ key: 'q', matcherName: 'matches', matchingValue: '[a-z]+' }] }
  */
-export function splitUrlPattern (pattern: string): SplitPattern {
+export function splitUrlPattern(pattern: string): SplitPattern {
   const at = queryStart(pattern)
-  if (at === -1) return { url: { key: 'url', matcherName: 'matches', matchingValue: pattern }, queryParams: [] }
+  if (at === -1) {
+    return { url: { key: 'url', matcherName: 'matches', matchingValue: pattern }, queryParams: [] }
+  }
   const path = pattern.slice(0, at)
   const query = pattern.slice(at + 2)
-  const out: SplitPattern = { url: { key: 'url', matcherName: 'matches', matchingValue: path }, queryParams: [] }
+  const out: SplitPattern = {
+    url: { key: 'url', matcherName: 'matches', matchingValue: path },
+    queryParams: [],
+  }
   // `.*` or nothing after `\?` constrains nothing
   if (query === '' || query === '.*' || query === '.+') return out
   for (const piece of splitParams(query)) {

@@ -17,7 +17,10 @@ interface CreatedAccount {
  * @example
  * const made = await store.write(async (tx) => createAccount(tx, { name: 'Globex', email: 'hank@globex.test' }))
  */
-export async function createAccount (tx: Repositories, input: { name: string; email: string; firstName?: string; lastName?: string }): Promise<CreatedAccount> {
+export async function createAccount(
+  tx: Repositories,
+  input: { name: string; email: string; firstName?: string; lastName?: string },
+): Promise<CreatedAccount> {
   const key = await generateApiKey()
   const account = await tx.accounts.create({ name: input.name })
   const roles = ['owner', 'admin']
@@ -35,8 +38,18 @@ export async function createAccount (tx: Repositories, input: { name: string; em
     await tx.tenancy.setMember({ accountId: account.id, userId: owner.id, roles, enabled: true })
   }
   const workspace = await tx.workspaces.create({
-    accountId: account.id, name: 'Default workspace', enabled: true, dedicatedIpsEnabled: false, privateLocationsEnabled: false, userId: owner.id,
+    accountId: account.id,
+    name: 'Default workspace',
+    enabled: true,
+    dedicatedIpsEnabled: false,
+    privateLocationsEnabled: false,
+    userId: owner.id,
   })
-  await tx.apiKeys.create({ id: key.id, userId: owner.id, name: `owner of ${input.name}`, secretHash: key.secretHash })
+  await tx.apiKeys.create({
+    id: key.id,
+    userId: owner.id,
+    name: `owner of ${input.name}`,
+    secretHash: key.secretHash,
+  })
   return { account, owner, workspace, apiKey: { id: key.id, secret: key.secret } }
 }

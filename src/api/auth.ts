@@ -5,17 +5,21 @@ import type { Store } from '../store/index.js'
 import type { Principal } from './principal.js'
 import { FailureThrottle } from './access/throttle.js'
 
-const scrypt = promisify(scryptCallback) as (secret: string, salt: Buffer, length: number) => Promise<Buffer>
+const scrypt = promisify(scryptCallback) as (
+  secret: string,
+  salt: Buffer,
+  length: number,
+) => Promise<Buffer>
 
 /** scrypt of an API key secret, stored as `salt:hash` in hex (the secret itself is never stored). */
-export async function hashSecret (secret: string): Promise<string> {
+export async function hashSecret(secret: string): Promise<string> {
   const salt = randomBytes(16)
   const hash = await scrypt(secret, salt, 32)
   return `${salt.toString('hex')}:${hash.toString('hex')}`
 }
 
 /** Constant-time check of a secret against its stored hash. */
-export async function verifySecret (secret: string, stored: string): Promise<boolean> {
+export async function verifySecret(secret: string, stored: string): Promise<boolean> {
   const [saltHex, hashHex] = stored.split(':')
   if (saltHex === undefined || hashHex === undefined) return false
   const expected = Buffer.from(hashHex, 'hex')
@@ -34,13 +38,16 @@ const CACHE_SIZE = 1000
  * key or disabled user alike, so that a refusal never tells which key ids exist).
  */
 const UNAUTHORIZED = {
-  missing: 'Credentials are required: HTTP Basic with an API key, Authorization: Basic base64(<key id>:<secret>).',
-  bearer: 'This API takes HTTP Basic with an API key (Authorization: Basic base64(<key id>:<secret>)), not a Bearer token.',
-  malformed: 'The Authorization header is not valid HTTP Basic: expected Basic base64(<key id>:<secret>).',
+  missing:
+    'Credentials are required: HTTP Basic with an API key, Authorization: Basic base64(<key id>:<secret>).',
+  bearer:
+    'This API takes HTTP Basic with an API key (Authorization: Basic base64(<key id>:<secret>)), not a Bearer token.',
+  malformed:
+    'The Authorization header is not valid HTTP Basic: expected Basic base64(<key id>:<secret>).',
   wrongKey: 'The API key id and secret do not match an active API key.',
 } as const
 
-function unauthorized (message: string): UnderstudyError {
+function unauthorized(message: string): UnderstudyError {
   return new UnderstudyError('ERR_API_UNAUTHORIZED', message)
 }
 
@@ -61,7 +68,10 @@ export class Authenticator {
   private readonly verified = new Map<string, { digest: string; until: number }>()
   private readonly decoy: Promise<string>
 
-  constructor (private readonly store: Store, private readonly throttle: FailureThrottle = new FailureThrottle()) {
+  constructor(
+    private readonly store: Store,
+    private readonly throttle: FailureThrottle = new FailureThrottle(),
+  ) {
     this.decoy = hashSecret(randomBytes(24).toString('base64url'))
   }
 
@@ -69,7 +79,7 @@ export class Authenticator {
    * The caller of an `Authorization` header sent from `address` (peerAddress of the request);
    * throws 401 ERR_API_UNAUTHORIZED (one of UNAUTHORIZED's messages), or 429 when throttled.
    */
-  async authenticate (header: string | undefined, address: string): Promise<Principal> {
+  async authenticate(header: string | undefined, address: string): Promise<Principal> {
     const credentials = parseBasic(header)
     if (typeof credentials === 'string') throw unauthorized(credentials)
     this.throttle.check(address, credentials.id)
@@ -77,8 +87,13 @@ export class Authenticator {
     const digest = createHash('sha256').update(credentials.secret).digest('hex')
     const cached = key === undefined ? undefined : this.verified.get(key.id)
     const now = Date.now()
-    if (key === undefined || cached === undefined || cached.digest !== digest || cached.until < now) {
-      const ok = await verifySecret(credentials.secret, key?.secretHash ?? await this.decoy)
+    if (
+      key === undefined ||
+      cached === undefined ||
+      cached.digest !== digest ||
+      cached.until < now
+    ) {
+      const ok = await verifySecret(credentials.secret, key?.secretHash ?? (await this.decoy))
       if (!ok || key === undefined) {
         this.throttle.fail(address, credentials.id)
         throw unauthorized(UNAUTHORIZED.wrongKey)
@@ -91,7 +106,9 @@ export class Authenticator {
     if (user === undefined || !user.enabled) throw unauthorized(UNAUTHORIZED.wrongKey)
     const memberships = (await this.store.tenancy.membershipsOf(user.id)).filter((m) => m.enabled)
     // The home account when the user is still in it, else its first account.
-    const accountId = memberships.find((m) => m.accountId === user.accountId)?.accountId ?? memberships[0]?.accountId
+    const accountId =
+      memberships.find((m) => m.accountId === user.accountId)?.accountId ??
+      memberships[0]?.accountId
     const account = accountId === undefined ? undefined : await this.store.accounts.get(accountId)
     if (account === undefined) throw unauthorized(UNAUTHORIZED.wrongKey)
     return { user, account, apiKeyId: key.id, memberships }
@@ -103,16 +120,21 @@ export class Authenticator {
    * (`client:<client id>`), so that its counters never mix with an API key's of the same id.
    * Throws 429 ThrottledError when this address is over its budget.
    */
-  async verifyThrottled (address: string, id: string, secret: string, stored: string | undefined): Promise<boolean> {
+  async verifyThrottled(
+    address: string,
+    id: string,
+    secret: string,
+    stored: string | undefined,
+  ): Promise<boolean> {
     this.throttle.check(address, id)
-    const ok = await verifySecret(secret, stored ?? await this.decoy) && stored !== undefined
+    const ok = (await verifySecret(secret, stored ?? (await this.decoy))) && stored !== undefined
     if (!ok) this.throttle.fail(address, id)
     return ok
   }
 }
 
 /** `{id, secret}` of a Basic header, or the UNAUTHORIZED message saying why there is none. */
-function parseBasic (header: string | undefined): { id: string; secret: string } | string {
+function parseBasic(header: string | undefined): { id: string; secret: string } | string {
   if (header === undefined || header.trim() === '') return UNAUTHORIZED.missing
   if (/^bearer(\s|$)/i.test(header)) return UNAUTHORIZED.bearer
   if (!/^basic(\s|$)/i.test(header)) return UNAUTHORIZED.missing

@@ -34,13 +34,23 @@ const BOOTSTRAP_EMAIL = 'admin@understudy.local'
  * @example
  * checkBootstrapKey({ apiKeyId: 'ci', apiKeySecret: 's' }) // throws: ids are 4 to 128 characters
  */
-export function checkBootstrapKey (options: Pick<BootstrapOptions, 'apiKeyId' | 'apiKeySecret'>): boolean {
-  const given = options.apiKeyId !== undefined && options.apiKeyId !== '' && options.apiKeySecret !== undefined && options.apiKeySecret !== ''
+export function checkBootstrapKey(
+  options: Pick<BootstrapOptions, 'apiKeyId' | 'apiKeySecret'>,
+): boolean {
+  const given =
+    options.apiKeyId !== undefined &&
+    options.apiKeyId !== '' &&
+    options.apiKeySecret !== undefined &&
+    options.apiKeySecret !== ''
   if (options.apiKeyId !== undefined && options.apiKeyId !== '' && !given) {
-    throw createError('ERR_CONFIG_INVALID', ['UNDERSTUDY_API_KEY_ID is set without UNDERSTUDY_API_KEY_SECRET'])
+    throw createError('ERR_CONFIG_INVALID', [
+      'UNDERSTUDY_API_KEY_ID is set without UNDERSTUDY_API_KEY_SECRET',
+    ])
   }
   if (given && !/^[A-Za-z0-9._-]{4,128}$/.test(options.apiKeyId as string)) {
-    throw createError('ERR_CONFIG_INVALID', ['UNDERSTUDY_API_KEY_ID must be 4 to 128 letters, digits, dots, dashes or underscores'])
+    throw createError('ERR_CONFIG_INVALID', [
+      'UNDERSTUDY_API_KEY_ID must be 4 to 128 letters, digits, dots, dashes or underscores',
+    ])
   }
   return given
 }
@@ -56,24 +66,44 @@ export function checkBootstrapKey (options: Pick<BootstrapOptions, 'apiKeyId' | 
  * @example
  * const outcome = await bootstrap(store, { dataDir: './data' })
  */
-export async function bootstrap (store: Store, options: BootstrapOptions): Promise<BootstrapOutcome> {
+export async function bootstrap(
+  store: Store,
+  options: BootstrapOptions,
+): Promise<BootstrapOutcome> {
   const given = checkBootstrapKey(options)
   const apiKey = given
     ? { id: options.apiKeyId as string, secret: options.apiKeySecret as string, generated: false }
-    : { id: randomBytes(12).toString('hex'), secret: randomBytes(24).toString('base64url'), generated: true }
+    : {
+        id: randomBytes(12).toString('hex'),
+        secret: randomBytes(24).toString('base64url'),
+        generated: true,
+      }
   const secretHash = await hashSecret(apiKey.secret)
 
   const outcome = await store.write(async (tx): Promise<BootstrapOutcome> => {
-    if (await tx.accounts.count() > 0) {
+    if ((await tx.accounts.count()) > 0) {
       const user = await tx.users.getByEmail(BOOTSTRAP_EMAIL)
       const accountId = user?.accountId ?? 1
       const workspaces = await tx.workspaces.listByAccount(accountId, { limit: 1, skip: 0 })
       let added: BootstrapOutcome['apiKey'] = null
-      if (given && user !== undefined && await tx.apiKeys.get(apiKey.id) === undefined) {
-        await tx.apiKeys.create({ id: apiKey.id, userId: user.id, name: 'bootstrap (environment)', secretHash })
+      if (given && user !== undefined && (await tx.apiKeys.get(apiKey.id)) === undefined) {
+        await tx.apiKeys.create({
+          id: apiKey.id,
+          userId: user.id,
+          name: 'bootstrap (environment)',
+          secretHash,
+        })
         added = apiKey
       }
-      return { created: false, accountId, workspaceId: workspaces.items[0]?.id ?? 0, userId: user?.id ?? 0, email: BOOTSTRAP_EMAIL, apiKey: added, credentialsFile: null }
+      return {
+        created: false,
+        accountId,
+        workspaceId: workspaces.items[0]?.id ?? 0,
+        userId: user?.id ?? 0,
+        email: BOOTSTRAP_EMAIL,
+        apiKey: added,
+        credentialsFile: null,
+      }
     }
     const account = await tx.accounts.create({ name: 'Default account' })
     const user = await tx.users.create({
@@ -93,7 +123,15 @@ export async function bootstrap (store: Store, options: BootstrapOptions): Promi
       userId: user.id,
     })
     await tx.apiKeys.create({ id: apiKey.id, userId: user.id, name: 'bootstrap', secretHash })
-    return { created: true, accountId: account.id, workspaceId: workspace.id, userId: user.id, email: user.email, apiKey, credentialsFile: null }
+    return {
+      created: true,
+      accountId: account.id,
+      workspaceId: workspace.id,
+      userId: user.id,
+      email: user.email,
+      apiKey,
+      credentialsFile: null,
+    }
   })
   if (outcome.created && apiKey.generated) {
     const file = join(options.dataDir, 'bootstrap-credentials.json')

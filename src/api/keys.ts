@@ -14,7 +14,7 @@ interface NewApiKey {
  * @example
  * const key = await generateApiKey(); await tx.apiKeys.create({ id: key.id, userId, name: 'ci', secretHash: key.secretHash })
  */
-export async function generateApiKey (): Promise<NewApiKey> {
+export async function generateApiKey(): Promise<NewApiKey> {
   const id = randomBytes(12).toString('hex')
   const secret = randomBytes(24).toString('base64url')
   return { id, secret, secretHash: await hashSecret(secret) }

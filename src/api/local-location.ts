@@ -13,10 +13,14 @@ export const LOCAL_HARBOR_ID = LOCAL_LOCATION.id
 export const LOCAL_SHIP_ID = 'ship-local'
 
 /** Ports of the local deployer: it asks the OS for ephemeral ones, so the range is the kernel's. */
-function ephemeralPortRange (): string {
+function ephemeralPortRange(): string {
   try {
-    const [from, to] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)
-    if (from !== undefined && to !== undefined && /^\d+$/.test(from) && /^\d+$/.test(to)) return `${from}-${to}`
+    const [from, to] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8')
+      .trim()
+      .split(/\s+/)
+    if (from !== undefined && to !== undefined && /^\d+$/.test(from) && /^\d+$/.test(to)) {
+      return `${from}-${to}`
+    }
   } catch {
     // not Linux: the IANA dynamic range, which Windows and macOS use
   }
@@ -32,7 +36,9 @@ let kernelPortRange: string | null = null
  * localLocation().id // 'harbor-local'
  * localLocation().metadata.portRange // '32768-60999'
  */
-export function localLocation (options: { portRange?: readonly [number, number] | null; maxMockServices?: number } = {}) {
+export function localLocation(
+  options: { portRange?: readonly [number, number] | null; maxMockServices?: number } = {},
+) {
   kernelPortRange ??= ephemeralPortRange()
   const given = options.portRange ?? null
   return {
@@ -45,7 +51,12 @@ export function localLocation (options: { portRange?: readonly [number, number] 
     provider: LOCAL_LOCATION.provider,
     kubernetes: false,
     sandbox: false,
-    limits: { threadsPerEngine: 0, concurrency: options.maxMockServices ?? -1, engines: -1, duration: -1 },
+    limits: {
+      threadsPerEngine: 0,
+      concurrency: options.maxMockServices ?? -1,
+      engines: -1,
+      duration: -1,
+    },
     capabilities: { dedicatedIps: false, isPrivileged: false },
     purposes: { load: false, functional: false, grid: false, serviceMock: true },
     metadata: { portRange: given === null ? kernelPortRange : `${given[0]}-${given[1]}` },

@@ -13,7 +13,7 @@ const MAX_LIMIT = 1000
  * @example
  * listQueryOf(new URLSearchParams('limit=10&skip=20&sort=-name'), ['name', 'created'])
  */
-export function listQueryOf (query: URLSearchParams, sortable: readonly string[]): ListQuery {
+export function listQueryOf(query: URLSearchParams, sortable: readonly string[]): ListQuery {
   const limit = intOf(query, 'limit', DEFAULT_LIMIT)
   const skip = intOf(query, 'skip', 0)
   if (skip < 0) throw invalid('skip', 'must be an integer >= 0')
@@ -21,19 +21,23 @@ export function listQueryOf (query: URLSearchParams, sortable: readonly string[]
   const sort = query.get('sort') ?? query.get('sort[]')
   if (sort !== null && sort !== '') {
     const field = sort.replace(/^[-+]/, '')
-    if (!sortable.includes(field)) throw invalid('sort', `must be one of ${sortable.join(', ')} (with - for descending)`)
+    if (!sortable.includes(field)) {
+      throw invalid('sort', `must be one of ${sortable.join(', ')} (with - for descending)`)
+    }
     out.sort = sort.startsWith('-') ? `-${field}` : field
   }
   return out
 }
 
-function intOf (query: URLSearchParams, name: string, fallback: number): number {
+function intOf(query: URLSearchParams, name: string, fallback: number): number {
   const raw = query.get(name)
   if (raw === null || raw === '') return fallback
   if (!/^-?\d+$/.test(raw)) throw invalid(name, 'must be an integer')
   return Number(raw)
 }
 
-function invalid (name: string, message: string) {
-  return createError('ERR_API_VALIDATION', [`${name} ${message}`], { details: [{ path: `/${name}`, message }] })
+function invalid(name: string, message: string) {
+  return createError('ERR_API_VALIDATION', [`${name} ${message}`], {
+    details: [{ path: `/${name}`, message }],
+  })
 }

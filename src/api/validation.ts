@@ -16,40 +16,54 @@ for (const schema of dslSchemas) ajv.addSchema(schema)
  * const readService = validatorOf<{ name: string }>({ type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1 } } })
  * const input = readService(await ctx.json())
  */
-export function validatorOf<T> (schema: SchemaObject): (value: unknown) => T {
+export function validatorOf<T>(schema: SchemaObject): (value: unknown) => T {
   const validate = ajv.compile(schema)
   return (value: unknown): T => {
     if (validate(value)) return value as T
     const details = (validate.errors ?? []).map(detailOf)
     const first = details[0]
-    const summary = first === undefined ? 'invalid body' : `${first.path === '' ? 'the body' : first.path} ${first.message}`
+    const summary =
+      first === undefined
+        ? 'invalid body'
+        : `${first.path === '' ? 'the body' : first.path} ${first.message}`
     throw createError('ERR_API_VALIDATION', [summary], { details })
   }
 }
 
-function detailOf (e: ErrorObject): ErrorDetail {
+function detailOf(e: ErrorObject): ErrorDetail {
   const params = e.params as { missingProperty?: string; additionalProperty?: string }
   if (e.keyword === 'required' && params.missingProperty !== undefined) {
     return { path: `${e.instancePath}/${params.missingProperty}`, message: 'is required' }
   }
   if (e.keyword === 'additionalProperties' && params.additionalProperty !== undefined) {
-    return { path: `${e.instancePath}/${params.additionalProperty}`, message: 'is not a known property' }
+    return {
+      path: `${e.instancePath}/${params.additionalProperty}`,
+      message: 'is not a known property',
+    }
   }
   return { path: e.instancePath, message: e.message ?? 'is invalid' }
 }
 
 /** A 400 naming one field, for checks a schema cannot express. */
-export function invalidField (path: string, message: string) {
+export function invalidField(path: string, message: string) {
   return createError('ERR_API_VALIDATION', [`${path} ${message}`], { details: [{ path, message }] })
 }
 
 // The monitoring API answers one failing field at a time, in words of its own (the product's error
 // shape has one message): this ajv stops at the first error (allErrors off) and keeps the failing
 // schema (verbose) to read the message it names.
-const firstFailureAjv = new Ajv({ allErrors: false, strict: false, coerceTypes: false, verbose: true })
+const firstFailureAjv = new Ajv({
+  allErrors: false,
+  strict: false,
+  coerceTypes: false,
+  verbose: true,
+})
 
 /** A schema node's own words for a value that fails it: `{ type: 'string', failure: 'must be a string' }`. */
-interface WithFailure { failure?: string; properties?: Record<string, WithFailure> }
+interface WithFailure {
+  failure?: string
+  properties?: Record<string, WithFailure>
+}
 
 /**
  * A check of a request body against a schema whose nodes say, in `failure`, what their value must
@@ -61,7 +75,7 @@ interface WithFailure { failure?: string; properties?: Record<string, WithFailur
  * const checkNote = fieldCheckOf({ type: 'object', properties: { note: { type: 'string', failure: 'must be a string' } } })
  * checkNote({ note: 1 }, '/steps/0') // throws "/steps/0/note must be a string"
  */
-export function fieldCheckOf (schema: SchemaObject): (value: unknown, at?: string) => void {
+export function fieldCheckOf(schema: SchemaObject): (value: unknown, at?: string) => void {
   const validate = firstFailureAjv.compile(schema)
   return (value: unknown, at = ''): void => {
     if (validate(value)) return

@@ -24,22 +24,22 @@ Run "understudy <command> --help" for the flags of a command.
  * @example
  * await main(['run', '--mock', 'mock.json', '--port', '0'], { stdout: process.stdout, stderr: process.stderr })
  */
-export async function main (argv: string[], io: CommandIo): Promise<number | 'running'> {
+export async function main(argv: string[], io: CommandIo): Promise<number | 'running'> {
   const [command, ...args] = argv
   try {
     switch (command) {
       // Commands load on demand: `run` (one process per mock service) never pays for the
       // importers, about 25 MiB and a third of a second.
       case 'serve': {
-        const [{ runServeCommand }, { importFile, supportedExtensions, openApiRequestValidator }] = await Promise.all([
-          import('./commands/serve.js'),
-          import('../../importers/index.js'),
-        ])
+        const [{ runServeCommand }, { importFile, supportedExtensions, openApiRequestValidator }] =
+          await Promise.all([import('./commands/serve.js'), import('../../importers/index.js')])
         return await runServeCommand(args, io, {
           loadFile: (input, ctx) => importFile(input, ctx),
           extensions: supportedExtensions,
           requestValidator: (files) => {
-            const built = openApiRequestValidator(files.map((file) => ({ bytes: readFileSync(file), fileName: file })))
+            const built = openApiRequestValidator(
+              files.map((file) => ({ bytes: readFileSync(file), fileName: file })),
+            )
             return { check: built.validate, operations: built.operations }
           },
         })
@@ -47,7 +47,10 @@ export async function main (argv: string[], io: CommandIo): Promise<number | 'ru
       case 'run':
         return await (await import('./commands/run.js')).runRunCommand(args, io)
       case 'record': {
-        const [{ runRecordCommand }, { importHar }] = await Promise.all([import('./commands/record.js'), import('../../importers/index.js')])
+        const [{ runRecordCommand }, { importHar }] = await Promise.all([
+          import('./commands/record.js'),
+          import('../../importers/index.js'),
+        ])
         return await runRecordCommand(args, io, (input) => importHar(input))
       }
       case 'import':
@@ -70,14 +73,16 @@ export async function main (argv: string[], io: CommandIo): Promise<number | 'ru
         io.stdout.write(`${version()}\n`)
         return exitCodes.ok
       default:
-        throw new UsageError(`unknown command "${command}"; expected serve, run, import, record, platform or admin`)
+        throw new UsageError(
+          `unknown command "${command}"; expected serve, run, import, record, platform or admin`,
+        )
     }
   } catch (err) {
     return reportFailure(err, command === undefined ? 'understudy' : `understudy ${command}`, io)
   }
 }
 
-async function helpOf (command: string | undefined): Promise<string> {
+async function helpOf(command: string | undefined): Promise<string> {
   if (command === 'serve') return (await import('./commands/serve.js')).serveHelp
   if (command === 'run') return (await import('./commands/run.js')).runHelp
   if (command === 'platform') {
@@ -93,8 +98,9 @@ async function helpOf (command: string | undefined): Promise<string> {
   return help
 }
 
-function version (): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }
+function version(): string {
+  const pkg = JSON.parse(
+    readFileSync(new URL('../../../package.json', import.meta.url), 'utf8'),
+  ) as { version: string }
   return pkg.version
 }
-

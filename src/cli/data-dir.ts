@@ -11,7 +11,7 @@ import { UsageError } from './usage-error.js'
  * @example
  * prepareDataDir('/var/lib/understudy') // creates it if needed, or throws
  */
-export function prepareDataDir (dir: string): void {
+export function prepareDataDir(dir: string): void {
   const target = resolve(dir)
   const missing: string[] = []
   let existing = target
@@ -27,10 +27,15 @@ export function prepareDataDir (dir: string): void {
     for (const folder of missing) mkdirSync(folder)
     accessSync(target, constants.W_OK)
   } catch (err) {
-    throw refused(dir, (err as NodeJS.ErrnoException).code === 'EACCES' ? `${existing} is not writable` : (err as Error).message)
+    throw refused(
+      dir,
+      (err as NodeJS.ErrnoException).code === 'EACCES'
+        ? `${existing} is not writable`
+        : (err as Error).message,
+    )
   }
 }
 
-function refused (dir: string, reason: string): UsageError {
+function refused(dir: string, reason: string): UsageError {
   return new UsageError(`--data-dir ${dir} cannot be used: ${reason}`)
 }

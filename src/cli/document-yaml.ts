@@ -10,7 +10,7 @@ import { stringify } from 'yaml'
  * @example
  * documentYaml({ transactions: [{ name: 'GET /a' }] }) // 'transactions:\n  - name: GET /a\n'
  */
-export function documentYaml (doc: Record<string, unknown>): string {
+export function documentYaml(doc: Record<string, unknown>): string {
   const { transactions, ...fields } = doc
   return [...documentYamlChunks(fields, Array.isArray(transactions) ? transactions : [])].join('')
 }
@@ -23,7 +23,11 @@ export function documentYaml (doc: Record<string, unknown>): string {
  * @example
  * for (const piece of documentYamlChunks({}, txns, readableTransaction)) await write(piece)
  */
-export function * documentYamlChunks<T> (fields: Record<string, unknown>, transactions: readonly T[], readable: (txn: T) => unknown = (t) => t): Generator<string> {
+export function* documentYamlChunks<T>(
+  fields: Record<string, unknown>,
+  transactions: readonly T[],
+  readable: (txn: T) => unknown = (t) => t,
+): Generator<string> {
   if (Object.keys(fields).length > 0) yield stringify(fields, { lineWidth: 0 })
   if (transactions.length === 0) {
     yield 'transactions: []\n'
@@ -37,7 +41,7 @@ export function * documentYamlChunks<T> (fields: Record<string, unknown>, transa
  * One transaction as an item of the `transactions:` sequence, indented by two spaces: what
  * `stringify([txn], { lineWidth: 0 })` gives with every line indented.
  */
-export function transactionYaml (txn: unknown): string {
+export function transactionYaml(txn: unknown): string {
   const out: string[] = []
   if (blockItem(txn, '  - ', '    ', out, new Set())) return out.join('')
   return stringify([txn], { lineWidth: 0 }).replace(/^(?=.)/gm, '  ')
@@ -50,16 +54,30 @@ type Out = string[]
  * indented by `indent`. False when a value needs what only the yaml library does right
  * (multi-line or escaped strings, shared objects that it writes as aliases, unusual keys).
  */
-function blockItem (value: unknown, lead: string, indent: string, out: Out, seen: Set<object>): boolean {
+function blockItem(
+  value: unknown,
+  lead: string,
+  indent: string,
+  out: Out,
+  seen: Set<object>,
+): boolean {
   if (Array.isArray(value) && value.length > 0) return blockSeq(value, lead, indent, out, seen)
-  if (isRecord(value) && Object.values(value).some((v) => v !== undefined)) return blockMap(value, lead, indent, out, seen)
+  if (isRecord(value) && Object.values(value).some((v) => v !== undefined)) {
+    return blockMap(value, lead, indent, out, seen)
+  }
   const text = scalar(value, seen)
   if (text === undefined) return false
   out.push(`${lead}${text}\n`)
   return true
 }
 
-function blockSeq (items: readonly unknown[], lead: string, indent: string, out: Out, seen: Set<object>): boolean {
+function blockSeq(
+  items: readonly unknown[],
+  lead: string,
+  indent: string,
+  out: Out,
+  seen: Set<object>,
+): boolean {
   if (seen.has(items)) return false
   seen.add(items)
   let first = true
@@ -71,7 +89,13 @@ function blockSeq (items: readonly unknown[], lead: string, indent: string, out:
   return true
 }
 
-function blockMap (record: Record<string, unknown>, lead: string, indent: string, out: Out, seen: Set<object>): boolean {
+function blockMap(
+  record: Record<string, unknown>,
+  lead: string,
+  indent: string,
+  out: Out,
+  seen: Set<object>,
+): boolean {
   if (seen.has(record)) return false
   seen.add(record)
   let first = true
@@ -81,7 +105,10 @@ function blockMap (record: Record<string, unknown>, lead: string, indent: string
     if (!plainKey.test(key) || coreTag.test(key)) return false
     const head = `${first ? lead : indent}${key}:`
     first = false
-    if ((Array.isArray(value) && value.length > 0) || (isRecord(value) && Object.values(value).some((v) => v !== undefined))) {
+    if (
+      (Array.isArray(value) && value.length > 0) ||
+      (isRecord(value) && Object.values(value).some((v) => v !== undefined))
+    ) {
       out.push(`${head}\n`)
       // sequences under a key are indented (the library's default indentSeq)
       if (!blockItem(value, `${indent}  `, `${indent}  `, out, seen)) return false
@@ -97,14 +124,15 @@ function blockMap (record: Record<string, unknown>, lead: string, indent: string
 /** Keys written plain: the DSL's field names. */
 const plainKey = /^[A-Za-z_][A-Za-z0-9_]*$/
 /** Plain text the YAML 1.2 core schema would read as null, a boolean or a number (yaml's core tags). */
-const coreTag = /^(?:~|[Nn]ull|NULL)?$|^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$|^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$|^[-+]?\.(?:inf|Inf|INF)$|^\.(?:nan|NaN|NAN)$|^0o[0-7]+$|^0x[0-9a-fA-F]+$/
+const coreTag =
+  /^(?:~|[Nn]ull|NULL)?$|^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$|^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$|^[-+]?\.(?:inf|Inf|INF)$|^\.(?:nan|NaN|NAN)$|^0o[0-7]+$|^0x[0-9a-fA-F]+$/
 /** What the yaml library refuses to write plain (its plainString test, less the multi-line cases). */
 const notPlain = /^[\t ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-][ \t]|:[ \t]|[\t ]#|[\t :]$/
 /** One line of printable ASCII: the strings whose quoting this module reproduces. */
 const printable = /^[\x20-\x7e]*$/
 
 /** A scalar as the yaml library writes it as a block value, or undefined where it is not sure. */
-function scalar (value: unknown, seen: Set<object>): string | undefined {
+function scalar(value: unknown, seen: Set<object>): string | undefined {
   if (value === null) return 'null'
   if (typeof value === 'object') {
     // an empty object met twice is written as an alias too
@@ -112,7 +140,9 @@ function scalar (value: unknown, seen: Set<object>): string | undefined {
     seen.add(value)
   }
   if (typeof value === 'boolean') return value ? 'true' : 'false'
-  if (typeof value === 'number') return Number.isFinite(value) && !Object.is(value, -0) ? JSON.stringify(value) : undefined
+  if (typeof value === 'number') {
+    return Number.isFinite(value) && !Object.is(value, -0) ? JSON.stringify(value) : undefined
+  }
   if (Array.isArray(value)) return value.length === 0 ? '[]' : undefined
   if (isRecord(value)) return Object.values(value).every((v) => v === undefined) ? '{}' : undefined
   if (typeof value !== 'string' || !printable.test(value)) return undefined
@@ -126,6 +156,6 @@ function scalar (value: unknown, seen: Set<object>): string | undefined {
   return undefined
 }
 
-function isRecord (value: unknown): value is Record<string, unknown> {
+function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }

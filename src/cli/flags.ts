@@ -10,7 +10,7 @@ import { UsageError } from './usage-error.js'
  * @example
  * const { values } = parseFlags({ args, options: { port: { type: 'string' } }, allowPositionals: true })
  */
-export function parseFlags<T extends ParseArgsConfig> (config: T): ReturnType<typeof parseArgs<T>> {
+export function parseFlags<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArgs<T>> {
   const known = Object.keys(config.options ?? {})
   refuseSingleDashWords(config.args ?? [], known)
   try {
@@ -30,13 +30,15 @@ export function parseFlags<T extends ParseArgsConfig> (config: T): ReturnType<ty
  * `-port 8080` would be read as the short flags `-p ort`: a single dash before a word that names
  * a long flag (or nearly) is refused with the flag meant, before parseArgs misreads it.
  */
-function refuseSingleDashWords (args: readonly string[], known: readonly string[]): void {
+function refuseSingleDashWords(args: readonly string[], known: readonly string[]): void {
   for (const arg of args) {
     if (arg === '--') return
     const word = /^-([a-zA-Z][a-zA-Z-]{2,})(=.*)?$/.exec(arg)?.[1]
     if (word === undefined) continue
     const meant = known.includes(word) ? word : nearestName(word, known)
-    if (meant !== null) throw new UsageError(`unknown flag ${arg.split('=')[0] ?? arg} (did you mean --${meant}?)`)
+    if (meant !== null) {
+      throw new UsageError(`unknown flag ${arg.split('=')[0] ?? arg} (did you mean --${meant}?)`)
+    }
   }
 }
 
@@ -47,9 +49,11 @@ function refuseSingleDashWords (args: readonly string[], known: readonly string[
  * unknownFlagMessage('--prot', ['port', 'host']) // 'unknown flag --prot (did you mean --port?)'
  * unknownFlagMessage('--admin', ['admin-port', 'host']) // 'unknown flag --admin (did you mean --admin-port?)'
  */
-export function unknownFlagMessage (flag: string, known: readonly string[]): string {
+export function unknownFlagMessage(flag: string, known: readonly string[]): string {
   const name = flag.replace(/^-+/, '').split('=')[0] ?? ''
   const best = nearestName(name, known)
   const shown = flag.startsWith('-') ? flag.split('=')[0] : `--${name}`
-  return best !== null ? `unknown flag ${shown} (did you mean --${best}?)` : `unknown flag ${shown} (see --help)`
+  return best !== null
+    ? `unknown flag ${shown} (did you mean --${best}?)`
+    : `unknown flag ${shown} (see --help)`
 }

@@ -3,7 +3,16 @@ import { basename, dirname, join, resolve } from 'node:path'
 import type { RuntimeOptions } from '../config/index.js'
 import type { MockServiceDocument } from '../dsl/index.js'
 import type { Logger, LogRing } from '../log/index.js'
-import { createWireMockAdmin, startAdmin, startRuntime, type AdminServer, type HarImporter, type RequestCheck, type Runtime, type WireMockConverter } from '../serve/index.js'
+import {
+  createWireMockAdmin,
+  startAdmin,
+  startRuntime,
+  type AdminServer,
+  type HarImporter,
+  type RequestCheck,
+  type Runtime,
+  type WireMockConverter,
+} from '../serve/index.js'
 
 /** A runtime with its optional admin listener, as `serve` and `run` start it. */
 interface Serving {
@@ -35,25 +44,39 @@ interface StartServingParams {
  * the others name their listener without repeating that phrase, so that a client looking for it
  * finds the main port.
  */
-export async function startServing (params: StartServingParams): Promise<Serving> {
+export async function startServing(params: StartServingParams): Promise<Serving> {
   const { options, log } = params
-  const runtime = await startRuntime({ document: params.document, options, log, requestCheck: params.requestCheck ?? null, loadHarImporter })
+  const runtime = await startRuntime({
+    document: params.document,
+    options,
+    log,
+    requestCheck: params.requestCheck ?? null,
+    loadHarImporter,
+  })
   const wiremock = options.wiremockAdmin
     ? createWireMockAdmin({
-      runtime,
-      loadConverter: async () => await loadWireMockConverter(params.wiremockFiles ?? []),
-      log,
-      // Through the signal path, so that a shutdown drains exactly as SIGTERM does.
-      shutdown: options.wiremockShutdown ? () => process.kill(process.pid, 'SIGTERM') : null,
-      host: options.host,
-      token: options.adminToken ?? null,
-    })
+        runtime,
+        loadConverter: async () => await loadWireMockConverter(params.wiremockFiles ?? []),
+        log,
+        // Through the signal path, so that a shutdown drains exactly as SIGTERM does.
+        shutdown: options.wiremockShutdown ? () => process.kill(process.pid, 'SIGTERM') : null,
+        host: options.host,
+        token: options.adminToken ?? null,
+      })
     : null
   runtime.setPortAdmin(wiremock?.onMockPort ?? null)
   let admin: AdminServer | null = null
   if (options.adminPort !== undefined && options.adminPort !== null) {
     try {
-      admin = await startAdmin({ runtime, host: options.adminHost, port: options.adminPort, token: options.adminToken ?? null, log, logRing: params.logRing, wiremock: wiremock?.onAdminPort ?? null })
+      admin = await startAdmin({
+        runtime,
+        host: options.adminHost,
+        port: options.adminPort,
+        token: options.adminToken ?? null,
+        log,
+        logRing: params.logRing,
+        wiremock: wiremock?.onAdminPort ?? null,
+      })
       // A transaction's proxyUrl or webhook must not reach this runtime's own admin API either.
       runtime.egress.protect(Number(new URL(admin.url).port))
     } catch (err) {
@@ -62,7 +85,14 @@ export async function startServing (params: StartServingParams): Promise<Serving
     }
   }
   writeReadyLines(params.out, runtime.urls, admin?.url ?? null)
-  log.info({ urls: runtime.urls, admin: admin?.url ?? null, transactions: runtime.current().matcher.active.length }, 'listening')
+  log.info(
+    {
+      urls: runtime.urls,
+      admin: admin?.url ?? null,
+      transactions: runtime.current().matcher.active.length,
+    },
+    'listening',
+  )
   let stopping: Promise<void> | null = null
   return {
     runtime,
@@ -81,7 +111,7 @@ export async function startServing (params: StartServingParams): Promise<Serving
  * a runtime that never records does not load the importers (about 25 MiB). A cluster primary
  * converts the recording its replicas sent with it too.
  */
-export async function loadHarImporter (): Promise<HarImporter> {
+export async function loadHarImporter(): Promise<HarImporter> {
   const { importHar } = await import('../../importers/index.js')
   return (input) => importHar(input)
 }
@@ -91,12 +121,23 @@ export async function loadHarImporter (): Promise<HarImporter> {
  * stub or pattern arrives (a runtime that is never sent one does not load the importers). A
  * `bodyFileName` is read from the first of `filesDirs` that has it; without one it is refused.
  */
-export async function loadWireMockConverter (filesDirs: readonly string[] = []): Promise<WireMockConverter> {
+export async function loadWireMockConverter(
+  filesDirs: readonly string[] = [],
+): Promise<WireMockConverter> {
   const { importWireMock } = await import('../../importers/index.js')
-  const readFile = filesDirs.length === 0 ? undefined : (rel: string): Uint8Array | undefined => readFromFiles(filesDirs, rel)
+  const readFile =
+    filesDirs.length === 0
+      ? undefined
+      : (rel: string): Uint8Array | undefined => readFromFiles(filesDirs, rel)
   return (stub) => {
-    const result = importWireMock({ bytes: Buffer.from(JSON.stringify(stub)), fileName: 'stub.json' }, readFile === undefined ? {} : { readFile })
-    return { transactions: result.document.transactions, problems: result.warnings.map((w) => w.message) }
+    const result = importWireMock(
+      { bytes: Buffer.from(JSON.stringify(stub)), fileName: 'stub.json' },
+      readFile === undefined ? {} : { readFile },
+    )
+    return {
+      transactions: result.document.transactions,
+      problems: result.warnings.map((w) => w.message),
+    }
   }
 }
 
@@ -105,7 +146,7 @@ export async function loadWireMockConverter (filesDirs: readonly string[] = []):
  * of the API has no file, so only those lookups are answered, from the served `__files/` folders.
  * The importer has already refused names that are absolute or climb out with `..`.
  */
-function readFromFiles (dirs: readonly string[], rel: string): Uint8Array | undefined {
+function readFromFiles(dirs: readonly string[], rel: string): Uint8Array | undefined {
   const name = /^(?:\.\.\/)?__files\/(.+)$/.exec(rel)?.[1]
   if (name === undefined) return undefined
   for (const dir of dirs) {
@@ -126,7 +167,7 @@ function readFromFiles (dirs: readonly string[], rel: string): Uint8Array | unde
  * @example
  * wiremockFilesDirs(['wiremock']) // ['/abs/wiremock/__files'] when it exists
  */
-export function wiremockFilesDirs (paths: readonly string[]): string[] {
+export function wiremockFilesDirs(paths: readonly string[]): string[] {
   const out: string[] = []
   for (const given of paths) {
     const path = resolve(given)
@@ -137,7 +178,9 @@ export function wiremockFilesDirs (paths: readonly string[]): string[] {
       continue
     }
     const candidates = [join(folder, '__files')]
-    if (basename(folder) === 'mappings' || folder !== path) candidates.push(join(dirname(folder), '__files'))
+    if (basename(folder) === 'mappings' || folder !== path) {
+      candidates.push(join(dirname(folder), '__files'))
+    }
     for (const dir of candidates) if (existsSync(dir) && !out.includes(dir)) out.push(dir)
   }
   return out
@@ -150,7 +193,11 @@ export function wiremockFilesDirs (paths: readonly string[]): string[] {
  * @example
  * writeReadyLines(process.stdout, runtime.urls, admin?.url ?? null)
  */
-export function writeReadyLines (out: NodeJS.WritableStream, urls: Runtime['urls'], adminUrl: string | null): void {
+export function writeReadyLines(
+  out: NodeJS.WritableStream,
+  urls: Runtime['urls'],
+  adminUrl: string | null,
+): void {
   let ready = `listening on ${urls.http}\n`
   if (urls.https !== null) ready += `https (h2, http/1.1) on ${urls.https}\n`
   if (urls.h2c !== null) ready += `h2c on ${urls.h2c}\n`
@@ -162,7 +209,7 @@ export function writeReadyLines (out: NodeJS.WritableStream, urls: Runtime['urls
  * SIGTERM and SIGINT drain in-flight requests, then exit 0
  * (docs/architecture.md#start-up-contract); a second signal exits at once with 1.
  */
-export function exitOnSignals (stop: () => Promise<void>, log: Logger): void {
+export function exitOnSignals(stop: () => Promise<void>, log: Logger): void {
   let signalled = false
   const onSignal = (signal: NodeJS.Signals): void => {
     if (signalled) {
@@ -170,13 +217,16 @@ export function exitOnSignals (stop: () => Promise<void>, log: Logger): void {
     }
     signalled = true
     log.info({ signal }, 'draining')
-    stop().then(() => {
-      log.info('stopped')
-      process.exit(0)
-    }, (err: unknown) => {
-      log.error({ err }, 'stop failed')
-      process.exit(1)
-    })
+    stop().then(
+      () => {
+        log.info('stopped')
+        process.exit(0)
+      },
+      (err: unknown) => {
+        log.error({ err }, 'stop failed')
+        process.exit(1)
+      },
+    )
   }
   process.on('SIGTERM', onSignal)
   process.on('SIGINT', onSignal)

@@ -7,5 +7,8 @@ import { main } from './cli.js'
 // never by importing the library
 enableRegexFallback()
 
-const outcome = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr })
+const outcome = await main(process.argv.slice(2), {
+  stdout: process.stdout,
+  stderr: process.stderr,
+})
 if (outcome !== 'running') process.exitCode = outcome

@@ -33,11 +33,13 @@ export class MissingPackagesError extends Error {
  * better-sqlite3 must also load its native binding: an install with --ignore-scripts, or a build
  * that failed halfway, leaves the package without it.
  */
-function installed (name: string): boolean {
+function installed(name: string): boolean {
   try {
     import.meta.resolve(name)
     if (name === 'better-sqlite3') {
-      const Database = createRequire(import.meta.url)(name) as new (file: string) => { close: () => void }
+      const Database = createRequire(import.meta.url)(name) as new (file: string) => {
+        close: () => void
+      }
       new Database(':memory:').close()
     }
     return true
@@ -53,16 +55,18 @@ function installed (name: string): boolean {
  * @example
  * requireOptionalPackages() // throws when the package was installed with --omit=optional
  */
-export function requireOptionalPackages (): void {
+export function requireOptionalPackages(): void {
   const missing = optionalPackages.filter((p) => !installed(p.name))
   if (missing.length === 0) return
   // One purpose, named once: `quickjs-emscripten, lodash (the script sandbox)`.
   const byPurpose = new Map<string, string[]>()
   for (const p of missing) byPurpose.set(p.purpose, [...(byPurpose.get(p.purpose) ?? []), p.name])
-  const list = [...byPurpose].map(([purpose, names]) => `${names.join(', ')} (${purpose})`).join(', ')
+  const list = [...byPurpose]
+    .map(([purpose, names]) => `${names.join(', ')} (${purpose})`)
+    .join(', ')
   throw new MissingPackagesError(
     `needs optional packages that are not installed: ${list}; ` +
-    'install the package with them: npm i -g @understudy-mock/understudy --include=optional (without -g in a project); ' +
-    'an install with --ignore-scripts, or without a C++ compiler, leaves better-sqlite3 unbuilt (README.md, "Install")'
+      'install the package with them: npm i -g @understudy-mock/understudy --include=optional (without -g in a project); ' +
+      'an install with --ignore-scripts, or without a C++ compiler, leaves better-sqlite3 unbuilt (README.md, "Install")',
   )
 }

@@ -1,6 +1,19 @@
 import { randomBytes } from 'node:crypto'
 import http from 'node:http'
-import { allRoutes, Authenticator, bootstrap, checkBootstrapKey, createApiHandler, createUiFront, SpareImportWorker, startMonitoring, type ApiDeps, type BootstrapOutcome, type MonitoringOptions, type Route } from '../api/index.js'
+import {
+  allRoutes,
+  Authenticator,
+  bootstrap,
+  checkBootstrapKey,
+  createApiHandler,
+  createUiFront,
+  SpareImportWorker,
+  startMonitoring,
+  type ApiDeps,
+  type BootstrapOutcome,
+  type MonitoringOptions,
+  type Route,
+} from '../api/index.js'
 import { LocalDeployer, type Deployer } from '../deploy/index.js'
 import { createError, isUnderstudyError } from '../errors/index.js'
 import { EgressPolicy, listenOn, type EgressSettings } from '../net/index.js'
@@ -61,7 +74,7 @@ export interface Platform {
  * @example
  * const platform = await startPlatform({ host: '127.0.0.1', port: 8080, dataDir: './data', runtimeHost: '127.0.0.1', jsonLimit: 1 << 20, uploadLimit: 64 << 20 }, log)
  */
-export async function startPlatform (options: PlatformOptions, log: Logger): Promise<Platform> {
+export async function startPlatform(options: PlatformOptions, log: Logger): Promise<Platform> {
   // Options are checked before the data dir is touched: a refused key must not leave a migrated,
   // empty store behind.
   checkBootstrapKey(options)
@@ -84,14 +97,24 @@ export async function startPlatform (options: PlatformOptions, log: Logger): Pro
   const files = new AssetFiles(options.dataDir)
   try {
     const removed = await files.removeOrphans(await store.assets.fileIds())
-    if (removed.length > 0) log.info({ files: removed.length }, 'removed temporary and orphaned asset files')
+    if (removed.length > 0) {
+      log.info({ files: removed.length }, 'removed temporary and orphaned asset files')
+    }
   } catch (err) {
     // Only housekeeping: the platform serves without it.
     log.warn({ err }, 'could not clean the assets directory')
   }
   const egressLevel = options.egress ?? { level: 'loopback', allow: [] }
-  const deployer: Deployer = options.deployer?.({ store, log, dataDir: options.dataDir }) ??
-    new LocalDeployer({ store, dataDir: options.dataDir, log, host: options.runtimeHost, runtimeArgs: options.runtimeArgs ?? [], egress: egressLevel })
+  const deployer: Deployer =
+    options.deployer?.({ store, log, dataDir: options.dataDir }) ??
+    new LocalDeployer({
+      store,
+      dataDir: options.dataDir,
+      log,
+      host: options.runtimeHost,
+      runtimeArgs: options.runtimeArgs ?? [],
+      egress: egressLevel,
+    })
   // The local deployer keeps the ports no tenant's request may reach (its runtimes' admin APIs)
   const local = deployer instanceof LocalDeployer ? deployer : null
   const server = http.createServer()
@@ -105,7 +128,11 @@ export async function startPlatform (options: PlatformOptions, log: Logger): Pro
   // No tenant's request reaches the platform's own port, nor a runtime's admin API: the deployer
   // keeps both in the file that this policy and every runtime's read.
   local?.protect(port)
-  const egress = new EgressPolicy({ ...egressLevel, protectedPorts: [port], protectedPortsFile: local?.protectedPortsFile ?? null })
+  const egress = new EgressPolicy({
+    ...egressLevel,
+    protectedPorts: [port],
+    protectedPortsFile: local?.protectedPortsFile ?? null,
+  })
   const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`
   // One checker of secrets for every surface: wrong secrets on the APIs, the dashboard sign-in and
   // the OAuth consent and token endpoints count against one throttle (docs/security.md).
@@ -116,21 +143,54 @@ export async function startPlatform (options: PlatformOptions, log: Logger): Pro
     deployer,
     log,
     // Download links are signed with a key that lives as long as the process: links end with it.
-    options: { baseUrl: url, jsonLimit: options.jsonLimit, uploadLimit: options.uploadLimit, signingKey: randomBytes(32) },
+    options: {
+      baseUrl: url,
+      jsonLimit: options.jsonLimit,
+      uploadLimit: options.uploadLimit,
+      signingKey: randomBytes(32),
+    },
     ...(options.importSpare === false ? {} : { importSpare: new SpareImportWorker() }),
     authenticator,
   }
   const api = createApiHandler(deps, options.routes ?? allRoutes)
   // The monitoring API (docs/monitor-api.md) shares the port: `/buckets`, `/account`, `/radar`, `/signin`...
-  const monitoring = await startMonitoring({ store, log, baseUrl: url, jsonLimit: options.jsonLimit, authenticator, egress, ...options.monitor })
+  const monitoring = await startMonitoring({
+    store,
+    log,
+    baseUrl: url,
+    jsonLimit: options.jsonLimit,
+    authenticator,
+    egress,
+    ...options.monitor,
+  })
   // The dashboard (/ui/) sits in front of the APIs and reaches the store only through them.
-  const ui = createUiFront({ store, log, baseUrl: url, authenticator, isMonitoringRequest: (req) => monitoring.api.handles(req) }, (req, res) => { if (monitoring.api.handles(req)) monitoring.api.handle(req, res); else api(req, res) })
+  const ui = createUiFront(
+    {
+      store,
+      log,
+      baseUrl: url,
+      authenticator,
+      isMonitoringRequest: (req) => monitoring.api.handles(req),
+    },
+    (req, res) => {
+      if (monitoring.api.handles(req)) monitoring.api.handle(req, res)
+      else api(req, res)
+    },
+  )
   server.on('request', ui.handle)
   server.on('clientError', (_err, socket) => socket.destroy())
 
-  deployer.restore('platform').then((trackings) => {
-    if (trackings.length > 0) log.info({ mockServices: trackings.map((t) => t.mockServiceId) }, 'restoring running mock services')
-  }, (err: unknown) => log.error({ err }, 'restore failed'))
+  deployer.restore('platform').then(
+    (trackings) => {
+      if (trackings.length > 0) {
+        log.info(
+          { mockServices: trackings.map((t) => t.mockServiceId) },
+          'restoring running mock services',
+        )
+      }
+    },
+    (err: unknown) => log.error({ err }, 'restore failed'),
+  )
 
   let closing: Promise<void> | null = null
   return {

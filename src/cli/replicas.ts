@@ -14,7 +14,7 @@ const MAX_REPLICAS = 64
  * @example
  * replicasOf('4') // 4
  */
-export function replicasOf (raw: string | undefined): number {
+export function replicasOf(raw: string | undefined): number {
   if (raw === undefined) return 1
   if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > MAX_REPLICAS) {
     throw new UsageError(`--replicas must be an integer from 1 to ${MAX_REPLICAS}, not "${raw}"`)
@@ -45,21 +45,41 @@ interface StartReplicatedParams {
  * The primary of `understudy run --replicas N` (N > 1): starts the replicas, then the admin
  * listener over them, then writes the ready lines once, after every replica listens.
  */
-export async function startReplicated (params: StartReplicatedParams): Promise<ReplicatedServing> {
+export async function startReplicated(params: StartReplicatedParams): Promise<ReplicatedServing> {
   const { options, log } = params
-  const set = new ReplicaSet({ document: params.document, options, replicas: params.replicas, log, args: params.args })
+  const set = new ReplicaSet({
+    document: params.document,
+    options,
+    replicas: params.replicas,
+    log,
+    args: params.args,
+  })
   await set.start()
   let admin: AdminServer | null = null
   if (options.adminPort !== undefined && options.adminPort !== null) {
     try {
-      admin = await startAdmin({ target: clusterAdminTarget(set, params.logRing, loadHarImporter), host: options.adminHost, port: options.adminPort, token: options.adminToken ?? null, log })
+      admin = await startAdmin({
+        target: clusterAdminTarget(set, params.logRing, loadHarImporter),
+        host: options.adminHost,
+        port: options.adminPort,
+        token: options.adminToken ?? null,
+        log,
+      })
     } catch (err) {
       await set.stop()
       throw err
     }
   }
   writeReadyLines(params.out, set.urls, admin?.url ?? null)
-  log.info({ urls: set.urls, admin: admin?.url ?? null, replicas: params.replicas, transactions: params.document.transactions.length }, 'listening')
+  log.info(
+    {
+      urls: set.urls,
+      admin: admin?.url ?? null,
+      replicas: params.replicas,
+      transactions: params.document.transactions.length,
+    },
+    'listening',
+  )
   let stopping: Promise<void> | null = null
   return {
     set,

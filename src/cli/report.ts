@@ -10,7 +10,7 @@ import { exitCodes, UsageError } from './usage-error.js'
  * @example
  * return reportFailure(err, 'understudy import', io)
  */
-export function reportFailure (err: unknown, prefix: string, io: CommandIo): number {
+export function reportFailure(err: unknown, prefix: string, io: CommandIo): number {
   if (err instanceof UsageError || isParseArgsError(err)) {
     io.stderr.write(`${prefix}: ${oneLine((err as Error).message)}\n`)
     return exitCodes.usage
@@ -23,12 +23,14 @@ export function reportFailure (err: unknown, prefix: string, io: CommandIo): num
     io.stderr.write(`${prefix}: ${describeError(err)}\n`)
     return exitCodes.failure
   }
-  io.stderr.write(`${prefix}: internal error: ${oneLine(err instanceof Error ? err.message : String(err))}\n`)
+  io.stderr.write(
+    `${prefix}: internal error: ${oneLine(err instanceof Error ? err.message : String(err))}\n`,
+  )
   return exitCodes.failure
 }
 
 /** parseArgs throws TypeErrors with ERR_PARSE_ARGS_* codes and a readable message. */
-function isParseArgsError (err: unknown): boolean {
+function isParseArgsError(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code
   return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_')
 }
@@ -39,6 +41,6 @@ function isParseArgsError (err: unknown): boolean {
  * @example
  * oneLine('a\n  b') // 'a b'
  */
-export function oneLine (text: string): string {
+export function oneLine(text: string): string {
   return text.replace(/\s*\n\s*/g, ' ').trim()
 }

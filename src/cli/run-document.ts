@@ -13,34 +13,48 @@ import type { RequestCheck } from '../serve/index.js'
  * @example
  * const document = await loadRunDocument('/config/openapi.yaml')
  */
-export async function loadRunDocument (file: string): Promise<MockServiceDocument> {
+export async function loadRunDocument(file: string): Promise<MockServiceDocument> {
   let isDirectory = false
   try {
     isDirectory = statSync(file).isDirectory()
   } catch (err) {
-    throw createError('ERR_CONFIG_FILE', [file, (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message])
+    throw createError('ERR_CONFIG_FILE', [
+      file,
+      (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message,
+    ])
   }
   if (!isDirectory) {
     const direct = readDirectly(file)
     if (direct !== null) return direct
   }
-  const [{ collectFiles, givenFiles, loadSources }, { importFile, supportedExtensions }] = await Promise.all([
-    import('./sources.js'),
-    import('../../importers/index.js'),
-  ])
+  const [{ collectFiles, givenFiles, loadSources }, { importFile, supportedExtensions }] =
+    await Promise.all([import('./sources.js'), import('../../importers/index.js')])
   try {
-    const files = collectFiles({ paths: [file], include: [], exclude: [], extensions: supportedExtensions })
-    return loadSources(files, (input, ctx) => importFile(input, ctx), { named: givenFiles([file]) }).document
+    const files = collectFiles({
+      paths: [file],
+      include: [],
+      exclude: [],
+      extensions: supportedExtensions,
+    })
+    return loadSources(files, (input, ctx) => importFile(input, ctx), { named: givenFiles([file]) })
+      .document
   } catch (err) {
-    if (isUnderstudyError(err) && !isDirectory && unrecognised(() => importFile({ bytes: readFileSync(file), fileName: file }))) {
-      throw createError('ERR_CONFIG_FILE', [file, `${err.details?.[0]?.message ?? err.message}. It is not a file understudy can serve; convert it with "understudy import ${file} -o mock.yaml" and run that`])
+    if (
+      isUnderstudyError(err) &&
+      !isDirectory &&
+      unrecognised(() => importFile({ bytes: readFileSync(file), fileName: file }))
+    ) {
+      throw createError('ERR_CONFIG_FILE', [
+        file,
+        `${err.details?.[0]?.message ?? err.message}. It is not a file understudy can serve; convert it with "understudy import ${file} -o mock.yaml" and run that`,
+      ])
     }
     throw err
   }
 }
 
 /** The document when the file is Understudy's own DSL (JSON or YAML), else null. */
-function readDirectly (file: string): MockServiceDocument | null {
+function readDirectly(file: string): MockServiceDocument | null {
   let text: string
   try {
     text = readFileSync(file, 'utf8')
@@ -62,14 +76,21 @@ function readDirectly (file: string): MockServiceDocument | null {
 }
 
 /** A mock-service document, a list of transactions, or one transaction / dsl. */
-function looksLikeDsl (value: unknown): boolean {
-  if (Array.isArray(value)) return value.every((v) => typeof v === 'object' && v !== null && ('dsl' in v || 'requestDsl' in v || 'responseDsl' in v))
+function looksLikeDsl(value: unknown): boolean {
+  if (Array.isArray(value)) {
+    return value.every(
+      (v) =>
+        typeof v === 'object' &&
+        v !== null &&
+        ('dsl' in v || 'requestDsl' in v || 'responseDsl' in v),
+    )
+  }
   if (typeof value !== 'object' || value === null) return false
   return 'transactions' in value || 'dsl' in value || 'requestDsl' in value
 }
 
 /** True when the importers do not recognise the file's format (asked again, on failure only). */
-function unrecognised (load: () => unknown): boolean {
+function unrecognised(load: () => unknown): boolean {
   try {
     load()
     return false
@@ -85,12 +106,17 @@ function unrecognised (load: () => unknown): boolean {
  * @example
  * const check = await runRequestCheck('/config/openapi.yaml')
  */
-export async function runRequestCheck (file: string): Promise<RequestCheck | null> {
+export async function runRequestCheck(file: string): Promise<RequestCheck | null> {
   const [{ collectFiles }, { openApiRequestValidator, supportedExtensions }] = await Promise.all([
     import('./sources.js'),
     import('../../importers/index.js'),
   ])
-  const files = collectFiles({ paths: [file], include: [], exclude: [], extensions: supportedExtensions })
+  const files = collectFiles({
+    paths: [file],
+    include: [],
+    exclude: [],
+    extensions: supportedExtensions,
+  })
   const built = openApiRequestValidator(files.map((f) => ({ bytes: readFileSync(f), fileName: f })))
   return built.operations === 0 ? null : built.validate
 }

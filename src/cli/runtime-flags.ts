@@ -106,21 +106,32 @@ const integerFlags: Array<[keyof typeof runtimeFlagSpec, keyof RuntimeOptions]> 
  * @example
  * runtimeOptionsFromFlags({ port: '0', 'log-level': 'warn' }).port // 0
  */
-export function runtimeOptionsFromFlags (values: FlagValues, extra: Partial<RuntimeOptions> = {}, env: NodeJS.ProcessEnv = process.env): Readonly<RuntimeOptions> {
+export function runtimeOptionsFromFlags(
+  values: FlagValues,
+  extra: Partial<RuntimeOptions> = {},
+  env: NodeJS.ProcessEnv = process.env,
+): Readonly<RuntimeOptions> {
   const input: Record<string, unknown> = { ...extra }
   const inspection: Record<string, unknown> = {}
   for (const [flag, key] of integerFlags) {
     const raw = values[flag]
     if (typeof raw === 'string') input[key] = integerOf(flag, raw)
   }
-  for (const [flag, key] of [['inspection-records', 'maxRecords'], ['inspection-bytes', 'maxBytes'], ['inspection-body-bytes', 'maxBodyBytes']] as const) {
+  for (const [flag, key] of [
+    ['inspection-records', 'maxRecords'],
+    ['inspection-bytes', 'maxBytes'],
+    ['inspection-body-bytes', 'maxBodyBytes'],
+  ] as const) {
     const raw = values[flag]
     if (typeof raw === 'string') inspection[key] = integerOf(flag, raw)
   }
   if (values['no-inspection'] === true) inspection['enabled'] = false
   if (Object.keys(inspection).length > 0) input['inspection'] = inspection
   if (typeof values.host === 'string') input['host'] = values.host
-  const adminToken = typeof values['admin-token'] === 'string' ? values['admin-token'] : (env['UNDERSTUDY_ADMIN_TOKEN'] ?? '')
+  const adminToken =
+    typeof values['admin-token'] === 'string'
+      ? values['admin-token']
+      : (env['UNDERSTUDY_ADMIN_TOKEN'] ?? '')
   if (adminToken !== '') {
     input['adminToken'] = adminToken
     // A token makes the admin API safe beyond loopback: it follows --host unless told otherwise.
@@ -136,10 +147,16 @@ export function runtimeOptionsFromFlags (values: FlagValues, extra: Partial<Runt
   if (values['match-host'] === true) input['matchHost'] = true
   const egress = egressFromFlags(values.egress, values['egress-allow'])
   const portsFile = env[PROTECTED_PORTS_ENV] ?? ''
-  input['egress'] = { level: egress.level, allow: [...egress.allow], ...(portsFile === '' ? {} : { protectedPortsFile: portsFile }) }
+  input['egress'] = {
+    level: egress.level,
+    allow: [...egress.allow],
+    ...(portsFile === '' ? {} : { protectedPortsFile: portsFile }),
+  }
   if (values['no-wiremock-admin'] === true) input['wiremockAdmin'] = false
   if (values['wiremock-shutdown'] === true) input['wiremockShutdown'] = true
-  if (typeof values['scenario-store'] === 'string') input['scenarioStore'] = values['scenario-store']
+  if (typeof values['scenario-store'] === 'string') {
+    input['scenarioStore'] = values['scenario-store']
+  }
   if ((typeof values['tls-cert'] === 'string') !== (typeof values['tls-key'] === 'string')) {
     throw new UsageError('--tls-cert and --tls-key must be given together')
   }
@@ -148,20 +165,24 @@ export function runtimeOptionsFromFlags (values: FlagValues, extra: Partial<Runt
   } catch (err) {
     if (isUnderstudyError(err, 'ERR_CONFIG_INVALID')) {
       const detail = err.details?.[0]
-      throw new UsageError(detail === undefined ? err.message : `${flagOf(detail.path)} ${detail.message}`)
+      throw new UsageError(
+        detail === undefined ? err.message : `${flagOf(detail.path)} ${detail.message}`,
+      )
     }
     throw err
   }
 }
 
 /** A flag's non-negative integer; UsageError naming the flag otherwise. */
-export function integerOf (flag: string, raw: string): number {
-  if (!/^\d+$/.test(raw)) throw new UsageError(`--${flag} must be a non-negative integer, not "${raw}"`)
+export function integerOf(flag: string, raw: string): number {
+  if (!/^\d+$/.test(raw)) {
+    throw new UsageError(`--${flag} must be a non-negative integer, not "${raw}"`)
+  }
   return Number(raw)
 }
 
 /** `/inspection/maxRecords` -> `--inspection-records`, for messages. */
-function flagOf (pointer: string): string {
+function flagOf(pointer: string): string {
   const names: Record<string, string> = {
     '/port': '--port',
     '/tlsPort': '--tls-port',

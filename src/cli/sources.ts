@@ -1,8 +1,18 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve, sep } from 'node:path'
 import picomatch from 'picomatch'
-import { createError, isUnderstudyError, type ErrorDetail, type UnderstudyError } from '../errors/index.js'
-import { normalizeDocument, transactionCountError, type MockServiceDocument, type Transaction } from '../dsl/index.js'
+import {
+  createError,
+  isUnderstudyError,
+  type ErrorDetail,
+  type UnderstudyError,
+} from '../errors/index.js'
+import {
+  normalizeDocument,
+  transactionCountError,
+  type MockServiceDocument,
+  type Transaction,
+} from '../dsl/index.js'
 
 /** What loading one file yields: the importers' result, reduced to what serving needs. */
 export interface LoadedFile {
@@ -11,7 +21,10 @@ export interface LoadedFile {
 }
 
 /** Reads one file into a document (the importers' `importFile`, injected by main.ts). */
-export type FileLoader = (input: { bytes: Uint8Array; fileName: string }, ctx: { readFile: (relativePath: string) => Uint8Array | undefined; maxBytes?: number }) => LoadedFile
+export type FileLoader = (
+  input: { bytes: Uint8Array; fileName: string },
+  ctx: { readFile: (relativePath: string) => Uint8Array | undefined; maxBytes?: number },
+) => LoadedFile
 
 export interface SourceSelection {
   /** Files and directories given on the command line. */
@@ -35,9 +48,11 @@ const skippedDirectories = new Set(['node_modules', '.git'])
  * @example
  * collectFiles({ paths: ['mocks'], include: [], exclude: ['**\/draft-*'], extensions: ['.yaml'] })
  */
-export function collectFiles (selection: SourceSelection): string[] {
-  const includes = selection.include.length > 0 ? picomatch([...selection.include], { dot: false }) : null
-  const excludes = selection.exclude.length > 0 ? picomatch([...selection.exclude], { dot: true }) : null
+export function collectFiles(selection: SourceSelection): string[] {
+  const includes =
+    selection.include.length > 0 ? picomatch([...selection.include], { dot: false }) : null
+  const excludes =
+    selection.exclude.length > 0 ? picomatch([...selection.exclude], { dot: true }) : null
   const files: string[] = []
   for (const given of selection.paths) {
     const path = resolve(given)
@@ -70,10 +85,16 @@ export function collectFiles (selection: SourceSelection): string[] {
  * (read by their mapping's bodyFileName) and the response half of a request/response pair (read
  * with its `-req.txt`).
  */
-function isCompanion (rel: string, file: string, present: ReadonlySet<string>): boolean {
+function isCompanion(rel: string, file: string, present: ReadonlySet<string>): boolean {
   if (rel.split('/').includes('__files')) return true
   const rsp = /-rsp\.txt$/i.exec(file)
-  return rsp !== null && present.has(file.slice(0, rsp.index) + file.slice(rsp.index).replace(/rsp/i, (m) => (m === 'RSP' ? 'REQ' : 'req')))
+  return (
+    rsp !== null &&
+    present.has(
+      file.slice(0, rsp.index) +
+        file.slice(rsp.index).replace(/rsp/i, (m) => (m === 'RSP' ? 'REQ' : 'req')),
+    )
+  )
 }
 
 /** A scanned directory deeper than this is more likely a mistake (a home directory) than mocks. */
@@ -86,10 +107,12 @@ const MAX_SCAN_DEPTH = 16
  * @example
  * walkDirectory('mocks') // ['/abs/mocks/a.yaml', '/abs/mocks/wiremock/mappings/b.json', ...]
  */
-export function walkDirectory (dir: string, depth = 0): string[] {
+export function walkDirectory(dir: string, depth = 0): string[] {
   const out: string[] = []
   if (depth > MAX_SCAN_DEPTH) return out
-  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+    a.name < b.name ? -1 : 1,
+  )) {
     if (entry.name.startsWith('.')) continue
     const full = join(dir, entry.name)
     if (entry.isDirectory()) {
@@ -115,7 +138,11 @@ export interface LoadedSources {
  * `mockServiceTransactions` selects and re-prioritises its own transactions only. Collects the
  * problems of every file and throws one ERR_DSL_INVALID listing them all.
  */
-export function loadSources (files: readonly string[], loadFile: FileLoader, options: LoadOptions = {}): LoadedSources {
+export function loadSources(
+  files: readonly string[],
+  loadFile: FileLoader,
+  options: LoadOptions = {},
+): LoadedSources {
   const cwd = options.cwd ?? process.cwd()
   const named = options.named ?? new Set(files)
   const warnings: LoadedSources['warnings'] = []
@@ -129,12 +156,16 @@ export function loadSources (files: readonly string[], loadFile: FileLoader, opt
     let loaded: LoadedFile
     try {
       const bytes = readFileSync(file)
-      loaded = loadFile({ bytes, fileName: shown }, { readFile: (rel) => readSibling(dirname(file), rel) })
+      loaded = loadFile(
+        { bytes, fileName: shown },
+        { readFile: (rel) => readSibling(dirname(file), rel) },
+      )
     } catch (err) {
       // A file a directory scan found that is no mock document at all (notes, a package.json)
       // is passed over; one named on the command line, or a mock document with mistakes, is not.
-      if (!named.has(file) && isUnderstudyError(err, 'ERR_IMPORT_FORMAT_UNKNOWN')) strays.push(shown)
-      else problems.push(...problemsOf(err, shown))
+      if (!named.has(file) && isUnderstudyError(err, 'ERR_IMPORT_FORMAT_UNKNOWN')) {
+        strays.push(shown)
+      } else problems.push(...problemsOf(err, shown))
       continue
     }
     // Appended one by one: spreading a list of 100,000s of arguments overflows the stack.
@@ -142,22 +173,32 @@ export function loadSources (files: readonly string[], loadFile: FileLoader, opt
     const doc = loaded.document
     for (const txn of selectedTransactions(doc)) transactions.push(txn)
     if (carriesSettings(doc)) {
-      if (settings !== null) warnings.push({ message: `mock-service settings of ${settingsFile} are replaced by those of ${shown}`, file: shown })
+      if (settings !== null) {
+        warnings.push({
+          message: `mock-service settings of ${settingsFile} are replaced by those of ${shown}`,
+          file: shown,
+        })
+      }
       settings = doc
       settingsFile = shown
     }
   }
   if (strays.length > 0) warnings.push({ message: straysMessage(strays) })
   if (problems.length > 0) {
-    throw createError('ERR_DSL_INVALID', [problems.length === 1 ? '1 error' : `${problems.length} errors`], { details: problems })
+    throw createError(
+      'ERR_DSL_INVALID',
+      [problems.length === 1 ? '1 error' : `${problems.length} errors`],
+      { details: problems },
+    )
   }
   // Each file may be within the bound and all of them past it: refused before any check or compile.
   const tooMany = transactionCountError(transactions.length, '')
   if (tooMany !== null) throw tooMany
   dropDuplicateIds(transactions, settings, warnings)
-  const document = settings === null
-    ? normalizeDocument({}, transactions)
-    : { ...settings, mockServiceTransactions: [], transactions }
+  const document =
+    settings === null
+      ? normalizeDocument({}, transactions)
+      : { ...settings, mockServiceTransactions: [], transactions }
   return { document, files: [...files], warnings }
 }
 
@@ -179,7 +220,7 @@ interface LoadOptions {
  * @example
  * loadSources(collectFiles(selection), loadFile, { named: givenFiles(selection.paths) })
  */
-export function givenFiles (paths: readonly string[]): Set<string> {
+export function givenFiles(paths: readonly string[]): Set<string> {
   const out = new Set<string>()
   for (const given of paths) {
     const path = resolve(given)
@@ -195,14 +236,18 @@ export function givenFiles (paths: readonly string[]): Set<string> {
 /** At most this many skipped files are named in the warning; the count says the rest. */
 const MAX_NAMED_STRAYS = 5
 
-function straysMessage (strays: readonly string[]): string {
+function straysMessage(strays: readonly string[]): string {
   const shown = strays.slice(0, MAX_NAMED_STRAYS).join(', ')
-  const more = strays.length > MAX_NAMED_STRAYS ? ` and ${strays.length - MAX_NAMED_STRAYS} more` : ''
-  const what = strays.length === 1 ? '1 file that is not a mock document' : `${strays.length} files that are not mock documents`
+  const more =
+    strays.length > MAX_NAMED_STRAYS ? ` and ${strays.length - MAX_NAMED_STRAYS} more` : ''
+  const what =
+    strays.length === 1
+      ? '1 file that is not a mock document'
+      : `${strays.length} files that are not mock documents`
   return `skipped ${what}: ${shown}${more} (--exclude GLOB leaves such files out without this warning)`
 }
 
-function readSibling (dir: string, rel: string): Uint8Array | undefined {
+function readSibling(dir: string, rel: string): Uint8Array | undefined {
   const target = resolve(dir, rel)
   try {
     return readFileSync(target)
@@ -211,10 +256,12 @@ function readSibling (dir: string, rel: string): Uint8Array | undefined {
   }
 }
 
-function problemsOf (err: unknown, file: string): ErrorDetail[] {
+function problemsOf(err: unknown, file: string): ErrorDetail[] {
   if (isUnderstudyError(err)) {
     const e: UnderstudyError = err
-    if (e.details !== undefined && e.details.length > 0) return e.details.map((d) => ({ ...d, file: d.file ?? file }))
+    if (e.details !== undefined && e.details.length > 0) {
+      return e.details.map((d) => ({ ...d, file: d.file ?? file }))
+    }
     return [{ path: '', message: e.message, file }]
   }
   const message = err instanceof Error ? err.message : String(err)
@@ -222,35 +269,56 @@ function problemsOf (err: unknown, file: string): ErrorDetail[] {
 }
 
 /** A document's transactions as served: its `mockServiceTransactions` applied. */
-function selectedTransactions (doc: MockServiceDocument): Transaction[] {
+function selectedTransactions(doc: MockServiceDocument): Transaction[] {
   if (doc.mockServiceTransactions.length === 0) return doc.transactions
-  const byId = new Map(doc.transactions.filter((t) => t.id !== undefined).map((t) => [t.id as number, t]))
+  const byId = new Map(
+    doc.transactions.filter((t) => t.id !== undefined).map((t) => [t.id as number, t]),
+  )
   const out: Transaction[] = []
   for (const entry of doc.mockServiceTransactions) {
     const txn = byId.get(entry.txnId)
     if (txn === undefined) continue
-    out.push(entry.priority === undefined ? txn : { ...txn, dsl: { ...txn.dsl, priority: entry.priority } })
+    out.push(
+      entry.priority === undefined
+        ? txn
+        : { ...txn, dsl: { ...txn.dsl, priority: entry.priority } },
+    )
   }
   // The no-match transaction is served even when the selection leaves it out.
   const fallbackId = doc.noMatchingRequestTxnId
   const fallback = fallbackId === null ? undefined : byId.get(fallbackId)
-  if (fallback !== undefined && !out.includes(fallback)) out.unshift({ ...fallback, dsl: { ...fallback.dsl, priority: Number.MAX_SAFE_INTEGER } })
+  if (fallback !== undefined && !out.includes(fallback)) {
+    out.unshift({ ...fallback, dsl: { ...fallback.dsl, priority: Number.MAX_SAFE_INTEGER } })
+  }
   return out
 }
 
 /** True when a document sets something that changes how requests are answered (a name does not). */
-function carriesSettings (doc: MockServiceDocument): boolean {
-  return doc.thinkTime !== null || doc.capacity !== null || doc.replicas !== null ||
-    doc.noMatchingRequestPreference !== 'return404' || doc.liveSystemHost !== null || doc.id !== undefined ||
-    doc.cors !== undefined || doc.faults !== undefined || doc.templateSeed !== undefined ||
-    doc.validateRequests === true || doc.matchHost === true
+function carriesSettings(doc: MockServiceDocument): boolean {
+  return (
+    doc.thinkTime !== null ||
+    doc.capacity !== null ||
+    doc.replicas !== null ||
+    doc.noMatchingRequestPreference !== 'return404' ||
+    doc.liveSystemHost !== null ||
+    doc.id !== undefined ||
+    doc.cors !== undefined ||
+    doc.faults !== undefined ||
+    doc.templateSeed !== undefined ||
+    doc.validateRequests === true ||
+    doc.matchHost === true
+  )
 }
 
 /**
  * Ids must be unique in one document; across files they may clash. Later duplicates lose their
  * id (with a warning), except the no-match transaction's, which the settings refer to.
  */
-function dropDuplicateIds (transactions: Transaction[], settings: MockServiceDocument | null, warnings: LoadedSources['warnings']): void {
+function dropDuplicateIds(
+  transactions: Transaction[],
+  settings: MockServiceDocument | null,
+  warnings: LoadedSources['warnings'],
+): void {
   const seen = new Set<number>()
   const keep = settings?.noMatchingRequestTxnId ?? null
   transactions.forEach((txn, i) => {
@@ -260,7 +328,9 @@ function dropDuplicateIds (transactions: Transaction[], settings: MockServiceDoc
       return
     }
     if (txn.id === keep) return
-    warnings.push({ message: `transaction id ${txn.id} appears in more than one file; the copy named "${txn.name}" is served without an id` })
+    warnings.push({
+      message: `transaction id ${txn.id} appears in more than one file; the copy named "${txn.name}" is served without an id`,
+    })
     const { id: _dropped, ...rest } = txn
     transactions[i] = rest
   })

@@ -23,7 +23,7 @@ interface WarningGroup {
  * @example
  * warningKind('request "A / B" has no saved example response') // 'request "" has no saved example response'
  */
-export function warningKind (message: string): string {
+export function warningKind(message: string): string {
   // What follows a `;` details the occurrence (the repeats of a recorded request, for instance).
   const semicolon = message.indexOf('; ')
   return (semicolon === -1 ? message : message.slice(0, semicolon))
@@ -34,7 +34,7 @@ export function warningKind (message: string): string {
 }
 
 /** Groups warnings by kind, in the order each kind first appears. */
-export function groupWarnings (warnings: readonly StartupWarning[]): WarningGroup[] {
+export function groupWarnings(warnings: readonly StartupWarning[]): WarningGroup[] {
   const groups = new Map<string, WarningGroup>()
   for (const warning of warnings) {
     const kind = warningKind(warning.message)
@@ -50,7 +50,11 @@ export function groupWarnings (warnings: readonly StartupWarning[]): WarningGrou
  * more there are, so that a real collection's 235 warnings do not bury `listening on`; with
  * `verbose`, every one of them.
  */
-export function logStartupWarnings (warnings: readonly StartupWarning[], log: Logger, verbose: boolean): void {
+export function logStartupWarnings(
+  warnings: readonly StartupWarning[],
+  log: Logger,
+  verbose: boolean,
+): void {
   if (verbose) {
     for (const w of warnings) log.warn(w.fields ?? {}, w.message)
     return
@@ -71,16 +75,21 @@ const ROUTES_SHOWN = 20
  * @example
  * routeLines(doc) // ['GET    /pets        list pets', 'POST   /adoptions   adopt']
  */
-export function routeLines (document: MockServiceDocument, max = ROUTES_SHOWN): string[] {
+export function routeLines(document: MockServiceDocument, max = ROUTES_SHOWN): string[] {
   const rows = document.transactions.slice(0, max).map((t) => {
     const request = t.dsl.requestDsl
-    const method = request.method === undefined || request.method === '' ? 'ANY' : request.method.toUpperCase()
-    const path = request.path ?? (typeof request.url?.matchingValue === 'string' ? request.url.matchingValue : '*')
+    const method =
+      request.method === undefined || request.method === '' ? 'ANY' : request.method.toUpperCase()
+    const path =
+      request.path ??
+      (typeof request.url?.matchingValue === 'string' ? request.url.matchingValue : '*')
     return [method, path, t.name ?? ''] as const
   })
   const methodWidth = Math.max(0, ...rows.map((r) => r[0].length))
   const pathWidth = Math.min(60, Math.max(0, ...rows.map((r) => r[1].length)))
-  const lines = rows.map(([method, path, name]) => `  ${method.padEnd(methodWidth)}  ${path.padEnd(pathWidth)}  ${name}`.trimEnd())
+  const lines = rows.map(([method, path, name]) =>
+    `  ${method.padEnd(methodWidth)}  ${path.padEnd(pathWidth)}  ${name}`.trimEnd(),
+  )
   const rest = document.transactions.length - rows.length
   if (rest > 0) lines.push(`  and ${rest} more`)
   return lines

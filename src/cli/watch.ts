@@ -12,7 +12,11 @@ const SETTLE_MS = 120
  * const watcher = watchSources(['mocks'], () => reloadEverything(), log)
  * await watcher.close()
  */
-export function watchSources (paths: readonly string[], reload: () => void, log: Logger): { close: () => Promise<void> } {
+export function watchSources(
+  paths: readonly string[],
+  reload: () => void,
+  log: Logger,
+): { close: () => Promise<void> } {
   const watcher = chokidar.watch([...paths], {
     ignoreInitial: true,
     ignored: (path: string) => /(^|[/\\])(\.[^/\\]+|node_modules)([/\\]|$)/.test(path),

@@ -1,14 +1,20 @@
 import { Ajv, type ValidateFunction } from 'ajv'
 import { createError, type ErrorDetail } from '../errors/index.js'
-import { platformOptionsSchema, runtimeOptionsSchema, type PlatformFlagOptions, type RuntimeOptions } from './options.js'
+import {
+  platformOptionsSchema,
+  runtimeOptionsSchema,
+  type PlatformFlagOptions,
+  type RuntimeOptions,
+} from './options.js'
 
 const ajv = new Ajv({ allErrors: true, useDefaults: true, coerceTypes: false })
 // Compiled once at start-up, never per call.
 const validateRuntimeOptions: ValidateFunction<RuntimeOptions> = ajv.compile(runtimeOptionsSchema)
-const validatePlatformOptions: ValidateFunction<PlatformFlagOptions> = ajv.compile(platformOptionsSchema)
+const validatePlatformOptions: ValidateFunction<PlatformFlagOptions> =
+  ajv.compile(platformOptionsSchema)
 
 /** Recursively freezes a plain value so that options cannot change after validation. */
-function deepFreeze<T> (value: T): Readonly<T> {
+function deepFreeze<T>(value: T): Readonly<T> {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value)
     for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key])
@@ -17,7 +23,9 @@ function deepFreeze<T> (value: T): Readonly<T> {
 }
 
 /** What callers may give: any subset of the options, the inspection ones included. */
-export type RuntimeOptionsInput = Omit<Partial<RuntimeOptions>, 'inspection'> & { inspection?: Partial<RuntimeOptions['inspection']> }
+export type RuntimeOptionsInput = Omit<Partial<RuntimeOptions>, 'inspection'> & {
+  inspection?: Partial<RuntimeOptions['inspection']>
+}
 
 /**
  * Fills defaults, validates and freezes runtime options. Throws ERR_CONFIG_INVALID listing every
@@ -26,7 +34,7 @@ export type RuntimeOptionsInput = Omit<Partial<RuntimeOptions>, 'inspection'> & 
  * @example
  * loadRuntimeOptions({ port: 0 }).bodyLimit // 10485760
  */
-export function loadRuntimeOptions (input: RuntimeOptionsInput = {}): Readonly<RuntimeOptions> {
+export function loadRuntimeOptions(input: RuntimeOptionsInput = {}): Readonly<RuntimeOptions> {
   return loadOptions(validateRuntimeOptions, input)
 }
 
@@ -37,19 +45,28 @@ export function loadRuntimeOptions (input: RuntimeOptionsInput = {}): Readonly<R
  * @example
  * loadPlatformOptions({ port: 0 }).uploadLimit // 67108864
  */
-export function loadPlatformOptions (input: Partial<PlatformFlagOptions> = {}): Readonly<PlatformFlagOptions> {
+export function loadPlatformOptions(
+  input: Partial<PlatformFlagOptions> = {},
+): Readonly<PlatformFlagOptions> {
   return loadOptions(validatePlatformOptions, input)
 }
 
-function loadOptions<T> (validate: ValidateFunction<T>, input: unknown): Readonly<T> {
+function loadOptions<T>(validate: ValidateFunction<T>, input: unknown): Readonly<T> {
   const copy = structuredClone(input)
   if (!validate(copy)) {
     const details: ErrorDetail[] = (validate.errors ?? []).map((e) => ({
       path: e.instancePath,
       // an enum names its values: `--log-level must be one of fatal, error, ...`
-      message: e.keyword === 'enum' ? `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}` : e.message ?? 'is invalid',
+      message:
+        e.keyword === 'enum'
+          ? `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`
+          : (e.message ?? 'is invalid'),
     }))
-    throw createError('ERR_CONFIG_INVALID', [details.map((d) => `${d.path || '/'} ${d.message}`).join('; ')], { details })
+    throw createError(
+      'ERR_CONFIG_INVALID',
+      [details.map((d) => `${d.path || '/'} ${d.message}`).join('; ')],
+      { details },
+    )
   }
   return deepFreeze(copy)
 }

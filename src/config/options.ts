@@ -73,7 +73,11 @@ export interface RuntimeOptions {
 const port = { type: 'integer', minimum: 0, maximum: 65535 } as const
 const nullablePort = { type: 'integer', minimum: 0, maximum: 65535, nullable: true } as const
 const nullablePath = { type: 'string', minLength: 1, nullable: true } as const
-const logLevel = { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' } as const
+const logLevel = {
+  type: 'string',
+  enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+  default: 'info',
+} as const
 const logFormat = { type: 'string', enum: ['auto', 'json', 'pretty'], default: 'auto' } as const
 
 /** The schema of RuntimeOptions; each default carries its unit. */
@@ -94,7 +98,12 @@ export const runtimeOptionsSchema: JSONSchemaType<RuntimeOptions> = {
     bodyLimit: { type: 'integer', minimum: 0, default: 10 * 1024 * 1024 },
     // bytes: 64 KiB, four times Node's default, so that recorded traffic with long URLs or
     // cookies replays (a 17 KB analytics URL in a real HAR would get 431 otherwise)
-    maxHeaderSize: { type: 'integer', minimum: 1024, maximum: 16 * 1024 * 1024, default: 64 * 1024 },
+    maxHeaderSize: {
+      type: 'integer',
+      minimum: 1024,
+      maximum: 16 * 1024 * 1024,
+      default: 64 * 1024,
+    },
     // milliseconds an upstream (proxyUrl, bypasslive) may take to answer
     proxyTimeout: { type: 'integer', minimum: 1, default: 30_000 },
     // milliseconds SIGTERM waits for in-flight requests before closing connections
@@ -142,8 +151,26 @@ export const runtimeOptionsSchema: JSONSchemaType<RuntimeOptions> = {
     scenarioStore: { type: 'string', pattern: '^rediss?://\\S+$', nullable: true, default: null },
   },
   required: [
-    'host', 'port', 'adminHost', 'bodyLimit', 'maxHeaderSize',
-    'proxyTimeout', 'drainTimeout', 'bodyTimeout', 'inspection', 'egress', 'logLevel', 'logFormat', 'logRequests', 'validateRequests', 'matchHost', 'wiremockAdmin', 'wiremockShutdown', 'watch', 'include', 'exclude',
+    'host',
+    'port',
+    'adminHost',
+    'bodyLimit',
+    'maxHeaderSize',
+    'proxyTimeout',
+    'drainTimeout',
+    'bodyTimeout',
+    'inspection',
+    'egress',
+    'logLevel',
+    'logFormat',
+    'logRequests',
+    'validateRequests',
+    'matchHost',
+    'wiremockAdmin',
+    'wiremockShutdown',
+    'watch',
+    'include',
+    'exclude',
   ],
 }
 
@@ -179,7 +206,12 @@ export const platformOptionsSchema: JSONSchemaType<PlatformFlagOptions> = {
     dataDir: { type: 'string', minLength: 1, default: './data' },
     runtimeHost: { type: 'string', minLength: 1, nullable: true },
     // bytes: 64 MiB, at most 1 GiB (an upload is held in memory while it is imported)
-    uploadLimit: { type: 'integer', minimum: 0, maximum: 1024 * 1024 * 1024, default: 64 * 1024 * 1024 },
+    uploadLimit: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 1024 * 1024 * 1024,
+      default: 64 * 1024 * 1024,
+    },
     logLevel,
     logFormat,
     smtpUrl: { type: 'string', pattern: '^smtps?://\\S+$', nullable: true },

@@ -34,17 +34,17 @@ export class RestartSupervisor {
   #count = 0
   #timer: NodeJS.Timeout | null = null
 
-  constructor (policy: RestartPolicy) {
+  constructor(policy: RestartPolicy) {
     this.policy = policy
   }
 
   /** Restarts in a row so far (the attempt number of the last one scheduled). */
-  get count (): number {
+  get count(): number {
     return this.#count
   }
 
   /** A process died after living `livedMs`: a long enough life starts a fresh count. */
-  ended (livedMs: number): void {
+  ended(livedMs: number): void {
     if (livedMs >= this.policy.healthyAfterMs) this.#count = 0
   }
 
@@ -52,10 +52,13 @@ export class RestartSupervisor {
    * Schedules `restart` after the delay of the next attempt and returns it; null (nothing
    * scheduled) once `attempts` restarts in a row were made. A restart already waiting is replaced.
    */
-  schedule (restart: () => void): ScheduledRestart | null {
+  schedule(restart: () => void): ScheduledRestart | null {
     const { attempts, immediate, initialDelayMs, maxDelayMs } = this.policy
     if (this.#count >= attempts) return null
-    const delayMs = this.#count < immediate ? 0 : Math.min(maxDelayMs, initialDelayMs * 2 ** (this.#count - immediate))
+    const delayMs =
+      this.#count < immediate
+        ? 0
+        : Math.min(maxDelayMs, initialDelayMs * 2 ** (this.#count - immediate))
     this.#count++
     this.cancel()
     this.#timer = setTimeout(() => {
@@ -66,13 +69,13 @@ export class RestartSupervisor {
   }
 
   /** Drops the restart waiting for its delay, if any. */
-  cancel (): void {
+  cancel(): void {
     if (this.#timer !== null) clearTimeout(this.#timer)
     this.#timer = null
   }
 
   /** A fresh count (a user's action started the process anew); a restart waiting stays. */
-  reset (): void {
+  reset(): void {
     this.#count = 0
   }
 }

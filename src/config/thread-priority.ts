@@ -15,7 +15,7 @@ export const BACKGROUND_NICE = 10
  * @example
  * lowerThreadPriority() // in a worker thread
  */
-export function lowerThreadPriority (nice = BACKGROUND_NICE): boolean {
+export function lowerThreadPriority(nice = BACKGROUND_NICE): boolean {
   try {
     // '<pid>/task/<tid>'
     const tid = Number(readlinkSync('/proc/thread-self').split('/').pop())

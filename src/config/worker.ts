@@ -11,7 +11,7 @@ import { Worker, type WorkerOptions } from 'node:worker_threads'
  * @example
  * const worker = spawnWorker(import.meta.url, './import-worker', { resourceLimits })
  */
-export function spawnWorker (base: string, entry: string, options: WorkerOptions = {}): Worker {
+export function spawnWorker(base: string, entry: string, options: WorkerOptions = {}): Worker {
   const fromSource = base.endsWith('.ts')
   const url = new URL(`${entry}.${fromSource ? 'ts' : 'js'}`, base)
   if (!fromSource) return new Worker(url, options)

@@ -24,7 +24,10 @@ export interface RuntimeAdmin {
  * @example
  * await fetch(admin.url + '/inspection', { headers: adminHeaders(admin) })
  */
-export function adminHeaders (admin: RuntimeAdmin, extra: Record<string, string> = {}): Record<string, string> {
+export function adminHeaders(
+  admin: RuntimeAdmin,
+  extra: Record<string, string> = {},
+): Record<string, string> {
   return admin.token === null ? extra : { ...extra, authorization: `Bearer ${admin.token}` }
 }
 
@@ -64,26 +67,43 @@ export interface AdminRequest {
  * @example
  * const { result } = await adminRequest(admin, '/inspection/verify', { method: 'POST', json: verification, timeoutMs: 5000, unavailable: 'ERR_API_UNAVAILABLE' })
  */
-export async function adminRequest (admin: RuntimeAdmin, path: string, request: AdminRequest): Promise<AdminEnvelope> {
+export async function adminRequest(
+  admin: RuntimeAdmin,
+  path: string,
+  request: AdminRequest,
+): Promise<AdminEnvelope> {
   const { method, json, timeoutMs, unavailable } = request
   let res: Response
   let body: AdminEnvelope
   try {
-    const headers = adminHeaders(admin, json === undefined ? {} : { 'content-type': 'application/json' })
+    const headers = adminHeaders(
+      admin,
+      json === undefined ? {} : { 'content-type': 'application/json' },
+    )
     const init: RequestInit = { method, headers, signal: AbortSignal.timeout(timeoutMs) }
     if (json !== undefined) init.body = JSON.stringify(json)
     res = await fetch(admin.url + path, init)
-    body = await res.json() as AdminEnvelope
+    body = (await res.json()) as AdminEnvelope
   } catch (err) {
-    const reason = (err as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : (err as Error).message
+    const reason =
+      (err as Error).name === 'TimeoutError'
+        ? `no answer within ${timeoutMs} ms`
+        : (err as Error).message
     // the admin URL stays out of the message: a tenant reads it, and the runtime's admin port is not theirs to know
-    throw createError(unavailable, [`the runtime's admin API did not answer: ${reason}`], { cause: err })
+    throw createError(unavailable, [`the runtime's admin API did not answer: ${reason}`], {
+      cause: err,
+    })
   }
   const error = body.error ?? null
   if (res.ok && error === null) return body
   const refused = fromWireError(error, unavailable)
-  if (res.status < 500 && refused.code !== unavailable && codes[refused.code].status < 500) throw refused
-  const message = typeof (error as { message?: unknown } | null)?.message === 'string' ? (error as { message: string }).message : 'no reason given'
+  if (res.status < 500 && refused.code !== unavailable && codes[refused.code].status < 500) {
+    throw refused
+  }
+  const message =
+    typeof (error as { message?: unknown } | null)?.message === 'string'
+      ? (error as { message: string }).message
+      : 'no reason given'
   throw createError(unavailable, [`the runtime's admin API answered ${res.status}: ${message}`])
 }
 
@@ -93,8 +113,17 @@ export async function adminRequest (admin: RuntimeAdmin, path: string, request: 
  * @example
  * (await fetchHealth({ url: 'http://127.0.0.1:9090', token }, 2000)).status // 'UP'
  */
-export async function fetchHealth (admin: RuntimeAdmin, timeoutMs: number): Promise<RuntimeHealthView> {
-  return (await adminRequest(admin, '/health', { method: 'GET', timeoutMs, unavailable: 'ERR_DEPLOY_FAILED' })).result as RuntimeHealthView
+export async function fetchHealth(
+  admin: RuntimeAdmin,
+  timeoutMs: number,
+): Promise<RuntimeHealthView> {
+  return (
+    await adminRequest(admin, '/health', {
+      method: 'GET',
+      timeoutMs,
+      unavailable: 'ERR_DEPLOY_FAILED',
+    })
+  ).result as RuntimeHealthView
 }
 
 /**
@@ -102,7 +131,16 @@ export async function fetchHealth (admin: RuntimeAdmin, timeoutMs: number): Prom
  * a cluster, before it answers). Throws an UnderstudyError with the runtime's code (ERR_DSL_INVALID...)
  * when it refuses, in which case the old configuration keeps serving.
  */
-export async function putConfig (admin: RuntimeAdmin, document: MockServiceDocument, timeoutMs: number): Promise<{ transactions: number }> {
-  const answer = await adminRequest(admin, '/config', { method: 'PUT', json: document, timeoutMs, unavailable: 'ERR_DEPLOY_FAILED' })
+export async function putConfig(
+  admin: RuntimeAdmin,
+  document: MockServiceDocument,
+  timeoutMs: number,
+): Promise<{ transactions: number }> {
+  const answer = await adminRequest(admin, '/config', {
+    method: 'PUT',
+    json: document,
+    timeoutMs,
+    unavailable: 'ERR_DEPLOY_FAILED',
+  })
   return answer.result as { transactions: number }
 }

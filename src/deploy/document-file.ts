@@ -16,16 +16,16 @@ import type { MockServiceDocument } from '../dsl/index.js'
 export class DocumentFiles {
   readonly dir: string
 
-  constructor (dataDir: string) {
+  constructor(dataDir: string) {
     this.dir = join(dataDir, 'mocks')
   }
 
-  pathOf (mockServiceId: number): string {
+  pathOf(mockServiceId: number): string {
     return join(this.dir, `${mockServiceId}.json`)
   }
 
   /** Writes the document atomically; resolves to its path. */
-  async write (mockServiceId: number, document: MockServiceDocument): Promise<string> {
+  async write(mockServiceId: number, document: MockServiceDocument): Promise<string> {
     await mkdir(this.dir, { recursive: true })
     const path = this.pathOf(mockServiceId)
     const temporary = join(this.dir, `.${mockServiceId}.${randomUUID()}.tmp`)
@@ -44,7 +44,7 @@ export class DocumentFiles {
   }
 
   /** The document last written for a mock service, or undefined when there is none. */
-  async read (mockServiceId: number): Promise<MockServiceDocument | undefined> {
+  async read(mockServiceId: number): Promise<MockServiceDocument | undefined> {
     let text: string
     try {
       text = await readFile(this.pathOf(mockServiceId), 'utf8')
@@ -55,7 +55,7 @@ export class DocumentFiles {
     return JSON.parse(text) as MockServiceDocument
   }
 
-  async remove (mockServiceId: number): Promise<void> {
+  async remove(mockServiceId: number): Promise<void> {
     await rm(this.pathOf(mockServiceId), { force: true })
   }
 }

@@ -35,15 +35,32 @@ export interface LaunchParams {
  * const running = await launchRuntime({ command, host: '127.0.0.1', runtimeArgs: [], spec, file, readyTimeoutMs: 20_000, onLine, onSpawn })
  * running.endpoints.http // 'http://127.0.0.1:41234'
  */
-export async function launchRuntime (params: LaunchParams): Promise<Running> {
+export async function launchRuntime(params: LaunchParams): Promise<Running> {
   const { spec } = params
   // With a token the admin API would follow --host: it stays on loopback, where only this machine reaches it.
-  const args = ['run', '--mock', params.file, '--host', params.host, '--port', String(spec.port), '--admin-port', '0', '--admin-host', '127.0.0.1', '--replicas', String(spec.replicas)]
+  const args = [
+    'run',
+    '--mock',
+    params.file,
+    '--host',
+    params.host,
+    '--port',
+    String(spec.port),
+    '--admin-port',
+    '0',
+    '--admin-host',
+    '127.0.0.1',
+    '--replicas',
+    String(spec.replicas),
+  ]
   if (spec.https) args.push('--tls-port', String(spec.tlsPort ?? 0))
   args.push(...params.runtimeArgs)
   // 256 bits: one per process, so a restart (or a redeploy) ends every token handed out before.
   const token = randomBytes(32).toString('base64url')
-  const child = RuntimeProcess.spawn(params.command, args, params.onLine, { ...params.env, UNDERSTUDY_ADMIN_TOKEN: token })
+  const child = RuntimeProcess.spawn(params.command, args, params.onLine, {
+    ...params.env,
+    UNDERSTUDY_ADMIN_TOKEN: token,
+  })
   params.onSpawn(child)
   const deadline = Date.now() + params.readyTimeoutMs
   try {
@@ -66,7 +83,12 @@ export async function launchRuntime (params: LaunchParams): Promise<Running> {
 }
 
 /** Polls `GET /health` until it says UP (a cluster says so once every replica listens). */
-async function waitHealthy (admin: RuntimeAdmin, child: RuntimeProcess, deadline: number, timeoutMs: number): Promise<void> {
+async function waitHealthy(
+  admin: RuntimeAdmin,
+  child: RuntimeProcess,
+  deadline: number,
+  timeoutMs: number,
+): Promise<void> {
   let last: unknown = null
   while (Date.now() < deadline) {
     if (!child.alive) throw child.failure()
@@ -81,9 +103,11 @@ async function waitHealthy (admin: RuntimeAdmin, child: RuntimeProcess, deadline
     }
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
-  throw createError('ERR_DEPLOY_FAILED', [`the runtime did not report UP within ${timeoutMs} ms (${String(last)})`])
+  throw createError('ERR_DEPLOY_FAILED', [
+    `the runtime did not report UP within ${timeoutMs} ms (${String(last)})`,
+  ])
 }
 
-function portOf (url: string): number {
+function portOf(url: string): number {
   return Number(new URL(url).port)
 }

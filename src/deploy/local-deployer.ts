@@ -8,7 +8,15 @@ import { writeProtectedPorts, type EgressSettings } from '../net/index.js'
 import type { MockService, Repositories, Tracking, TrackingAction } from '../store/index.js'
 import { fetchHealth, putConfig, type RuntimeAdmin } from './admin-client.js'
 import { DocumentFiles } from './document-file.js'
-import { createManaged, describeExit, serialize, trackingErrorOf, type LaunchSpec, type Managed, type Running } from './managed.js'
+import {
+  createManaged,
+  describeExit,
+  serialize,
+  trackingErrorOf,
+  type LaunchSpec,
+  type Managed,
+  type Running,
+} from './managed.js'
 import { residentBytes } from './memory.js'
 import { defaultRuntimeCommand, type RuntimeCommand } from './runtime-command.js'
 import { launchRuntime } from './launch.js'
@@ -60,7 +68,13 @@ export const PROTECTED_PORTS_ENV = 'UNDERSTUDY_EGRESS_PROTECTED_PORTS_FILE'
 /** Starts again at most this many times when the system picked a port another record keeps. */
 const PORT_CLASH_ATTEMPTS = 3
 
-const defaultRestart: RestartPolicy = { attempts: 5, immediate: 0, initialDelayMs: 500, maxDelayMs: 10_000, healthyAfterMs: 60_000 }
+const defaultRestart: RestartPolicy = {
+  attempts: 5,
+  immediate: 0,
+  initialDelayMs: 500,
+  maxDelayMs: 10_000,
+  healthyAfterMs: 60_000,
+}
 
 /**
  * The local deployer (docs/deploy.md): one `understudy run` child process per mock service on
@@ -100,14 +114,25 @@ export class LocalDeployer implements Deployer {
   readonly #runs = new Map<string, Promise<void>>()
   #closing = false
 
-  constructor (options: LocalDeployerOptions) {
+  constructor(options: LocalDeployerOptions) {
     this.#store = options.store
     this.#files = new DocumentFiles(options.dataDir)
     this.#log = options.log
     this.#host = options.host ?? '127.0.0.1'
-    this.#endpointHost = options.endpointHost ?? (['0.0.0.0', '::', '[::]'].includes(this.#host) ? '127.0.0.1' : this.#host)
+    this.#endpointHost =
+      options.endpointHost ??
+      (['0.0.0.0', '::', '[::]'].includes(this.#host) ? '127.0.0.1' : this.#host)
     this.#command = options.command ?? defaultRuntimeCommand()
-    const egress = options.egress === undefined ? [] : ['--egress', options.egress.level, ...(options.egress.allow.length === 0 ? [] : ['--egress-allow', options.egress.allow.join(',')])]
+    const egress =
+      options.egress === undefined
+        ? []
+        : [
+            '--egress',
+            options.egress.level,
+            ...(options.egress.allow.length === 0
+              ? []
+              : ['--egress-allow', options.egress.allow.join(',')]),
+          ]
     this.#runtimeArgs = [...egress, ...(options.runtimeArgs ?? [])]
     this.protectedPortsFile = join(options.dataDir, 'protected-ports')
     this.#env = { [PROTECTED_PORTS_ENV]: this.protectedPortsFile }
@@ -118,38 +143,61 @@ export class LocalDeployer implements Deployer {
     this.#logLines = options.logLines ?? 1000
   }
 
-  async deploy (mock: MockService, document: MockServiceDocument, by: string): Promise<Tracking> {
-    return await this.#track(mock, 'deploy', by, async () => await this.#start(mock, async () => document, by))
+  async deploy(mock: MockService, document: MockServiceDocument, by: string): Promise<Tracking> {
+    return await this.#track(
+      mock,
+      'deploy',
+      by,
+      async () => await this.#start(mock, async () => document, by),
+    )
   }
 
-  async configure (mock: MockService, document: MockServiceDocument, by: string): Promise<Tracking> {
+  async configure(mock: MockService, document: MockServiceDocument, by: string): Promise<Tracking> {
     return await this.#track(mock, 'configure', by, async (entry) => {
       const running = entry.running
       if (running === null) return await this.#start(mock, async () => document, by)
       const spec = this.#specOf(mock, document, running)
-      if (spec.replicas !== running.spec.replicas || spec.https !== running.spec.https || spec.port !== running.port || (spec.https && spec.tlsPort !== running.tlsPort)) {
+      if (
+        spec.replicas !== running.spec.replicas ||
+        spec.https !== running.spec.https ||
+        spec.port !== running.port ||
+        (spec.https && spec.tlsPort !== running.tlsPort)
+      ) {
         const warnings = await this.#start(mock, async () => document, by)
-        return [...warnings, { code: 'RESTARTED', message: 'Replicas, ports or the endpoint preference changed: the runtime was restarted' }]
+        return [
+          ...warnings,
+          {
+            code: 'RESTARTED',
+            message:
+              'Replicas, ports or the endpoint preference changed: the runtime was restarted',
+          },
+        ]
       }
       const stamped = this.#stamp(mock, document)
       await putConfig(running.admin, stamped, this.#configureTimeoutMs)
       await this.#files.write(mock.id, stamped)
       await this.#update(mock.id, { status: 'RUNNING', pendingUpdate: false }, by)
-      this.#note(entry, 'info', 'runtime reconfigured', { transactions: stamped.transactions.length })
+      this.#note(entry, 'info', 'runtime reconfigured', {
+        transactions: stamped.transactions.length,
+      })
       return []
     })
   }
 
-  async stop (mock: MockService, by: string): Promise<Tracking> {
+  async stop(mock: MockService, by: string): Promise<Tracking> {
     return await this.#track(mock, 'stop', by, async (entry) => {
       await this.#stopRuntime(entry)
       entry.restarts.reset()
-      await this.#update(mock.id, { status: 'STOPPED', httpEndpoint: null, httpsEndpoint: null }, by)
+      await this.#update(
+        mock.id,
+        { status: 'STOPPED', httpEndpoint: null, httpsEndpoint: null },
+        by,
+      )
       return []
     })
   }
 
-  async remove (mockServiceId: number): Promise<void> {
+  async remove(mockServiceId: number): Promise<void> {
     const entry = this.#entries.get(mockServiceId)
     if (entry !== undefined) {
       await serialize(entry, async () => {
@@ -162,7 +210,7 @@ export class LocalDeployer implements Deployer {
     await this.#files.remove(mockServiceId)
   }
 
-  admin (mockServiceId: number): RuntimeAdmin | null {
+  admin(mockServiceId: number): RuntimeAdmin | null {
     return this.#entries.get(mockServiceId)?.running?.admin ?? null
   }
 
@@ -173,43 +221,68 @@ export class LocalDeployer implements Deployer {
    * @example
    * deployer.protect(8080)
    */
-  protect (port: number): void {
+  protect(port: number): void {
     this.#fixedPorts.add(port)
     this.#writeProtectedPorts()
   }
 
-  logsOf (mockServiceId: number, limit?: number): string[] {
+  logsOf(mockServiceId: number, limit?: number): string[] {
     const logs = this.#entries.get(mockServiceId)?.logs
     return logs === undefined ? [] : logs.snapshot(limit ?? logs.capacity)
   }
 
-  async settled (trackingId: string): Promise<Tracking | undefined> {
+  async settled(trackingId: string): Promise<Tracking | undefined> {
     await this.#runs.get(trackingId)
     return await this.#store.trackings.get(trackingId)
   }
 
-  async restore (by: string): Promise<Tracking[]> {
+  async restore(by: string): Promise<Tracking[]> {
     const mocks = await this.#store.mockServices.listByStatus(['RUNNING', 'PENDING'])
-    return await Promise.all(mocks.map(async (mock) => await this.#track(mock, 'deploy', by, async () => await this.#start(mock, async () => {
-      const document = await this.#files.read(mock.id)
-      if (document === undefined) throw createError('ERR_DEPLOY_FAILED', [`no document was saved for mock service ${mock.id}`])
-      return document
-    }, by))))
+    return await Promise.all(
+      mocks.map(
+        async (mock) =>
+          await this.#track(
+            mock,
+            'deploy',
+            by,
+            async () =>
+              await this.#start(
+                mock,
+                async () => {
+                  const document = await this.#files.read(mock.id)
+                  if (document === undefined) {
+                    throw createError('ERR_DEPLOY_FAILED', [
+                      `no document was saved for mock service ${mock.id}`,
+                    ])
+                  }
+                  return document
+                },
+                by,
+              ),
+          ),
+      ),
+    )
   }
 
-  async environment (): Promise<EnvironmentFigures> {
+  async environment(): Promise<EnvironmentFigures> {
     const running = [...this.#entries.values()].filter((e) => e.running !== null)
-    const figures = await Promise.all(running.map(async (entry) => {
-      const current = entry.running as Running
-      const health = await fetchHealth(current.admin, 2000).catch(() => null)
-      const pids = new Set<number>()
-      for (const pid of [current.process.pid, health?.pid, ...(health?.workers ?? []).map((w) => w.pid)]) {
-        if (typeof pid === 'number') pids.add(pid)
-      }
-      let memory = 0
-      for (const pid of pids) memory += (await residentBytes(pid)) ?? 0
-      return { id: entry.id, memory, transactions: health?.transactions ?? 0 }
-    }))
+    const figures = await Promise.all(
+      running.map(async (entry) => {
+        const current = entry.running as Running
+        const health = await fetchHealth(current.admin, 2000).catch(() => null)
+        const pids = new Set<number>()
+        for (const pid of [
+          current.process.pid,
+          health?.pid,
+          ...(health?.workers ?? []).map((w) => w.pid),
+        ]) {
+          if (typeof pid === 'number') pids.add(pid)
+        }
+        let memory = 0
+        for (const pid of pids) memory += (await residentBytes(pid)) ?? 0
+        return { id: entry.id, memory, transactions: health?.transactions ?? 0 }
+      }),
+    )
     let memoryUsage = (await residentBytes(process.pid)) ?? process.memoryUsage().rss
     let totalTxnCount = 0
     const txnCountByMockService: Record<number, number> = {}
@@ -229,18 +302,20 @@ export class LocalDeployer implements Deployer {
     }
   }
 
-  async shutdown (): Promise<void> {
+  async shutdown(): Promise<void> {
     this.#closing = true
-    await Promise.all([...this.#entries.values()].map(async (entry) => {
-      entry.restarts.cancel()
-      const starting = entry.starting
-      const running = entry.running
-      entry.running = null
-      await Promise.all([starting?.kill(), running?.process.stop(this.#stopTimeoutMs)])
-      // Actions under way end (FAILED: the platform is stopping); records keep their status, so
-      // that `restore` brings RUNNING mock services back when the platform starts again.
-      await entry.queue
-    }))
+    await Promise.all(
+      [...this.#entries.values()].map(async (entry) => {
+        entry.restarts.cancel()
+        const starting = entry.starting
+        const running = entry.running
+        entry.running = null
+        await Promise.all([starting?.kill(), running?.process.stop(this.#stopTimeoutMs)])
+        // Actions under way end (FAILED: the platform is stopping); records keep their status, so
+        // that `restore` brings RUNNING mock services back when the platform starts again.
+        await entry.queue
+      }),
+    )
   }
 
   /**
@@ -248,20 +323,28 @@ export class LocalDeployer implements Deployer {
    * queues the work, and returns the tracking at once; the work's end sets FINISHED (with its
    * warnings) or FAILED (with the error).
    */
-  async #track (mock: MockService, action: TrackingAction, by: string, work: (entry: Managed) => Promise<Tracking['warnings']>): Promise<Tracking> {
+  async #track(
+    mock: MockService,
+    action: TrackingAction,
+    by: string,
+    work: (entry: Managed) => Promise<Tracking['warnings']>,
+  ): Promise<Tracking> {
     const entry = this.#entry(mock.id)
     const queued = entry.busy > 0
     entry.busy++
-    const created = this.#store.write(async (tx) => await tx.trackings.create({
-      trackingId: randomUUID(),
-      workspaceId: mock.workspaceId,
-      mockServiceId: mock.id,
-      action,
-      status: queued ? 'PENDING' : 'RUNNING',
-      errors: [],
-      warnings: [],
-      createdBy: by,
-    }))
+    const created = this.#store.write(
+      async (tx) =>
+        await tx.trackings.create({
+          trackingId: randomUUID(),
+          workspaceId: mock.workspaceId,
+          mockServiceId: mock.id,
+          action,
+          status: queued ? 'PENDING' : 'RUNNING',
+          errors: [],
+          warnings: [],
+          createdBy: by,
+        }),
+    )
     const run = serialize(entry, async () => {
       const tracking = await created
       try {
@@ -269,18 +352,31 @@ export class LocalDeployer implements Deployer {
         entry.generation++
         if (this.#closing) throw createError('ERR_DEPLOY_FAILED', ['the platform is stopping'])
         const warnings = await work(entry)
-        await this.#finishTracking(tracking.trackingId, { status: 'FINISHED', warnings, ended: Date.now() })
+        await this.#finishTracking(tracking.trackingId, {
+          status: 'FINISHED',
+          warnings,
+          ended: Date.now(),
+        })
       } catch (err) {
         const error = trackingErrorOf(err)
         this.#note(entry, 'error', `${action} failed`, { trackingId: tracking.trackingId, error })
-        await this.#finishTracking(tracking.trackingId, { status: 'FAILED', errors: [error], ended: Date.now() })
+        await this.#finishTracking(tracking.trackingId, {
+          status: 'FAILED',
+          errors: [error],
+          ended: Date.now(),
+        })
       }
-    }).finally(() => { entry.busy-- })
+    }).finally(() => {
+      entry.busy--
+    })
     const tracking = await created.catch(async (err: unknown) => {
       await run.catch(() => {})
       throw err
     })
-    this.#runs.set(tracking.trackingId, run.catch(() => {}).finally(() => this.#runs.delete(tracking.trackingId)))
+    this.#runs.set(
+      tracking.trackingId,
+      run.catch(() => {}).finally(() => this.#runs.delete(tracking.trackingId)),
+    )
     return tracking
   }
 
@@ -288,7 +384,11 @@ export class LocalDeployer implements Deployer {
    * Writes the document and starts the runtime (ending the running one first: a deploy of a
    * running mock service restarts it on the same ports), then records RUNNING and the endpoints.
    */
-  async #start (mock: MockService, load: () => Promise<MockServiceDocument>, by: string): Promise<Tracking['warnings']> {
+  async #start(
+    mock: MockService,
+    load: () => Promise<MockServiceDocument>,
+    by: string,
+  ): Promise<Tracking['warnings']> {
     const entry = this.#entry(mock.id)
     entry.restarts.cancel()
     entry.restarts.reset()
@@ -305,12 +405,20 @@ export class LocalDeployer implements Deployer {
       for (let attempt = 1; attempt <= PORT_CLASH_ATTEMPTS; attempt++) {
         const clash = await this.#clashingPort(mock, spec, running)
         if (clash === null) break
-        this.#note(entry, 'info', 'port kept by another mock service; starting again', { port: clash })
+        this.#note(entry, 'info', 'port kept by another mock service; starting again', {
+          port: clash,
+        })
         await this.#stopRuntime(entry)
         running = await this.#launch(entry, spec, file)
       }
     } catch (err) {
-      if (!this.#closing) await this.#update(mock.id, { status: 'FAILED', httpEndpoint: null, httpsEndpoint: null }, by)
+      if (!this.#closing) {
+        await this.#update(
+          mock.id,
+          { status: 'FAILED', httpEndpoint: null, httpsEndpoint: null },
+          by,
+        )
+      }
       throw err
     }
     await this.#update(mock.id, { ...this.#runningFields(entry), deployDate: Date.now() }, by)
@@ -318,7 +426,11 @@ export class LocalDeployer implements Deployer {
   }
 
   /** A port the system gave this runtime that another mock service's record keeps, or null. */
-  async #clashingPort (mock: MockService, spec: LaunchSpec, running: Running): Promise<number | null> {
+  async #clashingPort(
+    mock: MockService,
+    spec: LaunchSpec,
+    running: Running,
+  ): Promise<number | null> {
     const picked: number[] = []
     if (spec.port === 0) picked.push(running.port)
     if (spec.tlsPort === 0 && running.tlsPort !== null) picked.push(running.tlsPort)
@@ -330,7 +442,7 @@ export class LocalDeployer implements Deployer {
   }
 
   /** Starts the runtime (launch.ts) and makes it this mock service's running one. */
-  async #launch (entry: Managed, spec: LaunchSpec, file: string): Promise<Running> {
+  async #launch(entry: Managed, spec: LaunchSpec, file: string): Promise<Running> {
     let child: RuntimeProcess | null = null
     try {
       const running = await launchRuntime({
@@ -355,8 +467,17 @@ export class LocalDeployer implements Deployer {
       entry.running = running
       this.#writeProtectedPorts()
       const { process: started, endpoints } = running
-      this.#background(entry, started.exited.then((exit) => this.#onExit(entry, started, describeExit(exit))))
-      this.#note(entry, 'info', 'runtime started', { pid: started.pid, http: endpoints.http, https: endpoints.https, admin: endpoints.admin, replicas: spec.replicas })
+      this.#background(
+        entry,
+        started.exited.then((exit) => this.#onExit(entry, started, describeExit(exit))),
+      )
+      this.#note(entry, 'info', 'runtime started', {
+        pid: started.pid,
+        http: endpoints.http,
+        https: endpoints.https,
+        admin: endpoints.admin,
+        replicas: spec.replicas,
+      })
       return running
     } finally {
       if (child !== null && entry.starting === child) entry.starting = null
@@ -364,17 +485,20 @@ export class LocalDeployer implements Deployer {
   }
 
   /** Drains and ends the running runtime, if any. */
-  async #stopRuntime (entry: Managed): Promise<void> {
+  async #stopRuntime(entry: Managed): Promise<void> {
     const running = entry.running
     if (running === null) return
     entry.running = null
     const exit = await running.process.stop(this.#stopTimeoutMs)
     this.#writeProtectedPorts()
-    this.#note(entry, 'info', 'runtime stopped', { pid: running.process.pid, how: describeExit(exit) })
+    this.#note(entry, 'info', 'runtime stopped', {
+      pid: running.process.pid,
+      how: describeExit(exit),
+    })
   }
 
   /** A runtime ended without being asked to: restart it (in the queue, after actions already waiting). */
-  #onExit (entry: Managed, child: RuntimeProcess, how: string): void {
+  #onExit(entry: Managed, child: RuntimeProcess, how: string): void {
     if (entry.running?.process !== child || this.#closing) return
     const previous = entry.running
     entry.running = null
@@ -382,26 +506,44 @@ export class LocalDeployer implements Deployer {
     this.#writeProtectedPorts()
     entry.restarts.ended(Date.now() - child.startedAt)
     const generation = entry.generation
-    this.#background(entry, serialize(entry, async () => {
-      if (entry.generation === generation) await this.#afterCrash(entry, previous, `runtime ${how}`, generation)
-    }))
+    this.#background(
+      entry,
+      serialize(entry, async () => {
+        if (entry.generation === generation) {
+          await this.#afterCrash(entry, previous, `runtime ${how}`, generation)
+        }
+      }),
+    )
   }
 
-  async #afterCrash (entry: Managed, previous: Running, reason: string, generation: number): Promise<void> {
+  async #afterCrash(
+    entry: Managed,
+    previous: Running,
+    reason: string,
+    generation: number,
+  ): Promise<void> {
     if (this.#closing) return
     const scheduled = entry.restarts.schedule(() => {
-      this.#background(entry, serialize(entry, async () => {
-        if (entry.generation !== generation || this.#closing) return
-        const spec = { ...previous.spec, port: previous.port, tlsPort: previous.tlsPort }
-        try {
-          await this.#launch(entry, spec, previous.file)
-        } catch (err) {
-          await this.#afterCrash(entry, previous, `restart failed: ${(err as Error).message}`, generation)
-          return
-        }
-        this.#note(entry, 'info', 'runtime restarted', {})
-        await this.#update(entry.id, this.#runningFields(entry))
-      }))
+      this.#background(
+        entry,
+        serialize(entry, async () => {
+          if (entry.generation !== generation || this.#closing) return
+          const spec = { ...previous.spec, port: previous.port, tlsPort: previous.tlsPort }
+          try {
+            await this.#launch(entry, spec, previous.file)
+          } catch (err) {
+            await this.#afterCrash(
+              entry,
+              previous,
+              `restart failed: ${(err as Error).message}`,
+              generation,
+            )
+            return
+          }
+          this.#note(entry, 'info', 'runtime restarted', {})
+          await this.#update(entry.id, this.#runningFields(entry))
+        }),
+      )
     })
     const { attempts } = entry.restarts.policy
     if (scheduled === null) {
@@ -409,12 +551,17 @@ export class LocalDeployer implements Deployer {
       await this.#update(entry.id, { status: 'FAILED', httpEndpoint: null, httpsEndpoint: null })
       return
     }
-    this.#note(entry, 'warn', `${reason}; restarting in ${scheduled.delayMs} ms (attempt ${scheduled.attempt} of ${attempts})`, {})
+    this.#note(
+      entry,
+      'warn',
+      `${reason}; restarting in ${scheduled.delayMs} ms (attempt ${scheduled.attempt} of ${attempts})`,
+      {},
+    )
     await this.#update(entry.id, { status: 'PENDING' })
   }
 
   /** Rewrites the protected-ports file: the fixed ports and every running runtime's admin port. */
-  #writeProtectedPorts (): void {
+  #writeProtectedPorts(): void {
     const ports = new Set(this.#fixedPorts)
     for (const entry of this.#entries.values()) {
       if (entry.running !== null) ports.add(Number(new URL(entry.running.admin.url).port))
@@ -422,11 +569,14 @@ export class LocalDeployer implements Deployer {
     try {
       writeProtectedPorts(this.protectedPortsFile, ports)
     } catch (err) {
-      this.#log.error({ err, file: this.protectedPortsFile }, 'cannot write the protected ports file')
+      this.#log.error(
+        { err, file: this.protectedPortsFile },
+        'cannot write the protected ports file',
+      )
     }
   }
 
-  #entry (id: number): Managed {
+  #entry(id: number): Managed {
     let entry = this.#entries.get(id)
     if (entry === undefined) {
       entry = createManaged(id, this.#logLines, this.#restart)
@@ -436,63 +586,89 @@ export class LocalDeployer implements Deployer {
   }
 
   /** The document as the runtime gets it: with the mock service's id, so that inspection and logs name it. */
-  #stamp (mock: MockService, document: MockServiceDocument): MockServiceDocument {
+  #stamp(mock: MockService, document: MockServiceDocument): MockServiceDocument {
     return { ...document, id: mock.id, name: document.name ?? mock.name }
   }
 
   /** Ports: the record's (kept from the last deploy), else the running runtime's, else any free one. */
-  #specOf (mock: MockService, document: MockServiceDocument, running: Running | null): LaunchSpec {
+  #specOf(mock: MockService, document: MockServiceDocument, running: Running | null): LaunchSpec {
     const https = (mock.endpointPreference ?? document.endpointPreference) === 'HTTPS'
     return {
       port: mock.port ?? running?.port ?? 0,
-      tlsPort: https ? mock.tlsPort ?? running?.tlsPort ?? 0 : null,
+      tlsPort: https ? (mock.tlsPort ?? running?.tlsPort ?? 0) : null,
       https,
       replicas: Math.max(1, mock.replicas ?? document.replicas ?? 1),
     }
   }
 
-  #runningFields (entry: Managed): RecordPatch {
+  #runningFields(entry: Managed): RecordPatch {
     const running = entry.running
     if (running === null) return {}
     return {
       status: 'RUNNING',
       httpEndpoint: this.#endpoint(running.endpoints.http),
-      httpsEndpoint: running.endpoints.https === null ? null : this.#endpoint(running.endpoints.https),
+      httpsEndpoint:
+        running.endpoints.https === null ? null : this.#endpoint(running.endpoints.https),
       port: running.port,
       tlsPort: running.tlsPort,
       pendingUpdate: false,
     }
   }
 
-  #endpoint (url: string): string {
+  #endpoint(url: string): string {
     const parsed = new URL(url)
     parsed.hostname = this.#endpointHost
     return parsed.origin
   }
 
-  async #update (id: number, patch: RecordPatch, by?: string): Promise<void> {
-    await this.#store.write(async (tx) => await tx.mockServices.update(id, by === undefined ? patch : { ...patch, by }))
+  async #update(id: number, patch: RecordPatch, by?: string): Promise<void> {
+    await this.#store.write(
+      async (tx) => await tx.mockServices.update(id, by === undefined ? patch : { ...patch, by }),
+    )
   }
 
-  async #finishTracking (trackingId: string, patch: Partial<Pick<Tracking, 'status' | 'errors' | 'warnings' | 'ended'>>): Promise<void> {
+  async #finishTracking(
+    trackingId: string,
+    patch: Partial<Pick<Tracking, 'status' | 'errors' | 'warnings' | 'ended'>>,
+  ): Promise<void> {
     await this.#store.write(async (tx) => await tx.trackings.update(trackingId, patch))
   }
 
   /** Work nobody awaits (crash handling, restarts): a failure is logged, never unhandled. */
-  #background (entry: Managed, work: Promise<unknown>): void {
-    work.catch((err: unknown) => this.#note(entry, 'error', 'restart handling failed', { err: err instanceof Error ? err.message : String(err) }))
+  #background(entry: Managed, work: Promise<unknown>): void {
+    work.catch((err: unknown) =>
+      this.#note(entry, 'error', 'restart handling failed', {
+        err: err instanceof Error ? err.message : String(err),
+      }),
+    )
   }
 
   /** A platform-side line in the mock service's log, and the same event in the platform's log. */
-  #note (entry: Managed, level: 'info' | 'warn' | 'error', message: string, fields: Record<string, unknown>): void {
+  #note(
+    entry: Managed,
+    level: 'info' | 'warn' | 'error',
+    message: string,
+    fields: Record<string, unknown>,
+  ): void {
     const pinoLevel = level === 'info' ? 30 : level === 'warn' ? 40 : 50
-    entry.logs.write(JSON.stringify({ level: pinoLevel, time: Date.now(), source: 'platform', serviceMockId: entry.id, ...fields, msg: message }))
+    entry.logs.write(
+      JSON.stringify({
+        level: pinoLevel,
+        time: Date.now(),
+        source: 'platform',
+        serviceMockId: entry.id,
+        ...fields,
+        msg: message,
+      }),
+    )
     this.#log[level]({ serviceMockId: entry.id, ...fields }, message)
   }
 
   /** A line of the runtime's standard error: kept for the mock service's log, and debug in the platform's. */
-  #childLine (entry: Managed, line: string): void {
+  #childLine(entry: Managed, line: string): void {
     entry.logs.write(line)
-    if (this.#log.isLevelEnabled('debug')) this.#log.debug({ serviceMockId: entry.id, line }, 'runtime log')
+    if (this.#log.isLevelEnabled('debug')) {
+      this.#log.debug({ serviceMockId: entry.id, line }, 'runtime log')
+    }
   }
 }

@@ -53,7 +53,7 @@ export interface Managed {
  * @example
  * const entry = createManaged(7, 1000, policy)
  */
-export function createManaged (id: number, logLines: number, restart: RestartPolicy): Managed {
+export function createManaged(id: number, logLines: number, restart: RestartPolicy): Managed {
   return {
     id,
     queue: Promise.resolve(),
@@ -72,7 +72,7 @@ export function createManaged (id: number, logLines: number, restart: RestartPol
  * @example
  * await serialize(entry, async () => await stopRuntime(entry))
  */
-export function serialize<T> (entry: Managed, task: () => Promise<T>): Promise<T> {
+export function serialize<T>(entry: Managed, task: () => Promise<T>): Promise<T> {
   const run = entry.queue.then(task)
   entry.queue = run.then(noop, noop)
   return run
@@ -84,8 +84,10 @@ export function serialize<T> (entry: Managed, task: () => Promise<T>): Promise<T
  * @example
  * describeExit({ code: null, signal: 'SIGKILL' }) // 'was killed by SIGKILL'
  */
-export function describeExit (exit: { code: number | null; signal: NodeJS.Signals | null }): string {
-  return exit.signal !== null ? `was killed by ${exit.signal}` : `exited with code ${exit.code ?? '?'}`
+export function describeExit(exit: { code: number | null; signal: NodeJS.Signals | null }): string {
+  return exit.signal !== null
+    ? `was killed by ${exit.signal}`
+    : `exited with code ${exit.code ?? '?'}`
 }
 
 /**
@@ -95,10 +97,14 @@ export function describeExit (exit: { code: number | null; signal: NodeJS.Signal
  * @example
  * trackingErrorOf(new Error('boom')) // { code: 'ERR_DEPLOY_FAILED', message: 'Deployment failed: boom' }
  */
-export function trackingErrorOf (err: unknown): { code: string; message: string } {
+export function trackingErrorOf(err: unknown): { code: string; message: string } {
   // Only our own codes reach users; a Node.js ERR_* (a socket error...) is wrapped like any error.
   if (isUnderstudyError(err)) return { code: err.code, message: err.message }
-  return { code: 'ERR_DEPLOY_FAILED', message: createError('ERR_DEPLOY_FAILED', [err instanceof Error ? err.message : String(err)]).message }
+  return {
+    code: 'ERR_DEPLOY_FAILED',
+    message: createError('ERR_DEPLOY_FAILED', [err instanceof Error ? err.message : String(err)])
+      .message,
+  }
 }
 
-function noop (): void {}
+function noop(): void {}

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises'
  * @example
  * await residentBytes(process.pid) // 61440000 on Linux
  */
-export async function residentBytes (pid: number): Promise<number | null> {
+export async function residentBytes(pid: number): Promise<number | null> {
   try {
     const status = await readFile(`/proc/${pid}/status`, 'utf8')
     const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(status)

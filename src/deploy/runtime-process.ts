@@ -19,7 +19,7 @@ export interface ProcessExit {
 const live = new Set<ChildProcess>()
 let exitHookInstalled = false
 
-function track (child: ChildProcess): void {
+function track(child: ChildProcess): void {
   if (!exitHookInstalled) {
     exitHookInstalled = true
     process.once('exit', () => {
@@ -48,7 +48,7 @@ export class RuntimeProcess {
   #lastError: string | null = null
   #exit: ProcessExit | null = null
 
-  private constructor (child: ChildProcess, onLine: (line: string) => void) {
+  private constructor(child: ChildProcess, onLine: (line: string) => void) {
     this.#child = child
     track(child)
     this.exited = new Promise((resolve) => {
@@ -88,18 +88,26 @@ export class RuntimeProcess {
    * go there, never into the arguments that `ps` shows every user of the machine. An admin token
    * in the platform's own environment never reaches a runtime: each gets its own.
    */
-  static spawn (command: RuntimeCommand, args: readonly string[], onLine: (line: string) => void, env: Record<string, string> = {}): RuntimeProcess {
+  static spawn(
+    command: RuntimeCommand,
+    args: readonly string[],
+    onLine: (line: string) => void,
+    env: Record<string, string> = {},
+  ): RuntimeProcess {
     const { UNDERSTUDY_ADMIN_TOKEN: _token, ...inherited } = process.env
-    const child = spawn(command.executable, [...command.args, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...inherited, ...env } })
+    const child = spawn(command.executable, [...command.args, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...inherited, ...env },
+    })
     return new RuntimeProcess(child, onLine)
   }
 
-  get pid (): number | null {
+  get pid(): number | null {
     return this.#child.pid ?? null
   }
 
   /** True until the process has exited. */
-  get alive (): boolean {
+  get alive(): boolean {
     return this.#exit === null
   }
 
@@ -108,7 +116,7 @@ export class RuntimeProcess {
    * naming the reason (the runtime's one-line error, such as a port in use) when it exits first
    * or takes longer than `timeoutMs`.
    */
-  async ready (timeoutMs: number): Promise<RuntimeEndpoints> {
+  async ready(timeoutMs: number): Promise<RuntimeEndpoints> {
     const deadline = Date.now() + timeoutMs
     for (;;) {
       const endpoints = endpointsOf(this.#stdout)
@@ -126,14 +134,21 @@ export class RuntimeProcess {
   }
 
   /** Why the process ended, as an error to report. */
-  failure (): UnderstudyError {
+  failure(): UnderstudyError {
     const exit = this.#exit
-    const how = exit === null ? 'is running' : exit.signal !== null ? `was killed by ${exit.signal}` : `exited with code ${exit.code ?? '?'}`
-    return createError('ERR_DEPLOY_FAILED', [this.#lastError === null ? `the runtime ${how}` : `${this.#lastError} (the runtime ${how})`])
+    const how =
+      exit === null
+        ? 'is running'
+        : exit.signal !== null
+          ? `was killed by ${exit.signal}`
+          : `exited with code ${exit.code ?? '?'}`
+    return createError('ERR_DEPLOY_FAILED', [
+      this.#lastError === null ? `the runtime ${how}` : `${this.#lastError} (the runtime ${how})`,
+    ])
   }
 
   /** SIGTERM (the runtime drains its requests in flight), then SIGKILL after `graceMs`; resolves on exit. */
-  async stop (graceMs: number): Promise<ProcessExit> {
+  async stop(graceMs: number): Promise<ProcessExit> {
     if (this.#exit !== null) return this.#exit
     this.#child.kill('SIGTERM')
     const killer = setTimeout(() => this.#child.kill('SIGKILL'), graceMs)
@@ -143,12 +158,12 @@ export class RuntimeProcess {
   }
 
   /** Ends the process at once; resolves on exit. */
-  async kill (): Promise<ProcessExit> {
+  async kill(): Promise<ProcessExit> {
     if (this.#exit === null) this.#child.kill('SIGKILL')
     return await this.exited
   }
 
-  #onStderr (line: string, onLine: (line: string) => void): void {
+  #onStderr(line: string, onLine: (line: string) => void): void {
     if (line === '') return
     // The command line's one-line reason: `understudy run: Cannot listen on ...: the port is in use`.
     const reason = /^understudy run: (.*)$/.exec(line)
@@ -158,9 +173,13 @@ export class RuntimeProcess {
 }
 
 /** The endpoints in the ready lines, once the admin line (written last, in the same write) is there. */
-function endpointsOf (stdout: string): RuntimeEndpoints | null {
+function endpointsOf(stdout: string): RuntimeEndpoints | null {
   const admin = /^admin on (http:\/\/\S+)$/m.exec(stdout)?.[1]
   const http = /^listening on (http:\/\/\S+)$/m.exec(stdout)?.[1]
   if (admin === undefined || http === undefined) return null
-  return { http, https: /^https \(h2, http\/1\.1\) on (https:\/\/\S+)$/m.exec(stdout)?.[1] ?? null, admin }
+  return {
+    http,
+    https: /^https \(h2, http\/1\.1\) on (https:\/\/\S+)$/m.exec(stdout)?.[1] ?? null,
+    admin,
+  }
 }

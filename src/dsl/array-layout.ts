@@ -26,7 +26,7 @@ const encoder = new TextEncoder()
  * @example
  * JSON.parse(elementText(bytes, layout.bounds, 0))
  */
-export function elementText (bytes: Uint8Array, bounds: readonly number[], index: number): string {
+export function elementText(bytes: Uint8Array, bounds: readonly number[], index: number): string {
   return utf8.decode(bytes.subarray(bounds[2 * index], bounds[2 * index + 1]))
 }
 
@@ -39,7 +39,7 @@ const CLOSE_BRACE = 0x7d
 const OPEN_BRACKET = 0x5b
 const CLOSE_BRACKET = 0x5d
 
-function isSpace (c: number): boolean {
+function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09
 }
 
@@ -54,7 +54,7 @@ function isSpace (c: number): boolean {
  * layout?.skeleton // '{"log": {"entries": []}}'
  * layout?.bounds // [21, 29, 31, 39]
  */
-export function locateArray (bytes: Uint8Array, path: readonly string[]): ArrayLayout | null {
+export function locateArray(bytes: Uint8Array, path: readonly string[]): ArrayLayout | null {
   const steps = locateArraySteps(bytes, path)
   for (;;) {
     const step = steps.next()
@@ -69,14 +69,34 @@ export function locateArray (bytes: Uint8Array, path: readonly string[]): ArrayL
  * @example
  * const steps = locateArraySteps(bytes, ['transactions']); let step = steps.next(); while (step.done !== true) { await slice(); step = steps.next() }
  */
-export function * locateArraySteps (bytes: Uint8Array, path: readonly string[]): Generator<void, ArrayLayout | null, void> {
-  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) return null
+export function* locateArraySteps(
+  bytes: Uint8Array,
+  path: readonly string[],
+): Generator<void, ArrayLayout | null, void> {
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
+    return null
+  }
   const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0
   const at = skipSpace(bytes, start)
   if (bytes[at] !== OPEN_BRACE) return null
   const found: Found = { open: -1, close: -1, bounds: [] }
-  if ((yield * walkObject(bytes, at, path.map((name) => encoder.encode(name)), 0, found)) < 0 || found.open < 0) return null
-  return { skeleton: utf8.decode(bytes.subarray(start, found.open + 1)) + utf8.decode(bytes.subarray(found.close)), bounds: found.bounds }
+  if (
+    (yield* walkObject(
+      bytes,
+      at,
+      path.map((name) => encoder.encode(name)),
+      0,
+      found,
+    )) < 0 ||
+    found.open < 0
+  ) {
+    return null
+  }
+  return {
+    skeleton:
+      utf8.decode(bytes.subarray(start, found.open + 1)) + utf8.decode(bytes.subarray(found.close)),
+    bounds: found.bounds,
+  }
 }
 
 /** The array found: the offsets of its `[` and `]`, and its elements. */
@@ -91,7 +111,13 @@ interface Found {
  * when it is the last name); returns the offset after the object, or -1. The path is walked in the
  * same pass as everything else, so that no byte is scanned twice.
  */
-function * walkObject (bytes: Uint8Array, open: number, path: readonly Uint8Array[], depth: number, found: Found): Generator<void, number, void> {
+function* walkObject(
+  bytes: Uint8Array,
+  open: number,
+  path: readonly Uint8Array[],
+  depth: number,
+  found: Found,
+): Generator<void, number, void> {
   const name = path[depth] as Uint8Array
   const last = depth === path.length - 1
   let seen = false
@@ -114,14 +140,14 @@ function * walkObject (bytes: Uint8Array, open: number, path: readonly Uint8Arra
       seen = true
       if (last) {
         if (bytes[at] !== OPEN_BRACKET) return -1
-        const close = yield * elementsOf(bytes, at, found.bounds)
+        const close = yield* elementsOf(bytes, at, found.bounds)
         if (close < 0) return -1
         found.open = at
         found.close = close
         end = close + 1
       } else {
         if (bytes[at] !== OPEN_BRACE) return -1
-        end = yield * walkObject(bytes, at, path, depth + 1, found)
+        end = yield* walkObject(bytes, at, path, depth + 1, found)
       }
     } else {
       end = valueEnd(bytes, at)
@@ -136,7 +162,11 @@ function * walkObject (bytes: Uint8Array, open: number, path: readonly Uint8Arra
 }
 
 /** Records the elements of the array at `open`, a step each; returns the offset of its `]`, or -1. */
-function * elementsOf (bytes: Uint8Array, open: number, bounds: number[]): Generator<void, number, void> {
+function* elementsOf(
+  bytes: Uint8Array,
+  open: number,
+  bounds: number[],
+): Generator<void, number, void> {
   let at = skipSpace(bytes, open + 1)
   if (bytes[at] === CLOSE_BRACKET) return at
   for (;;) {
@@ -161,7 +191,7 @@ function * elementsOf (bytes: Uint8Array, open: number, bounds: number[]): Gener
  * The end of the value starting at `at`, or -1. Containers are followed by their nesting only
  * (JSON.parse checks the rest).
  */
-function valueEnd (bytes: Uint8Array, at: number): number {
+function valueEnd(bytes: Uint8Array, at: number): number {
   const length = bytes.length
   const first = bytes[at]
   if (first === QUOTE) return stringEnd(bytes, at)
@@ -172,11 +202,16 @@ function valueEnd (bytes: Uint8Array, at: number): number {
       const c = bytes[i]
       if (inString) {
         // an escape's second byte is never a quote that ends the string
-        if (c === 0x5c) i++ // backslash
+        if (c === 0x5c) {
+          i++
+        } // backslash
         else if (c === 0x22) inString = false // quote
       } else if (c === 0x22) inString = true
-      else if (c === 0x7b || c === 0x5b) depth++ // { [
-      else if (c === 0x7d || c === 0x5d) { // } ]
+      else if (c === 0x7b || c === 0x5b) {
+        depth++
+      } // { [
+      else if (c === 0x7d || c === 0x5d) {
+        // } ]
         if (--depth === 0) return i + 1
       }
     }
@@ -186,30 +221,42 @@ function valueEnd (bytes: Uint8Array, at: number): number {
   let i = at
   while (i < length) {
     const c = bytes[i] as number
-    if (c === COMMA || c === CLOSE_BRACE || c === CLOSE_BRACKET || c === QUOTE || c === OPEN_BRACE || c === OPEN_BRACKET || isSpace(c)) break
+    if (
+      c === COMMA ||
+      c === CLOSE_BRACE ||
+      c === CLOSE_BRACKET ||
+      c === QUOTE ||
+      c === OPEN_BRACE ||
+      c === OPEN_BRACKET ||
+      isSpace(c)
+    ) {
+      break
+    }
     i++
   }
   return i === at ? -1 : i
 }
 
 /** The offset after the closing quote of the string opening at `open`, or -1. */
-function stringEnd (bytes: Uint8Array, open: number): number {
+function stringEnd(bytes: Uint8Array, open: number): number {
   const length = bytes.length
   for (let i = open + 1; i < length; i++) {
     const c = bytes[i]
-    if (c === 0x5c) i++ // backslash
+    if (c === 0x5c) {
+      i++
+    } // backslash
     else if (c === 0x22) return i + 1 // quote
   }
   return -1
 }
 
-function skipSpace (bytes: Uint8Array, at: number): number {
+function skipSpace(bytes: Uint8Array, at: number): number {
   const length = bytes.length
   while (at < length && isSpace(bytes[at] as number)) at++
   return at
 }
 
-function sameBytes (a: Uint8Array, b: Uint8Array): boolean {
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
   return true

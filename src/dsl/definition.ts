@@ -9,7 +9,7 @@ import type { MockServiceDocument } from './types.js'
  * @example
  * loadDefinitionText('- dsl: {requestDsl: {path: /a}, responseDsl: {text: hi}}', 'a.yaml').transactions[0].name // 'ANY /a'
  */
-export function loadDefinitionText (text: string, fileName: string): MockServiceDocument {
+export function loadDefinitionText(text: string, fileName: string): MockServiceDocument {
   const parsed = parseText(text, fileName)
   return readDefinition(parsed.value, { file: fileName, locate: parsed.locate })
 }

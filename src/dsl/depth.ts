@@ -14,13 +14,18 @@ export const MAX_DEFINITION_DEPTH = 512
  * @example
  * tooDeepAt([[[1]]], 2) // '/0/0'
  */
-export function tooDeepAt (value: unknown, limit: number = MAX_DEFINITION_DEPTH): string | null {
+export function tooDeepAt(value: unknown, limit: number = MAX_DEFINITION_DEPTH): string | null {
   const path = deeperThan(value, 1, limit)
-  return path === null ? null : path.reverse().map((key) => `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('')
+  return path === null
+    ? null
+    : path
+        .reverse()
+        .map((key) => `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`)
+        .join('')
 }
 
 /** The keys (innermost first) down to the first container past `limit`, or null. */
-function deeperThan (node: unknown, depth: number, limit: number): string[] | null {
+function deeperThan(node: unknown, depth: number, limit: number): string[] | null {
   if (node === null || typeof node !== 'object') return null
   if (depth > limit) return []
   if (Array.isArray(node)) {
@@ -55,7 +60,7 @@ function deeperThan (node: unknown, depth: number, limit: number): string[] | nu
  * @example
  * jsonTextDepth('{"a":[1,"]"]}') // 2
  */
-export function jsonTextDepth (text: string, limit: number = MAX_DEFINITION_DEPTH): number {
+export function jsonTextDepth(text: string, limit: number = MAX_DEFINITION_DEPTH): number {
   let depth = 0
   let deepest = 0
   let inString = false

@@ -1,4 +1,9 @@
-import { checkPattern, checkSize, checkTextArgument, MAX_TEMPLATE_COUNT } from './template-bounds.js'
+import {
+  checkPattern,
+  checkSize,
+  checkTextArgument,
+  MAX_TEMPLATE_COUNT,
+} from './template-bounds.js'
 
 /*
  * The faker methods a template may call (`{{faker 'person.firstName'}}`), and how their arguments
@@ -12,35 +17,47 @@ import { checkPattern, checkSize, checkTextArgument, MAX_TEMPLATE_COUNT } from '
  */
 const catalogue: Readonly<Record<string, string>> = {
   airline: 'airport airline airplane recordLocator seat aircraftType flightNumber:length',
-  animal: 'dog cat snake bear lion cetacean horse bird cow fish crocodilia insect rabbit rodent type petName',
+  animal:
+    'dog cat snake bear lion cetacean horse bird cow fish crocodilia insect rabbit rodent type petName',
   book: 'author format genre publisher series title',
-  color: 'human space cssSupportedFunction cssSupportedSpace rgb cmyk hsl hwb lab lch colorByCSSColorSpace',
-  commerce: 'department productName price productAdjective productMaterial product productDescription isbn upc',
-  company: 'name catchPhrase buzzPhrase catchPhraseAdjective catchPhraseDescriptor catchPhraseNoun buzzAdjective buzzVerb buzzNoun',
+  color:
+    'human space cssSupportedFunction cssSupportedSpace rgb cmyk hsl hwb lab lch colorByCSSColorSpace',
+  commerce:
+    'department productName price productAdjective productMaterial product productDescription isbn upc',
+  company:
+    'name catchPhrase buzzPhrase catchPhraseAdjective catchPhraseDescriptor catchPhraseNoun buzzAdjective buzzVerb buzzNoun',
   database: 'column type collation engine mongodbObjectId',
   datatype: 'boolean',
   date: 'month weekday timeZone anytime past future between betweens:count recent soon birthdate',
-  finance: 'accountNumber:length accountName routingNumber amount transactionType currency currencyCode currencyName currencySymbol ' +
+  finance:
+    'accountNumber:length accountName routingNumber amount transactionType currency currencyCode currencyName currencySymbol ' +
     'currencyNumericCode bitcoinAddress litecoinAddress creditCardNumber:pattern creditCardCVV creditCardIssuer pin:length ' +
     'ethereumAddress iban bic transactionDescription',
   food: 'adjective description dish ethnicCategory fruit ingredient meat spice vegetable',
   git: 'branch commitEntry commitMessage commitDate commitSha:length',
   hacker: 'abbreviation adjective noun verb ingverb phrase',
-  helpers: 'slugify replaceSymbols replaceCreditCardSymbols:pattern fromRegExp:pattern shuffle arrayElement arrayElements:count@1 rangeToNumber fake:fake',
+  helpers:
+    'slugify replaceSymbols replaceCreditCardSymbols:pattern fromRegExp:pattern shuffle arrayElement arrayElements:count@1 rangeToNumber fake:fake',
   image: 'avatar avatarGitHub personPortrait url urlLoremFlickr urlPicsumPhotos dataUri',
-  internet: 'email exampleEmail username displayName protocol httpMethod httpStatusCode url domainName domainSuffix domainWord ' +
+  internet:
+    'email exampleEmail username displayName protocol httpMethod httpStatusCode url domainName domainSuffix domainWord ' +
     'ip ipv4 ipv6 port userAgent mac password:length emoji jwtAlgorithm jwt',
-  location: 'zipCode city buildingNumber street streetAddress postalAddress secondaryAddress county country continent countryCode ' +
+  location:
+    'zipCode city buildingNumber street streetAddress postalAddress secondaryAddress county country continent countryCode ' +
     'state direction cardinalDirection ordinalDirection timeZone language latitude longitude nearbyGPSCoordinate',
-  lorem: 'word words:count sentence:count slug:count sentences:count paragraph:count paragraphs:count text lines:count',
+  lorem:
+    'word words:count sentence:count slug:count sentences:count paragraph:count paragraphs:count text lines:count',
   music: 'album artist genre songName',
   number: 'int float binary octal hex bigInt romanNumeral',
-  person: 'firstName lastName middleName fullName gender sex sexType bio prefix suffix jobTitle jobDescriptor jobArea jobType zodiacSign',
+  person:
+    'firstName lastName middleName fullName gender sex sexType bio prefix suffix jobTitle jobDescriptor jobArea jobType zodiacSign',
   phone: 'number imei',
   science: 'chemicalElement unit',
-  string: 'fromCharacters:length@1 alpha:length alphanumeric:length binary:length octal:length hexadecimal:length numeric:length ' +
+  string:
+    'fromCharacters:length@1 alpha:length alphanumeric:length binary:length octal:length hexadecimal:length numeric:length ' +
     'sample:length uuid ulid nanoid:length symbol:length',
-  system: 'fileName:count commonFileName mimeType commonFileType commonFileExt fileType fileExt directoryPath filePath semver networkInterface cron',
+  system:
+    'fileName:count commonFileName mimeType commonFileType commonFileExt fileType fileExt directoryPath filePath semver networkInterface cron',
   vehicle: 'vehicle manufacturer model type fuel vin color vrm bicycle',
   word: 'adjective adverb conjunction interjection noun preposition verb sample words:count',
 }
@@ -57,13 +74,20 @@ interface FakerMethod {
   readonly fake: boolean
 }
 
-function parseCatalogue (): ReadonlyMap<string, FakerMethod> {
+function parseCatalogue(): ReadonlyMap<string, FakerMethod> {
   const out = new Map<string, FakerMethod>()
   for (const [module, list] of Object.entries(catalogue)) {
     for (const entry of list.split(' ')) {
       const [method = '', kind = '', at = '0'] = entry.split(/[:@]/)
-      const size = kind === 'length' || kind === 'count' ? { kind, at: Number(at) } as const : null
-      out.set(`${module}.${method}`, { module, method, size, pattern: kind === 'pattern', fake: kind === 'fake' })
+      const size =
+        kind === 'length' || kind === 'count' ? ({ kind, at: Number(at) } as const) : null
+      out.set(`${module}.${method}`, {
+        module,
+        method,
+        size,
+        pattern: kind === 'pattern',
+        fake: kind === 'fake',
+      })
     }
   }
   return out
@@ -82,25 +106,41 @@ export const fakeToken = /\{\{\s*([A-Za-z]+)\.([A-Za-z]+)\s*\}\}/g
 export const unknownArgument: unique symbol = Symbol('unknown argument')
 
 /** The method a `faker` name resolves to, or an Error naming it. */
-export function fakerMethodOf (path: unknown): FakerMethod {
+export function fakerMethodOf(path: unknown): FakerMethod {
   if (typeof path !== 'string') throw new Error("needs a name like 'person.firstName'")
   const found = fakerMethods.get(path)
-  if (found === undefined) throw new Error(`faker has no method "${path.slice(0, 100)}" that a template may call (docs/dsl.md lists them)`)
+  if (found === undefined) {
+    throw new Error(
+      `faker has no method "${path.slice(0, 100)}" that a template may call (docs/dsl.md lists them)`,
+    )
+  }
   return found
 }
 
-function checkValue (value: unknown, where: string): void {
-  if (value === unknownArgument || value === null || value === undefined || typeof value === 'number' || typeof value === 'boolean') return
+function checkValue(value: unknown, where: string): void {
+  if (
+    value === unknownArgument ||
+    value === null ||
+    value === undefined ||
+    typeof value === 'number' ||
+    typeof value === 'boolean'
+  ) {
+    return
+  }
   if (typeof value === 'string') return checkTextArgument(value, where)
   if (Array.isArray(value)) {
     if (value.length > MAX_TEMPLATE_COUNT) checkSize(value.length, 'count', where)
     for (const item of value) {
-      if (item !== null && typeof item === 'object') throw new Error(`${where}: a list may hold only text and numbers`)
+      if (item !== null && typeof item === 'object') {
+        throw new Error(`${where}: a list may hold only text and numbers`)
+      }
       checkValue(item, where)
     }
     return
   }
-  throw new Error(`${where} takes text, numbers, lists of them and name=value options, not ${typeof value === 'object' ? 'an object' : typeof value}`)
+  throw new Error(
+    `${where} takes text, numbers, lists of them and name=value options, not ${typeof value === 'object' ? 'an object' : typeof value}`,
+  )
 }
 
 /**
@@ -112,15 +152,20 @@ function checkValue (value: unknown, where: string): void {
  * @example
  * checkFakerArguments(fakerMethodOf('string.alpha'), ['8'], null) // [8]
  */
-export function checkFakerArguments (method: FakerMethod, params: readonly unknown[], options: Record<string, unknown> | null): unknown[] {
+export function checkFakerArguments(
+  method: FakerMethod,
+  params: readonly unknown[],
+  options: Record<string, unknown> | null,
+): unknown[] {
   const where = `faker ${method.module}.${method.method}`
   const args = params.slice()
   for (let i = 0; i < args.length; i++) {
     const value = args[i]
     if (value === unknownArgument) continue
     checkValue(value, where)
-    if (method.size !== null && method.size.at === i) args[i] = checkSize(value, method.size.kind, where)
-    else if (i === 0 && method.pattern && typeof value === 'string') checkPattern(value, where)
+    if (method.size !== null && method.size.at === i) {
+      args[i] = checkSize(value, method.size.kind, where)
+    } else if (i === 0 && method.pattern && typeof value === 'string') checkPattern(value, where)
     else if (i === 0 && method.fake) checkFakePattern(value, where)
   }
   if (options !== null) {
@@ -129,7 +174,10 @@ export function checkFakerArguments (method: FakerMethod, params: readonly unkno
       const value = options[name]
       if (value === unknownArgument) continue
       checkValue(value, `${where} ${name}=`)
-      bag[name] = method.size !== null && sizeOptions.has(name) ? checkSize(value, method.size.kind, `${where} ${name}=`) : value
+      bag[name] =
+        method.size !== null && sizeOptions.has(name)
+          ? checkSize(value, method.size.kind, `${where} ${name}=`)
+          : value
     }
     args.push(bag)
   }
@@ -137,12 +185,18 @@ export function checkFakerArguments (method: FakerMethod, params: readonly unkno
 }
 
 /** A `helpers.fake` pattern: each `{{...}}` must be a method of the catalogue, outside `helpers`, without arguments. */
-function checkFakePattern (value: unknown, where: string): void {
-  if (typeof value !== 'string') throw new Error(`${where} needs a text with {{module.method}} tokens`)
+function checkFakePattern(value: unknown, where: string): void {
+  if (typeof value !== 'string') {
+    throw new Error(`${where} needs a text with {{module.method}} tokens`)
+  }
   const rest = value.replace(fakeToken, (token, module: string, name: string) => {
     const found = fakerMethods.get(`${module}.${name}`)
-    if (found === undefined || found.module === 'helpers') throw new Error(`${where}: ${token} is not a faker method a template may call`)
+    if (found === undefined || found.module === 'helpers') {
+      throw new Error(`${where}: ${token} is not a faker method a template may call`)
+    }
     return ''
   })
-  if (rest.includes('{{')) throw new Error(`${where}: tokens are {{module.method}}, without arguments`)
+  if (rest.includes('{{')) {
+    throw new Error(`${where}: tokens are {{module.method}}, without arguments`)
+  }
 }

@@ -1,5 +1,11 @@
 export * from './types.js'
-export { parseText, pointerSegments, joinPointer, type ParsedText, type SourcePosition } from './parse.js'
+export {
+  parseText,
+  pointerSegments,
+  joinPointer,
+  type ParsedText,
+  type SourcePosition,
+} from './parse.js'
 export { readDefinition, readDefinitionSliced } from './validate.js'
 export { loadDefinitionText } from './definition.js'
 export {
@@ -15,12 +21,36 @@ export {
 export { recordOrigin, originOf, detailAt, locatedDetail } from './origin.js'
 export { compileUserRegex, RegexRejection, MAX_REGEX_INPUT, enableRegexFallback } from './regex.js'
 export { MAX_DEFINITION_DEPTH, tooDeepAt, jsonTextDepth } from './depth.js'
-export { MAX_TRANSACTIONS, transactionCountError, transactionCountProblem } from './transaction-limit.js'
+export {
+  MAX_TRANSACTIONS,
+  transactionCountError,
+  transactionCountProblem,
+} from './transaction-limit.js'
 export { parseJsonSliced } from './parse.js'
 export { locateArray, locateArraySteps, elementText, type ArrayLayout } from './array-layout.js'
-export { dslSchemas, mockServiceDocumentSchema, publishedSchema, publishedSchemaPath } from './schema/index.js'
-export type { MatcherInput, RequestDslInput, ResponseDslInput, DelayInput, DslInput, TransactionInput, DocumentInput } from './input-types.js'
-export { parseTemplate, validateTemplate, walkTemplate, templateHelperNames, TemplateSyntaxError, type TemplateNode } from './template-check.js'
+export {
+  dslSchemas,
+  mockServiceDocumentSchema,
+  publishedSchema,
+  publishedSchemaPath,
+} from './schema/index.js'
+export type {
+  MatcherInput,
+  RequestDslInput,
+  ResponseDslInput,
+  DelayInput,
+  DslInput,
+  TransactionInput,
+  DocumentInput,
+} from './input-types.js'
+export {
+  parseTemplate,
+  validateTemplate,
+  walkTemplate,
+  templateHelperNames,
+  TemplateSyntaxError,
+  type TemplateNode,
+} from './template-check.js'
 export {
   MAX_TEMPLATE_GENERATED,
   MAX_TEMPLATE_OUTPUT,

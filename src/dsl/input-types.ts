@@ -69,7 +69,13 @@ export interface ResponseDslInput {
   template?: boolean | null
   templated?: boolean | null
   fault?: string | { type: string; probability?: number } | null
-  postServe?: Array<{ url: string; method?: string; headers?: Array<{ name: string; value: string }>; body?: string; delay?: number }> | null
+  postServe?: Array<{
+    url: string
+    method?: string
+    headers?: Array<{ name: string; value: string }>
+    body?: string
+    delay?: number
+  }> | null
 }
 
 export interface DslInput {
@@ -120,12 +126,26 @@ export interface DocumentInput {
   mockServiceTransactions?: Array<number | { txnId: number; priority?: number | null }> | null
   transactions?: unknown[]
   // dynamic responses
-  cors?: boolean | { origins?: string[]; methods?: string[]; headers?: string[]; credentials?: boolean; maxAge?: number | null } | null
+  cors?:
+    | boolean
+    | {
+        origins?: string[]
+        methods?: string[]
+        headers?: string[]
+        credentials?: boolean
+        maxAge?: number | null
+      }
+    | null
   faults?: string | { type: string; probability?: number } | null
   templateSeed?: number | null
   // host matching and request validation
   validateRequests?: boolean | null
   matchHost?: boolean | null
   // product DSL compatibility
-  proxy?: { proxyUrl: string; nonProxyHosts?: string | null; username?: string | null; password?: string | null } | null
+  proxy?: {
+    proxyUrl: string
+    nonProxyHosts?: string | null
+    username?: string | null
+    password?: string | null
+  } | null
 }

@@ -9,7 +9,7 @@
  * @example
  * jsonValueOffset('{"a": [1, 2]}', ['a', '1']) // 10
  */
-export function jsonValueOffset (text: string, segments: readonly string[]): number | undefined {
+export function jsonValueOffset(text: string, segments: readonly string[]): number | undefined {
   // keys[d] is the key (or index) of the child being read in the open container at depth d.
   const keys: Array<string | number> = []
   const isArray: boolean[] = []
@@ -53,8 +53,16 @@ export function jsonValueOffset (text: string, segments: readonly string[]): num
       const close = text.charCodeAt(i)
       const array = isArray[depth - 1] as boolean
       if (close === 0x2c) {
-        const index = (keys[depth - 1] as number | string)
-        const next = enterChild(text, skipSpace(text, i + 1), array, typeof index === 'number' ? index + 1 : 0, keys, segments, matched)
+        const index = keys[depth - 1] as number | string
+        const next = enterChild(
+          text,
+          skipSpace(text, i + 1),
+          array,
+          typeof index === 'number' ? index + 1 : 0,
+          keys,
+          segments,
+          matched,
+        )
         if (next === undefined) return undefined
         i = next.at
         matched = next.matched
@@ -73,7 +81,7 @@ export function jsonValueOffset (text: string, segments: readonly string[]): num
  * Reads the key of the next child of the container at depth keys.length - 1 (an object's key and
  * its colon, or the array index), records it, and says whether the path still matches.
  */
-function enterChild (
+function enterChild(
   text: string,
   at: number,
   array: boolean,
@@ -103,7 +111,7 @@ function enterChild (
   return { at: i, matched: holds ? depth : Math.min(matched, depth - 1) }
 }
 
-function skipSpace (text: string, from: number): number {
+function skipSpace(text: string, from: number): number {
   let i = from
   for (;;) {
     const c = text.charCodeAt(i)
@@ -113,7 +121,7 @@ function skipSpace (text: string, from: number): number {
 }
 
 /** The end of the string, number or literal starting at `from`; undefined at the end of the text. */
-function scalarEnd (text: string, from: number): number | undefined {
+function scalarEnd(text: string, from: number): number | undefined {
   if (from >= text.length) return undefined
   if (text.charCodeAt(from) === 0x22) {
     for (let i = from + 1; i < text.length; i++) {
@@ -126,7 +134,17 @@ function scalarEnd (text: string, from: number): number | undefined {
   let i = from
   while (i < text.length) {
     const c = text.charCodeAt(i)
-    if (c === 0x2c || c === 0x5d || c === 0x7d || c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) break
+    if (
+      c === 0x2c ||
+      c === 0x5d ||
+      c === 0x7d ||
+      c === 0x20 ||
+      c === 0x0a ||
+      c === 0x0d ||
+      c === 0x09
+    ) {
+      break
+    }
     i++
   }
   return i === from ? undefined : i
@@ -138,7 +156,7 @@ function scalarEnd (text: string, from: number): number | undefined {
  * @example
  * positionAt('a\nbc', 3) // { line: 2, column: 2 }
  */
-export function positionAt (text: string, offset: number): { line: number; column: number } {
+export function positionAt(text: string, offset: number): { line: number; column: number } {
   let line = 1
   let lineStart = 0
   for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {

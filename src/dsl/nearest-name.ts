@@ -8,18 +8,21 @@
  * nearestName('equalz_url', ['equals', 'equals_url']) // 'equals_url'
  * nearestName('zzz', ['equals']) // null
  */
-export function nearestName (name: string, known: readonly string[]): string | null {
+export function nearestName(name: string, known: readonly string[]): string | null {
   const wanted = name.toLowerCase()
   const prefixed = known.filter((k) => wanted.length >= 3 && k.toLowerCase().startsWith(wanted))
   if (prefixed.length > 0) return prefixed[0] as string
   const best = closestName(name, known)
   if (best === null) return null
   const distance = editDistance(wanted, best.toLowerCase())
-  return distance <= Math.max(2, Math.floor(best.length / 3)) || wanted.startsWith(best.toLowerCase()) ? best : null
+  return distance <= Math.max(2, Math.floor(best.length / 3)) ||
+    wanted.startsWith(best.toLowerCase())
+    ? best
+    : null
 }
 
 /** The known name at the smallest edit distance, however far (null when there is none). */
-export function closestName (name: string, known: readonly string[]): string | null {
+export function closestName(name: string, known: readonly string[]): string | null {
   const wanted = name.toLowerCase()
   let best: string | null = null
   let bestDistance = Infinity
@@ -34,7 +37,7 @@ export function closestName (name: string, known: readonly string[]): string | n
 }
 
 /** Levenshtein distance. */
-function editDistance (a: string, b: string): number {
+function editDistance(a: string, b: string): number {
   const row = Array.from({ length: b.length + 1 }, (_, i) => i)
   for (let i = 1; i <= a.length; i++) {
     let prev = row[0] ?? 0

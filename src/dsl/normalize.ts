@@ -1,4 +1,13 @@
-import type { DelayInput, DocumentInput, DslInput, MatcherInput, RequestDslInput, ResponseDslInput, StatusCodeConditionInput, TransactionInput } from './input-types.js'
+import type {
+  DelayInput,
+  DocumentInput,
+  DslInput,
+  MatcherInput,
+  RequestDslInput,
+  ResponseDslInput,
+  StatusCodeConditionInput,
+  TransactionInput,
+} from './input-types.js'
 import type {
   DelayType,
   Matcher,
@@ -11,18 +20,24 @@ import type {
   StatusCodeCondition,
   Transaction,
 } from './types.js'
-import { normalizeDynamicDocument, normalizeDynamicResponse, normalizeScenario } from './normalize-dynamic.js'
+import {
+  normalizeDynamicDocument,
+  normalizeDynamicResponse,
+  normalizeScenario,
+} from './normalize-dynamic.js'
 
 /** Priority of a transaction that does not set one (docs/decisions.md#priority-order). */
 export const DEFAULT_PRIORITY = 10
 
 /** The body as base64, the form `responseDsl.content` takes. */
-export function encodeContent (body: string | Uint8Array): string {
-  return typeof body === 'string' ? Buffer.from(body, 'utf8').toString('base64') : Buffer.from(body).toString('base64')
+export function encodeContent(body: string | Uint8Array): string {
+  return typeof body === 'string'
+    ? Buffer.from(body, 'utf8').toString('base64')
+    : Buffer.from(body).toString('base64')
 }
 
 /** Decodes `responseDsl.content`. */
-export function decodeContent (content: string | undefined): Buffer {
+export function decodeContent(content: string | undefined): Buffer {
   return content === undefined || content === '' ? Buffer.alloc(0) : Buffer.from(content, 'base64')
 }
 
@@ -38,7 +53,10 @@ const text = (v: unknown): string | undefined => (typeof v === 'string' && v !==
  * normalizeTransaction({ dsl: { requestDsl: { method: 'get', path: '/a' }, responseDsl: { text: 'hi' } } }, 0)
  * // { name: 'GET /a', dsl: { priority: 10, requestDsl: { method: 'GET', path: '/a', url: {...} }, responseDsl: { status: 200, content: 'aGk=', contentType: 'text' } } }
  */
-export function normalizeTransaction (input: TransactionInput | DslInput, index: number): Transaction {
+export function normalizeTransaction(
+  input: TransactionInput | DslInput,
+  index: number,
+): Transaction {
   const raw: TransactionInput = 'dsl' in input ? input : { dsl: input }
   const dslIn = raw.dsl
   const requestDsl = normalizeRequest(dslIn.requestDsl)
@@ -66,7 +84,10 @@ export function normalizeTransaction (input: TransactionInput | DslInput, index:
 }
 
 /** Empty credentials as sent: only the members given as strings (`{}` stays `{}`). */
-function sentFields (credentials: { username?: string | null; password?: string | null }): { username?: string; password?: string } {
+function sentFields(credentials: { username?: string | null; password?: string | null }): {
+  username?: string
+  password?: string
+} {
   const out: { username?: string; password?: string } = {}
   if (typeof credentials.username === 'string') out.username = credentials.username
   if (typeof credentials.password === 'string') out.password = credentials.password
@@ -74,7 +95,9 @@ function sentFields (credentials: { username?: string | null; password?: string 
 }
 
 /** `statusCodeConditions`, kept as sent (an empty list means none). */
-function normalizeConditions (list: StatusCodeConditionInput[] | null | undefined): StatusCodeCondition[] | undefined {
+function normalizeConditions(
+  list: StatusCodeConditionInput[] | null | undefined,
+): StatusCodeCondition[] | undefined {
   if (list === null || list === undefined) return undefined
   return list.map((c) => {
     const out: StatusCodeCondition = { status: c.status, matcher: normalizeMatcher(c.matcher) }
@@ -83,28 +106,32 @@ function normalizeConditions (list: StatusCodeConditionInput[] | null | undefine
   })
 }
 
-function normalizeMatcher (m: MatcherInput): Matcher {
+function normalizeMatcher(m: MatcherInput): Matcher {
   const out: Matcher = { matcherName: m.matcherName }
   if (m.key !== undefined) out.key = m.key
   if (m.matchingValue !== undefined) out.matchingValue = m.matchingValue
   if (m.optional === true) out.optional = true
   // --- product DSL compatibility ---
   if (text(m.sampleBody) !== undefined) out.sampleBody = m.sampleBody as string
-  if (Array.isArray(m.namespaces) && m.namespaces.length > 0) out.namespaces = m.namespaces.map((n) => ({ prefix: n.prefix, uri: n.uri }))
+  if (Array.isArray(m.namespaces) && m.namespaces.length > 0) {
+    out.namespaces = m.namespaces.map((n) => ({ prefix: n.prefix, uri: n.uri }))
+  }
   if (text(m.cdataXpath) !== undefined) out.cdataXpath = m.cdataXpath as string
   if (m.ignoreArrayOrder === true) out.ignoreArrayOrder = true
   if (m.ignoreExtraElements === true) out.ignoreExtraElements = true
   return out
 }
 
-function normalizeRequest (r: RequestDslInput): RequestDsl {
+function normalizeRequest(r: RequestDslInput): RequestDsl {
   const out: RequestDsl = {}
   const method = text(r.method)?.toUpperCase()
   if (method !== undefined && method !== 'ANY') out.method = method
   if (text(r.host) !== undefined) out.host = r.host as string
   if (r.path !== undefined) out.path = r.path
   if (r.url !== undefined) out.url = normalizeMatcher(r.url)
-  else if (out.path !== undefined) out.url = { key: 'url', matcherName: 'equals_url', matchingValue: out.path }
+  else if (out.path !== undefined) {
+    out.url = { key: 'url', matcherName: 'equals_url', matchingValue: out.path }
+  }
   // A list sent empty stays empty (and so do credentials, below): the DSL comes back as it was
   // sent, so that a client comparing what it sent with what it reads sees no change. Empty, they
   // match as if absent.
@@ -123,11 +150,13 @@ function normalizeRequest (r: RequestDslInput): RequestDsl {
   return out
 }
 
-function normalizeResponse (r: ResponseDslInput): ResponseDsl {
+function normalizeResponse(r: ResponseDslInput): ResponseDsl {
   const out: ResponseDsl = { status: r.status ?? 200 }
   if (text(r.statusMessage) !== undefined) out.statusMessage = r.statusMessage as string
   if (text(r.proxyUrl) !== undefined) out.proxyUrl = r.proxyUrl as string
-  if (r.headers !== undefined) out.headers = r.headers.map((h) => ({ name: h.name, value: String(h.value) }))
+  if (r.headers !== undefined) {
+    out.headers = r.headers.map((h) => ({ name: h.name, value: String(h.value) }))
+  }
   if (typeof r.binary === 'boolean') out.binary = r.binary
   if (text(r.contentType) !== undefined) out.contentType = r.contentType as string
   if (text(r.charset) !== undefined) out.charset = r.charset as string
@@ -154,7 +183,7 @@ function normalizeResponse (r: ResponseDslInput): ResponseDsl {
 }
 
 /** A `none` delay keeps only what round trips need: its type and the product's chunk fields. */
-function noneDelay (delay: ResponseDelay): ResponseDelay {
+function noneDelay(delay: ResponseDelay): ResponseDelay {
   const out: ResponseDelay = { type: 'none' }
   if (delay.chunks !== undefined) out.chunks = delay.chunks
   if (delay.dribbled !== undefined) out.dribbled = delay.dribbled
@@ -162,7 +191,7 @@ function noneDelay (delay: ResponseDelay): ResponseDelay {
 }
 
 /** Lowercases the delay type and keeps only the numbers it uses. */
-export function normalizeDelay (d: DelayInput): ResponseDelay {
+export function normalizeDelay(d: DelayInput): ResponseDelay {
   const out: ResponseDelay = { type: d.type.toLowerCase() as DelayType }
   for (const key of ['duration', 'lower', 'upper', 'median', 'sigma'] as const) {
     const v = d[key]
@@ -175,7 +204,9 @@ export function normalizeDelay (d: DelayInput): ResponseDelay {
 }
 
 /** `thinkTime` as a delay: an integer is a fixed delay; 0, null and `none` mean no delay. */
-export function normalizeThinkTime (value: number | DelayInput | null | undefined): ResponseDelay | null {
+export function normalizeThinkTime(
+  value: number | DelayInput | null | undefined,
+): ResponseDelay | null {
   if (typeof value === 'number') return value > 0 ? { type: 'fixed', duration: value } : null
   if (value === null || value === undefined) return null
   const delay = normalizeDelay(value)
@@ -190,8 +221,12 @@ const preferenceByLowercase: Record<string, NoMatchPreference> = {
 }
 
 /** Normalizes the mock-service fields of a validated document around normalized transactions. */
-export function normalizeDocument (fields: DocumentInput, transactions: Transaction[]): MockServiceDocument {
-  const preference = preferenceByLowercase[(text(fields.noMatchingRequestPreference) ?? 'return404').toLowerCase()]
+export function normalizeDocument(
+  fields: DocumentInput,
+  transactions: Transaction[],
+): MockServiceDocument {
+  const preference =
+    preferenceByLowercase[(text(fields.noMatchingRequestPreference) ?? 'return404').toLowerCase()]
   const endpoint = text(fields.endpointPreference)?.toUpperCase()
   const doc: MockServiceDocument = {
     thinkTime: normalizeThinkTime(fields.thinkTime),
@@ -202,10 +237,14 @@ export function normalizeDocument (fields: DocumentInput, transactions: Transact
     liveSystemHost: text(fields.liveSystemHost) ?? null,
     liveSystemPort: fields.liveSystemPort ?? null,
     endpointPreference: endpoint === 'HTTP' || endpoint === 'HTTPS' ? endpoint : null,
-    mockServiceTransactions: (fields.mockServiceTransactions ?? []).map((e): MockServiceTransaction => {
-      if (typeof e === 'number') return { txnId: e }
-      return typeof e.priority === 'number' ? { txnId: e.txnId, priority: e.priority } : { txnId: e.txnId }
-    }),
+    mockServiceTransactions: (fields.mockServiceTransactions ?? []).map(
+      (e): MockServiceTransaction => {
+        if (typeof e === 'number') return { txnId: e }
+        return typeof e.priority === 'number'
+          ? { txnId: e.txnId, priority: e.priority }
+          : { txnId: e.txnId }
+      },
+    ),
     transactions,
   }
   if (typeof fields.id === 'number') doc.id = fields.id
@@ -225,6 +264,6 @@ export function normalizeDocument (fields: DocumentInput, transactions: Transact
 }
 
 /** A document with no settings: what a set of plain transaction files becomes. */
-export function documentOf (transactions: Transaction[]): MockServiceDocument {
+export function documentOf(transactions: Transaction[]): MockServiceDocument {
   return normalizeDocument({}, transactions)
 }

@@ -15,12 +15,12 @@ export interface Origin {
 const origins = new WeakMap<object, Origin>()
 
 /** Remembers where `target` came from. */
-export function recordOrigin (target: object, origin: Origin): void {
+export function recordOrigin(target: object, origin: Origin): void {
   origins.set(target, origin)
 }
 
 /** Where `target` came from, if recorded. */
-export function originOf (target: object): Origin | undefined {
+export function originOf(target: object): Origin | undefined {
   return origins.get(target)
 }
 
@@ -32,7 +32,7 @@ export function originOf (target: object): Origin | undefined {
  * @example
  * locatedDetail('/paths', 'must be an object', 'api.yaml', locate) // { path: '/paths', message: 'must be an object', file: 'api.yaml', line: 12, column: 1 }
  */
-export function locatedDetail (
+export function locatedDetail(
   path: string,
   message: string,
   file?: string,
@@ -55,11 +55,17 @@ export function locatedDetail (
  * @example
  * detailAt(txn, '/dsl/requestDsl/url/matchingValue', '/transactions/3', 'invalid regex')
  */
-export function detailAt (target: object, subPointer: string, fallbackPointer: string, message: string): ErrorDetail {
+export function detailAt(
+  target: object,
+  subPointer: string,
+  fallbackPointer: string,
+  message: string,
+): ErrorDetail {
   const origin = origins.get(target)
   if (origin === undefined) return { path: fallbackPointer + subPointer, message }
-  const path = origin.dslPointer !== undefined && (subPointer === '/dsl' || subPointer.startsWith('/dsl/'))
-    ? origin.dslPointer + subPointer.slice(4)
-    : origin.pointer + subPointer
+  const path =
+    origin.dslPointer !== undefined && (subPointer === '/dsl' || subPointer.startsWith('/dsl/'))
+      ? origin.dslPointer + subPointer.slice(4)
+      : origin.pointer + subPointer
   return locatedDetail(path, message, origin.file, origin.locate)
 }

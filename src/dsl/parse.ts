@@ -11,7 +11,7 @@ type YamlModule = typeof Yaml
 let yamlModule: YamlModule | null = null
 
 /** yaml (CommonJS), loaded for the first YAML text or error position: JSON input never needs it. */
-function yaml (): YamlModule {
+function yaml(): YamlModule {
   yamlModule ??= createRequire(import.meta.url)('yaml') as YamlModule
   return yamlModule
 }
@@ -39,18 +39,21 @@ const BOM = '\uFEFF'
 const MAX_YAML_ALIASES = 1000
 
 /** Splits a JSON pointer (`/a/0/b~1c`) into its unescaped segments. */
-export function pointerSegments (pointer: string): string[] {
+export function pointerSegments(pointer: string): string[] {
   if (pointer === '') return []
-  return pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
 }
 
 /** Appends a segment to a JSON pointer, escaping it. */
-export function joinPointer (pointer: string, segment: string | number): string {
+export function joinPointer(pointer: string, segment: string | number): string {
   return `${pointer}/${String(segment).replace(/~/g, '~0').replace(/\//g, '~1')}`
 }
 
 /** True when a file name or content looks like YAML rather than JSON. */
-function looksLikeYaml (text: string, fileName: string): boolean {
+function looksLikeYaml(text: string, fileName: string): boolean {
   if (/\.ya?ml$/i.test(fileName)) return true
   if (/\.json$/i.test(fileName)) return false
   const first = text.trimStart()[0]
@@ -65,7 +68,7 @@ function looksLikeYaml (text: string, fileName: string): boolean {
  * @example
  * parseText('{"a": 1}', 'mock.json').value // { a: 1 }
  */
-export function parseText (input: string, fileName: string): ParsedText {
+export function parseText(input: string, fileName: string): ParsedText {
   const text = input.startsWith(BOM) ? input.slice(1) : input
   if (!looksLikeYaml(text, fileName)) {
     let value: unknown
@@ -83,7 +86,9 @@ export function parseText (input: string, fileName: string): ParsedText {
     const pos = lineCounter.linePos(first.pos[0])
     const said = first.message.split('\n')[0] ?? 'invalid YAML'
     // The parser is recursive: a text nested thousands deep reports the stack overflow it caught.
-    const message = /call stack/i.test(said) ? `nests too deeply to read (definitions may nest ${MAX_DEFINITION_DEPTH} levels)` : said
+    const message = /call stack/i.test(said)
+      ? `nests too deeply to read (definitions may nest ${MAX_DEFINITION_DEPTH} levels)`
+      : said
     throw createError('ERR_DSL_PARSE', [fileName, message], {
       details: [{ path: '', message, file: fileName, line: pos.line, column: pos.col }],
     })
@@ -95,7 +100,9 @@ export function parseText (input: string, fileName: string): ParsedText {
     // yaml throws a bare ReferenceError ("Excessive alias count ...") when the count is passed.
     if (!(err instanceof ReferenceError) || !/alias/i.test(err.message)) throw err
     const message = `expands YAML aliases (*name) past the limit of ${MAX_YAML_ALIASES} (uses of an anchor times the aliases inside it), which guards against alias bombs`
-    throw createError('ERR_DSL_PARSE', [fileName, message], { details: [{ path: '', message, file: fileName }] })
+    throw createError('ERR_DSL_PARSE', [fileName, message], {
+      details: [{ path: '', message, file: fileName }],
+    })
   }
   return { value, locate: locatorOf(doc, lineCounter) }
 }
@@ -112,7 +119,11 @@ export function parseText (input: string, fileName: string): ParsedText {
  * @example
  * const parsed = await parseJsonSliced(body, 'config.json', timeSlicer())
  */
-export async function parseJsonSliced (bytes: Buffer, fileName: string, pause: () => Promise<void>): Promise<ParsedText> {
+export async function parseJsonSliced(
+  bytes: Buffer,
+  fileName: string,
+  pause: () => Promise<void>,
+): Promise<ParsedText> {
   let text: string | null = null
   const whole = (): string => {
     text ??= bytes.toString('utf8').replace(/^\uFEFF/, '')
@@ -127,13 +138,26 @@ const BARE_ARRAY_OPEN = Buffer.from('{"transactions":')
 const BARE_ARRAY_CLOSE = Buffer.from('}')
 
 /** The value of `bytes` parsed an element at a time, or undefined when the scan cannot lay it out. */
-async function elementwise (bytes: Buffer, pause: () => Promise<void>): Promise<{ parsed: unknown } | undefined> {
+async function elementwise(
+  bytes: Buffer,
+  pause: () => Promise<void>,
+): Promise<{ parsed: unknown } | undefined> {
   const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0
   let first = start
-  while (first < bytes.length && (bytes[first] === 0x20 || bytes[first] === 0x0a || bytes[first] === 0x0d || bytes[first] === 0x09)) first++
+  while (
+    first < bytes.length &&
+    (bytes[first] === 0x20 ||
+      bytes[first] === 0x0a ||
+      bytes[first] === 0x0d ||
+      bytes[first] === 0x09)
+  ) {
+    first++
+  }
   // A bare array is laid out as the `transactions` of an object around it.
   const bare = bytes[first] === 0x5b
-  const framed = bare ? Buffer.concat([BARE_ARRAY_OPEN, bytes.subarray(start), BARE_ARRAY_CLOSE]) : bytes
+  const framed = bare
+    ? Buffer.concat([BARE_ARRAY_OPEN, bytes.subarray(start), BARE_ARRAY_CLOSE])
+    : bytes
   const scan = locateArraySteps(framed, ['transactions'])
   let step = scan.next()
   while (step.done !== true) {
@@ -163,14 +187,19 @@ async function elementwise (bytes: Buffer, pause: () => Promise<void>): Promise<
 }
 
 /** Where the value at `pointer` (or its deepest existing ancestor) is written in JSON text. */
-function jsonLocate (text: string, pointer: string): SourcePosition | undefined {
+function jsonLocate(text: string, pointer: string): SourcePosition | undefined {
   const offset = jsonValueOffset(text, pointerSegments(pointer))
   return offset === undefined ? undefined : positionAt(text, offset)
 }
 
-function locatorOf (doc: Document, lineCounter: InstanceType<YamlModule['LineCounter']>): (pointer: string) => SourcePosition | undefined {
+function locatorOf(
+  doc: Document,
+  lineCounter: InstanceType<YamlModule['LineCounter']>,
+): (pointer: string) => SourcePosition | undefined {
   return (pointer) => {
-    const segments: unknown[] = pointerSegments(pointer).map((s) => (/^\d+$/.test(s) ? Number(s) : s))
+    const segments: unknown[] = pointerSegments(pointer).map((s) =>
+      /^\d+$/.test(s) ? Number(s) : s,
+    )
     // Walk up until a node exists: an error about a missing member points at its parent.
     for (let n = segments.length; n >= 0; n--) {
       const node = n === 0 ? doc.contents : doc.getIn(segments.slice(0, n), true)
@@ -183,34 +212,48 @@ function locatorOf (doc: Document, lineCounter: InstanceType<YamlModule['LineCou
   }
 }
 
-function jsonParseError (err: unknown, text: string, fileName: string) {
+function jsonParseError(err: unknown, text: string, fileName: string) {
   const message = err instanceof Error ? err.message : String(err)
   const match = /position (\d+)/.exec(message)
   let line: number | undefined
   let column: number | undefined
   // Node 20's V8 names no position for an unexpected token (`{"a": }`, `[1,]`): find it ourselves.
-  const offset = match?.[1] !== undefined
-    ? Number(match[1])
-    : jsonErrorOffset(text) ?? (/Unexpected end of JSON input/.test(message) ? text.length : undefined)
+  const offset =
+    match?.[1] !== undefined
+      ? Number(match[1])
+      : (jsonErrorOffset(text) ??
+        (/Unexpected end of JSON input/.test(message) ? text.length : undefined))
   if (offset !== undefined) {
     const before = text.slice(0, offset)
     line = before.split('\n').length
     column = offset - before.lastIndexOf('\n')
   }
-  const detail = { path: '', message: message.replace(/ in JSON at position \d+.*$/, ''), file: fileName }
-  return createError('ERR_DSL_PARSE', [fileName, line === undefined ? message : `${detail.message} (line ${line}, column ${column ?? 0})`], {
-    details: [line === undefined ? detail : { ...detail, line, column: column ?? 0 }],
-  })
+  const detail = {
+    path: '',
+    message: message.replace(/ in JSON at position \d+.*$/, ''),
+    file: fileName,
+  }
+  return createError(
+    'ERR_DSL_PARSE',
+    [
+      fileName,
+      line === undefined ? message : `${detail.message} (line ${line}, column ${column ?? 0})`,
+    ],
+    {
+      details: [line === undefined ? detail : { ...detail, line, column: column ?? 0 }],
+    },
+  )
 }
 
-const JSON_SCALAR = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null|"(?:[^"\\]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y
+const JSON_SCALAR =
+  /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null|"(?:[^"\\]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y
 
 /**
  * Offset of the first JSON syntax error in `text` (its end when the input stops short). Runs only
  * after JSON.parse has failed, whose message names control characters in strings itself; undefined
  * if the text nests too deeply to scan.
  */
-function jsonErrorOffset (text: string): number | undefined {
+function jsonErrorOffset(text: string): number | undefined {
   let i = 0
   const skip = (): void => {
     while (i < text.length && ' \t\n\r'.includes(text.charAt(i))) i++

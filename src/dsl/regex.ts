@@ -26,7 +26,7 @@ let fallbackEnabled = false
  * @example
  * enableRegexFallback() // then compileUserRegex('.*a.*b', true) is accepted
  */
-export function enableRegexFallback (): void {
+export function enableRegexFallback(): void {
   if (fallbackEnabled) return
   setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks')
   setFlagsFromString('--enable-experimental-regexp-engine')
@@ -44,7 +44,10 @@ export const MAX_REGEX_INPUT = 65_536
 
 /** Why a pattern was refused. */
 export class RegexRejection {
-  constructor (readonly kind: 'invalid' | 'unsafe', readonly reason: string) {}
+  constructor(
+    readonly kind: 'invalid' | 'unsafe',
+    readonly reason: string,
+  ) {}
 }
 
 /** Java-style inline flags that users bring from other tools, such as `(?i)` at the start. */
@@ -58,7 +61,7 @@ const leadingInlineFlags = /^\(\?([ims]+)\)/
  * @example
  * const re = compileUserRegex('/pets/[0-9]+', true) // RegExp /^(?:\/pets\/[0-9]+)$/
  */
-export function compileUserRegex (source: string, whole: boolean): RegExp | RegexRejection {
+export function compileUserRegex(source: string, whole: boolean): RegExp | RegexRejection {
   let pattern = source
   let flags = ''
   const inline = leadingInlineFlags.exec(pattern)
@@ -74,7 +77,10 @@ export function compileUserRegex (source: string, whole: boolean): RegExp | Rege
   try {
     compiled = new RegExp(body, flags)
   } catch (err) {
-    return new RegexRejection('invalid', err instanceof Error ? err.message.replace(/^Invalid regular expression: /, '') : String(err))
+    return new RegexRejection(
+      'invalid',
+      err instanceof Error ? err.message.replace(/^Invalid regular expression: /, '') : String(err),
+    )
   }
   if (linearEligible(body, flags)) return compiled
   const risk = safeRegex(forStarHeight(body)) ? backtrackingRisk(body) : 'it nests quantifiers'
@@ -89,9 +95,11 @@ export function compileUserRegex (source: string, whole: boolean): RegExp | Rege
  * What keeps a pattern off the linear-time engine, named as the user wrote it: the `(?i)` flag,
  * lookarounds, back-references, repetition counts above 16 (V8's limit for that engine).
  */
-function linearObstacles (pattern: string, flags: string): string {
+function linearObstacles(pattern: string, flags: string): string {
   const found: string[] = []
-  if (flags.includes('i')) found.push('uses (?i) (case-insensitive matching; spell the cases out, e.g. [Aa])')
+  if (flags.includes('i')) {
+    found.push('uses (?i) (case-insensitive matching; spell the cases out, e.g. [Aa])')
+  }
   const plain = pattern.replace(/\\[^1-9k]|\[(?:\\.|[^\]\\])*\]/g, '')
   if (/\(\?<?[=!]/.test(plain)) found.push('uses a lookaround')
   if (/\\[1-9]|\\k</.test(plain)) found.push('uses a back-reference')
@@ -112,7 +120,7 @@ function linearObstacles (pattern: string, flags: string): string {
  * patterns are rare.
  * Returns why the pattern is risky, or null.
  */
-function backtrackingRisk (body: string): string | null {
+function backtrackingRisk(body: string): string | null {
   // Per open group: does it hold a `|` at its own level, and is it a lookaround?
   const groups: Array<{ alternation: boolean; lookaround: boolean }> = []
   let lookarounds = 0
@@ -137,8 +145,13 @@ function backtrackingRisk (body: string): string | null {
       const group = groups.pop()
       if (group?.lookaround === true) lookarounds--
       const quantifier = quantifierAt(body, i + 1)
-      if (group?.alternation === true && quantifier !== 'none' && quantifier !== 'optional') return 'it repeats a group of alternatives'
-    } else if (lookarounds === 0 && (c === '*' || c === '+' || (c === '{' && quantifierAt(body, i) === 'unbounded'))) {
+      if (group?.alternation === true && quantifier !== 'none' && quantifier !== 'optional') {
+        return 'it repeats a group of alternatives'
+      }
+    } else if (
+      lookarounds === 0 &&
+      (c === '*' || c === '+' || (c === '{' && quantifierAt(body, i) === 'unbounded'))
+    ) {
       // A lookaround of a whole-value match runs once, at the start: its repetitions do not
       // multiply with the others.
       unbounded++
@@ -148,7 +161,7 @@ function backtrackingRisk (body: string): string | null {
 }
 
 /** The kind of quantifier starting at `i`, if any. */
-function quantifierAt (body: string, i: number): 'none' | 'optional' | 'bounded' | 'unbounded' {
+function quantifierAt(body: string, i: number): 'none' | 'optional' | 'bounded' | 'unbounded' {
   const c = body[i]
   if (c === '*' || c === '+') return 'unbounded'
   if (c === '?') return 'optional'
@@ -159,7 +172,7 @@ function quantifierAt (body: string, i: number): 'none' | 'optional' | 'bounded'
   return Number(counted[3] ?? counted[1]) > 1 ? 'bounded' : 'optional'
 }
 
-function linearEligible (body: string, flags: string): boolean {
+function linearEligible(body: string, flags: string): boolean {
   try {
     // Compiled only to ask the question; never used for matching.
     RegExp(body, flags + 'l')
@@ -174,6 +187,8 @@ function linearEligible (body: string, flags: string): boolean {
  * as unsafe whatever their quantifiers. A lookahead has the same star height, so `(?<=` and `(?<!`
  * become `(?=` and `(?!` for the analysis only (escaped characters are left alone).
  */
-function forStarHeight (body: string): string {
-  return body.replace(/\\[\s\S]|\(\?<([=!])/g, (token, kind: string | undefined) => (kind === undefined ? token : `(?${kind}`))
+function forStarHeight(body: string): string {
+  return body.replace(/\\[\s\S]|\(\?<([=!])/g, (token, kind: string | undefined) =>
+    kind === undefined ? token : `(?${kind}`,
+  )
 }

@@ -48,18 +48,33 @@ const formatted = (n: number): string => n.toLocaleString('en-US')
  * checkSize('20', 'length', 'string.alpha') // 20
  * checkSize(20_000_000, 'length', 'string.alpha') // throws: length 20000000 is above the limit of 65,536
  */
-export function checkSize (value: unknown, kind: 'length' | 'count', where: string): number {
-  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN
-  if (!Number.isFinite(n)) throw new Error(`${where}: the ${kind} must be a number, not ${JSON.stringify(String(value)).slice(0, 40)}`)
+export function checkSize(value: unknown, kind: 'length' | 'count', where: string): number {
+  const n =
+    typeof value === 'number'
+      ? value
+      : typeof value === 'string' && value.trim() !== ''
+        ? Number(value)
+        : Number.NaN
+  if (!Number.isFinite(n)) {
+    throw new Error(
+      `${where}: the ${kind} must be a number, not ${JSON.stringify(String(value)).slice(0, 40)}`,
+    )
+  }
   const max = kind === 'length' ? MAX_TEMPLATE_LENGTH : MAX_TEMPLATE_COUNT
-  if (n > max) throw new TemplateBoundError(`${where}: ${kind} ${n} is above the limit of ${formatted(max)} (docs/limits.md)`)
+  if (n > max) {
+    throw new TemplateBoundError(
+      `${where}: ${kind} ${n} is above the limit of ${formatted(max)} (docs/limits.md)`,
+    )
+  }
   return n
 }
 
 /** Throws TemplateBoundError when a text argument of a generating helper is too long. */
-export function checkTextArgument (value: string, where: string): void {
+export function checkTextArgument(value: string, where: string): void {
   if (value.length > MAX_TEMPLATE_TEXT_ARGUMENT) {
-    throw new TemplateBoundError(`${where}: a text argument of ${formatted(value.length)} characters is above the limit of ${formatted(MAX_TEMPLATE_TEXT_ARGUMENT)} (docs/limits.md)`)
+    throw new TemplateBoundError(
+      `${where}: a text argument of ${formatted(value.length)} characters is above the limit of ${formatted(MAX_TEMPLATE_TEXT_ARGUMENT)} (docs/limits.md)`,
+    )
   }
 }
 
@@ -74,12 +89,16 @@ const repetition = /\{\s*(\d+)\s*(?:,\s*(\d*)\s*)?\}/g
  * checkPattern('[A-Z]{3}-#{4}', 'helpers.fromRegExp') // passes
  * checkPattern('a{5000000}', 'helpers.fromRegExp') // throws
  */
-export function checkPattern (value: string, where: string): void {
+export function checkPattern(value: string, where: string): void {
   checkTextArgument(value, where)
   let total = 0
-  for (const m of value.matchAll(repetition)) total += Number(m[2] !== undefined && m[2] !== '' ? m[2] : m[1])
+  for (const m of value.matchAll(repetition)) {
+    total += Number(m[2] !== undefined && m[2] !== '' ? m[2] : m[1])
+  }
   if (total > MAX_TEMPLATE_LENGTH) {
-    throw new TemplateBoundError(`${where}: the pattern repeats ${total} characters, above the limit of ${formatted(MAX_TEMPLATE_LENGTH)} (docs/limits.md)`)
+    throw new TemplateBoundError(
+      `${where}: the pattern repeats ${total} characters, above the limit of ${formatted(MAX_TEMPLATE_LENGTH)} (docs/limits.md)`,
+    )
   }
 }
 
@@ -88,5 +107,11 @@ export function checkPattern (value: string, where: string): void {
  * path or `lookup` that names one is refused at load; at run time they resolve to nothing.
  */
 export const unreachableNames: ReadonlySet<string> = new Set([
-  'constructor', '__proto__', 'prototype', '__defineGetter__', '__defineSetter__', '__lookupGetter__', '__lookupSetter__',
+  'constructor',
+  '__proto__',
+  'prototype',
+  '__defineGetter__',
+  '__defineSetter__',
+  '__lookupGetter__',
+  '__lookupSetter__',
 ])

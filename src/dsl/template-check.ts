@@ -9,14 +9,46 @@ import { checkSize, unreachableNames } from './template-bounds.js'
 
 /** The helpers the runtime registers (src/serve/template/helpers.ts) plus Handlebars' own. */
 export const templateHelperNames: readonly string[] = [
-  'jsonPath', 'xPath', 'now', 'dateFormat', 'parseDate', 'randomValue', 'randomInt', 'randomDecimal', 'uuid', 'math',
-  'base64', 'urlEncode', 'size', 'join', 'toJson', 'faker', 'eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'and', 'or', 'not', 'contains',
-  'if', 'unless', 'each', 'with', 'lookup', 'log',
+  'jsonPath',
+  'xPath',
+  'now',
+  'dateFormat',
+  'parseDate',
+  'randomValue',
+  'randomInt',
+  'randomDecimal',
+  'uuid',
+  'math',
+  'base64',
+  'urlEncode',
+  'size',
+  'join',
+  'toJson',
+  'faker',
+  'eq',
+  'ne',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+  'and',
+  'or',
+  'not',
+  'contains',
+  'if',
+  'unless',
+  'each',
+  'with',
+  'lookup',
+  'log',
 ]
 
 /** A template that cannot be compiled, with its 1-based line inside the template. */
 export class TemplateSyntaxError extends Error {
-  constructor (message: string, readonly line: number | null) {
+  constructor(
+    message: string,
+    readonly line: number | null,
+  ) {
     super(message)
   }
 }
@@ -34,7 +66,7 @@ const MAX_TEMPLATE_NESTING = 100
 const blockTags = /\{\{~?\s*(?:([#/])|\^(?!\s*~?\}\}))/g
 
 /** How deep the blocks of a template nest, from its tags alone (before Handlebars parses it). */
-function blockNesting (source: string): number {
+function blockNesting(source: string): number {
   let depth = 0
   let deepest = 0
   for (const tag of source.matchAll(blockTags)) {
@@ -49,16 +81,27 @@ function blockNesting (source: string): number {
 }
 
 /** Parses a template and refuses what it may not do (checkHelpers). Throws TemplateSyntaxError. */
-export function parseTemplate (source: string): ReturnType<typeof Handlebars.parse> {
+export function parseTemplate(source: string): ReturnType<typeof Handlebars.parse> {
   const nesting = blockNesting(source)
-  if (nesting > MAX_TEMPLATE_NESTING) throw new TemplateSyntaxError(`blocks nest ${nesting} deep; the limit is ${MAX_TEMPLATE_NESTING}`, null)
+  if (nesting > MAX_TEMPLATE_NESTING) {
+    throw new TemplateSyntaxError(
+      `blocks nest ${nesting} deep; the limit is ${MAX_TEMPLATE_NESTING}`,
+      null,
+    )
+  }
   let ast: ReturnType<typeof Handlebars.parse>
   try {
     ast = Handlebars.parse(source)
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err)
     const line = /on line (\d+)/.exec(message)
-    throw new TemplateSyntaxError(message.split('\n').filter((l) => !/^-*\^$/.test(l)).join(' '), line === null ? null : Number(line[1]))
+    throw new TemplateSyntaxError(
+      message
+        .split('\n')
+        .filter((l) => !/^-*\^$/.test(l))
+        .join(' '),
+      line === null ? null : Number(line[1]),
+    )
   }
   checkHelpers(ast)
   return ast
@@ -71,7 +114,7 @@ export function parseTemplate (source: string): ReturnType<typeof Handlebars.par
  * @example
  * validateTemplate('{{#if x}}').valid // false
  */
-export function validateTemplate (source: string): { valid: boolean; message: string } {
+export function validateTemplate(source: string): { valid: boolean; message: string } {
   try {
     parseTemplate(source)
     return { valid: true, message: 'OK' }
@@ -82,9 +125,15 @@ export function validateTemplate (source: string): { valid: boolean; message: st
 }
 
 /** A node of a parsed template, as Handlebars' parser gives it (line 1-based, column 0-based). */
-export interface TemplateNode { type: string; loc?: { start: { line: number; column: number }; end: { line: number; column: number } }; [k: string]: unknown }
+export interface TemplateNode {
+  type: string
+  loc?: { start: { line: number; column: number }; end: { line: number; column: number } }
+  [k: string]: unknown
+}
 type Node = TemplateNode
-interface Literal extends Node { value?: unknown }
+interface Literal extends Node {
+  value?: unknown
+}
 
 /** Template constructs Understudy does not run: there are no partials or decorators to call. */
 const unsupported: Readonly<Record<string, string>> = {
@@ -95,13 +144,19 @@ const unsupported: Readonly<Record<string, string>> = {
 }
 
 /** A literal argument's value, or `unknownArgument` for one known only when the template renders. */
-function literalOf (node: unknown): unknown {
+function literalOf(node: unknown): unknown {
   const n = node as Literal
   switch (n.type) {
-    case 'StringLiteral': case 'NumberLiteral': case 'BooleanLiteral': return n.value
-    case 'NullLiteral': return null
-    case 'UndefinedLiteral': return undefined
-    default: return unknownArgument
+    case 'StringLiteral':
+    case 'NumberLiteral':
+    case 'BooleanLiteral':
+      return n.value
+    case 'NullLiteral':
+      return null
+    case 'UndefinedLiteral':
+      return undefined
+    default:
+      return unknownArgument
   }
 }
 
@@ -111,23 +166,41 @@ function literalOf (node: unknown): unknown {
  * partials and decorators, a faker method outside the catalogue, and literal sizes above their
  * bounds (`{{faker 'string.alpha' 20000000}}`).
  */
-function checkHelpers (ast: unknown): void {
+function checkHelpers(ast: unknown): void {
   walkTemplate(ast, (n) => {
     const line = n.loc?.start.line ?? null
     const refusal = Object.hasOwn(unsupported, n.type) ? unsupported[n.type] : undefined
     if (refusal !== undefined) throw new TemplateSyntaxError(refusal, line)
     if (n.type === 'PathExpression') {
-      const denied = (n['parts'] as string[] | undefined)?.find((part) => unreachableNames.has(part))
-      if (denied !== undefined) throw new TemplateSyntaxError(`"${String(n['original'])}": "${denied}" is not reachable from a template`, line)
+      const denied = (n['parts'] as string[] | undefined)?.find((part) =>
+        unreachableNames.has(part),
+      )
+      if (denied !== undefined) {
+        throw new TemplateSyntaxError(
+          `"${String(n['original'])}": "${denied}" is not reachable from a template`,
+          line,
+        )
+      }
     }
-    if ((n.type === 'MustacheStatement' || n.type === 'SubExpression' || n.type === 'BlockStatement') && n['path'] !== undefined) {
+    if (
+      (n.type === 'MustacheStatement' ||
+        n.type === 'SubExpression' ||
+        n.type === 'BlockStatement') &&
+      n['path'] !== undefined
+    ) {
       const path = n['path'] as Node & { original?: unknown }
       const params = (n['params'] as unknown[] | undefined) ?? []
-      const pairs = (n['hash'] as { pairs?: Array<{ key: string; value: unknown }> } | undefined)?.pairs ?? []
+      const pairs =
+        (n['hash'] as { pairs?: Array<{ key: string; value: unknown }> } | undefined)?.pairs ?? []
       const isCall = params.length > 0 || pairs.length > 0 || n.type === 'SubExpression'
       // `{{"faker" ...}}` and `{{'constructor'}}`: Handlebars takes a literal as a name too.
       const literal = path.type !== 'PathExpression' ? literalOf(path) : unknownArgument
-      const name = typeof path.original === 'string' && path.type === 'PathExpression' ? path.original : literal === unknownArgument ? null : String(literal)
+      const name =
+        typeof path.original === 'string' && path.type === 'PathExpression'
+          ? path.original
+          : literal === unknownArgument
+            ? null
+            : String(literal)
       if (literal !== unknownArgument && unreachableNames.has(String(literal))) {
         throw new TemplateSyntaxError(`"${String(literal)}" is not reachable from a template`, line)
       }
@@ -153,7 +226,7 @@ function checkHelpers (ast: unknown): void {
  * @example
  * walkTemplate(Handlebars.parse(source), (node) => { names.push(node.type); return true })
  */
-export function walkTemplate (ast: unknown, visit: (node: TemplateNode) => boolean): void {
+export function walkTemplate(ast: unknown, visit: (node: TemplateNode) => boolean): void {
   const walk = (node: unknown): void => {
     if (Array.isArray(node)) {
       for (const n of node) walk(n)
@@ -168,14 +241,25 @@ export function walkTemplate (ast: unknown, visit: (node: TemplateNode) => boole
 }
 
 /** The checks the runtime makes on a call, made now on its literal arguments. */
-function checkLiteralArguments (helper: string, params: unknown[], pairs: Array<{ key: string; value: unknown }>): void {
-  const hash = (): Record<string, unknown> => Object.fromEntries(pairs.map((p) => [p.key, literalOf(p.value)]))
+function checkLiteralArguments(
+  helper: string,
+  params: unknown[],
+  pairs: Array<{ key: string; value: unknown }>,
+): void {
+  const hash = (): Record<string, unknown> =>
+    Object.fromEntries(pairs.map((p) => [p.key, literalOf(p.value)]))
   if (helper === 'faker' && params[0] !== unknownArgument) {
     checkFakerArguments(fakerMethodOf(params[0]), params.slice(1), pairs.length > 0 ? hash() : null)
   } else if (helper === 'randomValue') {
     const length = hash()['length']
-    if (length !== undefined && length !== unknownArgument) checkSize(length, 'length', 'randomValue')
-  } else if (helper === 'lookup' && typeof params[1] === 'string' && unreachableNames.has(params[1])) {
+    if (length !== undefined && length !== unknownArgument) {
+      checkSize(length, 'length', 'randomValue')
+    }
+  } else if (
+    helper === 'lookup' &&
+    typeof params[1] === 'string' &&
+    unreachableNames.has(params[1])
+  ) {
     throw new Error(`lookup "${params[1]}": it is not reachable from a template`)
   }
 }

@@ -12,8 +12,10 @@ export const MAX_TRANSACTIONS = 250_000
 const formatted = (n: number): string => n.toLocaleString('en-US')
 
 /** Why `count` transactions are too many, or null when they fit. */
-export function transactionCountProblem (count: number): string | null {
-  return count > MAX_TRANSACTIONS ? `has ${formatted(count)} transactions: a mock service may have at most ${formatted(MAX_TRANSACTIONS)}` : null
+export function transactionCountProblem(count: number): string | null {
+  return count > MAX_TRANSACTIONS
+    ? `has ${formatted(count)} transactions: a mock service may have at most ${formatted(MAX_TRANSACTIONS)}`
+    : null
 }
 
 /**
@@ -23,9 +25,16 @@ export function transactionCountProblem (count: number): string | null {
  * @example
  * const tooMany = transactionCountError(doc.transactions.length); if (tooMany !== null) throw tooMany
  */
-export function transactionCountError (count: number, pointer = '/transactions', file?: string): UnderstudyError | null {
+export function transactionCountError(
+  count: number,
+  pointer = '/transactions',
+  file?: string,
+): UnderstudyError | null {
   const problem = transactionCountProblem(count)
   if (problem === null) return null
-  const detail = file === undefined ? { path: pointer, message: problem } : { path: pointer, message: problem, file }
+  const detail =
+    file === undefined
+      ? { path: pointer, message: problem }
+      : { path: pointer, message: problem, file }
   return createError('ERR_DSL_INVALID', [problem], { details: [detail] })
 }

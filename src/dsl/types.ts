@@ -170,7 +170,12 @@ export interface Transaction {
 }
 
 /** `record`: forward like `bypasslive`, and record each exchange as a transaction. */
-export const noMatchPreferences = ['return404', 'bypasslive', 'returnTransaction', 'record'] as const
+export const noMatchPreferences = [
+  'return404',
+  'bypasslive',
+  'returnTransaction',
+  'record',
+] as const
 export type NoMatchPreference = (typeof noMatchPreferences)[number]
 
 /** An entry of `mockServiceTransactions`: which transaction, and the priority it has here. */
@@ -234,7 +239,12 @@ export interface OutboundProxy {
 // ---------------------------------------------------------------------------------------------
 // Beyond fixed answers: templates, scenarios, faults, CORS, webhooks.
 
-export const faultTypes = ['connection_reset', 'empty_response', 'malformed_chunk', 'random_data_then_close'] as const
+export const faultTypes = [
+  'connection_reset',
+  'empty_response',
+  'malformed_chunk',
+  'random_data_then_close',
+] as const
 export type FaultType = (typeof faultTypes)[number]
 
 /** A fault; `probability` (0..1, default 1) is the share of requests it applies to. */

@@ -21,7 +21,10 @@ export const codes = {
   ERR_MATCH_NO_MATCH: { status: 404, message: 'No transaction matched %s %s' },
   // serving
   ERR_SERVE_CAPACITY: { status: 503, message: 'Capacity of %s concurrent requests reached' },
-  ERR_SERVE_BODY_TOO_LARGE: { status: 413, message: 'Request body is larger than the limit of %s bytes' },
+  ERR_SERVE_BODY_TOO_LARGE: {
+    status: 413,
+    message: 'Request body is larger than the limit of %s bytes',
+  },
   ERR_SERVE_UPSTREAM_UNAVAILABLE: { status: 502, message: 'Upstream %s is unavailable: %s' },
   ERR_SERVE_UPSTREAM_TIMEOUT: { status: 502, message: 'Upstream %s did not answer within %s ms' },
   ERR_SERVE_LISTEN: { status: 500, message: 'Cannot listen on %s: %s' },
@@ -30,7 +33,10 @@ export const codes = {
   ERR_SERVE_CREDENTIALS_REQUIRED: { status: 401, message: '%s needs credentials: %s' },
   ERR_SERVE_BODY_TIMEOUT: { status: 408, message: 'Request body did not arrive within %s ms' },
   // inspection
-  ERR_INSPECT_NOT_FOUND: { status: 404, message: 'Inspection record %s does not exist or was evicted' },
+  ERR_INSPECT_NOT_FOUND: {
+    status: 404,
+    message: 'Inspection record %s does not exist or was evicted',
+  },
   // control plane
   ERR_API_BAD_REQUEST: { status: 400, message: '%s' },
   ERR_API_VALIDATION: { status: 400, message: 'Invalid request: %s' },
@@ -39,8 +45,14 @@ export const codes = {
   ERR_API_NOT_FOUND: { status: 404, message: '%s not found' },
   ERR_API_METHOD_NOT_ALLOWED: { status: 405, message: 'Method %s is not allowed on %s' },
   ERR_API_CONFLICT: { status: 409, message: '%s' },
-  ERR_API_PAYLOAD_TOO_LARGE: { status: 413, message: 'Request body is larger than the limit of %s bytes' },
-  ERR_API_UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Unsupported content type %s: expected %s' },
+  ERR_API_PAYLOAD_TOO_LARGE: {
+    status: 413,
+    message: 'Request body is larger than the limit of %s bytes',
+  },
+  ERR_API_UNSUPPORTED_MEDIA_TYPE: {
+    status: 415,
+    message: 'Unsupported content type %s: expected %s',
+  },
   ERR_API_UNPROCESSABLE: { status: 422, message: '%s' },
   ERR_API_RATE_LIMITED: { status: 429, message: 'Too many requests' },
   ERR_API_UNAVAILABLE: { status: 503, message: '%s' },

@@ -26,9 +26,11 @@ export interface WireError {
  * toWireError(createError('ERR_DSL_INVALID', ['1 error'])).code // 'ERR_DSL_INVALID'
  * toWireError(new TypeError('x is undefined'), { sameProcess: true }) // { code: 'ERR_INTERNAL', message: 'x is undefined' }
  */
-export function toWireError (err: unknown, { sameProcess = false } = {}): WireError {
+export function toWireError(err: unknown, { sameProcess = false } = {}): WireError {
   if (err instanceof UnderstudyError) {
-    return err.details === undefined ? { code: err.code, message: err.message } : { code: err.code, message: err.message, details: err.details }
+    return err.details === undefined
+      ? { code: err.code, message: err.message }
+      : { code: err.code, message: err.message, details: err.details }
   }
   const own = err instanceof Error ? err.message : String(err)
   return { code: 'ERR_INTERNAL', message: sameProcess ? own : codes.ERR_INTERNAL.message }
@@ -44,18 +46,23 @@ export function toWireError (err: unknown, { sameProcess = false } = {}): WireEr
  * fromWireError({ code: 'ERR_DSL_INVALID', message: 'Invalid mock definition: 1 error', details }).code // 'ERR_DSL_INVALID'
  * fromWireError({ code: 'ERR_SOCKET_CLOSED', message: 'x' }, 'ERR_DEPLOY_FAILED').code // 'ERR_DEPLOY_FAILED'
  */
-export function fromWireError (wire: unknown, fallback: ErrorCode = 'ERR_INTERNAL'): UnderstudyError {
-  const record = typeof wire === 'object' && wire !== null ? wire as Record<string, unknown> : {}
+export function fromWireError(
+  wire: unknown,
+  fallback: ErrorCode = 'ERR_INTERNAL',
+): UnderstudyError {
+  const record = typeof wire === 'object' && wire !== null ? (wire as Record<string, unknown>) : {}
   const code = record['code']
   const message = typeof record['message'] === 'string' ? record['message'] : undefined
-  if (code === 'ERR_INTERNAL') return createError('ERR_INTERNAL', [], { cause: new Error(message ?? 'no reason given') })
+  if (code === 'ERR_INTERNAL') {
+    return createError('ERR_INTERNAL', [], { cause: new Error(message ?? 'no reason given') })
+  }
   if (typeof code === 'string' && Object.hasOwn(codes, code) && message !== undefined) {
     return new UnderstudyError(code as ErrorCode, message, detailsOf(record['details']))
   }
   return createError(fallback, [message ?? 'no reason given'])
 }
 
-function detailsOf (value: unknown): ErrorDetail[] | undefined {
+function detailsOf(value: unknown): ErrorDetail[] | undefined {
   if (!Array.isArray(value)) return undefined
   const out: ErrorDetail[] = []
   for (const item of value) {

@@ -20,7 +20,7 @@ export class UnderstudyError extends Error {
   readonly statusCode: number
   readonly details: readonly ErrorDetail[] | undefined
 
-  constructor (code: ErrorCode, message: string, details?: readonly ErrorDetail[], cause?: unknown) {
+  constructor(code: ErrorCode, message: string, details?: readonly ErrorDetail[], cause?: unknown) {
     super(message, cause === undefined ? undefined : { cause })
     this.name = 'UnderstudyError'
     this.code = code
@@ -35,7 +35,7 @@ export class UnderstudyError extends Error {
  * @example
  * throw createError('ERR_DSL_INVALID', ['2 errors'], { details: [{ path: '/dsl', message: 'required' }] })
  */
-export function createError (
+export function createError(
   code: ErrorCode,
   args: readonly unknown[] = [],
   options: { cause?: unknown; details?: readonly ErrorDetail[] } = {},
@@ -49,12 +49,12 @@ export function createError (
 }
 
 /** True when `value` is an UnderstudyError, optionally with the given code. */
-export function isUnderstudyError (value: unknown, code?: ErrorCode): value is UnderstudyError {
+export function isUnderstudyError(value: unknown, code?: ErrorCode): value is UnderstudyError {
   return value instanceof UnderstudyError && (code === undefined || value.code === code)
 }
 
 /** Turns anything thrown into an UnderstudyError; unknown throws become ERR_INTERNAL. */
-export function toUnderstudyError (value: unknown): UnderstudyError {
+export function toUnderstudyError(value: unknown): UnderstudyError {
   if (value instanceof UnderstudyError) return value
   return createError('ERR_INTERNAL', [], { cause: value })
 }
@@ -68,12 +68,19 @@ export function toUnderstudyError (value: unknown): UnderstudyError {
  * @example
  * describeError(createError('ERR_DSL_INVALID', ['2 errors'], { details })) // 'Invalid mock definition: 2 errors: m.yaml:3:5 /a: is bad; /b: is bad'
  */
-export function describeError (err: UnderstudyError, maxDetails = 3): string {
+export function describeError(err: UnderstudyError, maxDetails = 3): string {
   const details = err.details ?? []
   const extra = details.filter((d) => !err.message.includes(d.message))
   const parts = extra.slice(0, maxDetails).map(formatDetail)
   const first = details[0]
-  if (extra.length === 0 && first?.line !== undefined && !err.message.includes(`line ${first.line}`) && !err.message.includes(formatDetail(first))) parts.push(formatDetail(first))
+  if (
+    extra.length === 0 &&
+    first?.line !== undefined &&
+    !err.message.includes(`line ${first.line}`) &&
+    !err.message.includes(formatDetail(first))
+  ) {
+    parts.push(formatDetail(first))
+  }
   const more = extra.length > maxDetails ? `; and ${extra.length - maxDetails} more` : ''
   // A message that names the file its details name too (`m.yaml: 1 error`, kept for the APIs,
   // whose clients may read only the message) would say it twice: the details say where.
@@ -84,13 +91,13 @@ export function describeError (err: UnderstudyError, maxDetails = 3): string {
 }
 
 /** The file every detail names, when they all name the same one. */
-function soleFile (details: readonly ErrorDetail[]): string | undefined {
+function soleFile(details: readonly ErrorDetail[]): string | undefined {
   const file = details[0]?.file
   return file !== undefined && details.every((d) => d.file === file) ? file : undefined
 }
 
 /** `file:line:column path: message`, leaving out what is unknown. */
-export function formatDetail (detail: ErrorDetail): string {
+export function formatDetail(detail: ErrorDetail): string {
   let where = ''
   if (detail.file !== undefined) {
     where = detail.file

@@ -24,9 +24,15 @@ export interface Dispatch<R> {
  * @example
  * dispatch<Route>(router, req, res, path, { run, unrouted: async () => unrouted(router, req.method ?? 'GET', path, path), writeError, logInternal })
  */
-export function dispatch<R> (router: Router, req: IncomingMessage, res: ServerResponse, path: string, server: Dispatch<R>): void {
+export function dispatch<R>(
+  router: Router,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  server: Dispatch<R>,
+): void {
   const found = router.find((req.method ?? 'GET') as FindMyWay.HTTPMethod, path)
-  const route = found === null ? null : found.store as R
+  const route = found === null ? null : (found.store as R)
   const fail = (thrown: unknown): void => {
     const err = toUnderstudyError(thrown)
     if (err.code === 'ERR_INTERNAL') server.logInternal(thrown)

@@ -4,7 +4,7 @@ import type { ServerResponse } from 'node:http'
 const RETRY_MS = 2000
 
 /** One Server-Sent Event. */
-export function eventText (name: string, data: unknown): string {
+export function eventText(name: string, data: unknown): string {
   return `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`
 }
 
@@ -42,10 +42,13 @@ export class PolledEventStream {
   /** Grows at each stop, so that a poll in flight across a stop and a restart does not schedule twice. */
   private generation = 0
 
-  constructor (private readonly options: PolledEventStreamOptions) {}
+  constructor(private readonly options: PolledEventStreamOptions) {}
 
   /** Opens the stream on `res`, sends `replay` (what a joining tab has missed) and starts the poller if idle. */
-  subscribe (res: ServerResponse, { alive = () => true, replay }: { alive?: () => boolean; replay?: string | undefined } = {}): void {
+  subscribe(
+    res: ServerResponse,
+    { alive = () => true, replay }: { alive?: () => boolean; replay?: string | undefined } = {},
+  ): void {
     res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-store',
@@ -63,32 +66,34 @@ export class PolledEventStream {
   }
 
   /** Sends one event to every listener. */
-  send (name: string, data: unknown): void {
+  send(name: string, data: unknown): void {
     this.write(eventText(name, data))
   }
 
   /** Ends every listener's stream and stops the poller. */
-  end (): void {
+  end(): void {
     for (const res of this.listeners.keys()) res.end()
     this.stop()
   }
 
   /** How many listeners are connected. */
-  get size (): number {
+  get size(): number {
     return this.listeners.size
   }
 
-  private write (text: string): void {
+  private write(text: string): void {
     for (const res of this.listeners.keys()) res.write(text)
   }
 
-  private start (): void {
+  private start(): void {
     this.running = true
-    if (this.options.heartbeatMs !== undefined) this.heartbeat = setInterval(() => this.write(': ping\n\n'), this.options.heartbeatMs)
+    if (this.options.heartbeatMs !== undefined) {
+      this.heartbeat = setInterval(() => this.write(': ping\n\n'), this.options.heartbeatMs)
+    }
     this.schedule(0)
   }
 
-  private schedule (delay: number): void {
+  private schedule(delay: number): void {
     const generation = this.generation
     this.timer = setTimeout(() => {
       for (const [res, alive] of this.listeners) if (!alive()) res.end()
@@ -107,7 +112,7 @@ export class PolledEventStream {
     }, delay)
   }
 
-  private stop (): void {
+  private stop(): void {
     if (!this.running) return
     this.running = false
     this.generation++
@@ -120,20 +125,30 @@ export class PolledEventStream {
 }
 
 /** What one step of a feed found (src/inspect's InspectionCursor is one such cursor). */
-export interface FeedStep<E> { kind: string; entries: E[]; dropped: number }
+export interface FeedStep<E> {
+  kind: string
+  entries: E[]
+  dropped: number
+}
 
 /** A cursor over a list read newest first, delivering each entry once. */
 export interface FeedCursor<E> {
   readonly started: boolean
   readonly recent: readonly E[]
-  next: (read: (skip: number, limit: number) => Promise<{ entries: readonly E[]; total: number } | null>) => Promise<FeedStep<E> | null | 'stop'>
+  next: (
+    read: (skip: number, limit: number) => Promise<{ entries: readonly E[]; total: number } | null>,
+  ) => Promise<FeedStep<E> | null | 'stop'>
 }
 
 /**
  * One poll of a feed into a stream: a `dropped` event first when entries were evicted unread, then
  * the new entries (`entries`, or `reset` for a new journal). False when the feed must stop.
  */
-export async function pollFeed<E> (stream: PolledEventStream, cursor: FeedCursor<E>, read: (skip: number, limit: number) => Promise<{ entries: readonly E[]; total: number } | null>): Promise<boolean> {
+export async function pollFeed<E>(
+  stream: PolledEventStream,
+  cursor: FeedCursor<E>,
+  read: (skip: number, limit: number) => Promise<{ entries: readonly E[]; total: number } | null>,
+): Promise<boolean> {
   const step = await cursor.next(read)
   if (step === 'stop') return false
   if (step === null) return true
@@ -143,6 +158,6 @@ export async function pollFeed<E> (stream: PolledEventStream, cursor: FeedCursor
 }
 
 /** What a tab joining a running feed gets first: the latest entries delivered, if any. */
-export function feedReplay<E> (cursor: FeedCursor<E>): string | undefined {
+export function feedReplay<E>(cursor: FeedCursor<E>): string | undefined {
   return cursor.started ? eventText('entries', cursor.recent) : undefined
 }

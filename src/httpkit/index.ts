@@ -7,8 +7,33 @@
  * may both use it.
  */
 export { dispatch, type Dispatch } from './dispatch.js'
-export { createRouter, splitUrl, methodNotAllowed, unrouted, errorHeaders, MethodNotAllowedError, type Router } from './router.js'
-export { writeJson, writeRaw, readJson, readSmallJson, mediaTypeOf, isJsonType, JSON_TYPE, type JsonResponse } from './json.js'
+export {
+  createRouter,
+  splitUrl,
+  methodNotAllowed,
+  unrouted,
+  errorHeaders,
+  MethodNotAllowedError,
+  type Router,
+} from './router.js'
+export {
+  writeJson,
+  writeRaw,
+  readJson,
+  readSmallJson,
+  mediaTypeOf,
+  isJsonType,
+  JSON_TYPE,
+  type JsonResponse,
+} from './json.js'
 export { pathInt, queryInt } from './params.js'
 export { StaticAssets, SECURITY_HEADERS, defaultUiDir, type StaticAssetsOptions } from './static.js'
-export { PolledEventStream, eventText, pollFeed, feedReplay, type PolledEventStreamOptions, type FeedCursor, type FeedStep } from './event-stream.js'
+export {
+  PolledEventStream,
+  eventText,
+  pollFeed,
+  feedReplay,
+  type PolledEventStreamOptions,
+  type FeedCursor,
+  type FeedStep,
+} from './event-stream.js'

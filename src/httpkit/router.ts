@@ -15,23 +15,42 @@ export type Router = FindMyWay.Instance<FindMyWay.HTTPVersion.V1>
  * const router = createRouter([['GET', '/health', health]])
  * router.find('GET', '/health//')?.store // health
  */
-export function createRouter<S> (routes: Iterable<readonly [method: string, path: string, store: S]>): Router {
-  const router = FindMyWay<FindMyWay.HTTPVersion.V1>({ ignoreDuplicateSlashes: true, ignoreTrailingSlash: true, caseSensitive: true, maxParamLength: 500 })
-  for (const [method, path, store] of routes) router.on(method as FindMyWay.HTTPMethod, path, noop, store as Record<string, unknown>)
+export function createRouter<S>(
+  routes: Iterable<readonly [method: string, path: string, store: S]>,
+): Router {
+  const router = FindMyWay<FindMyWay.HTTPVersion.V1>({
+    ignoreDuplicateSlashes: true,
+    ignoreTrailingSlash: true,
+    caseSensitive: true,
+    maxParamLength: 500,
+  })
+  for (const [method, path, store] of routes) {
+    router.on(method as FindMyWay.HTTPMethod, path, noop, store as Record<string, unknown>)
+  }
   return router
 }
 
 /** `/a/b?x=1` -> the path and the query (everything after the first `?`). */
-export function splitUrl (url: string | undefined): { path: string; query: URLSearchParams } {
+export function splitUrl(url: string | undefined): { path: string; query: URLSearchParams } {
   const raw = url ?? '/'
   const q = raw.indexOf('?')
-  return { path: q === -1 ? raw : raw.slice(0, q), query: new URLSearchParams(q === -1 ? '' : raw.slice(q + 1)) }
+  return {
+    path: q === -1 ? raw : raw.slice(0, q),
+    query: new URLSearchParams(q === -1 ? '' : raw.slice(q + 1)),
+  }
 }
 
 /** 405 with the methods the path does accept, for the `Allow` header (RFC 9110 section 15.5.6). */
 export class MethodNotAllowedError extends UnderstudyError {
-  constructor (method: string, path: string, readonly allow: readonly string[]) {
-    super('ERR_API_METHOD_NOT_ALLOWED', format(codes.ERR_API_METHOD_NOT_ALLOWED.message, method, path))
+  constructor(
+    method: string,
+    path: string,
+    readonly allow: readonly string[],
+  ) {
+    super(
+      'ERR_API_METHOD_NOT_ALLOWED',
+      format(codes.ERR_API_METHOD_NOT_ALLOWED.message, method, path),
+    )
   }
 }
 
@@ -44,18 +63,27 @@ const methods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
  * @example
  * methodNotAllowed(router, 'DELETE', '/api/v1/trackings/1')?.allow // ['GET']
  */
-export function methodNotAllowed (router: Router, method: string, path: string): MethodNotAllowedError | null {
+export function methodNotAllowed(
+  router: Router,
+  method: string,
+  path: string,
+): MethodNotAllowedError | null {
   const allow = methods.filter((m) => m !== method && router.find(m, path) !== null)
   return allow.length === 0 ? null : new MethodNotAllowedError(method, path, allow)
 }
 
 /** What an unrouted request gets: 405 naming the methods the path takes, else 404 naming `what`. */
-export function unrouted (router: Router, method: string, path: string, what: string): UnderstudyError {
+export function unrouted(
+  router: Router,
+  method: string,
+  path: string,
+  what: string,
+): UnderstudyError {
   return methodNotAllowed(router, method, path) ?? createError('ERR_API_NOT_FOUND', [what])
 }
 
 /** The headers an error answer carries whatever the API: `Allow` of a 405, `Retry-After` of a throttled caller. */
-export function errorHeaders (err: UnderstudyError): Record<string, string> {
+export function errorHeaders(err: UnderstudyError): Record<string, string> {
   const headers: Record<string, string> = {}
   if (err instanceof MethodNotAllowedError) headers['allow'] = err.allow.join(', ')
   const retryAfter = (err as { retryAfter?: unknown }).retryAfter
@@ -63,4 +91,4 @@ export function errorHeaders (err: UnderstudyError): Record<string, string> {
   return headers
 }
 
-function noop (): void {}
+function noop(): void {}

@@ -22,13 +22,18 @@ const TYPES: Record<string, string> = {
  * does not govern.
  */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
-  'content-security-policy': "default-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'",
+  'content-security-policy':
+    "default-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'",
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
   'x-frame-options': 'DENY',
 }
 
-interface Asset { body: Buffer; gzip: Buffer | null; type: string }
+interface Asset {
+  body: Buffer
+  gzip: Buffer | null
+  type: string
+}
 
 export interface StaticAssetsOptions {
   /** Rewrites a file's bytes once at load (the dashboard's links name the prefix it is served under). */
@@ -46,7 +51,10 @@ export interface StaticAssetsOptions {
 export class StaticAssets {
   private readonly assets = new Map<string, Asset>()
 
-  constructor (readonly dir: string, options: StaticAssetsOptions = {}) {
+  constructor(
+    readonly dir: string,
+    options: StaticAssetsOptions = {},
+  ) {
     if (!existsSync(dir)) return
     for (const name of readdirSync(dir, { recursive: true }) as string[]) {
       const file = join(dir, name)
@@ -54,11 +62,15 @@ export class StaticAssets {
       const relative = '/' + name.split('\\').join('/')
       const read = readFileSync(file)
       const body = options.rewrite === undefined ? read : options.rewrite(relative, read)
-      this.assets.set(relative, { body, gzip: null, type: TYPES[extname(name)] ?? 'application/octet-stream' })
+      this.assets.set(relative, {
+        body,
+        gzip: null,
+        type: TYPES[extname(name)] ?? 'application/octet-stream',
+      })
     }
   }
 
-  get available (): boolean {
+  get available(): boolean {
     return this.assets.has('/index.html')
   }
 
@@ -66,7 +78,7 @@ export class StaticAssets {
    * Answers `GET /<prefix>/<file>` given `/<file>`; any other path gets index.html (the app routes
    * in the browser). 404 text when the app was not built.
    */
-  serve (req: IncomingMessage, res: ServerResponse, relative: string): void {
+  serve(req: IncomingMessage, res: ServerResponse, relative: string): void {
     const asset = this.assets.get(relative) ?? this.assets.get('/index.html')
     if (asset === undefined) {
       res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', ...SECURITY_HEADERS })
@@ -90,7 +102,7 @@ export class StaticAssets {
 }
 
 /** dist/ui of this installation: the package root is the first parent holding package.json. */
-export function defaultUiDir (): string {
+export function defaultUiDir(): string {
   let dir = dirname(fileURLToPath(import.meta.url))
   for (let i = 0; i < 8; i++) {
     if (existsSync(join(dir, 'package.json'))) return join(dir, 'dist', 'ui')

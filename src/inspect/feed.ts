@@ -15,10 +15,16 @@ const MAX_PAGES = 100
 const SENT_LIMIT = 200_000
 
 /** What a feed entry needs: an id (growing with time within a journal) and, once complete, a status. */
-interface FeedEntry { id: number; statusCode?: unknown }
+interface FeedEntry {
+  id: number
+  statusCode?: unknown
+}
 
 /** One page of the list, newest first, and how many entries the list holds in all. */
-export interface FeedPage<E> { entries: readonly E[]; total: number }
+export interface FeedPage<E> {
+  entries: readonly E[]
+  total: number
+}
 
 /** What one step found: new entries (newest first), a reset (a new journal), how many were evicted unread. */
 interface FeedStep<E> {
@@ -27,7 +33,7 @@ interface FeedStep<E> {
   dropped: number
 }
 
-function complete (e: FeedEntry): boolean {
+function complete(e: FeedEntry): boolean {
   // A record still in flight (status 0) is delivered once it completes, so it shows its outcome.
   return typeof e.statusCode !== 'number' || e.statusCode > 0
 }
@@ -48,7 +54,7 @@ export class InspectionCursor<E extends FeedEntry> {
   private sent = new Set<number>()
 
   /** Whether a first step has run (a joining tab gets `recent` then). */
-  get started (): boolean {
+  get started(): boolean {
     return this.newestSeen >= 0
   }
 
@@ -57,7 +63,9 @@ export class InspectionCursor<E extends FeedEntry> {
    * stop). The first step reads only the latest FEED_RECENT. Returns null when nothing is to be
    * sent (not the first step, nothing new).
    */
-  async next (read: (skip: number, limit: number) => Promise<FeedPage<E> | null>): Promise<FeedStep<E> | null | 'stop'> {
+  async next(
+    read: (skip: number, limit: number) => Promise<FeedPage<E> | null>,
+  ): Promise<FeedStep<E> | null | 'stop'> {
     const first = !this.started
     const limit = first ? FEED_RECENT : FEED_PAGE
     const fresh: E[] = []
@@ -96,7 +104,10 @@ export class InspectionCursor<E extends FeedEntry> {
     }
     // The last delivered entry is gone from the ring: what came between it and the oldest read was evicted.
     const oldest = fresh.reduce((min, e) => Math.min(min, e.id), Number.POSITIVE_INFINITY)
-    const dropped = !first && !met && reachedEnd && this.maxSent >= 0 && Number.isFinite(oldest) ? Math.max(0, oldest - this.maxSent - 1) : 0
+    const dropped =
+      !first && !met && reachedEnd && this.maxSent >= 0 && Number.isFinite(oldest)
+        ? Math.max(0, oldest - this.maxSent - 1)
+        : 0
     for (const e of fresh) {
       this.sent.add(e.id)
       if (e.id > this.maxSent) this.maxSent = e.id
@@ -106,7 +117,9 @@ export class InspectionCursor<E extends FeedEntry> {
     this.newestSeen = Math.max(this.newestSeen, newest, 0)
     if (fresh.length === 0 && !first && dropped === 0) return null
     fresh.sort((a, b) => b.id - a.id)
-    this.recent = [...fresh.slice(0, FEED_RECENT), ...this.recent].sort((a, b) => b.id - a.id).slice(0, FEED_RECENT)
+    this.recent = [...fresh.slice(0, FEED_RECENT), ...this.recent]
+      .sort((a, b) => b.id - a.id)
+      .slice(0, FEED_RECENT)
     return { kind: 'entries', entries: fresh, dropped }
   }
 }

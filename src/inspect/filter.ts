@@ -23,7 +23,15 @@ export interface InspectionFilter {
 type RecordTest = (record: InspectionRecord) => boolean
 
 /** The query parameters `filterFromQuery` reads. */
-export const filterParams = ['method', 'path', 'matched', 'status', 'transaction', 'from', 'to'] as const
+export const filterParams = [
+  'method',
+  'path',
+  'matched',
+  'status',
+  'transaction',
+  'from',
+  'to',
+] as const
 
 /**
  * Reads a filter from query parameters (`?method=GET&path=/pets/*&matched=false`). Throws
@@ -32,7 +40,7 @@ export const filterParams = ['method', 'path', 'matched', 'status', 'transaction
  * @example
  * filterFromQuery(new URLSearchParams('matched=false&status=4xx')) // { matched: false, status: '4xx' }
  */
-export function filterFromQuery (query: URLSearchParams): InspectionFilter {
+export function filterFromQuery(query: URLSearchParams): InspectionFilter {
   const filter: InspectionFilter = {}
   const method = query.get('method')
   if (method !== null && method !== '') filter.method = method
@@ -62,7 +70,7 @@ export function filterFromQuery (query: URLSearchParams): InspectionFilter {
  * @example
  * compileFilter({ method: 'post', path: '/orders/**' })(record) // true for POST /orders/1/items
  */
-export function compileFilter (filter: InspectionFilter): RecordTest {
+export function compileFilter(filter: InspectionFilter): RecordTest {
   const tests: RecordTest[] = []
   if (filter.method !== undefined) {
     if (typeof filter.method !== 'string') throw invalid('method', 'must be a string')
@@ -70,7 +78,9 @@ export function compileFilter (filter: InspectionFilter): RecordTest {
     tests.push((r) => r.method === method)
   }
   if (filter.path !== undefined) {
-    if (typeof filter.path !== 'string' || filter.path === '') throw invalid('path', 'must be a non-empty glob')
+    if (typeof filter.path !== 'string' || filter.path === '') {
+      throw invalid('path', 'must be a non-empty glob')
+    }
     const glob = picomatch(filter.path, { dot: true })
     tests.push((r) => glob(pathOf(r.url)))
   }
@@ -83,7 +93,11 @@ export function compileFilter (filter: InspectionFilter): RecordTest {
   if (filter.transaction !== undefined) {
     const wanted = String(filter.transaction)
     if (wanted === '') throw invalid('transaction', 'must be a transaction name or id')
-    tests.push((r) => r.respondingTxn === wanted || (r.transactionId !== null && String(r.transactionId) === wanted))
+    tests.push(
+      (r) =>
+        r.respondingTxn === wanted ||
+        (r.transactionId !== null && String(r.transactionId) === wanted),
+    )
   }
   if (filter.from !== undefined) {
     const from = timeOf('from', filter.from)
@@ -106,7 +120,7 @@ export function compileFilter (filter: InspectionFilter): RecordTest {
  * @example
  * failedFields({ method: 'POST' }, getRecord) // ['method']
  */
-export function failedFields (filter: InspectionFilter, record: InspectionRecord): string[] {
+export function failedFields(filter: InspectionFilter, record: InspectionRecord): string[] {
   const failed: string[] = []
   for (const field of filterParams) {
     if (filter[field] === undefined) continue
@@ -115,7 +129,7 @@ export function failedFields (filter: InspectionFilter, record: InspectionRecord
   return failed
 }
 
-function statusTest (status: number | string): RecordTest {
+function statusTest(status: number | string): RecordTest {
   const text = String(status).toLowerCase()
   if (/^[1-5]xx$/.test(text)) {
     const hundred = Number(text[0]) * 100
@@ -128,17 +142,19 @@ function statusTest (status: number | string): RecordTest {
   throw invalid('status', 'must be a status code such as 404 or a class such as 4xx')
 }
 
-function timeOf (field: string, value: number | string): number {
+function timeOf(field: string, value: number | string): number {
   const time = typeof value === 'number' || /^\d+$/.test(value) ? Number(value) : Date.parse(value)
   if (!Number.isFinite(time)) throw invalid(field, 'must be epoch milliseconds or an ISO 8601 time')
   return time
 }
 
-function pathOf (url: string): string {
+function pathOf(url: string): string {
   const q = url.indexOf('?')
   return q === -1 ? url : url.slice(0, q)
 }
 
-function invalid (field: string, message: string) {
-  return createError('ERR_API_VALIDATION', [`${field} ${message}`], { details: [{ path: `/${field}`, message }] })
+function invalid(field: string, message: string) {
+  return createError('ERR_API_VALIDATION', [`${field} ${message}`], {
+    details: [{ path: `/${field}`, message }],
+  })
 }

@@ -60,7 +60,7 @@ export interface InspectionDetail {
 }
 
 /** The mock services specification list entry of a record. */
-export function toListEntry (record: InspectionRecord, serviceMockId: number): InspectionListEntry {
+export function toListEntry(record: InspectionRecord, serviceMockId: number): InspectionListEntry {
   return {
     id: record.id,
     serviceMockId,
@@ -91,7 +91,7 @@ export function toListEntry (record: InspectionRecord, serviceMockId: number): I
 }
 
 /** The mock services specification detail of a record. */
-export function toDetail (record: InspectionRecord, serviceMockId: number): InspectionDetail {
+export function toDetail(record: InspectionRecord, serviceMockId: number): InspectionDetail {
   const body = record.requestBody
   const utf8 = body === null ? '' : body.toString('utf8')
   const isText = body === null || Buffer.from(utf8, 'utf8').equals(body)
@@ -121,13 +121,15 @@ export function toDetail (record: InspectionRecord, serviceMockId: number): Insp
   }
 }
 
-function pairsOf (flat: readonly string[]): Array<{ key: string; value: string }> {
+function pairsOf(flat: readonly string[]): Array<{ key: string; value: string }> {
   const out: Array<{ key: string; value: string }> = []
-  for (let i = 0; i + 1 < flat.length; i += 2) out.push({ key: flat[i] as string, value: flat[i + 1] as string })
+  for (let i = 0; i + 1 < flat.length; i += 2) {
+    out.push({ key: flat[i] as string, value: flat[i + 1] as string })
+  }
   return out
 }
 
-function argumentsOf (url: string): Array<{ key: string; value: string }> {
+function argumentsOf(url: string): Array<{ key: string; value: string }> {
   const q = url.indexOf('?')
   if (q === -1) return []
   const parsed = parseQuery(url.slice(q + 1))

@@ -86,9 +86,11 @@ export class InspectionRing {
   private nextId: number // id of the next record
   private readonly idStep: number
 
-  constructor (limits: RingLimits, ids: RingIds = { start: 1, step: 1 }) {
+  constructor(limits: RingLimits, ids: RingIds = { start: 1, step: 1 }) {
     if (!Number.isSafeInteger(ids.start) || !Number.isSafeInteger(ids.step) || ids.step < 1) {
-      throw new RangeError(`ring ids need an integer start and a step >= 1, not ${ids.start}/${ids.step}`)
+      throw new RangeError(
+        `ring ids need an integer start and a step >= 1, not ${ids.start}/${ids.step}`,
+      )
     }
     this.limits = { ...limits }
     this.nextId = ids.start
@@ -114,17 +116,17 @@ export class InspectionRing {
   }
 
   /** Records held now. */
-  get length (): number {
+  get length(): number {
     return this.count
   }
 
   /** Bytes held now: request sides in the buffer, plus responses that are not shared. */
-  get heldBytes (): number {
+  get heldBytes(): number {
     return this.bytes
   }
 
   /** Bodies longer than this are cut to it and flagged. */
-  get maxBodyBytes (): number {
+  get maxBodyBytes(): number {
     return this.limits.maxBodyBytes
   }
 
@@ -134,7 +136,13 @@ export class InspectionRing {
    * its headers are left out, flagged as truncated.
    */
   // HOT PATH: once per request.
-  append (timestamp: number, method: string, url: string, rawHeaders: readonly string[], body: Buffer | null): number {
+  append(
+    timestamp: number,
+    method: string,
+    url: string,
+    rawHeaders: readonly string[],
+    body: Buffer | null,
+  ): number {
     let bodyLength = body === null ? 0 : Math.min(body.length, this.limits.maxBodyBytes)
     let truncated = body !== null && body.length > bodyLength
     let headers = rawHeaders
@@ -194,7 +202,7 @@ export class InspectionRing {
 
   /** Completes a record with how its request ended; ignored once the record is evicted. */
   // HOT PATH: once per request.
-  complete (id: number, outcome: RecordOutcome): void {
+  complete(id: number, outcome: RecordOutcome): void {
     const slot = this.slotOf(id)
     if (slot === -1) return
     this.status[slot] = outcome.statusCode
@@ -216,18 +224,20 @@ export class InspectionRing {
       this.own[slot] = (this.own[slot] as number) + outcome.ownBytes
       this.bytes += outcome.ownBytes
       // Keep the byte bound, never evicting the record just completed.
-      while (this.count > 1 && this.bytes > this.limits.maxBytes && this.first !== slot) this.evictOldest()
+      while (this.count > 1 && this.bytes > this.limits.maxBytes && this.first !== slot) {
+        this.evictOldest()
+      }
     }
   }
 
   /** One record by id, decoded; undefined once evicted (or never assigned). */
-  get (id: number): InspectionRecord | undefined {
+  get(id: number): InspectionRecord | undefined {
     const slot = this.slotOf(id)
     return slot === -1 ? undefined : this.decode(slot, id)
   }
 
   /** Records newest first, skipping `skip`, at most `limit`. */
-  newest (skip: number, limit: number): InspectionRecord[] {
+  newest(skip: number, limit: number): InspectionRecord[] {
     const out: InspectionRecord[] = []
     const newestId = this.nextId - this.idStep
     for (let i = skip; i < this.count && out.length < limit; i++) {
@@ -238,7 +248,7 @@ export class InspectionRing {
   }
 
   /** Forgets every record (ids keep increasing). */
-  clear (): void {
+  clear(): void {
     while (this.count > 0) this.evictOldest()
     this.head = 0
   }
@@ -247,7 +257,7 @@ export class InspectionRing {
    * True when writing `size` bytes now would evict the oldest record for lack of room in the
    * buffer (rather than by the record count or the byte bound): the buffer should grow instead.
    */
-  private needsRoom (size: number): boolean {
+  private needsRoom(size: number): boolean {
     if (this.count === 0) return size > this.data.length
     const wrapping = this.head + size > this.data.length
     const start = wrapping ? 0 : this.head
@@ -258,7 +268,7 @@ export class InspectionRing {
   }
 
   /** Doubles the buffer (up to maxBytes) and lays the records out again from its start. */
-  private grow (size: number): void {
+  private grow(size: number): void {
     let length = this.data.length
     while (length < this.limits.maxBytes && length < (this.bytes + size) * 2) length *= 2
     const data = Buffer.allocUnsafeSlow(Math.min(length, this.limits.maxBytes))
@@ -276,7 +286,7 @@ export class InspectionRing {
     this.head = at
   }
 
-  private slotOf (id: number): number {
+  private slotOf(id: number): number {
     // With the default step of 1 the division is exact and cheap; other steps reject ids of
     // another residue (another replica's) as a fraction.
     const age = (this.nextId - this.idStep - id) / this.idStep
@@ -284,7 +294,7 @@ export class InspectionRing {
     return (this.first + this.count - 1 - age) % this.offset.length
   }
 
-  private evictOldest (): void {
+  private evictOldest(): void {
     const slot = this.first
     this.bytes -= (this.size[slot] as number) + (this.own[slot] as number)
     this.txnName[slot] = null
@@ -301,7 +311,14 @@ export class InspectionRing {
    * sized strings it is about three times faster than Buffer#write, whose native call costs
    * ~100 ns each.
    */
-  private write (start: number, method: string, url: string, headers: readonly string[], body: Buffer | null, bodyLength: number): void {
+  private write(
+    start: number,
+    method: string,
+    url: string,
+    headers: readonly string[],
+    body: Buffer | null,
+    bodyLength: number,
+  ): void {
     const data = this.data
     let at = putString(data, method, putU16(data, method.length, start))
     at = putString(data, url, putU32(data, url.length, at))
@@ -317,7 +334,7 @@ export class InspectionRing {
     if (body !== null && bodyLength > 0) body.copy(data, at, 0, bodyLength)
   }
 
-  private decode (slot: number, id: number): InspectionRecord {
+  private decode(slot: number, id: number): InspectionRecord {
     const data = this.data
     let at = this.offset[slot] as number
     const methodLength = data.readUInt16LE(at)
@@ -352,7 +369,10 @@ export class InspectionRing {
       method,
       url,
       requestHeaders,
-      requestBody: bodyLength === 0 && (flags & FLAG_REQUEST_TRUNCATED) === 0 ? null : Buffer.from(data.subarray(at, at + bodyLength)),
+      requestBody:
+        bodyLength === 0 && (flags & FLAG_REQUEST_TRUNCATED) === 0
+          ? null
+          : Buffer.from(data.subarray(at, at + bodyLength)),
       requestBodyTruncated: (flags & FLAG_REQUEST_TRUNCATED) !== 0,
       statusCode: this.status[slot] as number,
       responseHeaders: this.responseHeaders[slot] ?? [],
@@ -371,13 +391,13 @@ export class InspectionRing {
   }
 }
 
-function putU16 (data: Buffer, value: number, at: number): number {
+function putU16(data: Buffer, value: number, at: number): number {
   data[at] = value & 0xff
   data[at + 1] = (value >>> 8) & 0xff
   return at + 2
 }
 
-function putU32 (data: Buffer, value: number, at: number): number {
+function putU32(data: Buffer, value: number, at: number): number {
   data[at] = value & 0xff
   data[at + 1] = (value >>> 8) & 0xff
   data[at + 2] = (value >>> 16) & 0xff
@@ -385,7 +405,7 @@ function putU32 (data: Buffer, value: number, at: number): number {
   return at + 4
 }
 
-function putString (data: Buffer, text: string, at: number): number {
+function putString(data: Buffer, text: string, at: number): number {
   const length = text.length
   for (let i = 0; i < length; i++) data[at + i] = text.charCodeAt(i)
   return at + length
@@ -395,8 +415,15 @@ function putString (data: Buffer, text: string, at: number): number {
 const INITIAL_BYTES = 1024 * 1024
 
 /** Bytes a request side takes in the buffer (latin1: one byte per character). */
-function encodedSize (method: string, url: string, headers: readonly string[], bodyLength: number): number {
+function encodedSize(
+  method: string,
+  url: string,
+  headers: readonly string[],
+  bodyLength: number,
+): number {
   let size = 2 + method.length + 4 + url.length + 2 + 4 + bodyLength
-  for (let i = 0; i + 1 < headers.length; i += 2) size += 6 + (headers[i] as string).length + (headers[i + 1] as string).length
+  for (let i = 0; i + 1 < headers.length; i += 2) {
+    size += 6 + (headers[i] as string).length + (headers[i + 1] as string).length
+  }
   return size
 }

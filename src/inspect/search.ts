@@ -10,7 +10,7 @@ export interface UnmatchedEntry extends InspectionListEntry {
 }
 
 /** Every record of a ring, newest first (null ring: none). Admin-time only: decodes them all. */
-export function allRecords (ring: InspectionRing | null): InspectionRecord[] {
+export function allRecords(ring: InspectionRing | null): InspectionRecord[] {
   return ring === null ? [] : ring.newest(0, ring.length)
 }
 
@@ -22,33 +22,45 @@ export function allRecords (ring: InspectionRing | null): InspectionRecord[] {
  * const search = inspectionSearch(() => runtime.ring, () => 0)
  * search.count({ matched: false }) // 2
  */
-export function inspectionSearch (ring: () => InspectionRing | null, serviceMockId: () => number) {
+export function inspectionSearch(ring: () => InspectionRing | null, serviceMockId: () => number) {
   const filtered = (filter: InspectionFilter): InspectionRecord[] => {
     const test = compileFilter(filter)
     return allRecords(ring()).filter(test)
   }
   return {
-    list (filter: InspectionFilter = {}, skip = 0, limit = 50): { entries: InspectionListEntry[]; total: number } {
+    list(
+      filter: InspectionFilter = {},
+      skip = 0,
+      limit = 50,
+    ): { entries: InspectionListEntry[]; total: number } {
       const records = filtered(filter)
       const id = serviceMockId()
-      return { entries: records.slice(skip, skip + limit).map((r) => toListEntry(r, id)), total: records.length }
-    },
-    count (filter: InspectionFilter = {}): number {
-      return filtered(filter).length
-    },
-    unmatched (filter: InspectionFilter = {}, limit = 50): { entries: UnmatchedEntry[]; total: number } {
-      const records = filtered({ ...filter, matched: false })
-      const id = serviceMockId()
       return {
-        entries: records.slice(0, limit).map((r) => ({ ...toListEntry(r, id), diagnosis: r.matchingData })),
+        entries: records.slice(skip, skip + limit).map((r) => toListEntry(r, id)),
         total: records.length,
       }
     },
-    verify (verification: Verification): VerificationResult {
+    count(filter: InspectionFilter = {}): number {
+      return filtered(filter).length
+    },
+    unmatched(
+      filter: InspectionFilter = {},
+      limit = 50,
+    ): { entries: UnmatchedEntry[]; total: number } {
+      const records = filtered({ ...filter, matched: false })
+      const id = serviceMockId()
+      return {
+        entries: records
+          .slice(0, limit)
+          .map((r) => ({ ...toListEntry(r, id), diagnosis: r.matchingData })),
+        total: records.length,
+      }
+    },
+    verify(verification: Verification): VerificationResult {
       return verify(allRecords(ring()), verification, serviceMockId())
     },
     /** Forgets every record; answers how many were forgotten. */
-    clear (): number {
+    clear(): number {
       const current = ring()
       const held = current?.length ?? 0
       current?.clear()

@@ -46,25 +46,38 @@ const MAX_NEAREST = 10
  * @example
  * readVerification({ request: { method: 'POST', path: '/orders' }, count: 1 })
  */
-export function readVerification (body: unknown): Verification {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('', 'the body must be an object {request, count | atLeast | atMost}')
+export function readVerification(body: unknown): Verification {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw invalid('', 'the body must be an object {request, count | atLeast | atMost}')
+  }
   const input = body as Record<string, unknown>
   for (const key of Object.keys(input)) {
-    if (!['request', 'count', 'atLeast', 'atMost'].includes(key)) throw invalid(key, 'is not a verification field (request, count, atLeast, atMost)')
+    if (!['request', 'count', 'atLeast', 'atMost'].includes(key)) {
+      throw invalid(key, 'is not a verification field (request, count, atLeast, atMost)')
+    }
   }
   const request = input['request'] ?? {}
-  if (typeof request !== 'object' || request === null || Array.isArray(request)) throw invalid('request', 'must be an object of filters')
+  if (typeof request !== 'object' || request === null || Array.isArray(request)) {
+    throw invalid('request', 'must be an object of filters')
+  }
   for (const key of Object.keys(request)) {
-    if (!(filterParams as readonly string[]).includes(key)) throw invalid(`request/${key}`, `is not a filter (${filterParams.join(', ')})`)
+    if (!(filterParams as readonly string[]).includes(key)) {
+      throw invalid(`request/${key}`, `is not a filter (${filterParams.join(', ')})`)
+    }
   }
   const verification: Verification = { request: request as InspectionFilter }
   for (const bound of ['count', 'atLeast', 'atMost'] as const) {
     const value = input[bound]
     if (value === undefined) continue
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw invalid(bound, 'must be an integer >= 0')
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+      throw invalid(bound, 'must be an integer >= 0')
+    }
     verification[bound] = value
   }
-  if (verification.count !== undefined && (verification.atLeast !== undefined || verification.atMost !== undefined)) {
+  if (
+    verification.count !== undefined &&
+    (verification.atLeast !== undefined || verification.atMost !== undefined)
+  ) {
     throw invalid('count', 'cannot be combined with atLeast or atMost')
   }
   compileFilter(verification.request)
@@ -77,7 +90,11 @@ export function readVerification (body: unknown): Verification {
  * @example
  * verify(ring.newest(0, ring.length), { request: { method: 'POST', path: '/orders' }, count: 1 }, 0).verified
  */
-export function verify (records: readonly InspectionRecord[], verification: Verification, serviceMockId: number): VerificationResult {
+export function verify(
+  records: readonly InspectionRecord[],
+  verification: Verification,
+  serviceMockId: number,
+): VerificationResult {
   const test = compileFilter(verification.request)
   const matching: InspectionRecord[] = []
   const others: InspectionRecord[] = []
@@ -85,7 +102,13 @@ export function verify (records: readonly InspectionRecord[], verification: Veri
   const actual = matching.length
   const { verified, expected } = judge(verification, actual)
   const nearest = others
-    .map((r) => ({ id: r.id, method: r.method, url: r.url, statusCode: r.statusCode, failed: failedFields(verification.request, r) }))
+    .map((r) => ({
+      id: r.id,
+      method: r.method,
+      url: r.url,
+      statusCode: r.statusCode,
+      failed: failedFields(verification.request, r),
+    }))
     .sort((a, b) => a.failed.length - b.failed.length)
     .slice(0, MAX_NEAREST)
   return {
@@ -98,10 +121,18 @@ export function verify (records: readonly InspectionRecord[], verification: Veri
 }
 
 /** Whether `actual` records satisfy the verification's bound, and the bound in words. */
-function judge (verification: Verification, actual: number): { verified: boolean; expected: string } {
+function judge(
+  verification: Verification,
+  actual: number,
+): { verified: boolean; expected: string } {
   const { count, atLeast, atMost } = verification
   if (count !== undefined) return { verified: actual === count, expected: `exactly ${count}` }
-  if (atLeast !== undefined && atMost !== undefined) return { verified: actual >= atLeast && actual <= atMost, expected: `between ${atLeast} and ${atMost}` }
+  if (atLeast !== undefined && atMost !== undefined) {
+    return {
+      verified: actual >= atLeast && actual <= atMost,
+      expected: `between ${atLeast} and ${atMost}`,
+    }
+  }
   if (atMost !== undefined) return { verified: actual <= atMost, expected: `at most ${atMost}` }
   const least = atLeast ?? 1
   return { verified: actual >= least, expected: `at least ${least}` }
@@ -115,19 +146,27 @@ function judge (verification: Verification, actual: number): { verified: boolean
  * @example
  * mergeVerifications(verification, await Promise.all(replicas.map((r) => r.verify(verification))))
  */
-export function mergeVerifications (verification: Verification, results: readonly VerificationResult[]): VerificationResult {
+export function mergeVerifications(
+  verification: Verification,
+  results: readonly VerificationResult[],
+): VerificationResult {
   let actual = 0
   for (const r of results) actual += r.actual
   const matching = newestFirst(results.flatMap((r) => r.matching)).slice(0, MAX_MATCHING)
-  const nearest = results.flatMap((r) => r.nearest).sort((a, b) => a.failed.length - b.failed.length || b.id - a.id).slice(0, MAX_NEAREST)
+  const nearest = results
+    .flatMap((r) => r.nearest)
+    .sort((a, b) => a.failed.length - b.failed.length || b.id - a.id)
+    .slice(0, MAX_NEAREST)
   return { ...judge(verification, actual), actual, matching, nearest }
 }
 
 /** List entries of several journals, newest first (by time, then id), sorted in place. */
-export function newestFirst<T extends { timestamp: number; id: number }> (entries: T[]): T[] {
+export function newestFirst<T extends { timestamp: number; id: number }>(entries: T[]): T[] {
   return entries.sort((a, b) => b.timestamp - a.timestamp || b.id - a.id)
 }
 
-function invalid (field: string, message: string) {
-  return createError('ERR_API_VALIDATION', [field === '' ? message : `${field} ${message}`], { details: [{ path: `/${field}`, message }] })
+function invalid(field: string, message: string) {
+  return createError('ERR_API_VALIDATION', [field === '' ? message : `${field} ${message}`], {
+    details: [{ path: `/${field}`, message }],
+  })
 }

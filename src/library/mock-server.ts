@@ -1,9 +1,29 @@
 import { loadRuntimeOptions, type RuntimeOptionsInput } from '../config/index.js'
 import { UnderstudyError, createError, describeError, isUnderstudyError } from '../errors/index.js'
-import { enableRegexFallback, readDefinition, type DocumentInput, type DslInput, type MockServiceDocument, type TransactionInput } from '../dsl/index.js'
-import { inspectionSearch, type InspectionFilter, type InspectionListEntry, type UnmatchedEntry, type Verification, type VerificationResult } from '../inspect/index.js'
+import {
+  enableRegexFallback,
+  readDefinition,
+  type DocumentInput,
+  type DslInput,
+  type MockServiceDocument,
+  type TransactionInput,
+} from '../dsl/index.js'
+import {
+  inspectionSearch,
+  type InspectionFilter,
+  type InspectionListEntry,
+  type UnmatchedEntry,
+  type Verification,
+  type VerificationResult,
+} from '../inspect/index.js'
 import { createLogger, createSilentLogger, type LogLevel, type Logger } from '../log/index.js'
-import { startAdmin, startRuntime, type AdminServer, type Runtime, type ScenarioView } from '../serve/index.js'
+import {
+  startAdmin,
+  startRuntime,
+  type AdminServer,
+  type Runtime,
+  type ScenarioView,
+} from '../serve/index.js'
 import { collectFiles, givenFiles, loadSources } from '../cli/sources.js'
 import { importFile, importHar, supportedExtensions } from '../../importers/index.js'
 
@@ -88,7 +108,7 @@ export interface MockServer {
  * mock.inspection.assert({ request: { method: 'GET', path: '/pets' }, count: 1 })
  * await mock.close()
  */
-export async function createMockServer (options: MockServerOptions): Promise<MockServer> {
+export async function createMockServer(options: MockServerOptions): Promise<MockServer> {
   enableRegexFallback()
   let source: MockSource = options
   const runtimeOptions = loadRuntimeOptions({
@@ -98,22 +118,47 @@ export async function createMockServer (options: MockServerOptions): Promise<Moc
     logLevel: options.logLevel ?? 'silent',
   })
   // The library's scenario calls answer synchronously, from this process's states.
-  if ((runtimeOptions.scenarioStore ?? null) !== null) throw describedError(createError('ERR_CONFIG_INVALID', ['scenarioStore is an option of `understudy run`/`serve`, not of the library']))
-  const log: Logger = runtimeOptions.logLevel === 'silent' ? createSilentLogger() : createLogger({ level: runtimeOptions.logLevel })
+  if ((runtimeOptions.scenarioStore ?? null) !== null) {
+    throw describedError(
+      createError('ERR_CONFIG_INVALID', [
+        'scenarioStore is an option of `understudy run`/`serve`, not of the library',
+      ]),
+    )
+  }
+  const log: Logger =
+    runtimeOptions.logLevel === 'silent'
+      ? createSilentLogger()
+      : createLogger({ level: runtimeOptions.logLevel })
   // `noMatchingRequestPreference: record` converts its recording with the HAR importer (loaded already)
-  const runtime = await startRuntime({ document: described(() => documentOf(source)), options: runtimeOptions, log, loadHarImporter: async () => (input) => importHar(input) })
-    .catch((err: unknown) => { throw describedError(err) })
+  const runtime = await startRuntime({
+    document: described(() => documentOf(source)),
+    options: runtimeOptions,
+    log,
+    loadHarImporter: async () => (input) => importHar(input),
+  }).catch((err: unknown) => {
+    throw describedError(err)
+  })
   let admin: AdminServer | null = null
   if (options.adminPort !== undefined) {
     try {
-      admin = await startAdmin({ runtime, host: runtimeOptions.adminHost, port: options.adminPort, token: runtimeOptions.adminToken ?? null, log, logRing: null })
+      admin = await startAdmin({
+        runtime,
+        host: runtimeOptions.adminHost,
+        port: options.adminPort,
+        token: runtimeOptions.adminToken ?? null,
+        log,
+        logRing: null,
+      })
       runtime.egress.protect(Number(new URL(admin.url).port))
     } catch (err) {
       await runtime.close()
       throw err
     }
   }
-  const search = inspectionSearch(() => runtime.ring, () => runtime.current().serviceMockId)
+  const search = inspectionSearch(
+    () => runtime.ring,
+    () => runtime.current().serviceMockId,
+  )
   const inspection: MockInspection = {
     list: (filter = {}) => search.list(filter, 0, Number.MAX_SAFE_INTEGER).entries,
     count: (filter = {}) => search.count(filter),
@@ -123,7 +168,9 @@ export async function createMockServer (options: MockServerOptions): Promise<Moc
       const result = search.verify(verification)
       if (!result.verified) throw new Error(describeFailure(verification, result))
     },
-    clear: () => { search.clear() },
+    clear: () => {
+      search.clear()
+    },
   }
   let closing: Promise<void> | null = null
   return {
@@ -133,7 +180,8 @@ export async function createMockServer (options: MockServerOptions): Promise<Moc
     inspection,
     scenarios: {
       list: () => runtime.current().scenarios.list() as ScenarioView[],
-      set: (name, state, instance) => runtime.current().scenarios.set(name, instance ?? null, state, null),
+      set: (name, state, instance) =>
+        runtime.current().scenarios.set(name, instance ?? null, state, null),
       reset: (name, instance) => runtime.current().scenarios.reset(name, instance) as number,
     },
     runtime,
@@ -158,7 +206,7 @@ export async function createMockServer (options: MockServerOptions): Promise<Moc
  * @example
  * describedError(err).message // 'Invalid mock definition: 2 errors: bad.yaml:4:51 /transactions/0/...: ...'
  */
-function describedError (err: unknown): unknown {
+function describedError(err: unknown): unknown {
   if (!isUnderstudyError(err)) return err
   const message = describeError(err)
   if (message === err.message) return err
@@ -167,7 +215,7 @@ function describedError (err: unknown): unknown {
   return out
 }
 
-function described<T> (load: () => T): T {
+function described<T>(load: () => T): T {
   try {
     return load()
   } catch (err) {
@@ -176,19 +224,26 @@ function described<T> (load: () => T): T {
 }
 
 /** The mock-service document of a source; throws the DSL's or the importers' errors. */
-function documentOf (source: MockSource): MockServiceDocument {
+function documentOf(source: MockSource): MockServiceDocument {
   if (source.files !== undefined) {
     const paths = typeof source.files === 'string' ? [source.files] : [...source.files]
     const files = collectFiles({ paths, include: [], exclude: [], extensions: supportedExtensions })
-    return loadSources(files, (input, ctx) => importFile(input, ctx), { named: givenFiles(paths) }).document
+    return loadSources(files, (input, ctx) => importFile(input, ctx), { named: givenFiles(paths) })
+      .document
   }
   if (source.transactions !== undefined) return readDefinition([...source.transactions])
   if (source.mock !== undefined) return readDefinition(source.mock)
   throw new TypeError('createMockServer needs one of files, transactions or mock')
 }
 
-function describeFailure (verification: Verification, result: VerificationResult): string {
-  const lines = [`expected ${result.expected} request(s) matching ${JSON.stringify(verification.request)}, received ${result.actual}`]
-  for (const miss of result.nearest.slice(0, 5)) lines.push(`  ${miss.method} ${miss.url} -> ${miss.statusCode} (differs in ${miss.failed.join(', ')})`)
+function describeFailure(verification: Verification, result: VerificationResult): string {
+  const lines = [
+    `expected ${result.expected} request(s) matching ${JSON.stringify(verification.request)}, received ${result.actual}`,
+  ]
+  for (const miss of result.nearest.slice(0, 5)) {
+    lines.push(
+      `  ${miss.method} ${miss.url} -> ${miss.statusCode} (differs in ${miss.failed.join(', ')})`,
+    )
+  }
   return lines.join('\n')
 }

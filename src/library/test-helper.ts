@@ -32,11 +32,15 @@ export type UseUnderstudyOptions = MockServerOptions & {
  *   mock.inspection.assert({ request: { method: 'GET', path: '/pets' }, count: 1 })
  * })
  */
-export function useUnderstudy (options: UseUnderstudyOptions): MockServer {
+export function useUnderstudy(options: UseUnderstudyOptions): MockServer {
   const hooks = options.hooks ?? globalHooks()
   let server: MockServer | null = null
   const current = (): MockServer => {
-    if (server === null) throw new Error('the Understudy mock is not started yet: use it inside a test or a hook that runs after beforeAll')
+    if (server === null) {
+      throw new Error(
+        'the Understudy mock is not started yet: use it inside a test or a hook that runs after beforeAll',
+      )
+    }
     return server
   }
   hooks.beforeAll(async () => {
@@ -47,24 +51,40 @@ export function useUnderstudy (options: UseUnderstudyOptions): MockServer {
     server = null
   }, 30_000)
   if (options.resetBetweenTests !== false && hooks.beforeEach !== undefined) {
-    hooks.beforeEach(() => { server?.inspection.clear() })
+    hooks.beforeEach(() => {
+      server?.inspection.clear()
+    })
   }
   return {
-    get url () { return current().url },
-    get urls () { return current().urls },
-    get adminUrl () { return current().adminUrl },
-    get inspection () { return current().inspection },
-    get scenarios () { return current().scenarios },
-    get runtime () { return current().runtime },
+    get url() {
+      return current().url
+    },
+    get urls() {
+      return current().urls
+    },
+    get adminUrl() {
+      return current().adminUrl
+    },
+    get inspection() {
+      return current().inspection
+    },
+    get scenarios() {
+      return current().scenarios
+    },
+    get runtime() {
+      return current().runtime
+    },
     reload: async (source) => current().reload(source),
     close: async () => current().close(),
   }
 }
 
-function globalHooks (): TestHooks {
+function globalHooks(): TestHooks {
   const g = globalThis as unknown as Partial<TestHooks>
   if (typeof g.beforeAll !== 'function' || typeof g.afterAll !== 'function') {
-    throw new Error("useUnderstudy needs the test framework's hooks: pass { hooks: { beforeAll, afterAll, beforeEach } } (imported from 'vitest'), or enable globals")
+    throw new Error(
+      "useUnderstudy needs the test framework's hooks: pass { hooks: { beforeAll, afterAll, beforeEach } } (imported from 'vitest'), or enable globals",
+    )
   }
   const hooks: TestHooks = { beforeAll: g.beforeAll, afterAll: g.afterAll }
   if (typeof g.beforeEach === 'function') hooks.beforeEach = g.beforeEach

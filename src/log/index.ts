@@ -1,2 +1,9 @@
-export { createLogger, createSilentLogger, logFormats, resolveLogFormat, type Logger, type LogLevel } from './logger.js'
+export {
+  createLogger,
+  createSilentLogger,
+  logFormats,
+  resolveLogFormat,
+  type Logger,
+  type LogLevel,
+} from './logger.js'
 export { LogRing } from './log-ring.js'

@@ -12,12 +12,12 @@ export class LogRing {
   #next = 0
   #size = 0
 
-  constructor (readonly capacity: number) {
+  constructor(readonly capacity: number) {
     this.#lines = new Array<string>(capacity)
   }
 
   /** Appends one line (pino passes it with its trailing newline, which is dropped). */
-  write (chunk: string): boolean {
+  write(chunk: string): boolean {
     this.#lines[this.#next] = chunk.endsWith('\n') ? chunk.slice(0, -1) : chunk
     this.#next = (this.#next + 1) % this.capacity
     if (this.#size < this.capacity) this.#size++
@@ -25,7 +25,7 @@ export class LogRing {
   }
 
   /** The newest `limit` lines, oldest first. */
-  snapshot (limit = this.capacity): string[] {
+  snapshot(limit = this.capacity): string[] {
     const count = Math.max(0, Math.min(limit, this.#size))
     const out = new Array<string>(count)
     for (let i = 0; i < count; i++) {

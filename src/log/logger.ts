@@ -34,7 +34,10 @@ type LogFormat = 'json' | 'pretty'
  * @example
  * resolveLogFormat('auto', process.stderr) // 'pretty' in a terminal
  */
-export function resolveLogFormat (format: (typeof logFormats)[number], stream: { isTTY?: boolean }): LogFormat {
+export function resolveLogFormat(
+  format: (typeof logFormats)[number],
+  stream: { isTTY?: boolean },
+): LogFormat {
   if (format !== 'auto') return format
   return stream.isTTY === true ? 'pretty' : 'json'
 }
@@ -57,16 +60,19 @@ const serializers = {
  * const log = createLogger({ level: 'info' })
  * log.info({ transactions: 12 }, 'mock compiled')
  */
-export function createLogger (options: LoggerOptions): Logger {
+export function createLogger(options: LoggerOptions): Logger {
   const destination = options.destination ?? 'stderr'
-  const main: DestinationStream = typeof destination === 'string' && options.format === 'pretty'
-    ? prettyStream(destination === 'stderr' ? 2 : 1)
-    : destination === 'stderr'
-      ? pino.destination({ fd: 2, sync: true })
-      : destination === 'stdout'
-        ? pino.destination({ fd: 1, sync: true })
-        : destination
-  const streams: StreamEntry[] = [{ stream: main, level: options.level === 'silent' ? 'fatal' : options.level }]
+  const main: DestinationStream =
+    typeof destination === 'string' && options.format === 'pretty'
+      ? prettyStream(destination === 'stderr' ? 2 : 1)
+      : destination === 'stderr'
+        ? pino.destination({ fd: 2, sync: true })
+        : destination === 'stdout'
+          ? pino.destination({ fd: 1, sync: true })
+          : destination
+  const streams: StreamEntry[] = [
+    { stream: main, level: options.level === 'silent' ? 'fatal' : options.level },
+  ]
   if (options.ring !== undefined) streams.push({ stream: options.ring, level: 'trace' })
   return pino(
     { level: options.level, base: options.base ?? null, serializers },
@@ -75,13 +81,21 @@ export function createLogger (options: LoggerOptions): Logger {
 }
 
 /** pino-pretty on a file descriptor, synchronous like the JSON destination (nothing lost at exit). */
-function prettyStream (fd: number): DestinationStream {
-  const pretty = createRequire(import.meta.url)('pino-pretty') as (options: Record<string, unknown>) => DestinationStream
+function prettyStream(fd: number): DestinationStream {
+  const pretty = createRequire(import.meta.url)('pino-pretty') as (
+    options: Record<string, unknown>,
+  ) => DestinationStream
   const colorize = (fd === 2 ? process.stderr : process.stdout).isTTY === true
-  return pretty({ destination: fd, sync: true, colorize, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' })
+  return pretty({
+    destination: fd,
+    sync: true,
+    colorize,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname',
+  })
 }
 
 /** A logger that writes nothing: for tests, benchmarks and embedding. */
-export function createSilentLogger (): Logger {
+export function createSilentLogger(): Logger {
   return pino({ level: 'silent' })
 }

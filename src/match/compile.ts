@@ -1,8 +1,18 @@
 import { createError, type ErrorDetail } from '../errors/index.js'
-import { detailAt, transactionCountError, type MockServiceDocument, type Transaction } from '../dsl/index.js'
+import {
+  detailAt,
+  transactionCountError,
+  type MockServiceDocument,
+  type Transaction,
+} from '../dsl/index.js'
 import { byPriorityThenNewest, type CompiledTransaction } from './compiled.js'
 import { diagnose, type NearMiss } from './diagnose.js'
-import { compileRequest, type PreparedPredicate, type Predicate, type ReportProblem } from './predicates/index.js'
+import {
+  compileRequest,
+  type PreparedPredicate,
+  type Predicate,
+  type ReportProblem,
+} from './predicates/index.js'
 import type { MatchRequest } from './request.js'
 import { methodRoutesSteps, type Candidate, type MethodRoutes } from './router.js'
 
@@ -48,18 +58,22 @@ export interface CompiledMatcher<P> {
  * const errors: ErrorDetail[] = []
  * doc.transactions.forEach((txn, i) => collectCompileErrors(txn, i, errors)); throwCompileErrors(errors)
  */
-export function collectCompileErrors (txn: Transaction, index: number, errors: ErrorDetail[]): void {
+export function collectCompileErrors(txn: Transaction, index: number, errors: ErrorDetail[]): void {
   compileRequest(txn.dsl.requestDsl, (subPointer, message) => {
     errors.push(detailAt(txn, subPointer, `/transactions/${index}`, message))
   })
 }
 
 /** Throws ERR_DSL_INVALID with every collected compile error, when there is one. */
-export function throwCompileErrors (errors: ErrorDetail[]): void {
+export function throwCompileErrors(errors: ErrorDetail[]): void {
   if (errors.length === 0) return
   const files = new Set(errors.map((e) => e.file))
   const where = files.size === 1 && errors[0]?.file !== undefined ? `${errors[0].file}: ` : ''
-  throw createError('ERR_DSL_INVALID', [`${where}${errors.length === 1 ? '1 error' : `${errors.length} errors`}`], { details: errors })
+  throw createError(
+    'ERR_DSL_INVALID',
+    [`${where}${errors.length === 1 ? '1 error' : `${errors.length} errors`}`],
+    { details: errors },
+  )
 }
 
 /**
@@ -71,7 +85,11 @@ export function throwCompileErrors (errors: ErrorDetail[]): void {
  * const matcher = compileMatcher(doc, (txn) => txn.dsl.responseDsl.status)
  * matcher.match(new MatchRequest('GET', '/pets/1', {}, null))?.payload // 200
  */
-export function compileMatcher<P> (doc: MockServiceDocument, payloadOf: PayloadFactory<P>, extraOf?: ExtraPredicates): CompiledMatcher<P> {
+export function compileMatcher<P>(
+  doc: MockServiceDocument,
+  payloadOf: PayloadFactory<P>,
+  extraOf?: ExtraPredicates,
+): CompiledMatcher<P> {
   const builder = new MatcherBuilder(doc, payloadOf, extraOf)
   for (let index = 0; index < doc.transactions.length; index++) builder.add(index)
   const steps = builder.finish()
@@ -89,7 +107,12 @@ export function compileMatcher<P> (doc: MockServiceDocument, payloadOf: PayloadF
  * @example
  * const matcher = await compileMatcherSliced(doc, payloadOf, undefined, timeSlicer())
  */
-export async function compileMatcherSliced<P> (doc: MockServiceDocument, payloadOf: PayloadFactory<P>, extraOf: ExtraPredicates | undefined, pause: () => Promise<void>): Promise<CompiledMatcher<P>> {
+export async function compileMatcherSliced<P>(
+  doc: MockServiceDocument,
+  payloadOf: PayloadFactory<P>,
+  extraOf: ExtraPredicates | undefined,
+  pause: () => Promise<void>,
+): Promise<CompiledMatcher<P>> {
   const builder = new MatcherBuilder(doc, payloadOf, extraOf)
   for (let index = 0; index < doc.transactions.length; index++) {
     builder.add(index)
@@ -117,16 +140,22 @@ class MatcherBuilder<P> {
   #needsBody = false
   #needsForm = false
 
-  constructor (private readonly doc: MockServiceDocument, private readonly payloadOf: PayloadFactory<P>, private readonly extraOf: ExtraPredicates | undefined) {
+  constructor(
+    private readonly doc: MockServiceDocument,
+    private readonly payloadOf: PayloadFactory<P>,
+    private readonly extraOf: ExtraPredicates | undefined,
+  ) {
     // readDefinition refuses such documents already; this covers those assembled in code (several
     // files merged by `serve`, a platform's deploy) before any transaction is compiled.
     const tooMany = transactionCountError(doc.transactions.length)
     if (tooMany !== null) throw tooMany
-    for (const entry of doc.mockServiceTransactions) this.#overrides.set(entry.txnId, entry.priority)
+    for (const entry of doc.mockServiceTransactions) {
+      this.#overrides.set(entry.txnId, entry.priority)
+    }
     this.#selective = this.#overrides.size > 0
   }
 
-  add (index: number): void {
+  add(index: number): void {
     const txn = this.doc.transactions[index] as Transaction
     const report: ReportProblem = (subPointer, message) => {
       this.#errors.push(detailAt(txn, subPointer, `/transactions/${index}`, message))
@@ -158,11 +187,17 @@ class MatcherBuilder<P> {
     }
   }
 
-  * finish (): Generator<void, CompiledMatcher<P>, void> {
+  *finish(): Generator<void, CompiledMatcher<P>, void> {
     throwCompileErrors(this.#errors)
     const active = inMatchingOrder(this.#active)
     yield
-    return yield * indexSteps(this.#transactions, active, this.#needsBody, this.#needsForm, this.#prepared)
+    return yield* indexSteps(
+      this.#transactions,
+      active,
+      this.#needsBody,
+      this.#needsForm,
+      this.#prepared,
+    )
   }
 }
 
@@ -170,7 +205,9 @@ class MatcherBuilder<P> {
  * `active` (in document order) sorted byPriorityThenNewest in linear time, a bucket per priority
  * (documents use a handful), each newest first: no long comparison sort in one step.
  */
-function inMatchingOrder<P> (active: ReadonlyArray<CompiledTransaction<P>>): Array<CompiledTransaction<P>> {
+function inMatchingOrder<P>(
+  active: ReadonlyArray<CompiledTransaction<P>>,
+): Array<CompiledTransaction<P>> {
   const buckets = new Map<number, Array<CompiledTransaction<P>>>()
   for (let i = active.length - 1; i >= 0; i--) {
     const t = active[i] as CompiledTransaction<P>
@@ -187,12 +224,21 @@ function inMatchingOrder<P> (active: ReadonlyArray<CompiledTransaction<P>>): Arr
   return isOrdered(ordered) ? ordered : ordered.sort(byPriorityThenNewest)
 }
 
-function isOrdered<P> (list: ReadonlyArray<CompiledTransaction<P>>): boolean {
-  for (let i = 1; i < list.length; i++) if (byPriorityThenNewest(list[i - 1] as CompiledTransaction<P>, list[i] as CompiledTransaction<P>) > 0) return false
+function isOrdered<P>(list: ReadonlyArray<CompiledTransaction<P>>): boolean {
+  for (let i = 1; i < list.length; i++) {
+    if (
+      byPriorityThenNewest(
+        list[i - 1] as CompiledTransaction<P>,
+        list[i] as CompiledTransaction<P>,
+      ) > 0
+    ) {
+      return false
+    }
+  }
   return true
 }
 
-function * indexSteps<P> (
+function* indexSteps<P>(
   transactions: ReadonlyArray<CompiledTransaction<P>>,
   active: ReadonlyArray<CompiledTransaction<P>>,
   needsBody: boolean,
@@ -205,8 +251,13 @@ function * indexSteps<P> (
   for (const t of active) if (t.method !== null) methods.add(t.method)
   const anyMethod = active.filter((t) => t.method === null)
   const byMethod = new Map<string, MethodRoutes<P>>()
-  for (const method of methods) byMethod.set(method, yield * methodRoutesSteps(active.filter((t) => t.method === method || t.method === null)))
-  const fallbackRoutes = yield * methodRoutesSteps(anyMethod)
+  for (const method of methods) {
+    byMethod.set(
+      method,
+      yield* methodRoutesSteps(active.filter((t) => t.method === method || t.method === null)),
+    )
+  }
+  const fallbackRoutes = yield* methodRoutesSteps(anyMethod)
   const byIdMap = new Map<number, CompiledTransaction<P>>()
   for (const t of transactions) if (t.id !== null) byIdMap.set(t.id, t)
   yield
@@ -219,7 +270,7 @@ function * indexSteps<P> (
     prepared: prepared.length === 0 ? null : prepared,
     // HOT PATH: one lookup, then the candidates' predicates in order; first full match wins. With
     // a discriminator, only the candidates its index allows, merged with the others in order.
-    match (req) {
+    match(req) {
       const list = (byMethod.get(req.method) ?? fallbackRoutes).candidatesFor(req.path)
       const candidates = list.candidates
       const discriminator = list.discriminator
@@ -235,9 +286,10 @@ function * indexSteps<P> (
       let i = 0
       let j = 0
       while (i < indexed.length || j < rest.length) {
-        const position = j >= rest.length || (i < indexed.length && (indexed[i] as number) < (rest[j] as number))
-          ? (indexed[i++] as number)
-          : (rest[j++] as number)
+        const position =
+          j >= rest.length || (i < indexed.length && (indexed[i] as number) < (rest[j] as number))
+            ? (indexed[i++] as number)
+            : (rest[j++] as number)
         const candidate = candidates[position] as Candidate<P>
         if (holds(candidate, req)) return candidate.txn
       }
@@ -250,7 +302,7 @@ function * indexSteps<P> (
 
 /** Whether every condition of a candidate holds (its url only when the route does not imply it). */
 // HOT PATH
-function holds<P> (candidate: Candidate<P>, req: MatchRequest): boolean {
+function holds<P>(candidate: Candidate<P>, req: MatchRequest): boolean {
   if (candidate.url !== null && !candidate.url.test(req)) return false
   const predicates = candidate.txn.predicates
   for (let j = 0; j < predicates.length; j++) {

@@ -25,6 +25,9 @@ export interface CompiledTransaction<P> {
  * Orders transactions as the runtime tries them: ascending priority (1 first), then newest first
  * (docs/decisions.md#priority-order).
  */
-export function byPriorityThenNewest<P> (a: CompiledTransaction<P>, b: CompiledTransaction<P>): number {
+export function byPriorityThenNewest<P>(
+  a: CompiledTransaction<P>,
+  b: CompiledTransaction<P>,
+): number {
   return a.priority - b.priority || b.index - a.index
 }

@@ -23,16 +23,18 @@ type Part = 'headers' | 'queryParams' | 'cookies' | 'body'
 const parts: readonly Part[] = ['headers', 'queryParams', 'cookies', 'body']
 
 /** `{id}` and `{petId}` are the same template segment; equals_url compares decoded, collapsed paths. */
-function urlKey (request: RequestDsl): string {
+function urlKey(request: RequestDsl): string {
   const url = request.url
   if (url === undefined) return 'any'
   const name = url.matcherName === 'matches_url' ? 'matches' : url.matcherName
   const value = url.matchingValue ?? ''
-  return name === 'equals_url' ? `equals_url ${normalizePath(value).replace(/\{[^{}/]+\}/g, '{}')}` : `${name} ${value}`
+  return name === 'equals_url'
+    ? `equals_url ${normalizePath(value).replace(/\{[^{}/]+\}/g, '{}')}`
+    : `${name} ${value}`
 }
 
 /** The item a matcher names (`absent` may name it in `matchingValue`), or null for the whole body. */
-function itemOf (part: Part, m: Matcher): string | null {
+function itemOf(part: Part, m: Matcher): string | null {
   const key = m.key ?? ''
   const named = key === '' && m.matcherName === 'absent' ? (m.matchingValue ?? '') : key
   if (named === '') return part === 'body' ? null : ''
@@ -41,7 +43,7 @@ function itemOf (part: Part, m: Matcher): string | null {
 
 const hasPlaceholder = (value: string): boolean => value.includes('${json-unit.')
 
-function parseJson (value: string): { value: unknown } | null {
+function parseJson(value: string): { value: unknown } | null {
   try {
     return { value: JSON.parse(value) as unknown }
   } catch {
@@ -55,7 +57,7 @@ function parseJson (value: string): { value: unknown } | null {
  * `equals` (without case for `equals_insensitive`); `equals_json` against a semantically
  * different `equals_json` without placeholders.
  */
-function exclusive (a: Matcher, b: Matcher): boolean {
+function exclusive(a: Matcher, b: Matcher): boolean {
   if ((a.matcherName === 'absent') !== (b.matcherName === 'absent')) return true
   const va = a.matchingValue ?? ''
   const vb = b.matchingValue ?? ''
@@ -65,8 +67,16 @@ function exclusive (a: Matcher, b: Matcher): boolean {
     return fold ? va.toLowerCase() !== vb.toLowerCase() : va !== vb
   }
   // With equalToJson's flags two different values may both hold for one body: not exclusive.
-  const strict = (m: Matcher): boolean => m.ignoreArrayOrder !== true && m.ignoreExtraElements !== true
-  if (a.matcherName === 'equals_json' && b.matcherName === 'equals_json' && strict(a) && strict(b) && !hasPlaceholder(va) && !hasPlaceholder(vb)) {
+  const strict = (m: Matcher): boolean =>
+    m.ignoreArrayOrder !== true && m.ignoreExtraElements !== true
+  if (
+    a.matcherName === 'equals_json' &&
+    b.matcherName === 'equals_json' &&
+    strict(a) &&
+    strict(b) &&
+    !hasPlaceholder(va) &&
+    !hasPlaceholder(vb)
+  ) {
     const ja = parseJson(va)
     const jb = parseJson(vb)
     return ja !== null && jb !== null && !jsonEquals(ja.value, jb.value)
@@ -75,7 +85,7 @@ function exclusive (a: Matcher, b: Matcher): boolean {
 }
 
 /** True when some matcher pair proves that no request matches both transactions. */
-function toldApart (a: RequestDsl, b: RequestDsl): boolean {
+function toldApart(a: RequestDsl, b: RequestDsl): boolean {
   for (const part of parts) {
     const mine = (a[part] ?? []).filter((m) => m.optional !== true)
     const theirs = (b[part] ?? []).filter((m) => m.optional !== true)
@@ -86,12 +96,13 @@ function toldApart (a: RequestDsl, b: RequestDsl): boolean {
   }
   const ca = a.credentials ?? {}
   const cb = b.credentials ?? {}
-  const differ = (x: string | undefined, y: string | undefined) => (x ?? '') !== '' && (y ?? '') !== '' && x !== y
+  const differ = (x: string | undefined, y: string | undefined) =>
+    (x ?? '') !== '' && (y ?? '') !== '' && x !== y
   return differ(ca.username, cb.username) || differ(ca.password, cb.password)
 }
 
 /** Whether some request could be matched by both (same service and URL key assumed). */
-function overlap (a: ConflictSubject, b: ConflictSubject): boolean {
+function overlap(a: ConflictSubject, b: ConflictSubject): boolean {
   const ma = a.dsl.requestDsl.method
   const mb = b.dsl.requestDsl.method
   if (ma !== undefined && mb !== undefined && ma !== mb) return false
@@ -106,7 +117,7 @@ function overlap (a: ConflictSubject, b: ConflictSubject): boolean {
  * @example
  * findConflicts([getPet, getPetAgain, listPets]) // [[getPet, getPetAgain]]
  */
-export function findConflicts<T extends ConflictSubject> (transactions: readonly T[]): T[][] {
+export function findConflicts<T extends ConflictSubject>(transactions: readonly T[]): T[][] {
   const buckets = new Map<string, T[]>()
   for (const t of [...transactions].sort((x, y) => x.id - y.id)) {
     const key = `${t.serviceId ?? ''} ${urlKey(t.dsl.requestDsl)}`
@@ -148,10 +159,15 @@ export function findConflicts<T extends ConflictSubject> (transactions: readonly
  * @example
  * groupName('pets', [a, b]) // 'pets: GET /pets/{id}'
  */
-export function groupName (serviceName: string, group: readonly ConflictSubject[]): string {
+export function groupName(serviceName: string, group: readonly ConflictSubject[]): string {
   const methods = [...new Set(group.map((t) => t.dsl.requestDsl.method ?? 'ANY'))].sort().join('|')
   const url = group[0]?.dsl.requestDsl.url
-  const where = url === undefined ? 'any URL' : url.matcherName === 'equals_url' ? (url.matchingValue ?? '') : `${url.matcherName} ${url.matchingValue ?? ''}`
+  const where =
+    url === undefined
+      ? 'any URL'
+      : url.matcherName === 'equals_url'
+        ? (url.matchingValue ?? '')
+        : `${url.matcherName} ${url.matchingValue ?? ''}`
   return `${serviceName}: ${methods} ${where}`
 }
 
@@ -170,7 +186,7 @@ interface Shadowed<T> {
  * @example
  * findShadowed([getPet, getPetAgain]) // [{ shadowed: getPetAgain, by: getPet }]
  */
-export function findShadowed<T extends ConflictSubject> (ordered: readonly T[]): Array<Shadowed<T>> {
+export function findShadowed<T extends ConflictSubject>(ordered: readonly T[]): Array<Shadowed<T>> {
   const buckets = new Map<string, ShadowBucket<T>>()
   const found: Array<Shadowed<T>> = []
   for (const t of ordered) {
@@ -215,7 +231,11 @@ interface ShadowBucket<T> {
   bare: number[]
 }
 
-function firstCovering<T extends ConflictSubject> (bucket: ShadowBucket<T>, t: T, keys: readonly string[]): T | undefined {
+function firstCovering<T extends ConflictSubject>(
+  bucket: ShadowBucket<T>,
+  t: T,
+  keys: readonly string[],
+): T | undefined {
   let best = -1
   const consider = (positions: readonly number[] | undefined): void => {
     for (const position of positions ?? []) {
@@ -233,24 +253,33 @@ function firstCovering<T extends ConflictSubject> (bucket: ShadowBucket<T>, t: T
 }
 
 /** The keys (matcherKey) of every matcher of a request, in part order. */
-function matcherKeys (request: RequestDsl): string[] {
+function matcherKeys(request: RequestDsl): string[] {
   const keys: string[] = []
   for (const part of parts) for (const m of request[part] ?? []) keys.push(matcherKey(part, m))
   return keys
 }
 
-function sameState (a: ConflictSubject, b: ConflictSubject): boolean {
+function sameState(a: ConflictSubject, b: ConflictSubject): boolean {
   const sa = (a.dsl as { scenario?: { name?: string; requiredState?: string | null } }).scenario
   const sb = (b.dsl as { scenario?: { name?: string; requiredState?: string | null } }).scenario
-  const required = (s: typeof sa): string => (s?.requiredState === undefined || s.requiredState === null ? '' : `${s.name ?? ''}\u0000${s.requiredState}`)
+  const required = (s: typeof sa): string =>
+    s?.requiredState === undefined || s.requiredState === null
+      ? ''
+      : `${s.name ?? ''}\u0000${s.requiredState}`
   return required(sa) === '' || required(sa) === required(sb)
 }
 
-const anyMethod = (method: string | undefined): boolean => method === undefined || method === '' || method.toUpperCase() === 'ANY'
+const anyMethod = (method: string | undefined): boolean =>
+  method === undefined || method === '' || method.toUpperCase() === 'ANY'
 
 /** True when every request matching `b` also matches `a` (same URL key assumed). */
-function covers (a: RequestDsl, b: RequestDsl): boolean {
-  if (!anyMethod(a.method) && (anyMethod(b.method) || a.method?.toUpperCase() !== b.method?.toUpperCase())) return false
+function covers(a: RequestDsl, b: RequestDsl): boolean {
+  if (
+    !anyMethod(a.method) &&
+    (anyMethod(b.method) || a.method?.toUpperCase() !== b.method?.toUpperCase())
+  ) {
+    return false
+  }
   for (const part of parts) {
     const theirs = new Set((b[part] ?? []).map((m) => matcherKey(part, m)))
     for (const m of a[part] ?? []) if (!theirs.has(matcherKey(part, m))) return false
@@ -262,6 +291,11 @@ function covers (a: RequestDsl, b: RequestDsl): boolean {
   return true
 }
 
-function matcherKey (part: Part, m: Matcher): string {
-  return JSON.stringify([itemOf(part, m), m.matcherName, m.matchingValue ?? null, m.optional === true])
+function matcherKey(part: Part, m: Matcher): string {
+  return JSON.stringify([
+    itemOf(part, m),
+    m.matcherName,
+    m.matchingValue ?? null,
+    m.optional === true,
+  ])
 }

@@ -23,12 +23,14 @@ export type ExpectedInstant = () => number
  * @example
  * const at = expectedInstant('now -1 hours'); if (typeof at !== 'string') at() // an hour ago
  */
-export function expectedInstant (text: string): ExpectedInstant | string {
+export function expectedInstant(text: string): ExpectedInstant | string {
   const rel = relative.exec(text.trim())
   if (rel !== null) {
     if (rel[1] === undefined) return () => Date.now()
     const shift = units[`${(rel[3] ?? '').toLowerCase()}s`]
-    if (shift === undefined) return `unknown unit "${rel[3] ?? ''}" (seconds, minutes, hours, days, months, years)`
+    if (shift === undefined) {
+      return `unknown unit "${rel[3] ?? ''}" (seconds, minutes, hours, days, months, years)`
+    }
     const n = Number(rel[2]) * (rel[1] === '-' ? -1 : 1)
     return () => {
       const d = new Date()
@@ -37,7 +39,9 @@ export function expectedInstant (text: string): ExpectedInstant | string {
     }
   }
   const fixed = instantOf(text)
-  if (fixed === null) return 'must be an ISO-8601 date-time (2026-01-31T12:00:00Z) or "now" with an optional offset ("now +3 days")'
+  if (fixed === null) {
+    return 'must be an ISO-8601 date-time (2026-01-31T12:00:00Z) or "now" with an optional offset ("now +3 days")'
+  }
   return () => fixed
 }
 
@@ -48,13 +52,22 @@ const isoLocal = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?$/
  * A request's date-time value in epoch milliseconds, or null when it is not one: ISO-8601 (without
  * a zone: UTC) or an HTTP date (RFC 1123, as in `If-Modified-Since`).
  */
-export function instantOf (value: string): number | null {
+export function instantOf(value: string): number | null {
   const text = value.trim()
   if (text === '' || text.length > 64) return null
-  const normalized = isoDate.test(text) ? `${text}T00:00:00Z` : isoLocal.test(text) ? `${text}Z` : text
+  const normalized = isoDate.test(text)
+    ? `${text}T00:00:00Z`
+    : isoLocal.test(text)
+      ? `${text}Z`
+      : text
   // Date.parse reads more than ISO and HTTP dates (`1`, `March 7`): accept only strings that
   // look like one of the two, so that a number is never read as a year.
-  if (!/^\d{4}-\d{2}-\d{2}T/.test(normalized) && !/^[A-Za-z]{3}, \d{1,2} [A-Za-z]{3} \d{4} /.test(normalized)) return null
+  if (
+    !/^\d{4}-\d{2}-\d{2}T/.test(normalized) &&
+    !/^[A-Za-z]{3}, \d{1,2} [A-Za-z]{3} \d{4} /.test(normalized)
+  ) {
+    return null
+  }
   const ms = Date.parse(normalized)
   return Number.isNaN(ms) ? null : ms
 }

@@ -49,13 +49,22 @@ const METHOD_PENALTY = 0.75
  * @example
  * diagnose(matcher.active, new MatchRequest('GET', '/petz', {}, null), 3)[0].failed[0].part // 'url'
  */
-export function diagnose<P> (transactions: ReadonlyArray<CompiledTransaction<P>>, req: MatchRequest, limit = 3): NearMiss[] {
+export function diagnose<P>(
+  transactions: ReadonlyArray<CompiledTransaction<P>>,
+  req: MatchRequest,
+  limit = 3,
+): NearMiss[] {
   if (limit <= 0 || transactions.length === 0) return []
   const requestSegments = segmentsOf(req.path)
   // The SHORTLIST best by (tier, score), kept sorted as they come, an earlier transaction first
   // among equals (they arrive in priority order): the same as a stable sort of all of them, without
   // allocating and sorting 100,000s of entries for each unmatched request of a large mock service.
-  const shortlist: Array<{ txn: CompiledTransaction<P>; tier: number; score: number; otherMethod: boolean }> = []
+  const shortlist: Array<{
+    txn: CompiledTransaction<P>
+    tier: number
+    score: number
+    otherMethod: boolean
+  }> = []
   const otherMethods: typeof shortlist = []
   let segmentsByPosition = templateSegments.get(transactions)
   if (segmentsByPosition === undefined) {
@@ -73,9 +82,17 @@ export function diagnose<P> (transactions: ReadonlyArray<CompiledTransaction<P>>
     const otherMethod = urlOk && !methodOk
     // The same path with another method is what a user most often meant: it is always a candidate,
     // even when many paths one character away rank before it (`/orders/810` for `/orders/10`).
-    if (otherMethod && otherMethods.length < limit) otherMethods.push({ txn, tier, score, otherMethod })
+    if (otherMethod && otherMethods.length < limit) {
+      otherMethods.push({ txn, tier, score, otherMethod })
+    }
     const worst = shortlist[shortlist.length - 1]
-    if (shortlist.length === SHORTLIST && worst !== undefined && (tier > worst.tier || (tier === worst.tier && score >= worst.score))) continue
+    if (
+      shortlist.length === SHORTLIST &&
+      worst !== undefined &&
+      (tier > worst.tier || (tier === worst.tier && score >= worst.score))
+    ) {
+      continue
+    }
     let at = shortlist.length
     while (at > 0) {
       const before = shortlist[at - 1] as (typeof shortlist)[number]
@@ -85,9 +102,24 @@ export function diagnose<P> (transactions: ReadonlyArray<CompiledTransaction<P>>
     shortlist.splice(at, 0, { txn, tier, score, otherMethod })
     if (shortlist.length > SHORTLIST) shortlist.pop()
   }
-  const candidates = [...shortlist, ...otherMethods.filter((o) => !shortlist.some((s) => s.txn === o.txn))]
-  const misses = candidates.map(({ txn, tier, score, otherMethod }) => ({ tier, score, otherMethod, miss: evaluate(txn, req) }))
-  misses.sort((a, b) => a.tier - b.tier || a.score - b.score || a.miss.failed.length - b.miss.failed.length || b.miss.matched - a.miss.matched || a.miss.priority - b.miss.priority)
+  const candidates = [
+    ...shortlist,
+    ...otherMethods.filter((o) => !shortlist.some((s) => s.txn === o.txn)),
+  ]
+  const misses = candidates.map(({ txn, tier, score, otherMethod }) => ({
+    tier,
+    score,
+    otherMethod,
+    miss: evaluate(txn, req),
+  }))
+  misses.sort(
+    (a, b) =>
+      a.tier - b.tier ||
+      a.score - b.score ||
+      a.miss.failed.length - b.miss.failed.length ||
+      b.miss.matched - a.miss.matched ||
+      a.miss.priority - b.miss.priority,
+  )
   const chosen = misses.slice(0, limit)
   const missing = misses.slice(limit).filter((m) => m.otherMethod)
   // each one left out takes the place of the weakest candidate that is neither on the right path
@@ -116,7 +148,14 @@ export function diagnose<P> (transactions: ReadonlyArray<CompiledTransaction<P>>
 const templateSegments = new WeakMap<object, Array<string[] | undefined>>()
 
 /** Path distance to a transaction whose url matcher failed. */
-function distanceTo<P> (txn: CompiledTransaction<P>, path: string, requestSegments: readonly string[], urlOk: boolean, cache: Array<string[] | undefined>, position: number): number {
+function distanceTo<P>(
+  txn: CompiledTransaction<P>,
+  path: string,
+  requestSegments: readonly string[],
+  urlOk: boolean,
+  cache: Array<string[] | undefined>,
+  position: number,
+): number {
   const url = txn.url
   if (url === null) return 0
   if (url.matcherName === 'equals_url') {
@@ -133,14 +172,21 @@ function distanceTo<P> (txn: CompiledTransaction<P>, path: string, requestSegmen
   return (characterDistance(path, url.expected) / longest) * Math.max(requestSegments.length, 1)
 }
 
-function evaluate<P> (txn: CompiledTransaction<P>, req: MatchRequest): NearMiss {
+function evaluate<P>(txn: CompiledTransaction<P>, req: MatchRequest): NearMiss {
   const failed: FailedCondition[] = []
   let matched = 0
   let total = 0
   if (txn.method !== null) {
     total++
     if (txn.method === req.method) matched++
-    else failed.push({ part: 'method', matcherName: 'equals', expected: txn.method, actual: req.method })
+    else {
+      failed.push({
+        part: 'method',
+        matcherName: 'equals',
+        expected: txn.method,
+        actual: req.method,
+      })
+    }
   }
   const conditions = txn.url === null ? txn.predicates : [txn.url, ...txn.predicates]
   for (const p of conditions) {
@@ -154,7 +200,12 @@ function evaluate<P> (txn: CompiledTransaction<P>, req: MatchRequest): NearMiss 
       matched++
       continue
     }
-    const condition: FailedCondition = { part: p.part, matcherName: p.matcherName, expected: shorten(p.expected), actual: p.actual(req) }
+    const condition: FailedCondition = {
+      part: p.part,
+      matcherName: p.matcherName,
+      expected: shorten(p.expected),
+      actual: p.actual(req),
+    }
     if (p.key !== '' && p.part !== 'url') condition.key = p.key
     if (oversize) condition.reason = OVERSIZE_REASON
     failed.push(condition)

@@ -16,7 +16,7 @@ const none = new Int32Array(0)
  * checks.
  */
 export class Discriminator {
-  constructor (
+  constructor(
     private readonly reader: FieldPredicate,
     private readonly byValue: ReadonlyMap<string, Int32Array>,
     readonly rest: Int32Array,
@@ -24,7 +24,7 @@ export class Discriminator {
 
   /** Positions of the indexed candidates the request's value(s) can satisfy, ascending. */
   // HOT PATH: one read and one Map lookup per request on an indexed route.
-  positionsFor (req: MatchRequest): Int32Array {
+  positionsFor(req: MatchRequest): Int32Array {
     const value: FieldValue | undefined = this.reader.readValue(req)
     if (value === undefined) return none
     if (typeof value === 'string') return this.byValue.get(value) ?? none
@@ -39,7 +39,9 @@ export class Discriminator {
  * The best discriminator for a list of candidates, or null when no item is shared by enough of
  * them. Candidates keep their full predicate chains: the index only skips those that cannot match.
  */
-export function buildDiscriminator<P> (transactions: ReadonlyArray<CompiledTransaction<P>>): Discriminator | null {
+export function buildDiscriminator<P>(
+  transactions: ReadonlyArray<CompiledTransaction<P>>,
+): Discriminator | null {
   if (transactions.length < MIN_INDEXED) return null
   // (part, key) -> the predicate of each candidate that carries one, by position
   const groups = new Map<string, Map<number, FieldPredicate>>()

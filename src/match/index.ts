@@ -1,4 +1,12 @@
-export { compileMatcher, compileMatcherSliced, collectCompileErrors, throwCompileErrors, type CompiledMatcher, type PayloadFactory, type ExtraPredicates } from './compile.js'
+export {
+  compileMatcher,
+  compileMatcherSliced,
+  collectCompileErrors,
+  throwCompileErrors,
+  type CompiledMatcher,
+  type PayloadFactory,
+  type ExtraPredicates,
+} from './compile.js'
 export type { CompiledTransaction } from './compiled.js'
 export { MatchRequest } from './request.js'
 export { prepareMultipart, preparePredicates } from './prepare.js'

@@ -57,30 +57,38 @@ export class JsonPathScanner {
   /** The scan's working state, reset by each scan rather than allocated for it. */
   private readonly state: Scan
 
-  private constructor (private readonly path: readonly PathSegment[]) {
-    this.state = new Scan(path.map((s) => (typeof s === 'number' ? { name: null, index: s } : { name: Buffer.from(s, 'utf8'), index: -1 })))
+  private constructor(private readonly path: readonly PathSegment[]) {
+    this.state = new Scan(
+      path.map((s) =>
+        typeof s === 'number'
+          ? { name: null, index: s }
+          : { name: Buffer.from(s, 'utf8'), index: -1 },
+      ),
+    )
   }
 
   /**
    * A scanner for a simple JSONPath, or null for any other (wildcards, filters, recursive
    * descent), which jsonpath-plus evaluates on the parsed body instead.
    */
-  static compile (expression: string): JsonPathScanner | null {
+  static compile(expression: string): JsonPathScanner | null {
     const segments = simplePathSegments(expression)
     // A name with U+FFFD could equal a body name whose bytes are invalid UTF-8 (decoded to U+FFFD
     // by JSON.parse's input); bytes cannot tell, so such paths are left to the parser.
-    if (segments === null || segments.some((s) => typeof s === 'string' && s.includes('\uFFFD'))) return null
+    if (segments === null || segments.some((s) => typeof s === 'string' && s.includes('\uFFFD'))) {
+      return null
+    }
     return new JsonPathScanner(segments)
   }
 
   /** The same selection from an already parsed body (when another matcher parsed it). */
-  fromParsed (json: unknown): string | typeof NOT_FOUND {
+  fromParsed(json: unknown): string | typeof NOT_FOUND {
     const value = walkSegments(json, this.path)
-    return value === undefined ? NOT_FOUND : jsonValueText(value) ?? NOT_FOUND
+    return value === undefined ? NOT_FOUND : (jsonValueText(value) ?? NOT_FOUND)
   }
 
   // HOT PATH: one pass over the body, no allocation but the selected value's text.
-  scan (body: Buffer): string | typeof NOT_JSON | typeof NOT_FOUND {
+  scan(body: Buffer): string | typeof NOT_JSON | typeof NOT_FOUND {
     const answer = this.state.run(body)
     // Drop the body: the scanner lives as long as the compiled mock service.
     this.state.body = EMPTY
@@ -106,7 +114,7 @@ let frameDepth = new Int32Array(64)
 let frameIndex = new Int32Array(64)
 let frameIsArray = new Uint8Array(64)
 
-function growFrames (): void {
+function growFrames(): void {
   const size = frameDepth.length * 2
   const depth = new Int32Array(size)
   depth.set(frameDepth)
@@ -129,9 +137,9 @@ class Scan {
   /** Where the selected container starts, while it is open (its end is known when it closes). */
   private containerStart = -1
 
-  constructor (private readonly segments: readonly CompiledSegment[]) {}
+  constructor(private readonly segments: readonly CompiledSegment[]) {}
 
-  run (body: Buffer): string | typeof NOT_JSON | typeof NOT_FOUND | typeof TOO_DEEP {
+  run(body: Buffer): string | typeof NOT_JSON | typeof NOT_FOUND | typeof TOO_DEEP {
     this.body = body
     this.pos = 0
     this.level = 0
@@ -208,14 +216,16 @@ class Scan {
   }
 
   /** Closes the innermost container (its closing byte read); records it when it is the selection. */
-  private closeContainer (): boolean {
+  private closeContainer(): boolean {
     this.level--
-    if (frameDepth[this.level] === this.segments.length) this.found(this.containerStart, this.pos, KIND_CONTAINER)
+    if (frameDepth[this.level] === this.segments.length) {
+      this.found(this.containerStart, this.pos, KIND_CONTAINER)
+    }
     return true
   }
 
   /** The path depth of the next element of the innermost array, and counts it. */
-  private elementDepth (): number {
+  private elementDepth(): number {
     const top = this.level - 1
     const depth = frameDepth[top] as number
     const index = frameIndex[top] as number
@@ -229,7 +239,7 @@ class Scan {
    * Reads `"name" :` of a member of the innermost object. Returns the path depth of its value
    * (-1 off the path), or -2 when the bytes are not a member name and a colon.
    */
-  private readMemberName (): number {
+  private readMemberName(): number {
     const body = this.body
     const start = this.pos
     if (start >= body.length || body[start] !== QUOTE) return -2
@@ -243,14 +253,18 @@ class Scan {
     const depth = frameDepth[this.level - 1] as number
     if (depth < 0 || depth >= this.segments.length) return -1
     const name = (this.segments[depth] as CompiledSegment).name
-    if (name === null || !this.nameEquals(name, start + 1, end - 1, kind === KIND_ESCAPED_STRING)) return -1
+    if (name === null || !this.nameEquals(name, start + 1, end - 1, kind === KIND_ESCAPED_STRING)) {
+      return -1
+    }
     // A repeated name replaces the earlier member entirely: forget what was found inside it.
     this.foundStart = -1
     return depth + 1
   }
 
-  private nameEquals (name: Buffer, start: number, end: number, escaped: boolean): boolean {
-    if (escaped) return JSON.parse(this.body.toString('utf8', start - 1, end + 1)) === name.toString('utf8')
+  private nameEquals(name: Buffer, start: number, end: number, escaped: boolean): boolean {
+    if (escaped) {
+      return JSON.parse(this.body.toString('utf8', start - 1, end + 1)) === name.toString('utf8')
+    }
     if (end - start !== name.length) return false
     // A byte loop: Buffer#compare with offsets validates them and crosses into C++, which costs
     // more than comparing a short name.
@@ -259,24 +273,29 @@ class Scan {
     return true
   }
 
-  private found (start: number, end: number, kind: number): void {
+  private found(start: number, end: number, kind: number): void {
     this.foundStart = start
     this.foundEnd = end
     this.foundKind = kind
   }
 
-  private result (): string | typeof NOT_FOUND {
+  private result(): string | typeof NOT_FOUND {
     if (this.foundStart < 0) return NOT_FOUND
-    if (this.foundKind === KIND_STRING) return this.body.toString('utf8', this.foundStart + 1, this.foundEnd - 1)
+    if (this.foundKind === KIND_STRING) {
+      return this.body.toString('utf8', this.foundStart + 1, this.foundEnd - 1)
+    }
     const text = this.body.toString('utf8', this.foundStart, this.foundEnd)
     switch (this.foundKind) {
-      case KIND_LITERAL: return text
-      case KIND_NUMBER: return jsonValueText(Number(text)) ?? NOT_FOUND
-      default: return jsonValueText(JSON.parse(text)) ?? NOT_FOUND
+      case KIND_LITERAL:
+        return text
+      case KIND_NUMBER:
+        return jsonValueText(Number(text)) ?? NOT_FOUND
+      default:
+        return jsonValueText(JSON.parse(text)) ?? NOT_FOUND
     }
   }
 
-  private skipSpace (): void {
+  private skipSpace(): void {
     const body = this.body
     let pos = this.pos
     while (pos < body.length) {
@@ -288,7 +307,7 @@ class Scan {
   }
 
   /** Skips a string at `pos` (its opening quote); its kind, or 0 when it is not valid. */
-  private skipString (): number {
+  private skipString(): number {
     const body = this.body
     let pos = this.pos + 1
     let kind = KIND_STRING
@@ -308,7 +327,18 @@ class Scan {
           pos += 6
           continue
         }
-        if (e !== QUOTE && e !== BACKSLASH && e !== 0x2f && e !== 0x62 && e !== 0x66 && e !== 0x6e && e !== 0x72 && e !== 0x74) return 0
+        if (
+          e !== QUOTE &&
+          e !== BACKSLASH &&
+          e !== 0x2f &&
+          e !== 0x62 &&
+          e !== 0x66 &&
+          e !== 0x6e &&
+          e !== 0x72 &&
+          e !== 0x74
+        ) {
+          return 0
+        }
         pos += 2
         continue
       }
@@ -318,7 +348,7 @@ class Scan {
   }
 
   /** Skips `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`; KIND_NUMBER, or 0 when invalid. */
-  private skipNumber (): number {
+  private skipNumber(): number {
     const body = this.body
     let pos = this.pos
     if (body[pos] === 0x2d) pos++
@@ -344,7 +374,7 @@ class Scan {
   }
 
   /** Skips `true`, `false` or `null`; KIND_LITERAL, or 0 when none is there. */
-  private skipLiteral (): number {
+  private skipLiteral(): number {
     const body = this.body
     const pos = this.pos
     const c = body[pos]
@@ -356,10 +386,13 @@ class Scan {
   }
 }
 
-function isDigit (c: number | undefined): boolean {
+function isDigit(c: number | undefined): boolean {
   return c !== undefined && c >= 0x30 && c <= 0x39
 }
 
-function isHex (c: number | undefined): boolean {
-  return c !== undefined && ((c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66))
+function isHex(c: number | undefined): boolean {
+  return (
+    c !== undefined &&
+    ((c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66))
+  )
 }

@@ -1,7 +1,12 @@
 import { Ajv, type Options, type ValidateFunction } from 'ajv'
 import { Ajv2019 } from 'ajv/dist/2019.js'
 import { Ajv2020 } from 'ajv/dist/2020.js'
-import { compileUserRegex, jsonTextDepth, MAX_DEFINITION_DEPTH, RegexRejection } from '../dsl/index.js'
+import {
+  compileUserRegex,
+  jsonTextDepth,
+  MAX_DEFINITION_DEPTH,
+  RegexRejection,
+} from '../dsl/index.js'
 
 /** Drafts a `matches_json_schema` schema may declare in `$schema`; none means 2020-12 (WireMock's default). */
 const drafts = {
@@ -21,7 +26,7 @@ type Draft = (typeof drafts)[keyof typeof drafts]
  */
 const instances = new Map<Draft, Ajv>()
 
-function ajvFor (draft: Draft): Ajv {
+function ajvFor(draft: Draft): Ajv {
   const known = instances.get(draft)
   if (known !== undefined) return known
   const options: Options = {
@@ -32,14 +37,21 @@ function ajvFor (draft: Draft): Ajv {
     // `code` names the engine in standalone code, which is never generated here.
     code: { regExp: Object.assign(safeRegExp, { code: 'safeRegExp' }) },
   }
-  const made = draft === '2020-12' ? new Ajv2020(options) : draft === '2019-09' ? new Ajv2019(options) : new Ajv(options)
+  const made =
+    draft === '2020-12'
+      ? new Ajv2020(options)
+      : draft === '2019-09'
+        ? new Ajv2019(options)
+        : new Ajv(options)
   instances.set(draft, made)
   return made
 }
 
-function safeRegExp (pattern: string): { test: (s: string) => boolean } {
+function safeRegExp(pattern: string): { test: (s: string) => boolean } {
   const compiled = compileUserRegex(pattern, false)
-  if (compiled instanceof RegexRejection) throw new Error(`pattern ${JSON.stringify(pattern)} is ${compiled.kind}: ${compiled.reason}`)
+  if (compiled instanceof RegexRejection) {
+    throw new Error(`pattern ${JSON.stringify(pattern)} is ${compiled.kind}: ${compiled.reason}`)
+  }
   return compiled
 }
 
@@ -51,20 +63,37 @@ function safeRegExp (pattern: string): { test: (s: string) => boolean } {
  * const valid = compileJsonSchema('{"type":"object","required":["id"]}')
  * if (!('error' in valid)) valid({ id: 1 }) // true
  */
-export function compileJsonSchema (text: string): ValidateFunction | { error: string } {
-  if (jsonTextDepth(text) > MAX_DEFINITION_DEPTH) return { error: `nests deeper than ${MAX_DEFINITION_DEPTH} levels` }
+export function compileJsonSchema(text: string): ValidateFunction | { error: string } {
+  if (jsonTextDepth(text) > MAX_DEFINITION_DEPTH) {
+    return { error: `nests deeper than ${MAX_DEFINITION_DEPTH} levels` }
+  }
   let schema: unknown
   try {
     schema = JSON.parse(text)
   } catch (err) {
-    return { error: `must be a JSON Schema (JSON): ${err instanceof Error ? err.message : String(err)}` }
+    return {
+      error: `must be a JSON Schema (JSON): ${err instanceof Error ? err.message : String(err)}`,
+    }
   }
-  if (typeof schema !== 'boolean' && (typeof schema !== 'object' || schema === null || Array.isArray(schema))) return { error: 'must be a JSON Schema: an object or a boolean' }
-  const declared = typeof schema === 'object' ? (schema as Record<string, unknown>)['$schema'] : undefined
+  if (
+    typeof schema !== 'boolean' &&
+    (typeof schema !== 'object' || schema === null || Array.isArray(schema))
+  ) {
+    return { error: 'must be a JSON Schema: an object or a boolean' }
+  }
+  const declared =
+    typeof schema === 'object' ? (schema as Record<string, unknown>)['$schema'] : undefined
   let draft: Draft = '2020-12'
   if (declared !== undefined) {
-    const found = typeof declared === 'string' ? drafts[declared.replace(/#$/, '') as keyof typeof drafts] : undefined
-    if (found === undefined) return { error: `$schema ${JSON.stringify(declared)} is not a supported draft (draft-07, 2019-09, 2020-12)` }
+    const found =
+      typeof declared === 'string'
+        ? drafts[declared.replace(/#$/, '') as keyof typeof drafts]
+        : undefined
+    if (found === undefined) {
+      return {
+        error: `$schema ${JSON.stringify(declared)} is not a supported draft (draft-07, 2019-09, 2020-12)`,
+      }
+    }
     draft = found
   }
   const ajv = ajvFor(draft)
@@ -72,7 +101,9 @@ export function compileJsonSchema (text: string): ValidateFunction | { error: st
     const validate = ajv.compile(schema as object)
     return validate
   } catch (err) {
-    return { error: `is not a valid JSON Schema: ${err instanceof Error ? err.message : String(err)}` }
+    return {
+      error: `is not a valid JSON Schema: ${err instanceof Error ? err.message : String(err)}`,
+    }
   } finally {
     // The instance is shared: forget the schema (and its $id) so that each transaction has its own
     // and nothing accumulates over reloads. The compiled function stays usable.

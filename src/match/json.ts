@@ -15,7 +15,7 @@ const SIMPLE_SEGMENT = /\.([A-Za-z_$][\w$-]*)|\[(\d+)\]|\['([^'\\]*)'\]|\["([^"\
  * @example
  * compileJsonPath('$.order.id')({ order: { id: 7 } }) // [7]
  */
-export function compileJsonPath (expression: string): JsonSelector {
+export function compileJsonPath(expression: string): JsonSelector {
   const path = expression.trim()
   if (!path.startsWith('$')) throw new Error('a JSONPath starts with $')
   checkBalanced(path)
@@ -34,9 +34,14 @@ export function compileJsonPath (expression: string): JsonSelector {
   return (json) => {
     try {
       // jsonpath-plus answers undefined (not []) for a `null` document.
-      const selected = (JSONPath({ path, json: json as object, wrap: true, eval: 'safe' }) as unknown[] | undefined) ?? []
-      if (!rootFilter || json === null || typeof json !== 'object' || Array.isArray(json)) return selected
-      const asRoot = (JSONPath({ path, json: [json], wrap: true, eval: 'safe' }) as unknown[] | undefined) ?? []
+      const selected =
+        (JSONPath({ path, json: json as object, wrap: true, eval: 'safe' }) as
+          unknown[] | undefined) ?? []
+      if (!rootFilter || json === null || typeof json !== 'object' || Array.isArray(json)) {
+        return selected
+      }
+      const asRoot =
+        (JSONPath({ path, json: [json], wrap: true, eval: 'safe' }) as unknown[] | undefined) ?? []
       return asRoot.length === 0 ? selected : [...asRoot, ...selected]
     } catch {
       // Includes the RangeError of its recursive walk on a body nested thousands deep: no match.
@@ -49,7 +54,7 @@ export function compileJsonPath (expression: string): JsonSelector {
 export type PathSegment = string | number
 
 /** The segments of a simple member/index path (`$.a[0]['b']`), or null for any other path. */
-export function simplePathSegments (expression: string): PathSegment[] | null {
+export function simplePathSegments(expression: string): PathSegment[] | null {
   const path = expression.trim()
   if (!SIMPLE_PATH.test(path)) return null
   const segments: PathSegment[] = []
@@ -66,7 +71,7 @@ export function simplePathSegments (expression: string): PathSegment[] | null {
  * member of an object, an index only an element of an array.
  */
 // HOT PATH: body matchers on JSON fields.
-export function walkSegments (json: unknown, segments: readonly PathSegment[]): unknown {
+export function walkSegments(json: unknown, segments: readonly PathSegment[]): unknown {
   let node: unknown = json
   for (let i = 0; i < segments.length; i++) {
     if (node === null || typeof node !== 'object') return undefined
@@ -83,14 +88,14 @@ export function walkSegments (json: unknown, segments: readonly PathSegment[]): 
   return node
 }
 
-function directWalk (segments: readonly PathSegment[]): JsonSelector {
+function directWalk(segments: readonly PathSegment[]): JsonSelector {
   return (json) => {
     const value = walkSegments(json, segments)
     return value === undefined ? [] : [value]
   }
 }
 
-function checkBalanced (path: string): void {
+function checkBalanced(path: string): void {
   let depth = 0
   let quote: string | null = null
   for (const c of path) {
@@ -112,7 +117,7 @@ function checkBalanced (path: string): void {
  * undefined for a value nested too deep for JSON.stringify (a hostile body), which the matchers
  * then treat as selecting nothing.
  */
-export function jsonValueText (value: unknown): string | undefined {
+export function jsonValueText(value: unknown): string | undefined {
   if (typeof value === 'string') return value
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null'
   try {
@@ -143,7 +148,11 @@ const IGNORE = '${json-unit.ignore}'
  * jsonEquals({ id: '${json-unit.any-number}', tags: ['a'] }, { tags: ['a'], id: 7 }) // true
  * jsonEquals([1, 2], [2, 1, 3], { ignoreArrayOrder: true, ignoreExtraElements: true }) // true
  */
-export function jsonEquals (expected: unknown, actual: unknown, options: JsonEqualsOptions | null = null): boolean {
+export function jsonEquals(
+  expected: unknown,
+  actual: unknown,
+  options: JsonEqualsOptions | null = null,
+): boolean {
   if (typeof expected === 'string') {
     if (expected === IGNORE) return actual !== undefined
     if (expected === ANY_STRING) return typeof actual === 'string'
@@ -158,7 +167,9 @@ export function jsonEquals (expected: unknown, actual: unknown, options: JsonEqu
     if (!Array.isArray(actual)) return false
     if (extra ? actual.length < expected.length : actual.length !== expected.length) return false
     if (options?.ignoreArrayOrder === true) return unorderedEquals(expected, actual, options)
-    for (let i = 0; i < expected.length; i++) if (!jsonEquals(expected[i], actual[i], options)) return false
+    for (let i = 0; i < expected.length; i++) {
+      if (!jsonEquals(expected[i], actual[i], options)) return false
+    }
     return true
   }
   if (Array.isArray(actual)) return false
@@ -179,7 +190,11 @@ interface JsonEqualsOptions {
 }
 
 /** Each expected item pairs with a distinct actual item (first fit, in order). */
-function unorderedEquals (expected: readonly unknown[], actual: readonly unknown[], options: JsonEqualsOptions): boolean {
+function unorderedEquals(
+  expected: readonly unknown[],
+  actual: readonly unknown[],
+  options: JsonEqualsOptions,
+): boolean {
   const used = new Array<boolean>(actual.length).fill(false)
   for (const item of expected) {
     let found = false

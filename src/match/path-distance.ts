@@ -8,7 +8,7 @@
  * @example
  * pathDistance(segmentsOf('/v1/customer'), segmentsOf('/v1/customers')) // 0.111
  */
-export function pathDistance (request: readonly string[], template: readonly string[]): number {
+export function pathDistance(request: readonly string[], template: readonly string[]): number {
   const n = template.length
   let previous = new Array<number>(n + 1)
   let current = new Array<number>(n + 1)
@@ -37,24 +37,29 @@ const MAX_SEGMENTS = 32
 const MAX_CHARS = 64
 
 /** The segments of a path (no empty first one), at most 32: `/a/b` -> ['a', 'b']. */
-export function segmentsOf (path: string): string[] {
+export function segmentsOf(path: string): string[] {
   const q = path.indexOf('?')
   const bare = q === -1 ? path : path.slice(0, q)
-  return bare.split('/', MAX_SEGMENTS + 1).filter((s, i) => i > 0 || s !== '').slice(0, MAX_SEGMENTS)
+  return bare
+    .split('/', MAX_SEGMENTS + 1)
+    .filter((s, i) => i > 0 || s !== '')
+    .slice(0, MAX_SEGMENTS)
 }
 
 /** A `{name}` placeholder fits any segment, but a literal equal segment fits better. */
 const PLACEHOLDER_COST = 0.1
 
-function segmentCost (actual: string, expected: string): number {
+function segmentCost(actual: string, expected: string): number {
   if (actual === expected) return 0
-  if (expected.length > 2 && expected.startsWith('{') && expected.endsWith('}') && actual !== '') return PLACEHOLDER_COST
+  if (expected.length > 2 && expected.startsWith('{') && expected.endsWith('}') && actual !== '') {
+    return PLACEHOLDER_COST
+  }
   const longest = Math.max(actual.length, expected.length)
   return longest === 0 ? 0 : characterDistance(actual, expected) / longest
 }
 
 /** Levenshtein distance of two short strings (path segments), on their first 64 characters. */
-export function characterDistance (longA: string, longB: string): number {
+export function characterDistance(longA: string, longB: string): number {
   if (longA === longB) return 0
   const a = longA.length > MAX_CHARS ? longA.slice(0, MAX_CHARS) : longA
   const b = longB.length > MAX_CHARS ? longB.slice(0, MAX_CHARS) : longB
@@ -68,7 +73,11 @@ export function characterDistance (longA: string, longB: string): number {
     const ca = a.charCodeAt(i - 1)
     for (let j = 1; j <= b.length; j++) {
       const cost = ca === b.charCodeAt(j - 1) ? 0 : 1
-      current[j] = Math.min((previous[j - 1] as number) + cost, (previous[j] as number) + 1, (current[j - 1] as number) + 1)
+      current[j] = Math.min(
+        (previous[j - 1] as number) + cost,
+        (previous[j] as number) + 1,
+        (current[j - 1] as number) + 1,
+      )
     }
     const swap = previous
     previous = current

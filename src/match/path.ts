@@ -16,7 +16,7 @@ const DOUBLE_SLASH = /\/{2,}/g
  * normalizePath('/a%20b')    // '/a b'
  */
 // HOT PATH: runs once per request before routing.
-export function normalizePath (raw: string): string {
+export function normalizePath(raw: string): string {
   let path = raw
   if (path.indexOf('%') !== -1) path = safeDecode(path)
   if (path.indexOf('//') !== -1) path = path.replace(DOUBLE_SLASH, '/')
@@ -26,7 +26,7 @@ export function normalizePath (raw: string): string {
 }
 
 /** decodeURIComponent, except that a malformed escape leaves the path as it was. */
-function safeDecode (path: string): string {
+function safeDecode(path: string): string {
   try {
     return decodeURIComponent(path)
   } catch {
@@ -38,7 +38,7 @@ function safeDecode (path: string): string {
 const TEMPLATE_PARAM = /\{[^{}/]+\}/g
 
 /** True when an `equals_url` value contains `{name}` placeholders. */
-export function isTemplate (path: string): boolean {
+export function isTemplate(path: string): boolean {
   TEMPLATE_PARAM.lastIndex = 0
   return TEMPLATE_PARAM.test(path)
 }
@@ -47,7 +47,7 @@ export function isTemplate (path: string): boolean {
  * The normalized form of an `equals_url` value. Placeholders are left as they are; the value is
  * not percent-decoded twice when it is written decoded already.
  */
-export function normalizeTemplate (template: string): string {
+export function normalizeTemplate(template: string): string {
   // Percent-decode around placeholders only: `{` and `}` must survive.
   const withoutQuery = template.split('?')[0] ?? ''
   return normalizePath(withoutQuery)
@@ -62,7 +62,7 @@ export function normalizeTemplate (template: string): string {
  * @example
  * routerPatternOf('/pets/{id}/toys/{toyId}') // '/pets/:p0/toys/:p1'
  */
-export function routerPatternOf (template: string): string | null {
+export function routerPatternOf(template: string): string | null {
   const literal = template.replace(TEMPLATE_PARAM, '')
   if (/[:*?#;%()]/.test(literal)) return null
   let n = 0
@@ -76,13 +76,13 @@ export function routerPatternOf (template: string): string | null {
  * @example
  * templateRegex('/pets/{id}').test('/pets/42') // true
  */
-export function templateRegex (template: string): RegExp {
+export function templateRegex(template: string): RegExp {
   const parts = template.split(TEMPLATE_PARAM)
   const source = parts.map(escapeRegex).join('[^/]+')
   return new RegExp(`^${source}$`)
 }
 
-function escapeRegex (text: string): string {
+function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
 
@@ -92,10 +92,11 @@ function escapeRegex (text: string): string {
  */
 const ROUTER_SPECIAL = /[%?#;]/
 const ROUTER_SPECIAL_ALL = /[%?#;]/g
-const encodeSpecial = (c: string): string => '%' + c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')
+const encodeSpecial = (c: string): string =>
+  '%' + c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')
 
 // HOT PATH: one cheap test per request in the common case.
-export function routerKeyOf (path: string): string {
+export function routerKeyOf(path: string): string {
   if (!ROUTER_SPECIAL.test(path)) return path
   return path.replace(ROUTER_SPECIAL_ALL, encodeSpecial)
 }

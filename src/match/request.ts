@@ -56,7 +56,7 @@ export class MatchRequest {
   #validations: Map<string, Promise<XsdOutcome> | XsdOutcome> | null = null
 
   // HOT PATH: one per request.
-  constructor (method: string, url: string, headers: IncomingHttpHeaders, body: Buffer | null) {
+  constructor(method: string, url: string, headers: IncomingHttpHeaders, body: Buffer | null) {
     this.method = method
     this.url = url
     const q = url.indexOf('?')
@@ -67,35 +67,38 @@ export class MatchRequest {
   }
 
   /** One header, by lowercase name. */
-  header (name: string): FieldValue | undefined {
+  header(name: string): FieldValue | undefined {
     return this.headers[name]
   }
 
   /** Query parameters; repeated names give arrays. */
-  query (): ParsedUrlQuery {
+  query(): ParsedUrlQuery {
     if (this.#query === NOT_YET) this.#query = this.rawQuery === '' ? {} : parseQuery(this.rawQuery)
     return this.#query
   }
 
   /** Cookies of the `Cookie` header(s); a repeated name gives several values. */
-  cookies (): Record<string, FieldValue> {
+  cookies(): Record<string, FieldValue> {
     if (this.#cookies === NOT_YET) this.#cookies = parseCookieHeader(this.headers.cookie)
     return this.#cookies
   }
 
   /** The body as UTF-8 text ('' without a body). */
-  text (): string {
+  text(): string {
     if (this.#text === NOT_YET) this.#text = this.body === null ? '' : this.body.toString('utf8')
     return this.#text
   }
 
   /** The body parsed as JSON; `hasJson()` tells whether it parsed. */
-  json (): unknown {
+  json(): unknown {
     if (this.#json === NOT_YET) {
       const text = this.text()
       this.#json = undefined
       // Only a long body can nest deeper than the bound: short ones skip the depth scan.
-      if (text.length <= 2 * MAX_BODY_DEPTH || jsonTextDepth(text, MAX_BODY_DEPTH) <= MAX_BODY_DEPTH) {
+      if (
+        text.length <= 2 * MAX_BODY_DEPTH ||
+        jsonTextDepth(text, MAX_BODY_DEPTH) <= MAX_BODY_DEPTH
+      ) {
         try {
           this.#json = JSON.parse(text)
           this.#jsonValid = true
@@ -113,7 +116,7 @@ export class MatchRequest {
    * matcher parsed it already. The last answer is kept: the transactions of one route usually
    * test the same path, and a discriminator reads it before the candidate's own predicate does.
    */
-  jsonText (scanner: JsonPathScanner): string | undefined {
+  jsonText(scanner: JsonPathScanner): string | undefined {
     if (this.#scanner === scanner) return this.#scanned
     let text: string | undefined
     if (this.#json !== NOT_YET && this.#jsonValid) {
@@ -129,19 +132,21 @@ export class MatchRequest {
   }
 
   /** True when the body is valid JSON. */
-  hasJson (): boolean {
+  hasJson(): boolean {
     this.json()
     return this.#jsonValid
   }
 
   /** The body parsed as XML, or null when it is not well-formed XML. */
-  xml (): XmlDocument | null {
-    if (this.#xml === NOT_YET) this.#xml = this.body === null ? null : parseXml(this.text(), MAX_BODY_DEPTH)
+  xml(): XmlDocument | null {
+    if (this.#xml === NOT_YET) {
+      this.#xml = this.body === null ? null : parseXml(this.text(), MAX_BODY_DEPTH)
+    }
     return this.#xml
   }
 
   /** Form fields of an urlencoded body (multipart ones are set by `setMultipartForm`). */
-  form (): Record<string, FieldValue> | null {
+  form(): Record<string, FieldValue> | null {
     if (this.#form === NOT_YET) {
       const type = this.headers['content-type'] ?? ''
       this.#form = type.startsWith('application/x-www-form-urlencoded')
@@ -152,7 +157,7 @@ export class MatchRequest {
   }
 
   /** Multipart fields are parsed asynchronously before matching (see prepareMultipart in prepare.ts). */
-  setMultipartForm (fields: Record<string, FieldValue>): void {
+  setMultipartForm(fields: Record<string, FieldValue>): void {
     this.#form = fields
   }
 
@@ -160,7 +165,7 @@ export class MatchRequest {
    * Starts the validation stored under `key` unless one is stored already (a schema used by several
    * matchers is validated once per request); resolves when it is done.
    */
-  async validate (key: string, start: () => Promise<XsdOutcome>): Promise<void> {
+  async validate(key: string, start: () => Promise<XsdOutcome>): Promise<void> {
     this.#validations ??= new Map()
     const known = this.#validations.get(key)
     if (known !== undefined) {
@@ -173,19 +178,19 @@ export class MatchRequest {
   }
 
   /** The outcome stored under `key`, once settled; undefined when not validated (yet). */
-  validation (key: string): XsdOutcome | undefined {
+  validation(key: string): XsdOutcome | undefined {
     const known = this.#validations?.get(key)
     return known === undefined || known instanceof Promise ? undefined : known
   }
 
   /** Username and password of an `Authorization: Basic` header, or null. */
-  credentials (): { username: string; password: string } | null {
+  credentials(): { username: string; password: string } | null {
     if (this.#credentials === NOT_YET) this.#credentials = parseBasic(this.headers.authorization)
     return this.#credentials
   }
 }
 
-function toFieldRecord (query: ParsedUrlQuery): Record<string, FieldValue> {
+function toFieldRecord(query: ParsedUrlQuery): Record<string, FieldValue> {
   const out: Record<string, FieldValue> = Object.create(null) as Record<string, FieldValue>
   for (const key of Object.keys(query)) {
     const value = query[key]
@@ -199,7 +204,7 @@ function toFieldRecord (query: ParsedUrlQuery): Record<string, FieldValue> {
  * repeated name (the `cookie` package keeps only the first, so matchers could not see the rest).
  * Values are percent-decoded when that is valid, and unquoted.
  */
-function parseCookieHeader (header: string | undefined): Record<string, FieldValue> {
+function parseCookieHeader(header: string | undefined): Record<string, FieldValue> {
   const out = Object.create(null) as Record<string, FieldValue>
   if (header === undefined) return out
   for (const pair of header.split(';')) {
@@ -208,7 +213,9 @@ function parseCookieHeader (header: string | undefined): Record<string, FieldVal
     const name = pair.slice(0, eq).trim()
     if (name === '') continue
     let value = pair.slice(eq + 1).trim()
-    if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1)
+    if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) {
+      value = value.slice(1, -1)
+    }
     if (value.includes('%')) {
       try {
         value = decodeURIComponent(value)
@@ -217,12 +224,17 @@ function parseCookieHeader (header: string | undefined): Record<string, FieldVal
       }
     }
     const existing = out[name]
-    out[name] = existing === undefined ? value : typeof existing === 'string' ? [existing, value] : [...existing, value]
+    out[name] =
+      existing === undefined
+        ? value
+        : typeof existing === 'string'
+          ? [existing, value]
+          : [...existing, value]
   }
   return out
 }
 
-function parseBasic (header: string | undefined): { username: string; password: string } | null {
+function parseBasic(header: string | undefined): { username: string; password: string } | null {
   if (header === undefined || !/^basic /i.test(header)) return null
   const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8')
   const colon = decoded.indexOf(':')

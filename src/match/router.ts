@@ -1,5 +1,11 @@
 import FindMyWay from 'find-my-way'
-import { isTemplate, normalizeTemplate, routerKeyOf, routerPatternOf, templateRegex } from './path.js'
+import {
+  isTemplate,
+  normalizeTemplate,
+  routerKeyOf,
+  routerPatternOf,
+  templateRegex,
+} from './path.js'
 import { byPriorityThenNewest, type CompiledTransaction } from './compiled.js'
 import type { UrlPredicate } from './predicates/index.js'
 import { TemplateTrie } from './template-trie.js'
@@ -20,7 +26,7 @@ interface CandidateList<P> {
   readonly discriminator: Discriminator | null
 }
 
-function listOf<P> (candidates: Array<Candidate<P>>): CandidateList<P> {
+function listOf<P>(candidates: Array<Candidate<P>>): CandidateList<P> {
   return { candidates, discriminator: buildDiscriminator(candidates.map((c) => c.txn)) }
 }
 
@@ -33,7 +39,7 @@ interface TemplateRoute<P> {
 }
 
 /** Candidates in the order to try them: the order of byPriorityThenNewest, which is total. */
-function inOrder<P> (list: Array<Candidate<P>>): Array<Candidate<P>> {
+function inOrder<P>(list: Array<Candidate<P>>): Array<Candidate<P>> {
   return list.sort((a, b) => byPriorityThenNewest(a.txn, b.txn))
 }
 
@@ -45,7 +51,7 @@ function inOrder<P> (list: Array<Candidate<P>>): Array<Candidate<P>> {
  * Built by methodRoutesSteps.
  */
 export class MethodRoutes<P> {
-  constructor (
+  constructor(
     private readonly literals: ReadonlyMap<string, CandidateList<P>>,
     private readonly router: FindMyWay.Instance<FindMyWay.HTTPVersion.V1> | null,
     private readonly fallback: CandidateList<P>,
@@ -53,7 +59,7 @@ export class MethodRoutes<P> {
 
   /** The candidates for a normalized path, in the order to try them. */
   // HOT PATH: one Map lookup; find-my-way only when the path is not a literal route.
-  candidatesFor (path: string): CandidateList<P> {
+  candidatesFor(path: string): CandidateList<P> {
     const literal = this.literals.get(path)
     if (literal !== undefined) return literal
     if (this.router !== null) {
@@ -69,7 +75,9 @@ export class MethodRoutes<P> {
  * yielding after each route or transaction, so that a caller can build 100,000s of routes in time
  * slices (compileMatcherSliced) or at once.
  */
-export function * methodRoutesSteps<P> (transactions: ReadonlyArray<CompiledTransaction<P>>): Generator<void, MethodRoutes<P>, void> {
+export function* methodRoutesSteps<P>(
+  transactions: ReadonlyArray<CompiledTransaction<P>>,
+): Generator<void, MethodRoutes<P>, void> {
   // Group transactions by how their url can be indexed.
   const literalGroups = new Map<string, Array<CompiledTransaction<P>>>()
   const templates = new Map<string, TemplateRoute<P>>()
@@ -129,13 +137,23 @@ export function * methodRoutesSteps<P> (transactions: ReadonlyArray<CompiledTran
     for (const route of templates.values()) {
       // find-my-way lets a parameter inside a segment be empty (`/files/:p0.json` takes
       // `/files/.json`); a `{name}` must not be, so such templates keep their url check.
-      const partial = route.template.split('/').some((segment) => segment.includes('{') && !/^\{[^{}]+\}$/.test(segment))
-      const list: Array<Candidate<P>> = route.txns.map((txn) => ({ txn, url: partial ? txn.url : null }))
+      const partial = route.template
+        .split('/')
+        .some((segment) => segment.includes('{') && !/^\{[^{}]+\}$/.test(segment))
+      const list: Array<Candidate<P>> = route.txns.map((txn) => ({
+        txn,
+        url: partial ? txn.url : null,
+      }))
       for (const other of trie.overlapping(route.template)) {
         if (other !== route) for (const txn of other.txns) list.push({ txn, url: txn.url })
       }
       for (const txn of others) list.push({ txn, url: txn.url })
-      router.on('GET', route.pattern, noop, listOf(list.length === route.txns.length ? list : inOrder(list)))
+      router.on(
+        'GET',
+        route.pattern,
+        noop,
+        listOf(list.length === route.txns.length ? list : inOrder(list)),
+      )
       yield
     }
   }
@@ -143,4 +161,4 @@ export function * methodRoutesSteps<P> (transactions: ReadonlyArray<CompiledTran
   return new MethodRoutes(literals, router, listOf(others.map((txn) => ({ txn, url: txn.url }))))
 }
 
-function noop (): void {}
+function noop(): void {}

@@ -11,7 +11,7 @@
 export class TemplateTrie<V> {
   private readonly root = new TrieNode<V>()
 
-  add (template: string, value: V): void {
+  add(template: string, value: V): void {
     let node = this.root
     for (const segment of segmentsOf(template)) {
       const wild = segment.includes('{')
@@ -27,14 +27,14 @@ export class TemplateTrie<V> {
   }
 
   /** Values of templates whose literal segments agree with `path` (wild segments unchecked). */
-  matchingPath (path: string): V[] {
+  matchingPath(path: string): V[] {
     const out: V[] = []
     walk(this.root, segmentsOf(path), 0, false, out)
     return out
   }
 
   /** Values of templates that may match some path `template` also matches. */
-  overlapping (template: string): V[] {
+  overlapping(template: string): V[] {
     const out: V[] = []
     walk(this.root, segmentsOf(template), 0, true, out)
     return out
@@ -47,18 +47,26 @@ class TrieNode<V> {
   readonly values: V[] = []
 }
 
-function segmentsOf (path: string): string[] {
+function segmentsOf(path: string): string[] {
   return path.split('/').slice(1)
 }
 
-function walk<V> (node: TrieNode<V>, segments: string[], depth: number, queryIsTemplate: boolean, out: V[]): void {
+function walk<V>(
+  node: TrieNode<V>,
+  segments: string[],
+  depth: number,
+  queryIsTemplate: boolean,
+  out: V[],
+): void {
   if (depth === segments.length) {
     for (const v of node.values) out.push(v)
     return
   }
   const segment = segments[depth] as string
   if (queryIsTemplate && segment.includes('{')) {
-    for (const child of node.literal.values()) walk(child, segments, depth + 1, queryIsTemplate, out)
+    for (const child of node.literal.values()) {
+      walk(child, segments, depth + 1, queryIsTemplate, out)
+    }
   } else {
     const child = node.literal.get(segment)
     if (child !== undefined) walk(child, segments, depth + 1, queryIsTemplate, out)

@@ -1,6 +1,11 @@
 import { createRequire } from 'node:module'
 import type * as XmlDomModule from '@xmldom/xmldom'
-import type { Document as XmlDom, Node as XmlNode, Element as XmlElement, DOMParser } from '@xmldom/xmldom'
+import type {
+  Document as XmlDom,
+  Node as XmlNode,
+  Element as XmlElement,
+  DOMParser,
+} from '@xmldom/xmldom'
 
 /** A parsed XML body. */
 export type XmlDocument = XmlDom
@@ -23,12 +28,12 @@ const load = createRequire(import.meta.url)
 let xpathModule: { parse: (expression: string) => XPathEvaluator } | null = null
 let strictParserInstance: DOMParser | null = null
 
-function xpath (): { parse: (expression: string) => XPathEvaluator } {
+function xpath(): { parse: (expression: string) => XPathEvaluator } {
   xpathModule ??= load('xpath') as { parse: (expression: string) => XPathEvaluator }
   return xpathModule
 }
 
-function strictParser (): DOMParser {
+function strictParser(): DOMParser {
   if (strictParserInstance === null) {
     const { DOMParser: Parser } = load('@xmldom/xmldom') as typeof XmlDomModule
     strictParserInstance = new Parser({
@@ -48,7 +53,7 @@ const CDATA_SECTION_NODE = 4
  * Parses XML, returning null when it is not well-formed. xmldom resolves no external entities, so
  * a request body cannot make the runtime read files or the network.
  */
-export function parseXml (text: string, maxDepth = Infinity): XmlDocument | null {
+export function parseXml(text: string, maxDepth = Infinity): XmlDocument | null {
   if (text.trim() === '') return null
   // Each level takes at least 7 characters (`<a>` and `</a>`): only long texts need the scan.
   if (text.length > 7 * maxDepth && xmlDepthExceeds(text, maxDepth)) return null
@@ -64,14 +69,18 @@ export function parseXml (text: string, maxDepth = Infinity): XmlDocument | null
  * CDATA, processing instructions and declarations are skipped). A bound for hostile bodies: xmldom
  * takes about a second for 20,000 nested elements and the XPath walks recurse.
  */
-function xmlDepthExceeds (text: string, limit: number): boolean {
+function xmlDepthExceeds(text: string, limit: number): boolean {
   let depth = 0
   let i = text.indexOf('<')
   while (i !== -1 && i < text.length) {
     const next = text.charCodeAt(i + 1)
     if (next === 0x21 || next === 0x3f) {
       // `<!--`, `<![CDATA[`, `<!DOCTYPE`, `<?`: skip to their end.
-      const end = text.startsWith('<!--', i) ? text.indexOf('-->', i) : text.startsWith('<![CDATA[', i) ? text.indexOf(']]>', i) : text.indexOf('>', i)
+      const end = text.startsWith('<!--', i)
+        ? text.indexOf('-->', i)
+        : text.startsWith('<![CDATA[', i)
+          ? text.indexOf(']]>', i)
+          : text.indexOf('>', i)
       if (end === -1) return false
       i = text.indexOf('<', end)
       continue
@@ -104,13 +113,18 @@ export interface CompiledXPath {
  * @example
  * compileXPath('/order/id').values(parseXml('<order><id>7</id></order>')!) // ['7']
  */
-export function compileXPath (expression: string, namespaces?: Readonly<Record<string, string>>): CompiledXPath {
+export function compileXPath(
+  expression: string,
+  namespaces?: Readonly<Record<string, string>>,
+): CompiledXPath {
   const evaluator = xpath().parse(expression)
   // Prefix bindings of the matcher (`namespaces: [{prefix, uri}]`), resolved once here.
   const options = namespaces === undefined ? null : { namespaces: { ...namespaces } }
   const run = (node: XmlNode): XPathResult | null => {
     try {
-      return evaluator.evaluate(options === null ? { node } : { node, namespaces: options.namespaces })
+      return evaluator.evaluate(
+        options === null ? { node } : { node, namespaces: options.namespaces },
+      )
     } catch {
       return null
     }
@@ -140,18 +154,22 @@ export function compileXPath (expression: string, namespaces?: Readonly<Record<s
  * @example
  * canonicalXml(parseXml('<a y="2" x="1"> <b/> </a>')!) === canonicalXml(parseXml('<a x="1" y="2"><b></b></a>')!) // true
  */
-export function canonicalXml (node: XmlNode): string {
+export function canonicalXml(node: XmlNode): string {
   if (node.nodeType === ELEMENT_NODE) {
     const element = node as XmlElement
     const attrs: string[] = []
     for (let i = 0; i < element.attributes.length; i++) {
       const attr = element.attributes.item(i)
       if (attr === null || attr.name === 'xmlns' || attr.name.startsWith('xmlns:')) continue
-      attrs.push(`{${attr.namespaceURI ?? ''}}${attr.localName ?? attr.name}=${JSON.stringify(attr.value)}`)
+      attrs.push(
+        `{${attr.namespaceURI ?? ''}}${attr.localName ?? attr.name}=${JSON.stringify(attr.value)}`,
+      )
     }
     attrs.sort()
     let children = ''
-    for (let child = element.firstChild; child !== null; child = child.nextSibling) children += canonicalXml(child)
+    for (let child = element.firstChild; child !== null; child = child.nextSibling) {
+      children += canonicalXml(child)
+    }
     return `<{${element.namespaceURI ?? ''}}${element.localName ?? element.nodeName} ${attrs.join(' ')}>${children}</>`
   }
   if (node.nodeType === TEXT_NODE || node.nodeType === CDATA_SECTION_NODE) {
@@ -160,7 +178,9 @@ export function canonicalXml (node: XmlNode): string {
   }
   if (node.nodeType === 9 /* document */) {
     let out = ''
-    for (let child = node.firstChild; child !== null; child = child.nextSibling) out += canonicalXml(child)
+    for (let child = node.firstChild; child !== null; child = child.nextSibling) {
+      out += canonicalXml(child)
+    }
     return out
   }
   return ''
@@ -172,7 +192,7 @@ let serializerInstance: XmlDomModule.XMLSerializer | null = null
  * A node as XML text, with the namespace declarations it uses (xmldom adds those declared on its
  * ancestors), so that it stands alone as a document.
  */
-export function serializeXml (node: XmlNode): string {
+export function serializeXml(node: XmlNode): string {
   if (serializerInstance === null) {
     const { XMLSerializer: Serializer } = load('@xmldom/xmldom') as typeof XmlDomModule
     serializerInstance = new Serializer()

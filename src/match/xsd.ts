@@ -24,11 +24,13 @@ let nextId = 1
  * @example
  * compileXsd('<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"><xs:element name="a" type="xs:int"/></xs:schema>') // { id: 1, text: ... }
  */
-export function compileXsd (text: string): CompiledXsd | { error: string } {
+export function compileXsd(text: string): CompiledXsd | { error: string } {
   const remembered = known.get(text)
   if (remembered !== undefined) return remembered
-  const problem = text.trim() === '' ? 'must be an XML Schema (an xs:schema document)' : checkSchemaSync(text)
-  const compiled = problem === null ? { id: nextId++, text } : { error: `is not a usable XML Schema: ${problem}` }
+  const problem =
+    text.trim() === '' ? 'must be an XML Schema (an xs:schema document)' : checkSchemaSync(text)
+  const compiled =
+    problem === null ? { id: nextId++, text } : { error: `is not a usable XML Schema: ${problem}` }
   // A check that could not run (a loaded machine) is not a verdict on the text: not remembered.
   if (problem !== null && problem.startsWith('could not be checked')) return compiled
   if (known.size >= MAX_REMEMBERED) known.clear()

@@ -2,9 +2,23 @@ import { compileValueCheck, jsonValueText } from '../match/index.js'
 
 /** The canonical comparisons of the product. */
 export type Comparison =
-  | 'equal' | 'not_equal' | 'empty' | 'not_empty' | 'contains' | 'does_not_contain' | 'is_a_number'
-  | 'equal_number' | 'is_less_than' | 'is_less_than_or_equal' | 'is_greater_than' | 'is_greater_than_or_equal'
-  | 'has_key' | 'has_value' | 'is_null' | 'matches' | 'does_not_match'
+  | 'equal'
+  | 'not_equal'
+  | 'empty'
+  | 'not_empty'
+  | 'contains'
+  | 'does_not_contain'
+  | 'is_a_number'
+  | 'equal_number'
+  | 'is_less_than'
+  | 'is_less_than_or_equal'
+  | 'is_greater_than'
+  | 'is_greater_than_or_equal'
+  | 'has_key'
+  | 'has_value'
+  | 'is_null'
+  | 'matches'
+  | 'does_not_match'
 
 /** Aliases found in exports and clients (`is_equal` in the product's own samples), to the canonical name. */
 const ALIASES: Readonly<Record<string, Comparison>> = {
@@ -43,24 +57,29 @@ const ALIASES: Readonly<Record<string, Comparison>> = {
 }
 
 /** The canonical name of a comparison, or null when the product has no such comparison. */
-export function canonicalComparison (name: string): Comparison | null {
+export function canonicalComparison(name: string): Comparison | null {
   return ALIASES[name.trim().toLowerCase()] ?? null
 }
 
 /** Comparisons that take no target value. */
-export const UNARY: ReadonlySet<Comparison> = new Set(['empty', 'not_empty', 'is_a_number', 'is_null'])
+export const UNARY: ReadonlySet<Comparison> = new Set([
+  'empty',
+  'not_empty',
+  'is_a_number',
+  'is_null',
+])
 
 /** A value read from a response: a JSON value, a string, or undefined when the property is absent. */
 type Actual = unknown
 
 /** The text a value compares as: strings as they are, other JSON values as JSON (the mock DSL's rule). */
-export function textOf (value: Actual): string {
+export function textOf(value: Actual): string {
   if (value === undefined) return ''
   // undefined: nested deeper than the matchers read (docs/limits.md); it compares as no text
   return jsonValueText(value) ?? ''
 }
 
-function numberOf (value: Actual): number | null {
+function numberOf(value: Actual): number | null {
   if (typeof value === 'number') return Number.isFinite(value) ? value : null
   if (typeof value === 'boolean' || value === null || value === undefined) return null
   const text = textOf(value).trim()
@@ -69,7 +88,7 @@ function numberOf (value: Actual): number | null {
   return Number.isFinite(n) ? n : null
 }
 
-function isEmpty (value: Actual): boolean {
+function isEmpty(value: Actual): boolean {
   if (value === undefined || value === null) return true
   if (typeof value === 'string') return value.length === 0
   if (Array.isArray(value)) return value.length === 0
@@ -78,7 +97,11 @@ function isEmpty (value: Actual): boolean {
 }
 
 /** Runs a string check of the mock DSL (`equals`, `contains`, `matches`) on a text. */
-function dslCheck (matcherName: 'equals' | 'contains' | 'matches', expected: string, actual: string): boolean | string {
+function dslCheck(
+  matcherName: 'equals' | 'contains' | 'matches',
+  expected: string,
+  actual: string,
+): boolean | string {
   const compiled = compileValueCheck({ matcherName, matchingValue: expected })
   if ('error' in compiled) return `the target ${compiled.error}`
   return compiled.check(actual) !== compiled.negated
@@ -96,9 +119,10 @@ interface ComparisonOutcome {
  * both sides as numbers; `has_key`/`has_value` look into an object (or array); `contains` on an
  * array holds when an element's text equals the target.
  */
-export function compare (comparison: Comparison, actual: Actual, target: string): ComparisonOutcome {
+export function compare(comparison: Comparison, actual: Actual, target: string): ComparisonOutcome {
   const ok = (pass: boolean): ComparisonOutcome => ({ pass, error: null })
-  const fromDsl = (r: boolean | string): ComparisonOutcome => typeof r === 'string' ? { pass: false, error: r } : ok(r)
+  const fromDsl = (r: boolean | string): ComparisonOutcome =>
+    typeof r === 'string' ? { pass: false, error: r } : ok(r)
   switch (comparison) {
     case 'equal':
       return fromDsl(dslCheck('equals', target, textOf(actual)))
@@ -143,7 +167,12 @@ export function compare (comparison: Comparison, actual: Actual, target: string)
       return ok(a >= t)
     }
     case 'has_key':
-      return ok(actual !== null && typeof actual === 'object' && !Array.isArray(actual) && Object.hasOwn(actual, target))
+      return ok(
+        actual !== null &&
+          typeof actual === 'object' &&
+          !Array.isArray(actual) &&
+          Object.hasOwn(actual, target),
+      )
     case 'has_value': {
       if (actual === null || typeof actual !== 'object') return ok(false)
       const values = Array.isArray(actual) ? actual : Object.values(actual)

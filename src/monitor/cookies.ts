@@ -6,9 +6,9 @@
 export class CookieJar {
   readonly #byHost = new Map<string, Map<string, string>>()
 
-  constructor (private readonly now: () => number) {}
+  constructor(private readonly now: () => number) {}
 
-  store (url: string, setCookies: readonly string[]): void {
+  store(url: string, setCookies: readonly string[]): void {
     const host = new URL(url).host
     let jar = this.#byHost.get(host)
     for (const line of setCookies) {
@@ -23,14 +23,14 @@ export class CookieJar {
         if (k.toLowerCase() === 'expires') return Date.parse(v) <= this.now()
         return false
       })
-      if (jar === undefined) this.#byHost.set(host, jar = new Map())
+      if (jar === undefined) this.#byHost.set(host, (jar = new Map()))
       if (expired) jar.delete(name)
       else jar.set(name, value)
     }
   }
 
   /** The Cookie header for a URL, or null when there is none. */
-  header (url: string): string | null {
+  header(url: string): string | null {
     const jar = this.#byHost.get(new URL(url).host)
     if (jar === undefined || jar.size === 0) return null
     return [...jar].map(([k, v]) => `${k}=${v}`).join('; ')

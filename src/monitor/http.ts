@@ -1,5 +1,10 @@
 import { Agent, errors, type Dispatcher } from 'undici'
-import { defaultEgressPolicy, egressConnector, type ConnectorOptions, type EgressPolicy } from '../net/index.js'
+import {
+  defaultEgressPolicy,
+  egressConnector,
+  type ConnectorOptions,
+  type EgressPolicy,
+} from '../net/index.js'
 import { ResponseData } from './response.js'
 
 /** Bodies are read up to this size for assertions; the rest is counted, not kept. */
@@ -17,7 +22,7 @@ let fallbackPolicy: EgressPolicy | null = null
  * @example
  * await send(out, { ...options, egress: runnerEgress(options.egress) })
  */
-export function runnerEgress (given: EgressPolicy | undefined): EgressPolicy {
+export function runnerEgress(given: EgressPolicy | undefined): EgressPolicy {
   if (given !== undefined) return given
   fallbackPolicy ??= defaultEgressPolicy()
   return fallbackPolicy
@@ -31,7 +36,13 @@ export function runnerEgress (given: EgressPolicy | undefined): EgressPolicy {
  * `useH2c`), which an HTTP/1.1-only server cannot answer. Every connection goes through the
  * egress policy (docs/security.md "Egress"): the address it connects to is the one checked.
  */
-function dispatcher (egress: EgressPolicy, verifySsl: boolean, clientCertificate: string | null, http2: boolean, h2c: boolean): Dispatcher {
+function dispatcher(
+  egress: EgressPolicy,
+  verifySsl: boolean,
+  clientCertificate: string | null,
+  http2: boolean,
+  h2c: boolean,
+): Dispatcher {
   let agents = agentsByPolicy.get(egress)
   if (agents === undefined) {
     agents = new Map()
@@ -45,11 +56,17 @@ function dispatcher (egress: EgressPolicy, verifySsl: boolean, clientCertificate
       agents.delete(oldestKey)
       oldest.close().catch(() => {})
     }
-    const cert = clientCertificate !== null && clientCertificate.trim() !== '' ? { cert: clientCertificate, key: clientCertificate } : {}
+    const cert =
+      clientCertificate !== null && clientCertificate.trim() !== ''
+        ? { cert: clientCertificate, key: clientCertificate }
+        : {}
     const tls = { rejectUnauthorized: verifySsl, ...cert }
     // undici's pools drop `useH2c` from connect options: h2c needs a connector built with it
     // (the option exists in undici 7 but not in its BuildOptions type).
-    const connect = egressConnector(egress, (h2c ? { ...tls, allowH2: true, useH2c: true } : tls) as ConnectorOptions)
+    const connect = egressConnector(
+      egress,
+      (h2c ? { ...tls, allowH2: true, useH2c: true } : tls) as ConnectorOptions,
+    )
     agent = new Agent({ keepAliveTimeout: 10_000, allowH2: http2 || h2c, connect })
     agents.set(key, agent)
   }
@@ -58,7 +75,7 @@ function dispatcher (egress: EgressPolicy, verifySsl: boolean, clientCertificate
 
 /** A response whose body was still arriving when the step's time limit passed. */
 class StepTimeoutError extends Error {
-  constructor (timeoutMs: number) {
+  constructor(timeoutMs: number) {
     super(`no complete response within ${timeoutMs} ms`)
     this.name = 'TimeoutError'
   }
@@ -68,7 +85,11 @@ class StepTimeoutError extends Error {
  * Reads a response body up to MAX_READ_BYTES (the rest is counted, not kept), failing once the
  * step's deadline has passed. Plain 'data' events: an async iterator per step costs more.
  */
-async function readBody (body: Dispatcher.ResponseData['body'], deadline: number, timeoutMs: number): Promise<{ chunks: Buffer[]; size: number }> {
+async function readBody(
+  body: Dispatcher.ResponseData['body'],
+  deadline: number,
+  timeoutMs: number,
+): Promise<{ chunks: Buffer[]; size: number }> {
   return await new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let size = 0
@@ -76,7 +97,8 @@ async function readBody (body: Dispatcher.ResponseData['body'], deadline: number
     body.on('data', (chunk: Buffer) => {
       size += chunk.length
       if (kept < MAX_READ_BYTES) {
-        const part = kept + chunk.length > MAX_READ_BYTES ? chunk.subarray(0, MAX_READ_BYTES - kept) : chunk
+        const part =
+          kept + chunk.length > MAX_READ_BYTES ? chunk.subarray(0, MAX_READ_BYTES - kept) : chunk
         chunks.push(part)
         kept += part.length
       }
@@ -88,8 +110,10 @@ async function readBody (body: Dispatcher.ResponseData['body'], deadline: number
 }
 
 /** undici's headers and body timers name themselves; a step says what its limit was. */
-function timedOut (err: unknown, timeoutMs: number): unknown {
-  return err instanceof errors.HeadersTimeoutError || err instanceof errors.BodyTimeoutError ? new StepTimeoutError(timeoutMs) : err
+function timedOut(err: unknown, timeoutMs: number): unknown {
+  return err instanceof errors.HeadersTimeoutError || err instanceof errors.BodyTimeoutError
+    ? new StepTimeoutError(timeoutMs)
+    : err
 }
 
 export interface OutgoingRequest {
@@ -117,7 +141,11 @@ interface SendOptions {
  * Sends a request and reads the whole response; throws on a network error, a timeout or a
  * destination the egress policy refuses (ERR_NET_EGRESS_REFUSED): the step fails with that message.
  */
-export async function send (out: OutgoingRequest, options: SendOptions, parsed: URL = new URL(out.url)): Promise<ResponseData> {
+export async function send(
+  out: OutgoingRequest,
+  options: SendOptions,
+  parsed: URL = new URL(out.url),
+): Promise<ResponseData> {
   // A flat [name, value, ...] list: repeated names go as separate lines, as the step wrote them.
   const headers: string[] = []
   for (const [name, value] of out.headers) headers.push(name, value)
@@ -126,17 +154,27 @@ export async function send (out: OutgoingRequest, options: SendOptions, parsed: 
   // each). The run's cancel signal, when there is one, is passed as it is. The URL the runner
   // already parsed goes to the pool as origin and path (undici's `request(url)` parses it again).
   const started = performance.now()
-  const pool = dispatcher(runnerEgress(options.egress), options.verifySsl, options.clientCertificate, options.http2 === true, options.h2c === true)
-  const res = await pool.request({
-    origin: parsed.origin,
-    path: parsed.pathname + parsed.search,
-    method: out.method as Dispatcher.HttpMethod,
-    headers,
-    body: out.body,
-    headersTimeout: options.timeoutMs,
-    bodyTimeout: options.timeoutMs,
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
-  }).catch((err: unknown) => { throw timedOut(err, options.timeoutMs) })
+  const pool = dispatcher(
+    runnerEgress(options.egress),
+    options.verifySsl,
+    options.clientCertificate,
+    options.http2 === true,
+    options.h2c === true,
+  )
+  const res = await pool
+    .request({
+      origin: parsed.origin,
+      path: parsed.pathname + parsed.search,
+      method: out.method as Dispatcher.HttpMethod,
+      headers,
+      body: out.body,
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    })
+    .catch((err: unknown) => {
+      throw timedOut(err, options.timeoutMs)
+    })
   const { chunks, size } = await readBody(res.body, started + options.timeoutMs, options.timeoutMs)
   const timeMs = Math.round(performance.now() - started)
   const responseHeaders: Record<string, string[]> = {}
@@ -144,7 +182,10 @@ export async function send (out: OutgoingRequest, options: SendOptions, parsed: 
     if (value === undefined) continue
     responseHeaders[name.toLowerCase()] = Array.isArray(value) ? value : [value]
   }
-  const body = chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8')
+  const body =
+    chunks.length === 1
+      ? (chunks[0] as Buffer).toString('utf8')
+      : Buffer.concat(chunks).toString('utf8')
   return new ResponseData(res.statusCode, res.statusText ?? '', responseHeaders, body, size, timeMs)
 }
 
@@ -155,9 +196,14 @@ export async function send (out: OutgoingRequest, options: SendOptions, parsed: 
  * @example
  * const options = { [oauth.customFetch]: egressFetch(policy) }
  */
-export function egressFetch (egress: EgressPolicy): (url: string, init: RequestInit) => Promise<Response> {
+export function egressFetch(
+  egress: EgressPolicy,
+): (url: string, init: RequestInit) => Promise<Response> {
   return async (url, init) => {
     const { fetch } = await import('undici')
-    return await fetch(url, { ...(init as Record<string, unknown>), dispatcher: dispatcher(egress, true, null, false, false) }) as unknown as Response
+    return (await fetch(url, {
+      ...(init as Record<string, unknown>),
+      dispatcher: dispatcher(egress, true, null, false, false),
+    })) as unknown as Response
   }
 }

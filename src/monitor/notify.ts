@@ -22,7 +22,7 @@ interface NotifyOptions {
 /** One agent per policy: every webhook's connection is checked where it connects. */
 const webhookAgents = new WeakMap<EgressPolicy, Agent>()
 
-function webhookAgent (egress: EgressPolicy): Agent {
+function webhookAgent(egress: EgressPolicy): Agent {
   let agent = webhookAgents.get(egress)
   if (agent === undefined) {
     agent = new Agent({ connect: egressConnector(egress) })
@@ -35,7 +35,11 @@ function webhookAgent (egress: EgressPolicy): Agent {
  * Whether a run is notified: `all` every run, `failures` failed runs, `threshold` a failed run
  * that makes `notify_threshold` failures in a row (and every further one).
  */
-export function shouldNotify (result: TestRunResult, environment: ResolvedEnvironment, consecutiveFailures?: number): boolean {
+export function shouldNotify(
+  result: TestRunResult,
+  environment: ResolvedEnvironment,
+  consecutiveFailures?: number,
+): boolean {
   const { notify_on: on, notify_threshold: threshold } = environment.emails
   if (on === 'all') return true
   if (result.result === 'pass') return false
@@ -43,7 +47,7 @@ export function shouldNotify (result: TestRunResult, environment: ResolvedEnviro
   return (consecutiveFailures ?? 1) >= Math.max(1, threshold)
 }
 
-function summary (result: TestRunResult): string {
+function summary(result: TestRunResult): string {
   const lines = [
     `Test: ${result.test_name} (${result.test_id})`,
     `Environment: ${result.environment_name ?? '-'}`,
@@ -55,12 +59,19 @@ function summary (result: TestRunResult): string {
   ]
   for (const step of result.requests) {
     if (step.result !== 'fail') continue
-    lines.push(`Failed step: ${step.step_type} ${step.method ?? ''} ${step.url ?? ''} ${step.error ?? ''}`.trimEnd())
+    lines.push(
+      `Failed step: ${step.step_type} ${step.method ?? ''} ${step.url ?? ''} ${step.error ?? ''}`.trimEnd(),
+    )
   }
   return lines.join('\n') + '\n'
 }
 
-async function postWebhook (url: string, payload: unknown, timeoutMs: number, egress: EgressPolicy): Promise<NotificationReport> {
+async function postWebhook(
+  url: string,
+  payload: unknown,
+  timeoutMs: number,
+  egress: EgressPolicy,
+): Promise<NotificationReport> {
   try {
     const res = await request(url, {
       dispatcher: webhookAgent(egress),
@@ -72,22 +83,50 @@ async function postWebhook (url: string, payload: unknown, timeoutMs: number, eg
       signal: AbortSignal.timeout(timeoutMs),
     })
     await res.body.dump()
-    if (res.statusCode >= 200 && res.statusCode < 300) return { channel: 'webhook', target: url, result: 'sent', note: null }
-    return { channel: 'webhook', target: url, result: 'failed', note: `the webhook answered ${res.statusCode}` }
+    if (res.statusCode >= 200 && res.statusCode < 300) {
+      return { channel: 'webhook', target: url, result: 'sent', note: null }
+    }
+    return {
+      channel: 'webhook',
+      target: url,
+      result: 'failed',
+      note: `the webhook answered ${res.statusCode}`,
+    }
   } catch (err) {
-    return { channel: 'webhook', target: url, result: 'failed', note: err instanceof Error ? err.message : String(err) }
+    return {
+      channel: 'webhook',
+      target: url,
+      result: 'failed',
+      note: err instanceof Error ? err.message : String(err),
+    }
   }
 }
 
-async function sendEmails (result: TestRunResult, environment: ResolvedEnvironment, options: NotifyOptions): Promise<NotificationReport[]> {
+async function sendEmails(
+  result: TestRunResult,
+  environment: ResolvedEnvironment,
+  options: NotifyOptions,
+): Promise<NotificationReport[]> {
   const recipients = environment.emails.recipients.map((r) => r.email)
   if (recipients.length === 0) return []
   const target = recipients.join(', ')
   if (options.smtpUrl === undefined || options.smtpUrl === '') {
-    return [{ channel: 'email', target, result: 'skipped', note: 'no SMTP host configured (start the platform with --smtp-url)' }]
+    return [
+      {
+        channel: 'email',
+        target,
+        result: 'skipped',
+        note: 'no SMTP host configured (start the platform with --smtp-url)',
+      },
+    ]
   }
   const timeout = options.timeoutMs ?? 10_000
-  const transport = createTransport({ url: options.smtpUrl, connectionTimeout: timeout, greetingTimeout: timeout, socketTimeout: timeout })
+  const transport = createTransport({
+    url: options.smtpUrl,
+    connectionTimeout: timeout,
+    greetingTimeout: timeout,
+    socketTimeout: timeout,
+  })
   try {
     await transport.sendMail({
       from: options.from ?? 'understudy@localhost',
@@ -97,7 +136,14 @@ async function sendEmails (result: TestRunResult, environment: ResolvedEnvironme
     })
     return [{ channel: 'email', target, result: 'sent', note: null }]
   } catch (err) {
-    return [{ channel: 'email', target, result: 'failed', note: err instanceof Error ? err.message : String(err) }]
+    return [
+      {
+        channel: 'email',
+        target,
+        result: 'failed',
+        note: err instanceof Error ? err.message : String(err),
+      },
+    ]
   } finally {
     transport.close()
   }
@@ -109,12 +155,18 @@ async function sendEmails (result: TestRunResult, environment: ResolvedEnvironme
  * delivery is reported (sent, failed with why, or skipped); a webhook the egress policy refuses
  * is `failed` with the policy's reason.
  */
-export async function notify (result: TestRunResult, environment: ResolvedEnvironment, options: NotifyOptions = {}): Promise<NotificationReport[]> {
+export async function notify(
+  result: TestRunResult,
+  environment: ResolvedEnvironment,
+  options: NotifyOptions = {},
+): Promise<NotificationReport[]> {
   if (!shouldNotify(result, environment, options.consecutiveFailures)) return []
   const payload = { ...result, ...options.extra }
   const timeout = options.timeoutMs ?? 10_000
   const deliveries = await Promise.all([
-    ...environment.webhooks.map(async (url) => await postWebhook(url, payload, timeout, runnerEgress(options.egress))),
+    ...environment.webhooks.map(
+      async (url) => await postWebhook(url, payload, timeout, runnerEgress(options.egress)),
+    ),
     sendEmails(result, environment, options),
   ])
   return deliveries.flat()

@@ -5,7 +5,7 @@ export class ResponseData {
   #json: { value: unknown } | null | undefined
   #xml: XmlDocument | null | undefined
 
-  constructor (
+  constructor(
     readonly status: number,
     readonly reason: string,
     /** Header names lowercased, values in order. */
@@ -16,7 +16,7 @@ export class ResponseData {
   ) {}
 
   /** The parsed JSON body, or null when the body is not JSON. */
-  json (): { value: unknown } | null {
+  json(): { value: unknown } | null {
     if (this.#json === undefined) {
       try {
         this.#json = { value: JSON.parse(this.body) as unknown }
@@ -27,12 +27,12 @@ export class ResponseData {
     return this.#json
   }
 
-  xml (): XmlDocument | null {
+  xml(): XmlDocument | null {
     if (this.#xml === undefined) this.#xml = parseXml(this.body)
     return this.#xml
   }
 
-  header (name: string): string | undefined {
+  header(name: string): string | undefined {
     const values = this.headers[name.toLowerCase()]
     return values === undefined ? undefined : values.join(', ')
   }
@@ -42,7 +42,9 @@ export class ResponseData {
 type Read = { value: unknown } | { error: string }
 
 /** The source names of assertions and variables (the product's and its aliases) to one canonical name. */
-const SOURCES: Readonly<Record<string, 'status' | 'header' | 'json' | 'xml' | 'text' | 'time' | 'size'>> = {
+const SOURCES: Readonly<
+  Record<string, 'status' | 'header' | 'json' | 'xml' | 'text' | 'time' | 'size'>
+> = {
   response_status: 'status',
   status_code: 'status',
   response_status_code: 'status',
@@ -66,7 +68,7 @@ const SOURCES: Readonly<Record<string, 'status' | 'header' | 'json' | 'xml' | 't
  * A product JSON property (`args.u1`, `items[0].name`, `data["a b"]`, or a JSONPath `$...`) as a
  * JSONPath; empty = the whole document.
  */
-function jsonPathOf (property: string): string {
+function jsonPathOf(property: string): string {
   const p = property.trim()
   if (p === '' || p === '$') return '$'
   if (p.startsWith('$')) return p
@@ -77,7 +79,11 @@ function jsonPathOf (property: string): string {
     if (m === null) return `.${part}`
     const [, name = '', indexes = ''] = m
     if (name === '') return indexes
-    const member = /^[A-Za-z_$][\w$]*$/.test(name) ? `.${name}` : /^\d+$/.test(name) ? `[${name}]` : `[${JSON.stringify(name)}]`
+    const member = /^[A-Za-z_$][\w$]*$/.test(name)
+      ? `.${name}`
+      : /^\d+$/.test(name)
+        ? `[${name}]`
+        : `[${JSON.stringify(name)}]`
     return member + indexes
   })
   return `$${parts.join('')}`
@@ -91,7 +97,7 @@ function jsonPathOf (property: string): string {
 const selectors = new Map<string, ReturnType<typeof compileJsonPath> | string>()
 const MAX_SELECTORS = 2048
 
-function selectorOf (property: string): ReturnType<typeof compileJsonPath> | string {
+function selectorOf(property: string): ReturnType<typeof compileJsonPath> | string {
   let selector = selectors.get(property)
   if (selector === undefined) {
     try {
@@ -105,7 +111,7 @@ function selectorOf (property: string): ReturnType<typeof compileJsonPath> | str
   return selector
 }
 
-function readJson (response: ResponseData, property: string): Read {
+function readJson(response: ResponseData, property: string): Read {
   const doc = response.json()
   if (doc === null) return { error: 'the response body is not JSON' }
   const selector = selectorOf(property)
@@ -115,7 +121,7 @@ function readJson (response: ResponseData, property: string): Read {
   return { value: selected.length === 1 ? selected[0] : selected }
 }
 
-function readXml (response: ResponseData, property: string): Read {
+function readXml(response: ResponseData, property: string): Read {
   const doc = response.xml()
   if (doc === null) return { error: 'the response body is not XML' }
   if (property.trim() === '') return { value: response.body }
@@ -123,7 +129,9 @@ function readXml (response: ResponseData, property: string): Read {
   try {
     xpath = compileXPath(property)
   } catch (err) {
-    return { error: `the property "${property}" is not a valid XPath: ${err instanceof Error ? err.message : String(err)}` }
+    return {
+      error: `the property "${property}" is not a valid XPath: ${err instanceof Error ? err.message : String(err)}`,
+    }
   }
   const values = xpath.values(doc)
   if (values.length === 0) return { value: undefined }
@@ -131,18 +139,27 @@ function readXml (response: ResponseData, property: string): Read {
 }
 
 /** Reads what an assertion or variable looks at. */
-export function readSource (response: ResponseData, source: string, property: string): Read {
-  const kind: typeof SOURCES[string] | undefined = Object.hasOwn(SOURCES, source) ? SOURCES[source] : undefined
+export function readSource(response: ResponseData, source: string, property: string): Read {
+  const kind: (typeof SOURCES)[string] | undefined = Object.hasOwn(SOURCES, source)
+    ? SOURCES[source]
+    : undefined
   switch (kind) {
-    case 'status': return { value: response.status }
-    case 'time': return { value: response.timeMs }
-    case 'size': return { value: response.sizeBytes }
-    case 'text': return { value: response.body }
+    case 'status':
+      return { value: response.status }
+    case 'time':
+      return { value: response.timeMs }
+    case 'size':
+      return { value: response.sizeBytes }
+    case 'text':
+      return { value: response.body }
     case 'header':
       if (property.trim() === '') return { value: response.headers }
       return { value: response.header(property.trim()) }
-    case 'json': return readJson(response, property)
-    case 'xml': return readXml(response, property)
-    case undefined: return { error: `unknown source "${source}"` }
+    case 'json':
+      return readJson(response, property)
+    case 'xml':
+      return readXml(response, property)
+    case undefined:
+      return { error: `unknown source "${source}"` }
   }
 }

@@ -7,10 +7,10 @@ interface RunLock {
   readonly size: number
 }
 
-export function createRunLock (): RunLock {
+export function createRunLock(): RunLock {
   const running = new Set<string>()
   return {
-    tryAcquire (testId) {
+    tryAcquire(testId) {
       if (running.has(testId)) return null
       running.add(testId)
       let released = false
@@ -21,6 +21,8 @@ export function createRunLock (): RunLock {
       }
     },
     busy: (testId) => running.has(testId),
-    get size () { return running.size },
+    get size() {
+      return running.size
+    },
   }
 }

@@ -6,6 +6,6 @@ import { TestRunner } from './runner.js'
  * subtest, external-ui-test), and answers the result in the product's shape. Never throws for
  * anything a test contains: failures are in the result.
  */
-export async function runTest (input: RunInput, options: RunOptions = {}): Promise<TestRunResult> {
+export async function runTest(input: RunInput, options: RunOptions = {}): Promise<TestRunResult> {
   return await new TestRunner(input, options).run()
 }

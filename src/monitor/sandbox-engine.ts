@@ -1,6 +1,12 @@
 import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto'
 import { librariesFor } from './sandbox-libraries.js'
-import { getQuickJS, shouldInterruptAfterDeadline, type QuickJSContext, type QuickJSHandle, type QuickJSWASMModule } from 'quickjs-emscripten'
+import {
+  getQuickJS,
+  shouldInterruptAfterDeadline,
+  type QuickJSContext,
+  type QuickJSHandle,
+  type QuickJSWASMModule,
+} from 'quickjs-emscripten'
 
 /*
  * User scripts run in QuickJS compiled to WebAssembly: a separate JavaScript engine with its own
@@ -12,7 +18,7 @@ import { getQuickJS, shouldInterruptAfterDeadline, type QuickJSContext, type Qui
 
 let quickjs: Promise<QuickJSWASMModule> | null = null
 
-function engine (): Promise<QuickJSWASMModule> {
+function engine(): Promise<QuickJSWASMModule> {
   quickjs ??= getQuickJS()
   return quickjs
 }
@@ -59,8 +65,12 @@ const MAX_OUTPUT = 64 * 1024
 const PRELUDE_DEADLINE_MS = 10_000
 
 /** Loads and exercises the engine once, so that the first user script does not pay for compiling it. */
-export async function warmUp (): Promise<void> {
-  await evaluateScript('1', { variables: {}, request: null, response: null }, { timeMs: PRELUDE_DEADLINE_MS, memoryBytes: 16 * 1024 * 1024 })
+export async function warmUp(): Promise<void> {
+  await evaluateScript(
+    '1',
+    { variables: {}, request: null, response: null },
+    { timeMs: PRELUDE_DEADLINE_MS, memoryBytes: 16 * 1024 * 1024 },
+  )
 }
 
 /** The script API, defined inside the sandbox before the user's code. */
@@ -140,50 +150,69 @@ const PRELUDE = String.raw`
 `
 
 /** The host helpers a script may call: pure functions of their string arguments. */
-function hostHelper (name: string, value: string, key: string): string {
+function hostHelper(name: string, value: string, key: string): string {
   switch (name) {
-    case 'md5': case 'sha1': case 'sha256': case 'sha512': return createHash(name).update(value).digest('hex')
-    case 'hmac_sha1': return createHmac('sha1', key).update(value).digest('hex')
-    case 'hmac_sha256': return createHmac('sha256', key).update(value).digest('hex')
-    case 'encode_base64': return Buffer.from(value, 'utf8').toString('base64')
-    case 'decode_base64': return Buffer.from(value, 'base64').toString('utf8')
-    case 'uuid': return randomUUID()
+    case 'md5':
+    case 'sha1':
+    case 'sha256':
+    case 'sha512':
+      return createHash(name).update(value).digest('hex')
+    case 'hmac_sha1':
+      return createHmac('sha1', key).update(value).digest('hex')
+    case 'hmac_sha256':
+      return createHmac('sha256', key).update(value).digest('hex')
+    case 'encode_base64':
+      return Buffer.from(value, 'utf8').toString('base64')
+    case 'decode_base64':
+      return Buffer.from(value, 'base64').toString('utf8')
+    case 'uuid':
+      return randomUUID()
     // crypto-js's random source (sandbox-libraries.ts): at most 64 KiB per call, as Web Crypto allows.
-    case 'random_bytes': return randomBytes(Math.min(Math.max(Number.parseInt(value, 10) || 0, 0), 65536)).toString('hex')
-    default: return ''
+    case 'random_bytes':
+      return randomBytes(Math.min(Math.max(Number.parseInt(value, 10) || 0, 0), 65536)).toString(
+        'hex',
+      )
+    default:
+      return ''
   }
 }
 
-function errorText (vm: QuickJSContext, handle: QuickJSHandle, interrupted: boolean): string {
+function errorText(vm: QuickJSContext, handle: QuickJSHandle, interrupted: boolean): string {
   if (interrupted) return 'the script was stopped: it ran longer than the time limit'
   const dumped: unknown = vm.dump(handle)
   if (dumped !== null && typeof dumped === 'object') {
     const e = dumped as { name?: unknown; message?: unknown }
     const name = typeof e.name === 'string' ? e.name : 'Error'
     const message = typeof e.message === 'string' ? e.message : JSON.stringify(dumped)
-    if (/out of memory/i.test(message) || name === 'InternalError' && /memory/i.test(message)) return 'the script was stopped: it used more than the memory limit'
+    if (/out of memory/i.test(message) || (name === 'InternalError' && /memory/i.test(message))) {
+      return 'the script was stopped: it used more than the memory limit'
+    }
     return `${name}: ${message}`
   }
   const text = String(dumped)
-  return /out of memory/i.test(text) ? 'the script was stopped: it used more than the memory limit' : text
+  return /out of memory/i.test(text)
+    ? 'the script was stopped: it used more than the memory limit'
+    : text
 }
 
-function clipOutput (logs: unknown): string {
+function clipOutput(logs: unknown): string {
   if (!Array.isArray(logs)) return ''
-  let out = logs.map((l) => typeof l === 'string' ? l : String(l)).join('\n')
+  let out = logs.map((l) => (typeof l === 'string' ? l : String(l))).join('\n')
   if (out.length > MAX_OUTPUT) out = out.slice(0, MAX_OUTPUT) + '\n[output truncated]'
   return out
 }
 
-function stringRecord (value: unknown): Record<string, string> {
+function stringRecord(value: unknown): Record<string, string> {
   // No prototype: a variable named `__proto__` is kept as data, not swallowed by its setter.
   const out: Record<string, string> = Object.create(null) as Record<string, string>
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return out
-  for (const [k, v] of Object.entries(value)) out[k] = typeof v === 'string' ? v : JSON.stringify(v) ?? ''
+  for (const [k, v] of Object.entries(value)) {
+    out[k] = typeof v === 'string' ? v : (JSON.stringify(v) ?? '')
+  }
   return out
 }
 
-function readRequest (value: unknown, fallback: ScriptRequest | null): ScriptRequest | null {
+function readRequest(value: unknown, fallback: ScriptRequest | null): ScriptRequest | null {
   if (fallback === null || value === null || typeof value !== 'object') return fallback
   const r = value as Record<string, unknown>
   return {
@@ -199,7 +228,11 @@ function readRequest (value: unknown, fallback: ScriptRequest | null): ScriptReq
  * Runs one script in a fresh sandbox. Never throws for anything the script does: errors,
  * failed asserts, the time and memory limits all come back as `ok: false` with the reason.
  */
-export async function evaluateScript (source: string, input: ScriptInput, limits: ScriptLimits): Promise<ScriptOutcome> {
+export async function evaluateScript(
+  source: string,
+  input: ScriptInput,
+  limits: ScriptLimits,
+): Promise<ScriptOutcome> {
   const module = await engine()
   const runtime = module.newRuntime()
   runtime.setMemoryLimit(limits.memoryBytes)
@@ -216,13 +249,22 @@ export async function evaluateScript (source: string, input: ScriptInput, limits
     })
   }
   const vm = runtime.newContext()
-  const failed = (error: string, output = ''): ScriptOutcome => ({ ok: false, error, output, variables: input.variables, request: input.request })
+  const failed = (error: string, output = ''): ScriptOutcome => ({
+    ok: false,
+    error,
+    output,
+    variables: input.variables,
+    request: input.request,
+  })
   try {
     const inputHandle = vm.newString(JSON.stringify(input))
     vm.setProp(vm.global, '__input', inputHandle)
     inputHandle.dispose()
     const host = vm.newFunction('__host', (...args) => {
-      const [name = '', value = '', key = ''] = args.map((a) => { const s: unknown = vm.dump(a); return typeof s === 'string' ? s : String(s) })
+      const [name = '', value = '', key = ''] = args.map((a) => {
+        const s: unknown = vm.dump(a)
+        return typeof s === 'string' ? s : String(s)
+      })
       return vm.newString(hostHelper(name, value, key))
     })
     vm.setProp(vm.global, '__host', host)
@@ -267,7 +309,10 @@ export async function evaluateScript (source: string, input: ScriptInput, limits
     // Read the state back within a fresh deadline: the script may have booby-trapped it (getters).
     interrupted = false
     arm(Math.max(limits.timeMs, 1000))
-    const state = vm.evalCode('JSON.stringify({ logs: __state.logs, vars: __state.vars, request: globalThis.request })', 'state.js')
+    const state = vm.evalCode(
+      'JSON.stringify({ logs: __state.logs, vars: __state.vars, request: globalThis.request })',
+      'state.js',
+    )
     if (state.error !== undefined) {
       const text = errorText(vm, state.error, interrupted)
       state.error.dispose()
@@ -277,7 +322,7 @@ export async function evaluateScript (source: string, input: ScriptInput, limits
     state.value.dispose()
     let parsed: { logs?: unknown; vars?: unknown; request?: unknown } = {}
     try {
-      parsed = typeof json === 'string' ? JSON.parse(json) as typeof parsed : {}
+      parsed = typeof json === 'string' ? (JSON.parse(json) as typeof parsed) : {}
     } catch {
       parsed = {}
     }

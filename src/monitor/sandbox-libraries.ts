@@ -37,7 +37,12 @@ globalThis.crypto = { getRandomValues: function (array) {
 const LIBRARIES: readonly Library[] = [
   { global: '_', usedBy: /(?:^|[^\w$.])_\s*[.(]|\blodash\b/, file: 'lodash/lodash.min.js' },
   { global: 'moment', usedBy: /\bmoment\b/, file: 'moment/min/moment.min.js' },
-  { global: 'CryptoJS', usedBy: /\bCryptoJS\b/, file: 'crypto-js/crypto-js.js', before: CRYPTO_SHIM },
+  {
+    global: 'CryptoJS',
+    usedBy: /\bCryptoJS\b/,
+    file: 'crypto-js/crypto-js.js',
+    before: CRYPTO_SHIM,
+  },
   { global: 'tv4', usedBy: /\btv4\b/, file: 'tv4/tv4.js' },
 ]
 
@@ -45,7 +50,7 @@ const require = createRequire(import.meta.url)
 const sources = new Map<string, string>()
 
 /** A library's source, read once. */
-function sourceOf (library: Library): string {
+function sourceOf(library: Library): string {
   let source = sources.get(library.file)
   if (source === undefined) {
     source = readFileSync(require.resolve(library.file), 'utf8')
@@ -55,11 +60,13 @@ function sourceOf (library: Library): string {
 }
 
 /** The libraries a script needs, each with the code to evaluate (shim first). */
-export function librariesFor (script: string): Array<{ name: string; code: string }> {
+export function librariesFor(script: string): Array<{ name: string; code: string }> {
   const out: Array<{ name: string; code: string }> = []
   for (const library of LIBRARIES) {
     if (!library.usedBy.test(script)) continue
-    if (library.before !== undefined) out.push({ name: `${library.global}-shim.js`, code: library.before })
+    if (library.before !== undefined) {
+      out.push({ name: `${library.global}-shim.js`, code: library.before })
+    }
     out.push({ name: library.file, code: sourceOf(library) })
   }
   return out

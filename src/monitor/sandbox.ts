@@ -22,8 +22,10 @@ interface Pending {
   timer: NodeJS.Timeout | null
 }
 
-function spawnSandbox (): Worker {
-  return spawnWorker(import.meta.url, './sandbox-worker', { resourceLimits: { maxOldGenerationSizeMb: 128 } })
+function spawnSandbox(): Worker {
+  return spawnWorker(import.meta.url, './sandbox-worker', {
+    resourceLimits: { maxOldGenerationSizeMb: 128 },
+  })
 }
 
 class SandboxPool {
@@ -32,7 +34,7 @@ class SandboxPool {
   /** Jobs sent to the worker, in order; the first is the one running. */
   readonly #inFlight: Pending[] = []
 
-  run (source: string, input: ScriptInput, limits: ScriptLimits): Promise<ScriptOutcome> {
+  run(source: string, input: ScriptInput, limits: ScriptLimits): Promise<ScriptOutcome> {
     return new Promise((resolve) => {
       const job: Pending = { id: this.#nextId++, source, input, limits, resolve, timer: null }
       this.#inFlight.push(job)
@@ -40,7 +42,7 @@ class SandboxPool {
     })
   }
 
-  #spawn (): Worker {
+  #spawn(): Worker {
     const worker = spawnSandbox()
     worker.on('message', (msg: { id: number; started?: true; outcome?: ScriptOutcome }) => {
       if (msg.started === true) this.#started(msg.id)
@@ -51,24 +53,29 @@ class SandboxPool {
     return worker
   }
 
-  #send (job: Pending): void {
+  #send(job: Pending): void {
     if (this.#worker === null) this.#worker = this.#spawn()
     this.#worker.ref()
-    this.#worker.postMessage({ id: job.id, source: job.source, input: job.input, limits: job.limits })
+    this.#worker.postMessage({
+      id: job.id,
+      source: job.source,
+      input: job.input,
+      limits: job.limits,
+    })
   }
 
   /** The watchdog of the running script, armed when the worker starts it. */
-  #arm (job: Pending): void {
+  #arm(job: Pending): void {
     job.timer = setTimeout(() => this.#overrun(job), job.limits.timeMs + GRACE_MS)
     job.timer.unref()
   }
 
-  #started (id: number): void {
+  #started(id: number): void {
     const job = this.#inFlight[0]
     if (job !== undefined && job.id === id && job.timer === null) this.#arm(job)
   }
 
-  #settle (id: number, outcome: ScriptOutcome): void {
+  #settle(id: number, outcome: ScriptOutcome): void {
     const job = this.#inFlight[0]
     if (job === undefined || job.id !== id) return
     this.#inFlight.shift()
@@ -78,7 +85,7 @@ class SandboxPool {
   }
 
   /** The running script ignored its deadline: the worker is replaced, the queued scripts resent. */
-  #overrun (job: Pending): void {
+  #overrun(job: Pending): void {
     if (this.#inFlight[0] !== job) return
     const worker = this.#worker
     this.#worker = null
@@ -93,7 +100,7 @@ class SandboxPool {
     this.#resend()
   }
 
-  #crash (worker: Worker, reason: string): void {
+  #crash(worker: Worker, reason: string): void {
     if (this.#worker !== worker) return
     this.#worker = null
     const job = this.#inFlight.shift()
@@ -104,7 +111,7 @@ class SandboxPool {
     this.#resend()
   }
 
-  #resend (): void {
+  #resend(): void {
     for (const pending of this.#inFlight) {
       if (pending.timer !== null) clearTimeout(pending.timer)
       pending.timer = null
@@ -112,11 +119,17 @@ class SandboxPool {
     }
   }
 
-  #failed (job: Pending, error: string): ScriptOutcome {
-    return { ok: false, error, output: '', variables: job.input.variables, request: job.input.request }
+  #failed(job: Pending, error: string): ScriptOutcome {
+    return {
+      ok: false,
+      error,
+      output: '',
+      variables: job.input.variables,
+      request: job.input.request,
+    }
   }
 
-  async close (): Promise<void> {
+  async close(): Promise<void> {
     const worker = this.#worker
     this.#worker = null
     if (worker !== null) {
@@ -132,13 +145,17 @@ let pool: SandboxPool | null = null
  * Runs one script in the sandbox. Never throws for anything the script does: errors, failed
  * asserts, the time and memory limits all come back as `ok: false` with the reason.
  */
-export async function runScript (source: string, input: ScriptInput, limits: ScriptLimits): Promise<ScriptOutcome> {
+export async function runScript(
+  source: string,
+  input: ScriptInput,
+  limits: ScriptLimits,
+): Promise<ScriptOutcome> {
   pool ??= new SandboxPool()
   return await pool.run(source, input, limits)
 }
 
 /** Stops the sandbox worker (a later script starts a new one). */
-export async function closeSandbox (): Promise<void> {
+export async function closeSandbox(): Promise<void> {
   const current = pool
   pool = null
   await current?.close()

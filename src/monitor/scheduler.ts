@@ -32,7 +32,7 @@ interface Scheduler {
 const UNIT_SECONDS = { s: 1, m: 60, h: 3600, d: 86_400 } as const
 
 /** The product's schedule intervals in milliseconds (`1m` = 60 000); an unknown interval counts as 1 minute. */
-export function intervalMs (interval: string): number {
+export function intervalMs(interval: string): number {
   const m = /^(\d+)\s*([smhd])$/.exec(interval.trim())
   if (m === null || Number(m[1]) <= 0) return 60_000
   return Number(m[1]) * UNIT_SECONDS[m[2] as keyof typeof UNIT_SECONDS] * 1000
@@ -44,25 +44,29 @@ export function intervalMs (interval: string): number {
  * polling), `protect` skips a tick while the previous one is still running, and `unref` never
  * keeps the process alive.
  */
-export function createScheduler (options: SchedulerOptions = {}): Scheduler {
+export function createScheduler(options: SchedulerOptions = {}): Scheduler {
   const scale = options.scale ?? 1
   const jobs = new Map<string, Cron>()
 
-  function remove (id: string): void {
+  function remove(id: string): void {
     jobs.get(id)?.stop()
     jobs.delete(id)
   }
 
-  function add (schedule: ScheduleEntry, fire: () => void | Promise<void>): void {
+  function add(schedule: ScheduleEntry, fire: () => void | Promise<void>): void {
     remove(schedule.id)
     const seconds = Math.max(1, Math.round(intervalMs(schedule.interval) / 1000 / scale))
-    const job = new Cron('* * * * * *', { interval: seconds, protect: true, unref: true, name: `schedule-${schedule.id}` }, async () => {
-      try {
-        await fire()
-      } catch (err) {
-        options.onError?.(err, schedule.id)
-      }
-    })
+    const job = new Cron(
+      '* * * * * *',
+      { interval: seconds, protect: true, unref: true, name: `schedule-${schedule.id}` },
+      async () => {
+        try {
+          await fire()
+        } catch (err) {
+          options.onError?.(err, schedule.id)
+        }
+      },
+    )
     jobs.set(schedule.id, job)
   }
 
@@ -72,10 +76,12 @@ export function createScheduler (options: SchedulerOptions = {}): Scheduler {
     remove,
     nextRun: (id) => jobs.get(id)?.nextRun() ?? null,
     has: (id) => jobs.has(id),
-    stop () {
+    stop() {
       for (const job of jobs.values()) job.stop()
       jobs.clear()
     },
-    get size () { return jobs.size },
+    get size() {
+      return jobs.size
+    },
   }
 }

@@ -44,7 +44,12 @@ export interface OAuth1Auth {
 
 export interface OAuth2Auth {
   auth_type: 'oauth_2'
-  grant_type?: 'authorization_code' | 'authorization_code_pkce' | 'implicit' | 'password_credentials' | 'client_credentials'
+  grant_type?:
+    | 'authorization_code'
+    | 'authorization_code_pkce'
+    | 'implicit'
+    | 'password_credentials'
+    | 'client_credentials'
   access_token?: string
   /** `auth_header` (default) or `query` (`access_token=`). */
   token_location?: 'query' | 'auth_header'
@@ -65,7 +70,8 @@ export interface OAuth2Auth {
 }
 
 /** `{}` (no auth) or one of the variants, selected by `auth_type`. */
-export type StepAuth = BasicAuth | OAuth1Auth | OAuth2Auth | { auth_type?: undefined } | Record<string, never>
+export type StepAuth =
+  BasicAuth | OAuth1Auth | OAuth2Auth | { auth_type?: undefined } | Record<string, never>
 
 interface StepCommon {
   id?: string
@@ -342,7 +348,9 @@ export interface RunInput {
   initialVariables?: Record<string, string>
   testRunId: string
   /** Loads a subtest; null when it does not exist (the step fails). */
-  resolveSubtest?: (ref: SubtestRef) => Promise<{ test: RunnableTest; environment: ResolvedEnvironment } | null>
+  resolveSubtest?: (
+    ref: SubtestRef,
+  ) => Promise<{ test: RunnableTest; environment: ResolvedEnvironment } | null>
   signal?: AbortSignal | undefined
   onProgress?: (event: ProgressEvent) => void
 }

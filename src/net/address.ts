@@ -9,7 +9,8 @@ import { isIP } from 'node:net'
  * - `reserved`: multicast, 240.0.0.0/4 and broadcast, ff00::/8, and anything else no host answers on;
  * - `public`: everything else.
  */
-export type AddressClass = 'unspecified' | 'loopback' | 'link-local' | 'private' | 'reserved' | 'public'
+export type AddressClass =
+  'unspecified' | 'loopback' | 'link-local' | 'private' | 'reserved' | 'public'
 
 /**
  * The class of an IP address in any form the URL parser or the resolver gives: dotted IPv4,
@@ -22,7 +23,7 @@ export type AddressClass = 'unspecified' | 'loopback' | 'link-local' | 'private'
  * classifyAddress('[::ffff:7f00:1]') // 'loopback'
  * classifyAddress('example.com') // null
  */
-export function classifyAddress (address: string): AddressClass | null {
+export function classifyAddress(address: string): AddressClass | null {
   const bytes = addressBytes(address)
   if (bytes === null) return null
   return bytes.length === 4 ? classifyV4(bytes) : classifyV6(bytes)
@@ -35,7 +36,7 @@ export function classifyAddress (address: string): AddressClass | null {
  * @example
  * addressBytes('::ffff:10.0.0.1') // [10, 0, 0, 1]
  */
-function addressBytes (address: string): number[] | null {
+function addressBytes(address: string): number[] | null {
   const text = address.startsWith('[') && address.endsWith(']') ? address.slice(1, -1) : address
   const family = isIP(text)
   if (family === 4) return text.split('.').map(Number)
@@ -51,7 +52,7 @@ function addressBytes (address: string): number[] | null {
  * @example
  * inCidr('10.1.2.3', '10.0.0.0/8') // true
  */
-export function inCidr (address: string, cidr: CompiledCidr): boolean {
+export function inCidr(address: string, cidr: CompiledCidr): boolean {
   const bytes = addressBytes(address)
   if (bytes === null || bytes.length !== cidr.bytes.length) return false
   let bits = cidr.prefix
@@ -75,7 +76,7 @@ export interface CompiledCidr {
  * @example
  * compileCidr('10.0.0.0/8')?.prefix // 8
  */
-export function compileCidr (text: string): CompiledCidr | null {
+export function compileCidr(text: string): CompiledCidr | null {
   const [base = '', prefixText, extra] = text.trim().split('/')
   if (extra !== undefined) return null
   const bytes = addressBytes(base)
@@ -83,12 +84,17 @@ export function compileCidr (text: string): CompiledCidr | null {
   // A prefix written against an IPv6 form of an IPv4 network counts from the IPv4 address.
   const width = bytes.length * 8
   const offset = bytes.length === 4 && isIP(base.replace(/^\[|\]$/g, '')) === 6 ? 96 : 0
-  const prefix = prefixText === undefined ? width : /^\d{1,3}$/.test(prefixText) ? Number(prefixText) - offset : NaN
+  const prefix =
+    prefixText === undefined
+      ? width
+      : /^\d{1,3}$/.test(prefixText)
+        ? Number(prefixText) - offset
+        : NaN
   if (!Number.isInteger(prefix) || prefix < 0 || prefix > width) return null
   return { text: text.trim(), bytes, prefix }
 }
 
-function classifyV4 ([a = 0, b = 0]: number[]): AddressClass {
+function classifyV4([a = 0, b = 0]: number[]): AddressClass {
   if (a === 0) return 'unspecified'
   if (a === 127) return 'loopback'
   if (a === 169 && b === 254) return 'link-local'
@@ -98,7 +104,7 @@ function classifyV4 ([a = 0, b = 0]: number[]): AddressClass {
   return 'public'
 }
 
-function classifyV6 (bytes: number[]): AddressClass {
+function classifyV6(bytes: number[]): AddressClass {
   const [b0 = 0, b1 = 0] = bytes
   if (bytes.every((b) => b === 0)) return 'unspecified'
   if (bytes.slice(0, 15).every((b) => b === 0) && bytes[15] === 1) return 'loopback'
@@ -112,19 +118,21 @@ function classifyV6 (bytes: number[]): AddressClass {
 }
 
 /** The IPv4 address in an IPv4-mapped (::ffff:0:0/96), -compatible (::/96) or NAT64 (64:ff9b::/96) address. */
-function embeddedV4 (bytes: number[]): number[] | null {
+function embeddedV4(bytes: number[]): number[] | null {
   const head = bytes.slice(0, 12)
   const tail = bytes.slice(12)
   const zeros = (from: number, to: number): boolean => head.slice(from, to).every((b) => b === 0)
   const mapped = zeros(0, 10) && head[10] === 0xff && head[11] === 0xff
   // `::` and `::1` are IPv6's own unspecified and loopback addresses, not IPv4-compatible ones.
-  const compatible = zeros(0, 12) && (tail[0] !== 0 || tail[1] !== 0 || tail[2] !== 0 || (tail[3] ?? 0) > 1)
-  const nat64 = head[0] === 0x00 && head[1] === 0x64 && head[2] === 0xff && head[3] === 0x9b && zeros(4, 12)
+  const compatible =
+    zeros(0, 12) && (tail[0] !== 0 || tail[1] !== 0 || tail[2] !== 0 || (tail[3] ?? 0) > 1)
+  const nat64 =
+    head[0] === 0x00 && head[1] === 0x64 && head[2] === 0xff && head[3] === 0x9b && zeros(4, 12)
   return mapped || compatible || nat64 ? tail : null
 }
 
 /** The 16 bytes of a valid IPv6 text (isIP said so), `::` and a dotted IPv4 tail included. */
-function parseV6 (text: string): number[] {
+function parseV6(text: string): number[] {
   let groups: string[]
   const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text)
   let body = text

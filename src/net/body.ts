@@ -10,7 +10,7 @@ import { createError } from '../errors/index.js'
  * @example
  * const bytes = await readBodyWithin(req, 1 << 20)
  */
-export async function readBodyWithin (req: IncomingMessage, limit: number): Promise<Buffer> {
+export async function readBodyWithin(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? 0)
   if (declared > limit) {
     req.resume()

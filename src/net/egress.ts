@@ -3,7 +3,13 @@ import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
 import { isIP } from 'node:net'
 import { networkInterfaces } from 'node:os'
 import { createError } from '../errors/index.js'
-import { classifyAddress, compileCidr, inCidr, type AddressClass, type CompiledCidr } from './address.js'
+import {
+  classifyAddress,
+  compileCidr,
+  inCidr,
+  type AddressClass,
+  type CompiledCidr,
+} from './address.js'
 
 /**
  * How far inside the network a tenant's requests may go (docs/security.md "Egress"), from the
@@ -64,12 +70,16 @@ export class EgressPolicy {
   #interfaces: ReadonlySet<string> = new Set()
   #interfacesAt = 0
 
-  constructor (settings: EgressSettings) {
+  constructor(settings: EgressSettings) {
     this.settings = settings
     this.#allowed = allowedClasses[settings.level]
     this.#allow = settings.allow.map((text) => {
       const cidr = compileCidr(text)
-      if (cidr === null) throw createError('ERR_CONFIG_INVALID', [`"${text}" is not a network (a.b.c.d/n, x::/n or one address)`])
+      if (cidr === null) {
+        throw createError('ERR_CONFIG_INVALID', [
+          `"${text}" is not a network (a.b.c.d/n, x::/n or one address)`,
+        ])
+      }
       return cidr
     })
     this.#ports = new Set(settings.protectedPorts)
@@ -81,12 +91,12 @@ export class EgressPolicy {
    * @example
    * new Worker(url, { workerData: { egress: policy.snapshot() } })
    */
-  snapshot (): EgressSettings {
+  snapshot(): EgressSettings {
     return { ...this.settings, allow: [...this.settings.allow], protectedPorts: [...this.#ports] }
   }
 
   /** Adds a port refused on this machine's addresses (a listener opened after the policy was made). */
-  protect (port: number): void {
+  protect(port: number): void {
     this.#ports.add(port)
   }
 
@@ -98,9 +108,11 @@ export class EgressPolicy {
    * new EgressPolicy({ level: 'loopback', allow: [], protectedPorts: [], protectedPortsFile: null }).refusal('169.254.169.254', 80)
    * // 'Refused by the egress policy "loopback": 169.254.169.254 is a link-local address (cloud metadata lives there)'
    */
-  refusal (address: string, port: number): string | null {
+  refusal(address: string, port: number): string | null {
     const error = this.#refused(address, port)
-    return error === null ? null : createError('ERR_NET_EGRESS_REFUSED', [this.settings.level, error]).message
+    return error === null
+      ? null
+      : createError('ERR_NET_EGRESS_REFUSED', [this.settings.level, error]).message
   }
 
   /**
@@ -111,9 +123,13 @@ export class EgressPolicy {
    * @example
    * await policy.allowedAddresses('localhost', 3000) // ['127.0.0.1', '::1'] (under `loopback`)
    */
-  async allowedAddresses (hostname: string, port: number): Promise<string[]> {
-    const host = hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname
-    const addresses = isIP(host) !== 0 ? [host] : (await lookup(host, { all: true, verbatim: true })).map((a) => a.address)
+  async allowedAddresses(hostname: string, port: number): Promise<string[]> {
+    const host =
+      hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname
+    const addresses =
+      isIP(host) !== 0
+        ? [host]
+        : (await lookup(host, { all: true, verbatim: true })).map((a) => a.address)
     const allowed: string[] = []
     let first: string | null = null
     for (const address of addresses) {
@@ -122,10 +138,13 @@ export class EgressPolicy {
       else first ??= address === host ? reason : `${host} resolves to ${reason}`
     }
     if (allowed.length > 0) return allowed
-    throw createError('ERR_NET_EGRESS_REFUSED', [this.settings.level, first ?? `${host} has no address`])
+    throw createError('ERR_NET_EGRESS_REFUSED', [
+      this.settings.level,
+      first ?? `${host} has no address`,
+    ])
   }
 
-  #refused (address: string, port: number): string | null {
+  #refused(address: string, port: number): string | null {
     const kind = classifyAddress(address)
     if (kind === null) return `${address} is not an IP address`
     if (this.#isLocal(address, kind) && this.#protected(port)) {
@@ -136,12 +155,12 @@ export class EgressPolicy {
     return `${address} is ${kind === 'unspecified' ? 'an unspecified' : `a ${kind}`} address${hint}`
   }
 
-  #protected (port: number): boolean {
+  #protected(port: number): boolean {
     return this.#ports.has(port) || this.#portsOfFile().has(port)
   }
 
   /** Loopback, unspecified (which reaches this machine) or one of this machine's interfaces. */
-  #isLocal (address: string, kind: AddressClass): boolean {
+  #isLocal(address: string, kind: AddressClass): boolean {
     if (kind === 'loopback' || kind === 'unspecified') return true
     const now = Date.now()
     if (now - this.#interfacesAt > INTERFACES_TTL_MS) {
@@ -160,7 +179,7 @@ export class EgressPolicy {
    * The ports of `protectedPortsFile`, read again when the file changes (a stat per connection,
    * not per request: connections are pooled).
    */
-  #portsOfFile (): ReadonlySet<number> {
+  #portsOfFile(): ReadonlySet<number> {
     const file = this.settings.protectedPortsFile
     if (file === null) return this.#filePorts
     const stat = statSync(file, { throwIfNoEntry: false })
@@ -179,13 +198,15 @@ export class EgressPolicy {
  * @example
  * writeProtectedPorts('/data/run/protected-ports', [8080, 41234])
  */
-export function writeProtectedPorts (file: string, ports: Iterable<number>): void {
+export function writeProtectedPorts(file: string, ports: Iterable<number>): void {
   const temporary = `${file}.${process.pid}.tmp`
-  writeFileSync(temporary, [...new Set(ports)].sort((a, b) => a - b).join('\n') + '\n', { mode: 0o644 })
+  writeFileSync(temporary, [...new Set(ports)].sort((a, b) => a - b).join('\n') + '\n', {
+    mode: 0o644,
+  })
   renameSync(temporary, file)
 }
 
-function readPorts (file: string): ReadonlySet<number> {
+function readPorts(file: string): ReadonlySet<number> {
   const ports = new Set<number>()
   try {
     for (const line of readFileSync(file, 'utf8').split('\n')) {
@@ -205,6 +226,11 @@ function readPorts (file: string): ReadonlySet<number> {
  * @example
  * const policy = defaultEgressPolicy()
  */
-export function defaultEgressPolicy (): EgressPolicy {
-  return new EgressPolicy({ level: DEFAULT_EGRESS_LEVEL, allow: [], protectedPorts: [], protectedPortsFile: null })
+export function defaultEgressPolicy(): EgressPolicy {
+  return new EgressPolicy({
+    level: DEFAULT_EGRESS_LEVEL,
+    allow: [],
+    protectedPorts: [],
+    protectedPortsFile: null,
+  })
 }

@@ -9,8 +9,17 @@ import { createError, type UnderstudyError } from '../errors/index.js'
  * describeListenError(Object.assign(new Error('x'), { code: 'EADDRINUSE' }), '127.0.0.1', 8080).message
  * // 'Cannot listen on 127.0.0.1:8080: the port is in use'
  */
-function describeListenError (err: NodeJS.ErrnoException, host: string, port: number): UnderstudyError {
-  const reason = err.code === 'EADDRINUSE' ? 'the port is in use' : err.code === 'EACCES' ? 'permission denied' : err.message
+function describeListenError(
+  err: NodeJS.ErrnoException,
+  host: string,
+  port: number,
+): UnderstudyError {
+  const reason =
+    err.code === 'EADDRINUSE'
+      ? 'the port is in use'
+      : err.code === 'EACCES'
+        ? 'permission denied'
+        : err.message
   return createError('ERR_SERVE_LISTEN', [`${host}:${port}`, reason], { cause: err })
 }
 
@@ -21,9 +30,10 @@ function describeListenError (err: NodeJS.ErrnoException, host: string, port: nu
  * @example
  * await listenOn(http.createServer(handler), '127.0.0.1', 0)
  */
-export async function listenOn (server: Server, host: string, port: number): Promise<void> {
+export async function listenOn(server: Server, host: string, port: number): Promise<void> {
   await new Promise<void>((resolve, reject) => {
-    const onError = (err: NodeJS.ErrnoException): void => reject(describeListenError(err, host, port))
+    const onError = (err: NodeJS.ErrnoException): void =>
+      reject(describeListenError(err, host, port))
     server.once('error', onError)
     server.listen(port, host, () => {
       server.removeListener('error', onError)

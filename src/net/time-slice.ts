@@ -11,7 +11,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises'
  * const slice = timeSlicer()
  * for (const draft of drafts) { insert(draft); await slice() }
  */
-export function timeSlicer (budgetMs = 10): () => Promise<void> {
+export function timeSlicer(budgetMs = 10): () => Promise<void> {
   let since = performance.now()
   return async () => {
     if (performance.now() - since < budgetMs) return

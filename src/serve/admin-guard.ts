@@ -12,12 +12,17 @@ import { createError, type UnderstudyError } from '../errors/index.js'
  * const refuse = adminGuard({ token: process.env.UNDERSTUDY_ADMIN_TOKEN ?? null })
  * const error = refuse(req) // null when allowed
  */
-export function adminGuard (params: { token: string | null }): (req: http.IncomingMessage) => UnderstudyError | null {
+export function adminGuard(params: {
+  token: string | null
+}): (req: http.IncomingMessage) => UnderstudyError | null {
   const token = params.token
   if (token === null || token === '') {
-    return (req) => isLoopbackHost(req.headers.host)
-      ? null
-      : createError('ERR_API_FORBIDDEN', [`the admin API answers only loopback Host names (got "${req.headers.host ?? ''}"); configure --admin-token to reach it by another name`])
+    return (req) =>
+      isLoopbackHost(req.headers.host)
+        ? null
+        : createError('ERR_API_FORBIDDEN', [
+            `the admin API answers only loopback Host names (got "${req.headers.host ?? ''}"); configure --admin-token to reach it by another name`,
+          ])
   }
   const expected = digest(token)
   return (req) => {
@@ -38,23 +43,32 @@ export function adminGuard (params: { token: string | null }): (req: http.Incomi
  * isLoopbackHost('127.0.0.1:9090') // true
  * isLoopbackHost('attacker.example:9090') // false
  */
-function isLoopbackHost (host: string | undefined): boolean {
+function isLoopbackHost(host: string | undefined): boolean {
   if (host === undefined || host === '') return true
   const name = hostName(host).toLowerCase()
-  return name === 'localhost' || name.endsWith('.localhost') || name === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name)
+  return (
+    name === 'localhost' ||
+    name.endsWith('.localhost') ||
+    name === '::1' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name)
+  )
 }
 
 /** True when a listener address accepts connections from loopback only. */
-export function isLoopbackAddress (address: string): boolean {
-  return isLoopbackHost(address.includes(':') && !address.startsWith('[') ? `[${address}]` : address)
+export function isLoopbackAddress(address: string): boolean {
+  return isLoopbackHost(
+    address.includes(':') && !address.startsWith('[') ? `[${address}]` : address,
+  )
 }
 
-function hostName (host: string): string {
-  if (host.startsWith('[')) return host.slice(1, host.indexOf(']') === -1 ? undefined : host.indexOf(']'))
+function hostName(host: string): string {
+  if (host.startsWith('[')) {
+    return host.slice(1, host.indexOf(']') === -1 ? undefined : host.indexOf(']'))
+  }
   const colon = host.lastIndexOf(':')
   return colon === -1 ? host : host.slice(0, colon)
 }
 
-function digest (text: string): Buffer {
+function digest(text: string): Buffer {
   return createHash('sha256').update(text).digest()
 }

@@ -92,7 +92,10 @@ export interface RecordingAdmin {
 export interface AdminSearch {
   list: (filter: InspectionFilter, skip: number, limit: number) => Promise<InspectionPage>
   count: (filter: InspectionFilter) => Promise<number>
-  unmatched: (filter: InspectionFilter, limit: number) => Promise<{ entries: UnmatchedEntry[]; total: number }>
+  unmatched: (
+    filter: InspectionFilter,
+    limit: number,
+  ) => Promise<{ entries: UnmatchedEntry[]; total: number }>
   verify: (verification: Verification) => Promise<VerificationResult>
   /** Forgets every record; how many were forgotten. */
   clear: () => Promise<number>
@@ -116,7 +119,11 @@ export interface ScenarioAdmin {
  * const target = localAdminTarget(runtime, logRing)
  * (await target.health()).inFlight // 0
  */
-export function localAdminTarget (runtime: Runtime, logRing: LogRing | null, started = Date.now()): AdminTarget {
+export function localAdminTarget(
+  runtime: Runtime,
+  logRing: LogRing | null,
+  started = Date.now(),
+): AdminTarget {
   return {
     health: async () => {
       const mock = runtime.current()
@@ -126,7 +133,10 @@ export function localAdminTarget (runtime: Runtime, logRing: LogRing | null, sta
         transactions: mock.matcher.active.length,
         inFlight: runtime.inFlight(),
         uptimeSeconds: Math.round((Date.now() - started) / 1000),
-        inspection: runtime.ring === null ? null : { records: runtime.ring.length, bytes: runtime.ring.heldBytes },
+        inspection:
+          runtime.ring === null
+            ? null
+            : { records: runtime.ring.length, bytes: runtime.ring.heldBytes },
         urls: runtime.urls,
         pid: process.pid,
         oversizeRegexInputs: regexInputStats.oversize,
@@ -151,7 +161,8 @@ export function localAdminTarget (runtime: Runtime, logRing: LogRing | null, sta
     search: localSearch(runtime),
     scenarios: {
       list: async () => runtime.current().scenarios.list(),
-      set: async (name, instance, state) => runtime.current().scenarios.set(name, instance, state, null),
+      set: async (name, instance, state) =>
+        runtime.current().scenarios.set(name, instance, state, null),
       reset: async (name, instance) => runtime.current().scenarios.reset(name, instance),
       postServe: async () => runtime.current().postServe?.stats ?? null,
     },
@@ -169,8 +180,11 @@ export function localAdminTarget (runtime: Runtime, logRing: LogRing | null, sta
 }
 
 /** The verification queries over one runtime's journal. */
-function localSearch (runtime: Runtime): AdminSearch {
-  const search = inspectionSearch(() => runtime.ring, () => runtime.current().serviceMockId)
+function localSearch(runtime: Runtime): AdminSearch {
+  const search = inspectionSearch(
+    () => runtime.ring,
+    () => runtime.current().serviceMockId,
+  )
   return {
     list: async (filter, skip, limit) => search.list(filter, skip, limit),
     count: async (filter) => search.count(filter),
@@ -180,7 +194,11 @@ function localSearch (runtime: Runtime): AdminSearch {
   }
 }
 
-function recordingOf (runtime: Runtime): NonNullable<Runtime['recording']> {
-  if (runtime.recording === null) throw createError('ERR_API_UNPROCESSABLE', ['recordings are not reachable on this runtime (started without the importers, as a replica is)'])
+function recordingOf(runtime: Runtime): NonNullable<Runtime['recording']> {
+  if (runtime.recording === null) {
+    throw createError('ERR_API_UNPROCESSABLE', [
+      'recordings are not reachable on this runtime (started without the importers, as a replica is)',
+    ])
+  }
   return runtime.recording
 }

@@ -1,5 +1,11 @@
 import type http from 'node:http'
-import { defaultUiDir, feedReplay, PolledEventStream, pollFeed, StaticAssets } from '../httpkit/index.js'
+import {
+  defaultUiDir,
+  feedReplay,
+  PolledEventStream,
+  pollFeed,
+  StaticAssets,
+} from '../httpkit/index.js'
 import { InspectionCursor, type InspectionListEntry } from '../inspect/index.js'
 import type { AdminTarget } from './admin-target.js'
 
@@ -19,21 +25,34 @@ export class AdminUi {
   private readonly stream: PolledEventStream
   private cursor = new InspectionCursor<InspectionListEntry>()
 
-  constructor (private readonly target: AdminTarget, dir = defaultUiDir()) {
+  constructor(
+    private readonly target: AdminTarget,
+    dir = defaultUiDir(),
+  ) {
     // The app's own links point at /ui/; here it lives at /__ui/.
     this.assets = new StaticAssets(dir, {
-      rewrite: (name, body) => name === '/index.html' ? Buffer.from(body.toString('utf8').replaceAll('"/ui/', '"/__ui/')) : body,
+      rewrite: (name, body) =>
+        name === '/index.html'
+          ? Buffer.from(body.toString('utf8').replaceAll('"/ui/', '"/__ui/'))
+          : body,
     })
     this.stream = new PolledEventStream({
       intervalMs: POLL_MS,
-      poll: async () => await pollFeed(this.stream, this.cursor, async (skip, limit) => await this.target.inspection(skip, limit)),
+      poll: async () =>
+        await pollFeed(
+          this.stream,
+          this.cursor,
+          async (skip, limit) => await this.target.inspection(skip, limit),
+        ),
       // The next tab starts from the latest entries again.
-      onIdle: () => { this.cursor = new InspectionCursor<InspectionListEntry>() },
+      onIdle: () => {
+        this.cursor = new InspectionCursor<InspectionListEntry>()
+      },
     })
   }
 
   /** Answers a request under /__ui; false for any other path. */
-  handle (req: http.IncomingMessage, res: http.ServerResponse, path: string): boolean {
+  handle(req: http.IncomingMessage, res: http.ServerResponse, path: string): boolean {
     if (path !== '/__ui' && !path.startsWith('/__ui/')) return false
     req.resume()
     if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -55,7 +74,7 @@ export class AdminUi {
   }
 
   /** Ends every stream (the admin listener is closing). */
-  close (): void {
+  close(): void {
     this.stream.end()
   }
 }

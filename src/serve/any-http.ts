@@ -20,6 +20,7 @@ export interface AnyRequest {
 
 /** The response side both HTTP/1.1 and the HTTP/2 compatibility API offer. */
 export interface AnyResponse extends ProxyResponse {
-  writeHead: ((status: number, headers: string[]) => unknown) & ((status: number, message: string, headers: string[]) => unknown)
-  end: ((body?: Buffer) => unknown)
+  writeHead: ((status: number, headers: string[]) => unknown) &
+    ((status: number, message: string, headers: string[]) => unknown)
+  end: (body?: Buffer) => unknown
 }

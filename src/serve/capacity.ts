@@ -8,24 +8,24 @@ export class CapacityGate {
   /** null = unlimited. Changes when a new configuration is swapped in. */
   limit: number | null
 
-  constructor (limit: number | null) {
+  constructor(limit: number | null) {
     this.limit = limit
   }
 
   /** Takes a place; false when the limit is reached. */
   // HOT PATH
-  tryAcquire (): boolean {
+  tryAcquire(): boolean {
     if (this.limit !== null && this.inFlight >= this.limit) return false
     this.inFlight++
     return true
   }
 
-  release (): void {
+  release(): void {
     if (this.inFlight > 0) this.inFlight--
   }
 
   /** Requests being served now. */
-  get current (): number {
+  get current(): number {
     return this.inFlight
   }
 }

@@ -1,8 +1,23 @@
 import type { Dispatcher } from 'undici'
 import type { MockServiceDocument } from '../dsl/index.js'
-import { mergeVerifications, newestFirst, type InspectionDetail, type InspectionListEntry, type UnmatchedEntry, type VerificationResult } from '../inspect/index.js'
+import {
+  mergeVerifications,
+  newestFirst,
+  type InspectionDetail,
+  type InspectionListEntry,
+  type UnmatchedEntry,
+  type VerificationResult,
+} from '../inspect/index.js'
 import type { LogRing } from '../log/index.js'
-import type { AdminSearch, AdminTarget, InspectionPage, ReconfigureResult, RecordingAdmin, RuntimeHealth, ScenarioAdmin } from './admin-target.js'
+import type {
+  AdminSearch,
+  AdminTarget,
+  InspectionPage,
+  ReconfigureResult,
+  RecordingAdmin,
+  RuntimeHealth,
+  ScenarioAdmin,
+} from './admin-target.js'
 import type { ReplicaCall } from './cluster-protocol.js'
 import type { PostServeStats } from './post-serve.js'
 import { ReplicaGoneError, type ReplicaSet, type ReplicaState } from './cluster-primary.js'
@@ -49,34 +64,60 @@ const RECONFIGURE_TIMEOUT_MS = 60_000
  * @example
  * await startAdmin({ target: clusterAdminTarget(set, logRing), host: '127.0.0.1', port: 0, log })
  */
-export function clusterAdminTarget (set: ReplicaSet, logRing: LogRing | null, loadHarImporter?: LoadHarImporter): AdminTarget {
-  const up = (): number[] => set.views().filter((v) => v.state === 'UP').map((v) => v.replica)
+export function clusterAdminTarget(
+  set: ReplicaSet,
+  logRing: LogRing | null,
+  loadHarImporter?: LoadHarImporter,
+): AdminTarget {
+  const up = (): number[] =>
+    set
+      .views()
+      .filter((v) => v.state === 'UP')
+      .map((v) => v.replica)
   return {
-    ...(loadHarImporter === undefined ? {} : { recordings: clusterRecordings(set, up, loadHarImporter) }),
+    ...(loadHarImporter === undefined
+      ? {}
+      : { recordings: clusterRecordings(set, up, loadHarImporter) }),
     health: async (): Promise<ClusterHealth> => {
-      const workers = await Promise.all(set.views().map(async (view): Promise<ReplicaHealth> => {
-        const health: ReplicaHealth = {
-          replica: view.replica,
-          status: view.state,
-          pid: view.pid,
-          restarts: view.restarts,
-          transactions: null,
-          inFlight: 0,
-          inspection: null,
-          uptimeSeconds: null,
-          oversizeRegexInputs: 0,
-        }
-        if (view.state !== 'UP') return health
-        try {
-          const answer = await set.call(view.replica, { op: 'health' }, READ_TIMEOUT_MS) as RuntimeHealth
-          return { ...health, transactions: answer.transactions, inFlight: answer.inFlight, inspection: answer.inspection, uptimeSeconds: answer.uptimeSeconds, oversizeRegexInputs: answer.oversizeRegexInputs ?? 0 }
-        } catch {
-          return { ...health, status: 'DOWN' }
-        }
-      }))
+      const workers = await Promise.all(
+        set.views().map(async (view): Promise<ReplicaHealth> => {
+          const health: ReplicaHealth = {
+            replica: view.replica,
+            status: view.state,
+            pid: view.pid,
+            restarts: view.restarts,
+            transactions: null,
+            inFlight: 0,
+            inspection: null,
+            uptimeSeconds: null,
+            oversizeRegexInputs: 0,
+          }
+          if (view.state !== 'UP') return health
+          try {
+            const answer = (await set.call(
+              view.replica,
+              { op: 'health' },
+              READ_TIMEOUT_MS,
+            )) as RuntimeHealth
+            return {
+              ...health,
+              transactions: answer.transactions,
+              inFlight: answer.inFlight,
+              inspection: answer.inspection,
+              uptimeSeconds: answer.uptimeSeconds,
+              oversizeRegexInputs: answer.oversizeRegexInputs ?? 0,
+            }
+          } catch {
+            return { ...health, status: 'DOWN' }
+          }
+        }),
+      )
       const serving = workers.filter((w) => w.status === 'UP')
       const inspection = set.options.inspection.enabled
-        ? { records: sum(serving.map((w) => w.inspection?.records ?? 0)), bytes: sum(serving.map((w) => w.inspection?.bytes ?? 0)) }
+        ? {
+            records: sum(serving.map((w) => w.inspection?.records ?? 0)),
+            bytes: sum(serving.map((w) => w.inspection?.bytes ?? 0)),
+          }
         : null
       return {
         status: serving.length === workers.length ? 'UP' : serving.length > 0 ? 'DEGRADED' : 'DOWN',
@@ -100,29 +141,41 @@ export function clusterAdminTarget (set: ReplicaSet, logRing: LogRing | null, lo
       let transactions: number
       try {
         const options = set.options
-        transactions = compileMock(document, { proxyTimeout: options.proxyTimeout, journalBodyBytes: options.inspection.maxBodyBytes, pools }).matcher.active.length
+        transactions = compileMock(document, {
+          proxyTimeout: options.proxyTimeout,
+          journalBodyBytes: options.inspection.maxBodyBytes,
+          pools,
+        }).matcher.active.length
       } finally {
         await closePools(pools.values())
       }
       set.document = document
-      await Promise.all(set.views().map(async (view) => {
-        try {
-          await set.call(view.replica, { op: 'reconfigure', document }, RECONFIGURE_TIMEOUT_MS)
-        } catch (err) {
-          // A replica that is not running starts on the new document.
-          if (!(err instanceof ReplicaGoneError)) throw err
-        }
-      }))
+      await Promise.all(
+        set.views().map(async (view) => {
+          try {
+            await set.call(view.replica, { op: 'reconfigure', document }, RECONFIGURE_TIMEOUT_MS)
+          } catch (err) {
+            // A replica that is not running starts on the new document.
+            if (!(err instanceof ReplicaGoneError)) throw err
+          }
+        }),
+      )
       return { transactions, serviceMockId: document.id ?? 0 }
     },
     inspection: async (skip, limit): Promise<InspectionPage> => {
-      const pages = await Promise.all(up().map(async (replica) => {
-        try {
-          return await set.call(replica, { op: 'inspection', skip: 0, limit: skip + limit }, READ_TIMEOUT_MS) as InspectionPage
-        } catch {
-          return { entries: [], total: 0 }
-        }
-      }))
+      const pages = await Promise.all(
+        up().map(async (replica) => {
+          try {
+            return (await set.call(
+              replica,
+              { op: 'inspection', skip: 0, limit: skip + limit },
+              READ_TIMEOUT_MS,
+            )) as InspectionPage
+          } catch {
+            return { entries: [], total: 0 }
+          }
+        }),
+      )
       const merged: InspectionListEntry[] = pages.flatMap((p) => p.entries)
       merged.sort((a, b) => b.timestamp - a.timestamp || b.id - a.id)
       return { entries: merged.slice(skip, skip + limit), total: sum(pages.map((p) => p.total)) }
@@ -131,7 +184,13 @@ export function clusterAdminTarget (set: ReplicaSet, logRing: LogRing | null, lo
       if (id < 1) return undefined
       const replica = ((id - 1) % set.replicas) + 1
       try {
-        return (await set.call(replica, { op: 'detail', id }, READ_TIMEOUT_MS) as InspectionDetail | null) ?? undefined
+        return (
+          ((await set.call(
+            replica,
+            { op: 'detail', id },
+            READ_TIMEOUT_MS,
+          )) as InspectionDetail | null) ?? undefined
+        )
       } catch (err) {
         if (err instanceof ReplicaGoneError) return undefined
         throw err
@@ -140,13 +199,15 @@ export function clusterAdminTarget (set: ReplicaSet, logRing: LogRing | null, lo
     search: clusterSearch(set, up),
     scenarios: clusterScenarios(set, up),
     log: async (limit) => {
-      const parts = await Promise.all(up().map(async (replica) => {
-        try {
-          return await set.call(replica, { op: 'log', limit }, READ_TIMEOUT_MS) as string[]
-        } catch {
-          return []
-        }
-      }))
+      const parts = await Promise.all(
+        up().map(async (replica) => {
+          try {
+            return (await set.call(replica, { op: 'log', limit }, READ_TIMEOUT_MS)) as string[]
+          } catch {
+            return []
+          }
+        }),
+      )
       parts.push(logRing?.snapshot(limit) ?? [])
       // Oldest first, by pino's `time`; lines of one source keep their order (the sort is stable).
       const lines = parts.flat().map((line) => ({ line, time: timeOf(line) }))
@@ -162,47 +223,77 @@ export function clusterAdminTarget (set: ReplicaSet, logRing: LogRing | null, lo
  * the sum). A replica that does not answer is left out of reads, and fails a reset (so that a
  * test never believes the journal empty when it is not).
  */
-function clusterSearch (set: ReplicaSet, up: () => number[]): AdminSearch {
-  const ask = async <T>(call: ReplicaCall, fallback: T | null): Promise<T[]> => await Promise.all(up().map(async (replica) => {
-    try {
-      return await set.call(replica, call, SEARCH_TIMEOUT_MS) as T
-    } catch (err) {
-      if (fallback === null && !(err instanceof ReplicaGoneError)) throw err
-      return fallback ?? (0 as T)
-    }
-  }))
+function clusterSearch(set: ReplicaSet, up: () => number[]): AdminSearch {
+  const ask = async <T>(call: ReplicaCall, fallback: T | null): Promise<T[]> =>
+    await Promise.all(
+      up().map(async (replica) => {
+        try {
+          return (await set.call(replica, call, SEARCH_TIMEOUT_MS)) as T
+        } catch (err) {
+          if (fallback === null && !(err instanceof ReplicaGoneError)) throw err
+          return fallback ?? (0 as T)
+        }
+      }),
+    )
   return {
     list: async (filter, skip, limit) => {
-      const pages = await ask<InspectionPage>({ op: 'list', filter, limit: skip + limit }, { entries: [], total: 0 })
-      return { entries: newestFirst(pages.flatMap((p) => p.entries)).slice(skip, skip + limit), total: sum(pages.map((p) => p.total)) }
+      const pages = await ask<InspectionPage>(
+        { op: 'list', filter, limit: skip + limit },
+        { entries: [], total: 0 },
+      )
+      return {
+        entries: newestFirst(pages.flatMap((p) => p.entries)).slice(skip, skip + limit),
+        total: sum(pages.map((p) => p.total)),
+      }
     },
     count: async (filter) => sum(await ask<number>({ op: 'count', filter }, 0)),
     unmatched: async (filter, limit) => {
-      const pages = await ask<{ entries: UnmatchedEntry[]; total: number }>({ op: 'unmatched', filter, limit }, { entries: [], total: 0 })
-      return { entries: newestFirst(pages.flatMap((p) => p.entries)).slice(0, limit), total: sum(pages.map((p) => p.total)) }
+      const pages = await ask<{ entries: UnmatchedEntry[]; total: number }>(
+        { op: 'unmatched', filter, limit },
+        { entries: [], total: 0 },
+      )
+      return {
+        entries: newestFirst(pages.flatMap((p) => p.entries)).slice(0, limit),
+        total: sum(pages.map((p) => p.total)),
+      }
     },
     verify: async (verification) => {
-      const empty: VerificationResult = { verified: false, expected: '', actual: 0, matching: [], nearest: [] }
-      return mergeVerifications(verification, await ask<VerificationResult>({ op: 'verify', verification }, empty))
+      const empty: VerificationResult = {
+        verified: false,
+        expected: '',
+        actual: 0,
+        matching: [],
+        nearest: [],
+      }
+      return mergeVerifications(
+        verification,
+        await ask<VerificationResult>({ op: 'verify', verification }, empty),
+      )
     },
     clear: async () => sum(await ask<number>({ op: 'clear' }, null)),
   }
 }
 
 /** `/scenarios` of a cluster: the states are the primary's; the webhook counters are summed over the replicas. */
-function clusterScenarios (set: ReplicaSet, up: () => number[]): ScenarioAdmin {
+function clusterScenarios(set: ReplicaSet, up: () => number[]): ScenarioAdmin {
   return {
     list: async () => set.scenarios.list(),
     set: async (name, instance, state) => set.scenarios.set(name, instance, state, null),
     reset: async (name, instance) => set.scenarios.reset(name, instance),
     postServe: async () => {
-      const stats = await Promise.all(up().map(async (replica) => {
-        try {
-          return await set.call(replica, { op: 'postServe' }, READ_TIMEOUT_MS) as PostServeStats | null
-        } catch {
-          return null
-        }
-      }))
+      const stats = await Promise.all(
+        up().map(async (replica) => {
+          try {
+            return (await set.call(
+              replica,
+              { op: 'postServe' },
+              READ_TIMEOUT_MS,
+            )) as PostServeStats | null
+          } catch {
+            return null
+          }
+        }),
+      )
       const known = stats.filter((s): s is PostServeStats => s !== null)
       if (known.length === 0) return null
       return {
@@ -222,41 +313,49 @@ function clusterScenarios (set: ReplicaSet, up: () => number[]): ScenarioAdmin {
  * not answer in time is left out of that read. A reset has every replica forget its queue, then
  * forgets the merged recording; a replica that does not answer fails it, as `DELETE /inspection`.
  */
-function clusterRecordings (set: ReplicaSet, up: () => number[], loadHarImporter: LoadHarImporter): RecordingAdmin {
+function clusterRecordings(
+  set: ReplicaSet,
+  up: () => number[],
+  loadHarImporter: LoadHarImporter,
+): RecordingAdmin {
   return {
     list: async (keepLatency) => {
-      await Promise.all(up().map(async (replica) => {
-        try {
-          await set.call(replica, { op: 'flushRecording' }, READ_TIMEOUT_MS)
-        } catch {
-          // Read what the primary holds; the replica's queue comes with its next batch.
-        }
-      }))
+      await Promise.all(
+        up().map(async (replica) => {
+          try {
+            await set.call(replica, { op: 'flushRecording' }, READ_TIMEOUT_MS)
+          } catch {
+            // Read what the primary holds; the replica's queue comes with its next batch.
+          }
+        }),
+      )
       if (set.recording.size === 0) return { count: 0, transactions: [] }
       const transactions = set.recording.transactions(await loadHarImporter(), keepLatency)
       return { count: transactions.length, transactions }
     },
     clear: async () => {
-      await Promise.all(up().map(async (replica) => {
-        try {
-          await set.call(replica, { op: 'dropRecording' }, READ_TIMEOUT_MS)
-        } catch (err) {
-          if (!(err instanceof ReplicaGoneError)) throw err
-        }
-      }))
+      await Promise.all(
+        up().map(async (replica) => {
+          try {
+            await set.call(replica, { op: 'dropRecording' }, READ_TIMEOUT_MS)
+          } catch (err) {
+            if (!(err instanceof ReplicaGoneError)) throw err
+          }
+        }),
+      )
       return set.recording.clear()
     },
   }
 }
 
-function sum (values: number[]): number {
+function sum(values: number[]): number {
   let total = 0
   for (const v of values) total += v
   return total
 }
 
 /** The `time` field of a pino line (epoch ms), 0 when absent. */
-function timeOf (line: string): number {
+function timeOf(line: string): number {
   const match = /"time":(\d+)/.exec(line)
   return match === null ? 0 : Number(match[1])
 }

@@ -42,7 +42,7 @@ interface ReplicaSetParams {
 
 /** Thrown by `call` when the replica is not running (dead, restarting): it will start on the current document. */
 export class ReplicaGoneError extends UnderstudyError {
-  constructor (replica: number) {
+  constructor(replica: number) {
     super('ERR_API_UNAVAILABLE', `Replica ${replica} is not running`)
   }
 }
@@ -72,7 +72,13 @@ interface Slot {
  * waits 250 ms, then twice as long each time, up to 5 s. A replica is never given up: the
  * runtime's other replicas serve meanwhile, and the deployer watches the runtime as a whole.
  */
-const REPLICA_RESTARTS: RestartPolicy = { attempts: Infinity, immediate: 1, initialDelayMs: 250, maxDelayMs: 5_000, healthyAfterMs: 10_000 }
+const REPLICA_RESTARTS: RestartPolicy = {
+  attempts: Infinity,
+  immediate: 1,
+  initialDelayMs: 250,
+  maxDelayMs: 5_000,
+  healthyAfterMs: 10_000,
+}
 /** A replica handles far fewer requests than this per millisecond: restarted replicas start their ids past any the previous one can have used. */
 const MAX_REQUESTS_PER_MS = 1_000
 
@@ -117,8 +123,10 @@ export class ReplicaSet {
   /** Set while the first start is under way: settles `start()`. */
   #initial: { resolve: () => void; reject: (err: Error) => void } | null = null
 
-  constructor (params: ReplicaSetParams) {
-    if (!Number.isInteger(params.replicas) || params.replicas < 2) throw new RangeError('a replica set needs at least 2 replicas')
+  constructor(params: ReplicaSetParams) {
+    if (!Number.isInteger(params.replicas) || params.replicas < 2) {
+      throw new RangeError('a replica set needs at least 2 replicas')
+    }
     this.replicas = params.replicas
     this.#params = params
     this.#document = params.document
@@ -138,33 +146,38 @@ export class ReplicaSet {
   }
 
   /** The shared listeners' URLs (known once started). */
-  get urls (): Runtime['urls'] {
+  get urls(): Runtime['urls'] {
     if (this.#urls === null) throw new Error('the replica set has not started')
     return this.#urls
   }
 
-  get document (): MockServiceDocument {
+  get document(): MockServiceDocument {
     return this.#document
   }
 
   /** Replicas started from now on get this document (a reconfiguration sends it to the running ones). */
-  set document (document: MockServiceDocument) {
+  set document(document: MockServiceDocument) {
     this.#document = document
   }
 
-  get options (): Readonly<RuntimeOptions> {
+  get options(): Readonly<RuntimeOptions> {
     return this.#params.options
   }
 
-  views (): ReplicaView[] {
-    return this.#slots.map((s) => ({ replica: s.replica, state: s.state, pid: s.worker?.process.pid ?? null, restarts: s.restarts }))
+  views(): ReplicaView[] {
+    return this.#slots.map((s) => ({
+      replica: s.replica,
+      state: s.state,
+      pid: s.worker?.process.pid ?? null,
+      restarts: s.restarts,
+    }))
   }
 
   /**
    * Forks every replica and resolves once all listen. Rejects with the first replica's failure
    * (a port in use, a bad certificate) after ending the others.
    */
-  async start (): Promise<void> {
+  async start(): Promise<void> {
     const { options } = this.#params
     if (options.tlsPort !== undefined && options.tlsPort !== null) {
       // One certificate for all: replicas that each made their own would answer with different ones.
@@ -173,7 +186,9 @@ export class ReplicaSet {
     const cluster = (await import('node:cluster')).default
     this.#cluster = cluster
     cluster.setupPrimary({ args: [...this.#params.args], silent: false })
-    const ready = new Promise<void>((resolve, reject) => { this.#initial = { resolve, reject } })
+    const ready = new Promise<void>((resolve, reject) => {
+      this.#initial = { resolve, reject }
+    })
     for (const slot of this.#slots) this.#fork(slot)
     try {
       await ready
@@ -189,15 +204,21 @@ export class ReplicaSet {
    * Asks one replica to do admin work. Rejects with ReplicaGoneError when it is not running, with
    * ERR_API_UNAVAILABLE when it does not answer in time, and with the replica's own error otherwise.
    */
-  async call (replica: number, call: ReplicaCall, timeoutMs = 10_000): Promise<unknown> {
+  async call(replica: number, call: ReplicaCall, timeoutMs = 10_000): Promise<unknown> {
     const slot = this.#slots[replica - 1]
     const worker = slot?.worker
-    if (slot === undefined || worker === null || worker === undefined || !slot.startSent) throw new ReplicaGoneError(replica)
+    if (slot === undefined || worker === null || worker === undefined || !slot.startSent) {
+      throw new ReplicaGoneError(replica)
+    }
     const callId = ++this.#nextCallId
     return await new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         slot.calls.delete(callId)
-        reject(createError('ERR_API_UNAVAILABLE', [`Replica ${replica} did not answer within ${timeoutMs} ms`]))
+        reject(
+          createError('ERR_API_UNAVAILABLE', [
+            `Replica ${replica} did not answer within ${timeoutMs} ms`,
+          ]),
+        )
       }, timeoutMs)
       slot.calls.set(callId, { resolve, reject, timer })
       this.#send(worker, { kind: 'call', callId, call })
@@ -205,7 +226,7 @@ export class ReplicaSet {
   }
 
   /** Drains every replica (each lets its requests in flight finish), then resolves; idempotent. */
-  stop (): Promise<void> {
+  stop(): Promise<void> {
     this.#stopping ??= (async () => {
       const deadline = this.#params.options.drainTimeout + 5_000
       const exits: Array<Promise<void>> = []
@@ -213,17 +234,19 @@ export class ReplicaSet {
         slot.backoff.cancel()
         const worker = slot.worker
         if (worker === null) continue
-        exits.push(new Promise<void>((resolve) => {
-          if (worker.process.exitCode !== null || worker.process.signalCode !== null) {
-            resolve()
-            return
-          }
-          const killer = setTimeout(() => worker.process.kill('SIGKILL'), deadline)
-          worker.process.once('exit', () => {
-            clearTimeout(killer)
-            resolve()
-          })
-        }))
+        exits.push(
+          new Promise<void>((resolve) => {
+            if (worker.process.exitCode !== null || worker.process.signalCode !== null) {
+              resolve()
+              return
+            }
+            const killer = setTimeout(() => worker.process.kill('SIGKILL'), deadline)
+            worker.process.once('exit', () => {
+              clearTimeout(killer)
+              resolve()
+            })
+          }),
+        )
         if (slot.startSent) this.#send(worker, { kind: 'stop' })
         else worker.process.kill('SIGKILL')
       }
@@ -232,7 +255,7 @@ export class ReplicaSet {
     return this.#stopping
   }
 
-  #fork (slot: Slot): void {
+  #fork(slot: Slot): void {
     if (this.#cluster === null) throw new Error('the replica set has not started')
     const worker = this.#cluster.fork()
     slot.worker = worker
@@ -247,7 +270,7 @@ export class ReplicaSet {
     worker.process.once('exit', (code, signal) => this.#onExit(slot, worker, code, signal))
   }
 
-  #onMessage (slot: Slot, worker: Worker, message: ReplicaMessage): void {
+  #onMessage(slot: Slot, worker: Worker, message: ReplicaMessage): void {
     if (slot.worker !== worker) return
     switch (message.kind) {
       case 'hello': {
@@ -274,13 +297,21 @@ export class ReplicaSet {
         this.#onListening(slot, worker, message.urls)
         break
       case 'failed':
-        this.#log.error({ worker: slot.replica, pid: worker.process.pid, error: message.error }, 'replica failed to start')
+        this.#log.error(
+          { worker: slot.replica, pid: worker.process.pid, error: message.error },
+          'replica failed to start',
+        )
         if (this.#initial !== null) this.#initial.reject(fromWireError(message.error))
         worker.process.kill('SIGKILL')
         break
       case 'scenario': {
         const result = commitScenarios(this.scenarios, message.reads, message.writes)
-        this.#send(worker, { kind: 'scenario-result', requestId: message.requestId, ok: result.ok, states: result.states })
+        this.#send(worker, {
+          kind: 'scenario-result',
+          requestId: message.requestId,
+          ok: result.ok,
+          states: result.states,
+        })
         break
       }
       case 'recorded':
@@ -298,21 +329,30 @@ export class ReplicaSet {
     }
   }
 
-  #onListening (slot: Slot, worker: Worker, urls: Runtime['urls']): void {
+  #onListening(slot: Slot, worker: Worker, urls: Runtime['urls']): void {
     if (this.#urls === null) {
       this.#urls = urls
       this.#actualPorts = portsOf(urls)
-    } else if (urls.http !== this.#urls.http || urls.https !== this.#urls.https || urls.h2c !== this.#urls.h2c) {
+    } else if (
+      urls.http !== this.#urls.http ||
+      urls.https !== this.#urls.https ||
+      urls.h2c !== this.#urls.h2c
+    ) {
       // Every replica that shared the port died before this one listened: it got a fresh port.
-      this.#log.warn({ worker: slot.replica, urls, expected: this.#urls }, 'replica listens on other ports; restarting it')
+      this.#log.warn(
+        { worker: slot.replica, urls, expected: this.#urls },
+        'replica listens on other ports; restarting it',
+      )
       worker.process.kill('SIGKILL')
       return
     }
     slot.state = 'UP'
-    if (this.#initial !== null && this.#slots.every((s) => s.state === 'UP')) this.#initial.resolve()
+    if (this.#initial !== null && this.#slots.every((s) => s.state === 'UP')) {
+      this.#initial.resolve()
+    }
   }
 
-  #onExit (slot: Slot, worker: Worker, code: number | null, signal: NodeJS.Signals | null): void {
+  #onExit(slot: Slot, worker: Worker, code: number | null, signal: NodeJS.Signals | null): void {
     if (slot.worker !== worker) return
     slot.worker = null
     slot.state = 'DOWN'
@@ -324,16 +364,33 @@ export class ReplicaSet {
     slot.calls.clear()
     if (this.#stopping !== null) return
     if (this.#initial !== null) {
-      this.#initial.reject(createError('ERR_SERVE_LISTEN', [`replica ${slot.replica}`, `it exited with ${signal ?? `code ${code ?? '?'}`} before listening`]))
+      this.#initial.reject(
+        createError('ERR_SERVE_LISTEN', [
+          `replica ${slot.replica}`,
+          `it exited with ${signal ?? `code ${code ?? '?'}`} before listening`,
+        ]),
+      )
       return
     }
     slot.backoff.ended(Date.now() - slot.startedAt)
-    const restart = slot.backoff.schedule(() => { if (this.#stopping === null) this.#fork(slot) })
+    const restart = slot.backoff.schedule(() => {
+      if (this.#stopping === null) this.#fork(slot)
+    })
     slot.restarts++
-    this.#log.warn({ worker: slot.replica, pid: worker.process.pid, code, signal, restartInMs: restart?.delayMs, restarts: slot.restarts }, 'replica exited; restarting')
+    this.#log.warn(
+      {
+        worker: slot.replica,
+        pid: worker.process.pid,
+        code,
+        signal,
+        restartInMs: restart?.delayMs,
+        restarts: slot.restarts,
+      },
+      'replica exited; restarting',
+    )
   }
 
-  #send (worker: Worker, message: PrimaryMessage): void {
+  #send(worker: Worker, message: PrimaryMessage): void {
     try {
       if (worker.isConnected()) worker.send(message)
     } catch {
@@ -342,11 +399,12 @@ export class ReplicaSet {
   }
 }
 
-function requestedPorts (options: Readonly<RuntimeOptions>): ListenPorts {
+function requestedPorts(options: Readonly<RuntimeOptions>): ListenPorts {
   return { port: options.port, tlsPort: options.tlsPort ?? null, h2cPort: options.h2cPort ?? null }
 }
 
-function portsOf (urls: Runtime['urls']): ListenPorts {
-  const port = (url: string | null): number | null => url === null ? null : Number(new URL(url).port)
+function portsOf(urls: Runtime['urls']): ListenPorts {
+  const port = (url: string | null): number | null =>
+    url === null ? null : Number(new URL(url).port)
   return { port: port(urls.http) ?? 0, tlsPort: port(urls.https), h2cPort: port(urls.h2c) }
 }

@@ -23,7 +23,6 @@ export interface ListenPorts {
   h2cPort: number | null
 }
 
-
 /** Admin work a replica does for the primary; each maps to an AdminTarget member. */
 export type ReplicaCall =
   | { op: 'health' }
@@ -74,8 +73,12 @@ export type ReplicaMessage =
  * @example
  * process.on('message', (m) => { if (isMessage<PrimaryMessage>(m)) handle(m) })
  */
-export function isMessage<T extends { kind: string }> (value: unknown): value is T {
-  return typeof value === 'object' && value !== null && typeof (value as { kind?: unknown }).kind === 'string'
+export function isMessage<T extends { kind: string }>(value: unknown): value is T {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { kind?: unknown }).kind === 'string'
+  )
 }
 
 // Errors cross the IPC channel through the one decoder of src/errors (remote.ts).

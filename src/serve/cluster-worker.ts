@@ -45,7 +45,7 @@ const SCENARIO_TIMEOUT_MS = 5_000
  * @example
  * if (cluster.isWorker) runClusterReplica({ options, log, logRing })
  */
-export function runClusterReplica (params: ClusterReplicaParams): void {
+export function runClusterReplica(params: ClusterReplicaParams): void {
   const send = (message: ReplicaMessage, sent?: () => void): void => {
     // The channel is gone when the primary has died; Node's cluster then ends this process.
     if (process.connected) process.send?.(message, undefined, undefined, sent)
@@ -58,26 +58,36 @@ export function runClusterReplica (params: ClusterReplicaParams): void {
   let failed = false
   let log = params.log
   // Scenario commits waiting for the primary's answer, by request id.
-  const commits = new Map<number, { resolve: (value: { ok: boolean; states: ScenarioRead[] }) => void; reject: (err: Error) => void; timer: NodeJS.Timeout }>()
-  let nextCommit = 0
-  const committer: ScenarioCommitter = async (reads, writes) => await new Promise((resolve, reject) => {
-    if (!process.connected) {
-      reject(new Error('the primary is gone'))
-      return
+  const commits = new Map<
+    number,
+    {
+      resolve: (value: { ok: boolean; states: ScenarioRead[] }) => void
+      reject: (err: Error) => void
+      timer: NodeJS.Timeout
     }
-    const requestId = ++nextCommit
-    const timer = setTimeout(() => {
-      commits.delete(requestId)
-      reject(new Error(`the primary did not answer within ${SCENARIO_TIMEOUT_MS} ms`))
-    }, SCENARIO_TIMEOUT_MS)
-    commits.set(requestId, { resolve, reject, timer })
-    send({ kind: 'scenario', requestId, reads, writes })
-  })
+  >()
+  let nextCommit = 0
+  const committer: ScenarioCommitter = async (reads, writes) =>
+    await new Promise((resolve, reject) => {
+      if (!process.connected) {
+        reject(new Error('the primary is gone'))
+        return
+      }
+      const requestId = ++nextCommit
+      const timer = setTimeout(() => {
+        commits.delete(requestId)
+        reject(new Error(`the primary did not answer within ${SCENARIO_TIMEOUT_MS} ms`))
+      }, SCENARIO_TIMEOUT_MS)
+      commits.set(requestId, { resolve, reject, timer })
+      send({ kind: 'scenario', requestId, reads, writes })
+    })
 
   // What `record` forwards is captured here as in a single runtime, and sent to the primary
   // (which merges every replica's) off the request path: coalesced, every 200 ms.
   const capture = new CaptureQueue({
-    onDue: () => { sendRecorded() },
+    onDue: () => {
+      sendRecorded()
+    },
     onSkipped: (url, reason) => log.warn({ url }, reason),
   })
   /**
@@ -89,7 +99,10 @@ export function runClusterReplica (params: ClusterReplicaParams): void {
     if (requests.length === 0) sent?.()
     for (let i = 0; i < requests.length; i += RECORDED_PER_MESSAGE) {
       const last = i + RECORDED_PER_MESSAGE >= requests.length
-      send({ kind: 'recorded', requests: requests.slice(i, i + RECORDED_PER_MESSAGE) }, last ? sent : undefined)
+      send(
+        { kind: 'recorded', requests: requests.slice(i, i + RECORDED_PER_MESSAGE) },
+        last ? sent : undefined,
+      )
     }
     return requests.length
   }
@@ -99,14 +112,17 @@ export function runClusterReplica (params: ClusterReplicaParams): void {
     log = params.log.child({ replica: message.replica, serviceMockId: message.document.id ?? 0 })
     const options: Readonly<RuntimeOptions> = { ...params.options, ...message.ports }
     try {
-      const requestCheck = params.requestCheck === undefined ? null : await params.requestCheck(message.document)
+      const requestCheck =
+        params.requestCheck === undefined ? null : await params.requestCheck(message.document)
       runtime = await startRuntime({
         document: message.document,
         options,
         log,
         requestCheck,
         // A shared store (Redis) replaces the primary as the keeper of the states.
-        ...(options.scenarioStore === undefined || options.scenarioStore === null ? { scenarios: new SharedScenarios(committer) } : {}),
+        ...(options.scenarioStore === undefined || options.scenarioStore === null
+          ? { scenarios: new SharedScenarios(committer) }
+          : {}),
         recorder: capture,
         ids: message.ids,
         ...(message.tls === null ? {} : { tls: message.tls }),
@@ -183,7 +199,9 @@ export function runClusterReplica (params: ClusterReplicaParams): void {
     }
   })
   // A signal to the whole process group (Ctrl-C) reaches replicas too: drain, as a single runtime does.
-  const onSignal = (): void => { stop().catch(() => {}) }
+  const onSignal = (): void => {
+    stop().catch(() => {})
+  }
   process.on('SIGTERM', onSignal)
   process.on('SIGINT', onSignal)
   send({ kind: 'hello' })
@@ -197,7 +215,11 @@ interface RecordingCalls {
   drop: () => number
 }
 
-async function perform (target: AdminTarget, call: ReplicaCall, recording: RecordingCalls): Promise<unknown> {
+async function perform(
+  target: AdminTarget,
+  call: ReplicaCall,
+  recording: RecordingCalls,
+): Promise<unknown> {
   switch (call.op) {
     case 'health':
       return await target.health()

@@ -1,9 +1,26 @@
 import type { Dispatcher } from 'undici'
 import type { MockServiceDocument, ResponseDsl, TransactionDsl } from '../dsl/index.js'
-import { compileBodyPredicate, compileMatcher, compileMatcherSliced, isPrepared, type CompiledMatcher, type CompiledTransaction, type ExtraPredicates, type PayloadFactory, type Predicate, type PreparedPredicate, type ReportProblem } from '../match/index.js'
+import {
+  compileBodyPredicate,
+  compileMatcher,
+  compileMatcherSliced,
+  isPrepared,
+  type CompiledMatcher,
+  type CompiledTransaction,
+  type ExtraPredicates,
+  type PayloadFactory,
+  type Predicate,
+  type PreparedPredicate,
+  type ReportProblem,
+} from '../match/index.js'
 import { compileResponse, type CompiledResponse } from './compile-response.js'
 import { compileDelay, type DelaySampler } from './think-time.js'
-import { compileOutbound, compileProxyTarget, type CompiledOutbound, type ProxyTarget } from './proxy.js'
+import {
+  compileOutbound,
+  compileProxyTarget,
+  type CompiledOutbound,
+  type ProxyTarget,
+} from './proxy.js'
 import { withHostMatching } from './host-matching.js'
 import { DynamicCompiler, type DynamicFeatures } from './dynamic.js'
 import { compileCors, type CompiledCors } from './cors.js'
@@ -28,7 +45,10 @@ export interface ServedResponse extends CompiledResponse {
    * (this one with another status), precompiled; null without conditions, so that a static
    * transaction pays one null check.
    */
-  readonly conditions: ReadonlyArray<{ readonly predicate: Predicate; readonly response: ServedResponse }> | null
+  readonly conditions: ReadonlyArray<{
+    readonly predicate: Predicate
+    readonly response: ServedResponse
+  }> | null
   /** Templates, scenario, fault, webhooks (dynamic responses); null for a static transaction. */
   readonly dynamic: DynamicFeatures | null
 }
@@ -91,7 +111,7 @@ interface CompileMockOptions {
  * @example
  * const mock = compileMock(loadDefinitionText(text, 'mock.yaml'), { proxyTimeout: 30_000, journalBodyBytes: 65_536 })
  */
-export function compileMock (given: MockServiceDocument, options: CompileMockOptions): CompiledMock {
+export function compileMock(given: MockServiceDocument, options: CompileMockOptions): CompiledMock {
   const parts = mockParts(given, options)
   return parts.finish(compileMatcher<ServedResponse>(parts.doc, parts.payloadOf, parts.extraOf))
 }
@@ -103,20 +123,30 @@ export function compileMock (given: MockServiceDocument, options: CompileMockOpt
  * @example
  * const mock = await compileMockSliced(document, options, timeSlicer())
  */
-export async function compileMockSliced (given: MockServiceDocument, options: CompileMockOptions, pause: () => Promise<void>): Promise<CompiledMock> {
+export async function compileMockSliced(
+  given: MockServiceDocument,
+  options: CompileMockOptions,
+  pause: () => Promise<void>,
+): Promise<CompiledMock> {
   const parts = mockParts(given, options)
-  return parts.finish(await compileMatcherSliced<ServedResponse>(parts.doc, parts.payloadOf, parts.extraOf, pause))
+  return parts.finish(
+    await compileMatcherSliced<ServedResponse>(parts.doc, parts.payloadOf, parts.extraOf, pause),
+  )
 }
 
 /** What compiling a document needs around its matcher: the payload of each transaction, and the rest once it is built. */
-function mockParts (given: MockServiceDocument, options: CompileMockOptions): {
+function mockParts(
+  given: MockServiceDocument,
+  options: CompileMockOptions,
+): {
   doc: MockServiceDocument
   payloadOf: PayloadFactory<ServedResponse>
   extraOf: ExtraPredicates
   finish: (matcher: CompiledMatcher<ServedResponse>) => CompiledMock
 } {
   const pools = options.pools ?? new Map<string, Dispatcher>()
-  const doc = options.matchHost === true || given.matchHost === true ? withHostMatching(given) : given
+  const doc =
+    options.matchHost === true || given.matchHost === true ? withHostMatching(given) : given
   const scenarios = options.scenarios ?? new ScenarioStore()
   const dynamic = new DynamicCompiler(doc, scenarios)
   const conditionPrepared: PreparedPredicate[] = []
@@ -128,7 +158,9 @@ function mockParts (given: MockServiceDocument, options: CompileMockOptions): {
     const fits = response.body.length <= options.journalBodyBytes
     const served: ServedResponse = {
       ...response,
-      journalBody: fits ? response.body : Buffer.from(response.body.subarray(0, options.journalBodyBytes)),
+      journalBody: fits
+        ? response.body
+        : Buffer.from(response.body.subarray(0, options.journalBodyBytes)),
       journalTruncated: !fits,
       conditions: null,
       dynamic: dynamic.compile(txn, response, report),
@@ -140,14 +172,18 @@ function mockParts (given: MockServiceDocument, options: CompileMockOptions): {
     document: given,
     serviceMockId: doc.id ?? 0,
     matcher,
-    prepared: conditionPrepared.length === 0 ? matcher.prepared : [...(matcher.prepared ?? []), ...conditionPrepared],
+    prepared:
+      conditionPrepared.length === 0
+        ? matcher.prepared
+        : [...(matcher.prepared ?? []), ...conditionPrepared],
     thinkTime: compileDelay(doc.thinkTime),
     capacity: doc.capacity,
     noMatch: noMatchPolicyOf(doc, matcher, options.proxyTimeout, pools, outbound),
     pools: [...pools.values()],
     cors: compileCors(doc.cors),
     scenarios,
-    sharedScenarios: scenarios instanceof SharedScenarios && dynamic.scenarioCount > 0 ? scenarios : null,
+    sharedScenarios:
+      scenarios instanceof SharedScenarios && dynamic.scenarioCount > 0 ? scenarios : null,
     postServe: options.postServe ?? null,
   })
   return { doc, payloadOf, extraOf: (txn) => dynamic.predicates.get(txn) ?? null, finish }
@@ -159,7 +195,7 @@ function mockParts (given: MockServiceDocument, options: CompileMockOptions): {
  * matcher (a body matcher) and the response it answers, the transaction's own with the
  * condition's status and reason phrase.
  */
-function withConditions (
+function withConditions(
   served: ServedResponse,
   dsl: TransactionDsl,
   options: CompileMockOptions,
@@ -169,10 +205,14 @@ function withConditions (
   outbound: CompiledOutbound | null,
 ): ServedResponse {
   // An empty list (kept as the client sent it) gives way to the dsl's own
-  const inResponse = dsl.responseDsl.statusCodeConditions?.length === 0 ? undefined : dsl.responseDsl.statusCodeConditions
+  const inResponse =
+    dsl.responseDsl.statusCodeConditions?.length === 0
+      ? undefined
+      : dsl.responseDsl.statusCodeConditions
   const list = inResponse ?? dsl.statusCodeConditions
   if (list === undefined || list.length === 0) return served
-  const base = inResponse !== undefined ? '/dsl/responseDsl/statusCodeConditions' : '/dsl/statusCodeConditions'
+  const base =
+    inResponse !== undefined ? '/dsl/responseDsl/statusCodeConditions' : '/dsl/statusCodeConditions'
   const conditions: Array<{ predicate: Predicate; response: ServedResponse }> = []
   list.forEach((condition, i) => {
     const pointer = `${base}/${i}`
@@ -187,7 +227,16 @@ function withConditions (
     else delete responseDsl.statusMessage
     checkWritable(responseDsl, report)
     const response = compileResponse(responseDsl, options.proxyTimeout, pools, outbound)
-    conditions.push({ predicate, response: { ...response, journalBody: served.journalBody, journalTruncated: served.journalTruncated, conditions: null, dynamic: served.dynamic } })
+    conditions.push({
+      predicate,
+      response: {
+        ...response,
+        journalBody: served.journalBody,
+        journalTruncated: served.journalTruncated,
+        conditions: null,
+        dynamic: served.dynamic,
+      },
+    })
   })
   return { ...served, conditions }
 }
@@ -200,15 +249,17 @@ const writableText = /^[\t\x20-\x7e\x80-\xff]*$/
  * break, a character beyond Latin-1 such as `€`): writeHead would throw on every request, leaving
  * the request place taken and, after a think time, crashing the process from a timer.
  */
-function checkWritable (dsl: ResponseDsl, report: ReportProblem): void {
+function checkWritable(dsl: ResponseDsl, report: ReportProblem): void {
   const message = 'must contain only tabs, printable ASCII and Latin-1 characters (no line breaks)'
   dsl.headers?.forEach((h, i) => {
     if (!writableText.test(h.value)) report(`/dsl/responseDsl/headers/${i}/value`, message)
   })
-  if (dsl.statusMessage !== undefined && !writableText.test(dsl.statusMessage)) report('/dsl/responseDsl/statusMessage', message)
+  if (dsl.statusMessage !== undefined && !writableText.test(dsl.statusMessage)) {
+    report('/dsl/responseDsl/statusMessage', message)
+  }
 }
 
-function noMatchPolicyOf (
+function noMatchPolicyOf(
   doc: MockServiceDocument,
   matcher: CompiledMatcher<ServedResponse>,
   proxyTimeout: number,
@@ -220,25 +271,31 @@ function noMatchPolicyOf (
       return { kind: 'return404' }
     case 'returnTransaction': {
       // readDefinition guarantees the id exists; a document built in code may not.
-      const txn = doc.noMatchingRequestTxnId === null ? undefined : matcher.byId(doc.noMatchingRequestTxnId)
+      const txn =
+        doc.noMatchingRequestTxnId === null ? undefined : matcher.byId(doc.noMatchingRequestTxnId)
       return txn === undefined ? { kind: 'return404' } : { kind: 'returnTransaction', txn }
     }
     case 'bypasslive':
     case 'record':
-      return { kind: doc.noMatchingRequestPreference, target: compileProxyTarget(liveSystemUrl(doc), proxyTimeout, pools, outbound) }
+      return {
+        kind: doc.noMatchingRequestPreference,
+        target: compileProxyTarget(liveSystemUrl(doc), proxyTimeout, pools, outbound),
+      }
   }
 }
 
 /** `liveSystemHost:liveSystemPort` as a URL, over HTTPS when `endpointPreference` is HTTPS. */
-export function liveSystemUrl (doc: MockServiceDocument): string {
+export function liveSystemUrl(doc: MockServiceDocument): string {
   const host = doc.liveSystemHost ?? 'localhost'
-  if (/^https?:\/\//i.test(host)) return doc.liveSystemPort === null ? host : withPort(host, doc.liveSystemPort)
+  if (/^https?:\/\//i.test(host)) {
+    return doc.liveSystemPort === null ? host : withPort(host, doc.liveSystemPort)
+  }
   const https = doc.endpointPreference === 'HTTPS'
   const port = doc.liveSystemPort ?? (https ? 443 : 80)
   return `${https ? 'https' : 'http'}://${host}:${port}`
 }
 
-function withPort (url: string, port: number): string {
+function withPort(url: string, port: number): string {
   const parsed = new URL(url)
   parsed.port = String(port)
   return parsed.toString()

@@ -39,10 +39,18 @@ const mimeByShorthand: Record<string, string> = {
 }
 
 /** Headers HTTP/2 forbids (RFC 9113 section 8.2.2) or that the runtime computes itself. */
-const connectionSpecific = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te'])
+const connectionSpecific = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'upgrade',
+  'te',
+])
 
 /** Statuses that never carry a body (RFC 9110). */
-const noBody = (status: number): boolean => status === 204 || status === 304 || (status >= 100 && status < 200)
+const noBody = (status: number): boolean =>
+  status === 204 || status === 304 || (status >= 100 && status < 200)
 
 /**
  * The Content-Type a response gets from `contentType` and `charset` (none for an empty
@@ -51,7 +59,7 @@ const noBody = (status: number): boolean => status === 204 || status === 304 || 
  * @example
  * contentTypeOf({ status: 200, contentType: 'json', charset: 'UTF-8' }) // 'application/json; charset=UTF-8'
  */
-export function contentTypeOf (dsl: ResponseDsl): string | null {
+export function contentTypeOf(dsl: ResponseDsl): string | null {
   if (dsl.contentType === undefined) return null
   const mime = mimeByShorthand[dsl.contentType.toLowerCase()] ?? dsl.contentType
   if (dsl.charset === undefined || dsl.binary === true || /;\s*charset=/i.test(mime)) return mime
@@ -67,13 +75,20 @@ export function contentTypeOf (dsl: ResponseDsl): string | null {
  * compileResponse({ status: 201, content: 'aGk=', contentType: 'text' }, 30_000, new Map()).headers
  * // ['content-type', 'text/plain', 'content-length', '2']
  */
-export function compileResponse (dsl: ResponseDsl, proxyTimeout: number, pools: Map<string, Dispatcher>, outbound: CompiledOutbound | null = null): CompiledResponse {
+export function compileResponse(
+  dsl: ResponseDsl,
+  proxyTimeout: number,
+  pools: Map<string, Dispatcher>,
+  outbound: CompiledOutbound | null = null,
+): CompiledResponse {
   const body = noBody(dsl.status) ? Buffer.alloc(0) : decodeContent(dsl.content)
   const headers: string[] = []
   let hasContentType = false
   for (const h of dsl.headers ?? []) {
     const lower = h.name.toLowerCase()
-    if (lower === 'content-length' || lower === 'transfer-encoding' || lower === 'connection') continue
+    if (lower === 'content-length' || lower === 'transfer-encoding' || lower === 'connection') {
+      continue
+    }
     if (lower === 'content-type') hasContentType = true
     headers.push(h.name, h.value)
   }
@@ -94,9 +109,13 @@ export function compileResponse (dsl: ResponseDsl, proxyTimeout: number, pools: 
     body,
     delay: compileDelay(dsl.responseDelay),
     ownsDelay: dsl.responseDelay !== undefined,
-    proxy: dsl.proxyUrl === undefined ? null : compileProxyTarget(dsl.proxyUrl, proxyTimeout, pools, outbound),
-    dribbleChunks: dsl.responseDelay?.dribbled === true && body.length > 1
-      ? Math.min(body.length, dsl.responseDelay.chunks ?? DEFAULT_DRIBBLE_CHUNKS)
-      : 0,
+    proxy:
+      dsl.proxyUrl === undefined
+        ? null
+        : compileProxyTarget(dsl.proxyUrl, proxyTimeout, pools, outbound),
+    dribbleChunks:
+      dsl.responseDelay?.dribbled === true && body.length > 1
+        ? Math.min(body.length, dsl.responseDelay.chunks ?? DEFAULT_DRIBBLE_CHUNKS)
+        : 0,
   }
 }

@@ -22,7 +22,7 @@ export interface CompiledCors {
 }
 
 /** Compiles `cors`; null when off (the default). */
-export function compileCors (spec: CorsSpec | undefined): CompiledCors | null {
+export function compileCors(spec: CorsSpec | undefined): CompiledCors | null {
   if (spec === undefined) return null
   const anyOrigin = spec.origins.includes('*')
   const origins = new Set(spec.origins)
@@ -31,7 +31,7 @@ export function compileCors (spec: CorsSpec | undefined): CompiledCors | null {
   const maxAge = spec.maxAge === null ? null : String(spec.maxAge)
   const credentials = spec.credentials
   return {
-    handle (req, res) {
+    handle(req, res) {
       const origin = req.headers['origin']
       if (typeof origin !== 'string') return false
       if (!anyOrigin && !origins.has(origin)) return false

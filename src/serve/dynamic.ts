@@ -20,7 +20,12 @@ export interface DynamicFeatures {
   readonly fault: CompiledFault | null
   readonly postServe: CompiledPostServe | null
   /** The template context of a request (the `request.*` fields `fields` names, path variables included), plus `extra`. */
-  readonly context: (req: MatchRequest, rawHeaders: readonly string[], fields: ContextFields, extra?: Record<string, unknown>) => Record<string, unknown>
+  readonly context: (
+    req: MatchRequest,
+    rawHeaders: readonly string[],
+    fields: ContextFields,
+    extra?: Record<string, unknown>,
+  ) => Record<string, unknown>
 }
 
 /** Builds the dynamic features of a mock service's transactions; one template engine per mock service. */
@@ -31,19 +36,29 @@ export class DynamicCompiler {
   /** Transactions with a `scenario`: a cluster replica commits their matches through the primary. */
   scenarioCount = 0
 
-  constructor (private readonly doc: MockServiceDocument, private readonly scenarios: ScenarioStates) {}
+  constructor(
+    private readonly doc: MockServiceDocument,
+    private readonly scenarios: ScenarioStates,
+  ) {}
 
-  private templates (): TemplateEngine {
+  private templates(): TemplateEngine {
     this.engine ??= createTemplateEngine(this.doc.templateSeed)
     return this.engine
   }
 
   /** The features of one transaction, or null for a static one. */
-  compile (txn: Transaction, base: CompiledResponse, report: ReportProblem): DynamicFeatures | null {
+  compile(txn: Transaction, base: CompiledResponse, report: ReportProblem): DynamicFeatures | null {
     const dsl = txn.dsl.responseDsl
     const fault = compileFault(dsl.fault ?? this.doc.faults)
     const spec = txn.dsl.scenario
-    if (dsl.template !== true && spec === undefined && fault === null && dsl.postServe === undefined) return null
+    if (
+      dsl.template !== true &&
+      spec === undefined &&
+      fault === null &&
+      dsl.postServe === undefined
+    ) {
+      return null
+    }
     let scenario: CompiledScenario | null = null
     if (spec !== undefined) {
       this.scenarioCount++
@@ -58,8 +73,12 @@ export class DynamicCompiler {
     const pathTemplate = url?.matcherName === 'equals_url' ? url.matchingValue : undefined
     const params = compilePathParams(pathTemplate)
     return {
-      context: (req, rawHeaders, fields, extra) => templateContext(req, rawHeaders, params, fields, extra),
-      template: dsl.template === true ? compileTemplatedResponse(dsl, base, this.templates(), pathTemplate, report) : null,
+      context: (req, rawHeaders, fields, extra) =>
+        templateContext(req, rawHeaders, params, fields, extra),
+      template:
+        dsl.template === true
+          ? compileTemplatedResponse(dsl, base, this.templates(), pathTemplate, report)
+          : null,
       scenario,
       fault,
       postServe: compilePostServe(dsl.postServe, this.templates(), report),

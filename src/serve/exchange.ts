@@ -1,5 +1,10 @@
 import { createError, type UnderstudyError } from '../errors/index.js'
-import { MatchRequest, prepareMultipart, preparePredicates, type CompiledTransaction } from '../match/index.js'
+import {
+  MatchRequest,
+  prepareMultipart,
+  preparePredicates,
+  type CompiledTransaction,
+} from '../match/index.js'
 import type { CompiledMock, ServedResponse } from './compile-mock.js'
 import { problemAnswer } from './problem.js'
 import { forward, type ProxyOutcome, type ProxyTarget } from './proxy.js'
@@ -51,7 +56,7 @@ export class Exchange {
   /** True once the exchange was handed to the recording (inspection's `liveTransactionCreated`). */
   private recorded = false
 
-  constructor (
+  constructor(
     private readonly state: RuntimeState,
     private readonly mock: CompiledMock,
     private readonly req: AnyRequest,
@@ -61,9 +66,15 @@ export class Exchange {
   ) {}
 
   // HOT PATH: every request starts here.
-  start (): void {
+  start(): void {
     // CORS (off by default): headers for every answer, and a preflight answered without matching.
-    if (this.mock.cors !== null && this.mock.cors.handle(this.req, this.res as unknown as Parameters<typeof this.mock.cors.handle>[1])) {
+    if (
+      this.mock.cors !== null &&
+      this.mock.cors.handle(
+        this.req,
+        this.res as unknown as Parameters<typeof this.mock.cors.handle>[1],
+      )
+    ) {
       this.released = true
       this.openRecord(null)
       this.complete(204, [], null, false, false)
@@ -99,10 +110,16 @@ export class Exchange {
   }
 
   /** Takes a capacity place, or answers 503 and returns false. */
-  private acquire (): boolean {
+  private acquire(): boolean {
     if (!this.state.gate.tryAcquire()) {
       this.openRecord(null)
-      this.answerProblem(createError('ERR_SERVE_CAPACITY', [this.state.gate.limit]), true, null, ['retry-after', '1'], false)
+      this.answerProblem(
+        createError('ERR_SERVE_CAPACITY', [this.state.gate.limit]),
+        true,
+        null,
+        ['retry-after', '1'],
+        false,
+      )
       return false
     }
     this.released = false
@@ -110,24 +127,30 @@ export class Exchange {
   }
 
   /** When the body began to arrive (for the body timeout sweep). */
-  get arrivedAt (): number {
+  get arrivedAt(): number {
     return this.arrived
   }
 
   /** The body did not arrive within `bodyTimeout`: 408, and the connection is closed. */
-  bodyTimedOut (): void {
+  bodyTimedOut(): void {
     this.state.pendingBodies.delete(this)
     if (this.chunks === null) return
     this.chunks = null
     this.detachBody()
     this.openRecord(null)
-    this.answerProblem(createError('ERR_SERVE_BODY_TIMEOUT', [this.state.bodyTimeout]), true, null, ['connection', 'close'], false)
+    this.answerProblem(
+      createError('ERR_SERVE_BODY_TIMEOUT', [this.state.bodyTimeout]),
+      true,
+      null,
+      ['connection', 'close'],
+      false,
+    )
     // Stop reading what the slow client still sends.
     this.req.destroy()
   }
 
   /** Called by the shared body listeners. */
-  addChunk (chunk: Buffer): void {
+  addChunk(chunk: Buffer): void {
     if (this.chunks === null) return
     this.received += chunk.length
     if (this.received > this.state.bodyLimit) {
@@ -141,14 +164,17 @@ export class Exchange {
     this.chunks.push(chunk)
   }
 
-  endBody (): void {
+  endBody(): void {
     if (this.chunks === null) return
     // An HTTP/2 stream reset mid-body still ends the compat request: do not match a cut body.
     if (this.req.aborted === true) {
       this.abortBody()
       return
     }
-    const body = this.chunks.length === 1 ? (this.chunks[0] as Buffer) : Buffer.concat(this.chunks, this.received)
+    const body =
+      this.chunks.length === 1
+        ? (this.chunks[0] as Buffer)
+        : Buffer.concat(this.chunks, this.received)
     // The listeners stay: with `chunks` null they do nothing, the request is dropped after this
     // exchange, and removing three listeners per request showed in profiles.
     this.chunks = null
@@ -158,9 +184,10 @@ export class Exchange {
     this.dispatch(body)
   }
 
-  abortBody (): void {
+  abortBody(): void {
     // The client went away while sending: nothing to answer; free the place and close the record.
-    const partial = this.chunks === null || this.chunks.length === 0 ? null : Buffer.concat(this.chunks)
+    const partial =
+      this.chunks === null || this.chunks.length === 0 ? null : Buffer.concat(this.chunks)
     this.chunks = null
     this.detachBody()
     this.state.pendingBodies.delete(this)
@@ -169,7 +196,7 @@ export class Exchange {
     this.complete(499, [], null, false, true)
   }
 
-  private detachBody (): void {
+  private detachBody(): void {
     const req = this.req as RequestWithExchange
     req.removeListener('data', onBodyData)
     req.removeListener('end', onBodyEnd)
@@ -181,21 +208,38 @@ export class Exchange {
    * Opens the inspection record: when the request arrives, or for a request with a body once the
    * body is read (the journal copies it). Ids follow that order.
    */
-  private openRecord (body: Buffer | null): void {
+  private openRecord(body: Buffer | null): void {
     const ring = this.state.ring
     if (ring === null || this.recordId !== -1) return
-    this.recordId = ring.append(this.arrived, this.req.method ?? 'GET', this.req.url ?? '/', this.req.rawHeaders, body)
+    this.recordId = ring.append(
+      this.arrived,
+      this.req.method ?? 'GET',
+      this.req.url ?? '/',
+      this.req.rawHeaders,
+      body,
+    )
   }
 
-  private bodyTooLarge (): void {
+  private bodyTooLarge(): void {
     // The rest of the body is not read: ask the client to close rather than drain megabytes.
-    this.answerProblem(createError('ERR_SERVE_BODY_TOO_LARGE', [this.state.bodyLimit]), true, null, ['connection', 'close'], true)
+    this.answerProblem(
+      createError('ERR_SERVE_BODY_TOO_LARGE', [this.state.bodyLimit]),
+      true,
+      null,
+      ['connection', 'close'],
+      true,
+    )
   }
 
-  private dispatch (body: Buffer | null): void {
+  private dispatch(body: Buffer | null): void {
     const headers = this.req.headers
     if (headers['prefer'] !== undefined) applyPrefer(headers)
-    const matchRequest = new MatchRequest(this.req.method ?? 'GET', this.req.url ?? '/', headers, body)
+    const matchRequest = new MatchRequest(
+      this.req.method ?? 'GET',
+      this.req.url ?? '/',
+      headers,
+      body,
+    )
     this.matchRequest = matchRequest
     if (body !== null && (this.mock.matcher.needsForm || this.mock.prepared !== null)) {
       this.prepareThenDecide(matchRequest).catch((err: unknown) => this.fail(err))
@@ -205,7 +249,7 @@ export class Exchange {
   }
 
   /** Work the match needs done asynchronously first: multipart fields, XML Schema validations. */
-  private async prepareThenDecide (matchRequest: MatchRequest): Promise<void> {
+  private async prepareThenDecide(matchRequest: MatchRequest): Promise<void> {
     try {
       if (this.mock.matcher.needsForm) await prepareMultipart(matchRequest)
       if (this.mock.prepared !== null) await preparePredicates(matchRequest, this.mock.prepared)
@@ -215,7 +259,7 @@ export class Exchange {
     this.decide()
   }
 
-  private decide (): void {
+  private decide(): void {
     if (this.state.requestCheck !== null && this.refuseInvalid(this.state.requestCheck)) return
     if (this.mock.sharedScenarios !== null) {
       this.decideShared(this.mock.sharedScenarios)
@@ -230,7 +274,7 @@ export class Exchange {
    * across replicas); a stale read means matching again on the fresh states. A match that read
    * no state goes on at once.
    */
-  private decideShared (shared: SharedScenarios): void {
+  private decideShared(shared: SharedScenarios): void {
     const request = this.matchRequest as MatchRequest
     let hit: CompiledTransaction<ServedResponse> | null = null
     let turn: ScenarioTurn | null = null
@@ -246,14 +290,31 @@ export class Exchange {
       return
     }
     this.transitioned = true
-    shared.commit(turn).then((committed) => {
-      if (committed) this.answer(hit)
-      else if (++this.attempts < MAX_SCENARIO_ATTEMPTS) this.decideShared(shared)
-      else this.answerProblem(createError('ERR_SERVE_SCENARIO_UNAVAILABLE', ['the states kept changing under this request']), true, null, ['retry-after', '1'], false)
-    }, (err: unknown) => this.answerProblem(err as UnderstudyError, true, null, ['retry-after', '1'], false)).catch((err: unknown) => this.fail(err))
+    shared
+      .commit(turn)
+      .then(
+        (committed) => {
+          if (committed) this.answer(hit)
+          else if (++this.attempts < MAX_SCENARIO_ATTEMPTS) this.decideShared(shared)
+          else {
+            this.answerProblem(
+              createError('ERR_SERVE_SCENARIO_UNAVAILABLE', [
+                'the states kept changing under this request',
+              ]),
+              true,
+              null,
+              ['retry-after', '1'],
+              false,
+            )
+          }
+        },
+        (err: unknown) =>
+          this.answerProblem(err as UnderstudyError, true, null, ['retry-after', '1'], false),
+      )
+      .catch((err: unknown) => this.fail(err))
   }
 
-  private answer (hit: CompiledTransaction<ServedResponse> | null): void {
+  private answer(hit: CompiledTransaction<ServedResponse> | null): void {
     if (hit !== null) {
       this.matched = true
       this.serve(hit)
@@ -263,7 +324,9 @@ export class Exchange {
     // The diagnosis scores every transaction: compute it only when the answer (return404) or an
     // inspection record will carry it, never for bypasslive, record or returnTransaction without inspection.
     const diagnosed = policy.kind === 'return404' || this.state.ring !== null
-    const nearMisses = diagnosed ? this.mock.matcher.diagnose(this.matchRequest as MatchRequest, 3) : []
+    const nearMisses = diagnosed
+      ? this.mock.matcher.diagnose(this.matchRequest as MatchRequest, 3)
+      : []
     if (diagnosed) this.matchingData = { nearMisses }
     switch (policy.kind) {
       case 'return404':
@@ -288,7 +351,7 @@ export class Exchange {
   }
 
   /** Answers 422 naming every violation when the request breaks its operation; true then. */
-  private refuseInvalid (check: RequestCheck): boolean {
+  private refuseInvalid(check: RequestCheck): boolean {
     const result = check(this.matchRequest as MatchRequest)
     if (result === null || result.violations.length === 0) return false
     const violations = result.violations.map((v) => ({ path: v.path, message: v.message }))
@@ -298,20 +361,34 @@ export class Exchange {
       // Credentials missing: 401 (RFC 9110) with the schemes that would do, before anything else
       // is judged, as a real API authenticates first; `errors` still lists every violation.
       const challenges = credentials.challenges ?? []
-      const error = createError('ERR_SERVE_CREDENTIALS_REQUIRED', [result.operation, credentials.message.replace(/^credentials are required: /, '')], { details: violations })
-      this.answerProblem(error, false, null, challenges.length > 0 ? ['www-authenticate', challenges.join(', ')] : undefined, false)
+      const error = createError(
+        'ERR_SERVE_CREDENTIALS_REQUIRED',
+        [result.operation, credentials.message.replace(/^credentials are required: /, '')],
+        { details: violations },
+      )
+      this.answerProblem(
+        error,
+        false,
+        null,
+        challenges.length > 0 ? ['www-authenticate', challenges.join(', ')] : undefined,
+        false,
+      )
       return true
     }
     const summary = violations.map((v) => `${v.path} ${v.message}`).join('; ')
-    const error = createError('ERR_SERVE_REQUEST_INVALID', [result.operation, summary], { details: violations })
+    const error = createError('ERR_SERVE_REQUEST_INVALID', [result.operation, summary], {
+      details: violations,
+    })
     this.answerProblem(error, false, null, undefined, false)
     return true
   }
 
-  private serve (txn: CompiledTransaction<ServedResponse>): void {
+  private serve(txn: CompiledTransaction<ServedResponse>): void {
     this.txn = txn
     let response = txn.payload
-    if (response.conditions !== null) response = conditionalResponse(response, this.matchRequest as MatchRequest)
+    if (response.conditions !== null) {
+      response = conditionalResponse(response, this.matchRequest as MatchRequest)
+    }
     if (response.proxy !== null) {
       this.forwardTo(response.proxy, 'MOCK')
       return
@@ -339,7 +416,7 @@ export class Exchange {
    * A transaction with a template, scenario, fault or webhooks. The scenario moves in
    * the same synchronous turn as the match (atomic); the rest follows the fixed-answer steps.
    */
-  private serveDynamic (response: ServedResponse, dynamic: DynamicFeatures): void {
+  private serveDynamic(response: ServedResponse, dynamic: DynamicFeatures): void {
     const request = this.matchRequest as MatchRequest
     if (!this.transitioned) dynamic.scenario?.transition(request)
     let served = response
@@ -348,11 +425,25 @@ export class Exchange {
         const rendered = dynamic.template.render(request, this.req.rawHeaders)
         const limit = this.state.ring?.maxBodyBytes ?? 0
         const fits = rendered.body.length <= limit
-        served = { ...response, ...rendered, journalBody: fits ? rendered.body : rendered.body.subarray(0, limit), journalTruncated: !fits }
+        served = {
+          ...response,
+          ...rendered,
+          journalBody: fits ? rendered.body : rendered.body.subarray(0, limit),
+          journalTruncated: !fits,
+        }
         this.ownBytes += rendered.body.length
       } catch (err) {
         if (!(err instanceof HelperFailure)) throw err
-        this.answerProblem(createError(err.bound ? 'ERR_SERVE_TEMPLATE_LIMIT' : 'ERR_SERVE_TEMPLATE', [err.helper, err.message]), true, { helper: err.helper }, undefined, false)
+        this.answerProblem(
+          createError(err.bound ? 'ERR_SERVE_TEMPLATE_LIMIT' : 'ERR_SERVE_TEMPLATE', [
+            err.helper,
+            err.message,
+          ]),
+          true,
+          { helper: err.helper },
+          undefined,
+          false,
+        )
         return
       }
     }
@@ -362,9 +453,12 @@ export class Exchange {
     if (dynamic.postServe !== null && this.mock.postServe !== null) {
       const rawHeaders = this.req.rawHeaders
       const fields = dynamic.postServe.fields
-      const context = (): Record<string, unknown> => dynamic.context(request, rawHeaders, fields, {
-        response: fields.responseBody ? { status: served.status, body: served.body.toString('utf8') } : { status: served.status },
-      })
+      const context = (): Record<string, unknown> =>
+        dynamic.context(request, rawHeaders, fields, {
+          response: fields.responseBody
+            ? { status: served.status, body: served.body.toString('utf8') }
+            : { status: served.status },
+        })
       dynamic.postServe.fire(this.mock.postServe, context, delay)
     }
     if (dynamic.fault !== null && dynamic.fault.applies()) {
@@ -380,25 +474,38 @@ export class Exchange {
   }
 
   /** Inflicts a fault instead of the answer; inspection records it as an error naming the fault. */
-  injectFault (fault: CompiledFault): void {
-    if (!this.res.destroyed && !this.res.writableEnded) injectFault(fault.type, this.res as never, this.h2)
+  injectFault(fault: CompiledFault): void {
+    if (!this.res.destroyed && !this.res.writableEnded) {
+      injectFault(fault.type, this.res as never, this.h2)
+    }
     this.release()
     this.matchingData = { fault: fault.type }
     this.complete(0, [], null, false, true)
   }
 
   /** Writes the precomputed response (docs/architecture.md#hot-path: synchronous, prebuilt). */
-  flush (): void {
+  flush(): void {
     const response = this.response as ServedResponse
     const res = this.res
     if (!res.destroyed && !res.writableEnded) {
       if (this.h2) res.writeHead(response.status, response.headers2)
-      else if (response.statusMessage !== null) res.writeHead(response.status, response.statusMessage, this.connectionHeaders(response.headers))
-      else res.writeHead(response.status, this.connectionHeaders(response.headers))
+      else if (response.statusMessage !== null) {
+        res.writeHead(
+          response.status,
+          response.statusMessage,
+          this.connectionHeaders(response.headers),
+        )
+      } else res.writeHead(response.status, this.connectionHeaders(response.headers))
       res.end(response.body)
     }
     this.release()
-    this.complete(response.status, this.h2 ? response.headers2 : response.headers, response.journalBody, response.journalTruncated, false)
+    this.complete(
+      response.status,
+      this.h2 ? response.headers2 : response.headers,
+      response.journalBody,
+      response.journalTruncated,
+      false,
+    )
   }
 
   // --- product DSL compatibility: dribbled responses ---
@@ -407,15 +514,20 @@ export class Exchange {
    * equal slice of the delay (timers only). A client that goes away stops the trickle. Over HTTP/2
    * each piece is a DATA frame of the stream (the HTTP/2 headers, without connection headers).
    */
-  private dribble (response: ServedResponse, delay: number): void {
+  private dribble(response: ServedResponse, delay: number): void {
     const res = this.res
     if (res.destroyed || res.writableEnded) {
       this.flush()
       return
     }
     if (this.h2) res.writeHead(response.status, response.headers2)
-    else if (response.statusMessage !== null) res.writeHead(response.status, response.statusMessage, this.connectionHeaders(response.headers))
-    else res.writeHead(response.status, this.connectionHeaders(response.headers))
+    else if (response.statusMessage !== null) {
+      res.writeHead(
+        response.status,
+        response.statusMessage,
+        this.connectionHeaders(response.headers),
+      )
+    } else res.writeHead(response.status, this.connectionHeaders(response.headers))
     const headers = this.h2 ? response.headers2 : response.headers
     const count = response.dribbleChunks
     const size = Math.ceil(response.body.length / count)
@@ -424,7 +536,13 @@ export class Exchange {
       try {
         if (res.destroyed) {
           this.release()
-          this.complete(response.status, headers, response.journalBody, response.journalTruncated, true)
+          this.complete(
+            response.status,
+            headers,
+            response.journalBody,
+            response.journalTruncated,
+            true,
+          )
           return
         }
         const next = Math.min(response.body.length, sent + size)
@@ -434,7 +552,13 @@ export class Exchange {
           res.write(chunk)
           res.end()
           this.release()
-          this.complete(response.status, headers, response.journalBody, response.journalTruncated, false)
+          this.complete(
+            response.status,
+            headers,
+            response.journalBody,
+            response.journalTruncated,
+            false,
+          )
           return
         }
         res.write(chunk)
@@ -447,21 +571,35 @@ export class Exchange {
   }
 
   /** While draining, HTTP/1.1 answers carry `connection: close` so that keep-alive clients leave. */
-  private connectionHeaders (headers: string[]): string[] {
+  private connectionHeaders(headers: string[]): string[] {
     return this.state.draining ? [...headers, 'connection', 'close'] : headers
   }
 
-  private forwardTo (target: ProxyTarget, source: 'MOCK' | 'LIVE'): void {
+  private forwardTo(target: ProxyTarget, source: 'MOCK' | 'LIVE'): void {
     const ringBytes = this.state.ring?.maxBodyBytes ?? 0
     // A recorder needs whole bodies (up to the request body limit), not the journal's slice.
-    const captureBytes = source === 'LIVE' && (this.recording || this.state.onLive !== null) ? Math.max(ringBytes, this.state.bodyLimit) : ringBytes
+    const captureBytes =
+      source === 'LIVE' && (this.recording || this.state.onLive !== null)
+        ? Math.max(ringBytes, this.state.bodyLimit)
+        : ringBytes
     const body = this.matchRequest?.body ?? null
-    forward(target, this.req.method ?? 'GET', this.req.url ?? '/', this.req.headers, body, this.res, captureBytes)
-      .then((outcome) => this.forwarded(outcome, source, target), (err: unknown) => this.forwarded(internalOutcome(err), source, target))
+    forward(
+      target,
+      this.req.method ?? 'GET',
+      this.req.url ?? '/',
+      this.req.headers,
+      body,
+      this.res,
+      captureBytes,
+    )
+      .then(
+        (outcome) => this.forwarded(outcome, source, target),
+        (err: unknown) => this.forwarded(internalOutcome(err), source, target),
+      )
       .catch((err: unknown) => this.fail(err))
   }
 
-  private forwarded (outcome: ProxyOutcome, source: 'MOCK' | 'LIVE', target: ProxyTarget): void {
+  private forwarded(outcome: ProxyOutcome, source: 'MOCK' | 'LIVE', target: ProxyTarget): void {
     this.source = source
     if (outcome.error !== null) {
       this.answerProblem(outcome.error, true, null, undefined, false)
@@ -469,12 +607,14 @@ export class Exchange {
     }
     this.release()
     this.ownBytes += outcome.captured?.length ?? 0
-    if (source === 'LIVE' && (this.recording || this.state.onLive !== null)) this.recordLive(outcome, target.origin)
+    if (source === 'LIVE' && (this.recording || this.state.onLive !== null)) {
+      this.recordLive(outcome, target.origin)
+    }
     this.complete(outcome.statusCode, outcome.headers, outcome.captured, outcome.truncated, false)
   }
 
   /** Hands a live exchange to the recording or the listener (which batch their own work). */
-  private recordLive (outcome: ProxyOutcome, origin: string): void {
+  private recordLive(outcome: ProxyOutcome, origin: string): void {
     try {
       const now = Date.now()
       const exchange: LiveExchange = {
@@ -504,17 +644,25 @@ export class Exchange {
    * Answers with a problem+json error and releases the capacity place (except for the capacity
    * 503 itself, which never took one). `drainBody` discards an unread request body.
    */
-  private answerProblem (
+  private answerProblem(
     err: UnderstudyError,
     hasError: boolean,
     extra: Record<string, unknown> | null,
     extraHeaders: readonly string[] | undefined,
     drainBody: boolean,
   ): void {
-    const answer = problemAnswer(err, this.recordId === -1 ? null : this.recordId, extra ?? undefined, extraHeaders)
+    const answer = problemAnswer(
+      err,
+      this.recordId === -1 ? null : this.recordId,
+      extra ?? undefined,
+      extraHeaders,
+    )
     const res = this.res
     if (!res.destroyed && !res.headersSent) {
-      res.writeHead(answer.status, this.h2 ? answer.headers2 : this.connectionHeaders(answer.headers))
+      res.writeHead(
+        answer.status,
+        this.h2 ? answer.headers2 : this.connectionHeaders(answer.headers),
+      )
       res.end(answer.body)
     } else if (!res.writableEnded) {
       res.destroy()
@@ -523,12 +671,20 @@ export class Exchange {
     if (drainBody) this.req.resume()
     // The problem body is made per request (unlike a compiled response): count it against maxBytes.
     this.ownBytes += answer.body.length
-    if (hasError && this.matchingData === null) this.matchingData = { error: { code: err.code, message: err.message } }
-    this.complete(answer.status, this.h2 ? answer.headers2 : answer.headers, answer.body, false, hasError)
+    if (hasError && this.matchingData === null) {
+      this.matchingData = { error: { code: err.code, message: err.message } }
+    }
+    this.complete(
+      answer.status,
+      this.h2 ? answer.headers2 : answer.headers,
+      answer.body,
+      false,
+      hasError,
+    )
   }
 
   /** Gives the capacity place back, once. */
-  private release (): void {
+  private release(): void {
     if (this.released) return
     this.released = true
     this.state.gate.release()
@@ -539,10 +695,16 @@ export class Exchange {
    * logged, answered 500 ERR_INTERNAL when the answer has not started, and the capacity place
    * given back. Never rethrows: no request may take the process down.
    */
-  fail (err: unknown): void {
+  fail(err: unknown): void {
     this.state.log.error({ err, method: this.req.method, url: this.req.url }, 'request failed')
     try {
-      this.answerProblem(createError('ERR_INTERNAL', [], { cause: err }), true, null, undefined, false)
+      this.answerProblem(
+        createError('ERR_INTERNAL', [], { cause: err }),
+        true,
+        null,
+        undefined,
+        false,
+      )
     } catch {
       this.release()
       try {
@@ -554,7 +716,13 @@ export class Exchange {
   }
 
   /** Completes the inspection record, and writes the access log line when asked to. */
-  private complete (statusCode: number, headers: readonly string[], body: Buffer | null, truncated: boolean, hasError: boolean): void {
+  private complete(
+    statusCode: number,
+    headers: readonly string[],
+    body: Buffer | null,
+    truncated: boolean,
+    hasError: boolean,
+  ): void {
     const durationMs = Date.now() - this.arrived
     if (this.recordId !== -1) {
       const txn = this.txn
@@ -576,13 +744,22 @@ export class Exchange {
       })
     }
     if (this.state.logRequests) {
-      this.state.log.info({ method: this.req.method, url: this.req.url, statusCode, matched: this.matched, ms: durationMs }, 'request')
+      this.state.log.info(
+        {
+          method: this.req.method,
+          url: this.req.url,
+          statusCode,
+          matched: this.matched,
+          ms: durationMs,
+        },
+        'request',
+      )
     }
   }
 }
 
 // Listeners run inside stream machinery, where a throw would be an uncaught exception.
-function onBodyData (this: RequestWithExchange, chunk: Buffer): void {
+function onBodyData(this: RequestWithExchange, chunk: Buffer): void {
   const exchange = this[kExchange]
   try {
     exchange?.addChunk(chunk)
@@ -591,7 +768,7 @@ function onBodyData (this: RequestWithExchange, chunk: Buffer): void {
   }
 }
 
-function onBodyEnd (this: RequestWithExchange): void {
+function onBodyEnd(this: RequestWithExchange): void {
   const exchange = this[kExchange]
   try {
     exchange?.endBody()
@@ -600,7 +777,7 @@ function onBodyEnd (this: RequestWithExchange): void {
   }
 }
 
-function onBodyError (this: RequestWithExchange): void {
+function onBodyError(this: RequestWithExchange): void {
   const exchange = this[kExchange]
   try {
     exchange?.abortBody()
@@ -610,7 +787,7 @@ function onBodyError (this: RequestWithExchange): void {
 }
 
 /** The response of the first `statusCodeConditions` entry whose matcher holds, else the transaction's own. */
-function conditionalResponse (response: ServedResponse, req: MatchRequest): ServedResponse {
+function conditionalResponse(response: ServedResponse, req: MatchRequest): ServedResponse {
   const conditions = response.conditions ?? []
   for (let i = 0; i < conditions.length; i++) {
     const condition = conditions[i] as (typeof conditions)[number]
@@ -619,7 +796,7 @@ function conditionalResponse (response: ServedResponse, req: MatchRequest): Serv
   return response
 }
 
-function flushLater (exchange: Exchange): void {
+function flushLater(exchange: Exchange): void {
   try {
     exchange.flush()
   } catch (err) {
@@ -627,7 +804,7 @@ function flushLater (exchange: Exchange): void {
   }
 }
 
-function faultLater (exchange: Exchange, fault: CompiledFault): void {
+function faultLater(exchange: Exchange, fault: CompiledFault): void {
   try {
     exchange.injectFault(fault)
   } catch (err) {
@@ -635,6 +812,12 @@ function faultLater (exchange: Exchange, fault: CompiledFault): void {
   }
 }
 
-function internalOutcome (err: unknown): ProxyOutcome {
-  return { statusCode: 502, headers: [], captured: null, truncated: false, error: createError('ERR_INTERNAL', [], { cause: err }) }
+function internalOutcome(err: unknown): ProxyOutcome {
+  return {
+    statusCode: 502,
+    headers: [],
+    captured: null,
+    truncated: false,
+    error: createError('ERR_INTERNAL', [], { cause: err }),
+  }
 }

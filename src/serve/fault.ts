@@ -10,7 +10,7 @@ export interface CompiledFault {
 }
 
 /** Compiles `fault` (or the mock service's `faults`); null when there is none or it never applies. */
-export function compileFault (spec: FaultSpec | undefined): CompiledFault | null {
+export function compileFault(spec: FaultSpec | undefined): CompiledFault | null {
   if (spec === undefined) return null
   const p = spec.probability ?? 1
   if (p <= 0) return null
@@ -31,7 +31,7 @@ const NGHTTP2_INTERNAL_ERROR = 2
  * a close without a byte, a chunked body cut inside a chunk, or random bytes then a close.
  * HTTP/2 has no socket of its own per request: every fault resets the stream.
  */
-export function injectFault (type: FaultType, res: FaultTarget, h2: boolean): void {
+export function injectFault(type: FaultType, res: FaultTarget, h2: boolean): void {
   if (h2 || res.socket === null || res.socket === undefined) {
     if (res.stream !== undefined) res.stream.close(NGHTTP2_INTERNAL_ERROR)
     else res.destroy()
@@ -47,7 +47,9 @@ export function injectFault (type: FaultType, res: FaultTarget, h2: boolean): vo
       return
     case 'malformed_chunk':
       // A chunk that announces 0x400 bytes and carries 12, then the connection ends.
-      socket.end('HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n400\r\nlorem ipsum ')
+      socket.end(
+        'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n400\r\nlorem ipsum ',
+      )
       return
     case 'random_data_then_close':
       socket.end(randomBytes(256))

@@ -8,9 +8,11 @@ import type { RuntimeState } from './runtime-state.js'
  * @example
  * http.createServer(createRequestHandler(state))
  */
-export function createRequestHandler (state: RuntimeState): (req: AnyRequest, res: AnyResponse) => void {
+export function createRequestHandler(
+  state: RuntimeState,
+): (req: AnyRequest, res: AnyResponse) => void {
   // HOT PATH: runs for every request.
-  return function handleRequest (req, res) {
+  return function handleRequest(req, res) {
     // One null test when the mock port carries no admin API; otherwise a character test first,
     // so that ordinary paths never reach the prefix comparison.
     const portAdmin = state.portAdmin
@@ -18,7 +20,14 @@ export function createRequestHandler (state: RuntimeState): (req: AnyRequest, re
       portAdmin(req, res)
       return
     }
-    const exchange = new Exchange(state, state.mock, req, res, Date.now(), req.httpVersionMajor === 2)
+    const exchange = new Exchange(
+      state,
+      state.mock,
+      req,
+      res,
+      Date.now(),
+      req.httpVersionMajor === 2,
+    )
     try {
       exchange.start()
     } catch (err) {
@@ -28,8 +37,10 @@ export function createRequestHandler (state: RuntimeState): (req: AnyRequest, re
 }
 
 /** True for `/__admin`, `/__admin/...` and `/__admin?...`. */
-function isAdminPath (url: string | undefined): boolean {
-  if (url === undefined || url.charCodeAt(1) !== 95 /* _ */ || !url.startsWith('/__admin')) return false
+function isAdminPath(url: string | undefined): boolean {
+  if (url === undefined || url.charCodeAt(1) !== 95 /* _ */ || !url.startsWith('/__admin')) {
+    return false
+  }
   const next = url.charCodeAt(8)
   return Number.isNaN(next) || next === 47 /* / */ || next === 63 /* ? */
 }

@@ -19,12 +19,15 @@ const hopByHop = new Set([
 const commonConnection = new Set(['keep-alive', 'close', 'upgrade', 'te'])
 
 /** Names listed in a Connection header are hop-by-hop too. */
-function connectionTokens (connection: string | string[] | undefined): Set<string> | null {
+function connectionTokens(connection: string | string[] | undefined): Set<string> | null {
   if (connection === undefined) return null
   // What nearly every peer sends names only headers dropped anyway: no set to build per message.
   if (typeof connection === 'string' && commonConnection.has(connection.toLowerCase())) return null
   const text = Array.isArray(connection) ? connection.join(',') : connection
-  const tokens = text.split(',').map((t) => t.trim().toLowerCase()).filter((t) => t !== '')
+  const tokens = text
+    .split(',')
+    .map((t) => t.trim().toLowerCase())
+    .filter((t) => t !== '')
   return tokens.length === 0 ? null : new Set(tokens)
 }
 
@@ -35,12 +38,22 @@ function connectionTokens (connection: string | string[] | undefined): Set<strin
  * @example
  * endToEndHeaders({ connection: 'x-a', 'x-a': '1', accept: '*\/*' }) // ['accept', '*\/*']
  */
-export function endToEndHeaders (headers: Record<string, string | string[] | undefined>, skip?: ReadonlySet<string>): string[] {
+export function endToEndHeaders(
+  headers: Record<string, string | string[] | undefined>,
+  skip?: ReadonlySet<string>,
+): string[] {
   const extra = connectionTokens(headers['connection'])
   const out: string[] = []
   for (const name of Object.keys(headers)) {
     const lower = name.toLowerCase()
-    if (lower.startsWith(':') || hopByHop.has(lower) || extra?.has(lower) === true || skip?.has(lower) === true) continue
+    if (
+      lower.startsWith(':') ||
+      hopByHop.has(lower) ||
+      extra?.has(lower) === true ||
+      skip?.has(lower) === true
+    ) {
+      continue
+    }
     const value = headers[name]
     if (value === undefined) continue
     if (Array.isArray(value)) for (const v of value) out.push(lower, v)
@@ -56,7 +69,7 @@ export function endToEndHeaders (headers: Record<string, string | string[] | und
  * @example
  * endToEndRawHeaders([Buffer.from('Keep-Alive'), Buffer.from('5'), Buffer.from('ETag'), Buffer.from('"1"')]) // ['etag', '"1"']
  */
-export function endToEndRawHeaders (raw: Buffer[]): string[] {
+export function endToEndRawHeaders(raw: Buffer[]): string[] {
   const names: string[] = []
   let connection: string | string[] | undefined
   for (let i = 0; i < raw.length; i += 2) {
@@ -64,7 +77,10 @@ export function endToEndRawHeaders (raw: Buffer[]): string[] {
     names.push(name)
     if (name === 'connection') {
       const value = (raw[i + 1] as Buffer).toString('latin1')
-      connection = connection === undefined ? value : [...(typeof connection === 'string' ? [connection] : connection), value]
+      connection =
+        connection === undefined
+          ? value
+          : [...(typeof connection === 'string' ? [connection] : connection), value]
     }
   }
   const extra = connectionTokens(connection)

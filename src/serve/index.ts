@@ -8,5 +8,10 @@ export { runClusterReplica } from './cluster-worker.js'
 export { type RequestCheck } from './request-check.js'
 export { withHostMatching } from './host-matching.js'
 export type { ScenarioView } from './scenario/store.js'
-export { Recording, type RecordedRequest, type HarImporter, type MergeResult } from './record/recording.js'
+export {
+  Recording,
+  type RecordedRequest,
+  type HarImporter,
+  type MergeResult,
+} from './record/recording.js'
 export { createWireMockAdmin, type WireMockConverter } from './wiremock/index.js'

@@ -25,7 +25,7 @@ export interface OpenListener {
  * (`node:http2` with `allowHTTP1`), or cleartext HTTP/2 (h2c, prior knowledge). Rejects with
  * ERR_SERVE_LISTEN naming the address, for instance when the port is in use.
  */
-export async function openListener (
+export async function openListener(
   kind: 'http' | 'https' | 'h2c',
   host: string,
   port: number,
@@ -34,11 +34,24 @@ export async function openListener (
   maxHeaderSize = 64 * 1024,
 ): Promise<OpenListener> {
   const h2 = { settings: { maxHeaderListSize: maxHeaderSize } }
-  const server: RuntimeServer = kind === 'http'
-    ? http.createServer({ maxHeaderSize }, listener as http.RequestListener)
-    : kind === 'https'
-      ? http2.createSecureServer({ ...h2, cert: tls?.cert, key: tls?.key, allowHTTP1: true, maxHeaderSize } as http2.SecureServerOptions, listener as (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void)
-      : http2.createServer(h2, listener as (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void)
+  const server: RuntimeServer =
+    kind === 'http'
+      ? http.createServer({ maxHeaderSize }, listener as http.RequestListener)
+      : kind === 'https'
+        ? http2.createSecureServer(
+            {
+              ...h2,
+              cert: tls?.cert,
+              key: tls?.key,
+              allowHTTP1: true,
+              maxHeaderSize,
+            } as http2.SecureServerOptions,
+            listener as (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void,
+          )
+        : http2.createServer(
+            h2,
+            listener as (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void,
+          )
   const sockets = new Set<Socket>()
   const sessions = new Set<http2.Http2Session>()
   if (kind !== 'http') {
@@ -63,7 +76,7 @@ export async function openListener (
 }
 
 /** Stops accepting connections and asks idle ones to close (HTTP/2 sessions get GOAWAY). */
-export function stopAccepting (open: OpenListener): Promise<void> {
+export function stopAccepting(open: OpenListener): Promise<void> {
   const closed = new Promise<void>((resolve) => open.server.close(() => resolve()))
   if (open.server instanceof http.Server) open.server.closeIdleConnections()
   for (const session of open.sessions) session.close()
@@ -71,12 +84,12 @@ export function stopAccepting (open: OpenListener): Promise<void> {
 }
 
 /** Closes connections that became idle while draining. */
-export function closeIdle (open: OpenListener): void {
+export function closeIdle(open: OpenListener): void {
   if (open.server instanceof http.Server) open.server.closeIdleConnections()
 }
 
 /** Ends every connection at once: the end of a drain that ran out of time. */
-export function closeAll (open: OpenListener): void {
+export function closeAll(open: OpenListener): void {
   if (open.server instanceof http.Server) open.server.closeAllConnections()
   for (const session of open.sessions) session.destroy()
   for (const socket of open.sockets) socket.destroy()

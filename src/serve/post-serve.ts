@@ -5,7 +5,12 @@ import type { Logger } from '../log/index.js'
 import type { EgressPolicy, EgressSettings } from '../net/index.js'
 import type { TemplateEngine, TemplateFn } from './template/engine.js'
 import { constantTemplate, TemplateSyntaxError } from './template/engine.js'
-import { contextFields, unionReads, type ContextFields, type TemplateReads } from './template/reads.js'
+import {
+  contextFields,
+  unionReads,
+  type ContextFields,
+  type TemplateReads,
+} from './template/reads.js'
 import type { ReportProblem } from '../match/index.js'
 
 /** Webhooks waiting or in flight past this are dropped (and counted): answers never wait for them. */
@@ -76,10 +81,13 @@ export class PostServeQueue {
   private flushScheduled = false
   private worker: Worker | null = null
 
-  constructor (private readonly log: Logger, private readonly egress: EgressPolicy) {}
+  constructor(
+    private readonly log: Logger,
+    private readonly egress: EgressPolicy,
+  ) {}
 
   /** Queues a call, after `delay` ms. */
-  enqueue (job: Job, delay: number): void {
+  enqueue(job: Job, delay: number): void {
     if (this.stats.queued + this.outbox.length + this.delayed >= QUEUE_LIMIT) {
       this.stats.dropped++
       return
@@ -99,9 +107,13 @@ export class PostServeQueue {
    * Ends the sender thread, after giving the calls queued up to `graceMs` to go out (the rest are
    * lost); the runtime calls it when it closes, once its answers are written.
    */
-  async close (graceMs = 1000): Promise<void> {
+  async close(graceMs = 1000): Promise<void> {
     const deadline = Date.now() + graceMs
-    while (this.worker !== null && (this.stats.queued > 0 || this.outbox.length > 0 || this.delayed > 0) && Date.now() < deadline) {
+    while (
+      this.worker !== null &&
+      (this.stats.queued > 0 || this.outbox.length > 0 || this.delayed > 0) &&
+      Date.now() < deadline
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 20))
     }
     const worker = this.worker
@@ -110,7 +122,7 @@ export class PostServeQueue {
     if (worker !== null) await worker.terminate()
   }
 
-  private push (job: Job): void {
+  private push(job: Job): void {
     this.outbox.push(job)
     if (this.outbox.length === BATCH_LIMIT) {
       // Rendering and handing over start after the current turn, in which the answer is written.
@@ -127,7 +139,7 @@ export class PostServeQueue {
     this.flush()
   }
 
-  private flush (): void {
+  private flush(): void {
     if (this.outbox.length === 0) return
     const jobs = this.outbox
     this.outbox = []
@@ -138,7 +150,10 @@ export class PostServeQueue {
         batch.push({ url, method: job.method, headers: job.headers, body })
       } catch (err) {
         this.stats.failed++
-        this.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'webhook template failed')
+        this.log.warn(
+          { err: err instanceof Error ? err.message : String(err) },
+          'webhook template failed',
+        )
       }
     }
     if (batch.length === 0) return
@@ -146,7 +161,7 @@ export class PostServeQueue {
     this.sender().postMessage(batch)
   }
 
-  private sender (): Worker {
+  private sender(): Worker {
     if (this.worker !== null) return this.worker
     // The ports protected when the first call goes (the admin listener's is known by then).
     const workerData: SenderData = { egress: this.egress.snapshot() }
@@ -164,7 +179,7 @@ export class PostServeQueue {
     return worker
   }
 
-  private received (report: SenderReport): void {
+  private received(report: SenderReport): void {
     this.stats.sent += report.sent
     this.stats.failed += report.failed
     this.stats.queued = Math.max(0, this.stats.queued - report.sent - report.failed)
@@ -184,28 +199,43 @@ export interface CompiledPostServe {
 }
 
 /** Compiles `postServe`; reports template errors at their pointer. */
-export function compilePostServe (calls: PostServeCall[] | undefined, engine: TemplateEngine, report: ReportProblem): CompiledPostServe | null {
+export function compilePostServe(
+  calls: PostServeCall[] | undefined,
+  engine: TemplateEngine,
+  report: ReportProblem,
+): CompiledPostServe | null {
   if (calls === undefined || calls.length === 0) return null
   const compile = (source: string, pointer: string): TemplateFn => {
     try {
       return engine.compile(source)
     } catch (err) {
-      const line = err instanceof TemplateSyntaxError && err.line !== null ? ` (line ${err.line} of the template)` : ''
+      const line =
+        err instanceof TemplateSyntaxError && err.line !== null
+          ? ` (line ${err.line} of the template)`
+          : ''
       report(pointer, `template error${line}: ${err instanceof Error ? err.message : String(err)}`)
       return constantTemplate('')
     }
   }
   const compiled = calls.map((call, i) => ({
-    url: call.url.includes('{{') ? compile(call.url, `/dsl/responseDsl/postServe/${i}/url`) : constantTemplate(call.url),
+    url: call.url.includes('{{')
+      ? compile(call.url, `/dsl/responseDsl/postServe/${i}/url`)
+      : constantTemplate(call.url),
     method: call.method,
     headers: Object.fromEntries((call.headers ?? []).map((h) => [h.name, h.value])),
-    body: call.body === undefined ? null : compile(call.body, `/dsl/responseDsl/postServe/${i}/body`),
+    body:
+      call.body === undefined ? null : compile(call.body, `/dsl/responseDsl/postServe/${i}/body`),
     delay: call.delay ?? 0,
   }))
-  const fields = contextFields(compiled.reduce<TemplateReads>((all, call) => unionReads(unionReads(all, call.url.reads), call.body?.reads ?? new Set()), new Set()))
+  const fields = contextFields(
+    compiled.reduce<TemplateReads>(
+      (all, call) => unionReads(unionReads(all, call.url.reads), call.body?.reads ?? new Set()),
+      new Set(),
+    ),
+  )
   return {
     fields,
-    fire (queue, context, after) {
+    fire(queue, context, after) {
       let ctx: Record<string, unknown> | null = null
       for (const call of compiled) {
         const render = (): { url: string; body: string | undefined } => {

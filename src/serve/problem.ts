@@ -12,13 +12,15 @@ interface ProblemAnswer {
  * The problem+json answer for an error the runtime produces (no match, capacity, body too large,
  * upstream down), with `requestId` = the inspection record id when there is one.
  */
-export function problemAnswer (
+export function problemAnswer(
   err: UnderstudyError,
   requestId: number | null,
   extra?: Record<string, unknown>,
   extraHeaders?: readonly string[],
 ): ProblemAnswer {
-  const body = Buffer.from(JSON.stringify(toProblem(err, requestId === null ? null : String(requestId), extra)))
+  const body = Buffer.from(
+    JSON.stringify(toProblem(err, requestId === null ? null : String(requestId), extra)),
+  )
   const headers = ['content-type', PROBLEM_CONTENT_TYPE, 'content-length', String(body.length)]
   if (extraHeaders !== undefined) headers.push(...extraHeaders)
   // Connection is meaningful only to HTTP/1.1.

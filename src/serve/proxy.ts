@@ -14,7 +14,7 @@ let undiciModule: Undici | null = null
  * undici, loaded on first use (it is CommonJS, so synchronously): a runtime that never forwards
  * does not pay for it (about 20 MiB of a process that otherwise needs 60).
  */
-function undici (): Undici {
+function undici(): Undici {
   undiciModule ??= createRequire(import.meta.url)('undici') as Undici
   return undiciModule
 }
@@ -28,14 +28,14 @@ function undici (): Undici {
  * compileProxyTarget('http://127.0.0.1:9000', 30_000, pools)
  */
 export class UpstreamPools extends Map<string, Dispatcher> {
-  constructor (readonly egress: EgressPolicy) {
+  constructor(readonly egress: EgressPolicy) {
     super()
   }
 }
 
 let fallbackPolicy: EgressPolicy | null = null
 
-function policyOf (pools: Map<string, Dispatcher>): EgressPolicy {
+function policyOf(pools: Map<string, Dispatcher>): EgressPolicy {
   if (pools instanceof UpstreamPools) return pools.egress
   fallbackPolicy ??= defaultEgressPolicy()
   return fallbackPolicy
@@ -70,11 +70,25 @@ export interface CompiledOutbound {
  * @example
  * compileOutbound({ proxyUrl: 'http://proxy:3128', nonProxyHosts: 'localhost|*.internal' })?.bypasses('db.internal') // true
  */
-export function compileOutbound (proxy: OutboundProxy | undefined): CompiledOutbound | null {
+export function compileOutbound(proxy: OutboundProxy | undefined): CompiledOutbound | null {
   if (proxy === undefined) return null
-  const patterns = (proxy.nonProxyHosts ?? '').split(/[|,]/).map((p) => p.trim().toLowerCase()).filter((p) => p !== '')
-  const regexes = patterns.map((p) => new RegExp(`^${p.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`))
-  const token = proxy.username === undefined ? null : `Basic ${Buffer.from(`${proxy.username}:${proxy.password ?? ''}`).toString('base64')}`
+  const patterns = (proxy.nonProxyHosts ?? '')
+    .split(/[|,]/)
+    .map((p) => p.trim().toLowerCase())
+    .filter((p) => p !== '')
+  const regexes = patterns.map(
+    (p) =>
+      new RegExp(
+        `^${p
+          .split('*')
+          .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+          .join('.*')}$`,
+      ),
+  )
+  const token =
+    proxy.username === undefined
+      ? null
+      : `Basic ${Buffer.from(`${proxy.username}:${proxy.password ?? ''}`).toString('base64')}`
   return {
     proxyUrl: proxy.proxyUrl,
     token,
@@ -93,18 +107,27 @@ export function compileOutbound (proxy: OutboundProxy | undefined): CompiledOutb
  * @example
  * compileProxyTarget('http://127.0.0.1:9000/base', 30_000, new Map()).basePath // '/base'
  */
-export function compileProxyTarget (url: string, timeout: number, pools: Map<string, Dispatcher>, outbound: CompiledOutbound | null = null): ProxyTarget {
+export function compileProxyTarget(
+  url: string,
+  timeout: number,
+  pools: Map<string, Dispatcher>,
+  outbound: CompiledOutbound | null = null,
+): ProxyTarget {
   const parsed = new URL(url)
   const basePath = parsed.pathname === '/' ? '' : parsed.pathname.replace(/\/$/, '')
   const via = outbound === null || outbound.bypasses(parsed.hostname) ? null : outbound
   // One pool per origin (and proxy) for the whole runtime, however many transactions use it; a
   // reload with other proxy settings gets its own.
-  const key = via === null ? parsed.origin : `${parsed.origin} via ${via.proxyUrl} as ${via.token ?? ''}`
+  const key =
+    via === null ? parsed.origin : `${parsed.origin} via ${via.proxyUrl} as ${via.token ?? ''}`
   let pool = pools.get(key)
   if (pool === undefined) {
     // Every connection, to the upstream or to the outbound proxy, resolves and checks the address
     // it connects to (connectTimeout is the connector's own `timeout` once `connect` is a function).
-    const connect = egressConnector(policyOf(pools), { rejectUnauthorized: false, timeout: Math.min(timeout, 10_000) })
+    const connect = egressConnector(policyOf(pools), {
+      rejectUnauthorized: false,
+      timeout: Math.min(timeout, 10_000),
+    })
     const options = {
       headersTimeout: timeout,
       bodyTimeout: timeout,
@@ -126,7 +149,13 @@ export function compileProxyTarget (url: string, timeout: number, pools: Map<str
         // The runtime connects to the proxy only (the proxy connects to the target): that
         // connection is checked, the tunnels through it keep undici's own connect.
         clientFactory: (origin, clientOptions) => new Pool(origin, { ...clientOptions, connect }),
-        factory: (origin, agentOptions) => new Pool(origin, new URL(String(origin)).origin === proxyOrigin ? { ...agentOptions, connect } : agentOptions),
+        factory: (origin, agentOptions) =>
+          new Pool(
+            origin,
+            new URL(String(origin)).origin === proxyOrigin
+              ? { ...agentOptions, connect }
+              : agentOptions,
+          ),
       })
     }
     pools.set(key, pool)
@@ -165,7 +194,7 @@ export interface ProxyResponse {
  * hop-by-hop headers both ways. Never rejects: failures come back as `outcome.error` (502) for the
  * caller to answer, unless the response had started, in which case it is destroyed.
  */
-export async function forward (
+export async function forward(
   target: ProxyTarget,
   method: string,
   url: string,
@@ -178,13 +207,16 @@ export async function forward (
   upstreamHeaders.push('host', target.host)
   return await new Promise<ProxyOutcome>((resolve) => {
     const forwarding = new Forwarding(target, res, captureBytes, resolve)
-    target.pool.dispatch({
-      origin: target.origin,
-      method: method as Dispatcher.HttpMethod,
-      path: target.basePath + (url.startsWith('/') ? url : `/${url}`),
-      headers: upstreamHeaders,
-      body: body === null || body.length === 0 ? null : body,
-    }, forwarding)
+    target.pool.dispatch(
+      {
+        origin: target.origin,
+        method: method as Dispatcher.HttpMethod,
+        path: target.basePath + (url.startsWith('/') ? url : `/${url}`),
+        headers: upstreamHeaders,
+        body: body === null || body.length === 0 ? null : body,
+      },
+      forwarding,
+    )
   })
 }
 
@@ -205,7 +237,7 @@ class Forwarding implements Dispatcher.DispatchHandler {
   private truncated = false
   private settled = false
 
-  constructor (
+  constructor(
     private readonly target: ProxyTarget,
     private readonly res: ProxyResponse,
     private readonly captureBytes: number,
@@ -226,16 +258,16 @@ class Forwarding implements Dispatcher.DispatchHandler {
     this.resumeUpstream()
   }
 
-  private resumeUpstream (): void {
+  private resumeUpstream(): void {
     this.resume?.()
   }
 
-  onConnect (abort: (reason?: Error) => void): void {
+  onConnect(abort: (reason?: Error) => void): void {
     this.abortUpstream = abort
     if (this.clientGone) abort(new Error('the client left'))
   }
 
-  onHeaders (statusCode: number, rawHeaders: Buffer[], resume: () => void): boolean {
+  onHeaders(statusCode: number, rawHeaders: Buffer[], resume: () => void): boolean {
     this.statusCode = statusCode
     this.headers = endToEndRawHeaders(rawHeaders)
     this.resume = resume
@@ -249,7 +281,7 @@ class Forwarding implements Dispatcher.DispatchHandler {
     return true
   }
 
-  onData (chunk: Buffer): boolean {
+  onData(chunk: Buffer): boolean {
     if (this.settled) return true
     const room = this.captureBytes - this.kept
     if (room > 0) {
@@ -266,41 +298,65 @@ class Forwarding implements Dispatcher.DispatchHandler {
     return false
   }
 
-  onComplete (): void {
+  onComplete(): void {
     if (this.settled) return
     this.res.removeListener('drain', this.onDrain)
     this.res.end()
-    const captured = this.chunks === null ? Buffer.alloc(0) : this.chunks.length === 1 ? this.chunks[0] as Buffer : Buffer.concat(this.chunks)
+    const captured =
+      this.chunks === null
+        ? Buffer.alloc(0)
+        : this.chunks.length === 1
+          ? (this.chunks[0] as Buffer)
+          : Buffer.concat(this.chunks)
     this.settle(captured)
   }
 
-  onError (err: Error): void {
+  onError(err: Error): void {
     this.res.removeListener('drain', this.onDrain)
     if (this.settled) return
     this.settled = true
     if (this.res.headersSent) this.res.destroy()
-    this.done({ statusCode: 502, headers: [], captured: null, truncated: false, error: upstreamError(this.target, err) })
+    this.done({
+      statusCode: 502,
+      headers: [],
+      captured: null,
+      truncated: false,
+      error: upstreamError(this.target, err),
+    })
   }
 
-  private settle (captured: Buffer | null): void {
+  private settle(captured: Buffer | null): void {
     this.settled = true
-    this.done({ statusCode: this.statusCode, headers: this.headers, captured, truncated: captured === null ? false : this.truncated, error: null })
+    this.done({
+      statusCode: this.statusCode,
+      headers: this.headers,
+      captured,
+      truncated: captured === null ? false : this.truncated,
+      error: null,
+    })
   }
 }
 
-function upstreamError (target: ProxyTarget, err: unknown): UnderstudyError {
+function upstreamError(target: ProxyTarget, err: unknown): UnderstudyError {
   // 502 naming the policy: the destination was refused before any byte was sent.
   if (isUnderstudyError(err, 'ERR_NET_EGRESS_REFUSED')) return err
   const errors = undici().errors
-  if (err instanceof errors.HeadersTimeoutError || err instanceof errors.BodyTimeoutError || err instanceof errors.ConnectTimeoutError) {
-    return createError('ERR_SERVE_UPSTREAM_TIMEOUT', [target.origin, target.timeout], { cause: err })
+  if (
+    err instanceof errors.HeadersTimeoutError ||
+    err instanceof errors.BodyTimeoutError ||
+    err instanceof errors.ConnectTimeoutError
+  ) {
+    return createError('ERR_SERVE_UPSTREAM_TIMEOUT', [target.origin, target.timeout], {
+      cause: err,
+    })
   }
   const code = (err as { code?: unknown }).code
-  const reason = typeof code === 'string' ? code : err instanceof Error ? err.message : 'unknown error'
+  const reason =
+    typeof code === 'string' ? code : err instanceof Error ? err.message : 'unknown error'
   return createError('ERR_SERVE_UPSTREAM_UNAVAILABLE', [target.origin, reason], { cause: err })
 }
 
 /** Closes pools once their requests are done. */
-export async function closePools (pools: Iterable<Dispatcher>): Promise<void> {
+export async function closePools(pools: Iterable<Dispatcher>): Promise<void> {
   await Promise.allSettled([...pools].map(async (p) => p.close()))
 }

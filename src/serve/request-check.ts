@@ -6,7 +6,10 @@ import type { MatchRequest } from '../match/index.js'
  * description's operations, built by the importers): the operation a request is for and what it
  * breaks of it, or null when no operation has its path (the request is then matched as usual).
  */
-export type RequestCheck = (req: MatchRequest) => { operation: string; violations: Array<{ path: string; message: string; challenges?: string[] }> } | null
+export type RequestCheck = (req: MatchRequest) => {
+  operation: string
+  violations: Array<{ path: string; message: string; challenges?: string[] }>
+} | null
 
 /** `Prefer: code=404` (Prism's header) as an alias of `X-Understudy-Status: 404`. */
 const PREFER_CODE = /(?:^|[,;\s])code=([0-9A-Za-z]+)/
@@ -22,7 +25,7 @@ const PREFER_EXAMPLE = /(?:^|[,;\s])example=("[^"]*"|[^,;\s]+)/
  * @example
  * applyPrefer({ prefer: 'code=404' }) // headers['x-understudy-status'] === '404'
  */
-export function applyPrefer (headers: IncomingHttpHeaders): void {
+export function applyPrefer(headers: IncomingHttpHeaders): void {
   const prefer = headers['prefer']
   if (typeof prefer !== 'string') return
   if (headers['x-understudy-status'] === undefined) {

@@ -6,7 +6,14 @@ import type { Logger } from '../log/index.js'
 import { CapacityGate } from './capacity.js'
 import { compileMock, compileMockSliced, type CompiledMock } from './compile-mock.js'
 import { createRequestHandler } from './handler.js'
-import { closeAll, closeIdle, openListener, stopAccepting, type Listener, type OpenListener } from './listen.js'
+import {
+  closeAll,
+  closeIdle,
+  openListener,
+  stopAccepting,
+  type Listener,
+  type OpenListener,
+} from './listen.js'
 import { closePools, UpstreamPools } from './proxy.js'
 import { EgressPolicy } from '../net/index.js'
 import { problemAnswer } from './problem.js'
@@ -23,7 +30,11 @@ import { timeSlicer } from '../net/index.js'
 
 /** A running mock service: its listeners, its current configuration and its journal. */
 export interface Runtime {
-  readonly urls: { readonly http: string; readonly https: string | null; readonly h2c: string | null }
+  readonly urls: {
+    readonly http: string
+    readonly https: string | null
+    readonly h2c: string | null
+  }
   readonly ring: InspectionRing | null
   /** The configuration serving requests now. */
   current: () => CompiledMock
@@ -61,7 +72,10 @@ export interface Runtime {
    * replica (which hands its captures to the primary through `recorder`), or a runtime that
    * records nothing (`record` then forwards like `bypasslive`).
    */
-  readonly recording: { readonly requests: Recording; readonly loadHarImporter: LoadHarImporter } | null
+  readonly recording: {
+    readonly requests: Recording
+    readonly loadHarImporter: LoadHarImporter
+  } | null
   /** Stops accepting, lets requests in flight finish (up to `drainTimeout`), then closes. */
   close: () => Promise<void>
 }
@@ -107,7 +121,19 @@ interface StartRuntimeParams {
  * await fetch(runtime.urls.http + '/pets')
  * await runtime.close()
  */
-export async function startRuntime ({ document, options, log, ids, tls: givenTls, requestCheck, onLive, scenarios, loadHarImporter, recorder, egress: givenEgress }: StartRuntimeParams): Promise<Runtime> {
+export async function startRuntime({
+  document,
+  options,
+  log,
+  ids,
+  tls: givenTls,
+  requestCheck,
+  onLive,
+  scenarios,
+  loadHarImporter,
+  recorder,
+  egress: givenEgress,
+}: StartRuntimeParams): Promise<Runtime> {
   const egress = givenEgress ?? egressPolicyOf(options)
   // One pool per upstream origin for the runtime's lifetime, closed when it closes: requests begun
   // before a swap may forward after it (body still arriving), on the old configuration's targets.
@@ -118,12 +144,15 @@ export async function startRuntime ({ document, options, log, ids, tls: givenTls
     proxyTimeout: options.proxyTimeout,
     journalBodyBytes: options.inspection.maxBodyBytes,
     pools,
-    scenarios: scenarios ?? await scenarioStatesOf(options),
+    scenarios: scenarios ?? (await scenarioStatesOf(options)),
     postServe,
     matchHost: options.matchHost,
   }
   const mock = compileMock(document, compileOptions)
-  const own = recorder === undefined && loadHarImporter !== undefined ? new Recording({ onSkipped: (url, reason) => log.warn({ url }, reason) }) : null
+  const own =
+    recorder === undefined && loadHarImporter !== undefined
+      ? new Recording({ onSkipped: (url, reason) => log.warn({ url }, reason) })
+      : null
   const state: RuntimeState = {
     mock,
     ring: options.inspection.enabled ? new InspectionRing(options.inspection, ids) : null,
@@ -143,14 +172,36 @@ export async function startRuntime ({ document, options, log, ids, tls: givenTls
   const sweeper = startBodySweep(state)
   const listeners: OpenListener[] = []
   try {
-    listeners.push(await openListener('http', options.host, options.port, handler, null, options.maxHeaderSize))
+    listeners.push(
+      await openListener('http', options.host, options.port, handler, null, options.maxHeaderSize),
+    )
     if (options.tlsPort !== undefined && options.tlsPort !== null) {
-      const tls = givenTls ?? await loadTlsMaterial(options.tlsCert, options.tlsKey)
-      if (tls.selfSigned && givenTls === undefined) log.info('using a self-signed certificate for localhost')
-      listeners.push(await openListener('https', options.host, options.tlsPort, handler, tls, options.maxHeaderSize))
+      const tls = givenTls ?? (await loadTlsMaterial(options.tlsCert, options.tlsKey))
+      if (tls.selfSigned && givenTls === undefined) {
+        log.info('using a self-signed certificate for localhost')
+      }
+      listeners.push(
+        await openListener(
+          'https',
+          options.host,
+          options.tlsPort,
+          handler,
+          tls,
+          options.maxHeaderSize,
+        ),
+      )
     }
     if (options.h2cPort !== undefined && options.h2cPort !== null) {
-      listeners.push(await openListener('h2c', options.host, options.h2cPort, handler, null, options.maxHeaderSize))
+      listeners.push(
+        await openListener(
+          'h2c',
+          options.host,
+          options.h2cPort,
+          handler,
+          null,
+          options.maxHeaderSize,
+        ),
+      )
     }
   } catch (err) {
     for (const open of listeners) closeAll(open)
@@ -159,7 +210,8 @@ export async function startRuntime ({ document, options, log, ids, tls: givenTls
     await closePools(pools.values())
     throw err
   }
-  const urlOf = (kind: OpenListener['kind']): string | null => listeners.find((l) => l.kind === kind)?.url ?? null
+  const urlOf = (kind: OpenListener['kind']): string | null =>
+    listeners.find((l) => l.kind === kind)?.url ?? null
 
   let base = document
   let layer: DocumentLayer | null = null
@@ -174,34 +226,45 @@ export async function startRuntime ({ document, options, log, ids, tls: givenTls
     urls: { http: urlOf('http') as string, https: urlOf('https'), h2c: urlOf('h2c') },
     ring: state.ring,
     current: () => state.mock,
-    reload (next) {
+    reload(next) {
       const compiled = swapIn(compileMock(layer === null ? next : layer(next), compileOptions))
       base = next
       return compiled
     },
-    reloadSliced (next) {
+    reloadSliced(next) {
       // One swap compiles at a time: a later one must not be overtaken by an earlier, slower one.
       // The WireMock layer in force when it starts compiling is applied to it.
       const compiled = swaps.then(async () => {
-        const swapped = swapIn(await compileMockSliced(layer === null ? next : layer(next), compileOptions, timeSlicer()))
+        const swapped = swapIn(
+          await compileMockSliced(
+            layer === null ? next : layer(next),
+            compileOptions,
+            timeSlicer(),
+          ),
+        )
         base = next
         return swapped
       })
       swaps = compiled.catch(() => undefined)
       return compiled
     },
-    setDocumentLayer (next) {
+    setDocumentLayer(next) {
       const compiled = swapIn(compileMock(next === null ? base : next(base), compileOptions))
       layer = next
       return compiled
     },
-    setPortAdmin: (admin) => { state.portAdmin = admin },
+    setPortAdmin: (admin) => {
+      state.portAdmin = admin
+    },
     // Requests being served plus those whose body is still arriving (which hold no capacity place).
     inFlight: () => state.gate.current + state.pendingBodies.size,
     egress,
-    setRequestCheck: (check) => { state.requestCheck = check },
-    recording: own === null || loadHarImporter === undefined ? null : { requests: own, loadHarImporter },
-    close () {
+    setRequestCheck: (check) => {
+      state.requestCheck = check
+    },
+    recording:
+      own === null || loadHarImporter === undefined ? null : { requests: own, loadHarImporter },
+    close() {
       closing ??= drain(state, listeners, options.drainTimeout, pools).finally(async () => {
         clearInterval(sweeper)
         own?.stop()
@@ -214,7 +277,7 @@ export async function startRuntime ({ document, options, log, ids, tls: givenTls
 }
 
 /** Where scenario states live: a shared store the options name, or this process. */
-async function scenarioStatesOf (options: Readonly<RuntimeOptions>): Promise<ScenarioStates> {
+async function scenarioStatesOf(options: Readonly<RuntimeOptions>): Promise<ScenarioStates> {
   const url = options.scenarioStore ?? null
   return url === null ? new ScenarioStore() : await connectRedisScenarios(url)
 }
@@ -225,11 +288,21 @@ async function scenarioStatesOf (options: Readonly<RuntimeOptions>): Promise<Sce
  * @example
  * egressPolicyOf(loadRuntimeOptions({})).settings.level // 'loopback'
  */
-function egressPolicyOf (options: Readonly<RuntimeOptions>): EgressPolicy {
-  return new EgressPolicy({ level: options.egress.level, allow: options.egress.allow, protectedPorts: [], protectedPortsFile: options.egress.protectedPortsFile ?? null })
+function egressPolicyOf(options: Readonly<RuntimeOptions>): EgressPolicy {
+  return new EgressPolicy({
+    level: options.egress.level,
+    allow: options.egress.allow,
+    protectedPorts: [],
+    protectedPortsFile: options.egress.protectedPortsFile ?? null,
+  })
 }
 
-async function drain (state: RuntimeState, listeners: OpenListener[], timeoutMs: number, pools: Map<string, Dispatcher>): Promise<void> {
+async function drain(
+  state: RuntimeState,
+  listeners: OpenListener[],
+  timeoutMs: number,
+  pools: Map<string, Dispatcher>,
+): Promise<void> {
   state.draining = true
   const stopped = Promise.all(listeners.map(stopAccepting))
   const deadline = Date.now() + timeoutMs
@@ -247,7 +320,7 @@ async function drain (state: RuntimeState, listeners: OpenListener[], timeoutMs:
  * requests still receiving a body, rather than a timer per request: requests without a body (the
  * common case) cost nothing, and the deadline is kept within a tenth of the timeout (at most 1 s).
  */
-function startBodySweep (state: RuntimeState): NodeJS.Timeout {
+function startBodySweep(state: RuntimeState): NodeJS.Timeout {
   const every = Math.max(20, Math.min(1000, Math.floor(state.bodyTimeout / 10)))
   const timer = setInterval(() => {
     if (state.pendingBodies.size === 0) return
@@ -269,13 +342,21 @@ function startBodySweep (state: RuntimeState): NodeJS.Timeout {
  * Guards the request listener: an unexpected throw answers 500 ERR_INTERNAL and is logged, and
  * never takes the process down.
  */
-function safely (handler: (req: never, res: never) => void, log: Logger): (req: never, res: never) => void {
-  return function guarded (req, res) {
+function safely(
+  handler: (req: never, res: never) => void,
+  log: Logger,
+): (req: never, res: never) => void {
+  return function guarded(req, res) {
     try {
       handler(req, res)
     } catch (err) {
       log.error({ err }, 'request handler failed')
-      const response = res as unknown as { headersSent: boolean; writeHead: (s: number, h: string[]) => void; end: (b: Buffer) => void; destroy: () => void }
+      const response = res as unknown as {
+        headersSent: boolean
+        writeHead: (s: number, h: string[]) => void
+        end: (b: Buffer) => void
+        destroy: () => void
+      }
       try {
         if (response.headersSent) {
           response.destroy()

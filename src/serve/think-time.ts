@@ -11,7 +11,10 @@ export type DelaySampler = () => number
  * @example
  * compileDelay({ type: 'uniform', lower: 10, upper: 20 })?.() // a number in [10, 20]
  */
-export function compileDelay (delay: ResponseDelay | null | undefined, random: () => number = Math.random): DelaySampler | null {
+export function compileDelay(
+  delay: ResponseDelay | null | undefined,
+  random: () => number = Math.random,
+): DelaySampler | null {
   if (delay === null || delay === undefined) return null
   switch (delay.type) {
     case 'none':
@@ -35,7 +38,7 @@ export function compileDelay (delay: ResponseDelay | null | undefined, random: (
 }
 
 /** A standard normal draw (Box-Muller). */
-function standardNormal (random: () => number): number {
+function standardNormal(random: () => number): number {
   // 1 - random() lies in (0, 1], so the logarithm is finite.
   const u = 1 - random()
   const v = random()

@@ -12,7 +12,10 @@ export interface TlsMaterial {
  * The user's certificate and key files, or a self-signed certificate for localhost made at
  * start-up (valid one year, EC P-256) when neither is given.
  */
-export async function loadTlsMaterial (certFile: string | null | undefined, keyFile: string | null | undefined): Promise<TlsMaterial> {
+export async function loadTlsMaterial(
+  certFile: string | null | undefined,
+  keyFile: string | null | undefined,
+): Promise<TlsMaterial> {
   if ((certFile ?? null) === null && (keyFile ?? null) === null) {
     // Loaded only when needed: most runtimes never generate a certificate. An EC key is made in
     // milliseconds, where RSA 2048 takes a noticeable part of a second.
@@ -21,7 +24,14 @@ export async function loadTlsMaterial (certFile: string | null | undefined, keyF
       keyType: 'ec',
       curve: 'P-256',
       extensions: [
-        { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }, { type: 7, ip: '::1' }] },
+        {
+          name: 'subjectAltName',
+          altNames: [
+            { type: 2, value: 'localhost' },
+            { type: 7, ip: '127.0.0.1' },
+            { type: 7, ip: '::1' },
+          ],
+        },
       ],
     })
     return { cert: pems.cert, key: pems.private, selfSigned: true }

@@ -22,12 +22,12 @@ interface StoredFile {
 export class AssetFiles {
   readonly dir: string
 
-  constructor (dataDir: string) {
+  constructor(dataDir: string) {
     this.dir = join(dataDir, 'assets')
     mkdirSync(this.dir, { recursive: true })
   }
 
-  async put (bytes: Uint8Array): Promise<StoredFile> {
+  async put(bytes: Uint8Array): Promise<StoredFile> {
     const fileId = randomUUID()
     const temporary = join(this.dir, `.${fileId}.tmp`)
     const handle = await open(temporary, 'wx', 0o600)
@@ -38,11 +38,15 @@ export class AssetFiles {
       await handle.close()
     }
     await rename(temporary, join(this.dir, fileId))
-    return { fileId, size: bytes.byteLength, sha256: createHash('sha256').update(bytes).digest('hex') }
+    return {
+      fileId,
+      size: bytes.byteLength,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+    }
   }
 
   /** The bytes of a file, or undefined when it does not exist. */
-  async get (fileId: string): Promise<Buffer | undefined> {
+  async get(fileId: string): Promise<Buffer | undefined> {
     if (!/^[0-9a-f-]{36}$/.test(fileId)) return undefined
     try {
       return await readFile(join(this.dir, fileId))
@@ -57,7 +61,7 @@ export class AssetFiles {
    * start, before the API accepts uploads, so that no upload in progress can be mistaken for one.
    * Returns the names removed.
    */
-  async removeOrphans (referenced: ReadonlySet<string>): Promise<string[]> {
+  async removeOrphans(referenced: ReadonlySet<string>): Promise<string[]> {
     const removed: string[] = []
     for (const entry of await readdir(this.dir, { withFileTypes: true })) {
       if (!entry.isFile()) continue
@@ -70,7 +74,7 @@ export class AssetFiles {
     return removed
   }
 
-  async delete (fileId: string): Promise<void> {
+  async delete(fileId: string): Promise<void> {
     if (!/^[0-9a-f-]{36}$/.test(fileId)) return
     await rm(join(this.dir, fileId), { force: true })
   }

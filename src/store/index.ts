@@ -4,6 +4,11 @@ export { AssetFiles } from './asset-files.js'
 export { openSqliteStore } from './sqlite/sqlite-store.js'
 export { writeThroughOwnConnection } from './sqlite/own-connection.js'
 export { isConstraintViolation } from './sqlite/constraint.js'
-export { compileSearch, searchMetadata, type SearchScope, type CompiledSearchPlan } from './sqlite/search-compiler.js'
+export {
+  compileSearch,
+  searchMetadata,
+  type SearchScope,
+  type CompiledSearchPlan,
+} from './sqlite/search-compiler.js'
 export { LOCAL_LOCATION } from './sqlite/search-entities.js'
 export type * from './monitoring.js'

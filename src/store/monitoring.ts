@@ -159,8 +159,16 @@ export interface MonitoringRepository {
   getTestById: (id: string) => Promise<MonitorTest | undefined>
   getTestByTrigger: (triggerId: string) => Promise<MonitorTest | undefined>
   /** Newest first (as the product lists them); `'oldest'` for a bucket trigger, which runs them as created. */
-  listTests: (bucketKey: string, count: number, offset: number, order?: 'newest' | 'oldest') => Promise<MonitorTest[]>
-  updateTest: (id: string, patch: Partial<Pick<MonitorTest, 'name' | 'description' | 'defaultEnvironmentId' | 'steps'>>) => Promise<MonitorTest | undefined>
+  listTests: (
+    bucketKey: string,
+    count: number,
+    offset: number,
+    order?: 'newest' | 'oldest',
+  ) => Promise<MonitorTest[]>
+  updateTest: (
+    id: string,
+    patch: Partial<Pick<MonitorTest, 'name' | 'description' | 'defaultEnvironmentId' | 'steps'>>,
+  ) => Promise<MonitorTest | undefined>
   deleteTest: (bucketKey: string, id: string) => Promise<boolean>
 
   createEnvironment: (input: Omit<MonitorEnvironment, 'created'>) => Promise<MonitorEnvironment>
@@ -175,11 +183,17 @@ export interface MonitoringRepository {
   listSchedules: (testId: string) => Promise<MonitorSchedule[]>
   /** Every schedule of every test: what the scheduler loads at start. */
   listAllSchedules: () => Promise<MonitorSchedule[]>
-  updateSchedule: (id: string, patch: Partial<Pick<MonitorSchedule, 'environmentId' | 'interval' | 'note'>>) => Promise<MonitorSchedule | undefined>
+  updateSchedule: (
+    id: string,
+    patch: Partial<Pick<MonitorSchedule, 'environmentId' | 'interval' | 'note'>>,
+  ) => Promise<MonitorSchedule | undefined>
   deleteSchedule: (testId: string, id: string) => Promise<boolean>
 
   createRun: (input: MonitorRun) => Promise<MonitorRun>
-  updateRun: (id: string, patch: Partial<Pick<MonitorRun, 'result' | 'finished' | 'doc'>>) => Promise<MonitorRun | undefined>
+  updateRun: (
+    id: string,
+    patch: Partial<Pick<MonitorRun, 'result' | 'finished' | 'doc'>>,
+  ) => Promise<MonitorRun | undefined>
   getRun: (testId: string, id: string) => Promise<MonitorRun | undefined>
   /** Newest first. */
   listRuns: (testId: string, count: number) => Promise<MonitorRun[]>

@@ -53,7 +53,12 @@ export interface UserRepository {
   get: (id: number) => Promise<User | undefined>
   getByEmail: (email: string) => Promise<User | undefined>
   listByAccount: (accountId: number, query: ListQuery) => Promise<Page<User>>
-  update: (id: number, patch: Partial<Pick<User, 'firstName' | 'lastName' | 'enabled' | 'accountRoles' | 'lastAccess'>>) => Promise<User | undefined>
+  update: (
+    id: number,
+    patch: Partial<
+      Pick<User, 'firstName' | 'lastName' | 'enabled' | 'accountRoles' | 'lastAccess'>
+    >,
+  ) => Promise<User | undefined>
 }
 
 export interface ApiKeyRepository {
@@ -67,25 +72,48 @@ export interface WorkspaceRepository {
   create: (input: New<Workspace>) => Promise<Workspace>
   get: (id: number) => Promise<Workspace | undefined>
   listByAccount: (accountId: number, query: ListQuery) => Promise<Page<Workspace>>
-  update: (id: number, patch: Partial<Pick<Workspace, 'name' | 'enabled' | 'dedicatedIpsEnabled' | 'privateLocationsEnabled'>>) => Promise<Workspace | undefined>
+  update: (
+    id: number,
+    patch: Partial<
+      Pick<Workspace, 'name' | 'enabled' | 'dedicatedIpsEnabled' | 'privateLocationsEnabled'>
+    >,
+  ) => Promise<Workspace | undefined>
 }
 
 export interface ServiceRepository {
-  create: (input: { workspaceId: number; name: string; description: string | null; by: string }) => Promise<Service>
+  create: (input: {
+    workspaceId: number
+    name: string
+    description: string | null
+    by: string
+  }) => Promise<Service>
   get: (workspaceId: number, id: number) => Promise<Service | undefined>
   getByName: (workspaceId: number, name: string) => Promise<Service | undefined>
   list: (workspaceId: number, query: ListQuery) => Promise<Page<Service>>
-  update: (workspaceId: number, id: number, patch: { name?: string; description?: string | null; by: string }) => Promise<Service | undefined>
+  update: (
+    workspaceId: number,
+    id: number,
+    patch: { name?: string; description?: string | null; by: string },
+  ) => Promise<Service | undefined>
   /** False when it did not exist. */
   delete: (workspaceId: number, id: number) => Promise<boolean>
 }
 
 export interface TagRepository {
-  create: (input: { accountId: number; name: string; description: string | null; by: string }) => Promise<Tag>
+  create: (input: {
+    accountId: number
+    name: string
+    description: string | null
+    by: string
+  }) => Promise<Tag>
   get: (accountId: number, id: number) => Promise<Tag | undefined>
   getByName: (accountId: number, name: string) => Promise<Tag | undefined>
   list: (accountId: number, query: ListQuery) => Promise<Page<Tag>>
-  update: (accountId: number, id: number, patch: { name?: string; description?: string | null; by: string }) => Promise<Tag | undefined>
+  update: (
+    accountId: number,
+    id: number,
+    patch: { name?: string; description?: string | null; by: string },
+  ) => Promise<Tag | undefined>
   delete: (accountId: number, id: number) => Promise<boolean>
   /** The tags of these names, creating those that do not exist yet (the mock services specification: "a tag used in a request that does not exist yet is created"). */
   ensure: (accountId: number, names: readonly string[], by: string) => Promise<Tag[]>
@@ -114,7 +142,9 @@ export interface EncodedTransactionRow {
 }
 
 export interface TransactionRepository {
-  create: (input: New<StoredTransaction, keyof AuditFields> & { by: string }) => Promise<StoredTransaction>
+  create: (
+    input: New<StoredTransaction, keyof AuditFields> & { by: string },
+  ) => Promise<StoredTransaction>
   /**
    * `create` for imports of many transactions into one service, a run of rows at a time: each
    * DSL comes as the JSON text to keep (the caller validated it), as a string or as its UTF-8
@@ -122,7 +152,10 @@ export interface TransactionRepository {
    * order, so that nothing is parsed back. A run is inserted in one synchronous step: the caller
    * keeps runs short and gives the event loop a turn between them.
    */
-  createEncodedMany: (into: { workspaceId: number; serviceId: number; by: string }, rows: readonly EncodedTransactionRow[]) => Promise<number[]>
+  createEncodedMany: (
+    into: { workspaceId: number; serviceId: number; by: string },
+    rows: readonly EncodedTransactionRow[],
+  ) => Promise<number[]>
   /**
    * Gives a transaction of the workspace another encoded row's name, description, dsl type, DSL
    * and tags (its id, service and audit fields stay): an import that stored its rows before
@@ -130,17 +163,28 @@ export interface TransactionRepository {
    */
   rewriteEncoded: (workspaceId: number, id: number, row: EncodedTransactionRow) => Promise<boolean>
   get: (workspaceId: number, id: number) => Promise<StoredTransaction | undefined>
-  list: (workspaceId: number, filter: TransactionFilter, query: ListQuery) => Promise<Page<StoredTransaction>>
+  list: (
+    workspaceId: number,
+    filter: TransactionFilter,
+    query: ListQuery,
+  ) => Promise<Page<StoredTransaction>>
   update: (
     workspaceId: number,
     id: number,
-    patch: Partial<Pick<StoredTransaction, 'name' | 'description' | 'tags' | 'dsl' | 'serviceId' | 'dslType'>> & { by: string },
+    patch: Partial<
+      Pick<StoredTransaction, 'name' | 'description' | 'tags' | 'dsl' | 'serviceId' | 'dslType'>
+    > & { by: string },
   ) => Promise<StoredTransaction | undefined>
   delete: (workspaceId: number, id: number) => Promise<boolean>
   /** Deletes those of `ids` that exist in the workspace; returns the ids deleted. */
   deleteMany: (workspaceId: number, ids: readonly number[]) => Promise<number[]>
   /** Adds (or removes) tags on those of `ids` that exist; returns the ids changed. */
-  changeTags: (workspaceId: number, ids: readonly number[], tags: { add?: readonly string[]; remove?: readonly string[] }, by: string) => Promise<number[]>
+  changeTags: (
+    workspaceId: number,
+    ids: readonly number[],
+    tags: { add?: readonly string[]; remove?: readonly string[] },
+    by: string,
+  ) => Promise<number[]>
 }
 
 /** createdBy/updatedBy and timestamps: set by the store. */
@@ -154,9 +198,18 @@ export interface MockServiceRepository {
   get: (workspaceId: number, id: number) => Promise<MockService | undefined>
   /** For the deployer and trackings, which act for the platform, not for a workspace. */
   getById: (id: number) => Promise<MockService | undefined>
-  list: (workspaceId: number, filter: { serviceId?: number }, query: ListQuery) => Promise<Page<MockService>>
+  list: (
+    workspaceId: number,
+    filter: { serviceId?: number },
+    query: ListQuery,
+  ) => Promise<Page<MockService>>
   listByStatus: (statuses: readonly MockServiceStatus[]) => Promise<MockService[]>
-  update: (id: number, patch: Partial<Omit<MockService, 'id' | 'workspaceId' | 'created' | 'createdBy'>> & { by?: string }) => Promise<MockService | undefined>
+  update: (
+    id: number,
+    patch: Partial<Omit<MockService, 'id' | 'workspaceId' | 'created' | 'createdBy'>> & {
+      by?: string
+    },
+  ) => Promise<MockService | undefined>
   delete: (workspaceId: number, id: number) => Promise<boolean>
   /** How many mock services use a service (a service in use cannot be deleted). */
   countByService: (workspaceId: number, serviceId: number) => Promise<number>
@@ -167,15 +220,29 @@ export interface MockServiceRepository {
 export interface AssetRepository {
   create: (input: New<Asset, keyof AuditFields> & { by: string }) => Promise<Asset>
   get: (workspaceId: number, id: number) => Promise<Asset | undefined>
-  list: (workspaceId: number, filter: { serviceId?: number }, query: ListQuery) => Promise<Page<Asset>>
+  list: (
+    workspaceId: number,
+    filter: { serviceId?: number },
+    query: ListQuery,
+  ) => Promise<Page<Asset>>
   update: (
     workspaceId: number,
     id: number,
-    patch: Partial<Pick<Asset, 'description' | 'primaryMetadata' | 'secondaryMetadata' | 'serviceId' | 'tags' | 'name'>> & { by: string },
+    patch: Partial<
+      Pick<
+        Asset,
+        'description' | 'primaryMetadata' | 'secondaryMetadata' | 'serviceId' | 'tags' | 'name'
+      >
+    > & { by: string },
   ) => Promise<Asset | undefined>
   delete: (workspaceId: number, id: number) => Promise<boolean>
   /** The asset of this service (null = none) with this name, other than `idToIgnore`. */
-  findByName: (workspaceId: number, serviceId: number | null, name: string, idToIgnore?: number) => Promise<Asset | undefined>
+  findByName: (
+    workspaceId: number,
+    serviceId: number | null,
+    name: string,
+    idToIgnore?: number,
+  ) => Promise<Asset | undefined>
   /** Every file id an asset row points to, in every workspace (to find orphaned files at start). */
   fileIds: () => Promise<Set<string>>
 }
@@ -188,7 +255,10 @@ export interface CloneTrackingRepository {
 export interface TrackingRepository {
   create: (input: Omit<Tracking, 'created' | 'updated' | 'ended'>) => Promise<Tracking>
   get: (trackingId: string) => Promise<Tracking | undefined>
-  update: (trackingId: string, patch: Partial<Pick<Tracking, 'status' | 'errors' | 'warnings' | 'ended'>>) => Promise<Tracking | undefined>
+  update: (
+    trackingId: string,
+    patch: Partial<Pick<Tracking, 'status' | 'errors' | 'warnings' | 'ended'>>,
+  ) => Promise<Tracking | undefined>
   /** The newest tracking of a mock service for an action (its last deploy, say), or undefined. */
   latestOf: (mockServiceId: number, action: TrackingAction) => Promise<Tracking | undefined>
 }
@@ -208,8 +278,13 @@ export interface LocationRepository {
   /** The harbor, if it belongs to one of `accountIds`. */
   harbor: (accountIds: readonly number[], id: string) => Promise<Harbor | undefined>
   /** The harbors of an account; with `workspaceIds`, only those offered to at least one of them. */
-  harbors: (filter: { accountId: number; workspaceIds?: readonly number[] }, query: ListQuery) => Promise<Page<Harbor>>
-  createShip: (input: Omit<Ship, 'created' | 'updated' | 'state' | 'lastHeartbeat'>) => Promise<Ship>
+  harbors: (
+    filter: { accountId: number; workspaceIds?: readonly number[] },
+    query: ListQuery,
+  ) => Promise<Page<Harbor>>
+  createShip: (
+    input: Omit<Ship, 'created' | 'updated' | 'state' | 'lastHeartbeat'>,
+  ) => Promise<Ship>
   /** The ships of these harbors, oldest first. */
   ships: (harborIds: readonly string[]) => Promise<Ship[]>
   ship: (harborId: string, id: string) => Promise<Ship | undefined>
@@ -227,7 +302,17 @@ export interface MockSettingRepository {
   create: (input: New<MockSetting, keyof AuditFields> & { by: string }) => Promise<MockSetting>
   get: (workspaceId: number, kind: MockSettingKind, id: number) => Promise<MockSetting | undefined>
   list: (workspaceId: number, kind: MockSettingKind, query: ListQuery) => Promise<Page<MockSetting>>
-  update: (workspaceId: number, kind: MockSettingKind, id: number, patch: { name?: string; description?: string | null; body?: Record<string, unknown>; by: string }) => Promise<MockSetting | undefined>
+  update: (
+    workspaceId: number,
+    kind: MockSettingKind,
+    id: number,
+    patch: {
+      name?: string
+      description?: string | null
+      body?: Record<string, unknown>
+      by: string
+    },
+  ) => Promise<MockSetting | undefined>
   /** Sets (or, with null, clears) the configuration of a mock service. */
   setConfiguration: (mockServiceId: number, configurationId: number | null) => Promise<void>
   configurationOf: (mockServiceId: number) => Promise<number | null>
@@ -244,19 +329,35 @@ export interface TenancyRepository {
   member: (accountId: number, userId: number) => Promise<AccountMember | undefined>
   members: (accountId: number, query: ListQuery) => Promise<Page<AccountMember & { user: User }>>
   /** Creates or replaces a membership. */
-  setMember: (input: { accountId: number; userId: number; roles: string[]; enabled: boolean }) => Promise<AccountMember>
+  setMember: (input: {
+    accountId: number
+    userId: number
+    roles: string[]
+    enabled: boolean
+  }) => Promise<AccountMember>
   /** Enabled members of an account holding a role. */
   countWithRole: (accountId: number, role: string) => Promise<number>
   accountsOf: (userId: number, query: ListQuery) => Promise<Page<Account>>
   profile: (accountId: number) => Promise<AccountProfile | undefined>
-  updateProfile: (accountId: number, patch: { [K in keyof Omit<AccountProfile, 'id'>]?: AccountProfile[K] | undefined }) => Promise<AccountProfile | undefined>
+  updateProfile: (
+    accountId: number,
+    patch: { [K in keyof Omit<AccountProfile, 'id'>]?: AccountProfile[K] | undefined },
+  ) => Promise<AccountProfile | undefined>
   renameAccount: (accountId: number, name: string) => Promise<boolean>
   /** The platform's first account (the bootstrap's): its owners and admins operate the platform. */
   firstAccountId: () => Promise<number | undefined>
 
   workspaceMember: (workspaceId: number, userId: number) => Promise<WorkspaceMember | undefined>
-  workspaceMembers: (workspaceId: number, query: ListQuery) => Promise<Page<WorkspaceMember & { user: User }>>
-  setWorkspaceMember: (input: { workspaceId: number; userId: number; role: WorkspaceRole; enabled: boolean }) => Promise<WorkspaceMember>
+  workspaceMembers: (
+    workspaceId: number,
+    query: ListQuery,
+  ) => Promise<Page<WorkspaceMember & { user: User }>>
+  setWorkspaceMember: (input: {
+    workspaceId: number
+    userId: number
+    role: WorkspaceRole
+    enabled: boolean
+  }) => Promise<WorkspaceMember>
   removeWorkspaceMember: (workspaceId: number, userId: number) => Promise<boolean>
   /** Members per workspace, for the list view's `membersCount`. */
   countWorkspaceMembers: (workspaceIds: readonly number[]) => Promise<Map<number, number>>
@@ -267,18 +368,33 @@ export interface TenancyRepository {
   invitationByToken: (token: string) => Promise<Invitation | undefined>
   invitations: (accountId: number, query: ListQuery) => Promise<Page<Invitation>>
   pendingInvitation: (accountId: number, email: string) => Promise<Invitation | undefined>
-  setInvitationStatus: (id: string, status: InvitationStatus, inviteeUserId: number | null) => Promise<Invitation | undefined>
+  setInvitationStatus: (
+    id: string,
+    status: InvitationStatus,
+    inviteeUserId: number | null,
+  ) => Promise<Invitation | undefined>
 
-  createProject: (input: { workspaceId: number; name: string; description: string | null; isDefault: boolean; userId: number | null }) => Promise<Project>
+  createProject: (input: {
+    workspaceId: number
+    name: string
+    description: string | null
+    isDefault: boolean
+    userId: number | null
+  }) => Promise<Project>
   project: (id: number) => Promise<Project | undefined>
-  projects: (filter: { workspaceIds: readonly number[]; name?: string }, query: ListQuery) => Promise<Page<Project>>
+  projects: (
+    filter: { workspaceIds: readonly number[]; name?: string },
+    query: ListQuery,
+  ) => Promise<Page<Project>>
   defaultProject: (workspaceId: number) => Promise<Project | undefined>
 
   apiKeysOf: (userId: number) => Promise<ApiKey[]>
   /** False when the key does not exist or is not this user's. */
   revokeApiKey: (userId: number, id: string) => Promise<boolean>
   setActiveWorkspace: (userId: number, workspaceId: number | null) => Promise<void>
-  userExtras: (userId: number) => Promise<{ updated: number; activeWorkspaceId: number | null } | undefined>
+  userExtras: (
+    userId: number,
+  ) => Promise<{ updated: number; activeWorkspaceId: number | null } | undefined>
 }
 
 /** One compiled search: a parameterised SELECT and COUNT (src/store/sqlite/search.ts builds them). */
@@ -290,7 +406,9 @@ export interface CompiledSearch {
 
 export interface SearchRepository {
   /** Runs a compiled search in one snapshot: the rows (flat, `a__b` for relation columns) and the total. */
-  run: (compiled: CompiledSearch) => Promise<{ rows: Array<Record<string, unknown>>; total: number }>
+  run: (
+    compiled: CompiledSearch,
+  ) => Promise<{ rows: Array<Record<string, unknown>>; total: number }>
 }
 
 /** Every repository, as one bag: what a request handler and a write transaction see. */

@@ -282,7 +282,7 @@ export interface MockSetting extends Audit {
 export const ACCOUNT_ROLES = ['owner', 'admin', 'user_manager', 'standard'] as const
 /** Workspace roles of the administration specification, strongest first. */
 export const WORKSPACE_ROLES = ['manager', 'tester', 'viewer'] as const
-export type WorkspaceRole = typeof WORKSPACE_ROLES[number]
+export type WorkspaceRole = (typeof WORKSPACE_ROLES)[number]
 
 /** A user's place in an account. */
 export interface AccountMember {

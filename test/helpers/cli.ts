@@ -7,7 +7,9 @@ import { waitFor as waitForCondition } from './wait.js'
 /** The built command line (`npm test` builds before testing). */
 export const cliPath = resolve(import.meta.dirname, '../../dist/src/cli/main.js')
 
-if (!existsSync(cliPath)) throw new Error(`${cliPath} is missing: run "npm run build" first (npm test does)`)
+if (!existsSync(cliPath)) {
+  throw new Error(`${cliPath} is missing: run "npm run build" first (npm test does)`)
+}
 
 /** A finished command. */
 interface CliResult {
@@ -18,14 +20,27 @@ interface CliResult {
 }
 
 /** Runs `understudy <args>` to completion (killed after `timeoutMs`); `bin` as in startCli. */
-export async function runCli (args: string[], options: { cwd?: string; timeoutMs?: number; env?: Record<string, string>; bin?: string } = {}): Promise<CliResult> {
-  const child = spawn(process.execPath, [options.bin ?? cliPath, ...args], { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } })
+export async function runCli(
+  args: string[],
+  options: { cwd?: string; timeoutMs?: number; env?: Record<string, string>; bin?: string } = {},
+): Promise<CliResult> {
+  const child = spawn(process.execPath, [options.bin ?? cliPath, ...args], {
+    cwd: options.cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...options.env },
+  })
   let stdout = ''
   let stderr = ''
-  child.stdout.on('data', (c: Buffer) => { stdout += c.toString() })
-  child.stderr.on('data', (c: Buffer) => { stderr += c.toString() })
+  child.stdout.on('data', (c: Buffer) => {
+    stdout += c.toString()
+  })
+  child.stderr.on('data', (c: Buffer) => {
+    stderr += c.toString()
+  })
   const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000)
-  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('exit', (c, s) => resolve([c, s])))
+  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+    child.once('exit', (c, s) => resolve([c, s])),
+  )
   clearTimeout(timer)
   return { code, signal, stdout, stderr }
 }
@@ -49,33 +64,68 @@ export interface CliServer {
  * it when the test finishes if it is still running. `bin` runs another copy of the command (an
  * installed package) instead of this repository's build.
  */
-export async function startCli (args: string[], options: { cwd?: string; timeoutMs?: number; env?: Record<string, string>; bin?: string } = {}): Promise<CliServer> {
-  const child = spawn(process.execPath, [options.bin ?? cliPath, ...args], { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } })
+export async function startCli(
+  args: string[],
+  options: { cwd?: string; timeoutMs?: number; env?: Record<string, string>; bin?: string } = {},
+): Promise<CliServer> {
+  const child = spawn(process.execPath, [options.bin ?? cliPath, ...args], {
+    cwd: options.cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...options.env },
+  })
   let stdout = ''
   let stderr = ''
   const waiters: Array<() => void> = []
-  const notify = (): void => { for (const w of waiters.splice(0)) w() }
-  child.stdout?.on('data', (c: Buffer) => { stdout += c.toString(); notify() })
-  child.stderr?.on('data', (c: Buffer) => { stderr += c.toString(); notify() })
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => { notify(); resolve({ code, signal }) }))
-  onTestFinished(() => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL') })
+  const notify = (): void => {
+    for (const w of waiters.splice(0)) w()
+  }
+  child.stdout?.on('data', (c: Buffer) => {
+    stdout += c.toString()
+    notify()
+  })
+  child.stderr?.on('data', (c: Buffer) => {
+    stderr += c.toString()
+    notify()
+  })
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => {
+      notify()
+      resolve({ code, signal })
+    }),
+  )
+  onTestFinished(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+  })
 
-  const waitFor = async (stream: 'stdout' | 'stderr', text: string | RegExp, timeoutMs = options.timeoutMs ?? 15_000): Promise<void> => {
+  const waitFor = async (
+    stream: 'stdout' | 'stderr',
+    text: string | RegExp,
+    timeoutMs = options.timeoutMs ?? 15_000,
+  ): Promise<void> => {
     const seen = (): boolean => {
       const content = stream === 'stdout' ? stdout : stderr
       return typeof text === 'string' ? content.includes(text) : text.test(content)
     }
     try {
-      await waitForCondition(async () => {
-        if (seen()) return true
-        if (child.exitCode !== null || child.signalCode !== null) throw new Error(`exited before printing ${String(text)}`)
-        // woken by the next output or exit, else re-checked after 100 ms
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, 100)
-          waiters.push(() => { clearTimeout(timer); resolve() })
-        })
-        return seen()
-      }, String(text), { timeoutMs, intervalMs: 0 })
+      await waitForCondition(
+        async () => {
+          if (seen()) return true
+          if (child.exitCode !== null || child.signalCode !== null) {
+            throw new Error(`exited before printing ${String(text)}`)
+          }
+          // woken by the next output or exit, else re-checked after 100 ms
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, 100)
+            waiters.push(() => {
+              clearTimeout(timer)
+              resolve()
+            })
+          })
+          return seen()
+        },
+        String(text),
+        { timeoutMs, intervalMs: 0 },
+      )
     } catch (err) {
       throw new Error(`${(err as Error).message}\nstdout: ${stdout}\nstderr: ${stderr}`)
     }
@@ -94,4 +144,3 @@ export async function startCli (args: string[], options: { cwd?: string; timeout
     },
   }
 }
-

@@ -36,10 +36,15 @@ interface RawRequestOptions {
  * const res = await http1Request(`${app.url}`, { path: '/a', headers: { 'x-a': '1' } })
  * res.statusMessage // 'OK'
  */
-export async function http1Request (origin: string, options: RawRequestOptions = {}): Promise<RawResponse> {
+export async function http1Request(
+  origin: string,
+  options: RawRequestOptions = {},
+): Promise<RawResponse> {
   const url = new URL(options.path ?? '/', origin)
   const secure = url.protocol === 'https:'
-  const agent = secure ? new https.Agent({ keepAlive: false }) : new http.Agent({ keepAlive: false })
+  const agent = secure
+    ? new https.Agent({ keepAlive: false })
+    : new http.Agent({ keepAlive: false })
   return await new Promise<RawResponse>((resolve, reject) => {
     const requestOptions: https.RequestOptions = {
       method: options.method ?? 'GET',
@@ -92,7 +97,10 @@ export async function http1Request (origin: string, options: RawRequestOptions =
  * const res = await h2Request(runtime.urls.https, { path: '/a' })
  * res.alpnProtocol // 'h2'
  */
-export async function h2Request (origin: string, options: RawRequestOptions = {}): Promise<RawResponse> {
+export async function h2Request(
+  origin: string,
+  options: RawRequestOptions = {},
+): Promise<RawResponse> {
   const session = http2.connect(origin, { rejectUnauthorized: false })
   const timeout = options.timeout ?? 10_000
   try {
@@ -109,7 +117,9 @@ export async function h2Request (origin: string, options: RawRequestOptions = {}
       })
       let headers: http2.IncomingHttpHeaders & http2.IncomingHttpStatusHeader = {}
       const chunks: Buffer[] = []
-      stream.on('response', (h) => { headers = h })
+      stream.on('response', (h) => {
+        headers = h
+      })
       stream.on('data', (chunk: Buffer) => chunks.push(chunk))
       stream.on('error', (err) => {
         clearTimeout(timer)

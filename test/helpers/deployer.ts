@@ -20,7 +20,7 @@ interface TestDeployer {
  * @example
  * const { deployer, store } = startDeployer()
  */
-export function startDeployer (options: Partial<LocalDeployerOptions> = {}): TestDeployer {
+export function startDeployer(options: Partial<LocalDeployerOptions> = {}): TestDeployer {
   const dataDir = tempDir('understudy-deploy-')
   const store = new FakeStore()
   const deployer = new LocalDeployer({
@@ -37,7 +37,10 @@ export function startDeployer (options: Partial<LocalDeployerOptions> = {}): Tes
 }
 
 /** A mock-service document answering `GET <path>` with `text`, for each pair. */
-export function textDocument (answers: Record<string, string>, extra: Record<string, unknown> = {}): MockServiceDocument {
+export function textDocument(
+  answers: Record<string, string>,
+  extra: Record<string, unknown> = {},
+): MockServiceDocument {
   return readDefinition({
     ...extra,
     transactions: Object.entries(answers).map(([path, text], i) => ({
@@ -49,13 +52,17 @@ export function textDocument (answers: Record<string, string>, extra: Record<str
 }
 
 /** Waits for a tracking to end and returns it, failing loudly when it is unknown. */
-export async function settle (deployer: LocalDeployer, tracking: Tracking): Promise<Tracking> {
+export async function settle(deployer: LocalDeployer, tracking: Tracking): Promise<Tracking> {
   const ended = await deployer.settled(tracking.trackingId)
   if (ended === undefined) throw new Error(`tracking ${tracking.trackingId} is unknown`)
   return ended
 }
 
 /** Polls `check` every 50 ms until it returns true (or fails after `timeoutMs`). */
-export async function eventually (check: () => boolean | Promise<boolean>, timeoutMs = 10_000, what = 'condition'): Promise<void> {
+export async function eventually(
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 10_000,
+  what = 'condition',
+): Promise<void> {
   await waitFor(check, what, { timeoutMs, intervalMs: 50 })
 }

@@ -7,7 +7,7 @@ import { isUnderstudyError, type UnderstudyError } from '../../src/errors/index.
  * @example
  * expect(thrown(() => importFile(bad)).code).toBe('ERR_IMPORT_INVALID')
  */
-export function thrown (fn: () => unknown): UnderstudyError {
+export function thrown(fn: () => unknown): UnderstudyError {
   try {
     fn()
   } catch (err) {

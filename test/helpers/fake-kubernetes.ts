@@ -58,29 +58,53 @@ export interface FakeKubernetes {
 }
 
 const resources: Record<string, { group: string; kinds: Record<string, string> }> = {
-  v1: { group: '/api/v1', kinds: { configmaps: 'ConfigMap', secrets: 'Secret', services: 'Service', endpoints: 'Endpoints', pods: 'Pod' } },
+  v1: {
+    group: '/api/v1',
+    kinds: {
+      configmaps: 'ConfigMap',
+      secrets: 'Secret',
+      services: 'Service',
+      endpoints: 'Endpoints',
+      pods: 'Pod',
+    },
+  },
   'apps/v1': { group: '/apis/apps/v1', kinds: { deployments: 'Deployment' } },
   'networking.k8s.io/v1': { group: '/apis/networking.k8s.io/v1', kinds: { ingresses: 'Ingress' } },
 }
 
-function discovery (groupVersion: string) {
+function discovery(groupVersion: string) {
   const entry = resources[groupVersion]
   return {
     kind: 'APIResourceList',
     apiVersion: 'v1',
     groupVersion,
-    resources: Object.entries(entry?.kinds ?? {}).map(([name, kind]) => ({ name, singularName: kind.toLowerCase(), namespaced: true, kind, verbs: ['get', 'list', 'patch', 'delete'] })),
+    resources: Object.entries(entry?.kinds ?? {}).map(([name, kind]) => ({
+      name,
+      singularName: kind.toLowerCase(),
+      namespaced: true,
+      kind,
+      verbs: ['get', 'list', 'patch', 'delete'],
+    })),
   }
 }
 
-function deepMerge (base: unknown, over: unknown): unknown {
-  if (over === null || typeof over !== 'object' || Array.isArray(over) || base === null || typeof base !== 'object' || Array.isArray(base)) return structuredClone(over)
+function deepMerge(base: unknown, over: unknown): unknown {
+  if (
+    over === null ||
+    typeof over !== 'object' ||
+    Array.isArray(over) ||
+    base === null ||
+    typeof base !== 'object' ||
+    Array.isArray(base)
+  ) {
+    return structuredClone(over)
+  }
   const out: Obj = { ...(base as Obj) }
   for (const [k, v] of Object.entries(over as Obj)) out[k] = deepMerge(out[k], v)
   return out
 }
 
-function status (code: number, reason: string, message: string): Obj {
+function status(code: number, reason: string, message: string): Obj {
   return { kind: 'Status', apiVersion: 'v1', status: 'Failure', code, reason, message }
 }
 
@@ -91,7 +115,7 @@ function status (code: number, reason: string, message: string): Obj {
  * const cluster = await startFakeKubernetes()
  * const api = await connectCluster({ kind: 'server', server: cluster.url, namespace: 'mocks' })
  */
-export async function startFakeKubernetes (): Promise<FakeKubernetes> {
+export async function startFakeKubernetes(): Promise<FakeKubernetes> {
   const root = mkdtempSync(join(tmpdir(), 'understudy-fake-k8s-'))
   const calls: RecordedCall[] = []
   /** Live objects by `Kind/namespace/name`, and each field manager's last applied configuration. */
@@ -104,7 +128,7 @@ export async function startFakeKubernetes (): Promise<FakeKubernetes> {
 
   const keyOf = (kind: string, ns: string, name: string): string => `${kind}/${ns}/${name}`
 
-  function store (kind: string, ns: string, name: string, manager: string, config: Obj): Obj {
+  function store(kind: string, ns: string, name: string, manager: string, config: Obj): Obj {
     const key = keyOf(kind, ns, name)
     const byManager = applied.get(key) ?? new Map<string, Obj>()
     // The manager's newest configuration replaces its previous one (fields it dropped go), and
@@ -127,15 +151,15 @@ export async function startFakeKubernetes (): Promise<FakeKubernetes> {
     return live
   }
 
-  function podsOf (ns: string, deployment: string): FakePod[] {
+  function podsOf(ns: string, deployment: string): FakePod[] {
     return pods.get(keyOf('Deployment', ns, deployment)) ?? []
   }
 
-  function matches (labels: Obj | undefined, selector: Obj | undefined): boolean {
+  function matches(labels: Obj | undefined, selector: Obj | undefined): boolean {
     return selector !== undefined && Object.entries(selector).every(([k, v]) => labels?.[k] === v)
   }
 
-  function refreshEndpoints (ns: string): void {
+  function refreshEndpoints(ns: string): void {
     for (const [key, service] of objects) {
       if (!key.startsWith(`Service/${ns}/`)) continue
       const selector = service['spec']?.selector as Obj | undefined
@@ -145,17 +169,31 @@ export async function startFakeKubernetes (): Promise<FakeKubernetes> {
         if (!matches(deployment['spec']?.template?.metadata?.labels, selector)) continue
         for (const pod of podsOf(ns, deployment['metadata'].name)) {
           if (pod.exited || pod.ports['admin'] === undefined) continue
-          const ports = (service['spec']?.ports as Obj[] ?? []).map((p) => ({ name: p['name'], port: pod.ports[String(p['targetPort'])] ?? p['targetPort'], protocol: 'TCP' }))
-          const address = { ip: '127.0.0.1', targetRef: { kind: 'Pod', name: pod.name, namespace: ns } }
-          subsets.push(pod.ready ? { addresses: [address], ports } : { notReadyAddresses: [address], ports })
+          const ports = ((service['spec']?.ports as Obj[]) ?? []).map((p) => ({
+            name: p['name'],
+            port: pod.ports[String(p['targetPort'])] ?? p['targetPort'],
+            protocol: 'TCP',
+          }))
+          const address = {
+            ip: '127.0.0.1',
+            targetRef: { kind: 'Pod', name: pod.name, namespace: ns },
+          }
+          subsets.push(
+            pod.ready ? { addresses: [address], ports } : { notReadyAddresses: [address], ports },
+          )
         }
       }
       const name = service['metadata'].name as string
-      objects.set(keyOf('Endpoints', ns, name), { apiVersion: 'v1', kind: 'Endpoints', metadata: { name, namespace: ns, resourceVersion: String(resourceVersion++) }, subsets })
+      objects.set(keyOf('Endpoints', ns, name), {
+        apiVersion: 'v1',
+        kind: 'Endpoints',
+        metadata: { name, namespace: ns, resourceVersion: String(resourceVersion++) },
+        subsets,
+      })
     }
   }
 
-  function refreshDeploymentStatus (ns: string, name: string): void {
+  function refreshDeploymentStatus(ns: string, name: string): void {
     const deployment = objects.get(keyOf('Deployment', ns, name))
     if (deployment === undefined) return
     const live = podsOf(ns, name).filter((p) => !p.exited)
@@ -170,13 +208,17 @@ export async function startFakeKubernetes (): Promise<FakeKubernetes> {
   }
 
   /** What the kubelet writes for a ConfigMap volume: one file per key. */
-  function writeVolume (dir: string, ns: string, configMapName: string): void {
+  function writeVolume(dir: string, ns: string, configMapName: string): void {
     const configMap = objects.get(keyOf('ConfigMap', ns, configMapName))
     mkdirSync(dir, { recursive: true })
-    for (const [file, text] of Object.entries((configMap?.['data'] ?? {}) as Record<string, string>)) writeFileSync(join(dir, file), text)
+    for (const [file, text] of Object.entries(
+      (configMap?.['data'] ?? {}) as Record<string, string>,
+    )) {
+      writeFileSync(join(dir, file), text)
+    }
   }
 
-  function startPod (ns: string, deployment: Obj, templateKey: string): void {
+  function startPod(ns: string, deployment: Obj, templateKey: string): void {
     const dname = deployment['metadata'].name as string
     const spec = deployment['spec'].template.spec as Obj
     const container = spec['containers'][0] as Obj
@@ -193,21 +235,50 @@ export async function startFakeKubernetes (): Promise<FakeKubernetes> {
       const flag = all[i - 1]
       if (flag === '--port' || flag === '--admin-port') return '0'
       if (flag === '--host') return '127.0.0.1'
-      for (const [mountPath, local] of mounts) if (arg.startsWith(`${mountPath}/`)) return join(local, arg.slice(mountPath.length + 1))
+      for (const [mountPath, local] of mounts) {
+        if (arg.startsWith(`${mountPath}/`)) return join(local, arg.slice(mountPath.length + 1))
+      }
       return arg
     })
     const env: Record<string, string> = {}
     for (const e of (container['env'] ?? []) as Obj[]) {
       const ref = e['valueFrom']?.secretKeyRef as Obj | undefined
-      if (ref === undefined) { env[e['name']] = String(e['value'] ?? ''); continue }
+      if (ref === undefined) {
+        env[e['name']] = String(e['value'] ?? '')
+        continue
+      }
       const secret = objects.get(keyOf('Secret', ns, String(ref['name'])))
-      env[e['name']] = Buffer.from(String(secret?.['data']?.[String(ref['key'])] ?? ''), 'base64').toString()
+      env[e['name']] = Buffer.from(
+        String(secret?.['data']?.[String(ref['key'])] ?? ''),
+        'base64',
+      ).toString()
     }
     // An image tagged `crash` stands for one whose container exits at once (a bad image, a crash loop).
-    const command = String(container['image']).endsWith(':crash') ? ['-e', 'process.exit(1)'] : [cliPath, 'run', ...args]
-    const child = spawn(process.execPath, command, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } })
-    const pod: FakePod = { name, child, dir, templateKey, deployment: dname, ports: {}, ready: false, stdout: '', stderr: '', exited: false }
-    const portNames = Object.fromEntries(((container['ports'] ?? []) as Obj[]).map((p) => [String(p['containerPort']), String(p['name'])]))
+    const command = String(container['image']).endsWith(':crash')
+      ? ['-e', 'process.exit(1)']
+      : [cliPath, 'run', ...args]
+    const child = spawn(process.execPath, command, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...env },
+    })
+    const pod: FakePod = {
+      name,
+      child,
+      dir,
+      templateKey,
+      deployment: dname,
+      ports: {},
+      ready: false,
+      stdout: '',
+      stderr: '',
+      exited: false,
+    }
+    const portNames = Object.fromEntries(
+      ((container['ports'] ?? []) as Obj[]).map((p) => [
+        String(p['containerPort']),
+        String(p['name']),
+      ]),
+    )
     child.stdout?.on('data', (c: Buffer) => {
       pod.stdout += c.toString()
       const http = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(pod.stdout)
@@ -215,21 +286,27 @@ export async function startFakeKubernetes (): Promise<FakeKubernetes> {
       if (http !== null) pod.ports[portNames[String(8080)] ?? 'http'] = Number(http[1])
       if (admin !== null) pod.ports[portNames[String(9090)] ?? 'admin'] = Number(admin[1])
     })
-    child.stderr?.on('data', (c: Buffer) => { pod.stderr += c.toString() })
-    child.once('exit', () => { pod.exited = true; pod.ready = false; refreshDeploymentStatus(ns, dname) })
+    child.stderr?.on('data', (c: Buffer) => {
+      pod.stderr += c.toString()
+    })
+    child.once('exit', () => {
+      pod.exited = true
+      pod.ready = false
+      refreshDeploymentStatus(ns, dname)
+    })
     const key = keyOf('Deployment', ns, dname)
     pods.set(key, [...(pods.get(key) ?? []), pod])
     startedCount.set(key, (startedCount.get(key) ?? 0) + 1)
   }
 
-  function stopPod (pod: FakePod): void {
+  function stopPod(pod: FakePod): void {
     if (!pod.exited) pod.child.kill('SIGTERM')
     pod.exited = true
     pod.ready = false
   }
 
   /** The Deployment controller and kubelet: pods to match the template and the replica count. */
-  function reconcile (ns: string, name: string): void {
+  function reconcile(ns: string, name: string): void {
     const key = keyOf('Deployment', ns, name)
     const deployment = objects.get(key)
     const live = (pods.get(key) ?? []).filter((p) => !p.exited)
@@ -245,7 +322,10 @@ export async function startFakeKubernetes (): Promise<FakeKubernetes> {
     const wanted = Number(deployment['spec'].replicas ?? 1)
     current.slice(wanted).forEach(stopPod)
     for (let i = current.length; i < wanted; i++) startPod(ns, deployment, templateKey)
-    pods.set(key, (pods.get(key) ?? []).filter((p) => !p.exited))
+    pods.set(
+      key,
+      (pods.get(key) ?? []).filter((p) => !p.exited),
+    )
     refreshDeploymentStatus(ns, name)
   }
 
@@ -254,17 +334,26 @@ export async function startFakeKubernetes (): Promise<FakeKubernetes> {
     for (const [key, list] of pods) {
       const [, ns, name] = key.split('/') as [string, string, string]
       const deployment = objects.get(key)
-      const probe = deployment?.['spec']?.template?.spec?.containers?.[0]?.readinessProbe?.httpGet as Obj | undefined
+      const probe = deployment?.['spec']?.template?.spec?.containers?.[0]?.readinessProbe
+        ?.httpGet as Obj | undefined
       for (const pod of list) {
         const port = probe === undefined ? undefined : pod.ports[String(probe['port'])]
         if (pod.exited || port === undefined) continue
-        fetch(`http://127.0.0.1:${port}${String(probe?.['path'])}`, { signal: AbortSignal.timeout(1000) })
-          .then((res) => res.ok, () => false)
-          .then((ok) => {
-            if (closed || ok === pod.ready || pod.exited) return
-            pod.ready = ok
-            refreshDeploymentStatus(ns, name)
-          }, () => {})
+        fetch(`http://127.0.0.1:${port}${String(probe?.['path'])}`, {
+          signal: AbortSignal.timeout(1000),
+        })
+          .then(
+            (res) => res.ok,
+            () => false,
+          )
+          .then(
+            (ok) => {
+              if (closed || ok === pod.ready || pod.exited) return
+              pod.ready = ok
+              refreshDeploymentStatus(ns, name)
+            },
+            () => {},
+          )
       }
     }
   }, 100)
@@ -274,23 +363,47 @@ export async function startFakeKubernetes (): Promise<FakeKubernetes> {
     req.on('data', (c: Buffer) => chunks.push(c))
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://fake')
-      calls.push({ method: req.method ?? '', path: url.pathname, contentType: req.headers['content-type'], query: Object.fromEntries(url.searchParams) })
+      calls.push({
+        method: req.method ?? '',
+        path: url.pathname,
+        contentType: req.headers['content-type'],
+        query: Object.fromEntries(url.searchParams),
+      })
       const send = (code: number, body: unknown): void => {
         res.writeHead(code, { 'content-type': 'application/json' })
         res.end(JSON.stringify(body))
       }
       const group = Object.entries(resources).find(([, r]) => url.pathname === r.group)
-      if (req.method === 'GET' && group !== undefined) { send(200, discovery(group[0])); return }
-      const match = /^(\/api\/v1|\/apis\/[^/]+\/[^/]+)\/namespaces\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(url.pathname)
-      const entry = match === null ? undefined : Object.entries(resources).find(([, r]) => r.group === match[1])
-      const kind = match === null || entry === undefined ? undefined : entry[1].kinds[match[3] as string]
-      if (match === null || entry === undefined || kind === undefined) { send(404, status(404, 'NotFound', `the server could not find the requested resource ${url.pathname}`)); return }
+      if (req.method === 'GET' && group !== undefined) {
+        send(200, discovery(group[0]))
+        return
+      }
+      const match =
+        /^(\/api\/v1|\/apis\/[^/]+\/[^/]+)\/namespaces\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(
+          url.pathname,
+        )
+      const entry =
+        match === null ? undefined : Object.entries(resources).find(([, r]) => r.group === match[1])
+      const kind =
+        match === null || entry === undefined ? undefined : entry[1].kinds[match[3] as string]
+      if (match === null || entry === undefined || kind === undefined) {
+        send(
+          404,
+          status(
+            404,
+            'NotFound',
+            `the server could not find the requested resource ${url.pathname}`,
+          ),
+        )
+        return
+      }
       const [, , ns, , name] = match as unknown as [string, string, string, string, string]
       const key = keyOf(kind, ns, name)
       if (req.method === 'GET') {
         const found = objects.get(key)
-        if (found === undefined) send(404, status(404, 'NotFound', `${match[3]} "${name}" not found`))
-        else send(200, found)
+        if (found === undefined) {
+          send(404, status(404, 'NotFound', `${match[3]} "${name}" not found`))
+        } else send(200, found)
         return
       }
       if (req.method === 'DELETE') {
@@ -299,13 +412,33 @@ export async function startFakeKubernetes (): Promise<FakeKubernetes> {
         if (kind === 'Deployment') reconcile(ns, name)
         if (kind === 'Service') objects.delete(keyOf('Endpoints', ns, name))
         if (!found) send(404, status(404, 'NotFound', `${match[3]} "${name}" not found`))
-        else send(200, { kind: 'Status', apiVersion: 'v1', status: 'Success', details: { name, kind: match[3] } })
+        else {
+          send(200, {
+            kind: 'Status',
+            apiVersion: 'v1',
+            status: 'Success',
+            details: { name, kind: match[3] },
+          })
+        }
         return
       }
       if (req.method === 'PATCH') {
-        if (req.headers['content-type'] !== 'application/apply-patch+yaml') { send(415, status(415, 'UnsupportedMediaType', `this fake serves server-side apply only, not ${req.headers['content-type'] ?? 'no content type'}`)); return }
+        if (req.headers['content-type'] !== 'application/apply-patch+yaml') {
+          send(
+            415,
+            status(
+              415,
+              'UnsupportedMediaType',
+              `this fake serves server-side apply only, not ${req.headers['content-type'] ?? 'no content type'}`,
+            ),
+          )
+          return
+        }
         const manager = url.searchParams.get('fieldManager')
-        if (manager === null || manager === '') { send(422, status(422, 'Invalid', 'fieldManager is required for apply requests')); return }
+        if (manager === null || manager === '') {
+          send(422, status(422, 'Invalid', 'fieldManager is required for apply requests'))
+          return
+        }
         let body: Obj
         try {
           body = parseYaml(Buffer.concat(chunks).toString('utf8')) as Obj
@@ -313,8 +446,19 @@ export async function startFakeKubernetes (): Promise<FakeKubernetes> {
           send(400, status(400, 'BadRequest', (err as Error).message))
           return
         }
-        if (body['kind'] !== kind || body['metadata']?.name !== name || (body['metadata']?.namespace ?? ns) !== ns) {
-          send(400, status(400, 'BadRequest', `the body (${String(body['kind'])} ${String(body['metadata']?.name)}) does not match the path`))
+        if (
+          body['kind'] !== kind ||
+          body['metadata']?.name !== name ||
+          (body['metadata']?.namespace ?? ns) !== ns
+        ) {
+          send(
+            400,
+            status(
+              400,
+              'BadRequest',
+              `the body (${String(body['kind'])} ${String(body['metadata']?.name)}) does not match the path`,
+            ),
+          )
           return
         }
         const live = store(kind, ns, name, manager, body)
@@ -325,7 +469,11 @@ export async function startFakeKubernetes (): Promise<FakeKubernetes> {
           for (const list of pods.values()) {
             for (const pod of list) {
               const d = objects.get(keyOf('Deployment', ns, pod.deployment))
-              for (const v of (d?.['spec']?.template?.spec?.volumes ?? []) as Obj[]) if (v['configMap']?.name === name) writeVolume(join(pod.dir, String(v['name'])), ns, name)
+              for (const v of (d?.['spec']?.template?.spec?.volumes ?? []) as Obj[]) {
+                if (v['configMap']?.name === name) {
+                  writeVolume(join(pod.dir, String(v['name'])), ns, name)
+                }
+              }
             }
           }
         }
@@ -348,11 +496,18 @@ export async function startFakeKubernetes (): Promise<FakeKubernetes> {
       closed = true
       clearInterval(prober)
       const children = [...pods.values()].flat().filter((p) => !p.exited)
-      await Promise.all(children.map(async (p) => await new Promise<void>((resolve) => {
-        p.child.once('exit', () => resolve())
-        p.child.kill('SIGTERM')
-        setTimeout(() => { p.child.kill('SIGKILL') }, 3000).unref()
-      })))
+      await Promise.all(
+        children.map(
+          async (p) =>
+            await new Promise<void>((resolve) => {
+              p.child.once('exit', () => resolve())
+              p.child.kill('SIGTERM')
+              setTimeout(() => {
+                p.child.kill('SIGKILL')
+              }, 3000).unref()
+            }),
+        ),
+      )
       server.closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))
       rmSync(root, { recursive: true, force: true })

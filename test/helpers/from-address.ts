@@ -15,23 +15,39 @@ export interface AddressedResponse {
  * @example
  * const res = await requestFrom('127.0.0.2', `${platform.url}/api/v4/user`, { headers: { authorization } })
  */
-export async function requestFrom (localAddress: string, url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<AddressedResponse> {
+export async function requestFrom(
+  localAddress: string,
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<AddressedResponse> {
   const target = new URL(url)
   return await new Promise((resolve, reject) => {
-    const req = http.request({
-      host: target.hostname,
-      port: target.port,
-      path: target.pathname + target.search,
-      method: init.method ?? 'GET',
-      headers: { ...init.headers, ...(init.body === undefined ? {} : { 'content-length': Buffer.byteLength(init.body) }) },
-      localAddress,
-      agent: false,
-    }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (c: Buffer) => chunks.push(c))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }))
-      res.on('error', reject)
-    })
+    const req = http.request(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname + target.search,
+        method: init.method ?? 'GET',
+        headers: {
+          ...init.headers,
+          ...(init.body === undefined ? {} : { 'content-length': Buffer.byteLength(init.body) }),
+        },
+        localAddress,
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (c: Buffer) => chunks.push(c))
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        )
+        res.on('error', reject)
+      },
+    )
     req.on('error', reject)
     req.end(init.body)
   })

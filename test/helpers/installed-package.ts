@@ -6,7 +6,11 @@ const root = resolve(import.meta.dirname, '../..')
 
 /** The package's optionalDependencies: the platform's libraries, which `serve` never needs. */
 export const optionalDependencies: readonly string[] = Object.keys(
-  (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { optionalDependencies?: Record<string, string> }).optionalDependencies ?? {}
+  (
+    JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+      optionalDependencies?: Record<string, string>
+    }
+  ).optionalDependencies ?? {},
 )
 
 /**
@@ -15,7 +19,10 @@ export const optionalDependencies: readonly string[] = Object.keys(
  * `npm i --omit=optional` leaves out). Packages only the optional ones need stay: they are
  * harmless, and what matters is that the package's own imports of the optional ones fail.
  */
-export function linkDependencies (pkgDir: string, { omitOptional }: { omitOptional: boolean }): void {
+export function linkDependencies(
+  pkgDir: string,
+  { omitOptional }: { omitOptional: boolean },
+): void {
   const modules = join(pkgDir, 'node_modules')
   mkdirSync(modules, { recursive: true })
   for (const name of readdirSync(join(root, 'node_modules'))) {
@@ -31,12 +38,18 @@ export function linkDependencies (pkgDir: string, { omitOptional }: { omitOption
  * Node resolves a module's imports from its real path, which would find the repository's
  * node_modules again.
  */
-export function installedCopy ({ omitOptional }: { omitOptional: boolean }): { pkgDir: string; bin: string } {
+export function installedCopy({ omitOptional }: { omitOptional: boolean }): {
+  pkgDir: string
+  bin: string
+} {
   const pkgDir = join(tempDir('understudy-installed-'), 'package')
   mkdirSync(pkgDir)
   cpSync(join(root, 'package.json'), join(pkgDir, 'package.json'))
   for (const dir of ['dist/src', 'dist/importers', 'dist/ui']) {
-    cpSync(join(root, dir), join(pkgDir, dir), { recursive: true, filter: (source) => !source.endsWith('.map') })
+    cpSync(join(root, dir), join(pkgDir, dir), {
+      recursive: true,
+      filter: (source) => !source.endsWith('.map'),
+    })
   }
   linkDependencies(pkgDir, { omitOptional })
   return { pkgDir, bin: join(pkgDir, 'dist/src/cli/main.js') }

@@ -1,5 +1,11 @@
 import * as k8s from '@kubernetes/client-node'
-import { ConfigMap, PersistentVolumeClaim, Secret, Service, ServiceAccount } from 'kubernetes-models/v1'
+import {
+  ConfigMap,
+  PersistentVolumeClaim,
+  Secret,
+  Service,
+  ServiceAccount,
+} from 'kubernetes-models/v1'
 import { Deployment } from 'kubernetes-models/apps/v1'
 import { Ingress } from 'kubernetes-models/networking.k8s.io/v1'
 import { Role, RoleBinding } from 'kubernetes-models/rbac.authorization.k8s.io/v1'
@@ -12,10 +18,23 @@ import { Role, RoleBinding } from 'kubernetes-models/rbac.authorization.k8s.io/v
  * from the same OpenAPI.
  */
 
-const models: Record<string, new (data: never) => { validate: () => void }> = { ConfigMap, Secret, Service, ServiceAccount, PersistentVolumeClaim, Deployment, Ingress, Role, RoleBinding }
+const models: Record<string, new (data: never) => { validate: () => void }> = {
+  ConfigMap,
+  Secret,
+  Service,
+  ServiceAccount,
+  PersistentVolumeClaim,
+  Deployment,
+  Ingress,
+  Role,
+  RoleBinding,
+}
 
 type AttributeMap = Array<{ baseName: string; type: string }>
-const knownTypes = k8s as unknown as Record<string, { getAttributeTypeMap?: () => AttributeMap } | undefined>
+const knownTypes = k8s as unknown as Record<
+  string,
+  { getAttributeTypeMap?: () => AttributeMap } | undefined
+>
 
 /**
  * JSON pointers of the fields of `value` that the Kubernetes type `type` (`V1Deployment`) does not have.
@@ -23,14 +42,20 @@ const knownTypes = k8s as unknown as Record<string, { getAttributeTypeMap?: () =
  * @example
  * unknownFields({ spec: { replicaz: 1 } }, 'V1Deployment') // ['/spec/replicaz']
  */
-export function unknownFields (value: unknown, type: string, at = ''): string[] {
+export function unknownFields(value: unknown, type: string, at = ''): string[] {
   const item = /^Array<(.+)>$/.exec(type)?.[1]
-  if (item !== undefined) return Array.isArray(value) ? value.flatMap((v, i) => unknownFields(v, item, `${at}/${i}`)) : [`${at} (not an array)`]
+  if (item !== undefined) {
+    return Array.isArray(value)
+      ? value.flatMap((v, i) => unknownFields(v, item, `${at}/${i}`))
+      : [`${at} (not an array)`]
+  }
   const attributes = knownTypes[type]?.getAttributeTypeMap?.()
   if (attributes === undefined || value === null || typeof value !== 'object') return []
   return Object.entries(value).flatMap(([key, v]) => {
     const attribute = attributes.find((a) => a.baseName === key)
-    return attribute === undefined ? [`${at}/${key}`] : unknownFields(v, attribute.type, `${at}/${key}`)
+    return attribute === undefined
+      ? [`${at}/${key}`]
+      : unknownFields(v, attribute.type, `${at}/${key}`)
   })
 }
 
@@ -41,7 +66,7 @@ export function unknownFields (value: unknown, type: string, at = ''): string[] 
  * @example
  * expect(kubernetesSchemaErrors(deployment)).toEqual([])
  */
-export function kubernetesSchemaErrors (object: { kind?: unknown }): string[] {
+export function kubernetesSchemaErrors(object: { kind?: unknown }): string[] {
   const kind = String(object.kind)
   const Model = models[kind]
   if (Model === undefined) throw new Error(`no schema model for kind ${kind}`)
@@ -51,5 +76,8 @@ export function kubernetesSchemaErrors (object: { kind?: unknown }): string[] {
   } catch (err) {
     errors.push((err as Error).message)
   }
-  return [...errors, ...unknownFields(object, `V1${kind}`).map((f) => `${f} is not a field of ${kind}`)]
+  return [
+    ...errors,
+    ...unknownFields(object, `V1${kind}`).map((f) => `${f} is not a field of ${kind}`),
+  ]
 }

@@ -7,7 +7,7 @@ import type { LiveExchange } from '../../src/serve/index.js'
  * @example
  * recording.add(liveExchange('/pets', { durationMs: 30 }), 'http://live')
  */
-export function liveExchange (url: string, overrides: Partial<LiveExchange> = {}): LiveExchange {
+export function liveExchange(url: string, overrides: Partial<LiveExchange> = {}): LiveExchange {
   return {
     method: 'GET',
     url,

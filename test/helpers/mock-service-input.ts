@@ -10,7 +10,7 @@ type MockServiceFields = Omit<MockService, 'id' | 'created' | 'updated' | 'creat
  * @example
  * await store.mockServices.create(mockServiceInput(workspace.id, service.id, { name: 'orders' }))
  */
-export function mockServiceInput (
+export function mockServiceInput(
   workspaceId: number,
   serviceId: number,
   overrides: Partial<MockServiceFields> = {},

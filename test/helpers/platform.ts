@@ -26,15 +26,28 @@ export interface TestPlatform {
 
 /** A deployer for tests that do not deploy: every call fails with 503 ERR_API_UNAVAILABLE. */
 export const unavailableDeployer: Deployer = {
-  deploy: async () => { throw createError('ERR_API_UNAVAILABLE', ['no deployer in this test']) },
-  configure: async () => { throw createError('ERR_API_UNAVAILABLE', ['no deployer in this test']) },
-  stop: async () => { throw createError('ERR_API_UNAVAILABLE', ['no deployer in this test']) },
+  deploy: async () => {
+    throw createError('ERR_API_UNAVAILABLE', ['no deployer in this test'])
+  },
+  configure: async () => {
+    throw createError('ERR_API_UNAVAILABLE', ['no deployer in this test'])
+  },
+  stop: async () => {
+    throw createError('ERR_API_UNAVAILABLE', ['no deployer in this test'])
+  },
   remove: async () => {},
   admin: () => null,
   logsOf: () => [],
   restore: async () => [],
   settled: async () => undefined,
-  environment: async () => ({ status: 'RUNNING', lastHeartBeat: Date.now(), memoryUsage: 0, msRunningCount: 0, totalTxnCount: 0, runningMockServiceIds: [] }),
+  environment: async () => ({
+    status: 'RUNNING',
+    lastHeartBeat: Date.now(),
+    memoryUsage: 0,
+    msRunningCount: 0,
+    totalTxnCount: 0,
+    runningMockServiceIds: [],
+  }),
   shutdown: async () => {},
 }
 
@@ -60,25 +73,28 @@ export interface TestPlatformOptions {
  * const platform = await startTestPlatform()
  * const res = await platform.request(`/api/v1/workspaces/${platform.workspaceId}/services`, { method: 'POST', json: { name: 'pets' } })
  */
-export async function startTestPlatform (options: TestPlatformOptions = {}): Promise<TestPlatform> {
+export async function startTestPlatform(options: TestPlatformOptions = {}): Promise<TestPlatform> {
   const dataDir = tempDir('understudy-platform-')
   const log = createSilentLogger()
   const apiKeyId = `test-${randomBytes(4).toString('hex')}`
   const apiKeySecret = randomBytes(16).toString('hex')
   const { deployer } = options
-  const platform = await startPlatform({
-    host: '127.0.0.1',
-    port: 0,
-    dataDir,
-    runtimeHost: '127.0.0.1',
-    apiKeyId,
-    apiKeySecret,
-    jsonLimit: 1024 * 1024,
-    uploadLimit: options.uploadLimit ?? 16 * 1024 * 1024,
-    importSpare: options.importSpare ?? false,
-    deployer: (wiring) => deployer?.(wiring, wiring.dataDir) ?? unavailableDeployer,
-    ...(options.routes === undefined ? {} : { routes: options.routes }),
-  }, log)
+  const platform = await startPlatform(
+    {
+      host: '127.0.0.1',
+      port: 0,
+      dataDir,
+      runtimeHost: '127.0.0.1',
+      apiKeyId,
+      apiKeySecret,
+      jsonLimit: 1024 * 1024,
+      uploadLimit: options.uploadLimit ?? 16 * 1024 * 1024,
+      importSpare: options.importSpare ?? false,
+      deployer: (wiring) => deployer?.(wiring, wiring.dataDir) ?? unavailableDeployer,
+      ...(options.routes === undefined ? {} : { routes: options.routes }),
+    },
+    log,
+  )
   onTestFinished(platform.close)
   const auth = `Basic ${Buffer.from(`${apiKeyId}:${apiKeySecret}`).toString('base64')}`
   return {
@@ -94,8 +110,14 @@ export async function startTestPlatform (options: TestPlatformOptions = {}): Pro
       const { json, headers, ...rest } = init
       const allHeaders = new Headers(headers)
       if (!allHeaders.has('authorization')) allHeaders.set('authorization', auth)
-      if (json !== undefined && !allHeaders.has('content-type')) allHeaders.set('content-type', 'application/json')
-      return fetch(platform.url + path, { ...rest, headers: allHeaders, ...(json === undefined ? {} : { body: JSON.stringify(json) }) })
+      if (json !== undefined && !allHeaders.has('content-type')) {
+        allHeaders.set('content-type', 'application/json')
+      }
+      return fetch(platform.url + path, {
+        ...rest,
+        headers: allHeaders,
+        ...(json === undefined ? {} : { body: JSON.stringify(json) }),
+      })
     },
     close: platform.close,
   }

@@ -22,35 +22,43 @@ export const realworldDir: string | null = (() => {
 })()
 
 /** Why the corpus suites skip, said once per suite. */
-const absentReason = configuredDir === undefined
-  ? 'it needs the real-world corpus (../shared/realworld next to the repository, or UNDERSTUDY_REALWORLD=<dir>)'
-  : `it needs the real-world corpus, and UNDERSTUDY_REALWORLD=${configuredDir} does not exist`
+const absentReason =
+  configuredDir === undefined
+    ? 'it needs the real-world corpus (../shared/realworld next to the repository, or UNDERSTUDY_REALWORLD=<dir>)'
+    : `it needs the real-world corpus, and UNDERSTUDY_REALWORLD=${configuredDir} does not exist`
 
 /** Names of the files of one category folder (`har`, `openapi`, ...), sorted; [] when absent. */
-export function realworldFiles (category: string): string[] {
+export function realworldFiles(category: string): string[] {
   if (realworldDir === null) return []
   const dir = join(realworldDir, category)
   if (!existsSync(dir)) return []
-  return readdirSync(dir, { withFileTypes: true }).filter((d) => d.isFile()).map((d) => d.name).sort()
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isFile())
+    .map((d) => d.name)
+    .sort()
 }
 
 /**
  * The path of one real-world file. Throws, naming it, when the corpus is present without it: an
  * incomplete corpus is a failure, never a silent skip.
  */
-export function realworldPath (category: string, name: string): string {
-  if (realworldDir === null) throw new Error(`real-world file ${category}/${name} wanted, but ${absentReason}`)
+export function realworldPath(category: string, name: string): string {
+  if (realworldDir === null) {
+    throw new Error(`real-world file ${category}/${name} wanted, but ${absentReason}`)
+  }
   const path = join(realworldDir, category, name)
-  if (!existsSync(path)) throw new Error(`the real-world corpus at ${realworldDir} lacks ${category}/${name}`)
+  if (!existsSync(path)) {
+    throw new Error(`the real-world corpus at ${realworldDir} lacks ${category}/${name}`)
+  }
   return path
 }
 
 /** Bytes of one real-world file (see realworldPath for a missing one). */
-export function readRealworld (category: string, name: string): Buffer {
+export function readRealworld(category: string, name: string): Buffer {
   return readFileSync(realworldPath(category, name))
 }
 
-function sayAbsent (name: string): void {
+function sayAbsent(name: string): void {
   process.stderr.write(`skipped "${name}": ${absentReason}\n`)
 }
 
@@ -61,7 +69,7 @@ function sayAbsent (name: string): void {
  * @example
  * describeRealworld('importHar on real-world captures', () => { ... })
  */
-export function describeRealworld (name: string, body: () => void): void {
+export function describeRealworld(name: string, body: () => void): void {
   if (realworldDir === null) sayAbsent(name)
   describe.skipIf(realworldDir === null)(name, body)
 }
@@ -73,7 +81,7 @@ export function describeRealworld (name: string, body: () => void): void {
  * @example
  * itRealworld('replays the real exports', async () => { ... }, 60_000)
  */
-export function itRealworld (name: string, fn: TestFunction, timeout?: number): void {
+export function itRealworld(name: string, fn: TestFunction, timeout?: number): void {
   if (realworldDir === null) sayAbsent(name)
   it.skipIf(realworldDir === null)(name, fn, timeout)
 }
@@ -85,10 +93,12 @@ export function itRealworld (name: string, fn: TestFunction, timeout?: number): 
  * @example
  * describeGithubDescription('serving GitHub', () => { ... })
  */
-export function describeGithubDescription (name: string, body: () => void): void {
+export function describeGithubDescription(name: string, body: () => void): void {
   const present = existsSync(githubDescriptionFile)
   if (!present) {
-    process.stderr.write(`skipped "${name}": it needs GitHub's REST API description (npm run bench:import fetches it into ${githubDescriptionFile}, or set UNDERSTUDY_GITHUB_OPENAPI=<file>)\n`)
+    process.stderr.write(
+      `skipped "${name}": it needs GitHub's REST API description (npm run bench:import fetches it into ${githubDescriptionFile}, or set UNDERSTUDY_GITHUB_OPENAPI=<file>)\n`,
+    )
   }
   describe.skipIf(!present)(name, body)
 }

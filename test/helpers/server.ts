@@ -1,10 +1,16 @@
 import { onTestFinished } from 'vitest'
 import { loadRuntimeOptions, type RuntimeOptions } from '../../src/config/index.js'
-import { loadDefinitionText, readDefinition, type MockServiceDocument } from '../../src/dsl/index.js'
+import {
+  loadDefinitionText,
+  readDefinition,
+  type MockServiceDocument,
+} from '../../src/dsl/index.js'
 import { createSilentLogger } from '../../src/log/index.js'
 import { startAdmin, startRuntime, type AdminServer, type Runtime } from '../../src/serve/index.js'
 
-type OptionsInput = Partial<Omit<RuntimeOptions, 'inspection'>> & { inspection?: Partial<RuntimeOptions['inspection']> }
+type OptionsInput = Partial<Omit<RuntimeOptions, 'inspection'>> & {
+  inspection?: Partial<RuntimeOptions['inspection']>
+}
 
 export interface TestServer {
   url: string
@@ -21,19 +27,31 @@ export interface TestServer {
  * const app = await startServer({ yaml: '- dsl: {requestDsl: {path: /a}, responseDsl: {text: a}}' })
  * const res = await fetch(`${app.url}/a`)
  */
-export async function startServer (params: {
+export async function startServer(params: {
   document?: MockServiceDocument
   dsl?: unknown
   yaml?: string
   options?: OptionsInput
   admin?: boolean
 }): Promise<TestServer> {
-  const document = params.document ??
-    (params.yaml !== undefined ? loadDefinitionText(params.yaml, 'test.yaml') : readDefinition(params.dsl ?? []))
-  const options = loadRuntimeOptions({ host: '127.0.0.1', port: 0, logLevel: 'silent', drainTimeout: 2000, ...params.options } as Partial<RuntimeOptions>)
+  const document =
+    params.document ??
+    (params.yaml !== undefined
+      ? loadDefinitionText(params.yaml, 'test.yaml')
+      : readDefinition(params.dsl ?? []))
+  const options = loadRuntimeOptions({
+    host: '127.0.0.1',
+    port: 0,
+    logLevel: 'silent',
+    drainTimeout: 2000,
+    ...params.options,
+  } as Partial<RuntimeOptions>)
   const log = createSilentLogger()
   const runtime = await startRuntime({ document, options, log })
-  const admin = params.admin === true ? await startAdmin({ runtime, host: '127.0.0.1', port: 0, log, logRing: null }) : null
+  const admin =
+    params.admin === true
+      ? await startAdmin({ runtime, host: '127.0.0.1', port: 0, log, logRing: null })
+      : null
   let closed = false
   const close = async (): Promise<void> => {
     if (closed) return

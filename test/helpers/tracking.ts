@@ -8,11 +8,18 @@ import { waitFor } from './wait.js'
  * @example
  * const status = await untilTrackingEnds(async () => (await getTracking(id)).status)
  */
-export async function untilTrackingEnds (readStatus: () => Promise<string>, { timeoutMs = 30_000 }: { timeoutMs?: number } = {}): Promise<string> {
+export async function untilTrackingEnds(
+  readStatus: () => Promise<string>,
+  { timeoutMs = 30_000 }: { timeoutMs?: number } = {},
+): Promise<string> {
   let status = ''
-  await waitFor(async () => {
-    status = await readStatus()
-    return status === 'FINISHED' || status === 'FAILED'
-  }, 'the tracking to end', { timeoutMs, intervalMs: 100 })
+  await waitFor(
+    async () => {
+      status = await readStatus()
+      return status === 'FINISHED' || status === 'FAILED'
+    },
+    'the tracking to end',
+    { timeoutMs, intervalMs: 100 },
+  )
   return status
 }

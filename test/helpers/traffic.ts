@@ -10,7 +10,7 @@ export type ReplayRequest = [path: string, init: RequestInit]
  * @example
  * expect(await replay(served.url, requests)).toEqual(await replay(live.url, requests))
  */
-export async function replay (base: string, requests: readonly ReplayRequest[]): Promise<string[]> {
+export async function replay(base: string, requests: readonly ReplayRequest[]): Promise<string[]> {
   const out: string[] = []
   for (const [path, init] of requests) {
     const res = await fetch(base + path, init)
@@ -44,16 +44,26 @@ export const ticketRace = `  - name: claim
  * const counts = await burst(app.url, 1000)
  * expect(counts.get(201)).toBe(1)
  */
-export async function burst (url: string, count: number, path = '/ticket'): Promise<Map<number, number>> {
+export async function burst(
+  url: string,
+  count: number,
+  path = '/ticket',
+): Promise<Map<number, number>> {
   const agent = new http.Agent({ keepAlive: false, maxSockets: count })
-  const statuses = await Promise.all(Array.from({ length: count }, () => new Promise<number>((resolve, reject) => {
-    const req = http.request(`${url}${path}`, { method: 'POST', agent }, (res) => {
-      res.resume()
-      res.on('end', () => resolve(res.statusCode ?? 0))
-    })
-    req.on('error', reject)
-    req.end()
-  })))
+  const statuses = await Promise.all(
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<number>((resolve, reject) => {
+          const req = http.request(`${url}${path}`, { method: 'POST', agent }, (res) => {
+            res.resume()
+            res.on('end', () => resolve(res.statusCode ?? 0))
+          })
+          req.on('error', reject)
+          req.end()
+        }),
+    ),
+  )
   agent.destroy()
   const counts = new Map<number, number>()
   for (const s of statuses) counts.set(s, (counts.get(s) ?? 0) + 1)

@@ -29,7 +29,9 @@ interface Upstream {
 type UpstreamHandler = (req: UpstreamRequest, res: http.ServerResponse) => void
 
 const echoJson: UpstreamHandler = (req, res) => {
-  const body = Buffer.from(JSON.stringify({ method: req.method, url: req.url, body: req.body.toString('utf8') }))
+  const body = Buffer.from(
+    JSON.stringify({ method: req.method, url: req.url, body: req.body.toString('utf8') }),
+  )
   res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length })
   res.end(body)
 }
@@ -44,7 +46,10 @@ const echoJson: UpstreamHandler = (req, res) => {
  * // ... point proxyUrl or liveSystemPort at upstream.url / upstream.port
  * expect(upstream.requests[0]?.url).toBe('/a?b=1')
  */
-export async function startUpstream (handler: UpstreamHandler = echoJson, options: { tls?: boolean } = {}): Promise<Upstream> {
+export async function startUpstream(
+  handler: UpstreamHandler = echoJson,
+  options: { tls?: boolean } = {},
+): Promise<Upstream> {
   const requests: UpstreamRequest[] = []
   const listener: http.RequestListener = (req, res) => {
     const chunks: Buffer[] = []
@@ -62,7 +67,10 @@ export async function startUpstream (handler: UpstreamHandler = echoJson, option
     })
   }
   const tls = options.tls === true ? await loadTlsMaterial(null, null) : null
-  const server = tls === null ? http.createServer(listener) : https.createServer({ cert: tls.cert, key: tls.key }, listener)
+  const server =
+    tls === null
+      ? http.createServer(listener)
+      : https.createServer({ cert: tls.cert, key: tls.key }, listener)
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo
   let closed = false
@@ -73,7 +81,13 @@ export async function startUpstream (handler: UpstreamHandler = echoJson, option
     await new Promise<void>((resolve) => server.close(() => resolve()))
   }
   onTestFinished(close)
-  return { url: `${tls === null ? 'http' : 'https'}://127.0.0.1:${port}`, host: '127.0.0.1', port, requests, close }
+  return {
+    url: `${tls === null ? 'http' : 'https'}://127.0.0.1:${port}`,
+    host: '127.0.0.1',
+    port,
+    requests,
+    close,
+  }
 }
 
 /**
@@ -83,7 +97,7 @@ export async function startUpstream (handler: UpstreamHandler = echoJson, option
  * @example
  * const port = await closedPort() // fetch(`http://127.0.0.1:${port}`) fails with ECONNREFUSED
  */
-export async function closedPort (): Promise<number> {
+export async function closedPort(): Promise<number> {
   const server = net.createServer()
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo

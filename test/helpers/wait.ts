@@ -7,7 +7,7 @@
  * @example
  * await waitFor(() => app.runtime.inFlight() === 1, 'the request to be in flight')
  */
-export async function waitFor (
+export async function waitFor(
   condition: () => boolean | Promise<boolean>,
   what: string,
   { timeoutMs = 5000, intervalMs = 5 }: { timeoutMs?: number; intervalMs?: number } = {},
@@ -15,7 +15,9 @@ export async function waitFor (
   const deadline = Date.now() + timeoutMs
   for (;;) {
     if (await condition()) return
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
+    if (Date.now() > deadline) {
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
+    }
     await new Promise((resolve) => setTimeout(resolve, intervalMs))
   }
 }

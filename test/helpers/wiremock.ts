@@ -17,7 +17,10 @@ import { tempDir } from './temp-dir.js'
  * const server = await startWireMockStandIn()
  * await new WireMock(server.url).register({ method: 'GET', endpoint: '/a' }, { status: 200 })
  */
-export async function startWireMockStandIn (extra: string[] = [], files: Record<string, string> = {}): Promise<CliServer> {
+export async function startWireMockStandIn(
+  extra: string[] = [],
+  files: Record<string, string> = {},
+): Promise<CliServer> {
   const dir = tempDir('understudy-wiremock-')
   for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content)
   return await startCli(['serve', dir, '--port', '0', '--log-level', 'warn', ...extra])
@@ -31,10 +34,18 @@ export async function startWireMockStandIn (extra: string[] = [], files: Record<
  * @example
  * const { url } = await startWireMockInProcess()
  */
-export async function startWireMockInProcess (options: Partial<RuntimeOptions> = {}): Promise<{ url: string; adminUrl: string | null }> {
+export async function startWireMockInProcess(
+  options: Partial<RuntimeOptions> = {},
+): Promise<{ url: string; adminUrl: string | null }> {
   const serving = await startServing({
     document: readDefinition([]),
-    options: loadRuntimeOptions({ host: '127.0.0.1', port: 0, logLevel: 'silent', drainTimeout: 2000, ...options }),
+    options: loadRuntimeOptions({
+      host: '127.0.0.1',
+      port: 0,
+      logLevel: 'silent',
+      drainTimeout: 2000,
+      ...options,
+    }),
     log: createSilentLogger(),
     logRing: null,
     out: new PassThrough(),

@@ -34,7 +34,10 @@ describe('405 carries Allow; missing credentials are 401', () => {
     expect(v4.headers.get('allow')?.split(', ')).toContain('POST')
     await platform.close()
     const m = await startMonitorPlatform()
-    const res = await fetch(`${m.url}/buckets`, { method: 'PATCH', headers: { authorization: `Bearer ${m.token}` } })
+    const res = await fetch(`${m.url}/buckets`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${m.token}` },
+    })
     expect(res.status).toBe(405)
     expect(res.headers.get('allow')?.split(', ').sort()).toEqual(['GET', 'POST'])
   })
@@ -42,18 +45,29 @@ describe('405 carries Allow; missing credentials are 401', () => {
   it('answers a request without credentials 401 with WWW-Authenticate, saying the scheme once', async () => {
     const dir = tempDir('understudy-credentials-')
     writeFileSync(join(dir, 'orders.yaml'), description)
-    const server = await startCli(['serve', 'orders.yaml', '--port', '0', '--validate-requests'], { cwd: dir })
+    const server = await startCli(['serve', 'orders.yaml', '--port', '0', '--validate-requests'], {
+      cwd: dir,
+    })
     const res = await fetch(`${server.url}/orders?limit=many`)
     expect(res.status).toBe(401)
     expect(res.headers.get('www-authenticate')).toBe('Bearer')
-    const problem = await res.json() as { code: string; detail: string; errors: Array<{ path: string; message: string }> }
+    const problem = (await res.json()) as {
+      code: string
+      detail: string
+      errors: Array<{ path: string; message: string }>
+    }
     expect(problem.code).toBe('ERR_SERVE_CREDENTIALS_REQUIRED')
     expect(problem.detail).toBe('GET /orders needs credentials: Authorization: Bearer')
     expect(problem.errors.map((e) => e.path).sort()).toEqual(['/query/limit', '/security'])
     // with them, what else is wrong is a 422, and a good request is answered
-    const withToken = await fetch(`${server.url}/orders?limit=many`, { headers: { authorization: 'Bearer t' } })
+    const withToken = await fetch(`${server.url}/orders?limit=many`, {
+      headers: { authorization: 'Bearer t' },
+    })
     expect(withToken.status).toBe(422)
-    expect((await fetch(`${server.url}/orders?limit=2`, { headers: { authorization: 'Bearer t' } })).status).toBe(200)
+    expect(
+      (await fetch(`${server.url}/orders?limit=2`, { headers: { authorization: 'Bearer t' } }))
+        .status,
+    ).toBe(200)
     await server.stop()
   })
 })

@@ -9,11 +9,23 @@ const COUNT = 150_000
 const methods = ['GET', 'POST', 'PUT', 'DELETE']
 
 /** `/pets` and literal paths, `{id}` templates and header matchers, as a large imported API has. */
-function largeDocument (): string {
+function largeDocument(): string {
   const transactions: unknown[] = Array.from({ length: COUNT - 1 }, (_, i) => {
-    const path = i % 3 === 0 ? `/items/${i}` : i % 3 === 1 ? `/res${i % 500}/{id}/sub${i}` : `/things/${i}/detail`
-    const headers = i % 5 === 0 ? [{ key: 'x-k', matcherName: 'equals', matchingValue: String(i) }] : []
-    return { name: `t${i}`, dsl: { requestDsl: { method: methods[i % 4], path, headers }, responseDsl: { status: 200, json: { id: i } } } }
+    const path =
+      i % 3 === 0
+        ? `/items/${i}`
+        : i % 3 === 1
+          ? `/res${i % 500}/{id}/sub${i}`
+          : `/things/${i}/detail`
+    const headers =
+      i % 5 === 0 ? [{ key: 'x-k', matcherName: 'equals', matchingValue: String(i) }] : []
+    return {
+      name: `t${i}`,
+      dsl: {
+        requestDsl: { method: methods[i % 4], path, headers },
+        responseDsl: { status: 200, json: { id: i } },
+      },
+    }
   })
   return JSON.stringify({ transactions: [pets, ...transactions] })
 }
@@ -26,7 +38,14 @@ describe('PUT /config of a large document keeps the runtime answering', () => {
   it('answers mock requests throughout a 150,000-transaction swap', async () => {
     const dir = tempDir()
     writeFileSync(join(dir, 'mock.json'), JSON.stringify({ transactions: [pets] }))
-    const server = await startCli(['serve', '--port', '0', '--admin-port', '0', join(dir, 'mock.json')])
+    const server = await startCli([
+      'serve',
+      '--port',
+      '0',
+      '--admin-port',
+      '0',
+      join(dir, 'mock.json'),
+    ])
     await server.waitFor('stdout', /admin on http:\/\/\S+/)
     const admin = /admin on (http:\/\/\S+)/.exec(server.stdout())?.[1] as string
     const text = largeDocument()
@@ -44,8 +63,12 @@ describe('PUT /config of a large document keeps the runtime answering', () => {
         await new Promise((resolve) => setTimeout(resolve, 5))
       }
     })()
-    const res = await fetch(`${admin}/config`, { method: 'PUT', body: text, headers: { 'content-type': 'application/json' } })
-    const body = await res.json() as { result: { transactions: number } }
+    const res = await fetch(`${admin}/config`, {
+      method: 'PUT',
+      body: text,
+      headers: { 'content-type': 'application/json' },
+    })
+    const body = (await res.json()) as { result: { transactions: number } }
     swap.done = true
     await pings
     expect(res.status).toBe(200)

@@ -8,8 +8,19 @@ describe('near-miss diagnosis is computed only when an answer or a record uses i
     noMatchingRequestPreference: 'returnTransaction',
     noMatchingRequestTxnId: 1,
     transactions: [
-      { id: 1, name: 'fallback', dsl: { requestDsl: { method: 'GET', path: '/fallback' }, responseDsl: { text: 'fallback' } } },
-      { id: 2, name: 'pets', dsl: { requestDsl: { method: 'GET', path: '/pets' }, responseDsl: { text: 'pets' } } },
+      {
+        id: 1,
+        name: 'fallback',
+        dsl: {
+          requestDsl: { method: 'GET', path: '/fallback' },
+          responseDsl: { text: 'fallback' },
+        },
+      },
+      {
+        id: 2,
+        name: 'pets',
+        dsl: { requestDsl: { method: 'GET', path: '/pets' }, responseDsl: { text: 'pets' } },
+      },
     ],
   }
 
@@ -30,10 +41,13 @@ describe('near-miss diagnosis is computed only when an answer or a record uses i
   })
 
   it('computes it for a 404 answer, which carries it', async () => {
-    const app = await startServer({ dsl: { transactions: dsl.transactions }, options: { inspection: { enabled: false } } })
+    const app = await startServer({
+      dsl: { transactions: dsl.transactions },
+      options: { inspection: { enabled: false } },
+    })
     const res = await fetch(`${app.url}/petz`)
     expect(res.status).toBe(404)
-    const body = await res.json() as { nearMisses: Array<{ name: string }> }
+    const body = (await res.json()) as { nearMisses: Array<{ name: string }> }
     expect(body.nearMisses[0]?.name).toBe('pets')
   })
 })

@@ -6,14 +6,23 @@ import { describe, expect, it } from 'vitest'
 // `#cors-cors`), and docs/regex.md said the `(?i)` rule twice in two paragraphs.
 
 const root = resolve(import.meta.dirname, '../..')
-const documents = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)]
+const documents = [
+  'README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+]
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens. */
-function anchorOf (heading: string): string {
-  return heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-')
+function anchorOf(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-')
 }
 
-function anchorsOf (text: string): Set<string> {
+function anchorsOf(text: string): Set<string> {
   const seen = new Map<string, number>()
   const out = new Set<string>()
   for (const line of text.replace(/```[\s\S]*?```/g, '').split('\n')) {

@@ -27,13 +27,15 @@ const badRegex = [
   '',
 ].join('\n')
 
-function write (name: string, text: string): string {
+function write(name: string, text: string): string {
   const file = join(tempDir('understudy-errors-'), name)
   writeFileSync(file, text)
   return file
 }
 
-async function rejection (promise: Promise<unknown>): Promise<Error & { code?: string; details?: unknown[] }> {
+async function rejection(
+  promise: Promise<unknown>,
+): Promise<Error & { code?: string; details?: unknown[] }> {
   try {
     await promise
   } catch (err) {
@@ -48,15 +50,25 @@ describe('an invalid definition says where, in the library as on the command lin
     const err = await rejection(createMockServer({ files: file }))
     expect(err.code).toBe('ERR_DSL_INVALID')
     expect(err.details).toHaveLength(2)
-    expect(err.message).toMatch(/^Invalid mock definition: 2 errors: \S*bad\.yaml:4:\d+ \/transactions\/0\/dsl\/requestDsl\/metod: is not a known property[^;]*; \S*bad\.yaml:5:\d+ \/transactions\/0\/dsl\/responseDsl\/status: must be integer$/)
+    expect(err.message).toMatch(
+      /^Invalid mock definition: 2 errors: \S*bad\.yaml:4:\d+ \/transactions\/0\/dsl\/requestDsl\/metod: is not a known property[^;]*; \S*bad\.yaml:5:\d+ \/transactions\/0\/dsl\/responseDsl\/status: must be integer$/,
+    )
   })
 
   it('says the same for a bad regex, found when the matchers compile, and for inline transactions', async () => {
     const file = write('re.yaml', badRegex)
     const err = await rejection(createMockServer({ files: file }))
     expect(err.code).toBe('ERR_DSL_INVALID')
-    expect(err.message).toMatch(/^Invalid mock definition: 1 error: \S*re\.yaml:4:\d+ \/transactions\/0\/dsl\/requestDsl\/headers\/0\/matchingValue: is not a valid regular expression/)
-    const inline = await rejection(createMockServer({ transactions: [{ dsl: { requestDsl: { path: '/x', methd: 'GET' }, responseDsl: {} } } as never] }))
+    expect(err.message).toMatch(
+      /^Invalid mock definition: 1 error: \S*re\.yaml:4:\d+ \/transactions\/0\/dsl\/requestDsl\/headers\/0\/matchingValue: is not a valid regular expression/,
+    )
+    const inline = await rejection(
+      createMockServer({
+        transactions: [
+          { dsl: { requestDsl: { path: '/x', methd: 'GET' }, responseDsl: {} } } as never,
+        ],
+      }),
+    )
     expect(inline.message).toContain('/0/dsl/requestDsl/methd: is not a known property')
   })
 
@@ -66,9 +78,13 @@ describe('an invalid definition says where, in the library as on the command lin
     writeFileSync(join(dir, 'bad.yaml'), twoMistakes)
     const regex = await runCli(['serve', 're.yaml', '--port', '0'], { cwd: dir })
     expect(regex.code).toBe(1)
-    expect(regex.stderr).toMatch(/^understudy serve: Invalid mock definition: 1 error: re\.yaml:4:\d+ \/transactions\/0\/dsl\/requestDsl\/headers\/0\/matchingValue: is not a valid regular expression[^\n]*\n$/)
+    expect(regex.stderr).toMatch(
+      /^understudy serve: Invalid mock definition: 1 error: re\.yaml:4:\d+ \/transactions\/0\/dsl\/requestDsl\/headers\/0\/matchingValue: is not a valid regular expression[^\n]*\n$/,
+    )
     expect(regex.stderr.split('re.yaml')).toHaveLength(2)
     const schema = await runCli(['serve', 'bad.yaml', '--port', '0'], { cwd: dir })
-    expect(schema.stderr).toMatch(/^understudy serve: Invalid mock definition: 2 errors: bad\.yaml:4:\d+ /)
+    expect(schema.stderr).toMatch(
+      /^understudy serve: Invalid mock definition: 2 errors: bad\.yaml:4:\d+ /,
+    )
   })
 })

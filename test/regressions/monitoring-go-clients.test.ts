@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { expectMonitorError, startMonitorPlatform, type MonitorPlatform } from '../e2e/monitor/helpers.js'
+import {
+  expectMonitorError,
+  startMonitorPlatform,
+  type MonitorPlatform,
+} from '../e2e/monitor/helpers.js'
 
 /*
  * The requests of the Go clients of the product (nextrevision/go-runscope, its fork
@@ -11,7 +15,7 @@ import { expectMonitorError, startMonitorPlatform, type MonitorPlatform } from '
 const GO = { 'user-agent': 'Go-http-client/1.1', 'accept-encoding': 'gzip' }
 
 /** nextrevision/go-runscope's Environment struct as encoding/json writes a new one: every field. */
-function goEnvironment (name: string, parent = ''): Record<string, unknown> {
+function goEnvironment(name: string, parent = ''): Record<string, unknown> {
   return {
     name,
     id: '',
@@ -29,8 +33,15 @@ function goEnvironment (name: string, parent = ''): Record<string, unknown> {
   }
 }
 
-async function goTest (m: MonitorPlatform, key: string, name: string): Promise<{ id: string; default_environment_id: string }> {
-  const res = await m.call('POST', `/buckets/${key}/tests`, { json: { name, description: '', default_environment_id: '' }, headers: GO })
+async function goTest(
+  m: MonitorPlatform,
+  key: string,
+  name: string,
+): Promise<{ id: string; default_environment_id: string }> {
+  const res = await m.call('POST', `/buckets/${key}/tests`, {
+    json: { name, description: '', default_environment_id: '' },
+    headers: GO,
+  })
   expect(res.status).toBe(201)
   return res.body.data
 }
@@ -41,24 +52,77 @@ describe('empty strings from Go clients mean "not sent"', () => {
   it('creates shared and test environments from the full Go struct, parent set or empty', async () => {
     const m = await startMonitorPlatform()
     const key = await m.bucket()
-    const shared = await m.call('POST', `/buckets/${key}/environments`, { json: goEnvironment('shared'), headers: GO })
+    const shared = await m.call('POST', `/buckets/${key}/environments`, {
+      json: goEnvironment('shared'),
+      headers: GO,
+    })
     expect(shared.status).toBe(201)
-    expect(shared.body.data).toMatchObject({ name: 'shared', parent_environment_id: null, test_id: null, emails: { notify_on: 'all' } })
+    expect(shared.body.data).toMatchObject({
+      name: 'shared',
+      parent_environment_id: null,
+      test_id: null,
+      emails: { notify_on: 'all' },
+    })
     const test = await goTest(m, key, 'go test')
-    expect((await m.call('GET', `/buckets/${key}/tests/${test.id}`)).body.data.description).toBeNull()
-    const own = await m.call('POST', `/buckets/${key}/tests/${test.id}/environments`, { json: goEnvironment('own', shared.body.data.id), headers: GO })
+    expect(
+      (await m.call('GET', `/buckets/${key}/tests/${test.id}`)).body.data.description,
+    ).toBeNull()
+    const own = await m.call('POST', `/buckets/${key}/tests/${test.id}/environments`, {
+      json: goEnvironment('own', shared.body.data.id),
+      headers: GO,
+    })
     expect(own.status).toBe(201)
-    expect(own.body.data).toMatchObject({ name: 'own', parent_environment_id: shared.body.data.id, test_id: test.id })
+    expect(own.body.data).toMatchObject({
+      name: 'own',
+      parent_environment_id: shared.body.data.id,
+      test_id: test.id,
+    })
     // An update from the same struct keeps what the empty strings did not name.
-    const put = await m.call('PUT', `/buckets/${key}/tests/${test.id}/environments/${own.body.data.id as string}`, { json: { ...goEnvironment(''), script: '' }, headers: GO })
+    const put = await m.call(
+      'PUT',
+      `/buckets/${key}/tests/${test.id}/environments/${own.body.data.id as string}`,
+      { json: { ...goEnvironment(''), script: '' }, headers: GO },
+    )
     expect(put.status).toBe(200)
     expect(put.body.data).toMatchObject({ name: 'own', parent_environment_id: shared.body.data.id })
     // A schedule with an empty note, a step with empty optional strings.
-    expect((await m.call('POST', `/buckets/${key}/tests/${test.id}/schedules`, { json: { environment_id: test.default_environment_id, interval: '5m', note: '' }, headers: GO })).status).toBe(201)
-    const step = await m.call('POST', `/buckets/${key}/tests/${test.id}/steps`, { json: { step_type: 'request', id: '', method: 'GET', url: 'https://api.example.com/', comparision: '', right_value: '', left_value: '', integration_id: '', suite_id: '', test_id: '', duration: 0, steps: null, auth: { auth_type: '' } }, headers: GO })
+    expect(
+      (
+        await m.call('POST', `/buckets/${key}/tests/${test.id}/schedules`, {
+          json: { environment_id: test.default_environment_id, interval: '5m', note: '' },
+          headers: GO,
+        })
+      ).status,
+    ).toBe(201)
+    const step = await m.call('POST', `/buckets/${key}/tests/${test.id}/steps`, {
+      json: {
+        step_type: 'request',
+        id: '',
+        method: 'GET',
+        url: 'https://api.example.com/',
+        comparision: '',
+        right_value: '',
+        left_value: '',
+        integration_id: '',
+        suite_id: '',
+        test_id: '',
+        duration: 0,
+        steps: null,
+        auth: { auth_type: '' },
+      },
+      headers: GO,
+    })
     expect(step.status).toBe(201)
     // A required field stays required: an empty name is still refused, naming it.
-    expect(expectMonitorError(await m.call('POST', `/buckets/${key}/environments`, { json: goEnvironment(''), headers: GO }), 400)).toContain('/name')
+    expect(
+      expectMonitorError(
+        await m.call('POST', `/buckets/${key}/environments`, {
+          json: goEnvironment(''),
+          headers: GO,
+        }),
+        400,
+      ),
+    ).toContain('/name')
   })
 })
 
@@ -69,17 +133,46 @@ describe('the step POST answers the steps, the new one last', () => {
     const m = await startMonitorPlatform()
     const key = await m.bucket()
     const test = await goTest(m, key, 'steps')
-    for (const agent of ['Go-http-client/1.1', 'Go-http-client/2.0', 'Terraform/1.6.0 terraform-provider-runscope/0.15', 'python-requests/2.31']) {
+    for (const agent of [
+      'Go-http-client/1.1',
+      'Go-http-client/2.0',
+      'Terraform/1.6.0 terraform-provider-runscope/0.15',
+      'python-requests/2.31',
+    ]) {
       const res = await m.call('POST', `/buckets/${key}/tests/${test.id}/steps`, {
-        json: { step_type: 'request', method: 'GET', url: `https://api.example.com/${agent}`, assertions: [{ source: 'response_status', comparison: 'equal_number', value: 200 }], variables: [], headers: {}, auth: {}, body: '', form: {}, scripts: [], before_scripts: [], note: agent, skipped: false },
+        json: {
+          step_type: 'request',
+          method: 'GET',
+          url: `https://api.example.com/${agent}`,
+          assertions: [{ source: 'response_status', comparison: 'equal_number', value: 200 }],
+          variables: [],
+          headers: {},
+          auth: {},
+          body: '',
+          form: {},
+          scripts: [],
+          before_scripts: [],
+          note: agent,
+          skipped: false,
+        },
         headers: { ...GO, 'user-agent': agent },
       })
       expect(res.status).toBe(201)
       expect(Array.isArray(res.body.data)).toBe(true)
       const created = res.body.data[res.body.data.length - 1]
-      expect(created).toMatchObject({ step_type: 'request', url: `https://api.example.com/${agent}`, note: agent })
+      expect(created).toMatchObject({
+        step_type: 'request',
+        url: `https://api.example.com/${agent}`,
+        note: agent,
+      })
       // The provider reads the step back by the id it took from the list.
-      expect((await m.call('GET', `/buckets/${key}/tests/${test.id}/steps/${created.id as string}`, { headers: GO })).body.data.note).toBe(agent)
+      expect(
+        (
+          await m.call('GET', `/buckets/${key}/tests/${test.id}/steps/${created.id as string}`, {
+            headers: GO,
+          })
+        ).body.data.note,
+      ).toBe(agent)
     }
   })
 })
@@ -92,19 +185,45 @@ describe('what the ewilde/go-runscope acceptance suite reads', () => {
     const key = await m.bucket()
     const first = await goTest(m, key, 'first')
     await goTest(m, key, 'second')
-    expect((await m.call('GET', `/buckets/${key}/tests`, { headers: GO })).body.data.map((t: { name: string }) => t.name)).toEqual(['second', 'first'])
-    const schedule = await m.call('POST', `/buckets/${key}/tests/${first.id}/schedules`, { json: { environment_id: first.default_environment_id, interval: '1h', note: 'hourly' }, headers: GO })
+    expect(
+      (await m.call('GET', `/buckets/${key}/tests`, { headers: GO })).body.data.map(
+        (t: { name: string }) => t.name,
+      ),
+    ).toEqual(['second', 'first'])
+    const schedule = await m.call('POST', `/buckets/${key}/tests/${first.id}/schedules`, {
+      json: { environment_id: first.default_environment_id, interval: '1h', note: 'hourly' },
+      headers: GO,
+    })
     expect(schedule.body.data.interval).toBe('1.0h')
-    expect((await m.call('GET', `/buckets/${key}/tests/${first.id}/schedules/${schedule.body.data.id as string}`)).body.data.interval).toBe('1.0h')
+    expect(
+      (
+        await m.call(
+          'GET',
+          `/buckets/${key}/tests/${first.id}/schedules/${schedule.body.data.id as string}`,
+        )
+      ).body.data.interval,
+    ).toBe('1.0h')
     // The form read back is accepted on the way in, too.
-    expect((await m.call('PUT', `/buckets/${key}/tests/${first.id}/schedules/${schedule.body.data.id as string}`, { json: { interval: '1.0d' }, headers: GO })).body.data.interval).toBe('1.0d')
+    expect(
+      (
+        await m.call(
+          'PUT',
+          `/buckets/${key}/tests/${first.id}/schedules/${schedule.body.data.id as string}`,
+          { json: { interval: '1.0d' }, headers: GO },
+        )
+      ).body.data.interval,
+    ).toBe('1.0d')
   })
 
   it('lists the roles of a team, and answers 404 with the envelope for a deleted bucket', async () => {
     const m = await startMonitorPlatform()
     const roles = await m.call('GET', `/teams/${m.teamId}/roles`, { headers: GO })
     expect(roles.status).toBe(200)
-    expect(roles.body.data.map((r: { name: string }) => r.name)).toEqual(['viewer', 'tester', 'manager'])
+    expect(roles.body.data.map((r: { name: string }) => r.name)).toEqual([
+      'viewer',
+      'tester',
+      'manager',
+    ])
     for (const role of roles.body.data) {
       expect(typeof role.uuid).toBe('string')
       expect(Array.isArray(role.permissions)).toBe(true)
@@ -118,38 +237,115 @@ describe('what the ewilde/go-runscope acceptance suite reads', () => {
   it('creates and lists integrations, which environments reference by id', async () => {
     const m = await startMonitorPlatform()
     const key = await m.bucket()
-    expect((await m.call('GET', `/teams/${m.teamId}/integrations`, { headers: GO })).body.data).toEqual([])
-    const hook = await m.call('POST', `/teams/${m.teamId}/integrations`, { json: { integration_type: 'webhook', description: 'On-call relay', url: 'https://hooks.example.com/runs' } })
+    expect(
+      (await m.call('GET', `/teams/${m.teamId}/integrations`, { headers: GO })).body.data,
+    ).toEqual([])
+    const hook = await m.call('POST', `/teams/${m.teamId}/integrations`, {
+      json: {
+        integration_type: 'webhook',
+        description: 'On-call relay',
+        url: 'https://hooks.example.com/runs',
+      },
+    })
     expect(hook.status).toBe(201)
-    const mail = await m.call('POST', `/teams/${m.teamId}/integrations`, { json: { type: 'email', recipients: ['ops@example.com'] } })
+    const mail = await m.call('POST', `/teams/${m.teamId}/integrations`, {
+      json: { type: 'email', recipients: ['ops@example.com'] },
+    })
     expect(mail.status).toBe(201)
     const list = (await m.call('GET', `/teams/${m.teamId}/integrations`, { headers: GO })).body.data
     expect(list).toHaveLength(2)
     // go-runscope decodes id, uuid, type and description; the monitoring specification names the type integration_type.
-    expect(list[0]).toMatchObject({ id: hook.body.data.id, uuid: hook.body.data.id, type: 'webhook', integration_type: 'webhook', description: 'On-call relay' })
+    expect(list[0]).toMatchObject({
+      id: hook.body.data.id,
+      uuid: hook.body.data.id,
+      type: 'webhook',
+      integration_type: 'webhook',
+      description: 'On-call relay',
+    })
     expect(list[1]).toMatchObject({ type: 'email', description: 'ops@example.com' })
-    const env = await m.call('POST', `/buckets/${key}/environments`, { json: { ...goEnvironment('notified'), integrations: [{ id: hook.body.data.id, integration_type: 'webhook', description: '' }, { id: '', uuid: mail.body.data.id, type: 'email', description: '' }] }, headers: GO })
+    const env = await m.call('POST', `/buckets/${key}/environments`, {
+      json: {
+        ...goEnvironment('notified'),
+        integrations: [
+          { id: hook.body.data.id, integration_type: 'webhook', description: '' },
+          { id: '', uuid: mail.body.data.id, type: 'email', description: '' },
+        ],
+      },
+      headers: GO,
+    })
     expect(env.status).toBe(201)
     expect(env.body.data.integrations).toEqual([
       { id: hook.body.data.id, integration_type: 'webhook', description: 'On-call relay' },
       { id: mail.body.data.id, integration_type: 'email', description: 'ops@example.com' },
     ])
-    expect(expectMonitorError(await m.call('POST', `/buckets/${key}/environments`, { json: { name: 'x', integrations: [{ id: 'nope' }] } }), 400)).toContain('/integrations/0/id')
-    expect(expectMonitorError(await m.call('POST', `/teams/${m.teamId}/integrations`, { json: { integration_type: 'slack' } }), 400)).toContain('/integration_type')
-    expect(expectMonitorError(await m.call('POST', `/teams/${m.teamId}/integrations`, { json: { integration_type: 'webhook', url: 'ftp://x' } }), 400)).toContain('/url')
-    expect((await m.call('DELETE', `/teams/${m.teamId}/integrations/${mail.body.data.id as string}`)).status).toBe(204)
+    expect(
+      expectMonitorError(
+        await m.call('POST', `/buckets/${key}/environments`, {
+          json: { name: 'x', integrations: [{ id: 'nope' }] },
+        }),
+        400,
+      ),
+    ).toContain('/integrations/0/id')
+    expect(
+      expectMonitorError(
+        await m.call('POST', `/teams/${m.teamId}/integrations`, {
+          json: { integration_type: 'slack' },
+        }),
+        400,
+      ),
+    ).toContain('/integration_type')
+    expect(
+      expectMonitorError(
+        await m.call('POST', `/teams/${m.teamId}/integrations`, {
+          json: { integration_type: 'webhook', url: 'ftp://x' },
+        }),
+        400,
+      ),
+    ).toContain('/url')
+    expect(
+      (await m.call('DELETE', `/teams/${m.teamId}/integrations/${mail.body.data.id as string}`))
+        .status,
+    ).toBe(204)
     expect((await m.call('GET', `/teams/${m.teamId}/integrations`)).body.data).toHaveLength(1)
   })
 
   it('refuses (409) to delete a shared environment that a test environment inherits from', async () => {
     const m = await startMonitorPlatform()
     const key = await m.bucket()
-    const parent = (await m.call('POST', `/buckets/${key}/environments`, { json: goEnvironment('parent'), headers: GO })).body.data
+    const parent = (
+      await m.call('POST', `/buckets/${key}/environments`, {
+        json: goEnvironment('parent'),
+        headers: GO,
+      })
+    ).body.data
     const test = await goTest(m, key, 't')
-    const child = (await m.call('POST', `/buckets/${key}/tests/${test.id}/environments`, { json: goEnvironment('child', parent.id), headers: GO })).body.data
-    expect(expectMonitorError(await m.call('DELETE', `/buckets/${key}/environments/${parent.id as string}`, { headers: GO }), 409)).toContain(child.id)
-    expect((await m.call('GET', `/buckets/${key}/environments/${parent.id as string}`)).status).toBe(200)
-    expect((await m.call('DELETE', `/buckets/${key}/tests/${test.id}/environments/${child.id as string}`)).status).toBe(204)
-    expect((await m.call('DELETE', `/buckets/${key}/environments/${parent.id as string}`)).status).toBe(204)
+    const child = (
+      await m.call('POST', `/buckets/${key}/tests/${test.id}/environments`, {
+        json: goEnvironment('child', parent.id),
+        headers: GO,
+      })
+    ).body.data
+    expect(
+      expectMonitorError(
+        await m.call('DELETE', `/buckets/${key}/environments/${parent.id as string}`, {
+          headers: GO,
+        }),
+        409,
+      ),
+    ).toContain(child.id)
+    expect(
+      (await m.call('GET', `/buckets/${key}/environments/${parent.id as string}`)).status,
+    ).toBe(200)
+    expect(
+      (
+        await m.call(
+          'DELETE',
+          `/buckets/${key}/tests/${test.id}/environments/${child.id as string}`,
+        )
+      ).status,
+    ).toBe(204)
+    expect(
+      (await m.call('DELETE', `/buckets/${key}/environments/${parent.id as string}`)).status,
+    ).toBe(204)
   })
 })

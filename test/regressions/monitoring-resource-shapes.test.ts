@@ -13,9 +13,21 @@ describe('teams carry their owner, counts and people', () => {
     const m = await startMonitorPlatform()
     const key = await m.bucket('counted')
     const account = (await m.call('GET', '/account')).body.data
-    expect(account.teams[0]).toEqual({ id: m.teamId, uuid: m.teamId, name: expect.any(String), owner: person })
+    expect(account.teams[0]).toEqual({
+      id: m.teamId,
+      uuid: m.teamId,
+      name: expect.any(String),
+      owner: person,
+    })
     const team = (await m.call('GET', `/teams/${m.teamId}`)).body.data
-    expect(team).toMatchObject({ uuid: m.teamId, name: account.teams[0].name, user_count: 1, bucket_count: 1, created_by: person, owned_by: person })
+    expect(team).toMatchObject({
+      uuid: m.teamId,
+      name: account.teams[0].name,
+      user_count: 1,
+      bucket_count: 1,
+      created_by: person,
+      owned_by: person,
+    })
     expect(Number.isInteger(team.created_at)).toBe(true)
     expect(team.buckets).toEqual([expect.objectContaining({ key, name: 'counted' })])
     const people = (await m.call('GET', `/teams/${m.teamId}/people`)).body.data
@@ -31,7 +43,11 @@ describe('buckets carry created_at and is_private', () => {
     const before = Math.floor(Date.now() / 1000)
     const created = await m.call('POST', `/buckets?name=dated&team_uuid=${m.teamId}`)
     const key = created.body.data.key as string
-    for (const bucket of [created.body.data, (await m.call('GET', `/buckets/${key}`)).body.data, (await m.call('GET', '/buckets')).body.data[0]]) {
+    for (const bucket of [
+      created.body.data,
+      (await m.call('GET', `/buckets/${key}`)).body.data,
+      (await m.call('GET', '/buckets')).body.data[0],
+    ]) {
       expect(bucket.is_private).toBe(true)
       expect(Number.isInteger(bucket.created_at)).toBe(true)
       expect(bucket.created_at).toBeGreaterThanOrEqual(before)
@@ -44,11 +60,18 @@ describe('metrics report numbers for intervals without runs', () => {
   it('answers 0 for the ratio and the average, and test_runs 0', async () => {
     const m = await startMonitorPlatform()
     const key = await m.bucket()
-    const test = (await m.call('POST', `/buckets/${key}/tests`, { json: { name: 'quiet' } })).body.data
-    const metrics = (await m.call('GET', `/buckets/${key}/tests/${test.id}/metrics?timeframe=day`)).body.data
+    const test = (await m.call('POST', `/buckets/${key}/tests`, { json: { name: 'quiet' } })).body
+      .data
+    const metrics = (await m.call('GET', `/buckets/${key}/tests/${test.id}/metrics?timeframe=day`))
+      .body.data
     expect(metrics.response_times).toHaveLength(24)
     for (const interval of metrics.response_times) {
-      expect(interval).toEqual({ timestamp: expect.any(Number), success_ratio: 0, avg_response_time_ms: 0, test_runs: 0 })
+      expect(interval).toEqual({
+        timestamp: expect.any(Number),
+        success_ratio: 0,
+        avg_response_time_ms: 0,
+        test_runs: 0,
+      })
     }
   })
 })
@@ -60,23 +83,44 @@ describe('a bucket trigger answers runs_id, and the batch is readable', () => {
     const m = await startMonitorPlatform()
     const key = await m.bucket()
     for (const name of ['one', 'two']) {
-      await m.call('POST', `/buckets/${key}/tests`, { json: { name, steps: [{ step_type: 'request', method: 'GET', url: `${target.url}/${name}` }] } })
+      await m.call('POST', `/buckets/${key}/tests`, {
+        json: {
+          name,
+          steps: [{ step_type: 'request', method: 'GET', url: `${target.url}/${name}` }],
+        },
+      })
     }
     const bucket = (await m.call('GET', `/buckets/${key}`)).body.data
     const trigger = await fetch(bucket.trigger_url)
     expect(trigger.status).toBe(201)
-    const started = ((await trigger.json()) as { data: { runs_id: string; runs: Array<{ test_run_id: string }> } }).data
+    const started = (
+      (await trigger.json()) as { data: { runs_id: string; runs: Array<{ test_run_id: string }> } }
+    ).data
     expect(typeof started.runs_id).toBe('string')
     expect(started.runs).toHaveLength(2)
     let batch: Record<string, unknown> = {}
-    await waitFor(async () => {
-      batch = (await m.call('GET', `/buckets/${key}/results/${started.runs_id}`)).body.data
-      return batch['status'] === 'completed'
-    }, 'the batch to complete', { timeoutMs: 15_000, intervalMs: 50 })
-    expect(batch).toMatchObject({ uuid: started.runs_id, status: 'completed', total_test_runs: 2, test_runs_passed: 2, result: 'pass' })
+    await waitFor(
+      async () => {
+        batch = (await m.call('GET', `/buckets/${key}/results/${started.runs_id}`)).body.data
+        return batch['status'] === 'completed'
+      },
+      'the batch to complete',
+      { timeoutMs: 15_000, intervalMs: 50 },
+    )
+    expect(batch).toMatchObject({
+      uuid: started.runs_id,
+      status: 'completed',
+      total_test_runs: 2,
+      test_runs_passed: 2,
+      result: 'pass',
+    })
     expect(typeof batch['started_at']).toBe('number')
-    expect((batch['runs'] as Array<{ test_run_id: string }>).map((r) => r.test_run_id)).toEqual(started.runs.map((r) => r.test_run_id))
-    expect((await m.call('GET', `/v1/buckets/${key}/results/${started.runs_id}`)).body.data.uuid).toBe(started.runs_id)
+    expect((batch['runs'] as Array<{ test_run_id: string }>).map((r) => r.test_run_id)).toEqual(
+      started.runs.map((r) => r.test_run_id),
+    )
+    expect(
+      (await m.call('GET', `/v1/buckets/${key}/results/${started.runs_id}`)).body.data.uuid,
+    ).toBe(started.runs_id)
     expectMonitorError(await m.call('GET', `/buckets/${key}/results/unknown`), 404)
     const other = await m.bucket('other')
     expectMonitorError(await m.call('GET', `/buckets/${other}/results/${started.runs_id}`), 404)

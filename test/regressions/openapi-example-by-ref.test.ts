@@ -34,14 +34,18 @@ components:
 `
 
 describe('openapi: an example given by $ref', () => {
-  it('is served as the example it refers to, never as the $ref object', { timeout: 30_000 }, async () => {
-    const dir = tempDir()
-    const file = join(dir, 'issues.yaml')
-    writeFileSync(file, description)
-    const server = await startCli(['serve', file, '--port', '0'])
-    const res = await fetch(`${server.url}/repos/octocat/hello/issues/1347`)
-    expect(res.status).toBe(200)
-    expect(res.headers.get('content-type')).toMatch(/^application\/json/)
-    expect(await res.json()).toEqual({ id: 1347, title: 'Found a bug', state: 'open' })
-  })
+  it(
+    'is served as the example it refers to, never as the $ref object',
+    { timeout: 30_000 },
+    async () => {
+      const dir = tempDir()
+      const file = join(dir, 'issues.yaml')
+      writeFileSync(file, description)
+      const server = await startCli(['serve', file, '--port', '0'])
+      const res = await fetch(`${server.url}/repos/octocat/hello/issues/1347`)
+      expect(res.status).toBe(200)
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/)
+      expect(await res.json()).toEqual({ id: 1347, title: 'Found a bug', state: 'open' })
+    },
+  )
 })

@@ -11,11 +11,13 @@ import { installedCopy, optionalDependencies } from '../helpers/installed-packag
 
 const root = resolve(import.meta.dirname, '../..')
 
-function expectOneLine (stderr: string, prefix: string): string {
+function expectOneLine(stderr: string, prefix: string): string {
   const lines = stderr.trimEnd().split('\n')
   expect(lines, stderr).toHaveLength(1)
   const [line = ''] = lines
-  expect(line.startsWith(`${prefix}: needs optional packages that are not installed: `), line).toBe(true)
+  expect(line.startsWith(`${prefix}: needs optional packages that are not installed: `), line).toBe(
+    true,
+  )
   expect(line).toContain('npm i -g @understudy-mock/understudy --include=optional')
   return line
 }
@@ -25,14 +27,20 @@ describe('the platform without its optional packages', () => {
     const { pkgDir, bin } = installedCopy({ omitOptional: true })
     const dataDir = join(pkgDir, 'data')
 
-    const platform = await runCli(['platform', '--port', '0', '--data-dir', dataDir], { bin, cwd: pkgDir })
+    const platform = await runCli(['platform', '--port', '0', '--data-dir', dataDir], {
+      bin,
+      cwd: pkgDir,
+    })
     expect(platform.code).toBe(1)
     const line = expectOneLine(platform.stderr, 'understudy platform')
     for (const name of optionalDependencies) expect(line).toContain(name)
     expect(line).toContain('better-sqlite3 (the store)')
     expect(existsSync(dataDir)).toBe(false)
 
-    const admin = await runCli(['admin', 'create-account', '--name', 'A', '--email', 'a@example.com', '--data-dir', dataDir], { bin, cwd: pkgDir })
+    const admin = await runCli(
+      ['admin', 'create-account', '--name', 'A', '--email', 'a@example.com', '--data-dir', dataDir],
+      { bin, cwd: pkgDir },
+    )
     expect(admin.code).toBe(1)
     expectOneLine(admin.stderr, 'understudy admin')
 
@@ -45,9 +53,15 @@ describe('the platform without its optional packages', () => {
     const { pkgDir, bin } = installedCopy({ omitOptional: false })
     const linked = join(pkgDir, 'node_modules/better-sqlite3')
     rmSync(linked)
-    cpSync(join(root, 'node_modules/better-sqlite3'), linked, { recursive: true, filter: (source) => !source.includes('/build') })
+    cpSync(join(root, 'node_modules/better-sqlite3'), linked, {
+      recursive: true,
+      filter: (source) => !source.includes('/build'),
+    })
 
-    const platform = await runCli(['platform', '--port', '0', '--data-dir', join(pkgDir, 'data')], { bin, cwd: pkgDir })
+    const platform = await runCli(['platform', '--port', '0', '--data-dir', join(pkgDir, 'data')], {
+      bin,
+      cwd: pkgDir,
+    })
     expect(platform.code).toBe(1)
     const line = expectOneLine(platform.stderr, 'understudy platform')
     expect(line).toContain('installed: better-sqlite3 (the store);')

@@ -17,7 +17,10 @@ afterAll(async () => {
 describe("a runtime's admin API", () => {
   it('names the allowed methods in Allow on 405, and reads paths as the platform does', async () => {
     const dir = tempDir('understudy-admin-405-')
-    writeFileSync(join(dir, 'pets.yaml'), 'transactions:\n  - dsl:\n      requestDsl: { method: GET, path: /pets }\n      responseDsl: { json: [] }\n')
+    writeFileSync(
+      join(dir, 'pets.yaml'),
+      'transactions:\n  - dsl:\n      requestDsl: { method: GET, path: /pets }\n      responseDsl: { json: [] }\n',
+    )
     server = await startCli(['serve', dir, '--port', '0', '--admin-port', '0'])
     await server.waitFor('stdout', /admin on http:\/\/\S+/)
     const admin = /admin on (http:\/\/\S+)/.exec(server.stdout())?.[1] ?? ''
@@ -25,7 +28,9 @@ describe("a runtime's admin API", () => {
     const health = await fetch(`${admin}/health`, { method: 'DELETE' })
     expect(health.status).toBe(405)
     expect(health.headers.get('allow')).toBe('GET')
-    expect(((await health.json()) as { error: { code: string } }).error.code).toBe('ERR_API_METHOD_NOT_ALLOWED')
+    expect(((await health.json()) as { error: { code: string } }).error.code).toBe(
+      'ERR_API_METHOD_NOT_ALLOWED',
+    )
 
     const config = await fetch(`${admin}/config/`, { method: 'POST', body: '{}' })
     expect(config.status).toBe(405)

@@ -18,7 +18,10 @@ afterAll(async () => {
 describe("the runtime's dashboard at /__ui/", () => {
   it('answers with the same security headers as the platform dashboard', async () => {
     const dir = tempDir('understudy-ui-headers-')
-    writeFileSync(join(dir, 'pets.yaml'), 'transactions:\n  - dsl:\n      requestDsl: { method: GET, path: /pets }\n      responseDsl: { json: [] }\n')
+    writeFileSync(
+      join(dir, 'pets.yaml'),
+      'transactions:\n  - dsl:\n      requestDsl: { method: GET, path: /pets }\n      responseDsl: { json: [] }\n',
+    )
     server = await startCli(['serve', dir, '--port', '0', '--admin-port', '0'])
     await server.waitFor('stdout', /admin on http:\/\/\S+/)
     const admin = /admin on (http:\/\/\S+)/.exec(server.stdout())?.[1] ?? ''

@@ -9,21 +9,49 @@ import { startServer } from '../helpers/server.js'
  * details naming the field.
  */
 
-interface Envelope { error: { code: string; message: string; details?: Array<{ path: string; message: string }> } | null }
+interface Envelope {
+  error: {
+    code: string
+    message: string
+    details?: Array<{ path: string; message: string }>
+  } | null
+}
 
 describe('a runtime refusal relayed by the control plane', () => {
-  it('keeps the runtime\'s code, message and field when a scenario state is refused', async () => {
+  it("keeps the runtime's code, message and field when a scenario state is refused", async () => {
     const runtime = await startServer({
       yaml: '- dsl: {requestDsl: {method: POST, path: /t}, scenario: {name: s, requiredState: Started, newState: Done}, responseDsl: {text: first}}\n',
       admin: true,
     })
-    const platform = await startTestPlatform({ deployer: () => ({ ...unavailableDeployer, admin: () => runtime.admin === null ? null : { url: runtime.admin.url, token: null } }) })
+    const platform = await startTestPlatform({
+      deployer: () => ({
+        ...unavailableDeployer,
+        admin: () => (runtime.admin === null ? null : { url: runtime.admin.url, token: null }),
+      }),
+    })
     const ws = platform.workspaceId
-    const service = await (await platform.request(`/api/v1/workspaces/${ws}/services`, { method: 'POST', json: { name: 'svc' } })).json() as { result: { id: number } }
-    const mock = await (await platform.request(`/api/v1/workspaces/${ws}/service-mocks`, { method: 'POST', json: { serviceId: service.result.id, name: 'm' } })).json() as { result: { id: number } }
-    const refused = await platform.request(`/api/v1/workspaces/${ws}/service-mocks/${mock.result.id}/scenarios/s`, { method: 'PUT', json: { state: 7 } })
+    const service = (await (
+      await platform.request(`/api/v1/workspaces/${ws}/services`, {
+        method: 'POST',
+        json: { name: 'svc' },
+      })
+    ).json()) as { result: { id: number } }
+    const mock = (await (
+      await platform.request(`/api/v1/workspaces/${ws}/service-mocks`, {
+        method: 'POST',
+        json: { serviceId: service.result.id, name: 'm' },
+      })
+    ).json()) as { result: { id: number } }
+    const refused = await platform.request(
+      `/api/v1/workspaces/${ws}/service-mocks/${mock.result.id}/scenarios/s`,
+      { method: 'PUT', json: { state: 7 } },
+    )
     expect(refused.status).toBe(400)
-    const { error } = await refused.json() as Envelope
-    expect(error).toEqual({ code: 'ERR_API_VALIDATION', message: 'Invalid request: state must be a non-empty string', details: [{ path: '/state', message: 'must be a non-empty string' }] })
+    const { error } = (await refused.json()) as Envelope
+    expect(error).toEqual({
+      code: 'ERR_API_VALIDATION',
+      message: 'Invalid request: state must be a non-empty string',
+      details: [{ path: '/state', message: 'must be a non-empty string' }],
+    })
   })
 })

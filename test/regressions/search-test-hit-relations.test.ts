@@ -21,16 +21,33 @@ interface TestHit {
 }
 
 describe('search: the relations of a test hit', () => {
-  it('answers owner, project, locations, workspace and tags of test-union hits, as the product\'s clients ask for them', async () => {
+  it("answers owner, project, locations, workspace and tags of test-union hits, as the product's clients ask for them", async () => {
     const platform = await startTestPlatform({ monitoring: true })
     const acme = await makeAccount(platform, 'acme')
-    const app = await call<unknown>(platform, acme.auth.owner, 'POST', '/apps', { name: 'search', website_url: 'https://ci.test', callback_url: 'https://ci.test/cb' })
+    const app = await call<unknown>(platform, acme.auth.owner, 'POST', '/apps', {
+      name: 'search',
+      website_url: 'https://ci.test',
+      callback_url: 'https://ci.test/cb',
+    })
     const bearer = `Bearer ${(app.body as unknown as { data: { access_token: string } }).data.access_token}`
-    const bucket = await call<unknown>(platform, bearer, 'POST', `/buckets?name=checks&team_uuid=${acme.workspaceId}`)
+    const bucket = await call<unknown>(
+      platform,
+      bearer,
+      'POST',
+      `/buckets?name=checks&team_uuid=${acme.workspaceId}`,
+    )
     const key = (bucket.body as unknown as { data: { key: string } }).data.key
-    expect((await call(platform, bearer, 'POST', `/buckets/${key}/tests`, { name: 'login flow' })).status).toBe(201)
+    expect(
+      (await call(platform, bearer, 'POST', `/buckets/${key}/tests`, { name: 'login flow' }))
+        .status,
+    ).toBe(201)
 
-    const me = await call<{ defaultProjectId: number }>(platform, acme.auth.owner, 'GET', '/api/v4/user')
+    const me = await call<{ defaultProjectId: number }>(
+      platform,
+      acme.auth.owner,
+      'GET',
+      '/api/v4/user',
+    )
     const reply = await call<TestHit[]>(platform, acme.auth.viewer, 'POST', '/api/v4/search', {
       accountId: acme.accountId,
       entity: 'test-union',
@@ -56,10 +73,19 @@ describe('search: the relations of a test hit', () => {
       tags: [],
     })
     // the relations can be named one field at a time too, and filter
-    const narrow = await call<TestHit[]>(platform, acme.auth.viewer, 'POST', '/api/v4/search', { entity: 'test-union', fields: ['name', 'owner.email'], filters: { 'owner.email': 'owner@acme.test' } })
-    expect(narrow.body.result).toEqual([{ id: hit?.id, name: 'login flow', owner: { email: 'owner@acme.test' } }])
+    const narrow = await call<TestHit[]>(platform, acme.auth.viewer, 'POST', '/api/v4/search', {
+      entity: 'test-union',
+      fields: ['name', 'owner.email'],
+      filters: { 'owner.email': 'owner@acme.test' },
+    })
+    expect(narrow.body.result).toEqual([
+      { id: hit?.id, name: 'login flow', owner: { email: 'owner@acme.test' } },
+    ])
     // an unknown relation is still refused, naming it
-    const refused = await call(platform, acme.auth.viewer, 'POST', '/api/v4/search', { entity: 'test-union', fields: ['masters.*'] })
+    const refused = await call(platform, acme.auth.viewer, 'POST', '/api/v4/search', {
+      entity: 'test-union',
+      fields: ['masters.*'],
+    })
     expect(refused.status).toBe(400)
     expect(refused.body.error?.details?.[0]?.path).toBe('/fields/0')
   })

@@ -10,12 +10,14 @@ import { startMonitorPlatform, type MonitorPlatform } from '../e2e/monitor/helpe
 const ATTACKS = 60
 const CALLBACK = 'https://ci.example.com/callback'
 
-function keyOf (m: MonitorPlatform): { id: string; secret: string } {
-  const [id = '', secret = ''] = Buffer.from(m.basic.slice('Basic '.length), 'base64').toString().split(':')
+function keyOf(m: MonitorPlatform): { id: string; secret: string } {
+  const [id = '', secret = ''] = Buffer.from(m.basic.slice('Basic '.length), 'base64')
+    .toString()
+    .split(':')
   return { id, secret }
 }
 
-async function signIn (m: MonitorPlatform, from: string, keyId: string, secret: string) {
+async function signIn(m: MonitorPlatform, from: string, keyId: string, secret: string) {
   return await requestFrom(from, `${m.url}/ui/session`, {
     method: 'POST',
     headers: { 'x-requested-with': 'XMLHttpRequest', 'content-type': 'application/json' },
@@ -23,15 +25,23 @@ async function signIn (m: MonitorPlatform, from: string, keyId: string, secret: 
   })
 }
 
-async function consent (m: MonitorPlatform, from: string, keyId: string, secret: string) {
+async function consent(m: MonitorPlatform, from: string, keyId: string, secret: string) {
   return await requestFrom(from, `${m.url}/signin/oauth/authorize`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ client_id: m.clientId, redirect_uri: CALLBACK, response_type: 'code', state: 's', decision: 'allow', api_key_id: keyId, api_key_secret: secret }).toString(),
+    body: new URLSearchParams({
+      client_id: m.clientId,
+      redirect_uri: CALLBACK,
+      response_type: 'code',
+      state: 's',
+      decision: 'allow',
+      api_key_id: keyId,
+      api_key_secret: secret,
+    }).toString(),
   })
 }
 
-function basic (id: string, secret: string): string {
+function basic(id: string, secret: string): string {
   return `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`
 }
 
@@ -40,7 +50,9 @@ describe('one throttle for every secret check, counted by peer address', () => {
     const m = await startMonitorPlatform()
     const key = keyOf(m)
     const statuses: number[] = []
-    for (let i = 0; i < ATTACKS; i++) statuses.push((await signIn(m, '127.0.0.2', key.id, `wrong-${i}`)).status)
+    for (let i = 0; i < ATTACKS; i++) {
+      statuses.push((await signIn(m, '127.0.0.2', key.id, `wrong-${i}`)).status)
+    }
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401))
     expect(statuses.slice(10).every((s) => s === 429)).toBe(true)
     const throttled = await signIn(m, '127.0.0.2', key.id, key.secret)
@@ -56,7 +68,9 @@ describe('one throttle for every secret check, counted by peer address', () => {
     const m = await startMonitorPlatform()
     const key = keyOf(m)
     const statuses: number[] = []
-    for (let i = 0; i < ATTACKS; i++) statuses.push((await consent(m, '127.0.0.4', key.id, `wrong-${i}`)).status)
+    for (let i = 0; i < ATTACKS; i++) {
+      statuses.push((await consent(m, '127.0.0.4', key.id, `wrong-${i}`)).status)
+    }
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401))
     expect(statuses.slice(10).every((s) => s === 429)).toBe(true)
     // The right secret from the attacking address waits out the window: no code.
@@ -73,24 +87,38 @@ describe('one throttle for every secret check, counted by peer address', () => {
     const key = keyOf(m)
     // Many key ids from one address: the per-address budget, shared by every surface.
     for (let i = 0; i < ATTACKS; i++) {
-      const res = await requestFrom('127.0.0.6', `${m.url}/api/v4/user`, { headers: { authorization: basic(`guess-${i}`, 'wrong') } })
+      const res = await requestFrom('127.0.0.6', `${m.url}/api/v4/user`, {
+        headers: { authorization: basic(`guess-${i}`, 'wrong') },
+      })
       expect([401, 429]).toContain(res.status)
     }
     expect((await signIn(m, '127.0.0.6', key.id, key.secret)).status).toBe(429)
     expect((await consent(m, '127.0.0.6', key.id, key.secret)).status).toBe(429)
     // The owner at another address is untouched, on the API, the dashboard and the consent form.
-    expect((await requestFrom('127.0.0.7', `${m.url}/api/v4/user`, { headers: { authorization: m.basic } })).status).toBe(200)
+    expect(
+      (
+        await requestFrom('127.0.0.7', `${m.url}/api/v4/user`, {
+          headers: { authorization: m.basic },
+        })
+      ).status,
+    ).toBe(200)
     expect((await signIn(m, '127.0.0.7', key.id, key.secret)).status).toBe(200)
     expect((await consent(m, '127.0.0.7', key.id, key.secret)).status).toBe(302)
   })
 
   it('throttles wrong OAuth client secrets at the token endpoint, per address', async () => {
     const m = await startMonitorPlatform()
-    const token = async (from: string, secret: string) => await requestFrom(from, `${m.url}/signin/oauth/access_token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ client_id: m.clientId, client_secret: secret, code: 'x', grant_type: 'authorization_code' }).toString(),
-    })
+    const token = async (from: string, secret: string) =>
+      await requestFrom(from, `${m.url}/signin/oauth/access_token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          client_id: m.clientId,
+          client_secret: secret,
+          code: 'x',
+          grant_type: 'authorization_code',
+        }).toString(),
+      })
     const statuses: number[] = []
     for (let i = 0; i < 12; i++) statuses.push((await token('127.0.0.8', `wrong-${i}`)).status)
     expect(statuses).toEqual([...Array(10).fill(401), 429, 429])

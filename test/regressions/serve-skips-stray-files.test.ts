@@ -9,9 +9,9 @@ import { tempDir } from '../helpers/temp-dir.js'
 // value, not a document". Files a directory scan finds that are no mock document are skipped,
 // with one warning line naming them and saying how to exclude them.
 
-const pets = "- dsl: { requestDsl: { method: GET, path: /pets }, responseDsl: { json: [] } }\n"
+const pets = '- dsl: { requestDsl: { method: GET, path: /pets }, responseDsl: { json: [] } }\n'
 
-function folder (): string {
+function folder(): string {
   const dir = tempDir('understudy-stray-')
   mkdirSync(join(dir, 'mocks'))
   writeFileSync(join(dir, 'mocks', 'pets.yaml'), pets)
@@ -23,19 +23,40 @@ function folder (): string {
 describe('serve of a folder holding files that are not mock documents', () => {
   it('serves the mock documents and names the skipped files in one warning line with the way to exclude them', async () => {
     const dir = folder()
-    const server = await startCli(['serve', 'mocks', '--port', '0', '--log-format', 'json'], { cwd: dir })
+    const server = await startCli(['serve', 'mocks', '--port', '0', '--log-format', 'json'], {
+      cwd: dir,
+    })
     expect((await fetch(`${server.url}/pets`)).status).toBe(200)
     await server.waitFor('stderr', '"msg":"loaded"')
-    const warnings = server.stderr().split('\n').filter((line) => line.includes('not a mock document') || line.includes('not mock documents'))
+    const warnings = server
+      .stderr()
+      .split('\n')
+      .filter((line) => line.includes('not a mock document') || line.includes('not mock documents'))
     expect(warnings).toHaveLength(1)
-    expect(warnings[0]).toContain('skipped 2 files that are not mock documents: mocks/notes.txt, mocks/package.json')
+    expect(warnings[0]).toContain(
+      'skipped 2 files that are not mock documents: mocks/notes.txt, mocks/package.json',
+    )
     expect(warnings[0]).toContain('--exclude')
     await server.stop()
   })
 
   it('says nothing of files left out with --exclude', async () => {
     const dir = folder()
-    const server = await startCli(['serve', 'mocks', '--port', '0', '--log-format', 'json', '--exclude', 'notes.txt', '--exclude', 'package.json'], { cwd: dir })
+    const server = await startCli(
+      [
+        'serve',
+        'mocks',
+        '--port',
+        '0',
+        '--log-format',
+        'json',
+        '--exclude',
+        'notes.txt',
+        '--exclude',
+        'package.json',
+      ],
+      { cwd: dir },
+    )
     await server.waitFor('stderr', '"msg":"loaded"')
     expect(server.stderr()).not.toContain('not mock documents')
     await server.stop()

@@ -9,13 +9,18 @@ import { tempDir } from '../helpers/temp-dir.js'
 // rendered text are now bounded (docs/limits.md); past a bound the answer is a 500
 // ERR_SERVE_TEMPLATE_LIMIT naming the limit, and a literal past a bound is refused at load.
 
-interface Problem { status: number; code: string; detail: string; helper?: string }
+interface Problem {
+  status: number
+  code: string
+  detail: string
+  helper?: string
+}
 
 const templated = (method: string, path: string, text: string): unknown => ({
   dsl: { requestDsl: { method, path }, responseDsl: { template: true, text } },
 })
 
-async function serve (transactions: unknown[]): Promise<CliServer & { admin: string }> {
+async function serve(transactions: unknown[]): Promise<CliServer & { admin: string }> {
   const file = join(tempDir(), 'mock.json')
   writeFileSync(file, JSON.stringify(transactions))
   const server = await startCli(['serve', file, '--port', '0', '--admin-port', '0'])
@@ -23,9 +28,9 @@ async function serve (transactions: unknown[]): Promise<CliServer & { admin: str
   return { ...server, admin: /admin on (http:\/\/\S+)/.exec(server.stdout())?.[1] as string }
 }
 
-async function problemOf (res: Response): Promise<Problem> {
+async function problemOf(res: Response): Promise<Problem> {
   expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/)
-  return await res.json() as Problem
+  return (await res.json()) as Problem
 }
 
 describe('response templates are bounded', () => {
@@ -55,7 +60,11 @@ describe('response templates are bounded', () => {
 
   it('stops a loop at the generated-text and rendered-text bounds', async () => {
     const server = await serve([
-      templated('GET', '/generated', "{{#each request.query.s}}{{faker 'string.alpha' 65536}}{{/each}}"),
+      templated(
+        'GET',
+        '/generated',
+        "{{#each request.query.s}}{{faker 'string.alpha' 65536}}{{/each}}",
+      ),
       templated('POST', '/repeated', '{{#each request.query.s}}{{@root.request.body}}{{/each}}'),
       templated('POST', '/selected', "{{jsonPath request.body '$..*'}}"),
     ])
@@ -79,9 +88,15 @@ describe('response templates are bounded', () => {
     // `$..*` selects every subtree once per ancestor: 200 levels around 100 KB is 20 MB of text.
     let nested: unknown = 'n'.repeat(100_000)
     for (let i = 0; i < 200; i++) nested = { a: nested }
-    const selected = await fetch(`${server.url}/selected`, { method: 'POST', body: JSON.stringify(nested) })
+    const selected = await fetch(`${server.url}/selected`, {
+      method: 'POST',
+      body: JSON.stringify(nested),
+    })
     expect(selected.status).toBe(500)
-    expect(await problemOf(selected)).toMatchObject({ code: 'ERR_SERVE_TEMPLATE_LIMIT', helper: 'jsonPath' })
+    expect(await problemOf(selected)).toMatchObject({
+      code: 'ERR_SERVE_TEMPLATE_LIMIT',
+      helper: 'jsonPath',
+    })
   })
 
   it('refuses at load a literal size above its bound, naming the limit and the field', async () => {
@@ -90,7 +105,10 @@ describe('response templates are bounded', () => {
       ["{{faker 'string.alpha' 20000000}}", /length 20000000 is above the limit of 65,536/],
       ["{{faker 'lorem.words' 5000000}}", /count 5000000 is above the limit of 1,000/],
       ["{{faker 'string.alpha' length=20000000}}", /length 20000000 is above the limit of 65,536/],
-      ["{{faker 'helpers.fromRegExp' '[a-z]{20000000}'}}", /repeats 20000000 characters, above the limit of 65,536/],
+      [
+        "{{faker 'helpers.fromRegExp' '[a-z]{20000000}'}}",
+        /repeats 20000000 characters, above the limit of 65,536/,
+      ],
       ['{{randomValue length=100000}}', /length 100000 is above the limit of 65,536/],
     ]
     for (const [text, message] of variants) {
@@ -99,7 +117,9 @@ describe('response templates are bounded', () => {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ transactions: [templated('GET', '/b', text)] }),
       })
-      const body = await res.json() as { error: { code: string; details: Array<{ path: string; message: string }> } }
+      const body = (await res.json()) as {
+        error: { code: string; details: Array<{ path: string; message: string }> }
+      }
       expect(res.status, text).toBe(400)
       expect(body.error.code, text).toBe('ERR_DSL_INVALID')
       expect(body.error.details[0]?.path, text).toBe('/transactions/0/dsl/responseDsl/content')

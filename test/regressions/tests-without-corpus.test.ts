@@ -14,7 +14,7 @@ const helper = 'test/helpers/realworld.ts'
 const corpusCheck = 'test/unit/realworld-corpus.test.ts'
 const thisFile = relative(root, import.meta.filename)
 
-function sourceFiles (dir: string): string[] {
+function sourceFiles(dir: string): string[] {
   return readdirSync(join(root, dir), { recursive: true, withFileTypes: true })
     .filter((d) => d.isFile() && /\.(ts|js|mjs)$/.test(d.name))
     .map((d) => relative(root, join(d.parentPath, d.name)))
@@ -22,9 +22,15 @@ function sourceFiles (dir: string): string[] {
 }
 
 /** Test files that read the corpus: those importing the helper (never this file: it would run itself). */
-function corpusReaders (): string[] {
+function corpusReaders(): string[] {
   const importsHelper = /from '(\.\.\/)+helpers\/realworld\.js'/
-  return sourceFiles('test').filter((f) => f.endsWith('.test.ts') && f !== corpusCheck && f !== thisFile && importsHelper.test(readFileSync(join(root, f), 'utf8')))
+  return sourceFiles('test').filter(
+    (f) =>
+      f.endsWith('.test.ts') &&
+      f !== corpusCheck &&
+      f !== thisFile &&
+      importsHelper.test(readFileSync(join(root, f), 'utf8')),
+  )
 }
 
 describe('the test suite without the real-world corpus', () => {
@@ -48,28 +54,52 @@ describe('the test suite without the real-world corpus', () => {
     const absent = join(tempDir('understudy-no-corpus-'), 'realworld')
     const report = join(tempDir('understudy-no-corpus-report-'), 'report.json')
     const vitest = join(root, 'node_modules/vitest/vitest.mjs')
-    const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      const child = execFile(process.execPath, [vitest, 'run', ...files, '--reporter=json', `--outputFile=${report}`], {
-        cwd: root,
-        env: { ...process.env, UNDERSTUDY_REALWORLD: absent },
-        maxBuffer: 64 * 1024 * 1024,
-      }, (_err, _stdout, stderrText) => resolve({ code: child.exitCode, stderr: stderrText }))
-    })
+    const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>(
+      (resolve) => {
+        const child = execFile(
+          process.execPath,
+          [vitest, 'run', ...files, '--reporter=json', `--outputFile=${report}`],
+          {
+            cwd: root,
+            env: { ...process.env, UNDERSTUDY_REALWORLD: absent },
+            maxBuffer: 64 * 1024 * 1024,
+          },
+          (_err, _stdout, stderrText) => resolve({ code: child.exitCode, stderr: stderrText }),
+        )
+      },
+    )
     const result = JSON.parse(readFileSync(report, 'utf8')) as {
       numFailedTests: number
       numFailedTestSuites: number
-      testResults: Array<{ name: string; assertionResults: Array<{ status: string; fullName: string }> }>
+      testResults: Array<{
+        name: string
+        assertionResults: Array<{ status: string; fullName: string }>
+      }>
     }
-    const failed = result.testResults.flatMap((r) => r.assertionResults.filter((a) => a.status === 'failed').map((a) => `${relative(root, r.name)}: ${a.fullName}`))
+    const failed = result.testResults.flatMap((r) =>
+      r.assertionResults
+        .filter((a) => a.status === 'failed')
+        .map((a) => `${relative(root, r.name)}: ${a.fullName}`),
+    )
     expect(failed).toEqual([])
     expect(result.numFailedTestSuites).toBe(0)
     expect(code).toBe(0)
-    const skipped = result.testResults.flatMap((r) => r.assertionResults.filter((a) => a.status === 'skipped' || a.status === 'pending'))
+    const skipped = result.testResults.flatMap((r) =>
+      r.assertionResults.filter((a) => a.status === 'skipped' || a.status === 'pending'),
+    )
     expect(skipped.length).toBeGreaterThan(0)
     // one reason line per skipped suite or test, naming the directory that was looked for
-    const reasons = stderr.split('\n').filter((line) => line.startsWith('skipped "') && line.includes(`UNDERSTUDY_REALWORLD=${absent} does not exist`))
+    const reasons = stderr
+      .split('\n')
+      .filter(
+        (line) =>
+          line.startsWith('skipped "') &&
+          line.includes(`UNDERSTUDY_REALWORLD=${absent} does not exist`),
+      )
     expect(reasons.length).toBeGreaterThanOrEqual(files.length)
     expect(reasons.some((line) => line.includes('replays the real test exports'))).toBe(true)
-    expect(reasons.some((line) => line.includes('the real test exports, run against a local target'))).toBe(true)
+    expect(
+      reasons.some((line) => line.includes('the real test exports, run against a local target')),
+    ).toBe(true)
   }, 240_000)
 })

@@ -40,26 +40,52 @@ describe('transactions: the DSL comes back as it was sent', () => {
   it('keeps documented fields sent empty, in the create answer, GET, and after a PUT of what was read; they match as if absent', async () => {
     const platform = await startTestPlatform()
     const ws = `/api/v1/workspaces/${platform.workspaceId}`
-    const service = await envelope<{ id: number }>(await platform.request(`${ws}/services`, { method: 'POST', json: { name: 'pets' } }))
-    const created = await platform.request(`${ws}/transactions?serviceId=${service.result.id}`, { method: 'POST', json: { transactions: [{ name: 'list', description: 'all pets', tags: [], dsl: sent }] } })
+    const service = await envelope<{ id: number }>(
+      await platform.request(`${ws}/services`, { method: 'POST', json: { name: 'pets' } }),
+    )
+    const created = await platform.request(`${ws}/transactions?serviceId=${service.result.id}`, {
+      method: 'POST',
+      json: { transactions: [{ name: 'list', description: 'all pets', tags: [], dsl: sent }] },
+    })
     expect(created.status).toBe(200)
     // one transaction answers as one Transaction (the mock services specification)
     const answer = await envelope<{ id: number; dsl: unknown }>(created)
     expect(answer.result.dsl).toEqual(sent)
     const id = answer.result.id
 
-    const read = await envelope<Record<string, unknown> & { dsl: unknown }>(await platform.request(`${ws}/transactions/${id}`))
+    const read = await envelope<Record<string, unknown> & { dsl: unknown }>(
+      await platform.request(`${ws}/transactions/${id}`),
+    )
     expect(read.result.dsl).toEqual(sent)
-    expect((await platform.request(`${ws}/transactions/${id}`, { method: 'PUT', json: read.result })).status).toBe(201)
-    expect((await envelope<{ dsl: unknown }>(await platform.request(`${ws}/transactions/${id}`))).result.dsl).toEqual(sent)
+    expect(
+      (await platform.request(`${ws}/transactions/${id}`, { method: 'PUT', json: read.result }))
+        .status,
+    ).toBe(201)
+    expect(
+      (await envelope<{ dsl: unknown }>(await platform.request(`${ws}/transactions/${id}`))).result
+        .dsl,
+    ).toEqual(sent)
 
     // `credentials: {}` stays `{}` too
-    const bare = { requestDsl: { method: 'GET', path: '/bare', credentials: {} }, responseDsl: { status: 204 } }
-    const made = await envelope<{ dsl: { requestDsl: Record<string, unknown> } }>(await platform.request(`${ws}/transactions?serviceId=${service.result.id}`, { method: 'POST', json: { transactions: [{ name: 'bare', dsl: bare }] } }))
+    const bare = {
+      requestDsl: { method: 'GET', path: '/bare', credentials: {} },
+      responseDsl: { status: 204 },
+    }
+    const made = await envelope<{ dsl: { requestDsl: Record<string, unknown> } }>(
+      await platform.request(`${ws}/transactions?serviceId=${service.result.id}`, {
+        method: 'POST',
+        json: { transactions: [{ name: 'bare', dsl: bare }] },
+      }),
+    )
     expect(made.result.dsl.requestDsl['credentials']).toEqual({})
 
     // empty, they ask for nothing: the sandbox matches a request without credentials, headers or body
-    const tested = await envelope<{ status: number; matchingLog: unknown[] }>(await platform.request(`${ws}/sandbox/test-request?transactionId=${id}`, { method: 'POST', json: { httpRequest: { method: 'GET', path: '/pets' } } }))
+    const tested = await envelope<{ status: number; matchingLog: unknown[] }>(
+      await platform.request(`${ws}/sandbox/test-request?transactionId=${id}`, {
+        method: 'POST',
+        json: { httpRequest: { method: 'GET', path: '/pets' } },
+      }),
+    )
     expect(tested.result).toMatchObject({ status: 200, matchingLog: [] })
   })
 })

@@ -7,8 +7,12 @@ import { adminCall } from '../helpers/admin.js'
 import { runCli } from '../helpers/cli.js'
 import { tempDir } from '../helpers/temp-dir.js'
 
-const mock = { transactions: [{ dsl: { requestDsl: { path: '/pets' }, responseDsl: { text: 'pets' } } }] }
-const transaction = (i: number): unknown => ({ dsl: { requestDsl: { path: `/items/${i}` }, responseDsl: { text: String(i) } } })
+const mock = {
+  transactions: [{ dsl: { requestDsl: { path: '/pets' }, responseDsl: { text: 'pets' } } }],
+}
+const transaction = (i: number): unknown => ({
+  dsl: { requestDsl: { path: `/items/${i}` }, responseDsl: { text: String(i) } },
+})
 
 // Defect: no bound on transactions per mock service. PUT /config of 1,000,000 grew the runtime past
 // 1.5 GiB and blocked it for seconds; `serve` of 300,000 died with "Maximum call stack size
@@ -22,17 +26,25 @@ describe('a mock service has at most 250,000 transactions', () => {
     const app = await startServer({ dsl: mock, admin: true })
     // Counted before validation: the items need not even be transactions.
     const text = JSON.stringify({ transactions: Array<unknown>(MAX_TRANSACTIONS + 1).fill({}) })
-    const { status, body } = await adminCall(app, 'PUT', '/config', { text, contentType: 'application/json' })
+    const { status, body } = await adminCall(app, 'PUT', '/config', {
+      text,
+      contentType: 'application/json',
+    })
     expect(status).toBe(400)
     expect(body.error?.code).toBe('ERR_DSL_INVALID')
-    expect(body.error?.message).toContain('250,001 transactions: a mock service may have at most 250,000')
+    expect(body.error?.message).toContain(
+      '250,001 transactions: a mock service may have at most 250,000',
+    )
     expect(body.error?.details?.[0]?.path).toBe('/transactions')
     expect(await (await fetch(`${app.url}/pets`)).text()).toBe('pets')
   })
 
   it('serve refuses a file past it, and files that are past it together, in one line', async () => {
     const dir = tempDir()
-    writeFileSync(join(dir, 'one.json'), JSON.stringify({ transactions: Array<unknown>(MAX_TRANSACTIONS + 1).fill({}) }))
+    writeFileSync(
+      join(dir, 'one.json'),
+      JSON.stringify({ transactions: Array<unknown>(MAX_TRANSACTIONS + 1).fill({}) }),
+    )
     const one = await runCli(['serve', '--port', '0', join(dir, 'one.json')], { timeoutMs: 60_000 })
     expect(one.code).toBe(1)
     expect(one.stderr.trim().split('\n')).toHaveLength(1)
@@ -40,7 +52,9 @@ describe('a mock service has at most 250,000 transactions', () => {
 
     const split = join(dir, 'split')
     mkdirSync(split)
-    const half = JSON.stringify({ transactions: Array.from({ length: MAX_TRANSACTIONS / 2 + 1 }, (_, i) => transaction(i)) })
+    const half = JSON.stringify({
+      transactions: Array.from({ length: MAX_TRANSACTIONS / 2 + 1 }, (_, i) => transaction(i)),
+    })
     for (const name of ['a.json', 'b.json']) writeFileSync(join(split, name), half)
     const both = await runCli(['serve', '--port', '0', split], { timeoutMs: 60_000 })
     expect(both.code).toBe(1)

@@ -21,10 +21,14 @@ describe('401 answers of the Basic APIs say which credential problem it is', () 
         missing: null,
       }
       for (const [name, authorization] of Object.entries(cases)) {
-        const res = await fetch(platform.url + path, { headers: authorization === null ? {} : { authorization } })
+        const res = await fetch(platform.url + path, {
+          headers: authorization === null ? {} : { authorization },
+        })
         expect(res.status, `${family} ${name}`).toBe(401)
         expect(res.headers.get('www-authenticate')).toContain('Basic')
-        const body = await res.json() as Record<string, unknown> & { error: { code: string; message: string } }
+        const body = (await res.json()) as Record<string, unknown> & {
+          error: { code: string; message: string }
+        }
         expect(body.error.code).toBe('ERR_API_UNAUTHORIZED')
         expect(body['result']).toBeNull()
         expect(family === 'v4' ? body['request_id'] : body['requestId']).toEqual(expect.any(String))
@@ -34,16 +38,30 @@ describe('401 answers of the Basic APIs say which credential problem it is', () 
       expect(messages['wrongKey']).toMatch(/API key/)
       expect(messages['malformed']).toMatch(/not valid HTTP Basic/)
       expect(messages['bearer']).toMatch(/not a Bearer token/)
-      expect(new Set([messages['wrongKey'], messages['malformed'], messages['bearer'], messages['missing']]).size).toBe(4)
+      expect(
+        new Set([
+          messages['wrongKey'],
+          messages['malformed'],
+          messages['bearer'],
+          messages['missing'],
+        ]).size,
+      ).toBe(4)
     }
   })
 
   it('answers an unknown key id and a wrong secret of a known id alike', async () => {
     const platform = await startTestPlatform()
     const keyId = (await platform.store.tenancy.apiKeysOf(platform.userId))[0]?.id ?? ''
-    const unknown = await platform.request('/api/v4/user', { headers: { authorization: basic('no-such-key:x') } })
-    const wrong = await platform.request('/api/v4/user', { headers: { authorization: basic(`${keyId}:x`) } })
-    const [a, b] = [await unknown.json() as { error: unknown }, await wrong.json() as { error: unknown }]
+    const unknown = await platform.request('/api/v4/user', {
+      headers: { authorization: basic('no-such-key:x') },
+    })
+    const wrong = await platform.request('/api/v4/user', {
+      headers: { authorization: basic(`${keyId}:x`) },
+    })
+    const [a, b] = [
+      (await unknown.json()) as { error: unknown },
+      (await wrong.json()) as { error: unknown },
+    ]
     expect(unknown.status).toBe(wrong.status)
     expect(a.error).toEqual(b.error)
   })

@@ -10,14 +10,17 @@ import { readDefinition } from '../../src/dsl/index.js'
 const dir = resolve(import.meta.dirname, '../../examples/kubernetes')
 
 type Obj = Record<string, unknown>
-function load (name: string): Obj {
+function load(name: string): Obj {
   const docs = parseAllDocuments(readFileSync(resolve(dir, name), 'utf8'))
   expect(docs).toHaveLength(1)
   expect(docs[0]?.errors).toEqual([])
   return docs[0]?.toJS() as Obj
 }
 const at = (value: unknown, ...path: Array<string | number>): unknown =>
-  path.reduce<unknown>((v, key) => (v as Record<string | number, unknown> | undefined)?.[key], value)
+  path.reduce<unknown>(
+    (v, key) => (v as Record<string | number, unknown> | undefined)?.[key],
+    value,
+  )
 
 describe('examples/kubernetes', () => {
   const configMap = load('configmap.yaml')
@@ -45,22 +48,40 @@ describe('examples/kubernetes', () => {
     const adminPort = Number(args[args.indexOf('--admin-port') + 1])
     const httpPort = Number(args[args.indexOf('--port') + 1])
     const ports = container['ports'] as Array<{ name: string; containerPort: number }>
-    expect(ports).toEqual(expect.arrayContaining([{ name: 'admin', containerPort: adminPort }, { name: 'http', containerPort: httpPort }]))
+    expect(ports).toEqual(
+      expect.arrayContaining([
+        { name: 'admin', containerPort: adminPort },
+        { name: 'http', containerPort: httpPort },
+      ]),
+    )
     for (const probe of ['readinessProbe', 'livenessProbe']) {
       expect(at(container, probe, 'httpGet')).toEqual({ path: '/health', port: 'admin' })
     }
     const env = container['env'] as Array<{ name: string; valueFrom?: unknown }>
-    expect(env.find((e) => e.name === 'UNDERSTUDY_ADMIN_TOKEN')?.valueFrom).toMatchObject({ secretKeyRef: { key: 'token' } })
-    const mount = (container['volumeMounts'] as Array<{ name: string; mountPath: string; readOnly: boolean }>)[0]
+    expect(env.find((e) => e.name === 'UNDERSTUDY_ADMIN_TOKEN')?.valueFrom).toMatchObject({
+      secretKeyRef: { key: 'token' },
+    })
+    const mount = (
+      container['volumeMounts'] as Array<{ name: string; mountPath: string; readOnly: boolean }>
+    )[0]
     expect(mount).toMatchObject({ mountPath: '/config', readOnly: true })
-    const volume = (at(deployment, 'spec', 'template', 'spec', 'volumes') as Array<{ name: string; configMap: { name: string } }>).find((v) => v.name === mount?.name)
+    const volume = (
+      at(deployment, 'spec', 'template', 'spec', 'volumes') as Array<{
+        name: string
+        configMap: { name: string }
+      }>
+    ).find((v) => v.name === mount?.name)
     expect(volume?.configMap.name).toBe(at(configMap, 'metadata', 'name'))
     expect(at(deployment, 'spec', 'template', 'spec', 'securityContext', 'runAsNonRoot')).toBe(true)
   })
 
   it('selects the pods and targets their named ports', () => {
-    expect(at(service, 'spec', 'selector')).toEqual(at(deployment, 'spec', 'selector', 'matchLabels'))
-    const targets = (at(service, 'spec', 'ports') as Array<{ targetPort: string }>).map((p) => p.targetPort).sort()
+    expect(at(service, 'spec', 'selector')).toEqual(
+      at(deployment, 'spec', 'selector', 'matchLabels'),
+    )
+    const targets = (at(service, 'spec', 'ports') as Array<{ targetPort: string }>)
+      .map((p) => p.targetPort)
+      .sort()
     expect(targets).toEqual(['admin', 'http'])
   })
 })

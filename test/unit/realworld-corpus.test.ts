@@ -8,8 +8,13 @@ describe('the real-world corpus', () => {
   // UNDERSTUDY_REALWORLD naming a directory that does not exist says "run without it" (the
   // suites then skip, saying so): test/regressions/tests-without-corpus.test.ts does that.
   const configured = process.env['UNDERSTUDY_REALWORLD']
-  it.runIf(existsSync(configured ?? conventionalRealworldDir))('is found and read whenever it is present, so that its suites never skip silently', () => {
-    expect(realworldDir).not.toBeNull()
-    for (const category of ['har', 'openapi', 'wiremock', 'postman']) expect(realworldFiles(category).length, category).toBeGreaterThan(0)
-  })
+  it.runIf(existsSync(configured ?? conventionalRealworldDir))(
+    'is found and read whenever it is present, so that its suites never skip silently',
+    () => {
+      expect(realworldDir).not.toBeNull()
+      for (const category of ['har', 'openapi', 'wiremock', 'postman']) {
+        expect(realworldFiles(category).length, category).toBeGreaterThan(0)
+      }
+    },
+  )
 })

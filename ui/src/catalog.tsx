@@ -3,7 +3,11 @@ import { useEffect, useState } from 'preact/hooks'
 import { ApiError, call, type Service } from './api.js'
 import { Alert, Field, nameProblem, Status } from './widgets.js'
 
-interface Named { id: number; name: string; description: string | null }
+interface Named {
+  id: number
+  name: string
+  description: string | null
+}
 
 interface Props {
   title: string
@@ -15,7 +19,7 @@ interface Props {
 }
 
 /** List, search, create, rename and delete of services or tags (409s shown in words). */
-export function NamedResources ({ title, base, noun, linkOf }: Props): JSX.Element {
+export function NamedResources({ title, base, noun, linkOf }: Props): JSX.Element {
   const [items, setItems] = useState<Named[]>([])
   const [search, setSearch] = useState('')
   const [loadError, setLoadError] = useState<unknown>(null)
@@ -23,31 +27,70 @@ export function NamedResources ({ title, base, noun, linkOf }: Props): JSX.Eleme
   const [reload, setReload] = useState(0)
 
   useEffect(() => {
-    call<Named[]>('GET', `${base}?limit=1000&sort=name`).then((r) => { setItems(r.result); setLoadError(null) }, setLoadError)
+    call<Named[]>('GET', `${base}?limit=1000&sort=name`).then((r) => {
+      setItems(r.result)
+      setLoadError(null)
+    }, setLoadError)
   }, [base, reload])
 
-  const shown = items.filter((s) => search === '' || s.name.toLowerCase().includes(search.toLowerCase()) || (s.description ?? '').toLowerCase().includes(search.toLowerCase()))
-  const done = (text: string): void => { setMessage(text); setReload((n) => n + 1) }
+  const shown = items.filter(
+    (s) =>
+      search === '' ||
+      s.name.toLowerCase().includes(search.toLowerCase()) ||
+      (s.description ?? '').toLowerCase().includes(search.toLowerCase()),
+  )
+  const done = (text: string): void => {
+    setMessage(text)
+    setReload((n) => n + 1)
+  }
 
   return (
     <section aria-labelledby={`${noun}-heading`}>
       <h2 id={`${noun}-heading`}>{title}</h2>
       <CreateForm base={base} noun={noun} onDone={done} />
-      <Field label={`Search ${title.toLowerCase()}`} value={search} onInput={setSearch} type='search' />
+      <Field
+        label={`Search ${title.toLowerCase()}`}
+        value={search}
+        onInput={setSearch}
+        type="search"
+      />
       {message !== '' && <Status>{message}</Status>}
       <Alert error={loadError} />
       <table>
-        <thead><tr><th scope='col'>Name</th><th scope='col'>Description</th><th scope='col'>Actions</th></tr></thead>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Description</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
         <tbody>
-          {shown.map((item) => <Row key={item.id} item={item} base={base} noun={noun} linkOf={linkOf} onDone={done} />)}
-          {shown.length === 0 && <tr><td colSpan={3}>No {title.toLowerCase()}{search === '' ? ' yet' : ' match the search'}.</td></tr>}
+          {shown.map((item) => (
+            <Row key={item.id} item={item} base={base} noun={noun} linkOf={linkOf} onDone={done} />
+          ))}
+          {shown.length === 0 && (
+            <tr>
+              <td colSpan={3}>
+                No {title.toLowerCase()}
+                {search === '' ? ' yet' : ' match the search'}.
+              </td>
+            </tr>
+          )}
         </tbody>
       </table>
     </section>
   )
 }
 
-function CreateForm ({ base, noun, onDone }: { base: string; noun: string; onDone: (m: string) => void }): JSX.Element {
+function CreateForm({
+  base,
+  noun,
+  onDone,
+}: {
+  base: string
+  noun: string
+  onDone: (m: string) => void
+}): JSX.Element {
   const [name, setName] = useState('')
   const [description, setDescription] = useState('')
   const [error, setError] = useState<unknown>(null)
@@ -57,25 +100,45 @@ function CreateForm ({ base, noun, onDone }: { base: string; noun: string; onDon
     const problem = nameProblem(name)
     setNameError(problem === undefined ? undefined : `Name ${problem}`)
     if (problem !== undefined) return
-    call<Named>('POST', base, { name: name.trim(), description: description === '' ? null : description }).then((r) => {
-      setName(''); setDescription(''); setError(null)
-      onDone(`Created ${noun} ${r.result.name}.`)
-    }, (err: unknown) => {
-      setError(err)
-      if (err instanceof ApiError) setNameError(err.field('/name'))
-    })
+    call<Named>('POST', base, {
+      name: name.trim(),
+      description: description === '' ? null : description,
+    }).then(
+      (r) => {
+        setName('')
+        setDescription('')
+        setError(null)
+        onDone(`Created ${noun} ${r.result.name}.`)
+      },
+      (err: unknown) => {
+        setError(err)
+        if (err instanceof ApiError) setNameError(err.field('/name'))
+      },
+    )
   }
   return (
-    <form class='inline-form' onSubmit={submit} aria-label={`Create a ${noun}`} noValidate>
+    <form class="inline-form" onSubmit={submit} aria-label={`Create a ${noun}`} noValidate>
       <Field label={`New ${noun} name`} value={name} onInput={setName} error={nameError} required />
-      <Field label='Description' value={description} onInput={setDescription} />
-      <button type='submit'>Create {noun}</button>
+      <Field label="Description" value={description} onInput={setDescription} />
+      <button type="submit">Create {noun}</button>
       <Alert error={error} />
     </form>
   )
 }
 
-function Row ({ item, base, noun, linkOf, onDone }: { item: Named; base: string; noun: string; linkOf: Props['linkOf']; onDone: (m: string) => void }): JSX.Element {
+function Row({
+  item,
+  base,
+  noun,
+  linkOf,
+  onDone,
+}: {
+  item: Named
+  base: string
+  noun: string
+  linkOf: Props['linkOf']
+  onDone: (m: string) => void
+}): JSX.Element {
   const [editing, setEditing] = useState(false)
   const [name, setName] = useState(item.name)
   const [nameError, setNameError] = useState<string | undefined>()
@@ -85,32 +148,64 @@ function Row ({ item, base, noun, linkOf, onDone }: { item: Named; base: string;
     const problem = nameProblem(name)
     setNameError(problem === undefined ? undefined : `Name ${problem}`)
     if (problem !== undefined) return
-    call<Named>('PUT', `${base}/${item.id}`, { name: name.trim() }).then(() => { setEditing(false); onDone(`Renamed ${item.name} to ${name.trim()}.`) }, (err: unknown) => {
-      setError(err)
-      if (err instanceof ApiError) setNameError(err.field('/name'))
-    })
+    call<Named>('PUT', `${base}/${item.id}`, { name: name.trim() }).then(
+      () => {
+        setEditing(false)
+        onDone(`Renamed ${item.name} to ${name.trim()}.`)
+      },
+      (err: unknown) => {
+        setError(err)
+        if (err instanceof ApiError) setNameError(err.field('/name'))
+      },
+    )
   }
   const remove = (): void => {
     if (!window.confirm(`Delete ${noun} "${item.name}"?`)) return
-    call('DELETE', `${base}/${item.id}`).then(() => onDone(`Deleted ${noun} ${item.name}.`), setError)
+    call('DELETE', `${base}/${item.id}`).then(
+      () => onDone(`Deleted ${noun} ${item.name}.`),
+      setError,
+    )
   }
   return (
     <tr>
       <td>
-        {editing
-          ? (
-            <form onSubmit={rename} class='inline-form' noValidate>
-              <Field label={`New name of ${item.name}`} value={name} onInput={setName} error={nameError} required />
-              <button type='submit'>Save</button>
-              <button type='button' onClick={() => { setEditing(false); setName(item.name); setNameError(undefined) }}>Cancel</button>
-            </form>
-            )
-          : linkOf !== undefined ? <a href={linkOf(item)}>{item.name}</a> : item.name}
+        {editing ? (
+          <form onSubmit={rename} class="inline-form" noValidate>
+            <Field
+              label={`New name of ${item.name}`}
+              value={name}
+              onInput={setName}
+              error={nameError}
+              required
+            />
+            <button type="submit">Save</button>
+            <button
+              type="button"
+              onClick={() => {
+                setEditing(false)
+                setName(item.name)
+                setNameError(undefined)
+              }}
+            >
+              Cancel
+            </button>
+          </form>
+        ) : linkOf !== undefined ? (
+          <a href={linkOf(item)}>{item.name}</a>
+        ) : (
+          item.name
+        )}
       </td>
       <td>{item.description ?? ''}</td>
-      <td class='actions'>
-        {!editing && <button type='button' onClick={() => setEditing(true)} aria-label={`Rename ${item.name}`}>Rename</button>}
-        <button type='button' class='danger' onClick={remove} aria-label={`Delete ${item.name}`}>Delete</button>
+      <td class="actions">
+        {!editing && (
+          <button type="button" onClick={() => setEditing(true)} aria-label={`Rename ${item.name}`}>
+            Rename
+          </button>
+        )}
+        <button type="button" class="danger" onClick={remove} aria-label={`Delete ${item.name}`}>
+          Delete
+        </button>
         <Alert error={error} />
       </td>
     </tr>
@@ -118,10 +213,13 @@ function Row ({ item, base, noun, linkOf, onDone }: { item: Named; base: string;
 }
 
 /** The services of a workspace, for selects. */
-export function useServices (workspaceId: number): Service[] {
+export function useServices(workspaceId: number): Service[] {
   const [services, setServices] = useState<Service[]>([])
   useEffect(() => {
-    call<Service[]>('GET', `/api/v1/workspaces/${workspaceId}/services?limit=1000&sort=name`).then((r) => setServices(r.result), () => setServices([]))
+    call<Service[]>('GET', `/api/v1/workspaces/${workspaceId}/services?limit=1000&sort=name`).then(
+      (r) => setServices(r.result),
+      () => setServices([]),
+    )
   }, [workspaceId])
   return services
 }

@@ -6,18 +6,34 @@ import { requestLine, statusOf } from './dsl-form.js'
 import { TransactionEditor, type TransactionDraft } from './transaction-editor.js'
 import { Alert, download, Field, Status, Tabs, toYaml, useId } from './widgets.js'
 
-const DSL_TYPES = ['', 'GENERIC_DSL', 'HAR_DSL', 'OPENAPI_DSL', 'SWAGGER_DSL', 'RR_PAIR', 'WIREMOCK_DSL', 'POSTMAN_DSL', 'MOCKOON_DSL']
+const DSL_TYPES = [
+  '',
+  'GENERIC_DSL',
+  'HAR_DSL',
+  'OPENAPI_DSL',
+  'SWAGGER_DSL',
+  'RR_PAIR',
+  'WIREMOCK_DSL',
+  'POSTMAN_DSL',
+  'MOCKOON_DSL',
+]
 const PAGE_SIZES = [50, 100, 500]
 const count = (n: number): string => n.toLocaleString('en-US')
 
 /** What an export holds of a transaction: what a create accepts back (docs/api.md "Transactions"). */
-const exported = (t: Transaction): TransactionDraft => ({ name: t.name, description: t.description, tags: t.tags, dsl: t.dsl })
+const exported = (t: Transaction): TransactionDraft => ({
+  name: t.name,
+  description: t.description,
+  tags: t.tags,
+  dsl: t.dsl,
+})
 
 /** Exports transactions as the platform's export file (`{transactions: [...]}`), in JSON or YAML. */
-function exportTransactions (items: Transaction[], format: 'json' | 'yaml', name: string): void {
+function exportTransactions(items: Transaction[], format: 'json' | 'yaml', name: string): void {
   const doc = { transactions: items.map(exported) }
-  if (format === 'json') download(`${name}.json`, 'application/json', JSON.stringify(doc, null, 2) + '\n')
-  else download(`${name}.yaml`, 'application/yaml', toYaml(doc).trimStart() + '\n')
+  if (format === 'json') {
+    download(`${name}.json`, 'application/json', JSON.stringify(doc, null, 2) + '\n')
+  } else download(`${name}.yaml`, 'application/yaml', toYaml(doc).trimStart() + '\n')
 }
 
 /**
@@ -25,7 +41,15 @@ function exportTransactions (items: Transaction[], format: 'json' | 'yaml', name
  * path, selection with export and delete, create and duplicate, import by drag and drop, and per
  * transaction a card, a form editor and the raw DSL.
  */
-export function Transactions ({ workspaceId, initialServiceId, openId }: { workspaceId: number; initialServiceId: string; openId: string }): JSX.Element {
+export function Transactions({
+  workspaceId,
+  initialServiceId,
+  openId,
+}: {
+  workspaceId: number
+  initialServiceId: string
+  openId: string
+}): JSX.Element {
   const services = useServices(workspaceId)
   const [serviceId, setServiceId] = useState(initialServiceId)
   const [search, setSearch] = useState('')
@@ -54,12 +78,20 @@ export function Transactions ({ workspaceId, initialServiceId, openId }: { works
   useEffect(() => {
     setLinked(null)
     if (!/^\d+$/.test(openId)) return
-    call<Transaction>('GET', v1(workspaceId, `/transactions/${openId}`)).then((r) => setLinked(r.result), setError)
+    call<Transaction>('GET', v1(workspaceId, `/transactions/${openId}`)).then(
+      (r) => setLinked(r.result),
+      setError,
+    )
   }, [workspaceId, openId])
 
-  useEffect(() => { setServiceId(initialServiceId) }, [initialServiceId])
+  useEffect(() => {
+    setServiceId(initialServiceId)
+  }, [initialServiceId])
   // A new filter starts again at the first page, with nothing selected.
-  useEffect(() => { setSkip(0); setSelected(new Set()) }, [workspaceId, serviceId, search, tag, dslType, pageSize])
+  useEffect(() => {
+    setSkip(0)
+    setSelected(new Set())
+  }, [workspaceId, serviceId, search, tag, dslType, pageSize])
   useEffect(() => {
     const q = new URLSearchParams({ limit: String(pageSize), skip: String(skip), sort: 'name' })
     if (serviceId !== '') q.set('serviceId', serviceId)
@@ -70,8 +102,14 @@ export function Transactions ({ workspaceId, initialServiceId, openId }: { works
       call<Transaction[]>('GET', v1(workspaceId, `/transactions?${q.toString()}`)).then((r) => {
         const all = r.total ?? r.result.length
         // A deletion can leave the page past the end: step back to the last page.
-        if (r.result.length === 0 && skip > 0 && all > 0) { setSkip(Math.floor((all - 1) / pageSize) * pageSize); return }
-        setItems(r.result); setTotal(all); setLoaded(true); setError(null)
+        if (r.result.length === 0 && skip > 0 && all > 0) {
+          setSkip(Math.floor((all - 1) / pageSize) * pageSize)
+          return
+        }
+        setItems(r.result)
+        setTotal(all)
+        setLoaded(true)
+        setError(null)
       }, setError)
     }, 150)
     return () => clearTimeout(timer)
@@ -79,128 +117,309 @@ export function Transactions ({ workspaceId, initialServiceId, openId }: { works
 
   const pages = Math.max(1, Math.ceil(total / pageSize))
   const page = Math.floor(skip / pageSize) + 1
-  const goTo = (n: number): void => { setSkip((Math.min(Math.max(n, 1), pages) - 1) * pageSize); setOpen(null) }
+  const goTo = (n: number): void => {
+    setSkip((Math.min(Math.max(n, 1), pages) - 1) * pageSize)
+    setOpen(null)
+  }
   const chosen = items.filter((t) => selected.has(t.id))
-  const toggle = (id: number): void => setSelected((s) => { const n = new Set(s); if (n.has(id)) n.delete(id); else n.add(id); return n })
+  const toggle = (id: number): void =>
+    setSelected((s) => {
+      const n = new Set(s)
+      if (n.has(id)) n.delete(id)
+      else n.add(id)
+      return n
+    })
   const allOnPage = items.length > 0 && items.every((t) => selected.has(t.id))
 
   const create = async (draft: TransactionDraft): Promise<void> => {
-    const r = await call<Transaction[]>('POST', v1(workspaceId, `/transactions?serviceId=${serviceId}`), draft)
-    const made = Array.isArray(r.result) ? r.result[0] : r.result as unknown as Transaction
+    const r = await call<Transaction[]>(
+      'POST',
+      v1(workspaceId, `/transactions?serviceId=${serviceId}`),
+      draft,
+    )
+    const made = Array.isArray(r.result) ? r.result[0] : (r.result as unknown as Transaction)
     setCreating(false)
     setMessage(`Created transaction ${made === undefined ? '' : `#${made.id} `}${draft.name}.`)
     refresh()
   }
   const duplicate = (t: Transaction): void => {
-    call<Transaction[]>('POST', v1(workspaceId, `/transactions?serviceId=${t.serviceId}`), { ...exported(t), name: `${t.name} (copy)`.slice(0, 255) }).then((r) => {
-      const made = Array.isArray(r.result) ? r.result[0] : r.result as unknown as Transaction
-      setMessage(`Duplicated #${t.id} as ${made === undefined ? 'a new transaction' : `#${made.id}`} "${t.name} (copy)".`)
+    call<Transaction[]>('POST', v1(workspaceId, `/transactions?serviceId=${t.serviceId}`), {
+      ...exported(t),
+      name: `${t.name} (copy)`.slice(0, 255),
+    }).then((r) => {
+      const made = Array.isArray(r.result) ? r.result[0] : (r.result as unknown as Transaction)
+      setMessage(
+        `Duplicated #${t.id} as ${made === undefined ? 'a new transaction' : `#${made.id}`} "${t.name} (copy)".`,
+      )
       refresh()
     }, setError)
   }
   const remove = (ids: number[]): void => {
     setConfirming(null)
-    Promise.all(ids.map(async (id) => await call('DELETE', v1(workspaceId, `/transactions/${id}`)))).then(() => {
-      setMessage(`Deleted ${ids.length === 1 ? `transaction #${ids[0] ?? ''}` : `${ids.length} transactions`}.`)
-      setSelected(new Set())
-      if (linked !== null && ids.includes(linked.id)) setLinked(null)
-      setOpen(null)
-      refresh()
-    }, (err: unknown) => { setError(err); refresh() })
+    Promise.all(
+      ids.map(async (id) => await call('DELETE', v1(workspaceId, `/transactions/${id}`))),
+    ).then(
+      () => {
+        setMessage(
+          `Deleted ${ids.length === 1 ? `transaction #${ids[0] ?? ''}` : `${ids.length} transactions`}.`,
+        )
+        setSelected(new Set())
+        if (linked !== null && ids.includes(linked.id)) setLinked(null)
+        setOpen(null)
+        refresh()
+      },
+      (err: unknown) => {
+        setError(err)
+        refresh()
+      },
+    )
   }
 
   const rows = grouped ? groupByRequest(items) : [{ key: '', label: '', items }]
   const first = total === 0 ? 0 : skip + 1
   const last = Math.min(skip + items.length, total)
   return (
-    <section aria-labelledby='txn-heading'>
-      <h1 id='txn-heading'>Transactions</h1>
-      <div class='filters'>
-        <div class='field'>
+    <section aria-labelledby="txn-heading">
+      <h1 id="txn-heading">Transactions</h1>
+      <div class="filters">
+        <div class="field">
           <label for={serviceSelect}>Service</label>
-          <select id={serviceSelect} value={serviceId} onChange={(e) => setServiceId((e.currentTarget as HTMLSelectElement).value)}>
-            <option value=''>All services</option>
-            {services.map((s) => <option key={s.id} value={String(s.id)}>{s.name}</option>)}
+          <select
+            id={serviceSelect}
+            value={serviceId}
+            onChange={(e) => setServiceId((e.currentTarget as HTMLSelectElement).value)}
+          >
+            <option value="">All services</option>
+            {services.map((s) => (
+              <option key={s.id} value={String(s.id)}>
+                {s.name}
+              </option>
+            ))}
           </select>
         </div>
-        <Field label='Search name or description' type='search' value={search} onInput={setSearch} />
-        <Field label='Tags (comma-separated)' value={tag} onInput={setTag} />
-        <div class='field'>
+        <Field
+          label="Search name or description"
+          type="search"
+          value={search}
+          onInput={setSearch}
+        />
+        <Field label="Tags (comma-separated)" value={tag} onInput={setTag} />
+        <div class="field">
           <label for={typeSelect}>Origin</label>
-          <select id={typeSelect} value={dslType} onChange={(e) => setDslType((e.currentTarget as HTMLSelectElement).value)}>
-            {DSL_TYPES.map((t) => <option key={t} value={t}>{t === '' ? 'Any origin' : t}</option>)}
+          <select
+            id={typeSelect}
+            value={dslType}
+            onChange={(e) => setDslType((e.currentTarget as HTMLSelectElement).value)}
+          >
+            {DSL_TYPES.map((t) => (
+              <option key={t} value={t}>
+                {t === '' ? 'Any origin' : t}
+              </option>
+            ))}
           </select>
         </div>
       </div>
       <Import workspaceId={workspaceId} serviceId={serviceId} onDone={refresh} />
       <Alert error={error} />
       {message !== '' && <Status>{message}</Status>}
-      <div class='toolbar'>
-        <button type='button' onClick={() => { setCreating(true); setMessage('') }} disabled={serviceId === ''} title={serviceId === '' ? 'Choose a service first' : undefined}>New transaction</button>
-        {serviceId === '' && <span class='muted'>Choose a service to create transactions in it.</span>}
-        <div class='field inline'>
+      <div class="toolbar">
+        <button
+          type="button"
+          onClick={() => {
+            setCreating(true)
+            setMessage('')
+          }}
+          disabled={serviceId === ''}
+          title={serviceId === '' ? 'Choose a service first' : undefined}
+        >
+          New transaction
+        </button>
+        {serviceId === '' && (
+          <span class="muted">Choose a service to create transactions in it.</span>
+        )}
+        <div class="field inline">
           <label for={sizeSelect}>Per page</label>
-          <select id={sizeSelect} value={String(pageSize)} onChange={(e) => setPageSize(Number((e.currentTarget as HTMLSelectElement).value))}>
-            {PAGE_SIZES.map((n) => <option key={n} value={String(n)}>{n}</option>)}
+          <select
+            id={sizeSelect}
+            value={String(pageSize)}
+            onChange={(e) => setPageSize(Number((e.currentTarget as HTMLSelectElement).value))}
+          >
+            {PAGE_SIZES.map((n) => (
+              <option key={n} value={String(n)}>
+                {n}
+              </option>
+            ))}
           </select>
         </div>
-        <label class='check'><input type='checkbox' checked={grouped} onChange={(e) => setGrouped((e.currentTarget as HTMLInputElement).checked)} /> Group by method and path</label>
+        <label class="check">
+          <input
+            type="checkbox"
+            checked={grouped}
+            onChange={(e) => setGrouped((e.currentTarget as HTMLInputElement).checked)}
+          />{' '}
+          Group by method and path
+        </label>
       </div>
       {creating && serviceId !== '' && (
-        <div class='panel'>
+        <div class="panel">
           <h2>New transaction</h2>
-          <TransactionEditor initial={{ name: '', description: '', tags: [], dsl: { requestDsl: { method: 'GET', url: { matcherName: 'equals_url', matchingValue: '/' } }, responseDsl: { status: 200, contentType: 'json', content: 'e30=' } } }} submitLabel='Create transaction' onSave={create} onCancel={() => setCreating(false)} />
-        </div>
-      )}
-      {linked !== null && (
-        <div class='linked'>
-          <h2>Transaction #{linked.id}: {linked.name}</h2>
-          <TransactionPanel
-            workspaceId={workspaceId} txn={linked} initialView='edit' onChanged={() => { refresh(); call<Transaction>('GET', v1(workspaceId, `/transactions/${linked.id}`)).then((r) => setLinked(r.result), setError) }}
-            onDuplicate={() => duplicate(linked)} onDelete={() => setConfirming([linked.id])}
+          <TransactionEditor
+            initial={{
+              name: '',
+              description: '',
+              tags: [],
+              dsl: {
+                requestDsl: {
+                  method: 'GET',
+                  url: { matcherName: 'equals_url', matchingValue: '/' },
+                },
+                responseDsl: { status: 200, contentType: 'json', content: 'e30=' },
+              },
+            }}
+            submitLabel="Create transaction"
+            onSave={create}
+            onCancel={() => setCreating(false)}
           />
         </div>
       )}
-      <div class='toolbar' aria-label='Selection'>
-        <label class='check'><input type='checkbox' checked={allOnPage} onChange={() => setSelected(allOnPage ? new Set() : new Set(items.map((t) => t.id)))} /> Select all on this page</label>
-        <span class='muted'>{chosen.length} selected</span>
-        <button type='button' class='small' disabled={chosen.length === 0} onClick={() => exportTransactions(chosen, 'json', `transactions-${workspaceId}`)}>Export selected as JSON</button>
-        <button type='button' class='small' disabled={chosen.length === 0} onClick={() => exportTransactions(chosen, 'yaml', `transactions-${workspaceId}`)}>Export selected as YAML</button>
-        <button type='button' class='small danger' disabled={chosen.length === 0} onClick={() => setConfirming(chosen.map((t) => t.id))}>Delete selected</button>
+      {linked !== null && (
+        <div class="linked">
+          <h2>
+            Transaction #{linked.id}: {linked.name}
+          </h2>
+          <TransactionPanel
+            workspaceId={workspaceId}
+            txn={linked}
+            initialView="edit"
+            onChanged={() => {
+              refresh()
+              call<Transaction>('GET', v1(workspaceId, `/transactions/${linked.id}`)).then(
+                (r) => setLinked(r.result),
+                setError,
+              )
+            }}
+            onDuplicate={() => duplicate(linked)}
+            onDelete={() => setConfirming([linked.id])}
+          />
+        </div>
+      )}
+      <div class="toolbar" aria-label="Selection">
+        <label class="check">
+          <input
+            type="checkbox"
+            checked={allOnPage}
+            onChange={() => setSelected(allOnPage ? new Set() : new Set(items.map((t) => t.id)))}
+          />{' '}
+          Select all on this page
+        </label>
+        <span class="muted">{chosen.length} selected</span>
+        <button
+          type="button"
+          class="small"
+          disabled={chosen.length === 0}
+          onClick={() => exportTransactions(chosen, 'json', `transactions-${workspaceId}`)}
+        >
+          Export selected as JSON
+        </button>
+        <button
+          type="button"
+          class="small"
+          disabled={chosen.length === 0}
+          onClick={() => exportTransactions(chosen, 'yaml', `transactions-${workspaceId}`)}
+        >
+          Export selected as YAML
+        </button>
+        <button
+          type="button"
+          class="small danger"
+          disabled={chosen.length === 0}
+          onClick={() => setConfirming(chosen.map((t) => t.id))}
+        >
+          Delete selected
+        </button>
       </div>
       {confirming !== null && (
-        <div class='confirm' role='alertdialog' aria-label='Confirm deletion'>
-          <p>Delete {confirming.length === 1 ? `transaction #${confirming[0] ?? ''}` : `${confirming.length} transactions`}? Mock services built from {confirming.length === 1 ? 'it' : 'them'} stop serving {confirming.length === 1 ? 'it' : 'them'} at their next configure.</p>
-          <div class='actions'>
-            <button type='button' class='danger' onClick={() => remove(confirming)}>Delete</button>
-            <button type='button' class='secondary' onClick={() => setConfirming(null)}>Cancel</button>
+        <div class="confirm" role="alertdialog" aria-label="Confirm deletion">
+          <p>
+            Delete{' '}
+            {confirming.length === 1
+              ? `transaction #${confirming[0] ?? ''}`
+              : `${confirming.length} transactions`}
+            ? Mock services built from {confirming.length === 1 ? 'it' : 'them'} stop serving{' '}
+            {confirming.length === 1 ? 'it' : 'them'} at their next configure.
+          </p>
+          <div class="actions">
+            <button type="button" class="danger" onClick={() => remove(confirming)}>
+              Delete
+            </button>
+            <button type="button" class="secondary" onClick={() => setConfirming(null)}>
+              Cancel
+            </button>
           </div>
         </div>
       )}
-      <p class='count' role='status'>{loaded ? `${count(first)}–${count(last)} of ${count(total)} transaction${total === 1 ? '' : 's'}` : 'Loading…'}</p>
+      <p class="count" role="status">
+        {loaded
+          ? `${count(first)}–${count(last)} of ${count(total)} transaction${total === 1 ? '' : 's'}`
+          : 'Loading…'}
+      </p>
       <Pager page={page} pages={pages} onPage={goTo} inputId={pageInput} />
       {rows.map((group) => (
-        <div key={group.key} class='txn-group'>
-          {group.label !== '' && <h2 class='group-heading'>{group.label} <span class='muted'>({group.items.length})</span></h2>}
-          <ul class='txn-list'>
+        <div key={group.key} class="txn-group">
+          {group.label !== '' && (
+            <h2 class="group-heading">
+              {group.label} <span class="muted">({group.items.length})</span>
+            </h2>
+          )}
+          <ul class="txn-list">
             {group.items.map((t) => {
               const line = requestLine(t.dsl)
               const sameAsRequest = t.name === `${line.method} ${line.path}`
               return (
                 <li key={t.id}>
-                  <div class='txn-row'>
-                    <input type='checkbox' aria-label={`Select transaction #${t.id}`} checked={selected.has(t.id)} onChange={() => toggle(t.id)} />
-                    <button type='button' class='row-button' aria-expanded={open === t.id} onClick={() => setOpen(open === t.id ? null : t.id)}>
-                      <span class='muted'>#{t.id}</span> <span class='method'>{line.method}</span> <code class='path'>{line.path}</code> <span class={`badge status-${String(statusOf(t.dsl))[0] ?? ''}`}>{statusOf(t.dsl)}</span>
-                      {!sameAsRequest && <> <span class='name'>{t.name}</span></>}
-                      {t.tags.map((g) => <span key={g}> <span class='badge tag'>{g}</span></span>)}
-                      <span class='muted'> {t.serviceName} · {t.dslType}</span>
+                  <div class="txn-row">
+                    <input
+                      type="checkbox"
+                      aria-label={`Select transaction #${t.id}`}
+                      checked={selected.has(t.id)}
+                      onChange={() => toggle(t.id)}
+                    />
+                    <button
+                      type="button"
+                      class="row-button"
+                      aria-expanded={open === t.id}
+                      onClick={() => setOpen(open === t.id ? null : t.id)}
+                    >
+                      <span class="muted">#{t.id}</span> <span class="method">{line.method}</span>{' '}
+                      <code class="path">{line.path}</code>{' '}
+                      <span class={`badge status-${String(statusOf(t.dsl))[0] ?? ''}`}>
+                        {statusOf(t.dsl)}
+                      </span>
+                      {!sameAsRequest && (
+                        <>
+                          {' '}
+                          <span class="name">{t.name}</span>
+                        </>
+                      )}
+                      {t.tags.map((g) => (
+                        <span key={g}>
+                          {' '}
+                          <span class="badge tag">{g}</span>
+                        </span>
+                      ))}
+                      <span class="muted">
+                        {' '}
+                        {t.serviceName} · {t.dslType}
+                      </span>
                     </button>
                   </div>
                   {open === t.id && (
                     <TransactionPanel
-                      workspaceId={workspaceId} txn={t} onChanged={refresh}
-                      onDuplicate={() => duplicate(t)} onDelete={() => setConfirming([t.id])}
+                      workspaceId={workspaceId}
+                      txn={t}
+                      onChanged={refresh}
+                      onDuplicate={() => duplicate(t)}
+                      onDelete={() => setConfirming([t.id])}
                     />
                   )}
                 </li>
@@ -210,13 +429,17 @@ export function Transactions ({ workspaceId, initialServiceId, openId }: { works
         </div>
       ))}
       {loaded && total === 0 && <p>No transactions match. Import a file above, or create one.</p>}
-      {pages > 1 && <Pager page={page} pages={pages} onPage={goTo} inputId={`${pageInput}-bottom`} />}
+      {pages > 1 && (
+        <Pager page={page} pages={pages} onPage={goTo} inputId={`${pageInput}-bottom`} />
+      )}
     </section>
   )
 }
 
 /** Transactions of one page grouped by method and path, in the order they came. */
-function groupByRequest (items: Transaction[]): Array<{ key: string; label: string; items: Transaction[] }> {
+function groupByRequest(
+  items: Transaction[],
+): Array<{ key: string; label: string; items: Transaction[] }> {
   const groups = new Map<string, Transaction[]>()
   for (const t of items) {
     const line = requestLine(t.dsl)
@@ -229,27 +452,69 @@ function groupByRequest (items: Transaction[]): Array<{ key: string; label: stri
 }
 
 /** First, previous, a page number to type, next, last. */
-function Pager ({ page, pages, onPage, inputId }: { page: number; pages: number; onPage: (n: number) => void; inputId: string }): JSX.Element {
+function Pager({
+  page,
+  pages,
+  onPage,
+  inputId,
+}: {
+  page: number
+  pages: number
+  onPage: (n: number) => void
+  inputId: string
+}): JSX.Element {
   const [typed, setTyped] = useState(String(page))
   useEffect(() => setTyped(String(page)), [page])
   return (
-    <nav class='pager' aria-label='Pages of transactions'>
-      <button type='button' class='small' disabled={page <= 1} onClick={() => onPage(1)}>First</button>
-      <button type='button' class='small' disabled={page <= 1} onClick={() => onPage(page - 1)}>Previous</button>
-      <form class='page-jump' onSubmit={(e) => { e.preventDefault(); const n = Number(typed); if (Number.isInteger(n)) onPage(n) }}>
+    <nav class="pager" aria-label="Pages of transactions">
+      <button type="button" class="small" disabled={page <= 1} onClick={() => onPage(1)}>
+        First
+      </button>
+      <button type="button" class="small" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+        Previous
+      </button>
+      <form
+        class="page-jump"
+        onSubmit={(e) => {
+          e.preventDefault()
+          const n = Number(typed)
+          if (Number.isInteger(n)) onPage(n)
+        }}
+      >
         <label for={inputId}>Page</label>
-        <input id={inputId} type='number' min={1} max={pages} value={typed} onInput={(e) => setTyped((e.currentTarget as HTMLInputElement).value)} />
+        <input
+          id={inputId}
+          type="number"
+          min={1}
+          max={pages}
+          value={typed}
+          onInput={(e) => setTyped((e.currentTarget as HTMLInputElement).value)}
+        />
         <span>of {count(pages)}</span>
-        <button type='submit' class='small'>Go</button>
+        <button type="submit" class="small">
+          Go
+        </button>
       </form>
-      <button type='button' class='small' disabled={page >= pages} onClick={() => onPage(page + 1)}>Next</button>
-      <button type='button' class='small' disabled={page >= pages} onClick={() => onPage(pages)}>Last</button>
+      <button type="button" class="small" disabled={page >= pages} onClick={() => onPage(page + 1)}>
+        Next
+      </button>
+      <button type="button" class="small" disabled={page >= pages} onClick={() => onPage(pages)}>
+        Last
+      </button>
     </nav>
   )
 }
 
 /** Drop zone and file chooser: a multipart create with `verbose=true`, then the import report. */
-function Import ({ workspaceId, serviceId, onDone }: { workspaceId: number; serviceId: string; onDone: () => void }): JSX.Element {
+function Import({
+  workspaceId,
+  serviceId,
+  onDone,
+}: {
+  workspaceId: number
+  serviceId: string
+  onDone: () => void
+}): JSX.Element {
   const [over, setOver] = useState(false)
   const [report, setReport] = useState<ApiResponse<Transaction[]> | null>(null)
   const [error, setError] = useState<unknown>(null)
@@ -258,40 +523,84 @@ function Import ({ workspaceId, serviceId, onDone }: { workspaceId: number; serv
   const upload = (files: FileList | null): void => {
     if (files === null || files.length === 0) return
     if (serviceId === '') {
-      setError(new ApiError(400, 'Choose the service to import into first (the Service filter above).', 'ERR_UI', []))
+      setError(
+        new ApiError(
+          400,
+          'Choose the service to import into first (the Service filter above).',
+          'ERR_UI',
+          [],
+        ),
+      )
       return
     }
     const form = new FormData()
     form.set('serviceId', serviceId)
     form.set('verbose', 'true')
     for (const file of Array.from(files)) form.append('file', file, file.name)
-    setBusy(true); setError(null); setReport(null)
-    call<Transaction[]>('POST', v1(workspaceId, '/transactions'), form).then((r) => { setReport(r); onDone() }, setError).finally(() => {
-      setBusy(false)
-      if (input.current !== null) input.current.value = ''
-    })
+    setBusy(true)
+    setError(null)
+    setReport(null)
+    call<Transaction[]>('POST', v1(workspaceId, '/transactions'), form)
+      .then((r) => {
+        setReport(r)
+        onDone()
+      }, setError)
+      .finally(() => {
+        setBusy(false)
+        if (input.current !== null) input.current.value = ''
+      })
   }
   return (
     <div
       class={`dropzone${over ? ' over' : ''}`}
-      onDragOver={(e) => { e.preventDefault(); setOver(true) }}
+      onDragOver={(e) => {
+        e.preventDefault()
+        setOver(true)
+      }}
       onDragLeave={() => setOver(false)}
-      onDrop={(e) => { e.preventDefault(); setOver(false); upload(e.dataTransfer?.files ?? null) }}
+      onDrop={(e) => {
+        e.preventDefault()
+        setOver(false)
+        upload(e.dataTransfer?.files ?? null)
+      }}
     >
-      <label for='import-file'>Import HAR, OpenAPI, Postman, WireMock, Mockoon or RR files: drop them here or choose</label>
-      <input id='import-file' ref={input} type='file' multiple onChange={(e) => upload((e.currentTarget as HTMLInputElement).files)} />
+      <label for="import-file">
+        Import HAR, OpenAPI, Postman, WireMock, Mockoon or RR files: drop them here or choose
+      </label>
+      <input
+        id="import-file"
+        ref={input}
+        type="file"
+        multiple
+        onChange={(e) => upload((e.currentTarget as HTMLInputElement).files)}
+      />
       {busy && <Status>Importing…</Status>}
       <Alert error={error} />
       {error instanceof ApiError && error.details.length > 0 && (
-        <ul class='field-error'>{error.details.slice(0, 20).map((d, i) => <li key={i}>{d.path}: {d.message}</li>)}</ul>
+        <ul class="field-error">
+          {error.details.slice(0, 20).map((d, i) => (
+            <li key={i}>
+              {d.path}: {d.message}
+            </li>
+          ))}
+        </ul>
       )}
       {report !== null && (
-        <div class='report' role='status'>
-          <p>Imported {report.result.length} transaction{report.result.length === 1 ? '' : 's'}.</p>
+        <div class="report" role="status">
+          <p>
+            Imported {report.result.length} transaction{report.result.length === 1 ? '' : 's'}.
+          </p>
           {(report.warnings ?? []).length > 0 && (
             <>
               <p>Dropped or ambiguous:</p>
-              <ul>{(report.warnings ?? []).map((w, i) => <li key={i}>{w.file !== undefined ? `${w.file}: ` : ''}{w.message}</li>)}</ul>
+              <ul>
+                {(report.warnings ?? []).map((w, i) => (
+                  <li key={i}>
+                    {w.file !== undefined ? `${w.file}: ` : ''}
+                    {w.message}
+                  </li>
+                ))}
+              </ul>
             </>
           )}
         </div>
@@ -302,7 +611,21 @@ function Import ({ workspaceId, serviceId, onDone }: { workspaceId: number; serv
 
 type View = 'card' | 'edit' | 'advanced'
 
-function TransactionPanel ({ workspaceId, txn, onChanged, onDuplicate, onDelete, initialView = 'card' }: { workspaceId: number; txn: Transaction; onChanged: () => void; onDuplicate: () => void; onDelete: () => void; initialView?: View }): JSX.Element {
+function TransactionPanel({
+  workspaceId,
+  txn,
+  onChanged,
+  onDuplicate,
+  onDelete,
+  initialView = 'card',
+}: {
+  workspaceId: number
+  txn: Transaction
+  onChanged: () => void
+  onDuplicate: () => void
+  onDelete: () => void
+  initialView?: View
+}): JSX.Element {
   const [view, setView] = useState<View>(initialView)
   const shown = exported(txn)
   const save = async (draft: TransactionDraft): Promise<void> => {
@@ -311,81 +634,192 @@ function TransactionPanel ({ workspaceId, txn, onChanged, onDuplicate, onDelete,
     onChanged()
   }
   return (
-    <div class='panel'>
-      <div class='actions'>
-        <button type='button' class='small' onClick={onDuplicate}>Duplicate</button>
-        <button type='button' class='small' onClick={() => exportTransactions([txn], 'json', `transaction-${txn.id}`)}>Export JSON</button>
-        <button type='button' class='small' onClick={() => exportTransactions([txn], 'yaml', `transaction-${txn.id}`)}>Export YAML</button>
-        <button type='button' class='small danger' onClick={onDelete}>Delete</button>
+    <div class="panel">
+      <div class="actions">
+        <button type="button" class="small" onClick={onDuplicate}>
+          Duplicate
+        </button>
+        <button
+          type="button"
+          class="small"
+          onClick={() => exportTransactions([txn], 'json', `transaction-${txn.id}`)}
+        >
+          Export JSON
+        </button>
+        <button
+          type="button"
+          class="small"
+          onClick={() => exportTransactions([txn], 'yaml', `transaction-${txn.id}`)}
+        >
+          Export YAML
+        </button>
+        <button type="button" class="small danger" onClick={onDelete}>
+          Delete
+        </button>
       </div>
-      <Tabs label={`Views of ${txn.name}`} tabs={[['card', 'Card'], ['edit', 'Edit'], ['advanced', 'Advanced (DSL)']]} selected={view} onSelect={setView}>
+      <Tabs
+        label={`Views of ${txn.name}`}
+        tabs={[
+          ['card', 'Card'],
+          ['edit', 'Edit'],
+          ['advanced', 'Advanced (DSL)'],
+        ]}
+        selected={view}
+        onSelect={setView}
+      >
         {view === 'card' && <Card txn={txn} />}
-        {view === 'edit' && <TransactionEditor initial={shown} submitLabel='Save transaction' onSave={save} />}
-        {view === 'advanced' && <Advanced workspaceId={workspaceId} txn={txn} shown={shown} onSaved={() => { setView('card'); onChanged() }} />}
+        {view === 'edit' && (
+          <TransactionEditor initial={shown} submitLabel="Save transaction" onSave={save} />
+        )}
+        {view === 'advanced' && (
+          <Advanced
+            workspaceId={workspaceId}
+            txn={txn}
+            shown={shown}
+            onSaved={() => {
+              setView('card')
+              onChanged()
+            }}
+          />
+        )}
       </Tabs>
     </div>
   )
 }
 
 /** The raw DSL: JSON to edit, YAML to read. */
-function Advanced ({ workspaceId, txn, shown, onSaved }: { workspaceId: number; txn: Transaction; shown: TransactionDraft; onSaved: () => void }): JSX.Element {
+function Advanced({
+  workspaceId,
+  txn,
+  shown,
+  onSaved,
+}: {
+  workspaceId: number
+  txn: Transaction
+  shown: TransactionDraft
+  onSaved: () => void
+}): JSX.Element {
   const [format, setFormat] = useState<'json' | 'yaml'>('json')
   return (
     <>
-      <div class='actions' role='group' aria-label='DSL format'>
-        <button type='button' class='small' aria-pressed={format === 'json'} onClick={() => setFormat('json')}>JSON</button>
-        <button type='button' class='small' aria-pressed={format === 'yaml'} onClick={() => setFormat('yaml')}>YAML</button>
+      <div class="actions" role="group" aria-label="DSL format">
+        <button
+          type="button"
+          class="small"
+          aria-pressed={format === 'json'}
+          onClick={() => setFormat('json')}
+        >
+          JSON
+        </button>
+        <button
+          type="button"
+          class="small"
+          aria-pressed={format === 'yaml'}
+          onClick={() => setFormat('yaml')}
+        >
+          YAML
+        </button>
       </div>
-      {format === 'json' ? <RawEdit workspaceId={workspaceId} txn={txn} onSaved={onSaved} /> : <pre tabIndex={0}>{toYaml(shown).trimStart()}</pre>}
+      {format === 'json' ? (
+        <RawEdit workspaceId={workspaceId} txn={txn} onSaved={onSaved} />
+      ) : (
+        <pre tabIndex={0}>{toYaml(shown).trimStart()}</pre>
+      )}
     </>
   )
 }
 
-function Card ({ txn }: { txn: Transaction }): JSX.Element {
+function Card({ txn }: { txn: Transaction }): JSX.Element {
   const req = txn.dsl.requestDsl
   const res = txn.dsl.responseDsl
   const url = req['url'] as { matcherName?: string; matchingValue?: string } | undefined
   const headers = (res['headers'] ?? []) as Array<{ name: string; value: string }>
   return (
-    <div class='card'>
+    <div class="card">
       <div>
         <h2>Request</h2>
-        <p><span class='method'>{String(req['method'] ?? 'ANY')}</span> <code>{url?.matchingValue ?? String(req['path'] ?? '')}</code> <span class='muted'>({url?.matcherName ?? 'equals_url'})</span></p>
+        <p>
+          <span class="method">{String(req['method'] ?? 'ANY')}</span>{' '}
+          <code>{url?.matchingValue ?? String(req['path'] ?? '')}</code>{' '}
+          <span class="muted">({url?.matcherName ?? 'equals_url'})</span>
+        </p>
         {txn.description !== '' && <p>{txn.description}</p>}
         {txn.tags.length > 0 && <p>Tags: {txn.tags.join(', ')}</p>}
       </div>
       <div>
         <h2>Response</h2>
-        <p>Status <strong>{String(res['status'] ?? 200)}</strong> {res['contentType'] !== undefined && <span class='muted'>{String(res['contentType'])}</span>}</p>
-        {headers.length > 0 && <ul class='headers'>{headers.map((h, i) => <li key={i}><code>{h.name}: {h.value}</code></li>)}</ul>}
+        <p>
+          Status <strong>{String(res['status'] ?? 200)}</strong>{' '}
+          {res['contentType'] !== undefined && (
+            <span class="muted">{String(res['contentType'])}</span>
+          )}
+        </p>
+        {headers.length > 0 && (
+          <ul class="headers">
+            {headers.map((h, i) => (
+              <li key={i}>
+                <code>
+                  {h.name}: {h.value}
+                </code>
+              </li>
+            ))}
+          </ul>
+        )}
         <pre tabIndex={0}>{decodeBase64(res['content'] as string | undefined)}</pre>
       </div>
     </div>
   )
 }
 
-function RawEdit ({ workspaceId, txn, onSaved }: { workspaceId: number; txn: Transaction; onSaved: () => void }): JSX.Element {
+function RawEdit({
+  workspaceId,
+  txn,
+  onSaved,
+}: {
+  workspaceId: number
+  txn: Transaction
+  onSaved: () => void
+}): JSX.Element {
   const [dsl, setDsl] = useState(JSON.stringify(txn.dsl, null, 2))
   const [problem, setProblem] = useState<string | undefined>(undefined)
   const [error, setError] = useState<unknown>(null)
   const save = (e: Event): void => {
     e.preventDefault()
     let parsed: unknown
-    try { parsed = JSON.parse(dsl) } catch (err) { setProblem(`The DSL is not valid JSON: ${(err as Error).message}`); return }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) { setProblem('The DSL must be a JSON object'); return }
+    try {
+      parsed = JSON.parse(dsl)
+    } catch (err) {
+      setProblem(`The DSL is not valid JSON: ${(err as Error).message}`)
+      return
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      setProblem('The DSL must be a JSON object')
+      return
+    }
     setProblem(undefined)
-    call<Transaction>('PUT', v1(workspaceId, `/transactions/${txn.id}`), { ...exported(txn), dsl: parsed }).then(() => { setError(null); onSaved() }, (err: unknown) => {
-      setError(err)
-      if (err instanceof ApiError) {
-        const dslProblems = err.details.filter((d) => d.path.startsWith('/dsl')).map((d) => `${d.path.slice(4) || '/'}: ${d.message}`)
-        setProblem(dslProblems.length > 0 ? dslProblems.join('; ') : undefined)
-      }
-    })
+    call<Transaction>('PUT', v1(workspaceId, `/transactions/${txn.id}`), {
+      ...exported(txn),
+      dsl: parsed,
+    }).then(
+      () => {
+        setError(null)
+        onSaved()
+      },
+      (err: unknown) => {
+        setError(err)
+        if (err instanceof ApiError) {
+          const dslProblems = err.details
+            .filter((d) => d.path.startsWith('/dsl'))
+            .map((d) => `${d.path.slice(4) || '/'}: ${d.message}`)
+          setProblem(dslProblems.length > 0 ? dslProblems.join('; ') : undefined)
+        }
+      },
+    )
   }
   return (
     <form onSubmit={save} noValidate aria-label={`Edit the DSL of ${txn.name}`}>
-      <Field label='DSL (JSON)' value={dsl} onInput={setDsl} error={problem} multiline rows={16} />
-      <button type='submit'>Save DSL</button>
+      <Field label="DSL (JSON)" value={dsl} onInput={setDsl} error={problem} multiline rows={16} />
+      <button type="submit">Save DSL</button>
       <Alert error={error} />
     </form>
   )

@@ -7,12 +7,17 @@
 const PLAIN = /^[A-Za-z_/][\w ./{}:-]*$/
 const RESERVED = /^(true|false|null|yes|no|on|off|y|n|~)$/i
 
-function scalar (value: string): string {
-  const plain = PLAIN.test(value) && !RESERVED.test(value) && !value.includes(': ') && !value.endsWith(':') && !value.endsWith(' ')
+function scalar(value: string): string {
+  const plain =
+    PLAIN.test(value) &&
+    !RESERVED.test(value) &&
+    !value.includes(': ') &&
+    !value.endsWith(':') &&
+    !value.endsWith(' ')
   return plain ? value : JSON.stringify(value)
 }
 
-export function toYaml (value: unknown, indent = ''): string {
+export function toYaml(value: unknown, indent = ''): string {
   if (value === null || value === undefined) return 'null'
   if (typeof value === 'string') return scalar(value)
   if (typeof value !== 'object') return String(value)

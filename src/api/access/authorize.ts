@@ -11,7 +11,10 @@ export interface Access {
 }
 
 /** The caller's enabled membership of an account, if any. */
-export function membershipOf (ctx: Pick<ApiContext, 'principal'>, accountId: number): AccountMember | undefined {
+export function membershipOf(
+  ctx: Pick<ApiContext, 'principal'>,
+  accountId: number,
+): AccountMember | undefined {
   return ctx.principal.memberships.find((m) => m.accountId === accountId)
 }
 
@@ -23,18 +26,26 @@ export function membershipOf (ctx: Pick<ApiContext, 'principal'>, accountId: num
  * @example
  * const seen = await findVisibleWorkspace(ctx, 7)
  */
-export async function findVisibleWorkspace (ctx: Pick<ApiContext, 'principal' | 'deps'>, id: number): Promise<{ workspace: Workspace; role: WorkspaceRole } | undefined> {
+export async function findVisibleWorkspace(
+  ctx: Pick<ApiContext, 'principal' | 'deps'>,
+  id: number,
+): Promise<{ workspace: Workspace; role: WorkspaceRole } | undefined> {
   const workspace = await ctx.deps.store.workspaces.get(id)
   if (workspace === undefined) return undefined
   const membership = membershipOf(ctx, workspace.accountId)
   if (membership === undefined) return undefined
-  const member = isAccountAdmin(membership) ? undefined : await ctx.deps.store.tenancy.workspaceMember(id, ctx.principal.user.id)
+  const member = isAccountAdmin(membership)
+    ? undefined
+    : await ctx.deps.store.tenancy.workspaceMember(id, ctx.principal.user.id)
   const role = workspaceRoleOf(membership, member)
   return role === null ? undefined : { workspace, role }
 }
 
 /** A visible workspace or 404 ERR_API_NOT_FOUND. */
-export async function visibleWorkspace (ctx: Pick<ApiContext, 'principal' | 'deps'>, id: number): Promise<{ workspace: Workspace; role: WorkspaceRole }> {
+export async function visibleWorkspace(
+  ctx: Pick<ApiContext, 'principal' | 'deps'>,
+  id: number,
+): Promise<{ workspace: Workspace; role: WorkspaceRole }> {
   const seen = await findVisibleWorkspace(ctx, id)
   if (seen === undefined) throw createError('ERR_API_NOT_FOUND', [`Workspace ${id}`])
   return seen
@@ -47,14 +58,20 @@ export async function visibleWorkspace (ctx: Pick<ApiContext, 'principal' | 'dep
  * @example
  * const roles = await visibleWorkspaceRoles(store, userId, memberships) // Map { 7 => 'tester' }
  */
-export async function visibleWorkspaceRoles (store: Store, userId: number, memberships: readonly AccountMember[]): Promise<Map<number, WorkspaceRole>> {
+export async function visibleWorkspaceRoles(
+  store: Store,
+  userId: number,
+  memberships: readonly AccountMember[],
+): Promise<Map<number, WorkspaceRole>> {
   const out = new Map<number, WorkspaceRole>()
   for (const membership of memberships) {
     if (isAccountAdmin(membership)) {
       const all = await store.workspaces.listByAccount(membership.accountId, { limit: -1, skip: 0 })
       for (const w of all.items) out.set(w.id, 'manager')
     } else {
-      for (const r of await store.tenancy.workspaceRolesOf(membership.accountId, userId)) out.set(r.workspaceId, r.role)
+      for (const r of await store.tenancy.workspaceRolesOf(membership.accountId, userId)) {
+        out.set(r.workspaceId, r.role)
+      }
     }
   }
   return out
@@ -67,9 +84,16 @@ export async function visibleWorkspaceRoles (store: Store, userId: number, membe
  * @example
  * const ids = await visibleWorkspaceIds(ctx, 1)
  */
-export async function visibleWorkspaceIds (ctx: Pick<ApiContext, 'principal' | 'deps'>, accountId?: number): Promise<number[]> {
-  const memberships = ctx.principal.memberships.filter((m) => accountId === undefined || m.accountId === accountId)
-  return [...(await visibleWorkspaceRoles(ctx.deps.store, ctx.principal.user.id, memberships)).keys()]
+export async function visibleWorkspaceIds(
+  ctx: Pick<ApiContext, 'principal' | 'deps'>,
+  accountId?: number,
+): Promise<number[]> {
+  const memberships = ctx.principal.memberships.filter(
+    (m) => accountId === undefined || m.accountId === accountId,
+  )
+  return [
+    ...(await visibleWorkspaceRoles(ctx.deps.store, ctx.principal.user.id, memberships)).keys(),
+  ]
 }
 
 /**
@@ -77,7 +101,7 @@ export async function visibleWorkspaceIds (ctx: Pick<ApiContext, 'principal' | '
  * rule): 404 for what the caller cannot see, 403 for what it sees but may not do, 403 for a
  * write to a disabled workspace.
  */
-export async function authorize (ctx: ApiContext, route: Route): Promise<Access> {
+export async function authorize(ctx: ApiContext, route: Route): Promise<Access> {
   const rule = ruleOf(route)
   switch (rule.scope) {
     case 'public':
@@ -85,21 +109,32 @@ export async function authorize (ctx: ApiContext, route: Route): Promise<Access>
       return {}
     case 'catalog': {
       // Another account's tag is 404 before any role question, so that its id tells nothing.
-      if (ctx.params['tagId'] !== undefined && await ctx.deps.store.tags.get(ctx.principal.account.id, ctx.intParam('tagId')) === undefined) {
+      if (
+        ctx.params['tagId'] !== undefined &&
+        (await ctx.deps.store.tags.get(ctx.principal.account.id, ctx.intParam('tagId'))) ===
+          undefined
+      ) {
         throw createError('ERR_API_NOT_FOUND', [`Tag ${ctx.params['tagId']}`])
       }
       const membership = membershipOf(ctx, ctx.principal.account.id)
       if (isAccountAdmin(membership)) return {}
-      const roles = await ctx.deps.store.tenancy.workspaceRolesOf(ctx.principal.account.id, ctx.principal.user.id)
+      const roles = await ctx.deps.store.tenancy.workspaceRolesOf(
+        ctx.principal.account.id,
+        ctx.principal.user.id,
+      )
       if (roles.some((r) => satisfies(r.role, 'tester'))) return {}
-      throw createError('ERR_API_FORBIDDEN', ['changing tags needs a tester or manager role in a workspace, or an account admin'])
+      throw createError('ERR_API_FORBIDDEN', [
+        'changing tags needs a tester or manager role in a workspace, or an account admin',
+      ])
     }
     case 'account': {
       const accountId = ctx.intParam('accountId')
       const membership = membershipOf(ctx, accountId)
       if (membership === undefined) throw createError('ERR_API_NOT_FOUND', [`Account ${accountId}`])
       if (!rule.roles.some((r) => membership.roles.includes(r))) {
-        throw createError('ERR_API_FORBIDDEN', [`${ctx.method} ${route.path} needs one of the account roles ${rule.roles.join(', ')}`])
+        throw createError('ERR_API_FORBIDDEN', [
+          `${ctx.method} ${route.path} needs one of the account roles ${rule.roles.join(', ')}`,
+        ])
       }
       return {}
     }
@@ -107,10 +142,14 @@ export async function authorize (ctx: ApiContext, route: Route): Promise<Access>
       const id = ctx.intParam('workspaceId')
       const { workspace, role } = await visibleWorkspace(ctx, id)
       if (!satisfies(role, rule.need)) {
-        throw createError('ERR_API_FORBIDDEN', [`${ctx.method} ${route.path} needs the workspace role ${rule.need} or stronger (yours: ${role})`])
+        throw createError('ERR_API_FORBIDDEN', [
+          `${ctx.method} ${route.path} needs the workspace role ${rule.need} or stronger (yours: ${role})`,
+        ])
       }
       if (!workspace.enabled && rule.need !== 'viewer' && rule.whileDisabled !== true) {
-        throw createError('ERR_API_FORBIDDEN', [`workspace ${id} is disabled: it accepts no changes until a manager enables it`])
+        throw createError('ERR_API_FORBIDDEN', [
+          `workspace ${id} is disabled: it accepts no changes until a manager enables it`,
+        ])
       }
       return { workspace, role }
     }

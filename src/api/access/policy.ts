@@ -17,7 +17,11 @@ import type { Route } from '../http/types.js'
 export type WorkspaceNeed = 'viewer' | 'tester' | 'manager'
 
 export type AccessRule =
-  | { scope: 'workspace'; need: WorkspaceNeed; /** Allowed on a disabled workspace (re-enabling it). */ whileDisabled?: boolean }
+  | {
+      scope: 'workspace'
+      need: WorkspaceNeed
+      /** Allowed on a disabled workspace (re-enabling it). */ whileDisabled?: boolean
+    }
   | { scope: 'account'; roles: readonly string[] }
   | { scope: 'member' }
   | { scope: 'catalog' }
@@ -29,33 +33,65 @@ const USER_MANAGERS = ['owner', 'admin', 'user_manager'] as const
 /** Rules that differ from the default of `ruleOf` (GET reads as viewer, other methods test). */
 const explicit: Record<string, AccessRule> = {
   // v1: GET endpoints that act, and POST endpoints that only read
-  'GET /api/v1/workspaces/:workspaceId/service-mocks/:serviceMockId/deploy': { scope: 'workspace', need: 'tester' },
-  'GET /api/v1/workspaces/:workspaceId/service-mocks/:serviceMockId/configure': { scope: 'workspace', need: 'tester' },
-  'GET /api/v1/workspaces/:workspaceId/service-mocks/:serviceMockId/stop': { scope: 'workspace', need: 'tester' },
-  'POST /api/v1/workspaces/:workspaceId/service-mocks/:serviceMockId/log/refresh': { scope: 'workspace', need: 'viewer' },
-  'POST /api/v1/workspaces/:workspaceId/assets/validate-name': { scope: 'workspace', need: 'viewer' },
+  'GET /api/v1/workspaces/:workspaceId/service-mocks/:serviceMockId/deploy': {
+    scope: 'workspace',
+    need: 'tester',
+  },
+  'GET /api/v1/workspaces/:workspaceId/service-mocks/:serviceMockId/configure': {
+    scope: 'workspace',
+    need: 'tester',
+  },
+  'GET /api/v1/workspaces/:workspaceId/service-mocks/:serviceMockId/stop': {
+    scope: 'workspace',
+    need: 'tester',
+  },
+  'POST /api/v1/workspaces/:workspaceId/service-mocks/:serviceMockId/log/refresh': {
+    scope: 'workspace',
+    need: 'viewer',
+  },
+  'POST /api/v1/workspaces/:workspaceId/assets/validate-name': {
+    scope: 'workspace',
+    need: 'viewer',
+  },
   'POST /api/v1/tags': { scope: 'catalog' },
   'PUT /api/v1/tags/:tagId': { scope: 'catalog' },
   'DELETE /api/v1/tags/:tagId': { scope: 'catalog' },
   'GET /api/v1/asset-files/:token': { scope: 'public' },
   // v4 workspaces: administration needs a manager (the administration specification, docs/roles.md)
-  'PUT /api/v4/workspaces/:workspaceId': { scope: 'workspace', need: 'manager', whileDisabled: true },
-  'PATCH /api/v4/workspaces/:workspaceId': { scope: 'workspace', need: 'manager', whileDisabled: true },
+  'PUT /api/v4/workspaces/:workspaceId': {
+    scope: 'workspace',
+    need: 'manager',
+    whileDisabled: true,
+  },
+  'PATCH /api/v4/workspaces/:workspaceId': {
+    scope: 'workspace',
+    need: 'manager',
+    whileDisabled: true,
+  },
   'PUT /api/v4/workspaces/:workspaceId/users/:userId': { scope: 'workspace', need: 'manager' },
   'DELETE /api/v4/workspaces/:workspaceId/users/:userId': { scope: 'workspace', need: 'manager' },
   'POST /api/v4/workspaces/:workspaceId/users': { scope: 'workspace', need: 'manager' },
   // v4 accounts: account admin access (the administration specification); user managers handle
   // people
-  'GET /api/v4/accounts/:accountId': { scope: 'account', roles: ['owner', 'admin', 'user_manager', 'standard'] },
+  'GET /api/v4/accounts/:accountId': {
+    scope: 'account',
+    roles: ['owner', 'admin', 'user_manager', 'standard'],
+  },
   'PATCH /api/v4/accounts/:accountId': { scope: 'account', roles: ACCOUNT_ADMINS },
   'POST /api/v4/accounts/:accountId/invitations': { scope: 'account', roles: USER_MANAGERS },
   'GET /api/v4/accounts/:accountId/invitations': { scope: 'account', roles: USER_MANAGERS },
   'GET /api/v4/accounts/:accountId/users': { scope: 'account', roles: USER_MANAGERS },
   'PUT /api/v4/accounts/:accountId/users/:userId': { scope: 'account', roles: USER_MANAGERS },
   'GET /api/v4/accounts/:accountId/utilization-report': { scope: 'account', roles: ACCOUNT_ADMINS },
-  'GET /api/v4/accounts/:accountId/functionalities': { scope: 'account', roles: ['owner', 'admin', 'user_manager', 'standard'] },
+  'GET /api/v4/accounts/:accountId/functionalities': {
+    scope: 'account',
+    roles: ['owner', 'admin', 'user_manager', 'standard'],
+  },
   'POST /api/v4/accounts/:accountId/terminate-masters': { scope: 'account', roles: ACCOUNT_ADMINS },
-  'POST /api/v4/accounts/:accountId/users/:userId/api-keys': { scope: 'account', roles: ACCOUNT_ADMINS },
+  'POST /api/v4/accounts/:accountId/users/:userId/api-keys': {
+    scope: 'account',
+    roles: ACCOUNT_ADMINS,
+  },
   'GET /api/v4/invitations/:token/accept': { scope: 'public' },
   'POST /api/v4/invitations/:token/accept': { scope: 'public' },
   'GET /api/v4/invitations/:token/reject': { scope: 'public' },
@@ -72,11 +108,13 @@ const explicit: Record<string, AccessRule> = {
  * @example
  * ruleOf({ method: 'DELETE', path: '/api/v1/workspaces/:workspaceId/services/:serviceId', ... }) // { scope: 'workspace', need: 'tester' }
  */
-export function ruleOf (route: Pick<Route, 'method' | 'path' | 'auth'>): AccessRule {
+export function ruleOf(route: Pick<Route, 'method' | 'path' | 'auth'>): AccessRule {
   const given = explicit[`${route.method} ${route.path}`]
   if (given !== undefined) return given
   if (route.auth === 'none') return { scope: 'public' }
-  if (route.path.includes(':workspaceId')) return { scope: 'workspace', need: route.method === 'GET' ? 'viewer' : 'tester' }
+  if (route.path.includes(':workspaceId')) {
+    return { scope: 'workspace', need: route.method === 'GET' ? 'viewer' : 'tester' }
+  }
   if (route.path.includes(':accountId')) return { scope: 'account', roles: ACCOUNT_ADMINS }
   return { scope: 'member' }
 }
@@ -115,21 +153,29 @@ interface MonitoringRouteShape {
  * @example
  * monitoringRuleOf({ method: 'PUT', path: '/buckets/:bucketKey/tests/:testId' }) // { scope: 'workspace', need: 'tester' }
  */
-export function monitoringRuleOf (route: MonitoringRouteShape): AccessRule {
+export function monitoringRuleOf(route: MonitoringRouteShape): AccessRule {
   const given = explicitMonitoring[`${route.method} ${route.path}`]
   if (given !== undefined) return given
   if (route.auth === 'none') return { scope: 'public' }
-  if (route.path.includes(':bucketKey') || route.path.includes(':teamId')) return { scope: 'workspace', need: route.method === 'GET' ? 'viewer' : 'tester' }
+  if (route.path.includes(':bucketKey') || route.path.includes(':teamId')) {
+    return { scope: 'workspace', need: route.method === 'GET' ? 'viewer' : 'tester' }
+  }
   return { scope: 'member' }
 }
 
 /** How a monitoring route authenticates, in words (the table's last column). */
-export function describeMonitoringAuth (route: MonitoringRouteShape): string {
-  const scopes = route.scope === undefined ? [] : typeof route.scope === 'string' ? [route.scope] : route.scope
+export function describeMonitoringAuth(route: MonitoringRouteShape): string {
+  const scopes =
+    route.scope === undefined ? [] : typeof route.scope === 'string' ? [route.scope] : route.scope
   switch (route.auth ?? 'bearer') {
-    case 'none': return 'none'
-    case 'basic': return 'API key (Basic)'
-    case 'bearer': return scopes.length === 0 ? 'token' : `token with ${scopes.map((s) => `\`${s}\``).join(' or ')}`
+    case 'none':
+      return 'none'
+    case 'basic':
+      return 'API key (Basic)'
+    case 'bearer':
+      return scopes.length === 0
+        ? 'token'
+        : `token with ${scopes.map((s) => `\`${s}\``).join(' or ')}`
   }
 }
 
@@ -139,15 +185,23 @@ export function describeMonitoringAuth (route: MonitoringRouteShape): string {
  * @example
  * describeRule({ scope: 'workspace', need: 'tester' }) // 'workspace tester, manager (account owner, admin)'
  */
-export function describeRule (rule: AccessRule): string {
+export function describeRule(rule: AccessRule): string {
   switch (rule.scope) {
     case 'workspace': {
-      const roles = { viewer: 'viewer, tester, manager', tester: 'tester, manager', manager: 'manager' }[rule.need]
+      const roles = {
+        viewer: 'viewer, tester, manager',
+        tester: 'tester, manager',
+        manager: 'manager',
+      }[rule.need]
       return `workspace ${roles} (account owner, admin)${rule.whileDisabled === true ? '; also when disabled' : ''}`
     }
-    case 'account': return `account ${rule.roles.join(', ')}`
-    case 'member': return 'any member (sees only its own)'
-    case 'catalog': return 'account owner, admin; workspace tester, manager'
-    case 'public': return 'no API key'
+    case 'account':
+      return `account ${rule.roles.join(', ')}`
+    case 'member':
+      return 'any member (sees only its own)'
+    case 'catalog':
+      return 'account owner, admin; workspace tester, manager'
+    case 'public':
+      return 'no API key'
   }
 }

@@ -4,7 +4,7 @@ import type { WorkspaceNeed } from './policy.js'
 const rank: Record<WorkspaceRole, number> = { viewer: 1, tester: 2, manager: 3 }
 
 /** Whether an account membership makes its holder a manager of every workspace of the account. */
-export function isAccountAdmin (member: Pick<AccountMember, 'roles'> | undefined): boolean {
+export function isAccountAdmin(member: Pick<AccountMember, 'roles'> | undefined): boolean {
   return member !== undefined && (member.roles.includes('owner') || member.roles.includes('admin'))
 }
 
@@ -15,12 +15,15 @@ export function isAccountAdmin (member: Pick<AccountMember, 'roles'> | undefined
  * @example
  * workspaceRoleOf({ roles: ['standard'] }, { role: 'tester', enabled: true }) // 'tester'
  */
-export function workspaceRoleOf (account: Pick<AccountMember, 'roles'>, member: Pick<WorkspaceMember, 'role' | 'enabled'> | undefined): WorkspaceRole | null {
+export function workspaceRoleOf(
+  account: Pick<AccountMember, 'roles'>,
+  member: Pick<WorkspaceMember, 'role' | 'enabled'> | undefined,
+): WorkspaceRole | null {
   if (isAccountAdmin(account)) return 'manager'
   return member !== undefined && member.enabled ? member.role : null
 }
 
 /** Whether a role is at least `need`. */
-export function satisfies (role: WorkspaceRole, need: WorkspaceNeed): boolean {
+export function satisfies(role: WorkspaceRole, need: WorkspaceNeed): boolean {
   return rank[role] >= rank[need]
 }

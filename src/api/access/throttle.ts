@@ -3,7 +3,7 @@ import { codes, UnderstudyError } from '../../errors/index.js'
 
 /** A 429 ERR_API_RATE_LIMITED that knows its `Retry-After` (seconds). */
 export class ThrottledError extends UnderstudyError {
-  constructor (readonly retryAfter: number) {
+  constructor(readonly retryAfter: number) {
     super('ERR_API_RATE_LIMITED', codes.ERR_API_RATE_LIMITED.message)
   }
 }
@@ -33,7 +33,7 @@ const MAX_ID_LENGTH = 200
  * (or impersonate the owner's); the platform has no trusted-proxy setting. An IPv4 peer reached
  * over a dual-stack socket (`::ffff:10.0.0.1`) counts as its IPv4 address.
  */
-export function peerAddress (req: IncomingMessage): string {
+export function peerAddress(req: IncomingMessage): string {
   const address = req.socket.remoteAddress ?? 'unknown'
   return address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address
 }
@@ -50,28 +50,36 @@ export function peerAddress (req: IncomingMessage): string {
 export class FailureThrottle {
   private readonly counters = new Map<string, { count: number; until: number }>()
 
-  constructor (private readonly limits: ThrottleLimits = DEFAULT_THROTTLE, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly limits: ThrottleLimits = DEFAULT_THROTTLE,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** Throws ThrottledError when this address (or this key from it) is over its budget. */
-  check (address: string, keyId: string | null): void {
-    const wait = Math.max(this.blockedFor(`a:${address}`, this.limits.perAddress), keyId === null ? 0 : this.blockedFor(keyCounter(keyId, address), this.limits.perKeyAndAddress))
+  check(address: string, keyId: string | null): void {
+    const wait = Math.max(
+      this.blockedFor(`a:${address}`, this.limits.perAddress),
+      keyId === null
+        ? 0
+        : this.blockedFor(keyCounter(keyId, address), this.limits.perKeyAndAddress),
+    )
     if (wait > 0) throw new ThrottledError(Math.ceil(wait / 1000))
   }
 
   /** Counts one wrong credential. */
-  fail (address: string, keyId: string | null): void {
+  fail(address: string, keyId: string | null): void {
     this.bump(`a:${address}`)
     if (keyId !== null) this.bump(keyCounter(keyId, address))
   }
 
-  private blockedFor (key: string, limit: number): number {
+  private blockedFor(key: string, limit: number): number {
     const counter = this.counters.get(key)
     const now = this.now()
     if (counter === undefined || counter.until <= now) return 0
     return counter.count >= limit ? counter.until - now : 0
   }
 
-  private bump (key: string): void {
+  private bump(key: string): void {
     const now = this.now()
     const counter = this.counters.get(key)
     if (counter === undefined || counter.until <= now) {
@@ -82,7 +90,7 @@ export class FailureThrottle {
     }
   }
 
-  private prune (now: number): void {
+  private prune(now: number): void {
     for (const [key, counter] of this.counters) if (counter.until <= now) this.counters.delete(key)
     // Still full: drop the oldest insertions (Map keeps insertion order).
     for (const key of this.counters.keys()) {
@@ -92,6 +100,6 @@ export class FailureThrottle {
   }
 }
 
-function keyCounter (keyId: string, address: string): string {
+function keyCounter(keyId: string, address: string): string {
   return `k:${keyId.slice(0, MAX_ID_LENGTH)}\u0000${address}`
 }

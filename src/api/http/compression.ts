@@ -16,7 +16,7 @@ export const COMPRESS_MIN_BYTES = 1024
 const LEVEL = 4
 
 /** Whether `Accept-Encoding` takes gzip (a `q=0` refuses it; `*` accepts it). */
-export function acceptsGzip (req: IncomingMessage): boolean {
+export function acceptsGzip(req: IncomingMessage): boolean {
   const header = req.headers['accept-encoding']
   if (header === undefined || header === '') return false
   for (const part of header.split(',')) {
@@ -29,14 +29,25 @@ export function acceptsGzip (req: IncomingMessage): boolean {
 }
 
 /** Writes a JSON body, gzipped when the client takes it and it is worth it. */
-export async function writeJsonBody (req: IncomingMessage, res: ServerResponse, status: number, text: Buffer, headers: Record<string, string>): Promise<void> {
+export async function writeJsonBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  text: Buffer,
+  headers: Record<string, string>,
+): Promise<void> {
   if (text.length < COMPRESS_MIN_BYTES || !acceptsGzip(req)) {
     res.writeHead(status, { ...headers, vary: 'accept-encoding', 'content-length': text.length })
     res.end(text)
     return
   }
   const zipped = await gzipAsync(text, { level: LEVEL })
-  res.writeHead(status, { ...headers, vary: 'accept-encoding', 'content-encoding': 'gzip', 'content-length': zipped.length })
+  res.writeHead(status, {
+    ...headers,
+    vary: 'accept-encoding',
+    'content-encoding': 'gzip',
+    'content-length': zipped.length,
+  })
   res.end(zipped)
 }
 
@@ -44,7 +55,13 @@ export async function writeJsonBody (req: IncomingMessage, res: ServerResponse, 
  * A stream to write a large answer's pieces into: the response itself, or a gzip stream piped into
  * it (then without a content-length, chunked). `end()` finishes either.
  */
-export function bodyStream (req: IncomingMessage, res: ServerResponse, status: number, length: number, headers: Record<string, string>): NodeJS.WritableStream & { write: (chunk: Buffer) => boolean; end: () => unknown } {
+export function bodyStream(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  length: number,
+  headers: Record<string, string>,
+): NodeJS.WritableStream & { write: (chunk: Buffer) => boolean; end: () => unknown } {
   if (length < COMPRESS_MIN_BYTES || !acceptsGzip(req)) {
     res.writeHead(status, { ...headers, vary: 'accept-encoding', 'content-length': length })
     return res

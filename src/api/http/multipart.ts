@@ -17,13 +17,15 @@ class FileBytes {
   #buffer: Buffer
   #used = 0
 
-  constructor (capacity: number) {
+  constructor(capacity: number) {
     this.#buffer = Buffer.allocUnsafeSlow(Math.max(0, capacity))
   }
 
-  append (chunk: Buffer): void {
+  append(chunk: Buffer): void {
     if (this.#used + chunk.length > this.#buffer.length) {
-      const grown = Buffer.allocUnsafeSlow(Math.max(2 * this.#buffer.length, this.#used + chunk.length, FIRST_CAPACITY))
+      const grown = Buffer.allocUnsafeSlow(
+        Math.max(2 * this.#buffer.length, this.#used + chunk.length, FIRST_CAPACITY),
+      )
       this.#buffer.copy(grown, 0, 0, this.#used)
       this.#buffer = grown
     }
@@ -32,7 +34,7 @@ class FileBytes {
   }
 
   /** The file's bytes: a view of the buffer, or a copy of its own size when the view would keep over half of it unused. */
-  done (): Buffer {
+  done(): Buffer {
     if (this.#used * 2 >= this.#buffer.length) return this.#buffer.subarray(0, this.#used)
     const exact = Buffer.allocUnsafeSlow(this.#used)
     this.#buffer.copy(exact, 0, 0, this.#used)
@@ -44,9 +46,14 @@ class FileBytes {
  * The body as multipart/form-data, files buffered. Errors: 415 for another type, 413 past `limit`
  * (for any one file or the whole body), 400 for a malformed body.
  */
-export async function readMultipart (req: IncomingMessage, limit: number): Promise<MultipartForm> {
+export async function readMultipart(req: IncomingMessage, limit: number): Promise<MultipartForm> {
   const type = mediaTypeOf(req)
-  if (type !== 'multipart/form-data') throw createError('ERR_API_UNSUPPORTED_MEDIA_TYPE', [type === '' ? 'none' : type, 'multipart/form-data'])
+  if (type !== 'multipart/form-data') {
+    throw createError('ERR_API_UNSUPPORTED_MEDIA_TYPE', [
+      type === '' ? 'none' : type,
+      'multipart/form-data',
+    ])
+  }
   const declared = Number(req.headers['content-length'] ?? 0)
   if (declared > limit) {
     req.resume()
@@ -65,9 +72,14 @@ export async function readMultipart (req: IncomingMessage, limit: number): Promi
     }
     let parser: busboy.Busboy
     try {
-      parser = busboy({ headers: req.headers, limits: { fileSize: limit, fieldSize: 1024 * 1024, files: 20, fields: 200 } })
+      parser = busboy({
+        headers: req.headers,
+        limits: { fileSize: limit, fieldSize: 1024 * 1024, files: 20, fields: 200 },
+      })
     } catch (err) {
-      reject(createError('ERR_API_BAD_REQUEST', [`Malformed multipart body: ${(err as Error).message}`]))
+      reject(
+        createError('ERR_API_BAD_REQUEST', [`Malformed multipart body: ${(err as Error).message}`]),
+      )
       return
     }
     parser.on('field', (name, value) => {
@@ -75,7 +87,9 @@ export async function readMultipart (req: IncomingMessage, limit: number): Promi
     })
     parser.on('file', (field, stream, info) => {
       // what is left of the declared body bounds this file's size
-      const bytes = new FileBytes(declared > 0 ? Math.min(declared - total, limit - total) : FIRST_CAPACITY)
+      const bytes = new FileBytes(
+        declared > 0 ? Math.min(declared - total, limit - total) : FIRST_CAPACITY,
+      )
       stream.on('data', (chunk: Buffer) => {
         total += chunk.length
         if (total > limit) {
@@ -87,11 +101,19 @@ export async function readMultipart (req: IncomingMessage, limit: number): Promi
       })
       stream.on('limit', () => fail(createError('ERR_API_PAYLOAD_TOO_LARGE', [limit])))
       stream.on('end', () => {
-        const file: UploadedFile = { field, filename: info.filename ?? field, contentType: info.mimeType, bytes: bytes.done(), exclusive: true }
+        const file: UploadedFile = {
+          field,
+          filename: info.filename ?? field,
+          contentType: info.mimeType,
+          bytes: bytes.done(),
+          exclusive: true,
+        }
         form.files.push(file)
       })
     })
-    parser.on('error', (err: Error) => fail(createError('ERR_API_BAD_REQUEST', [`Malformed multipart body: ${err.message}`])))
+    parser.on('error', (err: Error) =>
+      fail(createError('ERR_API_BAD_REQUEST', [`Malformed multipart body: ${err.message}`])),
+    )
     parser.on('close', () => {
       if (!failed) resolve(form)
     })

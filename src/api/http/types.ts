@@ -13,7 +13,6 @@ export type { Principal } from '../principal.js'
 /** Which specification document owns an endpoint: it decides the envelope (docs/api.md). */
 export type ApiFamily = 'v1' | 'v4' | 'reports'
 
-
 /** Everything handlers need, created once by the platform. */
 export interface ApiDeps {
   store: Store
@@ -87,7 +86,12 @@ export interface ApiContext {
 
 /** What a handler returns; the server wraps `result` in the family's envelope. */
 export type HandlerResult =
-  | { status?: number; result: unknown; paging?: { limit: number; skip: number; total: number }; extra?: Record<string, unknown> }
+  | {
+      status?: number
+      result: unknown
+      paging?: { limit: number; skip: number; total: number }
+      extra?: Record<string, unknown>
+    }
   /**
    * `result` already written as JSON text, in pieces, put in the envelope as is: a large answer
    * (thousands of imported transactions) is prepared in slices between other requests instead

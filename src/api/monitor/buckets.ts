@@ -10,7 +10,7 @@ import { bucketView } from './views.js'
 const KEY_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789'
 
 /** 12 lowercase letters and digits, as the product's bucket keys. */
-function newBucketKey (): string {
+function newBucketKey(): string {
   const bytes = randomBytes(12)
   let key = ''
   for (const b of bytes) key += KEY_ALPHABET[b % KEY_ALPHABET.length]
@@ -21,10 +21,14 @@ function newBucketKey (): string {
  * `name` and `team_uuid` (or `team_id`) from the query (as the product documents it), or from a
  * form-encoded body (as go-runscope sends it) or a JSON one.
  */
-export async function bucketInput (ctx: MonitorContext): Promise<{ name: string | null; team: string | null }> {
+export async function bucketInput(
+  ctx: MonitorContext,
+): Promise<{ name: string | null; team: string | null }> {
   let name = ctx.query.get('name')
   let team = ctx.query.get('team_uuid') ?? ctx.query.get('team_id')
-  const hasBody = Number(ctx.req.headers['content-length'] ?? 0) > 0 || ctx.req.headers['transfer-encoding'] !== undefined
+  const hasBody =
+    Number(ctx.req.headers['content-length'] ?? 0) > 0 ||
+    ctx.req.headers['transfer-encoding'] !== undefined
   if (hasBody && (name === null || team === null)) {
     const form = await ctx.form()
     name ??= form.get('name')
@@ -56,12 +60,25 @@ export const bucketRoutes: MonitorRoute[] = [
     scope: ['bucket:write', 'message:write'],
     handler: async (ctx) => {
       const { name, team } = await bucketInput(ctx)
-      if (name === null || name.trim() === '' || name.length > 200) throw invalidField('/name', 'is required (query parameter name): 1 to 200 characters')
+      if (name === null || name.trim() === '' || name.length > 200) {
+        throw invalidField('/name', 'is required (query parameter name): 1 to 200 characters')
+      }
       const workspaces = await workspacesOf(ctx.deps.store, ctx.principal)
-      if (team === null || team === '') throw invalidField('/team_uuid', `is required (query parameter team_uuid): one of the teams of GET /account (${workspaces.map((w) => w.id).join(', ')})`)
+      if (team === null || team === '') {
+        throw invalidField(
+          '/team_uuid',
+          `is required (query parameter team_uuid): one of the teams of GET /account (${workspaces.map((w) => w.id).join(', ')})`,
+        )
+      }
       const workspace = workspaces.find((w) => String(w.id) === team)
       if (workspace === undefined) throw createError('ERR_API_NOT_FOUND', [`Team ${team}`])
-      const bucket = await ctx.deps.store.monitoring.createBucket({ key: newBucketKey(), workspaceId: workspace.id, name, triggerId: randomUUID(), isDefault: false })
+      const bucket = await ctx.deps.store.monitoring.createBucket({
+        key: newBucketKey(),
+        workspaceId: workspace.id,
+        name,
+        triggerId: randomUUID(),
+        isDefault: false,
+      })
       return { status: 201, data: bucketView(bucket, workspace, ctx.deps.options.baseUrl) }
     },
   },

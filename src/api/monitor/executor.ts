@@ -1,5 +1,14 @@
 import type { Logger } from '../../log/index.js'
-import { notify, resolveEnvironment, runTest, type EnvironmentDoc, type ResolvedEnvironment, type RunnableTest, type RunOptions, type Step } from '../../monitor/index.js'
+import {
+  notify,
+  resolveEnvironment,
+  runTest,
+  type EnvironmentDoc,
+  type ResolvedEnvironment,
+  type RunnableTest,
+  type RunOptions,
+  type Step,
+} from '../../monitor/index.js'
 import type { MonitorEnvironment, MonitorIntegration, MonitorTest } from '../../store/index.js'
 import type { Execute } from './run-queue.js'
 
@@ -12,24 +21,36 @@ interface ExecutorOptions {
   run?: RunOptions
 }
 
-function runnable (test: MonitorTest): RunnableTest {
+function runnable(test: MonitorTest): RunnableTest {
   // Steps are stored as the API validated them, in the runner's Step shape (snake_case, as sent).
-  return { id: test.id, name: test.name, steps: test.steps as unknown as Step[], bucket_key: test.bucketKey }
+  return {
+    id: test.id,
+    name: test.name,
+    steps: test.steps as unknown as Step[],
+    bucket_key: test.bucketKey,
+  }
 }
 
-function chainOf (environments: MonitorEnvironment[]): EnvironmentDoc[] {
+function chainOf(environments: MonitorEnvironment[]): EnvironmentDoc[] {
   return environments.map((e) => ({ ...e.doc, id: e.id }))
 }
 
 /** Adds the deliveries of the environment's integrations: a webhook's URL, an e-mail integration's recipients. */
-function withIntegrations (environment: ResolvedEnvironment, integrations: readonly MonitorIntegration[]): ResolvedEnvironment {
+function withIntegrations(
+  environment: ResolvedEnvironment,
+  integrations: readonly MonitorIntegration[],
+): ResolvedEnvironment {
   const webhooks = [...environment.webhooks]
   const recipients = [...environment.emails.recipients]
   for (const integration of integrations) {
     const { url, recipients: more } = integration.doc
-    if (integration.type === 'webhook' && typeof url === 'string' && !webhooks.includes(url)) webhooks.push(url)
+    if (integration.type === 'webhook' && typeof url === 'string' && !webhooks.includes(url)) {
+      webhooks.push(url)
+    }
     if (integration.type === 'email' && Array.isArray(more)) {
-      for (const r of more as Array<{ email: string }>) if (!recipients.some((x) => x.email === r.email)) recipients.push({ email: r.email })
+      for (const r of more as Array<{ email: string }>) {
+        if (!recipients.some((x) => x.email === r.email)) recipients.push({ email: r.email })
+      }
     }
   }
   return { ...environment, webhooks, emails: { ...environment.emails, recipients } }
@@ -40,19 +61,27 @@ function withIntegrations (environment: ResolvedEnvironment, integrations: reado
  * variables, subtests loaded from the same bucket), then sends the environment's notifications
  * (webhooks, e-mails through `smtpUrl`) and records their outcome in the result.
  */
-export function createMonitorExecutor (options: ExecutorOptions): Execute {
+export function createMonitorExecutor(options: ExecutorOptions): Execute {
   return async (input) => {
     const environment = resolveEnvironment(chainOf(input.environments))
-    const result = await runTest({
-      test: runnable(input.test),
-      environment,
-      initialVariables: input.variables,
-      testRunId: input.runId,
-      resolveSubtest: async (ref) => {
-        const loaded = await input.loadTest(ref.test_uuid, ref.environment_uuid)
-        return loaded === undefined ? null : { test: runnable(loaded.test), environment: resolveEnvironment(chainOf(loaded.environments)) }
+    const result = await runTest(
+      {
+        test: runnable(input.test),
+        environment,
+        initialVariables: input.variables,
+        testRunId: input.runId,
+        resolveSubtest: async (ref) => {
+          const loaded = await input.loadTest(ref.test_uuid, ref.environment_uuid)
+          return loaded === undefined
+            ? null
+            : {
+                test: runnable(loaded.test),
+                environment: resolveEnvironment(chainOf(loaded.environments)),
+              }
+        },
       },
-    }, options.run)
+      options.run,
+    )
     let consecutiveFailures = 0
     if (result.result === 'fail') {
       consecutiveFailures = 1
@@ -68,7 +97,12 @@ export function createMonitorExecutor (options: ExecutorOptions): Execute {
       consecutiveFailures,
       extra: { bucket_key: input.bucket.key, test_run_url: testRunUrl },
     })
-    if (notifications.some((n) => n.result === 'failed')) options.log.warn({ testId: input.test.id, runId: input.runId, notifications }, 'notification failed')
+    if (notifications.some((n) => n.result === 'failed')) {
+      options.log.warn(
+        { testId: input.test.id, runId: input.runId, notifications },
+        'notification failed',
+      )
+    }
     return { pass: result.result === 'pass', doc: { ...result, notifications } }
   }
 }

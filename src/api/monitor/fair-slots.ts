@@ -24,11 +24,20 @@ export class FairSlots {
   #inUse = 0
   #seq = 0
 
-  constructor (readonly total: number, readonly perOwner: number) {}
+  constructor(
+    readonly total: number,
+    readonly perOwner: number,
+  ) {}
 
   /** Resolves with the release of a slot, once `owner` may hold one more. */
-  async acquire (owner: string): Promise<ReleaseSlot> {
-    if (this.#inUse < this.total && this.heldBy(owner) < this.perOwner && !this.#waiting.has(owner)) return this.#take(owner)
+  async acquire(owner: string): Promise<ReleaseSlot> {
+    if (
+      this.#inUse < this.total &&
+      this.heldBy(owner) < this.perOwner &&
+      !this.#waiting.has(owner)
+    ) {
+      return this.#take(owner)
+    }
     return await new Promise<ReleaseSlot>((resolve) => {
       const queue = this.#waiting.get(owner) ?? []
       queue.push({ grant: () => resolve(this.#take(owner)), seq: this.#seq++ })
@@ -36,16 +45,16 @@ export class FairSlots {
     })
   }
 
-  heldBy (owner: string): number {
+  heldBy(owner: string): number {
     return this.#held.get(owner) ?? 0
   }
 
   /** Slots held now, all owners together. */
-  get inUse (): number {
+  get inUse(): number {
     return this.#inUse
   }
 
-  #take (owner: string): ReleaseSlot {
+  #take(owner: string): ReleaseSlot {
     this.#inUse++
     this.#held.set(owner, this.heldBy(owner) + 1)
     let released = false
@@ -60,14 +69,23 @@ export class FairSlots {
     }
   }
 
-  #grantWaiting (): void {
+  #grantWaiting(): void {
     while (this.#inUse < this.total) {
       let next: { owner: string; queue: Waiter[] } | null = null
       for (const [owner, queue] of this.#waiting) {
         const held = this.heldBy(owner)
         if (held >= this.perOwner) continue
-        const best = next === null ? null : { held: this.heldBy(next.owner), seq: next.queue[0]?.seq ?? Infinity }
-        if (best === null || held < best.held || (held === best.held && (queue[0]?.seq ?? Infinity) < best.seq)) next = { owner, queue }
+        const best =
+          next === null
+            ? null
+            : { held: this.heldBy(next.owner), seq: next.queue[0]?.seq ?? Infinity }
+        if (
+          best === null ||
+          held < best.held ||
+          (held === best.held && (queue[0]?.seq ?? Infinity) < best.seq)
+        ) {
+          next = { owner, queue }
+        }
       }
       if (next === null) return
       const waiter = next.queue.shift()

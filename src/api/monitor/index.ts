@@ -52,7 +52,7 @@ const DEFAULT_RESULT_RETENTION = 100
  * const monitoring = await startMonitoring({ store, log, baseUrl: 'http://127.0.0.1:8080', jsonLimit: 1 << 20 })
  * server.on('request', (req, res) => monitoring.api.handles(req) ? monitoring.api.handle(req, res) : api(req, res))
  */
-export async function startMonitoring (options: MonitoringOptions): Promise<Monitoring> {
+export async function startMonitoring(options: MonitoringOptions): Promise<Monitoring> {
   const now = options.now ?? Date.now
   const runs = new RunQueue({
     store: options.store,
@@ -61,7 +61,14 @@ export async function startMonitoring (options: MonitoringOptions): Promise<Moni
       log: options.log,
       baseUrl: options.baseUrl,
       ...(options.smtpUrl === undefined ? {} : { smtpUrl: options.smtpUrl }),
-      ...(options.run === undefined && options.egress === undefined ? {} : { run: { ...options.run, ...(options.egress === undefined ? {} : { egress: options.egress }) } }),
+      ...(options.run === undefined && options.egress === undefined
+        ? {}
+        : {
+            run: {
+              ...options.run,
+              ...(options.egress === undefined ? {} : { egress: options.egress }),
+            },
+          }),
     }),
     // The runner's scheduler: one croner timer per schedule, armed again from the store at start.
     timers: createScheduler({
@@ -72,13 +79,21 @@ export async function startMonitoring (options: MonitoringOptions): Promise<Moni
     now,
   })
   await runs.loadSchedules()
-  const api = createMonitoringApi({
-    store: options.store,
-    log: options.log,
-    runs,
-    authenticator: options.authenticator ?? new Authenticator(options.store),
-    options: { baseUrl: options.baseUrl, jsonLimit: options.jsonLimit, resultRetention: options.resultRetention ?? DEFAULT_RESULT_RETENTION, now },
-  }, monitoringRoutes)
+  const api = createMonitoringApi(
+    {
+      store: options.store,
+      log: options.log,
+      runs,
+      authenticator: options.authenticator ?? new Authenticator(options.store),
+      options: {
+        baseUrl: options.baseUrl,
+        jsonLimit: options.jsonLimit,
+        resultRetention: options.resultRetention ?? DEFAULT_RESULT_RETENTION,
+        now,
+      },
+    },
+    monitoringRoutes,
+  )
   // The administration API's functionalities and workspace feature flags show API testing only
   // where this API is served.
   offerFunctionality('functionalApi', 'API Functional Testing')

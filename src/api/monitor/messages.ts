@@ -15,7 +15,7 @@ import type { MonitorContext, MonitorRoute } from './types.js'
  */
 
 /** One request step of a run, as a message; `index` is its position among the run's request steps. */
-function messageOf (run: MonitorRun, step: JsonObject, index: number): JsonObject {
+function messageOf(run: MonitorRun, step: JsonObject, index: number): JsonObject {
   const started = run.doc['started_at']
   const timestamp = typeof started === 'number' ? started : run.created / 1000
   const request = (step['request'] ?? {}) as JsonObject
@@ -26,59 +26,84 @@ function messageOf (run: MonitorRun, step: JsonObject, index: number): JsonObjec
     test_id: run.testId,
     test_run_id: run.id,
     step_id: step['uuid'] ?? null,
-    request: { method: request['method'] ?? step['method'] ?? null, url: request['url'] ?? step['url'] ?? null, headers: request['headers'] ?? {}, body: request['body'] ?? '', timestamp },
-    response: response === null || response === undefined
-      ? null
-      : {
-          status: response['status'] ?? null,
-          reason: response['reason'] ?? null,
-          headers: response['headers'] ?? {},
-          body: response['body'] ?? '',
-          // The product gives seconds here (its NewMessage schema).
-          response_time: typeof response['time_ms'] === 'number' ? response['time_ms'] / 1000 : null,
-          size_bytes: response['size_bytes'] ?? null,
-          timestamp,
-        },
+    request: {
+      method: request['method'] ?? step['method'] ?? null,
+      url: request['url'] ?? step['url'] ?? null,
+      headers: request['headers'] ?? {},
+      body: request['body'] ?? '',
+      timestamp,
+    },
+    response:
+      response === null || response === undefined
+        ? null
+        : {
+            status: response['status'] ?? null,
+            reason: response['reason'] ?? null,
+            headers: response['headers'] ?? {},
+            body: response['body'] ?? '',
+            // The product gives seconds here (its NewMessage schema).
+            response_time:
+              typeof response['time_ms'] === 'number' ? response['time_ms'] / 1000 : null,
+            size_bytes: response['size_bytes'] ?? null,
+            timestamp,
+          },
     error: step['error'] ?? null,
   }
 }
 
 /** The request steps of a run, nested condition steps included, in run order. */
-function requestSteps (requests: unknown, into: JsonObject[]): JsonObject[] {
+function requestSteps(requests: unknown, into: JsonObject[]): JsonObject[] {
   if (!Array.isArray(requests)) return into
   for (const step of requests as JsonObject[]) {
-    if (step['step_type'] === 'request' && step['request'] !== null && step['request'] !== undefined) into.push(step)
+    if (
+      step['step_type'] === 'request' &&
+      step['request'] !== null &&
+      step['request'] !== undefined
+    ) {
+      into.push(step)
+    }
     requestSteps(step['steps'], into)
   }
   return into
 }
 
-function isError (message: JsonObject): boolean {
+function isError(message: JsonObject): boolean {
   const response = message['response'] as JsonObject | null
   return response === null || (typeof response['status'] === 'number' && response['status'] >= 400)
 }
 
 /** The list view drops headers and bodies. */
-function summaryOf (message: JsonObject): JsonObject {
+function summaryOf(message: JsonObject): JsonObject {
   const request = message['request'] as JsonObject
   const response = message['response'] as JsonObject | null
   return {
     ...message,
     request: { method: request['method'], url: request['url'], timestamp: request['timestamp'] },
-    response: response === null ? null : { status: response['status'], reason: response['reason'], response_time: response['response_time'], size_bytes: response['size_bytes'], timestamp: response['timestamp'] },
+    response:
+      response === null
+        ? null
+        : {
+            status: response['status'],
+            reason: response['reason'],
+            response_time: response['response_time'],
+            size_bytes: response['size_bytes'],
+            timestamp: response['timestamp'],
+          },
   }
 }
 
-function epochParam (query: URLSearchParams, name: string): number | null {
+function epochParam(query: URLSearchParams, name: string): number | null {
   const raw = query.get(name)
   if (raw === null || raw === '') return null
   const value = Number(raw)
-  if (!Number.isFinite(value) || value < 0) throw invalidField(`/${name}`, 'must be a Unix timestamp (seconds)')
+  if (!Number.isFinite(value) || value < 0) {
+    throw invalidField(`/${name}`, 'must be a Unix timestamp (seconds)')
+  }
   return value
 }
 
 /** Every message of the bucket, newest first. */
-async function messagesOf (ctx: MonitorContext, bucketKey: string): Promise<JsonObject[]> {
+async function messagesOf(ctx: MonitorContext, bucketKey: string): Promise<JsonObject[]> {
   const store = ctx.deps.store.monitoring
   const out: JsonObject[] = []
   for (const test of await store.listTests(bucketKey, -1, 0)) {
@@ -89,7 +114,7 @@ async function messagesOf (ctx: MonitorContext, bucketKey: string): Promise<Json
   return out.sort((a, b) => (b['timestamp'] as number) - (a['timestamp'] as number))
 }
 
-function listRoute (path: string, onlyErrors: boolean): MonitorRoute {
+function listRoute(path: string, onlyErrors: boolean): MonitorRoute {
   return {
     method: 'GET',
     path,
@@ -101,7 +126,11 @@ function listRoute (path: string, onlyErrors: boolean): MonitorRoute {
       const before = epochParam(ctx.query, 'before')
       const messages = (await messagesOf(ctx, bucket.key)).filter((m) => {
         const at = m['timestamp'] as number
-        return (since === null || at > since) && (before === null || at < before) && (!onlyErrors || isError(m))
+        return (
+          (since === null || at > since) &&
+          (before === null || at < before) &&
+          (!onlyErrors || isError(m))
+        )
       })
       return { data: messages.slice(0, count).map(summaryOf) }
     },

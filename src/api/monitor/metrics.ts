@@ -27,7 +27,7 @@ interface RunSample {
   times: number[]
 }
 
-function requestTimes (requests: unknown, into: number[]): number[] {
+function requestTimes(requests: unknown, into: number[]): number[] {
   if (!Array.isArray(requests)) return into
   for (const r of requests as JsonObject[]) {
     if (typeof r['response_time_ms'] === 'number') into.push(r['response_time_ms'])
@@ -36,19 +36,25 @@ function requestTimes (requests: unknown, into: number[]): number[] {
   return into
 }
 
-function sampleOf (run: MonitorRun): RunSample | undefined {
+function sampleOf(run: MonitorRun): RunSample | undefined {
   if (run.result !== 'pass' && run.result !== 'fail') return undefined
   const started = run.doc['started_at']
-  return { at: typeof started === 'number' ? started : run.created / 1000, passed: run.result === 'pass', times: requestTimes(run.doc['requests'], []) }
+  return {
+    at: typeof started === 'number' ? started : run.created / 1000,
+    passed: run.result === 'pass',
+    times: requestTimes(run.doc['requests'], []),
+  }
 }
 
 /** Nearest-rank percentile of sorted values, null without values. */
-function percentile (sorted: number[], p: number): number | null {
+function percentile(sorted: number[], p: number): number | null {
   if (sorted.length === 0) return null
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p / 100 * sorted.length) - 1))] as number
+  return sorted[
+    Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))
+  ] as number
 }
 
-function periodSummary (samples: RunSample[]): Record<string, number | null> {
+function periodSummary(samples: RunSample[]): Record<string, number | null> {
   const times = samples.flatMap((s) => s.times).sort((a, b) => a - b)
   return {
     response_time_50th_percentile: percentile(times, 50),
@@ -59,17 +65,23 @@ function periodSummary (samples: RunSample[]): Record<string, number | null> {
 }
 
 /** Relative change of each figure from the last period (0.1 = 10 % more); null where the last period had none. */
-function change (now: Record<string, number | null>, before: Record<string, number | null>): Record<string, number | null> {
+function change(
+  now: Record<string, number | null>,
+  before: Record<string, number | null>,
+): Record<string, number | null> {
   const out: Record<string, number | null> = {}
   for (const [key, value] of Object.entries(now)) {
     const last = before[key]
-    out[key] = value === null || last === null || last === undefined || last === 0 ? null : Math.round((value - last) / last * 10_000) / 10_000
+    out[key] =
+      value === null || last === null || last === undefined || last === 0
+        ? null
+        : Math.round(((value - last) / last) * 10_000) / 10_000
   }
   return out
 }
 
 /** The metrics of runs for a timeframe ending at `nowSeconds`. */
-function computeMetrics (runs: MonitorRun[], timeframe: string, nowSeconds: number): JsonObject {
+function computeMetrics(runs: MonitorRun[], timeframe: string, nowSeconds: number): JsonObject {
   const { span, step } = TIMEFRAMES[timeframe] as { span: number; step: number }
   const intervals = span / step
   const start = (Math.floor(nowSeconds / step) - intervals + 1) * step
@@ -85,13 +97,19 @@ function computeMetrics (runs: MonitorRun[], timeframe: string, nowSeconds: numb
     // ratio and the average, and `test_runs` 0 tells it from one whose runs all failed.
     responseTimes.push({
       timestamp: from,
-      success_ratio: inside.length === 0 ? 0 : inside.filter((s) => s.passed).length / inside.length,
-      avg_response_time_ms: times.length === 0 ? 0 : Math.round(times.reduce((a, b) => a + b, 0) / times.length),
+      success_ratio:
+        inside.length === 0 ? 0 : inside.filter((s) => s.passed).length / inside.length,
+      avg_response_time_ms:
+        times.length === 0 ? 0 : Math.round(times.reduce((a, b) => a + b, 0) / times.length),
       test_runs: inside.length,
     })
   }
   const thisPeriod = periodSummary(current)
-  return { response_times: responseTimes, this_time_period: thisPeriod, change_from_last_period: change(thisPeriod, periodSummary(previous)) }
+  return {
+    response_times: responseTimes,
+    this_time_period: thisPeriod,
+    change_from_last_period: change(thisPeriod, periodSummary(previous)),
+  }
 }
 
 export const metricRoutes: MonitorRoute[] = [
@@ -102,13 +120,25 @@ export const metricRoutes: MonitorRoute[] = [
     handler: async (ctx) => {
       const { bucket, test } = await testOf(ctx)
       const timeframe = ctx.query.get('timeframe') ?? 'month'
-      if (TIMEFRAMES[timeframe] === undefined) throw invalidField('/timeframe', `must be one of ${Object.keys(TIMEFRAMES).join(', ')}`)
+      if (TIMEFRAMES[timeframe] === undefined) {
+        throw invalidField('/timeframe', `must be one of ${Object.keys(TIMEFRAMES).join(', ')}`)
+      }
       const region = ctx.query.get('region') ?? 'all'
-      if (region !== 'all' && region !== LOCAL_REGION) throw invalidField('/region', `must be all or ${LOCAL_REGION} (the one region of this platform)`)
+      if (region !== 'all' && region !== LOCAL_REGION) {
+        throw invalidField(
+          '/region',
+          `must be all or ${LOCAL_REGION} (the one region of this platform)`,
+        )
+      }
       const environment = ctx.query.get('environment_uuid') ?? 'all'
       if (environment !== 'all') {
         const env = await ctx.deps.store.monitoring.getEnvironment(bucket.key, environment)
-        if (env === undefined || (env.testId !== null && env.testId !== test.id)) throw invalidField('/environment_uuid', 'must be all or an environment of this test or its bucket')
+        if (env === undefined || (env.testId !== null && env.testId !== test.id)) {
+          throw invalidField(
+            '/environment_uuid',
+            'must be all or an environment of this test or its bucket',
+          )
+        }
       }
       let runs = await ctx.deps.store.monitoring.listRuns(test.id, -1)
       if (environment !== 'all') runs = runs.filter((r) => r.environmentId === environment)

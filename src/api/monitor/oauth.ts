@@ -34,10 +34,12 @@ const CONSENT_PATH = '/signin/oauth/consent'
 const CODE_LIFETIME_MS = 60_000
 
 /** Space-separated scopes: known ones only; `api:read` is always granted (the monitoring specification: required). */
-function readScopes (raw: string | null, field: string): string[] {
+function readScopes(raw: string | null, field: string): string[] {
   const wanted = (raw ?? '').split(/[\s,+]+/).filter((s) => s !== '')
   for (const scope of wanted) {
-    if (!(SCOPES as readonly string[]).includes(scope)) throw invalidField(field, `names an unknown scope "${scope}": expected ${SCOPES.join(', ')}`)
+    if (!(SCOPES as readonly string[]).includes(scope)) {
+      throw invalidField(field, `names an unknown scope "${scope}": expected ${SCOPES.join(', ')}`)
+    }
   }
   return [...new Set(['api:read', ...wanted])]
 }
@@ -48,20 +50,28 @@ const checkApp = fieldCheckOf({
   failure: 'must be an object with name, website_url and callback_url',
   required: ['name'],
   properties: {
-    name: { type: 'string', maxLength: 200, pattern: '\\S', failure: 'is required: 1 to 200 characters' },
+    name: {
+      type: 'string',
+      maxLength: 200,
+      pattern: '\\S',
+      failure: 'is required: 1 to 200 characters',
+    },
   },
 })
-const checkAppScope = fieldCheckOf({ type: 'string', failure: 'must be a space-separated string of scopes' })
+const checkAppScope = fieldCheckOf({
+  type: 'string',
+  failure: 'must be a space-separated string of scopes',
+})
 
-function escapeHtml (text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 }
 
-function redirect (location: string): MonitorResult {
+function redirect(location: string): MonitorResult {
   return { status: 302, raw: null, headers: { location, 'cache-control': 'no-store' } }
 }
 
-function withQuery (uri: string, params: Record<string, string>): string {
+function withQuery(uri: string, params: Record<string, string>): string {
   const url = new URL(uri)
   for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v)
   return url.toString()
@@ -71,12 +81,12 @@ function withQuery (uri: string, params: Record<string, string>): string {
  * Only the registered callback itself, compared as a whole string (RFC 9700 section 4.1.3): a
  * prefix or path rule let `.../cbevil` and `.../cb-evil/x` through for a registered `.../cb`.
  */
-function redirectAllowed (app: OAuthApp, uri: string): boolean {
+function redirectAllowed(app: OAuthApp, uri: string): boolean {
   return uri === app.callbackUrl
 }
 
 /** RFC 6749 2.3.1: Basic client credentials are percent-encoded; a malformed escape stays as written. */
-function percentDecoded (text: string): string {
+function percentDecoded(text: string): string {
   try {
     return decodeURIComponent(text)
   } catch {
@@ -84,7 +94,7 @@ function percentDecoded (text: string): string {
   }
 }
 
-function isHttpUrl (value: unknown): value is string {
+function isHttpUrl(value: unknown): value is string {
   if (typeof value !== 'string') return false
   try {
     const url = new URL(value)
@@ -95,23 +105,48 @@ function isHttpUrl (value: unknown): value is string {
 }
 
 /** Checks client_id and redirect_uri of an authorize request; these errors are never redirected. */
-async function authorizeTarget (ctx: MonitorContext, params: URLSearchParams): Promise<{ app: OAuthApp; redirectUri: string }> {
+async function authorizeTarget(
+  ctx: MonitorContext,
+  params: URLSearchParams,
+): Promise<{ app: OAuthApp; redirectUri: string }> {
   const clientId = params.get('client_id') ?? ''
   const app = clientId === '' ? undefined : await ctx.deps.store.oauth.getApp(clientId)
   if (app === undefined) throw invalidField('/client_id', 'names no application')
   const redirectUri = params.get('redirect_uri') ?? app.callbackUrl
-  if (!redirectAllowed(app, redirectUri)) throw invalidField('/redirect_uri', "must equal the application's registered callback URL exactly")
+  if (!redirectAllowed(app, redirectUri)) {
+    throw invalidField(
+      '/redirect_uri',
+      "must equal the application's registered callback URL exactly",
+    )
+  }
   return { app, redirectUri }
 }
 
 /** RFC 6749 section 5.2 error of the token endpoint (what OAuth client libraries parse). */
-function tokenError (status: number, error: string, description: string, headers: Record<string, string> = {}): MonitorResult {
-  return { status, raw: JSON.stringify({ error, error_description: description }), headers: { ...headers, 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' } }
+function tokenError(
+  status: number,
+  error: string,
+  description: string,
+  headers: Record<string, string> = {},
+): MonitorResult {
+  return {
+    status,
+    raw: JSON.stringify({ error, error_description: description }),
+    headers: {
+      ...headers,
+      'content-type': 'application/json; charset=utf-8',
+      'cache-control': 'no-store',
+    },
+  }
 }
 
-function consentPage (app: OAuthApp, params: URLSearchParams, scopes: string[]): string {
+function consentPage(app: OAuthApp, params: URLSearchParams, scopes: string[]): string {
   const hidden = ['client_id', 'redirect_uri', 'response_type', 'scope', 'state']
-    .map((name) => `<input type="hidden" name="${name}" value="${escapeHtml(params.get(name) ?? '')}">`).join('\n      ')
+    .map(
+      (name) =>
+        `<input type="hidden" name="${name}" value="${escapeHtml(params.get(name) ?? '')}">`,
+    )
+    .join('\n      ')
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Authorize ${escapeHtml(app.name)}</title></head>
 <body>
@@ -141,11 +176,16 @@ export const oauthRoutes: MonitorRoute[] = [
       const name = body['name'] as string
       const website = body['website_url'] ?? body['website']
       const callback = body['callback_url'] ?? body['redirect_uri']
-      if (!isHttpUrl(website)) throw invalidField('/website_url', 'is required: an http or https URL')
-      if (!isHttpUrl(callback)) throw invalidField('/callback_url', 'is required: an http or https URL')
+      if (!isHttpUrl(website)) {
+        throw invalidField('/website_url', 'is required: an http or https URL')
+      }
+      if (!isHttpUrl(callback)) {
+        throw invalidField('/callback_url', 'is required: an http or https URL')
+      }
       if (body['scope'] !== undefined) checkAppScope(body['scope'], '/scope')
       // The personal token of the creator: every scope unless the body narrows it.
-      const scopes = body['scope'] === undefined ? [...SCOPES] : readScopes(body['scope'] as string, '/scope')
+      const scopes =
+        body['scope'] === undefined ? [...SCOPES] : readScopes(body['scope'] as string, '/scope')
       const clientSecret = newSecret()
       const app = await ctx.deps.store.oauth.createApp({
         clientId: randomUUID(),
@@ -178,7 +218,11 @@ export const oauthRoutes: MonitorRoute[] = [
     path: '/apps',
     handler: async (ctx) => ({
       data: (await ctx.deps.store.oauth.listApps(ctx.principal.user.id)).map((a) => ({
-        name: a.name, website_url: a.websiteUrl, callback_url: a.callbackUrl, client_id: a.clientId, created_at: Math.floor(a.created / 1000),
+        name: a.name,
+        website_url: a.websiteUrl,
+        callback_url: a.callbackUrl,
+        client_id: a.clientId,
+        created_at: Math.floor(a.created / 1000),
       })),
     }),
   },
@@ -187,7 +231,9 @@ export const oauthRoutes: MonitorRoute[] = [
     path: '/apps/:clientId',
     handler: async (ctx) => {
       const id = ctx.params['clientId'] ?? ''
-      if (!await ctx.deps.store.oauth.deleteApp(ctx.principal.user.id, id)) throw createError('ERR_API_NOT_FOUND', [`Application ${id}`])
+      if (!(await ctx.deps.store.oauth.deleteApp(ctx.principal.user.id, id))) {
+        throw createError('ERR_API_NOT_FOUND', [`Application ${id}`])
+      }
       return { status: 204, raw: null }
     },
   },
@@ -196,7 +242,11 @@ export const oauthRoutes: MonitorRoute[] = [
     path: '/tokens',
     handler: async (ctx) => ({
       data: (await ctx.deps.store.oauth.listTokens(ctx.principal.user.id)).map((t) => ({
-        id: t.id, client_id: t.clientId, scope: t.scopes.join(' '), created_at: Math.floor(t.created / 1000), current: t.id === ctx.principal.tokenId,
+        id: t.id,
+        client_id: t.clientId,
+        scope: t.scopes.join(' '),
+        created_at: Math.floor(t.created / 1000),
+        current: t.id === ctx.principal.tokenId,
       })),
     }),
   },
@@ -204,8 +254,13 @@ export const oauthRoutes: MonitorRoute[] = [
     method: 'DELETE',
     path: '/tokens/:tokenId',
     handler: async (ctx) => {
-      const id = ctx.params['tokenId'] === 'current' ? ctx.principal.tokenId ?? '' : ctx.params['tokenId'] ?? ''
-      if (!await ctx.deps.store.oauth.revokeToken(ctx.principal.user.id, id)) throw createError('ERR_API_NOT_FOUND', [`Token ${id}`])
+      const id =
+        ctx.params['tokenId'] === 'current'
+          ? (ctx.principal.tokenId ?? '')
+          : (ctx.params['tokenId'] ?? '')
+      if (!(await ctx.deps.store.oauth.revokeToken(ctx.principal.user.id, id))) {
+        throw createError('ERR_API_NOT_FOUND', [`Token ${id}`])
+      }
       return { status: 204, raw: null }
     },
   },
@@ -217,16 +272,28 @@ export const oauthRoutes: MonitorRoute[] = [
       const { app, redirectUri } = await authorizeTarget(ctx, ctx.query)
       const state = ctx.query.get('state')
       if (ctx.query.get('response_type') !== 'code') {
-        return redirect(withQuery(redirectUri, { error: 'unsupported_response_type', ...(state === null ? {} : { state }) }))
+        return redirect(
+          withQuery(redirectUri, {
+            error: 'unsupported_response_type',
+            ...(state === null ? {} : { state }),
+          }),
+        )
       }
       let scopes: string[]
       try {
         scopes = readScopes(ctx.query.get('scope'), '/scope')
       } catch {
-        return redirect(withQuery(redirectUri, { error: 'invalid_scope', ...(state === null ? {} : { state }) }))
+        return redirect(
+          withQuery(redirectUri, { error: 'invalid_scope', ...(state === null ? {} : { state }) }),
+        )
       }
       // The product answers 302 toward its consent page; the parameters travel along unchanged.
-      const consent = new URLSearchParams({ client_id: app.clientId, redirect_uri: redirectUri, response_type: 'code', scope: scopes.join(' ') })
+      const consent = new URLSearchParams({
+        client_id: app.clientId,
+        redirect_uri: redirectUri,
+        response_type: 'code',
+        scope: scopes.join(' '),
+      })
       if (state !== null) consent.set('state', state)
       return redirect(`${CONSENT_PATH}?${consent.toString()}`)
     },
@@ -239,7 +306,15 @@ export const oauthRoutes: MonitorRoute[] = [
       const { app } = await authorizeTarget(ctx, ctx.query)
       // The authorize redirect checked the scopes; a hand-edited URL gets a 400, no redirect.
       const scopes = readScopes(ctx.query.get('scope'), '/scope')
-      return { status: 200, raw: consentPage(app, ctx.query, scopes), headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'x-frame-options': 'DENY' } }
+      return {
+        status: 200,
+        raw: consentPage(app, ctx.query, scopes),
+        headers: {
+          'content-type': 'text/html; charset=utf-8',
+          'cache-control': 'no-store',
+          'x-frame-options': 'DENY',
+        },
+      }
     },
   },
   {
@@ -251,10 +326,21 @@ export const oauthRoutes: MonitorRoute[] = [
       const { app, redirectUri } = await authorizeTarget(ctx, form)
       const state = form.get('state')
       const withState = state === null || state === '' ? {} : { state }
-      if (form.get('decision') !== 'allow') return redirect(withQuery(redirectUri, { error: 'access_denied', ...withState }))
-      if (form.get('response_type') !== null && form.get('response_type') !== 'code') return redirect(withQuery(redirectUri, { error: 'unsupported_response_type', ...withState }))
-      const header = ctx.req.headers.authorization ?? `Basic ${Buffer.from(`${form.get('api_key_id') ?? ''}:${form.get('api_key_secret') ?? ''}`).toString('base64')}`
-      const principal = await new MonitorAuthenticator(ctx.deps.store, ctx.deps.authenticator).basic(header, peerAddress(ctx.req))
+      if (form.get('decision') !== 'allow') {
+        return redirect(withQuery(redirectUri, { error: 'access_denied', ...withState }))
+      }
+      if (form.get('response_type') !== null && form.get('response_type') !== 'code') {
+        return redirect(
+          withQuery(redirectUri, { error: 'unsupported_response_type', ...withState }),
+        )
+      }
+      const header =
+        ctx.req.headers.authorization ??
+        `Basic ${Buffer.from(`${form.get('api_key_id') ?? ''}:${form.get('api_key_secret') ?? ''}`).toString('base64')}`
+      const principal = await new MonitorAuthenticator(
+        ctx.deps.store,
+        ctx.deps.authenticator,
+      ).basic(header, peerAddress(ctx.req))
       let scopes: string[]
       try {
         scopes = readScopes(form.get('scope'), '/scope')
@@ -279,7 +365,9 @@ export const oauthRoutes: MonitorRoute[] = [
     auth: 'none',
     handler: async (ctx) => {
       const form = await ctx.form()
-      if (form.get('grant_type') !== 'authorization_code') return tokenError(400, 'unsupported_grant_type', 'grant_type must be authorization_code')
+      if (form.get('grant_type') !== 'authorization_code') {
+        return tokenError(400, 'unsupported_grant_type', 'grant_type must be authorization_code')
+      }
       // Client credentials in the body (the monitoring specification) or in an HTTP Basic header
       // (RFC 6749 2.3.1).
       let clientId = form.get('client_id') ?? ''
@@ -288,7 +376,13 @@ export const oauthRoutes: MonitorRoute[] = [
       if (clientId === '' && header !== undefined && /^basic\s+/i.test(header)) {
         const decoded = Buffer.from(header.replace(/^basic\s+/i, ''), 'base64').toString('utf8')
         const colon = decoded.indexOf(':')
-        if (colon <= 0) return tokenError(401, 'invalid_client', 'the Authorization header is not valid HTTP Basic: expected base64(<client_id>:<client_secret>)')
+        if (colon <= 0) {
+          return tokenError(
+            401,
+            'invalid_client',
+            'the Authorization header is not valid HTTP Basic: expected base64(<client_id>:<client_secret>)',
+          )
+        }
         clientId = percentDecoded(decoded.slice(0, colon))
         clientSecret = percentDecoded(decoded.slice(colon + 1))
       }
@@ -298,24 +392,52 @@ export const oauthRoutes: MonitorRoute[] = [
       // the same scrypt as a known one, so timing does not tell which clients exist.
       let verified: boolean
       try {
-        verified = await ctx.deps.authenticator.verifyThrottled(peerAddress(ctx.req), `client:${clientId}`, clientSecret, app?.secretHash)
+        verified = await ctx.deps.authenticator.verifyThrottled(
+          peerAddress(ctx.req),
+          `client:${clientId}`,
+          clientSecret,
+          app?.secretHash,
+        )
       } catch (err) {
         if (!(err instanceof ThrottledError)) throw err
-        return tokenError(429, 'invalid_client', `too many wrong client secrets from this address: retry in ${err.retryAfter} s`, { 'retry-after': String(err.retryAfter) })
+        return tokenError(
+          429,
+          'invalid_client',
+          `too many wrong client secrets from this address: retry in ${err.retryAfter} s`,
+          { 'retry-after': String(err.retryAfter) },
+        )
       }
-      if (app === undefined || !verified) return tokenError(401, 'invalid_client', 'unknown client_id or wrong client_secret')
+      if (app === undefined || !verified) {
+        return tokenError(401, 'invalid_client', 'unknown client_id or wrong client_secret')
+      }
       const code = form.get('code') ?? ''
       if (code === '') return tokenError(400, 'invalid_request', 'code is required')
       const stored = await ctx.deps.store.oauth.consumeCode(hashToken(code))
-      if (stored === undefined || stored.clientId !== app.clientId) return tokenError(400, 'invalid_grant', 'unknown authorization code')
-      if (stored.used) return tokenError(400, 'invalid_grant', 'the authorization code was already used')
-      if (ctx.deps.options.now() > stored.expires) return tokenError(400, 'invalid_grant', 'the authorization code expired (codes are valid 60 seconds): authorize again')
+      if (stored === undefined || stored.clientId !== app.clientId) {
+        return tokenError(400, 'invalid_grant', 'unknown authorization code')
+      }
+      if (stored.used) {
+        return tokenError(400, 'invalid_grant', 'the authorization code was already used')
+      }
+      if (ctx.deps.options.now() > stored.expires) {
+        return tokenError(
+          400,
+          'invalid_grant',
+          'the authorization code expired (codes are valid 60 seconds): authorize again',
+        )
+      }
       const redirectUri = form.get('redirect_uri')
-      if (redirectUri !== null && redirectUri !== '' && redirectUri !== stored.redirectUri) return tokenError(400, 'invalid_grant', 'redirect_uri differs from the one authorized')
+      if (redirectUri !== null && redirectUri !== '' && redirectUri !== stored.redirectUri) {
+        return tokenError(400, 'invalid_grant', 'redirect_uri differs from the one authorized')
+      }
       const token = await issueToken(ctx.deps.store, app.clientId, stored.userId, stored.scopes)
       return {
         status: 200,
-        raw: JSON.stringify({ access_token: token.accessToken, token_type: 'bearer', scope: stored.scopes.join(' ') }),
+        raw: JSON.stringify({
+          access_token: token.accessToken,
+          token_type: 'bearer',
+          scope: stored.scopes.join(' '),
+        }),
         headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
       }
     },

@@ -4,7 +4,12 @@ import { authorOf, environmentView, stepView } from './views.js'
 
 /* Revisions (the monitoring specification, docs/monitor-api.md#tests): one per change of a test or an environment. */
 
-export async function recordTestRevision (tx: Repositories, test: MonitorTest, user: User, now: number): Promise<void> {
+export async function recordTestRevision(
+  tx: Repositories,
+  test: MonitorTest,
+  user: User,
+  now: number,
+): Promise<void> {
   await tx.monitoring.addRevision({
     uuid: randomUUID(),
     bucketKey: test.bucketKey,
@@ -13,11 +18,21 @@ export async function recordTestRevision (tx: Repositories, test: MonitorTest, u
     itemId: test.id,
     timestamp: now / 1000,
     author: authorOf(user),
-    doc: { name: test.name, description: test.description, default_environment_id: test.defaultEnvironmentId, steps: test.steps.map(stepView) },
+    doc: {
+      name: test.name,
+      description: test.description,
+      default_environment_id: test.defaultEnvironmentId,
+      steps: test.steps.map(stepView),
+    },
   })
 }
 
-export async function recordEnvironmentRevision (tx: Repositories, env: MonitorEnvironment, user: User, now: number): Promise<void> {
+export async function recordEnvironmentRevision(
+  tx: Repositories,
+  env: MonitorEnvironment,
+  user: User,
+  now: number,
+): Promise<void> {
   await tx.monitoring.addRevision({
     uuid: randomUUID(),
     bucketKey: env.bucketKey,

@@ -15,18 +15,36 @@ import { accountTeamView, personView, teamDetailView } from './views.js'
  */
 const ROLE_PERMISSIONS: Readonly<Record<string, readonly string[]>> = {
   viewer: ['view_tests', 'view_results'],
-  tester: ['view_tests', 'view_results', 'edit_tests', 'run_tests', 'edit_environments', 'edit_schedules'],
-  manager: ['view_tests', 'view_results', 'edit_tests', 'run_tests', 'edit_environments', 'edit_schedules', 'manage_buckets', 'manage_integrations'],
+  tester: [
+    'view_tests',
+    'view_results',
+    'edit_tests',
+    'run_tests',
+    'edit_environments',
+    'edit_schedules',
+  ],
+  manager: [
+    'view_tests',
+    'view_results',
+    'edit_tests',
+    'run_tests',
+    'edit_environments',
+    'edit_schedules',
+    'manage_buckets',
+    'manage_integrations',
+  ],
 }
 
-function roleView (name: string): { uuid: string; name: string; permissions: readonly string[] } {
+function roleView(name: string): { uuid: string; name: string; permissions: readonly string[] } {
   return { uuid: name, name, permissions: ROLE_PERMISSIONS[name] ?? [] }
 }
 
 /** The team (workspace) of `:teamId`; 404 when the caller does not see it. */
-export async function teamOf (ctx: MonitorContext): Promise<Workspace> {
+export async function teamOf(ctx: MonitorContext): Promise<Workspace> {
   const id = ctx.params['teamId'] ?? ''
-  const workspace = (await workspacesOf(ctx.deps.store, ctx.principal)).find((w) => String(w.id) === id)
+  const workspace = (await workspacesOf(ctx.deps.store, ctx.principal)).find(
+    (w) => String(w.id) === id,
+  )
   if (workspace === undefined) throw createError('ERR_API_NOT_FOUND', [`Team ${id}`])
   return workspace
 }
@@ -42,7 +60,18 @@ export const rootRoutes: MonitorRoute[] = [
         data: {
           bucket_list_url: `${base}/buckets`,
           current_account_url: `${base}/account`,
-          resources: ['tests', 'steps', 'environments', 'schedules', 'results', 'account', 'buckets', 'integrations', 'regions', 'teams'],
+          resources: [
+            'tests',
+            'steps',
+            'environments',
+            'schedules',
+            'results',
+            'account',
+            'buckets',
+            'integrations',
+            'regions',
+            'teams',
+          ],
         },
       }
     },
@@ -56,7 +85,9 @@ export const rootRoutes: MonitorRoute[] = [
       const withEmail = ctx.principal.scopes.has('account:email')
       const teams = []
       for (const workspace of await workspacesOf(ctx.deps.store, ctx.principal)) {
-        teams.push(accountTeamView(workspace, await ctx.deps.store.users.get(workspace.userId), withEmail))
+        teams.push(
+          accountTeamView(workspace, await ctx.deps.store.users.get(workspace.userId), withEmail),
+        )
       }
       return {
         data: {
@@ -84,7 +115,16 @@ export const rootRoutes: MonitorRoute[] = [
         store.users.listByAccount(team.accountId, { limit: -1, skip: 0 }),
         store.users.get(team.userId),
       ])
-      return { data: teamDetailView(team, buckets, users.items.length, owner, ctx.principal.scopes.has('account:email'), ctx.deps.options.baseUrl) }
+      return {
+        data: teamDetailView(
+          team,
+          buckets,
+          users.items.length,
+          owner,
+          ctx.principal.scopes.has('account:email'),
+          ctx.deps.options.baseUrl,
+        ),
+      }
     },
   },
   {
@@ -93,13 +133,21 @@ export const rootRoutes: MonitorRoute[] = [
     scope: 'team:read',
     handler: async (ctx) => {
       await teamOf(ctx)
-      const users = await ctx.deps.store.users.listByAccount(ctx.principal.account.id, { limit: -1, skip: 0 })
+      const users = await ctx.deps.store.users.listByAccount(ctx.principal.account.id, {
+        limit: -1,
+        skip: 0,
+      })
       const withEmail = ctx.principal.scopes.has('account:email')
       return {
         data: users.items.map((u) => ({
           id: String(u.id),
           ...personView(u, withEmail),
-          permission_group: { name: u.accountRoles.includes('admin') || u.accountRoles.includes('owner') ? 'Admin' : 'Member' },
+          permission_group: {
+            name:
+              u.accountRoles.includes('admin') || u.accountRoles.includes('owner')
+                ? 'Admin'
+                : 'Member',
+          },
           created_at: Math.floor(u.created / 1000),
           last_login_at: u.lastAccess === null ? null : Math.floor(u.lastAccess / 1000),
         })),
@@ -122,7 +170,9 @@ export const rootRoutes: MonitorRoute[] = [
     handler: async (ctx) => {
       await teamOf(ctx)
       const id = ctx.params['roleId'] ?? ''
-      if (!(WORKSPACE_ROLES as readonly string[]).includes(id)) throw createError('ERR_API_NOT_FOUND', [`Role ${id}`])
+      if (!(WORKSPACE_ROLES as readonly string[]).includes(id)) {
+        throw createError('ERR_API_NOT_FOUND', [`Role ${id}`])
+      }
       return { data: roleView(id) }
     },
   },
@@ -140,7 +190,16 @@ export const rootRoutes: MonitorRoute[] = [
     path: '/regions',
     scope: 'api:read',
     handler: async () => ({
-      data: { regions: [{ region_code: LOCAL_REGION, location: 'This platform', service_provider: 'understudy', hostname: 'localhost' }] },
+      data: {
+        regions: [
+          {
+            region_code: LOCAL_REGION,
+            location: 'This platform',
+            service_provider: 'understudy',
+            hostname: 'localhost',
+          },
+        ],
+      },
     }),
   },
 ]

@@ -10,12 +10,17 @@ import { isObject } from './validate.js'
 export const LOCAL_REGION = 'local'
 
 /** The integrations an environment references that still exist (one deleted since is left out). */
-export async function integrationsOf (store: Pick<Repositories, 'monitoring'>, workspaceId: number, refs: unknown): Promise<MonitorIntegration[]> {
+export async function integrationsOf(
+  store: Pick<Repositories, 'monitoring'>,
+  workspaceId: number,
+  refs: unknown,
+): Promise<MonitorIntegration[]> {
   if (!Array.isArray(refs)) return []
   const out: MonitorIntegration[] = []
   for (const ref of refs) {
     const id = isObject(ref) ? ref['id'] : undefined
-    const integration = typeof id === 'string' ? await store.monitoring.getIntegration(workspaceId, id) : undefined
+    const integration =
+      typeof id === 'string' ? await store.monitoring.getIntegration(workspaceId, id) : undefined
     if (integration !== undefined) out.push(integration)
   }
   return out

@@ -1,7 +1,16 @@
 import { randomUUID } from 'node:crypto'
 import { createError } from '../../errors/index.js'
 import type { Logger } from '../../log/index.js'
-import type { JsonObject, MonitorBucket, MonitorEnvironment, MonitorIntegration, MonitorRun, MonitorSchedule, MonitorTest, Store } from '../../store/index.js'
+import type {
+  JsonObject,
+  MonitorBucket,
+  MonitorEnvironment,
+  MonitorIntegration,
+  MonitorRun,
+  MonitorSchedule,
+  MonitorTest,
+  Store,
+} from '../../store/index.js'
 import { FairSlots } from './fair-slots.js'
 import { integrationsOf } from './run-context.js'
 import { LOCAL_REGION } from './run-context.js'
@@ -17,13 +26,16 @@ export interface ExecuteInput {
   variables: Record<string, string>
   runId: string
   /** Another test of the same bucket and an environment chain (its default one when null), for subtest steps. */
-  loadTest: (id: string, environmentId: string | null) => Promise<{ test: MonitorTest; environments: MonitorEnvironment[] } | undefined>
+  loadTest: (
+    id: string,
+    environmentId: string | null,
+  ) => Promise<{ test: MonitorTest; environments: MonitorEnvironment[] } | undefined>
   /** Results of the test's previous runs, newest first (notification thresholds). */
   previousResults: () => Promise<Array<'pass' | 'fail'>>
 }
 
 /** The `integrations` of the chain's last environment that lists any (a child without its own inherits). */
-function nearestIntegrations (chain: readonly MonitorEnvironment[]): unknown {
+function nearestIntegrations(chain: readonly MonitorEnvironment[]): unknown {
   for (let i = chain.length - 1; i >= 0; i--) {
     const refs = chain[i]?.doc['integrations']
     if (Array.isArray(refs) && refs.length > 0) return refs
@@ -94,13 +106,13 @@ export class RunQueue {
   #closed = false
   readonly #slots: FairSlots
 
-  constructor (options: RunQueueOptions) {
+  constructor(options: RunQueueOptions) {
     this.#o = options
     const total = options.maxConcurrent ?? MAX_CONCURRENT
     this.#slots = new FairSlots(total, Math.min(options.maxPerAccount ?? MAX_PER_ACCOUNT, total))
   }
 
-  busy (testId: string): boolean {
+  busy(testId: string): boolean {
     return (this.#chains.get(testId)?.pending ?? 0) > 0
   }
 
@@ -108,8 +120,10 @@ export class RunQueue {
    * Stores a queued run and schedules its execution; resolves once the run is stored. 429 when
    * the test already has MAX_PENDING runs waiting (a trigger loop cannot fill the store).
    */
-  async start (input: RunStart): Promise<MonitorRun> {
-    if ((this.#chains.get(input.test.id)?.pending ?? 0) >= MAX_PENDING) throw createError('ERR_API_RATE_LIMITED')
+  async start(input: RunStart): Promise<MonitorRun> {
+    if ((this.#chains.get(input.test.id)?.pending ?? 0) >= MAX_PENDING) {
+      throw createError('ERR_API_RATE_LIMITED')
+    }
     const account = await this.#accountOf(input.bucket)
     const now = this.#o.now()
     const run = await this.#o.store.monitoring.createRun({
@@ -132,16 +146,20 @@ export class RunQueue {
     })
     const chain = this.#chains.get(input.test.id) ?? { tail: Promise.resolve(), pending: 0 }
     chain.pending++
-    chain.tail = chain.tail.then(async () => await this.#inSlot(account, async () => await this.#execute(run, input))).finally(() => {
-      chain.pending--
-      if (chain.pending === 0 && this.#chains.get(input.test.id) === chain) this.#chains.delete(input.test.id)
-    })
+    chain.tail = chain.tail
+      .then(async () => await this.#inSlot(account, async () => await this.#execute(run, input)))
+      .finally(() => {
+        chain.pending--
+        if (chain.pending === 0 && this.#chains.get(input.test.id) === chain) {
+          this.#chains.delete(input.test.id)
+        }
+      })
     this.#chains.set(input.test.id, chain)
     return run
   }
 
   /** Runs `fn` in one of the account's fair share of slots. */
-  async #inSlot (account: string, fn: () => Promise<void>): Promise<void> {
+  async #inSlot(account: string, fn: () => Promise<void>): Promise<void> {
     const release = await this.#slots.acquire(account)
     try {
       await fn()
@@ -151,18 +169,23 @@ export class RunQueue {
   }
 
   /** The account a bucket's runs count against: its workspace's (the workspace itself if unknown). */
-  async #accountOf (bucket: MonitorBucket): Promise<string> {
+  async #accountOf(bucket: MonitorBucket): Promise<string> {
     const workspace = await this.#o.store.workspaces.get(bucket.workspaceId)
-    return workspace === undefined ? `workspace:${bucket.workspaceId}` : `account:${workspace.accountId}`
+    return workspace === undefined
+      ? `workspace:${bucket.workspaceId}`
+      : `account:${workspace.accountId}`
   }
 
-  async #execute (run: MonitorRun, input: RunStart): Promise<void> {
+  async #execute(run: MonitorRun, input: RunStart): Promise<void> {
     const store = this.#o.store.monitoring
     try {
       const test = await store.getTestById(input.test.id)
       if (test === undefined || this.#closed) return
       const started = this.#o.now()
-      await store.updateRun(run.id, { result: 'working', doc: { ...run.doc, started_at: started / 1000 } })
+      await store.updateRun(run.id, {
+        result: 'working',
+        doc: { ...run.doc, started_at: started / 1000 },
+      })
       const environments = await this.environmentChain(input.bucket.key, input.environment.id)
       let outcome: ExecuteOutcome
       try {
@@ -170,7 +193,11 @@ export class RunQueue {
           test,
           bucket: input.bucket,
           environments,
-          integrations: await integrationsOf(this.#o.store, input.bucket.workspaceId, nearestIntegrations(environments)),
+          integrations: await integrationsOf(
+            this.#o.store,
+            input.bucket.workspaceId,
+            nearestIntegrations(environments),
+          ),
           variables: input.variables,
           runId: run.id,
           loadTest: async (id, environmentId) => {
@@ -179,9 +206,10 @@ export class RunQueue {
             if (sub === undefined || envId === null) return undefined
             return { test: sub, environments: await this.environmentChain(input.bucket.key, envId) }
           },
-          previousResults: async () => (await store.listRuns(test.id, 50))
-            .filter((r) => r.id !== run.id && (r.result === 'pass' || r.result === 'fail'))
-            .map((r) => r.result as 'pass' | 'fail'),
+          previousResults: async () =>
+            (await store.listRuns(test.id, 50))
+              .filter((r) => r.id !== run.id && (r.result === 'pass' || r.result === 'fail'))
+              .map((r) => r.result as 'pass' | 'fail'),
         })
       } catch (err) {
         this.#o.log.warn({ err, testId: test.id, runId: run.id }, 'test run failed')
@@ -191,7 +219,12 @@ export class RunQueue {
       await store.updateRun(run.id, {
         result: outcome.pass ? 'pass' : 'fail',
         finished,
-        doc: { ...run.doc, started_at: started / 1000, ...outcome.doc, finished_at: finished / 1000 },
+        doc: {
+          ...run.doc,
+          started_at: started / 1000,
+          ...outcome.doc,
+          finished_at: finished / 1000,
+        },
       })
       await store.pruneRuns(test.id, this.#o.retention)
     } catch (err) {
@@ -201,14 +234,20 @@ export class RunQueue {
   }
 
   /** An environment and its ancestors, root first; an ancestor that no longer exists ends the chain. */
-  async environmentChain (bucketKey: string, environmentId: string): Promise<MonitorEnvironment[]> {
+  async environmentChain(bucketKey: string, environmentId: string): Promise<MonitorEnvironment[]> {
     const chain: MonitorEnvironment[] = []
     let id: string | null = environmentId
     while (id !== null && chain.length < 11) {
-      const env: MonitorEnvironment | undefined = await this.#o.store.monitoring.getEnvironment(bucketKey, id)
+      const env: MonitorEnvironment | undefined = await this.#o.store.monitoring.getEnvironment(
+        bucketKey,
+        id,
+      )
       if (env === undefined) break
       chain.unshift(env)
-      id = typeof env.doc['parent_environment_id'] === 'string' ? env.doc['parent_environment_id'] : null
+      id =
+        typeof env.doc['parent_environment_id'] === 'string'
+          ? env.doc['parent_environment_id']
+          : null
     }
     return chain
   }
@@ -217,46 +256,61 @@ export class RunQueue {
    * At platform start: runs left queued or working by the previous process fail with a note, and
    * every stored schedule is armed again (schedules survive restarts).
    */
-  async loadSchedules (): Promise<void> {
-    const interrupted = await this.#o.store.monitoring.failUnfinishedRuns(this.#o.now(), 'the platform stopped before this run finished')
-    if (interrupted > 0) this.#o.log.warn({ runs: interrupted }, 'unfinished test runs marked failed')
+  async loadSchedules(): Promise<void> {
+    const interrupted = await this.#o.store.monitoring.failUnfinishedRuns(
+      this.#o.now(),
+      'the platform stopped before this run finished',
+    )
+    if (interrupted > 0) {
+      this.#o.log.warn({ runs: interrupted }, 'unfinished test runs marked failed')
+    }
     for (const schedule of await this.#o.store.monitoring.listAllSchedules()) this.#arm(schedule)
   }
 
   /** Re-reads a test's schedules after a change (in the background). */
-  syncSchedules (testId: string): void {
-    this.#o.store.monitoring.listSchedules(testId).then((schedules) => {
-      this.forgetTest(testId)
-      for (const schedule of schedules) this.#arm(schedule)
-    }, (err: unknown) => this.#o.log.error({ err, testId }, 'cannot load schedules'))
+  syncSchedules(testId: string): void {
+    this.#o.store.monitoring.listSchedules(testId).then(
+      (schedules) => {
+        this.forgetTest(testId)
+        for (const schedule of schedules) this.#arm(schedule)
+      },
+      (err: unknown) => this.#o.log.error({ err, testId }, 'cannot load schedules'),
+    )
   }
 
   /** Stops the schedules of a test (deleted, or about to be re-read). */
-  forgetTest (testId: string): void {
+  forgetTest(testId: string): void {
     for (const id of this.#schedulesOf.get(testId) ?? []) this.#o.timers.remove(id)
     this.#schedulesOf.delete(testId)
   }
 
-  #arm (schedule: MonitorSchedule): void {
+  #arm(schedule: MonitorSchedule): void {
     if (this.#closed) return
     let ids = this.#schedulesOf.get(schedule.testId)
-    if (ids === undefined) this.#schedulesOf.set(schedule.testId, ids = new Set())
+    if (ids === undefined) this.#schedulesOf.set(schedule.testId, (ids = new Set()))
     ids.add(schedule.id)
-    this.#o.timers.add(schedule, () => { this.#tick(schedule).catch((err: unknown) => this.#o.log.error({ err, scheduleId: schedule.id }, 'scheduled run failed')) })
+    this.#o.timers.add(schedule, () => {
+      this.#tick(schedule).catch((err: unknown) =>
+        this.#o.log.error({ err, scheduleId: schedule.id }, 'scheduled run failed'),
+      )
+    })
   }
 
-  async #tick (schedule: MonitorSchedule): Promise<void> {
+  async #tick(schedule: MonitorSchedule): Promise<void> {
     if (this.#closed || this.busy(schedule.testId)) return
     const test = await this.#o.store.monitoring.getTestById(schedule.testId)
     if (test === undefined) return
     const bucket = await this.#o.store.monitoring.getBucket(test.bucketKey)
-    const environment = await this.#o.store.monitoring.getEnvironment(test.bucketKey, schedule.environmentId)
+    const environment = await this.#o.store.monitoring.getEnvironment(
+      test.bucketKey,
+      schedule.environmentId,
+    )
     if (bucket === undefined || environment === undefined) return
     await this.start({ test, bucket, environment, variables: {}, source: 'scheduled' })
   }
 
   /** Stops every schedule and waits for the runs under way. */
-  async close (): Promise<void> {
+  async close(): Promise<void> {
     this.#closed = true
     this.#o.timers.stop()
     await Promise.allSettled([...this.#chains.values()].map(async (c) => await c.tail))

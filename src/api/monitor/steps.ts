@@ -10,7 +10,11 @@ import { stepView } from './views.js'
 /* Steps of a test: list, add (answers the steps, the new one last), one step, update, delete, reorder. */
 
 /** Replaces a test's steps in one write, with a revision. */
-async function saveSteps (ctx: MonitorContext, test: MonitorTest, steps: JsonObject[]): Promise<MonitorTest> {
+async function saveSteps(
+  ctx: MonitorContext,
+  test: MonitorTest,
+  steps: JsonObject[],
+): Promise<MonitorTest> {
   return await ctx.deps.store.write(async (tx) => {
     const next = await tx.monitoring.updateTest(test.id, { steps })
     if (next === undefined) throw createError('ERR_API_NOT_FOUND', [`Test ${test.id}`])
@@ -19,7 +23,7 @@ async function saveSteps (ctx: MonitorContext, test: MonitorTest, steps: JsonObj
   })
 }
 
-function indexOfStep (test: MonitorTest, stepId: string): number {
+function indexOfStep(test: MonitorTest, stepId: string): number {
   const i = test.steps.findIndex((s) => s['id'] === stepId)
   if (i === -1) throw createError('ERR_API_NOT_FOUND', [`Step ${stepId}`])
   return i
@@ -55,16 +59,27 @@ export const stepRoutes: MonitorRoute[] = [
     handler: async (ctx) => {
       const { test } = await testOf(ctx)
       const body = await ctx.json()
-      if (!Array.isArray(body)) throw invalidField('/', 'must be an array of the step ids of the test in their new order')
+      if (!Array.isArray(body)) {
+        throw invalidField('/', 'must be an array of the step ids of the test in their new order')
+      }
       const byId = new Map(test.steps.map((s) => [s['id'] as string, s]))
       const seen = new Set<string>()
       const ordered = body.map((item, i) => {
-        const id = typeof item === 'string' ? item : typeof item === 'object' && item !== null ? (item as JsonObject)['id'] : undefined
-        if (typeof id !== 'string' || !byId.has(id) || seen.has(id)) throw invalidField(`/${i}`, 'must be the id of a step of this test, each once')
+        const id =
+          typeof item === 'string'
+            ? item
+            : typeof item === 'object' && item !== null
+              ? (item as JsonObject)['id']
+              : undefined
+        if (typeof id !== 'string' || !byId.has(id) || seen.has(id)) {
+          throw invalidField(`/${i}`, 'must be the id of a step of this test, each once')
+        }
         seen.add(id)
         return byId.get(id) as JsonObject
       })
-      if (ordered.length !== test.steps.length) throw invalidField('/', `must list all ${test.steps.length} steps of the test`)
+      if (ordered.length !== test.steps.length) {
+        throw invalidField('/', `must list all ${test.steps.length} steps of the test`)
+      }
       const updated = await saveSteps(ctx, test, ordered)
       return { data: updated.steps.map(stepView) }
     },
@@ -75,7 +90,9 @@ export const stepRoutes: MonitorRoute[] = [
     scope: 'test:read',
     handler: async (ctx) => {
       const { test } = await testOf(ctx)
-      return { data: stepView(test.steps[indexOfStep(test, ctx.params['stepId'] ?? '')] as JsonObject) }
+      return {
+        data: stepView(test.steps[indexOfStep(test, ctx.params['stepId'] ?? '')] as JsonObject),
+      }
     },
   },
   {
@@ -89,7 +106,10 @@ export const stepRoutes: MonitorRoute[] = [
       const body = await ctx.json()
       const current = test.steps[i] as JsonObject
       // Attributes not sent keep their value; the step type may change only together with its attributes.
-      const merged = typeof body === 'object' && body !== null && !Array.isArray(body) ? { ...current, ...(body as JsonObject), id: stepId } : body
+      const merged =
+        typeof body === 'object' && body !== null && !Array.isArray(body)
+          ? { ...current, ...(body as JsonObject), id: stepId }
+          : body
       const step = readStep(merged, '', true)
       const steps = [...test.steps]
       steps[i] = step
@@ -104,7 +124,11 @@ export const stepRoutes: MonitorRoute[] = [
     handler: async (ctx) => {
       const { test } = await testOf(ctx)
       const i = indexOfStep(test, ctx.params['stepId'] ?? '')
-      await saveSteps(ctx, test, test.steps.filter((_, j) => j !== i))
+      await saveSteps(
+        ctx,
+        test,
+        test.steps.filter((_, j) => j !== i),
+      )
       return { status: 204, raw: null }
     },
   },

@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import { createError } from '../../errors/index.js'
-import type { JsonObject, MonitorBucket, MonitorEnvironment, MonitorTest } from '../../store/index.js'
+import type {
+  JsonObject,
+  MonitorBucket,
+  MonitorEnvironment,
+  MonitorTest,
+} from '../../store/index.js'
 import { mediaTypeOf } from '../../httpkit/index.js'
 import { fieldCheckOf, invalidField } from '../validation.js'
 import { LOCAL_REGION } from './run-context.js'
@@ -16,17 +21,27 @@ import type { MonitorContext, MonitorRoute } from './types.js'
  * or the batch (`GET /buckets/{key}/results/{runs_id}`) until its `status` is `completed`.
  */
 
-const RESERVED = new Set(['runscope_environment', 'environment', 'runscope_region', 'runscope_notification_url'])
+const RESERVED = new Set([
+  'runscope_environment',
+  'environment',
+  'runscope_region',
+  'runscope_notification_url',
+])
 const MAX_VARIABLES = 200
 
 /** A trigger's JSON body: variable names to scalar values. */
 const checkTriggerBody = fieldCheckOf({
   type: 'object',
   failure: 'must be a JSON object of variable names to values',
-  additionalProperties: { type: ['string', 'number', 'boolean'], failure: 'must be a string, number or boolean' },
+  additionalProperties: {
+    type: ['string', 'number', 'boolean'],
+    failure: 'must be a string, number or boolean',
+  },
 })
 
-async function variablesOf (ctx: MonitorContext): Promise<{ variables: Record<string, string>; environmentIds: string[] }> {
+async function variablesOf(
+  ctx: MonitorContext,
+): Promise<{ variables: Record<string, string>; environmentIds: string[] }> {
   // No prototype: a trigger parameter named `__proto__` is a variable like any other.
   const variables: Record<string, string> = Object.create(null) as Record<string, string>
   const environmentIds: string[] = []
@@ -39,23 +54,41 @@ async function variablesOf (ctx: MonitorContext): Promise<{ variables: Record<st
   if (ctx.req.method === 'POST' && mediaTypeOf(ctx.req) === 'application/json') {
     const body = await ctx.json()
     checkTriggerBody(body)
-    for (const [name, value] of Object.entries(body as Record<string, string | number | boolean>)) take(name, String(value))
+    for (const [name, value] of Object.entries(body as Record<string, string | number | boolean>)) {
+      take(name, String(value))
+    }
   }
-  if (Object.keys(variables).length > MAX_VARIABLES) throw invalidField('/', `carries more than ${MAX_VARIABLES} variables`)
-  if (environmentIds.length > 20) throw invalidField('/runscope_environment', 'names more than 20 environments')
+  if (Object.keys(variables).length > MAX_VARIABLES) {
+    throw invalidField('/', `carries more than ${MAX_VARIABLES} variables`)
+  }
+  if (environmentIds.length > 20) {
+    throw invalidField('/runscope_environment', 'names more than 20 environments')
+  }
   return { variables, environmentIds }
 }
 
-async function environmentFor (ctx: MonitorContext, test: MonitorTest, wanted: string | null): Promise<MonitorEnvironment> {
+async function environmentFor(
+  ctx: MonitorContext,
+  test: MonitorTest,
+  wanted: string | null,
+): Promise<MonitorEnvironment> {
   const id = wanted ?? test.defaultEnvironmentId
-  const env = id === null ? undefined : await ctx.deps.store.monitoring.getEnvironment(test.bucketKey, id)
+  const env =
+    id === null ? undefined : await ctx.deps.store.monitoring.getEnvironment(test.bucketKey, id)
   if (env === undefined || (env.testId !== null && env.testId !== test.id)) {
-    throw invalidField('/runscope_environment', `names no environment of test ${test.id}: ${id ?? '(none)'}`)
+    throw invalidField(
+      '/runscope_environment',
+      `names no environment of test ${test.id}: ${id ?? '(none)'}`,
+    )
   }
   return env
 }
 
-async function start (ctx: MonitorContext, bucket: MonitorBucket, tests: MonitorTest[]): Promise<{ status: number; data: JsonObject }> {
+async function start(
+  ctx: MonitorContext,
+  bucket: MonitorBucket,
+  tests: MonitorTest[],
+): Promise<{ status: number; data: JsonObject }> {
   const { variables, environmentIds } = await variablesOf(ctx)
   const base = ctx.deps.options.baseUrl
   const runs: JsonObject[] = []
@@ -73,7 +106,13 @@ async function start (ctx: MonitorContext, bucket: MonitorBucket, tests: Monitor
     }
   }
   for (const { test, env } of targets) {
-    const run = await ctx.deps.runs.start({ test, bucket, environment: env, variables, source: 'trigger' })
+    const run = await ctx.deps.runs.start({
+      test,
+      bucket,
+      environment: env,
+      variables,
+      source: 'trigger',
+    })
     runs.push({
       test_id: test.id,
       test_name: test.name,
@@ -91,22 +130,39 @@ async function start (ctx: MonitorContext, bucket: MonitorBucket, tests: Monitor
     })
   }
   // One id for the runs of this call: GET /buckets/{key}/results/{runs_id} answers them together.
-  const batch = await ctx.deps.store.monitoring.createBatch({ id: randomUUID(), bucketKey: bucket.key, runIds: runs.map((r) => r['test_run_id'] as string), runsFailed: failed })
+  const batch = await ctx.deps.store.monitoring.createBatch({
+    id: randomUUID(),
+    bucketKey: bucket.key,
+    runIds: runs.map((r) => r['test_run_id'] as string),
+    runsFailed: failed,
+  })
   return {
     status: 201,
-    data: { runs, runs_id: batch.id, runs_url: `${base}/buckets/${bucket.key}/results/${batch.id}`, runs_started: runs.length, runs_failed: failed, runs_total: runs.length + failed },
+    data: {
+      runs,
+      runs_id: batch.id,
+      runs_url: `${base}/buckets/${bucket.key}/results/${batch.id}`,
+      runs_started: runs.length,
+      runs_failed: failed,
+      runs_total: runs.length + failed,
+    },
   }
 }
 
 const testTrigger = async (ctx: MonitorContext): Promise<{ status: number; data: JsonObject }> => {
   const id = ctx.params['triggerId'] ?? ''
   const test = await ctx.deps.store.monitoring.getTestByTrigger(id)
-  const bucket = test === undefined ? undefined : await ctx.deps.store.monitoring.getBucket(test.bucketKey)
-  if (test === undefined || bucket === undefined) throw createError('ERR_API_NOT_FOUND', [`Trigger ${id}`])
+  const bucket =
+    test === undefined ? undefined : await ctx.deps.store.monitoring.getBucket(test.bucketKey)
+  if (test === undefined || bucket === undefined) {
+    throw createError('ERR_API_NOT_FOUND', [`Trigger ${id}`])
+  }
   return await start(ctx, bucket, [test])
 }
 
-const bucketTrigger = async (ctx: MonitorContext): Promise<{ status: number; data: JsonObject }> => {
+const bucketTrigger = async (
+  ctx: MonitorContext,
+): Promise<{ status: number; data: JsonObject }> => {
   const id = ctx.params['triggerId'] ?? ''
   const bucket = await ctx.deps.store.monitoring.getBucketByTrigger(id)
   if (bucket === undefined) throw createError('ERR_API_NOT_FOUND', [`Trigger ${id}`])
@@ -118,5 +174,10 @@ export const triggerRoutes: MonitorRoute[] = [
   { method: 'GET', path: '/radar/:triggerId/trigger', auth: 'none', handler: testTrigger },
   { method: 'POST', path: '/radar/:triggerId/trigger', auth: 'none', handler: testTrigger },
   { method: 'GET', path: '/radar/bucket/:triggerId/trigger', auth: 'none', handler: bucketTrigger },
-  { method: 'POST', path: '/radar/bucket/:triggerId/trigger', auth: 'none', handler: bucketTrigger },
+  {
+    method: 'POST',
+    path: '/radar/bucket/:triggerId/trigger',
+    auth: 'none',
+    handler: bucketTrigger,
+  },
 ]

@@ -5,8 +5,17 @@ import type { Authenticator } from '../auth.js'
 import type { RunQueue } from './run-queue.js'
 
 /** The scopes of the monitoring specification, docs/monitor-api.md#authentication-and-oauth-20. */
-export const SCOPES = ['api:read', 'bucket:auth_token', 'bucket:write', 'message:write', 'account:email', 'team:read', 'test:read', 'test:write'] as const
-export type Scope = typeof SCOPES[number]
+export const SCOPES = [
+  'api:read',
+  'bucket:auth_token',
+  'bucket:write',
+  'message:write',
+  'account:email',
+  'team:read',
+  'test:read',
+  'test:write',
+] as const
+export type Scope = (typeof SCOPES)[number]
 
 /** The caller of a monitoring request: a Bearer token's user, or a platform API key's. */
 export interface MonitorPrincipal {
@@ -55,12 +64,12 @@ export interface MonitorContext {
 
 export type MonitorResult =
   | {
-    status?: number
-    data: unknown
-    meta?: Record<string, unknown>
-    /** Members written beside the envelope's, for a client that reads the product's unwrapped answer (test metrics). */
-    top?: Record<string, unknown>
-  }
+      status?: number
+      data: unknown
+      meta?: Record<string, unknown>
+      /** Members written beside the envelope's, for a client that reads the product's unwrapped answer (test metrics). */
+      top?: Record<string, unknown>
+    }
   | { status: number; raw: string | null; headers?: Record<string, string> }
 
 export interface MonitorRoute {

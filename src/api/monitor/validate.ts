@@ -14,78 +14,148 @@ import { fieldCheckOf, invalidField } from '../validation.js'
 
 const STEP_TYPES = ['request', 'pause', 'condition', 'subtest', 'external-ui-test'] as const
 /** The vendor name of the external UI test step in the product's exports, kept as an alias. */
-const STEP_TYPE_ALIASES: Readonly<Record<string, string>> = { 'ghost-inspector': 'external-ui-test' }
+const STEP_TYPE_ALIASES: Readonly<Record<string, string>> = {
+  'ghost-inspector': 'external-ui-test',
+}
 const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'TRACE'])
 /** Schedule intervals of the product. */
 const INTERVALS = ['1m', '5m', '15m', '30m', '1h', '6h', '1d'] as const
 
 /** `1h` or `1.0h` (the form the product reads back) -> `1h`; undefined for anything else. */
-export function shortInterval (value: string): string | undefined {
+export function shortInterval(value: string): string | undefined {
   const short = value.replace(/^(\d+)\.0([mhd])$/, '$1$2')
   return (INTERVALS as readonly string[]).includes(short) ? short : undefined
 }
 
 /** The attributes each step type shows (null when not sent, as the product shows them). */
 export const STEP_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = {
-  request: ['method', 'url', 'body', 'assertions', 'variables', 'auth', 'headers', 'form', 'scripts', 'before_scripts', 'note', 'skipped'],
+  request: [
+    'method',
+    'url',
+    'body',
+    'assertions',
+    'variables',
+    'auth',
+    'headers',
+    'form',
+    'scripts',
+    'before_scripts',
+    'note',
+    'skipped',
+  ],
   pause: ['duration', 'note', 'skipped'],
   condition: ['left_value', 'comparison', 'right_value', 'steps', 'note', 'skipped'],
-  subtest: ['test_uuid', 'environment_uuid', 'bucket_key', 'use_parent_environment', 'variables', 'assertions', 'note', 'skipped'],
-  'external-ui-test': ['integration_id', 'suite_id', 'test_id', 'is_custom_start_url', 'start_url', 'assertions', 'variables', 'note', 'skipped'],
+  subtest: [
+    'test_uuid',
+    'environment_uuid',
+    'bucket_key',
+    'use_parent_environment',
+    'variables',
+    'assertions',
+    'note',
+    'skipped',
+  ],
+  'external-ui-test': [
+    'integration_id',
+    'suite_id',
+    'test_id',
+    'is_custom_start_url',
+    'start_url',
+    'assertions',
+    'variables',
+    'note',
+    'skipped',
+  ],
 }
 
 /**
  * Go clients send every field of their structs, unset strings as `""` (`"parent_environment_id": ""`,
  * `"emails": {"notify_on": ""}`): an empty string in an optional field means "not sent".
  */
-function dropEmptyStrings (o: JsonObject, keys: readonly string[]): void {
+function dropEmptyStrings(o: JsonObject, keys: readonly string[]): void {
   for (const key of keys) if (o[key] === '') delete o[key]
 }
 
 /** Optional string attributes of a step (of any type) that Go clients send empty. */
-const OPTIONAL_STEP_STRINGS = ['step_type', 'method', 'comparison', 'left_value', 'right_value', 'integration_id', 'suite_id', 'test_id', 'test_uuid', 'environment_uuid', 'bucket_key', 'start_url']
+const OPTIONAL_STEP_STRINGS = [
+  'step_type',
+  'method',
+  'comparison',
+  'left_value',
+  'right_value',
+  'integration_id',
+  'suite_id',
+  'test_id',
+  'test_uuid',
+  'environment_uuid',
+  'bucket_key',
+  'start_url',
+]
 
-export function isObject (value: unknown): value is JsonObject {
+export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /** An optional string attribute (null allowed unless `nullable` is false). */
-function str (nullable = true): SchemaObject {
+function str(nullable = true): SchemaObject {
   return { type: nullable ? ['string', 'null'] : 'string', failure: 'must be a string' }
 }
 
 const bool: SchemaObject = { type: ['boolean', 'null'], failure: 'must be a boolean' }
 
-const stringArray: SchemaObject = { type: ['array', 'null'], failure: 'must be an array of strings', items: { type: 'string', failure: 'must be a string' } }
+const stringArray: SchemaObject = {
+  type: ['array', 'null'],
+  failure: 'must be an array of strings',
+  items: { type: 'string', failure: 'must be a string' },
+}
 
 /** Header or form map: name to a string or an array of strings (numbers are taken as sent). */
 const valueMap: SchemaObject = {
   type: ['object', 'null'],
   failure: 'must be an object of strings or arrays of strings',
   additionalProperties: {
-    anyOf: [{ type: ['string', 'number'] }, { type: 'array', items: { type: ['string', 'number'] } }],
+    anyOf: [
+      { type: ['string', 'number'] },
+      { type: 'array', items: { type: ['string', 'number'] } },
+    ],
     failure: 'must be a string or an array of strings',
   },
 }
 
 /** Assertions or variables: objects with the `required` strings, and `property` a string when sent. */
-function objectArray (required: readonly string[]): SchemaObject {
+function objectArray(required: readonly string[]): SchemaObject {
   const properties: Record<string, SchemaObject> = {}
-  for (const field of required) properties[field] = { type: 'string', minLength: 1, failure: 'is required and must be a string' }
+  for (const field of required) {
+    properties[field] = {
+      type: 'string',
+      minLength: 1,
+      failure: 'is required and must be a string',
+    }
+  }
   properties['property'] = { type: ['string', 'null'], failure: 'must be a string' }
-  return { type: ['array', 'null'], failure: 'must be an array', items: { type: 'object', failure: 'must be an object', required, properties } }
+  return {
+    type: ['array', 'null'],
+    failure: 'must be an array',
+    items: { type: 'object', failure: 'must be an object', required, properties },
+  }
 }
 
 /** Attributes every step type may carry, checked first. */
 const commonStep = { note: str(), skipped: bool }
 
 /** The schema of each step type (the type itself is read in code: it has aliases). */
-const checkStepOf: Readonly<Record<(typeof STEP_TYPES)[number], (step: JsonObject, at: string) => void>> = {
+const checkStepOf: Readonly<
+  Record<(typeof STEP_TYPES)[number], (step: JsonObject, at: string) => void>
+> = {
   request: fieldCheckOf({
     type: 'object',
     properties: {
       ...commonStep,
-      method: { type: 'string', enum: [...METHODS], failure: `must be an HTTP method (${[...METHODS].join(', ')})` },
+      method: {
+        type: 'string',
+        enum: [...METHODS],
+        failure: `must be an HTTP method (${[...METHODS].join(', ')})`,
+      },
       url: str(),
       body: str(),
       headers: valueMap,
@@ -97,22 +167,46 @@ const checkStepOf: Readonly<Record<(typeof STEP_TYPES)[number], (step: JsonObjec
       auth: {
         type: ['object', 'null'],
         failure: 'must be an object',
-        properties: { auth_type: { enum: ['basic', 'oauth_1', 'oauth_2', 'client_certificate', ''], failure: 'must be basic, oauth_1, oauth_2 or client_certificate' } },
+        properties: {
+          auth_type: {
+            enum: ['basic', 'oauth_1', 'oauth_2', 'client_certificate', ''],
+            failure: 'must be basic, oauth_1, oauth_2 or client_certificate',
+          },
+        },
       },
     },
   }),
   pause: fieldCheckOf({
     type: 'object',
     required: ['duration'],
-    properties: { ...commonStep, duration: { type: 'integer', minimum: 1, maximum: 120, failure: 'must be an integer number of seconds from 1 to 120' } },
+    properties: {
+      ...commonStep,
+      duration: {
+        type: 'integer',
+        minimum: 1,
+        maximum: 120,
+        failure: 'must be an integer number of seconds from 1 to 120',
+      },
+    },
   }),
   condition: fieldCheckOf({
     type: 'object',
-    properties: { ...commonStep, left_value: str(), right_value: str(), comparison: str(), steps: { type: ['array', 'null'], failure: 'must be an array of steps' } },
+    properties: {
+      ...commonStep,
+      left_value: str(),
+      right_value: str(),
+      comparison: str(),
+      steps: { type: ['array', 'null'], failure: 'must be an array of steps' },
+    },
   }),
   subtest: fieldCheckOf({
     type: 'object',
-    properties: { ...commonStep, environment_uuid: str(), bucket_key: str(), use_parent_environment: bool },
+    properties: {
+      ...commonStep,
+      environment_uuid: str(),
+      bucket_key: str(),
+      use_parent_environment: bool,
+    },
   }),
   'external-ui-test': fieldCheckOf({
     type: 'object',
@@ -136,15 +230,22 @@ const checkStepOf: Readonly<Record<(typeof STEP_TYPES)[number], (step: JsonObjec
  * @example
  * const step = readStep({ step_type: 'pause', duration: 5 }, '')
  */
-export function readStep (value: unknown, path: string, keepId = false, depth = 0): JsonObject {
+export function readStep(value: unknown, path: string, keepId = false, depth = 0): JsonObject {
   if (!isObject(value)) throw invalidField(path || '/', 'must be a step object')
   if (depth > 10) throw invalidField(path, 'nests conditions too deeply (at most 10 levels)')
   const step: JsonObject = { ...value }
   dropEmptyStrings(step, OPTIONAL_STEP_STRINGS)
   const rawType = step['step_type'] ?? 'request'
-  if (typeof rawType !== 'string') throw invalidField(`${path}/step_type`, `must be one of ${STEP_TYPES.join(', ')}`)
+  if (typeof rawType !== 'string') {
+    throw invalidField(`${path}/step_type`, `must be one of ${STEP_TYPES.join(', ')}`)
+  }
   const type = STEP_TYPE_ALIASES[rawType] ?? rawType
-  if (!(STEP_TYPES as readonly string[]).includes(type)) throw invalidField(`${path}/step_type`, `must be one of ${STEP_TYPES.join(', ')}, not "${rawType}"`)
+  if (!(STEP_TYPES as readonly string[]).includes(type)) {
+    throw invalidField(
+      `${path}/step_type`,
+      `must be one of ${STEP_TYPES.join(', ')}, not "${rawType}"`,
+    )
+  }
   step['step_type'] = type
   const known = type as (typeof STEP_TYPES)[number]
   if (typeof step['method'] === 'string') step['method'] = step['method'].toUpperCase()
@@ -155,14 +256,16 @@ export function readStep (value: unknown, path: string, keepId = false, depth = 
   } else if (known === 'subtest') {
     // `test_id` stands for `test_uuid` when that is absent (older exports): a schema cannot say so.
     const target = step['test_uuid'] ?? step['test_id']
-    if (typeof target !== 'string' || target === '') throw invalidField(`${path}/test_uuid`, 'is required: the id of the test to run')
+    if (typeof target !== 'string' || target === '') {
+      throw invalidField(`${path}/test_uuid`, 'is required: the id of the test to run')
+    }
   }
   if (!keepId || typeof step['id'] !== 'string' || step['id'] === '') step['id'] = randomUUID()
   return step
 }
 
 /** `steps` of a test body: an array of steps. */
-function readSteps (value: unknown, path: string, keepIds: boolean): JsonObject[] {
+function readSteps(value: unknown, path: string, keepIds: boolean): JsonObject[] {
   if (!Array.isArray(value)) throw invalidField(path, 'must be an array of steps')
   return value.map((s, i) => readStep(s, `${path}/${i}`, keepIds))
 }
@@ -176,11 +279,25 @@ export interface TestInput {
   environments?: unknown[]
 }
 
-const NAME = { type: 'string', maxLength: 200, pattern: '\\S', failure: 'is required: a string of 1 to 200 characters' }
+const NAME = {
+  type: 'string',
+  maxLength: 200,
+  pattern: '\\S',
+  failure: 'is required: a string of 1 to 200 characters',
+}
 
 /** The checks of a body on create (`required` sent) and on update (only what is sent changes). */
-function createAndUpdate (failure: string, required: string[], properties: Record<string, SchemaObject>): Record<'create' | 'update', (value: unknown, at?: string) => void> {
-  const schema = (create: boolean): SchemaObject => ({ type: 'object', failure, required: create ? required : [], properties })
+function createAndUpdate(
+  failure: string,
+  required: string[],
+  properties: Record<string, SchemaObject>,
+): Record<'create' | 'update', (value: unknown, at?: string) => void> {
+  const schema = (create: boolean): SchemaObject => ({
+    type: 'object',
+    failure,
+    required: create ? required : [],
+    properties,
+  })
   return { create: fieldCheckOf(schema(true)), update: fieldCheckOf(schema(false)) }
 }
 
@@ -195,7 +312,7 @@ const checkTest = createAndUpdate('must be a test object', ['name'], {
  * A test body: `name` required on create (a string of 1 to 200 characters), `description` a string
  * or null, `steps` an array of steps, `default_environment_id` a string.
  */
-export function readTest (body: unknown, path: string, create: boolean): TestInput {
+export function readTest(body: unknown, path: string, create: boolean): TestInput {
   if (!isObject(body)) throw invalidField(path || '/', 'must be a test object')
   const value: JsonObject = { ...body }
   dropEmptyStrings(value, ['description', 'default_environment_id'])
@@ -206,12 +323,20 @@ export function readTest (body: unknown, path: string, create: boolean): TestInp
   if (description !== undefined) out.description = description as string | null
   const env = value['default_environment_id']
   if (typeof env === 'string') out.default_environment_id = env
-  if (value['steps'] !== undefined && value['steps'] !== null) out.steps = readSteps(value['steps'], `${path}/steps`, !create)
+  if (value['steps'] !== undefined && value['steps'] !== null) {
+    out.steps = readSteps(value['steps'], `${path}/steps`, !create)
+  }
   if (create && Array.isArray(value['environments'])) out.environments = value['environments']
   return out
 }
 
-const ENV_BOOLEANS = ['preserve_cookies', 'verify_ssl', 'stop_on_failure', 'retry_on_failure', 'force_h2c'] as const
+const ENV_BOOLEANS = [
+  'preserve_cookies',
+  'verify_ssl',
+  'stop_on_failure',
+  'retry_on_failure',
+  'force_h2c',
+] as const
 
 /**
  * `http_version_support` of an environment: `h1_1` HTTP/1.1 only (the default); `h2` HTTP/2 where
@@ -231,19 +356,34 @@ const checkEnvironment = createAndUpdate('must be an environment object', ['name
   ...Object.fromEntries(ENV_BOOLEANS.map((key) => [key, bool])),
   script: str(),
   parent_environment_id: str(),
-  http_version_support: { enum: [...HTTP_VERSIONS, null], failure: `must be one of ${HTTP_VERSIONS.join(', ')}` },
+  http_version_support: {
+    enum: [...HTTP_VERSIONS, null],
+    failure: `must be one of ${HTTP_VERSIONS.join(', ')}`,
+  },
   regions: stringArray,
   webhooks: {
     ...stringArray,
-    items: { allOf: [{ type: 'string', failure: 'must be a string' }, { pattern: '^[hH][tT][tT][pP][sS]?://', failure: 'must be an http or https URL' }] },
+    items: {
+      allOf: [
+        { type: 'string', failure: 'must be a string' },
+        { pattern: '^[hH][tT][tT][pP][sS]?://', failure: 'must be an http or https URL' },
+      ],
+    },
   },
   emails: {
     type: ['object', 'null'],
     failure: 'must be an object',
     properties: {
       notify_all: bool,
-      notify_on: { enum: ['all', 'failures', 'threshold', 'switch', null], failure: 'must be all, failures, threshold or switch' },
-      notify_threshold: { type: ['integer', 'null'], minimum: 0, failure: 'must be a non-negative integer' },
+      notify_on: {
+        enum: ['all', 'failures', 'threshold', 'switch', null],
+        failure: 'must be all, failures, threshold or switch',
+      },
+      notify_threshold: {
+        type: ['integer', 'null'],
+        minimum: 0,
+        failure: 'must be a non-negative integer',
+      },
       recipients: { type: ['array', 'null'], failure: 'must be an array' },
     },
   },
@@ -253,13 +393,16 @@ const checkEnvironment = createAndUpdate('must be an environment object', ['name
  * An environment body (create: `name` required; update: only what is sent changes). Returns the
  * attributes to store, without `id` and `test_id`, which the service owns.
  */
-export function readEnvironment (value: unknown, path: string, create: boolean): JsonObject {
+export function readEnvironment(value: unknown, path: string, create: boolean): JsonObject {
   if (!isObject(value)) throw invalidField(path || '/', 'must be an environment object')
   const env: JsonObject = { ...value }
   delete env['id']
   delete env['test_id']
   delete env['exported_at']
-  dropEmptyStrings(env, Object.keys(env).filter((k) => k !== 'name' || !create))
+  dropEmptyStrings(
+    env,
+    Object.keys(env).filter((k) => k !== 'name' || !create),
+  )
   if (isObject(env['emails'])) {
     env['emails'] = { ...env['emails'] }
     dropEmptyStrings(env['emails'] as JsonObject, Object.keys(env['emails'] as JsonObject))
@@ -269,7 +412,14 @@ export function readEnvironment (value: unknown, path: string, create: boolean):
   if (isObject(vars)) {
     for (const [k, v] of Object.entries(vars)) {
       // Defined, not assigned: a variable named `__proto__` must not reach the prototype setter.
-      if (typeof v === 'number' || typeof v === 'boolean') Object.defineProperty(vars, k, { value: String(v), enumerable: true, writable: true, configurable: true })
+      if (typeof v === 'number' || typeof v === 'boolean') {
+        Object.defineProperty(vars, k, {
+          value: String(v),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        })
+      }
     }
   }
   const emails = env['emails']
@@ -277,14 +427,20 @@ export function readEnvironment (value: unknown, path: string, create: boolean):
     // A recipient is an address or `{email}`: the pointer names `email` either way, as the product does.
     emails['recipients'].forEach((r, i) => {
       const email = typeof r === 'string' ? r : isObject(r) ? r['email'] : undefined
-      if (typeof email !== 'string' || !email.includes('@')) throw invalidField(`${path}/emails/recipients/${i}/email`, 'must be an e-mail address')
+      if (typeof email !== 'string' || !email.includes('@')) {
+        throw invalidField(`${path}/emails/recipients/${i}/email`, 'must be an e-mail address')
+      }
     })
   }
   return env
 }
 
 const checkSchedule = createAndUpdate('must be a schedule object', ['environment_id', 'interval'], {
-  environment_id: { type: 'string', minLength: 1, failure: 'is required: the id of an environment of the test or its bucket' },
+  environment_id: {
+    type: 'string',
+    minLength: 1,
+    failure: 'is required: the id of an environment of the test or its bucket',
+  },
   interval: {
     enum: [...INTERVALS, ...INTERVALS.map((i) => i.replace(/(\d+)/, '$1.0'))],
     failure: `must be one of ${INTERVALS.join(', ')} (or ${INTERVALS.map((i) => i.replace(/(\d+)/, '$1.0')).join(', ')})`,
@@ -293,14 +449,19 @@ const checkSchedule = createAndUpdate('must be a schedule object', ['environment
 })
 
 /** A schedule body: `environment_id` (string), `interval` (one of INTERVALS), `note`. */
-export function readSchedule (body: unknown, create: boolean): { environment_id?: string; interval?: string; note?: string | null } {
+export function readSchedule(
+  body: unknown,
+  create: boolean,
+): { environment_id?: string; interval?: string; note?: string | null } {
   if (!isObject(body)) throw invalidField('/', 'must be a schedule object')
   const value: JsonObject = { ...body }
   dropEmptyStrings(value, create ? ['note'] : ['note', 'environment_id', 'interval'])
   checkSchedule[create ? 'create' : 'update'](value)
   const out: { environment_id?: string; interval?: string; note?: string | null } = {}
   if (typeof value['environment_id'] === 'string') out.environment_id = value['environment_id']
-  if (typeof value['interval'] === 'string') out.interval = shortInterval(value['interval']) ?? value['interval']
+  if (typeof value['interval'] === 'string') {
+    out.interval = shortInterval(value['interval']) ?? value['interval']
+  }
   if (value['note'] !== undefined) out.note = value['note'] as string | null
   return out
 }

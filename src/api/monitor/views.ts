@@ -1,40 +1,79 @@
-import type { JsonObject, MonitorAuthor, MonitorBucket, MonitorEnvironment, MonitorIntegration, MonitorRevision, MonitorRun, MonitorSchedule, MonitorTest, User, Workspace } from '../../store/index.js'
+import type {
+  JsonObject,
+  MonitorAuthor,
+  MonitorBucket,
+  MonitorEnvironment,
+  MonitorIntegration,
+  MonitorRevision,
+  MonitorRun,
+  MonitorSchedule,
+  MonitorTest,
+  User,
+  Workspace,
+} from '../../store/index.js'
 import { STEP_ATTRIBUTES, shortInterval } from './validate.js'
 
 /* The response shapes of the monitoring API, as the product's clients read them. */
 
 /** Epoch seconds of a store timestamp (ms). */
-function seconds (ms: number): number {
+function seconds(ms: number): number {
   return Math.floor(ms / 1000)
 }
 
-export function authorOf (user: User): MonitorAuthor {
-  return { id: String(user.id), name: `${user.firstName} ${user.lastName}`.trim(), email: user.email }
+export function authorOf(user: User): MonitorAuthor {
+  return {
+    id: String(user.id),
+    name: `${user.firstName} ${user.lastName}`.trim(),
+    email: user.email,
+  }
 }
 
-function teamView (workspace: Workspace): { id: string; name: string } {
+function teamView(workspace: Workspace): { id: string; name: string } {
   return { id: String(workspace.id), name: workspace.name }
 }
 
 /** A person as the team endpoints show one: `{uuid, name, email}` (email only with `account:email`). */
-export function personView (user: User | undefined, withEmail: boolean): { uuid: string; name: string; email: string | null } | null {
+export function personView(
+  user: User | undefined,
+  withEmail: boolean,
+): { uuid: string; name: string; email: string | null } | null {
   if (user === undefined) return null
-  return { uuid: String(user.id), name: `${user.firstName} ${user.lastName}`.trim(), email: withEmail ? user.email : null }
+  return {
+    uuid: String(user.id),
+    name: `${user.firstName} ${user.lastName}`.trim(),
+    email: withEmail ? user.email : null,
+  }
 }
 
 /** A team of GET /account: `{id, uuid, name, owner}`; the owner is the workspace's creator. */
-export function accountTeamView (workspace: Workspace, owner: User | undefined, withEmail: boolean): JsonObject {
+export function accountTeamView(
+  workspace: Workspace,
+  owner: User | undefined,
+  withEmail: boolean,
+): JsonObject {
   return { ...teamView(workspace), uuid: String(workspace.id), owner: personView(owner, withEmail) }
 }
 
 /** GET /teams/{id}: the team, its counts, its buckets, who created and who owns it (the same user here). */
-export function teamDetailView (workspace: Workspace, buckets: MonitorBucket[], userCount: number, owner: User | undefined, withEmail: boolean, base: string): JsonObject {
+export function teamDetailView(
+  workspace: Workspace,
+  buckets: MonitorBucket[],
+  userCount: number,
+  owner: User | undefined,
+  withEmail: boolean,
+  base: string,
+): JsonObject {
   const person = personView(owner, withEmail)
   return {
     ...teamView(workspace),
     uuid: String(workspace.id),
     created_at: seconds(workspace.created),
-    buckets: buckets.map((b) => ({ key: b.key, name: b.name, created_at: seconds(b.created), tests_url: `${base}/buckets/${b.key}/tests` })),
+    buckets: buckets.map((b) => ({
+      key: b.key,
+      name: b.name,
+      created_at: seconds(b.created),
+      tests_url: `${base}/buckets/${b.key}/tests`,
+    })),
     user_count: userCount,
     bucket_count: buckets.length,
     created_by: person,
@@ -43,7 +82,7 @@ export function teamDetailView (workspace: Workspace, buckets: MonitorBucket[], 
 }
 
 /** An integration: `id` and `uuid` (go-runscope reads either), `type` and `integration_type` (the spec's name). */
-export function integrationView (integration: MonitorIntegration): JsonObject {
+export function integrationView(integration: MonitorIntegration): JsonObject {
   return {
     id: integration.id,
     uuid: integration.id,
@@ -55,7 +94,7 @@ export function integrationView (integration: MonitorIntegration): JsonObject {
   }
 }
 
-export function bucketView (bucket: MonitorBucket, workspace: Workspace, base: string): JsonObject {
+export function bucketView(bucket: MonitorBucket, workspace: Workspace, base: string): JsonObject {
   return {
     name: bucket.name,
     key: bucket.key,
@@ -74,7 +113,7 @@ export function bucketView (bucket: MonitorBucket, workspace: Workspace, base: s
 }
 
 /** The list view: exactly the six attributes of the monitoring specification. */
-export function testListView (test: MonitorTest): JsonObject {
+export function testListView(test: MonitorTest): JsonObject {
   return {
     id: test.id,
     name: test.name,
@@ -86,14 +125,16 @@ export function testListView (test: MonitorTest): JsonObject {
 }
 
 /** Every attribute of the step's type, null when it was not sent (the monitoring specification). */
-export function stepView (step: JsonObject): JsonObject {
+export function stepView(step: JsonObject): JsonObject {
   const attributes = STEP_ATTRIBUTES[String(step['step_type'])] ?? []
   const out: JsonObject = { id: step['id'], step_type: step['step_type'] }
   for (const name of attributes) out[name] = step[name] ?? null
   for (const [name, value] of Object.entries(step)) {
     if (out[name] === undefined) out[name] = value
   }
-  if (step['step_type'] === 'condition' && Array.isArray(step['steps'])) out['steps'] = (step['steps'] as JsonObject[]).map(stepView)
+  if (step['step_type'] === 'condition' && Array.isArray(step['steps'])) {
+    out['steps'] = (step['steps'] as JsonObject[]).map(stepView)
+  }
   return out
 }
 
@@ -118,28 +159,45 @@ const ENVIRONMENT_DEFAULTS: JsonObject = {
   emails: { notify_all: false, notify_on: 'all', notify_threshold: 1, recipients: [] },
 }
 
-export function environmentView (env: MonitorEnvironment): JsonObject {
-  const view: JsonObject = { ...ENVIRONMENT_DEFAULTS, ...env.doc, id: env.id, test_id: env.testId, version: '1.0', exported_at: seconds(Date.now()) }
+export function environmentView(env: MonitorEnvironment): JsonObject {
+  const view: JsonObject = {
+    ...ENVIRONMENT_DEFAULTS,
+    ...env.doc,
+    id: env.id,
+    test_id: env.testId,
+    version: '1.0',
+    exported_at: seconds(Date.now()),
+  }
   // Settings not sent (or sent empty) read back as their defaults, nested ones included.
   const emails = env.doc['emails']
   if (typeof emails === 'object' && emails !== null) {
-    view['emails'] = { ...ENVIRONMENT_DEFAULTS['emails'] as JsonObject, ...Object.fromEntries(Object.entries(emails).filter(([, v]) => v !== null)) }
+    view['emails'] = {
+      ...(ENVIRONMENT_DEFAULTS['emails'] as JsonObject),
+      ...Object.fromEntries(Object.entries(emails).filter(([, v]) => v !== null)),
+    }
   }
   return view
 }
 
 /** `1h` -> `1.0h`: the form in which the product reads intervals back (and go-runscope's tests expect). */
-function normalInterval (interval: string): string {
+function normalInterval(interval: string): string {
   const short = shortInterval(interval) ?? interval
   return short.replace(/^(\d+)([mhd])$/, '$1.0$2')
 }
 
-export function scheduleView (schedule: MonitorSchedule): JsonObject {
-  return { id: schedule.id, environment_id: schedule.environmentId, interval: normalInterval(schedule.interval), note: schedule.note, version: '1.0', exported_at: seconds(Date.now()) }
+export function scheduleView(schedule: MonitorSchedule): JsonObject {
+  return {
+    id: schedule.id,
+    environment_id: schedule.environmentId,
+    interval: normalInterval(schedule.interval),
+    note: schedule.note,
+    version: '1.0',
+    exported_at: seconds(Date.now()),
+  }
 }
 
 /** A run as the results endpoints and the test's `last_run` show it. */
-export function runView (run: MonitorRun, base: string): JsonObject {
+export function runView(run: MonitorRun, base: string): JsonObject {
   return {
     ...run.doc,
     test_run_id: run.id,
@@ -158,12 +216,23 @@ export function runView (run: MonitorRun, base: string): JsonObject {
 }
 
 /** A run without its per-request detail: the result list and a test's `last_run`. */
-export function runSummaryView (run: MonitorRun, base: string): JsonObject {
-  const { requests: _requests, scripts: _scripts, variables: _variables, ...summary } = runView(run, base)
+export function runSummaryView(run: MonitorRun, base: string): JsonObject {
+  const {
+    requests: _requests,
+    scripts: _scripts,
+    variables: _variables,
+    ...summary
+  } = runView(run, base)
   return summary
 }
 
-export function testDetailView (test: MonitorTest, base: string, environments: MonitorEnvironment[], schedules: MonitorSchedule[], lastRun: MonitorRun | undefined): JsonObject {
+export function testDetailView(
+  test: MonitorTest,
+  base: string,
+  environments: MonitorEnvironment[],
+  schedules: MonitorSchedule[],
+  lastRun: MonitorRun | undefined,
+): JsonObject {
   return {
     ...testListView(test),
     trigger_url: `${base}/radar/${test.triggerId}/trigger`,
@@ -176,7 +245,7 @@ export function testDetailView (test: MonitorTest, base: string, environments: M
   }
 }
 
-export function revisionView (revision: MonitorRevision, accountId: number): JsonObject {
+export function revisionView(revision: MonitorRevision, accountId: number): JsonObject {
   return {
     uuid: revision.uuid,
     timestamp: revision.timestamp,

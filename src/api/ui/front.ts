@@ -1,7 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Logger } from '../../log/index.js'
 import type { Store } from '../../store/index.js'
-import { defaultUiDir, readSmallJson, SECURITY_HEADERS, splitUrl, StaticAssets, writeJson } from '../../httpkit/index.js'
+import {
+  defaultUiDir,
+  readSmallJson,
+  SECURITY_HEADERS,
+  splitUrl,
+  StaticAssets,
+  writeJson,
+} from '../../httpkit/index.js'
 import { peerAddress, ThrottledError } from '../access/throttle.js'
 import { Authenticator } from '../auth.js'
 import { InspectionStreams } from './inspection-stream.js'
@@ -41,7 +48,10 @@ const STREAM_PATH = /^\/ui\/events\/workspaces\/(\d{1,15})\/service-mocks\/(\d{1
  * required on every state-changing request. Everything else goes to the API handler untouched;
  * the dashboard reaches the store only through the public APIs.
  */
-export function createUiFront (options: UiFrontOptions, api: (req: IncomingMessage, res: ServerResponse) => void): UiFront {
+export function createUiFront(
+  options: UiFrontOptions,
+  api: (req: IncomingMessage, res: ServerResponse) => void,
+): UiFront {
   const assets = new StaticAssets(options.uiDir ?? defaultUiDir())
   const sessions = new UiSessions()
   const streams = new InspectionStreams(options.baseUrl, options.log)
@@ -50,7 +60,7 @@ export function createUiFront (options: UiFrontOptions, api: (req: IncomingMessa
   const isMonitoringRequest = options.isMonitoringRequest ?? (() => false)
   const secure = options.baseUrl.startsWith('https:')
 
-  function handle (req: IncomingMessage, res: ServerResponse): void {
+  function handle(req: IncomingMessage, res: ServerResponse): void {
     const { path } = splitUrl(req.url)
     if (path === '/ui') {
       req.resume()
@@ -61,8 +71,14 @@ export function createUiFront (options: UiFrontOptions, api: (req: IncomingMessa
     if (path.startsWith('/ui/')) {
       uiRequest(req, res, path).catch((err: unknown) => {
         options.log.error({ err, path }, 'dashboard request failed')
-        if (!res.headersSent) json(res, 500, { error: { code: 'ERR_INTERNAL', message: 'The dashboard request failed; see the platform log.' } })
-        else res.end()
+        if (!res.headersSent) {
+          json(res, 500, {
+            error: {
+              code: 'ERR_INTERNAL',
+              message: 'The dashboard request failed; see the platform log.',
+            },
+          })
+        } else res.end()
       })
       return
     }
@@ -72,23 +88,35 @@ export function createUiFront (options: UiFrontOptions, api: (req: IncomingMessa
       if (outcome !== null) {
         // The session's token stands in for its API key, which the other APIs check on every
         // call: a key revoked (or a user disabled) since sign-in must end the monitoring access too.
-        authenticator.authenticate(outcome.authorization, peerAddress(req)).then(() => api(req, res), async () => {
-          sessions.end(outcome)
-          await monitorTokens.revoke(outcome)
-          refuse(req, res, 'The API key of this session no longer signs in: sign in again.')
-        }).catch((err: unknown) => {
-          options.log.error({ err, path }, 'dashboard request failed')
-          if (!res.headersSent) refuse(req, res, 'The session could not be checked: sign in again.')
-        })
+        authenticator
+          .authenticate(outcome.authorization, peerAddress(req))
+          .then(
+            () => api(req, res),
+            async () => {
+              sessions.end(outcome)
+              await monitorTokens.revoke(outcome)
+              refuse(req, res, 'The API key of this session no longer signs in: sign in again.')
+            },
+          )
+          .catch((err: unknown) => {
+            options.log.error({ err, path }, 'dashboard request failed')
+            if (!res.headersSent) {
+              refuse(req, res, 'The session could not be checked: sign in again.')
+            }
+          })
         return
       }
     }
     api(req, res)
   }
 
-  function refuse (req: IncomingMessage, res: ServerResponse, message: string): void {
+  function refuse(req: IncomingMessage, res: ServerResponse, message: string): void {
     req.resume()
-    json(res, 401, { apiVersion: 1, error: { code: 'ERR_API_UNAUTHORIZED', message }, result: null })
+    json(res, 401, {
+      apiVersion: 1,
+      error: { code: 'ERR_API_UNAUTHORIZED', message },
+      result: null,
+    })
   }
 
   /**
@@ -98,11 +126,13 @@ export function createUiFront (options: UiFrontOptions, api: (req: IncomingMessa
    * Answers a refusal, null, or the session when its monitoring token was put on the request (its
    * API key is then checked before the call goes on).
    */
-  function bridge (req: IncomingMessage, res: ServerResponse): string | UiSession | null {
+  function bridge(req: IncomingMessage, res: ServerResponse): string | UiSession | null {
     const writeHead = res.writeHead.bind(res)
     res.writeHead = ((status: number, ...rest: unknown[]) => {
       const headers = rest[rest.length - 1]
-      if (typeof headers === 'object' && headers !== null && !Array.isArray(headers)) delete (headers as Record<string, unknown>)['www-authenticate']
+      if (typeof headers === 'object' && headers !== null && !Array.isArray(headers)) {
+        delete (headers as Record<string, unknown>)['www-authenticate']
+      }
       res.removeHeader('www-authenticate')
       return (writeHead as (...a: unknown[]) => ServerResponse)(status, ...rest)
     }) as typeof res.writeHead
@@ -120,43 +150,84 @@ export function createUiFront (options: UiFrontOptions, api: (req: IncomingMessa
     return token === undefined ? null : session
   }
 
-  async function uiRequest (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+  async function uiRequest(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     const method = req.method ?? 'GET'
     if (path === '/ui/session') {
       if (method === 'GET') return currentSession(req, res)
       if (method === 'POST') return signIn(req, res)
       if (method === 'DELETE') return signOut(req, res)
       req.resume()
-      return json(res, 405, { error: { code: 'ERR_API_METHOD_NOT_ALLOWED', message: `${method} is not allowed on /ui/session` } }, { allow: 'GET, POST, DELETE' })
+      return json(
+        res,
+        405,
+        {
+          error: {
+            code: 'ERR_API_METHOD_NOT_ALLOWED',
+            message: `${method} is not allowed on /ui/session`,
+          },
+        },
+        { allow: 'GET, POST, DELETE' },
+      )
     }
     const stream = STREAM_PATH.exec(path)
     if (stream !== null && method === 'GET') {
       const session = sessions.fromCookie(req.headers.cookie)
       // EventSource cannot send headers: the token comes in the query (the platform logs no URLs).
       const token = splitUrl(req.url).query.get('token') ?? undefined
-      if (session === undefined || !csrfMatches(session, token)) return json(res, 401, { error: { code: 'ERR_API_UNAUTHORIZED', message: 'Sign in again: the session has ended.' } })
+      if (session === undefined || !csrfMatches(session, token)) {
+        return json(res, 401, {
+          error: { code: 'ERR_API_UNAUTHORIZED', message: 'Sign in again: the session has ended.' },
+        })
+      }
       // The stream ends with the session (sign out, expiry): reconnecting then answers 401 above.
-      streams.subscribe(res, session.authorization, session.apiKeyId, Number(stream[1]), Number(stream[2]), () => sessions.isAlive(session))
+      streams.subscribe(
+        res,
+        session.authorization,
+        session.apiKeyId,
+        Number(stream[1]),
+        Number(stream[2]),
+        () => sessions.isAlive(session),
+      )
       return
     }
     req.resume()
-    if (method !== 'GET' && method !== 'HEAD') return json(res, 405, { error: { code: 'ERR_API_METHOD_NOT_ALLOWED', message: `${method} is not allowed on ${path}` } }, { allow: 'GET, HEAD' })
-    assets.serve(req, res, path.slice('/ui'.length) === '/' ? '/index.html' : path.slice('/ui'.length))
+    if (method !== 'GET' && method !== 'HEAD') {
+      return json(
+        res,
+        405,
+        {
+          error: {
+            code: 'ERR_API_METHOD_NOT_ALLOWED',
+            message: `${method} is not allowed on ${path}`,
+          },
+        },
+        { allow: 'GET, HEAD' },
+      )
+    }
+    assets.serve(
+      req,
+      res,
+      path.slice('/ui'.length) === '/' ? '/index.html' : path.slice('/ui'.length),
+    )
   }
 
-  async function currentSession (req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function currentSession(req: IncomingMessage, res: ServerResponse): Promise<void> {
     req.resume()
     const session = sessions.fromCookie(req.headers.cookie)
     // The token is given once, at sign-in: a cookie alone cannot fetch it.
-    if (session === undefined || !csrfMatches(session, req.headers['x-csrf-token'])) return json(res, 401, { error: { code: 'ERR_API_UNAUTHORIZED', message: 'Not signed in.' } })
+    if (session === undefined || !csrfMatches(session, req.headers['x-csrf-token'])) {
+      return json(res, 401, { error: { code: 'ERR_API_UNAUTHORIZED', message: 'Not signed in.' } })
+    }
     return json(res, 200, { result: { csrfToken: session.csrfToken, apiKeyId: session.apiKeyId } })
   }
 
-  async function signIn (req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function signIn(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // A custom header cannot be sent cross-site without CORS, which the platform never grants.
     if (req.headers[UI_HEADER] === undefined) {
       req.resume()
-      return json(res, 403, { error: { code: 'ERR_API_FORBIDDEN', message: `Sign-in requires the ${UI_HEADER} header.` } })
+      return json(res, 403, {
+        error: { code: 'ERR_API_FORBIDDEN', message: `Sign-in requires the ${UI_HEADER} header.` },
+      })
     }
     const input = await readSmallJson(req, SIGN_IN_LIMIT)
     const keyId = typeof input?.['keyId'] === 'string' ? input['keyId'].trim() : ''
@@ -166,7 +237,13 @@ export function createUiFront (options: UiFrontOptions, api: (req: IncomingMessa
       ...(secret === '' ? [{ path: '/secret', message: 'is required' }] : []),
     ]
     if (input === null || details.length > 0) {
-      return json(res, 400, { error: { code: 'ERR_API_VALIDATION', message: 'The API key id and secret are required.', details } })
+      return json(res, 400, {
+        error: {
+          code: 'ERR_API_VALIDATION',
+          message: 'The API key id and secret are required.',
+          details,
+        },
+      })
     }
     const authorization = `Basic ${Buffer.from(`${keyId}:${secret}`).toString('base64')}`
     let userId: number
@@ -174,20 +251,45 @@ export function createUiFront (options: UiFrontOptions, api: (req: IncomingMessa
       userId = (await authenticator.authenticate(authorization, peerAddress(req))).user.id
     } catch (err) {
       if (err instanceof ThrottledError) {
-        return json(res, 429, { error: { code: 'ERR_API_RATE_LIMITED', message: `Too many wrong sign-ins from this address: try again in ${err.retryAfter} s.` } }, { 'retry-after': String(err.retryAfter) })
+        return json(
+          res,
+          429,
+          {
+            error: {
+              code: 'ERR_API_RATE_LIMITED',
+              message: `Too many wrong sign-ins from this address: try again in ${err.retryAfter} s.`,
+            },
+          },
+          { 'retry-after': String(err.retryAfter) },
+        )
       }
-      return json(res, 401, { error: { code: 'ERR_API_UNAUTHORIZED', message: 'This API key id and secret do not sign in.', details: [{ path: '/secret', message: 'does not match the key id' }] } })
+      return json(res, 401, {
+        error: {
+          code: 'ERR_API_UNAUTHORIZED',
+          message: 'This API key id and secret do not sign in.',
+          details: [{ path: '/secret', message: 'does not match the key id' }],
+        },
+      })
     }
     const session = sessions.create(keyId, authorization)
     await monitorTokens.issue(session, userId, (s) => sessions.isAlive(s))
-    return json(res, 200, { result: { csrfToken: session.csrfToken, apiKeyId: keyId } }, { 'set-cookie': sessionCookie(session, secure) })
+    return json(
+      res,
+      200,
+      { result: { csrfToken: session.csrfToken, apiKeyId: keyId } },
+      { 'set-cookie': sessionCookie(session, secure) },
+    )
   }
 
-  async function signOut (req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function signOut(req: IncomingMessage, res: ServerResponse): Promise<void> {
     req.resume()
     const session: UiSession | undefined = sessions.fromCookie(req.headers.cookie)
     if (session !== undefined) {
-      if (!csrfMatches(session, req.headers['x-csrf-token'])) return json(res, 403, { error: { code: 'ERR_API_FORBIDDEN', message: 'The CSRF token is missing or wrong.' } })
+      if (!csrfMatches(session, req.headers['x-csrf-token'])) {
+        return json(res, 403, {
+          error: { code: 'ERR_API_FORBIDDEN', message: 'The CSRF token is missing or wrong.' },
+        })
+      }
       sessions.end(session)
       await monitorTokens.revoke(session)
     }
@@ -200,6 +302,11 @@ export function createUiFront (options: UiFrontOptions, api: (req: IncomingMessa
 }
 
 /** A dashboard answer: JSON, never cached, with the dashboard's security headers. */
-function json (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+function json(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   writeJson(res, status, body, { ...headers, ...SECURITY_HEADERS, 'cache-control': 'no-store' })
 }

@@ -25,11 +25,24 @@ type Entry = Record<string, unknown> & { id: number }
  * endpoint answers 401, and the dashboard returns to sign-in.
  */
 export class InspectionStreams {
-  private readonly pollers = new Map<string, { stream: PolledEventStream; cursor: InspectionCursor<Entry> }>()
+  private readonly pollers = new Map<
+    string,
+    { stream: PolledEventStream; cursor: InspectionCursor<Entry> }
+  >()
 
-  constructor (private readonly baseUrl: string, private readonly log: Logger) {}
+  constructor(
+    private readonly baseUrl: string,
+    private readonly log: Logger,
+  ) {}
 
-  subscribe (res: ServerResponse, authorization: string, apiKeyId: string, workspaceId: number, mockServiceId: number, alive: () => boolean = () => true): void {
+  subscribe(
+    res: ServerResponse,
+    authorization: string,
+    apiKeyId: string,
+    workspaceId: number,
+    mockServiceId: number,
+    alive: () => boolean = () => true,
+  ): void {
     const key = `${apiKeyId}|${workspaceId}|${mockServiceId}`
     let poller = this.pollers.get(key)
     if (poller === undefined) {
@@ -38,10 +51,17 @@ export class InspectionStreams {
       const stream: PolledEventStream = new PolledEventStream({
         intervalMs: POLL_MS,
         heartbeatMs: HEARTBEAT_MS,
-        poll: async () => await pollFeed(stream, cursor, async (skip, limit) => await this.page(stream, url, authorization, skip, limit)),
+        poll: async () =>
+          await pollFeed(
+            stream,
+            cursor,
+            async (skip, limit) => await this.page(stream, url, authorization, skip, limit),
+          ),
         onError: (err) => this.log.warn({ err }, 'dashboard inspection poll failed'),
         // A poller that stopped is forgotten: the next tab starts a new one, from the latest entries.
-        onIdle: () => { if (this.pollers.get(key)?.stream === stream) this.pollers.delete(key) },
+        onIdle: () => {
+          if (this.pollers.get(key)?.stream === stream) this.pollers.delete(key)
+        },
       })
       poller = { stream, cursor }
       this.pollers.set(key, poller)
@@ -50,21 +70,37 @@ export class InspectionStreams {
   }
 
   /** Ends every stream (the platform is closing). */
-  close (): void {
+  close(): void {
     for (const { stream } of [...this.pollers.values()]) stream.end()
   }
 
   /** How many upstream pollers run (tests check that tabs share one). */
-  get pollerCount (): number {
+  get pollerCount(): number {
     return this.pollers.size
   }
 
   /** One page of the list, newest first; null when the stream must end; throws to retry later. */
-  private async page (stream: PolledEventStream, url: string, authorization: string, skip: number, limit: number): Promise<{ entries: Entry[]; total: number } | null> {
-    const res = await fetch(`${url}?skip=${skip}&limit=${limit}`, { headers: { authorization }, signal: AbortSignal.timeout(5000) })
-    const body = await res.json() as { result?: Entry[]; total?: number; error?: { message?: string } | null }
+  private async page(
+    stream: PolledEventStream,
+    url: string,
+    authorization: string,
+    skip: number,
+    limit: number,
+  ): Promise<{ entries: Entry[]; total: number } | null> {
+    const res = await fetch(`${url}?skip=${skip}&limit=${limit}`, {
+      headers: { authorization },
+      signal: AbortSignal.timeout(5000),
+    })
+    const body = (await res.json()) as {
+      result?: Entry[]
+      total?: number
+      error?: { message?: string } | null
+    }
     if (!res.ok) {
-      stream.send('failure', { status: res.status, message: body.error?.message ?? `HTTP ${res.status}` })
+      stream.send('failure', {
+        status: res.status,
+        message: body.error?.message ?? `HTTP ${res.status}`,
+      })
       // The caller lost access or the mock service is gone: the stream ends.
       if (res.status === 401 || res.status === 403 || res.status === 404) return null
       throw new Error(`inspection list answered ${res.status}`)

@@ -25,28 +25,38 @@ interface HeldToken {
 export class SessionTokens {
   readonly #held = new Map<UiSession, HeldToken>()
 
-  constructor (private readonly store: Store, private readonly baseUrl: string, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly store: Store,
+    private readonly baseUrl: string,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** Issues the session's token; `isAlive` tells which other sessions still hold theirs. */
-  async issue (session: UiSession, userId: number, isAlive: (session: UiSession) => boolean): Promise<void> {
+  async issue(
+    session: UiSession,
+    userId: number,
+    isAlive: (session: UiSession) => boolean,
+  ): Promise<void> {
     await this.revokeEnded(isAlive)
     const clientId = await this.#appOf(userId)
     // Only tokens no session can hold any more: platforms sharing the store keep their own sessions.
     const outlived = this.now() - ABSOLUTE_MS
     for (const token of await this.store.oauth.listTokens(userId)) {
-      if (token.clientId === clientId && token.created < outlived) await this.store.oauth.revokeToken(userId, token.id)
+      if (token.clientId === clientId && token.created < outlived) {
+        await this.store.oauth.revokeToken(userId, token.id)
+      }
     }
     const { id, accessToken } = await issueToken(this.store, clientId, userId, SCOPES)
     this.#held.set(session, { tokenId: id, userId, authorization: `Bearer ${accessToken}` })
   }
 
   /** The `Authorization` of the session's monitoring requests; undefined when it holds no token. */
-  authorizationOf (session: UiSession): string | undefined {
+  authorizationOf(session: UiSession): string | undefined {
     return this.#held.get(session)?.authorization
   }
 
   /** Revokes the token of a session that ends (sign-out). */
-  async revoke (session: UiSession): Promise<void> {
+  async revoke(session: UiSession): Promise<void> {
     const held = this.#held.get(session)
     if (held === undefined) return
     this.#held.delete(session)
@@ -54,14 +64,16 @@ export class SessionTokens {
   }
 
   /** Revokes the tokens of sessions that expired since. */
-  async revokeEnded (isAlive: (session: UiSession) => boolean): Promise<void> {
+  async revokeEnded(isAlive: (session: UiSession) => boolean): Promise<void> {
     for (const session of [...this.#held.keys()]) {
       if (!isAlive(session)) await this.revoke(session)
     }
   }
 
-  async #appOf (userId: number): Promise<string> {
-    const existing = (await this.store.oauth.listApps(userId)).find((a) => a.name === DASHBOARD_APP_NAME)
+  async #appOf(userId: number): Promise<string> {
+    const existing = (await this.store.oauth.listApps(userId)).find(
+      (a) => a.name === DASHBOARD_APP_NAME,
+    )
     if (existing !== undefined) return existing.clientId
     const app = await this.store.oauth.createApp({
       clientId: randomUUID(),

@@ -26,9 +26,9 @@ const COOKIE_NAME = 'understudy_ui'
 export class UiSessions {
   private readonly sessions = new Map<string, UiSession>()
 
-  constructor (private readonly now: () => number = Date.now) {}
+  constructor(private readonly now: () => number = Date.now) {}
 
-  create (apiKeyId: string, authorization: string): UiSession {
+  create(apiKeyId: string, authorization: string): UiSession {
     if (this.sessions.size >= MAX_SESSIONS) this.sweep()
     if (this.sessions.size >= MAX_SESSIONS) {
       // Oldest first: a Map iterates in insertion order.
@@ -49,7 +49,7 @@ export class UiSessions {
   }
 
   /** The live session of a cookie header, touched; undefined when absent, unknown or expired. */
-  fromCookie (cookieHeader: string | undefined): UiSession | undefined {
+  fromCookie(cookieHeader: string | undefined): UiSession | undefined {
     const id = cookieValue(cookieHeader, COOKIE_NAME)
     if (id === undefined) return undefined
     const session = this.sessions.get(id)
@@ -64,21 +64,25 @@ export class UiSessions {
   }
 
   /** Whether a session is still alive (not ended, not expired), without touching it. */
-  isAlive (session: UiSession): boolean {
+  isAlive(session: UiSession): boolean {
     const now = this.now()
-    return this.sessions.get(session.id) === session && now - session.lastSeen <= IDLE_MS && now - session.created <= ABSOLUTE_MS
+    return (
+      this.sessions.get(session.id) === session &&
+      now - session.lastSeen <= IDLE_MS &&
+      now - session.created <= ABSOLUTE_MS
+    )
   }
 
-  end (session: UiSession): void {
+  end(session: UiSession): void {
     this.sessions.delete(session.id)
   }
 
   /** Ends every session of an API key (for example when it stops authenticating). */
-  endAllOf (apiKeyId: string): void {
+  endAllOf(apiKeyId: string): void {
     for (const [id, s] of this.sessions) if (s.apiKeyId === apiKeyId) this.sessions.delete(id)
   }
 
-  private sweep (): void {
+  private sweep(): void {
     const now = this.now()
     for (const [id, s] of this.sessions) {
       if (now - s.lastSeen > IDLE_MS || now - s.created > ABSOLUTE_MS) this.sessions.delete(id)
@@ -87,7 +91,7 @@ export class UiSessions {
 }
 
 /** Constant-time comparison of the CSRF header with the session's token. */
-export function csrfMatches (session: UiSession, header: string | string[] | undefined): boolean {
+export function csrfMatches(session: UiSession, header: string | string[] | undefined): boolean {
   if (typeof header !== 'string') return false
   const a = Buffer.from(header)
   const b = Buffer.from(session.csrfToken)
@@ -95,13 +99,13 @@ export function csrfMatches (session: UiSession, header: string | string[] | und
 }
 
 /** The session cookie: HttpOnly, SameSite=Strict, Path=/ (the dashboard calls /api and /reports). */
-export function sessionCookie (session: UiSession | null, secure: boolean): string {
+export function sessionCookie(session: UiSession | null, secure: boolean): string {
   const attributes = `Path=/; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`
   if (session === null) return `${COOKIE_NAME}=; ${attributes}; Max-Age=0`
   return `${COOKIE_NAME}=${session.id}; ${attributes}; Max-Age=${ABSOLUTE_MS / 1000}`
 }
 
-function cookieValue (header: string | undefined, name: string): string | undefined {
+function cookieValue(header: string | undefined, name: string): string | undefined {
   if (header === undefined) return undefined
   for (const part of header.split(';')) {
     const eq = part.indexOf('=')

@@ -27,7 +27,7 @@ interface Claims {
   exp: number
 }
 
-function mac (key: Buffer, payload: string): Buffer {
+function mac(key: Buffer, payload: string): Buffer {
   return createHmac('sha256', key).update(payload).digest()
 }
 
@@ -37,15 +37,22 @@ function mac (key: Buffer, payload: string): Buffer {
  * @example
  * downloadUrl('http://127.0.0.1:8080', key, asset) // 'http://127.0.0.1:8080/api/v1/asset-files/eyJh...Q.k3v...'
  */
-export function downloadUrl (baseUrl: string, key: Buffer, asset: Asset, now = Date.now()): string {
-  const claims: Claims = { assetId: asset.id, workspaceId: asset.workspaceId, fileId: asset.fileId, exp: Math.floor(now / 1000) + DOWNLOAD_TTL_SECONDS }
+export function downloadUrl(baseUrl: string, key: Buffer, asset: Asset, now = Date.now()): string {
+  const claims: Claims = {
+    assetId: asset.id,
+    workspaceId: asset.workspaceId,
+    fileId: asset.fileId,
+    exp: Math.floor(now / 1000) + DOWNLOAD_TTL_SECONDS,
+  }
   const payload = Buffer.from(JSON.stringify(claims)).toString('base64url')
   return `${baseUrl.replace(/\/+$/, '')}${ASSET_FILES_PATH}/${payload}.${mac(key, payload).toString('base64url')}`
 }
 
 /** The link error: 404 whatever the reason (a forged link learns nothing), the reason in details. */
-function deadLink (reason: string) {
-  return createError('ERR_API_NOT_FOUND', ['Download link'], { details: [{ path: '/token', message: reason }] })
+function deadLink(reason: string) {
+  return createError('ERR_API_NOT_FOUND', ['Download link'], {
+    details: [{ path: '/token', message: reason }],
+  })
 }
 
 /**
@@ -55,23 +62,37 @@ function deadLink (reason: string) {
  * @example
  * const claims = verifyToken(key, token)
  */
-function verifyToken (key: Buffer, token: string, now = Date.now()): Claims {
+function verifyToken(key: Buffer, token: string, now = Date.now()): Claims {
   const [payload, signature, extra] = token.split('.')
-  if (payload === undefined || signature === undefined || extra !== undefined) throw deadLink('is not a valid download link')
+  if (payload === undefined || signature === undefined || extra !== undefined) {
+    throw deadLink('is not a valid download link')
+  }
   const given = Buffer.from(signature, 'base64url')
   const expected = mac(key, payload)
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw deadLink('is not a valid download link')
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    throw deadLink('is not a valid download link')
+  }
   let claims: Partial<Claims>
   try {
     claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Partial<Claims>
   } catch {
     throw deadLink('is not a valid download link')
   }
-  if (typeof claims.assetId !== 'number' || typeof claims.workspaceId !== 'number' || typeof claims.fileId !== 'string' || typeof claims.exp !== 'number') {
+  if (
+    typeof claims.assetId !== 'number' ||
+    typeof claims.workspaceId !== 'number' ||
+    typeof claims.fileId !== 'string' ||
+    typeof claims.exp !== 'number'
+  ) {
     throw deadLink('is not a valid download link')
   }
   if (claims.exp * 1000 <= now) throw deadLink('has expired: ask for a new link')
-  return { assetId: claims.assetId, workspaceId: claims.workspaceId, fileId: claims.fileId, exp: claims.exp }
+  return {
+    assetId: claims.assetId,
+    workspaceId: claims.workspaceId,
+    fileId: claims.fileId,
+    exp: claims.exp,
+  }
 }
 
 /**
@@ -82,22 +103,30 @@ function verifyToken (key: Buffer, token: string, now = Date.now()): Claims {
  * @example
  * contentDisposition('/tmp/dé jà.mar') // `attachment; filename="d_ j_.mar"; filename*=UTF-8''d%C3%A9%20j%C3%A0.mar`
  */
-function contentDisposition (name: string): string {
+function contentDisposition(name: string): string {
   const base = downloadName(name)
   const ascii = base.replace(/[^\x20-\x7e]|["\\%]/g, '_')
   return `attachment; filename="${ascii}"; filename*=UTF-8''${rfc5987(base)}`
 }
 
 /** The last path segment of a stored name, without control characters; `download` when none is left. */
-function downloadName (name: string): string {
-  // eslint-disable-next-line no-control-regex
-  const segment = name.split(/[/\\]/).filter((s) => s !== '' && s !== '.' && s !== '..').pop()?.replace(/[\x00-\x1f\x7f]/g, '').trim()
+function downloadName(name: string): string {
+  const segment = name
+    .split(/[/\\]/)
+    .filter((s) => s !== '' && s !== '.' && s !== '..')
+    .pop()
+    // eslint-disable-next-line no-control-regex -- control characters are what is removed
+    ?.replace(/[\x00-\x1f\x7f]/g, '')
+    .trim()
   return segment === undefined || segment === '' ? 'download' : segment
 }
 
 /** Percent-encodes everything outside RFC 5987's attr-char (encodeURIComponent leaves `'()*` as they are). */
-function rfc5987 (value: string): string {
-  return encodeURIComponent(value).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+function rfc5987(value: string): string {
+  return encodeURIComponent(value).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  )
 }
 
 /**
@@ -114,7 +143,9 @@ export const assetFileRoutes: Route[] = [
     handler: async (ctx) => {
       const claims = verifyToken(ctx.deps.options.signingKey, ctx.params['token'] ?? '')
       const asset = await ctx.deps.store.assets.get(claims.workspaceId, claims.assetId)
-      if (asset === undefined || asset.fileId !== claims.fileId) throw deadLink('names an asset that no longer exists')
+      if (asset === undefined || asset.fileId !== claims.fileId) {
+        throw deadLink('names an asset that no longer exists')
+      }
       const bytes = await ctx.deps.files.get(asset.fileId)
       if (bytes === undefined) throw deadLink('names an asset whose file is missing')
       return {

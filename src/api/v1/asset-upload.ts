@@ -5,7 +5,12 @@ import { serviceGone, serviceOf } from './catalog-lookups.js'
 import { assetView } from './views.js'
 
 /** The asset types of the mock services specification. */
-export const assetTypes: readonly AssetType[] = ['MAR', 'FILE_IN_ROOT', 'FILE_IN_PATH', 'FILE_IN_CLASSPATH']
+export const assetTypes: readonly AssetType[] = [
+  'MAR',
+  'FILE_IN_ROOT',
+  'FILE_IN_PATH',
+  'FILE_IN_CLASSPATH',
+]
 
 /** A warning of the asset create response: the mock services specification's `errors` entries, severity `WARN`. */
 export interface AssetWarning {
@@ -27,7 +32,7 @@ interface AssetForm {
 }
 
 /** A trimmed field, or null when absent or blank. */
-function fieldOf (form: MultipartForm, name: string): string | null {
+function fieldOf(form: MultipartForm, name: string): string | null {
   const value = form.fields[name]?.trim() ?? ''
   return value === '' ? null : value
 }
@@ -40,7 +45,7 @@ function fieldOf (form: MultipartForm, name: string): string | null {
  * `folderId`, `description`; exactly one file part, of any field name. A `fileId` is not taken: the
  * platform names the stored bytes itself, and says so in a warning.
  */
-function readAssetForm (form: MultipartForm): AssetForm {
+function readAssetForm(form: MultipartForm): AssetForm {
   const details: ErrorDetail[] = []
   const warnings: AssetWarning[] = []
   const report = (path: string, message: string) => details.push({ path, message })
@@ -57,29 +62,51 @@ function readAssetForm (form: MultipartForm): AssetForm {
   }
   let platformVseId = integer('platformVseId')
   if (type !== undefined && type !== 'MAR') {
-    if (fieldOf(form, 'platformVseId') === null) report('/platformVseId', `is required for type ${type}`)
-    else if (platformVseId === 0) report('/platformVseId', `must name a virtual service environment (at least 1) for type ${type}`)
+    if (fieldOf(form, 'platformVseId') === null) {
+      report('/platformVseId', `is required for type ${type}`)
+    } else if (platformVseId === 0) {
+      report(
+        '/platformVseId',
+        `must name a virtual service environment (at least 1) for type ${type}`,
+      )
+    }
   }
   // the mock services specification: zero for plain MAR files, i.e. no environment
   if (platformVseId === 0) platformVseId = null
   const serviceId = integer('serviceId')
   if (serviceId === 0) report('/serviceId', 'must be a positive integer')
   if (fieldOf(form, 'fileId') !== null) {
-    warnings.push({ code: 'WARN_API_ASSET_FILE_ID_IGNORED', message: 'fileId is assigned by the platform; the given value was ignored', severity: 'WARN' })
+    warnings.push({
+      code: 'WARN_API_ASSET_FILE_ID_IGNORED',
+      message: 'fileId is assigned by the platform; the given value was ignored',
+      severity: 'WARN',
+    })
   }
-  if (form.files.length === 0) report('/file', 'is required: send the asset\'s bytes as a file part of the form')
+  if (form.files.length === 0) {
+    report('/file', "is required: send the asset's bytes as a file part of the form")
+  }
   if (form.files.length > 1) report('/file', `must be one file per asset, not ${form.files.length}`)
   const file = form.files[0]
   const name = fieldOf(form, 'filename') ?? file?.filename.trim() ?? ''
-  if (file !== undefined && name === '') report('/filename', 'is required when the file part has no file name')
+  if (file !== undefined && name === '') {
+    report('/filename', 'is required when the file part has no file name')
+  }
   if (name.length > 255) report('/filename', 'must be at most 255 characters')
   const folderId = fieldOf(form, 'folderId')
-  if (folderId !== null && folderId.length > 255) report('/folderId', 'must be at most 255 characters')
+  if (folderId !== null && folderId.length > 255) {
+    report('/folderId', 'must be at most 255 characters')
+  }
   const description = fieldOf(form, 'description')
-  if (description !== null && description.length > 4000) report('/description', 'must be at most 4000 characters')
+  if (description !== null && description.length > 4000) {
+    report('/description', 'must be at most 4000 characters')
+  }
   const first = details[0]
   if (first !== undefined || type === undefined || file === undefined) {
-    throw createError('ERR_API_VALIDATION', [first === undefined ? 'invalid form' : `${first.path} ${first.message}`], { details })
+    throw createError(
+      'ERR_API_VALIDATION',
+      [first === undefined ? 'invalid form' : `${first.path} ${first.message}`],
+      { details },
+    )
   }
   return { type, platformVseId, serviceId, name, folderId, description, file, warnings }
 }
@@ -96,11 +123,13 @@ function readAssetForm (form: MultipartForm): AssetForm {
  * // curl -F type=MAR -F platformVseId=0 -F serviceId=3 -F file=@pets.mar .../api/v1/workspaces/1/assets
  * { method: 'POST', path: '/api/v1/workspaces/:workspaceId/assets', family: 'v1', handler: createAsset }
  */
-export async function createAsset (ctx: ApiContext): Promise<HandlerResult> {
+export async function createAsset(ctx: ApiContext): Promise<HandlerResult> {
   const workspace = await ctx.workspace()
   const input = readAssetForm(await ctx.multipart())
   let service: Service | null = null
-  if (input.serviceId !== null) service = await serviceOf(ctx.deps.store, workspace.id, input.serviceId, '/serviceId')
+  if (input.serviceId !== null) {
+    service = await serviceOf(ctx.deps.store, workspace.id, input.serviceId, '/serviceId')
+  }
   const stored = await ctx.deps.files.put(input.file.bytes)
   const by = ctx.principal.user.email
   try {
@@ -108,8 +137,15 @@ export async function createAsset (ctx: ApiContext): Promise<HandlerResult> {
       const warnings = [...input.warnings]
       const taken = await tx.assets.findByName(workspace.id, input.serviceId, input.name)
       if (taken !== undefined) {
-        const where = input.serviceId === null ? 'among the assets without a service' : `in service ${input.serviceId}`
-        warnings.push({ code: 'WARN_API_ASSET_NAME_IN_USE', message: `An asset named "${input.name}" already exists ${where} (asset ${taken.id})`, severity: 'WARN' })
+        const where =
+          input.serviceId === null
+            ? 'among the assets without a service'
+            : `in service ${input.serviceId}`
+        warnings.push({
+          code: 'WARN_API_ASSET_NAME_IN_USE',
+          message: `An asset named "${input.name}" already exists ${where} (asset ${taken.id})`,
+          severity: 'WARN',
+        })
       }
       const asset = await tx.assets.create({
         workspaceId: workspace.id,

@@ -10,9 +10,19 @@ import { okBody } from './delete-body.js'
 import { tagNamesOf } from './transaction-input.js'
 import { assetView } from './views.js'
 
-const sortable = ['id', 'name', 'created', 'updated', 'createdBy', 'updatedBy', 'serviceId', 'type', 'size']
+const sortable = [
+  'id',
+  'name',
+  'created',
+  'updated',
+  'createdBy',
+  'updatedBy',
+  'serviceId',
+  'type',
+  'size',
+]
 
-function path (rest = ''): string {
+function path(rest = ''): string {
   return `/api/v1/workspaces/:workspaceId/assets${rest}`
 }
 
@@ -55,16 +65,16 @@ const readValidateName = validatorOf<ValidateName>({
   },
 })
 
-async function existing (ctx: ApiContext, workspaceId: number): Promise<Asset> {
+async function existing(ctx: ApiContext, workspaceId: number): Promise<Asset> {
   const id = ctx.intParam('assetId')
   const asset = await ctx.deps.store.assets.get(workspaceId, id)
   if (asset === undefined) throw createError('ERR_API_NOT_FOUND', [`Asset ${id}`])
   return asset
 }
 
-async function viewOf (ctx: ApiContext, asset: Asset) {
+async function viewOf(ctx: ApiContext, asset: Asset) {
   const names = await serviceNames(ctx.deps.store, asset.workspaceId, [asset.serviceId])
-  return assetView(asset, asset.serviceId === null ? null : names.get(asset.serviceId) ?? null)
+  return assetView(asset, asset.serviceId === null ? null : (names.get(asset.serviceId) ?? null))
 }
 
 /**
@@ -84,10 +94,20 @@ export const assetRoutes: Route[] = [
       const workspace = await ctx.workspace()
       const serviceId = optionalIntQuery(ctx.query, 'serviceId')
       const query = listQueryOf(ctx.query, sortable)
-      const page = await ctx.deps.store.assets.list(workspace.id, serviceId === undefined ? {} : { serviceId }, query)
-      const names = await serviceNames(ctx.deps.store, workspace.id, page.items.map((a) => a.serviceId))
+      const page = await ctx.deps.store.assets.list(
+        workspace.id,
+        serviceId === undefined ? {} : { serviceId },
+        query,
+      )
+      const names = await serviceNames(
+        ctx.deps.store,
+        workspace.id,
+        page.items.map((a) => a.serviceId),
+      )
       return {
-        result: page.items.map((a) => assetView(a, a.serviceId === null ? null : names.get(a.serviceId) ?? null)),
+        result: page.items.map((a) =>
+          assetView(a, a.serviceId === null ? null : (names.get(a.serviceId) ?? null)),
+        ),
         paging: { limit: query.limit, skip: query.skip, total: page.total },
       }
     },
@@ -99,7 +119,12 @@ export const assetRoutes: Route[] = [
     handler: async (ctx) => {
       const workspace = await ctx.workspace()
       const input = readValidateName(await ctx.json())
-      const taken = await ctx.deps.store.assets.findByName(workspace.id, input.serviceId ?? null, input.name.trim(), input.idToIgnore ?? undefined)
+      const taken = await ctx.deps.store.assets.findByName(
+        workspace.id,
+        input.serviceId ?? null,
+        input.name.trim(),
+        input.idToIgnore ?? undefined,
+      )
       return { result: taken === undefined }
     },
   },
@@ -121,23 +146,37 @@ export const assetRoutes: Route[] = [
       const id = ctx.intParam('assetId')
       const input = readPatch(await ctx.json())
       const details: ErrorDetail[] = []
-      const tags = Array.isArray(input.tags) ? tagNamesOf(input.tags, '/tags', (p, message) => details.push({ path: p, message })) : undefined
+      const tags = Array.isArray(input.tags)
+        ? tagNamesOf(input.tags, '/tags', (p, message) => details.push({ path: p, message }))
+        : undefined
       const first = details[0]
-      if (first !== undefined) throw createError('ERR_API_VALIDATION', [`${first.path} ${first.message}`], { details })
-      if (typeof input.serviceId === 'number') await serviceOf(ctx.deps.store, workspace.id, input.serviceId, '/serviceId')
+      if (first !== undefined) {
+        throw createError('ERR_API_VALIDATION', [`${first.path} ${first.message}`], { details })
+      }
+      if (typeof input.serviceId === 'number') {
+        await serviceOf(ctx.deps.store, workspace.id, input.serviceId, '/serviceId')
+      }
       const by = ctx.principal.user.email
       const patch: Parameters<typeof ctx.deps.store.assets.update>[2] = { by }
       if (input.name !== undefined) patch.name = input.name.trim()
-      if (input.description !== undefined) patch.description = input.description === '' ? null : input.description
+      if (input.description !== undefined) {
+        patch.description = input.description === '' ? null : input.description
+      }
       if (input.primaryMetadata !== undefined) patch.primaryMetadata = input.primaryMetadata ?? {}
-      if (input.secondaryMetadata !== undefined) patch.secondaryMetadata = input.secondaryMetadata ?? {}
+      if (input.secondaryMetadata !== undefined) {
+        patch.secondaryMetadata = input.secondaryMetadata ?? {}
+      }
       // null detaches the asset from its service
       if (input.serviceId !== undefined) patch.serviceId = input.serviceId
       if (tags !== undefined) patch.tags = tags
-      const updated = await ctx.deps.store.write(async (tx) => {
-        if (tags !== undefined) await tx.tags.ensure(ctx.principal.account.id, tags, by)
-        return tx.assets.update(workspace.id, id, patch)
-      }).catch((err: unknown) => { throw serviceGone(err, input.serviceId ?? 0) })
+      const updated = await ctx.deps.store
+        .write(async (tx) => {
+          if (tags !== undefined) await tx.tags.ensure(ctx.principal.account.id, tags, by)
+          return tx.assets.update(workspace.id, id, patch)
+        })
+        .catch((err: unknown) => {
+          throw serviceGone(err, input.serviceId ?? 0)
+        })
       if (updated === undefined) throw createError('ERR_API_NOT_FOUND', [`Asset ${id}`])
       return { result: await viewOf(ctx, updated) }
     },
@@ -155,7 +194,11 @@ export const assetRoutes: Route[] = [
         // the schema would silently detach it (SET NULL), leaving a mock service that cannot deploy
         const mocks = await tx.mockServices.list(workspace.id, {}, { limit: -1, skip: 0 })
         const users = mocks.items.filter((m) => m.assetId === id).map((m) => m.id)
-        if (users.length > 0) throw createError('ERR_API_CONFLICT', [`Asset ${id} is used by mock service ${users.join(', ')}; delete or change those first`])
+        if (users.length > 0) {
+          throw createError('ERR_API_CONFLICT', [
+            `Asset ${id} is used by mock service ${users.join(', ')}; delete or change those first`,
+          ])
+        }
         await tx.assets.delete(workspace.id, id)
         return found
       })

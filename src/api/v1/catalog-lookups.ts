@@ -14,7 +14,7 @@ import { invalidField } from '../validation.js'
  * @example
  * const serviceId = optionalIntQuery(ctx.query, 'serviceId')
  */
-export function optionalIntQuery (query: URLSearchParams, name: string): number | undefined {
+export function optionalIntQuery(query: URLSearchParams, name: string): number | undefined {
   const raw = query.get(name)
   if (raw === null || raw.trim() === '') return undefined
   return intOf(raw.trim(), `/${name}`)
@@ -27,8 +27,10 @@ export function optionalIntQuery (query: URLSearchParams, name: string): number 
  * @example
  * intOf(form.fields['serviceId'] ?? '', '/serviceId')
  */
-export function intOf (raw: string, pointer: string): number {
-  if (!/^\d{1,15}$/.test(raw)) throw invalidField(pointer, `must be a positive integer, not "${raw.slice(0, 40)}"`)
+export function intOf(raw: string, pointer: string): number {
+  if (!/^\d{1,15}$/.test(raw)) {
+    throw invalidField(pointer, `must be a positive integer, not "${raw.slice(0, 40)}"`)
+  }
   return Number(raw)
 }
 
@@ -39,7 +41,11 @@ export function intOf (raw: string, pointer: string): number {
  * @example
  * const verbose = booleanOf(ctx.query.get('verbose'), '/verbose')
  */
-export function booleanOf (raw: string | null | undefined, pointer: string, fallback = false): boolean {
+export function booleanOf(
+  raw: string | null | undefined,
+  pointer: string,
+  fallback = false,
+): boolean {
   if (raw === null || raw === undefined || raw.trim() === '') return fallback
   const value = raw.trim().toLowerCase()
   if (['true', '1', 'yes', 'on'].includes(value)) return true
@@ -54,10 +60,25 @@ export function booleanOf (raw: string | null | undefined, pointer: string, fall
  * @example
  * const service = await serviceOf(ctx.deps.store, workspace.id, serviceId, '/serviceId')
  */
-export async function serviceOf (repos: Repositories, workspaceId: number, id: number, pointer?: string): Promise<Service> {
+export async function serviceOf(
+  repos: Repositories,
+  workspaceId: number,
+  id: number,
+  pointer?: string,
+): Promise<Service> {
   const service = await repos.services.get(workspaceId, id)
   if (service === undefined) {
-    const options = pointer === undefined ? {} : { details: [{ path: pointer, message: `names service ${id}, which does not exist in workspace ${workspaceId}` }] }
+    const options =
+      pointer === undefined
+        ? {}
+        : {
+            details: [
+              {
+                path: pointer,
+                message: `names service ${id}, which does not exist in workspace ${workspaceId}`,
+              },
+            ],
+          }
     throw createError('ERR_API_NOT_FOUND', [`Service ${id}`], options)
   }
   return service
@@ -69,7 +90,11 @@ export async function serviceOf (repos: Repositories, workspaceId: number, id: n
  * @example
  * const names = await serviceNames(store, 1, page.items.map((t) => t.serviceId))
  */
-export async function serviceNames (repos: Repositories, workspaceId: number, ids: Iterable<number | null>): Promise<Map<number, string>> {
+export async function serviceNames(
+  repos: Repositories,
+  workspaceId: number,
+  ids: Iterable<number | null>,
+): Promise<Map<number, string>> {
   const names = new Map<number, string>()
   for (const id of ids) {
     if (id === null || names.has(id)) continue
@@ -85,8 +110,10 @@ export async function serviceNames (repos: Repositories, workspaceId: number, id
  * @example
  * throw conflict('A service named "pets" already exists in this workspace', '/name')
  */
-export function conflict (message: string, pointer: string) {
-  return createError('ERR_API_CONFLICT', [message], { details: [{ path: pointer, message: 'is already in use' }] })
+export function conflict(message: string, pointer: string) {
+  return createError('ERR_API_CONFLICT', [message], {
+    details: [{ path: pointer, message: 'is already in use' }],
+  })
 }
 
 /**
@@ -96,6 +123,8 @@ export function conflict (message: string, pointer: string) {
  * @example
  * await store.write(...).catch((err: unknown) => { throw serviceGone(err, serviceId) })
  */
-export function serviceGone (err: unknown, serviceId: number): unknown {
-  return isConstraintViolation(err, 'foreign-key') ? createError('ERR_API_NOT_FOUND', [`Service ${serviceId}`]) : err
+export function serviceGone(err: unknown, serviceId: number): unknown {
+  return isConstraintViolation(err, 'foreign-key')
+    ? createError('ERR_API_NOT_FOUND', [`Service ${serviceId}`])
+    : err
 }

@@ -20,9 +20,17 @@ export const conflictRoutes: Route[] = [
     handler: async (ctx) => {
       const workspace = await ctx.workspace()
       const serviceId = optionalIntQuery(ctx.query, 'serviceId')
-      const page = await ctx.deps.store.transactions.list(workspace.id, serviceId === undefined ? {} : { serviceId }, { limit: -1, skip: 0 })
+      const page = await ctx.deps.store.transactions.list(
+        workspace.id,
+        serviceId === undefined ? {} : { serviceId },
+        { limit: -1, skip: 0 },
+      )
       const groups: StoredTransaction[][] = findConflicts(page.items)
-      const names = await serviceNames(ctx.deps.store, workspace.id, groups.map((g) => g[0]?.serviceId ?? null))
+      const names = await serviceNames(
+        ctx.deps.store,
+        workspace.id,
+        groups.map((g) => g[0]?.serviceId ?? null),
+      )
       const result: Record<string, unknown[]> = {}
       for (const group of groups) {
         const serviceName = names.get(group[0]?.serviceId ?? 0) ?? ''

@@ -10,7 +10,7 @@ import type { HandlerResult } from '../http/types.js'
  * return okBody(null)      // {"body":null,"statusCode":"OK","statusCodeValue":200}
  * return okBody([4, 5, 6]) // a bulk operation: the ids it affected
  */
-export function okBody (body: unknown): HandlerResult {
+export function okBody(body: unknown): HandlerResult {
   return {
     status: 200,
     raw: JSON.stringify({ body, statusCode: 'OK', statusCodeValue: 200 }),

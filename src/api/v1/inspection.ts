@@ -12,11 +12,11 @@ import { adminCall } from './runtime-admin.js'
  */
 const ID_SPACE = 10_000_000_000
 
-export function requestIdOf (mockServiceId: number, inspectionId: number): number {
+export function requestIdOf(mockServiceId: number, inspectionId: number): number {
   return mockServiceId * ID_SPACE + inspectionId
 }
 
-function decodeRequestId (requestId: number): { mockServiceId: number; inspectionId: number } {
+function decodeRequestId(requestId: number): { mockServiceId: number; inspectionId: number } {
   return { mockServiceId: Math.floor(requestId / ID_SPACE), inspectionId: requestId % ID_SPACE }
 }
 
@@ -40,9 +40,24 @@ export const inspectionRoutes: Route[] = [
       const limit = Math.min(intOf(ctx.query, 'limit', DEFAULT_PAGE) || DEFAULT_PAGE, MAX_PAGE)
       const adminUrl = ctx.deps.deployer.admin(mock.id)
       if (adminUrl === null) return { result: [], paging: { limit, skip, total: 0 } }
-      const { result, body } = await adminCall<Array<Record<string, unknown>>>(adminUrl, 'GET', `/inspection?skip=${skip}&limit=${limit}`)
-      const entries = result.map((entry) => ({ ...entry, id: requestIdOf(mock.id, Number(entry['id'])), serviceMockId: mock.id }))
-      return { result: entries, paging: { limit, skip, total: typeof body['total'] === 'number' ? body['total'] : entries.length } }
+      const { result, body } = await adminCall<Array<Record<string, unknown>>>(
+        adminUrl,
+        'GET',
+        `/inspection?skip=${skip}&limit=${limit}`,
+      )
+      const entries = result.map((entry) => ({
+        ...entry,
+        id: requestIdOf(mock.id, Number(entry['id'])),
+        serviceMockId: mock.id,
+      }))
+      return {
+        result: entries,
+        paging: {
+          limit,
+          skip,
+          total: typeof body['total'] === 'number' ? body['total'] : entries.length,
+        },
+      }
     },
   },
   {
@@ -55,14 +70,20 @@ export const inspectionRoutes: Route[] = [
       const { mockServiceId, inspectionId } = decodeRequestId(requestId)
       const mock = await ctx.deps.store.mockServices.get(workspace.id, mockServiceId)
       const adminUrl = mock === undefined ? null : ctx.deps.deployer.admin(mockServiceId)
-      if (mock === undefined || adminUrl === null || inspectionId === 0) throw createError('ERR_API_NOT_FOUND', [`Request ${requestId}`])
-      const { result } = await adminCall<Record<string, unknown>>(adminUrl, 'GET', `/inspection/${inspectionId}`)
+      if (mock === undefined || adminUrl === null || inspectionId === 0) {
+        throw createError('ERR_API_NOT_FOUND', [`Request ${requestId}`])
+      }
+      const { result } = await adminCall<Record<string, unknown>>(
+        adminUrl,
+        'GET',
+        `/inspection/${inspectionId}`,
+      )
       return { result: { ...result, id: requestId, serviceMockId: mock.id } }
     },
   },
 ]
 
-function intOf (query: URLSearchParams, name: string, fallback: number): number {
+function intOf(query: URLSearchParams, name: string, fallback: number): number {
   const raw = query.get(name)
   if (raw === null || raw === '') return fallback
   if (!/^\d+$/.test(raw)) throw invalidField(`/${name}`, 'must be an integer >= 0')

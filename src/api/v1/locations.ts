@@ -15,7 +15,10 @@ export const locationRoutes: Route[] = [
       await ctx.workspace()
       const query = listQueryOf(ctx.query, ['name'])
       const all = [localLocation()]
-      return { result: all.slice(query.skip, query.skip + query.limit), paging: { limit: query.limit, skip: query.skip, total: all.length } }
+      return {
+        result: all.slice(query.skip, query.skip + query.limit),
+        paging: { limit: query.limit, skip: query.skip, total: all.length },
+      }
     },
   },
 ]

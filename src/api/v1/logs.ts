@@ -18,7 +18,7 @@ const MAX_LINES = 100_000
  * which wrote them, stored so that `PUT .../log/{logId}` can save it to the asset catalog. `Accept:
  * application/gzip` gets the text gzipped, as a file, instead of the envelope.
  */
-async function snapshot (ctx: ApiContext): Promise<HandlerResult> {
+async function snapshot(ctx: ApiContext): Promise<HandlerResult> {
   const { mock } = await mockServiceOf(ctx)
   const raw = ctx.query.get('limit')
   if (raw !== null && !/^\d+$/.test(raw)) throw invalidField('/limit', 'must be a positive integer')
@@ -27,7 +27,11 @@ async function snapshot (ctx: ApiContext): Promise<HandlerResult> {
   // The runtime that wrote these lines was started by the mock service's last deploy.
   const saved = await ctx.deps.store.write(async (tx) => {
     const deploy = await tx.trackings.latestOf(mock.id, 'deploy')
-    return await tx.logs.create({ mockServiceId: mock.id, trackingId: deploy?.trackingId ?? null, log })
+    return await tx.logs.create({
+      mockServiceId: mock.id,
+      trackingId: deploy?.trackingId ?? null,
+      log,
+    })
   })
   const accept = ctx.req.headers.accept ?? ''
   if (/application\/(x-)?gzip/i.test(accept)) {
@@ -42,7 +46,9 @@ async function snapshot (ctx: ApiContext): Promise<HandlerResult> {
   }
   // the mock services specification types trackingId as a string: '' for a mock service never
   // deployed (no runtime wrote a line)
-  return { result: { log, logId: saved.logId, serviceMockId: mock.id, trackingId: saved.trackingId ?? '' } }
+  return {
+    result: { log, logId: saved.logId, serviceMockId: mock.id, trackingId: saved.trackingId ?? '' },
+  }
 }
 
 export const logRoutes: Route[] = [
@@ -58,29 +64,33 @@ export const logRoutes: Route[] = [
       const { workspace, mock } = await mockServiceOf(ctx)
       const logId = ctx.intParam('logId')
       const entry = await ctx.deps.store.logs.get(mock.id, logId)
-      if (entry === undefined) throw createError('ERR_API_NOT_FOUND', [`Log snapshot ${logId} of mock service ${mock.id}`])
+      if (entry === undefined) {
+        throw createError('ERR_API_NOT_FOUND', [`Log snapshot ${logId} of mock service ${mock.id}`])
+      }
       // The text body, when there is one, becomes the asset's description.
       const note = (await readBodyWithin(ctx.req, 64 * 1024)).toString('utf8').trim()
       const name = `mock-service-${mock.id}-log-${logId}.log`
       const stored = await ctx.deps.files.put(Buffer.from(entry.log, 'utf8'))
       try {
-        await ctx.deps.store.write(async (tx) => tx.assets.create({
-          workspaceId: workspace.id,
-          serviceId: mock.serviceId,
-          name,
-          description: note === '' ? `Log snapshot ${logId} of mock service ${mock.name}` : note,
-          type: 'FILE_IN_ROOT',
-          fileId: stored.fileId,
-          folderId: null,
-          platformVseId: null,
-          tags: [],
-          primaryMetadata: { serviceMockId: mock.id, logId },
-          secondaryMetadata: {},
-          size: stored.size,
-          sha256: stored.sha256,
-          contentType: 'text/plain',
-          by: ctx.principal.user.email,
-        }))
+        await ctx.deps.store.write(async (tx) =>
+          tx.assets.create({
+            workspaceId: workspace.id,
+            serviceId: mock.serviceId,
+            name,
+            description: note === '' ? `Log snapshot ${logId} of mock service ${mock.name}` : note,
+            type: 'FILE_IN_ROOT',
+            fileId: stored.fileId,
+            folderId: null,
+            platformVseId: null,
+            tags: [],
+            primaryMetadata: { serviceMockId: mock.id, logId },
+            secondaryMetadata: {},
+            size: stored.size,
+            sha256: stored.sha256,
+            contentType: 'text/plain',
+            by: ctx.principal.user.email,
+          }),
+        )
       } catch (err) {
         await ctx.deps.files.delete(stored.fileId)
         throw err

@@ -1,5 +1,12 @@
 import { createError } from '../../errors/index.js'
-import { MAX_TRANSACTIONS, normalizeDocument, transactionCountProblem, type DocumentInput, type MockServiceDocument, type Transaction } from '../../dsl/index.js'
+import {
+  MAX_TRANSACTIONS,
+  normalizeDocument,
+  transactionCountProblem,
+  type DocumentInput,
+  type MockServiceDocument,
+  type Transaction,
+} from '../../dsl/index.js'
 import { importOffThread } from './upload/index.js'
 import type { AssetFiles, MockService, Repositories, StoredTransaction } from '../../store/index.js'
 
@@ -21,7 +28,11 @@ import type { AssetFiles, MockService, Repositories, StoredTransaction } from '.
  * @example
  * const document = await mockServiceDocument(store, files, mock)
  */
-export async function mockServiceDocument (repos: Repositories, files: AssetFiles, mock: MockService): Promise<MockServiceDocument> {
+export async function mockServiceDocument(
+  repos: Repositories,
+  files: AssetFiles,
+  mock: MockService,
+): Promise<MockServiceDocument> {
   const service = await repos.services.get(mock.workspaceId, mock.serviceId)
   let transactions: Transaction[]
   if (mock.type === 'SV') {
@@ -31,71 +42,124 @@ export async function mockServiceDocument (repos: Repositories, files: AssetFile
   }
   transactions = await withConfiguration(repos, mock, transactions)
   refuseTooMany(mock, transactions.length)
-  return normalizeDocument({
-    id: mock.id,
-    name: mock.name,
-    description: mock.description,
-    serviceId: mock.serviceId,
-    serviceName: service?.name ?? null,
-    thinkTime: mock.thinkTime,
-    capacity: mock.capacity,
-    replicas: mock.replicas,
-    noMatchingRequestPreference: mock.noMatchingRequestPreference,
-    noMatchingRequestTxnId: mock.noMatchingRequestTxnId,
-    liveSystemHost: mock.liveSystemHost,
-    liveSystemPort: mock.liveSystemPort,
-    endpointPreference: mock.endpointPreference,
-    proxy: mock.proxy ?? null,
-    mockServiceTransactions: mock.type === 'SV' ? [] : mock.mockServiceTransactions.map((e) => (e.priority === null ? { txnId: e.txnId } : e)),
-    // Stored as the document writes them, validated by the same schema when set
-    cors: mock.cors,
-    faults: mock.faults,
-    templateSeed: mock.templateSeed,
-    matchHost: mock.matchHost,
-  } as DocumentInput, transactions)
+  return normalizeDocument(
+    {
+      id: mock.id,
+      name: mock.name,
+      description: mock.description,
+      serviceId: mock.serviceId,
+      serviceName: service?.name ?? null,
+      thinkTime: mock.thinkTime,
+      capacity: mock.capacity,
+      replicas: mock.replicas,
+      noMatchingRequestPreference: mock.noMatchingRequestPreference,
+      noMatchingRequestTxnId: mock.noMatchingRequestTxnId,
+      liveSystemHost: mock.liveSystemHost,
+      liveSystemPort: mock.liveSystemPort,
+      endpointPreference: mock.endpointPreference,
+      proxy: mock.proxy ?? null,
+      mockServiceTransactions:
+        mock.type === 'SV'
+          ? []
+          : mock.mockServiceTransactions.map((e) => (e.priority === null ? { txnId: e.txnId } : e)),
+      // Stored as the document writes them, validated by the same schema when set
+      cors: mock.cors,
+      faults: mock.faults,
+      templateSeed: mock.templateSeed,
+      matchHost: mock.matchHost,
+    } as DocumentInput,
+    transactions,
+  )
 }
 
 /**
  * 422 for a mock service past the runtime's bound on transactions (docs/limits.md): its runtime
  * would refuse the document anyway, after the platform had read and sent all of it.
  */
-function refuseTooMany (mock: MockService, count: number): void {
+function refuseTooMany(mock: MockService, count: number): void {
   const problem = transactionCountProblem(count)
-  if (problem !== null) throw createError('ERR_API_UNPROCESSABLE', [`mock service ${mock.id} ${problem}; select fewer in mockServiceTransactions or split the service`])
+  if (problem !== null) {
+    throw createError('ERR_API_UNPROCESSABLE', [
+      `mock service ${mock.id} ${problem}; select fewer in mockServiceTransactions or split the service`,
+    ])
+  }
 }
 
-async function transactionsOf (repos: Repositories, mock: MockService): Promise<StoredTransaction[]> {
+async function transactionsOf(
+  repos: Repositories,
+  mock: MockService,
+): Promise<StoredTransaction[]> {
   const ids = mock.mockServiceTransactions.map((e) => e.txnId)
-  if (mock.noMatchingRequestTxnId !== null && ids.length > 0 && !ids.includes(mock.noMatchingRequestTxnId)) ids.push(mock.noMatchingRequestTxnId)
+  if (
+    mock.noMatchingRequestTxnId !== null &&
+    ids.length > 0 &&
+    !ids.includes(mock.noMatchingRequestTxnId)
+  ) {
+    ids.push(mock.noMatchingRequestTxnId)
+  }
   refuseTooMany(mock, ids.length)
   if (ids.length === 0) {
     // One more than the bound is enough to know it is passed, without reading millions of rows.
-    const page = await repos.transactions.list(mock.workspaceId, { serviceId: mock.serviceId }, { limit: MAX_TRANSACTIONS + 1, skip: 0 })
+    const page = await repos.transactions.list(
+      mock.workspaceId,
+      { serviceId: mock.serviceId },
+      { limit: MAX_TRANSACTIONS + 1, skip: 0 },
+    )
     refuseTooMany(mock, Math.max(page.total, page.items.length))
     return page.items
   }
-  const page = await repos.transactions.list(mock.workspaceId, { ids }, { limit: ids.length, skip: 0 })
+  const page = await repos.transactions.list(
+    mock.workspaceId,
+    { ids },
+    { limit: ids.length, skip: 0 },
+  )
   const found = new Map(page.items.map((t) => [t.id, t]))
   const missing = ids.filter((id) => !found.has(id))
   if (missing.length > 0) {
-    throw createError('ERR_API_UNPROCESSABLE', [`mock service ${mock.id} refers to transactions that do not exist: ${missing.join(', ')}`])
+    throw createError('ERR_API_UNPROCESSABLE', [
+      `mock service ${mock.id} refers to transactions that do not exist: ${missing.join(', ')}`,
+    ])
   }
   return ids.map((id) => found.get(id) as StoredTransaction)
 }
 
-function transactionOf (t: StoredTransaction): Transaction {
-  const txn: Transaction = { id: t.id, name: t.name, tags: t.tags, serviceId: t.serviceId, dsl: t.dsl }
+function transactionOf(t: StoredTransaction): Transaction {
+  const txn: Transaction = {
+    id: t.id,
+    name: t.name,
+    tags: t.tags,
+    serviceId: t.serviceId,
+    dsl: t.dsl,
+  }
   if (t.description !== null) txn.description = t.description
   return txn
 }
 
-async function assetTransactions (repos: Repositories, files: AssetFiles, mock: MockService): Promise<Transaction[]> {
-  if (mock.assetId === null) throw createError('ERR_API_UNPROCESSABLE', [`mock service ${mock.id} is of type SV but has no assetId`])
+async function assetTransactions(
+  repos: Repositories,
+  files: AssetFiles,
+  mock: MockService,
+): Promise<Transaction[]> {
+  if (mock.assetId === null) {
+    throw createError('ERR_API_UNPROCESSABLE', [
+      `mock service ${mock.id} is of type SV but has no assetId`,
+    ])
+  }
   const asset = await repos.assets.get(mock.workspaceId, mock.assetId)
-  if (asset === undefined) throw createError('ERR_API_UNPROCESSABLE', [`asset ${mock.assetId} of mock service ${mock.id} does not exist`])
+  if (asset === undefined) {
+    throw createError('ERR_API_UNPROCESSABLE', [
+      `asset ${mock.assetId} of mock service ${mock.id} does not exist`,
+    ])
+  }
   const bytes = await files.get(asset.fileId)
-  if (bytes === undefined) throw createError('ERR_API_UNPROCESSABLE', [`the file of asset ${asset.id} is missing`])
-  const imported = await importOffThread('document', { bytes, fileName: asset.name, movable: false })
+  if (bytes === undefined) {
+    throw createError('ERR_API_UNPROCESSABLE', [`the file of asset ${asset.id} is missing`])
+  }
+  const imported = await importOffThread('document', {
+    bytes,
+    fileName: asset.name,
+    movable: false,
+  })
   return imported.document.transactions
 }
 
@@ -106,15 +170,29 @@ async function assetTransactions (repos: Repositories, files: AssetFiles, mock: 
  * unknown KEY is left as written). Done when the document is built (deploy, configure), so the
  * runtime serves plain precompiled responses; a binary or non-UTF-8 body is left untouched.
  */
-async function withConfiguration (repos: Repositories, mock: MockService, transactions: Transaction[]): Promise<Transaction[]> {
+async function withConfiguration(
+  repos: Repositories,
+  mock: MockService,
+  transactions: Transaction[],
+): Promise<Transaction[]> {
   const configurationId = await repos.mockSettings.configurationOf(mock.id)
   if (configurationId === null) return transactions
-  const configuration = await repos.mockSettings.get(mock.workspaceId, 'configuration', configurationId)
+  const configuration = await repos.mockSettings.get(
+    mock.workspaceId,
+    'configuration',
+    configurationId,
+  )
   const map = configuration?.body['configurationMap']
   if (typeof map !== 'object' || map === null) return transactions
   const values = new Map<string, string>()
-  for (const [key, entry] of Object.entries(map as Record<string, { value?: unknown }>)) values.set(key, entry.value === null || entry.value === undefined ? '' : String(entry.value))
-  const fill = (text: string): string => text.replace(/\$\{config\.([A-Za-z0-9_.-]+)\}/g, (whole, key: string) => values.get(key) ?? whole)
+  for (const [key, entry] of Object.entries(map as Record<string, { value?: unknown }>)) {
+    values.set(key, entry.value === null || entry.value === undefined ? '' : String(entry.value))
+  }
+  const fill = (text: string): string =>
+    text.replace(
+      /\$\{config\.([A-Za-z0-9_.-]+)\}/g,
+      (whole, key: string) => values.get(key) ?? whole,
+    )
   return transactions.map((t) => {
     const response = t.dsl.responseDsl
     if (response === undefined) return t
@@ -122,9 +200,15 @@ async function withConfiguration (repos: Repositories, mock: MockService, transa
     if (typeof next.content === 'string' && next.binary !== true) {
       const bytes = Buffer.from(next.content, 'base64')
       const text = bytes.toString('utf8')
-      if (Buffer.from(text, 'utf8').equals(bytes) && text.includes('${config.')) next.content = Buffer.from(fill(text), 'utf8').toString('base64')
+      if (Buffer.from(text, 'utf8').equals(bytes) && text.includes('${config.')) {
+        next.content = Buffer.from(fill(text), 'utf8').toString('base64')
+      }
     }
-    if (next.headers !== undefined) next.headers = next.headers.map((h) => (typeof h.value === 'string' ? { name: h.name, value: fill(h.value) } : h))
+    if (next.headers !== undefined) {
+      next.headers = next.headers.map((h) =>
+        typeof h.value === 'string' ? { name: h.name, value: fill(h.value) } : h,
+      )
+    }
     if (typeof next.statusMessage === 'string') next.statusMessage = fill(next.statusMessage)
     return { ...t, dsl: { ...t.dsl, responseDsl: next } }
   })

@@ -41,12 +41,22 @@ export const proxySchema = {
  * @example
  * proxyOf({ proxyUrl: 'http://proxy.corp:3128', nonProxyHosts: 'localhost|*.corp' }, null)
  */
-export function proxyOf (input: ProxyInput | null | undefined, current: MockServiceProxy | null): MockServiceProxy | null | undefined {
+export function proxyOf(
+  input: ProxyInput | null | undefined,
+  current: MockServiceProxy | null,
+): MockServiceProxy | null | undefined {
   if (input === undefined) return undefined
   if (input === null) return null
   if (Object.values(input).every((v) => v === null || v === undefined || v === '')) return null
-  if (input.certificateId !== undefined && input.certificateId !== null && input.certificateId !== '') {
-    throw invalidField('/proxy/certificateId', 'cannot be applied: this platform has no certificate assets for proxy connections (leave it null)')
+  if (
+    input.certificateId !== undefined &&
+    input.certificateId !== null &&
+    input.certificateId !== ''
+  ) {
+    throw invalidField(
+      '/proxy/certificateId',
+      'cannot be applied: this platform has no certificate assets for proxy connections (leave it null)',
+    )
   }
   const url = input.proxyUrl ?? ''
   let parsed: URL | null = null
@@ -55,17 +65,40 @@ export function proxyOf (input: ProxyInput | null | undefined, current: MockServ
   } catch {
     // reported below
   }
-  if (parsed === null || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.pathname.length > 1 || parsed.search !== '' || parsed.username !== '') {
-    throw invalidField('/proxy/proxyUrl', 'must be the http:// or https:// URL of the proxy, host and port only (credentials go in username and password)')
+  if (
+    parsed === null ||
+    (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') ||
+    parsed.pathname.length > 1 ||
+    parsed.search !== '' ||
+    parsed.username !== ''
+  ) {
+    throw invalidField(
+      '/proxy/proxyUrl',
+      'must be the http:// or https:// URL of the proxy, host and port only (credentials go in username and password)',
+    )
   }
-  const password = input.password === PASSWORD_MASK ? (current?.password ?? null) : (input.password ?? null)
+  const password =
+    input.password === PASSWORD_MASK ? (current?.password ?? null) : (input.password ?? null)
   const username = input.username === '' ? null : (input.username ?? null)
-  if (password !== null && password !== '' && username === null) throw invalidField('/proxy/username', 'is required with a password')
-  return { proxyUrl: `${parsed.protocol}//${parsed.host}`, nonProxyHosts: input.nonProxyHosts === '' ? null : (input.nonProxyHosts ?? null), username, password: password === '' ? null : password }
+  if (password !== null && password !== '' && username === null) {
+    throw invalidField('/proxy/username', 'is required with a password')
+  }
+  return {
+    proxyUrl: `${parsed.protocol}//${parsed.host}`,
+    nonProxyHosts: input.nonProxyHosts === '' ? null : (input.nonProxyHosts ?? null),
+    username,
+    password: password === '' ? null : password,
+  }
 }
 
 /** The `proxy` of a record as GET shows it: the password masked. */
-export function proxyView (p: MockServiceProxy | null | undefined) {
+export function proxyView(p: MockServiceProxy | null | undefined) {
   if (p === null || p === undefined) return null
-  return { proxyUrl: p.proxyUrl, nonProxyHosts: p.nonProxyHosts, username: p.username, password: p.password === null ? null : PASSWORD_MASK, certificateId: null }
+  return {
+    proxyUrl: p.proxyUrl,
+    nonProxyHosts: p.nonProxyHosts,
+    username: p.username,
+    password: p.password === null ? null : PASSWORD_MASK,
+    certificateId: null,
+  }
 }

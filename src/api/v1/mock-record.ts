@@ -8,7 +8,7 @@ import { mockServiceView } from './service-mock-views.js'
  * @example
  * const record = await mockServiceRecord(ctx.deps.store, mock)
  */
-export async function mockServiceRecord (repos: Repositories, mock: MockService) {
+export async function mockServiceRecord(repos: Repositories, mock: MockService) {
   const service = await repos.services.get(mock.workspaceId, mock.serviceId)
   return mockServiceView(mock, service, await repos.mockSettings.configurationOf(mock.id))
 }

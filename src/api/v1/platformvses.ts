@@ -6,17 +6,31 @@ import { mockServiceView } from './service-mock-views.js'
 /** The one environment of a platform: the local runtime host (docs/decisions.md#one-location). */
 const LOCAL_ENVIRONMENT_ID = 1
 
-async function environmentOf (ctx: ApiContext) {
+async function environmentOf(ctx: ApiContext) {
   const workspace = await ctx.workspace()
   const figures = await ctx.deps.deployer.environment()
   const store = ctx.deps.store
-  const mocks = await store.mockServices.list(workspace.id, {}, { limit: Number.MAX_SAFE_INTEGER, skip: 0 })
+  const mocks = await store.mockServices.list(
+    workspace.id,
+    {},
+    { limit: Number.MAX_SAFE_INTEGER, skip: 0 },
+  )
   const running = mocks.items.filter((m) => figures.runningMockServiceIds.includes(m.id))
   const serviceMocks = []
-  for (const mock of running) serviceMocks.push(mockServiceView(mock, await store.services.get(workspace.id, mock.serviceId)))
-  const assets = (await store.assets.list(workspace.id, {}, { limit: Number.MAX_SAFE_INTEGER, skip: 0 })).items
+  for (const mock of running) {
+    serviceMocks.push(mockServiceView(mock, await store.services.get(workspace.id, mock.serviceId)))
+  }
+  const assets = (
+    await store.assets.list(workspace.id, {}, { limit: Number.MAX_SAFE_INTEGER, skip: 0 })
+  ).items
     .filter((a) => a.platformVseId === LOCAL_ENVIRONMENT_ID)
-    .map((a) => ({ id: a.id, name: a.name, type: a.type, serviceId: a.serviceId, fileId: a.fileId }))
+    .map((a) => ({
+      id: a.id,
+      name: a.name,
+      type: a.type,
+      serviceId: a.serviceId,
+      fileId: a.fileId,
+    }))
   return {
     id: LOCAL_ENVIRONMENT_ID,
     workspaceId: workspace.id,
@@ -31,7 +45,10 @@ async function environmentOf (ctx: ApiContext) {
     memoryUsage: figures.memoryUsage,
     msRunningCount: running.length,
     // Only this workspace's runtimes: another account's traffic is none of the caller's business.
-    totalTxnCount: running.reduce((sum, m) => sum + (figures.txnCountByMockService?.[m.id] ?? 0), 0),
+    totalTxnCount: running.reduce(
+      (sum, m) => sum + (figures.txnCountByMockService?.[m.id] ?? 0),
+      0,
+    ),
     pendingUpdate: false,
     assets,
     serviceMocks,
@@ -47,7 +64,10 @@ export const platformVseRoutes: Route[] = [
     method: 'GET',
     path: '/api/v1/workspaces/:workspaceId/platformvses',
     family: 'v1',
-    handler: async (ctx) => ({ result: [await environmentOf(ctx)], paging: { limit: 1, skip: 0, total: 1 } }),
+    handler: async (ctx) => ({
+      result: [await environmentOf(ctx)],
+      paging: { limit: 1, skip: 0, total: 1 },
+    }),
   },
   {
     method: 'GET',

@@ -31,7 +31,10 @@ interface RecordingsView {
 }
 
 /** The runtime's recording, or null when the mock service is not running or holds none reachable. */
-async function runtimeRecordings (ctx: ApiContext, mock: MockService): Promise<RecordingsView | null> {
+async function runtimeRecordings(
+  ctx: ApiContext,
+  mock: MockService,
+): Promise<RecordingsView | null> {
   const adminUrl = ctx.deps.deployer.admin(mock.id)
   if (adminUrl === null) return null
   try {
@@ -45,14 +48,16 @@ async function runtimeRecordings (ctx: ApiContext, mock: MockService): Promise<R
 }
 
 /** The key that makes a recorded request and a stored transaction the same one. */
-function requestKey (dsl: TransactionDsl): string {
+function requestKey(dsl: TransactionDsl): string {
   return canonical(dsl.requestDsl)
 }
 
-function canonical (value: unknown): string {
+function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`
   if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`
   }
   return JSON.stringify(value)
@@ -65,14 +70,24 @@ function canonical (value: unknown): string {
  * @example
  * const saved = await saveRecordings(ctx, workspace, mock) // { recorded: 4, created: [12, 13, 14, 15], updated: [] }
  */
-export async function saveRecordings (ctx: ApiContext, workspace: Workspace, mock: MockService): Promise<SavedRecordings> {
+export async function saveRecordings(
+  ctx: ApiContext,
+  workspace: Workspace,
+  mock: MockService,
+): Promise<SavedRecordings> {
   const view = await runtimeRecordings(ctx, mock)
-  if (view === null || view.transactions.length === 0) return { recorded: 0, created: [], updated: [] }
+  if (view === null || view.transactions.length === 0) {
+    return { recorded: 0, created: [], updated: [] }
+  }
   // The runtime's transactions are checked as any transaction sent to the platform.
   const drafts = readTransactionBatch({ transactions: view.transactions })
   const by = ctx.principal.user.email
   return ctx.deps.store.write(async (tx) => {
-    const existing = await tx.transactions.list(workspace.id, { serviceId: mock.serviceId }, { limit: Number.MAX_SAFE_INTEGER, skip: 0 })
+    const existing = await tx.transactions.list(
+      workspace.id,
+      { serviceId: mock.serviceId },
+      { limit: Number.MAX_SAFE_INTEGER, skip: 0 },
+    )
     const byRequest = new Map(existing.items.map((t) => [requestKey(t.dsl), t]))
     const created: number[] = []
     const updated: number[] = []
@@ -84,7 +99,13 @@ export async function saveRecordings (ctx: ApiContext, workspace: Workspace, moc
         updated.push(same.id)
         continue
       }
-      const stored = await tx.transactions.create({ workspaceId: workspace.id, serviceId: mock.serviceId, dslType: 'HAR_DSL', ...draft, by })
+      const stored = await tx.transactions.create({
+        workspaceId: workspace.id,
+        serviceId: mock.serviceId,
+        dslType: 'HAR_DSL',
+        ...draft,
+        by,
+      })
       byRequest.set(key, stored)
       created.push(stored.id)
     }
@@ -97,11 +118,19 @@ export async function saveRecordings (ctx: ApiContext, workspace: Workspace, moc
  * A mock service with an explicit transaction list serves the new recordings too (one with an
  * empty list serves every transaction of its service already).
  */
-async function includeInMock (tx: Repositories, mock: MockService, created: number[], by: string): Promise<void> {
+async function includeInMock(
+  tx: Repositories,
+  mock: MockService,
+  created: number[],
+  by: string,
+): Promise<void> {
   if (created.length === 0 || mock.mockServiceTransactions.length === 0) return
   const current = await tx.mockServices.getById(mock.id)
   if (current === undefined) return
-  const refs = [...current.mockServiceTransactions, ...created.map((txnId) => ({ txnId, priority: null }))]
+  const refs = [
+    ...current.mockServiceTransactions,
+    ...created.map((txnId) => ({ txnId, priority: null })),
+  ]
   await tx.mockServices.update(mock.id, { mockServiceTransactions: refs, by })
 }
 
@@ -124,7 +153,11 @@ export const recordingRoutes: Route[] = [
     family: 'v1',
     handler: async (ctx) => {
       const { workspace, mock } = await mockServiceOf(ctx)
-      if (ctx.deps.deployer.admin(mock.id) === null) throw createError('ERR_API_CONFLICT', [`Service mock ${mock.id} is not running: it holds no recording`])
+      if (ctx.deps.deployer.admin(mock.id) === null) {
+        throw createError('ERR_API_CONFLICT', [
+          `Service mock ${mock.id} is not running: it holds no recording`,
+        ])
+      }
       return { result: await saveRecordings(ctx, workspace, mock) }
     },
   },

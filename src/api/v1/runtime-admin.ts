@@ -13,7 +13,17 @@ const TIMEOUT_MS = 5000
  * @example
  * const { result } = await adminCall(admin, 'POST', '/inspection/verify', { request: { method: 'GET' }, count: 1 })
  */
-export async function adminCall<T = unknown> (admin: RuntimeAdmin, method: string, path: string, json?: unknown): Promise<{ result: T; body: Record<string, unknown> }> {
-  const body = await adminRequest(admin, path, { method, json, timeoutMs: TIMEOUT_MS, unavailable: 'ERR_API_UNAVAILABLE' })
+export async function adminCall<T = unknown>(
+  admin: RuntimeAdmin,
+  method: string,
+  path: string,
+  json?: unknown,
+): Promise<{ result: T; body: Record<string, unknown> }> {
+  const body = await adminRequest(admin, path, {
+    method,
+    json,
+    timeoutMs: TIMEOUT_MS,
+    unavailable: 'ERR_API_UNAVAILABLE',
+  })
   return { result: body.result as T, body }
 }

@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import { createError } from '../../errors/index.js'
 import { readDefinition, type TransactionDsl } from '../../dsl/index.js'
-import { isConstraintViolation, type CloneTracking, type StoredTransaction } from '../../store/index.js'
+import {
+  isConstraintViolation,
+  type CloneTracking,
+  type StoredTransaction,
+} from '../../store/index.js'
 import type { ApiContext, Route } from '../http/types.js'
 import { epochSeconds } from '../format.js'
 import { invalidField, validatorOf } from '../validation.js'
@@ -34,13 +38,20 @@ const readClone = validatorOf<CloneInput>({
     findAndReplace: {
       type: ['array', 'null'],
       maxItems: 100,
-      items: { type: 'object', required: ['find'], properties: { find: { type: 'string', minLength: 1, maxLength: 1000 }, replace: { type: ['string', 'null'], maxLength: 1000 } } },
+      items: {
+        type: 'object',
+        required: ['find'],
+        properties: {
+          find: { type: 'string', minLength: 1, maxLength: 1000 },
+          replace: { type: ['string', 'null'], maxLength: 1000 },
+        },
+      },
     },
   },
 })
 
 /** The tracking object of the mock services specification for a finished clone. */
-export function cloneTrackingView (t: CloneTracking) {
+export function cloneTrackingView(t: CloneTracking) {
   return {
     trackingId: t.trackingId,
     status: 'FINISHED',
@@ -60,32 +71,45 @@ export function cloneTrackingView (t: CloneTracking) {
 type Replace = (text: string) => string
 
 /** Every string in a value with the replacements applied; base64 `content` decoded around them. */
-function replaceDeep (value: unknown, replace: Replace, key = ''): unknown {
+function replaceDeep(value: unknown, replace: Replace, key = ''): unknown {
   if (typeof value === 'string') {
     if (key === 'content') {
       // only a text body is searched: binary bytes would not survive the round trip through text
       const bytes = Buffer.from(value, 'base64')
       const text = bytes.toString('utf8')
-      return Buffer.from(text, 'utf8').equals(bytes) ? Buffer.from(replace(text), 'utf8').toString('base64') : value
+      return Buffer.from(text, 'utf8').equals(bytes)
+        ? Buffer.from(replace(text), 'utf8').toString('base64')
+        : value
     }
     return replace(value)
   }
   if (Array.isArray(value)) return value.map((v) => replaceDeep(v, replace))
   if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, replaceDeep(v, replace, k)]))
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, replaceDeep(v, replace, k)]),
+    )
   }
   return value
 }
 
-async function clone (ctx: ApiContext) {
+async function clone(ctx: ApiContext) {
   const workspace = await ctx.workspace()
   const input = readClone(await ctx.json())
   const store = ctx.deps.store
   const source = await store.services.get(workspace.id, input.serviceId)
   if (source === undefined) throw createError('ERR_API_NOT_FOUND', [`Service ${input.serviceId}`])
-  const pairs = (input.findAndReplace ?? []).map((p) => ({ find: p.find, replace: p.replace ?? '' }))
+  const pairs = (input.findAndReplace ?? []).map((p) => ({
+    find: p.find,
+    replace: p.replace ?? '',
+  }))
   const replace: Replace = (text) => pairs.reduce((t, p) => t.split(p.find).join(p.replace), text)
-  const transactions = (await store.transactions.list(workspace.id, { serviceId: source.id }, { limit: Number.MAX_SAFE_INTEGER, skip: 0 })).items
+  const transactions = (
+    await store.transactions.list(
+      workspace.id,
+      { serviceId: source.id },
+      { limit: Number.MAX_SAFE_INTEGER, skip: 0 },
+    )
+  ).items
   const copies = transactions.map((t) => ({
     source: t,
     name: replace(t.name),
@@ -97,27 +121,59 @@ async function clone (ctx: ApiContext) {
     try {
       assertServable(readDefinition({ dsl: c.dsl }))
     } catch (err) {
-      throw invalidField('/findAndReplace', `makes transaction ${c.source.id} (${JSON.stringify(c.source.name)}) invalid: ${(err as Error).message}`)
+      throw invalidField(
+        '/findAndReplace',
+        `makes transaction ${c.source.id} (${JSON.stringify(c.source.name)}) invalid: ${(err as Error).message}`,
+      )
     }
   })
   const by = ctx.principal.user.email
   let tracking: CloneTracking
   try {
     tracking = await store.write(async (tx) => {
-      const service = await tx.services.create({ workspaceId: workspace.id, name: input.name.trim(), description: input.description ?? source.description, by })
+      const service = await tx.services.create({
+        workspaceId: workspace.id,
+        name: input.name.trim(),
+        description: input.description ?? source.description,
+        by,
+      })
       for (const c of copies) {
         const t: StoredTransaction = c.source
-        await tx.transactions.create({ workspaceId: workspace.id, serviceId: service.id, name: c.name, description: c.description, tags: t.tags, dslType: t.dslType, dsl: c.dsl, by })
+        await tx.transactions.create({
+          workspaceId: workspace.id,
+          serviceId: service.id,
+          name: c.name,
+          description: c.description,
+          tags: t.tags,
+          dslType: t.dslType,
+          dsl: c.dsl,
+          by,
+        })
       }
-      return await tx.cloneTrackings.create({ trackingId: randomUUID(), workspaceId: workspace.id, serviceId: service.id, createdBy: by })
+      return await tx.cloneTrackings.create({
+        trackingId: randomUUID(),
+        workspaceId: workspace.id,
+        serviceId: service.id,
+        createdBy: by,
+      })
     })
   } catch (err) {
-    if (isConstraintViolation(err, 'unique')) throw conflict(`A service named "${input.name.trim()}" already exists in this workspace`, '/name')
+    if (isConstraintViolation(err, 'unique')) {
+      throw conflict(
+        `A service named "${input.name.trim()}" already exists in this workspace`,
+        '/name',
+      )
+    }
     throw err
   }
   return { result: cloneTrackingView(tracking) }
 }
 
 export const serviceCloneRoutes: Route[] = [
-  { method: 'POST', path: '/api/v1/workspaces/:workspaceId/services/clone', family: 'v1', handler: clone },
+  {
+    method: 'POST',
+    path: '/api/v1/workspaces/:workspaceId/services/clone',
+    family: 'v1',
+    handler: clone,
+  },
 ]

@@ -8,7 +8,11 @@ import { proxyView } from './mock-proxy.js'
  * field present: the asset-based and bridge fields Understudy has no use for are null, as the
  * spec's samples show them for transactional mock services.
  */
-export function mockServiceView (m: MockService, service: Service | undefined, configurationId: number | null = null) {
+export function mockServiceView(
+  m: MockService,
+  service: Service | undefined,
+  configurationId: number | null = null,
+) {
   return {
     id: m.id,
     serviceId: m.serviceId,
@@ -34,7 +38,11 @@ export function mockServiceView (m: MockService, service: Service | undefined, c
     replicas: m.replicas,
     noMatchingRequestPreference: m.noMatchingRequestPreference,
     noMatchingRequestTxnId: m.noMatchingRequestTxnId,
-    mockServiceTransactions: m.mockServiceTransactions.map((e) => ({ priority: e.priority, txnId: e.txnId, destinations: [] })),
+    mockServiceTransactions: m.mockServiceTransactions.map((e) => ({
+      priority: e.priority,
+      txnId: e.txnId,
+      destinations: [],
+    })),
     httpEndpoint: m.httpEndpoint,
     httpsEndpoint: m.httpsEndpoint,
     svEndpoint: null,
@@ -47,7 +55,13 @@ export function mockServiceView (m: MockService, service: Service | undefined, c
     svVseId: null,
     marFileId: null,
     deployDate: epochSecondsOrNull(m.deployDate),
-    exposedPorts: m.port === null ? [] : [{ port: m.port, type: 'HTTP', basePath: '/' }, ...(m.tlsPort === null ? [] : [{ port: m.tlsPort, type: 'HTTPS', basePath: '/' }])],
+    exposedPorts:
+      m.port === null
+        ? []
+        : [
+            { port: m.port, type: 'HTTP', basePath: '/' },
+            ...(m.tlsPort === null ? [] : [{ port: m.tlsPort, type: 'HTTPS', basePath: '/' }]),
+          ],
     pendingUpdate: m.pendingUpdate,
     isNew: m.deployDate === null,
     executionMode: 'MOST_EFFICIENT',
@@ -59,7 +73,9 @@ export function mockServiceView (m: MockService, service: Service | undefined, c
     updatedBy: m.updatedBy,
     // --- fields existing clients of the product require ---
     httpRunnerEnabled: m.type !== 'SV',
-    endpoints: [m.httpEndpoint, m.httpsEndpoint].filter((e): e is string => e !== null).map((endpoint) => ({ endpoint })),
+    endpoints: [m.httpEndpoint, m.httpsEndpoint]
+      .filter((e): e is string => e !== null)
+      .map((endpoint) => ({ endpoint })),
     configurationId,
     proxy: proxyView(m.proxy),
     brokerConfig: null,
@@ -74,7 +90,7 @@ export function mockServiceView (m: MockService, service: Service | undefined, c
 }
 
 /** The tracking object of the mock services specification: the result of deploy, configure and stop. */
-export function trackingView (t: Tracking) {
+export function trackingView(t: Tracking) {
   return {
     trackingId: t.trackingId,
     status: t.status,

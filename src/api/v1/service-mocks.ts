@@ -1,6 +1,11 @@
 import { createError } from '../../errors/index.js'
 import { mockServiceDocumentSchema } from '../../dsl/index.js'
-import type { MockService, MockServiceTransactionRef, Repositories, Workspace } from '../../store/index.js'
+import type {
+  MockService,
+  MockServiceTransactionRef,
+  Repositories,
+  Workspace,
+} from '../../store/index.js'
 import { findVisibleWorkspace } from '../access/authorize.js'
 import type { ApiContext, HandlerResult, Route } from '../http/types.js'
 import { listQueryOf } from '../paging.js'
@@ -50,7 +55,11 @@ interface MockServiceInput {
 /** The dynamic-response fields, with the schemas of the mock-service document (docs/dsl.md). */
 const documentProperties = mockServiceDocumentSchema['properties'] as Record<string, unknown>
 
-const nullableInt = (min: number, max?: number) => ({ type: ['integer', 'null'], minimum: min, ...(max === undefined ? {} : { maximum: max }) })
+const nullableInt = (min: number, max?: number) => ({
+  type: ['integer', 'null'],
+  minimum: min,
+  ...(max === undefined ? {} : { maximum: max }),
+})
 const nullableString = (max: number) => ({ type: ['string', 'null'], maxLength: max })
 
 /** Most worker processes one mock service may have: beyond the cores of any machine it would be waste. */
@@ -74,7 +83,11 @@ const inputSchema = {
       items: {
         anyOf: [
           { type: 'integer', minimum: 1 },
-          { type: 'object', required: ['txnId'], properties: { txnId: { type: 'integer', minimum: 1 }, priority: nullableInt(0) } },
+          {
+            type: 'object',
+            required: ['txnId'],
+            properties: { txnId: { type: 'integer', minimum: 1 }, priority: nullableInt(0) },
+          },
         ],
       },
     },
@@ -82,7 +95,10 @@ const inputSchema = {
     noMatchingRequestTxnId: nullableInt(1),
     liveSystemHost: nullableString(255),
     liveSystemPort: nullableInt(1, 65535),
-    endpointPreference: { type: ['string', 'null'], enum: ['HTTP', 'HTTPS', 'http', 'https', null] },
+    endpointPreference: {
+      type: ['string', 'null'],
+      enum: ['HTTP', 'HTTPS', 'http', 'https', null],
+    },
     harborId: nullableString(200),
     shipId: nullableString(200),
     bridgeId: nullableInt(0),
@@ -98,17 +114,35 @@ const inputSchema = {
   },
 } as const
 
-const readCreate = validatorOf<MockServiceInput & { serviceId: number; name: string }>({ ...inputSchema, required: ['serviceId', 'name'] })
+const readCreate = validatorOf<MockServiceInput & { serviceId: number; name: string }>({
+  ...inputSchema,
+  required: ['serviceId', 'name'],
+})
 const readUpdate = validatorOf<MockServiceInput>(inputSchema)
 
-const preferences: Record<string, string> = { return404: 'return404', bypasslive: 'bypasslive', returntransaction: 'returnTransaction', record: 'record' }
+const preferences: Record<string, string> = {
+  return404: 'return404',
+  bypasslive: 'bypasslive',
+  returntransaction: 'returnTransaction',
+  record: 'record',
+}
 
 /** The record fields an input sets, checked against the workspace (400 naming the field). */
-async function fieldsOf (repos: Repositories, workspace: Workspace, input: MockServiceInput, current: MockService | null): Promise<Partial<MockService>> {
+async function fieldsOf(
+  repos: Repositories,
+  workspace: Workspace,
+  input: MockServiceInput,
+  current: MockService | null,
+): Promise<Partial<MockService>> {
   const out: Partial<MockService> = {}
   const serviceId = input.serviceId ?? current?.serviceId
   if (input.serviceId !== undefined) {
-    if (await repos.services.get(workspace.id, input.serviceId) === undefined) throw invalidField('/serviceId', `names service ${input.serviceId}, which does not exist in workspace ${workspace.id}`)
+    if ((await repos.services.get(workspace.id, input.serviceId)) === undefined) {
+      throw invalidField(
+        '/serviceId',
+        `names service ${input.serviceId}, which does not exist in workspace ${workspace.id}`,
+      )
+    }
     out.serviceId = input.serviceId
   }
   if (input.name !== undefined) out.name = input.name
@@ -116,11 +150,37 @@ async function fieldsOf (repos: Repositories, workspace: Workspace, input: MockS
   if (input.type !== undefined) out.type = input.type.toUpperCase()
   const type = out.type ?? current?.type ?? 'TRANSACTIONAL'
   if (input.assetId !== undefined) {
-    if (input.assetId !== null && await repos.assets.get(workspace.id, input.assetId) === undefined) throw invalidField('/assetId', `names asset ${input.assetId}, which does not exist in workspace ${workspace.id}`)
+    if (
+      input.assetId !== null &&
+      (await repos.assets.get(workspace.id, input.assetId)) === undefined
+    ) {
+      throw invalidField(
+        '/assetId',
+        `names asset ${input.assetId}, which does not exist in workspace ${workspace.id}`,
+      )
+    }
     out.assetId = input.assetId
   }
-  if (type === 'SV' && (out.assetId ?? current?.assetId ?? null) === null) throw invalidField('/assetId', 'is required for a mock service of type SV')
-  for (const key of ['thinkTime', 'capacity', 'replicas', 'groupTag', 'liveSystemHost', 'liveSystemPort', 'harborId', 'shipId', 'bridgeId', 'registryId', 'vseId', 'platformVseId', 'cors', 'faults', 'templateSeed'] as const) {
+  if (type === 'SV' && (out.assetId ?? current?.assetId ?? null) === null) {
+    throw invalidField('/assetId', 'is required for a mock service of type SV')
+  }
+  for (const key of [
+    'thinkTime',
+    'capacity',
+    'replicas',
+    'groupTag',
+    'liveSystemHost',
+    'liveSystemPort',
+    'harborId',
+    'shipId',
+    'bridgeId',
+    'registryId',
+    'vseId',
+    'platformVseId',
+    'cors',
+    'faults',
+    'templateSeed',
+  ] as const) {
     const value = input[key]
     if (value !== undefined) (out as Record<string, unknown>)[key] = value
   }
@@ -128,49 +188,109 @@ async function fieldsOf (repos: Repositories, workspace: Workspace, input: MockS
   if (input.matchHost !== undefined) out.matchHost = input.matchHost === true
   // A deployed mock service is built from stored transactions: no OpenAPI description reaches
   // its runtime, so there is nothing to validate requests against. Refused rather than ignored.
-  if (input.validateRequests === true) throw invalidField('/validateRequests', 'cannot be applied on the platform: a deployed mock service carries no OpenAPI description to check requests against; use `understudy run --mock DIR --validate-requests` with the description in DIR (docs/runtime.md)')
+  if (input.validateRequests === true) {
+    throw invalidField(
+      '/validateRequests',
+      'cannot be applied on the platform: a deployed mock service carries no OpenAPI description to check requests against; use `understudy run --mock DIR --validate-requests` with the description in DIR (docs/runtime.md)',
+    )
+  }
   const proxy = proxyOf(input.proxy, current?.proxy ?? null)
   if (proxy !== undefined) out.proxy = proxy
-  if (input.endpointPreference !== undefined) out.endpointPreference = input.endpointPreference === null ? null : input.endpointPreference.toUpperCase() as 'HTTP' | 'HTTPS'
+  if (input.endpointPreference !== undefined) {
+    out.endpointPreference =
+      input.endpointPreference === null
+        ? null
+        : (input.endpointPreference.toUpperCase() as 'HTTP' | 'HTTPS')
+  }
   if (input.mockServiceTransactions !== undefined) {
-    const refs: MockServiceTransactionRef[] = (input.mockServiceTransactions ?? []).map((e) => (typeof e === 'number' ? { txnId: e, priority: null } : { txnId: e.txnId, priority: e.priority ?? null }))
+    const refs: MockServiceTransactionRef[] = (input.mockServiceTransactions ?? []).map((e) =>
+      typeof e === 'number'
+        ? { txnId: e, priority: null }
+        : { txnId: e.txnId, priority: e.priority ?? null },
+    )
     for (const [i, ref] of refs.entries()) {
       const txn = await repos.transactions.get(workspace.id, ref.txnId)
-      if (txn === undefined) throw invalidField(`/mockServiceTransactions/${i}`, `names transaction ${ref.txnId}, which does not exist in workspace ${workspace.id}`)
-      if (serviceId !== undefined && txn.serviceId !== serviceId) throw invalidField(`/mockServiceTransactions/${i}`, `names transaction ${ref.txnId} of service ${txn.serviceId}, not of service ${serviceId}`)
+      if (txn === undefined) {
+        throw invalidField(
+          `/mockServiceTransactions/${i}`,
+          `names transaction ${ref.txnId}, which does not exist in workspace ${workspace.id}`,
+        )
+      }
+      if (serviceId !== undefined && txn.serviceId !== serviceId) {
+        throw invalidField(
+          `/mockServiceTransactions/${i}`,
+          `names transaction ${ref.txnId} of service ${txn.serviceId}, not of service ${serviceId}`,
+        )
+      }
     }
     out.mockServiceTransactions = refs
   }
   if (input.noMatchingRequestPreference !== undefined) {
     const preference = preferences[(input.noMatchingRequestPreference ?? 'return404').toLowerCase()]
-    if (preference === undefined) throw invalidField('/noMatchingRequestPreference', 'must be one of return404, bypasslive, returnTransaction, record')
+    if (preference === undefined) {
+      throw invalidField(
+        '/noMatchingRequestPreference',
+        'must be one of return404, bypasslive, returnTransaction, record',
+      )
+    }
     out.noMatchingRequestPreference = preference
   }
   if (input.noMatchingRequestTxnId !== undefined) {
-    if (input.noMatchingRequestTxnId !== null && await repos.transactions.get(workspace.id, input.noMatchingRequestTxnId) === undefined) {
-      throw invalidField('/noMatchingRequestTxnId', `names transaction ${input.noMatchingRequestTxnId}, which does not exist in workspace ${workspace.id}`)
+    if (
+      input.noMatchingRequestTxnId !== null &&
+      (await repos.transactions.get(workspace.id, input.noMatchingRequestTxnId)) === undefined
+    ) {
+      throw invalidField(
+        '/noMatchingRequestTxnId',
+        `names transaction ${input.noMatchingRequestTxnId}, which does not exist in workspace ${workspace.id}`,
+      )
     }
     out.noMatchingRequestTxnId = input.noMatchingRequestTxnId
   }
-  const preference = out.noMatchingRequestPreference ?? current?.noMatchingRequestPreference ?? 'return404'
-  if (preference === 'returnTransaction' && (out.noMatchingRequestTxnId ?? current?.noMatchingRequestTxnId ?? null) === null) {
-    throw invalidField('/noMatchingRequestTxnId', 'is required when noMatchingRequestPreference is returnTransaction')
+  const preference =
+    out.noMatchingRequestPreference ?? current?.noMatchingRequestPreference ?? 'return404'
+  if (
+    preference === 'returnTransaction' &&
+    (out.noMatchingRequestTxnId ?? current?.noMatchingRequestTxnId ?? null) === null
+  ) {
+    throw invalidField(
+      '/noMatchingRequestTxnId',
+      'is required when noMatchingRequestPreference is returnTransaction',
+    )
   }
-  if ((preference === 'bypasslive' || preference === 'record') && (out.liveSystemHost ?? current?.liveSystemHost ?? null) === null) {
-    throw invalidField('/liveSystemHost', `is required when noMatchingRequestPreference is ${preference}`)
+  if (
+    (preference === 'bypasslive' || preference === 'record') &&
+    (out.liveSystemHost ?? current?.liveSystemHost ?? null) === null
+  ) {
+    throw invalidField(
+      '/liveSystemHost',
+      `is required when noMatchingRequestPreference is ${preference}`,
+    )
   }
   return out
 }
 
 /** Create takes `serviceId` in the body or as `?serviceId=` (clients of the product send either). */
-function withQueryServiceId (body: unknown, query: URLSearchParams): unknown {
+function withQueryServiceId(body: unknown, query: URLSearchParams): unknown {
   const raw = query.get('serviceId')
-  if (raw === null || typeof body !== 'object' || body === null || Array.isArray(body) || 'serviceId' in body) return body
+  if (
+    raw === null ||
+    typeof body !== 'object' ||
+    body === null ||
+    Array.isArray(body) ||
+    'serviceId' in body
+  ) {
+    return body
+  }
   if (!/^\d+$/.test(raw)) throw invalidField('/serviceId', 'must be an integer')
   return { ...body, serviceId: Number(raw) }
 }
 
-async function recordResult (ctx: ApiContext, mock: MockService, status = 200): Promise<HandlerResult> {
+async function recordResult(
+  ctx: ApiContext,
+  mock: MockService,
+  status = 200,
+): Promise<HandlerResult> {
   return { status, result: await mockServiceRecord(ctx.deps.store, mock) }
 }
 
@@ -197,28 +317,49 @@ const readClientPatch = validatorOf<ClientPatch>({
  * `configurationId` is applied by `update` (it needs the store); `proxy` is a field of the input
  * (mock-proxy.ts).
  */
-function applyClientPatch (input: MockServiceInput, patch: ClientPatch, current: MockService): MockServiceInput {
+function applyClientPatch(
+  input: MockServiceInput,
+  patch: ClientPatch,
+  current: MockService,
+): MockServiceInput {
   if (patch.includeIds === undefined && patch.excludeIds === undefined) return input
-  if (input.mockServiceTransactions !== undefined) throw invalidField('/includeIds', 'cannot be combined with mockServiceTransactions in one request')
-  const refs = current.mockServiceTransactions.map((r) => ({ txnId: r.txnId, priority: r.priority }))
-  for (const id of patch.includeIds ?? []) if (!refs.some((r) => r.txnId === id)) refs.push({ txnId: id, priority: null })
+  if (input.mockServiceTransactions !== undefined) {
+    throw invalidField(
+      '/includeIds',
+      'cannot be combined with mockServiceTransactions in one request',
+    )
+  }
+  const refs = current.mockServiceTransactions.map((r) => ({
+    txnId: r.txnId,
+    priority: r.priority,
+  }))
+  for (const id of patch.includeIds ?? []) {
+    if (!refs.some((r) => r.txnId === id)) refs.push({ txnId: id, priority: null })
+  }
   const excluded = new Set(patch.excludeIds ?? [])
   for (const id of excluded) {
-    if (!refs.some((r) => r.txnId === id)) throw invalidField('/excludeIds', `names transaction ${id}, which is not in mock service ${current.id}`)
+    if (!refs.some((r) => r.txnId === id)) {
+      throw invalidField(
+        '/excludeIds',
+        `names transaction ${id}, which is not in mock service ${current.id}`,
+      )
+    }
   }
   return { ...input, mockServiceTransactions: refs.filter((r) => !excluded.has(r.txnId)) }
 }
 
 /** `configurationId` as sent: undefined when absent, null to clear ('' and null), else the id. */
-function configurationIdOf (raw: number | string | null | undefined): number | null | undefined {
+function configurationIdOf(raw: number | string | null | undefined): number | null | undefined {
   if (raw === undefined) return undefined
   if (raw === null || raw === '') return null
   if (typeof raw === 'number') return raw
-  if (!/^\d{1,15}$/.test(raw)) throw invalidField('/configurationId', 'must be the id of a mock service configuration')
+  if (!/^\d{1,15}$/.test(raw)) {
+    throw invalidField('/configurationId', 'must be the id of a mock service configuration')
+  }
   return Number(raw)
 }
 
-async function update (ctx: ApiContext): Promise<HandlerResult> {
+async function update(ctx: ApiContext): Promise<HandlerResult> {
   const { workspace, mock } = await mockServiceOf(ctx)
   const body = await ctx.json()
   const clientPatch = readClientPatch(body)
@@ -227,8 +368,14 @@ async function update (ctx: ApiContext): Promise<HandlerResult> {
   const by = ctx.principal.user.email
   const updated = await ctx.deps.store.write(async (tx) => {
     if (configurationId !== undefined) {
-      if (configurationId !== null && await tx.mockSettings.get(workspace.id, 'configuration', configurationId) === undefined) {
-        throw invalidField('/configurationId', `names configuration ${configurationId}, which does not exist in workspace ${workspace.id}`)
+      if (
+        configurationId !== null &&
+        (await tx.mockSettings.get(workspace.id, 'configuration', configurationId)) === undefined
+      ) {
+        throw invalidField(
+          '/configurationId',
+          `names configuration ${configurationId}, which does not exist in workspace ${workspace.id}`,
+        )
       }
       await tx.mockSettings.setConfiguration(mock.id, configurationId)
     }
@@ -242,7 +389,7 @@ async function update (ctx: ApiContext): Promise<HandlerResult> {
 }
 
 /** deploy, configure and stop: the mock services specification shows GET; POST is accepted too. */
-function action (name: 'deploy' | 'configure' | 'stop'): Route['handler'] {
+function action(name: 'deploy' | 'configure' | 'stop'): Route['handler'] {
   return async (ctx) => {
     const found = await mockServiceOf(ctx)
     const by = ctx.principal.user.email
@@ -252,16 +399,25 @@ function action (name: 'deploy' | 'configure' | 'stop'): Route['handler'] {
     const saved = await saveRecordings(ctx, found.workspace, found.mock).catch((err: unknown) => {
       // A runtime that does not answer must still be stoppable; configure and deploy refuse (503).
       if (name !== 'stop') throw err
-      ctx.deps.log.warn({ err, serviceMockId: found.mock.id }, 'could not save the recording before stopping')
+      ctx.deps.log.warn(
+        { err, serviceMockId: found.mock.id },
+        'could not save the recording before stopping',
+      )
       return { created: [] }
     })
-    const mock = saved.created.length > 0 ? (await ctx.deps.store.mockServices.get(found.workspace.id, found.mock.id)) ?? found.mock : found.mock
+    const mock =
+      saved.created.length > 0
+        ? ((await ctx.deps.store.mockServices.get(found.workspace.id, found.mock.id)) ?? found.mock)
+        : found.mock
     let tracking
     if (name === 'stop') {
       tracking = await deployer.stop(mock, by)
     } else {
       const document = await mockServiceDocument(ctx.deps.store, ctx.deps.files, mock)
-      tracking = name === 'deploy' ? await deployer.deploy(mock, document, by) : await deployer.configure(mock, document, by)
+      tracking =
+        name === 'deploy'
+          ? await deployer.deploy(mock, document, by)
+          : await deployer.configure(mock, document, by)
     }
     return { result: trackingView(tracking) }
   }
@@ -337,13 +493,22 @@ export const serviceMockRoutes: Route[] = [
       const query = listQueryOf(ctx.query, ['id', 'name', 'created', 'updated'])
       const raw = ctx.query.get('serviceId')
       if (raw !== null && !/^\d+$/.test(raw)) throw invalidField('/serviceId', 'must be an integer')
-      const page = await ctx.deps.store.mockServices.list(workspace.id, raw === null ? {} : { serviceId: Number(raw) }, query)
+      const page = await ctx.deps.store.mockServices.list(
+        workspace.id,
+        raw === null ? {} : { serviceId: Number(raw) },
+        query,
+      )
       const result = []
       for (const mock of page.items) result.push(await mockServiceRecord(ctx.deps.store, mock))
       return { result, paging: { limit: query.limit, skip: query.skip, total: page.total } }
     },
   },
-  { method: 'GET', path: `${base}/:serviceMockId`, family: 'v1', handler: async (ctx) => recordResult(ctx, (await mockServiceOf(ctx)).mock) },
+  {
+    method: 'GET',
+    path: `${base}/:serviceMockId`,
+    family: 'v1',
+    handler: async (ctx) => recordResult(ctx, (await mockServiceOf(ctx)).mock),
+  },
   { method: 'PUT', path: `${base}/:serviceMockId`, family: 'v1', handler: update },
   { method: 'PATCH', path: `${base}/:serviceMockId`, family: 'v1', handler: update },
   {
@@ -369,11 +534,19 @@ export const serviceMockRoutes: Route[] = [
       const id = ctx.params['trackingId'] ?? ''
       // Service clones answer trackings of their own
       const cloned = await ctx.deps.store.cloneTrackings.get(id)
-      if (cloned !== undefined && await findVisibleWorkspace(ctx, cloned.workspaceId) !== undefined) return { result: cloneTrackingView(cloned) }
+      if (
+        cloned !== undefined &&
+        (await findVisibleWorkspace(ctx, cloned.workspaceId)) !== undefined
+      ) {
+        return { result: cloneTrackingView(cloned) }
+      }
       const tracking = await ctx.deps.store.trackings.get(id)
-      const seen = tracking === undefined ? undefined : await findVisibleWorkspace(ctx, tracking.workspaceId)
+      const seen =
+        tracking === undefined ? undefined : await findVisibleWorkspace(ctx, tracking.workspaceId)
       // A tracking of a workspace the caller cannot see is reported as unknown: its id says nothing to a stranger.
-      if (tracking === undefined || seen === undefined) throw createError('ERR_API_NOT_FOUND', [`Tracking ${id}`])
+      if (tracking === undefined || seen === undefined) {
+        throw createError('ERR_API_NOT_FOUND', [`Tracking ${id}`])
+      }
       return { result: trackingView(tracking) }
     },
   },

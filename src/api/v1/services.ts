@@ -29,21 +29,27 @@ const readService = validatorOf<ServiceInput>(serviceSchema)
 /** The fields sorting accepts (`sort=name`, `sort=-updated`). */
 const sortable = ['id', 'name', 'created', 'updated', 'createdBy', 'updatedBy']
 
-function path (rest = ''): string {
+function path(rest = ''): string {
   return `/api/v1/workspaces/:workspaceId/services${rest}`
 }
 
 /** Runs a write that may break the name's uniqueness; a race past our own check is still a 409. */
-async function writeNamed<T> (ctx: ApiContext, name: string, fn: (tx: Repositories) => Promise<T>): Promise<T> {
+async function writeNamed<T>(
+  ctx: ApiContext,
+  name: string,
+  fn: (tx: Repositories) => Promise<T>,
+): Promise<T> {
   try {
     return await ctx.deps.store.write(fn)
   } catch (err) {
-    if (isConstraintViolation(err, 'unique')) throw conflict(`A service named "${name}" already exists in this workspace`, '/name')
+    if (isConstraintViolation(err, 'unique')) {
+      throw conflict(`A service named "${name}" already exists in this workspace`, '/name')
+    }
     throw err
   }
 }
 
-async function existing (ctx: ApiContext, workspaceId: number): Promise<Service> {
+async function existing(ctx: ApiContext, workspaceId: number): Promise<Service> {
   const id = ctx.intParam('serviceId')
   const service = await ctx.deps.store.services.get(workspaceId, id)
   if (service === undefined) throw createError('ERR_API_NOT_FOUND', [`Service ${id}`])
@@ -68,10 +74,15 @@ export const serviceRoutes: Route[] = [
       const name = input.name.trim()
       const by = ctx.principal.user.email
       const service = await writeNamed(ctx, name, async (tx) => {
-        if (await tx.services.getByName(workspace.id, name) !== undefined) {
+        if ((await tx.services.getByName(workspace.id, name)) !== undefined) {
           throw conflict(`A service named "${name}" already exists in this workspace`, '/name')
         }
-        return tx.services.create({ workspaceId: workspace.id, name, description: input.description ?? null, by })
+        return tx.services.create({
+          workspaceId: workspace.id,
+          name,
+          description: input.description ?? null,
+          by,
+        })
       })
       return { status: 201, result: serviceView(service) }
     },
@@ -84,7 +95,10 @@ export const serviceRoutes: Route[] = [
       const workspace = await ctx.workspace()
       const query = listQueryOf(ctx.query, sortable)
       const page = await ctx.deps.store.services.list(workspace.id, query)
-      return { result: page.items.map(serviceView), paging: { limit: query.limit, skip: query.skip, total: page.total } }
+      return {
+        result: page.items.map(serviceView),
+        paging: { limit: query.limit, skip: query.skip, total: page.total },
+      }
     },
   },
   {
@@ -104,14 +118,21 @@ export const serviceRoutes: Route[] = [
       const workspace = await ctx.workspace()
       const id = ctx.intParam('serviceId')
       const input = readService(await ctx.json())
-      if (input.id !== undefined && input.id !== id) throw invalidField('/id', `must be the id of the path (${id}) when given`)
+      if (input.id !== undefined && input.id !== id) {
+        throw invalidField('/id', `must be the id of the path (${id}) when given`)
+      }
       const name = input.name.trim()
       const by = ctx.principal.user.email
       const service = await writeNamed(ctx, name, async (tx) => {
         const other = await tx.services.getByName(workspace.id, name)
-        if (other !== undefined && other.id !== id) throw conflict(`A service named "${name}" already exists in this workspace`, '/name')
+        if (other !== undefined && other.id !== id) {
+          throw conflict(`A service named "${name}" already exists in this workspace`, '/name')
+        }
         // `description` left out keeps the current one; null clears it.
-        const patch = input.description === undefined ? { name, by } : { name, description: input.description, by }
+        const patch =
+          input.description === undefined
+            ? { name, by }
+            : { name, description: input.description, by }
         return tx.services.update(workspace.id, id, patch)
       })
       if (service === undefined) throw createError('ERR_API_NOT_FOUND', [`Service ${id}`])
@@ -125,11 +146,16 @@ export const serviceRoutes: Route[] = [
     handler: async (ctx) => {
       const workspace = await ctx.workspace()
       const id = ctx.intParam('serviceId')
-      const inUse = () => createError('ERR_API_CONFLICT', [`Service ${id} is used by a mock service; delete the mock service first`])
+      const inUse = () =>
+        createError('ERR_API_CONFLICT', [
+          `Service ${id} is used by a mock service; delete the mock service first`,
+        ])
       try {
         await ctx.deps.store.write(async (tx) => {
-          if (await tx.services.get(workspace.id, id) === undefined) throw createError('ERR_API_NOT_FOUND', [`Service ${id}`])
-          if (await tx.mockServices.countByService(workspace.id, id) > 0) throw inUse()
+          if ((await tx.services.get(workspace.id, id)) === undefined) {
+            throw createError('ERR_API_NOT_FOUND', [`Service ${id}`])
+          }
+          if ((await tx.mockServices.countByService(workspace.id, id)) > 0) throw inUse()
           await tx.services.delete(workspace.id, id)
         })
       } catch (err) {

@@ -25,16 +25,22 @@ const readTag = validatorOf<TagInput>({
 
 const sortable = ['id', 'name', 'created', 'updated', 'createdBy', 'updatedBy']
 
-async function writeNamed<T> (ctx: ApiContext, name: string, fn: (tx: Repositories) => Promise<T>): Promise<T> {
+async function writeNamed<T>(
+  ctx: ApiContext,
+  name: string,
+  fn: (tx: Repositories) => Promise<T>,
+): Promise<T> {
   try {
     return await ctx.deps.store.write(fn)
   } catch (err) {
-    if (isConstraintViolation(err, 'unique')) throw conflict(`A tag named "${name}" already exists`, '/name')
+    if (isConstraintViolation(err, 'unique')) {
+      throw conflict(`A tag named "${name}" already exists`, '/name')
+    }
     throw err
   }
 }
 
-async function existing (ctx: ApiContext): Promise<Tag> {
+async function existing(ctx: ApiContext): Promise<Tag> {
   const id = ctx.intParam('tagId')
   const tag = await ctx.deps.store.tags.get(ctx.principal.account.id, id)
   if (tag === undefined) throw createError('ERR_API_NOT_FOUND', [`Tag ${id}`])
@@ -58,8 +64,15 @@ export const tagRoutes: Route[] = [
       const name = input.name.trim()
       const accountId = ctx.principal.account.id
       const tag = await writeNamed(ctx, name, async (tx) => {
-        if (await tx.tags.getByName(accountId, name) !== undefined) throw conflict(`A tag named "${name}" already exists`, '/name')
-        return tx.tags.create({ accountId, name, description: input.description ?? null, by: ctx.principal.user.email })
+        if ((await tx.tags.getByName(accountId, name)) !== undefined) {
+          throw conflict(`A tag named "${name}" already exists`, '/name')
+        }
+        return tx.tags.create({
+          accountId,
+          name,
+          description: input.description ?? null,
+          by: ctx.principal.user.email,
+        })
       })
       return { status: 201, result: tagView(tag) }
     },
@@ -71,7 +84,10 @@ export const tagRoutes: Route[] = [
     handler: async (ctx) => {
       const query = listQueryOf(ctx.query, sortable)
       const page = await ctx.deps.store.tags.list(ctx.principal.account.id, query)
-      return { result: page.items.map((t) => tagView(t)), paging: { limit: query.limit, skip: query.skip, total: page.total } }
+      return {
+        result: page.items.map((t) => tagView(t)),
+        paging: { limit: query.limit, skip: query.skip, total: page.total },
+      }
     },
   },
   {
@@ -99,14 +115,24 @@ export const tagRoutes: Route[] = [
     handler: async (ctx) => {
       const id = ctx.intParam('tagId')
       const input = readTag(await ctx.json())
-      if (input.id !== undefined && input.id !== id) throw invalidField('/id', `must be the id of the path (${id}) when given`)
+      if (input.id !== undefined && input.id !== id) {
+        throw invalidField('/id', `must be the id of the path (${id}) when given`)
+      }
       const name = input.name.trim()
       const accountId = ctx.principal.account.id
       const tag = await writeNamed(ctx, name, async (tx) => {
         const other = await tx.tags.getByName(accountId, name)
-        if (other !== undefined && other.id !== id) throw conflict(`A tag named "${name}" already exists`, '/name')
+        if (other !== undefined && other.id !== id) {
+          throw conflict(`A tag named "${name}" already exists`, '/name')
+        }
         const by = ctx.principal.user.email
-        return tx.tags.update(accountId, id, input.description === undefined ? { name, by } : { name, description: input.description, by })
+        return tx.tags.update(
+          accountId,
+          id,
+          input.description === undefined
+            ? { name, by }
+            : { name, description: input.description, by },
+        )
       })
       if (tag === undefined) throw createError('ERR_API_NOT_FOUND', [`Tag ${id}`])
       return { status: 201, result: tagView(tag, true) }
@@ -118,7 +144,9 @@ export const tagRoutes: Route[] = [
     family: 'v1',
     handler: async (ctx) => {
       const id = ctx.intParam('tagId')
-      const deleted = await ctx.deps.store.write(async (tx) => tx.tags.delete(ctx.principal.account.id, id))
+      const deleted = await ctx.deps.store.write(async (tx) =>
+        tx.tags.delete(ctx.principal.account.id, id),
+      )
       if (!deleted) throw createError('ERR_API_NOT_FOUND', [`Tag ${id}`])
       return { result: {} }
     },

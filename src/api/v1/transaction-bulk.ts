@@ -35,10 +35,19 @@ const actions: Readonly<Record<string, BulkAction>> = {
  * @example
  * bulkActionOf('add-tags') // 'ADD_TAGS'
  */
-function bulkActionOf (raw: string): BulkAction {
-  const action = actions[raw.trim().toUpperCase().replace(/[\s-]+/g, '_')]
+function bulkActionOf(raw: string): BulkAction {
+  const action =
+    actions[
+      raw
+        .trim()
+        .toUpperCase()
+        .replace(/[\s-]+/g, '_')
+    ]
   if (action === undefined) {
-    throw invalidField('/action', `"${raw.slice(0, 40)}" is not an action: use DELETE, ADD_TAGS, REMOVE_TAGS or SET_TAGS`)
+    throw invalidField(
+      '/action',
+      `"${raw.slice(0, 40)}" is not an action: use DELETE, ADD_TAGS, REMOVE_TAGS or SET_TAGS`,
+    )
   }
   return action
 }
@@ -55,7 +64,12 @@ const readBulk = validatorOf<BulkInput>({
   properties: {
     action: { type: 'string', minLength: 1 },
     tags: { type: ['array', 'null'], items: { type: 'string' } },
-    transactions: { type: 'array', minItems: 1, maxItems: 10000, items: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } },
+    transactions: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 10000,
+      items: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+    },
   },
 })
 
@@ -76,21 +90,47 @@ export const transactionBulkRoutes: Route[] = [
       const input = readBulk(await ctx.json())
       const action = bulkActionOf(input.action)
       const details: ErrorDetail[] = []
-      const tags = tagNamesOf(input.tags, '/tags', (path, message) => details.push({ path, message }))
+      const tags = tagNamesOf(input.tags, '/tags', (path, message) =>
+        details.push({ path, message }),
+      )
       if (action !== 'DELETE') {
-        if (!Array.isArray(input.tags)) details.push({ path: '/tags', message: `is required for ${action}` })
-        else if (action !== 'SET_TAGS' && input.tags.length === 0) details.push({ path: '/tags', message: `must name at least one tag for ${action}` })
+        if (!Array.isArray(input.tags)) {
+          details.push({ path: '/tags', message: `is required for ${action}` })
+        } else if (action !== 'SET_TAGS' && input.tags.length === 0) {
+          details.push({ path: '/tags', message: `must name at least one tag for ${action}` })
+        }
       }
       const first = details[0]
-      if (first !== undefined) throw createError('ERR_API_VALIDATION', [`${first.path} ${first.message}`], { details })
+      if (first !== undefined) {
+        throw createError('ERR_API_VALIDATION', [`${first.path} ${first.message}`], { details })
+      }
       const ids = [...new Set(input.transactions)]
       const by = ctx.principal.user.email
       const affected = await ctx.deps.store.write(async (tx) => {
-        const found = await tx.transactions.list(workspace.id, { ids }, { limit: ids.length, skip: 0 })
+        const found = await tx.transactions.list(
+          workspace.id,
+          { ids },
+          { limit: ids.length, skip: 0 },
+        )
         const known = new Set(found.items.map((t) => t.id))
-        const missing = input.transactions.flatMap((id, i) => (known.has(id) ? [] : [{ path: `/transactions/${i}`, message: `transaction ${id} does not exist in this workspace` }]))
+        const missing = input.transactions.flatMap((id, i) =>
+          known.has(id)
+            ? []
+            : [
+                {
+                  path: `/transactions/${i}`,
+                  message: `transaction ${id} does not exist in this workspace`,
+                },
+              ],
+        )
         if (missing.length > 0) {
-          throw createError('ERR_API_NOT_FOUND', [`Transactions ${[...new Set(input.transactions.filter((id) => !known.has(id)))].join(', ')}`], { details: missing })
+          throw createError(
+            'ERR_API_NOT_FOUND',
+            [
+              `Transactions ${[...new Set(input.transactions.filter((id) => !known.has(id)))].join(', ')}`,
+            ],
+            { details: missing },
+          )
         }
         switch (action) {
           case 'DELETE':

@@ -12,7 +12,11 @@ import { invalidField } from '../validation.js'
  */
 
 /** Narrows a list filter to a mock service's transactions (`?serviceMockId=`); unchanged without it. */
-export async function withMockServiceFilter (ctx: ApiContext, workspace: Workspace, filter: TransactionFilter): Promise<TransactionFilter> {
+export async function withMockServiceFilter(
+  ctx: ApiContext,
+  workspace: Workspace,
+  filter: TransactionFilter,
+): Promise<TransactionFilter> {
   const mockId = optionalIntQuery(ctx.query, 'serviceMockId')
   if (mockId === undefined) return filter
   const mock = await ctx.deps.store.mockServices.get(workspace.id, mockId)
@@ -23,15 +27,17 @@ export async function withMockServiceFilter (ctx: ApiContext, workspace: Workspa
 }
 
 /** True when the query asks for the export file; 400 for an export type other than GENERIC_DSL. */
-export function wantsExportFile (query: URLSearchParams): boolean {
+export function wantsExportFile(query: URLSearchParams): boolean {
   if (!booleanOf(query.get('exportAsFile'), '/exportAsFile')) return false
   const type = query.get('type')
-  if (type !== null && type !== '' && type.toUpperCase() !== 'GENERIC_DSL') throw invalidField('/type', 'must be GENERIC_DSL: the export writes the transaction DSL')
+  if (type !== null && type !== '' && type.toUpperCase() !== 'GENERIC_DSL') {
+    throw invalidField('/type', 'must be GENERIC_DSL: the export writes the transaction DSL')
+  }
   return true
 }
 
 /** The export document as an attachment. */
-export function exportFile (transactions: unknown[], workspaceId: number): HandlerResult {
+export function exportFile(transactions: unknown[], workspaceId: number): HandlerResult {
   const body = JSON.stringify({ transactions }, null, 2)
   return {
     status: 200,

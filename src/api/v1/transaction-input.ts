@@ -1,5 +1,10 @@
 import { createError, isUnderstudyError, type ErrorDetail } from '../../errors/index.js'
-import { originOf, readDefinition, type MockServiceDocument, type TransactionDsl } from '../../dsl/index.js'
+import {
+  originOf,
+  readDefinition,
+  type MockServiceDocument,
+  type TransactionDsl,
+} from '../../dsl/index.js'
 import { collectCompileErrors, throwCompileErrors } from '../../match/index.js'
 import { invalidField, validatorOf } from '../validation.js'
 
@@ -21,7 +26,8 @@ interface TransactionDraft {
 /** Longest tag name (tags are also records with this limit, see tags.ts). */
 const TAG_MAX = 255
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v)
 
 /**
  * Compiles a document's matchers; throws 400 ERR_DSL_INVALID listing every problem with its
@@ -30,7 +36,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * @example
  * assertServable(readDefinition(body)) // throws for { url: { matcherName: 'matches', matchingValue: '(' } }
  */
-export function assertServable (doc: MockServiceDocument): void {
+export function assertServable(doc: MockServiceDocument): void {
   // each transaction's matchers, as compileMatcher compiles them, without its matching index
   const errors: ErrorDetail[] = []
   doc.transactions.forEach((txn, index) => collectCompileErrors(txn, index, errors))
@@ -43,19 +49,24 @@ export function assertServable (doc: MockServiceDocument): void {
  * @example
  * tagNamesOf([' smoke ', 'orders'], '/tags', report) // ['smoke', 'orders']
  */
-export function tagNamesOf (tags: readonly string[] | undefined | null, pointer: string, report: (path: string, message: string) => void): string[] {
+export function tagNamesOf(
+  tags: readonly string[] | undefined | null,
+  pointer: string,
+  report: (path: string, message: string) => void,
+): string[] {
   const out: string[] = []
   tags?.forEach((raw, i) => {
     const name = raw.trim()
     if (name === '') report(`${pointer}/${i}`, 'must not be blank')
-    else if (name.length > TAG_MAX) report(`${pointer}/${i}`, `must be at most ${TAG_MAX} characters`)
-    else out.push(name)
+    else if (name.length > TAG_MAX) {
+      report(`${pointer}/${i}`, `must be at most ${TAG_MAX} characters`)
+    } else out.push(name)
   })
   return [...new Set(out)]
 }
 
 /** Throws 400 ERR_API_VALIDATION with every collected detail, when there is one. */
-function throwIfAny (details: ErrorDetail[]): void {
+function throwIfAny(details: ErrorDetail[]): void {
   const first = details[0]
   if (first === undefined) return
   throw createError('ERR_API_VALIDATION', [`${first.path} ${first.message}`], { details })
@@ -71,14 +82,21 @@ function throwIfAny (details: ErrorDetail[]): void {
  * @example
  * readTransactionBatch({ transactions: [{ name: 'list', dsl: { requestDsl: { method: 'GET', path: '/pets' }, responseDsl: { json: [] } } }] })
  */
-export function readTransactionBatch (body: unknown): TransactionDraft[] {
+export function readTransactionBatch(body: unknown): TransactionDraft[] {
   if (isObject(body) && 'transactions' in body) {
-    if (!Array.isArray(body['transactions'])) throw invalidField('/transactions', 'must be an array of transactions')
-    if (body['transactions'].length === 0) throw invalidField('/transactions', 'must hold at least one transaction')
+    if (!Array.isArray(body['transactions'])) {
+      throw invalidField('/transactions', 'must be an array of transactions')
+    }
+    if (body['transactions'].length === 0) {
+      throw invalidField('/transactions', 'must hold at least one transaction')
+    }
   } else if (Array.isArray(body)) {
     if (body.length === 0) throw invalidField('', 'must hold at least one transaction')
   } else if (!isObject(body) || !('dsl' in body)) {
-    throw invalidField('/transactions', 'is required: send {"transactions": [{"name", "description", "tags", "dsl"}]}')
+    throw invalidField(
+      '/transactions',
+      'is required: send {"transactions": [{"name", "description", "tags", "dsl"}]}',
+    )
   }
   const doc = readDefinition(body)
   const details: ErrorDetail[] = []
@@ -87,7 +105,9 @@ export function readTransactionBatch (body: unknown): TransactionDraft[] {
     return {
       name: txn.name,
       description: txn.description ?? null,
-      tags: tagNamesOf(txn.tags, `${pointer}/tags`, (path, message) => details.push({ path, message })),
+      tags: tagNamesOf(txn.tags, `${pointer}/tags`, (path, message) =>
+        details.push({ path, message }),
+      ),
       dsl: txn.dsl,
     }
   })
@@ -138,14 +158,20 @@ const readUpdateFields = validatorOf<UpdateFields>({
  * @example
  * readTransactionChanges({ name: 'renamed', tags: ['smoke'] })
  */
-export function readTransactionChanges (body: unknown): TransactionChanges {
+export function readTransactionChanges(body: unknown): TransactionChanges {
   const fields = readUpdateFields(body)
   const details: ErrorDetail[] = []
   const changes: TransactionChanges = {}
   if (fields.id !== undefined) changes.id = fields.id
   if (typeof fields.name === 'string') changes.name = fields.name
-  if (fields.description !== undefined) changes.description = fields.description === '' ? null : fields.description
-  if (Array.isArray(fields.tags)) changes.tags = tagNamesOf(fields.tags, '/tags', (path, message) => details.push({ path, message }))
+  if (fields.description !== undefined) {
+    changes.description = fields.description === '' ? null : fields.description
+  }
+  if (Array.isArray(fields.tags)) {
+    changes.tags = tagNamesOf(fields.tags, '/tags', (path, message) =>
+      details.push({ path, message }),
+    )
+  }
   if (typeof fields.serviceId === 'number') changes.serviceId = fields.serviceId
   throwIfAny(details)
   if (fields.dsl !== undefined) {
@@ -165,7 +191,7 @@ export function readTransactionChanges (body: unknown): TransactionChanges {
  * @example
  * try { assertServable(result.document) } catch (err) { throw inFile(err, 'api.har') }
  */
-export function inFile (err: unknown, file: string): unknown {
+export function inFile(err: unknown, file: string): unknown {
   if (!isUnderstudyError(err, 'ERR_DSL_INVALID') || err.message.includes(file)) return err
   const details = (err.details ?? []).map((d) => (d.file === undefined ? { ...d, file } : d))
   const count = details.length === 1 ? '1 error' : `${details.length} errors`

@@ -15,7 +15,12 @@ const base = '/api/v1/workspaces/:workspaceId/service-mocks/:serviceMockId/inspe
  */
 export const verificationRoutes: Route[] = [
   { method: 'GET', path: base, family: 'v1', handler: async (ctx) => list(ctx, '') },
-  { method: 'GET', path: `${base}/unmatched`, family: 'v1', handler: async (ctx) => list(ctx, '/unmatched') },
+  {
+    method: 'GET',
+    path: `${base}/unmatched`,
+    family: 'v1',
+    handler: async (ctx) => list(ctx, '/unmatched'),
+  },
   {
     method: 'DELETE',
     path: base,
@@ -34,7 +39,10 @@ export const verificationRoutes: Route[] = [
       filterFromQuery(ctx.query)
       const adminUrl = await runningAdmin(ctx)
       if (adminUrl === null) return { result: { count: 0 } }
-      return { result: (await adminCall(adminUrl, 'GET', `/inspection/count?${ctx.query.toString()}`)).result }
+      return {
+        result: (await adminCall(adminUrl, 'GET', `/inspection/count?${ctx.query.toString()}`))
+          .result,
+      }
     },
   },
   {
@@ -48,17 +56,22 @@ export const verificationRoutes: Route[] = [
       if (adminUrl === null) return { result: verify([], verification, mock.id) }
       const { result } = await adminCall(adminUrl, 'POST', '/inspection/verify', verification)
       const answer = result as { matching?: Array<Record<string, unknown>> }
-      return { result: { ...answer, matching: (answer.matching ?? []).map((e) => platformEntry(mock.id, e)) } }
+      return {
+        result: {
+          ...answer,
+          matching: (answer.matching ?? []).map((e) => platformEntry(mock.id, e)),
+        },
+      }
     },
   },
 ]
 
-async function runningAdmin (ctx: ApiContext): Promise<RuntimeAdmin | null> {
+async function runningAdmin(ctx: ApiContext): Promise<RuntimeAdmin | null> {
   const { mock } = await mockServiceOf(ctx)
   return ctx.deps.deployer.admin(mock.id)
 }
 
-async function list (ctx: ApiContext, suffix: string): Promise<HandlerResult> {
+async function list(ctx: ApiContext, suffix: string): Promise<HandlerResult> {
   filterFromQuery(ctx.query)
   const { mock } = await mockServiceOf(ctx)
   const skip = Number(ctx.query.get('skip') ?? 0) || 0
@@ -69,12 +82,23 @@ async function list (ctx: ApiContext, suffix: string): Promise<HandlerResult> {
   // a filtered list even without filters: `GET /inspection` with one is the same page
   if (suffix === '') query.set('skip', String(skip))
   query.set('limit', String(limit))
-  const { result, body } = await adminCall(adminUrl, 'GET', `/inspection${suffix}?${query.toString()}`)
+  const { result, body } = await adminCall(
+    adminUrl,
+    'GET',
+    `/inspection${suffix}?${query.toString()}`,
+  )
   const entries = (result as Array<Record<string, unknown>>).map((e) => platformEntry(mock.id, e))
-  return { result: entries, paging: { limit, skip, total: typeof body['total'] === 'number' ? body['total'] : entries.length } }
+  return {
+    result: entries,
+    paging: {
+      limit,
+      skip,
+      total: typeof body['total'] === 'number' ? body['total'] : entries.length,
+    },
+  }
 }
 
 /** Ids as the analytics API names requests (unique across mock services). */
-function platformEntry (mockId: number, entry: Record<string, unknown>): Record<string, unknown> {
+function platformEntry(mockId: number, entry: Record<string, unknown>): Record<string, unknown> {
   return { ...entry, id: requestIdOf(mockId, Number(entry['id'])), serviceMockId: mockId }
 }

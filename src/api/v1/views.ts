@@ -14,7 +14,7 @@ import { epochSeconds, formattedDate, isoDate } from '../format.js'
  * @example
  * serviceView(service) // { id: 3, name: 'pets', description: null, created: 1714571109, ... }
  */
-export function serviceView (s: Service) {
+export function serviceView(s: Service) {
   return {
     id: s.id,
     name: s.name,
@@ -34,7 +34,7 @@ export function serviceView (s: Service) {
  * @example
  * tagView(tag, true).created // '2024-05-01T13:45:09.000Z'
  */
-export function tagView (t: Tag, iso = false) {
+export function tagView(t: Tag, iso = false) {
   return {
     id: t.id,
     name: t.name,
@@ -52,7 +52,7 @@ export function tagView (t: Tag, iso = false) {
  * @example
  * transactionLink(1, 7) // '/api/v1/workspaces/1/transactions/7'
  */
-export function transactionLink (workspaceId: number, id: number): string {
+export function transactionLink(workspaceId: number, id: number): string {
   return `/api/v1/workspaces/${workspaceId}/transactions/${id}`
 }
 
@@ -64,7 +64,7 @@ export function transactionLink (workspaceId: number, id: number): string {
  * @example
  * transactionView(txn, 'pets').link // '/api/v1/workspaces/1/transactions/7'
  */
-export function transactionView (t: StoredTransaction, serviceName: string) {
+export function transactionView(t: StoredTransaction, serviceName: string) {
   return {
     id: t.id,
     name: t.name,
@@ -87,7 +87,7 @@ export function transactionView (t: StoredTransaction, serviceName: string) {
  * @example
  * assetView(asset, 'pets').createdDate // '2024-05-01 13:45:09'
  */
-export function assetView (a: Asset, serviceName: string | null) {
+export function assetView(a: Asset, serviceName: string | null) {
   return {
     id: a.id,
     name: a.name,

@@ -12,7 +12,13 @@ import { validatorOf } from '../validation.js'
 import { functionalities } from './functionalities.js'
 import { accountUserView, accountView } from './views.js'
 
-const readPatch = validatorOf<{ name?: string; description?: string | null; aiConsent?: boolean; welcomeScreenLinkText?: string | null; welcomeScreenLinkUrl?: string | null }>({
+const readPatch = validatorOf<{
+  name?: string
+  description?: string | null
+  aiConsent?: boolean
+  welcomeScreenLinkText?: string | null
+  welcomeScreenLinkUrl?: string | null
+}>({
   type: 'object',
   minProperties: 1,
   additionalProperties: false,
@@ -30,7 +36,13 @@ const readUserUpdate = validatorOf<{ roles?: string[]; enabled?: boolean }>({
   minProperties: 1,
   additionalProperties: false,
   properties: {
-    roles: { type: 'array', minItems: 1, maxItems: 4, uniqueItems: true, items: { type: 'string', enum: [...ACCOUNT_ROLES] } },
+    roles: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 4,
+      uniqueItems: true,
+      items: { type: 'string', enum: [...ACCOUNT_ROLES] },
+    },
     enabled: { type: 'boolean' },
   },
 })
@@ -64,17 +76,17 @@ const readKeyName = validatorOf<{ name: string }>({
  * Platform operators: the owners and admins of the platform's first account (the bootstrap's).
  * Only they create accounts over the API; `understudy admin create-account` needs the data dir.
  */
-async function isOperator (ctx: ApiContext): Promise<boolean> {
-  const first = (await ctx.deps.store.tenancy.firstAccountId())
+async function isOperator(ctx: ApiContext): Promise<boolean> {
+  const first = await ctx.deps.store.tenancy.firstAccountId()
   return first !== undefined && isAccountAdmin(membershipOf(ctx, first))
 }
 
-async function workspacesOf (ctx: ApiContext, accountId: number): Promise<Workspace[]> {
+async function workspacesOf(ctx: ApiContext, accountId: number): Promise<Workspace[]> {
   return (await ctx.deps.store.workspaces.listByAccount(accountId, { limit: -1, skip: 0 })).items
 }
 
 /** The running mock-service runtimes ("masters", "engines") of an account, live from the deployer. */
-async function runningOf (ctx: ApiContext, accountId: number): Promise<MockService[]> {
+async function runningOf(ctx: ApiContext, accountId: number): Promise<MockService[]> {
   const workspaceIds = new Set((await workspacesOf(ctx, accountId)).map((w) => w.id))
   const figures = await ctx.deps.deployer.environment()
   const out: MockService[] = []
@@ -85,10 +97,14 @@ async function runningOf (ctx: ApiContext, accountId: number): Promise<MockServi
   return out
 }
 
-async function accountResult (ctx: ApiContext, accountId: number) {
+async function accountResult(ctx: ApiContext, accountId: number) {
   const account = await ctx.deps.store.accounts.get(accountId)
   if (account === undefined) throw createError('ERR_API_NOT_FOUND', [`Account ${accountId}`])
-  return accountView(account, await ctx.deps.store.tenancy.profile(accountId), membershipOf(ctx, accountId))
+  return accountView(
+    account,
+    await ctx.deps.store.tenancy.profile(accountId),
+    membershipOf(ctx, accountId),
+  )
 }
 
 /**
@@ -106,8 +122,16 @@ export const accountRoutes: Route[] = [
       const query = listQueryOf(ctx.query, ['id', 'name', 'created', 'updated'])
       const page = await ctx.deps.store.tenancy.accountsOf(ctx.principal.user.id, query)
       const result = []
-      for (const a of page.items) result.push(accountView(a, await ctx.deps.store.tenancy.profile(a.id), membershipOf(ctx, a.id)))
-      return { result, paging: { limit: query.limit, skip: query.skip, total: page.total }, extra: { hidden: 0 } }
+      for (const a of page.items) {
+        result.push(
+          accountView(a, await ctx.deps.store.tenancy.profile(a.id), membershipOf(ctx, a.id)),
+        )
+      }
+      return {
+        result,
+        paging: { limit: query.limit, skip: query.skip, total: page.total },
+        extra: { hidden: 0 },
+      }
     },
   },
   {
@@ -116,16 +140,31 @@ export const accountRoutes: Route[] = [
     family: 'v4',
     handler: async (ctx) => {
       const input = readNewAccount(await ctx.json())
-      if (!await isOperator(ctx)) throw createError('ERR_API_FORBIDDEN', ['creating an account needs the owner or admin role in the platform\'s first account'])
+      if (!(await isOperator(ctx))) {
+        throw createError('ERR_API_FORBIDDEN', [
+          "creating an account needs the owner or admin role in the platform's first account",
+        ])
+      }
       const made = await ctx.deps.store.write(async (tx) => {
         // The answer carries a new API key of the owner: for another existing user that key would
         // open every account they belong to. They are invited instead (the caller owns the new
         // account, then invites them), as a key for another user needs the admin role everywhere.
         const existing = await tx.users.getByEmail(input.ownerEmail)
         if (existing !== undefined && existing.id !== ctx.principal.user.id) {
-          throw createError('ERR_API_CONFLICT', ['ownerEmail belongs to an existing user: create the account with your own e-mail as owner, then invite them (POST /api/v4/accounts/{accountId}/invitations)'], {
-            details: [{ path: '/ownerEmail', message: 'belongs to an existing user; invite them instead' }],
-          })
+          throw createError(
+            'ERR_API_CONFLICT',
+            [
+              'ownerEmail belongs to an existing user: create the account with your own e-mail as owner, then invite them (POST /api/v4/accounts/{accountId}/invitations)',
+            ],
+            {
+              details: [
+                {
+                  path: '/ownerEmail',
+                  message: 'belongs to an existing user; invite them instead',
+                },
+              ],
+            },
+          )
         }
         return await createAccount(tx, { name: input.name, email: input.ownerEmail })
       })
@@ -149,16 +188,38 @@ export const accountRoutes: Route[] = [
       const userId = ctx.intParam('userId')
       const input = readKeyName(await ctx.json())
       const memberships = await ctx.deps.store.tenancy.membershipsOf(userId)
-      if (!memberships.some((m) => m.accountId === accountId)) throw createError('ERR_API_NOT_FOUND', [`User ${userId} of account ${accountId}`])
+      if (!memberships.some((m) => m.accountId === accountId)) {
+        throw createError('ERR_API_NOT_FOUND', [`User ${userId} of account ${accountId}`])
+      }
       // A key opens every account of its user: only an admin of all of them may issue one.
       const foreign = memberships.find((m) => !isAccountAdmin(membershipOf(ctx, m.accountId)))
-      if (foreign !== undefined) throw createError('ERR_API_FORBIDDEN', [`user ${userId} also belongs to an account you do not administer: they create their own keys`])
+      if (foreign !== undefined) {
+        throw createError('ERR_API_FORBIDDEN', [
+          `user ${userId} also belongs to an account you do not administer: they create their own keys`,
+        ])
+      }
       const key = await generateApiKey()
-      const stored = await ctx.deps.store.write(async (tx) => tx.apiKeys.create({ id: key.id, userId, name: input.name, secretHash: key.secretHash }))
-      return { status: 201, result: { id: stored.id, name: stored.name, userId, created: epochSeconds(stored.created), secret: key.secret } }
+      const stored = await ctx.deps.store.write(async (tx) =>
+        tx.apiKeys.create({ id: key.id, userId, name: input.name, secretHash: key.secretHash }),
+      )
+      return {
+        status: 201,
+        result: {
+          id: stored.id,
+          name: stored.name,
+          userId,
+          created: epochSeconds(stored.created),
+          secret: key.secret,
+        },
+      }
     },
   },
-  { method: 'GET', path: '/api/v4/accounts/:accountId', family: 'v4', handler: async (ctx) => ({ result: await accountResult(ctx, ctx.intParam('accountId')) }) },
+  {
+    method: 'GET',
+    path: '/api/v4/accounts/:accountId',
+    family: 'v4',
+    handler: async (ctx) => ({ result: await accountResult(ctx, ctx.intParam('accountId')) }),
+  },
   {
     method: 'PATCH',
     path: '/api/v4/accounts/:accountId',
@@ -205,15 +266,26 @@ export const accountRoutes: Route[] = [
       const result = await ctx.deps.store.write(async (tx) => {
         const current = await tx.tenancy.member(accountId, userId)
         const user = current === undefined ? undefined : await tx.users.get(userId)
-        if (current === undefined || user === undefined) throw createError('ERR_API_NOT_FOUND', [`User ${userId} of account ${accountId}`])
+        if (current === undefined || user === undefined) {
+          throw createError('ERR_API_NOT_FOUND', [`User ${userId} of account ${accountId}`])
+        }
         const roles = input.roles ?? current.roles
         const enabled = input.enabled ?? current.enabled
-        const touchesAdmins = ADMIN_ROLES.some((r) => current.roles.includes(r) || roles.includes(r))
-        if (!callerIsAdmin && touchesAdmins) throw createError('ERR_API_FORBIDDEN', ['only an account owner or admin may grant, change or remove the owner and admin roles'])
+        const touchesAdmins = ADMIN_ROLES.some(
+          (r) => current.roles.includes(r) || roles.includes(r),
+        )
+        if (!callerIsAdmin && touchesAdmins) {
+          throw createError('ERR_API_FORBIDDEN', [
+            'only an account owner or admin may grant, change or remove the owner and admin roles',
+          ])
+        }
         for (const role of ADMIN_ROLES) {
-          const loses = current.enabled && current.roles.includes(role) && (!enabled || !roles.includes(role))
-          if (loses && await tx.tenancy.countWithRole(accountId, role) <= 1) {
-            throw createError('ERR_API_CONFLICT', [`user ${userId} is the last ${role} of account ${accountId}: give the role to someone else first`])
+          const loses =
+            current.enabled && current.roles.includes(role) && (!enabled || !roles.includes(role))
+          if (loses && (await tx.tenancy.countWithRole(accountId, role)) <= 1) {
+            throw createError('ERR_API_CONFLICT', [
+              `user ${userId} is the last ${role} of account ${accountId}: give the role to someone else first`,
+            ])
           }
         }
         const member = await tx.tenancy.setMember({ accountId, userId, roles, enabled })
@@ -231,32 +303,48 @@ export const accountRoutes: Route[] = [
       const workspaces = await workspacesOf(ctx, accountId)
       const running = await runningOf(ctx, accountId)
       const location = localLocation()
-      const enginesIn = (workspaceId: number): number => running.filter((m) => m.workspaceId === workspaceId).length
+      const enginesIn = (workspaceId: number): number =>
+        running.filter((m) => m.workspaceId === workspaceId).length
       return {
         result: {
           workspaces: workspaces.map((w) => ({
             id: w.id,
             name: w.name,
-            locations: { [location.id]: { id: location.id, name: location.name, engines: enginesIn(w.id) } },
+            locations: {
+              [location.id]: { id: location.id, name: location.name, engines: enginesIn(w.id) },
+            },
           })),
-          locations: { [location.id]: { id: location.id, name: location.name, engines: running.length } },
+          locations: {
+            [location.id]: { id: location.id, name: location.name, engines: running.length },
+          },
         },
       }
     },
   },
-  { method: 'GET', path: '/api/v4/accounts/:accountId/functionalities', family: 'v4', handler: async () => ({ result: functionalities() }) },
+  {
+    method: 'GET',
+    path: '/api/v4/accounts/:accountId/functionalities',
+    family: 'v4',
+    handler: async () => ({ result: functionalities() }),
+  },
   {
     method: 'POST',
     path: '/api/v4/accounts/:accountId/terminate-masters',
     family: 'v4',
     handler: async (ctx) => {
       const accountId = ctx.intParam('accountId')
-      const body = ctx.req.headers['content-length'] === '0' || (ctx.req.headers['content-length'] === undefined && ctx.req.headers['transfer-encoding'] === undefined) ? {} : await ctx.json()
+      const body =
+        ctx.req.headers['content-length'] === '0' ||
+        (ctx.req.headers['content-length'] === undefined &&
+          ctx.req.headers['transfer-encoding'] === undefined)
+          ? {}
+          : await ctx.json()
       const { dryRun = false } = readTerminate(body)
       const running = await runningOf(ctx, accountId)
-      if (!dryRun) for (const mock of running) await ctx.deps.deployer.stop(mock, ctx.principal.user.email)
+      if (!dryRun) {
+        for (const mock of running) await ctx.deps.deployer.stop(mock, ctx.principal.user.email)
+      }
       return { result: running.map((m) => m.id), extra: { dryRun } }
     },
   },
 ]
-

@@ -11,7 +11,7 @@ const offered = new Map<string, string>([['mockServices', 'Mock Services']])
  * @example
  * offerFunctionality('functionalApi', 'API Functional Testing')
  */
-export function offerFunctionality (funcId: string, displayName: string): void {
+export function offerFunctionality(funcId: string, displayName: string): void {
   offered.set(funcId, displayName)
 }
 
@@ -21,14 +21,18 @@ export function offerFunctionality (funcId: string, displayName: string): void {
  * @example
  * isOffered('mockServices') // true
  */
-export function isOffered (funcId: string): boolean {
+export function isOffered(funcId: string): boolean {
   return offered.has(funcId)
 }
 
 /** The functionalities, in the shape of the administration specification (`size` -1: not limited). */
-export function functionalities () {
+export function functionalities() {
   return {
     additionalSpace: 0,
-    functionalities: [...offered].map(([funcId, displayName]) => ({ funcId, size: -1, displayName })),
+    functionalities: [...offered].map(([funcId, displayName]) => ({
+      funcId,
+      size: -1,
+      displayName,
+    })),
   }
 }

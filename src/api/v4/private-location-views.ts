@@ -7,7 +7,7 @@ import { epochSeconds, epochSecondsOrNull } from '../format.js'
  */
 
 /** A ship (agent) as `/private-locations/{harborId}/servers` shows it; `ts` is its last heartbeat. */
-export function shipView (ship: Ship) {
+export function shipView(ship: Ship) {
   return {
     id: ship.id,
     harborId: ship.harborId,
@@ -25,7 +25,7 @@ export function shipView (ship: Ship) {
  * A harbor as `/private-locations` shows it. Only mock services run on this platform's agents,
  * so `funcIds` is `mockServices` alone and the load-engine sizing fields are absent.
  */
-export function harborView (harbor: Harbor, ships: readonly Ship[]) {
+export function harborView(harbor: Harbor, ships: readonly Ship[]) {
   return {
     id: harbor.id,
     name: harbor.name,
@@ -43,7 +43,7 @@ export function harborView (harbor: Harbor, ships: readonly Ship[]) {
 }
 
 /** A harbor among a workspace's `locations` (the administration specification's Location), beside the local one. */
-export function harborLocationView (harbor: Harbor, ships: readonly Ship[]) {
+export function harborLocationView(harbor: Harbor, ships: readonly Ship[]) {
   return {
     id: harbor.id,
     title: harbor.name,

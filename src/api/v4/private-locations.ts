@@ -1,7 +1,13 @@
 import { randomBytes } from 'node:crypto'
 import { createError } from '../../errors/index.js'
 import type { Harbor } from '../../store/index.js'
-import { findVisibleWorkspace, membershipOf, visibleWorkspace, visibleWorkspaceIds, visibleWorkspaceRoles } from '../access/authorize.js'
+import {
+  findVisibleWorkspace,
+  membershipOf,
+  visibleWorkspace,
+  visibleWorkspaceIds,
+  visibleWorkspaceRoles,
+} from '../access/authorize.js'
 import { isAccountAdmin } from '../access/roles.js'
 import { hashSecret } from '../auth.js'
 import type { ApiContext, HandlerResult, Route } from '../http/types.js'
@@ -16,7 +22,12 @@ const readHarbor = validatorOf<{ name: string; accountId: number; workspacesId: 
   properties: {
     name: { type: 'string', minLength: 1, maxLength: 200 },
     accountId: { type: 'integer', minimum: 1 },
-    workspacesId: { type: 'array', minItems: 1, maxItems: 1000, items: { type: 'integer', minimum: 1 } },
+    workspacesId: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 1000,
+      items: { type: 'integer', minimum: 1 },
+    },
   },
 })
 
@@ -31,15 +42,18 @@ const readShip = validatorOf<{ name: string; address?: string }>({
 })
 
 /** A new id: the prefix the product's ids carry (`harbor-`, `ship-`) and 96 random bits. */
-function newId (prefix: string): string {
+function newId(prefix: string): string {
   return `${prefix}-${randomBytes(12).toString('hex')}`
 }
 
 /** The workspaces of the harbor's account the caller sees, with its role in each. */
-async function rolesIn (ctx: ApiContext, accountId: number) {
+async function rolesIn(ctx: ApiContext, accountId: number) {
   const membership = membershipOf(ctx, accountId)
   if (membership === undefined) return undefined
-  return { admin: isAccountAdmin(membership), roles: await visibleWorkspaceRoles(ctx.deps.store, ctx.principal.user.id, [membership]) }
+  return {
+    admin: isAccountAdmin(membership),
+    roles: await visibleWorkspaceRoles(ctx.deps.store, ctx.principal.user.id, [membership]),
+  }
 }
 
 /**
@@ -47,86 +61,131 @@ async function rolesIn (ctx: ApiContext, accountId: number) {
  * the workspaces it is offered to), else 404 whatever the reason, as for any unseen object. With
  * `manage`, 403 unless the caller is an account owner or admin or a manager of one of its workspaces.
  */
-async function harborOf (ctx: ApiContext, manage: boolean): Promise<Harbor> {
+async function harborOf(ctx: ApiContext, manage: boolean): Promise<Harbor> {
   const id = ctx.params['harborId'] ?? ''
   const accountIds = ctx.principal.memberships.map((m) => m.accountId)
   const harbor = await ctx.deps.store.locations.harbor(accountIds, id)
   const access = harbor === undefined ? undefined : await rolesIn(ctx, harbor.accountId)
-  if (harbor === undefined || access === undefined || (!access.admin && !harbor.workspaceIds.some((w) => access.roles.has(w)))) {
+  if (
+    harbor === undefined ||
+    access === undefined ||
+    (!access.admin && !harbor.workspaceIds.some((w) => access.roles.has(w)))
+  ) {
     throw createError('ERR_API_NOT_FOUND', [`Private location ${id}`])
   }
-  if (manage && !access.admin && !harbor.workspaceIds.some((w) => access.roles.get(w) === 'manager')) {
-    throw createError('ERR_API_FORBIDDEN', ['changing a private location needs the account role owner or admin, or the manager role in one of its workspaces'])
+  if (
+    manage &&
+    !access.admin &&
+    !harbor.workspaceIds.some((w) => access.roles.get(w) === 'manager')
+  ) {
+    throw createError('ERR_API_FORBIDDEN', [
+      'changing a private location needs the account role owner or admin, or the manager role in one of its workspaces',
+    ])
   }
   return harbor
 }
 
-async function detailOf (ctx: ApiContext, harbor: Harbor) {
+async function detailOf(ctx: ApiContext, harbor: Harbor) {
   return harborView(harbor, await ctx.deps.store.locations.ships([harbor.id]))
 }
 
-function integerQuery (ctx: ApiContext, name: string): number | undefined {
+function integerQuery(ctx: ApiContext, name: string): number | undefined {
   const raw = ctx.query.get(name)
   if (raw === null || raw === '') return undefined
-  if (!/^\d{1,15}$/.test(raw) || Number(raw) < 1) throw invalidField(`/${name}`, 'must be a positive integer')
+  if (!/^\d{1,15}$/.test(raw) || Number(raw) < 1) {
+    throw invalidField(`/${name}`, 'must be a positive integer')
+  }
   return Number(raw)
 }
 
-async function list (ctx: ApiContext): Promise<HandlerResult> {
+async function list(ctx: ApiContext): Promise<HandlerResult> {
   const accountParam = integerQuery(ctx, 'accountId')
   const workspaceParam = integerQuery(ctx, 'workspaceId')
-  if (accountParam === undefined && workspaceParam === undefined) throw invalidField('/accountId', 'is required unless workspaceId is given')
+  if (accountParam === undefined && workspaceParam === undefined) {
+    throw invalidField('/accountId', 'is required unless workspaceId is given')
+  }
   const query = listQueryOf(ctx.query, ['id', 'name', 'created', 'updated'])
   // The product's `types[]` filter: every harbor here is `small` (shared: many mock services per agent).
   const types = [...ctx.query.getAll('types[]'), ...ctx.query.getAll('types')]
-  for (const t of types) if (t !== 'small' && t !== 'large') throw invalidField('/types', 'must be small or large')
+  for (const t of types) {
+    if (t !== 'small' && t !== 'large') throw invalidField('/types', 'must be small or large')
+  }
   let filter: { accountId: number; workspaceIds?: number[] }
   if (workspaceParam !== undefined) {
     const { workspace } = await visibleWorkspace(ctx, workspaceParam)
-    if (accountParam !== undefined && accountParam !== workspace.accountId) throw createError('ERR_API_NOT_FOUND', [`Workspace ${workspaceParam} in account ${accountParam}`])
+    if (accountParam !== undefined && accountParam !== workspace.accountId) {
+      throw createError('ERR_API_NOT_FOUND', [
+        `Workspace ${workspaceParam} in account ${accountParam}`,
+      ])
+    }
     filter = { accountId: workspace.accountId, workspaceIds: [workspace.id] }
   } else {
     const accountId = accountParam as number
     const membership = membershipOf(ctx, accountId)
     if (membership === undefined) throw createError('ERR_API_NOT_FOUND', [`Account ${accountId}`])
-    filter = isAccountAdmin(membership) ? { accountId } : { accountId, workspaceIds: await visibleWorkspaceIds(ctx, accountId) }
+    filter = isAccountAdmin(membership)
+      ? { accountId }
+      : { accountId, workspaceIds: await visibleWorkspaceIds(ctx, accountId) }
   }
-  const page = types.length > 0 && !types.includes('small') ? { items: [], total: 0 } : await ctx.deps.store.locations.harbors(filter, query)
+  const page =
+    types.length > 0 && !types.includes('small')
+      ? { items: [], total: 0 }
+      : await ctx.deps.store.locations.harbors(filter, query)
   const ships = await ctx.deps.store.locations.ships(page.items.map((h) => h.id))
   return {
-    result: page.items.map((h) => harborView(h, ships.filter((s) => s.harborId === h.id))),
+    result: page.items.map((h) =>
+      harborView(
+        h,
+        ships.filter((s) => s.harborId === h.id),
+      ),
+    ),
     paging: { limit: query.limit, skip: query.skip, total: page.total },
     extra: { hidden: 0 },
   }
 }
 
-async function create (ctx: ApiContext): Promise<HandlerResult> {
+async function create(ctx: ApiContext): Promise<HandlerResult> {
   const input = readHarbor(await ctx.json())
   const membership = membershipOf(ctx, input.accountId)
-  if (membership === undefined) throw createError('ERR_API_NOT_FOUND', [`Account ${input.accountId}`])
+  if (membership === undefined) {
+    throw createError('ERR_API_NOT_FOUND', [`Account ${input.accountId}`])
+  }
   const workspaceIds = [...new Set(input.workspacesId)]
   for (const [i, id] of input.workspacesId.entries()) {
     const seen = await findVisibleWorkspace(ctx, id)
     if (seen === undefined || seen.workspace.accountId !== input.accountId) {
-      throw invalidField(`/workspacesId/${i}`, `workspace ${id} is not a workspace of account ${input.accountId} that you can see`)
+      throw invalidField(
+        `/workspacesId/${i}`,
+        `workspace ${id} is not a workspace of account ${input.accountId} that you can see`,
+      )
     }
     if (seen.role !== 'manager') {
-      throw createError('ERR_API_FORBIDDEN', [`creating a private location for workspace ${id} needs the account role owner or admin, or the manager role there`])
+      throw createError('ERR_API_FORBIDDEN', [
+        `creating a private location for workspace ${id} needs the account role owner or admin, or the manager role there`,
+      ])
     }
   }
   const harbor = await ctx.deps.store.locations.createHarbor({
-    id: newId('harbor'), accountId: input.accountId, name: input.name, userId: ctx.principal.user.id, workspaceIds,
+    id: newId('harbor'),
+    accountId: input.accountId,
+    name: input.name,
+    userId: ctx.principal.user.id,
+    workspaceIds,
   })
   return { status: 201, result: harborView(harbor, []) }
 }
 
-async function createShip (ctx: ApiContext): Promise<HandlerResult> {
+async function createShip(ctx: ApiContext): Promise<HandlerResult> {
   const harbor = await harborOf(ctx, true)
   const input = readShip(await ctx.json())
   // The agent's credential: shown in this answer only; the store keeps its scrypt hash.
   const token = randomBytes(24).toString('base64url')
   const ship = await ctx.deps.store.locations.createShip({
-    id: newId('ship'), harborId: harbor.id, name: input.name, address: input.address ?? null, tokenHash: await hashSecret(token),
+    id: newId('ship'),
+    harborId: harbor.id,
+    name: input.name,
+    address: input.address ?? null,
+    tokenHash: await hashSecret(token),
   })
   return { status: 201, result: { ...shipView(ship), token } }
 }
@@ -153,10 +212,19 @@ export const privateLocationRoutes: Route[] = [
     handler: async (ctx) => {
       const harbor = await harborOf(ctx, false)
       const ships = await ctx.deps.store.locations.ships([harbor.id])
-      return { result: ships.map(shipView), paging: { limit: ships.length, skip: 0, total: ships.length }, extra: { hidden: 0 } }
+      return {
+        result: ships.map(shipView),
+        paging: { limit: ships.length, skip: 0, total: ships.length },
+        extra: { hidden: 0 },
+      }
     },
   },
-  { method: 'POST', path: '/api/v4/private-locations/:harborId/servers', family: 'v4', handler: createShip },
+  {
+    method: 'POST',
+    path: '/api/v4/private-locations/:harborId/servers',
+    family: 'v4',
+    handler: createShip,
+  },
   {
     method: 'GET',
     path: '/api/v4/private-locations/:harborId/servers/:shipId',
@@ -165,7 +233,9 @@ export const privateLocationRoutes: Route[] = [
       const harbor = await harborOf(ctx, false)
       const id = ctx.params['shipId'] ?? ''
       const ship = await ctx.deps.store.locations.ship(harbor.id, id)
-      if (ship === undefined) throw createError('ERR_API_NOT_FOUND', [`Agent ${id} of private location ${harbor.id}`])
+      if (ship === undefined) {
+        throw createError('ERR_API_NOT_FOUND', [`Agent ${id} of private location ${harbor.id}`])
+      }
       return { result: shipView(ship) }
     },
   },
@@ -177,7 +247,9 @@ export const privateLocationRoutes: Route[] = [
       const harbor = await harborOf(ctx, true)
       const id = ctx.params['shipId'] ?? ''
       const removed = await ctx.deps.store.locations.deleteShip(harbor.id, id)
-      if (!removed) throw createError('ERR_API_NOT_FOUND', [`Agent ${id} of private location ${harbor.id}`])
+      if (!removed) {
+        throw createError('ERR_API_NOT_FOUND', [`Agent ${id} of private location ${harbor.id}`])
+      }
       return { result: { id, removed: true } }
     },
   },

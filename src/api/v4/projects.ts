@@ -18,7 +18,7 @@ const readCreate = validatorOf<{ name: string; workspaceId: number; description?
   },
 })
 
-function projectView (p: Project, accountId: number) {
+function projectView(p: Project, accountId: number) {
   return {
     id: p.id,
     name: p.name,
@@ -55,9 +55,19 @@ export const projectRoutes: Route[] = [
         workspaceIds = await visibleWorkspaceIds(ctx)
       }
       const name = ctx.query.get('name')
-      const page = await ctx.deps.store.tenancy.projects(name === null || name === '' ? { workspaceIds } : { workspaceIds, name }, query)
+      const page = await ctx.deps.store.tenancy.projects(
+        name === null || name === '' ? { workspaceIds } : { workspaceIds, name },
+        query,
+      )
       const accounts = new Map<number, number>()
-      for (const p of page.items) if (!accounts.has(p.workspaceId)) accounts.set(p.workspaceId, (await ctx.deps.store.workspaces.get(p.workspaceId))?.accountId ?? 0)
+      for (const p of page.items) {
+        if (!accounts.has(p.workspaceId)) {
+          accounts.set(
+            p.workspaceId,
+            (await ctx.deps.store.workspaces.get(p.workspaceId))?.accountId ?? 0,
+          )
+        }
+      }
       return {
         result: page.items.map((p) => projectView(p, accounts.get(p.workspaceId) ?? 0)),
         paging: { limit: query.limit, skip: query.skip, total: page.total },
@@ -72,12 +82,28 @@ export const projectRoutes: Route[] = [
     handler: async (ctx) => {
       const input = readCreate(await ctx.json())
       const seen = await findVisibleWorkspace(ctx, input.workspaceId)
-      if (seen === undefined) throw createError('ERR_API_NOT_FOUND', [`Workspace ${input.workspaceId}`])
-      if (!satisfies(seen.role, 'tester')) throw createError('ERR_API_FORBIDDEN', ['creating a project needs the workspace role tester or stronger'])
-      if (!seen.workspace.enabled) throw createError('ERR_API_FORBIDDEN', [`workspace ${seen.workspace.id} is disabled: it accepts no changes until a manager enables it`])
-      const project = await ctx.deps.store.write(async (tx) => tx.tenancy.createProject({
-        workspaceId: input.workspaceId, name: input.name, description: input.description ?? null, isDefault: false, userId: ctx.principal.user.id,
-      }))
+      if (seen === undefined) {
+        throw createError('ERR_API_NOT_FOUND', [`Workspace ${input.workspaceId}`])
+      }
+      if (!satisfies(seen.role, 'tester')) {
+        throw createError('ERR_API_FORBIDDEN', [
+          'creating a project needs the workspace role tester or stronger',
+        ])
+      }
+      if (!seen.workspace.enabled) {
+        throw createError('ERR_API_FORBIDDEN', [
+          `workspace ${seen.workspace.id} is disabled: it accepts no changes until a manager enables it`,
+        ])
+      }
+      const project = await ctx.deps.store.write(async (tx) =>
+        tx.tenancy.createProject({
+          workspaceId: input.workspaceId,
+          name: input.name,
+          description: input.description ?? null,
+          isDefault: false,
+          userId: ctx.principal.user.id,
+        }),
+      )
       return { status: 201, result: projectView(project, seen.workspace.accountId) }
     },
   },
@@ -88,8 +114,11 @@ export const projectRoutes: Route[] = [
     handler: async (ctx) => {
       const id = ctx.intParam('projectId')
       const project = await ctx.deps.store.tenancy.project(id)
-      const seen = project === undefined ? undefined : await findVisibleWorkspace(ctx, project.workspaceId)
-      if (project === undefined || seen === undefined) throw createError('ERR_API_NOT_FOUND', [`Project ${id}`])
+      const seen =
+        project === undefined ? undefined : await findVisibleWorkspace(ctx, project.workspaceId)
+      if (project === undefined || seen === undefined) {
+        throw createError('ERR_API_NOT_FOUND', [`Project ${id}`])
+      }
       return { result: projectView(project, seen.workspace.accountId) }
     },
   },

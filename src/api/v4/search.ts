@@ -1,5 +1,10 @@
 import { createError } from '../../errors/index.js'
-import { compileSearch, searchMetadata, type CompiledSearchPlan, type SearchScope } from '../../store/index.js'
+import {
+  compileSearch,
+  searchMetadata,
+  type CompiledSearchPlan,
+  type SearchScope,
+} from '../../store/index.js'
 import { findVisibleWorkspace, membershipOf, visibleWorkspaceIds } from '../access/authorize.js'
 import type { ApiContext, Route } from '../http/types.js'
 import { validatorOf } from '../validation.js'
@@ -33,25 +38,43 @@ const readSearch = validatorOf<SearchBody>({
 })
 
 /** What the caller may search: its accounts (or the one named) and the workspaces it sees in them (or the one named). */
-async function scopeOf (ctx: ApiContext, body: SearchBody): Promise<SearchScope> {
+async function scopeOf(ctx: ApiContext, body: SearchBody): Promise<SearchScope> {
   if (body.workspaceId !== undefined && body.workspaceId !== null) {
     const seen = await findVisibleWorkspace(ctx, body.workspaceId)
-    if (seen === undefined || (body.accountId != null && seen.workspace.accountId !== body.accountId)) throw createError('ERR_API_NOT_FOUND', [`Workspace ${body.workspaceId}`])
+    if (
+      seen === undefined ||
+      (body.accountId != null && seen.workspace.accountId !== body.accountId)
+    ) {
+      throw createError('ERR_API_NOT_FOUND', [`Workspace ${body.workspaceId}`])
+    }
     return { accountIds: [seen.workspace.accountId], workspaceIds: [seen.workspace.id] }
   }
   if (body.accountId !== undefined && body.accountId !== null) {
-    if (membershipOf(ctx, body.accountId) === undefined) throw createError('ERR_API_NOT_FOUND', [`Account ${body.accountId}`])
-    return { accountIds: [body.accountId], workspaceIds: await visibleWorkspaceIds(ctx, body.accountId) }
+    if (membershipOf(ctx, body.accountId) === undefined) {
+      throw createError('ERR_API_NOT_FOUND', [`Account ${body.accountId}`])
+    }
+    return {
+      accountIds: [body.accountId],
+      workspaceIds: await visibleWorkspaceIds(ctx, body.accountId),
+    }
   }
-  return { accountIds: ctx.principal.memberships.map((m) => m.accountId), workspaceIds: await visibleWorkspaceIds(ctx) }
+  return {
+    accountIds: ctx.principal.memberships.map((m) => m.accountId),
+    workspaceIds: await visibleWorkspaceIds(ctx),
+  }
 }
 
 /** A flat row (`c0`, `c1`...) as a hit: `service.name` becomes `{ service: { name } }`, booleans come back from 0/1. */
-function hitOf (row: Record<string, unknown>, plan: CompiledSearchPlan): Record<string, unknown> {
+function hitOf(row: Record<string, unknown>, plan: CompiledSearchPlan): Record<string, unknown> {
   const hit: Record<string, unknown> = {}
   plan.outputs.forEach(({ key, boolean, json }, i) => {
     const raw = row[`c${i}`] ?? null
-    const value = boolean && raw !== null ? raw === 1 : json && typeof raw === 'string' ? JSON.parse(raw) as unknown : raw
+    const value =
+      boolean && raw !== null
+        ? raw === 1
+        : json && typeof raw === 'string'
+          ? (JSON.parse(raw) as unknown)
+          : raw
     const dot = key.indexOf('.')
     if (dot === -1) {
       hit[key] = value
@@ -83,9 +106,18 @@ export const searchRoutes: Route[] = [
       return {
         result: rows.map((row) => hitOf(row, plan)),
         paging: { limit: plan.limit, skip: plan.skip, total },
-        extra: { accountId: body.accountId ?? ctx.principal.account.id, workspaceId: scope.workspaceIds, hidden: 0 },
+        extra: {
+          accountId: body.accountId ?? ctx.principal.account.id,
+          workspaceId: scope.workspaceIds,
+          hidden: 0,
+        },
       }
     },
   },
-  { method: 'GET', path: '/api/v4/search/metadata', family: 'v4', handler: async () => ({ result: searchMetadata() }) },
+  {
+    method: 'GET',
+    path: '/api/v4/search/metadata',
+    family: 'v4',
+    handler: async () => ({ result: searchMetadata() }),
+  },
 ]

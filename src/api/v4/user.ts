@@ -19,12 +19,17 @@ const readPreferences = validatorOf<{ preferences: { activeWorkspaceId: number |
   required: ['preferences'],
   additionalProperties: false,
   properties: {
-    preferences: { type: 'object', required: ['activeWorkspaceId'], additionalProperties: false, properties: { activeWorkspaceId: { type: ['integer', 'null'], minimum: 1 } } },
+    preferences: {
+      type: 'object',
+      required: ['activeWorkspaceId'],
+      additionalProperties: false,
+      properties: { activeWorkspaceId: { type: ['integer', 'null'], minimum: 1 } },
+    },
   },
 })
 
 /** An API key as listed: never its secret nor its hash. */
-function keyView (key: ApiKey) {
+function keyView(key: ApiKey) {
   return {
     id: key.id,
     name: key.name,
@@ -40,20 +45,24 @@ function keyView (key: ApiKey) {
  * workspace) and that workspace's default project. `defaultProjectId` is 0 when the user sees no
  * workspace at all (clients' models refuse null).
  */
-async function bearingsOf (ctx: ApiContext) {
+async function bearingsOf(ctx: ApiContext) {
   const store = ctx.deps.store
   const extras = await store.tenancy.userExtras(ctx.principal.user.id)
   const preferred = extras?.activeWorkspaceId ?? null
-  let workspace = preferred === null ? undefined : (await findVisibleWorkspace(ctx, preferred))?.workspace
+  let workspace =
+    preferred === null ? undefined : (await findVisibleWorkspace(ctx, preferred))?.workspace
   if (workspace === undefined) {
-    const first = (await visibleWorkspaceIds(ctx, ctx.principal.account.id))[0] ?? (await visibleWorkspaceIds(ctx))[0]
+    const first =
+      (await visibleWorkspaceIds(ctx, ctx.principal.account.id))[0] ??
+      (await visibleWorkspaceIds(ctx))[0]
     workspace = first === undefined ? undefined : await store.workspaces.get(first)
   }
-  const project = workspace === undefined ? undefined : await store.tenancy.defaultProject(workspace.id)
+  const project =
+    workspace === undefined ? undefined : await store.tenancy.defaultProject(workspace.id)
   return { extras, workspace, project }
 }
 
-async function userView (ctx: ApiContext) {
+async function userView(ctx: ApiContext) {
   const { user, account, memberships } = ctx.principal
   const { extras, workspace, project } = await bearingsOf(ctx)
   const accounts = []
@@ -79,7 +88,11 @@ async function userView (ctx: ApiContext) {
     accountRoles: memberships.find((m) => m.accountId === account.id)?.roles ?? [],
     accounts,
     defaultProjectId: project?.id ?? 0,
-    defaultProject: { id: project?.id ?? 0, accountId: workspace?.accountId ?? account.id, workspaceId: workspace?.id ?? 0 },
+    defaultProject: {
+      id: project?.id ?? 0,
+      accountId: workspace?.accountId ?? account.id,
+      workspaceId: workspace?.id ?? 0,
+    },
     preferences: { activeWorkspaceId: workspace?.id ?? null },
   }
 }
@@ -91,7 +104,12 @@ async function userView (ctx: ApiContext) {
  * once, list never shows it, DELETE revokes, and a revoked key is refused on its next request.
  */
 export const userRoutes: Route[] = [
-  { method: 'GET', path: '/api/v4/user', family: 'v4', handler: async (ctx) => ({ result: await userView(ctx) }) },
+  {
+    method: 'GET',
+    path: '/api/v4/user',
+    family: 'v4',
+    handler: async (ctx) => ({ result: await userView(ctx) }),
+  },
   {
     method: 'PATCH',
     path: '/api/v4/user',
@@ -99,7 +117,9 @@ export const userRoutes: Route[] = [
     handler: async (ctx) => {
       const input = readPreferences(await ctx.json())
       const id = input.preferences.activeWorkspaceId
-      if (id !== null && await findVisibleWorkspace(ctx, id) === undefined) throw createError('ERR_API_NOT_FOUND', [`Workspace ${id}`])
+      if (id !== null && (await findVisibleWorkspace(ctx, id)) === undefined) {
+        throw createError('ERR_API_NOT_FOUND', [`Workspace ${id}`])
+      }
       await ctx.deps.store.tenancy.setActiveWorkspace(ctx.principal.user.id, id)
       return { result: await userView(ctx) }
     },
@@ -110,7 +130,11 @@ export const userRoutes: Route[] = [
     family: 'v4',
     handler: async (ctx) => {
       const keys = await ctx.deps.store.tenancy.apiKeysOf(ctx.principal.user.id)
-      return { result: keys.map(keyView), paging: { limit: keys.length, skip: 0, total: keys.length }, extra: { hidden: 0 } }
+      return {
+        result: keys.map(keyView),
+        paging: { limit: keys.length, skip: 0, total: keys.length },
+        extra: { hidden: 0 },
+      }
     },
   },
   {
@@ -120,7 +144,14 @@ export const userRoutes: Route[] = [
     handler: async (ctx) => {
       const input = readKey(await ctx.json())
       const key = await generateApiKey()
-      const stored = await ctx.deps.store.write(async (tx) => tx.apiKeys.create({ id: key.id, userId: ctx.principal.user.id, name: input.name, secretHash: key.secretHash }))
+      const stored = await ctx.deps.store.write(async (tx) =>
+        tx.apiKeys.create({
+          id: key.id,
+          userId: ctx.principal.user.id,
+          name: input.name,
+          secretHash: key.secretHash,
+        }),
+      )
       return { status: 201, result: { ...keyView(stored), secret: key.secret } }
     },
   },
@@ -130,7 +161,9 @@ export const userRoutes: Route[] = [
     family: 'v4',
     handler: async (ctx) => {
       const id = ctx.params['keyId'] ?? ''
-      const revoked = await ctx.deps.store.write(async (tx) => tx.tenancy.revokeApiKey(ctx.principal.user.id, id))
+      const revoked = await ctx.deps.store.write(async (tx) =>
+        tx.tenancy.revokeApiKey(ctx.principal.user.id, id),
+      )
       if (!revoked) throw createError('ERR_API_NOT_FOUND', [`API key ${id}`])
       return { result: { id, revoked: true } }
     },

@@ -1,22 +1,33 @@
-import type { Account, AccountMember, AccountProfile, User, Workspace, WorkspaceMember } from '../../store/index.js'
+import type {
+  Account,
+  AccountMember,
+  AccountProfile,
+  User,
+  Workspace,
+  WorkspaceMember,
+} from '../../store/index.js'
 import { epochSeconds, epochSecondsOrNull } from '../format.js'
 import { localLocation } from '../local-location.js'
 import { workspaceBilling, workspaceFeatures, workspacePlan } from './workspace-plan.js'
 
 /* The administration specification shapes of /api/v4, in one place so that every endpoint shows a record alike. */
 
-export function displayNameOf (user: Pick<User, 'firstName' | 'lastName' | 'email'>): string {
+export function displayNameOf(user: Pick<User, 'firstName' | 'lastName' | 'email'>): string {
   const name = `${user.firstName} ${user.lastName}`.trim()
   return name === '' ? user.email : name
 }
 
 /** `access` / `login`: the last access, else the creation (clients' models refuse null). */
-export function accessOf (user: User): number {
+export function accessOf(user: User): number {
   return epochSecondsOrNull(user.lastAccess) ?? epochSeconds(user.created)
 }
 
 /** An account as GET /accounts shows it. */
-export function accountView (account: Account, profile: AccountProfile | undefined, member?: AccountMember) {
+export function accountView(
+  account: Account,
+  profile: AccountProfile | undefined,
+  member?: AccountMember,
+) {
   return {
     id: account.id,
     name: account.name,
@@ -33,7 +44,7 @@ export function accountView (account: Account, profile: AccountProfile | undefin
 }
 
 /** An account user (the administration specification, docs/api.md#accounts). */
-export function accountUserView (user: User, member: AccountMember) {
+export function accountUserView(user: User, member: AccountMember) {
   const access = accessOf(user)
   return {
     id: user.id,
@@ -51,7 +62,7 @@ export function accountUserView (user: User, member: AccountMember) {
 }
 
 /** A workspace member (`activeMember` in the administration specification). */
-export function workspaceMemberView (user: User, member: Pick<WorkspaceMember, 'role' | 'enabled'>) {
+export function workspaceMemberView(user: User, member: Pick<WorkspaceMember, 'role' | 'enabled'>) {
   return {
     id: user.id,
     email: user.email,
@@ -63,7 +74,7 @@ export function workspaceMemberView (user: User, member: Pick<WorkspaceMember, '
 }
 
 /** The workspace of the administration specification as lists show it (no locations, features, plan or billing; `expiration` and `credits` are there). */
-export function workspaceListView (w: Workspace, owner: User | undefined, membersCount: number) {
+export function workspaceListView(w: Workspace, owner: User | undefined, membersCount: number) {
   return {
     id: w.id,
     name: w.name,
@@ -73,7 +84,10 @@ export function workspaceListView (w: Workspace, owner: User | undefined, member
     enabled: w.enabled,
     dedicatedIpsEnabled: w.dedicatedIpsEnabled,
     privateLocationsEnabled: w.privateLocationsEnabled,
-    owner: owner === undefined ? null : { id: owner.id, email: owner.email, displayName: displayNameOf(owner) },
+    owner:
+      owner === undefined
+        ? null
+        : { id: owner.id, email: owner.email, displayName: displayNameOf(owner) },
     membersCount,
     allowance: { amount: 0, type: 'credits' },
     accountId: w.accountId,
@@ -84,7 +98,7 @@ export function workspaceListView (w: Workspace, owner: User | undefined, member
 }
 
 /** The create response adds the features, plan, credits and billing a client may read. */
-export function workspaceCreateView (w: Workspace, owner: User | undefined, membersCount: number) {
+export function workspaceCreateView(w: Workspace, owner: User | undefined, membersCount: number) {
   return {
     ...workspaceListView(w, owner, membersCount),
     features: workspaceFeatures(),
@@ -97,6 +111,16 @@ export function workspaceCreateView (w: Workspace, owner: User | undefined, memb
  * The detail view: the create view with the locations (the local one, then the private locations
  * offered to the workspace) and the caller as `activeMember`.
  */
-export function workspaceDetailView (w: Workspace, owner: User | undefined, membersCount: number, activeMember: ReturnType<typeof workspaceMemberView>, privateLocations: readonly object[] = []) {
-  return { ...workspaceCreateView(w, owner, membersCount), locations: [localLocation(), ...privateLocations], activeMember }
+export function workspaceDetailView(
+  w: Workspace,
+  owner: User | undefined,
+  membersCount: number,
+  activeMember: ReturnType<typeof workspaceMemberView>,
+  privateLocations: readonly object[] = [],
+) {
+  return {
+    ...workspaceCreateView(w, owner, membersCount),
+    locations: [localLocation(), ...privateLocations],
+    activeMember,
+  }
 }

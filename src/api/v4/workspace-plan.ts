@@ -63,9 +63,11 @@ const FLAGS: ReadonlyArray<readonly [string, Flag]> = [
  * @example
  * workspaceFeatures().mockServicesForPrivateCloud // true
  */
-export function workspaceFeatures (): Record<string, boolean> {
+export function workspaceFeatures(): Record<string, boolean> {
   const out: Record<string, boolean> = {}
-  for (const [name, flag] of FLAGS) out[name] = typeof flag === 'boolean' ? flag : isOffered(flag.functionality)
+  for (const [name, flag] of FLAGS) {
+    out[name] = typeof flag === 'boolean' ? flag : isOffered(flag.functionality)
+  }
   return out
 }
 
@@ -81,7 +83,7 @@ const UNLIMITED = -1
  * @example
  * workspacePlan(workspace).maxConcurrentMockServices // -1
  */
-export function workspacePlan (w: Pick<Workspace, 'created' | 'updated'>) {
+export function workspacePlan(w: Pick<Workspace, 'created' | 'updated'>) {
   return {
     id: 'understudy-self-hosted',
     name: 'Understudy (self-hosted)',
@@ -122,7 +124,7 @@ export function workspacePlan (w: Pick<Workspace, 'created' | 'updated'>) {
  * @example
  * workspaceBilling().companyName // ''
  */
-export function workspaceBilling () {
+export function workspaceBilling() {
   return {
     defaultPaymentSource: null,
     city: '',

@@ -1,12 +1,22 @@
 import { createError } from '../../errors/index.js'
-import { WORKSPACE_ROLES, type User, type Workspace, type WorkspaceRole } from '../../store/index.js'
+import {
+  WORKSPACE_ROLES,
+  type User,
+  type Workspace,
+  type WorkspaceRole,
+} from '../../store/index.js'
 import { membershipOf, visibleWorkspaceIds } from '../access/authorize.js'
 import { isAccountAdmin } from '../access/roles.js'
 import type { ApiContext, HandlerResult, Route } from '../http/types.js'
 import { listQueryOf } from '../paging.js'
 import { invalidField, validatorOf } from '../validation.js'
 import { harborLocationView } from './private-location-views.js'
-import { workspaceCreateView, workspaceDetailView, workspaceListView, workspaceMemberView } from './views.js'
+import {
+  workspaceCreateView,
+  workspaceDetailView,
+  workspaceListView,
+  workspaceMemberView,
+} from './views.js'
 
 interface CreateWorkspace {
   name: string
@@ -39,13 +49,26 @@ const readUpdate = validatorOf<{ name?: string; enabled?: boolean }>({
   },
 })
 
-const roleList = { type: 'array', minItems: 1, maxItems: 1, items: { type: 'string', enum: [...WORKSPACE_ROLES] } }
+const roleList = {
+  type: 'array',
+  minItems: 1,
+  maxItems: 1,
+  items: { type: 'string', enum: [...WORKSPACE_ROLES] },
+}
 
 const readAddMembers = validatorOf<{ usersIds: number[]; roles: WorkspaceRole[] }>({
   type: 'object',
   required: ['usersIds', 'roles'],
   additionalProperties: false,
-  properties: { usersIds: { type: 'array', minItems: 1, maxItems: 1000, items: { type: 'integer', minimum: 1 } }, roles: roleList },
+  properties: {
+    usersIds: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 1000,
+      items: { type: 'integer', minimum: 1 },
+    },
+    roles: roleList,
+  },
 })
 
 const readMember = validatorOf<{ roles?: WorkspaceRole[]; enabled?: boolean }>({
@@ -56,50 +79,88 @@ const readMember = validatorOf<{ roles?: WorkspaceRole[]; enabled?: boolean }>({
 })
 
 /** The account of a request: the caller's (default) or one it belongs to (else 404, as for any unseen object). */
-function accountIdOf (ctx: ApiContext, given: number | undefined): number {
+function accountIdOf(ctx: ApiContext, given: number | undefined): number {
   const accountId = given ?? ctx.principal.account.id
-  if (membershipOf(ctx, accountId) === undefined) throw createError('ERR_API_NOT_FOUND', [`Account ${accountId}`])
+  if (membershipOf(ctx, accountId) === undefined) {
+    throw createError('ERR_API_NOT_FOUND', [`Account ${accountId}`])
+  }
   return accountId
 }
 
-async function ownerOf (ctx: ApiContext, w: Workspace): Promise<User | undefined> {
+async function ownerOf(ctx: ApiContext, w: Workspace): Promise<User | undefined> {
   return await ctx.deps.store.users.get(w.userId)
 }
 
-async function membersCount (ctx: ApiContext, id: number): Promise<number> {
+async function membersCount(ctx: ApiContext, id: number): Promise<number> {
   return (await ctx.deps.store.tenancy.countWorkspaceMembers([id])).get(id) ?? 0
 }
 
 /** The private locations offered to a workspace, as its `locations` show them. */
-async function privateLocationsOf (ctx: ApiContext, workspace: Workspace): Promise<object[]> {
+async function privateLocationsOf(ctx: ApiContext, workspace: Workspace): Promise<object[]> {
   const locations = ctx.deps.store.locations
-  const harbors = await locations.harbors({ accountId: workspace.accountId, workspaceIds: [workspace.id] }, { limit: -1, skip: 0, sort: 'name' })
+  const harbors = await locations.harbors(
+    { accountId: workspace.accountId, workspaceIds: [workspace.id] },
+    { limit: -1, skip: 0, sort: 'name' },
+  )
   const ships = await locations.ships(harbors.items.map((h) => h.id))
-  return harbors.items.map((h) => harborLocationView(h, ships.filter((s) => s.harborId === h.id)))
+  return harbors.items.map((h) =>
+    harborLocationView(
+      h,
+      ships.filter((s) => s.harborId === h.id),
+    ),
+  )
 }
 
-async function detail (ctx: ApiContext): Promise<HandlerResult> {
+async function detail(ctx: ApiContext): Promise<HandlerResult> {
   const workspace = await ctx.workspace()
   const store = ctx.deps.store
   const member = await store.tenancy.workspaceMember(workspace.id, ctx.principal.user.id)
-  const role = isAccountAdmin(membershipOf(ctx, workspace.accountId)) ? 'manager' : member?.role ?? 'viewer'
+  const role = isAccountAdmin(membershipOf(ctx, workspace.accountId))
+    ? 'manager'
+    : (member?.role ?? 'viewer')
   const active = workspaceMemberView(ctx.principal.user, { role, enabled: member?.enabled ?? true })
-  return { result: workspaceDetailView(workspace, await ownerOf(ctx, workspace), await membersCount(ctx, workspace.id), active, await privateLocationsOf(ctx, workspace)) }
+  return {
+    result: workspaceDetailView(
+      workspace,
+      await ownerOf(ctx, workspace),
+      await membersCount(ctx, workspace.id),
+      active,
+      await privateLocationsOf(ctx, workspace),
+    ),
+  }
 }
 
-async function update (ctx: ApiContext): Promise<HandlerResult> {
+async function update(ctx: ApiContext): Promise<HandlerResult> {
   const workspace = await ctx.workspace()
   const patch = readUpdate(await ctx.json())
-  const updated = await ctx.deps.store.write(async (tx) => tx.workspaces.update(workspace.id, patch))
+  const updated = await ctx.deps.store.write(async (tx) =>
+    tx.workspaces.update(workspace.id, patch),
+  )
   if (updated === undefined) throw createError('ERR_API_NOT_FOUND', [`Workspace ${workspace.id}`])
-  return { result: workspaceListView(updated, await ownerOf(ctx, updated), await membersCount(ctx, updated.id)) }
+  return {
+    result: workspaceListView(
+      updated,
+      await ownerOf(ctx, updated),
+      await membersCount(ctx, updated.id),
+    ),
+  }
 }
 
 /** An account member of the workspace's account, or 400 naming the field (a stranger cannot be added). */
-async function accountMemberOf (ctx: ApiContext, workspace: Workspace, userId: number, field: string): Promise<User> {
+async function accountMemberOf(
+  ctx: ApiContext,
+  workspace: Workspace,
+  userId: number,
+  field: string,
+): Promise<User> {
   const member = await ctx.deps.store.tenancy.member(workspace.accountId, userId)
   const user = member === undefined ? undefined : await ctx.deps.store.users.get(userId)
-  if (user === undefined) throw invalidField(field, `user ${userId} is not a member of account ${workspace.accountId} (invite them first)`)
+  if (user === undefined) {
+    throw invalidField(
+      field,
+      `user ${userId} is not a member of account ${workspace.accountId} (invite them first)`,
+    )
+  }
   return user
 }
 
@@ -127,15 +188,23 @@ export const workspaceRoutes: Route[] = [
       } else {
         // A member sees only its workspaces: few, so they are read by id and paged here.
         const ids = new Set(await visibleWorkspaceIds(ctx, accountId))
-        const all = await store.workspaces.listByAccount(accountId, { ...query, limit: -1, skip: 0 })
+        const all = await store.workspaces.listByAccount(accountId, {
+          ...query,
+          limit: -1,
+          skip: 0,
+        })
         const mine = all.items.filter((w) => ids.has(w.id))
         page = { items: mine.slice(query.skip, query.skip + query.limit), total: mine.length }
       }
       const counts = await store.tenancy.countWorkspaceMembers(page.items.map((w) => w.id))
       const owners = new Map<number, User | undefined>()
-      for (const w of page.items) if (!owners.has(w.userId)) owners.set(w.userId, await store.users.get(w.userId))
+      for (const w of page.items) {
+        if (!owners.has(w.userId)) owners.set(w.userId, await store.users.get(w.userId))
+      }
       return {
-        result: page.items.map((w) => workspaceListView(w, owners.get(w.userId), counts.get(w.id) ?? 0)),
+        result: page.items.map((w) =>
+          workspaceListView(w, owners.get(w.userId), counts.get(w.id) ?? 0),
+        ),
         paging: { limit: query.limit, skip: query.skip, total: page.total },
         extra: { hidden: 0 },
       }
@@ -148,15 +217,21 @@ export const workspaceRoutes: Route[] = [
     handler: async (ctx) => {
       const input = readCreate(await ctx.json())
       const accountId = accountIdOf(ctx, input.accountId)
-      if (!isAccountAdmin(membershipOf(ctx, accountId))) throw createError('ERR_API_FORBIDDEN', ['creating a workspace needs the account role owner or admin'])
-      const workspace = await ctx.deps.store.write(async (tx) => tx.workspaces.create({
-        accountId,
-        name: input.name,
-        enabled: input.enabled ?? true,
-        dedicatedIpsEnabled: input.dedicatedIpsEnabled ?? false,
-        privateLocationsEnabled: input.privateLocationsEnabled ?? false,
-        userId: ctx.principal.user.id,
-      }))
+      if (!isAccountAdmin(membershipOf(ctx, accountId))) {
+        throw createError('ERR_API_FORBIDDEN', [
+          'creating a workspace needs the account role owner or admin',
+        ])
+      }
+      const workspace = await ctx.deps.store.write(async (tx) =>
+        tx.workspaces.create({
+          accountId,
+          name: input.name,
+          enabled: input.enabled ?? true,
+          dedicatedIpsEnabled: input.dedicatedIpsEnabled ?? false,
+          privateLocationsEnabled: input.privateLocationsEnabled ?? false,
+          userId: ctx.principal.user.id,
+        }),
+      )
       return { status: 201, result: workspaceCreateView(workspace, ctx.principal.user, 1) }
     },
   },
@@ -187,10 +262,24 @@ export const workspaceRoutes: Route[] = [
       const input = readAddMembers(await ctx.json())
       const role = input.roles[0] as WorkspaceRole
       const users: User[] = []
-      for (const [i, id] of input.usersIds.entries()) users.push(await accountMemberOf(ctx, workspace, id, `/usersIds/${i}`))
+      for (const [i, id] of input.usersIds.entries()) {
+        users.push(await accountMemberOf(ctx, workspace, id, `/usersIds/${i}`))
+      }
       const members = await ctx.deps.store.write(async (tx) => {
         const out = []
-        for (const user of users) out.push(workspaceMemberView(user, await tx.tenancy.setWorkspaceMember({ workspaceId: workspace.id, userId: user.id, role, enabled: true })))
+        for (const user of users) {
+          out.push(
+            workspaceMemberView(
+              user,
+              await tx.tenancy.setWorkspaceMember({
+                workspaceId: workspace.id,
+                userId: user.id,
+                role,
+                enabled: true,
+              }),
+            ),
+          )
+        }
         return out
       })
       return { status: 201, result: members }
@@ -207,8 +296,20 @@ export const workspaceRoutes: Route[] = [
       const user = await accountMemberOf(ctx, workspace, userId, '/userId')
       const current = await ctx.deps.store.tenancy.workspaceMember(workspace.id, userId)
       const role = (input.roles?.[0] ?? current?.role) as WorkspaceRole | undefined
-      if (role === undefined) throw invalidField('/roles', 'is required for a user who is not a member of the workspace yet')
-      const member = await ctx.deps.store.write(async (tx) => tx.tenancy.setWorkspaceMember({ workspaceId: workspace.id, userId, role, enabled: input.enabled ?? current?.enabled ?? true }))
+      if (role === undefined) {
+        throw invalidField(
+          '/roles',
+          'is required for a user who is not a member of the workspace yet',
+        )
+      }
+      const member = await ctx.deps.store.write(async (tx) =>
+        tx.tenancy.setWorkspaceMember({
+          workspaceId: workspace.id,
+          userId,
+          role,
+          enabled: input.enabled ?? current?.enabled ?? true,
+        }),
+      )
       return { result: workspaceMemberView(user, member) }
     },
   },
@@ -219,8 +320,12 @@ export const workspaceRoutes: Route[] = [
     handler: async (ctx) => {
       const workspace = await ctx.workspace()
       const userId = ctx.intParam('userId')
-      const removed = await ctx.deps.store.write(async (tx) => tx.tenancy.removeWorkspaceMember(workspace.id, userId))
-      if (!removed) throw createError('ERR_API_NOT_FOUND', [`Member ${userId} of workspace ${workspace.id}`])
+      const removed = await ctx.deps.store.write(async (tx) =>
+        tx.tenancy.removeWorkspaceMember(workspace.id, userId),
+      )
+      if (!removed) {
+        throw createError('ERR_API_NOT_FOUND', [`Member ${userId} of workspace ${workspace.id}`])
+      }
       return { result: { id: userId, removed: true } }
     },
   },

@@ -20,16 +20,23 @@ Flags:
 `
 
 /** `understudy admin create-account`: prints a working API key of the new account's owner. */
-export async function runAdminCommand (args: string[], io: CommandIo): Promise<number> {
+export async function runAdminCommand(args: string[], io: CommandIo): Promise<number> {
   const [sub, ...rest] = args
   if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') {
     io.stdout.write(adminHelp)
     return sub === undefined ? 2 : 0
   }
-  if (sub !== 'create-account') throw new UsageError(`unknown admin command "${sub}"; expected create-account`)
+  if (sub !== 'create-account') {
+    throw new UsageError(`unknown admin command "${sub}"; expected create-account`)
+  }
   const { values, positionals } = parseArgs({
     args: rest,
-    options: { name: { type: 'string' }, email: { type: 'string' }, 'data-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      name: { type: 'string' },
+      email: { type: 'string' },
+      'data-dir': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
     allowPositionals: true,
     strict: true,
   })
@@ -40,12 +47,18 @@ export async function runAdminCommand (args: string[], io: CommandIo): Promise<n
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0] ?? ''}"`)
   const name = values.name?.trim() ?? ''
   const email = values.email?.trim() ?? ''
-  if (name === '' || name.length > 200) throw new UsageError('--name is required (1 to 200 characters)')
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 254) throw new UsageError('--email must be an e-mail address')
+  if (name === '' || name.length > 200) {
+    throw new UsageError('--name is required (1 to 200 characters)')
+  }
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 254) {
+    throw new UsageError('--email must be an e-mail address')
+  }
   const store = await openSqliteStore({ dataDir: resolve(values['data-dir'] ?? './data') })
   try {
     const made = await store.write(async (tx) => createAccount(tx, { name, email }))
-    io.stdout.write(`account ${made.account.id} "${made.account.name}": owner ${made.owner.email} (user ${made.owner.id}), workspace ${made.workspace.id}\n`)
+    io.stdout.write(
+      `account ${made.account.id} "${made.account.name}": owner ${made.owner.email} (user ${made.owner.id}), workspace ${made.workspace.id}\n`,
+    )
     io.stdout.write(`api key: ${made.apiKey.id}:${made.apiKey.secret}\n`)
     return 0
   } finally {

@@ -1,7 +1,12 @@
 import { open, readFile, stat } from 'node:fs/promises'
 import { readFileSync, statSync } from 'node:fs'
 import { dirname, extname, relative, resolve, sep } from 'node:path'
-import { documentOf, decodeContent, type MockServiceDocument, type Transaction } from '../../dsl/index.js'
+import {
+  documentOf,
+  decodeContent,
+  type MockServiceDocument,
+  type Transaction,
+} from '../../dsl/index.js'
 import { createError } from '../../errors/index.js'
 import { parseFlags } from '../flags.js'
 import {
@@ -49,7 +54,7 @@ Exit codes: 0 imported (warnings go to stderr), 1 the input cannot be imported, 
  * @example
  * const code = await runImportCommand(['stubs/mappings/a.json', '-o', 'mocks.yaml'], { stdout: process.stdout, stderr: process.stderr })
  */
-export async function runImportCommand (args: string[], io: ImportCommandIo): Promise<number> {
+export async function runImportCommand(args: string[], io: ImportCommandIo): Promise<number> {
   let options: { target: string; format?: ImportFormat; output?: string; help: boolean }
   let result: ImportResult
   try {
@@ -81,7 +86,9 @@ export async function runImportCommand (args: string[], io: ImportCommandIo): Pr
   try {
     const file = await open(out, 'w')
     try {
-      await writePieces(pieces, async (text) => { await file.write(text) })
+      await writePieces(pieces, async (text) => {
+        await file.write(text)
+      })
     } finally {
       await file.close()
     }
@@ -94,7 +101,10 @@ export async function runImportCommand (args: string[], io: ImportCommandIo): Pr
 }
 
 /** Joins pieces into writes of about 1 MiB. */
-async function writePieces (pieces: Iterable<string>, write: (text: string) => Promise<void>): Promise<void> {
+async function writePieces(
+  pieces: Iterable<string>,
+  write: (text: string) => Promise<void>,
+): Promise<void> {
   let batch: string[] = []
   let size = 0
   for (const piece of pieces) {
@@ -109,7 +119,7 @@ async function writePieces (pieces: Iterable<string>, write: (text: string) => P
 }
 
 /** Writes to a stream, waiting for it to drain when its buffer is full. */
-async function writeStream (stream: NodeJS.WritableStream, text: string): Promise<void> {
+async function writeStream(stream: NodeJS.WritableStream, text: string): Promise<void> {
   if (stream.write(text)) return
   await new Promise<void>((resolve) => stream.once('drain', () => resolve()))
 }
@@ -118,10 +128,10 @@ async function writeStream (stream: NodeJS.WritableStream, text: string): Promis
  * The text of the document as YAML, or JSON as `JSON.stringify(doc, null, 2)` writes it, one
  * transaction per piece.
  */
-function * outputChunks (doc: MockServiceDocument, json: boolean): Generator<string> {
+function* outputChunks(doc: MockServiceDocument, json: boolean): Generator<string> {
   const fields = outputFields(doc)
   if (!json) {
-    yield * documentYamlChunks(fields, doc.transactions, readableTransaction)
+    yield* documentYamlChunks(fields, doc.transactions, readableTransaction)
     return
   }
   const head = JSON.stringify({ ...fields, transactions: [] }, null, 2)
@@ -138,7 +148,12 @@ function * outputChunks (doc: MockServiceDocument, json: boolean): Generator<str
   yield '  ]\n}\n'
 }
 
-function parseCommandLine (args: string[]): { target: string; format?: ImportFormat; output?: string; help: boolean } {
+function parseCommandLine(args: string[]): {
+  target: string
+  format?: ImportFormat
+  output?: string
+  help: boolean
+} {
   // parseFlags answers an unknown flag with the nearest known one; parseArgs' other errors
   // (ERR_PARSE_ARGS_*) are usage errors for reportFailure
   const { values, positionals } = parseFlags({
@@ -152,12 +167,23 @@ function parseCommandLine (args: string[]): { target: string; format?: ImportFor
   })
   if (values.help === true) return { target: '', help: true }
   if (positionals.length !== 1) {
-    throw new UsageError(positionals.length === 0 ? 'expected a file or directory to import' : `expected one file or directory, got ${positionals.length}: ${positionals.join(' ')}`)
+    throw new UsageError(
+      positionals.length === 0
+        ? 'expected a file or directory to import'
+        : `expected one file or directory, got ${positionals.length}: ${positionals.join(' ')}`,
+    )
   }
-  const out: { target: string; format?: ImportFormat; output?: string; help: boolean } = { target: positionals[0] ?? '', help: false }
+  const out: { target: string; format?: ImportFormat; output?: string; help: boolean } = {
+    target: positionals[0] ?? '',
+    help: false,
+  }
   if (values.format !== undefined) {
     const format = importFormats.find((f) => f === values.format?.toLowerCase())
-    if (format === undefined) throw new UsageError(`unknown format "${values.format}"; expected one of ${importFormats.join(', ')}`)
+    if (format === undefined) {
+      throw new UsageError(
+        `unknown format "${values.format}"; expected one of ${importFormats.join(', ')}`,
+      )
+    }
     out.format = format
   }
   if (values.output !== undefined) {
@@ -167,7 +193,10 @@ function parseCommandLine (args: string[]): { target: string; format?: ImportFor
   return out
 }
 
-async function importTarget (target: string, format: ImportFormat | undefined): Promise<ImportResult> {
+async function importTarget(
+  target: string,
+  format: ImportFormat | undefined,
+): Promise<ImportResult> {
   let info
   try {
     info = await stat(target)
@@ -175,7 +204,11 @@ async function importTarget (target: string, format: ImportFormat | undefined): 
     throw createError('ERR_CONFIG_FILE', [target, systemReason(err)])
   }
   if (info.isDirectory()) {
-    if (format !== undefined) throw new UsageError('--format applies to a single file; the files of a directory are each detected')
+    if (format !== undefined) {
+      throw new UsageError(
+        '--format applies to a single file; the files of a directory are each detected',
+      )
+    }
     const files = await scanDirectory(target)
     return importFiles(files, target.endsWith(sep) ? target : `${target}${sep}`)
   }
@@ -187,14 +220,17 @@ async function importTarget (target: string, format: ImportFormat | undefined): 
     throw createError('ERR_CONFIG_FILE', [target, systemReason(err)])
   }
   const dir = dirname(resolve(target))
-  return importFile({ bytes, fileName: target }, {
-    ...(format === undefined ? {} : { format }),
-    // files a WireMock mapping or an OpenAPI $ref names, relative to the file's folder
-    readFile: (rel) => readIfFile(resolve(dir, rel)),
-  })
+  return importFile(
+    { bytes, fileName: target },
+    {
+      ...(format === undefined ? {} : { format }),
+      // files a WireMock mapping or an OpenAPI $ref names, relative to the file's folder
+      readFile: (rel) => readIfFile(resolve(dir, rel)),
+    },
+  )
 }
 
-function readIfFile (path: string): Uint8Array | undefined {
+function readIfFile(path: string): Uint8Array | undefined {
   try {
     const info = statSync(path)
     if (!info.isFile() || info.size > DEFAULT_MAX_BYTES) return undefined
@@ -208,12 +244,13 @@ function readIfFile (path: string): Uint8Array | undefined {
  * The importable files under a directory (and WireMock `__files/` bodies), keyed by relative path,
  * found by the CLI's one directory walker.
  */
-async function scanDirectory (root: string): Promise<Map<string, Uint8Array>> {
+async function scanDirectory(root: string): Promise<Map<string, Uint8Array>> {
   const files = new Map<string, Uint8Array>()
   let total = 0
   for (const full of walkDirectory(root)) {
     const rel = relative(root, full).split(sep).join('/')
-    const wanted = supportedExtensions.includes(extname(full).toLowerCase()) || /(^|\/)__files\//.test(rel)
+    const wanted =
+      supportedExtensions.includes(extname(full).toLowerCase()) || /(^|\/)__files\//.test(rel)
     if (!wanted) continue
     const bytes = await readFile(full)
     total += bytes.byteLength
@@ -227,7 +264,7 @@ async function scanDirectory (root: string): Promise<Map<string, Uint8Array>> {
  * The document's settings as written out: only where they differ from the defaults. Its
  * transactions are written through `readableTransaction`.
  */
-function outputFields (doc: MockServiceDocument): Record<string, unknown> {
+function outputFields(doc: MockServiceDocument): Record<string, unknown> {
   const defaults = documentOf([]) as unknown as Record<string, unknown>
   const out: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(doc)) {
@@ -238,19 +275,21 @@ function outputFields (doc: MockServiceDocument): Record<string, unknown> {
 }
 
 /** Bodies with a known content type are shown as `text` instead of base64 when that loads back identically. */
-function readableTransaction (txn: Transaction): Transaction | Record<string, unknown> {
+function readableTransaction(txn: Transaction): Transaction | Record<string, unknown> {
   const r = txn.dsl.responseDsl
   if (r.content === undefined || r.contentType === undefined || r.binary === true) return txn
   const bytes = decodeContent(r.content)
   const text = bytes.toString('utf8')
   // `text` loads back as the same bytes only if they are valid UTF-8; control characters would make
   // the YAML unreadable, so such bodies stay base64
-  if (Buffer.from(text, 'utf8').toString('base64') !== r.content || hasControlCharacters(text)) return txn
+  if (Buffer.from(text, 'utf8').toString('base64') !== r.content || hasControlCharacters(text)) {
+    return txn
+  }
   const { content: _content, ...rest } = r
   return { ...txn, dsl: { ...txn.dsl, responseDsl: { ...rest, text } } }
 }
 
-function hasControlCharacters (text: string): boolean {
+function hasControlCharacters(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i)
     if (c < 32 && c !== 9 && c !== 10 && c !== 13) return true
@@ -258,12 +297,14 @@ function hasControlCharacters (text: string): boolean {
   return false
 }
 
-function formatWarning (w: ImportWarning): string {
-  const where = [w.file, w.at === undefined || w.at === '' ? undefined : w.at].filter((p) => p !== undefined).join(' ')
+function formatWarning(w: ImportWarning): string {
+  const where = [w.file, w.at === undefined || w.at === '' ? undefined : w.at]
+    .filter((p) => p !== undefined)
+    .join(' ')
   return `warning: ${where === '' ? '' : `${where}: `}${oneLine(w.message)}`
 }
 
-function systemReason (err: unknown): string {
+function systemReason(err: unknown): string {
   const code = typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : ''
   if (code === 'ENOENT') return 'no such file or directory'
   if (code === 'EACCES') return 'permission denied'

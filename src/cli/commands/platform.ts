@@ -62,13 +62,17 @@ const refusalOf: Record<string, string> = {
  * The platform's flags, checked by the platform's options schema (config/options.ts) as a
  * runtime's are by its own. Throws UsageError naming the flag.
  */
-function platformFlagOptions (values: Record<string, string | boolean | undefined>): Readonly<PlatformFlagOptions> {
+function platformFlagOptions(
+  values: Record<string, string | boolean | undefined>,
+): Readonly<PlatformFlagOptions> {
   const input: Record<string, unknown> = {}
   for (const [pointer, flag] of Object.entries(flagOf)) {
     const raw = values[flag.slice(2)]
     if (typeof raw !== 'string') continue
     const key = pointer.slice(1)
-    input[key] = ['port', 'uploadLimit', 'resultRetention'].includes(key) ? integerOf(flag.slice(2), raw) : raw
+    input[key] = ['port', 'uploadLimit', 'resultRetention'].includes(key)
+      ? integerOf(flag.slice(2), raw)
+      : raw
   }
   try {
     return loadPlatformOptions(input)
@@ -76,12 +80,17 @@ function platformFlagOptions (values: Record<string, string | boolean | undefine
     const detail = isUnderstudyError(err, 'ERR_CONFIG_INVALID') ? err.details?.[0] : undefined
     if (detail === undefined) throw err
     const flag = flagOf[detail.path] ?? detail.path
-    throw new UsageError(`${flag} ${refusalOf[detail.path] ?? detail.message}, not "${String(input[detail.path.slice(1)])}"`)
+    throw new UsageError(
+      `${flag} ${refusalOf[detail.path] ?? detail.message}, not "${String(input[detail.path.slice(1)])}"`,
+    )
   }
 }
 
 /** `understudy platform`: resolves once listening; the process then lives until a signal. */
-export async function runPlatformCommand (args: string[], io: CommandIo): Promise<number | 'running'> {
+export async function runPlatformCommand(
+  args: string[],
+  io: CommandIo,
+): Promise<number | 'running'> {
   const { values, positionals } = parseFlags({
     args,
     options: {
@@ -115,13 +124,24 @@ export async function runPlatformCommand (args: string[], io: CommandIo): Promis
     runtimeHost: flags.runtimeHost ?? flags.host,
     jsonLimit: 16 * 1024 * 1024,
     uploadLimit: flags.uploadLimit,
-    ...(process.env['UNDERSTUDY_API_KEY_ID'] === undefined ? {} : { apiKeyId: process.env['UNDERSTUDY_API_KEY_ID'] }),
-    ...(process.env['UNDERSTUDY_API_KEY_SECRET'] === undefined ? {} : { apiKeySecret: process.env['UNDERSTUDY_API_KEY_SECRET'] }),
-    monitor: { resultRetention: flags.resultRetention, ...(flags.smtpUrl == null ? {} : { smtpUrl: flags.smtpUrl }) },
+    ...(process.env['UNDERSTUDY_API_KEY_ID'] === undefined
+      ? {}
+      : { apiKeyId: process.env['UNDERSTUDY_API_KEY_ID'] }),
+    ...(process.env['UNDERSTUDY_API_KEY_SECRET'] === undefined
+      ? {}
+      : { apiKeySecret: process.env['UNDERSTUDY_API_KEY_SECRET'] }),
+    monitor: {
+      resultRetention: flags.resultRetention,
+      ...(flags.smtpUrl == null ? {} : { smtpUrl: flags.smtpUrl }),
+    },
   }
   prepareDataDir(options.dataDir)
   const logRing = new LogRing(10_000)
-  const log = createLogger({ level: flags.logLevel, format: resolveLogFormat(flags.logFormat, process.stderr), ring: logRing })
+  const log = createLogger({
+    level: flags.logLevel,
+    format: resolveLogFormat(flags.logFormat, process.stderr),
+    ring: logRing,
+  })
   const platform = await startPlatform(options, log)
   let ready = `listening on ${platform.url}\n`
   const key = platform.bootstrap.apiKey
@@ -129,7 +149,15 @@ export async function runPlatformCommand (args: string[], io: CommandIo): Promis
     ready += `bootstrap API key (shown once): ${key.id}:${key.secret} (also in ${platform.bootstrap.credentialsFile ?? 'the data dir'})\n`
   }
   io.stdout.write(ready)
-  log.info({ url: platform.url, dataDir: options.dataDir, workspaceId: platform.bootstrap.workspaceId, created: platform.bootstrap.created }, 'platform listening')
+  log.info(
+    {
+      url: platform.url,
+      dataDir: options.dataDir,
+      workspaceId: platform.bootstrap.workspaceId,
+      created: platform.bootstrap.created,
+    },
+    'platform listening',
+  )
   exitOnSignals(platform.close, log)
   return 'running'
 }

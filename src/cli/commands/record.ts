@@ -25,10 +25,19 @@ ${runtimeFlagHelp}
 `
 
 /** `understudy record`: a recording proxy. */
-export async function runRecordCommand (args: string[], io: CommandIo, importHar: (input: ImportInput) => ImportResult): Promise<number | 'running'> {
+export async function runRecordCommand(
+  args: string[],
+  io: CommandIo,
+  importHar: (input: ImportInput) => ImportResult,
+): Promise<number | 'running'> {
   const { values, positionals } = parseArgs({
     args,
-    options: { ...runtimeFlagSpec, target: { type: 'string' }, out: { type: 'string', short: 'o' }, 'keep-latency': { type: 'boolean' } },
+    options: {
+      ...runtimeFlagSpec,
+      target: { type: 'string' },
+      out: { type: 'string', short: 'o' },
+      'keep-latency': { type: 'boolean' },
+    },
     allowPositionals: true,
     strict: true,
   })
@@ -45,14 +54,34 @@ export async function runRecordCommand (args: string[], io: CommandIo, importHar
   } catch {
     throw new UsageError(`--target "${values.target}" is not a URL`)
   }
-  if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new UsageError('--target must be an http:// or https:// URL')
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') {
+    throw new UsageError('--target must be an http:// or https:// URL')
+  }
   const options = runtimeOptionsFromFlags(values)
   const logRing = new LogRing(1000)
   const log = createLogger({ level: options.logLevel, ring: logRing })
-  const recorder = new Recorder({ dir: values.out, target: target.origin, keepLatency: values['keep-latency'] === true, log, importHar })
-  const document = readDefinition({ name: 'recording', noMatchingRequestPreference: 'bypasslive', liveSystemHost: target.origin, transactions: [] })
-  const runtime = await startRuntime({ document, options, log, onLive: (x: LiveExchange) => recorder.add(x) })
-  io.stdout.write(`listening on ${runtime.urls.http}\nrecording ${target.origin} into ${values.out}\n`)
+  const recorder = new Recorder({
+    dir: values.out,
+    target: target.origin,
+    keepLatency: values['keep-latency'] === true,
+    log,
+    importHar,
+  })
+  const document = readDefinition({
+    name: 'recording',
+    noMatchingRequestPreference: 'bypasslive',
+    liveSystemHost: target.origin,
+    transactions: [],
+  })
+  const runtime = await startRuntime({
+    document,
+    options,
+    log,
+    onLive: (x: LiveExchange) => recorder.add(x),
+  })
+  io.stdout.write(
+    `listening on ${runtime.urls.http}\nrecording ${target.origin} into ${values.out}\n`,
+  )
   exitOnSignals(async () => {
     await runtime.close()
     await recorder.flush()

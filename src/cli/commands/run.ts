@@ -29,17 +29,25 @@ ${runtimeFlagHelp}
  * `understudy run --mock <doc.json>`: one mock service. Resolves when the runtime is up; the
  * process then lives until a signal drains it.
  */
-export async function runRunCommand (args: string[], io: CommandIo): Promise<number | 'running'> {
+export async function runRunCommand(args: string[], io: CommandIo): Promise<number | 'running'> {
   const { values, positionals } = parseFlags({
     args,
-    options: { ...runtimeFlagSpec, mock: { type: 'string', short: 'm' }, replicas: { type: 'string' } },
+    options: {
+      ...runtimeFlagSpec,
+      mock: { type: 'string', short: 'm' },
+      replicas: { type: 'string' },
+    },
     allowPositionals: true,
   })
   if (values.help === true) {
     io.stdout.write(runHelp)
     return 0
   }
-  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0] ?? ''}" (the document is given with --mock)`)
+  if (positionals.length > 0) {
+    throw new UsageError(
+      `unexpected argument "${positionals[0] ?? ''}" (the document is given with --mock)`,
+    )
+  }
   if (values.mock === undefined) throw new UsageError('--mock <mock-service.json> is required')
   const options = runtimeOptionsFromFlags(values)
   const replicas = replicasOf(values.replicas)
@@ -48,24 +56,60 @@ export async function runRunCommand (args: string[], io: CommandIo): Promise<num
     const { default: cluster } = await import('node:cluster')
     if (cluster.isWorker) {
       const logRing = new LogRing(10_000)
-      const log = createLogger({ level: options.logLevel, format: resolveLogFormat(options.logFormat, process.stderr), ring: logRing })
+      const log = createLogger({
+        level: options.logLevel,
+        format: resolveLogFormat(options.logFormat, process.stderr),
+        ring: logRing,
+      })
       const mock = values.mock
       // Each replica builds its own validation from the same file (the primary sends only the document).
-      runClusterReplica({ options, log, logRing, requestCheck: async (document) => await requestCheckFor(mock, document, options.validateRequests, log) })
+      runClusterReplica({
+        options,
+        log,
+        logRing,
+        requestCheck: async (document) =>
+          await requestCheckFor(mock, document, options.validateRequests, log),
+      })
       return 'running'
     }
   }
   const document = await loadRunDocument(values.mock)
   const logRing = new LogRing(10_000)
   if (replicas > 1) {
-    const log = createLogger({ level: options.logLevel, format: resolveLogFormat(options.logFormat, process.stderr), ring: logRing, base: { serviceMockId: document.id ?? 0, replica: 'primary' } })
-    const serving = await startReplicated({ document, options, replicas, log, logRing, args: ['run', ...args], out: io.stdout })
+    const log = createLogger({
+      level: options.logLevel,
+      format: resolveLogFormat(options.logFormat, process.stderr),
+      ring: logRing,
+      base: { serviceMockId: document.id ?? 0, replica: 'primary' },
+    })
+    const serving = await startReplicated({
+      document,
+      options,
+      replicas,
+      log,
+      logRing,
+      args: ['run', ...args],
+      out: io.stdout,
+    })
     exitOnSignals(serving.stop, log)
     return 'running'
   }
-  const log = createLogger({ level: options.logLevel, format: resolveLogFormat(options.logFormat, process.stderr), ring: logRing, base: { serviceMockId: document.id ?? 0 } })
+  const log = createLogger({
+    level: options.logLevel,
+    format: resolveLogFormat(options.logFormat, process.stderr),
+    ring: logRing,
+    base: { serviceMockId: document.id ?? 0 },
+  })
   const requestCheck = await requestCheckFor(values.mock, document, options.validateRequests, log)
-  const serving = await startServing({ document, options, log, logRing, out: io.stdout, requestCheck, wiremockFiles: wiremockFilesDirs([values.mock]) })
+  const serving = await startServing({
+    document,
+    options,
+    log,
+    logRing,
+    out: io.stdout,
+    requestCheck,
+    wiremockFiles: wiremockFilesDirs([values.mock]),
+  })
   exitOnSignals(serving.stop, log)
   return 'running'
 }
@@ -75,9 +119,18 @@ export async function runRunCommand (args: string[], io: CommandIo): Promise<num
  * for it: built from the OpenAPI descriptions of the file (or directory); null otherwise, with a
  * warning when asked for and the file holds none.
  */
-async function requestCheckFor (file: string, document: MockServiceDocument, flag: boolean, log: Logger): Promise<RequestCheck | null> {
+async function requestCheckFor(
+  file: string,
+  document: MockServiceDocument,
+  flag: boolean,
+  log: Logger,
+): Promise<RequestCheck | null> {
   if (!flag && document.validateRequests !== true) return null
   const check = await runRequestCheck(file)
-  if (check === null) log.warn('request validation: the file holds no OpenAPI description, so requests are not checked')
+  if (check === null) {
+    log.warn(
+      'request validation: the file holds no OpenAPI description, so requests are not checked',
+    )
+  }
   return check
 }

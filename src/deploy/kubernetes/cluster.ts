@@ -11,7 +11,12 @@ export interface ClusterApi {
    */
   apply: <T extends KubernetesObject>(object: T, fieldManager?: string) => Promise<T>
   /** The object, or null when the cluster has none by that name. */
-  read: <T extends KubernetesObject>(apiVersion: string, kind: string, namespace: string, name: string) => Promise<T | null>
+  read: <T extends KubernetesObject>(
+    apiVersion: string,
+    kind: string,
+    namespace: string,
+    name: string,
+  ) => Promise<T | null>
   /** False when there was nothing to delete. */
   remove: (apiVersion: string, kind: string, namespace: string, name: string) => Promise<boolean>
 }
@@ -36,28 +41,39 @@ type ClientModule = typeof KubernetesClient
  * The client library, loaded when a driver is made: it is an optional dependency, which `serve`
  * and the platform never load.
  */
-async function clientModule (): Promise<ClientModule> {
+async function clientModule(): Promise<ClientModule> {
   try {
     return await import('@kubernetes/client-node')
   } catch (err) {
-    throw createError('ERR_CONFIG_INVALID', [`the kubernetes driver needs the optional dependency @kubernetes/client-node 1.4 (npm install @kubernetes/client-node@~1.4): ${(err as Error).message}`], { cause: err })
+    throw createError(
+      'ERR_CONFIG_INVALID',
+      [
+        `the kubernetes driver needs the optional dependency @kubernetes/client-node 1.4 (npm install @kubernetes/client-node@~1.4): ${(err as Error).message}`,
+      ],
+      { cause: err },
+    )
   }
 }
 
-function statusOf (err: unknown): number | undefined {
+function statusOf(err: unknown): number | undefined {
   const code = (err as { code?: unknown }).code
   return typeof code === 'number' ? code : undefined
 }
 
 /** An API error, in one line that names the call (the client's own message carries the whole response). */
-function failure (what: string, err: unknown): Error {
+function failure(what: string, err: unknown): Error {
   const status = statusOf(err)
   const body = (err as { body?: unknown }).body
-  const reason = typeof body === 'string' ? (safeMessage(body) ?? body.slice(0, 300)) : (err as Error).message
-  return createError('ERR_DEPLOY_FAILED', [`Kubernetes ${what} failed${status === undefined ? '' : ` (HTTP ${status})`}: ${reason}`], { cause: err })
+  const reason =
+    typeof body === 'string' ? (safeMessage(body) ?? body.slice(0, 300)) : (err as Error).message
+  return createError(
+    'ERR_DEPLOY_FAILED',
+    [`Kubernetes ${what} failed${status === undefined ? '' : ` (HTTP ${status})`}: ${reason}`],
+    { cause: err },
+  )
 }
 
-function safeMessage (body: string): string | undefined {
+function safeMessage(body: string): string | undefined {
   try {
     const parsed = JSON.parse(body) as { message?: unknown }
     return typeof parsed.message === 'string' ? parsed.message : undefined
@@ -66,18 +82,35 @@ function safeMessage (body: string): string | undefined {
   }
 }
 
-function kubeConfigOf (k8s: ClientModule, source: ClusterSource): KubeConfig {
+function kubeConfigOf(k8s: ClientModule, source: ClusterSource): KubeConfig {
   const kc = new k8s.KubeConfig()
   switch (source.kind) {
-    case 'default': kc.loadFromDefault(); break
-    case 'file': kc.loadFromFile(source.path); break
+    case 'default':
+      kc.loadFromDefault()
+      break
+    case 'file':
+      kc.loadFromFile(source.path)
+      break
     case 'server':
       kc.loadFromOptions({
         // The client refuses http:// unless told to skip TLS verification; over plain HTTP (a
         // `kubectl proxy` on loopback) there is no TLS to verify, so that is all it means there.
-        clusters: [{ name: 'cluster', server: source.server, skipTLSVerify: source.server.startsWith('http://') }],
+        clusters: [
+          {
+            name: 'cluster',
+            server: source.server,
+            skipTLSVerify: source.server.startsWith('http://'),
+          },
+        ],
         users: [{ name: 'user', ...(source.token === undefined ? {} : { token: source.token }) }],
-        contexts: [{ name: 'context', cluster: 'cluster', user: 'user', ...(source.namespace === undefined ? {} : { namespace: source.namespace }) }],
+        contexts: [
+          {
+            name: 'context',
+            cluster: 'cluster',
+            user: 'user',
+            ...(source.namespace === undefined ? {} : { namespace: source.namespace }),
+          },
+        ],
         currentContext: 'context',
       })
       break
@@ -93,19 +126,32 @@ function kubeConfigOf (k8s: ClientModule, source: ClusterSource): KubeConfig {
  * const cluster = await connectCluster({ kind: 'default' })
  * await cluster.apply({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'mocks' }, data: {} })
  */
-export async function connectCluster (source: ClusterSource): Promise<ClusterApi> {
+export async function connectCluster(source: ClusterSource): Promise<ClusterApi> {
   const k8s = await clientModule()
-  const client: KubernetesObjectApi = k8s.KubernetesObjectApi.makeApiClient(kubeConfigOf(k8s, source))
-  const header = (apiVersion: string, kind: string, namespace: string, name: string) => ({ apiVersion, kind, metadata: { name, namespace } })
+  const client: KubernetesObjectApi = k8s.KubernetesObjectApi.makeApiClient(
+    kubeConfigOf(k8s, source),
+  )
+  const header = (apiVersion: string, kind: string, namespace: string, name: string) => ({
+    apiVersion,
+    kind,
+    metadata: { name, namespace },
+  })
   return {
-    async apply (object, fieldManager = FIELD_MANAGER) {
+    async apply(object, fieldManager = FIELD_MANAGER) {
       try {
-        return await client.patch(object, undefined, undefined, fieldManager, true, k8s.PatchStrategy.ServerSideApply)
+        return await client.patch(
+          object,
+          undefined,
+          undefined,
+          fieldManager,
+          true,
+          k8s.PatchStrategy.ServerSideApply,
+        )
       } catch (err) {
         throw failure(`apply of ${object.kind} ${object.metadata?.name ?? ''}`, err)
       }
     },
-    async read (apiVersion, kind, namespace, name) {
+    async read(apiVersion, kind, namespace, name) {
       try {
         return await client.read(header(apiVersion, kind, namespace, name))
       } catch (err) {
@@ -113,9 +159,16 @@ export async function connectCluster (source: ClusterSource): Promise<ClusterApi
         throw failure(`read of ${kind} ${name}`, err)
       }
     },
-    async remove (apiVersion, kind, namespace, name) {
+    async remove(apiVersion, kind, namespace, name) {
       try {
-        await client.delete(header(apiVersion, kind, namespace, name), undefined, undefined, undefined, undefined, 'Background')
+        await client.delete(
+          header(apiVersion, kind, namespace, name),
+          undefined,
+          undefined,
+          undefined,
+          undefined,
+          'Background',
+        )
         return true
       } catch (err) {
         if (statusOf(err) === 404) return false

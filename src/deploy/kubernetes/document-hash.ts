@@ -7,12 +7,14 @@ import { createHash } from 'node:crypto'
  * @example
  * documentHash({ b: 1, a: [2] }) === documentHash({ a: [2], b: 1 }) // true
  */
-export function documentHash (value: unknown): string {
+export function documentHash(value: unknown): string {
   return createHash('sha256').update(canonicalJson(value)).digest('hex')
 }
 
-function canonicalJson (value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v === undefined ? null : v)).join(',')}]`
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) {
+    return `[${value.map((v) => canonicalJson(v === undefined ? null : v)).join(',')}]`
+  }
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>)
       .filter(([, v]) => v !== undefined)

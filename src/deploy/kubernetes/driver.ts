@@ -6,14 +6,29 @@ import { adminHeaders, putConfig, type RuntimeAdmin } from '../admin-client.js'
 import { SCALE_FIELD_MANAGER, type ClusterApi } from './cluster.js'
 import { documentHash } from './document-hash.js'
 import {
-  HASH_ANNOTATION, TOKEN_KEY, ingressHostOf, objectNames, renderConfigMap, renderDeployment, renderMockService,
+  HASH_ANNOTATION,
+  TOKEN_KEY,
+  ingressHostOf,
+  objectNames,
+  renderConfigMap,
+  renderDeployment,
+  renderMockService,
 } from './render.js'
-import type { KubernetesDriverOptions, KubernetesMockService, KubernetesPlacement, PodView, RuntimeDriver } from './types.js'
+import type {
+  KubernetesDriverOptions,
+  KubernetesMockService,
+  KubernetesPlacement,
+  PodView,
+  RuntimeDriver,
+} from './types.js'
 
 /* The few fields of the objects read back that the driver uses. */
 interface DeploymentRead extends KubernetesObject {
   spec?: { replicas?: number }
-  status?: { readyReplicas?: number; conditions?: Array<{ type?: string; status?: string; reason?: string; message?: string }> }
+  status?: {
+    readyReplicas?: number
+    conditions?: Array<{ type?: string; status?: string; reason?: string; message?: string }>
+  }
 }
 interface EndpointsRead extends KubernetesObject {
   subsets?: Array<{
@@ -26,7 +41,9 @@ interface ServiceRead extends KubernetesObject {
   spec?: { type?: string; ports?: Array<{ name?: string; port: number; nodePort?: number }> }
   status?: { loadBalancer?: { ingress?: Array<{ ip?: string; hostname?: string }> } }
 }
-interface SecretRead extends KubernetesObject { data?: Record<string, string> }
+interface SecretRead extends KubernetesObject {
+  data?: Record<string, string>
+}
 
 /** A pod's address and admin API, from the admin Service's Endpoints. */
 interface PodAddress {
@@ -36,9 +53,11 @@ interface PodAddress {
   admin: RuntimeAdmin
 }
 
-const sleep = async (ms: number): Promise<void> => { await new Promise((resolve) => setTimeout(resolve, ms)) }
+const sleep = async (ms: number): Promise<void> => {
+  await new Promise((resolve) => setTimeout(resolve, ms))
+}
 
-function hostOf (ip: string): string {
+function hostOf(ip: string): string {
   return ip.includes(':') ? `[${ip}]` : ip
 }
 
@@ -60,7 +79,7 @@ export class KubernetesDriver implements RuntimeDriver {
   readonly #cluster: ClusterApi
   readonly #options: KubernetesDriverOptions
 
-  constructor (cluster: ClusterApi, options: KubernetesDriverOptions) {
+  constructor(cluster: ClusterApi, options: KubernetesDriverOptions) {
     this.#cluster = cluster
     this.#options = options
   }
@@ -71,18 +90,26 @@ export class KubernetesDriver implements RuntimeDriver {
    * the same document, with the hash in the ConfigMap's annotation. An invalid one throws
    * ERR_DSL_INVALID before anything in the cluster changes.
    */
-  async deploy (mock: KubernetesMockService): Promise<KubernetesPlacement> {
+  async deploy(mock: KubernetesMockService): Promise<KubernetesPlacement> {
     const served = readDefinition(mock.document)
-    const token = await this.#adminToken(mock.mockServiceId) ?? randomBytes(24).toString('base64url')
-    for (const object of renderMockService({ ...mock, document: served }, this.#options, token)) await this.#cluster.apply(object)
+    const token =
+      (await this.#adminToken(mock.mockServiceId)) ?? randomBytes(24).toString('base64url')
+    for (const object of renderMockService({ ...mock, document: served }, this.#options, token)) {
+      await this.#cluster.apply(object)
+    }
     // An Ingress of an earlier deploy goes when the driver no longer has an Ingress domain.
     if (ingressHostOf(mock.mockServiceId, this.#options) === null) {
-      await this.#cluster.remove('networking.k8s.io/v1', 'Ingress', this.#options.namespace, objectNames(mock.mockServiceId).ingress)
+      await this.#cluster.remove(
+        'networking.k8s.io/v1',
+        'Ingress',
+        this.#options.namespace,
+        objectNames(mock.mockServiceId).ingress,
+      )
     }
     return await this.#converge(mock, served, token)
   }
 
-  async configure (mock: KubernetesMockService): Promise<KubernetesPlacement> {
+  async configure(mock: KubernetesMockService): Promise<KubernetesPlacement> {
     const token = await this.#adminToken(mock.mockServiceId)
     const deployment = await this.#deployment(mock.mockServiceId)
     if (token === null || deployment === null) return await this.deploy(mock)
@@ -97,18 +124,24 @@ export class KubernetesDriver implements RuntimeDriver {
     return await this.#converge(mock, served, token)
   }
 
-  async stop (mockServiceId: number): Promise<void> {
+  async stop(mockServiceId: number): Promise<void> {
     const deployment = await this.#deployment(mockServiceId)
     if (deployment === null) return
-    await this.#cluster.apply({
-      apiVersion: 'apps/v1',
-      kind: 'Deployment',
-      metadata: { name: objectNames(mockServiceId).deployment, namespace: this.#options.namespace },
-      spec: { replicas: 0 },
-    } as KubernetesObject, SCALE_FIELD_MANAGER)
+    await this.#cluster.apply(
+      {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: {
+          name: objectNames(mockServiceId).deployment,
+          namespace: this.#options.namespace,
+        },
+        spec: { replicas: 0 },
+      } as KubernetesObject,
+      SCALE_FIELD_MANAGER,
+    )
   }
 
-  async remove (mockServiceId: number): Promise<void> {
+  async remove(mockServiceId: number): Promise<void> {
     const names = objectNames(mockServiceId)
     const ns = this.#options.namespace
     await this.#cluster.remove('networking.k8s.io/v1', 'Ingress', ns, names.ingress)
@@ -119,11 +152,16 @@ export class KubernetesDriver implements RuntimeDriver {
     await this.#cluster.remove('v1', 'Secret', ns, names.secret)
   }
 
-  async status (mockServiceId: number): Promise<KubernetesPlacement | null> {
+  async status(mockServiceId: number): Promise<KubernetesPlacement | null> {
     const deployment = await this.#deployment(mockServiceId)
     if (deployment === null) return null
     const token = await this.#adminToken(mockServiceId)
-    const configMap = await this.#cluster.read<KubernetesObject>('v1', 'ConfigMap', this.#options.namespace, objectNames(mockServiceId).configMap)
+    const configMap = await this.#cluster.read<KubernetesObject>(
+      'v1',
+      'ConfigMap',
+      this.#options.namespace,
+      objectNames(mockServiceId).configMap,
+    )
     const expected = configMap?.metadata?.annotations?.[HASH_ANNOTATION] ?? null
     const pods = token === null ? [] : await this.#podViews(await this.#pods(mockServiceId, token))
     return await this.#placement(mockServiceId, deployment, expected, pods)
@@ -134,45 +172,88 @@ export class KubernetesDriver implements RuntimeDriver {
    * pushing it to a pod that serves another (one started before the ConfigMap changed, one that
    * missed the push). Throws ERR_DEPLOY_FAILED when the Deployment gives up or time runs out.
    */
-  async #converge (mock: KubernetesMockService, served: MockServiceDocument, token: string): Promise<KubernetesPlacement> {
+  async #converge(
+    mock: KubernetesMockService,
+    served: MockServiceDocument,
+    token: string,
+  ): Promise<KubernetesPlacement> {
     const expected = documentHash(served)
     const deadline = Date.now() + (this.#options.readyTimeoutMs ?? 120_000)
     let last: KubernetesPlacement | null = null
     for (;;) {
       const deployment = await this.#deployment(mock.mockServiceId)
-      if (deployment === null) throw createError('ERR_DEPLOY_FAILED', [`the Deployment of mock service ${mock.mockServiceId} disappeared while it started`])
+      if (deployment === null) {
+        throw createError('ERR_DEPLOY_FAILED', [
+          `the Deployment of mock service ${mock.mockServiceId} disappeared while it started`,
+        ])
+      }
       const pods = await this.#pods(mock.mockServiceId, token)
       const views: PodView[] = []
       for (const pod of pods) {
         let hash = pod.ready ? await this.#servedHash(pod) : null
-        if (pod.ready && hash !== expected && await this.#push(pod, served)) hash = await this.#servedHash(pod)
+        if (pod.ready && hash !== expected && (await this.#push(pod, served))) {
+          hash = await this.#servedHash(pod)
+        }
         views.push({ name: pod.name, ip: pod.ip, ready: pod.ready, documentHash: hash })
       }
       last = await this.#placement(mock.mockServiceId, deployment, expected, views)
       if (last.status === 'RUNNING' || last.status === 'STOPPED') return last
-      if (last.status === 'FAILED') throw createError('ERR_DEPLOY_FAILED', [`mock service ${mock.mockServiceId} did not start on Kubernetes: ${last.message ?? 'the Deployment stopped progressing'}`])
+      if (last.status === 'FAILED') {
+        throw createError('ERR_DEPLOY_FAILED', [
+          `mock service ${mock.mockServiceId} did not start on Kubernetes: ${last.message ?? 'the Deployment stopped progressing'}`,
+        ])
+      }
       if (Date.now() > deadline) {
         const serving = views.filter((p) => p.ready && p.documentHash === expected).length
-        throw createError('ERR_DEPLOY_FAILED', [`mock service ${mock.mockServiceId}: ${serving} of ${mock.replicas} pods ready and serving the document after ${Math.round((this.#options.readyTimeoutMs ?? 120_000) / 1000)} s${last.message === null ? '' : ` (${last.message})`}`])
+        throw createError('ERR_DEPLOY_FAILED', [
+          `mock service ${mock.mockServiceId}: ${serving} of ${mock.replicas} pods ready and serving the document after ${Math.round((this.#options.readyTimeoutMs ?? 120_000) / 1000)} s${last.message === null ? '' : ` (${last.message})`}`,
+        ])
       }
       await sleep(this.#options.pollMs ?? 1000)
     }
   }
 
-  async #placement (mockServiceId: number, deployment: DeploymentRead, expected: string | null, pods: PodView[]): Promise<KubernetesPlacement> {
+  async #placement(
+    mockServiceId: number,
+    deployment: DeploymentRead,
+    expected: string | null,
+    pods: PodView[],
+  ): Promise<KubernetesPlacement> {
     const replicas = deployment.spec?.replicas ?? 1
     const readyReplicas = deployment.status?.readyReplicas ?? 0
-    const stalled = deployment.status?.conditions?.find((c) => c.type === 'Progressing' && c.status === 'False')
-    const serving = pods.filter((p) => p.ready && p.documentHash !== null && p.documentHash === expected).length
-    const status: KubernetesPlacement['status'] = replicas === 0
-      ? 'STOPPED'
-      : stalled !== undefined ? 'FAILED' : readyReplicas >= replicas && serving >= replicas ? 'RUNNING' : 'STARTING'
-    const message = stalled?.message ?? (status === 'STARTING' ? `${readyReplicas} of ${replicas} pods ready, ${serving} serving the document` : null)
-    return { mockServiceId, status, replicas, readyReplicas, documentHash: expected, pods, endpoints: await this.#endpoints(mockServiceId), message }
+    const stalled = deployment.status?.conditions?.find(
+      (c) => c.type === 'Progressing' && c.status === 'False',
+    )
+    const serving = pods.filter(
+      (p) => p.ready && p.documentHash !== null && p.documentHash === expected,
+    ).length
+    const status: KubernetesPlacement['status'] =
+      replicas === 0
+        ? 'STOPPED'
+        : stalled !== undefined
+          ? 'FAILED'
+          : readyReplicas >= replicas && serving >= replicas
+            ? 'RUNNING'
+            : 'STARTING'
+    const message =
+      stalled?.message ??
+      (status === 'STARTING'
+        ? `${readyReplicas} of ${replicas} pods ready, ${serving} serving the document`
+        : null)
+    return {
+      mockServiceId,
+      status,
+      replicas,
+      readyReplicas,
+      documentHash: expected,
+      pods,
+      endpoints: await this.#endpoints(mockServiceId),
+      message,
+    }
   }
 
   /** Where clients reach the mock: the Service's DNS name, its load balancer, node port and Ingress. */
-  async #endpoints (mockServiceId: number): Promise<string[]> {
+  async #endpoints(mockServiceId: number): Promise<string[]> {
     const names = objectNames(mockServiceId)
     const ns = this.#options.namespace
     const service = await this.#cluster.read<ServiceRead>('v1', 'Service', ns, names.service)
@@ -183,32 +264,59 @@ export class KubernetesDriver implements RuntimeDriver {
       if (host !== undefined) out.push(`http://${hostOf(host)}`)
     }
     const nodePort = service.spec?.ports?.find((p) => p.name === 'http')?.nodePort
-    if (service.spec?.type === 'NodePort' && nodePort !== undefined) out.push(`nodePort:${nodePort}`)
+    if (service.spec?.type === 'NodePort' && nodePort !== undefined) {
+      out.push(`nodePort:${nodePort}`)
+    }
     const ingressHost = ingressHostOf(mockServiceId, this.#options)
-    if (ingressHost !== null && await this.#cluster.read('networking.k8s.io/v1', 'Ingress', ns, names.ingress) !== null) out.push(`http://${ingressHost}`)
+    if (
+      ingressHost !== null &&
+      (await this.#cluster.read('networking.k8s.io/v1', 'Ingress', ns, names.ingress)) !== null
+    ) {
+      out.push(`http://${ingressHost}`)
+    }
     return out
   }
 
-  async #deployment (mockServiceId: number): Promise<DeploymentRead | null> {
-    return await this.#cluster.read<DeploymentRead>('apps/v1', 'Deployment', this.#options.namespace, objectNames(mockServiceId).deployment)
+  async #deployment(mockServiceId: number): Promise<DeploymentRead | null> {
+    return await this.#cluster.read<DeploymentRead>(
+      'apps/v1',
+      'Deployment',
+      this.#options.namespace,
+      objectNames(mockServiceId).deployment,
+    )
   }
 
   /** The admin token in the mock service's Secret, or null before its first deploy. */
-  async #adminToken (mockServiceId: number): Promise<string | null> {
-    const secret = await this.#cluster.read<SecretRead>('v1', 'Secret', this.#options.namespace, objectNames(mockServiceId).secret)
+  async #adminToken(mockServiceId: number): Promise<string | null> {
+    const secret = await this.#cluster.read<SecretRead>(
+      'v1',
+      'Secret',
+      this.#options.namespace,
+      objectNames(mockServiceId).secret,
+    )
     const encoded = secret?.data?.[TOKEN_KEY]
     return encoded === undefined ? null : Buffer.from(encoded, 'base64').toString('utf8')
   }
 
   /** Every pod of the admin Service's Endpoints, ready or not, with its admin API address. */
-  async #pods (mockServiceId: number, token: string): Promise<PodAddress[]> {
-    const endpoints = await this.#cluster.read<EndpointsRead>('v1', 'Endpoints', this.#options.namespace, objectNames(mockServiceId).adminService)
+  async #pods(mockServiceId: number, token: string): Promise<PodAddress[]> {
+    const endpoints = await this.#cluster.read<EndpointsRead>(
+      'v1',
+      'Endpoints',
+      this.#options.namespace,
+      objectNames(mockServiceId).adminService,
+    )
     const out: PodAddress[] = []
     for (const subset of endpoints?.subsets ?? []) {
       const port = subset.ports?.find((p) => p.name === 'admin')?.port ?? subset.ports?.[0]?.port
       if (port === undefined) continue
       const add = (ready: boolean) => (a: { ip: string; targetRef?: { name?: string } }) => {
-        out.push({ name: a.targetRef?.name ?? null, ip: a.ip, ready, admin: { url: `http://${hostOf(a.ip)}:${port}`, token } })
+        out.push({
+          name: a.targetRef?.name ?? null,
+          ip: a.ip,
+          ready,
+          admin: { url: `http://${hostOf(a.ip)}:${port}`, token },
+        })
       }
       subset.addresses?.forEach(add(true))
       subset.notReadyAddresses?.forEach(add(false))
@@ -216,9 +324,16 @@ export class KubernetesDriver implements RuntimeDriver {
     return out
   }
 
-  async #podViews (pods: PodAddress[]): Promise<PodView[]> {
+  async #podViews(pods: PodAddress[]): Promise<PodView[]> {
     const views: PodView[] = []
-    for (const pod of pods) views.push({ name: pod.name, ip: pod.ip, ready: pod.ready, documentHash: pod.ready ? await this.#servedHash(pod) : null })
+    for (const pod of pods) {
+      views.push({
+        name: pod.name,
+        ip: pod.ip,
+        ready: pod.ready,
+        documentHash: pod.ready ? await this.#servedHash(pod) : null,
+      })
+    }
     return views
   }
 
@@ -226,7 +341,7 @@ export class KubernetesDriver implements RuntimeDriver {
    * `PUT /config` to one pod. A pod that does not answer (it is going away, or not listening yet)
    * is left for the next round (false); a runtime that refuses the document throws its error.
    */
-  async #push (pod: PodAddress, served: MockServiceDocument): Promise<boolean> {
+  async #push(pod: PodAddress, served: MockServiceDocument): Promise<boolean> {
     try {
       await putConfig(pod.admin, served, this.#adminTimeout())
       return true
@@ -237,18 +352,21 @@ export class KubernetesDriver implements RuntimeDriver {
   }
 
   /** The hash of the document a pod serves (`GET /config`), or null when it does not answer. */
-  async #servedHash (pod: PodAddress): Promise<string | null> {
+  async #servedHash(pod: PodAddress): Promise<string | null> {
     try {
-      const res = await fetch(`${pod.admin.url}/config`, { headers: adminHeaders(pod.admin), signal: AbortSignal.timeout(this.#adminTimeout()) })
+      const res = await fetch(`${pod.admin.url}/config`, {
+        headers: adminHeaders(pod.admin),
+        signal: AbortSignal.timeout(this.#adminTimeout()),
+      })
       if (!res.ok) return null
-      const body = await res.json() as { result?: unknown }
+      const body = (await res.json()) as { result?: unknown }
       return body.result === undefined ? null : documentHash(body.result)
     } catch {
       return null
     }
   }
 
-  #adminTimeout (): number {
+  #adminTimeout(): number {
     return this.#options.adminTimeoutMs ?? 10_000
   }
 }

@@ -30,17 +30,30 @@ export const MAX_DOCUMENT_BYTES = 1_000_000
 export interface RenderedObject {
   apiVersion: string
   kind: string
-  metadata: { name: string; namespace: string; labels: Record<string, string>; annotations?: Record<string, string> }
+  metadata: {
+    name: string
+    namespace: string
+    labels: Record<string, string>
+    annotations?: Record<string, string>
+  }
   [field: string]: unknown
 }
 
 /** The names of a mock service's objects: from its id, so always a valid DNS-1035 label. */
-export function objectNames (mockServiceId: number) {
+export function objectNames(mockServiceId: number) {
   const base = `understudy-ms-${mockServiceId}`
-  return { base, configMap: base, deployment: base, service: base, ingress: base, adminService: `${base}-admin`, secret: `${base}-admin` }
+  return {
+    base,
+    configMap: base,
+    deployment: base,
+    service: base,
+    ingress: base,
+    adminService: `${base}-admin`,
+    secret: `${base}-admin`,
+  }
 }
 
-function labelsOf (mockServiceId: number): Record<string, string> {
+function labelsOf(mockServiceId: number): Record<string, string> {
   return {
     'app.kubernetes.io/name': 'understudy',
     'app.kubernetes.io/component': 'mock-service',
@@ -51,34 +64,58 @@ function labelsOf (mockServiceId: number): Record<string, string> {
 }
 
 /** The pods of a mock service, as its Deployment and Services select them. */
-export function selectorOf (mockServiceId: number): Record<string, string> {
-  return { 'app.kubernetes.io/instance': objectNames(mockServiceId).base, 'app.kubernetes.io/component': 'mock-service' }
+export function selectorOf(mockServiceId: number): Record<string, string> {
+  return {
+    'app.kubernetes.io/instance': objectNames(mockServiceId).base,
+    'app.kubernetes.io/component': 'mock-service',
+  }
 }
 
-function metadata (name: string, options: Pick<KubernetesDriverOptions, 'namespace'>, mock: Pick<KubernetesMockService, 'mockServiceId' | 'name'>, annotations: Record<string, string> = {}) {
-  return { name, namespace: options.namespace, labels: labelsOf(mock.mockServiceId), annotations: { 'understudy.dev/mock-service-name': mock.name, ...annotations } }
+function metadata(
+  name: string,
+  options: Pick<KubernetesDriverOptions, 'namespace'>,
+  mock: Pick<KubernetesMockService, 'mockServiceId' | 'name'>,
+  annotations: Record<string, string> = {},
+) {
+  return {
+    name,
+    namespace: options.namespace,
+    labels: labelsOf(mock.mockServiceId),
+    annotations: { 'understudy.dev/mock-service-name': mock.name, ...annotations },
+  }
 }
 
 /**
  * The ConfigMap holding the document (JSON, mounted at /config/mock.json), annotated with its hash.
  * Throws ERR_DEPLOY_FAILED for a document larger than a ConfigMap may hold.
  */
-export function renderConfigMap (mock: KubernetesMockService, options: Pick<KubernetesDriverOptions, 'namespace'>): RenderedObject {
+export function renderConfigMap(
+  mock: KubernetesMockService,
+  options: Pick<KubernetesDriverOptions, 'namespace'>,
+): RenderedObject {
   const text = JSON.stringify(mock.document)
   const bytes = Buffer.byteLength(text)
   if (bytes > MAX_DOCUMENT_BYTES) {
-    throw createError('ERR_DEPLOY_FAILED', [`mock service ${mock.mockServiceId}'s document is ${bytes} bytes; a Kubernetes ConfigMap holds at most ${MAX_DOCUMENT_BYTES} (split the mock service, or move large bodies to assets)`])
+    throw createError('ERR_DEPLOY_FAILED', [
+      `mock service ${mock.mockServiceId}'s document is ${bytes} bytes; a Kubernetes ConfigMap holds at most ${MAX_DOCUMENT_BYTES} (split the mock service, or move large bodies to assets)`,
+    ])
   }
   return {
     apiVersion: 'v1',
     kind: 'ConfigMap',
-    metadata: metadata(objectNames(mock.mockServiceId).configMap, options, mock, { [HASH_ANNOTATION]: documentHash(mock.document) }),
+    metadata: metadata(objectNames(mock.mockServiceId).configMap, options, mock, {
+      [HASH_ANNOTATION]: documentHash(mock.document),
+    }),
     data: { [DOCUMENT_KEY]: text },
   }
 }
 
 /** The Secret with the runtime's admin token (the driver's only way into a pod's admin API). */
-export function renderSecret (mock: Pick<KubernetesMockService, 'mockServiceId' | 'name'>, token: string, options: Pick<KubernetesDriverOptions, 'namespace'>): RenderedObject {
+export function renderSecret(
+  mock: Pick<KubernetesMockService, 'mockServiceId' | 'name'>,
+  token: string,
+  options: Pick<KubernetesDriverOptions, 'namespace'>,
+): RenderedObject {
   return {
     apiVersion: 'v1',
     kind: 'Secret',
@@ -93,7 +130,10 @@ export function renderSecret (mock: Pick<KubernetesMockService, 'mockServiceId' 
  * Nothing in its pod template depends on the document, so a new document (pushed to the pods'
  * admin API) never rolls the pods; a new image or option does.
  */
-export function renderDeployment (mock: KubernetesMockService, options: KubernetesDriverOptions): RenderedObject {
+export function renderDeployment(
+  mock: KubernetesMockService,
+  options: KubernetesDriverOptions,
+): RenderedObject {
   const names = objectNames(mock.mockServiceId)
   const health = { httpGet: { path: '/health', port: 'admin' } }
   return {
@@ -110,20 +150,53 @@ export function renderDeployment (mock: KubernetesMockService, options: Kubernet
         metadata: { labels: labelsOf(mock.mockServiceId) },
         spec: {
           automountServiceAccountToken: false,
-          securityContext: { runAsNonRoot: true, runAsUser: 1000, runAsGroup: 1000, seccompProfile: { type: 'RuntimeDefault' } },
-          containers: [{
-            name: 'understudy',
-            image: options.image,
-            imagePullPolicy: options.imagePullPolicy ?? 'IfNotPresent',
-            args: ['--mock', MOCK_PATH, '--host', '0.0.0.0', '--port', String(HTTP_PORT), '--admin-port', String(ADMIN_PORT)],
-            env: [{ name: 'UNDERSTUDY_ADMIN_TOKEN', valueFrom: { secretKeyRef: { name: names.secret, key: TOKEN_KEY } } }],
-            ports: [{ name: 'http', containerPort: HTTP_PORT, protocol: 'TCP' }, { name: 'admin', containerPort: ADMIN_PORT, protocol: 'TCP' }],
-            readinessProbe: { ...health, periodSeconds: 5, failureThreshold: 2 },
-            livenessProbe: { ...health, initialDelaySeconds: 5, periodSeconds: 10, failureThreshold: 3 },
-            resources: { requests: { cpu: '100m', memory: '96Mi' }, limits: { memory: '256Mi' } },
-            securityContext: { readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } },
-            volumeMounts: [{ name: 'config', mountPath: '/config', readOnly: true }],
-          }],
+          securityContext: {
+            runAsNonRoot: true,
+            runAsUser: 1000,
+            runAsGroup: 1000,
+            seccompProfile: { type: 'RuntimeDefault' },
+          },
+          containers: [
+            {
+              name: 'understudy',
+              image: options.image,
+              imagePullPolicy: options.imagePullPolicy ?? 'IfNotPresent',
+              args: [
+                '--mock',
+                MOCK_PATH,
+                '--host',
+                '0.0.0.0',
+                '--port',
+                String(HTTP_PORT),
+                '--admin-port',
+                String(ADMIN_PORT),
+              ],
+              env: [
+                {
+                  name: 'UNDERSTUDY_ADMIN_TOKEN',
+                  valueFrom: { secretKeyRef: { name: names.secret, key: TOKEN_KEY } },
+                },
+              ],
+              ports: [
+                { name: 'http', containerPort: HTTP_PORT, protocol: 'TCP' },
+                { name: 'admin', containerPort: ADMIN_PORT, protocol: 'TCP' },
+              ],
+              readinessProbe: { ...health, periodSeconds: 5, failureThreshold: 2 },
+              livenessProbe: {
+                ...health,
+                initialDelaySeconds: 5,
+                periodSeconds: 10,
+                failureThreshold: 3,
+              },
+              resources: { requests: { cpu: '100m', memory: '96Mi' }, limits: { memory: '256Mi' } },
+              securityContext: {
+                readOnlyRootFilesystem: true,
+                allowPrivilegeEscalation: false,
+                capabilities: { drop: ['ALL'] },
+              },
+              volumeMounts: [{ name: 'config', mountPath: '/config', readOnly: true }],
+            },
+          ],
           volumes: [{ name: 'config', configMap: { name: names.configMap } }],
         },
       },
@@ -132,7 +205,10 @@ export function renderDeployment (mock: KubernetesMockService, options: Kubernet
 }
 
 /** The Service clients reach the mock through (the mock's port only, never the admin API). */
-export function renderService (mock: Pick<KubernetesMockService, 'mockServiceId' | 'name'>, options: KubernetesDriverOptions): RenderedObject {
+export function renderService(
+  mock: Pick<KubernetesMockService, 'mockServiceId' | 'name'>,
+  options: KubernetesDriverOptions,
+): RenderedObject {
   return {
     apiVersion: 'v1',
     kind: 'Service',
@@ -149,7 +225,10 @@ export function renderService (mock: Pick<KubernetesMockService, 'mockServiceId'
  * A headless Service over the pods' admin port: its Endpoints list every pod's address, which is
  * how the driver reaches each pod's admin API (the token still required) to push a document.
  */
-export function renderAdminService (mock: Pick<KubernetesMockService, 'mockServiceId' | 'name'>, options: Pick<KubernetesDriverOptions, 'namespace'>): RenderedObject {
+export function renderAdminService(
+  mock: Pick<KubernetesMockService, 'mockServiceId' | 'name'>,
+  options: Pick<KubernetesDriverOptions, 'namespace'>,
+): RenderedObject {
   return {
     apiVersion: 'v1',
     kind: 'Service',
@@ -164,12 +243,22 @@ export function renderAdminService (mock: Pick<KubernetesMockService, 'mockServi
 }
 
 /** The host of a mock service's Ingress, when the driver has an Ingress domain. */
-export function ingressHostOf (mockServiceId: number, options: Pick<KubernetesDriverOptions, 'ingressDomain'>): string | null {
-  return options.ingressDomain === undefined || options.ingressDomain === null || options.ingressDomain === '' ? null : `ms-${mockServiceId}.${options.ingressDomain}`
+export function ingressHostOf(
+  mockServiceId: number,
+  options: Pick<KubernetesDriverOptions, 'ingressDomain'>,
+): string | null {
+  return options.ingressDomain === undefined ||
+    options.ingressDomain === null ||
+    options.ingressDomain === ''
+    ? null
+    : `ms-${mockServiceId}.${options.ingressDomain}`
 }
 
 /** The Ingress for `ms-<id>.<ingressDomain>`, or null without a domain. */
-export function renderIngress (mock: Pick<KubernetesMockService, 'mockServiceId' | 'name'>, options: KubernetesDriverOptions): RenderedObject | null {
+export function renderIngress(
+  mock: Pick<KubernetesMockService, 'mockServiceId' | 'name'>,
+  options: KubernetesDriverOptions,
+): RenderedObject | null {
   const host = ingressHostOf(mock.mockServiceId, options)
   if (host === null) return null
   const names = objectNames(mock.mockServiceId)
@@ -178,8 +267,23 @@ export function renderIngress (mock: Pick<KubernetesMockService, 'mockServiceId'
     kind: 'Ingress',
     metadata: metadata(names.ingress, options, mock),
     spec: {
-      ...(options.ingressClassName === undefined || options.ingressClassName === null ? {} : { ingressClassName: options.ingressClassName }),
-      rules: [{ host, http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: names.service, port: { name: 'http' } } } }] } }],
+      ...(options.ingressClassName === undefined || options.ingressClassName === null
+        ? {}
+        : { ingressClassName: options.ingressClassName }),
+      rules: [
+        {
+          host,
+          http: {
+            paths: [
+              {
+                path: '/',
+                pathType: 'Prefix',
+                backend: { service: { name: names.service, port: { name: 'http' } } },
+              },
+            ],
+          },
+        },
+      ],
     },
   }
 }
@@ -192,7 +296,11 @@ export function renderIngress (mock: Pick<KubernetesMockService, 'mockServiceId'
  * renderMockService({ mockServiceId: 7, name: 'pets', replicas: 2, document }, options, token).map((o) => o.kind)
  * // ['ConfigMap', 'Secret', 'Deployment', 'Service', 'Service']
  */
-export function renderMockService (mock: KubernetesMockService, options: KubernetesDriverOptions, adminToken: string): RenderedObject[] {
+export function renderMockService(
+  mock: KubernetesMockService,
+  options: KubernetesDriverOptions,
+  adminToken: string,
+): RenderedObject[] {
   const ingress = renderIngress(mock, options)
   return [
     renderConfigMap(mock, options),

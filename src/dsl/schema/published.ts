@@ -13,7 +13,7 @@ export const publishedSchemaPath = 'schema/understudy.schema.json'
  * @example
  * JSON.stringify(publishedSchema(), null, 2)
  */
-export function publishedSchema (): SchemaObject {
+export function publishedSchema(): SchemaObject {
   const definitions: Record<string, unknown> = {}
   for (const schema of dslSchemas) {
     const { $id, ...rest } = schema as SchemaObject & { $id: string }
@@ -21,13 +21,19 @@ export function publishedSchema (): SchemaObject {
   }
   // the document schema leaves its items open (they are validated one by one); editors want them
   const document = definitions['mock-service'] as { properties: Record<string, unknown> }
-  document.properties['transactions'] = { type: 'array', items: { $ref: '#/definitions/transaction-or-dsl' } }
-  definitions['transaction-or-dsl'] = { anyOf: [{ $ref: '#/definitions/transaction' }, { $ref: '#/definitions/dsl' }] }
+  document.properties['transactions'] = {
+    type: 'array',
+    items: { $ref: '#/definitions/transaction-or-dsl' },
+  }
+  definitions['transaction-or-dsl'] = {
+    anyOf: [{ $ref: '#/definitions/transaction' }, { $ref: '#/definitions/dsl' }],
+  }
   return {
     $schema: 'http://json-schema.org/draft-07/schema#',
     $id: 'https://unpkg.com/@understudy-mock/understudy/schema/understudy.schema.json',
     title: 'Understudy mock definition',
-    description: 'A file Understudy serves: a mock-service document, a list of transactions, one transaction, or one dsl (docs/dsl.md).',
+    description:
+      'A file Understudy serves: a mock-service document, a list of transactions, one transaction, or one dsl (docs/dsl.md).',
     anyOf: [
       { $ref: '#/definitions/mock-service' },
       { type: 'array', items: { $ref: '#/definitions/transaction-or-dsl' } },
@@ -37,16 +43,19 @@ export function publishedSchema (): SchemaObject {
   }
 }
 
-function nameOf (id: string): string {
+function nameOf(id: string): string {
   return id.replace(/^understudy:/, '')
 }
 
-function rewriteRefs (value: unknown): unknown {
+function rewriteRefs(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(rewriteRefs)
   if (typeof value !== 'object' || value === null) return value
   const out: Record<string, unknown> = {}
   for (const [key, inner] of Object.entries(value)) {
-    out[key] = key === '$ref' && typeof inner === 'string' && inner.startsWith('understudy:') ? `#/definitions/${nameOf(inner)}` : rewriteRefs(inner)
+    out[key] =
+      key === '$ref' && typeof inner === 'string' && inner.startsWith('understudy:')
+        ? `#/definitions/${nameOf(inner)}`
+        : rewriteRefs(inner)
   }
   return out
 }

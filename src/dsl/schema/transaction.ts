@@ -8,7 +8,11 @@ import { delayTypes, faultTypes, matcherNames } from '../types.js'
  */
 
 const caseInsensitive = (values: readonly string[]): string =>
-  '^(' + values.map((v) => v.replace(/[A-Za-z]/g, (c) => `[${c.toLowerCase()}${c.toUpperCase()}]`)).join('|') + ')$'
+  '^(' +
+  values
+    .map((v) => v.replace(/[A-Za-z]/g, (c) => `[${c.toLowerCase()}${c.toUpperCase()}]`))
+    .join('|') +
+  ')$'
 
 const matcherSchema: SchemaObject = {
   $id: 'understudy:matcher',
@@ -28,7 +32,10 @@ const matcherSchema: SchemaObject = {
         type: 'object',
         additionalProperties: false,
         required: ['prefix', 'uri'],
-        properties: { prefix: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_.-]*$' }, uri: { type: 'string' } },
+        properties: {
+          prefix: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_.-]*$' },
+          uri: { type: 'string' },
+        },
       },
     },
     cdataXpath: { type: ['string', 'null'] },
@@ -89,7 +96,10 @@ const requestDslSchema: SchemaObject = {
     credentials: {
       type: ['object', 'null'],
       additionalProperties: false,
-      properties: { username: { type: ['string', 'null'] }, password: { type: ['string', 'null'] } },
+      properties: {
+        username: { type: ['string', 'null'] },
+        password: { type: ['string', 'null'] },
+      },
     },
     body: matcherList,
     sampleBody: { type: ['string', 'null'] },
@@ -187,7 +197,10 @@ const mockServiceTransactionSchema: SchemaObject = {
     {
       type: 'object',
       required: ['txnId'],
-      properties: { txnId: { type: 'integer' }, priority: { type: ['integer', 'null'], minimum: 0 } },
+      properties: {
+        txnId: { type: 'integer' },
+        priority: { type: ['integer', 'null'], minimum: 0 },
+      },
     },
   ],
 }
@@ -203,7 +216,9 @@ export const mockServiceDocumentSchema: SchemaObject = {
     description: { type: ['string', 'null'] },
     serviceId: { type: ['integer', 'null'] },
     serviceName: { type: ['string', 'null'] },
-    thinkTime: { anyOf: [{ type: 'integer', minimum: 0 }, { type: 'null' }, { $ref: 'understudy:delay' }] },
+    thinkTime: {
+      anyOf: [{ type: 'integer', minimum: 0 }, { type: 'null' }, { $ref: 'understudy:delay' }],
+    },
     capacity: { type: ['integer', 'null'], minimum: 1 },
     replicas: { type: ['integer', 'null'], minimum: 1 },
     noMatchingRequestPreference: {
@@ -227,17 +242,20 @@ export const mockServiceDocumentSchema: SchemaObject = {
     matchHost: { type: ['boolean', 'null'] },
     // The outbound proxy of forwarded requests
     proxy: {
-      anyOf: [{ type: 'null' }, {
-        type: 'object',
-        additionalProperties: false,
-        required: ['proxyUrl'],
-        properties: {
-          proxyUrl: { type: 'string', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#\\s]+/?$' },
-          nonProxyHosts: { type: ['string', 'null'], maxLength: 4000 },
-          username: { type: ['string', 'null'], maxLength: 1000 },
-          password: { type: ['string', 'null'], maxLength: 1000 },
+      anyOf: [
+        { type: 'null' },
+        {
+          type: 'object',
+          additionalProperties: false,
+          required: ['proxyUrl'],
+          properties: {
+            proxyUrl: { type: 'string', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#\\s]+/?$' },
+            nonProxyHosts: { type: ['string', 'null'], maxLength: 4000 },
+            username: { type: ['string', 'null'], maxLength: 1000 },
+            password: { type: ['string', 'null'], maxLength: 1000 },
+          },
         },
-      }],
+      ],
     },
   },
 }
@@ -310,7 +328,10 @@ const postServeSchema: SchemaObject = {
         type: 'object',
         additionalProperties: false,
         required: ['name', 'value'],
-        properties: { name: { type: 'string', pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" }, value: { type: 'string' } },
+        properties: {
+          name: { type: 'string', pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" },
+          value: { type: 'string' },
+        },
       },
     },
     body: { type: 'string' },

@@ -11,12 +11,13 @@ import { compileJsonSchema } from '../json-schema.js'
 import { XsdPredicate } from './xsd.js'
 
 /** A body predicate, or why it cannot be built (reported against `matchingValue` or `key`). */
-type BodyPredicateResult = Predicate | { error: string; at: 'key' | 'matchingValue' | 'matcherName' }
+type BodyPredicateResult =
+  Predicate | { error: string; at: 'key' | 'matchingValue' | 'matcherName' }
 
 /** A body condition that is not a string comparison: JSON and XML structure. */
 class StructuredBodyPredicate implements Predicate {
   readonly part = 'body' as const
-  constructor (
+  constructor(
     readonly key: string,
     readonly matcherName: string,
     readonly expected: string,
@@ -24,7 +25,7 @@ class StructuredBodyPredicate implements Predicate {
     private readonly holds: (req: MatchRequest) => boolean,
   ) {}
 
-  test (req: MatchRequest): boolean {
+  test(req: MatchRequest): boolean {
     try {
       return this.holds(req)
     } catch {
@@ -33,7 +34,7 @@ class StructuredBodyPredicate implements Predicate {
     }
   }
 
-  actual (req: MatchRequest): string | null {
+  actual(req: MatchRequest): string | null {
     return req.body === null || req.body.length === 0 ? null : shorten(req.text())
   }
 }
@@ -46,10 +47,11 @@ class StructuredBodyPredicate implements Predicate {
  * @example
  * compileBodyPredicate({ key: '$.type', matcherName: 'equals', matchingValue: 'order' }, '/dsl/requestDsl/body/0')
  */
-export function compileBodyPredicate (m: Matcher, pointer: string): BodyPredicateResult {
+export function compileBodyPredicate(m: Matcher, pointer: string): BodyPredicateResult {
   const key = m.key ?? ''
   const expected = m.matchingValue ?? ''
-  const keyKind = key === '' ? 'whole' : key.startsWith('$') ? 'jsonpath' : key.startsWith('/') ? 'xpath' : 'form'
+  const keyKind =
+    key === '' ? 'whole' : key.startsWith('$') ? 'jsonpath' : key.startsWith('/') ? 'xpath' : 'form'
 
   const namespaces = namespaceMap(m)
   let keySelector: JsonSelector | null = null
@@ -70,7 +72,12 @@ export function compileBodyPredicate (m: Matcher, pointer: string): BodyPredicat
 
   switch (m.matcherName) {
     case 'matches_json': {
-      if (keyKind === 'xpath' || keyKind === 'form') return { error: 'matches_json needs a JSON body: use no key or a JSONPath key', at: 'matcherName' }
+      if (keyKind === 'xpath' || keyKind === 'form') {
+        return {
+          error: 'matches_json needs a JSON body: use no key or a JSONPath key',
+          at: 'matcherName',
+        }
+      }
       let selector: JsonSelector
       try {
         selector = compileJsonPath(expected)
@@ -91,10 +98,17 @@ export function compileBodyPredicate (m: Matcher, pointer: string): BodyPredicat
       })
     }
     case 'equals_json': {
-      if (keyKind === 'xpath' || keyKind === 'form') return { error: 'equals_json needs a JSON body: use no key or a JSONPath key', at: 'matcherName' }
+      if (keyKind === 'xpath' || keyKind === 'form') {
+        return {
+          error: 'equals_json needs a JSON body: use no key or a JSONPath key',
+          at: 'matcherName',
+        }
+      }
       let wanted: unknown
       // The semantic comparison recurses as deep as the expected value: bound it at load.
-      if (jsonTextDepth(expected) > MAX_DEFINITION_DEPTH) return { error: `nests deeper than ${MAX_DEFINITION_DEPTH} levels`, at: 'matchingValue' }
+      if (jsonTextDepth(expected) > MAX_DEFINITION_DEPTH) {
+        return { error: `nests deeper than ${MAX_DEFINITION_DEPTH} levels`, at: 'matchingValue' }
+      }
       try {
         wanted = JSON.parse(expected)
       } catch (err) {
@@ -102,20 +116,31 @@ export function compileBodyPredicate (m: Matcher, pointer: string): BodyPredicat
       }
       const roots = keySelector
       const optional = m.optional === true
-      const flags = m.ignoreArrayOrder === true || m.ignoreExtraElements === true
-        ? { ignoreArrayOrder: m.ignoreArrayOrder === true, ignoreExtraElements: m.ignoreExtraElements === true }
-        : null
+      const flags =
+        m.ignoreArrayOrder === true || m.ignoreExtraElements === true
+          ? {
+              ignoreArrayOrder: m.ignoreArrayOrder === true,
+              ignoreExtraElements: m.ignoreExtraElements === true,
+            }
+          : null
       return structured(m, pointer, (req) => {
         if (!req.hasJson()) return optional && (roots !== null || isEmpty(req))
         if (roots === null) return jsonEquals(wanted, req.json(), flags)
         const selected = roots(req.json())
         if (selected.length === 0) return optional
-        for (let i = 0; i < selected.length; i++) if (jsonEquals(wanted, selected[i], flags)) return true
+        for (let i = 0; i < selected.length; i++) {
+          if (jsonEquals(wanted, selected[i], flags)) return true
+        }
         return false
       })
     }
     case 'matches_json_schema': {
-      if (keyKind === 'xpath' || keyKind === 'form') return { error: 'matches_json_schema needs a JSON body: use no key or a JSONPath key', at: 'matcherName' }
+      if (keyKind === 'xpath' || keyKind === 'form') {
+        return {
+          error: 'matches_json_schema needs a JSON body: use no key or a JSONPath key',
+          at: 'matcherName',
+        }
+      }
       const validate = compileJsonSchema(expected)
       if ('error' in validate) return { error: validate.error, at: 'matchingValue' }
       const roots = keySelector
@@ -130,7 +155,12 @@ export function compileBodyPredicate (m: Matcher, pointer: string): BodyPredicat
       })
     }
     case 'equals_xml': {
-      if (keyKind === 'jsonpath' || keyKind === 'form') return { error: 'equals_xml needs an XML body: use no key or an XPath key', at: 'matcherName' }
+      if (keyKind === 'jsonpath' || keyKind === 'form') {
+        return {
+          error: 'equals_xml needs an XML body: use no key or an XPath key',
+          at: 'matcherName',
+        }
+      }
       const doc = parseXml(expected)
       if (doc === null) return { error: 'must be well-formed XML', at: 'matchingValue' }
       const wanted = canonicalXml(doc)
@@ -147,7 +177,12 @@ export function compileBodyPredicate (m: Matcher, pointer: string): BodyPredicat
       })
     }
     case 'matches_xml': {
-      if (keyKind === 'jsonpath' || keyKind === 'form') return { error: 'matches_xml needs an XML body: use no key or an XPath key', at: 'matcherName' }
+      if (keyKind === 'jsonpath' || keyKind === 'form') {
+        return {
+          error: 'matches_xml needs an XML body: use no key or an XPath key',
+          at: 'matcherName',
+        }
+      }
       let xpath: CompiledXPath
       try {
         xpath = compileXPath(expected, namespaces)
@@ -168,7 +203,12 @@ export function compileBodyPredicate (m: Matcher, pointer: string): BodyPredicat
     }
     // --- product DSL compatibility ---
     case 'matches_xml_schema': {
-      if (keyKind === 'jsonpath' || keyKind === 'form') return { error: 'matches_xml_schema needs an XML body: use no key or an XPath key', at: 'matcherName' }
+      if (keyKind === 'jsonpath' || keyKind === 'form') {
+        return {
+          error: 'matches_xml_schema needs an XML body: use no key or an XPath key',
+          at: 'matcherName',
+        }
+      }
       const schema = compileXsd(expected)
       if ('error' in schema) return { error: schema.error, at: 'matchingValue' }
       return new XsdPredicate(key, expected, pointer, schema, keyXPath, m.optional === true)
@@ -221,11 +261,20 @@ export function compileBodyPredicate (m: Matcher, pointer: string): BodyPredicat
   const fieldKey = absent && key === '' && expected !== '' ? expected : key
   const fieldReader = absent && key === '' && expected !== '' ? readFormField : reader
   if (absent) {
-    return new FieldPredicate('body', fieldKey, 'absent', expected, pointer, fieldReader, () => true, {
-      absent: true,
-      optional: false,
-      negated: false,
-    })
+    return new FieldPredicate(
+      'body',
+      fieldKey,
+      'absent',
+      expected,
+      pointer,
+      fieldReader,
+      () => true,
+      {
+        absent: true,
+        optional: false,
+        negated: false,
+      },
+    )
   }
   const compiled = compileValueCheck(m)
   if ('error' in compiled) return { error: compiled.error, at: 'matchingValue' }
@@ -236,7 +285,12 @@ export function compileBodyPredicate (m: Matcher, pointer: string): BodyPredicat
   })
 }
 
-function readerFor (kind: 'whole' | 'jsonpath' | 'xpath' | 'form', key: string, selector: JsonSelector | null, xpath: CompiledXPath | null): FieldReader {
+function readerFor(
+  kind: 'whole' | 'jsonpath' | 'xpath' | 'form',
+  key: string,
+  selector: JsonSelector | null,
+  xpath: CompiledXPath | null,
+): FieldReader {
   if (kind === 'whole') return readBodyText
   if (kind === 'form') return readFormField
   if (selector !== null) {
@@ -258,7 +312,7 @@ function readerFor (kind: 'whole' | 'jsonpath' | 'xpath' | 'form', key: string, 
   }
 }
 
-function textsOf (values: unknown[]): FieldValue | undefined {
+function textsOf(values: unknown[]): FieldValue | undefined {
   if (values.length === 1) return jsonValueText(values[0])
   const texts: string[] = []
   for (const value of values) {
@@ -268,22 +322,28 @@ function textsOf (values: unknown[]): FieldValue | undefined {
   return texts.length === 0 ? undefined : texts
 }
 
-function structured (m: Matcher, pointer: string, holds: (req: MatchRequest) => boolean): Predicate {
-  return new StructuredBodyPredicate(m.key ?? '', m.matcherName, m.matchingValue ?? '', pointer, holds)
+function structured(m: Matcher, pointer: string, holds: (req: MatchRequest) => boolean): Predicate {
+  return new StructuredBodyPredicate(
+    m.key ?? '',
+    m.matcherName,
+    m.matchingValue ?? '',
+    pointer,
+    holds,
+  )
 }
 
-function isEmpty (req: MatchRequest): boolean {
+function isEmpty(req: MatchRequest): boolean {
   return req.body === null || req.body.length === 0
 }
 
 /** The matcher's `namespaces` as the prefix map XPath evaluation takes, or undefined without any. */
-function namespaceMap (m: Matcher): Record<string, string> | undefined {
+function namespaceMap(m: Matcher): Record<string, string> | undefined {
   if (m.namespaces === undefined || m.namespaces.length === 0) return undefined
   const map: Record<string, string> = {}
   for (const n of m.namespaces) map[n.prefix] = n.uri
   return map
 }
 
-function messageOf (err: unknown): string {
+function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err)
 }

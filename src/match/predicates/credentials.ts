@@ -8,7 +8,7 @@ export class CredentialsPredicate implements Predicate {
   readonly matcherName = 'equals'
   readonly expected: string
 
-  constructor (
+  constructor(
     private readonly username: string,
     private readonly password: string,
     readonly pointer: string,
@@ -17,12 +17,12 @@ export class CredentialsPredicate implements Predicate {
     this.expected = `${username}:***`
   }
 
-  test (req: MatchRequest): boolean {
+  test(req: MatchRequest): boolean {
     const given = req.credentials()
     return given !== null && given.username === this.username && given.password === this.password
   }
 
-  actual (req: MatchRequest): string | null {
+  actual(req: MatchRequest): string | null {
     const given = req.credentials()
     return given === null ? null : `${given.username}:***`
   }

@@ -29,7 +29,7 @@ export class FieldPredicate implements Predicate {
   /** An Authorization header: its credentials never reach a diagnosis (the 404 body). */
   private readonly secret: boolean
 
-  constructor (
+  constructor(
     readonly part: RequestPart,
     readonly key: string,
     readonly matcherName: string,
@@ -41,16 +41,19 @@ export class FieldPredicate implements Predicate {
   ) {
     this.secret = part === 'headers' && (key === 'authorization' || key === 'proxy-authorization')
     this.expected = this.secret ? maskCredentials(expected) : expected
-    this.indexValue = matcherName === 'equals' && !rules.absent && !rules.optional && !rules.negated ? expected : null
+    this.indexValue =
+      matcherName === 'equals' && !rules.absent && !rules.optional && !rules.negated
+        ? expected
+        : null
   }
 
   /** The request's value(s) of this predicate's item (what `test` checks). */
-  readValue (req: MatchRequest): FieldValue | undefined {
+  readValue(req: MatchRequest): FieldValue | undefined {
     return this.read(req, this.key)
   }
 
   // HOT PATH: every candidate transaction runs its predicates through here.
-  test (req: MatchRequest): boolean {
+  test(req: MatchRequest): boolean {
     const value = this.read(req, this.key)
     if (value === undefined) return this.rules.absent || this.rules.optional
     if (this.rules.absent) return false
@@ -61,7 +64,7 @@ export class FieldPredicate implements Predicate {
     return this.rules.negated
   }
 
-  actual (req: MatchRequest): string | null {
+  actual(req: MatchRequest): string | null {
     const value = this.read(req, this.key)
     if (value === undefined) return null
     const text = typeof value === 'string' ? value : value.join(', ')
@@ -70,7 +73,7 @@ export class FieldPredicate implements Predicate {
 }
 
 /** `Basic dXNlcjpwYXNz` -> `Basic ***`: the scheme stays, the credentials go (as in credentials.ts). */
-function maskCredentials (value: string): string {
+function maskCredentials(value: string): string {
   const space = value.indexOf(' ')
   return space === -1 ? '***' : `${value.slice(0, space)} ***`
 }
@@ -88,4 +91,5 @@ export const readCookie: FieldReader = (req, key) => req.cookies()[key]
 export const readFormField: FieldReader = (req, key) => req.form()?.[key]
 
 /** The whole body as text; absent when the request has no body. */
-export const readBodyText: FieldReader = (req) => (req.body === null || req.body.length === 0 ? undefined : req.text())
+export const readBodyText: FieldReader = (req) =>
+  req.body === null || req.body.length === 0 ? undefined : req.text()

@@ -33,16 +33,53 @@ const base = '/dsl/requestDsl'
  * @example
  * compileRequest({ headers: [{ key: 'Accept', matcherName: 'contains', matchingValue: 'json' }] }, report).predicates.length // 1
  */
-export function compileRequest (request: RequestDsl, report: ReportProblem): CompiledRequest {
-  const out: CompiledRequest = { url: null, predicates: [], needsBody: false, needsForm: false, prepared: [] }
+export function compileRequest(request: RequestDsl, report: ReportProblem): CompiledRequest {
+  const out: CompiledRequest = {
+    url: null,
+    predicates: [],
+    needsBody: false,
+    needsForm: false,
+    prepared: [],
+  }
   if (request.url !== undefined) out.url = compileUrl(request.url, `${base}/url`, report)
 
-  request.queryParams?.forEach((m, i) => push(out, compileField('queryParams', m, `${base}/queryParams/${i}`, readQuery, (k) => k, report)))
-  request.headers?.forEach((m, i) => push(out, compileField('headers', m, `${base}/headers/${i}`, readHeader, (k) => k.toLowerCase(), report)))
-  request.cookies?.forEach((m, i) => push(out, compileField('cookies', m, `${base}/cookies/${i}`, readCookie, (k) => k, report)))
+  request.queryParams?.forEach((m, i) =>
+    push(
+      out,
+      compileField('queryParams', m, `${base}/queryParams/${i}`, readQuery, (k) => k, report),
+    ),
+  )
+  request.headers?.forEach((m, i) =>
+    push(
+      out,
+      compileField(
+        'headers',
+        m,
+        `${base}/headers/${i}`,
+        readHeader,
+        (k) => k.toLowerCase(),
+        report,
+      ),
+    ),
+  )
+  request.cookies?.forEach((m, i) =>
+    push(
+      out,
+      compileField('cookies', m, `${base}/cookies/${i}`, readCookie, (k) => k, report),
+    ),
+  )
   // Credentials sent empty are kept in the DSL as sent; they ask for nothing.
-  if (request.credentials !== undefined && ((request.credentials.username ?? '') !== '' || (request.credentials.password ?? '') !== '')) {
-    out.predicates.push(new CredentialsPredicate(request.credentials.username ?? '', request.credentials.password ?? '', `${base}/credentials`))
+  if (
+    request.credentials !== undefined &&
+    ((request.credentials.username ?? '') !== '' || (request.credentials.password ?? '') !== '')
+  ) {
+    out.predicates.push(
+      new CredentialsPredicate(
+        request.credentials.username ?? '',
+        request.credentials.password ?? '',
+        `${base}/credentials`,
+      ),
+    )
   }
   request.body?.forEach((m, i) => {
     const pointer = `${base}/body/${i}`
@@ -54,7 +91,9 @@ export function compileRequest (request: RequestDsl, report: ReportProblem): Com
     out.needsBody = true
     const key = m.key ?? ''
     if (key !== '' && !key.startsWith('$') && !key.startsWith('/')) out.needsForm = true
-    if (m.matcherName === 'absent' && key === '' && (m.matchingValue ?? '') !== '') out.needsForm = true
+    if (m.matcherName === 'absent' && key === '' && (m.matchingValue ?? '') !== '') {
+      out.needsForm = true
+    }
     out.predicates.push(compiled)
     if (isPrepared(compiled)) out.prepared.push(compiled)
   })
@@ -62,26 +101,29 @@ export function compileRequest (request: RequestDsl, report: ReportProblem): Com
 }
 
 /** Whether a predicate needs `prepare` before matching. */
-export function isPrepared (p: Predicate): p is PreparedPredicate {
+export function isPrepared(p: Predicate): p is PreparedPredicate {
   return 'prepare' in p
 }
 
-function push (out: CompiledRequest, predicate: Predicate | null): void {
+function push(out: CompiledRequest, predicate: Predicate | null): void {
   if (predicate !== null) out.predicates.push(predicate)
 }
 
-function compileUrl (m: Matcher, pointer: string, report: ReportProblem): UrlPredicate | null {
+function compileUrl(m: Matcher, pointer: string, report: ReportProblem): UrlPredicate | null {
   const expected = m.matchingValue ?? ''
   if (m.matcherName === 'equals_url') return PathPredicate.equalsUrl(expected, pointer)
   const compiled = compileValueCheck(m)
   if ('error' in compiled) {
-    report(`${pointer}/${m.matcherName === 'absent' ? 'matcherName' : 'matchingValue'}`, compiled.error)
+    report(
+      `${pointer}/${m.matcherName === 'absent' ? 'matcherName' : 'matchingValue'}`,
+      compiled.error,
+    )
     return null
   }
   return new PathPredicate(m.matcherName, expected, pointer, compiled.check, compiled.negated)
 }
 
-function compileField (
+function compileField(
   part: 'queryParams' | 'headers' | 'cookies',
   m: Matcher,
   pointer: string,
@@ -95,7 +137,16 @@ function compileField (
   const rawKey = absent && (m.key ?? '') === '' ? (m.matchingValue ?? '') : (m.key ?? '')
   const key = keyOf(rawKey)
   if (absent) {
-    return new FieldPredicate(part, key, 'absent', m.matchingValue ?? '', pointer, read, () => true, { absent: true, optional: false, negated: false })
+    return new FieldPredicate(
+      part,
+      key,
+      'absent',
+      m.matchingValue ?? '',
+      pointer,
+      read,
+      () => true,
+      { absent: true, optional: false, negated: false },
+    )
   }
   if (m.matcherName === 'equals_url') {
     report(`${pointer}/matcherName`, 'equals_url applies only to the url')
@@ -106,9 +157,18 @@ function compileField (
     report(`${pointer}/matchingValue`, compiled.error)
     return null
   }
-  return new FieldPredicate(part, key, m.matcherName, m.matchingValue ?? '', pointer, read, compiled.check, {
-    absent: false,
-    optional: m.optional === true,
-    negated: compiled.negated,
-  })
+  return new FieldPredicate(
+    part,
+    key,
+    m.matcherName,
+    m.matchingValue ?? '',
+    pointer,
+    read,
+    compiled.check,
+    {
+      absent: false,
+      optional: m.optional === true,
+      negated: compiled.negated,
+    },
+  )
 }

@@ -1,7 +1,16 @@
 import type { MatchRequest } from '../request.js'
 
 /** The request parts a transaction can constrain, in the order they are checked (cheapest first). */
-export const requestParts = ['method', 'url', 'queryParams', 'headers', 'cookies', 'credentials', 'body', 'scenario'] as const
+export const requestParts = [
+  'method',
+  'url',
+  'queryParams',
+  'headers',
+  'cookies',
+  'credentials',
+  'body',
+  'scenario',
+] as const
 export type RequestPart = (typeof requestParts)[number]
 
 /**
@@ -32,6 +41,6 @@ export interface UrlPredicate extends Predicate {
 const MAX_ACTUAL = 200
 
 /** Shortens a value for a diagnosis. */
-export function shorten (value: string): string {
+export function shorten(value: string): string {
   return value.length > MAX_ACTUAL ? `${value.slice(0, MAX_ACTUAL)}…` : value
 }

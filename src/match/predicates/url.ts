@@ -13,7 +13,7 @@ export class PathPredicate implements UrlPredicate {
   private readonly check: ValueCheck
   private readonly negated: boolean
 
-  constructor (
+  constructor(
     readonly matcherName: string,
     readonly expected: string,
     readonly pointer: string,
@@ -25,23 +25,26 @@ export class PathPredicate implements UrlPredicate {
   }
 
   /** `equals_url` against a literal path or a `{name}` template. */
-  static equalsUrl (expected: string, pointer: string): PathPredicate {
+  static equalsUrl(expected: string, pointer: string): PathPredicate {
     const template = normalizeTemplate(expected)
     const check: ValueCheck = isTemplate(template)
-      ? ((re) => (path: string) => re.test(path))(templateRegex(template))
+      ? (
+          (re) => (path: string) =>
+            re.test(path)
+        )(templateRegex(template))
       : (path: string) => path === template
     return new PathPredicate('equals_url', expected, pointer, check, false)
   }
 
-  test (req: MatchRequest): boolean {
+  test(req: MatchRequest): boolean {
     return this.check(req.path) !== this.negated
   }
 
-  testPath (path: string): boolean {
+  testPath(path: string): boolean {
     return this.check(path) !== this.negated
   }
 
-  actual (req: MatchRequest): string {
+  actual(req: MatchRequest): string {
     return shorten(req.path)
   }
 }

@@ -29,7 +29,7 @@ type ValueCheckResult = { check: ValueCheck; negated: boolean } | { error: strin
  * const r = compileValueCheck({ matcherName: 'contains', matchingValue: 'json' })
  * 'check' in r && r.check('application/json') // true
  */
-export function compileValueCheck (matcher: Matcher): ValueCheckResult {
+export function compileValueCheck(matcher: Matcher): ValueCheckResult {
   const expected = matcher.matchingValue ?? ''
   switch (matcher.matcherName) {
     case 'equals':
@@ -38,7 +38,10 @@ export function compileValueCheck (matcher: Matcher): ValueCheckResult {
       const lowered = expected.toLowerCase()
       // The length shortcut holds only for ASCII: lowercasing `İ` gives two code units.
       const sameLength = /^[\x20-\x7e]*$/.test(lowered)
-      return { check: (v) => (!sameLength || v.length === lowered.length) && v.toLowerCase() === lowered, negated: false }
+      return {
+        check: (v) => (!sameLength || v.length === lowered.length) && v.toLowerCase() === lowered,
+        negated: false,
+      }
     }
     case 'contains':
       return { check: (v) => v.includes(expected), negated: false }
@@ -61,7 +64,12 @@ export function compileValueCheck (matcher: Matcher): ValueCheckResult {
     case 'not_matches': {
       const re = compileUserRegex(expected, true)
       if (re instanceof RegexRejection) {
-        return { error: re.kind === 'invalid' ? `is not a valid regular expression: ${re.reason}` : `is refused: ${re.reason}` }
+        return {
+          error:
+            re.kind === 'invalid'
+              ? `is not a valid regular expression: ${re.reason}`
+              : `is refused: ${re.reason}`,
+        }
       }
       const negated = matcher.matcherName === 'not_matches'
       return {

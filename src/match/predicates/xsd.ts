@@ -26,7 +26,7 @@ export class XsdPredicate implements PreparedPredicate {
   /** Where this matcher's own outcome is stored when it validates selected nodes. */
   readonly #nodesKey = `xsd-nodes-${nextPredicateId++}`
 
-  constructor (
+  constructor(
     readonly key: string,
     readonly expected: string,
     readonly pointer: string,
@@ -36,16 +36,18 @@ export class XsdPredicate implements PreparedPredicate {
   ) {}
 
   /** The key of the stored outcome this matcher reads. */
-  get #outcomeKey (): string {
+  get #outcomeKey(): string {
     return this.nodes === null ? `xsd-${this.schema.id}` : this.#nodesKey
   }
 
-  async prepare (req: MatchRequest): Promise<void> {
+  async prepare(req: MatchRequest): Promise<void> {
     if (req.body === null || req.body.length === 0) return
     const schema = this.schema.text
     if (this.nodes === null) {
       const body = req.body
-      await req.validate(this.#outcomeKey, () => looksLikeXml(body) ? validateXml(schema, body) : Promise.resolve(NOT_XML))
+      await req.validate(this.#outcomeKey, () =>
+        looksLikeXml(body) ? validateXml(schema, body) : Promise.resolve(NOT_XML),
+      )
       return
     }
     const xml = req.xml()
@@ -58,7 +60,7 @@ export class XsdPredicate implements PreparedPredicate {
     })
   }
 
-  test (req: MatchRequest): boolean {
+  test(req: MatchRequest): boolean {
     if (req.body === null || req.body.length === 0) return this.optional
     if (this.nodes !== null) {
       // With a key, the item is what the key selects: `optional` also passes when it selects nothing.
@@ -68,7 +70,7 @@ export class XsdPredicate implements PreparedPredicate {
     return req.validation(this.#outcomeKey)?.valid === true
   }
 
-  actual (req: MatchRequest): string | null {
+  actual(req: MatchRequest): string | null {
     if (req.body === null || req.body.length === 0) return null
     const outcome = req.validation(this.#outcomeKey)
     if (outcome === undefined) return this.nodes === null ? 'not validated' : 'nothing selected'
@@ -79,8 +81,13 @@ export class XsdPredicate implements PreparedPredicate {
 const NOT_XML: XsdOutcome = { valid: false, problem: 'not XML' }
 
 /** Whether the first byte past a BOM and white space opens markup: a cheap test before a worker trip. */
-function looksLikeXml (body: Buffer): boolean {
+function looksLikeXml(body: Buffer): boolean {
   let i = body.length >= 3 && body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf ? 3 : 0
-  while (i < body.length && (body[i] === 0x20 || body[i] === 0x09 || body[i] === 0x0a || body[i] === 0x0d)) i++
+  while (
+    i < body.length &&
+    (body[i] === 0x20 || body[i] === 0x09 || body[i] === 0x0a || body[i] === 0x0d)
+  ) {
+    i++
+  }
   return body[i] === 0x3c
 }

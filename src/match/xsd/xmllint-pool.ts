@@ -1,4 +1,9 @@
-import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from 'node:worker_threads'
+import {
+  MessageChannel,
+  receiveMessageOnPort,
+  type MessagePort,
+  type Worker,
+} from 'node:worker_threads'
 import { spawnWorker } from '../../config/index.js'
 
 /**
@@ -29,18 +34,32 @@ export interface XsdOutcome {
   readonly problem: string | null
 }
 
-interface Answer { seq: number; exitCode: number; stderr: string }
+interface Answer {
+  seq: number
+  exitCode: number
+  stderr: string
+}
 
-function spawn (workerData: Record<string, unknown>, transferList: MessagePort[] = []): Worker {
+function spawn(workerData: Record<string, unknown>, transferList: MessagePort[] = []): Worker {
   return spawnWorker(import.meta.url, './xmllint-worker', { workerData, transferList })
 }
 
 /** libxml2's first message, without the file-name prefix and the closing summary lines. */
-function firstProblem (stderr: string): string {
+function firstProblem(stderr: string): string {
   for (const line of stderr.split('\n')) {
     const text = line.trim()
-    if (text === '' || text.endsWith(' validates') || text.endsWith('fails to validate') || text.endsWith('failed to compile')) continue
-    return text.replace(/^(schema\.xsd|body\.xml):\d+: /, '').replace(/^(element \S+: )?Schemas (validity|parser) error : /, '').replace(/^parser error : /, 'not well-formed XML: ')
+    if (
+      text === '' ||
+      text.endsWith(' validates') ||
+      text.endsWith('fails to validate') ||
+      text.endsWith('failed to compile')
+    ) {
+      continue
+    }
+    return text
+      .replace(/^(schema\.xsd|body\.xml):\d+: /, '')
+      .replace(/^(element \S+: )?Schemas (validity|parser) error : /, '')
+      .replace(/^parser error : /, 'not well-formed XML: ')
   }
   return 'not valid'
 }
@@ -53,39 +72,49 @@ class LintThread {
   #idle: NodeJS.Timeout | null = null
   dead = false
 
-  constructor (private readonly onGone: (t: LintThread) => void) {
+  constructor(private readonly onGone: (t: LintThread) => void) {
     this.#worker = spawn({ maxMemoryPages: XSD_LIMITS.maxMemoryPages })
     this.#worker.unref()
-    this.#worker.on('message', (a: Answer) => { this.#settle(a) })
-    this.#worker.on('error', (err) => { this.#end(-2, `the validating worker failed: ${err.message}`) })
-    this.#worker.on('exit', () => { this.#end(-2, 'the validating worker ended') })
+    this.#worker.on('message', (a: Answer) => {
+      this.#settle(a)
+    })
+    this.#worker.on('error', (err) => {
+      this.#end(-2, `the validating worker failed: ${err.message}`)
+    })
+    this.#worker.on('exit', () => {
+      this.#end(-2, 'the validating worker ended')
+    })
   }
 
-  get busy (): boolean {
+  get busy(): boolean {
     return this.#job !== null
   }
 
-  run (schema: string, xml: string | Uint8Array): Promise<Answer> {
+  run(schema: string, xml: string | Uint8Array): Promise<Answer> {
     if (this.#idle !== null) clearTimeout(this.#idle)
     const seq = ++this.#seq
     return new Promise((resolve) => {
-      const timer = setTimeout(() => { this.#end(-3, `took longer than ${XSD_LIMITS.timeoutMs} ms`) }, XSD_LIMITS.timeoutMs)
+      const timer = setTimeout(() => {
+        this.#end(-3, `took longer than ${XSD_LIMITS.timeoutMs} ms`)
+      }, XSD_LIMITS.timeoutMs)
       this.#job = { seq, resolve, timer }
       this.#worker.postMessage({ seq, schema, xml })
     })
   }
 
-  #settle (a: Answer): void {
+  #settle(a: Answer): void {
     const job = this.#job
     if (job === null || job.seq !== a.seq) return
     clearTimeout(job.timer)
     this.#job = null
-    this.#idle = setTimeout(() => { this.#end(-2, 'idle') }, XSD_LIMITS.idleMs).unref()
+    this.#idle = setTimeout(() => {
+      this.#end(-2, 'idle')
+    }, XSD_LIMITS.idleMs).unref()
     job.resolve(a)
   }
 
   /** Ends the thread, answering its job (if any) with the reason. */
-  #end (exitCode: number, reason: string): void {
+  #end(exitCode: number, reason: string): void {
     if (this.#job !== null) this.#settle({ seq: this.#job.seq, exitCode, stderr: reason })
     if (this.#idle !== null) clearTimeout(this.#idle)
     if (this.dead) return
@@ -95,7 +124,11 @@ class LintThread {
   }
 }
 
-interface Queued { schema: string; xml: string | Uint8Array; resolve: (o: XsdOutcome) => void }
+interface Queued {
+  schema: string
+  xml: string | Uint8Array
+  resolve: (o: XsdOutcome) => void
+}
 
 const threads: LintThread[] = []
 const queue: Queued[] = []
@@ -106,7 +139,7 @@ const removeThread = (t: LintThread): void => {
   pump()
 }
 
-function pump (): void {
+function pump(): void {
   while (queue.length > 0) {
     let thread = threads.find((t) => !t.busy && !t.dead)
     if (thread === undefined) {
@@ -115,10 +148,20 @@ function pump (): void {
       threads.push(thread)
     }
     const next = queue.shift() as Queued
-    thread.run(next.schema, next.xml).then((a) => {
-      next.resolve(a.exitCode === 0 ? { valid: true, problem: null } : { valid: false, problem: a.exitCode < 0 ? `not validated: ${a.stderr}` : firstProblem(a.stderr) })
-      pump()
-    }).catch(() => {})
+    thread
+      .run(next.schema, next.xml)
+      .then((a) => {
+        next.resolve(
+          a.exitCode === 0
+            ? { valid: true, problem: null }
+            : {
+                valid: false,
+                problem: a.exitCode < 0 ? `not validated: ${a.stderr}` : firstProblem(a.stderr),
+              },
+        )
+        pump()
+      })
+      .catch(() => {})
   }
 }
 
@@ -128,9 +171,16 @@ function pump (): void {
  * @example
  * await validateXml(xsdText, Buffer.from('<order/>')) // { valid: false, problem: "Element 'order': Missing child element(s)..." }
  */
-export function validateXml (schema: string, xml: string | Uint8Array): Promise<XsdOutcome> {
-  if (xml.length > XSD_LIMITS.maxBodyBytes) return Promise.resolve({ valid: false, problem: `not validated: larger than ${XSD_LIMITS.maxBodyBytes} bytes` })
-  if (queue.length >= XSD_LIMITS.maxQueued) return Promise.resolve({ valid: false, problem: 'not validated: too many validations waiting' })
+export function validateXml(schema: string, xml: string | Uint8Array): Promise<XsdOutcome> {
+  if (xml.length > XSD_LIMITS.maxBodyBytes) {
+    return Promise.resolve({
+      valid: false,
+      problem: `not validated: larger than ${XSD_LIMITS.maxBodyBytes} bytes`,
+    })
+  }
+  if (queue.length >= XSD_LIMITS.maxQueued) {
+    return Promise.resolve({ valid: false, problem: 'not validated: too many validations waiting' })
+  }
   return new Promise((resolve) => {
     queue.push({ schema, xml, resolve })
     pump()
@@ -147,11 +197,13 @@ let checker: { worker: Worker; port: MessagePort; signal: Int32Array; seq: numbe
  * @example
  * checkSchemaSync('<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"><xs:element name="a" type="xs:nope"/></xs:schema>') // "element decl. 'a', attribute 'type': ..."
  */
-export function checkSchemaSync (schema: string): string | null {
+export function checkSchemaSync(schema: string): string | null {
   if (checker === null) {
     const { port1, port2 } = new MessageChannel()
     const signal = new Int32Array(new SharedArrayBuffer(4))
-    const worker = spawn({ reply: port2, signal, maxMemoryPages: XSD_LIMITS.maxMemoryPages }, [port2])
+    const worker = spawn({ reply: port2, signal, maxMemoryPages: XSD_LIMITS.maxMemoryPages }, [
+      port2,
+    ])
     worker.unref()
     port1.unref()
     checker = { worker, port: port1, signal, seq: 0 }

@@ -16,7 +16,11 @@ import { parentPort, workerData, type MessagePort } from 'node:worker_threads'
  * synchronously with Atomics.wait.
  */
 
-interface Job { seq: number; schema: string; xml: string | Uint8Array }
+interface Job {
+  seq: number
+  schema: string
+  xml: string | Uint8Array
+}
 interface EmscriptenOptions {
   inputFiles: Array<{ fileName: string; contents: string | Uint8Array }>
   arguments: string[]
@@ -24,7 +28,10 @@ interface EmscriptenOptions {
   printErr: (text: string) => void
   onExit: (code: number) => void
   onAbort: (reason: unknown) => void
-  instantiateWasm: (imports: WebAssembly.Imports, done: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) => object
+  instantiateWasm: (
+    imports: WebAssembly.Imports,
+    done: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void,
+  ) => object
   wasmMemory: WebAssembly.Memory
 }
 type XmllintModule = (options: EmscriptenOptions) => Promise<unknown>
@@ -33,7 +40,9 @@ const data = workerData as { reply?: MessagePort; signal?: Int32Array; maxMemory
 const reply = data.reply ?? parentPort
 const signal = data.signal ?? null
 // Our listener first: the library's own (attached when it is required) ignores untagged messages.
-parentPort?.on('message', (job: Job) => { run(job) })
+parentPort?.on('message', (job: Job) => {
+  run(job)
+})
 
 // Loaded once; a failure here is the answer to every job (a waiting caller must not hang).
 let runXmllint: XmllintModule | null = null
@@ -49,7 +58,7 @@ try {
 // 64 KiB pages: the instance starts at 16 MiB (what the module was built for).
 const INITIAL_PAGES = 256
 
-function answer (seq: number, exitCode: number, stderr: string): void {
+function answer(seq: number, exitCode: number, stderr: string): void {
   reply?.postMessage({ seq, exitCode, stderr })
   if (signal !== null) {
     Atomics.store(signal, 0, seq)
@@ -57,7 +66,7 @@ function answer (seq: number, exitCode: number, stderr: string): void {
   }
 }
 
-function run (job: Job): void {
+function run(job: Job): void {
   if (runXmllint === null || wasm === null) {
     answer(job.seq, -2, setupFailure)
     return
@@ -71,16 +80,37 @@ function run (job: Job): void {
     answer(job.seq, code, text)
   }
   runXmllint({
-    inputFiles: [{ fileName: 'schema.xsd', contents: job.schema }, { fileName: 'body.xml', contents: job.xml }],
+    inputFiles: [
+      { fileName: 'schema.xsd', contents: job.schema },
+      { fileName: 'body.xml', contents: job.xml },
+    ],
     arguments: ['--noout', '--nonet', '--schema', 'schema.xsd', 'body.xml'],
     print: () => {},
-    printErr: (text) => { if (stderr.length < 4096) stderr += `${text}\n` },
-    onExit: (code) => { once(code, stderr) },
-    onAbort: (reason) => { once(-1, `aborted: ${String(reason)}`) },
+    printErr: (text) => {
+      if (stderr.length < 4096) stderr += `${text}\n`
+    },
+    onExit: (code) => {
+      once(code, stderr)
+    },
+    onAbort: (reason) => {
+      once(-1, `aborted: ${String(reason)}`)
+    },
     instantiateWasm: (imports, done) => {
-      WebAssembly.instantiate(module, imports).then((instance) => { done(instance, module) }, (err: unknown) => { once(-1, String(err)) })
+      WebAssembly.instantiate(module, imports).then(
+        (instance) => {
+          done(instance, module)
+        },
+        (err: unknown) => {
+          once(-1, String(err))
+        },
+      )
       return {}
     },
-    wasmMemory: new WebAssembly.Memory({ initial: INITIAL_PAGES, maximum: Math.max(INITIAL_PAGES, data.maxMemoryPages) }),
-  }).catch((err: unknown) => { once(-1, String(err)) })
+    wasmMemory: new WebAssembly.Memory({
+      initial: INITIAL_PAGES,
+      maximum: Math.max(INITIAL_PAGES, data.maxMemoryPages),
+    }),
+  }).catch((err: unknown) => {
+    once(-1, String(err))
+  })
 }

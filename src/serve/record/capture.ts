@@ -12,7 +12,6 @@ import { CREDENTIAL_HEADERS } from './credentials.js'
  * which merges every replica's into one (cluster-worker.ts, cluster-primary.ts).
  */
 
-
 /** What one coalescing produced. */
 interface CaptureBatch {
   requests: CapturedRequest[]
@@ -21,7 +20,6 @@ interface CaptureBatch {
   /** Urls of exchanges skipped for a response body larger than the capture limit. */
   skipped: string[]
 }
-
 
 export type { LiveRecorder } from '../live-exchange.js'
 
@@ -44,10 +42,10 @@ export class CaptureQueue implements LiveRecorder {
   private pending: Array<{ exchange: LiveExchange; origin: string }> = []
   private timer: NodeJS.Timeout | null = null
 
-  constructor (private readonly options: CaptureQueueOptions) {}
+  constructor(private readonly options: CaptureQueueOptions) {}
 
   /** HOT PATH of a recorded request: one push, and a timer when none is set. */
-  add (exchange: LiveExchange, origin: string): void {
+  add(exchange: LiveExchange, origin: string): void {
     this.pending.push({ exchange, origin })
     if (this.timer !== null) return
     this.timer = setTimeout(() => {
@@ -58,26 +56,26 @@ export class CaptureQueue implements LiveRecorder {
   }
 
   /** Empties the queue, coalesced: one CapturedRequest per distinct request, first-seen order. */
-  take (): CaptureBatch {
+  take(): CaptureBatch {
     const batch = this.pending
     this.pending = []
     return coalesce(batch, this.options.onSkipped)
   }
 
   /** Forgets what is queued; how many exchanges were. */
-  drop (): number {
+  drop(): number {
     const count = this.pending.length
     this.pending = []
     return count
   }
 
   /** How many exchanges are queued. */
-  get queued (): number {
+  get queued(): number {
     return this.pending.length
   }
 
   /** Stops the batching timer; what is queued stays until the next `take`. */
-  stop (): void {
+  stop(): void {
     if (this.timer !== null) clearTimeout(this.timer)
     this.timer = null
   }
@@ -88,7 +86,10 @@ export class CaptureQueue implements LiveRecorder {
  * SHA-256 of the body): the newest exchange gives the entry, every exchange a latency sample.
  * An exchange whose response body was truncated is skipped (and reported).
  */
-export function coalesce (batch: ReadonlyArray<{ exchange: LiveExchange; origin: string }>, onSkipped?: SkipListener): CaptureBatch {
+export function coalesce(
+  batch: ReadonlyArray<{ exchange: LiveExchange; origin: string }>,
+  onSkipped?: SkipListener,
+): CaptureBatch {
   const newest = new Map<string, { exchange: LiveExchange; origin: string; latencies: number[] }>()
   const skipped: string[] = []
   for (const { exchange, origin } of batch) {
@@ -115,17 +116,29 @@ export function coalesce (batch: ReadonlyArray<{ exchange: LiveExchange; origin:
   return { requests, exchanges: batch.length - skipped.length, skipped }
 }
 
-function keyOf (exchange: LiveExchange): string {
-  const body = exchange.requestBody === null ? '' : createHash('sha256').update(exchange.requestBody).digest('hex')
+function keyOf(exchange: LiveExchange): string {
+  const body =
+    exchange.requestBody === null
+      ? ''
+      : createHash('sha256').update(exchange.requestBody).digest('hex')
   return `${exchange.method.toUpperCase()} ${exchange.url} ${body}`
 }
 
-function harEntry (x: LiveExchange, origin: string, endedAt: number): Record<string, unknown> {
+function harEntry(x: LiveExchange, origin: string, endedAt: number): Record<string, unknown> {
   const requestHeaders = Object.entries(x.requestHeaders).flatMap(([name, value]) =>
-    value === undefined || CREDENTIAL_HEADERS.has(name.toLowerCase()) ? [] : (Array.isArray(value) ? value : [value]).map((v) => ({ name, value: v })))
+    value === undefined || CREDENTIAL_HEADERS.has(name.toLowerCase())
+      ? []
+      : (Array.isArray(value) ? value : [value]).map((v) => ({ name, value: v })),
+  )
   const responseHeaders: Array<{ name: string; value: string }> = []
-  for (let i = 0; i < x.responseHeaders.length; i += 2) responseHeaders.push({ name: x.responseHeaders[i] as string, value: x.responseHeaders[i + 1] as string })
-  const mime = (name: string, list: Array<{ name: string; value: string }>): string => list.find((h) => h.name.toLowerCase() === name)?.value ?? ''
+  for (let i = 0; i < x.responseHeaders.length; i += 2) {
+    responseHeaders.push({
+      name: x.responseHeaders[i] as string,
+      value: x.responseHeaders[i + 1] as string,
+    })
+  }
+  const mime = (name: string, list: Array<{ name: string; value: string }>): string =>
+    list.find((h) => h.name.toLowerCase() === name)?.value ?? ''
   const url = new URL(x.url, origin)
   const request: Record<string, unknown> = {
     method: x.method.toUpperCase(),
@@ -137,7 +150,12 @@ function harEntry (x: LiveExchange, origin: string, endedAt: number): Record<str
     headersSize: -1,
     bodySize: x.requestBody?.length ?? 0,
   }
-  if (x.requestBody !== null && x.requestBody.length > 0) request['postData'] = { mimeType: mime('content-type', requestHeaders), text: x.requestBody.toString('utf8') }
+  if (x.requestBody !== null && x.requestBody.length > 0) {
+    request['postData'] = {
+      mimeType: mime('content-type', requestHeaders),
+      text: x.requestBody.toString('utf8'),
+    }
+  }
   const body = x.responseBody ?? Buffer.alloc(0)
   return {
     startedDateTime: new Date(endedAt - x.durationMs).toISOString(),
@@ -149,7 +167,12 @@ function harEntry (x: LiveExchange, origin: string, endedAt: number): Record<str
       httpVersion: 'HTTP/1.1',
       cookies: [],
       headers: responseHeaders,
-      content: { size: body.length, mimeType: mime('content-type', responseHeaders), text: body.toString('base64'), encoding: 'base64' },
+      content: {
+        size: body.length,
+        mimeType: mime('content-type', responseHeaders),
+        text: body.toString('base64'),
+        encoding: 'base64',
+      },
       redirectURL: '',
       headersSize: -1,
       bodySize: body.length,

@@ -40,7 +40,9 @@ export type SkipListener = (url: string, reason: string) => void
  * (docs/architecture.md#layout-and-boundaries), and a runtime that never records does not load
  * them.
  */
-export type HarImporter = (input: { bytes: Uint8Array; fileName: string }) => { document: { transactions: readonly Transaction[] } }
+export type HarImporter = (input: { bytes: Uint8Array; fileName: string }) => {
+  document: { transactions: readonly Transaction[] }
+}
 export type LoadHarImporter = () => Promise<HarImporter>
 
 /** What one merge did: exchanges merged, and the urls of those skipped (truncated, or past the bound). */
@@ -64,7 +66,7 @@ export const MAX_RECORDED_REQUESTS = 10_000
 export class RecordedRequests {
   private readonly recorded = new Map<string, RecordedRequest>()
 
-  constructor (private readonly onSkipped?: SkipListener) {}
+  constructor(private readonly onSkipped?: SkipListener) {}
 
   /**
    * Merges captured requests: a known one gets the newer entry of the two (by `at`, so batches
@@ -72,43 +74,49 @@ export class RecordedRequests {
    * samples; a new one is added, unless MAX_RECORDED_REQUESTS are held already (then skipped and
    * reported). `merged` counts exchanges (latency samples).
    */
-  merge (requests: readonly CapturedRequest[]): MergeResult {
+  merge(requests: readonly CapturedRequest[]): MergeResult {
     let merged = 0
     const skipped: string[] = []
     for (const captured of requests) {
       const previous = this.recorded.get(captured.key)
       if (previous === undefined && this.recorded.size >= MAX_RECORDED_REQUESTS) {
         skipped.push(captured.url)
-        this.onSkipped?.(captured.url, `the recording holds ${MAX_RECORDED_REQUESTS} distinct requests already; not recorded`)
+        this.onSkipped?.(
+          captured.url,
+          `the recording holds ${MAX_RECORDED_REQUESTS} distinct requests already; not recorded`,
+        )
         continue
       }
       merged += captured.latencies.length
       const latencies = [...(previous?.latencies ?? []), ...captured.latencies].slice(-MAX_SAMPLES)
       const newer = previous === undefined || captured.at >= (previous.at ?? 0)
-      this.recorded.set(captured.key, newer
-        ? { key: captured.key, entry: captured.entry, latencies, at: captured.at }
-        : { ...previous, latencies })
+      this.recorded.set(
+        captured.key,
+        newer
+          ? { key: captured.key, entry: captured.entry, latencies, at: captured.at }
+          : { ...previous, latencies },
+      )
     }
     return { merged, skipped }
   }
 
   /** How many distinct requests are recorded. */
-  get size (): number {
+  get size(): number {
     return this.recorded.size
   }
 
   /** The recorded requests, in the order they were first seen. */
-  list (): RecordedRequest[] {
+  list(): RecordedRequest[] {
     return [...this.recorded.values()]
   }
 
   /** Takes back requests recorded before (a previous run's state; credential headers dropped, as they are from new captures). */
-  restore (requests: readonly RecordedRequest[]): void {
+  restore(requests: readonly RecordedRequest[]): void {
     for (const r of requests) this.recorded.set(r.key, { ...r, entry: withoutCredentials(r.entry) })
   }
 
   /** Forgets everything recorded; returns how many requests were. */
-  clear (): number {
+  clear(): number {
     const count = this.recorded.size
     this.recorded.clear()
     return count
@@ -119,17 +127,25 @@ export class RecordedRequests {
    * choice of method, path, query and body matchers, volatile headers dropped). With
    * `keepLatency`, the recorded latency becomes the `responseDelay` (see `fitDelay`).
    */
-  transactions (importHar: HarImporter, keepLatency: boolean): TransactionInput[] {
+  transactions(importHar: HarImporter, keepLatency: boolean): TransactionInput[] {
     const list = this.list()
     if (list.length === 0) return []
-    const har = { log: { version: '1.2', creator: { name: 'understudy record', version: '1' }, entries: list.map((r) => r.entry) } }
+    const har = {
+      log: {
+        version: '1.2',
+        creator: { name: 'understudy record', version: '1' },
+        entries: list.map((r) => r.entry),
+      },
+    }
     const result = importHar({ bytes: Buffer.from(JSON.stringify(har)), fileName: 'recording.har' })
     return result.document.transactions.map((txn): TransactionInput => {
       const input = JSON.parse(JSON.stringify(txn)) as TransactionInput
       // The HAR importer names the entry each transaction came from.
       const index = Number(/log\.entries\[(\d+)\]/.exec(txn.description ?? '')?.[1] ?? -1)
       const latencies = list[index]?.latencies ?? []
-      if (keepLatency && latencies.length > 0 && input.dsl.responseDsl !== undefined) input.dsl.responseDsl.responseDelay = fitDelay(latencies)
+      if (keepLatency && latencies.length > 0 && input.dsl.responseDsl !== undefined) {
+        input.dsl.responseDsl.responseDelay = fitDelay(latencies)
+      }
       return input
     })
   }
@@ -139,11 +155,20 @@ export class RecordedRequests {
  * The delay of a recorded request: its one latency as `fixed`, or a lognormal fitted to repeats
  * (median = e^mean(ln t), sigma = sd(ln t)).
  */
-export function fitDelay (latencies: readonly number[]): { type: string; duration?: number; median?: number; sigma?: number } {
+export function fitDelay(latencies: readonly number[]): {
+  type: string
+  duration?: number
+  median?: number
+  sigma?: number
+} {
   const samples = latencies.map((t) => Math.max(t, 1))
   if (samples.length === 1) return { type: 'fixed', duration: Math.round(samples[0] as number) }
   const logs = samples.map(Math.log)
   const mean = logs.reduce((a, b) => a + b, 0) / logs.length
   const variance = logs.reduce((a, b) => a + (b - mean) ** 2, 0) / (logs.length - 1)
-  return { type: 'lognormal', median: Math.round(Math.exp(mean)), sigma: Number(Math.sqrt(variance).toFixed(3)) }
+  return {
+    type: 'lognormal',
+    median: Math.round(Math.exp(mean)),
+    sigma: Number(Math.sqrt(variance).toFixed(3)),
+  }
 }

@@ -1,7 +1,12 @@
 import type { TransactionInput } from '../../dsl/index.js'
 import type { LiveExchange } from '../runtime-state.js'
 import { CaptureQueue, type LiveRecorder } from './capture.js'
-import { RecordedRequests, type HarImporter, type MergeResult, type RecordedRequest } from './recorded-requests.js'
+import {
+  RecordedRequests,
+  type HarImporter,
+  type MergeResult,
+  type RecordedRequest,
+} from './recorded-requests.js'
 
 /*
  * Recording live traffic into transactions, shared by `understudy record` (which writes
@@ -12,7 +17,14 @@ import { RecordedRequests, type HarImporter, type MergeResult, type RecordedRequ
  * primary, which merges them into its own RecordedRequests.
  */
 
-export { fitDelay, MAX_RECORDED_REQUESTS, type HarImporter, type LoadHarImporter, type MergeResult, type RecordedRequest } from './recorded-requests.js'
+export {
+  fitDelay,
+  MAX_RECORDED_REQUESTS,
+  type HarImporter,
+  type LoadHarImporter,
+  type MergeResult,
+  type RecordedRequest,
+} from './recorded-requests.js'
 
 interface RecordingOptions {
   /** Batching interval, ms (default 200). */
@@ -35,13 +47,18 @@ export class Recording implements LiveRecorder {
   private readonly queue: CaptureQueue
   private readonly recorded: RecordedRequests
 
-  constructor (private readonly options: RecordingOptions = {}) {
+  constructor(private readonly options: RecordingOptions = {}) {
     this.recorded = new RecordedRequests(options.onSkipped)
-    this.queue = new CaptureQueue({ ...options, onDue: () => { this.options.onMerged?.(this.merge()) } })
+    this.queue = new CaptureQueue({
+      ...options,
+      onDue: () => {
+        this.options.onMerged?.(this.merge())
+      },
+    })
   }
 
   /** HOT PATH of a recorded request: one push, and a timer when none is set. */
-  add (exchange: LiveExchange, origin: string): void {
+  add(exchange: LiveExchange, origin: string): void {
     this.queue.add(exchange, origin)
   }
 
@@ -51,40 +68,40 @@ export class Recording implements LiveRecorder {
    * `skipped`: a body larger than what the runtime captures, or a new request past
    * MAX_RECORDED_REQUESTS.
    */
-  merge (): MergeResult {
+  merge(): MergeResult {
     const batch = this.queue.take()
     const result = this.recorded.merge(batch.requests)
     return { merged: result.merged, skipped: [...batch.skipped, ...result.skipped] }
   }
 
   /** Stops the batching timer; what is queued stays until the next `merge`. */
-  stop (): void {
+  stop(): void {
     this.queue.stop()
   }
 
   /** How many distinct requests are recorded (merged ones). */
-  get size (): number {
+  get size(): number {
     return this.recorded.size
   }
 
   /** The recorded requests, in the order they were first seen. */
-  list (): RecordedRequest[] {
+  list(): RecordedRequest[] {
     return this.recorded.list()
   }
 
   /** Takes back requests recorded before (a previous run's state). */
-  restore (requests: readonly RecordedRequest[]): void {
+  restore(requests: readonly RecordedRequest[]): void {
     this.recorded.restore(requests)
   }
 
   /** Forgets everything recorded and queued; returns how many requests were recorded. */
-  clear (): number {
+  clear(): number {
     this.queue.drop()
     return this.recorded.clear()
   }
 
   /** The recording as transactions, one per distinct request (see RecordedRequests.transactions). */
-  transactions (importHar: HarImporter, keepLatency: boolean): TransactionInput[] {
+  transactions(importHar: HarImporter, keepLatency: boolean): TransactionInput[] {
     return this.recorded.transactions(importHar, keepLatency)
   }
 }

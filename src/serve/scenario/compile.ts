@@ -12,10 +12,11 @@ export interface CompiledScenario {
 
 type InstanceOf = (req: MatchRequest) => string | null
 
-function instanceReader (spec: ScenarioSpec): InstanceOf {
+function instanceReader(spec: ScenarioSpec): InstanceOf {
   const key = spec.instanceKey
   if (key === undefined) return () => null
-  const first = (v: string | string[] | undefined): string | null => (v === undefined ? null : Array.isArray(v) ? (v[0] ?? null) : v)
+  const first = (v: string | string[] | undefined): string | null =>
+    v === undefined ? null : Array.isArray(v) ? (v[0] ?? null) : v
   switch (key.part) {
     case 'header': {
       const name = key.key.toLowerCase()
@@ -32,7 +33,11 @@ function instanceReader (spec: ScenarioSpec): InstanceOf {
         const json = req.json()
         if (json === undefined) return null
         const found = select(json)[0]
-        return found === undefined ? null : typeof found === 'string' ? found : JSON.stringify(found)
+        return found === undefined
+          ? null
+          : typeof found === 'string'
+            ? found
+            : JSON.stringify(found)
       }
     }
   }
@@ -42,30 +47,34 @@ function instanceReader (spec: ScenarioSpec): InstanceOf {
  * Compiles `scenario`. A request whose instance key is missing shares the instance `null` (the
  * scenario's default instance). Throws when the body JSONPath is invalid.
  */
-export function compileScenario (spec: ScenarioSpec, store: ScenarioStates): CompiledScenario {
+export function compileScenario(spec: ScenarioSpec, store: ScenarioStates): CompiledScenario {
   const instanceOf = instanceReader(spec)
   const name = spec.name
   const ttl = spec.ttl ?? null
   const required = spec.requiredState
-  const predicate: Predicate | null = required === undefined
-    ? null
-    : {
-        part: 'scenario',
-        key: name,
-        matcherName: 'equals',
-        expected: required,
-        pointer: '/dsl/scenario/requiredState',
-        test: (req) => store.state(name, instanceOf(req)) === required,
-        actual: (req) => store.state(name, instanceOf(req)),
-      }
+  const predicate: Predicate | null =
+    required === undefined
+      ? null
+      : {
+          part: 'scenario',
+          key: name,
+          matcherName: 'equals',
+          expected: required,
+          pointer: '/dsl/scenario/requiredState',
+          test: (req) => store.state(name, instanceOf(req)) === required,
+          actual: (req) => store.state(name, instanceOf(req)),
+        }
   const next = spec.newState
   return {
     predicate,
-    transition: next === undefined
-      ? ttl === null ? () => {} : (req) => {
-          const instance = instanceOf(req)
-          store.set(name, instance, store.state(name, instance), ttl)
-        }
-      : (req) => store.set(name, instanceOf(req), next, ttl),
+    transition:
+      next === undefined
+        ? ttl === null
+          ? () => {}
+          : (req) => {
+              const instance = instanceOf(req)
+              store.set(name, instance, store.state(name, instance), ttl)
+            }
+        : (req) => store.set(name, instanceOf(req), next, ttl),
   }
 }

@@ -1,6 +1,12 @@
 import { createError } from '../../errors/index.js'
 import { SharedScenarios } from './shared.js'
-import { instanceKey, STARTED, type ScenarioRead, type ScenarioView, type ScenarioWrite } from './store.js'
+import {
+  instanceKey,
+  STARTED,
+  type ScenarioRead,
+  type ScenarioView,
+  type ScenarioWrite,
+} from './store.js'
 
 /**
  * Scenario states shared by every process that names the same Redis and prefix
@@ -54,49 +60,67 @@ return out
 export class RedisScenarios extends SharedScenarios {
   private readonly keyPrefix: string
 
-  constructor (private readonly client: RedisLike, prefix: string) {
+  constructor(
+    private readonly client: RedisLike,
+    prefix: string,
+  ) {
     const keyPrefix = `{${prefix}}:scenario:`
     super(async (reads, writes) => await commitInRedis(client, keyPrefix, reads, writes))
     this.keyPrefix = keyPrefix
   }
 
   /** Every instance not in `Started`, read from Redis (the truth, not what this process heard). */
-  override async list (): Promise<ScenarioView[]> {
+  override async list(): Promise<ScenarioView[]> {
     const out: ScenarioView[] = []
     for (const key of await this.keys()) {
       const state = await this.client.sendCommand(['GET', key])
       if (typeof state !== 'string') continue
       const rest = key.slice(this.keyPrefix.length)
       const cut = rest.indexOf('\u0000')
-      out.push({ name: cut === -1 ? rest : rest.slice(0, cut), instance: cut === -1 ? null : rest.slice(cut + 1), state })
+      out.push({
+        name: cut === -1 ? rest : rest.slice(0, cut),
+        instance: cut === -1 ? null : rest.slice(cut + 1),
+        state,
+      })
     }
-    return out.sort((a, b) => a.name.localeCompare(b.name) || (a.instance ?? '').localeCompare(b.instance ?? ''))
+    return out.sort(
+      (a, b) => a.name.localeCompare(b.name) || (a.instance ?? '').localeCompare(b.instance ?? ''),
+    )
   }
 
   /** Back to `Started` in Redis: all, one scenario, or one instance; how many were reset. */
-  override async reset (name?: string, instance?: string): Promise<number> {
+  override async reset(name?: string, instance?: string): Promise<number> {
     await super.reset()
     const keys = (await this.keys()).filter((key) => {
       const rest = key.slice(this.keyPrefix.length)
       const cut = rest.indexOf('\u0000')
       if (name !== undefined && (cut === -1 ? rest : rest.slice(0, cut)) !== name) return false
-      if (instance !== undefined && (cut === -1 ? null : rest.slice(cut + 1)) !== instance) return false
+      if (instance !== undefined && (cut === -1 ? null : rest.slice(cut + 1)) !== instance) {
+        return false
+      }
       return true
     })
     if (keys.length === 0) return 0
     return Number(await this.client.sendCommand(['DEL', ...keys]))
   }
 
-  async close (): Promise<void> {
+  async close(): Promise<void> {
     if (this.client.close !== undefined) await this.client.close()
     else await this.client.quit?.()
   }
 
-  private async keys (): Promise<string[]> {
+  private async keys(): Promise<string[]> {
     const found: string[] = []
     let cursor = '0'
     do {
-      const answer = await this.client.sendCommand(['SCAN', cursor, 'MATCH', `${escapeGlob(this.keyPrefix)}*`, 'COUNT', '1000']) as [string, string[]]
+      const answer = (await this.client.sendCommand([
+        'SCAN',
+        cursor,
+        'MATCH',
+        `${escapeGlob(this.keyPrefix)}*`,
+        'COUNT',
+        '1000',
+      ])) as [string, string[]]
       cursor = answer[0]
       found.push(...answer[1])
     } while (cursor !== '0')
@@ -104,15 +128,35 @@ export class RedisScenarios extends SharedScenarios {
   }
 }
 
-function escapeGlob (text: string): string {
+function escapeGlob(text: string): string {
   return text.replace(/[*?[\]\\]/g, (c) => `\\${c}`)
 }
 
-async function commitInRedis (client: RedisLike, keyPrefix: string, reads: readonly ScenarioRead[], writes: readonly ScenarioWrite[]): Promise<{ ok: boolean; states: ScenarioRead[] }> {
-  const keys = [...reads.map(([n, i]) => keyPrefix + instanceKey(n, i)), ...writes.map(([n, i]) => keyPrefix + instanceKey(n, i))]
-  const args = [String(reads.length), String(writes.length), ...reads.map(([, , s]) => s), ...writes.flatMap(([, , s, ttl]) => [s, ttl === null ? '' : String(Math.max(1, Math.round(ttl)))])]
+async function commitInRedis(
+  client: RedisLike,
+  keyPrefix: string,
+  reads: readonly ScenarioRead[],
+  writes: readonly ScenarioWrite[],
+): Promise<{ ok: boolean; states: ScenarioRead[] }> {
+  const keys = [
+    ...reads.map(([n, i]) => keyPrefix + instanceKey(n, i)),
+    ...writes.map(([n, i]) => keyPrefix + instanceKey(n, i)),
+  ]
+  const args = [
+    String(reads.length),
+    String(writes.length),
+    ...reads.map(([, , s]) => s),
+    ...writes.flatMap(([, , s, ttl]) => [
+      s,
+      ttl === null ? '' : String(Math.max(1, Math.round(ttl))),
+    ]),
+  ]
   const answer = await client.eval(COMMIT, { keys, arguments: args })
-  if (!Array.isArray(answer)) throw createError('ERR_SERVE_SCENARIO_UNAVAILABLE', ['Redis answered the scenario commit with no list'])
+  if (!Array.isArray(answer)) {
+    throw createError('ERR_SERVE_SCENARIO_UNAVAILABLE', [
+      'Redis answered the scenario commit with no list',
+    ])
+  }
   const [ok, ...states] = answer as [number, ...string[]]
   const involved = [...reads, ...writes]
   return { ok: ok === 1, states: involved.map(([n, i], k) => [n, i, states[k] ?? STARTED]) }
@@ -123,32 +167,53 @@ async function commitInRedis (client: RedisLike, keyPrefix: string, reads: reado
  * `rediss://` for TLS; `?prefix=NAME`, default `understudy`), loading the client only then:
  * a runtime without a shared store never loads it.
  */
-export async function connectRedisScenarios (url: string): Promise<RedisScenarios> {
+export async function connectRedisScenarios(url: string): Promise<RedisScenarios> {
   const parsed = new URL(url)
   const prefix = parsed.searchParams.get('prefix') ?? 'understudy'
   parsed.search = ''
-  let createClient: (options: { url: string; socket?: { connectTimeout?: number; reconnectStrategy?: (retries: number, cause: Error) => number | Error } }) => RedisLike & { connect: () => Promise<unknown>; on: (event: 'error', listener: (err: Error) => void) => unknown }
+  let createClient: (options: {
+    url: string
+    socket?: {
+      connectTimeout?: number
+      reconnectStrategy?: (retries: number, cause: Error) => number | Error
+    }
+  }) => RedisLike & {
+    connect: () => Promise<unknown>
+    on: (event: 'error', listener: (err: Error) => void) => unknown
+  }
   try {
-    ({ createClient } = await import('@redis/client') as unknown as { createClient: typeof createClient })
+    ;({ createClient } = (await import('@redis/client')) as unknown as {
+      createClient: typeof createClient
+    })
   } catch {
-    throw createError('ERR_CONFIG_INVALID', ['--scenario-store redis:// needs the optional package @redis/client: npm install @redis/client'])
+    throw createError('ERR_CONFIG_INVALID', [
+      '--scenario-store redis:// needs the optional package @redis/client: npm install @redis/client',
+    ])
   }
   // Not reachable at start: fail at once (the operator typed a wrong address). Lost later: keep
   // trying, while requests that need a state answer 503 ERR_SERVE_SCENARIO_UNAVAILABLE.
   let connected = false
-  const client = createClient({ url: parsed.toString(), socket: { connectTimeout: 5000, reconnectStrategy: (retries, cause) => connected ? Math.min(retries * 100, 2000) : cause } })
+  const client = createClient({
+    url: parsed.toString(),
+    socket: {
+      connectTimeout: 5000,
+      reconnectStrategy: (retries, cause) => (connected ? Math.min(retries * 100, 2000) : cause),
+    },
+  })
   // Errors after connecting are retried by the client; a request that commits meanwhile fails with ERR_SERVE_SCENARIO_UNAVAILABLE.
   client.on('error', () => {})
   try {
     await client.connect()
     connected = true
   } catch (err) {
-    throw createError('ERR_CONFIG_INVALID', [`--scenario-store: cannot reach ${redacted(parsed)}: ${err instanceof Error ? err.message : String(err)}`])
+    throw createError('ERR_CONFIG_INVALID', [
+      `--scenario-store: cannot reach ${redacted(parsed)}: ${err instanceof Error ? err.message : String(err)}`,
+    ])
   }
   return new RedisScenarios(client, prefix)
 }
 
-function redacted (url: URL): string {
+function redacted(url: URL): string {
   const copy = new URL(url.toString())
   if (copy.password !== '') copy.password = '***'
   return copy.toString()

@@ -1,8 +1,18 @@
 import { createError } from '../../errors/index.js'
-import { instanceKey, STARTED, type ScenarioRead, type ScenarioStates, type ScenarioView, type ScenarioWrite } from './store.js'
+import {
+  instanceKey,
+  STARTED,
+  type ScenarioRead,
+  type ScenarioStates,
+  type ScenarioView,
+  type ScenarioWrite,
+} from './store.js'
 
 /** Asks the cluster primary to check the reads and make the writes atomically (cluster-worker.ts). */
-export type ScenarioCommitter = (reads: ScenarioRead[], writes: ScenarioWrite[]) => Promise<{ ok: boolean; states: ScenarioRead[] }>
+export type ScenarioCommitter = (
+  reads: ScenarioRead[],
+  writes: ScenarioWrite[],
+) => Promise<{ ok: boolean; states: ScenarioRead[] }>
 
 /** What one request read and wants written, gathered during its (synchronous) match. */
 export interface ScenarioTurn {
@@ -30,16 +40,18 @@ export class SharedScenarios implements ScenarioStates {
   private readonly known = new Map<string, string>()
   private turn: { reads: Map<string, ScenarioRead>; writes: ScenarioWrite[] } | null = null
 
-  constructor (private readonly committer: ScenarioCommitter) {}
+  constructor(private readonly committer: ScenarioCommitter) {}
 
-  state (name: string, instance: string | null): string {
+  state(name: string, instance: string | null): string {
     const key = instanceKey(name, instance)
     const state = this.known.get(key) ?? STARTED
-    if (this.turn !== null && !this.turn.reads.has(key)) this.turn.reads.set(key, [name, instance, state])
+    if (this.turn !== null && !this.turn.reads.has(key)) {
+      this.turn.reads.set(key, [name, instance, state])
+    }
     return state
   }
 
-  set (name: string, instance: string | null, state: string, ttl: number | null): void {
+  set(name: string, instance: string | null, state: string, ttl: number | null): void {
     if (this.turn !== null) {
       this.turn.writes.push([name, instance, state, ttl])
       return
@@ -50,12 +62,12 @@ export class SharedScenarios implements ScenarioStates {
   }
 
   /** Starts recording a request's reads and writes (before its match). */
-  begin (): void {
+  begin(): void {
     this.turn = { reads: new Map(), writes: [] }
   }
 
   /** Stops recording; what the request read and wrote, or null when it touched no scenario. */
-  end (): ScenarioTurn | null {
+  end(): ScenarioTurn | null {
     const turn = this.turn
     this.turn = null
     if (turn === null || (turn.reads.size === 0 && turn.writes.length === 0)) return null
@@ -63,12 +75,14 @@ export class SharedScenarios implements ScenarioStates {
   }
 
   /** Commits a turn through the primary; false when a read was stale (the states are refreshed: match again). */
-  async commit (turn: ScenarioTurn): Promise<boolean> {
+  async commit(turn: ScenarioTurn): Promise<boolean> {
     let answer: Awaited<ReturnType<ScenarioCommitter>>
     try {
       answer = await this.committer(turn.reads, turn.writes)
     } catch (err) {
-      throw createError('ERR_SERVE_SCENARIO_UNAVAILABLE', [err instanceof Error ? err.message : String(err)])
+      throw createError('ERR_SERVE_SCENARIO_UNAVAILABLE', [
+        err instanceof Error ? err.message : String(err),
+      ])
     }
     if (this.known.size > MAX_CACHED) this.known.clear()
     for (const [name, instance, state] of answer.states) {
@@ -80,15 +94,19 @@ export class SharedScenarios implements ScenarioStates {
   }
 
   /** The states this replica last heard of (the primary's `GET /scenarios` is the truth). */
-  list (): ScenarioView[] | Promise<ScenarioView[]> {
+  list(): ScenarioView[] | Promise<ScenarioView[]> {
     return [...this.known].map(([key, state]) => {
       const cut = key.indexOf('\u0000')
-      return { name: cut === -1 ? key : key.slice(0, cut), instance: cut === -1 ? null : key.slice(cut + 1), state }
+      return {
+        name: cut === -1 ? key : key.slice(0, cut),
+        instance: cut === -1 ? null : key.slice(cut + 1),
+        state,
+      }
     })
   }
 
   /** Forgets what this replica heard (the states themselves are the primary's). */
-  reset (_name?: string, _instance?: string): number | Promise<number> {
+  reset(_name?: string, _instance?: string): number | Promise<number> {
     const count = this.known.size
     this.known.clear()
     return count

@@ -30,7 +30,7 @@ export interface ScenarioStates {
 }
 
 /** The key of one scenario instance in a map (NUL cannot occur in a header value or name). */
-export function instanceKey (name: string, instance: string | null): string {
+export function instanceKey(name: string, instance: string | null): string {
   return instance === null ? name : `${name}\u0000${instance}`
 }
 
@@ -42,7 +42,7 @@ export function instanceKey (name: string, instance: string | null): string {
 export class ScenarioStore implements ScenarioStates {
   private readonly instances = new Map<string, Instance>()
 
-  state (name: string, instance: string | null): string {
+  state(name: string, instance: string | null): string {
     const key = instanceKey(name, instance)
     const found = this.instances.get(key)
     if (found === undefined) return STARTED
@@ -53,24 +53,33 @@ export class ScenarioStore implements ScenarioStates {
     return found.state
   }
 
-  set (name: string, instance: string | null, state: string, ttl: number | null): void {
-    this.instances.set(instanceKey(name, instance), { state, expires: ttl === null ? Infinity : Date.now() + ttl })
+  set(name: string, instance: string | null, state: string, ttl: number | null): void {
+    this.instances.set(instanceKey(name, instance), {
+      state,
+      expires: ttl === null ? Infinity : Date.now() + ttl,
+    })
   }
 
   /** Every instance that is not in `Started`, by name then instance. */
-  list (): ScenarioView[] {
+  list(): ScenarioView[] {
     const now = Date.now()
     const out: ScenarioView[] = []
     for (const [key, value] of this.instances) {
       if (value.expires <= now) continue
       const cut = key.indexOf('\u0000')
-      out.push({ name: cut === -1 ? key : key.slice(0, cut), instance: cut === -1 ? null : key.slice(cut + 1), state: value.state })
+      out.push({
+        name: cut === -1 ? key : key.slice(0, cut),
+        instance: cut === -1 ? null : key.slice(cut + 1),
+        state: value.state,
+      })
     }
-    return out.sort((a, b) => a.name.localeCompare(b.name) || (a.instance ?? '').localeCompare(b.instance ?? ''))
+    return out.sort(
+      (a, b) => a.name.localeCompare(b.name) || (a.instance ?? '').localeCompare(b.instance ?? ''),
+    )
   }
 
   /** Back to `Started`: every scenario, one scenario (all its instances), or one instance. Returns how many were reset. */
-  reset (name?: string, instance?: string): number {
+  reset(name?: string, instance?: string): number {
     let count = 0
     for (const key of [...this.instances.keys()]) {
       const cut = key.indexOf('\u0000')
@@ -88,7 +97,12 @@ export class ScenarioStore implements ScenarioStates {
 /** A state read while matching, which a commit expects still to hold: `[name, instance, state]`. */
 export type ScenarioRead = [name: string, instance: string | null, state: string]
 /** A transition to make: `[name, instance, state, ttl]`. */
-export type ScenarioWrite = [name: string, instance: string | null, state: string, ttl: number | null]
+export type ScenarioWrite = [
+  name: string,
+  instance: string | null,
+  state: string,
+  ttl: number | null,
+]
 
 /**
  * A replica's check-and-transition, done by the primary of a cluster in one synchronous turn (so
@@ -99,7 +113,11 @@ export type ScenarioWrite = [name: string, instance: string | null, state: strin
  * @example
  * commitScenarios(store, [['checkout', null, 'Started']], [['checkout', null, 'Paid', null]]).ok // true, once
  */
-export function commitScenarios (store: ScenarioStore, reads: readonly ScenarioRead[], writes: readonly ScenarioWrite[]): { ok: boolean; states: ScenarioRead[] } {
+export function commitScenarios(
+  store: ScenarioStore,
+  reads: readonly ScenarioRead[],
+  writes: readonly ScenarioWrite[],
+): { ok: boolean; states: ScenarioRead[] } {
   const ok = reads.every(([name, instance, state]) => store.state(name, instance) === state)
   if (ok) for (const [name, instance, state, ttl] of writes) store.set(name, instance, state, ttl)
   const states: ScenarioRead[] = []

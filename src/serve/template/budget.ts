@@ -28,12 +28,20 @@ export interface RenderBudget {
  * @example
  * const budget = newBudget()
  */
-export function newBudget (): RenderBudget {
-  return { output: 0, generated: 0, jsonText: null, json: null, xmlText: null, xml: null, xpathVisits: 0 }
+export function newBudget(): RenderBudget {
+  return {
+    output: 0,
+    generated: 0,
+    jsonText: null,
+    json: null,
+    xmlText: null,
+    xml: null,
+    xpathVisits: 0,
+  }
 }
 
 /** Starts (or ends) a render: nothing counted, nothing parsed kept. */
-export function resetBudget (budget: RenderBudget): void {
+export function resetBudget(budget: RenderBudget): void {
   budget.output = 0
   budget.generated = 0
   budget.jsonText = null
@@ -52,33 +60,37 @@ const formatted = (n: number): string => n.toLocaleString('en-US')
  * @example
  * chargeGenerated(budget, text.length) // after faker 'lorem.paragraphs' 3
  */
-export function chargeGenerated (budget: RenderBudget, produced: number): void {
+export function chargeGenerated(budget: RenderBudget, produced: number): void {
   budget.generated += produced
   if (budget.generated > MAX_TEMPLATE_GENERATED) {
-    throw new TemplateBoundError(`the generating helpers produced more than ${formatted(MAX_TEMPLATE_GENERATED)} characters in one render, the limit (docs/limits.md)`)
+    throw new TemplateBoundError(
+      `the generating helpers produced more than ${formatted(MAX_TEMPLATE_GENERATED)} characters in one render, the limit (docs/limits.md)`,
+    )
   }
 }
 
 /** The error of an output longer than MAX_TEMPLATE_OUTPUT. */
-export function outputBoundError (): TemplateBoundError {
-  return new TemplateBoundError(`the rendered template is longer than ${formatted(MAX_TEMPLATE_OUTPUT)} characters (10 MiB), the limit (docs/limits.md)`)
+export function outputBoundError(): TemplateBoundError {
+  return new TemplateBoundError(
+    `the rendered template is longer than ${formatted(MAX_TEMPLATE_OUTPUT)} characters (10 MiB), the limit (docs/limits.md)`,
+  )
 }
 
 /**
  * Accounts output of `length` characters that started when the output was `from` long (it
  * replaces what its parts were counted as); throws TemplateBoundError past MAX_TEMPLATE_OUTPUT.
  */
-export function chargeOutput (budget: RenderBudget, from: number, length: number): void {
+export function chargeOutput(budget: RenderBudget, from: number, length: number): void {
   budget.output = from + length
   if (budget.output > MAX_TEMPLATE_OUTPUT) throw outputBoundError()
 }
 
 /** Throws TemplateBoundError when `length` more characters would not fit the output bound. */
-export function checkRoom (budget: RenderBudget, length: number): void {
+export function checkRoom(budget: RenderBudget, length: number): void {
   if (budget.output + length > MAX_TEMPLATE_OUTPUT) throw outputBoundError()
 }
 
 /** Room left in the output, in characters. */
-export function roomLeft (budget: RenderBudget): number {
+export function roomLeft(budget: RenderBudget): number {
   return Math.max(0, MAX_TEMPLATE_OUTPUT - budget.output)
 }

@@ -8,16 +8,21 @@ export interface PathParams {
 }
 
 /** The placeholders of a path template, or null when it has none. */
-export function compilePathParams (template: string | undefined): PathParams | null {
+export function compilePathParams(template: string | undefined): PathParams | null {
   if (template === undefined || !/\{[^{}/]+\}/.test(template)) return null
   const names: string[] = []
-  const source = template.split('?')[0]?.split(/(\{[^{}/]+\})/).map((part) => {
-    if (/^\{[^{}/]+\}$/.test(part)) {
-      names.push(part.slice(1, -1))
-      return '([^/]+)'
-    }
-    return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-  }).join('') ?? ''
+  const source =
+    template
+      .split('?')[0]
+      ?.split(/(\{[^{}/]+\})/)
+      .map((part) => {
+        if (/^\{[^{}/]+\}$/.test(part)) {
+          names.push(part.slice(1, -1))
+          return '([^/]+)'
+        }
+        return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+      })
+      .join('') ?? ''
   return { regex: new RegExp(`^${source.replace(/\/$/, '')}/?$`), names }
 }
 
@@ -29,24 +34,35 @@ const kText = Symbol('text')
  * own properties only) reaches the members, which are data, and never a function.
  */
 const textProto: object = Object.create(null, {
-  [Symbol.toPrimitive]: { value: function (this: Record<symbol, string>): string { return this[kText] as string } },
+  [Symbol.toPrimitive]: {
+    value: function (this: Record<symbol, string>): string {
+      return this[kText] as string
+    },
+  },
 })
 
 /** An object that renders as `text` in a template and also has the given members. */
-function textLike (text: string, members: Record<string, unknown>): Record<string, unknown> {
+function textLike(text: string, members: Record<string, unknown>): Record<string, unknown> {
   const value = Object.assign(Object.create(textProto) as Record<string | symbol, unknown>, members)
   value[kText] = text
   return value as Record<string, unknown>
 }
 
-const single = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v)
+const single = (v: string | string[] | undefined): string | undefined =>
+  Array.isArray(v) ? v[0] : v
 
 /**
  * The template context of one request: `request.*` as WireMock names it, with only the fields
  * `fields` names (reads.ts `contextFields`, decided when the templates compiled). Values with several occurrences give the first one;
  * `request.query.x.[1]` reaches the others.
  */
-export function templateContext (req: MatchRequest, rawHeaders: readonly string[], params: PathParams | null, fields: ContextFields, extra?: Record<string, unknown>): Record<string, unknown> {
+export function templateContext(
+  req: MatchRequest,
+  rawHeaders: readonly string[],
+  params: PathParams | null,
+  fields: ContextFields,
+  extra?: Record<string, unknown>,
+): Record<string, unknown> {
   const request: Record<string, unknown> = {}
   if (fields.url) request['url'] = req.url
   const needsSegments = fields.path || fields.pathSegments
@@ -55,7 +71,11 @@ export function templateContext (req: MatchRequest, rawHeaders: readonly string[
   const pathParams: Record<string, string> = {}
   if (needsParams && params !== null) {
     const m = params.regex.exec(req.path)
-    if (m !== null) params.names.forEach((name, i) => { pathParams[name] = decodeURIComponent(m[i + 1] ?? '') })
+    if (m !== null) {
+      params.names.forEach((name, i) => {
+        pathParams[name] = decodeURIComponent(m[i + 1] ?? '')
+      })
+    }
   }
   // Renders as the path and also answers `request.path.id` and `request.path.[0]`.
   if (fields.path) request['path'] = textLike(req.path, { ...pathSegments, ...pathParams })
@@ -64,7 +84,9 @@ export function templateContext (req: MatchRequest, rawHeaders: readonly string[
   if (fields.method) request['method'] = req.method
   if (fields.query) {
     const query: Record<string, unknown> = {}
-    for (const [name, value] of Object.entries(req.query())) query[name] = Array.isArray(value) ? textLike(value[0] ?? '', { ...value }) : value
+    for (const [name, value] of Object.entries(req.query())) {
+      query[name] = Array.isArray(value) ? textLike(value[0] ?? '', { ...value }) : value
+    }
     request['query'] = query
   }
   if (fields.headers) {

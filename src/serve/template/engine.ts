@@ -5,7 +5,12 @@ import type { HelperDelegate } from 'handlebars'
 import { countedEach, HelperFailure, templateHelpers } from './helpers.js'
 import { templateReads, type TemplateReads } from './reads.js'
 import { newBudget, outputBoundError, resetBudget } from './budget.js'
-import { MAX_TEMPLATE_OUTPUT, parseTemplate, templateHelperNames, TemplateSyntaxError } from '../../dsl/index.js'
+import {
+  MAX_TEMPLATE_OUTPUT,
+  parseTemplate,
+  templateHelperNames,
+  TemplateSyntaxError,
+} from '../../dsl/index.js'
 
 export { TemplateSyntaxError }
 
@@ -17,7 +22,7 @@ export interface TemplateFn {
 }
 
 /** A template without placeholders: its text, whatever the context. */
-export function constantTemplate (text: string): TemplateFn {
+export function constantTemplate(text: string): TemplateFn {
   return Object.assign(() => text, { reads: new Set<string>() as TemplateReads })
 }
 
@@ -31,9 +36,13 @@ const compileOptions = { noEscape: true, strict: false, knownHelpersOnly: false 
 
 // faker weighs about 40 MB of memory and 0.4 s of start-up: load it only when a mock service
 // has templates, never in every runtime (`understudy run` is one process per mock service).
-interface FakerModule { Faker: typeof FakerClass; en: typeof enLocale; base: typeof baseLocale }
+interface FakerModule {
+  Faker: typeof FakerClass
+  en: typeof enLocale
+  base: typeof baseLocale
+}
 let fakerModule: FakerModule | null = null
-function loadFaker (): FakerModule {
+function loadFaker(): FakerModule {
   fakerModule ??= createRequire(import.meta.url)('@faker-js/faker') as FakerModule
   return fakerModule
 }
@@ -45,7 +54,7 @@ function loadFaker (): FakerModule {
  * @example
  * createTemplateEngine(1).compile('{{math 1 "+" 2}}')({}) // '3'
  */
-export function createTemplateEngine (seed: number | undefined): TemplateEngine {
+export function createTemplateEngine(seed: number | undefined): TemplateEngine {
   const hb = Handlebars.create()
   const { Faker, en, base } = loadFaker()
   // `base` holds the data no language has (mime types, paths): without it system.fileName throws.
@@ -57,16 +66,23 @@ export function createTemplateEngine (seed: number | undefined): TemplateEngine 
   hb.registerHelper('each', countedEach(hb.helpers['each'] as HelperDelegate, budget))
   for (const name of Object.keys(helpers)) {
     // The list the DSL checks templates against must name exactly the helpers registered here.
-    if (!templateHelperNames.includes(name)) throw new Error(`helper ${name} missing from templateHelperNames`)
+    if (!templateHelperNames.includes(name)) {
+      throw new Error(`helper ${name} missing from templateHelperNames`)
+    }
   }
   const runtime = preparedRuntime(hb as unknown as HandlebarsRegistry)
   return {
-    compile (source) {
+    compile(source) {
       const ast = parseTemplate(source)
       // What Handlebars.compile does lazily on first render, done now (hot-path rule: compile at load).
       const internals = hb as unknown as HandlebarsCompilers
       const environment = new internals.Compiler().compile(ast, compileOptions)
-      const spec = new internals.JavaScriptCompiler().compile(environment, compileOptions, undefined, true)
+      const spec = new internals.JavaScriptCompiler().compile(
+        environment,
+        compileOptions,
+        undefined,
+        true,
+      )
       const template = hb.template(spec as never) as (context: unknown, options: object) => string
       const render = (context: unknown): string => {
         resetBudget(budget)
@@ -86,7 +102,9 @@ export function createTemplateEngine (seed: number | undefined): TemplateEngine 
           resetBudget(budget)
         }
         // Literal text outside helpers and loops is counted here, once the text is made.
-        if (text.length > MAX_TEMPLATE_OUTPUT) throw new HelperFailure('template', outputBoundError())
+        if (text.length > MAX_TEMPLATE_OUTPUT) {
+          throw new HelperFailure('template', outputBoundError())
+        }
         return text
       }
       return Object.assign(render, { reads: templateReads(ast) })
@@ -120,20 +138,29 @@ interface ProtoAccess {
  * The property lookup handed to helpers (`lookup`): own data only. A prototype member or a
  * function is never reached, whatever the name (`lookup this 'constructor'`).
  */
-function lookupOwnData (parent: unknown, name: string): unknown {
-  if (parent === null || parent === undefined || !Object.prototype.hasOwnProperty.call(parent, name)) return undefined
+function lookupOwnData(parent: unknown, name: string): unknown {
+  if (
+    parent === null ||
+    parent === undefined ||
+    !Object.prototype.hasOwnProperty.call(parent, name)
+  ) {
+    return undefined
+  }
   const result = (parent as Record<string, unknown>)[name]
   return typeof result === 'function' ? undefined : result
 }
 
 /** A registry copy without a prototype: a name such as `constructor` finds nothing in it. */
-function ownEntries (source: Record<string, unknown>): Record<string, unknown> {
+function ownEntries(source: Record<string, unknown>): Record<string, unknown> {
   return Object.assign(Object.create(null) as Record<string, unknown>, source)
 }
 
 /** Handlebars' own helper wrapper (the one its runtime applies on every render). */
 interface WrapHelper {
-  wrapHelper: (helper: unknown, transform: (options: { lookupProperty?: unknown }) => unknown) => unknown
+  wrapHelper: (
+    helper: unknown,
+    transform: (options: { lookupProperty?: unknown }) => unknown,
+  ) => unknown
 }
 
 /**
@@ -147,16 +174,21 @@ interface WrapHelper {
  * registries have no prototype; each render passes `data.root` as the runtime would.
  * test/unit/serve/template-engine.test.ts holds the behaviours that depend on it.
  */
-function preparedRuntime (registry: HandlebarsRegistry): PreparedRuntime {
+function preparedRuntime(registry: HandlebarsRegistry): PreparedRuntime {
   const require = createRequire(import.meta.url)
   const access = require('handlebars/dist/cjs/handlebars/internal/proto-access.js') as ProtoAccess
   // Handlebars' defaults, said explicitly: paths resolve own properties only (docs/security.md).
-  const protoAccessControl = access.createProtoAccessControl({ allowProtoPropertiesByDefault: false, allowProtoMethodsByDefault: false })
-  const { wrapHelper } = require('handlebars/dist/cjs/handlebars/internal/wrapHelper.js') as WrapHelper
-  const wrap = (helper: unknown): unknown => wrapHelper(helper, (options) => {
-    options.lookupProperty = lookupOwnData
-    return options
+  const protoAccessControl = access.createProtoAccessControl({
+    allowProtoPropertiesByDefault: false,
+    allowProtoMethodsByDefault: false,
   })
+  const { wrapHelper } =
+    require('handlebars/dist/cjs/handlebars/internal/wrapHelper.js') as WrapHelper
+  const wrap = (helper: unknown): unknown =>
+    wrapHelper(helper, (options) => {
+      options.lookupProperty = lookupOwnData
+      return options
+    })
   const helpers: Record<string, unknown> = Object.create(null) as Record<string, unknown>
   for (const [name, helper] of Object.entries(registry.helpers)) helpers[name] = wrap(helper)
   const hooks: Record<string, unknown> = Object.create(null) as Record<string, unknown>
@@ -166,12 +198,20 @@ function preparedRuntime (registry: HandlebarsRegistry): PreparedRuntime {
       helpers[name] = undefined
     }
   }
-  return { partial: true, helpers, hooks, partials: ownEntries(registry.partials), decorators: ownEntries(registry.decorators), protoAccessControl }
+  return {
+    partial: true,
+    helpers,
+    hooks,
+    partials: ownEntries(registry.partials),
+    decorators: ownEntries(registry.decorators),
+    protoAccessControl,
+  }
 }
 
 /** Handlebars' compiler classes, public in its runtime but missing from its typings. */
 interface HandlebarsCompilers {
   Compiler: new () => { compile: (ast: unknown, options: object) => unknown }
-  JavaScriptCompiler: new () => { compile: (environment: unknown, options: object, context: undefined, asObject: true) => unknown }
+  JavaScriptCompiler: new () => {
+    compile: (environment: unknown, options: object, context: undefined, asObject: true) => unknown
+  }
 }
-

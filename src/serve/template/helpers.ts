@@ -1,9 +1,26 @@
 import type { HelperDelegate, HelperOptions } from 'handlebars'
 import type { Faker } from '@faker-js/faker'
 import { JSONPath } from 'jsonpath-plus'
-import { checkFakerArguments, checkSize, checkTextArgument, fakerMethodOf, fakerMethods, fakeToken, jsonTextDepth, MAX_DEFINITION_DEPTH, TemplateBoundError } from '../../dsl/index.js'
+import {
+  checkFakerArguments,
+  checkSize,
+  checkTextArgument,
+  fakerMethodOf,
+  fakerMethods,
+  fakeToken,
+  jsonTextDepth,
+  MAX_DEFINITION_DEPTH,
+  TemplateBoundError,
+} from '../../dsl/index.js'
 import { applyOffset, formatDate, parseDate } from './dates.js'
-import { chargeGenerated, chargeOutput, checkRoom, outputBoundError, roomLeft, type RenderBudget } from './budget.js'
+import {
+  chargeGenerated,
+  chargeOutput,
+  checkRoom,
+  outputBoundError,
+  roomLeft,
+  type RenderBudget,
+} from './budget.js'
 import { boundedXPath, MAX_TEMPLATE_PATH_EXPRESSION } from './xpath-bounded.js'
 
 /**
@@ -12,7 +29,10 @@ import { boundedXPath, MAX_TEMPLATE_PATH_EXPRESSION } from './xpath-bounded.js'
  */
 export class HelperFailure extends Error {
   readonly bound: boolean
-  constructor (readonly helper: string, cause: unknown) {
+  constructor(
+    readonly helper: string,
+    cause: unknown,
+  ) {
     super(cause instanceof Error ? cause.message : String(cause))
     this.bound = cause instanceof TemplateBoundError
   }
@@ -21,12 +41,12 @@ export class HelperFailure extends Error {
 type Options = HelperOptions & { hash: Record<string, unknown> }
 
 /** Splits the trailing Handlebars options object off a helper's arguments. */
-function split (args: unknown[]): { params: unknown[]; options: Options } {
+function split(args: unknown[]): { params: unknown[]; options: Options } {
   return { params: args.slice(0, -1), options: args[args.length - 1] as Options }
 }
 
 /** A comparison usable inline (`{{#if (eq a b)}}`) or as a block (`{{#eq a b}}..{{else}}..{{/eq}}`). */
-function condition (test: (params: unknown[]) => boolean): HelperDelegate {
+function condition(test: (params: unknown[]) => boolean): HelperDelegate {
   return function (this: unknown, ...args: unknown[]) {
     const { params, options } = split(args)
     const result = test(params)
@@ -46,7 +66,8 @@ const alphabets: Record<string, string> = {
   ALPHANUMERIC: 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789',
   ALPHABETIC: 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ',
   NUMERIC: '0123456789',
-  ALPHANUMERIC_AND_SYMBOLS: 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$%&()*+,-./:;<=>?@[]^_{|}~',
+  ALPHANUMERIC_AND_SYMBOLS:
+    'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$%&()*+,-./:;<=>?@[]^_{|}~',
   HEXADECIMAL: '0123456789abcdef',
 }
 
@@ -54,29 +75,36 @@ const alphabets: Record<string, string> = {
  * JSON text of a value, stopped as soon as it would not fit the output left: a JSONPath like
  * `$..*` selects every subtree once per ancestor, so its text can be far larger than the document.
  */
-function jsonText (value: unknown, budget: RenderBudget): string {
+function jsonText(value: unknown, budget: RenderBudget): string {
   const room = roomLeft(budget)
   let size = 0
-  return JSON.stringify(value, function (key: string, v: unknown) {
-    size += key.length + (typeof v === 'string' ? v.length + 2 : 4)
-    if (size > room) throw outputBoundError()
-    return v
-  }) ?? ''
+  return (
+    JSON.stringify(value, function (key: string, v: unknown) {
+      size += key.length + (typeof v === 'string' ? v.length + 2 : 4)
+      if (size > room) throw outputBoundError()
+      return v
+    }) ?? ''
+  )
 }
 
-function textOf (value: unknown, budget: RenderBudget): string {
+function textOf(value: unknown, budget: RenderBudget): string {
   if (value === null || value === undefined) return ''
   if (typeof value === 'object') return jsonText(value, budget)
   return String(value)
 }
 
 /** `request.path` and repeated query values are objects that render as text: faker takes their text. */
-function asText (value: unknown): unknown {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) && Symbol.toPrimitive in value ? String(value) : value
+function asText(value: unknown): unknown {
+  return value !== null &&
+    typeof value === 'object' &&
+    !Array.isArray(value) &&
+    Symbol.toPrimitive in value
+    ? String(value)
+    : value
 }
 
 /** A text argument of a generating helper (a date format, an offset), bounded; undefined when absent. */
-function textArgument (value: unknown, where: string): string | undefined {
+function textArgument(value: unknown, where: string): string | undefined {
   if (value === undefined || value === null) return undefined
   const text = String(value)
   checkTextArgument(text, where)
@@ -84,7 +112,7 @@ function textArgument (value: unknown, where: string): string | undefined {
 }
 
 /** The faker methods of the catalogue, resolved once per engine on its own faker instance. */
-function fakerCalls (faker: Faker): ReadonlyMap<string, (...args: unknown[]) => unknown> {
+function fakerCalls(faker: Faker): ReadonlyMap<string, (...args: unknown[]) => unknown> {
   const calls = new Map<string, (...args: unknown[]) => unknown>()
   const modules = faker as unknown as Record<string, Record<string, unknown> | undefined>
   for (const [path, { module, method }] of fakerMethods) {
@@ -101,12 +129,16 @@ function fakerCalls (faker: Faker): ReadonlyMap<string, (...args: unknown[]) => 
  * descent (`$..*..*` walks every subtree of every node: 2.6 s over a body nested 400 deep, and a
  * third `..*` ran for minutes).
  */
-function checkJsonPathExpression (path: string): void {
+function checkJsonPathExpression(path: string): void {
   if (path.length > MAX_TEMPLATE_PATH_EXPRESSION) {
-    throw new TemplateBoundError(`the JSONPath expression is longer than ${MAX_TEMPLATE_PATH_EXPRESSION.toLocaleString('en-US')} characters, the limit (docs/limits.md)`)
+    throw new TemplateBoundError(
+      `the JSONPath expression is longer than ${MAX_TEMPLATE_PATH_EXPRESSION.toLocaleString('en-US')} characters, the limit (docs/limits.md)`,
+    )
   }
   if (path.indexOf('..') !== path.lastIndexOf('..')) {
-    throw new TemplateBoundError('the JSONPath expression has more than one recursive descent (..), the limit (docs/limits.md)')
+    throw new TemplateBoundError(
+      'the JSONPath expression has more than one recursive descent (..), the limit (docs/limits.md)',
+    )
   }
 }
 
@@ -116,7 +148,10 @@ function checkJsonPathExpression (path: string): void {
  * answers. Every helper is wrapped so that a throw names it (HelperFailure), a function is never
  * handed to the template, and its output counts against `budget` (docs/limits.md).
  */
-export function templateHelpers (faker: Faker, budget: RenderBudget): Record<string, HelperDelegate> {
+export function templateHelpers(
+  faker: Faker,
+  budget: RenderBudget,
+): Record<string, HelperDelegate> {
   const calls = fakerCalls(faker)
   const callFaker = (path: string, args: unknown[]): unknown => {
     const call = calls.get(path)
@@ -124,7 +159,7 @@ export function templateHelpers (faker: Faker, budget: RenderBudget): Record<str
     return call(...args)
   }
   const helpers: Record<string, HelperDelegate> = {
-    jsonPath (...args: unknown[]) {
+    jsonPath(...args: unknown[]) {
       const { params } = split(args)
       const [source, path] = params
       if (typeof path !== 'string') throw new Error('needs a JSONPath expression')
@@ -133,9 +168,11 @@ export function templateHelpers (faker: Faker, budget: RenderBudget): Record<str
       if (typeof source === 'string') {
         if (budget.jsonText !== source) {
           if (jsonTextDepth(source) > MAX_DEFINITION_DEPTH) {
-            throw new TemplateBoundError(`the JSON given to jsonPath nests deeper than ${MAX_DEFINITION_DEPTH} levels, the limit (docs/limits.md)`)
+            throw new TemplateBoundError(
+              `the JSON given to jsonPath nests deeper than ${MAX_DEFINITION_DEPTH} levels, the limit (docs/limits.md)`,
+            )
           }
-          budget.json = source.trim() === '' ? null : JSON.parse(source) as unknown
+          budget.json = source.trim() === '' ? null : (JSON.parse(source) as unknown)
           budget.jsonText = source
         }
         json = budget.json
@@ -144,116 +181,147 @@ export function templateHelpers (faker: Faker, budget: RenderBudget): Record<str
       if (found === undefined) return ''
       return typeof found === 'object' && found !== null ? jsonText(found, budget) : found
     },
-    xPath (...args: unknown[]) {
+    xPath(...args: unknown[]) {
       const { params } = split(args)
       const [source, expression] = params
       if (typeof expression !== 'string') throw new Error('needs an XPath expression')
       return boundedXPath(source, expression, budget)
     },
-    now (...args: unknown[]) {
+    now(...args: unknown[]) {
       const { options } = split(args)
       const offset = textArgument(options.hash['offset'], 'now offset=')
       const date = offset !== undefined ? applyOffset(new Date(), offset) : new Date()
       return formatDate(date, textArgument(options.hash['format'], 'now format='))
     },
-    dateFormat (...args: unknown[]) {
+    dateFormat(...args: unknown[]) {
       const { params, options } = split(args)
       const date = parseDate(params[0])
       const format = textArgument(params[1] ?? options.hash['format'], 'dateFormat format')
       const offset = textArgument(options.hash['offset'], 'dateFormat offset=')
       return formatDate(offset !== undefined ? applyOffset(date, offset) : date, format)
     },
-    parseDate (...args: unknown[]) {
+    parseDate(...args: unknown[]) {
       const { params } = split(args)
       return parseDate(params[0]).toISOString()
     },
-    randomValue (...args: unknown[]) {
+    randomValue(...args: unknown[]) {
       const { options } = split(args)
       const type = String(options.hash['type'] ?? 'ALPHANUMERIC').toUpperCase()
       if (type === 'UUID') return faker.string.uuid()
       const alphabet = alphabets[type]
-      if (alphabet === undefined) throw new Error(`unknown type "${type}" (one of ${Object.keys(alphabets).join(', ')}, UUID)`)
-      const length = options.hash['length'] === undefined ? 36 : checkSize(options.hash['length'], 'length', 'randomValue')
-      if (!Number.isInteger(length) || length < 0) throw new Error('length must be a whole number, 0 or more')
+      if (alphabet === undefined) {
+        throw new Error(
+          `unknown type "${type}" (one of ${Object.keys(alphabets).join(', ')}, UUID)`,
+        )
+      }
+      const length =
+        options.hash['length'] === undefined
+          ? 36
+          : checkSize(options.hash['length'], 'length', 'randomValue')
+      if (!Number.isInteger(length) || length < 0) {
+        throw new Error('length must be a whole number, 0 or more')
+      }
       chargeGenerated(budget, length)
       let out = ''
-      for (let i = 0; i < length; i++) out += alphabet[faker.number.int({ min: 0, max: alphabet.length - 1 })] as string
+      for (let i = 0; i < length; i++) {
+        out += alphabet[faker.number.int({ min: 0, max: alphabet.length - 1 })] as string
+      }
       return options.hash['uppercase'] === true ? out.toUpperCase() : out
     },
-    randomInt (...args: unknown[]) {
+    randomInt(...args: unknown[]) {
       const { options } = split(args)
       const min = options.hash['lower'] === undefined ? 0 : num(options.hash['lower'])
       const max = options.hash['upper'] === undefined ? 2_147_483_647 : num(options.hash['upper'])
       if (max < min) throw new Error('upper is below lower')
       return faker.number.int({ min, max })
     },
-    randomDecimal (...args: unknown[]) {
+    randomDecimal(...args: unknown[]) {
       const { options } = split(args)
       const min = options.hash['lower'] === undefined ? 0 : num(options.hash['lower'])
       const max = options.hash['upper'] === undefined ? 1 : num(options.hash['upper'])
       return faker.number.float({ min, max })
     },
-    uuid () {
+    uuid() {
       return faker.string.uuid()
     },
-    math (...args: unknown[]) {
+    math(...args: unknown[]) {
       const { params } = split(args)
       const [a, op, b] = params
       const x = num(a)
       const y = num(b)
       switch (op) {
-        case '+': return x + y
-        case '-': return x - y
-        case '*': return x * y
-        case '/': if (y === 0) throw new Error('division by zero'); return x / y
-        case '%': if (y === 0) throw new Error('division by zero'); return x % y
-        default: throw new Error(`unknown operator "${String(op)}" (one of + - * / %)`)
+        case '+':
+          return x + y
+        case '-':
+          return x - y
+        case '*':
+          return x * y
+        case '/':
+          if (y === 0) throw new Error('division by zero')
+          return x / y
+        case '%':
+          if (y === 0) throw new Error('division by zero')
+          return x % y
+        default:
+          throw new Error(`unknown operator "${String(op)}" (one of + - * / %)`)
       }
     },
-    base64 (...args: unknown[]) {
+    base64(...args: unknown[]) {
       const { params, options } = split(args)
       const value = typeof options.fn === 'function' ? options.fn(this) : textOf(params[0], budget)
-      return options.hash['decode'] === true ? Buffer.from(value, 'base64').toString('utf8') : Buffer.from(value, 'utf8').toString('base64')
+      return options.hash['decode'] === true
+        ? Buffer.from(value, 'base64').toString('utf8')
+        : Buffer.from(value, 'utf8').toString('base64')
     },
-    urlEncode (...args: unknown[]) {
+    urlEncode(...args: unknown[]) {
       const { params, options } = split(args)
       const value = typeof options.fn === 'function' ? options.fn(this) : textOf(params[0], budget)
       return options.hash['decode'] === true ? decodeURIComponent(value) : encodeURIComponent(value)
     },
-    size (...args: unknown[]) {
+    size(...args: unknown[]) {
       const { params } = split(args)
       const v = params[0]
       if (typeof v === 'string' || Array.isArray(v)) return v.length
       if (v !== null && typeof v === 'object') return Object.keys(v).length
       return 0
     },
-    join (...args: unknown[]) {
+    join(...args: unknown[]) {
       const { params } = split(args)
       const [list, separator] = params
       const items = (Array.isArray(list) ? list : [list]).map((item) => textOf(item, budget))
       const glue = typeof separator === 'string' ? separator : ','
       // The separator comes once per item: measured before the text is built.
-      checkRoom(budget, items.reduce((sum, item) => sum + item.length, 0) + glue.length * Math.max(0, items.length - 1))
+      checkRoom(
+        budget,
+        items.reduce((sum, item) => sum + item.length, 0) +
+          glue.length * Math.max(0, items.length - 1),
+      )
       return items.join(glue)
     },
-    toJson (...args: unknown[]) {
+    toJson(...args: unknown[]) {
       const { params } = split(args)
       return jsonText(params[0] ?? null, budget)
     },
-    faker (...args: unknown[]) {
+    faker(...args: unknown[]) {
       const { params, options } = split(args)
       const method = fakerMethodOf(params[0])
       const hash = options.hash
-      const callArgs = checkFakerArguments(method, params.slice(1).map(asText), Object.keys(hash).length > 0 ? hash : null)
+      const callArgs = checkFakerArguments(
+        method,
+        params.slice(1).map(asText),
+        Object.keys(hash).length > 0 ? hash : null,
+      )
       // helpers.fake is expanded here, token by token from the catalogue, never by faker's own
       // evaluator (which walks any property path and re-reads its own output).
       const result = method.fake
-        ? String(callArgs[0]).replace(fakeToken, (_token, module: string, name: string) => String(callFaker(`${module}.${name}`, [])))
+        ? String(callArgs[0]).replace(fakeToken, (_token, module: string, name: string) =>
+            String(callFaker(`${module}.${name}`, [])),
+          )
         : callFaker(params[0] as string, callArgs)
       chargeGenerated(budget, typeof result === 'string' ? result.length : String(result).length)
       return result
     },
-    log () {
+    log() {
       // Handlebars' log writes to the runtime's console: a template never writes to the runtime's own output.
       return ''
     },
@@ -284,7 +352,12 @@ export function templateHelpers (faker: Faker, budget: RenderBudget): Record<str
         if (err instanceof HelperFailure) throw err
         throw new HelperFailure(name, err)
       }
-      if (typeof result === 'function') throw new HelperFailure(name, new Error('returned a function, which a template never receives'))
+      if (typeof result === 'function') {
+        throw new HelperFailure(
+          name,
+          new Error('returned a function, which a template never receives'),
+        )
+      }
       return result
     }
   }
@@ -296,7 +369,7 @@ export function templateHelpers (faker: Faker, budget: RenderBudget): Record<str
  * construct that multiplies a template's output, and the built-in builds the whole text before
  * anything could measure it.
  */
-export function countedEach (each: HelperDelegate, budget: RenderBudget): HelperDelegate {
+export function countedEach(each: HelperDelegate, budget: RenderBudget): HelperDelegate {
   return function (this: unknown, context: unknown, options: HelperOptions) {
     const from = budget.output
     const fn = options.fn

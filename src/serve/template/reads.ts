@@ -17,7 +17,7 @@ interface AstNode {
 }
 
 /** The fields the paths of a parsed template read. Iterative: a template's depth is the user's choice. */
-export function templateReads (ast: unknown): TemplateReads {
+export function templateReads(ast: unknown): TemplateReads {
   const reads = new Set<string>()
   const stack: unknown[] = [ast]
   while (stack.length > 0) {
@@ -50,7 +50,7 @@ export function templateReads (ast: unknown): TemplateReads {
 }
 
 /** Both templates' reads. */
-export function unionReads (a: TemplateReads, b: TemplateReads): TemplateReads {
+export function unionReads(a: TemplateReads, b: TemplateReads): TemplateReads {
   if (a === 'all' || b === 'all') return 'all'
   if (b.size === 0) return a
   if (a.size === 0) return b
@@ -73,7 +73,7 @@ export interface ContextFields {
 }
 
 /** The context fields that templates reading `reads` need. */
-export function contextFields (reads: TemplateReads): ContextFields {
+export function contextFields(reads: TemplateReads): ContextFields {
   const wants = (name: string): boolean => reads === 'all' || reads.has(name)
   return {
     url: wants('request.url'),

@@ -28,13 +28,27 @@ const formatted = (n: number): string => n.toLocaleString('en-US')
 
 interface XPathExpression {
   xpath: unknown
-  evaluate: (node: unknown, type: number, result: null) => { resultType: number; stringValue: string; numberValue: number; booleanValue: boolean; nodes: Array<{ textContent?: string | null }> }
+  evaluate: (
+    node: unknown,
+    type: number,
+    result: null,
+  ) => {
+    resultType: number
+    stringValue: string
+    numberValue: number
+    booleanValue: boolean
+    nodes: Array<{ textContent?: string | null }>
+  }
 }
-interface NodeTest { matches: (node: unknown, context: unknown) => boolean }
+interface NodeTest {
+  matches: (node: unknown, context: unknown) => boolean
+}
 
 // The DOM 3 entry point of the xpath package: what `xpath.select` evaluates, with the parsed tree
 // reachable so that its node tests can be counted.
-const dom3 = xpath as unknown as { createExpression: (expression: string, resolver: null) => XPathExpression }
+const dom3 = xpath as unknown as {
+  createExpression: (expression: string, resolver: null) => XPathExpression
+}
 const ANY_TYPE = 0
 const NUMBER_TYPE = 1
 const STRING_TYPE = 2
@@ -46,20 +60,28 @@ const BOOLEAN_TYPE = 3
  * (once per render for the same text), the expression's length, and the nodes visited, counted
  * in `budget`. Past a bound it throws TemplateBoundError naming it (500 ERR_SERVE_TEMPLATE_LIMIT).
  */
-export function boundedXPath (source: unknown, expression: string, budget: RenderBudget): string {
+export function boundedXPath(source: unknown, expression: string, budget: RenderBudget): string {
   if (expression.length > MAX_TEMPLATE_PATH_EXPRESSION) {
-    throw new TemplateBoundError(`the XPath expression is longer than ${formatted(MAX_TEMPLATE_PATH_EXPRESSION)} characters, the limit (docs/limits.md)`)
+    throw new TemplateBoundError(
+      `the XPath expression is longer than ${formatted(MAX_TEMPLATE_PATH_EXPRESSION)} characters, the limit (docs/limits.md)`,
+    )
   }
   const text = String(source ?? '')
   if (budget.xmlText !== text) {
     if (text.length > MAX_TEMPLATE_XPATH_INPUT) {
-      throw new TemplateBoundError(`the XML given to xPath is longer than ${formatted(MAX_TEMPLATE_XPATH_INPUT)} characters (256 KiB), the limit (docs/limits.md)`)
+      throw new TemplateBoundError(
+        `the XML given to xPath is longer than ${formatted(MAX_TEMPLATE_XPATH_INPUT)} characters (256 KiB), the limit (docs/limits.md)`,
+      )
     }
     budget.xml = parseXml(text, MAX_DEFINITION_DEPTH)
     budget.xmlText = text
   }
   const doc = budget.xml
-  if (doc === null) throw new Error(`the body is not well-formed XML (or nests deeper than ${MAX_DEFINITION_DEPTH} levels)`)
+  if (doc === null) {
+    throw new Error(
+      `the body is not well-formed XML (or nests deeper than ${MAX_DEFINITION_DEPTH} levels)`,
+    )
+  }
   const compiled = dom3.createExpression(expression, null)
   countVisits(compiled.xpath, budget, new Set())
   const result = compiled.evaluate(doc, ANY_TYPE, null)
@@ -67,7 +89,7 @@ export function boundedXPath (source: unknown, expression: string, budget: Rende
   if (result.resultType === NUMBER_TYPE) return String(result.numberValue)
   if (result.resultType === BOOLEAN_TYPE) return String(result.booleanValue)
   const first = result.nodes[0]
-  return first === undefined ? '' : first.textContent ?? ''
+  return first === undefined ? '' : (first.textContent ?? '')
 }
 
 /**
@@ -76,7 +98,7 @@ export function boundedXPath (source: unknown, expression: string, budget: Rende
  * through its step's node test, so the count is the work done. The tree is as small as the
  * expression (1,000 characters at most).
  */
-function countVisits (node: unknown, budget: RenderBudget, seen: Set<object>): void {
+function countVisits(node: unknown, budget: RenderBudget, seen: Set<object>): void {
   if (node === null || typeof node !== 'object' || seen.has(node)) return
   seen.add(node)
   const record = node as Record<string, unknown>
@@ -85,11 +107,15 @@ function countVisits (node: unknown, budget: RenderBudget, seen: Set<object>): v
     const counted = Object.create(test) as NodeTest
     counted.matches = (candidate, context) => {
       if (++budget.xpathVisits > MAX_TEMPLATE_XPATH_VISITS) {
-        throw new TemplateBoundError(`the xPath calls of one render visited more than ${formatted(MAX_TEMPLATE_XPATH_VISITS)} nodes, the limit (docs/limits.md)`)
+        throw new TemplateBoundError(
+          `the xPath calls of one render visited more than ${formatted(MAX_TEMPLATE_XPATH_VISITS)} nodes, the limit (docs/limits.md)`,
+        )
       }
       return test.matches(candidate, context)
     }
     record['nodeTest'] = counted
   }
-  for (const key of Object.keys(record)) if (key !== 'nodeTest') countVisits(record[key], budget, seen)
+  for (const key of Object.keys(record)) {
+    if (key !== 'nodeTest') countVisits(record[key], budget, seen)
+  }
 }

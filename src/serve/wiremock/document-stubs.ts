@@ -26,7 +26,7 @@ export interface DocumentStub {
  * @example
  * documentStubs(runtime.current().document.transactions)[0].json // the mapping file's JSON, with id and uuid
  */
-export function documentStubs (transactions: readonly Transaction[]): DocumentStub[] {
+export function documentStubs(transactions: readonly Transaction[]): DocumentStub[] {
   const groups = new Map<object, Transaction[]>()
   for (const txn of transactions) {
     const key = originalOf(txn) ?? txn
@@ -49,25 +49,37 @@ export function documentStubs (transactions: readonly Transaction[]): DocumentSt
  * A stub's JSON, given id and content digest, made once per stub or transaction object: the list
  * is made again after every change of the API's stubs, and a document may hold 100,000s.
  */
-const described = new WeakMap<object, { body: Record<string, unknown>; given: string | undefined; digest: string }>()
+const described = new WeakMap<
+  object,
+  { body: Record<string, unknown>; given: string | undefined; digest: string }
+>()
 
-function describe (key: object, first: Transaction): { body: Record<string, unknown>; given: string | undefined; digest: string } {
+function describe(
+  key: object,
+  first: Transaction,
+): { body: Record<string, unknown>; given: string | undefined; digest: string } {
   const known = described.get(key)
   if (known !== undefined) return known
   const body = originalOf(first) ?? renderTransaction(key as Transaction)
-  const made = { body, given: givenId(body), digest: createHash('sha256').update(JSON.stringify(body)).digest('hex') }
+  const made = {
+    body,
+    given: givenId(body),
+    digest: createHash('sha256').update(JSON.stringify(body)).digest('hex'),
+  }
   described.set(key, made)
   return made
 }
 
-function originalOf (txn: Transaction): Record<string, unknown> | undefined {
+function originalOf(txn: Transaction): Record<string, unknown> | undefined {
   const value = (txn as unknown as Record<symbol, unknown>)[WIREMOCK_ORIGINAL]
-  return typeof value === 'object' && value !== null ? value as Record<string, unknown> : undefined
+  return typeof value === 'object' && value !== null
+    ? (value as Record<string, unknown>)
+    : undefined
 }
 
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/
 
-function givenId (stub: Record<string, unknown>): string | undefined {
+function givenId(stub: Record<string, unknown>): string | undefined {
   for (const key of ['id', 'uuid']) {
     const value = stub[key]
     if (typeof value === 'string' && UUID.test(value)) return value.toLowerCase()
@@ -76,7 +88,7 @@ function givenId (stub: Record<string, unknown>): string | undefined {
 }
 
 /** A UUID made from the stub's JSON digest (and how many identical stubs came before it). */
-function contentId (digest: string, seen: Map<string, number>): string {
+function contentId(digest: string, seen: Map<string, number>): string {
   const n = seen.get(digest) ?? 0
   seen.set(digest, n + 1)
   const hex = n === 0 ? digest : createHash('sha256').update(`${digest}#${n}`).digest('hex')

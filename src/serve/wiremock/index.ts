@@ -53,7 +53,7 @@ interface WireMockAdmin {
  * const wiremock = createWireMockAdmin({ runtime, loadConverter, log, shutdown: null, host: '127.0.0.1', token: null })
  * runtime.setPortAdmin(wiremock.onMockPort)
  */
-export function createWireMockAdmin (params: WireMockAdminParams): WireMockAdmin {
+export function createWireMockAdmin(params: WireMockAdminParams): WireMockAdmin {
   const { runtime, log } = params
   const layer = new StubLayer(runtime)
   const journal = new Journal(runtime, layer)
@@ -78,26 +78,37 @@ export function createWireMockAdmin (params: WireMockAdminParams): WireMockAdmin
     const found = router.find(req.method as FindMyWay.HTTPMethod, path)
     if (found === null) {
       req.resume()
-      write(res, new WireMockError(404, [{ code: 30, title: `No WireMock admin route ${req.method ?? ''} ${path} in Understudy (docs/wiremock.md lists them)` }]))
+      write(
+        res,
+        new WireMockError(404, [
+          {
+            code: 30,
+            title: `No WireMock admin route ${req.method ?? ''} ${path} in Understudy (docs/wiremock.md lists them)`,
+          },
+        ]),
+      )
       return
     }
     const handler = found.store as RouteHandler
     readBodyWithin(req as unknown as http.IncomingMessage, BODY_LIMIT)
       .then(async (bytes) => handler({ body: parseBody(bytes), params: found.params, query }))
-      .then((reply) => write(res, reply), (err: unknown) => {
-        if (err instanceof WireMockError) {
-          write(res, err)
-        } else if (isUnderstudyError(err) && err.statusCode < 500) {
-          write(res, new WireMockError(err.statusCode, [{ code: 10, title: err.message }]))
-        } else {
-          log.error({ err }, 'wiremock admin request failed')
-          write(res, new WireMockError(500, [{ code: 10, title: 'Internal error' }]))
-        }
-      })
+      .then(
+        (reply) => write(res, reply),
+        (err: unknown) => {
+          if (err instanceof WireMockError) {
+            write(res, err)
+          } else if (isUnderstudyError(err) && err.statusCode < 500) {
+            write(res, new WireMockError(err.statusCode, [{ code: 10, title: err.message }]))
+          } else {
+            log.error({ err }, 'wiremock admin request failed')
+            write(res, new WireMockError(500, [{ code: 10, title: 'Internal error' }]))
+          }
+        },
+      )
   }
   const refuse = mockPortGuard(params.host, params.token)
   return {
-    onMockPort (req, res) {
+    onMockPort(req, res) {
       const refused = refuse(req)
       if (refused !== null) {
         req.resume()
@@ -115,16 +126,21 @@ export function createWireMockAdmin (params: WireMockAdminParams): WireMockAdmin
  * Host names only (a web page cannot reach it by DNS rebinding); on any other interface only with
  * `Authorization: Bearer <admin token>`, and not at all without a token.
  */
-function mockPortGuard (host: string, token: string | null): (req: AnyRequest) => WireMockError | null {
+function mockPortGuard(
+  host: string,
+  token: string | null,
+): (req: AnyRequest) => WireMockError | null {
   if (isLoopbackAddress(host)) {
     const loopbackOnly = adminGuard({ token: null })
     return (req) => asWireMock(loopbackOnly(req as http.IncomingMessage))
   }
   if (token === null || token === '') {
-    const refusal = new WireMockError(403, [{
-      code: 10,
-      title: `the WireMock admin API is off on a mock port reachable from other machines (${host}) without an admin token: give --admin-token (or UNDERSTUDY_ADMIN_TOKEN) and send it as "Authorization: Bearer <token>", or use --no-wiremock-admin`,
-    }])
+    const refusal = new WireMockError(403, [
+      {
+        code: 10,
+        title: `the WireMock admin API is off on a mock port reachable from other machines (${host}) without an admin token: give --admin-token (or UNDERSTUDY_ADMIN_TOKEN) and send it as "Authorization: Bearer <token>", or use --no-wiremock-admin`,
+      },
+    ])
     return () => refusal
   }
   const withToken = adminGuard({ token })
@@ -136,16 +152,27 @@ function mockPortGuard (host: string, token: string | null): (req: AnyRequest) =
  * so stubs added or requests read through one would be one replica's; refused (501) instead of
  * answering for a part of the traffic.
  */
-export function refuseReplicatedWireMock (req: AnyRequest, res: AnyResponse): void {
+export function refuseReplicatedWireMock(req: AnyRequest, res: AnyResponse): void {
   req.resume()
-  write(res, new WireMockError(501, [{ code: 10, title: 'the WireMock admin API is not available on a runtime with --replicas > 1 (each replica has its own stubs and journal): run one replica to use it' }]))
+  write(
+    res,
+    new WireMockError(501, [
+      {
+        code: 10,
+        title:
+          'the WireMock admin API is not available on a runtime with --replicas > 1 (each replica has its own stubs and journal): run one replica to use it',
+      },
+    ]),
+  )
 }
 
-function asWireMock (error: { statusCode: number; message: string } | null): WireMockError | null {
-  return error === null ? null : new WireMockError(error.statusCode, [{ code: 10, title: error.message }])
+function asWireMock(error: { statusCode: number; message: string } | null): WireMockError | null {
+  return error === null
+    ? null
+    : new WireMockError(error.statusCode, [{ code: 10, title: error.message }])
 }
 
-function parseBody (bytes: Buffer): unknown {
+function parseBody(bytes: Buffer): unknown {
   if (bytes.length === 0) return undefined
   const text = bytes.toString('utf8')
   if (text.trim() === '') return undefined
@@ -157,8 +184,13 @@ function parseBody (bytes: Buffer): unknown {
 }
 
 /** WireMock's own content type (no charset), written as the runtime's responses are (flat header lists, HTTP/1.1 or 2). */
-function write (res: AnyResponse, reply: Reply | WireMockError): void {
+function write(res: AnyResponse, reply: Reply | WireMockError): void {
   const bytes = reply.body === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(reply.body))
-  res.writeHead(reply.status, ['content-type', 'application/json', 'content-length', String(bytes.length)])
+  res.writeHead(reply.status, [
+    'content-type',
+    'application/json',
+    'content-length',
+    String(bytes.length),
+  ])
   res.end(bytes)
 }

@@ -13,51 +13,66 @@ import type { StubLayer } from './stubs.js'
 export class Journal {
   private readonly removed = new Set<number>()
 
-  constructor (private readonly runtime: Runtime, private readonly stubs: StubLayer) {}
+  constructor(
+    private readonly runtime: Runtime,
+    private readonly stubs: StubLayer,
+  ) {}
 
   /** False with `--no-inspection`: WireMock's `requestJournalDisabled`. */
-  get enabled (): boolean {
+  get enabled(): boolean {
     return this.runtime.ring !== null
   }
 
   /** Every record still in the journal, newest first. */
-  records (): InspectionRecord[] {
+  records(): InspectionRecord[] {
     const all = allRecords(this.runtime.ring)
     return this.removed.size === 0 ? all : all.filter((r) => !this.removed.has(r.id))
   }
 
   /** The id of the newest record (0: none), without decoding the others. */
-  newestId (): number {
+  newestId(): number {
     return this.runtime.ring?.newest(0, 1)[0]?.id ?? 0
   }
 
-  get (uuid: string): InspectionRecord | undefined {
+  get(uuid: string): InspectionRecord | undefined {
     const id = ringIdOf(uuid)
     if (id === undefined || this.removed.has(id)) return undefined
     return this.runtime.ring?.get(id)
   }
 
-  remove (records: readonly InspectionRecord[]): void {
+  remove(records: readonly InspectionRecord[]): void {
     for (const r of records) this.removed.add(r.id)
   }
 
-  clear (): void {
+  clear(): void {
     this.runtime.ring?.clear()
     this.removed.clear()
   }
 
   /** WireMock's `ServeEvent`. */
-  serveEvent (record: InspectionRecord): Record<string, unknown> {
+  serveEvent(record: InspectionRecord): Record<string, unknown> {
     const stub = this.stubs.byTransaction(record.transactionId, record.respondingTxn)
-    const response: Record<string, unknown> = { status: record.statusCode, headers: headerMap(record.responseHeaders) }
+    const response: Record<string, unknown> = {
+      status: record.statusCode,
+      headers: headerMap(record.responseHeaders),
+    }
     putBody(response, record.responseBody)
     const event: Record<string, unknown> = {
       id: uuidOf(record.id),
       request: loggedRequest(record),
-      responseDefinition: { status: record.statusCode, ...(record.respondingTxn === null ? {} : { fromConfiguredStub: record.matched }) },
+      responseDefinition: {
+        status: record.statusCode,
+        ...(record.respondingTxn === null ? {} : { fromConfiguredStub: record.matched }),
+      },
       response,
       wasMatched: record.matched,
-      timing: { addedDelay: 0, processTime: 0, responseSendTime: 0, serveTime: record.durationMs, totalTime: record.durationMs },
+      timing: {
+        addedDelay: 0,
+        processTime: 0,
+        responseSendTime: 0,
+        serveTime: record.durationMs,
+        totalTime: record.durationMs,
+      },
       subEvents: [],
     }
     if (stub !== undefined) event['stubMapping'] = stub.json
@@ -71,7 +86,7 @@ export class Journal {
  * @example
  * loggedRequest(record).url // '/orders?limit=2'
  */
-export function loggedRequest (record: InspectionRecord): Record<string, unknown> {
+export function loggedRequest(record: InspectionRecord): Record<string, unknown> {
   const headers = headerMap(record.requestHeaders)
   const host = firstValue(headers['Host'] ?? headers['host']) ?? 'localhost'
   const query = record.url.indexOf('?')
@@ -96,7 +111,9 @@ export function loggedRequest (record: InspectionRecord): Record<string, unknown
 }
 
 /** The request a matcher sees for a journal record (for patterns and near misses). */
-export function matchRequestOf (record: Pick<InspectionRecord, 'method' | 'url' | 'requestHeaders' | 'requestBody'>): MatchRequest {
+export function matchRequestOf(
+  record: Pick<InspectionRecord, 'method' | 'url' | 'requestHeaders' | 'requestBody'>,
+): MatchRequest {
   const headers: IncomingHttpHeaders = {}
   const raw = record.requestHeaders
   for (let i = 0; i + 1 < raw.length; i += 2) {
@@ -114,7 +131,9 @@ export function matchRequestOf (record: Pick<InspectionRecord, 'method' | 'url' 
  * A `LoggedRequest` given in a body (`/__admin/near-misses/request`) as a record-like request:
  * `url`, `method`, `headers` (`{name: value | [values]}`), `body` or `bodyAsBase64`.
  */
-export function requestOfLogged (input: Record<string, unknown>): Pick<InspectionRecord, 'method' | 'url' | 'requestHeaders' | 'requestBody'> {
+export function requestOfLogged(
+  input: Record<string, unknown>,
+): Pick<InspectionRecord, 'method' | 'url' | 'requestHeaders' | 'requestBody'> {
   const rawHeaders: string[] = []
   const headers = input['headers']
   if (typeof headers === 'object' && headers !== null) {
@@ -122,9 +141,12 @@ export function requestOfLogged (input: Record<string, unknown>): Pick<Inspectio
       for (const v of Array.isArray(value) ? value : [value]) rawHeaders.push(name, String(v))
     }
   }
-  const body = typeof input['bodyAsBase64'] === 'string'
-    ? Buffer.from(input['bodyAsBase64'], 'base64')
-    : typeof input['body'] === 'string' && input['body'] !== '' ? Buffer.from(input['body']) : null
+  const body =
+    typeof input['bodyAsBase64'] === 'string'
+      ? Buffer.from(input['bodyAsBase64'], 'base64')
+      : typeof input['body'] === 'string' && input['body'] !== ''
+        ? Buffer.from(input['body'])
+        : null
   return {
     method: typeof input['method'] === 'string' ? input['method'] : 'GET',
     url: typeof input['url'] === 'string' ? input['url'] : '/',
@@ -134,17 +156,17 @@ export function requestOfLogged (input: Record<string, unknown>): Pick<Inspectio
 }
 
 /** `00000000-0000-4000-8000-<12 hex digits of the ring id>`. */
-function uuidOf (id: number): string {
+function uuidOf(id: number): string {
   return `00000000-0000-4000-8000-${id.toString(16).padStart(12, '0')}`
 }
 
-function ringIdOf (uuid: string): number | undefined {
+function ringIdOf(uuid: string): number | undefined {
   const m = /^00000000-0000-4000-8000-([0-9a-f]{12})$/i.exec(uuid)
   return m === null ? undefined : parseInt(m[1] ?? '', 16)
 }
 
 /** `{Name: value}`, or `{Name: [values]}` for a repeated header, as WireMock writes headers. */
-function headerMap (raw: readonly string[]): Record<string, string | string[]> {
+function headerMap(raw: readonly string[]): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {}
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = raw[i] ?? ''
@@ -155,11 +177,11 @@ function headerMap (raw: readonly string[]): Record<string, string | string[]> {
   return out
 }
 
-function firstValue (value: string | string[] | undefined): string | undefined {
+function firstValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value
 }
 
-function cookiesOf (headers: Record<string, string | string[]>): Record<string, string> {
+function cookiesOf(headers: Record<string, string | string[]>): Record<string, string> {
   const out: Record<string, string> = {}
   for (const [name, value] of Object.entries(headers)) {
     if (name.toLowerCase() !== 'cookie') continue
@@ -173,7 +195,7 @@ function cookiesOf (headers: Record<string, string | string[]>): Record<string, 
   return out
 }
 
-function queryParamsOf (query: string): Record<string, { key: string; values: string[] }> {
+function queryParamsOf(query: string): Record<string, { key: string; values: string[] }> {
   const out: Record<string, { key: string; values: string[] }> = {}
   for (const [key, value] of new URLSearchParams(query)) {
     const held = out[key] ?? { key, values: [] }
@@ -184,7 +206,7 @@ function queryParamsOf (query: string): Record<string, { key: string; values: st
 }
 
 /** `body` as text (UTF-8) and always `bodyAsBase64`, as WireMock logs bodies. */
-function putBody (out: Record<string, unknown>, body: Buffer | null): void {
+function putBody(out: Record<string, unknown>, body: Buffer | null): void {
   out['body'] = body === null ? '' : body.toString('utf8')
   out['bodyAsBase64'] = body === null ? '' : body.toString('base64')
 }

@@ -12,8 +12,13 @@ import { invalidInput, malformed, WireMockError } from './errors.js'
  * @example
  * compileRequestPattern({ method: 'POST', urlPath: '/orders' }, convert).match(request) !== null
  */
-export function compileRequestPattern (pattern: unknown, convert: WireMockConverter): CompiledMatcher<null> {
-  if (typeof pattern !== 'object' || pattern === null || Array.isArray(pattern)) throw malformed('the body must be a request pattern object')
+export function compileRequestPattern(
+  pattern: unknown,
+  convert: WireMockConverter,
+): CompiledMatcher<null> {
+  if (typeof pattern !== 'object' || pattern === null || Array.isArray(pattern)) {
+    throw malformed('the body must be a request pattern object')
+  }
   return compileOne({ request: pattern, response: {} }, convert, (p) => p.replace(/^\/request/, ''))
 }
 
@@ -24,26 +29,50 @@ export function compileRequestPattern (pattern: unknown, convert: WireMockConver
  * @example
  * compileMetadataPattern({ matchesJsonPath: '$.tag' }, convert)({ tag: 'x' }) // true
  */
-export function compileMetadataPattern (pattern: unknown, convert: WireMockConverter): (metadata: unknown) => boolean {
-  if (typeof pattern !== 'object' || pattern === null || Array.isArray(pattern)) throw malformed('the body must be a content pattern object such as {"matchesJsonPath": "$.key"}')
-  const matcher = compileOne({ request: { bodyPatterns: [pattern] }, response: {} }, convert, (p) => p.replace(/^\/request\/bodyPatterns\/0/, ''))
+export function compileMetadataPattern(
+  pattern: unknown,
+  convert: WireMockConverter,
+): (metadata: unknown) => boolean {
+  if (typeof pattern !== 'object' || pattern === null || Array.isArray(pattern)) {
+    throw malformed(
+      'the body must be a content pattern object such as {"matchesJsonPath": "$.key"}',
+    )
+  }
+  const matcher = compileOne({ request: { bodyPatterns: [pattern] }, response: {} }, convert, (p) =>
+    p.replace(/^\/request\/bodyPatterns\/0/, ''),
+  )
   return (metadata) => {
     if (metadata === undefined || metadata === null) return false
-    const req = new MatchRequest('POST', '/', { 'content-type': 'application/json' }, Buffer.from(JSON.stringify(metadata)))
+    const req = new MatchRequest(
+      'POST',
+      '/',
+      { 'content-type': 'application/json' },
+      Buffer.from(JSON.stringify(metadata)),
+    )
     return matcher.match(req) !== null
   }
 }
 
-function compileOne (stub: Record<string, unknown>, convert: WireMockConverter, rewrite: (pointer: string) => string): CompiledMatcher<null> {
+function compileOne(
+  stub: Record<string, unknown>,
+  convert: WireMockConverter,
+  rewrite: (pointer: string) => string,
+): CompiledMatcher<null> {
   const conversion = convertStub(convert, stub)
   refuseProblems(conversion.problems, rewrite)
-  const doc = { mockServiceTransactions: [], transactions: conversion.transactions } as unknown as MockServiceDocument
+  const doc = {
+    mockServiceTransactions: [],
+    transactions: conversion.transactions,
+  } as unknown as MockServiceDocument
   try {
     return compileMatcher(doc, () => null)
   } catch (err) {
     if (!isUnderstudyError(err, 'ERR_DSL_INVALID')) throw err
     const details = err.details ?? []
     if (details.length === 0) throw invalidInput('', err.message)
-    throw new WireMockError(422, details.map((d) => ({ code: 10, source: { pointer: '' }, title: d.message })))
+    throw new WireMockError(
+      422,
+      details.map((d) => ({ code: 10, source: { pointer: '' }, title: d.message })),
+    )
   }
 }

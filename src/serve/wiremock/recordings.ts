@@ -8,7 +8,13 @@ import type { StubLayer, WireMockStub } from './stubs.js'
 type RecordingStatus = 'NeverStarted' | 'Recording' | 'Stopped'
 
 /** Response headers a recorded stub does not replay: they describe the recorded connection. */
-const connectionHeaders = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'date'])
+const connectionHeaders = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'content-length',
+  'date',
+])
 
 /** Fields of a record spec Understudy honours; any other is refused, naming it. */
 const startFields = new Set(['targetBaseUrl', 'persist'])
@@ -25,34 +31,54 @@ export class Recorder {
   /** The newest journal id when recording started: later LIVE records are the recording. */
   private since = 0
 
-  constructor (private readonly journal: Journal, private readonly stubs: StubLayer) {}
+  constructor(
+    private readonly journal: Journal,
+    private readonly stubs: StubLayer,
+  ) {}
 
-  get status (): RecordingStatus {
+  get status(): RecordingStatus {
     return this.state
   }
 
   /** `POST /__admin/recordings/start` `{targetBaseUrl, persist?}`. */
-  start (spec: unknown): void {
+  start(spec: unknown): void {
     const input = objectOf(spec)
     refuseUnknown(input, startFields)
     const target = input['targetBaseUrl']
-    if (typeof target !== 'string') throw invalidInput('/targetBaseUrl', 'targetBaseUrl is required: the base URL of the system to record')
+    if (typeof target !== 'string') {
+      throw invalidInput(
+        '/targetBaseUrl',
+        'targetBaseUrl is required: the base URL of the system to record',
+      )
+    }
     let url: URL
     try {
       url = new URL(target)
     } catch {
       throw invalidInput('/targetBaseUrl', `targetBaseUrl ${JSON.stringify(target)} is not a URL`)
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalidInput('/targetBaseUrl', 'targetBaseUrl must be http:// or https://')
-    if (url.pathname !== '/' || url.search !== '') throw invalidInput('/targetBaseUrl', 'targetBaseUrl with a path is not supported by Understudy: requests are forwarded with their own path to the origin')
-    if (!this.journal.enabled) throw badRequest('/targetBaseUrl', 'recording needs the request journal, which --no-inspection turned off')
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw invalidInput('/targetBaseUrl', 'targetBaseUrl must be http:// or https://')
+    }
+    if (url.pathname !== '/' || url.search !== '') {
+      throw invalidInput(
+        '/targetBaseUrl',
+        'targetBaseUrl with a path is not supported by Understudy: requests are forwarded with their own path to the origin',
+      )
+    }
+    if (!this.journal.enabled) {
+      throw badRequest(
+        '/targetBaseUrl',
+        'recording needs the request journal, which --no-inspection turned off',
+      )
+    }
     this.since = this.journal.newestId()
     this.stubs.configure({ recordingTarget: url.origin })
     this.state = 'Recording'
   }
 
   /** `POST /__admin/recordings/stop`: the recorded stubs, added to the server. */
-  stop (convert: WireMockConverter): { mappings: Array<Readonly<Record<string, unknown>>> } {
+  stop(convert: WireMockConverter): { mappings: Array<Readonly<Record<string, unknown>>> } {
     if (this.state !== 'Recording') throw badRequest('', 'Not currently recording')
     this.stubs.configure({ recordingTarget: null })
     this.state = 'Stopped'
@@ -61,14 +87,25 @@ export class Recorder {
   }
 
   /** `POST /__admin/recordings/snapshot` `{persist?}`: stubs of every LIVE exchange journaled. */
-  snapshot (spec: unknown, convert: WireMockConverter): { mappings: Array<Readonly<Record<string, unknown>>> } {
+  snapshot(
+    spec: unknown,
+    convert: WireMockConverter,
+  ): { mappings: Array<Readonly<Record<string, unknown>>> } {
     const input = spec === undefined ? {} : objectOf(spec)
     refuseUnknown(input, snapshotFields)
     const persist = input['persist'] !== false
-    return this.keep(this.journal.records().filter((r) => r.source === 'LIVE'), persist, convert)
+    return this.keep(
+      this.journal.records().filter((r) => r.source === 'LIVE'),
+      persist,
+      convert,
+    )
   }
 
-  private keep (records: readonly InspectionRecord[], add: boolean, convert: WireMockConverter): { mappings: Array<Readonly<Record<string, unknown>>> } {
+  private keep(
+    records: readonly InspectionRecord[],
+    add: boolean,
+    convert: WireMockConverter,
+  ): { mappings: Array<Readonly<Record<string, unknown>>> } {
     // The journal is newest first; the first exchange of each request is the one kept, as WireMock does.
     const seen = new Set<string>()
     const built: WireMockStub[] = []
@@ -84,7 +121,7 @@ export class Recorder {
 }
 
 /** A recorded exchange as a WireMock stub: the exact method and URL, the response as it came. */
-function stubOf (record: InspectionRecord): Record<string, unknown> {
+function stubOf(record: InspectionRecord): Record<string, unknown> {
   const headers: Record<string, string> = {}
   const raw = record.responseHeaders
   for (let i = 0; i + 1 < raw.length; i += 2) {
@@ -102,13 +139,20 @@ function stubOf (record: InspectionRecord): Record<string, unknown> {
   return { request: { url: record.url, method: record.method }, response, persistent: true }
 }
 
-function objectOf (value: unknown): Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw malformed('the body must be a JSON object')
+function objectOf(value: unknown): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw malformed('the body must be a JSON object')
+  }
   return value as Record<string, unknown>
 }
 
-function refuseUnknown (input: Record<string, unknown>, known: ReadonlySet<string>): void {
+function refuseUnknown(input: Record<string, unknown>, known: ReadonlySet<string>): void {
   for (const key of Object.keys(input)) {
-    if (!known.has(key)) throw invalidInput(`/${key}`, `${key} is not supported by Understudy's recording (supported: ${[...known].join(', ')})`)
+    if (!known.has(key)) {
+      throw invalidInput(
+        `/${key}`,
+        `${key} is not supported by Understudy's recording (supported: ${[...known].join(', ')})`,
+      )
+    }
   }
 }

@@ -15,11 +15,16 @@ const PRIORITY_SHIFT = 5
  * renderTransaction({ name: 'a', dsl: { priority: 10, requestDsl: { method: 'GET', path: '/a' }, responseDsl: { status: 200 } } })
  * // { name: 'a', priority: 5, request: { method: 'GET', urlPath: '/a' }, response: { status: 200 }, metadata: { understudy: {...} } }
  */
-export function renderTransaction (txn: Transaction): Record<string, unknown> {
+export function renderTransaction(txn: Transaction): Record<string, unknown> {
   const notRendered: string[] = []
   const request = renderRequest(txn, notRendered)
   const response = renderResponse(txn.dsl.responseDsl, notRendered)
-  const out: Record<string, unknown> = { name: txn.name, priority: Math.max(1, txn.dsl.priority - PRIORITY_SHIFT), request, response }
+  const out: Record<string, unknown> = {
+    name: txn.name,
+    priority: Math.max(1, txn.dsl.priority - PRIORITY_SHIFT),
+    request,
+    response,
+  }
   const scenario = txn.dsl.scenario
   if (scenario !== undefined) {
     out['scenarioName'] = scenario.name
@@ -36,23 +41,43 @@ export function renderTransaction (txn: Transaction): Record<string, unknown> {
   return out
 }
 
-function renderRequest (txn: Transaction, notRendered: string[]): Record<string, unknown> {
+function renderRequest(txn: Transaction, notRendered: string[]): Record<string, unknown> {
   const req = txn.dsl.requestDsl
   const out: Record<string, unknown> = {}
-  out['method'] = req.method === undefined || req.method.toUpperCase() === 'ANY' ? 'ANY' : req.method.toUpperCase()
-  const url = req.url ?? (req.path === undefined ? undefined : { matcherName: 'equals_url' as const, matchingValue: req.path })
+  out['method'] =
+    req.method === undefined || req.method.toUpperCase() === 'ANY'
+      ? 'ANY'
+      : req.method.toUpperCase()
+  const url =
+    req.url ??
+    (req.path === undefined
+      ? undefined
+      : { matcherName: 'equals_url' as const, matchingValue: req.path })
   if (url !== undefined) {
     const value = url.matchingValue ?? ''
-    if (url.matcherName === 'equals_url' || url.matcherName === 'equals') out[/\{[^}]+\}/.test(value) && url.matcherName === 'equals_url' ? 'urlPathTemplate' : 'urlPath'] = value
-    else if (url.matcherName === 'matches_url' || url.matcherName === 'matches') out['urlPathPattern'] = value
-    else notRendered.push('/dsl/requestDsl/url')
+    if (url.matcherName === 'equals_url' || url.matcherName === 'equals') {
+      out[
+        /\{[^}]+\}/.test(value) && url.matcherName === 'equals_url' ? 'urlPathTemplate' : 'urlPath'
+      ] = value
+    } else if (url.matcherName === 'matches_url' || url.matcherName === 'matches') {
+      out['urlPathPattern'] = value
+    } else notRendered.push('/dsl/requestDsl/url')
   }
-  const keyed: Array<[keyof typeof req & ('headers' | 'queryParams' | 'cookies'), string]> = [['headers', 'headers'], ['queryParams', 'queryParameters'], ['cookies', 'cookies']]
+  const keyed: Array<[keyof typeof req & ('headers' | 'queryParams' | 'cookies'), string]> = [
+    ['headers', 'headers'],
+    ['queryParams', 'queryParameters'],
+    ['cookies', 'cookies'],
+  ]
   for (const [field, wiremockField] of keyed) {
     const rendered = renderKeyed(req[field] ?? [], `/dsl/requestDsl/${field}`, notRendered)
     if (rendered !== null) out[wiremockField] = rendered
   }
-  if (req.credentials !== undefined) out['basicAuthCredentials'] = { username: req.credentials.username ?? '', password: req.credentials.password ?? '' }
+  if (req.credentials !== undefined) {
+    out['basicAuthCredentials'] = {
+      username: req.credentials.username ?? '',
+      password: req.credentials.password ?? '',
+    }
+  }
   const body: unknown[] = []
   const form: Matcher[] = []
   ;(req.body ?? []).forEach((m, i) => {
@@ -72,7 +97,11 @@ function renderRequest (txn: Transaction, notRendered: string[]): Record<string,
 }
 
 /** Matchers keyed by name as WireMock's `{name: pattern}`; several on one name as `and`. */
-function renderKeyed (matchers: readonly Matcher[], pointer: string, notRendered: string[]): Record<string, unknown> | null {
+function renderKeyed(
+  matchers: readonly Matcher[],
+  pointer: string,
+  notRendered: string[],
+): Record<string, unknown> | null {
   const byKey = new Map<string, unknown[]>()
   matchers.forEach((m, i) => {
     const pattern = m.optional === true ? null : valuePattern(m)
@@ -85,7 +114,9 @@ function renderKeyed (matchers: readonly Matcher[], pointer: string, notRendered
   })
   if (byKey.size === 0) return null
   const out: Record<string, unknown> = {}
-  for (const [key, patterns] of byKey) out[key] = patterns.length === 1 ? patterns[0] : { and: patterns }
+  for (const [key, patterns] of byKey) {
+    out[key] = patterns.length === 1 ? patterns[0] : { and: patterns }
+  }
   return out
 }
 
@@ -102,21 +133,25 @@ const valueOperators: Partial<Record<MatcherName, (value: string) => Record<stri
 }
 
 /** A matcher on one value as WireMock's string pattern; null when WireMock has no equivalent. */
-function valuePattern (m: Matcher): Record<string, unknown> | null {
-  if (m.matcherName === 'absent') return m.key === undefined || m.key === '' ? null : { absent: true }
+function valuePattern(m: Matcher): Record<string, unknown> | null {
+  if (m.matcherName === 'absent') {
+    return m.key === undefined || m.key === '' ? null : { absent: true }
+  }
   return valueOperators[m.matcherName]?.(m.matchingValue ?? '') ?? null
 }
 
 /** DSL matchers on a whole body with their WireMock body pattern, beyond the value operators. */
-const bodyOperators: Partial<Record<MatcherName, (m: Matcher) => Record<string, unknown> | null>> = {
-  equals_json: (m) => jsonFlags({ equalToJson: m.matchingValue ?? '' }, m),
-  equals_xml: (m) => ({ equalToXml: m.matchingValue ?? '' }),
-  matches_json: (m) => ({ matchesJsonPath: m.matchingValue ?? '' }),
-  matches_xml: (m) => (m.namespaces === undefined ? { matchesXPath: m.matchingValue ?? '' } : null),
-  matches_json_schema: (m) => ({ matchesJsonSchema: m.matchingValue ?? '' }),
-}
+const bodyOperators: Partial<Record<MatcherName, (m: Matcher) => Record<string, unknown> | null>> =
+  {
+    equals_json: (m) => jsonFlags({ equalToJson: m.matchingValue ?? '' }, m),
+    equals_xml: (m) => ({ equalToXml: m.matchingValue ?? '' }),
+    matches_json: (m) => ({ matchesJsonPath: m.matchingValue ?? '' }),
+    matches_xml: (m) =>
+      m.namespaces === undefined ? { matchesXPath: m.matchingValue ?? '' } : null,
+    matches_json_schema: (m) => ({ matchesJsonSchema: m.matchingValue ?? '' }),
+  }
 
-function renderBodyMatcher (m: Matcher): Record<string, unknown> | null {
+function renderBodyMatcher(m: Matcher): Record<string, unknown> | null {
   const key = m.key ?? ''
   if (key === '') {
     const whole = bodyOperators[m.matcherName]
@@ -125,20 +160,27 @@ function renderBodyMatcher (m: Matcher): Record<string, unknown> | null {
   }
   if (m.optional === true || m.namespaces !== undefined || m.matcherName === 'absent') return null
   const value = m.matchingValue ?? ''
-  const inner = m.matcherName === 'equals_json'
-    ? jsonFlags({ equalToJson: value }, m)
-    : m.matcherName === 'equals_xml' ? { equalToXml: value } : m.matcherName === 'matches_json_schema' ? { matchesJsonSchema: value } : valuePattern(m)
+  const inner =
+    m.matcherName === 'equals_json'
+      ? jsonFlags({ equalToJson: value }, m)
+      : m.matcherName === 'equals_xml'
+        ? { equalToXml: value }
+        : m.matcherName === 'matches_json_schema'
+          ? { matchesJsonSchema: value }
+          : valuePattern(m)
   if (inner === null) return null
-  return key.startsWith('$') ? { matchesJsonPath: { expression: key, ...inner } } : { matchesXPath: { expression: key, ...inner } }
+  return key.startsWith('$')
+    ? { matchesJsonPath: { expression: key, ...inner } }
+    : { matchesXPath: { expression: key, ...inner } }
 }
 
-function jsonFlags (pattern: Record<string, unknown>, m: Matcher): Record<string, unknown> {
+function jsonFlags(pattern: Record<string, unknown>, m: Matcher): Record<string, unknown> {
   if (m.ignoreArrayOrder === true) pattern['ignoreArrayOrder'] = true
   if (m.ignoreExtraElements === true) pattern['ignoreExtraElements'] = true
   return pattern
 }
 
-function renderResponse (rsp: ResponseDsl, notRendered: string[]): Record<string, unknown> {
+function renderResponse(rsp: ResponseDsl, notRendered: string[]): Record<string, unknown> {
   const out: Record<string, unknown> = { status: rsp.status }
   if (rsp.statusMessage !== undefined) out['statusMessage'] = rsp.statusMessage
   const headers: Record<string, string | string[]> = {}
@@ -146,7 +188,12 @@ function renderResponse (rsp: ResponseDsl, notRendered: string[]): Record<string
     const had = headers[h.name]
     headers[h.name] = had === undefined ? h.value : [...(Array.isArray(had) ? had : [had]), h.value]
   }
-  if (rsp.contentType !== undefined && !Object.keys(headers).some((k) => k.toLowerCase() === 'content-type')) headers['Content-Type'] = mimeOf(rsp.contentType, rsp.charset)
+  if (
+    rsp.contentType !== undefined &&
+    !Object.keys(headers).some((k) => k.toLowerCase() === 'content-type')
+  ) {
+    headers['Content-Type'] = mimeOf(rsp.contentType, rsp.charset)
+  }
   if (Object.keys(headers).length > 0) out['headers'] = headers
   if (rsp.content !== undefined && rsp.content !== '') {
     const bytes = Buffer.from(rsp.content, 'base64')
@@ -158,10 +205,25 @@ function renderResponse (rsp: ResponseDsl, notRendered: string[]): Record<string
   if (rsp.template === true) out['transformers'] = ['response-template']
   const delay = rsp.responseDelay
   if (delay !== undefined && delay.type !== 'none') {
-    if (delay.dribbled === true) out['chunkedDribbleDelay'] = { numberOfChunks: delay.chunks ?? 1, totalDuration: delay.duration ?? 0 }
-    else if (delay.type === 'fixed') out['fixedDelayMilliseconds'] = delay.duration ?? 0
-    else if (delay.type === 'uniform') out['delayDistribution'] = { type: 'uniform', lower: delay.lower ?? 0, upper: delay.upper ?? 0 }
-    else out['delayDistribution'] = { type: 'lognormal', median: delay.median ?? 0, sigma: delay.sigma ?? 0 }
+    if (delay.dribbled === true) {
+      out['chunkedDribbleDelay'] = {
+        numberOfChunks: delay.chunks ?? 1,
+        totalDuration: delay.duration ?? 0,
+      }
+    } else if (delay.type === 'fixed') out['fixedDelayMilliseconds'] = delay.duration ?? 0
+    else if (delay.type === 'uniform') {
+      out['delayDistribution'] = {
+        type: 'uniform',
+        lower: delay.lower ?? 0,
+        upper: delay.upper ?? 0,
+      }
+    } else {
+      out['delayDistribution'] = {
+        type: 'lognormal',
+        median: delay.median ?? 0,
+        sigma: delay.sigma ?? 0,
+      }
+    }
   }
   for (const key of ['fault', 'postServe', 'statusCodeConditions'] as const) {
     if (rsp[key] !== undefined) notRendered.push(`/dsl/responseDsl/${key}`)
@@ -169,9 +231,14 @@ function renderResponse (rsp: ResponseDsl, notRendered: string[]): Record<string
   return out
 }
 
-const shortTypes: Record<string, string> = { json: 'application/json', xml: 'application/xml', text: 'text/plain', html: 'text/html' }
+const shortTypes: Record<string, string> = {
+  json: 'application/json',
+  xml: 'application/xml',
+  text: 'text/plain',
+  html: 'text/html',
+}
 
-function mimeOf (contentType: string, charset: string | undefined): string {
+function mimeOf(contentType: string, charset: string | undefined): string {
   const mime = shortTypes[contentType] ?? contentType
   return charset === undefined ? mime : `${mime}; charset=${charset}`
 }

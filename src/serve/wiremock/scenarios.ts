@@ -19,9 +19,12 @@ interface WireMockScenario {
  * @example
  * listScenarios(runtime, layer)[0] // { id: 'cart', name: 'cart', state: 'Started', possibleStates: ['Started', 'filled'], ... }
  */
-export function listScenarios (runtime: Runtime, stubs: StubLayer): WireMockScenario[] {
+export function listScenarios(runtime: Runtime, stubs: StubLayer): WireMockScenario[] {
   const mock = runtime.current()
-  const byName = new Map<string, { states: Set<string>; mappings: Set<Readonly<Record<string, unknown>>> }>()
+  const byName = new Map<
+    string,
+    { states: Set<string>; mappings: Set<Readonly<Record<string, unknown>>> }
+  >()
   for (const txn of mock.document.transactions) {
     const scenario = txn.dsl.scenario
     if (scenario === undefined) continue
@@ -46,7 +49,12 @@ export function listScenarios (runtime: Runtime, stubs: StubLayer): WireMockScen
  * to `Started`. 404 for a scenario no stub names, 400 for a state none of its stubs names, as
  * WireMock answers.
  */
-export async function setScenarioState (runtime: Runtime, stubs: StubLayer, name: string, state: unknown): Promise<void> {
+export async function setScenarioState(
+  runtime: Runtime,
+  stubs: StubLayer,
+  name: string,
+  state: unknown,
+): Promise<void> {
   const scenario = listScenarios(runtime, stubs).find((s) => s.name === name)
   if (scenario === undefined) throw notFound(`Scenario ${name} does not exist`)
   if (state === undefined || state === null) {
@@ -54,7 +62,10 @@ export async function setScenarioState (runtime: Runtime, stubs: StubLayer, name
     return
   }
   if (typeof state !== 'string' || !scenario.possibleStates.includes(state)) {
-    throw badRequest('/state', `State ${JSON.stringify(state)} is not listed as a possible state for scenario ${name}`)
+    throw badRequest(
+      '/state',
+      `State ${JSON.stringify(state)} is not listed as a possible state for scenario ${name}`,
+    )
   }
   runtime.current().scenarios.set(name, null, state, null)
 }

@@ -55,17 +55,17 @@ export class StubLayer {
   private nextTxnId = FIRST_STUB_TXN_ID
   private readonly settings: LayerSettings = { thinkTime: null, recordingTarget: null }
 
-  constructor (private readonly runtime: Runtime) {}
+  constructor(private readonly runtime: Runtime) {}
 
   /** Every stub, oldest first: the document's own (files, `PUT /config`), then the API's. */
-  list (): readonly WireMockStub[] {
+  list(): readonly WireMockStub[] {
     const own = this.documentStubs()
     if (this.hideBase) return this.stubs
     const shown = this.hidden.size === 0 ? own : own.filter((s) => !this.hidden.has(s.id))
     return shown.length === 0 ? this.stubs : [...shown, ...this.stubs]
   }
 
-  get (id: string): WireMockStub | undefined {
+  get(id: string): WireMockStub | undefined {
     return this.list().find((s) => s.id === id)
   }
 
@@ -73,16 +73,23 @@ export class StubLayer {
    * The stub serving a transaction, by the inspection record's transaction id, or for a
    * transaction of the document without an id, by its name.
    */
-  byTransaction (txnId: number | null, name: string | null = null): WireMockStub | undefined {
-    if (txnId !== null && txnId >= FIRST_STUB_TXN_ID) return this.stubs.find((s) => s.transactions.some((t) => t.id === txnId))
+  byTransaction(txnId: number | null, name: string | null = null): WireMockStub | undefined {
+    if (txnId !== null && txnId >= FIRST_STUB_TXN_ID) {
+      return this.stubs.find((s) => s.transactions.some((t) => t.id === txnId))
+    }
     if (this.hideBase) return undefined
     this.documentStubs()
-    const found = txnId !== null ? this.listed?.byId.get(txnId) : name !== null ? this.listed?.byName.get(name) : undefined
+    const found =
+      txnId !== null
+        ? this.listed?.byId.get(txnId)
+        : name !== null
+          ? this.listed?.byName.get(name)
+          : undefined
     return found === undefined || this.hidden.has(found.id) ? undefined : found
   }
 
   /** The document's own stubs (all of them, hidden or not), made once per document. */
-  private documentStubs (): WireMockStub[] {
+  private documentStubs(): WireMockStub[] {
     const served = this.runtime.current().document
     const base = this.composedFrom.get(served) ?? served
     if (this.listed?.base !== base || this.listed.apiStubs !== this.stubs) {
@@ -100,7 +107,7 @@ export class StubLayer {
     return this.listed.stubs
   }
 
-  get currentSettings (): Readonly<LayerSettings> {
+  get currentSettings(): Readonly<LayerSettings> {
     return this.settings
   }
 
@@ -108,15 +115,22 @@ export class StubLayer {
    * Converts a stub (refusing what cannot be honoured, with WireMock's 422), giving it an id
    * unless it has one. Changes nothing until `replace`.
    */
-  build (input: Record<string, unknown>, convert: WireMockConverter, id?: string): WireMockStub {
-    const given = typeof input['id'] === 'string' ? input['id'] : typeof input['uuid'] === 'string' ? input['uuid'] : undefined
+  build(input: Record<string, unknown>, convert: WireMockConverter, id?: string): WireMockStub {
+    const given =
+      typeof input['id'] === 'string'
+        ? input['id']
+        : typeof input['uuid'] === 'string'
+          ? input['uuid']
+          : undefined
     const stubId = id ?? given ?? randomUUID()
     if (!UUID.test(stubId)) throw invalidInput('/id', `id ${JSON.stringify(stubId)} is not a UUID`)
     const { uuid: _uuid, id: _id, ...rest } = input
     const json = { id: stubId, ...rest, uuid: stubId }
     const conversion = convertStub(convert, json)
     refuseProblems(conversion.problems)
-    if (conversion.transactions.length === 0) throw invalidInput('/request', 'the stub could not be converted')
+    if (conversion.transactions.length === 0) {
+      throw invalidInput('/request', 'the stub could not be converted')
+    }
     const transactions = conversion.transactions.map((t) => ({ ...t, id: this.nextTxnId++ }))
     return { id: stubId, json, transactions }
   }
@@ -125,36 +139,57 @@ export class StubLayer {
    * Swaps in a new list of stubs (and optionally shows the document's own transactions again).
    * Throws 422 naming the failing stub field when the result does not compile; nothing changes then.
    */
-  replace (stubs: readonly WireMockStub[], options: { hideBase?: boolean } = {}): void {
+  replace(stubs: readonly WireMockStub[], options: { hideBase?: boolean } = {}): void {
     // The document's stubs missing from the new list were removed (or replaced by an API stub).
     const kept = new Set(stubs.filter((s) => s.fromDocument === true).map((s) => s.id))
     const hidden = new Set(this.hidden)
     for (const s of this.documentStubs()) if (!kept.has(s.id)) hidden.add(s.id)
-    this.apply(stubs.filter((s) => s.fromDocument !== true), options.hideBase ?? this.hideBase, hidden, this.settings)
+    this.apply(
+      stubs.filter((s) => s.fromDocument !== true),
+      options.hideBase ?? this.hideBase,
+      hidden,
+      this.settings,
+    )
   }
 
   /** `POST /__admin/mappings/save`: every stub survives `/mappings/reset` from now on. */
-  persistAll (): void {
+  persistAll(): void {
     this.stubs = this.stubs.map((s) => ({ ...s, json: { ...s.json, persistent: true } }))
   }
 
   /** Back to the document's own transactions plus the persistent stubs. */
-  reset (): void {
-    this.apply(this.stubs.filter((s) => s.json['persistent'] === true), false, new Set(), this.settings)
+  reset(): void {
+    this.apply(
+      this.stubs.filter((s) => s.json['persistent'] === true),
+      false,
+      new Set(),
+      this.settings,
+    )
   }
 
   /** Changes the think time or the recording target. */
-  configure (change: Partial<LayerSettings>): void {
+  configure(change: Partial<LayerSettings>): void {
     this.apply(this.stubs, this.hideBase, this.hidden, { ...this.settings, ...change })
   }
 
-  private apply (stubs: readonly WireMockStub[], hideBase: boolean, hidden: ReadonlySet<string>, settings: LayerSettings): void {
+  private apply(
+    stubs: readonly WireMockStub[],
+    hideBase: boolean,
+    hidden: ReadonlySet<string>,
+    settings: LayerSettings,
+  ): void {
     const snapshot = [...stubs]
     const composedFrom = this.composedFrom
     let composed: readonly Transaction[] = []
     try {
       this.runtime.setDocumentLayer((base) => {
-        const out = compose(base, snapshot, hideBase, hiddenTransactions(base, snapshot, hidden), settings)
+        const out = compose(
+          base,
+          snapshot,
+          hideBase,
+          hiddenTransactions(base, snapshot, hidden),
+          settings,
+        )
         composedFrom.set(out, base)
         composed = out.transactions
         return out
@@ -176,16 +211,34 @@ const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a
  * transaction id, so that `GET /config` then `PUT /config` does not serve a stub twice), then the
  * stubs' in the order they were added (among equal priorities the newest wins, as in WireMock).
  */
-function compose (base: MockServiceDocument, stubs: readonly WireMockStub[], hideBase: boolean, hidden: ReadonlySet<Transaction>, settings: LayerSettings): MockServiceDocument {
+function compose(
+  base: MockServiceDocument,
+  stubs: readonly WireMockStub[],
+  hideBase: boolean,
+  hidden: ReadonlySet<Transaction>,
+  settings: LayerSettings,
+): MockServiceDocument {
   const own = stubs.flatMap((s) => s.transactions)
   const ownIds = new Set(own.map((t) => t.id))
   const hiddenIds = new Set([...hidden].map((t) => t.id))
   const kept = hideBase ? [] : baseTransactions(base, stubs).filter((t) => !hidden.has(t))
   // A document that lists its active transactions must list the stubs' too, or they would not serve.
-  const listed = base.mockServiceTransactions.length === 0
-    ? []
-    : [...(hideBase ? [] : base.mockServiceTransactions.filter((m) => !ownIds.has(m.txnId) && !hiddenIds.has(m.txnId))), ...own.map((t) => ({ txnId: t.id ?? 0 }))]
-  const out: MockServiceDocument = { ...base, transactions: [...kept, ...own], mockServiceTransactions: listed }
+  const listed =
+    base.mockServiceTransactions.length === 0
+      ? []
+      : [
+          ...(hideBase
+            ? []
+            : base.mockServiceTransactions.filter(
+                (m) => !ownIds.has(m.txnId) && !hiddenIds.has(m.txnId),
+              )),
+          ...own.map((t) => ({ txnId: t.id ?? 0 })),
+        ]
+  const out: MockServiceDocument = {
+    ...base,
+    transactions: [...kept, ...own],
+    mockServiceTransactions: listed,
+  }
   if (settings.thinkTime !== null) out.thinkTime = settings.thinkTime
   if (settings.recordingTarget !== null) {
     out.noMatchingRequestPreference = 'bypasslive'
@@ -199,19 +252,30 @@ function compose (base: MockServiceDocument, stubs: readonly WireMockStub[], hid
  * The document's own transactions: minus any that carry a stub's transaction id, so that
  * `GET /config` then `PUT /config` does not serve a stub twice.
  */
-function baseTransactions (base: MockServiceDocument, stubs: readonly WireMockStub[]): Transaction[] {
+function baseTransactions(
+  base: MockServiceDocument,
+  stubs: readonly WireMockStub[],
+): Transaction[] {
   if (stubs.length === 0) return base.transactions
   const ownIds = new Set(stubs.flatMap((s) => s.transactions.map((t) => t.id)))
   return base.transactions.filter((t) => t.id === undefined || !ownIds.has(t.id))
 }
 
 /** The transactions of the document's stubs removed by id. */
-function hiddenTransactions (base: MockServiceDocument, stubs: readonly WireMockStub[], hidden: ReadonlySet<string>): ReadonlySet<Transaction> {
+function hiddenTransactions(
+  base: MockServiceDocument,
+  stubs: readonly WireMockStub[],
+  hidden: ReadonlySet<string>,
+): ReadonlySet<Transaction> {
   if (hidden.size === 0) return new Set()
-  return new Set(documentStubs(baseTransactions(base, stubs)).filter((s) => hidden.has(s.id)).flatMap((s) => s.transactions))
+  return new Set(
+    documentStubs(baseTransactions(base, stubs))
+      .filter((s) => hidden.has(s.id))
+      .flatMap((s) => s.transactions),
+  )
 }
 
-function asDocumentStub (stub: DocumentStub): WireMockStub {
+function asDocumentStub(stub: DocumentStub): WireMockStub {
   return { ...stub, fromDocument: true }
 }
 
@@ -220,35 +284,59 @@ function asDocumentStub (stub: DocumentStub): WireMockStub {
  * WireMock's 422, its pointers turned into the stub's fields; the document's own part compiled
  * before, so the error is the stubs'.
  */
-function compileRefusal (err: unknown, pointerOf: (path: string) => string): unknown {
+function compileRefusal(err: unknown, pointerOf: (path: string) => string): unknown {
   if (!isUnderstudyError(err, 'ERR_DSL_INVALID')) return err
   const details = err.details ?? []
   if (details.length === 0) return invalidInput('', err.message)
-  return new WireMockError(422, details.map((d) => ({ code: 10, source: { pointer: pointerOf(d.path) }, title: d.message })))
+  return new WireMockError(
+    422,
+    details.map((d) => ({ code: 10, source: { pointer: pointerOf(d.path) }, title: d.message })),
+  )
 }
 
-const wireMockParts: Record<string, string> = { headers: 'headers', queryParams: 'queryParameters', cookies: 'cookies' }
+const wireMockParts: Record<string, string> = {
+  headers: 'headers',
+  queryParams: 'queryParameters',
+  cookies: 'cookies',
+}
 
 /**
  * The stub field a DSL pointer of the composed document is about: `/transactions/N/dsl/requestDsl/
  * body/K/...` is the stub's `bodyPatterns` (`/0` when it has one), a header, parameter or cookie
  * matcher is that entry, anything of the response is `/response`. Unchanged when not a stub's.
  */
-function stubPointer (path: string, composed: readonly Transaction[], stubs: readonly WireMockStub[]): string {
-  const m = /^\/transactions\/(\d+)\/dsl\/(requestDsl|responseDsl)(?:\/(\w+)(?:\/(\d+))?)?/.exec(path)
+function stubPointer(
+  path: string,
+  composed: readonly Transaction[],
+  stubs: readonly WireMockStub[],
+): string {
+  const m = /^\/transactions\/(\d+)\/dsl\/(requestDsl|responseDsl)(?:\/(\w+)(?:\/(\d+))?)?/.exec(
+    path,
+  )
   const txn = m === null ? undefined : composed[Number(m[1])]
   const stub = txn === undefined ? undefined : stubs.find((s) => s.transactions.includes(txn))
   if (m === null || txn === undefined || stub === undefined) return path
   if (m[2] === 'responseDsl') return '/response'
-  const request = typeof stub.json['request'] === 'object' && stub.json['request'] !== null ? stub.json['request'] as Record<string, unknown> : {}
+  const request =
+    typeof stub.json['request'] === 'object' && stub.json['request'] !== null
+      ? (stub.json['request'] as Record<string, unknown>)
+      : {}
   const part = m[3] ?? ''
-  if (part === 'body') return Array.isArray(request['bodyPatterns']) && request['bodyPatterns'].length === 1 ? '/request/bodyPatterns/0' : '/request/bodyPatterns'
+  if (part === 'body') {
+    return Array.isArray(request['bodyPatterns']) && request['bodyPatterns'].length === 1
+      ? '/request/bodyPatterns/0'
+      : '/request/bodyPatterns'
+  }
   const field = wireMockParts[part]
   if (field !== undefined) {
     const matchers = txn.dsl.requestDsl[part as 'headers' | 'queryParams' | 'cookies'] ?? []
     const key = matchers[Number(m[4] ?? -1)]?.key
-    return key === undefined ? `/request/${field}` : `/request/${field}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`
+    return key === undefined
+      ? `/request/${field}`
+      : `/request/${field}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`
   }
-  const urlKey = ['url', 'urlPath', 'urlPathTemplate', 'urlPattern', 'urlPathPattern'].find((k) => request[k] !== undefined)
+  const urlKey = ['url', 'urlPath', 'urlPathTemplate', 'urlPattern', 'urlPathPattern'].find(
+    (k) => request[k] !== undefined,
+  )
   return part === 'url' || part === 'path' ? `/request/${urlKey ?? ''}` : '/request'
 }

@@ -95,4 +95,8 @@ CREATE INDEX transactions_workspace_updated_name ON transactions (workspace_id, 
  * @example
  * applyMigrations(db, [initialSchema, tenancySchema])
  */
-export const tenancySchema: Migration = { version: 2, name: 'tenancy: members, invitations, projects, key revocation', sql }
+export const tenancySchema: Migration = {
+  version: 2,
+  name: 'tenancy: members, invitations, projects, key revocation',
+  sql,
+}

@@ -22,4 +22,18 @@ export type { Migration } from './types.js'
  * @example
  * applyMigrations(db, migrations)
  */
-export const migrations: readonly Migration[] = [initialSchema, tenancySchema, monitoringSchema, mockSettingsSchema, cloneTrackingsSchema, mockServiceProxySchema, mockDynamicSchema, transactionIndexesSchema, sandboxesSchema, monitorIntegrationsSchema, transactionCountsSchema, privateLocationsSchema, transactionNameOrderSchema]
+export const migrations: readonly Migration[] = [
+  initialSchema,
+  tenancySchema,
+  monitoringSchema,
+  mockSettingsSchema,
+  cloneTrackingsSchema,
+  mockServiceProxySchema,
+  mockDynamicSchema,
+  transactionIndexesSchema,
+  sandboxesSchema,
+  monitorIntegrationsSchema,
+  transactionCountsSchema,
+  privateLocationsSchema,
+  transactionNameOrderSchema,
+]

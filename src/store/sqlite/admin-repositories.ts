@@ -1,41 +1,75 @@
-import type { AccountRepository, ApiKeyRepository, UserRepository, WorkspaceRepository } from '../repositories.js'
+import type {
+  AccountRepository,
+  ApiKeyRepository,
+  UserRepository,
+  WorkspaceRepository,
+} from '../repositories.js'
 import type { Account, ApiKey, User, Workspace } from '../types.js'
 import { defineTable, mergePatch } from './codec.js'
 import { listPage, returnedRow, rowOf, type RepoContext, type SortKeys } from './context.js'
 
 /* The records of the administration specification: accounts, users, API keys, workspaces. */
 
-const accounts = defineTable<Account>('accounts', 'id', {
-  id: 'value', name: 'value', created: 'value', updated: 'value',
-}, true)
+const accounts = defineTable<Account>(
+  'accounts',
+  'id',
+  {
+    id: 'value',
+    name: 'value',
+    created: 'value',
+    updated: 'value',
+  },
+  true,
+)
 
-const users = defineTable<User>('users', 'id', {
-  id: 'value',
-  email: 'value',
-  firstName: 'value',
-  lastName: 'value',
-  enabled: 'bool',
-  accountRoles: 'json',
-  accountId: 'value',
-  created: 'value',
-  lastAccess: 'value',
-}, true)
+const users = defineTable<User>(
+  'users',
+  'id',
+  {
+    id: 'value',
+    email: 'value',
+    firstName: 'value',
+    lastName: 'value',
+    enabled: 'bool',
+    accountRoles: 'json',
+    accountId: 'value',
+    created: 'value',
+    lastAccess: 'value',
+  },
+  true,
+)
 
-const apiKeys = defineTable<ApiKey>('api_keys', 'id', {
-  id: 'value', userId: 'value', name: 'value', secretHash: 'value', created: 'value', lastUsed: 'value', revoked: 'value',
-}, false)
+const apiKeys = defineTable<ApiKey>(
+  'api_keys',
+  'id',
+  {
+    id: 'value',
+    userId: 'value',
+    name: 'value',
+    secretHash: 'value',
+    created: 'value',
+    lastUsed: 'value',
+    revoked: 'value',
+  },
+  false,
+)
 
-const workspaces = defineTable<Workspace>('workspaces', 'id', {
-  id: 'value',
-  accountId: 'value',
-  name: 'value',
-  enabled: 'bool',
-  dedicatedIpsEnabled: 'bool',
-  privateLocationsEnabled: 'bool',
-  userId: 'value',
-  created: 'value',
-  updated: 'value',
-}, true)
+const workspaces = defineTable<Workspace>(
+  'workspaces',
+  'id',
+  {
+    id: 'value',
+    accountId: 'value',
+    name: 'value',
+    enabled: 'bool',
+    dedicatedIpsEnabled: 'bool',
+    privateLocationsEnabled: 'bool',
+    userId: 'value',
+    created: 'value',
+    updated: 'value',
+  },
+  true,
+)
 
 const userSortKeys: SortKeys = {
   id: 'id',
@@ -50,7 +84,11 @@ const userSortKeys: SortKeys = {
 }
 
 const workspaceSortKeys: SortKeys = {
-  id: 'id', name: 'name COLLATE NOCASE', enabled: 'enabled', created: 'created', updated: 'updated',
+  id: 'id',
+  name: 'name COLLATE NOCASE',
+  enabled: 'enabled',
+  created: 'created',
+  updated: 'updated',
 }
 
 /**
@@ -59,20 +97,28 @@ const workspaceSortKeys: SortKeys = {
  * @example
  * const account = await accountRepository(ctx).create({ name: 'acme' })
  */
-export function accountRepository (ctx: RepoContext): AccountRepository {
+export function accountRepository(ctx: RepoContext): AccountRepository {
   const { conn } = ctx
   return {
-    async create (input) {
+    async create(input) {
       ctx.check()
       const now = ctx.now()
-      return accounts.decode(returnedRow(conn.statement(accounts.insertSql).get(accounts.encode({ name: input.name, created: now, updated: now }))))
+      return accounts.decode(
+        returnedRow(
+          conn
+            .statement(accounts.insertSql)
+            .get(accounts.encode({ name: input.name, created: now, updated: now })),
+        ),
+      )
     },
-    async get (id) {
+    async get(id) {
       ctx.check()
-      const row = rowOf(conn.statement(`SELECT ${accounts.columns} FROM accounts WHERE id = ?`).get(id))
+      const row = rowOf(
+        conn.statement(`SELECT ${accounts.columns} FROM accounts WHERE id = ?`).get(id),
+      )
       return row === undefined ? undefined : accounts.decode(row)
     },
-    async count () {
+    async count() {
       ctx.check()
       return (conn.statement('SELECT COUNT(*) AS n FROM accounts').get() as { n: number }).n
     },
@@ -85,14 +131,14 @@ export function accountRepository (ctx: RepoContext): AccountRepository {
  * @example
  * const user = await userRepository(ctx).getByEmail('Ada@Example.com')
  */
-export function userRepository (ctx: RepoContext): UserRepository {
+export function userRepository(ctx: RepoContext): UserRepository {
   const { conn } = ctx
   const get = (id: number): User | undefined => {
     const row = rowOf(conn.statement(`SELECT ${users.columns} FROM users WHERE id = ?`).get(id))
     return row === undefined ? undefined : users.decode(row)
   }
   return {
-    async create (input) {
+    async create(input) {
       ctx.check()
       const record: Omit<User, 'id'> = {
         email: input.email,
@@ -104,33 +150,59 @@ export function userRepository (ctx: RepoContext): UserRepository {
         created: ctx.now(),
         lastAccess: null,
       }
-      const user = users.decode(returnedRow(conn.statement(users.insertSql).get(users.encode(record))))
+      const user = users.decode(
+        returnedRow(conn.statement(users.insertSql).get(users.encode(record))),
+      )
       // Membership of the home account (migration 2): account_members is what access checks read.
       conn.statement('UPDATE users SET updated = created WHERE id = ?').run(user.id)
-      conn.statement('INSERT INTO account_members (account_id, user_id, roles, enabled, created, updated) VALUES (?, ?, ?, ?, ?, ?)')
-        .run(user.accountId, user.id, JSON.stringify(user.accountRoles), user.enabled ? 1 : 0, user.created, user.created)
+      conn
+        .statement(
+          'INSERT INTO account_members (account_id, user_id, roles, enabled, created, updated) VALUES (?, ?, ?, ?, ?, ?)',
+        )
+        .run(
+          user.accountId,
+          user.id,
+          JSON.stringify(user.accountRoles),
+          user.enabled ? 1 : 0,
+          user.created,
+          user.created,
+        )
       return user
     },
-    async get (id) {
+    async get(id) {
       ctx.check()
       return get(id)
     },
-    async getByEmail (email) {
+    async getByEmail(email) {
       ctx.check()
-      const row = rowOf(conn.statement(`SELECT ${users.columns} FROM users WHERE email = ?`).get(email))
+      const row = rowOf(
+        conn.statement(`SELECT ${users.columns} FROM users WHERE email = ?`).get(email),
+      )
       return row === undefined ? undefined : users.decode(row)
     },
-    async listByAccount (accountId, query) {
+    async listByAccount(accountId, query) {
       ctx.check()
       return listPage(ctx, {
-        select: users.columns, from: 'users', where: 'account_id = @accountId', params: { accountId }, sortable: userSortKeys, query, decode: users.decode,
+        select: users.columns,
+        from: 'users',
+        where: 'account_id = @accountId',
+        params: { accountId },
+        sortable: userSortKeys,
+        query,
+        decode: users.decode,
       })
     },
-    async update (id, patch) {
+    async update(id, patch) {
       ctx.check()
       const current = get(id)
       if (current === undefined) return undefined
-      const next = mergePatch(current, patch, ['firstName', 'lastName', 'enabled', 'accountRoles', 'lastAccess'])
+      const next = mergePatch(current, patch, [
+        'firstName',
+        'lastName',
+        'enabled',
+        'accountRoles',
+        'lastAccess',
+      ])
       return users.decode(returnedRow(conn.statement(users.updateSql).get(users.encode(next))))
     },
   }
@@ -142,23 +214,39 @@ export function userRepository (ctx: RepoContext): UserRepository {
  * @example
  * const key = await apiKeyRepository(ctx).get('k1')
  */
-export function apiKeyRepository (ctx: RepoContext): ApiKeyRepository {
+export function apiKeyRepository(ctx: RepoContext): ApiKeyRepository {
   const { conn } = ctx
   return {
-    async create (input) {
+    async create(input) {
       ctx.check()
-      const record: ApiKey = { id: input.id, userId: input.userId, name: input.name, secretHash: input.secretHash, created: ctx.now(), lastUsed: null, revoked: null }
-      return apiKeys.decode(returnedRow(conn.statement(apiKeys.insertSql).get(apiKeys.encode(record))))
+      const record: ApiKey = {
+        id: input.id,
+        userId: input.userId,
+        name: input.name,
+        secretHash: input.secretHash,
+        created: ctx.now(),
+        lastUsed: null,
+        revoked: null,
+      }
+      return apiKeys.decode(
+        returnedRow(conn.statement(apiKeys.insertSql).get(apiKeys.encode(record))),
+      )
     },
-    async get (id) {
+    async get(id) {
       ctx.check()
-      const row = rowOf(conn.statement(`SELECT ${apiKeys.columns} FROM api_keys WHERE id = ?`).get(id))
+      const row = rowOf(
+        conn.statement(`SELECT ${apiKeys.columns} FROM api_keys WHERE id = ?`).get(id),
+      )
       return row === undefined ? undefined : apiKeys.decode(row)
     },
-    async touch (id, when) {
+    async touch(id, when) {
       ctx.check()
       // Never moves lastUsed backwards when touches arrive out of order.
-      conn.statement('UPDATE api_keys SET last_used = ? WHERE id = ? AND (last_used IS NULL OR last_used < ?)').run(when, id, when)
+      conn
+        .statement(
+          'UPDATE api_keys SET last_used = ? WHERE id = ? AND (last_used IS NULL OR last_used < ?)',
+        )
+        .run(when, id, when)
     },
   }
 }
@@ -169,14 +257,16 @@ export function apiKeyRepository (ctx: RepoContext): ApiKeyRepository {
  * @example
  * const page = await workspaceRepository(ctx).listByAccount(1, { limit: 50, skip: 0, sort: 'name' })
  */
-export function workspaceRepository (ctx: RepoContext): WorkspaceRepository {
+export function workspaceRepository(ctx: RepoContext): WorkspaceRepository {
   const { conn } = ctx
   const get = (id: number): Workspace | undefined => {
-    const row = rowOf(conn.statement(`SELECT ${workspaces.columns} FROM workspaces WHERE id = ?`).get(id))
+    const row = rowOf(
+      conn.statement(`SELECT ${workspaces.columns} FROM workspaces WHERE id = ?`).get(id),
+    )
     return row === undefined ? undefined : workspaces.decode(row)
   }
   return {
-    async create (input) {
+    async create(input) {
       ctx.check()
       const now = ctx.now()
       const record: Omit<Workspace, 'id'> = {
@@ -189,31 +279,52 @@ export function workspaceRepository (ctx: RepoContext): WorkspaceRepository {
         created: now,
         updated: now,
       }
-      const workspace = workspaces.decode(returnedRow(conn.statement(workspaces.insertSql).get(workspaces.encode(record))))
+      const workspace = workspaces.decode(
+        returnedRow(conn.statement(workspaces.insertSql).get(workspaces.encode(record))),
+      )
       // Its creator manages it, and it has its default project (migration 2).
-      conn.statement("INSERT INTO workspace_members (workspace_id, user_id, role, enabled, created, updated) VALUES (?, ?, 'manager', 1, ?, ?)")
+      conn
+        .statement(
+          "INSERT INTO workspace_members (workspace_id, user_id, role, enabled, created, updated) VALUES (?, ?, 'manager', 1, ?, ?)",
+        )
         .run(workspace.id, workspace.userId, now, now)
-      conn.statement("INSERT INTO projects (workspace_id, name, description, is_default, user_id, created, updated) VALUES (?, 'Default project', NULL, 1, ?, ?, ?)")
+      conn
+        .statement(
+          "INSERT INTO projects (workspace_id, name, description, is_default, user_id, created, updated) VALUES (?, 'Default project', NULL, 1, ?, ?, ?)",
+        )
         .run(workspace.id, workspace.userId, now, now)
       return workspace
     },
-    async get (id) {
+    async get(id) {
       ctx.check()
       return get(id)
     },
-    async listByAccount (accountId, query) {
+    async listByAccount(accountId, query) {
       ctx.check()
       return listPage(ctx, {
-        select: workspaces.columns, from: 'workspaces', where: 'account_id = @accountId', params: { accountId }, sortable: workspaceSortKeys, query, decode: workspaces.decode,
+        select: workspaces.columns,
+        from: 'workspaces',
+        where: 'account_id = @accountId',
+        params: { accountId },
+        sortable: workspaceSortKeys,
+        query,
+        decode: workspaces.decode,
       })
     },
-    async update (id, patch) {
+    async update(id, patch) {
       ctx.check()
       const current = get(id)
       if (current === undefined) return undefined
-      const next = mergePatch(current, patch, ['name', 'enabled', 'dedicatedIpsEnabled', 'privateLocationsEnabled'])
+      const next = mergePatch(current, patch, [
+        'name',
+        'enabled',
+        'dedicatedIpsEnabled',
+        'privateLocationsEnabled',
+      ])
       next.updated = ctx.now()
-      return workspaces.decode(returnedRow(conn.statement(workspaces.updateSql).get(workspaces.encode(next))))
+      return workspaces.decode(
+        returnedRow(conn.statement(workspaces.updateSql).get(workspaces.encode(next))),
+      )
     },
   }
 }

@@ -1,29 +1,42 @@
 import type { AssetRepository } from '../repositories.js'
 import type { Asset } from '../types.js'
 import { defineTable, mergePatch, type Row } from './codec.js'
-import { auditSortKeys, insertAudited, listPage, returnedRow, rowOf, type RepoContext, type SortKeys } from './context.js'
+import {
+  auditSortKeys,
+  insertAudited,
+  listPage,
+  returnedRow,
+  rowOf,
+  type RepoContext,
+  type SortKeys,
+} from './context.js'
 
-const assets = defineTable<Asset>('assets', 'id', {
-  id: 'value',
-  workspaceId: 'value',
-  serviceId: 'value',
-  name: 'value',
-  description: 'value',
-  type: 'value',
-  fileId: 'value',
-  folderId: 'value',
-  platformVseId: 'value',
-  tags: 'json',
-  primaryMetadata: 'json',
-  secondaryMetadata: 'json',
-  size: 'value',
-  sha256: 'value',
-  contentType: 'value',
-  created: 'value',
-  updated: 'value',
-  createdBy: 'value',
-  updatedBy: 'value',
-}, true)
+const assets = defineTable<Asset>(
+  'assets',
+  'id',
+  {
+    id: 'value',
+    workspaceId: 'value',
+    serviceId: 'value',
+    name: 'value',
+    description: 'value',
+    type: 'value',
+    fileId: 'value',
+    folderId: 'value',
+    platformVseId: 'value',
+    tags: 'json',
+    primaryMetadata: 'json',
+    secondaryMetadata: 'json',
+    size: 'value',
+    sha256: 'value',
+    contentType: 'value',
+    created: 'value',
+    updated: 'value',
+    createdBy: 'value',
+    updatedBy: 'value',
+  },
+  true,
+)
 
 const sortKeys: SortKeys = {
   ...auditSortKeys,
@@ -39,22 +52,26 @@ const sortKeys: SortKeys = {
  * @example
  * const taken = await assetRepository(ctx).findByName(1, 3, 'pets.mar') !== undefined
  */
-export function assetRepository (ctx: RepoContext): AssetRepository {
+export function assetRepository(ctx: RepoContext): AssetRepository {
   const { conn } = ctx
   const get = (workspaceId: number, id: number): Asset | undefined => {
-    const row = rowOf(conn.statement(`SELECT ${assets.columns} FROM assets WHERE id = ? AND workspace_id = ?`).get(id, workspaceId))
+    const row = rowOf(
+      conn
+        .statement(`SELECT ${assets.columns} FROM assets WHERE id = ? AND workspace_id = ?`)
+        .get(id, workspaceId),
+    )
     return row === undefined ? undefined : assets.decode(row)
   }
   return {
-    async create (input) {
+    async create(input) {
       ctx.check()
       return insertAudited(ctx, assets, input)
     },
-    async get (workspaceId, id) {
+    async get(workspaceId, id) {
       ctx.check()
       return get(workspaceId, id)
     },
-    async list (workspaceId, filter, query) {
+    async list(workspaceId, filter, query) {
       ctx.check()
       const params: Row = { workspaceId }
       let where = 'workspace_id = @workspaceId'
@@ -62,30 +79,52 @@ export function assetRepository (ctx: RepoContext): AssetRepository {
         where += ' AND service_id = @serviceId'
         params['serviceId'] = filter.serviceId
       }
-      return listPage(ctx, { select: assets.columns, from: 'assets', where, params, sortable: sortKeys, query, decode: assets.decode })
+      return listPage(ctx, {
+        select: assets.columns,
+        from: 'assets',
+        where,
+        params,
+        sortable: sortKeys,
+        query,
+        decode: assets.decode,
+      })
     },
-    async update (workspaceId, id, patch) {
+    async update(workspaceId, id, patch) {
       ctx.check()
       const current = get(workspaceId, id)
       if (current === undefined) return undefined
-      const next = mergePatch(current, patch, ['description', 'primaryMetadata', 'secondaryMetadata', 'serviceId', 'tags', 'name'])
+      const next = mergePatch(current, patch, [
+        'description',
+        'primaryMetadata',
+        'secondaryMetadata',
+        'serviceId',
+        'tags',
+        'name',
+      ])
       next.updated = ctx.now()
       next.updatedBy = patch.by
       return assets.decode(returnedRow(conn.statement(assets.updateSql).get(assets.encode(next))))
     },
-    async delete (workspaceId, id) {
+    async delete(workspaceId, id) {
       ctx.check()
-      return conn.statement('DELETE FROM assets WHERE id = ? AND workspace_id = ?').run(id, workspaceId).changes > 0
+      return (
+        conn.statement('DELETE FROM assets WHERE id = ? AND workspace_id = ?').run(id, workspaceId)
+          .changes > 0
+      )
     },
-    async findByName (workspaceId, serviceId, name, idToIgnore) {
+    async findByName(workspaceId, serviceId, name, idToIgnore) {
       ctx.check()
       // `IS` compares NULL as a value: serviceId null finds the assets without a service.
-      const row = rowOf(conn.statement(
-        `SELECT ${assets.columns} FROM assets WHERE workspace_id = ? AND service_id IS ? AND name = ? AND id IS NOT ? ORDER BY id LIMIT 1`,
-      ).get(workspaceId, serviceId, name, idToIgnore ?? null))
+      const row = rowOf(
+        conn
+          .statement(
+            `SELECT ${assets.columns} FROM assets WHERE workspace_id = ? AND service_id IS ? AND name = ? AND id IS NOT ? ORDER BY id LIMIT 1`,
+          )
+          .get(workspaceId, serviceId, name, idToIgnore ?? null),
+      )
       return row === undefined ? undefined : assets.decode(row)
     },
-    async fileIds () {
+    async fileIds() {
       ctx.check()
       const rows = conn.statement('SELECT file_id FROM assets').all() as Array<{ file_id: string }>
       return new Set(rows.map((r) => r.file_id))

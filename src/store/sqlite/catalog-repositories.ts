@@ -8,27 +8,37 @@ import { auditSortKeys, listPage, returnedRow, rowOf, type RepoContext } from '.
  * its scope with a description and audit fields, so one implementation serves both.
  */
 
-const services = defineTable<Service>('services', 'id', {
-  id: 'value',
-  workspaceId: 'value',
-  name: 'value',
-  description: 'value',
-  created: 'value',
-  updated: 'value',
-  createdBy: 'value',
-  updatedBy: 'value',
-}, true)
+const services = defineTable<Service>(
+  'services',
+  'id',
+  {
+    id: 'value',
+    workspaceId: 'value',
+    name: 'value',
+    description: 'value',
+    created: 'value',
+    updated: 'value',
+    createdBy: 'value',
+    updatedBy: 'value',
+  },
+  true,
+)
 
-const tags = defineTable<Tag>('tags', 'id', {
-  id: 'value',
-  accountId: 'value',
-  name: 'value',
-  description: 'value',
-  created: 'value',
-  updated: 'value',
-  createdBy: 'value',
-  updatedBy: 'value',
-}, true)
+const tags = defineTable<Tag>(
+  'tags',
+  'id',
+  {
+    id: 'value',
+    accountId: 'value',
+    name: 'value',
+    description: 'value',
+    created: 'value',
+    updated: 'value',
+    createdBy: 'value',
+    updatedBy: 'value',
+  },
+  true,
+)
 
 interface Named {
   id: number
@@ -44,34 +54,64 @@ interface NamedRecords<T> {
   get: (scope: number, id: number) => T | undefined
   getByName: (scope: number, name: string) => T | undefined
   list: (scope: number, query: ListQuery) => Page<T>
-  update: (scope: number, id: number, patch: { name?: string; description?: string | null; by: string }) => T | undefined
+  update: (
+    scope: number,
+    id: number,
+    patch: { name?: string; description?: string | null; by: string },
+  ) => T | undefined
   remove: (scope: number, id: number) => boolean
 }
 
-function namedRecords<T extends Named> (ctx: RepoContext, codec: TableCodec<T>, scopeColumn: string): NamedRecords<T> {
+function namedRecords<T extends Named>(
+  ctx: RepoContext,
+  codec: TableCodec<T>,
+  scopeColumn: string,
+): NamedRecords<T> {
   const { conn } = ctx
   const { table, columns } = codec
   const get = (scope: number, id: number): T | undefined => {
-    const row = rowOf(conn.statement(`SELECT ${columns} FROM ${table} WHERE id = ? AND ${scopeColumn} = ?`).get(id, scope))
+    const row = rowOf(
+      conn
+        .statement(`SELECT ${columns} FROM ${table} WHERE id = ? AND ${scopeColumn} = ?`)
+        .get(id, scope),
+    )
     return row === undefined ? undefined : codec.decode(row)
   }
   return {
-    insert (scope, name, description, by) {
+    insert(scope, name, description, by) {
       const now = ctx.now()
-      const params = { [scopeColumn]: scope, name, description, created: now, updated: now, created_by: by, updated_by: by }
+      const params = {
+        [scopeColumn]: scope,
+        name,
+        description,
+        created: now,
+        updated: now,
+        created_by: by,
+        updated_by: by,
+      }
       return codec.decode(returnedRow(conn.statement(codec.insertSql).get(params)))
     },
     get,
-    getByName (scope, name) {
-      const row = rowOf(conn.statement(`SELECT ${columns} FROM ${table} WHERE ${scopeColumn} = ? AND name = ?`).get(scope, name))
+    getByName(scope, name) {
+      const row = rowOf(
+        conn
+          .statement(`SELECT ${columns} FROM ${table} WHERE ${scopeColumn} = ? AND name = ?`)
+          .get(scope, name),
+      )
       return row === undefined ? undefined : codec.decode(row)
     },
-    list (scope, query) {
+    list(scope, query) {
       return listPage(ctx, {
-        select: columns, from: table, where: `${scopeColumn} = @scope`, params: { scope }, sortable: auditSortKeys, query, decode: codec.decode,
+        select: columns,
+        from: table,
+        where: `${scopeColumn} = @scope`,
+        params: { scope },
+        sortable: auditSortKeys,
+        query,
+        decode: codec.decode,
       })
     },
-    update (scope, id, patch) {
+    update(scope, id, patch) {
       const current = get(scope, id)
       if (current === undefined) return undefined
       const next = mergePatch(current, patch, ['name', 'description'])
@@ -79,38 +119,48 @@ function namedRecords<T extends Named> (ctx: RepoContext, codec: TableCodec<T>, 
       next.updatedBy = patch.by
       return codec.decode(returnedRow(conn.statement(codec.updateSql).get(codec.encode(next))))
     },
-    remove (scope, id) {
-      return conn.statement(`DELETE FROM ${table} WHERE id = ? AND ${scopeColumn} = ?`).run(id, scope).changes > 0
+    remove(scope, id) {
+      return (
+        conn.statement(`DELETE FROM ${table} WHERE id = ? AND ${scopeColumn} = ?`).run(id, scope)
+          .changes > 0
+      )
     },
   }
 }
 
 /** The reads, update and delete that services and tags share, each checked against a closed store. */
-function scopedAccess<T> (ctx: RepoContext, records: NamedRecords<T>): {
+function scopedAccess<T>(
+  ctx: RepoContext,
+  records: NamedRecords<T>,
+): {
   get: (scope: number, id: number) => Promise<T | undefined>
   getByName: (scope: number, name: string) => Promise<T | undefined>
   list: (scope: number, query: ListQuery) => Promise<Page<T>>
-  update: (scope: number, id: number, patch: { name?: string; description?: string | null; by: string }) => Promise<T | undefined>
+  update: (
+    scope: number,
+    id: number,
+    patch: { name?: string; description?: string | null; by: string },
+  ) => Promise<T | undefined>
   delete: (scope: number, id: number) => Promise<boolean>
 } {
   return {
-    async get (scope, id) {
+    async get(scope, id) {
       ctx.check()
       return records.get(scope, id)
     },
-    async getByName (scope, name) {
+    async getByName(scope, name) {
       ctx.check()
       return records.getByName(scope, name)
     },
-    async list (scope, query) {
+    async list(scope, query) {
       ctx.check()
       return records.list(scope, query)
     },
-    async update (scope, id, patch) {
+    async update(scope, id, patch) {
       ctx.check()
       return records.update(scope, id, patch)
     },
-    async delete (scope, id) {
+    async delete(scope, id) {
       ctx.check()
       return records.remove(scope, id)
     },
@@ -124,10 +174,10 @@ function scopedAccess<T> (ctx: RepoContext, records: NamedRecords<T>): {
  * @example
  * const pets = await serviceRepository(ctx).create({ workspaceId: 1, name: 'pets', description: null, by: 'ada@example.com' })
  */
-export function serviceRepository (ctx: RepoContext): ServiceRepository {
+export function serviceRepository(ctx: RepoContext): ServiceRepository {
   const records = namedRecords(ctx, services, 'workspace_id')
   return {
-    async create (input) {
+    async create(input) {
       ctx.check()
       return records.insert(input.workspaceId, input.name, input.description, input.by)
     },
@@ -142,21 +192,21 @@ export function serviceRepository (ctx: RepoContext): ServiceRepository {
  * @example
  * const [smoke] = await tagRepository(ctx).ensure(1, ['smoke'], 'ada@example.com')
  */
-export function tagRepository (ctx: RepoContext): TagRepository {
+export function tagRepository(ctx: RepoContext): TagRepository {
   const { conn } = ctx
   const records = namedRecords(ctx, tags, 'account_id')
   return {
-    async create (input) {
+    async create(input) {
       ctx.check()
       return records.insert(input.accountId, input.name, input.description, input.by)
     },
     ...scopedAccess(ctx, records),
-    async ensure (accountId, names, by) {
+    async ensure(accountId, names, by) {
       ctx.check()
       const now = ctx.now()
       const insert = conn.statement(
         'INSERT INTO tags (account_id, name, description, created, updated, created_by, updated_by) ' +
-        'VALUES (?, ?, NULL, ?, ?, ?, ?) ON CONFLICT (account_id, name) DO NOTHING',
+          'VALUES (?, ?, NULL, ?, ?, ?, ?) ON CONFLICT (account_id, name) DO NOTHING',
       )
       const out: Tag[] = []
       for (const name of new Set(names)) {

@@ -13,18 +13,17 @@ import { spawnWorker } from '../../config/index.js'
 /** The WAL size past which a checkpoint is started: SQLite's default, 1,000 pages of 4 KiB. */
 const WAL_CHECKPOINT_BYTES = 4 * 1024 * 1024
 
-
 /** Starts checkpoints of one database file in a worker thread, one at a time. */
 export class Checkpointer {
   readonly #file: string
   #running: Promise<void> | null = null
 
-  constructor (file: string) {
+  constructor(file: string) {
     this.#file = file
   }
 
   /** After a commit: starts a checkpoint when the WAL is large and none is running. */
-  afterCommit (): void {
+  afterCommit(): void {
     if (this.#running !== null) return
     let size = 0
     try {
@@ -34,7 +33,9 @@ export class Checkpointer {
     }
     if (size < WAL_CHECKPOINT_BYTES) return
     this.#running = new Promise<void>((resolve) => {
-      const worker = spawnWorker(import.meta.url, './checkpoint-worker', { workerData: { file: this.#file } })
+      const worker = spawnWorker(import.meta.url, './checkpoint-worker', {
+        workerData: { file: this.#file },
+      })
       // A failed checkpoint leaves the WAL as it was: the next commit tries again, and closing
       // the store checkpoints what is left.
       worker.once('error', () => {})
@@ -46,7 +47,7 @@ export class Checkpointer {
   }
 
   /** Waits for the running checkpoint, if any (before the store closes). */
-  async settled (): Promise<void> {
+  async settled(): Promise<void> {
     await this.#running
   }
 }

@@ -31,7 +31,7 @@ export interface TableCodec<T> {
  * @example
  * const accounts = defineTable<Account>('accounts', 'id', { id: 'value', name: 'value', created: 'value', updated: 'value' }, true)
  */
-export function defineTable<T> (
+export function defineTable<T>(
   table: string,
   key: keyof T & string,
   kinds: { readonly [K in keyof T]-?: ColumnKind },
@@ -49,28 +49,42 @@ export function defineTable<T> (
   return {
     table,
     columns,
-    insertSql: `INSERT INTO ${table} (${inserted.map((f) => f.column).join(', ')}) ` +
+    insertSql:
+      `INSERT INTO ${table} (${inserted.map((f) => f.column).join(', ')}) ` +
       `VALUES (${inserted.map((f) => `@${f.column}`).join(', ')}) RETURNING ${columns}`,
-    updateSql: `UPDATE ${table} SET ${updated.map((f) => `${f.column} = @${f.column}`).join(', ')} ` +
+    updateSql:
+      `UPDATE ${table} SET ${updated.map((f) => `${f.column} = @${f.column}`).join(', ')} ` +
       `WHERE ${keyColumn} = @${keyColumn} RETURNING ${columns}`,
-    decode (row) {
+    decode(row) {
       const out: Record<string, unknown> = {}
       for (const { field, column, kind } of fields) {
         const value = row[column]
-        out[field] = value === null || value === undefined
-          ? null
-          : kind === 'bool' ? value === 1 : kind === 'json' ? JSON.parse(String(value)) : value
+        out[field] =
+          value === null || value === undefined
+            ? null
+            : kind === 'bool'
+              ? value === 1
+              : kind === 'json'
+                ? JSON.parse(String(value))
+                : value
       }
       // Every field of T was filled from its column above.
       return out as T
     },
-    encode (record) {
+    encode(record) {
       const out: Row = {}
       for (const { field, column, kind } of fields) {
         const value: unknown = record[field]
-        out[column] = value === null || value === undefined
-          ? null
-          : kind === 'bool' ? (value === true ? 1 : 0) : kind === 'json' ? JSON.stringify(value) : value
+        out[column] =
+          value === null || value === undefined
+            ? null
+            : kind === 'bool'
+              ? value === true
+                ? 1
+                : 0
+              : kind === 'json'
+                ? JSON.stringify(value)
+                : value
       }
       return out
     },
@@ -85,15 +99,21 @@ export function defineTable<T> (
  * @example
  * mergePatch(service, { name: 'b', id: 9 }, ['name', 'description']) // id stays
  */
-export function mergePatch<T extends object> (current: T, patch: object, allowed: ReadonlyArray<keyof T & string>): T {
+export function mergePatch<T extends object>(
+  current: T,
+  patch: object,
+  allowed: ReadonlyArray<keyof T & string>,
+): T {
   const next = { ...current }
   const source = patch as Partial<T>
   for (const field of allowed) {
-    if (Object.hasOwn(patch, field) && source[field] !== undefined) next[field] = source[field] as T[typeof field]
+    if (Object.hasOwn(patch, field) && source[field] !== undefined) {
+      next[field] = source[field] as T[typeof field]
+    }
   }
   return next
 }
 
-function snakeCase (field: string): string {
+function snakeCase(field: string): string {
   return field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
 }

@@ -26,11 +26,11 @@ export class Connection {
   readonly db: Database.Database
   readonly #statements = new Map<string, Statement>()
 
-  constructor (db: Database.Database) {
+  constructor(db: Database.Database) {
     this.db = db
   }
 
-  statement (sql: string): Statement {
+  statement(sql: string): Statement {
     let statement = this.#statements.get(sql)
     if (statement === undefined) {
       statement = this.db.prepare<unknown[]>(sql)
@@ -40,12 +40,12 @@ export class Connection {
   }
 
   /** Runs `fn` in a read transaction unless one is open, so that several reads see one snapshot. */
-  snapshot<T> (fn: () => T): T {
+  snapshot<T>(fn: () => T): T {
     if (this.db.inTransaction) return fn()
     return this.db.transaction(fn).deferred()
   }
 
-  close (): void {
+  close(): void {
     this.#statements.clear()
     if (this.db.open) this.db.close()
   }
@@ -60,19 +60,22 @@ export class Connection {
  * @example
  * const writer = openDatabase('/var/lib/understudy/understudy.db', { readonly: false })
  */
-export function openDatabase (file: string, options: { readonly: boolean }): Database.Database {
+export function openDatabase(file: string, options: { readonly: boolean }): Database.Database {
   const db = new Database(file, { readonly: options.readonly, fileMustExist: options.readonly })
   try {
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`)
     if (!options.readonly) {
       const mode = db.pragma('journal_mode = WAL', { simple: true })
-      if (mode !== 'wal') throw new Error(`cannot switch ${file} to WAL (journal_mode is ${String(mode)})`)
+      if (mode !== 'wal') {
+        throw new Error(`cannot switch ${file} to WAL (journal_mode is ${String(mode)})`)
+      }
     }
     // NORMAL is safe with WAL: a power cut may lose the last commits, never corrupt the file.
     db.pragma('synchronous = NORMAL')
     db.pragma('foreign_keys = ON')
     db.function(FOLD_FUNCTION, { deterministic: true }, (value: unknown) =>
-      typeof value === 'string' ? value.toLowerCase() : value)
+      typeof value === 'string' ? value.toLowerCase() : value,
+    )
     return db
   } catch (err) {
     db.close()

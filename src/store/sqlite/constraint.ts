@@ -19,7 +19,7 @@ const kindOf: Readonly<Record<string, ConstraintKind>> = {
  * @example
  * try { await store.write((tx) => tx.services.create(input)) } catch (err) { if (isConstraintViolation(err, 'unique')) throw conflict() ; throw err }
  */
-export function isConstraintViolation (err: unknown, kind?: ConstraintKind): boolean {
+export function isConstraintViolation(err: unknown, kind?: ConstraintKind): boolean {
   if (!(err instanceof Error) || !('code' in err) || typeof err.code !== 'string') return false
   if (!err.code.startsWith('SQLITE_CONSTRAINT')) return false
   return kind === undefined || kindOf[err.code] === kind

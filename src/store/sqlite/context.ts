@@ -45,12 +45,14 @@ interface SortOrder {
  * @example
  * sortOrder(auditSortKeys, '-name') // { expressions: ['name COLLATE NOCASE', 'id'], descending: true }
  */
-function sortOrder (sortable: SortKeys, sort: string | undefined, idColumn = 'id'): SortOrder {
+function sortOrder(sortable: SortKeys, sort: string | undefined, idColumn = 'id'): SortOrder {
   const descending = sort?.startsWith('-') ?? false
   const field = sort === undefined || sort === '' ? 'id' : sort.replace(/^[-+]/, '')
   const expression = Object.hasOwn(sortable, field) ? sortable[field] : undefined
   if (expression === undefined) {
-    throw new Error(`cannot sort by "${field}": expected one of ${Object.keys(sortable).join(', ')}`)
+    throw new Error(
+      `cannot sort by "${field}": expected one of ${Object.keys(sortable).join(', ')}`,
+    )
   }
   const expressions = expression.split(',').map((part) => part.trim())
   if (field !== 'id') expressions.push(idColumn)
@@ -58,7 +60,7 @@ function sortOrder (sortable: SortKeys, sort: string | undefined, idColumn = 'id
 }
 
 /** The ORDER BY clause of a sort: `name COLLATE NOCASE DESC, id DESC`. */
-function orderByClause (order: SortOrder): string {
+function orderByClause(order: SortOrder): string {
   const direction = order.descending ? 'DESC' : 'ASC'
   return order.expressions.map((expression) => `${expression} ${direction}`).join(', ')
 }
@@ -94,7 +96,7 @@ const KEY_COLUMN = 'list_key_'
  * @example
  * listPage(ctx, { select: 'id, name', from: 'services', where: 'workspace_id = @ws', params: { ws: 1 }, sortable: auditSortKeys, query, decode })
  */
-export function listPage<T> (ctx: RepoContext, spec: ListSpec<T>): Page<T> {
+export function listPage<T>(ctx: RepoContext, spec: ListSpec<T>): Page<T> {
   const order = sortOrder(spec.sortable, spec.query.sort, spec.idColumn)
   const countSql = `SELECT COUNT(*) AS n FROM ${spec.from} WHERE ${spec.where}`
   const { limit, skip } = spec.query
@@ -108,34 +110,49 @@ export function listPage<T> (ctx: RepoContext, spec: ListSpec<T>): Page<T> {
     })
   }
   const summarySql = spec.summary
-  const keys = order.expressions.map((expression, i) => `${expression} AS ${KEY_COLUMN}${i}`).join(', ')
+  const keys = order.expressions
+    .map((expression, i) => `${expression} AS ${KEY_COLUMN}${i}`)
+    .join(', ')
   const pageSql = `SELECT ${spec.select}, ${keys} FROM ${spec.from} WHERE ${spec.where} ORDER BY ${orderByClause(order)} LIMIT @limit OFFSET @skip`
   const list = `${pageSql}\u0000${JSON.stringify(spec.params)}`
   return ctx.conn.snapshot(() => {
-    const summary = ctx.conn.statement(summarySql).get(spec.params) as { total: number | null; version: number }
-    const total = summary.total ?? totalAt(ctx.conn, `${countSql}\u0000${JSON.stringify(spec.params)}`, summary.version, count)
+    const summary = ctx.conn.statement(summarySql).get(spec.params) as {
+      total: number | null
+      version: number
+    }
+    const total =
+      summary.total ??
+      totalAt(ctx.conn, `${countSql}\u0000${JSON.stringify(spec.params)}`, summary.version, count)
     const end = pageEndAt(ctx.conn, list, skip, summary.version)
-    const rows = end === undefined
-      ? ctx.conn.statement(pageSql).all({ ...spec.params, limit, skip }) as Row[]
-      : ctx.conn.statement(keysetSql(spec, order, keys)).all({ ...spec.params, ...keyParams(end.keys), limit }) as Row[]
+    const rows =
+      end === undefined
+        ? (ctx.conn.statement(pageSql).all({ ...spec.params, limit, skip }) as Row[])
+        : (ctx.conn
+            .statement(keysetSql(spec, order, keys))
+            .all({ ...spec.params, ...keyParams(end.keys), limit }) as Row[])
     const last = rows.at(-1)
     if (last !== undefined && limit > 0) {
       const lastKeys = order.expressions.map((_, i) => last[`${KEY_COLUMN}${i}`])
-      rememberPageEnd(ctx.conn, list, skip + rows.length, { version: summary.version, keys: lastKeys })
+      rememberPageEnd(ctx.conn, list, skip + rows.length, {
+        version: summary.version,
+        keys: lastKeys,
+      })
     }
     return { items: rows.map(spec.decode), total }
   })
 }
 
 /** The page after a row whose sort keys are `@list_key_0...`: a row-value comparison, as portable as it is indexable. */
-function keysetSql<T> (spec: ListSpec<T>, order: SortOrder, keys: string): string {
+function keysetSql<T>(spec: ListSpec<T>, order: SortOrder, keys: string): string {
   const after = `(${order.expressions.join(', ')}) ${order.descending ? '<' : '>'} (${order.expressions.map((_, i) => `@${KEY_COLUMN}${i}`).join(', ')})`
   return `SELECT ${spec.select}, ${keys} FROM ${spec.from} WHERE (${spec.where}) AND ${after} ORDER BY ${orderByClause(order)} LIMIT @limit`
 }
 
-function keyParams (keys: readonly unknown[]): Row {
+function keyParams(keys: readonly unknown[]): Row {
   const params: Row = {}
-  keys.forEach((key, i) => { params[`${KEY_COLUMN}${i}`] = key })
+  keys.forEach((key, i) => {
+    params[`${KEY_COLUMN}${i}`] = key
+  })
   return params
 }
 
@@ -145,7 +162,7 @@ function keyParams (keys: readonly unknown[]): Row {
  * @example
  * const row = rowOf(conn.statement('SELECT id FROM accounts WHERE id = ?').get(1))
  */
-export function rowOf (value: unknown): Row | undefined {
+export function rowOf(value: unknown): Row | undefined {
   return value as Row | undefined
 }
 
@@ -155,7 +172,7 @@ export function rowOf (value: unknown): Row | undefined {
  * @example
  * const row = returnedRow(conn.statement(codec.insertSql).get(params))
  */
-export function returnedRow (value: unknown): Row {
+export function returnedRow(value: unknown): Row {
   if (value === undefined) throw new Error('the statement returned no row')
   return value as Row
 }
@@ -167,7 +184,7 @@ export function returnedRow (value: unknown): Row {
  * @example
  * const asset = insertAudited(ctx, assets, { ...fields, by: 'ada@example.com' })
  */
-export function insertAudited<T extends Audit & { id: number }> (
+export function insertAudited<T extends Audit & { id: number }>(
   ctx: RepoContext,
   codec: TableCodec<T>,
   input: Omit<T, 'id' | keyof Audit> & { by: string },
@@ -175,6 +192,12 @@ export function insertAudited<T extends Audit & { id: number }> (
   const now = ctx.now()
   const { by, ...fields } = input
   // T without its id: TypeScript cannot see that through a spread of a generic type.
-  const record = { ...fields, created: now, updated: now, createdBy: by, updatedBy: by } as unknown as Partial<T>
+  const record = {
+    ...fields,
+    created: now,
+    updated: now,
+    createdBy: by,
+    updatedBy: by,
+  } as unknown as Partial<T>
   return codec.decode(returnedRow(ctx.conn.statement(codec.insertSql).get(codec.encode(record))))
 }

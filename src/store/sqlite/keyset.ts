@@ -28,7 +28,7 @@ const MAX_KEY_LENGTH = 4096
 
 const caches = new WeakMap<Connection, Map<string, PageEnd>>()
 
-function cacheOf (conn: Connection): Map<string, PageEnd> {
+function cacheOf(conn: Connection): Map<string, PageEnd> {
   let cache = caches.get(conn)
   if (cache === undefined) {
     cache = new Map()
@@ -43,7 +43,12 @@ function cacheOf (conn: Connection): Map<string, PageEnd> {
  * @example
  * const end = pageEndAt(conn, shape, 50, version)
  */
-export function pageEndAt (conn: Connection, list: string, skip: number, version: number): PageEnd | undefined {
+export function pageEndAt(
+  conn: Connection,
+  list: string,
+  skip: number,
+  version: number,
+): PageEnd | undefined {
   if (skip === 0 || list.length > MAX_KEY_LENGTH) return undefined
   const end = cacheOf(conn).get(`${skip}\u0000${list}`)
   return end !== undefined && end.version === version ? end : undefined
@@ -56,8 +61,10 @@ export function pageEndAt (conn: Connection, list: string, skip: number, version
  * @example
  * rememberPageEnd(conn, shape, 100, { version, keys: ['orders', 812] })
  */
-export function rememberPageEnd (conn: Connection, list: string, skip: number, end: PageEnd): void {
-  if (list.length > MAX_KEY_LENGTH || end.keys.some((key) => key === null || key === undefined)) return
+export function rememberPageEnd(conn: Connection, list: string, skip: number, end: PageEnd): void {
+  if (list.length > MAX_KEY_LENGTH || end.keys.some((key) => key === null || key === undefined)) {
+    return
+  }
   const cache = cacheOf(conn)
   const key = `${skip}\u0000${list}`
   cache.delete(key)
@@ -83,7 +90,12 @@ const totalCaches = new WeakMap<Connection, Map<string, { version: number; total
  * @example
  * const total = totalAt(conn, `${countSql}\u0000${params}`, summary.version, count)
  */
-export function totalAt (conn: Connection, list: string, version: number, count: () => number): number {
+export function totalAt(
+  conn: Connection,
+  list: string,
+  version: number,
+  count: () => number,
+): number {
   if (list.length > MAX_KEY_LENGTH) return count()
   let cache = totalCaches.get(conn)
   if (cache === undefined) {

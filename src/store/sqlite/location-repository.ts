@@ -5,15 +5,43 @@ import { listPage, returnedRow, rowOf, type RepoContext, type SortKeys } from '.
 
 type HarborRow = Omit<Harbor, 'workspaceIds'>
 
-const harbors = defineTable<HarborRow>('harbors', 'id', {
-  id: 'value', accountId: 'value', name: 'value', userId: 'value', created: 'value', updated: 'value',
-}, false)
+const harbors = defineTable<HarborRow>(
+  'harbors',
+  'id',
+  {
+    id: 'value',
+    accountId: 'value',
+    name: 'value',
+    userId: 'value',
+    created: 'value',
+    updated: 'value',
+  },
+  false,
+)
 
-const ships = defineTable<Ship>('ships', 'id', {
-  id: 'value', harborId: 'value', name: 'value', address: 'value', tokenHash: 'value', state: 'value', lastHeartbeat: 'value', created: 'value', updated: 'value',
-}, false)
+const ships = defineTable<Ship>(
+  'ships',
+  'id',
+  {
+    id: 'value',
+    harborId: 'value',
+    name: 'value',
+    address: 'value',
+    tokenHash: 'value',
+    state: 'value',
+    lastHeartbeat: 'value',
+    created: 'value',
+    updated: 'value',
+  },
+  false,
+)
 
-const harborSortKeys: SortKeys = { id: 'id', name: 'name COLLATE NOCASE', created: 'created', updated: 'updated' }
+const harborSortKeys: SortKeys = {
+  id: 'id',
+  name: 'name COLLATE NOCASE',
+  created: 'created',
+  updated: 'updated',
+}
 
 /**
  * Harbors, the workspaces each is offered to, and their ships. Id lists travel as one JSON
@@ -22,56 +50,108 @@ const harborSortKeys: SortKeys = { id: 'id', name: 'name COLLATE NOCASE', create
  * @example
  * const harbor = await locationRepository(ctx).createHarbor({ id: 'harbor-1a2b', accountId: 1, name: 'lab', userId: 1, workspaceIds: [1] })
  */
-export function locationRepository (ctx: RepoContext): LocationRepository {
+export function locationRepository(ctx: RepoContext): LocationRepository {
   const { conn } = ctx
   const workspacesOf = (harborId: string): number[] =>
-    (conn.statement('SELECT workspace_id AS id FROM harbor_workspaces WHERE harbor_id = ? ORDER BY workspace_id').all(harborId) as Array<{ id: number }>).map((r) => r.id)
-  const withWorkspaces = (row: HarborRow): Harbor => ({ ...row, workspaceIds: workspacesOf(row.id) })
+    (
+      conn
+        .statement(
+          'SELECT workspace_id AS id FROM harbor_workspaces WHERE harbor_id = ? ORDER BY workspace_id',
+        )
+        .all(harborId) as Array<{ id: number }>
+    ).map((r) => r.id)
+  const withWorkspaces = (row: HarborRow): Harbor => ({
+    ...row,
+    workspaceIds: workspacesOf(row.id),
+  })
   return {
-    async createHarbor (input) {
+    async createHarbor(input) {
       ctx.check()
       const now = ctx.now()
       const { workspaceIds, ...fields } = input
-      const row = harbors.decode(returnedRow(conn.statement(harbors.insertSql).get(harbors.encode({ ...fields, created: now, updated: now }))))
-      const link = conn.statement('INSERT INTO harbor_workspaces (harbor_id, workspace_id) VALUES (?, ?)')
+      const row = harbors.decode(
+        returnedRow(
+          conn
+            .statement(harbors.insertSql)
+            .get(harbors.encode({ ...fields, created: now, updated: now })),
+        ),
+      )
+      const link = conn.statement(
+        'INSERT INTO harbor_workspaces (harbor_id, workspace_id) VALUES (?, ?)',
+      )
       for (const id of new Set(workspaceIds)) link.run(row.id, id)
       return withWorkspaces(row)
     },
-    async harbor (accountIds, id) {
+    async harbor(accountIds, id) {
       ctx.check()
-      const row = rowOf(conn.statement(`SELECT ${harbors.columns} FROM harbors WHERE id = ? AND account_id IN (SELECT value FROM json_each(?))`).get(id, JSON.stringify(accountIds)))
+      const row = rowOf(
+        conn
+          .statement(
+            `SELECT ${harbors.columns} FROM harbors WHERE id = ? AND account_id IN (SELECT value FROM json_each(?))`,
+          )
+          .get(id, JSON.stringify(accountIds)),
+      )
       return row === undefined ? undefined : withWorkspaces(harbors.decode(row))
     },
-    async harbors (filter, query) {
+    async harbors(filter, query) {
       ctx.check()
-      const where = filter.workspaceIds === undefined
-        ? 'account_id = @accountId'
-        : 'account_id = @accountId AND id IN (SELECT harbor_id FROM harbor_workspaces WHERE workspace_id IN (SELECT value FROM json_each(@workspaceIds)))'
-      const params = filter.workspaceIds === undefined ? { accountId: filter.accountId } : { accountId: filter.accountId, workspaceIds: JSON.stringify(filter.workspaceIds) }
+      const where =
+        filter.workspaceIds === undefined
+          ? 'account_id = @accountId'
+          : 'account_id = @accountId AND id IN (SELECT harbor_id FROM harbor_workspaces WHERE workspace_id IN (SELECT value FROM json_each(@workspaceIds)))'
+      const params =
+        filter.workspaceIds === undefined
+          ? { accountId: filter.accountId }
+          : { accountId: filter.accountId, workspaceIds: JSON.stringify(filter.workspaceIds) }
       return conn.snapshot(() => {
-        const page = listPage(ctx, { select: harbors.columns, from: 'harbors', where, params, sortable: harborSortKeys, query, decode: harbors.decode })
+        const page = listPage(ctx, {
+          select: harbors.columns,
+          from: 'harbors',
+          where,
+          params,
+          sortable: harborSortKeys,
+          query,
+          decode: harbors.decode,
+        })
         return { items: page.items.map(withWorkspaces), total: page.total }
       })
     },
-    async createShip (input) {
+    async createShip(input) {
       ctx.check()
       const now = ctx.now()
-      const record: Ship = { ...input, state: 'empty', lastHeartbeat: null, created: now, updated: now }
+      const record: Ship = {
+        ...input,
+        state: 'empty',
+        lastHeartbeat: null,
+        created: now,
+        updated: now,
+      }
       return ships.decode(returnedRow(conn.statement(ships.insertSql).get(ships.encode(record))))
     },
-    async ships (harborIds) {
+    async ships(harborIds) {
       ctx.check()
-      const rows = conn.statement(`SELECT ${ships.columns} FROM ships WHERE harbor_id IN (SELECT value FROM json_each(?)) ORDER BY created, id`).all(JSON.stringify(harborIds))
+      const rows = conn
+        .statement(
+          `SELECT ${ships.columns} FROM ships WHERE harbor_id IN (SELECT value FROM json_each(?)) ORDER BY created, id`,
+        )
+        .all(JSON.stringify(harborIds))
       return rows.map((row) => ships.decode(returnedRow(row)))
     },
-    async ship (harborId, id) {
+    async ship(harborId, id) {
       ctx.check()
-      const row = rowOf(conn.statement(`SELECT ${ships.columns} FROM ships WHERE harbor_id = ? AND id = ?`).get(harborId, id))
+      const row = rowOf(
+        conn
+          .statement(`SELECT ${ships.columns} FROM ships WHERE harbor_id = ? AND id = ?`)
+          .get(harborId, id),
+      )
       return row === undefined ? undefined : ships.decode(row)
     },
-    async deleteShip (harborId, id) {
+    async deleteShip(harborId, id) {
       ctx.check()
-      return conn.statement('DELETE FROM ships WHERE harbor_id = ? AND id = ?').run(harborId, id).changes > 0
+      return (
+        conn.statement('DELETE FROM ships WHERE harbor_id = ? AND id = ?').run(harborId, id)
+          .changes > 0
+      )
     },
   }
 }

@@ -24,11 +24,15 @@ interface AppliedMigration {
  * @example
  * applyMigrations(db, migrations, log) // [1] on a new database, [] afterwards
  */
-export function applyMigrations (db: Database.Database, migrations: readonly Migration[], log?: Logger): number[] {
+export function applyMigrations(
+  db: Database.Database,
+  migrations: readonly Migration[],
+  log?: Logger,
+): number[] {
   checkOrder(migrations)
   db.exec(
     'CREATE TABLE IF NOT EXISTS schema_migrations (' +
-    'version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL) STRICT',
+      'version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL) STRICT',
   )
   const applied = appliedMigrations(db)
   const newestKnown = migrations.at(-1)?.version ?? 0
@@ -62,39 +66,59 @@ export function applyMigrations (db: Database.Database, migrations: readonly Mig
  * @example
  * appliedMigrations(db).at(-1)?.version // 1
  */
-export function appliedMigrations (db: Database.Database): AppliedMigration[] {
-  return db.prepare('SELECT version, name, applied_at AS appliedAt FROM schema_migrations ORDER BY version').all() as AppliedMigration[]
+export function appliedMigrations(db: Database.Database): AppliedMigration[] {
+  return db
+    .prepare(
+      'SELECT version, name, applied_at AS appliedAt FROM schema_migrations ORDER BY version',
+    )
+    .all() as AppliedMigration[]
 }
 
-function apply (db: Database.Database, migration: Migration): boolean {
+function apply(db: Database.Database, migration: Migration): boolean {
   // foreign_keys cannot change inside a transaction: switch it before BEGIN.
   if (migration.rebuildsTables === true) db.pragma('foreign_keys = OFF')
   try {
-    return db.transaction(() => {
-      const already = db.prepare('SELECT 1 AS found FROM schema_migrations WHERE version = ?').get(migration.version)
-      if (already !== undefined) return false
-      db.exec(migration.sql)
-      if (migration.rebuildsTables === true) {
-        const broken = db.pragma('foreign_key_check') as unknown[]
-        if (broken.length > 0) throw new Error(`${broken.length} rows break foreign keys after the migration`)
-      }
-      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(migration.version, migration.name, Date.now())
-      // Mirrors the version where `sqlite3 understudy.db 'PRAGMA user_version'` shows it.
-      db.pragma(`user_version = ${migration.version}`)
-      return true
-    }).immediate()
+    return db
+      .transaction(() => {
+        const already = db
+          .prepare('SELECT 1 AS found FROM schema_migrations WHERE version = ?')
+          .get(migration.version)
+        if (already !== undefined) return false
+        db.exec(migration.sql)
+        if (migration.rebuildsTables === true) {
+          const broken = db.pragma('foreign_key_check') as unknown[]
+          if (broken.length > 0) {
+            throw new Error(`${broken.length} rows break foreign keys after the migration`)
+          }
+        }
+        db.prepare(
+          'INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)',
+        ).run(migration.version, migration.name, Date.now())
+        // Mirrors the version where `sqlite3 understudy.db 'PRAGMA user_version'` shows it.
+        db.pragma(`user_version = ${migration.version}`)
+        return true
+      })
+      .immediate()
   } catch (err) {
-    throw createError('ERR_STORE_FAILED', [`migration ${migration.version} (${migration.name}) failed: ${err instanceof Error ? err.message : String(err)}`], { cause: err })
+    throw createError(
+      'ERR_STORE_FAILED',
+      [
+        `migration ${migration.version} (${migration.name}) failed: ${err instanceof Error ? err.message : String(err)}`,
+      ],
+      { cause: err },
+    )
   } finally {
     if (migration.rebuildsTables === true) db.pragma('foreign_keys = ON')
   }
 }
 
-function checkOrder (migrations: readonly Migration[]): void {
+function checkOrder(migrations: readonly Migration[]): void {
   let previous = 0
   for (const m of migrations) {
     if (!Number.isSafeInteger(m.version) || m.version <= previous) {
-      throw new Error(`migrations must have strictly increasing positive integer versions: ${m.version} after ${previous}`)
+      throw new Error(
+        `migrations must have strictly increasing positive integer versions: ${m.version} after ${previous}`,
+      )
     }
     previous = m.version
   }

@@ -1,57 +1,102 @@
 import type { MockServiceRepository } from '../repositories.js'
 import type { MockService } from '../types.js'
 import { defineTable, mergePatch, type Row } from './codec.js'
-import { auditSortKeys, insertAudited, listPage, returnedRow, rowOf, type RepoContext, type SortKeys } from './context.js'
+import {
+  auditSortKeys,
+  insertAudited,
+  listPage,
+  returnedRow,
+  rowOf,
+  type RepoContext,
+  type SortKeys,
+} from './context.js'
 
-const mockServices = defineTable<MockService>('mock_services', 'id', {
-  id: 'value',
-  workspaceId: 'value',
-  serviceId: 'value',
-  name: 'value',
-  description: 'value',
-  type: 'value',
-  status: 'value',
-  harborId: 'value',
-  shipId: 'value',
-  bridgeId: 'value',
-  registryId: 'value',
-  vseId: 'value',
-  platformVseId: 'value',
-  endpointPreference: 'value',
-  liveSystemHost: 'value',
-  liveSystemPort: 'value',
-  thinkTime: 'value',
-  capacity: 'value',
-  replicas: 'value',
-  noMatchingRequestPreference: 'value',
-  noMatchingRequestTxnId: 'value',
-  mockServiceTransactions: 'json',
-  tags: 'json',
-  groupTag: 'value',
-  assetId: 'value',
-  httpEndpoint: 'value',
-  httpsEndpoint: 'value',
-  port: 'value',
-  tlsPort: 'value',
-  deployDate: 'value',
-  pendingUpdate: 'bool',
-  proxy: 'json',
-  cors: 'json',
-  faults: 'json',
-  templateSeed: 'value',
-  matchHost: 'bool',
-  created: 'value',
-  updated: 'value',
-  createdBy: 'value',
-  updatedBy: 'value',
-}, true)
+const mockServices = defineTable<MockService>(
+  'mock_services',
+  'id',
+  {
+    id: 'value',
+    workspaceId: 'value',
+    serviceId: 'value',
+    name: 'value',
+    description: 'value',
+    type: 'value',
+    status: 'value',
+    harborId: 'value',
+    shipId: 'value',
+    bridgeId: 'value',
+    registryId: 'value',
+    vseId: 'value',
+    platformVseId: 'value',
+    endpointPreference: 'value',
+    liveSystemHost: 'value',
+    liveSystemPort: 'value',
+    thinkTime: 'value',
+    capacity: 'value',
+    replicas: 'value',
+    noMatchingRequestPreference: 'value',
+    noMatchingRequestTxnId: 'value',
+    mockServiceTransactions: 'json',
+    tags: 'json',
+    groupTag: 'value',
+    assetId: 'value',
+    httpEndpoint: 'value',
+    httpsEndpoint: 'value',
+    port: 'value',
+    tlsPort: 'value',
+    deployDate: 'value',
+    pendingUpdate: 'bool',
+    proxy: 'json',
+    cors: 'json',
+    faults: 'json',
+    templateSeed: 'value',
+    matchHost: 'bool',
+    created: 'value',
+    updated: 'value',
+    createdBy: 'value',
+    updatedBy: 'value',
+  },
+  true,
+)
 
 /** What `update` may change: everything but identity, scope and creation (and the audit pair, set from `by`). */
 const updatable = [
-  'serviceId', 'name', 'description', 'type', 'status', 'harborId', 'shipId', 'bridgeId', 'registryId', 'vseId',
-  'platformVseId', 'endpointPreference', 'liveSystemHost', 'liveSystemPort', 'thinkTime', 'capacity', 'replicas',
-  'noMatchingRequestPreference', 'noMatchingRequestTxnId', 'mockServiceTransactions', 'tags', 'groupTag', 'assetId',
-  'httpEndpoint', 'httpsEndpoint', 'port', 'tlsPort', 'deployDate', 'pendingUpdate', 'proxy', 'cors', 'faults', 'templateSeed', 'matchHost', 'updated', 'updatedBy',
+  'serviceId',
+  'name',
+  'description',
+  'type',
+  'status',
+  'harborId',
+  'shipId',
+  'bridgeId',
+  'registryId',
+  'vseId',
+  'platformVseId',
+  'endpointPreference',
+  'liveSystemHost',
+  'liveSystemPort',
+  'thinkTime',
+  'capacity',
+  'replicas',
+  'noMatchingRequestPreference',
+  'noMatchingRequestTxnId',
+  'mockServiceTransactions',
+  'tags',
+  'groupTag',
+  'assetId',
+  'httpEndpoint',
+  'httpsEndpoint',
+  'port',
+  'tlsPort',
+  'deployDate',
+  'pendingUpdate',
+  'proxy',
+  'cors',
+  'faults',
+  'templateSeed',
+  'matchHost',
+  'updated',
+  'updatedBy',
 ] as const satisfies ReadonlyArray<keyof MockService>
 
 const sortKeys: SortKeys = {
@@ -68,7 +113,7 @@ const sortKeys: SortKeys = {
  * @example
  * await mockServiceRepository(ctx).update(7, { status: 'RUNNING', httpEndpoint: 'http://127.0.0.1:41000' })
  */
-export function mockServiceRepository (ctx: RepoContext): MockServiceRepository {
+export function mockServiceRepository(ctx: RepoContext): MockServiceRepository {
   const { conn } = ctx
   const byId = `SELECT ${mockServices.columns} FROM mock_services WHERE id = ?`
   const getById = (id: number): MockService | undefined => {
@@ -76,20 +121,20 @@ export function mockServiceRepository (ctx: RepoContext): MockServiceRepository 
     return row === undefined ? undefined : mockServices.decode(row)
   }
   return {
-    async create (input) {
+    async create(input) {
       ctx.check()
       return insertAudited(ctx, mockServices, input)
     },
-    async get (workspaceId, id) {
+    async get(workspaceId, id) {
       ctx.check()
       const row = rowOf(conn.statement(`${byId} AND workspace_id = ?`).get(id, workspaceId))
       return row === undefined ? undefined : mockServices.decode(row)
     },
-    async getById (id) {
+    async getById(id) {
       ctx.check()
       return getById(id)
     },
-    async list (workspaceId, filter, query) {
+    async list(workspaceId, filter, query) {
       ctx.check()
       const params: Row = { workspaceId }
       let where = 'workspace_id = @workspaceId'
@@ -97,16 +142,26 @@ export function mockServiceRepository (ctx: RepoContext): MockServiceRepository 
         where += ' AND service_id = @serviceId'
         params['serviceId'] = filter.serviceId
       }
-      return listPage(ctx, { select: mockServices.columns, from: 'mock_services', where, params, sortable: sortKeys, query, decode: mockServices.decode })
+      return listPage(ctx, {
+        select: mockServices.columns,
+        from: 'mock_services',
+        where,
+        params,
+        sortable: sortKeys,
+        query,
+        decode: mockServices.decode,
+      })
     },
-    async listByStatus (statuses) {
+    async listByStatus(statuses) {
       ctx.check()
-      const rows = conn.statement(
-        `SELECT ${mockServices.columns} FROM mock_services WHERE status IN (SELECT value FROM json_each(?)) ORDER BY id`,
-      ).all(JSON.stringify(statuses)) as Row[]
+      const rows = conn
+        .statement(
+          `SELECT ${mockServices.columns} FROM mock_services WHERE status IN (SELECT value FROM json_each(?)) ORDER BY id`,
+        )
+        .all(JSON.stringify(statuses)) as Row[]
       return rows.map(mockServices.decode)
     },
-    async update (id, patch) {
+    async update(id, patch) {
       ctx.check()
       const current = getById(id)
       if (current === undefined) return undefined
@@ -116,22 +171,34 @@ export function mockServiceRepository (ctx: RepoContext): MockServiceRepository 
         next.updated = ctx.now()
         next.updatedBy = patch.by
       }
-      return mockServices.decode(returnedRow(conn.statement(mockServices.updateSql).get(mockServices.encode(next))))
+      return mockServices.decode(
+        returnedRow(conn.statement(mockServices.updateSql).get(mockServices.encode(next))),
+      )
     },
-    async delete (workspaceId, id) {
+    async delete(workspaceId, id) {
       ctx.check()
-      return conn.statement('DELETE FROM mock_services WHERE id = ? AND workspace_id = ?').run(id, workspaceId).changes > 0
+      return (
+        conn
+          .statement('DELETE FROM mock_services WHERE id = ? AND workspace_id = ?')
+          .run(id, workspaceId).changes > 0
+      )
     },
-    async countByService (workspaceId, serviceId) {
+    async countByService(workspaceId, serviceId) {
       ctx.check()
-      const row = conn.statement('SELECT COUNT(*) AS n FROM mock_services WHERE workspace_id = ? AND service_id = ?').get(workspaceId, serviceId)
+      const row = conn
+        .statement(
+          'SELECT COUNT(*) AS n FROM mock_services WHERE workspace_id = ? AND service_id = ?',
+        )
+        .get(workspaceId, serviceId)
       return (row as { n: number }).n
     },
-    async usedPorts () {
+    async usedPorts() {
       ctx.check()
-      const rows = conn.statement(
-        'SELECT port AS p FROM mock_services WHERE port IS NOT NULL UNION SELECT tls_port FROM mock_services WHERE tls_port IS NOT NULL ORDER BY p',
-      ).all() as Array<{ p: number }>
+      const rows = conn
+        .statement(
+          'SELECT port AS p FROM mock_services WHERE port IS NOT NULL UNION SELECT tls_port FROM mock_services WHERE tls_port IS NOT NULL ORDER BY p',
+        )
+        .all() as Array<{ p: number }>
       return rows.map((r) => r.p)
     },
   }

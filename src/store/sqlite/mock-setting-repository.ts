@@ -1,20 +1,32 @@
 import type { MockSettingRepository } from '../repositories.js'
 import type { MockSetting } from '../types.js'
 import { defineTable, mergePatch } from './codec.js'
-import { auditSortKeys, insertAudited, listPage, returnedRow, rowOf, type RepoContext } from './context.js'
+import {
+  auditSortKeys,
+  insertAudited,
+  listPage,
+  returnedRow,
+  rowOf,
+  type RepoContext,
+} from './context.js'
 
-const settings = defineTable<MockSetting>('mock_settings', 'id', {
-  id: 'value',
-  workspaceId: 'value',
-  kind: 'value',
-  name: 'value',
-  description: 'value',
-  body: 'json',
-  created: 'value',
-  updated: 'value',
-  createdBy: 'value',
-  updatedBy: 'value',
-}, true)
+const settings = defineTable<MockSetting>(
+  'mock_settings',
+  'id',
+  {
+    id: 'value',
+    workspaceId: 'value',
+    kind: 'value',
+    name: 'value',
+    description: 'value',
+    body: 'json',
+    created: 'value',
+    updated: 'value',
+    createdBy: 'value',
+    updatedBy: 'value',
+  },
+  true,
+)
 
 /**
  * Mock service templates and configurations (migration 4).
@@ -22,43 +34,74 @@ const settings = defineTable<MockSetting>('mock_settings', 'id', {
  * @example
  * await mockSettingRepository(ctx).create({ workspaceId: 1, kind: 'configuration', name: 'qa', description: null, body: { configurationMap: {} }, by })
  */
-export function mockSettingRepository (ctx: RepoContext): MockSettingRepository {
+export function mockSettingRepository(ctx: RepoContext): MockSettingRepository {
   const { conn } = ctx
   const get = (workspaceId: number, kind: string, id: number): MockSetting | undefined => {
-    const row = rowOf(conn.statement(`SELECT ${settings.columns} FROM mock_settings WHERE id = ? AND workspace_id = ? AND kind = ?`).get(id, workspaceId, kind))
+    const row = rowOf(
+      conn
+        .statement(
+          `SELECT ${settings.columns} FROM mock_settings WHERE id = ? AND workspace_id = ? AND kind = ?`,
+        )
+        .get(id, workspaceId, kind),
+    )
     return row === undefined ? undefined : settings.decode(row)
   }
   return {
-    async create (input) {
+    async create(input) {
       ctx.check()
       return insertAudited(ctx, settings, input)
     },
-    async get (workspaceId, kind, id) {
+    async get(workspaceId, kind, id) {
       ctx.check()
       return get(workspaceId, kind, id)
     },
-    async list (workspaceId, kind, query) {
+    async list(workspaceId, kind, query) {
       ctx.check()
-      return listPage(ctx, { select: settings.columns, from: 'mock_settings', where: 'workspace_id = @workspaceId AND kind = @kind', params: { workspaceId, kind }, sortable: auditSortKeys, query, decode: settings.decode })
+      return listPage(ctx, {
+        select: settings.columns,
+        from: 'mock_settings',
+        where: 'workspace_id = @workspaceId AND kind = @kind',
+        params: { workspaceId, kind },
+        sortable: auditSortKeys,
+        query,
+        decode: settings.decode,
+      })
     },
-    async update (workspaceId, kind, id, patch) {
+    async update(workspaceId, kind, id, patch) {
       ctx.check()
       const current = get(workspaceId, kind, id)
       if (current === undefined) return undefined
       const next = mergePatch(current, patch, ['name', 'description', 'body'])
       next.updated = ctx.now()
       next.updatedBy = patch.by
-      return settings.decode(returnedRow(conn.statement(settings.updateSql).get(settings.encode(next))))
+      return settings.decode(
+        returnedRow(conn.statement(settings.updateSql).get(settings.encode(next))),
+      )
     },
-    async setConfiguration (mockServiceId, configurationId) {
+    async setConfiguration(mockServiceId, configurationId) {
       ctx.check()
-      if (configurationId === null) conn.statement('DELETE FROM mock_service_configurations WHERE mock_service_id = ?').run(mockServiceId)
-      else conn.statement('INSERT INTO mock_service_configurations (mock_service_id, configuration_id) VALUES (?, ?) ON CONFLICT (mock_service_id) DO UPDATE SET configuration_id = excluded.configuration_id').run(mockServiceId, configurationId)
+      if (configurationId === null) {
+        conn
+          .statement('DELETE FROM mock_service_configurations WHERE mock_service_id = ?')
+          .run(mockServiceId)
+      } else {
+        conn
+          .statement(
+            'INSERT INTO mock_service_configurations (mock_service_id, configuration_id) VALUES (?, ?) ON CONFLICT (mock_service_id) DO UPDATE SET configuration_id = excluded.configuration_id',
+          )
+          .run(mockServiceId, configurationId)
+      }
     },
-    async configurationOf (mockServiceId) {
+    async configurationOf(mockServiceId) {
       ctx.check()
-      const row = rowOf(conn.statement('SELECT configuration_id FROM mock_service_configurations WHERE mock_service_id = ?').get(mockServiceId))
-      return row === undefined ? null : row['configuration_id'] as number
+      const row = rowOf(
+        conn
+          .statement(
+            'SELECT configuration_id FROM mock_service_configurations WHERE mock_service_id = ?',
+          )
+          .get(mockServiceId),
+      )
+      return row === undefined ? null : (row['configuration_id'] as number)
     },
   }
 }

@@ -24,11 +24,18 @@ const str = (v: unknown): string => v as string
 const num = (v: unknown): number => v as number
 const json = <T>(v: unknown): T => JSON.parse(v as string) as T
 
-function bucketOf (r: Row): MonitorBucket {
-  return { key: str(r['key']), workspaceId: num(r['workspace_id']), name: str(r['name']), triggerId: str(r['trigger_id']), isDefault: r['is_default'] === 1, created: num(r['created']) }
+function bucketOf(r: Row): MonitorBucket {
+  return {
+    key: str(r['key']),
+    workspaceId: num(r['workspace_id']),
+    name: str(r['name']),
+    triggerId: str(r['trigger_id']),
+    isDefault: r['is_default'] === 1,
+    created: num(r['created']),
+  }
 }
 
-function testOf (r: Row): MonitorTest {
+function testOf(r: Row): MonitorTest {
   return {
     id: str(r['id']),
     bucketKey: str(r['bucket_key']),
@@ -43,15 +50,28 @@ function testOf (r: Row): MonitorTest {
   }
 }
 
-function environmentOf (r: Row): MonitorEnvironment {
-  return { id: str(r['id']), bucketKey: str(r['bucket_key']), testId: r['test_id'] as string | null, doc: json(r['doc']), created: num(r['created']) }
+function environmentOf(r: Row): MonitorEnvironment {
+  return {
+    id: str(r['id']),
+    bucketKey: str(r['bucket_key']),
+    testId: r['test_id'] as string | null,
+    doc: json(r['doc']),
+    created: num(r['created']),
+  }
 }
 
-function scheduleOf (r: Row): MonitorSchedule {
-  return { id: str(r['id']), testId: str(r['test_id']), environmentId: str(r['environment_id']), interval: str(r['interval']), note: r['note'] as string | null, created: num(r['created']) }
+function scheduleOf(r: Row): MonitorSchedule {
+  return {
+    id: str(r['id']),
+    testId: str(r['test_id']),
+    environmentId: str(r['environment_id']),
+    interval: str(r['interval']),
+    note: r['note'] as string | null,
+    created: num(r['created']),
+  }
 }
 
-function runOf (r: Row): MonitorRun {
+function runOf(r: Row): MonitorRun {
   return {
     id: str(r['id']),
     testId: str(r['test_id']),
@@ -65,15 +85,28 @@ function runOf (r: Row): MonitorRun {
   }
 }
 
-function integrationOf (r: Row): MonitorIntegration {
-  return { id: str(r['id']), workspaceId: num(r['workspace_id']), type: str(r['integration_type']), description: str(r['description']), doc: json(r['doc']), created: num(r['created']) }
+function integrationOf(r: Row): MonitorIntegration {
+  return {
+    id: str(r['id']),
+    workspaceId: num(r['workspace_id']),
+    type: str(r['integration_type']),
+    description: str(r['description']),
+    doc: json(r['doc']),
+    created: num(r['created']),
+  }
 }
 
-function batchOf (r: Row): MonitorBatch {
-  return { id: str(r['id']), bucketKey: str(r['bucket_key']), runIds: json(r['run_ids']), runsFailed: num(r['runs_failed']), created: num(r['created']) }
+function batchOf(r: Row): MonitorBatch {
+  return {
+    id: str(r['id']),
+    bucketKey: str(r['bucket_key']),
+    runIds: json(r['run_ids']),
+    runsFailed: num(r['runs_failed']),
+    created: num(r['created']),
+  }
 }
 
-function revisionOf (r: Row): MonitorRevision {
+function revisionOf(r: Row): MonitorRevision {
   return {
     uuid: str(r['uuid']),
     bucketKey: str(r['bucket_key']),
@@ -92,7 +125,7 @@ function revisionOf (r: Row): MonitorRevision {
  * @example
  * const bucket = await monitoringRepository(ctx).getBucket('z3n32gktzx94')
  */
-export function monitoringRepository (ctx: RepoContext): MonitoringRepository {
+export function monitoringRepository(ctx: RepoContext): MonitoringRepository {
   const get = (sql: string, params: Row | unknown[] = {}): Row | undefined => {
     ctx.check()
     return ctx.conn.statement(sql).get(params) as Row | undefined
@@ -111,213 +144,392 @@ export function monitoringRepository (ctx: RepoContext): MonitoringRepository {
   }
 
   return {
-    async createBucket (b) {
-      return bucketOf(required(get(
-        'INSERT INTO monitor_buckets (key, workspace_id, name, trigger_id, is_default, created) VALUES (@key, @ws, @name, @trigger, @def, @now) RETURNING *',
-        { key: b.key, ws: b.workspaceId, name: b.name, trigger: b.triggerId, def: b.isDefault ? 1 : 0, now: ctx.now() },
-      )))
+    async createBucket(b) {
+      return bucketOf(
+        required(
+          get(
+            'INSERT INTO monitor_buckets (key, workspace_id, name, trigger_id, is_default, created) VALUES (@key, @ws, @name, @trigger, @def, @now) RETURNING *',
+            {
+              key: b.key,
+              ws: b.workspaceId,
+              name: b.name,
+              trigger: b.triggerId,
+              def: b.isDefault ? 1 : 0,
+              now: ctx.now(),
+            },
+          ),
+        ),
+      )
     },
-    async getBucket (key) {
+    async getBucket(key) {
       const row = get('SELECT * FROM monitor_buckets WHERE key = ?', [key])
       return row === undefined ? undefined : bucketOf(row)
     },
-    async getBucketByTrigger (triggerId) {
+    async getBucketByTrigger(triggerId) {
       const row = get('SELECT * FROM monitor_buckets WHERE trigger_id = ?', [triggerId])
       return row === undefined ? undefined : bucketOf(row)
     },
-    async listBuckets (workspaceIds) {
+    async listBuckets(workspaceIds) {
       if (workspaceIds.length === 0) return []
-      return all('SELECT * FROM monitor_buckets WHERE workspace_id IN (SELECT value FROM json_each(?)) ORDER BY created, key', [JSON.stringify(workspaceIds)]).map(bucketOf)
+      return all(
+        'SELECT * FROM monitor_buckets WHERE workspace_id IN (SELECT value FROM json_each(?)) ORDER BY created, key',
+        [JSON.stringify(workspaceIds)],
+      ).map(bucketOf)
     },
-    async deleteBucket (key) {
+    async deleteBucket(key) {
       return run('DELETE FROM monitor_buckets WHERE key = ?', [key]) > 0
     },
 
-    async createTest (t) {
+    async createTest(t) {
       const now = ctx.now()
-      return testOf(required(get(
-        'INSERT INTO monitor_tests (id, bucket_key, name, description, default_environment_id, trigger_id, created_by, steps, created, updated, seq) ' +
-        'VALUES (@id, @bucket, @name, @description, @env, @trigger, @by, @steps, @now, @now, (SELECT ifnull(max(seq), 0) + 1 FROM monitor_tests)) RETURNING *',
-        { id: t.id, bucket: t.bucketKey, name: t.name, description: t.description, env: t.defaultEnvironmentId, trigger: t.triggerId, by: JSON.stringify(t.createdBy), steps: JSON.stringify(t.steps), now },
-      )))
+      return testOf(
+        required(
+          get(
+            'INSERT INTO monitor_tests (id, bucket_key, name, description, default_environment_id, trigger_id, created_by, steps, created, updated, seq) ' +
+              'VALUES (@id, @bucket, @name, @description, @env, @trigger, @by, @steps, @now, @now, (SELECT ifnull(max(seq), 0) + 1 FROM monitor_tests)) RETURNING *',
+            {
+              id: t.id,
+              bucket: t.bucketKey,
+              name: t.name,
+              description: t.description,
+              env: t.defaultEnvironmentId,
+              trigger: t.triggerId,
+              by: JSON.stringify(t.createdBy),
+              steps: JSON.stringify(t.steps),
+              now,
+            },
+          ),
+        ),
+      )
     },
-    async getTest (bucketKey, id) {
-      const row = get('SELECT * FROM monitor_tests WHERE id = ? AND bucket_key = ?', [id, bucketKey])
+    async getTest(bucketKey, id) {
+      const row = get('SELECT * FROM monitor_tests WHERE id = ? AND bucket_key = ?', [
+        id,
+        bucketKey,
+      ])
       return row === undefined ? undefined : testOf(row)
     },
-    async getTestById (id) {
+    async getTestById(id) {
       const row = get('SELECT * FROM monitor_tests WHERE id = ?', [id])
       return row === undefined ? undefined : testOf(row)
     },
-    async getTestByTrigger (triggerId) {
+    async getTestByTrigger(triggerId) {
       const row = get('SELECT * FROM monitor_tests WHERE trigger_id = ?', [triggerId])
       return row === undefined ? undefined : testOf(row)
     },
-    async listTests (bucketKey, count, offset, order = 'newest') {
-      const sql = order === 'newest'
-        ? 'SELECT * FROM monitor_tests WHERE bucket_key = ? ORDER BY seq DESC LIMIT ? OFFSET ?'
-        : 'SELECT * FROM monitor_tests WHERE bucket_key = ? ORDER BY seq LIMIT ? OFFSET ?'
+    async listTests(bucketKey, count, offset, order = 'newest') {
+      const sql =
+        order === 'newest'
+          ? 'SELECT * FROM monitor_tests WHERE bucket_key = ? ORDER BY seq DESC LIMIT ? OFFSET ?'
+          : 'SELECT * FROM monitor_tests WHERE bucket_key = ? ORDER BY seq LIMIT ? OFFSET ?'
       return all(sql, [bucketKey, count, offset]).map(testOf)
     },
-    async updateTest (id, patch) {
+    async updateTest(id, patch) {
       const row = get('SELECT * FROM monitor_tests WHERE id = ?', [id])
       if (row === undefined) return undefined
       const current = testOf(row)
       const next = { ...current, ...patch }
-      return testOf(required(get(
-        'UPDATE monitor_tests SET name = @name, description = @description, default_environment_id = @env, steps = @steps, updated = @now WHERE id = @id RETURNING *',
-        { id, name: next.name, description: next.description, env: next.defaultEnvironmentId, steps: JSON.stringify(next.steps), now: ctx.now() },
-      )))
+      return testOf(
+        required(
+          get(
+            'UPDATE monitor_tests SET name = @name, description = @description, default_environment_id = @env, steps = @steps, updated = @now WHERE id = @id RETURNING *',
+            {
+              id,
+              name: next.name,
+              description: next.description,
+              env: next.defaultEnvironmentId,
+              steps: JSON.stringify(next.steps),
+              now: ctx.now(),
+            },
+          ),
+        ),
+      )
     },
-    async deleteTest (bucketKey, id) {
+    async deleteTest(bucketKey, id) {
       return run('DELETE FROM monitor_tests WHERE id = ? AND bucket_key = ?', [id, bucketKey]) > 0
     },
 
-    async createEnvironment (e) {
-      return environmentOf(required(get(
-        'INSERT INTO monitor_environments (id, bucket_key, test_id, doc, created) VALUES (@id, @bucket, @test, @doc, @now) RETURNING *',
-        { id: e.id, bucket: e.bucketKey, test: e.testId, doc: JSON.stringify(e.doc), now: ctx.now() },
-      )))
+    async createEnvironment(e) {
+      return environmentOf(
+        required(
+          get(
+            'INSERT INTO monitor_environments (id, bucket_key, test_id, doc, created) VALUES (@id, @bucket, @test, @doc, @now) RETURNING *',
+            {
+              id: e.id,
+              bucket: e.bucketKey,
+              test: e.testId,
+              doc: JSON.stringify(e.doc),
+              now: ctx.now(),
+            },
+          ),
+        ),
+      )
     },
-    async getEnvironment (bucketKey, id) {
-      const row = get('SELECT * FROM monitor_environments WHERE id = ? AND bucket_key = ?', [id, bucketKey])
+    async getEnvironment(bucketKey, id) {
+      const row = get('SELECT * FROM monitor_environments WHERE id = ? AND bucket_key = ?', [
+        id,
+        bucketKey,
+      ])
       return row === undefined ? undefined : environmentOf(row)
     },
-    async listEnvironments (bucketKey, testId) {
-      const rows = testId === null
-        ? all('SELECT * FROM monitor_environments WHERE bucket_key = ? AND test_id IS NULL ORDER BY created, id', [bucketKey])
-        : all('SELECT * FROM monitor_environments WHERE bucket_key = ? AND test_id = ? ORDER BY created, id', [bucketKey, testId])
+    async listEnvironments(bucketKey, testId) {
+      const rows =
+        testId === null
+          ? all(
+              'SELECT * FROM monitor_environments WHERE bucket_key = ? AND test_id IS NULL ORDER BY created, id',
+              [bucketKey],
+            )
+          : all(
+              'SELECT * FROM monitor_environments WHERE bucket_key = ? AND test_id = ? ORDER BY created, id',
+              [bucketKey, testId],
+            )
       return rows.map(environmentOf)
     },
-    async updateEnvironment (id, doc: JsonObject) {
-      const row = get('UPDATE monitor_environments SET doc = ? WHERE id = ? RETURNING *', [JSON.stringify(doc), id])
+    async updateEnvironment(id, doc: JsonObject) {
+      const row = get('UPDATE monitor_environments SET doc = ? WHERE id = ? RETURNING *', [
+        JSON.stringify(doc),
+        id,
+      ])
       return row === undefined ? undefined : environmentOf(row)
     },
-    async deleteEnvironment (bucketKey, id) {
-      return run('DELETE FROM monitor_environments WHERE id = ? AND bucket_key = ?', [id, bucketKey]) > 0
+    async deleteEnvironment(bucketKey, id) {
+      return (
+        run('DELETE FROM monitor_environments WHERE id = ? AND bucket_key = ?', [id, bucketKey]) > 0
+      )
     },
 
-    async createSchedule (s) {
-      return scheduleOf(required(get(
-        'INSERT INTO monitor_schedules (id, test_id, environment_id, interval, note, created) VALUES (@id, @test, @env, @interval, @note, @now) RETURNING *',
-        { id: s.id, test: s.testId, env: s.environmentId, interval: s.interval, note: s.note, now: ctx.now() },
-      )))
+    async createSchedule(s) {
+      return scheduleOf(
+        required(
+          get(
+            'INSERT INTO monitor_schedules (id, test_id, environment_id, interval, note, created) VALUES (@id, @test, @env, @interval, @note, @now) RETURNING *',
+            {
+              id: s.id,
+              test: s.testId,
+              env: s.environmentId,
+              interval: s.interval,
+              note: s.note,
+              now: ctx.now(),
+            },
+          ),
+        ),
+      )
     },
-    async getSchedule (testId, id) {
+    async getSchedule(testId, id) {
       const row = get('SELECT * FROM monitor_schedules WHERE id = ? AND test_id = ?', [id, testId])
       return row === undefined ? undefined : scheduleOf(row)
     },
-    async listSchedules (testId) {
-      return all('SELECT * FROM monitor_schedules WHERE test_id = ? ORDER BY created, id', [testId]).map(scheduleOf)
+    async listSchedules(testId) {
+      return all('SELECT * FROM monitor_schedules WHERE test_id = ? ORDER BY created, id', [
+        testId,
+      ]).map(scheduleOf)
     },
-    async listAllSchedules () {
+    async listAllSchedules() {
       return all('SELECT * FROM monitor_schedules ORDER BY created, id').map(scheduleOf)
     },
-    async updateSchedule (id, patch) {
+    async updateSchedule(id, patch) {
       const row = get('SELECT * FROM monitor_schedules WHERE id = ?', [id])
       if (row === undefined) return undefined
       const next = { ...scheduleOf(row), ...patch }
-      return scheduleOf(required(get(
-        'UPDATE monitor_schedules SET environment_id = @env, interval = @interval, note = @note WHERE id = @id RETURNING *',
-        { id, env: next.environmentId, interval: next.interval, note: next.note },
-      )))
+      return scheduleOf(
+        required(
+          get(
+            'UPDATE monitor_schedules SET environment_id = @env, interval = @interval, note = @note WHERE id = @id RETURNING *',
+            { id, env: next.environmentId, interval: next.interval, note: next.note },
+          ),
+        ),
+      )
     },
-    async deleteSchedule (testId, id) {
+    async deleteSchedule(testId, id) {
       return run('DELETE FROM monitor_schedules WHERE id = ? AND test_id = ?', [id, testId]) > 0
     },
 
-    async createRun (r) {
-      return runOf(required(get(
-        'INSERT INTO monitor_runs (id, test_id, bucket_key, environment_id, result, source, created, finished, doc) ' +
-        'VALUES (@id, @test, @bucket, @env, @result, @source, @created, @finished, @doc) RETURNING *',
-        { id: r.id, test: r.testId, bucket: r.bucketKey, env: r.environmentId, result: r.result, source: r.source, created: r.created, finished: r.finished, doc: JSON.stringify(r.doc) },
-      )))
+    async createRun(r) {
+      return runOf(
+        required(
+          get(
+            'INSERT INTO monitor_runs (id, test_id, bucket_key, environment_id, result, source, created, finished, doc) ' +
+              'VALUES (@id, @test, @bucket, @env, @result, @source, @created, @finished, @doc) RETURNING *',
+            {
+              id: r.id,
+              test: r.testId,
+              bucket: r.bucketKey,
+              env: r.environmentId,
+              result: r.result,
+              source: r.source,
+              created: r.created,
+              finished: r.finished,
+              doc: JSON.stringify(r.doc),
+            },
+          ),
+        ),
+      )
     },
-    async updateRun (id, patch) {
+    async updateRun(id, patch) {
       const row = get('SELECT * FROM monitor_runs WHERE id = ?', [id])
       if (row === undefined) return undefined
       const next = { ...runOf(row), ...patch }
-      return runOf(required(get(
-        'UPDATE monitor_runs SET result = @result, finished = @finished, doc = @doc WHERE id = @id RETURNING *',
-        { id, result: next.result, finished: next.finished, doc: JSON.stringify(next.doc) },
-      )))
+      return runOf(
+        required(
+          get(
+            'UPDATE monitor_runs SET result = @result, finished = @finished, doc = @doc WHERE id = @id RETURNING *',
+            { id, result: next.result, finished: next.finished, doc: JSON.stringify(next.doc) },
+          ),
+        ),
+      )
     },
-    async getRun (testId, id) {
+    async getRun(testId, id) {
       const row = get('SELECT * FROM monitor_runs WHERE id = ? AND test_id = ?', [id, testId])
       return row === undefined ? undefined : runOf(row)
     },
-    async listRuns (testId, count) {
-      return all('SELECT * FROM monitor_runs WHERE test_id = ? ORDER BY created DESC, rowid DESC LIMIT ?', [testId, count]).map(runOf)
+    async listRuns(testId, count) {
+      return all(
+        'SELECT * FROM monitor_runs WHERE test_id = ? ORDER BY created DESC, rowid DESC LIMIT ?',
+        [testId, count],
+      ).map(runOf)
     },
-    async failUnfinishedRuns (finished, reason) {
+    async failUnfinishedRuns(finished, reason) {
       return run(
         "UPDATE monitor_runs SET result = 'fail', finished = @finished, doc = json_set(doc, '$.error', @reason) WHERE result IN ('queued', 'working')",
         { finished, reason },
       )
     },
-    async pruneRuns (testId, keep) {
+    async pruneRuns(testId, keep) {
       return run(
         'DELETE FROM monitor_runs WHERE test_id = @test AND id NOT IN (SELECT id FROM monitor_runs WHERE test_id = @test ORDER BY created DESC, rowid DESC LIMIT @keep)',
         { test: testId, keep },
       )
     },
 
-    async getRunsByIds (ids) {
+    async getRunsByIds(ids) {
       if (ids.length === 0) return []
-      const byId = new Map(all('SELECT * FROM monitor_runs WHERE id IN (SELECT value FROM json_each(?))', [JSON.stringify(ids)]).map((r) => [str(r['id']), runOf(r)]))
+      const byId = new Map(
+        all('SELECT * FROM monitor_runs WHERE id IN (SELECT value FROM json_each(?))', [
+          JSON.stringify(ids),
+        ]).map((r) => [str(r['id']), runOf(r)]),
+      )
       return ids.flatMap((id) => byId.get(id) ?? [])
     },
 
-    async createBatch (b) {
-      return batchOf(required(get(
-        'INSERT INTO monitor_batches (id, bucket_key, run_ids, runs_failed, created) VALUES (@id, @bucket, @runs, @failed, @now) RETURNING *',
-        { id: b.id, bucket: b.bucketKey, runs: JSON.stringify(b.runIds), failed: b.runsFailed, now: ctx.now() },
-      )))
+    async createBatch(b) {
+      return batchOf(
+        required(
+          get(
+            'INSERT INTO monitor_batches (id, bucket_key, run_ids, runs_failed, created) VALUES (@id, @bucket, @runs, @failed, @now) RETURNING *',
+            {
+              id: b.id,
+              bucket: b.bucketKey,
+              runs: JSON.stringify(b.runIds),
+              failed: b.runsFailed,
+              now: ctx.now(),
+            },
+          ),
+        ),
+      )
     },
-    async getBatch (bucketKey, id) {
-      const row = get('SELECT * FROM monitor_batches WHERE id = ? AND bucket_key = ?', [id, bucketKey])
+    async getBatch(bucketKey, id) {
+      const row = get('SELECT * FROM monitor_batches WHERE id = ? AND bucket_key = ?', [
+        id,
+        bucketKey,
+      ])
       return row === undefined ? undefined : batchOf(row)
     },
 
-    async createIntegration (i) {
-      return integrationOf(required(get(
-        'INSERT INTO monitor_integrations (id, workspace_id, integration_type, description, doc, created) VALUES (@id, @ws, @type, @description, @doc, @now) RETURNING *',
-        { id: i.id, ws: i.workspaceId, type: i.type, description: i.description, doc: JSON.stringify(i.doc), now: ctx.now() },
-      )))
-    },
-    async listIntegrations (workspaceId) {
-      return all('SELECT * FROM monitor_integrations WHERE workspace_id = ? ORDER BY created, id', [workspaceId]).map(integrationOf)
-    },
-    async getIntegration (workspaceId, id) {
-      const row = get('SELECT * FROM monitor_integrations WHERE id = ? AND workspace_id = ?', [id, workspaceId])
-      return row === undefined ? undefined : integrationOf(row)
-    },
-    async deleteIntegration (workspaceId, id) {
-      return run('DELETE FROM monitor_integrations WHERE id = ? AND workspace_id = ?', [id, workspaceId]) > 0
-    },
-
-    async addRevision (r) {
-      run(
-        'INSERT INTO monitor_revisions (uuid, bucket_key, test_id, item_type, item_id, timestamp, author, doc) VALUES (@uuid, @bucket, @test, @type, @item, @ts, @author, @doc)',
-        { uuid: r.uuid, bucket: r.bucketKey, test: r.testId, type: r.itemType, item: r.itemId, ts: r.timestamp, author: JSON.stringify(r.author), doc: JSON.stringify(r.doc) },
+    async createIntegration(i) {
+      return integrationOf(
+        required(
+          get(
+            'INSERT INTO monitor_integrations (id, workspace_id, integration_type, description, doc, created) VALUES (@id, @ws, @type, @description, @doc, @now) RETURNING *',
+            {
+              id: i.id,
+              ws: i.workspaceId,
+              type: i.type,
+              description: i.description,
+              doc: JSON.stringify(i.doc),
+              now: ctx.now(),
+            },
+          ),
+        ),
       )
     },
-    async listRevisions (testId) {
-      return all('SELECT * FROM monitor_revisions WHERE test_id = ? ORDER BY timestamp, rowid', [testId]).map(revisionOf)
+    async listIntegrations(workspaceId) {
+      return all('SELECT * FROM monitor_integrations WHERE workspace_id = ? ORDER BY created, id', [
+        workspaceId,
+      ]).map(integrationOf)
+    },
+    async getIntegration(workspaceId, id) {
+      const row = get('SELECT * FROM monitor_integrations WHERE id = ? AND workspace_id = ?', [
+        id,
+        workspaceId,
+      ])
+      return row === undefined ? undefined : integrationOf(row)
+    },
+    async deleteIntegration(workspaceId, id) {
+      return (
+        run('DELETE FROM monitor_integrations WHERE id = ? AND workspace_id = ?', [
+          id,
+          workspaceId,
+        ]) > 0
+      )
+    },
+
+    async addRevision(r) {
+      run(
+        'INSERT INTO monitor_revisions (uuid, bucket_key, test_id, item_type, item_id, timestamp, author, doc) VALUES (@uuid, @bucket, @test, @type, @item, @ts, @author, @doc)',
+        {
+          uuid: r.uuid,
+          bucket: r.bucketKey,
+          test: r.testId,
+          type: r.itemType,
+          item: r.itemId,
+          ts: r.timestamp,
+          author: JSON.stringify(r.author),
+          doc: JSON.stringify(r.doc),
+        },
+      )
+    },
+    async listRevisions(testId) {
+      return all('SELECT * FROM monitor_revisions WHERE test_id = ? ORDER BY timestamp, rowid', [
+        testId,
+      ]).map(revisionOf)
     },
   }
 }
 
-function appOf (r: Row): OAuthApp {
-  return { clientId: str(r['client_id']), userId: num(r['user_id']), name: str(r['name']), websiteUrl: str(r['website_url']), callbackUrl: str(r['callback_url']), secretHash: str(r['secret_hash']), created: num(r['created']) }
+function appOf(r: Row): OAuthApp {
+  return {
+    clientId: str(r['client_id']),
+    userId: num(r['user_id']),
+    name: str(r['name']),
+    websiteUrl: str(r['website_url']),
+    callbackUrl: str(r['callback_url']),
+    secretHash: str(r['secret_hash']),
+    created: num(r['created']),
+  }
 }
 
-function tokenOf (r: Row): OAuthToken {
-  return { id: str(r['id']), tokenHash: str(r['token_hash']), clientId: str(r['client_id']), userId: num(r['user_id']), scopes: json(r['scopes']), created: num(r['created']), revoked: r['revoked'] as number | null }
+function tokenOf(r: Row): OAuthToken {
+  return {
+    id: str(r['id']),
+    tokenHash: str(r['token_hash']),
+    clientId: str(r['client_id']),
+    userId: num(r['user_id']),
+    scopes: json(r['scopes']),
+    created: num(r['created']),
+    revoked: r['revoked'] as number | null,
+  }
 }
 
-function codeOf (r: Row): OAuthCode {
-  return { codeHash: str(r['code_hash']), clientId: str(r['client_id']), userId: num(r['user_id']), scopes: json(r['scopes']), redirectUri: str(r['redirect_uri']), expires: num(r['expires']), used: r['used'] === 1 }
+function codeOf(r: Row): OAuthCode {
+  return {
+    codeHash: str(r['code_hash']),
+    clientId: str(r['client_id']),
+    userId: num(r['user_id']),
+    scopes: json(r['scopes']),
+    redirectUri: str(r['redirect_uri']),
+    expires: num(r['expires']),
+    used: r['used'] === 1,
+  }
 }
 
 /**
@@ -326,7 +538,7 @@ function codeOf (r: Row): OAuthCode {
  * @example
  * const token = await oauthRepository(ctx).getTokenByHash(sha256hex)
  */
-export function oauthRepository (ctx: RepoContext): OAuthRepository {
+export function oauthRepository(ctx: RepoContext): OAuthRepository {
   const get = (sql: string, params: Row | unknown[]): Row | undefined => {
     ctx.check()
     return ctx.conn.statement(sql).get(params) as Row | undefined
@@ -340,47 +552,96 @@ export function oauthRepository (ctx: RepoContext): OAuthRepository {
     return row
   }
   return {
-    async createApp (a) {
-      return appOf(created(get(
-        'INSERT INTO oauth_apps (client_id, user_id, name, website_url, callback_url, secret_hash, created) VALUES (@client, @user, @name, @web, @cb, @hash, @now) RETURNING *',
-        { client: a.clientId, user: a.userId, name: a.name, web: a.websiteUrl, cb: a.callbackUrl, hash: a.secretHash, now: ctx.now() },
-      )))
+    async createApp(a) {
+      return appOf(
+        created(
+          get(
+            'INSERT INTO oauth_apps (client_id, user_id, name, website_url, callback_url, secret_hash, created) VALUES (@client, @user, @name, @web, @cb, @hash, @now) RETURNING *',
+            {
+              client: a.clientId,
+              user: a.userId,
+              name: a.name,
+              web: a.websiteUrl,
+              cb: a.callbackUrl,
+              hash: a.secretHash,
+              now: ctx.now(),
+            },
+          ),
+        ),
+      )
     },
-    async getApp (clientId) {
+    async getApp(clientId) {
       const row = get('SELECT * FROM oauth_apps WHERE client_id = ?', [clientId])
       return row === undefined ? undefined : appOf(row)
     },
-    async listApps (userId) {
-      return all('SELECT * FROM oauth_apps WHERE user_id = ? ORDER BY created, client_id', [userId]).map(appOf)
+    async listApps(userId) {
+      return all('SELECT * FROM oauth_apps WHERE user_id = ? ORDER BY created, client_id', [
+        userId,
+      ]).map(appOf)
     },
-    async deleteApp (userId, clientId) {
+    async deleteApp(userId, clientId) {
       ctx.check()
-      return ctx.conn.statement('DELETE FROM oauth_apps WHERE client_id = ? AND user_id = ?').run(clientId, userId).changes > 0
+      return (
+        ctx.conn
+          .statement('DELETE FROM oauth_apps WHERE client_id = ? AND user_id = ?')
+          .run(clientId, userId).changes > 0
+      )
     },
-    async createToken (t) {
-      return tokenOf(created(get(
-        'INSERT INTO oauth_tokens (id, token_hash, client_id, user_id, scopes, created) VALUES (@id, @hash, @client, @user, @scopes, @now) RETURNING *',
-        { id: t.id, hash: t.tokenHash, client: t.clientId, user: t.userId, scopes: JSON.stringify(t.scopes), now: ctx.now() },
-      )))
+    async createToken(t) {
+      return tokenOf(
+        created(
+          get(
+            'INSERT INTO oauth_tokens (id, token_hash, client_id, user_id, scopes, created) VALUES (@id, @hash, @client, @user, @scopes, @now) RETURNING *',
+            {
+              id: t.id,
+              hash: t.tokenHash,
+              client: t.clientId,
+              user: t.userId,
+              scopes: JSON.stringify(t.scopes),
+              now: ctx.now(),
+            },
+          ),
+        ),
+      )
     },
-    async getTokenByHash (tokenHash) {
+    async getTokenByHash(tokenHash) {
       const row = get('SELECT * FROM oauth_tokens WHERE token_hash = ?', [tokenHash])
       return row === undefined ? undefined : tokenOf(row)
     },
-    async listTokens (userId) {
-      return all('SELECT * FROM oauth_tokens WHERE user_id = ? AND revoked IS NULL ORDER BY created, id', [userId]).map(tokenOf)
+    async listTokens(userId) {
+      return all(
+        'SELECT * FROM oauth_tokens WHERE user_id = ? AND revoked IS NULL ORDER BY created, id',
+        [userId],
+      ).map(tokenOf)
     },
-    async revokeToken (userId, id) {
+    async revokeToken(userId, id) {
       ctx.check()
-      return ctx.conn.statement('UPDATE oauth_tokens SET revoked = ? WHERE id = ? AND user_id = ? AND revoked IS NULL').run(ctx.now(), id, userId).changes > 0
+      return (
+        ctx.conn
+          .statement(
+            'UPDATE oauth_tokens SET revoked = ? WHERE id = ? AND user_id = ? AND revoked IS NULL',
+          )
+          .run(ctx.now(), id, userId).changes > 0
+      )
     },
-    async createCode (c) {
-      return codeOf(created(get(
-        'INSERT INTO oauth_codes (code_hash, client_id, user_id, scopes, redirect_uri, expires) VALUES (@hash, @client, @user, @scopes, @uri, @expires) RETURNING *',
-        { hash: c.codeHash, client: c.clientId, user: c.userId, scopes: JSON.stringify(c.scopes), uri: c.redirectUri, expires: c.expires },
-      )))
+    async createCode(c) {
+      return codeOf(
+        created(
+          get(
+            'INSERT INTO oauth_codes (code_hash, client_id, user_id, scopes, redirect_uri, expires) VALUES (@hash, @client, @user, @scopes, @uri, @expires) RETURNING *',
+            {
+              hash: c.codeHash,
+              client: c.clientId,
+              user: c.userId,
+              scopes: JSON.stringify(c.scopes),
+              uri: c.redirectUri,
+              expires: c.expires,
+            },
+          ),
+        ),
+      )
     },
-    async consumeCode (codeHash) {
+    async consumeCode(codeHash) {
       const row = get('SELECT * FROM oauth_codes WHERE code_hash = ?', [codeHash])
       if (row === undefined) return undefined
       ctx.check()
@@ -391,13 +652,34 @@ export function oauthRepository (ctx: RepoContext): OAuthRepository {
 }
 
 const monitoringWrites = [
-  'createBucket', 'deleteBucket', 'createTest', 'updateTest', 'deleteTest', 'createEnvironment', 'updateEnvironment',
-  'deleteEnvironment', 'createSchedule', 'updateSchedule', 'deleteSchedule', 'createRun', 'updateRun', 'failUnfinishedRuns', 'pruneRuns', 'addRevision',
-  'createBatch', 'createIntegration', 'deleteIntegration',
+  'createBucket',
+  'deleteBucket',
+  'createTest',
+  'updateTest',
+  'deleteTest',
+  'createEnvironment',
+  'updateEnvironment',
+  'deleteEnvironment',
+  'createSchedule',
+  'updateSchedule',
+  'deleteSchedule',
+  'createRun',
+  'updateRun',
+  'failUnfinishedRuns',
+  'pruneRuns',
+  'addRevision',
+  'createBatch',
+  'createIntegration',
+  'deleteIntegration',
 ] as const satisfies ReadonlyArray<keyof MonitoringRepository>
 
 const oauthWrites = [
-  'createApp', 'deleteApp', 'createToken', 'revokeToken', 'createCode', 'consumeCode',
+  'createApp',
+  'deleteApp',
+  'createToken',
+  'revokeToken',
+  'createCode',
+  'consumeCode',
 ] as const satisfies ReadonlyArray<keyof OAuthRepository>
 
 /**
@@ -407,14 +689,26 @@ const oauthWrites = [
  * @example
  * const { monitoring, oauth } = routeMonitoringWrites(reads, store.write)
  */
-export function routeMonitoringWrites (reads: Pick<Repositories, 'monitoring' | 'oauth'>, write: Store['write']): Pick<Repositories, 'monitoring' | 'oauth'> {
+export function routeMonitoringWrites(
+  reads: Pick<Repositories, 'monitoring' | 'oauth'>,
+  write: Store['write'],
+): Pick<Repositories, 'monitoring' | 'oauth'> {
   const monitoring: Record<string, unknown> = { ...reads.monitoring }
   for (const name of monitoringWrites) {
-    monitoring[name] = async (...args: unknown[]) => await write(async (tx) => await (tx.monitoring[name] as (...a: unknown[]) => Promise<unknown>)(...args))
+    monitoring[name] = async (...args: unknown[]) =>
+      await write(
+        async (tx) => await (tx.monitoring[name] as (...a: unknown[]) => Promise<unknown>)(...args),
+      )
   }
   const oauth: Record<string, unknown> = { ...reads.oauth }
   for (const name of oauthWrites) {
-    oauth[name] = async (...args: unknown[]) => await write(async (tx) => await (tx.oauth[name] as (...a: unknown[]) => Promise<unknown>)(...args))
+    oauth[name] = async (...args: unknown[]) =>
+      await write(
+        async (tx) => await (tx.oauth[name] as (...a: unknown[]) => Promise<unknown>)(...args),
+      )
   }
-  return { monitoring: monitoring as unknown as MonitoringRepository, oauth: oauth as unknown as OAuthRepository }
+  return {
+    monitoring: monitoring as unknown as MonitoringRepository,
+    oauth: oauth as unknown as OAuthRepository,
+  }
 }

@@ -12,15 +12,17 @@ export class AsyncMutex {
   #holders = 0
 
   /** True while a task runs or waits. */
-  get locked (): boolean {
+  get locked(): boolean {
     return this.#holders > 0
   }
 
-  async run<T> (fn: () => Promise<T>): Promise<T> {
+  async run<T>(fn: () => Promise<T>): Promise<T> {
     this.#holders++
     const previous = this.#tail
     let release = (): void => {}
-    this.#tail = new Promise<void>((resolve) => { release = resolve })
+    this.#tail = new Promise<void>((resolve) => {
+      release = resolve
+    })
     try {
       await previous
       return await fn()

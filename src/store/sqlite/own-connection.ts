@@ -13,14 +13,19 @@ import { createRepositories } from './repositories.js'
  * // in the worker, inside the main thread's store.writeElsewhere(async (target) => ...)
  * const ids = await writeThroughOwnConnection(target, async (tx) => await tx.transactions.createEncodedMany(into, rows))
  */
-export async function writeThroughOwnConnection<T> (target: OwnWriteTarget, fn: (tx: Repositories) => Promise<T>): Promise<T> {
+export async function writeThroughOwnConnection<T>(
+  target: OwnWriteTarget,
+  fn: (tx: Repositories) => Promise<T>,
+): Promise<T> {
   const conn = new Connection(openDatabase(target.file, { readonly: false }))
   try {
     conn.db.pragma('wal_autocheckpoint = 0')
     let open = true
     const tx = createRepositories({
       conn,
-      check: () => { if (!open) throw new Error('the repositories of a write were used after the write ended') },
+      check: () => {
+        if (!open) throw new Error('the repositories of a write were used after the write ended')
+      },
       now: () => target.now,
     })
     conn.db.exec('BEGIN IMMEDIATE')

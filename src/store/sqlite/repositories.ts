@@ -1,12 +1,25 @@
 import type { Repositories, Store } from '../repositories.js'
-import { accountRepository, apiKeyRepository, userRepository, workspaceRepository } from './admin-repositories.js'
+import {
+  accountRepository,
+  apiKeyRepository,
+  userRepository,
+  workspaceRepository,
+} from './admin-repositories.js'
 import { assetRepository } from './asset-repository.js'
 import { serviceRepository, tagRepository } from './catalog-repositories.js'
 import type { RepoContext } from './context.js'
 import { mockServiceRepository } from './mock-service-repository.js'
 import { mockSettingRepository } from './mock-setting-repository.js'
-import { monitoringRepository, oauthRepository, routeMonitoringWrites } from './monitoring-repository.js'
-import { cloneTrackingRepository, logSnapshotRepository, trackingRepository } from './tracking-repositories.js'
+import {
+  monitoringRepository,
+  oauthRepository,
+  routeMonitoringWrites,
+} from './monitoring-repository.js'
+import {
+  cloneTrackingRepository,
+  logSnapshotRepository,
+  trackingRepository,
+} from './tracking-repositories.js'
 import { transactionRepository } from './transaction-repository.js'
 import { tenancyRepository } from './tenancy-repository.js'
 import { sandboxRepository } from './sandbox-repository.js'
@@ -19,7 +32,7 @@ import { searchRepository } from './search-repository.js'
  * @example
  * const tx = createRepositories({ conn: writer, check, now: Date.now })
  */
-export function createRepositories (ctx: RepoContext): Repositories {
+export function createRepositories(ctx: RepoContext): Repositories {
   return {
     accounts: accountRepository(ctx),
     users: userRepository(ctx),
@@ -52,10 +65,35 @@ export function createRepositories (ctx: RepoContext): Repositories {
  * @example
  * const top = routeWrites(createRepositories(readerContext), store.write, () => mutex.locked)
  */
-export function routeWrites (reads: Repositories, write: Store['write'], writerBusy: () => boolean): Repositories {
-  const { accounts, users, apiKeys, workspaces, services, tags, transactions, mockServices, assets, trackings, cloneTrackings, logs, sandboxes, locations, mockSettings, tenancy, search } = reads
+export function routeWrites(
+  reads: Repositories,
+  write: Store['write'],
+  writerBusy: () => boolean,
+): Repositories {
+  const {
+    accounts,
+    users,
+    apiKeys,
+    workspaces,
+    services,
+    tags,
+    transactions,
+    mockServices,
+    assets,
+    trackings,
+    cloneTrackings,
+    logs,
+    sandboxes,
+    locations,
+    mockSettings,
+    tenancy,
+    search,
+  } = reads
   return {
-    accounts: { ...accounts, create: async (input) => await write(async (tx) => await tx.accounts.create(input)) },
+    accounts: {
+      ...accounts,
+      create: async (input) => await write(async (tx) => await tx.accounts.create(input)),
+    },
     users: {
       ...users,
       create: async (input) => await write(async (tx) => await tx.users.create(input)),
@@ -67,7 +105,9 @@ export function routeWrites (reads: Repositories, write: Store['write'], writerB
       // The contract lets a touch be skipped under load: an authentication never waits behind writes for it.
       touch: async (id, when) => {
         if (writerBusy()) return
-        await write(async (tx) => { await tx.apiKeys.touch(id, when) })
+        await write(async (tx) => {
+          await tx.apiKeys.touch(id, when)
+        })
       },
     },
     workspaces: {
@@ -78,36 +118,46 @@ export function routeWrites (reads: Repositories, write: Store['write'], writerB
     services: {
       ...services,
       create: async (input) => await write(async (tx) => await tx.services.create(input)),
-      update: async (ws, id, patch) => await write(async (tx) => await tx.services.update(ws, id, patch)),
+      update: async (ws, id, patch) =>
+        await write(async (tx) => await tx.services.update(ws, id, patch)),
       delete: async (ws, id) => await write(async (tx) => await tx.services.delete(ws, id)),
     },
     tags: {
       ...tags,
       create: async (input) => await write(async (tx) => await tx.tags.create(input)),
-      update: async (account, id, patch) => await write(async (tx) => await tx.tags.update(account, id, patch)),
+      update: async (account, id, patch) =>
+        await write(async (tx) => await tx.tags.update(account, id, patch)),
       delete: async (account, id) => await write(async (tx) => await tx.tags.delete(account, id)),
-      ensure: async (account, names, by) => await write(async (tx) => await tx.tags.ensure(account, names, by)),
+      ensure: async (account, names, by) =>
+        await write(async (tx) => await tx.tags.ensure(account, names, by)),
     },
     transactions: {
       ...transactions,
       create: async (input) => await write(async (tx) => await tx.transactions.create(input)),
-      createEncodedMany: async (into, rows) => await write(async (tx) => await tx.transactions.createEncodedMany(into, rows)),
-      rewriteEncoded: async (ws, id, row) => await write(async (tx) => await tx.transactions.rewriteEncoded(ws, id, row)),
-      update: async (ws, id, patch) => await write(async (tx) => await tx.transactions.update(ws, id, patch)),
+      createEncodedMany: async (into, rows) =>
+        await write(async (tx) => await tx.transactions.createEncodedMany(into, rows)),
+      rewriteEncoded: async (ws, id, row) =>
+        await write(async (tx) => await tx.transactions.rewriteEncoded(ws, id, row)),
+      update: async (ws, id, patch) =>
+        await write(async (tx) => await tx.transactions.update(ws, id, patch)),
       delete: async (ws, id) => await write(async (tx) => await tx.transactions.delete(ws, id)),
-      deleteMany: async (ws, ids) => await write(async (tx) => await tx.transactions.deleteMany(ws, ids)),
-      changeTags: async (ws, ids, change, by) => await write(async (tx) => await tx.transactions.changeTags(ws, ids, change, by)),
+      deleteMany: async (ws, ids) =>
+        await write(async (tx) => await tx.transactions.deleteMany(ws, ids)),
+      changeTags: async (ws, ids, change, by) =>
+        await write(async (tx) => await tx.transactions.changeTags(ws, ids, change, by)),
     },
     mockServices: {
       ...mockServices,
       create: async (input) => await write(async (tx) => await tx.mockServices.create(input)),
-      update: async (id, patch) => await write(async (tx) => await tx.mockServices.update(id, patch)),
+      update: async (id, patch) =>
+        await write(async (tx) => await tx.mockServices.update(id, patch)),
       delete: async (ws, id) => await write(async (tx) => await tx.mockServices.delete(ws, id)),
     },
     assets: {
       ...assets,
       create: async (input) => await write(async (tx) => await tx.assets.create(input)),
-      update: async (ws, id, patch) => await write(async (tx) => await tx.assets.update(ws, id, patch)),
+      update: async (ws, id, patch) =>
+        await write(async (tx) => await tx.assets.update(ws, id, patch)),
       delete: async (ws, id) => await write(async (tx) => await tx.assets.delete(ws, id)),
     },
     trackings: {
@@ -115,20 +165,35 @@ export function routeWrites (reads: Repositories, write: Store['write'], writerB
       create: async (input) => await write(async (tx) => await tx.trackings.create(input)),
       update: async (id, patch) => await write(async (tx) => await tx.trackings.update(id, patch)),
     },
-    cloneTrackings: { ...cloneTrackings, create: async (input) => await write(async (tx) => await tx.cloneTrackings.create(input)) },
-    logs: { ...logs, create: async (input) => await write(async (tx) => await tx.logs.create(input)) },
-    sandboxes: { ...sandboxes, open: async (input) => await write(async (tx) => await tx.sandboxes.open(input)) },
+    cloneTrackings: {
+      ...cloneTrackings,
+      create: async (input) => await write(async (tx) => await tx.cloneTrackings.create(input)),
+    },
+    logs: {
+      ...logs,
+      create: async (input) => await write(async (tx) => await tx.logs.create(input)),
+    },
+    sandboxes: {
+      ...sandboxes,
+      open: async (input) => await write(async (tx) => await tx.sandboxes.open(input)),
+    },
     locations: {
       ...locations,
-      createHarbor: async (input) => await write(async (tx) => await tx.locations.createHarbor(input)),
+      createHarbor: async (input) =>
+        await write(async (tx) => await tx.locations.createHarbor(input)),
       createShip: async (input) => await write(async (tx) => await tx.locations.createShip(input)),
-      deleteShip: async (harbor, id) => await write(async (tx) => await tx.locations.deleteShip(harbor, id)),
+      deleteShip: async (harbor, id) =>
+        await write(async (tx) => await tx.locations.deleteShip(harbor, id)),
     },
     mockSettings: {
       ...mockSettings,
       create: async (input) => await write(async (tx) => await tx.mockSettings.create(input)),
-      update: async (ws, kind, id, patch) => await write(async (tx) => await tx.mockSettings.update(ws, kind, id, patch)),
-      setConfiguration: async (mockId, configId) => await write(async (tx) => { await tx.mockSettings.setConfiguration(mockId, configId) }),
+      update: async (ws, kind, id, patch) =>
+        await write(async (tx) => await tx.mockSettings.update(ws, kind, id, patch)),
+      setConfiguration: async (mockId, configId) =>
+        await write(async (tx) => {
+          await tx.mockSettings.setConfiguration(mockId, configId)
+        }),
     },
     tenancy: routeTenancyWrites(tenancy, write),
     search,
@@ -137,18 +202,32 @@ export function routeWrites (reads: Repositories, write: Store['write'], writerB
 }
 
 /** The tenancy repository's changes, sent through `write` (see routeWrites). */
-function routeTenancyWrites (tenancy: Repositories['tenancy'], write: Store['write']): Repositories['tenancy'] {
+function routeTenancyWrites(
+  tenancy: Repositories['tenancy'],
+  write: Store['write'],
+): Repositories['tenancy'] {
   return {
     ...tenancy,
     setMember: async (input) => await write(async (tx) => await tx.tenancy.setMember(input)),
-    updateProfile: async (id, patch) => await write(async (tx) => await tx.tenancy.updateProfile(id, patch)),
-    renameAccount: async (id, name) => await write(async (tx) => await tx.tenancy.renameAccount(id, name)),
-    setWorkspaceMember: async (input) => await write(async (tx) => await tx.tenancy.setWorkspaceMember(input)),
-    removeWorkspaceMember: async (ws, user) => await write(async (tx) => await tx.tenancy.removeWorkspaceMember(ws, user)),
-    createInvitation: async (input) => await write(async (tx) => await tx.tenancy.createInvitation(input)),
-    setInvitationStatus: async (id, status, user) => await write(async (tx) => await tx.tenancy.setInvitationStatus(id, status, user)),
-    createProject: async (input) => await write(async (tx) => await tx.tenancy.createProject(input)),
-    revokeApiKey: async (user, id) => await write(async (tx) => await tx.tenancy.revokeApiKey(user, id)),
-    setActiveWorkspace: async (user, ws) => await write(async (tx) => { await tx.tenancy.setActiveWorkspace(user, ws) }),
+    updateProfile: async (id, patch) =>
+      await write(async (tx) => await tx.tenancy.updateProfile(id, patch)),
+    renameAccount: async (id, name) =>
+      await write(async (tx) => await tx.tenancy.renameAccount(id, name)),
+    setWorkspaceMember: async (input) =>
+      await write(async (tx) => await tx.tenancy.setWorkspaceMember(input)),
+    removeWorkspaceMember: async (ws, user) =>
+      await write(async (tx) => await tx.tenancy.removeWorkspaceMember(ws, user)),
+    createInvitation: async (input) =>
+      await write(async (tx) => await tx.tenancy.createInvitation(input)),
+    setInvitationStatus: async (id, status, user) =>
+      await write(async (tx) => await tx.tenancy.setInvitationStatus(id, status, user)),
+    createProject: async (input) =>
+      await write(async (tx) => await tx.tenancy.createProject(input)),
+    revokeApiKey: async (user, id) =>
+      await write(async (tx) => await tx.tenancy.revokeApiKey(user, id)),
+    setActiveWorkspace: async (user, ws) =>
+      await write(async (tx) => {
+        await tx.tenancy.setActiveWorkspace(user, ws)
+      }),
   }
 }

@@ -1,6 +1,13 @@
 import { createError, type ErrorDetail } from '../../errors/index.js'
 import type { CompiledSearch } from '../repositories.js'
-import { entities, entityAliases, type EntityDef, type FieldDef, type FieldType, type ListDef } from './search-entities.js'
+import {
+  entities,
+  entityAliases,
+  type EntityDef,
+  type FieldDef,
+  type FieldType,
+  type ListDef,
+} from './search-entities.js'
 
 /*
  * POST /api/v4/search (the administration specification, docs/api.md#search), compiled to ONE
@@ -41,12 +48,12 @@ export interface CompiledSearchPlan extends CompiledSearch {
   outputs: Array<{ key: string; boolean: boolean; json: boolean }>
 }
 
-function invalid (path: string, message: string): Error {
+function invalid(path: string, message: string): Error {
   const detail: ErrorDetail = { path, message }
   return createError('ERR_API_VALIDATION', [`${path} ${message}`], { details: [detail] })
 }
 
-function entityOf (name: string, path: string): [string, EntityDef] {
+function entityOf(name: string, path: string): [string, EntityDef] {
   const key = entityAliases[name] ?? name
   const def = Object.hasOwn(entities, key) ? entities[key] : undefined
   if (def === undefined) throw invalid(path, `must be one of ${Object.keys(entities).join(', ')}`)
@@ -59,16 +66,38 @@ function entityOf (name: string, path: string): [string, EntityDef] {
  * @example
  * searchMetadata().entities.transactions.relations.service // 'services'
  */
-export function searchMetadata () {
-  const out: Record<string, { fields: Record<string, string>; relations: Record<string, string>; lists: Record<string, { entity: string; fields: string[]; operators: string[] }> }> = {}
+export function searchMetadata() {
+  const out: Record<
+    string,
+    {
+      fields: Record<string, string>
+      relations: Record<string, string>
+      lists: Record<string, { entity: string; fields: string[]; operators: string[] }>
+    }
+  > = {}
   for (const [name, def] of Object.entries(entities)) {
     out[name] = {
-      fields: Object.fromEntries(Object.entries(def.fields).map(([f, d]) => [f, d.type === 'timestamp' ? 'integer (epoch seconds)' : d.type])),
+      fields: Object.fromEntries(
+        Object.entries(def.fields).map(([f, d]) => [
+          f,
+          d.type === 'timestamp' ? 'integer (epoch seconds)' : d.type,
+        ]),
+      ),
       relations: Object.fromEntries(Object.entries(def.relations).map(([r, d]) => [r, d.entity])),
-      lists: Object.fromEntries(Object.entries(def.lists ?? {}).map(([l, d]) => [l, { entity: d.entity, fields: Object.keys(d.fields), operators: [...LIST_OPERATORS] }])),
+      lists: Object.fromEntries(
+        Object.entries(def.lists ?? {}).map(([l, d]) => [
+          l,
+          { entity: d.entity, fields: Object.keys(d.fields), operators: [...LIST_OPERATORS] },
+        ]),
+      ),
     }
   }
-  return { entities: out, operators: [...SEARCH_OPERATORS, '$and', '$or'], maxLimit: SEARCH_MAX_LIMIT, entityAliases }
+  return {
+    entities: out,
+    operators: [...SEARCH_OPERATORS, '$and', '$or'],
+    maxLimit: SEARCH_MAX_LIMIT,
+    entityAliases,
+  }
 }
 
 class Compiler {
@@ -77,21 +106,26 @@ class Compiler {
   private n = 0
   private conditions = 0
 
-  constructor (readonly def: EntityDef) {}
+  constructor(readonly def: EntityDef) {}
 
-  bind (value: unknown): string {
+  bind(value: unknown): string {
     const name = `p${this.n++}`
     this.params[name] = value
     return `@${name}`
   }
 
   /** The SQL expression of `field` or `relation.field`, joining the relation when first used. */
-  expression (ref: string, path: string): { sql: string; type: FieldType } {
+  expression(ref: string, path: string): { sql: string; type: FieldType } {
     const dot = ref.indexOf('.')
     if (dot === -1) {
       const field = Object.hasOwn(this.def.fields, ref) ? this.def.fields[ref] : undefined
       if (field === undefined) this.refuseList(ref, path)
-      if (field === undefined) throw invalid(path, `is not a field of this entity (expected one of ${Object.keys(this.def.fields).join(', ')})`)
+      if (field === undefined) {
+        throw invalid(
+          path,
+          `is not a field of this entity (expected one of ${Object.keys(this.def.fields).join(', ')})`,
+        )
+      }
       return { sql: columnSql('e', field), type: field.type }
     }
     const relation = ref.slice(0, dot)
@@ -100,60 +134,112 @@ class Compiler {
     const alias = this.join(relation, path)
     const target = entities[this.def.relations[relation]!.entity]!
     const field = Object.hasOwn(target.fields, fieldName) ? target.fields[fieldName] : undefined
-    if (field === undefined) throw invalid(path, `is not a field of ${relation} (expected one of ${Object.keys(target.fields).join(', ')})`)
+    if (field === undefined) {
+      throw invalid(
+        path,
+        `is not a field of ${relation} (expected one of ${Object.keys(target.fields).join(', ')})`,
+      )
+    }
     return { sql: columnSql(alias, field), type: field.type }
   }
 
-  join (relation: string, path: string): string {
-    const rel = Object.hasOwn(this.def.relations, relation) ? this.def.relations[relation] : undefined
-    if (rel === undefined) throw invalid(path, `names no relation of this entity (expected one of ${Object.keys(this.def.relations).join(', ') || 'none'})`)
+  join(relation: string, path: string): string {
+    const rel = Object.hasOwn(this.def.relations, relation)
+      ? this.def.relations[relation]
+      : undefined
+    if (rel === undefined) {
+      throw invalid(
+        path,
+        `names no relation of this entity (expected one of ${Object.keys(this.def.relations).join(', ') || 'none'})`,
+      )
+    }
     const alias = `r_${relation}`
-    if (!this.joins.has(relation)) this.joins.set(relation, `LEFT JOIN ${entities[rel.entity]!.table} ${alias} ON ${'on' in rel ? rel.on(alias) : `${alias}.id = e.${rel.column}`}`)
+    if (!this.joins.has(relation)) {
+      this.joins.set(
+        relation,
+        `LEFT JOIN ${entities[rel.entity]!.table} ${alias} ON ${'on' in rel ? rel.on(alias) : `${alias}.id = e.${rel.column}`}`,
+      )
+    }
     return alias
   }
 
   /** A list used where one value is needed (ordering, `tags.id` as a field of the row): 400. */
-  refuseList (name: string, path: string): void {
-    if (this.listOf(name) !== undefined) throw invalid(path, `is a list: it filters (${LIST_OPERATORS.join(', ')} on an item's name) and shows (fields ${name}.*), but cannot order`)
+  refuseList(name: string, path: string): void {
+    if (this.listOf(name) !== undefined) {
+      throw invalid(
+        path,
+        `is a list: it filters (${LIST_OPERATORS.join(', ')} on an item's name) and shows (fields ${name}.*), but cannot order`,
+      )
+    }
   }
 
-  listOf (name: string): ListDef | undefined {
-    return this.def.lists !== undefined && Object.hasOwn(this.def.lists, name) ? this.def.lists[name] : undefined
+  listOf(name: string): ListDef | undefined {
+    return this.def.lists !== undefined && Object.hasOwn(this.def.lists, name)
+      ? this.def.lists[name]
+      : undefined
   }
 
   /** A condition on a list (`tags` or `tags.name`): one of its items satisfies it; `$ne`: none is equal. */
-  listCondition (list: ListDef, op: string, operand: unknown, path: string): string {
-    const exists = (condition: string): string => `EXISTS (SELECT 1 FROM ${list.link.from} WHERE ${list.link.on} AND ${condition})`
+  listCondition(list: ListDef, op: string, operand: unknown, path: string): string {
+    const exists = (condition: string): string =>
+      `EXISTS (SELECT 1 FROM ${list.link.from} WHERE ${list.link.on} AND ${condition})`
     if (op === '$eq' && operand === null) return `NOT ${exists('1')}`
     if (op === '$ne' && operand === null) return exists('1')
-    if (op === '$ne') return `NOT ${exists(this.condition('m.name', 'string', '$eq', operand, path))}`
-    if (!(LIST_OPERATORS as readonly string[]).includes(op)) throw invalid(path, `is not an operator on a list (expected one of ${LIST_OPERATORS.join(', ')})`)
+    if (op === '$ne') {
+      return `NOT ${exists(this.condition('m.name', 'string', '$eq', operand, path))}`
+    }
+    if (!(LIST_OPERATORS as readonly string[]).includes(op)) {
+      throw invalid(
+        path,
+        `is not an operator on a list (expected one of ${LIST_OPERATORS.join(', ')})`,
+      )
+    }
     return exists(this.condition('m.name', 'string', op, operand, path))
   }
 
-  filter (node: unknown, path: string, depth: number): string {
+  filter(node: unknown, path: string, depth: number): string {
     if (depth > MAX_DEPTH) throw invalid(path, `nests deeper than ${MAX_DEPTH} levels`)
-    if (typeof node !== 'object' || node === null || Array.isArray(node)) throw invalid(path, 'must be an object of conditions')
+    if (typeof node !== 'object' || node === null || Array.isArray(node)) {
+      throw invalid(path, 'must be an object of conditions')
+    }
     const parts: string[] = []
     for (const [key, value] of Object.entries(node)) {
       const at = `${path}/${escapePointer(key)}`
       if (key === '$and' || key === '$or') {
-        if (!Array.isArray(value) || value.length === 0) throw invalid(at, 'must be a non-empty array of conditions')
+        if (!Array.isArray(value) || value.length === 0) {
+          throw invalid(at, 'must be a non-empty array of conditions')
+        }
         const inner = value.map((v, i) => this.filter(v, `${at}/${i}`, depth + 1))
         parts.push(`(${inner.join(key === '$and' ? ' AND ' : ' OR ')})`)
       } else if (key.startsWith('$')) {
         throw invalid(at, `is not an operator here (expected a field name, $and or $or)`)
       } else if (this.listOf(key.replace(/\.name$/, '')) !== undefined) {
         const list = this.listOf(key.replace(/\.name$/, ''))!
-        const ops = typeof value === 'object' && value !== null && !Array.isArray(value) ? Object.entries(value) : [['$eq', value] as [string, unknown]]
+        const ops =
+          typeof value === 'object' && value !== null && !Array.isArray(value)
+            ? Object.entries(value)
+            : [['$eq', value] as [string, unknown]]
         if (ops.length === 0) throw invalid(at, 'must hold an operator')
-        for (const [op, operand] of ops) parts.push(this.listCondition(list, op, operand, typeof value === 'object' && value !== null && !Array.isArray(value) ? `${at}/${escapePointer(op)}` : at))
+        for (const [op, operand] of ops) {
+          parts.push(
+            this.listCondition(
+              list,
+              op,
+              operand,
+              typeof value === 'object' && value !== null && !Array.isArray(value)
+                ? `${at}/${escapePointer(op)}`
+                : at,
+            ),
+          )
+        }
       } else {
         const { sql, type } = this.expression(key, at)
         if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
           const ops = Object.entries(value)
           if (ops.length === 0) throw invalid(at, 'must hold an operator')
-          for (const [op, operand] of ops) parts.push(this.condition(sql, type, op, operand, `${at}/${escapePointer(op)}`))
+          for (const [op, operand] of ops) {
+            parts.push(this.condition(sql, type, op, operand, `${at}/${escapePointer(op)}`))
+          }
         } else {
           parts.push(this.condition(sql, type, '$eq', value, at))
         }
@@ -163,25 +249,34 @@ class Compiler {
     return parts.length === 1 ? parts[0]! : `(${parts.join(' AND ')})`
   }
 
-  condition (sql: string, type: FieldType, op: string, operand: unknown, path: string): string {
-    if (++this.conditions > MAX_CONDITIONS) throw invalid(path, `is one condition too many (at most ${MAX_CONDITIONS})`)
+  condition(sql: string, type: FieldType, op: string, operand: unknown, path: string): string {
+    if (++this.conditions > MAX_CONDITIONS) {
+      throw invalid(path, `is one condition too many (at most ${MAX_CONDITIONS})`)
+    }
     switch (op) {
       case '$eq':
       case '$ne':
         if (operand === null) return `${sql} IS ${op === '$eq' ? '' : 'NOT '}NULL`
         return `${sql} ${op === '$eq' ? '=' : 'IS NOT'} ${this.bind(valueOf(type, operand, path))}`
-      case '$gt': case '$gte': case '$lt': case '$lte': {
+      case '$gt':
+      case '$gte':
+      case '$lt':
+      case '$lte': {
         const symbol = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' }[op]
         if (type === 'boolean') throw invalid(path, 'does not apply to a boolean field')
         return `${sql} ${symbol} ${this.bind(valueOf(type, operand, path))}`
       }
       case '$ilike': {
         if (type !== 'string') throw invalid(path, 'applies only to text fields')
-        if (typeof operand !== 'string' || operand.length > 1000) throw invalid(path, 'must be a string of at most 1000 characters')
+        if (typeof operand !== 'string' || operand.length > 1000) {
+          throw invalid(path, 'must be a string of at most 1000 characters')
+        }
         return `${sql} LIKE ${this.bind(likePattern(operand))} ESCAPE '\\'`
       }
       case '$in': {
-        if (!Array.isArray(operand) || operand.length > 1000) throw invalid(path, 'must be an array of at most 1000 values')
+        if (!Array.isArray(operand) || operand.length > 1000) {
+          throw invalid(path, 'must be an array of at most 1000 values')
+        }
         const values = operand.map((v, i) => valueOf(type, v, `${path}/${i}`))
         return `${sql} IN (SELECT value FROM json_each(${this.bind(JSON.stringify(values))}))`
       }
@@ -191,13 +286,15 @@ class Compiler {
   }
 }
 
-function columnSql (alias: string, field: FieldDef): string {
+function columnSql(alias: string, field: FieldDef): string {
   if (field.sql !== undefined) return field.sql(alias)
   // Timestamps are kept in epoch ms and shown (and compared) in epoch seconds, as v4 shows them.
-  return field.type === 'timestamp' ? `(${alias}.${field.column} / 1000)` : `${alias}.${field.column}`
+  return field.type === 'timestamp'
+    ? `(${alias}.${field.column} / 1000)`
+    : `${alias}.${field.column}`
 }
 
-function valueOf (type: FieldType, value: unknown, path: string): string | number {
+function valueOf(type: FieldType, value: unknown, path: string): string | number {
   switch (type) {
     case 'string':
       if (typeof value !== 'string') throw invalid(path, 'must be a string')
@@ -207,32 +304,42 @@ function valueOf (type: FieldType, value: unknown, path: string): string | numbe
       return value ? 1 : 0
     case 'integer':
     case 'timestamp':
-      if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw invalid(path, 'must be an integer')
+      if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
+        throw invalid(path, 'must be an integer')
+      }
       return value
   }
 }
 
 /** `$ilike`: `%` is the wildcard; a value without one matches as a substring. `_` and `\` are literal. */
-function likePattern (value: string): string {
+function likePattern(value: string): string {
   const escaped = value.replace(/[\\_]/g, (c) => `\\${c}`)
   return value.includes('%') ? escaped : `%${escaped}%`
 }
 
-function escapePointer (key: string): string {
+function escapePointer(key: string): string {
   return key.replace(/~/g, '~0').replace(/\//g, '~1')
 }
 
-function scopeSql (c: Compiler, scope: SearchScope): string {
+function scopeSql(c: Compiler, scope: SearchScope): string {
   const workspaces = c.bind(JSON.stringify(scope.workspaceIds))
   const accounts = (): string => c.bind(JSON.stringify(scope.accountIds))
   switch (c.def.scope) {
     // One workspace (the common case) as an equality, which the planner serves best.
-    case 'workspace': return scope.workspaceIds.length === 1 ? `e.workspace_id = ${c.bind(scope.workspaceIds[0])}` : `e.workspace_id IN (SELECT value FROM json_each(${workspaces}))`
-    case 'self-workspace': return `e.id IN (SELECT value FROM json_each(${workspaces}))`
-    case 'account': return `e.account_id IN (SELECT value FROM json_each(${accounts()}))`
-    case 'self-account': return `e.id IN (SELECT value FROM json_each(${accounts()}))`
-    case 'user': return `EXISTS (SELECT 1 FROM account_members m WHERE m.user_id = e.id AND m.account_id IN (SELECT value FROM json_each(${accounts()})))`
-    case 'bucket': return `e.bucket_key IN (SELECT b.key FROM monitor_buckets b WHERE b.workspace_id IN (SELECT value FROM json_each(${workspaces})))`
+    case 'workspace':
+      return scope.workspaceIds.length === 1
+        ? `e.workspace_id = ${c.bind(scope.workspaceIds[0])}`
+        : `e.workspace_id IN (SELECT value FROM json_each(${workspaces}))`
+    case 'self-workspace':
+      return `e.id IN (SELECT value FROM json_each(${workspaces}))`
+    case 'account':
+      return `e.account_id IN (SELECT value FROM json_each(${accounts()}))`
+    case 'self-account':
+      return `e.id IN (SELECT value FROM json_each(${accounts()}))`
+    case 'user':
+      return `EXISTS (SELECT 1 FROM account_members m WHERE m.user_id = e.id AND m.account_id IN (SELECT value FROM json_each(${accounts()})))`
+    case 'bucket':
+      return `e.bucket_key IN (SELECT b.key FROM monitor_buckets b WHERE b.workspace_id IN (SELECT value FROM json_each(${workspaces})))`
   }
 }
 
@@ -243,15 +350,19 @@ function scopeSql (c: Compiler, scope: SearchScope): string {
  * @example
  * compileSearch({ entity: 'transactions', filters: { name: { $ilike: 'pet' } }, ordering: [{ updated: -1 }], limit: 50 }, { accountIds: [1], workspaceIds: [1] })
  */
-export function compileSearch (request: SearchRequest, scope: SearchScope): CompiledSearchPlan {
+export function compileSearch(request: SearchRequest, scope: SearchScope): CompiledSearchPlan {
   const [, def] = entityOf(request.entity, '/entity')
   const c = new Compiler(def)
   const where = [scopeSql(c, scope)]
-  if (request.filters !== undefined && request.filters !== null) where.push(c.filter(request.filters, '/filters', 0))
+  if (request.filters !== undefined && request.filters !== null) {
+    where.push(c.filter(request.filters, '/filters', 0))
+  }
   // Ordering: [{ name: 1 }, { updated: -1 }] (the administration specification), or 'name' /
   // '-updated'.
   const ordering = request.ordering ?? []
-  if (!Array.isArray(ordering) || ordering.length > 5) throw invalid('/ordering', 'must be an array of at most 5 orderings')
+  if (!Array.isArray(ordering) || ordering.length > 5) {
+    throw invalid('/ordering', 'must be an array of at most 5 orderings')
+  }
   const keys: Array<{ sql: string; direction: 'ASC' | 'DESC'; nocase: boolean }> = []
   for (const [i, o] of ordering.entries()) {
     let ref: string
@@ -259,17 +370,28 @@ export function compileSearch (request: SearchRequest, scope: SearchScope): Comp
     if (typeof o === 'string') {
       ref = o.replace(/^[-+]/, '')
       direction = o.startsWith('-') ? -1 : 1
-    } else if (typeof o === 'object' && o !== null && !Array.isArray(o) && Object.keys(o).length === 1) {
+    } else if (
+      typeof o === 'object' &&
+      o !== null &&
+      !Array.isArray(o) &&
+      Object.keys(o).length === 1
+    ) {
       const [entry] = Object.entries(o)
       ref = entry![0]
       direction = entry![1] as number
-      if (direction !== 1 && direction !== -1) throw invalid(`/ordering/${i}/${escapePointer(ref)}`, 'must be 1 or -1')
+      if (direction !== 1 && direction !== -1) {
+        throw invalid(`/ordering/${i}/${escapePointer(ref)}`, 'must be 1 or -1')
+      }
     } else {
       throw invalid(`/ordering/${i}`, 'must be an object mapping one field to 1 or -1')
     }
     const { sql, type } = c.expression(ref, `/ordering/${i}`)
     // Timestamps order by their stored milliseconds: the same order, and an index can serve it.
-    keys.push({ sql: type === 'timestamp' ? sql.replace(/^\((.*) \/ 1000\)$/, '$1') : sql, direction: direction === -1 ? 'DESC' : 'ASC', nocase: type === 'string' })
+    keys.push({
+      sql: type === 'timestamp' ? sql.replace(/^\((.*) \/ 1000\)$/, '$1') : sql,
+      direction: direction === -1 ? 'DESC' : 'ASC',
+      nocase: type === 'string',
+    })
   }
   const idDirection = keys[0]?.direction ?? 'ASC'
   // Joins the filter and the ordering need are made while scanning; those only the fields need, for the page alone.
@@ -277,7 +399,9 @@ export function compileSearch (request: SearchRequest, scope: SearchScope): Comp
 
   // Fields: `*`, `name`, `relation.*`, `relation.name`.
   const fields = request.fields ?? ['*']
-  if (!Array.isArray(fields) || fields.length > 100) throw invalid('/fields', 'must be an array of at most 100 field names')
+  if (!Array.isArray(fields) || fields.length > 100) {
+    throw invalid('/fields', 'must be an array of at most 100 field names')
+  }
   const selected = new Map<string, { sql: string; type: FieldType | 'json' }>()
   // Lists shown: list name -> the item fields asked for.
   const shownLists = new Map<string, Set<string>>()
@@ -288,17 +412,26 @@ export function compileSearch (request: SearchRequest, scope: SearchScope): Comp
     if (list !== undefined) {
       const name = f.slice(0, dot)
       const item = f.slice(dot + 1)
-      if (item !== '*' && !Object.hasOwn(list.fields, item)) throw invalid(`/fields/${i}`, `is not a field of ${name} (expected one of *, ${Object.keys(list.fields).join(', ')})`)
+      if (item !== '*' && !Object.hasOwn(list.fields, item)) {
+        throw invalid(
+          `/fields/${i}`,
+          `is not a field of ${name} (expected one of *, ${Object.keys(list.fields).join(', ')})`,
+        )
+      }
       const shown = shownLists.get(name) ?? new Set<string>()
       for (const field of item === '*' ? Object.keys(list.fields) : [item]) shown.add(field)
       shownLists.set(name, shown)
     } else if (f === '*') {
-      for (const name of Object.keys(def.fields)) selected.set(name, c.expression(name, `/fields/${i}`))
+      for (const name of Object.keys(def.fields)) {
+        selected.set(name, c.expression(name, `/fields/${i}`))
+      }
     } else if (f.endsWith('.*')) {
       const relation = f.slice(0, -2)
       c.join(relation, `/fields/${i}`)
       const target = entities[def.relations[relation]!.entity]!
-      for (const name of Object.keys(target.fields)) selected.set(`${relation}.${name}`, c.expression(`${relation}.${name}`, `/fields/${i}`))
+      for (const name of Object.keys(target.fields)) {
+        selected.set(`${relation}.${name}`, c.expression(`${relation}.${name}`, `/fields/${i}`))
+      }
     } else {
       selected.set(f, c.expression(f, `/fields/${i}`))
     }
@@ -306,7 +439,10 @@ export function compileSearch (request: SearchRequest, scope: SearchScope): Comp
   for (const [name, shown] of shownLists) {
     const list = c.listOf(name)!
     const items = [...shown].map((field) => `'${field}', ${list.fields[field]!}`).join(', ')
-    selected.set(name, { sql: `(SELECT json_group_array(json_object(${items})) FROM ${list.rows} ${list.catalog})`, type: 'json' })
+    selected.set(name, {
+      sql: `(SELECT json_group_array(json_object(${items})) FROM ${list.rows} ${list.catalog})`,
+      type: 'json',
+    })
   }
   const keyName = def.key ?? 'id'
   const keyField = def.fields[keyName]!
@@ -314,12 +450,17 @@ export function compileSearch (request: SearchRequest, scope: SearchScope): Comp
   const skip = request.skip ?? 0
   const rawLimit = request.limit ?? 50
   const limit = rawLimit <= 0 || rawLimit > SEARCH_MAX_LIMIT ? SEARCH_MAX_LIMIT : rawLimit
-  const outputs = [...selected].map(([key, { type }]) => ({ key, boolean: type === 'boolean', json: type === 'json' }))
+  const outputs = [...selected].map(([key, { type }]) => ({
+    key,
+    boolean: type === 'boolean',
+    json: type === 'json',
+  }))
   const columns = [...selected.values()].map(({ sql }, i) => `${sql} AS c${i}`).join(', ')
-  const orderOf = (prefix: string): string => [
-    ...keys.map((k, i) => `${prefix}o${i}${k.nocase ? ' COLLATE NOCASE' : ''} ${k.direction}`),
-    `${prefix}__key ${idDirection}`,
-  ].join(', ')
+  const orderOf = (prefix: string): string =>
+    [
+      ...keys.map((k, i) => `${prefix}o${i}${k.nocase ? ' COLLATE NOCASE' : ''} ${k.direction}`),
+      `${prefix}__key ${idDirection}`,
+    ].join(', ')
   /*
    * Three steps in one statement: `hits` scans for the matching ids and their sort keys (for a
    * name filter ordered by time, from a covering index, without reading the rows), `page` sorts

@@ -38,7 +38,12 @@ export interface EntityDef {
   key?: string
   fields: Readonly<Record<string, FieldDef>>
   /** Many-to-one relations: relation name -> (entity, foreign key column of this table), or the join condition given the target's alias. */
-  relations: Readonly<Record<string, { entity: string; column: string } | { entity: string; on: (alias: string) => string }>>
+  relations: Readonly<
+    Record<
+      string,
+      { entity: string; column: string } | { entity: string; on: (alias: string) => string }
+    >
+  >
   /** Many-valued relations (filters and fields only: a list cannot order). */
   lists?: Readonly<Record<string, ListDef>>
   /** How visibility narrows it: by workspace id, account id, the account itself, membership (users), or the bucket's workspace (monitoring tests). */
@@ -46,17 +51,17 @@ export interface EntityDef {
 }
 
 /** The workspace of the monitoring test row `alias` (through its bucket). */
-function workspaceOfTest (alias: string): string {
+function workspaceOfTest(alias: string): string {
   return `(SELECT b.workspace_id FROM monitor_buckets b WHERE b.key = ${alias}.bucket_key)`
 }
 
 /** The user who created the monitoring test row `alias` (its `created_by` author keeps the id as text). */
-function ownerIdOf (alias: string): string {
+function ownerIdOf(alias: string): string {
   return `CAST(json_extract(${alias}.created_by, '$.id') AS INTEGER)`
 }
 
 /** A constant as an SQL string literal (constants of this file only, never request values). */
-function sqlText (value: string): string {
+function sqlText(value: string): string {
   return `'${value.replace(/'/g, "''")}'`
 }
 
@@ -65,7 +70,11 @@ function sqlText (value: string): string {
  * because search shows it and the store imports nothing from the API; src/api/local-location.ts
  * builds the full descriptor from it.
  */
-export const LOCAL_LOCATION = { id: 'harbor-local', name: 'Local runtime host', provider: 'Private Locations' } as const
+export const LOCAL_LOCATION = {
+  id: 'harbor-local',
+  name: 'Local runtime host',
+  provider: 'Private Locations',
+} as const
 
 /** Field definitions by type: the column they read. */
 const integer = (column: string): FieldDef => ({ column, type: 'integer' })
@@ -83,7 +92,13 @@ const audit: Record<string, FieldDef> = {
 export const entities: Readonly<Record<string, EntityDef>> = {
   accounts: {
     table: 'accounts',
-    fields: { id: integer('id'), name: text('name'), description: text('description'), created: audit['created']!, updated: audit['updated']! },
+    fields: {
+      id: integer('id'),
+      name: text('name'),
+      description: text('description'),
+      created: audit['created']!,
+      updated: audit['updated']!,
+    },
     relations: {},
     scope: 'self-account',
   },
@@ -98,7 +113,10 @@ export const entities: Readonly<Record<string, EntityDef>> = {
       created: audit['created']!,
       updated: audit['updated']!,
     },
-    relations: { account: { entity: 'accounts', column: 'account_id' }, owner: { entity: 'users', column: 'user_id' } },
+    relations: {
+      account: { entity: 'accounts', column: 'account_id' },
+      owner: { entity: 'users', column: 'user_id' },
+    },
     scope: 'self-workspace',
   },
   users: {
@@ -112,7 +130,12 @@ export const entities: Readonly<Record<string, EntityDef>> = {
       created: audit['created']!,
       // the administration specification shows owners as {id, email, displayName}; the name, else
       // the e-mail (as /api/v4 shows users)
-      displayName: { column: 'email', type: 'string', sql: (alias) => `COALESCE(NULLIF(trim(${alias}.first_name || ' ' || ${alias}.last_name), ''), ${alias}.email)` },
+      displayName: {
+        column: 'email',
+        type: 'string',
+        sql: (alias) =>
+          `COALESCE(NULLIF(trim(${alias}.first_name || ' ' || ${alias}.last_name), ''), ${alias}.email)`,
+      },
     },
     relations: {},
     scope: 'user',
@@ -133,7 +156,13 @@ export const entities: Readonly<Record<string, EntityDef>> = {
   },
   services: {
     table: 'services',
-    fields: { id: integer('id'), name: text('name'), description: text('description'), workspaceId: integer('workspace_id'), ...audit },
+    fields: {
+      id: integer('id'),
+      name: text('name'),
+      description: text('description'),
+      workspaceId: integer('workspace_id'),
+      ...audit,
+    },
     relations: { workspace: { entity: 'workspaces', column: 'workspace_id' } },
     scope: 'workspace',
   },
@@ -148,13 +177,17 @@ export const entities: Readonly<Record<string, EntityDef>> = {
       workspaceId: integer('workspace_id'),
       ...audit,
     },
-    relations: { service: { entity: 'services', column: 'service_id' }, workspace: { entity: 'workspaces', column: 'workspace_id' } },
+    relations: {
+      service: { entity: 'services', column: 'service_id' },
+      workspace: { entity: 'workspaces', column: 'workspace_id' },
+    },
     lists: {
       tags: {
         entity: 'tags',
         rows: '(SELECT * FROM transaction_tags WHERE transaction_id = e.id ORDER BY position) m',
         link: { from: 'transaction_tags m', on: 'm.transaction_id = e.id' },
-        catalog: 'LEFT JOIN tags t ON t.name = m.name AND t.account_id = (SELECT w.account_id FROM workspaces w WHERE w.id = e.workspace_id)',
+        catalog:
+          'LEFT JOIN tags t ON t.name = m.name AND t.account_id = (SELECT w.account_id FROM workspaces w WHERE w.id = e.workspace_id)',
         fields: { id: 't.id', name: 'm.name', description: 't.description' },
       },
     },
@@ -172,12 +205,21 @@ export const entities: Readonly<Record<string, EntityDef>> = {
       workspaceId: integer('workspace_id'),
       ...audit,
     },
-    relations: { service: { entity: 'services', column: 'service_id' }, workspace: { entity: 'workspaces', column: 'workspace_id' } },
+    relations: {
+      service: { entity: 'services', column: 'service_id' },
+      workspace: { entity: 'workspaces', column: 'workspace_id' },
+    },
     scope: 'workspace',
   },
   tags: {
     table: 'tags',
-    fields: { id: integer('id'), name: text('name'), description: text('description'), accountId: integer('account_id'), ...audit },
+    fields: {
+      id: integer('id'),
+      name: text('name'),
+      description: text('description'),
+      accountId: integer('account_id'),
+      ...audit,
+    },
     relations: { account: { entity: 'accounts', column: 'account_id' } },
     scope: 'account',
   },
@@ -212,9 +254,19 @@ export const entities: Readonly<Record<string, EntityDef>> = {
       type: { column: 'id', type: 'string', sql: () => `'functionalApi'` },
       testType: { column: 'id', type: 'string', sql: () => `'functionalApi'` },
       bucketKey: text('bucket_key'),
-      workspaceId: { column: 'bucket_key', type: 'integer', sql: (alias) => `(SELECT b.workspace_id FROM monitor_buckets b WHERE b.key = ${alias}.bucket_key)` },
+      workspaceId: {
+        column: 'bucket_key',
+        type: 'integer',
+        sql: (alias) =>
+          `(SELECT b.workspace_id FROM monitor_buckets b WHERE b.key = ${alias}.bucket_key)`,
+      },
       userId: { column: 'created_by', type: 'integer', sql: ownerIdOf },
-      projectId: { column: 'bucket_key', type: 'integer', sql: (alias) => `(SELECT p.id FROM projects p WHERE p.workspace_id = ${workspaceOfTest(alias)} AND p.is_default = 1)` },
+      projectId: {
+        column: 'bucket_key',
+        type: 'integer',
+        sql: (alias) =>
+          `(SELECT p.id FROM projects p WHERE p.workspace_id = ${workspaceOfTest(alias)} AND p.is_default = 1)`,
+      },
       defaultEnvironmentId: text('default_environment_id'),
       created: audit['created']!,
       updated: audit['updated']!,
@@ -223,7 +275,11 @@ export const entities: Readonly<Record<string, EntityDef>> = {
       bucket: { entity: 'buckets', on: (alias) => `${alias}.key = e.bucket_key` },
       workspace: { entity: 'workspaces', on: (alias) => `${alias}.id = ${workspaceOfTest('e')}` },
       owner: { entity: 'users', on: (alias) => `${alias}.id = ${ownerIdOf('e')}` },
-      project: { entity: 'projects', on: (alias) => `${alias}.workspace_id = ${workspaceOfTest('e')} AND ${alias}.is_default = 1` },
+      project: {
+        entity: 'projects',
+        on: (alias) =>
+          `${alias}.workspace_id = ${workspaceOfTest('e')} AND ${alias}.is_default = 1`,
+      },
     },
     lists: {
       locations: {
@@ -246,4 +302,8 @@ export const entities: Readonly<Record<string, EntityDef>> = {
 }
 
 /** Other spellings clients use for an entity. */
-export const entityAliases: Readonly<Record<string, string>> = { mockServices: 'mock-services', 'service-mocks': 'mock-services', 'test-union': 'tests' }
+export const entityAliases: Readonly<Record<string, string>> = {
+  mockServices: 'mock-services',
+  'service-mocks': 'mock-services',
+  'test-union': 'tests',
+}

@@ -10,16 +10,17 @@ import type { RepoContext } from './context.js'
  * @example
  * const { rows, total } = await searchRepository(ctx).run(compileSearch(request, scope))
  */
-export function searchRepository (ctx: RepoContext): SearchRepository {
+export function searchRepository(ctx: RepoContext): SearchRepository {
   return {
-    async run (compiled) {
+    async run(compiled) {
       ctx.check()
       return ctx.conn.snapshot(() => {
         const rows = ctx.conn.statement(compiled.sql).all(compiled.params) as Row[]
         const first = rows[0]
-        const total = first !== undefined
-          ? Number(first['__total'])
-          : (ctx.conn.statement(compiled.countSql).get(compiled.params) as { n: number }).n
+        const total =
+          first !== undefined
+            ? Number(first['__total'])
+            : (ctx.conn.statement(compiled.countSql).get(compiled.params) as { n: number }).n
         for (const row of rows) delete row['__total']
         return { rows, total }
       })

@@ -36,7 +36,7 @@ interface SqliteStoreOptions {
  * const service = await store.write(async (tx) => await tx.services.create({ workspaceId: 1, name: 'pets', description: null, by: 'ada@example.com' }))
  * await store.close()
  */
-export async function openSqliteStore (options: SqliteStoreOptions): Promise<Store> {
+export async function openSqliteStore(options: SqliteStoreOptions): Promise<Store> {
   const file = join(options.dataDir, DATABASE_FILE)
   let writer: Connection | undefined
   try {
@@ -51,7 +51,11 @@ export async function openSqliteStore (options: SqliteStoreOptions): Promise<Sto
   } catch (err) {
     writer?.close()
     if (err instanceof Error && 'code' in err && err.code === 'ERR_STORE_FAILED') throw err
-    throw createError('ERR_STORE_FAILED', [`cannot open ${file}: ${err instanceof Error ? err.message : String(err)}`], { cause: err })
+    throw createError(
+      'ERR_STORE_FAILED',
+      [`cannot open ${file}: ${err instanceof Error ? err.message : String(err)}`],
+      { cause: err },
+    )
   }
 }
 
@@ -90,7 +94,13 @@ class SqliteStore implements Store {
   #closing: Promise<void> | null = null
   #closed = false
 
-  constructor (file: string, writer: Connection, reader: Connection, now: () => number, checkpointer: Checkpointer) {
+  constructor(
+    file: string,
+    writer: Connection,
+    reader: Connection,
+    now: () => number,
+    checkpointer: Checkpointer,
+  ) {
     this.#file = file
     this.#checkpointer = checkpointer
     this.#writer = writer
@@ -130,7 +140,9 @@ class SqliteStore implements Store {
         conn: this.#writer,
         check: () => {
           if (this.#activeWrite !== token) {
-            throw createError('ERR_STORE_FAILED', ['the repositories of a write were used after the write ended'])
+            throw createError('ERR_STORE_FAILED', [
+              'the repositories of a write were used after the write ended',
+            ])
           }
         },
         now: this.#now,
@@ -167,12 +179,14 @@ class SqliteStore implements Store {
    * repositories of a write check), in an async context that knows it, so that a nested call is
    * refused instead of waiting for itself forever.
    */
-  async #holdingWriter<T> (name: string, fn: (token: symbol) => Promise<T>): Promise<T> {
+  async #holdingWriter<T>(name: string, fn: (token: symbol) => Promise<T>): Promise<T> {
     this.#checkOpen()
     const caller = this.#inWrite.getStore()
     if (caller !== undefined && caller === this.#activeWrite) {
       // (Work merely started inside a write that has since ended carries its token too: that is fine.)
-      throw createError('ERR_STORE_FAILED', [`store.${name} was called inside a write: use the repositories given to the outer write`])
+      throw createError('ERR_STORE_FAILED', [
+        `store.${name} was called inside a write: use the repositories given to the outer write`,
+      ])
     }
     return await this.#mutex.run(async () => {
       if (this.#closed) throw closedError()
@@ -186,14 +200,16 @@ class SqliteStore implements Store {
     })
   }
 
-  async schemaVersion (): Promise<number> {
+  async schemaVersion(): Promise<number> {
     this.#checkOpen()
-    const row = this.#reader.statement('SELECT ifnull(max(version), 0) AS v FROM schema_migrations').get() as { v: number }
+    const row = this.#reader
+      .statement('SELECT ifnull(max(version), 0) AS v FROM schema_migrations')
+      .get() as { v: number }
     return row.v
   }
 
   /** Waits for the writes already queued, then closes both connections. Idempotent. */
-  async close (): Promise<void> {
+  async close(): Promise<void> {
     this.#closing ??= this.#mutex.run(async () => {
       this.#closed = true
       // the last connection to close checkpoints what is left and removes the WAL
@@ -204,11 +220,11 @@ class SqliteStore implements Store {
     await this.#closing
   }
 
-  #checkOpen (): void {
+  #checkOpen(): void {
     if (this.#closing !== null) throw closedError()
   }
 }
 
-function closedError (): Error {
+function closedError(): Error {
   return createError('ERR_STORE_FAILED', ['the store is closed'])
 }

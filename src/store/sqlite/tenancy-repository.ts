@@ -1,66 +1,175 @@
 import type { TenancyRepository } from '../repositories.js'
-import type { Account, AccountMember, AccountProfile, ApiKey, Invitation, Project, User, WorkspaceMember } from '../types.js'
+import type {
+  Account,
+  AccountMember,
+  AccountProfile,
+  ApiKey,
+  Invitation,
+  Project,
+  User,
+  WorkspaceMember,
+} from '../types.js'
 import { defineTable, type Row } from './codec.js'
 import { listPage, returnedRow, rowOf, type RepoContext, type SortKeys } from './context.js'
 
 /* Tenancy records: account and workspace members, invitations, projects. */
 
-const accountMembers = defineTable<AccountMember>('account_members', 'accountId', {
-  accountId: 'value', userId: 'value', roles: 'json', enabled: 'bool', created: 'value', updated: 'value',
-}, false)
+const accountMembers = defineTable<AccountMember>(
+  'account_members',
+  'accountId',
+  {
+    accountId: 'value',
+    userId: 'value',
+    roles: 'json',
+    enabled: 'bool',
+    created: 'value',
+    updated: 'value',
+  },
+  false,
+)
 
-const workspaceMembers = defineTable<WorkspaceMember>('workspace_members', 'workspaceId', {
-  workspaceId: 'value', userId: 'value', role: 'value', enabled: 'bool', created: 'value', updated: 'value',
-}, false)
+const workspaceMembers = defineTable<WorkspaceMember>(
+  'workspace_members',
+  'workspaceId',
+  {
+    workspaceId: 'value',
+    userId: 'value',
+    role: 'value',
+    enabled: 'bool',
+    created: 'value',
+    updated: 'value',
+  },
+  false,
+)
 
-const invitations = defineTable<Invitation>('invitations', 'id', {
-  id: 'value',
-  token: 'value',
-  accountId: 'value',
-  inviteeEmail: 'value',
-  accountRoles: 'json',
-  workspaceIds: 'json',
-  workspaceRoles: 'json',
-  attachAutomatically: 'bool',
-  status: 'value',
-  invitedById: 'value',
-  inviteeUserId: 'value',
-  created: 'value',
-  updated: 'value',
-}, false)
+const invitations = defineTable<Invitation>(
+  'invitations',
+  'id',
+  {
+    id: 'value',
+    token: 'value',
+    accountId: 'value',
+    inviteeEmail: 'value',
+    accountRoles: 'json',
+    workspaceIds: 'json',
+    workspaceRoles: 'json',
+    attachAutomatically: 'bool',
+    status: 'value',
+    invitedById: 'value',
+    inviteeUserId: 'value',
+    created: 'value',
+    updated: 'value',
+  },
+  false,
+)
 
-const projects = defineTable<Project>('projects', 'id', {
-  id: 'value', workspaceId: 'value', name: 'value', description: 'value', isDefault: 'bool', userId: 'value', created: 'value', updated: 'value',
-}, true)
+const projects = defineTable<Project>(
+  'projects',
+  'id',
+  {
+    id: 'value',
+    workspaceId: 'value',
+    name: 'value',
+    description: 'value',
+    isDefault: 'bool',
+    userId: 'value',
+    created: 'value',
+    updated: 'value',
+  },
+  true,
+)
 
-const accounts = defineTable<Account>('accounts', 'id', { id: 'value', name: 'value', created: 'value', updated: 'value' }, true)
-const apiKeys = defineTable<ApiKey>('api_keys', 'id', {
-  id: 'value', userId: 'value', name: 'value', secretHash: 'value', created: 'value', lastUsed: 'value', revoked: 'value',
-}, false)
-const profiles = defineTable<AccountProfile>('accounts', 'id', {
-  id: 'value', description: 'value', aiConsent: 'bool', welcomeLinkText: 'value', welcomeLinkUrl: 'value',
-}, true)
-const users = defineTable<User>('users', 'id', {
-  id: 'value', email: 'value', firstName: 'value', lastName: 'value', enabled: 'bool', accountRoles: 'json', accountId: 'value', created: 'value', lastAccess: 'value',
-}, true)
+const accounts = defineTable<Account>(
+  'accounts',
+  'id',
+  { id: 'value', name: 'value', created: 'value', updated: 'value' },
+  true,
+)
+const apiKeys = defineTable<ApiKey>(
+  'api_keys',
+  'id',
+  {
+    id: 'value',
+    userId: 'value',
+    name: 'value',
+    secretHash: 'value',
+    created: 'value',
+    lastUsed: 'value',
+    revoked: 'value',
+  },
+  false,
+)
+const profiles = defineTable<AccountProfile>(
+  'accounts',
+  'id',
+  {
+    id: 'value',
+    description: 'value',
+    aiConsent: 'bool',
+    welcomeLinkText: 'value',
+    welcomeLinkUrl: 'value',
+  },
+  true,
+)
+const users = defineTable<User>(
+  'users',
+  'id',
+  {
+    id: 'value',
+    email: 'value',
+    firstName: 'value',
+    lastName: 'value',
+    enabled: 'bool',
+    accountRoles: 'json',
+    accountId: 'value',
+    created: 'value',
+    lastAccess: 'value',
+  },
+  true,
+)
 
 /** Columns of a user joined as `u`, prefixed so that they do not clash with the member's. */
-const userColumns = users.columns.split(', ').map((c) => `u.${c} AS u_${c}`).join(', ')
+const userColumns = users.columns
+  .split(', ')
+  .map((c) => `u.${c} AS u_${c}`)
+  .join(', ')
 
-function withUser<T> (decode: (row: Row) => T) {
+function withUser<T>(decode: (row: Row) => T) {
   return (row: Row): T & { user: User } => {
     const userRow: Row = {}
-    for (const [key, value] of Object.entries(row)) if (key.startsWith('u_')) userRow[key.slice(2)] = value
+    for (const [key, value] of Object.entries(row)) {
+      if (key.startsWith('u_')) userRow[key.slice(2)] = value
+    }
     return { ...decode(row), user: users.decode(userRow) }
   }
 }
 
 const memberSortKeys: SortKeys = {
-  id: 'u.id', email: 'u.email', name: 'u.first_name COLLATE NOCASE, u.last_name COLLATE NOCASE', created: 'm.created', updated: 'm.updated', enabled: 'm.enabled',
+  id: 'u.id',
+  email: 'u.email',
+  name: 'u.first_name COLLATE NOCASE, u.last_name COLLATE NOCASE',
+  created: 'm.created',
+  updated: 'm.updated',
+  enabled: 'm.enabled',
 }
-const accountSortKeys: SortKeys = { id: 'a.id', name: 'a.name COLLATE NOCASE', created: 'a.created', updated: 'a.updated' }
-const invitationSortKeys: SortKeys = { id: 'created', created: 'created', updated: 'updated', email: 'invitee_email' }
-const projectSortKeys: SortKeys = { id: 'id', name: 'name COLLATE NOCASE', created: 'created', updated: 'updated' }
+const accountSortKeys: SortKeys = {
+  id: 'a.id',
+  name: 'a.name COLLATE NOCASE',
+  created: 'a.created',
+  updated: 'a.updated',
+}
+const invitationSortKeys: SortKeys = {
+  id: 'created',
+  created: 'created',
+  updated: 'updated',
+  email: 'invitee_email',
+}
+const projectSortKeys: SortKeys = {
+  id: 'id',
+  name: 'name COLLATE NOCASE',
+  created: 'created',
+  updated: 'updated',
+}
 
 /**
  * The tenancy repository over one context.
@@ -68,51 +177,85 @@ const projectSortKeys: SortKeys = { id: 'id', name: 'name COLLATE NOCASE', creat
  * @example
  * const roles = (await tenancyRepository(ctx).member(1, 2))?.roles
  */
-export function tenancyRepository (ctx: RepoContext): TenancyRepository {
+export function tenancyRepository(ctx: RepoContext): TenancyRepository {
   const { conn } = ctx
   const one = <T>(sql: string, decode: (row: Row) => T, ...params: unknown[]): T | undefined => {
     const row = rowOf(conn.statement(sql).get(...params))
     return row === undefined ? undefined : decode(row)
   }
-  const getProfile = (id: number) => one(`SELECT ${profiles.columns} FROM accounts WHERE id = ?`, profiles.decode, id)
+  const getProfile = (id: number) =>
+    one(`SELECT ${profiles.columns} FROM accounts WHERE id = ?`, profiles.decode, id)
   return {
-    async membershipsOf (userId) {
+    async membershipsOf(userId) {
       ctx.check()
-      return (conn.statement(`SELECT ${accountMembers.columns} FROM account_members WHERE user_id = ? ORDER BY account_id`).all(userId) as Row[]).map(accountMembers.decode)
+      return (
+        conn
+          .statement(
+            `SELECT ${accountMembers.columns} FROM account_members WHERE user_id = ? ORDER BY account_id`,
+          )
+          .all(userId) as Row[]
+      ).map(accountMembers.decode)
     },
-    async member (accountId, userId) {
+    async member(accountId, userId) {
       ctx.check()
-      return one(`SELECT ${accountMembers.columns} FROM account_members WHERE account_id = ? AND user_id = ?`, accountMembers.decode, accountId, userId)
+      return one(
+        `SELECT ${accountMembers.columns} FROM account_members WHERE account_id = ? AND user_id = ?`,
+        accountMembers.decode,
+        accountId,
+        userId,
+      )
     },
-    async members (accountId, query) {
+    async members(accountId, query) {
       ctx.check()
-      const select = accountMembers.columns.split(', ').map((c) => `m.${c}`).join(', ') + ', ' + userColumns
+      const select =
+        accountMembers.columns
+          .split(', ')
+          .map((c) => `m.${c}`)
+          .join(', ') +
+        ', ' +
+        userColumns
       return listPage(ctx, {
-        select, from: 'account_members m JOIN users u ON u.id = m.user_id', where: 'm.account_id = @accountId', params: { accountId },
-        sortable: memberSortKeys, query, decode: withUser(accountMembers.decode), idColumn: 'u.id',
+        select,
+        from: 'account_members m JOIN users u ON u.id = m.user_id',
+        where: 'm.account_id = @accountId',
+        params: { accountId },
+        sortable: memberSortKeys,
+        query,
+        decode: withUser(accountMembers.decode),
+        idColumn: 'u.id',
       })
     },
-    async setMember (input) {
+    async setMember(input) {
       ctx.check()
       const now = ctx.now()
-      const row = conn.statement(`INSERT INTO account_members (account_id, user_id, roles, enabled, created, updated)
+      const row = conn
+        .statement(
+          `INSERT INTO account_members (account_id, user_id, roles, enabled, created, updated)
         VALUES (@account_id, @user_id, @roles, @enabled, @created, @updated)
         ON CONFLICT (account_id, user_id) DO UPDATE SET roles = excluded.roles, enabled = excluded.enabled, updated = excluded.updated
-        RETURNING ${accountMembers.columns}`).get(accountMembers.encode({ ...input, created: now, updated: now }))
+        RETURNING ${accountMembers.columns}`,
+        )
+        .get(accountMembers.encode({ ...input, created: now, updated: now }))
       // The home account's copy in users stays in step, for the readers that use it.
-      conn.statement('UPDATE users SET account_roles = ?, updated = ? WHERE id = ? AND account_id = ?')
+      conn
+        .statement(
+          'UPDATE users SET account_roles = ?, updated = ? WHERE id = ? AND account_id = ?',
+        )
         .run(JSON.stringify(input.roles), now, input.userId, input.accountId)
       return accountMembers.decode(returnedRow(row))
     },
-    async countWithRole (accountId, role) {
+    async countWithRole(accountId, role) {
       ctx.check()
       const sql = `SELECT COUNT(*) AS n FROM account_members m, json_each(m.roles) r WHERE m.account_id = ? AND m.enabled = 1 AND r.value = ?`
       return (conn.statement(sql).get(accountId, role) as { n: number }).n
     },
-    async accountsOf (userId, query) {
+    async accountsOf(userId, query) {
       ctx.check()
       return listPage(ctx, {
-        select: accounts.columns.split(', ').map((c) => `a.${c}`).join(', '),
+        select: accounts.columns
+          .split(', ')
+          .map((c) => `a.${c}`)
+          .join(', '),
         from: 'accounts a JOIN account_members m ON m.account_id = a.id',
         where: 'm.user_id = @userId AND m.enabled = 1',
         params: { userId },
@@ -122,11 +265,11 @@ export function tenancyRepository (ctx: RepoContext): TenancyRepository {
         idColumn: 'a.id',
       })
     },
-    async profile (accountId) {
+    async profile(accountId) {
       ctx.check()
       return getProfile(accountId)
     },
-    async updateProfile (accountId, patch) {
+    async updateProfile(accountId, patch) {
       ctx.check()
       const current = getProfile(accountId)
       if (current === undefined) return undefined
@@ -135,95 +278,173 @@ export function tenancyRepository (ctx: RepoContext): TenancyRepository {
       if (patch.aiConsent !== undefined) next.aiConsent = patch.aiConsent
       if (patch.welcomeLinkText !== undefined) next.welcomeLinkText = patch.welcomeLinkText
       if (patch.welcomeLinkUrl !== undefined) next.welcomeLinkUrl = patch.welcomeLinkUrl
-      conn.statement('UPDATE accounts SET description = @description, ai_consent = @ai_consent, welcome_link_text = @welcome_link_text, welcome_link_url = @welcome_link_url, updated = @now WHERE id = @id')
+      conn
+        .statement(
+          'UPDATE accounts SET description = @description, ai_consent = @ai_consent, welcome_link_text = @welcome_link_text, welcome_link_url = @welcome_link_url, updated = @now WHERE id = @id',
+        )
         .run({ ...profiles.encode(next), now: ctx.now() })
       return getProfile(accountId)
     },
-    async firstAccountId () {
+    async firstAccountId() {
       ctx.check()
-      return (conn.statement('SELECT min(id) AS id FROM accounts').get() as { id: number | null }).id ?? undefined
+      return (
+        (conn.statement('SELECT min(id) AS id FROM accounts').get() as { id: number | null }).id ??
+        undefined
+      )
     },
-    async renameAccount (accountId, name) {
+    async renameAccount(accountId, name) {
       ctx.check()
-      return conn.statement('UPDATE accounts SET name = ?, updated = ? WHERE id = ?').run(name, ctx.now(), accountId).changes > 0
+      return (
+        conn
+          .statement('UPDATE accounts SET name = ?, updated = ? WHERE id = ?')
+          .run(name, ctx.now(), accountId).changes > 0
+      )
     },
 
-    async workspaceMember (workspaceId, userId) {
+    async workspaceMember(workspaceId, userId) {
       ctx.check()
-      return one(`SELECT ${workspaceMembers.columns} FROM workspace_members WHERE workspace_id = ? AND user_id = ?`, workspaceMembers.decode, workspaceId, userId)
+      return one(
+        `SELECT ${workspaceMembers.columns} FROM workspace_members WHERE workspace_id = ? AND user_id = ?`,
+        workspaceMembers.decode,
+        workspaceId,
+        userId,
+      )
     },
-    async workspaceMembers (workspaceId, query) {
+    async workspaceMembers(workspaceId, query) {
       ctx.check()
-      const select = workspaceMembers.columns.split(', ').map((c) => `m.${c}`).join(', ') + ', ' + userColumns
+      const select =
+        workspaceMembers.columns
+          .split(', ')
+          .map((c) => `m.${c}`)
+          .join(', ') +
+        ', ' +
+        userColumns
       return listPage(ctx, {
-        select, from: 'workspace_members m JOIN users u ON u.id = m.user_id', where: 'm.workspace_id = @workspaceId', params: { workspaceId },
-        sortable: memberSortKeys, query, decode: withUser(workspaceMembers.decode), idColumn: 'u.id',
+        select,
+        from: 'workspace_members m JOIN users u ON u.id = m.user_id',
+        where: 'm.workspace_id = @workspaceId',
+        params: { workspaceId },
+        sortable: memberSortKeys,
+        query,
+        decode: withUser(workspaceMembers.decode),
+        idColumn: 'u.id',
       })
     },
-    async setWorkspaceMember (input) {
+    async setWorkspaceMember(input) {
       ctx.check()
       const now = ctx.now()
-      return workspaceMembers.decode(returnedRow(conn.statement(`INSERT INTO workspace_members (workspace_id, user_id, role, enabled, created, updated)
+      return workspaceMembers.decode(
+        returnedRow(
+          conn
+            .statement(
+              `INSERT INTO workspace_members (workspace_id, user_id, role, enabled, created, updated)
         VALUES (@workspace_id, @user_id, @role, @enabled, @created, @updated)
         ON CONFLICT (workspace_id, user_id) DO UPDATE SET role = excluded.role, enabled = excluded.enabled, updated = excluded.updated
-        RETURNING ${workspaceMembers.columns}`).get(workspaceMembers.encode({ ...input, created: now, updated: now }))))
+        RETURNING ${workspaceMembers.columns}`,
+            )
+            .get(workspaceMembers.encode({ ...input, created: now, updated: now })),
+        ),
+      )
     },
-    async removeWorkspaceMember (workspaceId, userId) {
+    async removeWorkspaceMember(workspaceId, userId) {
       ctx.check()
-      return conn.statement('DELETE FROM workspace_members WHERE workspace_id = ? AND user_id = ?').run(workspaceId, userId).changes > 0
+      return (
+        conn
+          .statement('DELETE FROM workspace_members WHERE workspace_id = ? AND user_id = ?')
+          .run(workspaceId, userId).changes > 0
+      )
     },
-    async countWorkspaceMembers (workspaceIds) {
+    async countWorkspaceMembers(workspaceIds) {
       ctx.check()
       const out = new Map<number, number>()
       if (workspaceIds.length === 0) return out
-      const rows = conn.statement('SELECT workspace_id AS w, COUNT(*) AS n FROM workspace_members WHERE workspace_id IN (SELECT value FROM json_each(?)) AND enabled = 1 GROUP BY workspace_id')
+      const rows = conn
+        .statement(
+          'SELECT workspace_id AS w, COUNT(*) AS n FROM workspace_members WHERE workspace_id IN (SELECT value FROM json_each(?)) AND enabled = 1 GROUP BY workspace_id',
+        )
         .all(JSON.stringify(workspaceIds)) as Array<{ w: number; n: number }>
       for (const { w, n } of rows) out.set(w, n)
       return out
     },
-    async workspaceRolesOf (accountId, userId) {
+    async workspaceRolesOf(accountId, userId) {
       ctx.check()
-      const sql = `SELECT ${workspaceMembers.columns.split(', ').map((c) => `m.${c}`).join(', ')} FROM workspace_members m JOIN workspaces w ON w.id = m.workspace_id
+      const sql = `SELECT ${workspaceMembers.columns
+        .split(', ')
+        .map((c) => `m.${c}`)
+        .join(', ')} FROM workspace_members m JOIN workspaces w ON w.id = m.workspace_id
         WHERE w.account_id = ? AND m.user_id = ? AND m.enabled = 1 ORDER BY m.workspace_id`
       return (conn.statement(sql).all(accountId, userId) as Row[]).map(workspaceMembers.decode)
     },
 
-    async createInvitation (input) {
+    async createInvitation(input) {
       ctx.check()
       const now = ctx.now()
-      return invitations.decode(returnedRow(conn.statement(invitations.insertSql).get(invitations.encode({ ...input, created: now, updated: now }))))
+      return invitations.decode(
+        returnedRow(
+          conn
+            .statement(invitations.insertSql)
+            .get(invitations.encode({ ...input, created: now, updated: now })),
+        ),
+      )
     },
-    async invitationByToken (token) {
+    async invitationByToken(token) {
       ctx.check()
-      return one(`SELECT ${invitations.columns} FROM invitations WHERE token = ?`, invitations.decode, token)
+      return one(
+        `SELECT ${invitations.columns} FROM invitations WHERE token = ?`,
+        invitations.decode,
+        token,
+      )
     },
-    async invitations (accountId, query) {
+    async invitations(accountId, query) {
       ctx.check()
       return listPage(ctx, {
-        select: invitations.columns, from: 'invitations', where: 'account_id = @accountId', params: { accountId }, sortable: invitationSortKeys, query, decode: invitations.decode, idColumn: 'id',
+        select: invitations.columns,
+        from: 'invitations',
+        where: 'account_id = @accountId',
+        params: { accountId },
+        sortable: invitationSortKeys,
+        query,
+        decode: invitations.decode,
+        idColumn: 'id',
       })
     },
-    async pendingInvitation (accountId, email) {
+    async pendingInvitation(accountId, email) {
       ctx.check()
-      return one(`SELECT ${invitations.columns} FROM invitations WHERE account_id = ? AND invitee_email = ? AND status = 'pending'`, invitations.decode, accountId, email)
+      return one(
+        `SELECT ${invitations.columns} FROM invitations WHERE account_id = ? AND invitee_email = ? AND status = 'pending'`,
+        invitations.decode,
+        accountId,
+        email,
+      )
     },
-    async setInvitationStatus (id, status, inviteeUserId) {
+    async setInvitationStatus(id, status, inviteeUserId) {
       ctx.check()
-      const row = rowOf(conn.statement(`UPDATE invitations SET status = ?, invitee_user_id = coalesce(?, invitee_user_id), updated = ? WHERE id = ? RETURNING ${invitations.columns}`)
-        .get(status, inviteeUserId, ctx.now(), id))
+      const row = rowOf(
+        conn
+          .statement(
+            `UPDATE invitations SET status = ?, invitee_user_id = coalesce(?, invitee_user_id), updated = ? WHERE id = ? RETURNING ${invitations.columns}`,
+          )
+          .get(status, inviteeUserId, ctx.now(), id),
+      )
       return row === undefined ? undefined : invitations.decode(row)
     },
 
-    async createProject (input) {
+    async createProject(input) {
       ctx.check()
       const now = ctx.now()
-      return projects.decode(returnedRow(conn.statement(projects.insertSql).get(projects.encode({ ...input, created: now, updated: now }))))
+      return projects.decode(
+        returnedRow(
+          conn
+            .statement(projects.insertSql)
+            .get(projects.encode({ ...input, created: now, updated: now })),
+        ),
+      )
     },
-    async project (id) {
+    async project(id) {
       ctx.check()
       return one(`SELECT ${projects.columns} FROM projects WHERE id = ?`, projects.decode, id)
     },
-    async projects (filter, query) {
+    async projects(filter, query) {
       ctx.check()
       const where = ['workspace_id IN (SELECT value FROM json_each(@workspaceIds))']
       const params: Row = { workspaceIds: JSON.stringify(filter.workspaceIds) }
@@ -231,29 +452,59 @@ export function tenancyRepository (ctx: RepoContext): TenancyRepository {
         where.push('name = @name')
         params['name'] = filter.name
       }
-      return listPage(ctx, { select: projects.columns, from: 'projects', where: where.join(' AND '), params, sortable: projectSortKeys, query, decode: projects.decode })
+      return listPage(ctx, {
+        select: projects.columns,
+        from: 'projects',
+        where: where.join(' AND '),
+        params,
+        sortable: projectSortKeys,
+        query,
+        decode: projects.decode,
+      })
     },
-    async defaultProject (workspaceId) {
+    async defaultProject(workspaceId) {
       ctx.check()
-      return one(`SELECT ${projects.columns} FROM projects WHERE workspace_id = ? AND is_default = 1`, projects.decode, workspaceId)
+      return one(
+        `SELECT ${projects.columns} FROM projects WHERE workspace_id = ? AND is_default = 1`,
+        projects.decode,
+        workspaceId,
+      )
     },
 
-    async apiKeysOf (userId) {
+    async apiKeysOf(userId) {
       ctx.check()
-      return (conn.statement(`SELECT ${apiKeys.columns} FROM api_keys WHERE user_id = ? ORDER BY created, id`).all(userId) as Row[]).map(apiKeys.decode)
+      return (
+        conn
+          .statement(
+            `SELECT ${apiKeys.columns} FROM api_keys WHERE user_id = ? ORDER BY created, id`,
+          )
+          .all(userId) as Row[]
+      ).map(apiKeys.decode)
     },
-    async revokeApiKey (userId, id) {
+    async revokeApiKey(userId, id) {
       ctx.check()
-      return conn.statement('UPDATE api_keys SET revoked = ? WHERE id = ? AND user_id = ? AND revoked IS NULL').run(ctx.now(), id, userId).changes > 0
+      return (
+        conn
+          .statement(
+            'UPDATE api_keys SET revoked = ? WHERE id = ? AND user_id = ? AND revoked IS NULL',
+          )
+          .run(ctx.now(), id, userId).changes > 0
+      )
     },
-    async setActiveWorkspace (userId, workspaceId) {
+    async setActiveWorkspace(userId, workspaceId) {
       ctx.check()
-      conn.statement('UPDATE users SET active_workspace_id = ?, updated = ? WHERE id = ?').run(workspaceId, ctx.now(), userId)
+      conn
+        .statement('UPDATE users SET active_workspace_id = ?, updated = ? WHERE id = ?')
+        .run(workspaceId, ctx.now(), userId)
     },
-    async userExtras (userId) {
+    async userExtras(userId) {
       ctx.check()
-      const row = conn.statement('SELECT created, updated, active_workspace_id AS a FROM users WHERE id = ?').get(userId) as { created: number; updated: number | null; a: number | null } | undefined
-      return row === undefined ? undefined : { updated: row.updated ?? row.created, activeWorkspaceId: row.a }
+      const row = conn
+        .statement('SELECT created, updated, active_workspace_id AS a FROM users WHERE id = ?')
+        .get(userId) as { created: number; updated: number | null; a: number | null } | undefined
+      return row === undefined
+        ? undefined
+        : { updated: row.updated ?? row.created, activeWorkspaceId: row.a }
     },
   }
 }

@@ -1,29 +1,56 @@
-import type { CloneTrackingRepository, LogSnapshotRepository, TrackingRepository } from '../repositories.js'
+import type {
+  CloneTrackingRepository,
+  LogSnapshotRepository,
+  TrackingRepository,
+} from '../repositories.js'
 import type { CloneTracking, LogSnapshot, Tracking } from '../types.js'
 import { defineTable, mergePatch } from './codec.js'
 import { returnedRow, rowOf, type RepoContext } from './context.js'
 
-const trackings = defineTable<Tracking>('trackings', 'trackingId', {
-  trackingId: 'value',
-  workspaceId: 'value',
-  mockServiceId: 'value',
-  action: 'value',
-  status: 'value',
-  errors: 'json',
-  warnings: 'json',
-  created: 'value',
-  updated: 'value',
-  ended: 'value',
-  createdBy: 'value',
-}, false)
+const trackings = defineTable<Tracking>(
+  'trackings',
+  'trackingId',
+  {
+    trackingId: 'value',
+    workspaceId: 'value',
+    mockServiceId: 'value',
+    action: 'value',
+    status: 'value',
+    errors: 'json',
+    warnings: 'json',
+    created: 'value',
+    updated: 'value',
+    ended: 'value',
+    createdBy: 'value',
+  },
+  false,
+)
 
-const clones = defineTable<CloneTracking>('clone_trackings', 'trackingId', {
-  trackingId: 'value', workspaceId: 'value', serviceId: 'value', created: 'value', createdBy: 'value',
-}, false)
+const clones = defineTable<CloneTracking>(
+  'clone_trackings',
+  'trackingId',
+  {
+    trackingId: 'value',
+    workspaceId: 'value',
+    serviceId: 'value',
+    created: 'value',
+    createdBy: 'value',
+  },
+  false,
+)
 
-const logs = defineTable<LogSnapshot>('log_snapshots', 'logId', {
-  logId: 'value', mockServiceId: 'value', trackingId: 'value', log: 'value', created: 'value',
-}, true)
+const logs = defineTable<LogSnapshot>(
+  'log_snapshots',
+  'logId',
+  {
+    logId: 'value',
+    mockServiceId: 'value',
+    trackingId: 'value',
+    log: 'value',
+    created: 'value',
+  },
+  true,
+)
 
 /**
  * Trackings of deploy, configure and stop (the mock services specification, docs/api.md#trackings),
@@ -32,14 +59,18 @@ const logs = defineTable<LogSnapshot>('log_snapshots', 'logId', {
  * @example
  * await trackingRepository(ctx).update(id, { status: 'FINISHED', ended: Date.now() })
  */
-export function trackingRepository (ctx: RepoContext): TrackingRepository {
+export function trackingRepository(ctx: RepoContext): TrackingRepository {
   const { conn } = ctx
   const get = (trackingId: string): Tracking | undefined => {
-    const row = rowOf(conn.statement(`SELECT ${trackings.columns} FROM trackings WHERE tracking_id = ?`).get(trackingId))
+    const row = rowOf(
+      conn
+        .statement(`SELECT ${trackings.columns} FROM trackings WHERE tracking_id = ?`)
+        .get(trackingId),
+    )
     return row === undefined ? undefined : trackings.decode(row)
   }
   return {
-    async create (input) {
+    async create(input) {
       ctx.check()
       const now = ctx.now()
       const record: Tracking = {
@@ -55,24 +86,34 @@ export function trackingRepository (ctx: RepoContext): TrackingRepository {
         ended: null,
         createdBy: input.createdBy,
       }
-      return trackings.decode(returnedRow(conn.statement(trackings.insertSql).get(trackings.encode(record))))
+      return trackings.decode(
+        returnedRow(conn.statement(trackings.insertSql).get(trackings.encode(record))),
+      )
     },
-    async get (trackingId) {
+    async get(trackingId) {
       ctx.check()
       return get(trackingId)
     },
-    async update (trackingId, patch) {
+    async update(trackingId, patch) {
       ctx.check()
       const current = get(trackingId)
       if (current === undefined) return undefined
       const next = mergePatch(current, patch, ['status', 'errors', 'warnings', 'ended'])
       next.updated = ctx.now()
-      return trackings.decode(returnedRow(conn.statement(trackings.updateSql).get(trackings.encode(next))))
+      return trackings.decode(
+        returnedRow(conn.statement(trackings.updateSql).get(trackings.encode(next))),
+      )
     },
-    async latestOf (mockServiceId, action) {
+    async latestOf(mockServiceId, action) {
       ctx.check()
       // rowid breaks ties between trackings created in the same millisecond
-      const row = rowOf(conn.statement(`SELECT ${trackings.columns} FROM trackings WHERE mock_service_id = ? AND action = ? ORDER BY created DESC, rowid DESC LIMIT 1`).get(mockServiceId, action))
+      const row = rowOf(
+        conn
+          .statement(
+            `SELECT ${trackings.columns} FROM trackings WHERE mock_service_id = ? AND action = ? ORDER BY created DESC, rowid DESC LIMIT 1`,
+          )
+          .get(mockServiceId, action),
+      )
       return row === undefined ? undefined : trackings.decode(row)
     },
   }
@@ -85,17 +126,21 @@ export function trackingRepository (ctx: RepoContext): TrackingRepository {
  * @example
  * await cloneTrackingRepository(ctx).create({ trackingId, workspaceId: 1, serviceId: 9, createdBy: 'ada@example.com' })
  */
-export function cloneTrackingRepository (ctx: RepoContext): CloneTrackingRepository {
+export function cloneTrackingRepository(ctx: RepoContext): CloneTrackingRepository {
   const { conn } = ctx
   return {
-    async create (input) {
+    async create(input) {
       ctx.check()
       const record: CloneTracking = { ...input, created: ctx.now() }
       return clones.decode(returnedRow(conn.statement(clones.insertSql).get(clones.encode(record))))
     },
-    async get (trackingId) {
+    async get(trackingId) {
       ctx.check()
-      const row = rowOf(conn.statement(`SELECT ${clones.columns} FROM clone_trackings WHERE tracking_id = ?`).get(trackingId))
+      const row = rowOf(
+        conn
+          .statement(`SELECT ${clones.columns} FROM clone_trackings WHERE tracking_id = ?`)
+          .get(trackingId),
+      )
       return row === undefined ? undefined : clones.decode(row)
     },
   }
@@ -107,17 +152,28 @@ export function cloneTrackingRepository (ctx: RepoContext): CloneTrackingReposit
  * @example
  * const { logId } = await logSnapshotRepository(ctx).create({ mockServiceId: 7, trackingId: null, log: text })
  */
-export function logSnapshotRepository (ctx: RepoContext): LogSnapshotRepository {
+export function logSnapshotRepository(ctx: RepoContext): LogSnapshotRepository {
   const { conn } = ctx
   return {
-    async create (input) {
+    async create(input) {
       ctx.check()
-      const record: Omit<LogSnapshot, 'logId'> = { mockServiceId: input.mockServiceId, trackingId: input.trackingId, log: input.log, created: ctx.now() }
+      const record: Omit<LogSnapshot, 'logId'> = {
+        mockServiceId: input.mockServiceId,
+        trackingId: input.trackingId,
+        log: input.log,
+        created: ctx.now(),
+      }
       return logs.decode(returnedRow(conn.statement(logs.insertSql).get(logs.encode(record))))
     },
-    async get (mockServiceId, logId) {
+    async get(mockServiceId, logId) {
       ctx.check()
-      const row = rowOf(conn.statement(`SELECT ${logs.columns} FROM log_snapshots WHERE log_id = ? AND mock_service_id = ?`).get(logId, mockServiceId))
+      const row = rowOf(
+        conn
+          .statement(
+            `SELECT ${logs.columns} FROM log_snapshots WHERE log_id = ? AND mock_service_id = ?`,
+          )
+          .get(logId, mockServiceId),
+      )
       return row === undefined ? undefined : logs.decode(row)
     },
   }

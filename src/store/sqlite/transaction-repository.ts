@@ -9,19 +9,24 @@ import { FOLD_FUNCTION } from './connection.js'
  * Every read aggregates the tags back into a JSON array, so a transaction is one row.
  */
 
-const transactions = defineTable<Omit<StoredTransaction, 'tags'>>('transactions', 'id', {
-  id: 'value',
-  workspaceId: 'value',
-  serviceId: 'value',
-  name: 'value',
-  description: 'value',
-  dslType: 'value',
-  dsl: 'json',
-  created: 'value',
-  updated: 'value',
-  createdBy: 'value',
-  updatedBy: 'value',
-}, true)
+const transactions = defineTable<Omit<StoredTransaction, 'tags'>>(
+  'transactions',
+  'id',
+  {
+    id: 'value',
+    workspaceId: 'value',
+    serviceId: 'value',
+    name: 'value',
+    description: 'value',
+    dslType: 'value',
+    dsl: 'json',
+    created: 'value',
+    updated: 'value',
+    createdBy: 'value',
+    updatedBy: 'value',
+  },
+  true,
+)
 
 /**
  * The insert of `createEncoded`, with positional values and no RETURNING: an import stores tens
@@ -29,17 +34,24 @@ const transactions = defineTable<Omit<StoredTransaction, 'tags'>>('transactions'
  * returned row back cost more per row than the row's own insert.
  */
 // The DSL may be bound as UTF-8 bytes (a BLOB): CAST makes it the TEXT the column holds, byte for byte.
-const insertEncodedSql = 'INSERT INTO transactions (workspace_id, service_id, name, description, dsl_type, dsl, created, updated, created_by, updated_by) ' +
+const insertEncodedSql =
+  'INSERT INTO transactions (workspace_id, service_id, name, description, dsl_type, dsl, created, updated, created_by, updated_by) ' +
   'VALUES (?, ?, ?, ?, ?, CAST(? AS TEXT), ?, ?, ?, ?)'
 
 /** Counts inserted rows (migration 11: updates and deletes are counted by triggers, inserts here). */
-const countInsertedSql = 'INSERT INTO transaction_counts (workspace_id, service_id, n, changes) VALUES (@workspaceId, @serviceId, @n, @n) ' +
+const countInsertedSql =
+  'INSERT INTO transaction_counts (workspace_id, service_id, n, changes) VALUES (@workspaceId, @serviceId, @n, @n) ' +
   'ON CONFLICT (workspace_id, service_id) DO UPDATE SET n = n + excluded.n, changes = changes + excluded.changes'
 
-const rewriteEncodedSql = 'UPDATE transactions SET name = ?, description = ?, dsl_type = ?, dsl = CAST(? AS TEXT) WHERE id = ? AND workspace_id = ?'
+const rewriteEncodedSql =
+  'UPDATE transactions SET name = ?, description = ?, dsl_type = ?, dsl = CAST(? AS TEXT) WHERE id = ? AND workspace_id = ?'
 
-const tagsOf = '(SELECT json_group_array(x.name ORDER BY x.position) FROM transaction_tags x WHERE x.transaction_id = t.id) AS tags'
-const select = `${transactions.columns.split(', ').map((c) => `t.${c}`).join(', ')}, ${tagsOf}`
+const tagsOf =
+  '(SELECT json_group_array(x.name ORDER BY x.position) FROM transaction_tags x WHERE x.transaction_id = t.id) AS tags'
+const select = `${transactions.columns
+  .split(', ')
+  .map((c) => `t.${c}`)
+  .join(', ')}, ${tagsOf}`
 
 const sortKeys: SortKeys = {
   ...auditSortKeys,
@@ -47,7 +59,7 @@ const sortKeys: SortKeys = {
   dslType: 'dsl_type',
 }
 
-function decode (row: Row): StoredTransaction {
+function decode(row: Row): StoredTransaction {
   return { ...transactions.decode(row), tags: JSON.parse(String(row['tags'])) as string[] }
 }
 
@@ -55,7 +67,10 @@ function decode (row: Row): StoredTransaction {
  * The WHERE of a list. Each filter adds a fixed fragment, and lists of values travel as one JSON
  * parameter (json_each), so there are at most 2^6 statement texts to prepare, whatever the values.
  */
-function whereOf (workspaceId: number, filter: TransactionFilter): { where: string; params: Row; summary: string } {
+function whereOf(
+  workspaceId: number,
+  filter: TransactionFilter,
+): { where: string; params: Row; summary: string } {
   const conditions = ['t.workspace_id = @workspaceId']
   const params: Row = { workspaceId }
   if (filter.serviceId !== undefined) {
@@ -79,7 +94,7 @@ function whereOf (workspaceId: number, filter: TransactionFilter): { where: stri
     // "No requested tag is missing": exact comparison of whole names, whatever they contain.
     conditions.push(
       'NOT EXISTS (SELECT 1 FROM json_each(@tags) j WHERE NOT EXISTS ' +
-      '(SELECT 1 FROM transaction_tags x WHERE x.transaction_id = t.id AND x.name = j.value))',
+        '(SELECT 1 FROM transaction_tags x WHERE x.transaction_id = t.id AND x.name = j.value))',
     )
     params['tags'] = JSON.stringify(filter.tags)
   }
@@ -93,7 +108,11 @@ function whereOf (workspaceId: number, filter: TransactionFilter): { where: stri
     params['ids'] = JSON.stringify(filter.ids)
   }
   const onlyWorkspaceAndService = conditions.length === (filter.serviceId === undefined ? 1 : 2)
-  return { where: conditions.join(' AND '), params, summary: summaryOf(filter, onlyWorkspaceAndService) }
+  return {
+    where: conditions.join(' AND '),
+    params,
+    summary: summaryOf(filter, onlyWorkspaceAndService),
+  }
 }
 
 /*
@@ -105,13 +124,13 @@ function whereOf (workspaceId: number, filter: TransactionFilter): { where: stri
 const countsOfWorkspace = 'FROM transaction_counts WHERE workspace_id = @workspaceId'
 const countsOfService = `${countsOfWorkspace} AND service_id = @serviceId`
 
-function summaryOf (filter: TransactionFilter, onlyWorkspaceAndService: boolean): string {
+function summaryOf(filter: TransactionFilter, onlyWorkspaceAndService: boolean): string {
   const counts = filter.serviceId === undefined ? countsOfWorkspace : countsOfService
   return `SELECT ${onlyWorkspaceAndService ? 'ifnull(SUM(n), 0)' : 'NULL'} AS total, ifnull(SUM(changes), 0) AS version ${counts}`
 }
 
 /** Distinct values, first occurrence first. */
-function distinct<T> (values: readonly T[]): T[] {
+function distinct<T>(values: readonly T[]): T[] {
   return [...new Set(values)]
 }
 
@@ -122,17 +141,21 @@ function distinct<T> (values: readonly T[]): T[] {
  * @example
  * const page = await transactionRepository(ctx).list(1, { tags: ['smoke'], contains: 'order' }, { limit: 50, skip: 0 })
  */
-export function transactionRepository (ctx: RepoContext): TransactionRepository {
+export function transactionRepository(ctx: RepoContext): TransactionRepository {
   const { conn } = ctx
   const get = (workspaceId: number, id: number): StoredTransaction | undefined => {
-    const row = conn.statement(`SELECT ${select} FROM transactions t WHERE t.id = ? AND t.workspace_id = ?`).get(id, workspaceId)
+    const row = conn
+      .statement(`SELECT ${select} FROM transactions t WHERE t.id = ? AND t.workspace_id = ?`)
+      .get(id, workspaceId)
     return row === undefined ? undefined : decode(row as Row)
   }
   const countInserted = (workspaceId: number, serviceId: number, n: number): void => {
     if (n > 0) conn.statement(countInsertedSql).run({ workspaceId, serviceId, n })
   }
   const insertTags = (id: number, tags: readonly string[]): void => {
-    const insert = conn.statement('INSERT INTO transaction_tags (transaction_id, name, position) VALUES (?, ?, ?)')
+    const insert = conn.statement(
+      'INSERT INTO transaction_tags (transaction_id, name, position) VALUES (?, ?, ?)',
+    )
     distinct(tags).forEach((name, position) => insert.run(id, name, position))
   }
   const replaceTags = (id: number, tags: readonly string[]): void => {
@@ -144,43 +167,60 @@ export function transactionRepository (ctx: RepoContext): TransactionRepository 
     let changes = 0
     const insert = conn.statement(
       'INSERT INTO transaction_tags (transaction_id, name, position) ' +
-      'SELECT @id, @name, ifnull(max(position), -1) + 1 FROM transaction_tags WHERE transaction_id = @id ' +
-      'ON CONFLICT (transaction_id, name) DO NOTHING',
+        'SELECT @id, @name, ifnull(max(position), -1) + 1 FROM transaction_tags WHERE transaction_id = @id ' +
+        'ON CONFLICT (transaction_id, name) DO NOTHING',
     )
     for (const name of distinct(add)) changes += insert.run({ id, name }).changes
-    const drop = conn.statement('DELETE FROM transaction_tags WHERE transaction_id = ? AND name = ?')
+    const drop = conn.statement(
+      'DELETE FROM transaction_tags WHERE transaction_id = ? AND name = ?',
+    )
     for (const name of distinct(remove)) changes += drop.run(id, name).changes
     return changes > 0
   }
   return {
-    async create (input) {
+    async create(input) {
       ctx.check()
       const now = ctx.now()
-      const row = returnedRow(conn.statement(transactions.insertSql).get(transactions.encode({
-        workspaceId: input.workspaceId,
-        serviceId: input.serviceId,
-        name: input.name,
-        description: input.description,
-        dslType: input.dslType,
-        dsl: input.dsl,
-        created: now,
-        updated: now,
-        createdBy: input.by,
-        updatedBy: input.by,
-      })))
+      const row = returnedRow(
+        conn.statement(transactions.insertSql).get(
+          transactions.encode({
+            workspaceId: input.workspaceId,
+            serviceId: input.serviceId,
+            name: input.name,
+            description: input.description,
+            dslType: input.dslType,
+            dsl: input.dsl,
+            created: now,
+            updated: now,
+            createdBy: input.by,
+            updatedBy: input.by,
+          }),
+        ),
+      )
       const id = row['id'] as number
       countInserted(input.workspaceId, input.serviceId, 1)
       replaceTags(id, input.tags)
       return { ...transactions.decode(row), tags: distinct(input.tags) }
     },
-    async createEncodedMany (into, rows) {
+    async createEncodedMany(into, rows) {
       ctx.check()
       const now = ctx.now()
       const insert = conn.statement(insertEncodedSql)
       const ids: number[] = []
       try {
         for (const row of rows) {
-          const { lastInsertRowid } = insert.run(into.workspaceId, into.serviceId, row.name, row.description ?? null, row.dslType, row.dslJson, now, now, into.by, into.by)
+          const { lastInsertRowid } = insert.run(
+            into.workspaceId,
+            into.serviceId,
+            row.name,
+            row.description ?? null,
+            row.dslType,
+            row.dslJson,
+            now,
+            now,
+            into.by,
+            into.by,
+          )
           const id = Number(lastInsertRowid)
           ids.push(id)
           // a new row has no tags to replace
@@ -192,45 +232,72 @@ export function transactionRepository (ctx: RepoContext): TransactionRepository 
       }
       return ids
     },
-    async rewriteEncoded (workspaceId, id, row) {
+    async rewriteEncoded(workspaceId, id, row) {
       ctx.check()
-      const changed = conn.statement(rewriteEncodedSql).run(row.name, row.description ?? null, row.dslType, row.dslJson, id, workspaceId).changes > 0
+      const changed =
+        conn
+          .statement(rewriteEncodedSql)
+          .run(row.name, row.description ?? null, row.dslType, row.dslJson, id, workspaceId)
+          .changes > 0
       if (changed) replaceTags(id, row.tags)
       return changed
     },
-    async get (workspaceId, id) {
+    async get(workspaceId, id) {
       ctx.check()
       return get(workspaceId, id)
     },
-    async list (workspaceId, filter, query) {
+    async list(workspaceId, filter, query) {
       ctx.check()
       const { where, params, summary } = whereOf(workspaceId, filter)
-      return listPage(ctx, { select, from: 'transactions t', where, params, sortable: sortKeys, query, decode, summary })
+      return listPage(ctx, {
+        select,
+        from: 'transactions t',
+        where,
+        params,
+        sortable: sortKeys,
+        query,
+        decode,
+        summary,
+      })
     },
-    async update (workspaceId, id, patch) {
+    async update(workspaceId, id, patch) {
       ctx.check()
       const current = get(workspaceId, id)
       if (current === undefined) return undefined
-      const next = mergePatch(current, patch, ['name', 'description', 'dsl', 'serviceId', 'dslType'])
+      const next = mergePatch(current, patch, [
+        'name',
+        'description',
+        'dsl',
+        'serviceId',
+        'dslType',
+      ])
       next.updated = ctx.now()
       next.updatedBy = patch.by
       conn.statement(transactions.updateSql).run(transactions.encode(next))
       if (patch.tags !== undefined) replaceTags(id, patch.tags)
       return get(workspaceId, id)
     },
-    async delete (workspaceId, id) {
+    async delete(workspaceId, id) {
       ctx.check()
-      return conn.statement('DELETE FROM transactions WHERE id = ? AND workspace_id = ?').run(id, workspaceId).changes > 0
+      return (
+        conn
+          .statement('DELETE FROM transactions WHERE id = ? AND workspace_id = ?')
+          .run(id, workspaceId).changes > 0
+      )
     },
-    async deleteMany (workspaceId, ids) {
+    async deleteMany(workspaceId, ids) {
       ctx.check()
       const remove = conn.statement('DELETE FROM transactions WHERE id = ? AND workspace_id = ?')
       return distinct(ids).filter((id) => remove.run(id, workspaceId).changes > 0)
     },
-    async changeTags (workspaceId, ids, tags, by) {
+    async changeTags(workspaceId, ids, tags, by) {
       ctx.check()
-      const exists = conn.statement('SELECT 1 AS found FROM transactions WHERE id = ? AND workspace_id = ?')
-      const touch = conn.statement('UPDATE transactions SET updated = ?, updated_by = ? WHERE id = ?')
+      const exists = conn.statement(
+        'SELECT 1 AS found FROM transactions WHERE id = ? AND workspace_id = ?',
+      )
+      const touch = conn.statement(
+        'UPDATE transactions SET updated = ?, updated_by = ? WHERE id = ?',
+      )
       const now = ctx.now()
       const changed: number[] = []
       for (const id of distinct(ids)) {

@@ -5,15 +5,29 @@ import { startTestPlatform } from '../../helpers/platform.js'
 describe('understudy admin create-account', () => {
   it('creates a second account on a live data dir and prints a key that works at once', async () => {
     const platform = await startTestPlatform()
-    const made = await runCli(['admin', 'create-account', '--name', 'Globex', '--email', 'hank@globex.test', '--data-dir', platform.dataDir])
+    const made = await runCli([
+      'admin',
+      'create-account',
+      '--name',
+      'Globex',
+      '--email',
+      'hank@globex.test',
+      '--data-dir',
+      platform.dataDir,
+    ])
     expect(made.code).toBe(0)
     const key = /^api key: (\S+):(\S+)$/m.exec(made.stdout)
     expect(key).not.toBeNull()
     const auth = `Basic ${Buffer.from(`${key?.[1] ?? ''}:${key?.[2] ?? ''}`).toString('base64')}`
     const me = await platform.request('/api/v4/user', { headers: { authorization: auth } })
     expect(me.status).toBe(200)
-    const user = (await me.json()) as { result: { email: string; accountId: number; accountRoles: string[] } }
-    expect(user.result).toMatchObject({ email: 'hank@globex.test', accountRoles: ['owner', 'admin'] })
+    const user = (await me.json()) as {
+      result: { email: string; accountId: number; accountRoles: string[] }
+    }
+    expect(user.result).toMatchObject({
+      email: 'hank@globex.test',
+      accountRoles: ['owner', 'admin'],
+    })
     expect(user.result.accountId).not.toBe(platform.accountId)
     // The bootstrap key does not see the new account.
     expect((await platform.request(`/api/v4/accounts/${user.result.accountId}`)).status).toBe(404)
@@ -21,10 +35,26 @@ describe('understudy admin create-account', () => {
 
   it('refuses a missing name or a bad e-mail with a one-line message and a non-zero exit', async () => {
     const platform = await startTestPlatform()
-    const noName = await runCli(['admin', 'create-account', '--email', 'a@b.test', '--data-dir', platform.dataDir])
+    const noName = await runCli([
+      'admin',
+      'create-account',
+      '--email',
+      'a@b.test',
+      '--data-dir',
+      platform.dataDir,
+    ])
     expect(noName.code).not.toBe(0)
     expect(noName.stderr).toMatch(/--name/)
-    const badEmail = await runCli(['admin', 'create-account', '--name', 'x', '--email', 'nope', '--data-dir', platform.dataDir])
+    const badEmail = await runCli([
+      'admin',
+      'create-account',
+      '--name',
+      'x',
+      '--email',
+      'nope',
+      '--data-dir',
+      platform.dataDir,
+    ])
     expect(badEmail.code).not.toBe(0)
     expect(badEmail.stderr).toMatch(/--email/)
   })

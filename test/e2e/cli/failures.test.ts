@@ -6,7 +6,7 @@ import { runCli } from '../../helpers/cli.js'
 import { tempDir } from '../../helpers/temp-dir.js'
 
 /** One line on stderr, no stack trace. */
-function expectOneLine (stderr: string): void {
+function expectOneLine(stderr: string): void {
   const lines = stderr.trim().split('\n')
   expect(lines).toHaveLength(1)
   expect(stderr).not.toMatch(/\n\s+at /)
@@ -42,11 +42,16 @@ describe('command-line failures', () => {
 
   it('exits 1 with one line naming the file, line and field for a bad file', async () => {
     const dir = tempDir()
-    writeFileSync(join(dir, 'bad.yaml'), 'transactions:\n  - dsl:\n      requestDsl: { method: GET, heders: [] }\n      responseDsl: { status: 700 }\n')
+    writeFileSync(
+      join(dir, 'bad.yaml'),
+      'transactions:\n  - dsl:\n      requestDsl: { method: GET, heders: [] }\n      responseDsl: { status: 700 }\n',
+    )
     const result = await runCli(['serve', join(dir, 'bad.yaml'), '--port', '0'])
     expect(result.code).toBe(1)
     expectOneLine(result.stderr)
-    expect(result.stderr).toMatch(/bad\.yaml:3:\d+ \/transactions\/0\/dsl\/requestDsl\/heders: is not a known property/)
+    expect(result.stderr).toMatch(
+      /bad\.yaml:3:\d+ \/transactions\/0\/dsl\/requestDsl\/heders: is not a known property/,
+    )
     expect(result.stderr).toContain('/transactions/0/dsl/responseDsl/status: must be <= 599')
     expect(result.stdout).toBe('')
   })
@@ -65,7 +70,10 @@ describe('command-line failures', () => {
     const port = typeof address === 'object' && address !== null ? address.port : 0
     try {
       const dir = tempDir()
-      writeFileSync(join(dir, 'a.yaml'), '- dsl: { requestDsl: { path: /a }, responseDsl: { text: a } }\n')
+      writeFileSync(
+        join(dir, 'a.yaml'),
+        '- dsl: { requestDsl: { path: /a }, responseDsl: { text: a } }\n',
+      )
       const result = await runCli(['serve', dir, '--port', String(port)])
       expect(result.code).toBe(1)
       expectOneLine(result.stderr)

@@ -7,10 +7,15 @@ import { describeRealworld, realworldPath } from '../../helpers/realworld.js'
 import { tempDir } from '../../helpers/temp-dir.js'
 import { waitFor } from '../../helpers/wait.js'
 
-
 describeRealworld('understudy serve with other formats', () => {
   it('serves a HAR recording and an OpenAPI description as they are, side by side', async () => {
-    const server = await startCli(['serve', realworldPath('har', 'pollyjs-node-fetch-post.har'), realworldPath('openapi', 'petstore-v3.oas30.yaml'), '--port', '0'])
+    const server = await startCli([
+      'serve',
+      realworldPath('har', 'pollyjs-node-fetch-post.har'),
+      realworldPath('openapi', 'petstore-v3.oas30.yaml'),
+      '--port',
+      '0',
+    ])
     const post = await fetch(`${server.url}/posts/1`)
     expect(post.status).toBe(200)
     // Polly.JS recorded this body as a hex dump of its gzip chunks: the replay is that text, as recorded
@@ -22,33 +27,49 @@ describeRealworld('understudy serve with other formats', () => {
 
   it('reloads an OpenAPI description dropped into a watched directory', async () => {
     const dir = tempDir()
-    writeFileSync(join(dir, 'first.yaml'), '- dsl: { requestDsl: { path: /first }, responseDsl: { text: first } }\n')
+    writeFileSync(
+      join(dir, 'first.yaml'),
+      '- dsl: { requestDsl: { path: /first }, responseDsl: { text: first } }\n',
+    )
     const server = await startCli(['serve', dir, '--port', '0', '--watch'])
     await server.waitFor('stderr', '"msg":"watching"')
     expect((await fetch(`${server.url}/v2/pets`)).status).toBe(404)
     copyFileSync(realworldPath('openapi', 'petstore-v3.oas30.yaml'), join(dir, 'petstore.yaml'))
     let status = 404
-    await waitFor(async () => {
-      status = (await fetch(`${server.url}/v2/pets`)).status
-      return status !== 404
-    }, 'the description to be served', { timeoutMs: 10_000, intervalMs: 100 })
+    await waitFor(
+      async () => {
+        status = (await fetch(`${server.url}/v2/pets`)).status
+        return status !== 404
+      },
+      'the description to be served',
+      { timeoutMs: 10_000, intervalMs: 100 },
+    )
     expect(status).toBe(200)
   })
 })
 
 describeRealworld('understudy import', () => {
-  it('prints the DSL of a HAR as YAML on stdout, warnings on stderr, and exits 0', { timeout: 60_000 }, async () => {
-    const result = await runCli(['import', realworldPath('har', 'harviewer-two-megs.har')])
-    expect(result.code).toBe(0)
-    const doc = parse(result.stdout) as { transactions: Array<{ name: string }> }
-    expect(doc.transactions).toHaveLength(58)
-    expect(result.stderr).toMatch(/recorded \d+ times/)
-  })
+  it(
+    'prints the DSL of a HAR as YAML on stdout, warnings on stderr, and exits 0',
+    { timeout: 60_000 },
+    async () => {
+      const result = await runCli(['import', realworldPath('har', 'harviewer-two-megs.har')])
+      expect(result.code).toBe(0)
+      const doc = parse(result.stdout) as { transactions: Array<{ name: string }> }
+      expect(doc.transactions).toHaveLength(58)
+      expect(result.stderr).toMatch(/recorded \d+ times/)
+    },
+  )
 
   it('writes JSON with -o file.json, and the file serves', async () => {
     const dir = tempDir()
     const out = join(dir, 'petstore.json')
-    const result = await runCli(['import', realworldPath('openapi', 'petstore-v3.oas30.yaml'), '-o', out])
+    const result = await runCli([
+      'import',
+      realworldPath('openapi', 'petstore-v3.oas30.yaml'),
+      '-o',
+      out,
+    ])
     expect(result.code).toBe(0)
     expect(JSON.parse(readFileSync(out, 'utf8'))).toHaveProperty('transactions')
     const server = await startCli(['serve', out, '--port', '0'])
@@ -60,7 +81,12 @@ describeRealworld('understudy import', () => {
     expect(broken.code).toBe(1)
     expect(broken.stderr.trim().split('\n')).toHaveLength(1)
     expect(broken.stderr).toContain('mitmproxy-brokenfile.har')
-    const bad = await runCli(['import', realworldPath('har', 'mitmproxy-chrome.har'), '--format', 'nope'])
+    const bad = await runCli([
+      'import',
+      realworldPath('har', 'mitmproxy-chrome.har'),
+      '--format',
+      'nope',
+    ])
     expect(bad.code).toBe(2)
   })
 })

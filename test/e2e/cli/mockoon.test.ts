@@ -11,8 +11,27 @@ describe('a Mockoon environment on the command line', () => {
     const env = testEnvironment()
     const routes = env['routes'] as Array<Record<string, unknown>>
     routes.push({
-      uuid: 'file-route', type: 'http', method: 'get', endpoint: 'from-file', responseMode: null,
-      responses: [{ uuid: 'f', statusCode: 200, label: '', headers: [{ key: 'Content-Type', value: 'text/plain' }], body: '', bodyType: 'FILE', filePath: './bodies/hello.txt', rules: [], rulesOperator: 'OR', default: true, latency: 0, disableTemplating: false }],
+      uuid: 'file-route',
+      type: 'http',
+      method: 'get',
+      endpoint: 'from-file',
+      responseMode: null,
+      responses: [
+        {
+          uuid: 'f',
+          statusCode: 200,
+          label: '',
+          headers: [{ key: 'Content-Type', value: 'text/plain' }],
+          body: '',
+          bodyType: 'FILE',
+          filePath: './bodies/hello.txt',
+          rules: [],
+          rulesOperator: 'OR',
+          default: true,
+          latency: 0,
+          disableTemplating: false,
+        },
+      ],
     })
     writeFileSync(join(dir, 'env.json'), JSON.stringify(env))
     const bodies = join(dir, 'bodies')
@@ -27,8 +46,15 @@ describe('a Mockoon environment on the command line', () => {
     const dir = tempDir()
     const env = testEnvironment()
     ;(env['routes'] as Array<Record<string, unknown>>).push({
-      uuid: 'random', type: 'http', method: 'get', endpoint: 'random', responseMode: 'RANDOM',
-      responses: [{ uuid: 'x', statusCode: 200, body: 'a', headers: [], rules: [], default: true }, { uuid: 'y', statusCode: 200, body: 'b', headers: [], rules: [] }],
+      uuid: 'random',
+      type: 'http',
+      method: 'get',
+      endpoint: 'random',
+      responseMode: 'RANDOM',
+      responses: [
+        { uuid: 'x', statusCode: 200, body: 'a', headers: [], rules: [], default: true },
+        { uuid: 'y', statusCode: 200, body: 'b', headers: [], rules: [] },
+      ],
     })
     writeFileSync(join(dir, 'env.json'), JSON.stringify(env))
     const out = join(dir, 'out.json')

@@ -9,7 +9,11 @@ const exportFile = resolve(import.meta.dirname, '../../unit/fixtures/product-exp
 const xml = { 'content-type': 'application/xml' }
 
 /** Sends one request and records when each body chunk arrived (ms after the headers). */
-async function timedChunks (url: string, method: string, body: string): Promise<{ status: number; text: string; arrivals: number[] }> {
+async function timedChunks(
+  url: string,
+  method: string,
+  body: string,
+): Promise<{ status: number; text: string; arrivals: number[] }> {
   return new Promise((_resolve, reject) => {
     const req = request(url, { method, headers: xml }, (res) => {
       const start = Date.now()
@@ -32,21 +36,38 @@ describe('serve and import load the product export unedited', () => {
     const dir = tempDir()
     copyFileSync(exportFile, join(dir, 'export.json'))
     const server = await startCli(['serve', join(dir, 'export.json'), '--port', '0'])
-    const order = (id: string): string => `<p:order xmlns:p="urn:orders"><p:id>${id}</p:id></p:order>`
+    const order = (id: string): string =>
+      `<p:order xmlns:p="urn:orders"><p:id>${id}</p:id></p:order>`
 
-    const created = await fetch(`${server.url}/orders`, { method: 'POST', headers: xml, body: order('7') })
+    const created = await fetch(`${server.url}/orders`, {
+      method: 'POST',
+      headers: xml,
+      body: order('7'),
+    })
     expect(created.status).toBe(201)
     expect(created.statusText).toBe('Created')
     expect(await created.text()).toBe('<created/>')
-    const conflict = await fetch(`${server.url}/orders`, { method: 'POST', headers: xml, body: order('9') })
+    const conflict = await fetch(`${server.url}/orders`, {
+      method: 'POST',
+      headers: xml,
+      body: order('9'),
+    })
     expect(conflict.status).toBe(409)
     expect(conflict.statusText).toBe('Conflict')
     expect(conflict.headers.get('x-order')).toBe('7')
 
-    const cdata = await fetch(`${server.url}/soap`, { method: 'POST', headers: xml, body: "<envelope><payload><![CDATA[<inner><code>A1</code></inner>]]></payload></envelope>" })
+    const cdata = await fetch(`${server.url}/soap`, {
+      method: 'POST',
+      headers: xml,
+      body: '<envelope><payload><![CDATA[<inner><code>A1</code></inner>]]></payload></envelope>',
+    })
     expect(await cdata.text()).toBe('cdata matched')
 
-    const invalid = await fetch(`${server.url}/orders`, { method: 'PUT', headers: xml, body: '<order><id>x</id></order>' })
+    const invalid = await fetch(`${server.url}/orders`, {
+      method: 'PUT',
+      headers: xml,
+      body: '<order><id>x</id></order>',
+    })
     expect(invalid.status).toBe(404)
     const dribbled = await timedChunks(`${server.url}/orders`, 'PUT', '<order><id>3</id></order>')
     expect(dribbled.status).toBe(200)

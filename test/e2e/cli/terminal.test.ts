@@ -18,7 +18,7 @@ const hasScript = ((): boolean => {
   }
 })()
 
-function mockFile (): string {
+function mockFile(): string {
   const file = join(tempDir(), 'mock.yaml')
   writeFileSync(file, '- dsl: { requestDsl: { path: /a }, responseDsl: { text: a } }\n')
   return file
@@ -39,30 +39,51 @@ describe('log format', () => {
     expect(server.stderr()).not.toContain('"msg":')
   })
 
-  it.skipIf(!hasScript)('is readable lines when standard error is a terminal (under script(1)), JSON with --log-format json', async () => {
-    const inTerminal = async (extra: string[]): Promise<string> => {
-      const command = [process.execPath, cliPath, 'serve', mockFile(), '--port', '0', ...extra].join(' ')
-      const child = spawn('script', ['-qec', command, '/dev/null'], { stdio: ['ignore', 'pipe', 'ignore'] })
-      onTestFinished(() => { if (child.exitCode === null) child.kill('SIGKILL') })
-      let output = ''
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no listening log line: ${output}`)), 15_000)
-        child.stdout.on('data', (c: Buffer) => {
-          output += c.toString()
-          // the log line comes after the `listening on` line
-          if (/INFO.*listening|"msg":"listening"/.test(output)) { clearTimeout(timer); resolve() }
+  it.skipIf(!hasScript)(
+    'is readable lines when standard error is a terminal (under script(1)), JSON with --log-format json',
+    async () => {
+      const inTerminal = async (extra: string[]): Promise<string> => {
+        const command = [
+          process.execPath,
+          cliPath,
+          'serve',
+          mockFile(),
+          '--port',
+          '0',
+          ...extra,
+        ].join(' ')
+        const child = spawn('script', ['-qec', command, '/dev/null'], {
+          stdio: ['ignore', 'pipe', 'ignore'],
         })
-      })
-      // closing the terminal hangs the server up
-      child.kill('SIGTERM')
-      return output
-    }
-    const pretty = await inTerminal([])
-    expect(pretty).toMatch(/INFO.*listening/)
-    expect(pretty).not.toContain('"msg":"listening"')
-    const json = await inTerminal(['--log-format', 'json'])
-    expect(json).toContain('"msg":"listening"')
-  })
+        onTestFinished(() => {
+          if (child.exitCode === null) child.kill('SIGKILL')
+        })
+        let output = ''
+        await new Promise<void>((resolve, reject) => {
+          const timer = setTimeout(
+            () => reject(new Error(`no listening log line: ${output}`)),
+            15_000,
+          )
+          child.stdout.on('data', (c: Buffer) => {
+            output += c.toString()
+            // the log line comes after the `listening on` line
+            if (/INFO.*listening|"msg":"listening"/.test(output)) {
+              clearTimeout(timer)
+              resolve()
+            }
+          })
+        })
+        // closing the terminal hangs the server up
+        child.kill('SIGTERM')
+        return output
+      }
+      const pretty = await inTerminal([])
+      expect(pretty).toMatch(/INFO.*listening/)
+      expect(pretty).not.toContain('"msg":"listening"')
+      const json = await inTerminal(['--log-format', 'json'])
+      expect(json).toContain('"msg":"listening"')
+    },
+  )
 
   it('resolves auto by whether the stream is a terminal', () => {
     expect(resolveLogFormat('auto', { isTTY: true })).toBe('pretty')
@@ -92,8 +113,12 @@ describe('unknown flags', () => {
   })
 
   it('say to see --help when nothing is close', () => {
-    expect(unknownFlagMessage('--zzzzzzzz', ['port', 'host'])).toBe('unknown flag --zzzzzzzz (see --help)')
-    expect(unknownFlagMessage('--watc', ['watch', 'port'])).toBe('unknown flag --watc (did you mean --watch?)')
+    expect(unknownFlagMessage('--zzzzzzzz', ['port', 'host'])).toBe(
+      'unknown flag --zzzzzzzz (see --help)',
+    )
+    expect(unknownFlagMessage('--watc', ['watch', 'port'])).toBe(
+      'unknown flag --watc (did you mean --watch?)',
+    )
   })
 })
 
@@ -102,9 +127,13 @@ describe('understudy import', () => {
     const file = mockFile()
     const printed = await runCli(['import', file])
     expect(printed.code).toBe(0)
-    expect(printed.stderr.trim().split('\n').at(-1)).toMatch(/^imported 1 transaction \(\w+\) from .*mock\.yaml to standard output, 0 warnings$/)
+    expect(printed.stderr.trim().split('\n').at(-1)).toMatch(
+      /^imported 1 transaction \(\w+\) from .*mock\.yaml to standard output, 0 warnings$/,
+    )
     const out = join(tempDir(), 'out.yaml')
     const written = await runCli(['import', file, '-o', out])
-    expect(written.stderr.trim()).toMatch(/^imported 1 transaction \(\w+\) from .* into .*out\.yaml, 0 warnings$/)
+    expect(written.stderr.trim()).toMatch(
+      /^imported 1 transaction \(\w+\) from .* into .*out\.yaml, 0 warnings$/,
+    )
   })
 })

@@ -5,24 +5,29 @@ import { startCli } from '../../helpers/cli.js'
 import { tempDir } from '../../helpers/temp-dir.js'
 import { waitFor } from '../../helpers/wait.js'
 
-async function textOf (url: string): Promise<string> {
+async function textOf(url: string): Promise<string> {
   return (await fetch(url)).text()
 }
 
 /** Polls until `url` answers `expected` (hot reload is asynchronous). */
-async function eventually (url: string, expected: string, timeoutMs = 10_000): Promise<void> {
+async function eventually(url: string, expected: string, timeoutMs = 10_000): Promise<void> {
   let last = ''
-  await waitFor(async () => {
-    last = await textOf(url)
-    return last === expected
-  }, `"${expected}" (still "${last}")`, { timeoutMs, intervalMs: 100 })
+  await waitFor(
+    async () => {
+      last = await textOf(url)
+      return last === expected
+    },
+    `"${expected}" (still "${last}")`,
+    { timeoutMs, intervalMs: 100 },
+  )
 }
 
 describe('understudy serve --watch', () => {
   it('reloads a changed file, keeps the last good set when a file breaks, and recovers', async () => {
     const dir = tempDir()
     const file = join(dir, 'pets.yaml')
-    const version = (text: string): string => `- dsl: { requestDsl: { path: /pets }, responseDsl: { text: ${text} } }\n`
+    const version = (text: string): string =>
+      `- dsl: { requestDsl: { path: /pets }, responseDsl: { text: ${text} } }\n`
     writeFileSync(file, version('v1'))
     const server = await startCli(['serve', dir, '--port', '0', '--watch'])
     await server.waitFor('stderr', '"msg":"watching"')
@@ -39,7 +44,10 @@ describe('understudy serve --watch', () => {
     writeFileSync(file, version('v3'))
     await eventually(`${server.url}/pets`, 'v3')
 
-    writeFileSync(join(dir, 'more.yaml'), '- dsl: { requestDsl: { path: /more }, responseDsl: { text: added } }\n')
+    writeFileSync(
+      join(dir, 'more.yaml'),
+      '- dsl: { requestDsl: { path: /more }, responseDsl: { text: added } }\n',
+    )
     await eventually(`${server.url}/more`, 'added')
   })
 })

@@ -9,11 +9,12 @@ import { createMock } from '../../helpers/fake-store.js'
  * fails, single runtime or replicas.
  */
 
-async function runLoad (options: autocannon.Options): Promise<autocannon.Result> {
+async function runLoad(options: autocannon.Options): Promise<autocannon.Result> {
   return await new Promise((resolve, reject) => {
     autocannon(options, (err, result) => {
-      if (err !== null && err !== undefined) reject(err instanceof Error ? err : new Error(String(err)))
-      else resolve(result)
+      if (err !== null && err !== undefined) {
+        reject(err instanceof Error ? err : new Error(String(err)))
+      } else resolve(result)
     })
   })
 }
@@ -32,14 +33,24 @@ describe('configure under load', () => {
 
       const load = runLoad({ url: `${endpoint}/load`, connections: 10, duration: 3 })
       const state = { done: false }
-      load.then(() => { state.done = true }, () => { state.done = true })
+      load.then(
+        () => {
+          state.done = true
+        },
+        () => {
+          state.done = true
+        },
+      )
       let swaps = 0
       let tag = 'A'
       while (!state.done) {
         await new Promise((resolve) => setTimeout(resolve, 200))
         if (state.done) break
         tag = tag === 'A' ? 'B' : 'A'
-        const ended = await settle(deployer, await deployer.configure(record, answering(tag), 'ada@example.com'))
+        const ended = await settle(
+          deployer,
+          await deployer.configure(record, answering(tag), 'ada@example.com'),
+        )
         expect(ended.status).toBe('FINISHED')
         expect(ended.warnings).toEqual([])
         swaps++

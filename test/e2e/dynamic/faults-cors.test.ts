@@ -14,13 +14,17 @@ transactions:
 `
 
 /** One GET with node:http on a fresh connection: the answer, or the error code the client saw. */
-async function get (url: string): Promise<{ status?: number; body?: string; error?: string }> {
+async function get(url: string): Promise<{ status?: number; body?: string; error?: string }> {
   return new Promise((resolve) => {
     const req = http.get(url, { agent: false }, (res) => {
       const chunks: Buffer[] = []
       res.on('data', (c: Buffer) => chunks.push(c))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }))
-      res.on('error', (err: NodeJS.ErrnoException) => resolve({ status: res.statusCode ?? 0, error: err.code ?? err.message }))
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }),
+      )
+      res.on('error', (err: NodeJS.ErrnoException) =>
+        resolve({ status: res.statusCode ?? 0, error: err.code ?? err.message }),
+      )
       res.on('aborted', () => resolve({ status: res.statusCode ?? 0, error: 'aborted' }))
     })
     req.on('error', (err: NodeJS.ErrnoException) => resolve({ error: err.code ?? err.message }))
@@ -28,9 +32,11 @@ async function get (url: string): Promise<{ status?: number; body?: string; erro
 }
 
 /** The raw bytes a server sends for one request, until it closes. */
-async function raw (port: number, path: string): Promise<Buffer> {
+async function raw(port: number, path: string): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1', () => socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`))
+    const socket = net.connect(port, '127.0.0.1', () =>
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`),
+    )
     const chunks: Buffer[] = []
     socket.on('data', (c: Buffer) => chunks.push(c))
     socket.on('close', () => resolve(Buffer.concat(chunks)))
@@ -55,10 +61,14 @@ describe('fault injection', () => {
     expect((await get(`${app.url}/garbage`)).error).toBeDefined()
     expect((await get(`${app.url}/fine`)).body).toBe('fine')
 
-    const list = await (await fetch(`${app.admin?.url ?? ''}/inspection?limit=100`)).json() as { result: Array<{ id: number; url: string; hasError: boolean }> }
+    const list = (await (await fetch(`${app.admin?.url ?? ''}/inspection?limit=100`)).json()) as {
+      result: Array<{ id: number; url: string; hasError: boolean }>
+    }
     const reset = list.result.find((r) => r.url === '/reset')
     expect(reset?.hasError).toBe(true)
-    const detail = await (await fetch(`${app.admin?.url ?? ''}/inspection/${reset?.id ?? 0}`)).json() as { result: { matchingData: unknown } }
+    const detail = (await (
+      await fetch(`${app.admin?.url ?? ''}/inspection/${reset?.id ?? 0}`)
+    ).json()) as { result: { matchingData: unknown } }
     expect(detail.result.matchingData).toEqual({ fault: 'connection_reset' })
     expect(list.result.find((r) => r.url === '/fine')?.hasError).toBe(false)
   })
@@ -68,7 +78,9 @@ describe('fault injection', () => {
     let failed = 0
     const n = 400
     for (let i = 0; i < n; i += 50) {
-      const results = await Promise.all(Array.from({ length: 50 }, async () => get(`${app.url}/sometimes`)))
+      const results = await Promise.all(
+        Array.from({ length: 50 }, async () => get(`${app.url}/sometimes`)),
+      )
       failed += results.filter((r) => r.error !== undefined).length
     }
     // p = 0.3, n = 400: mean 120, sd ~9.2; 5 sd either side.
@@ -77,7 +89,9 @@ describe('fault injection', () => {
   })
 
   it('applies the mock service faults block to every transaction without its own', async () => {
-    const app = await startServer({ yaml: 'faults: {type: connection_reset}\ntransactions:\n  - dsl: {requestDsl: {path: /a}, responseDsl: {text: a}}\n' })
+    const app = await startServer({
+      yaml: 'faults: {type: connection_reset}\ntransactions:\n  - dsl: {requestDsl: {path: /a}, responseDsl: {text: a}}\n',
+    })
     expect((await get(`${app.url}/a`)).error).toBe('ECONNRESET')
   })
 })
@@ -92,7 +106,11 @@ transactions:
     const app = await startServer({ yaml })
     const preflight = await fetch(`${app.url}/data`, {
       method: 'OPTIONS',
-      headers: { origin: 'https://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-token, content-type' },
+      headers: {
+        origin: 'https://app.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'x-token, content-type',
+      },
     })
     expect(preflight.status).toBe(204)
     expect(preflight.headers.get('access-control-allow-origin')).toBe('https://app.example')
@@ -104,7 +122,9 @@ transactions:
     const ok = await fetch(`${app.url}/data`, { headers: { origin: 'https://app.example' } })
     expect(ok.status).toBe(200)
     expect(ok.headers.get('access-control-allow-origin')).toBe('https://app.example')
-    const missing = await fetch(`${app.url}/nothing`, { headers: { origin: 'https://app.example' } })
+    const missing = await fetch(`${app.url}/nothing`, {
+      headers: { origin: 'https://app.example' },
+    })
     expect(missing.status).toBe(404)
     expect(missing.headers.get('access-control-allow-origin')).toBe('https://app.example')
     const stranger = await fetch(`${app.url}/data`, { headers: { origin: 'https://evil.example' } })
@@ -112,11 +132,22 @@ transactions:
   })
 
   it('is off by default: OPTIONS is matched like any request', async () => {
-    const app = await startServer({ yaml: '- dsl: {requestDsl: {method: GET, path: /data}, responseDsl: {text: a}}\n' })
-    const res = await fetch(`${app.url}/data`, { method: 'OPTIONS', headers: { origin: 'https://x', 'access-control-request-method': 'GET' } })
+    const app = await startServer({
+      yaml: '- dsl: {requestDsl: {method: GET, path: /data}, responseDsl: {text: a}}\n',
+    })
+    const res = await fetch(`${app.url}/data`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://x', 'access-control-request-method': 'GET' },
+    })
     expect(res.status).toBe(404)
     expect(res.headers.get('access-control-allow-origin')).toBeNull()
-    const star = await startServer({ yaml: 'cors: true\ntransactions:\n  - dsl: {requestDsl: {path: /d}, responseDsl: {text: a}}\n' })
-    expect((await fetch(`${star.url}/d`, { headers: { origin: 'https://x' } })).headers.get('access-control-allow-origin')).toBe('*')
+    const star = await startServer({
+      yaml: 'cors: true\ntransactions:\n  - dsl: {requestDsl: {path: /d}, responseDsl: {text: a}}\n',
+    })
+    expect(
+      (await fetch(`${star.url}/d`, { headers: { origin: 'https://x' } })).headers.get(
+        'access-control-allow-origin',
+      ),
+    ).toBe('*')
   })
 })

@@ -5,8 +5,17 @@ import { createMockServer } from '../../../src/index.js'
 import { tempDir } from '../../helpers/temp-dir.js'
 
 const pets = [
-  { name: 'list pets', dsl: { requestDsl: { method: 'GET', path: '/pets' }, responseDsl: { json: [{ id: 1 }] } } },
-  { name: 'adopt', dsl: { requestDsl: { method: 'POST', path: '/adoptions' }, responseDsl: { status: 201, json: { ok: true } } } },
+  {
+    name: 'list pets',
+    dsl: { requestDsl: { method: 'GET', path: '/pets' }, responseDsl: { json: [{ id: 1 }] } },
+  },
+  {
+    name: 'adopt',
+    dsl: {
+      requestDsl: { method: 'POST', path: '/adoptions' },
+      responseDsl: { status: 201, json: { ok: true } },
+    },
+  },
 ]
 
 describe('createMockServer', () => {
@@ -21,18 +30,28 @@ describe('createMockServer', () => {
 
     expect(mock.inspection.count()).toBe(4)
     expect(mock.inspection.count({ method: 'POST', path: '/adoptions' })).toBe(2)
-    expect(mock.inspection.list({ status: '2xx' }).map((e) => e.url)).toEqual(['/adoptions', '/adoptions', '/pets'])
+    expect(mock.inspection.list({ status: '2xx' }).map((e) => e.url)).toEqual([
+      '/adoptions',
+      '/adoptions',
+      '/pets',
+    ])
     const unmatched = mock.inspection.unmatched()
     expect(unmatched.map((e) => e.url)).toEqual(['/petz'])
     expect(unmatched[0]?.diagnosis).not.toBeNull()
 
-    expect(mock.inspection.verify({ request: { method: 'POST', path: '/adoptions' }, count: 2 }).verified).toBe(true)
-    expect(() => mock.inspection.assert({ request: { method: 'POST', path: '/adoptions' }, count: 1 }))
-      .toThrow(/expected exactly 1 request\(s\) matching .* received 2/)
+    expect(
+      mock.inspection.verify({ request: { method: 'POST', path: '/adoptions' }, count: 2 })
+        .verified,
+    ).toBe(true)
+    expect(() =>
+      mock.inspection.assert({ request: { method: 'POST', path: '/adoptions' }, count: 1 }),
+    ).toThrow(/expected exactly 1 request\(s\) matching .* received 2/)
     mock.inspection.clear()
     expect(mock.inspection.count()).toBe(0)
 
-    const transactions = await mock.reload({ transactions: [{ dsl: { requestDsl: { path: '/only' }, responseDsl: { text: 'x' } } }] })
+    const transactions = await mock.reload({
+      transactions: [{ dsl: { requestDsl: { path: '/only' }, responseDsl: { text: 'x' } } }],
+    })
     expect(transactions).toBe(1)
     expect((await fetch(`${mock.url}/pets`)).status).toBe(404)
     expect(await (await fetch(`${mock.url}/only`)).text()).toBe('x')
@@ -43,8 +62,22 @@ describe('createMockServer', () => {
   it('reads, sets and resets scenario states', async () => {
     const mock = await createMockServer({
       transactions: [
-        { name: 'pay', dsl: { requestDsl: { method: 'POST', path: '/pay' }, scenario: { name: 'order', requiredState: 'Started', newState: 'Paid' }, responseDsl: { status: 201 } } },
-        { name: 'again', dsl: { priority: 20, requestDsl: { method: 'POST', path: '/pay' }, responseDsl: { status: 409 } } },
+        {
+          name: 'pay',
+          dsl: {
+            requestDsl: { method: 'POST', path: '/pay' },
+            scenario: { name: 'order', requiredState: 'Started', newState: 'Paid' },
+            responseDsl: { status: 201 },
+          },
+        },
+        {
+          name: 'again',
+          dsl: {
+            priority: 20,
+            requestDsl: { method: 'POST', path: '/pay' },
+            responseDsl: { status: 409 },
+          },
+        },
       ],
     })
     onTestFinished(() => mock.close())
@@ -73,7 +106,10 @@ describe('createMockServer', () => {
   })
 
   it('serves a whole mock-service document with an admin API', async () => {
-    const mock = await createMockServer({ mock: { noMatchingRequestPreference: 'return404', transactions: pets }, adminPort: 0 })
+    const mock = await createMockServer({
+      mock: { noMatchingRequestPreference: 'return404', transactions: pets },
+      adminPort: 0,
+    })
     onTestFinished(() => mock.close())
     expect(mock.adminUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
     const health = await fetch(`${mock.adminUrl ?? ''}/health`)
@@ -81,7 +117,11 @@ describe('createMockServer', () => {
   })
 
   it('refuses a missing source and a bad transaction clearly', async () => {
-    await expect(createMockServer({} as never)).rejects.toThrow(/needs one of files, transactions or mock/)
-    await expect(createMockServer({ transactions: [{ dsl: { requestDsl: { method: 3 } } }] as never })).rejects.toMatchObject({ code: 'ERR_DSL_INVALID' })
+    await expect(createMockServer({} as never)).rejects.toThrow(
+      /needs one of files, transactions or mock/,
+    )
+    await expect(
+      createMockServer({ transactions: [{ dsl: { requestDsl: { method: 3 } } }] as never }),
+    ).rejects.toMatchObject({ code: 'ERR_DSL_INVALID' })
   })
 })

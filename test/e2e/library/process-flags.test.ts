@@ -8,7 +8,7 @@ const library = resolve(import.meta.dirname, '../../../dist/src/index.js')
 // Whether V8's linear-time regex engine is on in a process: the `l` flag exists only then.
 const probe = "(() => { try { new RegExp('a', 'l'); return 'on' } catch { return 'off' } })()"
 
-it('importing the library leaves the process\'s V8 flags alone; creating a mock server turns the regex fallback on', async () => {
+it("importing the library leaves the process's V8 flags alone; creating a mock server turns the regex fallback on", async () => {
   const script = `
     const lib = await import(${JSON.stringify(library)})
     const afterImport = ${probe}
@@ -17,6 +17,10 @@ it('importing the library leaves the process\'s V8 flags alone; creating a mock 
     await server.close()
     console.log(afterImport, afterCreate)
   `
-  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script])
+  const { stdout } = await promisify(execFile)(process.execPath, [
+    '--input-type=module',
+    '-e',
+    script,
+  ])
   expect(stdout.trim()).toBe('off on')
 })

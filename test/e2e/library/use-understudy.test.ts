@@ -4,7 +4,12 @@ import { useUnderstudy } from '../../../src/index.js'
 // The test helper as a user's test file would use it: one mock for the file, on a free port,
 // with the requests forgotten before each test.
 const mock = useUnderstudy({
-  transactions: [{ name: 'hello', dsl: { requestDsl: { method: 'GET', path: '/hello' }, responseDsl: { text: 'hi' } } }],
+  transactions: [
+    {
+      name: 'hello',
+      dsl: { requestDsl: { method: 'GET', path: '/hello' }, responseDsl: { text: 'hi' } },
+    },
+  ],
   hooks: { beforeAll, afterAll, beforeEach },
 })
 

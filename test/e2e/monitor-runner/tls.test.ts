@@ -3,13 +3,18 @@ import type { TLSSocket } from 'node:tls'
 import type { AddressInfo } from 'node:net'
 import selfsigned from 'selfsigned'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { resolveEnvironment, runTest, type EnvironmentDoc, type TestRunResult } from '../../../src/monitor/index.js'
+import {
+  resolveEnvironment,
+  runTest,
+  type EnvironmentDoc,
+  type TestRunResult,
+} from '../../../src/monitor/index.js'
 
 let server: Server
 let url = ''
 let clientPem = ''
 
-async function pem (commonName: string): Promise<{ cert: string; key: string }> {
+async function pem(commonName: string): Promise<{ cert: string; key: string }> {
   const made = await selfsigned.generate([{ name: 'commonName', value: commonName }], {
     keyType: 'ec',
     curve: 'P-256',
@@ -23,11 +28,14 @@ beforeAll(async () => {
   const client = await pem('monitor-client')
   clientPem = `${client.cert}\n${client.key}`
   // The server asks for a client certificate and reports the one it got (any is accepted).
-  server = createServer({ ...serverPem, requestCert: true, rejectUnauthorized: false }, (req, res) => {
-    const peer = (req.socket as TLSSocket).getPeerCertificate()
-    res.writeHead(200, { 'content-type': 'application/json' })
-    res.end(JSON.stringify({ client: peer.subject?.CN ?? null }))
-  })
+  server = createServer(
+    { ...serverPem, requestCert: true, rejectUnauthorized: false },
+    (req, res) => {
+      const peer = (req.socket as TLSSocket).getPeerCertificate()
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.end(JSON.stringify({ client: peer.subject?.CN ?? null }))
+    },
+  )
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/`
 })
@@ -37,9 +45,19 @@ afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()))
 })
 
-async function call (env: EnvironmentDoc): Promise<TestRunResult> {
+async function call(env: EnvironmentDoc): Promise<TestRunResult> {
   return await runTest({
-    test: { id: 'tls', name: 'tls', steps: [{ step_type: 'request', url, variables: [{ name: 'client', source: 'response_json', property: 'client' }] }] },
+    test: {
+      id: 'tls',
+      name: 'tls',
+      steps: [
+        {
+          step_type: 'request',
+          url,
+          variables: [{ name: 'client', source: 'response_json', property: 'client' }],
+        },
+      ],
+    },
     environment: resolveEnvironment([env]),
     testRunId: 'tls',
   })
@@ -48,7 +66,10 @@ async function call (env: EnvironmentDoc): Promise<TestRunResult> {
 describe('runTest over TLS', () => {
   it('refuses a self-signed certificate unless verify_ssl is false', async () => {
     const strict = await call({ verify_ssl: true })
-    expect(strict.requests[0]).toMatchObject({ result: 'fail', error: expect.stringMatching(/^the request failed: .*certificate/i) as unknown })
+    expect(strict.requests[0]).toMatchObject({
+      result: 'fail',
+      error: expect.stringMatching(/^the request failed: .*certificate/i) as unknown,
+    })
     const lenient = await call({ verify_ssl: false })
     expect(lenient.requests[0]?.result).toBe('pass')
     expect(lenient.variables['client']).toBe('null')

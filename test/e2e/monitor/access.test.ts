@@ -10,20 +10,52 @@ import { startMonitorPlatform, type MonitorPlatform } from './helpers.js'
  */
 
 /** A personal token of the bootstrap user holding exactly `scopes` (api:read is always granted). */
-async function tokenWith (m: MonitorPlatform, scopes: string[]): Promise<string> {
-  const app = await m.call('POST', '/apps', { token: null, headers: { authorization: m.basic }, json: { name: 'scoped', website_url: 'https://a.example', callback_url: 'https://a.example/cb', scope: scopes.join(' ') } })
+async function tokenWith(m: MonitorPlatform, scopes: string[]): Promise<string> {
+  const app = await m.call('POST', '/apps', {
+    token: null,
+    headers: { authorization: m.basic },
+    json: {
+      name: 'scoped',
+      website_url: 'https://a.example',
+      callback_url: 'https://a.example/cb',
+      scope: scopes.join(' '),
+    },
+  })
   expect(app.status).toBe(201)
   return app.body.data.access_token as string
 }
 
 /** A token of a user of another account, holding every scope. */
-async function otherAccountToken (m: MonitorPlatform): Promise<string> {
+async function otherAccountToken(m: MonitorPlatform): Promise<string> {
   const store = m.platform.store
   const account = await store.accounts.create({ name: 'Other' })
-  const user = await store.users.create({ email: 'eve@other.example', firstName: 'Eve', lastName: 'Other', enabled: true, accountRoles: ['owner'], accountId: account.id })
-  await store.workspaces.create({ accountId: account.id, name: 'Other workspace', enabled: true, dedicatedIpsEnabled: false, privateLocationsEnabled: false, userId: user.id })
-  await store.apiKeys.create({ id: 'other-key', userId: user.id, name: 'k', secretHash: await hashSecret('other-secret') })
-  const app = await m.call('POST', '/apps', { token: null, headers: { authorization: `Basic ${Buffer.from('other-key:other-secret').toString('base64')}` }, json: { name: 'Eve', website_url: 'https://e.example', callback_url: 'https://e.example/cb' } })
+  const user = await store.users.create({
+    email: 'eve@other.example',
+    firstName: 'Eve',
+    lastName: 'Other',
+    enabled: true,
+    accountRoles: ['owner'],
+    accountId: account.id,
+  })
+  await store.workspaces.create({
+    accountId: account.id,
+    name: 'Other workspace',
+    enabled: true,
+    dedicatedIpsEnabled: false,
+    privateLocationsEnabled: false,
+    userId: user.id,
+  })
+  await store.apiKeys.create({
+    id: 'other-key',
+    userId: user.id,
+    name: 'k',
+    secretHash: await hashSecret('other-secret'),
+  })
+  const app = await m.call('POST', '/apps', {
+    token: null,
+    headers: { authorization: `Basic ${Buffer.from('other-key:other-secret').toString('base64')}` },
+    json: { name: 'Eve', website_url: 'https://e.example', callback_url: 'https://e.example/cb' },
+  })
   expect(app.status).toBe(201)
   return app.body.data.access_token as string
 }
@@ -33,7 +65,11 @@ describe('monitoring routes: scopes and workspace visibility', () => {
     const m = await startMonitorPlatform()
     const key = await m.bucket()
     const test = (await m.call('POST', `/buckets/${key}/tests`, { json: { name: 't' } })).body.data
-    const schedule = (await m.call('POST', `/buckets/${key}/tests/${test.id}/schedules`, { json: { environment_id: test.default_environment_id, interval: '1h' } })).body.data
+    const schedule = (
+      await m.call('POST', `/buckets/${key}/tests/${test.id}/schedules`, {
+        json: { environment_id: test.default_environment_id, interval: '1h' },
+      })
+    ).body.data
     const ids: Record<string, string> = {
       bucketKey: key,
       testId: test.id,
@@ -44,7 +80,8 @@ describe('monitoring routes: scopes and workspace visibility', () => {
       messageId: 'm',
       teamId: m.teamId,
     }
-    const pathOf = (path: string): string => path.replace(/:(\w+)/g, (_, name: string) => ids[name] ?? 'x')
+    const pathOf = (path: string): string =>
+      path.replace(/:(\w+)/g, (_, name: string) => ids[name] ?? 'x')
     const eve = await otherAccountToken(m)
     const tokens = new Map<string, string>()
     let scoped = 0
@@ -52,18 +89,33 @@ describe('monitoring routes: scopes and workspace visibility', () => {
     for (const route of monitoringRoutes) {
       if ((route.auth ?? 'bearer') === 'none') continue
       const path = pathOf(route.path)
-      const wanted = route.scope === undefined ? [] : typeof route.scope === 'string' ? [route.scope] : [...route.scope]
+      const wanted =
+        route.scope === undefined
+          ? []
+          : typeof route.scope === 'string'
+            ? [route.scope]
+            : [...route.scope]
       const label = `${route.method} ${route.path}`
-      if (wanted.length > 0 && !wanted.includes('api:read') && (route.auth ?? 'bearer') === 'bearer') {
+      if (
+        wanted.length > 0 &&
+        !wanted.includes('api:read') &&
+        (route.auth ?? 'bearer') === 'bearer'
+      ) {
         const others = SCOPES.filter((s) => !wanted.includes(s))
         const cacheKey = others.join(' ')
         if (!tokens.has(cacheKey)) tokens.set(cacheKey, await tokenWith(m, others))
-        const res = await m.call(route.method, path, { token: tokens.get(cacheKey) ?? '', json: route.method === 'GET' || route.method === 'DELETE' ? undefined : {} })
+        const res = await m.call(route.method, path, {
+          token: tokens.get(cacheKey) ?? '',
+          json: route.method === 'GET' || route.method === 'DELETE' ? undefined : {},
+        })
         expect(res.status, label).toBe(403)
         scoped++
       }
       if (route.path.includes(':bucketKey') || route.path.includes(':teamId')) {
-        const res = await m.call(route.method, path, { token: eve, json: route.method === 'GET' || route.method === 'DELETE' ? undefined : {} })
+        const res = await m.call(route.method, path, {
+          token: eve,
+          json: route.method === 'GET' || route.method === 'DELETE' ? undefined : {},
+        })
         expect(res.status, label).toBe(404)
         owned++
       }

@@ -4,9 +4,19 @@ import { assetsPath, envelope, expectError, formOf } from './catalog-helpers.js'
 
 const BYTES = new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0x00, 0xff, 0x10, 0x20])
 
-async function assetWithLink (platform: TestPlatform, filename?: string): Promise<{ id: number; url: string }> {
-  const fields: Record<string, string> = { type: 'MAR', platformVseId: '0', ...(filename === undefined ? {} : { filename }) }
-  const created = await platform.request(assetsPath(platform), { method: 'POST', body: formOf(fields, [{ name: 'pets.mar', bytes: BYTES, type: 'application/java-archive' }]) })
+async function assetWithLink(
+  platform: TestPlatform,
+  filename?: string,
+): Promise<{ id: number; url: string }> {
+  const fields: Record<string, string> = {
+    type: 'MAR',
+    platformVseId: '0',
+    ...(filename === undefined ? {} : { filename }),
+  }
+  const created = await platform.request(assetsPath(platform), {
+    method: 'POST',
+    body: formOf(fields, [{ name: 'pets.mar', bytes: BYTES, type: 'application/java-archive' }]),
+  })
   expect(created.status).toBe(201)
   const id = (await envelope<{ id: number }>(created)).result.id
   const res = await platform.request(`${assetsPath(platform)}/${id}/download`)
@@ -36,17 +46,30 @@ describe('/api/v1 assets: download links', () => {
     const platform = await startTestPlatform()
     const { url } = await assetWithLink(platform, 'dé"jà vu.mar')
     const res = await fetch(url)
-    expect(res.headers.get('content-disposition')).toBe(`attachment; filename="d__j_ vu.mar"; filename*=UTF-8''${encodeURIComponent('dé"jà vu.mar')}`)
+    expect(res.headers.get('content-disposition')).toBe(
+      `attachment; filename="d__j_ vu.mar"; filename*=UTF-8''${encodeURIComponent('dé"jà vu.mar')}`,
+    )
   })
 
   it('refuses a tampered link with 404 in the envelope', async () => {
     const platform = await startTestPlatform()
     const { url } = await assetWithLink(platform)
     const [payload, signature] = url.slice(url.lastIndexOf('/') + 1).split('.') as [string, string]
-    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as Record<string, unknown>
-    const forged = Buffer.from(JSON.stringify({ ...claims, exp: Number(claims['exp']) + 3600 })).toString('base64url')
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as Record<
+      string,
+      unknown
+    >
+    const forged = Buffer.from(
+      JSON.stringify({ ...claims, exp: Number(claims['exp']) + 3600 }),
+    ).toString('base64url')
     const base = `${platform.url}/api/v1/asset-files/`
-    for (const token of [`${forged}.${signature}`, `${payload}.${signature.slice(0, -2)}AA`, payload, `${payload}.${signature}.x`, 'garbage']) {
+    for (const token of [
+      `${forged}.${signature}`,
+      `${payload}.${signature.slice(0, -2)}AA`,
+      payload,
+      `${payload}.${signature}.x`,
+      'garbage',
+    ]) {
       const res = await fetch(base + token)
       const body = await expectError(res, 404, 'ERR_API_NOT_FOUND', '/token')
       expect(body.error?.details?.[0]?.message).toBe('is not a valid download link')
@@ -57,7 +80,9 @@ describe('/api/v1 assets: download links', () => {
     const platform = await startTestPlatform()
     const { url } = await assetWithLink(platform)
     vi.useFakeTimers({ toFake: ['Date'] })
-    onTestFinished(() => { vi.useRealTimers() })
+    onTestFinished(() => {
+      vi.useRealTimers()
+    })
     vi.setSystemTime(Date.now() + 14 * 60 * 1000)
     expect((await fetch(url)).status).toBe(200)
     vi.setSystemTime(Date.now() + 2 * 60 * 1000)
@@ -68,7 +93,9 @@ describe('/api/v1 assets: download links', () => {
   it('stops serving a link once its asset is deleted', async () => {
     const platform = await startTestPlatform()
     const { id, url } = await assetWithLink(platform)
-    expect((await platform.request(`${assetsPath(platform)}/${id}`, { method: 'DELETE' })).status).toBe(200)
+    expect(
+      (await platform.request(`${assetsPath(platform)}/${id}`, { method: 'DELETE' })).status,
+    ).toBe(200)
     await expectError(await fetch(url), 404, 'ERR_API_NOT_FOUND', '/token')
   })
 
@@ -76,6 +103,11 @@ describe('/api/v1 assets: download links', () => {
     const one = await startTestPlatform()
     const two = await startTestPlatform()
     const { url } = await assetWithLink(one)
-    await expectError(await fetch(two.url + url.slice(one.url.length)), 404, 'ERR_API_NOT_FOUND', '/token')
+    await expectError(
+      await fetch(two.url + url.slice(one.url.length)),
+      404,
+      'ERR_API_NOT_FOUND',
+      '/token',
+    )
   })
 })

@@ -1,37 +1,65 @@
 import { describe, expect, it } from 'vitest'
 import { startTestPlatform, type TestPlatform } from '../../helpers/platform.js'
-import { createService, createTransactions, envelope, expectError, expectScoped, transactionsPath, txn } from './catalog-helpers.js'
+import {
+  createService,
+  createTransactions,
+  envelope,
+  expectError,
+  expectScoped,
+  transactionsPath,
+  txn,
+} from './catalog-helpers.js'
 
-type Groups = Record<string, Array<{ id: number; name: string; serviceName: string; link: string; dsl: unknown }>>
+type Groups = Record<
+  string,
+  Array<{ id: number; name: string; serviceName: string; link: string; dsl: unknown }>
+>
 
-async function conflicts (platform: TestPlatform, query = ''): Promise<Record<string, string[]>> {
+async function conflicts(platform: TestPlatform, query = ''): Promise<Record<string, string[]>> {
   const res = await platform.request(`${transactionsPath(platform)}/conflicts${query}`)
   expect(res.status).toBe(200)
   const { result } = await envelope<Groups>(res)
-  return Object.fromEntries(Object.entries(result).map(([name, list]) => [name, list.map((t) => t.name)]))
+  return Object.fromEntries(
+    Object.entries(result).map(([name, list]) => [name, list.map((t) => t.name)]),
+  )
 }
 
-const header = (key: string, matcherName: string, matchingValue?: string, optional?: boolean) =>
-  ({ key, matcherName, ...(matchingValue === undefined ? {} : { matchingValue }), ...(optional === undefined ? {} : { optional }) })
+const header = (key: string, matcherName: string, matchingValue?: string, optional?: boolean) => ({
+  key,
+  matcherName,
+  ...(matchingValue === undefined ? {} : { matchingValue }),
+  ...(optional === undefined ? {} : { optional }),
+})
 
 describe('/api/v1 transactions: conflicts', () => {
   it('answers an empty object when no two transactions overlap', async () => {
     const platform = await startTestPlatform()
     const id = await createService(platform, 'pets')
-    await createTransactions(platform, id, [txn('list', '/pets'), txn('create', '/pets', { method: 'POST' }), txn('one', '/pets/{id}')])
+    await createTransactions(platform, id, [
+      txn('list', '/pets'),
+      txn('create', '/pets', { method: 'POST' }),
+      txn('one', '/pets/{id}'),
+    ])
     expect(await conflicts(platform)).toEqual({})
   })
 
   it('groups transactions of one service with the same method and URL, templates and trailing slashes normalized', async () => {
     const platform = await startTestPlatform()
     const id = await createService(platform, 'pets')
-    await createTransactions(platform, id, [txn('one', '/pets/{id}'), txn('again', '/pets/{petId}/'), txn('other', '/owners')])
+    await createTransactions(platform, id, [
+      txn('one', '/pets/{id}'),
+      txn('again', '/pets/{petId}/'),
+      txn('other', '/owners'),
+    ])
     const res = await platform.request(`${transactionsPath(platform)}/conflicts`)
     const { result } = await envelope<Groups>(res)
     expect(Object.keys(result)).toEqual(['pets: GET /pets/{id}'])
     const group = result['pets: GET /pets/{id}'] ?? []
     expect(group.map((t) => t.name)).toEqual(['one', 'again'])
-    expect(group[0]).toMatchObject({ serviceName: 'pets', link: expect.stringContaining('/transactions/') as unknown })
+    expect(group[0]).toMatchObject({
+      serviceName: 'pets',
+      link: expect.stringContaining('/transactions/') as unknown,
+    })
   })
 
   it('counts a transaction without a method as overlapping every method', async () => {
@@ -42,7 +70,9 @@ describe('/api/v1 transactions: conflicts', () => {
       txn('get', '/pets'),
       txn('post', '/pets', { method: 'POST' }),
     ])
-    expect(await conflicts(platform)).toEqual({ 'pets: ANY|GET|POST /pets': ['any', 'get', 'post'] })
+    expect(await conflicts(platform)).toEqual({
+      'pets: ANY|GET|POST /pets': ['any', 'get', 'post'],
+    })
   })
 
   it('tells apart equals matchers with different values on the same header, query parameter, cookie or body key', async () => {
@@ -57,8 +87,14 @@ describe('/api/v1 transactions: conflicts', () => {
       txn('c2', '/c', { request: { cookies: [header('s', 'equals', 'b')] } }),
       txn('b1', '/b', { method: 'POST', request: { body: [header('$.kind', 'equals', 'cat')] } }),
       txn('b2', '/b', { method: 'POST', request: { body: [header('$.kind', 'equals', 'dog')] } }),
-      txn('j1', '/j', { method: 'POST', request: { body: [{ matcherName: 'equals_json', matchingValue: '{"a": 1}' }] } }),
-      txn('j2', '/j', { method: 'POST', request: { body: [{ matcherName: 'equals_json', matchingValue: '{"a": 2}' }] } }),
+      txn('j1', '/j', {
+        method: 'POST',
+        request: { body: [{ matcherName: 'equals_json', matchingValue: '{"a": 1}' }] },
+      }),
+      txn('j2', '/j', {
+        method: 'POST',
+        request: { body: [{ matcherName: 'equals_json', matchingValue: '{"a": 2}' }] },
+      }),
     ])
     expect(await conflicts(platform)).toEqual({})
   })
@@ -67,8 +103,12 @@ describe('/api/v1 transactions: conflicts', () => {
     const platform = await startTestPlatform()
     const id = await createService(platform, 'pets')
     await createTransactions(platform, id, [
-      txn('no auth', '/pets', { request: { headers: [{ matcherName: 'absent', matchingValue: 'Authorization' }] } }),
-      txn('auth', '/pets', { request: { headers: [header('authorization', 'contains', 'Bearer')] } }),
+      txn('no auth', '/pets', {
+        request: { headers: [{ matcherName: 'absent', matchingValue: 'Authorization' }] },
+      }),
+      txn('auth', '/pets', {
+        request: { headers: [header('authorization', 'contains', 'Bearer')] },
+      }),
     ])
     expect(await conflicts(platform)).toEqual({})
   })
@@ -83,8 +123,21 @@ describe('/api/v1 transactions: conflicts', () => {
       txn('optional 2', '/b', { request: { queryParams: [header('p', 'equals', '2')] } }),
       txn('case 1', '/c', { request: { headers: [header('x', 'equals_insensitive', 'ABC')] } }),
       txn('case 2', '/c', { request: { headers: [header('x', 'equals', 'abc')] } }),
-      txn('json 1', '/d', { method: 'POST', request: { body: [{ matcherName: 'equals_json', matchingValue: JSON.stringify({ a: '$' + '{json-unit.any-number}' }) }] } }),
-      txn('json 2', '/d', { method: 'POST', request: { body: [{ matcherName: 'equals_json', matchingValue: '{"a": 2}' }] } }),
+      txn('json 1', '/d', {
+        method: 'POST',
+        request: {
+          body: [
+            {
+              matcherName: 'equals_json',
+              matchingValue: JSON.stringify({ a: '$' + '{json-unit.any-number}' }),
+            },
+          ],
+        },
+      }),
+      txn('json 2', '/d', {
+        method: 'POST',
+        request: { body: [{ matcherName: 'equals_json', matchingValue: '{"a": 2}' }] },
+      }),
     ])
     expect(await conflicts(platform)).toEqual({
       'pets: GET /a': ['equals', 'contains'],
@@ -118,10 +171,27 @@ describe('/api/v1 transactions: conflicts', () => {
     const id = await createService(platform, 'pets')
     await createTransactions(platform, id, [
       txn('path', '/pets/1'),
-      { name: 'regex', dsl: { requestDsl: { method: 'GET', url: { matcherName: 'matches', matchingValue: '/pets/.*' } }, responseDsl: { status: 200 } } },
-      { name: 'regex alias', dsl: { requestDsl: { method: 'GET', url: { matcherName: 'matches_url', matchingValue: '/pets/.*' } }, responseDsl: { status: 200 } } },
+      {
+        name: 'regex',
+        dsl: {
+          requestDsl: { method: 'GET', url: { matcherName: 'matches', matchingValue: '/pets/.*' } },
+          responseDsl: { status: 200 },
+        },
+      },
+      {
+        name: 'regex alias',
+        dsl: {
+          requestDsl: {
+            method: 'GET',
+            url: { matcherName: 'matches_url', matchingValue: '/pets/.*' },
+          },
+          responseDsl: { status: 200 },
+        },
+      },
     ])
-    expect(await conflicts(platform)).toEqual({ 'pets: GET matches /pets/.*': ['regex', 'regex alias'] })
+    expect(await conflicts(platform)).toEqual({
+      'pets: GET matches /pets/.*': ['regex', 'regex alias'],
+    })
   })
 
   it('never groups transactions of different services, and filters by serviceId', async () => {
@@ -132,7 +202,12 @@ describe('/api/v1 transactions: conflicts', () => {
     await createTransactions(platform, orders, [txn('c', '/same'), txn('d', '/other')])
     expect(await conflicts(platform)).toEqual({ 'pets: GET /same': ['a', 'b'] })
     expect(await conflicts(platform, `?serviceId=${orders}`)).toEqual({})
-    await expectError(await platform.request(`${transactionsPath(platform)}/conflicts?serviceId=x`), 400, 'ERR_API_VALIDATION', '/serviceId')
+    await expectError(
+      await platform.request(`${transactionsPath(platform)}/conflicts?serviceId=x`),
+      400,
+      'ERR_API_VALIDATION',
+      '/serviceId',
+    )
   })
 
   it('answers 404 for another account, 401 without credentials', async () => {

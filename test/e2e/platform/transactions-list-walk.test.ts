@@ -1,35 +1,63 @@
 import { describe, expect, it } from 'vitest'
 import { startTestPlatform, type TestPlatform } from '../../helpers/platform.js'
-import { createService, createTransactions, envelope, formOf, transactionsPath, txn } from './catalog-helpers.js'
+import {
+  createService,
+  createTransactions,
+  envelope,
+  formOf,
+  transactionsPath,
+  txn,
+} from './catalog-helpers.js'
 
 /*
  * A client walking a large list with limit/skip (pages continue by keyset behind the scenes,
  * docs/api.md "Lists") sees every transaction exactly once, and the total of every page.
  */
 
-interface Listed { id: number; name: string }
+interface Listed {
+  id: number
+  name: string
+}
 
-async function walk (platform: TestPlatform, query: string, limit: number): Promise<{ ids: number[]; totals: Set<number | undefined> }> {
+async function walk(
+  platform: TestPlatform,
+  query: string,
+  limit: number,
+): Promise<{ ids: number[]; totals: Set<number | undefined> }> {
   const ids: number[] = []
   const totals = new Set<number | undefined>()
   for (let skip = 0; ; skip += limit) {
-    const res = await platform.request(`${transactionsPath(platform)}?limit=${limit}&skip=${skip}&${query}`)
+    const res = await platform.request(
+      `${transactionsPath(platform)}?limit=${limit}&skip=${skip}&${query}`,
+    )
     expect(res.status).toBe(200)
     const page = await envelope<Listed[]>(res)
     expect(page).toMatchObject({ limit, skip })
     totals.add(page.total)
     ids.push(...page.result.map((t) => t.id))
     if (page.result.length < limit) return { ids, totals }
-    if (ids.length > (page.total ?? 0)) throw new Error(`the walk gave ${ids.length} transactions of ${page.total}`)
+    if (ids.length > (page.total ?? 0)) {
+      throw new Error(`the walk gave ${ids.length} transactions of ${page.total}`)
+    }
   }
 }
 
-async function createMany (platform: TestPlatform, serviceId: number, count: number, prefix: string): Promise<number[]> {
+async function createMany(
+  platform: TestPlatform,
+  serviceId: number,
+  count: number,
+  prefix: string,
+): Promise<number[]> {
   const ids: number[] = []
   for (let from = 0; from < count; from += 500) {
     // names repeat (ignoring case) so that sorting by name has ties to break
-    const batch = Array.from({ length: Math.min(500, count - from) }, (_, i) => txn(`${(from + i) % 2 === 0 ? prefix : prefix.toUpperCase()} ${(from + i) % 37}`, `/p/${from + i}`))
-    ids.push(...await createTransactions(platform, serviceId, batch))
+    const batch = Array.from({ length: Math.min(500, count - from) }, (_, i) =>
+      txn(
+        `${(from + i) % 2 === 0 ? prefix : prefix.toUpperCase()} ${(from + i) % 37}`,
+        `/p/${from + i}`,
+      ),
+    )
+    ids.push(...(await createTransactions(platform, serviceId, batch)))
   }
   return ids
 }
@@ -68,18 +96,53 @@ describe('/api/v1 transactions: walking every page of a large list', () => {
     const entries = Array.from({ length: 5 }, (_, i) => ({
       startedDateTime: '2024-01-01T00:00:00.000Z',
       time: 1,
-      request: { method: 'GET', url: `http://example.com/orders/${i}`, httpVersion: 'HTTP/1.1', headers: [], queryString: [], cookies: [], headersSize: -1, bodySize: 0 },
-      response: { status: 200, statusText: 'OK', httpVersion: 'HTTP/1.1', headers: [], cookies: [], content: { size: 2, mimeType: 'application/json', text: '{}' }, redirectURL: '', headersSize: -1, bodySize: 2 },
+      request: {
+        method: 'GET',
+        url: `http://example.com/orders/${i}`,
+        httpVersion: 'HTTP/1.1',
+        headers: [],
+        queryString: [],
+        cookies: [],
+        headersSize: -1,
+        bodySize: 0,
+      },
+      response: {
+        status: 200,
+        statusText: 'OK',
+        httpVersion: 'HTTP/1.1',
+        headers: [],
+        cookies: [],
+        content: { size: 2, mimeType: 'application/json', text: '{}' },
+        redirectURL: '',
+        headersSize: -1,
+        bodySize: 2,
+      },
       cache: {},
       timings: { send: 0, wait: 1, receive: 0 },
     }))
     const har = { log: { version: '1.2', creator: { name: 't', version: '1' }, entries } }
-    const upload = await platform.request(transactionsPath(platform), { method: 'POST', body: formOf({ serviceId: String(orders) }, [{ name: 'orders.har', bytes: JSON.stringify(har) }]) })
+    const upload = await platform.request(transactionsPath(platform), {
+      method: 'POST',
+      body: formOf({ serviceId: String(orders) }, [
+        { name: 'orders.har', bytes: JSON.stringify(har) },
+      ]),
+    })
     expect(upload.status).toBe(200)
-    const totalOf = async (query: string) => (await envelope<Listed[]>(await platform.request(`${transactionsPath(platform)}?limit=1&${query}`))).total
+    const totalOf = async (query: string) =>
+      (
+        await envelope<Listed[]>(
+          await platform.request(`${transactionsPath(platform)}?limit=1&${query}`),
+        )
+      ).total
     expect(await totalOf('')).toBe(25)
     expect(await totalOf(`serviceId=${orders}`)).toBe(5)
-    expect((await platform.request(`/api/v1/workspaces/${platform.workspaceId}/services/${pets}`, { method: 'DELETE' })).status).toBe(200)
+    expect(
+      (
+        await platform.request(`/api/v1/workspaces/${platform.workspaceId}/services/${pets}`, {
+          method: 'DELETE',
+        })
+      ).status,
+    ).toBe(200)
     expect(await totalOf('')).toBe(5)
     expect(await totalOf(`serviceId=${pets}`)).toBe(0)
   })
@@ -88,12 +151,19 @@ describe('/api/v1 transactions: walking every page of a large list', () => {
     const platform = await startTestPlatform()
     const pets = await createService(platform, 'pets')
     const ids = await createMany(platform, pets, 600, 'pet')
-    const first = await envelope<Listed[]>(await platform.request(`${transactionsPath(platform)}?limit=100`))
+    const first = await envelope<Listed[]>(
+      await platform.request(`${transactionsPath(platform)}?limit=100`),
+    )
     expect(first.total).toBe(600)
     for (const id of ids.slice(0, 3)) {
-      expect((await platform.request(`${transactionsPath(platform)}/${id}`, { method: 'DELETE' })).status).toBe(200)
+      expect(
+        (await platform.request(`${transactionsPath(platform)}/${id}`, { method: 'DELETE' }))
+          .status,
+      ).toBe(200)
     }
-    const next = await envelope<Listed[]>(await platform.request(`${transactionsPath(platform)}?limit=100&skip=100`))
+    const next = await envelope<Listed[]>(
+      await platform.request(`${transactionsPath(platform)}?limit=100&skip=100`),
+    )
     expect(next.total).toBe(597)
     // OFFSET 100 of the list as it is now
     expect(next.result.map((t) => t.id)).toEqual(ids.slice(103, 203))
@@ -107,7 +177,12 @@ describe('/api/v1 transactions: the total of a filtered list', () => {
     const platform = await startTestPlatform()
     const pets = await createService(platform, 'pets')
     const ids = await createMany(platform, pets, 40, 'pet')
-    const totalOf = async (query: string): Promise<number | undefined> => (await envelope<Listed[]>(await platform.request(`${transactionsPath(platform)}?limit=5&${query}`))).total
+    const totalOf = async (query: string): Promise<number | undefined> =>
+      (
+        await envelope<Listed[]>(
+          await platform.request(`${transactionsPath(platform)}?limit=5&${query}`),
+        )
+      ).total
     // names are "pet 0".."pet 36" and "PET 0"...: "pet 1" matches pet 1 and pet 10-19 in either case
     const matching = (await totalOf('search=pet%201')) ?? 0
     expect(matching).toBeGreaterThan(0)
@@ -118,11 +193,17 @@ describe('/api/v1 transactions: the total of a filtered list', () => {
     expect(await totalOf('search=pet%201')).toBe(matching + 1)
     expect(await totalOf('tags=smoke')).toBe(1)
 
-    const tagged = await platform.request(transactionsPath(platform), { method: 'PATCH', json: { action: 'ADD_TAGS', tags: ['smoke'], transactions: ids.slice(0, 3) } })
+    const tagged = await platform.request(transactionsPath(platform), {
+      method: 'PATCH',
+      json: { action: 'ADD_TAGS', tags: ['smoke'], transactions: ids.slice(0, 3) },
+    })
     expect(tagged.status).toBe(200)
     expect(await totalOf('tags=smoke')).toBe(4)
 
-    expect((await platform.request(`${transactionsPath(platform)}/${ids[1] ?? 0}`, { method: 'DELETE' })).status).toBe(200)
+    expect(
+      (await platform.request(`${transactionsPath(platform)}/${ids[1] ?? 0}`, { method: 'DELETE' }))
+        .status,
+    ).toBe(200)
     expect(await totalOf('tags=smoke')).toBe(3)
     expect(await totalOf('search=pet%201')).toBe(matching)
   })

@@ -20,9 +20,21 @@ describe('/api/v1 catalog endpoints with odd input', () => {
       ['POST', `${ws}/transactions?serviceId=${serviceId}`, { transactions: [null] }],
       ['POST', `${ws}/transactions?serviceId=${serviceId}`, [null]],
       ['POST', `${ws}/transactions?serviceId=${serviceId}`, { dsl: null }],
-      ['POST', `${ws}/transactions?serviceId=${serviceId}`, { transactions: [{ dsl: { requestDsl: null } }] }],
-      ['POST', `${ws}/transactions?serviceId=${serviceId}`, { transactions: [{ dsl: { requestDsl: {} }, tags: [1] }] }],
-      ['POST', `${ws}/transactions?serviceId=${'9'.repeat(15)}`, { transactions: [{ dsl: { requestDsl: {} } }] }],
+      [
+        'POST',
+        `${ws}/transactions?serviceId=${serviceId}`,
+        { transactions: [{ dsl: { requestDsl: null } }] },
+      ],
+      [
+        'POST',
+        `${ws}/transactions?serviceId=${serviceId}`,
+        { transactions: [{ dsl: { requestDsl: {} }, tags: [1] }] },
+      ],
+      [
+        'POST',
+        `${ws}/transactions?serviceId=${'9'.repeat(15)}`,
+        { transactions: [{ dsl: { requestDsl: {} } }] },
+      ],
       ['PUT', `${ws}/transactions/1`, { serviceId: 1e300 }],
       ['PUT', `${ws}/transactions/1`, null],
       ['PUT', `${ws}/transactions/1`, { dsl: 5 }],
@@ -36,9 +48,16 @@ describe('/api/v1 catalog endpoints with odd input', () => {
       ['PUT', '/api/v1/tags/1', null],
     ]
     for (const [method, path, json] of cases) {
-      const res = await platform.request(path, { method, body: JSON.stringify(json), headers: { 'content-type': 'application/json' } })
+      const res = await platform.request(path, {
+        method,
+        body: JSON.stringify(json),
+        headers: { 'content-type': 'application/json' },
+      })
       const text = await res.text()
-      expect(res.status, `${method} ${path} ${JSON.stringify(json)}: ${text}`).toBeGreaterThanOrEqual(400)
+      expect(
+        res.status,
+        `${method} ${path} ${JSON.stringify(json)}: ${text}`,
+      ).toBeGreaterThanOrEqual(400)
       expect(res.status, `${method} ${path} ${JSON.stringify(json)}: ${text}`).toBeLessThan(500)
       expect((JSON.parse(text) as { error: { code: string } }).error.code).toMatch(/^ERR_/)
     }
@@ -55,12 +74,19 @@ describe('/api/v1 catalog endpoints with odd input', () => {
       { name: 'odd.yaml', bytes: 'openapi: 3.0.0\npaths: 5' },
     ]
     for (const file of files) {
-      const res = await platform.request(path, { method: 'POST', body: formOf({ serviceId }, [file]) })
+      const res = await platform.request(path, {
+        method: 'POST',
+        body: formOf({ serviceId }, [file]),
+      })
       const text = await res.text()
       expect([400, 415], `${file.name}: ${text}`).toContain(res.status)
       expect(text).toContain(file.name)
     }
-    const raw = await fetch(platform.url + path, { method: 'POST', headers: { authorization: platform.auth, 'content-type': 'multipart/form-data; boundary=x' }, body: '--x\r\ngarbage' })
+    const raw = await fetch(platform.url + path, {
+      method: 'POST',
+      headers: { authorization: platform.auth, 'content-type': 'multipart/form-data; boundary=x' },
+      body: '--x\r\ngarbage',
+    })
     expect(raw.status).toBe(400)
     expect(await raw.json()).toMatchObject({ error: { code: 'ERR_API_BAD_REQUEST' } })
   })

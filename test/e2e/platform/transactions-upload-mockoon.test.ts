@@ -9,11 +9,17 @@ describe('/api/v1 transactions: a Mockoon environment uploaded', () => {
     const serviceId = await createService(platform, 'mockoon')
     const env = testEnvironment()
     ;(env['routes'] as Array<Record<string, unknown>>).push({
-      uuid: 'ws', type: 'ws', method: 'get', endpoint: 'socket', responses: [{ uuid: 'w', statusCode: 200, body: '', headers: [], rules: [], default: true }],
+      uuid: 'ws',
+      type: 'ws',
+      method: 'get',
+      endpoint: 'socket',
+      responses: [{ uuid: 'w', statusCode: 200, body: '', headers: [], rules: [], default: true }],
     })
     const res = await platform.request(transactionsPath(platform), {
       method: 'POST',
-      body: formOf({ serviceId: String(serviceId), verbose: 'true' }, [{ name: 'env.json', bytes: Buffer.from(JSON.stringify(env)) }]),
+      body: formOf({ serviceId: String(serviceId), verbose: 'true' }, [
+        { name: 'env.json', bytes: Buffer.from(JSON.stringify(env)) },
+      ]),
     })
     expect(res.status).toBe(200)
     const body = await envelope<Array<{ name: string; dslType: string }>>(res)

@@ -4,13 +4,22 @@ import { waitFor } from '../../helpers/wait.js'
 
 /* Runtime close (what SIGTERM does, docs/architecture.md#start-up-contract): in-flight requests finish, then it closes. */
 
-const slow = (ms: number) => [{ dsl: { requestDsl: { method: 'GET', path: '/slow' }, responseDsl: { text: 'done', responseDelay: { type: 'fixed', duration: ms } } } }]
+const slow = (ms: number) => [
+  {
+    dsl: {
+      requestDsl: { method: 'GET', path: '/slow' },
+      responseDsl: { text: 'done', responseDelay: { type: 'fixed', duration: ms } },
+    },
+  },
+]
 
 describe('drain', () => {
   it('lets a request in flight finish before closing, then refuses connections', async () => {
     const app = await startServer({ dsl: slow(300) })
     const pending = fetch(`${app.url}/slow`)
-    await waitFor(() => app.runtime.inFlight() === 1, 'the request to be in flight', { timeoutMs: 3000 })
+    await waitFor(() => app.runtime.inFlight() === 1, 'the request to be in flight', {
+      timeoutMs: 3000,
+    })
     const started = performance.now()
     await app.close()
     const res = await pending
@@ -24,7 +33,9 @@ describe('drain', () => {
   it('cuts requests still in flight once drainTimeout has passed', async () => {
     const app = await startServer({ dsl: slow(10_000), options: { drainTimeout: 200 } })
     const pending = fetch(`${app.url}/slow`).then(async (res) => await res.text())
-    await waitFor(() => app.runtime.inFlight() === 1, 'the request to be in flight', { timeoutMs: 3000 })
+    await waitFor(() => app.runtime.inFlight() === 1, 'the request to be in flight', {
+      timeoutMs: 3000,
+    })
     const started = performance.now()
     await app.close()
     // cut after 200 ms rather than waiting out the 10 s answer: a bound far from both

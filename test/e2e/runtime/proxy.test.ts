@@ -26,10 +26,16 @@ describe('proxyUrl', () => {
       res.end(JSON.stringify({ method: req.method, url: req.url, body: req.body.toString() }) + '}')
     })
     const app = await startServer({ dsl: [proxied('/items/{id}', `${upstream.url}/base/`)] })
-    const res = await fetch(`${app.url}/items/42?x=1&y=%20z`, { method: 'POST', body: 'hello body', headers: { 'content-type': 'text/plain', 'x-client': 'c1' } })
+    const res = await fetch(`${app.url}/items/42?x=1&y=%20z`, {
+      method: 'POST',
+      body: 'hello body',
+      headers: { 'content-type': 'text/plain', 'x-client': 'c1' },
+    })
     expect(res.status).toBe(207)
     expect(res.headers.get('x-upstream')).toBe('u1')
-    expect(await res.json()).toEqual({ got: { method: 'POST', url: '/base/items/42?x=1&y=%20z', body: 'hello body' } })
+    expect(await res.json()).toEqual({
+      got: { method: 'POST', url: '/base/items/42?x=1&y=%20z', body: 'hello body' },
+    })
 
     const seen = upstream.requests[0]
     expect(seen?.headers['x-client']).toBe('c1')
@@ -68,7 +74,15 @@ describe('proxyUrl', () => {
     const seen = upstream.requests[0]
     expect(seen?.headers['host']).toBe(`127.0.0.1:${upstream.port}`)
     expect(seen?.headers['x-end-to-end']).toBe('keep me')
-    for (const name of ['x-conn-listed', 'keep-alive', 'proxy-authorization', 'proxy-connection', 'upgrade', 'te', 'transfer-encoding']) {
+    for (const name of [
+      'x-conn-listed',
+      'keep-alive',
+      'proxy-authorization',
+      'proxy-connection',
+      'upgrade',
+      'te',
+      'transfer-encoding',
+    ]) {
       expect(seen?.headers[name], name).toBeUndefined()
     }
     expect(seen?.body.toString()).toBe('chunked body')
@@ -102,12 +116,22 @@ describe('proxyUrl', () => {
       for (let i = 0; i < big.length; i += 50_000) res.write(big.subarray(i, i + 50_000))
       res.end()
     })
-    const app = await startServer({ dsl: [proxied('/big', upstream.url)], options: { inspection: { maxBodyBytes: 100 } }, admin: true })
+    const app = await startServer({
+      dsl: [proxied('/big', upstream.url)],
+      options: { inspection: { maxBodyBytes: 100 } },
+      admin: true,
+    })
     const res = await fetch(`${app.url}/big`)
     expect(Buffer.from(await res.arrayBuffer()).equals(big)).toBe(true)
 
     const entry = await newestEntry(app)
-    expect(entry).toMatchObject({ matched: true, source: 'MOCK', transactionId: 5, respondingTxn: 'proxied', hasError: false })
+    expect(entry).toMatchObject({
+      matched: true,
+      source: 'MOCK',
+      transactionId: 5,
+      respondingTxn: 'proxied',
+      hasError: false,
+    })
     const { body } = await inspectionDetail(app, entry.id)
     expect(body.result).toMatchObject({ statusCode: 200, responseBodyTruncated: true })
     expect(Buffer.from(body.result?.responseBody ?? '', 'base64')).toEqual(big.subarray(0, 100))
@@ -115,11 +139,14 @@ describe('proxyUrl', () => {
 
   it('answers 502 ERR_SERVE_UPSTREAM_UNAVAILABLE when the upstream is down', async () => {
     const port = await closedPort()
-    const app = await startServer({ dsl: [proxied('/down', `http://127.0.0.1:${port}`)], admin: true })
+    const app = await startServer({
+      dsl: [proxied('/down', `http://127.0.0.1:${port}`)],
+      admin: true,
+    })
     const res = await fetch(`${app.url}/down`)
     expect(res.status).toBe(502)
     expect(res.headers.get('content-type')).toBe('application/problem+json')
-    const problem = await res.json() as Record<string, unknown>
+    const problem = (await res.json()) as Record<string, unknown>
     expect(problem).toMatchObject({ status: 502, code: 'ERR_SERVE_UPSTREAM_UNAVAILABLE' })
     expect(await newestEntry(app)).toMatchObject({ hasError: true, matched: true, source: 'MOCK' })
     expect(app.runtime.inFlight()).toBe(0)
@@ -128,7 +155,11 @@ describe('proxyUrl', () => {
   it('answers 502 ERR_SERVE_UPSTREAM_TIMEOUT when the upstream does not answer within proxyTimeout', async () => {
     // The upstream never answers; closing it at the end of the test ends its connections.
     const upstream = await startUpstream(() => {})
-    const app = await startServer({ dsl: [proxied('/slow', upstream.url)], options: { proxyTimeout: 300 }, admin: true })
+    const app = await startServer({
+      dsl: [proxied('/slow', upstream.url)],
+      options: { proxyTimeout: 300 },
+      admin: true,
+    })
     const started = performance.now()
     const res = await fetch(`${app.url}/slow`)
     const elapsed = performance.now() - started
@@ -146,7 +177,11 @@ describe('proxyUrl', () => {
       res.writeHead(200, { 'content-type': 'text/plain' })
       res.write('partial')
     })
-    const app = await startServer({ dsl: [proxied('/stall', upstream.url)], options: { proxyTimeout: 300 }, admin: true })
+    const app = await startServer({
+      dsl: [proxied('/stall', upstream.url)],
+      options: { proxyTimeout: 300 },
+      admin: true,
+    })
     const res = await fetch(`${app.url}/stall`)
     expect(res.status).toBe(200)
     await expect(res.text()).rejects.toThrow()

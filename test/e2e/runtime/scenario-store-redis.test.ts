@@ -28,13 +28,32 @@ transactions:
       responseDsl: { status: 409, json: { won: false } }
 `
 
-async function twoProcesses (store: string): Promise<CliServer[]> {
+async function twoProcesses(store: string): Promise<CliServer[]> {
   const dir = tempDir('understudy-scenario-redis-')
   writeFileSync(join(dir, 'mock.yaml'), MOCK)
-  return await Promise.all([0, 1].map(async () => await startCli(['run', '--mock', join(dir, 'mock.yaml'), '--port', '0', '--admin-port', '0', '--scenario-store', store, '--no-inspection'], { timeoutMs: 20_000 })))
+  return await Promise.all(
+    [0, 1].map(
+      async () =>
+        await startCli(
+          [
+            'run',
+            '--mock',
+            join(dir, 'mock.yaml'),
+            '--port',
+            '0',
+            '--admin-port',
+            '0',
+            '--scenario-store',
+            store,
+            '--no-inspection',
+          ],
+          { timeoutMs: 20_000 },
+        ),
+    ),
+  )
 }
 
-function adminOf (server: CliServer): string {
+function adminOf(server: CliServer): string {
   return /admin on (http:\/\/\S+)/.exec(server.stdout())?.[1] ?? ''
 }
 
@@ -44,22 +63,32 @@ describe.skipIf(!hasRedis)('scenario states shared through Redis', () => {
     const servers = await twoProcesses(`${redis.url}?prefix=checkout-test`)
     for (const s of servers) await s.waitFor('stdout', /admin on http:\/\/\S+/)
     const agent = new Agent({ connections: 256 })
-    const race = async (): Promise<number[]> => await Promise.all(Array.from({ length: 1000 }, async (_, i) => {
-      const res = await request(`${servers[i % 2]?.url ?? ''}/checkout`, { method: 'POST', dispatcher: agent })
-      await res.body.dump()
-      return res.statusCode
-    }))
+    const race = async (): Promise<number[]> =>
+      await Promise.all(
+        Array.from({ length: 1000 }, async (_, i) => {
+          const res = await request(`${servers[i % 2]?.url ?? ''}/checkout`, {
+            method: 'POST',
+            dispatcher: agent,
+          })
+          await res.body.dump()
+          return res.statusCode
+        }),
+      )
     const statuses = await race()
     expect(statuses.filter((s) => s === 200)).toHaveLength(1)
     expect(statuses.filter((s) => s === 409)).toHaveLength(999)
 
     // Both processes' admin APIs read the state from Redis.
     for (const s of servers) {
-      const body = await (await fetch(`${adminOf(s)}/scenarios`)).json() as { result: { scenarios: Array<{ name: string; state: string }> } }
+      const body = (await (await fetch(`${adminOf(s)}/scenarios`)).json()) as {
+        result: { scenarios: Array<{ name: string; state: string }> }
+      }
       expect(body.result.scenarios).toEqual([{ name: 'checkout', instance: null, state: 'Paid' }])
     }
     // A reset through one process resets it for the other: the race can be won once more.
-    expect((await fetch(`${adminOf(servers[1] as CliServer)}/scenarios`, { method: 'DELETE' })).status).toBe(200)
+    expect(
+      (await fetch(`${adminOf(servers[1] as CliServer)}/scenarios`, { method: 'DELETE' })).status,
+    ).toBe(200)
     const again = await race()
     expect(again.filter((s) => s === 200)).toHaveLength(1)
     await agent.close()
@@ -79,11 +108,30 @@ describe('--scenario-store refusals', () => {
   it('refuses a store that is not redis:// and one that does not answer, in one line', async () => {
     const dir = tempDir('understudy-scenario-bad-')
     writeFileSync(join(dir, 'mock.yaml'), MOCK)
-    const wrong = await runCli(['run', '--mock', join(dir, 'mock.yaml'), '--port', '0', '--scenario-store', 'http://127.0.0.1:1'])
+    const wrong = await runCli([
+      'run',
+      '--mock',
+      join(dir, 'mock.yaml'),
+      '--port',
+      '0',
+      '--scenario-store',
+      'http://127.0.0.1:1',
+    ])
     expect(wrong.code).not.toBe(0)
     expect(wrong.stderr.trim().split('\n')).toHaveLength(1)
     expect(wrong.stderr).toMatch(/scenarioStore|scenario-store/)
-    const unreachable = await runCli(['run', '--mock', join(dir, 'mock.yaml'), '--port', '0', '--scenario-store', 'redis://127.0.0.1:1'], { timeoutMs: 20_000 })
+    const unreachable = await runCli(
+      [
+        'run',
+        '--mock',
+        join(dir, 'mock.yaml'),
+        '--port',
+        '0',
+        '--scenario-store',
+        'redis://127.0.0.1:1',
+      ],
+      { timeoutMs: 20_000 },
+    )
     expect(unreachable.code).not.toBe(0)
     expect(unreachable.stderr).toMatch(/--scenario-store: cannot reach redis:\/\/127\.0\.0\.1:1/)
     expect(unreachable.stderr.trim().split('\n')).toHaveLength(1)

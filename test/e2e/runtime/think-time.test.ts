@@ -9,10 +9,12 @@ import { waitFor } from '../../helpers/wait.js'
  * slack; upper bounds are generous for a loaded 2-core machine.
  */
 
-const on = (path: string, responseDsl: Record<string, unknown> = {}) => ({ dsl: { requestDsl: { method: 'GET', path }, responseDsl: { text: path, ...responseDsl } } })
+const on = (path: string, responseDsl: Record<string, unknown> = {}) => ({
+  dsl: { requestDsl: { method: 'GET', path }, responseDsl: { text: path, ...responseDsl } },
+})
 
 /** Milliseconds a GET takes, after checking it succeeded. */
-async function timed (url: string, init?: RequestInit): Promise<number> {
+async function timed(url: string, init?: RequestInit): Promise<number> {
   const started = performance.now()
   const res = await fetch(url, init)
   expect(res.status).toBe(200)
@@ -22,17 +24,23 @@ async function timed (url: string, init?: RequestInit): Promise<number> {
 
 describe('think time', () => {
   it('delays a transaction with a fixed responseDelay by its duration', async () => {
-    const app = await startServer({ dsl: [on('/slow', { responseDelay: { type: 'fixed', duration: 200 } })] })
+    const app = await startServer({
+      dsl: [on('/slow', { responseDelay: { type: 'fixed', duration: 200 } })],
+    })
     expect(await timed(`${app.url}/slow`)).toBeGreaterThanOrEqual(190)
   })
 
   it('accepts the delay type in any case', async () => {
-    const app = await startServer({ dsl: [on('/slow', { responseDelay: { type: 'Fixed', duration: 200 } })] })
+    const app = await startServer({
+      dsl: [on('/slow', { responseDelay: { type: 'Fixed', duration: 200 } })],
+    })
     expect(await timed(`${app.url}/slow`)).toBeGreaterThanOrEqual(190)
   })
 
   it('delays a uniform responseDelay within its bounds', async () => {
-    const app = await startServer({ dsl: [on('/u', { responseDelay: { type: 'uniform', lower: 150, upper: 250 } })] })
+    const app = await startServer({
+      dsl: [on('/u', { responseDelay: { type: 'uniform', lower: 150, upper: 250 } })],
+    })
     const ms = await timed(`${app.url}/u`)
     expect(ms).toBeGreaterThanOrEqual(140)
     // a bound on hanging, far above the usual time, not a speed figure (the test machine is shared)
@@ -40,7 +48,11 @@ describe('think time', () => {
   })
 
   it('delays a lognormal responseDelay capped at its upper bound', async () => {
-    const app = await startServer({ dsl: [on('/l', { responseDelay: { type: 'lognormal', median: 150, sigma: 0.0001, upper: 400 } })] })
+    const app = await startServer({
+      dsl: [
+        on('/l', { responseDelay: { type: 'lognormal', median: 150, sigma: 0.0001, upper: 400 } }),
+      ],
+    })
     const ms = await timed(`${app.url}/l`)
     expect(ms).toBeGreaterThanOrEqual(140)
     // capped at 400 ms: a bound on hanging, far above the usual time, not a speed figure (the test machine is shared)
@@ -53,15 +65,26 @@ describe('think time', () => {
   })
 
   it('applies the mock service thinkTime given as a delay object', async () => {
-    const app = await startServer({ dsl: { thinkTime: { type: 'fixed', duration: 200 }, transactions: [on('/a')] } })
+    const app = await startServer({
+      dsl: { thinkTime: { type: 'fixed', duration: 200 }, transactions: [on('/a')] },
+    })
     expect(await timed(`${app.url}/a`)).toBeGreaterThanOrEqual(190)
   })
 
   it("lets the transaction's own delay win over the mock service thinkTime", async () => {
     const app = await startServer({
-      dsl: { thinkTime: 600, transactions: [on('/own', { responseDelay: { type: 'fixed', duration: 20 } }), on('/inherit')] },
+      dsl: {
+        thinkTime: 600,
+        transactions: [
+          on('/own', { responseDelay: { type: 'fixed', duration: 20 } }),
+          on('/inherit'),
+        ],
+      },
     })
-    const [own, inherited] = await Promise.all([timed(`${app.url}/own`), timed(`${app.url}/inherit`)])
+    const [own, inherited] = await Promise.all([
+      timed(`${app.url}/own`),
+      timed(`${app.url}/inherit`),
+    ])
     expect(own).toBeGreaterThanOrEqual(15)
     expect(inherited).toBeGreaterThanOrEqual(590)
     // compared with the request sent alongside it, not with the clock: a loaded machine slows both
@@ -69,15 +92,22 @@ describe('think time', () => {
   })
 
   it("lets a transaction's explicit `none` delay win over the mock service thinkTime", async () => {
-    const app = await startServer({ dsl: { thinkTime: 5000, transactions: [on('/fast', { responseDelay: { type: 'none' } })] } })
+    const app = await startServer({
+      dsl: { thinkTime: 5000, transactions: [on('/fast', { responseDelay: { type: 'none' } })] },
+    })
     // far below the 5 s think time it escapes: a bound robust to a loaded machine
     expect(await timed(`${app.url}/fast`)).toBeLessThan(2500)
   })
 
   it('answers a request without delay at once while another waits out its think time', async () => {
-    const app = await startServer({ dsl: [on('/slow', { responseDelay: { type: 'fixed', duration: 800 } }), on('/fast')] })
+    const app = await startServer({
+      dsl: [on('/slow', { responseDelay: { type: 'fixed', duration: 800 } }), on('/fast')],
+    })
     const finished: string[] = []
-    const slow = timed(`${app.url}/slow`).then((ms) => { finished.push('slow'); return ms })
+    const slow = timed(`${app.url}/slow`).then((ms) => {
+      finished.push('slow')
+      return ms
+    })
     // The slow request is in its think time before the fast one is sent.
     await waitFor(() => app.runtime.inFlight() === 1, 'the slow request to be in flight')
     const fast = await timed(`${app.url}/fast`)
@@ -90,9 +120,13 @@ describe('think time', () => {
   })
 
   it('waits out concurrent think times in parallel, not one after another', async () => {
-    const app = await startServer({ dsl: [on('/slow', { responseDelay: { type: 'fixed', duration: 300 } })] })
+    const app = await startServer({
+      dsl: [on('/slow', { responseDelay: { type: 'fixed', duration: 300 } })],
+    })
     const started = performance.now()
-    const each = await Promise.all(Array.from({ length: 20 }, async () => await timed(`${app.url}/slow`)))
+    const each = await Promise.all(
+      Array.from({ length: 20 }, async () => await timed(`${app.url}/slow`)),
+    )
     const total = performance.now() - started
     for (const ms of each) expect(ms).toBeGreaterThanOrEqual(290)
     // Serial waits would take 6 s, parallel ones 0.3 s: a bound far from both.
@@ -100,7 +134,10 @@ describe('think time', () => {
   })
 
   it('records the think time in the inspection duration', async () => {
-    const app = await startServer({ dsl: [on('/slow', { responseDelay: { type: 'fixed', duration: 200 } })], admin: true })
+    const app = await startServer({
+      dsl: [on('/slow', { responseDelay: { type: 'fixed', duration: 200 } })],
+      admin: true,
+    })
     await timed(`${app.url}/slow`)
     const entry = await newestEntry(app)
     const { body } = await inspectionDetail(app, entry.id)
@@ -109,7 +146,9 @@ describe('think time', () => {
   })
 
   it('frees the request place when the client leaves during the think time', async () => {
-    const app = await startServer({ dsl: [on('/slow', { responseDelay: { type: 'fixed', duration: 300 } })] })
+    const app = await startServer({
+      dsl: [on('/slow', { responseDelay: { type: 'fixed', duration: 300 } })],
+    })
     const abort = new AbortController()
     const pending = fetch(`${app.url}/slow`, { signal: abort.signal })
     await waitFor(() => app.runtime.inFlight() === 1, 'the request to wait out its think time')

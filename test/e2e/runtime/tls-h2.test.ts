@@ -13,40 +13,83 @@ import { waitFor } from '../../helpers/wait.js'
  */
 
 const transactions = [
-  { dsl: { requestDsl: { method: 'GET', path: '/pets/{id}' }, responseDsl: { status: 200, statusMessage: 'Fine', json: { name: 'Rex' }, headers: [{ name: 'X-Served', value: 'yes' }] } } },
-  { dsl: { requestDsl: { method: 'POST', path: '/echo', body: [{ key: '$.kind', matcherName: 'equals', matchingValue: 'dog' }] }, responseDsl: { status: 201, text: 'dog stored' } } },
-  { dsl: { requestDsl: { method: 'GET', path: '/slow' }, responseDsl: { text: 'slow', responseDelay: { type: 'fixed', duration: 600 } } } },
+  {
+    dsl: {
+      requestDsl: { method: 'GET', path: '/pets/{id}' },
+      responseDsl: {
+        status: 200,
+        statusMessage: 'Fine',
+        json: { name: 'Rex' },
+        headers: [{ name: 'X-Served', value: 'yes' }],
+      },
+    },
+  },
+  {
+    dsl: {
+      requestDsl: {
+        method: 'POST',
+        path: '/echo',
+        body: [{ key: '$.kind', matcherName: 'equals', matchingValue: 'dog' }],
+      },
+      responseDsl: { status: 201, text: 'dog stored' },
+    },
+  },
+  {
+    dsl: {
+      requestDsl: { method: 'GET', path: '/slow' },
+      responseDsl: { text: 'slow', responseDelay: { type: 'fixed', duration: 600 } },
+    },
+  },
   { dsl: { requestDsl: { method: 'GET', path: '/fast' }, responseDsl: { text: 'fast' } } },
   {
     dsl: {
       requestDsl: { method: 'GET', path: '/hop' },
-      responseDsl: { text: 'hop', headers: [{ name: 'Keep-Alive', value: 'timeout=5' }, { name: 'Upgrade', value: 'h2c' }, { name: 'X-Kept', value: '1' }] },
+      responseDsl: {
+        text: 'hop',
+        headers: [
+          { name: 'Keep-Alive', value: 'timeout=5' },
+          { name: 'Upgrade', value: 'h2c' },
+          { name: 'X-Kept', value: '1' },
+        ],
+      },
     },
   },
 ]
 
-async function start (options: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<TestServer> {
+async function start(
+  options: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+): Promise<TestServer> {
   return await startServer({ dsl: { transactions, ...extra }, options, admin: true })
 }
 
 /** An HTTP/2 session closed at the end of the test. */
-function session (origin: string): http2.ClientHttp2Session {
+function session(origin: string): http2.ClientHttp2Session {
   const s = http2.connect(origin, { rejectUnauthorized: false })
   s.on('error', () => {})
-  onTestFinished(() => { s.destroy() })
+  onTestFinished(() => {
+    s.destroy()
+  })
   return s
 }
 
 /** One request on an existing session: status, body and the time it took. */
-async function onSession (s: http2.ClientHttp2Session, path: string): Promise<{ status: number; body: string; ms: number }> {
+async function onSession(
+  s: http2.ClientHttp2Session,
+  path: string,
+): Promise<{ status: number; body: string; ms: number }> {
   const started = performance.now()
   return await new Promise((resolve, reject) => {
     const stream = s.request({ ':path': path })
     let status = 0
     let body = ''
     stream.setEncoding('utf8')
-    stream.on('response', (h) => { status = Number(h[':status']) })
-    stream.on('data', (d: string) => { body += d })
+    stream.on('response', (h) => {
+      status = Number(h[':status'])
+    })
+    stream.on('data', (d: string) => {
+      body += d
+    })
     stream.on('end', () => resolve({ status, body, ms: performance.now() - started }))
     stream.on('error', reject)
     stream.end()
@@ -82,9 +125,19 @@ describe('HTTPS with h2 and http/1.1 on one port', () => {
   it('serves a self-signed certificate for localhost', async () => {
     const app = await start({ tlsPort: 0 })
     const { port } = new URL(app.runtime.urls.https ?? '')
-    const socket = tls.connect({ host: '127.0.0.1', port: Number(port), rejectUnauthorized: false, ALPNProtocols: ['h2'] })
-    onTestFinished(() => { socket.destroy() })
-    await new Promise((resolve, reject) => { socket.once('secureConnect', resolve); socket.once('error', reject) })
+    const socket = tls.connect({
+      host: '127.0.0.1',
+      port: Number(port),
+      rejectUnauthorized: false,
+      ALPNProtocols: ['h2'],
+    })
+    onTestFinished(() => {
+      socket.destroy()
+    })
+    await new Promise((resolve, reject) => {
+      socket.once('secureConnect', resolve)
+      socket.once('error', reject)
+    })
     const cert = socket.getPeerCertificate()
     expect(cert.subject.CN).toBe('localhost')
     expect(cert.issuer.CN).toBe('localhost')
@@ -96,7 +149,12 @@ describe('HTTPS with h2 and http/1.1 on one port', () => {
   // Was a bug (fixed in src/serve/exchange.ts): an HTTP/2 body without content-length was never read.
   it('matches a request body sent over h2 without content-length', async () => {
     const app = await start({ tlsPort: 0 })
-    const res = await h2Request(app.runtime.urls.https ?? '', { method: 'POST', path: '/echo', headers: { 'content-type': 'application/json' }, body: '{"kind":"dog"}' })
+    const res = await h2Request(app.runtime.urls.https ?? '', {
+      method: 'POST',
+      path: '/echo',
+      headers: { 'content-type': 'application/json' },
+      body: '{"kind":"dog"}',
+    })
     expect(res.status).toBe(201)
     expect(res.body.toString()).toBe('dog stored')
   })
@@ -155,8 +213,12 @@ describe('HTTPS with h2 and http/1.1 on one port', () => {
       let status = 0
       let body = ''
       stream.setEncoding('utf8')
-      stream.on('response', (h) => { status = Number(h[':status']) })
-      stream.on('data', (d: string) => { body += d })
+      stream.on('response', (h) => {
+        status = Number(h[':status'])
+      })
+      stream.on('data', (d: string) => {
+        body += d
+      })
       stream.on('end', () => resolve({ status, body }))
       stream.on('error', reject)
       stream.end(Buffer.alloc(5000))
@@ -174,8 +236,12 @@ describe('HTTPS with h2 and http/1.1 on one port', () => {
       let status = 0
       let body = ''
       stream.setEncoding('utf8')
-      stream.on('response', (h) => { status = Number(h[':status']) })
-      stream.on('data', (d: string) => { body += d })
+      stream.on('response', (h) => {
+        status = Number(h[':status'])
+      })
+      stream.on('data', (d: string) => {
+        body += d
+      })
       stream.on('end', () => resolve({ status, body }))
       stream.on('error', reject)
       // Written in parts, never ended: only the limit can stop it.
@@ -190,7 +256,12 @@ describe('HTTPS with h2 and http/1.1 on one port', () => {
     const app = await start({ tlsPort: 0 })
     await h2Request(app.runtime.urls.https ?? '', { path: '/pets/9?x=1' })
     const { body } = await inspectionList(app)
-    expect(body.result[0]).toMatchObject({ operation: 'GET', url: '/pets/9?x=1', matched: true, arguments: [{ key: 'x', value: '1' }] })
+    expect(body.result[0]).toMatchObject({
+      operation: 'GET',
+      url: '/pets/9?x=1',
+      matched: true,
+      arguments: [{ key: 'x', value: '1' }],
+    })
   })
 })
 
@@ -205,13 +276,19 @@ describe('h2c', () => {
     expect(res.alpnProtocol).toBe('h2c')
     expect(res.status).toBe(200)
     expect(JSON.parse(res.body.toString())).toEqual({ name: 'Rex' })
-    const post = await h2Request(h2cUrl ?? '', { method: 'POST', path: '/echo', body: '{"kind":"dog"}' })
+    const post = await h2Request(h2cUrl ?? '', {
+      method: 'POST',
+      path: '/echo',
+      body: '{"kind":"dog"}',
+    })
     expect(post.status).toBe(201)
   })
 
   it('runs HTTP/1.1, HTTPS and h2c listeners side by side', async () => {
     const app = await start({ tlsPort: 0, h2cPort: 0 })
-    const ports = new Set([app.url, app.runtime.urls.https, app.runtime.urls.h2c].map((u) => new URL(u ?? '').port))
+    const ports = new Set(
+      [app.url, app.runtime.urls.https, app.runtime.urls.h2c].map((u) => new URL(u ?? '').port),
+    )
     expect(ports.size).toBe(3)
     const answers = await Promise.all([
       http1Request(app.url, { path: '/fast' }),
@@ -223,23 +300,39 @@ describe('h2c', () => {
 })
 
 describe('dribbled bodies over HTTP/2', () => {
-  const dribbled = [{
-    dsl: {
-      requestDsl: { method: 'GET', path: '/trickle' },
-      responseDsl: { status: 200, statusMessage: 'Fine', text: 'abcdefghij', headers: [{ name: 'X-Kept', value: '1' }], responseDelay: { type: 'fixed', duration: 400, dribbled: true, chunks: 5 } },
+  const dribbled = [
+    {
+      dsl: {
+        requestDsl: { method: 'GET', path: '/trickle' },
+        responseDsl: {
+          status: 200,
+          statusMessage: 'Fine',
+          text: 'abcdefghij',
+          headers: [{ name: 'X-Kept', value: '1' }],
+          responseDelay: { type: 'fixed', duration: 400, dribbled: true, chunks: 5 },
+        },
+      },
     },
-  }]
+  ]
 
   /** Sends GET /trickle on a session; the body's pieces with the ms after the headers each arrived. */
-  async function trickle (s: http2.ClientHttp2Session): Promise<{ status: number; kept: unknown; pieces: Array<{ at: number; text: string }> }> {
+  async function trickle(
+    s: http2.ClientHttp2Session,
+  ): Promise<{ status: number; kept: unknown; pieces: Array<{ at: number; text: string }> }> {
     return await new Promise((resolve, reject) => {
       const stream = s.request({ ':path': '/trickle' })
       let status = 0
       let kept: unknown
       let headersAt = 0
       const pieces: Array<{ at: number; text: string }> = []
-      stream.on('response', (h) => { status = Number(h[':status']); kept = h['x-kept']; headersAt = performance.now() })
-      stream.on('data', (d: Buffer) => { pieces.push({ at: performance.now() - headersAt, text: d.toString() }) })
+      stream.on('response', (h) => {
+        status = Number(h[':status'])
+        kept = h['x-kept']
+        headersAt = performance.now()
+      })
+      stream.on('data', (d: Buffer) => {
+        pieces.push({ at: performance.now() - headersAt, text: d.toString() })
+      })
       stream.on('end', () => resolve({ status, kept, pieces }))
       stream.on('error', reject)
       stream.end()
@@ -248,7 +341,11 @@ describe('dribbled bodies over HTTP/2', () => {
 
   for (const listener of ['https', 'h2c'] as const) {
     it(`sends the body in chunks spread over the delay (${listener})`, async () => {
-      const app = await startServer({ dsl: { transactions: dribbled }, options: listener === 'https' ? { tlsPort: 0 } : { h2cPort: 0 }, admin: true })
+      const app = await startServer({
+        dsl: { transactions: dribbled },
+        options: listener === 'https' ? { tlsPort: 0 } : { h2cPort: 0 },
+        admin: true,
+      })
       const s = session(app.runtime.urls[listener] ?? '')
       const answer = await trickle(s)
       expect(answer.status).toBe(200)

@@ -19,29 +19,68 @@ const auth = `Basic ${Buffer.from(`${key.id}:${key.secret}`).toString('base64')}
 
 if (!hasChromium) console.warn(`[dashboard tests skipped] ${SKIP_REASON}`)
 
-function har (): string {
+function har(): string {
   const entry = (url: string, body: string) => ({
     startedDateTime: '2024-05-01T10:00:00.000Z',
     time: 5,
-    request: { method: 'GET', url, httpVersion: 'HTTP/1.1', headers: [], queryString: [], cookies: [], headersSize: -1, bodySize: 0 },
-    response: { status: 200, statusText: 'OK', httpVersion: 'HTTP/1.1', headers: [{ name: 'Content-Type', value: 'application/json' }], cookies: [], content: { size: body.length, mimeType: 'application/json', text: body }, redirectURL: '', headersSize: -1, bodySize: body.length },
+    request: {
+      method: 'GET',
+      url,
+      httpVersion: 'HTTP/1.1',
+      headers: [],
+      queryString: [],
+      cookies: [],
+      headersSize: -1,
+      bodySize: 0,
+    },
+    response: {
+      status: 200,
+      statusText: 'OK',
+      httpVersion: 'HTTP/1.1',
+      headers: [{ name: 'Content-Type', value: 'application/json' }],
+      cookies: [],
+      content: { size: body.length, mimeType: 'application/json', text: body },
+      redirectURL: '',
+      headersSize: -1,
+      bodySize: body.length,
+    },
     cache: {},
     timings: { send: 0, wait: 5, receive: 0 },
   })
-  return JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries: [entry('http://pets.example/pets', '[{"id":1}]'), entry('http://pets.example/pets/1', '{"id":1,"name":"Rex"}')] } })
+  return JSON.stringify({
+    log: {
+      version: '1.2',
+      creator: { name: 'test', version: '1' },
+      entries: [
+        entry('http://pets.example/pets', '[{"id":1}]'),
+        entry('http://pets.example/pets/1', '{"id":1,"name":"Rex"}'),
+      ],
+    },
+  })
 }
 
-async function startPlatform (): Promise<CliServer> {
-  return startCli(['platform', '--port', '0', '--data-dir', tempDir('understudy-ui-')], { env, timeoutMs: 20_000 })
+async function startPlatform(): Promise<CliServer> {
+  return startCli(['platform', '--port', '0', '--data-dir', tempDir('understudy-ui-')], {
+    env,
+    timeoutMs: 20_000,
+  })
 }
 
-async function api (platform: CliServer, path: string, init: RequestInit & { json?: unknown } = {}): Promise<{ status: number; body: { result: unknown } }> {
+async function api(
+  platform: CliServer,
+  path: string,
+  init: RequestInit & { json?: unknown } = {},
+): Promise<{ status: number; body: { result: unknown } }> {
   const { json, ...rest } = init
   const headers = new Headers(init.headers)
   headers.set('authorization', auth)
   if (json !== undefined) headers.set('content-type', 'application/json')
-  const res = await fetch(platform.url + path, { ...rest, headers, ...(json === undefined ? {} : { body: JSON.stringify(json) }) })
-  return { status: res.status, body: await res.json() as { result: unknown } }
+  const res = await fetch(platform.url + path, {
+    ...rest,
+    headers,
+    ...(json === undefined ? {} : { body: JSON.stringify(json) }),
+  })
+  return { status: res.status, body: (await res.json()) as { result: unknown } }
 }
 
 describe.skipIf(!hasChromium)('dashboard in Chromium', () => {
@@ -64,7 +103,9 @@ describe.skipIf(!hasChromium)('dashboard in Chromium', () => {
     await page.getByRole('link', { name: 'Mock services' }).waitFor()
 
     // The platform serves the monitoring API (the session holds its own token): its page is offered.
-    const buckets = await fetch(`${platform.url}/buckets`, { headers: { authorization: await monitoringToken(platform.url, auth) } })
+    const buckets = await fetch(`${platform.url}/buckets`, {
+      headers: { authorization: await monitoringToken(platform.url, auth) },
+    })
     expect(buckets.status).toBe(200)
     await page.getByRole('link', { name: 'Monitoring' }).waitFor()
     const cookies = await context.cookies(platform.url)
@@ -87,7 +128,10 @@ describe.skipIf(!hasChromium)('dashboard in Chromium', () => {
     await page.getByRole('heading', { name: 'Transactions' }).waitFor()
     const harFile = join(tempDir('understudy-har-'), 'pets.har')
     writeFileSync(harFile, har())
-    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.locator('#import-file').click()])
+    const [chooser] = await Promise.all([
+      page.waitForEvent('filechooser'),
+      page.locator('#import-file').click(),
+    ])
     await chooser.setFiles(harFile)
     await page.getByText('Imported 2 transactions.').waitFor()
     await page.getByText('1–2 of 2 transactions', { exact: true }).waitFor()
@@ -141,7 +185,9 @@ describe.skipIf(!hasChromium)('dashboard in Chromium', () => {
     await page.locator('.badge.stopped').waitFor()
     await page.getByRole('button', { name: 'Sign out' }).click()
     await page.getByRole('button', { name: 'Sign in' }).waitFor()
-    const replay = await fetch(`${platform.url}/api/v4/user`, { headers: { cookie: `understudy_ui=${session?.value ?? ''}`, 'x-requested-with': 'test' } })
+    const replay = await fetch(`${platform.url}/api/v4/user`, {
+      headers: { cookie: `understudy_ui=${session?.value ?? ''}`, 'x-requested-with': 'test' },
+    })
     expect(replay.status).toBe(401)
     expect(pageErrors).toEqual([])
     expect((await platform.stop()).code).toBe(0)
@@ -149,13 +195,27 @@ describe.skipIf(!hasChromium)('dashboard in Chromium', () => {
 
   it('shows a transaction named like HTML as text, and an ended session returns to sign-in keeping what was typed', async () => {
     const platform = await startPlatform()
-    const service = await api(platform, '/api/v1/workspaces/1/services', { method: 'POST', json: { name: '<b>svc</b>' } })
+    const service = await api(platform, '/api/v1/workspaces/1/services', {
+      method: 'POST',
+      json: { name: '<b>svc</b>' },
+    })
     const serviceId = (service.body.result as { id: number }).id
     const payload = '<img src=x onerror=alert(1)>'
-    const created = await api(platform, `/api/v1/workspaces/1/transactions?serviceId=${serviceId}`, {
-      method: 'POST',
-      json: { name: payload, description: '<script>alert(2)</script>', dsl: { requestDsl: { method: 'GET', path: '/x' }, responseDsl: { status: 200, text: '<img src=y onerror=alert(3)>' } } },
-    })
+    const created = await api(
+      platform,
+      `/api/v1/workspaces/1/transactions?serviceId=${serviceId}`,
+      {
+        method: 'POST',
+        json: {
+          name: payload,
+          description: '<script>alert(2)</script>',
+          dsl: {
+            requestDsl: { method: 'GET', path: '/x' },
+            responseDsl: { status: 200, text: '<img src=y onerror=alert(3)>' },
+          },
+        },
+      },
+    )
     expect(created.status).toBe(200)
     const { page, dialogs, pageErrors, context } = await openBrowser()
     await page.goto(`${platform.url}/ui/#/transactions`)
@@ -181,11 +241,18 @@ describe.skipIf(!hasChromium)('dashboard in Chromium', () => {
     await dialog.getByLabel('Secret').fill(key.secret)
     await dialog.getByRole('button', { name: 'Sign in' }).click()
     await dialog.waitFor({ state: 'detached' })
-    expect(await page.getByLabel('Description', { exact: true }).inputValue()).toBe('typed before the session ended')
+    expect(await page.getByLabel('Description', { exact: true }).inputValue()).toBe(
+      'typed before the session ended',
+    )
     await page.getByRole('button', { name: 'Save transaction' }).click()
-    await page.getByRole('tab', { name: 'Card' }).and(page.locator('[aria-selected="true"]')).waitFor()
+    await page
+      .getByRole('tab', { name: 'Card' })
+      .and(page.locator('[aria-selected="true"]'))
+      .waitFor()
     const saved = await api(platform, `/api/v1/workspaces/1/transactions?serviceId=${serviceId}`)
-    expect((saved.body.result as Array<{ description: string }>)[0]?.description).toBe('typed before the session ended')
+    expect((saved.body.result as Array<{ description: string }>)[0]?.description).toBe(
+      'typed before the session ended',
+    )
     expect(pageErrors).toEqual([])
   }, 90_000)
 })

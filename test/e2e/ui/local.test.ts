@@ -28,7 +28,9 @@ describe('dashboard on the admin port of serve', () => {
     const index = await fetch(`${admin}/__ui/`)
     expect(index.status).toBe(200)
     expect(await index.text()).toContain('"/__ui/app.js"')
-    expect((await fetch(`${admin}/__ui/app.js`)).headers.get('content-type')).toContain('javascript')
+    expect((await fetch(`${admin}/__ui/app.js`)).headers.get('content-type')).toContain(
+      'javascript',
+    )
     // The mock port knows nothing of it.
     expect((await fetch(`${server.url}/__ui/`)).status).toBe(404)
 
@@ -42,7 +44,9 @@ describe('dashboard on the admin port of serve', () => {
     await page.getByRole('heading', { name: 'Why nothing matched' }).waitFor()
     expect(await page.locator('table.diff td.expected').first().textContent()).toContain('/pets')
     // The caption names the transaction (a runtime serving files knows it by name, not by id).
-    expect(await page.locator('table.diff caption').first().textContent()).toBe('list pets: 1 of 2 matchers held')
+    expect(await page.locator('table.diff caption').first().textContent()).toBe(
+      'list pets: 1 of 2 matchers held',
+    )
     await page.locator('.live-list li.matched').waitFor()
     // /pets, /pest, and the /__ui/ probe of the mock port above.
     expect(await page.locator('.live-list > li').count()).toBe(3)

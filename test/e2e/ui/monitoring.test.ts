@@ -17,24 +17,38 @@ const auth = `Basic ${Buffer.from(`${key.id}:${key.secret}`).toString('base64')}
 
 if (!hasChromium) console.warn(`[dashboard monitoring tests skipped] ${SKIP_REASON}`)
 
-async function startPlatform (): Promise<CliServer> {
-  return startCli(['platform', '--port', '0', '--data-dir', tempDir('understudy-ui-mon-')], { env: { UNDERSTUDY_API_KEY_ID: key.id, UNDERSTUDY_API_KEY_SECRET: key.secret }, timeoutMs: 20_000 })
+async function startPlatform(): Promise<CliServer> {
+  return startCli(['platform', '--port', '0', '--data-dir', tempDir('understudy-ui-mon-')], {
+    env: { UNDERSTUDY_API_KEY_ID: key.id, UNDERSTUDY_API_KEY_SECRET: key.secret },
+    timeoutMs: 20_000,
+  })
 }
 
 /** One token per platform. */
 const tokens = new Map<string, Promise<string>>()
 
-async function api<T> (platform: CliServer, method: string, path: string, json?: unknown): Promise<{ status: number; body: T }> {
+async function api<T>(
+  platform: CliServer,
+  method: string,
+  path: string,
+  json?: unknown,
+): Promise<{ status: number; body: T }> {
   // The monitoring API takes tokens only (one from POST /apps with the platform key); the
   // /api/... APIs take the platform key itself.
   if (!tokens.has(platform.url)) tokens.set(platform.url, monitoringToken(platform.url, auth))
-  const headers: Record<string, string> = { authorization: path.startsWith('/api/') ? auth : await tokens.get(platform.url) as string }
+  const headers: Record<string, string> = {
+    authorization: path.startsWith('/api/') ? auth : ((await tokens.get(platform.url)) as string),
+  }
   if (json !== undefined) headers['content-type'] = 'application/json'
-  const res = await fetch(platform.url + path, { method, headers, ...(json === undefined ? {} : { body: JSON.stringify(json) }) })
-  return { status: res.status, body: await res.json() as T }
+  const res = await fetch(platform.url + path, {
+    method,
+    headers,
+    ...(json === undefined ? {} : { body: JSON.stringify(json) }),
+  })
+  return { status: res.status, body: (await res.json()) as T }
 }
 
-async function signIn (page: Page): Promise<void> {
+async function signIn(page: Page): Promise<void> {
   await page.getByLabel('API key id').fill(key.id)
   await page.getByLabel('Secret').fill(key.secret)
   await page.getByRole('button', { name: 'Sign in' }).click()
@@ -46,16 +60,34 @@ describe.skipIf(!hasChromium)('dashboard monitoring and sessions in Chromium', (
     // The step calls a service of its own: the platform's port is never a step's target (egress).
     const upstream = createServer((_req, res) => res.end('ok'))
     await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve))
-    onTestFinished(() => { upstream.close() })
+    onTestFinished(() => {
+      upstream.close()
+    })
     const upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`
     // A bucket and a test through the API, with a token of the platform key's user.
-    const bucket = await api<{ data: { key: string } }>(platform, 'POST', '/buckets?name=smoke%20checks&team_uuid=1')
+    const bucket = await api<{ data: { key: string } }>(
+      platform,
+      'POST',
+      '/buckets?name=smoke%20checks&team_uuid=1',
+    )
     expect(bucket.status).toBe(201)
-    const made = await api<{ data: { id: string } }>(platform, 'POST', `/buckets/${bucket.body.data.key}/tests`, {
-      name: 'platform version answers',
-      description: 'GET /version is 200',
-      steps: [{ step_type: 'request', method: 'GET', url: `${upstreamUrl}/version`, assertions: [{ source: 'response_status', comparison: 'equal_number', value: 200 }] }],
-    })
+    const made = await api<{ data: { id: string } }>(
+      platform,
+      'POST',
+      `/buckets/${bucket.body.data.key}/tests`,
+      {
+        name: 'platform version answers',
+        description: 'GET /version is 200',
+        steps: [
+          {
+            step_type: 'request',
+            method: 'GET',
+            url: `${upstreamUrl}/version`,
+            assertions: [{ source: 'response_status', comparison: 'equal_number', value: 200 }],
+          },
+        ],
+      },
+    )
     expect(made.status).toBe(201)
 
     const { page, pageErrors } = await openBrowser()
@@ -71,20 +103,33 @@ describe.skipIf(!hasChromium)('dashboard monitoring and sessions in Chromium', (
     expect(await row.locator('.test-head .badge').textContent()).toBe('pass')
     await screenshot(page, 'monitoring')
     // The API agrees: one run, passed.
-    const results = await api<{ data: Array<{ result: string }> }>(platform, 'GET', `/buckets/${bucket.body.data.key}/tests/${made.body.data.id}/results`)
+    const results = await api<{ data: Array<{ result: string }> }>(
+      platform,
+      'GET',
+      `/buckets/${bucket.body.data.key}/tests/${made.body.data.id}/results`,
+    )
     expect(results.body.data.map((r) => r.result)).toEqual(['pass'])
     // After a reload the last result is still shown.
     await page.reload()
-    await page.locator('.test-item').filter({ hasText: 'platform version answers' }).locator('.test-head .badge', { hasText: 'pass' }).waitFor()
+    await page
+      .locator('.test-item')
+      .filter({ hasText: 'platform version answers' })
+      .locator('.test-head .badge', { hasText: 'pass' })
+      .waitFor()
     expect(pageErrors).toEqual([])
     expect((await platform.stop()).code).toBe(0)
   }, 120_000)
 
   it('creates a bucket, a test, its step and environment on the page, shows why a run failed, and keeps the run history', async () => {
     const platform = await startPlatform()
-    const upstream = createServer((_req, res) => { res.setHeader('x-served-by', 'upstream'); res.end('{"version":"1.2.3"}') })
+    const upstream = createServer((_req, res) => {
+      res.setHeader('x-served-by', 'upstream')
+      res.end('{"version":"1.2.3"}')
+    })
     await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve))
-    onTestFinished(() => { upstream.close() })
+    onTestFinished(() => {
+      upstream.close()
+    })
     const upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`
     const { page, pageErrors } = await openBrowser()
     await page.goto(`${platform.url}/ui/#/monitoring`)
@@ -139,7 +184,9 @@ describe.skipIf(!hasChromium)('dashboard monitoring and sessions in Chromium', (
     expect(await failedRow.locator('th').textContent()).toContain('response_status')
     expect(await failedRow.locator('td.expected').textContent()).toBe('201')
     expect(await failedRow.locator('td.actual').textContent()).toBe('200')
-    expect(await item.locator('table.assertions tr:not(.failed) td.actual').first().textContent()).toBe('1.2.3')
+    expect(
+      await item.locator('table.assertions tr:not(.failed) td.actual').first().textContent(),
+    ).toBe('1.2.3')
     expect(await item.locator('details.exchange').getAttribute('open')).not.toBeNull()
     await item.getByText('x-served-by: upstream').waitFor()
     await item.locator('.fail-text', { hasText: 'fail' }).first().waitFor()
@@ -155,8 +202,17 @@ describe.skipIf(!hasChromium)('dashboard monitoring and sessions in Chromium', (
     await item.getByRole('button', { name: 'Run version endpoint' }).click()
     await item.getByText('Run finished: pass.').waitFor({ timeout: 60_000 })
     await item.getByRole('button', { name: 'Runs of version endpoint' }).click()
-    await expect.poll(async () => await item.locator('.panel table.stack tbody tr td[data-label="Result"]').allTextContents()).toEqual(['pass', 'fail'])
-    expect(await item.locator('.panel table.stack tbody tr td[data-label="Took"]').first().textContent()).toMatch(/^\d+ ms$/)
+    await expect
+      .poll(
+        async () =>
+          await item
+            .locator('.panel table.stack tbody tr td[data-label="Result"]')
+            .allTextContents(),
+      )
+      .toEqual(['pass', 'fail'])
+    expect(
+      await item.locator('.panel table.stack tbody tr td[data-label="Took"]').first().textContent(),
+    ).toMatch(/^\d+ ms$/)
 
     // Renamed on the page.
     await item.getByRole('button', { name: 'Edit version endpoint' }).click()
@@ -168,8 +224,18 @@ describe.skipIf(!hasChromium)('dashboard monitoring and sessions in Chromium', (
 
   it('the live view returns to sign-in when the session ends in another tab, keeps the page, and resumes after sign-in', async () => {
     const platform = await startPlatform()
-    const service = await api<{ result: { id: number } }>(platform, 'POST', '/api/v1/workspaces/1/services', { name: 'pets' })
-    const mock = await api<{ result: { id: number } }>(platform, 'POST', '/api/v1/workspaces/1/service-mocks', { serviceId: service.body.result.id, name: 'pets mock', mockServiceTransactions: [] })
+    const service = await api<{ result: { id: number } }>(
+      platform,
+      'POST',
+      '/api/v1/workspaces/1/services',
+      { name: 'pets' },
+    )
+    const mock = await api<{ result: { id: number } }>(
+      platform,
+      'POST',
+      '/api/v1/workspaces/1/service-mocks',
+      { serviceId: service.body.result.id, name: 'pets mock', mockServiceTransactions: [] },
+    )
     expect(mock.status).toBeLessThan(300)
     const { page, context, pageErrors } = await openBrowser()
     await page.goto(`${platform.url}/ui/#/mocks/${mock.body.result.id}`)

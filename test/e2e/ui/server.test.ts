@@ -17,17 +17,26 @@ import { waitFor } from '../../helpers/wait.js'
 const key = { id: 'ui-key', secret: 'ui-secret-0123456789' }
 const UI = { 'x-requested-with': 'test' }
 
-async function signIn (platform: CliServer): Promise<{ cookie: string; token: string; setCookie: string }> {
-  const res = await fetch(`${platform.url}/ui/session`, { method: 'POST', headers: { ...UI, 'content-type': 'application/json' }, body: JSON.stringify({ keyId: key.id, secret: key.secret }) })
+async function signIn(
+  platform: CliServer,
+): Promise<{ cookie: string; token: string; setCookie: string }> {
+  const res = await fetch(`${platform.url}/ui/session`, {
+    method: 'POST',
+    headers: { ...UI, 'content-type': 'application/json' },
+    body: JSON.stringify({ keyId: key.id, secret: key.secret }),
+  })
   expect(res.status).toBe(200)
   const setCookie = res.headers.get('set-cookie') ?? ''
-  const body = await res.json() as { result: { csrfToken: string } }
+  const body = (await res.json()) as { result: { csrfToken: string } }
   return { cookie: setCookie.split(';')[0] ?? '', token: body.result.csrfToken, setCookie }
 }
 
 describe('dashboard server', () => {
   it('serves the built app with a strict content security policy, gzipped when asked', async () => {
-    const platform = await startCli(['platform', '--port', '0', '--data-dir', tempDir('understudy-ui-')], { env: { UNDERSTUDY_API_KEY_ID: key.id, UNDERSTUDY_API_KEY_SECRET: key.secret } })
+    const platform = await startCli(
+      ['platform', '--port', '0', '--data-dir', tempDir('understudy-ui-')],
+      { env: { UNDERSTUDY_API_KEY_ID: key.id, UNDERSTUDY_API_KEY_SECRET: key.secret } },
+    )
     const redirect = await fetch(`${platform.url}/ui`, { redirect: 'manual' })
     expect(redirect.status).toBe(302)
     expect(redirect.headers.get('location')).toBe('/ui/')
@@ -47,13 +56,24 @@ describe('dashboard server', () => {
   })
 
   it('signs in to an HttpOnly SameSite=Strict cookie that works only with its token, refuses writes without CSRF token, and signs out', async () => {
-    const platform = await startCli(['platform', '--port', '0', '--data-dir', tempDir('understudy-ui-')], { env: { UNDERSTUDY_API_KEY_ID: key.id, UNDERSTUDY_API_KEY_SECRET: key.secret } })
+    const platform = await startCli(
+      ['platform', '--port', '0', '--data-dir', tempDir('understudy-ui-')],
+      { env: { UNDERSTUDY_API_KEY_ID: key.id, UNDERSTUDY_API_KEY_SECRET: key.secret } },
+    )
     const post = async (body: unknown, headers: Record<string, string> = UI): Promise<Response> =>
-      fetch(`${platform.url}/ui/session`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+      fetch(`${platform.url}/ui/session`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
     expect((await post({ keyId: key.id, secret: key.secret }, {})).status).toBe(403)
     const blank = await post({ keyId: ' ', secret: '' })
     expect(blank.status).toBe(400)
-    expect((await blank.json() as { error: { details: Array<{ path: string }> } }).error.details.map((d) => d.path)).toEqual(['/keyId', '/secret'])
+    expect(
+      ((await blank.json()) as { error: { details: Array<{ path: string }> } }).error.details.map(
+        (d) => d.path,
+      ),
+    ).toEqual(['/keyId', '/secret'])
     expect((await post('not an object')).status).toBe(400)
     const wrong = await post({ keyId: key.id, secret: 'nope' })
     expect(wrong.status).toBe(401)
@@ -63,7 +83,8 @@ describe('dashboard server', () => {
     expect(setCookie).toMatch(/HttpOnly/)
     expect(setCookie).toMatch(/SameSite=Strict/)
     expect(setCookie).toMatch(/Path=\//)
-    const user = (headers: Record<string, string>) => fetch(`${platform.url}/api/v4/user`, { headers })
+    const user = (headers: Record<string, string>) =>
+      fetch(`${platform.url}/api/v4/user`, { headers })
     // The cookie alone (what a mock service on another port of the same host could see) is nothing.
     expect((await user({ ...UI, cookie })).status).toBe(401)
     expect((await user({ cookie, 'x-csrf-token': token })).status).toBe(401)
@@ -71,16 +92,36 @@ describe('dashboard server', () => {
     expect(unauthorized.headers.get('www-authenticate')).toBeNull()
     expect((await fetch(`${platform.url}/ui/session`, { headers: { cookie } })).status).toBe(401)
     expect((await user({ ...UI, cookie, 'x-csrf-token': token })).status).toBe(200)
-    expect((await fetch(`${platform.url}/ui/session`, { headers: { cookie, 'x-csrf-token': token } })).status).toBe(200)
+    expect(
+      (await fetch(`${platform.url}/ui/session`, { headers: { cookie, 'x-csrf-token': token } }))
+        .status,
+    ).toBe(200)
 
-    const create = (csrf: string) => fetch(`${platform.url}/api/v1/workspaces/1/services`, { method: 'POST', headers: { ...UI, cookie, 'x-csrf-token': csrf, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'pets' }) })
+    const create = (csrf: string) =>
+      fetch(`${platform.url}/api/v1/workspaces/1/services`, {
+        method: 'POST',
+        headers: { ...UI, cookie, 'x-csrf-token': csrf, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'pets' }),
+      })
     expect((await create('forged')).status).toBe(401)
     expect((await create(token)).status).toBe(201)
-    const list = await fetch(`${platform.url}/api/v1/workspaces/1/services`, { headers: { ...UI, cookie, 'x-csrf-token': token } })
-    expect((await list.json() as { total: number }).total).toBe(1)
+    const list = await fetch(`${platform.url}/api/v1/workspaces/1/services`, {
+      headers: { ...UI, cookie, 'x-csrf-token': token },
+    })
+    expect(((await list.json()) as { total: number }).total).toBe(1)
 
-    expect((await fetch(`${platform.url}/ui/session`, { method: 'DELETE', headers: { cookie, 'x-csrf-token': 'forged' } })).status).toBe(403)
-    const out = await fetch(`${platform.url}/ui/session`, { method: 'DELETE', headers: { cookie, 'x-csrf-token': token } })
+    expect(
+      (
+        await fetch(`${platform.url}/ui/session`, {
+          method: 'DELETE',
+          headers: { cookie, 'x-csrf-token': 'forged' },
+        })
+      ).status,
+    ).toBe(403)
+    const out = await fetch(`${platform.url}/ui/session`, {
+      method: 'DELETE',
+      headers: { cookie, 'x-csrf-token': token },
+    })
     expect(out.status).toBe(204)
     expect(out.headers.get('set-cookie')).toMatch(/Max-Age=0/)
     expect((await user({ ...UI, cookie, 'x-csrf-token': token })).status).toBe(401)
@@ -97,42 +138,81 @@ describe('dashboard server', () => {
     await new Promise<void>((resolve) => admin.listen(0, '127.0.0.1', resolve))
     onTestFinished(() => new Promise<void>((resolve) => admin.close(() => resolve())))
     const adminAddress = admin.address() as { port: number }
-    const platform = await startTestPlatform({ deployer: () => ({ ...unavailableDeployer, admin: () => ({ url: `http://127.0.0.1:${adminAddress.port}`, token: null }) }) })
-    const service = await platform.store.services.create({ workspaceId: platform.workspaceId, name: 'pets', description: null, by: 'test' })
-    const mock = await platform.store.mockServices.create(mockServiceInput(platform.workspaceId, service.id, { name: 'pets mock' }))
+    const platform = await startTestPlatform({
+      deployer: () => ({
+        ...unavailableDeployer,
+        admin: () => ({ url: `http://127.0.0.1:${adminAddress.port}`, token: null }),
+      }),
+    })
+    const service = await platform.store.services.create({
+      workspaceId: platform.workspaceId,
+      name: 'pets',
+      description: null,
+      by: 'test',
+    })
+    const mock = await platform.store.mockServices.create(
+      mockServiceInput(platform.workspaceId, service.id, { name: 'pets mock' }),
+    )
 
-    const front = createUiFront({ store: platform.store, log: createSilentLogger(), baseUrl: platform.url }, (_req, res) => { res.writeHead(404); res.end() })
+    const front = createUiFront(
+      { store: platform.store, log: createSilentLogger(), baseUrl: platform.url },
+      (_req, res) => {
+        res.writeHead(404)
+        res.end()
+      },
+    )
     const server = http.createServer(front.handle)
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-    onTestFinished(async () => { front.close(); server.closeAllConnections(); await new Promise<void>((resolve) => server.close(() => resolve())) })
+    onTestFinished(async () => {
+      front.close()
+      server.closeAllConnections()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+    })
     const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`
-    const [keyId, secret] = Buffer.from(platform.auth.slice(6), 'base64').toString().split(':') as [string, string]
-    const signed = await fetch(`${url}/ui/session`, { method: 'POST', headers: { ...UI, 'content-type': 'application/json' }, body: JSON.stringify({ keyId, secret }) })
+    const [keyId, secret] = Buffer.from(platform.auth.slice(6), 'base64').toString().split(':') as [
+      string,
+      string,
+    ]
+    const signed = await fetch(`${url}/ui/session`, {
+      method: 'POST',
+      headers: { ...UI, 'content-type': 'application/json' },
+      body: JSON.stringify({ keyId, secret }),
+    })
     const cookie = (signed.headers.get('set-cookie') ?? '').split(';')[0] ?? ''
-    const token = (await signed.json() as { result: { csrfToken: string } }).result.csrfToken
+    const token = ((await signed.json()) as { result: { csrfToken: string } }).result.csrfToken
     const streamUrl = `${url}/ui/events/workspaces/${platform.workspaceId}/service-mocks/${mock.id}/inspection?token=${encodeURIComponent(token)}`
 
-    expect((await fetch(streamUrl.replace(/token=.*/, 'token=x'), { headers: { cookie } })).status).toBe(401)
+    expect(
+      (await fetch(streamUrl.replace(/token=.*/, 'token=x'), { headers: { cookie } })).status,
+    ).toBe(401)
 
     const tabs = [new AbortController(), new AbortController()]
-    const readers = await Promise.all(tabs.map(async (tab) => {
-      const res = await fetch(streamUrl, { headers: { cookie }, signal: tab.signal })
-      expect(res.headers.get('content-type')).toContain('text/event-stream')
-      let text = ''
-      const reader = res.body?.getReader()
-      const decoder = new TextDecoder()
-      // Each check reads the next chunk of the stream: there is nothing to poll in between.
-      const until = async (needle: string): Promise<void> => {
-        await waitFor(async () => {
-          if (text.includes(needle)) return true
-          const chunk = await reader?.read()
-          if (chunk === undefined || chunk.done) throw new Error(`stream ended without ${needle} in ${text}`)
-          text += decoder.decode(chunk.value)
-          return text.includes(needle)
-        }, `${needle} in the stream`, { timeoutMs: 10_000, intervalMs: 0 })
-      }
-      return { until }
-    }))
+    const readers = await Promise.all(
+      tabs.map(async (tab) => {
+        const res = await fetch(streamUrl, { headers: { cookie }, signal: tab.signal })
+        expect(res.headers.get('content-type')).toContain('text/event-stream')
+        let text = ''
+        const reader = res.body?.getReader()
+        const decoder = new TextDecoder()
+        // Each check reads the next chunk of the stream: there is nothing to poll in between.
+        const until = async (needle: string): Promise<void> => {
+          await waitFor(
+            async () => {
+              if (text.includes(needle)) return true
+              const chunk = await reader?.read()
+              if (chunk === undefined || chunk.done) {
+                throw new Error(`stream ended without ${needle} in ${text}`)
+              }
+              text += decoder.decode(chunk.value)
+              return text.includes(needle)
+            },
+            `${needle} in the stream`,
+            { timeoutMs: 10_000, intervalMs: 0 },
+          )
+        }
+        return { until }
+      }),
+    )
     expect(front.streams.pollerCount).toBe(1)
     entries = [{ id: 7, operation: 'GET', url: '/pets', timestamp: Date.now(), matched: true }]
     await Promise.all(readers.map(async (r) => r.until(`"id":${7 + 10_000_000_000 * mock.id}`)))
@@ -148,7 +228,16 @@ describe('dashboard server', () => {
     let nextId = 1
     let capacity = 10_000
     const record = (count: number): void => {
-      for (let i = 0; i < count; i++) ring.unshift({ id: nextId++, operation: 'GET', url: `/burst/${nextId}`, timestamp: Date.now(), matched: true, statusCode: 200 })
+      for (let i = 0; i < count; i++) {
+        ring.unshift({
+          id: nextId++,
+          operation: 'GET',
+          url: `/burst/${nextId}`,
+          timestamp: Date.now(),
+          matched: true,
+          statusCode: 200,
+        })
+      }
       ring = ring.slice(0, capacity)
     }
     const admin = http.createServer((req, res) => {
@@ -161,18 +250,47 @@ describe('dashboard server', () => {
     await new Promise<void>((resolve) => admin.listen(0, '127.0.0.1', resolve))
     onTestFinished(() => new Promise<void>((resolve) => admin.close(() => resolve())))
     const adminPort = (admin.address() as { port: number }).port
-    const platform = await startTestPlatform({ deployer: () => ({ ...unavailableDeployer, admin: () => ({ url: `http://127.0.0.1:${adminPort}`, token: null }) }) })
-    const service = await platform.store.services.create({ workspaceId: platform.workspaceId, name: 'pets', description: null, by: 'test' })
-    const mock = await platform.store.mockServices.create(mockServiceInput(platform.workspaceId, service.id, { name: 'pets mock' }))
-    const front = createUiFront({ store: platform.store, log: createSilentLogger(), baseUrl: platform.url }, (_req, res) => { res.writeHead(404); res.end() })
+    const platform = await startTestPlatform({
+      deployer: () => ({
+        ...unavailableDeployer,
+        admin: () => ({ url: `http://127.0.0.1:${adminPort}`, token: null }),
+      }),
+    })
+    const service = await platform.store.services.create({
+      workspaceId: platform.workspaceId,
+      name: 'pets',
+      description: null,
+      by: 'test',
+    })
+    const mock = await platform.store.mockServices.create(
+      mockServiceInput(platform.workspaceId, service.id, { name: 'pets mock' }),
+    )
+    const front = createUiFront(
+      { store: platform.store, log: createSilentLogger(), baseUrl: platform.url },
+      (_req, res) => {
+        res.writeHead(404)
+        res.end()
+      },
+    )
     const server = http.createServer(front.handle)
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-    onTestFinished(async () => { front.close(); server.closeAllConnections(); await new Promise<void>((resolve) => server.close(() => resolve())) })
+    onTestFinished(async () => {
+      front.close()
+      server.closeAllConnections()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+    })
     const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`
-    const [keyId, secret] = Buffer.from(platform.auth.slice(6), 'base64').toString().split(':') as [string, string]
-    const signed = await fetch(`${url}/ui/session`, { method: 'POST', headers: { ...UI, 'content-type': 'application/json' }, body: JSON.stringify({ keyId, secret }) })
+    const [keyId, secret] = Buffer.from(platform.auth.slice(6), 'base64').toString().split(':') as [
+      string,
+      string,
+    ]
+    const signed = await fetch(`${url}/ui/session`, {
+      method: 'POST',
+      headers: { ...UI, 'content-type': 'application/json' },
+      body: JSON.stringify({ keyId, secret }),
+    })
     const cookie = (signed.headers.get('set-cookie') ?? '').split(';')[0] ?? ''
-    const token = (await signed.json() as { result: { csrfToken: string } }).result.csrfToken
+    const token = ((await signed.json()) as { result: { csrfToken: string } }).result.csrfToken
     const streamUrl = `${url}/ui/events/workspaces/${platform.workspaceId}/service-mocks/${mock.id}/inspection?token=${encodeURIComponent(token)}`
 
     // The stream's events, parsed as they come.
@@ -192,14 +310,21 @@ describe('dashboard server', () => {
           buffer = buffer.slice(cut + 2)
           const name = /^event: (.*)$/m.exec(block)?.[1]
           const data = /^data: (.*)$/m.exec(block)?.[1]
-          if (name === 'entries' && data !== undefined) for (const e of JSON.parse(data) as Array<{ id: number }>) ids.add(e.id)
-          if (name === 'dropped' && data !== undefined) dropped.push((JSON.parse(data) as { count: number }).count)
+          if (name === 'entries' && data !== undefined) {
+            for (const e of JSON.parse(data) as Array<{ id: number }>) ids.add(e.id)
+          }
+          if (name === 'dropped' && data !== undefined) {
+            dropped.push((JSON.parse(data) as { count: number }).count)
+          }
         }
       }
       ended = true
     })()
     const until = async (test: () => boolean, what: string): Promise<void> => {
-      await waitFor(test, `${what} (${ids.size} ids so far, dropped ${dropped.join(',')})`, { timeoutMs: 15_000, intervalMs: 50 })
+      await waitFor(test, `${what} (${ids.size} ids so far, dropped ${dropped.join(',')})`, {
+        timeoutMs: 15_000,
+        intervalMs: 50,
+      })
     }
     record(3)
     await until(() => ids.size === 3, 'the first entries')
@@ -215,7 +340,10 @@ describe('dashboard server', () => {
     expect(dropped).toEqual([1300])
 
     // Signing out ends the stream; reconnecting is refused with a 401.
-    const out = await fetch(`${url}/ui/session`, { method: 'DELETE', headers: { ...UI, cookie, 'x-csrf-token': token } })
+    const out = await fetch(`${url}/ui/session`, {
+      method: 'DELETE',
+      headers: { ...UI, cookie, 'x-csrf-token': token },
+    })
     expect(out.status).toBe(204)
     await until(() => ended, 'the stream to end')
     await reading

@@ -17,17 +17,27 @@ const auth = `Basic ${Buffer.from(`${key.id}:${key.secret}`).toString('base64')}
 
 if (!hasChromium) console.warn(`[transactions page tests skipped] ${SKIP_REASON}`)
 
-async function api<T> (platform: CliServer, path: string, init: { method?: string; json?: unknown } = {}): Promise<{ status: number; result: T }> {
+async function api<T>(
+  platform: CliServer,
+  path: string,
+  init: { method?: string; json?: unknown } = {},
+): Promise<{ status: number; result: T }> {
   const res = await fetch(platform.url + path, {
     method: init.method ?? (init.json === undefined ? 'GET' : 'POST'),
-    headers: { authorization: auth, ...(init.json === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: auth,
+      ...(init.json === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     ...(init.json === undefined ? {} : { body: JSON.stringify(init.json) }),
   })
-  const body = await res.json() as { result: T }
+  const body = (await res.json()) as { result: T }
   return { status: res.status, result: body.result }
 }
 
-async function signIn (platform: CliServer, hash: string): Promise<Awaited<ReturnType<typeof openBrowser>>> {
+async function signIn(
+  platform: CliServer,
+  hash: string,
+): Promise<Awaited<ReturnType<typeof openBrowser>>> {
   const browser = await openBrowser()
   await browser.page.goto(`${platform.url}/ui/${hash}`)
   await browser.page.getByLabel('API key id').fill(key.id)
@@ -39,17 +49,51 @@ async function signIn (platform: CliServer, hash: string): Promise<Awaited<Retur
 
 describe.skipIf(!hasChromium)('transactions page in Chromium', () => {
   it('pages through 10,000 transactions to the last one, groups, selects, duplicates and deletes', async () => {
-    const platform = await startCli(['platform', '--port', '0', '--data-dir', tempDir('understudy-txn-ui-')], { env, timeoutMs: 20_000 })
-    const service = await api<{ id: number }>(platform, '/api/v1/workspaces/1/services', { json: { name: 'orders' } })
+    const platform = await startCli(
+      ['platform', '--port', '0', '--data-dir', tempDir('understudy-txn-ui-')],
+      { env, timeoutMs: 20_000 },
+    )
+    const service = await api<{ id: number }>(platform, '/api/v1/workspaces/1/services', {
+      json: { name: 'orders' },
+    })
     const many = Array.from({ length: 10_000 }, (_, i) => {
       const n = String(i + 1).padStart(5, '0')
-      return { name: `GET /orders/${n}`, tags: i % 2 === 0 ? ['even'] : [], dsl: { requestDsl: { method: 'GET', url: { matcherName: 'equals_url', matchingValue: `/orders/${n}` } }, responseDsl: { status: 200, json: { n: i + 1 } } } }
+      return {
+        name: `GET /orders/${n}`,
+        tags: i % 2 === 0 ? ['even'] : [],
+        dsl: {
+          requestDsl: {
+            method: 'GET',
+            url: { matcherName: 'equals_url', matchingValue: `/orders/${n}` },
+          },
+          responseDsl: { status: 200, json: { n: i + 1 } },
+        },
+      }
     })
     // Two transactions share a request line: grouping puts them together.
-    many.push({ name: 'slow twin of 00001', tags: [], dsl: { requestDsl: { method: 'GET', url: { matcherName: 'equals_url', matchingValue: '/orders/00001' } }, responseDsl: { status: 503, json: { n: 0 } } } })
-    expect((await api(platform, `/api/v1/workspaces/1/transactions?serviceId=${service.result.id}`, { json: { transactions: many } })).status).toBe(200)
+    many.push({
+      name: 'slow twin of 00001',
+      tags: [],
+      dsl: {
+        requestDsl: {
+          method: 'GET',
+          url: { matcherName: 'equals_url', matchingValue: '/orders/00001' },
+        },
+        responseDsl: { status: 503, json: { n: 0 } },
+      },
+    })
+    expect(
+      (
+        await api(platform, `/api/v1/workspaces/1/transactions?serviceId=${service.result.id}`, {
+          json: { transactions: many },
+        })
+      ).status,
+    ).toBe(200)
 
-    const { page, pageErrors } = await signIn(platform, `#/transactions?serviceId=${service.result.id}`)
+    const { page, pageErrors } = await signIn(
+      platform,
+      `#/transactions?serviceId=${service.result.id}`,
+    )
     await page.getByText('1–100 of 10,001 transactions', { exact: true }).waitFor()
     // A row says the request once (method, path), then its status and tags; the name only when it says more.
     const firstRow = page.locator('.txn-list .row-button').first()
@@ -94,12 +138,21 @@ describe.skipIf(!hasChromium)('transactions page in Chromium', () => {
     // Select both and export them: the file is the platform's export shape, and a create takes it back.
     await page.getByLabel('Select all on this page').check()
     await page.getByText('2 selected').waitFor()
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export selected as JSON' }).click()])
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export selected as JSON' }).click(),
+    ])
     const file = await download.path()
     const { readFileSync } = await import('node:fs')
     const doc = JSON.parse(readFileSync(file, 'utf8')) as { transactions: Array<{ name: string }> }
-    expect(doc.transactions.map((t) => t.name).sort()).toEqual(['GET /orders/00001', 'slow twin of 00001'])
-    const [yamlDownload] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export selected as YAML' }).click()])
+    expect(doc.transactions.map((t) => t.name).sort()).toEqual([
+      'GET /orders/00001',
+      'slow twin of 00001',
+    ])
+    const [yamlDownload] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export selected as YAML' }).click(),
+    ])
     const { parse } = await import('yaml')
     const yamlDoc = parse(readFileSync(await yamlDownload.path(), 'utf8')) as typeof doc
     expect(yamlDoc).toEqual(doc)
@@ -107,9 +160,17 @@ describe.skipIf(!hasChromium)('transactions page in Chromium', () => {
   }, 180_000)
 
   it('creates a transaction with the form, edits its JSON body, status and headers as text, and a deployed mock service serves them', async () => {
-    const platform = await startCli(['platform', '--port', '0', '--data-dir', tempDir('understudy-txn-form-')], { env, timeoutMs: 20_000 })
-    const service = await api<{ id: number }>(platform, '/api/v1/workspaces/1/services', { json: { name: 'greetings' } })
-    const { page, pageErrors } = await signIn(platform, `#/transactions?serviceId=${service.result.id}`)
+    const platform = await startCli(
+      ['platform', '--port', '0', '--data-dir', tempDir('understudy-txn-form-')],
+      { env, timeoutMs: 20_000 },
+    )
+    const service = await api<{ id: number }>(platform, '/api/v1/workspaces/1/services', {
+      json: { name: 'greetings' },
+    })
+    const { page, pageErrors } = await signIn(
+      platform,
+      `#/transactions?serviceId=${service.result.id}`,
+    )
     await page.getByText('0–0 of 0 transactions', { exact: true }).waitFor()
 
     await page.getByRole('button', { name: 'New transaction' }).click()
@@ -142,27 +203,52 @@ describe.skipIf(!hasChromium)('transactions page in Chromium', () => {
     await edit.getByLabel('Duration (ms)').fill('5')
     await screenshot(page, 'transaction-form')
     await edit.getByRole('button', { name: 'Save transaction' }).click()
-    await page.getByRole('tab', { name: 'Card' }).and(page.locator('[aria-selected="true"]')).waitFor()
+    await page
+      .getByRole('tab', { name: 'Card' })
+      .and(page.locator('[aria-selected="true"]'))
+      .waitFor()
     // Tabs follow the tabs pattern: arrow keys move and select.
     await page.getByRole('tab', { name: 'Card' }).focus()
     await page.keyboard.press('ArrowRight')
-    await page.getByRole('tab', { name: 'Edit' }).and(page.locator('[aria-selected="true"]')).waitFor()
+    await page
+      .getByRole('tab', { name: 'Edit' })
+      .and(page.locator('[aria-selected="true"]'))
+      .waitFor()
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Edit')
     expect(pageErrors).toEqual([])
 
-    const mock = await api<{ id: number }>(platform, '/api/v1/workspaces/1/service-mocks', { json: { serviceId: service.result.id, name: 'greetings mock' } })
-    let tracking = (await api<{ status: string; trackingUrl: string }>(platform, `/api/v1/workspaces/1/service-mocks/${mock.result.id}/deploy`, { method: 'POST' })).result
-    await waitFor(async () => {
-      tracking = (await api<typeof tracking>(platform, new URL(tracking.trackingUrl, platform.url).pathname)).result
-      return tracking.status === 'FINISHED' || tracking.status === 'FAILED'
-    }, 'the deploy to end', { timeoutMs: 30_000, intervalMs: 200 })
+    const mock = await api<{ id: number }>(platform, '/api/v1/workspaces/1/service-mocks', {
+      json: { serviceId: service.result.id, name: 'greetings mock' },
+    })
+    let tracking = (
+      await api<{ status: string; trackingUrl: string }>(
+        platform,
+        `/api/v1/workspaces/1/service-mocks/${mock.result.id}/deploy`,
+        { method: 'POST' },
+      )
+    ).result
+    await waitFor(
+      async () => {
+        tracking = (
+          await api<typeof tracking>(platform, new URL(tracking.trackingUrl, platform.url).pathname)
+        ).result
+        return tracking.status === 'FINISHED' || tracking.status === 'FAILED'
+      },
+      'the deploy to end',
+      { timeoutMs: 30_000, intervalMs: 200 },
+    )
     expect(tracking.status).toBe('FINISHED')
-    const view = await api<{ httpEndpoint: string }>(platform, `/api/v1/workspaces/1/service-mocks/${mock.result.id}`)
+    const view = await api<{ httpEndpoint: string }>(
+      platform,
+      `/api/v1/workspaces/1/service-mocks/${mock.result.id}`,
+    )
     const served = await fetch(`${view.result.httpEndpoint}/hello?lang=en`)
     expect(served.status).toBe(201)
     expect(served.headers.get('x-greeted')).toBe('yes')
     expect(await served.json()).toEqual({ greeting: 'hello, world', n: 2 })
     expect((await fetch(`${view.result.httpEndpoint}/hello?lang=fr`)).status).toBe(404)
-    await api(platform, `/api/v1/workspaces/1/service-mocks/${mock.result.id}/stop`, { method: 'POST' })
+    await api(platform, `/api/v1/workspaces/1/service-mocks/${mock.result.id}/stop`, {
+      method: 'POST',
+    })
   }, 120_000)
 })

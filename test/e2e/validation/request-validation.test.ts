@@ -69,16 +69,25 @@ paths:
                 busy: { value: { error: busy } }
 `
 
-async function serveWithValidation (bytes: Buffer, fileName: string): Promise<string> {
+async function serveWithValidation(bytes: Buffer, fileName: string): Promise<string> {
   const input = { bytes, fileName }
   const { document } = importFile(input)
   const { validate } = openApiRequestValidator([input])
-  const runtime = await startRuntime({ document, options: loadRuntimeOptions({ port: 0, logLevel: 'silent' }), log: createSilentLogger(), requestCheck: validate })
+  const runtime = await startRuntime({
+    document,
+    options: loadRuntimeOptions({ port: 0, logLevel: 'silent' }),
+    log: createSilentLogger(),
+    requestCheck: validate,
+  })
   onTestFinished(() => runtime.close())
   return runtime.urls.http
 }
 
-interface Problem { status: number; code: string; errors?: Array<{ path: string; message: string }> }
+interface Problem {
+  status: number
+  code: string
+  errors?: Array<{ path: string; message: string }>
+}
 
 describe('request validation on an inline description', () => {
   const key = { 'x-api-key': 'k' }
@@ -89,7 +98,11 @@ describe('request validation on an inline description', () => {
     const res = await fetch(`${url}/api/orders/7?expand=items`, { headers: { ...key, ...id } })
     expect(res.status).toBe(200)
     expect(await res.json()).toEqual({ id: 1 })
-    const created = await fetch(`${url}/api/orders`, { method: 'POST', headers: { ...key, 'content-type': 'application/json' }, body: JSON.stringify({ item: 'tea', quantity: 2, note: null }) })
+    const created = await fetch(`${url}/api/orders`, {
+      method: 'POST',
+      headers: { ...key, 'content-type': 'application/json' },
+      body: JSON.stringify({ item: 'tea', quantity: 2, note: null }),
+    })
     expect(created.status).toBe(201)
     expect((await fetch(`${url}/api/health`)).status).toBe(200)
   })
@@ -99,21 +112,40 @@ describe('request validation on an inline description', () => {
     const res = await fetch(`${url}/api/orders/seven?expand=everything`)
     expect(res.status).toBe(401)
     expect(res.headers.get('content-type')).toContain('application/problem+json')
-    const problem = await res.json() as Problem
+    const problem = (await res.json()) as Problem
     expect(problem.code).toBe('ERR_SERVE_CREDENTIALS_REQUIRED')
-    expect(problem.errors?.map((e) => e.path).sort()).toEqual(['/header/x-request-id', '/path/orderId', '/query/expand', '/security'])
+    expect(problem.errors?.map((e) => e.path).sort()).toEqual([
+      '/header/x-request-id',
+      '/path/orderId',
+      '/query/expand',
+      '/security',
+    ])
     expect(problem.errors?.find((e) => e.path === '/security')?.message).toContain('X-API-Key')
   })
 
   it('checks the body against its schema, and its presence', async () => {
     const url = await serveWithValidation(Buffer.from(description), 'orders.yaml')
-    const post = async (body?: string) => await fetch(`${url}/api/orders`, { method: 'POST', headers: { ...key, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body }) })
-    const wrong = await (await post(JSON.stringify({ item: 5, quantity: 0 }))).json() as Problem
-    expect(wrong.errors).toEqual(expect.arrayContaining([{ path: '/body/item', message: 'must be string' }, { path: '/body/quantity', message: 'must be >= 1' }]))
+    const post = async (body?: string) =>
+      await fetch(`${url}/api/orders`, {
+        method: 'POST',
+        headers: { ...key, 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body }),
+      })
+    const wrong = (await (await post(JSON.stringify({ item: 5, quantity: 0 }))).json()) as Problem
+    expect(wrong.errors).toEqual(
+      expect.arrayContaining([
+        { path: '/body/item', message: 'must be string' },
+        { path: '/body/quantity', message: 'must be >= 1' },
+      ]),
+    )
     const missing = await post()
     expect(missing.status).toBe(422)
-    expect((await missing.json() as Problem).errors).toEqual([{ path: '/body', message: 'a request body is required' }])
-    expect(((await (await post('{')).json()) as Problem).errors).toEqual([{ path: '/body', message: 'the body must be JSON' }])
+    expect(((await missing.json()) as Problem).errors).toEqual([
+      { path: '/body', message: 'a request body is required' },
+    ])
+    expect(((await (await post('{')).json()) as Problem).errors).toEqual([
+      { path: '/body', message: 'the body must be JSON' },
+    ])
   })
 
   it('leaves requests outside the description to matching (404 there)', async () => {
@@ -124,11 +156,25 @@ describe('request validation on an inline description', () => {
   it('chooses a documented response with Prefer: code=404, as with X-Understudy-Status', async () => {
     const url = await serveWithValidation(Buffer.from(description), 'orders.yaml')
     const headers = { ...key, ...id }
-    const preferred = await fetch(`${url}/api/orders/7`, { headers: { ...headers, prefer: 'code=404' } })
+    const preferred = await fetch(`${url}/api/orders/7`, {
+      headers: { ...headers, prefer: 'code=404' },
+    })
     expect(preferred.status).toBe(404)
     expect(await preferred.json()).toEqual({ error: 'gone' })
-    expect((await fetch(`${url}/api/orders/7`, { headers: { ...headers, 'x-understudy-status': '404' } })).status).toBe(404)
-    expect((await fetch(`${url}/api/orders/7`, { headers: { ...headers, prefer: 'respond-async, code=404' } })).status).toBe(404)
+    expect(
+      (
+        await fetch(`${url}/api/orders/7`, {
+          headers: { ...headers, 'x-understudy-status': '404' },
+        })
+      ).status,
+    ).toBe(404)
+    expect(
+      (
+        await fetch(`${url}/api/orders/7`, {
+          headers: { ...headers, prefer: 'respond-async, code=404' },
+        })
+      ).status,
+    ).toBe(404)
   })
 })
 
@@ -171,7 +217,12 @@ describe('recursive schemas', () => {
     for (let i = 0; i < depth; i++) node = { name: `n${i}`, children: [node] }
     return node
   }
-  const post = async (url: string, path: string, body: string) => await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+  const post = async (url: string, path: string, body: string) =>
+    await fetch(`${url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    })
 
   it('validates a tree at every depth, not only the first level', async () => {
     const url = await serveWithValidation(Buffer.from(recursive), 'trees.yaml')
@@ -179,22 +230,38 @@ describe('recursive schemas', () => {
     // The bad node is 30 levels down: found and named by its path.
     const deepWrong = await post(url, '/trees', JSON.stringify(nest(30, { name: 7 })))
     expect(deepWrong.status).toBe(422)
-    const problem = await deepWrong.json() as Problem
-    expect(problem.errors).toEqual([{ path: `/body${'/children/0'.repeat(30)}/name`, message: 'must be string' }])
+    const problem = (await deepWrong.json()) as Problem
+    expect(problem.errors).toEqual([
+      { path: `/body${'/children/0'.repeat(30)}/name`, message: 'must be string' },
+    ])
     const missing = await post(url, '/trees', JSON.stringify(nest(5, { children: [] })))
-    expect((await missing.json() as Problem).errors?.[0]?.message).toBe('must have property "name"')
+    expect(((await missing.json()) as Problem).errors?.[0]?.message).toBe(
+      'must have property "name"',
+    )
     // Mutual recursion (Parent -> Child -> Parent) is checked as deep too.
-    expect((await post(url, '/families', JSON.stringify({ child: { parent: { child: { age: 3 } } } }))).status).toBe(201)
-    const family = await post(url, '/families', JSON.stringify({ child: { parent: { child: { parent: { child: { age: 'three' } } } } } }))
-    expect(((await family.json()) as Problem).errors).toEqual([{ path: '/body/child/parent/child/parent/child/age', message: 'must be integer' }])
+    expect(
+      (await post(url, '/families', JSON.stringify({ child: { parent: { child: { age: 3 } } } })))
+        .status,
+    ).toBe(201)
+    const family = await post(
+      url,
+      '/families',
+      JSON.stringify({ child: { parent: { child: { parent: { child: { age: 'three' } } } } } }),
+    )
+    expect(((await family.json()) as Problem).errors).toEqual([
+      { path: '/body/child/parent/child/parent/child/age', message: 'must be integer' },
+    ])
   })
 
   it('refuses a hostile deep body with a 422, not a 500', async () => {
     const url = await serveWithValidation(Buffer.from(recursive), 'trees.yaml')
-    const hostile = '{"name":"a","children":['.repeat(100_000) + '{"name":"z"}' + ']}'.repeat(100_000)
+    const hostile =
+      '{"name":"a","children":['.repeat(100_000) + '{"name":"z"}' + ']}'.repeat(100_000)
     const res = await post(url, '/trees', hostile)
     expect(res.status).toBe(422)
-    expect(((await res.json()) as Problem).errors).toEqual([{ path: '/body', message: 'must not nest deeper than 256 levels' }])
+    expect(((await res.json()) as Problem).errors).toEqual([
+      { path: '/body', message: 'must not nest deeper than 256 levels' },
+    ])
     // The runtime is unharmed.
     expect((await post(url, '/trees', JSON.stringify(nest(3, { name: 'ok' })))).status).toBe(201)
   })
@@ -204,8 +271,12 @@ describe('Prefer: example=name', () => {
   it('chooses a named example of the main response, the first one without it', async () => {
     const url = await serveWithValidation(Buffer.from(description), 'orders.yaml')
     expect(await (await fetch(`${url}/api/pets`)).json()).toEqual([{ name: 'Tom' }])
-    expect(await (await fetch(`${url}/api/pets`, { headers: { prefer: 'example=dog' } })).json()).toEqual([{ name: 'Rex' }])
-    expect(await (await fetch(`${url}/api/pets`, { headers: { 'x-understudy-example': 'dog' } })).json()).toEqual([{ name: 'Rex' }])
+    expect(
+      await (await fetch(`${url}/api/pets`, { headers: { prefer: 'example=dog' } })).json(),
+    ).toEqual([{ name: 'Rex' }])
+    expect(
+      await (await fetch(`${url}/api/pets`, { headers: { 'x-understudy-example': 'dog' } })).json(),
+    ).toEqual([{ name: 'Rex' }])
     // a status asked for wins over an example of the main response
     const both = await fetch(`${url}/api/pets`, { headers: { prefer: 'code=404, example=dog' } })
     expect(both.status).toBe(404)
@@ -222,45 +293,68 @@ describe('Prefer: example=name', () => {
     // without an example, or with one the response does not document: its first example
     expect(await ask('code=409')).toEqual([409, { error: 'locked' }])
     expect(await ask('code=409, example=dog')).toEqual([409, { error: 'locked' }])
-    const explicit = await fetch(`${url}/api/pets`, { headers: { 'x-understudy-status': '409', 'x-understudy-example': 'busy' } })
+    const explicit = await fetch(`${url}/api/pets`, {
+      headers: { 'x-understudy-status': '409', 'x-understudy-example': 'busy' },
+    })
     expect(await explicit.json()).toEqual({ error: 'busy' })
   })
 })
 
-describeRealworld('Prefer: code= and example= on a real description (shutterstock, served by the command line)', () => {
-  it('answers the named example of a response that is not the main one', async () => {
-    // POST /v2/audio/collections documents 200 (its main response, no example) and 201 (a named
-    // example). The corpus has no response with several named examples: the inline test above
-    // covers choosing among them.
-    const file = realworldPath('openapi', 'shutterstock-v3.oas30.yaml')
-    const server = await startCli(['serve', file, '--port', '0'])
-    const post = async (prefer?: string) => await fetch(`${server.url}/v2/audio/collections`, { method: 'POST', headers: prefer === undefined ? {} : { prefer } })
-    const main = await post()
-    expect(main.status).toBe(200)
-    const chosen = await post('code=201, example=response')
-    expect(chosen.status).toBe(201)
-    expect(await chosen.json()).toEqual({ id: '48433105' })
-    // an example asked for without its status stays on the main response
-    expect((await post('example=response')).status).toBe(200)
-    await server.stop()
-  })
-})
+describeRealworld(
+  'Prefer: code= and example= on a real description (shutterstock, served by the command line)',
+  () => {
+    it('answers the named example of a response that is not the main one', async () => {
+      // POST /v2/audio/collections documents 200 (its main response, no example) and 201 (a named
+      // example). The corpus has no response with several named examples: the inline test above
+      // covers choosing among them.
+      const file = realworldPath('openapi', 'shutterstock-v3.oas30.yaml')
+      const server = await startCli(['serve', file, '--port', '0'])
+      const post = async (prefer?: string) =>
+        await fetch(`${server.url}/v2/audio/collections`, {
+          method: 'POST',
+          headers: prefer === undefined ? {} : { prefer },
+        })
+      const main = await post()
+      expect(main.status).toBe(200)
+      const chosen = await post('code=201, example=response')
+      expect(chosen.status).toBe(201)
+      expect(await chosen.json()).toEqual({ id: '48433105' })
+      // an example asked for without its status stays on the main response
+      expect((await post('example=response')).status).toBe(200)
+      await server.stop()
+    })
+  },
+)
 
-describeRealworld('request validation on a real description (petstore-v3, served by the command line)', () => {
-  it('refuses a missing required body and a wrong body type, answers a valid request', async () => {
-    const file = realworldPath('openapi', 'petstore-v3.oas30.yaml')
-    const server = await startCli(['serve', file, '--port', '0', '--validate-requests'])
-    const post = async (body?: string) => await fetch(`${server.url}/v2/pets`, { method: 'POST', headers: { 'content-type': 'application/json' }, ...(body === undefined ? {} : { body }) })
-    const missing = await post()
-    expect(missing.status).toBe(422)
-    expect((await missing.json() as Problem).errors).toEqual([{ path: '/body', message: 'a request body is required' }])
-    const wrongType = await post(JSON.stringify({ name: 5 }))
-    expect(wrongType.status).toBe(422)
-    expect((await wrongType.json() as Problem).errors).toEqual([{ path: '/body/name', message: 'must be string' }])
-    expect((await post(JSON.stringify({ name: 'Rex', tag: 'dog' }))).status).toBe(200)
-    const badLimit = await fetch(`${server.url}/v2/pets?limit=ten`)
-    expect(((await badLimit.json()) as Problem).errors).toEqual([{ path: '/query/limit', message: 'must be integer' }])
-    expect((await fetch(`${server.url}/v2/pets?limit=10&tags=a,b`)).status).toBe(200)
-    expect((await fetch(`${server.url}/v2/pets/abc`)).status).toBe(422)
-  })
-})
+describeRealworld(
+  'request validation on a real description (petstore-v3, served by the command line)',
+  () => {
+    it('refuses a missing required body and a wrong body type, answers a valid request', async () => {
+      const file = realworldPath('openapi', 'petstore-v3.oas30.yaml')
+      const server = await startCli(['serve', file, '--port', '0', '--validate-requests'])
+      const post = async (body?: string) =>
+        await fetch(`${server.url}/v2/pets`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          ...(body === undefined ? {} : { body }),
+        })
+      const missing = await post()
+      expect(missing.status).toBe(422)
+      expect(((await missing.json()) as Problem).errors).toEqual([
+        { path: '/body', message: 'a request body is required' },
+      ])
+      const wrongType = await post(JSON.stringify({ name: 5 }))
+      expect(wrongType.status).toBe(422)
+      expect(((await wrongType.json()) as Problem).errors).toEqual([
+        { path: '/body/name', message: 'must be string' },
+      ])
+      expect((await post(JSON.stringify({ name: 'Rex', tag: 'dog' }))).status).toBe(200)
+      const badLimit = await fetch(`${server.url}/v2/pets?limit=ten`)
+      expect(((await badLimit.json()) as Problem).errors).toEqual([
+        { path: '/query/limit', message: 'must be integer' },
+      ])
+      expect((await fetch(`${server.url}/v2/pets?limit=10&tags=a,b`)).status).toBe(200)
+      expect((await fetch(`${server.url}/v2/pets/abc`)).status).toBe(422)
+    })
+  },
+)

@@ -10,23 +10,34 @@ import { startWireMockStandIn } from '../../helpers/wiremock.js'
 const stub = JSON.stringify({ request: { url: '/guarded' }, response: { status: 200, body: 'ok' } })
 
 /** The port of a `listening on http://HOST:PORT` URL, reached on loopback. */
-function loopbackOf (url: string): string {
+function loopbackOf(url: string): string {
   return `http://127.0.0.1:${new URL(url).port}`
 }
 
-async function post (url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: { errors?: Array<{ title: string }> } }> {
-  const res = await fetch(`${url}/__admin/mappings`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: stub })
-  return { status: res.status, body: await res.json() as { errors?: Array<{ title: string }> } }
+async function post(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: { errors?: Array<{ title: string }> } }> {
+  const res = await fetch(`${url}/__admin/mappings`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: stub,
+  })
+  return { status: res.status, body: (await res.json()) as { errors?: Array<{ title: string }> } }
 }
 
 describe('the WireMock admin API on the mock port', () => {
   it('answers loopback Host names only on a loopback interface (no DNS rebinding)', async () => {
     const server = await startWireMockStandIn()
     const status = await new Promise<number>((resolve, reject) => {
-      const req = http.request(`${server.url}/__admin/mappings`, { headers: { host: 'attacker.example' } }, (res) => {
-        res.resume()
-        resolve(res.statusCode ?? 0)
-      })
+      const req = http.request(
+        `${server.url}/__admin/mappings`,
+        { headers: { host: 'attacker.example' } },
+        (res) => {
+          res.resume()
+          resolve(res.statusCode ?? 0)
+        },
+      )
       req.on('error', reject)
       req.end()
     })
@@ -45,7 +56,12 @@ describe('the WireMock admin API on the mock port', () => {
   })
 
   it('needs the admin token as a Bearer credential there when one is configured', async () => {
-    const server = await startWireMockStandIn(['--host', '0.0.0.0', '--admin-token', 's3cret-token'])
+    const server = await startWireMockStandIn([
+      '--host',
+      '0.0.0.0',
+      '--admin-token',
+      's3cret-token',
+    ])
     const base = loopbackOf(server.url)
     expect((await post(base)).status).toBe(401)
     expect((await post(base, { authorization: 'Bearer wrong' })).status).toBe(401)
@@ -55,7 +71,10 @@ describe('the WireMock admin API on the mock port', () => {
 
   it('is ordinary traffic with --no-wiremock-admin', async () => {
     const server = await startWireMockStandIn(['--no-wiremock-admin'], {
-      'admin.json': JSON.stringify({ request: { method: 'GET', url: '/__admin/mappings' }, response: { status: 200, body: 'a stub of mine' } }),
+      'admin.json': JSON.stringify({
+        request: { method: 'GET', url: '/__admin/mappings' },
+        response: { status: 200, body: 'a stub of mine' },
+      }),
     })
     expect(await (await fetch(`${server.url}/__admin/mappings`)).text()).toBe('a stub of mine')
     const posted = await fetch(`${server.url}/__admin/mappings`, { method: 'POST', body: stub })
@@ -68,7 +87,17 @@ describe('the WireMock admin API with replicas', () => {
   it('is refused with 501 on a runtime of several replicas, whose journals are separate', async () => {
     const file = `${tempDir()}/mock.json`
     writeFileSync(file, JSON.stringify({ request: { url: '/a' }, response: { body: 'a' } }))
-    const server = await startCli(['run', '--mock', file, '--port', '0', '--replicas', '2', '--log-level', 'warn'])
+    const server = await startCli([
+      'run',
+      '--mock',
+      file,
+      '--port',
+      '0',
+      '--replicas',
+      '2',
+      '--log-level',
+      'warn',
+    ])
     const refused = await post(server.url)
     expect(refused.status).toBe(501)
     expect(refused.body.errors?.[0]?.title).toMatch(/--replicas/)

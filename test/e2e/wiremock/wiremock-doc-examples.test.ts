@@ -9,13 +9,20 @@ import { startUpstream } from '../../helpers/upstream.js'
 
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
 
-async function call (base: string, method: string, path: string, body?: unknown): Promise<{ status: number; json: Json }> {
+async function call(
+  base: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; json: Json }> {
   const res = await fetch(`${base}${path}`, {
     method,
-    ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    ...(body === undefined
+      ? {}
+      : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
   })
   const text = await res.text()
-  return { status: res.status, json: text === '' ? {} : JSON.parse(text) as Json }
+  return { status: res.status, json: text === '' ? {} : (JSON.parse(text) as Json) }
 }
 
 describe('WireMock documentation examples against understudy serve', () => {
@@ -26,7 +33,10 @@ describe('WireMock documentation examples against understudy serve', () => {
       response: { status: 200, body: 'Hello, world!', headers: { 'Content-Type': 'text/plain' } },
     })
     expect(created.status).toBe(201)
-    expect(created.json).toMatchObject({ request: { method: 'GET', url: '/some/thing' }, response: { status: 200, body: 'Hello, world!' } })
+    expect(created.json).toMatchObject({
+      request: { method: 'GET', url: '/some/thing' },
+      response: { status: 200, body: 'Hello, world!' },
+    })
     expect(created.json['id']).toBe(created.json['uuid'])
     const served = await fetch(`${url}/some/thing`)
     expect(served.headers.get('content-type')).toBe('text/plain')
@@ -34,17 +44,26 @@ describe('WireMock documentation examples against understudy serve', () => {
 
     const listed = await call(url, 'GET', '/__admin/mappings')
     expect(listed).toEqual({ status: 200, json: { mappings: [created.json], meta: { total: 1 } } })
-    expect((await call(url, 'GET', '/__admin/mappings/00000000-0000-0000-0000-000000000000')).status).toBe(404)
+    expect(
+      (await call(url, 'GET', '/__admin/mappings/00000000-0000-0000-0000-000000000000')).status,
+    ).toBe(404)
   })
 
   it('stubbing: an invalid stub is refused with the errors array naming the field', async () => {
     const { url } = await startWireMockInProcess()
     const refused = await call(url, 'POST', '/__admin/mappings', {
-      request: { method: 'POST', urlPath: '/upload', multipartPatterns: [{ name: 'file', matchingType: 'ALL' }] },
+      request: {
+        method: 'POST',
+        urlPath: '/upload',
+        multipartPatterns: [{ name: 'file', matchingType: 'ALL' }],
+      },
       response: { status: 200 },
     })
     expect(refused.status).toBe(422)
-    expect(refused.json['errors'][0]).toMatchObject({ code: 10, source: { pointer: '/request/multipartPatterns' } })
+    expect(refused.json['errors'][0]).toMatchObject({
+      code: 10,
+      source: { pointer: '/request/multipartPatterns' },
+    })
     expect(refused.json['errors'][0]['title']).toMatch(/multipart/)
     expect((await call(url, 'GET', '/__admin/mappings')).json['meta']).toEqual({ total: 0 })
     for (const [stub, pointer] of [
@@ -60,13 +79,17 @@ describe('WireMock documentation examples against understudy serve', () => {
     }
     const broken = await fetch(`${url}/__admin/mappings`, { method: 'POST', body: '{"request": ' })
     expect(broken.status).toBe(400)
-    expect((await broken.json() as Json)['errors'][0]['code']).toBe(10)
+    expect(((await broken.json()) as Json)['errors'][0]['code']).toBe(10)
   })
 
   it('stubbing: POST /__admin/mappings/import with IGNORE keeps existing stubs of the same id', async () => {
     const { url } = await startWireMockInProcess()
     const id = '0c2bb3a4-5b46-4fd0-9c1c-2e4ec1e0a001'
-    await call(url, 'POST', '/__admin/mappings', { id, request: { url: '/one' }, response: { body: 'original' } })
+    await call(url, 'POST', '/__admin/mappings', {
+      id,
+      request: { url: '/one' },
+      response: { body: 'original' },
+    })
     const imported = await call(url, 'POST', '/__admin/mappings/import', {
       mappings: [
         { id, request: { url: '/one' }, response: { body: 'imported' } },
@@ -82,20 +105,39 @@ describe('WireMock documentation examples against understudy serve', () => {
   it('verifying: /requests/count and /requests/find with a header pattern', async () => {
     const { url } = await startWireMockInProcess()
     for (const type of ['application/xml', 'text/xml', 'application/json']) {
-      await fetch(`${url}/resource/to/count`, { method: 'POST', headers: { 'Content-Type': type }, body: '<a/>' })
+      await fetch(`${url}/resource/to/count`, {
+        method: 'POST',
+        headers: { 'Content-Type': type },
+        body: '<a/>',
+      })
     }
-    const pattern = { method: 'POST', url: '/resource/to/count', headers: { 'Content-Type': { matches: '.*/xml' } } }
-    expect(await call(url, 'POST', '/__admin/requests/count', pattern)).toMatchObject({ status: 200, json: { count: 2 } })
+    const pattern = {
+      method: 'POST',
+      url: '/resource/to/count',
+      headers: { 'Content-Type': { matches: '.*/xml' } },
+    }
+    expect(await call(url, 'POST', '/__admin/requests/count', pattern)).toMatchObject({
+      status: 200,
+      json: { count: 2 },
+    })
     const found = await call(url, 'POST', '/__admin/requests/find', pattern)
     expect(found.json['requests']).toHaveLength(2)
-    expect(found.json['requests'][0]).toMatchObject({ url: '/resource/to/count', method: 'POST', body: '<a/>', browserProxyRequest: false })
+    expect(found.json['requests'][0]).toMatchObject({
+      url: '/resource/to/count',
+      method: 'POST',
+      body: '<a/>',
+      browserProxyRequest: false,
+    })
     expect(typeof found.json['requests'][0]['loggedDate']).toBe('number')
     expect(found.json['requests'][0]['absoluteUrl']).toBe(`${url}/resource/to/count`)
   })
 
   it('near misses: for a logged request and for a request pattern, with distances', async () => {
     const { url } = await startWireMockInProcess()
-    await call(url, 'POST', '/__admin/mappings', { request: { method: 'GET', url: '/expected' }, response: { status: 200 } })
+    await call(url, 'POST', '/__admin/mappings', {
+      request: { method: 'GET', url: '/expected' },
+      response: { status: 200 },
+    })
     await fetch(`${url}/almostmatch`)
     const byRequest = await call(url, 'POST', '/__admin/near-misses/request', {
       url: '/actual',
@@ -111,35 +153,74 @@ describe('WireMock documentation examples against understudy serve', () => {
       loggedDateString: '2016-07-01T19:47:44Z',
     })
     expect(byRequest.status).toBe(200)
-    expect(byRequest.json['nearMisses'][0]).toMatchObject({ request: { url: '/actual' }, stubMapping: { request: { url: '/expected' } } })
+    expect(byRequest.json['nearMisses'][0]).toMatchObject({
+      request: { url: '/actual' },
+      stubMapping: { request: { url: '/expected' } },
+    })
     expect(byRequest.json['nearMisses'][0]['matchResult']['distance']).toBeGreaterThan(0)
-    const byPattern = await call(url, 'POST', '/__admin/near-misses/request-pattern', { url: '/almostmatch', method: 'POST' })
-    expect(byPattern.json['nearMisses'][0]).toMatchObject({ request: { url: '/almostmatch', method: 'GET' }, requestPattern: { url: '/almostmatch', method: 'POST' } })
+    const byPattern = await call(url, 'POST', '/__admin/near-misses/request-pattern', {
+      url: '/almostmatch',
+      method: 'POST',
+    })
+    expect(byPattern.json['nearMisses'][0]).toMatchObject({
+      request: { url: '/almostmatch', method: 'GET' },
+      requestPattern: { url: '/almostmatch', method: 'POST' },
+    })
   })
 
   it('stateful behaviour: scenarios listed, moved with PUT .../state, and reset', async () => {
     const { url } = await startWireMockInProcess()
     const scenario = 'my_scenario'
-    await call(url, 'POST', '/__admin/mappings', { scenarioName: scenario, requiredScenarioState: 'Started', newScenarioState: 'state_2', request: { url: '/step' }, response: { body: 'one' } })
-    await call(url, 'POST', '/__admin/mappings', { scenarioName: scenario, requiredScenarioState: 'state_2', request: { url: '/step' }, response: { body: 'two' } })
-    const moved = await call(url, 'PUT', `/__admin/scenarios/${scenario}/state`, { state: 'state_2' })
+    await call(url, 'POST', '/__admin/mappings', {
+      scenarioName: scenario,
+      requiredScenarioState: 'Started',
+      newScenarioState: 'state_2',
+      request: { url: '/step' },
+      response: { body: 'one' },
+    })
+    await call(url, 'POST', '/__admin/mappings', {
+      scenarioName: scenario,
+      requiredScenarioState: 'state_2',
+      request: { url: '/step' },
+      response: { body: 'two' },
+    })
+    const moved = await call(url, 'PUT', `/__admin/scenarios/${scenario}/state`, {
+      state: 'state_2',
+    })
     expect(moved.status).toBe(200)
-    expect((await call(url, 'GET', '/__admin/scenarios')).json['scenarios'][0]).toMatchObject({ id: scenario, name: scenario, state: 'state_2' })
+    expect((await call(url, 'GET', '/__admin/scenarios')).json['scenarios'][0]).toMatchObject({
+      id: scenario,
+      name: scenario,
+      state: 'state_2',
+    })
     expect(await (await fetch(`${url}/step`)).text()).toBe('two')
     expect((await call(url, 'POST', '/__admin/scenarios/reset')).status).toBe(200)
     expect(await (await fetch(`${url}/step`)).text()).toBe('one')
-    expect((await call(url, 'PUT', '/__admin/scenarios/nope/state', { state: 'x' })).status).toBe(404)
+    expect((await call(url, 'PUT', '/__admin/scenarios/nope/state', { state: 'x' })).status).toBe(
+      404,
+    )
   })
 
   it('record and playback: start, status, stop returning the recorded mappings', async () => {
     const upstream = await startUpstream((_req, res) => res.end('{"recorded":true}'))
     const { url } = await startWireMockInProcess()
-    expect((await call(url, 'POST', '/__admin/recordings/start', { targetBaseUrl: `${upstream.url}/` })).status).toBe(200)
-    expect((await call(url, 'GET', '/__admin/recordings/status')).json).toEqual({ status: 'Recording' })
+    expect(
+      (await call(url, 'POST', '/__admin/recordings/start', { targetBaseUrl: `${upstream.url}/` }))
+        .status,
+    ).toBe(200)
+    expect((await call(url, 'GET', '/__admin/recordings/status')).json).toEqual({
+      status: 'Recording',
+    })
     await fetch(`${url}/recordables/123`)
     const stopped = await call(url, 'POST', '/__admin/recordings/stop')
-    expect(stopped.json['mappings'][0]).toMatchObject({ request: { url: '/recordables/123', method: 'GET' }, response: { status: 200, body: '{"recorded":true}' } })
-    const refused = await call(url, 'POST', '/__admin/recordings/start', { targetBaseUrl: upstream.url, captureHeaders: { Accept: {} } })
+    expect(stopped.json['mappings'][0]).toMatchObject({
+      request: { url: '/recordables/123', method: 'GET' },
+      response: { status: 200, body: '{"recorded":true}' },
+    })
+    const refused = await call(url, 'POST', '/__admin/recordings/start', {
+      targetBaseUrl: upstream.url,
+      captureHeaders: { Accept: {} },
+    })
     expect(refused.status).toBe(422)
     expect(refused.json['errors'][0]['source']).toEqual({ pointer: '/captureHeaders' })
   })
@@ -149,24 +230,53 @@ describe('WireMock documentation examples against understudy serve', () => {
     const tagged = await call(url, 'POST', '/__admin/mappings', {
       request: { url: '/tagged' },
       response: { status: 200 },
-      metadata: { singleItem: 1234, listItem: [1, 2, 3, 4], nestedObject: { innerItem: 'Hello' }, outer: { inner: 42 } },
+      metadata: {
+        singleItem: 1234,
+        listItem: [1, 2, 3, 4],
+        nestedObject: { innerItem: 'Hello' },
+        outer: { inner: 42 },
+      },
     })
-    await call(url, 'POST', '/__admin/mappings', { request: { url: '/plain' }, response: { status: 200 } })
-    const found = await call(url, 'POST', '/__admin/mappings/find-by-metadata', { matchesJsonPath: { expression: '$.outer', equalToJson: '{ "inner": 42 }' } })
+    await call(url, 'POST', '/__admin/mappings', {
+      request: { url: '/plain' },
+      response: { status: 200 },
+    })
+    const found = await call(url, 'POST', '/__admin/mappings/find-by-metadata', {
+      matchesJsonPath: { expression: '$.outer', equalToJson: '{ "inner": 42 }' },
+    })
     expect(found.json['mappings'].map((m: Json) => m['id'])).toEqual([tagged.json['id']])
-    expect((await call(url, 'POST', '/__admin/mappings/remove-by-metadata', { matchesJsonPath: '$.singleItem' })).status).toBe(200)
-    expect((await call(url, 'GET', '/__admin/mappings')).json['mappings'].map((m: Json) => m['request']['url'])).toEqual(['/plain'])
+    expect(
+      (
+        await call(url, 'POST', '/__admin/mappings/remove-by-metadata', {
+          matchesJsonPath: '$.singleItem',
+        })
+      ).status,
+    ).toBe(200)
+    expect(
+      (await call(url, 'GET', '/__admin/mappings')).json['mappings'].map(
+        (m: Json) => m['request']['url'],
+      ),
+    ).toEqual(['/plain'])
   })
 
   it('global settings, health and reset', async () => {
     const { url } = await startWireMockInProcess()
-    expect(await call(url, 'POST', '/__admin/settings', { fixedDelay: 500 })).toEqual({ status: 200, json: {} })
-    expect((await call(url, 'GET', '/__admin/settings')).json).toEqual({ settings: { fixedDelay: 500 } })
+    expect(await call(url, 'POST', '/__admin/settings', { fixedDelay: 500 })).toEqual({
+      status: 200,
+      json: {},
+    })
+    expect((await call(url, 'GET', '/__admin/settings')).json).toEqual({
+      settings: { fixedDelay: 500 },
+    })
     const health = await call(url, 'GET', '/__admin/health')
     expect(health.json).toMatchObject({ status: 'healthy' })
     expect(typeof health.json['uptimeInSeconds']).toBe('number')
     expect((await call(url, 'POST', '/__admin/reset')).status).toBe(200)
-    expect((await call(url, 'POST', '/__admin/settings', { proxyPassThrough: false })).json['errors'][0]['source']).toEqual({ pointer: '/proxyPassThrough' })
+    expect(
+      (await call(url, 'POST', '/__admin/settings', { proxyPassThrough: false })).json['errors'][0][
+        'source'
+      ],
+    ).toEqual({ pointer: '/proxyPassThrough' })
     expect((await call(url, 'PUT', '/__admin/settings', { fixedDelay: 0 })).status).toBe(200)
     expect((await call(url, 'GET', '/__admin/settings')).json).toEqual({ settings: {} })
     expect((await call(url, 'GET', '/__admin/version')).json['version']).toMatch(/^3\./)
@@ -174,13 +284,23 @@ describe('WireMock documentation examples against understudy serve', () => {
 
   it('stubbing: unmatched stubs are those no journaled request was served by', async () => {
     const { url } = await startWireMockInProcess()
-    await call(url, 'POST', '/__admin/mappings', { request: { url: '/used' }, response: { status: 200 } })
-    await call(url, 'POST', '/__admin/mappings', { request: { url: '/unused' }, response: { status: 200 } })
+    await call(url, 'POST', '/__admin/mappings', {
+      request: { url: '/used' },
+      response: { status: 200 },
+    })
+    await call(url, 'POST', '/__admin/mappings', {
+      request: { url: '/unused' },
+      response: { status: 200 },
+    })
     await fetch(`${url}/used`)
     const unmatched = await call(url, 'GET', '/__admin/mappings/unmatched')
     expect(unmatched.json['mappings'].map((m: Json) => m['request']['url'])).toEqual(['/unused'])
     expect((await call(url, 'DELETE', '/__admin/mappings/unmatched')).status).toBe(200)
-    expect((await call(url, 'GET', '/__admin/mappings')).json['mappings'].map((m: Json) => m['request']['url'])).toEqual(['/used'])
+    expect(
+      (await call(url, 'GET', '/__admin/mappings')).json['mappings'].map(
+        (m: Json) => m['request']['url'],
+      ),
+    ).toEqual(['/used'])
   })
 
   it('proxying and basic auth: proxyBaseUrl forwards under the base path, basicAuthCredentials must match', async () => {
@@ -191,13 +311,22 @@ describe('WireMock documentation examples against understudy serve', () => {
       response: { proxyBaseUrl: `${upstream.url}/approot` },
     })
     expect(proxied.status).toBe(201)
-    expect(await (await fetch(`${url}/other/service/doc`)).json()).toMatchObject({ method: 'GET', url: '/approot/other/service/doc' })
+    expect(await (await fetch(`${url}/other/service/doc`)).json()).toMatchObject({
+      method: 'GET',
+      url: '/approot/other/service/doc',
+    })
     await call(url, 'POST', '/__admin/mappings', {
-      request: { method: 'GET', url: '/basic-auth', basicAuthCredentials: { username: 'user', password: 'pass' } },
+      request: {
+        method: 'GET',
+        url: '/basic-auth',
+        basicAuthCredentials: { username: 'user', password: 'pass' },
+      },
       response: { status: 200, body: 'authorised' },
     })
     const auth = `Basic ${Buffer.from('user:pass').toString('base64')}`
-    expect(await (await fetch(`${url}/basic-auth`, { headers: { authorization: auth } })).text()).toBe('authorised')
+    expect(
+      await (await fetch(`${url}/basic-auth`, { headers: { authorization: auth } })).text(),
+    ).toBe('authorised')
     expect((await fetch(`${url}/basic-auth`)).status).toBe(404)
   })
 })

@@ -15,7 +15,7 @@ import { startWireMockInProcess } from '../../helpers/wiremock.js'
 
 const execFileAsync = promisify(execFile)
 
-function missing (): string | null {
+function missing(): string | null {
   for (const tool of ['javac', 'java']) {
     try {
       execFileSync(tool, ['-version'], { stdio: 'ignore' })
@@ -23,21 +23,32 @@ function missing (): string | null {
       return `${tool} is not on PATH`
     }
   }
-  if (!existsSync(wiremockJarPath())) return `no WireMock jar at ${wiremockJarPath()} (npm run bench:wiremock fetches it, or set WIREMOCK_JAR)`
+  if (!existsSync(wiremockJarPath())) {
+    return `no WireMock jar at ${wiremockJarPath()} (npm run bench:wiremock fetches it, or set WIREMOCK_JAR)`
+  }
   return null
 }
 
 const reason = missing()
-const title = reason === null ? 'WireMock\'s Java client' : `WireMock's Java client (skipped: ${reason})`
+const title =
+  reason === null ? "WireMock's Java client" : `WireMock's Java client (skipped: ${reason})`
 
 describe.skipIf(reason !== null)(title, () => {
-  it('stubs, is served, verifies, finds and resets through Understudy\'s /__admin', async () => {
+  it("stubs, is served, verifies, finds and resets through Understudy's /__admin", async () => {
     const jar = wiremockJarPath()
     const classes = tempDir('understudy-wiremock-java-')
-    await execFileAsync('javac', ['-cp', jar, '-d', classes, join(import.meta.dirname, 'java', 'DriveUnderstudy.java')], { timeout: 120_000 })
+    await execFileAsync(
+      'javac',
+      ['-cp', jar, '-d', classes, join(import.meta.dirname, 'java', 'DriveUnderstudy.java')],
+      { timeout: 120_000 },
+    )
     const { url } = await startWireMockInProcess()
     const { hostname, port } = new URL(url)
-    const run = await execFileAsync('java', ['-cp', `${jar}${delimiter}${classes}`, 'DriveUnderstudy', hostname, port], { timeout: 120_000 })
+    const run = await execFileAsync(
+      'java',
+      ['-cp', `${jar}${delimiter}${classes}`, 'DriveUnderstudy', hostname, port],
+      { timeout: 120_000 },
+    )
     expect(run.stdout.trim()).toBe('OK')
   }, 300_000)
 })

@@ -5,11 +5,11 @@ import { startWireMockInProcess } from '../../helpers/wiremock.js'
 // Content-Disposition pattern, as older clients write it) whose content matches the part's
 // bodyPatterns; the request must be multipart. What cannot be expressed is refused (422).
 
-async function post (url: string, body: unknown): Promise<Response> {
+async function post(url: string, body: unknown): Promise<Response> {
   return await fetch(`${url}/__admin/mappings`, { method: 'POST', body: JSON.stringify(body) })
 }
 
-async function upload (url: string, parts: Record<string, string | Blob>): Promise<number> {
+async function upload(url: string, parts: Record<string, string | Blob>): Promise<number> {
   const form = new FormData()
   for (const [name, value] of Object.entries(parts)) {
     if (typeof value === 'string') form.append(name, value)
@@ -27,7 +27,11 @@ describe('multipartPatterns through the WireMock admin API', () => {
         urlPath: '/upload',
         multipartPatterns: [
           { name: 'info', bodyPatterns: [{ contains: 'invoice' }] },
-          { matchingType: 'ANY', headers: { 'Content-Disposition': { contains: 'name="file"' } }, bodyPatterns: [{ matches: 'PDF-[0-9]+' }] },
+          {
+            matchingType: 'ANY',
+            headers: { 'Content-Disposition': { contains: 'name="file"' } },
+            bodyPatterns: [{ matches: 'PDF-[0-9]+' }],
+          },
         ],
       },
       response: { status: 201 },
@@ -38,13 +42,20 @@ describe('multipartPatterns through the WireMock admin API', () => {
     expect(await upload(url, { info: 'an invoice', file: new Blob(['not a pdf']) })).toBe(404)
     expect(await upload(url, { info: 'an invoice' })).toBe(404)
     // The same fields urlencoded are not multipart: WireMock does not match them either.
-    const urlencoded = await fetch(`${url}/upload`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'info=an+invoice&file=PDF-12' })
+    const urlencoded = await fetch(`${url}/upload`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'info=an+invoice&file=PDF-12',
+    })
     expect(urlencoded.status).toBe(404)
   })
 
   it('requires a named part when it has no bodyPatterns', async () => {
     const { url } = await startWireMockInProcess()
-    await post(url, { request: { method: 'POST', urlPath: '/upload', multipartPatterns: [{ name: 'file' }] }, response: { status: 201 } })
+    await post(url, {
+      request: { method: 'POST', urlPath: '/upload', multipartPatterns: [{ name: 'file' }] },
+      response: { status: 201 },
+    })
     expect(await upload(url, { file: new Blob(['x']) })).toBe(201)
     expect(await upload(url, { other: 'x' })).toBe(404)
   })
@@ -57,11 +68,19 @@ describe('multipartPatterns through the WireMock admin API', () => {
       { name: 'file', headers: { 'Content-Type': { equalTo: 'application/pdf' } } },
       { name: 'file', bodyPatterns: [{ equalToJson: '{}' }] },
     ]) {
-      const refused = await post(url, { request: { urlPath: '/upload', multipartPatterns: [pattern] }, response: {} })
+      const refused = await post(url, {
+        request: { urlPath: '/upload', multipartPatterns: [pattern] },
+        response: {},
+      })
       expect(refused.status).toBe(422)
-      const body = await refused.json() as { errors: Array<{ source: { pointer: string }; title: string }> }
+      const body = (await refused.json()) as {
+        errors: Array<{ source: { pointer: string }; title: string }>
+      }
       expect(body.errors[0]?.source.pointer).toBe('/request/multipartPatterns')
     }
-    expect((await (await fetch(`${url}/__admin/mappings`)).json() as { meta: { total: number } }).meta.total).toBe(0)
+    expect(
+      ((await (await fetch(`${url}/__admin/mappings`)).json()) as { meta: { total: number } }).meta
+        .total,
+    ).toBe(0)
   })
 })

@@ -4,10 +4,11 @@ import { describe, expect, it } from 'vitest'
 import { thrown } from '../../helpers/errors.js'
 import { importArchive, importFile, importFiles } from '../../../importers/index.js'
 
-const enc = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value))
+const enc = (value: unknown) =>
+  Buffer.from(typeof value === 'string' ? value : JSON.stringify(value))
 
 /** Rewrites the declared uncompressed size of every entry (local and central headers). */
-function lieAboutSizes (zip: Uint8Array, size: number): Uint8Array {
+function lieAboutSizes(zip: Uint8Array, size: number): Uint8Array {
   const out = Uint8Array.from(zip)
   const view = new DataView(out.buffer)
   for (let i = 0; i + 4 <= out.length; i++) {
@@ -19,7 +20,7 @@ function lieAboutSizes (zip: Uint8Array, size: number): Uint8Array {
 }
 
 /** A zip of one deflated entry, from its raw deflate bytes (sizes and CRC left for the test to set). */
-function withDeflatedEntry (name: string, deflated: Uint8Array): Uint8Array {
+function withDeflatedEntry(name: string, deflated: Uint8Array): Uint8Array {
   const nameBytes = Buffer.from(name)
   const local = Buffer.alloc(30)
   local.writeUInt32LE(0x04034b50, 0)
@@ -66,7 +67,9 @@ describe('importArchive limits', () => {
   it('refuses an entry that declares 100 bytes and inflates to 64 MiB, without inflating it all', () => {
     // 64 MiB of zeros as one raw deflate stream, wrapped in a zip whose headers say 100 bytes.
     const zeros = new Uint8Array(1024 * 1024)
-    const deflater = zlib.deflateRawSync(Buffer.concat(Array.from({ length: 64 }, () => zeros)), { level: 9 })
+    const deflater = zlib.deflateRawSync(Buffer.concat(Array.from({ length: 64 }, () => zeros)), {
+      level: 9,
+    })
     const zip = lieAboutSizes(withDeflatedEntry('bomb.json', deflater), 100)
     const started = Date.now()
     const err = thrown(() => importArchive(zip, 'bomb.zip', { maxBytes: 4 * 1024 * 1024 }))
@@ -82,7 +85,9 @@ describe('importArchive limits', () => {
   })
 
   it('refuses an archive with nothing to import', () => {
-    const err = thrown(() => importFile({ bytes: zipSync({ 'notes.md': enc('# hi') }), fileName: 'docs.zip' }))
+    const err = thrown(() =>
+      importFile({ bytes: zipSync({ 'notes.md': enc('# hi') }), fileName: 'docs.zip' }),
+    )
     expect(err.code).toBe('ERR_IMPORT_INVALID')
     expect(err.message).toMatch(/docs\.zip: contains no file that can be imported/)
   })
@@ -101,11 +106,24 @@ describe('importArchive limits', () => {
 
 describe('importArchive merging', () => {
   const entries: Zippable = {
-    'z-settings.yaml': enc('thinkTime: 99\ntransactions:\n  - name: z\n    dsl: {requestDsl: {path: /z}}\n'),
-    'a-settings.yaml': enc('thinkTime: 10\ncapacity: 5\ntransactions:\n  - name: a\n    dsl: {requestDsl: {path: /a}}\n'),
-    'b/mappings/stubs.json': enc({ mappings: [{ request: { urlPath: '/b1' } }, { request: { urlPath: '/b2' } }, { request: { urlPath: '/b3' } }] }),
+    'z-settings.yaml': enc(
+      'thinkTime: 99\ntransactions:\n  - name: z\n    dsl: {requestDsl: {path: /z}}\n',
+    ),
+    'a-settings.yaml': enc(
+      'thinkTime: 10\ncapacity: 5\ntransactions:\n  - name: a\n    dsl: {requestDsl: {path: /a}}\n',
+    ),
+    'b/mappings/stubs.json': enc({
+      mappings: [
+        { request: { urlPath: '/b1' } },
+        { request: { urlPath: '/b2' } },
+        { request: { urlPath: '/b3' } },
+      ],
+    }),
     'b/__files/unused.bin': new Uint8Array([1, 2, 3]),
-    'c.postman_collection.json': enc({ info: { name: 'c' }, item: [{ name: 'c', request: 'http://h/c', response: [{ name: 'ok', code: 200 }] }] }),
+    'c.postman_collection.json': enc({
+      info: { name: 'c' },
+      item: [{ name: 'c', request: 'http://h/c', response: [{ name: 'ok', code: 200 }] }],
+    }),
     'd-req.txt': enc('GET /d HTTP/1.1\n\n'),
     'd-rsp.txt': enc('HTTP/1.1 200 OK\n\n'),
     'e-unknown.json': enc({ something: 'else' }),
@@ -116,15 +134,33 @@ describe('importArchive merging', () => {
 
   it('merges every importable entry in path order, with warnings naming entries', () => {
     const result = importArchive(zipSync(entries), 'mixed.zip')
-    expect(result.document.transactions.map((t) => t.name)).toEqual(['a', 'ANY /b1', 'ANY /b2', 'ANY /b3', 'c / ok', 'd', 'z'])
+    expect(result.document.transactions.map((t) => t.name)).toEqual([
+      'a',
+      'ANY /b1',
+      'ANY /b2',
+      'ANY /b3',
+      'c / ok',
+      'd',
+      'z',
+    ])
     expect(result.document.thinkTime).toEqual({ type: 'fixed', duration: 10 })
     expect(result.document.capacity).toBe(5)
     expect(result.format).toBe('wiremock')
     expect(result.dslType).toBe('WIREMOCK_DSL')
     expect(result.parts).toEqual([
       { file: 'a-settings.yaml', format: 'dsl', dslType: 'GENERIC_DSL', transactions: 1 },
-      { file: 'b/mappings/stubs.json', format: 'wiremock', dslType: 'WIREMOCK_DSL', transactions: 3 },
-      { file: 'c.postman_collection.json', format: 'postman', dslType: 'POSTMAN_DSL', transactions: 1 },
+      {
+        file: 'b/mappings/stubs.json',
+        format: 'wiremock',
+        dslType: 'WIREMOCK_DSL',
+        transactions: 3,
+      },
+      {
+        file: 'c.postman_collection.json',
+        format: 'postman',
+        dslType: 'POSTMAN_DSL',
+        transactions: 1,
+      },
       { file: 'd-req.txt', format: 'rr', dslType: 'RR_PAIR', transactions: 1 },
       { file: 'z-settings.yaml', format: 'dsl', dslType: 'GENERIC_DSL', transactions: 1 },
     ])
@@ -132,25 +168,42 @@ describe('importArchive merging', () => {
     expect(byFile).toEqual([
       'README.md: is not a .json, .yaml, .yml, .har or .txt file; skipped',
       'g/nested.zip: nested archives are not imported; skipped',
-      expect.stringMatching(/^e-unknown\.json: not imported: Unrecognised file format: e-unknown\.json: its top-level keys \(something\)/),
-      expect.stringMatching(/^f-broken\.json: not imported: Cannot import f-broken\.json: not valid JSON or YAML: .*\(line 1, column \d+\)/),
+      expect.stringMatching(
+        /^e-unknown\.json: not imported: Unrecognised file format: e-unknown\.json: its top-level keys \(something\)/,
+      ),
+      expect.stringMatching(
+        /^f-broken\.json: not imported: Cannot import f-broken\.json: not valid JSON or YAML: .*\(line 1, column \d+\)/,
+      ),
       'z-settings.yaml: sets thinkTime differently from a-settings.yaml; the value of a-settings.yaml is kept',
     ])
   })
 
   it('imports a directory listing the same way', () => {
     const files = new Map(Object.entries(entries).map(([k, v]) => [k, v as Uint8Array]))
-    expect(importFiles(files, 'mocks/').document).toEqual(importArchive(zipSync(entries), 'mixed.zip').document)
+    expect(importFiles(files, 'mocks/').document).toEqual(
+      importArchive(zipSync(entries), 'mixed.zip').document,
+    )
   })
 
   it('fails, listing every entry, when no entry imports', () => {
-    const err = thrown(() => importArchive(zipSync({ 'x.json': enc({ nope: 1 }), 'y.yaml': enc('a: [') }), 'bad.zip'))
+    const err = thrown(() =>
+      importArchive(zipSync({ 'x.json': enc({ nope: 1 }), 'y.yaml': enc('a: [') }), 'bad.zip'),
+    )
     expect(err.code).toBe('ERR_IMPORT_INVALID')
     expect(err.details?.map((d) => d.file)).toEqual(['x.json', 'y.yaml'])
   })
 
   it('stops at the size limit of the whole set', () => {
-    const err = thrown(() => importFiles(new Map([['a.json', new Uint8Array(600)], ['b.json', new Uint8Array(600)]]), 'dir/', { maxBytes: 1000 }))
+    const err = thrown(() =>
+      importFiles(
+        new Map([
+          ['a.json', new Uint8Array(600)],
+          ['b.json', new Uint8Array(600)],
+        ]),
+        'dir/',
+        { maxBytes: 1000 },
+      ),
+    )
     expect(err.code).toBe('ERR_IMPORT_TOO_LARGE')
   })
 })
@@ -174,7 +227,10 @@ describe('an OpenAPI archive', () => {
   const pet = 'type: object\nproperties:\n  name: {type: string, example: Rex}\n'
 
   it('imports index.yaml as the main file, serving the other files as its references', () => {
-    const result = importArchive(zipSync({ 'api/index.yaml': enc(index), 'api/schemas/pet.yaml': enc(pet) }), 'api.zip')
+    const result = importArchive(
+      zipSync({ 'api/index.yaml': enc(index), 'api/schemas/pet.yaml': enc(pet) }),
+      'api.zip',
+    )
     expect(result.format).toBe('openapi')
     expect(result.parts.map((p) => p.file)).toEqual(['api/index.yaml'])
     expect(result.document.transactions.length).toBeGreaterThan(0)

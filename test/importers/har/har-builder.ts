@@ -7,7 +7,11 @@ interface EntryOptions {
   method?: string
   url?: string
   requestHeaders?: Array<{ name: string; value: unknown }>
-  postData?: { mimeType: string; text?: string; params?: Array<{ name: string; value?: string; fileName?: string }> }
+  postData?: {
+    mimeType: string
+    text?: string
+    params?: Array<{ name: string; value?: string; fileName?: string }>
+  }
   status?: number
   statusText?: string
   headers?: Array<{ name: string; value: unknown }>
@@ -18,7 +22,7 @@ interface EntryOptions {
 }
 
 /** One HAR entry: GET http://api.example.com/ answering 200 with an empty body, unless told otherwise. */
-export function harEntry (o: EntryOptions = {}): Record<string, unknown> {
+export function harEntry(o: EntryOptions = {}): Record<string, unknown> {
   const request: Record<string, unknown> = {
     method: o.method ?? 'GET',
     url: o.url ?? 'http://api.example.com/',
@@ -55,11 +59,14 @@ export function harEntry (o: EntryOptions = {}): Record<string, unknown> {
 }
 
 /** A HAR document around `entries`. */
-export function harDocument (entries: unknown[]): Record<string, unknown> {
+export function harDocument(entries: unknown[]): Record<string, unknown> {
   return { log: { version: '1.2', creator: { name: 'test', version: '1' }, entries } }
 }
 
 /** The import input for a HAR document. */
-export function harInput (doc: unknown, fileName = 'test.har'): { bytes: Uint8Array; fileName: string } {
+export function harInput(
+  doc: unknown,
+  fileName = 'test.har',
+): { bytes: Uint8Array; fileName: string } {
   return { bytes: Buffer.from(JSON.stringify(doc, null, 2)), fileName }
 }

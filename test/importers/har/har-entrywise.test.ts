@@ -16,12 +16,12 @@ import { harDocument, harEntry } from './har-builder.js'
 
 const padding = Buffer.alloc(LAYOUT_MIN_BYTES, 0x20)
 
-function padded (bytes: Uint8Array): Buffer {
+function padded(bytes: Uint8Array): Buffer {
   return Buffer.concat([bytes, padding])
 }
 
 /** What an import gave, comparable: the result's JSON, or the error's code, message and details. */
-function outcomeOf (run: () => ImportResult): unknown {
+function outcomeOf(run: () => ImportResult): unknown {
   try {
     const result = run()
     return JSON.parse(JSON.stringify({ document: result.document, warnings: result.warnings }))
@@ -31,37 +31,55 @@ function outcomeOf (run: () => ImportResult): unknown {
   }
 }
 
-function expectSameReadings (doc: unknown, fileName = 'case.har'): void {
+function expectSameReadings(doc: unknown, fileName = 'case.har'): void {
   const bytes = Buffer.from(JSON.stringify(doc))
-  expect(outcomeOf(() => importHar({ bytes: padded(bytes), fileName }))).toEqual(outcomeOf(() => importHar({ bytes, fileName })))
+  expect(outcomeOf(() => importHar({ bytes: padded(bytes), fileName }))).toEqual(
+    outcomeOf(() => importHar({ bytes, fileName })),
+  )
 }
 
 /** Whether the padded document is read an entry at a time (rather than declined and read whole). */
-function readEntrywise (doc: unknown): boolean {
-  return readHarPending({ bytes: padded(Buffer.from(JSON.stringify(doc))), fileName: 'case.har' }) !== null
+function readEntrywise(doc: unknown): boolean {
+  return (
+    readHarPending({ bytes: padded(Buffer.from(JSON.stringify(doc))), fileName: 'case.har' }) !==
+    null
+  )
 }
 
 describe('locateArray', () => {
-  const find = (text: string): ReturnType<typeof locateArray> => locateArray(Buffer.from(text), ['log', 'entries'])
+  const find = (text: string): ReturnType<typeof locateArray> =>
+    locateArray(Buffer.from(text), ['log', 'entries'])
 
   it('finds the elements and empties the array in the skeleton', () => {
-    const text = '{"a": "x]}\\"", "log": {"v": [1, {"b": "}"}], "entries": [ {"a": 1} , "s\\"]" ,null, [2, [3]], -1.5e3 ], "z": {}}}'
+    const text =
+      '{"a": "x]}\\"", "log": {"v": [1, {"b": "}"}], "entries": [ {"a": 1} , "s\\"]" ,null, [2, [3]], -1.5e3 ], "z": {}}}'
     const layout = find(text)
-    expect(layout?.skeleton).toBe('{"a": "x]}\\"", "log": {"v": [1, {"b": "}"}], "entries": [], "z": {}}}')
+    expect(layout?.skeleton).toBe(
+      '{"a": "x]}\\"", "log": {"v": [1, {"b": "}"}], "entries": [], "z": {}}}',
+    )
     const bytes = Buffer.from(text)
-    const elements = Array.from({ length: (layout?.bounds.length ?? 0) / 2 }, (_, i) => JSON.parse(elementText(bytes, layout?.bounds ?? [], i)) as unknown)
+    const elements = Array.from(
+      { length: (layout?.bounds.length ?? 0) / 2 },
+      (_, i) => JSON.parse(elementText(bytes, layout?.bounds ?? [], i)) as unknown,
+    )
     expect(elements).toEqual([{ a: 1 }, 's"]', null, [2, [3]], -1500])
   })
 
   it('reads UTF-8 text after a byte order mark, with characters of several bytes', () => {
-    const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"log":{"entries":[{"t":"é€😀"},{"t":"]"}]}}')])
+    const bytes = Buffer.concat([
+      Buffer.from([0xef, 0xbb, 0xbf]),
+      Buffer.from('{"log":{"entries":[{"t":"é€😀"},{"t":"]"}]}}'),
+    ])
     const layout = locateArray(bytes, ['log', 'entries'])
     expect(layout?.skeleton).toBe('{"log":{"entries":[]}}')
     expect(JSON.parse(elementText(bytes, layout?.bounds ?? [], 0))).toEqual({ t: 'é€😀' })
   })
 
   it('declines what it cannot read as JSON.parse would: the caller then parses the text whole', () => {
-    expect(find('{"log": {"entries": []}}')).toEqual({ skeleton: '{"log": {"entries": []}}', bounds: [] })
+    expect(find('{"log": {"entries": []}}')).toEqual({
+      skeleton: '{"log": {"entries": []}}',
+      bounds: [],
+    })
     expect(find('[{"log": {"entries": []}}]')).toBeNull() // not an object
     expect(find('{"log": {"entries": {}}}')).toBeNull() // not an array
     expect(find('{"log": {"other": []}}')).toBeNull() // no such member
@@ -80,17 +98,36 @@ describe('a large HAR read an entry at a time', () => {
   it('gives what the whole reading gives: repeats across the parts, skips, notes and schema deviations', () => {
     const entries = [
       harEntry({ url: 'https://api.example.com/a' }),
-      harEntry({ url: 'https://api.example.com/b?x=1', headers: [{ name: 'Bad Name', value: 'v' }] }),
+      harEntry({
+        url: 'https://api.example.com/b?x=1',
+        headers: [{ name: 'Bad Name', value: 'v' }],
+      }),
       harEntry({ url: 'wss://api.example.com/socket' }),
       harEntry({ url: 'https://api.example.com/a', status: 404 }), // a repeat of the first
-      harEntry({ url: 'https://other.example.com/b?x=1', status: 500, extra: { serverIPAddress: '[::1]' } }), // a repeat, another host
+      harEntry({
+        url: 'https://other.example.com/b?x=1',
+        status: 500,
+        extra: { serverIPAddress: '[::1]' },
+      }), // a repeat, another host
       harEntry({ url: 'https://api.example.com/c', status: 0 }),
       harEntry({ url: 'https://api.example.com/d', extra: { response: undefined } }),
-      harEntry({ url: 'https://api.example.com/e', method: 'POST', postData: { mimeType: 'application/json', text: '{"q": 1}' } }),
+      harEntry({
+        url: 'https://api.example.com/e',
+        method: 'POST',
+        postData: { mimeType: 'application/json', text: '{"q": 1}' },
+      }),
       harEntry({ url: 'https://api.example.com/a', status: 201 }), // a third time
       harEntry({ url: 'https://api.example.com/b?x=2', extra: { serverIPAddress: '[::1]' } }),
-      harEntry({ url: 'https://api.example.com/e', method: 'POST', postData: { mimeType: 'application/json', text: '{"q": 1}' } }),
-      harEntry({ url: 'https://api.example.com/a?y=1', text: 'é€😀', mimeType: 'text/plain; charset=utf-8' }),
+      harEntry({
+        url: 'https://api.example.com/e',
+        method: 'POST',
+        postData: { mimeType: 'application/json', text: '{"q": 1}' },
+      }),
+      harEntry({
+        url: 'https://api.example.com/a?y=1',
+        text: 'é€😀',
+        mimeType: 'text/plain; charset=utf-8',
+      }),
     ]
     const doc = harDocument(entries)
     ;(doc['log'] as Record<string, unknown>)['pages'] = 'not an array' // a deviation outside the entries
@@ -98,23 +135,45 @@ describe('a large HAR read an entry at a time', () => {
     expectSameReadings(doc)
   })
 
-  it('gives the whole reading\'s error, with its line, for a fatal schema violation in any entry', () => {
-    const entries = [harEntry(), harEntry({ url: 'https://api.example.com/x' }), harEntry({ status: 'x' as unknown as number })]
+  it("gives the whole reading's error, with its line, for a fatal schema violation in any entry", () => {
+    const entries = [
+      harEntry(),
+      harEntry({ url: 'https://api.example.com/x' }),
+      harEntry({ status: 'x' as unknown as number }),
+    ]
     expect(readEntrywise(harDocument(entries))).toBe(false) // declined: read whole, for the line
     expectSameReadings(harDocument(entries))
     const bytes = padded(Buffer.from(JSON.stringify(harDocument(entries), null, 2)))
-    expect(() => importHar({ bytes, fileName: 'bad.har' })).toThrow(/bad\.har.*\/log\/entries\/2\/response\/status.*line \d+/)
+    expect(() => importHar({ bytes, fileName: 'bad.har' })).toThrow(
+      /bad\.har.*\/log\/entries\/2\/response\/status.*line \d+/,
+    )
   })
 
-  it('gives the whole reading\'s error for broken JSON inside an entry or around the entries', () => {
-    const good = JSON.stringify(harDocument([harEntry(), harEntry({ url: 'https://api.example.com/x' })]))
-    for (const broken of [good.replace('"status":200', '"status":200,'), good.replace('"version":"1.2"', '"version":1.2.3'), `${good}x`]) {
+  it("gives the whole reading's error for broken JSON inside an entry or around the entries", () => {
+    const good = JSON.stringify(
+      harDocument([harEntry(), harEntry({ url: 'https://api.example.com/x' })]),
+    )
+    for (const broken of [
+      good.replace('"status":200', '"status":200,'),
+      good.replace('"version":"1.2"', '"version":1.2.3'),
+      `${good}x`,
+    ]) {
       const bytes = Buffer.from(broken)
       const whole = outcomeOf(() => importHar({ bytes, fileName: 'broken.har' }))
-      expect(whole).toMatchObject({ code: 'ERR_IMPORT_INVALID', message: expect.stringMatching(/not valid JSON: .*\(line 1, column \d+\)/) })
-      expect(outcomeOf(() => importHar({ bytes: padded(bytes), fileName: 'broken.har' }))).toEqual(whole)
+      expect(whole).toMatchObject({
+        code: 'ERR_IMPORT_INVALID',
+        message: expect.stringMatching(/not valid JSON: .*\(line 1, column \d+\)/),
+      })
+      expect(outcomeOf(() => importHar({ bytes: padded(bytes), fileName: 'broken.har' }))).toEqual(
+        whole,
+      )
       // through detection too: a file whose structure is a HAR's is "not valid JSON" (not "JSON or YAML")
-      expect(outcomeOf(() => importFile({ bytes: padded(bytes), fileName: 'broken.har' }))).toMatchObject({ code: 'ERR_IMPORT_INVALID', details: (whole as { details: unknown }).details })
+      expect(
+        outcomeOf(() => importFile({ bytes: padded(bytes), fileName: 'broken.har' })),
+      ).toMatchObject({
+        code: 'ERR_IMPORT_INVALID',
+        details: (whole as { details: unknown }).details,
+      })
     }
   })
 
@@ -122,11 +181,18 @@ describe('a large HAR read an entry at a time', () => {
     const doc = harDocument([harEntry(), harEntry({ url: 'https://api.example.com/x' })])
     const bytes = Buffer.from(JSON.stringify(doc))
     const whole = outcomeOf(() => importFile({ bytes, fileName: 'capture.json' }))
-    expect(outcomeOf(() => importFile({ bytes: padded(bytes), fileName: 'capture.json' }))).toEqual(whole)
+    expect(outcomeOf(() => importFile({ bytes: padded(bytes), fileName: 'capture.json' }))).toEqual(
+      whole,
+    )
   })
 
   it('reads many entries, with repeats far apart, as the whole reading does', () => {
-    const entries = Array.from({ length: 40 }, (_, i) => harEntry({ url: `https://api.example.com/items/${i % 7}?page=${i % 3}`, status: 200 + (i % 2) }))
+    const entries = Array.from({ length: 40 }, (_, i) =>
+      harEntry({
+        url: `https://api.example.com/items/${i % 7}?page=${i % 3}`,
+        status: 200 + (i % 2),
+      }),
+    )
     expect(readEntrywise(harDocument(entries))).toBe(true)
     expectSameReadings(harDocument(entries))
   })
@@ -136,7 +202,9 @@ describeRealworld('real-world captures read an entry at a time', () => {
   for (const name of realworldFiles('har')) {
     it(name, () => {
       const bytes = readRealworld('har', name)
-      expect(outcomeOf(() => importHar({ bytes: padded(bytes), fileName: name }))).toEqual(outcomeOf(() => importHar({ bytes, fileName: name })))
+      expect(outcomeOf(() => importHar({ bytes: padded(bytes), fileName: name }))).toEqual(
+        outcomeOf(() => importHar({ bytes, fileName: name })),
+      )
     })
   }
 })

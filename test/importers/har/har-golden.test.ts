@@ -8,7 +8,9 @@ import { importHar } from '../../../importers/har/index.js'
 // hand-written DSL (`text:` shorthands allowed) and is normalized by the DSL loader itself, so the
 // comparison is between parsed, normalized documents, never between strings.
 const fixtures = join(import.meta.dirname, 'fixtures')
-const cases = readdirSync(fixtures).filter((f) => f.endsWith('.expected.yaml')).map((f) => f.replace(/\.expected\.yaml$/, ''))
+const cases = readdirSync(fixtures)
+  .filter((f) => f.endsWith('.expected.yaml'))
+  .map((f) => f.replace(/\.expected\.yaml$/, ''))
 
 describe('importHar golden files', () => {
   it('has golden cases', () => {
@@ -18,7 +20,10 @@ describe('importHar golden files', () => {
   it.each(cases)('imports fixtures/%s.har as its expected document', (name) => {
     const input = `${name}.har`
     const result = importHar({ bytes: readFileSync(join(fixtures, input)), fileName: input })
-    const expected = loadDefinitionText(readFileSync(join(fixtures, `${name}.expected.yaml`), 'utf8'), `${name}.expected.yaml`)
+    const expected = loadDefinitionText(
+      readFileSync(join(fixtures, `${name}.expected.yaml`), 'utf8'),
+      `${name}.expected.yaml`,
+    )
     expect(result.document).toEqual(expected)
   })
 })

@@ -6,19 +6,26 @@ import { describeRealworld, readRealworld, realworldFiles } from '../../helpers/
 
 /** Files marked INVALID in SOURCES.md, with the error each must be rejected with. */
 const invalid: Record<string, RegExp> = {
-  'mitmproxy-brokenfile.har': /^Cannot import mitmproxy-brokenfile\.har: not valid JSON: .* \(line 5, column 1\)$/,
-  'harviewer-not-valid.har': /^Cannot import harviewer-not-valid\.har: not a valid HAR 1\.2 file: \/log must have property "entries" \(line 2, column \d+\)$/,
+  'mitmproxy-brokenfile.har':
+    /^Cannot import mitmproxy-brokenfile\.har: not valid JSON: .* \(line 5, column 1\)$/,
+  'harviewer-not-valid.har':
+    /^Cannot import harviewer-not-valid\.har: not a valid HAR 1\.2 file: \/log must have property "entries" \(line 2, column \d+\)$/,
 }
 
 const files = realworldFiles('har')
 
-function load (name: string) {
+function load(name: string) {
   return importHar({ bytes: readRealworld('har', name), fileName: name })
 }
 
 /** The recorded entries, read independently of the importer. */
-function entriesOf (name: string): Array<{ request: { url: string }; response: { content: { text?: string; encoding?: string; mimeType: string } } }> {
-  const text = readRealworld('har', name).toString('utf8').replace(/^\uFEFF/, '')
+function entriesOf(name: string): Array<{
+  request: { url: string }
+  response: { content: { text?: string; encoding?: string; mimeType: string } }
+}> {
+  const text = readRealworld('har', name)
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
   return (JSON.parse(text) as { log: { entries: [] } }).log.entries
 }
 
@@ -36,21 +43,26 @@ describeRealworld('importHar on real-world captures', () => {
     }
   })
 
-  it.each(Object.entries(invalid))('rejects %s with ERR_IMPORT_INVALID and a clear message', (name, message) => {
-    let error: unknown
-    try {
-      load(name)
-    } catch (err) {
-      error = err
-    }
-    expect(isUnderstudyError(error, 'ERR_IMPORT_INVALID')).toBe(true)
-    expect((error as Error).message).toMatch(message)
-  })
+  it.each(Object.entries(invalid))(
+    'rejects %s with ERR_IMPORT_INVALID and a clear message',
+    (name, message) => {
+      let error: unknown
+      try {
+        load(name)
+      } catch (err) {
+        error = err
+      }
+      expect(isUnderstudyError(error, 'ERR_IMPORT_INVALID')).toBe(true)
+      expect((error as Error).message).toMatch(message)
+    },
+  )
 
   it('turns 160 entries of harviewer-two-megs.har into 58 distinct requests, warning about the repeats', () => {
     const result = load('harviewer-two-megs.har')
     expect(result.document.transactions).toHaveLength(58)
-    expect(result.warnings.filter((w) => /recorded \d+ times/.test(w.message)).length).toBeGreaterThan(0)
+    expect(
+      result.warnings.filter((w) => /recorded \d+ times/.test(w.message)).length,
+    ).toBeGreaterThan(0)
   })
 
   it('turns the 270 entries of pagexray-304.har into 129 transactions', () => {
@@ -69,7 +81,11 @@ describeRealworld('importHar on real-world captures', () => {
   it('skips the failed request (status 0) of the Chrome capture with a warning naming it', () => {
     const result = load('mitmproxy-chrome.har')
     expect(result.document.transactions).toHaveLength(2)
-    expect(result.warnings.map((w) => w.message)).toContainEqual(expect.stringMatching(/^entries\[1\] \(GET https:\/\/www\.google\.com\/\): skipped: status 0/))
+    expect(result.warnings.map((w) => w.message)).toContainEqual(
+      expect.stringMatching(
+        /^entries\[1\] \(GET https:\/\/www\.google\.com\/\): skipped: status 0/,
+      ),
+    )
   })
 
   it('skips every entry of the WebSocket capture', () => {
@@ -82,37 +98,60 @@ describeRealworld('importHar on real-world captures', () => {
     const recorded = entriesOf('harviewer-svg-base64.har')[0]?.response.content
     const txn = load('harviewer-svg-base64.har').document.transactions[0]
     expect(recorded?.encoding).toBe('base64')
-    expect(decodeContent(txn?.dsl.responseDsl.content)).toEqual(Buffer.from(recorded?.text ?? '', 'base64'))
+    expect(decodeContent(txn?.dsl.responseDsl.content)).toEqual(
+      Buffer.from(recorded?.text ?? '', 'base64'),
+    )
     expect(txn?.dsl.responseDsl.contentType).toBe('image/svg+xml')
     expect(txn?.dsl.responseDsl.binary).toBeUndefined()
   })
 
   it('keeps the base64 fonts and images of the Safari capture as binary bytes', () => {
-    const binaries = entriesOf('mitmproxy-safari.har').filter((e) => e.response.content.encoding === 'base64' && /^(font|image\/png)/.test(e.response.content.mimeType))
+    const binaries = entriesOf('mitmproxy-safari.har').filter(
+      (e) =>
+        e.response.content.encoding === 'base64' &&
+        /^(font|image\/png)/.test(e.response.content.mimeType),
+    )
     expect(binaries.length).toBeGreaterThan(0)
-    const byUrl = new Map(load('mitmproxy-safari.har').document.transactions.map((t) => [t.description, t]))
+    const byUrl = new Map(
+      load('mitmproxy-safari.har').document.transactions.map((t) => [t.description, t]),
+    )
     for (const entry of binaries) {
-      const txn = [...byUrl.entries()].find(([description]) => description?.includes(entry.request.url))?.[1]
+      const txn = [...byUrl.entries()].find(([description]) =>
+        description?.includes(entry.request.url),
+      )?.[1]
       expect(txn?.dsl.responseDsl.binary).toBe(true)
       // Buffer.equals: a deep toEqual over 100 KB fonts is needlessly slow.
-      expect(decodeContent(txn?.dsl.responseDsl.content).equals(Buffer.from(entry.response.content.text ?? '', 'base64'))).toBe(true)
+      expect(
+        decodeContent(txn?.dsl.responseDsl.content).equals(
+          Buffer.from(entry.response.content.text ?? '', 'base64'),
+        ),
+      ).toBe(true)
     }
   })
 
   it('accepts the UTF-8 byte-order marks of mitmproxy-with-bom.har and the Fiddler export', () => {
-    expect(readRealworld('har', 'mitmproxy-with-bom.har').subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]))
+    expect(readRealworld('har', 'mitmproxy-with-bom.har').subarray(0, 3)).toEqual(
+      Buffer.from([0xef, 0xbb, 0xbf]),
+    )
     expect(load('mitmproxy-with-bom.har').document.transactions).toHaveLength(1)
     expect(load('harviewer-ie11-fiddler.har').document.transactions).toHaveLength(7)
   })
 
   it('matches the JSON body of the PATCH in microcks-api-pastries.har with equals_json', () => {
-    const patch = load('microcks-api-pastries.har').document.transactions.find((t) => t.dsl.requestDsl.method === 'PATCH')
-    expect(patch?.dsl.requestDsl.body).toEqual([{ matcherName: 'equals_json', matchingValue: '{"price":2.6}' }])
+    const patch = load('microcks-api-pastries.har').document.transactions.find(
+      (t) => t.dsl.requestDsl.method === 'PATCH',
+    )
+    expect(patch?.dsl.requestDsl.body).toEqual([
+      { matcherName: 'equals_json', matchingValue: '{"price":2.6}' },
+    ])
   })
 
   it('reads the array-valued headers of the Polly.JS recording', () => {
-    const headers = load('pollyjs-node-fetch-post.har').document.transactions[0]?.dsl.responseDsl.headers ?? []
+    const headers =
+      load('pollyjs-node-fetch-post.har').document.transactions[0]?.dsl.responseDsl.headers ?? []
     expect(headers.filter((h) => h.name.toLowerCase() === 'set-cookie')).toHaveLength(1)
-    expect(headers.some((h) => /^(transfer-encoding|connection|content-type|date)$/i.test(h.name))).toBe(false)
+    expect(
+      headers.some((h) => /^(transfer-encoding|connection|content-type|date)$/i.test(h.name)),
+    ).toBe(false)
   })
 })

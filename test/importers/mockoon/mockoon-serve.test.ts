@@ -9,14 +9,17 @@ import { testEnvironment } from './environment.js'
 
 /* A Mockoon environment served as it is: each kind of response rule picks the response Mockoon would. */
 
-async function serveEnvironment (env: unknown): Promise<string> {
+async function serveEnvironment(env: unknown): Promise<string> {
   const result = importFile({ bytes: Buffer.from(JSON.stringify(env)), fileName: 'env.json' })
   expect(result.format).toBe('mockoon')
   const app = await startServer({ document: result.document })
   return app.url
 }
 
-async function get (url: string, init: RequestInit = {}): Promise<{ status: number; text: string; headers: Headers }> {
+async function get(
+  url: string,
+  init: RequestInit = {},
+): Promise<{ status: number; text: string; headers: Headers }> {
   const res = await fetch(url, init)
   return { status: res.status, text: await res.text(), headers: res.headers }
 }
@@ -30,7 +33,9 @@ describe('a Mockoon environment served', () => {
     expect((await get(`${url}/api/users/7?filter=xactive`)).status).toBe(404)
     expect((await get(`${url}/api/users/7?filter=active`)).status).toBe(201)
     expect((await get(`${url}/api/users/42`)).status).toBe(202)
-    expect((await get(`${url}/api/users/7`, { headers: { cookie: 'session=abc' } })).status).toBe(203)
+    expect((await get(`${url}/api/users/7`, { headers: { cookie: 'session=abc' } })).status).toBe(
+      203,
+    )
     // routes keep Mockoon's order: the literal route declared first wins
     expect((await get(`${url}/api/users/me`)).text).toBe('{"me": true}')
   })
@@ -38,7 +43,13 @@ describe('a Mockoon environment served', () => {
   it('reads body rules at an object path, in an array, on the whole body, and combines AND rules', async () => {
     const url = await serveEnvironment(testEnvironment())
     const post = async (body: string, headers: Record<string, string> = {}): Promise<number> =>
-      (await get(`${url}/api/orders`, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } })).status
+      (
+        await get(`${url}/api/orders`, {
+          method: 'POST',
+          body,
+          headers: { 'content-type': 'application/json', ...headers },
+        })
+      ).status
     expect(await post('{"order": {"type": "express"}}')).toBe(201)
     expect(await post('{"order": {"type": "slow"}}')).toBe(400)
     expect(await post('{"tags": ["new", "vip"]}')).toBe(202)
@@ -69,28 +80,43 @@ describe('a Mockoon environment served', () => {
     const url = await serveEnvironment(testEnvironment())
     const echoed = await get(`${url}/api/users/9?echo=1&q=hi`)
     expect(JSON.parse(echoed.text)).toEqual({ id: '9', q: 'hi' })
-    expect(JSON.parse((await get(`${url}/api/users/9?echo=1`)).text)).toEqual({ id: '9', q: 'none' })
+    expect(JSON.parse((await get(`${url}/api/users/9?echo=1`)).text)).toEqual({
+      id: '9',
+      q: 'none',
+    })
     expect(echoed.headers.get('x-env')).toBe('env')
     expect(echoed.headers.get('content-type')).toMatch(/^application\/json/)
-    const named = await get(`${url}/api/orders`, { method: 'POST', body: '{"name": "Ada"}', headers: { 'content-type': 'application/json', 'X-Echo': 'yes' } })
+    const named = await get(`${url}/api/orders`, {
+      method: 'POST',
+      body: '{"name": "Ada"}',
+      headers: { 'content-type': 'application/json', 'X-Echo': 'yes' },
+    })
     expect(JSON.parse(named.text)).toEqual({ name: 'Ada' })
     expect(JSON.parse((await get(`${url}/api/bucket`)).text)).toEqual([{ id: 1, name: 'Ada' }])
     expect((await get(`${url}/api/text`)).headers.get('content-type')).toMatch(/^text\/plain/)
     const started = Date.now()
     await get(`${url}/api/slow`)
     expect(Date.now() - started).toBeGreaterThanOrEqual(250)
-    const preflight = await fetch(`${url}/api/users/1`, { method: 'OPTIONS', headers: { origin: 'http://app.test', 'access-control-request-method': 'DELETE' } })
+    const preflight = await fetch(`${url}/api/users/1`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://app.test', 'access-control-request-method': 'DELETE' },
+    })
     expect(preflight.status).toBe(204)
     expect(preflight.headers.get('access-control-allow-origin')).toBe('*')
     expect((await get(`${url}/api/anything`, { method: 'PATCH' })).text).toBe('{"any": true}')
   })
 
-  it('calls a response\'s callbacks after answering, with their templates rendered', async () => {
+  it("calls a response's callbacks after answering, with their templates rendered", async () => {
     const received: Array<{ method: string; body: string }> = []
     const hook = createServer((req: IncomingMessage, res) => {
       let body = ''
-      req.on('data', (c: Buffer) => { body += c.toString() })
-      req.on('end', () => { received.push({ method: req.method ?? '', body }); res.end() })
+      req.on('data', (c: Buffer) => {
+        body += c.toString()
+      })
+      req.on('end', () => {
+        received.push({ method: req.method ?? '', body })
+        res.end()
+      })
     })
     await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve))
     try {
@@ -109,7 +135,11 @@ describe('a Mockoon environment served', () => {
     await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve))
     try {
       const port = (upstream.address() as AddressInfo).port
-      const url = await serveEnvironment({ ...testEnvironment(), proxyMode: true, proxyHost: `http://127.0.0.1:${port}/` })
+      const url = await serveEnvironment({
+        ...testEnvironment(),
+        proxyMode: true,
+        proxyHost: `http://127.0.0.1:${port}/`,
+      })
       expect((await get(`${url}/elsewhere?a=1`)).text).toBe('live /elsewhere?a=1')
       expect((await get(`${url}/api/users/me`)).text).toBe('{"me": true}')
     } finally {
@@ -128,8 +158,13 @@ describeRealworld('the Mockoon environments of the corpus', () => {
       // the first GET route without parameters or rules answers with its response's status
       const plain = result.document.transactions.find((t) => {
         const r = t.dsl.requestDsl
-        return r.method === 'GET' && r.url?.matcherName === 'equals_url' && !(r.url.matchingValue ?? '').includes('{') &&
-          [r.headers, r.queryParams, r.cookies, r.body].every((m) => (m ?? []).length === 0) && t.dsl.scenario == null
+        return (
+          r.method === 'GET' &&
+          r.url?.matcherName === 'equals_url' &&
+          !(r.url.matchingValue ?? '').includes('{') &&
+          [r.headers, r.queryParams, r.cookies, r.body].every((m) => (m ?? []).length === 0) &&
+          t.dsl.scenario == null
+        )
       })
       expect(plain, 'a GET route without parameters').toBeDefined()
       const res = await fetch(`${app.url}${plain?.dsl.requestDsl.url?.matchingValue ?? ''}`)

@@ -12,7 +12,13 @@ const fixtures = join(import.meta.dirname, 'fixtures')
 const cases = readdirSync(fixtures)
   .filter((f) => f.endsWith('.expected.yaml'))
   .map((f) => f.replace(/\.expected\.yaml$/, ''))
-  .map((name) => ({ name, input: readdirSync(fixtures).find((f) => f.startsWith(`${name}.`) && !f.endsWith('.expected.yaml')) ?? '' }))
+  .map((name) => ({
+    name,
+    input:
+      readdirSync(fixtures).find(
+        (f) => f.startsWith(`${name}.`) && !f.endsWith('.expected.yaml'),
+      ) ?? '',
+  }))
 
 const readFile = (path: string): Uint8Array | undefined => {
   const full = join(fixtures, path)
@@ -25,8 +31,14 @@ describe('importOpenApi golden files', () => {
   })
 
   it.each(cases)('imports fixtures/$input as its expected document', ({ name, input }) => {
-    const result = importOpenApi({ bytes: readFileSync(join(fixtures, input)), fileName: input }, { readFile })
-    const expected = loadDefinitionText(readFileSync(join(fixtures, `${name}.expected.yaml`), 'utf8'), `${name}.expected.yaml`)
+    const result = importOpenApi(
+      { bytes: readFileSync(join(fixtures, input)), fileName: input },
+      { readFile },
+    )
+    const expected = loadDefinitionText(
+      readFileSync(join(fixtures, `${name}.expected.yaml`), 'utf8'),
+      `${name}.expected.yaml`,
+    )
     expect(result.document).toEqual(expected)
   })
 })

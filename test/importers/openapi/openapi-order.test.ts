@@ -21,7 +21,11 @@ describe('importOpenApi ordering', () => {
   it('lets a concrete path win over a template that also matches it, as OpenAPI requires', () => {
     const { document } = importOpenApi({ bytes: Buffer.from(description), fileName: 'order.yaml' })
     const matcher = compileMatcher(document, (txn) => txn.name)
-    expect(matcher.match(new MatchRequest('GET', '/pets/mine', {}, null))?.payload).toBe('GET /pets/mine')
-    expect(matcher.match(new MatchRequest('GET', '/pets/7', {}, null))?.payload).toBe('GET /pets/{id}')
+    expect(matcher.match(new MatchRequest('GET', '/pets/mine', {}, null))?.payload).toBe(
+      'GET /pets/mine',
+    )
+    expect(matcher.match(new MatchRequest('GET', '/pets/7', {}, null))?.payload).toBe(
+      'GET /pets/{id}',
+    )
   })
 })

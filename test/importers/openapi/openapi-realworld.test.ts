@@ -3,17 +3,22 @@ import { expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { decodeContent, joinPointer } from '../../../src/dsl/index.js'
 import { generateExample, importOpenApi, RefResolver } from '../../../importers/openapi/index.js'
-import { describeGithubDescription, describeRealworld, readRealworld, realworldFiles } from '../../helpers/realworld.js'
+import {
+  describeGithubDescription,
+  describeRealworld,
+  readRealworld,
+  realworldFiles,
+} from '../../helpers/realworld.js'
 import { githubDescriptionFile } from '../../../scripts/github-description.js'
 import { SchemaValidator } from './schema-validator.js'
 
 const files = realworldFiles('openapi')
 
-function load (name: string) {
+function load(name: string) {
   return importOpenApi({ bytes: readRealworld('openapi', name), fileName: name })
 }
 
-function parsed (name: string): Record<string, unknown> {
+function parsed(name: string): Record<string, unknown> {
   const text = readRealworld('openapi', name).toString('utf8')
   return (name.endsWith('.json') ? JSON.parse(text) : parse(text)) as Record<string, unknown>
 }
@@ -22,7 +27,10 @@ type Json = Record<string, unknown>
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)
 
 /** Every response schema of a description, with the JSON pointer where it is written. */
-function responseSchemas (doc: Json, resolver: RefResolver): Array<{ pointer: string; schema: unknown }> {
+function responseSchemas(
+  doc: Json,
+  resolver: RefResolver,
+): Array<{ pointer: string; schema: unknown }> {
   const out: Array<{ pointer: string; schema: unknown }> = []
   for (const [path, item] of Object.entries(isObject(doc['paths']) ? doc['paths'] : {})) {
     if (!isObject(item)) continue
@@ -31,10 +39,22 @@ function responseSchemas (doc: Json, resolver: RefResolver): Array<{ pointer: st
       for (const [code, node] of Object.entries(op['responses'])) {
         const response = resolver.deref(node)?.value
         if (!isObject(response)) continue
-        const base = joinPointer(joinPointer(joinPointer(joinPointer('/paths', path), method), 'responses'), code)
-        if (response['schema'] !== undefined) out.push({ pointer: `${base}/schema`, schema: response['schema'] })
-        for (const [type, media] of Object.entries(isObject(response['content']) ? response['content'] : {})) {
-          if (isObject(media) && media['schema'] !== undefined) out.push({ pointer: joinPointer(`${base}/content`, type) + '/schema', schema: media['schema'] })
+        const base = joinPointer(
+          joinPointer(joinPointer(joinPointer('/paths', path), method), 'responses'),
+          code,
+        )
+        if (response['schema'] !== undefined) {
+          out.push({ pointer: `${base}/schema`, schema: response['schema'] })
+        }
+        for (const [type, media] of Object.entries(
+          isObject(response['content']) ? response['content'] : {},
+        )) {
+          if (isObject(media) && media['schema'] !== undefined) {
+            out.push({
+              pointer: joinPointer(`${base}/content`, type) + '/schema',
+              schema: media['schema'],
+            })
+          }
         }
       }
     }
@@ -72,13 +92,27 @@ describeRealworld('importOpenApi on real-world descriptions', () => {
     const { document } = load('petstore-v3.oas30.yaml')
     expect(document.transactions.map((t) => t.name)).toEqual([
       // templated paths first: at equal priority the later (concrete) transaction wins
-      'GET /v2/pets/{id}', 'GET /v2/pets/{id} [default]', 'DELETE /v2/pets/{id}', 'DELETE /v2/pets/{id} [default]',
-      'GET /v2/pets', 'GET /v2/pets [default]', 'POST /v2/pets', 'POST /v2/pets [default]',
+      'GET /v2/pets/{id}',
+      'GET /v2/pets/{id} [default]',
+      'DELETE /v2/pets/{id}',
+      'DELETE /v2/pets/{id} [default]',
+      'GET /v2/pets',
+      'GET /v2/pets [default]',
+      'POST /v2/pets',
+      'POST /v2/pets [default]',
     ])
     const get = document.transactions.find((t) => t.name === 'GET /v2/pets/{id}')
-    expect(get?.dsl.requestDsl.url).toEqual({ key: 'url', matcherName: 'equals_url', matchingValue: '/v2/pets/{id}' })
+    expect(get?.dsl.requestDsl.url).toEqual({
+      key: 'url',
+      matcherName: 'equals_url',
+      matchingValue: '/v2/pets/{id}',
+    })
     expect(get?.dsl.requestDsl.host).toBe('developer.uspto.gov')
-    expect(JSON.parse(decodeContent(get?.dsl.responseDsl.content).toString())).toEqual({ name: 'string', tag: 'string', id: 0 })
+    expect(JSON.parse(decodeContent(get?.dsl.responseDsl.content).toString())).toEqual({
+      name: 'string',
+      tag: 'string',
+      id: 0,
+    })
   })
 
   it('makes one main transaction per operation and one variant per other response', () => {
@@ -89,10 +123,14 @@ describeRealworld('importOpenApi on real-world descriptions', () => {
   })
 
   it('writes XML bodies for the XML-only AWS CloudFront description', () => {
-    const txn = load('aws-cloudfront-v3.oas30.yaml').document.transactions.find((t) => t.name === 'POST /2017-03-25/origin-access-identity/cloudfront')
+    const txn = load('aws-cloudfront-v3.oas30.yaml').document.transactions.find(
+      (t) => t.name === 'POST /2017-03-25/origin-access-identity/cloudfront',
+    )
     expect(txn?.dsl.responseDsl.status).toBe(201)
     expect(txn?.dsl.responseDsl.contentType).toBe('text/xml')
-    expect(decodeContent(txn?.dsl.responseDsl.content).toString()).toMatch(/^<\?xml version="1\.0" encoding="UTF-8"\?>\n<CreateCloudFrontOriginAccessIdentityResult><CloudFrontOriginAccessIdentity><Id>string<\/Id>/)
+    expect(decodeContent(txn?.dsl.responseDsl.content).toString()).toMatch(
+      /^<\?xml version="1\.0" encoding="UTF-8"\?>\n<CreateCloudFrontOriginAccessIdentityResult><CloudFrontOriginAccessIdentity><Id>string<\/Id>/,
+    )
   })
 
   it('pins the query of the AWS operations that share a path', () => {
@@ -104,7 +142,9 @@ describeRealworld('importOpenApi on real-world descriptions', () => {
   it('skips the webhook of the 3.1 webhooks sample with a warning', () => {
     const result = load('microcks-petstore-webhooks.oas31.yaml')
     expect(result.document.transactions).toEqual([])
-    expect(result.warnings[0]?.message).toBe('webhook "newPet" is a request the API sends, with no path to serve; skipped')
+    expect(result.warnings[0]?.message).toBe(
+      'webhook "newPet" is a request the API sends, with no path to serve; skipped',
+    )
   })
 
   it('generates, for every response schema of every description, an example that the schema accepts', () => {
@@ -138,6 +178,8 @@ describeGithubDescription("GitHub's REST API description (13 MB, @octokit/openap
     expect(result.document.transactions.length).toBeGreaterThan(1000)
     const repo = result.document.transactions.find((t) => t.name === 'GET /repos/{owner}/{repo}')
     expect(repo?.dsl.responseDsl.status).toBe(200)
-    expect(JSON.parse(decodeContent(repo?.dsl.responseDsl.content).toString())).toMatchObject({ full_name: expect.any(String) as string })
+    expect(JSON.parse(decodeContent(repo?.dsl.responseDsl.content).toString())).toMatchObject({
+      full_name: expect.any(String) as string,
+    })
   })
 })

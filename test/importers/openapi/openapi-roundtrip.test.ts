@@ -1,11 +1,20 @@
 import { readFileSync } from 'node:fs'
 import { expect, it } from 'vitest'
 import { parse } from 'yaml'
-import { decodeContent, type MockServiceDocument, type Transaction } from '../../../src/dsl/index.js'
+import {
+  decodeContent,
+  type MockServiceDocument,
+  type Transaction,
+} from '../../../src/dsl/index.js'
 import { compileMatcher, MatchRequest } from '../../../src/match/index.js'
 import { importOpenApi, RefResolver } from '../../../importers/openapi/index.js'
 import { matchPath, serverBase, swaggerBase } from '../../../importers/openapi/paths.js'
-import { describeGithubDescription, describeRealworld, readRealworld, realworldFiles } from '../../helpers/realworld.js'
+import {
+  describeGithubDescription,
+  describeRealworld,
+  readRealworld,
+  realworldFiles,
+} from '../../helpers/realworld.js'
 import { githubDescriptionFile } from '../../../scripts/github-description.js'
 import { startServer } from '../../helpers/server.js'
 import { SchemaValidator } from './schema-validator.js'
@@ -37,7 +46,7 @@ interface Operation {
 }
 
 /** Every operation of a description, with the URL a client would call and its transaction's name. */
-function operationsOf (doc: Json): Operation[] {
+function operationsOf(doc: Json): Operation[] {
   const swagger = doc['swagger'] !== undefined
   const base = swagger ? swaggerBase(doc) : serverBase(doc['servers'])
   const out: Operation[] = []
@@ -47,7 +56,12 @@ function operationsOf (doc: Json): Operation[] {
       const operation = item[method]
       if (!isObject(operation)) continue
       const path = matchPath(base.prefix, key)
-      const query = path.queryParams.map((q) => `${encodeURIComponent(q.key ?? '')}=${q.matcherName === 'equals' ? encodeURIComponent(q.matchingValue ?? '') : 'x'}`).join('&')
+      const query = path.queryParams
+        .map(
+          (q) =>
+            `${encodeURIComponent(q.key ?? '')}=${q.matcherName === 'equals' ? encodeURIComponent(q.matchingValue ?? '') : 'x'}`,
+        )
+        .join('&')
       const filled = path.path.replace(/\{[^{}]+\}/g, 'sample1')
       out.push({
         method: method.toUpperCase(),
@@ -61,8 +75,10 @@ function operationsOf (doc: Json): Operation[] {
 }
 
 /** The JSON schema documented for `status` (or its range, or default), if the answer is JSON. */
-function schemaFor (op: Operation, status: number, resolver: RefResolver): unknown {
-  const key = [String(status), `${String(status)[0] ?? ''}XX`, 'default'].find((k) => op.responses[k] !== undefined)
+function schemaFor(op: Operation, status: number, resolver: RefResolver): unknown {
+  const key = [String(status), `${String(status)[0] ?? ''}XX`, 'default'].find(
+    (k) => op.responses[k] !== undefined,
+  )
   if (key === undefined) return undefined
   const response = resolver.deref(op.responses[key])?.value
   if (!isObject(response)) return undefined
@@ -78,8 +94,16 @@ function schemaFor (op: Operation, status: number, resolver: RefResolver): unkno
  * transaction the runtime picked (which is the operation's own unless two templates overlap), and,
  * for the operation's own JSON answers, its documented response schema.
  */
-async function roundTrip (name: string, text: string, doc: Json, validateSchemas: boolean): Promise<{ operations: number; own: number; validated: number; failures: string[] }> {
-  const document: MockServiceDocument = importOpenApi({ bytes: Buffer.from(text), fileName: name }).document
+async function roundTrip(
+  name: string,
+  text: string,
+  doc: Json,
+  validateSchemas: boolean,
+): Promise<{ operations: number; own: number; validated: number; failures: string[] }> {
+  const document: MockServiceDocument = importOpenApi({
+    bytes: Buffer.from(text),
+    fileName: name,
+  }).document
   const app = await startServer({ document, options: { inspection: { enabled: false } } })
   const matcher = compileMatcher(document, (t) => t)
   const byName = new Map<string, Transaction>(document.transactions.map((t) => [t.name, t]))
@@ -100,8 +124,15 @@ async function roundTrip (name: string, text: string, doc: Json, validateSchemas
       continue
     }
     const expectedStatus = answering.dsl.responseDsl.status
-    const expectedBody = op.method === 'HEAD' || expectedStatus === 204 || expectedStatus === 304 ? Buffer.alloc(0) : decodeContent(answering.dsl.responseDsl.content)
-    if (res.status !== expectedStatus || !body.equals(expectedBody)) failures.push(`${label}: got ${res.status} with ${body.length} bytes, expected ${expectedStatus} with ${expectedBody.length}`)
+    const expectedBody =
+      op.method === 'HEAD' || expectedStatus === 204 || expectedStatus === 304
+        ? Buffer.alloc(0)
+        : decodeContent(answering.dsl.responseDsl.content)
+    if (res.status !== expectedStatus || !body.equals(expectedBody)) {
+      failures.push(
+        `${label}: got ${res.status} with ${body.length} bytes, expected ${expectedStatus} with ${expectedBody.length}`,
+      )
+    }
     if (answering !== byName.get(op.name)) continue
     own++
     if (validator === null || unsatisfiable.test(`${name} ${op.method} ${op.url}`)) continue
@@ -110,7 +141,9 @@ async function roundTrip (name: string, text: string, doc: Json, validateSchemas
     if (schema === undefined || !/json/i.test(type) || body.length === 0) continue
     const validate = validator.compile(schema)
     if (!validate(JSON.parse(body.toString('utf8'))) && !inconsistentExamples.includes(label)) {
-      failures.push(`${label}: the answer does not validate against its schema: ${JSON.stringify(validate.errors?.[0])}`)
+      failures.push(
+        `${label}: the answer does not validate against its schema: ${JSON.stringify(validate.errors?.[0])}`,
+      )
     }
     validated++
   }

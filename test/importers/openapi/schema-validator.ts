@@ -15,7 +15,7 @@ export class SchemaValidator {
   private readonly ajv: Ajv | Ajv2020
   private readonly is31: boolean
 
-  constructor (doc: Record<string, unknown>) {
+  constructor(doc: Record<string, unknown>) {
     this.is31 = String(doc['openapi'] ?? '').startsWith('3.1')
     const options = { strict: false, validateSchema: false, logger: false } as const
     this.ajv = this.is31 ? new Ajv2020(options) : new Ajv(options)
@@ -24,22 +24,29 @@ export class SchemaValidator {
   }
 
   /** A validator for a schema written anywhere in the document (its `#/...` refs point into it). */
-  compile (schema: unknown): ValidateFunction {
+  compile(schema: unknown): ValidateFunction {
     return this.ajv.compile(this.translate(schema) as Record<string, unknown>)
   }
 
-  private translate (node: unknown): unknown {
+  private translate(node: unknown): unknown {
     if (Array.isArray(node)) return node.map((n) => this.translate(n))
     if (typeof node !== 'object' || node === null) return node
     const out: Record<string, unknown> = {}
     for (const [k, v] of Object.entries(node)) out[k] = this.translate(v)
-    if (typeof out['$ref'] === 'string' && out['$ref'].startsWith('#')) out['$ref'] = `doc${out['$ref']}`
+    if (typeof out['$ref'] === 'string' && out['$ref'].startsWith('#')) {
+      out['$ref'] = `doc${out['$ref']}`
+    }
     if (this.is31) return out
     if (out['nullable'] === true) {
       if (typeof out['type'] === 'string') out['type'] = [out['type'], 'null']
-      if (Array.isArray(out['enum']) && !out['enum'].includes(null)) out['enum'] = [...out['enum'], null]
+      if (Array.isArray(out['enum']) && !out['enum'].includes(null)) {
+        out['enum'] = [...out['enum'], null]
+      }
     }
-    for (const [flag, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+    for (const [flag, bound] of [
+      ['exclusiveMinimum', 'minimum'],
+      ['exclusiveMaximum', 'maximum'],
+    ] as const) {
       if (out[flag] === true && typeof out[bound] === 'number') {
         out[flag] = out[bound]
         delete out[bound]

@@ -23,7 +23,7 @@ import { describe, expect, it } from 'vitest'
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..')
 const src = join(root, 'src')
 
-function sourceFiles (dir: string): string[] {
+function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name)
     if (statSync(path).isDirectory()) return sourceFiles(path)
@@ -35,14 +35,26 @@ function sourceFiles (dir: string): string[] {
  * The relative specifiers a module imports at run time (static imports, re-exports and `import()`),
  * or, with `types`, every one it names, type-only imports included (what a drawing tool shows).
  */
-function runtimeSpecifiers (file: string, types = false): string[] {
+function runtimeSpecifiers(file: string, types = false): string[] {
   const text = readFileSync(file, 'utf8')
-  const sourceFile = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, false, ts.ScriptKind.TS)
+  const sourceFile = ts.createSourceFile(
+    file,
+    text,
+    ts.ScriptTarget.ES2022,
+    false,
+    ts.ScriptKind.TS,
+  )
   const specifiers: string[] = []
   const visit = (node: ts.Node): void => {
     if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
-      if (types || node.importClause?.isTypeOnly !== true) specifiers.push(node.moduleSpecifier.text)
-    } else if (ts.isExportDeclaration(node) && node.moduleSpecifier !== undefined && ts.isStringLiteral(node.moduleSpecifier)) {
+      if (types || node.importClause?.isTypeOnly !== true) {
+        specifiers.push(node.moduleSpecifier.text)
+      }
+    } else if (
+      ts.isExportDeclaration(node) &&
+      node.moduleSpecifier !== undefined &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
       if (types || !node.isTypeOnly) specifiers.push(node.moduleSpecifier.text)
     } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
       const [arg] = node.arguments
@@ -55,7 +67,7 @@ function runtimeSpecifiers (file: string, types = false): string[] {
 }
 
 /** Every module of src/ (path relative to the repository, with `/`) and the modules of src/ it imports at run time. */
-function importGraph (types = false): Map<string, string[]> {
+function importGraph(types = false): Map<string, string[]> {
   const name = (path: string) => relative(root, path).split(sep).join('/')
   const graph = new Map<string, string[]>()
   for (const file of sourceFiles(src)) {
@@ -68,7 +80,7 @@ function importGraph (types = false): Map<string, string[]> {
 }
 
 /** The circles of the graph: its strongly connected components of more than one module (or a module importing itself). */
-function circles (graph: Map<string, string[]>): string[][] {
+function circles(graph: Map<string, string[]>): string[][] {
   let next = 0
   const index = new Map<string, number>()
   const low = new Map<string, number>()
@@ -105,7 +117,7 @@ function circles (graph: Map<string, string[]>): string[][] {
 }
 
 /** The modules `from` reaches through its imports, itself excluded unless it is on a circle. */
-function reachable (graph: Map<string, string[]>, from: string): Set<string> {
+function reachable(graph: Map<string, string[]>, from: string): Set<string> {
   const seen = new Set<string>()
   const pending = [...(graph.get(from) ?? [])]
   for (let m = pending.pop(); m !== undefined; m = pending.pop()) {
@@ -120,7 +132,7 @@ const folderOf = (module: string) => module.slice(0, module.lastIndexOf('/'))
 const isWithin = (module: string, folder: string) => module.startsWith(folder + '/')
 
 /** The imports running back up inside src/api, as `importer -> imported (which reaches back into the importer's folder)`. */
-function importsRunningBackUp (graph: Map<string, string[]>): string[] {
+function importsRunningBackUp(graph: Map<string, string[]>): string[] {
   const found: string[] = []
   for (const [module, imports] of graph) {
     if (!isWithin(module, 'src/api')) continue
@@ -128,7 +140,9 @@ function importsRunningBackUp (graph: Map<string, string[]>): string[] {
     for (const imported of imports) {
       const parent = folderOf(imported)
       // only imports of a module in an enclosing folder, within src/api
-      if (!(parent === 'src/api' || isWithin(parent, 'src/api')) || !isWithin(folder, parent)) continue
+      if (!(parent === 'src/api' || isWithin(parent, 'src/api')) || !isWithin(folder, parent)) {
+        continue
+      }
       // the sub-folder of `parent` that holds the importer: the imported module must not reach into it
       const child = parent + '/' + folder.slice(parent.length + 1).split('/')[0]
       const into = [...reachable(graph, imported)].find((m) => isWithin(m, child))
@@ -172,6 +186,8 @@ describe('the import graph of src/', () => {
       ['src/api/v9/d.ts', ['src/api/leaf.ts']],
     ])
     expect(circles(made)).toEqual([['src/api/a.ts', 'src/api/c.ts', 'src/api/v9/b.ts']])
-    expect(importsRunningBackUp(made)).toEqual(['src/api/v9/b.ts -> src/api/c.ts (which imports src/api/v9/b.ts)'])
+    expect(importsRunningBackUp(made)).toEqual([
+      'src/api/v9/b.ts -> src/api/c.ts (which imports src/api/v9/b.ts)',
+    ])
   })
 })

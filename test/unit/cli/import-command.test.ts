@@ -10,7 +10,7 @@ import { importFile } from '../../../importers/index.js'
 const dir = mkdtempSync(join(tmpdir(), 'understudy-import-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-function file (name: string, content: string | Uint8Array): string {
+function file(name: string, content: string | Uint8Array): string {
   const path = join(dir, name)
   mkdirSync(join(path, '..'), { recursive: true })
   writeFileSync(path, content)
@@ -18,28 +18,41 @@ function file (name: string, content: string | Uint8Array): string {
 }
 
 /** Runs the command with captured output. */
-async function run (...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+async function run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = ''
   let stderr = ''
-  const sink = (append: (text: string) => void) => new Writable({
-    write (chunk: Buffer | string, _encoding, done) {
-      append(chunk.toString())
-      done()
-    },
+  const sink = (append: (text: string) => void) =>
+    new Writable({
+      write(chunk: Buffer | string, _encoding, done) {
+        append(chunk.toString())
+        done()
+      },
+    })
+  const code = await runImportCommand(args, {
+    stdout: sink((t) => {
+      stdout += t
+    }),
+    stderr: sink((t) => {
+      stderr += t
+    }),
   })
-  const code = await runImportCommand(args, { stdout: sink((t) => { stdout += t }), stderr: sink((t) => { stderr += t }) })
   return { code, stdout, stderr }
 }
 
 const stubs = {
   mappings: [
-    { name: 'hello', request: { method: 'GET', url: '/hello' }, response: { status: 200, headers: { 'Content-Type': 'text/plain' }, body: 'hi' } },
+    {
+      name: 'hello',
+      request: { method: 'GET', url: '/hello' },
+      response: { status: 200, headers: { 'Content-Type': 'text/plain' }, body: 'hi' },
+    },
     { name: 'state', request: { urlPath: '/s' }, response: { status: 204 }, scenarioName: 'x' },
   ],
 }
 
 /** stderr without the one-line summary the command ends with (tested in test/e2e/cli/terminal.test.ts). */
-const warningsOf = (stderr: string): string => stderr.replace(/^imported \d+ transactions? .*\n/m, '')
+const warningsOf = (stderr: string): string =>
+  stderr.replace(/^imported \d+ transactions? .*\n/m, '')
 
 describe('understudy import', () => {
   it('prints the DSL as YAML that loads back to the imported document', async () => {
@@ -68,7 +81,10 @@ describe('understudy import', () => {
   })
 
   it('keeps mock-service settings that differ from the defaults', async () => {
-    const path = file('settings.yaml', 'thinkTime: 25\ntransactions:\n  - dsl: {requestDsl: {path: /a}}\n')
+    const path = file(
+      'settings.yaml',
+      'thinkTime: 25\ntransactions:\n  - dsl: {requestDsl: {path: /a}}\n',
+    )
     const { stdout } = await run(path)
     expect(stdout).toMatch(/^thinkTime:\n {2}type: fixed\n {2}duration: 25\ntransactions:/)
   })
@@ -78,13 +94,27 @@ describe('understudy import', () => {
     expect((await run(path, '--format', 'wiremock')).code).toBe(0)
     const { code, stderr } = await run(path, '-f', 'postman')
     expect(code).toBe(1)
-    expect(stderr).toMatch(/^understudy import: Cannot import .*stub-as\.txt: expected a Postman collection/)
+    expect(stderr).toMatch(
+      /^understudy import: Cannot import .*stub-as\.txt: expected a Postman collection/,
+    )
   })
 
   it('imports a directory as a set: RR pairs and WireMock mappings with __files', async () => {
-    file('set/pairs/login-req.txt', 'POST /login HTTP/1.1\nContent-Type: application/json\n\n{"u":"ada"}')
-    file('set/pairs/login-rsp.txt', 'HTTP/1.1 200 OK\nContent-Type: application/json\n\n{"ok":true}')
-    file('set/wm/mappings/a.json', JSON.stringify({ request: { url: '/a' }, response: { bodyFileName: 'a.txt', headers: { 'Content-Type': 'text/plain' } } }))
+    file(
+      'set/pairs/login-req.txt',
+      'POST /login HTTP/1.1\nContent-Type: application/json\n\n{"u":"ada"}',
+    )
+    file(
+      'set/pairs/login-rsp.txt',
+      'HTTP/1.1 200 OK\nContent-Type: application/json\n\n{"ok":true}',
+    )
+    file(
+      'set/wm/mappings/a.json',
+      JSON.stringify({
+        request: { url: '/a' },
+        response: { bodyFileName: 'a.txt', headers: { 'Content-Type': 'text/plain' } },
+      }),
+    )
     file('set/wm/__files/a.txt', 'from a file')
     const { code, stdout, stderr } = await run(join(dir, 'set'))
     expect(warningsOf(stderr)).toBe('')
@@ -95,20 +125,36 @@ describe('understudy import', () => {
   })
 
   it('reads WireMock body files beside a single mapping file', async () => {
-    const mapping = file('single/mappings/m.json', JSON.stringify({
-      mappings: [
-        { name: 'found', request: { url: '/f' }, response: { bodyFileName: 'f.txt', headers: { 'Content-Type': 'text/plain' } } },
-        { name: 'missing', request: { url: '/m' }, response: { bodyFileName: 'gone.txt' } },
-        { name: 'control', request: { url: '/c' }, response: { base64Body: Buffer.from('a\u0001b').toString('base64'), headers: { 'Content-Type': 'text/plain' } } },
-      ],
-    }))
+    const mapping = file(
+      'single/mappings/m.json',
+      JSON.stringify({
+        mappings: [
+          {
+            name: 'found',
+            request: { url: '/f' },
+            response: { bodyFileName: 'f.txt', headers: { 'Content-Type': 'text/plain' } },
+          },
+          { name: 'missing', request: { url: '/m' }, response: { bodyFileName: 'gone.txt' } },
+          {
+            name: 'control',
+            request: { url: '/c' },
+            response: {
+              base64Body: Buffer.from('a\u0001b').toString('base64'),
+              headers: { 'Content-Type': 'text/plain' },
+            },
+          },
+        ],
+      }),
+    )
     file('single/__files/f.txt', 'body from disk')
     const { code, stdout, stderr } = await run(mapping)
     expect(code).toBe(0)
     expect(stdout).toContain('text: body from disk')
     // a text body with control characters stays base64, which loads back byte for byte
     expect(stdout).toContain(`content: ${Buffer.from('a\u0001b').toString('base64')}`)
-    expect(warningsOf(stderr)).toBe(`warning: ${mapping} /mappings/1: stub "missing": body file __files/gone.txt was not found; the body is empty\n`)
+    expect(warningsOf(stderr)).toBe(
+      `warning: ${mapping} /mappings/1: stub "missing": body file __files/gone.txt was not found; the body is empty\n`,
+    )
   })
 
   it('prints warnings without a pointer as file: message', async () => {
@@ -119,14 +165,22 @@ describe('understudy import', () => {
     expect(warningsOf(stderr)).toBe('')
     expect(stdout).toContain('name: ping')
     const half = await run(join(dir, 'rr', 'ping-rsp.txt'))
-    expect(warningsOf(half.stderr)).toBe(`warning: ${join(dir, 'rr', 'ping-rsp.txt')}: is the response half of pair ping; the pair is imported with ping-req.txt\n`)
+    expect(warningsOf(half.stderr)).toBe(
+      `warning: ${join(dir, 'rr', 'ping-rsp.txt')}: is the response half of pair ping; the pair is imported with ping-req.txt\n`,
+    )
   })
 
   it('shows the first three problems of an invalid definition, and how many more', async () => {
-    const bad = file('many.yaml', 'transactions:\n' + ['a', 'b', 'c', 'd', 'e'].map((k) => `  - dsl: {requestDsl: {${k}x: 1}}\n`).join(''))
+    const bad = file(
+      'many.yaml',
+      'transactions:\n' +
+        ['a', 'b', 'c', 'd', 'e'].map((k) => `  - dsl: {requestDsl: {${k}x: 1}}\n`).join(''),
+    )
     const { code, stderr } = await run(bad)
     expect(code).toBe(1)
-    expect(stderr).toMatch(/^understudy import: Invalid mock definition: 5 errors: \S*many\.yaml:2:\d+ .*; and 2 more\n$/)
+    expect(stderr).toMatch(
+      /^understudy import: Invalid mock definition: 5 errors: \S*many\.yaml:2:\d+ .*; and 2 more\n$/,
+    )
   })
 
   it('exits 1 with one line naming the file and position for a broken file', async () => {
@@ -134,7 +188,11 @@ describe('understudy import', () => {
     const { code, stdout, stderr } = await run(path)
     expect(code).toBe(1)
     expect(stdout).toBe('')
-    expect(stderr).toMatch(new RegExp(`^understudy import: Cannot import ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: not valid JSON or YAML: [^\\n]+ \\(line 3, column 1\\)\\n$`))
+    expect(stderr).toMatch(
+      new RegExp(
+        `^understudy import: Cannot import ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: not valid JSON or YAML: [^\\n]+ \\(line 3, column 1\\)\\n$`,
+      ),
+    )
   })
 
   it('exits 1 for an unknown format, a missing file and a DSL error', async () => {
@@ -143,20 +201,38 @@ describe('understudy import', () => {
     expect(unknown.stderr).toMatch(/^understudy import: Unrecognised file format: .*Runscope.*\n$/)
     const missing = await run(join(dir, 'nope.json'))
     expect(missing.code).toBe(1)
-    expect(missing.stderr).toBe(`understudy import: Cannot read ${join(dir, 'nope.json')}: no such file or directory\n`)
-    const dsl = await run(file('bad.yaml', 'transactions:\n  - dsl:\n      requestDsl: {metod: GET}\n'))
+    expect(missing.stderr).toBe(
+      `understudy import: Cannot read ${join(dir, 'nope.json')}: no such file or directory\n`,
+    )
+    const dsl = await run(
+      file('bad.yaml', 'transactions:\n  - dsl:\n      requestDsl: {metod: GET}\n'),
+    )
     expect(dsl.code).toBe(1)
-    expect(dsl.stderr).toMatch(/^understudy import: Invalid mock definition: .*bad\.yaml:3:\d+ \/transactions\/0\/dsl\/requestDsl\/metod: is not a known property[^\n]*\n$/)
+    expect(dsl.stderr).toMatch(
+      /^understudy import: Invalid mock definition: .*bad\.yaml:3:\d+ \/transactions\/0\/dsl\/requestDsl\/metod: is not a known property[^\n]*\n$/,
+    )
   })
 
   it('exits 2 with a one-line reason for bad arguments', async () => {
     const cases: Array<[string[], RegExp]> = [
       [[], /^understudy import: expected a file or directory to import\n$/],
-      [['a.json', 'b.json'], /^understudy import: expected one file or directory, got 2: a\.json b\.json\n$/],
+      [
+        ['a.json', 'b.json'],
+        /^understudy import: expected one file or directory, got 2: a\.json b\.json\n$/,
+      ],
       [['a.json', '--bogus'], /^understudy import: unknown flag --bogus \(see --help\)\n$/],
-      [['a.json', '--format', 'mocoon'], /^understudy import: unknown format "mocoon"; expected one of dsl, transactions, har, openapi, rr, wiremock, postman, mockoon\n$/],
-      [['a.json', '--format'], /^understudy import: Option '-f, --format <value>' argument missing\n$/],
-      [[join(dir, 'set'), '--format', 'rr'], /^understudy import: --format applies to a single file/],
+      [
+        ['a.json', '--format', 'mocoon'],
+        /^understudy import: unknown format "mocoon"; expected one of dsl, transactions, har, openapi, rr, wiremock, postman, mockoon\n$/,
+      ],
+      [
+        ['a.json', '--format'],
+        /^understudy import: Option '-f, --format <value>' argument missing\n$/,
+      ],
+      [
+        [join(dir, 'set'), '--format', 'rr'],
+        /^understudy import: --format applies to a single file/,
+      ],
       [['a.json', '-o', ''], /^understudy import: -o needs a file name\n$/],
     ]
     for (const [args, expected] of cases) {
@@ -170,7 +246,9 @@ describe('understudy import', () => {
   it('prints help and exits 0', async () => {
     const { code, stdout } = await run('--help')
     expect(code).toBe(0)
-    expect(stdout).toMatch(/^Usage: understudy import <file-or-directory> \[--format F\] \[-o out\.yaml\]/)
+    expect(stdout).toMatch(
+      /^Usage: understudy import <file-or-directory> \[--format F\] \[-o out\.yaml\]/,
+    )
   })
 
   it('exits 1 when the output cannot be written', async () => {

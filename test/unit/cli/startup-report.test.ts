@@ -15,6 +15,8 @@ describe('start-up warnings grouped by kind', () => {
       ['GET /cp/3944 was rec', 2],
       ['no entry could be tu', 1],
     ])
-    expect(warningKind('mock-service settings of a/x.yaml are replaced by those of b/y.yaml')).toBe(warningKind('mock-service settings of c.yaml/z are replaced by those of d/e.yaml'))
+    expect(warningKind('mock-service settings of a/x.yaml are replaced by those of b/y.yaml')).toBe(
+      warningKind('mock-service settings of c.yaml/z are replaced by those of d/e.yaml'),
+    )
   })
 })

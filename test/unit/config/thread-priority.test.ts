@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads'
 import { describe, expect, it } from 'vitest'
 
 /** Field 19 of /proc/<task>/stat: the nice value. */
-function niceOf (statPath: string): number {
+function niceOf(statPath: string): number {
   const stat = readFileSync(statPath, 'utf8')
   return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])
 }

@@ -22,14 +22,25 @@ describe('LocalDeployer with a stand-in runtime', () => {
     const { deployer, store, dataDir } = startDeployer({ command: command('ok') })
     const mock = await createMock(store)
     const tracking = await deployer.deploy(mock, document, 'ada@example.com')
-    expect(tracking).toMatchObject({ status: 'RUNNING', action: 'deploy', mockServiceId: mock.id, errors: [], createdBy: 'ada@example.com', ended: null })
+    expect(tracking).toMatchObject({
+      status: 'RUNNING',
+      action: 'deploy',
+      mockServiceId: mock.id,
+      errors: [],
+      createdBy: 'ada@example.com',
+      ended: null,
+    })
     expect(tracking.trackingId).toMatch(/^[0-9a-f-]{36}$/)
 
     const ended = await settle(deployer, tracking)
     expect(ended.status).toBe('FINISHED')
     expect(ended.ended).toBeGreaterThanOrEqual(ended.created)
     const record = await store.mockServices.getById(mock.id)
-    expect(record).toMatchObject({ status: 'RUNNING', httpsEndpoint: null, updatedBy: 'ada@example.com' })
+    expect(record).toMatchObject({
+      status: 'RUNNING',
+      httpsEndpoint: null,
+      updatedBy: 'ada@example.com',
+    })
     expect(record?.httpEndpoint).toBe(`http://127.0.0.1:${record?.port ?? 0}`)
     expect(record?.port).toBeGreaterThan(0)
     expect(record?.deployDate).toBeGreaterThan(0)
@@ -38,9 +49,17 @@ describe('LocalDeployer with a stand-in runtime', () => {
 
     // The document the runtime got, stamped with the mock service's id.
     const file = join(dataDir, 'mocks', `${mock.id}.json`)
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ id: mock.id, name: 'orders', transactions: [{ name: 'get /a' }] })
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({
+      id: mock.id,
+      name: 'orders',
+      transactions: [{ name: 'get /a' }],
+    })
     expect(deployer.logsOf(mock.id).some((l) => l.includes('fake runtime ok'))).toBe(true)
-    expect(deployer.logsOf(mock.id).some((l) => l.includes('"source":"platform"') && l.includes('runtime started'))).toBe(true)
+    expect(
+      deployer
+        .logsOf(mock.id)
+        .some((l) => l.includes('"source":"platform"') && l.includes('runtime started')),
+    ).toBe(true)
   })
 
   it('queues a second action on the same mock service as PENDING and runs it after the first', async () => {
@@ -53,11 +72,11 @@ describe('LocalDeployer with a stand-in runtime', () => {
     const [a, b] = await Promise.all([settle(deployer, first), settle(deployer, second)])
     expect(a.status).toBe('FINISHED')
     expect(b.status).toBe('FINISHED')
-    expect((b.ended ?? 0)).toBeGreaterThanOrEqual(a.ended ?? Infinity)
+    expect(b.ended ?? 0).toBeGreaterThanOrEqual(a.ended ?? Infinity)
     expect((await store.mockServices.getById(mock.id))?.status).toBe('STOPPED')
   })
 
-  it('fails the tracking with the runtime\'s reason and records FAILED when the runtime cannot start', async () => {
+  it("fails the tracking with the runtime's reason and records FAILED when the runtime cannot start", async () => {
     const { deployer, store } = startDeployer({ command: command('fail') })
     const mock = await createMock(store, { port: 1 })
     const ended = await settle(deployer, await deployer.deploy(mock, document, 'ada@example.com'))
@@ -65,7 +84,11 @@ describe('LocalDeployer with a stand-in runtime', () => {
     expect(ended.errors).toHaveLength(1)
     expect(ended.errors[0]?.code).toBe('ERR_DEPLOY_FAILED')
     expect(ended.errors[0]?.message).toContain('Cannot listen on 127.0.0.1:1: the port is in use')
-    expect(await store.mockServices.getById(mock.id)).toMatchObject({ status: 'FAILED', httpEndpoint: null, httpsEndpoint: null })
+    expect(await store.mockServices.getById(mock.id)).toMatchObject({
+      status: 'FAILED',
+      httpEndpoint: null,
+      httpsEndpoint: null,
+    })
     expect(deployer.admin(mock.id)?.url ?? null).toBeNull()
     expect(deployer.logsOf(mock.id).some((l) => l.includes('the port is in use'))).toBe(true)
   })
@@ -93,37 +116,55 @@ describe('LocalDeployer with a stand-in runtime', () => {
     const running = await store.mockServices.getById(mock.id)
     const stopped = await settle(deployer, await deployer.stop(mock, 'bob@example.com'))
     expect(stopped).toMatchObject({ status: 'FINISHED', action: 'stop' })
-    expect(await store.mockServices.getById(mock.id)).toMatchObject({ status: 'STOPPED', httpEndpoint: null, httpsEndpoint: null, port: running?.port, updatedBy: 'bob@example.com' })
+    expect(await store.mockServices.getById(mock.id)).toMatchObject({
+      status: 'STOPPED',
+      httpEndpoint: null,
+      httpsEndpoint: null,
+      port: running?.port,
+      updatedBy: 'bob@example.com',
+    })
     expect(deployer.admin(mock.id)?.url ?? null).toBeNull()
     await expect(fetch(running?.httpEndpoint ?? '')).rejects.toThrow()
 
     const again = await store.mockServices.getById(mock.id)
     if (again === undefined) throw new Error('record gone')
-    expect((await settle(deployer, await deployer.deploy(again, document, 'ada@example.com'))).status).toBe('FINISHED')
+    expect(
+      (await settle(deployer, await deployer.deploy(again, document, 'ada@example.com'))).status,
+    ).toBe('FINISHED')
     expect((await store.mockServices.getById(mock.id))?.httpEndpoint).toBe(running?.httpEndpoint)
   })
 
   it('stopping a mock service that is not running finishes and records STOPPED', async () => {
     const { deployer, store } = startDeployer({ command: command('ok') })
     const mock = await createMock(store, { status: 'FAILED' })
-    expect((await settle(deployer, await deployer.stop(mock, 'ada@example.com'))).status).toBe('FINISHED')
+    expect((await settle(deployer, await deployer.stop(mock, 'ada@example.com'))).status).toBe(
+      'FINISHED',
+    )
     expect((await store.mockServices.getById(mock.id))?.status).toBe('STOPPED')
   })
 
   it('configure deploys a mock service that is not running, and swaps the configuration of one that is', async () => {
     const { deployer, store, dataDir } = startDeployer({ command: command('ok') })
     const mock = await createMock(store)
-    const first = await settle(deployer, await deployer.configure(mock, document, 'ada@example.com'))
+    const first = await settle(
+      deployer,
+      await deployer.configure(mock, document, 'ada@example.com'),
+    )
     expect(first).toMatchObject({ status: 'FINISHED', action: 'configure', warnings: [] })
     const admin = deployer.admin(mock.id)?.url ?? null
     const record = await store.mockServices.getById(mock.id)
     if (record === undefined) throw new Error('record gone')
     const next = textDocument({ '/a': 'A', '/b': 'B' })
-    const swapped = await settle(deployer, await deployer.configure(record, next, 'ada@example.com'))
+    const swapped = await settle(
+      deployer,
+      await deployer.configure(record, next, 'ada@example.com'),
+    )
     expect(swapped).toMatchObject({ status: 'FINISHED', warnings: [] })
     // Same runtime, new document on disk.
     expect(deployer.admin(mock.id)?.url ?? null).toBe(admin)
-    expect(JSON.parse(readFileSync(join(dataDir, 'mocks', `${mock.id}.json`), 'utf8')).transactions).toHaveLength(2)
+    expect(
+      JSON.parse(readFileSync(join(dataDir, 'mocks', `${mock.id}.json`), 'utf8')).transactions,
+    ).toHaveLength(2)
   })
 
   it('configure restarts the runtime, with a warning, when the replicas change', async () => {
@@ -133,7 +174,10 @@ describe('LocalDeployer with a stand-in runtime', () => {
     const admin = deployer.admin(mock.id)?.url ?? null
     const record = await store.mockServices.update(mock.id, { replicas: 2 })
     if (record === undefined) throw new Error('record gone')
-    const ended = await settle(deployer, await deployer.configure(record, document, 'ada@example.com'))
+    const ended = await settle(
+      deployer,
+      await deployer.configure(record, document, 'ada@example.com'),
+    )
     expect(ended.status).toBe('FINISHED')
     expect(ended.warnings).toEqual([expect.objectContaining({ code: 'RESTARTED' })])
     expect(deployer.admin(mock.id)?.url ?? null).not.toBe(admin)
@@ -142,11 +186,18 @@ describe('LocalDeployer with a stand-in runtime', () => {
 
   it('restarts a runtime that exits unexpectedly, on the same port, and logs it', async () => {
     const marker = join(tempDir(), 'crashed')
-    const { deployer, store } = startDeployer({ command: command(`once:${marker}`), restart: { initialDelayMs: 50 } })
+    const { deployer, store } = startDeployer({
+      command: command(`once:${marker}`),
+      restart: { initialDelayMs: 50 },
+    })
     const mock = await createMock(store)
     await settle(deployer, await deployer.deploy(mock, document, 'ada@example.com'))
-    const { port } = await store.mockServices.getById(mock.id) ?? {}
-    await eventually(() => deployer.logsOf(mock.id).some((l) => l.includes('runtime restarted')), 10_000, 'the restart')
+    const { port } = (await store.mockServices.getById(mock.id)) ?? {}
+    await eventually(
+      () => deployer.logsOf(mock.id).some((l) => l.includes('runtime restarted')),
+      10_000,
+      'the restart',
+    )
     const lines = deployer.logsOf(mock.id).join('\n')
     expect(lines).toContain('runtime exited with code 1; restarting in 50 ms (attempt 1 of 5)')
     expect(existsSync(marker)).toBe(true)
@@ -155,22 +206,41 @@ describe('LocalDeployer with a stand-in runtime', () => {
   })
 
   it('gives up after the restart attempts and records FAILED', async () => {
-    const { deployer, store } = startDeployer({ command: command('crash'), restart: { attempts: 2, initialDelayMs: 20 } })
+    const { deployer, store } = startDeployer({
+      command: command('crash'),
+      restart: { attempts: 2, initialDelayMs: 20 },
+    })
     const mock = await createMock(store)
-    expect((await settle(deployer, await deployer.deploy(mock, document, 'ada@example.com'))).status).toBe('FINISHED')
-    await eventually(async () => (await store.mockServices.getById(mock.id))?.status === 'FAILED', 15_000, 'FAILED')
+    expect(
+      (await settle(deployer, await deployer.deploy(mock, document, 'ada@example.com'))).status,
+    ).toBe('FINISHED')
+    await eventually(
+      async () => (await store.mockServices.getById(mock.id))?.status === 'FAILED',
+      15_000,
+      'FAILED',
+    )
     const lines = deployer.logsOf(mock.id).join('\n')
     expect(lines).toContain('attempt 2 of 2')
     expect(lines).toContain('gave up after 2 restarts')
-    expect(await store.mockServices.getById(mock.id)).toMatchObject({ httpEndpoint: null, httpsEndpoint: null })
+    expect(await store.mockServices.getById(mock.id)).toMatchObject({
+      httpEndpoint: null,
+      httpsEndpoint: null,
+    })
     expect(deployer.admin(mock.id)?.url ?? null).toBeNull()
   })
 
   it('a stop cancels a pending restart', async () => {
-    const { deployer, store } = startDeployer({ command: command('crash'), restart: { initialDelayMs: 5_000 } })
+    const { deployer, store } = startDeployer({
+      command: command('crash'),
+      restart: { initialDelayMs: 5_000 },
+    })
     const mock = await createMock(store)
     await settle(deployer, await deployer.deploy(mock, document, 'ada@example.com'))
-    await eventually(() => deployer.logsOf(mock.id).some((l) => l.includes('restarting in 5000 ms')), 5_000, 'the crash')
+    await eventually(
+      () => deployer.logsOf(mock.id).some((l) => l.includes('restarting in 5000 ms')),
+      5_000,
+      'the crash',
+    )
     expect((await store.mockServices.getById(mock.id))?.status).toBe('PENDING')
     await settle(deployer, await deployer.stop(mock, 'ada@example.com'))
     expect((await store.mockServices.getById(mock.id))?.status).toBe('STOPPED')
@@ -192,13 +262,24 @@ describe('LocalDeployer with a stand-in runtime', () => {
     const { deployer, store, dataDir } = startDeployer({ command: command('ok') })
     const a = await createMock(store)
     const b = await createMock(store, { name: 'payments' })
-    await Promise.all([settle(deployer, await deployer.deploy(a, document, 'ada@example.com')), settle(deployer, await deployer.deploy(b, document, 'ada@example.com'))])
+    await Promise.all([
+      settle(deployer, await deployer.deploy(a, document, 'ada@example.com')),
+      settle(deployer, await deployer.deploy(b, document, 'ada@example.com')),
+    ])
     const endpoint = (await store.mockServices.getById(a.id))?.httpEndpoint ?? ''
     await deployer.shutdown()
     await expect(fetch(endpoint)).rejects.toThrow()
-    expect((await store.mockServices.listByStatus(['RUNNING'])).map((m) => m.id)).toEqual([a.id, b.id])
+    expect((await store.mockServices.listByStatus(['RUNNING'])).map((m) => m.id)).toEqual([
+      a.id,
+      b.id,
+    ])
 
-    const next = new LocalDeployer({ store, dataDir, log: createSilentLogger(), command: command('ok') })
+    const next = new LocalDeployer({
+      store,
+      dataDir,
+      log: createSilentLogger(),
+      command: command('ok'),
+    })
     try {
       const trackings = await next.restore('platform')
       expect(trackings.map((t) => t.mockServiceId).sort()).toEqual([a.id, b.id])
@@ -228,7 +309,12 @@ describe('LocalDeployer with a stand-in runtime', () => {
     await settle(deployer, await deployer.deploy(b, document, 'ada@example.com'))
     await settle(deployer, await deployer.stop(b, 'ada@example.com'))
     const figures = await deployer.environment()
-    expect(figures).toMatchObject({ status: 'RUNNING', msRunningCount: 1, totalTxnCount: 3, runningMockServiceIds: [a.id] })
+    expect(figures).toMatchObject({
+      status: 'RUNNING',
+      msRunningCount: 1,
+      totalTxnCount: 3,
+      runningMockServiceIds: [a.id],
+    })
     expect(figures.memoryUsage).toBeGreaterThan(process.memoryUsage().rss / 2)
     expect(Math.abs(figures.lastHeartBeat - Date.now())).toBeLessThan(5000)
   })
@@ -242,18 +328,28 @@ describe('LocalDeployer with a stand-in runtime', () => {
     const { deployer, store } = startDeployer({ command: command(`port:${marker}:${kept}`) })
     await createMock(store, { name: 'stopped one', status: 'STOPPED', port: kept })
     const mock = await createMock(store)
-    expect((await settle(deployer, await deployer.deploy(mock, document, 'ada@example.com'))).status).toBe('FINISHED')
+    expect(
+      (await settle(deployer, await deployer.deploy(mock, document, 'ada@example.com'))).status,
+    ).toBe('FINISHED')
     const port = (await store.mockServices.getById(mock.id))?.port
     expect(port).toBeGreaterThan(0)
     expect(port).not.toBe(kept)
-    expect(deployer.logsOf(mock.id).some((l) => l.includes('port kept by another mock service') && l.includes(`"port":${kept}`))).toBe(true)
+    expect(
+      deployer
+        .logsOf(mock.id)
+        .some(
+          (l) => l.includes('port kept by another mock service') && l.includes(`"port":${kept}`),
+        ),
+    ).toBe(true)
   })
 
   it('names endpoints with endpointHost', async () => {
     const { deployer, store } = startDeployer({ command: command('ok'), endpointHost: 'localhost' })
     const mock = await createMock(store)
     await settle(deployer, await deployer.deploy(mock, document, 'ada@example.com'))
-    expect((await store.mockServices.getById(mock.id))?.httpEndpoint).toMatch(/^http:\/\/localhost:\d+$/)
+    expect((await store.mockServices.getById(mock.id))?.httpEndpoint).toMatch(
+      /^http:\/\/localhost:\d+$/,
+    )
   })
 
   it('fails actions once shut down', async () => {
@@ -261,6 +357,11 @@ describe('LocalDeployer with a stand-in runtime', () => {
     await deployer.shutdown()
     const mock = await createMock(store)
     const ended = await settle(deployer, await deployer.deploy(mock, document, 'ada@example.com'))
-    expect(ended).toMatchObject({ status: 'FAILED', errors: [{ code: 'ERR_DEPLOY_FAILED', message: 'Deployment failed: the platform is stopping' }] })
+    expect(ended).toMatchObject({
+      status: 'FAILED',
+      errors: [
+        { code: 'ERR_DEPLOY_FAILED', message: 'Deployment failed: the platform is stopping' },
+      ],
+    })
   })
 })

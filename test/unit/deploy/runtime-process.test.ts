@@ -9,15 +9,23 @@ import { tempDir } from '../../helpers/temp-dir.js'
 import { waitFor } from '../../helpers/wait.js'
 
 /** A child that runs `script` with Node (the deployer appends nothing here: the args are the script's). */
-function node (script: string, lines: string[] = []): RuntimeProcess {
-  return RuntimeProcess.spawn({ executable: process.execPath, args: ['-e', script] }, [], (line) => lines.push(line))
+function node(script: string, lines: string[] = []): RuntimeProcess {
+  return RuntimeProcess.spawn({ executable: process.execPath, args: ['-e', script] }, [], (line) =>
+    lines.push(line),
+  )
 }
 
 describe('RuntimeProcess', () => {
   it('reads the endpoints from the ready lines, with or without HTTPS', async () => {
-    const child = node(`process.stdout.write('listening on http://127.0.0.1:1234\\nhttps (h2, http/1.1) on https://127.0.0.1:1235\\nadmin on http://127.0.0.1:1236\\n'); setInterval(() => {}, 1000)`)
+    const child = node(
+      `process.stdout.write('listening on http://127.0.0.1:1234\\nhttps (h2, http/1.1) on https://127.0.0.1:1235\\nadmin on http://127.0.0.1:1236\\n'); setInterval(() => {}, 1000)`,
+    )
     try {
-      expect(await child.ready(5000)).toEqual({ http: 'http://127.0.0.1:1234', https: 'https://127.0.0.1:1235', admin: 'http://127.0.0.1:1236' })
+      expect(await child.ready(5000)).toEqual({
+        http: 'http://127.0.0.1:1234',
+        https: 'https://127.0.0.1:1235',
+        admin: 'http://127.0.0.1:1236',
+      })
       expect(child.alive).toBe(true)
       expect(child.pid).toBeGreaterThan(0)
     } finally {
@@ -27,38 +35,64 @@ describe('RuntimeProcess', () => {
   })
 
   it('waits for the admin line when the ready lines arrive in pieces', async () => {
-    const child = node(`process.stdout.write('listening on http://127.0.0.1:1\\n'); setTimeout(() => process.stdout.write('admin on http://127.0.0.1:2\\n'), 200); setInterval(() => {}, 1000)`)
+    const child = node(
+      `process.stdout.write('listening on http://127.0.0.1:1\\n'); setTimeout(() => process.stdout.write('admin on http://127.0.0.1:2\\n'), 200); setInterval(() => {}, 1000)`,
+    )
     try {
-      expect(await child.ready(5000)).toEqual({ http: 'http://127.0.0.1:1', https: null, admin: 'http://127.0.0.1:2' })
+      expect(await child.ready(5000)).toEqual({
+        http: 'http://127.0.0.1:1',
+        https: null,
+        admin: 'http://127.0.0.1:2',
+      })
     } finally {
       await child.kill()
     }
   })
 
-  it('rejects with the command line\'s one-line reason when the runtime exits before it is ready', async () => {
+  it("rejects with the command line's one-line reason when the runtime exits before it is ready", async () => {
     const lines: string[] = []
-    const child = node(`process.stderr.write('{"level":30}\\nunderstudy run: Cannot listen on 127.0.0.1:80: permission denied\\n'); process.exit(1)`, lines)
+    const child = node(
+      `process.stderr.write('{"level":30}\\nunderstudy run: Cannot listen on 127.0.0.1:80: permission denied\\n'); process.exit(1)`,
+      lines,
+    )
     await expect(child.ready(5000)).rejects.toMatchObject({
       code: 'ERR_DEPLOY_FAILED',
-      message: 'Deployment failed: Cannot listen on 127.0.0.1:80: permission denied (the runtime exited with code 1)',
+      message:
+        'Deployment failed: Cannot listen on 127.0.0.1:80: permission denied (the runtime exited with code 1)',
     })
-    expect(lines).toEqual(['{"level":30}', 'understudy run: Cannot listen on 127.0.0.1:80: permission denied'])
+    expect(lines).toEqual([
+      '{"level":30}',
+      'understudy run: Cannot listen on 127.0.0.1:80: permission denied',
+    ])
   })
 
   it('reports an executable that cannot be started', async () => {
-    const child = RuntimeProcess.spawn({ executable: '/nonexistent/understudy', args: [] }, [], () => {})
-    await expect(child.ready(5000)).rejects.toMatchObject({ code: 'ERR_DEPLOY_FAILED', message: expect.stringContaining('ENOENT') })
+    const child = RuntimeProcess.spawn(
+      { executable: '/nonexistent/understudy', args: [] },
+      [],
+      () => {},
+    )
+    await expect(child.ready(5000)).rejects.toMatchObject({
+      code: 'ERR_DEPLOY_FAILED',
+      message: expect.stringContaining('ENOENT'),
+    })
     expect(child.alive).toBe(false)
   })
 
   it('stop sends SIGTERM and kills after the grace period when the runtime ignores it', async () => {
     // Each child says 'ready' on stderr (the line callback) once its SIGTERM handler is installed.
     const politeLines: string[] = []
-    const polite = node(`process.on('SIGTERM', () => process.exit(0)); process.stderr.write('ready\\n'); setInterval(() => {}, 1000)`, politeLines)
+    const polite = node(
+      `process.on('SIGTERM', () => process.exit(0)); process.stderr.write('ready\\n'); setInterval(() => {}, 1000)`,
+      politeLines,
+    )
     await waitFor(() => politeLines.includes('ready'), 'the polite child to be ready')
     expect(await polite.stop(5000)).toEqual({ code: 0, signal: null })
     const stubbornLines: string[] = []
-    const stubborn = node(`process.on('SIGTERM', () => {}); process.stderr.write('ready\\n'); setInterval(() => {}, 1000)`, stubbornLines)
+    const stubborn = node(
+      `process.on('SIGTERM', () => {}); process.stderr.write('ready\\n'); setInterval(() => {}, 1000)`,
+      stubbornLines,
+    )
     await waitFor(() => stubbornLines.includes('ready'), 'the stubborn child to be ready')
     const started = Date.now()
     expect(await stubborn.stop(300)).toEqual({ code: null, signal: 'SIGKILL' })

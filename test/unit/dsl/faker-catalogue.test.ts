@@ -1,6 +1,11 @@
 import { Faker, en } from '@faker-js/faker'
 import { describe, expect, it } from 'vitest'
-import { checkFakerArguments, fakerMethodOf, fakerMethods, TemplateBoundError } from '../../../src/dsl/index.js'
+import {
+  checkFakerArguments,
+  fakerMethodOf,
+  fakerMethods,
+  TemplateBoundError,
+} from '../../../src/dsl/index.js'
 import { createTemplateEngine } from '../../../src/serve/template/engine.js'
 
 describe('the faker catalogue of templates', () => {
@@ -15,24 +20,60 @@ describe('the faker catalogue of templates', () => {
   })
 
   it('leaves out what takes functions or objects and everything that is not a module method', () => {
-    for (const path of ['constructor.constructor', 'person.faker', 'person.constructor', 'helpers.multiple', 'helpers.maybe', 'helpers.uniqueArray', 'helpers.mustache', 'helpers.objectValue', 'definitions.person', 'rawDefinitions.person', 'seed', '__proto__.constructor']) {
+    for (const path of [
+      'constructor.constructor',
+      'person.faker',
+      'person.constructor',
+      'helpers.multiple',
+      'helpers.maybe',
+      'helpers.uniqueArray',
+      'helpers.mustache',
+      'helpers.objectValue',
+      'definitions.person',
+      'rawDefinitions.person',
+      'seed',
+      '__proto__.constructor',
+    ]) {
       expect(() => fakerMethodOf(path), path).toThrow(/faker has no method/)
     }
   })
 
   it('turns numeric text given as a size into its number and bounds it', () => {
     expect(checkFakerArguments(fakerMethodOf('string.alpha'), ['8'], null)).toEqual([8])
-    expect(() => checkFakerArguments(fakerMethodOf('string.alpha'), ['65537'], null)).toThrow(TemplateBoundError)
-    expect(() => checkFakerArguments(fakerMethodOf('lorem.paragraphs'), [1001], null)).toThrow(TemplateBoundError)
-    expect(() => checkFakerArguments(fakerMethodOf('lorem.words'), [], { min: 1, max: 1001 })).toThrow(TemplateBoundError)
-    expect(() => checkFakerArguments(fakerMethodOf('lorem.sentences'), [3, 'x'.repeat(1001)], null)).toThrow(TemplateBoundError)
+    expect(() => checkFakerArguments(fakerMethodOf('string.alpha'), ['65537'], null)).toThrow(
+      TemplateBoundError,
+    )
+    expect(() => checkFakerArguments(fakerMethodOf('lorem.paragraphs'), [1001], null)).toThrow(
+      TemplateBoundError,
+    )
+    expect(() =>
+      checkFakerArguments(fakerMethodOf('lorem.words'), [], { min: 1, max: 1001 }),
+    ).toThrow(TemplateBoundError)
+    expect(() =>
+      checkFakerArguments(fakerMethodOf('lorem.sentences'), [3, 'x'.repeat(1001)], null),
+    ).toThrow(TemplateBoundError)
     // A number that is a value, not a size, is not bounded.
-    expect(checkFakerArguments(fakerMethodOf('number.int'), [], { min: 0, max: 1e12 })).toEqual([{ min: 0, max: 1e12 }])
+    expect(checkFakerArguments(fakerMethodOf('number.int'), [], { min: 0, max: 1e12 })).toEqual([
+      { min: 0, max: 1e12 },
+    ])
   })
 
   it('renders every catalogue method without arguments except the few that need one', () => {
     const engine = createTemplateEngine(7)
-    const needsArgument = new Set(['date.between', 'date.betweens', 'helpers.slugify', 'helpers.replaceSymbols', 'helpers.replaceCreditCardSymbols', 'helpers.fromRegExp', 'helpers.shuffle', 'helpers.arrayElement', 'helpers.arrayElements', 'helpers.rangeToNumber', 'helpers.fake', 'string.fromCharacters'])
+    const needsArgument = new Set([
+      'date.between',
+      'date.betweens',
+      'helpers.slugify',
+      'helpers.replaceSymbols',
+      'helpers.replaceCreditCardSymbols',
+      'helpers.fromRegExp',
+      'helpers.shuffle',
+      'helpers.arrayElement',
+      'helpers.arrayElements',
+      'helpers.rangeToNumber',
+      'helpers.fake',
+      'string.fromCharacters',
+    ])
     const failed: string[] = []
     for (const path of fakerMethods.keys()) {
       if (needsArgument.has(path)) continue

@@ -4,7 +4,7 @@ import { jsonValueOffset, positionAt } from '../../../src/dsl/json-locate.js'
 import { pointerSegments } from '../../../src/dsl/index.js'
 
 /** The YAML parser's answer (YAML 1.2 reads JSON), which the scan replaces. */
-function yamlPosition (text: string, pointer: string): { line: number; column: number } | undefined {
+function yamlPosition(text: string, pointer: string): { line: number; column: number } | undefined {
   const lineCounter = new LineCounter()
   const doc = parseDocument(text, { lineCounter })
   const segments: unknown[] = pointerSegments(pointer).map((s) => (/^\d+$/.test(s) ? Number(s) : s))
@@ -19,20 +19,41 @@ function yamlPosition (text: string, pointer: string): { line: number; column: n
 }
 
 describe('jsonValueOffset', () => {
-  const text = JSON.stringify({
-    name: 'pets',
-    'a/b~c': { 'q"uote': [1, { deep: [true, null, 'x,]}'] }] },
-    transactions: [{ dsl: { requestDsl: { path: '/a' }, responseDsl: { status: 200 } } }, { dsl: { requestDsl: {}, responseDsl: [] } }],
-    empty: {},
-    list: [],
-  }, null, 2)
-  const pointers = ['', '/name', '/a~1b~0c', '/a~1b~0c/q"uote/1/deep/2', '/transactions/1/dsl/requestDsl', '/transactions/1/dsl/requestDsl/path',
-    '/transactions/0/dsl/responseDsl/status', '/transactions/5', '/empty/x', '/list/0', '/missing/x/y', '/name/x']
+  const text = JSON.stringify(
+    {
+      name: 'pets',
+      'a/b~c': { 'q"uote': [1, { deep: [true, null, 'x,]}'] }] },
+      transactions: [
+        { dsl: { requestDsl: { path: '/a' }, responseDsl: { status: 200 } } },
+        { dsl: { requestDsl: {}, responseDsl: [] } },
+      ],
+      empty: {},
+      list: [],
+    },
+    null,
+    2,
+  )
+  const pointers = [
+    '',
+    '/name',
+    '/a~1b~0c',
+    '/a~1b~0c/q"uote/1/deep/2',
+    '/transactions/1/dsl/requestDsl',
+    '/transactions/1/dsl/requestDsl/path',
+    '/transactions/0/dsl/responseDsl/status',
+    '/transactions/5',
+    '/empty/x',
+    '/list/0',
+    '/missing/x/y',
+    '/name/x',
+  ]
 
   it('finds what the YAML parser finds, values and nearest existing ancestors', () => {
     for (const pointer of pointers) {
       const offset = jsonValueOffset(text, pointerSegments(pointer))
-      expect(offset === undefined ? undefined : positionAt(text, offset), pointer).toEqual(yamlPosition(text, pointer))
+      expect(offset === undefined ? undefined : positionAt(text, offset), pointer).toEqual(
+        yamlPosition(text, pointer),
+      )
     }
   })
 

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { compileUserRegex, jsonTextDepth, MAX_DEFINITION_DEPTH, readDefinition, RegexRejection, tooDeepAt } from '../../../src/dsl/index.js'
+import {
+  compileUserRegex,
+  jsonTextDepth,
+  MAX_DEFINITION_DEPTH,
+  readDefinition,
+  RegexRejection,
+  tooDeepAt,
+} from '../../../src/dsl/index.js'
 import { compileValueCheck, regexInputStats } from '../../../src/match/predicates/value-check.js'
 import { thrown } from '../../helpers/errors.js'
 
@@ -14,7 +21,9 @@ describe('refusals of unsafe regexes name the construct found', () => {
 
   it('names a lookaround, a back-reference or a large count when that is what is there', () => {
     expect((compileUserRegex('(?=x)(a|b)*', true) as RegexRejection).reason).toContain('lookaround')
-    expect((compileUserRegex('(a)(b|c)*\\1', true) as RegexRejection).reason).toContain('back-reference')
+    expect((compileUserRegex('(a)(b|c)*\\1', true) as RegexRejection).reason).toContain(
+      'back-reference',
+    )
     expect((compileUserRegex('(a|b)*x{20}', true) as RegexRejection).reason).toContain('{20}')
   })
 })
@@ -51,7 +60,9 @@ describe('definition depth', () => {
   it('refuses a definition nested deeper than the limit with ERR_DSL_INVALID at its pointer', () => {
     let json: unknown = 1
     for (let i = 0; i < 10_000; i++) json = [json]
-    const err = thrown(() => readDefinition([{ dsl: { requestDsl: { path: '/a' }, responseDsl: { json } } }]))
+    const err = thrown(() =>
+      readDefinition([{ dsl: { requestDsl: { path: '/a' }, responseDsl: { json } } }]),
+    )
     expect(err.code).toBe('ERR_DSL_INVALID')
     expect(err.details?.[0]?.message).toContain(`deeper than ${MAX_DEFINITION_DEPTH}`)
     expect(err.details?.[0]?.path.startsWith('/0/dsl/responseDsl/json/0')).toBe(true)

@@ -26,15 +26,23 @@ describe('transaction defaults', () => {
       name: 'POST /orders',
       dsl: {
         priority: 10,
-        requestDsl: { method: 'POST', path: '/orders', url: { key: 'url', matcherName: 'equals_url', matchingValue: '/orders' } },
+        requestDsl: {
+          method: 'POST',
+          path: '/orders',
+          url: { key: 'url', matcherName: 'equals_url', matchingValue: '/orders' },
+        },
         responseDsl: { status: 200 },
       },
     })
   })
 
   it('name a transaction without method as ANY, and after its url matcher or its position', () => {
-    expect(one({ requestDsl: { url: { matcherName: 'matches', matchingValue: '/a.*' } } }).name).toBe('ANY /a.*')
-    expect(readDefinition([{ requestDsl: {} }, { requestDsl: {} }]).transactions.map((t) => t.name)).toEqual(['ANY #1', 'ANY #2'])
+    expect(
+      one({ requestDsl: { url: { matcherName: 'matches', matchingValue: '/a.*' } } }).name,
+    ).toBe('ANY /a.*')
+    expect(
+      readDefinition([{ requestDsl: {} }, { requestDsl: {} }]).transactions.map((t) => t.name),
+    ).toEqual(['ANY #1', 'ANY #2'])
   })
 
   it('keep a given name, but replace a null or empty one', () => {
@@ -52,8 +60,15 @@ describe('request normalization', () => {
   })
 
   it('turns path into an equals_url matcher only when there is no url matcher', () => {
-    expect(one({ requestDsl: { path: '/a' } }).dsl.requestDsl.url).toEqual({ key: 'url', matcherName: 'equals_url', matchingValue: '/a' })
-    expect(one({ requestDsl: { path: '/a', url: { matcherName: 'contains', matchingValue: 'b' } } }).dsl.requestDsl.url).toEqual({
+    expect(one({ requestDsl: { path: '/a' } }).dsl.requestDsl.url).toEqual({
+      key: 'url',
+      matcherName: 'equals_url',
+      matchingValue: '/a',
+    })
+    expect(
+      one({ requestDsl: { path: '/a', url: { matcherName: 'contains', matchingValue: 'b' } } }).dsl
+        .requestDsl.url,
+    ).toEqual({
       matcherName: 'contains',
       matchingValue: 'b',
     })
@@ -75,7 +90,13 @@ describe('request normalization', () => {
     })
     expect(txn.dsl).toEqual({
       priority: 10,
-      requestDsl: { headers: [], queryParams: [], cookies: [{ key: 'c', matcherName: 'equals', matchingValue: '1' }], body: [], credentials: { password: '' } },
+      requestDsl: {
+        headers: [],
+        queryParams: [],
+        cookies: [{ key: 'c', matcherName: 'equals', matchingValue: '1' }],
+        body: [],
+        credentials: { password: '' },
+      },
       responseDsl: { status: 200 },
     })
   })
@@ -112,22 +133,42 @@ describe('response normalization', () => {
   })
 
   it('turns json null and json false into their JSON text', () => {
-    expect(decodeContent(one({ requestDsl: {}, responseDsl: { json: null } }).dsl.responseDsl.content).toString()).toBe('null')
-    expect(decodeContent(one({ requestDsl: {}, responseDsl: { json: false } }).dsl.responseDsl.content).toString()).toBe('false')
+    expect(
+      decodeContent(
+        one({ requestDsl: {}, responseDsl: { json: null } }).dsl.responseDsl.content,
+      ).toString(),
+    ).toBe('null')
+    expect(
+      decodeContent(
+        one({ requestDsl: {}, responseDsl: { json: false } }).dsl.responseDsl.content,
+      ).toString(),
+    ).toBe('false')
   })
 
   it('keeps an explicit contentType over the shorthand default', () => {
-    expect(one({ requestDsl: {}, responseDsl: { text: '<b/>', contentType: 'application/xml' } }).dsl.responseDsl.contentType).toBe('application/xml')
-    expect(one({ requestDsl: {}, responseDsl: { json: 1, contentType: 'application/hal+json' } }).dsl.responseDsl.contentType).toBe('application/hal+json')
+    expect(
+      one({ requestDsl: {}, responseDsl: { text: '<b/>', contentType: 'application/xml' } }).dsl
+        .responseDsl.contentType,
+    ).toBe('application/xml')
+    expect(
+      one({ requestDsl: {}, responseDsl: { json: 1, contentType: 'application/hal+json' } }).dsl
+        .responseDsl.contentType,
+    ).toBe('application/hal+json')
   })
 
   it('lets a shorthand stand beside a null content, as exported records carry it (fixed in schema)', () => {
-    expect(one({ requestDsl: {}, responseDsl: { text: 'x', content: null } }).dsl.responseDsl.content).toBe(encodeContent('x'))
-    expect(one({ requestDsl: {}, responseDsl: { json: 1, content: null } }).dsl.responseDsl.content).toBe(encodeContent('1'))
+    expect(
+      one({ requestDsl: {}, responseDsl: { text: 'x', content: null } }).dsl.responseDsl.content,
+    ).toBe(encodeContent('x'))
+    expect(
+      one({ requestDsl: {}, responseDsl: { json: 1, content: null } }).dsl.responseDsl.content,
+    ).toBe(encodeContent('1'))
   })
 
   it('removes whitespace from base64 content', () => {
-    expect(one({ requestDsl: {}, responseDsl: { content: 'aGVs\n  bG8=\n' } }).dsl.responseDsl.content).toBe('aGVsbG8=')
+    expect(
+      one({ requestDsl: {}, responseDsl: { content: 'aGVs\n  bG8=\n' } }).dsl.responseDsl.content,
+    ).toBe('aGVsbG8=')
   })
 
   it('drops nulls, keeps the other members (binary: false as sent)', () => {
@@ -147,24 +188,59 @@ describe('response normalization', () => {
     expect(response).toEqual({ status: 201 })
     const kept = one({
       requestDsl: {},
-      responseDsl: { statusMessage: 'Created', proxyUrl: 'https://live.example/api', charset: 'utf-8', binary: true, contentType: 'json' },
+      responseDsl: {
+        statusMessage: 'Created',
+        proxyUrl: 'https://live.example/api',
+        charset: 'utf-8',
+        binary: true,
+        contentType: 'json',
+      },
     }).dsl.responseDsl
-    expect(kept).toEqual({ status: 200, statusMessage: 'Created', proxyUrl: 'https://live.example/api', charset: 'utf-8', binary: true, contentType: 'json' })
-    expect(one({ requestDsl: {}, responseDsl: { binary: false } }).dsl.responseDsl).toEqual({ status: 200, binary: false })
+    expect(kept).toEqual({
+      status: 200,
+      statusMessage: 'Created',
+      proxyUrl: 'https://live.example/api',
+      charset: 'utf-8',
+      binary: true,
+      contentType: 'json',
+    })
+    expect(one({ requestDsl: {}, responseDsl: { binary: false } }).dsl.responseDsl).toEqual({
+      status: 200,
+      binary: false,
+    })
   })
 
   it('turns header values into strings', () => {
-    const response = one({ requestDsl: {}, responseDsl: { headers: [{ name: 'X-Count', value: 5 }, { name: 'X-On', value: true }] } }).dsl.responseDsl
-    expect(response.headers).toEqual([{ name: 'X-Count', value: '5' }, { name: 'X-On', value: 'true' }])
+    const response = one({
+      requestDsl: {},
+      responseDsl: {
+        headers: [
+          { name: 'X-Count', value: 5 },
+          { name: 'X-On', value: true },
+        ],
+      },
+    }).dsl.responseDsl
+    expect(response.headers).toEqual([
+      { name: 'X-Count', value: '5' },
+      { name: 'X-On', value: 'true' },
+    ])
   })
 
   it('lowercases the delay type and keeps a none delay without its numbers', () => {
-    expect(one({ requestDsl: {}, responseDsl: { responseDelay: { type: 'LogNormal', median: 100, sigma: 0.5 } } }).dsl.responseDsl.responseDelay).toEqual({
+    expect(
+      one({
+        requestDsl: {},
+        responseDsl: { responseDelay: { type: 'LogNormal', median: 100, sigma: 0.5 } },
+      }).dsl.responseDsl.responseDelay,
+    ).toEqual({
       type: 'lognormal',
       median: 100,
       sigma: 0.5,
     })
-    expect(one({ requestDsl: {}, responseDsl: { responseDelay: { type: 'NONE', duration: 5 } } }).dsl.responseDsl.responseDelay).toEqual({ type: 'none' })
+    expect(
+      one({ requestDsl: {}, responseDsl: { responseDelay: { type: 'NONE', duration: 5 } } }).dsl
+        .responseDsl.responseDelay,
+    ).toEqual({ type: 'none' })
   })
 })
 
@@ -190,18 +266,30 @@ describe('document normalization', () => {
     ['BypassLive', 'bypasslive'],
     [null, 'return404'],
   ])('reads noMatchingRequestPreference %j as %j', (given, expected) => {
-    const doc = readDefinition({ transactions: [], noMatchingRequestPreference: given, liveSystemHost: 'h' })
+    const doc = readDefinition({
+      transactions: [],
+      noMatchingRequestPreference: given,
+      liveSystemHost: 'h',
+    })
     expect(doc.noMatchingRequestPreference).toBe(expected)
   })
 
   it('reads returntransaction in any case as returnTransaction', () => {
-    const doc = readDefinition({ transactions: [{ id: 1, dsl: { requestDsl: {} } }], noMatchingRequestPreference: 'RETURNTRANSACTION', noMatchingRequestTxnId: 1 })
+    const doc = readDefinition({
+      transactions: [{ id: 1, dsl: { requestDsl: {} } }],
+      noMatchingRequestPreference: 'RETURNTRANSACTION',
+      noMatchingRequestTxnId: 1,
+    })
     expect(doc.noMatchingRequestPreference).toBe('returnTransaction')
   })
 
   it('uppercases endpointPreference', () => {
-    expect(readDefinition({ transactions: [], endpointPreference: 'https' }).endpointPreference).toBe('HTTPS')
-    expect(readDefinition({ transactions: [], endpointPreference: null }).endpointPreference).toBeNull()
+    expect(
+      readDefinition({ transactions: [], endpointPreference: 'https' }).endpointPreference,
+    ).toBe('HTTPS')
+    expect(
+      readDefinition({ transactions: [], endpointPreference: null }).endpointPreference,
+    ).toBeNull()
   })
 
   it('turns integer mockServiceTransactions entries into objects and drops null priorities', () => {
@@ -209,11 +297,23 @@ describe('document normalization', () => {
       transactions: [1, 2, 3].map((id) => ({ id, dsl: { requestDsl: {} } })),
       mockServiceTransactions: [1, { txnId: 2, priority: null }, { txnId: 3, priority: 4 }],
     })
-    expect(doc.mockServiceTransactions).toEqual([{ txnId: 1 }, { txnId: 2 }, { txnId: 3, priority: 4 }])
+    expect(doc.mockServiceTransactions).toEqual([
+      { txnId: 1 },
+      { txnId: 2 },
+      { txnId: 3, priority: 4 },
+    ])
   })
 
   it('drops null and empty descriptive fields of the document', () => {
-    const doc = readDefinition({ transactions: [], id: null, name: '', description: null, serviceId: null, serviceName: null, capacity: null })
+    const doc = readDefinition({
+      transactions: [],
+      id: null,
+      name: '',
+      description: null,
+      serviceId: null,
+      serviceName: null,
+      capacity: null,
+    })
     expect(doc).not.toHaveProperty('id')
     expect(doc).not.toHaveProperty('name')
     expect(doc.capacity).toBeNull()
@@ -229,7 +329,11 @@ describe('think time and delays', () => {
   })
 
   it('read an object thinkTime as a delay, none as no delay', () => {
-    expect(normalizeThinkTime({ type: 'Uniform', lower: 1, upper: 5 })).toEqual({ type: 'uniform', lower: 1, upper: 5 })
+    expect(normalizeThinkTime({ type: 'Uniform', lower: 1, upper: 5 })).toEqual({
+      type: 'uniform',
+      lower: 1,
+      upper: 5,
+    })
     expect(normalizeThinkTime({ type: 'none', duration: 5 })).toBeNull()
   })
 

@@ -1,9 +1,14 @@
 import { describe, expect, it } from 'vitest'
-import { joinPointer, loadDefinitionText, parseText, pointerSegments } from '../../../src/dsl/index.js'
+import {
+  joinPointer,
+  loadDefinitionText,
+  parseText,
+  pointerSegments,
+} from '../../../src/dsl/index.js'
 import { thrown } from '../fixtures/match.js'
 
 /** 1-based line and column of the first occurrence of `token` in `text`. */
-function positionOf (text: string, token: string): { line: number; column: number } {
+function positionOf(text: string, token: string): { line: number; column: number } {
   const offset = text.indexOf(token)
   const before = text.slice(0, offset)
   return { line: before.split('\n').length, column: offset - before.lastIndexOf('\n') }
@@ -35,7 +40,10 @@ describe('parseText', () => {
   })
 
   it('resolves YAML anchors and aliases', () => {
-    expect(parseText('base: &b {x: 1}\ncopy: *b\n', 'x.yaml').value).toEqual({ base: { x: 1 }, copy: { x: 1 } })
+    expect(parseText('base: &b {x: 1}\ncopy: *b\n', 'x.yaml').value).toEqual({
+      base: { x: 1 },
+      copy: { x: 1 },
+    })
   })
 
   it('locates a JSON pointer in a JSON text', () => {
@@ -79,14 +87,25 @@ describe('parse errors', () => {
 
   it('name the end of the text for truncated JSON', () => {
     const err = thrown(() => parseText('{\n  "a": [1,', 'cut.json'))
-    expect(err).toMatchObject({ code: 'ERR_DSL_PARSE', details: [{ file: 'cut.json', line: 2, column: 11 }] })
-    expect(thrown(() => parseText('', 'empty.json'))).toMatchObject({ code: 'ERR_DSL_PARSE', details: [{ line: 1, column: 1 }] })
+    expect(err).toMatchObject({
+      code: 'ERR_DSL_PARSE',
+      details: [{ file: 'cut.json', line: 2, column: 11 }],
+    })
+    expect(thrown(() => parseText('', 'empty.json'))).toMatchObject({
+      code: 'ERR_DSL_PARSE',
+      details: [{ line: 1, column: 1 }],
+    })
   })
 
   it('name the line and column of invalid YAML', () => {
     const text = 'a: 1\nb: [1, 2\nc: 3\n'
     const err = thrown(() => parseText(text, 'bad.yaml'))
-    expect(err).toMatchObject({ code: 'ERR_DSL_PARSE', details: [{ path: '', file: 'bad.yaml', line: expect.any(Number), column: expect.any(Number) }] })
+    expect(err).toMatchObject({
+      code: 'ERR_DSL_PARSE',
+      details: [
+        { path: '', file: 'bad.yaml', line: expect.any(Number), column: expect.any(Number) },
+      ],
+    })
     expect(err.message).toMatch(/^Cannot parse bad\.yaml: /)
   })
 
@@ -99,7 +118,9 @@ describe('parse errors', () => {
   })
 
   it('come out of loadDefinitionText too', () => {
-    expect(thrown(() => loadDefinitionText('{"dsl": ', 'x.json'))).toMatchObject({ code: 'ERR_DSL_PARSE' })
+    expect(thrown(() => loadDefinitionText('{"dsl": ', 'x.json'))).toMatchObject({
+      code: 'ERR_DSL_PARSE',
+    })
   })
 })
 

@@ -15,8 +15,22 @@ describe('schema/understudy.schema.json', () => {
 
   it('accepts the shipped example and refuses a misspelt matcher', () => {
     const validate = new Ajv({ strict: false, allErrors: true }).compile(publishedSchema())
-    const example = parse(readFileSync(resolve(root, 'examples/payments-api.yaml'), 'utf8')) as unknown
+    const example = parse(
+      readFileSync(resolve(root, 'examples/payments-api.yaml'), 'utf8'),
+    ) as unknown
     expect(validate(example), JSON.stringify(validate.errors)).toBe(true)
-    expect(validate([{ dsl: { requestDsl: { path: '/a', headers: [{ key: 'x', matcherName: 'equal', matchingValue: 'y' }] }, responseDsl: {} } }])).toBe(false)
+    expect(
+      validate([
+        {
+          dsl: {
+            requestDsl: {
+              path: '/a',
+              headers: [{ key: 'x', matcherName: 'equal', matchingValue: 'y' }],
+            },
+            responseDsl: {},
+          },
+        },
+      ]),
+    ).toBe(false)
   })
 })

@@ -54,7 +54,10 @@ describe('compileUserRegex', () => {
   it('reports an invalid pattern as invalid, with the engine message', () => {
     const re = compileUserRegex('/a(', true)
     expect(re).toBeInstanceOf(RegexRejection)
-    expect(re).toMatchObject({ kind: 'invalid', reason: expect.stringContaining('Unterminated group') })
+    expect(re).toMatchObject({
+      kind: 'invalid',
+      reason: expect.stringContaining('Unterminated group'),
+    })
     expect(compileUserRegex('[', true)).toMatchObject({ kind: 'invalid' })
     expect(compileUserRegex('*a', true)).toMatchObject({ kind: 'invalid' })
   })
@@ -69,7 +72,10 @@ describe('compileUserRegex', () => {
   ])('refuses nested quantifiers with %s as unsafe', (_label, source) => {
     const re = compileUserRegex(source, true)
     expect(re).toBeInstanceOf(RegexRejection)
-    expect(re).toMatchObject({ kind: 'unsafe', reason: expect.stringContaining('nests quantifiers') })
+    expect(re).toMatchObject({
+      kind: 'unsafe',
+      reason: expect.stringContaining('nests quantifiers'),
+    })
   })
 
   it.each([
@@ -84,14 +90,12 @@ describe('compileUserRegex', () => {
     expect(compileUserRegex(source, true)).toBeInstanceOf(RegExp)
   })
 
-  it.each([
-    ['(a+)+b'],
-    ['(a|aa)*c'],
-    ['(.*)*x'],
-    ['(\\w+\\s?)+$'],
-  ])('compiles the nested-quantifier pattern %s that the linear engine can run', (source) => {
-    expect(compileUserRegex(source, true)).toBeInstanceOf(RegExp)
-  })
+  it.each([['(a+)+b'], ['(a|aa)*c'], ['(.*)*x'], ['(\\w+\\s?)+$']])(
+    'compiles the nested-quantifier pattern %s that the linear engine can run',
+    (source) => {
+      expect(compileUserRegex(source, true)).toBeInstanceOf(RegExp)
+    },
+  )
 
   it('does not stall on an accepted pathological pattern (V8 falls back to its linear engine)', () => {
     // If the fallback were off this would backtrack for longer than the age of the universe and
@@ -106,7 +110,10 @@ describe('compileUserRegex', () => {
   })
 
   it('refuses a non-linear pattern with two unbounded repetitions outside lookarounds (polynomial)', () => {
-    expect(compileUserRegex('(?!x).*a.*b', true)).toMatchObject({ kind: 'unsafe', reason: expect.stringContaining('more than one unbounded repetition') })
+    expect(compileUserRegex('(?!x).*a.*b', true)).toMatchObject({
+      kind: 'unsafe',
+      reason: expect.stringContaining('more than one unbounded repetition'),
+    })
     expect(compileUserRegex('(?=.*\\d).*[a-z]', true)).toBeInstanceOf(RegExp)
   })
 

@@ -13,7 +13,10 @@ describe('accepted shapes', () => {
   it('reads one transaction', () => {
     const doc = readDefinition({ name: 'one', dsl: dsl('/a') })
     expect(doc.transactions.map((t) => t.name)).toEqual(['one'])
-    expect(doc).toMatchObject({ noMatchingRequestPreference: 'return404', mockServiceTransactions: [] })
+    expect(doc).toMatchObject({
+      noMatchingRequestPreference: 'return404',
+      mockServiceTransactions: [],
+    })
   })
 
   it('reads a bare dsl', () => {
@@ -110,13 +113,23 @@ describe('accepted shapes', () => {
     })
     expect(doc.transactions[0]?.dsl).toMatchObject({
       type: 'HTTP',
-      requestDsl: { url: { key: 'url', matcherName: 'equals_url', matchingValue: '/a' }, headers: [{ optional: true }], sampleBody: '{"a": 1}' },
+      requestDsl: {
+        url: { key: 'url', matcherName: 'equals_url', matchingValue: '/a' },
+        headers: [{ optional: true }],
+        sampleBody: '{"a": 1}',
+      },
     })
   })
 
   it('reads the same shapes from YAML and JSON text', () => {
-    const yaml = loadDefinitionText('- dsl: {requestDsl: {path: /a}, responseDsl: {text: hi}}\n- requestDsl: {path: /b}\n', 'a.yaml')
-    const json = loadDefinitionText('[{"dsl": {"requestDsl": {"path": "/a"}, "responseDsl": {"text": "hi"}}}, {"requestDsl": {"path": "/b"}}]', 'a.json')
+    const yaml = loadDefinitionText(
+      '- dsl: {requestDsl: {path: /a}, responseDsl: {text: hi}}\n- requestDsl: {path: /b}\n',
+      'a.yaml',
+    )
+    const json = loadDefinitionText(
+      '[{"dsl": {"requestDsl": {"path": "/a"}, "responseDsl": {"text": "hi"}}}, {"requestDsl": {"path": "/b"}}]',
+      'a.json',
+    )
     expect(yaml.transactions.map((t) => t.name)).toEqual(['ANY /a', 'ANY /b'])
     expect(json).toEqual(yaml)
   })
@@ -128,7 +141,10 @@ describe('refused shapes', () => {
     { label: 'a string', value: 'GET /a' },
     { label: 'a number', value: 1 },
     { label: 'an empty object', value: {} },
-    { label: 'an object with neither dsl, requestDsl nor transactions', value: { name: 'x', request: {} } },
+    {
+      label: 'an object with neither dsl, requestDsl nor transactions',
+      value: { name: 'x', request: {} },
+    },
   ])('refuses $label at the root', ({ value }) => {
     expect(thrown(() => readDefinition(value))).toMatchObject({
       code: 'ERR_DSL_INVALID',
@@ -139,7 +155,10 @@ describe('refused shapes', () => {
 
   it('refuses each bad array item at its index, reading on', () => {
     const err = thrown(() => readDefinition([dsl('/a'), 3, { nope: 1 }, dsl('/b')]))
-    expect(err).toMatchObject({ code: 'ERR_DSL_INVALID', details: [{ path: '/1' }, { path: '/2' }] })
+    expect(err).toMatchObject({
+      code: 'ERR_DSL_INVALID',
+      details: [{ path: '/1' }, { path: '/2' }],
+    })
   })
 
   it('refuses a transactions member that is not an array', () => {
@@ -151,7 +170,9 @@ describe('refused shapes', () => {
 
   it('refuses bad items of transactions at their pointer', () => {
     expect(thrown(() => readDefinition({ transactions: [dsl('/a'), 'x'] }))).toMatchObject({
-      details: [{ path: '/transactions/1', message: expect.stringContaining('must be a transaction') }],
+      details: [
+        { path: '/transactions/1', message: expect.stringContaining('must be a transaction') },
+      ],
     })
   })
 })

@@ -7,12 +7,19 @@ import { thrown } from '../fixtures/match.js'
  * offending member and, for files, with file:line:column.
  */
 
-interface Detail { path: string; message: string; file?: string; line?: number; column?: number }
-const detailsOf = (value: unknown): Detail[] => thrown(() => readDefinition(value)).details as Detail[]
+interface Detail {
+  path: string
+  message: string
+  file?: string
+  line?: number
+  column?: number
+}
+const detailsOf = (value: unknown): Detail[] =>
+  thrown(() => readDefinition(value)).details as Detail[]
 const pathsOf = (value: unknown): string[] => detailsOf(value).map((d) => d.path)
 
 /** 1-based line and column of the first occurrence of `token` in `text`. */
-function positionOf (text: string, token: string): { line: number; column: number } {
+function positionOf(text: string, token: string): { line: number; column: number } {
   const offset = text.indexOf(token)
   const before = text.slice(0, offset)
   return { line: before.split('\n').length, column: offset - before.lastIndexOf('\n') }
@@ -20,49 +27,86 @@ function positionOf (text: string, token: string): { line: number; column: numbe
 
 describe('schema errors', () => {
   it('are all reported at once, each at its pointer', () => {
-    const err = thrown(() => readDefinition({
-      priority: -1,
-      requestDsl: { method: 'GE T' },
-      responseDsl: { status: 99, headers: [{ name: 'bad name', value: 'x' }, { value: 1 }] },
-    }))
-    expect(err).toMatchObject({ code: 'ERR_DSL_INVALID', statusCode: 400, message: 'Invalid mock definition: 5 errors' })
+    const err = thrown(() =>
+      readDefinition({
+        priority: -1,
+        requestDsl: { method: 'GE T' },
+        responseDsl: { status: 99, headers: [{ name: 'bad name', value: 'x' }, { value: 1 }] },
+      }),
+    )
+    expect(err).toMatchObject({
+      code: 'ERR_DSL_INVALID',
+      statusCode: 400,
+      message: 'Invalid mock definition: 5 errors',
+    })
     expect(err.details).toEqual([
       { path: '/priority', message: 'must be >= 0' },
       { path: '/requestDsl/method', message: expect.stringContaining('must match pattern') },
       { path: '/responseDsl/status', message: 'must be >= 100' },
-      { path: '/responseDsl/headers/0/name', message: expect.stringContaining('must match pattern') },
+      {
+        path: '/responseDsl/headers/0/name',
+        message: expect.stringContaining('must match pattern'),
+      },
       { path: '/responseDsl/headers/1', message: 'must have property "name"' },
     ])
   })
 
   it('say "1 error" for a single error', () => {
-    expect(thrown(() => readDefinition({ requestDsl: { method: 1 } })).message).toBe('Invalid mock definition: 1 error')
+    expect(thrown(() => readDefinition({ requestDsl: { method: 1 } })).message).toBe(
+      'Invalid mock definition: 1 error',
+    )
   })
 
   it('refuse an unknown matcher name, listing the known ones and the one meant', () => {
-    expect(detailsOf({ requestDsl: { url: { matcherName: 'equalz_url', matchingValue: '/a' } } })).toEqual([
-      { path: '/requestDsl/url/matcherName', message: expect.stringMatching(/^must be one of "equals", .*"equals_date" \(did you mean "equals_url"\?\)$/) },
+    expect(
+      detailsOf({ requestDsl: { url: { matcherName: 'equalz_url', matchingValue: '/a' } } }),
+    ).toEqual([
+      {
+        path: '/requestDsl/url/matcherName',
+        message: expect.stringMatching(
+          /^must be one of "equals", .*"equals_date" \(did you mean "equals_url"\?\)$/,
+        ),
+      },
     ])
-    expect(detailsOf({ requestDsl: { url: { matcherName: 'zzzz', matchingValue: '/a' } } })[0]?.message).toMatch(/"matches_json_schema", "before_date", "after_date", "equals_date"$/)
+    expect(
+      detailsOf({ requestDsl: { url: { matcherName: 'zzzz', matchingValue: '/a' } } })[0]?.message,
+    ).toMatch(/"matches_json_schema", "before_date", "after_date", "equals_date"$/)
   })
 
   it('refuse a matcher without matcherName and a non-string matchingValue', () => {
-    expect(detailsOf({ requestDsl: { headers: [{ key: 'a', matchingValue: 'x' }], body: [{ matcherName: 'equals', matchingValue: 1 }] } })).toEqual([
+    expect(
+      detailsOf({
+        requestDsl: {
+          headers: [{ key: 'a', matchingValue: 'x' }],
+          body: [{ matcherName: 'equals', matchingValue: 1 }],
+        },
+      }),
+    ).toEqual([
       { path: '/requestDsl/headers/0', message: 'must have property "matcherName"' },
       { path: '/requestDsl/body/0/matchingValue', message: 'must be string' },
     ])
   })
 
   it('refuse more than one of text, json and content', () => {
-    for (const responseDsl of [{ text: 'a', json: 1 }, { text: 'a', content: 'YQ==' }, { json: 1, content: 'YQ==' }]) {
+    for (const responseDsl of [
+      { text: 'a', json: 1 },
+      { text: 'a', content: 'YQ==' },
+      { json: 1, content: 'YQ==' },
+    ]) {
       expect(detailsOf({ requestDsl: {}, responseDsl })).toEqual([
-        { path: '/responseDsl', message: 'must not combine more than one of `text`, `json` and `content`' },
+        {
+          path: '/responseDsl',
+          message: 'must not combine more than one of `text`, `json` and `content`',
+        },
       ])
     }
   })
 
   it('refuse an unknown delay type and a negative duration', () => {
-    const paths = pathsOf({ requestDsl: {}, responseDsl: { responseDelay: { type: 'sometimes', duration: -1 } } })
+    const paths = pathsOf({
+      requestDsl: {},
+      responseDsl: { responseDelay: { type: 'sometimes', duration: -1 } },
+    })
     expect(paths).toContain('/responseDsl/responseDelay/type')
     expect(paths).toContain('/responseDsl/responseDelay/duration')
   })
@@ -78,97 +122,190 @@ describe('schema errors', () => {
       noMatchingRequestPreference: 'retry',
       mockServiceTransactions: ['x'],
     })
-    for (const path of ['/thinkTime', '/capacity', '/replicas', '/liveSystemPort', '/endpointPreference', '/noMatchingRequestPreference', '/mockServiceTransactions/0']) {
+    for (const path of [
+      '/thinkTime',
+      '/capacity',
+      '/replicas',
+      '/liveSystemPort',
+      '/endpointPreference',
+      '/noMatchingRequestPreference',
+      '/mockServiceTransactions/0',
+    ]) {
       expect(paths).toContain(path)
     }
   })
 
   it('report errors of several transactions of a document together', () => {
-    expect(pathsOf({
-      transactions: [
-        { dsl: { requestDsl: { method: 'G1' } } },
-        { dsl: { requestDsl: {} } },
-        { requestDsl: {}, responseDsl: { status: 600 } },
-      ],
-    })).toEqual(['/transactions/0/dsl/requestDsl/method', '/transactions/2/responseDsl/status'])
+    expect(
+      pathsOf({
+        transactions: [
+          { dsl: { requestDsl: { method: 'G1' } } },
+          { dsl: { requestDsl: {} } },
+          { requestDsl: {}, responseDsl: { status: 600 } },
+        ],
+      }),
+    ).toEqual(['/transactions/0/dsl/requestDsl/method', '/transactions/2/responseDsl/status'])
   })
 
   it('report a dsl without requestDsl', () => {
-    expect(detailsOf({ dsl: { responseDsl: {} } })).toEqual([{ path: '/dsl', message: 'must have property "requestDsl"' }])
+    expect(detailsOf({ dsl: { responseDsl: {} } })).toEqual([
+      { path: '/dsl', message: 'must have property "requestDsl"' },
+    ])
   })
 })
 
 describe('unknown properties', () => {
   it.each([
-    { value: { dsl: { requestDsl: {}, reponseDsl: {} } }, path: '/dsl/reponseDsl', meant: 'responseDsl' },
-    { value: { dsl: { requestDsl: { heders: [] } } }, path: '/dsl/requestDsl/heders', meant: 'headers' },
+    {
+      value: { dsl: { requestDsl: {}, reponseDsl: {} } },
+      path: '/dsl/reponseDsl',
+      meant: 'responseDsl',
+    },
+    {
+      value: { dsl: { requestDsl: { heders: [] } } },
+      path: '/dsl/requestDsl/heders',
+      meant: 'headers',
+    },
     { value: { requestDsl: { methd: 'GET' } }, path: '/requestDsl/methd', meant: 'method' },
-    { value: { requestDsl: { headers: [{ key: 'a', matcherName: 'equals', matchingValu: 'x' }] } }, path: '/requestDsl/headers/0/matchingValu', meant: 'matchingValue' },
-    { value: { requestDsl: { queryParams: [{ key: 'a', matcherName: 'absent', Optional: true }] } }, path: '/requestDsl/queryParams/0/Optional', meant: 'optional' },
-    { value: { requestDsl: {}, responseDsl: { stauts: 201 } }, path: '/responseDsl/stauts', meant: 'status' },
-    { value: { requestDsl: {}, responseDsl: { responseDelay: { type: 'fixed', duraton: 1 } } }, path: '/responseDsl/responseDelay/duraton', meant: 'duration' },
-  ])('are reported at the property itself with the nearest known name ($meant)', ({ value, path, meant }) => {
-    expect(detailsOf(value)).toContainEqual({ path, message: `is not a known property (typo of "${meant}"?)` })
-  })
+    {
+      value: { requestDsl: { headers: [{ key: 'a', matcherName: 'equals', matchingValu: 'x' }] } },
+      path: '/requestDsl/headers/0/matchingValu',
+      meant: 'matchingValue',
+    },
+    {
+      value: { requestDsl: { queryParams: [{ key: 'a', matcherName: 'absent', Optional: true }] } },
+      path: '/requestDsl/queryParams/0/Optional',
+      meant: 'optional',
+    },
+    {
+      value: { requestDsl: {}, responseDsl: { stauts: 201 } },
+      path: '/responseDsl/stauts',
+      meant: 'status',
+    },
+    {
+      value: { requestDsl: {}, responseDsl: { responseDelay: { type: 'fixed', duraton: 1 } } },
+      path: '/responseDsl/responseDelay/duraton',
+      meant: 'duration',
+    },
+  ])(
+    'are reported at the property itself with the nearest known name ($meant)',
+    ({ value, path, meant }) => {
+      expect(detailsOf(value)).toContainEqual({
+        path,
+        message: `is not a known property (typo of "${meant}"?)`,
+      })
+    },
+  )
 
   it('are tolerated on the descriptive fields of transaction records and mock-service documents', () => {
     expect(() => readDefinition({ createdBy: 'x', dsl: { requestDsl: {} } })).not.toThrow()
-    expect(() => readDefinition({ status: 'RUNNING', harborId: null, transactions: [] })).not.toThrow()
+    expect(() =>
+      readDefinition({ status: 'RUNNING', harborId: null, transactions: [] }),
+    ).not.toThrow()
   })
 })
 
 describe('semantic checks', () => {
   it('require matchingValue for every matcher but absent', () => {
-    for (const matcherName of ['equals', 'equals_insensitive', 'contains', 'matches', 'matches_url', 'not_matches', 'matches_json', 'equals_json', 'equals_xml', 'matches_xml']) {
+    for (const matcherName of [
+      'equals',
+      'equals_insensitive',
+      'contains',
+      'matches',
+      'matches_url',
+      'not_matches',
+      'matches_json',
+      'equals_json',
+      'equals_xml',
+      'matches_xml',
+    ]) {
       expect(detailsOf({ requestDsl: { body: [{ matcherName }] } })).toEqual([
-        { path: '/requestDsl/body/0', message: `must have property "matchingValue" for matcher ${matcherName}` },
+        {
+          path: '/requestDsl/body/0',
+          message: `must have property "matchingValue" for matcher ${matcherName}`,
+        },
       ])
     }
     expect(detailsOf({ requestDsl: { url: { matcherName: 'equals_url' } } })).toEqual([
-      { path: '/requestDsl/url', message: 'must have property "matchingValue" for matcher equals_url' },
+      {
+        path: '/requestDsl/url',
+        message: 'must have property "matchingValue" for matcher equals_url',
+      },
     ])
-    expect(() => readDefinition({ requestDsl: { body: [{ matcherName: 'absent' }] } })).not.toThrow()
+    expect(() =>
+      readDefinition({ requestDsl: { body: [{ matcherName: 'absent' }] } }),
+    ).not.toThrow()
   })
 
   it('require a key naming the header, parameter or cookie, or absent naming it in matchingValue', () => {
-    expect(detailsOf({
-      requestDsl: {
-        headers: [{ matcherName: 'equals', matchingValue: 'x' }],
-        queryParams: [{ key: '', matcherName: 'contains', matchingValue: 'x' }],
-        cookies: [{ matcherName: 'absent' }],
-      },
-    })).toEqual([
+    expect(
+      detailsOf({
+        requestDsl: {
+          headers: [{ matcherName: 'equals', matchingValue: 'x' }],
+          queryParams: [{ key: '', matcherName: 'contains', matchingValue: 'x' }],
+          cookies: [{ matcherName: 'absent' }],
+        },
+      }),
+    ).toEqual([
       { path: '/requestDsl/headers/0', message: 'must have property "key" naming the header' },
-      { path: '/requestDsl/queryParams/0', message: 'must have property "key" naming the parameter' },
+      {
+        path: '/requestDsl/queryParams/0',
+        message: 'must have property "key" naming the parameter',
+      },
       { path: '/requestDsl/cookies/0', message: 'must have property "key" naming the cookie' },
     ])
-    expect(() => readDefinition({ requestDsl: { headers: [{ key: '', matcherName: 'absent', matchingValue: 'x-a' }] } })).not.toThrow()
+    expect(() =>
+      readDefinition({
+        requestDsl: { headers: [{ key: '', matcherName: 'absent', matchingValue: 'x-a' }] },
+      }),
+    ).not.toThrow()
   })
 
   it('keep body-only matchers on the body and absent off the url', () => {
-    expect(detailsOf({
-      requestDsl: {
-        url: { matcherName: 'absent' },
-        headers: [{ key: 'a', matcherName: 'equals_json', matchingValue: '1' }],
-        queryParams: [{ key: 'a', matcherName: 'matches_xml', matchingValue: '/a' }],
+    expect(
+      detailsOf({
+        requestDsl: {
+          url: { matcherName: 'absent' },
+          headers: [{ key: 'a', matcherName: 'equals_json', matchingValue: '1' }],
+          queryParams: [{ key: 'a', matcherName: 'matches_xml', matchingValue: '/a' }],
+        },
+      }),
+    ).toEqual([
+      {
+        path: '/requestDsl/url/matcherName',
+        message: 'a request always has a URL; absent cannot apply to it',
       },
-    })).toEqual([
-      { path: '/requestDsl/url/matcherName', message: 'a request always has a URL; absent cannot apply to it' },
-      { path: '/requestDsl/headers/0/matcherName', message: 'equals_json applies only to body matchers' },
-      { path: '/requestDsl/queryParams/0/matcherName', message: 'matches_xml applies only to body matchers' },
+      {
+        path: '/requestDsl/headers/0/matcherName',
+        message: 'equals_json applies only to body matchers',
+      },
+      {
+        path: '/requestDsl/queryParams/0/matcherName',
+        message: 'matches_xml applies only to body matchers',
+      },
     ])
   })
 
   it('require equals_json values to be JSON', () => {
-    expect(detailsOf({ requestDsl: { body: [{ matcherName: 'equals_json', matchingValue: '{' }] } })).toEqual([
-      { path: '/requestDsl/body/0/matchingValue', message: expect.stringMatching(/^must be JSON: /) },
+    expect(
+      detailsOf({ requestDsl: { body: [{ matcherName: 'equals_json', matchingValue: '{' }] } }),
+    ).toEqual([
+      {
+        path: '/requestDsl/body/0/matchingValue',
+        message: expect.stringMatching(/^must be JSON: /),
+      },
     ])
   })
 
   it('require base64 content and an absolute http(s) proxyUrl', () => {
-    expect(detailsOf({ requestDsl: {}, responseDsl: { content: 'not base64!', proxyUrl: 'ftp://x' } })).toEqual([
+    expect(
+      detailsOf({ requestDsl: {}, responseDsl: { content: 'not base64!', proxyUrl: 'ftp://x' } }),
+    ).toEqual([
       { path: '/responseDsl/proxyUrl', message: 'must be an absolute http:// or https:// URL' },
-      { path: '/responseDsl/content', message: 'must be base64 (use `text` or `json` for a plain body)' },
+      {
+        path: '/responseDsl/content',
+        message: 'must be base64 (use `text` or `json` for a plain body)',
+      },
     ])
     expect(detailsOf({ requestDsl: {}, responseDsl: { proxyUrl: '/relative' } })).toEqual([
       { path: '/responseDsl/proxyUrl', message: 'must be an absolute http:// or https:// URL' },
@@ -184,62 +321,131 @@ describe('semantic checks', () => {
   ])('require the parameters of a $delay.type delay', ({ delay, missing }) => {
     const type = delay.type.toLowerCase()
     expect(detailsOf({ requestDsl: {}, responseDsl: { responseDelay: delay } })).toEqual(
-      missing.map((key) => ({ path: '/responseDsl/responseDelay', message: `must have property "${key}" for a ${type} delay` })),
+      missing.map((key) => ({
+        path: '/responseDsl/responseDelay',
+        message: `must have property "${key}" for a ${type} delay`,
+      })),
     )
-    expect(detailsOf({ transactions: [], thinkTime: delay }).map((d) => d.path)).toEqual(missing.map(() => '/thinkTime'))
+    expect(detailsOf({ transactions: [], thinkTime: delay }).map((d) => d.path)).toEqual(
+      missing.map(() => '/thinkTime'),
+    )
   })
 
   it('accept complete delays and none without parameters', () => {
-    for (const delay of [{ type: 'none' }, { type: 'fixed', duration: 0 }, { type: 'uniform', lower: 1, upper: 1 }, { type: 'lognormal', median: 10, sigma: 0.2 }]) {
-      expect(() => readDefinition({ requestDsl: {}, responseDsl: { responseDelay: delay } })).not.toThrow()
+    for (const delay of [
+      { type: 'none' },
+      { type: 'fixed', duration: 0 },
+      { type: 'uniform', lower: 1, upper: 1 },
+      { type: 'lognormal', median: 10, sigma: 0.2 },
+    ]) {
+      expect(() =>
+        readDefinition({ requestDsl: {}, responseDsl: { responseDelay: delay } }),
+      ).not.toThrow()
     }
   })
 
   it('refuse a uniform delay whose lower bound is above its upper bound', () => {
-    expect(detailsOf({ requestDsl: {}, responseDsl: { responseDelay: { type: 'uniform', lower: 5, upper: 1 } } })).toEqual([
+    expect(
+      detailsOf({
+        requestDsl: {},
+        responseDsl: { responseDelay: { type: 'uniform', lower: 5, upper: 1 } },
+      }),
+    ).toEqual([
       { path: '/responseDsl/responseDelay/lower', message: 'must not be greater than upper' },
     ])
   })
 
   it('refuse duplicate transaction ids', () => {
-    expect(detailsOf({ transactions: [{ id: 1, dsl: { requestDsl: {} } }, { id: 1, dsl: { requestDsl: {} } }] })).toEqual([
-      { path: '/transactions/1/id', message: 'duplicates transaction id 1' },
-    ])
+    expect(
+      detailsOf({
+        transactions: [
+          { id: 1, dsl: { requestDsl: {} } },
+          { id: 1, dsl: { requestDsl: {} } },
+        ],
+      }),
+    ).toEqual([{ path: '/transactions/1/id', message: 'duplicates transaction id 1' }])
   })
 
   it('require an existing noMatchingRequestTxnId for returnTransaction', () => {
-    expect(detailsOf({ transactions: [], noMatchingRequestPreference: 'returnTransaction' })).toEqual([
-      { path: '/noMatchingRequestTxnId', message: 'is required when noMatchingRequestPreference is returnTransaction' },
+    expect(
+      detailsOf({ transactions: [], noMatchingRequestPreference: 'returnTransaction' }),
+    ).toEqual([
+      {
+        path: '/noMatchingRequestTxnId',
+        message: 'is required when noMatchingRequestPreference is returnTransaction',
+      },
     ])
-    expect(detailsOf({ transactions: [{ id: 1, dsl: { requestDsl: {} } }], noMatchingRequestPreference: 'returntransaction', noMatchingRequestTxnId: 2 })).toEqual([
-      { path: '/noMatchingRequestTxnId', message: 'names transaction 2, which is not among the transactions' },
+    expect(
+      detailsOf({
+        transactions: [{ id: 1, dsl: { requestDsl: {} } }],
+        noMatchingRequestPreference: 'returntransaction',
+        noMatchingRequestTxnId: 2,
+      }),
+    ).toEqual([
+      {
+        path: '/noMatchingRequestTxnId',
+        message: 'names transaction 2, which is not among the transactions',
+      },
     ])
-    expect(() => readDefinition({ transactions: [{ id: 2, dsl: { requestDsl: {} } }], noMatchingRequestPreference: 'returnTransaction', noMatchingRequestTxnId: 2 })).not.toThrow()
+    expect(() =>
+      readDefinition({
+        transactions: [{ id: 2, dsl: { requestDsl: {} } }],
+        noMatchingRequestPreference: 'returnTransaction',
+        noMatchingRequestTxnId: 2,
+      }),
+    ).not.toThrow()
   })
 
   it('require liveSystemHost for bypasslive', () => {
     for (const liveSystemHost of [undefined, null, '']) {
-      const value = liveSystemHost === undefined ? { transactions: [], noMatchingRequestPreference: 'bypasslive' } : { transactions: [], noMatchingRequestPreference: 'bypassLive', liveSystemHost }
-      expect(detailsOf(value)).toEqual([{ path: '/liveSystemHost', message: 'is required when noMatchingRequestPreference is bypasslive' }])
+      const value =
+        liveSystemHost === undefined
+          ? { transactions: [], noMatchingRequestPreference: 'bypasslive' }
+          : { transactions: [], noMatchingRequestPreference: 'bypassLive', liveSystemHost }
+      expect(detailsOf(value)).toEqual([
+        {
+          path: '/liveSystemHost',
+          message: 'is required when noMatchingRequestPreference is bypasslive',
+        },
+      ])
     }
   })
 
   it('require mockServiceTransactions to name existing transactions', () => {
-    expect(detailsOf({ transactions: [{ id: 1, dsl: { requestDsl: {} } }], mockServiceTransactions: [1, 3, { txnId: 4 }] })).toEqual([
-      { path: '/mockServiceTransactions/1', message: 'names transaction 3, which is not among the transactions' },
-      { path: '/mockServiceTransactions/2', message: 'names transaction 4, which is not among the transactions' },
+    expect(
+      detailsOf({
+        transactions: [{ id: 1, dsl: { requestDsl: {} } }],
+        mockServiceTransactions: [1, 3, { txnId: 4 }],
+      }),
+    ).toEqual([
+      {
+        path: '/mockServiceTransactions/1',
+        message: 'names transaction 3, which is not among the transactions',
+      },
+      {
+        path: '/mockServiceTransactions/2',
+        message: 'names transaction 4, which is not among the transactions',
+      },
     ])
   })
 
   it('are all reported at once across transactions', () => {
-    expect(pathsOf({
-      transactions: [
-        { id: 1, dsl: { requestDsl: { headers: [{ matcherName: 'equals', matchingValue: 'x' }] } } },
-        { requestDsl: { url: { matcherName: 'absent' } }, responseDsl: { responseDelay: { type: 'fixed' } } },
-      ],
-      noMatchingRequestPreference: 'bypasslive',
-      mockServiceTransactions: [9],
-    })).toEqual([
+    expect(
+      pathsOf({
+        transactions: [
+          {
+            id: 1,
+            dsl: { requestDsl: { headers: [{ matcherName: 'equals', matchingValue: 'x' }] } },
+          },
+          {
+            requestDsl: { url: { matcherName: 'absent' } },
+            responseDsl: { responseDelay: { type: 'fixed' } },
+          },
+        ],
+        noMatchingRequestPreference: 'bypasslive',
+        mockServiceTransactions: [9],
+      }),
+    ).toEqual([
       '/transactions/0/dsl/requestDsl/headers/0',
       '/transactions/1/responseDsl/responseDelay',
       '/transactions/1/requestDsl/url/matcherName',
@@ -251,10 +457,12 @@ describe('semantic checks', () => {
 
 describe('schema and semantic errors together', () => {
   it('are reported at once', () => {
-    expect(pathsOf([
-      { requestDsl: { method: 'G T' } },
-      { requestDsl: { headers: [{ matcherName: 'equals', matchingValue: 'x' }] } },
-    ])).toEqual(['/0/requestDsl/method', '/1/requestDsl/headers/0'])
+    expect(
+      pathsOf([
+        { requestDsl: { method: 'G T' } },
+        { requestDsl: { headers: [{ matcherName: 'equals', matchingValue: 'x' }] } },
+      ]),
+    ).toEqual(['/0/requestDsl/method', '/1/requestDsl/headers/0'])
   })
 })
 
@@ -273,39 +481,74 @@ describe('error positions in files', () => {
       '        url: {matcherName: equalz_url, matchingValue: /b}',
     ].join('\n')
     const err = thrown(() => loadDefinitionText(text, 'mocks/a.yaml'))
-    expect(err).toMatchObject({ code: 'ERR_DSL_INVALID', message: 'Invalid mock definition: mocks/a.yaml: 3 errors' })
+    expect(err).toMatchObject({
+      code: 'ERR_DSL_INVALID',
+      message: 'Invalid mock definition: mocks/a.yaml: 3 errors',
+    })
     expect(err.details).toEqual([
-      { path: '/transactions/0/dsl/requestDsl/methd', message: 'is not a known property (typo of "method"?)', file: 'mocks/a.yaml', ...positionOf(text, 'GET') },
-      { path: '/transactions/0/dsl/responseDsl/status', message: 'must be >= 100', file: 'mocks/a.yaml', ...positionOf(text, '99') },
-      { path: '/transactions/1/dsl/requestDsl/url/matcherName', message: expect.stringContaining('must be one of'), file: 'mocks/a.yaml', ...positionOf(text, 'equalz_url') },
+      {
+        path: '/transactions/0/dsl/requestDsl/methd',
+        message: 'is not a known property (typo of "method"?)',
+        file: 'mocks/a.yaml',
+        ...positionOf(text, 'GET'),
+      },
+      {
+        path: '/transactions/0/dsl/responseDsl/status',
+        message: 'must be >= 100',
+        file: 'mocks/a.yaml',
+        ...positionOf(text, '99'),
+      },
+      {
+        path: '/transactions/1/dsl/requestDsl/url/matcherName',
+        message: expect.stringContaining('must be one of'),
+        file: 'mocks/a.yaml',
+        ...positionOf(text, 'equalz_url'),
+      },
     ])
   })
 
   it('name file, line and column for JSON', () => {
-    const text = '{\n  "transactions": [\n    {"dsl": {\n      "requestDsl": {"method": "G T"}\n    }}\n  ]\n}'
+    const text =
+      '{\n  "transactions": [\n    {"dsl": {\n      "requestDsl": {"method": "G T"}\n    }}\n  ]\n}'
     const err = thrown(() => loadDefinitionText(text, 'a.json'))
     expect(err.details).toEqual([
-      { path: '/transactions/0/dsl/requestDsl/method', message: expect.stringContaining('must match pattern'), file: 'a.json', ...positionOf(text, '"G T"') },
+      {
+        path: '/transactions/0/dsl/requestDsl/method',
+        message: expect.stringContaining('must match pattern'),
+        file: 'a.json',
+        ...positionOf(text, '"G T"'),
+      },
     ])
   })
 
   it('name the line of semantic errors', () => {
     const text = 'transactions: []\nnoMatchingRequestPreference: bypasslive\n'
     expect(thrown(() => loadDefinitionText(text, 'b.yaml')).details).toEqual([
-      { path: '/liveSystemHost', message: 'is required when noMatchingRequestPreference is bypasslive', file: 'b.yaml', line: 1, column: 1 },
+      {
+        path: '/liveSystemHost',
+        message: 'is required when noMatchingRequestPreference is bypasslive',
+        file: 'b.yaml',
+        line: 1,
+        column: 1,
+      },
     ])
   })
 
   it('point at the parent of a missing property', () => {
     const text = '- dsl:\n    responseDsl: {}\n'
     expect(thrown(() => loadDefinitionText(text, 'c.yaml')).details).toEqual([
-      { path: '/0/dsl', message: 'must have property "requestDsl"', file: 'c.yaml', ...positionOf(text, 'responseDsl') },
+      {
+        path: '/0/dsl',
+        message: 'must have property "requestDsl"',
+        file: 'c.yaml',
+        ...positionOf(text, 'responseDsl'),
+      },
     ])
   })
 
   it('name the file but no position for a value read without its text', () => {
-    expect(thrown(() => readDefinition({ requestDsl: { method: 1 } }, { file: 'x.json' })).details).toEqual([
-      { path: '/requestDsl/method', message: 'must be string', file: 'x.json' },
-    ])
+    expect(
+      thrown(() => readDefinition({ requestDsl: { method: 1 } }, { file: 'x.json' })).details,
+    ).toEqual([{ path: '/requestDsl/method', message: 'must be string', file: 'x.json' }])
   })
 })

@@ -16,24 +16,43 @@ import {
  * and docs/errors.md lists exactly the catalogue (fastify test/internals/errors.test.js).
  */
 
-const AREAS = ['CONFIG', 'DSL', 'IMPORT', 'MATCH', 'SERVE', 'INSPECT', 'API', 'STORE', 'DEPLOY', 'NET']
+const AREAS = [
+  'CONFIG',
+  'DSL',
+  'IMPORT',
+  'MATCH',
+  'SERVE',
+  'INSPECT',
+  'API',
+  'STORE',
+  'DEPLOY',
+  'NET',
+]
 const CODE_FORM = new RegExp(`^ERR_(${AREAS.join('|')})_[A-Z0-9]+(_[A-Z0-9]+)*$`)
 const allCodes = Object.keys(codes) as ErrorCode[]
 
 /** The rows of the markdown table in docs/errors.md: code, status, meaning, fix. */
-function documentedRows (): Array<{ code: string; status: number; meaning: string; fix: string }> {
+function documentedRows(): Array<{ code: string; status: number; meaning: string; fix: string }> {
   const text = readFileSync(new URL('../../../docs/errors.md', import.meta.url), 'utf8')
   const rows: Array<{ code: string; status: number; meaning: string; fix: string }> = []
   let header: string[] | null = null
   for (const line of text.split('\n')) {
     if (!line.startsWith('|')) continue
-    const cells = line.slice(1, line.endsWith('|') ? -1 : undefined).split('|').map((c) => c.trim())
+    const cells = line
+      .slice(1, line.endsWith('|') ? -1 : undefined)
+      .split('|')
+      .map((c) => c.trim())
     if (header === null) {
       header = cells
       continue
     }
     if (cells.every((c) => /^:?-+:?$/.test(c))) continue
-    rows.push({ code: (cells[0] ?? '').replace(/`/g, ''), status: Number(cells[1]), meaning: cells[2] ?? '', fix: cells[3] ?? '' })
+    rows.push({
+      code: (cells[0] ?? '').replace(/`/g, ''),
+      status: Number(cells[1]),
+      meaning: cells[2] ?? '',
+      fix: cells[3] ?? '',
+    })
   }
   expect(header).toEqual(['code', 'status', 'meaning', 'fix'])
   return rows
@@ -44,13 +63,18 @@ describe('the error catalogue', () => {
     expect(code === 'ERR_INTERNAL' || CODE_FORM.test(code)).toBe(true)
   })
 
-  it.each(allCodes)('%s creates an error whose code is its key and whose status is an HTTP error status', (code) => {
-    const err = createError(code, ['a', 'b'])
-    expect(err.code).toBe(code)
-    expect(err.statusCode).toBe(codes[code].status)
-    expect(Number.isInteger(err.statusCode) && err.statusCode >= 400 && err.statusCode <= 599).toBe(true)
-    expect(err.message).not.toBe('')
-  })
+  it.each(allCodes)(
+    '%s creates an error whose code is its key and whose status is an HTTP error status',
+    (code) => {
+      const err = createError(code, ['a', 'b'])
+      expect(err.code).toBe(code)
+      expect(err.statusCode).toBe(codes[code].status)
+      expect(
+        Number.isInteger(err.statusCode) && err.statusCode >= 400 && err.statusCode <= 599,
+      ).toBe(true)
+      expect(err.message).not.toBe('')
+    },
+  )
 
   it('holds ERR_INTERNAL with status 500', () => {
     expect(codes.ERR_INTERNAL.status).toBe(500)
@@ -75,7 +99,9 @@ describe('createError', () => {
   it('fills %s placeholders in order', () => {
     const err = createError('ERR_DSL_PARSE', ['mocks/a.json', 'Unexpected token'])
     expect(err.message).toBe('Cannot parse mocks/a.json: Unexpected token')
-    expect(createError('ERR_SERVE_BODY_TOO_LARGE', [10485760]).message).toBe('Request body is larger than the limit of 10485760 bytes')
+    expect(createError('ERR_SERVE_BODY_TOO_LARGE', [10485760]).message).toBe(
+      'Request body is larger than the limit of 10485760 bytes',
+    )
   })
 
   it('keeps the catalogue message when given no arguments', () => {
@@ -89,7 +115,13 @@ describe('createError', () => {
     const err = createError('ERR_STORE_FAILED', ['write'], { cause, details })
     expect(err).toBeInstanceOf(UnderstudyError)
     expect(err).toBeInstanceOf(Error)
-    expect(err).toMatchObject({ name: 'UnderstudyError', code: 'ERR_STORE_FAILED', statusCode: 500, details, cause })
+    expect(err).toMatchObject({
+      name: 'UnderstudyError',
+      code: 'ERR_STORE_FAILED',
+      statusCode: 500,
+      details,
+      cause,
+    })
     expect(createError('ERR_STORE_FAILED', ['x']).details).toBeUndefined()
   })
 })
@@ -106,14 +138,23 @@ describe('error helpers', () => {
   it('turn anything else thrown into ERR_INTERNAL without its message', () => {
     const original = new TypeError('x is undefined at /srv/secret/path.js')
     const err = toUnderstudyError(original)
-    expect(err).toMatchObject({ code: 'ERR_INTERNAL', statusCode: 500, message: 'Internal error', cause: original })
+    expect(err).toMatchObject({
+      code: 'ERR_INTERNAL',
+      statusCode: 500,
+      message: 'Internal error',
+      cause: original,
+    })
     const ours = createError('ERR_API_CONFLICT', ['busy'])
     expect(toUnderstudyError(ours)).toBe(ours)
   })
 
   it('format a detail as file:line:column pointer: message, leaving out what is unknown', () => {
-    expect(formatDetail({ path: '/a/0', message: 'is bad', file: 'm.yaml', line: 3, column: 5 })).toBe('m.yaml:3:5 /a/0: is bad')
-    expect(formatDetail({ path: '/a', message: 'is bad', file: 'm.yaml' })).toBe('m.yaml /a: is bad')
+    expect(
+      formatDetail({ path: '/a/0', message: 'is bad', file: 'm.yaml', line: 3, column: 5 }),
+    ).toBe('m.yaml:3:5 /a/0: is bad')
+    expect(formatDetail({ path: '/a', message: 'is bad', file: 'm.yaml' })).toBe(
+      'm.yaml /a: is bad',
+    )
     expect(formatDetail({ path: '', message: 'is bad' })).toBe('/: is bad')
   })
 

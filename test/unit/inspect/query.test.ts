@@ -3,7 +3,7 @@ import { toDetail, toListEntry, type InspectionRecord } from '../../../src/inspe
 
 /* The inspection shapes of the mock services specification (docs/api.md#analytics) built from a record. */
 
-function record (overrides: Partial<InspectionRecord> = {}): InspectionRecord {
+function record(overrides: Partial<InspectionRecord> = {}): InspectionRecord {
   return {
     id: 7,
     timestamp: 1_700_000_000_123,
@@ -30,16 +30,47 @@ function record (overrides: Partial<InspectionRecord> = {}): InspectionRecord {
 
 /** The list-entry fields the mock services specification names, in its order. */
 const listFields = [
-  'id', 'serviceMockId', 'type', 'transactionId', 'operation', 'url', 'timestamp', 'arguments',
-  'matchType', 'matchTolerance', 'respondingTxn', 'txnPriority', 'hasError', 'matched', 'source',
-  'liveTransactionCreated', 'hash', 'detailsHash', 'webHookName', 'webHookId', 'modelEntity',
-  'actionName', 'objectAction',
+  'id',
+  'serviceMockId',
+  'type',
+  'transactionId',
+  'operation',
+  'url',
+  'timestamp',
+  'arguments',
+  'matchType',
+  'matchTolerance',
+  'respondingTxn',
+  'txnPriority',
+  'hasError',
+  'matched',
+  'source',
+  'liveTransactionCreated',
+  'hash',
+  'detailsHash',
+  'webHookName',
+  'webHookId',
+  'modelEntity',
+  'actionName',
+  'objectAction',
 ]
 
 /** The detail fields the mock services specification names. */
 const detailFields = [
-  'serviceMockId', 'type', 'stepDetails', 'matchingData', 'sessionData', 'requestBody', 'requestHeaders',
-  'responseBody', 'responseHeaders', 'statusCode', 'hash', 'filters', 'parameters', 'changedRowsCount',
+  'serviceMockId',
+  'type',
+  'stepDetails',
+  'matchingData',
+  'sessionData',
+  'requestBody',
+  'requestHeaders',
+  'responseBody',
+  'responseHeaders',
+  'statusCode',
+  'hash',
+  'filters',
+  'parameters',
+  'changedRowsCount',
 ]
 
 describe('toListEntry', () => {
@@ -77,8 +108,25 @@ describe('toListEntry', () => {
   })
 
   it('shows an unmatched, failed, live request as such', () => {
-    const entry = toListEntry(record({ matched: false, hasError: true, source: 'LIVE', transactionId: null, respondingTxn: null, txnPriority: null }), 1)
-    expect(entry).toMatchObject({ matched: false, hasError: true, source: 'LIVE', transactionId: null, respondingTxn: null, txnPriority: null })
+    const entry = toListEntry(
+      record({
+        matched: false,
+        hasError: true,
+        source: 'LIVE',
+        transactionId: null,
+        respondingTxn: null,
+        txnPriority: null,
+      }),
+      1,
+    )
+    expect(entry).toMatchObject({
+      matched: false,
+      hasError: true,
+      source: 'LIVE',
+      transactionId: null,
+      respondingTxn: null,
+      txnPriority: null,
+    })
   })
 })
 
@@ -96,10 +144,16 @@ describe('toDetail', () => {
       requestBody: '{"a":1}',
       requestBodyEncoding: 'utf8',
       requestBodyTruncated: false,
-      requestHeaders: [{ key: 'Host', value: 'localhost' }, { key: 'Content-Type', value: 'application/json' }],
+      requestHeaders: [
+        { key: 'Host', value: 'localhost' },
+        { key: 'Content-Type', value: 'application/json' },
+      ],
       responseBody: Buffer.from('{}').toString('base64'),
       responseBodyTruncated: false,
-      responseHeaders: [{ key: 'content-type', value: 'application/json' }, { key: 'content-length', value: '2' }],
+      responseHeaders: [
+        { key: 'content-type', value: 'application/json' },
+        { key: 'content-length', value: '2' },
+      ],
       statusCode: 201,
       durationMs: 4,
       hash: null,
@@ -117,7 +171,15 @@ describe('toDetail', () => {
   })
 
   it('gives empty strings for absent bodies and carries the truncation flags', () => {
-    const detail = toDetail(record({ requestBody: null, responseBody: null, requestBodyTruncated: true, responseBodyTruncated: true }), 1)
+    const detail = toDetail(
+      record({
+        requestBody: null,
+        responseBody: null,
+        requestBodyTruncated: true,
+        responseBodyTruncated: true,
+      }),
+      1,
+    )
     expect(detail).toMatchObject({
       requestBody: '',
       requestBodyEncoding: 'utf8',

@@ -4,7 +4,7 @@ import { InspectionRing, type RecordOutcome } from '../../../src/inspect/index.j
 const limits = { maxRecords: 100, maxBytes: 1 << 20, maxBodyBytes: 1024 }
 const at = 1_700_000_000_000
 
-function outcome (overrides: Partial<RecordOutcome> = {}): RecordOutcome {
+function outcome(overrides: Partial<RecordOutcome> = {}): RecordOutcome {
   return {
     statusCode: 200,
     durationMs: 3,
@@ -23,13 +23,14 @@ function outcome (overrides: Partial<RecordOutcome> = {}): RecordOutcome {
   }
 }
 
-const ids = (ring: InspectionRing, skip = 0, limit = 1000): number[] => ring.newest(skip, limit).map((r) => r.id)
+const ids = (ring: InspectionRing, skip = 0, limit = 1000): number[] =>
+  ring.newest(skip, limit).map((r) => r.id)
 
 /**
  * Bytes one record with no headers and no body holds, as the ring itself counts them: measured,
  * not restated from the byte layout, so that the layout can change without the tests changing.
  */
-function bareSize (url: string): number {
+function bareSize(url: string): number {
   const probe = new InspectionRing(limits)
   probe.append(at, 'GET', url, [], null)
   return probe.heldBytes
@@ -58,7 +59,15 @@ describe('InspectionRing', () => {
       statusCode: 0,
       matched: false,
     })
-    ring.complete(id, outcome({ statusCode: 201, source: 'LIVE', hasError: true, matchingData: { nearMisses: [] } }))
+    ring.complete(
+      id,
+      outcome({
+        statusCode: 201,
+        source: 'LIVE',
+        hasError: true,
+        matchingData: { nearMisses: [] },
+      }),
+    )
     expect(ring.get(id)).toMatchObject({
       statusCode: 201,
       durationMs: 3,
@@ -85,7 +94,10 @@ describe('InspectionRing', () => {
   it('cuts bodies to maxBodyBytes and flags them', () => {
     const ring = new InspectionRing({ ...limits, maxBodyBytes: 4 })
     const id = ring.append(at, 'POST', '/', [], Buffer.from('abcdefgh'))
-    expect(ring.get(id)).toMatchObject({ requestBody: Buffer.from('abcd'), requestBodyTruncated: true })
+    expect(ring.get(id)).toMatchObject({
+      requestBody: Buffer.from('abcd'),
+      requestBodyTruncated: true,
+    })
     ring.complete(id, outcome({ responseBodyTruncated: true }))
     expect(ring.get(id)).toMatchObject({ requestBodyTruncated: true, responseBodyTruncated: true })
   })
@@ -93,8 +105,17 @@ describe('InspectionRing', () => {
   it('reports null nullable fields as null', () => {
     const ring = new InspectionRing(limits)
     const id = ring.append(at, 'GET', '/', [], null)
-    ring.complete(id, outcome({ transactionId: null, respondingTxn: null, txnPriority: null, responseBody: null }))
-    expect(ring.get(id)).toMatchObject({ requestBody: null, transactionId: null, respondingTxn: null, txnPriority: null, responseBody: null })
+    ring.complete(
+      id,
+      outcome({ transactionId: null, respondingTxn: null, txnPriority: null, responseBody: null }),
+    )
+    expect(ring.get(id)).toMatchObject({
+      requestBody: null,
+      transactionId: null,
+      respondingTxn: null,
+      txnPriority: null,
+      responseBody: null,
+    })
   })
 
   it('lists records newest first, honouring skip and limit', () => {
@@ -117,7 +138,9 @@ describe('InspectionRing', () => {
 
   it('keeps ids, lookups and contents consistent after wrapping the buffer many times', () => {
     const ring = new InspectionRing({ maxRecords: 50, maxBytes: 4096, maxBodyBytes: 64 })
-    for (let i = 1; i <= 10_000; i++) ring.append(at + i, 'GET', `/r${i}`, ['x-n', String(i)], Buffer.from(`body ${i}`))
+    for (let i = 1; i <= 10_000; i++) {
+      ring.append(at + i, 'GET', `/r${i}`, ['x-n', String(i)], Buffer.from(`body ${i}`))
+    }
     const kept = ring.newest(0, 1000)
     expect(kept.length).toBeGreaterThan(10)
     expect(kept[0]?.id).toBe(10_000)
@@ -176,7 +199,12 @@ describe('InspectionRing', () => {
   it('drops the body, then the headers, of a record larger than the whole buffer, and flags it', () => {
     const ring = new InspectionRing({ maxRecords: 10, maxBytes: 1024, maxBodyBytes: 4096 })
     const id = ring.append(at, 'POST', '/big', ['x-a', 'b'.repeat(2000)], Buffer.alloc(3000))
-    expect(ring.get(id)).toMatchObject({ url: '/big', requestHeaders: [], requestBody: Buffer.alloc(0), requestBodyTruncated: true })
+    expect(ring.get(id)).toMatchObject({
+      url: '/big',
+      requestHeaders: [],
+      requestBody: Buffer.alloc(0),
+      requestBodyTruncated: true,
+    })
     expect(ring.heldBytes).toBeLessThanOrEqual(1024)
   })
 

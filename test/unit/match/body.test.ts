@@ -9,38 +9,110 @@ import { matchName, onPart, request } from '../fixtures/match.js'
  * selections.
  */
 
-const post = (body: string | null, headers: Record<string, string> = {}) => request('POST', '/', headers, body)
+const post = (body: string | null, headers: Record<string, string> = {}) =>
+  request('POST', '/', headers, body)
 
 describe('matches_json', () => {
-  const order = JSON.stringify({ order: { id: 7, items: [{ sku: 'A', price: 12 }, { sku: 'B', price: 5 }] } })
+  const order = JSON.stringify({
+    order: {
+      id: 7,
+      items: [
+        { sku: 'A', price: 12 },
+        { sku: 'B', price: 5 },
+      ],
+    },
+  })
 
   it('holds when a simple member path selects a value', () => {
-    expect(matchName(onPart('body', { matcherName: 'matches_json', matchingValue: '$.order.id' }), post(order))).toBe('it')
+    expect(
+      matchName(
+        onPart('body', { matcherName: 'matches_json', matchingValue: '$.order.id' }),
+        post(order),
+      ),
+    ).toBe('it')
   })
 
   it('fails when the path selects nothing', () => {
-    expect(matchName(onPart('body', { matcherName: 'matches_json', matchingValue: '$.order.customer' }), post(order))).toBeUndefined()
+    expect(
+      matchName(
+        onPart('body', { matcherName: 'matches_json', matchingValue: '$.order.customer' }),
+        post(order),
+      ),
+    ).toBeUndefined()
   })
 
   it('holds when a member exists with a null value', () => {
-    expect(matchName(onPart('body', { matcherName: 'matches_json', matchingValue: '$.a' }), post('{"a":null}'))).toBe('it')
+    expect(
+      matchName(
+        onPart('body', { matcherName: 'matches_json', matchingValue: '$.a' }),
+        post('{"a":null}'),
+      ),
+    ).toBe('it')
   })
 
   it('evaluates filters', () => {
-    expect(matchName(onPart('body', { matcherName: 'matches_json', matchingValue: '$.order.items[?(@.price < 10)]' }), post(order))).toBe('it')
-    expect(matchName(onPart('body', { matcherName: 'matches_json', matchingValue: '$.order.items[?(@.price > 100)]' }), post(order))).toBeUndefined()
-    expect(matchName(onPart('body', { matcherName: 'matches_json', matchingValue: "$.order.items[?(@.sku == 'B')]" }), post(order))).toBe('it')
+    expect(
+      matchName(
+        onPart('body', {
+          matcherName: 'matches_json',
+          matchingValue: '$.order.items[?(@.price < 10)]',
+        }),
+        post(order),
+      ),
+    ).toBe('it')
+    expect(
+      matchName(
+        onPart('body', {
+          matcherName: 'matches_json',
+          matchingValue: '$.order.items[?(@.price > 100)]',
+        }),
+        post(order),
+      ),
+    ).toBeUndefined()
+    expect(
+      matchName(
+        onPart('body', {
+          matcherName: 'matches_json',
+          matchingValue: "$.order.items[?(@.sku == 'B')]",
+        }),
+        post(order),
+      ),
+    ).toBe('it')
   })
 
   it('evaluates wildcards, recursive descent and indexes', () => {
-    expect(matchName(onPart('body', { matcherName: 'matches_json', matchingValue: '$..sku' }), post(order))).toBe('it')
-    expect(matchName(onPart('body', { matcherName: 'matches_json', matchingValue: '$.order.items[1]' }), post(order))).toBe('it')
-    expect(matchName(onPart('body', { matcherName: 'matches_json', matchingValue: '$.order.items[2]' }), post(order))).toBeUndefined()
-    expect(matchName(onPart('body', { matcherName: 'matches_json', matchingValue: "$['order']['items'][*]" }), post(order))).toBe('it')
+    expect(
+      matchName(
+        onPart('body', { matcherName: 'matches_json', matchingValue: '$..sku' }),
+        post(order),
+      ),
+    ).toBe('it')
+    expect(
+      matchName(
+        onPart('body', { matcherName: 'matches_json', matchingValue: '$.order.items[1]' }),
+        post(order),
+      ),
+    ).toBe('it')
+    expect(
+      matchName(
+        onPart('body', { matcherName: 'matches_json', matchingValue: '$.order.items[2]' }),
+        post(order),
+      ),
+    ).toBeUndefined()
+    expect(
+      matchName(
+        onPart('body', { matcherName: 'matches_json', matchingValue: "$['order']['items'][*]" }),
+        post(order),
+      ),
+    ).toBe('it')
   })
 
   it('applies its path to what a JSONPath key selects', () => {
-    const m = onPart('body', { key: '$.order', matcherName: 'matches_json', matchingValue: '$.items[?(@.sku == "A")]' })
+    const m = onPart('body', {
+      key: '$.order',
+      matcherName: 'matches_json',
+      matchingValue: '$.items[?(@.sku == "A")]',
+    })
     expect(matchName(m, post(order))).toBe('it')
     expect(matchName(m, post('{"order":{"items":[]}}'))).toBeUndefined()
   })
@@ -58,7 +130,12 @@ describe('matches_json', () => {
   })
 
   it('with optional: true and a key holds when the key selects nothing (fixed in body.ts)', () => {
-    const m = onPart('body', { key: '$.order', matcherName: 'matches_json', matchingValue: '$.id', optional: true })
+    const m = onPart('body', {
+      key: '$.order',
+      matcherName: 'matches_json',
+      matchingValue: '$.id',
+      optional: true,
+    })
     expect(matchName(m, post('{"other":1}'))).toBe('it')
     expect(matchName(m, post('{"order":{"id":1}}'))).toBe('it')
     expect(matchName(m, post('{"order":{"no":1}}'))).toBeUndefined()
@@ -67,7 +144,10 @@ describe('matches_json', () => {
 
 describe('equals_json', () => {
   it('ignores key order and whitespace', () => {
-    const m = onPart('body', { matcherName: 'equals_json', matchingValue: '{"a": 1, "b": [true, null, "x"]}' })
+    const m = onPart('body', {
+      matcherName: 'equals_json',
+      matchingValue: '{"a": 1, "b": [true, null, "x"]}',
+    })
     expect(matchName(m, post('{\n  "b": [true,null,"x"],\n  "a": 1\n}'))).toBe('it')
   })
 
@@ -80,7 +160,12 @@ describe('equals_json', () => {
   })
 
   it('does not equate a number with its string form', () => {
-    expect(matchName(onPart('body', { matcherName: 'equals_json', matchingValue: '{"a": 1}' }), post('{"a": "1"}'))).toBeUndefined()
+    expect(
+      matchName(
+        onPart('body', { matcherName: 'equals_json', matchingValue: '{"a": 1}' }),
+        post('{"a": "1"}'),
+      ),
+    ).toBeUndefined()
   })
 
   it.each([
@@ -89,31 +174,48 @@ describe('equals_json', () => {
     { placeholder: '${json-unit.any-boolean}', holds: 'false', fails: '"false"' },
     { placeholder: '${json-unit.ignore}', holds: '{"deep": [1]}', fails: null },
   ])('accepts $placeholder for a member', ({ placeholder, holds, fails }) => {
-    const m = onPart('body', { matcherName: 'equals_json', matchingValue: `{"id": "${placeholder}", "k": 1}` })
+    const m = onPart('body', {
+      matcherName: 'equals_json',
+      matchingValue: `{"id": "${placeholder}", "k": 1}`,
+    })
     expect(matchName(m, post(`{"k": 1, "id": ${holds}}`))).toBe('it')
     if (fails !== null) expect(matchName(m, post(`{"k": 1, "id": ${fails}}`))).toBeUndefined()
   })
 
   it('requires the member that ${json-unit.ignore} stands for to exist', () => {
-    const m = onPart('body', { matcherName: 'equals_json', matchingValue: '{"id": "${json-unit.ignore}", "k": 1}' })
+    const m = onPart('body', {
+      matcherName: 'equals_json',
+      matchingValue: '{"id": "${json-unit.ignore}", "k": 1}',
+    })
     expect(matchName(m, post('{"k": 1}'))).toBeUndefined()
     expect(matchName(m, post('{"k": 1, "x": 2}'))).toBeUndefined()
   })
 
   it('compares what a JSONPath key selects', () => {
-    const m = onPart('body', { key: '$.order', matcherName: 'equals_json', matchingValue: '{"id": "${json-unit.any-number}"}' })
+    const m = onPart('body', {
+      key: '$.order',
+      matcherName: 'equals_json',
+      matchingValue: '{"id": "${json-unit.any-number}"}',
+    })
     expect(matchName(m, post('{"order": {"id": 3}, "other": true}'))).toBe('it')
     expect(matchName(m, post('{"order": {"id": "3"}}'))).toBeUndefined()
   })
 
   it('with optional: true and a key holds when the key selects nothing (fixed in body.ts)', () => {
-    const m = onPart('body', { key: '$.a', matcherName: 'equals_json', matchingValue: '1', optional: true })
+    const m = onPart('body', {
+      key: '$.a',
+      matcherName: 'equals_json',
+      matchingValue: '1',
+      optional: true,
+    })
     expect(matchName(m, post('{"b": 1}'))).toBe('it')
     expect(matchName(m, post('{"a": 2}'))).toBeUndefined()
   })
 
   it('fails on a body that is not JSON', () => {
-    expect(matchName(onPart('body', { matcherName: 'equals_json', matchingValue: '"x"' }), post('x'))).toBeUndefined()
+    expect(
+      matchName(onPart('body', { matcherName: 'equals_json', matchingValue: '"x"' }), post('x')),
+    ).toBeUndefined()
   })
 })
 
@@ -148,19 +250,38 @@ describe('string matchers on JSON selections', () => {
 })
 
 describe('equals_xml', () => {
-  const wanted = '<order xmlns:p="urn:shop" id="7" kind="retail"><p:item sku="A">pen</p:item></order>'
+  const wanted =
+    '<order xmlns:p="urn:shop" id="7" kind="retail"><p:item sku="A">pen</p:item></order>'
 
   it('ignores attribute order, whitespace, comments and the XML declaration', () => {
     const m = onPart('body', { matcherName: 'equals_xml', matchingValue: wanted })
-    const body = '<?xml version="1.0"?>\n<order kind="retail" id="7" xmlns:p="urn:shop">\n  <!-- c -->\n  <p:item sku="A"> pen </p:item>\n</order>'
+    const body =
+      '<?xml version="1.0"?>\n<order kind="retail" id="7" xmlns:p="urn:shop">\n  <!-- c -->\n  <p:item sku="A"> pen </p:item>\n</order>'
     expect(matchName(m, post(body))).toBe('it')
   })
 
   it('ignores namespace prefixes, comparing namespace URIs', () => {
     const m = onPart('body', { matcherName: 'equals_xml', matchingValue: wanted })
-    expect(matchName(m, post('<order id="7" kind="retail" xmlns:q="urn:shop"><q:item sku="A">pen</q:item></order>'))).toBe('it')
-    expect(matchName(m, post('<order id="7" kind="retail"><item xmlns="urn:shop" sku="A">pen</item></order>'))).toBe('it')
-    expect(matchName(m, post('<order id="7" kind="retail" xmlns:p="urn:other"><p:item sku="A">pen</p:item></order>'))).toBeUndefined()
+    expect(
+      matchName(
+        m,
+        post('<order id="7" kind="retail" xmlns:q="urn:shop"><q:item sku="A">pen</q:item></order>'),
+      ),
+    ).toBe('it')
+    expect(
+      matchName(
+        m,
+        post('<order id="7" kind="retail"><item xmlns="urn:shop" sku="A">pen</item></order>'),
+      ),
+    ).toBe('it')
+    expect(
+      matchName(
+        m,
+        post(
+          '<order id="7" kind="retail" xmlns:p="urn:other"><p:item sku="A">pen</p:item></order>',
+        ),
+      ),
+    ).toBeUndefined()
   })
 
   it('fails on different text, a different attribute value or an extra element', () => {
@@ -171,17 +292,30 @@ describe('equals_xml', () => {
   })
 
   it('compares the nodes an XPath key selects', () => {
-    const m = onPart('body', { key: '/envelope/body/*', matcherName: 'equals_xml', matchingValue: '<ping n="1"/>' })
-    expect(matchName(m, post('<envelope><head/><body><ping n="1"></ping></body></envelope>'))).toBe('it')
+    const m = onPart('body', {
+      key: '/envelope/body/*',
+      matcherName: 'equals_xml',
+      matchingValue: '<ping n="1"/>',
+    })
+    expect(matchName(m, post('<envelope><head/><body><ping n="1"></ping></body></envelope>'))).toBe(
+      'it',
+    )
     expect(matchName(m, post('<envelope><body><ping n="2"/></body></envelope>'))).toBeUndefined()
   })
 
   it('fails on a body that is not well-formed XML', () => {
-    expect(matchName(onPart('body', { matcherName: 'equals_xml', matchingValue: '<a/>' }), post('<a>'))).toBeUndefined()
+    expect(
+      matchName(onPart('body', { matcherName: 'equals_xml', matchingValue: '<a/>' }), post('<a>')),
+    ).toBeUndefined()
   })
 
   it('with optional: true and a key holds when the key selects nothing (fixed in body.ts)', () => {
-    const m = onPart('body', { key: '/a/b', matcherName: 'equals_xml', matchingValue: '<b>1</b>', optional: true })
+    const m = onPart('body', {
+      key: '/a/b',
+      matcherName: 'equals_xml',
+      matchingValue: '<b>1</b>',
+      optional: true,
+    })
     expect(matchName(m, post('<a><c/></a>'))).toBe('it')
     expect(matchName(m, post('<a><b>2</b></a>'))).toBeUndefined()
   })
@@ -191,31 +325,70 @@ describe('matches_xml', () => {
   const body = '<order id="7"><item>pen</item><item>ink</item></order>'
 
   it('holds when the XPath selects a node', () => {
-    expect(matchName(onPart('body', { matcherName: 'matches_xml', matchingValue: '/order/item[. = "ink"]' }), post(body))).toBe('it')
-    expect(matchName(onPart('body', { matcherName: 'matches_xml', matchingValue: '/order/@id' }), post(body))).toBe('it')
+    expect(
+      matchName(
+        onPart('body', { matcherName: 'matches_xml', matchingValue: '/order/item[. = "ink"]' }),
+        post(body),
+      ),
+    ).toBe('it')
+    expect(
+      matchName(
+        onPart('body', { matcherName: 'matches_xml', matchingValue: '/order/@id' }),
+        post(body),
+      ),
+    ).toBe('it')
   })
 
   it('fails when the XPath selects nothing', () => {
-    expect(matchName(onPart('body', { matcherName: 'matches_xml', matchingValue: '/order/item[. = "cap"]' }), post(body))).toBeUndefined()
+    expect(
+      matchName(
+        onPart('body', { matcherName: 'matches_xml', matchingValue: '/order/item[. = "cap"]' }),
+        post(body),
+      ),
+    ).toBeUndefined()
   })
 
   it('uses the value of a boolean expression', () => {
-    expect(matchName(onPart('body', { matcherName: 'matches_xml', matchingValue: 'count(/order/item) = 2' }), post(body))).toBe('it')
-    expect(matchName(onPart('body', { matcherName: 'matches_xml', matchingValue: 'count(/order/item) = 3' }), post(body))).toBeUndefined()
+    expect(
+      matchName(
+        onPart('body', { matcherName: 'matches_xml', matchingValue: 'count(/order/item) = 2' }),
+        post(body),
+      ),
+    ).toBe('it')
+    expect(
+      matchName(
+        onPart('body', { matcherName: 'matches_xml', matchingValue: 'count(/order/item) = 3' }),
+        post(body),
+      ),
+    ).toBeUndefined()
   })
 
   it('applies its XPath to the nodes an XPath key selects', () => {
-    const m = onPart('body', { key: '/order/item', matcherName: 'matches_xml', matchingValue: 'self::*[. = "ink"]' })
+    const m = onPart('body', {
+      key: '/order/item',
+      matcherName: 'matches_xml',
+      matchingValue: 'self::*[. = "ink"]',
+    })
     expect(matchName(m, post(body))).toBe('it')
     expect(matchName(m, post('<order><item>pen</item></order>'))).toBeUndefined()
   })
 
   it('fails on a JSON body', () => {
-    expect(matchName(onPart('body', { matcherName: 'matches_xml', matchingValue: '/*' }), post('{"order": 1}'))).toBeUndefined()
+    expect(
+      matchName(
+        onPart('body', { matcherName: 'matches_xml', matchingValue: '/*' }),
+        post('{"order": 1}'),
+      ),
+    ).toBeUndefined()
   })
 
   it('with optional: true holds on an empty body', () => {
-    expect(matchName(onPart('body', { matcherName: 'matches_xml', matchingValue: '/order', optional: true }), post(null))).toBe('it')
+    expect(
+      matchName(
+        onPart('body', { matcherName: 'matches_xml', matchingValue: '/order', optional: true }),
+        post(null),
+      ),
+    ).toBe('it')
   })
 })
 
@@ -227,13 +400,21 @@ describe('string matchers on XPath selections', () => {
   })
 
   it('read text() nodes', () => {
-    const m = onPart('body', { key: '/order/item[2]/text()', matcherName: 'equals', matchingValue: 'ink' })
+    const m = onPart('body', {
+      key: '/order/item[2]/text()',
+      matcherName: 'equals',
+      matchingValue: 'ink',
+    })
     expect(matchName(m, post('<order><item>pen</item><item>ink</item></order>'))).toBe('it')
     expect(matchName(m, post('<order><item>pen</item></order>'))).toBeUndefined()
   })
 
   it('take a key that does not start with / as a form field, even one that reads as XPath', () => {
-    const m = onPart('body', { key: 'count(/order/item)', matcherName: 'equals', matchingValue: '2' })
+    const m = onPart('body', {
+      key: 'count(/order/item)',
+      matcherName: 'equals',
+      matchingValue: '2',
+    })
     expect(matchName(m, post('<order><item/><item/></order>'))).toBeUndefined()
   })
 
@@ -243,8 +424,15 @@ describe('string matchers on XPath selections', () => {
   })
 
   it('treat a body that is not XML as an absent item', () => {
-    expect(matchName(onPart('body', { key: '/a', matcherName: 'absent' }), post('{"a": 1}'))).toBe('it')
-    expect(matchName(onPart('body', { key: '/a', matcherName: 'equals', matchingValue: '1' }), post('{"a": 1}'))).toBeUndefined()
+    expect(matchName(onPart('body', { key: '/a', matcherName: 'absent' }), post('{"a": 1}'))).toBe(
+      'it',
+    )
+    expect(
+      matchName(
+        onPart('body', { key: '/a', matcherName: 'equals', matchingValue: '1' }),
+        post('{"a": 1}'),
+      ),
+    ).toBeUndefined()
   })
 })
 
@@ -256,12 +444,21 @@ describe('whole-body matchers', () => {
 
   it('treat an empty body as absent', () => {
     expect(matchName(onPart('body', { matcherName: 'absent' }), post(''))).toBe('it')
-    expect(matchName(onPart('body', { matcherName: 'contains', matchingValue: '' }), post(''))).toBeUndefined()
+    expect(
+      matchName(onPart('body', { matcherName: 'contains', matchingValue: '' }), post('')),
+    ).toBeUndefined()
   })
 
   it('match a regex against the whole body, across lines only with (?s)', () => {
-    expect(matchName(onPart('body', { matcherName: 'matches', matchingValue: 'a.*c' }), post('a\nb\nc'))).toBeUndefined()
-    expect(matchName(onPart('body', { matcherName: 'matches', matchingValue: '(?s)a.*c' }), post('a\nb\nc'))).toBe('it')
+    expect(
+      matchName(onPart('body', { matcherName: 'matches', matchingValue: 'a.*c' }), post('a\nb\nc')),
+    ).toBeUndefined()
+    expect(
+      matchName(
+        onPart('body', { matcherName: 'matches', matchingValue: '(?s)a.*c' }),
+        post('a\nb\nc'),
+      ),
+    ).toBe('it')
   })
 
   it('do not let (?m) turn a whole-body match into a line match (fixed in regex.ts)', () => {

@@ -8,10 +8,13 @@ import { matcherOf, request, txn } from '../fixtures/match.js'
  * wrong paths must get different suggestions, each led by the operation nearest to what was asked.
  */
 
-const transactions = generatedOperations().map(({ method, path }) => txn(`${method} ${path}`, { method, path }))
+const transactions = generatedOperations().map(({ method, path }) =>
+  txn(`${method} ${path}`, { method, path }),
+)
 const matcher = matcherOf(transactions)
 
-const suggestions = (method: string, path: string): string[] => matcher.diagnose(request(method, path), 3).map((miss) => miss.name)
+const suggestions = (method: string, path: string): string[] =>
+  matcher.diagnose(request(method, path), 3).map((miss) => miss.name)
 
 describe('diagnosis on a large description', () => {
   it('has hundreds of operations to choose from', () => {
@@ -19,7 +22,13 @@ describe('diagnosis on a large description', () => {
   })
 
   it('suggests the nearest operation first, and different ones for different wrong paths', () => {
-    for (const path of ['/repos/octocat/hello/pull', '/v3/user/repos', '/repos/octocat/hello/issues/7/comentz']) expect(matcher.match(request('GET', path))).toBeNull()
+    for (const path of [
+      '/repos/octocat/hello/pull',
+      '/v3/user/repos',
+      '/repos/octocat/hello/issues/7/comentz',
+    ]) {
+      expect(matcher.match(request('GET', path))).toBeNull()
+    }
     const typo = suggestions('GET', '/repos/octocat/hello/pull')
     const version = suggestions('GET', '/v3/user/repos')
     const deep = suggestions('GET', '/repos/octocat/hello/issues/7/comentz')
@@ -38,7 +47,11 @@ describe('diagnosis on a large description', () => {
   it('puts a transaction whose method and path match, failing another matcher, before any other', () => {
     const m = matcherOf([
       ...transactions.slice(0, 200),
-      txn('search with q', { method: 'GET', path: '/search/code', queryParams: [{ key: 'q', matcherName: 'equals', matchingValue: 'x' }] }),
+      txn('search with q', {
+        method: 'GET',
+        path: '/search/code',
+        queryParams: [{ key: 'q', matcherName: 'equals', matchingValue: 'x' }],
+      }),
     ])
     expect(m.diagnose(request('GET', '/search/code?q=y'), 1)[0]?.name).toBe('search with q')
   })

@@ -7,12 +7,16 @@ import { basic, matcherOf, request, txn } from '../fixtures/match.js'
  */
 
 const m = matcherOf([
-  txn('pets', {
-    method: 'GET',
-    path: '/pets/{id}',
-    headers: [{ key: 'Accept', matcherName: 'contains', matchingValue: 'json' }],
-    queryParams: [{ key: 'v', matcherName: 'equals', matchingValue: '2' }],
-  }, { id: 1 }),
+  txn(
+    'pets',
+    {
+      method: 'GET',
+      path: '/pets/{id}',
+      headers: [{ key: 'Accept', matcherName: 'contains', matchingValue: 'json' }],
+      queryParams: [{ key: 'v', matcherName: 'equals', matchingValue: '2' }],
+    },
+    { id: 1 },
+  ),
   txn('login', {
     method: 'POST',
     path: '/login',
@@ -33,7 +37,13 @@ describe('diagnose', () => {
       total: 4,
       failed: [
         { part: 'queryParams', key: 'v', matcherName: 'equals', expected: '2', actual: '1' },
-        { part: 'headers', key: 'accept', matcherName: 'contains', expected: 'json', actual: 'text/html' },
+        {
+          part: 'headers',
+          key: 'accept',
+          matcherName: 'contains',
+          expected: 'json',
+          actual: 'text/html',
+        },
       ],
     })
   })
@@ -54,20 +64,44 @@ describe('diagnose', () => {
 
   it('reports null as the actual value of a missing item', () => {
     const [miss] = m.diagnose(request('GET', '/pets/1'), 1)
-    expect(miss?.failed).toContainEqual({ part: 'headers', key: 'accept', matcherName: 'contains', expected: 'json', actual: null })
-    expect(miss?.failed).toContainEqual({ part: 'queryParams', key: 'v', matcherName: 'equals', expected: '2', actual: null })
+    expect(miss?.failed).toContainEqual({
+      part: 'headers',
+      key: 'accept',
+      matcherName: 'contains',
+      expected: 'json',
+      actual: null,
+    })
+    expect(miss?.failed).toContainEqual({
+      part: 'queryParams',
+      key: 'v',
+      matcherName: 'equals',
+      expected: '2',
+      actual: null,
+    })
   })
 
   it('reports the JSONPath key and the selected value of a failed body matcher', () => {
-    const [miss] = m.diagnose(request('POST', '/login', { authorization: basic('al', 'hunter2') }, '{"remember": false}'), 1)
+    const [miss] = m.diagnose(
+      request('POST', '/login', { authorization: basic('al', 'hunter2') }, '{"remember": false}'),
+      1,
+    )
     expect(miss?.name).toBe('login')
-    expect(miss?.failed).toEqual([{ part: 'body', key: '$.remember', matcherName: 'equals', expected: 'true', actual: 'false' }])
+    expect(miss?.failed).toEqual([
+      { part: 'body', key: '$.remember', matcherName: 'equals', expected: 'true', actual: 'false' },
+    ])
   })
 
   it('never shows a password, expected or given', () => {
-    const req = request('POST', '/login', { authorization: basic('al', 'wrongpass') }, '{"remember": true}')
+    const req = request(
+      'POST',
+      '/login',
+      { authorization: basic('al', 'wrongpass') },
+      '{"remember": true}',
+    )
     const [miss] = m.diagnose(req, 1)
-    expect(miss?.failed).toEqual([{ part: 'credentials', matcherName: 'equals', expected: 'al:***', actual: 'al:***' }])
+    expect(miss?.failed).toEqual([
+      { part: 'credentials', matcherName: 'equals', expected: 'al:***', actual: 'al:***' },
+    ])
     const text = JSON.stringify(m.diagnose(req, 3))
     expect(text).not.toContain('hunter2')
     expect(text).not.toContain('wrongpass')
@@ -76,9 +110,21 @@ describe('diagnose', () => {
   it('never shows the credentials of an Authorization header matcher (fixed in field.ts)', () => {
     const expected = basic('al', 'hunter2')
     const given = basic('al', 'wrongpass')
-    const h = matcherOf([txn('h', { headers: [{ key: 'Authorization', matcherName: 'equals', matchingValue: expected }] })])
+    const h = matcherOf([
+      txn('h', {
+        headers: [{ key: 'Authorization', matcherName: 'equals', matchingValue: expected }],
+      }),
+    ])
     const misses = h.diagnose(request('GET', '/', { authorization: given }))
-    expect(misses[0]?.failed).toEqual([{ part: 'headers', key: 'authorization', matcherName: 'equals', expected: 'Basic ***', actual: 'Basic ***' }])
+    expect(misses[0]?.failed).toEqual([
+      {
+        part: 'headers',
+        key: 'authorization',
+        matcherName: 'equals',
+        expected: 'Basic ***',
+        actual: 'Basic ***',
+      },
+    ])
     const text = JSON.stringify(misses)
     expect(text).not.toContain(expected.slice(6))
     expect(text).not.toContain(given.slice(6))
@@ -105,24 +151,39 @@ describe('diagnose', () => {
       transactions: [txn('on', { path: '/a' }, { id: 1 }), txn('off', { path: '/b' }, { id: 2 })],
       mockServiceTransactions: [1],
     }
-    expect(matcherOf(doc).diagnose(request('GET', '/b'), 5).map((n) => n.name)).toEqual(['on'])
+    expect(
+      matcherOf(doc)
+        .diagnose(request('GET', '/b'), 5)
+        .map((n) => n.name),
+    ).toEqual(['on'])
   })
 
   it('finds the close transaction among many', () => {
     const many = matcherOf([
       ...Array.from({ length: 200 }, (_, i) => txn(`t${i}`, { method: 'POST', path: `/t${i}` })),
-      txn('close', { method: 'GET', path: '/orders', headers: [{ key: 'x-v', matcherName: 'equals', matchingValue: '2' }] }),
+      txn('close', {
+        method: 'GET',
+        path: '/orders',
+        headers: [{ key: 'x-v', matcherName: 'equals', matchingValue: '2' }],
+      }),
     ])
     const [first] = many.diagnose(request('GET', '/orders', { 'x-v': '1' }))
     expect(first?.name).toBe('close')
-    expect(first?.failed).toEqual([{ part: 'headers', key: 'x-v', matcherName: 'equals', expected: '2', actual: '1' }])
+    expect(first?.failed).toEqual([
+      { part: 'headers', key: 'x-v', matcherName: 'equals', expected: '2', actual: '1' },
+    ])
   })
 })
 
 describe('the same path with another method', () => {
   it('is always among the candidates, even behind many paths one character away', () => {
-    const orders = Array.from({ length: 1000 }, (_, i) => txn(`GET /v1/orders/${i + 100}`, { method: 'GET', path: `/v1/orders/${i + 100}` }))
-    const m = matcherOf([...orders, txn('PUT /v1/orders/10', { method: 'PUT', path: '/v1/orders/10' })])
+    const orders = Array.from({ length: 1000 }, (_, i) =>
+      txn(`GET /v1/orders/${i + 100}`, { method: 'GET', path: `/v1/orders/${i + 100}` }),
+    )
+    const m = matcherOf([
+      ...orders,
+      txn('PUT /v1/orders/10', { method: 'PUT', path: '/v1/orders/10' }),
+    ])
     expect(m.match(request('GET', '/v1/orders/10'))).toBeNull()
     const names = m.diagnose(request('GET', '/v1/orders/10'), 3).map((miss) => miss.name)
     expect(names).toHaveLength(3)

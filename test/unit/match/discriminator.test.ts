@@ -2,10 +2,16 @@ import { describe, expect, it } from 'vitest'
 import { matcherOf, matchName, request, txn } from '../fixtures/match.js'
 
 /** Transactions on one path told apart by an `equals` header: enough for an index (4 or more). */
-function tenants (count: number, extra: Array<Record<string, unknown>> = []): unknown[] {
+function tenants(count: number, extra: Array<Record<string, unknown>> = []): unknown[] {
   const out: unknown[] = []
   for (let i = 0; i < count; i++) {
-    out.push(txn(`tenant-${i}`, { method: 'GET', path: '/orders', headers: [{ key: 'X-Tenant', matcherName: 'equals', matchingValue: `t${i}` }] }))
+    out.push(
+      txn(`tenant-${i}`, {
+        method: 'GET',
+        path: '/orders',
+        headers: [{ key: 'X-Tenant', matcherName: 'equals', matchingValue: `t${i}` }],
+      }),
+    )
   }
   return [...out, ...extra]
 }
@@ -20,11 +26,28 @@ describe('the discriminator index', () => {
   })
 
   it('still checks every other condition of an indexed transaction', () => {
-    const m = matcherOf(tenants(5, [
-      txn('t2-json', { method: 'GET', path: '/orders', headers: [{ key: 'X-Tenant', matcherName: 'equals', matchingValue: 't2' }, { key: 'Accept', matcherName: 'contains', matchingValue: 'json' }] }, { priority: 1 }),
-    ]))
-    expect(matchName(m, request('GET', '/orders', { 'x-tenant': 't2', accept: 'application/json' }))).toBe('t2-json')
-    expect(matchName(m, request('GET', '/orders', { 'x-tenant': 't2', accept: 'text/html' }))).toBe('tenant-2')
+    const m = matcherOf(
+      tenants(5, [
+        txn(
+          't2-json',
+          {
+            method: 'GET',
+            path: '/orders',
+            headers: [
+              { key: 'X-Tenant', matcherName: 'equals', matchingValue: 't2' },
+              { key: 'Accept', matcherName: 'contains', matchingValue: 'json' },
+            ],
+          },
+          { priority: 1 },
+        ),
+      ]),
+    )
+    expect(
+      matchName(m, request('GET', '/orders', { 'x-tenant': 't2', accept: 'application/json' })),
+    ).toBe('t2-json')
+    expect(matchName(m, request('GET', '/orders', { 'x-tenant': 't2', accept: 'text/html' }))).toBe(
+      'tenant-2',
+    )
   })
 
   it('keeps priority order between indexed transactions and those without the field', () => {
@@ -39,12 +62,28 @@ describe('the discriminator index', () => {
   })
 
   it('keeps the newest-wins rule among transactions with the same indexed value', () => {
-    const m = matcherOf(tenants(5, [txn('newer-t1', { method: 'GET', path: '/orders', headers: [{ key: 'X-Tenant', matcherName: 'equals', matchingValue: 't1' }] })]))
+    const m = matcherOf(
+      tenants(5, [
+        txn('newer-t1', {
+          method: 'GET',
+          path: '/orders',
+          headers: [{ key: 'X-Tenant', matcherName: 'equals', matchingValue: 't1' }],
+        }),
+      ]),
+    )
     expect(matchName(m, request('GET', '/orders', { 'x-tenant': 't1' }))).toBe('newer-t1')
   })
 
   it('does not index an optional equals: a request without the item can still match it', () => {
-    const optional = txn('optional', { method: 'GET', path: '/orders', headers: [{ key: 'X-Tenant', matcherName: 'equals', matchingValue: 'zz', optional: true }] }, { priority: 1 })
+    const optional = txn(
+      'optional',
+      {
+        method: 'GET',
+        path: '/orders',
+        headers: [{ key: 'X-Tenant', matcherName: 'equals', matchingValue: 'zz', optional: true }],
+      },
+      { priority: 1 },
+    )
     const m = matcherOf(tenants(5, [optional]))
     expect(matchName(m, request('GET', '/orders'))).toBe('optional')
     expect(matchName(m, request('GET', '/orders', { 'x-tenant': 't4' }))).toBe('tenant-4')
@@ -52,7 +91,15 @@ describe('the discriminator index', () => {
 
   it('accepts any value of a repeated query parameter', () => {
     const list: unknown[] = []
-    for (let i = 0; i < 6; i++) list.push(txn(`tag-${i}`, { method: 'GET', path: '/items', queryParams: [{ key: 'tag', matcherName: 'equals', matchingValue: `v${i}` }] }))
+    for (let i = 0; i < 6; i++) {
+      list.push(
+        txn(`tag-${i}`, {
+          method: 'GET',
+          path: '/items',
+          queryParams: [{ key: 'tag', matcherName: 'equals', matchingValue: `v${i}` }],
+        }),
+      )
+    }
     const m = matcherOf(list)
     // tag-5 is the newest, so it is tried first among those the request can satisfy
     expect(matchName(m, request('GET', '/items?tag=v2&tag=v5'))).toBe('tag-5')
@@ -61,17 +108,51 @@ describe('the discriminator index', () => {
 
   it('indexes a JSONPath body field', () => {
     const kinds = ['standard', 'express', 'overnight', 'pickup', 'drone']
-    const m = matcherOf(kinds.map((kind) => txn(kind, { method: 'POST', path: '/orders', body: [{ key: '$.shipping.kind', matcherName: 'equals', matchingValue: kind }] })))
+    const m = matcherOf(
+      kinds.map((kind) =>
+        txn(kind, {
+          method: 'POST',
+          path: '/orders',
+          body: [{ key: '$.shipping.kind', matcherName: 'equals', matchingValue: kind }],
+        }),
+      ),
+    )
     const body = (kind: string): string => JSON.stringify({ items: [1], shipping: { kind } })
-    expect(matchName(m, request('POST', '/orders', { 'content-type': 'application/json' }, body('express')))).toBe('express')
-    expect(matchName(m, request('POST', '/orders', { 'content-type': 'application/json' }, body('boat')))).toBeUndefined()
+    expect(
+      matchName(
+        m,
+        request('POST', '/orders', { 'content-type': 'application/json' }, body('express')),
+      ),
+    ).toBe('express')
+    expect(
+      matchName(
+        m,
+        request('POST', '/orders', { 'content-type': 'application/json' }, body('boat')),
+      ),
+    ).toBeUndefined()
     expect(matchName(m, request('POST', '/orders', {}, 'not json'))).toBeUndefined()
   })
 
   it('serves templated and fallback routes through the same index', () => {
     const list: unknown[] = []
-    for (let i = 0; i < 5; i++) list.push(txn(`v${i}`, { method: 'GET', path: '/pets/{id}', headers: [{ key: 'X-Version', matcherName: 'equals', matchingValue: String(i) }] }))
-    for (let i = 0; i < 5; i++) list.push(txn(`r${i}`, { method: 'GET', url: { matcherName: 'matches', matchingValue: '/cats/[0-9]+' }, headers: [{ key: 'X-Version', matcherName: 'equals', matchingValue: String(i) }] }))
+    for (let i = 0; i < 5; i++) {
+      list.push(
+        txn(`v${i}`, {
+          method: 'GET',
+          path: '/pets/{id}',
+          headers: [{ key: 'X-Version', matcherName: 'equals', matchingValue: String(i) }],
+        }),
+      )
+    }
+    for (let i = 0; i < 5; i++) {
+      list.push(
+        txn(`r${i}`, {
+          method: 'GET',
+          url: { matcherName: 'matches', matchingValue: '/cats/[0-9]+' },
+          headers: [{ key: 'X-Version', matcherName: 'equals', matchingValue: String(i) }],
+        }),
+      )
+    }
     const m = matcherOf(list)
     expect(matchName(m, request('GET', '/pets/7', { 'x-version': '3' }))).toBe('v3')
     expect(matchName(m, request('GET', '/cats/7', { 'x-version': '4' }))).toBe('r4')

@@ -4,7 +4,7 @@ import { jsonValueText, simplePathSegments, walkSegments } from '../../../src/ma
 import { MatchRequest } from '../../../src/match/request.js'
 
 /** What the scanner must answer: JSON.parse of the decoded body, then the direct walk. */
-function reference (body: Buffer, path: string): string | typeof NOT_FOUND | typeof NOT_JSON {
+function reference(body: Buffer, path: string): string | typeof NOT_FOUND | typeof NOT_JSON {
   let json: unknown
   try {
     json = JSON.parse(body.toString('utf8'))
@@ -12,10 +12,10 @@ function reference (body: Buffer, path: string): string | typeof NOT_FOUND | typ
     return NOT_JSON
   }
   const value = walkSegments(json, simplePathSegments(path) ?? [])
-  return value === undefined ? NOT_FOUND : jsonValueText(value) ?? NOT_FOUND
+  return value === undefined ? NOT_FOUND : (jsonValueText(value) ?? NOT_FOUND)
 }
 
-function scan (body: string | Buffer, path: string): string | typeof NOT_FOUND | typeof NOT_JSON {
+function scan(body: string | Buffer, path: string): string | typeof NOT_FOUND | typeof NOT_JSON {
   const scanner = JsonPathScanner.compile(path)
   if (scanner === null) throw new Error(`not a simple path: ${path}`)
   return scanner.scan(typeof body === 'string' ? Buffer.from(body) : body)
@@ -64,16 +64,43 @@ describe('JsonPathScanner', () => {
   })
 
   it.each([
-    '', ' ', '{', '{"a":1,}', '[1,]', '{"a" 1}', '{a:1}', "{'a':1}", '{"a":01}', '{"a":1.}', '{"a":.5}',
-    '{"a":-}', '{"a":1e}', '{"a":tru}', '{"a":NaN}', '{"a":"x\\q"}', '{"a":"\\u12G4"}', '{"a":"unterminated}',
-    '{"a":1}x', '{"a":1}{}', '\uFEFF{"a":1}', '{"a":1 // c\n}', '{"a":"line\nbreak"}', '[1 2]', '{"a":1]', '[}',
+    '',
+    ' ',
+    '{',
+    '{"a":1,}',
+    '[1,]',
+    '{"a" 1}',
+    '{a:1}',
+    "{'a':1}",
+    '{"a":01}',
+    '{"a":1.}',
+    '{"a":.5}',
+    '{"a":-}',
+    '{"a":1e}',
+    '{"a":tru}',
+    '{"a":NaN}',
+    '{"a":"x\\q"}',
+    '{"a":"\\u12G4"}',
+    '{"a":"unterminated}',
+    '{"a":1}x',
+    '{"a":1}{}',
+    '\uFEFF{"a":1}',
+    '{"a":1 // c\n}',
+    '{"a":"line\nbreak"}',
+    '[1 2]',
+    '{"a":1]',
+    '[}',
   ])('says %j is not JSON', (body) => {
     expect(scan(body, '$.a')).toBe(NOT_JSON)
     expect(reference(Buffer.from(body), '$.a')).toBe(NOT_JSON)
   })
 
   it('decodes invalid UTF-8 inside strings as JSON.parse of the decoded text does', () => {
-    const body = Buffer.concat([Buffer.from('{"a":"x'), Buffer.from([0xe2, 0x22, 0xff]), Buffer.from('","b":"y"}')])
+    const body = Buffer.concat([
+      Buffer.from('{"a":"x'),
+      Buffer.from([0xe2, 0x22, 0xff]),
+      Buffer.from('","b":"y"}'),
+    ])
     expect(scan(body, '$.a')).toBe(reference(body, '$.a'))
     expect(scan(body, '$.b')).toBe(reference(body, '$.b'))
   })
@@ -98,7 +125,9 @@ describe('JsonPathScanner', () => {
     expect(scanned.jsonText(scanner)).toBe('7')
     expect(parsed.jsonText(scanner)).toBe('7')
     expect(new MatchRequest('POST', '/', {}, null).jsonText(scanner)).toBeUndefined()
-    expect(new MatchRequest('POST', '/', {}, Buffer.from('{"order":')).jsonText(scanner)).toBeUndefined()
+    expect(
+      new MatchRequest('POST', '/', {}, Buffer.from('{"order":')).jsonText(scanner),
+    ).toBeUndefined()
   })
 
   it('leaves paths other than member/index chains to the JSONPath engine', () => {
@@ -109,7 +138,18 @@ describe('JsonPathScanner', () => {
 
   it('agrees with JSON.parse on generated documents, paths and corruptions', () => {
     const random = seeded(20261122)
-    const paths = ['$', '$.a', '$.b', '$.a.b', '$.a[0]', '$.a[1].c', '$[0]', '$[1].a', '$.c.a', '$["a"]["c"]']
+    const paths = [
+      '$',
+      '$.a',
+      '$.b',
+      '$.a.b',
+      '$.a[0]',
+      '$.a[1].c',
+      '$[0]',
+      '$[1].a',
+      '$.c.a',
+      '$["a"]["c"]',
+    ]
     const outcomes = { notJson: 0, notFound: 0, found: 0 }
     for (let i = 0; i < 3000; i++) {
       const text = JSON.stringify(generate(random, 4), null, random() < 0.3 ? 1 : undefined)
@@ -130,7 +170,7 @@ describe('JsonPathScanner', () => {
 })
 
 /** A small deterministic generator (mulberry32), so that a failure reproduces. */
-function seeded (seed: number): () => number {
+function seeded(seed: number): () => number {
   let state = seed
   return () => {
     state = (state + 0x6d2b79f5) | 0
@@ -140,25 +180,33 @@ function seeded (seed: number): () => number {
   }
 }
 
-function generate (random: () => number, depth: number): unknown {
+function generate(random: () => number, depth: number): unknown {
   const roll = random()
   if (depth === 0 || roll < 0.35) {
     const scalars = [0, -1.5, 1e21, 'a', 'é"\\\n', '', true, false, null, 42]
     return scalars[Math.floor(random() * scalars.length)]
   }
   const names = ['a', 'b', 'c', '0']
-  if (roll < 0.65) return Array.from({ length: Math.floor(random() * 3) }, () => generate(random, depth - 1))
+  if (roll < 0.65) {
+    return Array.from({ length: Math.floor(random() * 3) }, () => generate(random, depth - 1))
+  }
   const out: Record<string, unknown> = {}
-  for (let i = Math.floor(random() * 4); i > 0; i--) out[names[Math.floor(random() * names.length)] as string] = generate(random, depth - 1)
+  for (let i = Math.floor(random() * 4); i > 0; i--) {
+    out[names[Math.floor(random() * names.length)] as string] = generate(random, depth - 1)
+  }
   return out
 }
 
 /** Half the documents stay valid; the others lose, gain or change one byte, or repeat a member. */
-function corrupt (bytes: Buffer, random: () => number): Buffer {
+function corrupt(bytes: Buffer, random: () => number): Buffer {
   const roll = random()
   if (roll < 0.5 || bytes.length === 0) return bytes
   const at = Math.floor(random() * bytes.length)
-  const noise = Buffer.from([[0x22, 0x2c, 0x5c, 0x7d, 0x5d, 0x3a, 0x30, 0x0a, 0x01, 0xff, 0x65][Math.floor(random() * 11)] as number])
+  const noise = Buffer.from([
+    [0x22, 0x2c, 0x5c, 0x7d, 0x5d, 0x3a, 0x30, 0x0a, 0x01, 0xff, 0x65][
+      Math.floor(random() * 11)
+    ] as number,
+  ])
   if (roll < 0.65) return Buffer.concat([bytes.subarray(0, at), bytes.subarray(at + 1)])
   if (roll < 0.8) return Buffer.concat([bytes.subarray(0, at), noise, bytes.subarray(at)])
   if (roll < 0.9) return Buffer.concat([bytes.subarray(0, at), noise, bytes.subarray(at + 1)])

@@ -28,7 +28,9 @@ describe('compileJsonPath', () => {
   it('applies a filter on the root to the root object itself too, as Jayway JsonPath does', () => {
     expect(compileJsonPath('$[?(@.amount > 10)]')({ amount: 20 })).toEqual([{ amount: 20 }])
     expect(compileJsonPath('$[?(@.amount > 10)]')({ amount: 5 })).toEqual([])
-    expect(compileJsonPath('$[?(@.amount > 10)]')([{ amount: 20 }, { amount: 5 }])).toEqual([{ amount: 20 }])
+    expect(compileJsonPath('$[?(@.amount > 10)]')([{ amount: 20 }, { amount: 5 }])).toEqual([
+      { amount: 20 },
+    ])
   })
 
   it('selects nothing from a scalar or null document', () => {
@@ -37,9 +39,12 @@ describe('compileJsonPath', () => {
     expect(compileJsonPath('$[0]')({ 0: 'x' })).toEqual([])
   })
 
-  it.each(['a.b', '$.a[', '$.a]', "$['a", '$[?(@.a ==)]', '$.a[?(@.b == 1)'])('throws on the invalid expression %s', (path) => {
-    expect(() => compileJsonPath(path)).toThrow()
-  })
+  it.each(['a.b', '$.a[', '$.a]', "$['a", '$[?(@.a ==)]', '$.a[?(@.b == 1)'])(
+    'throws on the invalid expression %s',
+    (path) => {
+      expect(() => compileJsonPath(path)).toThrow()
+    },
+  )
 })
 
 describe('jsonEquals', () => {

@@ -63,7 +63,8 @@ const parts: PartCase[] = [
     label: 'an XPath selection of the body',
     dslPart: 'body',
     key: '/doc/thing',
-    carrying: async () => request('POST', '/', {}, `<doc><other>1</other><thing>${VALUE}</thing></doc>`),
+    carrying: async () =>
+      request('POST', '/', {}, `<doc><other>1</other><thing>${VALUE}</thing></doc>`),
     lacking: async () => request('POST', '/', {}, `<doc><other>${VALUE}</other></doc>`),
   },
   {
@@ -78,12 +79,25 @@ const parts: PartCase[] = [
     dslPart: 'body',
     key: 'thing',
     carrying: async () => {
-      const req = request('POST', '/', multipartType, multipart(BOUNDARY, [{ name: 'other', value: '1' }, { name: 'thing', value: VALUE }]))
+      const req = request(
+        'POST',
+        '/',
+        multipartType,
+        multipart(BOUNDARY, [
+          { name: 'other', value: '1' },
+          { name: 'thing', value: VALUE },
+        ]),
+      )
       await prepareMultipart(req)
       return req
     },
     lacking: async () => {
-      const req = request('POST', '/', multipartType, multipart(BOUNDARY, [{ name: 'other', value: VALUE }]))
+      const req = request(
+        'POST',
+        '/',
+        multipartType,
+        multipart(BOUNDARY, [{ name: 'other', value: VALUE }]),
+      )
       await prepareMultipart(req)
       return req
     },
@@ -106,7 +120,12 @@ const valueCases: ValueCase[] = [
   { matcherName: 'not_matches', holds: '[a-z]+', fails: 'H.*' },
 ]
 
-function matcher (part: PartCase, matcherName: MatcherName, matchingValue: string, optional?: boolean): MatcherInput {
+function matcher(
+  part: PartCase,
+  matcherName: MatcherName,
+  matchingValue: string,
+  optional?: boolean,
+): MatcherInput {
   const out: MatcherInput = { matcherName, matchingValue }
   if (part.key !== undefined) out.key = part.key
   if (optional !== undefined) out.optional = optional
@@ -114,49 +133,78 @@ function matcher (part: PartCase, matcherName: MatcherName, matchingValue: strin
 }
 
 describe.each(parts)('on $label', (part) => {
-  it.each(valueCases)('$matcherName holds when the value satisfies it', async ({ matcherName, holds }) => {
-    const m = onPart(part.dslPart, matcher(part, matcherName, holds))
-    expect(matchName(m, await part.carrying())).toBe('it')
-  })
+  it.each(valueCases)(
+    '$matcherName holds when the value satisfies it',
+    async ({ matcherName, holds }) => {
+      const m = onPart(part.dslPart, matcher(part, matcherName, holds))
+      expect(matchName(m, await part.carrying())).toBe('it')
+    },
+  )
 
-  it.each(valueCases)('$matcherName fails when the value does not satisfy it', async ({ matcherName, fails }) => {
-    const m = onPart(part.dslPart, matcher(part, matcherName, fails))
-    expect(matchName(m, await part.carrying())).toBeUndefined()
-  })
+  it.each(valueCases)(
+    '$matcherName fails when the value does not satisfy it',
+    async ({ matcherName, fails }) => {
+      const m = onPart(part.dslPart, matcher(part, matcherName, fails))
+      expect(matchName(m, await part.carrying())).toBeUndefined()
+    },
+  )
 
-  it.each(valueCases)('$matcherName fails when the item is missing', async ({ matcherName, holds, fails }) => {
-    // not_matches included: every matcher but absent requires the item to be present
-    const value = matcherName === 'not_matches' ? holds : fails
-    const m = onPart(part.dslPart, matcher(part, matcherName, value))
-    expect(matchName(m, await part.lacking())).toBeUndefined()
-  })
+  it.each(valueCases)(
+    '$matcherName fails when the item is missing',
+    async ({ matcherName, holds, fails }) => {
+      // not_matches included: every matcher but absent requires the item to be present
+      const value = matcherName === 'not_matches' ? holds : fails
+      const m = onPart(part.dslPart, matcher(part, matcherName, value))
+      expect(matchName(m, await part.lacking())).toBeUndefined()
+    },
+  )
 
-  it.each(valueCases)('$matcherName with optional: true holds when the item is missing', async ({ matcherName, holds }) => {
-    const m = onPart(part.dslPart, matcher(part, matcherName, holds, true))
-    expect(matchName(m, await part.lacking())).toBe('it')
-  })
+  it.each(valueCases)(
+    '$matcherName with optional: true holds when the item is missing',
+    async ({ matcherName, holds }) => {
+      const m = onPart(part.dslPart, matcher(part, matcherName, holds, true))
+      expect(matchName(m, await part.lacking())).toBe('it')
+    },
+  )
 
-  it.each(valueCases)('$matcherName with optional: true still checks an item that is present', async ({ matcherName, fails }) => {
-    const m = onPart(part.dslPart, matcher(part, matcherName, fails, true))
-    expect(matchName(m, await part.carrying())).toBeUndefined()
-  })
+  it.each(valueCases)(
+    '$matcherName with optional: true still checks an item that is present',
+    async ({ matcherName, fails }) => {
+      const m = onPart(part.dslPart, matcher(part, matcherName, fails, true))
+      expect(matchName(m, await part.carrying())).toBeUndefined()
+    },
+  )
 
   it('absent holds when the item is missing', async () => {
-    const absent: MatcherInput = part.key === undefined ? { matcherName: 'absent' } : { key: part.key, matcherName: 'absent' }
+    const absent: MatcherInput =
+      part.key === undefined ? { matcherName: 'absent' } : { key: part.key, matcherName: 'absent' }
     expect(matchName(onPart(part.dslPart, absent), await part.lacking())).toBe('it')
   })
 
   it('absent fails when the item is present', async () => {
-    const absent: MatcherInput = part.key === undefined ? { matcherName: 'absent' } : { key: part.key, matcherName: 'absent' }
+    const absent: MatcherInput =
+      part.key === undefined ? { matcherName: 'absent' } : { key: part.key, matcherName: 'absent' }
     expect(matchName(onPart(part.dslPart, absent), await part.carrying())).toBeUndefined()
   })
 })
 
 describe('absent with an empty key', () => {
   it.each([
-    { dslPart: 'headers' as const, carrying: request('GET', '/', { 'x-thing': '1' }), lacking: request('GET', '/') },
-    { dslPart: 'queryParams' as const, carrying: request('GET', '/?X-Thing=1'), lacking: request('GET', '/?x-thing=1') },
-    { dslPart: 'cookies' as const, carrying: request('GET', '/', { cookie: 'X-Thing=1' }), lacking: request('GET', '/', { cookie: 'x=1' }) },
+    {
+      dslPart: 'headers' as const,
+      carrying: request('GET', '/', { 'x-thing': '1' }),
+      lacking: request('GET', '/'),
+    },
+    {
+      dslPart: 'queryParams' as const,
+      carrying: request('GET', '/?X-Thing=1'),
+      lacking: request('GET', '/?x-thing=1'),
+    },
+    {
+      dslPart: 'cookies' as const,
+      carrying: request('GET', '/', { cookie: 'X-Thing=1' }),
+      lacking: request('GET', '/', { cookie: 'x=1' }),
+    },
     {
       dslPart: 'body' as const,
       carrying: request('POST', '/', form, 'X-Thing=1'),
@@ -185,10 +233,23 @@ describe('on the url', () => {
     { matcherName: 'matches' as const, holds: '/H[a-z]+-\\d+', fails: 'H[a-z]+-\\d+' },
     { matcherName: 'matches_url' as const, holds: '(?i)/hello-[0-9]+', fails: '/hello-[0-9]+' },
     { matcherName: 'not_matches' as const, holds: '/[a-z]+', fails: '/H.*' },
-  ])('$matcherName holds on a satisfying path and fails on another', ({ matcherName, holds, fails }) => {
-    expect(matchName(only({ url: { key: 'url', matcherName, matchingValue: holds } }), request('GET', path))).toBe('it')
-    expect(matchName(only({ url: { key: 'url', matcherName, matchingValue: fails } }), request('GET', path))).toBeUndefined()
-  })
+  ])(
+    '$matcherName holds on a satisfying path and fails on another',
+    ({ matcherName, holds, fails }) => {
+      expect(
+        matchName(
+          only({ url: { key: 'url', matcherName, matchingValue: holds } }),
+          request('GET', path),
+        ),
+      ).toBe('it')
+      expect(
+        matchName(
+          only({ url: { key: 'url', matcherName, matchingValue: fails } }),
+          request('GET', path),
+        ),
+      ).toBeUndefined()
+    },
+  )
 
   it('matches a regex against the whole path, not a substring of it', () => {
     const m = only({ url: { matcherName: 'matches', matchingValue: '/pets' } })
@@ -223,7 +284,11 @@ describe('on the url', () => {
 describe('string comparisons', () => {
   it('equals_insensitive compares non-ASCII values whose lowercase is longer', () => {
     // 'İ'.toLowerCase() is two UTF-16 code units; fixed in value-check.ts
-    const m = onPart('headers', { key: 'x-name', matcherName: 'equals_insensitive', matchingValue: 'İSTANBUL' })
+    const m = onPart('headers', {
+      key: 'x-name',
+      matcherName: 'equals_insensitive',
+      matchingValue: 'İSTANBUL',
+    })
     expect(matchName(m, request('GET', '/', { 'x-name': 'İstanbul' }))).toBe('it')
     expect(matchName(m, request('GET', '/', { 'x-name': 'Istanbul' }))).toBeUndefined()
   })
@@ -249,8 +314,12 @@ describe('string comparisons', () => {
       queryParams: [{ key: 'v', matcherName: 'equals', matchingValue: '2' }],
     })
     expect(matchName(m, request('POST', '/orders?v=2', { accept: 'application/json' }))).toBe('it')
-    expect(matchName(m, request('POST', '/orders?v=1', { accept: 'application/json' }))).toBeUndefined()
+    expect(
+      matchName(m, request('POST', '/orders?v=1', { accept: 'application/json' })),
+    ).toBeUndefined()
     expect(matchName(m, request('POST', '/orders?v=2', { accept: 'text/html' }))).toBeUndefined()
-    expect(matchName(m, request('GET', '/orders?v=2', { accept: 'application/json' }))).toBeUndefined()
+    expect(
+      matchName(m, request('GET', '/orders?v=2', { accept: 'application/json' })),
+    ).toBeUndefined()
   })
 })

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { isTemplate, normalizePath, normalizeTemplate, routerKeyOf, routerPatternOf, templateRegex } from '../../../src/match/path.js'
+import {
+  isTemplate,
+  normalizePath,
+  normalizeTemplate,
+  routerKeyOf,
+  routerPatternOf,
+  templateRegex,
+} from '../../../src/match/path.js'
 
 describe('normalizePath', () => {
   it.each([

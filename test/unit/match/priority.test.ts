@@ -22,25 +22,53 @@ const pairs = names.flatMap((a) => names.filter((b) => b !== a).map((b) => ({ a,
 
 describe('precedence between url kinds for a path both match', () => {
   it.each(pairs)('$a with priority 1 beats $b with priority 10', ({ a, b }) => {
-    const m = matcherOf([txn(a, kinds[a] ?? {}, { priority: 1 }), txn(b, kinds[b] ?? {}, { priority: 10 })])
+    const m = matcherOf([
+      txn(a, kinds[a] ?? {}, { priority: 1 }),
+      txn(b, kinds[b] ?? {}, { priority: 10 }),
+    ])
     expect(matchName(m, request('GET', '/pets/1'))).toBe(a)
-    const reversed = matcherOf([txn(b, kinds[b] ?? {}, { priority: 10 }), txn(a, kinds[a] ?? {}, { priority: 1 })])
+    const reversed = matcherOf([
+      txn(b, kinds[b] ?? {}, { priority: 10 }),
+      txn(a, kinds[a] ?? {}, { priority: 1 }),
+    ])
     expect(matchName(reversed, request('GET', '/pets/1'))).toBe(a)
   })
 
   it.each(pairs)('$a loses to a later $b with the same priority', ({ a, b }) => {
-    const m = matcherOf([txn(a, kinds[a] ?? {}, { priority: 5 }), txn(b, kinds[b] ?? {}, { priority: 5 })])
+    const m = matcherOf([
+      txn(a, kinds[a] ?? {}, { priority: 5 }),
+      txn(b, kinds[b] ?? {}, { priority: 5 }),
+    ])
     expect(matchName(m, request('GET', '/pets/1'))).toBe(b)
   })
 
   it('lets a regex with priority 1 beat a literal path with priority 10, and lose with priority 20', () => {
     const regex = kinds['regex'] ?? {}
-    expect(matchName(matcherOf([txn('literal', { path: '/pets/1' }, { priority: 10 }), txn('regex', regex, { priority: 1 })]), request('GET', '/pets/1'))).toBe('regex')
-    expect(matchName(matcherOf([txn('literal', { path: '/pets/1' }, { priority: 10 }), txn('regex', regex, { priority: 20 })]), request('GET', '/pets/1'))).toBe('literal')
+    expect(
+      matchName(
+        matcherOf([
+          txn('literal', { path: '/pets/1' }, { priority: 10 }),
+          txn('regex', regex, { priority: 1 }),
+        ]),
+        request('GET', '/pets/1'),
+      ),
+    ).toBe('regex')
+    expect(
+      matchName(
+        matcherOf([
+          txn('literal', { path: '/pets/1' }, { priority: 10 }),
+          txn('regex', regex, { priority: 20 }),
+        ]),
+        request('GET', '/pets/1'),
+      ),
+    ).toBe('literal')
   })
 
   it('still serves the lower-priority transaction on paths the higher one does not match', () => {
-    const m = matcherOf([txn('literal', { path: '/pets/1' }, { priority: 1 }), txn('template', { path: '/pets/{id}' }, { priority: 10 })])
+    const m = matcherOf([
+      txn('literal', { path: '/pets/1' }, { priority: 1 }),
+      txn('template', { path: '/pets/{id}' }, { priority: 10 }),
+    ])
     expect(matchName(m, request('GET', '/pets/2'))).toBe('template')
   })
 })
@@ -50,14 +78,17 @@ describe('overlapping templates', () => {
     { specific: 10, generic: 1, winner: 'generic' },
     { specific: 1, generic: 10, winner: 'specific' },
     { specific: 5, generic: 5, winner: 'generic' },
-  ])('with priorities specific=$specific, generic=$generic are won by $winner', ({ specific, generic, winner }) => {
-    const m = matcherOf([
-      txn('specific', { path: '/pets/{id}' }, { priority: specific }),
-      txn('generic', { path: '/{kind}/{id}' }, { priority: generic }),
-    ])
-    expect(matchName(m, request('GET', '/pets/1'))).toBe(winner)
-    expect(matchName(m, request('GET', '/cats/1'))).toBe('generic')
-  })
+  ])(
+    'with priorities specific=$specific, generic=$generic are won by $winner',
+    ({ specific, generic, winner }) => {
+      const m = matcherOf([
+        txn('specific', { path: '/pets/{id}' }, { priority: specific }),
+        txn('generic', { path: '/{kind}/{id}' }, { priority: generic }),
+      ])
+      expect(matchName(m, request('GET', '/pets/1'))).toBe(winner)
+      expect(matchName(m, request('GET', '/cats/1'))).toBe('generic')
+    },
+  )
 
   it('that cross (a literal segment in each) are ordered by priority for the path both match', () => {
     const m = matcherOf([
@@ -75,18 +106,30 @@ describe('overlapping templates', () => {
   })
 
   it('with a partial segment and a whole segment are ordered by priority', () => {
-    const m = matcherOf([txn('partial', { path: '/f/{n}.json' }, { priority: 10 }), txn('whole', { path: '/f/{n}' }, { priority: 1 })])
+    const m = matcherOf([
+      txn('partial', { path: '/f/{n}.json' }, { priority: 10 }),
+      txn('whole', { path: '/f/{n}' }, { priority: 1 }),
+    ])
     expect(matchName(m, request('GET', '/f/a.json'))).toBe('whole')
   })
 })
 
 describe('priority', () => {
   it('defaults to 10', () => {
-    const nine = matcherOf([txn('nine', { path: '/a' }, { priority: 9 }), txn('default', { path: '/a' })])
+    const nine = matcherOf([
+      txn('nine', { path: '/a' }, { priority: 9 }),
+      txn('default', { path: '/a' }),
+    ])
     expect(matchName(nine, request('GET', '/a'))).toBe('nine')
-    const eleven = matcherOf([txn('default', { path: '/a' }), txn('eleven', { path: '/a' }, { priority: 11 })])
+    const eleven = matcherOf([
+      txn('default', { path: '/a' }),
+      txn('eleven', { path: '/a' }, { priority: 11 }),
+    ])
     expect(matchName(eleven, request('GET', '/a'))).toBe('default')
-    const ten = matcherOf([txn('default', { path: '/a' }), txn('ten', { path: '/a' }, { priority: 10 })])
+    const ten = matcherOf([
+      txn('default', { path: '/a' }),
+      txn('ten', { path: '/a' }, { priority: 10 }),
+    ])
     expect(matchName(ten, request('GET', '/a'))).toBe('ten')
   })
 
@@ -96,12 +139,20 @@ describe('priority', () => {
   })
 
   it('accepts 0 as a priority above 1', () => {
-    const m = matcherOf([txn('zero', { path: '/a' }, { priority: 0 }), txn('one', { path: '/a' }, { priority: 1 })])
+    const m = matcherOf([
+      txn('zero', { path: '/a' }, { priority: 0 }),
+      txn('one', { path: '/a' }, { priority: 1 }),
+    ])
     expect(matchName(m, request('GET', '/a'))).toBe('zero')
   })
 
   it('lists the active transactions in the order they are tried', () => {
-    const m = matcherOf([txn('a', {}, { priority: 3 }), txn('b', {}, { priority: 1 }), txn('c', {}, { priority: 3 }), txn('d', {})])
+    const m = matcherOf([
+      txn('a', {}, { priority: 3 }),
+      txn('b', {}, { priority: 1 }),
+      txn('c', {}, { priority: 3 }),
+      txn('d', {}),
+    ])
     expect(m.active.map((t) => t.name)).toEqual(['b', 'c', 'a', 'd'])
     expect(m.transactions.map((t) => t.name)).toEqual(['a', 'b', 'c', 'd'])
   })
@@ -114,14 +165,20 @@ describe('mockServiceTransactions', () => {
     txn('third', { path: '/b' }, { id: 3 }),
   ]
 
-  it('override the transactions\' own priorities', () => {
-    const m = matcherOf({ transactions, mockServiceTransactions: [{ txnId: 1, priority: 5 }, { txnId: 2, priority: 2 }, { txnId: 3 }] })
+  it("override the transactions' own priorities", () => {
+    const m = matcherOf({
+      transactions,
+      mockServiceTransactions: [{ txnId: 1, priority: 5 }, { txnId: 2, priority: 2 }, { txnId: 3 }],
+    })
     expect(matchName(m, request('GET', '/a'))).toBe('second')
     expect(m.active.find((t) => t.id === 2)?.priority).toBe(2)
   })
 
   it('keep the own priority of an entry without one, or with a null one', () => {
-    const m = matcherOf({ transactions, mockServiceTransactions: [{ txnId: 1, priority: null }, { txnId: 2 }] })
+    const m = matcherOf({
+      transactions,
+      mockServiceTransactions: [{ txnId: 1, priority: null }, { txnId: 2 }],
+    })
     expect(matchName(m, request('GET', '/a'))).toBe('first')
     expect(m.active.map((t) => t.priority)).toEqual([1, 10])
   })
@@ -152,7 +209,10 @@ describe('mockServiceTransactions', () => {
   })
 
   it('make transactions without an id inactive when they select', () => {
-    const m = matcherOf({ transactions: [...transactions, txn('no-id', { path: '/c' })], mockServiceTransactions: [1] })
+    const m = matcherOf({
+      transactions: [...transactions, txn('no-id', { path: '/c' })],
+      mockServiceTransactions: [1],
+    })
     expect(matchName(m, request('GET', '/c'))).toBeUndefined()
   })
 })
@@ -167,8 +227,12 @@ describe('methods', () => {
 
   it('match every method when absent or ANY, in any case', () => {
     for (const method of [undefined, 'ANY', 'any', 'Any']) {
-      const m = matcherOf([txn('any', method === undefined ? { path: '/a' } : { method, path: '/a' })])
-      for (const verb of ['GET', 'POST', 'DELETE', 'PROPFIND']) expect(matchName(m, request(verb, '/a'))).toBe('any')
+      const m = matcherOf([
+        txn('any', method === undefined ? { path: '/a' } : { method, path: '/a' }),
+      ])
+      for (const verb of ['GET', 'POST', 'DELETE', 'PROPFIND']) {
+        expect(matchName(m, request(verb, '/a'))).toBe('any')
+      }
     }
   })
 
@@ -185,7 +249,10 @@ describe('methods', () => {
   })
 
   it('order method-less and method-specific transactions by priority together', () => {
-    const m = matcherOf([txn('get', { method: 'GET', path: '/a' }, { priority: 10 }), txn('any', { path: '/a' }, { priority: 1 })])
+    const m = matcherOf([
+      txn('get', { method: 'GET', path: '/a' }, { priority: 10 }),
+      txn('any', { path: '/a' }, { priority: 1 }),
+    ])
     expect(matchName(m, request('GET', '/a'))).toBe('any')
     const n = matcherOf([txn('any', { path: '/a' }), txn('get', { method: 'GET', path: '/a' })])
     expect(matchName(n, request('GET', '/a'))).toBe('get')
@@ -202,15 +269,29 @@ describe('methods', () => {
 
 describe('the compiled matcher', () => {
   it('says whether some active transaction needs the body or form fields', () => {
-    expect(matcherOf([txn('a', { path: '/a' })])).toMatchObject({ needsBody: false, needsForm: false })
-    expect(matcherOf([txn('a', { body: [{ key: '$.a', matcherName: 'equals', matchingValue: '1' }] })])).toMatchObject({ needsBody: true, needsForm: false })
-    expect(matcherOf([txn('a', { body: [{ key: 'field', matcherName: 'equals', matchingValue: '1' }] })])).toMatchObject({ needsBody: true, needsForm: true })
-    expect(matcherOf([txn('a', { body: [{ matcherName: 'absent', matchingValue: 'field' }] })])).toMatchObject({ needsBody: true, needsForm: true })
+    expect(matcherOf([txn('a', { path: '/a' })])).toMatchObject({
+      needsBody: false,
+      needsForm: false,
+    })
+    expect(
+      matcherOf([txn('a', { body: [{ key: '$.a', matcherName: 'equals', matchingValue: '1' }] })]),
+    ).toMatchObject({ needsBody: true, needsForm: false })
+    expect(
+      matcherOf([
+        txn('a', { body: [{ key: 'field', matcherName: 'equals', matchingValue: '1' }] }),
+      ]),
+    ).toMatchObject({ needsBody: true, needsForm: true })
+    expect(
+      matcherOf([txn('a', { body: [{ matcherName: 'absent', matchingValue: 'field' }] })]),
+    ).toMatchObject({ needsBody: true, needsForm: true })
   })
 
   it('ignores the body needs of inactive transactions', () => {
     const m = matcherOf({
-      transactions: [txn('a', { path: '/a' }, { id: 1 }), txn('b', { body: [{ key: 'f', matcherName: 'absent' }] }, { id: 2 })],
+      transactions: [
+        txn('a', { path: '/a' }, { id: 1 }),
+        txn('b', { body: [{ key: 'f', matcherName: 'absent' }] }, { id: 2 }),
+      ],
       mockServiceTransactions: [1],
     })
     expect(m).toMatchObject({ needsBody: false, needsForm: false })

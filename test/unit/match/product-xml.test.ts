@@ -8,11 +8,17 @@ import { onPart, matchName, matcherOf, request, thrown } from '../fixtures/match
 import { failureInWords, preparePredicates, XSD_LIMITS } from '../../../src/match/index.js'
 
 const ns = [{ prefix: 'p', uri: 'urn:orders' }]
-const order = (id: string, uri = 'urn:orders'): string => `<o:order xmlns:o="${uri}"><o:id>${id}</o:id></o:order>`
+const order = (id: string, uri = 'urn:orders'): string =>
+  `<o:order xmlns:o="${uri}"><o:id>${id}</o:id></o:order>`
 
 describe('namespaces on XPath keys', () => {
   it('bind the matcher prefixes, whatever prefix the request uses', () => {
-    const m = onPart('body', { key: '/p:order/p:id', matcherName: 'equals', matchingValue: '7', namespaces: ns })
+    const m = onPart('body', {
+      key: '/p:order/p:id',
+      matcherName: 'equals',
+      matchingValue: '7',
+      namespaces: ns,
+    })
     expect(matchName(m, request('POST', '/', {}, order('7')))).toBe('it')
     expect(matchName(m, request('POST', '/', {}, order('8')))).toBeUndefined()
     expect(matchName(m, request('POST', '/', {}, order('7', 'urn:other')))).toBeUndefined()
@@ -37,11 +43,19 @@ const xsd = `<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">
   </xs:element>
 </xs:schema>`
 
-const line = (sku = 'ABC-1234', price = '12.50', qty = '2'): string => `<line qty="${qty}"><sku>${sku}</sku><price>${price}</price></line>`
-const purchase = (inner = line(), attrs = ' currency="EUR"', placed = '2024-05-01T10:00:00Z'): string => `<order${attrs}><id>7</id><placed>${placed}</placed>${inner}</order>`
+const line = (sku = 'ABC-1234', price = '12.50', qty = '2'): string =>
+  `<line qty="${qty}"><sku>${sku}</sku><price>${price}</price></line>`
+const purchase = (
+  inner = line(),
+  attrs = ' currency="EUR"',
+  placed = '2024-05-01T10:00:00Z',
+): string => `<order${attrs}><id>7</id><placed>${placed}</placed>${inner}</order>`
 
 /** Prepares (validates asynchronously, as the runtime does), then matches. */
-async function matchPrepared (m: ReturnType<typeof onPart>, req: ReturnType<typeof request>): Promise<string | undefined> {
+async function matchPrepared(
+  m: ReturnType<typeof onPart>,
+  req: ReturnType<typeof request>,
+): Promise<string | undefined> {
   await preparePredicates(req, m.prepared ?? [])
   return matchName(m, req)
 }
@@ -52,7 +66,12 @@ describe('matches_xml_schema: libxml2', () => {
   it('holds for a body valid against the XSD', async () => {
     expect(m.prepared).toHaveLength(1)
     expect(await matchPrepared(m, request('POST', '/', {}, purchase()))).toBe('it')
-    expect(await matchPrepared(m, request('POST', '/', {}, purchase(line() + line('XYZ-0001', '0', '1'))))).toBe('it')
+    expect(
+      await matchPrepared(
+        m,
+        request('POST', '/', {}, purchase(line() + line('XYZ-0001', '0', '1'))),
+      ),
+    ).toBe('it')
   })
 
   it('fails on types, facets, order, enumerations, attributes and identity constraints', async () => {
@@ -72,7 +91,9 @@ describe('matches_xml_schema: libxml2', () => {
       'not xml',
       '<order',
     ]
-    const results = await Promise.all(invalid.map((body) => matchPrepared(m, request('POST', '/', {}, body))))
+    const results = await Promise.all(
+      invalid.map((body) => matchPrepared(m, request('POST', '/', {}, body))),
+    )
     results.forEach((r, i) => expect(r, invalid[i]).toBeUndefined())
   })
 
@@ -81,14 +102,24 @@ describe('matches_xml_schema: libxml2', () => {
     const req = request('POST', '/', {}, purchase(line('ABC-1234', '1', '0')))
     await preparePredicates(req, m.prepared ?? [])
     const words = (m.diagnose(req, 1)[0]?.failed ?? []).map(failureInWords)
-    expect(words[0]).toMatch(/^Request body does not validate against the XML schema: .*qty.*positiveInteger/)
+    expect(words[0]).toMatch(
+      /^Request body does not validate against the XML schema: .*qty.*positiveInteger/,
+    )
   })
 
   it('validates each node an XPath key selects, with namespaces', async () => {
-    const wrapped = onPart('body', { key: '/e:envelope/e:body/*', matcherName: 'matches_xml_schema', matchingValue: xsd, namespaces: [{ prefix: 'e', uri: 'urn:env' }] })
-    const env = (inner: string): string => `<s:envelope xmlns:s="urn:env"><s:body>${inner}</s:body></s:envelope>`
+    const wrapped = onPart('body', {
+      key: '/e:envelope/e:body/*',
+      matcherName: 'matches_xml_schema',
+      matchingValue: xsd,
+      namespaces: [{ prefix: 'e', uri: 'urn:env' }],
+    })
+    const env = (inner: string): string =>
+      `<s:envelope xmlns:s="urn:env"><s:body>${inner}</s:body></s:envelope>`
     expect(await matchPrepared(wrapped, request('POST', '/', {}, env(purchase())))).toBe('it')
-    expect(await matchPrepared(wrapped, request('POST', '/', {}, env(purchase(line('bad')))))).toBeUndefined()
+    expect(
+      await matchPrepared(wrapped, request('POST', '/', {}, env(purchase(line('bad'))))),
+    ).toBeUndefined()
   })
 
   it('refuses at load a schema libxml2 cannot compile, naming the field', () => {
@@ -98,7 +129,9 @@ describe('matches_xml_schema: libxml2', () => {
       '<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"><xs:element name="a" type="xs:nope"/></xs:schema>',
       '<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"><xs:element name="a"><xs:complexType><xs:sequence><xs:element ref="missing"/></xs:sequence></xs:complexType></xs:element></xs:schema>',
     ]) {
-      const err = thrown(() => onPart('body', { matcherName: 'matches_xml_schema', matchingValue: bad }))
+      const err = thrown(() =>
+        onPart('body', { matcherName: 'matches_xml_schema', matchingValue: bad }),
+      )
       expect(err.code, bad).toBe('ERR_DSL_INVALID')
       expect(JSON.stringify(err.details), bad).toContain('/dsl/requestDsl/body/0/matchingValue')
       expect(JSON.stringify(err.details), bad).toContain('is not a usable XML Schema')
@@ -107,15 +140,28 @@ describe('matches_xml_schema: libxml2', () => {
 
   it('never reads an imported or included schema from disk or the network', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'xsd-'))
-    writeFileSync(join(dir, 'part.xsd'), '<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"><xs:element name="b"/></xs:schema>')
+    writeFileSync(
+      join(dir, 'part.xsd'),
+      '<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"><xs:element name="b"/></xs:schema>',
+    )
     let hits = 0
-    const server = createServer((_req, res) => { hits++; res.end('<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"/>') })
+    const server = createServer((_req, res) => {
+      hits++
+      res.end('<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"/>')
+    })
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     try {
       const port = (server.address() as AddressInfo).port
-      const including = (location: string): string => `<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"><xs:include schemaLocation="${location}"/><xs:element name="a"/></xs:schema>`
-      for (const location of [join(dir, 'part.xsd'), `file://${join(dir, 'part.xsd')}`, `http://127.0.0.1:${port}/part.xsd`]) {
-        const err = thrown(() => onPart('body', { matcherName: 'matches_xml_schema', matchingValue: including(location) }))
+      const including = (location: string): string =>
+        `<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"><xs:include schemaLocation="${location}"/><xs:element name="a"/></xs:schema>`
+      for (const location of [
+        join(dir, 'part.xsd'),
+        `file://${join(dir, 'part.xsd')}`,
+        `http://127.0.0.1:${port}/part.xsd`,
+      ]) {
+        const err = thrown(() =>
+          onPart('body', { matcherName: 'matches_xml_schema', matchingValue: including(location) }),
+        )
         expect(err.code, location).toBe('ERR_DSL_INVALID')
       }
       expect(hits).toBe(0)
@@ -138,8 +184,26 @@ describe('matches_xml_schema: libxml2', () => {
 
   it('validates a schema shared by several matchers once per request, and skips bodies that are not XML', async () => {
     const two = matcherOf([
-      { name: 'a', dsl: { requestDsl: { path: '/a', body: [{ matcherName: 'matches_xml_schema', matchingValue: xsd }] }, responseDsl: { text: 'a' } } },
-      { name: 'b', dsl: { requestDsl: { path: '/b', body: [{ matcherName: 'matches_xml_schema', matchingValue: xsd }] }, responseDsl: { text: 'b' } } },
+      {
+        name: 'a',
+        dsl: {
+          requestDsl: {
+            path: '/a',
+            body: [{ matcherName: 'matches_xml_schema', matchingValue: xsd }],
+          },
+          responseDsl: { text: 'a' },
+        },
+      },
+      {
+        name: 'b',
+        dsl: {
+          requestDsl: {
+            path: '/b',
+            body: [{ matcherName: 'matches_xml_schema', matchingValue: xsd }],
+          },
+          responseDsl: { text: 'b' },
+        },
+      },
     ])
     const req = request('POST', '/b', {}, purchase())
     await preparePredicates(req, two.prepared ?? [])
@@ -152,11 +216,40 @@ describe('matches_xml_schema: libxml2', () => {
 })
 
 describe('matches_xml_cdata', () => {
-  const m = onPart('body', { matcherName: 'matches_xml_cdata', cdataXpath: '/envelope/payload', matchingValue: "/inner[code='A1']" })
+  const m = onPart('body', {
+    matcherName: 'matches_xml_cdata',
+    cdataXpath: '/envelope/payload',
+    matchingValue: "/inner[code='A1']",
+  })
   it('applies the XPath to the XML inside the CDATA section', () => {
-    expect(matchName(m, request('POST', '/', {}, '<envelope><payload><![CDATA[<inner><code>A1</code></inner>]]></payload></envelope>'))).toBe('it')
-    expect(matchName(m, request('POST', '/', {}, '<envelope><payload><![CDATA[<inner><code>B2</code></inner>]]></payload></envelope>'))).toBeUndefined()
-    expect(matchName(m, request('POST', '/', {}, '<envelope><payload><![CDATA[not xml]]></payload></envelope>'))).toBeUndefined()
+    expect(
+      matchName(
+        m,
+        request(
+          'POST',
+          '/',
+          {},
+          '<envelope><payload><![CDATA[<inner><code>A1</code></inner>]]></payload></envelope>',
+        ),
+      ),
+    ).toBe('it')
+    expect(
+      matchName(
+        m,
+        request(
+          'POST',
+          '/',
+          {},
+          '<envelope><payload><![CDATA[<inner><code>B2</code></inner>]]></payload></envelope>',
+        ),
+      ),
+    ).toBeUndefined()
+    expect(
+      matchName(
+        m,
+        request('POST', '/', {}, '<envelope><payload><![CDATA[not xml]]></payload></envelope>'),
+      ),
+    ).toBeUndefined()
     expect(matchName(m, request('POST', '/', {}, '<envelope/>'))).toBeUndefined()
   })
 })

@@ -13,22 +13,50 @@ describe('repeated headers', () => {
   const req = request('GET', '/', { 'x-tag': 'one, two' })
 
   it('see the joined value with equals', () => {
-    expect(matchName(onPart('headers', { key: 'X-Tag', matcherName: 'equals', matchingValue: 'one, two' }), req)).toBe('it')
-    expect(matchName(onPart('headers', { key: 'X-Tag', matcherName: 'equals', matchingValue: 'two' }), req)).toBeUndefined()
+    expect(
+      matchName(
+        onPart('headers', { key: 'X-Tag', matcherName: 'equals', matchingValue: 'one, two' }),
+        req,
+      ),
+    ).toBe('it')
+    expect(
+      matchName(
+        onPart('headers', { key: 'X-Tag', matcherName: 'equals', matchingValue: 'two' }),
+        req,
+      ),
+    ).toBeUndefined()
   })
 
   it('see the joined value with contains and matches', () => {
-    expect(matchName(onPart('headers', { key: 'x-tag', matcherName: 'contains', matchingValue: 'two' }), req)).toBe('it')
-    expect(matchName(onPart('headers', { key: 'x-tag', matcherName: 'matches', matchingValue: 'one, t.o' }), req)).toBe('it')
+    expect(
+      matchName(
+        onPart('headers', { key: 'x-tag', matcherName: 'contains', matchingValue: 'two' }),
+        req,
+      ),
+    ).toBe('it')
+    expect(
+      matchName(
+        onPart('headers', { key: 'x-tag', matcherName: 'matches', matchingValue: 'one, t.o' }),
+        req,
+      ),
+    ).toBe('it')
   })
 
   it('match header names case-insensitively', () => {
-    const m = onPart('headers', { key: 'CONTENT-Type', matcherName: 'equals', matchingValue: 'text/plain' })
+    const m = onPart('headers', {
+      key: 'CONTENT-Type',
+      matcherName: 'equals',
+      matchingValue: 'text/plain',
+    })
     expect(matchName(m, request('GET', '/', { 'content-type': 'text/plain' }))).toBe('it')
   })
 
   it('compare header values case-sensitively with equals', () => {
-    const m = onPart('headers', { key: 'content-type', matcherName: 'equals', matchingValue: 'text/plain' })
+    const m = onPart('headers', {
+      key: 'content-type',
+      matcherName: 'equals',
+      matchingValue: 'text/plain',
+    })
     expect(matchName(m, request('GET', '/', { 'content-type': 'Text/Plain' }))).toBeUndefined()
   })
 })
@@ -37,13 +65,33 @@ describe('repeated query parameters', () => {
   const req = request('GET', '/search?tag=a&tag=b&tag=c')
 
   it('satisfy equals when any value is equal', () => {
-    expect(matchName(onPart('queryParams', { key: 'tag', matcherName: 'equals', matchingValue: 'b' }), req)).toBe('it')
-    expect(matchName(onPart('queryParams', { key: 'tag', matcherName: 'equals', matchingValue: 'd' }), req)).toBeUndefined()
+    expect(
+      matchName(
+        onPart('queryParams', { key: 'tag', matcherName: 'equals', matchingValue: 'b' }),
+        req,
+      ),
+    ).toBe('it')
+    expect(
+      matchName(
+        onPart('queryParams', { key: 'tag', matcherName: 'equals', matchingValue: 'd' }),
+        req,
+      ),
+    ).toBeUndefined()
   })
 
   it('satisfy not_matches only when no value matches', () => {
-    expect(matchName(onPart('queryParams', { key: 'tag', matcherName: 'not_matches', matchingValue: 'b' }), req)).toBeUndefined()
-    expect(matchName(onPart('queryParams', { key: 'tag', matcherName: 'not_matches', matchingValue: '[d-z]' }), req)).toBe('it')
+    expect(
+      matchName(
+        onPart('queryParams', { key: 'tag', matcherName: 'not_matches', matchingValue: 'b' }),
+        req,
+      ),
+    ).toBeUndefined()
+    expect(
+      matchName(
+        onPart('queryParams', { key: 'tag', matcherName: 'not_matches', matchingValue: '[d-z]' }),
+        req,
+      ),
+    ).toBe('it')
   })
 
   it('are percent-decoded, `+` being a space', () => {
@@ -61,7 +109,9 @@ describe('repeated query parameters', () => {
 describe('repeated cookies', () => {
   it('let the single value of a cookie be matched', () => {
     const m = onPart('cookies', { key: 'session', matcherName: 'equals', matchingValue: 'abc def' })
-    expect(matchName(m, request('GET', '/', { cookie: 'theme=dark; session=abc%20def' }))).toBe('it')
+    expect(matchName(m, request('GET', '/', { cookie: 'theme=dark; session=abc%20def' }))).toBe(
+      'it',
+    )
   })
 
   it('satisfy equals when any value of a repeated cookie is equal', () => {
@@ -91,50 +141,103 @@ describe('repeated form fields', () => {
   })
 
   it('satisfy equals when any multipart value is equal, file parts included', async () => {
-    const req = request('POST', '/', { 'content-type': 'multipart/form-data; boundary=b1' }, multipart('b1', [
-      { name: 'tag', value: 'a' },
-      { name: 'tag', value: 'b', filename: 'b.txt' },
-    ]))
+    const req = request(
+      'POST',
+      '/',
+      { 'content-type': 'multipart/form-data; boundary=b1' },
+      multipart('b1', [
+        { name: 'tag', value: 'a' },
+        { name: 'tag', value: 'b', filename: 'b.txt' },
+      ]),
+    )
     await prepareMultipart(req)
-    expect(matchName(onPart('body', { key: 'tag', matcherName: 'equals', matchingValue: 'b' }), req)).toBe('it')
-    expect(matchName(onPart('body', { key: 'tag', matcherName: 'not_matches', matchingValue: 'a' }), req)).toBeUndefined()
+    expect(
+      matchName(onPart('body', { key: 'tag', matcherName: 'equals', matchingValue: 'b' }), req),
+    ).toBe('it')
+    expect(
+      matchName(
+        onPart('body', { key: 'tag', matcherName: 'not_matches', matchingValue: 'a' }),
+        req,
+      ),
+    ).toBeUndefined()
   })
 
   it('read no urlencoded field when the content type is not a form', () => {
     const m = onPart('body', { key: 'tag', matcherName: 'equals', matchingValue: 'a' })
-    expect(matchName(m, request('POST', '/', { 'content-type': 'text/plain' }, 'tag=a'))).toBeUndefined()
+    expect(
+      matchName(m, request('POST', '/', { 'content-type': 'text/plain' }, 'tag=a')),
+    ).toBeUndefined()
     expect(matchName(m, request('POST', '/', {}, 'tag=a'))).toBeUndefined()
   })
 
   it('read no multipart field until prepareMultipart has run', () => {
-    const req = request('POST', '/', { 'content-type': 'multipart/form-data; boundary=b1' }, multipart('b1', [{ name: 'tag', value: 'a' }]))
-    expect(matchName(onPart('body', { key: 'tag', matcherName: 'equals', matchingValue: 'a' }), req)).toBeUndefined()
+    const req = request(
+      'POST',
+      '/',
+      { 'content-type': 'multipart/form-data; boundary=b1' },
+      multipart('b1', [{ name: 'tag', value: 'a' }]),
+    )
+    expect(
+      matchName(onPart('body', { key: 'tag', matcherName: 'equals', matchingValue: 'a' }), req),
+    ).toBeUndefined()
   })
 
   it('leave the form empty for a malformed multipart body, failing the matcher without throwing', async () => {
     const req = request('POST', '/', { 'content-type': 'multipart/form-data' }, 'garbage')
     await prepareMultipart(req)
-    expect(matchName(onPart('body', { key: 'tag', matcherName: 'equals', matchingValue: 'a' }), req)).toBeUndefined()
+    expect(
+      matchName(onPart('body', { key: 'tag', matcherName: 'equals', matchingValue: 'a' }), req),
+    ).toBeUndefined()
   })
 })
 
 describe('repeated body selections', () => {
   it('satisfy a JSONPath matcher when any selected value satisfies it', () => {
     const body = JSON.stringify({ items: [{ id: 1 }, { id: 2 }, { id: 3 }] })
-    expect(matchName(onPart('body', { key: '$.items[*].id', matcherName: 'equals', matchingValue: '2' }), request('POST', '/', {}, body))).toBe('it')
-    expect(matchName(onPart('body', { key: '$.items[*].id', matcherName: 'equals', matchingValue: '4' }), request('POST', '/', {}, body))).toBeUndefined()
+    expect(
+      matchName(
+        onPart('body', { key: '$.items[*].id', matcherName: 'equals', matchingValue: '2' }),
+        request('POST', '/', {}, body),
+      ),
+    ).toBe('it')
+    expect(
+      matchName(
+        onPart('body', { key: '$.items[*].id', matcherName: 'equals', matchingValue: '4' }),
+        request('POST', '/', {}, body),
+      ),
+    ).toBeUndefined()
   })
 
   it('satisfy a JSONPath not_matches only when no selected value matches', () => {
     const body = JSON.stringify({ items: [{ id: 1 }, { id: 2 }] })
-    expect(matchName(onPart('body', { key: '$..id', matcherName: 'not_matches', matchingValue: '2' }), request('POST', '/', {}, body))).toBeUndefined()
-    expect(matchName(onPart('body', { key: '$..id', matcherName: 'not_matches', matchingValue: '[3-9]' }), request('POST', '/', {}, body))).toBe('it')
+    expect(
+      matchName(
+        onPart('body', { key: '$..id', matcherName: 'not_matches', matchingValue: '2' }),
+        request('POST', '/', {}, body),
+      ),
+    ).toBeUndefined()
+    expect(
+      matchName(
+        onPart('body', { key: '$..id', matcherName: 'not_matches', matchingValue: '[3-9]' }),
+        request('POST', '/', {}, body),
+      ),
+    ).toBe('it')
   })
 
   it('satisfy an XPath matcher when any selected node satisfies it', () => {
     const body = '<order><item>pen</item><item>ink</item></order>'
-    expect(matchName(onPart('body', { key: '/order/item', matcherName: 'equals', matchingValue: 'ink' }), request('POST', '/', {}, body))).toBe('it')
-    expect(matchName(onPart('body', { key: '/order/item', matcherName: 'not_matches', matchingValue: 'ink' }), request('POST', '/', {}, body))).toBeUndefined()
+    expect(
+      matchName(
+        onPart('body', { key: '/order/item', matcherName: 'equals', matchingValue: 'ink' }),
+        request('POST', '/', {}, body),
+      ),
+    ).toBe('it')
+    expect(
+      matchName(
+        onPart('body', { key: '/order/item', matcherName: 'not_matches', matchingValue: 'ink' }),
+        request('POST', '/', {}, body),
+      ),
+    ).toBeUndefined()
   })
 })
 
@@ -142,7 +245,9 @@ describe('credentials', () => {
   const m = only({ credentials: { username: 'alice', password: 's3:cret' } })
 
   it('hold when the Basic username and password are equal', () => {
-    expect(matchName(m, request('GET', '/', { authorization: basic('alice', 's3:cret') }))).toBe('it')
+    expect(matchName(m, request('GET', '/', { authorization: basic('alice', 's3:cret') }))).toBe(
+      'it',
+    )
   })
 
   it('accept the scheme name in any case', () => {
@@ -151,25 +256,42 @@ describe('credentials', () => {
   })
 
   it('fail on a wrong password or username', () => {
-    expect(matchName(m, request('GET', '/', { authorization: basic('alice', 'wrong') }))).toBeUndefined()
-    expect(matchName(m, request('GET', '/', { authorization: basic('Alice', 's3:cret') }))).toBeUndefined()
+    expect(
+      matchName(m, request('GET', '/', { authorization: basic('alice', 'wrong') })),
+    ).toBeUndefined()
+    expect(
+      matchName(m, request('GET', '/', { authorization: basic('Alice', 's3:cret') })),
+    ).toBeUndefined()
   })
 
   it('fail without an Authorization header or with another scheme', () => {
     expect(matchName(m, request('GET', '/'))).toBeUndefined()
-    expect(matchName(m, request('GET', '/', { authorization: 'Bearer alice:s3:cret' }))).toBeUndefined()
+    expect(
+      matchName(m, request('GET', '/', { authorization: 'Bearer alice:s3:cret' })),
+    ).toBeUndefined()
   })
 
   it('are not a condition when both are empty or null', () => {
-    expect(matchName(only({ credentials: { username: '', password: '' } }), request('GET', '/'))).toBe('it')
-    expect(matchName(only({ credentials: { username: null, password: null } }), request('GET', '/'))).toBe('it')
+    expect(
+      matchName(only({ credentials: { username: '', password: '' } }), request('GET', '/')),
+    ).toBe('it')
+    expect(
+      matchName(only({ credentials: { username: null, password: null } }), request('GET', '/')),
+    ).toBe('it')
     expect(matchName(only({ credentials: null }), request('GET', '/'))).toBe('it')
   })
 
   it('with only a username require that username and an empty password', () => {
     const userOnly = only({ credentials: { username: 'bob' } })
     expect(matchName(userOnly, request('GET', '/', { authorization: basic('bob', '') }))).toBe('it')
-    expect(matchName(userOnly, request('GET', '/', { authorization: `Basic ${Buffer.from('bob').toString('base64')}` }))).toBe('it')
-    expect(matchName(userOnly, request('GET', '/', { authorization: basic('bob', 'x') }))).toBeUndefined()
+    expect(
+      matchName(
+        userOnly,
+        request('GET', '/', { authorization: `Basic ${Buffer.from('bob').toString('base64')}` }),
+      ),
+    ).toBe('it')
+    expect(
+      matchName(userOnly, request('GET', '/', { authorization: basic('bob', 'x') })),
+    ).toBeUndefined()
   })
 })

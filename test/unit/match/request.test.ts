@@ -4,7 +4,12 @@ import { MatchRequest } from '../../../src/match/index.js'
 describe('MatchRequest', () => {
   it('splits the path, normalized, from the raw query', () => {
     const req = new MatchRequest('GET', '/a//b/?x=1&y=%20', {}, null)
-    expect(req).toMatchObject({ method: 'GET', path: '/a/b', url: '/a//b/?x=1&y=%20', rawQuery: 'x=1&y=%20' })
+    expect(req).toMatchObject({
+      method: 'GET',
+      path: '/a/b',
+      url: '/a//b/?x=1&y=%20',
+      rawQuery: 'x=1&y=%20',
+    })
     expect(req.query()).toEqual({ x: '1', y: ' ' })
   })
 
@@ -41,15 +46,27 @@ describe('MatchRequest', () => {
   })
 
   it('reads urlencoded form fields only with a form content type', () => {
-    const form = new MatchRequest('POST', '/', { 'content-type': 'application/x-www-form-urlencoded' }, Buffer.from('a=1&a=2&b=x+y'))
+    const form = new MatchRequest(
+      'POST',
+      '/',
+      { 'content-type': 'application/x-www-form-urlencoded' },
+      Buffer.from('a=1&a=2&b=x+y'),
+    )
     expect(form.form()).toEqual({ a: ['1', '2'], b: 'x y' })
-    expect(new MatchRequest('POST', '/', { 'content-type': 'text/plain' }, Buffer.from('a=1')).form()).toBeNull()
+    expect(
+      new MatchRequest('POST', '/', { 'content-type': 'text/plain' }, Buffer.from('a=1')).form(),
+    ).toBeNull()
   })
 
   it('decodes Basic credentials, keeping colons in the password', () => {
     const header = `Basic ${Buffer.from('u:p:q').toString('base64')}`
-    expect(new MatchRequest('GET', '/', { authorization: header }, null).credentials()).toEqual({ username: 'u', password: 'p:q' })
-    expect(new MatchRequest('GET', '/', { authorization: 'Bearer t' }, null).credentials()).toBeNull()
+    expect(new MatchRequest('GET', '/', { authorization: header }, null).credentials()).toEqual({
+      username: 'u',
+      password: 'p:q',
+    })
+    expect(
+      new MatchRequest('GET', '/', { authorization: 'Bearer t' }, null).credentials(),
+    ).toBeNull()
     expect(new MatchRequest('GET', '/', {}, null).credentials()).toBeNull()
   })
 })

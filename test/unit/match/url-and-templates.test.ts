@@ -43,10 +43,18 @@ describe('path normalization as url matchers see it', () => {
 
   it('gives matches, contains and equals the normalized path without the query', () => {
     const req = request('GET', '/a%20b//c/?q=1')
-    expect(matchName(only({ url: { matcherName: 'matches', matchingValue: '/a b/c' } }), req)).toBe('it')
-    expect(matchName(only({ url: { matcherName: 'equals', matchingValue: '/a b/c' } }), req)).toBe('it')
-    expect(matchName(only({ url: { matcherName: 'contains', matchingValue: 'q=1' } }), req)).toBeUndefined()
-    expect(matchName(only({ url: { matcherName: 'not_matches', matchingValue: '.*\\?.*' } }), req)).toBe('it')
+    expect(matchName(only({ url: { matcherName: 'matches', matchingValue: '/a b/c' } }), req)).toBe(
+      'it',
+    )
+    expect(matchName(only({ url: { matcherName: 'equals', matchingValue: '/a b/c' } }), req)).toBe(
+      'it',
+    )
+    expect(
+      matchName(only({ url: { matcherName: 'contains', matchingValue: 'q=1' } }), req),
+    ).toBeUndefined()
+    expect(
+      matchName(only({ url: { matcherName: 'not_matches', matchingValue: '.*\\?.*' } }), req),
+    ).toBe('it')
   })
 
   it('leaves a malformed percent escape as it is', () => {
@@ -87,12 +95,17 @@ describe('equals_url templates', () => {
   })
 
   it('do not match an empty partial segment', () => {
-    expect(matchName(only({ path: '/files/{name}.json' }), request('GET', '/files/.json'))).toBeUndefined()
+    expect(
+      matchName(only({ path: '/files/{name}.json' }), request('GET', '/files/.json')),
+    ).toBeUndefined()
     expect(matchName(only({ path: '/{a}-{b}' }), request('GET', '/x-'))).toBeUndefined()
   })
 
   it('match a placeholder that is part of a segment when the route also has other routes', () => {
-    const m = matcherOf([txn('json', { path: '/files/{name}.json' }), txn('any', { path: '/files/{name}' }, { priority: 20 })])
+    const m = matcherOf([
+      txn('json', { path: '/files/{name}.json' }),
+      txn('any', { path: '/files/{name}' }, { priority: 20 }),
+    ])
     expect(matchName(m, request('GET', '/files/a.json'))).toBe('json')
     expect(matchName(m, request('GET', '/files/a.xml'))).toBe('any')
   })
@@ -113,8 +126,14 @@ describe('equals_url templates', () => {
 
   it('treat templates with different parameter names but the same shape as one route', () => {
     const m = matcherOf([
-      txn('by-id', { path: '/pets/{id}', queryParams: [{ key: 'v', matcherName: 'equals', matchingValue: '1' }] }),
-      txn('by-pet', { path: '/pets/{petId}', queryParams: [{ key: 'v', matcherName: 'equals', matchingValue: '2' }] }),
+      txn('by-id', {
+        path: '/pets/{id}',
+        queryParams: [{ key: 'v', matcherName: 'equals', matchingValue: '1' }],
+      }),
+      txn('by-pet', {
+        path: '/pets/{petId}',
+        queryParams: [{ key: 'v', matcherName: 'equals', matchingValue: '2' }],
+      }),
     ])
     expect(matchName(m, request('GET', '/pets/3?v=1'))).toBe('by-id')
     expect(matchName(m, request('GET', '/pets/3?v=2'))).toBe('by-pet')
@@ -124,7 +143,10 @@ describe('equals_url templates', () => {
   it('fall through to an overlapping template whose other conditions hold', () => {
     const m = matcherOf([
       txn('generic', { path: '/{kind}/{id}' }),
-      txn('pets', { path: '/pets/{id}', headers: [{ key: 'x-v', matcherName: 'equals', matchingValue: '2' }] }),
+      txn('pets', {
+        path: '/pets/{id}',
+        headers: [{ key: 'x-v', matcherName: 'equals', matchingValue: '2' }],
+      }),
     ])
     expect(matchName(m, request('GET', '/pets/1', { 'x-v': '2' }))).toBe('pets')
     expect(matchName(m, request('GET', '/pets/1'))).toBe('generic')

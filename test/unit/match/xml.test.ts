@@ -21,14 +21,18 @@ describe('parseXml', () => {
   })
 
   it('does not resolve external entities', () => {
-    const doc = parseXml('<?xml version="1.0"?><!DOCTYPE a [<!ENTITY x SYSTEM "file:///etc/passwd">]><a>&x;</a>')
+    const doc = parseXml(
+      '<?xml version="1.0"?><!DOCTYPE a [<!ENTITY x SYSTEM "file:///etc/passwd">]><a>&x;</a>',
+    )
     expect(doc === null || !(doc.documentElement?.textContent ?? '').includes('root:')).toBe(true)
   })
 })
 
 describe('canonicalXml', () => {
   it('ignores attribute order, whitespace-only text, comments and processing instructions', () => {
-    expect(canonical('<a y="2" x="1">\n  <b/><!-- c --><?pi x?>\n</a>')).toBe(canonical('<a x="1" y="2"><b></b></a>'))
+    expect(canonical('<a y="2" x="1">\n  <b/><!-- c --><?pi x?>\n</a>')).toBe(
+      canonical('<a x="1" y="2"><b></b></a>'),
+    )
   })
 
   it('trims text', () => {
@@ -41,7 +45,9 @@ describe('canonicalXml', () => {
   })
 
   it('compares namespace URIs, not prefixes, on elements and attributes', () => {
-    expect(canonical('<p:a xmlns:p="urn:x" p:k="1"/>')).toBe(canonical('<q:a xmlns:q="urn:x" q:k="1"/>'))
+    expect(canonical('<p:a xmlns:p="urn:x" p:k="1"/>')).toBe(
+      canonical('<q:a xmlns:q="urn:x" q:k="1"/>'),
+    )
     expect(canonical('<p:a xmlns:p="urn:x"/>')).toBe(canonical('<a xmlns="urn:x"/>'))
     expect(canonical('<p:a xmlns:p="urn:x"/>')).not.toBe(canonical('<p:a xmlns:p="urn:y"/>'))
     expect(canonical('<a xmlns="urn:x"/>')).not.toBe(canonical('<a/>'))

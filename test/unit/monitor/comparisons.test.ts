@@ -60,12 +60,21 @@ describe('compare', () => {
   })
 
   it('reports a numeric comparison whose target is not a number', () => {
-    expect(compare('is_less_than', 3, 'lessThanValue')).toEqual({ pass: false, error: 'the target "lessThanValue" is not a number' })
+    expect(compare('is_less_than', 3, 'lessThanValue')).toEqual({
+      pass: false,
+      error: 'the target "lessThanValue" is not a number',
+    })
   })
 
   it('refuses invalid and unsafe regular expressions as the mock DSL does', () => {
-    expect(compare('matches', 'aaaa', '(')).toMatchObject({ pass: false, error: expect.stringMatching(/not a valid regular expression/) as unknown })
-    expect(compare('matches', 'aaaa', '(a+)+\\1')).toMatchObject({ pass: false, error: expect.stringMatching(/is refused/) as unknown })
+    expect(compare('matches', 'aaaa', '(')).toMatchObject({
+      pass: false,
+      error: expect.stringMatching(/not a valid regular expression/) as unknown,
+    })
+    expect(compare('matches', 'aaaa', '(a+)+\\1')).toMatchObject({
+      pass: false,
+      error: expect.stringMatching(/is refused/) as unknown,
+    })
   })
 })
 

@@ -17,7 +17,9 @@ describe('createScheduler', () => {
     try {
       const fired: number[] = []
       let release: () => void = () => {}
-      const twice = new Promise<void>((resolve) => { release = resolve })
+      const twice = new Promise<void>((resolve) => {
+        release = resolve
+      })
       scheduler.add({ id: 's1', interval: '1m' }, () => {
         fired.push(Date.now())
         if (fired.length === 2) release()
@@ -41,7 +43,9 @@ describe('createScheduler', () => {
     let maxRunning = 0
     let ticks = 0
     let done: () => void = () => {}
-    const finished = new Promise<void>((resolve) => { done = resolve })
+    const finished = new Promise<void>((resolve) => {
+      done = resolve
+    })
     scheduler.add({ id: 'slow', interval: '1m' }, async () => {
       running++
       maxRunning = Math.max(maxRunning, running)

@@ -2,16 +2,27 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { classifyAddress, EgressPolicy, writeProtectedPorts, type EgressSettings } from '../../../src/net/index.js'
+import {
+  classifyAddress,
+  EgressPolicy,
+  writeProtectedPorts,
+  type EgressSettings,
+} from '../../../src/net/index.js'
 import { compileCidr, inCidr } from '../../../src/net/address.js'
 
 /** The hostname the WHATWG URL parser gives undici for a URL. */
-function hostOf (url: string): string {
+function hostOf(url: string): string {
   return new URL(url).hostname
 }
 
-function policy (settings: Partial<EgressSettings> = {}): EgressPolicy {
-  return new EgressPolicy({ level: 'loopback', allow: [], protectedPorts: [], protectedPortsFile: null, ...settings })
+function policy(settings: Partial<EgressSettings> = {}): EgressPolicy {
+  return new EgressPolicy({
+    level: 'loopback',
+    allow: [],
+    protectedPorts: [],
+    protectedPortsFile: null,
+    ...settings,
+  })
 }
 
 describe('classifyAddress', () => {
@@ -95,23 +106,31 @@ describe('EgressPolicy', () => {
     expect(p.refusal('127.0.0.1', 3000)).toBeNull()
     expect(p.refusal('10.0.0.1', 80)).toBeNull()
     expect(p.refusal('8.8.8.8', 443)).toBeNull()
-    expect(p.refusal('169.254.169.254', 80)).toBe('Refused by the egress policy "loopback": 169.254.169.254 is a link-local address (cloud metadata lives there)')
+    expect(p.refusal('169.254.169.254', 80)).toBe(
+      'Refused by the egress policy "loopback": 169.254.169.254 is a link-local address (cloud metadata lives there)',
+    )
     expect(p.refusal('::ffff:169.254.169.254', 80)).toContain('link-local')
     expect(p.refusal('0.0.0.0', 80)).toContain('unspecified')
     expect(p.refusal('224.0.0.1', 80)).toContain('reserved')
   })
 
   it('private refuses loopback; public refuses loopback and private ranges', () => {
-    expect(policy({ level: 'private' }).refusal('127.0.0.1', 80)).toBe('Refused by the egress policy "private": 127.0.0.1 is a loopback address')
+    expect(policy({ level: 'private' }).refusal('127.0.0.1', 80)).toBe(
+      'Refused by the egress policy "private": 127.0.0.1 is a loopback address',
+    )
     expect(policy({ level: 'private' }).refusal('192.168.0.10', 80)).toBeNull()
-    expect(policy({ level: 'public' }).refusal('192.168.0.10', 80)).toContain('"public": 192.168.0.10 is a private address')
+    expect(policy({ level: 'public' }).refusal('192.168.0.10', 80)).toContain(
+      '"public": 192.168.0.10 is a private address',
+    )
     expect(policy({ level: 'public' }).refusal('::ffff:7f00:1', 80)).toContain('loopback')
     expect(policy({ level: 'public' }).refusal('93.184.216.34', 80)).toBeNull()
   })
 
   it('refuses the protected ports on every local address whatever the level, and allows them elsewhere', () => {
     const p = policy({ protectedPorts: [8080] })
-    expect(p.refusal('127.0.0.1', 8080)).toContain("is the platform's own port or a runtime's admin API")
+    expect(p.refusal('127.0.0.1', 8080)).toContain(
+      "is the platform's own port or a runtime's admin API",
+    )
     expect(p.refusal('127.0.0.2', 8080)).toContain('admin API')
     expect(p.refusal('::1', 8080)).toContain('admin API')
     expect(p.refusal('::ffff:127.0.0.1', 8080)).toContain('admin API')
@@ -134,7 +153,11 @@ describe('EgressPolicy', () => {
   })
 
   it('lets --egress-allow networks through a stricter level, but never to a protected port', () => {
-    const p = policy({ level: 'public', allow: ['10.20.0.0/16', '127.0.0.1'], protectedPorts: [8080] })
+    const p = policy({
+      level: 'public',
+      allow: ['10.20.0.0/16', '127.0.0.1'],
+      protectedPorts: [8080],
+    })
     expect(p.refusal('10.20.1.1', 80)).toBeNull()
     expect(p.refusal('10.21.1.1', 80)).toContain('private')
     expect(p.refusal('127.0.0.1', 3000)).toBeNull()
@@ -143,10 +166,22 @@ describe('EgressPolicy', () => {
   })
 
   it('resolves names and keeps the addresses allowed, refusing a name when none is', async () => {
-    expect(await policy({ protectedPorts: [3000] }).allowedAddresses('127.0.0.1', 3001)).toEqual(['127.0.0.1'])
+    expect(await policy({ protectedPorts: [3000] }).allowedAddresses('127.0.0.1', 3001)).toEqual([
+      '127.0.0.1',
+    ])
     expect(await policy().allowedAddresses('localhost', 3000)).toContain('127.0.0.1')
-    await expect(policy({ level: 'public' }).allowedAddresses('localhost', 3000)).rejects.toMatchObject({ code: 'ERR_NET_EGRESS_REFUSED', message: expect.stringContaining('localhost resolves to') })
-    await expect(policy({ level: 'public' }).allowedAddresses('[::1]', 3000)).rejects.toMatchObject({ code: 'ERR_NET_EGRESS_REFUSED' })
-    await expect(policy().allowedAddresses('169.254.169.254', 80)).rejects.toMatchObject({ code: 'ERR_NET_EGRESS_REFUSED', message: expect.stringContaining('169.254.169.254 is a link-local') })
+    await expect(
+      policy({ level: 'public' }).allowedAddresses('localhost', 3000),
+    ).rejects.toMatchObject({
+      code: 'ERR_NET_EGRESS_REFUSED',
+      message: expect.stringContaining('localhost resolves to'),
+    })
+    await expect(policy({ level: 'public' }).allowedAddresses('[::1]', 3000)).rejects.toMatchObject(
+      { code: 'ERR_NET_EGRESS_REFUSED' },
+    )
+    await expect(policy().allowedAddresses('169.254.169.254', 80)).rejects.toMatchObject({
+      code: 'ERR_NET_EGRESS_REFUSED',
+      message: expect.stringContaining('169.254.169.254 is a link-local'),
+    })
   })
 })

@@ -3,8 +3,14 @@ import { describe, expect, it, onTestFinished } from 'vitest'
 import { EgressPolicy, egressConnector, type EgressSettings } from '../../../src/net/index.js'
 import { startUpstream } from '../../helpers/upstream.js'
 
-function agentWith (settings: Partial<EgressSettings>): Agent {
-  const policy = new EgressPolicy({ level: 'loopback', allow: [], protectedPorts: [], protectedPortsFile: null, ...settings })
+function agentWith(settings: Partial<EgressSettings>): Agent {
+  const policy = new EgressPolicy({
+    level: 'loopback',
+    allow: [],
+    protectedPorts: [],
+    protectedPortsFile: null,
+    ...settings,
+  })
   const agent = new Agent({ connect: egressConnector(policy) })
   onTestFinished(async () => await agent.close())
   return agent
@@ -21,8 +27,16 @@ describe('egressConnector', () => {
 
   it('fails the request with ERR_NET_EGRESS_REFUSED before any byte is sent', async () => {
     const upstream = await startUpstream()
-    await expect(request(`http://localhost:${upstream.port}/x`, { dispatcher: agentWith({ level: 'public' }) })).rejects.toMatchObject({ code: 'ERR_NET_EGRESS_REFUSED' })
-    await expect(request(`http://127.0.0.1:${upstream.port}/x`, { dispatcher: agentWith({ protectedPorts: [upstream.port] }) })).rejects.toMatchObject({ code: 'ERR_NET_EGRESS_REFUSED' })
+    await expect(
+      request(`http://localhost:${upstream.port}/x`, {
+        dispatcher: agentWith({ level: 'public' }),
+      }),
+    ).rejects.toMatchObject({ code: 'ERR_NET_EGRESS_REFUSED' })
+    await expect(
+      request(`http://127.0.0.1:${upstream.port}/x`, {
+        dispatcher: agentWith({ protectedPorts: [upstream.port] }),
+      }),
+    ).rejects.toMatchObject({ code: 'ERR_NET_EGRESS_REFUSED' })
     expect(upstream.requests).toHaveLength(0)
   })
 
@@ -32,8 +46,12 @@ describe('egressConnector', () => {
       res.writeHead(302, { location: `http://127.0.0.1:${target.port}/admin` })
       res.end()
     })
-    const dispatcher = agentWith({ protectedPorts: [target.port] }).compose(interceptors.redirect({ maxRedirections: 3 }))
-    await expect(request(`${redirecting.url}/start`, { dispatcher })).rejects.toMatchObject({ code: 'ERR_NET_EGRESS_REFUSED' })
+    const dispatcher = agentWith({ protectedPorts: [target.port] }).compose(
+      interceptors.redirect({ maxRedirections: 3 }),
+    )
+    await expect(request(`${redirecting.url}/start`, { dispatcher })).rejects.toMatchObject({
+      code: 'ERR_NET_EGRESS_REFUSED',
+    })
     expect(redirecting.requests).toHaveLength(1)
     expect(target.requests).toHaveLength(0)
   })

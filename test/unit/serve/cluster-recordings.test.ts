@@ -14,11 +14,16 @@ import { liveExchange } from '../../helpers/live-exchange.js'
  * the reply. The real processes are tested in test/e2e/deploy/replicas-shared.test.ts.
  */
 
-const exchange = (url: string, body: string): LiveExchange => liveExchange(url, { responseBody: Buffer.from(body) })
+const exchange = (url: string, body: string): LiveExchange =>
+  liveExchange(url, { responseBody: Buffer.from(body) })
 
 type Behaviour = 'up' | 'gone' | 'broken'
 
-function fakeSet (behaviours: Behaviour[]): { set: ReplicaSet; queues: LiveExchange[][]; calls: string[] } {
+function fakeSet(behaviours: Behaviour[]): {
+  set: ReplicaSet
+  queues: LiveExchange[][]
+  calls: string[]
+} {
   const recording = new RecordedRequests()
   const queues: LiveExchange[][] = behaviours.map(() => [])
   const calls: string[] = []
@@ -33,7 +38,11 @@ function fakeSet (behaviours: Behaviour[]): { set: ReplicaSet; queues: LiveExcha
       if (behaviour === 'broken') throw new Error(`replica ${replica} did not answer`)
       const queue = queues[replica - 1] as LiveExchange[]
       const taken = queue.splice(0)
-      if (call.op === 'flushRecording') recording.merge(coalesce(taken.map((x) => ({ exchange: x, origin: 'http://live' }))).requests)
+      if (call.op === 'flushRecording') {
+        recording.merge(
+          coalesce(taken.map((x) => ({ exchange: x, origin: 'http://live' }))).requests,
+        )
+      }
       return taken.length
     },
   }
@@ -41,8 +50,21 @@ function fakeSet (behaviours: Behaviour[]): { set: ReplicaSet; queues: LiveExcha
 }
 
 const importHar: HarImporter = ({ bytes }) => {
-  const har = JSON.parse(Buffer.from(bytes).toString('utf8')) as { log: { entries: Array<{ request: { url: string } }> } }
-  return { document: { transactions: har.log.entries.map((e, i) => ({ name: e.request.url, description: `log.entries[${i}]`, dsl: { requestDsl: {}, responseDsl: {} } }) as never) } }
+  const har = JSON.parse(Buffer.from(bytes).toString('utf8')) as {
+    log: { entries: Array<{ request: { url: string } }> }
+  }
+  return {
+    document: {
+      transactions: har.log.entries.map(
+        (e, i) =>
+          ({
+            name: e.request.url,
+            description: `log.entries[${i}]`,
+            dsl: { requestDsl: {}, responseDsl: {} },
+          }) as never,
+      ),
+    },
+  }
 }
 
 describe('GET/DELETE /recordings of a cluster primary', () => {
@@ -60,10 +82,17 @@ describe('GET/DELETE /recordings of a cluster primary', () => {
 
   it('reads what it holds when a replica does not answer, and answers an empty recording without loading the importer', async () => {
     const { set, queues } = fakeSet(['up', 'broken'])
-    const never = async (): Promise<HarImporter> => { throw new Error('not needed') }
-    expect(await clusterAdminTarget(set, null, never).recordings?.list(true)).toEqual({ count: 0, transactions: [] })
+    const never = async (): Promise<HarImporter> => {
+      throw new Error('not needed')
+    }
+    expect(await clusterAdminTarget(set, null, never).recordings?.list(true)).toEqual({
+      count: 0,
+      transactions: [],
+    })
     queues[0]?.push(exchange('/a', '1'))
-    expect((await clusterAdminTarget(set, null, async () => importHar).recordings?.list(true))?.count).toBe(1)
+    expect(
+      (await clusterAdminTarget(set, null, async () => importHar).recordings?.list(true))?.count,
+    ).toBe(1)
   })
 
   it('clears every replica queue and the merged recording; a replica that does not answer fails the reset, one that is gone does not', async () => {
@@ -78,8 +107,12 @@ describe('GET/DELETE /recordings of a cluster primary', () => {
     expect((await target.recordings?.list(false))?.count).toBe(0)
 
     const broken = fakeSet(['up', 'broken'])
-    broken.set.recording.merge(coalesce([{ exchange: exchange('/a', '1'), origin: 'http://live' }]).requests)
-    await expect(clusterAdminTarget(broken.set, null, async () => importHar).recordings?.clear()).rejects.toThrow(/did not answer/)
+    broken.set.recording.merge(
+      coalesce([{ exchange: exchange('/a', '1'), origin: 'http://live' }]).requests,
+    )
+    await expect(
+      clusterAdminTarget(broken.set, null, async () => importHar).recordings?.clear(),
+    ).rejects.toThrow(/did not answer/)
   })
 
   it('has no /recordings without the HAR importer', () => {

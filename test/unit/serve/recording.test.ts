@@ -6,7 +6,10 @@ describe('Recording', () => {
   it('keeps one entry per distinct request (method, url with query, body): a repeat replaces it and adds a latency sample', () => {
     const recording = new Recording()
     recording.add(exchange('/a?x=1'), 'http://live')
-    recording.add(exchange('/a?x=1', { durationMs: 30, responseBody: Buffer.from('{"ok":false}') }), 'http://live')
+    recording.add(
+      exchange('/a?x=1', { durationMs: 30, responseBody: Buffer.from('{"ok":false}') }),
+      'http://live',
+    )
     recording.add(exchange('/a?x=2'), 'http://live')
     recording.add(exchange('/a', { method: 'POST', requestBody: Buffer.from('1') }), 'http://live')
     recording.add(exchange('/a', { method: 'POST', requestBody: Buffer.from('2') }), 'http://live')
@@ -21,9 +24,13 @@ describe('Recording', () => {
 
   it('skips truncated bodies and new requests past its bound, and says why', () => {
     const skipped: string[] = []
-    const recording = new Recording({ onSkipped: (url, reason) => skipped.push(`${url}: ${reason}`) })
+    const recording = new Recording({
+      onSkipped: (url, reason) => skipped.push(`${url}: ${reason}`),
+    })
     recording.add(exchange('/big', { truncated: true }), 'http://live')
-    for (let i = 0; i <= MAX_RECORDED_REQUESTS; i++) recording.add(exchange(`/r/${i}`), 'http://live')
+    for (let i = 0; i <= MAX_RECORDED_REQUESTS; i++) {
+      recording.add(exchange(`/r/${i}`), 'http://live')
+    }
     recording.add(exchange('/r/0', { durationMs: 5 }), 'http://live')
     const result = recording.merge()
     recording.stop()

@@ -8,13 +8,17 @@ import { commitScenarios, ScenarioStore } from '../../../src/serve/scenario/stor
  * Two replicas share one primary store here, with the IPC replaced by a direct call.
  */
 
-function cluster (): { primary: ScenarioStore; replica: () => SharedScenarios } {
+function cluster(): { primary: ScenarioStore; replica: () => SharedScenarios } {
   const primary = new ScenarioStore()
-  return { primary, replica: () => new SharedScenarios(async (reads, writes) => commitScenarios(primary, reads, writes)) }
+  return {
+    primary,
+    replica: () =>
+      new SharedScenarios(async (reads, writes) => commitScenarios(primary, reads, writes)),
+  }
 }
 
 /** One request's match: read the state, and move Started -> Paid when it was Started. */
-function matchPay (replica: SharedScenarios, instance: string | null = null): ScenarioTurn | null {
+function matchPay(replica: SharedScenarios, instance: string | null = null): ScenarioTurn | null {
   replica.begin()
   if (replica.state('order', instance) === 'Started') replica.set('order', instance, 'Paid', null)
   return replica.end()
@@ -58,7 +62,11 @@ describe('shared scenario states of a cluster replica', () => {
     a.set('order', null, 'Shipped', null)
     await new Promise((resolve) => setImmediate(resolve))
     expect(primary.state('order', null)).toBe('Shipped')
-    const cut = new SharedScenarios(async () => { throw new Error('primary gone') })
-    await expect(cut.commit({ reads: [['order', null, 'Started']], writes: [] })).rejects.toMatchObject({ code: 'ERR_SERVE_SCENARIO_UNAVAILABLE' })
+    const cut = new SharedScenarios(async () => {
+      throw new Error('primary gone')
+    })
+    await expect(
+      cut.commit({ reads: [['order', null, 'Started']], writes: [] }),
+    ).rejects.toMatchObject({ code: 'ERR_SERVE_SCENARIO_UNAVAILABLE' })
   })
 })

@@ -11,7 +11,11 @@ import { Faker, en } from '@faker-js/faker'
 // must render exactly as Handlebars' own path renders it.
 const context = {
   request: {
-    path: Object.assign(Object.create(null) as Record<string, unknown>, { 0: 'orders', id: '42', toString: () => '/orders/42' }),
+    path: Object.assign(Object.create(null) as Record<string, unknown>, {
+      0: 'orders',
+      id: '42',
+      toString: () => '/orders/42',
+    }),
     pathSegments: ['orders', '42'],
     query: { x: 'y', list: ['a', 'b'] },
     headers: { 'x-trace': 't-1' },
@@ -25,19 +29,46 @@ const cases: Array<[string, string]> = [
   ['a plain path', '{{request.headers.x-trace}} {{request.query.x}}'],
   ['a helper', "{{math 2 '+' 3}} {{base64 'hi'}} {{join request.pathSegments '-'}}"],
   ['a helper reading the body', "{{jsonPath request.body '$.customer.name'}}"],
-  ['the built-in lookup (uses options.lookupProperty)', "{{lookup request.query 'x'}} {{lookup request.pathSegments 1}}"],
-  ['each with @index, @first and @root', '{{#each request.items}}{{@index}}:{{n}}:{{@first}}:{{@root.request.query.x}};{{/each}}'],
-  ['with and a parent path', '{{#with request.query}}{{x}}/{{../request.headers.x-trace}}{{/with}}'],
-  ['a block on a value (blockHelperMissing)', '{{#request.flag}}on{{/request.flag}}{{^request.missing}}off{{/request.missing}}'],
-  ['a missing value (helperMissing is not called for it)', '[{{request.nothing}}][{{nothing.at.all}}]'],
-  ['if, unless and else', '{{#if request.flag}}yes{{else}}no{{/if}}{{#unless request.flag}}x{{/unless}}'],
-  ['comparison blocks', "{{#eq request.query.x 'y'}}eq{{/eq}}{{#if (and (gt 5 3) (not false))}}ok{{/if}}"],
-  ['the path object as text and as members', '{{request.path}} {{request.path.id}} {{request.path.[0]}}'],
-  ['prototype members stay hidden', '[{{request.query.toString}}][{{request.body.toUpperCase}}][{{lookup request request.query.x}}]'],
+  [
+    'the built-in lookup (uses options.lookupProperty)',
+    "{{lookup request.query 'x'}} {{lookup request.pathSegments 1}}",
+  ],
+  [
+    'each with @index, @first and @root',
+    '{{#each request.items}}{{@index}}:{{n}}:{{@first}}:{{@root.request.query.x}};{{/each}}',
+  ],
+  [
+    'with and a parent path',
+    '{{#with request.query}}{{x}}/{{../request.headers.x-trace}}{{/with}}',
+  ],
+  [
+    'a block on a value (blockHelperMissing)',
+    '{{#request.flag}}on{{/request.flag}}{{^request.missing}}off{{/request.missing}}',
+  ],
+  [
+    'a missing value (helperMissing is not called for it)',
+    '[{{request.nothing}}][{{nothing.at.all}}]',
+  ],
+  [
+    'if, unless and else',
+    '{{#if request.flag}}yes{{else}}no{{/if}}{{#unless request.flag}}x{{/unless}}',
+  ],
+  [
+    'comparison blocks',
+    "{{#eq request.query.x 'y'}}eq{{/eq}}{{#if (and (gt 5 3) (not false))}}ok{{/if}}",
+  ],
+  [
+    'the path object as text and as members',
+    '{{request.path}} {{request.path.id}} {{request.path.[0]}}',
+  ],
+  [
+    'prototype members stay hidden',
+    '[{{request.query.toString}}][{{request.body.toUpperCase}}][{{lookup request request.query.x}}]',
+  ],
 ]
 
 /** The same helpers through Handlebars' own compile and render path. */
-function reference (source: string): string {
+function reference(source: string): string {
   const hb = Handlebars.create()
   hb.registerHelper(templateHelpers(new Faker({ locale: [en] }), newBudget()))
   return hb.compile(source, { noEscape: true, strict: false })(context)
@@ -53,17 +84,27 @@ describe('template engine: the prepared runtime renders as Handlebars does', () 
   }
 
   it('renders the expected text, not only the same text', () => {
-    expect(engine.compile('{{#each request.items}}{{@index}}:{{n}};{{/each}}')(context)).toBe('0:one;1:two;')
+    expect(engine.compile('{{#each request.items}}{{@index}}:{{n}};{{/each}}')(context)).toBe(
+      '0:one;1:two;',
+    )
     expect(engine.compile('{{lookup request.query "x"}}')(context)).toBe('y')
-    expect(() => engine.compile('{{#*inline "item"}}<{{n}}>{{/inline}}{{#each request.items}}{{> item}}{{/each}}')).toThrow(/decorators .* are not supported/)
-    expect(() => engine.compile('[{{request.constructor}}]')).toThrow(/"constructor" is not reachable/)
+    expect(() =>
+      engine.compile(
+        '{{#*inline "item"}}<{{n}}>{{/inline}}{{#each request.items}}{{> item}}{{/each}}',
+      ),
+    ).toThrow(/decorators .* are not supported/)
+    expect(() => engine.compile('[{{request.constructor}}]')).toThrow(
+      /"constructor" is not reachable/,
+    )
     expect(() => engine.compile('[{{lookup request "constructor"}}]')).toThrow(/not reachable/)
   })
 
   it('parses a body once per render however often a loop asks jsonPath or xPath for it', () => {
     const parse = vi.spyOn(JSON, 'parse')
     try {
-      const template = engine.compile("{{#each request.items}}{{jsonPath @root.request.body '$.customer.name'}}{{/each}}")
+      const template = engine.compile(
+        "{{#each request.items}}{{jsonPath @root.request.body '$.customer.name'}}{{/each}}",
+      )
       expect(template(context)).toBe('AdaAda')
       expect(parse).toHaveBeenCalledTimes(1)
       expect(template(context)).toBe('AdaAda')
@@ -74,7 +115,9 @@ describe('template engine: the prepared runtime renders as Handlebars does', () 
   })
 
   it('keeps renders of one template apart (no state carried from one render to the next)', () => {
-    const template = engine.compile('{{#each request.items}}{{@root.request.query.x}}{{n}}{{/each}}')
+    const template = engine.compile(
+      '{{#each request.items}}{{@root.request.query.x}}{{n}}{{/each}}',
+    )
     expect(template(context)).toBe('yoneytwo')
     expect(template({ request: { query: { x: 'z' }, items: [{ n: 'three' }] } })).toBe('zthree')
     expect(template(context)).toBe('yoneytwo')
@@ -90,10 +133,19 @@ describe('template engine: what a template reads of its context', () => {
 
   it('names the request and response fields its paths use, in helpers, blocks and sub-expressions', () => {
     expect(readsOf('{{request.path}}')).toEqual(['request.path'])
-    expect(readsOf("{{jsonPath request.body '$.x'}} {{#eq request.query.x 'y'}}{{request.headers.a}}{{/eq}}")).toEqual(['request.body', 'request.headers', 'request.query'])
-    expect(readsOf('{{#if (gt (size request.pathSegments) 1)}}{{response.status}}{{/if}}')).toEqual(['request.pathSegments', 'response.status'])
+    expect(
+      readsOf(
+        "{{jsonPath request.body '$.x'}} {{#eq request.query.x 'y'}}{{request.headers.a}}{{/eq}}",
+      ),
+    ).toEqual(['request.body', 'request.headers', 'request.query'])
+    expect(readsOf('{{#if (gt (size request.pathSegments) 1)}}{{response.status}}{{/if}}')).toEqual(
+      ['request.pathSegments', 'response.status'],
+    )
     expect(readsOf("{{math 1 '+' 2}} {{now}}")).toEqual([])
-    expect(readsOf('{{#each request.items}}{{@index}}{{@root.request.method}}{{/each}}')).toEqual(['request.items', 'request.method'])
+    expect(readsOf('{{#each request.items}}{{@index}}{{@root.request.method}}{{/each}}')).toEqual([
+      'request.items',
+      'request.method',
+    ])
   })
 
   it('reads everything when a path can reach the whole context', () => {
@@ -105,9 +157,17 @@ describe('template engine: what a template reads of its context', () => {
   })
 
   it('turns what templates read into the context fields a request builds', () => {
-    const fields = contextFields(engine.compile("{{request.headers.a}} {{jsonPath response.body '$.x'}}").reads)
-    expect(Object.entries(fields).filter(([, on]) => on).map(([name]) => name)).toEqual(['headers', 'responseBody'])
-    expect(Object.values(contextFields(engine.compile('{{toJson request}}').reads)).every((on) => on)).toBe(true)
+    const fields = contextFields(
+      engine.compile("{{request.headers.a}} {{jsonPath response.body '$.x'}}").reads,
+    )
+    expect(
+      Object.entries(fields)
+        .filter(([, on]) => on)
+        .map(([name]) => name),
+    ).toEqual(['headers', 'responseBody'])
+    expect(
+      Object.values(contextFields(engine.compile('{{toJson request}}').reads)).every((on) => on),
+    ).toBe(true)
   })
 
   it('walks nested blocks', () => {

@@ -11,7 +11,7 @@ import { compileDelay, type DelaySampler } from '../../../src/serve/think-time.j
 const DRAWS = 20_000
 
 /** A small seeded PRNG with output in [0, 1), like Math.random. */
-function mulberry32 (seed: number): () => number {
+function mulberry32(seed: number): () => number {
   let a = seed >>> 0
   return () => {
     a = (a + 0x6d2b79f5) >>> 0
@@ -22,7 +22,7 @@ function mulberry32 (seed: number): () => number {
   }
 }
 
-function draw (sampler: DelaySampler | null, n = DRAWS): number[] {
+function draw(sampler: DelaySampler | null, n = DRAWS): number[] {
   if (sampler === null) throw new Error('expected a sampler')
   return Array.from({ length: n }, () => sampler())
 }
@@ -58,7 +58,11 @@ describe('compileDelay', () => {
     // The whole range is used, evenly: each quarter holds about a quarter of the draws.
     expect(s[0]).toBeLessThan(102)
     expect(s[s.length - 1]).toBeGreaterThan(298)
-    for (const [q, expected] of [[0.25, 150], [0.5, 200], [0.75, 250]] as const) {
+    for (const [q, expected] of [
+      [0.25, 150],
+      [0.5, 200],
+      [0.75, 250],
+    ] as const) {
       expect(Math.abs(quantile(values, q) - expected)).toBeLessThan(6)
     }
   })
@@ -71,7 +75,9 @@ describe('compileDelay', () => {
   })
 
   it('draws a constant from a uniform delay whose lower equals upper', () => {
-    expect(new Set(draw(compileDelay({ type: 'uniform', lower: 40, upper: 40 }, mulberry32(3)), 500))).toEqual(new Set([40]))
+    expect(
+      new Set(draw(compileDelay({ type: 'uniform', lower: 40, upper: 40 }, mulberry32(3)), 500)),
+    ).toEqual(new Set([40]))
   })
 
   it('draws a lognormal delay with half the draws under the median and log-spread sigma', () => {
@@ -95,7 +101,9 @@ describe('compileDelay', () => {
   })
 
   it('caps lognormal draws at upper when upper is given', () => {
-    const values = draw(compileDelay({ type: 'lognormal', median: 100, sigma: 0.5, upper: 150 }, mulberry32(5)))
+    const values = draw(
+      compileDelay({ type: 'lognormal', median: 100, sigma: 0.5, upper: 150 }, mulberry32(5)),
+    )
     expect(Math.max(...values)).toBe(150)
     // P(draw > 150) = P(Z > ln(1.5) / 0.5 = 0.81) = 0.209: those draws become exactly 150.
     const capped = values.filter((v) => v === 150).length / values.length
@@ -107,7 +115,9 @@ describe('compileDelay', () => {
   })
 
   it('draws exactly the median from a lognormal delay with sigma 0', () => {
-    expect(new Set(draw(compileDelay({ type: 'lognormal', median: 75, sigma: 0 }, mulberry32(6)), 500))).toEqual(new Set([75]))
+    expect(
+      new Set(draw(compileDelay({ type: 'lognormal', median: 75, sigma: 0 }, mulberry32(6)), 500)),
+    ).toEqual(new Set([75]))
   })
 
   it('stays finite at the extremes of the random source', () => {

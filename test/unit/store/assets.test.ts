@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { isConstraintViolation, type Asset } from '../../../src/store/index.js'
 import { ALL, BY, openTestStore, seed } from './fixtures.js'
 
-function assetInput (workspaceId: number, serviceId: number | null, overrides: Partial<Asset> = {}) {
+function assetInput(workspaceId: number, serviceId: number | null, overrides: Partial<Asset> = {}) {
   return {
     workspaceId,
     serviceId,
@@ -37,7 +37,14 @@ describe('assets', () => {
     })
     const asset = await store.assets.create(input)
     const { by, ...fields } = input
-    expect(asset).toEqual({ ...fields, id: asset.id, created: expect.any(Number), updated: asset.created, createdBy: by, updatedBy: by })
+    expect(asset).toEqual({
+      ...fields,
+      id: asset.id,
+      created: expect.any(Number),
+      updated: asset.created,
+      createdBy: by,
+      updatedBy: by,
+    })
     expect(await store.assets.get(world.workspace.id, asset.id)).toEqual(asset)
   })
 
@@ -46,10 +53,20 @@ describe('assets', () => {
     const world = await seed(store)
     const asset = await store.assets.create(assetInput(world.workspace.id, null))
     const updated = await store.assets.update(world.workspace.id, asset.id, {
-      description: 'd', serviceId: world.service.id, tags: ['t'], primaryMetadata: { a: 1 }, by: 'bob@example.com',
+      description: 'd',
+      serviceId: world.service.id,
+      tags: ['t'],
+      primaryMetadata: { a: 1 },
+      by: 'bob@example.com',
     })
     expect(updated).toEqual({
-      ...asset, description: 'd', serviceId: world.service.id, tags: ['t'], primaryMetadata: { a: 1 }, updated: expect.any(Number), updatedBy: 'bob@example.com',
+      ...asset,
+      description: 'd',
+      serviceId: world.service.id,
+      tags: ['t'],
+      primaryMetadata: { a: 1 },
+      updated: expect.any(Number),
+      updatedBy: 'bob@example.com',
     })
     expect(await store.assets.delete(world.workspace.id, asset.id)).toBe(true)
     expect(await store.assets.get(world.workspace.id, asset.id)).toBeUndefined()
@@ -58,24 +75,45 @@ describe('assets', () => {
   it('lists by workspace and service, never across workspaces', async () => {
     const { store } = await openTestStore()
     const world = await seed(store)
-    const a = await store.assets.create(assetInput(world.workspace.id, world.service.id, { name: 'a' }))
+    const a = await store.assets.create(
+      assetInput(world.workspace.id, world.service.id, { name: 'a' }),
+    )
     const b = await store.assets.create(assetInput(world.workspace.id, null, { name: 'b' }))
-    const c = await store.assets.create(assetInput(world.otherWorkspace.id, world.otherService.id, { name: 'c' }))
-    expect((await store.assets.list(world.workspace.id, {}, ALL)).items.map((x) => x.id)).toEqual([a.id, b.id])
-    expect((await store.assets.list(world.workspace.id, { serviceId: world.service.id }, ALL)).items.map((x) => x.id)).toEqual([a.id])
+    const c = await store.assets.create(
+      assetInput(world.otherWorkspace.id, world.otherService.id, { name: 'c' }),
+    )
+    expect((await store.assets.list(world.workspace.id, {}, ALL)).items.map((x) => x.id)).toEqual([
+      a.id,
+      b.id,
+    ])
+    expect(
+      (await store.assets.list(world.workspace.id, { serviceId: world.service.id }, ALL)).items.map(
+        (x) => x.id,
+      ),
+    ).toEqual([a.id])
     expect(await store.assets.get(world.workspace.id, c.id)).toBeUndefined()
-    expect(await store.assets.update(world.workspace.id, c.id, { description: 'x', by: BY })).toBeUndefined()
+    expect(
+      await store.assets.update(world.workspace.id, c.id, { description: 'x', by: BY }),
+    ).toBeUndefined()
     expect(await store.assets.delete(world.workspace.id, c.id)).toBe(false)
   })
 
   it('findByName looks within one service (or none), leaving out idToIgnore', async () => {
     const { store } = await openTestStore()
     const world = await seed(store)
-    const withService = await store.assets.create(assetInput(world.workspace.id, world.service.id, { name: 'x.mar' }))
-    const without = await store.assets.create(assetInput(world.workspace.id, null, { name: 'x.mar' }))
-    expect(await store.assets.findByName(world.workspace.id, world.service.id, 'x.mar')).toEqual(withService)
+    const withService = await store.assets.create(
+      assetInput(world.workspace.id, world.service.id, { name: 'x.mar' }),
+    )
+    const without = await store.assets.create(
+      assetInput(world.workspace.id, null, { name: 'x.mar' }),
+    )
+    expect(await store.assets.findByName(world.workspace.id, world.service.id, 'x.mar')).toEqual(
+      withService,
+    )
     expect(await store.assets.findByName(world.workspace.id, null, 'x.mar')).toEqual(without)
-    expect(await store.assets.findByName(world.workspace.id, world.service.id, 'x.mar', withService.id)).toBeUndefined()
+    expect(
+      await store.assets.findByName(world.workspace.id, world.service.id, 'x.mar', withService.id),
+    ).toBeUndefined()
     expect(await store.assets.findByName(world.otherWorkspace.id, null, 'x.mar')).toBeUndefined()
     expect(await store.assets.findByName(world.workspace.id, null, 'X.MAR')).toBeUndefined()
   })
@@ -83,11 +121,16 @@ describe('assets', () => {
   it('refuses a service of another workspace, and loses its service when the service is deleted', async () => {
     const { store } = await openTestStore()
     const world = await seed(store)
-    await expect(store.assets.create(assetInput(world.workspace.id, world.otherService.id)))
-      .rejects.toSatisfy((err) => isConstraintViolation(err, 'foreign-key'))
+    await expect(
+      store.assets.create(assetInput(world.workspace.id, world.otherService.id)),
+    ).rejects.toSatisfy((err) => isConstraintViolation(err, 'foreign-key'))
     const asset = await store.assets.create(assetInput(world.workspace.id, world.service.id))
-    await expect(store.assets.update(world.workspace.id, asset.id, { serviceId: world.otherService.id, by: BY }))
-      .rejects.toSatisfy((err) => isConstraintViolation(err, 'foreign-key'))
+    await expect(
+      store.assets.update(world.workspace.id, asset.id, {
+        serviceId: world.otherService.id,
+        by: BY,
+      }),
+    ).rejects.toSatisfy((err) => isConstraintViolation(err, 'foreign-key'))
     expect(await store.services.delete(world.workspace.id, world.service.id)).toBe(true)
     expect((await store.assets.get(world.workspace.id, asset.id))?.serviceId).toBeNull()
   })

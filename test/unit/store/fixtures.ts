@@ -1,6 +1,13 @@
 import { onTestFinished } from 'vitest'
 import type { TransactionDsl } from '../../../src/dsl/index.js'
-import { openSqliteStore, type Account, type Service, type Store, type User, type Workspace } from '../../../src/store/index.js'
+import {
+  openSqliteStore,
+  type Account,
+  type Service,
+  type Store,
+  type User,
+  type Workspace,
+} from '../../../src/store/index.js'
 import { tempDir } from '../../helpers/temp-dir.js'
 
 export { mockServiceInput } from '../../helpers/mock-service-input.js'
@@ -8,15 +15,19 @@ export { mockServiceInput } from '../../helpers/mock-service-input.js'
 export const BY = 'ada@example.com'
 
 /** A clock that moves one second per call, so created/updated are distinct and predictable. */
-function steppingClock (start = 1_700_000_000_000): () => number {
+function steppingClock(start = 1_700_000_000_000): () => number {
   let now = start
   return () => (now += 1000)
 }
 
 /** A store in a fresh temporary data dir, closed when the test finishes. */
-export async function openTestStore (dataDir = tempDir()): Promise<{ store: Store; dataDir: string }> {
+export async function openTestStore(
+  dataDir = tempDir(),
+): Promise<{ store: Store; dataDir: string }> {
   const store = await openSqliteStore({ dataDir, now: steppingClock() })
-  onTestFinished(async () => { await store.close() })
+  onTestFinished(async () => {
+    await store.close()
+  })
   return { store, dataDir }
 }
 
@@ -35,30 +46,65 @@ export interface World {
  * Two accounts; the first with two workspaces (`workspace`, `otherWorkspace`), the second with
  * `foreignWorkspace`; a service in each of the first two.
  */
-export async function seed (store: Store): Promise<World> {
+export async function seed(store: Store): Promise<World> {
   return await store.write(async (tx) => {
     const account = await tx.accounts.create({ name: 'acme' })
     const otherAccount = await tx.accounts.create({ name: 'globex' })
     const user = await tx.users.create({
-      email: BY, firstName: 'Ada', lastName: 'Lovelace', enabled: true, accountRoles: ['owner'], accountId: account.id,
+      email: BY,
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      enabled: true,
+      accountRoles: ['owner'],
+      accountId: account.id,
     })
     const stranger = await tx.users.create({
-      email: 'hank@globex.test', firstName: 'Hank', lastName: 'Scorpio', enabled: true, accountRoles: ['admin'], accountId: otherAccount.id,
+      email: 'hank@globex.test',
+      firstName: 'Hank',
+      lastName: 'Scorpio',
+      enabled: true,
+      accountRoles: ['admin'],
+      accountId: otherAccount.id,
     })
-    const workspaceOf = async (accountId: number, userId: number, name: string) => await tx.workspaces.create({
-      accountId, name, enabled: true, dedicatedIpsEnabled: false, privateLocationsEnabled: false, userId,
-    })
+    const workspaceOf = async (accountId: number, userId: number, name: string) =>
+      await tx.workspaces.create({
+        accountId,
+        name,
+        enabled: true,
+        dedicatedIpsEnabled: false,
+        privateLocationsEnabled: false,
+        userId,
+      })
     const workspace = await workspaceOf(account.id, user.id, 'main')
     const otherWorkspace = await workspaceOf(account.id, user.id, 'second')
     const foreignWorkspace = await workspaceOf(otherAccount.id, stranger.id, 'theirs')
-    const service = await tx.services.create({ workspaceId: workspace.id, name: 'pets', description: 'Pet store', by: BY })
-    const otherService = await tx.services.create({ workspaceId: otherWorkspace.id, name: 'pets', description: null, by: BY })
-    return { account, otherAccount, user, workspace, otherWorkspace, foreignWorkspace, service, otherService }
+    const service = await tx.services.create({
+      workspaceId: workspace.id,
+      name: 'pets',
+      description: 'Pet store',
+      by: BY,
+    })
+    const otherService = await tx.services.create({
+      workspaceId: otherWorkspace.id,
+      name: 'pets',
+      description: null,
+      by: BY,
+    })
+    return {
+      account,
+      otherAccount,
+      user,
+      workspace,
+      otherWorkspace,
+      foreignWorkspace,
+      service,
+      otherService,
+    }
   })
 }
 
 /** A transaction DSL using most of what the runtime understands. */
-export function realisticDsl (): TransactionDsl {
+export function realisticDsl(): TransactionDsl {
   return {
     type: 'GENERIC_DSL',
     priority: 3,
@@ -74,13 +120,18 @@ export function realisticDsl (): TransactionDsl {
       queryParams: [{ key: 'verbose', matcherName: 'equals_insensitive', matchingValue: 'TRUE' }],
       cookies: [],
       credentials: { username: 'ada', password: 'p"a\'ss,word' },
-      body: [{ key: '$.items[?(@.qty > 1)].sku', matcherName: 'matches_json', matchingValue: '"ABC-1"' }],
+      body: [
+        { key: '$.items[?(@.qty > 1)].sku', matcherName: 'matches_json', matchingValue: '"ABC-1"' },
+      ],
       sampleBody: '{"items":[{"sku":"ABC-1","qty":2}],"note":"ünïcödé ✓"}',
     },
     responseDsl: {
       status: 201,
       statusMessage: 'Created',
-      headers: [{ name: 'Location', value: '/orders/7' }, { name: 'Set-Cookie', value: 'a=1; Path=/' }],
+      headers: [
+        { name: 'Location', value: '/orders/7' },
+        { name: 'Set-Cookie', value: 'a=1; Path=/' },
+      ],
       binary: false,
       contentType: 'json',
       content: Buffer.from('{"id":7}').toString('base64'),

@@ -12,31 +12,66 @@ import { BY, openTestStore, realisticDsl, seed } from './fixtures.js'
 
 const dsl = JSON.stringify({ request: { method: 'GET', path: '/x' }, response: { status: 200 } })
 
-async function bulk (store: Store, workspaceId: number, serviceId: number, names: readonly string[], by = BY): Promise<number[]> {
-  return await store.write(async (tx) => await tx.transactions.createEncodedMany(
-    { workspaceId, serviceId, by },
-    names.map((name) => ({ name, description: null, dslType: 'GENERIC_DSL', tags: [], dslJson: dsl })),
-  ))
+async function bulk(
+  store: Store,
+  workspaceId: number,
+  serviceId: number,
+  names: readonly string[],
+  by = BY,
+): Promise<number[]> {
+  return await store.write(
+    async (tx) =>
+      await tx.transactions.createEncodedMany(
+        { workspaceId, serviceId, by },
+        names.map((name) => ({
+          name,
+          description: null,
+          dslType: 'GENERIC_DSL',
+          tags: [],
+          dslJson: dsl,
+        })),
+      ),
+  )
 }
 
 /** Every id of a list, read as one page. */
-async function allIds (store: Store, workspaceId: number, filter: TransactionFilter, sort?: string): Promise<number[]> {
-  const page = await store.transactions.list(workspaceId, filter, { limit: -1, skip: 0, ...(sort === undefined ? {} : { sort }) })
+async function allIds(
+  store: Store,
+  workspaceId: number,
+  filter: TransactionFilter,
+  sort?: string,
+): Promise<number[]> {
+  const page = await store.transactions.list(workspaceId, filter, {
+    limit: -1,
+    skip: 0,
+    ...(sort === undefined ? {} : { sort }),
+  })
   return page.items.map((t) => t.id)
 }
 
 /** The ids of a walk through a list, page after page, as a client pages with skip. */
-async function walk (store: Store, workspaceId: number, filter: TransactionFilter, query: Omit<ListQuery, 'skip'>): Promise<number[]> {
+async function walk(
+  store: Store,
+  workspaceId: number,
+  filter: TransactionFilter,
+  query: Omit<ListQuery, 'skip'>,
+): Promise<number[]> {
   const ids: number[] = []
   for (let skip = 0; ; skip += query.limit) {
     const page = await store.transactions.list(workspaceId, filter, { ...query, skip })
     ids.push(...page.items.map((t) => t.id))
     if (page.items.length < query.limit) return ids
-    if (ids.length > page.total) throw new Error(`the walk gave ${ids.length} rows of ${page.total}`)
+    if (ids.length > page.total) {
+      throw new Error(`the walk gave ${ids.length} rows of ${page.total}`)
+    }
   }
 }
 
-async function totalOf (store: Store, workspaceId: number, filter: TransactionFilter = {}): Promise<number> {
+async function totalOf(
+  store: Store,
+  workspaceId: number,
+  filter: TransactionFilter = {},
+): Promise<number> {
   return (await store.transactions.list(workspaceId, filter, { limit: 1, skip: 0 })).total
 }
 
@@ -46,21 +81,46 @@ describe('transaction list totals', () => {
     const world = await seed(store)
     const ws = world.workspace.id
     const pets = world.service.id
-    const orders = (await store.write(async (tx) => await tx.services.create({ workspaceId: ws, name: 'orders', description: null, by: BY }))).id
+    const orders = (
+      await store.write(
+        async (tx) =>
+          await tx.services.create({ workspaceId: ws, name: 'orders', description: null, by: BY }),
+      )
+    ).id
     expect(await totalOf(store, ws)).toBe(0)
 
-    const one = await store.write(async (tx) => await tx.transactions.create({
-      workspaceId: ws, serviceId: pets, name: 'one', description: null, dslType: 'GENERIC_DSL', dsl: realisticDsl(), tags: ['a'], by: BY,
-    }))
-    const many = await bulk(store, ws, orders, Array.from({ length: 120 }, (_, i) => `order ${i}`))
+    const one = await store.write(
+      async (tx) =>
+        await tx.transactions.create({
+          workspaceId: ws,
+          serviceId: pets,
+          name: 'one',
+          description: null,
+          dslType: 'GENERIC_DSL',
+          dsl: realisticDsl(),
+          tags: ['a'],
+          by: BY,
+        }),
+    )
+    const many = await bulk(
+      store,
+      ws,
+      orders,
+      Array.from({ length: 120 }, (_, i) => `order ${i}`),
+    )
     await bulk(store, world.otherWorkspace.id, world.otherService.id, ['elsewhere'])
     expect(await totalOf(store, ws)).toBe(121)
     expect(await totalOf(store, ws, { serviceId: pets })).toBe(1)
     expect(await totalOf(store, ws, { serviceId: orders })).toBe(120)
     expect(await totalOf(store, world.otherWorkspace.id)).toBe(1)
 
-    await store.write(async (tx) => await tx.transactions.update(ws, one.id, { name: 'renamed', by: BY }))
-    await store.write(async (tx) => await tx.transactions.update(ws, many[0] as number, { serviceId: pets, by: BY }))
+    await store.write(
+      async (tx) => await tx.transactions.update(ws, one.id, { name: 'renamed', by: BY }),
+    )
+    await store.write(
+      async (tx) =>
+        await tx.transactions.update(ws, many[0] as number, { serviceId: pets, by: BY }),
+    )
     expect(await totalOf(store, ws)).toBe(121)
     expect(await totalOf(store, ws, { serviceId: pets })).toBe(2)
     expect(await totalOf(store, ws, { serviceId: orders })).toBe(119)
@@ -129,31 +189,59 @@ describe('transaction counts of a database from before them', () => {
 })
 
 describe('transaction list pages', () => {
-  const sorts = ['id', 'name', 'created', 'updated', 'createdBy', 'updatedBy', 'serviceId', 'dslType']
+  const sorts = [
+    'id',
+    'name',
+    'created',
+    'updated',
+    'createdBy',
+    'updatedBy',
+    'serviceId',
+    'dslType',
+  ]
 
   it('walked page by page are the whole list in order, for every sort in both directions, ties included', async () => {
     const { store } = await openTestStore()
     const world = await seed(store)
     const ws = world.workspace.id
-    const orders = (await store.write(async (tx) => await tx.services.create({ workspaceId: ws, name: 'orders', description: null, by: BY }))).id
+    const orders = (
+      await store.write(
+        async (tx) =>
+          await tx.services.create({ workspaceId: ws, name: 'orders', description: null, by: BY }),
+      )
+    ).id
     // Names equal but for ASCII case tie under the case-insensitive sort; each bulk insert shares
     // one created/updated, and two users share the *By columns.
     const names = ['b', 'B', 'a', 'A', 'c', 'b', 'a']
     await bulk(store, ws, world.service.id, names)
     await bulk(store, ws, orders, names, 'zed@example.com')
-    await bulk(store, ws, world.service.id, names.map((n) => `${n}2`), 'Ada@example.com')
+    await bulk(
+      store,
+      ws,
+      world.service.id,
+      names.map((n) => `${n}2`),
+      'Ada@example.com',
+    )
     await bulk(store, ws, orders, names)
     for (const field of sorts) {
       for (const sort of [field, `-${field}`]) {
         const expected = await allIds(store, ws, {}, sort)
         expect(expected).toHaveLength(28)
         for (const limit of [1, 3, 5]) {
-          expect(await walk(store, ws, {}, { limit, sort }), `${sort} by ${limit}`).toEqual(expected)
+          expect(await walk(store, ws, {}, { limit, sort }), `${sort} by ${limit}`).toEqual(
+            expected,
+          )
         }
         const inOrders = await allIds(store, ws, { serviceId: orders }, sort)
-        expect(await walk(store, ws, { serviceId: orders }, { limit: 4, sort }), `${sort} in a service`).toEqual(inOrders)
+        expect(
+          await walk(store, ws, { serviceId: orders }, { limit: 4, sort }),
+          `${sort} in a service`,
+        ).toEqual(inOrders)
         const named = await allIds(store, ws, { contains: 'b' }, sort)
-        expect(await walk(store, ws, { contains: 'b' }, { limit: 2, sort }), `${sort} with a search`).toEqual(named)
+        expect(
+          await walk(store, ws, { contains: 'b' }, { limit: 2, sort }),
+          `${sort} with a search`,
+        ).toEqual(named)
       }
     }
   })

@@ -1,8 +1,18 @@
 import { describe, expect, it } from 'vitest'
-import { isConstraintViolation, type Store, type StoredTransaction } from '../../../src/store/index.js'
+import {
+  isConstraintViolation,
+  type Store,
+  type StoredTransaction,
+} from '../../../src/store/index.js'
 import { ALL, BY, openTestStore, realisticDsl, seed, type World } from './fixtures.js'
 
-function create (store: Store, world: World, input: Partial<Pick<StoredTransaction, 'name' | 'description' | 'tags' | 'dslType' | 'serviceId'>>) {
+function create(
+  store: Store,
+  world: World,
+  input: Partial<
+    Pick<StoredTransaction, 'name' | 'description' | 'tags' | 'dslType' | 'serviceId'>
+  >,
+) {
   return store.transactions.create({
     workspaceId: world.workspace.id,
     serviceId: input.serviceId ?? world.service.id,
@@ -15,7 +25,11 @@ function create (store: Store, world: World, input: Partial<Pick<StoredTransacti
   })
 }
 
-async function names (store: Store, world: World, filter: Parameters<Store['transactions']['list']>[1]): Promise<string[]> {
+async function names(
+  store: Store,
+  world: World,
+  filter: Parameters<Store['transactions']['list']>[1],
+): Promise<string[]> {
   return (await store.transactions.list(world.workspace.id, filter, ALL)).items.map((t) => t.name)
 }
 
@@ -23,7 +37,11 @@ describe('transactions', () => {
   it('stores a realistic DSL as JSON and reads it back unchanged', async () => {
     const { store } = await openTestStore()
     const world = await seed(store)
-    const created = await create(store, world, { name: 'create order', description: 'POST with body', tags: ['orders', 'v2'] })
+    const created = await create(store, world, {
+      name: 'create order',
+      description: 'POST with body',
+      tags: ['orders', 'v2'],
+    })
     expect(created).toEqual({
       id: created.id,
       workspaceId: world.workspace.id,
@@ -48,9 +66,22 @@ describe('transactions', () => {
     const t = await create(store, world, { tags: ['z', 'a', 'z', 'm'] })
     expect(t.tags).toEqual(['z', 'a', 'm'])
     expect((await store.transactions.get(world.workspace.id, t.id))?.tags).toEqual(['z', 'a', 'm'])
-    const updated = await store.transactions.update(world.workspace.id, t.id, { tags: ['b'], name: 'renamed', by: 'bob@example.com' })
-    expect(updated).toEqual({ ...t, tags: ['b'], name: 'renamed', updated: expect.any(Number), updatedBy: 'bob@example.com' })
-    const untouchedTags = await store.transactions.update(world.workspace.id, t.id, { description: 'd', by: BY })
+    const updated = await store.transactions.update(world.workspace.id, t.id, {
+      tags: ['b'],
+      name: 'renamed',
+      by: 'bob@example.com',
+    })
+    expect(updated).toEqual({
+      ...t,
+      tags: ['b'],
+      name: 'renamed',
+      updated: expect.any(Number),
+      updatedBy: 'bob@example.com',
+    })
+    const untouchedTags = await store.transactions.update(world.workspace.id, t.id, {
+      description: 'd',
+      by: BY,
+    })
     expect(untouchedTags?.tags).toEqual(['b'])
   })
 
@@ -58,20 +89,40 @@ describe('transactions', () => {
     const { store } = await openTestStore()
     const world = await seed(store)
     const t = await create(store, world, {})
-    const orders = await store.services.create({ workspaceId: world.workspace.id, name: 'orders', description: null, by: BY })
+    const orders = await store.services.create({
+      workspaceId: world.workspace.id,
+      name: 'orders',
+      description: null,
+      by: BY,
+    })
     const dsl = { ...realisticDsl(), priority: 1 }
-    const moved = await store.transactions.update(world.workspace.id, t.id, { serviceId: orders.id, dsl, dslType: 'HAR_DSL', by: BY })
+    const moved = await store.transactions.update(world.workspace.id, t.id, {
+      serviceId: orders.id,
+      dsl,
+      dslType: 'HAR_DSL',
+      by: BY,
+    })
     expect(moved).toMatchObject({ serviceId: orders.id, dslType: 'HAR_DSL', dsl })
-    await expect(store.transactions.update(world.workspace.id, t.id, { serviceId: world.otherService.id, by: BY }))
-      .rejects.toSatisfy((err) => isConstraintViolation(err, 'foreign-key'))
-    expect(await store.transactions.update(world.workspace.id, 999, { name: 'x', by: BY })).toBeUndefined()
+    await expect(
+      store.transactions.update(world.workspace.id, t.id, {
+        serviceId: world.otherService.id,
+        by: BY,
+      }),
+    ).rejects.toSatisfy((err) => isConstraintViolation(err, 'foreign-key'))
+    expect(
+      await store.transactions.update(world.workspace.id, 999, { name: 'x', by: BY }),
+    ).toBeUndefined()
   })
 
   it('refuses a transaction whose service does not exist or is in another workspace', async () => {
     const { store } = await openTestStore()
     const world = await seed(store)
-    await expect(create(store, world, { serviceId: 999 })).rejects.toSatisfy((err) => isConstraintViolation(err, 'foreign-key'))
-    await expect(create(store, world, { serviceId: world.otherService.id })).rejects.toSatisfy((err) => isConstraintViolation(err, 'foreign-key'))
+    await expect(create(store, world, { serviceId: 999 })).rejects.toSatisfy((err) =>
+      isConstraintViolation(err, 'foreign-key'),
+    )
+    await expect(create(store, world, { serviceId: world.otherService.id })).rejects.toSatisfy(
+      (err) => isConstraintViolation(err, 'foreign-key'),
+    )
     expect((await store.transactions.list(world.workspace.id, {}, ALL)).total).toBe(0)
   })
 
@@ -93,10 +144,16 @@ describe('transactions', () => {
   it('deletes one, or many returning those deleted', async () => {
     const { store } = await openTestStore()
     const world = await seed(store)
-    const [a, b, c] = [await create(store, world, { name: 'a' }), await create(store, world, { name: 'b' }), await create(store, world, { name: 'c' })]
+    const [a, b, c] = [
+      await create(store, world, { name: 'a' }),
+      await create(store, world, { name: 'b' }),
+      await create(store, world, { name: 'c' }),
+    ]
     expect(await store.transactions.delete(world.workspace.id, a.id)).toBe(true)
     expect(await store.transactions.delete(world.workspace.id, a.id)).toBe(false)
-    expect(await store.transactions.deleteMany(world.workspace.id, [c.id, a.id, 999, c.id, b.id])).toEqual([c.id, b.id])
+    expect(
+      await store.transactions.deleteMany(world.workspace.id, [c.id, a.id, 999, c.id, b.id]),
+    ).toEqual([c.id, b.id])
     expect((await store.transactions.list(world.workspace.id, {}, ALL)).total).toBe(0)
   })
 
@@ -105,7 +162,12 @@ describe('transactions', () => {
     const world = await seed(store)
     const a = await create(store, world, { name: 'a', tags: ['x'] })
     const b = await create(store, world, { name: 'b', tags: ['y'] })
-    const changed = await store.transactions.changeTags(world.workspace.id, [b.id, 999, a.id], { add: ['new, "one"', 'x'] }, 'bob@example.com')
+    const changed = await store.transactions.changeTags(
+      world.workspace.id,
+      [b.id, 999, a.id],
+      { add: ['new, "one"', 'x'] },
+      'bob@example.com',
+    )
     expect(changed).toEqual([b.id, a.id])
     const a2 = await store.transactions.get(world.workspace.id, a.id)
     const b2 = await store.transactions.get(world.workspace.id, b.id)
@@ -113,30 +175,83 @@ describe('transactions', () => {
     expect(b2?.tags).toEqual(['y', 'new, "one"', 'x'])
     expect(b2).toMatchObject({ updatedBy: 'bob@example.com' })
 
-    expect(await store.transactions.changeTags(world.workspace.id, [a.id, b.id], { remove: ['x', 'absent'] }, BY)).toEqual([a.id, b.id])
+    expect(
+      await store.transactions.changeTags(
+        world.workspace.id,
+        [a.id, b.id],
+        { remove: ['x', 'absent'] },
+        BY,
+      ),
+    ).toEqual([a.id, b.id])
     expect((await store.transactions.get(world.workspace.id, a.id))?.tags).toEqual(['new, "one"'])
-    expect((await store.transactions.get(world.workspace.id, b.id))?.tags).toEqual(['y', 'new, "one"'])
+    expect((await store.transactions.get(world.workspace.id, b.id))?.tags).toEqual([
+      'y',
+      'new, "one"',
+    ])
 
     // Nothing to change: still reported (it exists), but its audit fields stay as they were.
     const before = await store.transactions.get(world.workspace.id, a.id)
-    expect(await store.transactions.changeTags(world.workspace.id, [a.id], { add: ['new, "one"'] }, 'eve@example.com')).toEqual([a.id])
+    expect(
+      await store.transactions.changeTags(
+        world.workspace.id,
+        [a.id],
+        { add: ['new, "one"'] },
+        'eve@example.com',
+      ),
+    ).toEqual([a.id])
     expect(await store.transactions.get(world.workspace.id, a.id)).toEqual(before)
   })
 
   describe('list filters', () => {
-    async function fixture () {
+    async function fixture() {
       const { store } = await openTestStore()
       const world = await seed(store)
-      const orders = await store.services.create({ workspaceId: world.workspace.id, name: 'orders', description: null, by: BY })
+      const orders = await store.services.create({
+        workspaceId: world.workspace.id,
+        name: 'orders',
+        description: null,
+        by: BY,
+      })
       const made = {
-        getPet: await create(store, world, { name: 'Get pet', description: 'Reads one PET', tags: ['read', 'pets'] }),
-        listPets: await create(store, world, { name: 'list pets', description: null, tags: ['read', 'a,b'] }),
-        discount: await create(store, world, { name: '100% off', description: 'promo_code', tags: ['say "hi"', 'a,b'], dslType: 'HAR_DSL' }),
-        underscore: await create(store, world, { name: 'snake_case', description: 'x', tags: ['a'], serviceId: orders.id }),
-        unicode: await create(store, world, { name: 'ÉCOLE', description: null, tags: [], dslType: 'RR_PAIR', serviceId: orders.id }),
+        getPet: await create(store, world, {
+          name: 'Get pet',
+          description: 'Reads one PET',
+          tags: ['read', 'pets'],
+        }),
+        listPets: await create(store, world, {
+          name: 'list pets',
+          description: null,
+          tags: ['read', 'a,b'],
+        }),
+        discount: await create(store, world, {
+          name: '100% off',
+          description: 'promo_code',
+          tags: ['say "hi"', 'a,b'],
+          dslType: 'HAR_DSL',
+        }),
+        underscore: await create(store, world, {
+          name: 'snake_case',
+          description: 'x',
+          tags: ['a'],
+          serviceId: orders.id,
+        }),
+        unicode: await create(store, world, {
+          name: 'ÉCOLE',
+          description: null,
+          tags: [],
+          dslType: 'RR_PAIR',
+          serviceId: orders.id,
+        }),
       }
       await store.transactions.create({
-        workspaceId: world.otherWorkspace.id, serviceId: world.otherService.id, name: 'Get pet', description: null, tags: ['read'], dslType: 'GENERIC_DSL', dsl: realisticDsl(), by: BY,
+        workspaceId: world.otherWorkspace.id,
+        serviceId: world.otherService.id,
+        name: 'Get pet',
+        description: null,
+        tags: ['read'],
+        dslType: 'GENERIC_DSL',
+        dsl: realisticDsl(),
+        by: BY,
       })
       return { store, world, orders, made }
     }
@@ -147,7 +262,9 @@ describe('transactions', () => {
       expect(await names(store, world, { name: 'Get pet' })).toEqual(['Get pet'])
       expect(await names(store, world, { name: 'get pet' })).toEqual([])
       expect(await names(store, world, { dslType: 'HAR_DSL' })).toEqual(['100% off'])
-      expect(await names(store, world, { dslType: 'RR_PAIR', serviceId: orders.id })).toEqual(['ÉCOLE'])
+      expect(await names(store, world, { dslType: 'RR_PAIR', serviceId: orders.id })).toEqual([
+        'ÉCOLE',
+      ])
     })
 
     it('contains matches a case-insensitive substring of the name or the description', async () => {
@@ -184,13 +301,20 @@ describe('transactions', () => {
 
     it('ids keeps the listed ones; an empty list keeps none', async () => {
       const { store, world, made } = await fixture()
-      expect(await names(store, world, { ids: [made.unicode.id, made.getPet.id, 999] })).toEqual(['Get pet', 'ÉCOLE'])
+      expect(await names(store, world, { ids: [made.unicode.id, made.getPet.id, 999] })).toEqual([
+        'Get pet',
+        'ÉCOLE',
+      ])
       expect(await names(store, world, { ids: [] })).toEqual([])
     })
 
     it('combines filters, and counts the total before paging', async () => {
       const { store, world } = await fixture()
-      const page = await store.transactions.list(world.workspace.id, { contains: 'p', tags: ['read'] }, { limit: 1, skip: 1, sort: '-name' })
+      const page = await store.transactions.list(
+        world.workspace.id,
+        { contains: 'p', tags: ['read'] },
+        { limit: 1, skip: 1, sort: '-name' },
+      )
       expect(page.total).toBe(2)
       expect(page.items.map((t) => t.name)).toEqual(['Get pet'])
       expect(page.items[0]?.tags).toEqual(['read', 'pets'])

@@ -8,7 +8,13 @@ import { ALL, BY, openTestStore, seed } from './fixtures.js'
  * (a large upload's writer thread) while the store's own writes wait.
  */
 
-const row = (name: string) => ({ name, description: null, dslType: 'GENERIC_DSL', tags: [], dslJson: '{"requestDsl":{},"responseDsl":{"status":200}}' })
+const row = (name: string) => ({
+  name,
+  description: null,
+  dslType: 'GENERIC_DSL',
+  tags: [],
+  dslJson: '{"requestDsl":{},"responseDsl":{"status":200}}',
+})
 
 describe('store.writeElsewhere', () => {
   it('commits what the own connection writes, and readers see it afterwards', async () => {
@@ -16,7 +22,14 @@ describe('store.writeElsewhere', () => {
     const world = await seed(store)
     const ids = await store.writeElsewhere(async (target) => {
       expect(target.file).toMatch(/understudy\.db$/)
-      return await writeThroughOwnConnection(target, async (tx) => await tx.transactions.createEncodedMany({ workspaceId: world.workspace.id, serviceId: world.service.id, by: BY }, [row('a'), row('b')]))
+      return await writeThroughOwnConnection(
+        target,
+        async (tx) =>
+          await tx.transactions.createEncodedMany(
+            { workspaceId: world.workspace.id, serviceId: world.service.id, by: BY },
+            [row('a'), row('b')],
+          ),
+      )
     })
     expect(ids).toHaveLength(2)
     const listed = await store.transactions.list(world.workspace.id, {}, ALL)
@@ -28,10 +41,18 @@ describe('store.writeElsewhere', () => {
     const { store } = await openTestStore()
     const world = await seed(store)
     const boom = new Error('boom')
-    await expect(store.writeElsewhere(async (target) => await writeThroughOwnConnection(target, async (tx) => {
-      await tx.transactions.createEncodedMany({ workspaceId: world.workspace.id, serviceId: world.service.id, by: BY }, [row('a')])
-      throw boom
-    }))).rejects.toBe(boom)
+    await expect(
+      store.writeElsewhere(
+        async (target) =>
+          await writeThroughOwnConnection(target, async (tx) => {
+            await tx.transactions.createEncodedMany(
+              { workspaceId: world.workspace.id, serviceId: world.service.id, by: BY },
+              [row('a')],
+            )
+            throw boom
+          }),
+      ),
+    ).rejects.toBe(boom)
     expect((await store.transactions.list(world.workspace.id, {}, ALL)).total).toBe(0)
     await store.tags.create({ accountId: world.account.id, name: 't', description: null, by: BY })
     expect((await store.tags.list(world.account.id, ALL)).total).toBe(1)
@@ -42,13 +63,21 @@ describe('store.writeElsewhere', () => {
     const world = await seed(store)
     const order: string[] = []
     let release = (): void => {}
-    const held = new Promise<void>((resolve) => { release = resolve })
-    const elsewhere = store.writeElsewhere(async (target) => await writeThroughOwnConnection(target, async (tx) => {
-      await tx.transactions.createEncodedMany({ workspaceId: world.workspace.id, serviceId: world.service.id, by: BY }, [row('first')])
-      order.push('elsewhere wrote')
-      await held
-      order.push('elsewhere done')
-    }))
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    const elsewhere = store.writeElsewhere(
+      async (target) =>
+        await writeThroughOwnConnection(target, async (tx) => {
+          await tx.transactions.createEncodedMany(
+            { workspaceId: world.workspace.id, serviceId: world.service.id, by: BY },
+            [row('first')],
+          )
+          order.push('elsewhere wrote')
+          await held
+          order.push('elsewhere done')
+        }),
+    )
     const queued = store.write(async (tx) => {
       order.push('write ran')
       return (await tx.transactions.list(world.workspace.id, {}, ALL)).total
@@ -64,28 +93,42 @@ describe('store.writeElsewhere', () => {
   it('is refused inside a write (it would wait for itself)', async () => {
     const { store } = await openTestStore()
     await seed(store)
-    await expect(store.write(async () => await store.writeElsewhere(async () => 1))).rejects.toMatchObject({ code: 'ERR_STORE_FAILED' })
+    await expect(
+      store.write(async () => await store.writeElsewhere(async () => 1)),
+    ).rejects.toMatchObject({ code: 'ERR_STORE_FAILED' })
   })
 
-  it('gets its lock back when the thread writing elsewhere is terminated mid-transaction', { timeout: 20_000 }, async () => {
-    const { store } = await openTestStore()
-    const world = await seed(store)
-    // A thread that opens the file, begins a write and inserts, then waits forever: terminated,
-    // its connection is closed with it (better-sqlite3 closes on thread exit) and rolls back.
-    const driver = (await import('node:module')).createRequire(import.meta.url).resolve('better-sqlite3')
-    await store.writeElsewhere(async (target: OwnWriteTarget) => {
-      const worker = new Worker(`
+  it(
+    'gets its lock back when the thread writing elsewhere is terminated mid-transaction',
+    { timeout: 20_000 },
+    async () => {
+      const { store } = await openTestStore()
+      const world = await seed(store)
+      // A thread that opens the file, begins a write and inserts, then waits forever: terminated,
+      // its connection is closed with it (better-sqlite3 closes on thread exit) and rolls back.
+      const driver = (await import('node:module'))
+        .createRequire(import.meta.url)
+        .resolve('better-sqlite3')
+      await store.writeElsewhere(async (target: OwnWriteTarget) => {
+        const worker = new Worker(
+          `
         const { workerData, parentPort } = require('node:worker_threads')
         const db = new (require(workerData.driver))(workerData.file)
         db.exec('BEGIN IMMEDIATE')
         db.prepare("UPDATE services SET description = 'half-way' WHERE id = ?").run(workerData.service)
         parentPort.postMessage('begun')
         setInterval(() => {}, 1000)
-      `, { eval: true, workerData: { driver, file: target.file, service: world.service.id } })
-      await new Promise((resolve) => worker.once('message', resolve))
-      await worker.terminate()
-    })
-    const renamed = await store.services.update(world.workspace.id, world.service.id, { name: 'after', by: BY })
-    expect(renamed).toMatchObject({ name: 'after', description: world.service.description })
-  })
+      `,
+          { eval: true, workerData: { driver, file: target.file, service: world.service.id } },
+        )
+        await new Promise((resolve) => worker.once('message', resolve))
+        await worker.terminate()
+      })
+      const renamed = await store.services.update(world.workspace.id, world.service.id, {
+        name: 'after',
+        by: BY,
+      })
+      expect(renamed).toMatchObject({ name: 'after', description: world.service.description })
+    },
+  )
 })

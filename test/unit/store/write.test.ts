@@ -12,23 +12,43 @@ describe('store.write', () => {
     const { store } = await openTestStore()
     const world = await seed(store)
     const made = await store.write(async (tx) => {
-      const a = await tx.services.create({ workspaceId: world.workspace.id, name: 'a', description: null, by: BY })
-      const b = await tx.services.create({ workspaceId: world.workspace.id, name: 'b', description: null, by: BY })
+      const a = await tx.services.create({
+        workspaceId: world.workspace.id,
+        name: 'a',
+        description: null,
+        by: BY,
+      })
+      const b = await tx.services.create({
+        workspaceId: world.workspace.id,
+        name: 'b',
+        description: null,
+        by: BY,
+      })
       return [a.id, b.id]
     })
-    expect((await store.services.list(world.workspace.id, ALL)).items.map((s) => s.id)).toEqual([world.service.id, ...made])
+    expect((await store.services.list(world.workspace.id, ALL)).items.map((s) => s.id)).toEqual([
+      world.service.id,
+      ...made,
+    ])
   })
 
   it('leaves nothing behind when fn throws after two inserts, and rethrows its error', async () => {
     const { store } = await openTestStore()
     const world = await seed(store)
     const boom = new Error('boom')
-    await expect(store.write(async (tx) => {
-      await tx.services.create({ workspaceId: world.workspace.id, name: 'a', description: null, by: BY })
-      await tick()
-      await tx.tags.create({ accountId: world.account.id, name: 't', description: null, by: BY })
-      throw boom
-    })).rejects.toBe(boom)
+    await expect(
+      store.write(async (tx) => {
+        await tx.services.create({
+          workspaceId: world.workspace.id,
+          name: 'a',
+          description: null,
+          by: BY,
+        })
+        await tick()
+        await tx.tags.create({ accountId: world.account.id, name: 't', description: null, by: BY })
+        throw boom
+      }),
+    ).rejects.toBe(boom)
     expect((await store.services.list(world.workspace.id, ALL)).total).toBe(1)
     expect((await store.tags.list(world.account.id, ALL)).total).toBe(0)
     // The writer is usable afterwards.
@@ -39,10 +59,22 @@ describe('store.write', () => {
   it('rolls back everything when a statement fails half-way (a constraint), not just that statement', async () => {
     const { store } = await openTestStore()
     const world = await seed(store)
-    await expect(store.write(async (tx) => {
-      await tx.services.create({ workspaceId: world.workspace.id, name: 'fresh', description: null, by: BY })
-      await tx.services.create({ workspaceId: world.workspace.id, name: 'pets', description: null, by: BY })
-    })).rejects.toThrow(/UNIQUE/)
+    await expect(
+      store.write(async (tx) => {
+        await tx.services.create({
+          workspaceId: world.workspace.id,
+          name: 'fresh',
+          description: null,
+          by: BY,
+        })
+        await tx.services.create({
+          workspaceId: world.workspace.id,
+          name: 'pets',
+          description: null,
+          by: BY,
+        })
+      }),
+    ).rejects.toThrow(/UNIQUE/)
     expect(await store.services.getByName(world.workspace.id, 'fresh')).toBeUndefined()
   })
 
@@ -52,7 +84,12 @@ describe('store.write', () => {
     let seenDuring: unknown = 'not read'
     let seenInside: unknown
     const write = store.write(async (tx) => {
-      const created = await tx.services.create({ workspaceId: world.workspace.id, name: 'draft', description: null, by: BY })
+      const created = await tx.services.create({
+        workspaceId: world.workspace.id,
+        name: 'draft',
+        description: null,
+        by: BY,
+      })
       // Let the outside read below run while the transaction is open.
       await tick()
       await tick()
@@ -73,37 +110,72 @@ describe('store.write', () => {
     const { store } = await openTestStore()
     const world = await seed(store)
     const events: string[] = []
-    const run = async (name: string) => await store.write(async (tx) => {
-      events.push(`${name} start`)
-      await tick()
-      await tx.services.create({ workspaceId: world.workspace.id, name, description: null, by: BY })
-      await tick()
-      events.push(`${name} end`)
-    })
+    const run = async (name: string) =>
+      await store.write(async (tx) => {
+        events.push(`${name} start`)
+        await tick()
+        await tx.services.create({
+          workspaceId: world.workspace.id,
+          name,
+          description: null,
+          by: BY,
+        })
+        await tick()
+        events.push(`${name} end`)
+      })
     await Promise.all([run('one'), run('two')])
     expect(events).toEqual(['one start', 'one end', 'two start', 'two end'])
-    expect((await store.services.list(world.workspace.id, ALL)).items.map((s) => s.name)).toEqual(['pets', 'one', 'two'])
+    expect((await store.services.list(world.workspace.id, ALL)).items.map((s) => s.name)).toEqual([
+      'pets',
+      'one',
+      'two',
+    ])
   })
 
   it('a failed write does not disturb the one queued behind it', async () => {
     const { store } = await openTestStore()
     const world = await seed(store)
     const failing = store.write(async (tx) => {
-      await tx.services.create({ workspaceId: world.workspace.id, name: 'lost', description: null, by: BY })
+      await tx.services.create({
+        workspaceId: world.workspace.id,
+        name: 'lost',
+        description: null,
+        by: BY,
+      })
       await tick()
       throw new Error('no')
     })
-    const next = store.write(async (tx) => await tx.services.create({ workspaceId: world.workspace.id, name: 'kept', description: null, by: BY }))
+    const next = store.write(
+      async (tx) =>
+        await tx.services.create({
+          workspaceId: world.workspace.id,
+          name: 'kept',
+          description: null,
+          by: BY,
+        }),
+    )
     await expect(failing).rejects.toThrow('no')
     await next
-    expect((await store.services.list(world.workspace.id, ALL)).items.map((s) => s.name)).toEqual(['pets', 'kept'])
+    expect((await store.services.list(world.workspace.id, ALL)).items.map((s) => s.name)).toEqual([
+      'pets',
+      'kept',
+    ])
   })
 
   it('changes made through the store outside write are committed one by one', async () => {
     const { store } = await openTestStore()
     const world = await seed(store)
-    const results = await Promise.all(['a', 'b', 'c'].map(async (name) =>
-      await store.services.create({ workspaceId: world.workspace.id, name, description: null, by: BY })))
+    const results = await Promise.all(
+      ['a', 'b', 'c'].map(
+        async (name) =>
+          await store.services.create({
+            workspaceId: world.workspace.id,
+            name,
+            description: null,
+            by: BY,
+          }),
+      ),
+    )
     expect(results.map((s) => s.name)).toEqual(['a', 'b', 'c'])
     expect((await store.services.list(world.workspace.id, ALL)).total).toBe(4)
   })
@@ -112,9 +184,16 @@ describe('store.write', () => {
     const { store } = await openTestStore()
     const world = await seed(store)
     const nested = store.write(async () => {
-      await store.services.create({ workspaceId: world.workspace.id, name: 'x', description: null, by: BY })
+      await store.services.create({
+        workspaceId: world.workspace.id,
+        name: 'x',
+        description: null,
+        by: BY,
+      })
     })
-    await expect(nested).rejects.toSatisfy((err) => isUnderstudyError(err, 'ERR_STORE_FAILED') && /inside a write/.test(err.message))
+    await expect(nested).rejects.toSatisfy(
+      (err) => isUnderstudyError(err, 'ERR_STORE_FAILED') && /inside a write/.test(err.message),
+    )
     expect(await store.services.getByName(world.workspace.id, 'x')).toBeUndefined()
   })
 
@@ -125,7 +204,12 @@ describe('store.write', () => {
     await store.write(async () => {
       later = (async () => {
         await new Promise((resolve) => setTimeout(resolve, 10))
-        return await store.services.create({ workspaceId: world.workspace.id, name: 'later', description: null, by: BY })
+        return await store.services.create({
+          workspaceId: world.workspace.id,
+          name: 'later',
+          description: null,
+          by: BY,
+        })
       })()
     })
     await expect(later).resolves.toMatchObject({ name: 'later' })
@@ -135,9 +219,17 @@ describe('store.write', () => {
     const { store } = await openTestStore()
     const world = await seed(store)
     let leaked: Repositories | undefined
-    await store.write(async (tx) => { leaked = tx })
-    await expect(leaked!.services.create({ workspaceId: world.workspace.id, name: 'x', description: null, by: BY }))
-      .rejects.toSatisfy((err) => isUnderstudyError(err, 'ERR_STORE_FAILED'))
+    await store.write(async (tx) => {
+      leaked = tx
+    })
+    await expect(
+      leaked!.services.create({
+        workspaceId: world.workspace.id,
+        name: 'x',
+        description: null,
+        by: BY,
+      }),
+    ).rejects.toSatisfy((err) => isUnderstudyError(err, 'ERR_STORE_FAILED'))
     expect(await store.services.getByName(world.workspace.id, 'x')).toBeUndefined()
   })
 })
@@ -148,7 +240,8 @@ describe('close', () => {
     const world = await seed(store)
     await store.close()
     await store.close()
-    const closed = (err: unknown) => isUnderstudyError(err, 'ERR_STORE_FAILED') && /closed/.test(err.message)
+    const closed = (err: unknown) =>
+      isUnderstudyError(err, 'ERR_STORE_FAILED') && /closed/.test(err.message)
     await expect(store.services.get(world.workspace.id, world.service.id)).rejects.toSatisfy(closed)
     await expect(store.accounts.count()).rejects.toSatisfy(closed)
     await expect(store.tags.ensure(world.account.id, ['x'], BY)).rejects.toSatisfy(closed)
@@ -161,7 +254,12 @@ describe('close', () => {
     const world = await seed(store)
     const write = store.write(async (tx) => {
       await tick()
-      return await tx.services.create({ workspaceId: world.workspace.id, name: 'last', description: null, by: BY })
+      return await tx.services.create({
+        workspaceId: world.workspace.id,
+        name: 'last',
+        description: null,
+        by: BY,
+      })
     })
     await store.close()
     await expect(write).resolves.toMatchObject({ name: 'last' })

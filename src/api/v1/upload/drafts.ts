@@ -27,10 +27,12 @@ export interface EncodedDraft {
  * The dsl type of each transaction of a result, in order: a zip merges parts of several formats
  * (`parts` says how many transactions each gave), any other file has one.
  */
-function dslTypesOf (result: ImportResult): DslTypeKey[] {
+function dslTypesOf(result: ImportResult): DslTypeKey[] {
   const count = result.document.transactions.length
   if ('parts' in result && Array.isArray(result.parts)) {
-    const types = (result.parts as Array<{ dslType: DslTypeKey; transactions: number }>).flatMap((p) => new Array<DslTypeKey>(p.transactions).fill(p.dslType))
+    const types = (result.parts as Array<{ dslType: DslTypeKey; transactions: number }>).flatMap(
+      (p) => new Array<DslTypeKey>(p.transactions).fill(p.dslType),
+    )
     if (types.length === count) return types
   }
   return new Array<DslTypeKey>(count).fill(result.dslType)
@@ -53,9 +55,11 @@ export interface PackedDrafts {
  * @example
  * const { packed, tags } = packDrafts('a.har', importFile(input)); readDrafts(packed, count)
  */
-export function packDrafts (file: string, result: ImportResult): PackedDrafts {
+export function packDrafts(file: string, result: ImportResult): PackedDrafts {
   let whole: PackedDrafts = { count: 0, packed: [], tags: [] }
-  packDraftsInRuns(file, result, Infinity, (run) => { whole = run })
+  packDraftsInRuns(file, result, Infinity, (run) => {
+    whole = run
+  })
   return whole
 }
 
@@ -69,7 +73,12 @@ export function packDrafts (file: string, result: ImportResult): PackedDrafts {
  * @example
  * packDraftsInRuns('a.har', importFile(input), 2000, (run) => port.postMessage(run))
  */
-export function packDraftsInRuns (file: string, result: ImportResult, runLength: number, emit: (run: PackedDrafts) => void): void {
+export function packDraftsInRuns(
+  file: string,
+  result: ImportResult,
+  runLength: number,
+  emit: (run: PackedDrafts) => void,
+): void {
   const types = dslTypesOf(result)
   const transactions = result.document.transactions
   const errors: ErrorDetail[] = []
@@ -114,16 +123,23 @@ export function packDraftsInRuns (file: string, result: ImportResult, runLength:
  * @example
  * for (const draft of readDrafts(packed, count)) store(draft)
  */
-export function * readDrafts (packed: readonly Uint8Array[], count: number): Generator<EncodedDraft> {
+export function* readDrafts(packed: readonly Uint8Array[], count: number): Generator<EncodedDraft> {
   const reader = new PackedReader(packed)
   for (let i = 0; i < count; i++) {
     const name = reader.text()
     const description = reader.next()
     const tagsJson = reader.bytes() ?? Buffer.from('[]')
     // most imports carry no tags: '[]' is not parsed
-    const tags = tagsJson.length === 2 ? [] : JSON.parse(tagsJson.toString('utf8')) as string[]
+    const tags = tagsJson.length === 2 ? [] : (JSON.parse(tagsJson.toString('utf8')) as string[])
     const dslType = reader.text()
-    yield { name, description, tags, tagsJson, dslType, dslJson: reader.bytes() ?? Buffer.from('{}') }
+    yield {
+      name,
+      description,
+      tags,
+      tagsJson,
+      dslType,
+      dslJson: reader.bytes() ?? Buffer.from('{}'),
+    }
   }
 }
 
@@ -135,7 +151,7 @@ export function * readDrafts (packed: readonly Uint8Array[], count: number): Gen
  * @example
  * convertItemsJson(result).toString() // '{"nativeId":"GET /pets","priority":10,...},{...}'
  */
-export function convertItemsJson (result: ImportResult): Buffer {
+export function convertItemsJson(result: ImportResult): Buffer {
   const items = result.document.transactions.map((txn) => JSON.stringify(convertView(txn)))
   const text = items.join(',')
   const out = Buffer.allocUnsafeSlow(Buffer.byteLength(text))
@@ -151,6 +167,11 @@ export function convertItemsJson (result: ImportResult): Buffer {
  * @example
  * convertView(txn) // { nativeId: 'GET /pets', priority: 10, requestDsl: {...}, responseDsl: {...} }
  */
-function convertView (txn: ImportResult['document']['transactions'][number]) {
-  return { nativeId: txn.name, priority: txn.dsl.priority, requestDsl: txn.dsl.requestDsl, responseDsl: txn.dsl.responseDsl }
+function convertView(txn: ImportResult['document']['transactions'][number]) {
+  return {
+    nativeId: txn.name,
+    priority: txn.dsl.priority,
+    requestDsl: txn.dsl.requestDsl,
+    responseDsl: txn.dsl.responseDsl,
+  }
 }

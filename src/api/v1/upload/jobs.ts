@@ -1,4 +1,10 @@
-import { importFile, type ImportContext, type ImportInput, type ImportResult, type ImportWarning } from '../../../../importers/index.js'
+import {
+  importFile,
+  type ImportContext,
+  type ImportInput,
+  type ImportResult,
+  type ImportWarning,
+} from '../../../../importers/index.js'
 import { convertItemsJson, packDrafts } from './drafts.js'
 
 /*
@@ -26,24 +32,33 @@ export interface ImportJobOutput {
  * @example
  * runImportJob('store', { bytes, fileName: 'a.har' }, { maxBytes }).count
  */
-export function runImportJob<J extends ImportJob> (job: J, input: ImportInput, ctx: ImportContext): ImportJobOutput[J] {
+export function runImportJob<J extends ImportJob>(
+  job: J,
+  input: ImportInput,
+  ctx: ImportContext,
+): ImportJobOutput[J] {
   const result = importFile(input, ctx)
   const count = result.document.transactions.length
-  const output: ImportJobOutput[ImportJob] = job === 'document'
-    ? result
-    : job === 'store'
-      ? { ...packDrafts(input.fileName, result), count, warnings: result.warnings }
-      : { count, json: convertItemsJson(result), warnings: result.warnings }
+  const output: ImportJobOutput[ImportJob] =
+    job === 'document'
+      ? result
+      : job === 'store'
+        ? { ...packDrafts(input.fileName, result), count, warnings: result.warnings }
+        : { count, json: convertItemsJson(result), warnings: result.warnings }
   return output as ImportJobOutput[J]
 }
 
 /** The buffers of an answer that a worker can hand over without copying. */
-export function transferablesOf (output: ImportJobOutput[ImportJob]): ArrayBuffer[] {
+export function transferablesOf(output: ImportJobOutput[ImportJob]): ArrayBuffer[] {
   const buffers = 'packed' in output ? output.packed : 'json' in output ? [output.json] : []
   return buffers.filter(ownsBuffer).map((bytes) => bytes.buffer as ArrayBuffer)
 }
 
 /** True when the view covers its whole ArrayBuffer (not a slice of Node's shared pool). */
-export function ownsBuffer (bytes: Uint8Array): boolean {
-  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer
+export function ownsBuffer(bytes: Uint8Array): boolean {
+  return (
+    bytes.byteOffset === 0 &&
+    bytes.byteLength === bytes.buffer.byteLength &&
+    bytes.buffer instanceof ArrayBuffer
+  )
 }

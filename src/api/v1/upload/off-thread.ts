@@ -1,7 +1,13 @@
 import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threads'
 import { spawnWorker } from '../../../config/index.js'
 import type { ImportContext, ImportInput } from '../../../../importers/index.js'
-import { createError, fromWireError, isUnderstudyError, type UnderstudyError, type WireError } from '../../../errors/index.js'
+import {
+  createError,
+  fromWireError,
+  isUnderstudyError,
+  type UnderstudyError,
+  type WireError,
+} from '../../../errors/index.js'
 import type { Store } from '../../../store/index.js'
 import { ownsBuffer, runImportJob, type ImportJob, type ImportJobOutput } from './jobs.js'
 import type { ImportWorkerRequest, UploadImported } from './worker.js'
@@ -24,9 +30,7 @@ export const OFF_THREAD_BYTES = 1024 * 1024
  */
 const YOUNG_GENERATION_MB = 64
 
-type WorkerAnswer =
-  | { ok: true; result: unknown }
-  | { ok: false; error: WireError }
+type WorkerAnswer = { ok: true; result: unknown } | { ok: false; error: WireError }
 
 /**
  * An import worker thread (worker.ts) and its requests, answered one at a time in order.
@@ -45,7 +49,7 @@ export class ImportWorker {
   #failure: Error | null = null
 
   /** Starts a worker; `onClose` runs once when it is closed (not when it fails on its own). */
-  constructor (onClose?: () => void) {
+  constructor(onClose?: () => void) {
     this.#onClose = onClose
     const resourceLimits = { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB }
     this.#worker = spawnWorker(import.meta.url, './worker', { resourceLimits })
@@ -59,12 +63,12 @@ export class ImportWorker {
   }
 
   /** False once the thread failed, exited or was closed: it answers no request any more. */
-  get usable (): boolean {
+  get usable(): boolean {
     return this.#failure === null
   }
 
   /** Whether the thread keeps the process alive (Worker `ref`/`unref`): an idle spare does not. */
-  keepsProcessAlive (keeps: boolean): void {
+  keepsProcessAlive(keeps: boolean): void {
     if (keeps) this.#worker.ref()
     else this.#worker.unref()
   }
@@ -73,7 +77,10 @@ export class ImportWorker {
    * Posts a request (moving `transfer`'s buffers: the caller must not read them afterwards) and
    * returns its result. Throws the worker's error: the importers' own codes, messages and details.
    */
-  async request<T> (request: ImportWorkerRequest, transfer: Array<ArrayBuffer | MessagePort> = []): Promise<T> {
+  async request<T>(
+    request: ImportWorkerRequest,
+    transfer: Array<ArrayBuffer | MessagePort> = [],
+  ): Promise<T> {
     if (this.#failure !== null) throw internal(this.#failure)
     if (this.#waiting !== null) throw new Error('an import worker answers one request at a time')
     const answer = await new Promise<WorkerAnswer>((resolve, reject) => {
@@ -84,14 +91,14 @@ export class ImportWorker {
     return answer.result as T
   }
 
-  close (): void {
+  close(): void {
     const open = this.#failure === null
     this.#failure ??= new Error('import worker closed')
     this.#worker.terminate().catch(() => {})
     if (open) this.#onClose?.()
   }
 
-  #fail (err: Error): void {
+  #fail(err: Error): void {
     this.#failure ??= err
     const waiting = this.#waiting
     this.#waiting = null
@@ -117,11 +124,19 @@ export type MovableInput = ImportInput & { movable?: boolean }
  * const result = await importOffThread('document', { bytes, fileName: 'capture.har', movable: false }, { maxBytes })
  * const { count, json } = await importOffThread('convert', { bytes: file.bytes, fileName: file.filename, movable: file.exclusive }, { maxBytes }, spare)
  */
-export async function importOffThread<J extends ImportJob> (job: J, input: MovableInput, ctx: ImportContext = {}, spare?: SpareImportWorker): Promise<ImportJobOutput[J]> {
+export async function importOffThread<J extends ImportJob>(
+  job: J,
+  input: MovableInput,
+  ctx: ImportContext = {},
+  spare?: SpareImportWorker,
+): Promise<ImportJobOutput[J]> {
   if (input.bytes.byteLength < OFF_THREAD_BYTES) return runImportJob(job, input, ctx)
   const worker = spare?.take() ?? new ImportWorker()
   try {
-    return await worker.request<ImportJobOutput[J]>({ type: 'job', job, input: { bytes: input.bytes, fileName: input.fileName }, ctx }, transferOf([input]))
+    return await worker.request<ImportJobOutput[J]>(
+      { type: 'job', job, input: { bytes: input.bytes, fileName: input.fileName }, ctx },
+      transferOf([input]),
+    )
   } finally {
     worker.close()
   }
@@ -152,18 +167,18 @@ export class UploadWorkers {
    * @example
    * const workers = new UploadWorkers(ctx.deps.importSpare); try { ... } finally { workers.close() }
    */
-  constructor (spare?: SpareImportWorker) {
+  constructor(spare?: SpareImportWorker) {
     this.importer = spare?.take() ?? new ImportWorker()
   }
 
   /** The writer thread, started on first use; ERR_INTERNAL once closed. */
-  get writer (): ImportWorker {
+  get writer(): ImportWorker {
     if (this.#closed) throw internal(new Error('the upload workers are closed'))
     this.#writer ??= new ImportWorker()
     return this.#writer
   }
 
-  close (): void {
+  close(): void {
     this.#closed = true
     this.importer.close()
     this.#writer?.close()
@@ -183,7 +198,13 @@ export class UploadWorkers {
  * @example
  * const { resultJson, files } = await uploadInWorkers(new UploadWorkers(), store, inputs, { maxBytes }, target)
  */
-export async function uploadInWorkers (workers: UploadWorkers, store: Store, inputs: readonly MovableInput[], ctx: ImportContext, upload: UploadTarget): Promise<UploadedInWorkers> {
+export async function uploadInWorkers(
+  workers: UploadWorkers,
+  store: Store,
+  inputs: readonly MovableInput[],
+  ctx: ImportContext,
+  upload: UploadTarget,
+): Promise<UploadedInWorkers> {
   const { importer, writer } = workers
   const files = inputs.map((i) => ({ bytes: i.bytes, fileName: i.fileName }))
   const moved = transferOf(inputs)
@@ -191,20 +212,36 @@ export async function uploadInWorkers (workers: UploadWorkers, store: Store, inp
     const { port1, port2 } = new MessageChannel()
     // the streamed runs the writer has stored: the importer takes on work when it falls behind
     const progress = new SharedArrayBuffer(4)
-    const written = writer.request<Buffer[]>({ type: 'write', target, upload, runs: port2, progress }, [port2])
-    const read = importer.request<UploadImported>({ type: 'stream', inputs: files, ctx, runs: port1, progress }, [port1, ...moved])
+    const written = writer.request<Buffer[]>(
+      { type: 'write', target, upload, runs: port2, progress },
+      [port2],
+    )
+    const read = importer.request<UploadImported>(
+      { type: 'stream', inputs: files, ctx, runs: port1, progress },
+      [port1, ...moved],
+    )
     const [importing, writing] = await Promise.allSettled([read, written])
     // a file that cannot be imported, or a transaction that could never be served, is the answer
     if (importing.status === 'rejected') throw importing.reason
     if (writing.status === 'rejected') {
       // the writer refused a streamed transaction: the importer names it as the whole file places it
       const refused: unknown = writing.reason
-      if (isUnderstudyError(refused, 'ERR_IMPORT_INVALID') || isUnderstudyError(refused, 'ERR_DSL_INVALID')) await importer.request<null>({ type: 'explain' })
+      if (
+        isUnderstudyError(refused, 'ERR_IMPORT_INVALID') ||
+        isUnderstudyError(refused, 'ERR_DSL_INVALID')
+      ) {
+        await importer.request<null>({ type: 'explain' })
+      }
       throw refused
     }
     return { imported: importing.value, resultJson: writing.value }
   })
-  return { files: imported.files, resultJson: resultJson.map((piece) => Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength)) }
+  return {
+    files: imported.files,
+    resultJson: resultJson.map((piece) =>
+      Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength),
+    ),
+  }
 }
 
 /** How long after a spare given out is closed the next one is started (after the upload's answer is written). */
@@ -229,18 +266,18 @@ export class SpareImportWorker {
   #closed = false
 
   /** The first spare starts after `firstDelayMs`, each next one `delayMs` after the previous is closed. */
-  constructor (firstDelayMs = 0, delayMs = SPARE_DELAY_MS) {
+  constructor(firstDelayMs = 0, delayMs = SPARE_DELAY_MS) {
     this.#delayMs = delayMs
     this.#schedule(firstDelayMs)
   }
 
   /** Whether a spare is started and waiting to be taken. */
-  get waiting (): boolean {
+  get waiting(): boolean {
     return this.#spare !== null
   }
 
   /** The spare when it is loaded and well, else a worker started now; the caller closes it. */
-  take (): ImportWorker {
+  take(): ImportWorker {
     const spare = this.#spare
     this.#spare = null
     // the next spare waits until this worker is closed, not loading while it imports
@@ -255,7 +292,7 @@ export class SpareImportWorker {
   }
 
   /** Ends the spare and starts no more. */
-  close (): void {
+  close(): void {
     this.#closed = true
     if (this.#timer !== null) clearTimeout(this.#timer)
     this.#timer = null
@@ -264,7 +301,7 @@ export class SpareImportWorker {
   }
 
   // Every worker this gives out starts the next spare's countdown when it is closed.
-  #schedule (delayMs = this.#delayMs): void {
+  #schedule(delayMs = this.#delayMs): void {
     if (this.#closed || this.#spare !== null || this.#timer !== null) return
     this.#timer = setTimeout(() => {
       this.#timer = null
@@ -277,10 +314,16 @@ export class SpareImportWorker {
 }
 
 /** The inputs' buffers that can move to a worker without a copy (each at most once). */
-function transferOf (inputs: readonly MovableInput[]): ArrayBuffer[] {
-  return [...new Set(inputs.filter((i) => i.movable ?? ownsBuffer(i.bytes)).map((i) => i.bytes.buffer as ArrayBuffer))]
+function transferOf(inputs: readonly MovableInput[]): ArrayBuffer[] {
+  return [
+    ...new Set(
+      inputs
+        .filter((i) => i.movable ?? ownsBuffer(i.bytes))
+        .map((i) => i.bytes.buffer as ArrayBuffer),
+    ),
+  ]
 }
 
-function internal (err: Error): UnderstudyError {
+function internal(err: Error): UnderstudyError {
   return createError('ERR_INTERNAL', [], { cause: err })
 }

@@ -24,7 +24,7 @@ export class PackedWriter {
   #chunk: Buffer = Buffer.alloc(0)
   #at = 0
 
-  add (value: string | null): void {
+  add(value: string | null): void {
     if (value === null) {
       this.#room(4)
       this.#chunk.writeUInt32LE(NULL_LENGTH, this.#at)
@@ -32,20 +32,22 @@ export class PackedWriter {
       return
     }
     // UTF-8 takes at most 3 bytes per UTF-16 unit: when that fits, no separate measuring pass
-    if (this.#chunk.length - this.#at - 4 < value.length * 3) this.#room(4 + Buffer.byteLength(value))
+    if (this.#chunk.length - this.#at - 4 < value.length * 3) {
+      this.#room(4 + Buffer.byteLength(value))
+    }
     const written = this.#chunk.write(value, this.#at + 4)
     this.#chunk.writeUInt32LE(written, this.#at)
     this.#at += 4 + written
   }
 
   /** The chunks, each a buffer of its own (never Node's shared pool), so that it can be transferred. */
-  done (): Buffer[] {
+  done(): Buffer[] {
     this.#close()
     return this.#chunks
   }
 
   /** Makes sure `bytes` fit in the current chunk, starting a new one when not. */
-  #room (bytes: number): void {
+  #room(bytes: number): void {
     if (this.#chunk.length - this.#at >= bytes) return
     this.#close()
     this.#chunk = Buffer.allocUnsafeSlow(Math.max(CHUNK_BYTES, bytes))
@@ -53,7 +55,7 @@ export class PackedWriter {
   }
 
   /** Keeps the filled part of the current chunk (copied into a buffer of its exact size when small). */
-  #close (): void {
+  #close(): void {
     if (this.#at === 0) return
     if (this.#at === this.#chunk.length) {
       this.#chunks.push(this.#chunk)
@@ -73,7 +75,7 @@ export class PackedWriter {
  * @example
  * new PackedReader(packStrings(['a', null, 'é'])).next() // 'a'
  */
-export function packStrings (values: ReadonlyArray<string | null>): Buffer[] {
+export function packStrings(values: ReadonlyArray<string | null>): Buffer[] {
   const writer = new PackedWriter()
   for (const v of values) writer.add(v)
   return writer.done()
@@ -85,17 +87,19 @@ export class PackedReader {
   #index = 0
   #at = 0
 
-  constructor (chunks: readonly Uint8Array[]) {
-    this.#chunks = chunks.map((bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))
+  constructor(chunks: readonly Uint8Array[]) {
+    this.#chunks = chunks.map((bytes) =>
+      Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+    )
   }
 
   /** The next string (null for a packed null); throws past the end. */
-  next (): string | null {
+  next(): string | null {
     return this.bytes()?.toString('utf8') ?? null
   }
 
   /** The next string's UTF-8 bytes, a view into the packed chunk, not a copy (null for a packed null). */
-  bytes (): Buffer | null {
+  bytes(): Buffer | null {
     let chunk = this.#chunks[this.#index]
     if (chunk !== undefined && this.#at >= chunk.length) {
       chunk = this.#chunks[++this.#index]
@@ -111,7 +115,7 @@ export class PackedReader {
   }
 
   /** The next string, which must not be a packed null. */
-  text (): string {
+  text(): string {
     return this.next() ?? ''
   }
 }

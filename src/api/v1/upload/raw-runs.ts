@@ -28,7 +28,12 @@ export interface RawRun {
  * @example
  * const raw = rawRunOf('big.har', 'har', 'HAR_DSL', transactions); port.postMessage({ raw }, raw.packed.map((b) => b.buffer))
  */
-export function rawRunOf (file: string, format: ImportFormat, dslType: DslTypeKey, transactions: readonly TransactionInput[]): RawRun {
+export function rawRunOf(
+  file: string,
+  format: ImportFormat,
+  dslType: DslTypeKey,
+  transactions: readonly TransactionInput[],
+): RawRun {
   const writer = new PackedWriter()
   writer.add(JSON.stringify(transactions))
   return { file, format, dslType, count: transactions.length, packed: writer.done() }
@@ -43,9 +48,11 @@ export function rawRunOf (file: string, format: ImportFormat, dslType: DslTypeKe
  * @example
  * const packed = packRawRun(message.raw); await storer.hold(packed)
  */
-export function packRawRun (raw: RawRun): PackedDrafts {
+export function packRawRun(raw: RawRun): PackedDrafts {
   const transactions = JSON.parse(new PackedReader(raw.packed).text()) as TransactionInput[]
-  if (transactions.length !== raw.count) throw new Error(`a raw run of ${raw.count} transactions holds ${transactions.length}`)
+  if (transactions.length !== raw.count) {
+    throw new Error(`a raw run of ${raw.count} transactions holds ${transactions.length}`)
+  }
   return packTransactions(raw.file, raw.format, raw.dslType, transactions)
 }
 
@@ -53,6 +60,14 @@ export function packRawRun (raw: RawRun): PackedDrafts {
  * `packRawRun` of transactions in hand (the importer packs a run itself when the writer falls
  * behind). The transactions are emptied (see packDraftsInRuns).
  */
-export function packTransactions (file: string, format: ImportFormat, dslType: DslTypeKey, transactions: TransactionInput[]): PackedDrafts {
-  return packDrafts(file, finishImport({ format, dslType, fileName: file, transactions, warnings: [] }))
+export function packTransactions(
+  file: string,
+  format: ImportFormat,
+  dslType: DslTypeKey,
+  transactions: TransactionInput[],
+): PackedDrafts {
+  return packDrafts(
+    file,
+    finishImport({ format, dslType, fileName: file, transactions, warnings: [] }),
+  )
 }

@@ -1,8 +1,20 @@
 import type { ImportContext, ImportWarning } from '../../../../importers/index.js'
-import { importOffThread, OFF_THREAD_BYTES, UploadWorkers, uploadInWorkers, type SpareImportWorker } from './off-thread.js'
+import {
+  importOffThread,
+  OFF_THREAD_BYTES,
+  UploadWorkers,
+  uploadInWorkers,
+  type SpareImportWorker,
+} from './off-thread.js'
 import { runImportJob } from './jobs.js'
 import type { Workspace } from '../../../store/index.js'
-import type { ApiContext, HandlerResult, MultipartForm, Route, UploadedFile } from '../../http/types.js'
+import type {
+  ApiContext,
+  HandlerResult,
+  MultipartForm,
+  Route,
+  UploadedFile,
+} from '../../http/types.js'
 import { timeSlicer } from '../../../net/index.js'
 import { invalidField } from '../../validation.js'
 import { booleanOf, intOf, serviceGone, serviceOf } from '../catalog-lookups.js'
@@ -24,8 +36,13 @@ import { storeUploaded } from './store.js'
  */
 
 /** The file parts of a form; at least one is required (400 naming `/file`). */
-function filesOf (form: MultipartForm): UploadedFile[] {
-  if (form.files.length === 0) throw invalidField('/file', 'is required: send the file to import as a part of the multipart form')
+function filesOf(form: MultipartForm): UploadedFile[] {
+  if (form.files.length === 0) {
+    throw invalidField(
+      '/file',
+      'is required: send the file to import as a part of the multipart form',
+    )
+  }
   return form.files
 }
 
@@ -37,15 +54,33 @@ function filesOf (form: MultipartForm): UploadedFile[] {
  * past the limit). The same errors, and ERR_DSL_INVALID for a transaction that could never be
  * served, come from the imports of `uploadTransactions`.
  */
-async function convertAll (files: readonly UploadedFile[], ctx: ImportContext, spare: SpareImportWorker | undefined) {
+async function convertAll(
+  files: readonly UploadedFile[],
+  ctx: ImportContext,
+  spare: SpareImportWorker | undefined,
+) {
   const imported = []
-  for (const f of files) imported.push({ file: f.filename, ...await importOffThread('convert', { bytes: f.bytes, fileName: f.filename, movable: f.exclusive }, ctx, spare) })
+  for (const f of files) {
+    imported.push({
+      file: f.filename,
+      ...(await importOffThread(
+        'convert',
+        { bytes: f.bytes, fileName: f.filename, movable: f.exclusive },
+        ctx,
+        spare,
+      )),
+    })
+  }
   return imported
 }
 
 /** Warnings of every import, each naming its file. */
-function warningsOf (imported: ReadonlyArray<{ file: string; warnings: readonly ImportWarning[] }>): ImportWarning[] {
-  return imported.flatMap(({ file, warnings }) => warnings.map((w) => (w.file === undefined ? { ...w, file } : w)))
+function warningsOf(
+  imported: ReadonlyArray<{ file: string; warnings: readonly ImportWarning[] }>,
+): ImportWarning[] {
+  return imported.flatMap(({ file, warnings }) =>
+    warnings.map((w) => (w.file === undefined ? { ...w, file } : w)),
+  )
 }
 
 /**
@@ -58,32 +93,58 @@ function warningsOf (imported: ReadonlyArray<{ file: string; warnings: readonly 
  * @example
  * // curl -F serviceId=3 -F verbose=true -F file=@api.har .../api/v1/workspaces/1/transactions
  */
-export async function uploadTransactions (ctx: ApiContext, workspace: Workspace): Promise<HandlerResult> {
+export async function uploadTransactions(
+  ctx: ApiContext,
+  workspace: Workspace,
+): Promise<HandlerResult> {
   // a large upload's threads load their modules while the body is still arriving
   const declared = Number(ctx.req.headers['content-length'])
   let workers = declared >= OFF_THREAD_BYTES ? new UploadWorkers(ctx.deps.importSpare) : undefined
   try {
     const form = await ctx.multipart()
     const rawServiceId = form.fields['serviceId'] ?? ctx.query.get('serviceId') ?? ''
-    if (rawServiceId.trim() === '') throw invalidField('/serviceId', 'is required (a field of the form)')
+    if (rawServiceId.trim() === '') {
+      throw invalidField('/serviceId', 'is required (a field of the form)')
+    }
     const serviceId = intOf(rawServiceId.trim(), '/serviceId')
     const verbose = booleanOf(form.fields['verbose'] ?? ctx.query.get('verbose'), '/verbose')
     const files = filesOf(form)
     const service = await serviceOf(ctx.deps.store, workspace.id, serviceId, '/serviceId')
     const importCtx = { maxBytes: ctx.deps.options.uploadLimit }
-    const target = { accountId: ctx.principal.account.id, workspaceId: workspace.id, serviceId: service.id, serviceName: service.name, by: ctx.principal.user.email }
-    const inputs = files.map((f) => ({ bytes: f.bytes, fileName: f.filename, movable: f.exclusive }))
-    let stored: { resultJson: Buffer[]; files: ReadonlyArray<{ file: string; warnings: readonly ImportWarning[] }> }
+    const target = {
+      accountId: ctx.principal.account.id,
+      workspaceId: workspace.id,
+      serviceId: service.id,
+      serviceName: service.name,
+      by: ctx.principal.user.email,
+    }
+    const inputs = files.map((f) => ({
+      bytes: f.bytes,
+      fileName: f.filename,
+      movable: f.exclusive,
+    }))
+    let stored: {
+      resultJson: Buffer[]
+      files: ReadonlyArray<{ file: string; warnings: readonly ImportWarning[] }>
+    }
     if (inputs.reduce((sum, i) => sum + i.bytes.byteLength, 0) >= OFF_THREAD_BYTES) {
       workers ??= new UploadWorkers(ctx.deps.importSpare)
       stored = await uploadInWorkers(workers, ctx.deps.store, inputs, importCtx, target)
     } else {
-      const imported = inputs.map((input) => ({ file: input.fileName, ...runImportJob('store', input, importCtx) }))
-      const resultJson = await ctx.deps.store.write(async (tx) => await storeUploaded(tx, imported, target, timeSlicer()))
-        .catch((err: unknown) => { throw serviceGone(err, service.id) })
+      const imported = inputs.map((input) => ({
+        file: input.fileName,
+        ...runImportJob('store', input, importCtx),
+      }))
+      const resultJson = await ctx.deps.store
+        .write(async (tx) => await storeUploaded(tx, imported, target, timeSlicer()))
+        .catch((err: unknown) => {
+          throw serviceGone(err, service.id)
+        })
       stored = { resultJson, files: imported }
     }
-    return verbose ? { resultJson: stored.resultJson, extra: { warnings: warningsOf(stored.files) } } : { resultJson: stored.resultJson }
+    return verbose
+      ? { resultJson: stored.resultJson, extra: { warnings: warningsOf(stored.files) } }
+      : { resultJson: stored.resultJson }
   } finally {
     workers?.close()
   }
@@ -103,10 +164,18 @@ export const convertRoutes: Route[] = [
     handler: async (ctx) => {
       const form = await ctx.multipart()
       const verbose = booleanOf(ctx.query.get('verbose') ?? form.fields['verbose'], '/verbose')
-      const imported = await convertAll(filesOf(form), { maxBytes: ctx.deps.options.uploadLimit }, ctx.deps.importSpare)
+      const imported = await convertAll(
+        filesOf(form),
+        { maxBytes: ctx.deps.options.uploadLimit },
+        ctx.deps.importSpare,
+      )
       const items = imported.map((i) => i.json).filter((json) => json.length > 0)
       const comma = Buffer.from(',')
-      const resultJson = [Buffer.from('['), ...items.flatMap((json, i) => (i === 0 ? [json] : [comma, json])), Buffer.from(']')]
+      const resultJson = [
+        Buffer.from('['),
+        ...items.flatMap((json, i) => (i === 0 ? [json] : [comma, json])),
+        Buffer.from(']'),
+      ]
       return verbose ? { resultJson, extra: { warnings: warningsOf(imported) } } : { resultJson }
     },
   },

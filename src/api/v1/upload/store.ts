@@ -59,37 +59,37 @@ class Pieces {
   #piece = Buffer.allocUnsafeSlow(PIECE_BYTES)
   #at = 0
 
-  text (value: string): void {
+  text(value: string): void {
     // UTF-8 takes at most 3 bytes per UTF-16 unit: when that fits, no separate measuring pass
     if (this.#piece.length - this.#at < value.length * 3) this.#room(Buffer.byteLength(value))
     this.#at += this.#piece.write(value, this.#at)
   }
 
-  bytes (value: Uint8Array): void {
+  bytes(value: Uint8Array): void {
     this.#room(value.length)
     this.#piece.set(value, this.#at)
     this.#at += value.length
   }
 
-  done (): Buffer[] {
+  done(): Buffer[] {
     if (this.#at > 0) this.#out.push(this.#piece.subarray(0, this.#at))
     this.#at = 0
     return this.#out
   }
 
   /** Where the text written so far ends, to come back to (`rewind`). */
-  mark (): PiecesMark {
+  mark(): PiecesMark {
     return { pieces: this.#out.length, piece: this.#piece, at: this.#at }
   }
 
   /** Forgets what was written after `mark` (the piece then current still holds what came before). */
-  rewind (mark: PiecesMark): void {
+  rewind(mark: PiecesMark): void {
     this.#out.length = mark.pieces
     this.#piece = mark.piece
     this.#at = mark.at
   }
 
-  #room (bytes: number): void {
+  #room(bytes: number): void {
     if (this.#piece.length - this.#at >= bytes) return
     if (this.#at > 0) this.#out.push(this.#piece.subarray(0, this.#at))
     this.#piece = Buffer.allocUnsafeSlow(Math.max(PIECE_BYTES, bytes))
@@ -120,7 +120,7 @@ export class UploadStorer {
    */
   #held: Held | null = null
 
-  constructor (tx: Repositories, target: UploadTarget) {
+  constructor(tx: Repositories, target: UploadTarget) {
     this.#tx = tx
     this.#target = target
     this.#serviceMembers = `"serviceId":${target.serviceId},"serviceName":${JSON.stringify(target.serviceName)},`
@@ -130,7 +130,7 @@ export class UploadStorer {
    * Creates the tags the drafts carry, then the transactions, in order. `slice` is awaited after
    * each run of ROWS_PER_RUN rows (a timeSlicer on the event loop).
    */
-  async add (imported: PackedImport, slice: () => Promise<void> = async () => {}): Promise<void> {
+  async add(imported: PackedImport, slice: () => Promise<void> = async () => {}): Promise<void> {
     await this.#addRows(imported, null, slice)
   }
 
@@ -140,8 +140,12 @@ export class UploadStorer {
    * moves them into order) or `drop`. Runs of the same file follow each other; nothing else is
    * added before its `place` or `drop`.
    */
-  async hold (imported: PackedImport): Promise<void> {
-    this.#held ??= { ids: [], drafts: [], answered: { mark: this.#answer.mark(), separator: this.#separator } }
+  async hold(imported: PackedImport): Promise<void> {
+    this.#held ??= {
+      ids: [],
+      drafts: [],
+      answered: { mark: this.#answer.mark(), separator: this.#separator },
+    }
     await this.#addRows(imported, this.#held, async () => {})
   }
 
@@ -150,12 +154,14 @@ export class UploadStorer {
    * the held transaction it takes; null for the order they came in) is given to its rows, so that
    * the ids run in that order as if the rows had been created in it, and they are answered so.
    */
-  async place (order: readonly number[] | null): Promise<void> {
+  async place(order: readonly number[] | null): Promise<void> {
     const held = this.#held
     this.#held = null
     if (held === null || order === null) return
     const { ids, drafts, answered } = held
-    if (order.length !== drafts.length) throw new Error(`an order of ${order.length} for ${drafts.length} held transactions`)
+    if (order.length !== drafts.length) {
+      throw new Error(`an order of ${order.length} for ${drafts.length} held transactions`)
+    }
     // answered in the order they came: answered again, in this one
     this.#rewind(answered)
     const { workspaceId } = this.#target
@@ -163,13 +169,15 @@ export class UploadStorer {
       const id = ids[place] as number
       const from = order[place] as number
       const draft = drafts[from] as EncodedDraft
-      if (from !== place && !await this.#tx.transactions.rewriteEncoded(workspaceId, id, draft)) throw new Error(`held transaction ${id} is gone`)
+      if (from !== place && !(await this.#tx.transactions.rewriteEncoded(workspaceId, id, draft))) {
+        throw new Error(`held transaction ${id} is gone`)
+      }
       this.#answerRow(id, draft)
     }
   }
 
   /** The held file's rows are void (it is imported whole instead): they are deleted, and their answer forgotten. */
-  async drop (): Promise<void> {
+  async drop(): Promise<void> {
     const held = this.#held
     this.#held = null
     if (held === null) return
@@ -178,14 +186,20 @@ export class UploadStorer {
   }
 
   /** The answer's `result`: JSON text in buffers that own their memory. */
-  done (): Buffer[] {
-    if (this.#held !== null) throw new Error('a file stored before its order was known was never placed')
+  done(): Buffer[] {
+    if (this.#held !== null) {
+      throw new Error('a file stored before its order was known was never placed')
+    }
     this.#answer.text(this.#separator === '[' ? '[]' : ']')
     return this.#answer.done()
   }
 
   /** Creates the tags, then the rows a run of ROWS_PER_RUN at a time, answering each (and keeping it in `held`). */
-  async #addRows ({ count, packed, tags }: PackedImport, held: Held | null, slice: () => Promise<void>): Promise<void> {
+  async #addRows(
+    { count, packed, tags }: PackedImport,
+    held: Held | null,
+    slice: () => Promise<void>,
+  ): Promise<void> {
     const { accountId, workspaceId, serviceId, by } = this.#target
     if (tags.length > 0) await this.#tx.tags.ensure(accountId, [...tags], by)
     let run: EncodedDraft[] = []
@@ -207,17 +221,21 @@ export class UploadStorer {
   }
 
   /** Forgets the answer written since `answered`. */
-  #rewind (answered: Held['answered']): void {
+  #rewind(answered: Held['answered']): void {
     this.#answer.rewind(answered.mark)
     this.#separator = answered.separator
   }
 
-  #answerRow (id: number, { name, description, tagsJson, dslType, dslJson }: EncodedDraft): void {
+  #answerRow(id: number, { name, description, tagsJson, dslType, dslJson }: EncodedDraft): void {
     const { workspaceId } = this.#target
     const answer = this.#answer
-    answer.text(`${this.#separator}{"id":${id},"name":${JSON.stringify(name)},"description":${JSON.stringify(description ?? '')},${this.#serviceMembers}"tags":`)
+    answer.text(
+      `${this.#separator}{"id":${id},"name":${JSON.stringify(name)},"description":${JSON.stringify(description ?? '')},${this.#serviceMembers}"tags":`,
+    )
     answer.bytes(tagsJson)
-    answer.text(`,"link":${JSON.stringify(transactionLink(workspaceId, id))},"dslType":${JSON.stringify(dslType)},"dsl":`)
+    answer.text(
+      `,"link":${JSON.stringify(transactionLink(workspaceId, id))},"dslType":${JSON.stringify(dslType)},"dsl":`,
+    )
     answer.bytes(dslJson)
     answer.text('}')
     this.#separator = ','
@@ -231,7 +249,12 @@ export class UploadStorer {
  * @example
  * const resultJson = await store.write(async (tx) => await storeUploaded(tx, imported, target, timeSlicer()))
  */
-export async function storeUploaded (tx: Repositories, imported: readonly PackedImport[], target: UploadTarget, slice?: () => Promise<void>): Promise<Buffer[]> {
+export async function storeUploaded(
+  tx: Repositories,
+  imported: readonly PackedImport[],
+  target: UploadTarget,
+  slice?: () => Promise<void>,
+): Promise<Buffer[]> {
   const storer = new UploadStorer(tx, target)
   for (const file of imported) await storer.add(file, slice)
   return storer.done()

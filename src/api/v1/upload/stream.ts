@@ -1,4 +1,9 @@
-import { importStreamed, type ImportContext, type ImportInput, type ImportWarning } from '../../../../importers/index.js'
+import {
+  importStreamed,
+  type ImportContext,
+  type ImportInput,
+  type ImportWarning,
+} from '../../../../importers/index.js'
 import type { TransactionInput } from '../../../dsl/index.js'
 import { isUnderstudyError } from '../../../errors/index.js'
 import { runImportJob } from './jobs.js'
@@ -11,7 +16,11 @@ import { packTransactions, rawRunOf, type RawRun } from './raw-runs.js'
  */
 
 /** What `stream` gives of each file: its transaction count and warnings. */
-export interface ImportedFile { file: string; count: number; warnings: ImportWarning[] }
+export interface ImportedFile {
+  file: string
+  count: number
+  warnings: ImportWarning[]
+}
 
 /**
  * What goes from the importer to the writer, in order: validated runs (`run`), or a streamed
@@ -56,7 +65,12 @@ export interface WriterLink {
  * the file's exact ERR_IMPORT_INVALID or ERR_DSL_INVALID for a transaction refused here (`explain`
  * throws it: see explainFiles).
  */
-export function streamFile (input: ImportInput, ctx: ImportContext, writer: WriterLink, explain: () => void): ImportedFile {
+export function streamFile(
+  input: ImportInput,
+  ctx: ImportContext,
+  writer: WriterLink,
+  explain: () => void,
+): ImportedFile {
   const file = input.fileName
   let run: TransactionInput[] = []
   let sent = false
@@ -68,7 +82,12 @@ export function streamFile (input: ImportInput, ctx: ImportContext, writer: Writ
         held = packTransactions(file, STREAMED.format, STREAMED.dslType, run)
       } catch (err) {
         // the places in the error are the run's: the whole file's import names them
-        if (isUnderstudyError(err, 'ERR_IMPORT_INVALID') || isUnderstudyError(err, 'ERR_DSL_INVALID')) explain()
+        if (
+          isUnderstudyError(err, 'ERR_IMPORT_INVALID') ||
+          isUnderstudyError(err, 'ERR_DSL_INVALID')
+        ) {
+          explain()
+        }
         throw err
       }
       writer.send({ held }, held.packed)
@@ -98,7 +117,9 @@ export function streamFile (input: ImportInput, ctx: ImportContext, writer: Writ
   }
   const { result } = imported
   const count = result.document.transactions.length
-  packDraftsInRuns(file, result, RUN_LENGTH, (packed) => writer.send({ run: packed }, packed.packed))
+  packDraftsInRuns(file, result, RUN_LENGTH, (packed) =>
+    writer.send({ run: packed }, packed.packed),
+  )
   return { file, count, warnings: result.warnings }
 }
 
@@ -107,6 +128,6 @@ export function streamFile (input: ImportInput, ctx: ImportContext, writer: Writ
  * compiled), throwing the exact error of the first that fails (its places are the whole file's,
  * where a run's validation named places in the run); returns when none does.
  */
-export function explainFiles (inputs: readonly ImportInput[], ctx: ImportContext): void {
+export function explainFiles(inputs: readonly ImportInput[], ctx: ImportContext): void {
   for (const input of inputs) runImportJob('store', input, ctx)
 }

@@ -4,7 +4,13 @@ import { toWireError } from '../../../errors/index.js'
 import { lowerThreadPriority } from '../../../config/index.js'
 import { writeThroughOwnConnection, type OwnWriteTarget } from '../../../store/index.js'
 import { runImportJob, transferablesOf, type ImportJob } from './jobs.js'
-import { explainFiles, streamFile, WRITER_BACKLOG_RUNS, type ImportedFile, type RunMessage } from './stream.js'
+import {
+  explainFiles,
+  streamFile,
+  WRITER_BACKLOG_RUNS,
+  type ImportedFile,
+  type RunMessage,
+} from './stream.js'
 import { serviceGone } from '../catalog-lookups.js'
 import { packRawRun } from './raw-runs.js'
 import { UploadStorer, type UploadTarget } from './store.js'
@@ -34,17 +40,33 @@ lowerThreadPriority()
 
 export type ImportWorkerRequest =
   | { type: 'job'; job: ImportJob; input: ImportInput; ctx: ImportContext }
-  | { type: 'stream'; inputs: ImportInput[]; ctx: ImportContext; runs: MessagePort; progress: SharedArrayBuffer }
+  | {
+      type: 'stream'
+      inputs: ImportInput[]
+      ctx: ImportContext
+      runs: MessagePort
+      progress: SharedArrayBuffer
+    }
   | { type: 'explain' }
-  | { type: 'write'; target: OwnWriteTarget; upload: UploadTarget; runs: MessagePort; progress: SharedArrayBuffer }
+  | {
+      type: 'write'
+      target: OwnWriteTarget
+      upload: UploadTarget
+      runs: MessagePort
+      progress: SharedArrayBuffer
+    }
 
 /** What `stream` answers: each file's transaction count and warnings, in order. */
-export interface UploadImported { files: ImportedFile[] }
+export interface UploadImported {
+  files: ImportedFile[]
+}
 
 /** The files of the last `stream`, for `explain`. */
 let streamed: { inputs: ImportInput[]; ctx: ImportContext } | null = null
 
-async function answer (request: ImportWorkerRequest): Promise<{ result: unknown; transfer: ArrayBuffer[] }> {
+async function answer(
+  request: ImportWorkerRequest,
+): Promise<{ result: unknown; transfer: ArrayBuffer[] }> {
   switch (request.type) {
     case 'job': {
       const result = runImportJob(request.job, request.input, request.ctx)
@@ -57,11 +79,16 @@ async function answer (request: ImportWorkerRequest): Promise<{ result: unknown;
       let sent = 0
       const send = (message: RunMessage, transfer: readonly Uint8Array[] = []): void => {
         if ('raw' in message || 'held' in message) sent++
-        runs.postMessage(message, transfer.map((b) => b.buffer as ArrayBuffer))
+        runs.postMessage(
+          message,
+          transfer.map((b) => b.buffer as ArrayBuffer),
+        )
       }
       const writer = { send, behind: () => sent - Atomics.load(stored, 0) >= WRITER_BACKLOG_RUNS }
       try {
-        const files = inputs.map((input) => streamFile(input, ctx, writer, () => explainFiles(inputs, ctx)))
+        const files = inputs.map((input) =>
+          streamFile(input, ctx, writer, () => explainFiles(inputs, ctx)),
+        )
         send({ end: true })
         return { result: { files } satisfies UploadImported, transfer: [] }
       } catch (err) {
@@ -93,26 +120,41 @@ async function answer (request: ImportWorkerRequest): Promise<{ result: unknown;
           else await storer.drop()
         }
         throw new Error('the importer went away')
-      }).catch((err: unknown) => { throw serviceGone(err, upload.serviceId) })
+      }).catch((err: unknown) => {
+        throw serviceGone(err, upload.serviceId)
+      })
       // the pieces own their ArrayBuffers (never Node's pool): hand them over without a copy
-      return { result: resultJson, transfer: [...new Set(resultJson.map((piece) => piece.buffer as ArrayBuffer))] }
+      return {
+        result: resultJson,
+        transfer: [...new Set(resultJson.map((piece) => piece.buffer as ArrayBuffer))],
+      }
     }
   }
 }
 
 /** The messages of a port, in order, until it closes (its other end closed or gone). */
-async function * messagesOf (port: MessagePort): AsyncGenerator<RunMessage> {
+async function* messagesOf(port: MessagePort): AsyncGenerator<RunMessage> {
   const queue: RunMessage[] = []
   let closed = false
   let wake: (() => void) | null = null
-  port.on('message', (message: RunMessage) => { queue.push(message); wake?.() })
-  port.once('close', () => { closed = true; wake?.() })
+  port.on('message', (message: RunMessage) => {
+    queue.push(message)
+    wake?.()
+  })
+  port.once('close', () => {
+    closed = true
+    wake?.()
+  })
   try {
     for (;;) {
       const next = queue.shift()
       if (next !== undefined) yield next
       else if (closed) return
-      else await new Promise<void>((resolve) => { wake = resolve })
+      else {
+        await new Promise<void>((resolve) => {
+          wake = resolve
+        })
+      }
       wake = null
     }
   } finally {
@@ -121,9 +163,12 @@ async function * messagesOf (port: MessagePort): AsyncGenerator<RunMessage> {
 }
 
 parentPort?.on('message', (request: ImportWorkerRequest) => {
-  answer(request).then(({ result, transfer }) => {
-    parentPort?.postMessage({ ok: true, result }, transfer)
-  }, (err: unknown) => {
-    parentPort?.postMessage({ ok: false, error: toWireError(err, { sameProcess: true }) })
-  })
+  answer(request).then(
+    ({ result, transfer }) => {
+      parentPort?.postMessage({ ok: true, result }, transfer)
+    },
+    (err: unknown) => {
+      parentPort?.postMessage({ ok: false, error: toWireError(err, { sameProcess: true }) })
+    },
+  )
 })

@@ -9,11 +9,20 @@ describe('FairSlots', () => {
     const a = await Promise.all([slots.acquire('a'), slots.acquire('a'), slots.acquire('a')])
     const granted: string[] = []
     // A fourth run of `a` waits at its cap although a slot is free; `b` takes that slot at once.
-    slots.acquire('a').then(() => granted.push('a4'), () => {})
+    slots.acquire('a').then(
+      () => granted.push('a4'),
+      () => {},
+    )
     const b1 = await slots.acquire('b')
     expect(slots.inUse).toBe(4)
-    slots.acquire('b').then(() => granted.push('b2'), () => {})
-    slots.acquire('c').then(() => granted.push('c1'), () => {})
+    slots.acquire('b').then(
+      () => granted.push('b2'),
+      () => {},
+    )
+    slots.acquire('c').then(
+      () => granted.push('c1'),
+      () => {},
+    )
     // A freed slot goes to c (holds none), then to b (holds none) before a (holds two).
     a[0]()
     await flush()
