@@ -14,6 +14,14 @@ export const optionalDependencies: readonly string[] = Object.keys(
 )
 
 /**
+ * The optional dependencies the platform needs (src/cli/optional-packages.ts); the others are
+ * loaded only by a feature asked for by a flag (`--scenario-store`, the Kubernetes driver).
+ */
+export const platformOptionalDependencies: readonly string[] = optionalDependencies.filter(
+  (name) => !['@kubernetes/client-node', '@redis/client'].includes(name),
+)
+
+/**
  * Lays out `pkgDir/node_modules` as an install would, without the network: each package of the
  * repository's node_modules linked in, except the optional dependencies when `omitOptional` (what
  * `npm i --omit=optional` leaves out). Packages only the optional ones need stay: they are

@@ -2,7 +2,7 @@ import { cpSync, existsSync, rmSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { runCli } from '../helpers/cli.js'
-import { installedCopy, optionalDependencies } from '../helpers/installed-package.js'
+import { installedCopy, platformOptionalDependencies } from '../helpers/installed-package.js'
 
 // The platform's libraries are optional dependencies (README, "Install"): an install that left
 // them out, or whose better-sqlite3 build failed, must still explain itself when the platform is
@@ -33,7 +33,7 @@ describe('the platform without its optional packages', () => {
     })
     expect(platform.code).toBe(1)
     const line = expectOneLine(platform.stderr, 'understudy platform')
-    for (const name of optionalDependencies) expect(line).toContain(name)
+    for (const name of platformOptionalDependencies) expect(line).toContain(name)
     expect(line).toContain('better-sqlite3 (the store)')
     expect(existsSync(dataDir)).toBe(false)
 
