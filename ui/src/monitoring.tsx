@@ -2,6 +2,7 @@ import type { JSX } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
 import { ApiError, call, csrf } from './api.js'
 import { Alert, Field, Status, useId } from './widgets.js'
+import { CellInput, CellSelect, EditableRows } from './rows.js'
 
 /*
  * The monitoring page, shown only when the platform serves the API-monitoring interface (the
@@ -841,8 +842,6 @@ function StepForm({
   const [problem, setProblem] = useState<string | undefined>(undefined)
   const [error, setError] = useState<unknown>(null)
   const methodId = useId('step-method')
-  const setRow = (i: number, change: Partial<AssertionRow>): void =>
-    setRows(rows.map((r, j) => (j === i ? { ...r, ...change } : r)))
   const save = (e: Event): void => {
     e.preventDefault()
     if (!/^(https?:\/\/\S+|\{\{[^}]+\}\}\S*)$/.test(url.trim())) {
@@ -901,101 +900,48 @@ function StepForm({
       {method !== 'GET' && method !== 'HEAD' && (
         <Field label="Request body" value={body} onInput={setBody} multiline rows={4} />
       )}
-      <table class="rows">
-        <caption>Assertions</caption>
-        <thead>
-          <tr>
-            <th scope="col">Source</th>
-            <th scope="col">Property</th>
-            <th scope="col">Comparison</th>
-            <th scope="col">Expected value</th>
-            <th scope="col">
-              <span class="visually-hidden">Remove</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r, i) => (
-            <tr key={i}>
-              <td>
-                <select
-                  aria-label={`Source of assertion ${i + 1}`}
-                  value={r.source}
-                  onChange={(e) =>
-                    setRow(i, { source: (e.currentTarget as HTMLSelectElement).value })
-                  }
-                >
-                  {(SOURCES as readonly string[]).includes(r.source) ? null : (
-                    <option value={r.source}>{r.source}</option>
-                  )}
-                  {SOURCES.map((s) => (
-                    <option key={s} value={s}>
-                      {s}
-                    </option>
-                  ))}
-                </select>
-              </td>
-              <td>
-                <input
-                  aria-label={`Property of assertion ${i + 1}`}
-                  value={r.property}
-                  onInput={(e) =>
-                    setRow(i, { property: (e.currentTarget as HTMLInputElement).value })
-                  }
-                />
-              </td>
-              <td>
-                <select
-                  aria-label={`Comparison of assertion ${i + 1}`}
-                  value={r.comparison}
-                  onChange={(e) =>
-                    setRow(i, { comparison: (e.currentTarget as HTMLSelectElement).value })
-                  }
-                >
-                  {(COMPARISONS as readonly string[]).includes(r.comparison) ? null : (
-                    <option value={r.comparison}>{r.comparison}</option>
-                  )}
-                  {COMPARISONS.map((c) => (
-                    <option key={c} value={c}>
-                      {c}
-                    </option>
-                  ))}
-                </select>
-              </td>
-              <td>
-                <input
-                  aria-label={`Expected value of assertion ${i + 1}`}
-                  value={r.value}
-                  onInput={(e) => setRow(i, { value: (e.currentTarget as HTMLInputElement).value })}
-                />
-              </td>
-              <td>
-                <button
-                  type="button"
-                  class="small"
-                  aria-label={`Remove assertion ${i + 1}`}
-                  onClick={() => setRows(rows.filter((_, j) => j !== i))}
-                >
-                  Remove
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <EditableRows
+        caption="Assertions"
+        columns={['Source', 'Property', 'Comparison', 'Expected value']}
+        rows={rows}
+        noun="assertion"
+        onChange={setRows}
+        newRow={() => ({
+          source: 'response_status',
+          property: '',
+          comparison: 'equal_number',
+          value: '200',
+        })}
+        cells={(r, i, change) => [
+          <CellSelect
+            key="source"
+            label={`Source of assertion ${i + 1}`}
+            value={r.source}
+            options={SOURCES}
+            onChange={(v) => change({ source: v })}
+          />,
+          <CellInput
+            key="property"
+            label={`Property of assertion ${i + 1}`}
+            value={r.property}
+            onInput={(v) => change({ property: v })}
+          />,
+          <CellSelect
+            key="comparison"
+            label={`Comparison of assertion ${i + 1}`}
+            value={r.comparison}
+            options={COMPARISONS}
+            onChange={(v) => change({ comparison: v })}
+          />,
+          <CellInput
+            key="value"
+            label={`Expected value of assertion ${i + 1}`}
+            value={r.value}
+            onInput={(v) => change({ value: v })}
+          />,
+        ]}
+      />
       <div class="actions">
-        <button
-          type="button"
-          class="small"
-          onClick={() =>
-            setRows([
-              ...rows,
-              { source: 'response_status', property: '', comparison: 'equal_number', value: '200' },
-            ])
-          }
-        >
-          Add assertion
-        </button>
         <button type="submit">{submitLabel}</button>
       </div>
       <Alert error={error} />
@@ -1080,70 +1026,32 @@ function EnvironmentForm({
   return (
     <form class="env-form" onSubmit={save} noValidate aria-label={`Variables of ${env.name}`}>
       <h4>{env.name}</h4>
-      <table class="rows">
-        <caption>Initial variables</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Value</th>
-            <th scope="col">
-              <span class="visually-hidden">Remove</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r, i) => (
-            <tr key={i}>
-              <td>
-                <input
-                  aria-label={`Name of variable ${i + 1} of ${env.name}`}
-                  value={r.name}
-                  onInput={(e) =>
-                    setRows(
-                      rows.map((x, j) =>
-                        j === i ? { ...x, name: (e.currentTarget as HTMLInputElement).value } : x,
-                      ),
-                    )
-                  }
-                />
-              </td>
-              <td>
-                <input
-                  aria-label={`Value of variable ${i + 1} of ${env.name}`}
-                  value={r.value}
-                  onInput={(e) =>
-                    setRows(
-                      rows.map((x, j) =>
-                        j === i ? { ...x, value: (e.currentTarget as HTMLInputElement).value } : x,
-                      ),
-                    )
-                  }
-                />
-              </td>
-              <td>
-                <button
-                  type="button"
-                  class="small"
-                  aria-label={`Remove variable ${i + 1} of ${env.name}`}
-                  onClick={() => setRows(rows.filter((_, j) => j !== i))}
-                >
-                  Remove
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <EditableRows
+        caption="Initial variables"
+        columns={['Name', 'Value']}
+        rows={rows}
+        noun="variable"
+        of={env.name}
+        addLabel={`Add a variable to ${env.name}`}
+        onChange={setRows}
+        newRow={() => ({ name: '', value: '' })}
+        cells={(r, i, change) => [
+          <CellInput
+            key="name"
+            label={`Name of variable ${i + 1} of ${env.name}`}
+            value={r.name}
+            onInput={(v) => change({ name: v })}
+          />,
+          <CellInput
+            key="value"
+            label={`Value of variable ${i + 1} of ${env.name}`}
+            value={r.value}
+            onInput={(v) => change({ value: v })}
+          />,
+        ]}
+      />
       {problem !== undefined && <p class="field-error">{problem}</p>}
       <div class="actions">
-        <button
-          type="button"
-          class="small"
-          onClick={() => setRows([...rows, { name: '', value: '' }])}
-          aria-label={`Add a variable to ${env.name}`}
-        >
-          Add variable
-        </button>
         <button type="submit" aria-label={`Save ${env.name}`}>
           Save
         </button>

@@ -13,12 +13,12 @@ import {
   type DelayType,
   type Dsl,
   type FormErrors,
-  type HeaderRow,
   type MatcherPart,
   type MatcherRow,
   type TransactionForm,
 } from './dsl-form.js'
 import { Alert, Field, nameProblem, useId } from './widgets.js'
+import { CellInput, CellSelect, EditableRows } from './rows.js'
 
 export interface TransactionDraft {
   name: string
@@ -66,31 +66,6 @@ function Select({
         </p>
       )}
     </div>
-  )
-}
-
-/** An input inside a table row: labelled for screen readers by its column and row. */
-function CellInput({
-  label,
-  value,
-  onInput,
-  error,
-}: {
-  label: string
-  value: string
-  onInput: (v: string) => void
-  error?: string | undefined
-}): JSX.Element {
-  return (
-    <>
-      <input
-        aria-label={label}
-        value={value}
-        aria-invalid={error !== undefined}
-        onInput={(e) => onInput((e.currentTarget as HTMLInputElement).value)}
-      />
-      {error !== undefined && <p class="field-error">{error}</p>}
-    </>
   )
 }
 
@@ -143,16 +118,6 @@ export function TransactionEditor({
     // A field's error goes once the field is changed; the next save checks it again.
     if (errors[key] !== undefined) setErrors(({ [key]: _gone, ...rest }) => rest)
   }
-  const setMatcher = (i: number, change: Partial<MatcherRow>): void =>
-    set(
-      'matchers',
-      form.matchers.map((m, j) => (j === i ? { ...m, ...change } : m)),
-    )
-  const setHeader = (i: number, change: Partial<HeaderRow>): void =>
-    set(
-      'headers',
-      form.headers.map((h, j) => (j === i ? { ...h, ...change } : h)),
-    )
 
   const save = (e: Event): void => {
     e.preventDefault()
@@ -241,121 +206,57 @@ export function TransactionEditor({
             required
           />
         </div>
-        <table class="rows">
-          <caption>Matchers (every one must hold)</caption>
-          <thead>
-            <tr>
-              <th scope="col">Part</th>
-              <th scope="col">Key</th>
-              <th scope="col">Matcher</th>
-              <th scope="col">Value</th>
-              <th scope="col">Optional</th>
-              <th scope="col">
-                <span class="visually-hidden">Remove</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {form.matchers.map((m, i) => (
-              <tr key={i}>
-                <td>
-                  <select
-                    aria-label={`Part of matcher ${i + 1}`}
-                    value={m.part}
-                    onChange={(e) =>
-                      setMatcher(i, {
-                        part: (e.currentTarget as HTMLSelectElement).value as MatcherPart,
-                      })
-                    }
-                  >
-                    {MATCHER_PARTS.map((p) => (
-                      <option key={p} value={p}>
-                        {PART_LABELS[p]}
-                      </option>
-                    ))}
-                  </select>
-                </td>
-                <td>
-                  <CellInput
-                    label={`Key of matcher ${i + 1}`}
-                    value={m.key}
-                    onInput={(v) => setMatcher(i, { key: v })}
-                    error={errors[`matchers.${i}.key`]}
-                  />
-                </td>
-                <td>
-                  <select
-                    aria-label={`Matcher ${i + 1}`}
-                    value={m.matcherName}
-                    onChange={(e) =>
-                      setMatcher(i, { matcherName: (e.currentTarget as HTMLSelectElement).value })
-                    }
-                  >
-                    {(MATCHER_NAMES as readonly string[]).includes(m.matcherName) ? null : (
-                      <option value={m.matcherName}>{m.matcherName}</option>
-                    )}
-                    {MATCHER_NAMES.map((n) => (
-                      <option key={n} value={n}>
-                        {n}
-                      </option>
-                    ))}
-                  </select>
-                </td>
-                <td>
-                  <CellInput
-                    label={`Value of matcher ${i + 1}`}
-                    value={m.value}
-                    onInput={(v) => setMatcher(i, { value: v })}
-                  />
-                </td>
-                <td>
-                  <input
-                    type="checkbox"
-                    aria-label={`Matcher ${i + 1} is optional`}
-                    checked={m.optional}
-                    onChange={(e) =>
-                      setMatcher(i, { optional: (e.currentTarget as HTMLInputElement).checked })
-                    }
-                  />
-                </td>
-                <td>
-                  <button
-                    type="button"
-                    class="small"
-                    aria-label={`Remove matcher ${i + 1}`}
-                    onClick={() =>
-                      set(
-                        'matchers',
-                        form.matchers.filter((_, j) => j !== i),
-                      )
-                    }
-                  >
-                    Remove
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        <button
-          type="button"
-          class="small"
-          onClick={() =>
-            set('matchers', [
-              ...form.matchers,
-              {
-                part: 'headers',
-                key: '',
-                matcherName: 'equals',
-                value: '',
-                optional: false,
-                rest: {},
-              },
-            ])
-          }
-        >
-          Add matcher
-        </button>
+        <EditableRows
+          caption="Matchers (every one must hold)"
+          columns={['Part', 'Key', 'Matcher', 'Value', 'Optional']}
+          rows={form.matchers}
+          noun="matcher"
+          onChange={(rows) => set('matchers', rows)}
+          newRow={(): MatcherRow => ({
+            part: 'headers',
+            key: '',
+            matcherName: 'equals',
+            value: '',
+            optional: false,
+            rest: {},
+          })}
+          cells={(m, i, change) => [
+            <CellSelect
+              key="part"
+              label={`Part of matcher ${i + 1}`}
+              value={m.part}
+              options={MATCHER_PARTS.map((p) => [p, PART_LABELS[p]] as const)}
+              onChange={(v) => change({ part: v as MatcherPart })}
+            />,
+            <CellInput
+              key="key"
+              label={`Key of matcher ${i + 1}`}
+              value={m.key}
+              onInput={(v) => change({ key: v })}
+              error={errors[`matchers.${i}.key`]}
+            />,
+            <CellSelect
+              key="matcher"
+              label={`Matcher ${i + 1}`}
+              value={m.matcherName}
+              options={MATCHER_NAMES}
+              onChange={(v) => change({ matcherName: v })}
+            />,
+            <CellInput
+              key="value"
+              label={`Value of matcher ${i + 1}`}
+              value={m.value}
+              onInput={(v) => change({ value: v })}
+            />,
+            <input
+              key="optional"
+              type="checkbox"
+              aria-label={`Matcher ${i + 1} is optional`}
+              checked={m.optional}
+              onChange={(e) => change({ optional: (e.currentTarget as HTMLInputElement).checked })}
+            />,
+          ]}
+        />
       </fieldset>
       <fieldset>
         <legend>Response</legend>
@@ -432,61 +333,29 @@ export function TransactionEditor({
             />
           )}
         </div>
-        <table class="rows">
-          <caption>Response headers</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Value</th>
-              <th scope="col">
-                <span class="visually-hidden">Remove</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {form.headers.map((h, i) => (
-              <tr key={i}>
-                <td>
-                  <CellInput
-                    label={`Name of header ${i + 1}`}
-                    value={h.name}
-                    onInput={(v) => setHeader(i, { name: v })}
-                    error={errors[`headers.${i}.name`]}
-                  />
-                </td>
-                <td>
-                  <CellInput
-                    label={`Value of header ${i + 1}`}
-                    value={h.value}
-                    onInput={(v) => setHeader(i, { value: v })}
-                  />
-                </td>
-                <td>
-                  <button
-                    type="button"
-                    class="small"
-                    aria-label={`Remove header ${i + 1}`}
-                    onClick={() =>
-                      set(
-                        'headers',
-                        form.headers.filter((_, j) => j !== i),
-                      )
-                    }
-                  >
-                    Remove
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        <button
-          type="button"
-          class="small"
-          onClick={() => set('headers', [...form.headers, { name: '', value: '' }])}
-        >
-          Add header
-        </button>
+        <EditableRows
+          caption="Response headers"
+          columns={['Name', 'Value']}
+          rows={form.headers}
+          noun="header"
+          onChange={(rows) => set('headers', rows)}
+          newRow={() => ({ name: '', value: '' })}
+          cells={(h, i, change) => [
+            <CellInput
+              key="name"
+              label={`Name of header ${i + 1}`}
+              value={h.name}
+              onInput={(v) => change({ name: v })}
+              error={errors[`headers.${i}.name`]}
+            />,
+            <CellInput
+              key="value"
+              label={`Value of header ${i + 1}`}
+              value={h.value}
+              onInput={(v) => change({ value: v })}
+            />,
+          ]}
+        />
         <Field
           label={
             form.bodyMode === 'binary' ? 'Body (binary, base64)' : jsonBody ? 'Body (JSON)' : 'Body'
