@@ -26,7 +26,6 @@ import {
 /** What the store needs of a Redis client (node-redis's `createClient()` answers it). */
 export interface RedisLike {
   eval: (script: string, options: { keys: string[]; arguments: string[] }) => Promise<unknown>
-  scanIterator?: unknown
   sendCommand: (args: string[]) => Promise<unknown>
   close?: () => Promise<void>
   quit?: () => Promise<unknown>
@@ -72,8 +71,14 @@ export class RedisScenarios extends SharedScenarios {
   /** Every instance not in `Started`, read from Redis (the truth, not what this process heard). */
   override async list(): Promise<ScenarioView[]> {
     const out: ScenarioView[] = []
-    for (const key of await this.keys()) {
-      const state = await this.client.sendCommand(['GET', key])
+    const keys = await this.keys()
+    // One round trip for every state, not one per key.
+    const states =
+      keys.length === 0
+        ? []
+        : ((await this.client.sendCommand(['MGET', ...keys])) as Array<string | null>)
+    for (const [i, key] of keys.entries()) {
+      const state = states[i]
       if (typeof state !== 'string') continue
       const rest = key.slice(this.keyPrefix.length)
       const cut = rest.indexOf('\u0000')
