@@ -1,3 +1,4 @@
+import { forgetAgentTokens } from './agent-auth.js'
 import { randomBytes } from 'node:crypto'
 import { createError } from '../../errors/index.js'
 import type { Harbor } from '../../store/index.js'
@@ -250,6 +251,7 @@ export const privateLocationRoutes: Route[] = [
       if (!removed) {
         throw createError('ERR_API_NOT_FOUND', [`Agent ${id} of private location ${harbor.id}`])
       }
+      forgetAgentTokens(id)
       return { result: { id, removed: true } }
     },
   },
