@@ -505,6 +505,12 @@ function Pager({
   )
 }
 
+/** What an import with `summary=true` answers. */
+interface ImportSummary {
+  created: number
+  files: Array<{ file: string; created: number }>
+}
+
 /** Drop zone and file chooser: a multipart create with `verbose=true`, then the import report. */
 function Import({
   workspaceId,
@@ -516,7 +522,7 @@ function Import({
   onDone: () => void
 }): JSX.Element {
   const [over, setOver] = useState(false)
-  const [report, setReport] = useState<ApiResponse<Transaction[]> | null>(null)
+  const [report, setReport] = useState<ApiResponse<ImportSummary> | null>(null)
   const [error, setError] = useState<unknown>(null)
   const [busy, setBusy] = useState(false)
   const input = useRef<HTMLInputElement>(null)
@@ -536,11 +542,13 @@ function Import({
     const form = new FormData()
     form.set('serviceId', serviceId)
     form.set('verbose', 'true')
+    // The page prints a count: the summary spares it every created transaction.
+    form.set('summary', 'true')
     for (const file of Array.from(files)) form.append('file', file, file.name)
     setBusy(true)
     setError(null)
     setReport(null)
-    call<Transaction[]>('POST', v1(workspaceId, '/transactions'), form)
+    call<ImportSummary>('POST', v1(workspaceId, '/transactions'), form)
       .then((r) => {
         setReport(r)
         onDone()
@@ -588,7 +596,8 @@ function Import({
       {report !== null && (
         <div class="report" role="status">
           <p>
-            Imported {report.result.length} transaction{report.result.length === 1 ? '' : 's'}.
+            Imported {report.result.created.toLocaleString('en')} transaction
+            {report.result.created === 1 ? '' : 's'}.
           </p>
           {(report.warnings ?? []).length > 0 && (
             <>
