@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { startCli, type CliServer } from '../../helpers/cli.js'
 import { tempDir } from '../../helpers/temp-dir.js'
 import { untilTrackingEnds } from '../../helpers/tracking.js'
-import { hasChromium, openBrowser, SKIP_REASON } from './browser.js'
+import { accessibilityViolations, hasChromium, openBrowser, SKIP_REASON } from './browser.js'
 
 /*
  * The live history of a mock service survives a stop and a redeploy: the platform keeps what the
@@ -196,6 +196,8 @@ describe('inspection history across a stop and a redeploy', () => {
       // The kept request opens as any other.
       await page.locator('.live-list li', { hasText: 'before=stop' }).locator('.row-button').click()
       await page.getByRole('heading', { name: 'Answer' }).waitFor()
+      // The divider and the marks keep the page free of accessibility violations.
+      expect(await accessibilityViolations(page)).toEqual([])
       expect(pageErrors).toEqual([])
     },
     120_000,
