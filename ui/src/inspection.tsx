@@ -134,6 +134,16 @@ export function LiveView({
     events.addEventListener('reset', (e) =>
       setEntries(JSON.parse((e as MessageEvent<string>).data) as InspectionEntry[]),
     )
+    // Requests this tab received live, kept by the platform since (the mock service stopped or
+    // was redeployed): marked as the earlier run they now are.
+    events.addEventListener('kept', (e) => {
+      const ids = new Set(JSON.parse((e as MessageEvent<string>).data) as number[])
+      setEntries((old) =>
+        old.some((x) => ids.has(x.id) && x.previousRun !== true)
+          ? old.map((x) => (ids.has(x.id) ? { ...x, previousRun: true } : x))
+          : old,
+      )
+    })
     events.addEventListener('dropped', (e) =>
       setDropped(
         (n) => n + (JSON.parse((e as MessageEvent<string>).data) as { count: number }).count,
