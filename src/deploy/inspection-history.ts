@@ -72,6 +72,8 @@ export class InspectionHistory {
   readonly #maxBytes: number
   readonly #readBudgetMs: number
   readonly #cache = new Map<number, HistoryIndex>()
+  /** The entries of an index, made once: the live view's poller asks every half second. */
+  readonly #entries = new WeakMap<HistoryIndex, readonly KeptEntry[]>()
 
   constructor(options: InspectionHistoryOptions) {
     this.dir = join(options.dataDir, 'inspection-history')
@@ -84,7 +86,12 @@ export class InspectionHistory {
   /** The base of the running process's ids and the kept entries, newest first. */
   async of(mockServiceId: number): Promise<{ base: number; entries: readonly KeptEntry[] }> {
     const index = await this.#index(mockServiceId)
-    return { base: index.base, entries: index.records.map((r) => r.entry) }
+    let entries = this.#entries.get(index)
+    if (entries === undefined) {
+      entries = index.records.map((r) => r.entry)
+      this.#entries.set(index, entries)
+    }
+    return { base: index.base, entries }
   }
 
   /** The kept detail of a record (by the platform's id), or undefined. */
