@@ -8,6 +8,7 @@ import { writeProtectedPorts, type EgressSettings } from '../net/index.js'
 import type { MockService, Repositories, Tracking, TrackingAction } from '../store/index.js'
 import { fetchHealth, putConfig, type RuntimeAdmin } from './admin-client.js'
 import { DocumentFiles } from './document-file.js'
+import { InspectionHistory } from './inspection-history.js'
 import {
   createManaged,
   describeExit,
@@ -110,6 +111,8 @@ export class LocalDeployer implements Deployer {
   /** Ports refused to every tenant's requests besides the runtimes' admin ports: the platform's own. */
   readonly #fixedPorts = new Set<number>()
   readonly #entries = new Map<number, Managed>()
+  /** What each mock service's runtime recorded before it last stopped (inspection-history.ts). */
+  readonly history: InspectionHistory
   /** Actions under way, by tracking id. */
   readonly #runs = new Map<string, Promise<void>>()
   #closing = false
@@ -117,6 +120,7 @@ export class LocalDeployer implements Deployer {
   constructor(options: LocalDeployerOptions) {
     this.#store = options.store
     this.#files = new DocumentFiles(options.dataDir)
+    this.history = new InspectionHistory({ dataDir: options.dataDir, log: options.log })
     this.#log = options.log
     this.#host = options.host ?? '127.0.0.1'
     this.#endpointHost =
@@ -203,10 +207,11 @@ export class LocalDeployer implements Deployer {
       await serialize(entry, async () => {
         entry.generation++
         entry.restarts.cancel()
-        await this.#stopRuntime(entry)
+        await this.#stopRuntime(entry, false)
       })
       this.#entries.delete(mockServiceId)
     }
+    await this.history.forget(mockServiceId)
     await this.#files.remove(mockServiceId)
   }
 
@@ -310,6 +315,7 @@ export class LocalDeployer implements Deployer {
         const starting = entry.starting
         const running = entry.running
         entry.running = null
+        if (running !== null) await this.history.keep(entry.id, running.admin)
         await Promise.all([starting?.kill(), running?.process.stop(this.#stopTimeoutMs)])
         // Actions under way end (FAILED: the platform is stopping); records keep their status, so
         // that `restore` brings RUNNING mock services back when the platform starts again.
@@ -484,11 +490,12 @@ export class LocalDeployer implements Deployer {
     }
   }
 
-  /** Drains and ends the running runtime, if any. */
-  async #stopRuntime(entry: Managed): Promise<void> {
+  /** Drains and ends the running runtime, if any, keeping its inspection records first unless told not to. */
+  async #stopRuntime(entry: Managed, keepHistory = true): Promise<void> {
     const running = entry.running
     if (running === null) return
     entry.running = null
+    if (keepHistory) await this.history.keep(entry.id, running.admin)
     const exit = await running.process.stop(this.#stopTimeoutMs)
     this.#writeProtectedPorts()
     this.#note(entry, 'info', 'runtime stopped', {

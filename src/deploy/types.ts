@@ -1,6 +1,7 @@
 import type { MockServiceDocument } from '../dsl/index.js'
 import type { MockService, Tracking } from '../store/index.js'
 import type { RuntimeAdmin } from './admin-client.js'
+import type { InspectionHistory } from './inspection-history.js'
 
 /** Live figures of the local runtime host, shown as the platform's environment (`GET /api/v1/platformvses`, docs/api.md). */
 export interface EnvironmentFigures {
@@ -52,6 +53,12 @@ export interface Deployer {
   /** Resolves when the tracking has ended (FINISHED or FAILED); for tests and the platform's restore. */
   settled: (trackingId: string) => Promise<Tracking | undefined>
   environment: () => Promise<EnvironmentFigures>
+  /**
+   * The inspection records of mock services' earlier runs, when this deployer keeps them (the
+   * local one does, at every stop and redeploy); the analytics API lists them after the running
+   * process's own.
+   */
+  readonly history?: InspectionHistory
   /** Stops every runtime (the platform is stopping). */
   shutdown: () => Promise<void>
 }

@@ -186,6 +186,8 @@ export interface InspectionEntry {
   source: string
   statusCode?: number
   durationMs?: number
+  /** Kept by the platform from a run before the last stop or redeploy. */
+  previousRun?: boolean
 }
 export interface NearMiss {
   transactionId: number | null

@@ -1,4 +1,4 @@
-import type { JSX } from 'preact'
+import { Fragment, type JSX } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
 import {
   ApiError,
@@ -134,6 +134,16 @@ export function LiveView({
     events.addEventListener('reset', (e) =>
       setEntries(JSON.parse((e as MessageEvent<string>).data) as InspectionEntry[]),
     )
+    // Requests this tab received live, kept by the platform since (the mock service stopped or
+    // was redeployed): marked as the earlier run they now are.
+    events.addEventListener('kept', (e) => {
+      const ids = new Set(JSON.parse((e as MessageEvent<string>).data) as number[])
+      setEntries((old) =>
+        old.some((x) => ids.has(x.id) && x.previousRun !== true)
+          ? old.map((x) => (ids.has(x.id) ? { ...x, previousRun: true } : x))
+          : old,
+      )
+    })
     events.addEventListener('dropped', (e) =>
       setDropped(
         (n) => n + (JSON.parse((e as MessageEvent<string>).data) as { count: number }).count,
@@ -201,14 +211,16 @@ export function LiveView({
         </p>
       )}
       <ul class="live-list" aria-label="Requests">
-        {shown.map((entry) => (
-          <Entry
-            key={entry.id}
-            entry={entry}
-            source={source}
-            workspaceId={workspaceId}
-            mock={mock}
-          />
+        {shown.map((entry, i) => (
+          <Fragment key={entry.id}>
+            {entry.previousRun === true && shown[i - 1]?.previousRun !== true && (
+              <li class="run-divider">
+                Earlier runs: kept by the platform when the mock service last stopped or was
+                redeployed
+              </li>
+            )}
+            <Entry entry={entry} source={source} workspaceId={workspaceId} mock={mock} />
+          </Fragment>
         ))}
       </ul>
       {entries.length === 0 && (
@@ -250,6 +262,7 @@ function Entry({
         <span class={`badge ${entry.matched ? 'running' : 'failed'}`}>
           {entry.matched ? 'matched' : 'no match'}
         </span>{' '}
+        {entry.previousRun === true && <span class="badge">earlier run</span>}{' '}
         <span class="muted">
           {entry.respondingTxn ?? ''} {new Date(entry.timestamp).toLocaleTimeString()}
         </span>

@@ -57,6 +57,8 @@ export function Transactions({
   const [dslType, setDslType] = useState('')
   const [pageSize, setPageSize] = useState(100)
   const [skip, setSkip] = useState(0)
+  // Where the rows shown begin: the page asked for (skip) may still be on its way.
+  const [shownSkip, setShownSkip] = useState(0)
   const [grouped, setGrouped] = useState(false)
   const [items, setItems] = useState<Transaction[]>([])
   const [total, setTotal] = useState(0)
@@ -98,21 +100,33 @@ export function Transactions({
     if (search !== '') q.set('search', search)
     if (tag.trim() !== '') q.set('tags', tag.trim())
     if (dslType !== '') q.set('dslType', dslType)
+    // An answer to a page asked for before the latest one is dropped, whenever it arrives.
+    let latest = true
     const timer = setTimeout(() => {
-      call<Transaction[]>('GET', v1(workspaceId, `/transactions?${q.toString()}`)).then((r) => {
-        const all = r.total ?? r.result.length
-        // A deletion can leave the page past the end: step back to the last page.
-        if (r.result.length === 0 && skip > 0 && all > 0) {
-          setSkip(Math.floor((all - 1) / pageSize) * pageSize)
-          return
-        }
-        setItems(r.result)
-        setTotal(all)
-        setLoaded(true)
-        setError(null)
-      }, setError)
+      call<Transaction[]>('GET', v1(workspaceId, `/transactions?${q.toString()}`)).then(
+        (r) => {
+          if (!latest) return
+          const all = r.total ?? r.result.length
+          // A deletion can leave the page past the end: step back to the last page.
+          if (r.result.length === 0 && skip > 0 && all > 0) {
+            setSkip(Math.floor((all - 1) / pageSize) * pageSize)
+            return
+          }
+          setItems(r.result)
+          setShownSkip(skip)
+          setTotal(all)
+          setLoaded(true)
+          setError(null)
+        },
+        (err: unknown) => {
+          if (latest) setError(err)
+        },
+      )
     }, 150)
-    return () => clearTimeout(timer)
+    return () => {
+      latest = false
+      clearTimeout(timer)
+    }
   }, [workspaceId, serviceId, search, tag, dslType, pageSize, skip, reload])
 
   const pages = Math.max(1, Math.ceil(total / pageSize))
@@ -176,8 +190,9 @@ export function Transactions({
   }
 
   const rows = grouped ? groupByRequest(items) : [{ key: '', label: '', items }]
-  const first = total === 0 ? 0 : skip + 1
-  const last = Math.min(skip + items.length, total)
+  // The range says which rows are shown, not which page was asked for.
+  const first = total === 0 || items.length === 0 ? 0 : shownSkip + 1
+  const last = Math.min(shownSkip + items.length, total)
   return (
     <section aria-labelledby="txn-heading">
       <h1 id="txn-heading">Transactions</h1>
@@ -360,7 +375,7 @@ export function Transactions({
       )}
       <p class="count" role="status">
         {loaded
-          ? `${count(first)}–${count(last)} of ${count(total)} transaction${total === 1 ? '' : 's'}`
+          ? `${count(first)}–${count(last)} of ${count(total)} transaction${total === 1 ? '' : 's'}${shownSkip === skip ? '' : `; loading page ${count(page)}…`}`
           : 'Loading…'}
       </p>
       <Pager page={page} pages={pages} onPage={goTo} inputId={pageInput} />
@@ -505,6 +520,12 @@ function Pager({
   )
 }
 
+/** What an import with `summary=true` answers. */
+interface ImportSummary {
+  created: number
+  files: Array<{ file: string; created: number }>
+}
+
 /** Drop zone and file chooser: a multipart create with `verbose=true`, then the import report. */
 function Import({
   workspaceId,
@@ -516,7 +537,7 @@ function Import({
   onDone: () => void
 }): JSX.Element {
   const [over, setOver] = useState(false)
-  const [report, setReport] = useState<ApiResponse<Transaction[]> | null>(null)
+  const [report, setReport] = useState<ApiResponse<ImportSummary> | null>(null)
   const [error, setError] = useState<unknown>(null)
   const [busy, setBusy] = useState(false)
   const input = useRef<HTMLInputElement>(null)
@@ -536,11 +557,13 @@ function Import({
     const form = new FormData()
     form.set('serviceId', serviceId)
     form.set('verbose', 'true')
+    // The page prints a count: the summary spares it every created transaction.
+    form.set('summary', 'true')
     for (const file of Array.from(files)) form.append('file', file, file.name)
     setBusy(true)
     setError(null)
     setReport(null)
-    call<Transaction[]>('POST', v1(workspaceId, '/transactions'), form)
+    call<ImportSummary>('POST', v1(workspaceId, '/transactions'), form)
       .then((r) => {
         setReport(r)
         onDone()
@@ -588,7 +611,8 @@ function Import({
       {report !== null && (
         <div class="report" role="status">
           <p>
-            Imported {report.result.length} transaction{report.result.length === 1 ? '' : 's'}.
+            Imported {report.result.created.toLocaleString('en')} transaction
+            {report.result.created === 1 ? '' : 's'}.
           </p>
           {(report.warnings ?? []).length > 0 && (
             <>

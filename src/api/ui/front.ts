@@ -68,6 +68,14 @@ export function createUiFront(
       res.end()
       return
     }
+    // Browsers and tools ask for /favicon.ico of any page they show (an API answer opened in a
+    // tab): the dashboard's icon rather than a 404.
+    if (path === '/favicon.ico' && (req.method === 'GET' || req.method === 'HEAD')) {
+      req.resume()
+      res.writeHead(301, { location: '/ui/favicon.svg', 'cache-control': 'max-age=86400' })
+      res.end()
+      return
+    }
     if (path.startsWith('/ui/')) {
       uiRequest(req, res, path).catch((err: unknown) => {
         options.log.error({ err, path }, 'dashboard request failed')

@@ -6,6 +6,8 @@ import type { Logger } from '../../log/index.js'
 /** How often one upstream poller asks the platform's analytics API for new requests. */
 const POLL_MS = 500
 const HEARTBEAT_MS = 15_000
+/** Ids announced as kept, remembered per poller (a ring's worth). */
+const KEPT_IDS = 20_000
 
 type Entry = Record<string, unknown> & { id: number }
 
@@ -48,6 +50,7 @@ export class InspectionStreams {
     if (poller === undefined) {
       const url = `${this.baseUrl}/reports/api/v1/workspaces/${workspaceId}/inspection-data/service-mock/${mockServiceId}`
       const cursor = new InspectionCursor<Entry>()
+      const kept = new Set<number>()
       const stream: PolledEventStream = new PolledEventStream({
         intervalMs: POLL_MS,
         heartbeatMs: HEARTBEAT_MS,
@@ -55,7 +58,7 @@ export class InspectionStreams {
           await pollFeed(
             stream,
             cursor,
-            async (skip, limit) => await this.page(stream, url, authorization, skip, limit),
+            async (skip, limit) => await this.page(stream, url, authorization, skip, limit, kept),
           ),
         onError: (err) => this.log.warn({ err }, 'dashboard inspection poll failed'),
         // A poller that stopped is forgotten: the next tab starts a new one, from the latest entries.
@@ -79,6 +82,20 @@ export class InspectionStreams {
     return this.pollers.size
   }
 
+  /**
+   * Entries the platform kept when the mock service stopped or was redeployed come back marked
+   * `previousRun`; a tab that received them live, unmarked, is told their ids (`kept`) once.
+   */
+  private announceKept(stream: PolledEventStream, entries: Entry[], kept: Set<number>): void {
+    const fresh = entries
+      .filter((e) => e['previousRun'] === true && !kept.has(e.id))
+      .map((e) => e.id)
+    if (fresh.length === 0) return
+    if (kept.size + fresh.length > KEPT_IDS) kept.clear()
+    for (const id of fresh) kept.add(id)
+    stream.send('kept', fresh)
+  }
+
   /** One page of the list, newest first; null when the stream must end; throws to retry later. */
   private async page(
     stream: PolledEventStream,
@@ -86,6 +103,7 @@ export class InspectionStreams {
     authorization: string,
     skip: number,
     limit: number,
+    kept: Set<number>,
   ): Promise<{ entries: Entry[]; total: number } | null> {
     const res = await fetch(`${url}?skip=${skip}&limit=${limit}`, {
       headers: { authorization },
@@ -106,6 +124,7 @@ export class InspectionStreams {
       throw new Error(`inspection list answered ${res.status}`)
     }
     const entries = body.result ?? []
+    this.announceKept(stream, entries, kept)
     return { entries, total: typeof body.total === 'number' ? body.total : entries.length }
   }
 }

@@ -26,8 +26,9 @@ const MAX_PAGE = 1000
 /**
  * The analytics API (`/reports/api/v1`, the mock services specification, docs/api.md#analytics):
  * the inspection list of a mock service, newest first, merged across its replicas by the runtime,
- * and the detail of one request. A mock service that is not running has an empty list (its journal
- * lives in its runtime).
+ * and the detail of one request. After the running process's records come those the platform kept
+ * of earlier runs (deploy/inspection-history.ts, marked `previousRun: true`): a mock service that
+ * is not running lists only those.
  */
 export const inspectionRoutes: Route[] = [
   {
@@ -38,26 +39,29 @@ export const inspectionRoutes: Route[] = [
       const { mock } = await mockServiceOf(ctx)
       const skip = intOf(ctx.query, 'skip', 0)
       const limit = Math.min(intOf(ctx.query, 'limit', DEFAULT_PAGE) || DEFAULT_PAGE, MAX_PAGE)
+      const kept = (await ctx.deps.deployer.history?.of(mock.id)) ?? { base: 0, entries: [] }
       const adminUrl = ctx.deps.deployer.admin(mock.id)
-      if (adminUrl === null) return { result: [], paging: { limit, skip, total: 0 } }
-      const { result, body } = await adminCall<Array<Record<string, unknown>>>(
-        adminUrl,
-        'GET',
-        `/inspection?skip=${skip}&limit=${limit}`,
-      )
-      const entries = result.map((entry) => ({
-        ...entry,
-        id: requestIdOf(mock.id, Number(entry['id'])),
-        serviceMockId: mock.id,
-      }))
-      return {
-        result: entries,
-        paging: {
-          limit,
-          skip,
-          total: typeof body['total'] === 'number' ? body['total'] : entries.length,
-        },
+      let entries: Array<Record<string, unknown>> = []
+      let running = 0
+      if (adminUrl !== null) {
+        const { result, body } = await adminCall<Array<Record<string, unknown>>>(
+          adminUrl,
+          'GET',
+          `/inspection?skip=${skip}&limit=${limit}`,
+        )
+        entries = result.map((entry) => ({
+          ...entry,
+          id: requestIdOf(mock.id, kept.base + Number(entry['id'])),
+          serviceMockId: mock.id,
+        }))
+        running = typeof body['total'] === 'number' ? body['total'] : entries.length
       }
+      // The kept records are older than every record of the running process: they follow them.
+      const from = Math.max(0, skip - running)
+      for (const entry of kept.entries.slice(from, from + limit - entries.length)) {
+        entries.push({ ...entry, id: requestIdOf(mock.id, entry.id), serviceMockId: mock.id })
+      }
+      return { result: entries, paging: { limit, skip, total: running + kept.entries.length } }
     },
   },
   {
@@ -69,14 +73,21 @@ export const inspectionRoutes: Route[] = [
       const requestId = ctx.intParam('requestId')
       const { mockServiceId, inspectionId } = decodeRequestId(requestId)
       const mock = await ctx.deps.store.mockServices.get(workspace.id, mockServiceId)
-      const adminUrl = mock === undefined ? null : ctx.deps.deployer.admin(mockServiceId)
-      if (mock === undefined || adminUrl === null || inspectionId === 0) {
-        throw createError('ERR_API_NOT_FOUND', [`Request ${requestId}`])
+      const notFound = createError('ERR_API_NOT_FOUND', [`Request ${requestId}`])
+      if (mock === undefined || inspectionId === 0) throw notFound
+      const history = ctx.deps.deployer.history
+      const base = (await history?.of(mock.id))?.base ?? 0
+      const adminUrl = ctx.deps.deployer.admin(mockServiceId)
+      if (inspectionId <= base) {
+        const kept = await history?.detail(mock.id, inspectionId)
+        if (kept === undefined) throw notFound
+        return { result: { ...kept, id: requestId, serviceMockId: mock.id } }
       }
+      if (adminUrl === null) throw notFound
       const { result } = await adminCall<Record<string, unknown>>(
         adminUrl,
         'GET',
-        `/inspection/${inspectionId}`,
+        `/inspection/${inspectionId - base}`,
       )
       return { result: { ...result, id: requestId, serviceMockId: mock.id } }
     },

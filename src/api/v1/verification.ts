@@ -56,10 +56,11 @@ export const verificationRoutes: Route[] = [
       if (adminUrl === null) return { result: verify([], verification, mock.id) }
       const { result } = await adminCall(adminUrl, 'POST', '/inspection/verify', verification)
       const answer = result as { matching?: Array<Record<string, unknown>> }
+      const base = await idBaseOf(ctx, mock.id)
       return {
         result: {
           ...answer,
-          matching: (answer.matching ?? []).map((e) => platformEntry(mock.id, e)),
+          matching: (answer.matching ?? []).map((e) => platformEntry(mock.id, e, base)),
         },
       }
     },
@@ -87,7 +88,10 @@ async function list(ctx: ApiContext, suffix: string): Promise<HandlerResult> {
     'GET',
     `/inspection${suffix}?${query.toString()}`,
   )
-  const entries = (result as Array<Record<string, unknown>>).map((e) => platformEntry(mock.id, e))
+  const base = await idBaseOf(ctx, mock.id)
+  const entries = (result as Array<Record<string, unknown>>).map((e) =>
+    platformEntry(mock.id, e, base),
+  )
   return {
     result: entries,
     paging: {
@@ -98,7 +102,16 @@ async function list(ctx: ApiContext, suffix: string): Promise<HandlerResult> {
   }
 }
 
-/** Ids as the analytics API names requests (unique across mock services). */
-function platformEntry(mockId: number, entry: Record<string, unknown>): Record<string, unknown> {
-  return { ...entry, id: requestIdOf(mockId, Number(entry['id'])), serviceMockId: mockId }
+/** Ids as the analytics API names requests (unique across mock services and their runs). */
+function platformEntry(
+  mockId: number,
+  entry: Record<string, unknown>,
+  base: number,
+): Record<string, unknown> {
+  return { ...entry, id: requestIdOf(mockId, base + Number(entry['id'])), serviceMockId: mockId }
+}
+
+/** What the running process's ids are offset by: past the ids of the runs kept before it. */
+async function idBaseOf(ctx: ApiContext, mockId: number): Promise<number> {
+  return (await ctx.deps.deployer.history?.of(mockId))?.base ?? 0
 }

@@ -85,10 +85,11 @@ function warningsOf(
 
 /**
  * The multipart form of `POST /workspaces/{ws}/transactions`: fields `serviceId` (required; the
- * query parameter is accepted too) and `verbose`, and one or more file parts of any field name.
+ * query parameter is accepted too) and `verbose`, `summary`, and one or more file parts of any field name.
  * Every file is imported and every transaction compiled before anything is stored, then all are
  * created in one write: 200 with `result` = the array of created Transactions, and with
  * `verbose=true` an envelope member `warnings` listing what the importers could not carry over.
+ * With `summary=true`, `result` is only `{created, files: [{file, created}]}` (summaryOf).
  *
  * @example
  * // curl -F serviceId=3 -F verbose=true -F file=@api.har .../api/v1/workspaces/1/transactions
@@ -108,6 +109,7 @@ export async function uploadTransactions(
     }
     const serviceId = intOf(rawServiceId.trim(), '/serviceId')
     const verbose = booleanOf(form.fields['verbose'] ?? ctx.query.get('verbose'), '/verbose')
+    const summary = booleanOf(form.fields['summary'] ?? ctx.query.get('summary'), '/summary')
     const files = filesOf(form)
     const service = await serviceOf(ctx.deps.store, workspace.id, serviceId, '/serviceId')
     const importCtx = { maxBytes: ctx.deps.options.uploadLimit }
@@ -125,7 +127,7 @@ export async function uploadTransactions(
     }))
     let stored: {
       resultJson: Buffer[]
-      files: ReadonlyArray<{ file: string; warnings: readonly ImportWarning[] }>
+      files: ReadonlyArray<{ file: string; count: number; warnings: readonly ImportWarning[] }>
     }
     if (inputs.reduce((sum, i) => sum + i.bytes.byteLength, 0) >= OFF_THREAD_BYTES) {
       workers ??= new UploadWorkers(ctx.deps.importSpare)
@@ -142,11 +144,25 @@ export async function uploadTransactions(
         })
       stored = { resultJson, files: imported }
     }
-    return verbose
-      ? { resultJson: stored.resultJson, extra: { warnings: warningsOf(stored.files) } }
-      : { resultJson: stored.resultJson }
+    const extra = verbose ? { extra: { warnings: warningsOf(stored.files) } } : {}
+    if (summary) return { result: summaryOf(stored.files), ...extra }
+    return { resultJson: stored.resultJson, ...extra }
   } finally {
     workers?.close()
+  }
+}
+
+/**
+ * The answer of `summary=true`: how many transactions were created, in all and per file, for a
+ * caller that only reports the import (the dashboard) and need not receive every transaction.
+ */
+function summaryOf(files: ReadonlyArray<{ file: string; count: number }>): {
+  created: number
+  files: Array<{ file: string; created: number }>
+} {
+  return {
+    created: files.reduce((sum, f) => sum + f.count, 0),
+    files: files.map((f) => ({ file: f.file, created: f.count })),
   }
 }
 
