@@ -8,61 +8,26 @@ import { startServer } from '../helpers/server.js'
  * rule picks was never served.
  */
 function environment(): unknown {
-  const response = (uuid: string, statusCode: number, body: string, rules: unknown[] = []) => ({
-    uuid,
-    body,
-    latency: 0,
-    statusCode,
-    label: '',
-    headers: [],
-    bodyType: 'INLINE',
-    filePath: '',
-    databucketID: '',
-    sendFileAsBody: false,
-    rules,
-    rulesOperator: 'OR',
-    disableTemplating: false,
-    fallbackTo404: false,
-    default: uuid === 'default',
-    crudKey: 'id',
-    callbacks: [],
-  })
   return {
     uuid: 'env',
     lastMigration: 33,
     name: 'wildcard',
     endpointPrefix: '',
-    latency: 0,
-    port: 3000,
-    hostname: '',
-    folders: [],
-    rootChildren: [],
-    proxyMode: false,
-    proxyHost: '',
-    proxyRemovePrefix: false,
-    tlsOptions: { enabled: false },
-    cors: false,
-    headers: [],
-    proxyReqHeaders: [],
-    proxyResHeaders: [],
-    data: [],
-    callbacks: [],
     routes: [
       {
         uuid: 'files',
         type: 'http',
-        documentation: '',
         method: 'get',
         endpoint: 'files/*/:id',
         responses: [
-          response('default', 200, 'any file'),
-          response('one', 201, 'file one', [
-            { target: 'params', modifier: 'id', value: '1', operator: 'equals', invert: false },
-          ]),
+          { uuid: 'any', statusCode: 200, body: 'any file', default: true, rules: [] },
+          {
+            uuid: 'one',
+            statusCode: 201,
+            body: 'file one',
+            rules: [{ target: 'params', modifier: 'id', value: '1', operator: 'equals' }],
+          },
         ],
-        responseMode: null,
-        streamingMode: null,
-        streamingInterval: 0,
       },
     ],
   }
