@@ -69,37 +69,40 @@ export function paramPath(
 ): MatcherInput | undefined {
   const at = path.params.indexOf(name)
   if (at < 0) return undefined
+  // the other segments keep their Express syntax: a `*` there still matches anything
   const parts = path.params.map((p, i) =>
     i === at
       ? `(?:${valuePattern})`
       : p !== undefined
         ? '[^/]+'
-        : escapeRegex(path.literals[i] ?? ''),
+        : segmentRegex(path.literals[i] ?? ''),
   )
   return { matcherName: 'matches_url', matchingValue: `/${parts.join('/')}` }
 }
 
 /** Express path syntax (path-to-regexp 0.1, as Mockoon uses) as a whole-path regex. */
 function expressRegex(segments: readonly string[]): string {
-  const out = segments.map((segment) => {
-    let re = ''
-    for (let i = 0; i < segment.length; i++) {
-      const c = segment[i] as string
-      const param = /^:([A-Za-z_]\w*)/.exec(segment.slice(i))
-      if (param !== null) {
-        re += '[^/]+'
-        i += param[0].length - 1
-      } else if (c === '*') {
-        re += '.*'
-      } else if (c === '?' || c === '+' || c === '(' || c === ')') {
-        re += c === '(' ? '(?:' : c
-      } else {
-        re += escapeRegex(c)
-      }
+  return `/${segments.map(segmentRegex).join('/')}`
+}
+
+/** One segment of an Express path as a regex: parameters, `*`, optional `?` and groups. */
+function segmentRegex(segment: string): string {
+  let re = ''
+  for (let i = 0; i < segment.length; i++) {
+    const c = segment[i] as string
+    const param = /^:([A-Za-z_]\w*)/.exec(segment.slice(i))
+    if (param !== null) {
+      re += '[^/]+'
+      i += param[0].length - 1
+    } else if (c === '*') {
+      re += '.*'
+    } else if (c === '?' || c === '+' || c === '(' || c === ')') {
+      re += c === '(' ? '(?:' : c
+    } else {
+      re += escapeRegex(c)
     }
-    return re
-  })
-  return `/${out.join('/')}`
+  }
+  return re
 }
 
 /**

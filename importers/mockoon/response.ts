@@ -35,7 +35,8 @@ export function responseOf(
   if (typeof status === 'number' && Number.isInteger(status) && status >= 100 && status <= 599) {
     out.status = status
   } else if (status !== undefined) {
-    note(`status ${JSON.stringify(status)} is not an HTTP status; 200 is used`)
+    // the value as written: a text that is no number would read `null` once converted
+    note(`status ${JSON.stringify(res['statusCode'])} is not an HTTP status; 200 is used`)
   }
   const own = headersOf(res['headers'])
   const headers = [

@@ -17,7 +17,7 @@ const partBodyOperators = new Set([
 const dispositionName = /\bname="([^"]*)"|\bname=([^;\s"]+)/
 
 /** What multipartPatterns become: body matchers on form fields, and a multipart Content-Type. */
-export interface MultipartMatchers {
+interface MultipartMatchers {
   body: MatcherInput[]
   headers: MatcherInput[]
 }

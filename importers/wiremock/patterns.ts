@@ -203,7 +203,10 @@ function structured(
   }
   if (op === 'equalToXml') {
     const xml = str(value)
-    if (xml === undefined) return []
+    if (xml === undefined) {
+      place.note(`${place.where}: equalToXml needs the XML as text; not matched`)
+      return []
+    }
     if (pattern['enablePlaceholders'] === true) {
       place.note(`${place.where}: equalToXml placeholders are not supported; the XML must be equal`)
     }

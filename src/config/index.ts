@@ -1,13 +1,5 @@
 export { loadRuntimeOptions, loadPlatformOptions, type RuntimeOptionsInput } from './load.js'
-export {
-  runtimeOptionsSchema,
-  platformOptionsSchema,
-  type PlatformFlagOptions,
-  type RuntimeOptions,
-  type InspectionOptions,
-  type OptionsLogLevel,
-  type EgressOptions,
-} from './options.js'
-export { lowerThreadPriority, BACKGROUND_NICE } from './thread-priority.js'
+export { type PlatformFlagOptions, type RuntimeOptions } from './options.js'
+export { lowerThreadPriority } from './thread-priority.js'
 export { spawnWorker } from './worker.js'
-export { RestartSupervisor, type RestartPolicy, type ScheduledRestart } from './supervisor.js'
+export { RestartSupervisor, type RestartPolicy } from './supervisor.js'

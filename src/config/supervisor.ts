@@ -15,7 +15,7 @@ export interface RestartPolicy {
 }
 
 /** A restart scheduled by `RestartSupervisor.schedule`: which one in a row, and after how long. */
-export interface ScheduledRestart {
+interface ScheduledRestart {
   attempt: number
   delayMs: number
 }

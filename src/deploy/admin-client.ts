@@ -32,7 +32,7 @@ export function adminHeaders(
 }
 
 /** What the deployer reads of `GET /health`; a cluster primary adds `replicas` and `workers`. */
-export interface RuntimeHealthView {
+interface RuntimeHealthView {
   status: string
   transactions: number
   inFlight: number
@@ -42,10 +42,10 @@ export interface RuntimeHealthView {
 }
 
 /** The envelope every admin answer has: `result`, or `error` (plus members of its own, such as `total`). */
-export type AdminEnvelope = Record<string, unknown> & { result?: unknown; error?: unknown }
+type AdminEnvelope = Record<string, unknown> & { result?: unknown; error?: unknown }
 
 /** What an admin call sends, how long it waits, and the code of a failure that is not the runtime's own. */
-export interface AdminRequest {
+interface AdminRequest {
   method: string
   /** Sent as the JSON body. */
   json?: unknown

@@ -1,15 +1,8 @@
-export type { Deployer, EnvironmentFigures } from './types.js'
+export type { Deployer } from './types.js'
 export {
   LocalDeployer,
   PROTECTED_PORTS_ENV,
   type LocalDeployerOptions,
   type DeployerStore,
 } from './local-deployer.js'
-export { defaultRuntimeCommand, type RuntimeCommand } from './runtime-command.js'
-export {
-  adminHeaders,
-  adminRequest,
-  type AdminEnvelope,
-  type AdminRequest,
-  type RuntimeAdmin,
-} from './admin-client.js'
+export { adminHeaders, adminRequest, type RuntimeAdmin } from './admin-client.js'

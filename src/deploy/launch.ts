@@ -5,7 +5,7 @@ import type { LaunchSpec, Running } from './managed.js'
 import type { RuntimeCommand } from './runtime-command.js'
 import { RuntimeProcess } from './runtime-process.js'
 
-export interface LaunchParams {
+interface LaunchParams {
   command: RuntimeCommand
   /** `--host` of the runtime. */
   host: string

@@ -10,7 +10,7 @@ export interface RuntimeEndpoints {
 }
 
 /** How a process ended. */
-export interface ProcessExit {
+interface ProcessExit {
   code: number | null
   signal: NodeJS.Signals | null
 }

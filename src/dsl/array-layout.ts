@@ -10,7 +10,7 @@
  */
 
 /** The array's elements as offsets into the bytes, and the text around them. */
-export interface ArrayLayout {
+interface ArrayLayout {
   /** The document with the array emptied (`[]`): everything but the elements, for `JSON.parse`. */
   skeleton: string
   /** Start and end (exclusive) byte offsets of each element, two numbers per element. */

@@ -27,7 +27,7 @@ export {
   transactionCountProblem,
 } from './transaction-limit.js'
 export { parseJsonSliced } from './parse.js'
-export { locateArray, locateArraySteps, elementText, type ArrayLayout } from './array-layout.js'
+export { locateArray, elementText } from './array-layout.js'
 export {
   dslSchemas,
   mockServiceDocumentSchema,

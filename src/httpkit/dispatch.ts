@@ -4,7 +4,7 @@ import { toUnderstudyError, type UnderstudyError } from '../errors/index.js'
 import type { Router } from './router.js'
 
 /** What a server supplies to `dispatch`: its routes' runner and its error answers. */
-export interface Dispatch<R> {
+interface Dispatch<R> {
   /** Runs the route's handler and writes its answer. */
   run: (route: R, params: Record<string, string | undefined>) => Promise<void>
   /** The error of a request no route takes (a server may authenticate the caller first). */

@@ -4,11 +4,11 @@ import type { ServerResponse } from 'node:http'
 const RETRY_MS = 2000
 
 /** One Server-Sent Event. */
-export function eventText(name: string, data: unknown): string {
+function eventText(name: string, data: unknown): string {
   return `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`
 }
 
-export interface PolledEventStreamOptions {
+interface PolledEventStreamOptions {
   /**
    * One poll, which sends what it found (`send`). Resolves false when the stream must end (every
    * listener is then ended); rejects to be retried after four intervals.
@@ -125,14 +125,14 @@ export class PolledEventStream {
 }
 
 /** What one step of a feed found (src/inspect's InspectionCursor is one such cursor). */
-export interface FeedStep<E> {
+interface FeedStep<E> {
   kind: string
   entries: E[]
   dropped: number
 }
 
 /** A cursor over a list read newest first, delivering each entry once. */
-export interface FeedCursor<E> {
+interface FeedCursor<E> {
   readonly started: boolean
   readonly recent: readonly E[]
   next: (

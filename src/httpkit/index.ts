@@ -6,34 +6,9 @@
  * only src/errors and src/net, so that the runtime (src/serve) and the control plane (src/api)
  * may both use it.
  */
-export { dispatch, type Dispatch } from './dispatch.js'
-export {
-  createRouter,
-  splitUrl,
-  methodNotAllowed,
-  unrouted,
-  errorHeaders,
-  MethodNotAllowedError,
-  type Router,
-} from './router.js'
-export {
-  writeJson,
-  writeRaw,
-  readJson,
-  readSmallJson,
-  mediaTypeOf,
-  isJsonType,
-  JSON_TYPE,
-  type JsonResponse,
-} from './json.js'
+export { dispatch } from './dispatch.js'
+export { createRouter, splitUrl, unrouted, errorHeaders } from './router.js'
+export { writeJson, writeRaw, readJson, readSmallJson, mediaTypeOf, JSON_TYPE } from './json.js'
 export { pathInt, queryInt } from './params.js'
-export { StaticAssets, SECURITY_HEADERS, defaultUiDir, type StaticAssetsOptions } from './static.js'
-export {
-  PolledEventStream,
-  eventText,
-  pollFeed,
-  feedReplay,
-  type PolledEventStreamOptions,
-  type FeedCursor,
-  type FeedStep,
-} from './event-stream.js'
+export { StaticAssets, SECURITY_HEADERS, defaultUiDir } from './static.js'
+export { PolledEventStream, pollFeed, feedReplay } from './event-stream.js'

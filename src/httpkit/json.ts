@@ -6,7 +6,7 @@ import { readBodyWithin } from '../net/index.js'
 export const JSON_TYPE = 'application/json; charset=utf-8'
 
 /** What writeJson needs of a response: HTTP/1.1 and HTTP/2 compatibility responses both have it. */
-export interface JsonResponse {
+interface JsonResponse {
   writeHead: (status: number, headers: Record<string, string | number>) => unknown
   end: (body: Buffer) => unknown
 }
@@ -34,7 +34,7 @@ export function mediaTypeOf(req: IncomingMessage): string {
 }
 
 /** True for application/json and any `+json` type. */
-export function isJsonType(type: string): boolean {
+function isJsonType(type: string): boolean {
   return type === 'application/json' || type.endsWith('+json')
 }
 

@@ -41,7 +41,7 @@ export function splitUrl(url: string | undefined): { path: string; query: URLSea
 }
 
 /** 405 with the methods the path does accept, for the `Allow` header (RFC 9110 section 15.5.6). */
-export class MethodNotAllowedError extends UnderstudyError {
+class MethodNotAllowedError extends UnderstudyError {
   constructor(
     method: string,
     path: string,
@@ -63,7 +63,7 @@ const methods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
  * @example
  * methodNotAllowed(router, 'DELETE', '/api/v1/trackings/1')?.allow // ['GET']
  */
-export function methodNotAllowed(
+function methodNotAllowed(
   router: Router,
   method: string,
   path: string,

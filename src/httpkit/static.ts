@@ -35,7 +35,7 @@ interface Asset {
   type: string
 }
 
-export interface StaticAssetsOptions {
+interface StaticAssetsOptions {
   /** Rewrites a file's bytes once at load (the dashboard's links name the prefix it is served under). */
   rewrite?: (name: string, body: Buffer) => Buffer
 }

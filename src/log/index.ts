@@ -1,7 +1,6 @@
 export {
   createLogger,
   createSilentLogger,
-  logFormats,
   resolveLogFormat,
   type Logger,
   type LogLevel,

@@ -12,7 +12,7 @@ const units: Record<string, (date: Date, n: number) => void> = {
 const relative = /^now(?:\s*([+-])\s*(\d+)\s*([a-z]+?)s?)?$/i
 
 /** When an expected date is, in epoch milliseconds: fixed, or relative to the request's arrival. */
-export type ExpectedInstant = () => number
+type ExpectedInstant = () => number
 
 /**
  * The expected value of `before_date`, `after_date` and `equals_date`, read once at load: an

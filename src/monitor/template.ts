@@ -177,6 +177,8 @@ function splitArgs(text: string): Array<{ raw: string; quoted: boolean }> {
       if (current.trim() === '') current = ''
       quote = c
       quoted = true
+    } else if (quoted && /\s/.test(c)) {
+      // Nor is whitespace after its closing quote: `"v" , key` passes `v`, not `v `.
     } else if (c === ',') {
       out.push({ raw: quoted ? current : current.trim(), quoted })
       current = ''

@@ -11,12 +11,12 @@ import { constants, createGzip, gzip } from 'node:zlib'
 
 const gzipAsync = promisify(gzip)
 /** Answers smaller than this are sent as they are. */
-export const COMPRESS_MIN_BYTES = 1024
+const COMPRESS_MIN_BYTES = 1024
 // Level 4: most of the saving at a fraction of the default level's CPU on JSON.
 const LEVEL = 4
 
 /** Whether `Accept-Encoding` takes gzip (a `q=0` refuses it; `*` accepts it). */
-export function acceptsGzip(req: IncomingMessage): boolean {
+function acceptsGzip(req: IncomingMessage): boolean {
   const header = req.headers['accept-encoding']
   if (header === undefined || header === '') return false
   for (const part of header.split(',')) {

@@ -9,7 +9,6 @@ import { RunQueue } from './run-queue.js'
 import { monitoringRoutes } from './routes.js'
 import { createMonitoringApi, type MonitoringApi } from './server.js'
 
-export type { MonitoringApi } from './server.js'
 // The dashboard issues its sessions' tokens the way the OAuth provider does (src/api/ui/monitor-tokens.ts).
 export { issueToken, newSecret } from './bearer.js'
 export { SCOPES } from './types.js'
@@ -34,7 +33,7 @@ export interface MonitoringOptions {
 }
 
 /** The monitoring API and its run queue, as the platform runs them. */
-export interface Monitoring {
+interface Monitoring {
   api: MonitoringApi
   runs: RunQueue
   /** Stops the schedules and waits for runs under way. */

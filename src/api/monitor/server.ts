@@ -42,7 +42,7 @@ const OWNED = new Set([
 ])
 
 /** `//v1//buckets/x` -> `/buckets/x`: doubled slashes collapsed, the `/v1` alias dropped. */
-export function monitoringPath(rawPath: string): string {
+function monitoringPath(rawPath: string): string {
   let path = rawPath.replace(/\/{2,}/g, '/')
   if (path === '/v1' || path.startsWith('/v1/')) path = path.slice(3) || '/'
   return path

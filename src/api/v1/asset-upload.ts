@@ -5,7 +5,7 @@ import { serviceGone, serviceOf } from './catalog-lookups.js'
 import { assetView } from './views.js'
 
 /** The asset types of the mock services specification. */
-export const assetTypes: readonly AssetType[] = [
+const assetTypes: readonly AssetType[] = [
   'MAR',
   'FILE_IN_ROOT',
   'FILE_IN_PATH',
@@ -13,7 +13,7 @@ export const assetTypes: readonly AssetType[] = [
 ]
 
 /** A warning of the asset create response: the mock services specification's `errors` entries, severity `WARN`. */
-export interface AssetWarning {
+interface AssetWarning {
   code: string
   message: string
   severity: 'WARN'

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path'
-import { parseArgs } from 'node:util'
 import { createAccount } from '../../api/index.js'
 import { openSqliteStore } from '../../store/index.js'
+import { parseFlags } from '../flags.js'
 import { UsageError } from '../usage-error.js'
 import type { CommandIo } from './io.js'
 
@@ -29,7 +29,7 @@ export async function runAdminCommand(args: string[], io: CommandIo): Promise<nu
   if (sub !== 'create-account') {
     throw new UsageError(`unknown admin command "${sub}"; expected create-account`)
   }
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseFlags({
     args: rest,
     options: {
       name: { type: 'string' },

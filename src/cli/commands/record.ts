@@ -1,9 +1,9 @@
-import { parseArgs } from 'node:util'
 import { createLogger, LogRing } from '../../log/index.js'
 import { readDefinition } from '../../dsl/index.js'
 import { runtimeFlagHelp, runtimeFlagSpec, runtimeOptionsFromFlags } from '../runtime-flags.js'
 import { exitOnSignals } from '../lifecycle.js'
 import { startRuntime, type LiveExchange } from '../../serve/index.js'
+import { parseFlags } from '../flags.js'
 import { UsageError } from '../usage-error.js'
 import { Recorder } from '../recorder.js'
 import type { ImportInput, ImportResult } from '../../../importers/index.js'
@@ -30,7 +30,7 @@ export async function runRecordCommand(
   io: CommandIo,
   importHar: (input: ImportInput) => ImportResult,
 ): Promise<number | 'running'> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseFlags({
     args,
     options: {
       ...runtimeFlagSpec,

@@ -22,7 +22,7 @@ export interface ClusterApi {
 }
 
 /** Where the cluster is: the usual places (KUBECONFIG, ~/.kube/config, in-cluster), a kubeconfig file, or a server URL. */
-export type ClusterSource =
+type ClusterSource =
   | { kind: 'default' }
   | { kind: 'file'; path: string }
   | { kind: 'server'; server: string; token?: string; namespace?: string }

@@ -11,15 +11,15 @@ import type { KubernetesDriverOptions, KubernetesMockService } from './types.js'
  */
 
 /** Where the ConfigMap's document is mounted, and the ports of the image. */
-export const MOCK_PATH = '/config/mock.json'
-export const HTTP_PORT = 8080
-export const ADMIN_PORT = 9090
+const MOCK_PATH = '/config/mock.json'
+const HTTP_PORT = 8080
+const ADMIN_PORT = 9090
 /** The key of the document in the ConfigMap, and of the token in the Secret. */
 const DOCUMENT_KEY = 'mock.json'
 export const TOKEN_KEY = 'token'
 /** The annotation carrying the sha256 of the ConfigMap's document: what every pod must serve. */
 export const HASH_ANNOTATION = 'understudy.dev/document-sha256'
-export const MOCK_ID_LABEL = 'understudy.dev/mock-service-id'
+const MOCK_ID_LABEL = 'understudy.dev/mock-service-id'
 /**
  * A ConfigMap holds at most 1 MiB (data and metadata together); the document must leave room for
  * the metadata. A larger mock service is refused here, in words, rather than by the API server.
@@ -111,7 +111,7 @@ export function renderConfigMap(
 }
 
 /** The Secret with the runtime's admin token (the driver's only way into a pod's admin API). */
-export function renderSecret(
+function renderSecret(
   mock: Pick<KubernetesMockService, 'mockServiceId' | 'name'>,
   token: string,
   options: Pick<KubernetesDriverOptions, 'namespace'>,
@@ -205,7 +205,7 @@ export function renderDeployment(
 }
 
 /** The Service clients reach the mock through (the mock's port only, never the admin API). */
-export function renderService(
+function renderService(
   mock: Pick<KubernetesMockService, 'mockServiceId' | 'name'>,
   options: KubernetesDriverOptions,
 ): RenderedObject {
@@ -225,7 +225,7 @@ export function renderService(
  * A headless Service over the pods' admin port: its Endpoints list every pod's address, which is
  * how the driver reaches each pod's admin API (the token still required) to push a document.
  */
-export function renderAdminService(
+function renderAdminService(
   mock: Pick<KubernetesMockService, 'mockServiceId' | 'name'>,
   options: Pick<KubernetesDriverOptions, 'namespace'>,
 ): RenderedObject {
@@ -255,7 +255,7 @@ export function ingressHostOf(
 }
 
 /** The Ingress for `ms-<id>.<ingressDomain>`, or null without a domain. */
-export function renderIngress(
+function renderIngress(
   mock: Pick<KubernetesMockService, 'mockServiceId' | 'name'>,
   options: KubernetesDriverOptions,
 ): RenderedObject | null {

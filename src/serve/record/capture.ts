@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import type { LiveExchange, LiveRecorder } from '../live-exchange.js'
 import type { CapturedRequest, SkipListener } from './recorded-requests.js'
 
-export type { CapturedRequest, SkipListener } from './recorded-requests.js'
+export type { CapturedRequest } from './recorded-requests.js'
 import { CREDENTIAL_HEADERS } from './credentials.js'
 
 /*

@@ -66,11 +66,11 @@ export function formatDate(date: Date, format: string | undefined): string {
   if (format === undefined || format === '') return date.toISOString()
   if (format === 'epoch') return String(date.getTime())
   if (format === 'unix') return String(Math.floor(date.getTime() / 1000))
-  // Letters runs are fields, '...' is literal text.
+  // Letters runs are fields, '...' is literal text, and '' a quote, inside a literal too (o''clock).
   return format.replace(
-    /'([^']*)'|y+|M+|d+|H+|h+|m+|s+|S+|E+|a|Z|X+/g,
+    /'((?:[^']|'')*)'|y+|M+|d+|H+|h+|m+|s+|S+|E+|a|Z|X+/g,
     (token, literal: string | undefined) => {
-      if (literal !== undefined) return literal === '' ? "'" : literal
+      if (literal !== undefined) return literal === '' ? "'" : literal.replaceAll("''", "'")
       const c = token[0] ?? ''
       const n = token.length
       switch (c) {

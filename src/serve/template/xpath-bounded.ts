@@ -9,7 +9,7 @@ import type { RenderBudget } from './budget.js'
  * positions among siblings, so a selection costs up to the square of the nodes selected, and
  * 50,000 sibling elements (350 KB) took seconds for `count(//a)`.
  */
-export const MAX_TEMPLATE_XPATH_INPUT = 262_144
+const MAX_TEMPLATE_XPATH_INPUT = 262_144
 
 /**
  * Characters of an `xPath` or `jsonPath` expression (it may come from the request:
@@ -22,7 +22,7 @@ export const MAX_TEMPLATE_PATH_EXPRESSION = 1_000
  * predicates (`//*[//*[//x]]`) visits nodes times nodes times nodes: 3,000 elements would make
  * 27,000,000,000 visits. `count(//*[//*])` over 200 elements makes about 160,000.
  */
-export const MAX_TEMPLATE_XPATH_VISITS = 500_000
+const MAX_TEMPLATE_XPATH_VISITS = 500_000
 
 const formatted = (n: number): string => n.toLocaleString('en-US')
 

@@ -42,7 +42,7 @@ type WorkerAnswer = { ok: true; result: unknown } | { ok: false; error: WireErro
  * const worker = new ImportWorker()
  * try { await worker.request({ type: 'job', job: 'document', input, ctx }) } finally { worker.close() }
  */
-export class ImportWorker {
+class ImportWorker {
   readonly #worker: Worker
   readonly #onClose: (() => void) | undefined
   #waiting: { resolve: (answer: WorkerAnswer) => void; reject: (err: Error) => void } | null = null
@@ -111,7 +111,7 @@ export class ImportWorker {
  * alone, like an UploadedFile's when `exclusive`); by default, only when the view covers its whole
  * ArrayBuffer. Moved bytes must not be read afterwards.
  */
-export type MovableInput = ImportInput & { movable?: boolean }
+type MovableInput = ImportInput & { movable?: boolean }
 
 /**
  * Runs an import job (`document`: the import result; `convert`: the convert answer of an uploaded
@@ -143,7 +143,7 @@ export async function importOffThread<J extends ImportJob>(
 }
 
 /** What `uploadInWorkers` gives back: the answer's `result` JSON and each file's warnings. */
-export interface UploadedInWorkers extends UploadImported {
+interface UploadedInWorkers extends UploadImported {
   resultJson: Buffer[]
 }
 
@@ -245,7 +245,7 @@ export async function uploadInWorkers(
 }
 
 /** How long after a spare given out is closed the next one is started (after the upload's answer is written). */
-export const SPARE_DELAY_MS = 1000
+const SPARE_DELAY_MS = 1000
 
 /**
  * One import worker kept started and loaded, for the next large upload or convert. Loading a

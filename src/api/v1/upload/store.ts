@@ -21,7 +21,7 @@ export interface UploadTarget {
 }
 
 /** An imported file, packed (jobs.ts, job `store`). */
-export interface PackedImport {
+interface PackedImport {
   count: number
   packed: readonly Uint8Array[]
   tags: readonly string[]

@@ -53,7 +53,7 @@ export const WRITER_BACKLOG_RUNS = 2
 const STREAMED = { format: 'har', dslType: 'HAR_DSL' } as const
 
 /** Where `streamFile` sends runs, and whether the writer has fallen behind. */
-export interface WriterLink {
+interface WriterLink {
   send: (message: RunMessage, transfer?: readonly Uint8Array[]) => void
   behind: () => boolean
 }
