@@ -15,10 +15,10 @@ export const optionalDependencies: readonly string[] = Object.keys(
 
 /**
  * The optional dependencies the platform needs (src/cli/optional-packages.ts); the others are
- * loaded only by a feature asked for by a flag (`--scenario-store`, the Kubernetes driver).
+ * loaded only by a feature asked for by a flag (`--scenario-store`, `--store postgres://`, the Kubernetes driver).
  */
 export const platformOptionalDependencies: readonly string[] = optionalDependencies.filter(
-  (name) => !['@kubernetes/client-node', '@redis/client'].includes(name),
+  (name) => !['@kubernetes/client-node', '@redis/client', 'pg'].includes(name),
 )
 
 /**
