@@ -82,25 +82,3 @@ describe('the WireMock admin API on the mock port', () => {
     expect(posted.headers.get('content-type')).toMatch(/problem\+json/)
   })
 })
-
-describe('the WireMock admin API with replicas', () => {
-  it('is refused with 501 on a runtime of several replicas, whose journals are separate', async () => {
-    const file = `${tempDir()}/mock.json`
-    writeFileSync(file, JSON.stringify({ request: { url: '/a' }, response: { body: 'a' } }))
-    const server = await startCli([
-      'run',
-      '--mock',
-      file,
-      '--port',
-      '0',
-      '--replicas',
-      '2',
-      '--log-level',
-      'warn',
-    ])
-    const refused = await post(server.url)
-    expect(refused.status).toBe(501)
-    expect(refused.body.errors?.[0]?.title).toMatch(/--replicas/)
-    expect(await (await fetch(`${server.url}/a`)).text()).toBe('a')
-  })
-})
