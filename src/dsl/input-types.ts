@@ -17,6 +17,9 @@ export interface MatcherInput {
   cdataXpath?: string | null
   ignoreArrayOrder?: boolean
   ignoreExtraElements?: boolean
+  dateFormat?: string
+  truncateExpected?: string
+  truncateActual?: string
 }
 
 export interface StatusCodeConditionInput {

@@ -1,3 +1,4 @@
+import { compileDateFormat } from './date-format.js'
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import { createError, type ErrorDetail } from '../errors/index.js'
 import { joinPointer, type SourcePosition } from './parse.js'
@@ -474,6 +475,19 @@ function checkMatcher(m: MatcherInput, pointer: string, part: string, report: Re
   }
   if (part === 'url' && dateMatchers.has(name)) {
     report(`${pointer}/matcherName`, `${name} compares date-times; it cannot apply to the URL`)
+  }
+  for (const option of ['dateFormat', 'truncateExpected', 'truncateActual'] as const) {
+    if (m[option] !== undefined && !dateMatchers.has(name)) {
+      report(
+        `${pointer}/${option}`,
+        `${option} applies only to before_date, after_date, equals_date`,
+      )
+    }
+  }
+  if (m.dateFormat !== undefined) {
+    const format = compileDateFormat(m.dateFormat)
+    if ('error' in format)
+      report(`${pointer}/dateFormat`, `is not a date pattern Understudy reads: ${format.error}`)
   }
   const itemName = keyedParts[part]
   if (itemName !== undefined) {
