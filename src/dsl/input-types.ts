@@ -20,6 +20,7 @@ export interface MatcherInput {
   dateFormat?: string
   truncateExpected?: string
   truncateActual?: string
+  allParts?: boolean
 }
 
 export interface StatusCodeConditionInput {

@@ -128,6 +128,7 @@ function normalizeMatcher(m: MatcherInput): Matcher {
   if (m.truncateActual !== undefined) {
     out.truncateActual = m.truncateActual as DateTruncation
   }
+  if (m.allParts === true) out.allParts = true
   return out
 }
 

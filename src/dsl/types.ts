@@ -62,6 +62,11 @@ export interface Matcher {
   truncateExpected?: DateTruncation
   /** Date matchers: the request's instant is truncated so before the comparison. */
   truncateActual?: DateTruncation
+  /**
+   * Body matchers without `key`: the matcher applies to every field of a form body (every part of
+   * a multipart one) and holds when each satisfies it (WireMock's multipart `matchingType: ALL`).
+   */
+  allParts?: boolean
 }
 
 /** An XML namespace binding of a matcher: `prefix` as used in its XPath expressions. */

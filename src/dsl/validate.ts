@@ -456,6 +456,15 @@ const bodyOnly = new Set([
   'matches_json_schema',
 ])
 const dateMatchers = new Set(['before_date', 'after_date', 'equals_date'])
+/** What `allParts` applies to: the text comparisons of a form field. */
+const partMatchers = new Set([
+  'equals',
+  'equals_insensitive',
+  'contains',
+  'matches',
+  'not_matches',
+  ...dateMatchers,
+])
 const keyedParts: Record<string, string> = {
   headers: 'header',
   queryParams: 'parameter',
@@ -483,6 +492,12 @@ function checkMatcher(m: MatcherInput, pointer: string, part: string, report: Re
         `${option} applies only to before_date, after_date, equals_date`,
       )
     }
+  }
+  if (m.allParts === true && (part !== 'body' || (m.key ?? '') !== '' || !partMatchers.has(name))) {
+    report(
+      `${pointer}/allParts`,
+      'applies only to body matchers without key comparing text (equals, equals_insensitive, contains, matches, not_matches, and the date matchers)',
+    )
   }
   if (m.dateFormat !== undefined) {
     const format = compileDateFormat(m.dateFormat)

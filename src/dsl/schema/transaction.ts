@@ -47,6 +47,8 @@ const matcherSchema: SchemaObject = {
     dateFormat: { type: 'string' },
     truncateExpected: { type: 'string', enum: [...dateTruncationNames] },
     truncateActual: { type: 'string', enum: [...dateTruncationNames] },
+    // every part of a form or multipart body (WireMock's multipart matchingType ALL)
+    allParts: { type: 'boolean' },
   },
 }
 

@@ -161,6 +161,8 @@ const bodyOperators: Partial<Record<MatcherName, (m: Matcher) => Record<string, 
   }
 
 function renderBodyMatcher(m: Matcher): Record<string, unknown> | null {
+  // A matcher on every part is a multipart pattern, not a body pattern: listed as not rendered.
+  if (m.allParts === true) return null
   const key = m.key ?? ''
   if (key === '') {
     const whole = bodyOperators[m.matcherName]

@@ -49,7 +49,7 @@ describe('importWireMock golden files', () => {
       fileName: 'unsupported.json',
     })
     expect(warnings.map((w) => `${w.at ?? ''} ${w.message}`)).toEqual([
-      '/mappings/0 stub "templated": request multipartPatterns[0]: matchingType "ALL" is not supported (ANY is: one part must match); not matched',
+      '/mappings/0 stub "templated": request multipartPatterns[0]: matchingType ALL with part headers or a part name is not supported (every part of the request would have to carry them); ALL is supported with bodyPatterns only; not matched',
       '/mappings/0 stub "templated": a post-serve action that is not a webhook with an absolute url is not run',
       '/mappings/2 stub "dribble": bodyPatterns[0]: binaryEqualTo is supported only on the whole body, with bytes that are UTF-8 text; not matched',
       '/mappings/2 stub "dribble": unknown property somethingNew; ignored',
