@@ -501,8 +501,9 @@ function checkMatcher(m: MatcherInput, pointer: string, part: string, report: Re
   }
   if (m.dateFormat !== undefined) {
     const format = compileDateFormat(m.dateFormat)
-    if ('error' in format)
+    if ('error' in format) {
       report(`${pointer}/dateFormat`, `is not a date pattern Understudy reads: ${format.error}`)
+    }
   }
   const itemName = keyedParts[part]
   if (itemName !== undefined) {

@@ -82,3 +82,30 @@ describe('the WireMock admin API on the mock port', () => {
     expect(posted.headers.get('content-type')).toMatch(/problem\+json/)
   })
 })
+
+describe('the WireMock admin API on the mock port of replicas', () => {
+  it('is guarded by each replica before the call reaches the primary', async () => {
+    const file = `${tempDir()}/mock.json`
+    writeFileSync(file, JSON.stringify({ request: { url: '/a' }, response: { body: 'a' } }))
+    const server = await startCli([
+      'run',
+      '--mock',
+      file,
+      '--port',
+      '0',
+      '--host',
+      '0.0.0.0',
+      '--admin-token',
+      's3cret-token',
+      '--replicas',
+      '2',
+      '--log-level',
+      'warn',
+    ])
+    const base = loopbackOf(server.url)
+    expect((await post(base)).status).toBe(401)
+    expect((await post(base, { authorization: 'Bearer wrong' })).status).toBe(401)
+    expect((await post(base, { authorization: 'Bearer s3cret-token' })).status).toBe(201)
+    expect(await (await fetch(`${base}/guarded`)).text()).toBe('ok')
+  }, 30_000)
+})
