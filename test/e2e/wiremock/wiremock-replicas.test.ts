@@ -159,4 +159,39 @@ describe('the WireMock admin API on run --replicas 2', () => {
     // The file's stub, rendered from the document the swap above put (its WireMock original is gone).
     expect(after['mappings'][0]['request']).toEqual({ method: 'ANY', urlPath: '/file' })
   }, 60_000)
+
+  it('fails closed: a replica that does not answer makes a journal read a 503, not a partial list', async () => {
+    const file = join(tempDir(), 'mock.json')
+    writeFileSync(file, JSON.stringify({ request: { url: '/a' }, response: { body: 'a' } }))
+    const server = await startCli([
+      'run',
+      '--mock',
+      file,
+      '--port',
+      '0',
+      '--admin-port',
+      '0',
+      '--replicas',
+      '2',
+      '--log-level',
+      'error',
+    ])
+    const admin = /admin on (http:\/\/\S+)/.exec(server.stdout())?.[1] ?? ''
+    await many(server.url, '/a', 4)
+    const health = (await (await fetch(`${admin}/health`)).json()) as Json
+    const pid = (health['result'] ?? health)['workers'][0]['pid'] as number
+    // A replica that stops answering (a stopped process of this test), then resumes.
+    process.kill(pid, 'SIGSTOP')
+    try {
+      const res = await fetch(`${admin}/__admin/requests`)
+      expect(res.status).toBe(503)
+      const body = (await res.json()) as Json
+      expect(body['errors'][0]['title']).toMatch(/replica 1/)
+    } finally {
+      process.kill(pid, 'SIGCONT')
+    }
+    expect(((await clientOf(admin).requests.getAllRequests()) as Json)['meta']).toEqual({
+      total: 4,
+    })
+  }, 60_000)
 })
