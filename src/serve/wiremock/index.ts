@@ -144,7 +144,13 @@ export function createWireMockAdmin(params: WireMockAdminParams): WireMockAdmin 
   return {
     onMockPort: guardedMockPort(params.listen, params.token, serve),
     onAdminPort: serve as unknown as WireMockAdmin['onAdminPort'],
-    answer: async (call) => await answer(call.method, call.url, Buffer.from(call.body, 'base64')),
+    answer: async (call) => {
+      const reply = await answer(call.method, call.url, Buffer.from(call.body, 'base64'))
+      // A plain object: it crosses an IPC channel as JSON (an error's body is a getter).
+      return reply.body === undefined
+        ? { status: reply.status }
+        : { status: reply.status, body: reply.body }
+    },
   }
 }
 

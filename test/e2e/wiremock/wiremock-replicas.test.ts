@@ -141,6 +141,9 @@ describe('the WireMock admin API on run --replicas 2', () => {
       JSON.stringify({ request: { urlPattern: '/(unclosed' }, response: { body: 'x' } }),
     )
     expect(refused.status).toBe(422)
+    expect(JSON.parse(refused.text)).toMatchObject({
+      errors: [{ source: { pointer: '/request/urlPattern' } }],
+    })
     expect(((await wm.mappings.getAllMappings()) as Json)['meta']).toEqual({ total: 1 })
 
     // Journal reset clears every replica's ring.
