@@ -3,6 +3,7 @@ import { isObject, str, type Loose } from '../shared/structured.js'
 import { literalPathMatcher, queryMatchers } from '../shared/url.js'
 import { hostAndPortMatchers } from './host-port.js'
 import { multipartMatchers } from './multipart.js'
+import { pathParameterMatcher } from './path-parameters.js'
 import { matchersOf, type Part } from './patterns.js'
 import { splitUrlPattern } from './url-pattern.js'
 
@@ -10,7 +11,6 @@ const urlKeys = ['url', 'urlPath', 'urlPathTemplate', 'urlPattern', 'urlPathPatt
 
 const unsupportedRequestKeys: Record<string, string> = {
   customMatcher: 'custom matchers (Java extensions) are not supported; not matched',
-  pathParameters: 'pathParameters are not supported; each template segment matches any value',
   clientIp: 'client IP matching is not supported; not matched',
   scheme: 'scheme matching is not supported; not matched',
 }
@@ -53,7 +53,14 @@ export function requestOf(req: Loose, note: (message: string) => void): RequestD
         out.url = literalPathMatcher(urlValue)
         break
       case 'urlPathTemplate':
-        out.url = { key: 'url', matcherName: 'equals_url', matchingValue: urlValue }
+        out.url =
+          req['pathParameters'] === undefined
+            ? { key: 'url', matcherName: 'equals_url', matchingValue: urlValue }
+            : (pathParameterMatcher(urlValue, req['pathParameters'], note) ?? {
+                key: 'url',
+                matcherName: 'equals_url',
+                matchingValue: urlValue,
+              })
         break
       case 'urlPattern': {
         const split = splitUrlPattern(urlValue)
@@ -70,6 +77,9 @@ export function requestOf(req: Loose, note: (message: string) => void): RequestD
         out.url = { key: 'url', matcherName: 'matches', matchingValue: urlValue }
         break
     }
+  }
+  if (req['pathParameters'] !== undefined && urlKey !== 'urlPathTemplate') {
+    note('request pathParameters apply to a urlPathTemplate only; not matched')
   }
   const keyed = (field: string, part: Exclude<Part, 'body'>, label: string): MatcherInput[] => {
     const map = req[field]
@@ -129,6 +139,7 @@ const knownRequestKeys = new Set<string>([
   'basicAuthCredentials',
   'host',
   'port',
+  'pathParameters',
   'multipartPatterns',
   ...Object.keys(unsupportedRequestKeys),
 ])
