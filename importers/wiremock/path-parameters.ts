@@ -69,8 +69,20 @@ function segmentPattern(pattern: unknown): string | null {
   if (matches !== undefined) {
     // WireMock matches the whole value: anchors at its ends are redundant here, elsewhere refused.
     const bare = matches.replace(/^\^/, '').replace(/(?<!\\)\$$/, '')
-    if (bare === '' || CROSSES_SEGMENTS.test(bare) || /[\^$]/.test(bare)) return null
+    if (bare === '' || CROSSES_SEGMENTS.test(bare) || /[\^$]/.test(bare) || rangeSpansSlash(bare)) {
+      return null
+    }
     return `(?:${bare})`
   }
   return null
+}
+
+/** Whether a character class of the regex has a range that includes `/` (`[!-0]`). */
+function rangeSpansSlash(regex: string): boolean {
+  for (const m of regex.matchAll(/(?<!\\)\[((?:\\.|[^\]\\])*)\]/g)) {
+    for (const r of (m[1] ?? '').matchAll(/(?<!\\)(.)-(.)/g)) {
+      if ((r[1] ?? '') <= '/' && '/' <= (r[2] ?? '')) return true
+    }
+  }
+  return false
 }

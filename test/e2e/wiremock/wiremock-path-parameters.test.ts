@@ -54,6 +54,10 @@ describe('pathParameters through the WireMock admin API', () => {
         '/request/pathParameters',
       ],
       [
+        { urlPathTemplate: '/c/{id}', pathParameters: { id: { matches: '[!-0]+' } } },
+        '/request/pathParameters',
+      ],
+      [
         { urlPathTemplate: '/c/{id}', pathParameters: { id: { doesNotMatch: 'x' } } },
         '/request/pathParameters',
       ],
