@@ -81,7 +81,7 @@ function segmentPattern(pattern: unknown): string | null {
 function rangeSpansSlash(regex: string): boolean {
   for (const m of regex.matchAll(/(?<!\\)\[((?:\\.|[^\]\\])*)\]/g)) {
     for (const r of (m[1] ?? '').matchAll(/(?<!\\)(.)-(.)/g)) {
-      if ((r[1] ?? '') <= '/' && '/' <= (r[2] ?? '')) return true
+      if ((r[1] ?? '') <= '/' && (r[2] ?? '') >= '/') return true
     }
   }
   return false
