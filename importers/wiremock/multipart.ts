@@ -27,9 +27,10 @@ interface MultipartMatchers {
  * a part of a `multipart/form-data` body, file parts with their content): each pattern must name
  * its part, by `name` or through a `Content-Disposition` pattern (`{"contains": "name=\"file\""}`,
  * as older Java clients write `aMultipart("file")`), and its `bodyPatterns` become matchers on that part's
- * content; a pattern without `bodyPatterns` requires the part. The request must be multipart, as
- * in WireMock. What cannot be expressed (matchingType ALL, a pattern naming no part, other part
- * headers, JSON/XML operators on a part) is reported through `note`, never dropped silently.
+ * content; a pattern without `bodyPatterns` requires the part. `matchingType: ALL` (every part must
+ * match) becomes `allParts` body matchers. The request must be multipart, as in WireMock. What
+ * cannot be expressed (an ANY pattern naming no part, other part headers, ALL with part headers
+ * or a name, JSON/XML operators on a part) is reported through `note`, never dropped silently.
  *
  * @example
  * multipartMatchers([{ headers: { 'Content-Disposition': { contains: 'name="info"' } }, bodyPatterns: [{ contains: 'x' }] }], note)
@@ -49,12 +50,11 @@ export function multipartMatchers(
     const refuse = (why: string): void => note(`request ${where}: ${why}; not matched`)
     if (!isObject(pattern)) return refuse('expected an object with headers and bodyPatterns')
     const type = pattern['matchingType'] ?? 'ANY'
-    if (type !== 'ANY') {
-      return refuse(
-        `matchingType ${JSON.stringify(type)} is not supported (ANY is: one part must match)`,
-      )
+    if (type !== 'ANY' && type !== 'ALL') {
+      return refuse(`matchingType ${JSON.stringify(type)} is not ANY or ALL`)
     }
     const headers = isObject(pattern['headers']) ? pattern['headers'] : {}
+    if (type === 'ALL') return allParts(pattern, headers, where, refuse)
     const dispositionKey = Object.keys(headers).find(
       (h) => h.toLowerCase() === 'content-disposition',
     )
@@ -84,18 +84,8 @@ export function multipartMatchers(
     }
     const bodies = pattern['bodyPatterns'] ?? []
     if (!Array.isArray(bodies)) return refuse('bodyPatterns must be an array')
-    const unsupported = bodies
-      .map((b) =>
-        isObject(b)
-          ? Object.keys(b).find((k) => !partBodyOperators.has(k) && k !== 'caseInsensitive')
-          : 'a pattern',
-      )
-      .find((k) => k !== undefined)
-    if (unsupported !== undefined) {
-      return refuse(
-        `${unsupported} on a part is not supported (equalTo, contains, doesNotContain, matches, doesNotMatch, and, or are)`,
-      )
-    }
+    const unsupported = unsupportedOperator(bodies)
+    if (unsupported !== undefined) return refuse(unsupportedTitle(unsupported))
     if (bodies.length === 0) {
       out.body.push({ key: name, matcherName: 'matches', matchingValue: '[\\s\\S]*' })
       return
@@ -111,6 +101,36 @@ export function multipartMatchers(
       ),
     )
   })
+  /** `matchingType: ALL`: every part of the request must satisfy the pattern's body patterns. */
+  function allParts(
+    pattern: Record<string, unknown>,
+    headers: Record<string, unknown>,
+    where: string,
+    refuse: (why: string) => void,
+  ): void {
+    if (Object.keys(headers).length > 0 || pattern['name'] !== undefined) {
+      return refuse(
+        'matchingType ALL with part headers or a part name is not supported (every part of the request would have to carry them); ALL is supported with bodyPatterns only',
+      )
+    }
+    const bodies = pattern['bodyPatterns'] ?? []
+    if (!Array.isArray(bodies)) return refuse('bodyPatterns must be an array')
+    const unsupported = unsupportedOperator(bodies)
+    if (unsupported !== undefined) return refuse(unsupportedTitle(unsupported))
+    if (bodies.length === 0) {
+      out.body.push({ matcherName: 'matches', matchingValue: '[\\s\\S]*', allParts: true })
+      return
+    }
+    bodies.forEach((b, j) =>
+      out.body.push(
+        ...matchersOf(b, {
+          part: 'body',
+          where: `request ${where} part body pattern ${j}`,
+          note,
+        }).map((m) => ({ ...m, allParts: true })),
+      ),
+    )
+  }
   if (out.body.length > 0) {
     out.headers.push({
       key: 'Content-Type',
@@ -119,4 +139,19 @@ export function multipartMatchers(
     })
   }
   return out
+}
+
+/** The first operator of a part's body patterns that the DSL's form matchers cannot apply. */
+function unsupportedOperator(bodies: readonly unknown[]): string | undefined {
+  return bodies
+    .map((b) =>
+      isObject(b)
+        ? Object.keys(b).find((k) => !partBodyOperators.has(k) && k !== 'caseInsensitive')
+        : 'a pattern',
+    )
+    .find((k) => k !== undefined)
+}
+
+function unsupportedTitle(operator: string): string {
+  return `${operator} on a part is not supported (equalTo, contains, doesNotContain, matches, doesNotMatch, and, or are)`
 }

@@ -1,4 +1,4 @@
-import type { MatcherInput } from '../../src/dsl/index.js'
+import { compileDateFormat, dateTruncationNames, type MatcherInput } from '../../src/dsl/index.js'
 import { isObject, str } from '../shared/structured.js'
 import { escapeRegex } from '../shared/url.js'
 
@@ -43,13 +43,15 @@ const dateOperators: Record<string, 'before_date' | 'after_date' | 'equals_date'
   equalToDateTime: 'equals_date',
 }
 
-/** Date-time options the DSL cannot honour: the pattern is then not matched (a warning). */
-const dateOptionsRefused = [
-  'actualFormat',
-  'truncateExpected',
-  'truncateActual',
-  'applyTruncationLast',
-]
+/** WireMock's truncations (`first day of month` or `FIRST_DAY_OF_MONTH`) as the DSL names them. */
+function truncationOf(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined
+  const name = value
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_')
+  return (dateTruncationNames as readonly string[]).includes(name) ? name : undefined
+}
 
 /** WireMock's `schemaVersion` values and the `$schema` each stands for (V202012 is its default). */
 const schemaVersions: Record<string, string> = {
@@ -248,8 +250,9 @@ function structured(
 
 /**
  * `before`, `after`, `equalToDateTime`: an ISO-8601 date-time or `now` (with `expectedOffset` and
- * `expectedOffsetUnit` folded into `now +N unit`). A custom `actualFormat` or a truncation is not
- * matched (warning): the DSL reads ISO-8601 and HTTP dates as they are.
+ * `expectedOffsetUnit` folded into `now +N unit`); `actualFormat` becomes the DSL's `dateFormat`
+ * (a pattern using letters the DSL does not read is not matched, with a warning), the truncations
+ * its `truncateExpected`/`truncateActual`; `applyTruncationLast: true` is not matched (warning).
  */
 function dateTime(
   op: string,
@@ -257,12 +260,34 @@ function dateTime(
   pattern: Record<string, unknown>,
   place: PatternPlace,
 ): MatcherInput[] {
-  const refused = dateOptionsRefused.filter((k) => pattern[k] !== undefined)
-  if (refused.length > 0) {
+  if (pattern['applyTruncationLast'] === true) {
     place.note(
-      `${place.where}: ${op} with ${refused.join(', ')} is not supported (the value is read as ISO-8601 or an HTTP date, untruncated); not matched`,
+      `${place.where}: ${op} with applyTruncationLast is not supported (the expected date is truncated before its offset, WireMock's default); not matched`,
     )
     return []
+  }
+  const options: Pick<MatcherInput, 'dateFormat' | 'truncateExpected' | 'truncateActual'> = {}
+  const format = pattern['actualFormat']
+  if (format !== undefined) {
+    const compiled = typeof format === 'string' ? compileDateFormat(format) : null
+    if (compiled === null || 'error' in compiled) {
+      place.note(
+        `${place.where}: ${op} actualFormat ${JSON.stringify(format)} ${compiled === null ? 'must be a string' : compiled.error}; not matched`,
+      )
+      return []
+    }
+    options.dateFormat = format as string
+  }
+  for (const option of ['truncateExpected', 'truncateActual'] as const) {
+    if (pattern[option] === undefined) continue
+    const truncation = truncationOf(pattern[option])
+    if (truncation === undefined) {
+      place.note(
+        `${place.where}: ${op} ${option} ${JSON.stringify(pattern[option])} is not one of ${dateTruncationNames.join(', ')}; not matched`,
+      )
+      return []
+    }
+    options[option] = truncation
   }
   let value = expected
   const offset = pattern['expectedOffset']
@@ -281,7 +306,11 @@ function dateTime(
     }
     value = `now ${offset < 0 ? '-' : '+'}${Math.abs(offset)} ${unit}`
   }
-  const m: MatcherInput = { matcherName: dateOperators[op] ?? 'equals_date', matchingValue: value }
+  const m: MatcherInput = {
+    matcherName: dateOperators[op] ?? 'equals_date',
+    matchingValue: value,
+    ...options,
+  }
   return [place.key === undefined ? m : { key: place.key, ...m }]
 }
 

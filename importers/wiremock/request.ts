@@ -1,7 +1,9 @@
 import type { MatcherInput, RequestDslInput } from '../../src/dsl/index.js'
 import { isObject, str, type Loose } from '../shared/structured.js'
 import { literalPathMatcher, queryMatchers } from '../shared/url.js'
+import { hostAndPortMatchers } from './host-port.js'
 import { multipartMatchers } from './multipart.js'
+import { pathParameterMatcher } from './path-parameters.js'
 import { matchersOf, type Part } from './patterns.js'
 import { splitUrlPattern } from './url-pattern.js'
 
@@ -9,9 +11,7 @@ const urlKeys = ['url', 'urlPath', 'urlPathTemplate', 'urlPattern', 'urlPathPatt
 
 const unsupportedRequestKeys: Record<string, string> = {
   customMatcher: 'custom matchers (Java extensions) are not supported; not matched',
-  pathParameters: 'pathParameters are not supported; each template segment matches any value',
   clientIp: 'client IP matching is not supported; not matched',
-  port: 'port matching is not supported (a mock service answers on its own port); not matched',
   scheme: 'scheme matching is not supported; not matched',
 }
 
@@ -53,7 +53,14 @@ export function requestOf(req: Loose, note: (message: string) => void): RequestD
         out.url = literalPathMatcher(urlValue)
         break
       case 'urlPathTemplate':
-        out.url = { key: 'url', matcherName: 'equals_url', matchingValue: urlValue }
+        out.url =
+          req['pathParameters'] === undefined
+            ? { key: 'url', matcherName: 'equals_url', matchingValue: urlValue }
+            : (pathParameterMatcher(urlValue, req['pathParameters'], note) ?? {
+                key: 'url',
+                matcherName: 'equals_url',
+                matchingValue: urlValue,
+              })
         break
       case 'urlPattern': {
         const split = splitUrlPattern(urlValue)
@@ -70,6 +77,9 @@ export function requestOf(req: Loose, note: (message: string) => void): RequestD
         out.url = { key: 'url', matcherName: 'matches', matchingValue: urlValue }
         break
     }
+  }
+  if (req['pathParameters'] !== undefined && urlKey !== 'urlPathTemplate') {
+    note('request pathParameters apply to a urlPathTemplate only; not matched')
   }
   const keyed = (field: string, part: Exclude<Part, 'body'>, label: string): MatcherInput[] => {
     const map = req[field]
@@ -90,6 +100,7 @@ export function requestOf(req: Loose, note: (message: string) => void): RequestD
       ? null
       : multipartMatchers(req['multipartPatterns'], note)
   if (multipart !== null) headers.push(...multipart.headers)
+  headers.push(...hostAndPortMatchers(req, note))
   if (headers.length > 0) out.headers = headers
   const cookies = keyed('cookies', 'cookies', 'cookie')
   if (cookies.length > 0) out.cookies = cookies
@@ -105,11 +116,9 @@ export function requestOf(req: Loose, note: (message: string) => void): RequestD
   }
   const host = req['host']
   if (host !== undefined) {
+    // Recorded as the transaction's host too (matched through the Host header above).
     const value = isObject(host) ? str(host['equalTo']) : str(host)
     if (value !== undefined) out.host = value
-    note(
-      'host matching is not supported (a mock service answers on its own host); the host is recorded, not matched',
-    )
   }
   for (const key of Object.keys(req)) {
     const reason = unsupportedRequestKeys[key]
@@ -129,6 +138,8 @@ const knownRequestKeys = new Set<string>([
   'formParameters',
   'basicAuthCredentials',
   'host',
+  'port',
+  'pathParameters',
   'multipartPatterns',
   ...Object.keys(unsupportedRequestKeys),
 ])

@@ -5,6 +5,7 @@ import type { MockServiceDocument } from '../dsl/index.js'
 import type { Logger, LogRing } from '../log/index.js'
 import {
   createWireMockAdmin,
+  runtimeHost,
   startAdmin,
   startRuntime,
   type AdminServer,
@@ -55,12 +56,12 @@ export async function startServing(params: StartServingParams): Promise<Serving>
   })
   const wiremock = options.wiremockAdmin
     ? createWireMockAdmin({
-        runtime,
+        host: runtimeHost(runtime),
         loadConverter: async () => await loadWireMockConverter(params.wiremockFiles ?? []),
         log,
         // Through the signal path, so that a shutdown drains exactly as SIGTERM does.
         shutdown: options.wiremockShutdown ? () => process.kill(process.pid, 'SIGTERM') : null,
-        host: options.host,
+        listen: options.host,
         token: options.adminToken ?? null,
       })
     : null

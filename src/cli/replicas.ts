@@ -1,8 +1,15 @@
 import type { RuntimeOptions } from '../config/index.js'
 import type { MockServiceDocument } from '../dsl/index.js'
 import type { Logger, LogRing } from '../log/index.js'
-import { clusterAdminTarget, ReplicaSet, startAdmin, type AdminServer } from '../serve/index.js'
-import { loadHarImporter, writeReadyLines } from './lifecycle.js'
+import {
+  clusterAdminTarget,
+  clusterWireMockHost,
+  createWireMockAdmin,
+  ReplicaSet,
+  startAdmin,
+  type AdminServer,
+} from '../serve/index.js'
+import { loadHarImporter, loadWireMockConverter, writeReadyLines } from './lifecycle.js'
 import { UsageError } from './usage-error.js'
 
 /** Most replicas `--replicas` accepts. */
@@ -39,6 +46,8 @@ interface StartReplicatedParams {
   /** The `run` command line, which the replicas run again (Node's cluster tells them they are replicas). */
   args: readonly string[]
   out: NodeJS.WritableStream
+  /** The `__files/` folders where a stub's `bodyFileName` sent through the WireMock admin API is read. */
+  wiremockFiles?: readonly string[]
 }
 
 /**
@@ -54,6 +63,19 @@ export async function startReplicated(params: StartReplicatedParams): Promise<Re
     log,
     args: params.args,
   })
+  // WireMock's admin API is answered here, the owner of the stubs: the replicas forward the calls
+  // they receive on the shared mock port, and the admin port answers them directly.
+  const wiremock = options.wiremockAdmin
+    ? createWireMockAdmin({
+        host: clusterWireMockHost(set),
+        loadConverter: async () => await loadWireMockConverter(params.wiremockFiles ?? []),
+        log,
+        shutdown: options.wiremockShutdown ? () => process.kill(process.pid, 'SIGTERM') : null,
+        listen: options.host,
+        token: options.adminToken ?? null,
+      })
+    : null
+  if (wiremock !== null) set.answerWireMock(wiremock.answer)
   await set.start()
   let admin: AdminServer | null = null
   if (options.adminPort !== undefined && options.adminPort !== null) {
@@ -64,6 +86,7 @@ export async function startReplicated(params: StartReplicatedParams): Promise<Re
         port: options.adminPort,
         token: options.adminToken ?? null,
         log,
+        wiremock: wiremock?.onAdminPort ?? null,
       })
     } catch (err) {
       await set.stop()

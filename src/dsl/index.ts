@@ -19,6 +19,13 @@ export {
   DEFAULT_PRIORITY,
 } from './normalize.js'
 export { recordOrigin, originOf, detailAt, locatedDetail } from './origin.js'
+export {
+  compileDateFormat,
+  truncateInstant,
+  dateTruncationNames,
+  type DateParser,
+  type DateTruncation,
+} from './date-format.js'
 export { compileUserRegex, RegexRejection, MAX_REGEX_INPUT, enableRegexFallback } from './regex.js'
 export { MAX_DEFINITION_DEPTH, tooDeepAt, jsonTextDepth } from './depth.js'
 export {

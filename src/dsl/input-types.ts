@@ -17,6 +17,10 @@ export interface MatcherInput {
   cdataXpath?: string | null
   ignoreArrayOrder?: boolean
   ignoreExtraElements?: boolean
+  dateFormat?: string
+  truncateExpected?: string
+  truncateActual?: string
+  allParts?: boolean
 }
 
 export interface StatusCodeConditionInput {

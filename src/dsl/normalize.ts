@@ -1,3 +1,4 @@
+import type { DateTruncation } from './date-format.js'
 import type {
   DelayInput,
   DocumentInput,
@@ -119,6 +120,15 @@ function normalizeMatcher(m: MatcherInput): Matcher {
   if (text(m.cdataXpath) !== undefined) out.cdataXpath = m.cdataXpath as string
   if (m.ignoreArrayOrder === true) out.ignoreArrayOrder = true
   if (m.ignoreExtraElements === true) out.ignoreExtraElements = true
+  // date matcher options (validated before normalizing)
+  if (m.dateFormat !== undefined) out.dateFormat = m.dateFormat
+  if (m.truncateExpected !== undefined) {
+    out.truncateExpected = m.truncateExpected as DateTruncation
+  }
+  if (m.truncateActual !== undefined) {
+    out.truncateActual = m.truncateActual as DateTruncation
+  }
+  if (m.allParts === true) out.allParts = true
   return out
 }
 

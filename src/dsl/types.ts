@@ -1,3 +1,5 @@
+import type { DateTruncation } from './date-format.js'
+
 /**
  * The transaction DSL of the mock services specification, with the semantics of docs/dsl.md and
  * docs/architecture.md#matching.
@@ -54,6 +56,17 @@ export interface Matcher {
   ignoreArrayOrder?: boolean
   /** `equals_json`: members and array items beyond the expected ones are allowed (WireMock's `ignoreExtraElements`). */
   ignoreExtraElements?: boolean
+  /** Date matchers: the request's value is read with this Java date pattern (WireMock's `actualFormat`). */
+  dateFormat?: string
+  /** Date matchers: the expected instant is truncated so before the comparison (after `now`, before its offset). */
+  truncateExpected?: DateTruncation
+  /** Date matchers: the request's instant is truncated so before the comparison. */
+  truncateActual?: DateTruncation
+  /**
+   * Body matchers without `key`: the matcher applies to every field of a form body (every part of
+   * a multipart one) and holds when each satisfies it (WireMock's multipart `matchingType: ALL`).
+   */
+  allParts?: boolean
 }
 
 /** An XML namespace binding of a matcher: `prefix` as used in its XPath expressions. */

@@ -1,3 +1,4 @@
+import { compileDateFormat } from './date-format.js'
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import { createError, type ErrorDetail } from '../errors/index.js'
 import { joinPointer, type SourcePosition } from './parse.js'
@@ -455,6 +456,15 @@ const bodyOnly = new Set([
   'matches_json_schema',
 ])
 const dateMatchers = new Set(['before_date', 'after_date', 'equals_date'])
+/** What `allParts` applies to: the text comparisons of a form field. */
+const partMatchers = new Set([
+  'equals',
+  'equals_insensitive',
+  'contains',
+  'matches',
+  'not_matches',
+  ...dateMatchers,
+])
 const keyedParts: Record<string, string> = {
   headers: 'header',
   queryParams: 'parameter',
@@ -474,6 +484,26 @@ function checkMatcher(m: MatcherInput, pointer: string, part: string, report: Re
   }
   if (part === 'url' && dateMatchers.has(name)) {
     report(`${pointer}/matcherName`, `${name} compares date-times; it cannot apply to the URL`)
+  }
+  for (const option of ['dateFormat', 'truncateExpected', 'truncateActual'] as const) {
+    if (m[option] !== undefined && !dateMatchers.has(name)) {
+      report(
+        `${pointer}/${option}`,
+        `${option} applies only to before_date, after_date, equals_date`,
+      )
+    }
+  }
+  if (m.allParts === true && (part !== 'body' || (m.key ?? '') !== '' || !partMatchers.has(name))) {
+    report(
+      `${pointer}/allParts`,
+      'applies only to body matchers without key comparing text (equals, equals_insensitive, contains, matches, not_matches, and the date matchers)',
+    )
+  }
+  if (m.dateFormat !== undefined) {
+    const format = compileDateFormat(m.dateFormat)
+    if ('error' in format) {
+      report(`${pointer}/dateFormat`, `is not a date pattern Understudy reads: ${format.error}`)
+    }
   }
   const itemName = keyedParts[part]
   if (itemName !== undefined) {

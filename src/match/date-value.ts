@@ -1,3 +1,10 @@
+import {
+  compileDateFormat,
+  truncateInstant,
+  type DateTruncation,
+  type Matcher,
+} from '../dsl/index.js'
+
 /** Units of a relative expected date (`now +3 days`), as WireMock names them. */
 const units: Record<string, (date: Date, n: number) => void> = {
   milliseconds: (d, n) => d.setTime(d.getTime() + n),
@@ -23,26 +30,62 @@ type ExpectedInstant = () => number
  * @example
  * const at = expectedInstant('now -1 hours'); if (typeof at !== 'string') at() // an hour ago
  */
-export function expectedInstant(text: string): ExpectedInstant | string {
+export function expectedInstant(
+  text: string,
+  truncation?: DateTruncation,
+): ExpectedInstant | string {
   const rel = relative.exec(text.trim())
   if (rel !== null) {
-    if (rel[1] === undefined) return () => Date.now()
+    if (rel[1] === undefined) {
+      return truncation === undefined
+        ? () => Date.now()
+        : () => truncateInstant(Date.now(), truncation)
+    }
     const shift = units[`${(rel[3] ?? '').toLowerCase()}s`]
     if (shift === undefined) {
       return `unknown unit "${rel[3] ?? ''}" (seconds, minutes, hours, days, months, years)`
     }
     const n = Number(rel[2]) * (rel[1] === '-' ? -1 : 1)
+    // As WireMock does by default: truncated first, then shifted.
     return () => {
-      const d = new Date()
+      const d = new Date(
+        truncation === undefined ? Date.now() : truncateInstant(Date.now(), truncation),
+      )
       shift(d, n)
       return d.getTime()
     }
   }
-  const fixed = instantOf(text)
-  if (fixed === null) {
+  const given = instantOf(text)
+  if (given === null) {
     return 'must be an ISO-8601 date-time (2026-01-31T12:00:00Z) or "now" with an optional offset ("now +3 days")'
   }
+  const fixed = truncation === undefined ? given : truncateInstant(given, truncation)
   return () => fixed
+}
+
+/**
+ * How a request's value becomes an instant: read as ISO-8601 or an HTTP date, or with the
+ * matcher's `dateFormat` (compiled here, once), then truncated as `truncateActual` asks. An
+ * error message when the format cannot be read.
+ *
+ * @example
+ * const read = actualInstant({ dateFormat: 'dd/MM/yyyy' }); typeof read !== 'string' && read('31/01/2026')
+ */
+export function actualInstant(
+  options: Pick<Matcher, 'dateFormat' | 'truncateActual'>,
+): ((value: string) => number | null) | string {
+  let read: (value: string) => number | null = instantOf
+  if (options.dateFormat !== undefined) {
+    const format = compileDateFormat(options.dateFormat)
+    if ('error' in format) return `dateFormat ${format.error}`
+    read = format.parse
+  }
+  const truncation = options.truncateActual
+  if (truncation === undefined) return read
+  return (value) => {
+    const ms = read(value)
+    return ms === null ? null : truncateInstant(ms, truncation)
+  }
 }
 
 const isoDate = /^\d{4}-\d{2}-\d{2}$/

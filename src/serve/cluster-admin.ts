@@ -21,7 +21,7 @@ import type {
 import type { ReplicaCall } from './cluster-protocol.js'
 import type { PostServeStats } from './post-serve.js'
 import { ReplicaGoneError, type ReplicaSet, type ReplicaState } from './cluster-primary.js'
-import { compileMock } from './compile-mock.js'
+import { compileMock, type CompiledMock } from './compile-mock.js'
 import { closePools } from './proxy.js'
 import type { LoadHarImporter } from './record/recorded-requests.js'
 
@@ -135,33 +135,29 @@ export function clusterAdminTarget(
       }
     },
     config: () => set.document,
-    reconfigure: async (document: MockServiceDocument): Promise<ReconfigureResult> => {
-      // Compiled here once, only to reject what the replicas could not compile: nothing changes then.
-      const pools = new Map<string, Dispatcher>()
-      let transactions: number
-      try {
-        const options = set.options
-        transactions = compileMock(document, {
-          proxyTimeout: options.proxyTimeout,
-          journalBodyBytes: options.inspection.maxBodyBytes,
-          pools,
-        }).matcher.active.length
-      } finally {
-        await closePools(pools.values())
-      }
-      set.document = document
-      await Promise.all(
-        set.views().map(async (view) => {
-          try {
-            await set.call(view.replica, { op: 'reconfigure', document }, RECONFIGURE_TIMEOUT_MS)
-          } catch (err) {
-            // A replica that is not running starts on the new document.
-            if (!(err instanceof ReplicaGoneError)) throw err
-          }
-        }),
-      )
-      return { transactions, serviceMockId: document.id ?? 0 }
-    },
+    reconfigure: async (document: MockServiceDocument): Promise<ReconfigureResult> =>
+      await set.serialize(async () => {
+        // The WireMock API's stubs stay layered over the new document, as on a single runtime.
+        const served = set.layered(document)
+        // Compiled here once, only to reject what the replicas could not compile: nothing changes then.
+        const transactions = compileHere(set, served).matcher.active.length
+        set.adopt(document, set.layer, served)
+        await Promise.all(
+          set.views().map(async (view) => {
+            try {
+              await set.call(
+                view.replica,
+                { op: 'reconfigure', document: served },
+                RECONFIGURE_TIMEOUT_MS,
+              )
+            } catch (err) {
+              // A replica that is not running starts on the new document.
+              if (!(err instanceof ReplicaGoneError)) throw err
+            }
+          }),
+        )
+        return { transactions, serviceMockId: document.id ?? 0 }
+      }),
     inspection: async (skip, limit): Promise<InspectionPage> => {
       const pages = await Promise.all(
         up().map(async (replica) => {
@@ -345,6 +341,28 @@ function clusterRecordings(
       )
       return set.recording.clear()
     },
+  }
+}
+
+/**
+ * Compiles a document in the primary, as the replicas will: to refuse (ERR_DSL_INVALID) what they
+ * could not compile before anything changes, and for the matcher's diagnosis of near misses. Its
+ * upstream pools are closed at once: this copy never forwards.
+ *
+ * @example
+ * compileHere(set, document).matcher.active.length // 12
+ */
+export function compileHere(set: ReplicaSet, document: MockServiceDocument): CompiledMock {
+  const pools = new Map<string, Dispatcher>()
+  try {
+    return compileMock(document, {
+      proxyTimeout: set.options.proxyTimeout,
+      journalBodyBytes: set.options.inspection.maxBodyBytes,
+      pools,
+      scenarios: set.scenarios,
+    })
+  } finally {
+    closePools(pools.values()).catch(() => {})
   }
 }
 

@@ -11,10 +11,11 @@ import {
   type ReplicaCall,
   type ReplicaMessage,
 } from './cluster-protocol.js'
-import type { Runtime } from './runtime.js'
+import type { DocumentLayer, Runtime } from './runtime.js'
 import { RecordedRequests } from './record/recorded-requests.js'
 import { commitScenarios, ScenarioStore } from './scenario/store.js'
 import { loadTlsMaterial, type TlsMaterial } from './tls.js'
+import type { WireMockAnswer, WireMockCall } from './wiremock/index.js'
 
 /** A replica's state as the primary sees it. */
 export type ReplicaState = 'STARTING' | 'UP' | 'DOWN'
@@ -109,7 +110,16 @@ export class ReplicaSet {
    * request whichever replica forwarded it. It outlives replica restarts and reconfigurations.
    */
   readonly recording: RecordedRequests
+  /** The document as configured (the file, `PUT /config`), before the WireMock layer. */
+  #base: MockServiceDocument
+  /** The WireMock admin API's stubs over the base; null: none. */
+  #layer: DocumentLayer | null = null
+  /** What the replicas serve: the base through the layer. */
   #document: MockServiceDocument
+  /** Changes of what is served, one at a time (a configuration, the WireMock stubs). */
+  #changes: Promise<unknown> = Promise.resolve()
+  /** Answers the WireMock admin calls the replicas forward; null: the API is off. */
+  #wiremock: ((call: WireMockCall) => Promise<WireMockAnswer>) | null = null
   readonly #params: ReplicaSetParams
   readonly #log: Logger
   readonly #slots: Slot[]
@@ -129,6 +139,7 @@ export class ReplicaSet {
     }
     this.replicas = params.replicas
     this.#params = params
+    this.#base = params.document
     this.#document = params.document
     this.#log = params.log
     this.recording = new RecordedRequests((url, reason) => this.#log.warn({ url }, reason))
@@ -151,13 +162,46 @@ export class ReplicaSet {
     return this.#urls
   }
 
+  /** What the replicas serve: the configured document with the WireMock API's stubs. */
   get document(): MockServiceDocument {
     return this.#document
   }
 
-  /** Replicas started from now on get this document (a reconfiguration sends it to the running ones). */
-  set document(document: MockServiceDocument) {
-    this.#document = document
+  /** The configured document, before the WireMock API's stubs. */
+  get base(): MockServiceDocument {
+    return this.#base
+  }
+
+  /** The WireMock API's stubs over the base; null: none. */
+  get layer(): DocumentLayer | null {
+    return this.#layer
+  }
+
+  /** What the replicas would serve for this base document, with the current WireMock layer. */
+  layered(base: MockServiceDocument): MockServiceDocument {
+    return this.#layer === null ? base : this.#layer(base)
+  }
+
+  /**
+   * Replicas started from now on serve `served`, made from `base` and `layer` (a change sends it
+   * to the running ones).
+   */
+  adopt(base: MockServiceDocument, layer: DocumentLayer | null, served: MockServiceDocument): void {
+    this.#base = base
+    this.#layer = layer
+    this.#document = served
+  }
+
+  /** Runs changes of what is served one after the other, so that none is based on a stale one. */
+  async serialize<T>(change: () => Promise<T>): Promise<T> {
+    const done = this.#changes.then(change)
+    this.#changes = done.catch(() => undefined)
+    return await done
+  }
+
+  /** Who answers the WireMock admin calls forwarded by the replicas. */
+  answerWireMock(answer: (call: WireMockCall) => Promise<WireMockAnswer>): void {
+    this.#wiremock = answer
   }
 
   get options(): Readonly<RuntimeOptions> {
@@ -317,6 +361,9 @@ export class ReplicaSet {
       case 'recorded':
         this.recording.merge(message.requests)
         break
+      case 'wiremock':
+        this.#onWireMock(worker, message.requestId, message.call)
+        break
       case 'reply': {
         const pending = slot.calls.get(message.callId)
         if (pending === undefined) return
@@ -327,6 +374,22 @@ export class ReplicaSet {
         break
       }
     }
+  }
+
+  #onWireMock(worker: Worker, requestId: number, call: WireMockCall): void {
+    const answer =
+      this.#wiremock?.(call) ??
+      Promise.resolve({
+        status: 404,
+        body: { errors: [{ code: 30, title: 'the WireMock admin API is off on this runtime' }] },
+      })
+    answer
+      .catch((err: unknown): WireMockAnswer => ({
+        status: 500,
+        body: { errors: [{ code: 10, title: err instanceof Error ? err.message : 'failed' }] },
+      }))
+      .then((result) => this.#send(worker, { kind: 'wiremock-result', requestId, answer: result }))
+      .catch(() => {})
   }
 
   #onListening(slot: Slot, worker: Worker, urls: Runtime['urls']): void {

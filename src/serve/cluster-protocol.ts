@@ -1,9 +1,10 @@
 import type { MockServiceDocument } from '../dsl/index.js'
 import type { WireError } from '../errors/index.js'
-import type { InspectionFilter, RingIds, Verification } from '../inspect/index.js'
+import type { InspectionFilter, InspectionRecord, RingIds, Verification } from '../inspect/index.js'
 import type { CapturedRequest } from './record/capture.js'
 import type { ScenarioRead, ScenarioWrite } from './scenario/store.js'
 import type { TlsMaterial } from './tls.js'
+import type { WireMockAnswer, WireMockCall } from './wiremock/index.js'
 
 /*
  * The IPC messages between a cluster primary (`understudy run --replicas N`, N > 1) and its
@@ -13,7 +14,9 @@ import type { TlsMaterial } from './tls.js'
  * answered by `scenario-result` with the same `requestId`): the primary keeps the states. And a
  * replica in `record` mode sends what it captured, coalesced, every 200 ms (`recorded`, no
  * answer): the primary keeps the merged recording. Messages of one channel arrive in order, so a
- * `reply` to `flushRecording` comes after the `recorded` messages sent before it.
+ * `reply` to `flushRecording` comes after the `recorded` messages sent before it. A call of
+ * WireMock's admin API (`/__admin` on the shared mock port) goes to the primary as `wiremock`,
+ * answered by `wiremock-result` with the same `requestId`: the primary owns the stubs.
  */
 
 /** Ports a replica listens on; 0 shares whatever port the first replica was given. */
@@ -40,6 +43,8 @@ export type ReplicaCall =
   // the recording: send what is queued now (before the reply), or forget it
   | { op: 'flushRecording' }
   | { op: 'dropRecording' }
+  // WireMock's request journal: every record of the replica's inspection ring (WireRecord[])
+  | { op: 'journal' }
 
 export interface StartMessage {
   kind: 'start'
@@ -57,6 +62,7 @@ export type PrimaryMessage =
   | { kind: 'call'; callId: number; call: ReplicaCall }
   | { kind: 'stop' }
   | { kind: 'scenario-result'; requestId: number; ok: boolean; states: ScenarioRead[] }
+  | { kind: 'wiremock-result'; requestId: number; answer: WireMockAnswer }
 
 export type ReplicaMessage =
   | { kind: 'hello' }
@@ -66,6 +72,7 @@ export type ReplicaMessage =
   | { kind: 'reply'; callId: number; error: WireError }
   | { kind: 'scenario'; requestId: number; reads: ScenarioRead[]; writes: ScenarioWrite[] }
   | { kind: 'recorded'; requests: CapturedRequest[] }
+  | { kind: 'wiremock'; requestId: number; call: WireMockCall }
 
 /**
  * Whether an IPC message is one of ours (Node's own cluster messages never reach 'message').
@@ -79,6 +86,28 @@ export function isMessage<T extends { kind: string }>(value: unknown): value is 
     value !== null &&
     typeof (value as { kind?: unknown }).kind === 'string'
   )
+}
+
+/** An inspection record as IPC carries it (JSON): its bodies in base64. */
+export interface WireRecord extends Omit<InspectionRecord, 'requestBody' | 'responseBody'> {
+  requestBody: string | null
+  responseBody: string | null
+}
+
+export function recordToWire(record: InspectionRecord): WireRecord {
+  return {
+    ...record,
+    requestBody: record.requestBody?.toString('base64') ?? null,
+    responseBody: record.responseBody?.toString('base64') ?? null,
+  }
+}
+
+export function recordFromWire(record: WireRecord): InspectionRecord {
+  return {
+    ...record,
+    requestBody: record.requestBody === null ? null : Buffer.from(record.requestBody, 'base64'),
+    responseBody: record.responseBody === null ? null : Buffer.from(record.responseBody, 'base64'),
+  }
 }
 
 // Errors cross the IPC channel through the one decoder of src/errors (remote.ts).

@@ -2,17 +2,20 @@ import type { RuntimeOptions } from '../config/index.js'
 import type { MockServiceDocument } from '../dsl/index.js'
 import type { Logger, LogRing } from '../log/index.js'
 import { localAdminTarget, type AdminTarget } from './admin-target.js'
+import { allRecords } from '../inspect/index.js'
 import {
   isMessage,
+  recordToWire,
   toWireError,
   type PrimaryMessage,
   type ReplicaCall,
   type ReplicaMessage,
   type StartMessage,
+  type WireRecord,
 } from './cluster-protocol.js'
 import { CaptureQueue } from './record/capture.js'
 import { startRuntime, type Runtime } from './runtime.js'
-import { refuseReplicatedWireMock } from './wiremock/index.js'
+import { forwardingWireMock, type WireMockAnswer, type WireMockCall } from './wiremock/index.js'
 import type { RequestCheck } from './request-check.js'
 import { SharedScenarios, type ScenarioCommitter } from './scenario/shared.js'
 import type { ScenarioRead } from './scenario/store.js'
@@ -35,6 +38,11 @@ export interface ClusterReplicaParams {
 const RECORDED_PER_MESSAGE = 100
 /** How long a replica waits for the primary to commit a scenario transition. */
 const SCENARIO_TIMEOUT_MS = 5_000
+/**
+ * How long a replica waits for the primary's answer to a WireMock admin call: longer than the
+ * primary waits for every replica to swap a configuration (60 s), so that its own refusal arrives.
+ */
+const WIREMOCK_TIMEOUT_MS = 75_000
 
 /**
  * Runs this process as one replica of a cluster (`understudy run --replicas N`): waits for the
@@ -53,6 +61,7 @@ export function runClusterReplica(params: ClusterReplicaParams): void {
   }
   let runtime: Runtime | null = null
   let target: AdminTarget | null = null
+  let journal: () => WireRecord[] = () => []
   let started: Promise<void> | null = null
   let stopping = false
   let failed = false
@@ -108,6 +117,31 @@ export function runClusterReplica(params: ClusterReplicaParams): void {
   }
   const recording: RecordingCalls = { flush: () => sendRecorded(), drop: () => capture.drop() }
 
+  // WireMock admin calls received on the shared mock port, waiting for the primary's answer.
+  const wiremockCalls = new Map<
+    number,
+    {
+      resolve: (answer: WireMockAnswer) => void
+      reject: (err: Error) => void
+      timer: NodeJS.Timeout
+    }
+  >()
+  let nextWireMockCall = 0
+  const toPrimary = async (call: WireMockCall): Promise<WireMockAnswer> =>
+    await new Promise((resolve, reject) => {
+      if (!process.connected) {
+        reject(new Error('the primary is gone'))
+        return
+      }
+      const requestId = ++nextWireMockCall
+      const timer = setTimeout(() => {
+        wiremockCalls.delete(requestId)
+        reject(new Error(`the primary did not answer within ${WIREMOCK_TIMEOUT_MS} ms`))
+      }, WIREMOCK_TIMEOUT_MS)
+      wiremockCalls.set(requestId, { resolve, reject, timer })
+      send({ kind: 'wiremock', requestId, call })
+    })
+
   const start = async (message: StartMessage): Promise<void> => {
     log = params.log.child({ replica: message.replica, serviceMockId: message.document.id ?? 0 })
     const options: Readonly<RuntimeOptions> = { ...params.options, ...message.ports }
@@ -136,8 +170,18 @@ export function runClusterReplica(params: ClusterReplicaParams): void {
       throw err
     }
     target = localAdminTarget(runtime, params.logRing)
-    // Each replica holds its own journal and matcher: WireMock's admin API would see one replica's.
-    if (options.wiremockAdmin) runtime.setPortAdmin(refuseReplicatedWireMock)
+    const ring = runtime.ring
+    journal = () => allRecords(ring).map(recordToWire)
+    // The primary owns the stubs and gathers every replica's journal: calls go there.
+    if (options.wiremockAdmin) {
+      runtime.setPortAdmin(
+        forwardingWireMock({
+          listen: options.host,
+          token: options.adminToken ?? null,
+          forward: toPrimary,
+        }),
+      )
+    }
     log.info({ urls: runtime.urls, pid: process.pid }, 'replica listening')
     send({ kind: 'listening', urls: runtime.urls })
     if (stopping) await stop()
@@ -147,7 +191,7 @@ export function runClusterReplica(params: ClusterReplicaParams): void {
     try {
       await started
       if (target === null) throw new Error('replica not started')
-      send({ kind: 'reply', callId, value: await perform(target, call, recording) })
+      send({ kind: 'reply', callId, value: await perform(target, call, recording, journal) })
     } catch (err) {
       send({ kind: 'reply', callId, error: toWireError(err) })
     }
@@ -188,6 +232,14 @@ export function runClusterReplica(params: ClusterReplicaParams): void {
       case 'stop':
         stop().catch(() => {})
         break
+      case 'wiremock-result': {
+        const pending = wiremockCalls.get(message.requestId)
+        if (pending === undefined) return
+        wiremockCalls.delete(message.requestId)
+        clearTimeout(pending.timer)
+        pending.resolve(message.answer)
+        break
+      }
       case 'scenario-result': {
         const pending = commits.get(message.requestId)
         if (pending === undefined) return
@@ -219,6 +271,7 @@ async function perform(
   target: AdminTarget,
   call: ReplicaCall,
   recording: RecordingCalls,
+  journal: () => WireRecord[],
 ): Promise<unknown> {
   switch (call.op) {
     case 'health':
@@ -247,5 +300,7 @@ async function perform(
       return recording.flush()
     case 'dropRecording':
       return recording.drop()
+    case 'journal':
+      return journal()
   }
 }

@@ -14,4 +14,5 @@ export {
   type HarImporter,
   type MergeResult,
 } from './record/recording.js'
-export { createWireMockAdmin, type WireMockConverter } from './wiremock/index.js'
+export { createWireMockAdmin, runtimeHost, type WireMockConverter } from './wiremock/index.js'
+export { clusterWireMockHost } from './cluster-wiremock.js'

@@ -90,6 +90,7 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
       logRing,
       args: ['run', ...args],
       out: io.stdout,
+      wiremockFiles: wiremockFilesDirs([values.mock]),
     })
     exitOnSignals(serving.stop, log)
     return 'running'

@@ -1,4 +1,5 @@
 import type { SchemaObject } from 'ajv'
+import { dateTruncationNames } from '../date-format.js'
 import { delayTypes, faultTypes, matcherNames } from '../types.js'
 
 /**
@@ -42,6 +43,12 @@ const matcherSchema: SchemaObject = {
     // equals_json options, as WireMock's equalToJson has them
     ignoreArrayOrder: { type: 'boolean' },
     ignoreExtraElements: { type: 'boolean' },
+    // date matcher options, as WireMock's date operators have them
+    dateFormat: { type: 'string' },
+    truncateExpected: { type: 'string', enum: [...dateTruncationNames] },
+    truncateActual: { type: 'string', enum: [...dateTruncationNames] },
+    // every part of a form or multipart body (WireMock's multipart matchingType ALL)
+    allParts: { type: 'boolean' },
   },
 }
 

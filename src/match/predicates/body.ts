@@ -3,7 +3,13 @@ import { JsonPathScanner } from '../json-scan.js'
 import { compileJsonPath, jsonEquals, jsonValueText, type JsonSelector } from '../json.js'
 import type { FieldValue, MatchRequest } from '../request.js'
 import { canonicalXml, compileXPath, parseXml, type CompiledXPath } from '../xml.js'
-import { FieldPredicate, readBodyText, readFormField, type FieldReader } from './field.js'
+import {
+  FieldPredicate,
+  readAllFormFields,
+  readBodyText,
+  readFormField,
+  type FieldReader,
+} from './field.js'
 import { shorten, type Predicate } from './predicate.js'
 import { compileValueCheck } from './value-check.js'
 import { compileXsd } from '../xsd.js'
@@ -278,11 +284,17 @@ export function compileBodyPredicate(m: Matcher, pointer: string): BodyPredicate
   }
   const compiled = compileValueCheck(m)
   if ('error' in compiled) return { error: compiled.error, at: 'matchingValue' }
-  return new FieldPredicate('body', key, m.matcherName, expected, pointer, reader, compiled.check, {
-    absent: false,
-    optional: m.optional === true,
-    negated: compiled.negated,
-  })
+  const every = m.allParts === true
+  return new FieldPredicate(
+    'body',
+    every ? '*' : key,
+    m.matcherName,
+    expected,
+    pointer,
+    every ? readAllFormFields : reader,
+    compiled.check,
+    { absent: false, optional: m.optional === true, negated: compiled.negated, every },
+  )
 }
 
 function readerFor(

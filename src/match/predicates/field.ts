@@ -13,6 +13,8 @@ interface FieldRules {
   optional: boolean
   /** `not_matches`: holds when no value satisfies the (positive) check. */
   negated: boolean
+  /** `allParts`: holds when every value satisfies the check (and there is one at least). */
+  every?: boolean
 }
 
 /**
@@ -58,6 +60,10 @@ export class FieldPredicate implements Predicate {
     if (value === undefined) return this.rules.absent || this.rules.optional
     if (this.rules.absent) return false
     if (typeof value === 'string') return this.check(value) !== this.rules.negated
+    if (this.rules.every === true && !this.rules.negated) {
+      for (let i = 0; i < value.length; i++) if (!this.check(value[i] as string)) return false
+      return value.length > 0
+    }
     for (let i = 0; i < value.length; i++) {
       if (this.check(value[i] as string)) return !this.rules.negated
     }
@@ -86,6 +92,19 @@ export const readQuery: FieldReader = (req, key) => req.query()[key]
 
 /** Cookie values of the `Cookie` header. */
 export const readCookie: FieldReader = (req, key) => req.cookies()[key]
+
+/** Every field of an urlencoded or multipart body, whatever its name; absent when the body is no form. */
+export const readAllFormFields: FieldReader = (req) => {
+  const form = req.form()
+  if (form === null) return undefined
+  const values: string[] = []
+  for (const name in form) {
+    const value = form[name] as FieldValue
+    if (typeof value === 'string') values.push(value)
+    else values.push(...value)
+  }
+  return values
+}
 
 /** Form fields of an urlencoded or multipart body. */
 export const readFormField: FieldReader = (req, key) => req.form()?.[key]

@@ -91,6 +91,7 @@ export function compileRequest(request: RequestDsl, report: ReportProblem): Comp
     out.needsBody = true
     const key = m.key ?? ''
     if (key !== '' && !key.startsWith('$') && !key.startsWith('/')) out.needsForm = true
+    if (m.allParts === true) out.needsForm = true
     if (m.matcherName === 'absent' && key === '' && (m.matchingValue ?? '') !== '') {
       out.needsForm = true
     }

@@ -1,5 +1,5 @@
 import { compileUserRegex, MAX_REGEX_INPUT, RegexRejection, type Matcher } from '../../dsl/index.js'
-import { expectedInstant, instantOf } from '../date-value.js'
+import { actualInstant, expectedInstant } from '../date-value.js'
 
 /** How an actual instant compares with the expected one, per date matcher (epoch milliseconds). */
 const dateComparisons = {
@@ -48,12 +48,14 @@ export function compileValueCheck(matcher: Matcher): ValueCheckResult {
     case 'before_date':
     case 'after_date':
     case 'equals_date': {
-      const at = expectedInstant(expected)
+      const at = expectedInstant(expected, matcher.truncateExpected)
       if (typeof at === 'string') return { error: at }
+      const read = actualInstant(matcher)
+      if (typeof read === 'string') return { error: read }
       const holds = dateComparisons[matcher.matcherName]
       return {
         check: (v) => {
-          const actual = instantOf(v)
+          const actual = read(v)
           return actual !== null && holds(actual, at())
         },
         negated: false,

@@ -9,18 +9,18 @@ const WIREMOCK_API_VERSION = '3.13.0'
 
 /** Scenarios, recordings, and the global calls: reset, settings, health, shutdown. */
 export function globalRoutes(ctx: WireMockContext): Route[] {
-  const { runtime, layer, recorder } = ctx
+  const { host, layer, recorder } = ctx
   return [
     [
       'GET',
       '/__admin/scenarios',
-      () => ({ status: 200, body: { scenarios: listScenarios(runtime, layer) } }),
+      () => ({ status: 200, body: { scenarios: listScenarios(host, layer) } }),
     ],
     [
       'POST',
       '/__admin/scenarios/reset',
       async () => {
-        await runtime.current().scenarios.reset()
+        await host.scenarios().reset()
         return { status: 200, body: {} }
       },
     ],
@@ -32,27 +32,30 @@ export function globalRoutes(ctx: WireMockContext): Route[] {
           typeof body === 'object' && body !== null
             ? (body as Record<string, unknown>)['state']
             : undefined
-        await setScenarioState(runtime, layer, params['name'] ?? '', state)
+        await setScenarioState(host, layer, params['name'] ?? '', state)
         return { status: 200, body: {} }
       },
     ],
     [
       'POST',
       '/__admin/recordings/start',
-      ({ body }) => {
-        recorder.start(body)
+      async ({ body }) => {
+        await recorder.start(body)
         return { status: 200, body: {} }
       },
     ],
     [
       'POST',
       '/__admin/recordings/stop',
-      async () => ({ status: 200, body: recorder.stop(await ctx.converter()) }),
+      async () => ({ status: 200, body: await recorder.stop(await ctx.converter()) }),
     ],
     [
       'POST',
       '/__admin/recordings/snapshot',
-      async ({ body }) => ({ status: 200, body: recorder.snapshot(body, await ctx.converter()) }),
+      async ({ body }) => ({
+        status: 200,
+        body: await recorder.snapshot(body, await ctx.converter()),
+      }),
     ],
     [
       'GET',
@@ -63,9 +66,9 @@ export function globalRoutes(ctx: WireMockContext): Route[] {
       'POST',
       '/__admin/reset',
       async () => {
-        ctx.resetMappings()
-        ctx.journal.clear()
-        await runtime.current().scenarios.reset()
+        await ctx.resetMappings()
+        await ctx.journal.clear()
+        await host.scenarios().reset()
         return { status: 200, body: {} }
       },
     ],
@@ -77,8 +80,8 @@ export function globalRoutes(ctx: WireMockContext): Route[] {
     [
       'POST',
       '/__admin/settings',
-      ({ body }) => {
-        layer.configure({ thinkTime: thinkTimeOf(body) })
+      async ({ body }) => {
+        await layer.configure({ thinkTime: thinkTimeOf(body) })
         return { status: 200, body: {} }
       },
     ],
@@ -86,8 +89,8 @@ export function globalRoutes(ctx: WireMockContext): Route[] {
     [
       'PUT',
       '/__admin/settings',
-      ({ body }) => {
-        layer.configure({ thinkTime: thinkTimeOf(body) })
+      async ({ body }) => {
+        await layer.configure({ thinkTime: thinkTimeOf(body) })
         return { status: 200, body: {} }
       },
     ],

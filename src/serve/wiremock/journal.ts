@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http'
-import { allRecords, type InspectionRecord } from '../../inspect/index.js'
+import type { InspectionRecord } from '../../inspect/index.js'
 import { MatchRequest } from '../../match/index.js'
-import type { Runtime } from '../runtime.js'
+import type { WireMockHost } from './host.js'
 import type { StubLayer } from './stubs.js'
 
 /**
@@ -14,38 +14,33 @@ export class Journal {
   private readonly removed = new Set<number>()
 
   constructor(
-    private readonly runtime: Runtime,
+    private readonly host: WireMockHost,
     private readonly stubs: StubLayer,
   ) {}
 
   /** False with `--no-inspection`: WireMock's `requestJournalDisabled`. */
   get enabled(): boolean {
-    return this.runtime.ring !== null
+    return this.host.journalEnabled
   }
 
   /** Every record still in the journal, newest first. */
-  records(): InspectionRecord[] {
-    const all = allRecords(this.runtime.ring)
+  async records(): Promise<InspectionRecord[]> {
+    const all = await this.host.records()
     return this.removed.size === 0 ? all : all.filter((r) => !this.removed.has(r.id))
   }
 
-  /** The id of the newest record (0: none), without decoding the others. */
-  newestId(): number {
-    return this.runtime.ring?.newest(0, 1)[0]?.id ?? 0
-  }
-
-  get(uuid: string): InspectionRecord | undefined {
+  async get(uuid: string): Promise<InspectionRecord | undefined> {
     const id = ringIdOf(uuid)
     if (id === undefined || this.removed.has(id)) return undefined
-    return this.runtime.ring?.get(id)
+    return (await this.host.records()).find((r) => r.id === id)
   }
 
   remove(records: readonly InspectionRecord[]): void {
     for (const r of records) this.removed.add(r.id)
   }
 
-  clear(): void {
-    this.runtime.ring?.clear()
+  async clear(): Promise<void> {
+    await this.host.clearJournal()
     this.removed.clear()
   }
 

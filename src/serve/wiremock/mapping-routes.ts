@@ -31,23 +31,23 @@ export function mappingRoutes(ctx: WireMockContext): Route[] {
       '/__admin/mappings',
       async ({ body }) => {
         const stub = layer.build(stubBody(body), await ctx.converter())
-        layer.replace([...layer.list().filter((s) => s.id !== stub.id), stub])
+        await layer.replace([...layer.list().filter((s) => s.id !== stub.id), stub])
         return { status: 201, body: stub.json }
       },
     ],
     [
       'DELETE',
       '/__admin/mappings',
-      () => {
-        layer.replace([], { hideBase: true })
+      async () => {
+        await layer.replace([], { hideBase: true })
         return { status: 200, body: {} }
       },
     ],
     [
       'POST',
       '/__admin/mappings/reset',
-      () => {
-        ctx.resetMappings()
+      async () => {
+        await ctx.resetMappings()
         return { status: 200, body: {} }
       },
     ],
@@ -93,7 +93,10 @@ export function mappingRoutes(ctx: WireMockContext): Route[] {
           if (at === -1) kept.push(stub)
           else if (policy === 'OVERWRITE') kept[at] = stub
         }
-        layer.replace(kept, options['deleteAllNotInImport'] === true ? { hideBase: true } : {})
+        await layer.replace(
+          kept,
+          options['deleteAllNotInImport'] === true ? { hideBase: true } : {},
+        )
         return { status: 200, body: {} }
       },
     ],
@@ -116,7 +119,7 @@ export function mappingRoutes(ctx: WireMockContext): Route[] {
       '/__admin/mappings/remove-by-metadata',
       async ({ body }) => {
         const test = compileMetadataPattern(body, await ctx.converter())
-        layer.replace(layer.list().filter((s) => !test(s.json['metadata'])))
+        await layer.replace(layer.list().filter((s) => !test(s.json['metadata'])))
         return { status: 200, body: {} }
       },
     ],
@@ -124,14 +127,14 @@ export function mappingRoutes(ctx: WireMockContext): Route[] {
     [
       'GET',
       '/__admin/mappings/unmatched',
-      ({ query }) => ({ status: 200, body: page(unservedStubs(ctx), query) }),
+      async ({ query }) => ({ status: 200, body: page(await unservedStubs(ctx), query) }),
     ],
     [
       'DELETE',
       '/__admin/mappings/unmatched',
-      () => {
-        const unserved = new Set(unservedStubs(ctx))
-        layer.replace(layer.list().filter((s) => !unserved.has(s)))
+      async () => {
+        const unserved = new Set(await unservedStubs(ctx))
+        await layer.replace(layer.list().filter((s) => !unserved.has(s)))
         return { status: 200, body: {} }
       },
     ],
@@ -155,26 +158,26 @@ export function mappingRoutes(ctx: WireMockContext): Route[] {
         const next = [...layer.list()]
         // An edited stub keeps its place (and so its rank among equal priorities).
         next[at] = stub
-        layer.replace(next)
+        await layer.replace(next)
         return { status: 200, body: stub.json }
       },
     ],
     [
       'DELETE',
       '/__admin/mappings/:id',
-      ({ params }) => {
+      async ({ params }) => {
         const id = params['id'] ?? ''
         if (layer.get(id) === undefined) throw notFound(`Stub mapping ${id} not found`)
-        layer.replace(layer.list().filter((s) => s.id !== id))
+        await layer.replace(layer.list().filter((s) => s.id !== id))
         return { status: 200, body: {} }
       },
     ],
   ]
 }
 
-function unservedStubs(ctx: WireMockContext): WireMockStub[] {
+async function unservedStubs(ctx: WireMockContext): Promise<WireMockStub[]> {
   const served = new Set<WireMockStub>()
-  for (const record of ctx.journal.records()) {
+  for (const record of await ctx.journal.records()) {
     const stub = ctx.layer.byTransaction(record.transactionId, record.respondingTxn)
     if (stub !== undefined) served.add(stub)
   }

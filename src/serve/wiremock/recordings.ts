@@ -28,8 +28,11 @@ const snapshotFields = new Set(['persist'])
  */
 export class Recorder {
   private state: RecordingStatus = 'NeverStarted'
-  /** The newest journal id when recording started: later LIVE records are the recording. */
-  private since = 0
+  /**
+   * The journal's ids when recording started: the LIVE records not among them are the recording
+   * (ids are not in time order across the replicas of a cluster, so no single "since" id).
+   */
+  private before: ReadonlySet<number> = new Set()
 
   constructor(
     private readonly journal: Journal,
@@ -41,7 +44,7 @@ export class Recorder {
   }
 
   /** `POST /__admin/recordings/start` `{targetBaseUrl, persist?}`. */
-  start(spec: unknown): void {
+  async start(spec: unknown): Promise<void> {
     const input = objectOf(spec)
     refuseUnknown(input, startFields)
     const target = input['targetBaseUrl']
@@ -72,40 +75,44 @@ export class Recorder {
         'recording needs the request journal, which --no-inspection turned off',
       )
     }
-    this.since = this.journal.newestId()
-    this.stubs.configure({ recordingTarget: url.origin })
+    this.before = new Set((await this.journal.records()).map((r) => r.id))
+    await this.stubs.configure({ recordingTarget: url.origin })
     this.state = 'Recording'
   }
 
   /** `POST /__admin/recordings/stop`: the recorded stubs, added to the server. */
-  stop(convert: WireMockConverter): { mappings: Array<Readonly<Record<string, unknown>>> } {
+  async stop(
+    convert: WireMockConverter,
+  ): Promise<{ mappings: Array<Readonly<Record<string, unknown>>> }> {
     if (this.state !== 'Recording') throw badRequest('', 'Not currently recording')
-    this.stubs.configure({ recordingTarget: null })
+    await this.stubs.configure({ recordingTarget: null })
     this.state = 'Stopped'
-    const recorded = this.journal.records().filter((r) => r.id > this.since && r.source === 'LIVE')
-    return this.keep(recorded, true, convert)
+    const recorded = (await this.journal.records()).filter(
+      (r) => !this.before.has(r.id) && r.source === 'LIVE',
+    )
+    return await this.keep(recorded, true, convert)
   }
 
   /** `POST /__admin/recordings/snapshot` `{persist?}`: stubs of every LIVE exchange journaled. */
-  snapshot(
+  async snapshot(
     spec: unknown,
     convert: WireMockConverter,
-  ): { mappings: Array<Readonly<Record<string, unknown>>> } {
+  ): Promise<{ mappings: Array<Readonly<Record<string, unknown>>> }> {
     const input = spec === undefined ? {} : objectOf(spec)
     refuseUnknown(input, snapshotFields)
     const persist = input['persist'] !== false
-    return this.keep(
-      this.journal.records().filter((r) => r.source === 'LIVE'),
+    return await this.keep(
+      (await this.journal.records()).filter((r) => r.source === 'LIVE'),
       persist,
       convert,
     )
   }
 
-  private keep(
+  private async keep(
     records: readonly InspectionRecord[],
     add: boolean,
     convert: WireMockConverter,
-  ): { mappings: Array<Readonly<Record<string, unknown>>> } {
+  ): Promise<{ mappings: Array<Readonly<Record<string, unknown>>> }> {
     // The journal is newest first; the first exchange of each request is the one kept, as WireMock does.
     const seen = new Set<string>()
     const built: WireMockStub[] = []
@@ -115,7 +122,7 @@ export class Recorder {
       seen.add(key)
       built.push(this.stubs.build(stubOf(record), convert))
     }
-    if (add && built.length > 0) this.stubs.replace([...this.stubs.list(), ...built])
+    if (add && built.length > 0) await this.stubs.replace([...this.stubs.list(), ...built])
     return { mappings: built.map((s) => s.json) }
   }
 }

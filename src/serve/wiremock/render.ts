@@ -137,7 +137,16 @@ function valuePattern(m: Matcher): Record<string, unknown> | null {
   if (m.matcherName === 'absent') {
     return m.key === undefined || m.key === '' ? null : { absent: true }
   }
-  return valueOperators[m.matcherName]?.(m.matchingValue ?? '') ?? null
+  const pattern = valueOperators[m.matcherName]?.(m.matchingValue ?? '') ?? null
+  if (pattern !== null) dateOptions(pattern, m)
+  return pattern
+}
+
+/** The date matchers' options under WireMock's names. */
+function dateOptions(pattern: Record<string, unknown>, m: Matcher): void {
+  if (m.dateFormat !== undefined) pattern['actualFormat'] = m.dateFormat
+  if (m.truncateExpected !== undefined) pattern['truncateExpected'] = m.truncateExpected
+  if (m.truncateActual !== undefined) pattern['truncateActual'] = m.truncateActual
 }
 
 /** DSL matchers on a whole body with their WireMock body pattern, beyond the value operators. */
@@ -152,6 +161,8 @@ const bodyOperators: Partial<Record<MatcherName, (m: Matcher) => Record<string, 
   }
 
 function renderBodyMatcher(m: Matcher): Record<string, unknown> | null {
+  // A matcher on every part is a multipart pattern, not a body pattern: listed as not rendered.
+  if (m.allParts === true) return null
   const key = m.key ?? ''
   if (key === '') {
     const whole = bodyOperators[m.matcherName]

@@ -18,11 +18,11 @@ export function requestRoutes(ctx: WireMockContext): Route[] {
   const disabled = (): boolean => !journal.enabled
   const matching = async (pattern: unknown): Promise<InspectionRecord[]> => {
     const matcher = compileRequestPattern(pattern, await ctx.converter())
-    return journal.records().filter((r) => matcher.match(matchRequestOf(r)) !== null)
+    return (await journal.records()).filter((r) => matcher.match(matchRequestOf(r)) !== null)
   }
   const forRequest = (request: MatchRequest, logged: Record<string, unknown>): unknown[] => {
-    return ctx.runtime
-      .current()
+    return ctx.host
+      .served()
       .matcher.diagnose(request, NEAR_MISSES)
       .map((miss) => ({
         request: logged,
@@ -32,22 +32,23 @@ export function requestRoutes(ctx: WireMockContext): Route[] {
         matchResult: { distance: distanceOf(miss) },
       }))
   }
-  const unmatched = (): InspectionRecord[] => journal.records().filter((r) => !r.matched)
-  const clear = (): Reply => {
-    journal.clear()
+  const unmatched = async (): Promise<InspectionRecord[]> =>
+    (await journal.records()).filter((r) => !r.matched)
+  const clear = async (): Promise<Reply> => {
+    await journal.clear()
     return { status: 200, body: {} }
   }
   return [
     [
       'GET',
       '/__admin/requests',
-      ({ query }) => {
+      async ({ query }) => {
         const since = query.get('since')
         const sinceMs = since === null ? null : Date.parse(since)
         if (sinceMs !== null && Number.isNaN(sinceMs)) {
           throw malformed(`since ${JSON.stringify(since)} is not an ISO 8601 date-time`)
         }
-        let records = journal.records()
+        let records = await journal.records()
         if (sinceMs !== null) records = records.filter((r) => r.timestamp > sinceMs)
         if (query.get('unmatched') === 'true') records = records.filter((r) => !r.matched)
         const total = records.length
@@ -99,11 +100,9 @@ export function requestRoutes(ctx: WireMockContext): Route[] {
       '/__admin/requests/remove-by-metadata',
       async ({ body }) => {
         const test = compileMetadataPattern(body, await ctx.converter())
-        const removed = journal
-          .records()
-          .filter((r) =>
-            test(ctx.layer.byTransaction(r.transactionId, r.respondingTxn)?.json['metadata']),
-          )
+        const removed = (await journal.records()).filter((r) =>
+          test(ctx.layer.byTransaction(r.transactionId, r.respondingTxn)?.json['metadata']),
+        )
         const events = removed.map((r) => journal.serveEvent(r))
         journal.remove(removed)
         return { status: 200, body: { serveEvents: events, requestJournalDisabled: disabled() } }
@@ -112,26 +111,31 @@ export function requestRoutes(ctx: WireMockContext): Route[] {
     [
       'GET',
       '/__admin/requests/unmatched',
-      () => ({
+      async () => ({
         status: 200,
-        body: { requests: unmatched().map(loggedRequest), requestJournalDisabled: disabled() },
+        body: {
+          requests: (await unmatched()).map(loggedRequest),
+          requestJournalDisabled: disabled(),
+        },
       }),
     ],
     [
       'GET',
       '/__admin/requests/unmatched/near-misses',
-      () => ({
+      async () => ({
         status: 200,
         body: {
-          nearMisses: unmatched().flatMap((r) => forRequest(matchRequestOf(r), loggedRequest(r))),
+          nearMisses: (await unmatched()).flatMap((r) =>
+            forRequest(matchRequestOf(r), loggedRequest(r)),
+          ),
         },
       }),
     ],
     [
       'GET',
       '/__admin/requests/:id',
-      ({ params }) => {
-        const record = journal.get(params['id'] ?? '')
+      async ({ params }) => {
+        const record = await journal.get(params['id'] ?? '')
         if (record === undefined) throw notFound(`Request ${params['id'] ?? ''} not found`)
         return { status: 200, body: journal.serveEvent(record) }
       },
@@ -139,8 +143,8 @@ export function requestRoutes(ctx: WireMockContext): Route[] {
     [
       'DELETE',
       '/__admin/requests/:id',
-      ({ params }) => {
-        const record = journal.get(params['id'] ?? '')
+      async ({ params }) => {
+        const record = await journal.get(params['id'] ?? '')
         if (record !== undefined) journal.remove([record])
         return { status: 200, body: {} }
       },
@@ -180,7 +184,7 @@ function nearMissRoutes(
       `${prefix}/request-pattern`,
       async ({ body }) => {
         const matcher = compileRequestPattern(body, await ctx.converter())
-        const scored = ctx.journal.records().flatMap((r) => {
+        const scored = (await ctx.journal.records()).flatMap((r) => {
           const miss = matcher.diagnose(matchRequestOf(r), 1)[0]
           return miss === undefined ? [] : [{ record: r, distance: distanceOf(miss) }]
         })

@@ -1,6 +1,6 @@
-import type { Runtime } from '../runtime.js'
 import { STARTED } from '../scenario/store.js'
 import { badRequest, notFound } from './errors.js'
+import type { WireMockHost } from './host.js'
 import type { StubLayer } from './stubs.js'
 
 /** WireMock's `Scenario`: every state the stubs name, and the one it is in. */
@@ -17,15 +17,16 @@ interface WireMockScenario {
  * with their current state from the runtime's scenario store.
  *
  * @example
- * listScenarios(runtime, layer)[0] // { id: 'cart', name: 'cart', state: 'Started', possibleStates: ['Started', 'filled'], ... }
+ * listScenarios(host, layer)[0] // { id: 'cart', name: 'cart', state: 'Started', possibleStates: ['Started', 'filled'], ... }
  */
-export function listScenarios(runtime: Runtime, stubs: StubLayer): WireMockScenario[] {
-  const mock = runtime.current()
+export function listScenarios(host: WireMockHost, stubs: StubLayer): WireMockScenario[] {
+  const document = host.served().document
+  const scenarios = host.scenarios()
   const byName = new Map<
     string,
     { states: Set<string>; mappings: Set<Readonly<Record<string, unknown>>> }
   >()
-  for (const txn of mock.document.transactions) {
+  for (const txn of document.transactions) {
     const scenario = txn.dsl.scenario
     if (scenario === undefined) continue
     const entry = byName.get(scenario.name) ?? { states: new Set([STARTED]), mappings: new Set() }
@@ -38,7 +39,7 @@ export function listScenarios(runtime: Runtime, stubs: StubLayer): WireMockScena
   return [...byName].map(([name, entry]) => ({
     id: name,
     name,
-    state: mock.scenarios.state(name, null),
+    state: scenarios.state(name, null),
     possibleStates: [...entry.states],
     mappings: [...entry.mappings],
   }))
@@ -50,15 +51,15 @@ export function listScenarios(runtime: Runtime, stubs: StubLayer): WireMockScena
  * WireMock answers.
  */
 export async function setScenarioState(
-  runtime: Runtime,
+  host: WireMockHost,
   stubs: StubLayer,
   name: string,
   state: unknown,
 ): Promise<void> {
-  const scenario = listScenarios(runtime, stubs).find((s) => s.name === name)
+  const scenario = listScenarios(host, stubs).find((s) => s.name === name)
   if (scenario === undefined) throw notFound(`Scenario ${name} does not exist`)
   if (state === undefined || state === null) {
-    await runtime.current().scenarios.reset(name)
+    await host.scenarios().reset(name)
     return
   }
   if (typeof state !== 'string' || !scenario.possibleStates.includes(state)) {
@@ -67,5 +68,5 @@ export async function setScenarioState(
       `State ${JSON.stringify(state)} is not listed as a possible state for scenario ${name}`,
     )
   }
-  runtime.current().scenarios.set(name, null, state, null)
+  host.scenarios().set(name, null, state, null)
 }

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import type { MockServiceDocument, ResponseDelay, Transaction } from '../../dsl/index.js'
 import { isUnderstudyError } from '../../errors/index.js'
-import type { Runtime } from '../runtime.js'
 import { convertStub, refuseProblems, type WireMockConverter } from './convert.js'
 import { documentStubs, type DocumentStub } from './document-stubs.js'
 import { invalidInput, WireMockError } from './errors.js'
+import { UnconfirmedChangeError, type WireMockHost } from './host.js'
 
 /**
  * Transaction ids of stubs start here, far above those a platform assigns, so that a stub's
@@ -55,7 +55,7 @@ export class StubLayer {
   private nextTxnId = FIRST_STUB_TXN_ID
   private readonly settings: LayerSettings = { thinkTime: null, recordingTarget: null }
 
-  constructor(private readonly runtime: Runtime) {}
+  constructor(private readonly host: WireMockHost) {}
 
   /** Every stub, oldest first: the document's own (files, `PUT /config`), then the API's. */
   list(): readonly WireMockStub[] {
@@ -90,7 +90,7 @@ export class StubLayer {
 
   /** The document's own stubs (all of them, hidden or not), made once per document. */
   private documentStubs(): WireMockStub[] {
-    const served = this.runtime.current().document
+    const served = this.host.served().document
     const base = this.composedFrom.get(served) ?? served
     if (this.listed?.base !== base || this.listed.apiStubs !== this.stubs) {
       const stubs = documentStubs(baseTransactions(base, this.stubs)).map(asDocumentStub)
@@ -139,12 +139,15 @@ export class StubLayer {
    * Swaps in a new list of stubs (and optionally shows the document's own transactions again).
    * Throws 422 naming the failing stub field when the result does not compile; nothing changes then.
    */
-  replace(stubs: readonly WireMockStub[], options: { hideBase?: boolean } = {}): void {
+  async replace(
+    stubs: readonly WireMockStub[],
+    options: { hideBase?: boolean } = {},
+  ): Promise<void> {
     // The document's stubs missing from the new list were removed (or replaced by an API stub).
     const kept = new Set(stubs.filter((s) => s.fromDocument === true).map((s) => s.id))
     const hidden = new Set(this.hidden)
     for (const s of this.documentStubs()) if (!kept.has(s.id)) hidden.add(s.id)
-    this.apply(
+    await this.apply(
       stubs.filter((s) => s.fromDocument !== true),
       options.hideBase ?? this.hideBase,
       hidden,
@@ -158,8 +161,8 @@ export class StubLayer {
   }
 
   /** Back to the document's own transactions plus the persistent stubs. */
-  reset(): void {
-    this.apply(
+  async reset(): Promise<void> {
+    await this.apply(
       this.stubs.filter((s) => s.json['persistent'] === true),
       false,
       new Set(),
@@ -168,21 +171,27 @@ export class StubLayer {
   }
 
   /** Changes the think time or the recording target. */
-  configure(change: Partial<LayerSettings>): void {
-    this.apply(this.stubs, this.hideBase, this.hidden, { ...this.settings, ...change })
+  async configure(change: Partial<LayerSettings>): Promise<void> {
+    await this.apply(this.stubs, this.hideBase, this.hidden, { ...this.settings, ...change })
   }
 
-  private apply(
+  private async apply(
     stubs: readonly WireMockStub[],
     hideBase: boolean,
     hidden: ReadonlySet<string>,
     settings: LayerSettings,
-  ): void {
+  ): Promise<void> {
     const snapshot = [...stubs]
     const composedFrom = this.composedFrom
     let composed: readonly Transaction[] = []
+    const commit = (): void => {
+      this.stubs = snapshot
+      this.hideBase = hideBase
+      this.hidden = hidden
+      Object.assign(this.settings, settings)
+    }
     try {
-      this.runtime.setDocumentLayer((base) => {
+      await this.host.setDocumentLayer((base) => {
         const out = compose(
           base,
           snapshot,
@@ -195,12 +204,11 @@ export class StubLayer {
         return out
       })
     } catch (err) {
+      // Served, but not confirmed everywhere: the layer is what is served from now on.
+      if (err instanceof UnconfirmedChangeError) commit()
       throw compileRefusal(err, (path) => stubPointer(path, composed, snapshot))
     }
-    this.stubs = snapshot
-    this.hideBase = hideBase
-    this.hidden = hidden
-    Object.assign(this.settings, settings)
+    commit()
   }
 }
 

@@ -83,8 +83,8 @@ describe('the WireMock admin API on the mock port', () => {
   })
 })
 
-describe('the WireMock admin API with replicas', () => {
-  it('is refused with 501 on a runtime of several replicas, whose journals are separate', async () => {
+describe('the WireMock admin API on the mock port of replicas', () => {
+  it('is guarded by each replica before the call reaches the primary', async () => {
     const file = `${tempDir()}/mock.json`
     writeFileSync(file, JSON.stringify({ request: { url: '/a' }, response: { body: 'a' } }))
     const server = await startCli([
@@ -93,14 +93,19 @@ describe('the WireMock admin API with replicas', () => {
       file,
       '--port',
       '0',
+      '--host',
+      '0.0.0.0',
+      '--admin-token',
+      's3cret-token',
       '--replicas',
       '2',
       '--log-level',
       'warn',
     ])
-    const refused = await post(server.url)
-    expect(refused.status).toBe(501)
-    expect(refused.body.errors?.[0]?.title).toMatch(/--replicas/)
-    expect(await (await fetch(`${server.url}/a`)).text()).toBe('a')
-  })
+    const base = loopbackOf(server.url)
+    expect((await post(base)).status).toBe(401)
+    expect((await post(base, { authorization: 'Bearer wrong' })).status).toBe(401)
+    expect((await post(base, { authorization: 'Bearer s3cret-token' })).status).toBe(201)
+    expect(await (await fetch(`${base}/guarded`)).text()).toBe('ok')
+  }, 30_000)
 })

@@ -282,6 +282,100 @@ describe('WireMock documentation examples against understudy serve', () => {
     expect((await call(url, 'GET', '/__admin/version')).json['version']).toMatch(/^3\./)
   })
 
+  it('admin API reference: stubs read, edited, removed, saved and reset one call at a time', async () => {
+    const { url } = await startWireMockInProcess()
+    const id = '8c5db8b0-2db4-4ad7-a99f-38c9b00da3f7'
+    const stub = {
+      id,
+      request: { method: 'GET', url: '/ref' },
+      response: { status: 200, body: 'a' },
+    }
+    expect((await call(url, 'POST', '/__admin/mappings', stub)).status).toBe(201)
+    const read = await call(url, 'GET', `/__admin/mappings/${id}`)
+    expect(read).toMatchObject({ status: 200, json: { id, uuid: id, request: stub.request } })
+    const edited = await call(url, 'PUT', `/__admin/mappings/${id}`, {
+      ...stub,
+      response: { status: 200, body: 'b' },
+    })
+    expect(edited).toMatchObject({ status: 200, json: { id, response: { body: 'b' } } })
+    expect(await (await fetch(`${url}/ref`)).text()).toBe('b')
+    expect((await call(url, 'POST', '/__admin/mappings/save')).status).toBe(200)
+    const unsaved = await call(url, 'POST', '/__admin/mappings', {
+      request: { url: '/unsaved' },
+      response: { status: 204 },
+    })
+    // Saved: kept by a reset of the mappings, which drops the unsaved one.
+    expect((await call(url, 'POST', '/__admin/mappings/reset')).status).toBe(200)
+    expect((await call(url, 'GET', `/__admin/mappings/${id}`)).status).toBe(200)
+    expect((await call(url, 'GET', `/__admin/mappings/${String(unsaved.json['id'])}`)).status).toBe(
+      404,
+    )
+    expect((await call(url, 'DELETE', `/__admin/mappings/${id}`)).status).toBe(200)
+    expect((await call(url, 'GET', `/__admin/mappings/${id}`)).status).toBe(404)
+    expect((await fetch(`${url}/ref`)).status).toBe(404)
+    await call(url, 'POST', '/__admin/mappings', stub)
+    expect((await call(url, 'DELETE', '/__admin/mappings')).status).toBe(200)
+    expect((await call(url, 'GET', '/__admin/mappings')).json).toEqual({
+      mappings: [],
+      meta: { total: 0 },
+    })
+  })
+
+  it('admin API reference: the request journal listed, read, removed and reset', async () => {
+    const { url } = await startWireMockInProcess()
+    await call(url, 'POST', '/__admin/mappings', {
+      request: { method: 'GET', url: '/seen' },
+      response: { status: 200 },
+    })
+    await fetch(`${url}/seen`, { headers: { 'X-Trace': '1' } })
+    await fetch(`${url}/missed`)
+    const all = await call(url, 'GET', '/__admin/requests')
+    expect(all.status).toBe(200)
+    expect(all.json).toMatchObject({ meta: { total: 2 }, requestJournalDisabled: false })
+    const [missed, seen] = all.json['requests'] as Json[]
+    expect(seen).toMatchObject({
+      request: { url: '/seen', method: 'GET', headers: { 'X-Trace': '1' } },
+      responseDefinition: { status: 200 },
+      wasMatched: true,
+    })
+    expect(seen?.['request']['absoluteUrl']).toMatch(/^http:\/\/.+\/seen$/)
+    expect(typeof seen?.['request']['loggedDate']).toBe('number')
+    expect(missed).toMatchObject({ request: { url: '/missed' }, wasMatched: false })
+    const one = await call(url, 'GET', `/__admin/requests/${String(seen?.['id'])}`)
+    expect(one).toMatchObject({
+      status: 200,
+      json: { id: seen?.['id'], request: { url: '/seen' } },
+    })
+    const unmatched = await call(url, 'GET', '/__admin/requests/unmatched')
+    expect(unmatched.json['requests'].map((r: Json) => r['url'])).toEqual(['/missed'])
+    const nearMisses = await call(url, 'GET', '/__admin/requests/unmatched/near-misses')
+    expect(nearMisses.json['nearMisses'][0]).toMatchObject({
+      request: { url: '/missed' },
+      stubMapping: { request: { url: '/seen' } },
+    })
+    expect(typeof nearMisses.json['nearMisses'][0]['matchResult']['distance']).toBe('number')
+    const removed = await call(url, 'POST', '/__admin/requests/remove', { url: '/missed' })
+    expect(removed.status).toBe(200)
+    expect(removed.json['serveEvents'].map((e: Json) => e['request']['url'])).toEqual(['/missed'])
+    expect((await call(url, 'DELETE', `/__admin/requests/${String(seen?.['id'])}`)).status).toBe(
+      200,
+    )
+    expect((await call(url, 'GET', `/__admin/requests/${String(seen?.['id'])}`)).status).toBe(404)
+    await fetch(`${url}/seen`)
+    expect((await call(url, 'POST', '/__admin/requests/reset')).status).toBe(200)
+    expect((await call(url, 'GET', '/__admin/requests')).json['meta']).toEqual({ total: 0 })
+    await fetch(`${url}/seen`)
+    expect((await call(url, 'DELETE', '/__admin/requests')).status).toBe(200)
+    expect((await call(url, 'GET', '/__admin/requests')).json['meta']).toEqual({ total: 0 })
+  })
+
+  it('admin API reference: shutdown is refused unless the runtime allows it', async () => {
+    const { url } = await startWireMockInProcess()
+    const refused = await call(url, 'POST', '/__admin/shutdown')
+    expect(refused.status).toBe(403)
+    expect(refused.json['errors'][0]['title']).toMatch(/--wiremock-shutdown/)
+  })
+
   it('stubbing: unmatched stubs are those no journaled request was served by', async () => {
     const { url } = await startWireMockInProcess()
     await call(url, 'POST', '/__admin/mappings', {

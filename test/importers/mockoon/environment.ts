@@ -206,6 +206,12 @@ export function testEnvironment(callbackUrl = 'http://127.0.0.1:9/hook'): Record
         response(200, 'plain', [], { headers: [{ key: 'Content-Type', value: 'text/plain' }] }),
       ]),
       route('all', 'anything', [response(200, '{"any": true}')]),
+      route('all', 'by-method', [
+        response(200, 'any other method'),
+        response(201, 'posted', [
+          { target: 'method', modifier: '', value: 'post', operator: 'equals' },
+        ]),
+      ]),
     ],
   }
 }

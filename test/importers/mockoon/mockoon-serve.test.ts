@@ -69,6 +69,19 @@ describe('a Mockoon environment served', () => {
     expect(cycled).toEqual(['one', 'two', 'three', 'one'])
   })
 
+  it('chooses the response by a method rule on a route of every method', async () => {
+    const url = await serveEnvironment(testEnvironment())
+    expect(await get(`${url}/api/by-method`, { method: 'POST', body: '' })).toMatchObject({
+      status: 201,
+      text: 'posted',
+    })
+    expect(await get(`${url}/api/by-method`, { method: 'PUT', body: '' })).toMatchObject({
+      status: 200,
+      text: 'any other method',
+    })
+    expect((await get(`${url}/api/by-method`)).text).toBe('any other method')
+  })
+
   it('serves the default response when rules are disabled, and falls through to the next route in FALLBACK mode', async () => {
     const url = await serveEnvironment(testEnvironment())
     expect((await get(`${url}/api/disabled?x=1`)).text).toBe('default')

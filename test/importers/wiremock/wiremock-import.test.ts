@@ -49,7 +49,7 @@ describe('importWireMock golden files', () => {
       fileName: 'unsupported.json',
     })
     expect(warnings.map((w) => `${w.at ?? ''} ${w.message}`)).toEqual([
-      '/mappings/0 stub "templated": request multipartPatterns[0]: matchingType "ALL" is not supported (ANY is: one part must match); not matched',
+      '/mappings/0 stub "templated": request multipartPatterns[0]: matchingType ALL with part headers or a part name is not supported (every part of the request would have to carry them); ALL is supported with bodyPatterns only; not matched',
       '/mappings/0 stub "templated": a post-serve action that is not a webhook with an absolute url is not run',
       '/mappings/2 stub "dribble": bodyPatterns[0]: binaryEqualTo is supported only on the whole body, with bytes that are UTF-8 text; not matched',
       '/mappings/2 stub "dribble": unknown property somethingNew; ignored',
@@ -197,7 +197,7 @@ describe('importWireMock mapping decisions', () => {
         request: {
           urlPath: '/x',
           headers: {
-            A: { before: 'now', actualFormat: 'dd/MM/yyyy' },
+            A: { before: 'now', actualFormat: 'dd/MM/yyyy G' },
             B: { equalToJson: '{}' },
             C: { or: [{ contains: 'x' }, { equalTo: 'y' }] },
           },
@@ -211,7 +211,7 @@ describe('importWireMock mapping decisions', () => {
       { matcherName: 'equals_json', matchingValue: '{"a":1}', ignoreExtraElements: true },
     ])
     expect(result.warnings.map((w) => w.message)).toEqual([
-      'stub "ANY /x": header "A": before with actualFormat is not supported (the value is read as ISO-8601 or an HTTP date, untruncated); not matched',
+      'stub "ANY /x": header "A": before actualFormat "dd/MM/yyyy G" letter "G" is not supported (supported: y u M d H h m s S a E Z X x and \'quoted text\'); not matched',
       'stub "ANY /x": header "B": equalToJson applies to request bodies only; not matched',
       'stub "ANY /x": header "C": "or" can be mapped only when every branch is equalTo or matches; not matched',
       'stub "ANY /x": bodyPatterns[1]: "absent" on the whole body cannot be expressed; not matched',
