@@ -6,6 +6,7 @@ import { offerFunctionality } from '../v4/functionalities.js'
 import { createMonitorExecutor } from './executor.js'
 import { createScheduler, type RunOptions } from '../../monitor/index.js'
 import { RunQueue } from './run-queue.js'
+import { DEFAULT_RESULT_RETENTION, setRunTerms } from './run-terms.js'
 import { monitoringRoutes } from './routes.js'
 import { createMonitoringApi, type MonitoringApi } from './server.js'
 
@@ -25,6 +26,11 @@ export interface MonitoringOptions {
   resultRetention?: number
   /** SMTP server for e-mail notifications (`smtp://host:port`); without it e-mails are skipped. */
   smtpUrl?: string
+  /**
+   * How long a run's lease lasts unless renewed, in ms (default 30 s): an agent or a platform
+   * instance that dies leaves its runs to others after this long.
+   */
+  leaseMs?: number
   /** Test hooks: the clock, a divisor of schedule intervals, runner options. */
   now?: () => number
   scheduleScale?: number
@@ -41,8 +47,6 @@ export interface Monitoring {
   close: () => Promise<void>
 }
 
-/** Default number of runs kept per test (older results are deleted as new runs finish). */
-const DEFAULT_RESULT_RETENTION = 100
 
 /**
  * Starts the monitoring API (the monitoring specification): its routes, the run queue, and every
@@ -77,6 +81,12 @@ export async function startMonitoring(options: MonitoringOptions): Promise<Monit
     }),
     retention: options.resultRetention ?? DEFAULT_RESULT_RETENTION,
     now,
+    ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
+    ...(options.scheduleScale === undefined ? {} : { scheduleScale: options.scheduleScale }),
+  })
+  setRunTerms(options.store, {
+    leaseMs: runs.leaseMs,
+    retention: options.resultRetention ?? DEFAULT_RESULT_RETENTION,
   })
   await runs.loadSchedules()
   const api = createMonitoringApi(

@@ -8,7 +8,7 @@ import type {
 } from '../../store/index.js'
 import { mediaTypeOf } from '../../httpkit/index.js'
 import { fieldCheckOf, invalidField } from '../validation.js'
-import { LOCAL_REGION } from './run-context.js'
+import { placementView } from './run-targets.js'
 import type { MonitorContext, MonitorRoute } from './types.js'
 
 /*
@@ -106,28 +106,29 @@ async function start(
     }
   }
   for (const { test, env } of targets) {
-    const run = await ctx.deps.runs.start({
+    const started = await ctx.deps.runs.startAll({
       test,
       bucket,
       environment: env,
       variables,
       source: 'trigger',
     })
-    runs.push({
-      test_id: test.id,
-      test_name: test.name,
-      test_run_id: run.id,
-      bucket_key: bucket.key,
-      environment_id: env.id,
-      environment_name: env.doc['name'] ?? null,
-      region: LOCAL_REGION,
-      agent: null,
-      status: 'init',
-      variables,
-      url: `${base}/buckets/${bucket.key}/radar/${test.id}/results/${run.id}`,
-      test_run_url: `${base}/buckets/${bucket.key}/tests/${test.id}/results/${run.id}`,
-      test_url: `${base}/buckets/${bucket.key}/tests/${test.id}`,
-    })
+    for (const run of started) {
+      runs.push({
+        test_id: test.id,
+        test_name: test.name,
+        test_run_id: run.id,
+        bucket_key: bucket.key,
+        environment_id: env.id,
+        environment_name: env.doc['name'] ?? null,
+        ...placementView(run),
+        status: 'init',
+        variables,
+        url: `${base}/buckets/${bucket.key}/radar/${test.id}/results/${run.id}`,
+        test_run_url: `${base}/buckets/${bucket.key}/tests/${test.id}/results/${run.id}`,
+        test_url: `${base}/buckets/${bucket.key}/tests/${test.id}`,
+      })
+    }
   }
   // One id for the runs of this call: GET /buckets/{key}/results/{runs_id} answers them together.
   const batch = await ctx.deps.store.monitoring.createBatch({
