@@ -47,7 +47,6 @@ export interface Monitoring {
   close: () => Promise<void>
 }
 
-
 /**
  * Starts the monitoring API (the monitoring specification): its routes, the run queue, and every
  * stored schedule.

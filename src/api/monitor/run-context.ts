@@ -42,9 +42,7 @@ export async function environmentChain(
     if (env === undefined) break
     chain.unshift(env)
     id =
-      typeof env.doc['parent_environment_id'] === 'string'
-        ? env.doc['parent_environment_id']
-        : null
+      typeof env.doc['parent_environment_id'] === 'string' ? env.doc['parent_environment_id'] : null
   }
   return chain
 }

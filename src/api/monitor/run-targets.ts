@@ -70,10 +70,9 @@ export async function runTargets(
     ...new Set(nearest(chain, 'regions').filter((r): r is string => typeof r === 'string')),
   ]
   const agentIds = agentIdsOf(nearest(chain, 'remote_agents'))
-  const served =
-    regions.some((r) => r !== LOCAL_REGION)
-      ? new Set((await store.monitoring.listAgentRegions([workspaceId])).map((r) => r.region))
-      : new Set<string>()
+  const served = regions.some((r) => r !== LOCAL_REGION)
+    ? new Set((await store.monitoring.listAgentRegions([workspaceId])).map((r) => r.region))
+    : new Set<string>()
   const targets: RunTarget[] = []
   let local = false
   for (const region of regions) {

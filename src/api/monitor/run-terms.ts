@@ -28,5 +28,7 @@ export function setRunTerms(store: Store, terms: RunTerms): void {
 
 /** The terms of the platform serving this store (defaults when its monitoring API is not started). */
 export function runTermsOf(store: Store): RunTerms {
-  return termsByStore.get(store) ?? { leaseMs: DEFAULT_LEASE_MS, retention: DEFAULT_RESULT_RETENTION }
+  return (
+    termsByStore.get(store) ?? { leaseMs: DEFAULT_LEASE_MS, retention: DEFAULT_RESULT_RETENTION }
+  )
 }
