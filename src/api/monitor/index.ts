@@ -14,6 +14,10 @@ export type { MonitoringApi } from './server.js'
 // The dashboard issues its sessions' tokens the way the OAuth provider does (src/api/ui/monitor-tokens.ts).
 export { issueToken, newSecret } from './bearer.js'
 export { SCOPES } from './types.js'
+// What the agents' run routes (served with the ships' routes) need of monitoring runs.
+export { claimPayload, completedDoc } from './run-claims.js'
+export { LOCAL_REGION } from './run-context.js'
+export { runTermsOf } from './run-terms.js'
 
 export interface MonitoringOptions {
   store: Store
