@@ -187,6 +187,12 @@ describe('monitoring in regions (agents claim runs under leases)', () => {
       }
     }
     expect(target.hits('/ping')).toBe(4)
+    const metrics = await m.call(
+      'GET',
+      `/buckets/${key}/tests/${test.id}/metrics?region=eu-west&timeframe=day`,
+    )
+    expect(metrics.status).toBe(200)
+    expect(metrics.body.data.this_time_period.total_test_runs).toBe(2)
     const list = await m.call('GET', `/buckets/${key}/tests/${test.id}/results`)
     expect(
       (list.body.data as Loose[]).map((r) => `${r.region}:${r.agent}:${r.result}`).sort(),
