@@ -42,7 +42,11 @@ interface Ship {
 }
 
 /** A harbor offered to the platform's workspace (through the private locations API) and its ships. */
-async function createShips(m: MonitorPlatform, count: number): Promise<Ship[]> {
+async function createShips(
+  m: MonitorPlatform,
+  count: number,
+  workspacesId = [m.platform.bootstrap.workspaceId],
+): Promise<Ship[]> {
   const v4 = async (path: string, json: unknown): Promise<Loose> => {
     const res = await fetch(m.url + path, {
       method: 'POST',
@@ -55,7 +59,7 @@ async function createShips(m: MonitorPlatform, count: number): Promise<Ship[]> {
   const harbor = await v4('/api/v4/private-locations', {
     name: 'checks',
     accountId: m.platform.bootstrap.accountId,
-    workspacesId: [m.platform.bootstrap.workspaceId],
+    workspacesId,
   })
   const ships: Ship[] = []
   for (let i = 0; i < count; i++) {
@@ -299,5 +303,46 @@ describe('monitoring in regions (agents claim runs under leases)', () => {
       result: 'pass',
       region: 'local',
     })
+  })
+
+  it("gives a run for one of the environment's remote agents to that agent only, and a team's runs only to its locations' agents", async () => {
+    const m = await startMonitorPlatform()
+    const target = await startTarget()
+    const [mine, other] = await createShips(m, 2)
+    const workspace = await fetch(`${m.url}/api/v4/workspaces`, {
+      method: 'POST',
+      headers: { authorization: m.basic, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'elsewhere', accountId: m.platform.bootstrap.accountId }),
+    })
+    expect(workspace.status).toBe(201)
+    const elsewhereId = ((await workspace.json()) as Loose).result.id as number
+    const [outsider] = await createShips(m, 1, [elsewhereId])
+    if (mine === undefined || other === undefined || outsider === undefined) {
+      throw new Error('ships')
+    }
+    const { key, test } = await regionalTest(m, `${target.url}/ping`, [])
+    const env = await m.call(
+      'PUT',
+      `/buckets/${key}/tests/${test.id}/environments/${test.default_environment_id}`,
+      { json: { remote_agents: [{ uuid: mine.shipId, name: 'mine' }] } },
+    )
+    expect(env.status).toBe(200)
+    const [run, ...more] = await trigger(test)
+    expect(more).toEqual([])
+    expect(run).toMatchObject({ region: null, agent: mine.shipId })
+    expect((await agentCall(m, other)('/claim', { region: 'eu-west' })).status).toBe(204)
+    expect((await agentCall(m, outsider)('/claim', { region: 'eu-west' })).status).toBe(204)
+    const claimed = await agentCall(m, mine)('/claim', { region: 'eu-west' })
+    expect(claimed.status).toBe(200)
+    expect(claimed.body.result).toMatchObject({ id: run.test_run_id, agent: mine.shipId })
+
+    // A region served only by another team's agent is not this team's: its runs stay here.
+    await m.call(
+      'PUT',
+      `/buckets/${key}/tests/${test.id}/environments/${test.default_environment_id}`,
+      { json: { remote_agents: [], regions: ['ap-south'] } },
+    )
+    expect((await agentCall(m, outsider)('/claim', { region: 'ap-south' })).status).toBe(204)
+    expect((await trigger(test)).map((r) => r.region)).toEqual(['local'])
   })
 })
