@@ -3,7 +3,7 @@ import type { EgressPolicy } from '../../net/index.js'
 import type { Store } from '../../store/index.js'
 import { Authenticator } from '../auth.js'
 import { offerFunctionality } from '../v4/functionalities.js'
-import { createMonitorExecutor } from './executor.js'
+import { createMonitorExecutor, createMonitorNotifier } from './executor.js'
 import { createScheduler, type RunOptions } from '../../monitor/index.js'
 import { RunQueue } from './run-queue.js'
 import { DEFAULT_RESULT_RETENTION, setRunTerms } from './run-terms.js'
@@ -61,22 +61,24 @@ export interface Monitoring {
  */
 export async function startMonitoring(options: MonitoringOptions): Promise<Monitoring> {
   const now = options.now ?? Date.now
+  const executorOptions = {
+    log: options.log,
+    baseUrl: options.baseUrl,
+    ...(options.smtpUrl === undefined ? {} : { smtpUrl: options.smtpUrl }),
+    ...(options.run === undefined && options.egress === undefined
+      ? {}
+      : {
+          run: {
+            ...options.run,
+            ...(options.egress === undefined ? {} : { egress: options.egress }),
+          },
+        }),
+  }
   const runs = new RunQueue({
     store: options.store,
     log: options.log,
-    execute: createMonitorExecutor({
-      log: options.log,
-      baseUrl: options.baseUrl,
-      ...(options.smtpUrl === undefined ? {} : { smtpUrl: options.smtpUrl }),
-      ...(options.run === undefined && options.egress === undefined
-        ? {}
-        : {
-            run: {
-              ...options.run,
-              ...(options.egress === undefined ? {} : { egress: options.egress }),
-            },
-          }),
-    }),
+    execute: createMonitorExecutor(executorOptions),
+    notify: createMonitorNotifier(executorOptions),
     // The runner's scheduler: one croner timer per schedule, armed again from the store at start.
     timers: createScheduler({
       scale: options.scheduleScale ?? 1,
@@ -90,6 +92,11 @@ export async function startMonitoring(options: MonitoringOptions): Promise<Monit
   setRunTerms(options.store, {
     leaseMs: runs.leaseMs,
     retention: options.resultRetention ?? DEFAULT_RESULT_RETENTION,
+    completed: (run) => {
+      runs.notifyCompleted(run).catch((err: unknown) => {
+        options.log.warn({ err, runId: run.id }, 'notifications of an agent run failed')
+      })
+    },
   })
   await runs.loadSchedules()
   const api = createMonitoringApi(

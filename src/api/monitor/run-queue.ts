@@ -11,7 +11,7 @@ import type {
   MonitorTest,
   Store,
 } from '../../store/index.js'
-import { tickMs } from '../../monitor/index.js'
+import { tickMs, type NotificationReport, type TestRunResult } from '../../monitor/index.js'
 import { FairSlots } from './fair-slots.js'
 import { environmentChain, integrationsOf } from './run-context.js'
 import { DEFAULT_LEASE_MS } from './run-terms.js'
@@ -53,6 +53,15 @@ export interface ExecuteOutcome {
 
 export type Execute = (input: ExecuteInput) => Promise<ExecuteOutcome>
 
+/** What a finished run's notifications need: the run's own input and the runner's result. */
+export type NotifyInput = Pick<
+  ExecuteInput,
+  'test' | 'bucket' | 'environments' | 'integrations' | 'runId' | 'previousResults'
+> & { result: TestRunResult }
+
+/** Sends a finished run's notifications; answers their outcome for the result document. */
+export type Notify = (input: NotifyInput) => Promise<NotificationReport[]>
+
 /** Timers of schedules (the runner's scheduler): one per schedule; `fire` is called on each tick. */
 export interface ScheduleTimers {
   add: (schedule: { id: string; interval: string }, fire: () => void) => void
@@ -64,6 +73,8 @@ interface RunQueueOptions {
   store: Store
   log: Logger
   execute: Execute
+  /** Sends the notifications of a run an agent completed (the local runner's are sent by `execute`). */
+  notify?: Notify
   timers: ScheduleTimers
   /** Runs kept per test. */
   retention: number
@@ -337,6 +348,43 @@ export class RunQueue {
   /** An environment and its ancestors, root first. */
   async environmentChain(bucketKey: string, environmentId: string): Promise<MonitorEnvironment[]> {
     return await environmentChain(this.#o.store, bucketKey, environmentId)
+  }
+
+  /**
+   * After an agent completed a run: sends the environment's notifications, as the local runner
+   * does after its runs, and records their outcome in the result.
+   */
+  async notifyCompleted(run: MonitorRun): Promise<void> {
+    const notify = this.#o.notify
+    if (notify === undefined || this.#closed) return
+    const store = this.#o.store.monitoring
+    try {
+      const test = await store.getTestById(run.testId)
+      const bucket = await store.getBucket(run.bucketKey)
+      if (test === undefined || bucket === undefined) return
+      const environments = await this.environmentChain(bucket.key, run.environmentId)
+      const notifications = await notify({
+        test,
+        bucket,
+        environments,
+        integrations: await integrationsOf(
+          this.#o.store,
+          bucket.workspaceId,
+          nearestIntegrations(environments),
+        ),
+        runId: run.id,
+        previousResults: async () =>
+          (await store.listRuns(test.id, 50))
+            .filter((r) => r.id !== run.id && (r.result === 'pass' || r.result === 'fail'))
+            .map((r) => r.result as 'pass' | 'fail'),
+        result: run.doc as unknown as TestRunResult,
+      })
+      if (notifications.length > 0) {
+        await store.updateRun(run.id, { doc: { ...run.doc, notifications } })
+      }
+    } catch (err) {
+      this.#o.log.warn({ err, runId: run.id }, 'notifications of an agent run failed')
+    }
   }
 
   /**

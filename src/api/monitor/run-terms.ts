@@ -1,4 +1,4 @@
-import type { Store } from '../../store/index.js'
+import type { MonitorRun, Store } from '../../store/index.js'
 
 /**
  * How long a run's lease lasts unless its holder renews it (a third of it apart): an agent or a
@@ -13,6 +13,8 @@ export const DEFAULT_RESULT_RETENTION = 100
 export interface RunTerms {
   leaseMs: number
   retention: number
+  /** Called once an agent's run is stored completed (its notifications are sent from here). */
+  completed?: (run: MonitorRun) => void
 }
 
 /*

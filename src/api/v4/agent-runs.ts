@@ -110,7 +110,9 @@ async function complete(ctx: ApiContext): Promise<HandlerResult> {
     })
   })
   if (stored === undefined) throw leaseLost(runId)
-  await store.monitoring.pruneRuns(stored.testId, runTermsOf(store).retention)
+  const terms = runTermsOf(store)
+  await store.monitoring.pruneRuns(stored.testId, terms.retention)
+  terms.completed?.(stored)
   return { result: { id: stored.id, result: stored.result, agent: stored.agent } }
 }
 

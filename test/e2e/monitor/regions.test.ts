@@ -87,6 +87,7 @@ async function regionalTest(
   m: MonitorPlatform,
   url: string,
   regions: string[],
+  settings: Record<string, unknown> = {},
 ): Promise<{ key: string; test: Loose }> {
   const key = await m.bucket()
   const test = (
@@ -107,7 +108,7 @@ async function regionalTest(
   const env = await m.call(
     'PUT',
     `/buckets/${key}/tests/${test.id}/environments/${test.default_environment_id}`,
-    { json: { name: 'regional', regions } },
+    { json: { name: 'regional', regions, ...settings } },
   )
   expect(env.status).toBe(200)
   return { key, test }
@@ -239,7 +240,9 @@ describe('monitoring in regions (agents claim runs under leases)', () => {
     if (dead === undefined || live === undefined) throw new Error('ships')
     const asDead = agentCall(m, dead)
     expect((await asDead('/claim', { region: 'eu-west' })).status).toBe(204)
-    const { key, test } = await regionalTest(m, `${target.url}/ping`, ['eu-west'])
+    const { key, test } = await regionalTest(m, `${target.url}/ping`, ['eu-west'], {
+      webhooks: [`${target.url}/hook`],
+    })
     const [run] = await trigger(test)
     const claimed = await asDead('/claim', { region: 'eu-west' })
     expect(claimed.status).toBe(200)
@@ -259,6 +262,12 @@ describe('monitoring in regions (agents claim runs under leases)', () => {
     await worker(m, live, 'eu-west')
     const done = await finished(m, key, test.id, run.test_run_id)
     expect(done).toMatchObject({ result: 'pass', agent: live.shipId })
+    // The platform notifies for the agent's run as for its own runs, once.
+    await waitFor(async () => target.hits('/hook') === 1, 'the webhook')
+    await waitFor(
+      async () => (await result(m, key, test.id, run.test_run_id)).notifications?.length === 1,
+      'the notification recorded',
+    )
 
     const late = await asDead(`/${run.test_run_id}/result`, {
       leaseId,
@@ -272,6 +281,7 @@ describe('monitoring in regions (agents claim runs under leases)', () => {
       agent: live.shipId,
       finished_at: done.finished_at,
     })
+    expect(target.hits('/hook')).toBe(1)
   })
 
   it('answers bad claims with the failing field, a wrong token with 401, an empty queue with 204', async () => {
