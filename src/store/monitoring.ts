@@ -241,12 +241,13 @@ export interface MonitoringRepository {
    * already: undefined then. Whoever fires a slot, it makes one run.
    */
   createRunOnce: (input: NewMonitorRun & { slotKey: string }) => Promise<MonitorRun | undefined>
-  /** Whether a test has a run of this region (or pinned ship) that no agent claimed yet. */
-  hasUnclaimedRun: (
+  /** How many runs of a test for this region (or pinned ship) no agent claimed yet, up to `limit`. */
+  countUnclaimedRuns: (
     testId: string,
     region: string | null,
     pinnedAgent: string | null,
-  ) => Promise<boolean>
+    limit: number,
+  ) => Promise<number>
   /**
    * Takes the oldest run for this ship under a new lease: a queued run of its region (or pinned to
    * it), or one whose previous lease ended; only runs of the workspaces its harbor is offered to.

@@ -12,21 +12,28 @@ type Loose = any
  * (or that have none) fail at start.
  */
 
-/** An API that answers `/slow` after `delayMs`. */
-async function startTarget(delayMs: number): Promise<string> {
+/** An API whose answers wait until the test releases them. */
+async function startTarget(): Promise<{ url: string; release: () => void }> {
+  let release = (): void => {}
+  const released = new Promise<void>((resolve) => (release = resolve))
   const server = http.createServer((_req, res) => {
-    setTimeout(() => {
-      res.writeHead(200, { 'content-type': 'application/json' })
-      res.end('{}')
-    }, delayMs)
+    released.then(
+      () => {
+        res.writeHead(200, { 'content-type': 'application/json' })
+        res.end('{}')
+      },
+      () => undefined,
+    )
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   onTestFinished(async () => {
+    release()
     server.closeAllConnections()
     await new Promise<void>((resolve) => server.close(() => resolve()))
   })
   const address = server.address()
-  return `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`
+  const port = typeof address === 'object' && address !== null ? address.port : 0
+  return { url: `http://127.0.0.1:${port}`, release }
 }
 
 async function createTest(m: MonitorPlatform, url: string, regions?: string[]): Promise<Loose> {
@@ -66,7 +73,8 @@ async function v4(m: MonitorPlatform, path: string, json: unknown): Promise<Loos
 describe('platform start-up leaves runs held under a live lease alone', () => {
   it('a second platform instance on the same store does not fail the run the first one executes', async () => {
     const first = await startMonitorPlatform()
-    const test = await createTest(first, `${await startTarget(1500)}/slow`)
+    const target = await startTarget()
+    const test = await createTest(first, `${target.url}/slow`)
     const trigger = await fetch(test.trigger_url, { method: 'POST' })
     const runId = ((await trigger.json()) as Loose).data.runs[0].test_run_id as string
     await expect.poll(async () => (await runOf(first, test, runId)).result).toBe('working')
@@ -76,6 +84,7 @@ describe('platform start-up leaves runs held under a live lease alone', () => {
       apiKeySecret: first.apiKeySecret,
     })
     expect((await runOf(second, test, runId)).result).toBe('working')
+    target.release()
     await expect
       .poll(async () => (await runOf(second, test, runId)).result, { timeout: 10_000 })
       .toBe('pass')

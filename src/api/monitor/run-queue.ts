@@ -188,11 +188,7 @@ export class RunQueue {
       if (slot !== undefined) {
         const waiting = isLocal(target)
           ? this.busy(input.test.id)
-          : await this.#o.store.monitoring.hasUnclaimedRun(
-              input.test.id,
-              target.region,
-              target.pinnedAgent,
-            )
+          : (await this.#unclaimed(input.test.id, target, 1)) > 0
         if (waiting) continue
       }
       const run = await this.#begin(
@@ -208,7 +204,7 @@ export class RunQueue {
   /**
    * Stores a queued run and, on the local runner, schedules its execution (an agent of its region
    * claims the others); resolves once the run is stored. 429 when the test already has MAX_PENDING
-   * local runs waiting (a trigger loop cannot fill the store).
+   * runs waiting for the same runner or region (a trigger loop cannot fill the store).
    */
   async start(
     input: RunStart,
@@ -219,6 +215,16 @@ export class RunQueue {
     return run
   }
 
+  /** Runs of a test waiting for an agent of the target, counted up to `limit`. */
+  async #unclaimed(testId: string, target: RunTarget, limit: number): Promise<number> {
+    return await this.#o.store.monitoring.countUnclaimedRuns(
+      testId,
+      target.region,
+      target.pinnedAgent,
+      limit,
+    )
+  }
+
   /** `start`, with a `slotKey`: undefined when a run of that key is stored already. */
   async #begin(
     input: RunStart,
@@ -226,9 +232,10 @@ export class RunQueue {
     slotKey?: string,
   ): Promise<MonitorRun | undefined> {
     const local = isLocal(target)
-    if (local && (this.#chains.get(input.test.id)?.pending ?? 0) >= MAX_PENDING) {
-      throw createError('ERR_API_RATE_LIMITED')
-    }
+    const pending = local
+      ? (this.#chains.get(input.test.id)?.pending ?? 0)
+      : await this.#unclaimed(input.test.id, target, MAX_PENDING)
+    if (pending >= MAX_PENDING) throw createError('ERR_API_RATE_LIMITED')
     const account = await this.#accountOf(input.bucket)
     const now = this.#o.now()
     const record = {

@@ -47,6 +47,21 @@ const readResult = validatorOf<{
   },
 })
 
+/**
+ * An idle agent asks about once a second: its region's `seen` is written at most once a minute,
+ * not on every claim. Forgotten wholesale past a bound (a write more, nothing lost).
+ */
+const RECORD_EVERY_MS = 60_000
+const recorded = new Map<string, number>()
+
+function shouldRecord(shipId: string, region: string, now: number): boolean {
+  const key = `${shipId}\n${region}`
+  if (now - (recorded.get(key) ?? -Infinity) < RECORD_EVERY_MS) return false
+  if (recorded.size >= 10_000) recorded.clear()
+  recorded.set(key, now)
+  return true
+}
+
 function leaseLost(runId: string): Error {
   return createError('ERR_API_CONFLICT', [
     `this agent holds no live lease on run ${runId}: it ended or another agent took the run`,
@@ -63,7 +78,9 @@ async function claim(ctx: ApiContext): Promise<HandlerResult> {
   const { leaseMs } = runTermsOf(store)
   const now = Date.now()
   // A ship that claims with a region serves it: triggers send that region's runs to the agents.
-  await store.monitoring.recordAgentRegion(ship.id, region, now)
+  if (shouldRecord(ship.id, region, now)) {
+    await store.monitoring.recordAgentRegion(ship.id, region, now)
+  }
   const lease = { id: randomUUID(), expiresAt: now + leaseMs, durationMs: leaseMs }
   const run = await store.monitoring.claimRun({
     shipId: ship.id,

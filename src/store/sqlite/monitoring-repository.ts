@@ -408,12 +408,12 @@ export function monitoringRepository(ctx: RepoContext): MonitoringRepository {
       )
       return row === undefined ? undefined : runOf(row)
     },
-    async hasUnclaimedRun(testId, region, pinnedAgent) {
-      return (
+    async countUnclaimedRuns(testId, region, pinnedAgent, limit) {
+      return num(
         get(
-          "SELECT 1 FROM monitor_runs WHERE test_id = @test AND result = 'queued' AND region IS @region AND pinned_agent IS @pinned LIMIT 1",
-          { test: testId, region, pinned: pinnedAgent },
-        ) !== undefined
+          "SELECT count(*) AS n FROM (SELECT 1 FROM monitor_runs WHERE test_id = @test AND result = 'queued' AND region IS @region AND pinned_agent IS @pinned LIMIT @limit)",
+          { test: testId, region, pinned: pinnedAgent, limit },
+        )?.['n'],
       )
     },
     async claimRun(c) {
