@@ -355,4 +355,23 @@ describe('monitoring in regions (agents claim runs under leases)', () => {
     expect((await agentCall(m, outsider)('/claim', { region: 'ap-south' })).status).toBe(204)
     expect((await trigger(test)).map((r) => r.region)).toEqual(['local'])
   })
+
+  it('never hands one run to two agents claiming at once', async () => {
+    const m = await startMonitorPlatform()
+    const ships = await createShips(m, 3)
+    const calls = ships.map((ship) => agentCall(m, ship))
+    for (const call of calls) expect((await call('/claim', { region: 'eu-west' })).status).toBe(204)
+    const { test } = await regionalTest(m, 'http://127.0.0.1:9/unused', ['eu-west'])
+    const started: string[] = []
+    for (let i = 0; i < 8; i++) started.push(...(await trigger(test)).map((r) => r.test_run_id))
+    const answers = await Promise.all(
+      Array.from(
+        { length: 12 },
+        async (_, i) => await calls[i % 3]?.('/claim', { region: 'eu-west' }),
+      ),
+    )
+    const claimed = answers.filter((a) => a?.status === 200).map((a) => a?.body.result.id as string)
+    expect(answers.filter((a) => a?.status === 204)).toHaveLength(4)
+    expect([...new Set(claimed)].sort()).toEqual([...started].sort())
+  })
 })
