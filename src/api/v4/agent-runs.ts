@@ -42,7 +42,14 @@ const readResult = validatorOf<{
     result: {
       type: 'object',
       required: ['result'],
-      properties: { result: { enum: ['pass', 'fail'] } },
+      // The runner's result; the parts the results views walk must have the runner's shape.
+      properties: {
+        result: { enum: ['pass', 'fail'] },
+        requests: { type: 'array', maxItems: 10_000, items: { type: 'object' } },
+        scripts: { type: 'array', items: { type: 'object' } },
+        variables: { type: 'object', additionalProperties: { type: 'string' } },
+        error: { type: ['string', 'null'] },
+      },
     },
   },
 })

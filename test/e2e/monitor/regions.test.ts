@@ -301,6 +301,12 @@ describe('monitoring in regions (agents claim runs under leases)', () => {
     const result = await call('/no-such-run/result', { leaseId: 'x', result: { result: 'pass' } })
     expect(result.status).toBe(409)
     expect((await call('/no-such-run/result', { leaseId: 'x', result: {} })).status).toBe(400)
+    const badRequests = await call('/no-such-run/result', {
+      leaseId: 'x',
+      result: { result: 'pass', requests: 'none' },
+    })
+    expect(badRequests.status).toBe(400)
+    expect(JSON.stringify(badRequests.body.error)).toContain('requests')
   })
 
   it('keeps running here the regions no agent serves (another product’s region codes)', async () => {
