@@ -117,6 +117,7 @@ export interface RunLease {
 export interface AgentRegion {
   region: string
   shipId: string
+  shipName: string
   /** Epoch ms of its last claim or heartbeat with this region. */
   seen: number
 }

@@ -180,9 +180,25 @@ export const rootRoutes: MonitorRoute[] = [
     method: 'GET',
     path: '/teams/:teamId/agents',
     scope: 'team:read',
+    // The agents that run this team's tests: ships of the private locations offered to it that
+    // claimed runs (or heartbeated) with a region.
     handler: async (ctx) => {
-      await teamOf(ctx)
-      return { data: [] }
+      const team = await teamOf(ctx)
+      const agents = new Map<string, JsonObject & { regions: string[]; last_seen_at: number }>()
+      for (const r of await ctx.deps.store.monitoring.listAgentRegions([team.id])) {
+        const seen = Math.floor(r.seen / 1000)
+        const agent = agents.get(r.shipId) ?? {
+          agent_id: r.shipId,
+          uuid: r.shipId,
+          name: r.shipName,
+          regions: [],
+          last_seen_at: seen,
+        }
+        agent.regions.push(r.region)
+        agent.last_seen_at = Math.max(agent.last_seen_at, seen)
+        agents.set(r.shipId, agent)
+      }
+      return { data: [...agents.values()] }
     },
   },
   {

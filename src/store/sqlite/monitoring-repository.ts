@@ -469,11 +469,16 @@ export function monitoringRepository(ctx: RepoContext): MonitoringRepository {
     async listAgentRegions(workspaceIds) {
       if (workspaceIds.length === 0) return []
       return all(
-        'SELECT DISTINCT ar.region, ar.ship_id, ar.seen FROM monitor_agent_regions ar JOIN ships s ON s.id = ar.ship_id ' +
+        'SELECT DISTINCT ar.region, ar.ship_id, ar.seen, s.name AS ship_name FROM monitor_agent_regions ar JOIN ships s ON s.id = ar.ship_id ' +
           'JOIN harbor_workspaces hw ON hw.harbor_id = s.harbor_id WHERE hw.workspace_id IN (SELECT value FROM json_each(?)) ' +
           'ORDER BY ar.region, ar.ship_id',
         [JSON.stringify(workspaceIds)],
-      ).map((r) => ({ region: str(r['region']), shipId: str(r['ship_id']), seen: num(r['seen']) }))
+      ).map((r) => ({
+        region: str(r['region']),
+        shipId: str(r['ship_id']),
+        shipName: str(r['ship_name']),
+        seen: num(r['seen']),
+      }))
     },
     async agentsOffered(workspaceId, shipIds) {
       if (shipIds.length === 0) return []

@@ -172,6 +172,16 @@ describe('monitoring in regions (agents claim runs under leases)', () => {
     // A worker's first claim registers its region.
     await waitFor(async () => (await regionCodes(m)).length === 3, 'both regions to be registered')
     expect((await regionCodes(m)).sort()).toEqual(['eu-west', 'local', 'us-east'])
+    const agents = await m.call('GET', `/teams/${m.teamId}/agents`)
+    expect(agents.status).toBe(200)
+    expect(
+      (agents.body.data as Loose[]).map((a) => [a.agent_id, a.name, a.regions]).sort(),
+    ).toEqual(
+      [
+        [eu.shipId, 'agent-0', ['eu-west']],
+        [us.shipId, 'agent-1', ['us-east']],
+      ].sort(),
+    )
     const { key, test } = await regionalTest(m, `${target.url}/ping`, ['eu-west', 'us-east'])
 
     for (let round = 1; round <= 2; round++) {
