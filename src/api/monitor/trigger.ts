@@ -15,9 +15,10 @@ import type { MonitorContext, MonitorRoute } from './types.js'
  * Trigger URLs (GET or POST): `/radar/{trigger_id}/trigger` runs one test,
  * `/radar/bucket/{trigger_id}/trigger` every test of a bucket. As in the product, a trigger URL is
  * its own secret: it needs no token. Query parameters (and the fields of a JSON object body) become
- * initial variables, except `runscope_environment` / `environment` (the environments to run in, one
- * run each, repeatable; default the test's default environment). Answers 201 with one entry per run started and
- * `runs_id`, the batch of them; a client polls each run's `url` until `result` is `pass` or `fail`,
+ * initial variables, except `runscope_environment` / `environment` (the environments to run in,
+ * repeatable; default the test's default environment). Each environment starts one run per region
+ * it runs in (run-targets.ts). Answers 201 with one entry per run started and `runs_id`, the batch
+ * of them; a client polls each run's `url` until `result` is `pass` or `fail`,
  * or the batch (`GET /buckets/{key}/results/{runs_id}`) until its `status` is `completed`.
  */
 
