@@ -176,13 +176,23 @@ export class RunQueue {
 
   /**
    * Starts the runs of a trigger or a schedule tick: one per target of the environment (its
-   * regions served by agents, its remote agents, else the local runner). With `slot`, a scheduled
+   * regions served by agents, its remote agents, else the local runner; or the `regions` given).
+   * With `slot`, a scheduled
    * tick: each target's run is stored once per slot whoever fires it (undefined when another
    * scheduler stored it first), and a target whose previous run has not started yet is skipped.
    */
-  async startAll(input: RunStart, slot?: string): Promise<MonitorRun[]> {
+  async startAll(
+    input: RunStart,
+    options: { slot?: string; regions?: readonly string[] } = {},
+  ): Promise<MonitorRun[]> {
+    const { slot } = options
     const chain = await this.environmentChain(input.bucket.key, input.environment.id)
-    const targets = await runTargets(this.#o.store, input.bucket.workspaceId, chain)
+    const targets = await runTargets(
+      this.#o.store,
+      input.bucket.workspaceId,
+      chain,
+      options.regions,
+    )
     const runs: MonitorRun[] = []
     for (const target of targets) {
       if (slot !== undefined) {
@@ -448,7 +458,7 @@ export class RunQueue {
     if (bucket === undefined || environment === undefined) return
     await this.startAll(
       { test, bucket, environment, variables: {}, source: 'scheduled' },
-      `${schedule.id}:${slot}`,
+      { slot: `${schedule.id}:${slot}` },
     )
   }
 

@@ -59,17 +59,21 @@ function agentIdsOf(entries: readonly unknown[]): string[] {
  * `regions` that an agent of the bucket's workspace serves, one per `remote_agents` ship offered
  * to that workspace, and one on the local runner for `local`, for a region no agent serves (so
  * that environments written for another product's regions, `us1`, keep running here), or when
- * nothing else is named. The local runner gets at most one run.
+ * nothing else is named. The local runner gets at most one run. `only` (a trigger's
+ * `runscope_region`) replaces the environment's regions and remote agents.
  */
 export async function runTargets(
   store: Pick<Repositories, 'monitoring'>,
   workspaceId: number,
   chain: readonly MonitorEnvironment[],
+  only?: readonly string[],
 ): Promise<RunTarget[]> {
   const regions = [
-    ...new Set(nearest(chain, 'regions').filter((r): r is string => typeof r === 'string')),
+    ...new Set(
+      (only ?? nearest(chain, 'regions')).filter((r): r is string => typeof r === 'string'),
+    ),
   ]
-  const agentIds = agentIdsOf(nearest(chain, 'remote_agents'))
+  const agentIds = only === undefined ? agentIdsOf(nearest(chain, 'remote_agents')) : []
   const served = regions.some((r) => r !== LOCAL_REGION)
     ? new Set((await store.monitoring.listAgentRegions([workspaceId])).map((r) => r.region))
     : new Set<string>()

@@ -17,7 +17,7 @@ import type { MonitorContext, MonitorRoute } from './types.js'
  * its own secret: it needs no token. Query parameters (and the fields of a JSON object body) become
  * initial variables, except `runscope_environment` / `environment` (the environments to run in,
  * repeatable; default the test's default environment). Each environment starts one run per region
- * it runs in (run-targets.ts). Answers 201 with one entry per run started and `runs_id`, the batch
+ * it runs in (run-targets.ts), or per `runscope_region` given (repeatable) instead. Answers 201 with one entry per run started and `runs_id`, the batch
  * of them; a client polls each run's `url` until `result` is `pass` or `fail`,
  * or the batch (`GET /buckets/{key}/results/{runs_id}`) until its `status` is `completed`.
  */
@@ -42,13 +42,16 @@ const checkTriggerBody = fieldCheckOf({
 
 async function variablesOf(
   ctx: MonitorContext,
-): Promise<{ variables: Record<string, string>; environmentIds: string[] }> {
+): Promise<{ variables: Record<string, string>; environmentIds: string[]; regions: string[] }> {
   // No prototype: a trigger parameter named `__proto__` is a variable like any other.
   const variables: Record<string, string> = Object.create(null) as Record<string, string>
   const environmentIds: string[] = []
+  const regions: string[] = []
   const take = (name: string, value: string): void => {
     if (name === 'runscope_environment' || name === 'environment') {
       if (!environmentIds.includes(value)) environmentIds.push(value)
+    } else if (name === 'runscope_region') {
+      if (!regions.includes(value)) regions.push(value)
     } else if (!RESERVED.has(name)) variables[name] = value
   }
   for (const [name, value] of ctx.query) take(name, value)
@@ -65,7 +68,8 @@ async function variablesOf(
   if (environmentIds.length > 20) {
     throw invalidField('/runscope_environment', 'names more than 20 environments')
   }
-  return { variables, environmentIds }
+  if (regions.length > 20) throw invalidField('/runscope_region', 'names more than 20 regions')
+  return { variables, environmentIds, regions }
 }
 
 async function environmentFor(
@@ -90,7 +94,7 @@ async function start(
   bucket: MonitorBucket,
   tests: MonitorTest[],
 ): Promise<{ status: number; data: JsonObject }> {
-  const { variables, environmentIds } = await variablesOf(ctx)
+  const { variables, environmentIds, regions } = await variablesOf(ctx)
   const base = ctx.deps.options.baseUrl
   const runs: JsonObject[] = []
   let failed = 0
@@ -107,13 +111,10 @@ async function start(
     }
   }
   for (const { test, env } of targets) {
-    const started = await ctx.deps.runs.startAll({
-      test,
-      bucket,
-      environment: env,
-      variables,
-      source: 'trigger',
-    })
+    const started = await ctx.deps.runs.startAll(
+      { test, bucket, environment: env, variables, source: 'trigger' },
+      { ...(regions.length === 0 ? {} : { regions }) },
+    )
     for (const run of started) {
       runs.push({
         test_id: test.id,

@@ -208,12 +208,22 @@ describe('monitoring in regions (agents claim runs under leases)', () => {
     )
     expect(metrics.status).toBe(200)
     expect(metrics.body.data.this_time_period.total_test_runs).toBe(2)
+
+    // `runscope_region` picks the regions of one trigger instead of the environment's.
+    const only = await fetch(`${test.trigger_url}?runscope_region=us-east`, { method: 'POST' })
+    const picked = ((await only.json()) as Loose).data.runs as Loose[]
+    expect(picked.map((r) => r.region)).toEqual(['us-east'])
+    expect(await finished(m, key, test.id, picked[0].test_run_id)).toMatchObject({
+      result: 'pass',
+      agent: us.shipId,
+    })
     const list = await m.call('GET', `/buckets/${key}/tests/${test.id}/results`)
     expect(
       (list.body.data as Loose[]).map((r) => `${r.region}:${r.agent}:${r.result}`).sort(),
     ).toEqual([
       `eu-west:${eu.shipId}:pass`,
       `eu-west:${eu.shipId}:pass`,
+      `us-east:${us.shipId}:pass`,
       `us-east:${us.shipId}:pass`,
       `us-east:${us.shipId}:pass`,
     ])
