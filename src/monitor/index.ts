@@ -6,7 +6,7 @@
 export type * from './types.js'
 export { runTest } from './run.js'
 export { mergeEnvironments, resolveEnvironment } from './environment.js'
-export { createScheduler, intervalMs } from './scheduler.js'
+export { createScheduler, intervalMs, tickMs } from './scheduler.js'
 export { createRunLock } from './run-lock.js'
 export { notify, shouldNotify } from './notify.js'
 export { authorizationUrl } from './auth.js'

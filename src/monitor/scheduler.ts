@@ -39,6 +39,14 @@ export function intervalMs(interval: string): number {
 }
 
 /**
+ * The time between two ticks of a schedule, in ms: its interval divided by `scale` (tests), in
+ * whole seconds and at least one (croner's resolution). A tick's slot is `floor(now / tickMs)`.
+ */
+export function tickMs(interval: string, scale = 1): number {
+  return Math.max(1, Math.round(intervalMs(interval) / 1000 / scale)) * 1000
+}
+
+/**
  * Creates the schedules' timers. Each schedule is a croner job with a 1-second pattern and a
  * minimum `interval`: croner computes the next run directly (one timer armed per schedule, no
  * polling), `protect` skips a tick while the previous one is still running, and `unref` never
@@ -55,7 +63,7 @@ export function createScheduler(options: SchedulerOptions = {}): Scheduler {
 
   function add(schedule: ScheduleEntry, fire: () => void | Promise<void>): void {
     remove(schedule.id)
-    const seconds = Math.max(1, Math.round(intervalMs(schedule.interval) / 1000 / scale))
+    const seconds = tickMs(schedule.interval, scale) / 1000
     const job = new Cron(
       '* * * * * *',
       { interval: seconds, protect: true, unref: true, name: `schedule-${schedule.id}` },

@@ -73,6 +73,53 @@ export interface MonitorRun {
   finished: number | null
   /** The run's details (requests, assertions, counts) as the API shows them. */
   doc: JsonObject
+  /** Where it executes: a region served by agents, or null for this platform's local runner. */
+  region: string | null
+  /** The one ship that may claim it (the environment's `remote_agents`), else null. */
+  pinnedAgent: string | null
+  /** The ship that claimed it last (null for a local run, or before any claim). */
+  agent: string | null
+}
+
+/**
+ * A run to store: where it executes (default the local runner) and, for a local run, the lease of
+ * the platform instance that executes it (so that another instance starting on the same store
+ * leaves it alone while the lease lives).
+ */
+export type NewMonitorRun = Omit<MonitorRun, 'region' | 'pinnedAgent' | 'agent'> & {
+  region?: string | null
+  pinnedAgent?: string | null
+  leaseId?: string | null
+  leaseExpires?: number | null
+}
+
+/** A ship asking for the next run of its region, and the lease it will hold it under. */
+export interface RunClaim {
+  shipId: string
+  harborId: string
+  region: string
+  leaseId: string
+  /** Epoch ms: leases that ended before this are free to take. */
+  now: number
+  /** Epoch ms the new lease ends unless renewed. */
+  expires: number
+}
+
+/** A lease an agent holds on a run: only the current one may renew it or complete the run. */
+export interface RunLease {
+  runId: string
+  shipId: string
+  leaseId: string
+  now: number
+}
+
+/** A region a ship serves, as it last claimed or heartbeated with it. */
+export interface AgentRegion {
+  region: string
+  shipId: string
+  shipName: string
+  /** Epoch ms of its last claim or heartbeat with this region. */
+  seen: number
 }
 
 export interface MonitorRevision {
@@ -189,7 +236,43 @@ export interface MonitoringRepository {
   ) => Promise<MonitorSchedule | undefined>
   deleteSchedule: (testId: string, id: string) => Promise<boolean>
 
-  createRun: (input: MonitorRun) => Promise<MonitorRun>
+  createRun: (input: NewMonitorRun) => Promise<MonitorRun>
+  /**
+   * Stores a scheduled run unless a run of the same `slotKey` (schedule, slot, region) is stored
+   * already: undefined then. Whoever fires a slot, it makes one run.
+   */
+  createRunOnce: (input: NewMonitorRun & { slotKey: string }) => Promise<MonitorRun | undefined>
+  /** How many runs of a test for this region (or pinned ship) no agent claimed yet, up to `limit`. */
+  countUnclaimedRuns: (
+    testId: string,
+    region: string | null,
+    pinnedAgent: string | null,
+    limit: number,
+  ) => Promise<number>
+  /**
+   * Takes the oldest run for this ship under a new lease: a queued run of its region (or pinned to
+   * it), or one whose previous lease ended; only runs of the workspaces its harbor is offered to.
+   * The run turns `working` with `agent` = the ship. Two claimers never get the same run.
+   */
+  claimRun: (claim: RunClaim) => Promise<MonitorRun | undefined>
+  /** Extends a live lease to `expires`; false when the lease ended or is no longer the run's. */
+  renewRunLease: (lease: RunLease, expires: number) => Promise<boolean>
+  /**
+   * Completes a run under its current, live lease (the lease ends); undefined when the lease ended
+   * or is not the run's (another agent took it): nothing is stored then.
+   */
+  completeLeasedRun: (
+    lease: RunLease,
+    patch: Pick<MonitorRun, 'result' | 'finished' | 'doc'>,
+  ) => Promise<MonitorRun | undefined>
+  /** Extends the lease of every unfinished run held under `leaseId` (a platform instance's local runs). */
+  renewLocalLeases: (leaseId: string, expires: number) => Promise<number>
+  /** Records that a ship serves a region (it claimed or heartbeated with it). */
+  recordAgentRegion: (shipId: string, region: string, seen: number) => Promise<void>
+  /** The regions of the ships of harbors offered to these workspaces, by region then ship. */
+  listAgentRegions: (workspaceIds: readonly number[]) => Promise<AgentRegion[]>
+  /** Which of these ships belong to a harbor offered to the workspace (an environment's `remote_agents`). */
+  agentsOffered: (workspaceId: number, shipIds: readonly string[]) => Promise<string[]>
   updateRun: (
     id: string,
     patch: Partial<Pick<MonitorRun, 'result' | 'finished' | 'doc'>>,
@@ -197,7 +280,11 @@ export interface MonitoringRepository {
   getRun: (testId: string, id: string) => Promise<MonitorRun | undefined>
   /** Newest first. */
   listRuns: (testId: string, count: number) => Promise<MonitorRun[]>
-  /** Marks every `queued` or `working` run failed (at start: the process that ran them is gone). */
+  /**
+   * Marks failed the local runs (no region, no pinned ship) left `queued` or `working` whose lease
+   * ended before `finished`, or that have none: the process that ran them is gone. Runs held under
+   * a live lease (another platform instance's) and runs waiting for an agent are left alone.
+   */
   failUnfinishedRuns: (finished: number, reason: string) => Promise<number>
   /** Deletes all but the newest `keep` runs of a test; returns how many went. */
   pruneRuns: (testId: string, keep: number) => Promise<number>

@@ -10,7 +10,7 @@ import {
   type Step,
 } from '../../monitor/index.js'
 import type { MonitorEnvironment, MonitorIntegration, MonitorTest } from '../../store/index.js'
-import type { Execute } from './run-queue.js'
+import type { Execute, Notify } from './run-queue.js'
 
 interface ExecutorOptions {
   log: Logger
@@ -57,31 +57,13 @@ function withIntegrations(
 }
 
 /**
- * Runs a test with the runner of src/monitor (environment inheritance resolved, the trigger's
- * variables, subtests loaded from the same bucket), then sends the environment's notifications
- * (webhooks, e-mails through `smtpUrl`) and records their outcome in the result.
+ * Sends the environment's notifications of a finished run (webhooks, e-mails through `smtpUrl`),
+ * whoever ran it: the platform's runner or an agent.
  */
-export function createMonitorExecutor(options: ExecutorOptions): Execute {
+export function createMonitorNotifier(options: ExecutorOptions): Notify {
   return async (input) => {
+    const { result } = input
     const environment = resolveEnvironment(chainOf(input.environments))
-    const result = await runTest(
-      {
-        test: runnable(input.test),
-        environment,
-        initialVariables: input.variables,
-        testRunId: input.runId,
-        resolveSubtest: async (ref) => {
-          const loaded = await input.loadTest(ref.test_uuid, ref.environment_uuid)
-          return loaded === undefined
-            ? null
-            : {
-                test: runnable(loaded.test),
-                environment: resolveEnvironment(chainOf(loaded.environments)),
-              }
-        },
-      },
-      options.run,
-    )
     let consecutiveFailures = 0
     if (result.result === 'fail') {
       consecutiveFailures = 1
@@ -103,6 +85,38 @@ export function createMonitorExecutor(options: ExecutorOptions): Execute {
         'notification failed',
       )
     }
+    return notifications
+  }
+}
+
+/**
+ * Runs a test with the runner of src/monitor (environment inheritance resolved, the trigger's
+ * variables, subtests loaded from the same bucket), then sends the environment's notifications
+ * and records their outcome in the result.
+ */
+export function createMonitorExecutor(options: ExecutorOptions): Execute {
+  const sendNotifications = createMonitorNotifier(options)
+  return async (input) => {
+    const environment = resolveEnvironment(chainOf(input.environments))
+    const result = await runTest(
+      {
+        test: runnable(input.test),
+        environment,
+        initialVariables: input.variables,
+        testRunId: input.runId,
+        resolveSubtest: async (ref) => {
+          const loaded = await input.loadTest(ref.test_uuid, ref.environment_uuid)
+          return loaded === undefined
+            ? null
+            : {
+                test: runnable(loaded.test),
+                environment: resolveEnvironment(chainOf(loaded.environments)),
+              }
+        },
+      },
+      options.run,
+    )
+    const notifications = await sendNotifications({ ...input, result })
     return { pass: result.result === 'pass', doc: { ...result, notifications } }
   }
 }

@@ -3,15 +3,20 @@ import type { EgressPolicy } from '../../net/index.js'
 import type { Store } from '../../store/index.js'
 import { Authenticator } from '../auth.js'
 import { offerFunctionality } from '../v4/functionalities.js'
-import { createMonitorExecutor } from './executor.js'
+import { createMonitorExecutor, createMonitorNotifier } from './executor.js'
 import { createScheduler, type RunOptions } from '../../monitor/index.js'
 import { RunQueue } from './run-queue.js'
+import { DEFAULT_RESULT_RETENTION, setRunTerms } from './run-terms.js'
 import { monitoringRoutes } from './routes.js'
 import { createMonitoringApi, type MonitoringApi } from './server.js'
 
 // The dashboard issues its sessions' tokens the way the OAuth provider does (src/api/ui/monitor-tokens.ts).
 export { issueToken, newSecret } from './bearer.js'
 export { SCOPES } from './types.js'
+// What the agents' run routes (served with the ships' routes) need of monitoring runs.
+export { claimPayload, completedDoc } from './run-claims.js'
+export { LOCAL_REGION } from './run-context.js'
+export { runTermsOf } from './run-terms.js'
 
 export interface MonitoringOptions {
   store: Store
@@ -24,6 +29,11 @@ export interface MonitoringOptions {
   resultRetention?: number
   /** SMTP server for e-mail notifications (`smtp://host:port`); without it e-mails are skipped. */
   smtpUrl?: string
+  /**
+   * How long a run's lease lasts unless renewed, in ms (default 30 s): an agent or a platform
+   * instance that dies leaves its runs to others after this long.
+   */
+  leaseMs?: number
   /** Test hooks: the clock, a divisor of schedule intervals, runner options. */
   now?: () => number
   scheduleScale?: number
@@ -40,9 +50,6 @@ interface Monitoring {
   close: () => Promise<void>
 }
 
-/** Default number of runs kept per test (older results are deleted as new runs finish). */
-const DEFAULT_RESULT_RETENTION = 100
-
 /**
  * Starts the monitoring API (the monitoring specification): its routes, the run queue, and every
  * stored schedule.
@@ -53,22 +60,24 @@ const DEFAULT_RESULT_RETENTION = 100
  */
 export async function startMonitoring(options: MonitoringOptions): Promise<Monitoring> {
   const now = options.now ?? Date.now
+  const executorOptions = {
+    log: options.log,
+    baseUrl: options.baseUrl,
+    ...(options.smtpUrl === undefined ? {} : { smtpUrl: options.smtpUrl }),
+    ...(options.run === undefined && options.egress === undefined
+      ? {}
+      : {
+          run: {
+            ...options.run,
+            ...(options.egress === undefined ? {} : { egress: options.egress }),
+          },
+        }),
+  }
   const runs = new RunQueue({
     store: options.store,
     log: options.log,
-    execute: createMonitorExecutor({
-      log: options.log,
-      baseUrl: options.baseUrl,
-      ...(options.smtpUrl === undefined ? {} : { smtpUrl: options.smtpUrl }),
-      ...(options.run === undefined && options.egress === undefined
-        ? {}
-        : {
-            run: {
-              ...options.run,
-              ...(options.egress === undefined ? {} : { egress: options.egress }),
-            },
-          }),
-    }),
+    execute: createMonitorExecutor(executorOptions),
+    notify: createMonitorNotifier(executorOptions),
     // The runner's scheduler: one croner timer per schedule, armed again from the store at start.
     timers: createScheduler({
       scale: options.scheduleScale ?? 1,
@@ -76,6 +85,17 @@ export async function startMonitoring(options: MonitoringOptions): Promise<Monit
     }),
     retention: options.resultRetention ?? DEFAULT_RESULT_RETENTION,
     now,
+    ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
+    ...(options.scheduleScale === undefined ? {} : { scheduleScale: options.scheduleScale }),
+  })
+  setRunTerms(options.store, {
+    leaseMs: runs.leaseMs,
+    retention: options.resultRetention ?? DEFAULT_RESULT_RETENTION,
+    completed: (run) => {
+      runs.notifyCompleted(run).catch((err: unknown) => {
+        options.log.warn({ err, runId: run.id }, 'notifications of an agent run failed')
+      })
+    },
   })
   await runs.loadSchedules()
   const api = createMonitoringApi(

@@ -2,6 +2,7 @@ import type { JsonObject, MonitorRun } from '../../store/index.js'
 import { invalidField } from '../validation.js'
 import { testOf } from './access.js'
 import { LOCAL_REGION } from './run-context.js'
+import { placementView } from './run-targets.js'
 import type { MonitorRoute } from './types.js'
 
 /*
@@ -125,10 +126,13 @@ export const metricRoutes: MonitorRoute[] = [
       }
       const region = ctx.query.get('region') ?? 'all'
       if (region !== 'all' && region !== LOCAL_REGION) {
-        throw invalidField(
-          '/region',
-          `must be all or ${LOCAL_REGION} (the one region of this platform)`,
-        )
+        const served = await ctx.deps.store.monitoring.listAgentRegions([bucket.workspaceId])
+        if (!served.some((r) => r.region === region)) {
+          throw invalidField(
+            '/region',
+            `must be all, ${LOCAL_REGION} or a region the team's agents serve (GET /regions)`,
+          )
+        }
       }
       const environment = ctx.query.get('environment_uuid') ?? 'all'
       if (environment !== 'all') {
@@ -142,6 +146,7 @@ export const metricRoutes: MonitorRoute[] = [
       }
       let runs = await ctx.deps.store.monitoring.listRuns(test.id, -1)
       if (environment !== 'all') runs = runs.filter((r) => r.environmentId === environment)
+      if (region !== 'all') runs = runs.filter((r) => placementView(r).region === region)
       const metrics: JsonObject = {
         ...computeMetrics(runs, timeframe, Math.floor(ctx.deps.options.now() / 1000)),
         environment_uuid: environment,

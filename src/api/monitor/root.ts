@@ -1,5 +1,5 @@
 import { createError } from '../../errors/index.js'
-import { WORKSPACE_ROLES, type Workspace } from '../../store/index.js'
+import { WORKSPACE_ROLES, type JsonObject, type Workspace } from '../../store/index.js'
 import { workspacesOf } from './access.js'
 import { LOCAL_REGION } from './run-context.js'
 import type { MonitorContext, MonitorRoute } from './types.js'
@@ -180,26 +180,64 @@ export const rootRoutes: MonitorRoute[] = [
     method: 'GET',
     path: '/teams/:teamId/agents',
     scope: 'team:read',
+    // The agents that run this team's tests: ships of the private locations offered to it that
+    // claimed runs (or heartbeated) with a region.
     handler: async (ctx) => {
-      await teamOf(ctx)
-      return { data: [] }
+      const team = await teamOf(ctx)
+      const agents = new Map<string, JsonObject & { regions: string[]; last_seen_at: number }>()
+      for (const r of await ctx.deps.store.monitoring.listAgentRegions([team.id])) {
+        const seen = Math.floor(r.seen / 1000)
+        const agent = agents.get(r.shipId) ?? {
+          agent_id: r.shipId,
+          uuid: r.shipId,
+          name: r.shipName,
+          regions: [],
+          last_seen_at: seen,
+        }
+        agent.regions.push(r.region)
+        agent.last_seen_at = Math.max(agent.last_seen_at, seen)
+        agents.set(r.shipId, agent)
+      }
+      return { data: [...agents.values()] }
     },
   },
   {
     method: 'GET',
     path: '/regions',
     scope: 'api:read',
-    handler: async () => ({
-      data: {
-        regions: [
-          {
-            region_code: LOCAL_REGION,
-            location: 'This platform',
-            service_provider: 'understudy',
-            hostname: 'localhost',
-          },
-        ],
-      },
-    }),
+    // This platform's own runner, then every region an agent of a private location offered to
+    // the caller's teams serves (it claimed runs or heartbeated with it), with those agents.
+    handler: async (ctx) => {
+      const served = await ctx.deps.store.monitoring.listAgentRegions([
+        ...ctx.principal.workspaceRoles.keys(),
+      ])
+      const agents = new Map<string, JsonObject[]>()
+      for (const r of served) {
+        const list = agents.get(r.region) ?? []
+        if (!list.some((a) => a['uuid'] === r.shipId)) {
+          list.push({ uuid: r.shipId, last_seen_at: Math.floor(r.seen / 1000) })
+        }
+        agents.set(r.region, list)
+      }
+      return {
+        data: {
+          regions: [
+            {
+              region_code: LOCAL_REGION,
+              location: 'This platform',
+              service_provider: 'understudy',
+              hostname: 'localhost',
+            },
+            ...[...agents].map(([region, list]) => ({
+              region_code: region,
+              location: 'Private location',
+              service_provider: 'understudy agent',
+              hostname: region,
+              agents: list,
+            })),
+          ],
+        },
+      }
+    },
   },
 ]

@@ -1,4 +1,4 @@
-import type { MonitorIntegration, Repositories } from '../../store/index.js'
+import type { MonitorEnvironment, MonitorIntegration, Repositories } from '../../store/index.js'
 import { isObject } from './validate.js'
 
 /*
@@ -24,4 +24,25 @@ export async function integrationsOf(
     if (integration !== undefined) out.push(integration)
   }
   return out
+}
+
+/** Environment inheritance is followed this deep at most (a cycle ends there). */
+const MAX_CHAIN = 11
+
+/** An environment and its ancestors, root first; an ancestor that no longer exists ends the chain. */
+export async function environmentChain(
+  store: Pick<Repositories, 'monitoring'>,
+  bucketKey: string,
+  environmentId: string,
+): Promise<MonitorEnvironment[]> {
+  const chain: MonitorEnvironment[] = []
+  let id: string | null = environmentId
+  while (id !== null && chain.length < MAX_CHAIN) {
+    const env: MonitorEnvironment | undefined = await store.monitoring.getEnvironment(bucketKey, id)
+    if (env === undefined) break
+    chain.unshift(env)
+    id =
+      typeof env.doc['parent_environment_id'] === 'string' ? env.doc['parent_environment_id'] : null
+  }
+  return chain
 }

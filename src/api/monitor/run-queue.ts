@@ -11,9 +11,11 @@ import type {
   MonitorTest,
   Store,
 } from '../../store/index.js'
+import { tickMs, type NotificationReport, type TestRunResult } from '../../monitor/index.js'
 import { FairSlots } from './fair-slots.js'
-import { integrationsOf } from './run-context.js'
-import { LOCAL_REGION } from './run-context.js'
+import { environmentChain, integrationsOf } from './run-context.js'
+import { DEFAULT_LEASE_MS } from './run-terms.js'
+import { isLocal, placementView, runTargets, targetKey, type RunTarget } from './run-targets.js'
 
 /** What the runner gets for one run: the test, its environment chain (root first), the trigger's variables. */
 export interface ExecuteInput {
@@ -51,6 +53,15 @@ export interface ExecuteOutcome {
 
 export type Execute = (input: ExecuteInput) => Promise<ExecuteOutcome>
 
+/** What a finished run's notifications need: the run's own input and the runner's result. */
+export type NotifyInput = Pick<
+  ExecuteInput,
+  'test' | 'bucket' | 'environments' | 'integrations' | 'runId' | 'previousResults'
+> & { result: TestRunResult }
+
+/** Sends a finished run's notifications; answers their outcome for the result document. */
+export type Notify = (input: NotifyInput) => Promise<NotificationReport[]>
+
 /** Timers of schedules (the runner's scheduler): one per schedule; `fire` is called on each tick. */
 export interface ScheduleTimers {
   add: (schedule: { id: string; interval: string }, fire: () => void) => void
@@ -62,6 +73,8 @@ interface RunQueueOptions {
   store: Store
   log: Logger
   execute: Execute
+  /** Sends the notifications of a run an agent completed (the local runner's are sent by `execute`). */
+  notify?: Notify
   timers: ScheduleTimers
   /** Runs kept per test. */
   retention: number
@@ -70,6 +83,10 @@ interface RunQueueOptions {
   /** Runs of one account executing at once (default MAX_PER_ACCOUNT, at most maxConcurrent). */
   maxPerAccount?: number
   now: () => number
+  /** How long a run's lease lasts unless renewed, in ms (default DEFAULT_LEASE_MS). */
+  leaseMs?: number
+  /** The divisor of schedule intervals the timers use (tests): a tick's slot is one scaled interval. */
+  scheduleScale?: number
 }
 
 interface RunStart {
@@ -105,11 +122,29 @@ export class RunQueue {
   readonly #schedulesOf = new Map<string, Set<string>>()
   #closed = false
   readonly #slots: FairSlots
+  readonly #leaseMs: number
+  /**
+   * The lease this instance holds its local runs under: renewed while it lives, so that another
+   * platform instance starting on the same store leaves them alone, and fails them once it is gone.
+   */
+  readonly #leaseId = `platform:${randomUUID()}`
+  readonly #leaseTimer: NodeJS.Timeout
 
   constructor(options: RunQueueOptions) {
     this.#o = options
     const total = options.maxConcurrent ?? MAX_CONCURRENT
     this.#slots = new FairSlots(total, Math.min(options.maxPerAccount ?? MAX_PER_ACCOUNT, total))
+    this.#leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS
+    this.#leaseTimer = setInterval(() => {
+      this.#keepLeases().catch((err: unknown) =>
+        this.#o.log.warn({ err }, 'cannot renew the leases of local test runs'),
+      )
+    }, this.#leaseMs / 3)
+    this.#leaseTimer.unref()
+  }
+
+  get leaseMs(): number {
+    return this.#leaseMs
   }
 
   busy(testId: string): boolean {
@@ -117,21 +152,108 @@ export class RunQueue {
   }
 
   /**
-   * Stores a queued run and schedules its execution; resolves once the run is stored. 429 when
-   * the test already has MAX_PENDING runs waiting (a trigger loop cannot fill the store).
+   * Renews this instance's leases on its local runs, and fails the local runs of instances whose
+   * lease ended (a platform killed while another one keeps running).
    */
-  async start(input: RunStart): Promise<MonitorRun> {
-    if ((this.#chains.get(input.test.id)?.pending ?? 0) >= MAX_PENDING) {
-      throw createError('ERR_API_RATE_LIMITED')
+  async #keepLeases(): Promise<void> {
+    if (this.#closed) return
+    const now = this.#o.now()
+    if (this.#chains.size > 0) {
+      await this.#o.store.monitoring.renewLocalLeases(this.#leaseId, now + this.#leaseMs)
     }
+    await this.#failAbandoned(now)
+  }
+
+  async #failAbandoned(now: number): Promise<void> {
+    const interrupted = await this.#o.store.monitoring.failUnfinishedRuns(
+      now,
+      'the platform stopped before this run finished',
+    )
+    if (interrupted > 0) {
+      this.#o.log.warn({ runs: interrupted }, 'unfinished test runs marked failed')
+    }
+  }
+
+  /**
+   * Starts the runs of a trigger or a schedule tick: one per target of the environment (its
+   * regions served by agents, its remote agents, else the local runner; or the `regions` given).
+   * With `slot`, a scheduled
+   * tick: each target's run is stored once per slot whoever fires it (undefined when another
+   * scheduler stored it first), and a target whose previous run has not started yet is skipped.
+   */
+  async startAll(
+    input: RunStart,
+    options: { slot?: string; regions?: readonly string[] } = {},
+  ): Promise<MonitorRun[]> {
+    const { slot } = options
+    const chain = await this.environmentChain(input.bucket.key, input.environment.id)
+    const targets = await runTargets(
+      this.#o.store,
+      input.bucket.workspaceId,
+      chain,
+      options.regions,
+    )
+    const runs: MonitorRun[] = []
+    for (const target of targets) {
+      if (slot !== undefined) {
+        const waiting = isLocal(target)
+          ? this.busy(input.test.id)
+          : (await this.#unclaimed(input.test.id, target, 1)) > 0
+        if (waiting) continue
+      }
+      const run = await this.#begin(
+        input,
+        target,
+        slot === undefined ? undefined : `${slot}:${targetKey(target)}`,
+      )
+      if (run !== undefined) runs.push(run)
+    }
+    return runs
+  }
+
+  /**
+   * Stores a queued run and, on the local runner, schedules its execution (an agent of its region
+   * claims the others); resolves once the run is stored. 429 when the test already has MAX_PENDING
+   * runs waiting for the same runner or region (a trigger loop cannot fill the store).
+   */
+  async start(
+    input: RunStart,
+    target: RunTarget = { region: null, pinnedAgent: null },
+  ): Promise<MonitorRun> {
+    const run = await this.#begin(input, target)
+    if (run === undefined) throw new Error('a run without a slot key is always stored')
+    return run
+  }
+
+  /** Runs of a test waiting for an agent of the target, counted up to `limit`. */
+  async #unclaimed(testId: string, target: RunTarget, limit: number): Promise<number> {
+    return await this.#o.store.monitoring.countUnclaimedRuns(
+      testId,
+      target.region,
+      target.pinnedAgent,
+      limit,
+    )
+  }
+
+  /** `start`, with a `slotKey`: undefined when a run of that key is stored already. */
+  async #begin(
+    input: RunStart,
+    target: RunTarget,
+    slotKey?: string,
+  ): Promise<MonitorRun | undefined> {
+    const local = isLocal(target)
+    const pending = local
+      ? (this.#chains.get(input.test.id)?.pending ?? 0)
+      : await this.#unclaimed(input.test.id, target, MAX_PENDING)
+    if (pending >= MAX_PENDING) throw createError('ERR_API_RATE_LIMITED')
     const account = await this.#accountOf(input.bucket)
     const now = this.#o.now()
-    const run = await this.#o.store.monitoring.createRun({
+    const record = {
       id: randomUUID(),
       testId: input.test.id,
       bucketKey: input.bucket.key,
       environmentId: input.environment.id,
-      result: 'queued',
+      result: 'queued' as const,
       source: input.source,
       created: now,
       finished: null,
@@ -139,11 +261,18 @@ export class RunQueue {
         test_name: input.test.name,
         environment_name: input.environment.doc['name'] ?? null,
         initial_variables: input.variables,
-        region: LOCAL_REGION,
-        agent: null,
+        ...placementView(target),
         requests: [],
       },
-    })
+      region: target.region,
+      pinnedAgent: target.pinnedAgent,
+      ...(local ? { leaseId: this.#leaseId, leaseExpires: now + this.#leaseMs } : {}),
+    }
+    const run =
+      slotKey === undefined
+        ? await this.#o.store.monitoring.createRun(record)
+        : await this.#o.store.monitoring.createRunOnce({ ...record, slotKey })
+    if (run === undefined || !local) return run
     const chain = this.#chains.get(input.test.id) ?? { tail: Promise.resolve(), pending: 0 }
     chain.pending++
     chain.tail = chain.tail
@@ -233,37 +362,56 @@ export class RunQueue {
     }
   }
 
-  /** An environment and its ancestors, root first; an ancestor that no longer exists ends the chain. */
+  /** An environment and its ancestors, root first. */
   async environmentChain(bucketKey: string, environmentId: string): Promise<MonitorEnvironment[]> {
-    const chain: MonitorEnvironment[] = []
-    let id: string | null = environmentId
-    while (id !== null && chain.length < 11) {
-      const env: MonitorEnvironment | undefined = await this.#o.store.monitoring.getEnvironment(
-        bucketKey,
-        id,
-      )
-      if (env === undefined) break
-      chain.unshift(env)
-      id =
-        typeof env.doc['parent_environment_id'] === 'string'
-          ? env.doc['parent_environment_id']
-          : null
-    }
-    return chain
+    return await environmentChain(this.#o.store, bucketKey, environmentId)
   }
 
   /**
-   * At platform start: runs left queued or working by the previous process fail with a note, and
-   * every stored schedule is armed again (schedules survive restarts).
+   * After an agent completed a run: sends the environment's notifications, as the local runner
+   * does after its runs, and records their outcome in the result.
+   */
+  async notifyCompleted(run: MonitorRun): Promise<void> {
+    const notify = this.#o.notify
+    if (notify === undefined || this.#closed) return
+    const store = this.#o.store.monitoring
+    try {
+      const test = await store.getTestById(run.testId)
+      const bucket = await store.getBucket(run.bucketKey)
+      if (test === undefined || bucket === undefined) return
+      const environments = await this.environmentChain(bucket.key, run.environmentId)
+      const notifications = await notify({
+        test,
+        bucket,
+        environments,
+        integrations: await integrationsOf(
+          this.#o.store,
+          bucket.workspaceId,
+          nearestIntegrations(environments),
+        ),
+        runId: run.id,
+        previousResults: async () =>
+          (await store.listRuns(test.id, 50))
+            .filter((r) => r.id !== run.id && (r.result === 'pass' || r.result === 'fail'))
+            .map((r) => r.result as 'pass' | 'fail'),
+        result: run.doc as unknown as TestRunResult,
+      })
+      if (notifications.length > 0) {
+        await store.updateRun(run.id, { doc: { ...run.doc, notifications } })
+      }
+    } catch (err) {
+      this.#o.log.warn({ err, runId: run.id }, 'notifications of an agent run failed')
+    }
+  }
+
+  /**
+   * At platform start: local runs left queued or working by a platform that is gone (their lease
+   * ended) fail with a note, and every stored schedule is armed again (schedules survive
+   * restarts). Runs another instance holds under a live lease, and runs of regions waiting for or
+   * held by an agent, are left alone.
    */
   async loadSchedules(): Promise<void> {
-    const interrupted = await this.#o.store.monitoring.failUnfinishedRuns(
-      this.#o.now(),
-      'the platform stopped before this run finished',
-    )
-    if (interrupted > 0) {
-      this.#o.log.warn({ runs: interrupted }, 'unfinished test runs marked failed')
-    }
+    await this.#failAbandoned(this.#o.now())
     for (const schedule of await this.#o.store.monitoring.listAllSchedules()) this.#arm(schedule)
   }
 
@@ -297,7 +445,9 @@ export class RunQueue {
   }
 
   async #tick(schedule: MonitorSchedule): Promise<void> {
-    if (this.#closed || this.busy(schedule.testId)) return
+    if (this.#closed) return
+    // The slot this tick fires for: every scheduler firing the same slot names the same runs.
+    const slot = Math.floor(this.#o.now() / tickMs(schedule.interval, this.#o.scheduleScale))
     const test = await this.#o.store.monitoring.getTestById(schedule.testId)
     if (test === undefined) return
     const bucket = await this.#o.store.monitoring.getBucket(test.bucketKey)
@@ -306,13 +456,19 @@ export class RunQueue {
       schedule.environmentId,
     )
     if (bucket === undefined || environment === undefined) return
-    await this.start({ test, bucket, environment, variables: {}, source: 'scheduled' })
+    await this.startAll(
+      { test, bucket, environment, variables: {}, source: 'scheduled' },
+      { slot: `${schedule.id}:${slot}` },
+    )
   }
 
   /** Stops every schedule and waits for the runs under way. */
   async close(): Promise<void> {
     this.#closed = true
+    clearInterval(this.#leaseTimer)
     this.#o.timers.stop()
     await Promise.allSettled([...this.#chains.values()].map(async (c) => await c.tail))
+    // Runs this instance will not execute now are left to the next start-up to fail at once.
+    await this.#o.store.monitoring.renewLocalLeases(this.#leaseId, 0).catch(() => 0)
   }
 }

@@ -8,16 +8,17 @@ import type {
 } from '../../store/index.js'
 import { mediaTypeOf } from '../../httpkit/index.js'
 import { fieldCheckOf, invalidField } from '../validation.js'
-import { LOCAL_REGION } from './run-context.js'
+import { placementView } from './run-targets.js'
 import type { MonitorContext, MonitorRoute } from './types.js'
 
 /*
  * Trigger URLs (GET or POST): `/radar/{trigger_id}/trigger` runs one test,
  * `/radar/bucket/{trigger_id}/trigger` every test of a bucket. As in the product, a trigger URL is
  * its own secret: it needs no token. Query parameters (and the fields of a JSON object body) become
- * initial variables, except `runscope_environment` / `environment` (the environments to run in, one
- * run each, repeatable; default the test's default environment). Answers 201 with one entry per run started and
- * `runs_id`, the batch of them; a client polls each run's `url` until `result` is `pass` or `fail`,
+ * initial variables, except `runscope_environment` / `environment` (the environments to run in,
+ * repeatable; default the test's default environment). Each environment starts one run per region
+ * it runs in (run-targets.ts), or per `runscope_region` given (repeatable) instead. Answers 201 with one entry per run started and `runs_id`, the batch
+ * of them; a client polls each run's `url` until `result` is `pass` or `fail`,
  * or the batch (`GET /buckets/{key}/results/{runs_id}`) until its `status` is `completed`.
  */
 
@@ -41,13 +42,16 @@ const checkTriggerBody = fieldCheckOf({
 
 async function variablesOf(
   ctx: MonitorContext,
-): Promise<{ variables: Record<string, string>; environmentIds: string[] }> {
+): Promise<{ variables: Record<string, string>; environmentIds: string[]; regions: string[] }> {
   // No prototype: a trigger parameter named `__proto__` is a variable like any other.
   const variables: Record<string, string> = Object.create(null) as Record<string, string>
   const environmentIds: string[] = []
+  const regions: string[] = []
   const take = (name: string, value: string): void => {
     if (name === 'runscope_environment' || name === 'environment') {
       if (!environmentIds.includes(value)) environmentIds.push(value)
+    } else if (name === 'runscope_region') {
+      if (!regions.includes(value)) regions.push(value)
     } else if (!RESERVED.has(name)) variables[name] = value
   }
   for (const [name, value] of ctx.query) take(name, value)
@@ -64,7 +68,8 @@ async function variablesOf(
   if (environmentIds.length > 20) {
     throw invalidField('/runscope_environment', 'names more than 20 environments')
   }
-  return { variables, environmentIds }
+  if (regions.length > 20) throw invalidField('/runscope_region', 'names more than 20 regions')
+  return { variables, environmentIds, regions }
 }
 
 async function environmentFor(
@@ -89,7 +94,7 @@ async function start(
   bucket: MonitorBucket,
   tests: MonitorTest[],
 ): Promise<{ status: number; data: JsonObject }> {
-  const { variables, environmentIds } = await variablesOf(ctx)
+  const { variables, environmentIds, regions } = await variablesOf(ctx)
   const base = ctx.deps.options.baseUrl
   const runs: JsonObject[] = []
   let failed = 0
@@ -106,28 +111,26 @@ async function start(
     }
   }
   for (const { test, env } of targets) {
-    const run = await ctx.deps.runs.start({
-      test,
-      bucket,
-      environment: env,
-      variables,
-      source: 'trigger',
-    })
-    runs.push({
-      test_id: test.id,
-      test_name: test.name,
-      test_run_id: run.id,
-      bucket_key: bucket.key,
-      environment_id: env.id,
-      environment_name: env.doc['name'] ?? null,
-      region: LOCAL_REGION,
-      agent: null,
-      status: 'init',
-      variables,
-      url: `${base}/buckets/${bucket.key}/radar/${test.id}/results/${run.id}`,
-      test_run_url: `${base}/buckets/${bucket.key}/tests/${test.id}/results/${run.id}`,
-      test_url: `${base}/buckets/${bucket.key}/tests/${test.id}`,
-    })
+    const started = await ctx.deps.runs.startAll(
+      { test, bucket, environment: env, variables, source: 'trigger' },
+      { ...(regions.length === 0 ? {} : { regions }) },
+    )
+    for (const run of started) {
+      runs.push({
+        test_id: test.id,
+        test_name: test.name,
+        test_run_id: run.id,
+        bucket_key: bucket.key,
+        environment_id: env.id,
+        environment_name: env.doc['name'] ?? null,
+        ...placementView(run),
+        status: 'init',
+        variables,
+        url: `${base}/buckets/${bucket.key}/radar/${test.id}/results/${run.id}`,
+        test_run_url: `${base}/buckets/${bucket.key}/tests/${test.id}/results/${run.id}`,
+        test_url: `${base}/buckets/${bucket.key}/tests/${test.id}`,
+      })
+    }
   }
   // One id for the runs of this call: GET /buckets/{key}/results/{runs_id} answers them together.
   const batch = await ctx.deps.store.monitoring.createBatch({

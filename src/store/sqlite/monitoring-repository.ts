@@ -8,6 +8,7 @@ import type {
   MonitorRevision,
   MonitorRun,
   MonitorSchedule,
+  NewMonitorRun,
   MonitorTest,
   OAuthApp,
   OAuthCode,
@@ -82,8 +83,61 @@ function runOf(r: Row): MonitorRun {
     created: num(r['created']),
     finished: r['finished'] as number | null,
     doc: json(r['doc']),
+    region: r['region'] as string | null,
+    pinnedAgent: r['pinned_agent'] as string | null,
+    agent: r['agent'] as string | null,
   }
 }
+
+/** The named parameters of a new run's row. */
+function runRow(r: NewMonitorRun & { slotKey?: string }): Row {
+  return {
+    id: r.id,
+    test: r.testId,
+    bucket: r.bucketKey,
+    env: r.environmentId,
+    result: r.result,
+    source: r.source,
+    created: r.created,
+    finished: r.finished,
+    doc: JSON.stringify(r.doc),
+    region: r.region ?? null,
+    pinned: r.pinnedAgent ?? null,
+    lease: r.leaseId ?? null,
+    expires: r.leaseExpires ?? null,
+    slot: r.slotKey ?? null,
+  }
+}
+
+const INSERT_RUN =
+  'INSERT INTO monitor_runs (id, test_id, bucket_key, environment_id, result, source, created, finished, doc, region, pinned_agent, lease_id, lease_expires, slot_key) ' +
+  'VALUES (@id, @test, @bucket, @env, @result, @source, @created, @finished, @doc, @region, @pinned, @lease, @expires, @slot)'
+
+/*
+ * The run a ship may claim: the oldest of its region (not pinned elsewhere) or pinned to it, queued
+ * or held under a lease that ended, in a workspace its harbor is offered to. Taken in the same
+ * UPDATE that leases it, so two claimers never get the same run (SQLite runs one writer at a time).
+ * PostgreSQL form of the same claim, for a store with concurrent writers:
+ *   UPDATE monitor_runs SET ... WHERE id = (SELECT r.id FROM monitor_runs r ... ORDER BY r.created
+ *   LIMIT 1 FOR UPDATE OF r SKIP LOCKED) RETURNING *
+ */
+const CLAIM_RUN = `
+UPDATE monitor_runs
+SET result = 'working', agent = @ship, lease_id = @lease, lease_expires = @expires,
+    doc = json_set(doc, '$.agent', @ship, '$.started_at', @started)
+WHERE id = (
+  SELECT r.id FROM monitor_runs r JOIN monitor_buckets b ON b.key = r.bucket_key
+  WHERE ((r.region = @region AND r.pinned_agent IS NULL) OR r.pinned_agent = @ship)
+    AND (r.result = 'queued' OR (r.result = 'working' AND r.lease_expires < @now))
+    AND b.workspace_id IN (SELECT workspace_id FROM harbor_workspaces WHERE harbor_id = @harbor)
+  ORDER BY r.created, r.rowid
+  LIMIT 1
+)
+RETURNING *`
+
+/** The current, live lease of an agent's run. */
+const HELD_LEASE =
+  "id = @id AND agent = @ship AND lease_id = @lease AND result = 'working' AND lease_expires >= @now"
 
 function integrationOf(r: Row): MonitorIntegration {
   return {
@@ -345,25 +399,97 @@ export function monitoringRepository(ctx: RepoContext): MonitoringRepository {
     },
 
     async createRun(r) {
-      return runOf(
-        required(
-          get(
-            'INSERT INTO monitor_runs (id, test_id, bucket_key, environment_id, result, source, created, finished, doc) ' +
-              'VALUES (@id, @test, @bucket, @env, @result, @source, @created, @finished, @doc) RETURNING *',
-            {
-              id: r.id,
-              test: r.testId,
-              bucket: r.bucketKey,
-              env: r.environmentId,
-              result: r.result,
-              source: r.source,
-              created: r.created,
-              finished: r.finished,
-              doc: JSON.stringify(r.doc),
-            },
-          ),
-        ),
+      return runOf(required(get(`${INSERT_RUN} RETURNING *`, runRow(r))))
+    },
+    async createRunOnce(r) {
+      const row = get(
+        `${INSERT_RUN} ON CONFLICT (slot_key) WHERE slot_key IS NOT NULL DO NOTHING RETURNING *`,
+        runRow(r),
       )
+      return row === undefined ? undefined : runOf(row)
+    },
+    async countUnclaimedRuns(testId, region, pinnedAgent, limit) {
+      return num(
+        get(
+          "SELECT count(*) AS n FROM (SELECT 1 FROM monitor_runs WHERE test_id = @test AND result = 'queued' AND region IS @region AND pinned_agent IS @pinned LIMIT @limit)",
+          { test: testId, region, pinned: pinnedAgent, limit },
+        )?.['n'],
+      )
+    },
+    async claimRun(c) {
+      const row = get(CLAIM_RUN, {
+        ship: c.shipId,
+        harbor: c.harborId,
+        region: c.region,
+        lease: c.leaseId,
+        now: c.now,
+        expires: c.expires,
+        started: c.now / 1000,
+      })
+      return row === undefined ? undefined : runOf(row)
+    },
+    async renewRunLease(l, expires) {
+      return (
+        run(`UPDATE monitor_runs SET lease_expires = @expires WHERE ${HELD_LEASE}`, {
+          id: l.runId,
+          ship: l.shipId,
+          lease: l.leaseId,
+          now: l.now,
+          expires,
+        }) > 0
+      )
+    },
+    async completeLeasedRun(l, patch) {
+      const row = get(
+        `UPDATE monitor_runs SET result = @result, finished = @finished, doc = @doc, lease_expires = NULL WHERE ${HELD_LEASE} RETURNING *`,
+        {
+          id: l.runId,
+          ship: l.shipId,
+          lease: l.leaseId,
+          now: l.now,
+          result: patch.result,
+          finished: patch.finished,
+          doc: JSON.stringify(patch.doc),
+        },
+      )
+      return row === undefined ? undefined : runOf(row)
+    },
+    async renewLocalLeases(leaseId, expires) {
+      return run(
+        "UPDATE monitor_runs SET lease_expires = @expires WHERE lease_id = @lease AND result IN ('queued', 'working')",
+        { lease: leaseId, expires },
+      )
+    },
+    async recordAgentRegion(shipId, region, seen) {
+      run(
+        'INSERT INTO monitor_agent_regions (ship_id, region, seen) VALUES (?, ?, ?) ON CONFLICT (ship_id, region) DO UPDATE SET seen = excluded.seen',
+        [shipId, region, seen],
+      )
+    },
+    async listAgentRegions(workspaceIds) {
+      if (workspaceIds.length === 0) return []
+      return all(
+        'SELECT DISTINCT ar.region, ar.ship_id, ar.seen, s.name AS ship_name FROM monitor_agent_regions ar JOIN ships s ON s.id = ar.ship_id ' +
+          'JOIN harbor_workspaces hw ON hw.harbor_id = s.harbor_id WHERE hw.workspace_id IN (SELECT value FROM json_each(?)) ' +
+          'ORDER BY ar.region, ar.ship_id',
+        [JSON.stringify(workspaceIds)],
+      ).map((r) => ({
+        region: str(r['region']),
+        shipId: str(r['ship_id']),
+        shipName: str(r['ship_name']),
+        seen: num(r['seen']),
+      }))
+    },
+    async agentsOffered(workspaceId, shipIds) {
+      if (shipIds.length === 0) return []
+      const offered = new Set(
+        all(
+          'SELECT s.id FROM ships s JOIN harbor_workspaces hw ON hw.harbor_id = s.harbor_id ' +
+            'WHERE hw.workspace_id = ? AND s.id IN (SELECT value FROM json_each(?))',
+          [workspaceId, JSON.stringify(shipIds)],
+        ).map((r) => str(r['id'])),
+      )
+      return shipIds.filter((id) => offered.has(id))
     },
     async updateRun(id, patch) {
       const row = get('SELECT * FROM monitor_runs WHERE id = ?', [id])
@@ -390,7 +516,8 @@ export function monitoringRepository(ctx: RepoContext): MonitoringRepository {
     },
     async failUnfinishedRuns(finished, reason) {
       return run(
-        "UPDATE monitor_runs SET result = 'fail', finished = @finished, doc = json_set(doc, '$.error', @reason) WHERE result IN ('queued', 'working')",
+        "UPDATE monitor_runs SET result = 'fail', finished = @finished, doc = json_set(doc, '$.error', @reason) " +
+          "WHERE result IN ('queued', 'working') AND region IS NULL AND pinned_agent IS NULL AND (lease_expires IS NULL OR lease_expires < @finished)",
         { finished, reason },
       )
     },
@@ -664,6 +791,12 @@ const monitoringWrites = [
   'updateSchedule',
   'deleteSchedule',
   'createRun',
+  'createRunOnce',
+  'claimRun',
+  'renewRunLease',
+  'completeLeasedRun',
+  'renewLocalLeases',
+  'recordAgentRegion',
   'updateRun',
   'failUnfinishedRuns',
   'pruneRuns',

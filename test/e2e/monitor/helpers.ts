@@ -51,6 +51,8 @@ export async function startMonitorPlatform(
     resultRetention?: number
     dataDir?: string
     apiKeySecret?: string
+    /** How long a run's lease lasts unless renewed (agents' runs; default 30 s). */
+    leaseMs?: number
     /** Runner options (a pause step's `sleep`). */ run?: RunOptions
   } = {},
 ): Promise<MonitorPlatform> {
@@ -76,6 +78,7 @@ export async function startMonitorPlatform(
           ? {}
           : { resultRetention: options.resultRetention }),
         ...(options.run === undefined ? {} : { run: options.run }),
+        ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
       },
     },
     createSilentLogger(),

@@ -290,3 +290,73 @@ describe('RunQueue concurrency', () => {
     await queue.close()
   })
 })
+
+describe('RunQueue schedule slots', () => {
+  it('stores one run per schedule, slot and region whoever fires it: two schedulers on one store', async () => {
+    const w = await world()
+    const bucket = await w.store.monitoring.getBucket(w.bucketKey)
+    const workspace =
+      bucket === undefined ? undefined : await w.store.workspaces.get(bucket.workspaceId)
+    if (bucket === undefined || workspace === undefined) throw new Error('seed')
+    // An agent of a harbor offered to the bucket's workspace serves `eu`.
+    await w.store.locations.createHarbor({
+      id: 'harbor-1',
+      accountId: workspace.accountId,
+      name: 'h',
+      userId: null,
+      workspaceIds: [bucket.workspaceId],
+    })
+    await w.store.locations.createShip({
+      id: 'ship-1',
+      harborId: 'harbor-1',
+      name: 's',
+      address: null,
+      tokenHash: 'x',
+    })
+    await w.store.monitoring.recordAgentRegion('ship-1', 'eu', Date.now())
+    await w.store.monitoring.updateEnvironment('e1', {
+      name: 'e1',
+      parent_environment_id: 'root',
+      regions: ['local', 'eu'],
+    })
+    await w.store.monitoring.createSchedule({
+      id: 's1',
+      testId: w.testId,
+      environmentId: w.envId,
+      interval: '1m',
+      note: null,
+    })
+    let now = 1_800_000_000_000
+    const queues = [manualTimers(), manualTimers()].map((timers) => ({
+      timers,
+      queue: new RunQueue({
+        store: w.store,
+        log: createSilentLogger(),
+        execute: async () => ({ pass: true, doc: {} }),
+        timers,
+        retention: 100,
+        now: () => now,
+      }),
+    }))
+    for (const { queue } of queues) await queue.loadSchedules()
+    const runs = async () =>
+      (await w.store.monitoring.listRuns(w.testId, 100))
+        .map((r) => `${r.region ?? 'local'}:${r.result}`)
+        .sort()
+
+    for (const { timers } of queues) timers.fire('s1')
+    await until(async () => (await runs()).join() === 'eu:queued,local:pass')
+    // The same slot fired again by either scheduler adds nothing.
+    for (const { timers } of queues) timers.fire('s1')
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(await runs()).toEqual(['eu:queued', 'local:pass'])
+
+    // The next slot: one more local run; `eu` still waits for an agent, so it is not queued twice.
+    now += 60_000
+    for (const { timers } of queues) timers.fire('s1')
+    await until(async () => (await runs()).length === 3)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(await runs()).toEqual(['eu:queued', 'local:pass', 'local:pass'])
+    for (const { queue } of queues) await queue.close()
+  })
+})
