@@ -122,7 +122,7 @@ export async function loadHarImporter(): Promise<HarImporter> {
  * stub or pattern arrives (a runtime that is never sent one does not load the importers). A
  * `bodyFileName` is read from the first of `filesDirs` that has it; without one it is refused.
  */
-async function loadWireMockConverter(
+export async function loadWireMockConverter(
   filesDirs: readonly string[] = [],
 ): Promise<WireMockConverter> {
   const { importWireMock } = await import('../../importers/index.js')
