@@ -12,7 +12,9 @@ import {
   type HarImporter,
   type RequestCheck,
   type Runtime,
+  type WireMockAdmin,
   type WireMockConverter,
+  type WireMockHost,
 } from '../serve/index.js'
 
 /** A runtime with its optional admin listener, as `serve` and `run` start it. */
@@ -54,17 +56,7 @@ export async function startServing(params: StartServingParams): Promise<Serving>
     requestCheck: params.requestCheck ?? null,
     loadHarImporter,
   })
-  const wiremock = options.wiremockAdmin
-    ? createWireMockAdmin({
-        host: runtimeHost(runtime),
-        loadConverter: async () => await loadWireMockConverter(params.wiremockFiles ?? []),
-        log,
-        // Through the signal path, so that a shutdown drains exactly as SIGTERM does.
-        shutdown: options.wiremockShutdown ? () => process.kill(process.pid, 'SIGTERM') : null,
-        listen: options.host,
-        token: options.adminToken ?? null,
-      })
-    : null
+  const wiremock = wireMockAdminOf(runtimeHost(runtime), options, log, params.wiremockFiles)
   runtime.setPortAdmin(wiremock?.onMockPort ?? null)
   let admin: AdminServer | null = null
   if (options.adminPort !== undefined && options.adminPort !== null) {
@@ -115,6 +107,28 @@ export async function startServing(params: StartServingParams): Promise<Serving>
 export async function loadHarImporter(): Promise<HarImporter> {
   const { importHar } = await import('../../importers/index.js')
   return (input) => importHar(input)
+}
+
+/**
+ * WireMock's admin API over `host` (one runtime, or a cluster primary over its replicas), or null
+ * when `--no-wiremock-admin` switched it off. A stub's `bodyFileName` is read from `files`.
+ */
+export function wireMockAdminOf(
+  host: WireMockHost,
+  options: Readonly<RuntimeOptions>,
+  log: Logger,
+  files: readonly string[] | undefined,
+): WireMockAdmin | null {
+  if (!options.wiremockAdmin) return null
+  return createWireMockAdmin({
+    host,
+    loadConverter: async () => await loadWireMockConverter(files ?? []),
+    log,
+    // Through the signal path, so that a shutdown drains exactly as SIGTERM does.
+    shutdown: options.wiremockShutdown ? () => process.kill(process.pid, 'SIGTERM') : null,
+    listen: options.host,
+    token: options.adminToken ?? null,
+  })
 }
 
 /**

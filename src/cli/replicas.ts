@@ -4,12 +4,11 @@ import type { Logger, LogRing } from '../log/index.js'
 import {
   clusterAdminTarget,
   clusterWireMockHost,
-  createWireMockAdmin,
   ReplicaSet,
   startAdmin,
   type AdminServer,
 } from '../serve/index.js'
-import { loadHarImporter, loadWireMockConverter, writeReadyLines } from './lifecycle.js'
+import { loadHarImporter, wireMockAdminOf, writeReadyLines } from './lifecycle.js'
 import { UsageError } from './usage-error.js'
 
 /** Most replicas `--replicas` accepts. */
@@ -65,16 +64,7 @@ export async function startReplicated(params: StartReplicatedParams): Promise<Re
   })
   // WireMock's admin API is answered here, the owner of the stubs: the replicas forward the calls
   // they receive on the shared mock port, and the admin port answers them directly.
-  const wiremock = options.wiremockAdmin
-    ? createWireMockAdmin({
-        host: clusterWireMockHost(set),
-        loadConverter: async () => await loadWireMockConverter(params.wiremockFiles ?? []),
-        log,
-        shutdown: options.wiremockShutdown ? () => process.kill(process.pid, 'SIGTERM') : null,
-        listen: options.host,
-        token: options.adminToken ?? null,
-      })
-    : null
+  const wiremock = wireMockAdminOf(clusterWireMockHost(set), options, log, params.wiremockFiles)
   if (wiremock !== null) set.answerWireMock(wiremock.answer)
   await set.start()
   let admin: AdminServer | null = null

@@ -14,5 +14,11 @@ export {
   type HarImporter,
   type MergeResult,
 } from './record/recording.js'
-export { createWireMockAdmin, runtimeHost, type WireMockConverter } from './wiremock/index.js'
+export {
+  createWireMockAdmin,
+  runtimeHost,
+  type WireMockAdmin,
+  type WireMockConverter,
+  type WireMockHost,
+} from './wiremock/index.js'
 export { clusterWireMockHost } from './cluster-wiremock.js'

@@ -43,7 +43,7 @@ interface WireMockAdminParams {
 }
 
 /** WireMock's admin API over one runtime. */
-interface WireMockAdmin {
+export interface WireMockAdmin {
   /** For the mock port: guarded like the admin API when the port is reachable from outside. */
   readonly onMockPort: PortAdmin
   /** For the admin listener, whose own guard already ran. */
