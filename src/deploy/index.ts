@@ -13,3 +13,11 @@ export {
   type AdminRequest,
   type RuntimeAdmin,
 } from './admin-client.js'
+export {
+  ShipDeployer,
+  localView,
+  type ShipDeployerOptions,
+  type ShipReport,
+  type ShipStore,
+} from './ship-deployer.js'
+export { documentHash } from './kubernetes/document-hash.js'

@@ -11,6 +11,7 @@ import { monitorIntegrationsSchema } from './010-monitor-integrations.js'
 import { transactionCountsSchema } from './011-transaction-counts.js'
 import { privateLocationsSchema } from './013-private-locations.js'
 import { transactionNameOrderSchema } from './014-transaction-name-order.js'
+import { shipPlacementSchema } from './015-ship-placement.js'
 import type { Migration } from './types.js'
 
 export type { Migration } from './types.js'
@@ -36,4 +37,5 @@ export const migrations: readonly Migration[] = [
   transactionCountsSchema,
   privateLocationsSchema,
   transactionNameOrderSchema,
+  shipPlacementSchema,
 ]
