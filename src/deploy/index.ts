@@ -9,6 +9,7 @@ export { defaultRuntimeCommand, type RuntimeCommand } from './runtime-command.js
 export {
   adminHeaders,
   adminRequest,
+  fetchHealth,
   type AdminEnvelope,
   type AdminRequest,
   type RuntimeAdmin,
@@ -21,3 +22,11 @@ export {
   type ShipStore,
 } from './ship-deployer.js'
 export { documentHash } from './kubernetes/document-hash.js'
+export {
+  KubernetesDriver,
+  connectCluster,
+  type ClusterSource,
+  type KubernetesDriverOptions,
+  type KubernetesPlacement,
+  type RuntimeDriver,
+} from './kubernetes/index.js'
