@@ -44,7 +44,7 @@ export interface ShipReport {
     errors?: Array<{ code: string; message: string }>
     warnings?: Array<{ code: string; message: string }>
   }>
-  /** Lines of the runtime's log since the last report. */
+  /** The newest lines of the runtime's log the agent keeps (they replace those of its last report). */
   logs?: string[]
   error?: { code: string; message: string } | null
 }
@@ -181,12 +181,10 @@ export class ShipDeployer implements Deployer {
       ])
     }
     if (report.logs !== undefined && report.logs.length > 0) {
-      let ring = this.#logs.get(report.mockServiceId)
-      if (ring === undefined) {
-        ring = new LogRing(this.#logLines)
-        this.#logs.set(report.mockServiceId, ring)
-      }
+      // The agent sends the newest lines it keeps: they replace the ones it sent before.
+      const ring = new LogRing(this.#logLines)
       for (const line of report.logs) ring.write(line)
+      this.#logs.set(report.mockServiceId, ring)
     }
     await this.#store.write(async (tx) => {
       const running = report.status === 'RUNNING'
