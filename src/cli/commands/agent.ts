@@ -167,8 +167,8 @@ function tokenOf(values: Record<string, unknown>, env: NodeJS.ProcessEnv): strin
   const fromEnv = env['UNDERSTUDY_AGENT_TOKEN']
   if (fromEnv !== undefined && fromEnv.trim() !== '') return fromEnv.trim()
   if (
-    env['UNDERSTUDY_API_KEY_ID'] !== undefined ||
-    env['UNDERSTUDY_API_KEY_SECRET'] !== undefined
+    (env['UNDERSTUDY_API_KEY_ID'] ?? '') !== '' ||
+    (env['UNDERSTUDY_API_KEY_SECRET'] ?? '') !== ''
   ) {
     throw new UsageError(
       "an API key (UNDERSTUDY_API_KEY_ID/SECRET) cannot act as a ship: pass the ship's token with --token or UNDERSTUDY_AGENT_TOKEN (shown once by POST /api/v4/private-locations/{harborId}/servers)",
