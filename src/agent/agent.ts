@@ -339,6 +339,7 @@ export function startAgent(options: AgentOptions): Agent {
     ready,
     stop: async () => {
       stopped = true
+      client.close()
       for (const timer of timers) clearTimeout(timer)
       await queue.catch(() => {})
       await runner.shutdown()

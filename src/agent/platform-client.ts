@@ -54,6 +54,8 @@ export class PlatformRefusal extends Error {
 export class PlatformClient {
   readonly #base: string
   readonly #token: string
+  /** Ends the calls under way (a long poll) when the agent stops. */
+  readonly #closed = new AbortController()
 
   constructor(options: { platform: string; harborId: string; shipId: string; token: string }) {
     const root = options.platform.replace(/\/+$/, '')
@@ -81,6 +83,11 @@ export class PlatformClient {
     await this.#call('POST', '/reports', body, 10_000)
   }
 
+  /** Aborts every call under way; later calls fail at once. */
+  close(): void {
+    this.#closed.abort()
+  }
+
   async #call(method: string, path: string, body: unknown, timeoutMs: number): Promise<unknown> {
     let res: Response
     try {
@@ -91,7 +98,7 @@ export class PlatformClient {
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), this.#closed.signal]),
       })
     } catch (err) {
       throw unavailable(err)
