@@ -56,7 +56,8 @@ export function startAgent(options: AgentOptions): Agent {
   const client = new PlatformClient(options)
   const { runner, log } = options
   let state: AgentState = { version: null, mockServices: [], applied: {} }
-  let stopped = false
+  /* Read by the loops, set by stop(). */
+  const life = { stopped: false }
   let queue: Promise<void> = Promise.resolve()
   const dirty = new Set<number>()
   const finished = new Map<number, NonNullable<ReportBody['trackings']>>()
@@ -205,13 +206,13 @@ export function startAgent(options: AgentOptions): Agent {
 
   const enqueue = (work: WorkState): Promise<void> => {
     queue = queue.then(async () => {
-      if (!stopped) await reconcile(work)
+      if (!life.stopped) await reconcile(work)
     })
     return queue
   }
 
   const scheduleFlush = (): void => {
-    if (flushing !== null || stopped) return
+    if (flushing !== null || life.stopped) return
     flushing = flush().finally(() => {
       flushing = null
       // Changes that came during the flush go out with the next one.
@@ -252,7 +253,7 @@ export function startAgent(options: AgentOptions): Agent {
   }
 
   const heartbeatLoop = async (): Promise<void> => {
-    while (!stopped) {
+    while (!life.stopped) {
       try {
         const figures = await runner.figures()
         const running = Object.entries(state.applied).map(([id, a]) => ({
@@ -295,7 +296,7 @@ export function startAgent(options: AgentOptions): Agent {
 
   const workLoop = async (): Promise<void> => {
     let failures = 0
-    while (!stopped) {
+    while (!life.stopped) {
       try {
         const known = state.version
         const work = await client.work(known, WORK_WAIT_S)
@@ -306,10 +307,11 @@ export function startAgent(options: AgentOptions): Agent {
           scheduleFlush()
         }
       } catch (err) {
-        if (stopped) return
+        if (life.stopped) return
         failures++
-        if (failures === 1)
+        if (failures === 1) {
           log.warn({ err: (err as Error).message }, 'cannot read the desired state')
+        }
         await sleep(Math.min(5000, 500 * failures))
       }
     }
@@ -333,17 +335,18 @@ export function startAgent(options: AgentOptions): Agent {
   const started = start().catch((err: unknown) => {
     log.error({ err }, 'could not restore the last desired state')
   })
-  const loops = started.then(async () => await Promise.all([heartbeatLoop(), workLoop()]))
+  started
+    .then(async () => await Promise.all([heartbeatLoop(), workLoop()]))
+    .catch((err: unknown) => log.error({ err }, 'the agent stopped working'))
 
   return {
     ready,
     stop: async () => {
-      stopped = true
+      life.stopped = true
       client.close()
       for (const timer of timers) clearTimeout(timer)
       await queue.catch(() => {})
       await runner.shutdown()
-      void loops
     },
   }
 }

@@ -158,11 +158,12 @@ async function work(ctx: ApiContext): Promise<HandlerResult> {
   const known = queryInt(ctx, 'version', Number.MAX_SAFE_INTEGER)
   const wait = queryInt(ctx, 'wait', MAX_WAIT_S) ?? 0
   const deadline = Date.now() + wait * 1000
-  let gone = false
+  // The agent may hang up (it stops, its network drops): the poll then ends.
+  const request = { gone: false }
   ctx.req.once('close', () => {
-    gone = true
+    request.gone = true
   })
-  while (known === ship.workVersion && Date.now() < deadline && !gone) {
+  while (known === ship.workVersion && Date.now() < deadline && !request.gone) {
     await new Promise((resolve) => setTimeout(resolve, Math.min(POLL_MS, deadline - Date.now())))
     const now = await ctx.deps.store.locations.ship(ship.harborId, ship.id)
     if (now === undefined) throw createError('ERR_API_UNAUTHORIZED')

@@ -332,9 +332,9 @@ describe('lost ships', () => {
     )
     expect(deployed.status).toBe(200)
     // Only the second ship keeps sending heartbeats.
-    let beating = true
+    const beating = { on: true }
     const beat = (async () => {
-      while (beating) {
+      while (beating.on) {
         await agentTwo('POST', '/heartbeat', heartbeat)
         await new Promise((resolve) => setTimeout(resolve, 150))
       }
@@ -361,7 +361,7 @@ describe('lost ships', () => {
       // The lost ship's agent no longer has it to run.
       expect((await agentOne<Work>('GET', '/work')).body.result.mockServices).toEqual([])
     } finally {
-      beating = false
+      beating.on = false
       await beat
     }
     // The second ship goes silent too, with no other live ship: the mock service shows the failure.
