@@ -11,7 +11,7 @@ const LOG_LINES = 200
  * Deployment, Service per mock service; a new document pushed to every pod without a restart).
  * The cluster gives the ports and endpoints (the Service's DNS name, node port, load balancer,
  * Ingress): `--port-range` does not apply. Kubernetes keeps the pods running whatever happens to
- * the agent; a restarted agent finds them by name.
+ * the agent; a restarted agent applies the same objects again, which restarts no pod.
  *
  * @example
  * const runner = new KubernetesRunner(new KubernetesDriver(await connectCluster({ kind: 'default' }), { namespace: 'mocks', image }))
@@ -93,14 +93,6 @@ export class KubernetesRunner implements MockRunner {
 
   async shutdown(): Promise<void> {
     // Pods keep serving without the agent.
-  }
-
-  /** Reads back what the cluster runs for a mock service the agent knew before it restarted. */
-  async adopt(mockServiceId: number): Promise<boolean> {
-    const placement = await this.#driver.status(mockServiceId)
-    if (placement === null) return false
-    this.#placements.set(mockServiceId, placement)
-    return true
   }
 
   async #act(
