@@ -16,8 +16,8 @@ export interface AgentProcess {
 }
 
 /**
- * Starts `understudy <args>` in a process group of its own, waits until stdout contains `ready`
- * (a RegExp or text), and kills the group when the test finishes.
+ * Starts `understudy <args>` in a process group of its own, waits until its output (stdout, then
+ * stderr) matches `ready`, and kills the group when the test finishes.
  *
  * @example
  * const agent = await startGroup(['agent', '--platform', url, ...], /agent ready/)
@@ -54,7 +54,7 @@ export async function startGroup(
     await waitFor(
       () => {
         if (child.exitCode !== null) throw new Error(`exited (${child.exitCode})`)
-        return ready.test(stdout)
+        return ready.test(`${stdout}\n${stderr}`)
       },
       String(ready),
       { timeoutMs: options.timeoutMs ?? 20_000, intervalMs: 50 },

@@ -226,4 +226,129 @@ describe('understudy agent: ships that run the mock services of a harbor', () =>
       expect(list.find((s) => s.id === ships[other]?.id)?.state).toBe('ready')
     },
   )
+
+  it(
+    'an agent restarted while the platform is down runs its mock services again on their ports, ending the runtime its killed predecessor left',
+    { timeout: 120_000 },
+    async () => {
+      const block = await freePortBlock(20)
+      const platformDir = tempDir('understudy-agent-platform-')
+      let platform = await startPlatform(block, platformDir)
+      const base = `http://127.0.0.1:${block}`
+      const user = await api<{ accountId: number; defaultProject: { workspaceId: number } }>(
+        base,
+        'GET',
+        '/api/v4/user',
+      )
+      const ws = user.defaultProject.workspaceId
+      const harbor = await api<{ id: string }>(base, 'POST', '/api/v4/private-locations', {
+        name: 'lab',
+        accountId: user.accountId,
+        workspacesId: [ws],
+      })
+      const ship = await api<{ id: string; token: string }>(
+        base,
+        'POST',
+        `/api/v4/private-locations/${harbor.id}/servers`,
+        { name: 'lab-1' },
+      )
+      const agentDir = tempDir('understudy-agent-')
+      const agentArgs = [
+        'agent',
+        '--platform',
+        base,
+        '--harbor',
+        harbor.id,
+        '--ship',
+        ship.id,
+        '--token',
+        ship.token,
+        '--advertise-host',
+        '127.0.0.1',
+        '--port-range',
+        `${block + 10}-${block + 14}`,
+        '--data-dir',
+        agentDir,
+        '--heartbeat',
+        '1',
+      ]
+      const agent = await startGroup(agentArgs, /^agent ready$/m)
+      const w = `/api/v1/workspaces/${ws}`
+      const service = await api<{ id: number }>(base, 'POST', `${w}/services`, { name: 'pets' })
+      const transaction = await api<{ id: number }>(
+        base,
+        'POST',
+        `${w}/transactions?serviceId=${service.id}`,
+        {
+          name: 'list',
+          dsl: {
+            requestDsl: { method: 'GET', path: '/pets' },
+            responseDsl: { status: 200, json: [{ id: 1 }] },
+          },
+        },
+      )
+      const mock = await api<{ id: number }>(base, 'POST', `${w}/service-mocks`, {
+        serviceId: service.id,
+        name: 'pets',
+        harborId: harbor.id,
+        shipId: ship.id,
+        mockServiceTransactions: [transaction.id],
+      })
+      await api(base, 'GET', `${w}/service-mocks/${mock.id}/deploy`)
+      let record: MockRecord | null = null
+      await waitFor(
+        async () => {
+          record = await api<MockRecord>(base, 'GET', `${w}/service-mocks/${mock.id}`)
+          return record.status === 'RUNNING'
+        },
+        'the mock service to run',
+        { timeoutMs: 30_000, intervalMs: 200 },
+      )
+      const endpoint = (record as unknown as MockRecord).httpEndpoint as string
+      expect(await answers(endpoint)).toBe(true)
+      const before = runtimeOf(agentDir, mock.id)
+      expect(before).not.toBeNull()
+
+      // Platform and agent die; the agent's runtime is left behind, holding the port.
+      await platform.killGroup()
+      process.kill(agent.child.pid as number, 'SIGKILL')
+      await waitFor(
+        () => agent.child.exitCode !== null || agent.child.signalCode !== null,
+        'the agent to die',
+      )
+
+      // A new agent on the same data dir, with the platform still down: the mock answers again
+      // from a runtime of its own, on the same port.
+      const again = await startGroup(agentArgs, /runtime started/, { timeoutMs: 30_000 })
+      await waitFor(async () => await answers(endpoint), 'the mock service to answer again', {
+        timeoutMs: 30_000,
+        intervalMs: 200,
+      })
+      await waitFor(
+        () => {
+          const now = runtimeOf(agentDir, mock.id)
+          return now !== null && now.pid !== before?.pid
+        },
+        'a new runtime',
+        { timeoutMs: 10_000, intervalMs: 100 },
+      )
+      let leftover = true
+      try {
+        process.kill(before?.pid as number, 0)
+      } catch {
+        leftover = false
+      }
+      expect(leftover).toBe(false)
+      expect(again.stdout()).not.toContain('agent ready')
+
+      // The platform comes back: the agent registers and the record is RUNNING at the same endpoint.
+      platform = await startPlatform(block, platformDir)
+      await waitFor(() => again.stdout().includes('agent ready'), 'the agent to register', {
+        timeoutMs: 20_000,
+        intervalMs: 100,
+      })
+      const after = await api<MockRecord>(base, 'GET', `${w}/service-mocks/${mock.id}`)
+      expect(after).toMatchObject({ status: 'RUNNING', httpEndpoint: endpoint, shipId: ship.id })
+    },
+  )
 })
