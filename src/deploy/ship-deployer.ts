@@ -112,6 +112,8 @@ export class ShipDeployer implements Deployer {
   async stop(mock: MockService, by: string): Promise<Tracking> {
     const placed = await this.#store.placements.get(mock.id)
     if (placed === undefined) return await this.#local.stop(mock, by)
+    const ship = await this.#store.locations.ship(placed.harborId, placed.shipId)
+    const live = ship?.state === 'ready'
     return await this.#store.write(async (tx) => {
       const tracking = await this.#newTracking(tx, mock, 'stop', by, 'RUNNING')
       await tx.placements.assign({
@@ -119,8 +121,29 @@ export class ShipDeployer implements Deployer {
         desired: 'STOPPED',
         trackingId: tracking.trackingId,
       })
-      await tx.mockServices.update(mock.id, { status: 'PENDING', by })
-      return tracking
+      if (live) {
+        await tx.mockServices.update(mock.id, { status: 'PENDING', by })
+        return tracking
+      }
+      // Its agent is gone: nothing serves the mock service now, and the agent stops it when it
+      // comes back (its desired state says so). The stop is done, not left waiting.
+      await tx.mockServices.update(mock.id, {
+        status: 'STOPPED',
+        httpEndpoint: null,
+        httpsEndpoint: null,
+        by,
+      })
+      const warning = {
+        code: 'AGENT_NOT_LIVE',
+        message: `agent ${placed.shipId} of private location ${placed.harborId} is ${ship?.state ?? 'deleted'}: it stops the mock service if it comes back`,
+      }
+      return (
+        (await tx.trackings.update(tracking.trackingId, {
+          status: 'FINISHED',
+          warnings: [warning],
+          ended: Date.now(),
+        })) ?? tracking
+      )
     })
   }
 

@@ -372,5 +372,18 @@ describe('lost ships', () => {
       'the mock service to fail with its last agent',
       { timeoutMs: 10_000, intervalMs: 100 },
     )
+    // Stopping it with its agent gone is done at once, and says so.
+    const stop = await call<{ status: string; warnings: Array<{ message: string }> }>(
+      platform,
+      platform.auth,
+      'GET',
+      `${mock.path}/stop`,
+    )
+    expect(stop.body.result.status).toBe('FINISHED')
+    expect(stop.body.result.warnings[0]?.message).toContain(`${two.id} of private location`)
+    const stoppedRecord = await call<{ status: string }>(platform, platform.auth, 'GET', mock.path)
+    expect(stoppedRecord.body.result.status).toBe('STOPPED')
+    const desired = await agentTwo<Work>('GET', '/work')
+    expect(desired.body.result.mockServices[0]?.desired).toBe('STOPPED')
   })
 })
