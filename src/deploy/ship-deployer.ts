@@ -243,7 +243,10 @@ export class ShipDeployer implements Deployer {
     const now = Date.now()
     if (now - this.#startedAt < this.#lostAfterMs) return
     try {
-      const lost = await this.#store.locations.markLost(now - this.#lostAfterMs)
+      const cutoff = now - this.#lostAfterMs
+      // A read first: most checks find every ship on time, and need no write.
+      if ((await this.#store.locations.countSilent(cutoff)) === 0) return
+      const lost = await this.#store.locations.markLost(cutoff)
       for (const ship of lost) {
         this.#log.warn(
           { harborId: ship.harborId, shipId: ship.id, lastHeartbeat: ship.lastHeartbeat },

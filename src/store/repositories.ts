@@ -296,6 +296,8 @@ export interface LocationRepository {
   deleteShip: (harborId: string, id: string) => Promise<boolean>
   /** Records a heartbeat: the ship is `ready`, seen now, with these figures. */
   heartbeat: (harborId: string, id: string, figures: ShipFigures) => Promise<Ship | undefined>
+  /** How many `ready` ships were last seen before `cutoff` (epoch ms): a read, before any write. */
+  countSilent: (cutoff: number) => Promise<number>
   /** Marks `lost` every `ready` ship last seen before `cutoff` (epoch ms); answers those ships. */
   markLost: (cutoff: number) => Promise<Ship[]>
 }

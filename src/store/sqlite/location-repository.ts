@@ -202,6 +202,13 @@ export function locationRepository(ctx: RepoContext): LocationRepository {
       )
       return row === undefined ? undefined : ships.decode(row)
     },
+    async countSilent(cutoff) {
+      ctx.check()
+      const row = conn
+        .statement("SELECT COUNT(*) AS n FROM ships WHERE state = 'ready' AND last_heartbeat < ?")
+        .get(cutoff) as { n: number }
+      return row.n
+    },
     async markLost(cutoff) {
       ctx.check()
       const rows = conn
