@@ -69,7 +69,13 @@ export async function chooseShip(
         `Agent ${target.shipId} of private location ${harbor.id}`,
       ])
     }
-    if (ship.state !== 'ready') throw notLive(harbor.id, [ship])
+    if (ship.state !== 'ready') {
+      throw notLive(
+        harbor.id,
+        [ship],
+        ' (or set shipId to null: the platform then picks a live one)',
+      )
+    }
     return ship
   }
   const live = ships.filter((s) => s.state === 'ready' && !exclude.includes(s.id))
@@ -91,12 +97,12 @@ export function leastLoaded(live: readonly Ship[], placed: readonly ShipAssignme
   return sorted[0] as Ship
 }
 
-function notLive(harborId: string, ships: readonly Ship[]): Error {
+function notLive(harborId: string, ships: readonly Ship[], hint = ''): Error {
   const states =
     ships.length === 0
       ? 'it has no agent (create one: POST /api/v4/private-locations/{harborId}/servers)'
       : ships.map((s) => `${s.id} is ${s.state}`).join(', ')
   return createError('ERR_API_CONFLICT', [
-    `No live agent in private location ${harborId} to run the mock service: ${states}. Start \`understudy agent\` for one of its ships, or deploy to harbor-local`,
+    `No live agent in private location ${harborId} to run the mock service: ${states}. Start \`understudy agent\` for one of its ships${hint}, or deploy to harbor-local`,
   ])
 }
