@@ -231,7 +231,9 @@ export function startAgent(options: AgentOptions): Agent {
       const trackings = finished.get(id) ?? []
       const body: ReportBody = {
         mockServiceId: id,
-        status: view?.status ?? 'FAILED',
+        // Never run here: stopped if that is what was asked, else it failed to start.
+        status:
+          view?.status ?? (state.applied[String(id)]?.desired === 'STOPPED' ? 'STOPPED' : 'FAILED'),
         endpoints: view?.endpoints ?? { http: null, https: null },
         trackings,
         logs: runner.logs(id, REPORT_LOG_LINES),
