@@ -205,8 +205,12 @@ export function startAgent(options: AgentOptions): Agent {
   }
 
   const enqueue = (work: WorkState): Promise<void> => {
+    // A failed round (the data dir unwritable) is logged; the next one still runs.
     queue = queue.then(async () => {
-      if (!life.stopped) await reconcile(work)
+      if (life.stopped) return
+      await reconcile(work).catch((err: unknown) => {
+        log.error({ err }, 'could not apply the desired state')
+      })
     })
     return queue
   }
@@ -330,7 +334,9 @@ export function startAgent(options: AgentOptions): Agent {
       )
       state.applied = restored
       log.info({ mockServices: state.mockServices.length }, 'restoring the last desired state')
-      await enqueue({ version: state.version ?? 0, mockServices: state.mockServices })
+      // Not awaited: heartbeats start meanwhile, so that the platform does not judge the ship
+      // lost while its runtimes start.
+      enqueue({ version: state.version ?? 0, mockServices: state.mockServices }).catch(() => {})
     }
   }
 
