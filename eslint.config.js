@@ -26,6 +26,9 @@ const boundaries = {
   deploy: ['store', 'dsl', 'net', 'errors', 'log', 'config'],
   // monitor evaluates assertions with match's predicates, so one predicate language serves mocks and tests
   monitor: ['match', 'dsl', 'net', 'errors', 'log', 'config'],
+  // the agent runs a ship's mock services with deploy's code and its monitoring runs with monitor's;
+  // it reads the store's record types only (its records live in its memory and data dir)
+  agent: ['deploy', 'monitor', 'store', 'dsl', 'net', 'errors', 'log', 'config'],
   // api also compiles transactions with match, to refuse at create time one that could never be served
   api: [
     'deploy',

@@ -26,6 +26,7 @@ import { projectRoutes } from './v4/projects.js'
 import { searchRoutes } from './v4/search.js'
 import { versionRoutes } from './v4/version.js'
 import { privateLocationRoutes } from './v4/private-locations.js'
+import { agentWorkRoutes } from './v4/agent-work.js'
 import { agentRunRoutes } from './v4/agent-runs.js'
 
 /**
@@ -42,6 +43,7 @@ export const allRoutes: readonly Route[] = [
   ...searchRoutes,
   ...versionRoutes,
   ...privateLocationRoutes,
+  ...agentWorkRoutes,
   ...agentRunRoutes,
   ...serviceMockRoutes,
   ...logRoutes,

@@ -12,6 +12,7 @@ Usage:
   understudy import <file> [--format F] [-o out.yaml]         convert a file to the DSL
   understudy record --target URL [--port 8080] -o DIR [--keep-latency]   record live traffic as transactions
   understudy platform [--port 8080] [--data-dir ./data]       the control plane (APIs, store, deployer)
+  understudy agent --platform URL --harbor H --ship S          an agent running a ship's mock services
   understudy admin create-account --name N --email E         a new account and its owner's API key
   understudy --version
 
@@ -62,6 +63,8 @@ export async function main(argv: string[], io: CommandIo): Promise<number | 'run
       case 'admin':
         requireOptionalPackages()
         return await (await import('./commands/admin.js')).runAdminCommand(args, io)
+      case 'agent':
+        return await (await import('./commands/agent.js')).runAgentCommand(args, io)
       case undefined:
       case 'help':
       case '--help':
@@ -74,7 +77,7 @@ export async function main(argv: string[], io: CommandIo): Promise<number | 'run
         return exitCodes.ok
       default:
         throw new UsageError(
-          `unknown command "${command}"; expected serve, run, import, record, platform or admin`,
+          `unknown command "${command}"; expected serve, run, import, record, platform, agent or admin`,
         )
     }
   } catch (err) {
@@ -95,6 +98,7 @@ async function helpOf(command: string | undefined): Promise<string> {
     return (await import('./commands/admin.js')).adminHelp
   }
   if (command === 'record') return (await import('./commands/record.js')).recordHelp
+  if (command === 'agent') return (await import('./commands/agent.js')).agentHelp
   return help
 }
 

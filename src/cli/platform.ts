@@ -14,7 +14,7 @@ import {
   type MonitoringOptions,
   type Route,
 } from '../api/index.js'
-import { LocalDeployer, type Deployer } from '../deploy/index.js'
+import { LocalDeployer, ShipDeployer, localView, type Deployer } from '../deploy/index.js'
 import { createError, isUnderstudyError } from '../errors/index.js'
 import { EgressPolicy, listenOn, type EgressSettings } from '../net/index.js'
 import type { Logger } from '../log/index.js'
@@ -45,6 +45,11 @@ export interface PlatformOptions {
    * service). Tests that deploy nothing, or stand in for a runtime, give their own.
    */
   deployer?: (wiring: { store: Store; log: Logger; dataDir: string }) => Deployer
+  /**
+   * How long an agent may stay silent before its ship is marked lost and its mock services are
+   * placed elsewhere (`--ship-lost-after`); default 15 s.
+   */
+  shipLostAfterMs?: number
   /** The routes of the APIs; default every route (tests of one family may give fewer). */
   routes?: readonly Route[]
   /**
@@ -105,18 +110,31 @@ export async function startPlatform(options: PlatformOptions, log: Logger): Prom
     log.warn({ err }, 'could not clean the assets directory')
   }
   const egressLevel = options.egress ?? { level: 'loopback', allow: [] }
-  const deployer: Deployer =
-    options.deployer?.({ store, log, dataDir: options.dataDir }) ??
-    new LocalDeployer({
-      store,
-      dataDir: options.dataDir,
-      log,
-      host: options.runtimeHost,
-      runtimeArgs: options.runtimeArgs ?? [],
-      egress: egressLevel,
-    })
   // The local deployer keeps the ports no tenant's request may reach (its runtimes' admin APIs)
-  const local = deployer instanceof LocalDeployer ? deployer : null
+  const local =
+    options.deployer === undefined
+      ? new LocalDeployer({
+          store: localView(store),
+          dataDir: options.dataDir,
+          log,
+          host: options.runtimeHost,
+          runtimeArgs: options.runtimeArgs ?? [],
+          egress: egressLevel,
+        })
+      : null
+  // Mock services deployed to a private location go to its agents; the rest to the local host.
+  const deployer: Deployer = new ShipDeployer({
+    store,
+    local:
+      local ??
+      (options.deployer as NonNullable<typeof options.deployer>)({
+        store,
+        log,
+        dataDir: options.dataDir,
+      }),
+    log,
+    ...(options.shipLostAfterMs === undefined ? {} : { lostAfterMs: options.shipLostAfterMs }),
+  })
   const server = http.createServer()
   await listenOn(server, options.host, options.port).catch(async (err: unknown) => {
     await deployer.shutdown()

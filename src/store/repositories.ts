@@ -22,6 +22,8 @@ import type {
   Sandbox,
   Harbor,
   Ship,
+  ShipAssignment,
+  ShipFigures,
   Tracking,
   TrackingAction,
   CloneTracking,
@@ -283,13 +285,37 @@ export interface LocationRepository {
     query: ListQuery,
   ) => Promise<Page<Harbor>>
   createShip: (
-    input: Omit<Ship, 'created' | 'updated' | 'state' | 'lastHeartbeat'>,
+    input: Pick<Ship, 'id' | 'harborId' | 'name' | 'address' | 'tokenHash'>,
   ) => Promise<Ship>
   /** The ships of these harbors, oldest first. */
   ships: (harborIds: readonly string[]) => Promise<Ship[]>
   ship: (harborId: string, id: string) => Promise<Ship | undefined>
+  /** The ship shown as this virtual service environment (`platformvses` id), if any. */
+  shipByEnvironment: (environmentId: number) => Promise<Ship | undefined>
   /** False when it did not exist in that harbor. */
   deleteShip: (harborId: string, id: string) => Promise<boolean>
+  /** Records a heartbeat: the ship is `ready`, seen now, with these figures. */
+  heartbeat: (harborId: string, id: string, figures: ShipFigures) => Promise<Ship | undefined>
+  /** How many `ready` ships were last seen before `cutoff` (epoch ms): a read, before any write. */
+  countSilent: (cutoff: number) => Promise<number>
+  /** Marks `lost` every `ready` ship last seen before `cutoff` (epoch ms); answers those ships. */
+  markLost: (cutoff: number) => Promise<Ship[]>
+}
+
+/** Which mock service runs on which ship (the agents' desired state). */
+export interface PlacementRepository {
+  /**
+   * Places (or re-places, or changes) a mock service on a ship; bumps the work version of that
+   * ship and of the ship it leaves, if another.
+   */
+  assign: (input: Omit<ShipAssignment, 'placed' | 'updated'>) => Promise<ShipAssignment>
+  get: (mockServiceId: number) => Promise<ShipAssignment | undefined>
+  /** The mock services placed on a ship, by id. */
+  ofShip: (shipId: string) => Promise<ShipAssignment[]>
+  /** The mock services placed in a harbor (on any of its ships). */
+  ofHarbor: (harborId: string) => Promise<ShipAssignment[]>
+  /** Takes a mock service off its ship (bumping that ship's work version); false when it was on none. */
+  remove: (mockServiceId: number) => Promise<boolean>
 }
 
 export interface LogSnapshotRepository {
@@ -430,6 +456,8 @@ export interface Repositories {
   sandboxes: SandboxRepository
   /** Private locations (harbors) and their agents (ships). */
   locations: LocationRepository
+  /** The mock services placed on ships. */
+  placements: PlacementRepository
   mockSettings: MockSettingRepository
   tenancy: TenancyRepository
   search: SearchRepository

@@ -236,6 +236,54 @@ export interface Ship {
   lastHeartbeat: number | null
   created: number
   updated: number
+  /** Bytes of memory its agent and runtimes use, as its last heartbeat said; null before the first. */
+  memoryUsage: number | null
+  /** Mock services running there, as its last heartbeat said. */
+  msRunningCount: number | null
+  /** Transactions its runtimes served, as its last heartbeat said. */
+  transactionsCount: number | null
+  /** The agent's version (`understudy --version`), as its last heartbeat said. */
+  agentVersion: string | null
+  /** The host name clients reach its mock services at (`--advertise-host`). */
+  advertiseHost: string | null
+  /** Monitoring regions its agent serves (`--monitor --region R`), as its last heartbeat said. */
+  regions: string[] | null
+  /** Version of its desired state: bumped whenever a mock service is placed on it, changed or taken off. */
+  workVersion: number
+  /** Its id among the virtual service environments (`platformvses`); 1 is the platform's local host. */
+  environmentId: number | null
+}
+
+/** What an agent's heartbeat tells of its ship. */
+export interface ShipFigures {
+  memoryUsage: number
+  msRunningCount: number
+  transactionsCount: number
+  agentVersion: string
+  advertiseHost: string | null
+  regions: string[] | null
+}
+
+/** Whether a mock service placed on a ship should run there. */
+export type DesiredState = 'RUNNING' | 'STOPPED'
+
+/**
+ * A mock service placed on a ship: what its agent must run (the desired state), with the document
+ * it serves and that document's hash, so that a change of document is told from a restart.
+ */
+export interface ShipAssignment {
+  mockServiceId: number
+  harborId: string
+  shipId: string
+  desired: DesiredState
+  /** The mock-service document (the DSL's MockServiceDocument), as the deployer builds it. */
+  document: Record<string, unknown>
+  documentHash: string
+  /** The tracking of the last action asked of the agent, finished by its report. */
+  trackingId: string | null
+  /** Epoch milliseconds: when it was placed on this ship. */
+  placed: number
+  updated: number
 }
 
 export interface LogSnapshot {

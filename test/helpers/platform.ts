@@ -61,6 +61,8 @@ export interface TestPlatformOptions {
   importSpare?: boolean
   /** The monitoring API (docs/monitor-api.md) is always served, as by `understudy platform`; kept for the tests that say they need it. */
   monitoring?: boolean
+  /** How long an agent may stay silent before its ship is lost (`--ship-lost-after`); default 15 s. */
+  shipLostAfterMs?: number
 }
 
 /**
@@ -92,6 +94,9 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
       importSpare: options.importSpare ?? false,
       deployer: (wiring) => deployer?.(wiring, wiring.dataDir) ?? unavailableDeployer,
       ...(options.routes === undefined ? {} : { routes: options.routes }),
+      ...(options.shipLostAfterMs === undefined
+        ? {}
+        : { shipLostAfterMs: options.shipLostAfterMs }),
     },
     log,
   )

@@ -69,6 +69,17 @@ function shouldRecord(shipId: string, region: string, now: number): boolean {
   return true
 }
 
+/** Records that a ship serves `region` (from its claims and its heartbeats), at most once a minute. */
+export async function recordServedRegion(
+  store: ApiContext['deps']['store'],
+  shipId: string,
+  region: string,
+  now: number,
+): Promise<void> {
+  if (region === LOCAL_REGION || !shouldRecord(shipId, region, now)) return
+  await store.monitoring.recordAgentRegion(shipId, region, now)
+}
+
 function leaseLost(runId: string): Error {
   return createError('ERR_API_CONFLICT', [
     `this agent holds no live lease on run ${runId}: it ended or another agent took the run`,
@@ -85,9 +96,7 @@ async function claim(ctx: ApiContext): Promise<HandlerResult> {
   const { leaseMs } = runTermsOf(store)
   const now = Date.now()
   // A ship that claims with a region serves it: triggers send that region's runs to the agents.
-  if (shouldRecord(ship.id, region, now)) {
-    await store.monitoring.recordAgentRegion(ship.id, region, now)
-  }
+  await recordServedRegion(store, ship.id, region, now)
   const lease = { id: randomUUID(), expiresAt: now + leaseMs, durationMs: leaseMs }
   const run = await store.monitoring.claimRun({
     shipId: ship.id,

@@ -1,5 +1,5 @@
 import type { Harbor, Ship } from '../../store/index.js'
-import { epochSeconds, epochSecondsOrNull } from '../format.js'
+import { epochSeconds, epochSecondsOrNull, isoDate } from '../format.js'
 
 /*
  * The shapes of the product's private locations API (a harbor and its "servers", the ships),
@@ -18,6 +18,15 @@ export function shipView(ship: Ship) {
     created: epochSeconds(ship.created),
     updated: epochSeconds(ship.updated),
     ts: epochSecondsOrNull(ship.lastHeartbeat),
+    // What its agent's last heartbeat said (null before the first).
+    lastHeartBeat: ship.lastHeartbeat === null ? null : isoDate(ship.lastHeartbeat),
+    memoryUsage: ship.memoryUsage,
+    msRunningCount: ship.msRunningCount,
+    transactionsCount: ship.transactionsCount,
+    version: ship.agentVersion,
+    advertiseHost: ship.advertiseHost,
+    regions: ship.regions ?? [],
+    platformVseId: ship.environmentId,
   }
 }
 
@@ -53,5 +62,28 @@ export function harborLocationView(harbor: Harbor, ships: readonly Ship[]) {
     capabilities: { dedicatedIps: false, isPrivileged: false },
     sandbox: false,
     purposes: { load: false, functional: false, grid: false, serviceMock: true },
+    ships: ships.map(shipView),
+  }
+}
+
+/**
+ * A harbor among `GET /api/v1/workspaces/{ws}/locations`, in the local location's shape: a
+ * deploy naming `harborId` (and no `shipId`) goes to its least-loaded live ship.
+ */
+export function harborV1LocationView(harbor: Harbor, ships: readonly Ship[]) {
+  return {
+    id: harbor.id,
+    harborId: harbor.id,
+    shipId: null,
+    shipName: null,
+    title: harbor.name,
+    name: harbor.name,
+    provider: 'Private Locations',
+    kubernetes: false,
+    sandbox: false,
+    limits: { threadsPerEngine: 0, concurrency: -1, engines: ships.length, duration: -1 },
+    capabilities: { dedicatedIps: false, isPrivileged: false },
+    purposes: { load: false, functional: false, grid: false, serviceMock: true },
+    ships: ships.map(shipView),
   }
 }

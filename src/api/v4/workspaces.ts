@@ -11,6 +11,7 @@ import type { ApiContext, HandlerResult, Route } from '../http/types.js'
 import { listQueryOf } from '../paging.js'
 import { invalidField, validatorOf } from '../validation.js'
 import { harborLocationView } from './private-location-views.js'
+import { offeredHarbors } from './offered-harbors.js'
 import {
   workspaceCreateView,
   workspaceDetailView,
@@ -97,17 +98,8 @@ async function membersCount(ctx: ApiContext, id: number): Promise<number> {
 
 /** The private locations offered to a workspace, as its `locations` show them. */
 async function privateLocationsOf(ctx: ApiContext, workspace: Workspace): Promise<object[]> {
-  const locations = ctx.deps.store.locations
-  const harbors = await locations.harbors(
-    { accountId: workspace.accountId, workspaceIds: [workspace.id] },
-    { limit: -1, skip: 0, sort: 'name' },
-  )
-  const ships = await locations.ships(harbors.items.map((h) => h.id))
-  return harbors.items.map((h) =>
-    harborLocationView(
-      h,
-      ships.filter((s) => s.harborId === h.id),
-    ),
+  return (await offeredHarbors(ctx.deps.store, workspace)).map(({ harbor, ships }) =>
+    harborLocationView(harbor, ships),
   )
 }
 

@@ -38,6 +38,8 @@ Flags:
                            internet only). Never: link-local addresses (cloud metadata
                            169.254.169.254), the platform's own port, runtimes' admin APIs
   --egress-allow CIDRS     comma-separated networks reachable whatever --egress says
+  --ship-lost-after S      seconds without a heartbeat after which an agent's ship is lost and
+                           its mock services are placed on another ship of its harbor (default 15)
 `
 
 /** The flag of each platform option, for messages. */
@@ -105,6 +107,7 @@ export async function runPlatformCommand(
       'result-retention': { type: 'string' },
       egress: { type: 'string' },
       'egress-allow': { type: 'string' },
+      'ship-lost-after': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: true,
@@ -116,6 +119,15 @@ export async function runPlatformCommand(
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0] ?? ''}"`)
   const flags = platformFlagOptions(values)
   const egress = egressFromFlags(values.egress, values['egress-allow'])
+  const lostAfter = values['ship-lost-after']
+  if (
+    lostAfter !== undefined &&
+    (!/^\d+$/.test(lostAfter) || +lostAfter < 2 || +lostAfter > 3600)
+  ) {
+    throw new UsageError(
+      `--ship-lost-after must be a number of seconds from 2 to 3600, not "${lostAfter}"`,
+    )
+  }
   const options = {
     host: flags.host,
     egress,
@@ -130,6 +142,7 @@ export async function runPlatformCommand(
     ...(process.env['UNDERSTUDY_API_KEY_SECRET'] === undefined
       ? {}
       : { apiKeySecret: process.env['UNDERSTUDY_API_KEY_SECRET'] }),
+    ...(lostAfter === undefined ? {} : { shipLostAfterMs: Number(lostAfter) * 1000 }),
     monitor: {
       resultRetention: flags.resultRetention,
       ...(flags.smtpUrl == null ? {} : { smtpUrl: flags.smtpUrl }),

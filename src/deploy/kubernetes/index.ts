@@ -8,4 +8,4 @@ export {
   MAX_DOCUMENT_BYTES,
   type RenderedObject,
 } from './render.js'
-export type { KubernetesDriverOptions } from './types.js'
+export type { KubernetesDriverOptions, KubernetesPlacement, RuntimeDriver } from './types.js'

@@ -11,6 +11,7 @@ import { monitorIntegrationsSchema } from './010-monitor-integrations.js'
 import { transactionCountsSchema } from './011-transaction-counts.js'
 import { privateLocationsSchema } from './013-private-locations.js'
 import { transactionNameOrderSchema } from './014-transaction-name-order.js'
+import { shipPlacementSchema } from './015-ship-placement.js'
 import { monitorRunLeasesSchema } from './016-monitor-run-leases.js'
 import type { Migration } from './types.js'
 
@@ -37,5 +38,6 @@ export const migrations: readonly Migration[] = [
   transactionCountsSchema,
   privateLocationsSchema,
   transactionNameOrderSchema,
+  shipPlacementSchema,
   monitorRunLeasesSchema,
 ]

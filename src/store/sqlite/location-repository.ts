@@ -32,6 +32,14 @@ const ships = defineTable<Ship>(
     lastHeartbeat: 'value',
     created: 'value',
     updated: 'value',
+    memoryUsage: 'value',
+    msRunningCount: 'value',
+    transactionsCount: 'value',
+    agentVersion: 'value',
+    advertiseHost: 'value',
+    regions: 'json',
+    workVersion: 'value',
+    environmentId: 'value',
   },
   false,
 )
@@ -119,12 +127,25 @@ export function locationRepository(ctx: RepoContext): LocationRepository {
     async createShip(input) {
       ctx.check()
       const now = ctx.now()
+      // Environment ids follow each other from 2 (1 is the platform's local host) and are never
+      // given twice while a ship holds one.
+      const { next } = conn
+        .statement('SELECT COALESCE(MAX(environment_id), 1) + 1 AS next FROM ships')
+        .get() as { next: number }
       const record: Ship = {
         ...input,
         state: 'empty',
         lastHeartbeat: null,
         created: now,
         updated: now,
+        memoryUsage: null,
+        msRunningCount: null,
+        transactionsCount: null,
+        agentVersion: null,
+        advertiseHost: null,
+        regions: null,
+        workVersion: 0,
+        environmentId: next,
       }
       return ships.decode(returnedRow(conn.statement(ships.insertSql).get(ships.encode(record))))
     },
@@ -145,6 +166,58 @@ export function locationRepository(ctx: RepoContext): LocationRepository {
           .get(harborId, id),
       )
       return row === undefined ? undefined : ships.decode(row)
+    },
+    async shipByEnvironment(environmentId) {
+      ctx.check()
+      const row = rowOf(
+        conn
+          .statement(`SELECT ${ships.columns} FROM ships WHERE environment_id = ?`)
+          .get(environmentId),
+      )
+      return row === undefined ? undefined : ships.decode(row)
+    },
+    async heartbeat(harborId, id, figures) {
+      ctx.check()
+      const now = ctx.now()
+      const row = rowOf(
+        conn
+          .statement(
+            `UPDATE ships SET state = 'ready', last_heartbeat = @now, updated = @now,
+               memory_usage = @memoryUsage, ms_running_count = @msRunningCount,
+               transactions_count = @transactionsCount, agent_version = @agentVersion,
+               advertise_host = @advertiseHost, regions = @regions
+             WHERE harbor_id = @harborId AND id = @id RETURNING ${ships.columns}`,
+          )
+          .get({
+            now,
+            harborId,
+            id,
+            memoryUsage: figures.memoryUsage,
+            msRunningCount: figures.msRunningCount,
+            transactionsCount: figures.transactionsCount,
+            agentVersion: figures.agentVersion,
+            advertiseHost: figures.advertiseHost,
+            regions: figures.regions === null ? null : JSON.stringify(figures.regions),
+          }),
+      )
+      return row === undefined ? undefined : ships.decode(row)
+    },
+    async countSilent(cutoff) {
+      ctx.check()
+      const row = conn
+        .statement("SELECT COUNT(*) AS n FROM ships WHERE state = 'ready' AND last_heartbeat < ?")
+        .get(cutoff) as { n: number }
+      return row.n
+    },
+    async markLost(cutoff) {
+      ctx.check()
+      const rows = conn
+        .statement(
+          `UPDATE ships SET state = 'lost', updated = @now
+           WHERE state = 'ready' AND last_heartbeat < @cutoff RETURNING ${ships.columns}`,
+        )
+        .all({ cutoff, now: ctx.now() })
+      return rows.map((row) => ships.decode(returnedRow(row)))
     },
     async deleteShip(harborId, id) {
       ctx.check()

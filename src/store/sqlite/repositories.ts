@@ -24,6 +24,7 @@ import { transactionRepository } from './transaction-repository.js'
 import { tenancyRepository } from './tenancy-repository.js'
 import { sandboxRepository } from './sandbox-repository.js'
 import { locationRepository } from './location-repository.js'
+import { placementRepository } from './placement-repository.js'
 import { searchRepository } from './search-repository.js'
 
 /**
@@ -48,6 +49,7 @@ export function createRepositories(ctx: RepoContext): Repositories {
     logs: logSnapshotRepository(ctx),
     sandboxes: sandboxRepository(ctx),
     locations: locationRepository(ctx),
+    placements: placementRepository(ctx),
     mockSettings: mockSettingRepository(ctx),
     tenancy: tenancyRepository(ctx),
     search: searchRepository(ctx),
@@ -85,6 +87,7 @@ export function routeWrites(
     logs,
     sandboxes,
     locations,
+    placements,
     mockSettings,
     tenancy,
     search,
@@ -184,6 +187,14 @@ export function routeWrites(
       createShip: async (input) => await write(async (tx) => await tx.locations.createShip(input)),
       deleteShip: async (harbor, id) =>
         await write(async (tx) => await tx.locations.deleteShip(harbor, id)),
+      heartbeat: async (harbor, id, figures) =>
+        await write(async (tx) => await tx.locations.heartbeat(harbor, id, figures)),
+      markLost: async (cutoff) => await write(async (tx) => await tx.locations.markLost(cutoff)),
+    },
+    placements: {
+      ...placements,
+      assign: async (input) => await write(async (tx) => await tx.placements.assign(input)),
+      remove: async (id) => await write(async (tx) => await tx.placements.remove(id)),
     },
     mockSettings: {
       ...mockSettings,

@@ -74,6 +74,7 @@ class SqliteStore implements Store {
   readonly logs: Repositories['logs']
   readonly sandboxes: Repositories['sandboxes']
   readonly locations: Repositories['locations']
+  readonly placements: Repositories['placements']
   readonly mockSettings: Repositories['mockSettings']
   readonly tenancy: Repositories['tenancy']
   readonly search: Repositories['search']
@@ -122,6 +123,7 @@ class SqliteStore implements Store {
     this.logs = top.logs
     this.sandboxes = top.sandboxes
     this.locations = top.locations
+    this.placements = top.placements
     this.mockSettings = top.mockSettings
     this.tenancy = top.tenancy
     this.search = top.search

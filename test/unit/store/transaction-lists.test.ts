@@ -173,7 +173,7 @@ describe('transaction counts of a database from before them', () => {
     try {
       db.exec(`DROP TABLE transaction_counts; DROP TRIGGER transaction_counts_delete;
         DROP TRIGGER transaction_counts_update; DROP INDEX transactions_workspace; DROP INDEX IF EXISTS transactions_workspace_name_nocase;
-        DROP TABLE ships; DROP TABLE harbor_workspaces; DROP TABLE harbors;
+        DROP TABLE ship_assignments; DROP TABLE ships; DROP TABLE harbor_workspaces; DROP TABLE harbors;
         DELETE FROM schema_migrations WHERE version >= 11;
         PRAGMA user_version = 10;`)
     } finally {

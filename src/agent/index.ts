@@ -1,0 +1,6 @@
+export { startAgent, type Agent, type AgentOptions } from './agent.js'
+export { ProcessRunner, type ProcessRunnerOptions } from './process-runner.js'
+export { KubernetesRunner } from './kubernetes-runner.js'
+export { PortPool } from './port-pool.js'
+export { startRegionWorker } from './region-worker.js'
+export type { MockRunner, WorkItem, WorkState } from './work.js'
