@@ -6,12 +6,7 @@ export {
   type DeployerStore,
 } from './local-deployer.js'
 export { defaultRuntimeCommand, type RuntimeCommand } from './runtime-command.js'
-export {
-  adminHeaders,
-  adminRequest,
-  fetchHealth,
-  type RuntimeAdmin,
-} from './admin-client.js'
+export { adminHeaders, adminRequest, fetchHealth, type RuntimeAdmin } from './admin-client.js'
 export {
   ShipDeployer,
   localView,
