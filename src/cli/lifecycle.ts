@@ -45,7 +45,10 @@ interface StartServingParams {
  * finds the main port.
  */
 export async function startServing(params: StartServingParams): Promise<Serving> {
+  // Read out of params: a closure over params would keep the whole document alive while serving.
   const { options, log } = params
+  const wiremockFiles = params.wiremockFiles ?? []
+  const logRing = params.logRing
   const runtime = await startRuntime({
     document: params.document,
     options,
@@ -56,7 +59,7 @@ export async function startServing(params: StartServingParams): Promise<Serving>
   const wiremock = options.wiremockAdmin
     ? createWireMockAdmin({
         runtime,
-        loadConverter: async () => await loadWireMockConverter(params.wiremockFiles ?? []),
+        loadConverter: async () => await loadWireMockConverter(wiremockFiles),
         log,
         // Through the signal path, so that a shutdown drains exactly as SIGTERM does.
         shutdown: options.wiremockShutdown ? () => process.kill(process.pid, 'SIGTERM') : null,
@@ -74,7 +77,7 @@ export async function startServing(params: StartServingParams): Promise<Serving>
         port: options.adminPort,
         token: options.adminToken ?? null,
         log,
-        logRing: params.logRing,
+        logRing,
         wiremock: wiremock?.onAdminPort ?? null,
       })
       // A transaction's proxyUrl or webhook must not reach this runtime's own admin API either.

@@ -9,6 +9,12 @@ export {
 export { readDefinition, readDefinitionSliced } from './validate.js'
 export { loadDefinitionText } from './definition.js'
 export {
+  recordSourceText,
+  sourceTextOf,
+  rereadDocument,
+  type SourceText,
+} from './source-text.js'
+export {
   normalizeTransaction,
   normalizeDocument,
   normalizeDelay,

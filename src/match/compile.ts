@@ -175,7 +175,6 @@ class MatcherBuilder<P> {
       url: request.url,
       predicates: extra === null ? request.predicates : [...request.predicates, extra],
       needsBody: request.needsBody,
-      transaction: txn,
       payload,
     }
     this.#transactions.push(compiled)
