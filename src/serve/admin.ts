@@ -9,12 +9,7 @@ import {
   unrouted,
   writeJson,
 } from '../httpkit/index.js'
-import {
-  parseJsonSliced,
-  parseText,
-  readDefinitionSliced,
-  recordSourceText,
-} from '../dsl/index.js'
+import { parseJsonSliced, parseText, readDefinitionSliced, recordSourceText } from '../dsl/index.js'
 import { readBodyWithin, timeSlicer } from '../net/index.js'
 import type { Logger, LogRing } from '../log/index.js'
 import { localAdminTarget, type AdminTarget } from './admin-target.js'
