@@ -14,8 +14,9 @@ export class HeaderBlocks {
   /** The shared block equal to `headers` (the given array itself the first time). */
   of(headers: string[]): string[] {
     if (headers.length === 0) return EMPTY
-    // JSON keeps the pairs apart whatever characters the names and values hold.
-    const key = JSON.stringify(headers)
+    // NUL is refused in header values (compile-mock's checkWritable) and names (Node's writer),
+    // so the joined text tells valid blocks apart; an invalid one fails the compile anyway.
+    const key = headers.join('\u0000')
     const known = this.#blocks.get(key)
     if (known !== undefined) return known
     this.#blocks.set(key, headers)
