@@ -8,7 +8,13 @@ export {
 } from './parse.js'
 export { readDefinition, readDefinitionSliced } from './validate.js'
 export { loadDefinitionText } from './definition.js'
-export { recordSourceText, sourceTextOf, rereadDocument, type SourceText } from './source-text.js'
+export {
+  recordSourceText,
+  sourceTextOf,
+  rereadDocument,
+  rereadDocumentSliced,
+  type SourceText,
+} from './source-text.js'
 export {
   normalizeTransaction,
   normalizeDocument,

@@ -1,5 +1,5 @@
-import { parseText } from './parse.js'
-import { readDefinition } from './validate.js'
+import { parseJsonSliced, parseText } from './parse.js'
+import { readDefinition, readDefinitionSliced } from './validate.js'
 import type { MockServiceDocument } from './types.js'
 
 /** The text a normalized document was read from: enough to read the same document again. */
@@ -36,6 +36,26 @@ export function sourceTextOf(doc: MockServiceDocument): SourceText | undefined {
 export function rereadDocument(source: SourceText): MockServiceDocument {
   const parsed = parseText(source.bytes.toString('utf8'), source.fileName)
   const doc = readDefinition(parsed.value)
+  recordSourceText(doc, source)
+  return doc
+}
+
+/**
+ * rereadDocument in time slices (`pause`, a time slicer), for a runtime that keeps serving
+ * meanwhile: a JSON text is parsed a transaction at a time and validated in steps, as `PUT
+ * /config` reads it the first time. A YAML text is parsed in one piece.
+ *
+ * @example
+ * const doc = await rereadDocumentSliced(source, timeSlicer())
+ */
+export async function rereadDocumentSliced(
+  source: SourceText,
+  pause: () => Promise<void>,
+): Promise<MockServiceDocument> {
+  const parsed = /\.json$/i.test(source.fileName)
+    ? await parseJsonSliced(source.bytes, source.fileName, pause)
+    : parseText(source.bytes.toString('utf8'), source.fileName)
+  const doc = await readDefinitionSliced(parsed.value, {}, pause)
   recordSourceText(doc, source)
   return doc
 }

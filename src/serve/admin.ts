@@ -86,7 +86,7 @@ export async function startAdmin(params: AdminParams): Promise<AdminServer> {
     'target' in params ? params.target : localAdminTarget(params.runtime, params.logRing)
   const routes: Array<[string, string, Handler]> = [
     ['GET', '/health', async () => ok(await target.health())],
-    ['GET', '/config', () => ok(target.config())],
+    ['GET', '/config', async () => ok(await target.config())],
     [
       'PUT',
       '/config',
@@ -132,7 +132,7 @@ export async function startAdmin(params: AdminParams): Promise<AdminServer> {
         return ok({
           log: lines.join('\n'),
           lines: lines.length,
-          serviceMockId: target.config().id ?? 0,
+          serviceMockId: target.serviceMockId(),
         })
       },
     ],

@@ -134,7 +134,8 @@ export function clusterAdminTarget(
         workers,
       }
     },
-    config: () => set.document,
+    config: async () => set.document,
+    serviceMockId: () => set.document.id ?? 0,
     reconfigure: async (document: MockServiceDocument): Promise<ReconfigureResult> => {
       // Compiled here once, only to reject what the replicas could not compile: nothing changes then.
       const pools = new Map<string, Dispatcher>()

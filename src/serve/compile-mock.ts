@@ -15,7 +15,7 @@ import {
 } from '../match/index.js'
 import { compileResponse, type CompiledResponse } from './compile-response.js'
 import { HeaderBlocks } from './interned.js'
-import { storedDocument } from './stored-document.js'
+import { storedDocument, type StoredDocument } from './stored-document.js'
 import { compileDelay, type DelaySampler } from './think-time.js'
 import {
   compileOutbound,
@@ -62,6 +62,8 @@ export interface ServedResponse extends CompiledResponse {
 export interface CompiledMock {
   /** The document served (storedDocument: possibly read again from its text when asked). */
   readonly document: MockServiceDocument
+  /** The same, read again (when it must be) in time slices, so that requests keep being answered. */
+  readonly readDocument: () => Promise<MockServiceDocument>
   readonly serviceMockId: number
   readonly matcher: CompiledMatcher<ServedResponse>
   /**
@@ -185,9 +187,9 @@ function mockParts(
     )
   }
   // as given: GET /config shows the document, not the host matchers added for serving
-  const documentOf = storedDocument(given)
+  const stored = storedDocument(given)
   const finish = (matcher: CompiledMatcher<ServedResponse>): CompiledMock =>
-    withDocument(documentOf, {
+    withDocument(stored, {
       serviceMockId: doc.id ?? 0,
       matcher,
       prepared:
@@ -213,13 +215,14 @@ function mockParts(
  * document, alive for as long as the configuration is served.
  */
 function withDocument(
-  documentOf: () => MockServiceDocument,
-  mock: Omit<CompiledMock, 'document'>,
+  stored: StoredDocument,
+  mock: Omit<CompiledMock, 'document' | 'readDocument'>,
 ): CompiledMock {
   return {
     get document() {
-      return documentOf()
+      return stored.now()
     },
+    readDocument: stored.later,
     ...mock,
   }
 }

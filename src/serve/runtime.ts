@@ -251,7 +251,9 @@ export async function startRuntime({
       return compiled
     },
     setDocumentLayer(next) {
-      const compiled = swapIn(compileMock(next === null ? base() : next(base()), compileOptions))
+      const compiled = swapIn(
+        compileMock(next === null ? base.now() : next(base.now()), compileOptions),
+      )
       layer = next
       return compiled
     },

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { loadRunDocument } from '../../../src/cli/run-document.js'
-import { rereadDocument, sourceTextOf } from '../../../src/dsl/index.js'
+import { rereadDocument, rereadDocumentSliced, sourceTextOf } from '../../../src/dsl/index.js'
 import { storedDocument } from '../../../src/serve/stored-document.js'
 
 const examples = resolve(import.meta.dirname, '../../../examples')
@@ -39,15 +39,34 @@ describe('a document kept as its source text', () => {
       }),
     )
     const doc = await loadRunDocument(file)
-    const documentOf = storedDocument(doc)
-    expect(documentOf()).toBe(doc)
+    const stored = storedDocument(doc)
+    expect(stored.now()).toBe(doc)
+    expect(await stored.later()).toBe(doc)
     const again = rereadDocument(sourceTextOf(doc) as NonNullable<ReturnType<typeof sourceTextOf>>)
     expect(again).toEqual(doc)
     expect(again.transactions).toHaveLength(50)
   })
 
-  it('keeps a document without a source text as it is', () => {
+  it('reads a JSON text again in time slices into the same document', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stored-document-'))
+    const file = join(dir, 'list.json')
+    writeFileSync(
+      file,
+      JSON.stringify(
+        Array.from({ length: 40 }, (_, i) => ({
+          dsl: { requestDsl: { path: `/p/{id}/${i}` }, responseDsl: { text: `t${i}` } },
+        })),
+      ),
+    )
+    const doc = await loadRunDocument(file)
+    const source = sourceTextOf(doc) as NonNullable<ReturnType<typeof sourceTextOf>>
+    const again = await rereadDocumentSliced(source, async () => {})
+    expect(again).toEqual(doc)
+  })
+
+  it('keeps a document without a source text as it is', async () => {
     const doc = { transactions: [] } as unknown as Parameters<typeof storedDocument>[0]
-    expect(storedDocument(doc)()).toBe(doc)
+    expect(storedDocument(doc).now()).toBe(doc)
+    expect(await storedDocument(doc).later()).toBe(doc)
   })
 })
