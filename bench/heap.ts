@@ -68,7 +68,7 @@ async function measure(size: number): Promise<Measured> {
   )
   try {
     // Let start-up garbage settle before reading RSS, as the scale suite's idle figure does.
-    await new Promise((r) => setTimeout(r, 1500))
+    await new Promise((resolve) => setTimeout(resolve, 1500))
     const rssMiB = Number(((server.rss() ?? 0) / 1048576).toFixed(1))
     let heap: Tally | null = null
     if (takeSnapshot) {
@@ -87,7 +87,7 @@ async function measure(size: number): Promise<Measured> {
 async function snapshotFile(dir: string): Promise<string> {
   let last = -1
   for (let i = 0; i < 600; i++) {
-    await new Promise((r) => setTimeout(r, 500))
+    await new Promise((resolve) => setTimeout(resolve, 500))
     const name = readdirSync(dir).find((f) => f.endsWith('.heapsnapshot'))
     if (name === undefined) continue
     const path = join(dir, name)
