@@ -49,12 +49,23 @@ export class PathPredicate implements UrlPredicate {
  * by the route itself and never need one).
  */
 class EqualsUrlPredicate implements UrlPredicate {
-  readonly part = 'url' as const
-  readonly key = 'url'
-  readonly matcherName = 'equals_url'
+  // The same for every instance: on the prototype, not in each of 100,000s of objects.
+  get part(): 'url' {
+    return 'url'
+  }
+
+  get key(): string {
+    return 'url'
+  }
+
+  get matcherName(): string {
+    return 'equals_url'
+  }
+
+  /** The normalized path or template. */
   private readonly template: string
-  /** The path itself when it is literal; null for a template. */
-  private readonly literal: string | null
+  /** True when `template` has no `{name}`: compared as a string. */
+  private readonly literal: boolean
   private regex: RegExp | null = null
 
   constructor(
@@ -62,12 +73,12 @@ class EqualsUrlPredicate implements UrlPredicate {
     readonly pointer: string,
   ) {
     this.template = normalizeTemplate(expected)
-    this.literal = isTemplate(this.template) ? null : this.template
+    this.literal = !isTemplate(this.template)
   }
 
   /** Compiles the template's regex now (load time), so that no request compiles it. */
   prepare(): void {
-    if (this.literal === null) this.regex ??= templateRegex(this.template)
+    if (!this.literal) this.regex ??= templateRegex(this.template)
   }
 
   test(req: MatchRequest): boolean {
@@ -75,7 +86,7 @@ class EqualsUrlPredicate implements UrlPredicate {
   }
 
   testPath(path: string): boolean {
-    if (this.literal !== null) return path === this.literal
+    if (this.literal) return path === this.template
     this.regex ??= templateRegex(this.template)
     return this.regex.test(path)
   }
