@@ -48,7 +48,10 @@ interface StartServingParams {
  * finds the main port.
  */
 export async function startServing(params: StartServingParams): Promise<Serving> {
+  // Read out of params: a closure over params would keep the whole document alive while serving.
   const { options, log } = params
+  const wiremockFiles = params.wiremockFiles ?? []
+  const logRing = params.logRing
   const runtime = await startRuntime({
     document: params.document,
     options,
@@ -56,7 +59,7 @@ export async function startServing(params: StartServingParams): Promise<Serving>
     requestCheck: params.requestCheck ?? null,
     loadHarImporter,
   })
-  const wiremock = wireMockAdminOf(runtimeHost(runtime), options, log, params.wiremockFiles)
+  const wiremock = wireMockAdminOf(runtimeHost(runtime), options, log, wiremockFiles)
   runtime.setPortAdmin(wiremock?.onMockPort ?? null)
   let admin: AdminServer | null = null
   if (options.adminPort !== undefined && options.adminPort !== null) {
@@ -67,7 +70,7 @@ export async function startServing(params: StartServingParams): Promise<Serving>
         port: options.adminPort,
         token: options.adminToken ?? null,
         log,
-        logRing: params.logRing,
+        logRing,
         wiremock: wiremock?.onAdminPort ?? null,
       })
       // A transaction's proxyUrl or webhook must not reach this runtime's own admin API either.

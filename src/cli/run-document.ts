@@ -1,6 +1,11 @@
 import { readFileSync, statSync } from 'node:fs'
 import { createError, isUnderstudyError } from '../errors/index.js'
-import { parseText, readDefinition, type MockServiceDocument } from '../dsl/index.js'
+import {
+  parseText,
+  readDefinition,
+  recordSourceText,
+  type MockServiceDocument,
+} from '../dsl/index.js'
 import type { RequestCheck } from '../serve/index.js'
 
 /**
@@ -55,17 +60,21 @@ export async function loadRunDocument(file: string): Promise<MockServiceDocument
 
 /** The document when the file is Understudy's own DSL (JSON or YAML), else null. */
 function readDirectly(file: string): MockServiceDocument | null {
-  let text: string
+  let bytes: Buffer
   try {
-    text = readFileSync(file, 'utf8')
+    bytes = readFileSync(file)
   } catch (err) {
     throw createError('ERR_CONFIG_FILE', [file, (err as Error).message])
   }
+  const text = bytes.toString('utf8')
   for (const name of [file, `${file}.yaml`]) {
     try {
       const parsed = parseText(text, name)
       if (!looksLikeDsl(parsed.value)) return null
-      return readDefinition(parsed.value, { file, locate: parsed.locate })
+      const doc = readDefinition(parsed.value, { file, locate: parsed.locate })
+      // The runtime keeps these bytes instead of the document, and reads them again when asked.
+      recordSourceText(doc, { bytes, fileName: name })
+      return doc
     } catch (err) {
       // A DSL document with mistakes keeps its own precise error; a parse failure is retried as
       // YAML, then left to the importers.

@@ -9,6 +9,13 @@ export {
 export { readDefinition, readDefinitionSliced } from './validate.js'
 export { loadDefinitionText } from './definition.js'
 export {
+  recordSourceText,
+  sourceTextOf,
+  rereadDocument,
+  rereadDocumentSliced,
+  type SourceText,
+} from './source-text.js'
+export {
   normalizeTransaction,
   normalizeDocument,
   normalizeDelay,

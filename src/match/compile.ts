@@ -16,6 +16,9 @@ import {
 import type { MatchRequest } from './request.js'
 import { methodRoutesSteps, type Candidate, type MethodRoutes } from './router.js'
 
+/** The predicates of every transaction matched on method and url alone: one shared empty list. */
+const NO_PREDICATES: readonly Predicate[] = Object.freeze([])
+
 /** Builds the caller's per-transaction payload, reporting problems at pointers inside it. */
 export type PayloadFactory<P> = (txn: Transaction, index: number, report: ReportProblem) => P
 
@@ -173,9 +176,13 @@ class MatcherBuilder<P> {
       priority: override ?? txn.dsl.priority,
       method: txn.dsl.requestDsl.method ?? null,
       url: request.url,
-      predicates: extra === null ? request.predicates : [...request.predicates, extra],
+      predicates:
+        extra !== null
+          ? [...request.predicates, extra]
+          : request.predicates.length === 0
+            ? NO_PREDICATES
+            : request.predicates,
       needsBody: request.needsBody,
-      transaction: txn,
       payload,
     }
     this.#transactions.push(compiled)

@@ -1,9 +1,9 @@
-import type { Transaction } from '../dsl/index.js'
 import type { Predicate, UrlPredicate } from './predicates/index.js'
 
 /**
  * One transaction, compiled: its conditions as predicates ordered cheapest first, and the
- * caller's payload (the runtime puts its precomputed response there).
+ * caller's payload (the runtime puts its precomputed response there). It keeps no reference to
+ * the DSL it came from, so that a served configuration does not hold its document on the heap.
  */
 export interface CompiledTransaction<P> {
   /** Position in the document; later means newer, and newer wins ties. */
@@ -17,7 +17,6 @@ export interface CompiledTransaction<P> {
   readonly url: UrlPredicate | null
   readonly predicates: readonly Predicate[]
   readonly needsBody: boolean
-  readonly transaction: Transaction
   readonly payload: P
 }
 

@@ -55,15 +55,43 @@ function safeRegExp(pattern: string): { test: (s: string) => boolean } {
   return compiled
 }
 
+/** Schema texts compiled lately, and their results: at most this many, and this many characters. */
+const MAX_CACHED_SCHEMAS = 256
+const MAX_CACHED_SCHEMA_CHARS = 4_000_000
+const compiledByText = new Map<string, ValidateFunction | { error: string }>()
+let cachedChars = 0
+
 /**
  * A JSON Schema text compiled once, at load, for `matches_json_schema`; or why it cannot be used
- * (not JSON, nested too deep, an unknown `$schema`, an invalid schema, an unsafe pattern).
+ * (not JSON, nested too deep, an unknown `$schema`, an invalid schema, an unsafe pattern). The
+ * same text is compiled once: an imported description gives many operations the same schema, and
+ * ajv's compilation costs far more than the validation. The cache is bounded (the oldest texts
+ * go first); a validator keeps no state between calls but `errors`, read right after each call.
  *
  * @example
  * const valid = compileJsonSchema('{"type":"object","required":["id"]}')
  * if (!('error' in valid)) valid({ id: 1 }) // true
  */
 export function compileJsonSchema(text: string): ValidateFunction | { error: string } {
+  const known = compiledByText.get(text)
+  if (known !== undefined) return known
+  const compiled = compileSchemaText(text)
+  if (text.length <= MAX_CACHED_SCHEMA_CHARS) {
+    while (
+      compiledByText.size >= MAX_CACHED_SCHEMAS ||
+      cachedChars + text.length > MAX_CACHED_SCHEMA_CHARS
+    ) {
+      const oldest = compiledByText.keys().next().value as string
+      compiledByText.delete(oldest)
+      cachedChars -= oldest.length
+    }
+    compiledByText.set(text, compiled)
+    cachedChars += text.length
+  }
+  return compiled
+}
+
+function compileSchemaText(text: string): ValidateFunction | { error: string } {
   if (jsonTextDepth(text) > MAX_DEFINITION_DEPTH) {
     return { error: `nests deeper than ${MAX_DEFINITION_DEPTH} levels` }
   }

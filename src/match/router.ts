@@ -1,14 +1,9 @@
-import FindMyWay from 'find-my-way'
-import {
-  isTemplate,
-  normalizeTemplate,
-  routerKeyOf,
-  routerPatternOf,
-  templateRegex,
-} from './path.js'
+import { isTemplate, normalizeTemplate, routerPatternOf, templateRegex } from './path.js'
 import { byPriorityThenNewest, type CompiledTransaction } from './compiled.js'
 import type { UrlPredicate } from './predicates/index.js'
 import { TemplateTrie } from './template-trie.js'
+import { TemplateRoutes } from './template-routes.js'
+import { prepareUrl } from './predicates/url.js'
 import { buildDiscriminator, type Discriminator } from './discriminator.js'
 
 /**
@@ -27,6 +22,8 @@ interface CandidateList<P> {
 }
 
 function listOf<P>(candidates: Array<Candidate<P>>): CandidateList<P> {
+  // Url checks left for request time are readied now (a template's regex), never per request.
+  for (const c of candidates) prepareUrl(c.url)
   return { candidates, discriminator: buildDiscriminator(candidates.map((c) => c.txn)) }
 }
 
@@ -45,7 +42,7 @@ function inOrder<P>(list: Array<Candidate<P>>): Array<Candidate<P>> {
 
 /**
  * The candidates of one method: literal paths in a Map (exact after normalization, and cheaper
- * than any tree), `{name}` templates in find-my-way, and the rest (regex, contains, no url) in a
+ * than any tree), `{name}` templates in a segment tree (TemplateRoutes), and the rest (regex, contains, no url) in a
  * fallback chain. Every list is complete for its route and sorted at compile time (priority, then
  * newest), so that a request costs one lookup plus a short loop, never a scan of all transactions.
  * Built by methodRoutesSteps.
@@ -53,18 +50,18 @@ function inOrder<P>(list: Array<Candidate<P>>): Array<Candidate<P>> {
 export class MethodRoutes<P> {
   constructor(
     private readonly literals: ReadonlyMap<string, CandidateList<P>>,
-    private readonly router: FindMyWay.Instance<FindMyWay.HTTPVersion.V1> | null,
+    private readonly templates: TemplateRoutes<CandidateList<P>> | null,
     private readonly fallback: CandidateList<P>,
   ) {}
 
   /** The candidates for a normalized path, in the order to try them. */
-  // HOT PATH: one Map lookup; find-my-way only when the path is not a literal route.
+  // HOT PATH: one Map lookup; the template tree only when the path is not a literal route.
   candidatesFor(path: string): CandidateList<P> {
     const literal = this.literals.get(path)
     if (literal !== undefined) return literal
-    if (this.router !== null) {
-      const found = this.router.find('GET', routerKeyOf(path))
-      if (found !== null) return found.store as CandidateList<P>
+    if (this.templates !== null) {
+      const found = this.templates.find(path)
+      if (found !== null) return found
     }
     return this.fallback
   }
@@ -131,12 +128,12 @@ export function* methodRoutesSteps<P>(
 
   // Template routes: the route's own transactions need no url check; overlapping templates and
   // dynamic matchers are checked at request time.
-  let router: FindMyWay.Instance<FindMyWay.HTTPVersion.V1> | null = null
+  let templateRoutes: TemplateRoutes<CandidateList<P>> | null = null
   if (templates.size > 0) {
-    router = FindMyWay({ maxParamLength: 65_535, caseSensitive: true })
+    templateRoutes = new TemplateRoutes()
     for (const route of templates.values()) {
-      // find-my-way lets a parameter inside a segment be empty (`/files/:p0.json` takes
-      // `/files/.json`); a `{name}` must not be, so such templates keep their url check.
+      // Placeholders inside a segment (`{name}.json`) keep their url check, as a safeguard
+      // beside the tree's own segment regex.
       const partial = route.template
         .split('/')
         .some((segment) => segment.includes('{') && !/^\{[^{}]+\}$/.test(segment))
@@ -148,17 +145,17 @@ export function* methodRoutesSteps<P>(
         if (other !== route) for (const txn of other.txns) list.push({ txn, url: txn.url })
       }
       for (const txn of others) list.push({ txn, url: txn.url })
-      router.on(
-        'GET',
-        route.pattern,
-        noop,
+      templateRoutes.add(
+        route.template,
         listOf(list.length === route.txns.length ? list : inOrder(list)),
       )
       yield
     }
   }
 
-  return new MethodRoutes(literals, router, listOf(others.map((txn) => ({ txn, url: txn.url }))))
+  return new MethodRoutes(
+    literals,
+    templateRoutes,
+    listOf(others.map((txn) => ({ txn, url: txn.url }))),
+  )
 }
-
-function noop(): void {}

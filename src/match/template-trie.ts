@@ -10,10 +10,14 @@
  */
 export class TemplateTrie<V> {
   private readonly root = new TrieNode<V>()
+  /** Segment counts of the templates added: a literal path of another length matches none. */
+  private readonly depths = new Set<number>()
 
   add(template: string, value: V): void {
     let node = this.root
-    for (const segment of segmentsOf(template)) {
+    const segments = segmentsOf(template)
+    this.depths.add(segments.length)
+    for (const segment of segments) {
       const wild = segment.includes('{')
       const children = wild ? node.wild : node.literal
       let child = children.get(segment)
@@ -29,6 +33,7 @@ export class TemplateTrie<V> {
   /** Values of templates whose literal segments agree with `path` (wild segments unchecked). */
   matchingPath(path: string): V[] {
     const out: V[] = []
+    if (!this.depths.has(slashes(path))) return out
     walk(this.root, segmentsOf(path), 0, false, out)
     return out
   }
@@ -45,6 +50,13 @@ class TrieNode<V> {
   readonly literal = new Map<string, TrieNode<V>>()
   readonly wild = new Map<string, TrieNode<V>>()
   readonly values: V[] = []
+}
+
+/** The number of segments of a path: its `/`s, counted without splitting it. */
+function slashes(path: string): number {
+  let n = 0
+  for (let i = path.indexOf('/'); i !== -1; i = path.indexOf('/', i + 1)) n++
+  return n
 }
 
 function segmentsOf(path: string): string[] {

@@ -52,8 +52,10 @@ export interface ReconfigureResult {
  */
 export interface AdminTarget {
   health: () => Promise<RuntimeHealth>
-  /** The document being served. */
-  config: () => MockServiceDocument
+  /** The document being served (read again from its text, in time slices, when it must be). */
+  config: () => Promise<MockServiceDocument>
+  /** The served configuration's mock-service id (without reading its document). */
+  serviceMockId: () => number
   /**
    * Compiles a validated document and swaps it in. Throws ERR_DSL_INVALID, changing nothing,
    * when it cannot be compiled.
@@ -142,7 +144,8 @@ export function localAdminTarget(
         oversizeRegexInputs: regexInputStats.oversize,
       }
     },
-    config: () => runtime.current().document,
+    config: async () => await runtime.current().readDocument(),
+    serviceMockId: () => runtime.current().serviceMockId,
     reconfigure: async (document) => {
       const compiled = await runtime.reloadSliced(document)
       return { transactions: compiled.matcher.active.length, serviceMockId: compiled.serviceMockId }

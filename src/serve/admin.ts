@@ -9,7 +9,7 @@ import {
   unrouted,
   writeJson,
 } from '../httpkit/index.js'
-import { parseJsonSliced, parseText, readDefinitionSliced } from '../dsl/index.js'
+import { parseJsonSliced, parseText, readDefinitionSliced, recordSourceText } from '../dsl/index.js'
 import { readBodyWithin, timeSlicer } from '../net/index.js'
 import type { Logger, LogRing } from '../log/index.js'
 import { localAdminTarget, type AdminTarget } from './admin-target.js'
@@ -86,7 +86,7 @@ export async function startAdmin(params: AdminParams): Promise<AdminServer> {
     'target' in params ? params.target : localAdminTarget(params.runtime, params.logRing)
   const routes: Array<[string, string, Handler]> = [
     ['GET', '/health', async () => ok(await target.health())],
-    ['GET', '/config', () => ok(target.config())],
+    ['GET', '/config', async () => ok(await target.config())],
     [
       'PUT',
       '/config',
@@ -132,7 +132,7 @@ export async function startAdmin(params: AdminParams): Promise<AdminServer> {
         return ok({
           log: lines.join('\n'),
           lines: lines.length,
-          serviceMockId: target.config().id ?? 0,
+          serviceMockId: target.serviceMockId(),
         })
       },
     ],
@@ -312,8 +312,12 @@ async function readConfig(req: http.IncomingMessage, body: Buffer) {
     throw createError('ERR_API_VALIDATION', ['the body must be a mock-service document'])
   }
   const slice = timeSlicer()
+  const fileName = yaml ? 'config.yaml' : 'config.json'
   const parsed = yaml
-    ? parseText(body.toString('utf8'), 'config.yaml')
-    : await parseJsonSliced(body, 'config.json', slice)
-  return await readDefinitionSliced(parsed.value, { locate: parsed.locate }, slice)
+    ? parseText(body.toString('utf8'), fileName)
+    : await parseJsonSliced(body, fileName, slice)
+  const document = await readDefinitionSliced(parsed.value, { locate: parsed.locate }, slice)
+  // The runtime keeps the body instead of the document, and reads it again when asked.
+  recordSourceText(document, { bytes: body, fileName })
+  return document
 }

@@ -134,7 +134,8 @@ export function clusterAdminTarget(
         workers,
       }
     },
-    config: () => set.document,
+    config: async () => set.document,
+    serviceMockId: () => set.document.id ?? 0,
     reconfigure: async (document: MockServiceDocument): Promise<ReconfigureResult> =>
       await set.serialize(async () => {
         // The WireMock API's stubs stay layered over the new document, as on a single runtime.

@@ -14,6 +14,8 @@ import {
   type ReportProblem,
 } from '../match/index.js'
 import { compileResponse, type CompiledResponse } from './compile-response.js'
+import { HeaderBlocks } from './interned.js'
+import { storedDocument, type StoredDocument } from './stored-document.js'
 import { compileDelay, type DelaySampler } from './think-time.js'
 import {
   compileOutbound,
@@ -58,7 +60,10 @@ export interface ServedResponse extends CompiledResponse {
  * swapped as a whole on reload.
  */
 export interface CompiledMock {
+  /** The document served (storedDocument: possibly read again from its text when asked). */
   readonly document: MockServiceDocument
+  /** The same, read again (when it must be) in time slices, so that requests keep being answered. */
+  readonly readDocument: () => Promise<MockServiceDocument>
   readonly serviceMockId: number
   readonly matcher: CompiledMatcher<ServedResponse>
   /**
@@ -152,41 +157,74 @@ function mockParts(
   const conditionPrepared: PreparedPredicate[] = []
   // The outbound proxy of the live pass-through, decided per upstream host here, once
   const outbound = compileOutbound(doc.proxy)
+  const blocks = new HeaderBlocks()
   const payloadOf: PayloadFactory<ServedResponse> = (txn, _index, report) => {
     checkWritable(txn.dsl.responseDsl, report)
-    const response = compileResponse(txn.dsl.responseDsl, options.proxyTimeout, pools, outbound)
+    const response = compileResponse(
+      txn.dsl.responseDsl,
+      options.proxyTimeout,
+      pools,
+      outbound,
+      blocks,
+    )
     const fits = response.body.length <= options.journalBodyBytes
-    const served: ServedResponse = {
-      ...response,
-      journalBody: fits
-        ? response.body
-        : Buffer.from(response.body.subarray(0, options.journalBodyBytes)),
-      journalTruncated: !fits,
-      conditions: null,
-      dynamic: dynamic.compile(txn, response, report),
-    }
-    return withConditions(served, txn.dsl, options, pools, report, conditionPrepared, outbound)
+    const served = servedResponse(
+      response,
+      fits ? response.body : Buffer.from(response.body.subarray(0, options.journalBodyBytes)),
+      !fits,
+      null,
+      dynamic.compile(txn, response, report),
+    )
+    return withConditions(
+      served,
+      txn.dsl,
+      options,
+      pools,
+      report,
+      conditionPrepared,
+      outbound,
+      blocks,
+    )
   }
-  const finish = (matcher: CompiledMatcher<ServedResponse>): CompiledMock => ({
-    // as given: GET /config shows the document, not the host matchers added for serving
-    document: given,
-    serviceMockId: doc.id ?? 0,
-    matcher,
-    prepared:
-      conditionPrepared.length === 0
-        ? matcher.prepared
-        : [...(matcher.prepared ?? []), ...conditionPrepared],
-    thinkTime: compileDelay(doc.thinkTime),
-    capacity: doc.capacity,
-    noMatch: noMatchPolicyOf(doc, matcher, options.proxyTimeout, pools, outbound),
-    pools: [...pools.values()],
-    cors: compileCors(doc.cors),
-    scenarios,
-    sharedScenarios:
-      scenarios instanceof SharedScenarios && dynamic.scenarioCount > 0 ? scenarios : null,
-    postServe: options.postServe ?? null,
-  })
+  // as given: GET /config shows the document, not the host matchers added for serving
+  const stored = storedDocument(given)
+  const finish = (matcher: CompiledMatcher<ServedResponse>): CompiledMock =>
+    withDocument(stored, {
+      serviceMockId: doc.id ?? 0,
+      matcher,
+      prepared:
+        conditionPrepared.length === 0
+          ? matcher.prepared
+          : [...(matcher.prepared ?? []), ...conditionPrepared],
+      thinkTime: compileDelay(doc.thinkTime),
+      capacity: doc.capacity,
+      noMatch: noMatchPolicyOf(doc, matcher, options.proxyTimeout, pools, outbound),
+      pools: [...pools.values()],
+      cors: compileCors(doc.cors),
+      scenarios,
+      sharedScenarios:
+        scenarios instanceof SharedScenarios && dynamic.scenarioCount > 0 ? scenarios : null,
+      postServe: options.postServe ?? null,
+    })
   return { doc, payloadOf, extraOf: (txn) => dynamic.predicates.get(txn) ?? null, finish }
+}
+
+/**
+ * The compiled mock with its `document` read through `documentOf`. Defined out here, not beside
+ * the compiling closures: a getter made there would keep their scope, and with it the whole
+ * document, alive for as long as the configuration is served.
+ */
+function withDocument(
+  stored: StoredDocument,
+  mock: Omit<CompiledMock, 'document' | 'readDocument'>,
+): CompiledMock {
+  return {
+    get document() {
+      return stored.now()
+    },
+    readDocument: stored.later,
+    ...mock,
+  }
 }
 
 // --- product DSL compatibility: statusCodeConditions ---
@@ -203,6 +241,7 @@ function withConditions(
   report: ReportProblem,
   prepared: PreparedPredicate[],
   outbound: CompiledOutbound | null,
+  blocks: HeaderBlocks,
 ): ServedResponse {
   // An empty list (kept as the client sent it) gives way to the dsl's own
   const inResponse =
@@ -226,19 +265,53 @@ function withConditions(
     if (condition.statusMessage !== undefined) responseDsl.statusMessage = condition.statusMessage
     else delete responseDsl.statusMessage
     checkWritable(responseDsl, report)
-    const response = compileResponse(responseDsl, options.proxyTimeout, pools, outbound)
+    const response = compileResponse(responseDsl, options.proxyTimeout, pools, outbound, blocks)
     conditions.push({
       predicate,
-      response: {
-        ...response,
-        journalBody: served.journalBody,
-        journalTruncated: served.journalTruncated,
-        conditions: null,
-        dynamic: served.dynamic,
-      },
+      response: servedResponse(
+        response,
+        served.journalBody,
+        served.journalTruncated,
+        null,
+        served.dynamic,
+      ),
     })
   })
-  return { ...served, conditions }
+  return servedResponse(
+    served,
+    served.journalBody,
+    served.journalTruncated,
+    conditions,
+    served.dynamic,
+  )
+}
+
+/**
+ * A ServedResponse written out field by field: an object spread (`{...response, more}`) gave every
+ * transaction's response its own hidden class, about 400 bytes each in a large configuration.
+ */
+function servedResponse(
+  response: CompiledResponse,
+  journalBody: Buffer,
+  journalTruncated: boolean,
+  conditions: ServedResponse['conditions'],
+  dynamic: DynamicFeatures | null,
+): ServedResponse {
+  return {
+    status: response.status,
+    statusMessage: response.statusMessage,
+    headers: response.headers,
+    headers2: response.headers2,
+    body: response.body,
+    delay: response.delay,
+    ownsDelay: response.ownsDelay,
+    proxy: response.proxy,
+    dribbleChunks: response.dribbleChunks,
+    journalBody,
+    journalTruncated,
+    conditions,
+    dynamic,
+  }
 }
 
 /** What Node's HTTP/1.1 writer accepts in a header value or reason phrase (its checkInvalidHeaderChar). */

@@ -3,6 +3,7 @@ import { decodeContent } from '../dsl/index.js'
 import { compileDelay, type DelaySampler } from './think-time.js'
 import type { Dispatcher } from 'undici'
 import { compileProxyTarget, type CompiledOutbound, type ProxyTarget } from './proxy.js'
+import { HeaderBlocks } from './interned.js'
 
 /**
  * A transaction's response, precomputed at compile time (docs/architecture.md#hot-path): status, header
@@ -69,7 +70,8 @@ export function contentTypeOf(dsl: ResponseDsl): string | null {
 /**
  * Compiles a response. Headers written in the transaction win over the computed Content-Type;
  * Content-Length is always computed from the body (a written one is dropped, as are
- * Transfer-Encoding and Connection, which the server manages).
+ * Transfer-Encoding and Connection, which the server manages). The header arrays come from
+ * `blocks`, shared with every equal response compiled with the same blocks.
  *
  * @example
  * compileResponse({ status: 201, content: 'aGk=', contentType: 'text' }, 30_000, new Map()).headers
@@ -80,6 +82,7 @@ export function compileResponse(
   proxyTimeout: number,
   pools: Map<string, Dispatcher>,
   outbound: CompiledOutbound | null = null,
+  blocks: HeaderBlocks = new HeaderBlocks(),
 ): CompiledResponse {
   const body = noBody(dsl.status) ? Buffer.alloc(0) : decodeContent(dsl.content)
   const headers: string[] = []
@@ -104,8 +107,8 @@ export function compileResponse(
   return {
     status: dsl.status,
     statusMessage: dsl.statusMessage ?? null,
-    headers,
-    headers2,
+    headers: blocks.of(headers),
+    headers2: blocks.of(headers2),
     body,
     delay: compileDelay(dsl.responseDelay),
     ownsDelay: dsl.responseDelay !== undefined,

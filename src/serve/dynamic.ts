@@ -36,20 +36,27 @@ export class DynamicCompiler {
   /** Transactions with a `scenario`: a cluster replica commits their matches through the primary. */
   scenarioCount = 0
 
+  // Only the settings it reads: compiled features must not keep the whole document alive.
+  private readonly templateSeed: MockServiceDocument['templateSeed']
+  private readonly faults: MockServiceDocument['faults']
+
   constructor(
-    private readonly doc: MockServiceDocument,
+    doc: MockServiceDocument,
     private readonly scenarios: ScenarioStates,
-  ) {}
+  ) {
+    this.templateSeed = doc.templateSeed
+    this.faults = doc.faults
+  }
 
   private templates(): TemplateEngine {
-    this.engine ??= createTemplateEngine(this.doc.templateSeed)
+    this.engine ??= createTemplateEngine(this.templateSeed)
     return this.engine
   }
 
   /** The features of one transaction, or null for a static one. */
   compile(txn: Transaction, base: CompiledResponse, report: ReportProblem): DynamicFeatures | null {
     const dsl = txn.dsl.responseDsl
-    const fault = compileFault(dsl.fault ?? this.doc.faults)
+    const fault = compileFault(dsl.fault ?? this.faults)
     const spec = txn.dsl.scenario
     if (
       dsl.template !== true &&

@@ -27,6 +27,7 @@ import { PostServeQueue } from './post-serve.js'
 import { Recording, type LoadHarImporter } from './record/recording.js'
 import type { LiveRecorder } from './record/capture.js'
 import { timeSlicer } from '../net/index.js'
+import { storedDocument } from './stored-document.js'
 
 /** A running mock service: its listeners, its current configuration and its journal. */
 export interface Runtime {
@@ -213,7 +214,8 @@ export async function startRuntime({
   const urlOf = (kind: OpenListener['kind']): string | null =>
     listeners.find((l) => l.kind === kind)?.url ?? null
 
-  let base = document
+  // The document before the layer, kept as the served one is (storedDocument).
+  let base = storedDocument(document)
   let layer: DocumentLayer | null = null
   let closing: Promise<void> | null = null
   let swaps: Promise<unknown> = Promise.resolve()
@@ -228,7 +230,7 @@ export async function startRuntime({
     current: () => state.mock,
     reload(next) {
       const compiled = swapIn(compileMock(layer === null ? next : layer(next), compileOptions))
-      base = next
+      base = storedDocument(next)
       return compiled
     },
     reloadSliced(next) {
@@ -242,14 +244,16 @@ export async function startRuntime({
             timeSlicer(),
           ),
         )
-        base = next
+        base = storedDocument(next)
         return swapped
       })
       swaps = compiled.catch(() => undefined)
       return compiled
     },
     setDocumentLayer(next) {
-      const compiled = swapIn(compileMock(next === null ? base : next(base), compileOptions))
+      const compiled = swapIn(
+        compileMock(next === null ? base.now() : next(base.now()), compileOptions),
+      )
       layer = next
       return compiled
     },

@@ -25,6 +25,8 @@ interface CompiledRequest {
 }
 
 const base = '/dsl/requestDsl'
+/** One string for every transaction's url pointer (kept by its predicate while serving). */
+const URL_POINTER = `${base}/url`
 
 /**
  * Compiles the request side of a transaction into predicates, reporting every problem (invalid or
@@ -41,7 +43,7 @@ export function compileRequest(request: RequestDsl, report: ReportProblem): Comp
     needsForm: false,
     prepared: [],
   }
-  if (request.url !== undefined) out.url = compileUrl(request.url, `${base}/url`, report)
+  if (request.url !== undefined) out.url = compileUrl(request.url, URL_POINTER, report)
 
   request.queryParams?.forEach((m, i) =>
     push(

@@ -25,15 +25,8 @@ export class PathPredicate implements UrlPredicate {
   }
 
   /** `equals_url` against a literal path or a `{name}` template. */
-  static equalsUrl(expected: string, pointer: string): PathPredicate {
-    const template = normalizeTemplate(expected)
-    const check: ValueCheck = isTemplate(template)
-      ? (
-          (re) => (path: string) =>
-            re.test(path)
-        )(templateRegex(template))
-      : (path: string) => path === template
-    return new PathPredicate('equals_url', expected, pointer, check, false)
+  static equalsUrl(expected: string, pointer: string): UrlPredicate {
+    return new EqualsUrlPredicate(expected, pointer)
   }
 
   test(req: MatchRequest): boolean {
@@ -47,4 +40,66 @@ export class PathPredicate implements UrlPredicate {
   actual(req: MatchRequest): string {
     return shorten(req.path)
   }
+}
+
+/**
+ * `equals_url`: the normalized path equals a literal path, or matches a `{name}` template. No
+ * closure per transaction, and a template's regex is compiled only when something asks for it
+ * (the route index does, at load, for the templates it checks at request time; most are decided
+ * by the route itself and never need one).
+ */
+class EqualsUrlPredicate implements UrlPredicate {
+  // The same for every instance: on the prototype, not in each of 100,000s of objects.
+  get part(): 'url' {
+    return 'url'
+  }
+
+  get key(): string {
+    return 'url'
+  }
+
+  get matcherName(): string {
+    return 'equals_url'
+  }
+
+  /** The normalized path or template. */
+  private readonly template: string
+  /** True when `template` has no `{name}`: compared as a string. */
+  private readonly literal: boolean
+  private regex: RegExp | null = null
+
+  constructor(
+    readonly expected: string,
+    readonly pointer: string,
+  ) {
+    this.template = normalizeTemplate(expected)
+    this.literal = !isTemplate(this.template)
+  }
+
+  /** Compiles the template's regex now (load time), so that no request compiles it. */
+  prepare(): void {
+    if (!this.literal) this.regex ??= templateRegex(this.template)
+  }
+
+  test(req: MatchRequest): boolean {
+    return this.testPath(req.path)
+  }
+
+  testPath(path: string): boolean {
+    if (this.literal) return path === this.template
+    this.regex ??= templateRegex(this.template)
+    return this.regex.test(path)
+  }
+
+  actual(req: MatchRequest): string {
+    return shorten(req.path)
+  }
+}
+
+/**
+ * Readies a url predicate the index checks at request time (an `equals_url` template's regex),
+ * so that the first request through it compiles nothing.
+ */
+export function prepareUrl(url: UrlPredicate | null): void {
+  if (url instanceof EqualsUrlPredicate) url.prepare()
 }
