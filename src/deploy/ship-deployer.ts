@@ -87,6 +87,11 @@ export class ShipDeployer implements Deployer {
     this.#timer.unref()
   }
 
+  /** The inspection records kept across stops: the local ship's (agents keep their runtimes' rings). */
+  get history(): Deployer['history'] {
+    return this.#local.history
+  }
+
   async deploy(mock: MockService, document: MockServiceDocument, by: string): Promise<Tracking> {
     const target = await targetOf(this.#store, mock)
     if (target.kind === 'local') {

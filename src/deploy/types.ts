@@ -58,7 +58,7 @@ export interface Deployer {
    * local one does, at every stop and redeploy); the analytics API lists them after the running
    * process's own.
    */
-  readonly history?: InspectionHistory
+  readonly history?: InspectionHistory | undefined
   /** Stops every runtime (the platform is stopping). */
   shutdown: () => Promise<void>
 }

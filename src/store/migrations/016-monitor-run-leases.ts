@@ -15,8 +15,6 @@ import type { Migration } from './types.js'
  *   same slot store one run.
  * - `monitor_agent_regions`: the regions each ship has claimed or heartbeated with (GET /regions,
  *   and where a trigger sends runs).
- *
- * Numbered 16: another branch adds 15 at the same time.
  */
 export const monitorRunLeasesSchema: Migration = {
   version: 16,

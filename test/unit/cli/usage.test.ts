@@ -24,7 +24,7 @@ describe('command-line usage', () => {
   it.each([
     [
       ['nope'],
-      'understudy nope: unknown command "nope"; expected serve, run, import, record, platform or admin',
+      'understudy nope: unknown command "nope"; expected serve, run, import, record, platform, agent or admin',
     ],
     [
       ['admin', 'delete'],

@@ -173,6 +173,11 @@ describe('transaction counts of a database from before them', () => {
     try {
       db.exec(`DROP TABLE transaction_counts; DROP TRIGGER transaction_counts_delete;
         DROP TRIGGER transaction_counts_update; DROP INDEX transactions_workspace; DROP INDEX IF EXISTS transactions_workspace_name_nocase;
+        DROP TABLE monitor_agent_regions; DROP INDEX monitor_runs_slot; DROP INDEX monitor_runs_claim;
+        DROP INDEX monitor_runs_pinned; ALTER TABLE monitor_runs DROP COLUMN region;
+        ALTER TABLE monitor_runs DROP COLUMN pinned_agent; ALTER TABLE monitor_runs DROP COLUMN agent;
+        ALTER TABLE monitor_runs DROP COLUMN lease_id; ALTER TABLE monitor_runs DROP COLUMN lease_expires;
+        ALTER TABLE monitor_runs DROP COLUMN slot_key;
         DROP TABLE ship_assignments; DROP TABLE ships; DROP TABLE harbor_workspaces; DROP TABLE harbors;
         DELETE FROM schema_migrations WHERE version >= 11;
         PRAGMA user_version = 10;`)
