@@ -66,7 +66,7 @@ export interface RuntimeOptions {
   watch: boolean
   include: string[]
   exclude: string[]
-  /** Scenario states shared with other processes (`redis://...`); null: this process's own. */
+  /** Scenario states shared with other processes (`redis://...`, `postgres://...`); null: this process's own. */
   scenarioStore?: string | null
 }
 
@@ -148,7 +148,12 @@ export const runtimeOptionsSchema: JSONSchemaType<RuntimeOptions> = {
     watch: { type: 'boolean', default: false },
     include: { type: 'array', items: { type: 'string' }, default: [] },
     exclude: { type: 'array', items: { type: 'string' }, default: [] },
-    scenarioStore: { type: 'string', pattern: '^rediss?://\\S+$', nullable: true, default: null },
+    scenarioStore: {
+      type: 'string',
+      pattern: '^(rediss?|postgres(ql)?)://\\S+$',
+      nullable: true,
+      default: null,
+    },
   },
   required: [
     'host',
