@@ -199,6 +199,8 @@ export interface PlatformFlagOptions {
   smtpUrl?: string | null
   /** Test runs kept per monitoring test. */
   resultRetention: number
+  /** A PostgreSQL database to keep the records in (`postgres://...`); null: SQLite in `dataDir`. */
+  store?: string | null
 }
 
 /** The schema of PlatformFlagOptions; each default carries its unit. */
@@ -222,6 +224,7 @@ export const platformOptionsSchema: JSONSchemaType<PlatformFlagOptions> = {
     smtpUrl: { type: 'string', pattern: '^smtps?://\\S+$', nullable: true },
     // runs per monitoring test
     resultRetention: { type: 'integer', minimum: 1, maximum: 100_000, default: 100 },
+    store: { type: 'string', pattern: '^postgres(ql)?://\\S+$', nullable: true },
   },
   required: ['host', 'port', 'dataDir', 'uploadLimit', 'logLevel', 'logFormat', 'resultRetention'],
 }

@@ -1,4 +1,3 @@
-import type { Migration } from '../migrations/types.js'
 import type { Repositories } from '../repositories.js'
 import type { PgRepoContext } from './context.js'
 import { pgAssetRepository } from './asset-repository.js'
@@ -12,11 +11,9 @@ import {
   pgLogSnapshotRepository,
   pgTrackingRepository,
 } from './tracking-repositories.js'
-import { pgOperationsSchema } from './migrations/002-operations.js'
-import { pgMigrations } from './migrations/index.js'
 
 /** The repositories of mock services, assets, trackings, settings, sandboxes, locations, monitoring and OAuth. */
-export type PgOperationsRepositories = Pick<
+export type OperationsRepositories = Pick<
   Repositories,
   | 'mockServices'
   | 'assets'
@@ -37,7 +34,7 @@ export type PgOperationsRepositories = Pick<
  * @example
  * const tx = { ...catalogRepositories(ctx), ...pgOperationsRepositories(ctx) }
  */
-export function pgOperationsRepositories(ctx: PgRepoContext): PgOperationsRepositories {
+export function pgOperationsRepositories(ctx: PgRepoContext): OperationsRepositories {
   return {
     mockServices: pgMockServiceRepository(ctx),
     assets: pgAssetRepository(ctx),
@@ -52,15 +49,5 @@ export function pgOperationsRepositories(ctx: PgRepoContext): PgOperationsReposi
   }
 }
 
-/**
- * The whole PostgreSQL schema: the catalog's migrations and the operations tables, whether or not
- * the list the store applies names the latter yet.
- *
- * @example
- * await applyPgMigrations(pool, pgSchema)
- */
-export const pgSchema: readonly Migration[] = pgMigrations.some(
-  (m) => m.version === pgOperationsSchema.version,
-)
-  ? pgMigrations
-  : [...pgMigrations, pgOperationsSchema]
+/** The operations repositories are PostgreSQL's own (the store routes their writes like the catalog's). */
+export const operationsPorted: boolean = true

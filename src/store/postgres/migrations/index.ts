@@ -1,5 +1,6 @@
 import type { Migration } from '../../migrations/types.js'
 import { catalogSchema } from './001-catalog.js'
+import { pgOperationsSchema } from './002-operations.js'
 
 /**
  * The PostgreSQL schema, oldest first: its own numbering, independent of SQLite's (one PostgreSQL
@@ -8,4 +9,4 @@ import { catalogSchema } from './001-catalog.js'
  * @example
  * await applyPgMigrations(pool, pgMigrations)
  */
-export const pgMigrations: readonly Migration[] = [catalogSchema]
+export const pgMigrations: readonly Migration[] = [catalogSchema, pgOperationsSchema]

@@ -2,10 +2,10 @@ import { onTestFinished } from 'vitest'
 import { openPgPool, type PgPool } from '../../../../src/store/postgres/connection.js'
 import type { PgRepoContext } from '../../../../src/store/postgres/context.js'
 import { applyPgMigrations } from '../../../../src/store/postgres/migrate.js'
+import { pgMigrations } from '../../../../src/store/postgres/migrations/index.js'
 import {
   pgOperationsRepositories,
-  pgSchema,
-  type PgOperationsRepositories,
+  type OperationsRepositories,
 } from '../../../../src/store/postgres/operations-repositories.js'
 import { freshPgDatabase, PG_SKIP_REASON } from '../../../helpers/postgres.js'
 
@@ -30,7 +30,7 @@ export interface PgWorld {
  */
 export async function openPgOperations(): Promise<{
   pool: PgPool
-  repos: PgOperationsRepositories
+  repos: OperationsRepositories
   ctx: PgRepoContext
   world: PgWorld
 }> {
@@ -38,7 +38,7 @@ export async function openPgOperations(): Promise<{
   if (url === undefined) throw new Error(PG_SKIP_REASON)
   const pool = openPgPool(url)
   onTestFinished(async () => await pool.close())
-  await applyPgMigrations(pool, pgSchema)
+  await applyPgMigrations(pool, pgMigrations)
   let now = 1_700_000_000_000
   const ctx: PgRepoContext = { db: pool, check: () => {}, now: () => (now += 1000) }
   return { pool, repos: pgOperationsRepositories(ctx), ctx, world: await seedWorld(pool) }
