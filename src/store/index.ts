@@ -4,6 +4,7 @@ export { AssetFiles } from './asset-files.js'
 export { openSqliteStore } from './sqlite/sqlite-store.js'
 export { writeThroughOwnConnection } from './own-write.js'
 export { openPostgresStore } from './postgres/pg-store.js'
+export { copySqliteToPostgres } from './postgres/copy-from-sqlite.js'
 export { isConstraintViolation } from './constraint.js'
 export {
   compileSearch,
