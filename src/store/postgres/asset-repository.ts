@@ -2,15 +2,10 @@ import type { AssetRepository } from '../repositories.js'
 import type { Asset } from '../types.js'
 import { mergePatch } from '../sqlite/codec.js'
 import type { PgRepoContext } from './context.js'
-import {
-  definePgTable,
-  firstRow,
-  insertAuditedRow,
-  pgAuditSortKeys,
-  pgListPage,
-  returnedRow,
-  type PgSortKeys,
-} from './record-table.js'
+import { definePgTable } from './codec.js'
+import { insertAudited } from './insert-audited.js'
+import { pgAuditSortKeys, pgListPage, type PgSortKeys } from './list.js'
+import { all, one, returned, type Row } from './sql.js'
 
 const assets = definePgTable<Asset>(
   'assets',
@@ -54,24 +49,24 @@ const sortKeys: PgSortKeys = {
  * const taken = (await pgAssetRepository(ctx).findByName(1, 3, 'pets.mar')) !== undefined
  */
 export function pgAssetRepository(ctx: PgRepoContext): AssetRepository {
-  const byId = `SELECT ${assets.columns} FROM assets WHERE id = $1 AND workspace_id = $2`
+  const byId = `SELECT ${assets.columns} FROM assets WHERE id = @id AND workspace_id = @workspaceId`
   return {
     async create(input) {
       ctx.check()
-      return await insertAuditedRow(ctx, assets, input)
+      return await insertAudited(ctx, assets, input)
     },
     async get(workspaceId, id) {
       ctx.check()
-      const row = await firstRow(ctx.db, byId, [id, workspaceId])
+      const row = await one(ctx.db, byId, { id, workspaceId })
       return row === undefined ? undefined : assets.decode(row)
     },
     async list(workspaceId, filter, query) {
       ctx.check()
-      const params: unknown[] = [workspaceId]
-      let where = 'workspace_id = $1'
+      const params: Row = { workspaceId }
+      let where = 'workspace_id = @workspaceId'
       if (filter.serviceId !== undefined) {
-        params.push(filter.serviceId)
-        where += ` AND service_id = $${params.length}`
+        where += ' AND service_id = @serviceId'
+        params['serviceId'] = filter.serviceId
       }
       return await pgListPage(ctx, {
         select: assets.columns,
@@ -85,7 +80,7 @@ export function pgAssetRepository(ctx: PgRepoContext): AssetRepository {
     },
     async update(workspaceId, id, patch) {
       ctx.check()
-      const row = await firstRow(ctx.db, `${byId} FOR UPDATE`, [id, workspaceId])
+      const row = await one(ctx.db, `${byId} FOR UPDATE`, { id, workspaceId })
       if (row === undefined) return undefined
       const next = mergePatch(assets.decode(row), patch, [
         'description',
@@ -97,23 +92,24 @@ export function pgAssetRepository(ctx: PgRepoContext): AssetRepository {
       ])
       next.updated = ctx.now()
       next.updatedBy = patch.by
-      return assets.decode(await returnedRow(ctx.db, assets.updateSql, assets.updateValues(next)))
+      return assets.decode(returned(await one(ctx.db, assets.updateSql, assets.encode(next))))
     },
     async delete(workspaceId, id) {
       ctx.check()
-      const rows = await ctx.db.query(
-        'DELETE FROM assets WHERE id = $1 AND workspace_id = $2 RETURNING id',
-        [id, workspaceId],
+      const rows = await all(
+        ctx.db,
+        'DELETE FROM assets WHERE id = @id AND workspace_id = @workspaceId RETURNING id',
+        { id, workspaceId },
       )
       return rows.length > 0
     },
     async findByName(workspaceId, serviceId, name, idToIgnore) {
       ctx.check()
       // IS NOT DISTINCT FROM compares NULL as a value: serviceId null finds the assets without a service.
-      const row = await firstRow(
+      const row = await one(
         ctx.db,
-        `SELECT ${assets.columns} FROM assets WHERE workspace_id = $1 AND service_id IS NOT DISTINCT FROM $2 AND name = $3 AND id IS DISTINCT FROM $4 ORDER BY id LIMIT 1`,
-        [workspaceId, serviceId, name, idToIgnore ?? null],
+        `SELECT ${assets.columns} FROM assets WHERE workspace_id = @workspaceId AND service_id IS NOT DISTINCT FROM @serviceId::bigint AND name = @name AND id IS DISTINCT FROM @idToIgnore::bigint ORDER BY id LIMIT 1`,
+        { workspaceId, serviceId, name, idToIgnore: idToIgnore ?? null },
       )
       return row === undefined ? undefined : assets.decode(row)
     },

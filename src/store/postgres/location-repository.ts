@@ -1,14 +1,9 @@
 import type { LocationRepository } from '../repositories.js'
 import type { Harbor, Ship } from '../types.js'
 import type { PgRepoContext } from './context.js'
-import {
-  definePgTable,
-  firstRow,
-  pgListPage,
-  returnedRow,
-  type PgRow,
-  type PgSortKeys,
-} from './record-table.js'
+import { definePgTable } from './codec.js'
+import { pgListPage, type PgSortKeys } from './list.js'
+import { all, one, returned, type Row } from './sql.js'
 
 type HarborRow = Omit<Harbor, 'workspaceIds'>
 
@@ -56,7 +51,7 @@ const harborSortKeys: PgSortKeys = {
  */
 const WITH_WORKSPACES = `ARRAY(SELECT workspace_id FROM harbor_workspaces w WHERE w.harbor_id = harbors.id ORDER BY workspace_id) AS workspace_ids`
 
-function harborOf(row: PgRow): Harbor {
+function harborOf(row: Row): Harbor {
   return { ...harbors.decode(row), workspaceIds: (row['workspace_ids'] as number[]).map(Number) }
 }
 
@@ -74,27 +69,30 @@ export function pgLocationRepository(ctx: PgRepoContext): LocationRepository {
       const now = ctx.now()
       const { workspaceIds, ...fields } = input
       const row = harbors.decode(
-        await returnedRow(
-          ctx.db,
-          harbors.insertSql,
-          harbors.insertValues({ ...fields, created: now, updated: now }),
+        returned(
+          await one(
+            ctx.db,
+            harbors.insertSql,
+            harbors.encode({ ...fields, created: now, updated: now }),
+          ),
         ),
       )
       const ids = [...new Set(workspaceIds)]
       if (ids.length > 0) {
-        await ctx.db.query(
-          'INSERT INTO harbor_workspaces (harbor_id, workspace_id) SELECT $1, unnest($2::bigint[])',
-          [row.id, ids],
+        await all(
+          ctx.db,
+          'INSERT INTO harbor_workspaces (harbor_id, workspace_id) SELECT @harborId, unnest(@ids::bigint[])',
+          { harborId: row.id, ids },
         )
       }
       return { ...row, workspaceIds: ids.sort((a, b) => a - b) }
     },
     async harbor(accountIds, id) {
       ctx.check()
-      const row = await firstRow(
+      const row = await one(
         ctx.db,
-        `SELECT ${harbors.columns}, ${WITH_WORKSPACES} FROM harbors WHERE id = $1 AND account_id = ANY($2::bigint[])`,
-        [id, accountIds],
+        `SELECT ${harbors.columns}, ${WITH_WORKSPACES} FROM harbors WHERE id = @id AND account_id = ANY(@accountIds::bigint[])`,
+        { id, accountIds },
       )
       return row === undefined ? undefined : harborOf(row)
     },
@@ -102,12 +100,12 @@ export function pgLocationRepository(ctx: PgRepoContext): LocationRepository {
       ctx.check()
       const where =
         filter.workspaceIds === undefined
-          ? 'account_id = $1'
-          : 'account_id = $1 AND id IN (SELECT harbor_id FROM harbor_workspaces WHERE workspace_id = ANY($2::bigint[]))'
+          ? 'account_id = @accountId'
+          : 'account_id = @accountId AND id IN (SELECT harbor_id FROM harbor_workspaces WHERE workspace_id = ANY(@workspaceIds::bigint[]))'
       const params =
         filter.workspaceIds === undefined
-          ? [filter.accountId]
-          : [filter.accountId, filter.workspaceIds]
+          ? { accountId: filter.accountId }
+          : { accountId: filter.accountId, workspaceIds: filter.workspaceIds }
       return await pgListPage(ctx, {
         select: `${harbors.columns}, ${WITH_WORKSPACES}`,
         from: 'harbors',
@@ -128,30 +126,32 @@ export function pgLocationRepository(ctx: PgRepoContext): LocationRepository {
         created: now,
         updated: now,
       }
-      return ships.decode(await returnedRow(ctx.db, ships.insertSql, ships.insertValues(record)))
+      return ships.decode(returned(await one(ctx.db, ships.insertSql, ships.encode(record))))
     },
     async ships(harborIds) {
       ctx.check()
-      const rows = await ctx.db.query<PgRow>(
-        `SELECT ${ships.columns} FROM ships WHERE harbor_id = ANY($1::text[]) ORDER BY created, id`,
-        [harborIds],
+      const rows = await all(
+        ctx.db,
+        `SELECT ${ships.columns} FROM ships WHERE harbor_id = ANY(@harborIds::text[]) ORDER BY created, id`,
+        { harborIds },
       )
       return rows.map(ships.decode)
     },
     async ship(harborId, id) {
       ctx.check()
-      const row = await firstRow(
+      const row = await one(
         ctx.db,
-        `SELECT ${ships.columns} FROM ships WHERE harbor_id = $1 AND id = $2`,
-        [harborId, id],
+        `SELECT ${ships.columns} FROM ships WHERE harbor_id = @harborId AND id = @id`,
+        { harborId, id },
       )
       return row === undefined ? undefined : ships.decode(row)
     },
     async deleteShip(harborId, id) {
       ctx.check()
-      const rows = await ctx.db.query(
-        'DELETE FROM ships WHERE harbor_id = $1 AND id = $2 RETURNING id',
-        [harborId, id],
+      const rows = await all(
+        ctx.db,
+        'DELETE FROM ships WHERE harbor_id = @harborId AND id = @id RETURNING id',
+        { harborId, id },
       )
       return rows.length > 0
     },

@@ -2,15 +2,10 @@ import type { MockServiceRepository } from '../repositories.js'
 import type { MockService } from '../types.js'
 import { mergePatch } from '../sqlite/codec.js'
 import type { PgRepoContext } from './context.js'
-import {
-  definePgTable,
-  firstRow,
-  insertAuditedRow,
-  pgAuditSortKeys,
-  pgListPage,
-  returnedRow,
-  type PgSortKeys,
-} from './record-table.js'
+import { definePgTable } from './codec.js'
+import { insertAudited } from './insert-audited.js'
+import { pgAuditSortKeys, pgListPage, type PgSortKeys } from './list.js'
+import { all, one, returned, type Row } from './sql.js'
 
 const mockServices = definePgTable<MockService>(
   'mock_services',
@@ -46,12 +41,12 @@ const mockServices = definePgTable<MockService>(
     port: 'value',
     tlsPort: 'value',
     deployDate: 'value',
-    pendingUpdate: 'value',
+    pendingUpdate: 'bool',
     proxy: 'json',
     cors: 'json',
     faults: 'json',
     templateSeed: 'value',
-    matchHost: 'value',
+    matchHost: 'bool',
     created: 'value',
     updated: 'value',
     createdBy: 'value',
@@ -117,29 +112,29 @@ const sortKeys: PgSortKeys = {
  * await pgMockServiceRepository(ctx).update(7, { status: 'RUNNING', httpEndpoint: 'http://127.0.0.1:41000' })
  */
 export function pgMockServiceRepository(ctx: PgRepoContext): MockServiceRepository {
-  const byId = `SELECT ${mockServices.columns} FROM mock_services WHERE id = $1`
+  const byId = `SELECT ${mockServices.columns} FROM mock_services WHERE id = @id`
   return {
     async create(input) {
       ctx.check()
-      return await insertAuditedRow(ctx, mockServices, input)
+      return await insertAudited(ctx, mockServices, input)
     },
     async get(workspaceId, id) {
       ctx.check()
-      const row = await firstRow(ctx.db, `${byId} AND workspace_id = $2`, [id, workspaceId])
+      const row = await one(ctx.db, `${byId} AND workspace_id = @workspaceId`, { id, workspaceId })
       return row === undefined ? undefined : mockServices.decode(row)
     },
     async getById(id) {
       ctx.check()
-      const row = await firstRow(ctx.db, byId, [id])
+      const row = await one(ctx.db, byId, { id })
       return row === undefined ? undefined : mockServices.decode(row)
     },
     async list(workspaceId, filter, query) {
       ctx.check()
-      const params: unknown[] = [workspaceId]
-      let where = 'workspace_id = $1'
+      const params: Row = { workspaceId }
+      let where = 'workspace_id = @workspaceId'
       if (filter.serviceId !== undefined) {
-        params.push(filter.serviceId)
-        where += ` AND service_id = $${params.length}`
+        where += ' AND service_id = @serviceId'
+        params['serviceId'] = filter.serviceId
       }
       return await pgListPage(ctx, {
         select: mockServices.columns,
@@ -153,15 +148,16 @@ export function pgMockServiceRepository(ctx: PgRepoContext): MockServiceReposito
     },
     async listByStatus(statuses) {
       ctx.check()
-      const rows = await ctx.db.query<Record<string, unknown>>(
-        `SELECT ${mockServices.columns} FROM mock_services WHERE status = ANY($1::text[]) ORDER BY id`,
-        [statuses],
+      const rows = await all(
+        ctx.db,
+        `SELECT ${mockServices.columns} FROM mock_services WHERE status = ANY(@statuses::text[]) ORDER BY id`,
+        { statuses },
       )
       return rows.map(mockServices.decode)
     },
     async update(id, patch) {
       ctx.check()
-      const row = await firstRow(ctx.db, `${byId} FOR UPDATE`, [id])
+      const row = await one(ctx.db, `${byId} FOR UPDATE`, { id })
       if (row === undefined) return undefined
       const next = mergePatch(mockServices.decode(row), patch, updatable)
       // Changes made for the platform (no `by`: status, endpoints) leave the user-facing audit alone.
@@ -170,23 +166,24 @@ export function pgMockServiceRepository(ctx: PgRepoContext): MockServiceReposito
         next.updatedBy = patch.by
       }
       return mockServices.decode(
-        await returnedRow(ctx.db, mockServices.updateSql, mockServices.updateValues(next)),
+        returned(await one(ctx.db, mockServices.updateSql, mockServices.encode(next))),
       )
     },
     async delete(workspaceId, id) {
       ctx.check()
-      const rows = await ctx.db.query(
-        'DELETE FROM mock_services WHERE id = $1 AND workspace_id = $2 RETURNING id',
-        [id, workspaceId],
+      const rows = await all(
+        ctx.db,
+        'DELETE FROM mock_services WHERE id = @id AND workspace_id = @workspaceId RETURNING id',
+        { id, workspaceId },
       )
       return rows.length > 0
     },
     async countByService(workspaceId, serviceId) {
       ctx.check()
-      const row = await firstRow(
+      const row = await one(
         ctx.db,
-        'SELECT count(*) AS n FROM mock_services WHERE workspace_id = $1 AND service_id = $2',
-        [workspaceId, serviceId],
+        'SELECT count(*) AS n FROM mock_services WHERE workspace_id = @workspaceId AND service_id = @serviceId',
+        { workspaceId, serviceId },
       )
       return Number(row?.['n'] ?? 0)
     },

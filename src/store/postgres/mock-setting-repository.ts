@@ -2,14 +2,10 @@ import type { MockSettingRepository } from '../repositories.js'
 import type { MockSetting } from '../types.js'
 import { mergePatch } from '../sqlite/codec.js'
 import type { PgRepoContext } from './context.js'
-import {
-  definePgTable,
-  firstRow,
-  insertAuditedRow,
-  pgAuditSortKeys,
-  pgListPage,
-  returnedRow,
-} from './record-table.js'
+import { definePgTable } from './codec.js'
+import { insertAudited } from './insert-audited.js'
+import { pgAuditSortKeys, pgListPage } from './list.js'
+import { all, one, returned } from './sql.js'
 
 const settings = definePgTable<MockSetting>(
   'mock_settings',
@@ -41,17 +37,17 @@ export function pgMockSettingRepository(ctx: PgRepoContext): MockSettingReposito
     kind: string,
     id: number,
   ): Promise<MockSetting | undefined> => {
-    const row = await firstRow(
+    const row = await one(
       ctx.db,
-      `SELECT ${settings.columns} FROM mock_settings WHERE id = $1 AND workspace_id = $2 AND kind = $3`,
-      [id, workspaceId, kind],
+      `SELECT ${settings.columns} FROM mock_settings WHERE id = @id AND workspace_id = @workspaceId AND kind = @kind`,
+      { id, workspaceId, kind },
     )
     return row === undefined ? undefined : settings.decode(row)
   }
   return {
     async create(input) {
       ctx.check()
-      return await insertAuditedRow(ctx, settings, input)
+      return await insertAudited(ctx, settings, input)
     },
     async get(workspaceId, kind, id) {
       ctx.check()
@@ -62,8 +58,8 @@ export function pgMockSettingRepository(ctx: PgRepoContext): MockSettingReposito
       return await pgListPage(ctx, {
         select: settings.columns,
         from: 'mock_settings',
-        where: 'workspace_id = $1 AND kind = $2',
-        params: [workspaceId, kind],
+        where: 'workspace_id = @workspaceId AND kind = @kind',
+        params: { workspaceId, kind },
         sortable: pgAuditSortKeys,
         query,
         decode: settings.decode,
@@ -76,29 +72,32 @@ export function pgMockSettingRepository(ctx: PgRepoContext): MockSettingReposito
       const next = mergePatch(current, patch, ['name', 'description', 'body'])
       next.updated = ctx.now()
       next.updatedBy = patch.by
-      return settings.decode(
-        await returnedRow(ctx.db, settings.updateSql, settings.updateValues(next)),
-      )
+      return settings.decode(returned(await one(ctx.db, settings.updateSql, settings.encode(next))))
     },
     async setConfiguration(mockServiceId, configurationId) {
       ctx.check()
       if (configurationId === null) {
-        await ctx.db.query('DELETE FROM mock_service_configurations WHERE mock_service_id = $1', [
-          mockServiceId,
-        ])
+        await all(
+          ctx.db,
+          'DELETE FROM mock_service_configurations WHERE mock_service_id = @mockServiceId',
+          {
+            mockServiceId,
+          },
+        )
       } else {
-        await ctx.db.query(
-          'INSERT INTO mock_service_configurations (mock_service_id, configuration_id) VALUES ($1, $2) ON CONFLICT (mock_service_id) DO UPDATE SET configuration_id = excluded.configuration_id',
-          [mockServiceId, configurationId],
+        await all(
+          ctx.db,
+          'INSERT INTO mock_service_configurations (mock_service_id, configuration_id) VALUES (@mockServiceId, @configurationId) ON CONFLICT (mock_service_id) DO UPDATE SET configuration_id = excluded.configuration_id',
+          { mockServiceId, configurationId },
         )
       }
     },
     async configurationOf(mockServiceId) {
       ctx.check()
-      const row = await firstRow(
+      const row = await one(
         ctx.db,
-        'SELECT configuration_id FROM mock_service_configurations WHERE mock_service_id = $1',
-        [mockServiceId],
+        'SELECT configuration_id FROM mock_service_configurations WHERE mock_service_id = @mockServiceId',
+        { mockServiceId },
       )
       return row === undefined ? null : (row['configuration_id'] as number)
     },

@@ -14,7 +14,7 @@ import type {
   OAuthToken,
 } from '../monitoring.js'
 import type { PgRepoContext } from './context.js'
-import type { PgRow } from './record-table.js'
+import type { Row as PgRow } from './sql.js'
 
 /*
  * PostgreSQL repositories of the monitoring API and its OAuth provider. JSON columns are `json`:

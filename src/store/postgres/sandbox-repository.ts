@@ -1,7 +1,8 @@
 import type { SandboxRepository } from '../repositories.js'
 import type { Sandbox } from '../types.js'
 import type { PgRepoContext } from './context.js'
-import { definePgTable, firstRow, returnedRow } from './record-table.js'
+import { definePgTable } from './codec.js'
+import { one, returned } from './sql.js'
 
 const sandboxes = definePgTable<Sandbox>(
   'sandboxes',
@@ -21,20 +22,17 @@ export function pgSandboxRepository(ctx: PgRepoContext): SandboxRepository {
     async open(input) {
       ctx.check()
       const record: Sandbox = { ...input, opened: ctx.now() }
-      const row = await returnedRow(
-        ctx.db,
-        'INSERT INTO sandboxes (workspace_id, user_id, transaction_id, opened) VALUES ($1, $2, $3, $4) ' +
-          `ON CONFLICT (workspace_id, user_id) DO UPDATE SET transaction_id = excluded.transaction_id, opened = excluded.opened RETURNING ${sandboxes.columns}`,
-        sandboxes.insertValues(record),
-      )
-      return sandboxes.decode(row)
+      const sql =
+        'INSERT INTO sandboxes (workspace_id, user_id, transaction_id, opened) VALUES (@workspace_id, @user_id, @transaction_id, @opened) ' +
+        `ON CONFLICT (workspace_id, user_id) DO UPDATE SET transaction_id = excluded.transaction_id, opened = excluded.opened RETURNING ${sandboxes.columns}`
+      return sandboxes.decode(returned(await one(ctx.db, sql, sandboxes.encode(record))))
     },
     async get(workspaceId, userId) {
       ctx.check()
-      const row = await firstRow(
+      const row = await one(
         ctx.db,
-        `SELECT ${sandboxes.columns} FROM sandboxes WHERE workspace_id = $1 AND user_id = $2`,
-        [workspaceId, userId],
+        `SELECT ${sandboxes.columns} FROM sandboxes WHERE workspace_id = @workspaceId AND user_id = @userId`,
+        { workspaceId, userId },
       )
       return row === undefined ? undefined : sandboxes.decode(row)
     },

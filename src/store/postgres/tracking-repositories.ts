@@ -6,7 +6,8 @@ import type {
 import type { CloneTracking, LogSnapshot, Tracking } from '../types.js'
 import { mergePatch } from '../sqlite/codec.js'
 import type { PgRepoContext } from './context.js'
-import { definePgTable, firstRow, returnedRow } from './record-table.js'
+import { definePgTable } from './codec.js'
+import { one, returned } from './sql.js'
 
 const trackings = definePgTable<Tracking>(
   'trackings',
@@ -61,7 +62,7 @@ const logs = definePgTable<LogSnapshot>(
  * await pgTrackingRepository(ctx).update(id, { status: 'FINISHED', ended: Date.now() })
  */
 export function pgTrackingRepository(ctx: PgRepoContext): TrackingRepository {
-  const byId = `SELECT ${trackings.columns} FROM trackings WHERE tracking_id = $1`
+  const byId = `SELECT ${trackings.columns} FROM trackings WHERE tracking_id = @trackingId`
   return {
     async create(input) {
       ctx.check()
@@ -80,18 +81,18 @@ export function pgTrackingRepository(ctx: PgRepoContext): TrackingRepository {
         createdBy: input.createdBy,
       }
       return trackings.decode(
-        await returnedRow(ctx.db, trackings.insertSql, trackings.insertValues(record)),
+        returned(await one(ctx.db, trackings.insertSql, trackings.encode(record))),
       )
     },
     async get(trackingId) {
       ctx.check()
-      const row = await firstRow(ctx.db, byId, [trackingId])
+      const row = await one(ctx.db, byId, { trackingId })
       return row === undefined ? undefined : trackings.decode(row)
     },
     async update(trackingId, patch) {
       ctx.check()
       // FOR UPDATE: another instance moving the same tracking waits instead of being overwritten.
-      const row = await firstRow(ctx.db, `${byId} FOR UPDATE`, [trackingId])
+      const row = await one(ctx.db, `${byId} FOR UPDATE`, { trackingId })
       if (row === undefined) return undefined
       const next = mergePatch(trackings.decode(row), patch, [
         'status',
@@ -101,16 +102,16 @@ export function pgTrackingRepository(ctx: PgRepoContext): TrackingRepository {
       ])
       next.updated = ctx.now()
       return trackings.decode(
-        await returnedRow(ctx.db, trackings.updateSql, trackings.updateValues(next)),
+        returned(await one(ctx.db, trackings.updateSql, trackings.encode(next))),
       )
     },
     async latestOf(mockServiceId, action) {
       ctx.check()
       // seq breaks ties between trackings created in the same millisecond
-      const row = await firstRow(
+      const row = await one(
         ctx.db,
-        `SELECT ${trackings.columns} FROM trackings WHERE mock_service_id = $1 AND action = $2 ORDER BY created DESC, seq DESC LIMIT 1`,
-        [mockServiceId, action],
+        `SELECT ${trackings.columns} FROM trackings WHERE mock_service_id = @mockServiceId AND action = @action ORDER BY created DESC, seq DESC LIMIT 1`,
+        { mockServiceId, action },
       )
       return row === undefined ? undefined : trackings.decode(row)
     },
@@ -129,14 +130,14 @@ export function pgCloneTrackingRepository(ctx: PgRepoContext): CloneTrackingRepo
     async create(input) {
       ctx.check()
       const record: CloneTracking = { ...input, created: ctx.now() }
-      return clones.decode(await returnedRow(ctx.db, clones.insertSql, clones.insertValues(record)))
+      return clones.decode(returned(await one(ctx.db, clones.insertSql, clones.encode(record))))
     },
     async get(trackingId) {
       ctx.check()
-      const row = await firstRow(
+      const row = await one(
         ctx.db,
-        `SELECT ${clones.columns} FROM clone_trackings WHERE tracking_id = $1`,
-        [trackingId],
+        `SELECT ${clones.columns} FROM clone_trackings WHERE tracking_id = @trackingId`,
+        { trackingId },
       )
       return row === undefined ? undefined : clones.decode(row)
     },
@@ -159,14 +160,14 @@ export function pgLogSnapshotRepository(ctx: PgRepoContext): LogSnapshotReposito
         log: input.log,
         created: ctx.now(),
       }
-      return logs.decode(await returnedRow(ctx.db, logs.insertSql, logs.insertValues(record)))
+      return logs.decode(returned(await one(ctx.db, logs.insertSql, logs.encode(record))))
     },
     async get(mockServiceId, logId) {
       ctx.check()
-      const row = await firstRow(
+      const row = await one(
         ctx.db,
-        `SELECT ${logs.columns} FROM log_snapshots WHERE log_id = $1 AND mock_service_id = $2`,
-        [logId, mockServiceId],
+        `SELECT ${logs.columns} FROM log_snapshots WHERE log_id = @logId AND mock_service_id = @mockServiceId`,
+        { logId, mockServiceId },
       )
       return row === undefined ? undefined : logs.decode(row)
     },

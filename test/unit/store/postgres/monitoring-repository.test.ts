@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import type { MonitorRun } from '../../../../src/store/index.js'
+import { isConstraintViolation, type MonitorRun } from '../../../../src/store/index.js'
 import { hasPostgres, PG_SKIP_REASON } from '../../../helpers/postgres.js'
-import { openPgOperations, sqlState } from './pg-fixtures.js'
+import { openPgOperations } from './pg-fixtures.js'
 
 /*
  * The PostgreSQL repositories of API monitoring and the OAuth provider, against a real server:
@@ -66,7 +66,7 @@ describe.skipIf(!hasPostgres)('PostgreSQL monitoring repository', () => {
         triggerId: 'trig-b',
         isDefault: false,
       }),
-    ).rejects.toSatisfy((err) => sqlState(err) === '23505')
+    ).rejects.toSatisfy((err) => isConstraintViolation(err, 'unique'))
 
     const steps = [{ id: 's1', step_type: 'request', url: 'http://x', z: 1, a: 2 }]
     const first = await m.createTest({

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import type { Asset } from '../../../../src/store/index.js'
+import { isConstraintViolation, type Asset } from '../../../../src/store/index.js'
 import { pgTrackingRepository } from '../../../../src/store/postgres/tracking-repositories.js'
 import { mockServiceInput } from '../../../helpers/mock-service-input.js'
 import { hasPostgres, PG_SKIP_REASON } from '../../../helpers/postgres.js'
-import { ALL, BY, openPgOperations, sqlState } from './pg-fixtures.js'
+import { ALL, BY, openPgOperations } from './pg-fixtures.js'
 
 /*
  * The PostgreSQL repositories of mock services, trackings, log snapshots, assets, mock settings,
@@ -178,14 +178,14 @@ describe.skipIf(!hasPostgres)('PostgreSQL mock services', () => {
       repos.mockServices.create(
         mockServiceInput(world.workspaceId, world.serviceId, { port: 4100 }),
       ),
-    ).rejects.toSatisfy((err) => sqlState(err) === '23505')
+    ).rejects.toSatisfy((err) => isConstraintViolation(err, 'unique'))
     await expect(
       repos.mockServices.create(mockServiceInput(world.workspaceId, world.otherServiceId)),
-    ).rejects.toSatisfy((err) => sqlState(err) === '23503')
+    ).rejects.toSatisfy((err) => isConstraintViolation(err, 'foreign-key'))
     // A service in use cannot be deleted.
     await expect(
       pool.query('DELETE FROM services WHERE id = $1', [world.serviceId]),
-    ).rejects.toSatisfy((err) => sqlState(err) === '23503')
+    ).rejects.toSatisfy((err) => isConstraintViolation(err, 'foreign-key'))
     expect(await repos.mockServices.get(world.otherWorkspaceId, mock.id)).toBeUndefined()
     expect(await repos.mockServices.delete(world.otherWorkspaceId, mock.id)).toBe(false)
     expect(await repos.mockServices.delete(world.workspaceId, mock.id)).toBe(true)
@@ -245,7 +245,7 @@ describe.skipIf(!hasPostgres)('PostgreSQL trackings, clone trackings and log sna
         trackingId: 'x',
         action: 'stop',
       }),
-    ).rejects.toSatisfy((err) => sqlState(err) === '23503')
+    ).rejects.toSatisfy((err) => isConstraintViolation(err, 'foreign-key'))
 
     const first = await repos.logs.create({ mockServiceId: mock.id, trackingId: null, log: 'a\nb' })
     const second = await repos.logs.create({ mockServiceId: mock.id, trackingId: 't1', log: '' })
@@ -326,10 +326,10 @@ describe.skipIf(!hasPostgres)('PostgreSQL assets', () => {
     })
     await expect(
       repos.assets.update(world.workspaceId, asset.id, { serviceId: world.otherServiceId, by: BY }),
-    ).rejects.toSatisfy((err) => sqlState(err) === '23503')
+    ).rejects.toSatisfy((err) => isConstraintViolation(err, 'foreign-key'))
     await expect(
       repos.assets.create(assetInput(world.workspaceId, world.otherServiceId)),
-    ).rejects.toSatisfy((err) => sqlState(err) === '23503')
+    ).rejects.toSatisfy((err) => isConstraintViolation(err, 'foreign-key'))
     expect(await repos.assets.update(world.otherWorkspaceId, asset.id, { by: BY })).toBeUndefined()
 
     // Deleting the service leaves the asset without one.
@@ -370,7 +370,7 @@ describe.skipIf(!hasPostgres)('PostgreSQL mock settings and sandboxes', () => {
         body: {},
         by: BY,
       }),
-    ).rejects.toSatisfy((err) => sqlState(err) === '23505')
+    ).rejects.toSatisfy((err) => isConstraintViolation(err, 'unique'))
     expect(await repos.mockSettings.list(world.workspaceId, 'configuration', ALL)).toEqual({
       items: [qa],
       total: 1,

@@ -90,9 +90,4 @@ async function seedWorld(pool: PgPool): Promise<PgWorld> {
   }
 }
 
-/** The SQLSTATE of a PostgreSQL error (23505 unique, 23503 foreign key). */
-export function sqlState(err: unknown): string | undefined {
-  return (err as { code?: string }).code
-}
-
 export const ALL = { limit: 1000, skip: 0 }
