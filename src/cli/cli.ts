@@ -13,6 +13,7 @@ Usage:
   understudy record --target URL [--port 8080] -o DIR [--keep-latency]   record live traffic as transactions
   understudy platform [--port 8080] [--data-dir ./data]       the control plane (APIs, store, deployer)
   understudy admin create-account --name N --email E         a new account and its owner's API key
+  understudy admin migrate --from sqlite:DIR --to postgres://...  copy a platform's store to PostgreSQL
   understudy --version
 
 Run "understudy <command> --help" for the flags of a command.

@@ -62,6 +62,18 @@ function fail(message: string): never {
  * const report = await copySqliteToPostgres({ dataDir: './data', url: 'postgres://u@db/understudy', force: false })
  */
 export async function copySqliteToPostgres(options: CopyOptions): Promise<CopyReport> {
+  try {
+    return await copy(options)
+  } catch (err) {
+    if (err instanceof Error && 'code' in err && err.code === 'ERR_STORE_FAILED') throw err
+    // The driver's own errors (refused connection, unknown database, a constraint) in one line.
+    fail(
+      `the copy into ${redacted(options.url)} failed, nothing was copied: ${err instanceof Error ? err.message : String(err)}`,
+    )
+  }
+}
+
+async function copy(options: CopyOptions): Promise<CopyReport> {
   const file = join(options.dataDir, DATABASE_FILE)
   if (!existsSync(file)) fail(`no SQLite store in ${options.dataDir} (${DATABASE_FILE} is missing)`)
   await (await openSqliteStore({ dataDir: options.dataDir, ...withLog(options.log) })).close()
@@ -294,4 +306,14 @@ async function moveSequences(
 
 function quoted(name: string): string {
   return `"${name.replaceAll('"', '""')}"`
+}
+
+function redacted(url: string): string {
+  try {
+    const parsed = new URL(url)
+    if (parsed.password !== '') parsed.password = '***'
+    return parsed.toString()
+  } catch {
+    return 'the PostgreSQL database'
+  }
 }

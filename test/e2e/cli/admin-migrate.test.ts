@@ -198,6 +198,23 @@ describe.skipIf(!hasPostgres)('understudy admin migrate', () => {
       [['--from', `sqlite:${empty}`], /--to must be a postgres/],
       [['--from', `sqlite:${empty}`, '--to', 'postgres://u@127.0.0.1:1/db'], /no SQLite store in/],
     ]
+    // A store to copy, and a database that does not answer: the driver's error, in one line.
+    const seeded = tempDir('understudy-migrate-seeded-')
+    const made = await runCli([
+      'admin',
+      'create-account',
+      '--name',
+      'a',
+      '--email',
+      'a@example.com',
+      '--data-dir',
+      seeded,
+    ])
+    expect(made.code).toBe(0)
+    cases.push([
+      ['--from', `sqlite:${seeded}`, '--to', 'postgres://u:secret@127.0.0.1:1/db'],
+      /the copy into postgres:\/\/u:\*\*\*@127\.0\.0\.1:1\/db failed, nothing was copied: .*ECONNREFUSED/,
+    ])
     for (const [args, message] of cases) {
       const result = await runCli(['admin', 'migrate', ...args])
       expect(result.code, args.join(' ')).not.toBe(0)
