@@ -405,6 +405,8 @@ export interface CompiledSearch {
 }
 
 export interface SearchRepository {
+  /** The SQL the store speaks: what `compileSearch` must compile to for `run`. */
+  readonly dialect: 'sqlite' | 'postgres'
   /** Runs a compiled search in one snapshot: the rows (flat, `a__b` for relation columns) and the total. */
   run: (
     compiled: CompiledSearch,

@@ -12,6 +12,7 @@ import { all, one } from './sql.js'
  */
 export function pgSearchRepository(ctx: PgRepoContext): SearchRepository {
   return {
+    dialect: 'postgres',
     async run(compiled) {
       ctx.check()
       return await snapshot(ctx.db, async (q) => {
