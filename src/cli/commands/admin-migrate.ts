@@ -5,7 +5,7 @@ import { requireFeaturePackage } from '../optional-packages.js'
 import { UsageError } from '../usage-error.js'
 import type { CommandIo } from './io.js'
 
-export const adminMigrateHelp = `Usage: understudy admin migrate --from sqlite:DIR --to postgres://user:pass@host:5432/db [--force]
+const adminMigrateHelp = `Usage: understudy admin migrate --from sqlite:DIR --to postgres://user:pass@host:5432/db [--force]
 
 Copies every record of a platform's SQLite store (DIR/understudy.db) into a PostgreSQL database,
 in one PostgreSQL transaction, keeping ids; creates the PostgreSQL schema first. Stop the
@@ -54,14 +54,8 @@ export async function runAdminMigrate(args: string[], io: CommandIo): Promise<nu
   const report = await copySqliteToPostgres({ dataDir, url: to, force: values.force === true })
   const rows = report.tables.reduce((sum, t) => sum + t.rows, 0)
   io.stdout.write(
-    `copied ${rows} rows of ${report.tables.length} tables from sqlite:${dataDir} to ${redacted(to)}\n`,
+    `copied ${rows} rows of ${report.tables.length} tables from sqlite:${dataDir} to ${report.target}\n`,
   )
   for (const t of report.tables) io.stdout.write(`  ${t.table}: ${t.rows}\n`)
   return 0
-}
-
-function redacted(url: string): string {
-  const parsed = new URL(url)
-  if (parsed.password !== '') parsed.password = '***'
-  return parsed.toString()
 }

@@ -8,7 +8,7 @@ import type { CommandIo } from './io.js'
 export const adminHelp = `Usage: understudy admin create-account --name NAME --email EMAIL [--data-dir ./data]
        understudy admin migrate --from sqlite:DIR --to postgres://... [--force]
 
-Operator tasks on a platform's data dir (the platform may be running).
+Operator tasks on a platform's data (the platform may be running, except during migrate).
 
   create-account   a new account with its owner (created, or attached when the e-mail is known),
                    a default workspace, and an API key for the owner, printed once:

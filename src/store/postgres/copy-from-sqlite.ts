@@ -33,9 +33,10 @@ interface PgColumn {
   sequence: string | null
 }
 
-/** What the copy did: rows per table, parents first. */
+/** What the copy did: rows per table, parents first, and the target with its password hidden. */
 export interface CopyReport {
   tables: Array<{ table: string; rows: number }>
+  target: string
 }
 
 interface CopyOptions {
@@ -106,7 +107,7 @@ async function copy(options: CopyOptions): Promise<CopyReport> {
           options.log?.info({ table, rows }, 'table copied')
         }
         await moveSequences(q, source, order, targetColumns)
-        return { tables }
+        return { tables, target: redacted(options.url) }
       } finally {
         source.exec('COMMIT')
       }
