@@ -1,11 +1,11 @@
 import type { Audit } from '../types.js'
 import type { PgTableCodec } from './codec.js'
 import type { PgRepoContext } from './context.js'
-import { one, returned } from './sql.js'
+import { one, returned, type Row } from './sql.js'
 
 /**
  * Inserts a new audited record: created/updated now, createdBy/updatedBy the acting user. Returns
- * it as stored, with its id.
+ * it as stored, with its id (read by `decode`, the codec's unless the table needs more).
  *
  * @example
  * const asset = await insertAudited(ctx, assets, { ...fields, by: 'ada@example.com' })
@@ -14,6 +14,7 @@ export async function insertAudited<T extends Audit & { id: number }>(
   ctx: PgRepoContext,
   codec: PgTableCodec<T>,
   input: Omit<T, 'id' | keyof Audit> & { by: string },
+  decode: (row: Row) => T = codec.decode,
 ): Promise<T> {
   const now = ctx.now()
   const { by, ...fields } = input
@@ -25,5 +26,5 @@ export async function insertAudited<T extends Audit & { id: number }>(
     createdBy: by,
     updatedBy: by,
   } as unknown as Partial<T>
-  return codec.decode(returned(await one(ctx.db, codec.insertSql, codec.encode(record))))
+  return decode(returned(await one(ctx.db, codec.insertSql, codec.encode(record))))
 }

@@ -55,6 +55,17 @@ const mockServices = definePgTable<MockService>(
   true,
 )
 
+/**
+ * A row as the record. `cors` and `faults` may hold a JSON string (`faults: "connection_reset"`),
+ * which node-postgres hands back already parsed, as a JavaScript string; the codec parses a
+ * string of a json column once more, so it gets the string's JSON text.
+ */
+function decode(row: Row): MockService {
+  const asJson = (value: unknown): unknown =>
+    typeof value === 'string' ? JSON.stringify(value) : value
+  return mockServices.decode({ ...row, cors: asJson(row['cors']), faults: asJson(row['faults']) })
+}
+
 /** What `update` may change: everything but identity, scope and creation (and the audit pair, set from `by`). */
 const updatable = [
   'serviceId',
@@ -116,17 +127,17 @@ export function pgMockServiceRepository(ctx: PgRepoContext): MockServiceReposito
   return {
     async create(input) {
       ctx.check()
-      return await insertAudited(ctx, mockServices, input)
+      return await insertAudited(ctx, mockServices, input, decode)
     },
     async get(workspaceId, id) {
       ctx.check()
       const row = await one(ctx.db, `${byId} AND workspace_id = @workspaceId`, { id, workspaceId })
-      return row === undefined ? undefined : mockServices.decode(row)
+      return row === undefined ? undefined : decode(row)
     },
     async getById(id) {
       ctx.check()
       const row = await one(ctx.db, byId, { id })
-      return row === undefined ? undefined : mockServices.decode(row)
+      return row === undefined ? undefined : decode(row)
     },
     async list(workspaceId, filter, query) {
       ctx.check()
@@ -143,7 +154,7 @@ export function pgMockServiceRepository(ctx: PgRepoContext): MockServiceReposito
         params,
         sortable: sortKeys,
         query,
-        decode: mockServices.decode,
+        decode,
       })
     },
     async listByStatus(statuses) {
@@ -153,21 +164,19 @@ export function pgMockServiceRepository(ctx: PgRepoContext): MockServiceReposito
         `SELECT ${mockServices.columns} FROM mock_services WHERE status = ANY(@statuses::text[]) ORDER BY id`,
         { statuses },
       )
-      return rows.map(mockServices.decode)
+      return rows.map(decode)
     },
     async update(id, patch) {
       ctx.check()
       const row = await one(ctx.db, `${byId} FOR UPDATE`, { id })
       if (row === undefined) return undefined
-      const next = mergePatch(mockServices.decode(row), patch, updatable)
+      const next = mergePatch(decode(row), patch, updatable)
       // Changes made for the platform (no `by`: status, endpoints) leave the user-facing audit alone.
       if (patch.by !== undefined) {
         next.updated = ctx.now()
         next.updatedBy = patch.by
       }
-      return mockServices.decode(
-        returned(await one(ctx.db, mockServices.updateSql, mockServices.encode(next))),
-      )
+      return decode(returned(await one(ctx.db, mockServices.updateSql, mockServices.encode(next))))
     },
     async delete(workspaceId, id) {
       ctx.check()

@@ -106,6 +106,16 @@ describe.skipIf(!hasPostgres)('PostgreSQL mock services', () => {
     })
     expect(edited!.updated).toBeGreaterThan(mock.updated)
     expect(await repos.mockServices.update(999, { status: 'FAILED' })).toBeUndefined()
+
+    // A fault given by its name is a JSON string, kept as one.
+    const chaos = await repos.mockServices.create(
+      mockServiceInput(world.workspaceId, world.serviceId, { faults: 'connection_reset' }),
+    )
+    expect(chaos.faults).toBe('connection_reset')
+    expect((await repos.mockServices.update(chaos.id, { name: 'x' }))?.faults).toBe(
+      'connection_reset',
+    )
+    expect((await repos.mockServices.getById(chaos.id))?.faults).toBe('connection_reset')
   })
 
   it('lists, sorts and pages by workspace and service, by status, counts per service, and reports used ports', async () => {
