@@ -205,3 +205,16 @@ export async function freshPgDatabase(): Promise<string | undefined> {
   }
   return `postgres://postgres@127.0.0.1:${at}/${name}`
 }
+
+/**
+ * A fresh database's URL, or a thrown error saying why there is none: for tests that were asked
+ * to run on PostgreSQL (UNDERSTUDY_TEST_STORE=postgres) and must not pass on SQLite instead.
+ *
+ * @example
+ * const store = await openPostgresStore({ url: await requirePgDatabase() })
+ */
+export async function requirePgDatabase(): Promise<string> {
+  const url = await freshPgDatabase()
+  if (url === undefined) throw new Error(`PostgreSQL was asked for: ${PG_SKIP_REASON}`)
+  return url
+}
