@@ -13,7 +13,6 @@ import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
-import pg from 'pg'
 import { waitFor } from './wait.js'
 
 /*
@@ -181,6 +180,8 @@ export async function freshPgDatabase(): Promise<string | undefined> {
   const at = await port
   if (at === undefined) return undefined
   const name = `understudy_${randomBytes(6).toString('hex')}`
+  // loaded here, not at the top: every platform test imports this helper, few need node-postgres
+  const { default: pg } = await import('pg')
   const admin = new pg.Client({
     host: '127.0.0.1',
     port: at,
