@@ -13,7 +13,6 @@ import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
-import pg from 'pg'
 import { waitFor } from './wait.js'
 
 /*
@@ -181,6 +180,8 @@ export async function freshPgDatabase(): Promise<string | undefined> {
   const at = await port
   if (at === undefined) return undefined
   const name = `understudy_${randomBytes(6).toString('hex')}`
+  // loaded here, not at the top: every platform test imports this helper, few need node-postgres
+  const { default: pg } = await import('pg')
   const admin = new pg.Client({
     host: '127.0.0.1',
     port: at,
@@ -204,4 +205,17 @@ export async function freshPgDatabase(): Promise<string | undefined> {
     await admin.end()
   }
   return `postgres://postgres@127.0.0.1:${at}/${name}`
+}
+
+/**
+ * A fresh database's URL, or a thrown error saying why there is none: for tests that were asked
+ * to run on PostgreSQL (UNDERSTUDY_TEST_STORE=postgres) and must not pass on SQLite instead.
+ *
+ * @example
+ * const store = await openPostgresStore({ url: await requirePgDatabase() })
+ */
+export async function requirePgDatabase(): Promise<string> {
+  const url = await freshPgDatabase()
+  if (url === undefined) throw new Error(`PostgreSQL was asked for: ${PG_SKIP_REASON}`)
+  return url
 }

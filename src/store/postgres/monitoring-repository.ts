@@ -14,7 +14,7 @@ import type {
   OAuthToken,
 } from '../monitoring.js'
 import type { PgRepoContext } from './context.js'
-import type { Row as PgRow } from './sql.js'
+import { all as allNamed, type Row as PgRow } from './sql.js'
 
 /*
  * PostgreSQL repositories of the monitoring API and its OAuth provider. JSON columns are `json`:
@@ -130,7 +130,13 @@ function statements(ctx: PgRepoContext): {
 } {
   const all = async (sql: string, params: readonly unknown[] = []): Promise<PgRow[]> => {
     ctx.check()
-    return await ctx.db.query<PgRow>(sql, params)
+    // Through the store's named-parameter runner ($n becomes @pn), so that what it checks of
+    // every value (text PostgreSQL cannot hold) holds here too.
+    return await allNamed(
+      ctx.db,
+      sql.replace(/\$(\d+)/g, '@p$1'),
+      Object.fromEntries(params.map((value, i) => [`p${i + 1}`, value])),
+    )
   }
   const get = async (sql: string, params: readonly unknown[] = []): Promise<PgRow | undefined> =>
     (await all(sql, params))[0]

@@ -1,3 +1,4 @@
+import { createError } from '../../errors/index.js'
 import type { PgQueryable } from './connection.js'
 
 /** A row as node-postgres returns it: column name to value. */
@@ -43,10 +44,21 @@ function compile(sql: string): Compiled {
  */
 export async function all(db: PgQueryable, sql: string, params: Row = {}): Promise<Row[]> {
   const { text, names } = compile(sql)
-  return await db.query<Row>(
-    text,
-    names.map((name) => params[name] ?? null),
-  )
+  const values = names.map((name) => params[name] ?? null)
+  if (values.some(holdsNul)) throw nulRefused()
+  return await db.query<Row>(text, values)
+}
+
+/** PostgreSQL's text cannot hold U+0000 (SQLite's can): such a value is the request's fault, not a server error. */
+function holdsNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000')
+  return Array.isArray(value) && value.some(holdsNul)
+}
+
+function nulRefused(): Error {
+  return createError('ERR_API_BAD_REQUEST', [
+    'text with the NUL character (U+0000) cannot be stored: the platform keeps its records in PostgreSQL, whose text cannot hold it',
+  ])
 }
 
 /**

@@ -58,6 +58,16 @@ describe.skipIf(!hasPostgres)('PostgreSQL monitoring repository', () => {
       (await m.listBuckets([world.workspaceId, world.otherWorkspaceId])).map((b) => b.key),
     ).toEqual(['bucket000001', 'bucket000002'])
     expect(await m.listBuckets([])).toEqual([])
+    // Text PostgreSQL cannot hold is the request's fault (400), as in the other repositories.
+    await expect(
+      m.createBucket({
+        key: 'bucket000009',
+        workspaceId: world.workspaceId,
+        name: 'nul\u0000name',
+        triggerId: 'trig-nul',
+        isDefault: false,
+      }),
+    ).rejects.toMatchObject({ code: 'ERR_API_BAD_REQUEST' })
     await expect(
       m.createBucket({
         key: 'bucket000003',
