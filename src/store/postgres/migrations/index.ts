@@ -1,0 +1,12 @@
+import type { Migration } from '../../migrations/types.js'
+import { catalogSchema } from './001-catalog.js'
+import { pgOperationsSchema } from './002-operations.js'
+
+/**
+ * The PostgreSQL schema, oldest first: its own numbering, independent of SQLite's (one PostgreSQL
+ * migration may stand for several SQLite ones). Append new ones; never edit a released one.
+ *
+ * @example
+ * await applyPgMigrations(pool, pgMigrations)
+ */
+export const pgMigrations: readonly Migration[] = [catalogSchema, pgOperationsSchema]
