@@ -56,15 +56,14 @@ export function definePgTable<T>(
       const out: Record<string, unknown> = {}
       for (const { field, column, kind } of fields) {
         const value = row[column]
-        // node-postgres parses json columns itself; a json value computed as text arrives as a string.
+        // node-postgres parses json columns itself: a string here is a JSON string value
+        // (`"connection_reset"`), already decoded, never JSON text to parse again.
         out[field] =
           value === null || value === undefined
             ? null
-            : kind === 'json' && typeof value === 'string'
-              ? JSON.parse(value)
-              : kind === 'bool'
-                ? value === true || value === 1
-                : value
+            : kind === 'bool'
+              ? value === true || value === 1
+              : value
       }
       // Every field of T was filled from its column above.
       return out as T

@@ -34,6 +34,14 @@ const ships = definePgTable<Ship>(
     lastHeartbeat: 'value',
     created: 'value',
     updated: 'value',
+    memoryUsage: 'value',
+    msRunningCount: 'value',
+    transactionsCount: 'value',
+    agentVersion: 'value',
+    advertiseHost: 'value',
+    regions: 'json',
+    workVersion: 'value',
+    environmentId: 'value',
   },
   false,
 )
@@ -50,6 +58,9 @@ const harborSortKeys: PgSortKeys = {
  * so that a list never shows a harbor with the workspaces of another moment.
  */
 const WITH_WORKSPACES = `ARRAY(SELECT workspace_id FROM harbor_workspaces w WHERE w.harbor_id = harbors.id ORDER BY workspace_id) AS workspace_ids`
+
+/** The advisory lock key under which a new ship takes the next environment id (any fixed number). */
+const NEXT_ENVIRONMENT_LOCK = 0x5e1f_0001
 
 function harborOf(row: Row): Harbor {
   return { ...harbors.decode(row), workspaceIds: (row['workspace_ids'] as number[]).map(Number) }
@@ -119,12 +130,27 @@ export function pgLocationRepository(ctx: PgRepoContext): LocationRepository {
     async createShip(input) {
       ctx.check()
       const now = ctx.now()
+      // Environment ids follow each other from 2 (1 is the platform's local host) and are never
+      // given twice while a ship holds one. Platform instances sharing the database take the
+      // next one in turn: the lock is held until this write's transaction ends.
+      await all(ctx.db, `SELECT pg_advisory_xact_lock(${NEXT_ENVIRONMENT_LOCK})`)
+      const next = returned(
+        await one(ctx.db, 'SELECT COALESCE(MAX(environment_id), 1) + 1 AS next FROM ships'),
+      )['next'] as number
       const record: Ship = {
         ...input,
         state: 'empty',
         lastHeartbeat: null,
         created: now,
         updated: now,
+        memoryUsage: null,
+        msRunningCount: null,
+        transactionsCount: null,
+        agentVersion: null,
+        advertiseHost: null,
+        regions: null,
+        workVersion: 0,
+        environmentId: next,
       }
       return ships.decode(returned(await one(ctx.db, ships.insertSql, ships.encode(record))))
     },
@@ -145,6 +171,57 @@ export function pgLocationRepository(ctx: PgRepoContext): LocationRepository {
         { harborId, id },
       )
       return row === undefined ? undefined : ships.decode(row)
+    },
+    async shipByEnvironment(environmentId) {
+      ctx.check()
+      const row = await one(
+        ctx.db,
+        `SELECT ${ships.columns} FROM ships WHERE environment_id = @environmentId`,
+        { environmentId },
+      )
+      return row === undefined ? undefined : ships.decode(row)
+    },
+    async heartbeat(harborId, id, figures) {
+      ctx.check()
+      const row = await one(
+        ctx.db,
+        `UPDATE ships SET state = 'ready', last_heartbeat = @now, updated = @now,
+           memory_usage = @memoryUsage, ms_running_count = @msRunningCount,
+           transactions_count = @transactionsCount, agent_version = @agentVersion,
+           advertise_host = @advertiseHost, regions = @regions::json
+         WHERE harbor_id = @harborId AND id = @id RETURNING ${ships.columns}`,
+        {
+          now: ctx.now(),
+          harborId,
+          id,
+          memoryUsage: figures.memoryUsage,
+          msRunningCount: figures.msRunningCount,
+          transactionsCount: figures.transactionsCount,
+          agentVersion: figures.agentVersion,
+          advertiseHost: figures.advertiseHost,
+          regions: figures.regions === null ? null : JSON.stringify(figures.regions),
+        },
+      )
+      return row === undefined ? undefined : ships.decode(row)
+    },
+    async countSilent(cutoff) {
+      ctx.check()
+      const row = await one(
+        ctx.db,
+        "SELECT COUNT(*) AS n FROM ships WHERE state = 'ready' AND last_heartbeat < @cutoff",
+        { cutoff },
+      )
+      return returned(row)['n'] as number
+    },
+    async markLost(cutoff) {
+      ctx.check()
+      const rows = await all(
+        ctx.db,
+        `UPDATE ships SET state = 'lost', updated = @now
+         WHERE state = 'ready' AND last_heartbeat < @cutoff RETURNING ${ships.columns}`,
+        { cutoff, now: ctx.now() },
+      )
+      return rows.map(ships.decode)
     },
     async deleteShip(harborId, id) {
       ctx.check()

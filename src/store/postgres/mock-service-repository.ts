@@ -55,17 +55,6 @@ const mockServices = definePgTable<MockService>(
   true,
 )
 
-/**
- * A row as the record. `cors` and `faults` may hold a JSON string (`faults: "connection_reset"`),
- * which node-postgres hands back already parsed, as a JavaScript string; the codec parses a
- * string of a json column once more, so it gets the string's JSON text.
- */
-function decode(row: Row): MockService {
-  const asJson = (value: unknown): unknown =>
-    typeof value === 'string' ? JSON.stringify(value) : value
-  return mockServices.decode({ ...row, cors: asJson(row['cors']), faults: asJson(row['faults']) })
-}
-
 /** What `update` may change: everything but identity, scope and creation (and the audit pair, set from `by`). */
 const updatable = [
   'serviceId',
@@ -127,17 +116,17 @@ export function pgMockServiceRepository(ctx: PgRepoContext): MockServiceReposito
   return {
     async create(input) {
       ctx.check()
-      return await insertAudited(ctx, mockServices, input, decode)
+      return await insertAudited(ctx, mockServices, input, mockServices.decode)
     },
     async get(workspaceId, id) {
       ctx.check()
       const row = await one(ctx.db, `${byId} AND workspace_id = @workspaceId`, { id, workspaceId })
-      return row === undefined ? undefined : decode(row)
+      return row === undefined ? undefined : mockServices.decode(row)
     },
     async getById(id) {
       ctx.check()
       const row = await one(ctx.db, byId, { id })
-      return row === undefined ? undefined : decode(row)
+      return row === undefined ? undefined : mockServices.decode(row)
     },
     async list(workspaceId, filter, query) {
       ctx.check()
@@ -154,7 +143,7 @@ export function pgMockServiceRepository(ctx: PgRepoContext): MockServiceReposito
         params,
         sortable: sortKeys,
         query,
-        decode,
+        decode: mockServices.decode,
       })
     },
     async listByStatus(statuses) {
@@ -164,19 +153,21 @@ export function pgMockServiceRepository(ctx: PgRepoContext): MockServiceReposito
         `SELECT ${mockServices.columns} FROM mock_services WHERE status = ANY(@statuses::text[]) ORDER BY id`,
         { statuses },
       )
-      return rows.map(decode)
+      return rows.map(mockServices.decode)
     },
     async update(id, patch) {
       ctx.check()
       const row = await one(ctx.db, `${byId} FOR UPDATE`, { id })
       if (row === undefined) return undefined
-      const next = mergePatch(decode(row), patch, updatable)
+      const next = mergePatch(mockServices.decode(row), patch, updatable)
       // Changes made for the platform (no `by`: status, endpoints) leave the user-facing audit alone.
       if (patch.by !== undefined) {
         next.updated = ctx.now()
         next.updatedBy = patch.by
       }
-      return decode(returned(await one(ctx.db, mockServices.updateSql, mockServices.encode(next))))
+      return mockServices.decode(
+        returned(await one(ctx.db, mockServices.updateSql, mockServices.encode(next))),
+      )
     },
     async delete(workspaceId, id) {
       ctx.check()

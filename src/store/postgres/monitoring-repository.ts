@@ -8,6 +8,7 @@ import type {
   MonitorRun,
   MonitorSchedule,
   MonitorTest,
+  NewMonitorRun,
   OAuthApp,
   OAuthCode,
   OAuthRepository,
@@ -83,8 +84,62 @@ function runOf(r: PgRow): MonitorRun {
     created: num(r['created']),
     finished: r['finished'] as number | null,
     doc: r['doc'] as MonitorRun['doc'],
+    region: r['region'] as string | null,
+    pinnedAgent: r['pinned_agent'] as string | null,
+    agent: r['agent'] as string | null,
   }
 }
+
+/** The parameters $1..$14 of INSERT_RUN. */
+function runParams(r: NewMonitorRun & { slotKey?: string }): unknown[] {
+  return [
+    r.id,
+    r.testId,
+    r.bucketKey,
+    r.environmentId,
+    r.result,
+    r.source,
+    r.created,
+    r.finished,
+    text(r.doc),
+    r.region ?? null,
+    r.pinnedAgent ?? null,
+    r.leaseId ?? null,
+    r.leaseExpires ?? null,
+    r.slotKey ?? null,
+  ]
+}
+
+const INSERT_RUN =
+  'INSERT INTO monitor_runs (id, test_id, bucket_key, environment_id, result, source, created, finished, doc, region, pinned_agent, lease_id, lease_expires, slot_key) ' +
+  'VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)'
+
+/*
+ * The run a ship may claim: the oldest of its region (not pinned elsewhere) or pinned to it, queued
+ * or held under a lease that ended, in a workspace its harbor is offered to. Platform instances
+ * claim at the same time here: the candidate is locked (FOR UPDATE OF r) and a run another claimer
+ * holds is passed over (SKIP LOCKED), so two claimers never get the same run and neither waits.
+ * The UPDATE leases it in the same statement; the doc is completed next, in JavaScript (a jsonb
+ * merge would reorder its keys), under the lease just taken.
+ *   $1 ship, $2 harbor, $3 region, $4 lease, $5 now, $6 expires
+ */
+const CLAIM_RUN = `
+UPDATE monitor_runs
+SET result = 'working', agent = $1, lease_id = $4, lease_expires = $6
+WHERE id = (
+  SELECT r.id FROM monitor_runs r JOIN monitor_buckets b ON b.key = r.bucket_key
+  WHERE ((r.region = $3 AND r.pinned_agent IS NULL) OR r.pinned_agent = $1)
+    AND (r.result = 'queued' OR (r.result = 'working' AND r.lease_expires < $5))
+    AND b.workspace_id IN (SELECT workspace_id FROM harbor_workspaces WHERE harbor_id = $2)
+  ORDER BY r.created, r.seq
+  LIMIT 1
+  FOR UPDATE OF r SKIP LOCKED
+)
+RETURNING *`
+
+/** The current, live lease of an agent's run: $1 run, $2 ship, $3 lease, $4 now. */
+const HELD_LEASE =
+  "id = $1 AND agent = $2 AND lease_id = $3 AND result = 'working' AND lease_expires >= $4"
 
 function integrationOf(r: PgRow): MonitorIntegration {
   return {
@@ -343,23 +398,99 @@ export function pgMonitoringRepository(ctx: PgRepoContext): MonitoringRepository
     },
 
     async createRun(r) {
-      return runOf(
-        await required(
-          'INSERT INTO monitor_runs (id, test_id, bucket_key, environment_id, result, source, created, finished, doc) ' +
-            'VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *',
-          [
-            r.id,
-            r.testId,
-            r.bucketKey,
-            r.environmentId,
-            r.result,
-            r.source,
-            r.created,
-            r.finished,
-            text(r.doc),
-          ],
-        ),
+      return runOf(await required(`${INSERT_RUN} RETURNING *`, runParams(r)))
+    },
+    async createRunOnce(r) {
+      const row = await get(
+        `${INSERT_RUN} ON CONFLICT (slot_key) WHERE slot_key IS NOT NULL DO NOTHING RETURNING *`,
+        runParams(r),
       )
+      return row === undefined ? undefined : runOf(row)
+    },
+    async countUnclaimedRuns(testId, region, pinnedAgent, limit) {
+      const row = await required(
+        "SELECT count(*) AS n FROM (SELECT 1 FROM monitor_runs WHERE test_id = $1 AND result = 'queued' " +
+          'AND region IS NOT DISTINCT FROM $2::text AND pinned_agent IS NOT DISTINCT FROM $3::text LIMIT $4) unclaimed',
+        [testId, region, pinnedAgent, limit < 0 ? null : limit],
+      )
+      return num(row['n'])
+    },
+    async claimRun(c) {
+      const claimed = await get(CLAIM_RUN, [
+        c.shipId,
+        c.harborId,
+        c.region,
+        c.leaseId,
+        c.now,
+        c.expires,
+      ])
+      if (claimed === undefined) return undefined
+      const doc = { ...(claimed['doc'] as object), agent: c.shipId, started_at: c.now / 1000 }
+      return runOf(
+        await required('UPDATE monitor_runs SET doc = $2 WHERE id = $1 RETURNING *', [
+          claimed['id'],
+          text(doc),
+        ]),
+      )
+    },
+    async renewRunLease(l, expires) {
+      return (
+        (await count(`UPDATE monitor_runs SET lease_expires = $5 WHERE ${HELD_LEASE} RETURNING 1`, [
+          l.runId,
+          l.shipId,
+          l.leaseId,
+          l.now,
+          expires,
+        ])) > 0
+      )
+    },
+    async completeLeasedRun(l, patch) {
+      const row = await get(
+        `UPDATE monitor_runs SET result = $5, finished = $6, doc = $7, lease_expires = NULL WHERE ${HELD_LEASE} RETURNING *`,
+        [l.runId, l.shipId, l.leaseId, l.now, patch.result, patch.finished, text(patch.doc)],
+      )
+      return row === undefined ? undefined : runOf(row)
+    },
+    async renewLocalLeases(leaseId, expires) {
+      return await count(
+        "UPDATE monitor_runs SET lease_expires = $2 WHERE lease_id = $1 AND result IN ('queued', 'working') RETURNING 1",
+        [leaseId, expires],
+      )
+    },
+    async recordAgentRegion(shipId, region, seen) {
+      await all(
+        'INSERT INTO monitor_agent_regions (ship_id, region, seen) VALUES ($1, $2, $3) ON CONFLICT (ship_id, region) DO UPDATE SET seen = excluded.seen',
+        [shipId, region, seen],
+      )
+    },
+    async listAgentRegions(workspaceIds) {
+      if (workspaceIds.length === 0) return []
+      // Byte order, as SQLite sorts text.
+      const rows = await all(
+        'SELECT * FROM (SELECT DISTINCT ar.region, ar.ship_id, ar.seen, s.name AS ship_name FROM monitor_agent_regions ar JOIN ships s ON s.id = ar.ship_id ' +
+          'JOIN harbor_workspaces hw ON hw.harbor_id = s.harbor_id WHERE hw.workspace_id = ANY($1::bigint[])) offered ' +
+          'ORDER BY region COLLATE "C", ship_id COLLATE "C"',
+        [workspaceIds],
+      )
+      return rows.map((r) => ({
+        region: str(r['region']),
+        shipId: str(r['ship_id']),
+        shipName: str(r['ship_name']),
+        seen: num(r['seen']),
+      }))
+    },
+    async agentsOffered(workspaceId, shipIds) {
+      if (shipIds.length === 0) return []
+      const offered = new Set(
+        (
+          await all(
+            'SELECT s.id FROM ships s JOIN harbor_workspaces hw ON hw.harbor_id = s.harbor_id ' +
+              'WHERE hw.workspace_id = $1 AND s.id = ANY($2::text[])',
+            [workspaceId, shipIds],
+          )
+        ).map((r) => str(r['id'])),
+      )
+      return shipIds.filter((id) => offered.has(id))
     },
     async updateRun(id, patch) {
       const row = await get('SELECT * FROM monitor_runs WHERE id = $1 FOR UPDATE', [id])
@@ -389,8 +520,12 @@ export function pgMonitoringRepository(ctx: PgRepoContext): MonitoringRepository
     },
     async failUnfinishedRuns(finished, reason) {
       // The reason is set in each run's doc in JavaScript: a jsonb merge would reorder its keys.
+      // Only local runs whose holder is gone: another instance's live lease, and runs waiting
+      // for an agent, are left alone.
       const rows = await all(
-        "SELECT id, doc FROM monitor_runs WHERE result IN ('queued', 'working') FOR UPDATE",
+        "SELECT id, doc FROM monitor_runs WHERE result IN ('queued', 'working') AND region IS NULL AND pinned_agent IS NULL " +
+          'AND (lease_expires IS NULL OR lease_expires < $1) FOR UPDATE',
+        [finished],
       )
       for (const row of rows) {
         await all(

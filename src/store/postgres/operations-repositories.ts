@@ -5,6 +5,7 @@ import { pgLocationRepository } from './location-repository.js'
 import { pgMockServiceRepository } from './mock-service-repository.js'
 import { pgMockSettingRepository } from './mock-setting-repository.js'
 import { pgMonitoringRepository, pgOAuthRepository } from './monitoring-repository.js'
+import { pgPlacementRepository } from './placement-repository.js'
 import { pgSandboxRepository } from './sandbox-repository.js'
 import {
   pgCloneTrackingRepository,
@@ -12,7 +13,7 @@ import {
   pgTrackingRepository,
 } from './tracking-repositories.js'
 
-/** The repositories of mock services, assets, trackings, settings, sandboxes, locations, monitoring and OAuth. */
+/** The repositories of mock services, assets, trackings, settings, sandboxes, locations, placements, monitoring and OAuth. */
 export type OperationsRepositories = Pick<
   Repositories,
   | 'mockServices'
@@ -22,6 +23,7 @@ export type OperationsRepositories = Pick<
   | 'logs'
   | 'sandboxes'
   | 'locations'
+  | 'placements'
   | 'mockSettings'
   | 'monitoring'
   | 'oauth'
@@ -43,11 +45,9 @@ export function pgOperationsRepositories(ctx: PgRepoContext): OperationsReposito
     logs: pgLogSnapshotRepository(ctx),
     sandboxes: pgSandboxRepository(ctx),
     locations: pgLocationRepository(ctx),
+    placements: pgPlacementRepository(ctx),
     mockSettings: pgMockSettingRepository(ctx),
     monitoring: pgMonitoringRepository(ctx),
     oauth: pgOAuthRepository(ctx),
   }
 }
-
-/** The operations repositories are PostgreSQL's own (the store routes their writes like the catalog's). */
-export const operationsPorted: boolean = true

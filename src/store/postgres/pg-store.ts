@@ -8,7 +8,6 @@ import { openPgPool, type PgPool } from './connection.js'
 import type { PgRepoContext } from './context.js'
 import { applyPgMigrations } from './migrate.js'
 import { pgMigrations } from './migrations/index.js'
-import { operationsPorted, pgOperationsRepositories } from './operations-repositories.js'
 import { createPgRepositories } from './repositories.js'
 
 interface PgStoreOptions {
@@ -78,6 +77,7 @@ class PostgresStore implements Store {
   readonly logs: Repositories['logs']
   readonly sandboxes: Repositories['sandboxes']
   readonly locations: Repositories['locations']
+  readonly placements: Repositories['placements']
   readonly mockSettings: Repositories['mockSettings']
   readonly tenancy: Repositories['tenancy']
   readonly search: Repositories['search']
@@ -105,7 +105,6 @@ class PostgresStore implements Store {
       this.write,
       () => this.#mutex.locked,
     )
-    if (!operationsPorted) Object.assign(top, pgOperationsRepositories(readerContext))
     this.accounts = top.accounts
     this.users = top.users
     this.apiKeys = top.apiKeys
@@ -120,6 +119,7 @@ class PostgresStore implements Store {
     this.logs = top.logs
     this.sandboxes = top.sandboxes
     this.locations = top.locations
+    this.placements = top.placements
     this.mockSettings = top.mockSettings
     this.tenancy = top.tenancy
     this.search = top.search

@@ -1,6 +1,8 @@
 import type { Migration } from '../../migrations/types.js'
 import { catalogSchema } from './001-catalog.js'
 import { pgOperationsSchema } from './002-operations.js'
+import { pgShipPlacementSchema } from './003-ship-placement.js'
+import { pgMonitorRunLeasesSchema } from './004-monitor-run-leases.js'
 
 /**
  * The PostgreSQL schema, oldest first: its own numbering, independent of SQLite's (one PostgreSQL
@@ -9,4 +11,9 @@ import { pgOperationsSchema } from './002-operations.js'
  * @example
  * await applyPgMigrations(pool, pgMigrations)
  */
-export const pgMigrations: readonly Migration[] = [catalogSchema, pgOperationsSchema]
+export const pgMigrations: readonly Migration[] = [
+  catalogSchema,
+  pgOperationsSchema,
+  pgShipPlacementSchema,
+  pgMonitorRunLeasesSchema,
+]

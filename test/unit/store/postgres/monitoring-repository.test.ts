@@ -23,6 +23,9 @@ function run(id: string, testId: string, overrides: Partial<MonitorRun> = {}): M
     created: 1000,
     finished: null,
     doc: { zeta: 1, alpha: 2 },
+    region: null,
+    pinnedAgent: null,
+    agent: null,
     ...overrides,
   }
 }
