@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { isConstraintViolation, type MonitorRun } from '../../../../src/store/index.js'
+import type { MonitoringRepository } from '../../../../src/store/monitoring.js'
+import { pgMonitoringRepository } from '../../../../src/store/postgres/monitoring-repository.js'
 import { hasPostgres, PG_SKIP_REASON } from '../../../helpers/postgres.js'
 import { openPgOperations } from './pg-fixtures.js'
 
@@ -256,6 +258,214 @@ describe.skipIf(!hasPostgres)('PostgreSQL monitoring repository', () => {
       ['v2', 1.5],
       ['v3', 1.5],
     ])
+  })
+})
+
+/** A bucket and test in the seeded workspace, a harbor offered to it with two ships, and one bucket and test in a workspace the harbor is not offered to. */
+async function regionWorld() {
+  const opened = await openPgOperations()
+  const { repos, world } = opened
+  const m = repos.monitoring
+  for (const [key, workspaceId, testId] of [
+    ['bucket000001', world.workspaceId, 't1'],
+    ['bucket000002', world.otherWorkspaceId, 't2'],
+  ] as const) {
+    await m.createBucket({ key, workspaceId, name: key, triggerId: `tb-${key}`, isDefault: false })
+    await m.createTest({
+      id: testId,
+      bucketKey: key,
+      name: testId,
+      description: null,
+      defaultEnvironmentId: null,
+      triggerId: `tt-${testId}`,
+      createdBy: AUTHOR,
+      steps: [],
+    })
+  }
+  await repos.locations.createHarbor({
+    id: 'harbor-1',
+    accountId: world.accountId,
+    name: 'lab',
+    userId: world.userId,
+    workspaceIds: [world.workspaceId],
+  })
+  for (const id of ['ship-1', 'ship-2']) {
+    await repos.locations.createShip({
+      id,
+      harborId: 'harbor-1',
+      name: id,
+      address: null,
+      tokenHash: 'x',
+    })
+  }
+  return opened
+}
+
+const claim = (shipId: string, leaseId: string, now: number, expires = now + 30_000) => ({
+  shipId,
+  harborId: 'harbor-1',
+  region: 'eu',
+  leaseId,
+  now,
+  expires,
+})
+
+describe.skipIf(!hasPostgres)('PostgreSQL monitoring runs in regions', () => {
+  it('stores one run per schedule slot, counts unclaimed runs, and claims the oldest run of the region or pinned to the ship, of offered workspaces only', async () => {
+    const { repos } = await regionWorld()
+    const m = repos.monitoring
+    const slotted = { ...run('s1', 't1', { created: 1000 }), region: 'eu', slotKey: 'sch-1:60:eu' }
+    expect(await m.createRunOnce(slotted)).toEqual(run('s1', 't1', { created: 1000, region: 'eu' }))
+    expect(await m.createRunOnce({ ...slotted, id: 's1-again' })).toBeUndefined()
+    expect((await m.listRuns('t1', 10)).map((r) => r.id)).toEqual(['s1'])
+    await m.createRun({ ...run('s2', 't1', { created: 2000 }), region: 'eu' })
+    await m.createRun({ ...run('p1', 't1', { created: 500 }), region: 'eu', pinnedAgent: 'ship-2' })
+    await m.createRun({ ...run('us', 't1', { created: 100 }), region: 'us' })
+    await m.createRun({ ...run('local', 't1', { created: 100 }) })
+    await m.createRun({
+      ...run('elsewhere', 't2', { created: 100, bucketKey: 'bucket000002' }),
+      region: 'eu',
+    })
+    expect(await m.countUnclaimedRuns('t1', 'eu', null, 10)).toBe(2)
+    expect(await m.countUnclaimedRuns('t1', 'eu', null, 1)).toBe(1)
+    expect(await m.countUnclaimedRuns('t1', null, null, 10)).toBe(1)
+    expect(await m.countUnclaimedRuns('t1', 'eu', 'ship-2', 10)).toBe(1)
+
+    // ship-1 passes over the run pinned to ship-2, the other region, the local run and the
+    // workspace its harbor is not offered to.
+    const first = await m.claimRun(claim('ship-1', 'lease-a', 5000))
+    expect(first).toEqual(
+      run('s1', 't1', {
+        created: 1000,
+        region: 'eu',
+        agent: 'ship-1',
+        result: 'working',
+        doc: { zeta: 1, alpha: 2, agent: 'ship-1', started_at: 5 },
+      }),
+    )
+    expect(Object.keys(first?.doc ?? {})).toEqual(['zeta', 'alpha', 'agent', 'started_at'])
+    expect((await m.claimRun(claim('ship-1', 'lease-b', 5000)))?.id).toBe('s2')
+    expect(await m.claimRun(claim('ship-1', 'lease-c', 5000))).toBeUndefined()
+    expect(await m.countUnclaimedRuns('t1', 'eu', null, 10)).toBe(0)
+    const pinned = await m.claimRun(claim('ship-2', 'lease-d', 5000))
+    expect(pinned).toMatchObject({ id: 'p1', agent: 'ship-2', pinnedAgent: 'ship-2' })
+    expect((await m.getRun('t2', 'elsewhere'))?.result).toBe('queued')
+  })
+
+  it('renews and completes a run only under its current live lease; an expired lease lets another ship take the run', async () => {
+    const { repos } = await regionWorld()
+    const m = repos.monitoring
+    await m.createRun({ ...run('r1', 't1', { created: 1000 }), region: 'eu' })
+    await m.claimRun(claim('ship-1', 'lease-a', 5000, 6000))
+    const held = { runId: 'r1', shipId: 'ship-1', leaseId: 'lease-a', now: 5500 }
+    expect(await m.renewRunLease(held, 7000)).toBe(true)
+    expect(await m.renewRunLease({ ...held, leaseId: 'lease-x' }, 9000)).toBe(false)
+    expect(await m.renewRunLease({ ...held, shipId: 'ship-2' }, 9000)).toBe(false)
+    // Renewed to 7000: not free at 6500, free at 7001.
+    expect(await m.claimRun(claim('ship-2', 'lease-b', 6500))).toBeUndefined()
+    const taken = await m.claimRun(claim('ship-2', 'lease-b', 7001))
+    expect(taken).toMatchObject({ id: 'r1', agent: 'ship-2', result: 'working' })
+    expect(taken?.doc['started_at']).toBe(7.001)
+
+    const patch = { result: 'pass' as const, finished: 7500, doc: { done: true } }
+    expect(await m.renewRunLease({ ...held, now: 7100 }, 9000)).toBe(false)
+    expect(await m.completeLeasedRun({ ...held, now: 7100 }, patch)).toBeUndefined()
+    const mine = { runId: 'r1', shipId: 'ship-2', leaseId: 'lease-b', now: 7200 }
+    expect(await m.completeLeasedRun(mine, patch)).toMatchObject({
+      id: 'r1',
+      result: 'pass',
+      finished: 7500,
+      doc: { done: true },
+      agent: 'ship-2',
+    })
+    // Completed: the lease is over, and the run is not claimable again.
+    expect(await m.renewRunLease(mine, 9000)).toBe(false)
+    expect(await m.completeLeasedRun(mine, patch)).toBeUndefined()
+    expect(await m.claimRun(claim('ship-1', 'lease-c', 99_000))).toBeUndefined()
+  })
+
+  it('fails only the local runs whose lease ended or that have none, and renews the leases of one instance', async () => {
+    const { repos } = await regionWorld()
+    const m = repos.monitoring
+    await m.createRun({ ...run('mine', 't1'), leaseId: 'inst-1', leaseExpires: 2000 })
+    await m.createRun({ ...run('theirs', 't1'), leaseId: 'inst-2', leaseExpires: 2000 })
+    await m.createRun({ ...run('orphan', 't1') })
+    await m.createRun({ ...run('regional', 't1'), region: 'eu' })
+    await m.createRun({ ...run('pinned', 't1'), pinnedAgent: 'ship-1' })
+    expect(await m.renewLocalLeases('inst-1', 50_000)).toBe(1)
+    expect(await m.failUnfinishedRuns(10_000, 'gone')).toBe(2)
+    const results = Object.fromEntries(
+      (await m.listRuns('t1', 10)).map((r) => [r.id, r.result] as const),
+    )
+    expect(results).toEqual({
+      mine: 'queued',
+      theirs: 'fail',
+      orphan: 'fail',
+      regional: 'queued',
+      pinned: 'queued',
+    })
+    expect((await m.getRun('t1', 'orphan'))?.doc).toEqual({ zeta: 1, alpha: 2, error: 'gone' })
+  })
+
+  it('records the regions ships serve, lists them for the workspaces their harbor is offered to, and tells which ships are offered', async () => {
+    const { repos, world } = await regionWorld()
+    const m = repos.monitoring
+    await m.recordAgentRegion('ship-2', 'eu', 100)
+    await m.recordAgentRegion('ship-1', 'eu', 100)
+    await m.recordAgentRegion('ship-1', 'ap', 100)
+    await m.recordAgentRegion('ship-1', 'eu', 300)
+    expect(await m.listAgentRegions([world.workspaceId, world.otherWorkspaceId])).toEqual([
+      { region: 'ap', shipId: 'ship-1', shipName: 'ship-1', seen: 100 },
+      { region: 'eu', shipId: 'ship-1', shipName: 'ship-1', seen: 300 },
+      { region: 'eu', shipId: 'ship-2', shipName: 'ship-2', seen: 100 },
+    ])
+    expect(await m.listAgentRegions([world.otherWorkspaceId])).toEqual([])
+    expect(await m.listAgentRegions([])).toEqual([])
+    expect(await m.agentsOffered(world.workspaceId, ['ship-2', 'ship-9', 'ship-1'])).toEqual([
+      'ship-2',
+      'ship-1',
+    ])
+    expect(await m.agentsOffered(world.otherWorkspaceId, ['ship-1'])).toEqual([])
+    // A deleted ship takes its regions with it.
+    await repos.locations.deleteShip('harbor-1', 'ship-1')
+    expect((await m.listAgentRegions([world.workspaceId])).map((r) => r.shipId)).toEqual(['ship-2'])
+  })
+
+  it('gives two claimers at once distinct runs: a run another transaction holds is passed over, not waited for', async () => {
+    const { pool, ctx } = await regionWorld()
+    const inTx = async <T>(fn: (m: MonitoringRepository) => Promise<T>): Promise<T> =>
+      await pool.transaction(async (q) => await fn(pgMonitoringRepository({ ...ctx, db: q })))
+    const m = pgMonitoringRepository(ctx)
+    for (const [id, created] of [
+      ['r1', 1000],
+      ['r2', 2000],
+      ['r3', 3000],
+    ] as const) {
+      await m.createRun({ ...run(id, 't1', { created }), region: 'eu' })
+    }
+    // The first claimer's transaction stays open while the second claims: without SKIP LOCKED
+    // the second would wait for the first, which waits for it.
+    const [first, second] = await inTx(async (a) => {
+      const held = await a.claimRun(claim('ship-1', 'lease-a', 5000))
+      const other = await inTx(async (b) => await b.claimRun(claim('ship-2', 'lease-b', 5000)))
+      return [held, other]
+    })
+    expect([first?.id, second?.id]).toEqual(['r1', 'r2'])
+    // Many at once: every run goes to exactly one claimer.
+    for (let i = 4; i <= 9; i++) {
+      await m.createRun({ ...run(`r${i}`, 't1', { created: i * 1000 }), region: 'eu' })
+    }
+    const claims = await Promise.all(
+      Array.from(
+        { length: 8 },
+        async (_, i) =>
+          (await inTx(async (c) => await c.claimRun(claim(`ship-${1 + (i % 2)}`, `l${i}`, 5000))))
+            ?.id,
+      ),
+    )
+    const got = claims.filter((id) => id !== undefined)
+    expect(new Set(got).size).toBe(got.length)
+    expect([...got].sort()).toEqual(['r3', 'r4', 'r5', 'r6', 'r7', 'r8', 'r9'])
   })
 })
 

@@ -485,6 +485,14 @@ describe.skipIf(!hasPostgres)('PostgreSQL private locations', () => {
       lastHeartbeat: null,
       created: expect.any(Number),
       updated: expect.any(Number),
+      memoryUsage: null,
+      msRunningCount: null,
+      transactionsCount: null,
+      agentVersion: null,
+      advertiseHost: null,
+      regions: null,
+      workVersion: 0,
+      environmentId: 2,
     })
     await repos.locations.createShip({
       id: 'ship-2',
