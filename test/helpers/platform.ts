@@ -71,7 +71,7 @@ export interface TestPlatformOptions {
  * UNDERSTUDY_TEST_STORE=postgres (`npm run test:pg`), a fresh PostgreSQL database each. A run that
  * asks for PostgreSQL where there is none fails rather than passing on SQLite.
  */
-async function testStore(): Promise<string | undefined> {
+export async function testStore(): Promise<string | undefined> {
   const wanted = process.env['UNDERSTUDY_TEST_STORE'] ?? 'sqlite'
   if (wanted === 'sqlite' || wanted === '') return undefined
   if (wanted !== 'postgres') {
