@@ -510,4 +510,81 @@ describe.skipIf(!hasPostgres)('PostgreSQL private locations', () => {
     expect(await repos.locations.deleteShip('harbor-lab', 'ship-1')).toBe(true)
     expect(await repos.locations.ships(['harbor-lab'])).toEqual([])
   })
+  it('records heartbeats, counts and marks lost the silent ready ships, and bumps the work version of every ship a placement concerns', async () => {
+    const { repos, world } = await openPgOperations()
+    await repos.locations.createHarbor({
+      id: 'harbor-1',
+      accountId: world.accountId,
+      name: 'lab',
+      userId: null,
+      workspaceIds: [world.workspaceId],
+    })
+    const ship = async (id: string) =>
+      await repos.locations.createShip({
+        id,
+        harborId: 'harbor-1',
+        name: id,
+        address: null,
+        tokenHash: 'x',
+      })
+    expect((await ship('ship-1')).environmentId).toBe(2)
+    expect((await ship('ship-2')).environmentId).toBe(3)
+    const figures = {
+      memoryUsage: 6_000_000_000,
+      msRunningCount: 1,
+      transactionsCount: 7,
+      agentVersion: '0.1.0',
+      advertiseHost: 'lab-1',
+      regions: ['eu-west', 'ap'],
+    }
+    const beat = await repos.locations.heartbeat('harbor-1', 'ship-1', figures)
+    expect(beat).toMatchObject({ state: 'ready', ...figures })
+    expect(await repos.locations.ship('harbor-1', 'ship-1')).toEqual(beat)
+    expect(await repos.locations.heartbeat('harbor-9', 'ship-1', figures)).toBeUndefined()
+    const seen = beat?.lastHeartbeat as number
+    expect(await repos.locations.countSilent(seen)).toBe(0)
+    expect(await repos.locations.markLost(seen)).toEqual([])
+    expect(await repos.locations.countSilent(seen + 1)).toBe(1)
+    // The ship that never sent a heartbeat was never live: it stays empty.
+    expect((await repos.locations.markLost(seen + 1)).map((s) => [s.id, s.state])).toEqual([
+      ['ship-1', 'lost'],
+    ])
+    expect((await repos.locations.shipByEnvironment(3))?.id).toBe('ship-2')
+    expect(await repos.locations.shipByEnvironment(99)).toBeUndefined()
+
+    const versions = async () =>
+      (await repos.locations.ships(['harbor-1'])).map((s) => s.workVersion)
+    const mock = await repos.mockServices.create(
+      mockServiceInput(world.workspaceId, world.serviceId),
+    )
+    const placement = {
+      mockServiceId: mock.id,
+      harborId: 'harbor-1',
+      shipId: 'ship-1',
+      desired: 'RUNNING' as const,
+      document: { name: 'pets', zeta: 1, alpha: [1] },
+      documentHash: 'h1',
+      trackingId: 't1',
+    }
+    const placed = await repos.placements.assign(placement)
+    expect(placed).toEqual({ ...placement, placed: expect.any(Number), updated: placed.placed })
+    expect(Object.keys(placed.document)).toEqual(['name', 'zeta', 'alpha'])
+    expect(await versions()).toEqual([1, 0])
+    const changed = await repos.placements.assign({ ...placement, documentHash: 'h2' })
+    expect(changed.placed).toBe(placed.placed)
+    expect(await versions()).toEqual([2, 0])
+    const moved = await repos.placements.assign({ ...placement, shipId: 'ship-2' })
+    expect(moved.placed).toBeGreaterThan(placed.placed)
+    expect(await versions()).toEqual([3, 1])
+    expect(await repos.placements.ofShip('ship-1')).toEqual([])
+    expect(await repos.placements.ofHarbor('harbor-1')).toEqual([moved])
+    expect(await repos.placements.get(mock.id)).toEqual(moved)
+    expect(await repos.placements.remove(mock.id)).toBe(true)
+    expect(await repos.placements.remove(mock.id)).toBe(false)
+    expect(await versions()).toEqual([3, 2])
+    // A deleted mock service takes its placement with it.
+    await repos.placements.assign(placement)
+    await repos.mockServices.delete(world.workspaceId, mock.id)
+    expect(await repos.placements.get(mock.id)).toBeUndefined()
+  })
 })
