@@ -14,6 +14,7 @@ Usage:
   understudy platform [--port 8080] [--data-dir ./data]       the control plane (APIs, store, deployer)
   understudy agent --platform URL --harbor H --ship S          an agent running a ship's mock services
   understudy admin create-account --name N --email E         a new account and its owner's API key
+  understudy admin migrate --from sqlite:DIR --to postgres://...  copy a platform's store to PostgreSQL
   understudy --version
 
 Run "understudy <command> --help" for the flags of a command.

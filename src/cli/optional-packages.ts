@@ -9,7 +9,7 @@ import { createRequire } from 'node:module'
  * for them first and say, in one line, every one that is missing and how to get them.
  */
 
-/** The platform's optional packages with what each is for. The other optionalDependencies are loaded only by a feature that asks for them: @redis/client (`--scenario-store`), @kubernetes/client-node (the Kubernetes driver). */
+/** The platform's optional packages with what each is for. The other optionalDependencies are loaded only by a feature that asks for them: @redis/client (`--scenario-store`), @kubernetes/client-node (the Kubernetes driver), pg (`--store postgres://`, see requireFeaturePackage). */
 const optionalPackages: ReadonlyArray<{ name: string; purpose: string }> = [
   { name: 'better-sqlite3', purpose: 'the store' },
   { name: 'nodemailer', purpose: 'e-mail notifications' },
@@ -22,6 +22,11 @@ const optionalPackages: ReadonlyArray<{ name: string; purpose: string }> = [
   { name: 'crypto-js', purpose: 'the script sandbox' },
   { name: 'tv4', purpose: 'the script sandbox' },
 ]
+
+/** Optional packages a feature loads only when it is asked for, with what each is for. */
+const featurePackages = {
+  pg: 'the PostgreSQL store (--store postgres://)',
+} as const
 
 /** A command that cannot run because optional packages are not installed; the message says which. */
 export class MissingPackagesError extends Error {
@@ -68,5 +73,19 @@ export function requireOptionalPackages(): void {
     `needs optional packages that are not installed: ${list}; ` +
       'install the package with them: npm i -g @understudy-mock/understudy --include=optional (without -g in a project); ' +
       'an install with --ignore-scripts, or without a C++ compiler, leaves better-sqlite3 unbuilt (README.md, "Install")',
+  )
+}
+
+/**
+ * Throws a MissingPackagesError when the optional package a feature needs is not installed: a
+ * platform on SQLite never needs `pg`, so only `--store postgres://` asks for it.
+ *
+ * @example
+ * requireFeaturePackage('pg') // throws when node-postgres is not installed
+ */
+export function requireFeaturePackage(name: keyof typeof featurePackages): void {
+  if (installed(name)) return
+  throw new MissingPackagesError(
+    `needs the optional package ${name} for ${featurePackages[name]}, which is not installed: npm i -g @understudy-mock/understudy --include=optional (without -g in a project), or npm install ${name}`,
   )
 }

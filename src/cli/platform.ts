@@ -18,12 +18,14 @@ import { LocalDeployer, ShipDeployer, localView, type Deployer } from '../deploy
 import { createError, isUnderstudyError } from '../errors/index.js'
 import { EgressPolicy, listenOn, type EgressSettings } from '../net/index.js'
 import type { Logger } from '../log/index.js'
-import { AssetFiles, openSqliteStore, type Store } from '../store/index.js'
+import { AssetFiles, openPostgresStore, openSqliteStore, type Store } from '../store/index.js'
 
 export interface PlatformOptions {
   host: string
   port: number
   dataDir: string
+  /** A PostgreSQL database (`postgres://...`) for the records; default SQLite in `dataDir`. */
+  store?: string
   /** Interface the mock services' runtimes listen on. */
   runtimeHost: string
   apiKeyId?: string
@@ -72,7 +74,7 @@ export interface Platform {
 }
 
 /**
- * Starts `understudy platform`: the SQLite store in the data dir, the bootstrap, the local
+ * Starts `understudy platform`: the SQLite store in the data dir (or PostgreSQL), the bootstrap, the local
  * deployer, and every API of the specification on one port (docs/architecture.md "Control plane"). Mock
  * services that were RUNNING when the platform last stopped are deployed again, in the background.
  *
@@ -83,7 +85,10 @@ export async function startPlatform(options: PlatformOptions, log: Logger): Prom
   // Options are checked before the data dir is touched: a refused key must not leave a migrated,
   // empty store behind.
   checkBootstrapKey(options)
-  const store = await openSqliteStore({ dataDir: options.dataDir, log })
+  const store =
+    options.store === undefined
+      ? await openSqliteStore({ dataDir: options.dataDir, log })
+      : await openPostgresStore({ url: options.store, log })
   let outcome: BootstrapOutcome
   try {
     outcome = await bootstrap(store, {

@@ -81,7 +81,8 @@ export const runtimeFlagHelp = `  --host HOST                  interface to list
   --wiremock-shutdown          let POST /__admin/shutdown stop the runtime (refused otherwise)
   --scenario-store URL         share scenario states with every process naming the same store:
                                redis://[user:pass@]host:port[/db][?prefix=NAME] (rediss:// for
-                               TLS; default prefix understudy: one prefix per mock service)
+                               TLS; default prefix understudy: one prefix per mock service), or
+                               postgres://[user:pass@]host[:port]/db[?prefix=NAME]
 Choosing an OpenAPI response: a request header "X-Understudy-Status: 404" (or "Prefer: code=404")
 answers with the operation's documented 404 response instead of its main one.`
 

@@ -66,7 +66,7 @@ export interface RuntimeOptions {
   watch: boolean
   include: string[]
   exclude: string[]
-  /** Scenario states shared with other processes (`redis://...`); null: this process's own. */
+  /** Scenario states shared with other processes (`redis://...`, `postgres://...`); null: this process's own. */
   scenarioStore?: string | null
 }
 
@@ -148,7 +148,12 @@ export const runtimeOptionsSchema: JSONSchemaType<RuntimeOptions> = {
     watch: { type: 'boolean', default: false },
     include: { type: 'array', items: { type: 'string' }, default: [] },
     exclude: { type: 'array', items: { type: 'string' }, default: [] },
-    scenarioStore: { type: 'string', pattern: '^rediss?://\\S+$', nullable: true, default: null },
+    scenarioStore: {
+      type: 'string',
+      pattern: '^(rediss?|postgres(ql)?)://\\S+$',
+      nullable: true,
+      default: null,
+    },
   },
   required: [
     'host',
@@ -194,6 +199,8 @@ export interface PlatformFlagOptions {
   smtpUrl?: string | null
   /** Test runs kept per monitoring test. */
   resultRetention: number
+  /** A PostgreSQL database to keep the records in (`postgres://...`); null: SQLite in `dataDir`. */
+  store?: string | null
 }
 
 /** The schema of PlatformFlagOptions; each default carries its unit. */
@@ -217,6 +224,7 @@ export const platformOptionsSchema: JSONSchemaType<PlatformFlagOptions> = {
     smtpUrl: { type: 'string', pattern: '^smtps?://\\S+$', nullable: true },
     // runs per monitoring test
     resultRetention: { type: 'integer', minimum: 1, maximum: 100_000, default: 100 },
+    store: { type: 'string', pattern: '^postgres(ql)?://\\S+$', nullable: true },
   },
   required: ['host', 'port', 'dataDir', 'uploadLimit', 'logLevel', 'logFormat', 'resultRetention'],
 }

@@ -23,6 +23,7 @@ import type { RequestCheck } from './request-check.js'
 import { loadTlsMaterial, type TlsMaterial } from './tls.js'
 import { ScenarioStore, type ScenarioStates } from './scenario/store.js'
 import { connectRedisScenarios } from './scenario/redis.js'
+import { connectPostgresScenarios } from './scenario/postgres.js'
 import { PostServeQueue } from './post-serve.js'
 import { Recording, type LoadHarImporter } from './record/recording.js'
 import type { LiveRecorder } from './record/capture.js'
@@ -283,7 +284,10 @@ export async function startRuntime({
 /** Where scenario states live: a shared store the options name, or this process. */
 async function scenarioStatesOf(options: Readonly<RuntimeOptions>): Promise<ScenarioStates> {
   const url = options.scenarioStore ?? null
-  return url === null ? new ScenarioStore() : await connectRedisScenarios(url)
+  if (url === null) return new ScenarioStore()
+  return /^postgres(ql)?:/.test(url)
+    ? await connectPostgresScenarios(url)
+    : await connectRedisScenarios(url)
 }
 
 /**

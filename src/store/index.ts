@@ -2,12 +2,15 @@ export * from './types.js'
 export type * from './repositories.js'
 export { AssetFiles } from './asset-files.js'
 export { openSqliteStore } from './sqlite/sqlite-store.js'
-export { writeThroughOwnConnection } from './sqlite/own-connection.js'
-export { isConstraintViolation } from './sqlite/constraint.js'
+export { writeThroughOwnConnection } from './own-write.js'
+export { openPostgresStore } from './postgres/pg-store.js'
+export { copySqliteToPostgres } from './postgres/copy-from-sqlite.js'
+export { isConstraintViolation } from './constraint.js'
 export {
   compileSearch,
   searchMetadata,
   type SearchScope,
+  type SearchDialect,
   type CompiledSearchPlan,
 } from './sqlite/search-compiler.js'
 export { LOCAL_LOCATION } from './sqlite/search-entities.js'

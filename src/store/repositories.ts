@@ -431,6 +431,8 @@ export interface CompiledSearch {
 }
 
 export interface SearchRepository {
+  /** The SQL the store speaks: what `compileSearch` must compile to for `run`. */
+  readonly dialect: 'sqlite' | 'postgres'
   /** Runs a compiled search in one snapshot: the rows (flat, `a__b` for relation columns) and the total. */
   run: (
     compiled: CompiledSearch,
@@ -474,11 +476,20 @@ export interface Repositories {
  * @example
  * const service = await store.write(async (tx) => tx.services.create({ workspaceId: 1, name: 'pets', description: null, by: 'ada@example.com' }))
  */
-/** What a write made through a connection of its own needs: the database file, and the time to stamp rows with. */
-export interface OwnWriteTarget {
+/** What a write made through a connection of its own needs: the SQLite database file, and the time to stamp rows with. */
+export interface SqliteWriteTarget {
   readonly file: string
   readonly now: number
 }
+
+/** The same for the PostgreSQL store: the database's URL (a worker thread opens its own connection). */
+export interface PostgresWriteTarget {
+  readonly postgresUrl: string
+  readonly now: number
+}
+
+/** Where `writeElsewhere` lets its function write, whichever the store. */
+export type OwnWriteTarget = SqliteWriteTarget | PostgresWriteTarget
 
 export interface Store extends Repositories {
   /** Runs `fn` in one database transaction: a throw rolls every write back, and rethrows. */
@@ -487,7 +498,8 @@ export interface Store extends Repositories {
    * Runs `fn` in the place of a write: no `write` of this store runs meanwhile, and `fn` writes
    * the database itself, through a connection of its own (`writeThroughOwnConnection`, in a
    * worker thread), in one transaction that it commits or rolls back before it settles. `fn`
-   * gets the database file and the store's clock reading to stamp its rows with.
+   * gets where to write (the SQLite file, or the PostgreSQL URL) and the store's clock reading
+   * to stamp its rows with.
    */
   writeElsewhere: <T>(fn: (target: OwnWriteTarget) => Promise<T>) => Promise<T>
   /** The schema version the store is at (the newest migration applied). */

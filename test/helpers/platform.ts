@@ -6,6 +6,7 @@ import { createError } from '../../src/errors/index.js'
 import type { Deployer } from '../../src/deploy/index.js'
 import { createSilentLogger, type Logger } from '../../src/log/index.js'
 import type { AssetFiles, Store } from '../../src/store/index.js'
+import { freshPgDatabase } from './postgres.js'
 import { tempDir } from './temp-dir.js'
 
 /** A control plane started in this process on 127.0.0.1:0 with a fresh data dir. */
@@ -66,8 +67,26 @@ export interface TestPlatformOptions {
 }
 
 /**
+ * The store of the platforms tests start: SQLite in their data dir, or, with
+ * UNDERSTUDY_TEST_STORE=postgres (`npm run test:pg`), a fresh PostgreSQL database each. A run that
+ * asks for PostgreSQL where there is none fails rather than passing on SQLite.
+ */
+export async function testStore(): Promise<string | undefined> {
+  const wanted = process.env['UNDERSTUDY_TEST_STORE'] ?? 'sqlite'
+  if (wanted === 'sqlite' || wanted === '') return undefined
+  if (wanted !== 'postgres') {
+    throw new Error(`UNDERSTUDY_TEST_STORE must be sqlite or postgres, not "${wanted}"`)
+  }
+  const url = await freshPgDatabase()
+  if (url === undefined) {
+    throw new Error('UNDERSTUDY_TEST_STORE=postgres, but PostgreSQL is not available')
+  }
+  return url
+}
+
+/**
  * Starts the platform in-process through the same wiring as `understudy platform` (startPlatform:
- * real SQLite store in a temporary dir, the bootstrap account, workspace and API key, every API and
+ * real SQLite store in a temporary dir, or PostgreSQL: see testStore; the bootstrap account, workspace and API key, every API and
  * the dashboard on one port, real HTTP on 127.0.0.1:0); closed when the test finishes. JSON bodies
  * are limited to 1 MiB (the command's 16 MiB would make limit tests slow).
  *
@@ -81,11 +100,13 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
   const apiKeyId = `test-${randomBytes(4).toString('hex')}`
   const apiKeySecret = randomBytes(16).toString('hex')
   const { deployer } = options
+  const store = await testStore()
   const platform = await startPlatform(
     {
       host: '127.0.0.1',
       port: 0,
       dataDir,
+      ...(store === undefined ? {} : { store }),
       runtimeHost: '127.0.0.1',
       apiKeyId,
       apiKeySecret,

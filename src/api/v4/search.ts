@@ -101,7 +101,7 @@ export const searchRoutes: Route[] = [
     handler: async (ctx) => {
       const body = readSearch(await ctx.json())
       const scope = await scopeOf(ctx, body)
-      const plan = compileSearch(body, scope)
+      const plan = compileSearch(body, scope, ctx.deps.store.search.dialect)
       const { rows, total } = await ctx.deps.store.search.run(plan)
       return {
         result: rows.map((row) => hitOf(row, plan)),

@@ -6,12 +6,14 @@ import { UsageError } from '../usage-error.js'
 import type { CommandIo } from './io.js'
 
 export const adminHelp = `Usage: understudy admin create-account --name NAME --email EMAIL [--data-dir ./data]
+       understudy admin migrate --from sqlite:DIR --to postgres://... [--force]
 
-Operator tasks on a platform's data dir (the platform may be running).
+Operator tasks on a platform's data (the platform may be running, except during migrate).
 
   create-account   a new account with its owner (created, or attached when the e-mail is known),
                    a default workspace, and an API key for the owner, printed once:
                    "api key: <id>:<secret>" (HTTP Basic user and password).
+  migrate          copies a platform's SQLite store into PostgreSQL (understudy admin migrate --help).
 
 Flags:
   --name NAME        the account's name
@@ -26,8 +28,9 @@ export async function runAdminCommand(args: string[], io: CommandIo): Promise<nu
     io.stdout.write(adminHelp)
     return sub === undefined ? 2 : 0
   }
+  if (sub === 'migrate') return await (await import('./admin-migrate.js')).runAdminMigrate(rest, io)
   if (sub !== 'create-account') {
-    throw new UsageError(`unknown admin command "${sub}"; expected create-account`)
+    throw new UsageError(`unknown admin command "${sub}"; expected create-account or migrate`)
   }
   const { values, positionals } = parseFlags({
     args: rest,

@@ -10,11 +10,12 @@ import { integerOf } from '../runtime-flags.js'
 import { parseFlags } from '../flags.js'
 import type { CommandIo } from './io.js'
 import { prepareDataDir } from '../data-dir.js'
+import { requireFeaturePackage } from '../optional-packages.js'
 
 export const platformHelp = `Usage: understudy platform [--host 127.0.0.1] [--port 8080] [--data-dir ./data]
 
 The control plane: every API of the specification on one port (/api/v1, /reports/api/v1,
-/api/v4), a SQLite store in the data dir, and a deployer that runs one \`understudy run\` per
+/api/v4), a SQLite store in the data dir (or PostgreSQL, --store), and a deployer that runs one \`understudy run\` per
 deployed mock service. On an empty data dir it creates an account, a workspace, an admin user and
 an API key: UNDERSTUDY_API_KEY_ID and UNDERSTUDY_API_KEY_SECRET set the key; without them one is
 generated, printed once and written to <data-dir>/bootstrap-credentials.json (mode 0600).
@@ -23,6 +24,9 @@ Flags:
   --host HOST              interface of the API (default 127.0.0.1)
   --port, -p N             port of the API (default 8080; 0 picks a free one)
   --data-dir DIR           store, asset files and mock-service documents (default ./data)
+  --store URL              keep the records in PostgreSQL (postgres://user:pass@host:5432/db;
+                           also UNDERSTUDY_STORE) instead of SQLite in --data-dir; asset files
+                           and mock-service documents stay in --data-dir
   --runtime-host HOST      interface the mock services listen on (default: --host)
   --upload-limit BYTES     largest upload (default 67108864)
   --log-level LEVEL        fatal|error|warn|info|debug|trace|silent (default info)
@@ -53,11 +57,14 @@ const flagOf: Record<string, string> = {
   '/logFormat': '--log-format',
   '/smtpUrl': '--smtp-url',
   '/resultRetention': '--result-retention',
+  '/store': '--store',
 }
 
 /** What a user reads instead of the schema's words, where those say little (a pattern). */
 const refusalOf: Record<string, string> = {
   '/smtpUrl': 'must be an smtp:// or smtps:// URL',
+  '/store':
+    'must be a postgres:// or postgresql:// URL (without it the store is SQLite, in --data-dir)',
 }
 
 /**
@@ -105,6 +112,7 @@ export async function runPlatformCommand(
       'log-format': { type: 'string' },
       'smtp-url': { type: 'string' },
       'result-retention': { type: 'string' },
+      store: { type: 'string' },
       egress: { type: 'string' },
       'egress-allow': { type: 'string' },
       'ship-lost-after': { type: 'string' },
@@ -117,7 +125,14 @@ export async function runPlatformCommand(
     return 0
   }
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0] ?? ''}"`)
-  const flags = platformFlagOptions(values)
+  // UNDERSTUDY_STORE stands in for --store (a deployment's environment names its database).
+  const fromEnv = process.env['UNDERSTUDY_STORE']
+  const flags = platformFlagOptions(
+    values.store === undefined && fromEnv !== undefined && fromEnv !== ''
+      ? { ...values, store: fromEnv }
+      : values,
+  )
+  if (flags.store != null) requireFeaturePackage('pg')
   const egress = egressFromFlags(values.egress, values['egress-allow'])
   const lostAfter = values['ship-lost-after']
   if (
@@ -136,6 +151,7 @@ export async function runPlatformCommand(
     runtimeHost: flags.runtimeHost ?? flags.host,
     jsonLimit: 16 * 1024 * 1024,
     uploadLimit: flags.uploadLimit,
+    ...(flags.store == null ? {} : { store: flags.store }),
     ...(process.env['UNDERSTUDY_API_KEY_ID'] === undefined
       ? {}
       : { apiKeyId: process.env['UNDERSTUDY_API_KEY_ID'] }),

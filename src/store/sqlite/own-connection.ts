@@ -1,4 +1,4 @@
-import type { OwnWriteTarget, Repositories } from '../repositories.js'
+import type { Repositories, SqliteWriteTarget } from '../repositories.js'
 import { Connection, openDatabase } from './connection.js'
 import { createRepositories } from './repositories.js'
 
@@ -13,8 +13,8 @@ import { createRepositories } from './repositories.js'
  * // in the worker, inside the main thread's store.writeElsewhere(async (target) => ...)
  * const ids = await writeThroughOwnConnection(target, async (tx) => await tx.transactions.createEncodedMany(into, rows))
  */
-export async function writeThroughOwnConnection<T>(
-  target: OwnWriteTarget,
+export async function sqliteWriteThroughOwnConnection<T>(
+  target: SqliteWriteTarget,
   fn: (tx: Repositories) => Promise<T>,
 ): Promise<T> {
   const conn = new Connection(openDatabase(target.file, { readonly: false }))

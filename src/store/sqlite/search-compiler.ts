@@ -7,11 +7,15 @@ import {
   type FieldDef,
   type FieldType,
   type ListDef,
+  type SearchDialect,
 } from './search-entities.js'
+
+export type { SearchDialect } from './search-entities.js'
 
 /*
  * POST /api/v4/search (the administration specification, docs/api.md#search), compiled to ONE
- * parameterised SELECT over the store. Every identifier in the SQL comes from the entity tables
+ * parameterised SELECT over the store, in the SQL of the store's dialect (SQLite or PostgreSQL:
+ * see `dialects`). Every identifier in the SQL comes from the entity tables
  * (search-entities.ts), never from the request; every value of the request is a bound parameter.
  * Nothing is loaded and filtered in JavaScript.
  */
@@ -100,13 +104,70 @@ export function searchMetadata() {
   }
 }
 
+/** What differs between the SQL of SQLite and of PostgreSQL, in the statements searches compile to. */
+interface DialectSql {
+  /** `expression` is one of `values`, bound as the one parameter `bound` holds. */
+  inList: (expression: string, bound: string, type: FieldType) => string
+  /** How a list of values is bound: a JSON text (json_each) or an array. */
+  listValue: (values: readonly unknown[]) => unknown
+  booleanValue: (value: boolean) => unknown
+  /** `expression` differs from a value, NULL included. */
+  isNot: (expression: string, bound: string) => string
+  /** ASCII-case-insensitive LIKE with `\` as the escape. */
+  like: (expression: string, bound: string) => string
+  /** An ordering key that ignores ASCII case. */
+  nocase: (expression: string) => string
+  /** A JSON array of one object (`pairs`: `'key', value, ...`) per row of `from`. */
+  jsonList: (pairs: string, from: string) => string
+  /** A boolean column as the API reads it: 0 or 1. */
+  selectBoolean: (expression: string) => string
+}
+
+/** The PostgreSQL type of a list of values of a field's type. */
+const pgArrayType: Readonly<Record<FieldType, string>> = {
+  string: 'TEXT',
+  integer: 'BIGINT',
+  timestamp: 'BIGINT',
+  boolean: 'BOOLEAN',
+}
+
+const dialects: Readonly<Record<SearchDialect, DialectSql>> = {
+  sqlite: {
+    inList: (expression, bound) => `${expression} IN (SELECT value FROM json_each(${bound}))`,
+    listValue: (values) => JSON.stringify(values),
+    booleanValue: (value) => (value ? 1 : 0),
+    isNot: (expression, bound) => `${expression} IS NOT ${bound}`,
+    like: (expression, bound) => `${expression} LIKE ${bound} ESCAPE '\\'`,
+    nocase: (expression) => `${expression} COLLATE NOCASE`,
+    jsonList: (pairs, from) => `(SELECT json_group_array(json_object(${pairs})) FROM ${from})`,
+    selectBoolean: (expression) => expression,
+  },
+  postgres: {
+    inList: (expression, bound, type) =>
+      `${expression} = ANY(CAST(${bound} AS ${pgArrayType[type]}[]))`,
+    listValue: (values) => [...values],
+    booleanValue: (value) => value,
+    isNot: (expression, bound) => `${expression} IS DISTINCT FROM ${bound}`,
+    // text columns are COLLATE "C": ILIKE then folds ASCII letters only, as SQLite's LIKE does
+    like: (expression, bound) => `${expression} ILIKE ${bound} ESCAPE '\\'`,
+    nocase: (expression) => `lower(${expression})`,
+    jsonList: (pairs, from) =>
+      `(SELECT coalesce(json_agg(json_build_object(${pairs})), '[]'::json) FROM ${from})`,
+    selectBoolean: (expression) => `CAST(${expression} AS INTEGER)`,
+  },
+}
+
 class Compiler {
   readonly params: Record<string, unknown> = {}
   readonly joins = new Map<string, string>()
   private n = 0
   private conditions = 0
 
-  constructor(readonly def: EntityDef) {}
+  constructor(
+    readonly def: EntityDef,
+    readonly dialect: SearchDialect,
+    readonly sql: DialectSql = dialects[dialect],
+  ) {}
 
   bind(value: unknown): string {
     const name = `p${this.n++}`
@@ -126,7 +187,7 @@ class Compiler {
           `is not a field of this entity (expected one of ${Object.keys(this.def.fields).join(', ')})`,
         )
       }
-      return { sql: columnSql('e', field), type: field.type }
+      return { sql: columnSql('e', field, this.dialect), type: field.type }
     }
     const relation = ref.slice(0, dot)
     const fieldName = ref.slice(dot + 1)
@@ -140,7 +201,7 @@ class Compiler {
         `is not a field of ${relation} (expected one of ${Object.keys(target.fields).join(', ')})`,
       )
     }
-    return { sql: columnSql(alias, field), type: field.type }
+    return { sql: columnSql(alias, field, this.dialect), type: field.type }
   }
 
   join(relation: string, path: string): string {
@@ -157,7 +218,7 @@ class Compiler {
     if (!this.joins.has(relation)) {
       this.joins.set(
         relation,
-        `LEFT JOIN ${entities[rel.entity]!.table} ${alias} ON ${'on' in rel ? rel.on(alias) : `${alias}.id = e.${rel.column}`}`,
+        `LEFT JOIN ${entities[rel.entity]!.table} ${alias} ON ${'on' in rel ? rel.on(alias, this.dialect) : `${alias}.id = e.${rel.column}`}`,
       )
     }
     return alias
@@ -183,8 +244,8 @@ class Compiler {
   listCondition(list: ListDef, op: string, operand: unknown, path: string): string {
     const exists = (condition: string): string =>
       `EXISTS (SELECT 1 FROM ${list.link.from} WHERE ${list.link.on} AND ${condition})`
-    if (op === '$eq' && operand === null) return `NOT ${exists('1')}`
-    if (op === '$ne' && operand === null) return exists('1')
+    if (op === '$eq' && operand === null) return `NOT ${exists('TRUE')}`
+    if (op === '$ne' && operand === null) return exists('TRUE')
     if (op === '$ne') {
       return `NOT ${exists(this.condition('m.name', 'string', '$eq', operand, path))}`
     }
@@ -245,7 +306,7 @@ class Compiler {
         }
       }
     }
-    if (parts.length === 0) return '1'
+    if (parts.length === 0) return 'TRUE'
     return parts.length === 1 ? parts[0]! : `(${parts.join(' AND ')})`
   }
 
@@ -257,37 +318,46 @@ class Compiler {
       case '$eq':
       case '$ne':
         if (operand === null) return `${sql} IS ${op === '$eq' ? '' : 'NOT '}NULL`
-        return `${sql} ${op === '$eq' ? '=' : 'IS NOT'} ${this.bind(valueOf(type, operand, path))}`
+        {
+          const bound = this.bind(this.value(type, operand, path))
+          return op === '$eq' ? `${sql} = ${bound}` : this.sql.isNot(sql, bound)
+        }
       case '$gt':
       case '$gte':
       case '$lt':
       case '$lte': {
         const symbol = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' }[op]
         if (type === 'boolean') throw invalid(path, 'does not apply to a boolean field')
-        return `${sql} ${symbol} ${this.bind(valueOf(type, operand, path))}`
+        return `${sql} ${symbol} ${this.bind(this.value(type, operand, path))}`
       }
       case '$ilike': {
         if (type !== 'string') throw invalid(path, 'applies only to text fields')
         if (typeof operand !== 'string' || operand.length > 1000) {
           throw invalid(path, 'must be a string of at most 1000 characters')
         }
-        return `${sql} LIKE ${this.bind(likePattern(operand))} ESCAPE '\\'`
+        return this.sql.like(sql, this.bind(likePattern(operand)))
       }
       case '$in': {
         if (!Array.isArray(operand) || operand.length > 1000) {
           throw invalid(path, 'must be an array of at most 1000 values')
         }
-        const values = operand.map((v, i) => valueOf(type, v, `${path}/${i}`))
-        return `${sql} IN (SELECT value FROM json_each(${this.bind(JSON.stringify(values))}))`
+        const values = operand.map((v, i) => this.value(type, v, `${path}/${i}`))
+        return this.sql.inList(sql, this.bind(this.sql.listValue(values)), type)
       }
       default:
         throw invalid(path, `is not an operator (expected one of ${SEARCH_OPERATORS.join(', ')})`)
     }
   }
+
+  /** A request's value as bound: booleans in the dialect's form. */
+  value(type: FieldType, value: unknown, path: string): unknown {
+    const checked = valueOf(type, value, path)
+    return type === 'boolean' ? this.sql.booleanValue(checked === 1) : checked
+  }
 }
 
-function columnSql(alias: string, field: FieldDef): string {
-  if (field.sql !== undefined) return field.sql(alias)
+function columnSql(alias: string, field: FieldDef, dialect: SearchDialect): string {
+  if (field.sql !== undefined) return field.sql(alias, dialect)
   // Timestamps are kept in epoch ms and shown (and compared) in epoch seconds, as v4 shows them.
   return field.type === 'timestamp'
     ? `(${alias}.${field.column} / 1000)`
@@ -322,24 +392,26 @@ function escapePointer(key: string): string {
 }
 
 function scopeSql(c: Compiler, scope: SearchScope): string {
-  const workspaces = c.bind(JSON.stringify(scope.workspaceIds))
-  const accounts = (): string => c.bind(JSON.stringify(scope.accountIds))
+  const inWorkspaces = (expression: string): string =>
+    c.sql.inList(expression, c.bind(c.sql.listValue(scope.workspaceIds)), 'integer')
+  const inAccounts = (expression: string): string =>
+    c.sql.inList(expression, c.bind(c.sql.listValue(scope.accountIds)), 'integer')
   switch (c.def.scope) {
     // One workspace (the common case) as an equality, which the planner serves best.
     case 'workspace':
       return scope.workspaceIds.length === 1
         ? `e.workspace_id = ${c.bind(scope.workspaceIds[0])}`
-        : `e.workspace_id IN (SELECT value FROM json_each(${workspaces}))`
+        : inWorkspaces('e.workspace_id')
     case 'self-workspace':
-      return `e.id IN (SELECT value FROM json_each(${workspaces}))`
+      return inWorkspaces('e.id')
     case 'account':
-      return `e.account_id IN (SELECT value FROM json_each(${accounts()}))`
+      return inAccounts('e.account_id')
     case 'self-account':
-      return `e.id IN (SELECT value FROM json_each(${accounts()}))`
+      return inAccounts('e.id')
     case 'user':
-      return `EXISTS (SELECT 1 FROM account_members m WHERE m.user_id = e.id AND m.account_id IN (SELECT value FROM json_each(${accounts()})))`
+      return `EXISTS (SELECT 1 FROM account_members m WHERE m.user_id = e.id AND ${inAccounts('m.account_id')})`
     case 'bucket':
-      return `e.bucket_key IN (SELECT b.key FROM monitor_buckets b WHERE b.workspace_id IN (SELECT value FROM json_each(${workspaces})))`
+      return `e.bucket_key IN (SELECT b.key FROM monitor_buckets b WHERE ${inWorkspaces('b.workspace_id')})`
   }
 }
 
@@ -350,9 +422,13 @@ function scopeSql(c: Compiler, scope: SearchScope): string {
  * @example
  * compileSearch({ entity: 'transactions', filters: { name: { $ilike: 'pet' } }, ordering: [{ updated: -1 }], limit: 50 }, { accountIds: [1], workspaceIds: [1] })
  */
-export function compileSearch(request: SearchRequest, scope: SearchScope): CompiledSearchPlan {
+export function compileSearch(
+  request: SearchRequest,
+  scope: SearchScope,
+  dialect: SearchDialect = 'sqlite',
+): CompiledSearchPlan {
   const [, def] = entityOf(request.entity, '/entity')
-  const c = new Compiler(def)
+  const c = new Compiler(def, dialect)
   const where = [scopeSql(c, scope)]
   if (request.filters !== undefined && request.filters !== null) {
     where.push(c.filter(request.filters, '/filters', 0))
@@ -440,13 +516,13 @@ export function compileSearch(request: SearchRequest, scope: SearchScope): Compi
     const list = c.listOf(name)!
     const items = [...shown].map((field) => `'${field}', ${list.fields[field]!}`).join(', ')
     selected.set(name, {
-      sql: `(SELECT json_group_array(json_object(${items})) FROM ${list.rows} ${list.catalog})`,
+      sql: c.sql.jsonList(items, `${list.rows} ${list.catalog}`),
       type: 'json',
     })
   }
   const keyName = def.key ?? 'id'
   const keyField = def.fields[keyName]!
-  selected.set(keyName, { sql: columnSql('e', keyField), type: keyField.type })
+  selected.set(keyName, { sql: columnSql('e', keyField, dialect), type: keyField.type })
   const skip = request.skip ?? 0
   const rawLimit = request.limit ?? 50
   const limit = rawLimit <= 0 || rawLimit > SEARCH_MAX_LIMIT ? SEARCH_MAX_LIMIT : rawLimit
@@ -455,10 +531,14 @@ export function compileSearch(request: SearchRequest, scope: SearchScope): Compi
     boolean: type === 'boolean',
     json: type === 'json',
   }))
-  const columns = [...selected.values()].map(({ sql }, i) => `${sql} AS c${i}`).join(', ')
+  const columns = [...selected.values()]
+    .map(({ sql, type }, i) => `${type === 'boolean' ? c.sql.selectBoolean(sql) : sql} AS c${i}`)
+    .join(', ')
   const orderOf = (prefix: string): string =>
     [
-      ...keys.map((k, i) => `${prefix}o${i}${k.nocase ? ' COLLATE NOCASE' : ''} ${k.direction}`),
+      ...keys.map(
+        (k, i) => `${k.nocase ? c.sql.nocase(`${prefix}o${i}`) : `${prefix}o${i}`} ${k.direction}`,
+      ),
       `${prefix}__key ${idDirection}`,
     ].join(', ')
   /*

@@ -7,12 +7,15 @@
 
 export type FieldType = 'integer' | 'string' | 'boolean' | 'timestamp'
 
+/** The SQL a search is compiled to: SQLite's (the embedded store) or PostgreSQL's. */
+export type SearchDialect = 'sqlite' | 'postgres'
+
 export interface FieldDef {
   /** Column of the entity's table. */
   column: string
   type: FieldType
   /** An expression instead of the column (given the table's alias), for a value read through another table. */
-  sql?: (alias: string) => string
+  sql?: (alias: string, dialect: SearchDialect) => string
 }
 
 /**
@@ -41,7 +44,8 @@ export interface EntityDef {
   relations: Readonly<
     Record<
       string,
-      { entity: string; column: string } | { entity: string; on: (alias: string) => string }
+      | { entity: string; column: string }
+      | { entity: string; on: (alias: string, dialect: SearchDialect) => string }
     >
   >
   /** Many-valued relations (filters and fields only: a list cannot order). */
@@ -56,8 +60,10 @@ function workspaceOfTest(alias: string): string {
 }
 
 /** The user who created the monitoring test row `alias` (its `created_by` author keeps the id as text). */
-function ownerIdOf(alias: string): string {
-  return `CAST(json_extract(${alias}.created_by, '$.id') AS INTEGER)`
+function ownerIdOf(alias: string, dialect: SearchDialect): string {
+  return dialect === 'postgres'
+    ? `CAST(CAST(${alias}.created_by AS json) ->> 'id' AS BIGINT)`
+    : `CAST(json_extract(${alias}.created_by, '$.id') AS INTEGER)`
 }
 
 /** A constant as an SQL string literal (constants of this file only, never request values). */
@@ -265,7 +271,7 @@ export const entities: Readonly<Record<string, EntityDef>> = {
         column: 'bucket_key',
         type: 'integer',
         sql: (alias) =>
-          `(SELECT p.id FROM projects p WHERE p.workspace_id = ${workspaceOfTest(alias)} AND p.is_default = 1)`,
+          `(SELECT p.id FROM projects p WHERE p.workspace_id = ${workspaceOfTest(alias)} AND p.is_default = TRUE)`,
       },
       defaultEnvironmentId: text('default_environment_id'),
       created: audit['created']!,
@@ -274,25 +280,28 @@ export const entities: Readonly<Record<string, EntityDef>> = {
     relations: {
       bucket: { entity: 'buckets', on: (alias) => `${alias}.key = e.bucket_key` },
       workspace: { entity: 'workspaces', on: (alias) => `${alias}.id = ${workspaceOfTest('e')}` },
-      owner: { entity: 'users', on: (alias) => `${alias}.id = ${ownerIdOf('e')}` },
+      owner: {
+        entity: 'users',
+        on: (alias, dialect) => `${alias}.id = ${ownerIdOf('e', dialect)}`,
+      },
       project: {
         entity: 'projects',
         on: (alias) =>
-          `${alias}.workspace_id = ${workspaceOfTest('e')} AND ${alias}.is_default = 1`,
+          `${alias}.workspace_id = ${workspaceOfTest('e')} AND ${alias}.is_default = TRUE`,
       },
     },
     lists: {
       locations: {
         entity: 'locations',
         rows: `(SELECT ${sqlText(LOCAL_LOCATION.id)} AS id, ${sqlText(LOCAL_LOCATION.name)} AS name, ${sqlText(LOCAL_LOCATION.provider)} AS provider) m`,
-        link: { from: `(SELECT ${sqlText(LOCAL_LOCATION.name)} AS name) m`, on: '1' },
+        link: { from: `(SELECT ${sqlText(LOCAL_LOCATION.name)} AS name) m`, on: 'TRUE' },
         catalog: '',
         fields: { id: 'm.id', name: 'm.name', title: 'm.name', provider: 'm.provider' },
       },
       tags: {
         entity: 'tags',
-        rows: '(SELECT NULL AS id, NULL AS name, NULL AS description WHERE 0) m',
-        link: { from: '(SELECT NULL AS name WHERE 0) m', on: '1' },
+        rows: '(SELECT CAST(NULL AS TEXT) AS id, CAST(NULL AS TEXT) AS name, CAST(NULL AS TEXT) AS description WHERE FALSE) m',
+        link: { from: '(SELECT CAST(NULL AS TEXT) AS name WHERE FALSE) m', on: 'TRUE' },
         catalog: '',
         fields: { id: 'm.id', name: 'm.name', description: 'm.description' },
       },

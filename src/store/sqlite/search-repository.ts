@@ -12,6 +12,7 @@ import type { RepoContext } from './context.js'
  */
 export function searchRepository(ctx: RepoContext): SearchRepository {
   return {
+    dialect: 'sqlite',
     async run(compiled) {
       ctx.check()
       return ctx.conn.snapshot(() => {

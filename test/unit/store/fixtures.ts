@@ -1,6 +1,7 @@
 import { onTestFinished } from 'vitest'
 import type { TransactionDsl } from '../../../src/dsl/index.js'
 import {
+  openPostgresStore,
   openSqliteStore,
   type Account,
   type Service,
@@ -8,6 +9,7 @@ import {
   type User,
   type Workspace,
 } from '../../../src/store/index.js'
+import { requirePgDatabase } from '../../helpers/postgres.js'
 import { tempDir } from '../../helpers/temp-dir.js'
 
 export { mockServiceInput } from '../../helpers/mock-service-input.js'
@@ -20,11 +22,17 @@ function steppingClock(start = 1_700_000_000_000): () => number {
   return () => (now += 1000)
 }
 
-/** A store in a fresh temporary data dir, closed when the test finishes. */
+/**
+ * A store in a fresh temporary data dir, closed when the test finishes; with
+ * UNDERSTUDY_TEST_STORE=postgres, a fresh PostgreSQL database instead (the data dir stays empty).
+ */
 export async function openTestStore(
   dataDir = tempDir(),
 ): Promise<{ store: Store; dataDir: string }> {
-  const store = await openSqliteStore({ dataDir, now: steppingClock() })
+  const store =
+    process.env['UNDERSTUDY_TEST_STORE'] === 'postgres'
+      ? await openPostgresStore({ url: await requirePgDatabase(), now: steppingClock() })
+      : await openSqliteStore({ dataDir, now: steppingClock() })
   onTestFinished(async () => {
     await store.close()
   })

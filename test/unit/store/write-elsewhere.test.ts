@@ -21,7 +21,7 @@ describe('store.writeElsewhere', () => {
     const { store } = await openTestStore()
     const world = await seed(store)
     const ids = await store.writeElsewhere(async (target) => {
-      expect(target.file).toMatch(/understudy\.db$/)
+      expect('file' in target && target.file).toMatch(/understudy\.db$/)
       return await writeThroughOwnConnection(
         target,
         async (tx) =>
@@ -119,7 +119,14 @@ describe('store.writeElsewhere', () => {
         parentPort.postMessage('begun')
         setInterval(() => {}, 1000)
       `,
-          { eval: true, workerData: { driver, file: target.file, service: world.service.id } },
+          {
+            eval: true,
+            workerData: {
+              driver,
+              file: 'file' in target ? target.file : '',
+              service: world.service.id,
+            },
+          },
         )
         await new Promise((resolve) => worker.once('message', resolve))
         await worker.terminate()

@@ -1,0 +1,19 @@
+import type { Migration } from '../../migrations/types.js'
+import { catalogSchema } from './001-catalog.js'
+import { pgOperationsSchema } from './002-operations.js'
+import { pgShipPlacementSchema } from './003-ship-placement.js'
+import { pgMonitorRunLeasesSchema } from './004-monitor-run-leases.js'
+
+/**
+ * The PostgreSQL schema, oldest first: its own numbering, independent of SQLite's (one PostgreSQL
+ * migration may stand for several SQLite ones). Append new ones; never edit a released one.
+ *
+ * @example
+ * await applyPgMigrations(pool, pgMigrations)
+ */
+export const pgMigrations: readonly Migration[] = [
+  catalogSchema,
+  pgOperationsSchema,
+  pgShipPlacementSchema,
+  pgMonitorRunLeasesSchema,
+]

@@ -1,0 +1,34 @@
+import type { Repositories } from '../repositories.js'
+import {
+  pgAccountRepository,
+  pgApiKeyRepository,
+  pgUserRepository,
+  pgWorkspaceRepository,
+} from './admin-repositories.js'
+import { pgServiceRepository, pgTagRepository } from './catalog-repositories.js'
+import type { PgRepoContext } from './context.js'
+import { pgOperationsRepositories } from './operations-repositories.js'
+import { pgSearchRepository } from './search-repository.js'
+import { pgTenancyRepository } from './tenancy-repository.js'
+import { pgTransactionRepository } from './transaction-repository.js'
+
+/**
+ * Every PostgreSQL repository over one context.
+ *
+ * @example
+ * const tx = createPgRepositories({ db: client, check, now: Date.now })
+ */
+export function createPgRepositories(ctx: PgRepoContext): Repositories {
+  return {
+    accounts: pgAccountRepository(ctx),
+    users: pgUserRepository(ctx),
+    apiKeys: pgApiKeyRepository(ctx),
+    workspaces: pgWorkspaceRepository(ctx),
+    services: pgServiceRepository(ctx),
+    tags: pgTagRepository(ctx),
+    transactions: pgTransactionRepository(ctx),
+    tenancy: pgTenancyRepository(ctx),
+    search: pgSearchRepository(ctx),
+    ...pgOperationsRepositories(ctx),
+  }
+}
