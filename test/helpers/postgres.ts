@@ -159,7 +159,7 @@ export const PG_SKIP_REASON =
   "PostgreSQL's initdb/pg_ctl not found: install Debian's postgresql (apt-get install -y postgresql), or set UNDERSTUDY_PG_BIN, to run the PostgreSQL store tests"
 
 /** Whether this machine can run the PostgreSQL tests (for `describe.skipIf(!hasPostgres)`). */
-export const hasPostgres = findBinDir() !== undefined
+export const hasPostgres = findBinDir() !== undefined && (!isRoot || postgresUser() !== undefined)
 
 let port: Promise<number | undefined> | undefined
 
