@@ -1,6 +1,5 @@
 import type { ParseArgsConfig } from 'node:util'
-import { loadRuntimeOptions, type RuntimeOptions } from '../config/index.js'
-import { PROTECTED_PORTS_ENV } from '../deploy/index.js'
+import { loadRuntimeOptions, PROTECTED_PORTS_ENV, type RuntimeOptions } from '../config/index.js'
 import { isUnderstudyError } from '../errors/index.js'
 import { UsageError } from './usage-error.js'
 import { egressFromFlags } from './egress-flags.js'

@@ -1,5 +1,5 @@
 export { loadRuntimeOptions, loadPlatformOptions, type RuntimeOptionsInput } from './load.js'
-export { type PlatformFlagOptions, type RuntimeOptions } from './options.js'
+export { PROTECTED_PORTS_ENV, type PlatformFlagOptions, type RuntimeOptions } from './options.js'
 export { lowerThreadPriority } from './thread-priority.js'
 export { spawnWorker } from './worker.js'
 export { RestartSupervisor, type RestartPolicy } from './supervisor.js'

@@ -228,3 +228,9 @@ export const platformOptionsSchema: JSONSchemaType<PlatformFlagOptions> = {
   },
   required: ['host', 'port', 'dataDir', 'uploadLimit', 'logLevel', 'logFormat', 'resultRetention'],
 }
+
+/**
+ * The variable naming the protected-ports file to the runtimes: the platform sets it for the
+ * runtimes it starts, and `serve`/`run` read it (src/cli/runtime-flags.ts).
+ */
+export const PROTECTED_PORTS_ENV = 'UNDERSTUDY_EGRESS_PROTECTED_PORTS_FILE'

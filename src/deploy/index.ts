@@ -1,10 +1,5 @@
 export type { Deployer } from './types.js'
-export {
-  LocalDeployer,
-  PROTECTED_PORTS_ENV,
-  type LocalDeployerOptions,
-  type DeployerStore,
-} from './local-deployer.js'
+export { LocalDeployer, type LocalDeployerOptions, type DeployerStore } from './local-deployer.js'
 export { defaultRuntimeCommand, type RuntimeCommand } from './runtime-command.js'
 export { adminHeaders, adminRequest, fetchHealth, type RuntimeAdmin } from './admin-client.js'
 export {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
-import type { RestartPolicy } from '../config/index.js'
+import { PROTECTED_PORTS_ENV, type RestartPolicy } from '../config/index.js'
 import type { MockServiceDocument } from '../dsl/index.js'
 import { createError } from '../errors/index.js'
 import type { Logger } from '../log/index.js'
@@ -62,9 +62,6 @@ export interface LocalDeployerOptions {
    */
   egress?: Pick<EgressSettings, 'level' | 'allow'>
 }
-
-/** The variable naming the protected-ports file to the runtimes (read by src/cli/runtime-flags.ts). */
-export const PROTECTED_PORTS_ENV = 'UNDERSTUDY_EGRESS_PROTECTED_PORTS_FILE'
 
 /** Starts again at most this many times when the system picked a port another record keeps. */
 const PORT_CLASH_ATTEMPTS = 3
