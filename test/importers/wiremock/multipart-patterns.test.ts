@@ -21,7 +21,7 @@ describe('WireMock multipart patterns', () => {
   it('refuses each pattern it cannot express, naming it and the reason', () => {
     const { out, notes } = convert([
       'x',
-      { matchingType: 'ALL' },
+      { matchingType: 'ALL', name: 'a' },
       { headers: { 'X-A': { equalTo: 'a' } } },
       { name: 'a', headers: { 'Content-Disposition': { contains: 'name="b"' } } },
       {},
@@ -34,7 +34,7 @@ describe('WireMock multipart patterns', () => {
     const also = '(equalTo, contains, doesNotContain, matches, doesNotMatch, and, or are)'
     expect(notes).toEqual([
       'request multipartPatterns[0]: expected an object with headers and bodyPatterns; not matched',
-      'request multipartPatterns[1]: matchingType "ALL" is not supported (ANY is: one part must match); not matched',
+      'request multipartPatterns[1]: matchingType ALL with part headers or a part name is not supported (every part of the request would have to carry them); ALL is supported with bodyPatterns only; not matched',
       'request multipartPatterns[2]: part headers other than Content-Disposition (X-A) are not supported; not matched',
       `request multipartPatterns[3]: a Content-Disposition pattern beyond the part's name "a" is not supported; not matched`,
       'request multipartPatterns[4]: the part must be named: "name", or a Content-Disposition pattern such as {"contains": "name=\\"file\\""}; not matched',

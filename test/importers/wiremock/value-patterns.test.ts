@@ -161,7 +161,7 @@ describe('WireMock value patterns', () => {
     ])
   })
 
-  it('folds a whole-number offset from now into the date, and refuses other offsets and truncation', () => {
+  it('folds a whole-number offset from now into the date, refuses other offsets, and maps truncation', () => {
     expect(
       convert({ before: 'now', expectedOffset: -3, expectedOffsetUnit: 'DAYS' }, 'headers', 'd')
         .matchers,
@@ -174,9 +174,13 @@ describe('WireMock value patterns', () => {
     ])
     expect(
       convert({ equalToDateTime: '2021-01-01T00:00:00Z', truncateExpected: 'first day of month' })
-        .notes,
+        .matchers,
     ).toEqual([
-      'P: equalToDateTime with truncateExpected is not supported (the value is read as ISO-8601 or an HTTP date, untruncated); not matched',
+      {
+        matcherName: 'equals_date',
+        matchingValue: '2021-01-01T00:00:00Z',
+        truncateExpected: 'first_day_of_month',
+      },
     ])
     expect(convert({ equalToDateTime: '2021-01-01T00:00:00Z' }).matchers).toEqual([
       { matcherName: 'equals_date', matchingValue: '2021-01-01T00:00:00Z' },
