@@ -125,7 +125,7 @@ export function importWireMock(input: ImportInput, ctx: ImportContext = {}): Imp
  * the WireMock admin API lists stubs loaded from files with it (`GET /__admin/mappings`) as
  * WireMock does. A registered symbol, because src/serve may not import importers/.
  */
-export const WIREMOCK_ORIGINAL = Symbol.for('understudy.wiremock.original')
+const WIREMOCK_ORIGINAL = Symbol.for('understudy.wiremock.original')
 
 /** Attaches to each transaction the stub it came from (one object per stub, shared by its transactions). */
 function keepOriginals(

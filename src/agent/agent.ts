@@ -7,7 +7,7 @@ import { PlatformClient, PlatformRefusal, type ReportBody } from './platform-cli
 import type { PortPool } from './port-pool.js'
 import type { MockRunner, Outcome, WorkItem, WorkState } from './work.js'
 
-export interface AgentOptions {
+interface AgentOptions {
   platform: string
   harborId: string
   shipId: string

@@ -2,7 +2,7 @@ import { createError, type UnderstudyError } from '../errors/index.js'
 import type { MockServiceStatus } from '../store/index.js'
 import type { WorkState } from './work.js'
 
-export interface HeartbeatBody {
+interface HeartbeatBody {
   memoryUsage: number
   msRunningCount: number
   transactionsCount: number

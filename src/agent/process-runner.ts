@@ -7,7 +7,7 @@ import type { MockRunner, Outcome, RunView, WorkItem } from './work.js'
 
 const BY = 'agent'
 
-export interface ProcessRunnerOptions {
+interface ProcessRunnerOptions {
   /** `<dataDir>/mocks/<id>.json` holds each mock service's document, as on the platform. */
   dataDir: string
   log: Logger

@@ -139,7 +139,7 @@ export function wireMockAdminOf(
  * stub or pattern arrives (a runtime that is never sent one does not load the importers). A
  * `bodyFileName` is read from the first of `filesDirs` that has it; without one it is refused.
  */
-export async function loadWireMockConverter(
+async function loadWireMockConverter(
   filesDirs: readonly string[] = [],
 ): Promise<WireMockConverter> {
   const { importWireMock } = await import('../../importers/index.js')

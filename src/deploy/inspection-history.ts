@@ -23,7 +23,7 @@ import { adminRequest, type RuntimeAdmin } from './admin-client.js'
  */
 
 /** A list entry as the runtime gives it, with the platform's id; `previousRun` marks kept ones. */
-export type KeptEntry = Record<string, unknown> & { id: number; previousRun: true }
+type KeptEntry = Record<string, unknown> & { id: number; previousRun: true }
 
 interface IndexEntry {
   entry: KeptEntry
@@ -40,7 +40,7 @@ interface HistoryIndex {
   records: IndexEntry[]
 }
 
-export interface InspectionHistoryOptions {
+interface InspectionHistoryOptions {
   dataDir: string
   log: Logger
   /** Records kept per mock service: default 10,000, the runtime ring's default size. */

@@ -19,9 +19,9 @@ import { chooseShip, leastLoaded, targetOf } from './ship-placement.js'
 import type { Deployer, EnvironmentFigures } from './types.js'
 
 /** The part of the store the ship deployer uses (a full Store is one). */
-export type ShipStore = Repositories & Pick<Store, 'write'>
+type ShipStore = Repositories & Pick<Store, 'write'>
 
-export interface ShipDeployerOptions {
+interface ShipDeployerOptions {
   store: ShipStore
   /** What runs mock services deployed to `harbor-local` (or to no harbor): the local deployer. */
   local: Deployer

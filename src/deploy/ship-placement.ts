@@ -8,7 +8,7 @@ import {
 } from '../store/index.js'
 
 /** Where a mock service is deployed: the platform's own local host, or a harbor (and maybe a ship). */
-export type Target =
+type Target =
   | { kind: 'local' }
   | { kind: 'harbor'; harborId: string; shipId: string | null; fromEnvironment: boolean }
 

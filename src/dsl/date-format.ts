@@ -6,10 +6,10 @@
  */
 
 /** Turns a request's value into epoch milliseconds, or null when it does not fit the pattern. */
-export type DateParser = (value: string) => number | null
+type DateParser = (value: string) => number | null
 
 /** A compiled pattern, or why it cannot be. */
-export type DateFormatResult = { parse: DateParser } | { error: string }
+type DateFormatResult = { parse: DateParser } | { error: string }
 
 const monthsShort = [
   'jan',

@@ -30,7 +30,6 @@ export {
   compileDateFormat,
   truncateInstant,
   dateTruncationNames,
-  type DateParser,
   type DateTruncation,
 } from './date-format.js'
 export { compileUserRegex, RegexRejection, MAX_REGEX_INPUT, enableRegexFallback } from './regex.js'

@@ -95,7 +95,7 @@ const isoLocal = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?$/
  * A request's date-time value in epoch milliseconds, or null when it is not one: ISO-8601 (without
  * a zone: UTC) or an HTTP date (RFC 1123, as in `If-Modified-Since`).
  */
-export function instantOf(value: string): number | null {
+function instantOf(value: string): number | null {
   const text = value.trim()
   if (text === '' || text.length > 64) return null
   const normalized = isoDate.test(text)

@@ -52,7 +52,7 @@ export const unavailableDeployer: Deployer = {
   shutdown: async () => {},
 }
 
-export interface TestPlatformOptions {
+interface TestPlatformOptions {
   /** What runs the mock services; default `unavailableDeployer` (a test that deploys passes a LocalDeployer). */
   deployer?: (deps: { store: Store; log: Logger }, dataDir: string) => Deployer
   routes?: readonly Route[]

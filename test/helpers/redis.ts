@@ -5,7 +5,7 @@ import { onTestFinished } from 'vitest'
 import { waitFor } from './wait.js'
 
 /** Debian's `redis-server` (`apt-get install redis-server`); .ci/run installs it when missing. */
-export const REDIS_SERVER = process.env['UNDERSTUDY_REDIS_SERVER'] ?? 'redis-server'
+const REDIS_SERVER = process.env['UNDERSTUDY_REDIS_SERVER'] ?? 'redis-server'
 export const hasRedis = spawnSync(REDIS_SERVER, ['--version'], { encoding: 'utf8' }).status === 0
 export const REDIS_SKIP_REASON = `${REDIS_SERVER} not found: install Debian's redis-server (apt-get install -y redis-server), or set UNDERSTUDY_REDIS_SERVER, to run the shared scenario-store tests`
 

@@ -122,7 +122,7 @@ export function encodeBase64(value: string): string {
 }
 
 /** base64 as UTF-8 text, or undefined when the bytes are not text. */
-export function decodeBase64Text(value: string): string | undefined {
+function decodeBase64Text(value: string): string | undefined {
   try {
     const bytes = Uint8Array.from(atob(value), (c) => c.charCodeAt(0))
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes)
@@ -132,7 +132,7 @@ export function decodeBase64Text(value: string): string | undefined {
 }
 
 /** Whether a content type (DSL shorthand or MIME type) says JSON. */
-export function isJsonType(contentType: string): boolean {
+function isJsonType(contentType: string): boolean {
   const type = contentType.trim().toLowerCase()
   return type === 'json' || /^application\/([\w.+-]+\+)?json\b/.test(type) || type.endsWith('+json')
 }
@@ -223,14 +223,6 @@ export function formOf(dsl: Dsl): TransactionForm {
     ...bodyOf(res),
     delay: delayOf(res['responseDelay']),
   }
-}
-
-/** A new transaction's form: `GET /` answering 200 with an empty JSON object. */
-export function emptyForm(): TransactionForm {
-  return formOf({
-    requestDsl: { method: 'GET', url: { matcherName: 'equals_url', matchingValue: '/' } },
-    responseDsl: { status: 200, contentType: 'json', json: {} },
-  })
 }
 
 /** Field errors of a form, keyed by the form's field names (`status`, `body`, `headers.2.name`, `matchers.0.key`). */

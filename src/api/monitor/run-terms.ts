@@ -10,7 +10,7 @@ export const DEFAULT_LEASE_MS = 30_000
 export const DEFAULT_RESULT_RETENTION = 100
 
 /** The terms agents' runs are held under on a platform: lease length and results kept per test. */
-export interface RunTerms {
+interface RunTerms {
   leaseMs: number
   retention: number
   /** Called once an agent's run is stored completed (its notifications are sent from here). */

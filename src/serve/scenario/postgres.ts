@@ -47,13 +47,13 @@ const DEADLOCK = '40P01'
 const MAX_DEADLOCK_RETRIES = 3
 
 /** What the store needs of a pooled connection (node-postgres's `PoolClient` answers it). */
-export interface PgClientLike {
+interface PgClientLike {
   query: (sql: string, params?: unknown[]) => Promise<{ rows: unknown[] }>
   release: (err?: Error | boolean) => void
 }
 
 /** What the store needs of a pool (node-postgres's `Pool` answers it). */
-export interface PgPoolLike {
+interface PgPoolLike {
   query: (sql: string, params?: unknown[]) => Promise<{ rows: unknown[] }>
   connect: () => Promise<PgClientLike>
   end: () => Promise<void>
@@ -69,7 +69,7 @@ function rowKey(name: string, instance: string | null): string {
   return JSON.stringify(instance === null ? [name] : [name, instance])
 }
 
-export class PostgresScenarios extends SharedScenarios {
+class PostgresScenarios extends SharedScenarios {
   constructor(
     private readonly pool: PgPoolLike,
     private readonly prefix: string,

@@ -24,7 +24,7 @@ import {
  */
 
 /** What the store needs of a Redis client (node-redis's `createClient()` answers it). */
-export interface RedisLike {
+interface RedisLike {
   eval: (script: string, options: { keys: string[]; arguments: string[] }) => Promise<unknown>
   sendCommand: (args: string[]) => Promise<unknown>
   close?: () => Promise<void>
@@ -56,7 +56,7 @@ for i = 1, reads + writes do out[#out + 1] = redis.call('GET', KEYS[i]) or '${ST
 return out
 `
 
-export class RedisScenarios extends SharedScenarios {
+class RedisScenarios extends SharedScenarios {
   private readonly keyPrefix: string
 
   constructor(

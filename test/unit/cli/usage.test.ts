@@ -28,7 +28,7 @@ describe('command-line usage', () => {
     ],
     [
       ['admin', 'delete'],
-      'understudy admin: unknown admin command "delete"; expected create-account',
+      'understudy admin: unknown admin command "delete"; expected create-account or migrate',
     ],
     [['admin', 'create-account', 'x'], 'understudy admin: unexpected argument "x"'],
     [

@@ -12,7 +12,7 @@ import { freshPgDatabase, PG_SKIP_REASON } from '../../../helpers/postgres.js'
 export const BY = 'ada@example.com'
 
 /** The parent rows the operations tables reference, made with plain SQL (the catalog is another module's). */
-export interface PgWorld {
+interface PgWorld {
   accountId: number
   otherAccountId: number
   userId: number
