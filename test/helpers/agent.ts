@@ -65,15 +65,19 @@ export async function startGroup(
   return { child, stdout: () => stdout, stderr: () => stderr, killGroup }
 }
 
-/** A port of 47000-47999 free now, with the `span` ports after it free too (for --port-range). */
+/**
+ * A port of 21000-29999 free now, with the `span` ports after it free too (for --port-range). Below
+ * Linux's ephemeral range (32768-60999): there, the outgoing connections of a busy test run (and
+ * their thousands of TIME-WAIT sockets after a load test) hold ports a block would need.
+ */
 export async function freePortBlock(span = 1): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt++) {
-    const base = 47000 + Math.floor(Math.random() * (1000 - span))
+    const base = 21000 + Math.floor(Math.random() * (9000 - span))
     let free = true
     for (let port = base; port < base + span && free; port++) free = await isFree(port)
     if (free) return base
   }
-  throw new Error('no free block of ports in 47000-47999')
+  throw new Error('no free block of ports in 21000-29999')
 }
 
 async function isFree(port: number): Promise<boolean> {
