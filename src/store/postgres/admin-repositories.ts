@@ -4,7 +4,7 @@ import type {
   UserRepository,
   WorkspaceRepository,
 } from '../repositories.js'
-import { mergePatch } from '../sqlite/codec.js'
+import { mergePatch } from '../tables/columns.js'
 import type { Account, ApiKey, User, Workspace } from '../types.js'
 import { definePgTable } from './codec.js'
 import type { PgRepoContext } from './context.js'

@@ -1,6 +1,6 @@
 import type { AssetRepository } from '../repositories.js'
 import type { Asset } from '../types.js'
-import { mergePatch } from '../sqlite/codec.js'
+import { mergePatch } from '../tables/columns.js'
 import type { PgRepoContext } from './context.js'
 import { definePgTable } from './codec.js'
 import { insertAudited } from './insert-audited.js'

@@ -1,5 +1,5 @@
 import type { ServiceRepository, TagRepository } from '../repositories.js'
-import { mergePatch } from '../sqlite/codec.js'
+import { mergePatch } from '../tables/columns.js'
 import type { Service, Tag } from '../types.js'
 import { definePgTable, type PgTableCodec } from './codec.js'
 import type { PgRepoContext } from './context.js'

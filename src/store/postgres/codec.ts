@@ -1,12 +1,10 @@
+import { tableSql, type ColumnKinds } from '../tables/columns.js'
 import type { Row } from './sql.js'
-
-/** How a record field is kept in its column: `value` as is, `bool` as BOOLEAN, `json` as json. */
-type ColumnKind = 'value' | 'bool' | 'json'
 
 /**
  * The mapping between a record type and its PostgreSQL table, with the SQL that follows from it
- * written once (named `@column` parameters, see sql.ts). Column names are the snake_case of the
- * field names (`serviceId` -> `service_id`), as in the SQLite store.
+ * written once (see tableSql; named `@column` parameters, see sql.ts). `bool` columns are BOOLEAN,
+ * `json` columns json.
  */
 export interface PgTableCodec<T> {
   readonly table: string
@@ -31,27 +29,15 @@ export interface PgTableCodec<T> {
 export function definePgTable<T>(
   table: string,
   key: keyof T & string,
-  kinds: { readonly [K in keyof T]-?: ColumnKind },
+  kinds: ColumnKinds<T>,
   generatedKey: boolean,
 ): PgTableCodec<T> {
-  const fields = (Object.keys(kinds) as Array<keyof T & string>).map((field) => ({
-    field,
-    column: snakeCase(field),
-    kind: kinds[field],
-  }))
-  const keyColumn = snakeCase(key)
-  const columns = fields.map((f) => f.column).join(', ')
-  const inserted = fields.filter((f) => !(generatedKey && f.field === key))
-  const updated = fields.filter((f) => f.field !== key)
+  const { fields, columns, insertSql, updateSql } = tableSql(table, key, kinds, generatedKey)
   return {
     table,
     columns,
-    insertSql:
-      `INSERT INTO ${table} (${inserted.map((f) => f.column).join(', ')}) ` +
-      `VALUES (${inserted.map((f) => `@${f.column}`).join(', ')}) RETURNING ${columns}`,
-    updateSql:
-      `UPDATE ${table} SET ${updated.map((f) => `${f.column} = @${f.column}`).join(', ')} ` +
-      `WHERE ${keyColumn} = @${keyColumn} RETURNING ${columns}`,
+    insertSql,
+    updateSql,
     decode(row) {
       const out: Record<string, unknown> = {}
       for (const { field, column, kind } of fields) {
@@ -84,8 +70,4 @@ export function definePgTable<T>(
       return out
     },
   }
-}
-
-function snakeCase(field: string): string {
-  return field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
 }

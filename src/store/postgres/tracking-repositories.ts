@@ -4,7 +4,7 @@ import type {
   TrackingRepository,
 } from '../repositories.js'
 import type { CloneTracking, LogSnapshot, Tracking } from '../types.js'
-import { mergePatch } from '../sqlite/codec.js'
+import { mergePatch } from '../tables/columns.js'
 import type { PgRepoContext } from './context.js'
 import { definePgTable } from './codec.js'
 import { one, returned } from './sql.js'

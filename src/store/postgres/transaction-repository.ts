@@ -3,7 +3,7 @@ import type {
   TransactionFilter,
   TransactionRepository,
 } from '../repositories.js'
-import { mergePatch } from '../sqlite/codec.js'
+import { mergePatch } from '../tables/columns.js'
 import type { StoredTransaction } from '../types.js'
 import { definePgTable } from './codec.js'
 import type { PgRepoContext } from './context.js'

@@ -5,7 +5,8 @@ import type {
   WorkspaceRepository,
 } from '../repositories.js'
 import type { Account, ApiKey, User, Workspace } from '../types.js'
-import { defineTable, mergePatch } from './codec.js'
+import { mergePatch } from '../tables/columns.js'
+import { defineTable } from './codec.js'
 import { listPage, returnedRow, rowOf, type RepoContext, type SortKeys } from './context.js'
 
 /* The records of the administration specification: accounts, users, API keys, workspaces. */

@@ -1,6 +1,7 @@
 import type { AssetRepository } from '../repositories.js'
 import type { Asset } from '../types.js'
-import { defineTable, mergePatch, type Row } from './codec.js'
+import { mergePatch } from '../tables/columns.js'
+import { defineTable, type Row } from './codec.js'
 import {
   auditSortKeys,
   insertAudited,

@@ -1,6 +1,7 @@
 import type { ServiceRepository, TagRepository } from '../repositories.js'
 import type { ListQuery, Page, Service, Tag } from '../types.js'
-import { defineTable, mergePatch, type TableCodec } from './codec.js'
+import { mergePatch } from '../tables/columns.js'
+import { defineTable, type TableCodec } from './codec.js'
 import { auditSortKeys, listPage, returnedRow, rowOf, type RepoContext } from './context.js'
 
 /*

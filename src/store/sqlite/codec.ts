@@ -1,15 +1,11 @@
-/**
- * How a record field is kept in its column: `value` as is (INTEGER, TEXT, or NULL), `bool` as
- * INTEGER 0/1, `json` as TEXT.
- */
-type ColumnKind = 'value' | 'bool' | 'json'
+import { tableSql, type ColumnKinds } from '../tables/columns.js'
 
 /** A row as better-sqlite3 returns it: column name to value. */
 export type Row = Record<string, unknown>
 
 /**
- * The mapping between a record type and its table, with the SQL that follows from it written once.
- * Column names are the snake_case of the field names (`serviceId` -> `service_id`).
+ * The mapping between a record type and its table, with the SQL that follows from it written once
+ * (see tableSql). `bool` columns are INTEGER 0/1, `json` columns TEXT.
  */
 export interface TableCodec<T> {
   readonly table: string
@@ -34,27 +30,15 @@ export interface TableCodec<T> {
 export function defineTable<T>(
   table: string,
   key: keyof T & string,
-  kinds: { readonly [K in keyof T]-?: ColumnKind },
+  kinds: ColumnKinds<T>,
   generatedKey: boolean,
 ): TableCodec<T> {
-  const fields = (Object.keys(kinds) as Array<keyof T & string>).map((field) => ({
-    field,
-    column: snakeCase(field),
-    kind: kinds[field],
-  }))
-  const keyColumn = snakeCase(key)
-  const columns = fields.map((f) => f.column).join(', ')
-  const inserted = fields.filter((f) => !(generatedKey && f.field === key))
-  const updated = fields.filter((f) => f.field !== key)
+  const { fields, columns, insertSql, updateSql } = tableSql(table, key, kinds, generatedKey)
   return {
     table,
     columns,
-    insertSql:
-      `INSERT INTO ${table} (${inserted.map((f) => f.column).join(', ')}) ` +
-      `VALUES (${inserted.map((f) => `@${f.column}`).join(', ')}) RETURNING ${columns}`,
-    updateSql:
-      `UPDATE ${table} SET ${updated.map((f) => `${f.column} = @${f.column}`).join(', ')} ` +
-      `WHERE ${keyColumn} = @${keyColumn} RETURNING ${columns}`,
+    insertSql,
+    updateSql,
     decode(row) {
       const out: Record<string, unknown> = {}
       for (const { field, column, kind } of fields) {
@@ -89,31 +73,4 @@ export function defineTable<T>(
       return out
     },
   }
-}
-
-/**
- * `patch`'s own keys among `allowed` whose value is not undefined, over `current`. Callers list
- * what may change explicitly: a request body handed over as a patch must not be able to move a
- * record to another workspace or rewrite its id.
- *
- * @example
- * mergePatch(service, { name: 'b', id: 9 }, ['name', 'description']) // id stays
- */
-export function mergePatch<T extends object>(
-  current: T,
-  patch: object,
-  allowed: ReadonlyArray<keyof T & string>,
-): T {
-  const next = { ...current }
-  const source = patch as Partial<T>
-  for (const field of allowed) {
-    if (Object.hasOwn(patch, field) && source[field] !== undefined) {
-      next[field] = source[field] as T[typeof field]
-    }
-  }
-  return next
-}
-
-function snakeCase(field: string): string {
-  return field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
 }

@@ -1,6 +1,7 @@
 import type { MockSettingRepository } from '../repositories.js'
 import type { MockSetting } from '../types.js'
-import { defineTable, mergePatch } from './codec.js'
+import { mergePatch } from '../tables/columns.js'
+import { defineTable } from './codec.js'
 import {
   auditSortKeys,
   insertAudited,

@@ -4,7 +4,8 @@ import type {
   TrackingRepository,
 } from '../repositories.js'
 import type { CloneTracking, LogSnapshot, Tracking } from '../types.js'
-import { defineTable, mergePatch } from './codec.js'
+import { mergePatch } from '../tables/columns.js'
+import { defineTable } from './codec.js'
 import { returnedRow, rowOf, type RepoContext } from './context.js'
 
 const trackings = defineTable<Tracking>(

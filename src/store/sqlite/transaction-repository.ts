@@ -1,6 +1,7 @@
 import type { TransactionFilter, TransactionRepository } from '../repositories.js'
 import type { StoredTransaction } from '../types.js'
-import { defineTable, mergePatch, type Row } from './codec.js'
+import { mergePatch } from '../tables/columns.js'
+import { defineTable, type Row } from './codec.js'
 import { auditSortKeys, listPage, returnedRow, type RepoContext, type SortKeys } from './context.js'
 import { FOLD_FUNCTION } from './connection.js'
 
