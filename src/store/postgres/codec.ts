@@ -1,4 +1,4 @@
-import { tableSql, type ColumnKinds } from '../tables/columns.js'
+import { tableSql, type ColumnKinds, type ColumnReader } from '../tables/columns.js'
 import type { Row } from './sql.js'
 
 /**
@@ -70,4 +70,10 @@ export function definePgTable<T>(
       return out
     },
   }
+}
+
+/** node-postgres hands back BOOLEAN columns as booleans and json columns already parsed. */
+export const pgReader: ColumnReader = {
+  bool: (value) => value === true,
+  json: <T>(value: unknown): T => value as T,
 }

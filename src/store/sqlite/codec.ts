@@ -1,4 +1,4 @@
-import { tableSql, type ColumnKinds } from '../tables/columns.js'
+import { tableSql, type ColumnKinds, type ColumnReader } from '../tables/columns.js'
 
 /** A row as better-sqlite3 returns it: column name to value. */
 export type Row = Record<string, unknown>
@@ -73,4 +73,10 @@ export function defineTable<T>(
       return out
     },
   }
+}
+
+/** SQLite's bool columns are INTEGER 0/1 and its json columns TEXT, parsed here. */
+export const sqliteReader: ColumnReader = {
+  bool: (value) => value === 1,
+  json: <T>(value: unknown): T => JSON.parse(value as string) as T,
 }

@@ -89,3 +89,12 @@ export function mergePatch<T extends object>(
 function snakeCase(field: string): string {
   return field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
 }
+
+/** A row as the driver returns it: column name to value. */
+export type Row = Record<string, unknown>
+
+/** How a dialect's driver hands back a bool or json column, for row mappers shared by both. */
+export interface ColumnReader {
+  bool: (value: unknown) => boolean
+  json: <T>(value: unknown) => T
+}
