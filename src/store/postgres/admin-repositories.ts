@@ -1,3 +1,5 @@
+import { workspaceColumns } from '../tables/admin.js'
+import { accountColumns, apiKeyColumns, userColumns } from '../tables/tenancy.js'
 import type {
   AccountRepository,
   ApiKeyRepository,
@@ -13,61 +15,13 @@ import { all, one, returned } from './sql.js'
 
 /* Accounts, users, API keys and workspaces in PostgreSQL: the SQLite store's semantics. */
 
-export const pgAccounts = definePgTable<Account>(
-  'accounts',
-  'id',
-  { id: 'value', name: 'value', created: 'value', updated: 'value' },
-  true,
-)
+export const pgAccounts = definePgTable<Account>('accounts', 'id', accountColumns, true)
 
-export const pgUsers = definePgTable<User>(
-  'users',
-  'id',
-  {
-    id: 'value',
-    email: 'value',
-    firstName: 'value',
-    lastName: 'value',
-    enabled: 'bool',
-    accountRoles: 'json',
-    accountId: 'value',
-    created: 'value',
-    lastAccess: 'value',
-  },
-  true,
-)
+export const pgUsers = definePgTable<User>('users', 'id', userColumns, true)
 
-export const pgApiKeys = definePgTable<ApiKey>(
-  'api_keys',
-  'id',
-  {
-    id: 'value',
-    userId: 'value',
-    name: 'value',
-    secretHash: 'value',
-    created: 'value',
-    lastUsed: 'value',
-    revoked: 'value',
-  },
-  false,
-)
+export const pgApiKeys = definePgTable<ApiKey>('api_keys', 'id', apiKeyColumns, false)
 
-const workspaces = definePgTable<Workspace>(
-  'workspaces',
-  'id',
-  {
-    id: 'value',
-    accountId: 'value',
-    name: 'value',
-    enabled: 'bool',
-    dedicatedIpsEnabled: 'bool',
-    privateLocationsEnabled: 'bool',
-    userId: 'value',
-    created: 'value',
-    updated: 'value',
-  },
-  true,
-)
+const workspaces = definePgTable<Workspace>('workspaces', 'id', workspaceColumns, true)
 
 const userSortKeys: PgSortKeys = {
   id: 'id',

@@ -1,3 +1,10 @@
+import {
+  accountMemberColumns,
+  accountProfileColumns,
+  invitationColumns,
+  projectColumns,
+  workspaceMemberColumns,
+} from '../tables/tenancy.js'
 import type { TenancyRepository } from '../repositories.js'
 import type {
   AccountMember,
@@ -18,80 +25,22 @@ import { all, one, returned, type Row } from './sql.js'
 const accountMembers = definePgTable<AccountMember>(
   'account_members',
   'accountId',
-  {
-    accountId: 'value',
-    userId: 'value',
-    roles: 'json',
-    enabled: 'bool',
-    created: 'value',
-    updated: 'value',
-  },
+  accountMemberColumns,
   false,
 )
 
 const workspaceMembers = definePgTable<WorkspaceMember>(
   'workspace_members',
   'workspaceId',
-  {
-    workspaceId: 'value',
-    userId: 'value',
-    role: 'value',
-    enabled: 'bool',
-    created: 'value',
-    updated: 'value',
-  },
+  workspaceMemberColumns,
   false,
 )
 
-const invitations = definePgTable<Invitation>(
-  'invitations',
-  'id',
-  {
-    id: 'value',
-    token: 'value',
-    accountId: 'value',
-    inviteeEmail: 'value',
-    accountRoles: 'json',
-    workspaceIds: 'json',
-    workspaceRoles: 'json',
-    attachAutomatically: 'bool',
-    status: 'value',
-    invitedById: 'value',
-    inviteeUserId: 'value',
-    created: 'value',
-    updated: 'value',
-  },
-  false,
-)
+const invitations = definePgTable<Invitation>('invitations', 'id', invitationColumns, false)
 
-const projects = definePgTable<Project>(
-  'projects',
-  'id',
-  {
-    id: 'value',
-    workspaceId: 'value',
-    name: 'value',
-    description: 'value',
-    isDefault: 'bool',
-    userId: 'value',
-    created: 'value',
-    updated: 'value',
-  },
-  true,
-)
+const projects = definePgTable<Project>('projects', 'id', projectColumns, true)
 
-const profiles = definePgTable<AccountProfile>(
-  'accounts',
-  'id',
-  {
-    id: 'value',
-    description: 'value',
-    aiConsent: 'bool',
-    welcomeLinkText: 'value',
-    welcomeLinkUrl: 'value',
-  },
-  true,
-)
+const profiles = definePgTable<AccountProfile>('accounts', 'id', accountProfileColumns, true)
 
 const prefixed = (columns: string, alias: string): string =>
   columns

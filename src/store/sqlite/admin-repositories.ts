@@ -1,3 +1,5 @@
+import { workspaceColumns } from '../tables/admin.js'
+import { accountColumns, apiKeyColumns, userColumns } from '../tables/tenancy.js'
 import type {
   AccountRepository,
   ApiKeyRepository,
@@ -11,66 +13,13 @@ import { listPage, returnedRow, rowOf, type RepoContext, type SortKeys } from '.
 
 /* The records of the administration specification: accounts, users, API keys, workspaces. */
 
-const accounts = defineTable<Account>(
-  'accounts',
-  'id',
-  {
-    id: 'value',
-    name: 'value',
-    created: 'value',
-    updated: 'value',
-  },
-  true,
-)
+const accounts = defineTable<Account>('accounts', 'id', accountColumns, true)
 
-const users = defineTable<User>(
-  'users',
-  'id',
-  {
-    id: 'value',
-    email: 'value',
-    firstName: 'value',
-    lastName: 'value',
-    enabled: 'bool',
-    accountRoles: 'json',
-    accountId: 'value',
-    created: 'value',
-    lastAccess: 'value',
-  },
-  true,
-)
+const users = defineTable<User>('users', 'id', userColumns, true)
 
-const apiKeys = defineTable<ApiKey>(
-  'api_keys',
-  'id',
-  {
-    id: 'value',
-    userId: 'value',
-    name: 'value',
-    secretHash: 'value',
-    created: 'value',
-    lastUsed: 'value',
-    revoked: 'value',
-  },
-  false,
-)
+const apiKeys = defineTable<ApiKey>('api_keys', 'id', apiKeyColumns, false)
 
-const workspaces = defineTable<Workspace>(
-  'workspaces',
-  'id',
-  {
-    id: 'value',
-    accountId: 'value',
-    name: 'value',
-    enabled: 'bool',
-    dedicatedIpsEnabled: 'bool',
-    privateLocationsEnabled: 'bool',
-    userId: 'value',
-    created: 'value',
-    updated: 'value',
-  },
-  true,
-)
+const workspaces = defineTable<Workspace>('workspaces', 'id', workspaceColumns, true)
 
 const userSortKeys: SortKeys = {
   id: 'id',
