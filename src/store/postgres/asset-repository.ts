@@ -1,3 +1,4 @@
+import { assetColumns } from '../tables/assets.js'
 import type { AssetRepository } from '../repositories.js'
 import type { Asset } from '../types.js'
 import { mergePatch } from '../tables/columns.js'
@@ -7,32 +8,7 @@ import { insertAudited } from './insert-audited.js'
 import { pgAuditSortKeys, pgListPage, type PgSortKeys } from './list.js'
 import { all, one, returned, type Row } from './sql.js'
 
-const assets = definePgTable<Asset>(
-  'assets',
-  'id',
-  {
-    id: 'value',
-    workspaceId: 'value',
-    serviceId: 'value',
-    name: 'value',
-    description: 'value',
-    type: 'value',
-    fileId: 'value',
-    folderId: 'value',
-    platformVseId: 'value',
-    tags: 'json',
-    primaryMetadata: 'json',
-    secondaryMetadata: 'json',
-    size: 'value',
-    sha256: 'value',
-    contentType: 'value',
-    created: 'value',
-    updated: 'value',
-    createdBy: 'value',
-    updatedBy: 'value',
-  },
-  true,
-)
+const assets = definePgTable<Asset>('assets', 'id', assetColumns, true)
 
 const sortKeys: PgSortKeys = {
   ...pgAuditSortKeys,

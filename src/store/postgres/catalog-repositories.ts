@@ -1,3 +1,4 @@
+import { serviceColumns, tagColumns } from '../tables/catalog.js'
 import type { ServiceRepository, TagRepository } from '../repositories.js'
 import { mergePatch } from '../tables/columns.js'
 import type { Service, Tag } from '../types.js'
@@ -11,37 +12,9 @@ import { all, one, returned } from './sql.js'
  * description and audit fields, so one implementation serves both.
  */
 
-const services = definePgTable<Service>(
-  'services',
-  'id',
-  {
-    id: 'value',
-    workspaceId: 'value',
-    name: 'value',
-    description: 'value',
-    created: 'value',
-    updated: 'value',
-    createdBy: 'value',
-    updatedBy: 'value',
-  },
-  true,
-)
+const services = definePgTable<Service>('services', 'id', serviceColumns, true)
 
-const tags = definePgTable<Tag>(
-  'tags',
-  'id',
-  {
-    id: 'value',
-    accountId: 'value',
-    name: 'value',
-    description: 'value',
-    created: 'value',
-    updated: 'value',
-    createdBy: 'value',
-    updatedBy: 'value',
-  },
-  true,
-)
+const tags = definePgTable<Tag>('tags', 'id', tagColumns, true)
 
 interface Named {
   id: number

@@ -1,3 +1,4 @@
+import { mockSettingColumns } from '../tables/mock-settings.js'
 import type { MockSettingRepository } from '../repositories.js'
 import type { MockSetting } from '../types.js'
 import { mergePatch } from '../tables/columns.js'
@@ -7,23 +8,7 @@ import { insertAudited } from './insert-audited.js'
 import { pgAuditSortKeys, pgListPage } from './list.js'
 import { all, one, returned } from './sql.js'
 
-const settings = definePgTable<MockSetting>(
-  'mock_settings',
-  'id',
-  {
-    id: 'value',
-    workspaceId: 'value',
-    kind: 'value',
-    name: 'value',
-    description: 'value',
-    body: 'json',
-    created: 'value',
-    updated: 'value',
-    createdBy: 'value',
-    updatedBy: 'value',
-  },
-  true,
-)
+const settings = definePgTable<MockSetting>('mock_settings', 'id', mockSettingColumns, true)
 
 /**
  * Mock service templates and configurations, and which configuration a mock service uses.

@@ -1,3 +1,4 @@
+import { cloneTrackingColumns, logSnapshotColumns, trackingColumns } from '../tables/tracking.js'
 import type {
   CloneTrackingRepository,
   LogSnapshotRepository,
@@ -9,50 +10,16 @@ import type { PgRepoContext } from './context.js'
 import { definePgTable } from './codec.js'
 import { one, returned } from './sql.js'
 
-const trackings = definePgTable<Tracking>(
-  'trackings',
-  'trackingId',
-  {
-    trackingId: 'value',
-    workspaceId: 'value',
-    mockServiceId: 'value',
-    action: 'value',
-    status: 'value',
-    errors: 'json',
-    warnings: 'json',
-    created: 'value',
-    updated: 'value',
-    ended: 'value',
-    createdBy: 'value',
-  },
-  false,
-)
+const trackings = definePgTable<Tracking>('trackings', 'trackingId', trackingColumns, false)
 
 const clones = definePgTable<CloneTracking>(
   'clone_trackings',
   'trackingId',
-  {
-    trackingId: 'value',
-    workspaceId: 'value',
-    serviceId: 'value',
-    created: 'value',
-    createdBy: 'value',
-  },
+  cloneTrackingColumns,
   false,
 )
 
-const logs = definePgTable<LogSnapshot>(
-  'log_snapshots',
-  'logId',
-  {
-    logId: 'value',
-    mockServiceId: 'value',
-    trackingId: 'value',
-    log: 'value',
-    created: 'value',
-  },
-  true,
-)
+const logs = definePgTable<LogSnapshot>('log_snapshots', 'logId', logSnapshotColumns, true)
 
 /**
  * Trackings of deploy, configure and stop, keyed by their string id. They belong to their mock

@@ -1,3 +1,4 @@
+import { assetColumns } from '../tables/assets.js'
 import type { AssetRepository } from '../repositories.js'
 import type { Asset } from '../types.js'
 import { mergePatch } from '../tables/columns.js'
@@ -12,32 +13,7 @@ import {
   type SortKeys,
 } from './context.js'
 
-const assets = defineTable<Asset>(
-  'assets',
-  'id',
-  {
-    id: 'value',
-    workspaceId: 'value',
-    serviceId: 'value',
-    name: 'value',
-    description: 'value',
-    type: 'value',
-    fileId: 'value',
-    folderId: 'value',
-    platformVseId: 'value',
-    tags: 'json',
-    primaryMetadata: 'json',
-    secondaryMetadata: 'json',
-    size: 'value',
-    sha256: 'value',
-    contentType: 'value',
-    created: 'value',
-    updated: 'value',
-    createdBy: 'value',
-    updatedBy: 'value',
-  },
-  true,
-)
+const assets = defineTable<Asset>('assets', 'id', assetColumns, true)
 
 const sortKeys: SortKeys = {
   ...auditSortKeys,

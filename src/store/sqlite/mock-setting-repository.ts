@@ -1,3 +1,4 @@
+import { mockSettingColumns } from '../tables/mock-settings.js'
 import type { MockSettingRepository } from '../repositories.js'
 import type { MockSetting } from '../types.js'
 import { mergePatch } from '../tables/columns.js'
@@ -11,23 +12,7 @@ import {
   type RepoContext,
 } from './context.js'
 
-const settings = defineTable<MockSetting>(
-  'mock_settings',
-  'id',
-  {
-    id: 'value',
-    workspaceId: 'value',
-    kind: 'value',
-    name: 'value',
-    description: 'value',
-    body: 'json',
-    created: 'value',
-    updated: 'value',
-    createdBy: 'value',
-    updatedBy: 'value',
-  },
-  true,
-)
+const settings = defineTable<MockSetting>('mock_settings', 'id', mockSettingColumns, true)
 
 /**
  * Mock service templates and configurations (migration 4).

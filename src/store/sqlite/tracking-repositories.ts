@@ -1,3 +1,4 @@
+import { cloneTrackingColumns, logSnapshotColumns, trackingColumns } from '../tables/tracking.js'
 import type {
   CloneTrackingRepository,
   LogSnapshotRepository,
@@ -8,50 +9,16 @@ import { mergePatch } from '../tables/columns.js'
 import { defineTable } from './codec.js'
 import { returnedRow, rowOf, type RepoContext } from './context.js'
 
-const trackings = defineTable<Tracking>(
-  'trackings',
-  'trackingId',
-  {
-    trackingId: 'value',
-    workspaceId: 'value',
-    mockServiceId: 'value',
-    action: 'value',
-    status: 'value',
-    errors: 'json',
-    warnings: 'json',
-    created: 'value',
-    updated: 'value',
-    ended: 'value',
-    createdBy: 'value',
-  },
-  false,
-)
+const trackings = defineTable<Tracking>('trackings', 'trackingId', trackingColumns, false)
 
 const clones = defineTable<CloneTracking>(
   'clone_trackings',
   'trackingId',
-  {
-    trackingId: 'value',
-    workspaceId: 'value',
-    serviceId: 'value',
-    created: 'value',
-    createdBy: 'value',
-  },
+  cloneTrackingColumns,
   false,
 )
 
-const logs = defineTable<LogSnapshot>(
-  'log_snapshots',
-  'logId',
-  {
-    logId: 'value',
-    mockServiceId: 'value',
-    trackingId: 'value',
-    log: 'value',
-    created: 'value',
-  },
-  true,
-)
+const logs = defineTable<LogSnapshot>('log_snapshots', 'logId', logSnapshotColumns, true)
 
 /**
  * Trackings of deploy, configure and stop (the mock services specification, docs/api.md#trackings),

@@ -1,0 +1,16 @@
+import type { MockSetting } from '../types.js'
+import type { ColumnKinds } from './columns.js'
+
+/** Every MockSetting field with how its column in mock_settings keeps it. */
+export const mockSettingColumns = {
+  id: 'value',
+  workspaceId: 'value',
+  kind: 'value',
+  name: 'value',
+  description: 'value',
+  body: 'json',
+  created: 'value',
+  updated: 'value',
+  createdBy: 'value',
+  updatedBy: 'value',
+} as const satisfies ColumnKinds<MockSetting>
