@@ -4,6 +4,7 @@ import type {
   TransactionRepository,
 } from '../repositories.js'
 import { mergePatch } from '../tables/columns.js'
+import { transactionColumns } from '../tables/transactions.js'
 import type { StoredTransaction } from '../types.js'
 import { definePgTable } from './codec.js'
 import type { PgRepoContext } from './context.js'
@@ -18,19 +19,7 @@ import { all, one, returned, type Row } from './sql.js'
 const transactions = definePgTable<Omit<StoredTransaction, 'tags'>>(
   'transactions',
   'id',
-  {
-    id: 'value',
-    workspaceId: 'value',
-    serviceId: 'value',
-    name: 'value',
-    description: 'value',
-    dslType: 'value',
-    dsl: 'json',
-    created: 'value',
-    updated: 'value',
-    createdBy: 'value',
-    updatedBy: 'value',
-  },
+  transactionColumns,
   true,
 )
 

@@ -1,6 +1,7 @@
 import type { TransactionFilter, TransactionRepository } from '../repositories.js'
 import type { StoredTransaction } from '../types.js'
 import { mergePatch } from '../tables/columns.js'
+import { transactionColumns } from '../tables/transactions.js'
 import { defineTable, type Row } from './codec.js'
 import { auditSortKeys, listPage, returnedRow, type RepoContext, type SortKeys } from './context.js'
 import { FOLD_FUNCTION } from './connection.js'
@@ -13,19 +14,7 @@ import { FOLD_FUNCTION } from './connection.js'
 const transactions = defineTable<Omit<StoredTransaction, 'tags'>>(
   'transactions',
   'id',
-  {
-    id: 'value',
-    workspaceId: 'value',
-    serviceId: 'value',
-    name: 'value',
-    description: 'value',
-    dslType: 'value',
-    dsl: 'json',
-    created: 'value',
-    updated: 'value',
-    createdBy: 'value',
-    updatedBy: 'value',
-  },
+  transactionColumns,
   true,
 )
 
