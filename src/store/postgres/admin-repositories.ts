@@ -1,5 +1,5 @@
-import { workspaceColumns } from '../tables/admin.js'
-import { accountColumns, apiKeyColumns, userColumns } from '../tables/tenancy.js'
+import { workspaceColumns, workspaceUpdatable } from '../tables/admin.js'
+import { accountColumns, apiKeyColumns, userColumns, userUpdatable } from '../tables/tenancy.js'
 import type {
   AccountRepository,
   ApiKeyRepository,
@@ -141,13 +141,7 @@ export function pgUserRepository(ctx: PgRepoContext): UserRepository {
       ctx.check()
       const current = await get(id)
       if (current === undefined) return undefined
-      const next = mergePatch(current, patch, [
-        'firstName',
-        'lastName',
-        'enabled',
-        'accountRoles',
-        'lastAccess',
-      ])
+      const next = mergePatch(current, patch, userUpdatable)
       return pgUsers.decode(returned(await one(ctx.db, pgUsers.updateSql, pgUsers.encode(next))))
     },
   }
@@ -258,12 +252,7 @@ export function pgWorkspaceRepository(ctx: PgRepoContext): WorkspaceRepository {
       ctx.check()
       const current = await get(id)
       if (current === undefined) return undefined
-      const next = mergePatch(current, patch, [
-        'name',
-        'enabled',
-        'dedicatedIpsEnabled',
-        'privateLocationsEnabled',
-      ])
+      const next = mergePatch(current, patch, workspaceUpdatable)
       next.updated = ctx.now()
       return workspaces.decode(
         returned(await one(ctx.db, workspaces.updateSql, workspaces.encode(next))),

@@ -1,4 +1,4 @@
-import { assetColumns } from '../tables/assets.js'
+import { assetColumns, assetUpdatable } from '../tables/assets.js'
 import type { AssetRepository } from '../repositories.js'
 import type { Asset } from '../types.js'
 import { mergePatch } from '../tables/columns.js'
@@ -58,14 +58,7 @@ export function pgAssetRepository(ctx: PgRepoContext): AssetRepository {
       ctx.check()
       const row = await one(ctx.db, `${byId} FOR UPDATE`, { id, workspaceId })
       if (row === undefined) return undefined
-      const next = mergePatch(assets.decode(row), patch, [
-        'description',
-        'primaryMetadata',
-        'secondaryMetadata',
-        'serviceId',
-        'tags',
-        'name',
-      ])
+      const next = mergePatch(assets.decode(row), patch, assetUpdatable)
       next.updated = ctx.now()
       next.updatedBy = patch.by
       return assets.decode(returned(await one(ctx.db, assets.updateSql, assets.encode(next))))

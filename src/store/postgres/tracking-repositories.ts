@@ -1,4 +1,9 @@
-import { cloneTrackingColumns, logSnapshotColumns, trackingColumns } from '../tables/tracking.js'
+import {
+  cloneTrackingColumns,
+  logSnapshotColumns,
+  trackingColumns,
+  trackingUpdatable,
+} from '../tables/tracking.js'
 import type {
   CloneTrackingRepository,
   LogSnapshotRepository,
@@ -61,12 +66,7 @@ export function pgTrackingRepository(ctx: PgRepoContext): TrackingRepository {
       // FOR UPDATE: another instance moving the same tracking waits instead of being overwritten.
       const row = await one(ctx.db, `${byId} FOR UPDATE`, { trackingId })
       if (row === undefined) return undefined
-      const next = mergePatch(trackings.decode(row), patch, [
-        'status',
-        'errors',
-        'warnings',
-        'ended',
-      ])
+      const next = mergePatch(trackings.decode(row), patch, trackingUpdatable)
       next.updated = ctx.now()
       return trackings.decode(
         returned(await one(ctx.db, trackings.updateSql, trackings.encode(next))),

@@ -4,7 +4,7 @@ import type {
   TransactionRepository,
 } from '../repositories.js'
 import { mergePatch } from '../tables/columns.js'
-import { transactionColumns } from '../tables/transactions.js'
+import { transactionColumns, transactionUpdatable } from '../tables/transactions.js'
 import type { StoredTransaction } from '../types.js'
 import { definePgTable } from './codec.js'
 import type { PgRepoContext } from './context.js'
@@ -295,13 +295,7 @@ export function pgTransactionRepository(ctx: PgRepoContext): TransactionReposito
       ctx.check()
       const current = await get(workspaceId, id)
       if (current === undefined) return undefined
-      const next = mergePatch(current, patch, [
-        'name',
-        'description',
-        'dsl',
-        'serviceId',
-        'dslType',
-      ])
+      const next = mergePatch(current, patch, transactionUpdatable)
       next.updated = ctx.now()
       next.updatedBy = patch.by
       await all(db, transactions.updateSql, transactions.encode(next))

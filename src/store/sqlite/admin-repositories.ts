@@ -1,5 +1,5 @@
-import { workspaceColumns } from '../tables/admin.js'
-import { accountColumns, apiKeyColumns, userColumns } from '../tables/tenancy.js'
+import { workspaceColumns, workspaceUpdatable } from '../tables/admin.js'
+import { accountColumns, apiKeyColumns, userColumns, userUpdatable } from '../tables/tenancy.js'
 import type {
   AccountRepository,
   ApiKeyRepository,
@@ -146,13 +146,7 @@ export function userRepository(ctx: RepoContext): UserRepository {
       ctx.check()
       const current = get(id)
       if (current === undefined) return undefined
-      const next = mergePatch(current, patch, [
-        'firstName',
-        'lastName',
-        'enabled',
-        'accountRoles',
-        'lastAccess',
-      ])
+      const next = mergePatch(current, patch, userUpdatable)
       return users.decode(returnedRow(conn.statement(users.updateSql).get(users.encode(next))))
     },
   }
@@ -265,12 +259,7 @@ export function workspaceRepository(ctx: RepoContext): WorkspaceRepository {
       ctx.check()
       const current = get(id)
       if (current === undefined) return undefined
-      const next = mergePatch(current, patch, [
-        'name',
-        'enabled',
-        'dedicatedIpsEnabled',
-        'privateLocationsEnabled',
-      ])
+      const next = mergePatch(current, patch, workspaceUpdatable)
       next.updated = ctx.now()
       return workspaces.decode(
         returnedRow(conn.statement(workspaces.updateSql).get(workspaces.encode(next))),

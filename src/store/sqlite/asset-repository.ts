@@ -1,4 +1,4 @@
-import { assetColumns } from '../tables/assets.js'
+import { assetColumns, assetUpdatable } from '../tables/assets.js'
 import type { AssetRepository } from '../repositories.js'
 import type { Asset } from '../types.js'
 import { mergePatch } from '../tables/columns.js'
@@ -70,14 +70,7 @@ export function assetRepository(ctx: RepoContext): AssetRepository {
       ctx.check()
       const current = get(workspaceId, id)
       if (current === undefined) return undefined
-      const next = mergePatch(current, patch, [
-        'description',
-        'primaryMetadata',
-        'secondaryMetadata',
-        'serviceId',
-        'tags',
-        'name',
-      ])
+      const next = mergePatch(current, patch, assetUpdatable)
       next.updated = ctx.now()
       next.updatedBy = patch.by
       return assets.decode(returnedRow(conn.statement(assets.updateSql).get(assets.encode(next))))

@@ -1,4 +1,4 @@
-import { mockSettingColumns } from '../tables/mock-settings.js'
+import { mockSettingColumns, mockSettingUpdatable } from '../tables/mock-settings.js'
 import type { MockSettingRepository } from '../repositories.js'
 import type { MockSetting } from '../types.js'
 import { mergePatch } from '../tables/columns.js'
@@ -57,7 +57,7 @@ export function mockSettingRepository(ctx: RepoContext): MockSettingRepository {
       ctx.check()
       const current = get(workspaceId, kind, id)
       if (current === undefined) return undefined
-      const next = mergePatch(current, patch, ['name', 'description', 'body'])
+      const next = mergePatch(current, patch, mockSettingUpdatable)
       next.updated = ctx.now()
       next.updatedBy = patch.by
       return settings.decode(

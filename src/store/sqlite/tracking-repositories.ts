@@ -1,4 +1,9 @@
-import { cloneTrackingColumns, logSnapshotColumns, trackingColumns } from '../tables/tracking.js'
+import {
+  cloneTrackingColumns,
+  logSnapshotColumns,
+  trackingColumns,
+  trackingUpdatable,
+} from '../tables/tracking.js'
 import type {
   CloneTrackingRepository,
   LogSnapshotRepository,
@@ -66,7 +71,7 @@ export function trackingRepository(ctx: RepoContext): TrackingRepository {
       ctx.check()
       const current = get(trackingId)
       if (current === undefined) return undefined
-      const next = mergePatch(current, patch, ['status', 'errors', 'warnings', 'ended'])
+      const next = mergePatch(current, patch, trackingUpdatable)
       next.updated = ctx.now()
       return trackings.decode(
         returnedRow(conn.statement(trackings.updateSql).get(trackings.encode(next))),

@@ -1,7 +1,7 @@
 import type { TransactionFilter, TransactionRepository } from '../repositories.js'
 import type { StoredTransaction } from '../types.js'
 import { mergePatch } from '../tables/columns.js'
-import { transactionColumns } from '../tables/transactions.js'
+import { transactionColumns, transactionUpdatable } from '../tables/transactions.js'
 import { defineTable, type Row } from './codec.js'
 import { auditSortKeys, listPage, returnedRow, type RepoContext, type SortKeys } from './context.js'
 import { FOLD_FUNCTION } from './connection.js'
@@ -254,13 +254,7 @@ export function transactionRepository(ctx: RepoContext): TransactionRepository {
       ctx.check()
       const current = get(workspaceId, id)
       if (current === undefined) return undefined
-      const next = mergePatch(current, patch, [
-        'name',
-        'description',
-        'dsl',
-        'serviceId',
-        'dslType',
-      ])
+      const next = mergePatch(current, patch, transactionUpdatable)
       next.updated = ctx.now()
       next.updatedBy = patch.by
       conn.statement(transactions.updateSql).run(transactions.encode(next))

@@ -13,3 +13,11 @@ export const workspaceColumns = {
   created: 'value',
   updated: 'value',
 } as const satisfies ColumnKinds<Workspace>
+
+/** What `update` may change of a workspace. */
+export const workspaceUpdatable = [
+  'name',
+  'enabled',
+  'dedicatedIpsEnabled',
+  'privateLocationsEnabled',
+] as const satisfies ReadonlyArray<keyof Workspace>

@@ -23,3 +23,13 @@ export const assetColumns = {
   createdBy: 'value',
   updatedBy: 'value',
 } as const satisfies ColumnKinds<Asset>
+
+/** What `update` may change of an asset. */
+export const assetUpdatable = [
+  'description',
+  'primaryMetadata',
+  'secondaryMetadata',
+  'serviceId',
+  'tags',
+  'name',
+] as const satisfies ReadonlyArray<keyof Asset>

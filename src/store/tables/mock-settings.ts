@@ -14,3 +14,10 @@ export const mockSettingColumns = {
   createdBy: 'value',
   updatedBy: 'value',
 } as const satisfies ColumnKinds<MockSetting>
+
+/** What `update` may change of a mock setting. */
+export const mockSettingUpdatable = [
+  'name',
+  'description',
+  'body',
+] as const satisfies ReadonlyArray<keyof MockSetting>

@@ -99,3 +99,12 @@ export const accountColumns = {
   created: 'value',
   updated: 'value',
 } as const satisfies ColumnKinds<Account>
+
+/** What `update` may change of a user. */
+export const userUpdatable = [
+  'firstName',
+  'lastName',
+  'enabled',
+  'accountRoles',
+  'lastAccess',
+] as const satisfies ReadonlyArray<keyof User>

@@ -33,3 +33,11 @@ export const trackingColumns = {
   ended: 'value',
   createdBy: 'value',
 } as const satisfies ColumnKinds<Tracking>
+
+/** What `update` may change of a tracking. */
+export const trackingUpdatable = [
+  'status',
+  'errors',
+  'warnings',
+  'ended',
+] as const satisfies ReadonlyArray<keyof Tracking>

@@ -18,3 +18,12 @@ export const transactionColumns = {
   createdBy: 'value',
   updatedBy: 'value',
 } as const satisfies ColumnKinds<Omit<StoredTransaction, 'tags'>>
+
+/** What `update` may change of a transaction (its tags are replaced on their own). */
+export const transactionUpdatable = [
+  'name',
+  'description',
+  'dsl',
+  'serviceId',
+  'dslType',
+] as const satisfies ReadonlyArray<keyof StoredTransaction>
