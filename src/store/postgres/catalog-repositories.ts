@@ -1,8 +1,8 @@
 import { serviceColumns, tagColumns } from '../tables/catalog.js'
 import type { ServiceRepository, TagRepository } from '../repositories.js'
-import { mergePatch } from '../tables/columns.js'
+import { mergePatch, type TableCodec } from '../tables/columns.js'
 import type { Service, Tag } from '../types.js'
-import { definePgTable, type PgTableCodec } from './codec.js'
+import { definePgTable } from './codec.js'
 import type { PgRepoContext } from './context.js'
 import { pgAuditSortKeys, pgListPage } from './list.js'
 import { all, one, returned } from './sql.js'
@@ -26,7 +26,7 @@ interface Named {
 
 function namedRecords<T extends Named>(
   ctx: PgRepoContext,
-  codec: PgTableCodec<T>,
+  codec: TableCodec<T>,
   scopeColumn: string,
 ) {
   const { table, columns } = codec

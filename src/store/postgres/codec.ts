@@ -1,23 +1,10 @@
-import { tableSql, type ColumnKinds, type ColumnReader } from '../tables/columns.js'
+import {
+  tableSql,
+  type ColumnKinds,
+  type ColumnReader,
+  type TableCodec,
+} from '../tables/columns.js'
 import type { Row } from './sql.js'
-
-/**
- * The mapping between a record type and its PostgreSQL table, with the SQL that follows from it
- * written once (see tableSql; named `@column` parameters, see sql.ts). `bool` columns are BOOLEAN,
- * `json` columns json.
- */
-export interface PgTableCodec<T> {
-  readonly table: string
-  /** The column list of a SELECT, in field order. */
-  readonly columns: string
-  /** `INSERT ... RETURNING`, leaving out the generated key when there is one. */
-  readonly insertSql: string
-  /** `UPDATE ... SET <every column but the key> WHERE <key> = @<key> RETURNING ...`. */
-  readonly updateSql: string
-  decode: (row: Row) => T
-  /** Named parameters for insertSql/updateSql: one per column; undefined becomes NULL. */
-  encode: (record: Partial<T>) => Row
-}
 
 /**
  * Describes a table. `kinds` must name every field of `T`, so a field added to a record type
@@ -31,7 +18,7 @@ export function definePgTable<T>(
   key: keyof T & string,
   kinds: ColumnKinds<T>,
   generatedKey: boolean,
-): PgTableCodec<T> {
+): TableCodec<T> {
   const { fields, columns, insertSql, updateSql } = tableSql(table, key, kinds, generatedKey)
   return {
     table,

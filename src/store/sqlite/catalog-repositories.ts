@@ -1,8 +1,8 @@
 import { serviceColumns, tagColumns } from '../tables/catalog.js'
 import type { ServiceRepository, TagRepository } from '../repositories.js'
 import type { ListQuery, Page, Service, Tag } from '../types.js'
-import { mergePatch } from '../tables/columns.js'
-import { defineTable, type TableCodec } from './codec.js'
+import { mergePatch, type TableCodec } from '../tables/columns.js'
+import { defineTable } from './codec.js'
 import { auditSortKeys, listPage, returnedRow, rowOf, type RepoContext } from './context.js'
 
 /*

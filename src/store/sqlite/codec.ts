@@ -1,24 +1,12 @@
-import { tableSql, type ColumnKinds, type ColumnReader } from '../tables/columns.js'
+import {
+  tableSql,
+  type ColumnKinds,
+  type ColumnReader,
+  type TableCodec,
+} from '../tables/columns.js'
 
 /** A row as better-sqlite3 returns it: column name to value. */
 export type Row = Record<string, unknown>
-
-/**
- * The mapping between a record type and its table, with the SQL that follows from it written once
- * (see tableSql). `bool` columns are INTEGER 0/1, `json` columns TEXT.
- */
-export interface TableCodec<T> {
-  readonly table: string
-  /** The column list of a SELECT, in field order. */
-  readonly columns: string
-  /** `INSERT ... RETURNING`, leaving out the generated key when there is one. */
-  readonly insertSql: string
-  /** `UPDATE ... SET <every column but the key> WHERE <key> = @<key> RETURNING ...`. */
-  readonly updateSql: string
-  decode: (row: Row) => T
-  /** Named parameters for insertSql/updateSql: one per column; undefined becomes NULL. */
-  encode: (record: Partial<T>) => Row
-}
 
 /**
  * Describes a table. `kinds` must name every field of `T` (the mapped type says so), so a field

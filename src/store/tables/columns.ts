@@ -98,3 +98,20 @@ export interface ColumnReader {
   bool: (value: unknown) => boolean
   json: <T>(value: unknown) => T
 }
+
+/**
+ * The mapping between a record type and its table in one dialect, with the SQL that follows from
+ * it written once (see tableSql). Each dialect's codec decides how bool and json columns travel.
+ */
+export interface TableCodec<T> {
+  readonly table: string
+  /** The column list of a SELECT, in field order. */
+  readonly columns: string
+  /** `INSERT ... RETURNING`, leaving out the generated key when there is one. */
+  readonly insertSql: string
+  /** `UPDATE ... SET <every column but the key> WHERE <key> = @<key> RETURNING ...`. */
+  readonly updateSql: string
+  decode: (row: Row) => T
+  /** Named parameters for insertSql/updateSql: one per column; undefined becomes NULL. */
+  encode: (record: Partial<T>) => Row
+}
