@@ -4,6 +4,8 @@ import {
   invitationColumns,
   projectColumns,
   workspaceMemberColumns,
+  joinedUserColumns,
+  withJoinedUser,
 } from '../tables/tenancy.js'
 import type { TenancyRepository } from '../repositories.js'
 import type {
@@ -11,7 +13,6 @@ import type {
   AccountProfile,
   Invitation,
   Project,
-  User,
   WorkspaceMember,
 } from '../types.js'
 import { pgAccounts, pgApiKeys, pgUsers } from './admin-repositories.js'
@@ -48,21 +49,8 @@ const prefixed = (columns: string, alias: string): string =>
     .map((c) => `${alias}.${c}`)
     .join(', ')
 
-/** Columns of a user joined as `u`, prefixed so that they do not clash with the member's. */
-const userColumns = pgUsers.columns
-  .split(', ')
-  .map((c) => `u.${c} AS u_${c}`)
-  .join(', ')
-
-function withUser<T>(decode: (row: Row) => T) {
-  return (row: Row): T & { user: User } => {
-    const userRow: Row = {}
-    for (const [key, value] of Object.entries(row)) {
-      if (key.startsWith('u_')) userRow[key.slice(2)] = value
-    }
-    return { ...decode(row), user: pgUsers.decode(userRow) }
-  }
-}
+const memberUserColumns = joinedUserColumns(pgUsers)
+const withUser = withJoinedUser(pgUsers)
 
 const memberSortKeys: PgSortKeys = {
   id: 'u.id',
@@ -129,7 +117,7 @@ export function pgTenancyRepository(ctx: PgRepoContext): TenancyRepository {
     async members(accountId, query) {
       ctx.check()
       return await pgListPage(ctx, {
-        select: `${prefixed(accountMembers.columns, 'm')}, ${userColumns}`,
+        select: `${prefixed(accountMembers.columns, 'm')}, ${memberUserColumns}`,
         from: 'account_members m JOIN users u ON u.id = m.user_id',
         where: 'm.account_id = @accountId',
         params: { accountId },
@@ -231,7 +219,7 @@ export function pgTenancyRepository(ctx: PgRepoContext): TenancyRepository {
     async workspaceMembers(workspaceId, query) {
       ctx.check()
       return await pgListPage(ctx, {
-        select: `${prefixed(workspaceMembers.columns, 'm')}, ${userColumns}`,
+        select: `${prefixed(workspaceMembers.columns, 'm')}, ${memberUserColumns}`,
         from: 'workspace_members m JOIN users u ON u.id = m.user_id',
         where: 'm.workspace_id = @workspaceId',
         params: { workspaceId },

@@ -7,6 +7,8 @@ import {
   projectColumns,
   userColumns,
   workspaceMemberColumns,
+  joinedUserColumns,
+  withJoinedUser,
 } from '../tables/tenancy.js'
 import type { TenancyRepository } from '../repositories.js'
 import type {
@@ -47,21 +49,8 @@ const apiKeys = defineTable<ApiKey>('api_keys', 'id', apiKeyColumns, false)
 const profiles = defineTable<AccountProfile>('accounts', 'id', accountProfileColumns, true)
 const users = defineTable<User>('users', 'id', userColumns, true)
 
-/** Columns of a user joined as `u`, prefixed so that they do not clash with the member's. */
-const joinedUserColumns = users.columns
-  .split(', ')
-  .map((c) => `u.${c} AS u_${c}`)
-  .join(', ')
-
-function withUser<T>(decode: (row: Row) => T) {
-  return (row: Row): T & { user: User } => {
-    const userRow: Row = {}
-    for (const [key, value] of Object.entries(row)) {
-      if (key.startsWith('u_')) userRow[key.slice(2)] = value
-    }
-    return { ...decode(row), user: users.decode(userRow) }
-  }
-}
+const memberUserColumns = joinedUserColumns(users)
+const withUser = withJoinedUser(users)
 
 const memberSortKeys: SortKeys = {
   id: 'u.id',
@@ -132,7 +121,7 @@ export function tenancyRepository(ctx: RepoContext): TenancyRepository {
           .map((c) => `m.${c}`)
           .join(', ') +
         ', ' +
-        joinedUserColumns
+        memberUserColumns
       return listPage(ctx, {
         select,
         from: 'account_members m JOIN users u ON u.id = m.user_id',
@@ -237,7 +226,7 @@ export function tenancyRepository(ctx: RepoContext): TenancyRepository {
           .map((c) => `m.${c}`)
           .join(', ') +
         ', ' +
-        joinedUserColumns
+        memberUserColumns
       return listPage(ctx, {
         select,
         from: 'workspace_members m JOIN users u ON u.id = m.user_id',

@@ -8,7 +8,7 @@ import type {
   User,
   WorkspaceMember,
 } from '../types.js'
-import type { ColumnKinds } from './columns.js'
+import type { ColumnKinds, Row, TableCodec } from './columns.js'
 
 /** Every AccountMember field with how its column in account_members keeps it. */
 export const accountMemberColumns = {
@@ -108,3 +108,34 @@ export const userUpdatable = [
   'accountRoles',
   'lastAccess',
 ] as const satisfies ReadonlyArray<keyof User>
+
+/**
+ * The columns of users joined as `u`, each renamed `u_<column>` so that they do not clash with the
+ * member's own.
+ */
+export function joinedUserColumns(users: TableCodec<User>): string {
+  return users.columns
+    .split(', ')
+    .map((c) => `u.${c} AS u_${c}`)
+    .join(', ')
+}
+
+/**
+ * Wraps a member's decode so that the record also carries its user, read from the `u_` columns of
+ * joinedUserColumns.
+ *
+ * @example
+ * const withUser = withJoinedUser(users)
+ * const decodeMember = withUser(accountMembers.decode)
+ */
+export function withJoinedUser(
+  users: TableCodec<User>,
+): <T>(decode: (row: Row) => T) => (row: Row) => T & { user: User } {
+  return (decode) => (row) => {
+    const userRow: Row = {}
+    for (const [key, value] of Object.entries(row)) {
+      if (key.startsWith('u_')) userRow[key.slice(2)] = value
+    }
+    return { ...decode(row), user: users.decode(userRow) }
+  }
+}
