@@ -1,10 +1,12 @@
+import { workspaceColumns, workspaceUpdatable } from '../tables/admin.js'
+import { accountColumns, apiKeyColumns, userColumns, userUpdatable } from '../tables/tenancy.js'
 import type {
   AccountRepository,
   ApiKeyRepository,
   UserRepository,
   WorkspaceRepository,
 } from '../repositories.js'
-import { mergePatch } from '../sqlite/codec.js'
+import { mergePatch } from '../tables/columns.js'
 import type { Account, ApiKey, User, Workspace } from '../types.js'
 import { definePgTable } from './codec.js'
 import type { PgRepoContext } from './context.js'
@@ -13,61 +15,13 @@ import { all, one, returned } from './sql.js'
 
 /* Accounts, users, API keys and workspaces in PostgreSQL: the SQLite store's semantics. */
 
-export const pgAccounts = definePgTable<Account>(
-  'accounts',
-  'id',
-  { id: 'value', name: 'value', created: 'value', updated: 'value' },
-  true,
-)
+export const pgAccounts = definePgTable<Account>('accounts', 'id', accountColumns, true)
 
-export const pgUsers = definePgTable<User>(
-  'users',
-  'id',
-  {
-    id: 'value',
-    email: 'value',
-    firstName: 'value',
-    lastName: 'value',
-    enabled: 'bool',
-    accountRoles: 'json',
-    accountId: 'value',
-    created: 'value',
-    lastAccess: 'value',
-  },
-  true,
-)
+export const pgUsers = definePgTable<User>('users', 'id', userColumns, true)
 
-export const pgApiKeys = definePgTable<ApiKey>(
-  'api_keys',
-  'id',
-  {
-    id: 'value',
-    userId: 'value',
-    name: 'value',
-    secretHash: 'value',
-    created: 'value',
-    lastUsed: 'value',
-    revoked: 'value',
-  },
-  false,
-)
+export const pgApiKeys = definePgTable<ApiKey>('api_keys', 'id', apiKeyColumns, false)
 
-const workspaces = definePgTable<Workspace>(
-  'workspaces',
-  'id',
-  {
-    id: 'value',
-    accountId: 'value',
-    name: 'value',
-    enabled: 'bool',
-    dedicatedIpsEnabled: 'bool',
-    privateLocationsEnabled: 'bool',
-    userId: 'value',
-    created: 'value',
-    updated: 'value',
-  },
-  true,
-)
+const workspaces = definePgTable<Workspace>('workspaces', 'id', workspaceColumns, true)
 
 const userSortKeys: PgSortKeys = {
   id: 'id',
@@ -187,13 +141,7 @@ export function pgUserRepository(ctx: PgRepoContext): UserRepository {
       ctx.check()
       const current = await get(id)
       if (current === undefined) return undefined
-      const next = mergePatch(current, patch, [
-        'firstName',
-        'lastName',
-        'enabled',
-        'accountRoles',
-        'lastAccess',
-      ])
+      const next = mergePatch(current, patch, userUpdatable)
       return pgUsers.decode(returned(await one(ctx.db, pgUsers.updateSql, pgUsers.encode(next))))
     },
   }
@@ -304,12 +252,7 @@ export function pgWorkspaceRepository(ctx: PgRepoContext): WorkspaceRepository {
       ctx.check()
       const current = await get(id)
       if (current === undefined) return undefined
-      const next = mergePatch(current, patch, [
-        'name',
-        'enabled',
-        'dedicatedIpsEnabled',
-        'privateLocationsEnabled',
-      ])
+      const next = mergePatch(current, patch, workspaceUpdatable)
       next.updated = ctx.now()
       return workspaces.decode(
         returned(await one(ctx.db, workspaces.updateSql, workspaces.encode(next))),

@@ -1,38 +1,14 @@
+import { assetColumns, assetUpdatable } from '../tables/assets.js'
 import type { AssetRepository } from '../repositories.js'
 import type { Asset } from '../types.js'
-import { mergePatch } from '../sqlite/codec.js'
+import { mergePatch } from '../tables/columns.js'
 import type { PgRepoContext } from './context.js'
 import { definePgTable } from './codec.js'
 import { insertAudited } from './insert-audited.js'
 import { pgAuditSortKeys, pgListPage, type PgSortKeys } from './list.js'
 import { all, one, returned, type Row } from './sql.js'
 
-const assets = definePgTable<Asset>(
-  'assets',
-  'id',
-  {
-    id: 'value',
-    workspaceId: 'value',
-    serviceId: 'value',
-    name: 'value',
-    description: 'value',
-    type: 'value',
-    fileId: 'value',
-    folderId: 'value',
-    platformVseId: 'value',
-    tags: 'json',
-    primaryMetadata: 'json',
-    secondaryMetadata: 'json',
-    size: 'value',
-    sha256: 'value',
-    contentType: 'value',
-    created: 'value',
-    updated: 'value',
-    createdBy: 'value',
-    updatedBy: 'value',
-  },
-  true,
-)
+const assets = definePgTable<Asset>('assets', 'id', assetColumns, true)
 
 const sortKeys: PgSortKeys = {
   ...pgAuditSortKeys,
@@ -82,14 +58,7 @@ export function pgAssetRepository(ctx: PgRepoContext): AssetRepository {
       ctx.check()
       const row = await one(ctx.db, `${byId} FOR UPDATE`, { id, workspaceId })
       if (row === undefined) return undefined
-      const next = mergePatch(assets.decode(row), patch, [
-        'description',
-        'primaryMetadata',
-        'secondaryMetadata',
-        'serviceId',
-        'tags',
-        'name',
-      ])
+      const next = mergePatch(assets.decode(row), patch, assetUpdatable)
       next.updated = ctx.now()
       next.updatedBy = patch.by
       return assets.decode(returned(await one(ctx.db, assets.updateSql, assets.encode(next))))

@@ -1,7 +1,8 @@
+import { serviceColumns, tagColumns } from '../tables/catalog.js'
 import type { ServiceRepository, TagRepository } from '../repositories.js'
-import { mergePatch } from '../sqlite/codec.js'
+import { mergePatch, type TableCodec } from '../tables/columns.js'
 import type { Service, Tag } from '../types.js'
-import { definePgTable, type PgTableCodec } from './codec.js'
+import { definePgTable } from './codec.js'
 import type { PgRepoContext } from './context.js'
 import { pgAuditSortKeys, pgListPage } from './list.js'
 import { all, one, returned } from './sql.js'
@@ -11,37 +12,9 @@ import { all, one, returned } from './sql.js'
  * description and audit fields, so one implementation serves both.
  */
 
-const services = definePgTable<Service>(
-  'services',
-  'id',
-  {
-    id: 'value',
-    workspaceId: 'value',
-    name: 'value',
-    description: 'value',
-    created: 'value',
-    updated: 'value',
-    createdBy: 'value',
-    updatedBy: 'value',
-  },
-  true,
-)
+const services = definePgTable<Service>('services', 'id', serviceColumns, true)
 
-const tags = definePgTable<Tag>(
-  'tags',
-  'id',
-  {
-    id: 'value',
-    accountId: 'value',
-    name: 'value',
-    description: 'value',
-    created: 'value',
-    updated: 'value',
-    createdBy: 'value',
-    updatedBy: 'value',
-  },
-  true,
-)
+const tags = definePgTable<Tag>('tags', 'id', tagColumns, true)
 
 interface Named {
   id: number
@@ -53,7 +26,7 @@ interface Named {
 
 function namedRecords<T extends Named>(
   ctx: PgRepoContext,
-  codec: PgTableCodec<T>,
+  codec: TableCodec<T>,
   scopeColumn: string,
 ) {
   const { table, columns } = codec

@@ -1,25 +1,10 @@
+import {
+  tableSql,
+  type ColumnKinds,
+  type ColumnReader,
+  type TableCodec,
+} from '../tables/columns.js'
 import type { Row } from './sql.js'
-
-/** How a record field is kept in its column: `value` as is, `bool` as BOOLEAN, `json` as json. */
-type ColumnKind = 'value' | 'bool' | 'json'
-
-/**
- * The mapping between a record type and its PostgreSQL table, with the SQL that follows from it
- * written once (named `@column` parameters, see sql.ts). Column names are the snake_case of the
- * field names (`serviceId` -> `service_id`), as in the SQLite store.
- */
-export interface PgTableCodec<T> {
-  readonly table: string
-  /** The column list of a SELECT, in field order. */
-  readonly columns: string
-  /** `INSERT ... RETURNING`, leaving out the generated key when there is one. */
-  readonly insertSql: string
-  /** `UPDATE ... SET <every column but the key> WHERE <key> = @<key> RETURNING ...`. */
-  readonly updateSql: string
-  decode: (row: Row) => T
-  /** Named parameters for insertSql/updateSql: one per column; undefined becomes NULL. */
-  encode: (record: Partial<T>) => Row
-}
 
 /**
  * Describes a table. `kinds` must name every field of `T`, so a field added to a record type
@@ -31,27 +16,15 @@ export interface PgTableCodec<T> {
 export function definePgTable<T>(
   table: string,
   key: keyof T & string,
-  kinds: { readonly [K in keyof T]-?: ColumnKind },
+  kinds: ColumnKinds<T>,
   generatedKey: boolean,
-): PgTableCodec<T> {
-  const fields = (Object.keys(kinds) as Array<keyof T & string>).map((field) => ({
-    field,
-    column: snakeCase(field),
-    kind: kinds[field],
-  }))
-  const keyColumn = snakeCase(key)
-  const columns = fields.map((f) => f.column).join(', ')
-  const inserted = fields.filter((f) => !(generatedKey && f.field === key))
-  const updated = fields.filter((f) => f.field !== key)
+): TableCodec<T> {
+  const { fields, columns, insertSql, updateSql } = tableSql(table, key, kinds, generatedKey)
   return {
     table,
     columns,
-    insertSql:
-      `INSERT INTO ${table} (${inserted.map((f) => f.column).join(', ')}) ` +
-      `VALUES (${inserted.map((f) => `@${f.column}`).join(', ')}) RETURNING ${columns}`,
-    updateSql:
-      `UPDATE ${table} SET ${updated.map((f) => `${f.column} = @${f.column}`).join(', ')} ` +
-      `WHERE ${keyColumn} = @${keyColumn} RETURNING ${columns}`,
+    insertSql,
+    updateSql,
     decode(row) {
       const out: Record<string, unknown> = {}
       for (const { field, column, kind } of fields) {
@@ -86,6 +59,8 @@ export function definePgTable<T>(
   }
 }
 
-function snakeCase(field: string): string {
-  return field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
+/** node-postgres hands back BOOLEAN columns as booleans and json columns already parsed. */
+export const pgReader: ColumnReader = {
+  bool: (value) => value === true,
+  json: <T>(value: unknown): T => value as T,
 }

@@ -1,5 +1,5 @@
 import type { Audit } from '../types.js'
-import type { PgTableCodec } from './codec.js'
+import type { TableCodec } from '../tables/columns.js'
 import type { PgRepoContext } from './context.js'
 import { one, returned, type Row } from './sql.js'
 
@@ -12,7 +12,7 @@ import { one, returned, type Row } from './sql.js'
  */
 export async function insertAudited<T extends Audit & { id: number }>(
   ctx: PgRepoContext,
-  codec: PgTableCodec<T>,
+  codec: TableCodec<T>,
   input: Omit<T, 'id' | keyof Audit> & { by: string },
   decode: (row: Row) => T = codec.decode,
 ): Promise<T> {

@@ -1,3 +1,4 @@
+import { harborRowColumns, shipColumns } from '../tables/location.js'
 import type { LocationRepository } from '../repositories.js'
 import type { Harbor, Ship } from '../types.js'
 import type { PgRepoContext } from './context.js'
@@ -7,44 +8,9 @@ import { all, one, returned, type Row } from './sql.js'
 
 type HarborRow = Omit<Harbor, 'workspaceIds'>
 
-const harbors = definePgTable<HarborRow>(
-  'harbors',
-  'id',
-  {
-    id: 'value',
-    accountId: 'value',
-    name: 'value',
-    userId: 'value',
-    created: 'value',
-    updated: 'value',
-  },
-  false,
-)
+const harbors = definePgTable<HarborRow>('harbors', 'id', harborRowColumns, false)
 
-const ships = definePgTable<Ship>(
-  'ships',
-  'id',
-  {
-    id: 'value',
-    harborId: 'value',
-    name: 'value',
-    address: 'value',
-    tokenHash: 'value',
-    state: 'value',
-    lastHeartbeat: 'value',
-    created: 'value',
-    updated: 'value',
-    memoryUsage: 'value',
-    msRunningCount: 'value',
-    transactionsCount: 'value',
-    agentVersion: 'value',
-    advertiseHost: 'value',
-    regions: 'json',
-    workVersion: 'value',
-    environmentId: 'value',
-  },
-  false,
-)
+const ships = definePgTable<Ship>('ships', 'id', shipColumns, false)
 
 const harborSortKeys: PgSortKeys = {
   id: 'id',

@@ -1,99 +1,14 @@
 import type { MockServiceRepository } from '../repositories.js'
 import type { MockService } from '../types.js'
-import { mergePatch } from '../sqlite/codec.js'
+import { mockServiceColumns, mockServiceUpdatable } from '../tables/mock-services.js'
+import { mergePatch } from '../tables/columns.js'
 import type { PgRepoContext } from './context.js'
 import { definePgTable } from './codec.js'
 import { insertAudited } from './insert-audited.js'
 import { pgAuditSortKeys, pgListPage, type PgSortKeys } from './list.js'
 import { all, one, returned, type Row } from './sql.js'
 
-const mockServices = definePgTable<MockService>(
-  'mock_services',
-  'id',
-  {
-    id: 'value',
-    workspaceId: 'value',
-    serviceId: 'value',
-    name: 'value',
-    description: 'value',
-    type: 'value',
-    status: 'value',
-    harborId: 'value',
-    shipId: 'value',
-    bridgeId: 'value',
-    registryId: 'value',
-    vseId: 'value',
-    platformVseId: 'value',
-    endpointPreference: 'value',
-    liveSystemHost: 'value',
-    liveSystemPort: 'value',
-    thinkTime: 'value',
-    capacity: 'value',
-    replicas: 'value',
-    noMatchingRequestPreference: 'value',
-    noMatchingRequestTxnId: 'value',
-    mockServiceTransactions: 'json',
-    tags: 'json',
-    groupTag: 'value',
-    assetId: 'value',
-    httpEndpoint: 'value',
-    httpsEndpoint: 'value',
-    port: 'value',
-    tlsPort: 'value',
-    deployDate: 'value',
-    pendingUpdate: 'bool',
-    proxy: 'json',
-    cors: 'json',
-    faults: 'json',
-    templateSeed: 'value',
-    matchHost: 'bool',
-    created: 'value',
-    updated: 'value',
-    createdBy: 'value',
-    updatedBy: 'value',
-  },
-  true,
-)
-
-/** What `update` may change: everything but identity, scope and creation (and the audit pair, set from `by`). */
-const updatable = [
-  'serviceId',
-  'name',
-  'description',
-  'type',
-  'status',
-  'harborId',
-  'shipId',
-  'bridgeId',
-  'registryId',
-  'vseId',
-  'platformVseId',
-  'endpointPreference',
-  'liveSystemHost',
-  'liveSystemPort',
-  'thinkTime',
-  'capacity',
-  'replicas',
-  'noMatchingRequestPreference',
-  'noMatchingRequestTxnId',
-  'mockServiceTransactions',
-  'tags',
-  'groupTag',
-  'assetId',
-  'httpEndpoint',
-  'httpsEndpoint',
-  'port',
-  'tlsPort',
-  'deployDate',
-  'pendingUpdate',
-  'proxy',
-  'cors',
-  'faults',
-  'templateSeed',
-  'matchHost',
-  'updated',
-  'updatedBy',
-] as const satisfies ReadonlyArray<keyof MockService>
+const mockServices = definePgTable<MockService>('mock_services', 'id', mockServiceColumns, true)
 
 const sortKeys: PgSortKeys = {
   ...pgAuditSortKeys,
@@ -159,7 +74,7 @@ export function pgMockServiceRepository(ctx: PgRepoContext): MockServiceReposito
       ctx.check()
       const row = await one(ctx.db, `${byId} FOR UPDATE`, { id })
       if (row === undefined) return undefined
-      const next = mergePatch(mockServices.decode(row), patch, updatable)
+      const next = mergePatch(mockServices.decode(row), patch, mockServiceUpdatable)
       // Changes made for the platform (no `by`: status, endpoints) leave the user-facing audit alone.
       if (patch.by !== undefined) {
         next.updated = ctx.now()

@@ -1,29 +1,14 @@
+import { mockSettingColumns, mockSettingUpdatable } from '../tables/mock-settings.js'
 import type { MockSettingRepository } from '../repositories.js'
 import type { MockSetting } from '../types.js'
-import { mergePatch } from '../sqlite/codec.js'
+import { mergePatch } from '../tables/columns.js'
 import type { PgRepoContext } from './context.js'
 import { definePgTable } from './codec.js'
 import { insertAudited } from './insert-audited.js'
 import { pgAuditSortKeys, pgListPage } from './list.js'
 import { all, one, returned } from './sql.js'
 
-const settings = definePgTable<MockSetting>(
-  'mock_settings',
-  'id',
-  {
-    id: 'value',
-    workspaceId: 'value',
-    kind: 'value',
-    name: 'value',
-    description: 'value',
-    body: 'json',
-    created: 'value',
-    updated: 'value',
-    createdBy: 'value',
-    updatedBy: 'value',
-  },
-  true,
-)
+const settings = definePgTable<MockSetting>('mock_settings', 'id', mockSettingColumns, true)
 
 /**
  * Mock service templates and configurations, and which configuration a mock service uses.
@@ -69,7 +54,7 @@ export function pgMockSettingRepository(ctx: PgRepoContext): MockSettingReposito
       ctx.check()
       const current = await get(workspaceId, kind, id)
       if (current === undefined) return undefined
-      const next = mergePatch(current, patch, ['name', 'description', 'body'])
+      const next = mergePatch(current, patch, mockSettingUpdatable)
       next.updated = ctx.now()
       next.updatedBy = patch.by
       return settings.decode(returned(await one(ctx.db, settings.updateSql, settings.encode(next))))

@@ -1,19 +1,6 @@
-import type {
-  MonitorBatch,
-  MonitorBucket,
-  MonitorIntegration,
-  MonitoringRepository,
-  MonitorEnvironment,
-  MonitorRevision,
-  MonitorRun,
-  MonitorSchedule,
-  MonitorTest,
-  NewMonitorRun,
-  OAuthApp,
-  OAuthCode,
-  OAuthRepository,
-  OAuthToken,
-} from '../monitoring.js'
+import type { MonitoringRepository, NewMonitorRun, OAuthRepository } from '../monitoring.js'
+import { monitoringRows } from '../tables/monitoring.js'
+import { pgReader } from './codec.js'
 import type { PgRepoContext } from './context.js'
 import { all as allNamed, type Row as PgRow } from './sql.js'
 
@@ -24,71 +11,20 @@ import { all as allNamed, type Row as PgRow } from './sql.js'
 
 const str = (v: unknown): string => v as string
 const num = (v: unknown): number => v as number
+const {
+  bucketOf,
+  testOf,
+  environmentOf,
+  scheduleOf,
+  runOf,
+  integrationOf,
+  batchOf,
+  revisionOf,
+  appOf,
+  tokenOf,
+  codeOf,
+} = monitoringRows(pgReader)
 const text = (v: unknown): string => JSON.stringify(v)
-
-function bucketOf(r: PgRow): MonitorBucket {
-  return {
-    key: str(r['key']),
-    workspaceId: num(r['workspace_id']),
-    name: str(r['name']),
-    triggerId: str(r['trigger_id']),
-    isDefault: r['is_default'] === true,
-    created: num(r['created']),
-  }
-}
-
-function testOf(r: PgRow): MonitorTest {
-  return {
-    id: str(r['id']),
-    bucketKey: str(r['bucket_key']),
-    name: str(r['name']),
-    description: r['description'] as string | null,
-    defaultEnvironmentId: r['default_environment_id'] as string | null,
-    triggerId: str(r['trigger_id']),
-    createdBy: r['created_by'] as MonitorTest['createdBy'],
-    steps: r['steps'] as MonitorTest['steps'],
-    created: num(r['created']),
-    updated: num(r['updated']),
-  }
-}
-
-function environmentOf(r: PgRow): MonitorEnvironment {
-  return {
-    id: str(r['id']),
-    bucketKey: str(r['bucket_key']),
-    testId: r['test_id'] as string | null,
-    doc: r['doc'] as MonitorEnvironment['doc'],
-    created: num(r['created']),
-  }
-}
-
-function scheduleOf(r: PgRow): MonitorSchedule {
-  return {
-    id: str(r['id']),
-    testId: str(r['test_id']),
-    environmentId: str(r['environment_id']),
-    interval: str(r['interval']),
-    note: r['note'] as string | null,
-    created: num(r['created']),
-  }
-}
-
-function runOf(r: PgRow): MonitorRun {
-  return {
-    id: str(r['id']),
-    testId: str(r['test_id']),
-    bucketKey: str(r['bucket_key']),
-    environmentId: str(r['environment_id']),
-    result: r['result'] as MonitorRun['result'],
-    source: str(r['source']),
-    created: num(r['created']),
-    finished: r['finished'] as number | null,
-    doc: r['doc'] as MonitorRun['doc'],
-    region: r['region'] as string | null,
-    pinnedAgent: r['pinned_agent'] as string | null,
-    agent: r['agent'] as string | null,
-  }
-}
 
 /** The parameters $1..$14 of INSERT_RUN. */
 function runParams(r: NewMonitorRun & { slotKey?: string }): unknown[] {
@@ -140,40 +76,6 @@ RETURNING *`
 /** The current, live lease of an agent's run: $1 run, $2 ship, $3 lease, $4 now. */
 const HELD_LEASE =
   "id = $1 AND agent = $2 AND lease_id = $3 AND result = 'working' AND lease_expires >= $4"
-
-function integrationOf(r: PgRow): MonitorIntegration {
-  return {
-    id: str(r['id']),
-    workspaceId: num(r['workspace_id']),
-    type: str(r['integration_type']),
-    description: str(r['description']),
-    doc: r['doc'] as MonitorIntegration['doc'],
-    created: num(r['created']),
-  }
-}
-
-function batchOf(r: PgRow): MonitorBatch {
-  return {
-    id: str(r['id']),
-    bucketKey: str(r['bucket_key']),
-    runIds: r['run_ids'] as string[],
-    runsFailed: num(r['runs_failed']),
-    created: num(r['created']),
-  }
-}
-
-function revisionOf(r: PgRow): MonitorRevision {
-  return {
-    uuid: str(r['uuid']),
-    bucketKey: str(r['bucket_key']),
-    testId: r['test_id'] as string | null,
-    itemType: r['item_type'] as MonitorRevision['itemType'],
-    itemId: str(r['item_id']),
-    timestamp: num(r['timestamp']),
-    author: r['author'] as MonitorRevision['author'],
-    doc: r['doc'] as MonitorRevision['doc'],
-  }
-}
 
 /** The statement helpers of a repository: each checks the context first. */
 function statements(ctx: PgRepoContext): {
@@ -622,42 +524,6 @@ export function pgMonitoringRepository(ctx: PgRepoContext): MonitoringRepository
         ])
       ).map(revisionOf)
     },
-  }
-}
-
-function appOf(r: PgRow): OAuthApp {
-  return {
-    clientId: str(r['client_id']),
-    userId: num(r['user_id']),
-    name: str(r['name']),
-    websiteUrl: str(r['website_url']),
-    callbackUrl: str(r['callback_url']),
-    secretHash: str(r['secret_hash']),
-    created: num(r['created']),
-  }
-}
-
-function tokenOf(r: PgRow): OAuthToken {
-  return {
-    id: str(r['id']),
-    tokenHash: str(r['token_hash']),
-    clientId: str(r['client_id']),
-    userId: num(r['user_id']),
-    scopes: r['scopes'] as string[],
-    created: num(r['created']),
-    revoked: r['revoked'] as number | null,
-  }
-}
-
-function codeOf(r: PgRow): OAuthCode {
-  return {
-    codeHash: str(r['code_hash']),
-    clientId: str(r['client_id']),
-    userId: num(r['user_id']),
-    scopes: r['scopes'] as string[],
-    redirectUri: str(r['redirect_uri']),
-    expires: num(r['expires']),
-    used: r['used'] === true,
   }
 }
 

@@ -1,3 +1,4 @@
+import { shipAssignmentColumns } from '../tables/placement.js'
 import type { PlacementRepository } from '../repositories.js'
 import type { ShipAssignment } from '../types.js'
 import { definePgTable } from './codec.js'
@@ -7,17 +8,7 @@ import { all, one, returned } from './sql.js'
 const assignments = definePgTable<ShipAssignment>(
   'ship_assignments',
   'mockServiceId',
-  {
-    mockServiceId: 'value',
-    harborId: 'value',
-    shipId: 'value',
-    desired: 'value',
-    document: 'json',
-    documentHash: 'value',
-    trackingId: 'value',
-    placed: 'value',
-    updated: 'value',
-  },
+  shipAssignmentColumns,
   false,
 )
 

@@ -1,15 +1,11 @@
+import { sandboxColumns } from '../tables/sandboxes.js'
 import type { SandboxRepository } from '../repositories.js'
 import type { Sandbox } from '../types.js'
 import type { PgRepoContext } from './context.js'
 import { definePgTable } from './codec.js'
 import { one, returned } from './sql.js'
 
-const sandboxes = definePgTable<Sandbox>(
-  'sandboxes',
-  'workspaceId',
-  { workspaceId: 'value', userId: 'value', transactionId: 'value', opened: 'value' },
-  false,
-)
+const sandboxes = definePgTable<Sandbox>('sandboxes', 'workspaceId', sandboxColumns, false)
 
 /**
  * The sandbox each user has open in a workspace: opening another replaces it.

@@ -1,10 +1,18 @@
+import {
+  accountMemberColumns,
+  accountProfileColumns,
+  invitationColumns,
+  projectColumns,
+  workspaceMemberColumns,
+  joinedUserColumns,
+  withJoinedUser,
+} from '../tables/tenancy.js'
 import type { TenancyRepository } from '../repositories.js'
 import type {
   AccountMember,
   AccountProfile,
   Invitation,
   Project,
-  User,
   WorkspaceMember,
 } from '../types.js'
 import { pgAccounts, pgApiKeys, pgUsers } from './admin-repositories.js'
@@ -18,80 +26,22 @@ import { all, one, returned, type Row } from './sql.js'
 const accountMembers = definePgTable<AccountMember>(
   'account_members',
   'accountId',
-  {
-    accountId: 'value',
-    userId: 'value',
-    roles: 'json',
-    enabled: 'bool',
-    created: 'value',
-    updated: 'value',
-  },
+  accountMemberColumns,
   false,
 )
 
 const workspaceMembers = definePgTable<WorkspaceMember>(
   'workspace_members',
   'workspaceId',
-  {
-    workspaceId: 'value',
-    userId: 'value',
-    role: 'value',
-    enabled: 'bool',
-    created: 'value',
-    updated: 'value',
-  },
+  workspaceMemberColumns,
   false,
 )
 
-const invitations = definePgTable<Invitation>(
-  'invitations',
-  'id',
-  {
-    id: 'value',
-    token: 'value',
-    accountId: 'value',
-    inviteeEmail: 'value',
-    accountRoles: 'json',
-    workspaceIds: 'json',
-    workspaceRoles: 'json',
-    attachAutomatically: 'bool',
-    status: 'value',
-    invitedById: 'value',
-    inviteeUserId: 'value',
-    created: 'value',
-    updated: 'value',
-  },
-  false,
-)
+const invitations = definePgTable<Invitation>('invitations', 'id', invitationColumns, false)
 
-const projects = definePgTable<Project>(
-  'projects',
-  'id',
-  {
-    id: 'value',
-    workspaceId: 'value',
-    name: 'value',
-    description: 'value',
-    isDefault: 'bool',
-    userId: 'value',
-    created: 'value',
-    updated: 'value',
-  },
-  true,
-)
+const projects = definePgTable<Project>('projects', 'id', projectColumns, true)
 
-const profiles = definePgTable<AccountProfile>(
-  'accounts',
-  'id',
-  {
-    id: 'value',
-    description: 'value',
-    aiConsent: 'bool',
-    welcomeLinkText: 'value',
-    welcomeLinkUrl: 'value',
-  },
-  true,
-)
+const profiles = definePgTable<AccountProfile>('accounts', 'id', accountProfileColumns, true)
 
 const prefixed = (columns: string, alias: string): string =>
   columns
@@ -99,21 +49,8 @@ const prefixed = (columns: string, alias: string): string =>
     .map((c) => `${alias}.${c}`)
     .join(', ')
 
-/** Columns of a user joined as `u`, prefixed so that they do not clash with the member's. */
-const userColumns = pgUsers.columns
-  .split(', ')
-  .map((c) => `u.${c} AS u_${c}`)
-  .join(', ')
-
-function withUser<T>(decode: (row: Row) => T) {
-  return (row: Row): T & { user: User } => {
-    const userRow: Row = {}
-    for (const [key, value] of Object.entries(row)) {
-      if (key.startsWith('u_')) userRow[key.slice(2)] = value
-    }
-    return { ...decode(row), user: pgUsers.decode(userRow) }
-  }
-}
+const memberUserColumns = joinedUserColumns(pgUsers)
+const withUser = withJoinedUser(pgUsers)
 
 const memberSortKeys: PgSortKeys = {
   id: 'u.id',
@@ -180,7 +117,7 @@ export function pgTenancyRepository(ctx: PgRepoContext): TenancyRepository {
     async members(accountId, query) {
       ctx.check()
       return await pgListPage(ctx, {
-        select: `${prefixed(accountMembers.columns, 'm')}, ${userColumns}`,
+        select: `${prefixed(accountMembers.columns, 'm')}, ${memberUserColumns}`,
         from: 'account_members m JOIN users u ON u.id = m.user_id',
         where: 'm.account_id = @accountId',
         params: { accountId },
@@ -282,7 +219,7 @@ export function pgTenancyRepository(ctx: PgRepoContext): TenancyRepository {
     async workspaceMembers(workspaceId, query) {
       ctx.check()
       return await pgListPage(ctx, {
-        select: `${prefixed(workspaceMembers.columns, 'm')}, ${userColumns}`,
+        select: `${prefixed(workspaceMembers.columns, 'm')}, ${memberUserColumns}`,
         from: 'workspace_members m JOIN users u ON u.id = m.user_id',
         where: 'm.workspace_id = @workspaceId',
         params: { workspaceId },

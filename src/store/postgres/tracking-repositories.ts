@@ -1,58 +1,30 @@
+import {
+  cloneTrackingColumns,
+  logSnapshotColumns,
+  trackingColumns,
+  trackingUpdatable,
+} from '../tables/tracking.js'
 import type {
   CloneTrackingRepository,
   LogSnapshotRepository,
   TrackingRepository,
 } from '../repositories.js'
 import type { CloneTracking, LogSnapshot, Tracking } from '../types.js'
-import { mergePatch } from '../sqlite/codec.js'
+import { mergePatch } from '../tables/columns.js'
 import type { PgRepoContext } from './context.js'
 import { definePgTable } from './codec.js'
 import { one, returned } from './sql.js'
 
-const trackings = definePgTable<Tracking>(
-  'trackings',
-  'trackingId',
-  {
-    trackingId: 'value',
-    workspaceId: 'value',
-    mockServiceId: 'value',
-    action: 'value',
-    status: 'value',
-    errors: 'json',
-    warnings: 'json',
-    created: 'value',
-    updated: 'value',
-    ended: 'value',
-    createdBy: 'value',
-  },
-  false,
-)
+const trackings = definePgTable<Tracking>('trackings', 'trackingId', trackingColumns, false)
 
 const clones = definePgTable<CloneTracking>(
   'clone_trackings',
   'trackingId',
-  {
-    trackingId: 'value',
-    workspaceId: 'value',
-    serviceId: 'value',
-    created: 'value',
-    createdBy: 'value',
-  },
+  cloneTrackingColumns,
   false,
 )
 
-const logs = definePgTable<LogSnapshot>(
-  'log_snapshots',
-  'logId',
-  {
-    logId: 'value',
-    mockServiceId: 'value',
-    trackingId: 'value',
-    log: 'value',
-    created: 'value',
-  },
-  true,
-)
+const logs = definePgTable<LogSnapshot>('log_snapshots', 'logId', logSnapshotColumns, true)
 
 /**
  * Trackings of deploy, configure and stop, keyed by their string id. They belong to their mock
@@ -94,12 +66,7 @@ export function pgTrackingRepository(ctx: PgRepoContext): TrackingRepository {
       // FOR UPDATE: another instance moving the same tracking waits instead of being overwritten.
       const row = await one(ctx.db, `${byId} FOR UPDATE`, { trackingId })
       if (row === undefined) return undefined
-      const next = mergePatch(trackings.decode(row), patch, [
-        'status',
-        'errors',
-        'warnings',
-        'ended',
-      ])
+      const next = mergePatch(trackings.decode(row), patch, trackingUpdatable)
       next.updated = ctx.now()
       return trackings.decode(
         returned(await one(ctx.db, trackings.updateSql, trackings.encode(next))),

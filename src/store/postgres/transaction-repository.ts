@@ -3,7 +3,8 @@ import type {
   TransactionFilter,
   TransactionRepository,
 } from '../repositories.js'
-import { mergePatch } from '../sqlite/codec.js'
+import { mergePatch } from '../tables/columns.js'
+import { transactionColumns, transactionUpdatable } from '../tables/transactions.js'
 import type { StoredTransaction } from '../types.js'
 import { definePgTable } from './codec.js'
 import type { PgRepoContext } from './context.js'
@@ -18,19 +19,7 @@ import { all, one, returned, type Row } from './sql.js'
 const transactions = definePgTable<Omit<StoredTransaction, 'tags'>>(
   'transactions',
   'id',
-  {
-    id: 'value',
-    workspaceId: 'value',
-    serviceId: 'value',
-    name: 'value',
-    description: 'value',
-    dslType: 'value',
-    dsl: 'json',
-    created: 'value',
-    updated: 'value',
-    createdBy: 'value',
-    updatedBy: 'value',
-  },
+  transactionColumns,
   true,
 )
 
@@ -306,13 +295,7 @@ export function pgTransactionRepository(ctx: PgRepoContext): TransactionReposito
       ctx.check()
       const current = await get(workspaceId, id)
       if (current === undefined) return undefined
-      const next = mergePatch(current, patch, [
-        'name',
-        'description',
-        'dsl',
-        'serviceId',
-        'dslType',
-      ])
+      const next = mergePatch(current, patch, transactionUpdatable)
       next.updated = ctx.now()
       next.updatedBy = patch.by
       await all(db, transactions.updateSql, transactions.encode(next))

@@ -1,3 +1,5 @@
+import { workspaceColumns, workspaceUpdatable } from '../tables/admin.js'
+import { accountColumns, apiKeyColumns, userColumns, userUpdatable } from '../tables/tenancy.js'
 import type {
   AccountRepository,
   ApiKeyRepository,
@@ -5,71 +7,19 @@ import type {
   WorkspaceRepository,
 } from '../repositories.js'
 import type { Account, ApiKey, User, Workspace } from '../types.js'
-import { defineTable, mergePatch } from './codec.js'
+import { mergePatch } from '../tables/columns.js'
+import { defineTable } from './codec.js'
 import { listPage, returnedRow, rowOf, type RepoContext, type SortKeys } from './context.js'
 
 /* The records of the administration specification: accounts, users, API keys, workspaces. */
 
-const accounts = defineTable<Account>(
-  'accounts',
-  'id',
-  {
-    id: 'value',
-    name: 'value',
-    created: 'value',
-    updated: 'value',
-  },
-  true,
-)
+const accounts = defineTable<Account>('accounts', 'id', accountColumns, true)
 
-const users = defineTable<User>(
-  'users',
-  'id',
-  {
-    id: 'value',
-    email: 'value',
-    firstName: 'value',
-    lastName: 'value',
-    enabled: 'bool',
-    accountRoles: 'json',
-    accountId: 'value',
-    created: 'value',
-    lastAccess: 'value',
-  },
-  true,
-)
+const users = defineTable<User>('users', 'id', userColumns, true)
 
-const apiKeys = defineTable<ApiKey>(
-  'api_keys',
-  'id',
-  {
-    id: 'value',
-    userId: 'value',
-    name: 'value',
-    secretHash: 'value',
-    created: 'value',
-    lastUsed: 'value',
-    revoked: 'value',
-  },
-  false,
-)
+const apiKeys = defineTable<ApiKey>('api_keys', 'id', apiKeyColumns, false)
 
-const workspaces = defineTable<Workspace>(
-  'workspaces',
-  'id',
-  {
-    id: 'value',
-    accountId: 'value',
-    name: 'value',
-    enabled: 'bool',
-    dedicatedIpsEnabled: 'bool',
-    privateLocationsEnabled: 'bool',
-    userId: 'value',
-    created: 'value',
-    updated: 'value',
-  },
-  true,
-)
+const workspaces = defineTable<Workspace>('workspaces', 'id', workspaceColumns, true)
 
 const userSortKeys: SortKeys = {
   id: 'id',
@@ -196,13 +146,7 @@ export function userRepository(ctx: RepoContext): UserRepository {
       ctx.check()
       const current = get(id)
       if (current === undefined) return undefined
-      const next = mergePatch(current, patch, [
-        'firstName',
-        'lastName',
-        'enabled',
-        'accountRoles',
-        'lastAccess',
-      ])
+      const next = mergePatch(current, patch, userUpdatable)
       return users.decode(returnedRow(conn.statement(users.updateSql).get(users.encode(next))))
     },
   }
@@ -315,12 +259,7 @@ export function workspaceRepository(ctx: RepoContext): WorkspaceRepository {
       ctx.check()
       const current = get(id)
       if (current === undefined) return undefined
-      const next = mergePatch(current, patch, [
-        'name',
-        'enabled',
-        'dedicatedIpsEnabled',
-        'privateLocationsEnabled',
-      ])
+      const next = mergePatch(current, patch, workspaceUpdatable)
       next.updated = ctx.now()
       return workspaces.decode(
         returnedRow(conn.statement(workspaces.updateSql).get(workspaces.encode(next))),

@@ -1,6 +1,8 @@
+import { assetColumns, assetUpdatable } from '../tables/assets.js'
 import type { AssetRepository } from '../repositories.js'
 import type { Asset } from '../types.js'
-import { defineTable, mergePatch, type Row } from './codec.js'
+import { mergePatch } from '../tables/columns.js'
+import { defineTable, type Row } from './codec.js'
 import {
   auditSortKeys,
   insertAudited,
@@ -11,32 +13,7 @@ import {
   type SortKeys,
 } from './context.js'
 
-const assets = defineTable<Asset>(
-  'assets',
-  'id',
-  {
-    id: 'value',
-    workspaceId: 'value',
-    serviceId: 'value',
-    name: 'value',
-    description: 'value',
-    type: 'value',
-    fileId: 'value',
-    folderId: 'value',
-    platformVseId: 'value',
-    tags: 'json',
-    primaryMetadata: 'json',
-    secondaryMetadata: 'json',
-    size: 'value',
-    sha256: 'value',
-    contentType: 'value',
-    created: 'value',
-    updated: 'value',
-    createdBy: 'value',
-    updatedBy: 'value',
-  },
-  true,
-)
+const assets = defineTable<Asset>('assets', 'id', assetColumns, true)
 
 const sortKeys: SortKeys = {
   ...auditSortKeys,
@@ -93,14 +70,7 @@ export function assetRepository(ctx: RepoContext): AssetRepository {
       ctx.check()
       const current = get(workspaceId, id)
       if (current === undefined) return undefined
-      const next = mergePatch(current, patch, [
-        'description',
-        'primaryMetadata',
-        'secondaryMetadata',
-        'serviceId',
-        'tags',
-        'name',
-      ])
+      const next = mergePatch(current, patch, assetUpdatable)
       next.updated = ctx.now()
       next.updatedBy = patch.by
       return assets.decode(returnedRow(conn.statement(assets.updateSql).get(assets.encode(next))))

@@ -1,6 +1,8 @@
+import { serviceColumns, tagColumns } from '../tables/catalog.js'
 import type { ServiceRepository, TagRepository } from '../repositories.js'
 import type { ListQuery, Page, Service, Tag } from '../types.js'
-import { defineTable, mergePatch, type TableCodec } from './codec.js'
+import { mergePatch, type TableCodec } from '../tables/columns.js'
+import { defineTable } from './codec.js'
 import { auditSortKeys, listPage, returnedRow, rowOf, type RepoContext } from './context.js'
 
 /*
@@ -8,37 +10,9 @@ import { auditSortKeys, listPage, returnedRow, rowOf, type RepoContext } from '.
  * its scope with a description and audit fields, so one implementation serves both.
  */
 
-const services = defineTable<Service>(
-  'services',
-  'id',
-  {
-    id: 'value',
-    workspaceId: 'value',
-    name: 'value',
-    description: 'value',
-    created: 'value',
-    updated: 'value',
-    createdBy: 'value',
-    updatedBy: 'value',
-  },
-  true,
-)
+const services = defineTable<Service>('services', 'id', serviceColumns, true)
 
-const tags = defineTable<Tag>(
-  'tags',
-  'id',
-  {
-    id: 'value',
-    accountId: 'value',
-    name: 'value',
-    description: 'value',
-    created: 'value',
-    updated: 'value',
-    createdBy: 'value',
-    updatedBy: 'value',
-  },
-  true,
-)
+const tags = defineTable<Tag>('tags', 'id', tagColumns, true)
 
 interface Named {
   id: number

@@ -1,5 +1,6 @@
 import type { Audit, ListQuery, Page } from '../types.js'
-import type { Row, TableCodec } from './codec.js'
+import type { TableCodec } from '../tables/columns.js'
+import type { Row } from './codec.js'
 import type { Connection } from './connection.js'
 import { pageEndAt, rememberPageEnd, totalAt } from './keyset.js'
 

@@ -1,3 +1,4 @@
+import { harborRowColumns, shipColumns } from '../tables/location.js'
 import type { LocationRepository } from '../repositories.js'
 import type { Harbor, Ship } from '../types.js'
 import { defineTable } from './codec.js'
@@ -5,44 +6,9 @@ import { listPage, returnedRow, rowOf, type RepoContext, type SortKeys } from '.
 
 type HarborRow = Omit<Harbor, 'workspaceIds'>
 
-const harbors = defineTable<HarborRow>(
-  'harbors',
-  'id',
-  {
-    id: 'value',
-    accountId: 'value',
-    name: 'value',
-    userId: 'value',
-    created: 'value',
-    updated: 'value',
-  },
-  false,
-)
+const harbors = defineTable<HarborRow>('harbors', 'id', harborRowColumns, false)
 
-const ships = defineTable<Ship>(
-  'ships',
-  'id',
-  {
-    id: 'value',
-    harborId: 'value',
-    name: 'value',
-    address: 'value',
-    tokenHash: 'value',
-    state: 'value',
-    lastHeartbeat: 'value',
-    created: 'value',
-    updated: 'value',
-    memoryUsage: 'value',
-    msRunningCount: 'value',
-    transactionsCount: 'value',
-    agentVersion: 'value',
-    advertiseHost: 'value',
-    regions: 'json',
-    workVersion: 'value',
-    environmentId: 'value',
-  },
-  false,
-)
+const ships = defineTable<Ship>('ships', 'id', shipColumns, false)
 
 const harborSortKeys: SortKeys = {
   id: 'id',

@@ -1,6 +1,8 @@
 import type { MockServiceRepository } from '../repositories.js'
 import type { MockService } from '../types.js'
-import { defineTable, mergePatch, type Row } from './codec.js'
+import { mockServiceColumns, mockServiceUpdatable } from '../tables/mock-services.js'
+import { mergePatch } from '../tables/columns.js'
+import { defineTable, type Row } from './codec.js'
 import {
   auditSortKeys,
   insertAudited,
@@ -11,93 +13,7 @@ import {
   type SortKeys,
 } from './context.js'
 
-const mockServices = defineTable<MockService>(
-  'mock_services',
-  'id',
-  {
-    id: 'value',
-    workspaceId: 'value',
-    serviceId: 'value',
-    name: 'value',
-    description: 'value',
-    type: 'value',
-    status: 'value',
-    harborId: 'value',
-    shipId: 'value',
-    bridgeId: 'value',
-    registryId: 'value',
-    vseId: 'value',
-    platformVseId: 'value',
-    endpointPreference: 'value',
-    liveSystemHost: 'value',
-    liveSystemPort: 'value',
-    thinkTime: 'value',
-    capacity: 'value',
-    replicas: 'value',
-    noMatchingRequestPreference: 'value',
-    noMatchingRequestTxnId: 'value',
-    mockServiceTransactions: 'json',
-    tags: 'json',
-    groupTag: 'value',
-    assetId: 'value',
-    httpEndpoint: 'value',
-    httpsEndpoint: 'value',
-    port: 'value',
-    tlsPort: 'value',
-    deployDate: 'value',
-    pendingUpdate: 'bool',
-    proxy: 'json',
-    cors: 'json',
-    faults: 'json',
-    templateSeed: 'value',
-    matchHost: 'bool',
-    created: 'value',
-    updated: 'value',
-    createdBy: 'value',
-    updatedBy: 'value',
-  },
-  true,
-)
-
-/** What `update` may change: everything but identity, scope and creation (and the audit pair, set from `by`). */
-const updatable = [
-  'serviceId',
-  'name',
-  'description',
-  'type',
-  'status',
-  'harborId',
-  'shipId',
-  'bridgeId',
-  'registryId',
-  'vseId',
-  'platformVseId',
-  'endpointPreference',
-  'liveSystemHost',
-  'liveSystemPort',
-  'thinkTime',
-  'capacity',
-  'replicas',
-  'noMatchingRequestPreference',
-  'noMatchingRequestTxnId',
-  'mockServiceTransactions',
-  'tags',
-  'groupTag',
-  'assetId',
-  'httpEndpoint',
-  'httpsEndpoint',
-  'port',
-  'tlsPort',
-  'deployDate',
-  'pendingUpdate',
-  'proxy',
-  'cors',
-  'faults',
-  'templateSeed',
-  'matchHost',
-  'updated',
-  'updatedBy',
-] as const satisfies ReadonlyArray<keyof MockService>
+const mockServices = defineTable<MockService>('mock_services', 'id', mockServiceColumns, true)
 
 const sortKeys: SortKeys = {
   ...auditSortKeys,
@@ -165,7 +81,7 @@ export function mockServiceRepository(ctx: RepoContext): MockServiceRepository {
       ctx.check()
       const current = getById(id)
       if (current === undefined) return undefined
-      const next = mergePatch(current, patch, updatable)
+      const next = mergePatch(current, patch, mockServiceUpdatable)
       // Changes made for the platform (no `by`: status, endpoints) leave the user-facing audit alone.
       if (patch.by !== undefined) {
         next.updated = ctx.now()

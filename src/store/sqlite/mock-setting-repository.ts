@@ -1,6 +1,8 @@
+import { mockSettingColumns, mockSettingUpdatable } from '../tables/mock-settings.js'
 import type { MockSettingRepository } from '../repositories.js'
 import type { MockSetting } from '../types.js'
-import { defineTable, mergePatch } from './codec.js'
+import { mergePatch } from '../tables/columns.js'
+import { defineTable } from './codec.js'
 import {
   auditSortKeys,
   insertAudited,
@@ -10,23 +12,7 @@ import {
   type RepoContext,
 } from './context.js'
 
-const settings = defineTable<MockSetting>(
-  'mock_settings',
-  'id',
-  {
-    id: 'value',
-    workspaceId: 'value',
-    kind: 'value',
-    name: 'value',
-    description: 'value',
-    body: 'json',
-    created: 'value',
-    updated: 'value',
-    createdBy: 'value',
-    updatedBy: 'value',
-  },
-  true,
-)
+const settings = defineTable<MockSetting>('mock_settings', 'id', mockSettingColumns, true)
 
 /**
  * Mock service templates and configurations (migration 4).
@@ -71,7 +57,7 @@ export function mockSettingRepository(ctx: RepoContext): MockSettingRepository {
       ctx.check()
       const current = get(workspaceId, kind, id)
       if (current === undefined) return undefined
-      const next = mergePatch(current, patch, ['name', 'description', 'body'])
+      const next = mergePatch(current, patch, mockSettingUpdatable)
       next.updated = ctx.now()
       next.updatedBy = patch.by
       return settings.decode(

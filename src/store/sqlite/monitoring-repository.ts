@@ -1,93 +1,31 @@
 import type {
   JsonObject,
-  MonitorBatch,
-  MonitorBucket,
-  MonitorIntegration,
   MonitoringRepository,
-  MonitorEnvironment,
-  MonitorRevision,
-  MonitorRun,
-  MonitorSchedule,
   NewMonitorRun,
-  MonitorTest,
-  OAuthApp,
-  OAuthCode,
   OAuthRepository,
-  OAuthToken,
 } from '../monitoring.js'
 import type { Repositories, Store } from '../repositories.js'
-import type { Row } from './codec.js'
+import { monitoringRows } from '../tables/monitoring.js'
+import { sqliteReader, type Row } from './codec.js'
 import type { RepoContext } from './context.js'
 
 /* SQLite repositories of the monitoring API and its OAuth provider (migration 003). */
 
 const str = (v: unknown): string => v as string
 const num = (v: unknown): number => v as number
-const json = <T>(v: unknown): T => JSON.parse(v as string) as T
-
-function bucketOf(r: Row): MonitorBucket {
-  return {
-    key: str(r['key']),
-    workspaceId: num(r['workspace_id']),
-    name: str(r['name']),
-    triggerId: str(r['trigger_id']),
-    isDefault: r['is_default'] === 1,
-    created: num(r['created']),
-  }
-}
-
-function testOf(r: Row): MonitorTest {
-  return {
-    id: str(r['id']),
-    bucketKey: str(r['bucket_key']),
-    name: str(r['name']),
-    description: r['description'] as string | null,
-    defaultEnvironmentId: r['default_environment_id'] as string | null,
-    triggerId: str(r['trigger_id']),
-    createdBy: json(r['created_by']),
-    steps: json(r['steps']),
-    created: num(r['created']),
-    updated: num(r['updated']),
-  }
-}
-
-function environmentOf(r: Row): MonitorEnvironment {
-  return {
-    id: str(r['id']),
-    bucketKey: str(r['bucket_key']),
-    testId: r['test_id'] as string | null,
-    doc: json(r['doc']),
-    created: num(r['created']),
-  }
-}
-
-function scheduleOf(r: Row): MonitorSchedule {
-  return {
-    id: str(r['id']),
-    testId: str(r['test_id']),
-    environmentId: str(r['environment_id']),
-    interval: str(r['interval']),
-    note: r['note'] as string | null,
-    created: num(r['created']),
-  }
-}
-
-function runOf(r: Row): MonitorRun {
-  return {
-    id: str(r['id']),
-    testId: str(r['test_id']),
-    bucketKey: str(r['bucket_key']),
-    environmentId: str(r['environment_id']),
-    result: r['result'] as MonitorRun['result'],
-    source: str(r['source']),
-    created: num(r['created']),
-    finished: r['finished'] as number | null,
-    doc: json(r['doc']),
-    region: r['region'] as string | null,
-    pinnedAgent: r['pinned_agent'] as string | null,
-    agent: r['agent'] as string | null,
-  }
-}
+const {
+  bucketOf,
+  testOf,
+  environmentOf,
+  scheduleOf,
+  runOf,
+  integrationOf,
+  batchOf,
+  revisionOf,
+  appOf,
+  tokenOf,
+  codeOf,
+} = monitoringRows(sqliteReader)
 
 /** The named parameters of a new run's row. */
 function runRow(r: NewMonitorRun & { slotKey?: string }): Row {
@@ -138,40 +76,6 @@ RETURNING *`
 /** The current, live lease of an agent's run. */
 const HELD_LEASE =
   "id = @id AND agent = @ship AND lease_id = @lease AND result = 'working' AND lease_expires >= @now"
-
-function integrationOf(r: Row): MonitorIntegration {
-  return {
-    id: str(r['id']),
-    workspaceId: num(r['workspace_id']),
-    type: str(r['integration_type']),
-    description: str(r['description']),
-    doc: json(r['doc']),
-    created: num(r['created']),
-  }
-}
-
-function batchOf(r: Row): MonitorBatch {
-  return {
-    id: str(r['id']),
-    bucketKey: str(r['bucket_key']),
-    runIds: json(r['run_ids']),
-    runsFailed: num(r['runs_failed']),
-    created: num(r['created']),
-  }
-}
-
-function revisionOf(r: Row): MonitorRevision {
-  return {
-    uuid: str(r['uuid']),
-    bucketKey: str(r['bucket_key']),
-    testId: r['test_id'] as string | null,
-    itemType: r['item_type'] as MonitorRevision['itemType'],
-    itemId: str(r['item_id']),
-    timestamp: num(r['timestamp']),
-    author: json(r['author']),
-    doc: json(r['doc']),
-  }
-}
 
 /**
  * Buckets, tests, environments, schedules, runs and revisions over one connection.
@@ -620,42 +524,6 @@ export function monitoringRepository(ctx: RepoContext): MonitoringRepository {
         testId,
       ]).map(revisionOf)
     },
-  }
-}
-
-function appOf(r: Row): OAuthApp {
-  return {
-    clientId: str(r['client_id']),
-    userId: num(r['user_id']),
-    name: str(r['name']),
-    websiteUrl: str(r['website_url']),
-    callbackUrl: str(r['callback_url']),
-    secretHash: str(r['secret_hash']),
-    created: num(r['created']),
-  }
-}
-
-function tokenOf(r: Row): OAuthToken {
-  return {
-    id: str(r['id']),
-    tokenHash: str(r['token_hash']),
-    clientId: str(r['client_id']),
-    userId: num(r['user_id']),
-    scopes: json(r['scopes']),
-    created: num(r['created']),
-    revoked: r['revoked'] as number | null,
-  }
-}
-
-function codeOf(r: Row): OAuthCode {
-  return {
-    codeHash: str(r['code_hash']),
-    clientId: str(r['client_id']),
-    userId: num(r['user_id']),
-    scopes: json(r['scopes']),
-    redirectUri: str(r['redirect_uri']),
-    expires: num(r['expires']),
-    used: r['used'] === 1,
   }
 }
 

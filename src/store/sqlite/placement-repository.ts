@@ -1,3 +1,4 @@
+import { shipAssignmentColumns } from '../tables/placement.js'
 import type { PlacementRepository } from '../repositories.js'
 import type { ShipAssignment } from '../types.js'
 import { defineTable } from './codec.js'
@@ -6,17 +7,7 @@ import { returnedRow, rowOf, type RepoContext } from './context.js'
 const assignments = defineTable<ShipAssignment>(
   'ship_assignments',
   'mockServiceId',
-  {
-    mockServiceId: 'value',
-    harborId: 'value',
-    shipId: 'value',
-    desired: 'value',
-    document: 'json',
-    documentHash: 'value',
-    trackingId: 'value',
-    placed: 'value',
-    updated: 'value',
-  },
+  shipAssignmentColumns,
   false,
 )
 

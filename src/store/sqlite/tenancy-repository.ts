@@ -1,3 +1,15 @@
+import {
+  accountColumns,
+  accountMemberColumns,
+  accountProfileColumns,
+  apiKeyColumns,
+  invitationColumns,
+  projectColumns,
+  userColumns,
+  workspaceMemberColumns,
+  joinedUserColumns,
+  withJoinedUser,
+} from '../tables/tenancy.js'
 import type { TenancyRepository } from '../repositories.js'
 import type {
   Account,
@@ -17,132 +29,28 @@ import { listPage, returnedRow, rowOf, type RepoContext, type SortKeys } from '.
 const accountMembers = defineTable<AccountMember>(
   'account_members',
   'accountId',
-  {
-    accountId: 'value',
-    userId: 'value',
-    roles: 'json',
-    enabled: 'bool',
-    created: 'value',
-    updated: 'value',
-  },
+  accountMemberColumns,
   false,
 )
 
 const workspaceMembers = defineTable<WorkspaceMember>(
   'workspace_members',
   'workspaceId',
-  {
-    workspaceId: 'value',
-    userId: 'value',
-    role: 'value',
-    enabled: 'bool',
-    created: 'value',
-    updated: 'value',
-  },
+  workspaceMemberColumns,
   false,
 )
 
-const invitations = defineTable<Invitation>(
-  'invitations',
-  'id',
-  {
-    id: 'value',
-    token: 'value',
-    accountId: 'value',
-    inviteeEmail: 'value',
-    accountRoles: 'json',
-    workspaceIds: 'json',
-    workspaceRoles: 'json',
-    attachAutomatically: 'bool',
-    status: 'value',
-    invitedById: 'value',
-    inviteeUserId: 'value',
-    created: 'value',
-    updated: 'value',
-  },
-  false,
-)
+const invitations = defineTable<Invitation>('invitations', 'id', invitationColumns, false)
 
-const projects = defineTable<Project>(
-  'projects',
-  'id',
-  {
-    id: 'value',
-    workspaceId: 'value',
-    name: 'value',
-    description: 'value',
-    isDefault: 'bool',
-    userId: 'value',
-    created: 'value',
-    updated: 'value',
-  },
-  true,
-)
+const projects = defineTable<Project>('projects', 'id', projectColumns, true)
 
-const accounts = defineTable<Account>(
-  'accounts',
-  'id',
-  { id: 'value', name: 'value', created: 'value', updated: 'value' },
-  true,
-)
-const apiKeys = defineTable<ApiKey>(
-  'api_keys',
-  'id',
-  {
-    id: 'value',
-    userId: 'value',
-    name: 'value',
-    secretHash: 'value',
-    created: 'value',
-    lastUsed: 'value',
-    revoked: 'value',
-  },
-  false,
-)
-const profiles = defineTable<AccountProfile>(
-  'accounts',
-  'id',
-  {
-    id: 'value',
-    description: 'value',
-    aiConsent: 'bool',
-    welcomeLinkText: 'value',
-    welcomeLinkUrl: 'value',
-  },
-  true,
-)
-const users = defineTable<User>(
-  'users',
-  'id',
-  {
-    id: 'value',
-    email: 'value',
-    firstName: 'value',
-    lastName: 'value',
-    enabled: 'bool',
-    accountRoles: 'json',
-    accountId: 'value',
-    created: 'value',
-    lastAccess: 'value',
-  },
-  true,
-)
+const accounts = defineTable<Account>('accounts', 'id', accountColumns, true)
+const apiKeys = defineTable<ApiKey>('api_keys', 'id', apiKeyColumns, false)
+const profiles = defineTable<AccountProfile>('accounts', 'id', accountProfileColumns, true)
+const users = defineTable<User>('users', 'id', userColumns, true)
 
-/** Columns of a user joined as `u`, prefixed so that they do not clash with the member's. */
-const userColumns = users.columns
-  .split(', ')
-  .map((c) => `u.${c} AS u_${c}`)
-  .join(', ')
-
-function withUser<T>(decode: (row: Row) => T) {
-  return (row: Row): T & { user: User } => {
-    const userRow: Row = {}
-    for (const [key, value] of Object.entries(row)) {
-      if (key.startsWith('u_')) userRow[key.slice(2)] = value
-    }
-    return { ...decode(row), user: users.decode(userRow) }
-  }
-}
+const memberUserColumns = joinedUserColumns(users)
+const withUser = withJoinedUser(users)
 
 const memberSortKeys: SortKeys = {
   id: 'u.id',
@@ -213,7 +121,7 @@ export function tenancyRepository(ctx: RepoContext): TenancyRepository {
           .map((c) => `m.${c}`)
           .join(', ') +
         ', ' +
-        userColumns
+        memberUserColumns
       return listPage(ctx, {
         select,
         from: 'account_members m JOIN users u ON u.id = m.user_id',
@@ -318,7 +226,7 @@ export function tenancyRepository(ctx: RepoContext): TenancyRepository {
           .map((c) => `m.${c}`)
           .join(', ') +
         ', ' +
-        userColumns
+        memberUserColumns
       return listPage(ctx, {
         select,
         from: 'workspace_members m JOIN users u ON u.id = m.user_id',

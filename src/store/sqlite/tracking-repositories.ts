@@ -1,56 +1,29 @@
+import {
+  cloneTrackingColumns,
+  logSnapshotColumns,
+  trackingColumns,
+  trackingUpdatable,
+} from '../tables/tracking.js'
 import type {
   CloneTrackingRepository,
   LogSnapshotRepository,
   TrackingRepository,
 } from '../repositories.js'
 import type { CloneTracking, LogSnapshot, Tracking } from '../types.js'
-import { defineTable, mergePatch } from './codec.js'
+import { mergePatch } from '../tables/columns.js'
+import { defineTable } from './codec.js'
 import { returnedRow, rowOf, type RepoContext } from './context.js'
 
-const trackings = defineTable<Tracking>(
-  'trackings',
-  'trackingId',
-  {
-    trackingId: 'value',
-    workspaceId: 'value',
-    mockServiceId: 'value',
-    action: 'value',
-    status: 'value',
-    errors: 'json',
-    warnings: 'json',
-    created: 'value',
-    updated: 'value',
-    ended: 'value',
-    createdBy: 'value',
-  },
-  false,
-)
+const trackings = defineTable<Tracking>('trackings', 'trackingId', trackingColumns, false)
 
 const clones = defineTable<CloneTracking>(
   'clone_trackings',
   'trackingId',
-  {
-    trackingId: 'value',
-    workspaceId: 'value',
-    serviceId: 'value',
-    created: 'value',
-    createdBy: 'value',
-  },
+  cloneTrackingColumns,
   false,
 )
 
-const logs = defineTable<LogSnapshot>(
-  'log_snapshots',
-  'logId',
-  {
-    logId: 'value',
-    mockServiceId: 'value',
-    trackingId: 'value',
-    log: 'value',
-    created: 'value',
-  },
-  true,
-)
+const logs = defineTable<LogSnapshot>('log_snapshots', 'logId', logSnapshotColumns, true)
 
 /**
  * Trackings of deploy, configure and stop (the mock services specification, docs/api.md#trackings),
@@ -98,7 +71,7 @@ export function trackingRepository(ctx: RepoContext): TrackingRepository {
       ctx.check()
       const current = get(trackingId)
       if (current === undefined) return undefined
-      const next = mergePatch(current, patch, ['status', 'errors', 'warnings', 'ended'])
+      const next = mergePatch(current, patch, trackingUpdatable)
       next.updated = ctx.now()
       return trackings.decode(
         returnedRow(conn.statement(trackings.updateSql).get(trackings.encode(next))),

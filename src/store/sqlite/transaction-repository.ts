@@ -1,6 +1,8 @@
 import type { TransactionFilter, TransactionRepository } from '../repositories.js'
 import type { StoredTransaction } from '../types.js'
-import { defineTable, mergePatch, type Row } from './codec.js'
+import { mergePatch } from '../tables/columns.js'
+import { transactionColumns, transactionUpdatable } from '../tables/transactions.js'
+import { defineTable, type Row } from './codec.js'
 import { auditSortKeys, listPage, returnedRow, type RepoContext, type SortKeys } from './context.js'
 import { FOLD_FUNCTION } from './connection.js'
 
@@ -12,19 +14,7 @@ import { FOLD_FUNCTION } from './connection.js'
 const transactions = defineTable<Omit<StoredTransaction, 'tags'>>(
   'transactions',
   'id',
-  {
-    id: 'value',
-    workspaceId: 'value',
-    serviceId: 'value',
-    name: 'value',
-    description: 'value',
-    dslType: 'value',
-    dsl: 'json',
-    created: 'value',
-    updated: 'value',
-    createdBy: 'value',
-    updatedBy: 'value',
-  },
+  transactionColumns,
   true,
 )
 
@@ -264,13 +254,7 @@ export function transactionRepository(ctx: RepoContext): TransactionRepository {
       ctx.check()
       const current = get(workspaceId, id)
       if (current === undefined) return undefined
-      const next = mergePatch(current, patch, [
-        'name',
-        'description',
-        'dsl',
-        'serviceId',
-        'dslType',
-      ])
+      const next = mergePatch(current, patch, transactionUpdatable)
       next.updated = ctx.now()
       next.updatedBy = patch.by
       conn.statement(transactions.updateSql).run(transactions.encode(next))

@@ -1,0 +1,36 @@
+import type { Harbor, Ship } from '../types.js'
+import type { ColumnKinds } from './columns.js'
+
+/**
+ * Every harbor field but workspaceIds (kept in harbor_workspaces) with how its column in harbors
+ * keeps it.
+ */
+export const harborRowColumns = {
+  id: 'value',
+  accountId: 'value',
+  name: 'value',
+  userId: 'value',
+  created: 'value',
+  updated: 'value',
+} as const satisfies ColumnKinds<Omit<Harbor, 'workspaceIds'>>
+
+/** Every Ship field with how its column in ships keeps it. */
+export const shipColumns = {
+  id: 'value',
+  harborId: 'value',
+  name: 'value',
+  address: 'value',
+  tokenHash: 'value',
+  state: 'value',
+  lastHeartbeat: 'value',
+  created: 'value',
+  updated: 'value',
+  memoryUsage: 'value',
+  msRunningCount: 'value',
+  transactionsCount: 'value',
+  agentVersion: 'value',
+  advertiseHost: 'value',
+  regions: 'json',
+  workVersion: 'value',
+  environmentId: 'value',
+} as const satisfies ColumnKinds<Ship>

@@ -1,0 +1,141 @@
+import type {
+  Account,
+  AccountMember,
+  AccountProfile,
+  ApiKey,
+  Invitation,
+  Project,
+  User,
+  WorkspaceMember,
+} from '../types.js'
+import type { ColumnKinds, Row, TableCodec } from './columns.js'
+
+/** Every AccountMember field with how its column in account_members keeps it. */
+export const accountMemberColumns = {
+  accountId: 'value',
+  userId: 'value',
+  roles: 'json',
+  enabled: 'bool',
+  created: 'value',
+  updated: 'value',
+} as const satisfies ColumnKinds<AccountMember>
+
+/** Every WorkspaceMember field with how its column in workspace_members keeps it. */
+export const workspaceMemberColumns = {
+  workspaceId: 'value',
+  userId: 'value',
+  role: 'value',
+  enabled: 'bool',
+  created: 'value',
+  updated: 'value',
+} as const satisfies ColumnKinds<WorkspaceMember>
+
+/** Every Invitation field with how its column in invitations keeps it. */
+export const invitationColumns = {
+  id: 'value',
+  token: 'value',
+  accountId: 'value',
+  inviteeEmail: 'value',
+  accountRoles: 'json',
+  workspaceIds: 'json',
+  workspaceRoles: 'json',
+  attachAutomatically: 'bool',
+  status: 'value',
+  invitedById: 'value',
+  inviteeUserId: 'value',
+  created: 'value',
+  updated: 'value',
+} as const satisfies ColumnKinds<Invitation>
+
+/** Every Project field with how its column in projects keeps it. */
+export const projectColumns = {
+  id: 'value',
+  workspaceId: 'value',
+  name: 'value',
+  description: 'value',
+  isDefault: 'bool',
+  userId: 'value',
+  created: 'value',
+  updated: 'value',
+} as const satisfies ColumnKinds<Project>
+
+/** Every AccountProfile field with how its column in accounts keeps it. */
+export const accountProfileColumns = {
+  id: 'value',
+  description: 'value',
+  aiConsent: 'bool',
+  welcomeLinkText: 'value',
+  welcomeLinkUrl: 'value',
+} as const satisfies ColumnKinds<AccountProfile>
+
+/** Every ApiKey field with how its column in api_keys keeps it. */
+export const apiKeyColumns = {
+  id: 'value',
+  userId: 'value',
+  name: 'value',
+  secretHash: 'value',
+  created: 'value',
+  lastUsed: 'value',
+  revoked: 'value',
+} as const satisfies ColumnKinds<ApiKey>
+
+/** Every User field with how its column in users keeps it. */
+export const userColumns = {
+  id: 'value',
+  email: 'value',
+  firstName: 'value',
+  lastName: 'value',
+  enabled: 'bool',
+  accountRoles: 'json',
+  accountId: 'value',
+  created: 'value',
+  lastAccess: 'value',
+} as const satisfies ColumnKinds<User>
+
+/** Every Account field with how its column in accounts keeps it. */
+export const accountColumns = {
+  id: 'value',
+  name: 'value',
+  created: 'value',
+  updated: 'value',
+} as const satisfies ColumnKinds<Account>
+
+/** What `update` may change of a user. */
+export const userUpdatable = [
+  'firstName',
+  'lastName',
+  'enabled',
+  'accountRoles',
+  'lastAccess',
+] as const satisfies ReadonlyArray<keyof User>
+
+/**
+ * The columns of users joined as `u`, each renamed `u_<column>` so that they do not clash with the
+ * member's own.
+ */
+export function joinedUserColumns(users: TableCodec<User>): string {
+  return users.columns
+    .split(', ')
+    .map((c) => `u.${c} AS u_${c}`)
+    .join(', ')
+}
+
+/**
+ * Wraps a member's decode so that the record also carries its user, read from the `u_` columns of
+ * joinedUserColumns.
+ *
+ * @example
+ * const withUser = withJoinedUser(users)
+ * const decodeMember = withUser(accountMembers.decode)
+ */
+export function withJoinedUser(
+  users: TableCodec<User>,
+): <T>(decode: (row: Row) => T) => (row: Row) => T & { user: User } {
+  return (decode) => (row) => {
+    const userRow: Row = {}
+    for (const [key, value] of Object.entries(row)) {
+      if (key.startsWith('u_')) userRow[key.slice(2)] = value
+    }
+    return { ...decode(row), user: users.decode(userRow) }
+  }
+}

@@ -1,0 +1,43 @@
+import type { CloneTracking, LogSnapshot, Tracking } from '../types.js'
+import type { ColumnKinds } from './columns.js'
+
+/** Every CloneTracking field with how its column in clone_trackings keeps it. */
+export const cloneTrackingColumns = {
+  trackingId: 'value',
+  workspaceId: 'value',
+  serviceId: 'value',
+  created: 'value',
+  createdBy: 'value',
+} as const satisfies ColumnKinds<CloneTracking>
+
+/** Every LogSnapshot field with how its column in log_snapshots keeps it. */
+export const logSnapshotColumns = {
+  logId: 'value',
+  mockServiceId: 'value',
+  trackingId: 'value',
+  log: 'value',
+  created: 'value',
+} as const satisfies ColumnKinds<LogSnapshot>
+
+/** Every Tracking field with how its column in trackings keeps it. */
+export const trackingColumns = {
+  trackingId: 'value',
+  workspaceId: 'value',
+  mockServiceId: 'value',
+  action: 'value',
+  status: 'value',
+  errors: 'json',
+  warnings: 'json',
+  created: 'value',
+  updated: 'value',
+  ended: 'value',
+  createdBy: 'value',
+} as const satisfies ColumnKinds<Tracking>
+
+/** What `update` may change of a tracking. */
+export const trackingUpdatable = [
+  'status',
+  'errors',
+  'warnings',
+  'ended',
+] as const satisfies ReadonlyArray<keyof Tracking>
