@@ -10,7 +10,6 @@ export {
   compileSearch,
   searchMetadata,
   type SearchScope,
-  type SearchDialect,
   type CompiledSearchPlan,
 } from './sqlite/search-compiler.js'
 export { LOCAL_LOCATION } from './sqlite/search-entities.js'

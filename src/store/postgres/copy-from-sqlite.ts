@@ -34,7 +34,7 @@ interface PgColumn {
 }
 
 /** What the copy did: rows per table, parents first, and the target with its password hidden. */
-export interface CopyReport {
+interface CopyReport {
   tables: Array<{ table: string; rows: number }>
   target: string
 }

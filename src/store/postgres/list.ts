@@ -45,7 +45,7 @@ function orderByClause(order: SortOrder): string {
 }
 
 /** One list: a WHERE over a table, counted and paged (see the SQLite store's ListSpec). */
-export interface PgListSpec<T> {
+interface PgListSpec<T> {
   select: string
   from: string
   /** Conditions with named parameters (`workspace_id = @workspaceId`). */

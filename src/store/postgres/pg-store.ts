@@ -53,7 +53,7 @@ export async function openPostgresStore(options: PgStoreOptions): Promise<Store>
 }
 
 /** `host:port/database` of a URL, for messages: never its password. */
-export function describeUrl(url: string): string {
+function describeUrl(url: string): string {
   try {
     const parsed = new URL(url)
     return `${parsed.hostname}${parsed.port === '' ? '' : `:${parsed.port}`}${parsed.pathname}`

@@ -10,8 +10,6 @@ import {
   type SearchDialect,
 } from './search-entities.js'
 
-export type { SearchDialect } from './search-entities.js'
-
 /*
  * POST /api/v4/search (the administration specification, docs/api.md#search), compiled to ONE
  * parameterised SELECT over the store, in the SQL of the store's dialect (SQLite or PostgreSQL:

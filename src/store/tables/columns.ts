@@ -11,14 +11,14 @@ export type ColumnKind = 'value' | 'bool' | 'json'
 export type ColumnKinds<T> = { readonly [K in keyof T]-?: ColumnKind }
 
 /** One field of a table: its record field, its snake_case column and how it is kept. */
-export interface ColumnField<T> {
+interface ColumnField<T> {
   readonly field: keyof T & string
   readonly column: string
   readonly kind: ColumnKind
 }
 
 /** The SQL both dialects derive from a table's column map (named `@column` parameters). */
-export interface TableSql<T> {
+interface TableSql<T> {
   readonly fields: ReadonlyArray<ColumnField<T>>
   /** The column list of a SELECT, in field order. */
   readonly columns: string

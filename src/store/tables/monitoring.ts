@@ -17,7 +17,7 @@ const str = (v: unknown): string => v as string
 const num = (v: unknown): number => v as number
 
 /** The record of each row of the monitoring API's and the OAuth provider's tables. */
-export interface MonitoringRows {
+interface MonitoringRows {
   bucketOf: (r: Row) => MonitorBucket
   testOf: (r: Row) => MonitorTest
   environmentOf: (r: Row) => MonitorEnvironment
