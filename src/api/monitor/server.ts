@@ -5,17 +5,7 @@ import {
   toEnvelopeError,
   type UnderstudyError,
 } from '../../errors/index.js'
-import {
-  createRouter,
-  dispatch,
-  errorHeaders,
-  mediaTypeOf,
-  readJson,
-  splitUrl,
-  unrouted,
-  writeJson,
-  writeRaw,
-} from '../../httpkit/index.js'
+import * as kit from '../../httpkit/index.js'
 import { readBodyWithin } from '../../net/index.js'
 import { peerAddress } from '../access/throttle.js'
 import { MonitorAuthenticator } from './bearer.js'
@@ -70,11 +60,11 @@ export function createMonitoringApi(
   deps: MonitorDeps,
   routes: readonly MonitorRoute[],
 ): MonitoringApi {
-  const router = createRouter(routes.map((route) => [route.method, route.path, route] as const))
+  const router = kit.createRouter(routes.map((route) => [route.method, route.path, route] as const))
   const auth = new MonitorAuthenticator(deps.store, deps.authenticator)
 
   function split(req: IncomingMessage): { path: string; query: URLSearchParams } {
-    const { path, query } = splitUrl(req.url)
+    const { path, query } = kit.splitUrl(req.url)
     return { path: monitoringPath(path), query }
   }
 
@@ -91,7 +81,7 @@ export function createMonitoringApi(
     },
     handle(req, res) {
       const { path, query } = split(req)
-      dispatch<MonitorRoute>(router, req, res, path, {
+      kit.dispatch<MonitorRoute>(router, req, res, path, {
         run: async (route, params) => await run(route, req, res, params, query),
         unrouted: async () => await notFound(req, path),
         writeError: (err) => writeError(res, err),
@@ -105,7 +95,7 @@ export function createMonitoringApi(
     if (!path.startsWith('/radar/') && !path.startsWith('/signin/')) {
       await auth.bearer(req.headers.authorization)
     }
-    return unrouted(router, req.method ?? 'GET', path, `Resource ${path}`)
+    return kit.unrouted(router, req.method ?? 'GET', path, `Resource ${path}`)
   }
 
   async function authenticate(
@@ -146,7 +136,7 @@ export function createMonitoringApi(
       query,
       deps,
       principal: principal as MonitorPrincipal,
-      json: async () => await (json ??= readJson(req, deps.options.jsonLimit).then(checkDepth)),
+      json: async () => await (json ??= kit.readJson(req, deps.options.jsonLimit).then(checkDepth)),
       form: async () => await (form ??= readForm(req, deps.options.jsonLimit)),
     }
     if (principal !== null) await authorizeMonitoring(ctx, route)
@@ -179,7 +169,7 @@ function checkDepth(value: unknown): unknown {
 }
 
 async function readForm(req: IncomingMessage, limit: number): Promise<URLSearchParams> {
-  const type = mediaTypeOf(req)
+  const type = kit.mediaTypeOf(req)
   const text = (await readBodyWithin(req, limit)).toString('utf8')
   if (type === 'application/json') {
     let parsed: unknown
@@ -204,10 +194,10 @@ async function readForm(req: IncomingMessage, limit: number): Promise<URLSearchP
 
 function writeResult(res: ServerResponse, outcome: MonitorResult): void {
   if ('raw' in outcome) {
-    writeRaw(res, outcome.status, outcome.raw, outcome.headers)
+    kit.writeRaw(res, outcome.status, outcome.raw, outcome.headers)
     return
   }
-  writeJson(res, outcome.status ?? 200, {
+  kit.writeJson(res, outcome.status ?? 200, {
     ...outcome.top,
     ...monitoringEnvelope(null, outcome.data, { status: 'success', ...outcome.meta }),
   })
@@ -216,7 +206,7 @@ function writeResult(res: ServerResponse, outcome: MonitorResult): void {
 /** `{data: {}, meta: {status: "error"}, error: {status, message, code}}`, as the product answers. */
 function writeError(res: ServerResponse, err: UnderstudyError): void {
   const error = toEnvelopeError(err, true)
-  const headers = errorHeaders(err)
+  const headers = kit.errorHeaders(err)
   if (err.code === 'ERR_API_UNAUTHORIZED') headers['www-authenticate'] = 'Bearer realm="understudy"'
-  writeJson(res, err.statusCode, monitoringEnvelope(error, {}, { status: 'error' }), headers)
+  kit.writeJson(res, err.statusCode, monitoringEnvelope(error, {}, { status: 'error' }), headers)
 }
