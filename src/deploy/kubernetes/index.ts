@@ -2,6 +2,13 @@ export { KubernetesDriver } from './driver.js'
 export { connectCluster, FIELD_MANAGER } from './cluster.js'
 export { documentHash } from './document-hash.js'
 export {
+  fanInAdmin,
+  type FannedInAnswer,
+  type MockServiceAdmin,
+  type PodAdmin,
+  type PodSet,
+} from './fan-in-admin.js'
+export {
   renderMockService,
   selectorOf,
   HASH_ANNOTATION,
