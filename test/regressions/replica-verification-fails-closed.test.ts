@@ -10,7 +10,8 @@ import { waitFor } from '../helpers/wait.js'
  * `run --replicas 2`: the primary used to leave a replica that was not running (or did not answer)
  * out of inspection and verification reads and answer 200 for the others alone, so that a test
  * asserting "exactly N calls" (or "never called") was judged on part of the traffic. A replica
- * that is down now fails the read with 503 ERR_API_UNAVAILABLE naming it.
+ * that is down now fails the read with 503 ERR_API_UNAVAILABLE naming it (and WireMock's journal,
+ * which counted it as empty, answers 503 too).
  */
 
 interface Envelope<T> {
@@ -54,6 +55,16 @@ const verifyOrders = (server: CliServer) =>
     body: JSON.stringify({ request: { method: 'POST', path: '/orders' }, count: 8 }),
   })
 
+const countOrders = async (server: CliServer): Promise<{ status: number; count?: number }> => {
+  const url = /admin on (http:\/\/\S+)/.exec(server.stdout())?.[1] ?? ''
+  const res = await fetch(`${url}/__admin/requests/count`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ method: 'POST', url: '/orders' }),
+  })
+  return { status: res.status, ...((await res.json()) as { count?: number }) }
+}
+
 describe('run --replicas: inspection and verification fail closed', () => {
   it('answers 503 naming the replica that is down, never a count of the others alone', async () => {
     const file = join(tempDir(), 'mock.json')
@@ -79,15 +90,18 @@ describe('run --replicas: inspection and verification fail closed', () => {
     for (const w of workers) expect(w.inspection.records).toBeGreaterThan(0)
     const verified = await verifyOrders(server)
     expect(verified.body.result).toMatchObject({ verified: true, actual: 8 })
+    expect(await countOrders(server)).toMatchObject({ status: 200, count: 8 })
 
     const [victim, survivor] = workers
     if (victim === undefined || survivor === undefined) throw new Error('two replicas expected')
     process.kill(victim.pid, 'SIGKILL')
-    // Asked before the primary has the replica back: no answer for the survivor's records alone.
-    const during = await verifyOrders(server)
+    // Asked before the primary has the replica back: no answer for the survivor's records alone,
+    // through the admin API's verification and through WireMock's journal alike.
+    const [during, wiremockCount] = await Promise.all([verifyOrders(server), countOrders(server)])
     expect(during.status).toBe(503)
     expect(during.body.error?.code).toBe('ERR_API_UNAVAILABLE')
     expect(during.body.error?.message).toContain(`Replica ${victim.replica}`)
+    expect(wiremockCount.status).toBe(503)
 
     // Once it is back, reads answer again: the dead replica's records ended with it.
     await waitFor(
