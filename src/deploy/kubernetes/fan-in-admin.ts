@@ -63,6 +63,12 @@ const POD_SLOTS = 2 ** 20
 /** Most entries one `GET /inspection` of a runtime answers: deeper pages are read in steps. */
 const RUNTIME_PAGE = 1000
 const DEFAULT_PAGE = 50
+/** Codes of a pod's answer that say the pod cannot answer, not that the request is wrong. */
+const podFailures = new Set<string>([
+  'ERR_API_UNAVAILABLE',
+  'ERR_API_UNAUTHORIZED',
+  'ERR_API_FORBIDDEN',
+])
 
 /** FNV-1a of the pod's name: its preferred slot. */
 function slotHash(name: string): number {
@@ -133,7 +139,8 @@ export function fanInAdmin(
         unavailable: 'ERR_API_UNAVAILABLE',
       })
     } catch (err) {
-      if (isUnderstudyError(err) && err.code === 'ERR_API_UNAVAILABLE') {
+      // A pod refusing the admin token (its Secret changed under it) is not the caller's fault.
+      if (isUnderstudyError(err) && podFailures.has(err.code)) {
         throw createError(
           'ERR_API_UNAVAILABLE',
           [`pod ${pod.name} of mock service ${mockServiceId}: ${err.message}`],

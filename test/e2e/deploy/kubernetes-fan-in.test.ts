@@ -152,6 +152,18 @@ describe('verification and inspection over the pods of a Kubernetes mock service
     expect(await send(b.ports['http'], 'POST', '/orders')).toBe(201)
     expect((await verifyOrders(admin, 2)).result).toMatchObject({ verified: true, actual: 2 })
 
+    // Pods that refuse the driver's admin token (its Secret changed under them): 503, not a 401.
+    const secret = fake.object('Secret', NS, `${NAME}-admin`)
+    await api.apply({
+      ...secret,
+      data: { token: Buffer.from('another').toString('base64') },
+    } as never)
+    const refused = await refusal(verifyOrders(admin, 2))
+    expect(refused).toMatchObject({ code: 'ERR_API_UNAVAILABLE', status: 503 })
+    expect(refused.message).toMatch(/pod understudy-ms-11-/)
+    await api.apply(secret as never)
+    expect((await verifyOrders(admin, 2)).result).toMatchObject({ verified: true, actual: 2 })
+
     // A pod that does not answer (stopped, still listed): 503 naming it, not the other's count.
     process.kill(b.child.pid ?? 0, 'SIGSTOP')
     try {
