@@ -151,9 +151,9 @@ export function fanInAdmin(
     }
   }
 
-  const global = (slot: number, local: number): number => local * POD_SLOTS + slot
+  const seenId = (slot: number, local: number): number => local * POD_SLOTS + slot
   const withId = <T extends { id: number }>(slot: number, entries: T[]): T[] =>
-    entries.map((e) => ({ ...e, id: global(slot, e.id) }))
+    entries.map((e) => ({ ...e, id: seenId(slot, e.id) }))
 
   /** The newest `count` entries of one pod matching `filter` (in steps of a runtime page). */
   const newestOf = async (
