@@ -23,7 +23,8 @@ const boundaries = {
   inspect: ['dsl', 'errors', 'log', 'config'],
   serve: ['match', 'inspect', 'dsl', 'httpkit', 'net', 'errors', 'log', 'config'],
   store: ['dsl', 'errors', 'log', 'config'],
-  deploy: ['store', 'dsl', 'net', 'errors', 'log', 'config'],
+  // deploy fans a mock service's inspection in from its pods with inspect's merge functions
+  deploy: ['store', 'inspect', 'dsl', 'httpkit', 'net', 'errors', 'log', 'config'],
   // monitor evaluates assertions with match's predicates, so one predicate language serves mocks and tests
   monitor: ['match', 'dsl', 'net', 'errors', 'log', 'config'],
   // the agent runs a ship's mock services with deploy's code and its monitoring runs with monitor's;

@@ -6,6 +6,8 @@ export { ShipDeployer, localView, type ShipReport } from './ship-deployer.js'
 export {
   KubernetesDriver,
   connectCluster,
+  type FannedInAnswer,
   type KubernetesPlacement,
+  type MockServiceAdmin,
   type RuntimeDriver,
 } from './kubernetes/index.js'

@@ -4,7 +4,6 @@ import {
   mergeVerifications,
   newestFirst,
   type InspectionDetail,
-  type InspectionListEntry,
   type UnmatchedEntry,
   type VerificationResult,
 } from '../inspect/index.js'
@@ -160,22 +159,15 @@ export function clusterAdminTarget(
         return { transactions, serviceMockId: document.id ?? 0 }
       }),
     inspection: async (skip, limit): Promise<InspectionPage> => {
-      const pages = await Promise.all(
-        up().map(async (replica) => {
-          try {
-            return (await set.call(
-              replica,
-              { op: 'inspection', skip: 0, limit: skip + limit },
-              READ_TIMEOUT_MS,
-            )) as InspectionPage
-          } catch {
-            return { entries: [], total: 0 }
-          }
-        }),
+      const pages = await everyReplica<InspectionPage>(
+        set,
+        { op: 'inspection', skip: 0, limit: skip + limit },
+        READ_TIMEOUT_MS,
       )
-      const merged: InspectionListEntry[] = pages.flatMap((p) => p.entries)
-      merged.sort((a, b) => b.timestamp - a.timestamp || b.id - a.id)
-      return { entries: merged.slice(skip, skip + limit), total: sum(pages.map((p) => p.total)) }
+      return {
+        entries: newestFirst(pages.flatMap((p) => p.entries)).slice(skip, skip + limit),
+        total: sum(pages.map((p) => p.total)),
+      }
     },
     inspectionDetail: async (id): Promise<InspectionDetail | undefined> => {
       if (id < 1) return undefined
@@ -193,7 +185,7 @@ export function clusterAdminTarget(
         throw err
       }
     },
-    search: clusterSearch(set, up),
+    search: clusterSearch(set),
     scenarios: clusterScenarios(set, up),
     log: async (limit) => {
       const parts = await Promise.all(
@@ -215,60 +207,70 @@ export function clusterAdminTarget(
 }
 
 /**
- * The verification queries of a cluster: the same query asked of every running replica, over its
- * own journal, and the answers merged (lists newest first, counts added, verifications judged on
- * the sum). A replica that does not answer is left out of reads, and fails a reset (so that a
- * test never believes the journal empty when it is not).
+ * The verification queries of a cluster: the same query asked of every replica, over its own
+ * journal, and the answers merged (lists newest first, counts added, verifications judged on the
+ * sum). Reads fail closed (everyReplica). A reset skips a replica that is not running (it starts
+ * again with an empty journal) and fails when one does not answer (so that a test never believes
+ * the journal empty when it is not).
  */
-function clusterSearch(set: ReplicaSet, up: () => number[]): AdminSearch {
-  const ask = async <T>(call: ReplicaCall, fallback: T | null): Promise<T[]> =>
-    await Promise.all(
-      up().map(async (replica) => {
-        try {
-          return (await set.call(replica, call, SEARCH_TIMEOUT_MS)) as T
-        } catch (err) {
-          if (fallback === null && !(err instanceof ReplicaGoneError)) throw err
-          return fallback ?? (0 as T)
-        }
-      }),
-    )
+function clusterSearch(set: ReplicaSet): AdminSearch {
+  const read = async <T>(call: ReplicaCall): Promise<T[]> =>
+    await everyReplica<T>(set, call, SEARCH_TIMEOUT_MS)
   return {
     list: async (filter, skip, limit) => {
-      const pages = await ask<InspectionPage>(
-        { op: 'list', filter, limit: skip + limit },
-        { entries: [], total: 0 },
-      )
+      const pages = await read<InspectionPage>({ op: 'list', filter, limit: skip + limit })
       return {
         entries: newestFirst(pages.flatMap((p) => p.entries)).slice(skip, skip + limit),
         total: sum(pages.map((p) => p.total)),
       }
     },
-    count: async (filter) => sum(await ask<number>({ op: 'count', filter }, 0)),
+    count: async (filter) => sum(await read<number>({ op: 'count', filter })),
     unmatched: async (filter, limit) => {
-      const pages = await ask<{ entries: UnmatchedEntry[]; total: number }>(
-        { op: 'unmatched', filter, limit },
-        { entries: [], total: 0 },
-      )
+      const pages = await read<{ entries: UnmatchedEntry[]; total: number }>({
+        op: 'unmatched',
+        filter,
+        limit,
+      })
       return {
         entries: newestFirst(pages.flatMap((p) => p.entries)).slice(0, limit),
         total: sum(pages.map((p) => p.total)),
       }
     },
-    verify: async (verification) => {
-      const empty: VerificationResult = {
-        verified: false,
-        expected: '',
-        actual: 0,
-        matching: [],
-        nearest: [],
-      }
-      return mergeVerifications(
+    verify: async (verification) =>
+      mergeVerifications(
         verification,
-        await ask<VerificationResult>({ op: 'verify', verification }, empty),
+        await read<VerificationResult>({ op: 'verify', verification }),
+      ),
+    clear: async () => {
+      const deleted = await Promise.all(
+        set.views().map(async (view) => {
+          try {
+            return (await set.call(view.replica, { op: 'clear' }, SEARCH_TIMEOUT_MS)) as number
+          } catch (err) {
+            if (err instanceof ReplicaGoneError) return 0
+            throw err
+          }
+        }),
       )
+      return sum(deleted)
     },
-    clear: async () => sum(await ask<number>({ op: 'clear' }, null)),
   }
+}
+
+/**
+ * Asks every replica, running or not, and fails closed: a replica that is not running (dead,
+ * restarting: the records it held ended with it) or that does not answer in time fails the whole
+ * read with 503 ERR_API_UNAVAILABLE naming it, so that a verification never counts part of the
+ * traffic as if it were all of it.
+ */
+async function everyReplica<T>(
+  set: ReplicaSet,
+  call: ReplicaCall,
+  timeoutMs: number,
+): Promise<T[]> {
+  return await Promise.all(
+    set.views().map(async (view) => (await set.call(view.replica, call, timeoutMs)) as T),
+  )
 }
 
 /** `/scenarios` of a cluster: the states are the primary's; the webhook counters are summed over the replicas. */

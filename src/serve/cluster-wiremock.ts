@@ -17,8 +17,9 @@ const JOURNAL_TIMEOUT_MS = 15_000
  * once all confirmed; the journal is every replica's inspection ring, merged newest first; the
  * scenario states are the primary's, which the replicas already share. Fails closed: a replica
  * that does not answer makes the call fail (503) rather than answer for part of the traffic. A
- * replica that is not running counts as confirmed (it starts on the current document) and as an
- * empty journal (its ring ended with it).
+ * replica that is not running counts as confirmed (it starts on the current document) and as
+ * reset (its ring ended with it), but fails a journal read: the requests it answered are not
+ * there to count, as the admin API's verification refuses then too.
  *
  * @example
  * createWireMockAdmin({ host: clusterWireMockHost(set), ... })
@@ -30,10 +31,13 @@ export function clusterWireMockHost(set: ReplicaSet): WireMockHost {
     if (compiled?.document !== set.document) compiled = compileHere(set, set.document)
     return compiled
   }
-  /** Asks every replica; a replica not running gives `gone`, one that fails fails the whole. */
+  /**
+   * Asks every replica; a replica not running gives `gone.value` (fails the whole when `gone` is
+   * null), one that fails fails the whole.
+   */
   const everyReplica = async <T>(
     ask: (replica: number) => Promise<T>,
-    gone: T,
+    gone: { value: T } | null,
     refusal: (detail: string) => Error,
   ): Promise<T[]> =>
     await Promise.all(
@@ -41,7 +45,7 @@ export function clusterWireMockHost(set: ReplicaSet): WireMockHost {
         try {
           return await ask(view.replica)
         } catch (err) {
-          if (err instanceof ReplicaGoneError) return gone
+          if (err instanceof ReplicaGoneError && gone !== null) return gone.value
           throw refusal(
             `replica ${view.replica}: ${err instanceof Error ? err.message : String(err)}`,
           )
@@ -59,7 +63,7 @@ export function clusterWireMockHost(set: ReplicaSet): WireMockHost {
         await everyReplica(
           async (replica) =>
             await set.call(replica, { op: 'reconfigure', document }, SWAP_TIMEOUT_MS),
-          null,
+          { value: null },
           (detail) => new UnconfirmedChangeError(detail),
         )
       })
@@ -70,7 +74,7 @@ export function clusterWireMockHost(set: ReplicaSet): WireMockHost {
       const journals = await everyReplica(
         async (replica) =>
           (await set.call(replica, { op: 'journal' }, JOURNAL_TIMEOUT_MS)) as WireRecord[],
-        [],
+        null,
         journalUnavailable,
       )
       return newestFirst(journals.flat().map(recordFromWire))
@@ -78,7 +82,7 @@ export function clusterWireMockHost(set: ReplicaSet): WireMockHost {
     clearJournal: async () => {
       await everyReplica(
         async (replica) => await set.call(replica, { op: 'clear' }, JOURNAL_TIMEOUT_MS),
-        0,
+        { value: 0 },
         journalUnavailable,
       )
     },

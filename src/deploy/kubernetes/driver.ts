@@ -5,6 +5,7 @@ import { createError } from '../../errors/index.js'
 import { adminHeaders, putConfig, type RuntimeAdmin } from '../admin-client.js'
 import { SCALE_FIELD_MANAGER, type ClusterApi } from './cluster.js'
 import { documentHash } from './document-hash.js'
+import { fanInAdmin, type MockServiceAdmin, type PodSet } from './fan-in-admin.js'
 import {
   HASH_ANNOTATION,
   TOKEN_KEY,
@@ -165,6 +166,36 @@ export class KubernetesDriver implements RuntimeDriver {
     const expected = configMap?.metadata?.annotations?.[HASH_ANNOTATION] ?? null
     const pods = token === null ? [] : await this.#podViews(await this.#pods(mockServiceId, token))
     return await this.#placement(mockServiceId, deployment, expected, pods)
+  }
+
+  /**
+   * The runtime admin API of a mock service over every pod behind its Service (fan-in-admin.ts):
+   * inspection and verification answered as one runtime would, failing closed (503) when a pod
+   * the Deployment wants is not ready or does not answer within the admin timeout. The pods are
+   * read from the cluster at every call, so a scaled or replaced pod is seen at once.
+   *
+   * @example
+   * (await driver.admin(7).request('GET', '/inspection/count?path=/orders')).result // { count: 3 }
+   */
+  admin(mockServiceId: number): MockServiceAdmin {
+    return fanInAdmin(
+      mockServiceId,
+      async () => await this.podSet(mockServiceId),
+      this.#adminTimeout(),
+    )
+  }
+
+  /** The pods of a mock service now: how many its Deployment wants, the ready ones with their admin API, the others by name. */
+  async podSet(mockServiceId: number): Promise<PodSet> {
+    const deployment = await this.#deployment(mockServiceId)
+    const token = await this.#adminToken(mockServiceId)
+    if (deployment === null || token === null) return { wanted: 0, ready: [], notReady: [] }
+    const pods = await this.#pods(mockServiceId, token)
+    return {
+      wanted: deployment.spec?.replicas ?? 1,
+      ready: pods.filter((p) => p.ready).map((p) => ({ name: p.name ?? p.ip, admin: p.admin })),
+      notReady: pods.filter((p) => !p.ready).map((p) => p.name ?? p.ip),
+    }
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { MockServiceDocument } from '../../dsl/index.js'
+import type { MockServiceAdmin } from './fan-in-admin.js'
 
 /*
  * The Kubernetes driver's own contract. It is written for the agent (`understudy agent --driver
@@ -81,4 +82,9 @@ export interface RuntimeDriver {
   remove: (mockServiceId: number) => Promise<void>
   /** Status, pods and endpoints read from the cluster; null when it has no Deployment there. */
   status: (mockServiceId: number) => Promise<KubernetesPlacement | null>
+  /**
+   * The runtime admin API of the mock service over all its pods (inspection and verification
+   * fanned in, failing closed with 503 when a pod is not ready or does not answer).
+   */
+  admin: (mockServiceId: number) => MockServiceAdmin
 }
