@@ -472,7 +472,12 @@ export function pgMonitoringRepository(ctx: PgRepoContext): MonitoringRepository
       const failed: MonitorRun[] = []
       for (const row of await all(STRANDED_RUNS, [now, cutoff, limit])) {
         const stranded = runOf(row)
-        const doc = { ...stranded.doc, error: reason(stranded), finished_at: now / 1000 }
+        const doc = {
+          ...stranded.doc,
+          result: 'fail',
+          error: reason(stranded),
+          finished_at: now / 1000,
+        }
         failed.push(
           runOf(
             await required(
@@ -491,7 +496,7 @@ export function pgMonitoringRepository(ctx: PgRepoContext): MonitoringRepository
         [shipId],
       )) {
         const pinned = runOf(row)
-        const doc = { ...pinned.doc, error: reason, finished_at: now / 1000 }
+        const doc = { ...pinned.doc, result: 'fail', error: reason, finished_at: now / 1000 }
         failed.push(
           runOf(
             await required(

@@ -459,7 +459,12 @@ export function monitoringRepository(ctx: RepoContext): MonitoringRepository {
       const failed: MonitorRun[] = []
       for (const row of all(STRANDED_RUNS, { now, cutoff, limit })) {
         const stranded = runOf(row)
-        const doc = { ...stranded.doc, error: reason(stranded), finished_at: now / 1000 }
+        const doc = {
+          ...stranded.doc,
+          result: 'fail',
+          error: reason(stranded),
+          finished_at: now / 1000,
+        }
         const updated = get(
           `UPDATE monitor_runs SET result = 'fail', finished = @now, doc = @doc, lease_expires = NULL WHERE ${STILL_WAITING} RETURNING *`,
           { id: stranded.id, now, doc: JSON.stringify(doc) },
@@ -474,7 +479,7 @@ export function monitoringRepository(ctx: RepoContext): MonitoringRepository {
         [shipId],
       ).map((row) => {
         const pinned = runOf(row)
-        const doc = { ...pinned.doc, error: reason, finished_at: now / 1000 }
+        const doc = { ...pinned.doc, result: 'fail', error: reason, finished_at: now / 1000 }
         return runOf(
           required(
             get(

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { waitFor } from '../../helpers/wait.js'
 import { startMonitorPlatform } from './helpers.js'
 import {
   agentCall,
@@ -56,18 +57,23 @@ describe('monitoring runs whose agents are gone', () => {
     })
   })
 
-  it('fails a run pinned to an agent that went silent, after the run wait, naming the agent', async () => {
+  it('fails a run pinned to an agent that went silent, after the run wait, naming the agent, and notifies', async () => {
     const m = await startMonitorPlatform({ runWaitMs: 1500 })
+    const target = await startTarget()
     const [ship] = await createShips(m, 1)
     if (ship === undefined) throw new Error('ship')
     expect((await agentCall(m, ship)('/claim', { region: 'eu-west' })).status).toBe(204)
-    const { key, test } = await regionalTest(m, 'http://127.0.0.1:9/unused', [], {
+    const { key, test } = await regionalTest(m, `${target.url}/unused`, [], {
       remote_agents: [ship.shipId],
+      webhooks: [`${target.url}/hook`],
     })
     const [run] = await trigger(test)
     expect(run).toMatchObject({ region: null, agent: ship.shipId })
     const done = await finished(m, key, test.id, run.test_run_id)
     expect(done).toMatchObject({ result: 'fail', agent: ship.shipId })
     expect(done.error).toContain(`its agent ${ship.shipId} has not claimed runs`)
+    // As any failed run: the environment's webhook is called, once.
+    await waitFor(async () => target.hits('/hook') === 1, 'the webhook')
+    expect(target.hits('/unused')).toBe(0)
   })
 })
