@@ -107,7 +107,7 @@ describe('understudy agent --monitor --region: runs in regions through agent pro
       expect(schedule.status).toBe(201)
       const scheduled = async (): Promise<Loose[]> =>
         (await results(m, key, test.id)).filter((r) => r.source === 'scheduled')
-      await waitFor(async () => (await scheduled()).length > 0, 'a schedule tick', {
+      await waitFor(async () => (await scheduled()).length >= 2, 'a schedule tick', {
         timeoutMs: 20_000,
       })
       const removed = await m.call(
