@@ -11,7 +11,8 @@ const LOG_LINES = 200
  * Deployment, Service per mock service; a new document pushed to every pod without a restart).
  * The cluster gives the ports and endpoints (the Service's DNS name, node port, load balancer,
  * Ingress): `--port-range` does not apply. Kubernetes keeps the pods running whatever happens to
- * the agent; a restarted agent applies the same objects again, which restarts no pod.
+ * the agent; a restarted agent reads the objects back and applies only those that changed, so
+ * that nothing in the cluster is touched (or restarted) for nothing.
  *
  * @example
  * const runner = new KubernetesRunner(new KubernetesDriver(await connectCluster({ kind: 'default' }), { namespace: 'mocks', image }))

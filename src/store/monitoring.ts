@@ -286,6 +286,28 @@ export interface MonitoringRepository {
    * a live lease (another platform instance's) and runs waiting for an agent are left alone.
    */
   failUnfinishedRuns: (finished: number, reason: string) => Promise<number>
+  /**
+   * Fails the runs waiting for an agent (queued, or held under a lease that ended) that nobody can
+   * take: stored before `cutoff`, and no agent that could claim them showed life since `cutoff`
+   * (for a region: a ship offered to the run's workspace that claimed with the region, or
+   * heartbeated listing it; for a pinned run: its ship, by any claim or heartbeat; a deleted ship
+   * never). Each failed run gets `reason(run)` as its `error`; at most `limit` per call.
+   */
+  failStrandedRuns: (
+    now: number,
+    cutoff: number,
+    reason: (run: MonitorRun) => string,
+    limit: number,
+  ) => Promise<MonitorRun[]>
+  /**
+   * A ship is deleted: its pinned runs that have not finished fail with `reason`, and the region
+   * runs it holds go back to the queue for the other agents of their region.
+   */
+  releaseShipRuns: (
+    shipId: string,
+    now: number,
+    reason: string,
+  ) => Promise<{ failed: MonitorRun[]; requeued: number }>
   /** Deletes all but the newest `keep` runs of a test; returns how many went. */
   pruneRuns: (testId: string, keep: number) => Promise<number>
 

@@ -34,6 +34,11 @@ export interface MonitoringOptions {
    * instance that dies leaves its runs to others after this long.
    */
   leaseMs?: number
+  /**
+   * How long a run waits for an agent when no agent that could claim it shows life, in ms
+   * (default 5 min): it fails then, with a reason.
+   */
+  runWaitMs?: number
   /** Test hooks: the clock, a divisor of schedule intervals, runner options. */
   now?: () => number
   scheduleScale?: number
@@ -86,10 +91,12 @@ export async function startMonitoring(options: MonitoringOptions): Promise<Monit
     retention: options.resultRetention ?? DEFAULT_RESULT_RETENTION,
     now,
     ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
+    ...(options.runWaitMs === undefined ? {} : { runWaitMs: options.runWaitMs }),
     ...(options.scheduleScale === undefined ? {} : { scheduleScale: options.scheduleScale }),
   })
   setRunTerms(options.store, {
     leaseMs: runs.leaseMs,
+    runWaitMs: runs.runWaitMs,
     retention: options.resultRetention ?? DEFAULT_RESULT_RETENTION,
     completed: (run) => {
       runs.notifyCompleted(run).catch((err: unknown) => {

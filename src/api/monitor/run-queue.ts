@@ -14,7 +14,7 @@ import type {
 import { tickMs, type NotificationReport, type TestRunResult } from '../../monitor/index.js'
 import { FairSlots } from './fair-slots.js'
 import { environmentChain, integrationsOf } from './run-context.js'
-import { DEFAULT_LEASE_MS } from './run-terms.js'
+import { DEFAULT_LEASE_MS, DEFAULT_RUN_WAIT_MS } from './run-terms.js'
 import { isLocal, placementView, runTargets, targetKey, type RunTarget } from './run-targets.js'
 
 /** What the runner gets for one run: the test, its environment chain (root first), the trigger's variables. */
@@ -85,6 +85,11 @@ interface RunQueueOptions {
   now: () => number
   /** How long a run's lease lasts unless renewed, in ms (default DEFAULT_LEASE_MS). */
   leaseMs?: number
+  /**
+   * How long a run for agents waits when no agent that could claim it shows life, in ms (default
+   * DEFAULT_RUN_WAIT_MS): it fails then, with a reason.
+   */
+  runWaitMs?: number
   /** The divisor of schedule intervals the timers use (tests): a tick's slot is one scaled interval. */
   scheduleScale?: number
 }
@@ -97,6 +102,8 @@ interface RunStart {
   source: 'trigger' | 'scheduled'
 }
 
+/** Stranded runs failed per sweep at most (the next sweep takes the rest). */
+const STRANDED_PER_SWEEP = 100
 /** Runs of one test that may wait at once. */
 const MAX_PENDING = 50
 /** Runs executing at once in one platform (a bucket trigger over many tests waits its turn). */
@@ -123,6 +130,9 @@ export class RunQueue {
   #closed = false
   readonly #slots: FairSlots
   readonly #leaseMs: number
+  readonly #runWaitMs: number
+  /** When this queue started: agents get a run wait from then to show life before any is judged. */
+  readonly #startedAt: number
   /**
    * The lease this instance holds its local runs under: renewed while it lives, so that another
    * platform instance starting on the same store leaves them alone, and fails them once it is gone.
@@ -135,16 +145,27 @@ export class RunQueue {
     const total = options.maxConcurrent ?? MAX_CONCURRENT
     this.#slots = new FairSlots(total, Math.min(options.maxPerAccount ?? MAX_PER_ACCOUNT, total))
     this.#leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS
-    this.#leaseTimer = setInterval(() => {
-      this.#keepLeases().catch((err: unknown) =>
-        this.#o.log.warn({ err }, 'cannot renew the leases of local test runs'),
-      )
-    }, this.#leaseMs / 3)
+    this.#runWaitMs = options.runWaitMs ?? DEFAULT_RUN_WAIT_MS
+    this.#startedAt = options.now()
+    // Often enough for both: leases are renewed thrice per lease, stranded runs found within a
+    // third of the wait.
+    this.#leaseTimer = setInterval(
+      () => {
+        this.#keepLeases().catch((err: unknown) =>
+          this.#o.log.warn({ err }, 'cannot renew the leases of local test runs'),
+        )
+      },
+      Math.min(this.#leaseMs, this.#runWaitMs) / 3,
+    )
     this.#leaseTimer.unref()
   }
 
   get leaseMs(): number {
     return this.#leaseMs
+  }
+
+  get runWaitMs(): number {
+    return this.#runWaitMs
   }
 
   busy(testId: string): boolean {
@@ -162,6 +183,30 @@ export class RunQueue {
       await this.#o.store.monitoring.renewLocalLeases(this.#leaseId, now + this.#leaseMs)
     }
     await this.#failAbandoned(now)
+    await this.#failStranded(now)
+  }
+
+  /**
+   * Fails the runs waiting for agents that are not there (none of their region, or their pinned
+   * agent, claimed or heartbeated for the run wait): a run must not wait forever. They notify as
+   * any failed run does.
+   */
+  async #failStranded(now: number): Promise<void> {
+    // Agents could not reach a platform that was down: their silence counts from its start.
+    if (now - this.#startedAt < this.#runWaitMs) return
+    const waited = Math.round(this.#runWaitMs / 1000)
+    const failed = await this.#o.store.monitoring.failStrandedRuns(
+      now,
+      now - this.#runWaitMs,
+      (run) =>
+        run.pinnedAgent !== null
+          ? `not run: its agent ${run.pinnedAgent} has not claimed runs or sent a heartbeat for ${waited} s (or was deleted)`
+          : `not run: no agent of region ${run.region ?? ''} has claimed runs or sent a heartbeat for ${waited} s`,
+      STRANDED_PER_SWEEP,
+    )
+    if (failed.length === 0) return
+    this.#o.log.warn({ runs: failed.length }, 'test runs no agent could take marked failed')
+    for (const run of failed) await this.notifyCompleted(run)
   }
 
   async #failAbandoned(now: number): Promise<void> {

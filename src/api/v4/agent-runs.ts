@@ -55,15 +55,15 @@ const readResult = validatorOf<{
 })
 
 /**
- * An idle agent asks about once a second: its region's `seen` is written at most once a minute,
- * not on every claim. Forgotten wholesale past a bound (a write more, nothing lost).
+ * An idle agent asks about once a second: its region's `seen` is written at most once a minute
+ * (or a third of the run wait, when shorter), not on every claim. Forgotten wholesale past a bound (a write more, nothing lost).
  */
 const RECORD_EVERY_MS = 60_000
 const recorded = new Map<string, number>()
 
-function shouldRecord(shipId: string, region: string, now: number): boolean {
+function shouldRecord(shipId: string, region: string, now: number, everyMs: number): boolean {
   const key = `${shipId}\n${region}`
-  if (now - (recorded.get(key) ?? -Infinity) < RECORD_EVERY_MS) return false
+  if (now - (recorded.get(key) ?? -Infinity) < everyMs) return false
   if (recorded.size >= 10_000) recorded.clear()
   recorded.set(key, now)
   return true
@@ -76,7 +76,9 @@ export async function recordServedRegion(
   region: string,
   now: number,
 ): Promise<void> {
-  if (region === LOCAL_REGION || !shouldRecord(shipId, region, now)) return
+  // Often enough that an agent claiming runs is never taken for gone (see the run wait).
+  const everyMs = Math.min(RECORD_EVERY_MS, runTermsOf(store).runWaitMs / 3)
+  if (region === LOCAL_REGION || !shouldRecord(shipId, region, now, everyMs)) return
   await store.monitoring.recordAgentRegion(shipId, region, now)
 }
 
@@ -123,6 +125,10 @@ async function renew(ctx: ApiContext): Promise<HandlerResult> {
     expiresAt,
   )
   if (!renewed) throw leaseLost(runId)
+  // An agent busy with a long run claims nothing meanwhile: its renewals show that it serves the
+  // region, so that the runs queued behind are not judged stranded.
+  const region = (await ctx.deps.store.monitoring.getRunsByIds([runId]))[0]?.region ?? null
+  if (region !== null) await recordServedRegion(ctx.deps.store, ship.id, region, now)
   return { result: { id: runId, lease: { id: leaseId, expiresAt, durationMs: leaseMs } } }
 }
 

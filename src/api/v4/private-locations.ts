@@ -14,6 +14,7 @@ import { hashSecret } from '../auth.js'
 import type { ApiContext, HandlerResult, Route } from '../http/types.js'
 import { listQueryOf } from '../paging.js'
 import { invalidField, validatorOf } from '../validation.js'
+import { runTermsOf } from '../monitor/index.js'
 import { harborView, shipView } from './private-location-views.js'
 
 const readHarbor = validatorOf<{ name: string; accountId: number; workspacesId: number[] }>({
@@ -247,11 +248,22 @@ export const privateLocationRoutes: Route[] = [
     handler: async (ctx) => {
       const harbor = await harborOf(ctx, true)
       const id = ctx.params['shipId'] ?? ''
-      const removed = await ctx.deps.store.locations.deleteShip(harbor.id, id)
-      if (!removed) {
+      const released = await ctx.deps.store.write(async (tx) => {
+        if (!(await tx.locations.deleteShip(harbor.id, id))) return undefined
+        // Its monitoring runs must not wait for an agent that is gone: runs pinned to it fail,
+        // the runs of a region it held go back to the region's other agents.
+        return await tx.monitoring.releaseShipRuns(
+          id,
+          Date.now(),
+          `not run: its agent ${id} was deleted`,
+        )
+      })
+      if (released === undefined) {
         throw createError('ERR_API_NOT_FOUND', [`Agent ${id} of private location ${harbor.id}`])
       }
       forgetAgentTokens(id)
+      const terms = runTermsOf(ctx.deps.store)
+      for (const run of released.failed) terms.completed?.(run)
       return { result: { id, removed: true } }
     },
   },

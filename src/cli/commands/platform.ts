@@ -44,6 +44,11 @@ Flags:
   --egress-allow CIDRS     comma-separated networks reachable whatever --egress says
   --ship-lost-after S      seconds without a heartbeat after which an agent's ship is lost and
                            its mock services are placed on another ship of its harbor (default 15)
+  --run-lease S            seconds an agent holds a monitoring run unless it renews the lease
+                           (default 30, 1 to 3600); a killed agent's run goes to another after it
+  --run-wait S             seconds a monitoring run waits for agents that are not there (none of
+                           its region, or its agent, claimed or heartbeated meanwhile) before it
+                           fails with the reason (default 300, 1 to 86400)
 `
 
 /** The flag of each platform option, for messages. */
@@ -95,6 +100,21 @@ function platformFlagOptions(
   }
 }
 
+/** A whole number of seconds from 1 to `max`, or undefined when the flag is not given. */
+function secondsFlag(
+  raw: string | boolean | undefined,
+  flag: string,
+  max: number,
+): number | undefined {
+  if (raw === undefined) return undefined
+  if (typeof raw !== 'string' || !/^\d+$/.test(raw) || +raw < 1 || +raw > max) {
+    throw new UsageError(
+      `--${flag} must be a number of seconds from 1 to ${max}, not "${String(raw)}"`,
+    )
+  }
+  return Number(raw)
+}
+
 /** `understudy platform`: resolves once listening; the process then lives until a signal. */
 export async function runPlatformCommand(
   args: string[],
@@ -116,6 +136,8 @@ export async function runPlatformCommand(
       egress: { type: 'string' },
       'egress-allow': { type: 'string' },
       'ship-lost-after': { type: 'string' },
+      'run-lease': { type: 'string' },
+      'run-wait': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: true,
@@ -143,6 +165,8 @@ export async function runPlatformCommand(
       `--ship-lost-after must be a number of seconds from 2 to 3600, not "${lostAfter}"`,
     )
   }
+  const runLease = secondsFlag(values['run-lease'], 'run-lease', 3600)
+  const runWait = secondsFlag(values['run-wait'], 'run-wait', 86_400)
   const options = {
     host: flags.host,
     egress,
@@ -161,6 +185,8 @@ export async function runPlatformCommand(
     ...(lostAfter === undefined ? {} : { shipLostAfterMs: Number(lostAfter) * 1000 }),
     monitor: {
       resultRetention: flags.resultRetention,
+      ...(runLease === undefined ? {} : { leaseMs: runLease * 1000 }),
+      ...(runWait === undefined ? {} : { runWaitMs: runWait * 1000 }),
       ...(flags.smtpUrl == null ? {} : { smtpUrl: flags.smtpUrl }),
     },
   }

@@ -3,6 +3,7 @@ import type { KubernetesObject } from '@kubernetes/client-node'
 import { readDefinition, type MockServiceDocument } from '../../dsl/index.js'
 import { createError } from '../../errors/index.js'
 import { adminHeaders, putConfig, type RuntimeAdmin } from '../admin-client.js'
+import { stamped, upToDate } from './applied-stamp.js'
 import { SCALE_FIELD_MANAGER, type ClusterApi } from './cluster.js'
 import { documentHash } from './document-hash.js'
 import { fanInAdmin, type MockServiceAdmin, type PodSet } from './fan-in-admin.js'
@@ -14,6 +15,7 @@ import {
   renderConfigMap,
   renderDeployment,
   renderMockService,
+  type RenderedObject,
 } from './render.js'
 import type {
   KubernetesDriverOptions,
@@ -96,7 +98,7 @@ export class KubernetesDriver implements RuntimeDriver {
     const token =
       (await this.#adminToken(mock.mockServiceId)) ?? randomBytes(24).toString('base64url')
     for (const object of renderMockService({ ...mock, document: served }, this.#options, token)) {
-      await this.#cluster.apply(object)
+      await this.#applyChanged(object)
     }
     // An Ingress of an earlier deploy goes when the driver no longer has an Ingress domain.
     if (ingressHostOf(mock.mockServiceId, this.#options) === null) {
@@ -119,9 +121,9 @@ export class KubernetesDriver implements RuntimeDriver {
     // ConfigMap changes, and every pod keeps serving the old one.
     const first = (await this.#pods(mock.mockServiceId, token)).find((p) => p.ready)
     if (first !== undefined) await this.#push(first, served)
-    await this.#cluster.apply(renderConfigMap({ ...mock, document: served }, this.#options))
+    await this.#applyChanged(renderConfigMap({ ...mock, document: served }, this.#options))
     // Same pod template: only `replicas` can change, which adds or removes pods and restarts none.
-    await this.#cluster.apply(renderDeployment(mock, this.#options))
+    await this.#applyChanged(renderDeployment(mock, this.#options))
     return await this.#converge(mock, served, token)
   }
 
@@ -306,6 +308,21 @@ export class KubernetesDriver implements RuntimeDriver {
       out.push(`http://${ingressHost}`)
     }
     return out
+  }
+
+  /**
+   * Applies the object unless the cluster's already is it (its applied stamp, and a Deployment's
+   * replicas): a restarted agent, or a deploy of what runs already, changes nothing in the cluster.
+   */
+  async #applyChanged(object: RenderedObject): Promise<void> {
+    const wanted = stamped(object)
+    const live = await this.#cluster.read(
+      wanted.apiVersion,
+      wanted.kind,
+      wanted.metadata.namespace,
+      wanted.metadata.name,
+    )
+    if (!upToDate(live, wanted)) await this.#cluster.apply(wanted)
   }
 
   async #deployment(mockServiceId: number): Promise<DeploymentRead | null> {

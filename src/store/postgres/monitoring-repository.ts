@@ -1,4 +1,10 @@
-import type { MonitoringRepository, NewMonitorRun, OAuthRepository } from '../monitoring.js'
+import type {
+  JsonObject,
+  MonitoringRepository,
+  MonitorRun,
+  NewMonitorRun,
+  OAuthRepository,
+} from '../monitoring.js'
 import { monitoringRows } from '../tables/monitoring.js'
 import { pgReader } from './codec.js'
 import type { PgRepoContext } from './context.js'
@@ -72,6 +78,31 @@ WHERE id = (
   FOR UPDATE OF r SKIP LOCKED
 )
 RETURNING *`
+
+/*
+ * Runs waiting for an agent that no agent can take (SQLite's STRANDED_RUNS explains the rule),
+ * locked for the update that fails them; one a claimer holds now is passed over.
+ *   $1 now, $2 cutoff, $3 limit
+ */
+const STRANDED_RUNS = `
+SELECT r.* FROM monitor_runs r JOIN monitor_buckets b ON b.key = r.bucket_key
+WHERE (r.region IS NOT NULL OR r.pinned_agent IS NOT NULL)
+  AND (r.result = 'queued' OR (r.result = 'working' AND r.lease_expires < $1))
+  AND r.created < $2
+  AND NOT EXISTS (
+    SELECT 1 FROM ships s
+    WHERE CASE WHEN r.pinned_agent IS NOT NULL THEN
+        s.id = r.pinned_agent AND (s.last_heartbeat >= $2
+          OR EXISTS (SELECT 1 FROM monitor_agent_regions ar WHERE ar.ship_id = s.id AND ar.seen >= $2))
+      ELSE
+        s.harbor_id IN (SELECT harbor_id FROM harbor_workspaces WHERE workspace_id = b.workspace_id)
+        AND (EXISTS (SELECT 1 FROM monitor_agent_regions ar WHERE ar.ship_id = s.id AND ar.region = r.region AND ar.seen >= $2)
+          OR (s.last_heartbeat >= $2 AND EXISTS (SELECT 1 FROM json_array_elements_text(s.regions) e WHERE e = r.region)))
+      END
+  )
+ORDER BY r.created, r.seq
+LIMIT $3
+FOR UPDATE OF r SKIP LOCKED`
 
 /** The current, live lease of an agent's run: $1 run, $2 ship, $3 lease, $4 now. */
 const HELD_LEASE =
@@ -436,6 +467,60 @@ export function pgMonitoringRepository(ctx: PgRepoContext): MonitoringRepository
         )
       }
       return rows.length
+    },
+    async failStrandedRuns(now, cutoff, reason, limit) {
+      const failed: MonitorRun[] = []
+      for (const row of await all(STRANDED_RUNS, [now, cutoff, limit])) {
+        const stranded = runOf(row)
+        const doc = {
+          ...stranded.doc,
+          result: 'fail',
+          error: reason(stranded),
+          finished_at: now / 1000,
+        }
+        failed.push(
+          runOf(
+            await required(
+              "UPDATE monitor_runs SET result = 'fail', finished = $2, doc = $3, lease_expires = NULL WHERE id = $1 RETURNING *",
+              [stranded.id, now, text(doc)],
+            ),
+          ),
+        )
+      }
+      return failed
+    },
+    async releaseShipRuns(shipId, now, reason) {
+      const failed: MonitorRun[] = []
+      for (const row of await all(
+        "SELECT * FROM monitor_runs WHERE pinned_agent = $1 AND result IN ('queued', 'working') FOR UPDATE",
+        [shipId],
+      )) {
+        const pinned = runOf(row)
+        const doc = { ...pinned.doc, result: 'fail', error: reason, finished_at: now / 1000 }
+        failed.push(
+          runOf(
+            await required(
+              "UPDATE monitor_runs SET result = 'fail', finished = $2, doc = $3, lease_expires = NULL WHERE id = $1 RETURNING *",
+              [pinned.id, now, text(doc)],
+            ),
+          ),
+        )
+      }
+      let requeued = 0
+      for (const row of await all(
+        "SELECT * FROM monitor_runs WHERE agent = $1 AND pinned_agent IS NULL AND region IS NOT NULL AND result = 'working' FOR UPDATE",
+        [shipId],
+      )) {
+        const held = runOf(row)
+        // Back to how it was queued: no agent, not started.
+        const doc: JsonObject = { ...held.doc, agent: null }
+        delete doc['started_at']
+        requeued += await count(
+          "UPDATE monitor_runs SET result = 'queued', agent = NULL, lease_id = NULL, lease_expires = NULL, doc = $2 WHERE id = $1 RETURNING 1",
+          [held.id, text(doc)],
+        )
+      }
+      return { failed, requeued }
     },
     async pruneRuns(testId, keep) {
       return await count(

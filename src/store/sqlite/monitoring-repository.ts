@@ -1,5 +1,6 @@
 import type {
   JsonObject,
+  MonitorRun,
   MonitoringRepository,
   NewMonitorRun,
   OAuthRepository,
@@ -72,6 +73,35 @@ WHERE id = (
   LIMIT 1
 )
 RETURNING *`
+
+/*
+ * Runs waiting for an agent that no agent can take: stored before @cutoff, queued or under a lease
+ * that ended, and no ship that could claim them alive since @cutoff. A region's ship is one of a
+ * harbor offered to the run's workspace that claimed with the region since then (`seen`), or
+ * heartbeated since then listing it; a pinned run's ship is alive by any claim or heartbeat.
+ */
+const STRANDED_RUNS = `
+SELECT r.* FROM monitor_runs r JOIN monitor_buckets b ON b.key = r.bucket_key
+WHERE (r.region IS NOT NULL OR r.pinned_agent IS NOT NULL)
+  AND (r.result = 'queued' OR (r.result = 'working' AND r.lease_expires < @now))
+  AND r.created < @cutoff
+  AND NOT EXISTS (
+    SELECT 1 FROM ships s
+    WHERE CASE WHEN r.pinned_agent IS NOT NULL THEN
+        s.id = r.pinned_agent AND (s.last_heartbeat >= @cutoff
+          OR EXISTS (SELECT 1 FROM monitor_agent_regions ar WHERE ar.ship_id = s.id AND ar.seen >= @cutoff))
+      ELSE
+        s.harbor_id IN (SELECT harbor_id FROM harbor_workspaces WHERE workspace_id = b.workspace_id)
+        AND (EXISTS (SELECT 1 FROM monitor_agent_regions ar WHERE ar.ship_id = s.id AND ar.region = r.region AND ar.seen >= @cutoff)
+          OR (s.last_heartbeat >= @cutoff AND EXISTS (SELECT 1 FROM json_each(s.regions) WHERE value = r.region)))
+      END
+  )
+ORDER BY r.created, r.rowid
+LIMIT @limit`
+
+/** A run still waiting for an agent: queued, or under a lease that ended. */
+const STILL_WAITING =
+  "id = @id AND (result = 'queued' OR (result = 'working' AND lease_expires < @now))"
 
 /** The current, live lease of an agent's run. */
 const HELD_LEASE =
@@ -425,6 +455,56 @@ export function monitoringRepository(ctx: RepoContext): MonitoringRepository {
         { finished, reason },
       )
     },
+    async failStrandedRuns(now, cutoff, reason, limit) {
+      const failed: MonitorRun[] = []
+      for (const row of all(STRANDED_RUNS, { now, cutoff, limit })) {
+        const stranded = runOf(row)
+        const doc = {
+          ...stranded.doc,
+          result: 'fail',
+          error: reason(stranded),
+          finished_at: now / 1000,
+        }
+        const updated = get(
+          `UPDATE monitor_runs SET result = 'fail', finished = @now, doc = @doc, lease_expires = NULL WHERE ${STILL_WAITING} RETURNING *`,
+          { id: stranded.id, now, doc: JSON.stringify(doc) },
+        )
+        if (updated !== undefined) failed.push(runOf(updated))
+      }
+      return failed
+    },
+    async releaseShipRuns(shipId, now, reason) {
+      const failed = all(
+        "SELECT * FROM monitor_runs WHERE pinned_agent = ? AND result IN ('queued', 'working')",
+        [shipId],
+      ).map((row) => {
+        const pinned = runOf(row)
+        const doc = { ...pinned.doc, result: 'fail', error: reason, finished_at: now / 1000 }
+        return runOf(
+          required(
+            get(
+              "UPDATE monitor_runs SET result = 'fail', finished = @now, doc = @doc, lease_expires = NULL WHERE id = @id RETURNING *",
+              { id: pinned.id, now, doc: JSON.stringify(doc) },
+            ),
+          ),
+        )
+      })
+      let requeued = 0
+      for (const row of all(
+        "SELECT * FROM monitor_runs WHERE agent = ? AND pinned_agent IS NULL AND region IS NOT NULL AND result = 'working'",
+        [shipId],
+      )) {
+        const held = runOf(row)
+        // Back to how it was queued: no agent, not started.
+        const doc: JsonObject = { ...held.doc, agent: null }
+        delete doc['started_at']
+        requeued += run(
+          "UPDATE monitor_runs SET result = 'queued', agent = NULL, lease_id = NULL, lease_expires = NULL, doc = @doc WHERE id = @id",
+          { id: held.id, doc: JSON.stringify(doc) },
+        )
+      }
+      return { failed, requeued }
+    },
     async pruneRuns(testId, keep) {
       return run(
         'DELETE FROM monitor_runs WHERE test_id = @test AND id NOT IN (SELECT id FROM monitor_runs WHERE test_id = @test ORDER BY created DESC, rowid DESC LIMIT @keep)',
@@ -667,6 +747,8 @@ const monitoringWrites = [
   'recordAgentRegion',
   'updateRun',
   'failUnfinishedRuns',
+  'failStrandedRuns',
+  'releaseShipRuns',
   'pruneRuns',
   'addRevision',
   'createBatch',

@@ -170,4 +170,106 @@ describe('understudy agent --driver kubernetes', () => {
       { timeoutMs: 30_000, intervalMs: 100 },
     )
   })
+
+  it('restarted, reads the objects back and applies none of an unchanged mock service: no pod restarts', async () => {
+    const platform = await startTestPlatform()
+    const harbor = await call<{ id: string }>(
+      platform,
+      platform.auth,
+      'POST',
+      '/api/v4/private-locations',
+      { name: 'cluster', accountId: platform.accountId, workspacesId: [platform.workspaceId] },
+    )
+    const harborId = harbor.body.result.id
+    const ship = await call<{ id: string; token: string }>(
+      platform,
+      platform.auth,
+      'POST',
+      `/api/v4/private-locations/${harborId}/servers`,
+      { name: 'in-cluster' },
+    )
+    const kube = await startFakeKubernetes()
+    fake = kube
+    const dataDir = tempDir('understudy-agent-k8s-')
+    let runner: KubernetesRunner | null = null
+    const start = async (): Promise<Agent> => {
+      runner = new KubernetesRunner(
+        new KubernetesDriver(
+          await connectCluster({ kind: 'server', server: kube.url, token: 'test', namespace: NS }),
+          { namespace: NS, image: 'understudy:test', pollMs: 100, readyTimeoutMs: 60_000 },
+        ),
+      )
+      const started = startAgent({
+        platform: platform.url,
+        harborId,
+        shipId: ship.body.result.id,
+        token: ship.body.result.token,
+        dataDir,
+        advertiseHost: null,
+        version: 'test',
+        runner,
+        ports: new PortPool(null, '127.0.0.1'),
+        log: createSilentLogger(),
+        heartbeatMs: 200,
+      })
+      await started.ready
+      return started
+    }
+    agent = await start()
+
+    const ws = `/api/v1/workspaces/${platform.workspaceId}`
+    const service = await call<{ id: number }>(platform, platform.auth, 'POST', `${ws}/services`, {
+      name: 'pets',
+    })
+    const transaction = await call<{ id: number }>(
+      platform,
+      platform.auth,
+      'POST',
+      `${ws}/transactions?serviceId=${service.body.result.id}`,
+      {
+        name: '/pets',
+        dsl: { requestDsl: { method: 'GET', path: '/pets' }, responseDsl: { status: 200 } },
+      },
+    )
+    const mock = await call<{ id: number }>(
+      platform,
+      platform.auth,
+      'POST',
+      `${ws}/service-mocks`,
+      {
+        serviceId: service.body.result.id,
+        name: 'pets',
+        harborId,
+        replicas: 1,
+        mockServiceTransactions: [transaction.body.result.id],
+      },
+    )
+    const id = mock.body.result.id
+    const name = `understudy-ms-${id}`
+    await call(platform, platform.auth, 'GET', `${ws}/service-mocks/${id}/deploy`)
+    const running = (): boolean => runner?.view(id)?.status === 'RUNNING'
+    await waitFor(running, 'the mock service to run on the cluster', {
+      timeoutMs: 60_000,
+      intervalMs: 100,
+    })
+    const applies = (): number => kube.calls.filter((c) => c.method === 'PATCH').length
+    const appliedOnce = applies()
+    expect(appliedOnce).toBeGreaterThanOrEqual(5)
+    const pids = kube.pods(NS, name).map((p) => p.child.pid)
+    expect(pids).toHaveLength(1)
+
+    // The agent stops and starts again on the same data dir: it deploys what it ran before...
+    await agent.stop()
+    agent = await start()
+    await waitFor(running, 'the restarted agent to find the mock service running', {
+      timeoutMs: 60_000,
+      intervalMs: 100,
+    })
+    // ...by reading the cluster back: not one apply, the same pod.
+    expect(applies()).toBe(appliedOnce)
+    expect(kube.started(NS, name)).toBe(1)
+    expect(kube.pods(NS, name).map((p) => p.child.pid)).toEqual(pids)
+    const pod = kube.pods(NS, name)[0]
+    expect((await fetch(`http://127.0.0.1:${String(pod?.ports['http'])}/pets`)).status).toBe(200)
+  })
 })

@@ -60,6 +60,8 @@ export async function startMonitorPlatform(
     apiKeySecret?: string
     /** How long a run's lease lasts unless renewed (agents' runs; default 30 s). */
     leaseMs?: number
+    /** How long a run waits for agents that are not there before it fails (default 5 min). */
+    runWaitMs?: number
     /** Runner options (a pause step's `sleep`). */ run?: RunOptions
   } = {},
 ): Promise<MonitorPlatform> {
@@ -89,6 +91,7 @@ export async function startMonitorPlatform(
           : { resultRetention: options.resultRetention }),
         ...(options.run === undefined ? {} : { run: options.run }),
         ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
+        ...(options.runWaitMs === undefined ? {} : { runWaitMs: options.runWaitMs }),
       },
     },
     createSilentLogger(),

@@ -1,73 +1,21 @@
-import http from 'node:http'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { startRegionWorker } from '../../../src/agent/region-worker.js'
 import { createSilentLogger } from '../../../src/log/index.js'
 import { tempDir } from '../../helpers/temp-dir.js'
 import { waitFor } from '../../helpers/wait.js'
 import { startMonitorPlatform, type MonitorPlatform } from './helpers.js'
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read response bodies loosely and assert their shape
-type Loose = any
-
-/**
- * The API the tests run against: `/hang-once` never answers its first request (a run that an
- * agent is stopped in the middle of) and answers every later one; everything else answers at once.
- */
-async function startTarget(): Promise<{ url: string; hits: (path: string) => number }> {
-  const hits = new Map<string, number>()
-  const server = http.createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://x').pathname
-    const count = (hits.get(path) ?? 0) + 1
-    hits.set(path, count)
-    if (path === '/hang-once' && count === 1) return
-    res.writeHead(200, { 'content-type': 'application/json' })
-    res.end(JSON.stringify({ path }))
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  onTestFinished(async () => {
-    server.closeAllConnections()
-    await new Promise<void>((resolve) => server.close(() => resolve()))
-  })
-  const address = server.address()
-  return {
-    url: `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`,
-    hits: (path) => hits.get(path) ?? 0,
-  }
-}
-
-interface Ship {
-  harborId: string
-  shipId: string
-  token: string
-}
-
-/** A harbor offered to the platform's workspace (through the private locations API) and its ships. */
-async function createShips(
-  m: MonitorPlatform,
-  count: number,
-  workspacesId = [m.platform.bootstrap.workspaceId],
-): Promise<Ship[]> {
-  const v4 = async (path: string, json: unknown): Promise<Loose> => {
-    const res = await fetch(m.url + path, {
-      method: 'POST',
-      headers: { authorization: m.basic, 'content-type': 'application/json' },
-      body: JSON.stringify(json),
-    })
-    expect(res.status, path).toBe(201)
-    return ((await res.json()) as { result: Loose }).result
-  }
-  const harbor = await v4('/api/v4/private-locations', {
-    name: 'checks',
-    accountId: m.platform.bootstrap.accountId,
-    workspacesId,
-  })
-  const ships: Ship[] = []
-  for (let i = 0; i < count; i++) {
-    const ship = await v4(`/api/v4/private-locations/${harbor.id}/servers`, { name: `agent-${i}` })
-    ships.push({ harborId: harbor.id, shipId: ship.id, token: ship.token })
-  }
-  return ships
-}
+import {
+  agentCall,
+  createShips,
+  finished,
+  regionalTest,
+  regionCodes,
+  result,
+  startTarget,
+  trigger,
+  type Loose,
+  type Ship,
+} from './region-helpers.js'
 
 /** Starts a region worker for a ship, as `understudy agent --monitor --region R` does. */
 async function worker(m: MonitorPlatform, ship: Ship, region: string) {
@@ -80,85 +28,6 @@ async function worker(m: MonitorPlatform, ship: Ship, region: string) {
   })
   onTestFinished(async () => await w.stop())
   return w
-}
-
-/** A test with one request step to `url`, its default environment running in `regions`. */
-async function regionalTest(
-  m: MonitorPlatform,
-  url: string,
-  regions: string[],
-  settings: Record<string, unknown> = {},
-): Promise<{ key: string; test: Loose }> {
-  const key = await m.bucket()
-  const test = (
-    await m.call('POST', `/buckets/${key}/tests`, {
-      json: {
-        name: 'regional',
-        steps: [
-          {
-            step_type: 'request',
-            method: 'GET',
-            url,
-            assertions: [{ source: 'response_status', comparison: 'equal_number', value: 200 }],
-          },
-        ],
-      },
-    })
-  ).body.data
-  const env = await m.call(
-    'PUT',
-    `/buckets/${key}/tests/${test.id}/environments/${test.default_environment_id}`,
-    { json: { name: 'regional', regions, ...settings } },
-  )
-  expect(env.status).toBe(200)
-  return { key, test }
-}
-
-async function regionCodes(m: MonitorPlatform): Promise<string[]> {
-  const res = await m.call('GET', '/regions')
-  expect(res.status).toBe(200)
-  return (res.body.data.regions as Array<{ region_code: string }>).map((r) => r.region_code)
-}
-
-async function trigger(test: Loose): Promise<Loose[]> {
-  const res = await fetch(test.trigger_url, { method: 'POST' })
-  expect(res.status).toBe(201)
-  return ((await res.json()) as { data: { runs: Loose[] } }).data.runs
-}
-
-async function result(m: MonitorPlatform, key: string, testId: string, runId: string) {
-  const res = await m.call('GET', `/buckets/${key}/tests/${testId}/results/${runId}`)
-  expect(res.status).toBe(200)
-  return res.body.data
-}
-
-async function finished(m: MonitorPlatform, key: string, testId: string, runId: string) {
-  let data: Loose
-  await waitFor(
-    async () => {
-      data = await result(m, key, testId, runId)
-      return data.result === 'pass' || data.result === 'fail'
-    },
-    `run ${runId} to finish`,
-    { timeoutMs: 15_000, intervalMs: 100 },
-  )
-  return data
-}
-
-/** The agents' run routes of a ship, called directly (an agent that holds a lease and dies). */
-function agentCall(m: MonitorPlatform, ship: Ship) {
-  return async (path: string, json: unknown, token = ship.token) => {
-    const res = await fetch(
-      `${m.url}/api/v4/private-locations/${ship.harborId}/servers/${ship.shipId}/runs${path}`,
-      {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify(json),
-      },
-    )
-    const text = await res.text()
-    return { status: res.status, body: (text === '' ? null : JSON.parse(text)) as Loose }
-  }
 }
 
 describe('monitoring in regions (agents claim runs under leases)', () => {

@@ -57,6 +57,14 @@ describe('command-line usage', () => {
       'understudy platform: --port must be a non-negative integer, not "abc"',
     ],
     [['platform', 'extra'], 'understudy platform: unexpected argument "extra"'],
+    [
+      ['platform', '--run-lease', '0'],
+      'understudy platform: --run-lease must be a number of seconds from 1 to 3600, not "0"',
+    ],
+    [
+      ['platform', '--run-wait', '5m'],
+      'understudy platform: --run-wait must be a number of seconds from 1 to 86400, not "5m"',
+    ],
   ])('%j is a usage error', async (argv, message) => {
     const { code, out, err } = await cli(argv)
     expect(code).toBe(2)
