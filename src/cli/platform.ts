@@ -52,6 +52,12 @@ export interface PlatformOptions {
    * placed elsewhere (`--ship-lost-after`); default 15 s.
    */
   shipLostAfterMs?: number
+  /**
+   * How long an admin call (inspection, verification, recording, scenarios) for a mock service
+   * on an agent waits for its agent to take it before answering 503 (`--agent-call-timeout`);
+   * default 10 s.
+   */
+  agentCallTimeoutMs?: number
   /** The routes of the APIs; default every route (tests of one family may give fewer). */
   routes?: readonly Route[]
   /**
@@ -139,6 +145,9 @@ export async function startPlatform(options: PlatformOptions, log: Logger): Prom
       }),
     log,
     ...(options.shipLostAfterMs === undefined ? {} : { lostAfterMs: options.shipLostAfterMs }),
+    ...(options.agentCallTimeoutMs === undefined
+      ? {}
+      : { agentCallTimeoutMs: options.agentCallTimeoutMs }),
   })
   const server = http.createServer()
   await listenOn(server, options.host, options.port).catch(async (err: unknown) => {

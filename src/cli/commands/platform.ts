@@ -44,6 +44,9 @@ Flags:
   --egress-allow CIDRS     comma-separated networks reachable whatever --egress says
   --ship-lost-after S      seconds without a heartbeat after which an agent's ship is lost and
                            its mock services are placed on another ship of its harbor (default 15)
+  --agent-call-timeout S   seconds an inspection, verification, recording or scenario call for a
+                           mock service on an agent waits for the agent to take it; then 503
+                           (default 10)
 `
 
 /** The flag of each platform option, for messages. */
@@ -116,6 +119,7 @@ export async function runPlatformCommand(
       egress: { type: 'string' },
       'egress-allow': { type: 'string' },
       'ship-lost-after': { type: 'string' },
+      'agent-call-timeout': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: true,
@@ -143,6 +147,15 @@ export async function runPlatformCommand(
       `--ship-lost-after must be a number of seconds from 2 to 3600, not "${lostAfter}"`,
     )
   }
+  const callTimeout = values['agent-call-timeout']
+  if (
+    callTimeout !== undefined &&
+    (!/^\d+$/.test(callTimeout) || +callTimeout < 1 || +callTimeout > 300)
+  ) {
+    throw new UsageError(
+      `--agent-call-timeout must be a number of seconds from 1 to 300, not "${callTimeout}"`,
+    )
+  }
   const options = {
     host: flags.host,
     egress,
@@ -159,6 +172,7 @@ export async function runPlatformCommand(
       ? {}
       : { apiKeySecret: process.env['UNDERSTUDY_API_KEY_SECRET'] }),
     ...(lostAfter === undefined ? {} : { shipLostAfterMs: Number(lostAfter) * 1000 }),
+    ...(callTimeout === undefined ? {} : { agentCallTimeoutMs: Number(callTimeout) * 1000 }),
     monitor: {
       resultRetention: flags.resultRetention,
       ...(flags.smtpUrl == null ? {} : { smtpUrl: flags.smtpUrl }),
