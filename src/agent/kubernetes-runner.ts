@@ -1,5 +1,5 @@
 import type { MockServiceDocument } from '../dsl/index.js'
-import type { KubernetesPlacement, RuntimeDriver } from '../deploy/index.js'
+import type { KubernetesPlacement, RuntimeAdmin, RuntimeDriver } from '../deploy/index.js'
 import { isUnderstudyError } from '../errors/index.js'
 import { LogRing } from '../log/index.js'
 import type { MockRunner, Outcome, RunView, WorkItem } from './work.js'
@@ -76,6 +76,12 @@ export class KubernetesRunner implements MockRunner {
   isRunning(mockServiceId: number): boolean {
     const status = this.#placements.get(mockServiceId)?.status
     return status === 'RUNNING' || status === 'STARTING'
+  }
+
+  async admin(mockServiceId: number): Promise<RuntimeAdmin | null> {
+    if (!this.isRunning(mockServiceId)) return null
+    // One ready pod answers, with what that pod holds (its own inspection ring).
+    return await this.#driver.admin(mockServiceId)
   }
 
   logs(mockServiceId: number, limit: number): string[] {

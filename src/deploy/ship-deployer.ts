@@ -126,7 +126,7 @@ export class ShipDeployer implements Deployer {
       return await this.#local.deploy(mock, document, by)
     }
     const ship = await chooseShip(this.#store, mock, target)
-    await this.#local.remove(mock.id)
+    await this.#leaveLocal(mock.id)
     await this.#keepHistoryIfLeaving(mock.id, ship)
     return await this.#place(mock, ship, 'RUNNING', 'deploy', by, document)
   }
@@ -138,7 +138,7 @@ export class ShipDeployer implements Deployer {
       return await this.#local.configure(mock, document, by)
     }
     const ship = await chooseShip(this.#store, mock, target)
-    await this.#local.remove(mock.id)
+    await this.#leaveLocal(mock.id)
     await this.#keepHistoryIfLeaving(mock.id, ship)
     return await this.#place(mock, ship, 'RUNNING', 'configure', by, document)
   }
@@ -395,6 +395,16 @@ export class ShipDeployer implements Deployer {
       })
       return tracking
     })
+  }
+
+  /**
+   * Stops and forgets the local runtime of a mock service that goes to a ship. One already on a
+   * ship has none, and the local deployer's forgetting would take the inspection history its
+   * agent's runs left.
+   */
+  async #leaveLocal(mockServiceId: number): Promise<void> {
+    if (this.#placed.has(mockServiceId)) return
+    await this.#local.remove(mockServiceId)
   }
 
   /**

@@ -1,3 +1,4 @@
+import type { RuntimeAdmin } from '../admin-client.js'
 import type { MockServiceDocument } from '../../dsl/index.js'
 
 /*
@@ -81,4 +82,6 @@ export interface RuntimeDriver {
   remove: (mockServiceId: number) => Promise<void>
   /** Status, pods and endpoints read from the cluster; null when it has no Deployment there. */
   status: (mockServiceId: number) => Promise<KubernetesPlacement | null>
+  /** The admin API of one ready pod of the mock service, with its token; null when none is ready. */
+  admin: (mockServiceId: number) => Promise<RuntimeAdmin | null>
 }
