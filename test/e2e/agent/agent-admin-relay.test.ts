@@ -9,8 +9,9 @@ import { waitFor } from '../../helpers/wait.js'
  * agent, though the platform never connects to the agent: the platform and one agent as a user
  * runs them (separate processes on loopback), the agent taking the platform's admin calls with a
  * long poll and answering them from its own runtime. Inspection (list and detail), verification,
- * recording, scenarios, the history kept at a stop; and when the agent is gone, the same call
- * answers 503 naming its ship within the platform's --agent-call-timeout, never an empty 200.
+ * recording, scenarios, the dashboard's live view, the history kept at a stop; and when the agent
+ * is gone, the same call answers 503 naming its ship within the platform's --agent-call-timeout,
+ * never an empty 200.
  */
 
 const KEY_ID = 'relay-test-key'
@@ -218,6 +219,43 @@ describe('understudy agent: admin calls relayed to the agent', () => {
       const scenarios = await api<{ scenarios: unknown[] }>(base, 'GET', `${path}/scenarios`)
       expect(Array.isArray(scenarios.scenarios)).toBe(true)
 
+      // The dashboard's live view polls the analytics API, so it follows the agent's runtime too.
+      const signed = await fetch(`${base}/ui/session`, {
+        method: 'POST',
+        headers: { 'x-requested-with': 'test', 'content-type': 'application/json' },
+        body: JSON.stringify({ keyId: KEY_ID, secret: KEY_SECRET }),
+      })
+      expect(signed.status).toBe(200)
+      const cookie = (signed.headers.get('set-cookie') ?? '').split(';')[0] ?? ''
+      const csrf = ((await signed.json()) as { result: { csrfToken: string } }).result.csrfToken
+      const tab = new AbortController()
+      const stream = await fetch(
+        `${base}/ui/events/workspaces/${ws}/service-mocks/${mock.id}/inspection?token=${encodeURIComponent(csrf)}`,
+        { headers: { cookie }, signal: tab.signal },
+      )
+      expect(stream.headers.get('content-type')).toContain('text/event-stream')
+      const reader = stream.body?.getReader()
+      const decoder = new TextDecoder()
+      let streamed = ''
+      const until = async (needle: string): Promise<void> => {
+        await waitFor(
+          async () => {
+            if (streamed.includes(needle)) return true
+            const chunk = await reader?.read()
+            if (chunk === undefined || chunk.done) throw new Error(`stream ended: ${streamed}`)
+            streamed += decoder.decode(chunk.value)
+            return streamed.includes(needle)
+          },
+          `${needle} in the live view`,
+          { timeoutMs: 15_000, intervalMs: 0 },
+        )
+      }
+      await until(`"id":${newest.id}`)
+      expect((await fetch(`${endpoint}/pets`)).status).toBe(200)
+      // The request served after the tab opened arrives live, with the next id.
+      await until(`"id":${newest.id + 1}`)
+      tab.abort()
+
       // A stop keeps what the runtime recorded, read through the relay before the agent stops it.
       const stopped = await api<{ trackingId: string }>(base, 'GET', `${path}/stop`)
       await waitFor(
@@ -231,6 +269,7 @@ describe('understudy agent: admin calls relayed to the agent', () => {
       expect(kept.status).toBe(200)
       expect(kept.body.result.map((e) => [pathOf(e), e.previousRun])).toEqual([
         ['/pets', true],
+        ['/pets', true],
         ['/orders/7', true],
         ['/pets', true],
       ])
@@ -239,7 +278,7 @@ describe('understudy agent: admin calls relayed to the agent', () => {
       const again = await deployAndWait()
       expect((await fetch(`${again}/pets`)).status).toBe(200)
       await waitFor(
-        async () => (await call<Entry[]>(base, 'GET', list)).body.result.length === 4,
+        async () => (await call<Entry[]>(base, 'GET', list)).body.result.length === 5,
         'the new request to be listed after the kept ones',
         { timeoutMs: 10_000, intervalMs: 100 },
       )
