@@ -54,7 +54,7 @@ export async function answerAdminCall(
       `the runtime of mock service ${call.mockServiceId} on agent ${shipId} did not answer: ${reason}`,
     )
   }
-  if (JSON.stringify(answer.body).length > RELAY_ANSWER_LIMIT) {
+  if (Buffer.byteLength(JSON.stringify(answer.body)) > RELAY_ANSWER_LIMIT) {
     return unavailable(
       `the runtime of mock service ${call.mockServiceId} on agent ${shipId} answered more than ${RELAY_ANSWER_LIMIT} bytes, the most an agent relays`,
     )
