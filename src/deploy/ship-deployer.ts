@@ -114,7 +114,10 @@ export class ShipDeployer implements Deployer {
     this.#timer.unref()
   }
 
-  /** The inspection records kept across stops: the local ship's (agents keep their runtimes' rings). */
+  /**
+   * The inspection records kept across stops, on the platform's data dir: those of local mock
+   * services, and those of mock services on agents, read through the relay before a stop.
+   */
   get history(): Deployer['history'] {
     return this.#local.history
   }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { runCli } from '../helpers/cli.js'
 import { startTestPlatform, type TestPlatform } from '../helpers/platform.js'
+import { tempDir } from '../helpers/temp-dir.js'
 
 /*
  * Inspection, verification, recording and scenario calls for a mock service placed on an agent's
@@ -175,4 +177,23 @@ describe('admin calls of a mock service on an agent', () => {
     expect(failed.error?.message).toContain(b.id)
     expect(failed.result).toBeNull()
   }, 30_000)
+
+  it.each(['0', '301', '2.5', 'ten'])(
+    'understudy platform --agent-call-timeout %s is one line and exit code 2',
+    async (value) => {
+      const { code, stderr } = await runCli([
+        'platform',
+        '--port',
+        '0',
+        '--data-dir',
+        tempDir('understudy-relay-flag-'),
+        '--agent-call-timeout',
+        value,
+      ])
+      expect(code).toBe(2)
+      expect(stderr).toBe(
+        `understudy platform: --agent-call-timeout must be a number of seconds from 1 to 300, not "${value}"\n`,
+      )
+    },
+  )
 })
