@@ -406,7 +406,7 @@ export class ShipDeployer implements Deployer {
    * agent's runs left.
    */
   async #leaveLocal(mockServiceId: number): Promise<void> {
-    if (this.#placed.has(mockServiceId)) return
+    if ((await this.#store.placements.get(mockServiceId)) !== undefined) return
     await this.#local.remove(mockServiceId)
   }
 
