@@ -125,6 +125,7 @@ export class ShipDeployer implements Deployer {
   async deploy(mock: MockService, document: MockServiceDocument, by: string): Promise<Tracking> {
     const target = await targetOf(this.#store, mock)
     if (target.kind === 'local') {
+      await this.#keepHistory(mock.id)
       await this.#leaveShip(mock.id)
       return await this.#local.deploy(mock, document, by)
     }
@@ -137,6 +138,7 @@ export class ShipDeployer implements Deployer {
   async configure(mock: MockService, document: MockServiceDocument, by: string): Promise<Tracking> {
     const target = await targetOf(this.#store, mock)
     if (target.kind === 'local') {
+      await this.#keepHistory(mock.id)
       await this.#leaveShip(mock.id)
       return await this.#local.configure(mock, document, by)
     }
@@ -420,11 +422,16 @@ export class ShipDeployer implements Deployer {
     await this.#keepHistory(mockServiceId)
   }
 
-  /** Never throws: a runtime that cannot be read leaves the history as it was (logged). */
+  /**
+   * Keeps what the runtime of a mock service on an agent recorded, read through the relay (a
+   * mock service not running on an agent has nothing to read there). Never throws: a runtime that
+   * cannot be read leaves the history as it was (logged).
+   */
   async #keepHistory(mockServiceId: number): Promise<void> {
-    const admin = this.admin(mockServiceId)
     const history = this.#local.history
-    if (admin === null || history === undefined) return
+    const placed = this.#placed.get(mockServiceId)
+    if (placed?.running !== true || history === undefined) return
+    const admin = this.relay.admin(placed, mockServiceId)
     await history.keep(mockServiceId, admin)
   }
 
