@@ -65,7 +65,10 @@ export function relayable(method: string, path: string): boolean {
   const q = path.indexOf('?')
   const pathname = q === -1 ? path : path.slice(0, q)
   const query = q === -1 ? '' : path.slice(q + 1)
-  if (!/^[A-Za-z0-9._~%!$&'()*+,;=:@/-]*$/.test(pathname) || pathname.includes('..')) return false
+  if (!/^[A-Za-z0-9._~%!$&'()*+,;=:@/-]*$/.test(pathname)) return false
+  // A URL parser takes `..` and `.` segments (`%2e` spelled too) as steps out of the path.
+  const steps = pathname.split('/').map((segment) => segment.toLowerCase().replaceAll('%2e', '.'))
+  if (steps.some((segment) => segment === '.' || segment === '..')) return false
   if (!/^[A-Za-z0-9._~%!$&'()*+,;=:@/?-]*$/.test(query)) return false
   return pattern.test(pathname)
 }

@@ -25,6 +25,7 @@ describe('relayable', () => {
     ['GET', '/scenarios'],
     ['PUT', '/scenarios/login%20flow'],
     ['DELETE', '/scenarios/cart?instance=a'],
+    ['PUT', '/scenarios/a..b'],
   ])('allows %s %s', (method, path) => {
     expect(relayable(method, path)).toBe(true)
   })
@@ -43,6 +44,10 @@ describe('relayable', () => {
     ['GET', '/health\r\nHost: x'],
     ['PATCH', '/scenarios/x'],
     ['PUT', '/scenarios/a/b'],
+    ['PUT', '/scenarios/..'],
+    ['DELETE', '/scenarios/%2e%2E'],
+    ['DELETE', '/scenarios/.%2e?instance=x'],
+    ['PUT', '/scenarios/a\\..\\config'],
   ])('refuses %s %s', (method, path) => {
     expect(relayable(method, path)).toBe(false)
   })
