@@ -134,7 +134,7 @@ export async function startPlatform(options: PlatformOptions, log: Logger): Prom
         })
       : null
   // Mock services deployed to a private location go to its agents; the rest to the local host.
-  const deployer: Deployer = new ShipDeployer({
+  const ships = new ShipDeployer({
     store,
     local:
       local ??
@@ -149,6 +149,9 @@ export async function startPlatform(options: PlatformOptions, log: Logger): Prom
       ? {}
       : { agentCallTimeoutMs: options.agentCallTimeoutMs }),
   })
+  // Admin calls for mock services on agents go through the relay from the first request on.
+  await ships.ready()
+  const deployer: Deployer = ships
   const server = http.createServer()
   await listenOn(server, options.host, options.port).catch(async (err: unknown) => {
     await deployer.shutdown()

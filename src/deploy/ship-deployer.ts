@@ -212,6 +212,11 @@ export class ShipDeployer implements Deployer {
     return remote.snapshot(limit ?? remote.capacity)
   }
 
+  /** Resolves once it knows which mock services run on ships (read from the store at its start). */
+  async ready(): Promise<void> {
+    await this.#loaded
+  }
+
   /** Only mock services of the local host come back here: agents restore their own. */
   async restore(by: string): Promise<Tracking[]> {
     await this.#loaded
