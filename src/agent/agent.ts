@@ -341,8 +341,11 @@ export function startAgent(options: AgentOptions): Agent {
         continue
       }
       try {
+        const asked = Date.now()
         const calls = await client.adminCalls(ADMIN_CALLS_AT_ONCE - inFlight.size, WORK_WAIT_S)
         failures = 0
+        // A poll that ends at once with nothing (a platform stopping) is not repeated at once.
+        if (calls.length === 0 && Date.now() - asked < 1000) await sleep(1000)
         for (const call of calls) {
           const done: Promise<void> = answerAdminCall(runner, meantToRun, options.shipId, call)
             .then(async (answer) => await client.answerAdminCall(call.callId, answer))
