@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { createError } from '../errors/index.js'
 import type { Logger } from '../log/index.js'
+import { answerAdminCall } from './admin-calls.js'
 import { loadState, saveState, type AgentState, type Applied } from './agent-state.js'
 import { PlatformClient, PlatformRefusal, type ReportBody } from './platform-client.js'
 import type { PortPool } from './port-pool.js'
@@ -38,6 +39,8 @@ export interface Agent {
 const WORK_WAIT_S = 25
 /** Log lines of a mock service sent with each report. */
 const REPORT_LOG_LINES = 200
+/** Relayed admin calls the agent makes at once; more wait on the platform for its next poll. */
+const ADMIN_CALLS_AT_ONCE = 4
 
 /**
  * Starts the agent of a ship (docs/deploy.md#agents-and-locations): it runs at once what its data
@@ -323,6 +326,50 @@ export function startAgent(options: AgentOptions): Agent {
     }
   }
 
+  /**
+   * Takes the admin calls the platform relays for the mock services of this ship (inspection,
+   * verification, recordings, scenarios: the platform never connects to the agent), makes each on
+   * its runtime and posts the answer back, a few at a time.
+   */
+  const adminCallLoop = async (): Promise<void> => {
+    const inFlight = new Set<Promise<void>>()
+    let failures = 0
+    const meantToRun = (id: number): boolean => state.applied[String(id)]?.desired === 'RUNNING'
+    while (!life.stopped) {
+      if (inFlight.size >= ADMIN_CALLS_AT_ONCE) {
+        await Promise.race(inFlight)
+        continue
+      }
+      try {
+        const asked = Date.now()
+        const calls = await client.adminCalls(ADMIN_CALLS_AT_ONCE - inFlight.size, WORK_WAIT_S)
+        failures = 0
+        // A poll that ends at once with nothing (a platform stopping) is not repeated at once.
+        if (calls.length === 0 && Date.now() - asked < 1000) await sleep(1000)
+        for (const call of calls) {
+          const done: Promise<void> = answerAdminCall(runner, meantToRun, options.shipId, call)
+            .then(async (answer) => await client.answerAdminCall(call.callId, answer))
+            .catch((err: unknown) => {
+              // The platform has given up on it, or is unreachable: its caller was told so.
+              log.warn(
+                { err: (err as Error).message, callId: call.callId },
+                'admin call not answered',
+              )
+            })
+            .finally(() => inFlight.delete(done))
+          inFlight.add(done)
+        }
+      } catch (err) {
+        if (life.stopped) return
+        failures++
+        if (failures === 1) {
+          log.warn({ err: (err as Error).message }, 'cannot read the admin calls')
+        }
+        await sleep(Math.min(5000, 500 * failures))
+      }
+    }
+  }
+
   const start = async (): Promise<void> => {
     state = await loadState(options.dataDir)
     if (state.mockServices.length > 0) {
@@ -344,7 +391,7 @@ export function startAgent(options: AgentOptions): Agent {
     log.error({ err }, 'could not restore the last desired state')
   })
   started
-    .then(async () => await Promise.all([heartbeatLoop(), workLoop()]))
+    .then(async () => await Promise.all([heartbeatLoop(), workLoop(), adminCallLoop()]))
     .catch((err: unknown) => log.error({ err }, 'the agent stopped working'))
 
   return {

@@ -1,5 +1,10 @@
 import type { MockServiceDocument } from '../dsl/index.js'
-import type { KubernetesPlacement, RuntimeDriver } from '../deploy/index.js'
+import {
+  kubernetesRuntimeAdmin,
+  type KubernetesPlacement,
+  type RuntimeAdmin,
+  type RuntimeDriver,
+} from '../deploy/index.js'
 import { isUnderstudyError } from '../errors/index.js'
 import { LogRing } from '../log/index.js'
 import type { MockRunner, Outcome, RunView, WorkItem } from './work.js'
@@ -77,6 +82,13 @@ export class KubernetesRunner implements MockRunner {
   isRunning(mockServiceId: number): boolean {
     const status = this.#placements.get(mockServiceId)?.status
     return status === 'RUNNING' || status === 'STARTING'
+  }
+
+  async admin(mockServiceId: number): Promise<RuntimeAdmin | null> {
+    // Inspection and verification fanned in over every pod; the rest asked of one ready pod.
+    return this.isRunning(mockServiceId)
+      ? kubernetesRuntimeAdmin(this.#driver, mockServiceId)
+      : null
   }
 
   logs(mockServiceId: number, limit: number): string[] {

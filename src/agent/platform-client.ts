@@ -1,3 +1,4 @@
+import type { AdminAnswer, RelayedCall } from '../deploy/index.js'
 import { createError, type UnderstudyError } from '../errors/index.js'
 import type { MockServiceStatus } from '../store/index.js'
 import type { WorkState } from './work.js'
@@ -81,6 +82,21 @@ export class PlatformClient {
 
   async report(body: ReportBody): Promise<void> {
     await this.#call('POST', '/reports', body, 10_000)
+  }
+
+  /** Admin calls the platform relays to this agent: up to `max`, waiting up to `waitS` seconds for one. */
+  async adminCalls(max: number, waitS: number): Promise<RelayedCall[]> {
+    return (await this.#call(
+      'GET',
+      `/admin-calls?max=${max}&wait=${waitS}`,
+      undefined,
+      (waitS + 15) * 1000,
+    )) as RelayedCall[]
+  }
+
+  /** The runtime's answer to a relayed call. */
+  async answerAdminCall(callId: string, answer: AdminAnswer): Promise<void> {
+    await this.#call('POST', `/admin-calls/${encodeURIComponent(callId)}`, answer, 30_000)
   }
 
   /** Aborts every call under way; later calls fail at once. */

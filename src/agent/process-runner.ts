@@ -1,5 +1,10 @@
 import type { MockServiceDocument } from '../dsl/index.js'
-import { fetchHealth, LocalDeployer, type RuntimeCommand } from '../deploy/index.js'
+import {
+  fetchHealth,
+  LocalDeployer,
+  type RuntimeAdmin,
+  type RuntimeCommand,
+} from '../deploy/index.js'
 import type { Logger } from '../log/index.js'
 import type { MockService, Tracking } from '../store/index.js'
 import { AgentStore } from './agent-store.js'
@@ -96,6 +101,10 @@ export class ProcessRunner implements MockRunner {
       this.#deployer.admin(mockServiceId) !== null ||
       (record !== undefined && record.status === 'PENDING')
     )
+  }
+
+  async admin(mockServiceId: number): Promise<RuntimeAdmin | null> {
+    return this.#deployer.admin(mockServiceId)
   }
 
   logs(mockServiceId: number, limit: number): string[] {

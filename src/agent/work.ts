@@ -1,3 +1,4 @@
+import type { RuntimeAdmin } from '../deploy/index.js'
 import type { MockServiceStatus } from '../store/index.js'
 
 /*
@@ -69,6 +70,11 @@ export interface MockRunner {
   isRunning: (mockServiceId: number) => boolean
   /** The newest lines of its log. */
   logs: (mockServiceId: number, limit: number) => string[]
+  /**
+   * The admin API of its runtime (one of its pods, on Kubernetes), with its token, while it runs
+   * here; null otherwise. The admin calls the platform relays to the agent go there.
+   */
+  admin: (mockServiceId: number) => Promise<RuntimeAdmin | null>
   figures: () => Promise<RunnerFigures>
   /** Called when a mock service's state changes by itself (a crash and its restart). */
   onChange: (listener: (mockServiceId: number) => void) => void

@@ -27,6 +27,7 @@ import { searchRoutes } from './v4/search.js'
 import { versionRoutes } from './v4/version.js'
 import { privateLocationRoutes } from './v4/private-locations.js'
 import { agentWorkRoutes } from './v4/agent-work.js'
+import { agentAdminCallRoutes } from './v4/agent-admin-calls.js'
 import { agentRunRoutes } from './v4/agent-runs.js'
 
 /**
@@ -44,6 +45,7 @@ export const allRoutes: readonly Route[] = [
   ...versionRoutes,
   ...privateLocationRoutes,
   ...agentWorkRoutes,
+  ...agentAdminCallRoutes,
   ...agentRunRoutes,
   ...serviceMockRoutes,
   ...logRoutes,

@@ -52,6 +52,12 @@ export interface PlatformOptions {
    * placed elsewhere (`--ship-lost-after`); default 15 s.
    */
   shipLostAfterMs?: number
+  /**
+   * How long an admin call (inspection, verification, recording, scenarios) for a mock service
+   * on an agent waits for its agent to take it before answering 503 (`--agent-call-timeout`);
+   * default 10 s.
+   */
+  agentCallTimeoutMs?: number
   /** The routes of the APIs; default every route (tests of one family may give fewer). */
   routes?: readonly Route[]
   /**
@@ -128,7 +134,7 @@ export async function startPlatform(options: PlatformOptions, log: Logger): Prom
         })
       : null
   // Mock services deployed to a private location go to its agents; the rest to the local host.
-  const deployer: Deployer = new ShipDeployer({
+  const ships = new ShipDeployer({
     store,
     local:
       local ??
@@ -139,7 +145,13 @@ export async function startPlatform(options: PlatformOptions, log: Logger): Prom
       }),
     log,
     ...(options.shipLostAfterMs === undefined ? {} : { lostAfterMs: options.shipLostAfterMs }),
+    ...(options.agentCallTimeoutMs === undefined
+      ? {}
+      : { agentCallTimeoutMs: options.agentCallTimeoutMs }),
   })
+  // Admin calls for mock services on agents go through the relay from the first request on.
+  await ships.ready()
+  const deployer: Deployer = ships
   const server = http.createServer()
   await listenOn(server, options.host, options.port).catch(async (err: unknown) => {
     await deployer.shutdown()

@@ -16,7 +16,31 @@ import { codes, createError, fromWireError, type ErrorCode } from '../errors/ind
 export interface RuntimeAdmin {
   readonly url: string
   readonly token: string | null
+  /**
+   * How the calls travel when not by HTTP to `url`: a runtime on an agent's ship, which the
+   * platform never calls itself (the agent takes each call and answers it, admin-relay.ts).
+   */
+  readonly transport?: AdminTransport
 }
+
+/** One admin call as it travels, and its answer: the runtime's HTTP status and JSON body. */
+export interface AdminExchange {
+  method: string
+  /** The admin API path with its query, such as `/inspection?skip=0&limit=50`. */
+  path: string
+  json?: unknown
+  timeoutMs: number
+}
+export interface AdminAnswer {
+  status: number
+  body: unknown
+}
+
+/**
+ * Carries an admin call to a runtime and brings back its answer; rejects (with the reason in
+ * its message) when the call could not be carried, which the caller reports as `unavailable`.
+ */
+export type AdminTransport = (exchange: AdminExchange) => Promise<AdminAnswer>
 
 /**
  * The headers of an admin call: `Authorization: Bearer <token>` when the runtime has a token.
@@ -73,17 +97,12 @@ export async function adminRequest(
   request: AdminRequest,
 ): Promise<AdminEnvelope> {
   const { method, json, timeoutMs, unavailable } = request
-  let res: Response
-  let body: AdminEnvelope
+  let answer: AdminAnswer
   try {
-    const headers = adminHeaders(
-      admin,
-      json === undefined ? {} : { 'content-type': 'application/json' },
-    )
-    const init: RequestInit = { method, headers, signal: AbortSignal.timeout(timeoutMs) }
-    if (json !== undefined) init.body = JSON.stringify(json)
-    res = await fetch(admin.url + path, init)
-    body = (await res.json()) as AdminEnvelope
+    answer =
+      admin.transport === undefined
+        ? await httpExchange(admin, { method, path, json, timeoutMs })
+        : await admin.transport({ method, path, json, timeoutMs })
   } catch (err) {
     const reason =
       (err as Error).name === 'TimeoutError'
@@ -94,17 +113,45 @@ export async function adminRequest(
       cause: err,
     })
   }
+  const { status } = answer
+  const body = (
+    answer.body !== null && typeof answer.body === 'object' ? answer.body : {}
+  ) as AdminEnvelope
   const error = body.error ?? null
-  if (res.ok && error === null) return body
+  if (status >= 200 && status < 300 && error === null) return body
   const refused = fromWireError(error, unavailable)
-  if (res.status < 500 && refused.code !== unavailable && codes[refused.code].status < 500) {
+  if (status < 500 && refused.code !== unavailable && codes[refused.code].status < 500) {
     throw refused
   }
   const message =
     typeof (error as { message?: unknown } | null)?.message === 'string'
       ? (error as { message: string }).message
       : 'no reason given'
-  throw createError(unavailable, [`the runtime's admin API answered ${res.status}: ${message}`])
+  throw createError(unavailable, [`the runtime's admin API answered ${status}: ${message}`])
+}
+
+/**
+ * One call on a runtime's admin API over HTTP, answered as it came: its status and its JSON
+ * body. Rejects when the runtime does not answer within the time, or answers no JSON. The agent
+ * makes the calls the platform relays to it with this, so that the platform decodes the very
+ * answer the runtime gave.
+ *
+ * @example
+ * const { status, body } = await httpExchange(admin, { method: 'GET', path: '/inspection', timeoutMs: 5000 })
+ */
+export async function httpExchange(
+  admin: RuntimeAdmin,
+  exchange: AdminExchange,
+): Promise<AdminAnswer> {
+  const { method, path, json, timeoutMs } = exchange
+  const headers = adminHeaders(
+    admin,
+    json === undefined ? {} : { 'content-type': 'application/json' },
+  )
+  const init: RequestInit = { method, headers, signal: AbortSignal.timeout(timeoutMs) }
+  if (json !== undefined) init.body = JSON.stringify(json)
+  const res = await fetch(admin.url + path, init)
+  return { status: res.status, body: (await res.json()) as unknown }
 }
 
 /**

@@ -13,6 +13,7 @@ import type {
   TrackingAction,
 } from '../store/index.js'
 import type { RuntimeAdmin } from './admin-client.js'
+import { AdminRelay, type ShipRef } from './admin-relay.js'
 import type { DeployerStore } from './local-deployer.js'
 import { documentHash } from './kubernetes/document-hash.js'
 import { chooseShip, leastLoaded, targetOf } from './ship-placement.js'
@@ -30,6 +31,17 @@ interface ShipDeployerOptions {
   lostAfterMs?: number
   /** Log lines kept per mock service from its agent's reports; default 1,000. */
   logLines?: number
+  /**
+   * How long an admin call for a mock service on an agent waits for the agent to take it
+   * (`--agent-call-timeout`); default 10 s.
+   */
+  agentCallTimeoutMs?: number
+}
+
+/** A mock service placed on a ship, as this instance knows it: where, and whether it serves. */
+interface Placed extends ShipRef {
+  /** Its agent reported it RUNNING, and it is meant to run: its admin calls go to the agent. */
+  running: boolean
 }
 
 /** What an agent reports about one mock service it runs (`POST .../servers/{shipId}/reports`). */
@@ -73,6 +85,15 @@ export class ShipDeployer implements Deployer {
   readonly #startedAt = Date.now()
   readonly #timer: NodeJS.Timeout
   #checking: Promise<void> = Promise.resolve()
+  /** The admin calls of mock services on ships, which their agents take and answer. */
+  readonly relay: AdminRelay
+  /**
+   * The mock services placed on ships, kept in memory because `admin()` answers at once: read
+   * from the store when the platform starts, then kept by this instance's placements and by the
+   * agents' reports it receives.
+   */
+  readonly #placed = new Map<number, Placed>()
+  readonly #loaded: Promise<void>
 
   constructor(options: ShipDeployerOptions) {
     this.#store = options.store
@@ -80,6 +101,12 @@ export class ShipDeployer implements Deployer {
     this.#log = options.log
     this.#lostAfterMs = options.lostAfterMs ?? DEFAULT_LOST_AFTER_MS
     this.#logLines = options.logLines ?? 1000
+    this.relay = new AdminRelay(
+      options.agentCallTimeoutMs === undefined ? {} : { takeWithinMs: options.agentCallTimeoutMs },
+    )
+    this.#loaded = this.#loadPlaced().catch((err: unknown) => {
+      this.#log.error({ err }, 'could not read which mock services run on agents')
+    })
     const every = Math.max(100, Math.min(1000, Math.floor(this.#lostAfterMs / 3)))
     this.#timer = setInterval(() => {
       this.#checking = this.#checking.then(async () => await this.checkShips())
@@ -87,7 +114,10 @@ export class ShipDeployer implements Deployer {
     this.#timer.unref()
   }
 
-  /** The inspection records kept across stops: the local ship's (agents keep their runtimes' rings). */
+  /**
+   * The inspection records kept across stops, on the platform's data dir: those of local mock
+   * services, and those of mock services on agents, read through the relay before a stop.
+   */
   get history(): Deployer['history'] {
     return this.#local.history
   }
@@ -95,22 +125,26 @@ export class ShipDeployer implements Deployer {
   async deploy(mock: MockService, document: MockServiceDocument, by: string): Promise<Tracking> {
     const target = await targetOf(this.#store, mock)
     if (target.kind === 'local') {
+      await this.#keepHistory(mock.id)
       await this.#leaveShip(mock.id)
       return await this.#local.deploy(mock, document, by)
     }
     const ship = await chooseShip(this.#store, mock, target)
-    await this.#local.remove(mock.id)
+    await this.#leaveLocal(mock.id)
+    await this.#keepHistoryIfLeaving(mock.id, ship)
     return await this.#place(mock, ship, 'RUNNING', 'deploy', by, document)
   }
 
   async configure(mock: MockService, document: MockServiceDocument, by: string): Promise<Tracking> {
     const target = await targetOf(this.#store, mock)
     if (target.kind === 'local') {
+      await this.#keepHistory(mock.id)
       await this.#leaveShip(mock.id)
       return await this.#local.configure(mock, document, by)
     }
     const ship = await chooseShip(this.#store, mock, target)
-    await this.#local.remove(mock.id)
+    await this.#leaveLocal(mock.id)
+    await this.#keepHistoryIfLeaving(mock.id, ship)
     return await this.#place(mock, ship, 'RUNNING', 'configure', by, document)
   }
 
@@ -119,6 +153,10 @@ export class ShipDeployer implements Deployer {
     if (placed === undefined) return await this.#local.stop(mock, by)
     const ship = await this.#store.locations.ship(placed.harborId, placed.shipId)
     const live = ship?.state === 'ready'
+    // What its runtime recorded is read before its agent stops it, as the local deployer does.
+    if (live) await this.#keepHistory(mock.id)
+    const known = this.#placed.get(mock.id)
+    if (known !== undefined) known.running = false
     return await this.#store.write(async (tx) => {
       const tracking = await this.#newTracking(tx, mock, 'stop', by, 'RUNNING')
       await tx.placements.assign({
@@ -158,8 +196,14 @@ export class ShipDeployer implements Deployer {
     await this.#local.remove(mockServiceId)
   }
 
+  /**
+   * The admin of a running mock service: the local runtime's, or, for one running on an agent's
+   * ship, one whose calls go through the relay to that agent.
+   */
   admin(mockServiceId: number): RuntimeAdmin | null {
-    return this.#local.admin(mockServiceId)
+    const placed = this.#placed.get(mockServiceId)
+    if (placed === undefined) return this.#local.admin(mockServiceId)
+    return placed.running ? this.relay.admin(placed, mockServiceId) : null
   }
 
   logsOf(mockServiceId: number, limit?: number): string[] {
@@ -168,8 +212,14 @@ export class ShipDeployer implements Deployer {
     return remote.snapshot(limit ?? remote.capacity)
   }
 
+  /** Resolves once it knows which mock services run on ships (read from the store at its start). */
+  async ready(): Promise<void> {
+    await this.#loaded
+  }
+
   /** Only mock services of the local host come back here: agents restore their own. */
   async restore(by: string): Promise<Tracking[]> {
+    await this.#loaded
     return await this.#local.restore(by)
   }
 
@@ -192,6 +242,7 @@ export class ShipDeployer implements Deployer {
 
   async shutdown(): Promise<void> {
     clearInterval(this.#timer)
+    this.relay.close()
     await this.#checking
     await this.#local.shutdown()
   }
@@ -208,6 +259,11 @@ export class ShipDeployer implements Deployer {
         `Mock service ${report.mockServiceId} on agent ${ship.id}`,
       ])
     }
+    this.#placed.set(report.mockServiceId, {
+      harborId: placed.harborId,
+      shipId: placed.shipId,
+      running: report.status === 'RUNNING' && placed.desired === 'RUNNING',
+    })
     if (report.logs !== undefined && report.logs.length > 0) {
       // The agent sends the newest lines it keeps: they replace the ones it sent before.
       const ring = new LogRing(this.#logLines)
@@ -258,6 +314,8 @@ export class ShipDeployer implements Deployer {
           'agent lost: no heartbeat',
         )
         for (const placed of await this.#store.placements.ofShip(ship.id)) {
+          const known = this.#placed.get(placed.mockServiceId)
+          if (known !== undefined) known.running = false
           if (placed.desired === 'RUNNING') await this.#replace(ship, placed)
         }
       }
@@ -319,6 +377,13 @@ export class ShipDeployer implements Deployer {
     document: MockServiceDocument,
   ): Promise<Tracking> {
     const stamped = { ...document, id: mock.id, name: document.name ?? mock.name }
+    const before = this.#placed.get(mock.id)
+    // On the same ship a new document is pushed to the running runtime; on another it starts anew.
+    this.#placed.set(mock.id, {
+      harborId: ship.harborId,
+      shipId: ship.id,
+      running: before?.shipId === ship.id && before.running,
+    })
     return await this.#store.write(async (tx) => {
       const tracking = await this.#newTracking(tx, mock, action, by, 'RUNNING')
       await tx.placements.assign({
@@ -342,6 +407,52 @@ export class ShipDeployer implements Deployer {
     })
   }
 
+  /**
+   * Stops and forgets the local runtime of a mock service that goes to a ship. One already on a
+   * ship has none, and the local deployer's forgetting would take the inspection history its
+   * agent's runs left.
+   */
+  async #leaveLocal(mockServiceId: number): Promise<void> {
+    if ((await this.#store.placements.get(mockServiceId)) !== undefined) return
+    await this.#local.remove(mockServiceId)
+  }
+
+  /**
+   * Keeps what the runtime on the agent recorded (through the relay) when the mock service
+   * leaves its ship for another: the new runtime starts with an empty inspection ring.
+   */
+  async #keepHistoryIfLeaving(mockServiceId: number, to: Ship): Promise<void> {
+    const placed = this.#placed.get(mockServiceId)
+    if (placed === undefined || placed.shipId === to.id) return
+    await this.#keepHistory(mockServiceId)
+  }
+
+  /**
+   * Keeps what the runtime of a mock service on an agent recorded, read through the relay (a
+   * mock service not running on an agent has nothing to read there). Never throws: a runtime that
+   * cannot be read leaves the history as it was (logged).
+   */
+  async #keepHistory(mockServiceId: number): Promise<void> {
+    const history = this.#local.history
+    const placed = this.#placed.get(mockServiceId)
+    if (placed?.running !== true || history === undefined) return
+    const admin = this.relay.admin(placed, mockServiceId)
+    await history.keep(mockServiceId, admin)
+  }
+
+  /** The mock services placed on ships, from the store (the platform starts). */
+  async #loadPlaced(): Promise<void> {
+    for (const mock of await this.#store.mockServices.listByStatus(['RUNNING', 'PENDING'])) {
+      const placed = await this.#store.placements.get(mock.id)
+      if (placed === undefined || this.#placed.has(mock.id)) continue
+      this.#placed.set(mock.id, {
+        harborId: placed.harborId,
+        shipId: placed.shipId,
+        running: mock.status === 'RUNNING' && placed.desired === 'RUNNING',
+      })
+    }
+  }
+
   async #newTracking(
     tx: Repositories,
     mock: MockService,
@@ -363,6 +474,7 @@ export class ShipDeployer implements Deployer {
 
   /** Takes a mock service off its ship, if it was on one (its agent stops and forgets it). */
   async #leaveShip(mockServiceId: number): Promise<void> {
+    this.#placed.delete(mockServiceId)
     if ((await this.#store.placements.get(mockServiceId)) === undefined) return
     await this.#store.placements.remove(mockServiceId)
   }

@@ -64,6 +64,8 @@ interface TestPlatformOptions {
   monitoring?: boolean
   /** How long an agent may stay silent before its ship is lost (`--ship-lost-after`); default 15 s. */
   shipLostAfterMs?: number
+  /** How long an admin call for a mock service on an agent waits for the agent (`--agent-call-timeout`); default 10 s. */
+  agentCallTimeoutMs?: number
 }
 
 /**
@@ -118,6 +120,9 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
       ...(options.shipLostAfterMs === undefined
         ? {}
         : { shipLostAfterMs: options.shipLostAfterMs }),
+      ...(options.agentCallTimeoutMs === undefined
+        ? {}
+        : { agentCallTimeoutMs: options.agentCallTimeoutMs }),
     },
     log,
   )

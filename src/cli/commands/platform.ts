@@ -49,6 +49,9 @@ Flags:
   --run-wait S             seconds a monitoring run waits for agents that are not there (none of
                            its region, or its agent, claimed or heartbeated meanwhile) before it
                            fails with the reason (default 300, 1 to 86400)
+  --agent-call-timeout S   seconds an inspection, verification, recording or scenario call for a
+                           mock service on an agent waits for the agent to take it; then 503
+                           (default 10)
 `
 
 /** The flag of each platform option, for messages. */
@@ -105,11 +108,12 @@ function secondsFlag(
   raw: string | boolean | undefined,
   flag: string,
   max: number,
+  min = 1,
 ): number | undefined {
   if (raw === undefined) return undefined
-  if (typeof raw !== 'string' || !/^\d+$/.test(raw) || +raw < 1 || +raw > max) {
+  if (typeof raw !== 'string' || !/^\d+$/.test(raw) || +raw < min || +raw > max) {
     throw new UsageError(
-      `--${flag} must be a number of seconds from 1 to ${max}, not "${String(raw)}"`,
+      `--${flag} must be a number of seconds from ${min} to ${max}, not "${String(raw)}"`,
     )
   }
   return Number(raw)
@@ -138,6 +142,7 @@ export async function runPlatformCommand(
       'ship-lost-after': { type: 'string' },
       'run-lease': { type: 'string' },
       'run-wait': { type: 'string' },
+      'agent-call-timeout': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: true,
@@ -156,17 +161,10 @@ export async function runPlatformCommand(
   )
   if (flags.store != null) requireFeaturePackage('pg')
   const egress = egressFromFlags(values.egress, values['egress-allow'])
-  const lostAfter = values['ship-lost-after']
-  if (
-    lostAfter !== undefined &&
-    (!/^\d+$/.test(lostAfter) || +lostAfter < 2 || +lostAfter > 3600)
-  ) {
-    throw new UsageError(
-      `--ship-lost-after must be a number of seconds from 2 to 3600, not "${lostAfter}"`,
-    )
-  }
+  const lostAfter = secondsFlag(values['ship-lost-after'], 'ship-lost-after', 3600, 2)
   const runLease = secondsFlag(values['run-lease'], 'run-lease', 3600)
   const runWait = secondsFlag(values['run-wait'], 'run-wait', 86_400)
+  const callTimeout = secondsFlag(values['agent-call-timeout'], 'agent-call-timeout', 300)
   const options = {
     host: flags.host,
     egress,
@@ -182,7 +180,8 @@ export async function runPlatformCommand(
     ...(process.env['UNDERSTUDY_API_KEY_SECRET'] === undefined
       ? {}
       : { apiKeySecret: process.env['UNDERSTUDY_API_KEY_SECRET'] }),
-    ...(lostAfter === undefined ? {} : { shipLostAfterMs: Number(lostAfter) * 1000 }),
+    ...(lostAfter === undefined ? {} : { shipLostAfterMs: lostAfter * 1000 }),
+    ...(callTimeout === undefined ? {} : { agentCallTimeoutMs: callTimeout * 1000 }),
     monitor: {
       resultRetention: flags.resultRetention,
       ...(runLease === undefined ? {} : { leaseMs: runLease * 1000 }),

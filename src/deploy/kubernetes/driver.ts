@@ -334,6 +334,12 @@ export class KubernetesDriver implements RuntimeDriver {
     )
   }
 
+  async onePodAdmin(mockServiceId: number): Promise<RuntimeAdmin | null> {
+    const token = await this.#adminToken(mockServiceId)
+    if (token === null) return null
+    return (await this.#pods(mockServiceId, token)).find((p) => p.ready)?.admin ?? null
+  }
+
   /** The admin token in the mock service's Secret, or null before its first deploy. */
   async #adminToken(mockServiceId: number): Promise<string | null> {
     const secret = await this.#cluster.read<SecretRead>(

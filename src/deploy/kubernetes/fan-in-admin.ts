@@ -273,9 +273,7 @@ export function fanInAdmin(
 
   return {
     request: async (method, path, body) => {
-      const url = new URL(path, 'http://mock-service.invalid')
-      const route = url.pathname.replace(/\/{2,}/g, '/').replace(/(.)\/$/, '$1')
-      const query = url.searchParams
+      const { route, query } = routeOf(path)
       const verb = method.toUpperCase()
       if (route === '/inspection' && verb === 'GET') return await list(query)
       if (route === '/inspection' && verb === 'DELETE') return await clear()
@@ -289,6 +287,30 @@ export function fanInAdmin(
       ])
     },
   }
+}
+
+function routeOf(path: string): { route: string; query: URLSearchParams } {
+  const url = new URL(path, 'http://mock-service.invalid')
+  return {
+    route: url.pathname.replace(/\/{2,}/g, '/').replace(/(.)\/$/, '$1'),
+    query: url.searchParams,
+  }
+}
+
+/**
+ * Whether a call is answered over every pod (the inspection ring and verification); the other
+ * admin calls (scenarios, recordings, health) ask one ready pod.
+ *
+ * @example
+ * isFannedIn('POST', '/inspection/verify') // true
+ * isFannedIn('GET', '/scenarios') // false
+ */
+export function isFannedIn(method: string, path: string): boolean {
+  const { route } = routeOf(path)
+  const verb = method.toUpperCase()
+  if (route === '/inspection') return verb === 'GET' || verb === 'DELETE'
+  if (route === '/inspection/verify') return verb === 'POST'
+  return verb === 'GET' && /^\/inspection\/[^/]+$/.test(route)
 }
 
 /** The filter parameters of a query, validated here (400 naming the parameter) before any pod is asked. */

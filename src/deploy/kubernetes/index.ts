@@ -1,6 +1,7 @@
 export { KubernetesDriver } from './driver.js'
 export { connectCluster, FIELD_MANAGER } from './cluster.js'
 export { documentHash } from './document-hash.js'
+export { kubernetesRuntimeAdmin } from './runtime-admin.js'
 export type { FannedInAnswer, MockServiceAdmin, PodSet } from './fan-in-admin.js'
 export {
   renderMockService,

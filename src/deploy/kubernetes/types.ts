@@ -1,3 +1,4 @@
+import type { RuntimeAdmin } from '../admin-client.js'
 import type { MockServiceDocument } from '../../dsl/index.js'
 import type { MockServiceAdmin } from './fan-in-admin.js'
 
@@ -87,4 +88,9 @@ export interface RuntimeDriver {
    * fanned in, failing closed with 503 when a pod is not ready or does not answer).
    */
   admin: (mockServiceId: number) => MockServiceAdmin
+  /**
+   * The admin API of one ready pod of the mock service, with its token, for what is not fanned in
+   * (scenarios, recordings, health); null when none is ready.
+   */
+  onePodAdmin: (mockServiceId: number) => Promise<RuntimeAdmin | null>
 }

@@ -162,6 +162,16 @@ describe('understudy agent --driver kubernetes', () => {
     expect(fake.pods(NS, name).map((p) => p.child.pid)).toEqual(pids)
     expect(fake.started(NS, name)).toBe(1)
 
+    // The platform's admin calls reach the pod through the agent (the relay): what it served.
+    const counted = await call<{ count: number }>(
+      platform,
+      platform.auth,
+      'GET',
+      `${path}/inspection/count?path=/cats`,
+    )
+    expect(counted.status).toBe(200)
+    expect(counted.body.result.count).toBe(2)
+
     // Deleted on the platform: the agent deletes its objects.
     await call(platform, platform.auth, 'DELETE', path)
     await waitFor(

@@ -200,6 +200,13 @@ describe('understudy agent: ships that run the mock services of a harbor', () =>
         deployDate: deployed.deployDate,
       })
       expect(await answers(endpoint)).toBe(true)
+      // The restarted platform knows the mock service runs on the agent: its admin calls go there.
+      const counted = await api<{ count: number }>(
+        base,
+        'GET',
+        `${w}/service-mocks/${mock.id}/inspection/count?path=/pets`,
+      )
+      expect(counted.count).toBeGreaterThanOrEqual(4)
 
       // The first agent's machine is lost: its mock service is placed on the other ship.
       await (agents[first] as AgentProcess).killGroup()
