@@ -16,10 +16,10 @@ export const transactionSortOrdersSchema: Migration = {
   version: 20,
   name: 'indexes for transaction lists sorted by created, updated, createdBy, updatedBy',
   sql: `
-CREATE INDEX transactions_workspace_created ON transactions (workspace_id, created);
+CREATE INDEX IF NOT EXISTS transactions_workspace_created ON transactions (workspace_id, created);
 DROP INDEX IF EXISTS transactions_workspace_updated_name;
-CREATE INDEX transactions_workspace_updated_id_name ON transactions (workspace_id, updated, id, name);
-CREATE INDEX transactions_workspace_created_by ON transactions (workspace_id, created_by COLLATE NOCASE);
-CREATE INDEX transactions_workspace_updated_by ON transactions (workspace_id, updated_by COLLATE NOCASE);
+CREATE INDEX IF NOT EXISTS transactions_workspace_updated_id_name ON transactions (workspace_id, updated, id, name);
+CREATE INDEX IF NOT EXISTS transactions_workspace_created_by ON transactions (workspace_id, created_by COLLATE NOCASE);
+CREATE INDEX IF NOT EXISTS transactions_workspace_updated_by ON transactions (workspace_id, updated_by COLLATE NOCASE);
 `,
 }

@@ -84,6 +84,16 @@ const MAX_TOTALS = 256
 const totalCaches = new WeakMap<Connection, Map<string, { version: number; total: number }>>()
 
 /**
+ * Whether the total of `list` at `version` is remembered.
+ *
+ * @example
+ * if (!totalKnownAt(conn, list, summary.version)) await readPositions(...)
+ */
+export function totalKnownAt(conn: Connection, list: string, version: number): boolean {
+  return totalCaches.get(conn)?.get(list)?.version === version
+}
+
+/**
  * The total of `list` (its COUNT statement and parameters) at `version`: remembered, or counted
  * now by `count` and remembered.
  *
