@@ -2,6 +2,16 @@ import type { Audit, ListQuery, Page } from '../types.js'
 import type { TableCodec } from '../tables/columns.js'
 import type { Row } from './codec.js'
 import type { Connection } from './connection.js'
+import {
+  afterArms,
+  countOfArms,
+  keyOrder,
+  orderByClause,
+  orderedUnion,
+  rangeArms,
+  sameFirstKeySql,
+  type SortOrder,
+} from './keyset-sql.js'
 import { pageEndAt, rememberPageEnd, totalAt, totalKnownAt } from './keyset.js'
 import {
   keyParams,
@@ -36,12 +46,6 @@ export const auditSortKeys: SortKeys = {
   updatedBy: 'updated_by COLLATE NOCASE',
 }
 
-/** The expressions a list is sorted by, id last, and the direction of all of them. */
-interface SortOrder {
-  expressions: readonly string[]
-  descending: boolean
-}
-
 /**
  * The sort of `sort` (`name`, `-updated`; default `id`). Ties are broken by id in the same
  * direction, so that paging is stable and `-x` is exactly the reverse of `x`. Text sorts ignore
@@ -65,12 +69,6 @@ function sortOrder(sortable: SortKeys, sort: string | undefined, idColumn = 'id'
   const expressions = expression.split(',').map((part) => part.trim())
   if (field !== 'id') expressions.push(idColumn)
   return { expressions, descending }
-}
-
-/** The ORDER BY clause of a sort: `name COLLATE NOCASE DESC, id DESC`. */
-function orderByClause(order: SortOrder): string {
-  const direction = order.descending ? 'DESC' : 'ASC'
-  return order.expressions.map((expression) => `${expression} ${direction}`).join(', ')
 }
 
 /** One list: a WHERE over a table, counted and paged. */
@@ -263,17 +261,20 @@ export async function prepareList<T>(ctx: RepoContext, spec: ListSpec<T>): Promi
 
 function positionStatements<T>(spec: ListSpec<T>, shape: ListShape): PositionStatements {
   const { order } = shape
-  const orderBy = orderByClause(order)
-  const after = beyond(order, KEY_COLUMN, true)
-  const upTo = beyond(order, BOUND_COLUMN, false)
-  const bound = (extra: string) =>
-    `SELECT ${shape.keys} FROM ${spec.from} WHERE (${spec.scope})${extra} ORDER BY ${orderBy} LIMIT 1 OFFSET @list_offset`
-  const count = (extra: string) =>
-    `SELECT COUNT(*) AS n FROM ${spec.from} WHERE (${spec.where})${extra}`
+  const scope = { from: spec.from, where: spec.scope ?? '', columns: shape.keys }
+  const bound = (arms: readonly string[]) =>
+    orderedUnion(scope, order, arms, KEY_COLUMN, 'LIMIT 1 OFFSET @list_offset')
+  const count = (arms: readonly string[]) => countOfArms(spec.from, spec.where, arms)
+  const after = afterArms(order, KEY_COLUMN)
   return {
-    bound: { first: bound(''), after: bound(` AND ${after}`) },
-    countUpTo: { first: count(` AND ${upTo}`), after: count(` AND ${after} AND ${upTo}`) },
-    countRest: { first: count(''), after: count(` AND ${after}`) },
+    bound: { first: bound(['1']), after: bound(after) },
+    countUpTo: {
+      first: count(rangeArms(order, undefined, BOUND_COLUMN, false)),
+      after: count(rangeArms(order, KEY_COLUMN, BOUND_COLUMN, false)),
+      afterWithinTies: count(rangeArms(order, KEY_COLUMN, BOUND_COLUMN, true)),
+    },
+    sameFirstKey: sameFirstKeySql(order, KEY_COLUMN, BOUND_COLUMN),
+    countRest: { first: count(['1']), after: count(after) },
     version: spec.summary ?? '',
     keyCount: order.expressions.length,
     keyColumn: KEY_COLUMN,
@@ -282,22 +283,25 @@ function positionStatements<T>(spec: ListSpec<T>, shape: ListShape): PositionSta
 }
 
 /**
- * The rows after (`strict`), or up to and including, the row whose sort keys are `@prefixN`, in
- * the list's direction. A row-value comparison is exact but SQLite seeks an index with it only
- * for plain columns; the bound on the first key alone, implied by it, lets it seek the index of
- * a folded (COLLATE NOCASE) key too, instead of walking from the first row.
+ * The page after a row whose sort keys are `@list_key_N`, then `tail` (LIMIT, OFFSET): the ids
+ * and keys of the page first, from the index alone, then the page's rows, so that rows stepped
+ * over are never read whole.
  */
-function beyond(order: SortOrder, prefix: string, strict: boolean): string {
-  const upward = order.descending !== strict
-  const first = `${order.expressions[0] ?? ''} ${upward ? '>=' : '<='} @${prefix}0`
-  const operator = `${upward ? '>' : '<'}${strict ? '' : '='}`
-  const row = `(${order.expressions.join(', ')}) ${operator} (${order.expressions.map((_, i) => `@${prefix}${i}`).join(', ')})`
-  return `${first} AND ${row}`
-}
-
-/** The page after a row whose sort keys are `@list_key_N`, then `tail` (LIMIT, OFFSET). */
 function keysetSql<T>(spec: ListSpec<T>, shape: ListShape, tail: string): string {
-  return `SELECT ${spec.select}, ${shape.keys} FROM ${spec.from} WHERE (${spec.where}) AND ${beyond(shape.order, KEY_COLUMN, true)} ORDER BY ${orderByClause(shape.order)} ${tail}`
+  const idColumn = spec.idColumn ?? 'id'
+  const page = orderedUnion(
+    { from: spec.from, where: spec.where, columns: `${idColumn} AS list_id, ${shape.keys}` },
+    shape.order,
+    afterArms(shape.order, KEY_COLUMN),
+    KEY_COLUMN,
+    tail,
+  )
+  const keys = shape.order.expressions.map((_, i) => `p.${KEY_COLUMN}${i}`).join(', ')
+  return (
+    `WITH list_page AS MATERIALIZED (${page}) ` +
+    `SELECT ${spec.select}, ${keys} FROM list_page p JOIN ${spec.from} ON ${idColumn} = p.list_id ` +
+    `ORDER BY ${keyOrder(shape.order, KEY_COLUMN, 'p.')}`
+  )
 }
 
 /**

@@ -34,8 +34,12 @@ export interface ListPositions {
 export interface PositionStatements {
   /** The keys of the scope's row `@list_offset` rows on (after `@list_key_N` when `after`). */
   bound: { first: string; after: string }
-  /** The list's rows up to the bound keys, (after `@list_key_N` when `after`). */
-  countUpTo: { first: string; after: string }
+  /**
+   * The list's rows up to the bound keys (after `@list_key_N` when `after`; `afterWithinTies`
+   * when both have the same first key, as `sameFirstKey` tells).
+   */
+  countUpTo: { first: string; after: string; afterWithinTies: string }
+  sameFirstKey: string
   /** The list's rows (after `@list_key_N`), with no upper bound: the last slice. */
   countRest: { first: string; after: string }
   /** The list's change count, as its summary reads it. */
@@ -162,11 +166,15 @@ async function slices(
     }
     const bound = Array.from({ length: s.keyCount }, (_, i) => boundRow[`${s.keyColumn}${i}`])
     if (bound.some((k) => k === null || k === undefined)) return undefined
-    position += countOf(conn, s.countUpTo[which], {
-      ...params,
-      ...afterParams,
-      ...keyParams(s.boundColumn, bound),
-    })
+    const rangeParams = { ...params, ...afterParams, ...keyParams(s.boundColumn, bound) }
+    const withinTies =
+      after !== undefined &&
+      (conn.statement(s.sameFirstKey).get(rangeParams) as { same: number }).same === 1
+    position += countOf(
+      conn,
+      withinTies ? s.countUpTo.afterWithinTies : s.countUpTo[which],
+      rangeParams,
+    )
     marks.push({ position, keys: bound })
     after = bound
     const took = performance.now() - started
