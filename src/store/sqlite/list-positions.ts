@@ -58,7 +58,7 @@ export interface PositionStatements {
  */
 const FIRST_SLICE = 512
 const MIN_SLICE = 64
-const MAX_SLICE = 4096
+const MAX_SLICE = 1024
 const SLICE_TARGET_MS = 0.5
 /** Lists remembered per connection (each entry holds one mark per slice); the oldest go first. */
 const MAX_LISTS = 64
