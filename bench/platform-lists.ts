@@ -114,7 +114,11 @@ async function sized(count: number): Promise<Sized> {
 
 async function list(url: string): Promise<number> {
   const t0 = performance.now()
-  const res = await fetch(url, { headers: { authorization: auth } })
+  // A connection idle past the server's keep-alive timeout (a long phase of store calls between
+  // two HTTP phases) may be reset as it is reused: that request is sent again once.
+  const res = await fetch(url, { headers: { authorization: auth } }).catch(
+    async () => await fetch(url, { headers: { authorization: auth } }),
+  )
   const body = (await res.json()) as { result: unknown[]; total: number }
   if (res.status !== 200) throw new Error(`${url}: ${res.status}`)
   if (body.result.length === 0 && body.total > 0 && !url.includes('skip=')) {
