@@ -3,7 +3,9 @@
 // handler, the two stores measured in alternating rounds of one run. Reported per size: ms per list
 // call (the first page, a walk through every page, the first page of one service), the longest
 // single store call (the list runs synchronously on the event loop, so this is how long it blocks
-// it), and perf_hooks' event-loop delay while the calls ran.
+// it), and perf_hooks' event-loop delay while the calls ran. Then, per sort with an index, a walk
+// of the first pages and jumps to far pages, and filtered lists after writes, with the longest CPU
+// time the event loop was held (`LISTS_SORTS_ONLY=1` or `--sorts-only`: only this part).
 import http from 'node:http'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
