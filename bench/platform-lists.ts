@@ -3,7 +3,9 @@
 // handler, the two stores measured in alternating rounds of one run. Reported per size: ms per list
 // call (the first page, a walk through every page, the first page of one service), the longest
 // single store call (the list runs synchronously on the event loop, so this is how long it blocks
-// it), and perf_hooks' event-loop delay while the calls ran.
+// it), and perf_hooks' event-loop delay while the calls ran. Then, per sort with an index, a walk
+// of the first pages and jumps to far pages, and filtered lists after writes, with the longest CPU
+// time the event loop was held (`LISTS_SORTS_ONLY=1` or `--sorts-only`: only this part).
 import http from 'node:http'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -63,7 +65,8 @@ async function sized(count: number): Promise<Sized> {
         null,
         'GENERIC_DSL',
         dsl,
-        now - i,
+        // created: uploads of 5,000 rows share one instant; updated: every row its own
+        now - Math.floor(i / 5000),
         now - i,
         'bench',
         'bench',
@@ -113,7 +116,11 @@ async function sized(count: number): Promise<Sized> {
 
 async function list(url: string): Promise<number> {
   const t0 = performance.now()
-  const res = await fetch(url, { headers: { authorization: auth } })
+  // A connection idle past the server's keep-alive timeout (a long phase of store calls between
+  // two HTTP phases) may be reset as it is reused: that request is sent again once.
+  const res = await fetch(url, { headers: { authorization: auth } }).catch(
+    async () => await fetch(url, { headers: { authorization: auth } }),
+  )
   const body = (await res.json()) as { result: unknown[]; total: number }
   if (res.status !== 200) throw new Error(`${url}: ${res.status}`)
   if (body.result.length === 0 && body.total > 0 && !url.includes('skip=')) {
@@ -127,7 +134,23 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length
 const p99 = (xs: number[]): number =>
   [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.99)] ?? 0
 
+/** The sorts with an index each (migrations 11, 14 and 20), descending too. */
+const SORTS = ['created', '-updated', 'createdBy', '-updatedBy', 'name', 'id'] as const
+
+interface SortFigures {
+  /** HTTP, ms per page: the first 20 pages, skip 0, 50, 100... */
+  walk: number[]
+  /** Store call, ms: a jump to a random far page (one that does not continue the page before). */
+  jump: number[]
+  /** The longest the event loop was held during each jump, ms. */
+  jumpBlock: number[]
+}
+
 interface Figures {
+  sorts: Record<string, SortFigures>
+  /** After each write: the first filtered list's store call, ms, and the longest it held the loop. */
+  filteredAfterWrite: number[]
+  filteredAfterWriteBlock: number[]
   firstPage: number[]
   walkPage: number[]
   servicePage: number[]
@@ -135,6 +158,79 @@ interface Figures {
   searchPage: number[]
   sortedWalk: number[]
   filteredStoreCall: number[]
+}
+
+/**
+ * Runs `fn` and returns the longest stretch of CPU time the process spent between two turns of
+ * a `setImmediate` loop running beside it: how long one synchronous piece of the call held the
+ * event loop. CPU time rather than wall-clock, so that the other jobs of a shared machine, which
+ * stop the process between two instructions, do not count as the list's.
+ */
+async function withLongestBlock(fn: () => Promise<unknown>): Promise<number> {
+  let longest = 0
+  let last = process.cpuUsage()
+  let running = true
+  const sinceLast = (): number => {
+    const used = process.cpuUsage(last)
+    last = process.cpuUsage()
+    return (used.user + used.system) / 1000
+  }
+  const tick = (): void => {
+    longest = Math.max(longest, sinceLast())
+    if (running) setImmediate(tick)
+  }
+  setImmediate(tick)
+  await fn()
+  running = false
+  return Math.max(longest, sinceLast())
+}
+
+/** A deterministic spread of far skips over the list (a multiplicative hash of i). */
+const farSkip = (count: number, i: number): number =>
+  Math.floor((((i * 2654435761) >>> 0) / 2 ** 32) * (count - PAGE))
+
+async function sortedRound(s: Sized, into: Figures): Promise<void> {
+  for (const sort of SORTS) {
+    const f = (into.sorts[sort] ??= { walk: [], jump: [], jumpBlock: [] })
+    for (let skip = 0; skip < 20 * PAGE; skip += PAGE) {
+      f.walk.push(await list(`${s.base}?limit=${PAGE}&skip=${skip}&sort=${sort}`))
+    }
+    for (let i = 1; i <= 30; i++) {
+      const t0 = performance.now()
+      const block = await withLongestBlock(() =>
+        s.store.transactions.list(
+          s.workspaceId,
+          {},
+          { limit: PAGE, skip: farSkip(s.count, i), sort },
+        ),
+      )
+      f.jump.push(performance.now() - t0)
+      f.jumpBlock.push(block)
+    }
+  }
+  // Each write changes the workspace's change count: the filtered list after it has no total.
+  for (let i = 0; i < 10; i++) {
+    await s.store.write(async (tx) => {
+      await tx.transactions.createEncodedMany(
+        { workspaceId: s.workspaceId, serviceId: s.serviceId, by: 'bench' },
+        [
+          {
+            name: `GET /written/${i}`,
+            description: null,
+            dslType: 'GENERIC_DSL',
+            tags: [],
+            dslJson: '{"requestDsl":{"method":"GET","path":"/w"},"responseDsl":{"status":200}}',
+          },
+        ],
+      )
+    })
+    const t0 = performance.now()
+    const block = await withLongestBlock(() =>
+      s.store.transactions.list(s.workspaceId, { contains: 'orders/1' }, { limit: PAGE, skip: 0 }),
+    )
+    into.filteredAfterWrite.push(performance.now() - t0)
+    into.filteredAfterWriteBlock.push(block)
+  }
 }
 
 async function round(s: Sized, into: Figures): Promise<void> {
@@ -177,9 +273,41 @@ async function round(s: Sized, into: Figures): Promise<void> {
   }
 }
 
+function printSorted(sizes: readonly Sized[], figures: readonly Figures[]): void {
+  const [small, large] = figures
+  for (const [i, s] of sizes.entries()) {
+    const f = figures[i]
+    if (f === undefined) continue
+    for (const sort of SORTS) {
+      const g = f.sorts[sort]
+      if (g === undefined) continue
+      console.log(
+        `${s.count} sort=${sort}: walk ${median(g.walk).toFixed(2)} ms/page (HTTP), far jump store call ${median(g.jump).toFixed(3)} ms median, ` +
+          `p99 ${p99(g.jump).toFixed(2)}, event loop held at most ${median(g.jumpBlock).toFixed(3)} ms median, max ${Math.max(...g.jumpBlock).toFixed(2)} ms`,
+      )
+    }
+    console.log(
+      `${s.count} filtered list after a write: store call ${median(f.filteredAfterWrite).toFixed(2)} ms median, event loop held ${median(f.filteredAfterWriteBlock).toFixed(3)} ms median, max ${Math.max(...f.filteredAfterWriteBlock).toFixed(2)} ms`,
+    )
+  }
+  if (small === undefined || large === undefined) return
+  const ratio = (a: number[] | undefined, b: number[] | undefined): string =>
+    a === undefined || b === undefined ? '-' : (median(b) / median(a)).toFixed(2)
+  console.log(
+    `50,000 / 500 per sort (walk, far jump, far jump's longest hold): ${SORTS.map((sort) => `${sort} ${ratio(small.sorts[sort]?.walk, large.sorts[sort]?.walk)} / ${ratio(small.sorts[sort]?.jump, large.sorts[sort]?.jump)} / ${ratio(small.sorts[sort]?.jumpBlock, large.sorts[sort]?.jumpBlock)}`).join(', ')}; ` +
+      `filtered after a write ${ratio(small.filteredAfterWrite, large.filteredAfterWrite)} / hold ${ratio(small.filteredAfterWriteBlock, large.filteredAfterWriteBlock)}`,
+  )
+}
+
+/** `--sorts-only` (or LISTS_SORTS_ONLY=1): only the per-sort figures and the filtered list after writes. */
+const sortsOnly = process.argv.includes('--sorts-only') || process.env['LISTS_SORTS_ONLY'] === '1'
+
 export async function benchLists(rounds = 3): Promise<void> {
   const sizes = [await sized(500), await sized(50_000)]
   const figures = sizes.map((): Figures => ({
+    sorts: {},
+    filteredAfterWrite: [],
+    filteredAfterWriteBlock: [],
     firstPage: [],
     walkPage: [],
     servicePage: [],
@@ -199,15 +327,17 @@ export async function benchLists(rounds = 3): Promise<void> {
         // A monitor per round: one re-enabled would count the time it was off as a delay.
         const monitor = monitorEventLoopDelay({ resolution: 1 })
         monitor.enable()
-        await round(s, into)
+        if (!sortsOnly) await round(s, into)
+        await sortedRound(s, into)
         monitor.disable()
         delay.push({ p99: monitor.percentile(99) / 1e6, max: monitor.max / 1e6 })
       }
     }
+    printSorted(sizes, figures)
     for (const [i, s] of sizes.entries()) {
       const f = figures[i]
       const delay = delays[i]
-      if (f === undefined || delay === undefined) continue
+      if (f === undefined || delay === undefined || sortsOnly) continue
       console.log(
         `${s.count} transactions: first page ${median(f.firstPage).toFixed(2)} ms, walk ${median(f.walkPage).toFixed(2)} ms/page, ` +
           `one service's first page ${median(f.servicePage).toFixed(2)} ms; store call median ${median(f.storeCall).toFixed(3)} ms, ` +
@@ -216,7 +346,7 @@ export async function benchLists(rounds = 3): Promise<void> {
       )
     }
     const [small, large] = figures
-    if (small !== undefined && large !== undefined) {
+    if (small !== undefined && large !== undefined && !sortsOnly) {
       console.log(
         `50,000 / 500: first page ${(median(large.firstPage) / median(small.firstPage)).toFixed(2)}, walk ${(median(large.walkPage) / median(small.walkPage)).toFixed(2)}, ` +
           `service page ${(median(large.servicePage) / median(small.servicePage)).toFixed(2)}, search page ${(median(large.searchPage) / median(small.searchPage)).toFixed(2)}, ` +

@@ -123,15 +123,31 @@ export async function pgListPage<T>(ctx: PgRepoContext, spec: PgListSpec<T>): Pr
         known !== undefined && known.version === summary.version ? known.total : await count(q)
       remember(caches.totals, countKey, { version: summary.version, total }, MAX_TOTALS)
     }
-    const end = skip === 0 ? undefined : caches.ends.get(`${skip}\u0000${list}`)
-    const rows =
-      end === undefined || end.version !== summary.version
-        ? await all(q, pageSql, { ...spec.params, limit, skip })
-        : await all(q, keysetSql(spec, order, keys), {
-            ...spec.params,
-            ...keyParams(end.keys),
-            limit,
-          })
+    const known = skip === 0 ? undefined : caches.ends.get(`${skip}\u0000${list}`)
+    const end = known?.version === summary.version ? known : undefined
+    let rows: Row[]
+    if (skip >= total) {
+      rows = []
+    } else if (end !== undefined) {
+      rows = await all(q, keysetSql(spec, order, keys, ''), {
+        ...spec.params,
+        ...keyParams(end.keys),
+        limit,
+      })
+    } else if (skip > NEAR_SKIP) {
+      const mark = markBefore(await positionsOf(q, caches, spec, order, summary.version), skip)
+      rows =
+        mark === undefined
+          ? await all(q, pageSql, { ...spec.params, limit, skip })
+          : await all(q, keysetSql(spec, order, keys, ' OFFSET @skip'), {
+              ...spec.params,
+              ...keyParams(mark.keys),
+              limit,
+              skip: skip - mark.position,
+            })
+    } else {
+      rows = await all(q, pageSql, { ...spec.params, limit, skip })
+    }
     const last = rows.at(-1)
     if (last !== undefined && limit !== null && limit > 0) {
       const lastKeys = order.expressions.map((_, i) => last[`${KEY_COLUMN}${i}`])
@@ -148,9 +164,58 @@ export async function pgListPage<T>(ctx: PgRepoContext, spec: PgListSpec<T>): Pr
   })
 }
 
-function keysetSql<T>(spec: PgListSpec<T>, order: SortOrder, keys: string): string {
+/** The page after a row whose sort keys are `@list_key_N`: a row-value comparison, which PostgreSQL seeks an index with (migration 8's end with id). */
+function keysetSql<T>(spec: PgListSpec<T>, order: SortOrder, keys: string, tail: string): string {
   const after = `(${order.expressions.join(', ')}) ${order.descending ? '<' : '>'} (${order.expressions.map((_, i) => `@${KEY_COLUMN}${i}`).join(', ')})`
-  return `SELECT ${spec.select}, ${keys} FROM ${spec.from} WHERE (${spec.where}) AND ${after} ORDER BY ${orderByClause(order)} LIMIT @limit`
+  return `SELECT ${spec.select}, ${keys} FROM ${spec.from} WHERE (${spec.where}) AND ${after} ORDER BY ${orderByClause(order)} LIMIT @limit${tail}`
+}
+
+/**
+ * A far `skip` (one that does not continue the page before) past this is read from the list's
+ * positions: its sort keys every `POSITION_EVERY` rows, read once per change count in one
+ * statement, so that the database steps over at most that many rows per page instead of `skip`.
+ */
+const NEAR_SKIP = 1000
+const POSITION_EVERY = 1000
+
+interface Mark {
+  position: number
+  keys: readonly unknown[]
+}
+
+async function positionsOf<T>(
+  q: PgQueryable,
+  caches: ListCaches,
+  spec: PgListSpec<T>,
+  order: SortOrder,
+  version: number,
+): Promise<readonly Mark[]> {
+  const key = `${orderByClause(order)}\u0000${spec.where}\u0000${JSON.stringify(spec.params)}`
+  const known = caches.positions.get(key)
+  if (known !== undefined && known.version === version) return known.marks
+  const keys = order.expressions.map((e, i) => `${e} AS ${KEY_COLUMN}${i}`).join(', ')
+  const rows = await all(
+    q,
+    `SELECT * FROM (SELECT ${keys}, row_number() OVER (ORDER BY ${orderByClause(order)}) AS list_position ` +
+      `FROM ${spec.from} WHERE ${spec.where}) s WHERE list_position % ${POSITION_EVERY} = 0 ORDER BY list_position`,
+    spec.params,
+  )
+  const marks = rows.map((row) => ({
+    position: Number(row['list_position']),
+    keys: order.expressions.map((_, i) => row[`${KEY_COLUMN}${i}`]),
+  }))
+  remember(caches.positions, key, { version, marks }, MAX_POSITIONS)
+  return marks
+}
+
+/** The last mark at or before `skip`. */
+function markBefore(marks: readonly Mark[], skip: number): Mark | undefined {
+  let found: Mark | undefined
+  for (const mark of marks) {
+    if (mark.position > skip) break
+    found = mark
+  }
+  return found
 }
 
 function keyParams(keys: readonly unknown[]): Row {
@@ -168,18 +233,21 @@ function keyParams(keys: readonly unknown[]): Row {
  */
 const MAX_ENDS = 512
 const MAX_TOTALS = 256
+/** Lists whose positions are kept (one mark per 1,000 rows each). */
+const MAX_POSITIONS = 64
 const MAX_KEY_LENGTH = 4096
 
 interface ListCaches {
   ends: Map<string, { version: number; keys: readonly unknown[] }>
   totals: Map<string, { version: number; total: number }>
+  positions: Map<string, { version: number; marks: readonly Mark[] }>
 }
 const listCaches = new WeakMap<object, ListCaches>()
 
 function cachesOf(db: PgQueryable): ListCaches {
   let caches = listCaches.get(db)
   if (caches === undefined) {
-    caches = { ends: new Map(), totals: new Map() }
+    caches = { ends: new Map(), totals: new Map(), positions: new Map() }
     listCaches.set(db, caches)
   }
   return caches

@@ -6,8 +6,9 @@ import type { Connection } from './connection.js'
  * a page of a list ends at position N, the sort keys of its last row are kept here under (the
  * list's statement and parameters, N, the list's change count); a later `skip=N` of the same list,
  * with nothing changed since, continues after those keys instead (`WHERE (keys) > (last keys)`),
- * which reads only the page. Any other skip, or any change, falls back to OFFSET, so `skip=N`
- * always means exactly what OFFSET N means.
+ * which reads only the page. Any change makes the ends stale, so `skip=N` always means exactly
+ * what OFFSET N means; a far skip that continues no page is read from the list's positions
+ * (list-positions.ts), a near one by OFFSET.
  */
 
 /** Where a served page ended. */
@@ -82,6 +83,16 @@ export function rememberPageEnd(conn: Connection, list: string, skip: number, en
  */
 const MAX_TOTALS = 256
 const totalCaches = new WeakMap<Connection, Map<string, { version: number; total: number }>>()
+
+/**
+ * Whether the total of `list` at `version` is remembered.
+ *
+ * @example
+ * if (!totalKnownAt(conn, list, summary.version)) await readPositions(...)
+ */
+export function totalKnownAt(conn: Connection, list: string, version: number): boolean {
+  return totalCaches.get(conn)?.get(list)?.version === version
+}
 
 /**
  * The total of `list` (its COUNT statement and parameters) at `version`: remembered, or counted

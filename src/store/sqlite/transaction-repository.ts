@@ -3,7 +3,14 @@ import type { StoredTransaction } from '../types.js'
 import { mergePatch } from '../tables/columns.js'
 import { transactionColumns, transactionUpdatable } from '../tables/transactions.js'
 import { defineTable, type Row } from './codec.js'
-import { auditSortKeys, listPage, returnedRow, type RepoContext, type SortKeys } from './context.js'
+import {
+  auditSortKeys,
+  listPage,
+  prepareList,
+  returnedRow,
+  type RepoContext,
+  type SortKeys,
+} from './context.js'
 import { FOLD_FUNCTION } from './connection.js'
 
 /*
@@ -48,6 +55,9 @@ const sortKeys: SortKeys = {
   serviceId: 'service_id',
   dslType: 'dsl_type',
 }
+
+/** Every sort but `serviceId` has an index led by the workspace (migrations 11, 14 and 20). */
+const indexedSorts = Object.keys(sortKeys).filter((field) => field !== 'serviceId')
 
 function decode(row: Row): StoredTransaction {
   return { ...transactions.decode(row), tags: JSON.parse(String(row['tags'])) as string[] }
@@ -239,7 +249,7 @@ export function transactionRepository(ctx: RepoContext): TransactionRepository {
     async list(workspaceId, filter, query) {
       ctx.check()
       const { where, params, summary } = whereOf(workspaceId, filter)
-      return listPage(ctx, {
+      const spec = {
         select,
         from: 'transactions t',
         where,
@@ -248,7 +258,12 @@ export function transactionRepository(ctx: RepoContext): TransactionRepository {
         query,
         decode,
         summary,
-      })
+        scope: 't.workspace_id = @workspaceId',
+        indexedSorts,
+      }
+      await prepareList(ctx, spec)
+      ctx.check()
+      return listPage(ctx, spec)
     },
     async update(workspaceId, id, patch) {
       ctx.check()

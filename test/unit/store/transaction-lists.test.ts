@@ -273,3 +273,100 @@ describe('transaction list pages', () => {
     expect(again.items.map((t) => t.name)).toEqual(['c', 'd'])
   })
 })
+
+describe('far pages and filtered totals of large transaction lists', () => {
+  // Enough rows for several slices of the list's positions (src/store/sqlite/list-positions.ts).
+  const ROWS = 3000
+  const sorts = ['id', 'name', 'created', 'updated', 'createdBy', 'updatedBy', 'dslType']
+  const skips = [ROWS - 1, 1500, 1001, 2503, 0, 1234, 2000, ROWS + 10, 999, 1700]
+
+  async function seeded() {
+    const { store } = await openTestStore()
+    const world = await seed(store)
+    const ws = world.workspace.id
+    const orders = await store.write(
+      async (tx) =>
+        await tx.services.create({ workspaceId: ws, name: 'orders', description: null, by: BY }),
+    )
+    // Rows of another workspace, between the list's own, belong to no page of it.
+    await bulk(store, world.otherWorkspace.id, world.otherService.id, ['GET /1/x', 'GET /2/x'])
+    // Each bulk insert shares one created/updated and one user: long runs of equal sort keys,
+    // ordered among themselves by id only; users differ in case alone, which the sort ignores.
+    const users = ['ada@example.com', 'ADA@example.com', 'bob@example.com']
+    for (let batch = 0; batch < 6; batch++) {
+      const names = Array.from({ length: ROWS / 6 }, (_, i) => `GET /${(i * 7919) % 97}/${batch}`)
+      await bulk(store, ws, batch % 2 === 0 ? world.service.id : orders.id, names, users[batch % 3])
+    }
+    return { store, ws, serviceId: world.service.id }
+  }
+
+  it('are exactly OFFSET of the whole list, for every indexed sort, direction and filter', async () => {
+    const { store, ws, serviceId } = await seeded()
+    const filters: TransactionFilter[] = [{}, { serviceId }, { contains: '/1' }]
+    for (const filter of filters) {
+      for (const field of sorts) {
+        for (const sort of [field, `-${field}`]) {
+          const expected = await allIds(store, ws, filter, sort)
+          for (const skip of skips) {
+            const page = await store.transactions.list(ws, filter, { limit: 7, skip, sort })
+            expect(page.total, `${sort} ${JSON.stringify(filter)} total`).toBe(expected.length)
+            expect(
+              page.items.map((t) => t.id),
+              `${sort} ${JSON.stringify(filter)} skip ${skip}`,
+            ).toEqual(expected.slice(skip, skip + 7))
+          }
+        }
+      }
+    }
+  })
+
+  it('follow a write: a far page and a filtered total after it are those of the list as it is now', async () => {
+    const { store, ws, serviceId } = await seeded()
+    const before = await store.transactions.list(
+      ws,
+      { contains: '/1' },
+      { limit: 5, skip: 1900, sort: 'name' },
+    )
+    // A row that sorts before every other one moves every far page by one.
+    await bulk(store, ws, serviceId, ['/1 first'])
+    const expected = await allIds(store, ws, { contains: '/1' }, 'name')
+    expect(expected).toHaveLength(before.total + 1)
+    const after = await store.transactions.list(
+      ws,
+      { contains: '/1' },
+      { limit: 5, skip: 1900, sort: 'name' },
+    )
+    expect(after.total).toBe(before.total + 1)
+    expect(after.items.map((t) => t.id)).toEqual(expected.slice(1900, 1905))
+    expect(after.items[1]?.id).toBe(before.items[0]?.id)
+  })
+
+  it('are right when a write lands while the list is being read', async () => {
+    const { store, ws, serviceId } = await seeded()
+    const listing = store.transactions.list(
+      ws,
+      { contains: '/2' },
+      { limit: 4, skip: 1500, sort: '-created' },
+    )
+    const writing = bulk(
+      store,
+      ws,
+      serviceId,
+      Array.from({ length: 50 }, (_, i) => `/2 new ${i}`),
+    )
+    const [page, added] = await Promise.all([listing, writing])
+    const now = await allIds(store, ws, { contains: '/2' }, '-created')
+    const again = await store.transactions.list(
+      ws,
+      { contains: '/2' },
+      { limit: 4, skip: 1500, sort: '-created' },
+    )
+    expect(again.total).toBe(now.length)
+    expect(again.items.map((t) => t.id)).toEqual(now.slice(1500, 1504))
+    // The page read during the write is one of the two states, whole: its total and rows agree.
+    const before = now.filter((id) => !added.includes(id))
+    const state = page.total === now.length ? now : before
+    expect(page.total === now.length || page.total === before.length).toBe(true)
+    expect(page.items.map((t) => t.id)).toEqual(state.slice(1500, 1504))
+  })
+})
