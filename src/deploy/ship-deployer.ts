@@ -158,8 +158,8 @@ export class ShipDeployer implements Deployer {
     await this.#local.remove(mockServiceId)
   }
 
-  admin(mockServiceId: number): RuntimeAdmin | null {
-    return this.#local.admin(mockServiceId)
+  async admin(mockServiceId: number): Promise<RuntimeAdmin | null> {
+    return await this.#local.admin(mockServiceId)
   }
 
   logsOf(mockServiceId: number, limit?: number): string[] {

@@ -44,6 +44,10 @@ Flags:
   --egress-allow CIDRS     comma-separated networks reachable whatever --egress says
   --ship-lost-after S      seconds without a heartbeat after which an agent's ship is lost and
                            its mock services are placed on another ship of its harbor (default 15)
+  --runtime-lease S        seconds a platform instance's lease on each mock service it runs
+                           lasts unless renewed (every third of it); several instances on one
+                           --store database take over the runtimes of one silent this long
+                           (default 15; also UNDERSTUDY_RUNTIME_LEASE)
 `
 
 /** The flag of each platform option, for messages. */
@@ -116,6 +120,7 @@ export async function runPlatformCommand(
       egress: { type: 'string' },
       'egress-allow': { type: 'string' },
       'ship-lost-after': { type: 'string' },
+      'runtime-lease': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: true,
@@ -143,6 +148,10 @@ export async function runPlatformCommand(
       `--ship-lost-after must be a number of seconds from 2 to 3600, not "${lostAfter}"`,
     )
   }
+  const runtimeLease = seconds(
+    '--runtime-lease',
+    values['runtime-lease'] ?? nonEmpty(process.env['UNDERSTUDY_RUNTIME_LEASE']),
+  )
   const options = {
     host: flags.host,
     egress,
@@ -159,6 +168,7 @@ export async function runPlatformCommand(
       ? {}
       : { apiKeySecret: process.env['UNDERSTUDY_API_KEY_SECRET'] }),
     ...(lostAfter === undefined ? {} : { shipLostAfterMs: Number(lostAfter) * 1000 }),
+    ...(runtimeLease === undefined ? {} : { runtimeLeaseMs: runtimeLease * 1000 }),
     monitor: {
       resultRetention: flags.resultRetention,
       ...(flags.smtpUrl == null ? {} : { smtpUrl: flags.smtpUrl }),
@@ -189,4 +199,17 @@ export async function runPlatformCommand(
   )
   exitOnSignals(platform.close, log)
   return 'running'
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value === '' ? undefined : value
+}
+
+/** A whole number of seconds from 2 to 3600, or a UsageError naming the flag. */
+function seconds(flag: string, raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined
+  if (!/^\d+$/.test(raw) || +raw < 2 || +raw > 3600) {
+    throw new UsageError(`${flag} must be a number of seconds from 2 to 3600, not "${raw}"`)
+  }
+  return Number(raw)
 }
