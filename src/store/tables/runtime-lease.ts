@@ -37,7 +37,8 @@ WHERE holder = @holder AND expires > 0 RETURNING ${COLUMNS}`
 export const requestHandoverSql = `UPDATE runtime_leases SET handover = @requester
 WHERE mock_service_id = @mockServiceId AND holder <> @requester`
 
-export const handOverSql = `UPDATE runtime_leases SET holder = @to, expires = @expires, handover = NULL,
+/** The new holder's home is set by its own claim, which follows: until then no home re-adopts it. */
+export const handOverSql = `UPDATE runtime_leases SET holder = @to, home = '', expires = @expires, handover = NULL,
   start_id = NULL, admin_url = NULL, pid = NULL, updated = @now
 WHERE mock_service_id = @mockServiceId AND holder = @from RETURNING mock_service_id`
 
