@@ -207,9 +207,39 @@ describe.skipIf(!hasPostgres)('several platform instances on one PostgreSQL data
       expect(verified.status).toBe(200)
       expect(verified.body.result.verified).toBe(true)
 
+      // A deploy sent to B while A runs it: A stops its copy and hands the lease over, B runs it;
+      // and back again through A (one copy at any time, on the record's port)
+      const handOver = async (
+        to: CliServer,
+        from: CliServer,
+        action: 'deploy' | 'configure',
+      ): Promise<void> => {
+        const tracking = await api<{ trackingId: string }>(to, `${mockPath}/${action}`)
+        expect(tracking.status).toBe(200)
+        await waitFor(
+          async () =>
+            (
+              await api<{ status: string }>(
+                from,
+                `/api/v1/trackings/${tracking.body.result.trackingId}`,
+              )
+            ).body.result.status === 'FINISHED',
+          `the ${action} through the other instance to finish`,
+          { timeoutMs: 30_000, intervalMs: 100 },
+        )
+        const lease = await leaseOf(pool, mockId)
+        expect(lease.holder).toContain(`/${to.child.pid}/`)
+        expect(runtimeChildren(to.child.pid)).toEqual([lease.pid])
+        expect(runtimeChildren(from.child.pid)).toEqual([])
+        expect(await answers(first.httpEndpoint)).toBe(true)
+      }
+      await handOver(b, a, 'configure')
+      await handOver(a, b, 'deploy')
+      const held = await leaseOf(pool, mockId)
+
       // A dies with its runtime: B takes the mock service over within the lease
       process.kill(a.child.pid as number, 'SIGKILL')
-      process.kill(leased.pid as number, 'SIGKILL')
+      process.kill(held.pid as number, 'SIGKILL')
       await waitFor(async () => !(await answers(first.httpEndpoint)), 'the runtime to be gone', {
         timeoutMs: 10_000,
         intervalMs: 100,
