@@ -94,6 +94,8 @@ export class RuntimeLeases implements RuntimeOwnership {
   #timer: NodeJS.Timeout | null = null
   #checking: Promise<void> = Promise.resolve()
   #closed = false
+  /** When the leases were last renewed: past a lease without renewal, this instance stops its runtimes. */
+  #renewedAt = Date.now()
 
   private constructor(options: RuntimeLeasesOptions, key: Buffer) {
     const host = hostname()
@@ -216,6 +218,7 @@ export class RuntimeLeases implements RuntimeOwnership {
     try {
       const now = Date.now()
       const held = await this.#store.runtimeLeases.renew(this.instanceId, now + this.#leaseMs)
+      this.#renewedAt = now
       const heldIds = new Set(held.map((l) => l.mockServiceId))
       for (const id of runtimes.runningIds()) {
         if (heldIds.has(id) || this.#handingOver.has(id)) continue
@@ -232,6 +235,19 @@ export class RuntimeLeases implements RuntimeOwnership {
       }
     } catch (err) {
       this.#log.error({ err }, 'checking the runtime leases failed')
+      if (Date.now() - this.#renewedAt > this.#leaseMs) this.#fence(runtimes)
+    }
+  }
+
+  /**
+   * Stops every runtime here once the leases could not be renewed for a whole lease (the
+   * database is out of reach): another instance may have taken them over, and two copies must
+   * not run. When the database answers again, the expired leases are taken over as any others.
+   */
+  #fence(runtimes: LeasedRuntimes): void {
+    for (const id of runtimes.runningIds()) {
+      this.#log.error({ serviceMockId: id }, 'runtime lease not renewed in time: stopping')
+      this.#background(id, runtimes.relinquish(id))
     }
   }
 
