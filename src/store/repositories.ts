@@ -360,7 +360,7 @@ export interface RuntimeLeaseRepository {
   releaseAll: (holder: string) => Promise<number>
   /** Forgets the lease (the mock service is deleted); false when `holder` did not hold it. */
   remove: (mockServiceId: number, holder: string) => Promise<boolean>
-  /** Leases expired (or released) before `now`, by mock service id. */
+  /** Leases expired (or released) before `now` of mock services RUNNING or PENDING, by id. */
   expired: (now: number) => Promise<RuntimeLease[]>
   /**
    * The secret the instances of the database share under `name`: `candidate` is stored when

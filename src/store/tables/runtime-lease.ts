@@ -48,7 +48,11 @@ export const releaseAllSql = `UPDATE runtime_leases SET expires = 0, start_id = 
 export const removeSql =
   'DELETE FROM runtime_leases WHERE mock_service_id = @mockServiceId AND holder = @holder RETURNING mock_service_id'
 
-export const expiredSql = `SELECT ${COLUMNS} FROM runtime_leases WHERE expires < @now ORDER BY mock_service_id`
+/** Only of mock services whose record wants them running: stopped ones are nobody's work. */
+export const expiredSql = `SELECT ${COLUMNS.split(', ')
+  .map((c) => `l.${c}`)
+  .join(', ')} FROM runtime_leases l JOIN mock_services m ON m.id = l.mock_service_id
+WHERE l.expires < @now AND m.status IN ('RUNNING', 'PENDING') ORDER BY l.mock_service_id`
 
 export const insertSecretSql =
   'INSERT INTO platform_secrets (name, value) VALUES (@name, @value) ON CONFLICT (name) DO NOTHING'

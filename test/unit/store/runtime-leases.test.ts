@@ -53,6 +53,9 @@ describe('runtime leases', () => {
     expect(await store.runtimeLeases.expired(T + 20_000)).toEqual([])
     // Past it, B takes it, and what A ran is forgotten; the document stays, key order as written
     const expiredAt = T + 10_000 + LEASE + 1
+    // Only a mock service meant to run is anyone's to take over
+    expect(await store.runtimeLeases.expired(expiredAt)).toEqual([])
+    await store.mockServices.update(id, { status: 'RUNNING' })
     expect((await store.runtimeLeases.expired(expiredAt)).map((l) => l.holder)).toEqual(['a/1/x'])
     const b = await store.runtimeLeases.claim(claimOf(id, 'b/2/y', expiredAt))
     expect(b).toMatchObject({ holder: 'b/2/y', startId: null, adminUrl: null, pid: null })
