@@ -27,7 +27,10 @@ export interface RuntimeOwnership {
   adopt: (mockServiceId: number) => Promise<RuntimeLease | undefined>
   /** The admin token of the process started with `startId`: any instance of the database derives it. */
   token: (mockServiceId: number, startId: string) => string
-  /** Records what runs now (`adminUrl` null once it stopped) and the document last deployed. */
+  /**
+   * Records what runs now (`adminUrl` null once it stopped) and the document last deployed; a
+   * failure is logged, not thrown.
+   */
   record: (
     mockServiceId: number,
     facts: Partial<Pick<RuntimeLease, 'startId' | 'adminUrl' | 'pid'>> & {
@@ -181,14 +184,20 @@ export class RuntimeLeases implements RuntimeOwnership {
     },
   ): Promise<void> {
     const { document, ...rest } = facts
-    const held = await this.#store.runtimeLeases.record(mockServiceId, this.instanceId, {
-      ...rest,
-      ...(document === undefined
-        ? {}
-        : { document: document as unknown as Record<string, unknown> }),
-    })
-    if (!held) {
-      this.#log.warn({ serviceMockId: mockServiceId }, 'runtime lease lost while recording it')
+    // The runtime runs whether or not this is recorded: a failure is logged, never thrown into
+    // the start or stop under way (other instances then see the runtime as not answering).
+    try {
+      const held = await this.#store.runtimeLeases.record(mockServiceId, this.instanceId, {
+        ...rest,
+        ...(document === undefined
+          ? {}
+          : { document: document as unknown as Record<string, unknown> }),
+      })
+      if (!held) {
+        this.#log.warn({ serviceMockId: mockServiceId }, 'runtime lease lost while recording it')
+      }
+    } catch (err) {
+      this.#log.error({ err, serviceMockId: mockServiceId }, 'cannot record the runtime lease')
     }
   }
 
