@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { openPgPool, type PgPool } from '../../../src/store/postgres/connection.js'
-import { startCli, type CliServer } from '../../helpers/cli.js'
+import { runCli, startCli, type CliServer } from '../../helpers/cli.js'
 import { freshPgDatabase, hasPostgres, PG_SKIP_REASON } from '../../helpers/postgres.js'
 import { tempDir } from '../../helpers/temp-dir.js'
 import { waitFor } from '../../helpers/wait.js'
@@ -289,4 +289,22 @@ describe.skipIf(!hasPostgres)('several platform instances on one PostgreSQL data
       expect(fromA.body.result.verified).toBe(true)
     },
   )
+})
+
+describe('understudy platform --runtime-lease', () => {
+  it('refuses a lease that is not a whole number of seconds from 2 to 3600, in one line, with exit code 2', async () => {
+    for (const [args, env, shown] of [
+      [['--runtime-lease', '1'], {}, '1'],
+      [['--runtime-lease', '2.5'], {}, '2.5'],
+      [[], { UNDERSTUDY_RUNTIME_LEASE: 'soon' }, 'soon'],
+    ] as const) {
+      const result = await runCli(['platform', '--data-dir', tempDir(), '--port', '0', ...args], {
+        env: { ...env, UNDERSTUDY_STORE: '' },
+      })
+      expect(result.stderr).toBe(
+        `understudy platform: --runtime-lease must be a number of seconds from 2 to 3600, not "${shown}"\n`,
+      )
+      expect(result.code).toBe(2)
+    }
+  })
 })
