@@ -96,6 +96,7 @@ export class RuntimeLeases implements RuntimeOwnership {
   #runtimes: LeasedRuntimes | null = null
   #timer: NodeJS.Timeout | null = null
   #checking: Promise<void> = Promise.resolve()
+  #inCheck = false
   #closed = false
   /** When the leases were last renewed: past a lease without renewal, this instance stops its runtimes. */
   #renewedAt = Date.now()
@@ -128,7 +129,12 @@ export class RuntimeLeases implements RuntimeOwnership {
     this.#runtimes = runtimes
     this.#timer = setInterval(
       () => {
-        this.#checking = this.#checking.then(async () => await this.check())
+        // A round still going (a slow database) is not queued behind: the next tick comes soon.
+        if (this.#inCheck) return
+        this.#inCheck = true
+        this.#checking = this.check().finally(() => {
+          this.#inCheck = false
+        })
       },
       Math.max(100, Math.floor(this.#leaseMs / 3)),
     )
