@@ -155,7 +155,8 @@ export class RuntimeLeases implements RuntimeOwnership {
 
   async acquire(mockServiceId: number): Promise<void> {
     const deadline = Date.now() + 2 * this.#leaseMs + 1000
-    let asked = false
+    // The holder asked last: a new holder (the old one died, another took over) is asked again.
+    let asked: string | null = null
     for (;;) {
       const lease = await this.#claim(mockServiceId, false)
       if (lease.holder === this.instanceId) return
@@ -164,9 +165,9 @@ export class RuntimeLeases implements RuntimeOwnership {
           `Mock service ${mockServiceId} runs on platform instance ${lease.holder}, which did not hand it over within ${Math.round((2 * this.#leaseMs) / 1000)} s: try again`,
         ])
       }
-      if (!asked) {
+      if (asked !== lease.holder) {
         await this.#store.runtimeLeases.requestHandover(mockServiceId, this.instanceId)
-        asked = true
+        asked = lease.holder
       }
       await new Promise((resolve) => setTimeout(resolve, Math.min(250, this.#leaseMs / 6)))
     }
