@@ -88,7 +88,7 @@ export class ProcessRunner implements MockRunner {
       status: record.status,
       endpoints: { http: record.httpEndpoint, https: record.httpsEndpoint },
       pid:
-        this.#deployer.admin(mockServiceId) === null
+        this.#deployer.localAdmin(mockServiceId) === null
           ? null
           : (this.#pids.get(mockServiceId) ?? null),
       port: record.port,
@@ -98,7 +98,7 @@ export class ProcessRunner implements MockRunner {
   isRunning(mockServiceId: number): boolean {
     const record = this.#store.record(mockServiceId)
     return (
-      this.#deployer.admin(mockServiceId) !== null ||
+      this.#deployer.localAdmin(mockServiceId) !== null ||
       (record !== undefined && record.status === 'PENDING')
     )
   }
@@ -126,7 +126,7 @@ export class ProcessRunner implements MockRunner {
 
   async #settle(mockServiceId: number, tracking: Tracking): Promise<Outcome> {
     const ended = (await this.#deployer.settled(tracking.trackingId)) ?? tracking
-    const admin = this.#deployer.admin(mockServiceId)
+    const admin = this.#deployer.localAdmin(mockServiceId)
     if (admin !== null) {
       const health = await fetchHealth(admin, 2000).catch(() => null)
       if (typeof health?.pid === 'number') this.#pids.set(mockServiceId, health.pid)

@@ -14,7 +14,13 @@ import {
   type MonitoringOptions,
   type Route,
 } from '../api/index.js'
-import { LocalDeployer, ShipDeployer, localView, type Deployer } from '../deploy/index.js'
+import {
+  LocalDeployer,
+  RuntimeLeases,
+  ShipDeployer,
+  localView,
+  type Deployer,
+} from '../deploy/index.js'
 import { createError, isUnderstudyError } from '../errors/index.js'
 import { EgressPolicy, listenOn, type EgressSettings } from '../net/index.js'
 import type { Logger } from '../log/index.js'
@@ -58,6 +64,12 @@ export interface PlatformOptions {
    * default 10 s.
    */
   agentCallTimeoutMs?: number
+  /**
+   * How long this instance's lease on each local runtime lasts unless renewed (renewed every
+   * third of it): another platform instance on the same database takes over the runtimes of an
+   * instance silent for this long (`--runtime-lease`); default 15 s.
+   */
+  runtimeLeaseMs?: number
   /** The routes of the APIs; default every route (tests of one family may give fewer). */
   routes?: readonly Route[]
   /**
@@ -122,8 +134,21 @@ export async function startPlatform(options: PlatformOptions, log: Logger): Prom
   }
   const egressLevel = options.egress ?? { level: 'loopback', allow: [] }
   // The local deployer keeps the ports no tenant's request may reach (its runtimes' admin APIs)
-  const local =
+  // Which instance of the database runs each local runtime (one instance on SQLite: the same path).
+  const leases =
     options.deployer === undefined
+      ? await RuntimeLeases.open({
+          store,
+          log,
+          dataDir: options.dataDir,
+          ...(options.runtimeLeaseMs === undefined ? {} : { leaseMs: options.runtimeLeaseMs }),
+        }).catch(async (err: unknown) => {
+          await store.close()
+          throw err
+        })
+      : null
+  const local =
+    leases !== null
       ? new LocalDeployer({
           store: localView(store),
           dataDir: options.dataDir,
@@ -131,6 +156,7 @@ export async function startPlatform(options: PlatformOptions, log: Logger): Prom
           host: options.runtimeHost,
           runtimeArgs: options.runtimeArgs ?? [],
           egress: egressLevel,
+          leases,
         })
       : null
   // Mock services deployed to a private location go to its agents; the rest to the local host.
@@ -155,6 +181,7 @@ export async function startPlatform(options: PlatformOptions, log: Logger): Prom
   const server = http.createServer()
   await listenOn(server, options.host, options.port).catch(async (err: unknown) => {
     await deployer.shutdown()
+    await leases?.close()
     await store.close()
     throw err
   })
@@ -215,6 +242,7 @@ export async function startPlatform(options: PlatformOptions, log: Logger): Prom
   server.on('request', ui.handle)
   server.on('clientError', (_err, socket) => socket.destroy())
 
+  if (local !== null) leases?.start(local)
   deployer.restore('platform').then(
     (trackings) => {
       if (trackings.length > 0) {
@@ -244,6 +272,7 @@ export async function startPlatform(options: PlatformOptions, log: Logger): Prom
         deps.importSpare?.close()
         await monitoring.close()
         await deployer.shutdown()
+        await leases?.close()
         await store.close()
       })()
       return closing

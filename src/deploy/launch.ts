@@ -20,14 +20,19 @@ interface LaunchParams {
   readyTimeoutMs: number
   /** Each line of the runtime's standard error. */
   onLine: (line: string) => void
+  /**
+   * The admin token (default a new random one): platform instances sharing a database derive it
+   * from the process's start id, so that each can reach a runtime another one started.
+   */
+  token?: string
   /** Called with the child as soon as it is spawned (so that a shutdown can end a start under way). */
   onSpawn: (child: RuntimeProcess) => void
 }
 
 /**
  * Starts `understudy run --mock <file> --host H --port P --admin-port 0 --admin-host 127.0.0.1
- * --replicas N [--tls-port T]` with a new random admin token in its environment
- * (`UNDERSTUDY_ADMIN_TOKEN`, kept only in the deployer's memory), waits for its ready lines and
+ * --replicas N [--tls-port T]` with a new admin token in its environment
+ * (`UNDERSTUDY_ADMIN_TOKEN`, random, or derived from a new start id: never stored), waits for its ready lines and
  * for `GET /health` to say UP, and gives the running runtime. On any failure (it exits, a port is
  * in use, it is too slow) the child is killed and ERR_DEPLOY_FAILED names the reason.
  *
@@ -56,7 +61,7 @@ export async function launchRuntime(params: LaunchParams): Promise<Running> {
   if (spec.https) args.push('--tls-port', String(spec.tlsPort ?? 0))
   args.push(...params.runtimeArgs)
   // 256 bits: one per process, so a restart (or a redeploy) ends every token handed out before.
-  const token = randomBytes(32).toString('base64url')
+  const token = params.token ?? randomBytes(32).toString('base64url')
   const child = RuntimeProcess.spawn(params.command, args, params.onLine, {
     ...params.env,
     UNDERSTUDY_ADMIN_TOKEN: token,

@@ -22,6 +22,7 @@ import { residentBytes } from './memory.js'
 import { defaultRuntimeCommand, type RuntimeCommand } from './runtime-command.js'
 import { launchRuntime } from './launch.js'
 import type { RuntimeProcess } from './runtime-process.js'
+import type { LeasedRuntimes, RuntimeOwnership } from './runtime-leases.js'
 import type { Deployer, EnvironmentFigures } from './types.js'
 
 type DeployRepositories = Pick<Repositories, 'mockServices' | 'trackings'>
@@ -61,6 +62,13 @@ export interface LocalDeployerOptions {
    * passed as `--egress` / `--egress-allow`; default the runtime's own default.
    */
   egress?: Pick<EgressSettings, 'level' | 'allow'>
+  /**
+   * The leases of the platform instance (runtime-leases.ts): with them, every action first holds
+   * the mock service's lease, what runs is recorded in the store, admin tokens are derived so
+   * that any instance reaches any runtime, and `admin` answers for runtimes other instances run.
+   * Without (the agent), the runtimes are this process's alone.
+   */
+  leases?: RuntimeOwnership
 }
 
 /** Starts again at most this many times when the system picked a port another record keeps. */
@@ -85,8 +93,9 @@ const defaultRestart: RestartPolicy = {
  * const tracking = await deployer.deploy(mock, document, 'ada@example.com')
  * (await deployer.settled(tracking.trackingId))?.status // 'FINISHED'
  */
-export class LocalDeployer implements Deployer {
+export class LocalDeployer implements Deployer, LeasedRuntimes {
   readonly #store: DeployerStore
+  readonly #leases: RuntimeOwnership | null
   readonly #files: DocumentFiles
   readonly #log: Logger
   readonly #host: string
@@ -116,6 +125,7 @@ export class LocalDeployer implements Deployer {
 
   constructor(options: LocalDeployerOptions) {
     this.#store = options.store
+    this.#leases = options.leases ?? null
     this.#files = new DocumentFiles(options.dataDir)
     this.history = new InspectionHistory({ dataDir: options.dataDir, log: options.log })
     this.#log = options.log
@@ -177,6 +187,7 @@ export class LocalDeployer implements Deployer {
       const stamped = this.#stamp(mock, document)
       await putConfig(running.admin, stamped, this.#configureTimeoutMs)
       await this.#files.write(mock.id, stamped)
+      await this.#leases?.record(mock.id, { document: stamped })
       await this.#update(mock.id, { status: 'RUNNING', pendingUpdate: false }, by)
       this.#note(entry, 'info', 'runtime reconfigured', {
         transactions: stamped.transactions.length,
@@ -199,6 +210,8 @@ export class LocalDeployer implements Deployer {
   }
 
   async remove(mockServiceId: number): Promise<void> {
+    // Another instance running it stops its copy first (a handover), so none outlives the record.
+    await this.#leases?.acquire(mockServiceId)
     const entry = this.#entries.get(mockServiceId)
     if (entry !== undefined) {
       await serialize(entry, async () => {
@@ -210,10 +223,45 @@ export class LocalDeployer implements Deployer {
     }
     await this.history.forget(mockServiceId)
     await this.#files.remove(mockServiceId)
+    await this.#leases?.forget(mockServiceId)
   }
 
-  admin(mockServiceId: number): RuntimeAdmin | null {
+  async admin(mockServiceId: number): Promise<RuntimeAdmin | null> {
+    return (
+      this.localAdmin(mockServiceId) ?? (await this.#leases?.remoteAdmin(mockServiceId)) ?? null
+    )
+  }
+
+  /** The admin API of the runtime this process runs for the mock service, or null. */
+  localAdmin(mockServiceId: number): RuntimeAdmin | null {
     return this.#entries.get(mockServiceId)?.running?.admin ?? null
+  }
+
+  get stopping(): boolean {
+    return this.#closing
+  }
+
+  runningIds(): number[] {
+    return [...this.#entries.values()].filter((e) => e.running !== null).map((e) => e.id)
+  }
+
+  active(mockServiceId: number): boolean {
+    const entry = this.#entries.get(mockServiceId)
+    return entry !== undefined && (entry.busy > 0 || entry.running !== null)
+  }
+
+  async relinquish(mockServiceId: number): Promise<void> {
+    const entry = this.#entries.get(mockServiceId)
+    if (entry === undefined) return
+    await serialize(entry, async () => {
+      entry.generation++
+      entry.restarts.cancel()
+      await this.#stopRuntime(entry)
+    })
+  }
+
+  async takeOver(mock: MockService, document: MockServiceDocument): Promise<Tracking> {
+    return await this.deploy(mock, document, 'platform')
   }
 
   /**
@@ -240,9 +288,20 @@ export class LocalDeployer implements Deployer {
 
   async restore(by: string): Promise<Tracking[]> {
     const mocks = await this.#store.mockServices.listByStatus(['RUNNING', 'PENDING'])
+    const mine: Array<{ mock: MockService; leased: MockServiceDocument | null }> = []
+    for (const mock of mocks) {
+      if (this.#leases === null) {
+        mine.push({ mock, leased: null })
+        continue
+      }
+      // Another live instance runs it: restoring it here too would run two copies.
+      const lease = await this.#leases.adopt(mock.id)
+      if (lease === undefined) continue
+      mine.push({ mock, leased: lease.document as unknown as MockServiceDocument | null })
+    }
     return await Promise.all(
-      mocks.map(
-        async (mock) =>
+      mine.map(
+        async ({ mock, leased }) =>
           await this.#track(
             mock,
             'deploy',
@@ -251,7 +310,8 @@ export class LocalDeployer implements Deployer {
               await this.#start(
                 mock,
                 async () => {
-                  const document = await this.#files.read(mock.id)
+                  // The document last deployed by any instance, else the one this data dir kept.
+                  const document = leased ?? (await this.#files.read(mock.id))
                   if (document === undefined) {
                     throw createError('ERR_DEPLOY_FAILED', [
                       `no document was saved for mock service ${mock.id}`,
@@ -354,6 +414,7 @@ export class LocalDeployer implements Deployer {
         if (queued) await this.#finishTracking(tracking.trackingId, { status: 'RUNNING' })
         entry.generation++
         if (this.#closing) throw createError('ERR_DEPLOY_FAILED', ['the platform is stopping'])
+        await this.#leases?.acquire(mock.id)
         const warnings = await work(entry)
         await this.#finishTracking(tracking.trackingId, {
           status: 'FINISHED',
@@ -398,6 +459,7 @@ export class LocalDeployer implements Deployer {
     const document = this.#stamp(mock, await load())
     await this.#update(mock.id, { status: 'PENDING' }, by)
     const file = await this.#files.write(mock.id, document)
+    await this.#leases?.record(mock.id, { document })
     const previous = entry.running
     await this.#stopRuntime(entry)
     const spec = this.#specOf(mock, document, previous)
@@ -447,8 +509,11 @@ export class LocalDeployer implements Deployer {
   /** Starts the runtime (launch.ts) and makes it this mock service's running one. */
   async #launch(entry: Managed, spec: LaunchSpec, file: string): Promise<Running> {
     let child: RuntimeProcess | null = null
+    // With leases, the token derives from a start id any instance of the database can read.
+    const startId = randomUUID()
     try {
       const running = await launchRuntime({
+        ...(this.#leases === null ? {} : { token: this.#leases.token(entry.id, startId) }),
         command: this.#command,
         host: this.#host,
         runtimeArgs: this.#runtimeArgs,
@@ -470,6 +535,11 @@ export class LocalDeployer implements Deployer {
       entry.running = running
       this.#writeProtectedPorts()
       const { process: started, endpoints } = running
+      await this.#leases?.record(entry.id, {
+        startId,
+        adminUrl: endpoints.admin,
+        pid: started.pid,
+      })
       this.#background(
         entry,
         started.exited.then((exit) => this.#onExit(entry, started, describeExit(exit))),
@@ -495,6 +565,7 @@ export class LocalDeployer implements Deployer {
     if (keepHistory) await this.history.keep(entry.id, running.admin)
     const exit = await running.process.stop(this.#stopTimeoutMs)
     this.#writeProtectedPorts()
+    await this.#leases?.record(entry.id, { startId: null, adminUrl: null, pid: null })
     this.#note(entry, 'info', 'runtime stopped', {
       pid: running.process.pid,
       how: describeExit(exit),

@@ -200,9 +200,9 @@ export class ShipDeployer implements Deployer {
    * The admin of a running mock service: the local runtime's, or, for one running on an agent's
    * ship, one whose calls go through the relay to that agent.
    */
-  admin(mockServiceId: number): RuntimeAdmin | null {
-    const placed = this.#placed.get(mockServiceId)
-    if (placed === undefined) return this.#local.admin(mockServiceId)
+  async admin(mockServiceId: number): Promise<RuntimeAdmin | null> {
+    const placed = this.#placed.get(mockServiceId) ?? (await this.#placedInStore(mockServiceId))
+    if (placed === undefined) return await this.#local.admin(mockServiceId)
     return placed.running ? this.relay.admin(placed, mockServiceId) : null
   }
 
@@ -438,6 +438,21 @@ export class ShipDeployer implements Deployer {
     if (placed?.running !== true || history === undefined) return
     const admin = this.relay.admin(placed, mockServiceId)
     await history.keep(mockServiceId, admin)
+  }
+
+  /**
+   * Where the store says a mock service runs when this instance has not seen it placed: another
+   * platform instance on the same database placed it, and its agent may report to either.
+   */
+  async #placedInStore(mockServiceId: number): Promise<Placed | undefined> {
+    const placed = await this.#store.placements.get(mockServiceId)
+    if (placed === undefined) return undefined
+    const mock = await this.#store.mockServices.getById(mockServiceId)
+    return {
+      harborId: placed.harborId,
+      shipId: placed.shipId,
+      running: mock?.status === 'RUNNING' && placed.desired === 'RUNNING',
+    }
   }
 
   /** The mock services placed on ships, from the store (the platform starts). */

@@ -35,9 +35,11 @@ export interface Deployer {
   remove: (mockServiceId: number) => Promise<void>
   /**
    * The admin API of a running mock service (inspection, logs, scenarios) with the token every
-   * call must carry (admin-client.ts `adminHeaders`), or null.
+   * call must carry (admin-client.ts `adminHeaders`), or null; whichever platform instance of the
+   * database runs it. ERR_API_UNAVAILABLE (503) when the instance running it is gone and no other
+   * has taken it over yet.
    */
-  admin: (mockServiceId: number) => RuntimeAdmin | null
+  admin: (mockServiceId: number) => Promise<RuntimeAdmin | null>
   /**
    * The newest `limit` lines (default all kept, oldest first) of what the platform saw of a mock
    * service's runtime: its standard error (the runtime's JSON log lines, every replica's) and the

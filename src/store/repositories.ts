@@ -24,6 +24,7 @@ import type {
   Ship,
   ShipAssignment,
   ShipFigures,
+  RuntimeLease,
   Tracking,
   TrackingAction,
   CloneTracking,
@@ -318,6 +319,56 @@ export interface PlacementRepository {
   remove: (mockServiceId: number) => Promise<boolean>
 }
 
+/** What the running runtime of a leased mock service is, as its holder records it. */
+export type RuntimeLeaseFacts = Partial<
+  Pick<RuntimeLease, 'startId' | 'adminUrl' | 'pid' | 'document'>
+>
+
+/**
+ * Leases of the local runtimes: which platform instance sharing the database runs each one. A
+ * lease is taken atomically (an expired or released one by anyone, a live one only by its holder,
+ * or by the holder's restarted self when `adopt`), renewed by its holder, and handed over on
+ * request.
+ */
+export interface RuntimeLeaseRepository {
+  /**
+   * Takes (or keeps) the lease of `holder` until `expires` when it is free, expired, already its
+   * own, or (with `adopt`) held by a process of the same `home`; answers the lease as it is then,
+   * whoever holds it. A lease changing hands forgets the process the old holder ran.
+   */
+  claim: (input: {
+    mockServiceId: number
+    holder: string
+    home: string
+    now: number
+    expires: number
+    adopt: boolean
+  }) => Promise<RuntimeLease>
+  get: (mockServiceId: number) => Promise<RuntimeLease | undefined>
+  /**
+   * Extends every lease `holder` has not released to `expires`; answers them (with any handover
+   * asked of it).
+   */
+  renew: (holder: string, expires: number) => Promise<RuntimeLease[]>
+  /** Asks the holder of another instance's lease to hand it to `requester`. */
+  requestHandover: (mockServiceId: number, requester: string) => Promise<void>
+  /** Passes a lease `from` its holder to the instance that asked for it; false when `from` no longer holds it. */
+  handOver: (mockServiceId: number, from: string, to: string, expires: number) => Promise<boolean>
+  /** Records what `holder` runs for the mock service; false when it no longer holds the lease. */
+  record: (mockServiceId: number, holder: string, facts: RuntimeLeaseFacts) => Promise<boolean>
+  /** Releases every lease of `holder` (it is stopping): another instance may take them at once. */
+  releaseAll: (holder: string) => Promise<number>
+  /** Forgets the lease (the mock service is deleted); false when `holder` did not hold it. */
+  remove: (mockServiceId: number, holder: string) => Promise<boolean>
+  /** Leases expired (or released) before `now` of mock services RUNNING or PENDING, by id. */
+  expired: (now: number) => Promise<RuntimeLease[]>
+  /**
+   * The secret the instances of the database share under `name`: `candidate` is stored when
+   * there is none yet (the first instance to ask), and the stored one answered.
+   */
+  sharedSecret: (name: string, candidate: string) => Promise<string>
+}
+
 export interface LogSnapshotRepository {
   create: (input: Omit<LogSnapshot, 'logId' | 'created'>) => Promise<LogSnapshot>
   get: (mockServiceId: number, logId: number) => Promise<LogSnapshot | undefined>
@@ -460,6 +511,8 @@ export interface Repositories {
   locations: LocationRepository
   /** The mock services placed on ships. */
   placements: PlacementRepository
+  /** Which platform instance runs each local runtime. */
+  runtimeLeases: RuntimeLeaseRepository
   mockSettings: MockSettingRepository
   tenancy: TenancyRepository
   search: SearchRepository

@@ -286,6 +286,30 @@ export interface ShipAssignment {
   updated: number
 }
 
+/**
+ * Which platform instance may run a mock service's local runtime, until when, and the process
+ * running now (docs/deploy.md "High availability").
+ */
+export interface RuntimeLease {
+  mockServiceId: number
+  /** The instance holding the lease: its host and a random id of its process. */
+  holder: string
+  /** The holder's host and data dir: the same platform restarted re-adopts what it ran. */
+  home: string
+  /** Epoch milliseconds the lease lasts until unless renewed; 0 once released. */
+  expires: number
+  /** Another instance asking for the runtime (it was sent a deploy, stop or delete), or null. */
+  handover: string | null
+  /** The id the running process was started with (its admin token derives from it), or null. */
+  startId: string | null
+  /** The running process's admin API, or null when nothing runs. */
+  adminUrl: string | null
+  pid: number | null
+  /** The mock-service document last deployed, which an instance taking over starts. */
+  document: Record<string, unknown> | null
+  updated: number
+}
+
 export interface LogSnapshot {
   logId: number
   mockServiceId: number

@@ -37,7 +37,7 @@ export const unavailableDeployer: Deployer = {
     throw createError('ERR_API_UNAVAILABLE', ['no deployer in this test'])
   },
   remove: async () => {},
-  admin: () => null,
+  admin: async () => null,
   logsOf: () => [],
   restore: async () => [],
   settled: async () => undefined,

@@ -26,7 +26,8 @@ describe('a runtime refusal relayed by the control plane', () => {
     const platform = await startTestPlatform({
       deployer: () => ({
         ...unavailableDeployer,
-        admin: () => (runtime.admin === null ? null : { url: runtime.admin.url, token: null }),
+        admin: async () =>
+          runtime.admin === null ? null : { url: runtime.admin.url, token: null },
       }),
     })
     const ws = platform.workspaceId

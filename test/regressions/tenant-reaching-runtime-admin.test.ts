@@ -137,7 +137,7 @@ async function victim(
   m: MonitorPlatform,
 ): Promise<{ mock: Deployed; admin: RuntimeAdmin; port: number }> {
   const mock = await deploy(m, victimAccount(m), [text('/secret', "victim's answer")])
-  const admin = m.platform.deployer.admin(mock.id)
+  const admin = await m.platform.deployer.admin(mock.id)
   if (admin === null) throw new Error('the victim is not running')
   // A request with a header worth stealing, recorded by the victim's inspection.
   expect(

@@ -22,7 +22,7 @@ async function scenarioCall(
   body?: unknown,
 ): Promise<HandlerResult> {
   const { mock } = await mockServiceOf(ctx)
-  const admin = ctx.deps.deployer.admin(mock.id)
+  const admin = await ctx.deps.deployer.admin(mock.id)
   if (admin === null) {
     if (method === 'GET') return { result: { scenarios: [], postServe: null } }
     throw createError('ERR_API_CONFLICT', [

@@ -40,7 +40,7 @@ export const inspectionRoutes: Route[] = [
       const skip = intOf(ctx.query, 'skip', 0)
       const limit = Math.min(intOf(ctx.query, 'limit', DEFAULT_PAGE) || DEFAULT_PAGE, MAX_PAGE)
       const kept = (await ctx.deps.deployer.history?.of(mock.id)) ?? { base: 0, entries: [] }
-      const adminUrl = ctx.deps.deployer.admin(mock.id)
+      const adminUrl = await ctx.deps.deployer.admin(mock.id)
       let entries: Array<Record<string, unknown>> = []
       let running = 0
       if (adminUrl !== null) {
@@ -77,7 +77,7 @@ export const inspectionRoutes: Route[] = [
       if (mock === undefined || inspectionId === 0) throw notFound
       const history = ctx.deps.deployer.history
       const base = (await history?.of(mock.id))?.base ?? 0
-      const adminUrl = ctx.deps.deployer.admin(mockServiceId)
+      const adminUrl = await ctx.deps.deployer.admin(mockServiceId)
       if (inspectionId <= base) {
         const kept = await history?.detail(mock.id, inspectionId)
         if (kept === undefined) throw notFound

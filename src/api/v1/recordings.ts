@@ -35,7 +35,7 @@ async function runtimeRecordings(
   ctx: ApiContext,
   mock: MockService,
 ): Promise<RecordingsView | null> {
-  const adminUrl = ctx.deps.deployer.admin(mock.id)
+  const adminUrl = await ctx.deps.deployer.admin(mock.id)
   if (adminUrl === null) return null
   try {
     return (await adminCall<RecordingsView>(adminUrl, 'GET', '/recordings')).result
@@ -153,7 +153,7 @@ export const recordingRoutes: Route[] = [
     family: 'v1',
     handler: async (ctx) => {
       const { workspace, mock } = await mockServiceOf(ctx)
-      if (ctx.deps.deployer.admin(mock.id) === null) {
+      if ((await ctx.deps.deployer.admin(mock.id)) === null) {
         throw createError('ERR_API_CONFLICT', [
           `Service mock ${mock.id} is not running: it holds no recording`,
         ])

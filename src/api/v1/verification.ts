@@ -52,7 +52,7 @@ export const verificationRoutes: Route[] = [
     handler: async (ctx) => {
       const verification = readVerification(await ctx.json())
       const { mock } = await mockServiceOf(ctx)
-      const adminUrl = ctx.deps.deployer.admin(mock.id)
+      const adminUrl = await ctx.deps.deployer.admin(mock.id)
       if (adminUrl === null) return { result: verify([], verification, mock.id) }
       const { result } = await adminCall(adminUrl, 'POST', '/inspection/verify', verification)
       const answer = result as { matching?: Array<Record<string, unknown>> }
@@ -69,7 +69,7 @@ export const verificationRoutes: Route[] = [
 
 async function runningAdmin(ctx: ApiContext): Promise<RuntimeAdmin | null> {
   const { mock } = await mockServiceOf(ctx)
-  return ctx.deps.deployer.admin(mock.id)
+  return await ctx.deps.deployer.admin(mock.id)
 }
 
 async function list(ctx: ApiContext, suffix: string): Promise<HandlerResult> {
@@ -77,7 +77,7 @@ async function list(ctx: ApiContext, suffix: string): Promise<HandlerResult> {
   const { mock } = await mockServiceOf(ctx)
   const skip = Number(ctx.query.get('skip') ?? 0) || 0
   const limit = Math.min(Number(ctx.query.get('limit') ?? 50) || 50, 1000)
-  const adminUrl = ctx.deps.deployer.admin(mock.id)
+  const adminUrl = await ctx.deps.deployer.admin(mock.id)
   if (adminUrl === null) return { result: [], paging: { limit, skip, total: 0 } }
   const query = new URLSearchParams(ctx.query)
   // a filtered list even without filters: `GET /inspection` with one is the same page

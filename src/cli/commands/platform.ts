@@ -52,6 +52,10 @@ Flags:
   --agent-call-timeout S   seconds an inspection, verification, recording or scenario call for a
                            mock service on an agent waits for the agent to take it; then 503
                            (default 10)
+  --runtime-lease S        seconds a platform instance's lease on each mock service it runs
+                           lasts unless renewed (every third of it); several instances on one
+                           --store database take over the runtimes of one silent this long
+                           (default 15; also UNDERSTUDY_RUNTIME_LEASE)
 `
 
 /** The flag of each platform option, for messages. */
@@ -143,6 +147,7 @@ export async function runPlatformCommand(
       'run-lease': { type: 'string' },
       'run-wait': { type: 'string' },
       'agent-call-timeout': { type: 'string' },
+      'runtime-lease': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: true,
@@ -165,6 +170,12 @@ export async function runPlatformCommand(
   const runLease = secondsFlag(values['run-lease'], 'run-lease', 3600)
   const runWait = secondsFlag(values['run-wait'], 'run-wait', 86_400)
   const callTimeout = secondsFlag(values['agent-call-timeout'], 'agent-call-timeout', 300)
+  const runtimeLease = secondsFlag(
+    values['runtime-lease'] ?? nonEmpty(process.env['UNDERSTUDY_RUNTIME_LEASE']),
+    'runtime-lease',
+    3600,
+    2,
+  )
   const options = {
     host: flags.host,
     egress,
@@ -182,6 +193,7 @@ export async function runPlatformCommand(
       : { apiKeySecret: process.env['UNDERSTUDY_API_KEY_SECRET'] }),
     ...(lostAfter === undefined ? {} : { shipLostAfterMs: lostAfter * 1000 }),
     ...(callTimeout === undefined ? {} : { agentCallTimeoutMs: callTimeout * 1000 }),
+    ...(runtimeLease === undefined ? {} : { runtimeLeaseMs: runtimeLease * 1000 }),
     monitor: {
       resultRetention: flags.resultRetention,
       ...(runLease === undefined ? {} : { leaseMs: runLease * 1000 }),
@@ -214,4 +226,8 @@ export async function runPlatformCommand(
   )
   exitOnSignals(platform.close, log)
   return 'running'
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value === '' ? undefined : value
 }

@@ -13,6 +13,7 @@ import { privateLocationsSchema } from './013-private-locations.js'
 import { transactionNameOrderSchema } from './014-transaction-name-order.js'
 import { shipPlacementSchema } from './015-ship-placement.js'
 import { monitorRunLeasesSchema } from './016-monitor-run-leases.js'
+import { runtimeLeasesSchema } from './018-runtime-leases.js'
 import { transactionSortOrdersSchema } from './020-transaction-sort-orders.js'
 import type { Migration } from './types.js'
 
@@ -41,5 +42,6 @@ export const migrations: readonly Migration[] = [
   transactionNameOrderSchema,
   shipPlacementSchema,
   monitorRunLeasesSchema,
+  runtimeLeasesSchema,
   transactionSortOrdersSchema,
 ]

@@ -6,6 +6,7 @@ import { pgMockServiceRepository } from './mock-service-repository.js'
 import { pgMockSettingRepository } from './mock-setting-repository.js'
 import { pgMonitoringRepository, pgOAuthRepository } from './monitoring-repository.js'
 import { pgPlacementRepository } from './placement-repository.js'
+import { pgRuntimeLeaseRepository } from './runtime-lease-repository.js'
 import { pgSandboxRepository } from './sandbox-repository.js'
 import {
   pgCloneTrackingRepository,
@@ -13,7 +14,7 @@ import {
   pgTrackingRepository,
 } from './tracking-repositories.js'
 
-/** The repositories of mock services, assets, trackings, settings, sandboxes, locations, placements, monitoring and OAuth. */
+/** The repositories of mock services, assets, trackings, settings, sandboxes, locations, placements, runtime leases, monitoring and OAuth. */
 export type OperationsRepositories = Pick<
   Repositories,
   | 'mockServices'
@@ -24,6 +25,7 @@ export type OperationsRepositories = Pick<
   | 'sandboxes'
   | 'locations'
   | 'placements'
+  | 'runtimeLeases'
   | 'mockSettings'
   | 'monitoring'
   | 'oauth'
@@ -46,6 +48,7 @@ export function pgOperationsRepositories(ctx: PgRepoContext): OperationsReposito
     sandboxes: pgSandboxRepository(ctx),
     locations: pgLocationRepository(ctx),
     placements: pgPlacementRepository(ctx),
+    runtimeLeases: pgRuntimeLeaseRepository(ctx),
     mockSettings: pgMockSettingRepository(ctx),
     monitoring: pgMonitoringRepository(ctx),
     oauth: pgOAuthRepository(ctx),

@@ -25,6 +25,7 @@ import { tenancyRepository } from './tenancy-repository.js'
 import { sandboxRepository } from './sandbox-repository.js'
 import { locationRepository } from './location-repository.js'
 import { placementRepository } from './placement-repository.js'
+import { runtimeLeaseRepository } from './runtime-lease-repository.js'
 import { searchRepository } from './search-repository.js'
 
 /**
@@ -50,6 +51,7 @@ export function createRepositories(ctx: RepoContext): Repositories {
     sandboxes: sandboxRepository(ctx),
     locations: locationRepository(ctx),
     placements: placementRepository(ctx),
+    runtimeLeases: runtimeLeaseRepository(ctx),
     mockSettings: mockSettingRepository(ctx),
     tenancy: tenancyRepository(ctx),
     search: searchRepository(ctx),
@@ -88,6 +90,7 @@ export function routeWrites(
     sandboxes,
     locations,
     placements,
+    runtimeLeases,
     mockSettings,
     tenancy,
     search,
@@ -196,6 +199,7 @@ export function routeWrites(
       assign: async (input) => await write(async (tx) => await tx.placements.assign(input)),
       remove: async (id) => await write(async (tx) => await tx.placements.remove(id)),
     },
+    runtimeLeases: routeRuntimeLeaseWrites(runtimeLeases, write),
     mockSettings: {
       ...mockSettings,
       create: async (input) => await write(async (tx) => await tx.mockSettings.create(input)),
@@ -209,6 +213,33 @@ export function routeWrites(
     tenancy: routeTenancyWrites(tenancy, write),
     search,
     ...routeMonitoringWrites(reads, write),
+  }
+}
+
+/** The runtime lease repository's changes, sent through `write` (see routeWrites). */
+function routeRuntimeLeaseWrites(
+  leases: Repositories['runtimeLeases'],
+  write: Store['write'],
+): Repositories['runtimeLeases'] {
+  return {
+    ...leases,
+    claim: async (input) => await write(async (tx) => await tx.runtimeLeases.claim(input)),
+    renew: async (holder, expires) =>
+      await write(async (tx) => await tx.runtimeLeases.renew(holder, expires)),
+    requestHandover: async (id, requester) =>
+      await write(async (tx) => {
+        await tx.runtimeLeases.requestHandover(id, requester)
+      }),
+    handOver: async (id, from, to, expires) =>
+      await write(async (tx) => await tx.runtimeLeases.handOver(id, from, to, expires)),
+    record: async (id, holder, facts) =>
+      await write(async (tx) => await tx.runtimeLeases.record(id, holder, facts)),
+    releaseAll: async (holder) =>
+      await write(async (tx) => await tx.runtimeLeases.releaseAll(holder)),
+    remove: async (id, holder) =>
+      await write(async (tx) => await tx.runtimeLeases.remove(id, holder)),
+    sharedSecret: async (name, candidate) =>
+      await write(async (tx) => await tx.runtimeLeases.sharedSecret(name, candidate)),
   }
 }
 

@@ -75,6 +75,7 @@ class SqliteStore implements Store {
   readonly sandboxes: Repositories['sandboxes']
   readonly locations: Repositories['locations']
   readonly placements: Repositories['placements']
+  readonly runtimeLeases: Repositories['runtimeLeases']
   readonly mockSettings: Repositories['mockSettings']
   readonly tenancy: Repositories['tenancy']
   readonly search: Repositories['search']
@@ -124,6 +125,7 @@ class SqliteStore implements Store {
     this.sandboxes = top.sandboxes
     this.locations = top.locations
     this.placements = top.placements
+    this.runtimeLeases = top.runtimeLeases
     this.mockSettings = top.mockSettings
     this.tenancy = top.tenancy
     this.search = top.search

@@ -49,7 +49,7 @@ describe('deploying real runtimes', () => {
     expect(await res.text()).toBe('all orders')
     // The runtime knows which mock service it is.
     const [entry] = await adminGet<Array<{ serviceMockId: number; url: string }>>(
-      deployer.admin(mock.id),
+      deployer.localAdmin(mock.id),
       '/inspection',
     )
     expect(entry).toMatchObject({ serviceMockId: mock.id, url: '/orders' })
@@ -105,7 +105,7 @@ describe('deploying real runtimes', () => {
         status: 'FAILED',
         httpEndpoint: null,
       })
-      expect(deployer.admin(mock.id)).toBeNull()
+      expect(deployer.localAdmin(mock.id)).toBeNull()
     } finally {
       taken.close()
     }
@@ -119,7 +119,7 @@ describe('deploying real runtimes', () => {
       await deployer.deploy(mock, textDocument({ '/a': 'A' }), 'ada@example.com'),
     )
     const endpoint = (await store.mockServices.getById(mock.id))?.httpEndpoint ?? ''
-    const { pid } = await adminGet<{ pid: number }>(deployer.admin(mock.id), '/health')
+    const { pid } = await adminGet<{ pid: number }>(deployer.localAdmin(mock.id), '/health')
     process.kill(pid, 'SIGKILL')
     await eventually(
       () => deployer.logsOf(mock.id).some((l) => l.includes('runtime restarted')),
@@ -134,7 +134,9 @@ describe('deploying real runtimes', () => {
       httpEndpoint: endpoint,
     })
     expect(await (await fetch(`${endpoint}/a`)).text()).toBe('A')
-    expect((await adminGet<{ pid: number }>(deployer.admin(mock.id), '/health')).pid).not.toBe(pid)
+    expect((await adminGet<{ pid: number }>(deployer.localAdmin(mock.id), '/health')).pid).not.toBe(
+      pid,
+    )
   })
 
   it('serves HTTPS too when the endpoint preference is HTTPS', async () => {
@@ -197,7 +199,7 @@ describe('deploying real runtimes', () => {
     const health = await adminGet<{
       replicas: number
       workers: Array<{ pid: number; status: string }>
-    }>(deployer.admin(mock.id), '/health')
+    }>(deployer.localAdmin(mock.id), '/health')
     expect(health.replicas).toBe(2)
     expect(health.workers.map((w) => w.status)).toEqual(['UP', 'UP'])
     const figures = await deployer.environment()

@@ -42,7 +42,8 @@ describe('control plane: templates, scenarios, transaction actions', () => {
     const platform = await startTestPlatform({
       deployer: () => ({
         ...unavailableDeployer,
-        admin: () => (runtime.admin === null ? null : { url: runtime.admin.url, token: null }),
+        admin: async () =>
+          runtime.admin === null ? null : { url: runtime.admin.url, token: null },
       }),
     })
     const ws = platform.workspaceId

@@ -222,7 +222,7 @@ describe('platform: verification API of a mock service', () => {
     const platform = await startTestPlatform({
       deployer: () => ({
         ...unavailableDeployer,
-        admin: () => ({ url: adminUrl(app), token: null }),
+        admin: async () => ({ url: adminUrl(app), token: null }),
       }),
     })
     const ws = platform.workspaceId

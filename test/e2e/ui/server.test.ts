@@ -141,7 +141,7 @@ describe('dashboard server', () => {
     const platform = await startTestPlatform({
       deployer: () => ({
         ...unavailableDeployer,
-        admin: () => ({ url: `http://127.0.0.1:${adminAddress.port}`, token: null }),
+        admin: async () => ({ url: `http://127.0.0.1:${adminAddress.port}`, token: null }),
       }),
     })
     const service = await platform.store.services.create({
@@ -253,7 +253,7 @@ describe('dashboard server', () => {
     const platform = await startTestPlatform({
       deployer: () => ({
         ...unavailableDeployer,
-        admin: () => ({ url: `http://127.0.0.1:${adminPort}`, token: null }),
+        admin: async () => ({ url: `http://127.0.0.1:${adminPort}`, token: null }),
       }),
     })
     const service = await platform.store.services.create({

@@ -44,7 +44,7 @@ describe('LocalDeployer with a stand-in runtime', () => {
     expect(record?.httpEndpoint).toBe(`http://127.0.0.1:${record?.port ?? 0}`)
     expect(record?.port).toBeGreaterThan(0)
     expect(record?.deployDate).toBeGreaterThan(0)
-    expect(deployer.admin(mock.id)?.url ?? null).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+    expect(deployer.localAdmin(mock.id)?.url ?? null).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
     expect(await (await fetch(record?.httpEndpoint ?? '')).text()).toBe('fake')
 
     // The document the runtime got, stamped with the mock service's id.
@@ -89,7 +89,7 @@ describe('LocalDeployer with a stand-in runtime', () => {
       httpEndpoint: null,
       httpsEndpoint: null,
     })
-    expect(deployer.admin(mock.id)?.url ?? null).toBeNull()
+    expect(deployer.localAdmin(mock.id)?.url ?? null).toBeNull()
     expect(deployer.logsOf(mock.id).some((l) => l.includes('the port is in use'))).toBe(true)
   })
 
@@ -123,7 +123,7 @@ describe('LocalDeployer with a stand-in runtime', () => {
       port: running?.port,
       updatedBy: 'bob@example.com',
     })
-    expect(deployer.admin(mock.id)?.url ?? null).toBeNull()
+    expect(deployer.localAdmin(mock.id)?.url ?? null).toBeNull()
     await expect(fetch(running?.httpEndpoint ?? '')).rejects.toThrow()
 
     const again = await store.mockServices.getById(mock.id)
@@ -151,7 +151,7 @@ describe('LocalDeployer with a stand-in runtime', () => {
       await deployer.configure(mock, document, 'ada@example.com'),
     )
     expect(first).toMatchObject({ status: 'FINISHED', action: 'configure', warnings: [] })
-    const admin = deployer.admin(mock.id)?.url ?? null
+    const admin = deployer.localAdmin(mock.id)?.url ?? null
     const record = await store.mockServices.getById(mock.id)
     if (record === undefined) throw new Error('record gone')
     const next = textDocument({ '/a': 'A', '/b': 'B' })
@@ -161,7 +161,7 @@ describe('LocalDeployer with a stand-in runtime', () => {
     )
     expect(swapped).toMatchObject({ status: 'FINISHED', warnings: [] })
     // Same runtime, new document on disk.
-    expect(deployer.admin(mock.id)?.url ?? null).toBe(admin)
+    expect(deployer.localAdmin(mock.id)?.url ?? null).toBe(admin)
     expect(
       JSON.parse(readFileSync(join(dataDir, 'mocks', `${mock.id}.json`), 'utf8')).transactions,
     ).toHaveLength(2)
@@ -171,7 +171,7 @@ describe('LocalDeployer with a stand-in runtime', () => {
     const { deployer, store } = startDeployer({ command: command('ok') })
     const mock = await createMock(store)
     await settle(deployer, await deployer.deploy(mock, document, 'ada@example.com'))
-    const admin = deployer.admin(mock.id)?.url ?? null
+    const admin = deployer.localAdmin(mock.id)?.url ?? null
     const record = await store.mockServices.update(mock.id, { replicas: 2 })
     if (record === undefined) throw new Error('record gone')
     const ended = await settle(
@@ -180,7 +180,7 @@ describe('LocalDeployer with a stand-in runtime', () => {
     )
     expect(ended.status).toBe('FINISHED')
     expect(ended.warnings).toEqual([expect.objectContaining({ code: 'RESTARTED' })])
-    expect(deployer.admin(mock.id)?.url ?? null).not.toBe(admin)
+    expect(deployer.localAdmin(mock.id)?.url ?? null).not.toBe(admin)
     expect((await store.mockServices.getById(mock.id))?.port).toBe(record.port)
   })
 
@@ -202,7 +202,7 @@ describe('LocalDeployer with a stand-in runtime', () => {
     expect(lines).toContain('runtime exited with code 1; restarting in 50 ms (attempt 1 of 5)')
     expect(existsSync(marker)).toBe(true)
     expect(await store.mockServices.getById(mock.id)).toMatchObject({ status: 'RUNNING', port })
-    expect(deployer.admin(mock.id)?.url ?? null).not.toBeNull()
+    expect(deployer.localAdmin(mock.id)?.url ?? null).not.toBeNull()
   })
 
   it('gives up after the restart attempts and records FAILED', async () => {
@@ -226,7 +226,7 @@ describe('LocalDeployer with a stand-in runtime', () => {
       httpEndpoint: null,
       httpsEndpoint: null,
     })
-    expect(deployer.admin(mock.id)?.url ?? null).toBeNull()
+    expect(deployer.localAdmin(mock.id)?.url ?? null).toBeNull()
   })
 
   it('a stop cancels a pending restart', async () => {
@@ -252,7 +252,7 @@ describe('LocalDeployer with a stand-in runtime', () => {
     await settle(deployer, await deployer.deploy(mock, document, 'ada@example.com'))
     const endpoint = (await store.mockServices.getById(mock.id))?.httpEndpoint ?? ''
     await deployer.remove(mock.id)
-    expect(deployer.admin(mock.id)?.url ?? null).toBeNull()
+    expect(deployer.localAdmin(mock.id)?.url ?? null).toBeNull()
     expect(deployer.logsOf(mock.id)).toEqual([])
     expect(existsSync(join(dataDir, 'mocks', `${mock.id}.json`))).toBe(false)
     await expect(fetch(endpoint)).rejects.toThrow()

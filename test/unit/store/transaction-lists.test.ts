@@ -179,6 +179,7 @@ describe('transaction counts of a database from before them', () => {
         ALTER TABLE monitor_runs DROP COLUMN lease_id; ALTER TABLE monitor_runs DROP COLUMN lease_expires;
         ALTER TABLE monitor_runs DROP COLUMN slot_key;
         DROP TABLE ship_assignments; DROP TABLE ships; DROP TABLE harbor_workspaces; DROP TABLE harbors;
+        DROP TABLE runtime_leases; DROP TABLE platform_secrets;
         DELETE FROM schema_migrations WHERE version >= 11;
         PRAGMA user_version = 10;`)
     } finally {

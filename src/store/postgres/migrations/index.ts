@@ -3,6 +3,7 @@ import { catalogSchema } from './001-catalog.js'
 import { pgOperationsSchema } from './002-operations.js'
 import { pgShipPlacementSchema } from './003-ship-placement.js'
 import { pgMonitorRunLeasesSchema } from './004-monitor-run-leases.js'
+import { pgRuntimeLeasesSchema } from './006-runtime-leases.js'
 import { pgTransactionSortOrdersSchema } from './008-transaction-sort-orders.js'
 
 /**
@@ -17,5 +18,6 @@ export const pgMigrations: readonly Migration[] = [
   pgOperationsSchema,
   pgShipPlacementSchema,
   pgMonitorRunLeasesSchema,
+  pgRuntimeLeasesSchema,
   pgTransactionSortOrdersSchema,
 ]
