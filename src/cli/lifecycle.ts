@@ -16,6 +16,7 @@ import {
   type WireMockConverter,
   type WireMockHost,
 } from '../serve/index.js'
+import { collectReadingGarbage } from './startup-garbage.js'
 
 /** A runtime with its optional admin listener, as `serve` and `run` start it. */
 interface Serving {
@@ -52,6 +53,7 @@ export async function startServing(params: StartServingParams): Promise<Serving>
   const { options, log } = params
   const wiremockFiles = params.wiremockFiles ?? []
   const logRing = params.logRing
+  collectReadingGarbage(params.document.transactions.length)
   const runtime = await startRuntime({
     document: params.document,
     options,
