@@ -16,6 +16,7 @@ import {
   type WireMockConverter,
   type WireMockHost,
 } from '../serve/index.js'
+import { collectStartupGarbage } from './startup-garbage.js'
 
 /** A runtime with its optional admin listener, as `serve` and `run` start it. */
 interface Serving {
@@ -52,6 +53,9 @@ export async function startServing(params: StartServingParams): Promise<Serving>
   const { options, log } = params
   const wiremockFiles = params.wiremockFiles ?? []
   const logRing = params.logRing
+  const transactions = params.document.transactions.length
+  // What reading left: collected before compiling reuses its room.
+  collectStartupGarbage(transactions)
   const runtime = await startRuntime({
     document: params.document,
     options,
@@ -81,6 +85,9 @@ export async function startServing(params: StartServingParams): Promise<Serving>
     }
   }
   writeReadyLines(params.out, runtime.urls, admin?.url ?? null)
+  // The normalized document, dead once compiled and the caller's start-up done: collected right
+  // after the ready line (which it does not delay), before requests come in earnest.
+  setTimeout(() => collectStartupGarbage(transactions), 0).unref()
   log.info(
     {
       urls: runtime.urls,

@@ -8,6 +8,7 @@ import {
   type UnderstudyError,
 } from '../errors/index.js'
 import {
+  keepAsOwnText,
   normalizeDocument,
   transactionCountError,
   type MockServiceDocument,
@@ -199,6 +200,9 @@ export function loadSources(
     settings === null
       ? normalizeDocument({}, transactions)
       : { ...settings, mockServiceTransactions: [], transactions }
+  // A runtime serving it keeps this text instead of the merged document, and reads it again for
+  // GET /config (the files may have changed on disk since).
+  keepAsOwnText(document)
   return { document, files: [...files], warnings }
 }
 

