@@ -21,9 +21,12 @@ describe('store.writeElsewhere', () => {
     const { store } = await openTestStore()
     const world = await seed(store)
     const ids = await store.writeElsewhere(async (target) => {
-      if (onPostgres)
-        expect(target).toMatchObject({ postgresUrl: expect.stringMatching(/^postgres:/) })
-      else expect('file' in target && target.file).toMatch(/understudy\.db$/)
+      // The store's own database: its file on SQLite, its URL on PostgreSQL.
+      expect(target).toMatchObject(
+        onPostgres
+          ? { postgresUrl: expect.stringMatching(/^postgres:/) }
+          : { file: expect.stringMatching(/understudy\.db$/) },
+      )
       return await writeThroughOwnConnection(
         target,
         async (tx) =>
