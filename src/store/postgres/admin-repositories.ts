@@ -1,5 +1,5 @@
-import { workspaceColumns, workspaceUpdatable } from '../tables/admin.js'
-import { accountColumns, apiKeyColumns, userColumns, userUpdatable } from '../tables/tenancy.js'
+import { workspaceUpdatable, workspaceTable } from '../tables/admin.js'
+import { userUpdatable, accountTable, userTable, apiKeyTable } from '../tables/tenancy.js'
 import type {
   AccountRepository,
   ApiKeyRepository,
@@ -7,7 +7,7 @@ import type {
   WorkspaceRepository,
 } from '../repositories.js'
 import { mergePatch } from '../tables/columns.js'
-import type { Account, ApiKey, User, Workspace } from '../types.js'
+import type { ApiKey, User, Workspace } from '../types.js'
 import { definePgTable } from './codec.js'
 import type { PgRepoContext } from './context.js'
 import { pgListPage, type PgSortKeys } from './list.js'
@@ -15,13 +15,13 @@ import { all, one, returned } from './sql.js'
 
 /* Accounts, users, API keys and workspaces in PostgreSQL: the SQLite store's semantics. */
 
-export const pgAccounts = definePgTable<Account>('accounts', 'id', accountColumns, true)
+export const pgAccounts = definePgTable(accountTable)
 
-export const pgUsers = definePgTable<User>('users', 'id', userColumns, true)
+export const pgUsers = definePgTable(userTable)
 
-export const pgApiKeys = definePgTable<ApiKey>('api_keys', 'id', apiKeyColumns, false)
+export const pgApiKeys = definePgTable(apiKeyTable)
 
-const workspaces = definePgTable<Workspace>('workspaces', 'id', workspaceColumns, true)
+const workspaces = definePgTable(workspaceTable)
 
 const userSortKeys: PgSortKeys = {
   id: 'id',

@@ -1,4 +1,4 @@
-import { harborRowColumns, shipColumns } from '../tables/location.js'
+import { harborTable, shipTable } from '../tables/location.js'
 import type { LocationRepository } from '../repositories.js'
 import type { Harbor, Ship } from '../types.js'
 import type { PgRepoContext } from './context.js'
@@ -6,11 +6,9 @@ import { definePgTable } from './codec.js'
 import { pgListPage, type PgSortKeys } from './list.js'
 import { all, one, returned, type Row } from './sql.js'
 
-type HarborRow = Omit<Harbor, 'workspaceIds'>
+const harbors = definePgTable(harborTable)
 
-const harbors = definePgTable<HarborRow>('harbors', 'id', harborRowColumns, false)
-
-const ships = definePgTable<Ship>('ships', 'id', shipColumns, false)
+const ships = definePgTable(shipTable)
 
 const harborSortKeys: PgSortKeys = {
   id: 'id',

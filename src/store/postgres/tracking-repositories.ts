@@ -1,8 +1,8 @@
 import {
-  cloneTrackingColumns,
-  logSnapshotColumns,
-  trackingColumns,
   trackingUpdatable,
+  logSnapshotTable,
+  cloneTrackingTable,
+  trackingTable,
 } from '../tables/tracking.js'
 import type {
   CloneTrackingRepository,
@@ -15,16 +15,11 @@ import type { PgRepoContext } from './context.js'
 import { definePgTable } from './codec.js'
 import { one, returned } from './sql.js'
 
-const trackings = definePgTable<Tracking>('trackings', 'trackingId', trackingColumns, false)
+const trackings = definePgTable(trackingTable)
 
-const clones = definePgTable<CloneTracking>(
-  'clone_trackings',
-  'trackingId',
-  cloneTrackingColumns,
-  false,
-)
+const clones = definePgTable(cloneTrackingTable)
 
-const logs = definePgTable<LogSnapshot>('log_snapshots', 'logId', logSnapshotColumns, true)
+const logs = definePgTable(logSnapshotTable)
 
 /**
  * Trackings of deploy, configure and stop, keyed by their string id. They belong to their mock

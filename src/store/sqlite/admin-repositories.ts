@@ -1,25 +1,25 @@
-import { workspaceColumns, workspaceUpdatable } from '../tables/admin.js'
-import { accountColumns, apiKeyColumns, userColumns, userUpdatable } from '../tables/tenancy.js'
+import { workspaceUpdatable, workspaceTable } from '../tables/admin.js'
+import { userUpdatable, accountTable, userTable, apiKeyTable } from '../tables/tenancy.js'
 import type {
   AccountRepository,
   ApiKeyRepository,
   UserRepository,
   WorkspaceRepository,
 } from '../repositories.js'
-import type { Account, ApiKey, User, Workspace } from '../types.js'
+import type { ApiKey, User, Workspace } from '../types.js'
 import { mergePatch } from '../tables/columns.js'
 import { defineTable } from './codec.js'
 import { listPage, returnedRow, rowOf, type RepoContext, type SortKeys } from './context.js'
 
 /* The records of the administration specification: accounts, users, API keys, workspaces. */
 
-const accounts = defineTable<Account>('accounts', 'id', accountColumns, true)
+const accounts = defineTable(accountTable)
 
-const users = defineTable<User>('users', 'id', userColumns, true)
+const users = defineTable(userTable)
 
-const apiKeys = defineTable<ApiKey>('api_keys', 'id', apiKeyColumns, false)
+const apiKeys = defineTable(apiKeyTable)
 
-const workspaces = defineTable<Workspace>('workspaces', 'id', workspaceColumns, true)
+const workspaces = defineTable(workspaceTable)
 
 const userSortKeys: SortKeys = {
   id: 'id',

@@ -1,4 +1,4 @@
-import { harborRowColumns, shipColumns } from '../tables/location.js'
+import { harborTable, shipTable } from '../tables/location.js'
 import type { LocationRepository } from '../repositories.js'
 import type { Harbor, Ship } from '../types.js'
 import { defineTable } from './codec.js'
@@ -6,9 +6,9 @@ import { listPage, returnedRow, rowOf, type RepoContext, type SortKeys } from '.
 
 type HarborRow = Omit<Harbor, 'workspaceIds'>
 
-const harbors = defineTable<HarborRow>('harbors', 'id', harborRowColumns, false)
+const harbors = defineTable(harborTable)
 
-const ships = defineTable<Ship>('ships', 'id', shipColumns, false)
+const ships = defineTable(shipTable)
 
 const harborSortKeys: SortKeys = {
   id: 'id',

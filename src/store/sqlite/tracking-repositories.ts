@@ -1,8 +1,8 @@
 import {
-  cloneTrackingColumns,
-  logSnapshotColumns,
-  trackingColumns,
   trackingUpdatable,
+  logSnapshotTable,
+  cloneTrackingTable,
+  trackingTable,
 } from '../tables/tracking.js'
 import type {
   CloneTrackingRepository,
@@ -14,16 +14,11 @@ import { mergePatch } from '../tables/columns.js'
 import { defineTable } from './codec.js'
 import { returnedRow, rowOf, type RepoContext } from './context.js'
 
-const trackings = defineTable<Tracking>('trackings', 'trackingId', trackingColumns, false)
+const trackings = defineTable(trackingTable)
 
-const clones = defineTable<CloneTracking>(
-  'clone_trackings',
-  'trackingId',
-  cloneTrackingColumns,
-  false,
-)
+const clones = defineTable(cloneTrackingTable)
 
-const logs = defineTable<LogSnapshot>('log_snapshots', 'logId', logSnapshotColumns, true)
+const logs = defineTable(logSnapshotTable)
 
 /**
  * Trackings of deploy, configure and stop (the mock services specification, docs/api.md#trackings),

@@ -1,5 +1,5 @@
 import type { Workspace } from '../types.js'
-import type { ColumnKinds } from './columns.js'
+import type { ColumnKinds, TableSpec } from './columns.js'
 
 /** Every Workspace field with how its column in workspaces keeps it. */
 export const workspaceColumns = {
@@ -21,3 +21,11 @@ export const workspaceUpdatable = [
   'dedicatedIpsEnabled',
   'privateLocationsEnabled',
 ] as const satisfies ReadonlyArray<keyof Workspace>
+
+/** The workspaces table: its name, key and columns. */
+export const workspaceTable: TableSpec<Workspace> = {
+  table: 'workspaces',
+  key: 'id',
+  kinds: workspaceColumns,
+  generatedKey: true,
+}

@@ -10,6 +10,17 @@ export type ColumnKind = 'value' | 'bool' | 'json'
  */
 export type ColumnKinds<T> = { readonly [K in keyof T]-?: ColumnKind }
 
+/**
+ * A table as both stores know it: its name, its key field, every field's column kind, and
+ * whether the database generates the key (left out of INSERT).
+ */
+export interface TableSpec<T> {
+  readonly table: string
+  readonly key: keyof T & string
+  readonly kinds: ColumnKinds<T>
+  readonly generatedKey: boolean
+}
+
 /** One field of a table: its record field, its snake_case column and how it is kept. */
 interface ColumnField<T> {
   readonly field: keyof T & string
@@ -99,6 +110,12 @@ export interface ColumnReader {
   json: <T>(value: unknown) => T
 }
 
+/** How a dialect's driver takes a bool or json column's value, and hands it back. */
+export interface ColumnValues extends ColumnReader {
+  writeBool: (value: boolean) => unknown
+  writeJson: (value: unknown) => unknown
+}
+
 /**
  * The mapping between a record type and its table in one dialect, with the SQL that follows from
  * it written once (see tableSql). Each dialect's codec decides how bool and json columns travel.
@@ -114,4 +131,58 @@ export interface TableCodec<T> {
   decode: (row: Row) => T
   /** Named parameters for insertSql/updateSql: one per column; undefined becomes NULL. */
   encode: (record: Partial<T>) => Row
+}
+
+/**
+ * The codec of `spec` in one dialect: its SQL (tableSql) and the mapping of its rows, with the
+ * dialect's forms of bool and json columns. A field whose value is null or undefined is NULL.
+ *
+ * @example
+ * const accounts = tableCodec(accountTable, sqliteValues)
+ */
+export function tableCodec<T>(spec: TableSpec<T>, values: ColumnValues): TableCodec<T> {
+  const { table } = spec
+  const { fields, columns, insertSql, updateSql } = tableSql(
+    table,
+    spec.key,
+    spec.kinds,
+    spec.generatedKey,
+  )
+  return {
+    table,
+    columns,
+    insertSql,
+    updateSql,
+    decode(row) {
+      const out: Record<string, unknown> = {}
+      for (const { field, column, kind } of fields) {
+        const value = row[column]
+        out[field] =
+          value === null || value === undefined
+            ? null
+            : kind === 'bool'
+              ? values.bool(value)
+              : kind === 'json'
+                ? values.json(value)
+                : value
+      }
+      // Every field of T was filled from its column above.
+      return out as T
+    },
+    encode(record) {
+      const out: Row = {}
+      for (const { field, column, kind } of fields) {
+        const value: unknown = record[field]
+        out[column] =
+          value === null || value === undefined
+            ? null
+            : kind === 'bool'
+              ? values.writeBool(value === true)
+              : kind === 'json'
+                ? values.writeJson(value)
+                : value
+      }
+      return out
+    },
+  }
 }

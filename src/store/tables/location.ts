@@ -1,5 +1,5 @@
 import type { Harbor, Ship } from '../types.js'
-import type { ColumnKinds } from './columns.js'
+import type { ColumnKinds, TableSpec } from './columns.js'
 
 /**
  * Every harbor field but workspaceIds (kept in harbor_workspaces) with how its column in harbors
@@ -34,3 +34,19 @@ export const shipColumns = {
   workVersion: 'value',
   environmentId: 'value',
 } as const satisfies ColumnKinds<Ship>
+
+/** The harbors table: its name, key and columns. */
+export const harborTable: TableSpec<Omit<Harbor, 'workspaceIds'>> = {
+  table: 'harbors',
+  key: 'id',
+  kinds: harborRowColumns,
+  generatedKey: false,
+}
+
+/** The ships table: its name, key and columns. */
+export const shipTable: TableSpec<Ship> = {
+  table: 'ships',
+  key: 'id',
+  kinds: shipColumns,
+  generatedKey: false,
+}

@@ -8,7 +8,7 @@ import type {
   User,
   WorkspaceMember,
 } from '../types.js'
-import type { ColumnKinds, Row, TableCodec } from './columns.js'
+import type { ColumnKinds, Row, TableCodec, TableSpec } from './columns.js'
 
 /** Every AccountMember field with how its column in account_members keeps it. */
 export const accountMemberColumns = {
@@ -138,4 +138,68 @@ export function withJoinedUser(
     }
     return { ...decode(row), user: users.decode(userRow) }
   }
+}
+
+/** The account_members table: its name, key and columns. */
+export const accountMemberTable: TableSpec<AccountMember> = {
+  table: 'account_members',
+  key: 'accountId',
+  kinds: accountMemberColumns,
+  generatedKey: false,
+}
+
+/** The workspace_members table: its name, key and columns. */
+export const workspaceMemberTable: TableSpec<WorkspaceMember> = {
+  table: 'workspace_members',
+  key: 'workspaceId',
+  kinds: workspaceMemberColumns,
+  generatedKey: false,
+}
+
+/** The invitations table: its name, key and columns. */
+export const invitationTable: TableSpec<Invitation> = {
+  table: 'invitations',
+  key: 'id',
+  kinds: invitationColumns,
+  generatedKey: false,
+}
+
+/** The projects table: its name, key and columns. */
+export const projectTable: TableSpec<Project> = {
+  table: 'projects',
+  key: 'id',
+  kinds: projectColumns,
+  generatedKey: true,
+}
+
+/** The accounts table: its name, key and columns. */
+export const accountTable: TableSpec<Account> = {
+  table: 'accounts',
+  key: 'id',
+  kinds: accountColumns,
+  generatedKey: true,
+}
+
+/** The api_keys table: its name, key and columns. */
+export const apiKeyTable: TableSpec<ApiKey> = {
+  table: 'api_keys',
+  key: 'id',
+  kinds: apiKeyColumns,
+  generatedKey: false,
+}
+
+/** The accounts table: its name, key and columns. */
+export const accountProfileTable: TableSpec<AccountProfile> = {
+  table: 'accounts',
+  key: 'id',
+  kinds: accountProfileColumns,
+  generatedKey: true,
+}
+
+/** The users table: its name, key and columns. */
+export const userTable: TableSpec<User> = {
+  table: 'users',
+  key: 'id',
+  kinds: userColumns,
+  generatedKey: true,
 }

@@ -1,5 +1,5 @@
 import type { CloneTracking, LogSnapshot, Tracking } from '../types.js'
-import type { ColumnKinds } from './columns.js'
+import type { ColumnKinds, TableSpec } from './columns.js'
 
 /** Every CloneTracking field with how its column in clone_trackings keeps it. */
 export const cloneTrackingColumns = {
@@ -41,3 +41,27 @@ export const trackingUpdatable = [
   'warnings',
   'ended',
 ] as const satisfies ReadonlyArray<keyof Tracking>
+
+/** The trackings table: its name, key and columns. */
+export const trackingTable: TableSpec<Tracking> = {
+  table: 'trackings',
+  key: 'trackingId',
+  kinds: trackingColumns,
+  generatedKey: false,
+}
+
+/** The clone_trackings table: its name, key and columns. */
+export const cloneTrackingTable: TableSpec<CloneTracking> = {
+  table: 'clone_trackings',
+  key: 'trackingId',
+  kinds: cloneTrackingColumns,
+  generatedKey: false,
+}
+
+/** The log_snapshots table: its name, key and columns. */
+export const logSnapshotTable: TableSpec<LogSnapshot> = {
+  table: 'log_snapshots',
+  key: 'logId',
+  kinds: logSnapshotColumns,
+  generatedKey: true,
+}
