@@ -1,6 +1,6 @@
-import { harborTable, shipTable } from '../tables/location.js'
+import { harborTable, shipTable, newShip } from '../tables/location.js'
 import type { LocationRepository } from '../repositories.js'
-import type { Harbor, Ship } from '../types.js'
+import type { Harbor } from '../types.js'
 import type { PgRepoContext } from './context.js'
 import { definePgTable } from './codec.js'
 import { pgListPage, type PgSortKeys } from './list.js'
@@ -101,21 +101,7 @@ export function pgLocationRepository(ctx: PgRepoContext): LocationRepository {
       const next = returned(
         await one(ctx.db, 'SELECT COALESCE(MAX(environment_id), 1) + 1 AS next FROM ships'),
       )['next'] as number
-      const record: Ship = {
-        ...input,
-        state: 'empty',
-        lastHeartbeat: null,
-        created: now,
-        updated: now,
-        memoryUsage: null,
-        msRunningCount: null,
-        transactionsCount: null,
-        agentVersion: null,
-        advertiseHost: null,
-        regions: null,
-        workVersion: 0,
-        environmentId: next,
-      }
+      const record = newShip(input, now, next)
       return ships.decode(returned(await one(ctx.db, ships.insertSql, ships.encode(record))))
     },
     async ships(harborIds) {

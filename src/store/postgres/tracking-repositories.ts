@@ -3,13 +3,15 @@ import {
   logSnapshotTable,
   cloneTrackingTable,
   trackingTable,
+  newTracking,
+  newLogSnapshot,
 } from '../tables/tracking.js'
 import type {
   CloneTrackingRepository,
   LogSnapshotRepository,
   TrackingRepository,
 } from '../repositories.js'
-import type { CloneTracking, LogSnapshot, Tracking } from '../types.js'
+import type { CloneTracking } from '../types.js'
 import { mergePatch } from '../tables/columns.js'
 import type { PgRepoContext } from './context.js'
 import { definePgTable } from './codec.js'
@@ -34,19 +36,7 @@ export function pgTrackingRepository(ctx: PgRepoContext): TrackingRepository {
     async create(input) {
       ctx.check()
       const now = ctx.now()
-      const record: Tracking = {
-        trackingId: input.trackingId,
-        workspaceId: input.workspaceId,
-        mockServiceId: input.mockServiceId,
-        action: input.action,
-        status: input.status,
-        errors: input.errors,
-        warnings: input.warnings,
-        created: now,
-        updated: now,
-        ended: null,
-        createdBy: input.createdBy,
-      }
+      const record = newTracking(input, now)
       return trackings.decode(
         returned(await one(ctx.db, trackings.insertSql, trackings.encode(record))),
       )
@@ -116,12 +106,7 @@ export function pgLogSnapshotRepository(ctx: PgRepoContext): LogSnapshotReposito
   return {
     async create(input) {
       ctx.check()
-      const record: Omit<LogSnapshot, 'logId'> = {
-        mockServiceId: input.mockServiceId,
-        trackingId: input.trackingId,
-        log: input.log,
-        created: ctx.now(),
-      }
+      const record = newLogSnapshot(input, ctx.now())
       return logs.decode(returned(await one(ctx.db, logs.insertSql, logs.encode(record))))
     },
     async get(mockServiceId, logId) {

@@ -1,3 +1,4 @@
+import type { WorkspaceRepository } from '../repositories.js'
 import type { Workspace } from '../types.js'
 import type { ColumnKinds, TableSpec } from './columns.js'
 
@@ -28,4 +29,21 @@ export const workspaceTable: TableSpec<Workspace> = {
   key: 'id',
   kinds: workspaceColumns,
   generatedKey: true,
+}
+
+/** The row of a new workspace. */
+export function newWorkspace(
+  input: Parameters<WorkspaceRepository['create']>[0],
+  now: number,
+): Omit<Workspace, 'id'> {
+  return {
+    accountId: input.accountId,
+    name: input.name,
+    enabled: input.enabled,
+    dedicatedIpsEnabled: input.dedicatedIpsEnabled,
+    privateLocationsEnabled: input.privateLocationsEnabled,
+    userId: input.userId,
+    created: now,
+    updated: now,
+  }
 }

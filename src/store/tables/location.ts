@@ -1,3 +1,4 @@
+import type { LocationRepository } from '../repositories.js'
 import type { Harbor, Ship } from '../types.js'
 import type { ColumnKinds, TableSpec } from './columns.js'
 
@@ -49,4 +50,27 @@ export const shipTable: TableSpec<Ship> = {
   key: 'id',
   kinds: shipColumns,
   generatedKey: false,
+}
+
+/** The row of a new ship: empty, never heard from, shown as environment `environmentId`. */
+export function newShip(
+  input: Parameters<LocationRepository['createShip']>[0],
+  now: number,
+  environmentId: number,
+): Ship {
+  return {
+    ...input,
+    state: 'empty',
+    lastHeartbeat: null,
+    created: now,
+    updated: now,
+    memoryUsage: null,
+    msRunningCount: null,
+    transactionsCount: null,
+    agentVersion: null,
+    advertiseHost: null,
+    regions: null,
+    workVersion: 0,
+    environmentId,
+  }
 }

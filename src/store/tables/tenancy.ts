@@ -1,3 +1,4 @@
+import type { ApiKeyRepository, UserRepository } from '../repositories.js'
 import type {
   Account,
   AccountMember,
@@ -202,4 +203,34 @@ export const userTable: TableSpec<User> = {
   key: 'id',
   kinds: userColumns,
   generatedKey: true,
+}
+
+/** The row of a new user: no access yet. */
+export function newUser(
+  input: Parameters<UserRepository['create']>[0],
+  now: number,
+): Omit<User, 'id'> {
+  return {
+    email: input.email,
+    firstName: input.firstName,
+    lastName: input.lastName,
+    enabled: input.enabled,
+    accountRoles: input.accountRoles,
+    accountId: input.accountId,
+    created: now,
+    lastAccess: null,
+  }
+}
+
+/** The row of a new API key: never used, not revoked. */
+export function newApiKey(input: Parameters<ApiKeyRepository['create']>[0], now: number): ApiKey {
+  return {
+    id: input.id,
+    userId: input.userId,
+    name: input.name,
+    secretHash: input.secretHash,
+    created: now,
+    lastUsed: null,
+    revoked: null,
+  }
 }

@@ -1,3 +1,4 @@
+import type { LogSnapshotRepository, TrackingRepository } from '../repositories.js'
 import type { CloneTracking, LogSnapshot, Tracking } from '../types.js'
 import type { ColumnKinds, TableSpec } from './columns.js'
 
@@ -64,4 +65,37 @@ export const logSnapshotTable: TableSpec<LogSnapshot> = {
   key: 'logId',
   kinds: logSnapshotColumns,
   generatedKey: true,
+}
+
+/** The row of a new tracking: not ended. */
+export function newTracking(
+  input: Parameters<TrackingRepository['create']>[0],
+  now: number,
+): Tracking {
+  return {
+    trackingId: input.trackingId,
+    workspaceId: input.workspaceId,
+    mockServiceId: input.mockServiceId,
+    action: input.action,
+    status: input.status,
+    errors: input.errors,
+    warnings: input.warnings,
+    created: now,
+    updated: now,
+    ended: null,
+    createdBy: input.createdBy,
+  }
+}
+
+/** The row of a new log snapshot (its id is the database's). */
+export function newLogSnapshot(
+  input: Parameters<LogSnapshotRepository['create']>[0],
+  now: number,
+): Omit<LogSnapshot, 'logId'> {
+  return {
+    mockServiceId: input.mockServiceId,
+    trackingId: input.trackingId,
+    log: input.log,
+    created: now,
+  }
 }
