@@ -1,3 +1,5 @@
+import type { Audit } from '../types.js'
+
 /**
  * How a record field is kept in its column, whatever the dialect: `value` as is, `bool` as the
  * dialect's boolean (INTEGER 0/1 in SQLite, BOOLEAN in PostgreSQL), `json` as JSON text or json.
@@ -185,4 +187,26 @@ export function tableCodec<T>(spec: TableSpec<T>, values: ColumnValues): TableCo
       return out
     },
   }
+}
+
+/**
+ * The row of a new audited record: created and updated now, createdBy and updatedBy the acting
+ * user (`by`). Without its id, which the database gives.
+ *
+ * @example
+ * codec.encode(newAudited({ ...fields, by: 'ada@example.com' }, now))
+ */
+export function newAudited<T extends Audit & { id: number }>(
+  input: Omit<T, 'id' | keyof Audit> & { by: string },
+  now: number,
+): Partial<T> {
+  const { by, ...fields } = input
+  // T without its id: TypeScript cannot see that through a spread of a generic type.
+  return {
+    ...fields,
+    created: now,
+    updated: now,
+    createdBy: by,
+    updatedBy: by,
+  } as unknown as Partial<T>
 }
