@@ -82,6 +82,19 @@ export async function freshPgDatabase(): Promise<string | undefined> {
 }
 
 /**
+ * A new database on the test run's server holding a copy of the database of `url` (made by
+ * freshPgDatabase, and closed by everyone: PostgreSQL copies only a database nobody uses).
+ *
+ * @example
+ * const url = await copyPgDatabase(migratedTemplateUrl)
+ */
+export async function copyPgDatabase(url: string): Promise<string> {
+  const at = await port
+  if (at === undefined) throw new Error(`PostgreSQL was asked for: ${PG_SKIP_REASON}`)
+  return await createPgDatabase(at, new URL(url).pathname.slice(1))
+}
+
+/**
  * A fresh database's URL, or a thrown error saying why there is none: for tests that were asked
  * to run on PostgreSQL (UNDERSTUDY_TEST_STORE=postgres) and must not pass on SQLite instead.
  *
