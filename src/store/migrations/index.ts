@@ -13,6 +13,7 @@ import { privateLocationsSchema } from './013-private-locations.js'
 import { transactionNameOrderSchema } from './014-transaction-name-order.js'
 import { shipPlacementSchema } from './015-ship-placement.js'
 import { monitorRunLeasesSchema } from './016-monitor-run-leases.js'
+import { sharedInstanceStateSchema } from './019-shared-instance-state.js'
 import type { Migration } from './types.js'
 
 export type { Migration } from './types.js'
@@ -40,4 +41,5 @@ export const migrations: readonly Migration[] = [
   transactionNameOrderSchema,
   shipPlacementSchema,
   monitorRunLeasesSchema,
+  sharedInstanceStateSchema,
 ]

@@ -3,6 +3,7 @@ import { catalogSchema } from './001-catalog.js'
 import { pgOperationsSchema } from './002-operations.js'
 import { pgShipPlacementSchema } from './003-ship-placement.js'
 import { pgMonitorRunLeasesSchema } from './004-monitor-run-leases.js'
+import { pgSharedInstanceStateSchema } from './007-shared-instance-state.js'
 
 /**
  * The PostgreSQL schema, oldest first: its own numbering, independent of SQLite's (one PostgreSQL
@@ -16,4 +17,5 @@ export const pgMigrations: readonly Migration[] = [
   pgOperationsSchema,
   pgShipPlacementSchema,
   pgMonitorRunLeasesSchema,
+  pgSharedInstanceStateSchema,
 ]
