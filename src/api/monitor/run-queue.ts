@@ -106,6 +106,11 @@ const MAX_CONCURRENT = 32
  * runs, a bucket trigger over many tests) always leaves the other half to the other accounts.
  */
 const MAX_PER_ACCOUNT = 16
+/**
+ * Times a local run is taken over from a platform instance that died before it ends failed: a run
+ * whose test brings its instance down each time (a memory blow-up) must not go round for ever.
+ */
+const MAX_TAKEOVERS = 3
 
 /**
  * Runs tests asynchronously: a run is stored `queued` at once and the caller answered; runs of one
@@ -152,8 +157,9 @@ export class RunQueue {
   }
 
   /**
-   * Renews this instance's leases on its local runs, and fails the local runs of instances whose
-   * lease ended (a platform killed while another one keeps running).
+   * Renews this instance's leases on its local runs, and takes over the local runs of instances
+   * whose lease ended (a platform killed while another one keeps running): they run here again,
+   * from the start.
    */
   async #keepLeases(): Promise<void> {
     if (this.#closed) return
@@ -161,7 +167,59 @@ export class RunQueue {
     if (this.#chains.size > 0) {
       await this.#o.store.monitoring.renewLocalLeases(this.#leaseId, now + this.#leaseMs)
     }
+    await this.#takeOverAbandoned(now)
     await this.#failAbandoned(now)
+  }
+
+  /**
+   * Queues here the local runs whose instance is gone (lease ended), under this instance's lease.
+   * Those taken over MAX_TAKEOVERS times already are left to #failAbandoned.
+   */
+  async #takeOverAbandoned(now: number): Promise<void> {
+    if (this.#closed) return
+    const ids = await this.#o.store.localRuns.takeOver({
+      leaseId: this.#leaseId,
+      now,
+      expires: now + this.#leaseMs,
+      maxAttempts: MAX_TAKEOVERS,
+    })
+    if (ids.length === 0) return
+    this.#o.log.warn({ runs: ids.length }, 'took over the test runs of a platform that stopped')
+    for (const run of await this.#o.store.monitoring.getRunsByIds(ids)) {
+      const input = await this.#inputOf(run)
+      if (input === undefined) {
+        await this.#o.store.monitoring.updateRun(run.id, {
+          result: 'fail',
+          finished: this.#o.now(),
+          doc: { ...run.doc, error: 'its test, bucket or environment was deleted' },
+        })
+        continue
+      }
+      this.#enqueue(run, input, await this.#accountOf(input.bucket))
+    }
+  }
+
+  /** What a stored run was started with (its trigger's variables are in its doc). */
+  async #inputOf(run: MonitorRun): Promise<RunStart | undefined> {
+    const store = this.#o.store.monitoring
+    const test = await store.getTestById(run.testId)
+    const bucket = await store.getBucket(run.bucketKey)
+    const environment = await store.getEnvironment(run.bucketKey, run.environmentId)
+    if (test === undefined || bucket === undefined || environment === undefined) return undefined
+    const initial = run.doc['initial_variables']
+    const variables: Record<string, string> = {}
+    if (typeof initial === 'object' && initial !== null && !Array.isArray(initial)) {
+      for (const [name, value] of Object.entries(initial)) {
+        if (typeof value === 'string') variables[name] = value
+      }
+    }
+    return {
+      test,
+      bucket,
+      environment,
+      variables,
+      source: run.source === 'scheduled' ? 'scheduled' : 'trigger',
+    }
   }
 
   async #failAbandoned(now: number): Promise<void> {
@@ -273,6 +331,12 @@ export class RunQueue {
         ? await this.#o.store.monitoring.createRun(record)
         : await this.#o.store.monitoring.createRunOnce({ ...record, slotKey })
     if (run === undefined || !local) return run
+    this.#enqueue(run, input, account)
+    return run
+  }
+
+  /** Executes a stored local run after the test's earlier ones, in one of its account's slots. */
+  #enqueue(run: MonitorRun, input: RunStart, account: string): void {
     const chain = this.#chains.get(input.test.id) ?? { tail: Promise.resolve(), pending: 0 }
     chain.pending++
     chain.tail = chain.tail
@@ -284,7 +348,6 @@ export class RunQueue {
         }
       })
     this.#chains.set(input.test.id, chain)
-    return run
   }
 
   /** Runs `fn` in one of the account's fair share of slots. */
@@ -406,11 +469,12 @@ export class RunQueue {
 
   /**
    * At platform start: local runs left queued or working by a platform that is gone (their lease
-   * ended) fail with a note, and every stored schedule is armed again (schedules survive
-   * restarts). Runs another instance holds under a live lease, and runs of regions waiting for or
+   * ended) are taken over (run again here; failed with a note after MAX_TAKEOVERS), and every
+   * stored schedule is armed again (schedules survive restarts). Runs another instance holds under a live lease, and runs of regions waiting for or
    * held by an agent, are left alone.
    */
   async loadSchedules(): Promise<void> {
+    await this.#takeOverAbandoned(this.#o.now())
     await this.#failAbandoned(this.#o.now())
     for (const schedule of await this.#o.store.monitoring.listAllSchedules()) this.#arm(schedule)
   }
