@@ -95,6 +95,30 @@ function platformFlagOptions(
   }
 }
 
+/**
+ * Timings of monitoring runs read from the environment, for tests and drills of several instances
+ * (docs/deploy.md#high-availability): UNDERSTUDY_RUN_LEASE_MS, how long a local run's lease lasts
+ * before another instance takes the run over (1000 to 600000; default 30 s), and
+ * UNDERSTUDY_SCHEDULE_SCALE, a divisor of schedule intervals (1 to 3600; 60 runs a `1m` schedule
+ * every second).
+ */
+function monitorTimings(env: NodeJS.ProcessEnv): { leaseMs?: number; scheduleScale?: number } {
+  const read = (name: string, min: number, max: number): number | undefined => {
+    const raw = env[name]
+    if (raw === undefined || raw === '') return undefined
+    if (!/^\d+$/.test(raw) || +raw < min || +raw > max) {
+      throw new UsageError(`${name} must be a whole number from ${min} to ${max}, not "${raw}"`)
+    }
+    return Number(raw)
+  }
+  const leaseMs = read('UNDERSTUDY_RUN_LEASE_MS', 1000, 600_000)
+  const scheduleScale = read('UNDERSTUDY_SCHEDULE_SCALE', 1, 3600)
+  return {
+    ...(leaseMs === undefined ? {} : { leaseMs }),
+    ...(scheduleScale === undefined ? {} : { scheduleScale }),
+  }
+}
+
 /** `understudy platform`: resolves once listening; the process then lives until a signal. */
 export async function runPlatformCommand(
   args: string[],
@@ -160,6 +184,7 @@ export async function runPlatformCommand(
       : { apiKeySecret: process.env['UNDERSTUDY_API_KEY_SECRET'] }),
     ...(lostAfter === undefined ? {} : { shipLostAfterMs: Number(lostAfter) * 1000 }),
     monitor: {
+      ...monitorTimings(process.env),
       resultRetention: flags.resultRetention,
       ...(flags.smtpUrl == null ? {} : { smtpUrl: flags.smtpUrl }),
     },
