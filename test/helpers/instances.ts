@@ -68,9 +68,9 @@ export async function startPlatformInstances(
   const auth = `Basic ${Buffer.from(`${apiKeyId}:${apiKeySecret}`).toString('base64')}`
   const first = instances[0]
   if (first === undefined) throw new Error('no instance started')
-  const res = await fetch(`${first.url}/api/v1/workspaces`, { headers: { authorization: auth } })
-  const body = (await res.json()) as { result: Array<{ id: number }> }
-  const workspaceId = body.result[0]?.id
+  const res = await fetch(`${first.url}/api/v4/user`, { headers: { authorization: auth } })
+  const body = (await res.json()) as { result?: { defaultProject?: { workspaceId: number } } }
+  const workspaceId = body.result?.defaultProject?.workspaceId
   if (workspaceId === undefined) throw new Error('the bootstrap workspace is missing')
   return { instances, url: proxy.url, proxy, auth, apiKeyId, workspaceId }
 }

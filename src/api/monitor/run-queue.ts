@@ -125,6 +125,8 @@ export class RunQueue {
   /** The tail of each test's chain of runs, and how many runs wait in it. */
   readonly #chains = new Map<string, { tail: Promise<void>; pending: number }>()
   readonly #schedulesOf = new Map<string, Set<string>>()
+  /** The schedules armed here, by id, as they were when armed (to see another instance's changes). */
+  readonly #armed = new Map<string, MonitorSchedule>()
   #closed = false
   readonly #slots: FairSlots
   readonly #leaseMs: number
@@ -169,6 +171,37 @@ export class RunQueue {
     }
     await this.#takeOverAbandoned(now)
     await this.#failAbandoned(now)
+    await this.#resyncSchedules()
+  }
+
+  /**
+   * Arms the schedules another platform instance on the store created or changed, and disarms
+   * those it deleted, so that every instance fires every schedule (the slot's unique key makes
+   * one run of it) and a schedule keeps firing when the instance it was made on is gone.
+   */
+  async #resyncSchedules(): Promise<void> {
+    const stored = await this.#o.store.monitoring.listAllSchedules()
+    if (this.#closed) return
+    const ids = new Set(stored.map((s) => s.id))
+    for (const [id, armed] of this.#armed) {
+      if (!ids.has(id)) this.#disarm(armed)
+    }
+    for (const schedule of stored) {
+      const armed = this.#armed.get(schedule.id)
+      if (
+        armed === undefined ||
+        armed.interval !== schedule.interval ||
+        armed.environmentId !== schedule.environmentId
+      ) {
+        this.#arm(schedule)
+      }
+    }
+  }
+
+  #disarm(schedule: MonitorSchedule): void {
+    this.#o.timers.remove(schedule.id)
+    this.#armed.delete(schedule.id)
+    this.#schedulesOf.get(schedule.testId)?.delete(schedule.id)
   }
 
   /**
@@ -492,7 +525,10 @@ export class RunQueue {
 
   /** Stops the schedules of a test (deleted, or about to be re-read). */
   forgetTest(testId: string): void {
-    for (const id of this.#schedulesOf.get(testId) ?? []) this.#o.timers.remove(id)
+    for (const id of this.#schedulesOf.get(testId) ?? []) {
+      this.#o.timers.remove(id)
+      this.#armed.delete(id)
+    }
     this.#schedulesOf.delete(testId)
   }
 
@@ -501,6 +537,7 @@ export class RunQueue {
     let ids = this.#schedulesOf.get(schedule.testId)
     if (ids === undefined) this.#schedulesOf.set(schedule.testId, (ids = new Set()))
     ids.add(schedule.id)
+    this.#armed.set(schedule.id, schedule)
     this.#o.timers.add(schedule, () => {
       this.#tick(schedule).catch((err: unknown) =>
         this.#o.log.error({ err, scheduleId: schedule.id }, 'scheduled run failed'),
@@ -514,6 +551,9 @@ export class RunQueue {
     const slot = Math.floor(this.#o.now() / tickMs(schedule.interval, this.#o.scheduleScale))
     const test = await this.#o.store.monitoring.getTestById(schedule.testId)
     if (test === undefined) return
+    // Another instance may have deleted the schedule since this one armed it.
+    const current = await this.#o.store.monitoring.listSchedules(schedule.testId)
+    if (!current.some((s) => s.id === schedule.id)) return
     const bucket = await this.#o.store.monitoring.getBucket(test.bucketKey)
     const environment = await this.#o.store.monitoring.getEnvironment(
       test.bucketKey,
