@@ -141,7 +141,7 @@ describe.skipIf(!hasPostgres)('two platform instances on one PostgreSQL database
     const service = await call(a, group.auth, 'POST', `/api/v1/workspaces/${ws}/services`, {
       name: 'pets',
     })
-    expect(service.status).toBe(200)
+    expect(service.status, JSON.stringify(service.body)).toBe(201)
     const serviceId = (service.body['result'] as { id: number }).id
     const txns = await call(
       a,
@@ -149,19 +149,15 @@ describe.skipIf(!hasPostgres)('two platform instances on one PostgreSQL database
       'POST',
       `/api/v1/workspaces/${ws}/transactions?serviceId=${serviceId}`,
       {
-        transactions: [
-          {
-            name: 'list',
-            dsl: {
-              requestDsl: { method: 'GET', path: '/pets' },
-              responseDsl: { status: 200, content: Buffer.from('[]').toString('base64') },
-            },
-          },
-        ],
+        name: 'list',
+        dsl: {
+          requestDsl: { method: 'GET', path: '/pets' },
+          responseDsl: { status: 200, content: Buffer.from('[]').toString('base64') },
+        },
       },
     )
-    expect(txns.status).toBe(200)
-    const txnId = (txns.body['result'] as Array<{ id: number }>)[0]?.id
+    expect(txns.status, JSON.stringify(txns.body)).toBe(200)
+    const txnId = (txns.body['result'] as { id: number }).id
     const seen = await call(b, group.auth, 'GET', `/api/v1/workspaces/${ws}/services/${serviceId}`)
     expect(seen.status).toBe(200)
     expect(seen.body['result']).toMatchObject({ id: serviceId, name: 'pets' })
@@ -177,7 +173,7 @@ describe.skipIf(!hasPostgres)('two platform instances on one PostgreSQL database
       name: 'pets mock',
       mockServiceTransactions: [txnId],
     })
-    expect(mock.status).toBe(200)
+    expect(mock.status, JSON.stringify(mock.body)).toBe(201)
     const mockId = (mock.body['result'] as { id: number }).id
     const mockOnA = await call(
       a,
