@@ -27,6 +27,7 @@ export interface PlatformInstances {
   /** `Authorization` of the bootstrap API key every instance was started with. */
   auth: string
   apiKeyId: string
+  accountId: number
   workspaceId: number
 }
 
@@ -69,10 +70,22 @@ export async function startPlatformInstances(
   const first = instances[0]
   if (first === undefined) throw new Error('no instance started')
   const res = await fetch(`${first.url}/api/v4/user`, { headers: { authorization: auth } })
-  const body = (await res.json()) as { result?: { defaultProject?: { workspaceId: number } } }
+  const body = (await res.json()) as {
+    result?: { accountId: number; defaultProject?: { workspaceId: number } }
+  }
   const workspaceId = body.result?.defaultProject?.workspaceId
-  if (workspaceId === undefined) throw new Error('the bootstrap workspace is missing')
-  return { instances, url: proxy.url, proxy, auth, apiKeyId, workspaceId }
+  if (body.result === undefined || workspaceId === undefined) {
+    throw new Error('the bootstrap account or workspace is missing')
+  }
+  return {
+    instances,
+    url: proxy.url,
+    proxy,
+    auth,
+    apiKeyId,
+    accountId: body.result.accountId,
+    workspaceId,
+  }
 }
 
 /** A load balancer for tests: round robin over upstreams, dropping those that refuse connections. */
