@@ -8,7 +8,7 @@ function basic(id: string, secret: string): string {
 }
 
 describe('FailureThrottle', () => {
-  it('blocks an address past its budget for one key, not the same key from another address, and forgets after the window', () => {
+  it('blocks an address past its budget for one key, not the same key from another address, and forgets after the window', async () => {
     let now = 1_000
     const throttle = new FailureThrottle(
       { perAddress: 5, perKeyAndAddress: 3, windowMs: 10_000 },
@@ -16,7 +16,7 @@ describe('FailureThrottle', () => {
     )
     for (let i = 0; i < 3; i++) {
       throttle.check('10.0.0.1', 'k1')
-      void throttle.fail('10.0.0.1', 'k1')
+      await throttle.fail('10.0.0.1', 'k1')
     }
     expect(() => throttle.check('10.0.0.1', 'k1')).toThrow(ThrottledError)
     try {
@@ -27,8 +27,8 @@ describe('FailureThrottle', () => {
     // The owner of k1, elsewhere, is not affected; nor is another key from the attacker (under its address budget).
     expect(() => throttle.check('10.0.0.2', 'k1')).not.toThrow()
     expect(() => throttle.check('10.0.0.1', 'k2')).not.toThrow()
-    void throttle.fail('10.0.0.1', 'k2')
-    void throttle.fail('10.0.0.1', 'k3')
+    await throttle.fail('10.0.0.1', 'k2')
+    await throttle.fail('10.0.0.1', 'k3')
     expect(() => throttle.check('10.0.0.1', 'k4')).toThrow(ThrottledError)
     now += 10_001
     expect(() => throttle.check('10.0.0.1', 'k1')).not.toThrow()
