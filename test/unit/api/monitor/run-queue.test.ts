@@ -214,6 +214,38 @@ describe('RunQueue', () => {
     await queue.close()
   })
 
+  it('takes a dead instance’s run over three times at most, then leaves it failed', async () => {
+    const w = await world()
+    await w.store.monitoring.createRun({
+      id: 'crashing',
+      testId: w.testId,
+      bucketKey: w.bucketKey,
+      environmentId: w.envId,
+      result: 'working',
+      source: 'trigger',
+      created: 1,
+      finished: null,
+      doc: {},
+      leaseId: 'platform:gone',
+      leaseExpires: 10,
+    })
+    const takeOver = async (now: number): Promise<string[]> =>
+      await w.store.localRuns.takeOver({
+        leaseId: `platform:${now}`,
+        now,
+        expires: now + 100,
+        maxAttempts: 3,
+      })
+    expect(await takeOver(20)).toEqual(['crashing'])
+    // Held under a live lease: nobody else takes it.
+    expect(await takeOver(50)).toEqual([])
+    expect(await takeOver(200)).toEqual(['crashing'])
+    expect(await takeOver(400)).toEqual(['crashing'])
+    expect(await takeOver(600)).toEqual([])
+    expect(await w.store.monitoring.failUnfinishedRuns(600, 'stopped')).toBe(1)
+    expect((await w.store.monitoring.getRun(w.testId, 'crashing'))?.result).toBe('fail')
+  })
+
   it('keeps the newest runs only, and refuses a 51st waiting run with 429', async () => {
     const w = await world()
     const exec = gatedExecutor()
