@@ -46,7 +46,8 @@ const STREAM_PATH = /^\/ui\/events\/workspaces\/(\d{1,15})\/service-mocks\/(\d{1
  * cookie, and the translation of that cookie into the API's own Basic authentication for
  * /api and /reports (into the session's own OAuth token for the monitoring API), with a CSRF token
  * required on every state-changing request. Everything else goes to the API handler untouched;
- * the dashboard reaches the store only through the public APIs.
+ * apart from its sessions (kept in the store, see sessions.ts) the dashboard reaches the store only
+ * through the public APIs.
  */
 export function createUiFront(
   options: UiFrontOptions,
