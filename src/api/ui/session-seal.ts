@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto'
 
 /** What a dashboard session stands for, kept only sealed in the store. */
-export interface SessionSecrets {
+interface SessionSecrets {
   /** `Authorization` header value of the API key the session signed in with. */
   authorization: string
   csrfToken: string

@@ -19,6 +19,7 @@ export function listParams(
   return { placeholders: values.map((_, i) => `@${prefix}${i}`).join(', '), params }
 }
 
+/** A number column as either driver hands it back (node-postgres's bigint parser already gives numbers). */
 export function num(value: unknown): number {
   return Number(value)
 }
