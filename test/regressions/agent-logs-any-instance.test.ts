@@ -103,5 +103,5 @@ describe.skipIf(!hasPostgres)('an agent’s log lines', () => {
     // The newest line only, as the route's limit asks, on the instance that did not get the report.
     const last = await call(b, group.auth, 'GET', `${path}/log?limit=1`)
     expect(last.result['log']).toBe('{"level":30,"msg":"listening"}')
-  })
+  }, 120_000)
 })

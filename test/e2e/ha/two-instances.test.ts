@@ -267,7 +267,7 @@ describe.skipIf(!hasPostgres)('two platform instances on one PostgreSQL database
     expect(statuses).toEqual([...Array<number>(10).fill(401), 429, 429])
     // The key's owner is not affected.
     expect((await call(b, group.auth, 'GET', '/api/v4/user')).status).toBe(200)
-  })
+  }, 120_000)
 
   it('loses no acknowledged write and strands no run when one instance is SIGKILLed, and the other keeps serving', async () => {
     const store = await freshPgDatabase()
@@ -363,5 +363,5 @@ describe.skipIf(!hasPostgres)('two platform instances on one PostgreSQL database
     })
     expect(bySession.status).toBe(200)
     await bySession.arrayBuffer()
-  })
+  }, 120_000)
 })
