@@ -1,7 +1,9 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import { Authenticator } from '../../../src/api/auth.js'
 import { FailureThrottle, ThrottledError } from '../../../src/api/access/throttle.js'
+import { openSqliteStore } from '../../../src/store/index.js'
 import { startTestPlatform } from '../../helpers/platform.js'
+import { tempDir } from '../../helpers/temp-dir.js'
 
 function basic(id: string, secret: string): string {
   return `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`
@@ -32,6 +34,27 @@ describe('FailureThrottle', () => {
     expect(() => throttle.check('10.0.0.1', 'k4')).toThrow(ThrottledError)
     now += 10_001
     expect(() => throttle.check('10.0.0.1', 'k1')).not.toThrow()
+  })
+})
+
+describe('FailureThrottle on a store', () => {
+  it('adds up the failures two throttles (two platform instances) count in one store', async () => {
+    const store = await openSqliteStore({ dataDir: tempDir() })
+    onTestFinished(async () => await store.close())
+    let now = 1_000
+    const limits = { perAddress: 50, perKeyAndAddress: 3, windowMs: 10_000 }
+    const a = new FailureThrottle(limits, () => now, store)
+    const b = new FailureThrottle(limits, () => now, store)
+    await a.fail('10.0.0.1', 'k1')
+    await b.fail('10.0.0.1', 'k1')
+    // Neither has seen three failures itself.
+    expect(() => b.check('10.0.0.1', 'k1')).not.toThrow()
+    await a.fail('10.0.0.1', 'k1')
+    await expect(b.checkShared('10.0.0.1', 'k1')).rejects.toThrow(ThrottledError)
+    expect(() => b.check('10.0.0.1', 'k1')).toThrow(ThrottledError)
+    await expect(b.checkShared('10.0.0.2', 'k1')).resolves.toBeUndefined()
+    now += 10_001
+    await expect(b.checkShared('10.0.0.1', 'k1')).resolves.toBeUndefined()
   })
 })
 
