@@ -12,7 +12,7 @@ import { startCli, type CliServer } from './cli.js'
 import { tempDir } from './temp-dir.js'
 
 /** One `understudy platform` process of a group sharing a PostgreSQL database. */
-export interface PlatformInstance {
+interface PlatformInstance {
   url: string
   dataDir: string
   server: CliServer
@@ -89,7 +89,7 @@ export async function startPlatformInstances(
 }
 
 /** A load balancer for tests: round robin over upstreams, dropping those that refuse connections. */
-export interface RoundRobinProxy {
+interface RoundRobinProxy {
   url: string
   /** Upstreams still in the rotation. */
   live: () => string[]
@@ -107,7 +107,7 @@ export interface RoundRobinProxy {
  * connection reset while the upstream had the request) is answered 502 and never retried: the
  * upstream may have acted on it, and the client decides.
  */
-export async function startRoundRobinProxy(upstreams: readonly string[]): Promise<RoundRobinProxy> {
+async function startRoundRobinProxy(upstreams: readonly string[]): Promise<RoundRobinProxy> {
   const live = [...upstreams]
   const answeredBy: string[] = []
   let next = 0
