@@ -83,6 +83,10 @@ class PostgresStore implements Store {
   readonly search: Repositories['search']
   readonly monitoring: Repositories['monitoring']
   readonly oauth: Repositories['oauth']
+  readonly uiSessions: Repositories['uiSessions']
+  readonly authFailures: Repositories['authFailures']
+  readonly agentLogs: Repositories['agentLogs']
+  readonly localRuns: Repositories['localRuns']
 
   readonly #pool: PgPool
   readonly #url: string
@@ -116,6 +120,10 @@ class PostgresStore implements Store {
     this.search = top.search
     this.monitoring = top.monitoring
     this.oauth = top.oauth
+    this.uiSessions = top.uiSessions
+    this.authFailures = top.authFailures
+    this.agentLogs = top.agentLogs
+    this.localRuns = top.localRuns
   }
 
   /** One transaction (BEGIN ... COMMIT, ROLLBACK and rethrow on a throw) on one connection of the pool. */

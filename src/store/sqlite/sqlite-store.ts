@@ -80,6 +80,10 @@ class SqliteStore implements Store {
   readonly search: Repositories['search']
   readonly monitoring: Repositories['monitoring']
   readonly oauth: Repositories['oauth']
+  readonly uiSessions: Repositories['uiSessions']
+  readonly authFailures: Repositories['authFailures']
+  readonly agentLogs: Repositories['agentLogs']
+  readonly localRuns: Repositories['localRuns']
 
   readonly #file: string
   readonly #writer: Connection
@@ -123,6 +127,10 @@ class SqliteStore implements Store {
     this.search = top.search
     this.monitoring = top.monitoring
     this.oauth = top.oauth
+    this.uiSessions = top.uiSessions
+    this.authFailures = top.authFailures
+    this.agentLogs = top.agentLogs
+    this.localRuns = top.localRuns
   }
 
   /**
