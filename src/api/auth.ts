@@ -70,7 +70,8 @@ export class Authenticator {
 
   constructor(
     private readonly store: Store,
-    private readonly throttle: FailureThrottle = new FailureThrottle(),
+    // Counted in the store: every instance on it (and every Authenticator of one) sees the same.
+    private readonly throttle: FailureThrottle = new FailureThrottle(undefined, undefined, store),
   ) {
     this.decoy = hashSecret(randomBytes(24).toString('base64url'))
   }
@@ -93,9 +94,10 @@ export class Authenticator {
       cached.digest !== digest ||
       cached.until < now
     ) {
+      await this.throttle.checkShared(address, credentials.id)
       const ok = await verifySecret(credentials.secret, key?.secretHash ?? (await this.decoy))
       if (!ok || key === undefined) {
-        this.throttle.fail(address, credentials.id)
+        await this.throttle.fail(address, credentials.id)
         throw unauthorized(UNAUTHORIZED.wrongKey)
       }
       if (this.verified.size >= CACHE_SIZE) this.verified.clear()
@@ -126,9 +128,9 @@ export class Authenticator {
     secret: string,
     stored: string | undefined,
   ): Promise<boolean> {
-    this.throttle.check(address, id)
+    await this.throttle.checkShared(address, id)
     const ok = (await verifySecret(secret, stored ?? (await this.decoy))) && stored !== undefined
-    if (!ok) this.throttle.fail(address, id)
+    if (!ok) await this.throttle.fail(address, id)
     return ok
   }
 }

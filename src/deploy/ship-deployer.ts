@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { MockServiceDocument } from '../dsl/index.js'
 import { createError } from '../errors/index.js'
-import { LogRing, type Logger } from '../log/index.js'
+import type { Logger } from '../log/index.js'
 import type {
   MockService,
   MockServiceStatus,
@@ -81,7 +81,6 @@ export class ShipDeployer implements Deployer {
   readonly #log: Logger
   readonly #lostAfterMs: number
   readonly #logLines: number
-  readonly #logs = new Map<number, LogRing>()
   readonly #startedAt = Date.now()
   readonly #timer: NodeJS.Timeout
   #checking: Promise<void> = Promise.resolve()
@@ -192,7 +191,7 @@ export class ShipDeployer implements Deployer {
 
   async remove(mockServiceId: number): Promise<void> {
     await this.#leaveShip(mockServiceId)
-    this.#logs.delete(mockServiceId)
+    await this.#store.agentLogs.delete(mockServiceId)
     await this.#local.remove(mockServiceId)
   }
 
@@ -206,10 +205,11 @@ export class ShipDeployer implements Deployer {
     return placed.running ? this.relay.admin(placed, mockServiceId) : null
   }
 
-  logsOf(mockServiceId: number, limit?: number): string[] {
-    const remote = this.#logs.get(mockServiceId)
-    if (remote === undefined) return this.#local.logsOf(mockServiceId, limit)
-    return remote.snapshot(limit ?? remote.capacity)
+  /** An agent's lines come from the store, so that every platform instance answers with them. */
+  async logsOf(mockServiceId: number, limit?: number): Promise<string[]> {
+    const remote = await this.#store.agentLogs.get(mockServiceId)
+    if (remote === undefined) return await this.#local.logsOf(mockServiceId, limit)
+    return remote.slice(Math.max(0, remote.length - (limit ?? remote.length)))
   }
 
   /** Resolves once it knows which mock services run on ships (read from the store at its start). */
@@ -264,13 +264,14 @@ export class ShipDeployer implements Deployer {
       shipId: placed.shipId,
       running: report.status === 'RUNNING' && placed.desired === 'RUNNING',
     })
-    if (report.logs !== undefined && report.logs.length > 0) {
-      // The agent sends the newest lines it keeps: they replace the ones it sent before.
-      const ring = new LogRing(this.#logLines)
-      for (const line of report.logs) ring.write(line)
-      this.#logs.set(report.mockServiceId, ring)
-    }
     await this.#store.write(async (tx) => {
+      if (report.logs !== undefined && report.logs.length > 0) {
+        // The agent sends the newest lines it keeps: they replace the ones it sent before.
+        await tx.agentLogs.put(
+          report.mockServiceId,
+          report.logs.slice(-this.#logLines).map((line) => line.replace(/\n$/, '')),
+        )
+      }
       const running = report.status === 'RUNNING'
       const mock = await tx.mockServices.getById(report.mockServiceId)
       await tx.mockServices.update(report.mockServiceId, {
@@ -492,6 +493,8 @@ export class ShipDeployer implements Deployer {
     this.#placed.delete(mockServiceId)
     if ((await this.#store.placements.get(mockServiceId)) === undefined) return
     await this.#store.placements.remove(mockServiceId)
+    // Lines of the agent that ran it no longer describe it: the local runtime's are shown.
+    await this.#store.agentLogs.delete(mockServiceId)
   }
 }
 

@@ -45,8 +45,10 @@ export interface Deployer {
    * service's runtime: its standard error (the runtime's JSON log lines, every replica's) and the
    * platform's own lines about it (`runtime exited with code 1; restarting in 500 ms`). Kept in
    * memory, a bounded number per mock service; empty for one never deployed since the platform started.
+   * A mock service run by an agent answers the lines its agent last reported, kept in the store
+   * (so asynchronously).
    */
-  logsOf: (mockServiceId: number, limit?: number) => string[]
+  logsOf: (mockServiceId: number, limit?: number) => string[] | Promise<string[]>
   /**
    * Deploys again, from the documents last written, every mock service whose record says RUNNING
    * (or PENDING: a deploy the platform's stop interrupted): the platform calls it when it starts.

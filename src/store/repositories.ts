@@ -490,6 +490,76 @@ export interface SearchRepository {
   ) => Promise<{ rows: Array<Record<string, unknown>>; total: number }>
 }
 
+/** A signed-in dashboard session as stored: by a hash of its id, its content sealed under that id. */
+export interface StoredUiSession {
+  /** SHA-256 (hex) of the session id; the id itself is never stored. */
+  idHash: string
+  apiKeyId: string
+  /** The user and OAuth token the session's monitoring requests use (revoked when it ends). */
+  userId: number | null
+  monitorTokenId: string | null
+  /** The session's secrets, encrypted under a key only the session id gives. */
+  sealed: string
+  created: number
+  lastSeen: number
+}
+
+/** Dashboard sessions, shared by every platform instance on the store. */
+export interface UiSessionRepository {
+  /** Stores a session; past `max` sessions the oldest are removed and answered (to revoke their tokens). */
+  create: (session: StoredUiSession, max: number) => Promise<StoredUiSession[]>
+  get: (idHash: string) => Promise<StoredUiSession | undefined>
+  /** Moves a session's last request time forward (never back). */
+  touch: (idHash: string, lastSeen: number) => Promise<void>
+  /** Removes a session; answers it, or undefined when it was gone already. */
+  delete: (idHash: string) => Promise<StoredUiSession | undefined>
+  /** Removes the sessions idle since before `idleBefore` or created before `createdBefore`; answers them. */
+  sweep: (idleBefore: number, createdBefore: number) => Promise<StoredUiSession[]>
+}
+
+/** The failed-secret throttle's counters, in fixed windows, shared by every platform instance. */
+export interface AuthFailureRepository {
+  /** The counts of those counters whose window has not ended at `now` (absent: none). */
+  counts: (
+    counters: readonly string[],
+    now: number,
+  ) => Promise<Map<string, { count: number; expires: number }>>
+  /**
+   * Counts one failure on each counter: in its window, or in a new one ending `now + windowMs`
+   * when the last has ended. Answers each counter's count and window end after it.
+   */
+  bump: (
+    counters: readonly string[],
+    now: number,
+    windowMs: number,
+  ) => Promise<Map<string, { count: number; expires: number }>>
+  /** Removes the counters whose window ended before `now`, then the soonest-ending past `max`. */
+  sweep: (now: number, max: number) => Promise<number>
+}
+
+/** The log lines agents report for the mock services they run (the newest, bounded). */
+export interface AgentLogRepository {
+  /** Replaces a mock service's lines. */
+  put: (mockServiceId: number, lines: readonly string[]) => Promise<void>
+  /** The lines last reported, oldest first; undefined when no agent reported any. */
+  get: (mockServiceId: number) => Promise<string[] | undefined>
+  delete: (mockServiceId: number) => Promise<void>
+}
+
+/** Local monitoring runs left by a platform instance that died. */
+export interface LocalRunRepository {
+  /**
+   * Takes the abandoned local runs (queued or working, lease ended before `now` or none, fewer
+   * than `maxAttempts` takeovers) under `leaseId` until `expires`, queued again; answers their ids.
+   */
+  takeOver: (input: {
+    leaseId: string
+    now: number
+    expires: number
+    maxAttempts: number
+  }) => Promise<string[]>
+}
+
 /** Every repository, as one bag: what a request handler and a write transaction see. */
 export interface Repositories {
   accounts: AccountRepository
@@ -520,6 +590,13 @@ export interface Repositories {
   monitoring: MonitoringRepository
   /** The monitoring API's OAuth 2.0 provider. */
   oauth: OAuthRepository
+  /** Dashboard sessions (every platform instance on the store sees the same). */
+  uiSessions: UiSessionRepository
+  /** Counters of wrong secrets (every platform instance on the store counts into the same). */
+  authFailures: AuthFailureRepository
+  /** Agents' reported log lines per mock service. */
+  agentLogs: AgentLogRepository
+  localRuns: LocalRunRepository
 }
 
 /**

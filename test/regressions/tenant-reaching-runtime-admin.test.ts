@@ -438,7 +438,7 @@ describe("a tenant reaching another tenant's runtime admin API", () => {
         { timeoutMs: 10_000, intervalMs: 50 },
       )
       expect(stats).toMatchObject({ sent: 0, failed: 1 })
-      const log = m.platform.deployer.logsOf(attacker.id).join('\n')
+      const log = (await m.platform.deployer.logsOf(attacker.id)).join('\n')
       expect(log).toContain('webhook failed')
       expect(log).toContain('Refused by the egress policy')
       await expectVictimUntouched(v)

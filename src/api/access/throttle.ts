@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
+import type { Repositories } from '../../store/index.js'
 import { codes, UnderstudyError } from '../../errors/index.js'
 
 /** A 429 ERR_API_RATE_LIMITED that knows its `Retry-After` (seconds). */
@@ -22,8 +24,8 @@ const DEFAULT_THROTTLE: ThrottleLimits = { perAddress: 50, perKeyAndAddress: 10,
 /** Counters kept at most; past it the oldest windows are dropped (memory stays bounded under a flood). */
 const MAX_COUNTERS = 100_000
 /**
- * Characters of a secret id kept in a counter's name: ids are at most 128 characters, so a longer
- * one (a form field can be megabytes) exists nowhere and only needs to be counted, not stored whole.
+ * Characters of a secret id a counter is named by: ids are at most 128 characters, so a longer one
+ * (a form field can be megabytes) exists nowhere and only needs to be counted, not hashed whole.
  */
 const MAX_ID_LENGTH = 200
 
@@ -38,6 +40,9 @@ export function peerAddress(req: IncomingMessage): string {
   return address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address
 }
 
+/** How often the store's ended windows are swept, at most (on a failure, never on a success). */
+const SWEEP_EVERY_MS = 10_000
+
 /**
  * The one throttle of wrong secrets (docs/api.md#authentication-and-throttling):
  * the platform keeps a single instance for API keys over HTTP Basic, the dashboard sign-in, the
@@ -46,19 +51,27 @@ export function peerAddress(req: IncomingMessage): string {
  * `Retry-After` for the rest of the window, before any secret is checked. A correct secret from
  * another address is never affected: nothing is counted per id alone, so an attacker cannot lock
  * the owner out.
+ *
+ * With a store, the counters live there, so that guesses spread over several platform instances
+ * behind one load balancer add up as if one instance got them all. Only failures write (one
+ * upsert per counter); `checkShared` reads the store's counts before a secret is verified (scrypt,
+ * tens of ms, dwarfs the read), and `check` answers from what this instance last learned, which is
+ * all a request whose secret was verified recently needs.
  */
 export class FailureThrottle {
   private readonly counters = new Map<string, { count: number; until: number }>()
+  #lastSweep = 0
 
   constructor(
     private readonly limits: ThrottleLimits = DEFAULT_THROTTLE,
     private readonly now: () => number = Date.now,
+    private readonly store?: Pick<Repositories, 'authFailures'>,
   ) {}
 
-  /** Throws ThrottledError when this address (or this key from it) is over its budget. */
+  /** Throws ThrottledError when this address (or this key from it), as far as this instance knows, is over its budget. */
   check(address: string, keyId: string | null): void {
     const wait = Math.max(
-      this.blockedFor(`a:${address}`, this.limits.perAddress),
+      this.blockedFor(addressCounter(address), this.limits.perAddress),
       keyId === null
         ? 0
         : this.blockedFor(keyCounter(keyId, address), this.limits.perKeyAndAddress),
@@ -66,10 +79,34 @@ export class FailureThrottle {
     if (wait > 0) throw new ThrottledError(Math.ceil(wait / 1000))
   }
 
+  /** `check`, after reading the counts every instance added up in the store. */
+  async checkShared(address: string, keyId: string | null): Promise<void> {
+    if (this.store !== undefined) {
+      const names = countersOf(address, keyId)
+      this.learn(await this.store.authFailures.counts(names, this.now()))
+    }
+    this.check(address, keyId)
+  }
+
   /** Counts one wrong credential. */
-  fail(address: string, keyId: string | null): void {
-    this.bump(`a:${address}`)
-    if (keyId !== null) this.bump(keyCounter(keyId, address))
+  async fail(address: string, keyId: string | null): Promise<void> {
+    const names = countersOf(address, keyId)
+    for (const name of names) this.bump(name)
+    if (this.store === undefined) return
+    const now = this.now()
+    this.learn(await this.store.authFailures.bump(names, now, this.limits.windowMs))
+    if (now - this.#lastSweep >= SWEEP_EVERY_MS) {
+      this.#lastSweep = now
+      await this.store.authFailures.sweep(now, MAX_COUNTERS)
+    }
+  }
+
+  /** Takes the store's counts (every instance's failures) as this instance's view. */
+  private learn(counts: ReadonlyMap<string, { count: number; expires: number }>): void {
+    for (const [name, { count, expires }] of counts) {
+      if (!this.counters.has(name) && this.counters.size >= MAX_COUNTERS) this.prune(this.now())
+      this.counters.set(name, { count, until: expires })
+    }
   }
 
   private blockedFor(key: string, limit: number): number {
@@ -100,6 +137,20 @@ export class FailureThrottle {
   }
 }
 
+function addressCounter(address: string): string {
+  return `a:${address}`
+}
+
+/**
+ * A key id is whatever a client sent (any length, any character, NUL included, which PostgreSQL
+ * text cannot hold): its counter is named by a digest of the id and the address.
+ */
 function keyCounter(keyId: string, address: string): string {
-  return `k:${keyId.slice(0, MAX_ID_LENGTH)}\u0000${address}`
+  return `k:${createHash('sha256').update(keyId.slice(0, MAX_ID_LENGTH)).update('\u0000').update(address).digest('base64url')}`
+}
+
+function countersOf(address: string, keyId: string | null): string[] {
+  return keyId === null
+    ? [addressCounter(address)]
+    : [addressCounter(address), keyCounter(keyId, address)]
 }

@@ -113,6 +113,11 @@ const MAX_CONCURRENT = 32
  * runs, a bucket trigger over many tests) always leaves the other half to the other accounts.
  */
 const MAX_PER_ACCOUNT = 16
+/**
+ * Times a local run is taken over from a platform instance that died before it ends failed: a run
+ * whose test brings its instance down each time (a memory blow-up) must not go round for ever.
+ */
+const MAX_TAKEOVERS = 3
 
 /**
  * Runs tests asynchronously: a run is stored `queued` at once and the caller answered; runs of one
@@ -127,6 +132,8 @@ export class RunQueue {
   /** The tail of each test's chain of runs, and how many runs wait in it. */
   readonly #chains = new Map<string, { tail: Promise<void>; pending: number }>()
   readonly #schedulesOf = new Map<string, Set<string>>()
+  /** The schedules armed here, by id, as they were when armed (to see another instance's changes). */
+  readonly #armed = new Map<string, MonitorSchedule>()
   #closed = false
   readonly #slots: FairSlots
   readonly #leaseMs: number
@@ -173,8 +180,9 @@ export class RunQueue {
   }
 
   /**
-   * Renews this instance's leases on its local runs, and fails the local runs of instances whose
-   * lease ended (a platform killed while another one keeps running).
+   * Renews this instance's leases on its local runs, and takes over the local runs of instances
+   * whose lease ended (a platform killed while another one keeps running): they run here again,
+   * from the start.
    */
   async #keepLeases(): Promise<void> {
     if (this.#closed) return
@@ -182,8 +190,10 @@ export class RunQueue {
     if (this.#chains.size > 0) {
       await this.#o.store.monitoring.renewLocalLeases(this.#leaseId, now + this.#leaseMs)
     }
+    await this.#takeOverAbandoned(now)
     await this.#failAbandoned(now)
     await this.#failStranded(now)
+    await this.#resyncSchedules()
   }
 
   /**
@@ -207,6 +217,87 @@ export class RunQueue {
     if (failed.length === 0) return
     this.#o.log.warn({ runs: failed.length }, 'test runs no agent could take marked failed')
     for (const run of failed) await this.notifyCompleted(run)
+  }
+
+  /**
+   * Arms the schedules another platform instance on the store created or changed, and disarms
+   * those it deleted, so that every instance fires every schedule (the slot's unique key makes
+   * one run of it) and a schedule keeps firing when the instance it was made on is gone.
+   */
+  async #resyncSchedules(): Promise<void> {
+    const stored = await this.#o.store.monitoring.listAllSchedules()
+    if (this.#closed) return
+    const ids = new Set(stored.map((s) => s.id))
+    for (const [id, armed] of this.#armed) {
+      if (!ids.has(id)) this.#disarm(armed)
+    }
+    for (const schedule of stored) {
+      const armed = this.#armed.get(schedule.id)
+      if (
+        armed === undefined ||
+        armed.interval !== schedule.interval ||
+        armed.environmentId !== schedule.environmentId
+      ) {
+        this.#arm(schedule)
+      }
+    }
+  }
+
+  #disarm(schedule: MonitorSchedule): void {
+    this.#o.timers.remove(schedule.id)
+    this.#armed.delete(schedule.id)
+    this.#schedulesOf.get(schedule.testId)?.delete(schedule.id)
+  }
+
+  /**
+   * Queues here the local runs whose instance is gone (lease ended), under this instance's lease.
+   * Those taken over MAX_TAKEOVERS times already are left to #failAbandoned.
+   */
+  async #takeOverAbandoned(now: number): Promise<void> {
+    if (this.#closed) return
+    const ids = await this.#o.store.localRuns.takeOver({
+      leaseId: this.#leaseId,
+      now,
+      expires: now + this.#leaseMs,
+      maxAttempts: MAX_TAKEOVERS,
+    })
+    if (ids.length === 0) return
+    this.#o.log.warn({ runs: ids.length }, 'took over the test runs of a platform that stopped')
+    for (const run of await this.#o.store.monitoring.getRunsByIds(ids)) {
+      const input = await this.#inputOf(run)
+      if (input === undefined) {
+        await this.#o.store.monitoring.updateRun(run.id, {
+          result: 'fail',
+          finished: this.#o.now(),
+          doc: { ...run.doc, error: 'its test, bucket or environment was deleted' },
+        })
+        continue
+      }
+      this.#enqueue(run, input, await this.#accountOf(input.bucket))
+    }
+  }
+
+  /** What a stored run was started with (its trigger's variables are in its doc). */
+  async #inputOf(run: MonitorRun): Promise<RunStart | undefined> {
+    const store = this.#o.store.monitoring
+    const test = await store.getTestById(run.testId)
+    const bucket = await store.getBucket(run.bucketKey)
+    const environment = await store.getEnvironment(run.bucketKey, run.environmentId)
+    if (test === undefined || bucket === undefined || environment === undefined) return undefined
+    const initial = run.doc['initial_variables']
+    const variables: Record<string, string> = {}
+    if (typeof initial === 'object' && initial !== null && !Array.isArray(initial)) {
+      for (const [name, value] of Object.entries(initial)) {
+        if (typeof value === 'string') variables[name] = value
+      }
+    }
+    return {
+      test,
+      bucket,
+      environment,
+      variables,
+      source: run.source === 'scheduled' ? 'scheduled' : 'trigger',
+    }
   }
 
   async #failAbandoned(now: number): Promise<void> {
@@ -318,6 +409,12 @@ export class RunQueue {
         ? await this.#o.store.monitoring.createRun(record)
         : await this.#o.store.monitoring.createRunOnce({ ...record, slotKey })
     if (run === undefined || !local) return run
+    this.#enqueue(run, input, account)
+    return run
+  }
+
+  /** Executes a stored local run after the test's earlier ones, in one of its account's slots. */
+  #enqueue(run: MonitorRun, input: RunStart, account: string): void {
     const chain = this.#chains.get(input.test.id) ?? { tail: Promise.resolve(), pending: 0 }
     chain.pending++
     chain.tail = chain.tail
@@ -329,7 +426,6 @@ export class RunQueue {
         }
       })
     this.#chains.set(input.test.id, chain)
-    return run
   }
 
   /** Runs `fn` in one of the account's fair share of slots. */
@@ -451,11 +547,12 @@ export class RunQueue {
 
   /**
    * At platform start: local runs left queued or working by a platform that is gone (their lease
-   * ended) fail with a note, and every stored schedule is armed again (schedules survive
-   * restarts). Runs another instance holds under a live lease, and runs of regions waiting for or
+   * ended) are taken over (run again here; failed with a note after MAX_TAKEOVERS), and every
+   * stored schedule is armed again (schedules survive restarts). Runs another instance holds under a live lease, and runs of regions waiting for or
    * held by an agent, are left alone.
    */
   async loadSchedules(): Promise<void> {
+    await this.#takeOverAbandoned(this.#o.now())
     await this.#failAbandoned(this.#o.now())
     for (const schedule of await this.#o.store.monitoring.listAllSchedules()) this.#arm(schedule)
   }
@@ -473,7 +570,10 @@ export class RunQueue {
 
   /** Stops the schedules of a test (deleted, or about to be re-read). */
   forgetTest(testId: string): void {
-    for (const id of this.#schedulesOf.get(testId) ?? []) this.#o.timers.remove(id)
+    for (const id of this.#schedulesOf.get(testId) ?? []) {
+      this.#o.timers.remove(id)
+      this.#armed.delete(id)
+    }
     this.#schedulesOf.delete(testId)
   }
 
@@ -482,6 +582,7 @@ export class RunQueue {
     let ids = this.#schedulesOf.get(schedule.testId)
     if (ids === undefined) this.#schedulesOf.set(schedule.testId, (ids = new Set()))
     ids.add(schedule.id)
+    this.#armed.set(schedule.id, schedule)
     this.#o.timers.add(schedule, () => {
       this.#tick(schedule).catch((err: unknown) =>
         this.#o.log.error({ err, scheduleId: schedule.id }, 'scheduled run failed'),
@@ -495,6 +596,9 @@ export class RunQueue {
     const slot = Math.floor(this.#o.now() / tickMs(schedule.interval, this.#o.scheduleScale))
     const test = await this.#o.store.monitoring.getTestById(schedule.testId)
     if (test === undefined) return
+    // Another instance may have deleted the schedule since this one armed it.
+    const current = await this.#o.store.monitoring.listSchedules(schedule.testId)
+    if (!current.some((s) => s.id === schedule.id)) return
     const bucket = await this.#o.store.monitoring.getBucket(test.bucketKey)
     const environment = await this.#o.store.monitoring.getEnvironment(
       test.bucketKey,

@@ -46,17 +46,21 @@ const STREAM_PATH = /^\/ui\/events\/workspaces\/(\d{1,15})\/service-mocks\/(\d{1
  * cookie, and the translation of that cookie into the API's own Basic authentication for
  * /api and /reports (into the session's own OAuth token for the monitoring API), with a CSRF token
  * required on every state-changing request. Everything else goes to the API handler untouched;
- * the dashboard reaches the store only through the public APIs.
+ * apart from its sessions (kept in the store, see sessions.ts) the dashboard reaches the store only
+ * through the public APIs.
  */
 export function createUiFront(
   options: UiFrontOptions,
   api: (req: IncomingMessage, res: ServerResponse) => void,
 ): UiFront {
   const assets = new StaticAssets(options.uiDir ?? defaultUiDir())
-  const sessions = new UiSessions()
   const streams = new InspectionStreams(options.baseUrl, options.log)
   const authenticator = options.authenticator ?? new Authenticator(options.store)
   const monitorTokens = new SessionTokens(options.store, options.baseUrl)
+  // A session that ends anywhere (sign-out, expiry, eviction) takes its monitoring token with it.
+  const sessions = new UiSessions(options.store, async (ended) => {
+    await monitorTokens.revoke(ended.userId, ended.monitorTokenId)
+  })
   const isMonitoringRequest = options.isMonitoringRequest ?? (() => false)
   const secure = options.baseUrl.startsWith('https:')
 
@@ -91,28 +95,27 @@ export function createUiFront(
       return
     }
     if (req.headers[UI_HEADER] !== undefined) {
-      const outcome = bridge(req, res)
-      if (typeof outcome === 'string') return refuse(req, res, outcome)
-      if (outcome !== null) {
-        // The session's token stands in for its API key, which the other APIs check on every
-        // call: a key revoked (or a user disabled) since sign-in must end the monitoring access too.
-        authenticator
-          .authenticate(outcome.authorization, peerAddress(req))
-          .then(
-            () => api(req, res),
-            async () => {
-              sessions.end(outcome)
-              await monitorTokens.revoke(outcome)
-              refuse(req, res, 'The API key of this session no longer signs in: sign in again.')
-            },
-          )
-          .catch((err: unknown) => {
-            options.log.error({ err, path }, 'dashboard request failed')
-            if (!res.headersSent) {
-              refuse(req, res, 'The session could not be checked: sign in again.')
-            }
-          })
-        return
+      bridged(req, res).catch((err: unknown) => {
+        options.log.error({ err, path }, 'dashboard request failed')
+        if (!res.headersSent) refuse(req, res, 'The session could not be checked: sign in again.')
+      })
+      return
+    }
+    api(req, res)
+  }
+
+  /** A dashboard call: its session's credentials put on it (bridge), then the API's answer. */
+  async function bridged(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const outcome = await bridge(req, res)
+    if (typeof outcome === 'string') return refuse(req, res, outcome)
+    if (outcome !== null) {
+      // The session's token stands in for its API key, which the other APIs check on every
+      // call: a key revoked (or a user disabled) since sign-in must end the monitoring access too.
+      try {
+        await authenticator.authenticate(outcome.authorization, peerAddress(req))
+      } catch {
+        await sessions.end(outcome)
+        return refuse(req, res, 'The API key of this session no longer signs in: sign in again.')
       }
     }
     api(req, res)
@@ -134,7 +137,10 @@ export function createUiFront(
    * Answers a refusal, null, or the session when its monitoring token was put on the request (its
    * API key is then checked before the call goes on).
    */
-  function bridge(req: IncomingMessage, res: ServerResponse): string | UiSession | null {
+  async function bridge(
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<string | UiSession | null> {
     const writeHead = res.writeHead.bind(res)
     res.writeHead = ((status: number, ...rest: unknown[]) => {
       const headers = rest[rest.length - 1]
@@ -145,7 +151,7 @@ export function createUiFront(
       return (writeHead as (...a: unknown[]) => ServerResponse)(status, ...rest)
     }) as typeof res.writeHead
     if (req.headers.authorization !== undefined) return null
-    const session = sessions.fromCookie(req.headers.cookie)
+    const session = await sessions.fromCookie(req.headers.cookie)
     if (session === undefined) return null // the API answers 401: the dashboard goes to sign-in
     // Every method, reads included: browsers send cookies to every port of a host, so the cookie
     // may reach a mock service on the same host (and its inspection); alone it must authorize nothing.
@@ -153,7 +159,7 @@ export function createUiFront(
       return 'The CSRF token is missing or wrong: sign in again.'
     }
     // The monitoring API takes OAuth tokens only: the session's own token, revoked at sign-out.
-    const token = isMonitoringRequest(req) ? monitorTokens.authorizationOf(session) : undefined
+    const token = isMonitoringRequest(req) ? session.monitor?.authorization : undefined
     req.headers.authorization = token ?? session.authorization
     return token === undefined ? null : session
   }
@@ -179,7 +185,7 @@ export function createUiFront(
     }
     const stream = STREAM_PATH.exec(path)
     if (stream !== null && method === 'GET') {
-      const session = sessions.fromCookie(req.headers.cookie)
+      const session = await sessions.fromCookie(req.headers.cookie)
       // EventSource cannot send headers: the token comes in the query (the platform logs no URLs).
       const token = splitUrl(req.url).query.get('token') ?? undefined
       if (session === undefined || !csrfMatches(session, token)) {
@@ -194,7 +200,7 @@ export function createUiFront(
         session.apiKeyId,
         Number(stream[1]),
         Number(stream[2]),
-        () => sessions.isAlive(session),
+        sessions.liveness(session),
       )
       return
     }
@@ -221,7 +227,7 @@ export function createUiFront(
 
   async function currentSession(req: IncomingMessage, res: ServerResponse): Promise<void> {
     req.resume()
-    const session = sessions.fromCookie(req.headers.cookie)
+    const session = await sessions.fromCookie(req.headers.cookie)
     // The token is given once, at sign-in: a cookie alone cannot fetch it.
     if (session === undefined || !csrfMatches(session, req.headers['x-csrf-token'])) {
       return json(res, 401, { error: { code: 'ERR_API_UNAUTHORIZED', message: 'Not signed in.' } })
@@ -279,8 +285,7 @@ export function createUiFront(
         },
       })
     }
-    const session = sessions.create(keyId, authorization)
-    await monitorTokens.issue(session, userId, (s) => sessions.isAlive(s))
+    const session = await sessions.create(keyId, authorization, await monitorTokens.issue(userId))
     return json(
       res,
       200,
@@ -291,17 +296,16 @@ export function createUiFront(
 
   async function signOut(req: IncomingMessage, res: ServerResponse): Promise<void> {
     req.resume()
-    const session: UiSession | undefined = sessions.fromCookie(req.headers.cookie)
+    const session: UiSession | undefined = await sessions.fromCookie(req.headers.cookie)
     if (session !== undefined) {
       if (!csrfMatches(session, req.headers['x-csrf-token'])) {
         return json(res, 403, {
           error: { code: 'ERR_API_FORBIDDEN', message: 'The CSRF token is missing or wrong.' },
         })
       }
-      sessions.end(session)
-      await monitorTokens.revoke(session)
+      await sessions.end(session)
     }
-    await monitorTokens.revokeEnded((s) => sessions.isAlive(s))
+    await sessions.sweep()
     res.writeHead(204, { 'set-cookie': sessionCookie(null, secure), ...SECURITY_HEADERS })
     res.end()
   }

@@ -23,7 +23,7 @@ async function snapshot(ctx: ApiContext): Promise<HandlerResult> {
   const raw = ctx.query.get('limit')
   if (raw !== null && !/^\d+$/.test(raw)) throw invalidField('/limit', 'must be a positive integer')
   const limit = Math.min(raw === null || raw === '0' ? DEFAULT_LINES : Number(raw), MAX_LINES)
-  const log = ctx.deps.deployer.logsOf(mock.id, limit).join('\n')
+  const log = (await ctx.deps.deployer.logsOf(mock.id, limit)).join('\n')
   // The runtime that wrote these lines was started by the mock service's last deploy.
   const saved = await ctx.deps.store.write(async (tx) => {
     const deploy = await tx.trackings.latestOf(mock.id, 'deploy')

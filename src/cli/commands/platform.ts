@@ -45,7 +45,8 @@ Flags:
   --ship-lost-after S      seconds without a heartbeat after which an agent's ship is lost and
                            its mock services are placed on another ship of its harbor (default 15)
   --run-lease S            seconds an agent holds a monitoring run unless it renews the lease
-                           (default 30, 1 to 3600); a killed agent's run goes to another after it
+                           (default 30, 1 to 3600; also UNDERSTUDY_RUN_LEASE); a killed agent's
+                           or platform instance's run goes to another after it
   --run-wait S             seconds a monitoring run waits for agents that are not there (none of
                            its region, or its agent, claimed or heartbeated meanwhile) before it
                            fails with the reason (default 300, 1 to 86400)
@@ -123,6 +124,21 @@ function secondsFlag(
   return Number(raw)
 }
 
+/**
+ * UNDERSTUDY_SCHEDULE_SCALE, a divisor of schedule intervals for tests and drills of several
+ * instances (docs/deploy.md#high-availability): 1 to 3600; 60 runs a `1m` schedule every second.
+ */
+function scheduleScale(env: NodeJS.ProcessEnv): { scheduleScale?: number } {
+  const raw = env['UNDERSTUDY_SCHEDULE_SCALE']
+  if (raw === undefined || raw === '') return {}
+  if (!/^\d+$/.test(raw) || +raw < 1 || +raw > 3600) {
+    throw new UsageError(
+      `UNDERSTUDY_SCHEDULE_SCALE must be a whole number from 1 to 3600, not "${raw}"`,
+    )
+  }
+  return { scheduleScale: Number(raw) }
+}
+
 /** `understudy platform`: resolves once listening; the process then lives until a signal. */
 export async function runPlatformCommand(
   args: string[],
@@ -167,7 +183,11 @@ export async function runPlatformCommand(
   if (flags.store != null) requireFeaturePackage('pg')
   const egress = egressFromFlags(values.egress, values['egress-allow'])
   const lostAfter = secondsFlag(values['ship-lost-after'], 'ship-lost-after', 3600, 2)
-  const runLease = secondsFlag(values['run-lease'], 'run-lease', 3600)
+  const runLease = secondsFlag(
+    values['run-lease'] ?? nonEmpty(process.env['UNDERSTUDY_RUN_LEASE']),
+    'run-lease',
+    3600,
+  )
   const runWait = secondsFlag(values['run-wait'], 'run-wait', 86_400)
   const callTimeout = secondsFlag(values['agent-call-timeout'], 'agent-call-timeout', 300)
   const runtimeLease = secondsFlag(
@@ -195,6 +215,7 @@ export async function runPlatformCommand(
     ...(callTimeout === undefined ? {} : { agentCallTimeoutMs: callTimeout * 1000 }),
     ...(runtimeLease === undefined ? {} : { runtimeLeaseMs: runtimeLease * 1000 }),
     monitor: {
+      ...scheduleScale(process.env),
       resultRetention: flags.resultRetention,
       ...(runLease === undefined ? {} : { leaseMs: runLease * 1000 }),
       ...(runWait === undefined ? {} : { runWaitMs: runWait * 1000 }),

@@ -14,6 +14,7 @@ import { transactionNameOrderSchema } from './014-transaction-name-order.js'
 import { shipPlacementSchema } from './015-ship-placement.js'
 import { monitorRunLeasesSchema } from './016-monitor-run-leases.js'
 import { runtimeLeasesSchema } from './018-runtime-leases.js'
+import { sharedInstanceStateSchema } from './019-shared-instance-state.js'
 import { transactionSortOrdersSchema } from './020-transaction-sort-orders.js'
 import type { Migration } from './types.js'
 
@@ -43,5 +44,6 @@ export const migrations: readonly Migration[] = [
   shipPlacementSchema,
   monitorRunLeasesSchema,
   runtimeLeasesSchema,
+  sharedInstanceStateSchema,
   transactionSortOrdersSchema,
 ]

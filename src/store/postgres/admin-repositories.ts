@@ -1,5 +1,12 @@
-import { workspaceColumns, workspaceUpdatable } from '../tables/admin.js'
-import { accountColumns, apiKeyColumns, userColumns, userUpdatable } from '../tables/tenancy.js'
+import { workspaceUpdatable, workspaceTable, newWorkspace } from '../tables/admin.js'
+import {
+  userUpdatable,
+  accountTable,
+  userTable,
+  apiKeyTable,
+  newUser,
+  newApiKey,
+} from '../tables/tenancy.js'
 import type {
   AccountRepository,
   ApiKeyRepository,
@@ -7,7 +14,7 @@ import type {
   WorkspaceRepository,
 } from '../repositories.js'
 import { mergePatch } from '../tables/columns.js'
-import type { Account, ApiKey, User, Workspace } from '../types.js'
+import type { User, Workspace } from '../types.js'
 import { definePgTable } from './codec.js'
 import type { PgRepoContext } from './context.js'
 import { pgListPage, type PgSortKeys } from './list.js'
@@ -15,13 +22,13 @@ import { all, one, returned } from './sql.js'
 
 /* Accounts, users, API keys and workspaces in PostgreSQL: the SQLite store's semantics. */
 
-export const pgAccounts = definePgTable<Account>('accounts', 'id', accountColumns, true)
+export const pgAccounts = definePgTable(accountTable)
 
-export const pgUsers = definePgTable<User>('users', 'id', userColumns, true)
+export const pgUsers = definePgTable(userTable)
 
-export const pgApiKeys = definePgTable<ApiKey>('api_keys', 'id', apiKeyColumns, false)
+export const pgApiKeys = definePgTable(apiKeyTable)
 
-const workspaces = definePgTable<Workspace>('workspaces', 'id', workspaceColumns, true)
+const workspaces = definePgTable(workspaceTable)
 
 const userSortKeys: PgSortKeys = {
   id: 'id',
@@ -84,16 +91,7 @@ export function pgUserRepository(ctx: PgRepoContext): UserRepository {
   return {
     async create(input) {
       ctx.check()
-      const record: Omit<User, 'id'> = {
-        email: input.email,
-        firstName: input.firstName,
-        lastName: input.lastName,
-        enabled: input.enabled,
-        accountRoles: input.accountRoles,
-        accountId: input.accountId,
-        created: ctx.now(),
-        lastAccess: null,
-      }
+      const record = newUser(input, ctx.now())
       const user = pgUsers.decode(
         returned(await one(ctx.db, pgUsers.insertSql, pgUsers.encode(record))),
       )
@@ -157,15 +155,7 @@ export function pgApiKeyRepository(ctx: PgRepoContext): ApiKeyRepository {
   return {
     async create(input) {
       ctx.check()
-      const record: ApiKey = {
-        id: input.id,
-        userId: input.userId,
-        name: input.name,
-        secretHash: input.secretHash,
-        created: ctx.now(),
-        lastUsed: null,
-        revoked: null,
-      }
+      const record = newApiKey(input, ctx.now())
       return pgApiKeys.decode(
         returned(await one(ctx.db, pgApiKeys.insertSql, pgApiKeys.encode(record))),
       )
@@ -206,16 +196,7 @@ export function pgWorkspaceRepository(ctx: PgRepoContext): WorkspaceRepository {
     async create(input) {
       ctx.check()
       const now = ctx.now()
-      const record: Omit<Workspace, 'id'> = {
-        accountId: input.accountId,
-        name: input.name,
-        enabled: input.enabled,
-        dedicatedIpsEnabled: input.dedicatedIpsEnabled,
-        privateLocationsEnabled: input.privateLocationsEnabled,
-        userId: input.userId,
-        created: now,
-        updated: now,
-      }
+      const record = newWorkspace(input, now)
       const workspace = workspaces.decode(
         returned(await one(ctx.db, workspaces.insertSql, workspaces.encode(record))),
       )

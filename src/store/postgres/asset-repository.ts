@@ -1,6 +1,5 @@
-import { assetColumns, assetUpdatable } from '../tables/assets.js'
+import { assetUpdatable, assetTable } from '../tables/assets.js'
 import type { AssetRepository } from '../repositories.js'
-import type { Asset } from '../types.js'
 import { mergePatch } from '../tables/columns.js'
 import type { PgRepoContext } from './context.js'
 import { definePgTable } from './codec.js'
@@ -8,7 +7,7 @@ import { insertAudited } from './insert-audited.js'
 import { pgAuditSortKeys, pgListPage, type PgSortKeys } from './list.js'
 import { all, one, returned, type Row } from './sql.js'
 
-const assets = definePgTable<Asset>('assets', 'id', assetColumns, true)
+const assets = definePgTable(assetTable)
 
 const sortKeys: PgSortKeys = {
   ...pgAuditSortKeys,

@@ -1,7 +1,7 @@
-import { serviceColumns, tagColumns } from '../tables/catalog.js'
+import { tagTable, serviceTable } from '../tables/catalog.js'
 import type { ServiceRepository, TagRepository } from '../repositories.js'
 import { mergePatch, type TableCodec } from '../tables/columns.js'
-import type { Service, Tag } from '../types.js'
+import type { Tag } from '../types.js'
 import { definePgTable } from './codec.js'
 import type { PgRepoContext } from './context.js'
 import { pgAuditSortKeys, pgListPage } from './list.js'
@@ -12,9 +12,9 @@ import { all, one, returned } from './sql.js'
  * description and audit fields, so one implementation serves both.
  */
 
-const services = definePgTable<Service>('services', 'id', serviceColumns, true)
+const services = definePgTable(serviceTable)
 
-const tags = definePgTable<Tag>('tags', 'id', tagColumns, true)
+const tags = definePgTable(tagTable)
 
 interface Named {
   id: number

@@ -1,5 +1,5 @@
 import type { Audit } from '../types.js'
-import type { TableCodec } from '../tables/columns.js'
+import { newAudited, type TableCodec } from '../tables/columns.js'
 import type { PgRepoContext } from './context.js'
 import { one, returned, type Row } from './sql.js'
 
@@ -16,15 +16,6 @@ export async function insertAudited<T extends Audit & { id: number }>(
   input: Omit<T, 'id' | keyof Audit> & { by: string },
   decode: (row: Row) => T = codec.decode,
 ): Promise<T> {
-  const now = ctx.now()
-  const { by, ...fields } = input
-  // T without its id: TypeScript cannot see that through a spread of a generic type.
-  const record = {
-    ...fields,
-    created: now,
-    updated: now,
-    createdBy: by,
-    updatedBy: by,
-  } as unknown as Partial<T>
+  const record = newAudited(input, ctx.now())
   return decode(returned(await one(ctx.db, codec.insertSql, codec.encode(record))))
 }

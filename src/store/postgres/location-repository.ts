@@ -1,16 +1,14 @@
-import { harborRowColumns, shipColumns } from '../tables/location.js'
+import { harborTable, shipTable, newShip } from '../tables/location.js'
 import type { LocationRepository } from '../repositories.js'
-import type { Harbor, Ship } from '../types.js'
+import type { Harbor } from '../types.js'
 import type { PgRepoContext } from './context.js'
 import { definePgTable } from './codec.js'
 import { pgListPage, type PgSortKeys } from './list.js'
 import { all, one, returned, type Row } from './sql.js'
 
-type HarborRow = Omit<Harbor, 'workspaceIds'>
+const harbors = definePgTable(harborTable)
 
-const harbors = definePgTable<HarborRow>('harbors', 'id', harborRowColumns, false)
-
-const ships = definePgTable<Ship>('ships', 'id', shipColumns, false)
+const ships = definePgTable(shipTable)
 
 const harborSortKeys: PgSortKeys = {
   id: 'id',
@@ -103,21 +101,7 @@ export function pgLocationRepository(ctx: PgRepoContext): LocationRepository {
       const next = returned(
         await one(ctx.db, 'SELECT COALESCE(MAX(environment_id), 1) + 1 AS next FROM ships'),
       )['next'] as number
-      const record: Ship = {
-        ...input,
-        state: 'empty',
-        lastHeartbeat: null,
-        created: now,
-        updated: now,
-        memoryUsage: null,
-        msRunningCount: null,
-        transactionsCount: null,
-        agentVersion: null,
-        advertiseHost: null,
-        regions: null,
-        workVersion: 0,
-        environmentId: next,
-      }
+      const record = newShip(input, now, next)
       return ships.decode(returned(await one(ctx.db, ships.insertSql, ships.encode(record))))
     },
     async ships(harborIds) {

@@ -1,6 +1,5 @@
 import type { MockServiceRepository } from '../repositories.js'
-import type { MockService } from '../types.js'
-import { mockServiceColumns, mockServiceUpdatable } from '../tables/mock-services.js'
+import { mockServiceUpdatable, mockServiceTable } from '../tables/mock-services.js'
 import { mergePatch } from '../tables/columns.js'
 import type { PgRepoContext } from './context.js'
 import { definePgTable } from './codec.js'
@@ -8,7 +7,7 @@ import { insertAudited } from './insert-audited.js'
 import { pgAuditSortKeys, pgListPage, type PgSortKeys } from './list.js'
 import { all, one, returned, type Row } from './sql.js'
 
-const mockServices = definePgTable<MockService>('mock_services', 'id', mockServiceColumns, true)
+const mockServices = definePgTable(mockServiceTable)
 
 const sortKeys: PgSortKeys = {
   ...pgAuditSortKeys,

@@ -1,4 +1,4 @@
-import { mockSettingColumns, mockSettingUpdatable } from '../tables/mock-settings.js'
+import { mockSettingUpdatable, mockSettingTable } from '../tables/mock-settings.js'
 import type { MockSettingRepository } from '../repositories.js'
 import type { MockSetting } from '../types.js'
 import { mergePatch } from '../tables/columns.js'
@@ -8,7 +8,7 @@ import { insertAudited } from './insert-audited.js'
 import { pgAuditSortKeys, pgListPage } from './list.js'
 import { all, one, returned } from './sql.js'
 
-const settings = definePgTable<MockSetting>('mock_settings', 'id', mockSettingColumns, true)
+const settings = definePgTable(mockSettingTable)
 
 /**
  * Mock service templates and configurations, and which configuration a mock service uses.

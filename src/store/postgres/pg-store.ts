@@ -1,8 +1,7 @@
-import { AsyncLocalStorage } from 'node:async_hooks'
 import { createError } from '../../errors/index.js'
 import type { Logger } from '../../log/index.js'
 import type { OwnWriteTarget, Repositories, Store } from '../repositories.js'
-import { AsyncMutex } from '../sqlite/mutex.js'
+import { WriteGate } from '../write-gate.js'
 import { routeWrites } from '../sqlite/repositories.js'
 import { openPgPool, type PgPool } from './connection.js'
 import type { PgRepoContext } from './context.js'
@@ -84,28 +83,22 @@ class PostgresStore implements Store {
   readonly search: Repositories['search']
   readonly monitoring: Repositories['monitoring']
   readonly oauth: Repositories['oauth']
+  readonly uiSessions: Repositories['uiSessions']
+  readonly authFailures: Repositories['authFailures']
+  readonly agentLogs: Repositories['agentLogs']
+  readonly localRuns: Repositories['localRuns']
 
   readonly #pool: PgPool
   readonly #url: string
   readonly #now: () => number
-  readonly #mutex = new AsyncMutex()
-  /** Which write the current async context runs inside: catches a `write` nested in a `write`. */
-  readonly #inWrite = new AsyncLocalStorage<symbol>()
-  /** The write whose transaction is open; tx repositories of any other are dead. */
-  #activeWrite: symbol | null = null
-  #closing: Promise<void> | null = null
-  #closed = false
+  readonly #gate = new WriteGate()
 
   constructor(pool: PgPool, url: string, now: () => number) {
     this.#pool = pool
     this.#url = url
     this.#now = now
-    const readerContext: PgRepoContext = { db: pool, check: () => this.#checkOpen(), now }
-    const top = routeWrites(
-      createPgRepositories(readerContext),
-      this.write,
-      () => this.#mutex.locked,
-    )
+    const readerContext: PgRepoContext = { db: pool, check: this.#gate.checkOpen, now }
+    const top = routeWrites(createPgRepositories(readerContext), this.write, () => this.#gate.busy)
     this.accounts = top.accounts
     this.users = top.users
     this.apiKeys = top.apiKeys
@@ -127,21 +120,19 @@ class PostgresStore implements Store {
     this.search = top.search
     this.monitoring = top.monitoring
     this.oauth = top.oauth
+    this.uiSessions = top.uiSessions
+    this.authFailures = top.authFailures
+    this.agentLogs = top.agentLogs
+    this.localRuns = top.localRuns
   }
 
   /** One transaction (BEGIN ... COMMIT, ROLLBACK and rethrow on a throw) on one connection of the pool. */
   readonly write = async <T>(fn: (tx: Repositories) => Promise<T>): Promise<T> => {
-    return await this.#holdingWriter('write', async (token) => {
+    return await this.#gate.hold('write', async (token) => {
       return await this.#pool.transaction(async (q) => {
         const tx = createPgRepositories({
           db: q,
-          check: () => {
-            if (this.#activeWrite !== token) {
-              throw createError('ERR_STORE_FAILED', [
-                'the repositories of a write were used after the write ended',
-              ])
-            }
-          },
+          check: this.#gate.checkActive(token),
           now: this.#now,
         })
         return await fn(tx)
@@ -155,34 +146,14 @@ class PostgresStore implements Store {
    * inserts its rows in batches of multi-row INSERTs inside one transaction, off the event loop.
    */
   readonly writeElsewhere = async <T>(fn: (target: OwnWriteTarget) => Promise<T>): Promise<T> => {
-    return await this.#holdingWriter(
+    return await this.#gate.hold(
       'writeElsewhere',
       async () => await fn({ postgresUrl: this.#url, now: this.#now() }),
     )
   }
 
-  async #holdingWriter<T>(name: string, fn: (token: symbol) => Promise<T>): Promise<T> {
-    this.#checkOpen()
-    const caller = this.#inWrite.getStore()
-    if (caller !== undefined && caller === this.#activeWrite) {
-      throw createError('ERR_STORE_FAILED', [
-        `store.${name} was called inside a write: use the repositories given to the outer write`,
-      ])
-    }
-    return await this.#mutex.run(async () => {
-      if (this.#closed) throw closedError()
-      const token = Symbol(name)
-      this.#activeWrite = token
-      try {
-        return await this.#inWrite.run(token, async () => await fn(token))
-      } finally {
-        this.#activeWrite = null
-      }
-    })
-  }
-
   async schemaVersion(): Promise<number> {
-    this.#checkOpen()
+    this.#gate.checkOpen()
     const [row] = await this.#pool.query<{ v: number }>(
       'SELECT coalesce(max(version), 0) AS v FROM schema_migrations',
     )
@@ -191,18 +162,8 @@ class PostgresStore implements Store {
 
   /** Waits for the writes already queued, then closes the pool. Idempotent. */
   async close(): Promise<void> {
-    this.#closing ??= this.#mutex.run(async () => {
-      this.#closed = true
+    await this.#gate.close(async () => {
       await this.#pool.close()
     })
-    await this.#closing
   }
-
-  #checkOpen(): void {
-    if (this.#closing !== null) throw closedError()
-  }
-}
-
-function closedError(): Error {
-  return createError('ERR_STORE_FAILED', ['the store is closed'])
 }

@@ -1,16 +1,11 @@
-import { shipAssignmentColumns } from '../tables/placement.js'
+import { shipAssignmentTable } from '../tables/placement.js'
 import type { PlacementRepository } from '../repositories.js'
 import type { ShipAssignment } from '../types.js'
 import { definePgTable } from './codec.js'
 import type { PgRepoContext } from './context.js'
 import { all, one, returned } from './sql.js'
 
-const assignments = definePgTable<ShipAssignment>(
-  'ship_assignments',
-  'mockServiceId',
-  shipAssignmentColumns,
-  false,
-)
+const assignments = definePgTable(shipAssignmentTable)
 
 /**
  * The mock services placed on ships. Every change bumps the `work_version` of the ships it

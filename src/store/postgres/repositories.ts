@@ -11,6 +11,8 @@ import { pgOperationsRepositories } from './operations-repositories.js'
 import { pgSearchRepository } from './search-repository.js'
 import { pgTenancyRepository } from './tenancy-repository.js'
 import { pgTransactionRepository } from './transaction-repository.js'
+import { sharedRepositories } from '../shared/index.js'
+import { all } from './sql.js'
 
 /**
  * Every PostgreSQL repository over one context.
@@ -30,5 +32,9 @@ export function createPgRepositories(ctx: PgRepoContext): Repositories {
     tenancy: pgTenancyRepository(ctx),
     search: pgSearchRepository(ctx),
     ...pgOperationsRepositories(ctx),
+    ...sharedRepositories(async (sql, params) => {
+      ctx.check()
+      return await all(ctx.db, sql, params)
+    }, ctx.now),
   }
 }

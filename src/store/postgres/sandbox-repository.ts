@@ -1,11 +1,11 @@
-import { sandboxColumns } from '../tables/sandboxes.js'
+import { sandboxTable } from '../tables/sandboxes.js'
 import type { SandboxRepository } from '../repositories.js'
 import type { Sandbox } from '../types.js'
 import type { PgRepoContext } from './context.js'
 import { definePgTable } from './codec.js'
 import { one, returned } from './sql.js'
 
-const sandboxes = definePgTable<Sandbox>('sandboxes', 'workspaceId', sandboxColumns, false)
+const sandboxes = definePgTable(sandboxTable)
 
 /**
  * The sandbox each user has open in a workspace: opening another replaces it.

@@ -1,20 +1,14 @@
 import {
-  accountMemberColumns,
-  accountProfileColumns,
-  invitationColumns,
-  projectColumns,
-  workspaceMemberColumns,
   joinedUserColumns,
   withJoinedUser,
+  projectTable,
+  accountMemberTable,
+  workspaceMemberTable,
+  invitationTable,
+  accountProfileTable,
 } from '../tables/tenancy.js'
 import type { TenancyRepository } from '../repositories.js'
-import type {
-  AccountMember,
-  AccountProfile,
-  Invitation,
-  Project,
-  WorkspaceMember,
-} from '../types.js'
+import type { AccountProfile } from '../types.js'
 import { pgAccounts, pgApiKeys, pgUsers } from './admin-repositories.js'
 import { definePgTable } from './codec.js'
 import type { PgRepoContext } from './context.js'
@@ -23,25 +17,15 @@ import { all, one, returned, type Row } from './sql.js'
 
 /* Tenancy records in PostgreSQL: account and workspace members, invitations, projects. */
 
-const accountMembers = definePgTable<AccountMember>(
-  'account_members',
-  'accountId',
-  accountMemberColumns,
-  false,
-)
+const accountMembers = definePgTable(accountMemberTable)
 
-const workspaceMembers = definePgTable<WorkspaceMember>(
-  'workspace_members',
-  'workspaceId',
-  workspaceMemberColumns,
-  false,
-)
+const workspaceMembers = definePgTable(workspaceMemberTable)
 
-const invitations = definePgTable<Invitation>('invitations', 'id', invitationColumns, false)
+const invitations = definePgTable(invitationTable)
 
-const projects = definePgTable<Project>('projects', 'id', projectColumns, true)
+const projects = definePgTable(projectTable)
 
-const profiles = definePgTable<AccountProfile>('accounts', 'id', accountProfileColumns, true)
+const profiles = definePgTable(accountProfileTable)
 
 const prefixed = (columns: string, alias: string): string =>
   columns

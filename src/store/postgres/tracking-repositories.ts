@@ -1,30 +1,27 @@
 import {
-  cloneTrackingColumns,
-  logSnapshotColumns,
-  trackingColumns,
   trackingUpdatable,
+  logSnapshotTable,
+  cloneTrackingTable,
+  trackingTable,
+  newTracking,
+  newLogSnapshot,
 } from '../tables/tracking.js'
 import type {
   CloneTrackingRepository,
   LogSnapshotRepository,
   TrackingRepository,
 } from '../repositories.js'
-import type { CloneTracking, LogSnapshot, Tracking } from '../types.js'
+import type { CloneTracking } from '../types.js'
 import { mergePatch } from '../tables/columns.js'
 import type { PgRepoContext } from './context.js'
 import { definePgTable } from './codec.js'
 import { one, returned } from './sql.js'
 
-const trackings = definePgTable<Tracking>('trackings', 'trackingId', trackingColumns, false)
+const trackings = definePgTable(trackingTable)
 
-const clones = definePgTable<CloneTracking>(
-  'clone_trackings',
-  'trackingId',
-  cloneTrackingColumns,
-  false,
-)
+const clones = definePgTable(cloneTrackingTable)
 
-const logs = definePgTable<LogSnapshot>('log_snapshots', 'logId', logSnapshotColumns, true)
+const logs = definePgTable(logSnapshotTable)
 
 /**
  * Trackings of deploy, configure and stop, keyed by their string id. They belong to their mock
@@ -39,19 +36,7 @@ export function pgTrackingRepository(ctx: PgRepoContext): TrackingRepository {
     async create(input) {
       ctx.check()
       const now = ctx.now()
-      const record: Tracking = {
-        trackingId: input.trackingId,
-        workspaceId: input.workspaceId,
-        mockServiceId: input.mockServiceId,
-        action: input.action,
-        status: input.status,
-        errors: input.errors,
-        warnings: input.warnings,
-        created: now,
-        updated: now,
-        ended: null,
-        createdBy: input.createdBy,
-      }
+      const record = newTracking(input, now)
       return trackings.decode(
         returned(await one(ctx.db, trackings.insertSql, trackings.encode(record))),
       )
@@ -121,12 +106,7 @@ export function pgLogSnapshotRepository(ctx: PgRepoContext): LogSnapshotReposito
   return {
     async create(input) {
       ctx.check()
-      const record: Omit<LogSnapshot, 'logId'> = {
-        mockServiceId: input.mockServiceId,
-        trackingId: input.trackingId,
-        log: input.log,
-        created: ctx.now(),
-      }
+      const record = newLogSnapshot(input, ctx.now())
       return logs.decode(returned(await one(ctx.db, logs.insertSql, logs.encode(record))))
     },
     async get(mockServiceId, logId) {

@@ -4,7 +4,7 @@ import type {
   TransactionRepository,
 } from '../repositories.js'
 import { mergePatch } from '../tables/columns.js'
-import { transactionColumns, transactionUpdatable } from '../tables/transactions.js'
+import { transactionUpdatable, transactionTable } from '../tables/transactions.js'
 import type { StoredTransaction } from '../types.js'
 import { definePgTable } from './codec.js'
 import type { PgRepoContext } from './context.js'
@@ -16,12 +16,7 @@ import { all, one, returned, type Row } from './sql.js'
  * order); every read aggregates the tags back into a JSON array, so a transaction is one row.
  */
 
-const transactions = definePgTable<Omit<StoredTransaction, 'tags'>>(
-  'transactions',
-  'id',
-  transactionColumns,
-  true,
-)
+const transactions = definePgTable(transactionTable)
 
 /**
  * Rows of an import per INSERT: one statement binds a column's values as one array (unnest), so

@@ -1,25 +1,32 @@
-import { workspaceColumns, workspaceUpdatable } from '../tables/admin.js'
-import { accountColumns, apiKeyColumns, userColumns, userUpdatable } from '../tables/tenancy.js'
+import { workspaceUpdatable, workspaceTable, newWorkspace } from '../tables/admin.js'
+import {
+  userUpdatable,
+  accountTable,
+  userTable,
+  apiKeyTable,
+  newUser,
+  newApiKey,
+} from '../tables/tenancy.js'
 import type {
   AccountRepository,
   ApiKeyRepository,
   UserRepository,
   WorkspaceRepository,
 } from '../repositories.js'
-import type { Account, ApiKey, User, Workspace } from '../types.js'
+import type { User, Workspace } from '../types.js'
 import { mergePatch } from '../tables/columns.js'
 import { defineTable } from './codec.js'
 import { listPage, returnedRow, rowOf, type RepoContext, type SortKeys } from './context.js'
 
 /* The records of the administration specification: accounts, users, API keys, workspaces. */
 
-const accounts = defineTable<Account>('accounts', 'id', accountColumns, true)
+const accounts = defineTable(accountTable)
 
-const users = defineTable<User>('users', 'id', userColumns, true)
+const users = defineTable(userTable)
 
-const apiKeys = defineTable<ApiKey>('api_keys', 'id', apiKeyColumns, false)
+const apiKeys = defineTable(apiKeyTable)
 
-const workspaces = defineTable<Workspace>('workspaces', 'id', workspaceColumns, true)
+const workspaces = defineTable(workspaceTable)
 
 const userSortKeys: SortKeys = {
   id: 'id',
@@ -90,16 +97,7 @@ export function userRepository(ctx: RepoContext): UserRepository {
   return {
     async create(input) {
       ctx.check()
-      const record: Omit<User, 'id'> = {
-        email: input.email,
-        firstName: input.firstName,
-        lastName: input.lastName,
-        enabled: input.enabled,
-        accountRoles: input.accountRoles,
-        accountId: input.accountId,
-        created: ctx.now(),
-        lastAccess: null,
-      }
+      const record = newUser(input, ctx.now())
       const user = users.decode(
         returnedRow(conn.statement(users.insertSql).get(users.encode(record))),
       )
@@ -163,15 +161,7 @@ export function apiKeyRepository(ctx: RepoContext): ApiKeyRepository {
   return {
     async create(input) {
       ctx.check()
-      const record: ApiKey = {
-        id: input.id,
-        userId: input.userId,
-        name: input.name,
-        secretHash: input.secretHash,
-        created: ctx.now(),
-        lastUsed: null,
-        revoked: null,
-      }
+      const record = newApiKey(input, ctx.now())
       return apiKeys.decode(
         returnedRow(conn.statement(apiKeys.insertSql).get(apiKeys.encode(record))),
       )
@@ -213,16 +203,7 @@ export function workspaceRepository(ctx: RepoContext): WorkspaceRepository {
     async create(input) {
       ctx.check()
       const now = ctx.now()
-      const record: Omit<Workspace, 'id'> = {
-        accountId: input.accountId,
-        name: input.name,
-        enabled: input.enabled,
-        dedicatedIpsEnabled: input.dedicatedIpsEnabled,
-        privateLocationsEnabled: input.privateLocationsEnabled,
-        userId: input.userId,
-        created: now,
-        updated: now,
-      }
+      const record = newWorkspace(input, now)
       const workspace = workspaces.decode(
         returnedRow(conn.statement(workspaces.insertSql).get(workspaces.encode(record))),
       )

@@ -1,4 +1,4 @@
-import { assetColumns, assetUpdatable } from '../tables/assets.js'
+import { assetUpdatable, assetTable } from '../tables/assets.js'
 import type { AssetRepository } from '../repositories.js'
 import type { Asset } from '../types.js'
 import { mergePatch } from '../tables/columns.js'
@@ -13,7 +13,7 @@ import {
   type SortKeys,
 } from './context.js'
 
-const assets = defineTable<Asset>('assets', 'id', assetColumns, true)
+const assets = defineTable(assetTable)
 
 const sortKeys: SortKeys = {
   ...auditSortKeys,

@@ -1,6 +1,6 @@
-import { serviceColumns, tagColumns } from '../tables/catalog.js'
+import { tagTable, serviceTable } from '../tables/catalog.js'
 import type { ServiceRepository, TagRepository } from '../repositories.js'
-import type { ListQuery, Page, Service, Tag } from '../types.js'
+import type { ListQuery, Page, Tag } from '../types.js'
 import { mergePatch, type TableCodec } from '../tables/columns.js'
 import { defineTable } from './codec.js'
 import { auditSortKeys, listPage, returnedRow, rowOf, type RepoContext } from './context.js'
@@ -10,9 +10,9 @@ import { auditSortKeys, listPage, returnedRow, rowOf, type RepoContext } from '.
  * its scope with a description and audit fields, so one implementation serves both.
  */
 
-const services = defineTable<Service>('services', 'id', serviceColumns, true)
+const services = defineTable(serviceTable)
 
-const tags = defineTable<Tag>('tags', 'id', tagColumns, true)
+const tags = defineTable(tagTable)
 
 interface Named {
   id: number

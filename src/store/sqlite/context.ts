@@ -1,5 +1,5 @@
 import type { Audit, ListQuery, Page } from '../types.js'
-import type { TableCodec } from '../tables/columns.js'
+import { newAudited, type TableCodec } from '../tables/columns.js'
 import type { Row } from './codec.js'
 import type { Connection } from './connection.js'
 import {
@@ -337,15 +337,6 @@ export function insertAudited<T extends Audit & { id: number }>(
   codec: TableCodec<T>,
   input: Omit<T, 'id' | keyof Audit> & { by: string },
 ): T {
-  const now = ctx.now()
-  const { by, ...fields } = input
-  // T without its id: TypeScript cannot see that through a spread of a generic type.
-  const record = {
-    ...fields,
-    created: now,
-    updated: now,
-    createdBy: by,
-    updatedBy: by,
-  } as unknown as Partial<T>
+  const record = newAudited(input, ctx.now())
   return codec.decode(returnedRow(ctx.conn.statement(codec.insertSql).get(codec.encode(record))))
 }

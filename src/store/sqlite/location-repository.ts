@@ -1,14 +1,14 @@
-import { harborRowColumns, shipColumns } from '../tables/location.js'
+import { harborTable, shipTable, newShip } from '../tables/location.js'
 import type { LocationRepository } from '../repositories.js'
-import type { Harbor, Ship } from '../types.js'
+import type { Harbor } from '../types.js'
 import { defineTable } from './codec.js'
 import { listPage, returnedRow, rowOf, type RepoContext, type SortKeys } from './context.js'
 
 type HarborRow = Omit<Harbor, 'workspaceIds'>
 
-const harbors = defineTable<HarborRow>('harbors', 'id', harborRowColumns, false)
+const harbors = defineTable(harborTable)
 
-const ships = defineTable<Ship>('ships', 'id', shipColumns, false)
+const ships = defineTable(shipTable)
 
 const harborSortKeys: SortKeys = {
   id: 'id',
@@ -98,21 +98,7 @@ export function locationRepository(ctx: RepoContext): LocationRepository {
       const { next } = conn
         .statement('SELECT COALESCE(MAX(environment_id), 1) + 1 AS next FROM ships')
         .get() as { next: number }
-      const record: Ship = {
-        ...input,
-        state: 'empty',
-        lastHeartbeat: null,
-        created: now,
-        updated: now,
-        memoryUsage: null,
-        msRunningCount: null,
-        transactionsCount: null,
-        agentVersion: null,
-        advertiseHost: null,
-        regions: null,
-        workVersion: 0,
-        environmentId: next,
-      }
+      const record = newShip(input, now, next)
       return ships.decode(returnedRow(conn.statement(ships.insertSql).get(ships.encode(record))))
     },
     async ships(harborIds) {

@@ -1,6 +1,6 @@
 import type { MockServiceRepository } from '../repositories.js'
 import type { MockService } from '../types.js'
-import { mockServiceColumns, mockServiceUpdatable } from '../tables/mock-services.js'
+import { mockServiceUpdatable, mockServiceTable } from '../tables/mock-services.js'
 import { mergePatch } from '../tables/columns.js'
 import { defineTable, type Row } from './codec.js'
 import {
@@ -13,7 +13,7 @@ import {
   type SortKeys,
 } from './context.js'
 
-const mockServices = defineTable<MockService>('mock_services', 'id', mockServiceColumns, true)
+const mockServices = defineTable(mockServiceTable)
 
 const sortKeys: SortKeys = {
   ...auditSortKeys,

@@ -1,4 +1,4 @@
-import { mockSettingColumns, mockSettingUpdatable } from '../tables/mock-settings.js'
+import { mockSettingUpdatable, mockSettingTable } from '../tables/mock-settings.js'
 import type { MockSettingRepository } from '../repositories.js'
 import type { MockSetting } from '../types.js'
 import { mergePatch } from '../tables/columns.js'
@@ -12,7 +12,7 @@ import {
   type RepoContext,
 } from './context.js'
 
-const settings = defineTable<MockSetting>('mock_settings', 'id', mockSettingColumns, true)
+const settings = defineTable(mockSettingTable)
 
 /**
  * Mock service templates and configurations (migration 4).

@@ -1,15 +1,10 @@
-import { shipAssignmentColumns } from '../tables/placement.js'
+import { shipAssignmentTable } from '../tables/placement.js'
 import type { PlacementRepository } from '../repositories.js'
 import type { ShipAssignment } from '../types.js'
 import { defineTable } from './codec.js'
 import { returnedRow, rowOf, type RepoContext } from './context.js'
 
-const assignments = defineTable<ShipAssignment>(
-  'ship_assignments',
-  'mockServiceId',
-  shipAssignmentColumns,
-  false,
-)
+const assignments = defineTable(shipAssignmentTable)
 
 /**
  * The mock services placed on ships. Every change bumps the `work_version` of the ships it

@@ -27,6 +27,7 @@ import { locationRepository } from './location-repository.js'
 import { placementRepository } from './placement-repository.js'
 import { runtimeLeaseRepository } from './runtime-lease-repository.js'
 import { searchRepository } from './search-repository.js'
+import { sharedRepositories, type SqlRunner } from '../shared/index.js'
 
 /**
  * Every repository over one context.
@@ -57,6 +58,18 @@ export function createRepositories(ctx: RepoContext): Repositories {
     search: searchRepository(ctx),
     monitoring: monitoringRepository(ctx),
     oauth: oauthRepository(ctx),
+    ...sharedRepositories(sqlRunner(ctx), ctx.now),
+  }
+}
+
+/** The statements written once for both stores, run on this context's connection. */
+function sqlRunner(ctx: RepoContext): SqlRunner {
+  return async (sql, params = {}) => {
+    ctx.check()
+    const statement = ctx.conn.statement(sql)
+    if (statement.reader) return statement.all(params) as Array<Record<string, unknown>>
+    statement.run(params)
+    return []
   }
 }
 
@@ -94,6 +107,9 @@ export function routeWrites(
     mockSettings,
     tenancy,
     search,
+    uiSessions,
+    authFailures,
+    agentLogs,
   } = reads
   return {
     accounts: {
@@ -213,6 +229,38 @@ export function routeWrites(
     tenancy: routeTenancyWrites(tenancy, write),
     search,
     ...routeMonitoringWrites(reads, write),
+    uiSessions: {
+      ...uiSessions,
+      create: async (session, max) =>
+        await write(async (tx) => await tx.uiSessions.create(session, max)),
+      touch: async (idHash, lastSeen) =>
+        await write(async (tx) => {
+          await tx.uiSessions.touch(idHash, lastSeen)
+        }),
+      delete: async (idHash) => await write(async (tx) => await tx.uiSessions.delete(idHash)),
+      sweep: async (idle, created) =>
+        await write(async (tx) => await tx.uiSessions.sweep(idle, created)),
+    },
+    authFailures: {
+      ...authFailures,
+      bump: async (counters, now, windowMs) =>
+        await write(async (tx) => await tx.authFailures.bump(counters, now, windowMs)),
+      sweep: async (now, max) => await write(async (tx) => await tx.authFailures.sweep(now, max)),
+    },
+    agentLogs: {
+      ...agentLogs,
+      put: async (id, lines) =>
+        await write(async (tx) => {
+          await tx.agentLogs.put(id, lines)
+        }),
+      delete: async (id) =>
+        await write(async (tx) => {
+          await tx.agentLogs.delete(id)
+        }),
+    },
+    localRuns: {
+      takeOver: async (input) => await write(async (tx) => await tx.localRuns.takeOver(input)),
+    },
   }
 }
 

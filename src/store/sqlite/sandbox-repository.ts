@@ -1,10 +1,10 @@
-import { sandboxColumns } from '../tables/sandboxes.js'
+import { sandboxTable } from '../tables/sandboxes.js'
 import type { SandboxRepository } from '../repositories.js'
 import type { Sandbox } from '../types.js'
 import { defineTable } from './codec.js'
 import { returnedRow, rowOf, type RepoContext } from './context.js'
 
-const sandboxes = defineTable<Sandbox>('sandboxes', 'workspaceId', sandboxColumns, false)
+const sandboxes = defineTable(sandboxTable)
 
 /**
  * The sandbox each user has open in a workspace: opening another replaces it.

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { createError } from '../../errors/index.js'
@@ -9,7 +8,7 @@ import { Connection, openDatabase } from './connection.js'
 import type { RepoContext } from './context.js'
 import { applyMigrations } from './migrate.js'
 import { Checkpointer } from './checkpointer.js'
-import { AsyncMutex } from './mutex.js'
+import { WriteGate } from '../write-gate.js'
 import { createRepositories, routeWrites } from './repositories.js'
 
 /** The database file inside `--data-dir`. */
@@ -81,20 +80,17 @@ class SqliteStore implements Store {
   readonly search: Repositories['search']
   readonly monitoring: Repositories['monitoring']
   readonly oauth: Repositories['oauth']
+  readonly uiSessions: Repositories['uiSessions']
+  readonly authFailures: Repositories['authFailures']
+  readonly agentLogs: Repositories['agentLogs']
+  readonly localRuns: Repositories['localRuns']
 
   readonly #file: string
   readonly #writer: Connection
   readonly #reader: Connection
   readonly #now: () => number
   readonly #checkpointer: Checkpointer
-  readonly #mutex = new AsyncMutex()
-  /** Which write the current async context runs inside: catches a `write` nested in a `write`. */
-  readonly #inWrite = new AsyncLocalStorage<symbol>()
-  /** The write whose transaction is open; tx repositories of any other are dead. */
-  #activeWrite: symbol | null = null
-  /** Set by close(): new calls are refused, writes already queued still run. */
-  #closing: Promise<void> | null = null
-  #closed = false
+  readonly #gate = new WriteGate()
 
   constructor(
     file: string,
@@ -108,8 +104,8 @@ class SqliteStore implements Store {
     this.#writer = writer
     this.#reader = reader
     this.#now = now
-    const readerContext: RepoContext = { conn: reader, check: () => this.#checkOpen(), now }
-    const top = routeWrites(createRepositories(readerContext), this.write, () => this.#mutex.locked)
+    const readerContext: RepoContext = { conn: reader, check: this.#gate.checkOpen, now }
+    const top = routeWrites(createRepositories(readerContext), this.write, () => this.#gate.busy)
     this.accounts = top.accounts
     this.users = top.users
     this.apiKeys = top.apiKeys
@@ -131,6 +127,10 @@ class SqliteStore implements Store {
     this.search = top.search
     this.monitoring = top.monitoring
     this.oauth = top.oauth
+    this.uiSessions = top.uiSessions
+    this.authFailures = top.authFailures
+    this.agentLogs = top.agentLogs
+    this.localRuns = top.localRuns
   }
 
   /**
@@ -138,17 +138,11 @@ class SqliteStore implements Store {
    * SQLITE_BUSY on its first write; COMMIT on success, ROLLBACK and rethrow on a throw.
    */
   readonly write = async <T>(fn: (tx: Repositories) => Promise<T>): Promise<T> => {
-    return await this.#holdingWriter('write', async (token) => {
+    return await this.#gate.hold('write', async (token) => {
       const db = this.#writer.db
       const tx = createRepositories({
         conn: this.#writer,
-        check: () => {
-          if (this.#activeWrite !== token) {
-            throw createError('ERR_STORE_FAILED', [
-              'the repositories of a write were used after the write ended',
-            ])
-          }
-        },
+        check: this.#gate.checkActive(token),
         now: this.#now,
       })
       db.exec('BEGIN IMMEDIATE')
@@ -171,41 +165,15 @@ class SqliteStore implements Store {
    * so it never waits for SQLite's lock; the reader keeps the last committed state.
    */
   readonly writeElsewhere = async <T>(fn: (target: OwnWriteTarget) => Promise<T>): Promise<T> => {
-    return await this.#holdingWriter('writeElsewhere', async () => {
+    return await this.#gate.hold('writeElsewhere', async () => {
       const result = await fn({ file: this.#file, now: this.#now() })
       this.#checkpointer.afterCommit()
       return result
     })
   }
 
-  /**
-   * Runs `fn` alone among the store's writes: behind the mutex, as the active write (`token`, which
-   * repositories of a write check), in an async context that knows it, so that a nested call is
-   * refused instead of waiting for itself forever.
-   */
-  async #holdingWriter<T>(name: string, fn: (token: symbol) => Promise<T>): Promise<T> {
-    this.#checkOpen()
-    const caller = this.#inWrite.getStore()
-    if (caller !== undefined && caller === this.#activeWrite) {
-      // (Work merely started inside a write that has since ended carries its token too: that is fine.)
-      throw createError('ERR_STORE_FAILED', [
-        `store.${name} was called inside a write: use the repositories given to the outer write`,
-      ])
-    }
-    return await this.#mutex.run(async () => {
-      if (this.#closed) throw closedError()
-      const token = Symbol(name)
-      this.#activeWrite = token
-      try {
-        return await this.#inWrite.run(token, async () => await fn(token))
-      } finally {
-        this.#activeWrite = null
-      }
-    })
-  }
-
   async schemaVersion(): Promise<number> {
-    this.#checkOpen()
+    this.#gate.checkOpen()
     const row = this.#reader
       .statement('SELECT ifnull(max(version), 0) AS v FROM schema_migrations')
       .get() as { v: number }
@@ -214,21 +182,11 @@ class SqliteStore implements Store {
 
   /** Waits for the writes already queued, then closes both connections. Idempotent. */
   async close(): Promise<void> {
-    this.#closing ??= this.#mutex.run(async () => {
-      this.#closed = true
+    await this.#gate.close(async () => {
       // the last connection to close checkpoints what is left and removes the WAL
       await this.#checkpointer.settled()
       this.#reader.close()
       this.#writer.close()
     })
-    await this.#closing
   }
-
-  #checkOpen(): void {
-    if (this.#closing !== null) throw closedError()
-  }
-}
-
-function closedError(): Error {
-  return createError('ERR_STORE_FAILED', ['the store is closed'])
 }

@@ -1,53 +1,34 @@
 import {
-  accountColumns,
-  accountMemberColumns,
-  accountProfileColumns,
-  apiKeyColumns,
-  invitationColumns,
-  projectColumns,
-  userColumns,
-  workspaceMemberColumns,
   joinedUserColumns,
   withJoinedUser,
+  accountMemberTable,
+  workspaceMemberTable,
+  invitationTable,
+  accountTable,
+  userTable,
+  apiKeyTable,
+  accountProfileTable,
+  projectTable,
 } from '../tables/tenancy.js'
 import type { TenancyRepository } from '../repositories.js'
-import type {
-  Account,
-  AccountMember,
-  AccountProfile,
-  ApiKey,
-  Invitation,
-  Project,
-  User,
-  WorkspaceMember,
-} from '../types.js'
+import type { AccountProfile } from '../types.js'
 import { defineTable, type Row } from './codec.js'
 import { listPage, returnedRow, rowOf, type RepoContext, type SortKeys } from './context.js'
 
 /* Tenancy records: account and workspace members, invitations, projects. */
 
-const accountMembers = defineTable<AccountMember>(
-  'account_members',
-  'accountId',
-  accountMemberColumns,
-  false,
-)
+const accountMembers = defineTable(accountMemberTable)
 
-const workspaceMembers = defineTable<WorkspaceMember>(
-  'workspace_members',
-  'workspaceId',
-  workspaceMemberColumns,
-  false,
-)
+const workspaceMembers = defineTable(workspaceMemberTable)
 
-const invitations = defineTable<Invitation>('invitations', 'id', invitationColumns, false)
+const invitations = defineTable(invitationTable)
 
-const projects = defineTable<Project>('projects', 'id', projectColumns, true)
+const projects = defineTable(projectTable)
 
-const accounts = defineTable<Account>('accounts', 'id', accountColumns, true)
-const apiKeys = defineTable<ApiKey>('api_keys', 'id', apiKeyColumns, false)
-const profiles = defineTable<AccountProfile>('accounts', 'id', accountProfileColumns, true)
-const users = defineTable<User>('users', 'id', userColumns, true)
+const accounts = defineTable(accountTable)
+const apiKeys = defineTable(apiKeyTable)
+const profiles = defineTable(accountProfileTable)
+const users = defineTable(userTable)
 
 const memberUserColumns = joinedUserColumns(users)
 const withUser = withJoinedUser(users)

@@ -1,29 +1,26 @@
 import {
-  cloneTrackingColumns,
-  logSnapshotColumns,
-  trackingColumns,
   trackingUpdatable,
+  logSnapshotTable,
+  cloneTrackingTable,
+  trackingTable,
+  newTracking,
+  newLogSnapshot,
 } from '../tables/tracking.js'
 import type {
   CloneTrackingRepository,
   LogSnapshotRepository,
   TrackingRepository,
 } from '../repositories.js'
-import type { CloneTracking, LogSnapshot, Tracking } from '../types.js'
+import type { CloneTracking, Tracking } from '../types.js'
 import { mergePatch } from '../tables/columns.js'
 import { defineTable } from './codec.js'
 import { returnedRow, rowOf, type RepoContext } from './context.js'
 
-const trackings = defineTable<Tracking>('trackings', 'trackingId', trackingColumns, false)
+const trackings = defineTable(trackingTable)
 
-const clones = defineTable<CloneTracking>(
-  'clone_trackings',
-  'trackingId',
-  cloneTrackingColumns,
-  false,
-)
+const clones = defineTable(cloneTrackingTable)
 
-const logs = defineTable<LogSnapshot>('log_snapshots', 'logId', logSnapshotColumns, true)
+const logs = defineTable(logSnapshotTable)
 
 /**
  * Trackings of deploy, configure and stop (the mock services specification, docs/api.md#trackings),
@@ -46,19 +43,7 @@ export function trackingRepository(ctx: RepoContext): TrackingRepository {
     async create(input) {
       ctx.check()
       const now = ctx.now()
-      const record: Tracking = {
-        trackingId: input.trackingId,
-        workspaceId: input.workspaceId,
-        mockServiceId: input.mockServiceId,
-        action: input.action,
-        status: input.status,
-        errors: input.errors,
-        warnings: input.warnings,
-        created: now,
-        updated: now,
-        ended: null,
-        createdBy: input.createdBy,
-      }
+      const record = newTracking(input, now)
       return trackings.decode(
         returnedRow(conn.statement(trackings.insertSql).get(trackings.encode(record))),
       )
@@ -130,12 +115,7 @@ export function logSnapshotRepository(ctx: RepoContext): LogSnapshotRepository {
   return {
     async create(input) {
       ctx.check()
-      const record: Omit<LogSnapshot, 'logId'> = {
-        mockServiceId: input.mockServiceId,
-        trackingId: input.trackingId,
-        log: input.log,
-        created: ctx.now(),
-      }
+      const record = newLogSnapshot(input, ctx.now())
       return logs.decode(returnedRow(conn.statement(logs.insertSql).get(logs.encode(record))))
     },
     async get(mockServiceId, logId) {

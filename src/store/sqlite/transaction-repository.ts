@@ -1,7 +1,7 @@
 import type { TransactionFilter, TransactionRepository } from '../repositories.js'
 import type { StoredTransaction } from '../types.js'
 import { mergePatch } from '../tables/columns.js'
-import { transactionColumns, transactionUpdatable } from '../tables/transactions.js'
+import { transactionUpdatable, transactionTable } from '../tables/transactions.js'
 import { defineTable, type Row } from './codec.js'
 import {
   auditSortKeys,
@@ -18,12 +18,7 @@ import { FOLD_FUNCTION } from './connection.js'
  * Every read aggregates the tags back into a JSON array, so a transaction is one row.
  */
 
-const transactions = defineTable<Omit<StoredTransaction, 'tags'>>(
-  'transactions',
-  'id',
-  transactionColumns,
-  true,
-)
+const transactions = defineTable(transactionTable)
 
 /**
  * The insert of `createEncoded`, with positional values and no RETURNING: an import stores tens

@@ -1,5 +1,5 @@
 import type { Asset } from '../types.js'
-import type { ColumnKinds } from './columns.js'
+import type { ColumnKinds, TableSpec } from './columns.js'
 
 /** Every Asset field with how its column in assets keeps it. */
 export const assetColumns = {
@@ -33,3 +33,11 @@ export const assetUpdatable = [
   'tags',
   'name',
 ] as const satisfies ReadonlyArray<keyof Asset>
+
+/** The assets table: its name, key and columns. */
+export const assetTable: TableSpec<Asset> = {
+  table: 'assets',
+  key: 'id',
+  kinds: assetColumns,
+  generatedKey: true,
+}

@@ -1,5 +1,5 @@
 import type { Service, Tag } from '../types.js'
-import type { ColumnKinds } from './columns.js'
+import type { ColumnKinds, TableSpec } from './columns.js'
 
 /** Every Service field with how its column in services keeps it. */
 export const serviceColumns = {
@@ -24,3 +24,19 @@ export const tagColumns = {
   createdBy: 'value',
   updatedBy: 'value',
 } as const satisfies ColumnKinds<Tag>
+
+/** The services table: its name, key and columns. */
+export const serviceTable: TableSpec<Service> = {
+  table: 'services',
+  key: 'id',
+  kinds: serviceColumns,
+  generatedKey: true,
+}
+
+/** The tags table: its name, key and columns. */
+export const tagTable: TableSpec<Tag> = {
+  table: 'tags',
+  key: 'id',
+  kinds: tagColumns,
+  generatedKey: true,
+}

@@ -1,3 +1,5 @@
+import type { Audit } from '../types.js'
+
 /**
  * How a record field is kept in its column, whatever the dialect: `value` as is, `bool` as the
  * dialect's boolean (INTEGER 0/1 in SQLite, BOOLEAN in PostgreSQL), `json` as JSON text or json.
@@ -9,6 +11,17 @@ export type ColumnKind = 'value' | 'bool' | 'json'
  * without a column a compile error where the table's map is written.
  */
 export type ColumnKinds<T> = { readonly [K in keyof T]-?: ColumnKind }
+
+/**
+ * A table as both stores know it: its name, its key field, every field's column kind, and
+ * whether the database generates the key (left out of INSERT).
+ */
+export interface TableSpec<T> {
+  readonly table: string
+  readonly key: keyof T & string
+  readonly kinds: ColumnKinds<T>
+  readonly generatedKey: boolean
+}
 
 /** One field of a table: its record field, its snake_case column and how it is kept. */
 interface ColumnField<T> {
@@ -99,6 +112,12 @@ export interface ColumnReader {
   json: <T>(value: unknown) => T
 }
 
+/** How a dialect's driver takes a bool or json column's value, and hands it back. */
+export interface ColumnValues extends ColumnReader {
+  writeBool: (value: boolean) => unknown
+  writeJson: (value: unknown) => unknown
+}
+
 /**
  * The mapping between a record type and its table in one dialect, with the SQL that follows from
  * it written once (see tableSql). Each dialect's codec decides how bool and json columns travel.
@@ -114,4 +133,80 @@ export interface TableCodec<T> {
   decode: (row: Row) => T
   /** Named parameters for insertSql/updateSql: one per column; undefined becomes NULL. */
   encode: (record: Partial<T>) => Row
+}
+
+/**
+ * The codec of `spec` in one dialect: its SQL (tableSql) and the mapping of its rows, with the
+ * dialect's forms of bool and json columns. A field whose value is null or undefined is NULL.
+ *
+ * @example
+ * const accounts = tableCodec(accountTable, sqliteValues)
+ */
+export function tableCodec<T>(spec: TableSpec<T>, values: ColumnValues): TableCodec<T> {
+  const { table } = spec
+  const { fields, columns, insertSql, updateSql } = tableSql(
+    table,
+    spec.key,
+    spec.kinds,
+    spec.generatedKey,
+  )
+  return {
+    table,
+    columns,
+    insertSql,
+    updateSql,
+    decode(row) {
+      const out: Record<string, unknown> = {}
+      for (const { field, column, kind } of fields) {
+        const value = row[column]
+        out[field] =
+          value === null || value === undefined
+            ? null
+            : kind === 'bool'
+              ? values.bool(value)
+              : kind === 'json'
+                ? values.json(value)
+                : value
+      }
+      // Every field of T was filled from its column above.
+      return out as T
+    },
+    encode(record) {
+      const out: Row = {}
+      for (const { field, column, kind } of fields) {
+        const value: unknown = record[field]
+        out[column] =
+          value === null || value === undefined
+            ? null
+            : kind === 'bool'
+              ? values.writeBool(value === true)
+              : kind === 'json'
+                ? values.writeJson(value)
+                : value
+      }
+      return out
+    },
+  }
+}
+
+/**
+ * The row of a new audited record: created and updated now, createdBy and updatedBy the acting
+ * user (`by`). Without its id, which the database gives.
+ *
+ * @example
+ * codec.encode(newAudited({ ...fields, by: 'ada@example.com' }, now))
+ */
+export function newAudited<T extends Audit & { id: number }>(
+  input: Omit<T, 'id' | keyof Audit> & { by: string },
+  now: number,
+): Partial<T> {
+  const { by, ...fields } = input
+  // T without its id: TypeScript cannot see that through a spread of a generic type.
+  return {
+    ...fields,
+    created: now,
+    updated: now,
+    createdBy: by,
+    updatedBy: by,
+  } as unknown as Partial<T>
 }

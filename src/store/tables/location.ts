@@ -1,5 +1,6 @@
+import type { LocationRepository } from '../repositories.js'
 import type { Harbor, Ship } from '../types.js'
-import type { ColumnKinds } from './columns.js'
+import type { ColumnKinds, TableSpec } from './columns.js'
 
 /**
  * Every harbor field but workspaceIds (kept in harbor_workspaces) with how its column in harbors
@@ -34,3 +35,42 @@ export const shipColumns = {
   workVersion: 'value',
   environmentId: 'value',
 } as const satisfies ColumnKinds<Ship>
+
+/** The harbors table: its name, key and columns. */
+export const harborTable: TableSpec<Omit<Harbor, 'workspaceIds'>> = {
+  table: 'harbors',
+  key: 'id',
+  kinds: harborRowColumns,
+  generatedKey: false,
+}
+
+/** The ships table: its name, key and columns. */
+export const shipTable: TableSpec<Ship> = {
+  table: 'ships',
+  key: 'id',
+  kinds: shipColumns,
+  generatedKey: false,
+}
+
+/** The row of a new ship: empty, never heard from, shown as environment `environmentId`. */
+export function newShip(
+  input: Parameters<LocationRepository['createShip']>[0],
+  now: number,
+  environmentId: number,
+): Ship {
+  return {
+    ...input,
+    state: 'empty',
+    lastHeartbeat: null,
+    created: now,
+    updated: now,
+    memoryUsage: null,
+    msRunningCount: null,
+    transactionsCount: null,
+    agentVersion: null,
+    advertiseHost: null,
+    regions: null,
+    workVersion: 0,
+    environmentId,
+  }
+}

@@ -1,5 +1,5 @@
 import type { MockService } from '../types.js'
-import type { ColumnKinds } from './columns.js'
+import type { ColumnKinds, TableSpec } from './columns.js'
 
 /** Every mock service field with how its column in mock_services keeps it (both dialects). */
 export const mockServiceColumns = {
@@ -84,3 +84,11 @@ export const mockServiceUpdatable = [
   'updated',
   'updatedBy',
 ] as const satisfies ReadonlyArray<keyof MockService>
+
+/** The mock_services table: its name, key and columns. */
+export const mockServiceTable: TableSpec<MockService> = {
+  table: 'mock_services',
+  key: 'id',
+  kinds: mockServiceColumns,
+  generatedKey: true,
+}

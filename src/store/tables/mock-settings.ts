@@ -1,5 +1,5 @@
 import type { MockSetting } from '../types.js'
-import type { ColumnKinds } from './columns.js'
+import type { ColumnKinds, TableSpec } from './columns.js'
 
 /** Every MockSetting field with how its column in mock_settings keeps it. */
 export const mockSettingColumns = {
@@ -21,3 +21,11 @@ export const mockSettingUpdatable = [
   'description',
   'body',
 ] as const satisfies ReadonlyArray<keyof MockSetting>
+
+/** The mock_settings table: its name, key and columns. */
+export const mockSettingTable: TableSpec<MockSetting> = {
+  table: 'mock_settings',
+  key: 'id',
+  kinds: mockSettingColumns,
+  generatedKey: true,
+}

@@ -1,5 +1,5 @@
 import type { ShipAssignment } from '../types.js'
-import type { ColumnKinds } from './columns.js'
+import type { ColumnKinds, TableSpec } from './columns.js'
 
 /** Every ShipAssignment field with how its column in ship_assignments keeps it. */
 export const shipAssignmentColumns = {
@@ -13,3 +13,11 @@ export const shipAssignmentColumns = {
   placed: 'value',
   updated: 'value',
 } as const satisfies ColumnKinds<ShipAssignment>
+
+/** The ship_assignments table: its name, key and columns. */
+export const shipAssignmentTable: TableSpec<ShipAssignment> = {
+  table: 'ship_assignments',
+  key: 'mockServiceId',
+  kinds: shipAssignmentColumns,
+  generatedKey: false,
+}

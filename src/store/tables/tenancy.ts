@@ -1,3 +1,4 @@
+import type { ApiKeyRepository, UserRepository } from '../repositories.js'
 import type {
   Account,
   AccountMember,
@@ -8,7 +9,7 @@ import type {
   User,
   WorkspaceMember,
 } from '../types.js'
-import type { ColumnKinds, Row, TableCodec } from './columns.js'
+import type { ColumnKinds, Row, TableCodec, TableSpec } from './columns.js'
 
 /** Every AccountMember field with how its column in account_members keeps it. */
 export const accountMemberColumns = {
@@ -137,5 +138,99 @@ export function withJoinedUser(
       if (key.startsWith('u_')) userRow[key.slice(2)] = value
     }
     return { ...decode(row), user: users.decode(userRow) }
+  }
+}
+
+/** The account_members table: its name, key and columns. */
+export const accountMemberTable: TableSpec<AccountMember> = {
+  table: 'account_members',
+  key: 'accountId',
+  kinds: accountMemberColumns,
+  generatedKey: false,
+}
+
+/** The workspace_members table: its name, key and columns. */
+export const workspaceMemberTable: TableSpec<WorkspaceMember> = {
+  table: 'workspace_members',
+  key: 'workspaceId',
+  kinds: workspaceMemberColumns,
+  generatedKey: false,
+}
+
+/** The invitations table: its name, key and columns. */
+export const invitationTable: TableSpec<Invitation> = {
+  table: 'invitations',
+  key: 'id',
+  kinds: invitationColumns,
+  generatedKey: false,
+}
+
+/** The projects table: its name, key and columns. */
+export const projectTable: TableSpec<Project> = {
+  table: 'projects',
+  key: 'id',
+  kinds: projectColumns,
+  generatedKey: true,
+}
+
+/** The accounts table: its name, key and columns. */
+export const accountTable: TableSpec<Account> = {
+  table: 'accounts',
+  key: 'id',
+  kinds: accountColumns,
+  generatedKey: true,
+}
+
+/** The api_keys table: its name, key and columns. */
+export const apiKeyTable: TableSpec<ApiKey> = {
+  table: 'api_keys',
+  key: 'id',
+  kinds: apiKeyColumns,
+  generatedKey: false,
+}
+
+/** The accounts table: its name, key and columns. */
+export const accountProfileTable: TableSpec<AccountProfile> = {
+  table: 'accounts',
+  key: 'id',
+  kinds: accountProfileColumns,
+  generatedKey: true,
+}
+
+/** The users table: its name, key and columns. */
+export const userTable: TableSpec<User> = {
+  table: 'users',
+  key: 'id',
+  kinds: userColumns,
+  generatedKey: true,
+}
+
+/** The row of a new user: no access yet. */
+export function newUser(
+  input: Parameters<UserRepository['create']>[0],
+  now: number,
+): Omit<User, 'id'> {
+  return {
+    email: input.email,
+    firstName: input.firstName,
+    lastName: input.lastName,
+    enabled: input.enabled,
+    accountRoles: input.accountRoles,
+    accountId: input.accountId,
+    created: now,
+    lastAccess: null,
+  }
+}
+
+/** The row of a new API key: never used, not revoked. */
+export function newApiKey(input: Parameters<ApiKeyRepository['create']>[0], now: number): ApiKey {
+  return {
+    id: input.id,
+    userId: input.userId,
+    name: input.name,
+    secretHash: input.secretHash,
+    created: now,
+    lastUsed: null,
+    revoked: null,
   }
 }

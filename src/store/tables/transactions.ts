@@ -1,5 +1,5 @@
 import type { StoredTransaction } from '../types.js'
-import type { ColumnKinds } from './columns.js'
+import type { ColumnKinds, TableSpec } from './columns.js'
 
 /**
  * Every transaction field but its tags (kept in transaction_tags, one row per tag) with how its
@@ -27,3 +27,11 @@ export const transactionUpdatable = [
   'serviceId',
   'dslType',
 ] as const satisfies ReadonlyArray<keyof StoredTransaction>
+
+/** The transactions table: its name, key and columns. */
+export const transactionTable: TableSpec<Omit<StoredTransaction, 'tags'>> = {
+  table: 'transactions',
+  key: 'id',
+  kinds: transactionColumns,
+  generatedKey: true,
+}

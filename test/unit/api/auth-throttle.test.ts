@@ -1,14 +1,16 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import { Authenticator } from '../../../src/api/auth.js'
 import { FailureThrottle, ThrottledError } from '../../../src/api/access/throttle.js'
+import { openSqliteStore } from '../../../src/store/index.js'
 import { startTestPlatform } from '../../helpers/platform.js'
+import { tempDir } from '../../helpers/temp-dir.js'
 
 function basic(id: string, secret: string): string {
   return `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`
 }
 
 describe('FailureThrottle', () => {
-  it('blocks an address past its budget for one key, not the same key from another address, and forgets after the window', () => {
+  it('blocks an address past its budget for one key, not the same key from another address, and forgets after the window', async () => {
     let now = 1_000
     const throttle = new FailureThrottle(
       { perAddress: 5, perKeyAndAddress: 3, windowMs: 10_000 },
@@ -16,7 +18,7 @@ describe('FailureThrottle', () => {
     )
     for (let i = 0; i < 3; i++) {
       throttle.check('10.0.0.1', 'k1')
-      throttle.fail('10.0.0.1', 'k1')
+      await throttle.fail('10.0.0.1', 'k1')
     }
     expect(() => throttle.check('10.0.0.1', 'k1')).toThrow(ThrottledError)
     try {
@@ -27,11 +29,32 @@ describe('FailureThrottle', () => {
     // The owner of k1, elsewhere, is not affected; nor is another key from the attacker (under its address budget).
     expect(() => throttle.check('10.0.0.2', 'k1')).not.toThrow()
     expect(() => throttle.check('10.0.0.1', 'k2')).not.toThrow()
-    throttle.fail('10.0.0.1', 'k2')
-    throttle.fail('10.0.0.1', 'k3')
+    await throttle.fail('10.0.0.1', 'k2')
+    await throttle.fail('10.0.0.1', 'k3')
     expect(() => throttle.check('10.0.0.1', 'k4')).toThrow(ThrottledError)
     now += 10_001
     expect(() => throttle.check('10.0.0.1', 'k1')).not.toThrow()
+  })
+})
+
+describe('FailureThrottle on a store', () => {
+  it('adds up the failures two throttles (two platform instances) count in one store', async () => {
+    const store = await openSqliteStore({ dataDir: tempDir() })
+    onTestFinished(async () => await store.close())
+    let now = 1_000
+    const limits = { perAddress: 50, perKeyAndAddress: 3, windowMs: 10_000 }
+    const a = new FailureThrottle(limits, () => now, store)
+    const b = new FailureThrottle(limits, () => now, store)
+    await a.fail('10.0.0.1', 'k1')
+    await b.fail('10.0.0.1', 'k1')
+    // Neither has seen three failures itself.
+    expect(() => b.check('10.0.0.1', 'k1')).not.toThrow()
+    await a.fail('10.0.0.1', 'k1')
+    await expect(b.checkShared('10.0.0.1', 'k1')).rejects.toThrow(ThrottledError)
+    expect(() => b.check('10.0.0.1', 'k1')).toThrow(ThrottledError)
+    await expect(b.checkShared('10.0.0.2', 'k1')).resolves.toBeUndefined()
+    now += 10_001
+    await expect(b.checkShared('10.0.0.1', 'k1')).resolves.toBeUndefined()
   })
 })
 

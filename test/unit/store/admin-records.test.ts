@@ -140,11 +140,17 @@ describe('API keys', () => {
     const { user } = await seed(store)
     await store.apiKeys.create({ id: 'k-1', userId: user.id, name: 'ci', secretHash: 'aa:bb' })
     let release = (): void => {}
+    let started = (): void => {}
+    const startedYet = new Promise<void>((resolve) => {
+      started = resolve
+    })
     const blocker = store.write(async () => {
       await new Promise<void>((resolve) => {
         release = resolve
+        started()
       })
     })
+    await startedYet
     await store.apiKeys.touch('k-1', 9000)
     release()
     await blocker

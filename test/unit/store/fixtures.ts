@@ -1,3 +1,5 @@
+import { join } from 'node:path'
+import Database from 'better-sqlite3'
 import { onTestFinished } from 'vitest'
 import type { TransactionDsl } from '../../../src/dsl/index.js'
 import {
@@ -9,7 +11,8 @@ import {
   type User,
   type Workspace,
 } from '../../../src/store/index.js'
-import { requirePgDatabase } from '../../helpers/postgres.js'
+import { DATABASE_FILE } from '../../../src/store/sqlite/sqlite-store.js'
+import { copyPgDatabase, requirePgDatabase } from '../../helpers/postgres.js'
 import { tempDir } from '../../helpers/temp-dir.js'
 
 export { mockServiceInput } from '../../helpers/mock-service-input.js'
@@ -22,21 +25,75 @@ function steppingClock(start = 1_700_000_000_000): () => number {
   return () => (now += 1000)
 }
 
+/** Whether this run's store tests run on PostgreSQL (UNDERSTUDY_TEST_STORE=postgres) instead of SQLite. */
+export const onPostgres = process.env['UNDERSTUDY_TEST_STORE'] === 'postgres'
+
+/** This worker's database with every migration applied, which each test's database copies. */
+let migrated: Promise<string> | undefined
+
+/** A fresh PostgreSQL database at the newest schema: a copy, faster than migrating each one. */
+async function migratedPgDatabase(): Promise<string> {
+  migrated ??= (async () => {
+    const url = await requirePgDatabase()
+    await (await openPostgresStore({ url })).close()
+    return url
+  })()
+  return await copyPgDatabase(await migrated)
+}
+
+/** Where a test store keeps its data: a data dir (SQLite) or a database (PostgreSQL). */
+interface TestStoreHandle {
+  store: Store
+  /** The SQLite data dir (left empty on PostgreSQL). */
+  dataDir: string
+  /** Opens the same data again (a restart), closed when the test finishes. */
+  reopen: () => Promise<Store>
+  /**
+   * Runs one SQL statement straight on the data, beside the store (what no API does yet, such as
+   * deleting a workspace), and returns its rows: plain SQL both dialects read, values inline.
+   */
+  sql: (statement: string) => Promise<unknown[]>
+}
+
 /**
  * A store in a fresh temporary data dir, closed when the test finishes; with
  * UNDERSTUDY_TEST_STORE=postgres, a fresh PostgreSQL database instead (the data dir stays empty).
  */
-export async function openTestStore(
-  dataDir = tempDir(),
-): Promise<{ store: Store; dataDir: string }> {
-  const store =
-    process.env['UNDERSTUDY_TEST_STORE'] === 'postgres'
-      ? await openPostgresStore({ url: await requirePgDatabase(), now: steppingClock() })
-      : await openSqliteStore({ dataDir, now: steppingClock() })
-  onTestFinished(async () => {
-    await store.close()
-  })
-  return { store, dataDir }
+export async function openTestStore(dataDir = tempDir()): Promise<TestStoreHandle> {
+  const url = onPostgres ? await migratedPgDatabase() : undefined
+  const open = async (): Promise<Store> => {
+    const opened =
+      url === undefined
+        ? await openSqliteStore({ dataDir, now: steppingClock() })
+        : await openPostgresStore({ url, now: steppingClock() })
+    onTestFinished(async () => {
+      await opened.close()
+    })
+    return opened
+  }
+  const sql = async (statement: string): Promise<unknown[]> => {
+    if (url === undefined) {
+      const db = new Database(join(dataDir, DATABASE_FILE))
+      try {
+        db.pragma('foreign_keys = ON')
+        const prepared = db.prepare(statement)
+        if (prepared.reader) return prepared.all()
+        prepared.run()
+        return []
+      } finally {
+        db.close()
+      }
+    }
+    const { default: pg } = await import('pg')
+    const client = new pg.Client({ connectionString: url })
+    await client.connect()
+    try {
+      return (await client.query(statement)).rows
+    } finally {
+      await client.end()
+    }
+  }
+  return { store: await open(), dataDir, reopen: open, sql }
 }
 
 export interface World {

@@ -6,7 +6,7 @@ import { openSqliteStore } from '../../../src/store/index.js'
 import { migrations, type Migration } from '../../../src/store/migrations/index.js'
 import { applyMigrations, appliedMigrations } from '../../../src/store/sqlite/migrate.js'
 import { tempDir } from '../../helpers/temp-dir.js'
-import { BY, mockServiceInput, openTestStore, realisticDsl, seed } from './fixtures.js'
+import { BY, mockServiceInput, onPostgres, openTestStore, realisticDsl, seed } from './fixtures.js'
 
 const dbFile = (dataDir: string) => join(dataDir, 'understudy.db')
 
@@ -25,7 +25,80 @@ const addColor: Migration = {
   sql: "ALTER TABLE tags ADD COLUMN color TEXT NOT NULL DEFAULT 'grey'",
 }
 
-describe('opening a store', () => {
+/** The SQLite store's own: its file, its pragmas, its migration runner. */
+const sqliteOnly = onPostgres ? describe.skip : describe
+
+describe('on either store', () => {
+  it('keeps the data across close and reopen, at the same schema version', async () => {
+    const { store, reopen } = await openTestStore()
+    const world = await seed(store)
+    const txn = await store.transactions.create({
+      workspaceId: world.workspace.id,
+      serviceId: world.service.id,
+      name: 't',
+      description: 'd',
+      tags: ['a, "b"'],
+      dslType: 'GENERIC_DSL',
+      dsl: realisticDsl(),
+      by: BY,
+    })
+    const mock = await store.mockServices.create(
+      mockServiceInput(world.workspace.id, world.service.id, { status: 'RUNNING', port: 4321 }),
+    )
+    const version = await store.schemaVersion()
+    await store.close()
+
+    const reopened = await reopen()
+    expect(await reopened.transactions.get(world.workspace.id, txn.id)).toEqual(txn)
+    expect(await reopened.mockServices.listByStatus(['RUNNING'])).toEqual([mock])
+    expect(await reopened.users.getByEmail(BY)).toEqual(world.user)
+    expect(await reopened.schemaVersion()).toBe(version)
+  })
+
+  it('deletes a whole workspace, mock services and all, in one statement', async () => {
+    const { store, sql } = await openTestStore()
+    const world = await seed(store)
+    await store.transactions.create({
+      workspaceId: world.workspace.id,
+      serviceId: world.service.id,
+      name: 't',
+      description: null,
+      tags: ['a'],
+      dslType: 'GENERIC_DSL',
+      dsl: realisticDsl(),
+      by: BY,
+    })
+    const mock = await store.mockServices.create(
+      mockServiceInput(world.workspace.id, world.service.id),
+    )
+    await store.trackings.create({
+      trackingId: 't1',
+      workspaceId: world.workspace.id,
+      mockServiceId: mock.id,
+      action: 'deploy',
+      status: 'PENDING',
+      errors: [],
+      warnings: [],
+      createdBy: BY,
+    })
+    await store.close()
+    // Mock services block the deletion of their service (NO ACTION): checked at the end of the
+    // statement, by when the workspace's cascade has removed them too.
+    await sql(`DELETE FROM workspaces WHERE id = ${world.workspace.id}`)
+    const count = async (table: string) =>
+      await sql(`SELECT CAST(COUNT(*) AS INTEGER) AS n FROM ${table}`)
+    expect([
+      await count('transactions'),
+      await count('transaction_tags'),
+      await count('mock_services'),
+      await count('trackings'),
+    ]).toEqual([[{ n: 0 }], [{ n: 0 }], [{ n: 0 }], [{ n: 0 }]])
+    // The other workspace's service is untouched.
+    expect(await count('services')).toEqual([{ n: 1 }])
+  })
+})
+
+sqliteOnly('opening a SQLite store', () => {
   it('creates the data dir, a WAL database at the newest schema version, with foreign keys on', async () => {
     const dataDir = join(tempDir(), 'nested', 'data')
     const store = await openSqliteStore({ dataDir })
@@ -46,30 +119,11 @@ describe('opening a store', () => {
     }
   })
 
-  it('keeps the data across close and reopen, and re-applies no migration', async () => {
-    const { store, dataDir } = await openTestStore()
-    const world = await seed(store)
-    const txn = await store.transactions.create({
-      workspaceId: world.workspace.id,
-      serviceId: world.service.id,
-      name: 't',
-      description: 'd',
-      tags: ['a, "b"'],
-      dslType: 'GENERIC_DSL',
-      dsl: realisticDsl(),
-      by: BY,
-    })
-    const mock = await store.mockServices.create(
-      mockServiceInput(world.workspace.id, world.service.id, { status: 'RUNNING', port: 4321 }),
-    )
-    await store.close()
+  it('re-applies no migration when reopened', async () => {
+    const dataDir = tempDir()
+    await (await openSqliteStore({ dataDir })).close()
     const before = appliedMigrations(withRaw(dataDir))
-
-    const { store: reopened } = await openTestStore(dataDir)
-    expect(await reopened.transactions.get(world.workspace.id, txn.id)).toEqual(txn)
-    expect(await reopened.mockServices.listByStatus(['RUNNING'])).toEqual([mock])
-    expect(await reopened.users.getByEmail(BY)).toEqual(world.user)
-    await reopened.close()
+    await (await openSqliteStore({ dataDir })).close()
     expect(appliedMigrations(withRaw(dataDir))).toEqual(before)
   })
 
@@ -95,7 +149,7 @@ describe('opening a store', () => {
   })
 })
 
-describe('applyMigrations', () => {
+sqliteOnly('applyMigrations (SQLite)', () => {
   it('applies nothing to an up-to-date database', async () => {
     const dataDir = tempDir()
     await (await openSqliteStore({ dataDir })).close()
@@ -193,51 +247,6 @@ describe('applyMigrations', () => {
       ]),
     ).toThrow(/missing/)
     db.close()
-  })
-})
-
-describe('schema', () => {
-  it('deletes a whole workspace, mock services and all, in one statement', async () => {
-    const { store, dataDir } = await openTestStore()
-    const world = await seed(store)
-    await store.transactions.create({
-      workspaceId: world.workspace.id,
-      serviceId: world.service.id,
-      name: 't',
-      description: null,
-      tags: ['a'],
-      dslType: 'GENERIC_DSL',
-      dsl: realisticDsl(),
-      by: BY,
-    })
-    const mock = await store.mockServices.create(
-      mockServiceInput(world.workspace.id, world.service.id),
-    )
-    await store.trackings.create({
-      trackingId: 't1',
-      workspaceId: world.workspace.id,
-      mockServiceId: mock.id,
-      action: 'deploy',
-      status: 'PENDING',
-      errors: [],
-      warnings: [],
-      createdBy: BY,
-    })
-    await store.close()
-    const db = withRaw(dataDir)
-    // Mock services block the deletion of their service (NO ACTION): checked at the end of the
-    // statement, by when the workspace's cascade has removed them too.
-    db.prepare('DELETE FROM workspaces WHERE id = ?').run(world.workspace.id)
-    const count = (table: string) =>
-      (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n
-    expect([
-      count('transactions'),
-      count('transaction_tags'),
-      count('mock_services'),
-      count('trackings'),
-    ]).toEqual([0, 0, 0, 0])
-    // The other workspace's service is untouched.
-    expect(db.prepare('SELECT COUNT(*) AS n FROM services').get()).toEqual({ n: 1 })
   })
 })
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { isUnderstudyError } from '../../../src/errors/index.js'
-import type { Repositories } from '../../../src/store/index.js'
+import { isConstraintViolation, type Repositories } from '../../../src/store/index.js'
 import { ALL, BY, openTestStore, seed } from './fixtures.js'
 
-/* store.write: one SQLite transaction per call, serialized, invisible to readers until committed. */
+/* store.write: one transaction per call, serialized, invisible to readers until committed. */
 
 const tick = async () => await new Promise<void>((resolve) => setImmediate(resolve))
 
@@ -74,14 +74,22 @@ describe('store.write', () => {
           by: BY,
         })
       }),
-    ).rejects.toThrow(/UNIQUE/)
+    ).rejects.toSatisfy((err) => isConstraintViolation(err, 'unique'))
     expect(await store.services.getByName(world.workspace.id, 'fresh')).toBeUndefined()
   })
 
   it('hides uncommitted rows from reads made while the write is between awaits', async () => {
     const { store } = await openTestStore()
     const world = await seed(store)
-    let seenDuring: unknown = 'not read'
+    // The write waits, its row inserted and not committed, until the outside reads are done.
+    let inserted = (): void => {}
+    const insertedYet = new Promise<void>((resolve) => {
+      inserted = resolve
+    })
+    let readsDone = (): void => {}
+    const readsDoneYet = new Promise<void>((resolve) => {
+      readsDone = resolve
+    })
     let seenInside: unknown
     const write = store.write(async (tx) => {
       const created = await tx.services.create({
@@ -90,15 +98,15 @@ describe('store.write', () => {
         description: null,
         by: BY,
       })
-      // Let the outside read below run while the transaction is open.
-      await tick()
-      await tick()
+      inserted()
+      await readsDoneYet
       seenInside = await tx.services.get(world.workspace.id, created.id)
       return created
     })
-    await tick()
-    seenDuring = await store.services.getByName(world.workspace.id, 'draft')
+    await insertedYet
+    const seenDuring = await store.services.getByName(world.workspace.id, 'draft')
     const totalDuring = (await store.services.list(world.workspace.id, ALL)).total
+    readsDone()
     const created = await write
     expect(seenDuring).toBeUndefined()
     expect(totalDuring).toBe(1)
@@ -250,7 +258,7 @@ describe('close', () => {
   })
 
   it('lets a write in progress finish before closing', async () => {
-    const { store, dataDir } = await openTestStore()
+    const { store, reopen } = await openTestStore()
     const world = await seed(store)
     const write = store.write(async (tx) => {
       await tick()
@@ -263,7 +271,7 @@ describe('close', () => {
     })
     await store.close()
     await expect(write).resolves.toMatchObject({ name: 'last' })
-    const { store: reopened } = await openTestStore(dataDir)
+    const reopened = await reopen()
     expect(await reopened.services.getByName(world.workspace.id, 'last')).toBeDefined()
   })
 })

@@ -4,6 +4,7 @@ import { pgOperationsSchema } from './002-operations.js'
 import { pgShipPlacementSchema } from './003-ship-placement.js'
 import { pgMonitorRunLeasesSchema } from './004-monitor-run-leases.js'
 import { pgRuntimeLeasesSchema } from './006-runtime-leases.js'
+import { pgSharedInstanceStateSchema } from './007-shared-instance-state.js'
 import { pgTransactionSortOrdersSchema } from './008-transaction-sort-orders.js'
 
 /**
@@ -19,5 +20,6 @@ export const pgMigrations: readonly Migration[] = [
   pgShipPlacementSchema,
   pgMonitorRunLeasesSchema,
   pgRuntimeLeasesSchema,
+  pgSharedInstanceStateSchema,
   pgTransactionSortOrdersSchema,
 ]

@@ -159,7 +159,7 @@ describe('RunQueue', () => {
     await queue.close()
   })
 
-  it('skips a schedule tick while its test runs, arms stored schedules at start, and fails runs a stop interrupted', async () => {
+  it('skips a schedule tick while its test runs, arms stored schedules at start, and runs again a run a stop interrupted', async () => {
     const w = await world()
     await w.store.monitoring.createSchedule({
       id: 's1',
@@ -191,23 +191,59 @@ describe('RunQueue', () => {
     })
     await queue.loadSchedules()
     expect(timers.ids()).toEqual(['s1'])
-    expect((await w.store.monitoring.getRun(w.testId, 'old'))?.result).toBe('fail')
-    timers.fire('s1')
+    // The run the stop interrupted (no lease: its platform is gone) is taken over and runs here.
     await until(() => exec.running() === 1)
+    expect(exec.inputs[0]?.runId).toBe('old')
     timers.fire('s1')
     timers.fire('s1')
     await new Promise((resolve) => setTimeout(resolve, 50))
     expect(exec.inputs).toHaveLength(1)
     exec.release(true)
     await until(() => !queue.busy(w.testId))
+    timers.fire('s1')
+    await until(() => exec.running() === 1)
+    exec.release(false)
+    await until(() => !queue.busy(w.testId))
     queue.forgetTest(w.testId)
     expect(timers.ids()).toEqual([])
     const runs = await w.store.monitoring.listRuns(w.testId, 10)
-    expect(runs.map((r) => [r.source, r.result])).toEqual([
-      ['scheduled', 'pass'],
-      ['scheduled', 'fail'],
+    expect(runs.map((r) => [r.id === 'old', r.source, r.result])).toEqual([
+      [false, 'scheduled', 'fail'],
+      [true, 'scheduled', 'pass'],
     ])
     await queue.close()
+  })
+
+  it('takes a dead instance’s run over three times at most, then leaves it failed', async () => {
+    const w = await world()
+    await w.store.monitoring.createRun({
+      id: 'crashing',
+      testId: w.testId,
+      bucketKey: w.bucketKey,
+      environmentId: w.envId,
+      result: 'working',
+      source: 'trigger',
+      created: 1,
+      finished: null,
+      doc: {},
+      leaseId: 'platform:gone',
+      leaseExpires: 10,
+    })
+    const takeOver = async (now: number): Promise<string[]> =>
+      await w.store.localRuns.takeOver({
+        leaseId: `platform:${now}`,
+        now,
+        expires: now + 100,
+        maxAttempts: 3,
+      })
+    expect(await takeOver(20)).toEqual(['crashing'])
+    // Held under a live lease: nobody else takes it.
+    expect(await takeOver(50)).toEqual([])
+    expect(await takeOver(200)).toEqual(['crashing'])
+    expect(await takeOver(400)).toEqual(['crashing'])
+    expect(await takeOver(600)).toEqual([])
+    expect(await w.store.monitoring.failUnfinishedRuns(600, 'stopped')).toBe(1)
+    expect((await w.store.monitoring.getRun(w.testId, 'crashing'))?.result).toBe('fail')
   })
 
   it('keeps the newest runs only, and refuses a 51st waiting run with 429', async () => {

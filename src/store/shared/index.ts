@@ -1,0 +1,27 @@
+import type { Repositories } from '../repositories.js'
+import { agentLogRepository } from './agent-log-repository.js'
+import { authFailureRepository } from './auth-failure-repository.js'
+import { localRunRepository } from './local-run-repository.js'
+import type { SqlRunner } from './runner.js'
+import { uiSessionRepository } from './ui-session-repository.js'
+
+export type { SqlRunner } from './runner.js'
+
+/**
+ * The repositories of what several platform instances on one store share (sessions, throttle
+ * counters, agents' logs, abandoned local runs), written once for both dialects.
+ *
+ * @example
+ * const shared = sharedRepositories(run, Date.now)
+ */
+export function sharedRepositories(
+  run: SqlRunner,
+  now: () => number,
+): Pick<Repositories, 'uiSessions' | 'authFailures' | 'agentLogs' | 'localRuns'> {
+  return {
+    uiSessions: uiSessionRepository(run),
+    authFailures: authFailureRepository(run),
+    agentLogs: agentLogRepository(run, now),
+    localRuns: localRunRepository(run),
+  }
+}
