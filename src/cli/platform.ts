@@ -34,6 +34,11 @@ export interface PlatformOptions {
   store?: string
   /** Interface the mock services' runtimes listen on. */
   runtimeHost: string
+  /**
+   * Address the local runtimes' admin APIs listen on, and other platform instances on the same
+   * database reach them at (`--runtime-admin-host`); default 127.0.0.1, this machine only.
+   */
+  runtimeAdminHost?: string
   apiKeyId?: string
   apiKeySecret?: string
   /** Largest JSON body and upload, in bytes. */
@@ -154,6 +159,9 @@ export async function startPlatform(options: PlatformOptions, log: Logger): Prom
           dataDir: options.dataDir,
           log,
           host: options.runtimeHost,
+          ...(options.runtimeAdminHost === undefined
+            ? {}
+            : { adminHost: options.runtimeAdminHost }),
           runtimeArgs: options.runtimeArgs ?? [],
           egress: egressLevel,
           leases,

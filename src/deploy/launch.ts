@@ -9,6 +9,11 @@ interface LaunchParams {
   command: RuntimeCommand
   /** `--host` of the runtime. */
   host: string
+  /**
+   * `--admin-host` of the runtime: 127.0.0.1 by default, where only this machine reaches it; an
+   * address of this machine that other platform instances on the same database reach it at.
+   */
+  adminHost?: string
   /** Flags appended to every `run`. */
   runtimeArgs: readonly string[]
   /** Environment variables added to the runtime's (never secrets in flags: `ps` shows those). */
@@ -42,7 +47,8 @@ interface LaunchParams {
  */
 export async function launchRuntime(params: LaunchParams): Promise<Running> {
   const { spec } = params
-  // With a token the admin API would follow --host: it stays on loopback, where only this machine reaches it.
+  // With a token the admin API would follow --host: it stays on loopback, where only this machine
+  // reaches it, unless the platform names the address its other instances reach it at.
   const args = [
     'run',
     '--mock',
@@ -54,7 +60,7 @@ export async function launchRuntime(params: LaunchParams): Promise<Running> {
     '--admin-port',
     '0',
     '--admin-host',
-    '127.0.0.1',
+    params.adminHost ?? '127.0.0.1',
     '--replicas',
     String(spec.replicas),
   ]

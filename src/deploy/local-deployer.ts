@@ -41,6 +41,11 @@ export interface LocalDeployerOptions {
   log: Logger
   /** Interface the runtimes listen on (`--host`); default 127.0.0.1. */
   host?: string
+  /**
+   * Address the runtimes' admin APIs listen on and other platform instances reach them at
+   * (`--runtime-admin-host`); default 127.0.0.1.
+   */
+  adminHost?: string
   /** Host name in `httpEndpoint`/`httpsEndpoint`; default `host`, or 127.0.0.1 when `host` is a wildcard. */
   endpointHost?: string
   /** How to start `understudy` (default: this Node with `dist/src/cli/main.js`); for tests. */
@@ -99,6 +104,7 @@ export class LocalDeployer implements Deployer, LeasedRuntimes {
   readonly #files: DocumentFiles
   readonly #log: Logger
   readonly #host: string
+  readonly #adminHost: string | undefined
   readonly #endpointHost: string
   readonly #command: RuntimeCommand
   readonly #runtimeArgs: readonly string[]
@@ -130,6 +136,7 @@ export class LocalDeployer implements Deployer, LeasedRuntimes {
     this.history = new InspectionHistory({ dataDir: options.dataDir, log: options.log })
     this.#log = options.log
     this.#host = options.host ?? '127.0.0.1'
+    this.#adminHost = options.adminHost
     this.#endpointHost =
       options.endpointHost ??
       (['0.0.0.0', '::', '[::]'].includes(this.#host) ? '127.0.0.1' : this.#host)
@@ -516,6 +523,7 @@ export class LocalDeployer implements Deployer, LeasedRuntimes {
         ...(this.#leases === null ? {} : { token: this.#leases.token(entry.id, startId) }),
         command: this.#command,
         host: this.#host,
+        ...(this.#adminHost === undefined ? {} : { adminHost: this.#adminHost }),
         runtimeArgs: this.#runtimeArgs,
         env: this.#env,
         spec,

@@ -57,6 +57,9 @@ Flags:
                            lasts unless renewed (every third of it); several instances on one
                            --store database take over the runtimes of one silent this long
                            (default 15; also UNDERSTUDY_RUNTIME_LEASE)
+  --runtime-admin-host H   address of this machine the local runtimes' admin APIs listen on, for
+                           other instances on the same --store database to reach them at
+                           (default 127.0.0.1: this machine only; also UNDERSTUDY_RUNTIME_ADMIN_HOST)
 `
 
 /** The flag of each platform option, for messages. */
@@ -164,6 +167,7 @@ export async function runPlatformCommand(
       'run-wait': { type: 'string' },
       'agent-call-timeout': { type: 'string' },
       'runtime-lease': { type: 'string' },
+      'runtime-admin-host': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: true,
@@ -196,6 +200,9 @@ export async function runPlatformCommand(
     3600,
     2,
   )
+  const runtimeAdminHost = adminHostFlag(
+    values['runtime-admin-host'] ?? nonEmpty(process.env['UNDERSTUDY_RUNTIME_ADMIN_HOST']),
+  )
   const options = {
     host: flags.host,
     egress,
@@ -214,6 +221,7 @@ export async function runPlatformCommand(
     ...(lostAfter === undefined ? {} : { shipLostAfterMs: lostAfter * 1000 }),
     ...(callTimeout === undefined ? {} : { agentCallTimeoutMs: callTimeout * 1000 }),
     ...(runtimeLease === undefined ? {} : { runtimeLeaseMs: runtimeLease * 1000 }),
+    ...(runtimeAdminHost === undefined ? {} : { runtimeAdminHost }),
     monitor: {
       ...scheduleScale(process.env),
       resultRetention: flags.resultRetention,
@@ -247,6 +255,20 @@ export async function runPlatformCommand(
   )
   exitOnSignals(platform.close, log)
   return 'running'
+}
+
+/**
+ * `--runtime-admin-host`: an address other instances can reach, so not a wildcard (the runtime
+ * would announce an admin URL nobody can call).
+ */
+function adminHostFlag(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined
+  if (!/^[A-Za-z0-9.:_-]{1,253}$/.test(raw) || ['0.0.0.0', '::', '[::]'].includes(raw)) {
+    throw new UsageError(
+      `--runtime-admin-host must be an address of this machine that other instances reach (not a wildcard), not "${raw}"`,
+    )
+  }
+  return raw
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -21,10 +21,15 @@ const auth = `Basic ${Buffer.from(`${key.id}:${key.secret}`).toString('base64')}
 /** Seconds: short, so that a takeover happens within the test's time. */
 const LEASE_S = 2
 
-async function platformOn(dataDir: string, store: string): Promise<CliServer> {
+async function platformOn(
+  dataDir: string,
+  store: string,
+  extra: string[] = [],
+): Promise<CliServer> {
   const platform = await startCli(
     [
       'platform',
+      ...extra,
       '--port',
       '0',
       '--data-dir',
@@ -128,7 +133,8 @@ describe.skipIf(!hasPostgres)('several platform instances on one PostgreSQL data
       const pool = openPgPool(url)
       onTestFinished(async () => await pool.close())
       const dirA = tempDir('understudy-ha-a-')
-      const a = await platformOn(dirA, url)
+      // A's runtimes' admin APIs on another address of this machine, which B reaches them at
+      const a = await platformOn(dirA, url, ['--runtime-admin-host', '127.0.0.2'])
       const b = await platformOn(tempDir('understudy-ha-b-'), url)
 
       // A mock service made and deployed through instance A
@@ -189,6 +195,7 @@ describe.skipIf(!hasPostgres)('several platform instances on one PostgreSQL data
       // A holds the lease and runs the one runtime; B, checking the leases meanwhile, starts none
       const leased = await leaseOf(pool, mockId)
       expect(leased.holder).toContain(`/${a.child.pid}/`)
+      expect(leased.admin_url).toMatch(/^http:\/\/127\.0\.0\.2:\d+$/)
       await aLeaseLater(pool, mockId)
       expect(runtimeChildren(a.child.pid)).toEqual([leased.pid])
       expect(runtimeChildren(b.child.pid)).toEqual([])
@@ -289,6 +296,19 @@ describe.skipIf(!hasPostgres)('several platform instances on one PostgreSQL data
       expect(fromA.body.result.verified).toBe(true)
     },
   )
+})
+
+describe('understudy platform --runtime-admin-host', () => {
+  it('refuses a wildcard, which names no address another instance could call, in one line', async () => {
+    const result = await runCli(
+      ['platform', '--data-dir', tempDir(), '--port', '0', '--runtime-admin-host', '0.0.0.0'],
+      { env: { UNDERSTUDY_STORE: '' } },
+    )
+    expect(result.stderr).toBe(
+      'understudy platform: --runtime-admin-host must be an address of this machine that other instances reach (not a wildcard), not "0.0.0.0"\n',
+    )
+    expect(result.code).toBe(2)
+  })
 })
 
 describe('understudy platform --runtime-lease', () => {
