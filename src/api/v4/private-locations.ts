@@ -17,6 +17,9 @@ import { invalidField, validatorOf } from '../validation.js'
 import { runTermsOf } from '../monitor/index.js'
 import { harborView, shipView } from './private-location-views.js'
 
+/** What every ship token starts with (docs/deploy.md "Agents and locations"). */
+const SHIP_TOKEN_PREFIX = 'ust_'
+
 const readHarbor = validatorOf<{ name: string; accountId: number; workspacesId: number[] }>({
   type: 'object',
   required: ['name', 'accountId', 'workspacesId'],
@@ -180,8 +183,10 @@ async function create(ctx: ApiContext): Promise<HandlerResult> {
 async function createShip(ctx: ApiContext): Promise<HandlerResult> {
   const harbor = await harborOf(ctx, true)
   const input = readShip(await ctx.json())
-  // The agent's credential: shown in this answer only; the store keeps its scrypt hash.
-  const token = randomBytes(24).toString('base64url')
+  // The agent's credential: shown in this answer only; the store keeps its scrypt hash. The prefix
+  // keeps it from starting with "-", which a command line would take for a flag (`--token -x...`),
+  // and lets secret scanners recognise it.
+  const token = `${SHIP_TOKEN_PREFIX}${randomBytes(24).toString('base64url')}`
   const ship = await ctx.deps.store.locations.createShip({
     id: newId('ship'),
     harborId: harbor.id,
