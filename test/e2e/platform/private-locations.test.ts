@@ -80,7 +80,7 @@ describe('/api/v4/private-locations: harbors and their agents (ships)', () => {
       state: 'empty',
       ts: null,
     })
-    expect(ship.token).toMatch(/^[A-Za-z0-9_-]{32}$/)
+    expect(ship.token).toMatch(/^ust_[A-Za-z0-9_-]{32}$/)
     const stored = await platform.store.locations.ship(harbor.id, ship.id)
     expect(stored?.tokenHash).not.toContain(ship.token)
     expect(await verifySecret(ship.token as string, stored?.tokenHash as string)).toBe(true)
