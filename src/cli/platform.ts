@@ -24,7 +24,14 @@ import {
 import { createError, isUnderstudyError } from '../errors/index.js'
 import { EgressPolicy, listenOn, type EgressSettings } from '../net/index.js'
 import type { Logger } from '../log/index.js'
-import { AssetFiles, openPostgresStore, openSqliteStore, type Store } from '../store/index.js'
+import {
+  AssetFiles,
+  LocalWakeups,
+  openPostgresStore,
+  openSqliteStore,
+  PgWakeups,
+  type Store,
+} from '../store/index.js'
 
 export interface PlatformOptions {
   host: string
@@ -167,8 +174,12 @@ export async function startPlatform(options: PlatformOptions, log: Logger): Prom
           leases,
         })
       : null
+  // Admin calls to agents are rows of the store: with several instances on PostgreSQL, the one
+  // holding an agent's poll and the one waiting for an answer hear of each other by NOTIFY.
+  const wakeups = options.store === undefined ? new LocalWakeups() : new PgWakeups(options.store, log)
   // Mock services deployed to a private location go to its agents; the rest to the local host.
   const ships = new ShipDeployer({
+    wakeups,
     store,
     local:
       local ??
@@ -189,6 +200,7 @@ export async function startPlatform(options: PlatformOptions, log: Logger): Prom
   const server = http.createServer()
   await listenOn(server, options.host, options.port).catch(async (err: unknown) => {
     await deployer.shutdown()
+    await wakeups.close()
     await leases?.close()
     await store.close()
     throw err
@@ -280,6 +292,7 @@ export async function startPlatform(options: PlatformOptions, log: Logger): Prom
         deps.importSpare?.close()
         await monitoring.close()
         await deployer.shutdown()
+        await wakeups.close()
         await leases?.close()
         await store.close()
       })()

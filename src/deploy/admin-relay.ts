@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import type { AdminCallRepository, StoredAdminCall, Waiter, Wakeups } from '../store/index.js'
 import type { AdminAnswer, AdminExchange, RuntimeAdmin } from './admin-client.js'
 
 /**
@@ -10,8 +11,11 @@ import type { AdminAnswer, AdminExchange, RuntimeAdmin } from './admin-client.js
  * call no agent takes in time, or takes and never answers, rejects with the ship named, and the
  * caller answers 503.
  *
- * Pending calls live in the memory of this platform instance: an agent whose poll reaches another
- * instance does not see them, and they fail closed when their time is up.
+ * Calls are rows of the store (`adminCalls`), so that with several platform instances on one
+ * database the agent's poll and its answer may reach any of them: the instance that queued a
+ * call waits for its answer in the store. Wake-ups (`Wakeups`: in process, or PostgreSQL's
+ * LISTEN/NOTIFY between instances) tell the instance holding the agent's poll that a call is
+ * queued, and the caller's instance that it is answered, so neither waits for a poll.
  */
 
 /** A call as the agent receives it. */
@@ -73,15 +77,11 @@ export function relayable(method: string, path: string): boolean {
   return pattern.test(pathname)
 }
 
-interface Pending {
-  call: RelayedCall
-  ship: ShipRef
-  resolve: (answer: AdminAnswer) => void
-  reject: (err: Error) => void
-  timer: NodeJS.Timeout
-}
-
 interface AdminRelayOptions {
+  /** The mailbox the calls go through (the store's, shared by the instances on it). */
+  calls: AdminCallRepository
+  /** How waiting polls and callers hear of new calls and answers. */
+  wakeups: Wakeups
   /**
    * How long a call waits for its agent to take it, and then, once taken, longer than the call's
    * own time for its answer; default 10 s (`understudy platform --agent-call-timeout`).
@@ -89,25 +89,35 @@ interface AdminRelayOptions {
   takeWithinMs?: number
 }
 
+/** How often rows whose caller is gone (its instance died) are swept, at most. */
+const SWEEP_EVERY_MS = 30_000
+/** Rows are swept this long after their life ended: room for clocks of instances that differ. */
+const SWEEP_GRACE_MS = 60_000
+
+const shipTopic = (shipId: string): string => `ship:${shipId}`
+const answerTopic = (callId: string): string => `answer:${callId}`
+
 /**
  * @example
- * const relay = new AdminRelay({ takeWithinMs: 10_000 })
+ * const relay = new AdminRelay({ calls: store.adminCalls, wakeups: new LocalWakeups(), takeWithinMs: 10_000 })
  * const admin = relay.admin({ harborId, shipId }, 7)     // a RuntimeAdmin for adminRequest
  * const calls = await relay.take(shipId, 4, 25_000, gone) // the agent's long poll
- * relay.answer(shipId, calls[0].callId, { status: 200, body }) // its answer
+ * await relay.answer(shipId, calls[0].callId, { status: 200, body }) // its answer
  */
 export class AdminRelay {
   readonly takeWithinMs: number
-  /** Calls not taken yet, per ship, oldest first. */
-  readonly #queued = new Map<string, Pending[]>()
-  /** Calls taken by an agent and not answered yet, by call id. */
-  readonly #taken = new Map<string, Pending>()
-  /** Long polls waiting for calls, per ship. */
-  readonly #pollers = new Map<string, Set<() => void>>()
-  #closed = false
+  readonly #calls: AdminCallRepository
+  readonly #wakeups: Wakeups
+  /** Ends every wait of this instance when it stops. */
+  readonly #stopping = new AbortController()
+  /** The calls this instance waits for, so that a stop waits until they are withdrawn. */
+  readonly #inFlight = new Set<Promise<unknown>>()
+  #sweptAt = 0
 
-  constructor(options: AdminRelayOptions = {}) {
+  constructor(options: AdminRelayOptions) {
     this.takeWithinMs = options.takeWithinMs ?? 10_000
+    this.#calls = options.calls
+    this.#wakeups = options.wakeups
   }
 
   /** The admin of a mock service on a ship: its calls go through this relay. */
@@ -123,42 +133,74 @@ export class AdminRelay {
   /** Queues a call for the ship's agent and resolves with the runtime's answer. */
   async call(ship: ShipRef, mockServiceId: number, exchange: AdminExchange): Promise<AdminAnswer> {
     const who = `agent ${ship.shipId} of private location ${ship.harborId}`
-    if (this.#closed) throw new Error(`the platform is stopping: no call goes to ${who}`)
+    if (this.#stopping.signal.aborted) {
+      throw new Error(`the platform is stopping: no call goes to ${who}`)
+    }
     if (!relayable(exchange.method, exchange.path)) {
       throw new Error(`${exchange.method} ${exchange.path} is not an admin call agents answer`)
     }
-    return await new Promise<AdminAnswer>((resolve, reject) => {
-      const call: RelayedCall = {
-        callId: randomUUID(),
-        mockServiceId,
-        method: exchange.method,
-        path: exchange.path,
-        ...(exchange.json === undefined ? {} : { json: exchange.json }),
-        timeoutMs: Math.min(Math.max(exchange.timeoutMs, 1), MAX_CALL_MS),
+    const call: StoredAdminCall = {
+      callId: randomUUID(),
+      harborId: ship.harborId,
+      shipId: ship.shipId,
+      mockServiceId,
+      method: exchange.method,
+      path: exchange.path,
+      json: exchange.json === undefined ? null : JSON.stringify(exchange.json),
+      timeoutMs: Math.min(Math.max(exchange.timeoutMs, 1), MAX_CALL_MS),
+    }
+    const waiting = this.#callAndWait(call, who)
+    this.#inFlight.add(waiting)
+    try {
+      return await waiting
+    } finally {
+      this.#inFlight.delete(waiting)
+    }
+  }
+
+  async #callAndWait(call: StoredAdminCall, who: string): Promise<AdminAnswer> {
+    const answerWithinMs = call.timeoutMs + this.takeWithinMs
+    const created = Date.now()
+    const takeBy = created + this.takeWithinMs
+    // Listening before the call is queued: an answer can come no sooner than that.
+    const waiter = this.#wakeups.waiter(answerTopic(call.callId))
+    try {
+      this.#sweep(created)
+      await this.#calls.queue({ ...call, created, takeBy, answerWithinMs })
+      this.#wakeups.signal(shipTopic(call.shipId))
+      let answerBy: number | undefined
+      for (;;) {
+        const until = answerBy ?? takeBy
+        const left = until - Date.now()
+        if (left > 0) {
+          await waiter.wait(Math.min(left, this.#wakeups.safetyNetMs), this.#stopping.signal)
+        }
+        const answer = await this.#calls.collect(call.callId)
+        if (answer !== undefined) return decoded(answer)
+        if (this.#stopping.signal.aborted) {
+          await this.#calls.withdraw(call.callId).catch(() => undefined)
+          throw new Error(`the platform is stopping: the call to ${who} was withdrawn`)
+        }
+        const now = Date.now()
+        if (answerBy === undefined && now >= takeBy) {
+          if (await this.#calls.withdrawQueued(call.callId)) {
+            throw new Error(
+              `${who} did not take the call within ${this.takeWithinMs} ms (is the agent running and connected to the platform?)`,
+            )
+          }
+          // Taken: its agent has until the time it was given at the take.
+          answerBy = (await this.#calls.answerBy(call.callId)) ?? now
+        }
+        if (answerBy !== undefined && now >= answerBy) {
+          // An answer that came in meanwhile is still the answer.
+          const late = await this.#calls.withdraw(call.callId)
+          if (late !== undefined) return decoded(late)
+          throw new Error(`${who} took the call but did not answer within ${answerWithinMs} ms`)
+        }
       }
-      const pending: Pending = {
-        call,
-        ship,
-        resolve,
-        reject,
-        timer: setTimeout(() => {
-          const queue = this.#queued.get(ship.shipId) ?? []
-          const at = queue.indexOf(pending)
-          if (at !== -1) queue.splice(at, 1)
-          if (queue.length === 0) this.#queued.delete(ship.shipId)
-          reject(
-            new Error(
-              `${who} did not take the call within ${this.takeWithinMs} ms (is the agent running and connected to this platform instance?)`,
-            ),
-          )
-        }, this.takeWithinMs),
-      }
-      pending.timer.unref()
-      const queue = this.#queued.get(ship.shipId)
-      if (queue === undefined) this.#queued.set(ship.shipId, [pending])
-      else queue.push(pending)
-      this.#wake(ship.shipId)
-    })
+    } finally {
+      waiter.close()
+    }
   }
 
   /**
@@ -171,88 +213,61 @@ export class AdminRelay {
     waitMs: number,
     gone: AbortSignal,
   ): Promise<RelayedCall[]> {
-    if (!this.#has(shipId) && waitMs > 0 && !this.#closed && !gone.aborted) {
-      await new Promise<void>((resolve) => {
-        const done = (): void => {
-          clearTimeout(timer)
-          gone.removeEventListener('abort', done)
-          this.#pollers.get(shipId)?.delete(done)
-          resolve()
-        }
-        const timer = setTimeout(done, waitMs)
-        gone.addEventListener('abort', done)
-        let waiting = this.#pollers.get(shipId)
-        if (waiting === undefined) {
-          waiting = new Set()
-          this.#pollers.set(shipId, waiting)
-        }
-        waiting.add(done)
-      })
-      if (this.#pollers.get(shipId)?.size === 0) this.#pollers.delete(shipId)
+    const waiter = this.#wakeups.waiter(shipTopic(shipId))
+    const ended = AbortSignal.any([gone, this.#stopping.signal])
+    try {
+      const deadline = Date.now() + waitMs
+      for (;;) {
+        // An agent that hung up takes nothing: its calls stay for its next poll.
+        if (gone.aborted) return []
+        const taken = await this.#calls.take(shipId, Math.max(1, max), Date.now())
+        if (taken.length > 0) return taken.map(relayedCall)
+        const left = deadline - Date.now()
+        if (left <= 0 || ended.aborted) return []
+        await waiter.wait(Math.min(left, this.#wakeups.safetyNetMs), ended)
+      }
+    } finally {
+      waiter.close()
     }
-    // An agent that hung up takes nothing: its calls stay for its next poll.
-    if (gone.aborted) return []
-    const queue = this.#queued.get(shipId)
-    if (queue === undefined) return []
-    const taken = queue.splice(0, Math.max(1, max))
-    if (queue.length === 0) this.#queued.delete(shipId)
-    for (const pending of taken) {
-      clearTimeout(pending.timer)
-      const { call, ship } = pending
-      const answerWithin = call.timeoutMs + this.takeWithinMs
-      pending.timer = setTimeout(() => {
-        this.#taken.delete(call.callId)
-        pending.reject(
-          new Error(
-            `agent ${ship.shipId} of private location ${ship.harborId} took the call but did not answer within ${answerWithin} ms`,
-          ),
-        )
-      }, answerWithin)
-      pending.timer.unref()
-      this.#taken.set(call.callId, pending)
-    }
-    return taken.map((p) => p.call)
   }
 
   /** The agent's answer to a call it took; false when the ship has no such call waiting. */
-  answer(shipId: string, callId: string, answer: AdminAnswer): boolean {
-    const pending = this.#taken.get(callId)
-    if (pending?.ship.shipId !== shipId) return false
-    this.#taken.delete(callId)
-    clearTimeout(pending.timer)
-    pending.resolve(answer)
-    return true
+  async answer(shipId: string, callId: string, answer: AdminAnswer): Promise<boolean> {
+    const stored = await this.#calls.answer(
+      shipId,
+      callId,
+      { status: answer.status, body: JSON.stringify(answer.body) },
+      Date.now(),
+    )
+    if (stored) this.#wakeups.signal(answerTopic(callId))
+    return stored
   }
 
-  /** Fails every call waiting and ends every long poll (the platform is stopping). */
-  close(): void {
-    this.#closed = true
-    const reason = new Error('the platform is stopping')
-    for (const queue of this.#queued.values()) {
-      for (const pending of queue) {
-        clearTimeout(pending.timer)
-        pending.reject(reason)
-      }
-    }
-    this.#queued.clear()
-    for (const pending of this.#taken.values()) {
-      clearTimeout(pending.timer)
-      pending.reject(reason)
-    }
-    this.#taken.clear()
-    for (const waiting of this.#pollers.values()) for (const done of [...waiting]) done()
-    this.#pollers.clear()
+  /** Fails every call this instance waits for (withdrawn from the store) and ends its long polls. */
+  async close(): Promise<void> {
+    this.#stopping.abort()
+    await Promise.allSettled([...this.#inFlight])
   }
 
-  #has(shipId: string): boolean {
-    return (this.#queued.get(shipId)?.length ?? 0) > 0
+  /** Deletes, now and then, the rows an instance that died left behind. */
+  #sweep(now: number): void {
+    if (now - this.#sweptAt < SWEEP_EVERY_MS) return
+    this.#sweptAt = now
+    this.#calls.sweep(now - SWEEP_GRACE_MS).catch(() => {})
   }
+}
 
-  #wake(shipId: string): void {
-    const waiting = this.#pollers.get(shipId)
-    if (waiting === undefined) return
-    // One poll takes the calls; the others keep waiting.
-    const first = waiting.values().next().value
-    if (first !== undefined) first()
+function relayedCall(stored: StoredAdminCall): RelayedCall {
+  return {
+    callId: stored.callId,
+    mockServiceId: stored.mockServiceId,
+    method: stored.method,
+    path: stored.path,
+    ...(stored.json === null ? {} : { json: JSON.parse(stored.json) as unknown }),
+    timeoutMs: stored.timeoutMs,
   }
+}
+
+function decoded(answer: { status: number; body: string }): AdminAnswer {
+  return { status: answer.status, body: JSON.parse(answer.body) as unknown }
 }

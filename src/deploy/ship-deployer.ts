@@ -11,7 +11,9 @@ import type {
   Store,
   Tracking,
   TrackingAction,
+  Wakeups,
 } from '../store/index.js'
+import { LocalWakeups } from '../store/index.js'
 import type { RuntimeAdmin } from './admin-client.js'
 import { AdminRelay, type ShipRef } from './admin-relay.js'
 import type { DeployerStore } from './local-deployer.js'
@@ -36,6 +38,11 @@ interface ShipDeployerOptions {
    * (`--agent-call-timeout`); default 10 s.
    */
   agentCallTimeoutMs?: number
+  /**
+   * How the instances on the store wake each other for admin calls (PostgreSQL's LISTEN/NOTIFY
+   * with several instances); in process by default.
+   */
+  wakeups?: Wakeups
 }
 
 /** A mock service placed on a ship, as this instance knows it: where, and whether it serves. */
@@ -87,9 +94,10 @@ export class ShipDeployer implements Deployer {
   /** The admin calls of mock services on ships, which their agents take and answer. */
   readonly relay: AdminRelay
   /**
-   * The mock services placed on ships, kept in memory because `admin()` answers at once: read
-   * from the store when the platform starts, then kept by this instance's placements and by the
-   * agents' reports it receives.
+   * The mock services placed on ships as this instance last saw them: read from the store when
+   * the platform starts, then kept by this instance's placements and by the agents' reports it
+   * receives. The store has the last word (`#placedNow`); this says only whether a runtime that
+   * is being given a new document on its ship still serves meanwhile.
    */
   readonly #placed = new Map<number, Placed>()
   readonly #loaded: Promise<void>
@@ -100,9 +108,13 @@ export class ShipDeployer implements Deployer {
     this.#log = options.log
     this.#lostAfterMs = options.lostAfterMs ?? DEFAULT_LOST_AFTER_MS
     this.#logLines = options.logLines ?? 1000
-    this.relay = new AdminRelay(
-      options.agentCallTimeoutMs === undefined ? {} : { takeWithinMs: options.agentCallTimeoutMs },
-    )
+    this.relay = new AdminRelay({
+      calls: options.store.adminCalls,
+      wakeups: options.wakeups ?? new LocalWakeups(),
+      ...(options.agentCallTimeoutMs === undefined
+        ? {}
+        : { takeWithinMs: options.agentCallTimeoutMs }),
+    })
     this.#loaded = this.#loadPlaced().catch((err: unknown) => {
       this.#log.error({ err }, 'could not read which mock services run on agents')
     })
@@ -200,7 +212,7 @@ export class ShipDeployer implements Deployer {
    * ship, one whose calls go through the relay to that agent.
    */
   async admin(mockServiceId: number): Promise<RuntimeAdmin | null> {
-    const placed = this.#placed.get(mockServiceId) ?? (await this.#placedInStore(mockServiceId))
+    const placed = await this.#placedNow(mockServiceId)
     if (placed === undefined) return await this.#local.admin(mockServiceId)
     return placed.running ? this.relay.admin(placed, mockServiceId) : null
   }
@@ -242,7 +254,7 @@ export class ShipDeployer implements Deployer {
 
   async shutdown(): Promise<void> {
     clearInterval(this.#timer)
-    this.relay.close()
+    await this.relay.close()
     await this.#checking
     await this.#local.shutdown()
   }
@@ -423,7 +435,7 @@ export class ShipDeployer implements Deployer {
    * leaves its ship for another: the new runtime starts with an empty inspection ring.
    */
   async #keepHistoryIfLeaving(mockServiceId: number, to: Ship): Promise<void> {
-    const placed = this.#placed.get(mockServiceId)
+    const placed = await this.#placedNow(mockServiceId)
     if (placed === undefined || placed.shipId === to.id) return
     await this.#keepHistory(mockServiceId)
   }
@@ -435,24 +447,31 @@ export class ShipDeployer implements Deployer {
    */
   async #keepHistory(mockServiceId: number): Promise<void> {
     const history = this.#local.history
-    const placed = this.#placed.get(mockServiceId)
-    if (placed?.running !== true || history === undefined) return
+    if (history === undefined) return
+    const placed = await this.#placedNow(mockServiceId)
+    if (placed?.running !== true) return
     const admin = this.relay.admin(placed, mockServiceId)
     await history.keep(mockServiceId, admin)
   }
 
   /**
-   * Where the store says a mock service runs when this instance has not seen it placed: another
-   * platform instance on the same database placed it, and its agent may report to either.
+   * Where a mock service placed on a ship runs, and whether it serves, as the store says now:
+   * another platform instance on the same database may have placed it, stopped it, or received
+   * its agent's report. A new document this instance sent to the ship it already ran on keeps it
+   * serving (the agent pushes it to the running runtime) until the agent reports back.
    */
-  async #placedInStore(mockServiceId: number): Promise<Placed | undefined> {
+  async #placedNow(mockServiceId: number): Promise<Placed | undefined> {
     const placed = await this.#store.placements.get(mockServiceId)
     if (placed === undefined) return undefined
     const mock = await this.#store.mockServices.getById(mockServiceId)
+    const meant = placed.desired === 'RUNNING'
+    const known = this.#placed.get(mockServiceId)
+    const stillServing =
+      mock?.status === 'PENDING' && known?.running === true && known.shipId === placed.shipId
     return {
       harborId: placed.harborId,
       shipId: placed.shipId,
-      running: mock?.status === 'RUNNING' && placed.desired === 'RUNNING',
+      running: meant && (mock?.status === 'RUNNING' || stillServing),
     }
   }
 

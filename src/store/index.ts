@@ -14,3 +14,5 @@ export {
 } from './sqlite/search-compiler.js'
 export { LOCAL_LOCATION } from './sqlite/search-entities.js'
 export type * from './monitoring.js'
+export { LocalWakeups, type Wakeups, type Waiter } from './wakeups.js'
+export { PgWakeups } from './postgres/pg-wakeups.js'

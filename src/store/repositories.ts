@@ -546,6 +546,59 @@ export interface AgentLogRepository {
   delete: (mockServiceId: number) => Promise<void>
 }
 
+/** An admin call relayed to an agent, as it is queued and as its agent takes it. */
+export interface StoredAdminCall {
+  callId: string
+  harborId: string
+  shipId: string
+  mockServiceId: number
+  method: string
+  path: string
+  /** The JSON body as text, or null without one. */
+  json: string | null
+  /** How long the agent gives its runtime to answer. */
+  timeoutMs: number
+}
+
+/** A runtime's answer to a relayed call, as its agent posted it (the body as JSON text). */
+export interface StoredAdminAnswer {
+  status: number
+  body: string
+}
+
+/**
+ * The mailbox of admin calls relayed to agents, shared by every platform instance on the store.
+ * Times are epoch milliseconds of the caller's clock.
+ */
+export interface AdminCallRepository {
+  /** Queues a call: its agent may take it until `takeBy`, then has `answerWithinMs` to answer. */
+  queue: (
+    call: StoredAdminCall & { created: number; takeBy: number; answerWithinMs: number },
+  ) => Promise<void>
+  /**
+   * Takes up to `max` calls queued for the ship whose take window is open at `now`, oldest first.
+   * A call is taken once: two takers running at the same time never both get it.
+   */
+  take: (shipId: string, max: number, now: number) => Promise<StoredAdminCall[]>
+  /** Stores the answer to a call the ship took and has not answered; false when there is none. */
+  answer: (
+    shipId: string,
+    callId: string,
+    answer: StoredAdminAnswer,
+    now: number,
+  ) => Promise<boolean>
+  /** Deletes an answered call and hands its answer back; undefined while it has none. */
+  collect: (callId: string) => Promise<StoredAdminAnswer | undefined>
+  /** Deletes a call no agent took yet; false when it was taken (or is gone). */
+  withdrawQueued: (callId: string) => Promise<boolean>
+  /** When the agent that took a call must have answered; undefined when it is not taken. */
+  answerBy: (callId: string) => Promise<number | undefined>
+  /** Deletes a call whatever its state, handing back an answer that arrived meanwhile. */
+  withdraw: (callId: string) => Promise<StoredAdminAnswer | undefined>
+  /** Deletes the calls whose life ended before `before` (their caller is gone); answers how many. */
+  sweep: (before: number) => Promise<number>
+}
+
 /** Local monitoring runs left by a platform instance that died. */
 export interface LocalRunRepository {
   /**
@@ -597,6 +650,8 @@ export interface Repositories {
   /** Agents' reported log lines per mock service. */
   agentLogs: AgentLogRepository
   localRuns: LocalRunRepository
+  /** Admin calls relayed to agents, in flight (every platform instance on the store sees them). */
+  adminCalls: AdminCallRepository
 }
 
 /**

@@ -67,7 +67,7 @@ async function answer(ctx: ApiContext): Promise<HandlerResult> {
   const relay = relayOf(ctx)
   const callId = ctx.params['callId'] ?? ''
   const input = readAnswer(await readJson(ctx.req, RELAY_ANSWER_LIMIT + ENVELOPE_ROOM))
-  if (!relay.answer(ship.id, callId, input)) {
+  if (!(await relay.answer(ship.id, callId, input))) {
     throw createError('ERR_API_NOT_FOUND', [`Admin call ${callId} of agent ${ship.id}`])
   }
   return { result: { callId, accepted: true } }

@@ -112,3 +112,17 @@ export function openPgPool(url: string): PgPool {
     },
   }
 }
+
+/**
+ * One connection of its own on the database of `url`, outside any pool: for a session that must
+ * stay open and be the same one (LISTEN). The caller connects it, listens for its 'error' and
+ * 'end', and ends it.
+ *
+ * @example
+ * const client = openPgClient(url)
+ * await client.connect()
+ */
+export function openPgClient(url: string): Pg.Client {
+  const pg = loadPg()
+  return new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS })
+}

@@ -19,8 +19,16 @@ import { pgMigrations } from './migrations/index.js'
  * silently.
  */
 
-/** Tables that are bookkeeping of one store, not records: never copied. */
-const NOT_RECORDS = new Set(['schema_migrations', 'sqlite_sequence', 'understudy_scenarios'])
+/**
+ * Tables that are bookkeeping of one store, not records: never copied. `admin_calls` holds calls
+ * in flight to agents, which end within seconds with the platform that made them.
+ */
+const NOT_RECORDS = new Set([
+  'schema_migrations',
+  'sqlite_sequence',
+  'understudy_scenarios',
+  'admin_calls',
+])
 
 /** Rows per INSERT: one statement takes each column as one array parameter, so any width fits. */
 const BATCH_ROWS = 2000

@@ -87,6 +87,7 @@ class PostgresStore implements Store {
   readonly authFailures: Repositories['authFailures']
   readonly agentLogs: Repositories['agentLogs']
   readonly localRuns: Repositories['localRuns']
+  readonly adminCalls: Repositories['adminCalls']
 
   readonly #pool: PgPool
   readonly #url: string
@@ -124,6 +125,7 @@ class PostgresStore implements Store {
     this.authFailures = top.authFailures
     this.agentLogs = top.agentLogs
     this.localRuns = top.localRuns
+    this.adminCalls = top.adminCalls
   }
 
   /** One transaction (BEGIN ... COMMIT, ROLLBACK and rethrow on a throw) on one connection of the pool. */

@@ -1,4 +1,5 @@
 import type { Repositories } from '../repositories.js'
+import { adminCallRepository } from './admin-call-repository.js'
 import { agentLogRepository } from './agent-log-repository.js'
 import { authFailureRepository } from './auth-failure-repository.js'
 import { localRunRepository } from './local-run-repository.js'
@@ -17,11 +18,12 @@ export type { SqlRunner } from './runner.js'
 export function sharedRepositories(
   run: SqlRunner,
   now: () => number,
-): Pick<Repositories, 'uiSessions' | 'authFailures' | 'agentLogs' | 'localRuns'> {
+): Pick<Repositories, 'uiSessions' | 'authFailures' | 'agentLogs' | 'localRuns' | 'adminCalls'> {
   return {
     uiSessions: uiSessionRepository(run),
     authFailures: authFailureRepository(run),
     agentLogs: agentLogRepository(run, now),
     localRuns: localRunRepository(run),
+    adminCalls: adminCallRepository(run),
   }
 }

@@ -110,6 +110,7 @@ export function routeWrites(
     uiSessions,
     authFailures,
     agentLogs,
+    adminCalls,
   } = reads
   return {
     accounts: {
@@ -261,6 +262,30 @@ export function routeWrites(
     localRuns: {
       takeOver: async (input) => await write(async (tx) => await tx.localRuns.takeOver(input)),
     },
+    adminCalls: routeAdminCallWrites(adminCalls, write),
+  }
+}
+
+/** The admin-call mailbox's changes, sent through `write` (see routeWrites). */
+function routeAdminCallWrites(
+  calls: Repositories['adminCalls'],
+  write: Store['write'],
+): Repositories['adminCalls'] {
+  return {
+    ...calls,
+    queue: async (call) =>
+      await write(async (tx) => {
+        await tx.adminCalls.queue(call)
+      }),
+    take: async (shipId, max, now) =>
+      await write(async (tx) => await tx.adminCalls.take(shipId, max, now)),
+    answer: async (shipId, callId, answer, now) =>
+      await write(async (tx) => await tx.adminCalls.answer(shipId, callId, answer, now)),
+    collect: async (callId) => await write(async (tx) => await tx.adminCalls.collect(callId)),
+    withdrawQueued: async (callId) =>
+      await write(async (tx) => await tx.adminCalls.withdrawQueued(callId)),
+    withdraw: async (callId) => await write(async (tx) => await tx.adminCalls.withdraw(callId)),
+    sweep: async (before) => await write(async (tx) => await tx.adminCalls.sweep(before)),
   }
 }
 

@@ -84,6 +84,7 @@ class SqliteStore implements Store {
   readonly authFailures: Repositories['authFailures']
   readonly agentLogs: Repositories['agentLogs']
   readonly localRuns: Repositories['localRuns']
+  readonly adminCalls: Repositories['adminCalls']
 
   readonly #file: string
   readonly #writer: Connection
@@ -131,6 +132,7 @@ class SqliteStore implements Store {
     this.authFailures = top.authFailures
     this.agentLogs = top.agentLogs
     this.localRuns = top.localRuns
+    this.adminCalls = top.adminCalls
   }
 
   /**
