@@ -176,7 +176,8 @@ export async function startPlatform(options: PlatformOptions, log: Logger): Prom
       : null
   // Admin calls to agents are rows of the store: with several instances on PostgreSQL, the one
   // holding an agent's poll and the one waiting for an answer hear of each other by NOTIFY.
-  const wakeups = options.store === undefined ? new LocalWakeups() : new PgWakeups(options.store, log)
+  const wakeups =
+    options.store === undefined ? new LocalWakeups() : new PgWakeups(options.store, log)
   // Mock services deployed to a private location go to its agents; the rest to the local host.
   const ships = new ShipDeployer({
     wakeups,
