@@ -35,7 +35,8 @@ export interface PlatformInstances {
  * Starts `count` platform processes (`dist/src/cli/main.js platform`) on the PostgreSQL database
  * `store`, each on 127.0.0.1:0 with a data dir of its own and the same bootstrap key, one after
  * the other (the first creates the bootstrap account, the others find it), and a round-robin proxy
- * in front of them. Everything is stopped when the test finishes.
+ * in front of them. `args` go to every instance's command line after the others. Everything is
+ * stopped when the test finishes.
  *
  * @example
  * const group = await startPlatformInstances(2, await requirePgDatabase())
@@ -45,6 +46,7 @@ export async function startPlatformInstances(
   count: number,
   store: string,
   env: Record<string, string> = {},
+  args: readonly string[] = [],
 ): Promise<PlatformInstances> {
   const apiKeyId = `ha-${randomBytes(4).toString('hex')}`
   const apiKeySecret = randomBytes(16).toString('hex')
@@ -52,7 +54,18 @@ export async function startPlatformInstances(
   for (let i = 0; i < count; i++) {
     const dataDir = tempDir(`understudy-instance-${i}-`)
     const server = await startCli(
-      ['platform', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir, '--store', store],
+      [
+        'platform',
+        '--host',
+        '127.0.0.1',
+        '--port',
+        '0',
+        '--data-dir',
+        dataDir,
+        '--store',
+        store,
+        ...args,
+      ],
       {
         env: {
           UNDERSTUDY_API_KEY_ID: apiKeyId,
