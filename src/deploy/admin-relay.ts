@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { AdminCallRepository, StoredAdminCall, Waiter, Wakeups } from '../store/index.js'
+import type { AdminCallRepository, StoredAdminCall, Wakeups } from '../store/index.js'
 import type { AdminAnswer, AdminExchange, RuntimeAdmin } from './admin-client.js'
 
 /**
