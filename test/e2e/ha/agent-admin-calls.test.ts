@@ -10,7 +10,7 @@ import { waitFor } from '../../helpers/wait.js'
  * database: the agent talks to instance B only, the API caller to instance A (and then to the
  * round-robin proxy in front of both). The call A queues is taken by the agent's long poll on B
  * and answered through B, and A answers with the runtime's real answer: inspection, detail,
- * verification, count. With the agent killed, A answers 503 naming the ship within its
+ * verification, count, and the dashboard's live view served by A. With the agent killed, A answers 503 naming the ship within its
  * --agent-call-timeout, never an empty 200.
  */
 
@@ -182,6 +182,47 @@ describe.skipIf(!hasPostgres)('admin calls to an agent across platform instances
       expect(await api(group.url, auth, 'GET', `${path}/inspection/count?matched=false`)).toEqual({
         count: 1,
       })
+
+      // The dashboard's live view on A (signed in through the proxy) follows the agent's runtime.
+      const signed = await fetch(`${group.url}/ui/session`, {
+        method: 'POST',
+        headers: { 'x-requested-with': 'test', 'content-type': 'application/json' },
+        body: JSON.stringify({
+          keyId: group.apiKeyId,
+          // The bootstrap key's secret, as the Basic credentials carry it.
+          secret: Buffer.from(auth.slice('Basic '.length), 'base64').toString().split(':')[1],
+        }),
+      })
+      expect(signed.status).toBe(200)
+      const cookie = (signed.headers.get('set-cookie') ?? '').split(';')[0] ?? ''
+      const csrf = ((await signed.json()) as { result: { csrfToken: string } }).result.csrfToken
+      const tab = new AbortController()
+      const stream = await fetch(
+        `${a}/ui/events/workspaces/${group.workspaceId}/service-mocks/${mock.id}/inspection?token=${encodeURIComponent(csrf)}`,
+        { headers: { cookie }, signal: tab.signal },
+      )
+      expect(stream.headers.get('content-type')).toContain('text/event-stream')
+      const reader = stream.body?.getReader()
+      const decoder = new TextDecoder()
+      let streamed = ''
+      const until = async (needle: string): Promise<void> => {
+        await waitFor(
+          async () => {
+            if (streamed.includes(needle)) return true
+            const chunk = await reader?.read()
+            if (chunk === undefined || chunk.done) throw new Error(`stream ended: ${streamed}`)
+            streamed += decoder.decode(chunk.value)
+            return streamed.includes(needle)
+          },
+          `${needle} in the live view`,
+          { timeoutMs: 15_000, intervalMs: 0 },
+        )
+      }
+      const newest = listed.body.result[0] as Entry
+      await until(`"id":${newest.id}`)
+      expect((await fetch(`${record.httpEndpoint}/pets?live=1`)).status).toBe(200)
+      await until(`"id":${newest.id + 1}`)
+      tab.abort()
 
       // The agent's machine is lost: the same calls through A fail closed, naming the ship.
       await agent.killGroup()
