@@ -21,6 +21,7 @@ import {
   readPositions,
   type PositionStatements,
 } from './list-positions.js'
+import { rowsBetweenMarks, type SegmentStatements } from './list-segments.js'
 
 /**
  * What a repository works with: a connection (the reader for the store's own repositories, the
@@ -299,9 +300,29 @@ export async function listPageInTurns<T>(ctx: RepoContext, spec: ListSpec<T>): P
     const head = ctx.conn.snapshot(() => {
       const summary = summaryOf(ctx, spec)
       const total = totalOf(ctx, spec, shape, summary)
-      const ids = pageRows(ctx, spec, shape, summary.version, total, true)
-      return { version: summary.version, total, ids }
+      // A filtered list with positions is read between them: a rare filter's page would walk the scope.
+      const positions =
+        summary.total === null && spec.query.limit > 0 && spec.query.skip < total
+          ? positionsAt(ctx.conn, shape.list, summary.version)
+          : undefined
+      const ids =
+        positions === undefined ? pageRows(ctx, spec, shape, summary.version, total, true) : []
+      return { version: summary.version, total, ids, positions }
     })
+    if (head.positions !== undefined) {
+      const { skip, limit } = spec.query
+      const between = await rowsBetweenMarks(
+        ctx.conn,
+        head.positions,
+        segmentStatements(spec, shape),
+        spec.params,
+        skip,
+        limit,
+      )
+      ctx.check()
+      if (between === undefined) continue
+      head.ids = between
+    }
     if (head.ids.length === 0) return { items: [], total: head.total }
     await nextTurn()
     ctx.check()
@@ -372,6 +393,31 @@ function positionStatements<T>(spec: ListSpec<T>, shape: ListShape): PositionSta
     countRest: { first: count(['1']), after: count(after) },
     version: spec.summary ?? '',
     keyCount: order.expressions.length,
+    keyColumn: KEY_COLUMN,
+    boundColumn: BOUND_COLUMN,
+  }
+}
+
+/** The statements of `rowsBetweenMarks`: the ids and keys of the list's rows within a slice. */
+function segmentStatements<T>(spec: ListSpec<T>, shape: ListShape): SegmentStatements {
+  const { order } = shape
+  const idColumn = spec.idColumn ?? 'id'
+  const list = {
+    from: spec.from,
+    where: spec.where,
+    columns: `${idColumn} AS list_id, ${shape.keys}`,
+  }
+  const rows = (arms: readonly string[]) =>
+    orderedUnion(list, order, arms, KEY_COLUMN, 'LIMIT @limit OFFSET @skip')
+  return {
+    upTo: {
+      first: rows(rangeArms(order, undefined, BOUND_COLUMN, false)),
+      after: rows(rangeArms(order, KEY_COLUMN, BOUND_COLUMN, false)),
+      afterWithinTies: rows(rangeArms(order, KEY_COLUMN, BOUND_COLUMN, true)),
+    },
+    rest: { first: rows(['1']), after: rows(afterArms(order, KEY_COLUMN)) },
+    sameFirstKey: sameFirstKeySql(order, KEY_COLUMN, BOUND_COLUMN),
+    version: spec.summary ?? '',
     keyColumn: KEY_COLUMN,
     boundColumn: BOUND_COLUMN,
   }
