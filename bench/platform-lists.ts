@@ -267,6 +267,25 @@ async function sortedRound(s: Sized, into: Figures): Promise<void> {
       ['far page', 'orders/1', Math.floor(s.count / 10)],
       ['rare filter', `orders/${s.count - 1}`, 0],
     ]
+    // The control: 200 turns of a quarter-millisecond spin, about what the first page's slices
+    // are. Its longest hold is the machine's noise on a max of 200 turns (other jobs, GC, the
+    // clock), the floor under the figures of the calls of as many turns.
+    const control = (into.filtered['control: 200 turns of 0.25 ms'] ??= {
+      ms: [],
+      held: [],
+      heldOutsideGc: [],
+    })
+    const t0 = performance.now()
+    const block = await withLongestBlock(async () => {
+      for (let turn = 0; turn < 200; turn++) {
+        const until = performance.now() + 0.25
+        while (performance.now() < until);
+        await new Promise((resolve) => setImmediate(resolve))
+      }
+    })
+    control.ms.push(performance.now() - t0)
+    control.held.push(block.held)
+    control.heldOutsideGc.push(block.heldOutsideGc)
     for (const [name, contains, skip] of cases) {
       const c = (into.filtered[name] ??= { ms: [], held: [], heldOutsideGc: [] })
       const t0 = performance.now()
