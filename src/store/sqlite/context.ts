@@ -283,7 +283,8 @@ const PAGE_ATTEMPTS = 3
 /**
  * `listPage` for a list with a summary, in three turns of the event loop instead of one, none
  * holding it for more than about half a millisecond: the total and the page's ids and sort keys
- * (from the index, the filter evaluated on the way); then the page's rows whole, by id, in a
+ * (from the index, the filter evaluated on the way; for a filtered list with positions, between
+ * them, a slice per turn: list-segments.ts); then the page's rows whole, by id, in a
  * snapshot that checks the list's change count is still the one the ids were read at (when it
  * is not, the page is read again, and after a few changed attempts in one turn as `listPage`
  * does); then their decoding (JSON of every row). Inside a write, or without a summary, it is
