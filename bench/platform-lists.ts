@@ -10,7 +10,7 @@ import http from 'node:http'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { monitorEventLoopDelay } from 'node:perf_hooks'
+import { monitorEventLoopDelay, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks'
 import Database from 'better-sqlite3'
 import { allRoutes, bootstrap, createApiHandler } from '../src/api/index.js'
 import { createSilentLogger } from '../src/log/index.js'
@@ -144,6 +144,15 @@ interface SortFigures {
   jump: number[]
   /** The longest the event loop was held during each jump, ms. */
   jumpBlock: number[]
+  /** The same, among the turns no garbage collection fell into. */
+  jumpBlockOutsideGc: number[]
+}
+
+/** Store calls of one kind: ms each, the longest hold of each, and that among turns without a GC. */
+interface Calls {
+  ms: number[]
+  held: number[]
+  heldOutsideGc: number[]
 }
 
 interface Figures {
@@ -151,6 +160,8 @@ interface Figures {
   /** After each write: the first filtered list's store call, ms, and the longest it held the loop. */
   filteredAfterWrite: number[]
   filteredAfterWriteBlock: number[]
+  /** The filtered list after a write: the first page, the page after it, a far page, a rare filter's first page. */
+  filtered: Record<string, Calls>
   firstPage: number[]
   walkPage: number[]
   servicePage: number[]
@@ -160,29 +171,52 @@ interface Figures {
   filteredStoreCall: number[]
 }
 
+/** Garbage collections of the process, taken by `withLongestBlock` after each call. */
+const gcs = new PerformanceObserver(() => undefined)
+gcs.observe({ entryTypes: ['gc'] })
+
 /**
  * Runs `fn` and returns the longest stretch of CPU time the process spent between two turns of
  * a `setImmediate` loop running beside it: how long one synchronous piece of the call held the
  * event loop. CPU time rather than wall-clock, so that the other jobs of a shared machine, which
- * stop the process between two instructions, do not count as the list's.
+ * stop the process between two instructions, do not count as the list's. Node 20 has no clock of
+ * the main thread alone: the process's CPU counts V8's helper threads too, which work during a
+ * garbage collection, so the longest stretch among the turns no GC fell into is returned beside it.
+ * Run with `node --single-threaded --import tsx` for that figure to be the main thread's alone
+ * (no GC helper or compiler threads: the process's CPU is then the event loop's).
  */
-async function withLongestBlock(fn: () => Promise<unknown>): Promise<number> {
-  let longest = 0
+async function withLongestBlock(
+  fn: () => Promise<unknown>,
+): Promise<{ held: number; heldOutsideGc: number }> {
+  const turns: Array<{ from: number; to: number; cpu: number }> = []
   let last = process.cpuUsage()
+  let lastWall = performance.now()
   let running = true
-  const sinceLast = (): number => {
+  gcs.takeRecords()
+  const sample = (): void => {
     const used = process.cpuUsage(last)
     last = process.cpuUsage()
-    return (used.user + used.system) / 1000
+    const now = performance.now()
+    turns.push({ from: lastWall, to: now, cpu: (used.user + used.system) / 1000 })
+    lastWall = now
   }
   const tick = (): void => {
-    longest = Math.max(longest, sinceLast())
+    sample()
     if (running) setImmediate(tick)
   }
   setImmediate(tick)
   await fn()
   running = false
-  return Math.max(longest, sinceLast())
+  sample()
+  // a collection's entry is queued when it ends: one more turn delivers the last ones
+  await new Promise((resolve) => setImmediate(resolve))
+  const collections: PerformanceEntry[] = gcs.takeRecords()
+  const gcIn = (turn: { from: number; to: number }): boolean =>
+    collections.some((gc) => gc.startTime < turn.to && gc.startTime + gc.duration > turn.from)
+  return {
+    held: Math.max(...turns.map((t) => t.cpu)),
+    heldOutsideGc: Math.max(0, ...turns.filter((t) => !gcIn(t)).map((t) => t.cpu)),
+  }
 }
 
 /** A deterministic spread of far skips over the list (a multiplicative hash of i). */
@@ -191,7 +225,7 @@ const farSkip = (count: number, i: number): number =>
 
 async function sortedRound(s: Sized, into: Figures): Promise<void> {
   for (const sort of SORTS) {
-    const f = (into.sorts[sort] ??= { walk: [], jump: [], jumpBlock: [] })
+    const f = (into.sorts[sort] ??= { walk: [], jump: [], jumpBlock: [], jumpBlockOutsideGc: [] })
     for (let skip = 0; skip < 20 * PAGE; skip += PAGE) {
       f.walk.push(await list(`${s.base}?limit=${PAGE}&skip=${skip}&sort=${sort}`))
     }
@@ -205,7 +239,8 @@ async function sortedRound(s: Sized, into: Figures): Promise<void> {
         ),
       )
       f.jump.push(performance.now() - t0)
-      f.jumpBlock.push(block)
+      f.jumpBlock.push(block.held)
+      f.jumpBlockOutsideGc.push(block.heldOutsideGc)
     }
   }
   // Each write changes the workspace's change count: the filtered list after it has no total.
@@ -224,12 +259,47 @@ async function sortedRound(s: Sized, into: Figures): Promise<void> {
         ],
       )
     })
+    // The first page (positions read in slices), the page after it, a far page, and the first
+    // page of a filter only the last rows match (its page scans the list for them).
+    const cases: Array<[string, string, number]> = [
+      ['first page', 'orders/1', 0],
+      ['next page', 'orders/1', PAGE],
+      ['far page', 'orders/1', Math.floor(s.count / 10)],
+      ['rare filter', `orders/${s.count - 1}`, 0],
+    ]
+    // The control: 200 turns of a quarter-millisecond spin, about what the first page's slices
+    // are. Its longest hold is the machine's noise on a max of 200 turns (other jobs, GC, the
+    // clock), the floor under the figures of the calls of as many turns.
+    const control = (into.filtered['control: 200 turns of 0.25 ms'] ??= {
+      ms: [],
+      held: [],
+      heldOutsideGc: [],
+    })
     const t0 = performance.now()
-    const block = await withLongestBlock(() =>
-      s.store.transactions.list(s.workspaceId, { contains: 'orders/1' }, { limit: PAGE, skip: 0 }),
-    )
-    into.filteredAfterWrite.push(performance.now() - t0)
-    into.filteredAfterWriteBlock.push(block)
+    const block = await withLongestBlock(async () => {
+      for (let turn = 0; turn < 200; turn++) {
+        const until = performance.now() + 0.25
+        while (performance.now() < until);
+        await new Promise((resolve) => setImmediate(resolve))
+      }
+    })
+    control.ms.push(performance.now() - t0)
+    control.held.push(block.held)
+    control.heldOutsideGc.push(block.heldOutsideGc)
+    for (const [name, contains, skip] of cases) {
+      const c = (into.filtered[name] ??= { ms: [], held: [], heldOutsideGc: [] })
+      const t0 = performance.now()
+      const block = await withLongestBlock(() =>
+        s.store.transactions.list(s.workspaceId, { contains }, { limit: PAGE, skip }),
+      )
+      c.ms.push(performance.now() - t0)
+      c.held.push(block.held)
+      c.heldOutsideGc.push(block.heldOutsideGc)
+      if (name === 'first page') {
+        into.filteredAfterWrite.push(performance.now() - t0)
+        into.filteredAfterWriteBlock.push(block.held)
+      }
+    }
   }
 }
 
@@ -283,7 +353,14 @@ function printSorted(sizes: readonly Sized[], figures: readonly Figures[]): void
       if (g === undefined) continue
       console.log(
         `${s.count} sort=${sort}: walk ${median(g.walk).toFixed(2)} ms/page (HTTP), far jump store call ${median(g.jump).toFixed(3)} ms median, ` +
-          `p99 ${p99(g.jump).toFixed(2)}, event loop held at most ${median(g.jumpBlock).toFixed(3)} ms median, max ${Math.max(...g.jumpBlock).toFixed(2)} ms`,
+          `p99 ${p99(g.jump).toFixed(2)}, event loop held at most ${median(g.jumpBlock).toFixed(3)} ms median, max ${Math.max(...g.jumpBlock).toFixed(2)} ms; ` +
+          `outside GC ${median(g.jumpBlockOutsideGc).toFixed(3)} ms median, max ${Math.max(...g.jumpBlockOutsideGc).toFixed(2)} ms`,
+      )
+    }
+    for (const [name, c] of Object.entries(f.filtered)) {
+      console.log(
+        `${s.count} filtered list after a write, ${name}: store call ${median(c.ms).toFixed(2)} ms median; event loop held ${median(c.held).toFixed(3)} ms median, max ${Math.max(...c.held).toFixed(2)} ms; ` +
+          `outside GC ${median(c.heldOutsideGc).toFixed(3)} ms median, max ${Math.max(...c.heldOutsideGc).toFixed(2)} ms`,
       )
     }
     console.log(
@@ -308,6 +385,7 @@ export async function benchLists(rounds = 3): Promise<void> {
     sorts: {},
     filteredAfterWrite: [],
     filteredAfterWriteBlock: [],
+    filtered: {},
     firstPage: [],
     walkPage: [],
     servicePage: [],

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { Audit, ListQuery, Page } from '../types.js'
 import { newAudited, type TableCodec } from '../tables/columns.js'
 import type { Row } from './codec.js'
@@ -20,6 +21,7 @@ import {
   readPositions,
   type PositionStatements,
 } from './list-positions.js'
+import { rowsBetweenMarks, type SegmentStatements } from './list-segments.js'
 
 /**
  * What a repository works with: a connection (the reader for the store's own repositories, the
@@ -119,7 +121,13 @@ interface ListShape {
   /** The sort-key columns, `expression AS list_key_N`. */
   keys: string
   countSql: string
+  /** The key of the list's total in the cache of counted totals: its COUNT and parameters. */
+  countKey: string
   pageSql: string
+  /** `pageSql` selecting only the id (`list_id`) and sort keys of each row. */
+  pageIdsSql: string
+  /** The rows whole, with their id as `list_id`, of the ids in `@list_ids` (a JSON array), in no order. */
+  rowsByIdSql: string
   /** The key of the list's caches: its page statement and parameters (not limit or skip). */
   list: string
 }
@@ -129,13 +137,20 @@ function shapeOf<T>(spec: ListSpec<T>): ListShape {
   const keys = order.expressions
     .map((expression, i) => `${expression} AS ${KEY_COLUMN}${i}`)
     .join(', ')
-  const pageSql = `SELECT ${spec.select}, ${keys} FROM ${spec.from} WHERE ${spec.where} ORDER BY ${orderByClause(order)} LIMIT @limit OFFSET @skip`
+  const idColumn = spec.idColumn ?? 'id'
+  const ordered = `FROM ${spec.from} WHERE ${spec.where} ORDER BY ${orderByClause(order)} LIMIT @limit OFFSET @skip`
+  const pageSql = `SELECT ${spec.select}, ${keys} ${ordered}`
+  const countSql = `SELECT COUNT(*) AS n FROM ${spec.from} WHERE ${spec.where}`
+  const params = JSON.stringify(spec.params)
   return {
     order,
     keys,
-    countSql: `SELECT COUNT(*) AS n FROM ${spec.from} WHERE ${spec.where}`,
+    countSql,
+    countKey: `${countSql}\u0000${params}`,
     pageSql,
-    list: `${pageSql}\u0000${JSON.stringify(spec.params)}`,
+    pageIdsSql: `SELECT ${idColumn} AS list_id, ${keys} ${ordered}`,
+    rowsByIdSql: `SELECT ${spec.select}, ${idColumn} AS list_id FROM ${spec.from} WHERE ${idColumn} IN (SELECT value FROM json_each(@list_ids))`,
+    list: `${pageSql}\u0000${params}`,
   }
 }
 
@@ -158,35 +173,12 @@ export function listPage<T>(ctx: RepoContext, spec: ListSpec<T>): Page<T> {
       return { items: rows.map(spec.decode), total }
     })
   }
-  const summarySql = spec.summary
   const shape = shapeOf(spec)
-  const { order, list } = shape
-  const count = (): number =>
-    (ctx.conn.statement(shape.countSql).get(spec.params) as { n: number }).n
   return ctx.conn.snapshot(() => {
-    const summary = ctx.conn.statement(summarySql).get(spec.params) as {
-      total: number | null
-      version: number
-    }
-    const positions = positionsAt(ctx.conn, list, summary.version)
-    const total =
-      summary.total ??
-      positions?.total ??
-      totalAt(
-        ctx.conn,
-        `${shape.countSql}\u0000${JSON.stringify(spec.params)}`,
-        summary.version,
-        count,
-      )
+    const summary = summaryOf(ctx, spec)
+    const total = totalOf(ctx, spec, shape, summary)
     const rows = pageRows(ctx, spec, shape, summary.version, total)
-    const last = rows.at(-1)
-    if (last !== undefined && limit > 0) {
-      const lastKeys = order.expressions.map((_, i) => last[`${KEY_COLUMN}${i}`])
-      rememberPageEnd(ctx.conn, list, skip + rows.length, {
-        version: summary.version,
-        keys: lastKeys,
-      })
-    }
+    rememberEnd(ctx, spec, shape, summary.version, rows)
     return { items: rows.map(spec.decode), total }
   })
 }
@@ -194,7 +186,8 @@ export function listPage<T>(ctx: RepoContext, spec: ListSpec<T>): Page<T> {
 /**
  * The rows of a page, read the cheapest way the list allows: none past the end; after the keys
  * of the page before when it ended at `skip`; from the last of the list's positions before
- * `skip`, stepping over the rest; by OFFSET otherwise.
+ * `skip`, stepping over the rest; by OFFSET otherwise. `idsOnly`: only the id (`list_id`) and
+ * sort keys of each row, from the index, without reading the rows whole.
  */
 function pageRows<T>(
   ctx: RepoContext,
@@ -202,26 +195,151 @@ function pageRows<T>(
   shape: ListShape,
   version: number,
   total: number,
+  idsOnly = false,
 ): Row[] {
   const { limit, skip } = spec.query
   if (skip >= total) return []
   const end = pageEndAt(ctx.conn, shape.list, skip, version)
+  const after = idsOnly ? keysetIdsSql : keysetSql
   if (end !== undefined) {
     return ctx.conn
-      .statement(keysetSql(spec, shape, 'LIMIT @limit'))
+      .statement(after(spec, shape, 'LIMIT @limit'))
       .all({ ...spec.params, ...keyParams(KEY_COLUMN, end.keys), limit }) as Row[]
   }
   const positions = skip === 0 ? undefined : positionsAt(ctx.conn, shape.list, version)
   const mark = positions === undefined ? undefined : markBefore(positions, skip)
   if (mark !== undefined) {
-    return ctx.conn.statement(keysetSql(spec, shape, 'LIMIT @limit OFFSET @skip')).all({
+    return ctx.conn.statement(after(spec, shape, 'LIMIT @limit OFFSET @skip')).all({
       ...spec.params,
       ...keyParams(KEY_COLUMN, mark.keys),
       limit,
       skip: skip - mark.position,
     }) as Row[]
   }
-  return ctx.conn.statement(shape.pageSql).all({ ...spec.params, limit, skip }) as Row[]
+  return ctx.conn
+    .statement(idsOnly ? shape.pageIdsSql : shape.pageSql)
+    .all({ ...spec.params, limit, skip }) as Row[]
+}
+
+/** The summary row of a list: its change count, and its total when it is maintained. */
+function summaryOf<T>(
+  ctx: RepoContext,
+  spec: ListSpec<T>,
+): { total: number | null; version: number } {
+  return ctx.conn.statement(spec.summary ?? '').get(spec.params) as {
+    total: number | null
+    version: number
+  }
+}
+
+/** The total of a keyset-paged list at `version`: maintained, from its positions, or counted. */
+function totalOf<T>(
+  ctx: RepoContext,
+  spec: ListSpec<T>,
+  shape: ListShape,
+  summary: { total: number | null; version: number },
+): number {
+  return (
+    summary.total ??
+    positionsAt(ctx.conn, shape.list, summary.version)?.total ??
+    totalAt(ctx.conn, shape.countKey, summary.version, () => countOf(ctx, spec, shape))
+  )
+}
+
+function countOf<T>(ctx: RepoContext, spec: ListSpec<T>, shape: ListShape): number {
+  return (ctx.conn.statement(shape.countSql).get(spec.params) as { n: number }).n
+}
+
+/** Remembers where a page of a keyset-paged list ended, for the page after it. */
+function rememberEnd<T>(
+  ctx: RepoContext,
+  spec: ListSpec<T>,
+  shape: ListShape,
+  version: number,
+  rows: readonly Row[],
+): void {
+  const last = rows.at(-1)
+  if (last === undefined || spec.query.limit <= 0) return
+  rememberPageEnd(ctx.conn, shape.list, spec.query.skip + rows.length, {
+    version,
+    keys: shape.order.expressions.map((_, i) => last[`${KEY_COLUMN}${i}`]),
+  })
+}
+
+/** `rows` in the order of their `list_id` in `ids` (every id has its row: nothing changed between). */
+function inOrderOf(ids: readonly unknown[], rows: readonly Row[]): Row[] {
+  const byId = new Map<unknown, Row>(rows.map((row) => [row['list_id'], row]))
+  const ordered: Row[] = []
+  for (const id of ids) {
+    const row = byId.get(id)
+    if (row !== undefined) ordered.push(row)
+  }
+  return ordered
+}
+
+/** How many times a page is read again when its list changed between two of its turns. */
+const PAGE_ATTEMPTS = 3
+
+/**
+ * `listPage` for a list with a summary, in three turns of the event loop instead of one, none
+ * holding it for more than about half a millisecond: the total and the page's ids and sort keys
+ * (from the index, the filter evaluated on the way; for a filtered list with positions, between
+ * them, a slice per turn: list-segments.ts); then the page's rows whole, by id, in a
+ * snapshot that checks the list's change count is still the one the ids were read at (when it
+ * is not, the page is read again, and after a few changed attempts in one turn as `listPage`
+ * does); then their decoding (JSON of every row). Inside a write, or without a summary, it is
+ * `listPage`: a write's own rows must not be read across awaits.
+ *
+ * @example
+ * await prepareList(ctx, spec)
+ * return await listPageInTurns(ctx, spec)
+ */
+export async function listPageInTurns<T>(ctx: RepoContext, spec: ListSpec<T>): Promise<Page<T>> {
+  if (spec.summary === undefined || ctx.conn.db.inTransaction) return listPage(ctx, spec)
+  const shape = shapeOf(spec)
+  for (let attempt = 0; attempt < PAGE_ATTEMPTS; attempt++) {
+    const head = ctx.conn.snapshot(() => {
+      const summary = summaryOf(ctx, spec)
+      const total = totalOf(ctx, spec, shape, summary)
+      // A filtered list with positions is read between them: a rare filter's page would walk the scope.
+      const positions =
+        summary.total === null && spec.query.limit > 0 && spec.query.skip < total
+          ? positionsAt(ctx.conn, shape.list, summary.version)
+          : undefined
+      const ids =
+        positions === undefined ? pageRows(ctx, spec, shape, summary.version, total, true) : []
+      return { version: summary.version, total, ids, positions }
+    })
+    if (head.positions !== undefined) {
+      const { skip, limit } = spec.query
+      const between = await rowsBetweenMarks(
+        ctx.conn,
+        head.positions,
+        segmentStatements(spec, shape),
+        spec.params,
+        skip,
+        limit,
+      )
+      ctx.check()
+      if (between === undefined) continue
+      head.ids = between
+    }
+    if (head.ids.length === 0) return { items: [], total: head.total }
+    await nextTurn()
+    ctx.check()
+    const ids = head.ids.map((row) => row['list_id'])
+    const rows = ctx.conn.snapshot(() =>
+      summaryOf(ctx, spec).version === head.version
+        ? (ctx.conn.statement(shape.rowsByIdSql).all({ list_ids: JSON.stringify(ids) }) as Row[])
+        : undefined,
+    )
+    if (rows === undefined) continue
+    rememberEnd(ctx, spec, shape, head.version, head.ids)
+    await nextTurn()
+    ctx.check()
+    return { items: inOrderOf(ids, rows).map(spec.decode), total: head.total }
+  }
+  return listPage(ctx, spec)
 }
 
 /**
@@ -249,8 +367,7 @@ export async function prepareList<T>(ctx: RepoContext, spec: ListSpec<T>): Promi
   if (positionsAt(ctx.conn, shape.list, known.version) !== undefined) return
   const { skip } = spec.query
   const totalUnknown =
-    known.total === null &&
-    !totalKnownAt(ctx.conn, `${shape.countSql}\u0000${JSON.stringify(spec.params)}`, known.version)
+    known.total === null && !totalKnownAt(ctx.conn, shape.countKey, known.version)
   const farSkip =
     skip > NEAR_SKIP &&
     (known.total === null || skip < known.total) &&
@@ -282,6 +399,31 @@ function positionStatements<T>(spec: ListSpec<T>, shape: ListShape): PositionSta
   }
 }
 
+/** The statements of `rowsBetweenMarks`: the ids and keys of the list's rows within a slice. */
+function segmentStatements<T>(spec: ListSpec<T>, shape: ListShape): SegmentStatements {
+  const { order } = shape
+  const idColumn = spec.idColumn ?? 'id'
+  const list = {
+    from: spec.from,
+    where: spec.where,
+    columns: `${idColumn} AS list_id, ${shape.keys}`,
+  }
+  const rows = (arms: readonly string[]) =>
+    orderedUnion(list, order, arms, KEY_COLUMN, 'LIMIT @limit OFFSET @skip')
+  return {
+    upTo: {
+      first: rows(rangeArms(order, undefined, BOUND_COLUMN, false)),
+      after: rows(rangeArms(order, KEY_COLUMN, BOUND_COLUMN, false)),
+      afterWithinTies: rows(rangeArms(order, KEY_COLUMN, BOUND_COLUMN, true)),
+    },
+    rest: { first: rows(['1']), after: rows(afterArms(order, KEY_COLUMN)) },
+    sameFirstKey: sameFirstKeySql(order, KEY_COLUMN, BOUND_COLUMN),
+    version: spec.summary ?? '',
+    keyColumn: KEY_COLUMN,
+    boundColumn: BOUND_COLUMN,
+  }
+}
+
 /**
  * The page after a row whose sort keys are `@list_key_N`, then `tail` (LIMIT, OFFSET): the ids
  * and keys of the page first, from the index alone, then the page's rows, so that rows stepped
@@ -289,18 +431,27 @@ function positionStatements<T>(spec: ListSpec<T>, shape: ListShape): PositionSta
  */
 function keysetSql<T>(spec: ListSpec<T>, shape: ListShape, tail: string): string {
   const idColumn = spec.idColumn ?? 'id'
-  const page = orderedUnion(
-    { from: spec.from, where: spec.where, columns: `${idColumn} AS list_id, ${shape.keys}` },
-    shape.order,
-    afterArms(shape.order, KEY_COLUMN),
-    KEY_COLUMN,
-    tail,
-  )
+  const page = keysetIdsSql(spec, shape, tail)
   const keys = shape.order.expressions.map((_, i) => `p.${KEY_COLUMN}${i}`).join(', ')
   return (
     `WITH list_page AS MATERIALIZED (${page}) ` +
     `SELECT ${spec.select}, ${keys} FROM list_page p JOIN ${spec.from} ON ${idColumn} = p.list_id ` +
     `ORDER BY ${keyOrder(shape.order, KEY_COLUMN, 'p.')}`
+  )
+}
+
+/** The ids (`list_id`) and sort keys of the page after the keys `@list_key_N`, from the index. */
+function keysetIdsSql<T>(spec: ListSpec<T>, shape: ListShape, tail: string): string {
+  return orderedUnion(
+    {
+      from: spec.from,
+      where: spec.where,
+      columns: `${spec.idColumn ?? 'id'} AS list_id, ${shape.keys}`,
+    },
+    shape.order,
+    afterArms(shape.order, KEY_COLUMN),
+    KEY_COLUMN,
+    tail,
   )
 }
 

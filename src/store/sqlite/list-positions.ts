@@ -56,10 +56,15 @@ export interface PositionStatements {
  * `SLICE_TARGET_MS`; the bounds keep a slow filter from walking the whole scope at once and a
  * far page's remainder (at most one slice) short.
  */
-const FIRST_SLICE = 512
-const MIN_SLICE = 64
+const FIRST_SLICE = 128
+const MIN_SLICE = 32
 const MAX_SLICE = 1024
-const SLICE_TARGET_MS = 0.5
+/**
+ * A quarter of a millisecond, half the budget of a turn: a slice's cost varies by the rows it
+ * meets (a filter's matches, a young-generation GC falling into it), and the next slice is sized
+ * by the last one, so the target leaves room for a slice twice as slow as the one before.
+ */
+const SLICE_TARGET_MS = 0.25
 /** Lists remembered per connection (each entry holds one mark per slice); the oldest go first. */
 const MAX_LISTS = 64
 

@@ -5,7 +5,7 @@ import { transactionUpdatable, transactionTable } from '../tables/transactions.j
 import { defineTable, type Row } from './codec.js'
 import {
   auditSortKeys,
-  listPage,
+  listPageInTurns,
   prepareList,
   returnedRow,
   type RepoContext,
@@ -258,7 +258,7 @@ export function transactionRepository(ctx: RepoContext): TransactionRepository {
       }
       await prepareList(ctx, spec)
       ctx.check()
-      return listPage(ctx, spec)
+      return await listPageInTurns(ctx, spec)
     },
     async update(workspaceId, id, patch) {
       ctx.check()
