@@ -16,6 +16,7 @@ import { monitorRunLeasesSchema } from './016-monitor-run-leases.js'
 import { runtimeLeasesSchema } from './018-runtime-leases.js'
 import { sharedInstanceStateSchema } from './019-shared-instance-state.js'
 import { transactionSortOrdersSchema } from './020-transaction-sort-orders.js'
+import { sharedFilesSchema } from './022-shared-files.js'
 import type { Migration } from './types.js'
 
 export type { Migration } from './types.js'
@@ -46,4 +47,5 @@ export const migrations: readonly Migration[] = [
   runtimeLeasesSchema,
   sharedInstanceStateSchema,
   transactionSortOrdersSchema,
+  sharedFilesSchema,
 ]

@@ -87,6 +87,8 @@ class PostgresStore implements Store {
   readonly authFailures: Repositories['authFailures']
   readonly agentLogs: Repositories['agentLogs']
   readonly localRuns: Repositories['localRuns']
+  readonly assetChunks: Repositories['assetChunks']
+  readonly keptInspections: Repositories['keptInspections']
 
   readonly #pool: PgPool
   readonly #url: string
@@ -124,6 +126,8 @@ class PostgresStore implements Store {
     this.authFailures = top.authFailures
     this.agentLogs = top.agentLogs
     this.localRuns = top.localRuns
+    this.assetChunks = top.assetChunks
+    this.keptInspections = top.keptInspections
   }
 
   /** One transaction (BEGIN ... COMMIT, ROLLBACK and rethrow on a throw) on one connection of the pool. */

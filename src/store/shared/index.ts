@@ -1,6 +1,8 @@
 import type { Repositories } from '../repositories.js'
 import { agentLogRepository } from './agent-log-repository.js'
+import { assetChunkRepository } from './asset-chunk-repository.js'
 import { authFailureRepository } from './auth-failure-repository.js'
+import { keptInspectionRepository } from './kept-inspection-repository.js'
 import { localRunRepository } from './local-run-repository.js'
 import type { SqlRunner } from './runner.js'
 import { uiSessionRepository } from './ui-session-repository.js'
@@ -9,7 +11,7 @@ export type { SqlRunner } from './runner.js'
 
 /**
  * The repositories of what several platform instances on one store share (sessions, throttle
- * counters, agents' logs, abandoned local runs), written once for both dialects.
+ * counters, agents' logs, abandoned local runs, asset bytes, kept inspection records), written once for both dialects.
  *
  * @example
  * const shared = sharedRepositories(run, Date.now)
@@ -17,11 +19,16 @@ export type { SqlRunner } from './runner.js'
 export function sharedRepositories(
   run: SqlRunner,
   now: () => number,
-): Pick<Repositories, 'uiSessions' | 'authFailures' | 'agentLogs' | 'localRuns'> {
+): Pick<
+  Repositories,
+  'uiSessions' | 'authFailures' | 'agentLogs' | 'localRuns' | 'assetChunks' | 'keptInspections'
+> {
   return {
     uiSessions: uiSessionRepository(run),
     authFailures: authFailureRepository(run),
     agentLogs: agentLogRepository(run, now),
     localRuns: localRunRepository(run),
+    assetChunks: assetChunkRepository(run),
+    keptInspections: keptInspectionRepository(run),
   }
 }

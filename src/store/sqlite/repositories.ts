@@ -110,6 +110,8 @@ export function routeWrites(
     uiSessions,
     authFailures,
     agentLogs,
+    assetChunks,
+    keptInspections,
   } = reads
   return {
     accounts: {
@@ -260,6 +262,18 @@ export function routeWrites(
     },
     localRuns: {
       takeOver: async (input) => await write(async (tx) => await tx.localRuns.takeOver(input)),
+    },
+    assetChunks: {
+      ...assetChunks,
+      put: async (fileId, seq, bytes, created) =>
+        await write(async (tx) => await tx.assetChunks.put(fileId, seq, bytes, created)),
+      delete: async (fileId) => await write(async (tx) => await tx.assetChunks.delete(fileId)),
+    },
+    keptInspections: {
+      ...keptInspections,
+      put: async (id, entries, details) =>
+        await write(async (tx) => await tx.keptInspections.put(id, entries, details)),
+      delete: async (id) => await write(async (tx) => await tx.keptInspections.delete(id)),
     },
   }
 }

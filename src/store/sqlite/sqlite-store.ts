@@ -84,6 +84,8 @@ class SqliteStore implements Store {
   readonly authFailures: Repositories['authFailures']
   readonly agentLogs: Repositories['agentLogs']
   readonly localRuns: Repositories['localRuns']
+  readonly assetChunks: Repositories['assetChunks']
+  readonly keptInspections: Repositories['keptInspections']
 
   readonly #file: string
   readonly #writer: Connection
@@ -131,6 +133,8 @@ class SqliteStore implements Store {
     this.authFailures = top.authFailures
     this.agentLogs = top.agentLogs
     this.localRuns = top.localRuns
+    this.assetChunks = top.assetChunks
+    this.keptInspections = top.keptInspections
   }
 
   /**

@@ -6,6 +6,7 @@ import { pgMonitorRunLeasesSchema } from './004-monitor-run-leases.js'
 import { pgRuntimeLeasesSchema } from './006-runtime-leases.js'
 import { pgSharedInstanceStateSchema } from './007-shared-instance-state.js'
 import { pgTransactionSortOrdersSchema } from './008-transaction-sort-orders.js'
+import { pgSharedFilesSchema } from './010-shared-files.js'
 
 /**
  * The PostgreSQL schema, oldest first: its own numbering, independent of SQLite's (one PostgreSQL
@@ -22,4 +23,5 @@ export const pgMigrations: readonly Migration[] = [
   pgRuntimeLeasesSchema,
   pgSharedInstanceStateSchema,
   pgTransactionSortOrdersSchema,
+  pgSharedFilesSchema,
 ]
