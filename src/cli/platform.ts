@@ -24,7 +24,14 @@ import {
 import { createError, isUnderstudyError } from '../errors/index.js'
 import { EgressPolicy, listenOn, type EgressSettings } from '../net/index.js'
 import type { Logger } from '../log/index.js'
-import { AssetFiles, openPostgresStore, openSqliteStore, type Store } from '../store/index.js'
+import {
+  AssetFiles,
+  openPostgresStore,
+  openSqliteStore,
+  StoredAssetFiles,
+  type AssetBytes,
+  type Store,
+} from '../store/index.js'
 
 export interface PlatformOptions {
   host: string
@@ -89,7 +96,7 @@ export interface Platform {
   url: string
   store: Store
   /** The asset files under `<data-dir>/assets/`. */
-  files: AssetFiles
+  files: AssetBytes
   deployer: Deployer
   bootstrap: BootstrapOutcome
   /** Stops the API, then every runtime, then closes the store. Idempotent. */
@@ -127,7 +134,12 @@ export async function startPlatform(options: PlatformOptions, log: Logger): Prom
     if (isUnderstudyError(err)) throw err
     throw createError('ERR_STORE_FAILED', [(err as Error).message], { cause: err })
   }
-  const files = new AssetFiles(options.dataDir)
+  // One data dir per SQLite store: its files suffice. On PostgreSQL, several instances read the
+  // bytes any of them received, so they are rows of the store.
+  const files: AssetBytes =
+    options.store === undefined
+      ? new AssetFiles(options.dataDir)
+      : new StoredAssetFiles(store.assetChunks)
   try {
     const removed = await files.removeOrphans(await store.assets.fileIds())
     if (removed.length > 0) {
