@@ -57,5 +57,11 @@ export async function runAdminMigrate(args: string[], io: CommandIo): Promise<nu
     `copied ${rows} rows of ${report.tables.length} tables from sqlite:${dataDir} to ${report.target}\n`,
   )
   for (const t of report.tables) io.stdout.write(`  ${t.table}: ${t.rows}\n`)
+  const { copied, bytes, missing } = report.assetFiles
+  io.stdout.write(`copied ${copied} asset files (${bytes} bytes) from ${dataDir}/assets\n`)
+  if (missing.length > 0) {
+    // The source's rows name them, but its data dir lacks them: their downloads failed there too.
+    io.stderr.write(`asset files missing from ${dataDir}/assets: ${missing.join(', ')}\n`)
+  }
   return 0
 }
