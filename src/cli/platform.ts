@@ -177,6 +177,12 @@ export async function startPlatform(options: PlatformOptions, log: Logger): Prom
           runtimeArgs: options.runtimeArgs ?? [],
           egress: egressLevel,
           leases,
+          // Several instances may share a PostgreSQL store: what each must read goes there.
+          ...(options.store === undefined
+            ? {}
+            : {
+                shared: { keptInspections: store.keptInspections, logLines: store.agentLogs },
+              }),
         })
       : null
   // Mock services deployed to a private location go to its agents; the rest to the local host.

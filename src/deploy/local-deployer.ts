@@ -5,10 +5,18 @@ import type { MockServiceDocument } from '../dsl/index.js'
 import { createError } from '../errors/index.js'
 import type { Logger } from '../log/index.js'
 import { writeProtectedPorts, type EgressSettings } from '../net/index.js'
-import type { MockService, Repositories, Tracking, TrackingAction } from '../store/index.js'
+import type {
+  AgentLogRepository,
+  KeptInspectionRepository,
+  MockService,
+  Repositories,
+  Tracking,
+  TrackingAction,
+} from '../store/index.js'
 import { fetchHealth, putConfig, type RuntimeAdmin } from './admin-client.js'
 import { DocumentFiles } from './document-file.js'
 import { InspectionHistory } from './inspection-history.js'
+import { LogPublisher } from './log-publisher.js'
 import {
   createManaged,
   describeExit,
@@ -74,6 +82,15 @@ export interface LocalDeployerOptions {
    * Without (the agent), the runtimes are this process's alone.
    */
   leases?: RuntimeOwnership
+  /**
+   * Where a platform instance sharing its store with others keeps what every instance reads: the
+   * inspection records of stopped runtimes, and the runtimes' log lines (batched). Without it (one
+   * instance, or the agent), the data dir and this process's memory.
+   */
+  shared?: {
+    keptInspections: KeptInspectionRepository
+    logLines: Pick<AgentLogRepository, 'put'>
+  }
 }
 
 /** Starts again at most this many times when the system picked a port another record keeps. */
@@ -125,6 +142,8 @@ export class LocalDeployer implements Deployer, LeasedRuntimes {
   readonly #entries = new Map<number, Managed>()
   /** What each mock service's runtime recorded before it last stopped (inspection-history.ts). */
   readonly history: InspectionHistory
+  /** Copies the runtimes' log lines to the store, when it is shared. */
+  readonly #published: LogPublisher | null
   /** Actions under way, by tracking id. */
   readonly #runs = new Map<string, Promise<void>>()
   #closing = false
@@ -133,7 +152,15 @@ export class LocalDeployer implements Deployer, LeasedRuntimes {
     this.#store = options.store
     this.#leases = options.leases ?? null
     this.#files = new DocumentFiles(options.dataDir)
-    this.history = new InspectionHistory({ dataDir: options.dataDir, log: options.log })
+    this.history = new InspectionHistory({
+      dataDir: options.dataDir,
+      log: options.log,
+      store: options.shared?.keptInspections,
+    })
+    this.#published =
+      options.shared === undefined
+        ? null
+        : new LogPublisher({ lines: options.shared.logLines, log: options.log })
     this.#log = options.log
     this.#host = options.host ?? '127.0.0.1'
     this.#adminHost = options.adminHost
@@ -228,6 +255,7 @@ export class LocalDeployer implements Deployer, LeasedRuntimes {
       })
       this.#entries.delete(mockServiceId)
     }
+    this.#published?.forget(mockServiceId)
     await this.history.forget(mockServiceId)
     await this.#files.remove(mockServiceId)
     await this.#leases?.forget(mockServiceId)
@@ -386,6 +414,7 @@ export class LocalDeployer implements Deployer, LeasedRuntimes {
         await entry.queue
       }),
     )
+    await this.#published?.flush()
   }
 
   /**
@@ -744,12 +773,14 @@ export class LocalDeployer implements Deployer, LeasedRuntimes {
         msg: message,
       }),
     )
+    this.#published?.changed(entry.id, entry.logs)
     this.#log[level]({ serviceMockId: entry.id, ...fields }, message)
   }
 
   /** A line of the runtime's standard error: kept for the mock service's log, and debug in the platform's. */
   #childLine(entry: Managed, line: string): void {
     entry.logs.write(line)
+    this.#published?.changed(entry.id, entry.logs)
     if (this.#log.isLevelEnabled('debug')) {
       this.#log.debug({ serviceMockId: entry.id, line }, 'runtime log')
     }
