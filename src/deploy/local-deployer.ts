@@ -234,6 +234,8 @@ export class LocalDeployer implements Deployer, LeasedRuntimes {
     return await this.#track(mock, 'stop', by, async (entry) => {
       await this.#stopRuntime(entry)
       entry.restarts.reset()
+      // The lines up to the stop, for the instances that read them from the store from now on.
+      await this.#published?.flush()
       await this.#update(
         mock.id,
         { status: 'STOPPED', httpEndpoint: null, httpsEndpoint: null },
@@ -312,8 +314,12 @@ export class LocalDeployer implements Deployer, LeasedRuntimes {
   }
 
   logsOf(mockServiceId: number, limit?: number): string[] {
-    const logs = this.#entries.get(mockServiceId)?.logs
-    return logs === undefined ? [] : logs.snapshot(limit ?? logs.capacity)
+    const entry = this.#entries.get(mockServiceId)
+    if (entry === undefined) return []
+    // On a shared store, a runtime this instance no longer runs may run on another one since:
+    // the newest lines are then the store's (kept there when this one stopped).
+    if (this.#published !== null && entry.busy === 0 && entry.running === null) return []
+    return entry.logs.snapshot(limit ?? entry.logs.capacity)
   }
 
   async settled(trackingId: string): Promise<Tracking | undefined> {
