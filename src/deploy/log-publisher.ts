@@ -44,9 +44,11 @@ export class LogPublisher {
     this.#dirty.set(mockServiceId, ring)
     this.#pending++
     if (this.#pending >= this.#batchLines) {
-      void this.flush()
+      this.flush().catch(() => {})
     } else if (this.#timer === null) {
-      this.#timer = setTimeout(() => void this.flush(), this.#intervalMs)
+      this.#timer = setTimeout(() => {
+        this.flush().catch(() => {})
+      }, this.#intervalMs)
       this.#timer.unref()
     }
   }
