@@ -386,6 +386,7 @@ export class LocalDeployer implements Deployer, LeasedRuntimes {
         return { id: entry.id, memory, transactions: health?.transactions ?? 0 }
       }),
     )
+    figures.push(...(await this.#othersFigures(new Set(running.map((e) => e.id)))))
     let memoryUsage = (await residentBytes(process.pid)) ?? process.memoryUsage().rss
     let totalTxnCount = 0
     const txnCountByMockService: Record<number, number> = {}
@@ -398,11 +399,35 @@ export class LocalDeployer implements Deployer, LeasedRuntimes {
       status: 'RUNNING',
       lastHeartBeat: Date.now(),
       memoryUsage,
-      msRunningCount: running.length,
+      msRunningCount: figures.length,
       totalTxnCount,
-      runningMockServiceIds: running.map((e) => e.id).sort((a, b) => a - b),
+      runningMockServiceIds: figures.map((f) => f.id).sort((a, b) => a - b),
       txnCountByMockService,
     }
+  }
+
+  /**
+   * The runtimes other platform instances on the store run (their records RUNNING, their leases
+   * another's): each counted, with its transactions read through its admin API. Their memory is
+   * their machine's, not readable here: it stays out of the figures.
+   */
+  async #othersFigures(
+    own: ReadonlySet<number>,
+  ): Promise<Array<{ id: number; memory: number; transactions: number }>> {
+    const leases = this.#leases
+    if (leases === null) return []
+    const records = await this.#store.mockServices.listByStatus(['RUNNING'])
+    const others = await Promise.all(
+      records
+        .filter((mock) => !own.has(mock.id))
+        .map(async (mock) => {
+          const admin = await leases.remoteAdmin(mock.id).catch(() => null)
+          if (admin === null) return null
+          const health = await fetchHealth(admin, 2000).catch(() => null)
+          return { id: mock.id, memory: 0, transactions: health?.transactions ?? 0 }
+        }),
+    )
+    return others.filter((f) => f !== null)
   }
 
   async shutdown(): Promise<void> {

@@ -6,8 +6,8 @@ import { waitFor } from '../../helpers/wait.js'
 /*
  * What a platform instance used to keep for itself, read through the other instance on the same
  * PostgreSQL database: an uploaded asset's bytes (downloaded, and served by a mock service another
- * instance deploys from it), the inspection records a stopped runtime left, and a local runtime's
- * log lines.
+ * instance deploys from it), the inspection records a stopped runtime left, a local runtime's
+ * log lines, and the local environment's figures (`/platformvses`).
  */
 
 if (!hasPostgres) console.warn(`[shared files tests skipped] ${PG_SKIP_REASON}`)
@@ -183,6 +183,21 @@ describe.skipIf(!hasPostgres)('two platform instances: files, kept records and l
         { timeoutMs: 10_000, intervalMs: 200 },
       )
       expect(await logOf(b)).toContain('runtime started')
+
+      // The local environment's figures through B count the runtime A runs
+      const environments = await call<
+        Array<{
+          id: number
+          msRunningCount: number
+          totalTxnCount: number
+          serviceMocks: Array<{ id: number }>
+        }>
+      >(b, `${ws}/platformvses`)
+      expect(environments.status).toBe(200)
+      const local = environments.result.find((e) => e.id === 1)
+      expect(local?.msRunningCount).toBe(1)
+      expect(local?.serviceMocks.map((m) => m.id)).toEqual([mock.result.id])
+      expect(local?.totalTxnCount).toBeGreaterThan(0)
     },
   )
 })
