@@ -230,12 +230,11 @@ export async function startPlatform(options: PlatformOptions, log: Logger): Prom
     files,
     deployer,
     log,
-    // Download links are signed with a key that lives as long as the process: links end with it.
     options: {
       baseUrl: url,
       jsonLimit: options.jsonLimit,
       uploadLimit: options.uploadLimit,
-      signingKey: randomBytes(32),
+      signingKey: await linkSigningKey(store, options.store !== undefined),
     },
     ...(options.importSpare === false ? {} : { importSpare: new SpareImportWorker() }),
     authenticator,
@@ -304,4 +303,18 @@ export async function startPlatform(options: PlatformOptions, log: Logger): Prom
       return closing
     },
   }
+}
+
+/**
+ * The key download links are signed with. One instance (SQLite): a key that lives as long as the
+ * process, so links end with it. Instances sharing a PostgreSQL store: one key of the store, so a
+ * link made by one instance is honoured by any other (links still end after their 15 minutes).
+ */
+async function linkSigningKey(store: Store, shared: boolean): Promise<Buffer> {
+  if (!shared) return randomBytes(32)
+  const secret = await store.runtimeLeases.sharedSecret(
+    'asset-link-key',
+    randomBytes(32).toString('base64url'),
+  )
+  return Buffer.from(secret, 'base64url')
 }

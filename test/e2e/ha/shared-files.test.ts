@@ -101,6 +101,11 @@ describe.skipIf(!hasPostgres)('two platform instances: files, kept records and l
       const download = await fetch(link.result)
       expect(download.status).toBe(200)
       expect(await download.text()).toBe(har)
+      // A link made by A is honoured by B (the key links are signed with is the store's)
+      const fromA = await call<string>(a, `${ws}/assets/${asset.result.id}/download`)
+      const throughB = await fetch(b + fromA.result.slice(a.length))
+      expect(throughB.status).toBe(200)
+      expect(await throughB.text()).toBe(har)
 
       // ...and served by a mock service made and deployed through B (B runs its runtime)
       const mock = await call<{ id: number }>(b, `${ws}/service-mocks`, {
