@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises'
+import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Logger } from '../log/index.js'
 import type { KeptInspectionRepository } from '../store/index.js'
@@ -205,4 +205,45 @@ export class StoreHistoryStorage implements HistoryStorage {
   async forget(mockServiceId: number): Promise<void> {
     await this.#rows.delete(mockServiceId)
   }
+}
+
+/**
+ * Copies the histories kept under a data dir into the store (`understudy admin migrate`): each
+ * mock service's records and details as they were, its id base included, so the ids of its next
+ * runs continue. A history whose mock service the store lacks is skipped. Answers how many were
+ * copied.
+ *
+ * @example
+ * await copyHistoriesToStore('./data', store.keptInspections, log)
+ */
+export async function copyHistoriesToStore(
+  dataDir: string,
+  rows: KeptInspectionRepository,
+  log: Logger,
+): Promise<number> {
+  const files = new FileHistoryStorage(dataDir, log)
+  const store = new StoreHistoryStorage(rows)
+  let names: string[]
+  try {
+    names = await readdir(files.dir)
+  } catch {
+    return 0
+  }
+  let copied = 0
+  for (const name of names) {
+    const match = /^(\d+)\.json$/.exec(name)
+    if (match === null) continue
+    const mockServiceId = Number(match[1])
+    try {
+      const read = await files.read(mockServiceId, undefined)
+      if (read === 'unchanged' || read.index.records.length === 0) continue
+      const details = await files.details(mockServiceId, read.index)
+      const { base, records } = read.index
+      await store.write(mockServiceId, { base, records }, details === null ? [] : [details])
+      copied++
+    } catch (err) {
+      log.warn({ err, serviceMockId: mockServiceId }, 'inspection history not copied')
+    }
+  }
+  return copied
 }

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it, onTestFinished } from 'vitest'
+import { copyHistoriesToStore } from '../../../src/deploy/history-storage.js'
 import { InspectionHistory } from '../../../src/deploy/inspection-history.js'
 import { createSilentLogger } from '../../../src/log/index.js'
 import { tempDir } from '../../helpers/temp-dir.js'
@@ -145,5 +146,29 @@ describe('the inspection history of stopped runtimes', () => {
     await b.forget(mock.id)
     expect((await a.of(mock.id)).entries).toEqual([])
     expect(await store.keptInspections.version(mock.id)).toBeUndefined()
+  })
+
+  it('kept in files, is copied into the store as it was (admin migrate)', async () => {
+    const { store } = await openTestStore()
+    const world = await seed(store)
+    const mock = await store.mockServices.create(
+      mockServiceInput(world.workspace.id, world.service.id),
+    )
+    const dataDir = tempDir('understudy-history-copy-')
+    const files = new InspectionHistory({ dataDir, log: createSilentLogger() })
+    await files.keep(mock.id, await fakeRuntime(3))
+    await files.keep(mock.id, await fakeRuntime(2))
+    // A history of a mock service the store does not have is skipped.
+    await files.keep(mock.id + 1000, await fakeRuntime(1))
+
+    expect(await copyHistoriesToStore(dataDir, store.keptInspections, createSilentLogger())).toBe(1)
+    const copied = new InspectionHistory({
+      dataDir: tempDir('understudy-history-copied-'),
+      log: createSilentLogger(),
+      store: store.keptInspections,
+    })
+    expect(await copied.of(mock.id)).toEqual(await files.of(mock.id))
+    expect(await copied.detail(mock.id, 5)).toEqual(await files.detail(mock.id, 5))
+    expect(await copied.detail(mock.id, 1)).toMatchObject({ url: '/r/1', previousRun: true })
   })
 })
