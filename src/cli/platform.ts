@@ -30,6 +30,10 @@ import {
   openPostgresStore,
   openSqliteStore,
   PgWakeups,
+  openPostgresStore,
+  openSqliteStore,
+  StoredAssetFiles,
+  type AssetBytes,
   type Store,
 } from '../store/index.js'
 
@@ -96,7 +100,7 @@ export interface Platform {
   url: string
   store: Store
   /** The asset files under `<data-dir>/assets/`. */
-  files: AssetFiles
+  files: AssetBytes
   deployer: Deployer
   bootstrap: BootstrapOutcome
   /** Stops the API, then every runtime, then closes the store. Idempotent. */
@@ -134,7 +138,12 @@ export async function startPlatform(options: PlatformOptions, log: Logger): Prom
     if (isUnderstudyError(err)) throw err
     throw createError('ERR_STORE_FAILED', [(err as Error).message], { cause: err })
   }
-  const files = new AssetFiles(options.dataDir)
+  // One data dir per SQLite store: its files suffice. On PostgreSQL, several instances read the
+  // bytes any of them received, so they are rows of the store.
+  const files: AssetBytes =
+    options.store === undefined
+      ? new AssetFiles(options.dataDir)
+      : new StoredAssetFiles(store.assetChunks)
   try {
     const removed = await files.removeOrphans(await store.assets.fileIds())
     if (removed.length > 0) {
@@ -172,6 +181,12 @@ export async function startPlatform(options: PlatformOptions, log: Logger): Prom
           runtimeArgs: options.runtimeArgs ?? [],
           egress: egressLevel,
           leases,
+          // Several instances may share a PostgreSQL store: what each must read goes there.
+          ...(options.store === undefined
+            ? {}
+            : {
+                shared: { keptInspections: store.keptInspections, logLines: store.agentLogs },
+              }),
         })
       : null
   // Admin calls to agents are rows of the store: with several instances on PostgreSQL, the one
@@ -225,12 +240,11 @@ export async function startPlatform(options: PlatformOptions, log: Logger): Prom
     files,
     deployer,
     log,
-    // Download links are signed with a key that lives as long as the process: links end with it.
     options: {
       baseUrl: url,
       jsonLimit: options.jsonLimit,
       uploadLimit: options.uploadLimit,
-      signingKey: randomBytes(32),
+      signingKey: await linkSigningKey(store, options.store !== undefined),
     },
     ...(options.importSpare === false ? {} : { importSpare: new SpareImportWorker() }),
     authenticator,
@@ -300,4 +314,18 @@ export async function startPlatform(options: PlatformOptions, log: Logger): Prom
       return closing
     },
   }
+}
+
+/**
+ * The key download links are signed with. One instance (SQLite): a key that lives as long as the
+ * process, so links end with it. Instances sharing a PostgreSQL store: one key of the store, so a
+ * link made by one instance is honoured by any other (links still end after their 15 minutes).
+ */
+async function linkSigningKey(store: Store, shared: boolean): Promise<Buffer> {
+  if (!shared) return randomBytes(32)
+  const secret = await store.runtimeLeases.sharedSecret(
+    'asset-link-key',
+    randomBytes(32).toString('base64url'),
+  )
+  return Buffer.from(secret, 'base64url')
 }

@@ -11,6 +11,7 @@ export {
 } from './admin-client.js'
 export { AdminRelay, RELAY_ANSWER_LIMIT, relayable, type RelayedCall } from './admin-relay.js'
 export { RuntimeLeases, DEFAULT_RUNTIME_LEASE_MS } from './runtime-leases.js'
+export { copyHistoriesToStore } from './history-storage.js'
 export { ShipDeployer, localView, type ShipReport } from './ship-deployer.js'
 export {
   KubernetesDriver,

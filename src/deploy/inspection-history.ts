@@ -1,8 +1,15 @@
-import { randomUUID } from 'node:crypto'
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises'
-import { join } from 'node:path'
 import type { Logger } from '../log/index.js'
+import type { KeptInspectionRepository } from '../store/index.js'
 import { adminRequest, type RuntimeAdmin } from './admin-client.js'
+import {
+  emptyIndex,
+  FileHistoryStorage,
+  StoreHistoryStorage,
+  type HistoryIndex,
+  type HistoryStorage,
+  type IndexEntry,
+  type KeptEntry,
+} from './history-storage.js'
 
 /**
  * What a mock service's runtime recorded before it stopped, kept by the platform so that the live
@@ -17,32 +24,15 @@ import { adminRequest, type RuntimeAdmin } from './admin-client.js'
  * platform as `base + its runtime id`; kept records keep the id they had. Ids therefore keep
  * growing across runs, and a live feed reading the list sees the new run continue the old one.
  *
- * On disk, under `<data-dir>/inspection-history/`: `<id>.json` (the base and the list entries,
- * each with where its detail lies) and `<id>.<n>.details` (the details, one after the other),
- * written to new names and then renamed, so a crash never leaves half a history.
+ * Kept in files under the data dir, or, given the store's `keptInspections`, in the store, where
+ * every platform instance on it reads what any of them kept (history-storage.ts).
  */
-
-/** A list entry as the runtime gives it, with the platform's id; `previousRun` marks kept ones. */
-type KeptEntry = Record<string, unknown> & { id: number; previousRun: true }
-
-interface IndexEntry {
-  entry: KeptEntry
-  /** Byte offset and length of its detail in the details file; null when it was not kept. */
-  at: [number, number] | null
-}
-
-interface HistoryIndex {
-  /** Added to the running process's ids. */
-  base: number
-  /** The details file (a name in the directory), or null when no detail is kept. */
-  details: string | null
-  /** Newest first. */
-  records: IndexEntry[]
-}
 
 interface InspectionHistoryOptions {
   dataDir: string
   log: Logger
+  /** Keeps the history in the store instead of the data dir. */
+  store?: KeptInspectionRepository | undefined
   /** Records kept per mock service: default 10,000, the runtime ring's default size. */
   maxRecords?: number
   /** Bytes of details kept per mock service: default 64 MiB, the runtime ring's default. */
@@ -57,8 +47,6 @@ const CALL_TIMEOUT_MS = 5000
 /** Mock services whose index stays in memory (the most recently used). */
 const CACHED = 16
 
-const empty = (): HistoryIndex => ({ base: 0, details: null, records: [] })
-
 /**
  * @example
  * const history = new InspectionHistory({ dataDir: './data', log })
@@ -66,17 +54,20 @@ const empty = (): HistoryIndex => ({ base: 0, details: null, records: [] })
  * (await history.of(7)).entries          // its requests, newest first, each `previousRun: true`
  */
 export class InspectionHistory {
-  readonly dir: string
+  readonly #storage: HistoryStorage
   readonly #log: Logger
   readonly #maxRecords: number
   readonly #maxBytes: number
   readonly #readBudgetMs: number
-  readonly #cache = new Map<number, HistoryIndex>()
+  readonly #cache = new Map<number, { index: HistoryIndex; version: number }>()
   /** The entries of an index, made once: the live view's poller asks every half second. */
   readonly #entries = new WeakMap<HistoryIndex, readonly KeptEntry[]>()
 
   constructor(options: InspectionHistoryOptions) {
-    this.dir = join(options.dataDir, 'inspection-history')
+    this.#storage =
+      options.store === undefined
+        ? new FileHistoryStorage(options.dataDir, options.log)
+        : new StoreHistoryStorage(options.store)
     this.#log = options.log
     this.#maxRecords = options.maxRecords ?? 10_000
     this.#maxBytes = options.maxBytes ?? 64 * 1024 * 1024
@@ -99,7 +90,7 @@ export class InspectionHistory {
     const index = await this.#index(mockServiceId)
     const record = index.records.find((r) => r.entry.id === id)
     if (record?.at == null || index.details === null) return undefined
-    const bytes = await this.#readRange(join(this.dir, index.details), record.at)
+    const bytes = await this.#storage.detail(mockServiceId, index, record.at)
     return { ...(JSON.parse(bytes.toString('utf8')) as Record<string, unknown>), previousRun: true }
   }
 
@@ -117,10 +108,9 @@ export class InspectionHistory {
 
   /** Forgets a mock service's history (it was deleted). */
   async forget(mockServiceId: number): Promise<void> {
-    const index = await this.#index(mockServiceId).catch(() => empty())
+    const index = await this.#index(mockServiceId).catch(() => emptyIndex())
     this.#cache.delete(mockServiceId)
-    await rm(this.#indexPath(mockServiceId), { force: true })
-    if (index.details !== null) await rm(join(this.dir, index.details), { force: true })
+    await this.#storage.forget(mockServiceId, index)
   }
 
   async #keep(mockServiceId: number, admin: RuntimeAdmin): Promise<void> {
@@ -159,23 +149,20 @@ export class InspectionHistory {
     }
     if (!full) {
       // Bounded by maxBytes: read at once rather than one range per record.
-      const kept = old.details === null ? null : await readFile(join(this.dir, old.details))
+      const kept = await this.#storage.details(mockServiceId, old)
       for (const { entry, at } of old.records) {
         const detail =
           kept === null || at === null ? undefined : kept.subarray(at[0], at[0] + at[1])
         if (!add(entry, detail)) break
       }
     }
-    const next: HistoryIndex = {
-      base: base + highest,
-      details: chunks.length === 0 ? null : `${mockServiceId}.${randomUUID()}.details`,
-      records,
-    }
-    await mkdir(this.dir, { recursive: true })
-    if (next.details !== null) await this.#writeAtomically(join(this.dir, next.details), chunks)
-    await this.#writeAtomically(this.#indexPath(mockServiceId), [Buffer.from(JSON.stringify(next))])
-    this.#remember(mockServiceId, next)
-    if (old.details !== null) await rm(join(this.dir, old.details), { force: true })
+    const written = await this.#storage.write(
+      mockServiceId,
+      { base: base + highest, records },
+      chunks,
+      old,
+    )
+    this.#remember(mockServiceId, written)
     this.#log.info(
       { serviceMockId: mockServiceId, records: records.length, detailBytes: bytes },
       'inspection history kept',
@@ -236,59 +223,25 @@ export class InspectionHistory {
 
   async #index(mockServiceId: number): Promise<HistoryIndex> {
     const cached = this.#cache.get(mockServiceId)
-    if (cached !== undefined) {
-      this.#remember(mockServiceId, cached)
-      return cached
-    }
-    let index: HistoryIndex
+    let read: Awaited<ReturnType<HistoryStorage['read']>>
     try {
-      index = JSON.parse(await readFile(this.#indexPath(mockServiceId), 'utf8')) as HistoryIndex
+      read = await this.#storage.read(mockServiceId, cached?.version)
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
-        this.#log.warn({ err, serviceMockId: mockServiceId }, 'unreadable inspection history')
-      }
-      index = empty()
+      this.#log.warn({ err, serviceMockId: mockServiceId }, 'unreadable inspection history')
+      read = { index: emptyIndex(), version: -1 }
     }
-    this.#remember(mockServiceId, index)
-    return index
+    const current = read === 'unchanged' && cached !== undefined ? cached : read
+    if (current === 'unchanged') return emptyIndex()
+    this.#remember(mockServiceId, current)
+    return current.index
   }
 
-  #remember(mockServiceId: number, index: HistoryIndex): void {
+  #remember(mockServiceId: number, current: { index: HistoryIndex; version: number }): void {
     this.#cache.delete(mockServiceId)
-    this.#cache.set(mockServiceId, index)
+    this.#cache.set(mockServiceId, current)
     if (this.#cache.size > CACHED) {
       const oldest = this.#cache.keys().next().value
       if (oldest !== undefined) this.#cache.delete(oldest)
     }
-  }
-
-  #indexPath(mockServiceId: number): string {
-    return join(this.dir, `${mockServiceId}.json`)
-  }
-
-  async #readRange(path: string, [offset, length]: [number, number]): Promise<Buffer> {
-    const handle = await open(path, 'r')
-    try {
-      const buffer = Buffer.alloc(length)
-      await handle.read(buffer, 0, length, offset)
-      return buffer
-    } finally {
-      await handle.close()
-    }
-  }
-
-  async #writeAtomically(path: string, chunks: readonly Buffer[]): Promise<void> {
-    const temporary = `${path}.${randomUUID()}.tmp`
-    const handle = await open(temporary, 'wx', 0o600)
-    try {
-      for (const chunk of chunks) await handle.write(chunk)
-      await handle.sync()
-    } catch (err) {
-      await handle.close()
-      await rm(temporary, { force: true })
-      throw err
-    }
-    await handle.close()
-    await rename(temporary, path)
   }
 }

@@ -5,10 +5,18 @@ import type { MockServiceDocument } from '../dsl/index.js'
 import { createError } from '../errors/index.js'
 import type { Logger } from '../log/index.js'
 import { writeProtectedPorts, type EgressSettings } from '../net/index.js'
-import type { MockService, Repositories, Tracking, TrackingAction } from '../store/index.js'
+import type {
+  AgentLogRepository,
+  KeptInspectionRepository,
+  MockService,
+  Repositories,
+  Tracking,
+  TrackingAction,
+} from '../store/index.js'
 import { fetchHealth, putConfig, type RuntimeAdmin } from './admin-client.js'
 import { DocumentFiles } from './document-file.js'
 import { InspectionHistory } from './inspection-history.js'
+import { LogPublisher } from './log-publisher.js'
 import {
   createManaged,
   describeExit,
@@ -74,6 +82,15 @@ export interface LocalDeployerOptions {
    * Without (the agent), the runtimes are this process's alone.
    */
   leases?: RuntimeOwnership
+  /**
+   * Where a platform instance sharing its store with others keeps what every instance reads: the
+   * inspection records of stopped runtimes, and the runtimes' log lines (batched). Without it (one
+   * instance, or the agent), the data dir and this process's memory.
+   */
+  shared?: {
+    keptInspections: KeptInspectionRepository
+    logLines: Pick<AgentLogRepository, 'put'>
+  }
 }
 
 /** Starts again at most this many times when the system picked a port another record keeps. */
@@ -125,6 +142,8 @@ export class LocalDeployer implements Deployer, LeasedRuntimes {
   readonly #entries = new Map<number, Managed>()
   /** What each mock service's runtime recorded before it last stopped (inspection-history.ts). */
   readonly history: InspectionHistory
+  /** Copies the runtimes' log lines to the store, when it is shared. */
+  readonly #published: LogPublisher | null
   /** Actions under way, by tracking id. */
   readonly #runs = new Map<string, Promise<void>>()
   #closing = false
@@ -133,7 +152,15 @@ export class LocalDeployer implements Deployer, LeasedRuntimes {
     this.#store = options.store
     this.#leases = options.leases ?? null
     this.#files = new DocumentFiles(options.dataDir)
-    this.history = new InspectionHistory({ dataDir: options.dataDir, log: options.log })
+    this.history = new InspectionHistory({
+      dataDir: options.dataDir,
+      log: options.log,
+      store: options.shared?.keptInspections,
+    })
+    this.#published =
+      options.shared === undefined
+        ? null
+        : new LogPublisher({ lines: options.shared.logLines, log: options.log })
     this.#log = options.log
     this.#host = options.host ?? '127.0.0.1'
     this.#adminHost = options.adminHost
@@ -207,6 +234,8 @@ export class LocalDeployer implements Deployer, LeasedRuntimes {
     return await this.#track(mock, 'stop', by, async (entry) => {
       await this.#stopRuntime(entry)
       entry.restarts.reset()
+      // The lines up to the stop, for the instances that read them from the store from now on.
+      await this.#published?.flush()
       await this.#update(
         mock.id,
         { status: 'STOPPED', httpEndpoint: null, httpsEndpoint: null },
@@ -228,6 +257,7 @@ export class LocalDeployer implements Deployer, LeasedRuntimes {
       })
       this.#entries.delete(mockServiceId)
     }
+    this.#published?.forget(mockServiceId)
     await this.history.forget(mockServiceId)
     await this.#files.remove(mockServiceId)
     await this.#leases?.forget(mockServiceId)
@@ -284,8 +314,12 @@ export class LocalDeployer implements Deployer, LeasedRuntimes {
   }
 
   logsOf(mockServiceId: number, limit?: number): string[] {
-    const logs = this.#entries.get(mockServiceId)?.logs
-    return logs === undefined ? [] : logs.snapshot(limit ?? logs.capacity)
+    const entry = this.#entries.get(mockServiceId)
+    if (entry === undefined) return []
+    // On a shared store, a runtime this instance no longer runs may run on another one since:
+    // the newest lines are then the store's (kept there when this one stopped).
+    if (this.#published !== null && entry.busy === 0 && entry.running === null) return []
+    return entry.logs.snapshot(limit ?? entry.logs.capacity)
   }
 
   async settled(trackingId: string): Promise<Tracking | undefined> {
@@ -352,6 +386,7 @@ export class LocalDeployer implements Deployer, LeasedRuntimes {
         return { id: entry.id, memory, transactions: health?.transactions ?? 0 }
       }),
     )
+    figures.push(...(await this.#othersFigures(new Set(running.map((e) => e.id)))))
     let memoryUsage = (await residentBytes(process.pid)) ?? process.memoryUsage().rss
     let totalTxnCount = 0
     const txnCountByMockService: Record<number, number> = {}
@@ -364,11 +399,35 @@ export class LocalDeployer implements Deployer, LeasedRuntimes {
       status: 'RUNNING',
       lastHeartBeat: Date.now(),
       memoryUsage,
-      msRunningCount: running.length,
+      msRunningCount: figures.length,
       totalTxnCount,
-      runningMockServiceIds: running.map((e) => e.id).sort((a, b) => a - b),
+      runningMockServiceIds: figures.map((f) => f.id).sort((a, b) => a - b),
       txnCountByMockService,
     }
+  }
+
+  /**
+   * The runtimes other platform instances on the store run (their records RUNNING, their leases
+   * another's): each counted, with its transactions read through its admin API. Their memory is
+   * their machine's, not readable here: it stays out of the figures.
+   */
+  async #othersFigures(
+    own: ReadonlySet<number>,
+  ): Promise<Array<{ id: number; memory: number; transactions: number }>> {
+    const leases = this.#leases
+    if (leases === null) return []
+    const records = await this.#store.mockServices.listByStatus(['RUNNING'])
+    const others = await Promise.all(
+      records
+        .filter((mock) => !own.has(mock.id))
+        .map(async (mock) => {
+          const admin = await leases.remoteAdmin(mock.id).catch(() => null)
+          if (admin === null) return null
+          const health = await fetchHealth(admin, 2000).catch(() => null)
+          return { id: mock.id, memory: 0, transactions: health?.transactions ?? 0 }
+        }),
+    )
+    return others.filter((f) => f !== null)
   }
 
   async shutdown(): Promise<void> {
@@ -386,6 +445,7 @@ export class LocalDeployer implements Deployer, LeasedRuntimes {
         await entry.queue
       }),
     )
+    await this.#published?.flush()
   }
 
   /**
@@ -744,12 +804,14 @@ export class LocalDeployer implements Deployer, LeasedRuntimes {
         msg: message,
       }),
     )
+    this.#published?.changed(entry.id, entry.logs)
     this.#log[level]({ serviceMockId: entry.id, ...fields }, message)
   }
 
   /** A line of the runtime's standard error: kept for the mock service's log, and debug in the platform's. */
   #childLine(entry: Managed, line: string): void {
     entry.logs.write(line)
+    this.#published?.changed(entry.id, entry.logs)
     if (this.#log.isLevelEnabled('debug')) {
       this.#log.debug({ serviceMockId: entry.id, line }, 'runtime log')
     }

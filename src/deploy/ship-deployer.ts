@@ -217,11 +217,19 @@ export class ShipDeployer implements Deployer {
     return placed.running ? this.relay.admin(placed, mockServiceId) : null
   }
 
-  /** An agent's lines come from the store, so that every platform instance answers with them. */
+  /**
+   * The lines of a runtime this instance runs come from its memory (the newest included); the
+   * others' from the store, where agents' reports and other platform instances put them, so that
+   * every instance answers with them.
+   */
   async logsOf(mockServiceId: number, limit?: number): Promise<string[]> {
-    const remote = await this.#store.agentLogs.get(mockServiceId)
-    if (remote === undefined) return await this.#local.logsOf(mockServiceId, limit)
-    return remote.slice(Math.max(0, remote.length - (limit ?? remote.length)))
+    if (!this.#placed.has(mockServiceId)) {
+      const own = await this.#local.logsOf(mockServiceId, limit)
+      if (own.length > 0) return own
+    }
+    const stored = await this.#store.agentLogs.get(mockServiceId)
+    if (stored === undefined) return await this.#local.logsOf(mockServiceId, limit)
+    return stored.slice(Math.max(0, stored.length - (limit ?? stored.length)))
   }
 
   /** Resolves once it knows which mock services run on ships (read from the store at its start). */

@@ -4,11 +4,27 @@ import { open, readdir, readFile, rename, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 
 /** What storing a file gave: its id (the file name under assets/), size and digest. */
-interface StoredFile {
+export interface StoredFile {
   fileId: string
   size: number
   sha256: string
 }
+
+/**
+ * Where asset bytes live: files under the data dir (AssetFiles, the platform on SQLite) or rows
+ * of the store (StoredAssetFiles, the platform on PostgreSQL, read alike by every instance).
+ */
+export interface AssetBytes {
+  put: (bytes: Uint8Array) => Promise<StoredFile>
+  /** The bytes of a file, or undefined when it does not exist. */
+  get: (fileId: string) => Promise<Buffer | undefined>
+  delete: (fileId: string) => Promise<void>
+  /** Removes the bytes no asset row points to that a crash left; answers the ids removed. */
+  removeOrphans: (referenced: ReadonlySet<string>) => Promise<string[]>
+}
+
+/** The ids `put` gives: anything else is no file's. */
+export const FILE_ID = /^[0-9a-f-]{36}$/
 
 /**
  * Asset bytes under `<data-dir>/assets/`. A file is written to a temporary name, flushed, then
@@ -19,7 +35,7 @@ interface StoredFile {
  * const files = new AssetFiles('/var/lib/understudy')
  * const { fileId } = await files.put(bytes)
  */
-export class AssetFiles {
+export class AssetFiles implements AssetBytes {
   readonly dir: string
 
   constructor(dataDir: string) {
@@ -47,7 +63,7 @@ export class AssetFiles {
 
   /** The bytes of a file, or undefined when it does not exist. */
   async get(fileId: string): Promise<Buffer | undefined> {
-    if (!/^[0-9a-f-]{36}$/.test(fileId)) return undefined
+    if (!FILE_ID.test(fileId)) return undefined
     try {
       return await readFile(join(this.dir, fileId))
     } catch {
@@ -66,7 +82,7 @@ export class AssetFiles {
     for (const entry of await readdir(this.dir, { withFileTypes: true })) {
       if (!entry.isFile()) continue
       const temporary = entry.name.startsWith('.') && entry.name.endsWith('.tmp')
-      const orphan = /^[0-9a-f-]{36}$/.test(entry.name) && !referenced.has(entry.name)
+      const orphan = FILE_ID.test(entry.name) && !referenced.has(entry.name)
       if (!temporary && !orphan) continue
       await rm(join(this.dir, entry.name), { force: true })
       removed.push(entry.name)
@@ -75,7 +91,7 @@ export class AssetFiles {
   }
 
   async delete(fileId: string): Promise<void> {
-    if (!/^[0-9a-f-]{36}$/.test(fileId)) return
+    if (!FILE_ID.test(fileId)) return
     await rm(join(this.dir, fileId), { force: true })
   }
 }

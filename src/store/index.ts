@@ -1,6 +1,7 @@
 export * from './types.js'
 export type * from './repositories.js'
-export { AssetFiles } from './asset-files.js'
+export { AssetFiles, type AssetBytes } from './asset-files.js'
+export { StoredAssetFiles } from './stored-asset-files.js'
 export { openSqliteStore } from './sqlite/sqlite-store.js'
 export { writeThroughOwnConnection } from './own-write.js'
 export { openPostgresStore } from './postgres/pg-store.js'

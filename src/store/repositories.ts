@@ -599,6 +599,36 @@ export interface AdminCallRepository {
   sweep: (before: number) => Promise<number>
 }
 
+/**
+ * Asset bytes in the store, in chunks by file id and position (the platform on PostgreSQL keeps
+ * its asset files so, for every instance to read them).
+ */
+export interface AssetChunkRepository {
+  /** Writes one chunk of a file, stamped `created` (ms). */
+  put: (fileId: string, seq: number, bytes: Uint8Array, created: number) => Promise<void>
+  /** The chunks of a file, in order, at most `limit` from position `from`. */
+  read: (fileId: string, from: number, limit: number) => Promise<Buffer[]>
+  delete: (fileId: string) => Promise<void>
+  /** The files with a chunk written before `before` (ms). */
+  filesBefore: (before: number) => Promise<string[]>
+}
+
+/** The inspection records a mock service's runtimes left when they stopped. */
+export interface KeptInspectionRepository {
+  /** The version of a mock service's kept records, undefined when none are kept. */
+  version: (mockServiceId: number) => Promise<number | undefined>
+  /** The entries (JSON text) and their version. */
+  entries: (mockServiceId: number) => Promise<{ entries: string; version: number } | undefined>
+  /** All the details bytes, or the `length` bytes from `offset` (0-based) when given. */
+  details: (
+    mockServiceId: number,
+    range?: { offset: number; length: number },
+  ) => Promise<Buffer | undefined>
+  /** Replaces them, in one statement, with the next version. */
+  put: (mockServiceId: number, entries: string, details: Uint8Array | null) => Promise<void>
+  delete: (mockServiceId: number) => Promise<void>
+}
+
 /** Local monitoring runs left by a platform instance that died. */
 export interface LocalRunRepository {
   /**
@@ -652,6 +682,8 @@ export interface Repositories {
   localRuns: LocalRunRepository
   /** Admin calls relayed to agents, in flight (every platform instance on the store sees them). */
   adminCalls: AdminCallRepository
+  assetChunks: AssetChunkRepository
+  keptInspections: KeptInspectionRepository
 }
 
 /**

@@ -5,7 +5,7 @@ import { startPlatform } from '../../src/cli/platform.js'
 import { createError } from '../../src/errors/index.js'
 import type { Deployer } from '../../src/deploy/index.js'
 import { createSilentLogger, type Logger } from '../../src/log/index.js'
-import type { AssetFiles, Store } from '../../src/store/index.js'
+import type { AssetBytes, Store } from '../../src/store/index.js'
 import { freshPgDatabase } from './postgres.js'
 import { tempDir } from './temp-dir.js'
 
@@ -13,7 +13,7 @@ import { tempDir } from './temp-dir.js'
 export interface TestPlatform {
   url: string
   store: Store
-  files: AssetFiles
+  files: AssetBytes
   dataDir: string
   accountId: number
   workspaceId: number

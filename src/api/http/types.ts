@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Logger } from '../../log/index.js'
-import type { AssetFiles, Store, Workspace } from '../../store/index.js'
+import type { AssetBytes, Store, Workspace } from '../../store/index.js'
 import type { Deployer } from '../../deploy/index.js'
 // The spare thread's type comes from its own module: the upload area's entry point also holds
 // routes, which depend on these types.
@@ -16,7 +16,7 @@ export type ApiFamily = 'v1' | 'v4' | 'reports'
 /** Everything handlers need, created once by the platform. */
 export interface ApiDeps {
   store: Store
-  files: AssetFiles
+  files: AssetBytes
   deployer: Deployer
   log: Logger
   options: ApiOptions

@@ -8,7 +8,7 @@ import {
   type Transaction,
 } from '../../dsl/index.js'
 import { importOffThread } from './upload/index.js'
-import type { AssetFiles, MockService, Repositories, StoredTransaction } from '../../store/index.js'
+import type { AssetBytes, MockService, Repositories, StoredTransaction } from '../../store/index.js'
 
 /**
  * The document `understudy run` serves for a mock service (docs/decisions.md#mock-service-document:
@@ -30,7 +30,7 @@ import type { AssetFiles, MockService, Repositories, StoredTransaction } from '.
  */
 export async function mockServiceDocument(
   repos: Repositories,
-  files: AssetFiles,
+  files: AssetBytes,
   mock: MockService,
 ): Promise<MockServiceDocument> {
   const service = await repos.services.get(mock.workspaceId, mock.serviceId)
@@ -137,7 +137,7 @@ function transactionOf(t: StoredTransaction): Transaction {
 
 async function assetTransactions(
   repos: Repositories,
-  files: AssetFiles,
+  files: AssetBytes,
   mock: MockService,
 ): Promise<Transaction[]> {
   if (mock.assetId === null) {

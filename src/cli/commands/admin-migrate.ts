@@ -1,6 +1,8 @@
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { copySqliteToPostgres } from '../../store/index.js'
+import { copyHistoriesToStore } from '../../deploy/index.js'
+import { createSilentLogger } from '../../log/index.js'
+import { copySqliteToPostgres, openPostgresStore } from '../../store/index.js'
 import { requireFeaturePackage } from '../optional-packages.js'
 import { UsageError } from '../usage-error.js'
 import type { CommandIo } from './io.js'
@@ -9,8 +11,9 @@ const adminMigrateHelp = `Usage: understudy admin migrate --from sqlite:DIR --to
 
 Copies every record of a platform's SQLite store (DIR/understudy.db) into a PostgreSQL database,
 in one PostgreSQL transaction, keeping ids; creates the PostgreSQL schema first. Stop the
-platform first: records it writes during the copy are not copied. Asset files and mock-service
-documents stay in DIR: start the PostgreSQL platform with --data-dir DIR (or a copy of it).
+platform first: records it writes during the copy are not copied. The bytes of the asset files
+(DIR/assets/) are copied in the same transaction, then the inspection records kept from stopped
+runtimes (DIR/inspection-history/).
 
 Flags:
   --from sqlite:DIR    the platform's data dir
@@ -57,5 +60,24 @@ export async function runAdminMigrate(args: string[], io: CommandIo): Promise<nu
     `copied ${rows} rows of ${report.tables.length} tables from sqlite:${dataDir} to ${report.target}\n`,
   )
   for (const t of report.tables) io.stdout.write(`  ${t.table}: ${t.rows}\n`)
+  const { copied, bytes, missing } = report.assetFiles
+  io.stdout.write(`copied ${copied} asset files (${bytes} bytes) from ${dataDir}/assets\n`)
+  if (missing.length > 0) {
+    // The source's rows name them, but its data dir lacks them: their downloads failed there too.
+    io.stderr.write(`asset files missing from ${dataDir}/assets: ${missing.join(', ')}\n`)
+  }
+  // After the records, whose mock services they belong to: a convenience, not records, so a
+  // history that cannot be copied is skipped rather than undoing the copy.
+  const store = await openPostgresStore({ url: to, log: createSilentLogger() })
+  try {
+    const histories = await copyHistoriesToStore(
+      dataDir,
+      store.keptInspections,
+      createSilentLogger(),
+    )
+    io.stdout.write(`copied the kept inspection records of ${histories} mock services\n`)
+  } finally {
+    await store.close()
+  }
   return 0
 }

@@ -17,6 +17,7 @@ import { runtimeLeasesSchema } from './018-runtime-leases.js'
 import { sharedInstanceStateSchema } from './019-shared-instance-state.js'
 import { transactionSortOrdersSchema } from './020-transaction-sort-orders.js'
 import { adminCallsSchema } from './021-admin-calls.js'
+import { sharedFilesSchema } from './022-shared-files.js'
 import type { Migration } from './types.js'
 
 export type { Migration } from './types.js'
@@ -48,4 +49,5 @@ export const migrations: readonly Migration[] = [
   sharedInstanceStateSchema,
   transactionSortOrdersSchema,
   adminCallsSchema,
+  sharedFilesSchema,
 ]

@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { FILE_ID } from '../asset-files.js'
 import { createError } from '../../errors/index.js'
 import type { Logger } from '../../log/index.js'
 import { openDatabase } from '../sqlite/connection.js'
@@ -16,7 +18,8 @@ import { pgMigrations } from './migrations/index.js'
  * its column (INTEGER 0/1 to boolean, JSON text to json), parents are written before children
  * (the foreign keys say which), and ids are kept. A table or column of the SQLite store that the
  * PostgreSQL schema does not have stops the copy before anything is written: nothing is dropped
- * silently.
+ * silently. The bytes of the asset files under `<data-dir>/assets/` are copied too, into the
+ * chunk rows the platform on PostgreSQL reads them from, in the same transaction.
  */
 
 /**
@@ -33,6 +36,9 @@ const NOT_RECORDS = new Set([
 /** Rows per INSERT: one statement takes each column as one array parameter, so any width fits. */
 const BATCH_ROWS = 2000
 
+/** Bytes per asset chunk row, as the platform on PostgreSQL writes them (StoredAssetFiles). */
+const CHUNK_BYTES = 1 << 20
+
 interface PgColumn {
   name: string
   /** The column's type as PostgreSQL writes it (`bigint`, `json`, `boolean`, `text`...). */
@@ -44,6 +50,8 @@ interface PgColumn {
 /** What the copy did: rows per table, parents first, and the target with its password hidden. */
 interface CopyReport {
   tables: Array<{ table: string; rows: number }>
+  /** Asset files whose bytes were copied, and the ids of those missing from the data dir. */
+  assetFiles: { copied: number; bytes: number; missing: string[] }
   target: string
 }
 
@@ -115,7 +123,9 @@ async function copy(options: CopyOptions): Promise<CopyReport> {
           options.log?.info({ table, rows }, 'table copied')
         }
         await moveSequences(q, source, order, targetColumns)
-        return { tables, target: redacted(options.url) }
+        const assetFiles = await copyAssetFiles(q, source, options.dataDir)
+        options.log?.info(assetFiles, 'asset files copied')
+        return { tables, assetFiles, target: redacted(options.url) }
       } finally {
         source.exec('COMMIT')
       }
@@ -124,6 +134,51 @@ async function copy(options: CopyOptions): Promise<CopyReport> {
     source.close()
     await pool.close()
   }
+}
+
+/**
+ * The bytes of every asset the source's rows name, read one file at a time from its data dir and
+ * written as chunk rows. A file missing there (the source store already lacked it) is reported,
+ * not a reason to refuse the rest.
+ */
+async function copyAssetFiles(
+  q: PgQueryable,
+  source: ReturnType<typeof openDatabase>,
+  dataDir: string,
+): Promise<CopyReport['assetFiles']> {
+  const ids = (
+    source.prepare('SELECT DISTINCT file_id FROM assets ORDER BY file_id').all() as Array<{
+      file_id: string
+    }>
+  ).map((r) => r.file_id)
+  const dir = join(dataDir, 'assets')
+  const report: CopyReport['assetFiles'] = { copied: 0, bytes: 0, missing: [] }
+  const created = Date.now()
+  for (const fileId of ids) {
+    if (!FILE_ID.test(fileId)) {
+      report.missing.push(fileId)
+      continue
+    }
+    let bytes: Buffer
+    try {
+      bytes = await readFile(join(dir, fileId))
+    } catch {
+      report.missing.push(fileId)
+      continue
+    }
+    // Chunks an earlier forced copy (or a platform) left under that id give way to the source's.
+    await q.query('DELETE FROM asset_chunks WHERE file_id = $1', [fileId])
+    let seq = 0
+    for (let at = 0; at === 0 || at < bytes.byteLength; at += CHUNK_BYTES) {
+      await q.query(
+        'INSERT INTO asset_chunks (file_id, seq, bytes, created) VALUES ($1, $2, $3, $4)',
+        [fileId, seq++, bytes.subarray(at, at + CHUNK_BYTES), created],
+      )
+    }
+    report.copied++
+    report.bytes += bytes.byteLength
+  }
+  return report
 }
 
 function withLog(log: Logger | undefined): { log?: Logger } {
@@ -262,6 +317,9 @@ async function copyTable(
 function asText(value: unknown, column: PgColumn): string | null {
   if (value === null || value === undefined) return null
   if (column.type === 'boolean') return value === 1 || value === true ? 'true' : 'false'
+  if (column.type === 'bytea' && value instanceof Uint8Array) {
+    return `\\x${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex')}`
+  }
   // A DSL kept as its UTF-8 bytes (large uploads store them as they came).
   if (value instanceof Uint8Array) return Buffer.from(value).toString('utf8')
   return String(value)

@@ -88,6 +88,8 @@ class PostgresStore implements Store {
   readonly agentLogs: Repositories['agentLogs']
   readonly localRuns: Repositories['localRuns']
   readonly adminCalls: Repositories['adminCalls']
+  readonly assetChunks: Repositories['assetChunks']
+  readonly keptInspections: Repositories['keptInspections']
 
   readonly #pool: PgPool
   readonly #url: string
@@ -126,6 +128,8 @@ class PostgresStore implements Store {
     this.agentLogs = top.agentLogs
     this.localRuns = top.localRuns
     this.adminCalls = top.adminCalls
+    this.assetChunks = top.assetChunks
+    this.keptInspections = top.keptInspections
   }
 
   /** One transaction (BEGIN ... COMMIT, ROLLBACK and rethrow on a throw) on one connection of the pool. */

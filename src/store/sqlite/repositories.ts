@@ -111,6 +111,8 @@ export function routeWrites(
     authFailures,
     agentLogs,
     adminCalls,
+    assetChunks,
+    keptInspections,
   } = reads
   return {
     accounts: {
@@ -263,6 +265,18 @@ export function routeWrites(
       takeOver: async (input) => await write(async (tx) => await tx.localRuns.takeOver(input)),
     },
     adminCalls: routeAdminCallWrites(adminCalls, write),
+    assetChunks: {
+      ...assetChunks,
+      put: async (fileId, seq, bytes, created) =>
+        await write(async (tx) => await tx.assetChunks.put(fileId, seq, bytes, created)),
+      delete: async (fileId) => await write(async (tx) => await tx.assetChunks.delete(fileId)),
+    },
+    keptInspections: {
+      ...keptInspections,
+      put: async (id, entries, details) =>
+        await write(async (tx) => await tx.keptInspections.put(id, entries, details)),
+      delete: async (id) => await write(async (tx) => await tx.keptInspections.delete(id)),
+    },
   }
 }
 

@@ -85,6 +85,8 @@ class SqliteStore implements Store {
   readonly agentLogs: Repositories['agentLogs']
   readonly localRuns: Repositories['localRuns']
   readonly adminCalls: Repositories['adminCalls']
+  readonly assetChunks: Repositories['assetChunks']
+  readonly keptInspections: Repositories['keptInspections']
 
   readonly #file: string
   readonly #writer: Connection
@@ -133,6 +135,8 @@ class SqliteStore implements Store {
     this.agentLogs = top.agentLogs
     this.localRuns = top.localRuns
     this.adminCalls = top.adminCalls
+    this.assetChunks = top.assetChunks
+    this.keptInspections = top.keptInspections
   }
 
   /**

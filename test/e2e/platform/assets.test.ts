@@ -1,5 +1,6 @@
 import { readdirSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { AssetFiles } from '../../../src/store/index.js'
 import { startTestPlatform, type TestPlatform } from '../../helpers/platform.js'
 import {
   assetsPath,
@@ -82,9 +83,13 @@ async function createAsset(
   return (await envelope<AssetBody>(res)).result
 }
 
-/** Files stored under <data-dir>/assets (temporary ones included). */
-function storedFiles(platform: TestPlatform): string[] {
-  return readdirSync(platform.files.dir)
+/**
+ * Files stored: under <data-dir>/assets (temporary ones included) on SQLite, the files with
+ * chunks in the store on PostgreSQL.
+ */
+async function storedFiles(platform: TestPlatform): Promise<string[]> {
+  if (platform.files instanceof AssetFiles) return readdirSync(platform.files.dir)
+  return await platform.store.assetChunks.filesBefore(Number.MAX_SAFE_INTEGER)
 }
 
 describe('/api/v1 assets: upload', () => {
@@ -114,7 +119,7 @@ describe('/api/v1 assets: upload', () => {
     expect(asset.created).toMatch(ISO)
     expect(asset.updated).toMatch(ISO)
     expect(asset.createdDate).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/)
-    expect(storedFiles(platform)).toEqual([asset.fileId])
+    expect(await storedFiles(platform)).toEqual([asset.fileId])
   })
 
   it('uploads a FILE_IN_PATH asset of a service with platformVseId, folder, description and a file name of its own', async () => {
@@ -194,7 +199,7 @@ describe('/api/v1 assets: upload', () => {
       'ERR_API_VALIDATION',
     )
     expect(all.error?.details?.map((d) => d.path).sort()).toEqual(['/platformVseId', '/serviceId'])
-    expect(storedFiles(platform)).toEqual([])
+    expect(await storedFiles(platform)).toEqual([])
     expect((await envelope<unknown[]>(await platform.request(assetsPath(platform)))).total).toBe(0)
   })
 
@@ -214,7 +219,7 @@ describe('/api/v1 assets: upload', () => {
       'ERR_API_NOT_FOUND',
       '/serviceId',
     )
-    expect(storedFiles(platform)).toEqual([])
+    expect(await storedFiles(platform)).toEqual([])
   })
 
   it('deletes the stored file when the database write fails', async () => {
@@ -229,7 +234,7 @@ describe('/api/v1 assets: upload', () => {
     } finally {
       store.write = write
     }
-    expect(storedFiles(platform)).toEqual([])
+    expect(await storedFiles(platform)).toEqual([])
   })
 
   it('refuses an upload past the upload limit with 413, and a JSON body with 415', async () => {
@@ -239,7 +244,7 @@ describe('/api/v1 assets: upload', () => {
       413,
       'ERR_API_PAYLOAD_TOO_LARGE',
     )
-    expect(storedFiles(platform)).toEqual([])
+    expect(await storedFiles(platform)).toEqual([])
     await expectError(
       await platform.request(assetsPath(platform), { method: 'POST', json: { type: 'MAR' } }),
       415,
@@ -253,7 +258,7 @@ describe('/api/v1 assets: upload', () => {
       method: 'POST',
       body: formOf({ type: 'MAR' }, [{ name: 'a.mar', bytes: 'a' }]),
     })
-    expect(storedFiles(platform)).toEqual([])
+    expect(await storedFiles(platform)).toEqual([])
   })
 })
 
@@ -426,7 +431,7 @@ describe('/api/v1 assets: list, get, patch, delete, validate-name', () => {
     const res = await platform.request(`${assetsPath(platform)}/${asset.id}`, { method: 'DELETE' })
     expect(res.status).toBe(200)
     expect(await res.json()).toEqual({ body: null, statusCode: 'OK', statusCodeValue: 200 })
-    expect(storedFiles(platform)).toEqual([])
+    expect(await storedFiles(platform)).toEqual([])
     await expectError(
       await platform.request(`${assetsPath(platform)}/${asset.id}`),
       404,
@@ -445,7 +450,7 @@ describe('/api/v1 assets: list, get, patch, delete, validate-name', () => {
       'ERR_API_CONFLICT',
     )
     expect((await platform.request(`${assetsPath(platform)}/${asset.id}`)).status).toBe(200)
-    expect(storedFiles(platform)).toEqual([asset.fileId])
+    expect(await storedFiles(platform)).toEqual([asset.fileId])
   })
 
   it('validates names per service: true when free, false when taken, true again when the taken one is ignored', async () => {

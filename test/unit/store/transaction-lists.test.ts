@@ -178,6 +178,7 @@ describe('transaction counts of a database from before them', () => {
         DROP TABLE ship_assignments; DROP TABLE ships; DROP TABLE harbor_workspaces; DROP TABLE harbors;
         DROP TABLE runtime_leases; DROP TABLE platform_secrets;
         DROP TABLE ui_sessions; DROP TABLE auth_failures; DROP TABLE agent_logs; DROP TABLE admin_calls;
+        DROP TABLE asset_chunks; DROP TABLE kept_inspections;
         ALTER TABLE monitor_runs DROP COLUMN attempts;
         DELETE FROM schema_migrations WHERE version >= 11;
         PRAGMA user_version = 10;`)

@@ -7,6 +7,7 @@ import { pgRuntimeLeasesSchema } from './006-runtime-leases.js'
 import { pgSharedInstanceStateSchema } from './007-shared-instance-state.js'
 import { pgTransactionSortOrdersSchema } from './008-transaction-sort-orders.js'
 import { pgAdminCallsSchema } from './009-admin-calls.js'
+import { pgSharedFilesSchema } from './010-shared-files.js'
 
 /**
  * The PostgreSQL schema, oldest first: its own numbering, independent of SQLite's (one PostgreSQL
@@ -24,4 +25,5 @@ export const pgMigrations: readonly Migration[] = [
   pgSharedInstanceStateSchema,
   pgTransactionSortOrdersSchema,
   pgAdminCallsSchema,
+  pgSharedFilesSchema,
 ]

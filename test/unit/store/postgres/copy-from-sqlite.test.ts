@@ -1,8 +1,11 @@
 import { describe, expect, it, onTestFinished } from 'vitest'
+import { randomBytes } from 'node:crypto'
 import {
+  AssetFiles,
   copySqliteToPostgres,
   openPostgresStore,
   openSqliteStore,
+  StoredAssetFiles,
   type Store,
 } from '../../../../src/store/index.js'
 import { mockServiceInput } from '../../../helpers/mock-service-input.js'
@@ -173,5 +176,63 @@ describe.skipIf(!hasPostgres)('copySqliteToPostgres', () => {
       by: BY,
     })
     expect(next.id).toBeGreaterThan(gone.id)
+  })
+
+  it('copies the bytes of the asset files from the data dir into the store', async () => {
+    const url = await freshPgDatabase()
+    if (url === undefined) throw new Error(PG_SKIP_REASON)
+    const dataDir = tempDir()
+    const sqlite = await openSqliteStore({ dataDir })
+    const world = await seed(sqlite)
+    const files = new AssetFiles(dataDir)
+    const asset = async (name: string, fileId: string, size: number): Promise<void> => {
+      await sqlite.assets.create({
+        workspaceId: world.workspace.id,
+        serviceId: null,
+        name,
+        description: null,
+        type: 'FILE_IN_ROOT',
+        fileId,
+        folderId: null,
+        platformVseId: null,
+        tags: [],
+        primaryMetadata: {},
+        secondaryMetadata: {},
+        size,
+        sha256: '00'.repeat(32),
+        contentType: 'application/octet-stream',
+        by: BY,
+      })
+    }
+    const big = randomBytes(3 * (1 << 20) + 7)
+    const small = Buffer.from('ünï\u0000')
+    const bigFile = await files.put(big)
+    const smallFile = await files.put(small)
+    await asset('big.bin', bigFile.fileId, big.byteLength)
+    await asset('small.txt', smallFile.fileId, small.byteLength)
+    // A row whose file the data dir lacks: reported, the rest still copied.
+    const missing = '0b7c4c4e-5b9b-4a55-9d5e-2f3f1a4a9f00'
+    await asset('lost.bin', missing, 1)
+    // Bytes no row names (an upload that never committed) stay behind.
+    const orphan = await files.put(Buffer.from('orphan'))
+    await sqlite.close()
+
+    const report = await copySqliteToPostgres({ dataDir, url, force: false })
+    expect(report.assetFiles).toEqual({
+      copied: 2,
+      bytes: big.byteLength + small.byteLength,
+      missing: [missing],
+    })
+    const postgres = await openPostgresStore({ url })
+    onTestFinished(async () => await postgres.close())
+    const stored = new StoredAssetFiles(postgres.assetChunks)
+    expect((await stored.get(bigFile.fileId))?.equals(big)).toBe(true)
+    expect((await stored.get(smallFile.fileId))?.equals(small)).toBe(true)
+    expect(await stored.get(orphan.fileId)).toBeUndefined()
+
+    // A forced copy again replaces them rather than doubling the chunks.
+    const again = await copySqliteToPostgres({ dataDir, url, force: true })
+    expect(again.assetFiles.copied).toBe(2)
+    expect((await stored.get(bigFile.fileId))?.equals(big)).toBe(true)
   })
 })
