@@ -30,8 +30,6 @@ import {
   openPostgresStore,
   openSqliteStore,
   PgWakeups,
-  openPostgresStore,
-  openSqliteStore,
   StoredAssetFiles,
   type AssetBytes,
   type Store,
