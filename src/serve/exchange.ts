@@ -23,6 +23,15 @@ import type { ScenarioTurn, SharedScenarios } from './scenario/shared.js'
 /** A request matched again this many times on fresh scenario states gives up (503). */
 const MAX_SCENARIO_ATTEMPTS = 32
 
+// The bits of Exchange#flags.
+const F_RECEIVING = 1
+const F_MATCHED = 2
+const F_RELEASED = 4
+const F_LIVE = 8
+const F_TRANSITIONED = 16
+const F_RECORDING = 32
+const F_RECORDED = 64
+
 // Attaches the exchange to the request, so that body listeners are shared functions rather than
 // closures made per request (fastify's kRouteContext idea).
 const kExchange = Symbol('understudy.exchange')
@@ -35,8 +44,8 @@ type RequestWithExchange = AnyRequest & { [kExchange]?: Exchange | undefined }
  */
 export class Exchange {
   private matchRequest: MatchRequest | null = null
-  /** True while the body is being read (its listeners do nothing once this is false). */
-  private receiving = false
+  /** The exchange's yes/no states in one number (F_* below): a smaller object per request. */
+  private flags = F_RELEASED
   /** The body's first chunk: most bodies arrive in one, which then needs no array nor copy. */
   private firstChunk: Buffer | null = null
   /** Chunks after the first, when there are any. */
@@ -46,23 +55,13 @@ export class Exchange {
   pendingSlot = -1
   private response: ServedResponse | null = null
   private txn: CompiledTransaction<ServedResponse> | null = null
-  private matched = false
   private matchingData: unknown = null
-  /** True while no capacity place is held (none taken yet, or given back). */
-  private released = true
   /** The inspection record's id, once opened (-1: none yet, or no journal). */
   private recordId = -1
-  private source: 'MOCK' | 'LIVE' = 'MOCK'
   /** Bytes of a response body made for this request alone (proxied, error), for the byte bound. */
   private ownBytes = 0
-  /** Cluster replica: the scenario transition was committed through the primary already. */
-  private transitioned = false
   /** Cluster replica: matches tried so far (a stale scenario state means matching again). */
   private attempts = 0
-  /** True when the live answer becomes a recorded transaction (`noMatchingRequestPreference: record`). */
-  private recording = false
-  /** True once the exchange was handed to the recording (inspection's `liveTransactionCreated`). */
-  private recorded = false
 
   constructor(
     private readonly state: RuntimeState,
@@ -72,6 +71,67 @@ export class Exchange {
     private readonly arrived: number,
     private readonly h2: boolean,
   ) {}
+
+  /** True while the body is being read (its listeners do nothing once this is false). */
+  private get receiving(): boolean {
+    return (this.flags & F_RECEIVING) !== 0
+  }
+
+  private set receiving(on: boolean) {
+    this.flags = on ? this.flags | F_RECEIVING : this.flags & ~F_RECEIVING
+  }
+
+  private get matched(): boolean {
+    return (this.flags & F_MATCHED) !== 0
+  }
+
+  private set matched(on: boolean) {
+    this.flags = on ? this.flags | F_MATCHED : this.flags & ~F_MATCHED
+  }
+
+  /** True while no capacity place is held (none taken yet, or given back). */
+  private get released(): boolean {
+    return (this.flags & F_RELEASED) !== 0
+  }
+
+  private set released(on: boolean) {
+    this.flags = on ? this.flags | F_RELEASED : this.flags & ~F_RELEASED
+  }
+
+  private get source(): 'MOCK' | 'LIVE' {
+    return (this.flags & F_LIVE) !== 0 ? 'LIVE' : 'MOCK'
+  }
+
+  private set source(source: 'MOCK' | 'LIVE') {
+    this.flags = source === 'LIVE' ? this.flags | F_LIVE : this.flags & ~F_LIVE
+  }
+
+  /** Cluster replica: the scenario transition was committed through the primary already. */
+  private get transitioned(): boolean {
+    return (this.flags & F_TRANSITIONED) !== 0
+  }
+
+  private set transitioned(on: boolean) {
+    this.flags = on ? this.flags | F_TRANSITIONED : this.flags & ~F_TRANSITIONED
+  }
+
+  /** True when the live answer becomes a recorded transaction (`noMatchingRequestPreference: record`). */
+  private get recording(): boolean {
+    return (this.flags & F_RECORDING) !== 0
+  }
+
+  private set recording(on: boolean) {
+    this.flags = on ? this.flags | F_RECORDING : this.flags & ~F_RECORDING
+  }
+
+  /** True once the exchange was handed to the recording (inspection's `liveTransactionCreated`). */
+  private get recorded(): boolean {
+    return (this.flags & F_RECORDED) !== 0
+  }
+
+  private set recorded(on: boolean) {
+    this.flags = on ? this.flags | F_RECORDED : this.flags & ~F_RECORDED
+  }
 
   // HOT PATH: every request starts here.
   start(): void {
