@@ -106,18 +106,21 @@ try {
   const head = (JSON.parse(readFileSync(out, 'utf8')) as { head: ProfileNode }).head
   const byFunction = new Map<string, number>()
   let total = 0
+  let own = 0
   const walk = (node: ProfileNode): void => {
     const frame = node.callFrame
     const where = frame.url === '' ? '' : ` ${basename(frame.url)}:${frame.lineNumber + 1}`
     const name = `${frame.functionName || '(anonymous)'}${where}`
     byFunction.set(name, (byFunction.get(name) ?? 0) + node.selfSize)
     total += node.selfSize
+    if (frame.url.includes('/dist/src/')) own += node.selfSize
     node.children.forEach(walk)
   }
   walk(head)
   console.log(
     `${values.server} ${protocol} ${request.method}: ${requests} requests, ` +
-      `${Math.round(total / requests)} bytes allocated per request (sampled)`,
+      `${Math.round(total / requests)} bytes allocated per request (sampled), ` +
+      `${Math.round(own / requests)} of them by Understudy's own functions (dist/src)`,
   )
   const top = [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top))
   for (const [name, bytes] of top) {
