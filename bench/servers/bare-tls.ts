@@ -1,6 +1,8 @@
 // The TLS baselines: a bare `node:https` server (BARE_KIND=https) or a bare `node:http2` secure
 // server with the compatibility API and HTTP/1.1 fallback (BARE_KIND=h2, the same server shape
 // Understudy's TLS listener uses), answering a fixed body with the headers Understudy sends.
+// BARE_KIND=h2stream answers h2 streams on the 'stream' event (`stream.respond`), without the
+// compatibility API's request and response objects: what answering that way would save.
 // TLS_CERT and TLS_KEY name PEM files; the bench gives Understudy the same ones.
 import { readFileSync } from 'node:fs'
 import http2 from 'node:http2'
@@ -39,13 +41,41 @@ function answer(
   res.end(body)
 }
 
-const server =
-  process.env['BARE_KIND'] === 'h2'
-    ? http2.createSecureServer({ ...tls, allowHTTP1: true }, answer)
-    : https.createServer(tls, answer)
-server.listen(0, '127.0.0.1', () => {
-  const address = server.address()
+const streamHeaders = {
+  ':status': 200,
+  'content-type': headers[1] as string,
+  'content-length': headers[3] as string,
+}
+
+function answerStream(
+  stream: http2.ServerHttp2Stream,
+  requestHeaders: http2.IncomingHttpHeaders,
+): void {
+  if (stream.endAfterHeaders || requestHeaders['content-length'] === '0') {
+    stream.respond(streamHeaders)
+    stream.end(body)
+    return
+  }
+  stream.on('data', () => {})
+  stream.on('end', () => {
+    stream.respond(streamHeaders)
+    stream.end(body)
+  })
+}
+
+function server(): https.Server | http2.Http2SecureServer {
+  const kind = process.env['BARE_KIND']
+  if (kind === 'h2') return http2.createSecureServer({ ...tls, allowHTTP1: true }, answer)
+  if (kind !== 'h2stream') return https.createServer(tls, answer)
+  const h2 = http2.createSecureServer({ ...tls, allowHTTP1: true })
+  h2.on('stream', answerStream)
+  return h2
+}
+
+const listening = server()
+listening.listen(0, '127.0.0.1', () => {
+  const address = listening.address()
   const port = typeof address === 'object' && address !== null ? address.port : 0
   process.stdout.write(`listening on https://127.0.0.1:${port}\n`)
 })
-process.on('SIGTERM', () => server.close(() => process.exit(0)))
+process.on('SIGTERM', () => listening.close(() => process.exit(0)))

@@ -35,7 +35,7 @@ export interface LoadSettings {
   connections: number
 }
 
-async function load(
+export async function load(
   server: ChildServer,
   request: LoadRequest,
   seconds: number,

@@ -19,8 +19,8 @@ export interface PathComparison {
 }
 
 const hello = '{"hello":"world"}'
-const get: LoadRequest = { method: 'GET', path: '/api/hello' }
-const post: LoadRequest = {
+export const get: LoadRequest = { method: 'GET', path: '/api/hello' }
+export const post: LoadRequest = {
   method: 'POST',
   path: '/api/orders',
   headers: { 'content-type': 'application/json' },
@@ -34,7 +34,7 @@ const post: LoadRequest = {
   }),
 }
 /** One GET and one POST (matched on a JSON body field, as S2) transaction answering `hello`. */
-const getAndPost: DocumentInput = {
+export const getAndPost: DocumentInput = {
   transactions: [
     {
       name: 'hello',

@@ -8,6 +8,7 @@ import {
 import type { CompiledMock, ServedResponse } from './compile-mock.js'
 import { problemAnswer } from './problem.js'
 import { forward, type ProxyOutcome, type ProxyTarget } from './proxy.js'
+import type { RecordOutcome } from '../inspect/index.js'
 import type { RuntimeState } from './runtime-state.js'
 import type { LiveExchange } from './live-exchange.js'
 import type { AnyRequest, AnyResponse } from './any-http.js'
@@ -22,6 +23,15 @@ import type { ScenarioTurn, SharedScenarios } from './scenario/shared.js'
 /** A request matched again this many times on fresh scenario states gives up (503). */
 const MAX_SCENARIO_ATTEMPTS = 32
 
+// The bits of Exchange#flags.
+const F_RECEIVING = 1
+const F_MATCHED = 2
+const F_RELEASED = 4
+const F_LIVE = 8
+const F_TRANSITIONED = 16
+const F_RECORDING = 32
+const F_RECORDED = 64
+
 // Attaches the exchange to the request, so that body listeners are shared functions rather than
 // closures made per request (fastify's kRouteContext idea).
 const kExchange = Symbol('understudy.exchange')
@@ -34,27 +44,24 @@ type RequestWithExchange = AnyRequest & { [kExchange]?: Exchange | undefined }
  */
 export class Exchange {
   private matchRequest: MatchRequest | null = null
-  private chunks: Buffer[] | null = null
+  /** The exchange's yes/no states in one number (F_* below): a smaller object per request. */
+  private flags = F_RELEASED
+  /** The body's first chunk: most bodies arrive in one, which then needs no array nor copy. */
+  private firstChunk: Buffer | null = null
+  /** Chunks after the first, when there are any. */
+  private moreChunks: Buffer[] | null = null
   private received = 0
+  /** This exchange's place in `state.pendingBodies` (-1: not waiting for its body). */
+  pendingSlot = -1
   private response: ServedResponse | null = null
   private txn: CompiledTransaction<ServedResponse> | null = null
-  private matched = false
   private matchingData: unknown = null
-  /** True while no capacity place is held (none taken yet, or given back). */
-  private released = true
   /** The inspection record's id, once opened (-1: none yet, or no journal). */
   private recordId = -1
-  private source: 'MOCK' | 'LIVE' = 'MOCK'
   /** Bytes of a response body made for this request alone (proxied, error), for the byte bound. */
   private ownBytes = 0
-  /** Cluster replica: the scenario transition was committed through the primary already. */
-  private transitioned = false
   /** Cluster replica: matches tried so far (a stale scenario state means matching again). */
   private attempts = 0
-  /** True when the live answer becomes a recorded transaction (`noMatchingRequestPreference: record`). */
-  private recording = false
-  /** True once the exchange was handed to the recording (inspection's `liveTransactionCreated`). */
-  private recorded = false
 
   constructor(
     private readonly state: RuntimeState,
@@ -64,6 +71,67 @@ export class Exchange {
     private readonly arrived: number,
     private readonly h2: boolean,
   ) {}
+
+  /** True while the body is being read (its listeners do nothing once this is false). */
+  private get receiving(): boolean {
+    return (this.flags & F_RECEIVING) !== 0
+  }
+
+  private set receiving(on: boolean) {
+    this.flags = on ? this.flags | F_RECEIVING : this.flags & ~F_RECEIVING
+  }
+
+  private get matched(): boolean {
+    return (this.flags & F_MATCHED) !== 0
+  }
+
+  private set matched(on: boolean) {
+    this.flags = on ? this.flags | F_MATCHED : this.flags & ~F_MATCHED
+  }
+
+  /** True while no capacity place is held (none taken yet, or given back). */
+  private get released(): boolean {
+    return (this.flags & F_RELEASED) !== 0
+  }
+
+  private set released(on: boolean) {
+    this.flags = on ? this.flags | F_RELEASED : this.flags & ~F_RELEASED
+  }
+
+  private get source(): 'MOCK' | 'LIVE' {
+    return (this.flags & F_LIVE) !== 0 ? 'LIVE' : 'MOCK'
+  }
+
+  private set source(source: 'MOCK' | 'LIVE') {
+    this.flags = source === 'LIVE' ? this.flags | F_LIVE : this.flags & ~F_LIVE
+  }
+
+  /** Cluster replica: the scenario transition was committed through the primary already. */
+  private get transitioned(): boolean {
+    return (this.flags & F_TRANSITIONED) !== 0
+  }
+
+  private set transitioned(on: boolean) {
+    this.flags = on ? this.flags | F_TRANSITIONED : this.flags & ~F_TRANSITIONED
+  }
+
+  /** True when the live answer becomes a recorded transaction (`noMatchingRequestPreference: record`). */
+  private get recording(): boolean {
+    return (this.flags & F_RECORDING) !== 0
+  }
+
+  private set recording(on: boolean) {
+    this.flags = on ? this.flags | F_RECORDING : this.flags & ~F_RECORDING
+  }
+
+  /** True once the exchange was handed to the recording (inspection's `liveTransactionCreated`). */
+  private get recorded(): boolean {
+    return (this.flags & F_RECORDED) !== 0
+  }
+
+  private set recorded(on: boolean) {
+    this.flags = on ? this.flags | F_RECORDED : this.flags & ~F_RECORDED
+  }
 
   // HOT PATH: every request starts here.
   start(): void {
@@ -100,7 +168,7 @@ export class Exchange {
     }
     // A request with a body takes its capacity place only once the body is complete, so that
     // clients sending slowly cannot hold the places (slowloris); `bodyTimeout` bounds the wait.
-    this.chunks = []
+    this.receiving = true
     this.state.pendingBodies.add(this)
     const req = this.req as RequestWithExchange
     req[kExchange] = this
@@ -134,8 +202,8 @@ export class Exchange {
   /** The body did not arrive within `bodyTimeout`: 408, and the connection is closed. */
   bodyTimedOut(): void {
     this.state.pendingBodies.delete(this)
-    if (this.chunks === null) return
-    this.chunks = null
+    if (!this.receiving) return
+    this.stopReceiving()
     this.detachBody()
     this.openRecord(null)
     this.answerProblem(
@@ -151,33 +219,32 @@ export class Exchange {
 
   /** Called by the shared body listeners. */
   addChunk(chunk: Buffer): void {
-    if (this.chunks === null) return
+    if (!this.receiving) return
     this.received += chunk.length
     if (this.received > this.state.bodyLimit) {
-      this.chunks = null
+      this.stopReceiving()
       this.detachBody()
       this.state.pendingBodies.delete(this)
       this.openRecord(null)
       this.bodyTooLarge()
       return
     }
-    this.chunks.push(chunk)
+    if (this.firstChunk === null) this.firstChunk = chunk
+    else if (this.moreChunks === null) this.moreChunks = [chunk]
+    else this.moreChunks.push(chunk)
   }
 
   endBody(): void {
-    if (this.chunks === null) return
+    if (!this.receiving) return
     // An HTTP/2 stream reset mid-body still ends the compat request: do not match a cut body.
     if (this.req.aborted === true) {
       this.abortBody()
       return
     }
-    const body =
-      this.chunks.length === 1
-        ? (this.chunks[0] as Buffer)
-        : Buffer.concat(this.chunks, this.received)
-    // The listeners stay: with `chunks` null they do nothing, the request is dropped after this
-    // exchange, and removing three listeners per request showed in profiles.
-    this.chunks = null
+    const body = this.moreChunks === null ? (this.firstChunk ?? EMPTY_BODY) : this.joinChunks()
+    // The listeners stay: with `receiving` false they do nothing, the request is dropped after
+    // this exchange, and removing three listeners per request showed in profiles.
+    this.stopReceiving()
     this.state.pendingBodies.delete(this)
     if (!this.acquire()) return
     this.openRecord(body)
@@ -186,14 +253,28 @@ export class Exchange {
 
   abortBody(): void {
     // The client went away while sending: nothing to answer; free the place and close the record.
-    const partial =
-      this.chunks === null || this.chunks.length === 0 ? null : Buffer.concat(this.chunks)
-    this.chunks = null
+    const partial = !this.receiving || this.firstChunk === null ? null : this.joinChunks()
+    this.stopReceiving()
     this.detachBody()
     this.state.pendingBodies.delete(this)
     this.release()
     this.openRecord(partial)
     this.complete(499, [], null, false, true)
+  }
+
+  /** The chunks read so far, in one buffer (only for a body that came in several). */
+  private joinChunks(): Buffer {
+    const first = this.firstChunk as Buffer
+    const more = this.moreChunks
+    if (more === null) return first
+    more.unshift(first)
+    return Buffer.concat(more, this.received)
+  }
+
+  private stopReceiving(): void {
+    this.receiving = false
+    this.firstChunk = null
+    this.moreChunks = null
   }
 
   private detachBody(): void {
@@ -724,24 +805,30 @@ export class Exchange {
     hasError: boolean,
   ): void {
     const durationMs = Date.now() - this.arrived
-    if (this.recordId !== -1) {
+    const ring = this.state.ring
+    if (this.recordId !== -1 && ring !== null) {
+      // The ring copies the outcome's fields: one object serves every request.
       const txn = this.txn
-      this.state.ring?.complete(this.recordId, {
-        statusCode,
-        durationMs,
-        matched: this.matched,
-        hasError,
-        source: this.source,
-        liveTransactionCreated: this.recorded,
-        transactionId: txn === null ? null : txn.id,
-        respondingTxn: txn === null ? null : txn.name,
-        txnPriority: txn === null ? null : txn.priority,
-        responseHeaders: headers,
-        responseBody: body,
-        responseBodyTruncated: truncated,
-        ownBytes: this.ownBytes,
-        matchingData: this.matchingData,
-      })
+      const outcome = OUTCOME
+      outcome.statusCode = statusCode
+      outcome.durationMs = durationMs
+      outcome.matched = this.matched
+      outcome.hasError = hasError
+      outcome.source = this.source
+      outcome.liveTransactionCreated = this.recorded
+      outcome.transactionId = txn === null ? null : txn.id
+      outcome.respondingTxn = txn === null ? null : txn.name
+      outcome.txnPriority = txn === null ? null : txn.priority
+      outcome.responseHeaders = headers
+      outcome.responseBody = body
+      outcome.responseBodyTruncated = truncated
+      outcome.ownBytes = this.ownBytes
+      outcome.matchingData = this.matchingData
+      ring.complete(this.recordId, outcome)
+      // Let go of what this request's answer referenced until the next one overwrites it.
+      outcome.responseHeaders = NO_HEADERS
+      outcome.responseBody = null
+      outcome.matchingData = null
     }
     if (this.state.logRequests) {
       this.state.log.info(
@@ -756,6 +843,28 @@ export class Exchange {
       )
     }
   }
+}
+
+/** A body announced but empty (chunked with no chunk). */
+const EMPTY_BODY = Buffer.alloc(0)
+const NO_HEADERS: readonly string[] = []
+
+/** The outcome handed to the ring, reused: `InspectionRing#complete` copies what it keeps. */
+const OUTCOME: RecordOutcome = {
+  statusCode: 0,
+  durationMs: 0,
+  matched: false,
+  hasError: false,
+  source: 'MOCK',
+  liveTransactionCreated: false,
+  transactionId: null,
+  respondingTxn: null,
+  txnPriority: null,
+  responseHeaders: NO_HEADERS,
+  responseBody: null,
+  responseBodyTruncated: false,
+  ownBytes: 0,
+  matchingData: null,
 }
 
 // Listeners run inside stream machinery, where a throw would be an uncaught exception.

@@ -5,6 +5,7 @@ import type { CompiledMock } from './compile-mock.js'
 import type { RequestCheck } from './request-check.js'
 import type { AnyRequest, AnyResponse } from './any-http.js'
 import type { LiveListener, LiveRecorder } from './live-exchange.js'
+import type { PendingBodies } from './pending-bodies.js'
 
 /**
  * The state a runtime's request handler reads. `mock` is the only mutable member: a reload
@@ -20,7 +21,7 @@ export interface RuntimeState {
   /** Milliseconds a request body may take to arrive in full (408 past it). */
   readonly bodyTimeout: number
   /** Requests whose body is still arriving: they hold no capacity place yet. */
-  readonly pendingBodies: Set<PendingBody>
+  readonly pendingBodies: PendingBodies
   readonly logRequests: boolean
   /** Set when draining: answers ask clients to close their connections. */
   draining: boolean
@@ -40,14 +41,8 @@ export interface RuntimeState {
   portAdmin: PortAdmin | null
 }
 
-/** A request whose body is still arriving (an exchange), as the body sweep sees it. */
-export interface PendingBody {
-  readonly arrivedAt: number
-  bodyTimedOut: () => void
-  fail: (err: unknown) => void
-}
-
 /** A request listener for the admin paths of the mock port. */
 export type PortAdmin = (req: AnyRequest, res: AnyResponse) => void
 
 export type { LiveExchange, LiveListener } from './live-exchange.js'
+export type { PendingBody } from './pending-bodies.js'

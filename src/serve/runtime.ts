@@ -6,6 +6,7 @@ import type { Logger } from '../log/index.js'
 import { CapacityGate } from './capacity.js'
 import { compileMock, compileMockSliced, type CompiledMock } from './compile-mock.js'
 import { createRequestHandler } from './handler.js'
+import { PendingBodies } from './pending-bodies.js'
 import {
   closeAll,
   closeIdle,
@@ -162,7 +163,7 @@ export async function startRuntime({
     log,
     bodyLimit: options.bodyLimit,
     bodyTimeout: options.bodyTimeout,
-    pendingBodies: new Set(),
+    pendingBodies: new PendingBodies(),
     logRequests: options.logRequests,
     draining: false,
     requestCheck: requestCheck ?? null,
@@ -333,14 +334,14 @@ function startBodySweep(state: RuntimeState): NodeJS.Timeout {
   const timer = setInterval(() => {
     if (state.pendingBodies.size === 0) return
     const now = Date.now()
-    for (const exchange of state.pendingBodies) {
-      if (now - exchange.arrivedAt < state.bodyTimeout) continue
+    state.pendingBodies.forEach((exchange) => {
+      if (now - exchange.arrivedAt < state.bodyTimeout) return
       try {
         exchange.bodyTimedOut()
       } catch (err) {
         exchange.fail(err)
       }
-    }
+    })
   }, every)
   timer.unref()
   return timer
