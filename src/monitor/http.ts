@@ -123,7 +123,7 @@ export interface OutgoingRequest {
   body: string | null
 }
 
-interface SendOptions {
+export interface SendOptions {
   verifySsl: boolean
   /** PEM text with the client certificate and its key (environment `client_certificate`), or null. */
   clientCertificate: string | null
