@@ -42,7 +42,7 @@ try {
         const server = await startChild(process.execPath, args, {}, null)
         const cpu = server.cpuMicros() ?? 0
         const rssAtLine = server.rss()
-        await new Promise((done) => setTimeout(done, 3000))
+        await new Promise((resolve) => setTimeout(resolve, 3000))
         const rssLater = server.rss()
         await server.stop()
         console.log(
