@@ -288,21 +288,25 @@ export class TestRunner {
     }
     // Step headers replace environment headers of the same name.
     const stepHeaders = multiEntries(step.headers)
-    const stepHeaderNames = new Set(stepHeaders.map(([n]) => n.toLowerCase()))
-    const effectiveHeaders = [
-      ...this.#environmentHeaders.filter(([n]) => !stepHeaderNames.has(n.toLowerCase())),
-      ...stepHeaders,
-    ]
-    for (const [n, v] of effectiveHeaders) {
-      template.headers[n] = template.headers[n] === undefined ? v : `${template.headers[n]}, ${v}`
-    }
+    const effectiveHeaders =
+      this.#environmentHeaders.length === 0
+        ? stepHeaders
+        : this.#withEnvironmentHeaders(stepHeaders)
     const formMulti = multiEntries(step.form)
-    for (const [n, v] of formMulti) {
-      template.form[n] = template.form[n] === undefined ? v : `${template.form[n]},${v}`
+    const beforeScripts = list<string>(step.before_scripts)
+    // The header and form records are what a pre-request script sees; without one, the request is
+    // sent from the lists above.
+    if (beforeScripts.length > 0) {
+      for (const [n, v] of effectiveHeaders) {
+        template.headers[n] = template.headers[n] === undefined ? v : `${template.headers[n]}, ${v}`
+      }
+      for (const [n, v] of formMulti) {
+        template.form[n] = template.form[n] === undefined ? v : `${template.form[n]},${v}`
+      }
     }
     let formChanged = false
     let headersChanged = false
-    for (const source of list<string>(step.before_scripts)) {
+    for (const source of beforeScripts) {
       const s = await this.#script('before_script', source, template, null)
       if (s.request !== null) {
         if (JSON.stringify(s.request.form) !== JSON.stringify(template.form)) formChanged = true
@@ -454,6 +458,15 @@ export class TestRunner {
     }
   }
 
+  /** The environment's headers, less those the step sets itself, then the step's. */
+  #withEnvironmentHeaders(stepHeaders: Array<[string, string]>): Array<[string, string]> {
+    const stepHeaderNames = new Set(stepHeaders.map(([n]) => n.toLowerCase()))
+    return [
+      ...this.#environmentHeaders.filter(([n]) => !stepHeaderNames.has(n.toLowerCase())),
+      ...stepHeaders,
+    ]
+  }
+
   #subAuth(auth: Loose): Loose {
     const out: Loose = {}
     for (const [k, v] of Object.entries(auth)) out[k] = typeof v === 'string' ? this.#sub(v) : v
@@ -519,7 +532,14 @@ export class TestRunner {
     }
     const value = textOf(read.value)
     this.#vars.set(name, value)
-    return { ...base, value, result: 'pass', error: null }
+    return {
+      name,
+      source: base.source,
+      property: base.property,
+      value,
+      result: 'pass',
+      error: null,
+    }
   }
 
   /** The target of a comparison: substituted; a numeric comparison also accepts a bare variable name. */
@@ -570,8 +590,11 @@ export class TestRunner {
       }
     }
     const outcome = compare(comparison, read.value, target ?? '')
+    // Written out rather than spread from `base`: one object per assertion of every step.
     return {
-      ...base,
+      source: base.source,
+      property: base.property,
+      comparison: base.comparison,
       target_value: target,
       actual_value: read.value === undefined ? null : read.value,
       result: outcome.pass ? 'pass' : 'fail',
