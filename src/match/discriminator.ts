@@ -3,7 +3,7 @@ import { FieldPredicate } from './predicates/field.js'
 import type { FieldValue, MatchRequest } from './request.js'
 
 /** Fewest candidates sharing an `equals` field for an index to pay for itself. */
-const MIN_INDEXED = 4
+export const MIN_INDEXED = 4
 
 const none = new Int32Array(0)
 

@@ -4,7 +4,7 @@ import type { UrlPredicate } from './predicates/index.js'
 import { TemplateTrie } from './template-trie.js'
 import { TemplateRoutes } from './template-routes.js'
 import { prepareUrl } from './predicates/url.js'
-import { buildDiscriminator, type Discriminator } from './discriminator.js'
+import { buildDiscriminator, MIN_INDEXED, type Discriminator } from './discriminator.js'
 
 /**
  * A transaction as it appears in one candidate list. `url` is the url predicate still to check at
@@ -24,7 +24,10 @@ interface CandidateList<P> {
 function listOf<P>(candidates: Array<Candidate<P>>): CandidateList<P> {
   // Url checks left for request time are readied now (a template's regex), never per request.
   for (const c of candidates) prepareUrl(c.url)
-  return { candidates, discriminator: buildDiscriminator(candidates.map((c) => c.txn)) }
+  // Most routes of a large document hold one candidate: no list of its transactions built for them.
+  const discriminator =
+    candidates.length < MIN_INDEXED ? null : buildDiscriminator(candidates.map((c) => c.txn))
+  return { candidates, discriminator }
 }
 
 interface TemplateRoute<P> {

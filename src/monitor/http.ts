@@ -123,7 +123,7 @@ export interface OutgoingRequest {
   body: string | null
 }
 
-interface SendOptions {
+export interface SendOptions {
   verifySsl: boolean
   /** PEM text with the client certificate and its key (environment `client_certificate`), or null. */
   clientCertificate: string | null
@@ -178,7 +178,10 @@ export async function send(
   const { chunks, size } = await readBody(res.body, started + options.timeoutMs, options.timeoutMs)
   const timeMs = Math.round(performance.now() - started)
   const responseHeaders: Record<string, string[]> = {}
-  for (const [name, value] of Object.entries(res.headers)) {
+  // for...in over undici's own plain object: no [name, value] array per header.
+  const received = res.headers
+  for (const name in received) {
+    const value = received[name]
     if (value === undefined) continue
     responseHeaders[name.toLowerCase()] = Array.isArray(value) ? value : [value]
   }

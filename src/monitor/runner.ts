@@ -2,7 +2,7 @@ import { ResponseData, readSource } from './response.js'
 import { compare, canonicalComparison, textOf, UNARY, type Comparison } from './comparisons.js'
 import { substitute, type Variables } from './template.js'
 import { runScript, type ScriptRequest, type ScriptResponse, type ScriptLimits } from './sandbox.js'
-import { runnerEgress, send, type OutgoingRequest } from './http.js'
+import { runnerEgress, send, type OutgoingRequest, type SendOptions } from './http.js'
 import { applyBasic, applyBearer, applyOAuth1, OAuth2Tokens } from './auth.js'
 import { CookieJar } from './cookies.js'
 import type { EgressPolicy } from '../net/index.js'
@@ -113,6 +113,9 @@ export class TestRunner {
   /** Cookies kept between steps when the environment says `preserve_cookies`. */
   readonly #cookies: CookieJar | null
   readonly #ancestors: readonly string[]
+  /** The environment's headers and how requests are sent: the same for every step of the run. */
+  readonly #environmentHeaders: ReadonlyArray<[string, string]>
+  readonly #sendOptions: SendOptions
 
   constructor(input: RunInput, options: RunOptions, ancestors: readonly string[] = []) {
     this.#input = input
@@ -129,6 +132,17 @@ export class TestRunner {
     this.#tokens = new OAuth2Tokens(this.#o.requestTimeoutMs, this.#o.egress)
     this.#cookies = input.environment.preserve_cookies ? new CookieJar(this.#o.now) : null
     this.#ancestors = ancestors
+    const environment = input.environment
+    this.#environmentHeaders = multiEntries(environment.headers)
+    this.#sendOptions = {
+      verifySsl: environment.verify_ssl,
+      clientCertificate: environment.client_certificate,
+      http2: environment.http_version_support === 'h2',
+      h2c: environment.force_h2c,
+      timeoutMs: this.#o.requestTimeoutMs,
+      signal: input.signal,
+      egress: this.#o.egress,
+    }
   }
 
   get #limits(): ScriptLimits {
@@ -274,23 +288,25 @@ export class TestRunner {
     }
     // Step headers replace environment headers of the same name.
     const stepHeaders = multiEntries(step.headers)
-    const stepHeaderNames = new Set(stepHeaders.map(([n]) => n.toLowerCase()))
-    const effectiveHeaders = [
-      ...multiEntries(this.#input.environment.headers).filter(
-        ([n]) => !stepHeaderNames.has(n.toLowerCase()),
-      ),
-      ...stepHeaders,
-    ]
-    for (const [n, v] of effectiveHeaders) {
-      template.headers[n] = template.headers[n] === undefined ? v : `${template.headers[n]}, ${v}`
-    }
+    const effectiveHeaders =
+      this.#environmentHeaders.length === 0
+        ? stepHeaders
+        : this.#withEnvironmentHeaders(stepHeaders)
     const formMulti = multiEntries(step.form)
-    for (const [n, v] of formMulti) {
-      template.form[n] = template.form[n] === undefined ? v : `${template.form[n]},${v}`
+    const beforeScripts = list<string>(step.before_scripts)
+    // The header and form records are what a pre-request script sees; without one, the request is
+    // sent from the lists above.
+    if (beforeScripts.length > 0) {
+      for (const [n, v] of effectiveHeaders) {
+        template.headers[n] = template.headers[n] === undefined ? v : `${template.headers[n]}, ${v}`
+      }
+      for (const [n, v] of formMulti) {
+        template.form[n] = template.form[n] === undefined ? v : `${template.form[n]},${v}`
+      }
     }
     let formChanged = false
     let headersChanged = false
-    for (const source of list<string>(step.before_scripts)) {
+    for (const source of beforeScripts) {
       const s = await this.#script('before_script', source, template, null)
       if (s.request !== null) {
         if (JSON.stringify(s.request.form) !== JSON.stringify(template.form)) formChanged = true
@@ -363,16 +379,7 @@ export class TestRunner {
     if (cookie !== null && !out.headers.some(([n]) => n.toLowerCase() === 'cookie')) {
       out.headers.push(['Cookie', cookie])
     }
-    const environment = this.#input.environment
-    const sendOptions = {
-      verifySsl: environment.verify_ssl,
-      clientCertificate: environment.client_certificate,
-      http2: environment.http_version_support === 'h2',
-      h2c: environment.force_h2c,
-      timeoutMs: this.#o.requestTimeoutMs,
-      signal: this.#input.signal,
-      egress: this.#o.egress,
-    }
+    const sendOptions = this.#sendOptions
     // Authentication may have rewritten the URL (OAuth 1.0a in the query): parsed again then.
     const parsedOut = out.url === url ? parsedUrl : new URL(out.url)
     try {
@@ -404,6 +411,29 @@ export class TestRunner {
     }
 
     result.variables = list<Variable>(step.variables).map((v) => this.#extract(v, response))
+    const scripts = list<string>(step.scripts)
+    if (scripts.length > 0) {
+      await this.#afterScripts(scripts, result, response, out, formPairs)
+    }
+    result.assertions = list<Assertion>(step.assertions).map((a) => this.#assert(a, response))
+    const failed =
+      result.assertions.some((a) => a.result === 'fail') ||
+      result.scripts.some((s) => s.result === 'fail')
+    result.result = failed ? 'fail' : 'pass'
+    return result
+  }
+
+  /**
+   * Runs a step's scripts after its response. The request and response the scripts see are built
+   * here, not for every step: most steps have no script, and these copies are a step's largest.
+   */
+  async #afterScripts(
+    scripts: readonly string[],
+    result: StepResult,
+    response: ResponseData,
+    out: OutgoingRequest,
+    formPairs: ReadonlyArray<[string, string]>,
+  ): Promise<void> {
     const scriptResponse: ScriptResponse = {
       status: response.status,
       status_code: response.status,
@@ -422,16 +452,19 @@ export class TestRunner {
       body: out.body ?? '',
       form: Object.fromEntries(formPairs),
     }
-    for (const source of list<string>(step.scripts)) {
+    for (const source of scripts) {
       const s = await this.#script('script', source, scriptRequest, scriptResponse)
       result.scripts.push({ kind: s.kind, result: s.result, output: s.output, error: s.error })
     }
-    result.assertions = list<Assertion>(step.assertions).map((a) => this.#assert(a, response))
-    const failed =
-      result.assertions.some((a) => a.result === 'fail') ||
-      result.scripts.some((s) => s.result === 'fail')
-    result.result = failed ? 'fail' : 'pass'
-    return result
+  }
+
+  /** The environment's headers, less those the step sets itself, then the step's. */
+  #withEnvironmentHeaders(stepHeaders: Array<[string, string]>): Array<[string, string]> {
+    const stepHeaderNames = new Set(stepHeaders.map(([n]) => n.toLowerCase()))
+    return [
+      ...this.#environmentHeaders.filter(([n]) => !stepHeaderNames.has(n.toLowerCase())),
+      ...stepHeaders,
+    ]
   }
 
   #subAuth(auth: Loose): Loose {
@@ -499,7 +532,14 @@ export class TestRunner {
     }
     const value = textOf(read.value)
     this.#vars.set(name, value)
-    return { ...base, value, result: 'pass', error: null }
+    return {
+      name,
+      source: base.source,
+      property: base.property,
+      value,
+      result: 'pass',
+      error: null,
+    }
   }
 
   /** The target of a comparison: substituted; a numeric comparison also accepts a bare variable name. */
@@ -550,8 +590,11 @@ export class TestRunner {
       }
     }
     const outcome = compare(comparison, read.value, target ?? '')
+    // Written out rather than spread from `base`: one object per assertion of every step.
     return {
-      ...base,
+      source: base.source,
+      property: base.property,
+      comparison: base.comparison,
       target_value: target,
       actual_value: read.value === undefined ? null : read.value,
       result: outcome.pass ? 'pass' : 'fail',
