@@ -11,8 +11,8 @@ import { pgOperationsRepositories } from './operations-repositories.js'
 import { pgSearchRepository } from './search-repository.js'
 import { pgTenancyRepository } from './tenancy-repository.js'
 import { pgTransactionRepository } from './transaction-repository.js'
-import { sharedRepositories, transactionServices, type SqlRunner } from '../shared/index.js'
-import { all } from './sql.js'
+import { sharedRepositories, transactionServices } from '../shared/index.js'
+import { pgSqlRunner } from './sql.js'
 
 /**
  * Every PostgreSQL repository over one context.
@@ -21,10 +21,7 @@ import { all } from './sql.js'
  * const tx = createPgRepositories({ db: client, check, now: Date.now })
  */
 export function createPgRepositories(ctx: PgRepoContext): Repositories {
-  const run: SqlRunner = async (sql, params) => {
-    ctx.check()
-    return await all(ctx.db, sql, params)
-  }
+  const run = pgSqlRunner(ctx)
   return {
     accounts: pgAccountRepository(ctx),
     users: pgUserRepository(ctx),
