@@ -4,6 +4,7 @@ import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { onTestFinished } from 'vitest'
 import { cliPath } from './cli.js'
+import type { TestPlatform } from './platform.js'
 import { waitFor } from './wait.js'
 
 /** An `understudy agent` (or other long-lived command) started in its own process group. */
@@ -286,4 +287,43 @@ export async function startAgent(
 ): Promise<AgentProcess> {
   const { args, env } = agentCommand(options)
   return await startGroup(args, ready, { env })
+}
+
+/**
+ * A harbor of the in-process test platform's workspace with one ship per name, made through the
+ * administration API with the platform's key; a refusal fails the test's set-up with its status.
+ *
+ * @example
+ * const { harborId, ships } = await testHarbor(platform, 'lab', ['lab-1'])
+ */
+export async function testHarbor(
+  platform: TestPlatform,
+  name: string,
+  shipNames: readonly string[],
+): Promise<{ harborId: string; ships: HarborShip[] }> {
+  const created = async <T>(path: string, json: unknown): Promise<T> => {
+    const res = await platform.request(path, {
+      method: 'POST',
+      headers: { authorization: platform.auth },
+      json,
+    })
+    const body = (await res.json()) as PlatformEnvelope<T>
+    if (res.status !== 201)
+      throw new Error(`POST ${path}: ${res.status} ${JSON.stringify(body.error)}`)
+    return body.result
+  }
+  const harbor = await created<{ id: string }>('/api/v4/private-locations', {
+    name,
+    accountId: platform.accountId,
+    workspacesId: [platform.workspaceId],
+  })
+  const ships: HarborShip[] = []
+  for (const shipName of shipNames) {
+    ships.push(
+      await created<HarborShip>(`/api/v4/private-locations/${harbor.id}/servers`, {
+        name: shipName,
+      }),
+    )
+  }
+  return { harborId: harbor.id, ships }
 }
