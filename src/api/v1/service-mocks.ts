@@ -243,7 +243,9 @@ async function fieldsOf(
   if (input.noMatchingRequestTxnId !== undefined) {
     if (
       input.noMatchingRequestTxnId !== null &&
-      (await repos.transactions.get(workspace.id, input.noMatchingRequestTxnId)) === undefined
+      !(await repos.transactions.servicesOf(workspace.id, [input.noMatchingRequestTxnId])).has(
+        input.noMatchingRequestTxnId,
+      )
     ) {
       throw invalidField(
         '/noMatchingRequestTxnId',

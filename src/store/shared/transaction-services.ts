@@ -15,7 +15,8 @@ const CHUNK = 256
 export function transactionServices(run: SqlRunner): Pick<TransactionRepository, 'servicesOf'> {
   return {
     async servicesOf(workspaceId, ids) {
-      const wanted = [...new Set(ids)]
+      // An id past 2^53 names no row (ids are far below it) and would overflow PostgreSQL's bigint.
+      const wanted = [...new Set(ids)].filter((id) => Number.isSafeInteger(id))
       const services = new Map<number, number>()
       for (let start = 0; start < wanted.length; start += CHUNK) {
         const { placeholders, params } = listParams(padded(wanted.slice(start, start + CHUNK)))

@@ -176,6 +176,10 @@ describe('transactions', () => {
         [a.id, world.service.id],
       ]),
     )
+    // An id no column could hold is no transaction, not an error of the database.
+    expect(await store.transactions.servicesOf(ws, [1e20, a.id])).toEqual(
+      new Map([[a.id, world.service.id]]),
+    )
     expect(await store.transactions.servicesOf(world.otherWorkspace.id, [a.id, b.id])).toEqual(
       new Map(),
     )
