@@ -166,6 +166,11 @@ export interface TransactionRepository {
    */
   rewriteEncoded: (workspaceId: number, id: number, row: EncodedTransactionRow) => Promise<boolean>
   get: (workspaceId: number, id: number) => Promise<StoredTransaction | undefined>
+  /**
+   * The service of each of `ids` that exists in the workspace (an id missing from the map does
+   * not): what checking many references needs, in a statement per few hundred ids.
+   */
+  servicesOf: (workspaceId: number, ids: readonly number[]) => Promise<Map<number, number>>
   list: (
     workspaceId: number,
     filter: TransactionFilter,

@@ -208,18 +208,23 @@ async function fieldsOf(
         ? { txnId: e, priority: null }
         : { txnId: e.txnId, priority: e.priority ?? null },
     )
+    // One read of all the references, then checked in order: the first bad entry is the one named.
+    const services = await repos.transactions.servicesOf(
+      workspace.id,
+      refs.map((ref) => ref.txnId),
+    )
     for (const [i, ref] of refs.entries()) {
-      const txn = await repos.transactions.get(workspace.id, ref.txnId)
-      if (txn === undefined) {
+      const txnServiceId = services.get(ref.txnId)
+      if (txnServiceId === undefined) {
         throw invalidField(
           `/mockServiceTransactions/${i}`,
           `names transaction ${ref.txnId}, which does not exist in workspace ${workspace.id}`,
         )
       }
-      if (serviceId !== undefined && txn.serviceId !== serviceId) {
+      if (serviceId !== undefined && txnServiceId !== serviceId) {
         throw invalidField(
           `/mockServiceTransactions/${i}`,
-          `names transaction ${ref.txnId} of service ${txn.serviceId}, not of service ${serviceId}`,
+          `names transaction ${ref.txnId} of service ${txnServiceId}, not of service ${serviceId}`,
         )
       }
     }
@@ -238,7 +243,9 @@ async function fieldsOf(
   if (input.noMatchingRequestTxnId !== undefined) {
     if (
       input.noMatchingRequestTxnId !== null &&
-      (await repos.transactions.get(workspace.id, input.noMatchingRequestTxnId)) === undefined
+      !(await repos.transactions.servicesOf(workspace.id, [input.noMatchingRequestTxnId])).has(
+        input.noMatchingRequestTxnId,
+      )
     ) {
       throw invalidField(
         '/noMatchingRequestTxnId',

@@ -1,11 +1,11 @@
 import type { MockServiceRepository } from '../repositories.js'
 import { mockServiceUpdatable, mockServiceTable } from '../tables/mock-services.js'
-import { mergePatch } from '../tables/columns.js'
+import { mergePatch, workspaceServiceWhere } from '../tables/columns.js'
 import type { PgRepoContext } from './context.js'
 import { definePgTable } from './codec.js'
 import { insertAudited } from './insert-audited.js'
 import { pgAuditSortKeys, pgListPage, type PgSortKeys } from './list.js'
-import { all, one, returned, type Row } from './sql.js'
+import { all, one, returned } from './sql.js'
 
 const mockServices = definePgTable(mockServiceTable)
 
@@ -44,12 +44,7 @@ export function pgMockServiceRepository(ctx: PgRepoContext): MockServiceReposito
     },
     async list(workspaceId, filter, query) {
       ctx.check()
-      const params: Row = { workspaceId }
-      let where = 'workspace_id = @workspaceId'
-      if (filter.serviceId !== undefined) {
-        where += ' AND service_id = @serviceId'
-        params['serviceId'] = filter.serviceId
-      }
+      const { where, params } = workspaceServiceWhere(workspaceId, filter)
       return await pgListPage(ctx, {
         select: mockServices.columns,
         from: 'mock_services',

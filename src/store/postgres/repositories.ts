@@ -11,8 +11,8 @@ import { pgOperationsRepositories } from './operations-repositories.js'
 import { pgSearchRepository } from './search-repository.js'
 import { pgTenancyRepository } from './tenancy-repository.js'
 import { pgTransactionRepository } from './transaction-repository.js'
-import { sharedRepositories } from '../shared/index.js'
-import { all } from './sql.js'
+import { sharedRepositories, transactionServices } from '../shared/index.js'
+import { pgSqlRunner } from './sql.js'
 
 /**
  * Every PostgreSQL repository over one context.
@@ -21,6 +21,7 @@ import { all } from './sql.js'
  * const tx = createPgRepositories({ db: client, check, now: Date.now })
  */
 export function createPgRepositories(ctx: PgRepoContext): Repositories {
+  const run = pgSqlRunner(ctx)
   return {
     accounts: pgAccountRepository(ctx),
     users: pgUserRepository(ctx),
@@ -28,13 +29,10 @@ export function createPgRepositories(ctx: PgRepoContext): Repositories {
     workspaces: pgWorkspaceRepository(ctx),
     services: pgServiceRepository(ctx),
     tags: pgTagRepository(ctx),
-    transactions: pgTransactionRepository(ctx),
+    transactions: { ...pgTransactionRepository(ctx), ...transactionServices(run) },
     tenancy: pgTenancyRepository(ctx),
     search: pgSearchRepository(ctx),
     ...pgOperationsRepositories(ctx),
-    ...sharedRepositories(async (sql, params) => {
-      ctx.check()
-      return await all(ctx.db, sql, params)
-    }, ctx.now),
+    ...sharedRepositories(run, ctx.now),
   }
 }

@@ -5,24 +5,23 @@ import {
   getSql,
   handOverSql,
   insertSecretSql,
-  leaseOf,
   recordSql,
   releaseAllSql,
   removeSql,
   renewSql,
   requestHandoverSql,
+  runtimeLeaseTable,
   secretSql,
 } from '../tables/runtime-lease.js'
+import { definePgTable } from './codec.js'
 import type { PgRepoContext } from './context.js'
 import { all, one, returned, type Row } from './sql.js'
 
 const claim = claimSql('@adopt::boolean')
 
-/** node-postgres parses json columns already. */
-const decodeDocument = (value: unknown): Record<string, unknown> | null =>
-  value === null || value === undefined ? null : (value as Record<string, unknown>)
+const leases = definePgTable(runtimeLeaseTable)
 
-const decode = (row: Row) => leaseOf(row, decodeDocument)
+const decode = (row: Row) => leases.decode(row)
 
 /**
  * The runtime leases in PostgreSQL, shared by every platform instance of the database: each
@@ -63,7 +62,7 @@ export function pgRuntimeLeaseRepository(ctx: PgRepoContext): RuntimeLeaseReposi
     },
     async record(mockServiceId, holder, facts) {
       ctx.check()
-      const { sql, params } = recordSql(facts, (d) => (d === null ? null : JSON.stringify(d)))
+      const { sql, params } = recordSql(facts)
       const rows = await all(ctx.db, sql, { ...params, mockServiceId, holder, now: ctx.now() })
       return rows.length > 0
     },

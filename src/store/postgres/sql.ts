@@ -1,4 +1,5 @@
 import { createError } from '../../errors/index.js'
+import type { SqlRunner } from '../shared/runner.js'
 import type { PgQueryable } from './connection.js'
 
 /** A row as node-postgres returns it: column name to value. */
@@ -84,4 +85,18 @@ export async function one(
 export function returned(row: Row | undefined): Row {
   if (row === undefined) throw new Error('the statement returned no row')
   return row
+}
+
+/**
+ * The statements written once for both stores (src/store/shared), run on `ctx.db` after checking
+ * that the store (or the write) is still open.
+ *
+ * @example
+ * const rows = await pgSqlRunner(ctx)('SELECT id FROM ships WHERE harbor_id = @harborId', { harborId })
+ */
+export function pgSqlRunner(ctx: { db: PgQueryable; check: () => void }): SqlRunner {
+  return async (sql, params) => {
+    ctx.check()
+    return await all(ctx.db, sql, params)
+  }
 }

@@ -139,7 +139,9 @@ function distinct<T>(values: readonly T[]): T[] {
  * @example
  * const page = await pgTransactionRepository(ctx).list(1, { tags: ['smoke'] }, { limit: 50, skip: 0 })
  */
-export function pgTransactionRepository(ctx: PgRepoContext): TransactionRepository {
+export function pgTransactionRepository(
+  ctx: PgRepoContext,
+): Omit<TransactionRepository, 'servicesOf'> {
   const { db } = ctx
   const get = async (workspaceId: number, id: number): Promise<StoredTransaction | undefined> => {
     const row = await one(

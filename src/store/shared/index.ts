@@ -9,6 +9,7 @@ import type { SqlRunner } from './runner.js'
 import { uiSessionRepository } from './ui-session-repository.js'
 
 export type { SqlRunner } from './runner.js'
+export { transactionServices } from './transaction-services.js'
 
 /**
  * The repositories of what several platform instances on one store share (sessions, throttle

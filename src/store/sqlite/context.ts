@@ -3,6 +3,7 @@ import type { Audit, ListQuery, Page } from '../types.js'
 import { newAudited, type TableCodec } from '../tables/columns.js'
 import type { Row } from './codec.js'
 import type { Connection } from './connection.js'
+import type { SqlRunner } from '../shared/runner.js'
 import {
   afterArms,
   countOfArms,
@@ -490,4 +491,21 @@ export function insertAudited<T extends Audit & { id: number }>(
 ): T {
   const record = newAudited(input, ctx.now())
   return codec.decode(returnedRow(ctx.conn.statement(codec.insertSql).get(codec.encode(record))))
+}
+
+/**
+ * The statements written once for both stores (src/store/shared), run on this context's
+ * connection after checking that it is still open.
+ *
+ * @example
+ * const rows = await sqlRunner(ctx)('SELECT id FROM ships WHERE harbor_id = @harborId', { harborId })
+ */
+export function sqlRunner(ctx: RepoContext): SqlRunner {
+  return async (sql, params = {}) => {
+    ctx.check()
+    const statement = ctx.conn.statement(sql)
+    if (statement.reader) return statement.all(params) as Array<Record<string, unknown>>
+    statement.run(params)
+    return []
+  }
 }

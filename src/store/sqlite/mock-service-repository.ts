@@ -1,7 +1,7 @@
 import type { MockServiceRepository } from '../repositories.js'
 import type { MockService } from '../types.js'
 import { mockServiceUpdatable, mockServiceTable } from '../tables/mock-services.js'
-import { mergePatch } from '../tables/columns.js'
+import { mergePatch, workspaceServiceWhere } from '../tables/columns.js'
 import { defineTable, type Row } from './codec.js'
 import {
   auditSortKeys,
@@ -52,12 +52,7 @@ export function mockServiceRepository(ctx: RepoContext): MockServiceRepository {
     },
     async list(workspaceId, filter, query) {
       ctx.check()
-      const params: Row = { workspaceId }
-      let where = 'workspace_id = @workspaceId'
-      if (filter.serviceId !== undefined) {
-        where += ' AND service_id = @serviceId'
-        params['serviceId'] = filter.serviceId
-      }
+      const { where, params } = workspaceServiceWhere(workspaceId, filter)
       return listPage(ctx, {
         select: mockServices.columns,
         from: 'mock_services',

@@ -7,7 +7,7 @@ import {
 } from './admin-repositories.js'
 import { assetRepository } from './asset-repository.js'
 import { serviceRepository, tagRepository } from './catalog-repositories.js'
-import type { RepoContext } from './context.js'
+import { sqlRunner, type RepoContext } from './context.js'
 import { mockServiceRepository } from './mock-service-repository.js'
 import { mockSettingRepository } from './mock-setting-repository.js'
 import {
@@ -27,7 +27,7 @@ import { locationRepository } from './location-repository.js'
 import { placementRepository } from './placement-repository.js'
 import { runtimeLeaseRepository } from './runtime-lease-repository.js'
 import { searchRepository } from './search-repository.js'
-import { sharedRepositories, type SqlRunner } from '../shared/index.js'
+import { sharedRepositories, transactionServices } from '../shared/index.js'
 
 /**
  * Every repository over one context.
@@ -36,6 +36,7 @@ import { sharedRepositories, type SqlRunner } from '../shared/index.js'
  * const tx = createRepositories({ conn: writer, check, now: Date.now })
  */
 export function createRepositories(ctx: RepoContext): Repositories {
+  const run = sqlRunner(ctx)
   return {
     accounts: accountRepository(ctx),
     users: userRepository(ctx),
@@ -43,7 +44,7 @@ export function createRepositories(ctx: RepoContext): Repositories {
     workspaces: workspaceRepository(ctx),
     services: serviceRepository(ctx),
     tags: tagRepository(ctx),
-    transactions: transactionRepository(ctx),
+    transactions: { ...transactionRepository(ctx), ...transactionServices(run) },
     mockServices: mockServiceRepository(ctx),
     assets: assetRepository(ctx),
     trackings: trackingRepository(ctx),
@@ -58,18 +59,7 @@ export function createRepositories(ctx: RepoContext): Repositories {
     search: searchRepository(ctx),
     monitoring: monitoringRepository(ctx),
     oauth: oauthRepository(ctx),
-    ...sharedRepositories(sqlRunner(ctx), ctx.now),
-  }
-}
-
-/** The statements written once for both stores, run on this context's connection. */
-function sqlRunner(ctx: RepoContext): SqlRunner {
-  return async (sql, params = {}) => {
-    ctx.check()
-    const statement = ctx.conn.statement(sql)
-    if (statement.reader) return statement.all(params) as Array<Record<string, unknown>>
-    statement.run(params)
-    return []
+    ...sharedRepositories(run, ctx.now),
   }
 }
 

@@ -5,20 +5,20 @@ import {
   getSql,
   handOverSql,
   insertSecretSql,
-  leaseOf,
   recordSql,
   releaseAllSql,
   removeSql,
   renewSql,
   requestHandoverSql,
+  runtimeLeaseTable,
   secretSql,
 } from '../tables/runtime-lease.js'
+import { defineTable } from './codec.js'
 import { returnedRow, rowOf, type RepoContext } from './context.js'
 
 const claim = claimSql('@adopt = 1')
 
-const decodeDocument = (value: unknown): Record<string, unknown> | null =>
-  typeof value === 'string' ? (JSON.parse(value) as Record<string, unknown>) : null
+const leases = defineTable(runtimeLeaseTable)
 
 /**
  * The runtime leases in SQLite, where one platform holds them all: the same code path as on a
@@ -29,7 +29,7 @@ const decodeDocument = (value: unknown): Record<string, unknown> | null =>
  */
 export function runtimeLeaseRepository(ctx: RepoContext): RuntimeLeaseRepository {
   const { conn } = ctx
-  const decode = (row: unknown) => leaseOf(returnedRow(row), decodeDocument)
+  const decode = (row: unknown) => leases.decode(returnedRow(row))
   const get = (mockServiceId: number) => {
     const row = rowOf(conn.statement(getSql).get({ mockServiceId }))
     return row === undefined ? undefined : decode(row)
@@ -64,7 +64,7 @@ export function runtimeLeaseRepository(ctx: RepoContext): RuntimeLeaseRepository
     },
     async record(mockServiceId, holder, facts) {
       ctx.check()
-      const { sql, params } = recordSql(facts, (d) => (d === null ? null : JSON.stringify(d)))
+      const { sql, params } = recordSql(facts)
       const all = { ...params, mockServiceId, holder, now: ctx.now() }
       return conn.statement(sql).all(all).length > 0
     },

@@ -136,7 +136,7 @@ function distinct<T>(values: readonly T[]): T[] {
  * @example
  * const page = await transactionRepository(ctx).list(1, { tags: ['smoke'], contains: 'order' }, { limit: 50, skip: 0 })
  */
-export function transactionRepository(ctx: RepoContext): TransactionRepository {
+export function transactionRepository(ctx: RepoContext): Omit<TransactionRepository, 'servicesOf'> {
   const { conn } = ctx
   const get = (workspaceId: number, id: number): StoredTransaction | undefined => {
     const row = conn

@@ -210,3 +210,24 @@ export function newAudited<T extends Audit & { id: number }>(
     updatedBy: by,
   } as unknown as Partial<T>
 }
+
+/**
+ * The WHERE of a list of a workspace's records, of one service when the filter names it, with
+ * its named parameters (the same SQL in both dialects).
+ *
+ * @example
+ * workspaceServiceWhere(1, { serviceId: 3 })
+ * // { where: 'workspace_id = @workspaceId AND service_id = @serviceId', params: { workspaceId: 1, serviceId: 3 } }
+ */
+export function workspaceServiceWhere(
+  workspaceId: number,
+  filter: { serviceId?: number },
+): { where: string; params: Row } {
+  if (filter.serviceId === undefined) {
+    return { where: 'workspace_id = @workspaceId', params: { workspaceId } }
+  }
+  return {
+    where: 'workspace_id = @workspaceId AND service_id = @serviceId',
+    params: { workspaceId, serviceId: filter.serviceId },
+  }
+}

@@ -1,4 +1,5 @@
 import type { RuntimeLease } from '../types.js'
+import { tableSql, type ColumnKinds, type TableSpec } from './columns.js'
 
 /*
  * The statements of the runtime lease repositories, in the dialect both stores read (named
@@ -6,8 +7,34 @@ import type { RuntimeLease } from '../types.js'
  * document's column type differs: text in SQLite, json in PostgreSQL.
  */
 
-const COLUMNS =
-  'mock_service_id, holder, home, expires, handover, start_id, admin_url, pid, document, updated'
+/** Every RuntimeLease field with how its column in runtime_leases keeps it. */
+export const runtimeLeaseColumns = {
+  mockServiceId: 'value',
+  holder: 'value',
+  home: 'value',
+  expires: 'value',
+  handover: 'value',
+  startId: 'value',
+  adminUrl: 'value',
+  pid: 'value',
+  document: 'json',
+  updated: 'value',
+} as const satisfies ColumnKinds<RuntimeLease>
+
+/** The runtime_leases table: its name, key and columns; each store decodes its rows with it. */
+export const runtimeLeaseTable: TableSpec<RuntimeLease> = {
+  table: 'runtime_leases',
+  key: 'mockServiceId',
+  kinds: runtimeLeaseColumns,
+  generatedKey: false,
+}
+
+const COLUMNS = tableSql(
+  runtimeLeaseTable.table,
+  runtimeLeaseTable.key,
+  runtimeLeaseTable.kinds,
+  runtimeLeaseTable.generatedKey,
+).columns
 
 /** What the process of a lease that changes hands was is forgotten: it was the old holder's. */
 const sameHolderOr = (column: string): string =>
@@ -65,7 +92,6 @@ export const secretSql = 'SELECT value FROM platform_secrets WHERE name = @name'
  */
 export function recordSql(
   facts: Partial<Pick<RuntimeLease, 'startId' | 'adminUrl' | 'pid' | 'document'>>,
-  encodeDocument: (document: Record<string, unknown> | null) => unknown,
 ): { sql: string; params: Record<string, unknown> } {
   const sets: string[] = ['updated = @now']
   const params: Record<string, unknown> = {}
@@ -77,29 +103,11 @@ export function recordSql(
   }
   if (facts.document !== undefined) {
     sets.push('document = @document')
-    params['document'] = encodeDocument(facts.document)
+    // JSON text: SQLite keeps it as is and PostgreSQL casts it to its json column.
+    params['document'] = facts.document === null ? null : JSON.stringify(facts.document)
   }
   return {
     sql: `UPDATE runtime_leases SET ${sets.join(', ')} WHERE mock_service_id = @mockServiceId AND holder = @holder RETURNING mock_service_id`,
     params,
-  }
-}
-
-/** A lease from its row, the document decoded by the store's own reader. */
-export function leaseOf(
-  row: Record<string, unknown>,
-  decodeDocument: (value: unknown) => Record<string, unknown> | null,
-): RuntimeLease {
-  return {
-    mockServiceId: Number(row['mock_service_id']),
-    holder: String(row['holder']),
-    home: String(row['home']),
-    expires: Number(row['expires']),
-    handover: (row['handover'] as string | null) ?? null,
-    startId: (row['start_id'] as string | null) ?? null,
-    adminUrl: (row['admin_url'] as string | null) ?? null,
-    pid: row['pid'] === null || row['pid'] === undefined ? null : Number(row['pid']),
-    document: decodeDocument(row['document']),
-    updated: Number(row['updated']),
   }
 }

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { freePortBlock, startGroup } from '../../helpers/agent.js'
+import {
+  freePortBlock,
+  harborWithShips,
+  PLATFORM_KEY,
+  platformProcessApi,
+  startAgent,
+  startPlatformProcess,
+  type HarborShip,
+} from '../../helpers/agent.js'
 import { tempDir } from '../../helpers/temp-dir.js'
 import { startUpstream } from '../../helpers/upstream.js'
 import { waitFor } from '../../helpers/wait.js'
@@ -13,39 +21,6 @@ import { waitFor } from '../../helpers/wait.js'
  * is gone, the same call answers 503 naming its ship within the platform's --agent-call-timeout,
  * never an empty 200.
  */
-
-const KEY_ID = 'relay-test-key'
-const KEY_SECRET = 'relay-test-secret-0123456789abcdef'
-const AUTH = `Basic ${Buffer.from(`${KEY_ID}:${KEY_SECRET}`).toString('base64')}`
-
-interface Envelope<T> {
-  result: T
-  error: { code: string; message: string } | null
-  total?: number
-}
-
-async function call<T>(
-  base: string,
-  method: string,
-  path: string,
-  json?: unknown,
-): Promise<{ status: number; body: Envelope<T> }> {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: {
-      authorization: AUTH,
-      ...(json === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(json === undefined ? {} : { body: JSON.stringify(json) }),
-  })
-  return { status: res.status, body: (await res.json()) as Envelope<T> }
-}
-
-async function api<T>(base: string, method: string, path: string, json?: unknown): Promise<T> {
-  const { status, body } = await call<T>(base, method, path, json)
-  if (status >= 300) throw new Error(`${method} ${path}: ${status} ${JSON.stringify(body.error)}`)
-  return body.result
-}
 
 interface Entry {
   id: number
@@ -68,72 +43,36 @@ describe('understudy agent: admin calls relayed to the agent', () => {
       })
       const block = await freePortBlock(10)
       const base = `http://127.0.0.1:${block}`
-      await startGroup(
-        [
-          'platform',
-          '--port',
-          String(block),
-          '--data-dir',
-          tempDir('understudy-relay-platform-'),
-          '--agent-call-timeout',
-          '2',
-          // The ship must stay `ready` after the kill: the 503 comes from the relay, not from a lost ship.
-          '--ship-lost-after',
-          '120',
-        ],
-        /listening on http:\/\//,
-        { env: { UNDERSTUDY_API_KEY_ID: KEY_ID, UNDERSTUDY_API_KEY_SECRET: KEY_SECRET } },
-      )
-      const user = await api<{ accountId: number; defaultProject: { workspaceId: number } }>(
-        base,
-        'GET',
-        '/api/v4/user',
-      )
-      const ws = user.defaultProject.workspaceId
-      const harbor = await api<{ id: string }>(base, 'POST', '/api/v4/private-locations', {
-        name: 'lab',
-        accountId: user.accountId,
-        workspacesId: [ws],
+      await startPlatformProcess(block, tempDir('understudy-relay-platform-'), [
+        '--agent-call-timeout',
+        '2',
+        // The ship must stay `ready` after the kill: the 503 comes from the relay, not from a lost ship.
+        '--ship-lost-after',
+        '120',
+      ])
+      const platformApi = platformProcessApi(base)
+      const { api, call } = platformApi
+      const { ws, harbor, ships } = await harborWithShips(platformApi, ['lab-1'])
+      const ship = ships[0] as HarborShip
+      const agent = await startAgent({
+        platform: base,
+        harborId: harbor.id,
+        ship,
+        ports: [block + 1, block + 5],
+        dataDir: tempDir('understudy-relay-agent-'),
       })
-      const ship = await api<{ id: string; token: string }>(
-        base,
-        'POST',
-        `/api/v4/private-locations/${harbor.id}/servers`,
-        { name: 'lab-1' },
-      )
-      const agent = await startGroup(
-        [
-          'agent',
-          '--platform',
-          base,
-          '--harbor',
-          harbor.id,
-          '--ship',
-          ship.id,
-          '--advertise-host',
-          '127.0.0.1',
-          '--port-range',
-          `${block + 1}-${block + 5}`,
-          '--data-dir',
-          tempDir('understudy-relay-agent-'),
-          '--heartbeat',
-          '1',
-        ],
-        /^agent ready$/m,
-        { env: { UNDERSTUDY_AGENT_TOKEN: ship.token } },
-      )
 
       // A mock service in record mode on the agent: /pets is a transaction, the rest goes live.
       const w = `/api/v1/workspaces/${ws}`
-      const service = await api<{ id: number }>(base, 'POST', `${w}/services`, { name: 'pets' })
-      await api(base, 'POST', `${w}/transactions?serviceId=${service.id}`, {
+      const service = await api<{ id: number }>('POST', `${w}/services`, { name: 'pets' })
+      await api('POST', `${w}/transactions?serviceId=${service.id}`, {
         name: 'list',
         dsl: {
           requestDsl: { method: 'GET', path: '/pets' },
           responseDsl: { status: 200, json: [{ id: 1 }] },
         },
       })
-      const mock = await api<{ id: number }>(base, 'POST', `${w}/service-mocks`, {
+      const mock = await api<{ id: number }>('POST', `${w}/service-mocks`, {
         serviceId: service.id,
         name: 'pets',
         harborId: harbor.id,
@@ -143,12 +82,12 @@ describe('understudy agent: admin calls relayed to the agent', () => {
       })
       const path = `${w}/service-mocks/${mock.id}`
       const deployAndWait = async (): Promise<string> => {
-        const tracking = await api<{ trackingId: string }>(base, 'GET', `${path}/deploy`)
+        const tracking = await api<{ trackingId: string }>('GET', `${path}/deploy`)
         let status = ''
         await waitFor(
           async () => {
             status = (
-              await api<{ status: string }>(base, 'GET', `/api/v1/trackings/${tracking.trackingId}`)
+              await api<{ status: string }>('GET', `/api/v1/trackings/${tracking.trackingId}`)
             ).status
             return status === 'FINISHED' || status === 'FAILED'
           },
@@ -156,7 +95,7 @@ describe('understudy agent: admin calls relayed to the agent', () => {
           { timeoutMs: 30_000, intervalMs: 200 },
         )
         expect(status).toBe('FINISHED')
-        const record = await api<{ status: string; httpEndpoint: string }>(base, 'GET', path)
+        const record = await api<{ status: string; httpEndpoint: string }>('GET', path)
         expect(record.status).toBe('RUNNING')
         return record.httpEndpoint
       }
@@ -171,7 +110,7 @@ describe('understudy agent: admin calls relayed to the agent', () => {
 
       // Inspection: the list, newest first, and one request's detail.
       const list = `/reports/api/v1/workspaces/${ws}/inspection-data/service-mock/${mock.id}`
-      const listed = await call<Entry[]>(base, 'GET', list)
+      const listed = await call<Entry[]>('GET', list)
       expect(listed.status).toBe(200)
       expect(listed.body.result).toHaveLength(3)
       expect(listed.body.total).toBe(3)
@@ -179,7 +118,6 @@ describe('understudy agent: admin calls relayed to the agent', () => {
       const newest = listed.body.result[0] as Entry
       expect(Math.floor(newest.id / 1e10)).toBe(mock.id)
       const detail = await api<Record<string, unknown>>(
-        base,
         'GET',
         `/reports/api/v1/workspaces/${ws}/inspection-data/requests/${newest.id}`,
       )
@@ -195,35 +133,32 @@ describe('understudy agent: admin calls relayed to the agent', () => {
       // Verification, passing and failing.
       const verify = `${path}/inspection/verify`
       expect(
-        await api(base, 'POST', verify, { request: { method: 'GET', path: '/pets' }, count: 2 }),
+        await api('POST', verify, { request: { method: 'GET', path: '/pets' }, count: 2 }),
       ).toMatchObject({ verified: true, actual: 2 })
-      expect(
-        await api(base, 'POST', verify, { request: { path: '/pets' }, atLeast: 5 }),
-      ).toMatchObject({ verified: false, actual: 2 })
-      expect(await api(base, 'GET', `${path}/inspection/count?path=/orders/*`)).toEqual({
+      expect(await api('POST', verify, { request: { path: '/pets' }, atLeast: 5 })).toMatchObject({
+        verified: false,
+        actual: 2,
+      })
+      expect(await api('GET', `${path}/inspection/count?path=/orders/*`)).toEqual({
         count: 1,
       })
 
       // Recording: read it, then save it into the service.
-      const recorded = await api<{ count: number }>(base, 'GET', `${path}/recordings`)
+      const recorded = await api<{ count: number }>('GET', `${path}/recordings`)
       expect(recorded.count).toBe(1)
-      const saved = await api<{ recorded: number; created: number[] }>(
-        base,
-        'POST',
-        `${path}/recordings`,
-      )
+      const saved = await api<{ recorded: number; created: number[] }>('POST', `${path}/recordings`)
       expect(saved).toMatchObject({ recorded: 1 })
       expect(saved.created).toHaveLength(1)
 
       // Scenarios: the runtime's state, read through the relay.
-      const scenarios = await api<{ scenarios: unknown[] }>(base, 'GET', `${path}/scenarios`)
+      const scenarios = await api<{ scenarios: unknown[] }>('GET', `${path}/scenarios`)
       expect(Array.isArray(scenarios.scenarios)).toBe(true)
 
       // The dashboard's live view polls the analytics API, so it follows the agent's runtime too.
       const signed = await fetch(`${base}/ui/session`, {
         method: 'POST',
         headers: { 'x-requested-with': 'test', 'content-type': 'application/json' },
-        body: JSON.stringify({ keyId: KEY_ID, secret: KEY_SECRET }),
+        body: JSON.stringify({ keyId: PLATFORM_KEY.id, secret: PLATFORM_KEY.secret }),
       })
       expect(signed.status).toBe(200)
       const cookie = (signed.headers.get('set-cookie') ?? '').split(';')[0] ?? ''
@@ -257,15 +192,15 @@ describe('understudy agent: admin calls relayed to the agent', () => {
       tab.abort()
 
       // A stop keeps what the runtime recorded, read through the relay before the agent stops it.
-      const stopped = await api<{ trackingId: string }>(base, 'GET', `${path}/stop`)
+      const stopped = await api<{ trackingId: string }>('GET', `${path}/stop`)
       await waitFor(
         async () =>
-          (await api<{ status: string }>(base, 'GET', `/api/v1/trackings/${stopped.trackingId}`))
+          (await api<{ status: string }>('GET', `/api/v1/trackings/${stopped.trackingId}`))
             .status === 'FINISHED',
         'the stop to finish',
         { timeoutMs: 30_000, intervalMs: 200 },
       )
-      const kept = await call<Entry[]>(base, 'GET', list)
+      const kept = await call<Entry[]>('GET', list)
       expect(kept.status).toBe(200)
       expect(kept.body.result.map((e) => [pathOf(e), e.previousRun])).toEqual([
         ['/pets', true],
@@ -278,11 +213,11 @@ describe('understudy agent: admin calls relayed to the agent', () => {
       const again = await deployAndWait()
       expect((await fetch(`${again}/pets`)).status).toBe(200)
       await waitFor(
-        async () => (await call<Entry[]>(base, 'GET', list)).body.result.length === 5,
+        async () => (await call<Entry[]>('GET', list)).body.result.length === 5,
         'the new request to be listed after the kept ones',
         { timeoutMs: 10_000, intervalMs: 100 },
       )
-      const continued = (await call<Entry[]>(base, 'GET', list)).body.result
+      const continued = (await call<Entry[]>('GET', list)).body.result
       expect(continued[0]?.previousRun).toBeUndefined()
       // The new run's ids continue past the kept ones.
       expect(continued[0]?.id).toBeGreaterThan(continued[1]?.id ?? Infinity)
@@ -293,7 +228,7 @@ describe('understudy agent: admin calls relayed to the agent', () => {
         ['GET', `${path}/recordings`, undefined],
       ] as const) {
         const started = Date.now()
-        const failed = await call<unknown>(base, method, target, json)
+        const failed = await call<unknown>(method, target, json)
         // --agent-call-timeout 2: the call fails once no agent took it for 2 s (bounded loosely).
         expect(Date.now() - started).toBeLessThan(8000)
         expect(failed.status).toBe(503)

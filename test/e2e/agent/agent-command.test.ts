@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { startGroup } from '../../helpers/agent.js'
+import { startGroup, testHarbor, type HarborShip } from '../../helpers/agent.js'
 import { runCli } from '../../helpers/cli.js'
 import { startTestPlatform } from '../../helpers/platform.js'
 import { tempDir } from '../../helpers/temp-dir.js'
@@ -57,28 +57,16 @@ describe('understudy agent: flags', () => {
 
   it('exits 1 with one line when the platform refuses the ship token', async () => {
     const platform = await startTestPlatform()
-    const harbor = await call<{ id: string }>(
-      platform,
-      platform.auth,
-      'POST',
-      '/api/v4/private-locations',
-      { name: 'lab', accountId: platform.accountId, workspacesId: [platform.workspaceId] },
-    )
-    const ship = await call<{ id: string; token: string }>(
-      platform,
-      platform.auth,
-      'POST',
-      `/api/v4/private-locations/${harbor.body.result.id}/servers`,
-      { name: 'lab-1' },
-    )
+    const { harborId, ships } = await testHarbor(platform, 'lab', ['lab-1'])
+    const ship = ships[0] as HarborShip
     const args = [
       'agent',
       '--platform',
       platform.url,
       '--harbor',
-      harbor.body.result.id,
+      harborId,
       '--ship',
-      ship.body.result.id,
+      ship.id,
       '--data-dir',
       tempDir('understudy-agent-cli-'),
       '--log-level',
@@ -86,13 +74,13 @@ describe('understudy agent: flags', () => {
     ]
     const refused = await runCli([...args, '--token', 'wrong-token'])
     expect(refused.code).toBe(1)
-    expect(refused.stderr).toContain(`refused the token of ship ${ship.body.result.id}`)
+    expect(refused.stderr).toContain(`refused the token of ship ${ship.id}`)
     expect(refused.stderr.trim().split('\n')).toHaveLength(1)
     expect(refused.stdout).not.toContain('agent ready')
 
     // With the right token it registers, and with --monitor --region it also claims that region's runs.
     const monitor = await startGroup(
-      [...args, '--token', ship.body.result.token, '--monitor', '--region', 'eu-west'],
+      [...args, '--token', ship.token, '--monitor', '--region', 'eu-west'],
       /agent ready/,
     )
     expect(monitor.child.exitCode).toBe(null)
@@ -101,7 +89,7 @@ describe('understudy agent: flags', () => {
       platform,
       platform.auth,
       'GET',
-      `/api/v4/private-locations/${harbor.body.result.id}/servers`,
+      `/api/v4/private-locations/${harborId}/servers`,
     )
     expect(servers.body.result[0]?.state).toBe('ready')
   })

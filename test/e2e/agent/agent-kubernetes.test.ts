@@ -3,6 +3,7 @@ import { KubernetesRunner, PortPool, startAgent, type Agent } from '../../../src
 import { connectCluster, KubernetesDriver } from '../../../src/deploy/index.js'
 import { createSilentLogger } from '../../../src/log/index.js'
 import { startFakeKubernetes, type FakeKubernetes } from '../../helpers/fake-kubernetes.js'
+import { testHarbor, type HarborShip } from '../../helpers/agent.js'
 import { startTestPlatform } from '../../helpers/platform.js'
 import { tempDir } from '../../helpers/temp-dir.js'
 import { waitFor } from '../../helpers/wait.js'
@@ -28,21 +29,8 @@ afterEach(async () => {
 describe('understudy agent --driver kubernetes', () => {
   it('places a deployed mock service as Kubernetes objects, reports the Service endpoint, and configures it without restarting a pod', async () => {
     const platform = await startTestPlatform()
-    const harbor = await call<{ id: string }>(
-      platform,
-      platform.auth,
-      'POST',
-      '/api/v4/private-locations',
-      { name: 'cluster', accountId: platform.accountId, workspacesId: [platform.workspaceId] },
-    )
-    const harborId = harbor.body.result.id
-    const ship = await call<{ id: string; token: string }>(
-      platform,
-      platform.auth,
-      'POST',
-      `/api/v4/private-locations/${harborId}/servers`,
-      { name: 'in-cluster' },
-    )
+    const { harborId, ships } = await testHarbor(platform, 'cluster', ['in-cluster'])
+    const ship = ships[0] as HarborShip
     fake = await startFakeKubernetes()
     const cluster = await connectCluster({
       kind: 'server',
@@ -61,8 +49,8 @@ describe('understudy agent --driver kubernetes', () => {
     agent = startAgent({
       platform: platform.url,
       harborId,
-      shipId: ship.body.result.id,
-      token: ship.body.result.token,
+      shipId: ship.id,
+      token: ship.token,
       dataDir: tempDir('understudy-agent-k8s-'),
       advertiseHost: null,
       version: 'test',
@@ -183,21 +171,8 @@ describe('understudy agent --driver kubernetes', () => {
 
   it('restarted, reads the objects back and applies none of an unchanged mock service: no pod restarts', async () => {
     const platform = await startTestPlatform()
-    const harbor = await call<{ id: string }>(
-      platform,
-      platform.auth,
-      'POST',
-      '/api/v4/private-locations',
-      { name: 'cluster', accountId: platform.accountId, workspacesId: [platform.workspaceId] },
-    )
-    const harborId = harbor.body.result.id
-    const ship = await call<{ id: string; token: string }>(
-      platform,
-      platform.auth,
-      'POST',
-      `/api/v4/private-locations/${harborId}/servers`,
-      { name: 'in-cluster' },
-    )
+    const { harborId, ships } = await testHarbor(platform, 'cluster', ['in-cluster'])
+    const ship = ships[0] as HarborShip
     const kube = await startFakeKubernetes()
     fake = kube
     const dataDir = tempDir('understudy-agent-k8s-')
@@ -212,8 +187,8 @@ describe('understudy agent --driver kubernetes', () => {
       const started = startAgent({
         platform: platform.url,
         harborId,
-        shipId: ship.body.result.id,
-        token: ship.body.result.token,
+        shipId: ship.id,
+        token: ship.token,
         dataDir,
         advertiseHost: null,
         version: 'test',

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { PortPool, ProcessRunner, startAgent, type Agent } from '../../../src/agent/index.js'
 import { createSilentLogger } from '../../../src/log/index.js'
-import { freePortBlock } from '../../helpers/agent.js'
+import { freePortBlock, testHarbor, type HarborShip } from '../../helpers/agent.js'
 import { startTestPlatform } from '../../helpers/platform.js'
 import { tempDir } from '../../helpers/temp-dir.js'
 import { waitFor } from '../../helpers/wait.js'
@@ -22,21 +22,8 @@ afterEach(async () => {
 describe('understudy agent --driver process', () => {
   it('deploys on a port of its range, configures without restarting the runtime, stops and removes it', async () => {
     const platform = await startTestPlatform()
-    const harbor = await call<{ id: string }>(
-      platform,
-      platform.auth,
-      'POST',
-      '/api/v4/private-locations',
-      { name: 'lab', accountId: platform.accountId, workspacesId: [platform.workspaceId] },
-    )
-    const harborId = harbor.body.result.id
-    const ship = await call<{ id: string; token: string }>(
-      platform,
-      platform.auth,
-      'POST',
-      `/api/v4/private-locations/${harborId}/servers`,
-      { name: 'lab-1' },
-    )
+    const { harborId, ships } = await testHarbor(platform, 'lab', ['lab-1'])
+    const ship = ships[0] as HarborShip
     const block = await freePortBlock(3)
     const runner = new ProcessRunner({
       dataDir: tempDir('understudy-agent-process-'),
@@ -47,8 +34,8 @@ describe('understudy agent --driver process', () => {
     agent = startAgent({
       platform: platform.url,
       harborId,
-      shipId: ship.body.result.id,
-      token: ship.body.result.token,
+      shipId: ship.id,
+      token: ship.token,
       dataDir: tempDir('understudy-agent-state-'),
       advertiseHost: 'localhost',
       version: 'test',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { freePortBlock, startGroup, type AgentProcess } from '../../helpers/agent.js'
+import { freePortBlock, startAgent, type AgentProcess } from '../../helpers/agent.js'
 import { tempDir } from '../../helpers/temp-dir.js'
 import { waitFor } from '../../helpers/wait.js'
 import { startMonitorPlatform, type MonitorPlatform } from '../monitor/helpers.js'
@@ -26,33 +26,22 @@ import {
 
 const LEASE_MS = 2000
 
-async function startAgent(m: MonitorPlatform, ship: Ship, region: string): Promise<AgentProcess> {
+async function startRegionAgent(
+  m: MonitorPlatform,
+  ship: Ship,
+  region: string,
+): Promise<AgentProcess> {
   const block = await freePortBlock(5)
-  return await startGroup(
-    [
-      'agent',
-      '--platform',
-      m.url,
-      '--harbor',
-      ship.harborId,
-      '--ship',
-      ship.shipId,
-      '--token',
-      ship.token,
-      '--advertise-host',
-      '127.0.0.1',
-      '--port-range',
-      `${block}-${block + 4}`,
-      '--data-dir',
-      tempDir('understudy-agent-region-'),
-      '--monitor',
-      '--region',
-      region,
-      '--heartbeat',
-      '1',
-      '--log-level',
-      'warn',
-    ],
+  return await startAgent(
+    {
+      platform: m.url,
+      harborId: ship.harborId,
+      ship: { id: ship.shipId, token: ship.token },
+      ports: [block, block + 4],
+      dataDir: tempDir('understudy-agent-region-'),
+      tokenVia: 'flag',
+      extraArgs: ['--monitor', '--region', region, '--log-level', 'warn'],
+    },
     /agent ready/,
   )
 }
@@ -71,8 +60,8 @@ describe('understudy agent --monitor --region: runs in regions through agent pro
       const target = await startTarget()
       const [eu, us, euSpare] = await createShips(m, 3)
       if (eu === undefined || us === undefined || euSpare === undefined) throw new Error('ships')
-      const euAgent = await startAgent(m, eu, 'eu-west')
-      await startAgent(m, us, 'us-east')
+      const euAgent = await startRegionAgent(m, eu, 'eu-west')
+      await startRegionAgent(m, us, 'us-east')
       await waitFor(
         async () => (await regionCodes(m)).length === 3,
         'both regions to be registered',
@@ -134,7 +123,7 @@ describe('understudy agent --monitor --region: runs in regions through agent pro
         agent: eu.shipId,
       })
       await euAgent.killGroup()
-      await startAgent(m, euSpare, 'eu-west')
+      await startRegionAgent(m, euSpare, 'eu-west')
       const done = await finished(m, slow.key, slow.test.id, run.test_run_id, 30_000)
       expect(done).toMatchObject({
         result: 'pass',
@@ -158,7 +147,7 @@ describe('understudy agent --monitor --region: runs in regions through agent pro
       const target = await startTarget()
       const [ship] = await createShips(m, 1)
       if (ship === undefined) throw new Error('ship')
-      const agent = await startAgent(m, ship, 'ap-south')
+      const agent = await startRegionAgent(m, ship, 'ap-south')
       await waitFor(async () => (await regionCodes(m)).includes('ap-south'), 'the region')
       const { key, test } = await regionalTest(m, `${target.url}/ping`, ['ap-south'])
       const [served] = await trigger(test)

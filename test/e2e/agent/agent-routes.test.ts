@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { testHarbor } from '../../helpers/agent.js'
 import { startTestPlatform, type TestPlatform } from '../../helpers/platform.js'
 import { waitFor } from '../../helpers/wait.js'
 import { call, makeAccount } from '../platform/tenancy-helpers.js'
@@ -25,27 +26,10 @@ interface Work {
   }>
 }
 
+/** A harbor 'lab' with ships lab-1 ... lab-<count>. */
 async function harborWithShips(platform: TestPlatform, count: number) {
-  const harbor = await call<{ id: string }>(
-    platform,
-    platform.auth,
-    'POST',
-    '/api/v4/private-locations',
-    { name: 'lab', accountId: platform.accountId, workspacesId: [platform.workspaceId] },
-  )
-  expect(harbor.status).toBe(201)
-  const ships: Ship[] = []
-  for (let i = 0; i < count; i++) {
-    const made = await call<Ship>(
-      platform,
-      platform.auth,
-      'POST',
-      `/api/v4/private-locations/${harbor.body.result.id}/servers`,
-      { name: `lab-${i + 1}` },
-    )
-    ships.push(made.body.result)
-  }
-  return { harborId: harbor.body.result.id, ships }
+  const names = Array.from({ length: count }, (_, i) => `lab-${i + 1}`)
+  return await testHarbor(platform, 'lab', names)
 }
 
 function agentCall(platform: TestPlatform, harborId: string, ship: Ship) {

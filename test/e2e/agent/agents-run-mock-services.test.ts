@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest'
-import { freePortBlock, runtimeOf, startGroup, type AgentProcess } from '../../helpers/agent.js'
+import {
+  agentCommand,
+  freePortBlock,
+  harborWithShips,
+  platformProcessApi,
+  runtimeOf,
+  startAgent,
+  startGroup,
+  startPlatformProcess,
+  type AgentProcess,
+  type HarborShip,
+} from '../../helpers/agent.js'
 import { tempDir } from '../../helpers/temp-dir.js'
 import { waitFor } from '../../helpers/wait.js'
 
@@ -10,35 +21,9 @@ import { waitFor } from '../../helpers/wait.js'
  * agent's machine is lost, it is placed on the other agent and answers there.
  */
 
-const KEY_ID = 'agent-test-key'
-const KEY_SECRET = 'agent-test-secret-0123456789abcdef'
-const AUTH = `Basic ${Buffer.from(`${KEY_ID}:${KEY_SECRET}`).toString('base64')}`
-
-interface Envelope<T> {
-  result: T
-  error: { code: string; message: string } | null
-}
-
-async function api<T>(base: string, method: string, path: string, json?: unknown): Promise<T> {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: {
-      authorization: AUTH,
-      ...(json === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(json === undefined ? {} : { body: JSON.stringify(json) }),
-  })
-  const body = (await res.json()) as Envelope<T>
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(body.error)}`)
-  return body.result
-}
-
+/** The platform of these tests: a ship unheard of for 3 s is lost. */
 async function startPlatform(port: number, dataDir: string): Promise<AgentProcess> {
-  return await startGroup(
-    ['platform', '--port', String(port), '--data-dir', dataDir, '--ship-lost-after', '3'],
-    /listening on http:\/\//,
-    { env: { UNDERSTUDY_API_KEY_ID: KEY_ID, UNDERSTUDY_API_KEY_SECRET: KEY_SECRET } },
-  )
+  return await startPlatformProcess(port, dataDir, ['--ship-lost-after', '3'])
 }
 
 async function answers(endpoint: string): Promise<boolean> {
@@ -73,56 +58,27 @@ describe('understudy agent: ships that run the mock services of a harbor', () =>
       const platformDir = tempDir('understudy-agent-platform-')
       let platform = await startPlatform(platformPort, platformDir)
       const base = `http://127.0.0.1:${platformPort}`
-      const user = await api<{ accountId: number; defaultProject: { workspaceId: number } }>(
-        base,
-        'GET',
-        '/api/v4/user',
-      )
-      const ws = user.defaultProject.workspaceId
-      const harbor = await api<{ id: string }>(base, 'POST', '/api/v4/private-locations', {
-        name: 'lab',
-        accountId: user.accountId,
-        workspacesId: [ws],
-      })
-      const ships: Array<{ id: string; token: string }> = []
-      for (const name of ['lab-1', 'lab-2']) {
-        ships.push(
-          await api(base, 'POST', `/api/v4/private-locations/${harbor.id}/servers`, { name }),
-        )
-      }
+      const platformApi = platformProcessApi(base)
+      const { api } = platformApi
+      const { ws, harbor, ships } = await harborWithShips(platformApi, ['lab-1', 'lab-2'])
       const agentDirs = ships.map(() => tempDir('understudy-agent-'))
       const agents = await Promise.all(
         ships.map(
           async (ship, i) =>
-            await startGroup(
-              [
-                'agent',
-                '--platform',
-                base,
-                '--harbor',
-                harbor.id,
-                '--ship',
-                ship.id,
-                '--advertise-host',
-                '127.0.0.1',
-                '--port-range',
-                `${block + 10 * (i + 1)}-${block + 10 * (i + 1) + 4}`,
-                '--data-dir',
-                agentDirs[i] as string,
-                '--heartbeat',
-                '1',
-              ],
-              /^agent ready$/m,
-              { env: { UNDERSTUDY_AGENT_TOKEN: ship.token } },
-            ),
+            await startAgent({
+              platform: base,
+              harborId: harbor.id,
+              ship,
+              ports: [block + 10 * (i + 1), block + 10 * (i + 1) + 4],
+              dataDir: agentDirs[i] as string,
+            }),
         ),
       )
 
       // A mock service deployed to the harbor alone: the platform picks a live ship.
       const w = `/api/v1/workspaces/${ws}`
-      const service = await api<{ id: number }>(base, 'POST', `${w}/services`, { name: 'pets' })
+      const service = await api<{ id: number }>('POST', `${w}/services`, { name: 'pets' })
       const transaction = await api<{ id: number }>(
-        base,
         'POST',
         `${w}/transactions?serviceId=${service.id}`,
         {
@@ -133,28 +89,27 @@ describe('understudy agent: ships that run the mock services of a harbor', () =>
           },
         },
       )
-      const mock = await api<{ id: number }>(base, 'POST', `${w}/service-mocks`, {
+      const mock = await api<{ id: number }>('POST', `${w}/service-mocks`, {
         serviceId: service.id,
         name: 'pets',
         harborId: harbor.id,
         mockServiceTransactions: [transaction.id],
       })
       const deploy = await api<{ trackingId: string; status: string }>(
-        base,
         'GET',
         `${w}/service-mocks/${mock.id}/deploy`,
       )
       let tracking = deploy
       await waitFor(
         async () => {
-          tracking = await api(base, 'GET', `/api/v1/trackings/${deploy.trackingId}`)
+          tracking = await api('GET', `/api/v1/trackings/${deploy.trackingId}`)
           return tracking.status === 'FINISHED' || tracking.status === 'FAILED'
         },
         'the deploy to finish',
         { timeoutMs: 30_000, intervalMs: 200 },
       )
       expect(tracking.status).toBe('FINISHED')
-      const deployed = await api<MockRecord>(base, 'GET', `${w}/service-mocks/${mock.id}`)
+      const deployed = await api<MockRecord>('GET', `${w}/service-mocks/${mock.id}`)
       const first = ships.findIndex((s) => s.id === deployed.shipId)
       expect(first).toBeGreaterThanOrEqual(0)
       const firstRange = [block + 10 * (first + 1), block + 10 * (first + 1) + 4]
@@ -180,7 +135,6 @@ describe('understudy agent: ships that run the mock services of a harbor', () =>
       await waitFor(
         async () => {
           const list = await api<ShipView[]>(
-            base,
             'GET',
             `/api/v4/private-locations/${harbor.id}/servers`,
           )
@@ -192,7 +146,7 @@ describe('understudy agent: ships that run the mock services of a harbor', () =>
       // A long poll's worth of time for an agent that would wrongly redeploy.
       await new Promise((resolve) => setTimeout(resolve, 2000))
       expect(runtimeOf(agentDirs[first] as string, mock.id)).toEqual(runtime)
-      const after = await api<MockRecord>(base, 'GET', `${w}/service-mocks/${mock.id}`)
+      const after = await api<MockRecord>('GET', `${w}/service-mocks/${mock.id}`)
       expect(after).toMatchObject({
         status: 'RUNNING',
         httpEndpoint: endpoint,
@@ -202,7 +156,6 @@ describe('understudy agent: ships that run the mock services of a harbor', () =>
       expect(await answers(endpoint)).toBe(true)
       // The restarted platform knows the mock service runs on the agent: its admin calls go there.
       const counted = await api<{ count: number }>(
-        base,
         'GET',
         `${w}/service-mocks/${mock.id}/inspection/count?path=/pets`,
       )
@@ -214,7 +167,7 @@ describe('understudy agent: ships that run the mock services of a harbor', () =>
       let moved: MockRecord = after
       await waitFor(
         async () => {
-          moved = await api<MockRecord>(base, 'GET', `${w}/service-mocks/${mock.id}`)
+          moved = await api<MockRecord>('GET', `${w}/service-mocks/${mock.id}`)
           return moved.shipId === ships[other]?.id && moved.status === 'RUNNING'
         },
         'the mock service to run on the other ship',
@@ -224,11 +177,7 @@ describe('understudy agent: ships that run the mock services of a harbor', () =>
       expect(movedPort).toBeGreaterThanOrEqual(block + 10 * (other + 1))
       expect(movedPort).toBeLessThanOrEqual(block + 10 * (other + 1) + 4)
       expect(await answers(moved.httpEndpoint as string)).toBe(true)
-      const list = await api<ShipView[]>(
-        base,
-        'GET',
-        `/api/v4/private-locations/${harbor.id}/servers`,
-      )
+      const list = await api<ShipView[]>('GET', `/api/v4/private-locations/${harbor.id}/servers`)
       expect(list.find((s) => s.id === ships[first]?.id)?.state).toBe('lost')
       expect(list.find((s) => s.id === ships[other]?.id)?.state).toBe('ready')
     },
@@ -242,48 +191,23 @@ describe('understudy agent: ships that run the mock services of a harbor', () =>
       const platformDir = tempDir('understudy-agent-platform-')
       let platform = await startPlatform(block, platformDir)
       const base = `http://127.0.0.1:${block}`
-      const user = await api<{ accountId: number; defaultProject: { workspaceId: number } }>(
-        base,
-        'GET',
-        '/api/v4/user',
-      )
-      const ws = user.defaultProject.workspaceId
-      const harbor = await api<{ id: string }>(base, 'POST', '/api/v4/private-locations', {
-        name: 'lab',
-        accountId: user.accountId,
-        workspacesId: [ws],
-      })
-      const ship = await api<{ id: string; token: string }>(
-        base,
-        'POST',
-        `/api/v4/private-locations/${harbor.id}/servers`,
-        { name: 'lab-1' },
-      )
+      const platformApi = platformProcessApi(base)
+      const { api } = platformApi
+      const { ws, harbor, ships } = await harborWithShips(platformApi, ['lab-1'])
+      const ship = ships[0] as HarborShip
       const agentDir = tempDir('understudy-agent-')
-      const agentArgs = [
-        'agent',
-        '--platform',
-        base,
-        '--harbor',
-        harbor.id,
-        '--ship',
-        ship.id,
-        '--token',
-        ship.token,
-        '--advertise-host',
-        '127.0.0.1',
-        '--port-range',
-        `${block + 10}-${block + 14}`,
-        '--data-dir',
-        agentDir,
-        '--heartbeat',
-        '1',
-      ]
+      const { args: agentArgs } = agentCommand({
+        platform: base,
+        harborId: harbor.id,
+        ship,
+        ports: [block + 10, block + 14],
+        dataDir: agentDir,
+        tokenVia: 'flag',
+      })
       const agent = await startGroup(agentArgs, /^agent ready$/m)
       const w = `/api/v1/workspaces/${ws}`
-      const service = await api<{ id: number }>(base, 'POST', `${w}/services`, { name: 'pets' })
+      const service = await api<{ id: number }>('POST', `${w}/services`, { name: 'pets' })
       const transaction = await api<{ id: number }>(
-        base,
         'POST',
         `${w}/transactions?serviceId=${service.id}`,
         {
@@ -294,18 +218,18 @@ describe('understudy agent: ships that run the mock services of a harbor', () =>
           },
         },
       )
-      const mock = await api<{ id: number }>(base, 'POST', `${w}/service-mocks`, {
+      const mock = await api<{ id: number }>('POST', `${w}/service-mocks`, {
         serviceId: service.id,
         name: 'pets',
         harborId: harbor.id,
         shipId: ship.id,
         mockServiceTransactions: [transaction.id],
       })
-      await api(base, 'GET', `${w}/service-mocks/${mock.id}/deploy`)
+      await api('GET', `${w}/service-mocks/${mock.id}/deploy`)
       let record: MockRecord | null = null
       await waitFor(
         async () => {
-          record = await api<MockRecord>(base, 'GET', `${w}/service-mocks/${mock.id}`)
+          record = await api<MockRecord>('GET', `${w}/service-mocks/${mock.id}`)
           return record.status === 'RUNNING'
         },
         'the mock service to run',
@@ -354,7 +278,7 @@ describe('understudy agent: ships that run the mock services of a harbor', () =>
         timeoutMs: 20_000,
         intervalMs: 100,
       })
-      const after = await api<MockRecord>(base, 'GET', `${w}/service-mocks/${mock.id}`)
+      const after = await api<MockRecord>('GET', `${w}/service-mocks/${mock.id}`)
       expect(after).toMatchObject({ status: 'RUNNING', httpEndpoint: endpoint, shipId: ship.id })
     },
   )

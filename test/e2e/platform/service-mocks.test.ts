@@ -20,12 +20,12 @@ async function json<T>(res: Response): Promise<Envelope<T>> {
 }
 
 /** A service with two transactions, ready for mock services. */
-async function catalog(platform: TestPlatform) {
+async function catalog(platform: TestPlatform, name = 'pets') {
   const ws = platform.workspaceId
   const service = await json<{ id: number }>(
     await platform.request(`/api/v1/workspaces/${ws}/services`, {
       method: 'POST',
-      json: { name: 'pets' },
+      json: { name },
     }),
   )
   const created = await json<Array<{ id: number }>>(
@@ -218,6 +218,35 @@ describe('mock services (service-mocks)', () => {
         })
       ).status,
     ).toBe(415)
+    expect((await json<unknown[]>(await platform.request(base))).total).toBe(0)
+  })
+
+  it('names the first bad one of many referenced transactions, in the order given', async () => {
+    const platform = await startTestPlatform()
+    const { serviceId, txnIds, base } = await catalog(platform)
+    const ws = platform.workspaceId
+    const other = await catalog(platform, 'orders')
+    const cases: Array<[Array<number | undefined>, string, string]> = [
+      [
+        [txnIds[0], txnIds[1], 99_999, 88_888],
+        '/mockServiceTransactions/2',
+        `names transaction 99999, which does not exist in workspace ${ws}`,
+      ],
+      [
+        [txnIds[1], other.txnIds[0], 77_777],
+        '/mockServiceTransactions/1',
+        `names transaction ${other.txnIds[0]} of service ${other.serviceId}, not of service ${serviceId}`,
+      ],
+    ]
+    for (const [ids, path, message] of cases) {
+      const res = await platform.request(base, {
+        method: 'POST',
+        json: { serviceId, name: 'x', mockServiceTransactions: ids },
+      })
+      expect(res.status, JSON.stringify(ids)).toBe(400)
+      const detail = (await json<null>(res)).error?.details?.[0]
+      expect(detail, JSON.stringify(ids)).toEqual({ path, message })
+    }
     expect((await json<unknown[]>(await platform.request(base))).total).toBe(0)
   })
 

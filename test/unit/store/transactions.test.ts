@@ -157,6 +157,47 @@ describe('transactions', () => {
     expect((await store.transactions.list(world.workspace.id, {}, ALL)).total).toBe(0)
   })
 
+  it('servicesOf maps each existing id of the workspace to its service, however many are asked', async () => {
+    const { store } = await openTestStore()
+    const world = await seed(store)
+    const ws = world.workspace.id
+    const second = await store.services.create({
+      workspaceId: ws,
+      name: 'orders',
+      description: null,
+      by: BY,
+    })
+    const a = await create(store, world, { name: 'a' })
+    const b = await create(store, world, { name: 'b', serviceId: second.id })
+    expect(await store.transactions.servicesOf(ws, [])).toEqual(new Map())
+    expect(await store.transactions.servicesOf(ws, [b.id, 999_999, a.id, b.id])).toEqual(
+      new Map([
+        [b.id, second.id],
+        [a.id, world.service.id],
+      ]),
+    )
+    // An id no column could hold is no transaction, not an error of the database.
+    expect(await store.transactions.servicesOf(ws, [1e20, a.id])).toEqual(
+      new Map([[a.id, world.service.id]]),
+    )
+    expect(await store.transactions.servicesOf(world.otherWorkspace.id, [a.id, b.id])).toEqual(
+      new Map(),
+    )
+    // More ids than one statement binds: the existing ones are found in every chunk.
+    const many = Array.from({ length: 700 }, (_, i) => 1_000_000 + i)
+    many.splice(300, 0, a.id)
+    many.push(b.id)
+    expect(await store.transactions.servicesOf(ws, many)).toEqual(
+      new Map([
+        [a.id, world.service.id],
+        [b.id, second.id],
+      ]),
+    )
+    expect(await store.write(async (tx) => await tx.transactions.servicesOf(ws, [a.id]))).toEqual(
+      new Map([[a.id, world.service.id]]),
+    )
+  })
+
   it('changeTags adds and removes tags on the existing transactions and returns their ids', async () => {
     const { store } = await openTestStore()
     const world = await seed(store)
