@@ -9,8 +9,6 @@ import type { AssetFiles, Store } from '../../src/store/index.js'
 import { testStore } from './test-store.js'
 import { tempDir } from './temp-dir.js'
 
-export { testStore }
-
 /** A control plane started in this process on 127.0.0.1:0 with a fresh data dir. */
 export interface TestPlatform {
   url: string
