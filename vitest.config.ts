@@ -8,6 +8,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    maxWorkers: 2,
     coverage: {
       provider: 'v8',
       include: ['src/**/*.ts', 'importers/**/*.ts'],

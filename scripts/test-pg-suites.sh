@@ -1,6 +1,7 @@
 #!/usr/bin/env sh
-# Runs the given test files again with the platform on PostgreSQL (UNDERSTUDY_TEST_STORE=postgres;
-# test/helpers/postgres.ts starts the server). Where PostgreSQL's binaries are absent the run is
+# Runs tests again with the platform on PostgreSQL (UNDERSTUDY_TEST_STORE=postgres;
+# test/helpers/postgres.ts starts the server): `npm run test:pg:suites` passes vitest.pg.config.ts,
+# which picks every suite that starts a platform, and the store's unit tests. Where PostgreSQL's binaries are absent the run is
 # skipped, saying why, as the PostgreSQL tests inside the main run skip.
 set -eu
 if [ -z "${UNDERSTUDY_PG_BIN:-}" ] && ! command -v initdb >/dev/null 2>&1 &&

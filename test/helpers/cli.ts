@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { onTestFinished } from 'vitest'
+import { onTestStore } from './test-store.js'
 import { waitFor as waitForCondition } from './wait.js'
 
 /** The built command line (`npm test` builds before testing). */
@@ -24,11 +25,15 @@ export async function runCli(
   args: string[],
   options: { cwd?: string; timeoutMs?: number; env?: Record<string, string>; bin?: string } = {},
 ): Promise<CliResult> {
-  const child = spawn(process.execPath, [options.bin ?? cliPath, ...args], {
-    cwd: options.cwd,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...options.env },
-  })
+  const child = spawn(
+    process.execPath,
+    [options.bin ?? cliPath, ...(await onTestStore(args, options))],
+    {
+      cwd: options.cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...options.env },
+    },
+  )
   let stdout = ''
   let stderr = ''
   child.stdout.on('data', (c: Buffer) => {
@@ -68,11 +73,15 @@ export async function startCli(
   args: string[],
   options: { cwd?: string; timeoutMs?: number; env?: Record<string, string>; bin?: string } = {},
 ): Promise<CliServer> {
-  const child = spawn(process.execPath, [options.bin ?? cliPath, ...args], {
-    cwd: options.cwd,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...options.env },
-  })
+  const child = spawn(
+    process.execPath,
+    [options.bin ?? cliPath, ...(await onTestStore(args, options))],
+    {
+      cwd: options.cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...options.env },
+    },
+  )
   let stdout = ''
   let stderr = ''
   const waiters: Array<() => void> = []

@@ -6,7 +6,7 @@ import { createError } from '../../src/errors/index.js'
 import type { Deployer } from '../../src/deploy/index.js'
 import { createSilentLogger, type Logger } from '../../src/log/index.js'
 import type { AssetBytes, Store } from '../../src/store/index.js'
-import { freshPgDatabase } from './postgres.js'
+import { testStore } from './test-store.js'
 import { tempDir } from './temp-dir.js'
 
 /** A control plane started in this process on 127.0.0.1:0 with a fresh data dir. */
@@ -66,24 +66,6 @@ interface TestPlatformOptions {
   shipLostAfterMs?: number
   /** How long an admin call for a mock service on an agent waits for the agent (`--agent-call-timeout`); default 10 s. */
   agentCallTimeoutMs?: number
-}
-
-/**
- * The store of the platforms tests start: SQLite in their data dir, or, with
- * UNDERSTUDY_TEST_STORE=postgres (`npm run test:pg`), a fresh PostgreSQL database each. A run that
- * asks for PostgreSQL where there is none fails rather than passing on SQLite.
- */
-export async function testStore(): Promise<string | undefined> {
-  const wanted = process.env['UNDERSTUDY_TEST_STORE'] ?? 'sqlite'
-  if (wanted === 'sqlite' || wanted === '') return undefined
-  if (wanted !== 'postgres') {
-    throw new Error(`UNDERSTUDY_TEST_STORE must be sqlite or postgres, not "${wanted}"`)
-  }
-  const url = await freshPgDatabase()
-  if (url === undefined) {
-    throw new Error('UNDERSTUDY_TEST_STORE=postgres, but PostgreSQL is not available')
-  }
-  return url
 }
 
 /**

@@ -36,8 +36,8 @@ describe('a ship token', () => {
       for (const token of tokens) expect(token).toMatch(/^[A-Za-z][A-Za-z0-9_-]{31,}$/)
       expect(new Set(tokens).size).toBe(tokens.length)
 
-      // The agent command takes one as its flag's value: it gets past the flags and fails only on
-      // the platform it cannot reach.
+      // The agent command takes one as its flag's value: it gets past --token and stops at once on
+      // the flag after it (a usage error, exit 2) instead of trying to reach a platform.
       const agent = await runCli(
         [
           'agent',
@@ -49,10 +49,14 @@ describe('a ship token', () => {
           'ship-x',
           '--token',
           tokens[0] ?? '',
+          '--driver',
+          'none',
         ],
         { timeoutMs: 20_000 },
       )
       expect(agent.stderr).not.toMatch(/ambiguous|--token/)
+      expect(agent.stderr).toContain('--driver must be process or kubernetes, not "none"')
+      expect(agent.code).toBe(2)
     } finally {
       await platform.close()
     }

@@ -3,7 +3,7 @@ import { expect, onTestFinished } from 'vitest'
 import { startPlatform, type Platform } from '../../../src/cli/platform.js'
 import { createSilentLogger } from '../../../src/log/index.js'
 import type { RunOptions } from '../../../src/monitor/index.js'
-import { testStore } from '../../helpers/platform.js'
+import { testStoreOf } from '../../helpers/test-store.js'
 import { tempDir } from '../../helpers/temp-dir.js'
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read response bodies loosely and assert their shape
@@ -45,12 +45,6 @@ export interface MonitorPlatform {
   apiKeySecret: string
 }
 
-/**
- * The store each data dir's platform was started on (see testStore), so that a platform restarted
- * on the same data dir finds its records again on PostgreSQL too.
- */
-const storeOfDataDir = new Map<string, string | undefined>()
-
 export async function startMonitorPlatform(
   options: {
     scheduleScale?: number
@@ -66,8 +60,8 @@ export async function startMonitorPlatform(
   } = {},
 ): Promise<MonitorPlatform> {
   const dataDir = options.dataDir ?? tempDir('understudy-monitor-')
-  if (!storeOfDataDir.has(dataDir)) storeOfDataDir.set(dataDir, await testStore())
-  const store = storeOfDataDir.get(dataDir)
+  // The same store for the same data dir: a restarted platform finds its records again.
+  const store = await testStoreOf(dataDir)
   const apiKeyId = 'monitor-test-key'
   const apiKeySecret = options.apiKeySecret ?? randomBytes(16).toString('hex')
   let offset = 0
