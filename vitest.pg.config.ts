@@ -29,9 +29,6 @@ const sameOnBothStores = new Set<string>([
   'test/e2e/platform/postgres-store.test.ts',
   'test/regressions/platform-without-optional-packages.test.ts',
   'test/regressions/postgres-store-nul-text.test.ts',
-  // `understudy admin create-account` opens the data dir's SQLite file and takes no --store yet,
-  // so it cannot reach a platform on PostgreSQL: listed until it can.
-  'test/e2e/cli/admin.test.ts',
 ])
 
 function testFiles(dir: string): string[] {

@@ -6,7 +6,7 @@ import { createError } from '../../src/errors/index.js'
 import type { Deployer } from '../../src/deploy/index.js'
 import { createSilentLogger, type Logger } from '../../src/log/index.js'
 import type { AssetBytes, Store } from '../../src/store/index.js'
-import { testStore } from './test-store.js'
+import { testStoreOf } from './test-store.js'
 import { tempDir } from './temp-dir.js'
 
 /** A control plane started in this process on 127.0.0.1:0 with a fresh data dir. */
@@ -84,7 +84,7 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
   const apiKeyId = `test-${randomBytes(4).toString('hex')}`
   const apiKeySecret = randomBytes(16).toString('hex')
   const { deployer } = options
-  const store = await testStore()
+  const store = await testStoreOf(dataDir)
   const platform = await startPlatform(
     {
       host: '127.0.0.1',

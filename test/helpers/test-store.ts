@@ -40,9 +40,11 @@ export async function testStoreOf(dataDir: string): Promise<string | undefined> 
 }
 
 /**
- * `understudy platform` arguments on the test store: a platform the test starts through the
- * command line without choosing a store (no `--store`, no UNDERSTUDY_STORE of its own) gets
- * `--store <url>` with UNDERSTUDY_TEST_STORE=postgres, so the command's suites run on both stores.
+ * `understudy platform` (and `admin create-account`) arguments on the test store: a platform the
+ * test starts through the command line without choosing a store (no `--store`, no
+ * UNDERSTUDY_STORE of its own) gets `--store <url>` with UNDERSTUDY_TEST_STORE=postgres, so the
+ * command's suites run on both stores; `admin create-account` gets the store of its data dir's
+ * platform.
  * Other commands, and installed copies of the package (`bin`: those tests are about the package),
  * are left alone.
  *
@@ -53,11 +55,16 @@ export async function onTestStore(
   args: string[],
   options: { env?: Record<string, string>; bin?: string } = {},
 ): Promise<string[]> {
-  if (args[0] !== 'platform' || options.bin !== undefined) return args
+  const onStore = args[0] === 'platform' || (args[0] === 'admin' && args[1] === 'create-account')
+  if (!onStore || options.bin !== undefined) return args
   if ((options.env?.['UNDERSTUDY_STORE'] ?? '') !== '') return args
   if (args.some((arg) => arg === '--store' || arg.startsWith('--store='))) return args
   const at = args.indexOf('--data-dir')
   const dataDir = at === -1 ? '' : (args[at + 1] ?? '')
   const store = await testStoreOf(dataDir)
-  return store === undefined ? args : [...args, '--store', store]
+  if (store === undefined) return args
+  // `admin create-account` reads the data dir's SQLite file only when no store is named.
+  const withoutDataDir =
+    args[0] === 'admin' && at !== -1 ? [...args.slice(0, at), ...args.slice(at + 2)] : args
+  return [...withoutDataDir, '--store', store]
 }

@@ -1,11 +1,13 @@
 import { resolve } from 'node:path'
 import { createAccount } from '../../api/index.js'
-import { openSqliteStore } from '../../store/index.js'
+import { createSilentLogger } from '../../log/index.js'
+import { openPostgresStore, openSqliteStore, type Store } from '../../store/index.js'
+import { requireFeaturePackage } from '../optional-packages.js'
 import { parseFlags } from '../flags.js'
 import { UsageError } from '../usage-error.js'
 import type { CommandIo } from './io.js'
 
-export const adminHelp = `Usage: understudy admin create-account --name NAME --email EMAIL [--data-dir ./data]
+export const adminHelp = `Usage: understudy admin create-account --name NAME --email EMAIL [--data-dir ./data | --store URL]
        understudy admin migrate --from sqlite:DIR --to postgres://... [--force]
 
 Operator tasks on a platform's data (the platform may be running, except during migrate).
@@ -18,7 +20,8 @@ Operator tasks on a platform's data (the platform may be running, except during 
 Flags:
   --name NAME        the account's name
   --email EMAIL      the owner's e-mail
-  --data-dir DIR     the platform's data dir (default ./data)
+  --data-dir DIR     the platform's data dir (default ./data), whose SQLite file holds the records
+  --store URL        the platform's PostgreSQL database instead (postgres://...; also UNDERSTUDY_STORE)
 `
 
 /** `understudy admin create-account`: prints a working API key of the new account's owner. */
@@ -38,6 +41,7 @@ export async function runAdminCommand(args: string[], io: CommandIo): Promise<nu
       name: { type: 'string' },
       email: { type: 'string' },
       'data-dir': { type: 'string' },
+      store: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: true,
@@ -56,7 +60,7 @@ export async function runAdminCommand(args: string[], io: CommandIo): Promise<nu
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 254) {
     throw new UsageError('--email must be an e-mail address')
   }
-  const store = await openSqliteStore({ dataDir: resolve(values['data-dir'] ?? './data') })
+  const store = await openAdminStore(values.store, values['data-dir'])
   try {
     const made = await store.write(async (tx) => createAccount(tx, { name, email }))
     io.stdout.write(
@@ -67,4 +71,27 @@ export async function runAdminCommand(args: string[], io: CommandIo): Promise<nu
   } finally {
     await store.close()
   }
+}
+
+/**
+ * The store of the platform the command works on: PostgreSQL when `--store` (or UNDERSTUDY_STORE,
+ * as for `understudy platform`) names one, else the SQLite file in the data dir.
+ */
+async function openAdminStore(
+  storeFlag: string | undefined,
+  dataDir: string | undefined,
+): Promise<Store> {
+  const fromEnv = process.env['UNDERSTUDY_STORE']
+  const url = storeFlag ?? (fromEnv === '' ? undefined : fromEnv)
+  if (url === undefined) return await openSqliteStore({ dataDir: resolve(dataDir ?? './data') })
+  if (!/^postgres(?:ql)?:\/\/./.test(url)) {
+    throw new UsageError(
+      '--store must be a postgres:// or postgresql:// URL (without it the store is SQLite, in --data-dir)',
+    )
+  }
+  if (storeFlag !== undefined && dataDir !== undefined) {
+    throw new UsageError('--data-dir and --store name two stores: give one')
+  }
+  requireFeaturePackage('pg')
+  return await openPostgresStore({ url, log: createSilentLogger() })
 }

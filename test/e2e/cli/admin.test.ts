@@ -58,4 +58,20 @@ describe('understudy admin create-account', () => {
     expect(badEmail.code).not.toBe(0)
     expect(badEmail.stderr).toMatch(/--email/)
   })
+
+  it('refuses a --store that is not PostgreSQL, or given with --data-dir, before touching any store', async () => {
+    const account = ['admin', 'create-account', '--name', 'x', '--email', 'a@b.test']
+    const mysql = await runCli([...account, '--store', 'mysql://db/understudy'])
+    expect(mysql.code).toBe(2)
+    expect(mysql.stderr).toMatch(/--store must be a postgres:\/\/ or postgresql:\/\/ URL/)
+    const both = await runCli([
+      ...account,
+      '--store',
+      'postgres://127.0.0.1:1/none',
+      '--data-dir',
+      '/nonexistent',
+    ])
+    expect(both.code).toBe(2)
+    expect(both.stderr).toMatch(/--data-dir and --store name two stores/)
+  })
 })
