@@ -308,8 +308,9 @@ export async function testHarbor(
       json,
     })
     const body = (await res.json()) as PlatformEnvelope<T>
-    if (res.status !== 201)
+    if (res.status !== 201) {
       throw new Error(`POST ${path}: ${res.status} ${JSON.stringify(body.error)}`)
+    }
     return body.result
   }
   const harbor = await created<{ id: string }>('/api/v4/private-locations', {
