@@ -35,6 +35,9 @@ import {
   type Store,
 } from '../store/index.js'
 
+/** How long a stopping platform waits for requests in flight before it cuts their sockets. */
+const CLOSE_GRACE_MS = 5000
+
 export interface PlatformOptions {
   host: string
   port: number
@@ -301,6 +304,9 @@ export async function startPlatform(options: PlatformOptions, log: Logger): Prom
         await new Promise<void>((resolve) => {
           server.close(() => resolve())
           server.closeIdleConnections()
+          // A socket still busy after this grace (a long poll, a stream a client reopened) is cut
+          // rather than waited for without end.
+          setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS).unref()
         })
         deps.importSpare?.close()
         await monitoring.close()

@@ -32,6 +32,9 @@ export class InspectionStreams {
     { stream: PolledEventStream; cursor: InspectionCursor<Entry> }
   >()
 
+  /** Set when the platform closes: a tab reconnecting over a kept-alive socket gets no new stream. */
+  private closed = false
+
   constructor(
     private readonly baseUrl: string,
     private readonly log: Logger,
@@ -45,6 +48,17 @@ export class InspectionStreams {
     mockServiceId: number,
     alive: () => boolean = () => true,
   ): void {
+    if (this.closed) {
+      // A stream opened now would hold its socket open and keep the closing server from ending.
+      res.shouldKeepAlive = false
+      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' })
+      res.end(
+        JSON.stringify({
+          error: { code: 'ERR_API_UNAVAILABLE', message: 'The platform is stopping.' },
+        }),
+      )
+      return
+    }
     const key = `${apiKeyId}|${workspaceId}|${mockServiceId}`
     let poller = this.pollers.get(key)
     if (poller === undefined) {
@@ -74,6 +88,7 @@ export class InspectionStreams {
 
   /** Ends every stream (the platform is closing). */
   close(): void {
+    this.closed = true
     for (const { stream } of [...this.pollers.values()]) stream.end()
   }
 
