@@ -23,7 +23,7 @@ import type { ScenarioTurn, SharedScenarios } from './scenario/shared.js'
 /** A request matched again this many times on fresh scenario states gives up (503). */
 const MAX_SCENARIO_ATTEMPTS = 32
 
-// The bits of Exchange#flags.
+// The bits of Exchange#flags (read with `is`, set with `mark`).
 const F_RECEIVING = 1
 const F_MATCHED = 2
 const F_RELEASED = 4
@@ -72,65 +72,12 @@ export class Exchange {
     private readonly h2: boolean,
   ) {}
 
-  /** True while the body is being read (its listeners do nothing once this is false). */
-  private get receiving(): boolean {
-    return (this.flags & F_RECEIVING) !== 0
+  private is(flag: number): boolean {
+    return (this.flags & flag) !== 0
   }
 
-  private set receiving(on: boolean) {
-    this.flags = on ? this.flags | F_RECEIVING : this.flags & ~F_RECEIVING
-  }
-
-  private get matched(): boolean {
-    return (this.flags & F_MATCHED) !== 0
-  }
-
-  private set matched(on: boolean) {
-    this.flags = on ? this.flags | F_MATCHED : this.flags & ~F_MATCHED
-  }
-
-  /** True while no capacity place is held (none taken yet, or given back). */
-  private get released(): boolean {
-    return (this.flags & F_RELEASED) !== 0
-  }
-
-  private set released(on: boolean) {
-    this.flags = on ? this.flags | F_RELEASED : this.flags & ~F_RELEASED
-  }
-
-  private get source(): 'MOCK' | 'LIVE' {
-    return (this.flags & F_LIVE) !== 0 ? 'LIVE' : 'MOCK'
-  }
-
-  private set source(source: 'MOCK' | 'LIVE') {
-    this.flags = source === 'LIVE' ? this.flags | F_LIVE : this.flags & ~F_LIVE
-  }
-
-  /** Cluster replica: the scenario transition was committed through the primary already. */
-  private get transitioned(): boolean {
-    return (this.flags & F_TRANSITIONED) !== 0
-  }
-
-  private set transitioned(on: boolean) {
-    this.flags = on ? this.flags | F_TRANSITIONED : this.flags & ~F_TRANSITIONED
-  }
-
-  /** True when the live answer becomes a recorded transaction (`noMatchingRequestPreference: record`). */
-  private get recording(): boolean {
-    return (this.flags & F_RECORDING) !== 0
-  }
-
-  private set recording(on: boolean) {
-    this.flags = on ? this.flags | F_RECORDING : this.flags & ~F_RECORDING
-  }
-
-  /** True once the exchange was handed to the recording (inspection's `liveTransactionCreated`). */
-  private get recorded(): boolean {
-    return (this.flags & F_RECORDED) !== 0
-  }
-
-  private set recorded(on: boolean) {
-    this.flags = on ? this.flags | F_RECORDED : this.flags & ~F_RECORDED
+  private mark(flag: number, on: boolean): void {
+    this.flags = on ? this.flags | flag : this.flags & ~flag
   }
 
   // HOT PATH: every request starts here.
@@ -143,7 +90,7 @@ export class Exchange {
         this.res as unknown as Parameters<typeof this.mock.cors.handle>[1],
       )
     ) {
-      this.released = true
+      this.mark(F_RELEASED, true)
       this.openRecord(null)
       this.complete(204, [], null, false, false)
       return
@@ -168,7 +115,7 @@ export class Exchange {
     }
     // A request with a body takes its capacity place only once the body is complete, so that
     // clients sending slowly cannot hold the places (slowloris); `bodyTimeout` bounds the wait.
-    this.receiving = true
+    this.mark(F_RECEIVING, true)
     this.state.pendingBodies.add(this)
     const req = this.req as RequestWithExchange
     req[kExchange] = this
@@ -190,7 +137,7 @@ export class Exchange {
       )
       return false
     }
-    this.released = false
+    this.mark(F_RELEASED, false)
     return true
   }
 
@@ -202,7 +149,7 @@ export class Exchange {
   /** The body did not arrive within `bodyTimeout`: 408, and the connection is closed. */
   bodyTimedOut(): void {
     this.state.pendingBodies.delete(this)
-    if (!this.receiving) return
+    if (!this.is(F_RECEIVING)) return
     this.stopReceiving()
     this.detachBody()
     this.openRecord(null)
@@ -219,7 +166,7 @@ export class Exchange {
 
   /** Called by the shared body listeners. */
   addChunk(chunk: Buffer): void {
-    if (!this.receiving) return
+    if (!this.is(F_RECEIVING)) return
     this.received += chunk.length
     if (this.received > this.state.bodyLimit) {
       this.stopReceiving()
@@ -235,7 +182,7 @@ export class Exchange {
   }
 
   endBody(): void {
-    if (!this.receiving) return
+    if (!this.is(F_RECEIVING)) return
     // An HTTP/2 stream reset mid-body still ends the compat request: do not match a cut body.
     if (this.req.aborted === true) {
       this.abortBody()
@@ -253,7 +200,7 @@ export class Exchange {
 
   abortBody(): void {
     // The client went away while sending: nothing to answer; free the place and close the record.
-    const partial = !this.receiving || this.firstChunk === null ? null : this.joinChunks()
+    const partial = !this.is(F_RECEIVING) || this.firstChunk === null ? null : this.joinChunks()
     this.stopReceiving()
     this.detachBody()
     this.state.pendingBodies.delete(this)
@@ -272,7 +219,7 @@ export class Exchange {
   }
 
   private stopReceiving(): void {
-    this.receiving = false
+    this.mark(F_RECEIVING, false)
     this.firstChunk = null
     this.moreChunks = null
   }
@@ -370,7 +317,7 @@ export class Exchange {
       this.answer(hit)
       return
     }
-    this.transitioned = true
+    this.mark(F_TRANSITIONED, true)
     shared
       .commit(turn)
       .then(
@@ -397,7 +344,7 @@ export class Exchange {
 
   private answer(hit: CompiledTransaction<ServedResponse> | null): void {
     if (hit !== null) {
-      this.matched = true
+      this.mark(F_MATCHED, true)
       this.serve(hit)
       return
     }
@@ -426,7 +373,7 @@ export class Exchange {
         this.forwardTo(policy.target, 'LIVE')
         return
       case 'record':
-        this.recording = this.state.recording !== null
+        this.mark(F_RECORDING, this.state.recording !== null)
         this.forwardTo(policy.target, 'LIVE')
     }
   }
@@ -499,7 +446,7 @@ export class Exchange {
    */
   private serveDynamic(response: ServedResponse, dynamic: DynamicFeatures): void {
     const request = this.matchRequest as MatchRequest
-    if (!this.transitioned) dynamic.scenario?.transition(request)
+    if (!this.is(F_TRANSITIONED)) dynamic.scenario?.transition(request)
     let served = response
     if (dynamic.template !== null) {
       try {
@@ -660,7 +607,7 @@ export class Exchange {
     const ringBytes = this.state.ring?.maxBodyBytes ?? 0
     // A recorder needs whole bodies (up to the request body limit), not the journal's slice.
     const captureBytes =
-      source === 'LIVE' && (this.recording || this.state.onLive !== null)
+      source === 'LIVE' && (this.is(F_RECORDING) || this.state.onLive !== null)
         ? Math.max(ringBytes, this.state.bodyLimit)
         : ringBytes
     const body = this.matchRequest?.body ?? null
@@ -681,14 +628,14 @@ export class Exchange {
   }
 
   private forwarded(outcome: ProxyOutcome, source: 'MOCK' | 'LIVE', target: ProxyTarget): void {
-    this.source = source
+    this.mark(F_LIVE, source === 'LIVE')
     if (outcome.error !== null) {
       this.answerProblem(outcome.error, true, null, undefined, false)
       return
     }
     this.release()
     this.ownBytes += outcome.captured?.length ?? 0
-    if (source === 'LIVE' && (this.recording || this.state.onLive !== null)) {
+    if (source === 'LIVE' && (this.is(F_RECORDING) || this.state.onLive !== null)) {
       this.recordLive(outcome, target.origin)
     }
     this.complete(outcome.statusCode, outcome.headers, outcome.captured, outcome.truncated, false)
@@ -710,10 +657,10 @@ export class Exchange {
         durationMs: now - this.arrived,
         endedAt: now,
       }
-      if (this.recording && this.state.recording !== null) {
+      if (this.is(F_RECORDING) && this.state.recording !== null) {
         // A truncated capture is skipped (and logged) when the recording merges its queue.
         this.state.recording.add(exchange, origin)
-        this.recorded = !outcome.truncated
+        this.mark(F_RECORDED, !outcome.truncated)
       }
       this.state.onLive?.(exchange)
     } catch (err) {
@@ -766,8 +713,8 @@ export class Exchange {
 
   /** Gives the capacity place back, once. */
   private release(): void {
-    if (this.released) return
-    this.released = true
+    if (this.is(F_RELEASED)) return
+    this.mark(F_RELEASED, true)
     this.state.gate.release()
   }
 
@@ -812,10 +759,10 @@ export class Exchange {
       const outcome = OUTCOME
       outcome.statusCode = statusCode
       outcome.durationMs = durationMs
-      outcome.matched = this.matched
+      outcome.matched = this.is(F_MATCHED)
       outcome.hasError = hasError
-      outcome.source = this.source
-      outcome.liveTransactionCreated = this.recorded
+      outcome.source = this.is(F_LIVE) ? 'LIVE' : 'MOCK'
+      outcome.liveTransactionCreated = this.is(F_RECORDED)
       outcome.transactionId = txn === null ? null : txn.id
       outcome.respondingTxn = txn === null ? null : txn.name
       outcome.txnPriority = txn === null ? null : txn.priority
@@ -836,7 +783,7 @@ export class Exchange {
           method: this.req.method,
           url: this.req.url,
           statusCode,
-          matched: this.matched,
+          matched: this.is(F_MATCHED),
           ms: durationMs,
         },
         'request',
