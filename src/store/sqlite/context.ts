@@ -20,8 +20,10 @@ import {
   markBefore,
   positionsAt,
   readPositions,
+  type ListShift,
   type PositionStatements,
 } from './list-positions.js'
+import { comparisonOf } from './key-compare.js'
 import { rowsBetweenMarks, type SegmentStatements } from './list-segments.js'
 
 /**
@@ -104,6 +106,11 @@ interface ListSpec<T> {
    * slice of another order would sort the scope each time.
    */
   indexedSorts?: readonly string[]
+  /**
+   * The scope's key as writes note it (list-changes.ts) and its change count (`{ version }`, with
+   * `params`): with them a small write moves the list's positions instead of having them read again.
+   */
+  changes?: { scope: number; scopeVersion: string }
 }
 
 /** Prefix of the sort-key columns a keyset-paged list selects beside its own, and of their parameters. */
@@ -394,9 +401,30 @@ function positionStatements<T>(spec: ListSpec<T>, shape: ListShape): PositionSta
     sameFirstKey: sameFirstKeySql(order, KEY_COLUMN, BOUND_COLUMN),
     countRest: { first: count(['1']), after: count(after) },
     version: spec.summary ?? '',
+    ...shiftOf(spec, shape),
     keyCount: order.expressions.length,
     keyColumn: KEY_COLUMN,
     boundColumn: BOUND_COLUMN,
+  }
+}
+
+/** How a write moves the list's positions (list-changes.ts), when its order is one key-compare.ts mirrors. */
+function shiftOf<T>(spec: ListSpec<T>, shape: ListShape): { shift?: ListShift } {
+  const comparison = comparisonOf(shape.order)
+  if (spec.changes === undefined || comparison === undefined) return {}
+  const idColumn = spec.idColumn ?? 'id'
+  return {
+    shift: {
+      scope: spec.changes.scope,
+      scopeVersion: spec.changes.scopeVersion,
+      listVersion: spec.summary ?? '',
+      params: spec.params,
+      rowsOf:
+        `SELECT ${idColumn} AS list_id, ${shape.keys} FROM ${spec.from} ` +
+        `WHERE (${spec.where}) AND ${idColumn} IN (SELECT value FROM json_each(@list_written))`,
+      keyColumn: KEY_COLUMN,
+      comparison,
+    },
   }
 }
 

@@ -7,6 +7,7 @@ import type { OwnWriteTarget, Repositories, Store } from '../repositories.js'
 import { Connection, openDatabase } from './connection.js'
 import type { RepoContext } from './context.js'
 import { applyMigrations } from './migrate.js'
+import { keepMoved, movePositions, startNoting, type MovedPositions } from './list-changes.js'
 import { Checkpointer } from './checkpointer.js'
 import { WriteGate } from '../write-gate.js'
 import { createRepositories, routeWrites } from './repositories.js'
@@ -151,10 +152,14 @@ class SqliteStore implements Store {
         check: this.#gate.checkActive(token),
         now: this.#now,
       })
+      startNoting(this.#writer)
       db.exec('BEGIN IMMEDIATE')
       try {
         const result = await fn(tx)
+        // Before COMMIT the reader still sees the state the write started from.
+        const moved = movePositions(this.#writer, this.#reader)
         db.exec('COMMIT')
+        this.#catchUpReader(moved)
         this.#checkpointer.afterCommit()
         return result
       } catch (err) {
@@ -162,6 +167,14 @@ class SqliteStore implements Store {
         throw err
       }
     })
+  }
+
+  /**
+   * Keeps the list positions the write moved, once the reader sees the commit; reading the change
+   * counts there also brings the reader to the new state now rather than on the next request.
+   */
+  #catchUpReader(moved: MovedPositions | undefined): void {
+    if (moved !== undefined) keepMoved(this.#reader, moved)
   }
 
   /**

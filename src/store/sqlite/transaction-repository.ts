@@ -12,6 +12,7 @@ import {
   type SortKeys,
 } from './context.js'
 import { FOLD_FUNCTION } from './connection.js'
+import { noteRowsWritten } from './list-changes.js'
 
 /*
  * Transactions, with their tags in `transaction_tags` (one row per tag, in the given order).
@@ -118,6 +119,17 @@ function whereOf(
  */
 const countsOfWorkspace = 'FROM transaction_counts WHERE workspace_id = @workspaceId'
 const countsOfService = `${countsOfWorkspace} AND service_id = @serviceId`
+/** The change count of a workspace's every transaction: what the writes noted must add up to (list-changes.ts). */
+const workspaceVersion = `SELECT ifnull(SUM(changes), 0) AS version ${countsOfWorkspace}`
+
+/*
+ * What each write adds to the change count of the rows' workspace (migration 11), noted with the
+ * rows: an insert 1 (counted by the store), a delete 1, an update 2 (its trigger counts the row
+ * out of its old service and into its new one).
+ */
+const INSERTED = 1
+const DELETED = 1
+const UPDATED = 2
 
 function summaryOf(filter: TransactionFilter, onlyWorkspaceAndService: boolean): string {
   const counts = filter.serviceId === undefined ? countsOfWorkspace : countsOfService
@@ -194,6 +206,7 @@ export function transactionRepository(ctx: RepoContext): Omit<TransactionReposit
       )
       const id = row['id'] as number
       countInserted(input.workspaceId, input.serviceId, 1)
+      noteRowsWritten(conn, input.workspaceId, [id], INSERTED)
       replaceTags(id, input.tags)
       return { ...transactions.decode(row), tags: distinct(input.tags) }
     },
@@ -224,6 +237,7 @@ export function transactionRepository(ctx: RepoContext): Omit<TransactionReposit
       } finally {
         // the rows inserted before a failure are counted too, for a caller that goes on and commits
         countInserted(into.workspaceId, into.serviceId, ids.length)
+        noteRowsWritten(conn, into.workspaceId, ids, ids.length * INSERTED)
       }
       return ids
     },
@@ -234,7 +248,10 @@ export function transactionRepository(ctx: RepoContext): Omit<TransactionReposit
           .statement(rewriteEncodedSql)
           .run(row.name, row.description ?? null, row.dslType, row.dslJson, id, workspaceId)
           .changes > 0
-      if (changed) replaceTags(id, row.tags)
+      if (changed) {
+        noteRowsWritten(conn, workspaceId, [id], UPDATED)
+        replaceTags(id, row.tags)
+      }
       return changed
     },
     async get(workspaceId, id) {
@@ -255,6 +272,7 @@ export function transactionRepository(ctx: RepoContext): Omit<TransactionReposit
         summary,
         scope: 't.workspace_id = @workspaceId',
         indexedSorts,
+        changes: { scope: workspaceId, scopeVersion: workspaceVersion },
       }
       await prepareList(ctx, spec)
       ctx.check()
@@ -267,22 +285,25 @@ export function transactionRepository(ctx: RepoContext): Omit<TransactionReposit
       const next = mergePatch(current, patch, transactionUpdatable)
       next.updated = ctx.now()
       next.updatedBy = patch.by
-      conn.statement(transactions.updateSql).run(transactions.encode(next))
+      const { changes } = conn.statement(transactions.updateSql).run(transactions.encode(next))
+      noteRowsWritten(conn, workspaceId, [id], changes * UPDATED)
       if (patch.tags !== undefined) replaceTags(id, patch.tags)
       return get(workspaceId, id)
     },
     async delete(workspaceId, id) {
       ctx.check()
-      return (
-        conn
-          .statement('DELETE FROM transactions WHERE id = ? AND workspace_id = ?')
-          .run(id, workspaceId).changes > 0
-      )
+      const { changes } = conn
+        .statement('DELETE FROM transactions WHERE id = ? AND workspace_id = ?')
+        .run(id, workspaceId)
+      if (changes > 0) noteRowsWritten(conn, workspaceId, [id], DELETED)
+      return changes > 0
     },
     async deleteMany(workspaceId, ids) {
       ctx.check()
       const remove = conn.statement('DELETE FROM transactions WHERE id = ? AND workspace_id = ?')
-      return distinct(ids).filter((id) => remove.run(id, workspaceId).changes > 0)
+      const removed = distinct(ids).filter((id) => remove.run(id, workspaceId).changes > 0)
+      noteRowsWritten(conn, workspaceId, removed, removed.length * DELETED)
+      return removed
     },
     async changeTags(workspaceId, ids, tags, by) {
       ctx.check()
@@ -297,7 +318,10 @@ export function transactionRepository(ctx: RepoContext): Omit<TransactionReposit
       for (const id of distinct(ids)) {
         if (exists.get(id, workspaceId) === undefined) continue
         // Only a transaction whose tags really changed counts as updated.
-        if (changeTagsOf(id, tags.add ?? [], tags.remove ?? [])) touch.run(now, by, id)
+        if (changeTagsOf(id, tags.add ?? [], tags.remove ?? [])) {
+          touch.run(now, by, id)
+          noteRowsWritten(conn, workspaceId, [id], UPDATED)
+        }
         changed.push(id)
       }
       return changed
