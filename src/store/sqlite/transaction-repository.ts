@@ -52,8 +52,22 @@ const sortKeys: SortKeys = {
   dslType: 'dsl_type',
 }
 
-/** Every sort but `serviceId` has an index led by the workspace (migrations 11, 14 and 20). */
-const indexedSorts = Object.keys(sortKeys).filter((field) => field !== 'serviceId')
+/**
+ * Every sort has an index in the list's order: led by the workspace (migrations 11, 14 and 20),
+ * or for `serviceId` the `(service_id, workspace_id)` index of migration 1 (`servicesInRange`).
+ */
+const indexedSorts = Object.keys(sortKeys)
+
+/*
+ * A `serviceId` order read from `transactions_service (service_id, workspace_id)`, one seek per
+ * service of the workspace in order, instead of a sort of the workspace's rows: every range of
+ * the order (and the whole of it) is written as the transaction's service among the workspace's
+ * services in that range (keyset-sql.ts `firstKeyRange`), always true of a row of the workspace
+ * (the foreign key). The range goes inside the subquery: beside a plain `service_id > ?`, SQLite
+ * walked every row of the services before it (1 ms at 50,000 rows for LIMIT 1 OFFSET 32).
+ */
+const servicesInRange =
+  't.service_id IN (SELECT id FROM services WHERE workspace_id = @workspaceId AND id {op} {value})'
 
 function decode(row: Row): StoredTransaction {
   return { ...transactions.decode(row), tags: JSON.parse(String(row['tags'])) as string[] }
@@ -261,6 +275,7 @@ export function transactionRepository(ctx: RepoContext): Omit<TransactionReposit
     async list(workspaceId, filter, query) {
       ctx.check()
       const { where, params, summary } = whereOf(workspaceId, filter)
+      const byService = (query.sort ?? '').replace(/^[-+]/, '') === 'serviceId'
       const spec = {
         select,
         from: 'transactions t',
@@ -272,6 +287,7 @@ export function transactionRepository(ctx: RepoContext): Omit<TransactionReposit
         summary,
         scope: 't.workspace_id = @workspaceId',
         indexedSorts,
+        ...(byService ? { firstKeyRange: servicesInRange } : {}),
         changes: { scope: workspaceId, scopeVersion: workspaceVersion },
       }
       await prepareList(ctx, spec)

@@ -279,7 +279,16 @@ describe('transaction list pages', () => {
 describe('far pages and filtered totals of large transaction lists', () => {
   // Enough rows for several slices of the list's positions (src/store/sqlite/list-positions.ts).
   const ROWS = 3000
-  const sorts = ['id', 'name', 'created', 'updated', 'createdBy', 'updatedBy', 'dslType']
+  const sorts = [
+    'id',
+    'name',
+    'created',
+    'updated',
+    'createdBy',
+    'updatedBy',
+    'dslType',
+    'serviceId',
+  ]
   const skips = [ROWS - 1, 1500, 1001, 2503, 0, 1234, 2000, ROWS + 10, 999, 1700]
 
   async function seeded() {
@@ -453,7 +462,17 @@ describe('positions of transaction lists moved by writes (src/store/sqlite/list-
         { contains: '/1', serviceId: services[0] as number },
         { dslType: 'HAR_DSL' },
       ]
-      const sorts = ['id', '-name', 'created', 'createdBy', '-updatedBy', 'updated', 'dslType']
+      const sorts = [
+        'id',
+        '-name',
+        'created',
+        'createdBy',
+        '-updatedBy',
+        'updated',
+        'dslType',
+        'serviceId',
+        '-serviceId',
+      ]
       const lists = filters.flatMap((filter) => sorts.map((sort) => ({ filter, sort })))
       // Every list's positions are read once (a far page), then only moved by the writes.
       for (const { filter, sort } of lists) {
