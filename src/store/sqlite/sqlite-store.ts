@@ -156,8 +156,7 @@ class SqliteStore implements Store {
       db.exec('BEGIN IMMEDIATE')
       try {
         const result = await fn(tx)
-        // Before COMMIT the reader still sees the state the write started from.
-        const moved = movePositions(this.#writer, this.#reader)
+        const moved = this.#movePositions()
         db.exec('COMMIT')
         this.#catchUpReader(moved)
         this.#checkpointer.afterCommit()
@@ -174,7 +173,25 @@ class SqliteStore implements Store {
    * counts there also brings the reader to the new state now rather than on the next request.
    */
   #catchUpReader(moved: MovedPositions | undefined): void {
-    if (moved !== undefined) keepMoved(this.#reader, moved)
+    if (moved === undefined) return
+    try {
+      keepMoved(this.#reader, moved)
+    } catch {
+      // the write has committed: kept positions not moved are read again (their version is old)
+    }
+  }
+
+  /**
+   * The positions of lists the write moves (list-changes.ts), read while the reader still sees
+   * the state the write started from. Lists' positions are a cache: a failure here must not fail
+   * the write, the positions are then read again as after any other write.
+   */
+  #movePositions(): MovedPositions | undefined {
+    try {
+      return movePositions(this.#writer, this.#reader)
+    } catch {
+      return undefined
+    }
   }
 
   /**
