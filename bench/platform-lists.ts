@@ -135,7 +135,7 @@ const p99 = (xs: number[]): number =>
   [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.99)] ?? 0
 
 /** The sorts with an index each (migrations 11, 14 and 20), descending too. */
-const SORTS = ['created', '-updated', 'createdBy', '-updatedBy', 'name', 'id'] as const
+const SORTS = ['created', '-updated', 'createdBy', '-updatedBy', 'name', 'id', 'serviceId'] as const
 
 interface SortFigures {
   /** HTTP, ms per page: the first 20 pages, skip 0, 50, 100... */

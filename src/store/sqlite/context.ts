@@ -7,6 +7,7 @@ import type { SqlRunner } from '../shared/runner.js'
 import {
   afterArms,
   countOfArms,
+  everyFirstKey,
   keyOrder,
   orderByClause,
   orderedUnion,
@@ -20,8 +21,10 @@ import {
   markBefore,
   positionsAt,
   readPositions,
+  type ListShift,
   type PositionStatements,
 } from './list-positions.js'
+import { comparisonOf } from './key-compare.js'
 import { rowsBetweenMarks, type SegmentStatements } from './list-segments.js'
 
 /**
@@ -104,6 +107,13 @@ interface ListSpec<T> {
    * slice of another order would sort the scope each time.
    */
   indexedSorts?: readonly string[]
+  /**
+   * The scope's key as writes note it (list-changes.ts) and its change count (`{ version }`, with
+   * `params`): with them a small write moves the list's positions instead of having them read again.
+   */
+  changes?: { scope: number; scopeVersion: string }
+  /** The first sort key's ranges written another way (keyset-sql.ts `SortOrder.firstKeyRange`). */
+  firstKeyRange?: string
 }
 
 /** Prefix of the sort-key columns a keyset-paged list selects beside its own, and of their parameters. */
@@ -135,11 +145,14 @@ interface ListShape {
 
 function shapeOf<T>(spec: ListSpec<T>): ListShape {
   const order = sortOrder(spec.sortable, spec.query.sort, spec.idColumn)
+  if (spec.firstKeyRange !== undefined) order.firstKeyRange = spec.firstKeyRange
   const keys = order.expressions
     .map((expression, i) => `${expression} AS ${KEY_COLUMN}${i}`)
     .join(', ')
   const idColumn = spec.idColumn ?? 'id'
-  const ordered = `FROM ${spec.from} WHERE ${spec.where} ORDER BY ${orderByClause(order)} LIMIT @limit OFFSET @skip`
+  const every = everyFirstKey(order)
+  const where = every === '1' ? spec.where : `${spec.where} AND ${every}`
+  const ordered = `FROM ${spec.from} WHERE ${where} ORDER BY ${orderByClause(order)} LIMIT @limit OFFSET @skip`
   const pageSql = `SELECT ${spec.select}, ${keys} ${ordered}`
   const countSql = `SELECT COUNT(*) AS n FROM ${spec.from} WHERE ${spec.where}`
   const params = JSON.stringify(spec.params)
@@ -385,18 +398,39 @@ function positionStatements<T>(spec: ListSpec<T>, shape: ListShape): PositionSta
   const count = (arms: readonly string[]) => countOfArms(spec.from, spec.where, arms)
   const after = afterArms(order, KEY_COLUMN)
   return {
-    bound: { first: bound(['1']), after: bound(after) },
+    bound: { first: bound([everyFirstKey(order)]), after: bound(after) },
     countUpTo: {
       first: count(rangeArms(order, undefined, BOUND_COLUMN, false)),
       after: count(rangeArms(order, KEY_COLUMN, BOUND_COLUMN, false)),
       afterWithinTies: count(rangeArms(order, KEY_COLUMN, BOUND_COLUMN, true)),
     },
     sameFirstKey: sameFirstKeySql(order, KEY_COLUMN, BOUND_COLUMN),
-    countRest: { first: count(['1']), after: count(after) },
+    countRest: { first: count([everyFirstKey(order)]), after: count(after) },
     version: spec.summary ?? '',
+    ...shiftOf(spec, shape),
     keyCount: order.expressions.length,
     keyColumn: KEY_COLUMN,
     boundColumn: BOUND_COLUMN,
+  }
+}
+
+/** How a write moves the list's positions (list-changes.ts), when its order is one key-compare.ts mirrors. */
+function shiftOf<T>(spec: ListSpec<T>, shape: ListShape): { shift?: ListShift } {
+  const comparison = comparisonOf(shape.order)
+  if (spec.changes === undefined || comparison === undefined) return {}
+  const idColumn = spec.idColumn ?? 'id'
+  return {
+    shift: {
+      scope: spec.changes.scope,
+      scopeVersion: spec.changes.scopeVersion,
+      listVersion: spec.summary ?? '',
+      params: spec.params,
+      rowsOf:
+        `SELECT ${idColumn} AS list_id, ${shape.keys} FROM ${spec.from} ` +
+        `WHERE (${spec.where}) AND ${idColumn} IN (SELECT value FROM json_each(@list_written))`,
+      keyColumn: KEY_COLUMN,
+      comparison,
+    },
   }
 }
 
@@ -417,7 +451,7 @@ function segmentStatements<T>(spec: ListSpec<T>, shape: ListShape): SegmentState
       after: rows(rangeArms(order, KEY_COLUMN, BOUND_COLUMN, false)),
       afterWithinTies: rows(rangeArms(order, KEY_COLUMN, BOUND_COLUMN, true)),
     },
-    rest: { first: rows(['1']), after: rows(afterArms(order, KEY_COLUMN)) },
+    rest: { first: rows([everyFirstKey(order)]), after: rows(afterArms(order, KEY_COLUMN)) },
     sameFirstKey: sameFirstKeySql(order, KEY_COLUMN, BOUND_COLUMN),
     version: spec.summary ?? '',
     keyColumn: KEY_COLUMN,

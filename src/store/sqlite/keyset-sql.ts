@@ -15,6 +15,12 @@
 export interface SortOrder {
   expressions: readonly string[]
   descending: boolean
+  /**
+   * The first key's range conditions written another way, `{op} {value}` in it (e.g. the key
+   * among the values of a subquery; `{op} {value}` becomes `IS NOT NULL` for the whole order): when the plain `key > value` makes SQLite walk an index
+   * past the range's first rows instead of seeking.
+   */
+  firstKeyRange?: string
 }
 
 /** The ORDER BY clause of a sort: `name COLLATE NOCASE DESC, id DESC`. */
@@ -26,6 +32,25 @@ export function orderByClause(order: SortOrder): string {
 /** ` COLLATE NOCASE` when the expression has one: constants compared as the key is. */
 function collationOf(expression: string): string {
   return / COLLATE \w+$/i.exec(expression)?.[0] ?? ''
+}
+
+/** `key {operator} @{param}` over the first key, or its `firstKeyRange`. */
+function firstKeyBeyond(order: SortOrder, operator: string, param: string): string {
+  if (order.firstKeyRange === undefined) {
+    return `${order.expressions[0] ?? ''} ${operator} @${param}`
+  }
+  return order.firstKeyRange.replace('{op}', operator).replace('{value}', `@${param}`)
+}
+
+/**
+ * A condition every row of the list meets: `1`, or the first key's `firstKeyRange` open at both
+ * ends, so that a statement over the whole order reads it as the ranges do.
+ *
+ * @example
+ * everyFirstKey({ expressions: ['created', 'id'], descending: false }) // '1'
+ */
+export function everyFirstKey(order: SortOrder): string {
+  return order.firstKeyRange?.replace('{op} {value}', 'IS NOT NULL') ?? '1'
 }
 
 /** The comparison operators of the list's direction: "after" is greater when ascending. */
@@ -50,7 +75,7 @@ export function afterArms(order: SortOrder, prefix: string): string[] {
   }
   return [
     `${key} = @${prefix}0 AND ${id} ${op.after} @${prefix}1`,
-    `${key} ${op.after} @${prefix}0`,
+    firstKeyBeyond(order, op.after, `${prefix}0`),
   ]
 }
 
@@ -76,10 +101,11 @@ export function rangeArms(
     return [after === undefined ? last : `${rowValue(order, after, op.after)} AND ${last}`]
   }
   const lastTies = `${key} = @${upTo}0 AND ${id} ${op.atOrBefore} @${upTo}1`
-  if (after === undefined) return [`${key} ${op.before} @${upTo}0`, lastTies]
+  const beforeLast = firstKeyBeyond(order, op.before, `${upTo}0`)
+  if (after === undefined) return [beforeLast, lastTies]
   const firstTies = `${key} = @${after}0 AND ${id} ${op.after} @${after}1`
   if (oneKeyValue) return [`${firstTies} AND ${id} ${op.atOrBefore} @${upTo}1`]
-  return [firstTies, `${key} ${op.after} @${after}0 AND ${key} ${op.before} @${upTo}0`, lastTies]
+  return [firstTies, `${firstKeyBeyond(order, op.after, `${after}0`)} AND ${beforeLast}`, lastTies]
 }
 
 /**

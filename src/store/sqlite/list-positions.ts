@@ -1,6 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { Row } from './codec.js'
 import type { Connection } from './connection.js'
+import type { KeyComparison } from './key-compare.js'
 
 /*
  * Positions of a list: its total, and the sort keys found at every few hundred to few thousand
@@ -28,6 +29,25 @@ export interface ListPositions {
   total: number
   /** Ascending by position. */
   marks: readonly Mark[]
+  /** How a write's rows move them (list-changes.ts); undefined: they are read again after any write. */
+  shift?: ListShift
+  /** Rows written in the list's scope since the marks were read, which a slice may have gained. */
+  shifted: number
+}
+
+/** What moving a list's positions by a write's rows takes (list-changes.ts): statements taking `params`. */
+export interface ListShift {
+  /** The scope's key among the written rows (list-changes.ts `noteRowsWritten`). */
+  scope: number
+  /** The scope's own change count (of every row in it, whatever the list's filter), `{ version }`. */
+  scopeVersion: string
+  /** The list's change count, as its summary reads it, `{ version }`. */
+  listVersion: string
+  params: Row
+  /** The ids and sort keys (`{keyColumn}N`) of the rows in `@list_written` (a JSON array) the list holds. */
+  rowsOf: string
+  keyColumn: string
+  comparison: KeyComparison
 }
 
 /** The statements that read a list's positions, with `@list_key_N` (after) and `@list_bound_N` (up to) keys. */
@@ -44,6 +64,7 @@ export interface PositionStatements {
   countRest: { first: string; after: string }
   /** The list's change count, as its summary reads it. */
   version: string
+  shift?: ListShift
   /** How many sort keys (id last) a row has. */
   keyCount: number
   /** The prefixes of the key parameters and selected key columns. */
@@ -188,7 +209,10 @@ async function slices(
     )
   }
   const now = (conn.statement(s.version).get(params) as { version: number }).version
-  return now === version ? { version, total: position, marks } : undefined
+  if (now !== version) return undefined
+  return s.shift === undefined
+    ? { version, total: position, marks, shifted: 0 }
+    : { version, total: position, marks, shift: s.shift, shifted: 0 }
 }
 
 function countOf(conn: Connection, sql: string, params: Row): number {
@@ -207,6 +231,26 @@ export function keyParams(prefix: string, keys: readonly unknown[]): Row {
     params[`${prefix}${i}`] = key
   })
   return params
+}
+
+/**
+ * The positions kept on `conn`, by list.
+ *
+ * @example
+ * for (const [list, positions] of knownPositions(reader)) ...
+ */
+export function knownPositions(conn: Connection): ReadonlyMap<string, ListPositions> {
+  return mapOf(caches, conn)
+}
+
+/**
+ * Keeps `positions` of `list` (moved to a later version by a write), unless newer ones are kept.
+ *
+ * @example
+ * keepPositions(reader, list, { ...positions, version: 812 })
+ */
+export function keepPositions(conn: Connection, list: string, positions: ListPositions): void {
+  remember(mapOf(caches, conn), list, positions)
 }
 
 function remember(cache: Map<string, ListPositions>, list: string, positions: ListPositions): void {

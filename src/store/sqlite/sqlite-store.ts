@@ -7,6 +7,7 @@ import type { OwnWriteTarget, Repositories, Store } from '../repositories.js'
 import { Connection, openDatabase } from './connection.js'
 import type { RepoContext } from './context.js'
 import { applyMigrations } from './migrate.js'
+import { keepMoved, movePositions, startNoting, type MovedPositions } from './list-changes.js'
 import { Checkpointer } from './checkpointer.js'
 import { WriteGate } from '../write-gate.js'
 import { createRepositories, routeWrites } from './repositories.js'
@@ -151,10 +152,13 @@ class SqliteStore implements Store {
         check: this.#gate.checkActive(token),
         now: this.#now,
       })
+      startNoting(this.#writer)
       db.exec('BEGIN IMMEDIATE')
       try {
         const result = await fn(tx)
+        const moved = this.#movePositions()
         db.exec('COMMIT')
+        this.#catchUpReader(moved)
         this.#checkpointer.afterCommit()
         return result
       } catch (err) {
@@ -162,6 +166,32 @@ class SqliteStore implements Store {
         throw err
       }
     })
+  }
+
+  /**
+   * Keeps the list positions the write moved, once the reader sees the commit; reading the change
+   * counts there also brings the reader to the new state now rather than on the next request.
+   */
+  #catchUpReader(moved: MovedPositions | undefined): void {
+    if (moved === undefined) return
+    try {
+      keepMoved(this.#reader, moved)
+    } catch {
+      // the write has committed: kept positions not moved are read again (their version is old)
+    }
+  }
+
+  /**
+   * The positions of lists the write moves (list-changes.ts), read while the reader still sees
+   * the state the write started from. Lists' positions are a cache: a failure here must not fail
+   * the write, the positions are then read again as after any other write.
+   */
+  #movePositions(): MovedPositions | undefined {
+    try {
+      return movePositions(this.#writer, this.#reader)
+    } catch {
+      return undefined
+    }
   }
 
   /**

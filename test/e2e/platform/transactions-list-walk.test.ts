@@ -208,3 +208,102 @@ describe('/api/v1 transactions: the total of a filtered list', () => {
     expect(await totalOf('search=pet%201')).toBe(matching)
   })
 })
+
+describe('/api/v1 transactions: filtered lists across writes', () => {
+  // A small write moves the kept positions of the workspace's lists (src/store/sqlite/
+  // list-changes.ts) instead of having them read again: every page after it, near or far, and
+  // every total, must be those of the list as it is now.
+  it('answer every page and total as a fresh read after creates, renames, moves, tag changes, deletes and a service delete', async () => {
+    const platform = await startTestPlatform()
+    const pets = await createService(platform, 'pets')
+    const orders = await createService(platform, 'orders')
+    const spare = await createService(platform, 'spare')
+    const petIds = await createMany(platform, pets, 2000, 'pet')
+    await createMany(platform, orders, 1000, 'order')
+    await createMany(platform, spare, 30, 'pet')
+    const lists: Array<{ query: string; filter: Record<string, unknown>; sort: string }> = [
+      { query: 'search=pet%201&sort=name', filter: { contains: 'pet 1' }, sort: 'name' },
+      { query: 'search=pet%201&sort=-created', filter: { contains: 'pet 1' }, sort: '-created' },
+      { query: 'tags=smoke&sort=updatedBy', filter: { tags: ['smoke'] }, sort: 'updatedBy' },
+      {
+        query: `serviceId=${pets}&search=3`,
+        filter: { serviceId: pets, contains: '3' },
+        sort: 'id',
+      },
+      { query: 'sort=-name', filter: {}, sort: '-name' },
+    ]
+    const check = async (when: string): Promise<void> => {
+      for (const { query, filter, sort } of lists) {
+        const fresh = await platform.store.transactions.list(platform.workspaceId, filter, {
+          limit: -1,
+          skip: 0,
+          sort,
+        })
+        const every = fresh.items.map((t) => t.id)
+        for (const skip of [0, 40, 1100, Math.max(0, every.length - 5)]) {
+          const page = await envelope<Listed[]>(
+            await platform.request(`${transactionsPath(platform)}?limit=20&skip=${skip}&${query}`),
+          )
+          expect(page.total, `${when}: ${query} total`).toBe(every.length)
+          expect(
+            page.result.map((t) => t.id),
+            `${when}: ${query} skip ${skip}`,
+          ).toEqual(every.slice(skip, skip + 20))
+        }
+      }
+    }
+    await check('before any write')
+    const [first, second, third] = petIds.slice(1000, 1003) as [number, number, number]
+    const writes: Array<[string, () => Promise<Response>]> = [
+      [
+        'a create',
+        async () =>
+          await platform.request(`${transactionsPath(platform)}?serviceId=${pets}`, {
+            method: 'POST',
+            json: { transactions: [txn('AAA pet 1 new', '/new', { tags: ['smoke'] })] },
+          }),
+      ],
+      [
+        'a rename',
+        async () =>
+          await platform.request(`${transactionsPath(platform)}/${first}`, {
+            method: 'PUT',
+            json: { name: 'pet 1 renamed to the front 0' },
+          }),
+      ],
+      [
+        'a move to another service',
+        async () =>
+          await platform.request(`${transactionsPath(platform)}/${second}`, {
+            method: 'PUT',
+            json: { serviceId: orders },
+          }),
+      ],
+      [
+        'a tag change',
+        async () =>
+          await platform.request(transactionsPath(platform), {
+            method: 'PATCH',
+            json: { action: 'ADD_TAGS', tags: ['smoke'], transactions: petIds.slice(5, 9) },
+          }),
+      ],
+      [
+        'a delete',
+        async () =>
+          await platform.request(`${transactionsPath(platform)}/${third}`, { method: 'DELETE' }),
+      ],
+      [
+        "a service's delete, with its transactions",
+        async () =>
+          await platform.request(`/api/v1/workspaces/${platform.workspaceId}/services/${spare}`, {
+            method: 'DELETE',
+          }),
+      ],
+    ]
+    for (const [what, write] of writes) {
+      const res = await write()
+      expect(res.status, what).toBeLessThan(300)
+      await check(`after ${what}`)
+    }
+  }, 120_000)
+})
