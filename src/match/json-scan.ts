@@ -26,6 +26,9 @@ export const NOT_FOUND = 1
 /** What a scanner holds between scans, instead of the last body. */
 const EMPTY = Buffer.alloc(0)
 
+/** Longest selected string whose bytes a scan keeps, to hand out the same string again. */
+const REUSED_BYTES = 64
+
 const QUOTE = 0x22
 const BACKSLASH = 0x5c
 const COMMA = 0x2c
@@ -136,6 +139,14 @@ class Scan {
   private foundKind = 0
   /** Where the selected container starts, while it is open (its end is known when it closes). */
   private containerStart = -1
+  /**
+   * The last short string selected, and its bytes: requests to one route mostly send the same few
+   * values, and equal bytes decode to an equal string, so it is handed out again rather than
+   * decoded and allocated for each request.
+   */
+  private readonly lastBytes = Buffer.alloc(REUSED_BYTES)
+  private lastLength = -1
+  private lastText = ''
 
   constructor(private readonly segments: readonly CompiledSegment[]) {}
 
@@ -281,9 +292,7 @@ class Scan {
 
   private result(): string | typeof NOT_FOUND {
     if (this.foundStart < 0) return NOT_FOUND
-    if (this.foundKind === KIND_STRING) {
-      return this.body.toString('utf8', this.foundStart + 1, this.foundEnd - 1)
-    }
+    if (this.foundKind === KIND_STRING) return this.stringAt(this.foundStart + 1, this.foundEnd - 1)
     const text = this.body.toString('utf8', this.foundStart, this.foundEnd)
     switch (this.foundKind) {
       case KIND_LITERAL:
@@ -293,6 +302,24 @@ class Scan {
       default:
         return jsonValueText(JSON.parse(text)) ?? NOT_FOUND
     }
+  }
+
+  /** The text of an unescaped string's bytes; the previous one when the bytes are the same. */
+  private stringAt(start: number, end: number): string {
+    const body = this.body
+    const length = end - start
+    if (length > REUSED_BYTES) return body.toString('utf8', start, end)
+    const last = this.lastBytes
+    if (length === this.lastLength) {
+      let i = 0
+      while (i < length && body[start + i] === last[i]) i++
+      if (i === length) return this.lastText
+    }
+    // A byte loop, as in nameEquals: short copies cost less than crossing into C++.
+    for (let i = 0; i < length; i++) last[i] = body[start + i] as number
+    this.lastLength = length
+    this.lastText = body.toString('utf8', start, end)
+    return this.lastText
   }
 
   private skipSpace(): void {

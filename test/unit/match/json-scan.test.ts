@@ -173,6 +173,41 @@ describe('JsonPathScanner', () => {
     ).toBeUndefined()
   })
 
+  it('answers each body with its own value when one scanner reads many in turn', () => {
+    const scanner = JsonPathScanner.compile('$.kind') as JsonPathScanner
+    const values = [
+      'express',
+      'express',
+      'expresS',
+      'express',
+      '',
+      'é',
+      'è',
+      'x'.repeat(64),
+      'x'.repeat(64),
+      `${'x'.repeat(63)}y`,
+      'x'.repeat(65),
+      'x'.repeat(65),
+      'express',
+    ]
+    for (const value of values) {
+      expect(scanner.scan(Buffer.from(JSON.stringify({ kind: value, other: 'express' })))).toBe(
+        value,
+      )
+    }
+    // Invalid UTF-8 decodes as JSON.parse's input does, then the same bytes again.
+    const invalid = Buffer.concat([
+      Buffer.from('{"kind":"a'),
+      Buffer.from([0xff]),
+      Buffer.from('"}'),
+    ])
+    expect(scanner.scan(invalid)).toBe(reference(invalid, '$.kind'))
+    expect(scanner.scan(invalid)).toBe('a\uFFFD')
+    expect(scanner.scan(Buffer.from('{"kind":"a\\u00e9"}'))).toBe('aé')
+    expect(scanner.scan(Buffer.from('{"kind":"a"'))).toBe(NOT_JSON)
+    expect(scanner.scan(Buffer.from('{"kind":"a"}'))).toBe('a')
+  })
+
   it('leaves paths other than member/index chains to the JSONPath engine', () => {
     expect(JsonPathScanner.compile('$..id')).toBeNull()
     expect(JsonPathScanner.compile('$.items[*].sku')).toBeNull()
