@@ -26,8 +26,8 @@ export const NOT_FOUND = 1
 /** What a scanner holds between scans, instead of the last body. */
 const EMPTY = Buffer.alloc(0)
 
-/** Longest selected string whose bytes a scan keeps, to hand out the same string again. */
-const REUSED_BYTES = 64
+/** Longest selected string a scan compares with the last one, to hand out the same string again. */
+const REUSED_LENGTH = 64
 
 const QUOTE = 0x22
 const BACKSLASH = 0x5c
@@ -140,12 +140,9 @@ class Scan {
   /** Where the selected container starts, while it is open (its end is known when it closes). */
   private containerStart = -1
   /**
-   * The last short string selected, and its bytes: requests to one route mostly send the same few
-   * values, and equal bytes decode to an equal string, so it is handed out again rather than
-   * decoded and allocated for each request.
+   * The last short string selected: requests to one route mostly send the same few values, so an
+   * ASCII selection equal to it is handed out again rather than decoded and allocated anew.
    */
-  private readonly lastBytes = Buffer.alloc(REUSED_BYTES)
-  private lastLength = -1
   private lastText = ''
 
   constructor(private readonly segments: readonly CompiledSegment[]) {}
@@ -304,20 +301,23 @@ class Scan {
     }
   }
 
-  /** The text of an unescaped string's bytes; the previous one when the bytes are the same. */
+  /** The text of an unescaped string's bytes; the previous one when the bytes spell it in ASCII. */
   private stringAt(start: number, end: number): string {
     const body = this.body
     const length = end - start
-    if (length > REUSED_BYTES) return body.toString('utf8', start, end)
-    const last = this.lastBytes
-    if (length === this.lastLength) {
+    if (length > REUSED_LENGTH) return body.toString('utf8', start, end)
+    const last = this.lastText
+    if (length === last.length) {
+      // ASCII bytes equal to the characters decode to exactly those characters; any other byte
+      // (multi-byte or invalid UTF-8) stops the comparison and the bytes are decoded.
       let i = 0
-      while (i < length && body[start + i] === last[i]) i++
-      if (i === length) return this.lastText
+      while (i < length) {
+        const c = body[start + i] as number
+        if (c >= 0x80 || c !== last.charCodeAt(i)) break
+        i++
+      }
+      if (i === length) return last
     }
-    // A byte loop, as in nameEquals: short copies cost less than crossing into C++.
-    for (let i = 0; i < length; i++) last[i] = body[start + i] as number
-    this.lastLength = length
     this.lastText = body.toString('utf8', start, end)
     return this.lastText
   }

@@ -195,6 +195,12 @@ describe('JsonPathScanner', () => {
         value,
       )
     }
+    // A lone byte 0xE9 is invalid UTF-8, not the 'é' (U+00E9) read just before it.
+    expect(scanner.scan(Buffer.from('{"kind":"é"}'))).toBe('é')
+    const lone = Buffer.concat([Buffer.from('{"kind":"'), Buffer.from([0xe9]), Buffer.from('"}')])
+    expect(scanner.scan(lone)).toBe('\uFFFD')
+    expect(scanner.scan(Buffer.from('{"kind":"è"}'))).toBe('è')
+    expect(scanner.scan(Buffer.from('{"kind":"e"}'))).toBe('e')
     // Invalid UTF-8 decodes as JSON.parse's input does, then the same bytes again.
     const invalid = Buffer.concat([
       Buffer.from('{"kind":"a'),
