@@ -331,7 +331,10 @@ export class InspectionRing {
       at = putString(data, value, putU32(data, value.length, at))
     }
     at = putU32(data, bodyLength, at)
-    if (body !== null && bodyLength > 0) body.copy(data, at, 0, bodyLength)
+    // TypedArray#set: Buffer#copy crosses into C++ on Node 20, set stays in a V8 builtin.
+    if (body !== null && bodyLength > 0) {
+      data.set(bodyLength === body.length ? body : body.subarray(0, bodyLength), at)
+    }
   }
 
   private decode(slot: number, id: number): InspectionRecord {

@@ -13,6 +13,7 @@ import {
   type Predicate,
   type ReportProblem,
 } from './predicates/index.js'
+import { JsonScanners } from './json-scanners.js'
 import type { MatchRequest } from './request.js'
 import { methodRoutesSteps, type Candidate, type MethodRoutes } from './router.js'
 
@@ -140,6 +141,8 @@ class MatcherBuilder<P> {
   readonly #transactions: Array<CompiledTransaction<P>> = []
   readonly #active: Array<CompiledTransaction<P>> = []
   readonly #prepared: PreparedPredicate[] = []
+  /** Shared by every transaction: one scan of a body per JSONPath expression per request. */
+  readonly #scanners = new JsonScanners()
   #needsBody = false
   #needsForm = false
 
@@ -163,7 +166,7 @@ class MatcherBuilder<P> {
     const report: ReportProblem = (subPointer, message) => {
       this.#errors.push(detailAt(txn, subPointer, `/transactions/${index}`, message))
     }
-    const request = compileRequest(txn.dsl.requestDsl, report)
+    const request = compileRequest(txn.dsl.requestDsl, report, this.#scanners)
     const payload = this.payloadOf(txn, index, report)
     // Checked last: a scenario's state is read only when the request itself matches.
     const extra = this.extraOf?.(txn, report) ?? null

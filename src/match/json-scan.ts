@@ -26,6 +26,9 @@ export const NOT_FOUND = 1
 /** What a scanner holds between scans, instead of the last body. */
 const EMPTY = Buffer.alloc(0)
 
+/** Longest selected string a scan compares with the last one, to hand out the same string again. */
+const REUSED_LENGTH = 64
+
 const QUOTE = 0x22
 const BACKSLASH = 0x5c
 const COMMA = 0x2c
@@ -136,6 +139,11 @@ class Scan {
   private foundKind = 0
   /** Where the selected container starts, while it is open (its end is known when it closes). */
   private containerStart = -1
+  /**
+   * The last short string selected: requests to one route mostly send the same few values, so an
+   * ASCII selection equal to it is handed out again rather than decoded and allocated anew.
+   */
+  private lastText = ''
 
   constructor(private readonly segments: readonly CompiledSegment[]) {}
 
@@ -281,9 +289,7 @@ class Scan {
 
   private result(): string | typeof NOT_FOUND {
     if (this.foundStart < 0) return NOT_FOUND
-    if (this.foundKind === KIND_STRING) {
-      return this.body.toString('utf8', this.foundStart + 1, this.foundEnd - 1)
-    }
+    if (this.foundKind === KIND_STRING) return this.stringAt(this.foundStart + 1, this.foundEnd - 1)
     const text = this.body.toString('utf8', this.foundStart, this.foundEnd)
     switch (this.foundKind) {
       case KIND_LITERAL:
@@ -293,6 +299,27 @@ class Scan {
       default:
         return jsonValueText(JSON.parse(text)) ?? NOT_FOUND
     }
+  }
+
+  /** The text of an unescaped string's bytes; the previous one when the bytes spell it in ASCII. */
+  private stringAt(start: number, end: number): string {
+    const body = this.body
+    const length = end - start
+    if (length > REUSED_LENGTH) return body.toString('utf8', start, end)
+    const last = this.lastText
+    if (length === last.length) {
+      // ASCII bytes equal to the characters decode to exactly those characters; any other byte
+      // (multi-byte or invalid UTF-8) stops the comparison and the bytes are decoded.
+      let i = 0
+      while (i < length) {
+        const c = body[start + i] as number
+        if (c >= 0x80 || c !== last.charCodeAt(i)) break
+        i++
+      }
+      if (i === length) return last
+    }
+    this.lastText = body.toString('utf8', start, end)
+    return this.lastText
   }
 
   private skipSpace(): void {

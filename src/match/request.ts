@@ -47,8 +47,11 @@ export class MatchRequest {
   #text: Lazy<string> = NOT_YET
   #json: Lazy<unknown> = NOT_YET
   #jsonValid = false
+  // The last two answers of jsonText, by scanner: the newest first.
   #scanner: JsonPathScanner | null = null
   #scanned: string | undefined = undefined
+  #scannerBefore: JsonPathScanner | null = null
+  #scannedBefore: string | undefined = undefined
   #xml: Lazy<XmlDocument | null> = NOT_YET
   #form: Lazy<Record<string, FieldValue> | null> = NOT_YET
   #credentials: Lazy<{ username: string; password: string } | null> = NOT_YET
@@ -113,11 +116,14 @@ export class MatchRequest {
   /**
    * The text of the value a simple JSONPath selects (see json-scan.ts); undefined when the body is
    * not JSON or the path selects nothing. The body is scanned rather than parsed, unless another
-   * matcher parsed it already. The last answer is kept: the transactions of one route usually
-   * test the same path, and a discriminator reads it before the candidate's own predicate does.
+   * matcher parsed it already. The last two answers are kept, by scanner (one per expression
+   * within a compiled mock, json-scanners.ts): the transactions of one route usually test the same
+   * path, a discriminator reads it before the candidate's own predicate does, and a transaction
+   * that also tests a second path must not make the next candidate scan the first one again.
    */
   jsonText(scanner: JsonPathScanner): string | undefined {
     if (this.#scanner === scanner) return this.#scanned
+    if (this.#scannerBefore === scanner) return this.#scannedBefore
     let text: string | undefined
     if (this.#json !== NOT_YET && this.#jsonValid) {
       const found = scanner.fromParsed(this.#json)
@@ -126,6 +132,8 @@ export class MatchRequest {
       const found = scanner.scan(this.body)
       text = typeof found === 'string' ? found : undefined
     }
+    this.#scannerBefore = this.#scanner
+    this.#scannedBefore = this.#scanned
     this.#scanner = scanner
     this.#scanned = text
     return text

@@ -1,5 +1,6 @@
 import { jsonTextDepth, MAX_DEFINITION_DEPTH, type Matcher } from '../../dsl/index.js'
 import { JsonPathScanner } from '../json-scan.js'
+import type { JsonScanners } from '../json-scanners.js'
 import { compileJsonPath, jsonEquals, jsonValueText, type JsonSelector } from '../json.js'
 import type { FieldValue, MatchRequest } from '../request.js'
 import { canonicalXml, compileXPath, parseXml, type CompiledXPath } from '../xml.js'
@@ -51,9 +52,18 @@ class StructuredBodyPredicate implements Predicate {
  * other key names a form field (urlencoded or multipart).
  *
  * @example
+ * Within one compiled mock service, `scanners` gives every matcher on the same simple JSONPath
+ * the same scanner, so that a request's body is scanned once for all of them (json-scanners.ts);
+ * without it the predicate compiles its own.
+ *
+ * @example
  * compileBodyPredicate({ key: '$.type', matcherName: 'equals', matchingValue: 'order' }, '/dsl/requestDsl/body/0')
  */
-export function compileBodyPredicate(m: Matcher, pointer: string): BodyPredicateResult {
+export function compileBodyPredicate(
+  m: Matcher,
+  pointer: string,
+  scanners?: JsonScanners,
+): BodyPredicateResult {
   const key = m.key ?? ''
   const expected = m.matchingValue ?? ''
   const keyKind =
@@ -261,7 +271,7 @@ export function compileBodyPredicate(m: Matcher, pointer: string): BodyPredicate
       break
   }
 
-  const reader = readerFor(keyKind, key, keySelector, keyXPath)
+  const reader = readerFor(keyKind, key, keySelector, keyXPath, scanners)
   const absent = m.matcherName === 'absent'
   // `absent` without a key may name the form field in matchingValue (as for headers).
   const fieldKey = absent && key === '' && expected !== '' ? expected : key
@@ -302,12 +312,13 @@ function readerFor(
   key: string,
   selector: JsonSelector | null,
   xpath: CompiledXPath | null,
+  scanners: JsonScanners | undefined,
 ): FieldReader {
   if (kind === 'whole') return readBodyText
   if (kind === 'form') return readFormField
   if (selector !== null) {
     // A simple path (`$.a.b`, `$.items[0]`) is read by scanning the body, not by parsing it.
-    const scanner = JsonPathScanner.compile(key)
+    const scanner = scanners !== undefined ? scanners.get(key) : JsonPathScanner.compile(key)
     if (scanner !== null) return (req) => req.jsonText(scanner)
     return (req) => {
       if (!req.hasJson()) return undefined

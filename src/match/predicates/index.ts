@@ -1,4 +1,5 @@
 import type { Matcher, RequestDsl } from '../../dsl/index.js'
+import type { JsonScanners } from '../json-scanners.js'
 import { compileBodyPredicate } from './body.js'
 import { CredentialsPredicate } from './credentials.js'
 import { FieldPredicate, readCookie, readHeader, readQuery, type FieldReader } from './field.js'
@@ -31,11 +32,16 @@ const URL_POINTER = `${base}/url`
 /**
  * Compiles the request side of a transaction into predicates, reporting every problem (invalid or
  * unsafe regex, bad JSONPath/XPath, matchers that cannot apply) instead of stopping at the first.
+ * `scanners` is the compiled mock service's table of shared JSONPath scanners (json-scanners.ts).
  *
  * @example
  * compileRequest({ headers: [{ key: 'Accept', matcherName: 'contains', matchingValue: 'json' }] }, report).predicates.length // 1
  */
-export function compileRequest(request: RequestDsl, report: ReportProblem): CompiledRequest {
+export function compileRequest(
+  request: RequestDsl,
+  report: ReportProblem,
+  scanners?: JsonScanners,
+): CompiledRequest {
   const out: CompiledRequest = {
     url: null,
     predicates: [],
@@ -85,7 +91,7 @@ export function compileRequest(request: RequestDsl, report: ReportProblem): Comp
   }
   request.body?.forEach((m, i) => {
     const pointer = `${base}/body/${i}`
-    const compiled = compileBodyPredicate(m, pointer)
+    const compiled = compileBodyPredicate(m, pointer, scanners)
     if ('error' in compiled) {
       report(`${pointer}/${compiled.at}`, compiled.error)
       return

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
+import { JsonPathScanner } from '../../../src/match/json-scan.js'
 import { matcherOf, matchName, request, txn } from '../fixtures/match.js'
 
 /** Transactions on one path told apart by an `equals` header: enough for an index (4 or more). */
@@ -131,6 +132,50 @@ describe('the discriminator index', () => {
       ),
     ).toBeUndefined()
     expect(matchName(m, request('POST', '/orders', {}, 'not json'))).toBeUndefined()
+  })
+
+  it('reads a JSONPath body field once for the index and the candidate, with the same answers', () => {
+    const kinds = ['standard', 'express', 'overnight', 'pickup', 'drone']
+    const m = matcherOf([
+      ...kinds.map((kind) =>
+        txn(kind, {
+          method: 'POST',
+          path: '/orders',
+          body: [{ key: '$.shipping.kind', matcherName: 'equals', matchingValue: kind }],
+        }),
+      ),
+      // Another matcher on the same expression and one on another expression, same route.
+      txn(
+        'express-eu',
+        {
+          method: 'POST',
+          path: '/orders',
+          body: [
+            { key: '$.shipping.kind', matcherName: 'contains', matchingValue: 'xpr' },
+            { key: '$.shipping.zone', matcherName: 'equals', matchingValue: 'eu' },
+          ],
+        },
+        { priority: 1 },
+      ),
+    ])
+    const scans = vi.spyOn(JsonPathScanner.prototype, 'scan')
+    try {
+      const body = (kind: string, zone = 'us'): string =>
+        JSON.stringify({ items: [1], shipping: { kind, zone } })
+      const post = (text: string): string | undefined =>
+        matchName(m, request('POST', '/orders', { 'content-type': 'application/json' }, text))
+      for (const kind of kinds) {
+        const before = scans.mock.calls.length
+        expect(post(body(kind))).toBe(kind)
+        // express: the priority-1 transaction's zone is read too (a second expression)
+        expect(scans.mock.calls.length - before, kind).toBe(kind === 'express' ? 2 : 1)
+      }
+      expect(post(body('express', 'eu'))).toBe('express-eu')
+      expect(post(body('boat'))).toBeUndefined()
+      expect(post('{"shipping":{"kind":"express"')).toBeUndefined()
+    } finally {
+      scans.mockRestore()
+    }
   })
 
   it('serves templated and fallback routes through the same index', () => {

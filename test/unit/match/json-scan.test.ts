@@ -1,7 +1,50 @@
 import { describe, expect, it } from 'vitest'
 import { JsonPathScanner, NOT_FOUND, NOT_JSON } from '../../../src/match/json-scan.js'
+import { JsonScanners, MAX_SHARED_SCANNERS } from '../../../src/match/json-scanners.js'
 import { jsonValueText, simplePathSegments, walkSegments } from '../../../src/match/json.js'
 import { MatchRequest } from '../../../src/match/request.js'
+
+describe('JsonScanners', () => {
+  it('gives one scanner per expression, and null for paths the scanner cannot read', () => {
+    const scanners = new JsonScanners()
+    const a = scanners.get('$.shipping.kind')
+    expect(a).toBeInstanceOf(JsonPathScanner)
+    expect(scanners.get('$.shipping.kind')).toBe(a)
+    expect(scanners.get('$.shipping.address')).not.toBe(a)
+    expect(scanners.get('$..kind')).toBeNull()
+    expect(scanners.get('$..kind')).toBeNull()
+    expect(scanners.size).toBe(3)
+    expect(MAX_SHARED_SCANNERS).toBe(10_000)
+  })
+
+  it('compiles fresh scanners beyond its cap, which read the same', () => {
+    const scanners = new JsonScanners(2)
+    const a = scanners.get('$.a')
+    const b = scanners.get('$.b')
+    const c = scanners.get('$.c') as JsonPathScanner
+    expect(scanners.size).toBe(2)
+    expect(scanners.get('$.a')).toBe(a)
+    expect(scanners.get('$.b')).toBe(b)
+    expect(scanners.get('$.c')).not.toBe(c)
+    expect(c.scan(Buffer.from('{"c":"x"}'))).toBe('x')
+  })
+
+  it("lets two readers of one expression share a request's single scan", () => {
+    const scanners = new JsonScanners()
+    const first = scanners.get('$.order.id') as JsonPathScanner
+    const second = scanners.get('$.order.id') as JsonPathScanner
+    const req = new MatchRequest('POST', '/', {}, Buffer.from('{"order":{"id":"o-1"}}'))
+    let scans = 0
+    const scan = first.scan.bind(first)
+    first.scan = (body) => {
+      scans++
+      return scan(body)
+    }
+    expect(req.jsonText(first)).toBe('o-1')
+    expect(req.jsonText(second)).toBe('o-1')
+    expect(scans).toBe(1)
+  })
+})
 
 /** What the scanner must answer: JSON.parse of the decoded body, then the direct walk. */
 function reference(body: Buffer, path: string): string | typeof NOT_FOUND | typeof NOT_JSON {
@@ -128,6 +171,47 @@ describe('JsonPathScanner', () => {
     expect(
       new MatchRequest('POST', '/', {}, Buffer.from('{"order":')).jsonText(scanner),
     ).toBeUndefined()
+  })
+
+  it('answers each body with its own value when one scanner reads many in turn', () => {
+    const scanner = JsonPathScanner.compile('$.kind') as JsonPathScanner
+    const values = [
+      'express',
+      'express',
+      'expresS',
+      'express',
+      '',
+      'é',
+      'è',
+      'x'.repeat(64),
+      'x'.repeat(64),
+      `${'x'.repeat(63)}y`,
+      'x'.repeat(65),
+      'x'.repeat(65),
+      'express',
+    ]
+    for (const value of values) {
+      expect(scanner.scan(Buffer.from(JSON.stringify({ kind: value, other: 'express' })))).toBe(
+        value,
+      )
+    }
+    // A lone byte 0xE9 is invalid UTF-8, not the 'é' (U+00E9) read just before it.
+    expect(scanner.scan(Buffer.from('{"kind":"é"}'))).toBe('é')
+    const lone = Buffer.concat([Buffer.from('{"kind":"'), Buffer.from([0xe9]), Buffer.from('"}')])
+    expect(scanner.scan(lone)).toBe('\uFFFD')
+    expect(scanner.scan(Buffer.from('{"kind":"è"}'))).toBe('è')
+    expect(scanner.scan(Buffer.from('{"kind":"e"}'))).toBe('e')
+    // Invalid UTF-8 decodes as JSON.parse's input does, then the same bytes again.
+    const invalid = Buffer.concat([
+      Buffer.from('{"kind":"a'),
+      Buffer.from([0xff]),
+      Buffer.from('"}'),
+    ])
+    expect(scanner.scan(invalid)).toBe(reference(invalid, '$.kind'))
+    expect(scanner.scan(invalid)).toBe('a\uFFFD')
+    expect(scanner.scan(Buffer.from('{"kind":"a\\u00e9"}'))).toBe('aé')
+    expect(scanner.scan(Buffer.from('{"kind":"a"'))).toBe(NOT_JSON)
+    expect(scanner.scan(Buffer.from('{"kind":"a"}'))).toBe('a')
   })
 
   it('leaves paths other than member/index chains to the JSONPath engine', () => {

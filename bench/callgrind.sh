@@ -1,0 +1,79 @@
+#!/bin/bash
+# Instructions per request of a server's main thread under callgrind: a figure that does not move
+# with the machine's load (unlike CPU time). The server runs under valgrind with instrumentation
+# off; after a warm-up, instrumentation is switched on for a fixed number of POSTs and dumped.
+# The main thread (file *.1-01) holds the request work; V8's optimizing compiler and GC helpers run
+# on other threads. Add --perf-basic-prof to NODE_EXTRA to name JIT frames (/tmp/perf-PID.map).
+#
+#   bench/callgrind.sh http  understudy [CLI_DIR] # S2 (10 transactions, $.shipping.kind) over HTTP/1.1
+#   bench/callgrind.sh http  bare                 # bench/servers/bare-http.ts
+#   bench/callgrind.sh https understudy [CLI_DIR] # the paths suite's POST over TLS (HTTP/1.1)
+#   bench/callgrind.sh https bare                 # bench/servers/bare-tls.ts, BARE_KIND=https
+#   bench/callgrind.sh h2    understudy|bare      # the same over h2 (bare: BARE_KIND=h2)
+# Environment: N (measured requests, default 4000), WARM (default 40000), OUT (default a temp dir).
+set -euo pipefail
+PROTOCOL=$1
+SERVER=$2
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+CLI_DIR=$(cd "${3:-$ROOT}" && pwd)
+N=${N:-4000}
+WARM=${WARM:-40000}
+OUT=${OUT:-$(mktemp -d)}
+AUTOCANNON="$ROOT/node_modules/.bin/autocannon"
+npx tsx "$ROOT/bench/callgrind-setup.ts" "$OUT"
+LOG="$OUT/server.log"
+CG=(valgrind --tool=callgrind --instr-atstart=no --smc-check=all-non-file --separate-threads=yes
+  "--callgrind-out-file=$OUT/callgrind.out")
+TLS=(--tls-port 0 --tls-cert "$OUT/cert.pem" --tls-key "$OUT/key.pem")
+# shellcheck disable=SC2086
+case "$PROTOCOL/$SERVER" in
+  http/understudy)
+    "${CG[@]}" node ${NODE_EXTRA:-} "$CLI_DIR/dist/src/cli/main.js" run --mock "$OUT/s2.json" \
+      --port 0 --log-level warn >"$LOG" 2>&1 &
+    ;;
+  http/bare)
+    (cd "$ROOT" && BARE_BODY='{"hello":"world"}' exec "${CG[@]}" node ${NODE_EXTRA:-} --import tsx \
+      bench/servers/bare-http.ts) >"$LOG" 2>&1 &
+    ;;
+  https/understudy | h2/understudy)
+    "${CG[@]}" node ${NODE_EXTRA:-} "$CLI_DIR/dist/src/cli/main.js" run --mock "$OUT/paths.json" \
+      --port 0 "${TLS[@]}" --log-level warn >"$LOG" 2>&1 &
+    ;;
+  https/bare | h2/bare)
+    (cd "$ROOT" && BARE_KIND=$PROTOCOL TLS_CERT="$OUT/cert.pem" TLS_KEY="$OUT/key.pem" \
+      exec "${CG[@]}" node ${NODE_EXTRA:-} --import tsx bench/servers/bare-tls.ts) >"$LOG" 2>&1 &
+    ;;
+  *)
+    echo "usage: $0 http|https|h2 understudy|bare [CLI_DIR]" >&2
+    exit 2
+    ;;
+esac
+PID=$!
+SCHEME=http
+[ "$PROTOCOL" != http ] && SCHEME=https
+URL=""
+for _ in $(seq 1 240); do
+  URL=$(grep -o "$SCHEME://[0-9.:]*" "$LOG" | head -1 || true)
+  [ -n "$URL" ] && break
+  sleep 0.5
+done
+[ -z "$URL" ] && { echo "the server did not start: $(cat "$LOG")" >&2; kill "$PID"; exit 1; }
+if [ "$PROTOCOL" = h2 ]; then
+  npx tsx "$ROOT/bench/callgrind-h2.ts" "$URL" "$PID" "$WARM" "$N" "$OUT/body.json"
+else
+  # Certificates are self-signed: the load generator does not verify them.
+  export NODE_TLS_REJECT_UNAUTHORIZED=0 NODE_NO_WARNINGS=1
+  REQUEST=(-m POST -H content-type=application/json -i "$OUT/body.json")
+  "$AUTOCANNON" -c 10 -a "$WARM" "${REQUEST[@]}" "$URL/api/orders" >/dev/null 2>&1
+  callgrind_control -i on "$PID" >/dev/null
+  # The 10 connections are new: their TLS handshakes fall inside the window (same for every server).
+  "$AUTOCANNON" -c 10 -a "$N" "${REQUEST[@]}" "$URL/api/orders" 2>&1 | grep -E "requests in" || true
+  callgrind_control -d "$PID" >/dev/null
+  callgrind_control -i off "$PID" >/dev/null
+fi
+sleep 1
+kill "$PID"
+wait "$PID" 2>/dev/null || true
+MAIN=$(grep -m1 '^summary:' "$OUT"/callgrind.out.1-01 | awk '{print $2}')
+echo "$PROTOCOL $SERVER ($CLI_DIR): $((MAIN / N)) instructions per request on the main thread" \
+  "($MAIN over $N requests; files in $OUT)"
