@@ -65,6 +65,7 @@ export {
   TemplateSyntaxError,
   type TemplateNode,
 } from './template-check.js'
+export { loadHandlebars } from './handlebars.js'
 export {
   MAX_TEMPLATE_GENERATED,
   MAX_TEMPLATE_OUTPUT,
