@@ -1,9 +1,10 @@
 import { readFileSync, statSync } from 'node:fs'
 import { createError, isUnderstudyError } from '../errors/index.js'
 import {
-  parseText,
+  parseBytes,
   readDefinition,
   recordSourceText,
+  utf8Error,
   type MockServiceDocument,
 } from '../dsl/index.js'
 import type { RequestCheck } from '../serve/index.js'
@@ -49,6 +50,14 @@ export async function loadRunDocument(file: string): Promise<MockServiceDocument
       !isDirectory &&
       unrecognised(() => importFile({ bytes: readFileSync(file), fileName: file }))
     ) {
+      // Neither reads it, and it is not UTF-8: that is what to say.
+      const notUtf8 = utf8Error(readFileSync(file), file)
+      if (notUtf8 !== null) {
+        throw createError('ERR_CONFIG_FILE', [
+          file,
+          notUtf8.details?.[0]?.message ?? notUtf8.message,
+        ])
+      }
       throw createError('ERR_CONFIG_FILE', [
         file,
         `${err.details?.[0]?.message ?? err.message}. It is not a file understudy can serve; convert it with "understudy import ${file} -o mock.yaml" and run that`,
@@ -66,10 +75,11 @@ function readDirectly(file: string): MockServiceDocument | null {
   } catch (err) {
     throw createError('ERR_CONFIG_FILE', [file, (err as Error).message])
   }
-  const text = bytes.toString('utf8')
+  // Text in another encoding (a UTF-16 export) is left to the importers, which decode it.
+  if (utf8Error(bytes, file) !== null) return null
   for (const name of [file, `${file}.yaml`]) {
     try {
-      const parsed = parseText(text, name)
+      const parsed = parseBytes(bytes, name)
       if (!looksLikeDsl(parsed.value)) return null
       const doc = readDefinition(parsed.value, { file, locate: parsed.locate })
       // The runtime keeps these bytes instead of the document, and reads them again when asked.

@@ -1,6 +1,8 @@
 export * from './types.js'
 export {
+  parseBytes,
   parseText,
+  utf8Error,
   pointerSegments,
   joinPointer,
   type ParsedText,
