@@ -2,6 +2,7 @@ import { readFileSync, statSync } from 'node:fs'
 import { createError, isUnderstudyError } from '../errors/index.js'
 import {
   parseBytes,
+  parseText,
   readDefinition,
   recordSourceText,
   utf8Error,
@@ -75,8 +76,13 @@ function readDirectly(file: string): MockServiceDocument | null {
   } catch (err) {
     throw createError('ERR_CONFIG_FILE', [file, (err as Error).message])
   }
-  // Text in another encoding (a UTF-16 export) is left to the importers, which decode it.
-  if (utf8Error(bytes, file) !== null) return null
+  const notUtf8 = utf8Error(bytes, file)
+  if (notUtf8 !== null) {
+    // A DSL file with bytes that are not UTF-8 is refused rather than served with U+FFFD; text in
+    // another encoding (a UTF-16 export) is left to the importers, which decode it.
+    if (isDsl(bytes.toString('utf8'), file)) throw notUtf8
+    return null
+  }
   for (const name of [file, `${file}.yaml`]) {
     try {
       const parsed = parseBytes(bytes, name)
@@ -92,6 +98,18 @@ function readDirectly(file: string): MockServiceDocument | null {
     }
   }
   return null
+}
+
+/** True when `text`, read as JSON or YAML, is a DSL document. */
+function isDsl(text: string, file: string): boolean {
+  for (const name of [file, `${file}.yaml`]) {
+    try {
+      return looksLikeDsl(parseText(text, name).value)
+    } catch {
+      // not this format
+    }
+  }
+  return false
 }
 
 /** A mock-service document, a list of transactions, or one transaction / dsl. */

@@ -9,13 +9,13 @@ const SEMI_SPACE_FLAG =
   /^--(?:max|min)[-_]semi[-_]space[-_]size|^--semi[-_]space[-_]growth[-_]factor/
 
 /**
- * How long allocation must have been quiet before V8 agrees to shrink the young generation: it
- * shrinks at a young-generation collection when the allocation rate it measured over about the
- * last five seconds is under 1 KB/ms (Node 20.20, V8 11.3).
+ * How often the young generation is looked at while it is larger than a small runtime's. V8
+ * shrinks it at a young-generation collection when less than 1 KB/ms was allocated since the
+ * previous collection (over about the last five seconds: Node 20.20, V8 11.3); a runtime's first
+ * requests allocate enough to keep it from agreeing at the first look, and each look's collection
+ * starts the next measure, so the next look, once the runtime has been quiet, finds it agreeing.
  */
-const FIRST_CHECK_MS = 6_000
-/** Then checked this often, for a runtime that was busy at the first check and idles later. */
-const CHECK_EVERY_MS = 30_000
+const CHECK_EVERY_MS = 6_000
 /**
  * The young generation a 100-transaction runtime settles at (two 8 MiB semi-spaces). A larger one
  * was grown by start-up's allocation, or by a load that has since stopped.
@@ -61,9 +61,9 @@ export function processLaunchFlags(): string[] {
  * never needs. V8 11.3 reads the semi-space size flags only when the heap is set up, so they
  * cannot cap it afterwards; what it does is shrink the young generation at a young-generation
  * collection when allocation has been quiet for a few seconds, and an idle runtime makes no
- * collection. So one is made when the runtime has been quiet, and again while the young
- * generation stays larger than a small runtime's; under load V8 declines and grows it as usual.
- * Timers only: nothing on the request path.
+ * collection. So one is made every few seconds while the young generation is larger than a small
+ * runtime's: under load V8 declines (and grows it as the load needs, as usual), once quiet it
+ * shrinks it. A timer only: nothing on the request path.
  */
 export function settleYoungGeneration(
   transactions: number,
@@ -73,10 +73,7 @@ export function settleYoungGeneration(
   const check = (): void => {
     if (youngGenerationSize() > SMALL_RUNTIME_YOUNG_GENERATION) exposedGc()?.({ type: 'minor' })
   }
-  setTimeout(() => {
-    check()
-    setInterval(check, CHECK_EVERY_MS).unref()
-  }, FIRST_CHECK_MS).unref()
+  setInterval(check, CHECK_EVERY_MS).unref()
 }
 
 /** Bytes the young generation holds from the system now. */
