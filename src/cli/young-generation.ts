@@ -48,7 +48,7 @@ export function youngGenerationPlan(
 }
 
 /** This process's launch flags: `execArgv` and `NODE_OPTIONS`. */
-export function processLaunchFlags(): string[] {
+function processLaunchFlags(): string[] {
   const fromEnv = (process.env['NODE_OPTIONS'] ?? '').split(/\s+/).filter((w) => w !== '')
   return [...process.execArgv, ...fromEnv]
 }
@@ -77,6 +77,6 @@ export function settleYoungGeneration(
 }
 
 /** Bytes the young generation holds from the system now. */
-export function youngGenerationSize(): number {
+function youngGenerationSize(): number {
   return getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size ?? 0
 }
