@@ -136,12 +136,13 @@ export function parseBytes(bytes: Buffer, fileName: string): ParsedText {
       throw jsonParseError(err, text, fileName)
     }
   }
-  let text: string | null = null
+  // Decoded again only when an error asks where something is.
+  let decoded: string | null = null
   return {
     value,
     locate: (pointer) => {
-      text ??= bytes.toString('utf8', start)
-      return jsonLocate(text, pointer)
+      decoded ??= bytes.toString('utf8', start)
+      return jsonLocate(decoded, pointer)
     },
   }
 }
