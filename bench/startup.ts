@@ -1,11 +1,11 @@
 // npx tsx bench/startup.ts: start-up and memory at listening, without a load.
 // Options: --sizes 10000,100000 (default), --scenario S1 (whose grown document: bench/suites/scale.ts),
 // --cli PATH[,PATH...] (default dist/src/cli/main.js of this checkout; several alternate, one
-// process at a time), --runs N (default 3).
+// process at a time), --runs N (default 3), --later S (default 3: RSS read S seconds after the line).
 //
 // For each size and run, each CLI starts `understudy run --mock` on the grown document, not pinned;
 // printed: wall time from spawn to the `listening on` line, the process's CPU to that line, RSS at
-// the line and 3 s later. See bench/README.md, "Start-up and memory at listening".
+// the line and --later seconds after it. See bench/README.md, "Start-up and memory at listening".
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -21,6 +21,7 @@ const { values } = parseArgs({
     scenario: { type: 'string', default: 'S1' },
     cli: { type: 'string', default: join(root, 'dist/src/cli/main.js') },
     runs: { type: 'string', default: '3' },
+    later: { type: 'string', default: '3' },
   },
 })
 const scenario = scenarios.find((s) => s.id === values.scenario)
@@ -42,12 +43,12 @@ try {
         const server = await startChild(process.execPath, args, {}, null)
         const cpu = server.cpuMicros() ?? 0
         const rssAtLine = server.rss()
-        await new Promise((resolve) => setTimeout(resolve, 3000))
+        await new Promise((resolve) => setTimeout(resolve, Number(values.later) * 1000))
         const rssLater = server.rss()
         await server.stop()
         console.log(
           `${size}\t${cli}\twall ${(server.startupMs / 1000).toFixed(2)} s\tcpu ${(cpu / 1e6).toFixed(2)} s` +
-            `\trss at line ${mib(rssAtLine)} MiB\t3 s later ${mib(rssLater)} MiB`,
+            `\trss at line ${mib(rssAtLine)} MiB\t${values.later} s later ${mib(rssLater)} MiB`,
         )
       }
     }

@@ -17,6 +17,7 @@ import {
   type WireMockHost,
 } from '../serve/index.js'
 import { collectStartupGarbage } from './startup-garbage.js'
+import { settleYoungGeneration } from './young-generation.js'
 
 /** A runtime with its optional admin listener, as `serve` and `run` start it. */
 interface Serving {
@@ -88,6 +89,7 @@ export async function startServing(params: StartServingParams): Promise<Serving>
   // The normalized document, dead once compiled and the caller's start-up done: collected right
   // after the ready line (which it does not delay), before requests come in earnest.
   setTimeout(() => collectStartupGarbage(transactions), 0).unref()
+  settleYoungGeneration(transactions)
   log.info(
     {
       urls: runtime.urls,

@@ -10,6 +10,7 @@ import {
 } from '../serve/index.js'
 import { loadHarImporter, wireMockAdminOf, writeReadyLines } from './lifecycle.js'
 import { UsageError } from './usage-error.js'
+import { settleYoungGeneration } from './young-generation.js'
 
 /** Most replicas `--replicas` accepts. */
 const MAX_REPLICAS = 64
@@ -84,6 +85,8 @@ export async function startReplicated(params: StartReplicatedParams): Promise<Re
     }
   }
   writeReadyLines(params.out, set.urls, admin?.url ?? null)
+  // The primary read and parsed the document too, and holds it for the replicas.
+  settleYoungGeneration(params.document.transactions.length)
   log.info(
     {
       urls: set.urls,

@@ -1,9 +1,11 @@
 import { readFileSync, statSync } from 'node:fs'
 import { createError, isUnderstudyError } from '../errors/index.js'
 import {
+  parseBytes,
   parseText,
   readDefinition,
   recordSourceText,
+  utf8Error,
   type MockServiceDocument,
 } from '../dsl/index.js'
 import type { RequestCheck } from '../serve/index.js'
@@ -49,6 +51,14 @@ export async function loadRunDocument(file: string): Promise<MockServiceDocument
       !isDirectory &&
       unrecognised(() => importFile({ bytes: readFileSync(file), fileName: file }))
     ) {
+      // Neither reads it, and it is not UTF-8: that is what to say.
+      const notUtf8 = utf8Error(readFileSync(file), file)
+      if (notUtf8 !== null) {
+        throw createError('ERR_CONFIG_FILE', [
+          file,
+          notUtf8.details?.[0]?.message ?? notUtf8.message,
+        ])
+      }
       throw createError('ERR_CONFIG_FILE', [
         file,
         `${err.details?.[0]?.message ?? err.message}. It is not a file understudy can serve; convert it with "understudy import ${file} -o mock.yaml" and run that`,
@@ -66,10 +76,16 @@ function readDirectly(file: string): MockServiceDocument | null {
   } catch (err) {
     throw createError('ERR_CONFIG_FILE', [file, (err as Error).message])
   }
-  const text = bytes.toString('utf8')
+  const notUtf8 = utf8Error(bytes, file)
+  if (notUtf8 !== null) {
+    // A DSL file with bytes that are not UTF-8 is refused rather than served with U+FFFD; text in
+    // another encoding (a UTF-16 export) is left to the importers, which decode it.
+    if (isDsl(bytes.toString('utf8'), file)) throw notUtf8
+    return null
+  }
   for (const name of [file, `${file}.yaml`]) {
     try {
-      const parsed = parseText(text, name)
+      const parsed = parseBytes(bytes, name)
       if (!looksLikeDsl(parsed.value)) return null
       const doc = readDefinition(parsed.value, { file, locate: parsed.locate })
       // The runtime keeps these bytes instead of the document, and reads them again when asked.
@@ -82,6 +98,18 @@ function readDirectly(file: string): MockServiceDocument | null {
     }
   }
   return null
+}
+
+/** True when `text`, read as JSON or YAML, is a DSL document. */
+function isDsl(text: string, file: string): boolean {
+  for (const name of [file, `${file}.yaml`]) {
+    try {
+      return looksLikeDsl(parseText(text, name).value)
+    } catch {
+      // not this format
+    }
+  }
+  return false
 }
 
 /** A mock-service document, a list of transactions, or one transaction / dsl. */

@@ -1,6 +1,8 @@
 export * from './types.js'
 export {
+  parseBytes,
   parseText,
+  utf8Error,
   pointerSegments,
   joinPointer,
   type ParsedText,
@@ -65,6 +67,7 @@ export {
   TemplateSyntaxError,
   type TemplateNode,
 } from './template-check.js'
+export { loadHandlebars } from './handlebars.js'
 export {
   MAX_TEMPLATE_GENERATED,
   MAX_TEMPLATE_OUTPUT,

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer'
 import { createRequire } from 'node:module'
 import type * as Yaml from 'yaml'
 import type { Document } from 'yaml'
@@ -105,6 +106,113 @@ export function parseText(input: string, fileName: string): ParsedText {
     })
   }
   return { value, locate: locatorOf(doc, lineCounter) }
+}
+
+/**
+ * parseText for a file's bytes (`run --mock`): the text is decoded for the parser and dropped with
+ * it, so that no second full copy of the file (15 MB at 100,000 transactions) lives while the
+ * document is validated and compiled; positions for error messages decode the bytes again, only
+ * when asked. A byte order mark is skipped. Bytes that are not UTF-8 are refused with
+ * ERR_DSL_PARSE naming the first bad byte's line and column (utf8Error), where decoding would
+ * have replaced them with U+FFFD silently.
+ *
+ * @example
+ * parseBytes(Buffer.from('{"a": 1}'), 'mock.json').value // { a: 1 }
+ */
+export function parseBytes(bytes: Buffer, fileName: string): ParsedText {
+  const notUtf8 = utf8Error(bytes, fileName)
+  if (notUtf8 !== null) throw notUtf8
+  const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0
+  // A YAML document keeps its own source positions: nothing to save by dropping the text.
+  if (looksLikeYaml(firstCharacter(bytes, start), fileName)) {
+    return parseText(bytes.toString('utf8', start), fileName)
+  }
+  let value: unknown
+  {
+    const text = bytes.toString('utf8', start)
+    try {
+      value = JSON.parse(text)
+    } catch (err) {
+      throw jsonParseError(err, text, fileName)
+    }
+  }
+  // Decoded again only when an error asks where something is.
+  let decoded: string | null = null
+  return {
+    value,
+    locate: (pointer) => {
+      decoded ??= bytes.toString('utf8', start)
+      return jsonLocate(decoded, pointer)
+    },
+  }
+}
+
+/** The first character of `bytes` from `start` that is not JSON whitespace ('' when none). */
+function firstCharacter(bytes: Buffer, start: number): string {
+  let i = start
+  while (
+    i < bytes.length &&
+    (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x09)
+  ) {
+    i++
+  }
+  return i < bytes.length ? String.fromCharCode(bytes[i] ?? 0) : ''
+}
+
+/**
+ * ERR_DSL_PARSE for bytes that are not UTF-8 text, naming the first bad byte's line and column
+ * (1-based, the column counted in bytes); null for UTF-8 text.
+ *
+ * @example
+ * utf8Error(Buffer.from([0x7b, 0xff, 0x7d]), 'mock.json')?.message // 'Cannot parse mock.json: is not UTF-8 text: byte 0xFF at line 1, column 2 ...'
+ */
+export function utf8Error(bytes: Buffer, fileName: string) {
+  if (isUtf8(bytes)) return null
+  const offset = firstInvalidUtf8(bytes)
+  const lineStart = bytes.lastIndexOf(0x0a, offset - 1) + 1
+  let line = 1
+  for (let i = bytes.indexOf(0x0a); i !== -1 && i < offset; i = bytes.indexOf(0x0a, i + 1)) line++
+  const column = offset - lineStart + 1
+  const byte = (bytes[offset] ?? 0).toString(16).toUpperCase().padStart(2, '0')
+  const message = `is not UTF-8 text: byte 0x${byte} at line ${line}, column ${column} cannot start or continue a character; save the file as UTF-8`
+  return createError('ERR_DSL_PARSE', [fileName, message], {
+    details: [{ path: '', message, file: fileName, line, column }],
+  })
+}
+
+/** Offset of the first byte that does not belong to a well-formed UTF-8 sequence. */
+function firstInvalidUtf8(bytes: Buffer): number {
+  let i = 0
+  while (i < bytes.length) {
+    const lead = bytes[i] ?? 0
+    if (lead < 0x80) {
+      i++
+      continue
+    }
+    // Continuation bytes after the lead, and the range of the first of them (no overlong forms,
+    // no surrogates, nothing past U+10FFFF).
+    let count: number
+    let low = 0x80
+    let high = 0xbf
+    if (lead >= 0xc2 && lead <= 0xdf) count = 1
+    else if (lead >= 0xe0 && lead <= 0xef) {
+      count = 2
+      if (lead === 0xe0) low = 0xa0
+      if (lead === 0xed) high = 0x9f
+    } else if (lead >= 0xf0 && lead <= 0xf4) {
+      count = 3
+      if (lead === 0xf0) low = 0x90
+      if (lead === 0xf4) high = 0x8f
+    } else return i
+    for (let k = 1; k <= count; k++) {
+      const next = bytes[i + k]
+      if (next === undefined) return i
+      const [min, max] = k === 1 ? [low, high] : [0x80, 0xbf]
+      if (next < min || next > max) return i
+    }
+    i += count + 1
+  }
+  return bytes.length
 }
 
 /**

@@ -1,4 +1,5 @@
-import Handlebars from 'handlebars'
+import type Handlebars from 'handlebars'
+import { loadHandlebars } from './handlebars.js'
 import { checkFakerArguments, fakerMethodOf, unknownArgument } from './faker-catalogue.js'
 import { checkSize, unreachableNames } from './template-bounds.js'
 
@@ -91,7 +92,7 @@ export function parseTemplate(source: string): ReturnType<typeof Handlebars.pars
   }
   let ast: ReturnType<typeof Handlebars.parse>
   try {
-    ast = Handlebars.parse(source)
+    ast = loadHandlebars().parse(source)
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err)
     const line = /on line (\d+)/.exec(message)

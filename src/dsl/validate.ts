@@ -2,7 +2,7 @@ import { compileDateFormat } from './date-format.js'
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import { createError, type ErrorDetail } from '../errors/index.js'
 import { joinPointer, type SourcePosition } from './parse.js'
-import { recordOrigin, type Origin } from './origin.js'
+import { recordItemOrigin, recordOrigin, type ItemsOrigin, type Origin } from './origin.js'
 import { normalizeDocument, normalizeTransaction } from './normalize.js'
 import { dslSchemas } from './schema/index.js'
 import { MAX_DEFINITION_DEPTH, tooDeepAt } from './depth.js'
@@ -52,6 +52,8 @@ interface Item {
   value: TransactionInput | DslInput
   pointer: string
   bare: boolean
+  /** Its index in the list it was read from; -1 for a document that is one transaction. */
+  index: number
 }
 
 /**
@@ -125,20 +127,22 @@ function* definitionSteps(
   if (deepAt !== null) {
     throw refusedWhole(source, deepAt, `nests deeper than ${MAX_DEFINITION_DEPTH} levels`)
   }
+  let list = ''
   if (Array.isArray(value)) {
     items = value
-      .map((v, i) => itemOf(v, joinPointer('', i), report))
+      .map((v, i) => itemOf(v, joinPointer('', i), i, report))
       .filter((i): i is Item => i !== null)
   } else if (isObject(value) && 'transactions' in value) {
     fields = value as DocumentInput
     fieldsValid = collect(validators.document, value, '', report)
+    list = '/transactions'
     if (Array.isArray(fields.transactions)) {
       items = fields.transactions
-        .map((v, i) => itemOf(v, joinPointer('/transactions', i), report))
+        .map((v, i) => itemOf(v, joinPointer(list, i), i, report))
         .filter((i): i is Item => i !== null)
     }
   } else {
-    const item = itemOf(value, '', report)
+    const item = itemOf(value, '', -1, report)
     if (item !== null) items = [item]
   }
   yield
@@ -157,10 +161,13 @@ function* definitionSteps(
   if (errors.length > 0) throw invalid(errors, source)
 
   const transactions: Transaction[] = []
+  const shared: ItemsOrigin = { list }
+  if (source.file !== undefined) shared.file = source.file
+  if (source.locate !== undefined) shared.locate = source.locate
   for (let index = 0; index < items.length; index++) {
     const item = items[index] as Item
     const txn: Transaction = normalizeTransaction(item.value, index)
-    recordOrigin(txn, originFor(source, item.pointer, item.bare))
+    recordItemOrigin(txn, shared, item.index, item.bare)
     transactions.push(txn)
     if (index % STEP === STEP - 1) yield
   }
@@ -206,14 +213,15 @@ function originFor(source: DefinitionSource, pointer: string, bare: boolean): Or
 function itemOf(
   value: unknown,
   pointer: string,
+  index: number,
   report: (p: string, m: string) => void,
 ): Item | null {
   // The shapes are checked by the schemas afterwards; here only the discriminating member.
   if (isObject(value) && 'dsl' in value) {
-    return { value: value as unknown as TransactionInput, pointer, bare: false }
+    return { value: value as unknown as TransactionInput, pointer, bare: false, index }
   }
   if (isObject(value) && 'requestDsl' in value) {
-    return { value: value as unknown as DslInput, pointer, bare: true }
+    return { value: value as unknown as DslInput, pointer, bare: true, index }
   }
   report(
     pointer,

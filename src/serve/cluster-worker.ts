@@ -32,6 +32,8 @@ export interface ClusterReplicaParams {
    * `validateRequests`), built from the document the primary sends; none when absent.
    */
   requestCheck?: (document: MockServiceDocument) => Promise<RequestCheck | null>
+  /** Called once the replica listens, with the number of transactions it serves. */
+  onListening?: (transactions: number) => void
 }
 
 /** Captured requests per `recorded` message: a large batch goes as several messages of bounded size. */
@@ -183,6 +185,7 @@ export function runClusterReplica(params: ClusterReplicaParams): void {
       )
     }
     log.info({ urls: runtime.urls, pid: process.pid }, 'replica listening')
+    params.onListening?.(message.document.transactions.length)
     send({ kind: 'listening', urls: runtime.urls })
     if (stopping) await stop()
   }

@@ -5,6 +5,7 @@ import { exitOnSignals, startServing, wiremockFilesDirs } from '../lifecycle.js'
 import { replicasOf, startReplicated } from '../replicas.js'
 import { runClusterReplica } from '../../serve/index.js'
 import { UsageError } from '../usage-error.js'
+import { settleYoungGeneration } from '../young-generation.js'
 import { parseFlags } from '../flags.js'
 import type { CommandIo } from './io.js'
 import type { MockServiceDocument } from '../../dsl/index.js'
@@ -69,6 +70,7 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
         logRing,
         requestCheck: async (document) =>
           await requestCheckFor(mock, document, options.validateRequests, log),
+        onListening: (transactions) => settleYoungGeneration(transactions),
       })
       return 'running'
     }

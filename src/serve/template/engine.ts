@@ -1,11 +1,11 @@
 import { createRequire } from 'node:module'
-import Handlebars from 'handlebars'
 import type { Faker as FakerClass, en as enLocale, base as baseLocale } from '@faker-js/faker'
 import type { HelperDelegate } from 'handlebars'
 import { countedEach, HelperFailure, templateHelpers } from './helpers.js'
 import { templateReads, type TemplateReads } from './reads.js'
 import { newBudget, outputBoundError, resetBudget } from './budget.js'
 import {
+  loadHandlebars,
   MAX_TEMPLATE_OUTPUT,
   parseTemplate,
   templateHelperNames,
@@ -55,7 +55,7 @@ function loadFaker(): FakerModule {
  * createTemplateEngine(1).compile('{{math 1 "+" 2}}')({}) // '3'
  */
 export function createTemplateEngine(seed: number | undefined): TemplateEngine {
-  const hb = Handlebars.create()
+  const hb = loadHandlebars().create()
   const { Faker, en, base } = loadFaker()
   // `base` holds the data no language has (mime types, paths): without it system.fileName throws.
   const faker = new Faker({ locale: [en, base] })

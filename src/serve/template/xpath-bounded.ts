@@ -1,4 +1,5 @@
-import xpath from 'xpath'
+import { createRequire } from 'node:module'
+import type * as XPath from 'xpath'
 import { MAX_DEFINITION_DEPTH, TemplateBoundError } from '../../dsl/index.js'
 import { parseXml } from '../../match/index.js'
 import type { RenderBudget } from './budget.js'
@@ -44,10 +45,19 @@ interface NodeTest {
   matches: (node: unknown, context: unknown) => boolean
 }
 
-// The DOM 3 entry point of the xpath package: what `xpath.select` evaluates, with the parsed tree
-// reachable so that its node tests can be counted.
-const dom3 = xpath as unknown as {
+/**
+ * The DOM 3 entry point of the xpath package: what `xpath.select` evaluates, with the parsed tree
+ * reachable so that its node tests can be counted.
+ */
+interface XPathDom3 {
   createExpression: (expression: string, resolver: null) => XPathExpression
+}
+let dom3Module: XPathDom3 | null = null
+
+/** The xpath package (CommonJS), loaded with the first `xPath` a template renders. */
+function dom3(): XPathDom3 {
+  dom3Module ??= createRequire(import.meta.url)('xpath') as typeof XPath as unknown as XPathDom3
+  return dom3Module
 }
 const ANY_TYPE = 0
 const NUMBER_TYPE = 1
@@ -82,7 +92,7 @@ export function boundedXPath(source: unknown, expression: string, budget: Render
       `the body is not well-formed XML (or nests deeper than ${MAX_DEFINITION_DEPTH} levels)`,
     )
   }
-  const compiled = dom3.createExpression(expression, null)
+  const compiled = dom3().createExpression(expression, null)
   countVisits(compiled.xpath, budget, new Set())
   const result = compiled.evaluate(doc, ANY_TYPE, null)
   if (result.resultType === STRING_TYPE) return result.stringValue

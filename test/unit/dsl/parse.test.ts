@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import {
   joinPointer,
   loadDefinitionText,
+  parseBytes,
   parseText,
   pointerSegments,
 } from '../../../src/dsl/index.js'
@@ -130,5 +131,62 @@ describe('JSON pointers', () => {
     expect(pointerSegments('/a/0/b~1c/d~0e')).toEqual(['a', '0', 'b/c', 'd~e'])
     expect(joinPointer('/a', 'b/c~d')).toBe('/a/b~1c~0d')
     expect(joinPointer('', 3)).toBe('/3')
+  })
+})
+
+describe('parseBytes', () => {
+  it('parses JSON and YAML bytes as parseText parses their text', () => {
+    expect(parseBytes(Buffer.from('{"a": [1, "é"]}'), 'x.json').value).toEqual({ a: [1, 'é'] })
+    expect(parseBytes(Buffer.from('a:\n  - 1\n'), 'x.yaml').value).toEqual({ a: [1] })
+    expect(parseBytes(Buffer.from('  [1, 2]'), 'mock.txt').value).toEqual([1, 2])
+    expect(parseBytes(Buffer.from('a: 1'), 'mock').value).toEqual({ a: 1 })
+  })
+
+  it('skips a byte order mark in JSON and YAML', () => {
+    const bom = Buffer.from([0xef, 0xbb, 0xbf])
+    expect(parseBytes(Buffer.concat([bom, Buffer.from('{"a": 1}')]), 'x.json').value).toEqual({
+      a: 1,
+    })
+    expect(parseBytes(Buffer.concat([bom, Buffer.from('a: 1')]), 'x.yaml').value).toEqual({ a: 1 })
+    expect(parseBytes(Buffer.concat([bom, Buffer.from('\n [1]')]), 'x').value).toEqual([1])
+  })
+
+  it('locates a JSON pointer from the bytes, after a byte order mark too', () => {
+    const text = '{\n  "a": [\n    1,\n    {"b": 2}\n  ]\n}'
+    const parsed = parseBytes(Buffer.from(`\uFEFF${text}`), 'x.json')
+    expect(parsed.locate('/a/1/b')).toEqual(positionOf(text, '2}'))
+  })
+
+  it('names the line and column of a JSON syntax error', () => {
+    const err = thrown(() => parseBytes(Buffer.from('{\n  "a": 1,\n}'), 'bad.json'))
+    expect(err.code).toBe('ERR_DSL_PARSE')
+    expect(err).toMatchObject({ details: [{ file: 'bad.json', line: 3, column: 1 }] })
+  })
+
+  it.each([
+    ['a Latin-1 é', [0x7b, 0x0a, 0x22, 0x61, 0xe9, 0x22, 0x3a, 0x31, 0x7d], 2, 3, 'E9'],
+    ['a stray continuation byte', [0x5b, 0x80, 0x5d], 1, 2, '80'],
+    ['a truncated sequence at the end', [0x5b, 0x31, 0x5d, 0xe2, 0x82], 1, 4, 'E2'],
+    ['an overlong form', [0x5b, 0xc0, 0xaf, 0x5d], 1, 2, 'C0'],
+    ['an encoded surrogate', [0x5b, 0xed, 0xa0, 0x80, 0x5d], 1, 2, 'ED'],
+  ])(
+    'refuses bytes that are not UTF-8 (%s), naming the first bad byte',
+    (_, bytes, line, column, hex) => {
+      const err = thrown(() => parseBytes(Buffer.from(bytes), 'latin1.json'))
+      expect(err.code).toBe('ERR_DSL_PARSE')
+      expect(err.message).toContain(`byte 0x${hex} at line ${line}, column ${column}`)
+      expect(err.message).toContain('save the file as UTF-8')
+      expect(err.message).not.toContain('\n')
+      expect(err).toMatchObject({ details: [{ file: 'latin1.json', line, column }] })
+    },
+  )
+
+  it('accepts every well-formed sequence length', () => {
+    expect(parseBytes(Buffer.from('["a", "é", "€", "𝄞"]'), 'x.json').value).toEqual([
+      'a',
+      'é',
+      '€',
+      '𝄞',
+    ])
   })
 })

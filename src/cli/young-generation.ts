@@ -1,0 +1,82 @@
+import { getHeapSpaceStatistics } from 'node:v8'
+import { exposedGc, LARGE_DOCUMENT } from './startup-garbage.js'
+
+/**
+ * The launch flags that size V8's young generation (semi-spaces). V8 accepts `_` for `-` in a
+ * flag's name, and `--no-` forms do not exist for these.
+ */
+const SEMI_SPACE_FLAG =
+  /^--(?:max|min)[-_]semi[-_]space[-_]size|^--semi[-_]space[-_]growth[-_]factor/
+
+/**
+ * How often the young generation is looked at while it is larger than a small runtime's. V8
+ * shrinks it at a young-generation collection when less than 1 KB/ms was allocated since the
+ * previous collection (over about the last five seconds: Node 20.20, V8 11.3); a runtime's first
+ * requests allocate enough to keep it from agreeing at the first look, and each look's collection
+ * starts the next measure, so the next look, once the runtime has been quiet, finds it agreeing.
+ */
+const CHECK_EVERY_MS = 6_000
+/**
+ * The young generation a 100-transaction runtime settles at (two 8 MiB semi-spaces). A larger one
+ * was grown by start-up's allocation, or by a load that has since stopped.
+ */
+const SMALL_RUNTIME_YOUNG_GENERATION = 16 * 1024 * 1024
+
+/** What is done about the young generation once a runtime of that many transactions listens. */
+export type YoungGenerationPlan =
+  /** Smaller mocks: start-up did not grow it past a small runtime's size. */
+  | 'v8-default'
+  /** The user sized it at launch (`--max-semi-space-size` and the like): theirs to decide. */
+  | 'launch-flags'
+  /** Collected while idle, so that V8 gives back what start-up grew. */
+  | 'shrink-when-idle'
+
+/**
+ * The plan for a runtime serving `transactions` transactions, started with `launchFlags` (Node's
+ * `execArgv` and the words of `NODE_OPTIONS`).
+ *
+ * @example
+ * youngGenerationPlan(10_000, ['--max-semi-space-size=4']) // 'launch-flags'
+ */
+export function youngGenerationPlan(
+  transactions: number,
+  launchFlags: readonly string[],
+): YoungGenerationPlan {
+  if (transactions < LARGE_DOCUMENT) return 'v8-default'
+  if (launchFlags.some((flag) => SEMI_SPACE_FLAG.test(flag))) return 'launch-flags'
+  return 'shrink-when-idle'
+}
+
+/** This process's launch flags: `execArgv` and `NODE_OPTIONS`. */
+function processLaunchFlags(): string[] {
+  const fromEnv = (process.env['NODE_OPTIONS'] ?? '').split(/\s+/).filter((w) => w !== '')
+  return [...process.execArgv, ...fromEnv]
+}
+
+/**
+ * Once a runtime of `transactions` transactions listens: gives back the young generation that
+ * compiling a large document grew. Start-up allocates hundreds of MiB that all live (the parsed
+ * JSON, the normalized document, the compiled form), so V8 grows the young generation to its
+ * largest (two 16 MiB semi-spaces) and keeps it: RSS that a runtime idling or under a light load
+ * never needs. V8 11.3 reads the semi-space size flags only when the heap is set up, so they
+ * cannot cap it afterwards; what it does is shrink the young generation at a young-generation
+ * collection when allocation has been quiet for a few seconds, and an idle runtime makes no
+ * collection. So one is made every few seconds while the young generation is larger than a small
+ * runtime's: under load V8 declines (and grows it as the load needs, as usual), once quiet it
+ * shrinks it. A timer only: nothing on the request path.
+ */
+export function settleYoungGeneration(
+  transactions: number,
+  launchFlags: readonly string[] = processLaunchFlags(),
+): void {
+  if (youngGenerationPlan(transactions, launchFlags) !== 'shrink-when-idle') return
+  const check = (): void => {
+    if (youngGenerationSize() > SMALL_RUNTIME_YOUNG_GENERATION) exposedGc()?.({ type: 'minor' })
+  }
+  setInterval(check, CHECK_EVERY_MS).unref()
+}
+
+/** Bytes the young generation holds from the system now. */
+function youngGenerationSize(): number {
+  return getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size ?? 0
+}
