@@ -16,7 +16,7 @@ export default defineConfig({
       // `npm test` fails when coverage drops below the level the code had when the threshold was
       // set (a little under it, for the run-to-run noise of timing-dependent branches). Raise it
       // when coverage rises; never lower it.
-      thresholds: { statements: 86.5, branches: 78, functions: 87.2, lines: 88.2 },
+      thresholds: { statements: 86.8, branches: 78.2, functions: 87.4, lines: 88.5 },
     },
   },
 })
