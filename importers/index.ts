@@ -10,7 +10,7 @@ import { detectFormat, isZip } from './shared/detect.js'
 import { guardImport } from './shared/errors.js'
 import { importFileSet } from './shared/file-set.js'
 import type { MergedImportResult } from './shared/merge.js'
-import { DEFAULT_MAX_BYTES, decodeText, tooLarge } from './shared/text.js'
+import { DEFAULT_MAX_BYTES, dslText, tooLarge } from './shared/text.js'
 import { importTransactions } from './transactions/index.js'
 import type { ImportContext, ImportFormat, ImportInput, ImportResult } from './types.js'
 import { importWireMock } from './wiremock/index.js'
@@ -151,7 +151,7 @@ function dispatch(input: ImportInput, ctx: ImportFileOptions, maxBytes: number):
       return {
         format: 'dsl',
         dslType: 'GENERIC_DSL',
-        document: loadDefinitionText(decodeText(input.bytes), input.fileName),
+        document: loadDefinitionText(dslText(input.bytes, input.fileName), input.fileName),
         warnings: [],
       }
     case 'transactions':

@@ -1,3 +1,4 @@
+import { utf8Error } from '../../src/dsl/index.js'
 import { createError } from '../../src/errors/index.js'
 import type { ImportContext, ImportInput } from '../types.js'
 
@@ -25,6 +26,26 @@ export function decodeText(bytes: Uint8Array): string {
   }
   const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0
   return utf8.decode(start === 0 ? bytes : bytes.subarray(start))
+}
+
+/**
+ * A DSL file's text, as decodeText reads it, but refused when it has no UTF-16 byte order mark and
+ * is not UTF-8: served with U+FFFD in place of its bytes, a Latin-1 file would answer other text
+ * than its author wrote (`understudy run --mock` refuses it the same way).
+ *
+ * @example
+ * dslText(new Uint8Array([0x7b, 0x7d]), 'mock.json') // '{}'
+ */
+export function dslText(bytes: Uint8Array, fileName: string): string {
+  const utf16 = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)
+  if (!utf16) {
+    const notUtf8 = utf8Error(
+      Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+      fileName,
+    )
+    if (notUtf8 !== null) throw notUtf8
+  }
+  return decodeText(bytes)
 }
 
 /**
