@@ -251,7 +251,205 @@ describe('JsonPathScanner', () => {
     expect(outcomes.notFound).toBeGreaterThan(2000)
     expect(outcomes.found).toBeGreaterThan(2000)
   })
+  it('agrees with JSON.parse on near-miss values, invalid UTF-8, truncations and token soup', () => {
+    const paths = ['$', '$.a', '$.a.b', '$.a[1]', '$[0]', '$.c', '$["é"]']
+    const outcomes = { notJson: 0, notFound: 0, found: 0 }
+    const check = (bytes: Buffer): void => {
+      for (const path of paths) {
+        const expected = reference(bytes, path)
+        expect(scan(bytes, path), `${JSON.stringify(bytes.toString('latin1'))} at ${path}`).toBe(
+          expected,
+        )
+        if (expected === NOT_JSON) outcomes.notJson++
+        else if (expected === NOT_FOUND) outcomes.notFound++
+        else outcomes.found++
+      }
+    }
+    for (const template of TEMPLATES) {
+      for (const value of NEAR_MISSES) {
+        const [before, after] = template.split('V') as [string, string]
+        check(Buffer.concat([Buffer.from(before), value, Buffer.from(after)]))
+      }
+    }
+    // Every prefix and a few suffixes of documents that use every token kind.
+    for (const text of [
+      '{"a":{"b":[1,-2.5e+3,"x\\u00e9\\n"],"é":true},"c":[null,false,{}],"a":{"b":0}}',
+      ' [ {"a" : [ 1 , 2 ] } , "\\ud83d\\ude00" , -0.0E-0 ] ',
+    ]) {
+      const bytes = Buffer.from(text)
+      for (let end = 0; end <= bytes.length; end++) check(bytes.subarray(0, end))
+      for (const garbage of ['x', ',', '}', ']', ' ', '\u0000', '\uFEFF', '0', '"']) {
+        check(Buffer.concat([bytes, Buffer.from(garbage)]))
+        check(Buffer.concat([Buffer.from(garbage), bytes]))
+      }
+    }
+    // Random sequences of tokens and stray bytes: mostly invalid in ways no list above thought of.
+    const random = seeded(20261127)
+    for (let i = 0; i < 6000; i++) {
+      const parts: Buffer[] = []
+      const wrap = random() < 0.5
+      if (wrap) parts.push(Buffer.from('{"a":'))
+      for (let n = Math.floor(random() * 10); n > 0; n--) {
+        parts.push(SOUP[Math.floor(random() * SOUP.length)] as Buffer)
+      }
+      if (wrap) parts.push(Buffer.from('}'))
+      check(Buffer.concat(parts))
+    }
+    // Nesting around the frame stack's growth (64) and past the scanner's own bound (4096).
+    for (const depth of [63, 64, 65, 4095, 4096, 4097]) {
+      const open = '{"a":['.repeat(depth)
+      const close = ']}'.repeat(depth)
+      check(Buffer.from(`${open}1${close}`))
+      check(Buffer.from(`${open}1${close.slice(1)}`))
+      check(Buffer.from(`${open}1,${close}`))
+    }
+    expect(outcomes.notJson).toBeGreaterThan(10_000)
+    expect(outcomes.notFound).toBeGreaterThan(2_000)
+    expect(outcomes.found).toBeGreaterThan(1_000)
+  })
 })
+
+/** Templates of the near-miss test; V is where a value goes. */
+const TEMPLATES = [
+  'V',
+  ' V\n',
+  '{"a":V}',
+  '{"a" : V , "c" : 1}',
+  '{"a":{"b":V},"c":[V]}',
+  '[V]',
+  '[V,V]',
+  '{"a":[0,V]}',
+  '{"a":V,"a":{"b":V}}',
+  '{"é":V}',
+  '{"\\u00e9":V}',
+  '{"a\\u0000":V,"a":1}',
+]
+
+const bytes = (...codes: number[]): Buffer => Buffer.from(codes)
+const quoted = (...inner: (string | Buffer)[]): Buffer =>
+  Buffer.concat([
+    Buffer.from('"'),
+    ...inner.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)),
+    Buffer.from('"'),
+  ])
+
+/** Values at and just past the edge of the grammar, as bytes (some are not UTF-8). */
+const NEAR_MISSES: Buffer[] = [
+  // numbers
+  ...[
+    '0',
+    '-0',
+    '01',
+    '-01',
+    '00',
+    '1.',
+    '.5',
+    '-',
+    '-.5',
+    '1e',
+    '1e+',
+    '1E-2',
+    '1e400',
+    '-1.5e10',
+    '+1',
+    '0x1',
+    '1.5.5',
+    '1..5',
+    '1ee2',
+    '2.50',
+    '123456789012345678901234567890',
+    'Infinity',
+    '-Infinity',
+    'NaN',
+    '0.0e0',
+    '1 2',
+    '- 1',
+  ].map((t) => Buffer.from(t)),
+  // literals
+  ...['true', 'false', 'null', 'tru', 'nul', 'fals', 'falsey', 'True', 'NULL', 'nulll', 'n'].map(
+    (t) => Buffer.from(t),
+  ),
+  // strings: escapes, surrogates, control bytes
+  ...[
+    '',
+    'abc',
+    'a\\"b',
+    '\\\\',
+    '\\/',
+    '\\b\\f\\n\\r\\t',
+    '\\u0041',
+    '\\u00E9',
+    '\\uD800',
+    '\\uDC00\\uD800',
+    '\\ud83d\\ude00',
+    '\\u12',
+    '\\u12G4',
+    '\\u',
+    '\\x',
+    "\\'",
+    '\\a',
+    '\\0',
+    '\\U0041',
+    '\\',
+    'a\tb',
+    'a\nb',
+    '\u007f',
+    '\u001f',
+    '\u0000',
+    'é',
+    '😀',
+    'x'.repeat(200),
+    `${'y'.repeat(100)}\\n${'z'.repeat(100)}`,
+  ].map((t) => quoted(t)),
+  // invalid UTF-8 and overlong encodings inside strings (decoded to U+FFFD) and outside them
+  quoted(bytes(0xff)),
+  quoted('a', bytes(0xc0, 0xaf), 'b'),
+  quoted(bytes(0xc0, 0xa2)),
+  quoted(bytes(0xe0, 0x80, 0xa2)),
+  quoted(bytes(0xed, 0xa0, 0x80)),
+  quoted(bytes(0xf4, 0x90, 0x80, 0x80)),
+  quoted(bytes(0xe2, 0x82)),
+  quoted(bytes(0x80)),
+  quoted(bytes(0xe2), '\\n'),
+  quoted(bytes(0xc3, 0xa9)),
+  bytes(0xff),
+  bytes(0xc0, 0xa2, 0x61, 0x22),
+  bytes(0xc2, 0xa0, 0x31),
+  bytes(0xef, 0xbb, 0xbf, 0x31),
+  // containers
+  ...[
+    '[]',
+    '{}',
+    '[1,]',
+    '[,1]',
+    '{"x":1,}',
+    '{"x"}',
+    '{"x":}',
+    '{x:1}',
+    '[[[[1]]]]',
+    '[1 2]',
+    '{"b":1,"b":2}',
+    '{"b":{"b":"deep"}}',
+    '[1]]',
+    '{"b":1}}',
+    '[',
+    '{',
+    '{"b":[}]}',
+  ].map((t) => Buffer.from(t)),
+]
+
+/** Tokens and stray bytes for random sequences. */
+const SOUP: Buffer[] = [
+  ...['{', '}', '[', ']', ',', ':', '"a"', '"b"', '"é"', '1', '-', '.', 'e', '0', ' ', '\n'].map(
+    (t) => Buffer.from(t),
+  ),
+  ...['"\\u00e9"', '"\\', 'true', 'n', '"', '\\', '"\\uD800"', '12.5', '"x'].map((t) =>
+    Buffer.from(t),
+  ),
+  bytes(0xff),
+  bytes(0xc0),
+  bytes(0x01),
+]
 
 /** A small deterministic generator (mulberry32), so that a failure reproduces. */
 function seeded(seed: number): () => number {
