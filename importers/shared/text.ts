@@ -18,14 +18,17 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true })
  * decodeText(new Uint8Array([0xef, 0xbb, 0xbf, 0x7b, 0x7d])) // '{}'
  */
 export function decodeText(bytes: Uint8Array): string {
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) {
-    return new TextDecoder('utf-16le').decode(bytes.subarray(2))
-  }
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) {
-    return new TextDecoder('utf-16be').decode(bytes.subarray(2))
-  }
+  const utf16 = utf16Encoding(bytes)
+  if (utf16 !== null) return new TextDecoder(utf16).decode(bytes.subarray(2))
   const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0
   return utf8.decode(start === 0 ? bytes : bytes.subarray(start))
+}
+
+/** The UTF-16 encoding a byte order mark at the start of `bytes` names, or null. */
+function utf16Encoding(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | null {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le'
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be'
+  return null
 }
 
 /**
@@ -37,8 +40,7 @@ export function decodeText(bytes: Uint8Array): string {
  * dslText(new Uint8Array([0x7b, 0x7d]), 'mock.json') // '{}'
  */
 export function dslText(bytes: Uint8Array, fileName: string): string {
-  const utf16 = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)
-  if (!utf16) {
+  if (utf16Encoding(bytes) === null) {
     const notUtf8 = utf8Error(
       Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
       fileName,

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { startCli } from '../../helpers/cli.js'
 import { tempDir } from '../../helpers/temp-dir.js'
+import { seededRandom } from '../../helpers/seeded-random.js'
 
 /*
  * 10,000 malformed requests on raw sockets against a real `understudy serve` whose
@@ -128,17 +129,6 @@ const definition = [
     },
   },
 ]
-
-/** A small seeded generator (mulberry32), so that a failure can be replayed. */
-function random(seed: number): () => number {
-  let a = seed
-  return () => {
-    a = (a + 0x6d2b79f5) | 0
-    let t = Math.imul(a ^ (a >>> 15), 1 | a)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 const deepJson = '['.repeat(100_000) + ']'.repeat(100_000)
 const deepXml = '<a>'.repeat(20_000) + '</a>'.repeat(20_000)
@@ -345,7 +335,7 @@ describe('fuzz of malformed HTTP on raw sockets', () => {
       ])
       const port = Number(new URL(server.url).port)
       const pid = server.child.pid as number
-      const next = random(8)
+      const next = seededRandom(8)
       const statusCounts = new Map<number, number>()
       const bad: string[] = []
       let hung = 0

@@ -3,6 +3,7 @@ import { JsonPathScanner, NOT_FOUND, NOT_JSON } from '../../../src/match/json-sc
 import { JsonScanners, MAX_SHARED_SCANNERS } from '../../../src/match/json-scanners.js'
 import { jsonValueText, simplePathSegments, walkSegments } from '../../../src/match/json.js'
 import { MatchRequest } from '../../../src/match/request.js'
+import { seededRandom } from '../../helpers/seeded-random.js'
 
 describe('JsonScanners', () => {
   it('gives one scanner per expression, and null for paths the scanner cannot read', () => {
@@ -221,7 +222,7 @@ describe('JsonPathScanner', () => {
   })
 
   it('agrees with JSON.parse on generated documents, paths and corruptions', () => {
-    const random = seeded(20261122)
+    const random = seededRandom(20261122)
     const paths = [
       '$',
       '$.a',
@@ -284,7 +285,7 @@ describe('JsonPathScanner', () => {
       }
     }
     // Random sequences of tokens and stray bytes: mostly invalid in ways no list above thought of.
-    const random = seeded(20261127)
+    const random = seededRandom(20261127)
     for (let i = 0; i < 6000; i++) {
       const parts: Buffer[] = []
       const wrap = random() < 0.5
@@ -450,17 +451,6 @@ const SOUP: Buffer[] = [
   bytes(0xc0),
   bytes(0x01),
 ]
-
-/** A small deterministic generator (mulberry32), so that a failure reproduces. */
-function seeded(seed: number): () => number {
-  let state = seed
-  return () => {
-    state = (state + 0x6d2b79f5) | 0
-    let t = Math.imul(state ^ (state >>> 15), 1 | state)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 function generate(random: () => number, depth: number): unknown {
   const roll = random()

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import type { ListQuery, Store, TransactionFilter } from '../../../src/store/index.js'
 import { DATABASE_FILE } from '../../../src/store/sqlite/sqlite-store.js'
 import { BY, onPostgres, openTestStore, realisticDsl, seed } from './fixtures.js'
+import { seededRandom } from '../../helpers/seeded-random.js'
 
 /*
  * Transaction lists read their total from counts kept by triggers and continue a walk by keyset
@@ -74,6 +75,9 @@ async function totalOf(
 ): Promise<number> {
   return (await store.transactions.list(workspaceId, filter, { limit: 1, skip: 0 })).total
 }
+
+/** Every sort a transaction list accepts (each has an index in the list's order). */
+const SORTS = ['id', 'name', 'created', 'updated', 'createdBy', 'updatedBy', 'serviceId', 'dslType']
 
 describe('transaction list totals', () => {
   it('stay exact through create, bulk insert, update, move, delete, bulk delete and a service delete', async () => {
@@ -196,16 +200,7 @@ describe('transaction counts of a database from before them', () => {
 })
 
 describe('transaction list pages', () => {
-  const sorts = [
-    'id',
-    'name',
-    'created',
-    'updated',
-    'createdBy',
-    'updatedBy',
-    'serviceId',
-    'dslType',
-  ]
+  const sorts = SORTS
 
   it('walked page by page are the whole list in order, for every sort in both directions, ties included', async () => {
     const { store } = await openTestStore()
@@ -279,16 +274,7 @@ describe('transaction list pages', () => {
 describe('far pages and filtered totals of large transaction lists', () => {
   // Enough rows for several slices of the list's positions (src/store/sqlite/list-positions.ts).
   const ROWS = 3000
-  const sorts = [
-    'id',
-    'name',
-    'created',
-    'updated',
-    'createdBy',
-    'updatedBy',
-    'dslType',
-    'serviceId',
-  ]
+  const sorts = SORTS
   const skips = [ROWS - 1, 1500, 1001, 2503, 0, 1234, 2000, ROWS + 10, 999, 1700]
 
   async function seeded() {
@@ -407,17 +393,6 @@ describe('positions of transaction lists moved by writes (src/store/sqlite/list-
     'A^b',
   ]
 
-  /** A deterministic generator (mulberry32), so that a failure replays. */
-  function random(seed: number): () => number {
-    let a = seed
-    return () => {
-      a = (a + 0x6d2b79f5) | 0
-      let t = Math.imul(a ^ (a >>> 15), 1 | a)
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-    }
-  }
-
   async function seeded() {
     const { store } = await openTestStore()
     const world = await seed(store)
@@ -452,7 +427,7 @@ describe('positions of transaction lists moved by writes (src/store/sqlite/list-
     'stay exact across writes: every list page and total equal a fresh read after any write sequence',
     async () => {
       const { store, ws, services, other, otherService } = await seeded()
-      const next = random(28)
+      const next = seededRandom(28)
       const pick = <T>(values: readonly T[]): T => values[Math.floor(next() * values.length)] as T
       const filters: TransactionFilter[] = [
         {},
