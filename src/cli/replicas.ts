@@ -62,6 +62,8 @@ export async function startReplicated(params: StartReplicatedParams): Promise<Re
     replicas: params.replicas,
     log,
     args: params.args,
+    // Compiling a large document swapped in grows the primary's young generation as start-up does.
+    onSwap: (transactions) => settleYoungGeneration(transactions, log),
   })
   // WireMock's admin API is answered here, the owner of the stubs: the replicas forward the calls
   // they receive on the shared mock port, and the admin port answers them directly.
@@ -86,7 +88,7 @@ export async function startReplicated(params: StartReplicatedParams): Promise<Re
   }
   writeReadyLines(params.out, set.urls, admin?.url ?? null)
   // The primary read and parsed the document too, and holds it for the replicas.
-  settleYoungGeneration(params.document.transactions.length)
+  settleYoungGeneration(params.document.transactions.length, log)
   log.info(
     {
       urls: set.urls,

@@ -1,4 +1,5 @@
 import { getHeapSpaceStatistics } from 'node:v8'
+import type { Logger } from '../log/index.js'
 import { exposedGc, LARGE_DOCUMENT } from './startup-garbage.js'
 
 /**
@@ -22,7 +23,10 @@ const CHECK_EVERY_MS = 6_000
  */
 const SMALL_RUNTIME_YOUNG_GENERATION = 16 * 1024 * 1024
 
-/** What is done about the young generation once a runtime of that many transactions listens. */
+/**
+ * What is done about the young generation once a runtime of that many transactions listens, or
+ * has swapped them in.
+ */
 export type YoungGenerationPlan =
   /** Smaller mocks: start-up did not grow it past a small runtime's size. */
   | 'v8-default'
@@ -54,26 +58,43 @@ function processLaunchFlags(): string[] {
 }
 
 /**
- * Once a runtime of `transactions` transactions listens: gives back the young generation that
- * compiling a large document grew. Start-up allocates hundreds of MiB that all live (the parsed
- * JSON, the normalized document, the compiled form), so V8 grows the young generation to its
- * largest (two 16 MiB semi-spaces) and keeps it: RSS that a runtime idling or under a light load
- * never needs. V8 11.3 reads the semi-space size flags only when the heap is set up, so they
- * cannot cap it afterwards; what it does is shrink the young generation at a young-generation
- * collection when allocation has been quiet for a few seconds, and an idle runtime makes no
- * collection. So one is made every few seconds while the young generation is larger than a small
- * runtime's: under load V8 declines (and grows it as the load needs, as usual), once quiet it
- * shrinks it. A timer only: nothing on the request path.
+ * The check that gives back the young generation, once started: one per process. It is never
+ * cleared, not even when a small document is swapped in afterwards: the young generation a large
+ * one grew is still there to give back, each look costs one reading of V8's heap statistics every
+ * 6 s and no collection once the young generation is a small runtime's size, and a later large
+ * swap finds it running.
+ */
+let settling: NodeJS.Timeout | null = null
+
+/**
+ * Once a runtime of `transactions` transactions listens, and after every swap of its
+ * configuration (`PUT /config`, `--watch`, the WireMock admin API's stubs): gives back the young
+ * generation that compiling a large document grew. Start-up, or a swap, allocates hundreds of MiB
+ * that all live (the parsed JSON, the normalized document, the compiled form), so V8 grows the
+ * young generation to its largest (two 16 MiB semi-spaces) and keeps it: RSS that a runtime
+ * idling or under a light load never needs. V8 11.3 reads the semi-space size flags only when the
+ * heap is set up, so they cannot cap it afterwards; what it does is shrink the young generation at
+ * a young-generation collection when allocation has been quiet for a few seconds, and an idle
+ * runtime makes no collection. So one is made every few seconds while the young generation is
+ * larger than a small runtime's: under load V8 declines (and grows it as the load needs, as
+ * usual), once quiet it shrinks it. A timer only: nothing on the request path. Calling it again
+ * starts nothing more: the one check serves every document the process serves.
+ *
+ * @example
+ * settleYoungGeneration(runtime.current().matcher.transactions.length, log)
  */
 export function settleYoungGeneration(
   transactions: number,
+  log: Logger,
   launchFlags: readonly string[] = processLaunchFlags(),
 ): void {
+  if (settling !== null) return
   if (youngGenerationPlan(transactions, launchFlags) !== 'shrink-when-idle') return
   const check = (): void => {
     if (youngGenerationSize() > SMALL_RUNTIME_YOUNG_GENERATION) exposedGc()?.({ type: 'minor' })
   }
-  setInterval(check, CHECK_EVERY_MS).unref()
+  settling = setInterval(check, CHECK_EVERY_MS).unref()
+  log.debug({ transactions, everyMs: CHECK_EVERY_MS }, 'young generation settling started')
 }
 
 /** Bytes the young generation holds from the system now. */

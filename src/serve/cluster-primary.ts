@@ -39,6 +39,11 @@ interface ReplicaSetParams {
   log: Logger
   /** The command line the replicas run (the same as the primary's: Node's cluster tells them apart). */
   args: readonly string[]
+  /**
+   * Called after each change of what is served (`PUT /config`, the WireMock admin API's stubs),
+   * with the number of transactions served: the primary read and compiled that document too.
+   */
+  onSwap?: (transactions: number) => void
 }
 
 /** Thrown by `call` when the replica is not running (dead, restarting): it will start on the current document. */
@@ -190,6 +195,7 @@ export class ReplicaSet {
     this.#base = base
     this.#layer = layer
     this.#document = served
+    this.#params.onSwap?.(served.transactions.length)
   }
 
   /** Runs changes of what is served one after the other, so that none is based on a stale one. */

@@ -34,6 +34,8 @@ export interface ClusterReplicaParams {
   requestCheck?: (document: MockServiceDocument) => Promise<RequestCheck | null>
   /** Called once the replica listens, with the number of transactions it serves. */
   onListening?: (transactions: number) => void
+  /** Called after each swap of the replica's configuration, with the number of transactions compiled. */
+  onSwap?: (transactions: number) => void
 }
 
 /** Captured requests per `recorded` message: a large batch goes as several messages of bounded size. */
@@ -162,6 +164,7 @@ export function runClusterReplica(params: ClusterReplicaParams): void {
         recorder: capture,
         ids: message.ids,
         ...(message.tls === null ? {} : { tls: message.tls }),
+        ...(params.onSwap === undefined ? {} : { onSwap: params.onSwap }),
       })
     } catch (err) {
       failed = true

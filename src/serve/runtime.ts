@@ -113,6 +113,12 @@ interface StartRuntimeParams {
    * cluster-worker.ts), instead of a Recording of its own; takes precedence over `loadHarImporter`.
    */
   recorder?: LiveRecorder
+  /**
+   * Called after each swap of the configuration (reload, reloadSliced, setDocumentLayer; not the
+   * first compile), with the number of transactions compiled: the command line gives back, on
+   * timers, the memory a large swap grew.
+   */
+  onSwap?: (transactions: number) => void
 }
 
 /**
@@ -136,6 +142,7 @@ export async function startRuntime({
   loadHarImporter,
   recorder,
   egress: givenEgress,
+  onSwap,
 }: StartRuntimeParams): Promise<Runtime> {
   const egress = givenEgress ?? egressPolicyOf(options)
   // One pool per upstream origin for the runtime's lifetime, closed when it closes: requests begun
@@ -224,6 +231,7 @@ export async function startRuntime({
   const swapIn = (compiled: CompiledMock): CompiledMock => {
     state.mock = compiled
     state.gate.limit = compiled.capacity
+    onSwap?.(compiled.matcher.transactions.length)
     return compiled
   }
   return {

@@ -70,7 +70,8 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
         logRing,
         requestCheck: async (document) =>
           await requestCheckFor(mock, document, options.validateRequests, log),
-        onListening: (transactions) => settleYoungGeneration(transactions),
+        onListening: (transactions) => settleYoungGeneration(transactions, log),
+        onSwap: (transactions) => settleYoungGeneration(transactions, log),
       })
       return 'running'
     }
