@@ -17,6 +17,7 @@ export type { AnyRequest, AnyResponse } from './any-http.js'
 import { applyPrefer, type RequestCheck } from './request-check.js'
 import type { DynamicFeatures } from './dynamic.js'
 import { injectFault, type CompiledFault } from './fault.js'
+import { respondOnStream, type StreamOfResponse } from './h2-respond.js'
 import { HelperFailure } from './template/helpers.js'
 import type { ScenarioTurn, SharedScenarios } from './scenario/shared.js'
 
@@ -516,15 +517,31 @@ export class Exchange {
     const response = this.response as ServedResponse
     const res = this.res
     if (!res.destroyed && !res.writableEnded) {
-      if (this.h2) res.writeHead(response.status, response.headers2)
-      else if (response.statusMessage !== null) {
-        res.writeHead(
-          response.status,
-          response.statusMessage,
-          this.connectionHeaders(response.headers),
-        )
-      } else res.writeHead(response.status, this.connectionHeaders(response.headers))
-      res.end(response.body)
+      if (this.h2) {
+        // CORS sets its headers on the compatibility response: only it merges them.
+        const onStream =
+          this.mock.cors === null &&
+          respondOnStream(
+            res as StreamOfResponse,
+            this.req.method,
+            response.status,
+            response.headers2,
+            response.body,
+          )
+        if (!onStream) {
+          res.writeHead(response.status, response.headers2)
+          res.end(response.body)
+        }
+      } else {
+        if (response.statusMessage !== null) {
+          res.writeHead(
+            response.status,
+            response.statusMessage,
+            this.connectionHeaders(response.headers),
+          )
+        } else res.writeHead(response.status, this.connectionHeaders(response.headers))
+        res.end(response.body)
+      }
     }
     this.release()
     this.complete(
