@@ -10,7 +10,9 @@
 #   bench/callgrind.sh https understudy [CLI_DIR] # the paths suite's POST over TLS (HTTP/1.1)
 #   bench/callgrind.sh https bare                 # bench/servers/bare-tls.ts, BARE_KIND=https
 #   bench/callgrind.sh h2    understudy|bare      # the same over h2 (bare: BARE_KIND=h2)
-# Environment: N (measured requests, default 4000), WARM (default 40000), OUT (default a temp dir).
+# Environment: N (measured requests, default 4000), WARM (default 40000), OUT (default a temp dir),
+# MOCK (another document for the http/https Understudy runs, e.g. a grown one), GET_PATH (GETs of
+# that path instead of the POSTs, over HTTP/1.1 and HTTPS; the paths document answers /api/hello).
 set -euo pipefail
 PROTOCOL=$1
 SERVER=$2
@@ -28,7 +30,7 @@ TLS=(--tls-port 0 --tls-cert "$OUT/cert.pem" --tls-key "$OUT/key.pem")
 # shellcheck disable=SC2086
 case "$PROTOCOL/$SERVER" in
   http/understudy)
-    "${CG[@]}" node ${NODE_EXTRA:-} "$CLI_DIR/dist/src/cli/main.js" run --mock "$OUT/s2.json" \
+    "${CG[@]}" node ${NODE_EXTRA:-} "$CLI_DIR/dist/src/cli/main.js" run --mock "${MOCK:-$OUT/s2.json}" \
       --port 0 --log-level warn >"$LOG" 2>&1 &
     ;;
   http/bare)
@@ -36,7 +38,7 @@ case "$PROTOCOL/$SERVER" in
       bench/servers/bare-http.ts) >"$LOG" 2>&1 &
     ;;
   https/understudy | h2/understudy)
-    "${CG[@]}" node ${NODE_EXTRA:-} "$CLI_DIR/dist/src/cli/main.js" run --mock "$OUT/paths.json" \
+    "${CG[@]}" node ${NODE_EXTRA:-} "$CLI_DIR/dist/src/cli/main.js" run --mock "${MOCK:-$OUT/paths.json}" \
       --port 0 "${TLS[@]}" --log-level warn >"$LOG" 2>&1 &
     ;;
   https/bare | h2/bare)
@@ -63,11 +65,15 @@ if [ "$PROTOCOL" = h2 ]; then
 else
   # Certificates are self-signed: the load generator does not verify them.
   export NODE_TLS_REJECT_UNAUTHORIZED=0 NODE_NO_WARNINGS=1
-  REQUEST=(-m POST -H content-type=application/json -i "$OUT/body.json")
-  "$AUTOCANNON" -c 10 -a "$WARM" "${REQUEST[@]}" "$URL/api/orders" >/dev/null 2>&1
+  if [ -n "${GET_PATH:-}" ]; then
+    REQUEST=()
+  else
+    REQUEST=(-m POST -H content-type=application/json -i "$OUT/body.json")
+  fi
+  "$AUTOCANNON" -c 10 -a "$WARM" ${REQUEST[@]+"${REQUEST[@]}"} "$URL${GET_PATH:-/api/orders}" >/dev/null 2>&1
   callgrind_control -i on "$PID" >/dev/null
   # The 10 connections are new: their TLS handshakes fall inside the window (same for every server).
-  "$AUTOCANNON" -c 10 -a "$N" "${REQUEST[@]}" "$URL/api/orders" 2>&1 | grep -E "requests in" || true
+  "$AUTOCANNON" -c 10 -a "$N" ${REQUEST[@]+"${REQUEST[@]}"} "$URL${GET_PATH:-/api/orders}" 2>&1 | grep -E "requests in" || true
   callgrind_control -d "$PID" >/dev/null
   callgrind_control -i off "$PID" >/dev/null
 fi
