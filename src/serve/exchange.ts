@@ -32,6 +32,8 @@ const F_LIVE = 8
 const F_TRANSITIONED = 16
 const F_RECORDING = 32
 const F_RECORDED = 64
+/** Answered on the HTTP/2 stream itself: the compatibility response never reads as ended. */
+const F_SENT_ON_STREAM = 128
 
 // Attaches the exchange to the request, so that body listeners are shared functions rather than
 // closures made per request (fastify's kRouteContext idea).
@@ -528,7 +530,8 @@ export class Exchange {
             response.headers2,
             response.body,
           )
-        if (!onStream) {
+        if (onStream) this.mark(F_SENT_ON_STREAM, true)
+        else {
           res.writeHead(response.status, response.headers2)
           res.end(response.body)
         }
@@ -709,7 +712,7 @@ export class Exchange {
         this.h2 ? answer.headers2 : this.connectionHeaders(answer.headers),
       )
       res.end(answer.body)
-    } else if (!res.writableEnded) {
+    } else if (!res.writableEnded && !this.is(F_SENT_ON_STREAM)) {
       res.destroy()
     }
     this.release()
