@@ -322,8 +322,10 @@ async function withLongestBlock(
   const gcIn = (turn: { from: number; to: number }): boolean =>
     collections.some((gc) => gc.startTime < turn.to && gc.startTime + gc.duration > turn.from)
   return {
-    held: Math.max(...turns.map((t) => t.cpu)),
-    heldOutsideGc: Math.max(0, ...turns.filter((t) => !gcIn(t)).map((t) => t.cpu)),
+    // a loop, not Math.max(...turns): a call of a few hundred ms waiting on a database has more
+    // turns than a spread can pass as arguments
+    held: turns.reduce((most, t) => Math.max(most, t.cpu), -Infinity),
+    heldOutsideGc: turns.reduce((most, t) => (gcIn(t) ? most : Math.max(most, t.cpu)), 0),
   }
 }
 
