@@ -5,13 +5,14 @@ import { hasPostgres, requirePgDatabase } from '../helpers/postgres.js'
 import { BY, seed } from '../unit/store/fixtures.js'
 
 /*
- * On PostgreSQL a transaction list sorted by `serviceId` had no index in its order: every page,
- * a keyset page after a row included, sorted the whole workspace (20 ms at 50,000 rows, growing
- * with the table). Its page and the page after a row now come from an index, with no sort. The
+ * On PostgreSQL a transaction list sorted by `serviceId` or `dslType` had no index in its order:
+ * every page, a keyset page after a row included, sorted the whole workspace (20 to 30 ms at
+ * 50,000 rows, growing with the table). Its page and the page after a row now come from an
+ * index, with no sort. The
  * plan is asked with sorts and sequential scans priced out, so that the planner's choice on a
  * small table does not hide whether an index in that order exists.
  */
-describe.skipIf(!hasPostgres)('a PostgreSQL transaction list sorted by service', () => {
+describe.skipIf(!hasPostgres)('a PostgreSQL transaction list sorted by service or DSL type', () => {
   it('reads its page, and the page after a row, from an index in that order', async () => {
     const url = await requirePgDatabase()
     const store = await openPostgresStore({ url })
@@ -54,15 +55,26 @@ describe.skipIf(!hasPostgres)('a PostgreSQL transaction list sorted by service',
     await client.query('SET enable_seqscan = off')
     const plan = async (sql: string, params: unknown[]): Promise<string> =>
       (await client.query(`EXPLAIN ${sql}`, params)).rows.map((r) => r['QUERY PLAN']).join('\n')
-    const first = await plan(
-      'SELECT t.id FROM transactions t WHERE t.workspace_id = $1 ORDER BY service_id ASC, id ASC LIMIT 50',
-      [workspaceId],
-    )
-    const after = await plan(
-      'SELECT t.id FROM transactions t WHERE t.workspace_id = $1 AND (service_id, id) > ($2, $3) ORDER BY service_id ASC, id ASC LIMIT 50',
-      [workspaceId, services[0]?.id, 0],
-    )
-    for (const text of [first, after]) {
+    // The statements of list.ts: the first page, and the keyset page after a row.
+    const plans = [
+      await plan(
+        'SELECT t.id FROM transactions t WHERE t.workspace_id = $1 ORDER BY service_id ASC, id ASC LIMIT 50',
+        [workspaceId],
+      ),
+      await plan(
+        'SELECT t.id FROM transactions t WHERE t.workspace_id = $1 AND (service_id, id) > ($2, $3) ORDER BY service_id ASC, id ASC LIMIT 50',
+        [workspaceId, services[0]?.id, 0],
+      ),
+      await plan(
+        'SELECT t.id FROM transactions t WHERE t.workspace_id = $1 ORDER BY dsl_type DESC, id DESC LIMIT 50',
+        [workspaceId],
+      ),
+      await plan(
+        'SELECT t.id FROM transactions t WHERE t.workspace_id = $1 AND (dsl_type, id) > ($2, $3) ORDER BY dsl_type ASC, id ASC LIMIT 50',
+        [workspaceId, 'GENERIC_DSL', 0],
+      ),
+    ]
+    for (const text of plans) {
       expect(text).toMatch(/Index (Only )?Scan/)
       expect(text).not.toMatch(/Sort/)
     }
