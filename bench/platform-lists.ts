@@ -6,15 +6,32 @@
 // it), and perf_hooks' event-loop delay while the calls ran. Then, per sort with an index, a walk
 // of the first pages and jumps to far pages, and filtered lists after writes, with the longest CPU
 // time the event loop was held (`LISTS_SORTS_ONLY=1` or `--sorts-only`: only this part).
+// `--store postgres` runs the same measurements on the PostgreSQL store, on a throwaway server
+// started here (scripts/postgres-server.ts, as the tests start theirs); its queries run off the
+// event loop, so the store call's latency and the loop's delay are two figures there.
 import http from 'node:http'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { monitorEventLoopDelay, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks'
 import Database from 'better-sqlite3'
+import pg from 'pg'
+import {
+  canStartPostgres,
+  createPgDatabase,
+  PG_SKIP_REASON,
+  startPostgresServer,
+} from '../scripts/postgres-server.js'
 import { allRoutes, bootstrap, createApiHandler } from '../src/api/index.js'
 import { createSilentLogger } from '../src/log/index.js'
-import { AssetFiles, openSqliteStore, type Store } from '../src/store/index.js'
+import {
+  AssetFiles,
+  openPostgresStore,
+  openSqliteStore,
+  StoredAssetFiles,
+  type AssetBytes,
+  type Store,
+} from '../src/store/index.js'
 import { unavailableDeployer } from '../test/helpers/platform.js'
 
 const key = { id: 'bench-key', secret: 'bench-secret-0123456789' }
@@ -23,6 +40,8 @@ const PAGE = 50
 
 interface Sized {
   count: number
+  /** SQLite: the list runs on the event loop, and a CPU probe measures how long it holds it. */
+  probesCpu: boolean
   store: Store
   server: http.Server
   base: string
@@ -31,10 +50,39 @@ interface Sized {
   dataDir: string
 }
 
+const dsl = JSON.stringify({
+  requestDsl: { method: 'GET', path: '/x' },
+  responseDsl: { status: 200, json: { ok: true, padding: 'x'.repeat(400) } },
+})
+
+/** Which store a run measures: `--store postgres` (or `--store=postgres`); SQLite by default. */
+type StoreKind = 'sqlite' | 'postgres'
+function storeOfArgv(): StoreKind {
+  const at = process.argv.indexOf('--store')
+  const given =
+    at >= 0
+      ? process.argv[at + 1]
+      : process.argv.find((a) => a.startsWith('--store='))?.slice('--store='.length)
+  if (given === undefined || given === 'sqlite') return 'sqlite'
+  if (given === 'postgres') return 'postgres'
+  throw new Error(`--store ${given}: expected sqlite or postgres`)
+}
+
+/** Where a store lives: a data dir, and on PostgreSQL the server's port too. */
+interface StoreTarget {
+  kind: StoreKind
+  pgPort?: number
+}
+
 /** A platform (store and API handler, in this process) whose workspace holds `count` transactions in two services. */
-async function sized(count: number): Promise<Sized> {
+async function sized(count: number, target: StoreTarget): Promise<Sized> {
   const dataDir = mkdtempSync(join(tmpdir(), `understudy-lists-bench-${count}-`))
-  let store = await openSqliteStore({ dataDir })
+  const pgUrl = target.pgPort === undefined ? undefined : await createPgDatabase(target.pgPort)
+  const open = async (): Promise<Store> =>
+    pgUrl === undefined
+      ? await openSqliteStore({ dataDir })
+      : await openPostgresStore({ url: pgUrl })
+  let store = await open()
   const { workspaceId } = await bootstrap(store, {
     dataDir,
     apiKeyId: key.id,
@@ -45,49 +93,17 @@ async function sized(count: number): Promise<Sized> {
     await store.services.create({ workspaceId, name: 'pets', description: null, by: 'bench' }),
   ]
   await store.close()
-  // Seeded with raw SQL: the API would measure the seeding.
-  const db = new Database(join(dataDir, 'understudy.db'))
-  const dsl = JSON.stringify({
-    requestDsl: { method: 'GET', path: '/x' },
-    responseDsl: { status: 200, json: { ok: true, padding: 'x'.repeat(400) } },
-  })
-  const insert = db.prepare(
-    'INSERT INTO transactions (workspace_id, service_id, name, description, dsl_type, dsl, created, updated, created_by, updated_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-  )
-  const now = Date.now()
-  db.transaction(() => {
-    for (let i = 0; i < count; i++) {
-      const service = services[i % 2]?.id ?? 0
-      insert.run(
-        workspaceId,
-        service,
-        `GET /orders/${i}`,
-        null,
-        'GENERIC_DSL',
-        dsl,
-        // created: uploads of 5,000 rows share one instant; updated: every row its own
-        now - Math.floor(i / 5000),
-        now - i,
-        'bench',
-        'bench',
-      )
-    }
-  })()
-  // What the repository does after its inserts (migration 11); the build before it has no such table.
-  if (
-    db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'transaction_counts'").get() !== undefined
-  ) {
-    db.prepare(
-      'INSERT INTO transaction_counts (workspace_id, service_id, n, changes) SELECT workspace_id, service_id, COUNT(*), COUNT(*) FROM transactions GROUP BY workspace_id, service_id',
-    ).run()
-  }
-  db.close()
-  store = await openSqliteStore({ dataDir })
+  const serviceIds = services.map((service) => service.id)
+  if (pgUrl === undefined) seedSqlite(dataDir, workspaceId, serviceIds, count)
+  else await seedPostgres(pgUrl, workspaceId, serviceIds, count)
+  store = await open()
+  const files: AssetBytes =
+    pgUrl === undefined ? new AssetFiles(dataDir) : new StoredAssetFiles(store.assetChunks)
   const server = http.createServer(
     createApiHandler(
       {
         store,
-        files: new AssetFiles(dataDir),
+        files,
         deployer: unavailableDeployer,
         log: createSilentLogger(),
         options: {
@@ -105,12 +121,86 @@ async function sized(count: number): Promise<Sized> {
   const port = typeof address === 'object' && address !== null ? address.port : 0
   return {
     count,
+    probesCpu: pgUrl === undefined,
     store,
     server,
     base: `http://127.0.0.1:${port}/api/v1/workspaces/${workspaceId}/transactions`,
     workspaceId,
     serviceId: services[0]?.id ?? 0,
     dataDir,
+  }
+}
+
+// Seeded with raw SQL: the API would measure the seeding. Row i of either store: service i % 2,
+// name `GET /orders/i`; created: uploads of 5,000 rows share one instant; updated: every row its own.
+
+function seedSqlite(
+  dataDir: string,
+  workspaceId: number,
+  serviceIds: readonly number[],
+  count: number,
+): void {
+  const db = new Database(join(dataDir, 'understudy.db'))
+  const insert = db.prepare(
+    'INSERT INTO transactions (workspace_id, service_id, name, description, dsl_type, dsl, created, updated, created_by, updated_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  )
+  const now = Date.now()
+  db.transaction(() => {
+    for (let i = 0; i < count; i++) {
+      insert.run(
+        workspaceId,
+        serviceIds[i % 2] ?? 0,
+        `GET /orders/${i}`,
+        null,
+        'GENERIC_DSL',
+        dsl,
+        now - Math.floor(i / 5000),
+        now - i,
+        'bench',
+        'bench',
+      )
+    }
+  })()
+  // What the repository does after its inserts (migration 11); the build before it has no such table.
+  if (
+    db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'transaction_counts'").get() !== undefined
+  ) {
+    db.prepare(
+      'INSERT INTO transaction_counts (workspace_id, service_id, n, changes) SELECT workspace_id, service_id, COUNT(*), COUNT(*) FROM transactions GROUP BY workspace_id, service_id',
+    ).run()
+  }
+  db.close()
+}
+
+/**
+ * The same rows in one INSERT ... SELECT over generate_series. Inserts are counted by the
+ * repository, not by a trigger (updates and deletes are): the counts are written as its
+ * createEncodedMany writes them. ANALYZE, as autovacuum would shortly after such an import, so
+ * that the plans are those of a settled table.
+ */
+async function seedPostgres(
+  url: string,
+  workspaceId: number,
+  serviceIds: readonly number[],
+  count: number,
+): Promise<void> {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    await client.query(
+      'INSERT INTO transactions (workspace_id, service_id, name, description, dsl_type, dsl, created, updated, created_by, updated_by) ' +
+        "SELECT $1, CASE WHEN i % 2 = 0 THEN $2::bigint ELSE $3::bigint END, 'GET /orders/' || i, NULL, 'GENERIC_DSL', $4::json, $5::bigint - i / 5000, $5::bigint - i, 'bench', 'bench' " +
+        'FROM generate_series(0, $6::integer - 1) AS i ORDER BY i',
+      [workspaceId, serviceIds[0], serviceIds[1], dsl, Date.now(), count],
+    )
+    await client.query(
+      'INSERT INTO transaction_counts (workspace_id, service_id, n, changes) ' +
+        'SELECT workspace_id, service_id, COUNT(*), COUNT(*) FROM transactions GROUP BY workspace_id, service_id ' +
+        'ON CONFLICT (workspace_id, service_id) DO UPDATE SET n = transaction_counts.n + excluded.n, changes = transaction_counts.changes + excluded.changes',
+    )
+    await client.query('VACUUM ANALYZE transactions')
+  } finally {
+    await client.end()
   }
 }
 
@@ -134,8 +224,17 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length
 const p99 = (xs: number[]): number =>
   [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.99)] ?? 0
 
-/** The sorts with an index each (migrations 11, 14 and 20), descending too. */
-const SORTS = ['created', '-updated', 'createdBy', '-updatedBy', 'name', 'id', 'serviceId'] as const
+/** The sorts with an index each (SQLite migrations 1, 11, 14 and 20; PostgreSQL 8 and 11), descending too. */
+const SORTS = [
+  'created',
+  '-updated',
+  'createdBy',
+  '-updatedBy',
+  'name',
+  'id',
+  'serviceId',
+  'dslType',
+] as const
 
 interface SortFigures {
   /** HTTP, ms per page: the first 20 pages, skip 0, 50, 100... */
@@ -169,6 +268,27 @@ interface Figures {
   searchPage: number[]
   sortedWalk: number[]
   filteredStoreCall: number[]
+  /** Event-loop delay per phase (one monitor per phase and round, or per call): p99 and max, ms. */
+  loopDelay: Record<string, { p99: number[]; max: number[] }>
+}
+
+/**
+ * Runs `fn` under an event-loop delay monitor of its own (1 ms resolution: a loop never held
+ * reads about 1.0 to 1.1 ms, the timer's own interval) and records its p99 and max under `phase`.
+ * On PostgreSQL the query runs in the server, so this, not the call's latency, is what the list
+ * costs the event loop; over HTTP it includes the bench's own client in the same process.
+ */
+async function inPhase(into: Figures, phase: string, fn: () => Promise<unknown>): Promise<void> {
+  const monitor = monitorEventLoopDelay({ resolution: 1 })
+  monitor.enable()
+  try {
+    await fn()
+  } finally {
+    monitor.disable()
+  }
+  const d = (into.loopDelay[phase] ??= { p99: [], max: [] })
+  d.p99.push(monitor.percentile(99) / 1e6)
+  d.max.push(monitor.max / 1e6)
 }
 
 /** Garbage collections of the process, taken by `withLongestBlock` after each call. */
@@ -214,9 +334,26 @@ async function withLongestBlock(
   const gcIn = (turn: { from: number; to: number }): boolean =>
     collections.some((gc) => gc.startTime < turn.to && gc.startTime + gc.duration > turn.from)
   return {
-    held: Math.max(...turns.map((t) => t.cpu)),
-    heldOutsideGc: Math.max(0, ...turns.filter((t) => !gcIn(t)).map((t) => t.cpu)),
+    // a loop, not Math.max(...turns): a call of a few hundred ms waiting on a database has more
+    // turns than a spread can pass as arguments
+    held: turns.reduce((most, t) => Math.max(most, t.cpu), -Infinity),
+    heldOutsideGc: turns.reduce((most, t) => (gcIn(t) ? most : Math.max(most, t.cpu)), 0),
   }
+}
+
+/**
+ * A store call with the longest hold of the event loop (SQLite). On PostgreSQL the list waits on
+ * the server, and the probe's own spinning would take a CPU from it (2 vCPUs) and lengthen both
+ * the call and the loop's delay, so the call runs alone and its hold is NaN: the event-loop delay
+ * per phase stands for it there.
+ */
+async function storeCall(
+  s: Sized,
+  fn: () => Promise<unknown>,
+): Promise<{ held: number; heldOutsideGc: number }> {
+  if (s.probesCpu) return await withLongestBlock(fn)
+  await fn()
+  return { held: Number.NaN, heldOutsideGc: Number.NaN }
 }
 
 /** A deterministic spread of far skips over the list (a multiplicative hash of i). */
@@ -226,22 +363,26 @@ const farSkip = (count: number, i: number): number =>
 async function sortedRound(s: Sized, into: Figures): Promise<void> {
   for (const sort of SORTS) {
     const f = (into.sorts[sort] ??= { walk: [], jump: [], jumpBlock: [], jumpBlockOutsideGc: [] })
-    for (let skip = 0; skip < 20 * PAGE; skip += PAGE) {
-      f.walk.push(await list(`${s.base}?limit=${PAGE}&skip=${skip}&sort=${sort}`))
-    }
-    for (let i = 1; i <= 30; i++) {
-      const t0 = performance.now()
-      const block = await withLongestBlock(() =>
-        s.store.transactions.list(
-          s.workspaceId,
-          {},
-          { limit: PAGE, skip: farSkip(s.count, i), sort },
-        ),
-      )
-      f.jump.push(performance.now() - t0)
-      f.jumpBlock.push(block.held)
-      f.jumpBlockOutsideGc.push(block.heldOutsideGc)
-    }
+    await inPhase(into, `sort=${sort} walk (HTTP)`, async () => {
+      for (let skip = 0; skip < 20 * PAGE; skip += PAGE) {
+        f.walk.push(await list(`${s.base}?limit=${PAGE}&skip=${skip}&sort=${sort}`))
+      }
+    })
+    await inPhase(into, `sort=${sort} far jumps (store)`, async () => {
+      for (let i = 1; i <= 30; i++) {
+        const t0 = performance.now()
+        const block = await storeCall(s, () =>
+          s.store.transactions.list(
+            s.workspaceId,
+            {},
+            { limit: PAGE, skip: farSkip(s.count, i), sort },
+          ),
+        )
+        f.jump.push(performance.now() - t0)
+        f.jumpBlock.push(block.held)
+        f.jumpBlockOutsideGc.push(block.heldOutsideGc)
+      }
+    })
   }
   // Each write changes the workspace's change count: the filtered list after it has no total.
   for (let i = 0; i < 10; i++) {
@@ -289,9 +430,12 @@ async function sortedRound(s: Sized, into: Figures): Promise<void> {
     for (const [name, contains, skip] of cases) {
       const c = (into.filtered[name] ??= { ms: [], held: [], heldOutsideGc: [] })
       const t0 = performance.now()
-      const block = await withLongestBlock(() =>
-        s.store.transactions.list(s.workspaceId, { contains }, { limit: PAGE, skip }),
-      )
+      let block = { held: 0, heldOutsideGc: 0 }
+      await inPhase(into, `after a write: ${name} (store)`, async () => {
+        block = await storeCall(s, () =>
+          s.store.transactions.list(s.workspaceId, { contains }, { limit: PAGE, skip }),
+        )
+      })
       c.ms.push(performance.now() - t0)
       c.held.push(block.held)
       c.heldOutsideGc.push(block.heldOutsideGc)
@@ -304,42 +448,76 @@ async function sortedRound(s: Sized, into: Figures): Promise<void> {
 }
 
 async function round(s: Sized, into: Figures): Promise<void> {
-  for (let i = 0; i < 50; i++) into.firstPage.push(await list(`${s.base}?limit=${PAGE}`))
-  for (let i = 0; i < 50; i++) {
-    into.servicePage.push(await list(`${s.base}?limit=${PAGE}&serviceId=${s.serviceId}`))
-  }
+  await inPhase(into, 'first page (HTTP)', async () => {
+    for (let i = 0; i < 50; i++) into.firstPage.push(await list(`${s.base}?limit=${PAGE}`))
+  })
+  await inPhase(into, "one service's first page (HTTP)", async () => {
+    for (let i = 0; i < 50; i++) {
+      into.servicePage.push(await list(`${s.base}?limit=${PAGE}&serviceId=${s.serviceId}`))
+    }
+  })
   // The walk of a client reading every page, at most 200 pages (10,000 rows) per round.
-  for (let skip = 0; skip < Math.min(s.count, 200 * PAGE); skip += PAGE) {
-    into.walkPage.push(await list(`${s.base}?limit=${PAGE}&skip=${skip}`))
-  }
+  await inPhase(into, 'walk (HTTP)', async () => {
+    for (let skip = 0; skip < Math.min(s.count, 200 * PAGE); skip += PAGE) {
+      into.walkPage.push(await list(`${s.base}?limit=${PAGE}&skip=${skip}`))
+    }
+  })
   // A filtered list (its total is counted, then reused while nothing changes) and a walk sorted
   // by name, the first 50 pages.
-  for (let i = 0; i < 50; i++) {
-    into.searchPage.push(await list(`${s.base}?limit=${PAGE}&search=orders/1`))
-  }
-  for (let skip = 0; skip < Math.min(s.count, 50 * PAGE); skip += PAGE) {
-    into.sortedWalk.push(await list(`${s.base}?limit=${PAGE}&skip=${skip}&sort=name`))
-  }
-  for (let i = 0; i < 50; i++) {
-    const t0 = performance.now()
-    await s.store.transactions.list(
-      s.workspaceId,
-      { contains: 'orders/1' },
-      { limit: PAGE, skip: 0 },
-    )
-    into.filteredStoreCall.push(performance.now() - t0)
-  }
-  // The store call alone: what the event loop is held for.
-  for (let i = 0; i < 50; i++) {
-    const t0 = performance.now()
-    await s.store.transactions.list(s.workspaceId, {}, { limit: PAGE, skip: 0 })
-    into.storeCall.push(performance.now() - t0)
-  }
+  await inPhase(into, 'search page (HTTP)', async () => {
+    for (let i = 0; i < 50; i++) {
+      into.searchPage.push(await list(`${s.base}?limit=${PAGE}&search=orders/1`))
+    }
+  })
+  await inPhase(into, 'sort=name walk (HTTP)', async () => {
+    for (let skip = 0; skip < Math.min(s.count, 50 * PAGE); skip += PAGE) {
+      into.sortedWalk.push(await list(`${s.base}?limit=${PAGE}&skip=${skip}&sort=name`))
+    }
+  })
+  await inPhase(into, 'filtered first page (store)', async () => {
+    for (let i = 0; i < 50; i++) {
+      const t0 = performance.now()
+      await s.store.transactions.list(
+        s.workspaceId,
+        { contains: 'orders/1' },
+        { limit: PAGE, skip: 0 },
+      )
+      into.filteredStoreCall.push(performance.now() - t0)
+    }
+  })
+  // The store call alone: on SQLite, what the event loop is held for.
+  await inPhase(into, 'first page (store)', async () => {
+    for (let i = 0; i < 50; i++) {
+      const t0 = performance.now()
+      await s.store.transactions.list(s.workspaceId, {}, { limit: PAGE, skip: 0 })
+      into.storeCall.push(performance.now() - t0)
+    }
+  })
   // A deep walk of the store, continuing from page to page past the first 10,000 rows.
-  for (let skip = 0; skip < s.count; skip += PAGE) {
-    const t0 = performance.now()
-    await s.store.transactions.list(s.workspaceId, {}, { limit: PAGE, skip })
-    into.storeCall.push(performance.now() - t0)
+  await inPhase(into, 'walk of every row (store)', async () => {
+    for (let skip = 0; skip < s.count; skip += PAGE) {
+      const t0 = performance.now()
+      await s.store.transactions.list(s.workspaceId, {}, { limit: PAGE, skip })
+      into.storeCall.push(performance.now() - t0)
+    }
+  })
+}
+
+/** Per phase and size: the event-loop delay's p99 (median over the phase's runs) and max, ms. */
+function printLoopDelays(sizes: readonly Sized[], figures: readonly Figures[]): void {
+  const [small, large] = figures
+  if (small === undefined || large === undefined) return
+  const of = (f: Figures, phase: string): string => {
+    const d = f.loopDelay[phase]
+    return d === undefined
+      ? '-'
+      : `p99 ${median(d.p99).toFixed(2)}, max ${Math.max(...d.max).toFixed(2)}`
+  }
+  console.log(
+    `event-loop delay per phase, ms (${sizes.map((s) => s.count).join(' | ')}; 1 ms resolution, an idle loop reads about 1.1):`,
+  )
+  for (const phase of Object.keys(large.loopDelay)) {
+    console.log(`  ${phase}: ${of(small, phase)} | ${of(large, phase)}`)
   }
 }
 
@@ -379,8 +557,20 @@ function printSorted(sizes: readonly Sized[], figures: readonly Figures[]): void
 /** `--sorts-only` (or LISTS_SORTS_ONLY=1): only the per-sort figures and the filtered list after writes. */
 const sortsOnly = process.argv.includes('--sorts-only') || process.env['LISTS_SORTS_ONLY'] === '1'
 
-export async function benchLists(rounds = 3): Promise<void> {
-  const sizes = [await sized(500), await sized(50_000)]
+export async function benchLists(rounds = 3, kind: StoreKind = storeOfArgv()): Promise<void> {
+  let pgServer: { port: number; stop: () => Promise<void>; dir: string } | undefined
+  if (kind === 'postgres') {
+    if (!canStartPostgres()) throw new Error(PG_SKIP_REASON)
+    const dir = mkdtempSync(join(tmpdir(), 'understudy-lists-bench-pg-'))
+    pgServer = { ...(await startPostgresServer({ runDir: dir, owner: process.pid })), dir }
+  }
+  const target: StoreTarget = pgServer === undefined ? { kind } : { kind, pgPort: pgServer.port }
+  console.log(
+    kind === 'postgres'
+      ? 'store: postgres (no CPU probe around store calls: "held" is NaN, see the event-loop delay per phase)'
+      : 'store: sqlite',
+  )
+  const sizes = [await sized(500, target), await sized(50_000, target)]
   const figures = sizes.map((): Figures => ({
     sorts: {},
     filteredAfterWrite: [],
@@ -393,6 +583,7 @@ export async function benchLists(rounds = 3): Promise<void> {
     searchPage: [],
     sortedWalk: [],
     filteredStoreCall: [],
+    loopDelay: {},
   }))
   // p99 and max of the event-loop delay, per round
   const delays = sizes.map((): Array<{ p99: number; max: number }> => [])
@@ -412,6 +603,7 @@ export async function benchLists(rounds = 3): Promise<void> {
       }
     }
     printSorted(sizes, figures)
+    printLoopDelays(sizes, figures)
     for (const [i, s] of sizes.entries()) {
       const f = figures[i]
       const delay = delays[i]
@@ -436,6 +628,10 @@ export async function benchLists(rounds = 3): Promise<void> {
       s.server.close()
       await s.store.close()
       rmSync(s.dataDir, { recursive: true, force: true })
+    }
+    if (pgServer !== undefined) {
+      await pgServer.stop()
+      rmSync(pgServer.dir, { recursive: true, force: true })
     }
   }
 }

@@ -8,6 +8,7 @@ import { pgSharedInstanceStateSchema } from './007-shared-instance-state.js'
 import { pgTransactionSortOrdersSchema } from './008-transaction-sort-orders.js'
 import { pgAdminCallsSchema } from './009-admin-calls.js'
 import { pgSharedFilesSchema } from './010-shared-files.js'
+import { pgTransactionServiceAndTypeOrdersSchema } from './011-transaction-service-and-type-orders.js'
 
 /**
  * The PostgreSQL schema, oldest first: its own numbering, independent of SQLite's (one PostgreSQL
@@ -26,4 +27,5 @@ export const pgMigrations: readonly Migration[] = [
   pgTransactionSortOrdersSchema,
   pgAdminCallsSchema,
   pgSharedFilesSchema,
+  pgTransactionServiceAndTypeOrdersSchema,
 ]
