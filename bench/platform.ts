@@ -2,7 +2,7 @@
 // the platform deployed, against `understudy run` alone with the same document, alternating, in
 // one run (target: within 10%). (2) Time from `deploy` to a FINISHED tracking for a mock service
 // of 1,000 transactions (target: under 3 s). (3) Listing transactions at 500 and at
-// 50,000 rows (bench/platform-lists.ts). `--only lists` or `--only deploy` runs one part.
+// 50,000 rows (bench/platform-lists.ts). `--only lists` or `--only deploy` runs one part; `--store postgres` lists on PostgreSQL.
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -22,6 +22,8 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '8' },
     rounds: { type: 'string', default: '3' },
     only: { type: 'string' },
+    // Read by bench/platform-lists.ts (sqlite or postgres); declared so that it is let through.
+    store: { type: 'string' },
   },
 })
 const duration = Number(values.duration)
