@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import { startCli, type CliServer } from '../../helpers/cli.js'
 import { tempDir } from '../../helpers/temp-dir.js'
 import { untilTrackingEnds } from '../../helpers/tracking.js'
@@ -173,6 +173,11 @@ describe('inspection history across a stop and a redeploy', () => {
       )
       const mockId = await mockOfOneTransaction(platform)
       await act(platform, mockId, 'deploy')
+      // A deployed runtime outlives its platform by design: stopped here, before the platform
+      // goes (hooks run last first), so that the test leaves no process behind.
+      onTestFinished(async () => {
+        await act(platform, mockId, 'stop').catch(() => {})
+      })
       const { page, pageErrors } = await openBrowser()
       await page.goto(`${platform.url}/ui/#/mocks/${mockId}`)
       await page.getByLabel('API key id').fill(key.id)
