@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import { startPlatformInstances } from '../../helpers/instances.js'
 import { freshPgDatabase, hasPostgres, PG_SKIP_REASON } from '../../helpers/postgres.js'
 import { waitFor } from '../../helpers/wait.js'
@@ -139,6 +139,11 @@ describe.skipIf(!hasPostgres)('two platform instances: files, kept records and l
         expect(last).toMatchObject({ status: 'FINISHED' })
       }
       await finished(b, 'deploy')
+      // A deployed runtime outlives its platform by design: stopped before the instances go (hooks
+      // run last first), through whichever instance runs it then, so that no process is left.
+      onTestFinished(async () => {
+        await finished(a, 'stop').catch(() => {})
+      })
       const endpoint = (await call<{ httpEndpoint: string }>(b, mockPath)).result.httpEndpoint
       for (let i = 0; i < 2; i++) {
         const served = await fetch(`${endpoint}/pets`)
