@@ -1,6 +1,7 @@
 import http from 'node:http'
 import http2 from 'node:http2'
 import https from 'node:https'
+import { onTestFinished } from 'vitest'
 
 /** What a raw client saw: status, reason phrase (HTTP/1.1), headers both ways, and the body. */
 interface RawResponse {
@@ -149,4 +150,21 @@ export async function h2Request(
       else session.close(() => resolve())
     })
   }
+}
+
+/**
+ * An HTTP/2 session (self-signed certificates accepted) for several requests in one test, closed
+ * when the test ends. Session errors are left to the streams, which report their own.
+ *
+ * @example
+ * const s = h2Session(app.runtime.urls.https ?? '')
+ * const stream = s.request({ ':path': '/a' })
+ */
+export function h2Session(origin: string): http2.ClientHttp2Session {
+  const session = http2.connect(origin, { rejectUnauthorized: false })
+  session.on('error', () => {})
+  onTestFinished(() => {
+    session.destroy()
+  })
+  return session
 }

@@ -1,7 +1,8 @@
 import http from 'node:http'
-import http2 from 'node:http2'
+import type http2 from 'node:http2'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { inspectionDetail, inspectionList } from '../helpers/admin.js'
+import { h2Session } from '../helpers/clients.js'
 import { startServer, type TestServer } from '../helpers/server.js'
 
 /*
@@ -87,15 +88,6 @@ async function h2Post(
     stream.on('error', reject)
     writeSlowly(stream, pieces).catch(reject)
   })
-}
-
-function h2Session(origin: string): http2.ClientHttp2Session {
-  const session = http2.connect(origin, { rejectUnauthorized: false })
-  session.on('error', () => {})
-  onTestFinished(() => {
-    session.destroy()
-  })
-  return session
 }
 
 /** The request bodies of the newest `count` records, oldest first. */

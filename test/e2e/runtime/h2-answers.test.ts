@@ -1,6 +1,7 @@
-import http2 from 'node:http2'
-import { describe, expect, it, onTestFinished } from 'vitest'
+import type http2 from 'node:http2'
+import { describe, expect, it } from 'vitest'
 import { inspectionList } from '../../helpers/admin.js'
+import { h2Session } from '../../helpers/clients.js'
 import { startServer, type TestServer } from '../../helpers/server.js'
 import { waitFor } from '../../helpers/wait.js'
 
@@ -48,16 +49,6 @@ interface H2Answer {
   body: string
 }
 
-/** One session per test, closed when it ends. */
-function session(origin: string): http2.ClientHttp2Session {
-  const s = http2.connect(origin, { rejectUnauthorized: false })
-  s.on('error', () => {})
-  onTestFinished(() => {
-    s.destroy()
-  })
-  return s
-}
-
 async function ask(
   s: http2.ClientHttp2Session,
   method: string,
@@ -95,7 +86,7 @@ describe('compiled answers over HTTP/2', () => {
     'sends status, repeated headers, date and body whole (%s)',
     async (listener) => {
       const app = await start()
-      const s = session(app.runtime.urls[listener] ?? '')
+      const s = h2Session(app.runtime.urls[listener] ?? '')
       const created = await ask(s, 'POST', '/orders', { 'content-type': 'application/json' }, '{}')
       expect(created.headers[':status']).toBe(201)
       expect(created.headers['set-cookie']).toEqual(['a=1', 'b=2'])
@@ -112,7 +103,7 @@ describe('compiled answers over HTTP/2', () => {
 
   it('answers 204, an empty body and HEAD without DATA, and keeps the session usable', async () => {
     const app = await start()
-    const s = session(app.runtime.urls.https ?? '')
+    const s = h2Session(app.runtime.urls.https ?? '')
     const deleted = await ask(s, 'DELETE', '/orders/7')
     expect([deleted.headers[':status'], deleted.body]).toEqual([204, ''])
     const empty = await ask(s, 'GET', '/empty')
@@ -136,7 +127,7 @@ describe('compiled answers over HTTP/2', () => {
 
   it('keeps CORS headers on answers over HTTP/2', async () => {
     const app = await start({ cors: true })
-    const s = session(app.runtime.urls.https ?? '')
+    const s = h2Session(app.runtime.urls.https ?? '')
     const answer = await ask(s, 'GET', '/orders/7', { origin: 'https://app.example' })
     expect(answer.headers['access-control-allow-origin']).toBe('*')
     expect(answer.body).toBe('seven')
@@ -144,7 +135,7 @@ describe('compiled answers over HTTP/2', () => {
 
   it('records each answer with its status and headers', async () => {
     const app = await start()
-    const s = session(app.runtime.urls.https ?? '')
+    const s = h2Session(app.runtime.urls.https ?? '')
     await ask(s, 'POST', '/orders', { 'content-type': 'application/json' }, '{}')
     await ask(s, 'DELETE', '/orders/7')
     let entries: Array<[string, string, number]> = []

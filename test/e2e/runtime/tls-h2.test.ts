@@ -1,8 +1,8 @@
-import http2 from 'node:http2'
+import type http2 from 'node:http2'
 import tls from 'node:tls'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { inspectionList } from '../../helpers/admin.js'
-import { h2Request, http1Request } from '../../helpers/clients.js'
+import { h2Request, h2Session, http1Request } from '../../helpers/clients.js'
 import { startServer, type TestServer } from '../../helpers/server.js'
 import { waitFor } from '../../helpers/wait.js'
 
@@ -61,16 +61,6 @@ async function start(
   extra: Record<string, unknown> = {},
 ): Promise<TestServer> {
   return await startServer({ dsl: { transactions, ...extra }, options, admin: true })
-}
-
-/** An HTTP/2 session closed at the end of the test. */
-function session(origin: string): http2.ClientHttp2Session {
-  const s = http2.connect(origin, { rejectUnauthorized: false })
-  s.on('error', () => {})
-  onTestFinished(() => {
-    s.destroy()
-  })
-  return s
 }
 
 /** One request on an existing session: status, body and the time it took. */
@@ -181,7 +171,7 @@ describe('HTTPS with h2 and http/1.1 on one port', () => {
 
   it('answers several streams of one h2 session independently, the fast before the slow', async () => {
     const app = await start({ tlsPort: 0 })
-    const s = session(app.runtime.urls.https ?? '')
+    const s = h2Session(app.runtime.urls.https ?? '')
     const slow = onSession(s, '/slow')
     await new Promise((resolve) => setTimeout(resolve, 50))
     const fast = await onSession(s, '/fast')
@@ -195,7 +185,7 @@ describe('HTTPS with h2 and http/1.1 on one port', () => {
 
   it('refuses past capacity over h2 with 503 and Retry-After', async () => {
     const app = await start({ tlsPort: 0 }, { capacity: 1 })
-    const s = session(app.runtime.urls.https ?? '')
+    const s = h2Session(app.runtime.urls.https ?? '')
     const slow = onSession(s, '/slow')
     await waitFor(() => app.runtime.inFlight() >= 1, 'the slow request to be in flight')
     const refused = await h2Request(app.runtime.urls.https ?? '', { path: '/fast' })
@@ -207,7 +197,7 @@ describe('HTTPS with h2 and http/1.1 on one port', () => {
 
   it('answers 413 over h2 and keeps the session usable', async () => {
     const app = await start({ tlsPort: 0, bodyLimit: 1000 })
-    const s = session(app.runtime.urls.https ?? '')
+    const s = h2Session(app.runtime.urls.https ?? '')
     const big = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       const stream = s.request({ ':method': 'POST', ':path': '/echo', 'content-length': '5000' })
       let status = 0
@@ -230,7 +220,7 @@ describe('HTTPS with h2 and http/1.1 on one port', () => {
 
   it('answers 413 to an h2 body without content-length that grows past the limit', async () => {
     const app = await start({ tlsPort: 0, bodyLimit: 1000 })
-    const s = session(app.runtime.urls.https ?? '')
+    const s = h2Session(app.runtime.urls.https ?? '')
     const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       const stream = s.request({ ':method': 'POST', ':path': '/echo' })
       let status = 0
@@ -346,7 +336,7 @@ describe('dribbled bodies over HTTP/2', () => {
         options: listener === 'https' ? { tlsPort: 0 } : { h2cPort: 0 },
         admin: true,
       })
-      const s = session(app.runtime.urls[listener] ?? '')
+      const s = h2Session(app.runtime.urls[listener] ?? '')
       const answer = await trickle(s)
       expect(answer.status).toBe(200)
       expect(answer.kept).toBe('1')
