@@ -204,3 +204,53 @@ describe('a Mockoon environment with unusual parts', () => {
     expect(empty.document.transactions).toEqual([])
   })
 })
+
+describe('templates of a Mockoon response', () => {
+  function importRoute(response: Record<string, unknown>) {
+    return importMockoon({
+      bytes: Buffer.from(
+        JSON.stringify({
+          lastMigration: 33,
+          routes: [{ uuid: 'r', endpoint: 't', method: 'get', responses: [response] }],
+        }),
+      ),
+      fileName: 't.json',
+    })
+  }
+
+  it('translates header templates, and serves as written what uses helpers it lacks, saying so', () => {
+    const { document, warnings } = importRoute({
+      body: "{{mockoonOnly 'x'}}",
+      headers: [
+        { key: 'X-Id', value: "{{header 'X-Request-Id'}}" },
+        { key: 'X-Other', value: "{{otherHelper 'a'}}" },
+        { key: 'X-Plain', value: 'plain' },
+      ],
+    })
+    const response = document.transactions[0]?.dsl.responseDsl
+    expect(response?.template).toBe(true)
+    expect(decodeContent(response?.content ?? '').toString()).toBe("{{mockoonOnly 'x'}}")
+    expect(response?.headers).toEqual([
+      { name: 'X-Id', value: '{{request.headers.[x-request-id]}}' },
+      { name: 'X-Other', value: "{{otherHelper 'a'}}" },
+      { name: 'X-Plain', value: 'plain' },
+    ])
+    expect(warnings.map((w) => w.message)).toEqual([
+      'route GET /t: templating helpers mockoonOnly have no equivalent; the body is served as written',
+      'route GET /t: header X-Other: templating helpers otherHelper have no equivalent; served as written',
+    ])
+  })
+
+  it('keeps templates as text when templating is disabled', () => {
+    const { document, warnings } = importRoute({
+      body: "{{urlParam 'id'}}",
+      disableTemplating: true,
+      headers: [{ key: 'X-Id', value: "{{header 'X-Request-Id'}}" }],
+    })
+    const response = document.transactions[0]?.dsl.responseDsl
+    expect(response?.template).toBeUndefined()
+    expect(decodeContent(response?.content ?? '').toString()).toBe("{{urlParam 'id'}}")
+    expect(response?.headers).toEqual([{ name: 'X-Id', value: "{{header 'X-Request-Id'}}" }])
+    expect(warnings).toEqual([])
+  })
+})

@@ -6,6 +6,7 @@ import {
   fakerMethods,
   TemplateBoundError,
 } from '../../../src/dsl/index.js'
+import { unknownArgument } from '../../../src/dsl/faker-catalogue.js'
 import { createTemplateEngine } from '../../../src/serve/template/engine.js'
 
 describe('the faker catalogue of templates', () => {
@@ -56,6 +57,48 @@ describe('the faker catalogue of templates', () => {
     expect(checkFakerArguments(fakerMethodOf('number.int'), [], { min: 0, max: 1e12 })).toEqual([
       { min: 0, max: 1e12 },
     ])
+  })
+
+  it('refuses a name that is not text, and arguments that are objects or lists of them', () => {
+    expect(() => fakerMethodOf(7)).toThrow("needs a name like 'person.firstName'")
+    const pick = fakerMethodOf('helpers.arrayElement')
+    expect(checkFakerArguments(pick, [['a', 1, true, null]], null)).toEqual([['a', 1, true, null]])
+    expect(() => checkFakerArguments(pick, [[{ a: 1 }]], null)).toThrow(
+      'a list may hold only text and numbers',
+    )
+    expect(() => checkFakerArguments(pick, [{ a: 1 }], null)).toThrow('not an object')
+    expect(() => checkFakerArguments(pick, [() => 1], null)).toThrow('not function')
+    expect(() => checkFakerArguments(pick, [new Array(1001).fill('a')], null)).toThrow(
+      TemplateBoundError,
+    )
+    expect(() => checkFakerArguments(pick, [['x'.repeat(1001)]], null)).toThrow(TemplateBoundError)
+  })
+
+  it('skips the arguments known only when the template renders', () => {
+    const alpha = fakerMethodOf('string.alpha')
+    expect(checkFakerArguments(alpha, [unknownArgument], { length: unknownArgument })).toEqual([
+      unknownArgument,
+      {},
+    ])
+  })
+
+  it('checks the tokens of a helpers.fake pattern', () => {
+    const fake = fakerMethodOf('helpers.fake')
+    expect(checkFakerArguments(fake, ['{{person.firstName}} {{ person.lastName }}'], null)).toEqual(
+      ['{{person.firstName}} {{ person.lastName }}'],
+    )
+    expect(() => checkFakerArguments(fake, [7], null)).toThrow(
+      'needs a text with {{module.method}}',
+    )
+    expect(() => checkFakerArguments(fake, ['{{person.nobody}}'], null)).toThrow(
+      'is not a faker method a template may call',
+    )
+    expect(() => checkFakerArguments(fake, ['{{helpers.slugify}}'], null)).toThrow(
+      'is not a faker method a template may call',
+    )
+    expect(() => checkFakerArguments(fake, ['{{string.alpha(5)}}'], null)).toThrow(
+      'tokens are {{module.method}}, without arguments',
+    )
   })
 
   it('renders every catalogue method without arguments except the few that need one', () => {
