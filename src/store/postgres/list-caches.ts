@@ -49,6 +49,8 @@ export interface KeptPositions {
   version: number
   total: number
   marks: readonly Mark[]
+  /** The SQL type of each sort key (`bigint`, `text`), as the marks' keys are bound to compare rows with them. */
+  types: readonly string[]
   /** Rows moved into the marks since they were read: a slice between two marks grows by as many. */
   shifted: number
   move?: ListMove

@@ -10,8 +10,7 @@ import {
   type ListMove,
   type Mark,
 } from './list-caches.js'
-import { snapshot } from './list.js'
-import { all, one, type Row } from './sql.js'
+import { all, type Row } from './sql.js'
 
 /*
  * A filtered list's total and its positions hold for one change count of its workspace; counted
@@ -37,8 +36,6 @@ import { all, one, type Row } from './sql.js'
 const MAX_ROWS = 256
 /** Rows moved into a list's positions since they were read, at most: a slice between two marks gains as many. */
 const MAX_SHIFTED = 256
-/** Positions with more marks than this (a scope of a million rows) are read again rather than moved. */
-const MAX_MARKS = 1024
 
 /** What the current write changed, per scope (workspace). */
 export interface ListWrites {
@@ -128,19 +125,15 @@ export async function moveKeptLists(
   if (writes.tooMany || writes.count === 0) return undefined
   const caches = keptCachesOf(pool)
   if (caches === undefined) return undefined
-  const kept = keptOf(caches, writes)
-  if (kept.length === 0) return undefined
-  let candidates: Candidate[]
+  const candidates = currentOf(keptOf(caches, writes))
+  if (candidates.length === 0) return undefined
+  // One statement on the pool: one snapshot, outside the write, of the state before it.
   let before: Side[]
   try {
-    ;[candidates, before] = await snapshot(pool, async (q) => {
-      const current = await currentOf(q, kept)
-      return [current, await readSides(q, current)]
-    })
+    before = await readSides(pool, candidates)
   } catch {
     return undefined
   }
-  if (candidates.length === 0) return undefined
   let after: Side[]
   await writer.query('SAVEPOINT list_moves')
   try {
@@ -158,6 +151,7 @@ export async function moveKeptLists(
     const noted = writes.changes.get(candidate.move.scope) ?? 0
     if (into.scopeVersion - out.scopeVersion !== noted) return
     if (out.listVersion !== candidate.kept.version) return
+    if (out.scopeVersion !== candidate.kept.scopeVersion) return
     if (out.places.includes(null) || into.places.includes(null)) return
     const total = candidate.kept.total - out.places.length + into.places.length
     const version = { version: into.listVersion, scopeVersion: into.scopeVersion }
@@ -206,24 +200,28 @@ function keptOf(caches: ListCaches, writes: ListWrites): Candidate[] {
   for (const [key, kept] of caches.totals) add(key, kept, [])
   for (const [key, kept] of caches.positions) {
     const written = writes.rows.get(kept.move?.scope ?? -1)?.size ?? 0
-    if (kept.shifted + written > MAX_SHIFTED || kept.marks.length > MAX_MARKS) continue
+    if (kept.shifted + written > MAX_SHIFTED) continue
+    // A mark with a NULL key compares with no row: such positions are read again.
+    if (kept.marks.some((mark) => mark.keys.some((key) => key === null || key === undefined))) {
+      continue
+    }
     add(key, kept, kept.marks)
   }
   return candidates
 }
 
 /**
- * The entries read or moved at their scope's current change count: an older one is stale (its
- * list is read again anyway), and moving it would cost the write a statement for nothing.
+ * The entries read or moved at the latest change count of their scope this pool knows: an older
+ * one is most likely stale (its list is read again anyway), and moving it would cost the write
+ * for nothing. Whether that count is still the scope's is checked by the read before the write.
  */
-async function currentOf(q: PgQueryable, kept: readonly Candidate[]): Promise<Candidate[]> {
-  const versions = new Map<number, number>()
-  for (const { move } of kept) {
-    if (versions.has(move.scope)) continue
-    const row = await one(q, move.scopeVersion, move.params)
-    versions.set(move.scope, Number(row?.['version']))
+function currentOf(kept: readonly Candidate[]): Candidate[] {
+  const latest = new Map<number, number>()
+  for (const { move, kept: entry } of kept) {
+    const version = entry.scopeVersion ?? -1
+    if (version > (latest.get(move.scope) ?? -1)) latest.set(move.scope, version)
   }
-  return kept.filter(({ move, kept }) => kept.scopeVersion === versions.get(move.scope))
+  return kept.filter(({ move, kept: entry }) => entry.scopeVersion === latest.get(move.scope))
 }
 
 /** Both sides read every candidate in one statement (a UNION ALL, each candidate's parameters renamed apart). */
@@ -256,21 +254,21 @@ const PLACEHOLDER = /@([A-Za-z_][A-Za-z0-9_]*)/g
 
 /**
  * One statement, so that its counts and rows are of one snapshot: the scope's and the list's
- * change counts, and for each written row the list holds, how many marks sort before it (a
- * comparison with NULL keys makes it NULL: such a list is not moved).
+ * change counts, and for each written row the list holds, how many marks sort before it. The
+ * marks' keys are bound as one array per key, of the type the key had when they were read, and
+ * compared with the row-value comparison the keyset pages use (a row with a NULL key gets NULL:
+ * such a list is not moved).
  */
-function sideSql({ move, marks }: Candidate): string {
-  const keys = `(${move.order.expressions.join(', ')})`
-  const before = move.order.descending ? '<' : '>'
+function sideSql({ move, kept }: Candidate): string {
+  const { expressions, descending } = move.order
+  const types = 'types' in kept ? kept.types : []
   const place =
-    marks.length === 0
+    types.length === 0
       ? '0'
-      : marks
-          .map(
-            (mark, m) =>
-              `(${keys} ${before} (${mark.keys.map((_, k) => `@list_mark_${m}_${k}`).join(', ')}))::int`,
-          )
-          .join(' + ')
+      : `CASE WHEN num_nulls(${expressions.join(', ')}) > 0 THEN NULL ELSE ` +
+        `(SELECT count(*) FROM unnest(${types.map((type, k) => `@list_marks_${k}::${type}[]`).join(', ')}) ` +
+        `m(${types.map((_, k) => `k${k}`).join(', ')}) WHERE (${expressions.join(', ')}) ${descending ? '<' : '>'} ` +
+        `(${types.map((_, k) => `m.k${k}`).join(', ')}))::int END`
   return (
     `SELECT (SELECT version FROM (${move.scopeVersion}) v) AS scope_version, ` +
     `(SELECT version FROM (${move.listVersion}) s) AS list_version, ` +
@@ -279,12 +277,12 @@ function sideSql({ move, marks }: Candidate): string {
   )
 }
 
-function sideParams({ move, marks, ids }: Candidate): Row {
+function sideParams({ move, kept, ids }: Candidate): Row {
   const params: Row = { ...move.params, list_written: ids }
-  marks.forEach((mark, m) => {
-    mark.keys.forEach((key, k) => {
-      params[`list_mark_${m}_${k}`] = key
-    })
+  const marks = 'marks' in kept ? kept.marks : []
+  const types = 'types' in kept ? kept.types : []
+  types.forEach((_, k) => {
+    params[`list_marks_${k}`] = marks.map((mark) => mark.keys[k])
   })
   return params
 }

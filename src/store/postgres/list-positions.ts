@@ -26,6 +26,8 @@ const POSITION_EVERY = 1000
 /** Prefix of the sort-key columns a keyset-paged list selects beside its own, and of their parameters. */
 export const KEY_COLUMN = 'list_key_'
 
+const TYPE_COLUMN = 'list_type_'
+
 /** A list as its positions are read: the spec's statements, its order, the change count. */
 export interface Listing {
   spec: { from: string; where: string; scope?: string; params: Row }
@@ -51,7 +53,9 @@ export async function positionsOf(
   if (known !== undefined) return known
   const key = positionsKey(listing)
   const { spec, order, orderBy } = listing
-  const keys = order.expressions.map((e, i) => `${e} AS ${KEY_COLUMN}${i}`).join(', ')
+  const keys = order.expressions
+    .map((e, i) => `${e} AS ${KEY_COLUMN}${i}, pg_typeof(${e})::text AS ${TYPE_COLUMN}${i}`)
+    .join(', ')
   // Without a scope the list is its own: every row counts.
   const counted = spec.scope === undefined ? '1' : `CASE WHEN (${spec.where}) THEN 1 ELSE 0 END`
   const rows = await all(
@@ -66,10 +70,15 @@ export async function positionsOf(
     position: Number(row['list_position']),
     keys: order.expressions.map((_, i) => row[`${KEY_COLUMN}${i}`]),
   }))
+  const first = rows[0]
   const positions: KeptPositions = {
     version: listing.version,
     total: marks.at(-1)?.position ?? 0,
     marks,
+    types:
+      first === undefined
+        ? []
+        : order.expressions.map((_, i) => String(first[`${TYPE_COLUMN}${i}`])),
     shifted: 0,
     ...listing.movable,
   }

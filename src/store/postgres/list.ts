@@ -73,9 +73,12 @@ export interface PgListSpec<T> {
    */
   summary?: string
   /**
-   * The part of `where` every row the list may hold meets (`t.workspace_id = @workspaceId`): the
-   * list's positions mark every 1,000th row of it, so that a filter few rows match has its page
-   * read from the last mark before it instead of walking the scope (list-positions.ts).
+   * For a filter no index serves (a substring): the part of `where` every row the list may hold
+   * meets (`t.workspace_id = @workspaceId`). The list's positions then mark every 1,000th row of
+   * it and give the list's total (instead of a COUNT), so that a filter few rows match has its
+   * page read from the last mark before its rows instead of walking the scope (list-positions.ts).
+   * Without it, the total is counted (an index serves the filter) and the marks are every
+   * 1,000th row of the list.
    */
   scope?: string
   /**
@@ -160,9 +163,13 @@ export async function pgListPage<T>(ctx: PgRepoContext, spec: PgListSpec<T>): Pr
         seenAt(known, movable)
         total = known.total
       } else {
-        // The positions count the list on the way: one read gives its total and its marks.
-        positions = await positionsOf(q, caches, listing)
-        total = positions.total
+        if (spec.scope === undefined) {
+          total = (await one(q, countSql, spec.params))?.['n'] as number
+        } else {
+          // The positions count the list on the way: one read gives its total and its marks.
+          positions = await positionsOf(q, caches, listing)
+          total = positions.total
+        }
         remember(caches.totals, countKey, { version, total, ...movable }, MAX_TOTALS)
       }
     }

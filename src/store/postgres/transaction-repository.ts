@@ -77,7 +77,7 @@ function dslText(dsl: string | Uint8Array): string {
 function whereOf(
   workspaceId: number,
   filter: TransactionFilter,
-): { where: string; params: Row; summary: string } {
+): { where: string; params: Row; summary: string; scope?: string } {
   const conditions = ['t.workspace_id = @workspaceId']
   const params: Row = { workspaceId }
   if (filter.serviceId !== undefined) {
@@ -114,10 +114,14 @@ function whereOf(
     params['ids'] = [...filter.ids]
   }
   const onlyWorkspaceAndService = conditions.length === (filter.serviceId === undefined ? 1 : 2)
+  // A substring or tags filter is evaluated row by row: its list is counted, and paged, from
+  // positions among the workspace's rows; the others are counted from an index.
+  const unindexed = params['contains'] !== undefined || params['tags'] !== undefined
   return {
     where: conditions.join(' AND '),
     params,
     summary: summaryOf(filter, onlyWorkspaceAndService),
+    ...(unindexed ? { scope: 't.workspace_id = @workspaceId' } : {}),
   }
 }
 
@@ -297,7 +301,7 @@ export function pgTransactionRepository(
     },
     async list(workspaceId, filter, query) {
       ctx.check()
-      const { where, params, summary } = whereOf(workspaceId, filter)
+      const { where, params, summary, scope } = whereOf(workspaceId, filter)
       return await pgListPage(ctx, {
         select,
         from: 'transactions t',
@@ -307,7 +311,7 @@ export function pgTransactionRepository(
         query,
         decode,
         summary,
-        scope: 't.workspace_id = @workspaceId',
+        ...(scope === undefined ? {} : { scope }),
         changes: { scope: workspaceId, scopeVersion: workspaceVersionSql },
       })
     },

@@ -23,6 +23,7 @@ interface TableRow {
   serviceId: number
   name: string
   description: string | null
+  dslType: string
   updated: number
   tags: string[]
 }
@@ -44,6 +45,7 @@ function expected(
       (contains === undefined ||
         r.name.toLowerCase().includes(contains) ||
         (r.description ?? '').toLowerCase().includes(contains)) &&
+      (filter.dslType === undefined || r.dslType === filter.dslType) &&
       (filter.tags ?? []).every((tag) => r.tags.includes(tag)),
   )
   const descending = sort.startsWith('-')
@@ -60,7 +62,7 @@ function expected(
 
 async function tableRows(client: pg.Client): Promise<TableRow[]> {
   const { rows } = await client.query<Record<string, unknown>>(
-    'SELECT t.id, t.workspace_id, t.service_id, t.name, t.description, t.updated, ' +
+    'SELECT t.id, t.workspace_id, t.service_id, t.name, t.description, t.dsl_type, t.updated, ' +
       'array(SELECT x.name FROM transaction_tags x WHERE x.transaction_id = t.id) AS tags FROM transactions t',
   )
   return rows.map((r) => ({
@@ -69,6 +71,7 @@ async function tableRows(client: pg.Client): Promise<TableRow[]> {
     serviceId: Number(r['service_id']),
     name: String(r['name']),
     description: r['description'] === null ? null : String(r['description']),
+    dslType: String(r['dsl_type']),
     updated: Number(r['updated']),
     tags: r['tags'] as string[],
   }))
@@ -138,6 +141,7 @@ describe.skipIf(!hasPostgres)('PostgreSQL transaction lists after writes', () =>
       { serviceId: b.id },
       { serviceId: a.id, contains: 'orders/2' },
       { tags: ['smoke'] },
+      { dslType: 'GENERIC_DSL' },
     ]
     const check = async (step: string) => {
       const rows = await tableRows(client)
