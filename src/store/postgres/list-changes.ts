@@ -34,6 +34,11 @@ import { all, type Row } from './sql.js'
 
 /** Rows of one write moved into kept lists; a larger write has them read again. */
 const MAX_ROWS = 256
+/**
+ * Kept lists one write moves, at most: the ones read or moved last (each costs the write a
+ * subquery on both sides; the others are read again when asked for).
+ */
+const MAX_MOVED = 32
 /** Rows moved into a list's positions since they were read, at most: a slice between two marks gains as many. */
 const MAX_SHIFTED = 256
 
@@ -43,6 +48,8 @@ export interface ListWrites {
   changes: Map<number, number>
   count: number
   tooMany: boolean
+  /** Whether a row that existed before the write was changed or deleted (not only inserted). */
+  changedExisting: boolean
 }
 
 /**
@@ -52,23 +59,26 @@ export interface ListWrites {
  * const writes = startListWrites()
  */
 export function startListWrites(): ListWrites {
-  return { rows: new Map(), changes: new Map(), count: 0, tooMany: false }
+  return { rows: new Map(), changes: new Map(), count: 0, tooMany: false, changedExisting: false }
 }
 
 /**
- * Notes that rows `ids` of scope `scope` were inserted, changed or deleted, adding `changes` to
- * the scope's change count. Outside a noted write (`writes` undefined) it does nothing.
+ * Notes that rows `ids` of scope `scope` were inserted (`inserted`), or changed or deleted,
+ * adding `changes` to the scope's change count. Outside a noted write (`writes` undefined) it
+ * does nothing.
  *
  * @example
- * noteRowsWritten(ctx.writes, workspaceId, [id], 2) // an UPDATE: counted on the old and the new service
+ * noteRowsWritten(ctx.writes, workspaceId, [id], 2, false) // an UPDATE: counted on the old and the new service
  */
 export function noteRowsWritten(
   writes: ListWrites | undefined,
   scope: number,
   ids: readonly number[],
   changes: number,
+  inserted: boolean,
 ): void {
   if (writes === undefined || writes.tooMany || changes === 0) return
+  if (!inserted) writes.changedExisting = true
   if (writes.count + ids.length > MAX_ROWS) {
     writes.tooMany = true
     return
@@ -127,10 +137,17 @@ export async function moveKeptLists(
   if (caches === undefined) return undefined
   const candidates = currentOf(keptOf(caches, writes))
   if (candidates.length === 0) return undefined
-  // One statement on the pool: one snapshot, outside the write, of the state before it.
+  // The state before the write, as one statement on the pool (outside the write) sees it; a
+  // write that only inserted rows had none of them before: its lists are as they were kept.
   let before: Side[]
   try {
-    before = await readSides(pool, candidates)
+    before = writes.changedExisting
+      ? await readSides(pool, candidates)
+      : candidates.map(({ kept }) => ({
+          scopeVersion: kept.scopeVersion ?? -1,
+          listVersion: kept.version,
+          places: [],
+        }))
   } catch {
     return undefined
   }
@@ -221,45 +238,72 @@ function currentOf(kept: readonly Candidate[]): Candidate[] {
     const version = entry.scopeVersion ?? -1
     if (version > (latest.get(move.scope) ?? -1)) latest.set(move.scope, version)
   }
-  return kept.filter(({ move, kept: entry }) => entry.scopeVersion === latest.get(move.scope))
+  return kept
+    .filter(({ move, kept: entry }) => entry.scopeVersion === latest.get(move.scope))
+    .slice(-MAX_MOVED)
 }
 
-/** Both sides read every candidate in one statement (a UNION ALL, each candidate's parameters renamed apart). */
+/**
+ * Both sides read every candidate in one statement of one row: the change count of each scope
+ * and of each distinct list summary once, and each candidate's places, each subquery's
+ * parameters renamed apart.
+ */
 async function readSides(q: PgQueryable, candidates: readonly Candidate[]): Promise<Side[]> {
   if (candidates.length === 0) return []
   const params: Row = {}
-  const arms = candidates.map((candidate, i) => {
-    const prefix = `c${i}_`
-    for (const [name, value] of Object.entries(sideParams(candidate))) {
-      params[`${prefix}${name}`] = value
+  const columns: string[] = []
+  const column = (sql: string, values: Row, name: string): string => {
+    const prefix = `${name}_`
+    for (const [key, value] of Object.entries(values)) params[`${prefix}${key}`] = value
+    columns.push(`(${sql.replace(PLACEHOLDER, (_, key: string) => `@${prefix}${key}`)}) AS ${name}`)
+    return name
+  }
+  const versions = new Map<string, string>()
+  const versionOf = (sql: string, values: Row): string => {
+    const used = usedParams(sql, values)
+    const key = `${sql}\u0000${JSON.stringify(used)}`
+    let name = versions.get(key)
+    if (name === undefined) {
+      name = column(`SELECT version FROM (${sql}) v`, used, `v${versions.size}`)
+      versions.set(key, name)
     }
-    const sql = sideSql(candidate).replace(PLACEHOLDER, (_, name: string) => `@${prefix}${name}`)
-    return `SELECT ${i} AS candidate, side.* FROM (${sql}) side`
-  })
-  const rows = await all(q, arms.join(' UNION ALL '), params)
-  const sides: Side[] = []
-  for (const row of rows) {
-    const places = (row['places'] ?? []) as Array<number | null>
-    sides[Number(row['candidate'])] = {
-      scopeVersion: Number(row['scope_version']),
-      listVersion: Number(row['list_version']),
+    return name
+  }
+  const named = candidates.map((candidate, i) => ({
+    scope: versionOf(candidate.move.scopeVersion, candidate.move.params),
+    list: versionOf(candidate.move.listVersion, candidate.move.params),
+    places: column(placesSql(candidate), placesParams(candidate), `p${i}`),
+  }))
+  const [row] = await all(q, `SELECT ${columns.join(', ')}`, params)
+  return named.map((name) => {
+    const places = (row?.[name.places] ?? []) as Array<number | null>
+    return {
+      scopeVersion: Number(row?.[name.scope]),
+      listVersion: Number(row?.[name.list]),
       places: places.map((place) => (place === null ? null : Number(place))),
     }
-  }
-  return sides
+  })
 }
 
 /** `@name` parameters, as sql.ts finds them (its statements never quote an `@`). */
 const PLACEHOLDER = /@([A-Za-z_][A-Za-z0-9_]*)/g
 
+/** The parameters of `params` that `sql` names. */
+function usedParams(sql: string, params: Row): Row {
+  const used: Row = {}
+  for (const [, name] of sql.matchAll(PLACEHOLDER)) {
+    if (name !== undefined) used[name] = params[name]
+  }
+  return used
+}
+
 /**
- * One statement, so that its counts and rows are of one snapshot: the scope's and the list's
- * change counts, and for each written row the list holds, how many marks sort before it. The
- * marks' keys are bound as one array per key, of the type the key had when they were read, and
- * compared with the row-value comparison the keyset pages use (a row with a NULL key gets NULL:
- * such a list is not moved).
+ * For each written row the list holds, how many marks sort before it. The marks' keys are bound
+ * as one array per key, of the type the key had when they were read, and compared with the
+ * row-value comparison the keyset pages use (a row with a NULL key gets NULL: such a list is not
+ * moved).
  */
-function sideSql({ move, kept }: Candidate): string {
+function placesSql({ move, kept }: Candidate): string {
   const { expressions, descending } = move.order
   const types = 'types' in kept ? kept.types : []
   const place =
@@ -270,15 +314,13 @@ function sideSql({ move, kept }: Candidate): string {
         `m(${types.map((_, k) => `k${k}`).join(', ')}) WHERE (${expressions.join(', ')}) ${descending ? '<' : '>'} ` +
         `(${types.map((_, k) => `m.k${k}`).join(', ')}))::int END`
   return (
-    `SELECT (SELECT version FROM (${move.scopeVersion}) v) AS scope_version, ` +
-    `(SELECT version FROM (${move.listVersion}) s) AS list_version, ` +
-    `(SELECT array_agg(${place}) FROM ${move.from} WHERE (${move.where}) ` +
-    `AND ${move.idColumn} = ANY(@list_written::bigint[])) AS places`
+    `SELECT array_agg(${place}) FROM ${move.from} WHERE (${move.where}) ` +
+    `AND ${move.idColumn} = ANY(@list_written::bigint[])`
   )
 }
 
-function sideParams({ move, kept, ids }: Candidate): Row {
-  const params: Row = { ...move.params, list_written: ids }
+function placesParams({ move, kept, ids }: Candidate): Row {
+  const params: Row = { ...usedParams(move.where, move.params), list_written: ids }
   const marks = 'marks' in kept ? kept.marks : []
   const types = 'types' in kept ? kept.types : []
   types.forEach((_, k) => {

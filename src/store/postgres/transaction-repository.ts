@@ -168,13 +168,13 @@ export function pgTransactionRepository(
   // Each write notes the rows it changed and what it adds to the workspace's change count: the
   // counted inserts one per row, the triggers of migration 1 two per UPDATE (the old service's
   // count and the new one's), one per DELETE.
-  const note = (workspaceId: number, ids: readonly number[], changes: number) => {
-    noteRowsWritten(ctx.writes, workspaceId, ids, changes)
+  const note = (workspaceId: number, ids: readonly number[], changes: number, inserted = false) => {
+    noteRowsWritten(ctx.writes, workspaceId, ids, changes, inserted)
   }
   const countInserted = async (workspaceId: number, serviceId: number, ids: readonly number[]) => {
     const n = ids.length
     if (n > 0) await all(db, countInsertedSql, { workspaceId, serviceId, n })
-    note(workspaceId, ids, n)
+    note(workspaceId, ids, n, true)
   }
   const insertTags = async (rows: ReadonlyArray<{ id: number; tags: readonly string[] }>) => {
     const ids: number[] = []
