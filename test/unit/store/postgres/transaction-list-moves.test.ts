@@ -258,5 +258,13 @@ describe.skipIf(!hasPostgres)('PostgreSQL transaction lists after writes', () =>
     await check('written by another pool')
     await insert(store, b.id, ['GET /orders/1again'])
     await checkMoved('one row inserted after the other pool')
+    // Another pool's write between the lists' read and this pool's write: this pool's counts do
+    // not add up, and its lists are read again.
+    await insert(other, a.id, ['GET /rare/between'])
+    await insert(store, a.id, ['GET /rare/after-between', 'GET /orders/1after'])
+    await check('inserted right after a write of another pool')
+    await other.transactions.update(workspaceId, ids[50] ?? 0, { name: 'GET /rare/moved', by: BY })
+    await store.transactions.update(workspaceId, ids[60] ?? 0, { name: 'GET /orders/1b', by: BY })
+    await check('updated right after an update of another pool')
   }, 120_000)
 })
