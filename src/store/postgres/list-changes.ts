@@ -15,10 +15,11 @@ import { all, type Row } from './sql.js'
 /*
  * A filtered list's total and its positions hold for one change count of its workspace; counted
  * again after every write, the first filtered list after a one-row write read every row of the
- * workspace. A small write of this pool moves them instead, before its COMMIT: for each kept list,
- * one statement on the pool (which still sees the state before the write) and one in the write's
- * transaction (the state after) read which of the written rows the list holds and, for each, how
- * many of the list's marks sort before it. The total moves by the difference of the two counts,
+ * workspace. A small write of this pool moves them instead, before its COMMIT: one statement on
+ * the pool (which still sees the state before the write) and one in the write's transaction (the
+ * state after) read, for every kept list, which of the written rows the list holds and, for each,
+ * how many of the list's marks sort before it; a write that only inserted rows skips the first
+ * (none of them existed). The total moves by the difference of the two counts,
  * each mark by the rows that entered or left the list at or before it. Where a row stands among
  * the marks is decided by PostgreSQL, with the row-value comparison the keyset pages use, so the
  * order (collations included) is the list's own.
