@@ -1,4 +1,5 @@
 import type { PgQueryable } from './connection.js'
+import type { ListWrites } from './list-changes.js'
 
 /**
  * What a PostgreSQL repository works with: where its SQL runs (the pool for the store's own
@@ -11,4 +12,6 @@ export interface PgRepoContext {
   readonly check: () => void
   /** Epoch milliseconds. */
   readonly now: () => number
+  /** Inside a `write`: the rows it wrote, by which kept lists are moved at its commit (list-changes.ts). */
+  readonly writes?: ListWrites
 }

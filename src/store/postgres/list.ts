@@ -1,6 +1,23 @@
 import type { ListQuery, Page } from '../types.js'
 import type { PgQueryable } from './connection.js'
 import type { PgRepoContext } from './context.js'
+import {
+  cachesOf,
+  MAX_ENDS,
+  MAX_TOTALS,
+  remember,
+  type KeptPositions,
+  type ListMove,
+  type SortOrder,
+} from './list-caches.js'
+import {
+  KEY_COLUMN,
+  keptPositionsOf,
+  keyParams,
+  markBefore,
+  positionsOf,
+  seenAt,
+} from './list-positions.js'
 import { all, one, type Row } from './sql.js'
 
 /** Sort keys a list accepts: field name to SQL expression(s), comma-separated. */
@@ -17,11 +34,6 @@ export const pgAuditSortKeys: PgSortKeys = {
   updated: 'updated',
   createdBy: 'lower(created_by)',
   updatedBy: 'lower(updated_by)',
-}
-
-interface SortOrder {
-  expressions: readonly string[]
-  descending: boolean
 }
 
 /** The sort of `sort` (`name`, `-updated`; default `id`), ties broken by id in the same direction. */
@@ -45,7 +57,7 @@ function orderByClause(order: SortOrder): string {
 }
 
 /** One list: a WHERE over a table, counted and paged (see the SQLite store's ListSpec). */
-interface PgListSpec<T> {
+export interface PgListSpec<T> {
   select: string
   from: string
   /** Conditions with named parameters (`workspace_id = @workspaceId`). */
@@ -55,11 +67,27 @@ interface PgListSpec<T> {
   query: ListQuery
   decode: (row: Row) => T
   idColumn?: string
-  /** A statement giving `{ total, version }` without scanning the list: enables keyset paging. */
+  /**
+   * A statement giving `{ total, version }` without scanning the list: enables keyset paging.
+   * With `changes`, it gives the scope's change count too, as `scope_version`.
+   */
   summary?: string
+  /**
+   * For a filter no index serves (a substring): the part of `where` every row the list may hold
+   * meets (`t.workspace_id = @workspaceId`). The list's positions then mark every 1,000th row of
+   * it and give the list's total (instead of a COUNT), so that a filter few rows match has its
+   * page read from the last mark before its rows instead of walking the scope (list-positions.ts).
+   * Without it, the total is counted (an index serves the filter) and the marks are every
+   * 1,000th row of the list.
+   */
+  scope?: string
+  /**
+   * The scope's key as writes note it and its change count (`{ version }`, with `params`): with
+   * them this pool's small writes move the list's kept total and positions at their commit
+   * (list-changes.ts) instead of leaving them to be read again.
+   */
+  changes?: { scope: number; scopeVersion: string }
 }
-
-const KEY_COLUMN = 'list_key_'
 
 /**
  * Runs `fn` with reads that see one snapshot: inside a write, its transaction; otherwise a
@@ -80,9 +108,17 @@ export async function snapshot<T>(db: PgQueryable, fn: (q: PgQueryable) => Promi
 }
 
 /**
+ * A far `skip` (one that does not continue the page before) past this is read from the list's
+ * positions, so that the database steps over at most a slice of rows per page instead of `skip`.
+ */
+const NEAR_SKIP = 1000
+
+/**
  * A page and the total before paging, read in one snapshot. `limit` is taken as given (the API
  * caps it); a negative one means no limit. With a `summary`, a walk through the list continues
- * after the last page's keys instead of skipping rows (keyset.ts).
+ * after the last page's keys instead of skipping rows, a far page starts from the list's
+ * positions, and a filtered list's total comes from its positions, read once per change count
+ * or moved by this pool's writes (list-changes.ts).
  *
  * @example
  * await pgListPage(ctx, { select: 'id, name', from: 'services', where: 'workspace_id = @ws', params: { ws: 1 }, sortable: pgAuditSortKeys, query, decode })
@@ -93,12 +129,10 @@ export async function pgListPage<T>(ctx: PgRepoContext, spec: PgListSpec<T>): Pr
   const { skip } = spec.query
   // PostgreSQL has no negative LIMIT: NULL is "no limit".
   const limit = spec.query.limit < 0 ? null : spec.query.limit
-  const count = async (q: PgQueryable): Promise<number> =>
-    (await one(q, countSql, spec.params))?.['n'] as number
   if (spec.summary === undefined) {
     const pageSql = `SELECT ${spec.select} FROM ${spec.from} WHERE ${spec.where} ORDER BY ${orderByClause(order)} LIMIT @limit OFFSET @skip`
     return await snapshot(ctx.db, async (q) => {
-      const total = await count(q)
+      const total = (await one(q, countSql, spec.params))?.['n'] as number
       const rows = await all(q, pageSql, { ...spec.params, limit, skip })
       return { items: rows.map(spec.decode), total }
     })
@@ -109,22 +143,40 @@ export async function pgListPage<T>(ctx: PgRepoContext, spec: PgListSpec<T>): Pr
     .join(', ')
   const pageSql = `SELECT ${spec.select}, ${keys} FROM ${spec.from} WHERE ${spec.where} ORDER BY ${orderByClause(order)} LIMIT @limit OFFSET @skip`
   const list = `${pageSql}\u0000${JSON.stringify(spec.params)}`
+  const countKey = `${countSql}\u0000${JSON.stringify(spec.params)}`
   const caches = cachesOf(ctx.db)
+  const move = moveOf(spec, order)
   return await snapshot(ctx.db, async (q) => {
     const summary = (await one(q, summarySql, spec.params)) as {
       total: number | null
       version: number
+      scope_version?: number
     }
+    const { version } = summary
+    const movable = movableAt(move, summary.scope_version)
+    const listing = { spec, order, orderBy: orderByClause(order), version, movable }
+    let positions: KeptPositions | undefined
     let total = summary.total
     if (total === null) {
-      const countKey = `${countSql}\u0000${JSON.stringify(spec.params)}`
       const known = caches.totals.get(countKey)
-      total =
-        known !== undefined && known.version === summary.version ? known.total : await count(q)
-      remember(caches.totals, countKey, { version: summary.version, total }, MAX_TOTALS)
+      if (known !== undefined && known.version === version) {
+        seenAt(known, movable)
+        total = known.total
+      } else {
+        if (spec.scope === undefined) {
+          total = (await one(q, countSql, spec.params))?.['n'] as number
+        } else {
+          // The positions count the list on the way: one read gives its total and its marks.
+          positions = await positionsOf(q, caches, listing)
+          total = positions.total
+        }
+        remember(caches.totals, countKey, { version, total, ...movable }, MAX_TOTALS)
+      }
     }
     const known = skip === 0 ? undefined : caches.ends.get(`${skip}\u0000${list}`)
-    const end = known?.version === summary.version ? known : undefined
+    const end = known?.version === version ? known : undefined
+    // The rows the page can hold: a filter's scan stops at the list's last row instead of the scope's.
+    const wanted = Math.max(0, limit === null ? total - skip : Math.min(limit, total - skip))
     let rows: Row[]
     if (skip >= total) {
       rows = []
@@ -132,21 +184,25 @@ export async function pgListPage<T>(ctx: PgRepoContext, spec: PgListSpec<T>): Pr
       rows = await all(q, keysetSql(spec, order, keys, ''), {
         ...spec.params,
         ...keyParams(end.keys),
-        limit,
+        limit: wanted,
       })
-    } else if (skip > NEAR_SKIP) {
-      const mark = markBefore(await positionsOf(q, caches, spec, order, summary.version), skip)
+    } else {
+      if (positions === undefined && (skip > NEAR_SKIP || spec.scope !== undefined)) {
+        positions =
+          skip > NEAR_SKIP
+            ? await positionsOf(q, caches, listing)
+            : keptPositionsOf(caches, listing)
+      }
+      const mark = positions === undefined ? undefined : markBefore(positions.marks, skip)
       rows =
         mark === undefined
-          ? await all(q, pageSql, { ...spec.params, limit, skip })
+          ? await all(q, pageSql, { ...spec.params, limit: wanted, skip })
           : await all(q, keysetSql(spec, order, keys, ' OFFSET @skip'), {
               ...spec.params,
               ...keyParams(mark.keys),
-              limit,
+              limit: wanted,
               skip: skip - mark.position,
             })
-    } else {
-      rows = await all(q, pageSql, { ...spec.params, limit, skip })
     }
     const last = rows.at(-1)
     if (last !== undefined && limit !== null && limit > 0) {
@@ -155,7 +211,7 @@ export async function pgListPage<T>(ctx: PgRepoContext, spec: PgListSpec<T>): Pr
         remember(
           caches.ends,
           `${skip + rows.length}\u0000${list}`,
-          { version: summary.version, keys: lastKeys },
+          { version, keys: lastKeys },
           MAX_ENDS,
         )
       }
@@ -164,101 +220,31 @@ export async function pgListPage<T>(ctx: PgRepoContext, spec: PgListSpec<T>): Pr
   })
 }
 
+/** How this pool's writes move the list's kept total and positions, when the spec says so. */
+function moveOf<T>(spec: PgListSpec<T>, order: SortOrder): ListMove | undefined {
+  if (spec.changes === undefined || spec.summary === undefined) return undefined
+  return {
+    scope: spec.changes.scope,
+    scopeVersion: spec.changes.scopeVersion,
+    listVersion: spec.summary,
+    from: spec.from,
+    where: spec.where,
+    idColumn: spec.idColumn ?? 'id',
+    params: spec.params,
+    order,
+  }
+}
+
+/** What a kept entry needs to be moved: how, and the scope's change count it was read at. */
+function movableAt(
+  move: ListMove | undefined,
+  scopeVersion: number | undefined,
+): { move?: ListMove; scopeVersion?: number } {
+  return move === undefined || scopeVersion === undefined ? {} : { move, scopeVersion }
+}
+
 /** The page after a row whose sort keys are `@list_key_N`: a row-value comparison, which PostgreSQL seeks an index with (migration 8's end with id). */
 function keysetSql<T>(spec: PgListSpec<T>, order: SortOrder, keys: string, tail: string): string {
   const after = `(${order.expressions.join(', ')}) ${order.descending ? '<' : '>'} (${order.expressions.map((_, i) => `@${KEY_COLUMN}${i}`).join(', ')})`
   return `SELECT ${spec.select}, ${keys} FROM ${spec.from} WHERE (${spec.where}) AND ${after} ORDER BY ${orderByClause(order)} LIMIT @limit${tail}`
-}
-
-/**
- * A far `skip` (one that does not continue the page before) past this is read from the list's
- * positions: its sort keys every `POSITION_EVERY` rows, read once per change count in one
- * statement, so that the database steps over at most that many rows per page instead of `skip`.
- */
-const NEAR_SKIP = 1000
-const POSITION_EVERY = 1000
-
-interface Mark {
-  position: number
-  keys: readonly unknown[]
-}
-
-async function positionsOf<T>(
-  q: PgQueryable,
-  caches: ListCaches,
-  spec: PgListSpec<T>,
-  order: SortOrder,
-  version: number,
-): Promise<readonly Mark[]> {
-  const key = `${orderByClause(order)}\u0000${spec.where}\u0000${JSON.stringify(spec.params)}`
-  const known = caches.positions.get(key)
-  if (known !== undefined && known.version === version) return known.marks
-  const keys = order.expressions.map((e, i) => `${e} AS ${KEY_COLUMN}${i}`).join(', ')
-  const rows = await all(
-    q,
-    `SELECT * FROM (SELECT ${keys}, row_number() OVER (ORDER BY ${orderByClause(order)}) AS list_position ` +
-      `FROM ${spec.from} WHERE ${spec.where}) s WHERE list_position % ${POSITION_EVERY} = 0 ORDER BY list_position`,
-    spec.params,
-  )
-  const marks = rows.map((row) => ({
-    position: Number(row['list_position']),
-    keys: order.expressions.map((_, i) => row[`${KEY_COLUMN}${i}`]),
-  }))
-  remember(caches.positions, key, { version, marks }, MAX_POSITIONS)
-  return marks
-}
-
-/** The last mark at or before `skip`. */
-function markBefore(marks: readonly Mark[], skip: number): Mark | undefined {
-  let found: Mark | undefined
-  for (const mark of marks) {
-    if (mark.position > skip) break
-    found = mark
-  }
-  return found
-}
-
-function keyParams(keys: readonly unknown[]): Row {
-  const params: Row = {}
-  keys.forEach((key, i) => {
-    params[`${KEY_COLUMN}${i}`] = key
-  })
-  return params
-}
-
-/*
- * Page ends and filtered totals remembered per pool (the SQLite store keeps them per connection;
- * see its keyset.ts). Each entry carries the change count it was read at, kept in the database,
- * so an entry is right whichever instance made the change since.
- */
-const MAX_ENDS = 512
-const MAX_TOTALS = 256
-/** Lists whose positions are kept (one mark per 1,000 rows each). */
-const MAX_POSITIONS = 64
-const MAX_KEY_LENGTH = 4096
-
-interface ListCaches {
-  ends: Map<string, { version: number; keys: readonly unknown[] }>
-  totals: Map<string, { version: number; total: number }>
-  positions: Map<string, { version: number; marks: readonly Mark[] }>
-}
-const listCaches = new WeakMap<object, ListCaches>()
-
-function cachesOf(db: PgQueryable): ListCaches {
-  let caches = listCaches.get(db)
-  if (caches === undefined) {
-    caches = { ends: new Map(), totals: new Map(), positions: new Map() }
-    listCaches.set(db, caches)
-  }
-  return caches
-}
-
-function remember<V>(cache: Map<string, V>, key: string, value: V, max: number): void {
-  if (key.length > MAX_KEY_LENGTH) return
-  cache.delete(key)
-  cache.set(key, value)
-  if (cache.size > max) {
-    const oldest = cache.keys().next()
-    if (oldest.done !== true) cache.delete(oldest.value)
-  }
 }

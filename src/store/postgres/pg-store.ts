@@ -7,6 +7,7 @@ import { openPgPool, type PgPool } from './connection.js'
 import type { PgRepoContext } from './context.js'
 import { applyPgMigrations } from './migrate.js'
 import { pgMigrations } from './migrations/index.js'
+import { keepMovedLists, moveKeptLists, startListWrites } from './list-changes.js'
 import { createPgRepositories } from './repositories.js'
 
 interface PgStoreOptions {
@@ -135,14 +136,20 @@ class PostgresStore implements Store {
   /** One transaction (BEGIN ... COMMIT, ROLLBACK and rethrow on a throw) on one connection of the pool. */
   readonly write = async <T>(fn: (tx: Repositories) => Promise<T>): Promise<T> => {
     return await this.#gate.hold('write', async (token) => {
-      return await this.#pool.transaction(async (q) => {
+      const writes = startListWrites()
+      const { result, moved } = await this.#pool.transaction(async (q) => {
         const tx = createPgRepositories({
           db: q,
           check: this.#gate.checkActive(token),
           now: this.#now,
+          writes,
         })
-        return await fn(tx)
+        const result = await fn(tx)
+        // The lists this pool keeps are moved by the rows written, before COMMIT (list-changes.ts).
+        return { result, moved: await moveKeptLists(this.#pool, q, writes) }
       })
+      keepMovedLists(moved)
+      return result
     })
   }
 

@@ -8,6 +8,7 @@ import { transactionUpdatable, transactionTable } from '../tables/transactions.j
 import type { StoredTransaction } from '../types.js'
 import { definePgTable } from './codec.js'
 import type { PgRepoContext } from './context.js'
+import { noteRowsWritten } from './list-changes.js'
 import { pgAuditSortKeys, pgListPage, type PgSortKeys } from './list.js'
 import { all, one, returned, type Row } from './sql.js'
 
@@ -76,7 +77,7 @@ function dslText(dsl: string | Uint8Array): string {
 function whereOf(
   workspaceId: number,
   filter: TransactionFilter,
-): { where: string; params: Row; summary: string } {
+): { where: string; params: Row; summary: string; scope?: string } {
   const conditions = ['t.workspace_id = @workspaceId']
   const params: Row = { workspaceId }
   if (filter.serviceId !== undefined) {
@@ -113,20 +114,33 @@ function whereOf(
     params['ids'] = [...filter.ids]
   }
   const onlyWorkspaceAndService = conditions.length === (filter.serviceId === undefined ? 1 : 2)
+  // A substring or tags filter is evaluated row by row: its list is counted, and paged, from
+  // positions among the workspace's rows; the others are counted from an index.
+  const unindexed = params['contains'] !== undefined || params['tags'] !== undefined
   return {
     where: conditions.join(' AND '),
     params,
     summary: summaryOf(filter, onlyWorkspaceAndService),
+    ...(unindexed ? { scope: 't.workspace_id = @workspaceId' } : {}),
   }
 }
 
 const countsOfWorkspace = 'FROM transaction_counts WHERE workspace_id = @workspaceId'
 const countsOfService = `${countsOfWorkspace} AND service_id = @serviceId`
 
-/** The list's total from the maintained counts when no other filter applies, and its change count. */
+/** The workspace's change count: every write to its transactions moves it (list-changes.ts). */
+const workspaceVersionSql = `SELECT coalesce(SUM(changes), 0) AS version ${countsOfWorkspace}`
+
+/**
+ * The list's total from the maintained counts when no other filter applies, its change count,
+ * and the workspace's.
+ */
 function summaryOf(filter: TransactionFilter, onlyWorkspaceAndService: boolean): string {
-  const counts = filter.serviceId === undefined ? countsOfWorkspace : countsOfService
-  return `SELECT ${onlyWorkspaceAndService ? 'coalesce(SUM(n), 0)' : 'NULL::bigint'} AS total, coalesce(SUM(changes), 0) AS version ${counts}`
+  const total = onlyWorkspaceAndService ? 'coalesce(SUM(n), 0)' : 'NULL::bigint'
+  if (filter.serviceId === undefined) {
+    return `SELECT ${total} AS total, coalesce(SUM(changes), 0) AS version, coalesce(SUM(changes), 0) AS scope_version ${countsOfWorkspace}`
+  }
+  return `SELECT ${total} AS total, coalesce(SUM(changes), 0) AS version, (${workspaceVersionSql}) AS scope_version ${countsOfService}`
 }
 
 function distinct<T>(values: readonly T[]): T[] {
@@ -151,8 +165,16 @@ export function pgTransactionRepository(
     )
     return row === undefined ? undefined : decode(row)
   }
-  const countInserted = async (workspaceId: number, serviceId: number, n: number) => {
+  // Each write notes the rows it changed and what it adds to the workspace's change count: the
+  // counted inserts one per row, the triggers of migration 1 two per UPDATE (the old service's
+  // count and the new one's), one per DELETE.
+  const note = (workspaceId: number, ids: readonly number[], changes: number, inserted = false) => {
+    noteRowsWritten(ctx.writes, workspaceId, ids, changes, inserted)
+  }
+  const countInserted = async (workspaceId: number, serviceId: number, ids: readonly number[]) => {
+    const n = ids.length
     if (n > 0) await all(db, countInsertedSql, { workspaceId, serviceId, n })
+    note(workspaceId, ids, n, true)
   }
   const insertTags = async (rows: ReadonlyArray<{ id: number; tags: readonly string[] }>) => {
     const ids: number[] = []
@@ -240,7 +262,7 @@ export function pgTransactionRepository(
         ),
       )
       const id = row['id'] as number
-      await countInserted(input.workspaceId, input.serviceId, 1)
+      await countInserted(input.workspaceId, input.serviceId, [id])
       await insertTags([{ id, tags: input.tags }])
       return { ...transactions.decode(row), tags: distinct(input.tags) }
     },
@@ -251,7 +273,7 @@ export function pgTransactionRepository(
       for (let start = 0; start < rows.length; start += INSERT_BATCH) {
         ids.push(...(await insertRun(into, rows.slice(start, start + INSERT_BATCH), now)))
       }
-      await countInserted(into.workspaceId, into.serviceId, ids.length)
+      await countInserted(into.workspaceId, into.serviceId, ids)
       return ids
     },
     async rewriteEncoded(workspaceId, id, row) {
@@ -267,7 +289,10 @@ export function pgTransactionRepository(
             workspaceId,
           })
         ).length > 0
-      if (changed) await replaceTags(id, row.tags)
+      if (changed) {
+        await replaceTags(id, row.tags)
+        note(workspaceId, [id], 2)
+      }
       return changed
     },
     async get(workspaceId, id) {
@@ -276,7 +301,7 @@ export function pgTransactionRepository(
     },
     async list(workspaceId, filter, query) {
       ctx.check()
-      const { where, params, summary } = whereOf(workspaceId, filter)
+      const { where, params, summary, scope } = whereOf(workspaceId, filter)
       return await pgListPage(ctx, {
         select,
         from: 'transactions t',
@@ -286,6 +311,8 @@ export function pgTransactionRepository(
         query,
         decode,
         summary,
+        ...(scope === undefined ? {} : { scope }),
+        changes: { scope: workspaceId, scopeVersion: workspaceVersionSql },
       })
     },
     async update(workspaceId, id, patch) {
@@ -295,8 +322,9 @@ export function pgTransactionRepository(
       const next = mergePatch(current, patch, transactionUpdatable)
       next.updated = ctx.now()
       next.updatedBy = patch.by
-      await all(db, transactions.updateSql, transactions.encode(next))
+      const updated = await all(db, transactions.updateSql, transactions.encode(next))
       if (patch.tags !== undefined) await replaceTags(id, patch.tags)
+      note(workspaceId, [id], 2 * updated.length)
       return await get(workspaceId, id)
     },
     async delete(workspaceId, id) {
@@ -306,6 +334,7 @@ export function pgTransactionRepository(
         'DELETE FROM transactions WHERE id = @id AND workspace_id = @workspaceId RETURNING id',
         { id, workspaceId },
       )
+      note(workspaceId, [id], rows.length)
       return rows.length > 0
     },
     async deleteMany(workspaceId, ids) {
@@ -317,6 +346,7 @@ export function pgTransactionRepository(
         { ids: wanted, workspaceId },
       )
       const deleted = new Set(rows.map((r) => r['id'] as number))
+      note(workspaceId, [...deleted], deleted.size)
       return wanted.filter((id) => deleted.has(id))
     },
     async changeTags(workspaceId, ids, tags, by) {
@@ -342,6 +372,7 @@ export function pgTransactionRepository(
             by,
             id,
           })
+          note(workspaceId, [id], 2)
         }
         changed.push(id)
       }

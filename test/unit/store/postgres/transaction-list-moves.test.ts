@@ -1,0 +1,270 @@
+import pg from 'pg'
+import { describe, expect, it, onTestFinished, vi } from 'vitest'
+import {
+  openPostgresStore,
+  type Store,
+  type TransactionFilter,
+} from '../../../../src/store/index.js'
+import { hasPostgres, requirePgDatabase } from '../../../helpers/postgres.js'
+import { BY, seed } from '../fixtures.js'
+
+/*
+ * On PostgreSQL a small write moves the totals and positions the pool keeps for filtered lists
+ * at its commit (src/store/postgres/list-changes.ts) instead of having them read again. Every
+ * list, at every page, must stay exactly what COUNT(*) and OFFSET over the table give: checked
+ * here against the rows read straight from the table, after each kind of write.
+ */
+
+const dsl = '{"requestDsl":{"method":"GET","path":"/x"},"responseDsl":{"status":200}}'
+
+interface TableRow {
+  id: number
+  workspaceId: number
+  serviceId: number
+  name: string
+  description: string | null
+  dslType: string
+  updated: number
+  tags: string[]
+}
+
+const SORTS = ['id', '-name', 'updated'] as const
+
+/** What the list must be, computed from the table's rows (ASCII names: lower() is JavaScript's). */
+function expected(
+  rows: readonly TableRow[],
+  workspaceId: number,
+  filter: TransactionFilter,
+  sort: string,
+): number[] {
+  const contains = filter.contains?.toLowerCase()
+  const listed = rows.filter(
+    (r) =>
+      r.workspaceId === workspaceId &&
+      (filter.serviceId === undefined || r.serviceId === filter.serviceId) &&
+      (contains === undefined ||
+        r.name.toLowerCase().includes(contains) ||
+        (r.description ?? '').toLowerCase().includes(contains)) &&
+      (filter.dslType === undefined || r.dslType === filter.dslType) &&
+      (filter.tags ?? []).every((tag) => r.tags.includes(tag)),
+  )
+  const descending = sort.startsWith('-')
+  const field = sort.replace(/^-/, '')
+  const key = (r: TableRow): string | number =>
+    field === 'name' ? r.name.toLowerCase() : field === 'updated' ? r.updated : r.id
+  listed.sort((a, b) => {
+    const [ka, kb] = [key(a), key(b)]
+    const order = ka < kb ? -1 : ka > kb ? 1 : a.id - b.id
+    return descending ? -order : order
+  })
+  return listed.map((r) => r.id)
+}
+
+async function tableRows(client: pg.Client): Promise<TableRow[]> {
+  const { rows } = await client.query<Record<string, unknown>>(
+    'SELECT t.id, t.workspace_id, t.service_id, t.name, t.description, t.dsl_type, t.updated, ' +
+      'array(SELECT x.name FROM transaction_tags x WHERE x.transaction_id = t.id) AS tags FROM transactions t',
+  )
+  return rows.map((r) => ({
+    id: Number(r['id']),
+    workspaceId: Number(r['workspace_id']),
+    serviceId: Number(r['service_id']),
+    name: String(r['name']),
+    description: r['description'] === null ? null : String(r['description']),
+    dslType: String(r['dsl_type']),
+    updated: Number(r['updated']),
+    tags: r['tags'] as string[],
+  }))
+}
+
+/** Statements the store's pools send, from the moment it is called. */
+function statementsSent(): { texts: () => string[]; stop: () => void } {
+  const spy = vi.spyOn(pg.Client.prototype, 'query')
+  return {
+    texts: () =>
+      spy.mock.calls.map(([sql]) =>
+        typeof sql === 'string' ? sql : String((sql as { text?: string }).text),
+      ),
+    stop: () => spy.mockRestore(),
+  }
+}
+
+describe.skipIf(!hasPostgres)('PostgreSQL transaction lists after writes', () => {
+  it('stay exact at every page through inserts, updates, deletes, tag changes, a service delete and a write of another pool, moved without recounting', async () => {
+    const url = await requirePgDatabase()
+    const store = await openPostgresStore({ url })
+    onTestFinished(async () => await store.close())
+    const client = new pg.Client({ connectionString: url })
+    await client.connect()
+    onTestFinished(async () => await client.end())
+    const world = await seed(store)
+    const workspaceId = world.workspace.id
+    const [a, b, c] = await Promise.all(
+      ['a', 'b', 'c'].map(
+        async (name) =>
+          await store.services.create({ workspaceId, name, description: null, by: BY }),
+      ),
+    )
+    if (a === undefined || b === undefined || c === undefined) throw new Error('no services')
+    const insert = async (
+      s: Store,
+      serviceId: number,
+      names: readonly string[],
+      tags: string[] = [],
+    ) =>
+      await s.write(
+        async (tx) =>
+          await tx.transactions.createEncodedMany(
+            { workspaceId, serviceId, by: BY },
+            names.map((name) => ({
+              name,
+              description: null,
+              dslType: 'GENERIC_DSL',
+              tags,
+              dslJson: dsl,
+            })),
+          ),
+      )
+    // 2,600 rows: lists of more than one slice of 1,000, names out of id order (name sorts).
+    const names = Array.from({ length: 2600 }, (_, i) => `GET /orders/${(i * 7919) % 2600}`)
+    const ids = [
+      ...(await insert(store, a.id, names.slice(0, 1300))),
+      ...(await insert(store, b.id, names.slice(1300, 2500), ['smoke'])),
+      ...(await insert(store, c.id, names.slice(2500))),
+    ]
+    await insert(store, b.id, ['GET /rare/one'])
+
+    const filters: TransactionFilter[] = [
+      {},
+      { contains: 'orders/1' },
+      { contains: 'RARE' },
+      { serviceId: b.id },
+      { serviceId: a.id, contains: 'orders/2' },
+      { tags: ['smoke'] },
+      { dslType: 'GENERIC_DSL' },
+    ]
+    const check = async (step: string) => {
+      const rows = await tableRows(client)
+      for (const filter of filters) {
+        for (const sort of SORTS) {
+          const want = expected(rows, workspaceId, filter, sort)
+          const skips = [0, 50, 1100, 1500, Math.max(0, want.length - 3), want.length + 5]
+          for (const skip of skips) {
+            const page = await store.transactions.list(workspaceId, filter, {
+              limit: 50,
+              skip,
+              sort,
+            })
+            const where = `${step}: ${JSON.stringify(filter)} sort=${sort} skip=${skip}`
+            expect(page.total, where).toBe(want.length)
+            expect(
+              page.items.map((t) => t.id),
+              where,
+            ).toEqual(want.slice(skip, skip + 50))
+          }
+        }
+      }
+    }
+    /** After a small write of this pool, the check reads no total or positions again. */
+    const checkMoved = async (step: string) => {
+      const sent = statementsSent()
+      try {
+        await check(step)
+        const reread = sent.texts().filter((sql) => /COUNT\(\*\)|OVER w/.test(sql))
+        expect(reread, step).toEqual([])
+      } finally {
+        sent.stop()
+      }
+    }
+    await check('seeded')
+
+    await insert(store, a.id, ['GET /orders/1new'])
+    await checkMoved('one row inserted')
+    await insert(store, c.id, ['GET /orders/10x', 'GET /rare/two', 'get /ORDERS/1y'], ['smoke'])
+    await checkMoved('three rows inserted')
+    // A row leaves a filter, another enters it; a name moves in the name order; a row moves service.
+    await store.transactions.update(workspaceId, ids[10] ?? 0, { name: 'GET /other', by: BY })
+    await store.transactions.update(workspaceId, ids[20] ?? 0, { name: 'GET /rare/three', by: BY })
+    await store.transactions.update(workspaceId, ids[30] ?? 0, { name: 'A /orders/1', by: BY })
+    await store.transactions.update(workspaceId, ids[40] ?? 0, { serviceId: b.id, by: BY })
+    await store.transactions.update(workspaceId, ids[2000] ?? 0, {
+      description: 'now with orders/1',
+      by: BY,
+    })
+    await checkMoved('updates')
+    await store.transactions.changeTags(
+      workspaceId,
+      [ids[1] ?? 0, ids[1400] ?? 0],
+      {
+        add: ['smoke'],
+        remove: [],
+      },
+      BY,
+    )
+    await store.transactions.changeTags(workspaceId, [ids[1401] ?? 0], { remove: ['smoke'] }, BY)
+    await checkMoved('tags changed')
+    await store.transactions.delete(workspaceId, ids[5] ?? 0)
+    await store.transactions.deleteMany(workspaceId, [ids[6] ?? 0, ids[1500] ?? 0, ids[2550] ?? 0])
+    await checkMoved('deletes')
+
+    // Inside a write, its own rows are listed; a write that throws leaves the lists as they were.
+    await store.write(async (tx) => {
+      const before = await tx.transactions.list(
+        workspaceId,
+        { contains: 'rare' },
+        { limit: 50, skip: 0 },
+      )
+      await tx.transactions.createEncodedMany({ workspaceId, serviceId: a.id, by: BY }, [
+        {
+          name: 'GET /rare/inside',
+          description: null,
+          dslType: 'GENERIC_DSL',
+          tags: [],
+          dslJson: dsl,
+        },
+      ])
+      const after = await tx.transactions.list(
+        workspaceId,
+        { contains: 'rare' },
+        { limit: 50, skip: 0 },
+      )
+      expect(after.total).toBe(before.total + 1)
+      expect(after.items.map((t) => t.name)).toContain('GET /rare/inside')
+    })
+    await checkMoved('written with a list inside the write')
+    await expect(
+      store.write(async (tx) => {
+        await tx.transactions.createEncodedMany({ workspaceId, serviceId: a.id, by: BY }, [
+          {
+            name: 'GET /rare/rolled-back',
+            description: null,
+            dslType: 'GENERIC_DSL',
+            tags: [],
+            dslJson: dsl,
+          },
+        ])
+        throw new Error('rolled back')
+      }),
+    ).rejects.toThrow('rolled back')
+    await check('a rolled back write')
+
+    // Writes the pool cannot move by: a service delete cascading to its rows, another pool's write.
+    await store.services.delete(workspaceId, c.id)
+    await check('a service deleted')
+    const other = await openPostgresStore({ url })
+    onTestFinished(async () => await other.close())
+    await insert(other, a.id, ['GET /rare/elsewhere', 'GET /orders/1elsewhere'])
+    await other.transactions.delete(workspaceId, ids[7] ?? 0)
+    await check('written by another pool')
+    await insert(store, b.id, ['GET /orders/1again'])
+    await checkMoved('one row inserted after the other pool')
+    // Another pool's write between the lists' read and this pool's write: this pool's counts do
+    // not add up, and its lists are read again.
+    await insert(other, a.id, ['GET /rare/between'])
+    await insert(store, a.id, ['GET /rare/after-between', 'GET /orders/1after'])
+    await check('inserted right after a write of another pool')
+    await other.transactions.update(workspaceId, ids[50] ?? 0, { name: 'GET /rare/moved', by: BY })
+    await store.transactions.update(workspaceId, ids[60] ?? 0, { name: 'GET /orders/1b', by: BY })
+    await check('updated right after an update of another pool')
+  }, 120_000)
+})
