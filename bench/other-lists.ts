@@ -94,7 +94,6 @@ function seedSqlite(dataDir: string, accountId: number, workspaceId: number, cou
       workspaceMember.run(workspaceId, id, now - i, now - i)
     }
   })()
-  db.exec('ANALYZE')
   db.close()
 }
 
