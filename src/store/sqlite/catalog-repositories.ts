@@ -3,13 +3,7 @@ import type { ServiceRepository, TagRepository } from '../repositories.js'
 import type { ListQuery, Page, Tag } from '../types.js'
 import { mergePatch, type TableCodec } from '../tables/columns.js'
 import { defineTable } from './codec.js'
-import {
-  auditSortKeys,
-  preparedListPage,
-  returnedRow,
-  rowOf,
-  type RepoContext,
-} from './context.js'
+import { auditSortKeys, preparedListPage, returnedRow, rowOf, type RepoContext } from './context.js'
 import { listSummary, type CountedList } from './list-counts.js'
 
 /*
