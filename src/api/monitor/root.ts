@@ -112,14 +112,15 @@ export const rootRoutes: MonitorRoute[] = [
       const store = ctx.deps.store
       const [buckets, users, owner] = await Promise.all([
         store.monitoring.listBuckets([team.id]),
-        store.users.listByAccount(team.accountId, { limit: -1, skip: 0 }),
+        // only the count: the store keeps it, no user is read
+        store.users.listByAccount(team.accountId, { limit: 0, skip: 0 }),
         store.users.get(team.userId),
       ])
       return {
         data: teamDetailView(
           team,
           buckets,
-          users.items.length,
+          users.total,
           owner,
           ctx.principal.scopes.has('account:email'),
           ctx.deps.options.baseUrl,

@@ -18,6 +18,7 @@ import { sharedInstanceStateSchema } from './019-shared-instance-state.js'
 import { transactionSortOrdersSchema } from './020-transaction-sort-orders.js'
 import { adminCallsSchema } from './021-admin-calls.js'
 import { sharedFilesSchema } from './022-shared-files.js'
+import { listCountsSchema } from './023-list-counts.js'
 import type { Migration } from './types.js'
 
 export type { Migration } from './types.js'
@@ -50,4 +51,5 @@ export const migrations: readonly Migration[] = [
   transactionSortOrdersSchema,
   adminCallsSchema,
   sharedFilesSchema,
+  listCountsSchema,
 ]

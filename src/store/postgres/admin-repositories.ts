@@ -18,6 +18,7 @@ import type { User, Workspace } from '../types.js'
 import { definePgTable } from './codec.js'
 import type { PgRepoContext } from './context.js'
 import { pgListPage, type PgSortKeys } from './list.js'
+import { pgListSummary } from './list-counts.js'
 import { all, one, returned } from './sql.js'
 
 /* Accounts, users, API keys and workspaces in PostgreSQL: the SQLite store's semantics. */
@@ -133,6 +134,7 @@ export function pgUserRepository(ctx: PgRepoContext): UserRepository {
         sortable: userSortKeys,
         query,
         decode: pgUsers.decode,
+        summary: pgListSummary('users', 'accountId'),
       })
     },
     async update(id, patch) {
@@ -227,6 +229,7 @@ export function pgWorkspaceRepository(ctx: PgRepoContext): WorkspaceRepository {
         sortable: workspaceSortKeys,
         query,
         decode: workspaces.decode,
+        summary: pgListSummary('workspaces', 'accountId'),
       })
     },
     async update(id, patch) {

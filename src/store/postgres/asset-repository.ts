@@ -5,6 +5,7 @@ import type { PgRepoContext } from './context.js'
 import { definePgTable } from './codec.js'
 import { insertAudited } from './insert-audited.js'
 import { pgAuditSortKeys, pgListPage, type PgSortKeys } from './list.js'
+import { pgListSummary } from './list-counts.js'
 import { all, one, returned, type Row } from './sql.js'
 
 const assets = definePgTable(assetTable)
@@ -51,6 +52,7 @@ export function pgAssetRepository(ctx: PgRepoContext): AssetRepository {
         sortable: sortKeys,
         query,
         decode: assets.decode,
+        summary: pgListSummary('assets', 'workspaceId', filter.serviceId !== undefined),
       })
     },
     async update(workspaceId, id, patch) {

@@ -5,6 +5,7 @@ import type { Tag } from '../types.js'
 import { definePgTable } from './codec.js'
 import type { PgRepoContext } from './context.js'
 import { pgAuditSortKeys, pgListPage } from './list.js'
+import { pgListSummary } from './list-counts.js'
 import { all, one, returned } from './sql.js'
 
 /*
@@ -28,6 +29,7 @@ function namedRecords<T extends Named>(
   ctx: PgRepoContext,
   codec: TableCodec<T>,
   scopeColumn: string,
+  counted: 'services' | 'tags',
 ) {
   const { table, columns } = codec
   const get = async (scope: number, id: number): Promise<T | undefined> => {
@@ -75,6 +77,7 @@ function namedRecords<T extends Named>(
         sortable: pgAuditSortKeys,
         query,
         decode: codec.decode,
+        summary: pgListSummary(counted, 'scope'),
       })
     },
     async update(
@@ -108,7 +111,7 @@ function namedRecords<T extends Named>(
  * const pets = await pgServiceRepository(ctx).create({ workspaceId: 1, name: 'pets', description: null, by: 'ada@example.com' })
  */
 export function pgServiceRepository(ctx: PgRepoContext): ServiceRepository {
-  const { insert, ...access } = namedRecords(ctx, services, 'workspace_id')
+  const { insert, ...access } = namedRecords(ctx, services, 'workspace_id', 'services')
   return {
     create: async (input) =>
       await insert(input.workspaceId, input.name, input.description, input.by),
@@ -123,7 +126,7 @@ export function pgServiceRepository(ctx: PgRepoContext): ServiceRepository {
  * const [smoke] = await pgTagRepository(ctx).ensure(1, ['smoke'], 'ada@example.com')
  */
 export function pgTagRepository(ctx: PgRepoContext): TagRepository {
-  const { insert, ...access } = namedRecords(ctx, tags, 'account_id')
+  const { insert, ...access } = namedRecords(ctx, tags, 'account_id', 'tags')
   return {
     create: async (input) => await insert(input.accountId, input.name, input.description, input.by),
     ...access,

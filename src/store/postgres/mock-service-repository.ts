@@ -5,6 +5,7 @@ import type { PgRepoContext } from './context.js'
 import { definePgTable } from './codec.js'
 import { insertAudited } from './insert-audited.js'
 import { pgAuditSortKeys, pgListPage, type PgSortKeys } from './list.js'
+import { pgListSummary } from './list-counts.js'
 import { all, one, returned } from './sql.js'
 
 const mockServices = definePgTable(mockServiceTable)
@@ -53,6 +54,7 @@ export function pgMockServiceRepository(ctx: PgRepoContext): MockServiceReposito
         sortable: sortKeys,
         query,
         decode: mockServices.decode,
+        summary: pgListSummary('mock_services', 'workspaceId', filter.serviceId !== undefined),
       })
     },
     async listByStatus(statuses) {

@@ -13,6 +13,7 @@ import { pgAccounts, pgApiKeys, pgUsers } from './admin-repositories.js'
 import { definePgTable } from './codec.js'
 import type { PgRepoContext } from './context.js'
 import { pgListPage, type PgSortKeys } from './list.js'
+import { pgListSummary } from './list-counts.js'
 import { all, one, returned, type Row } from './sql.js'
 
 /* Tenancy records in PostgreSQL: account and workspace members, invitations, projects. */
@@ -36,8 +37,9 @@ const prefixed = (columns: string, alias: string): string =>
 const memberUserColumns = joinedUserColumns(pgUsers)
 const withUser = withJoinedUser(pgUsers)
 
+// A member's id is its user's, read from the membership, which the scope's indexes hold.
 const memberSortKeys: PgSortKeys = {
-  id: 'u.id',
+  id: 'm.user_id',
   email: 'u.email',
   name: 'lower(u.first_name), lower(u.last_name)',
   created: 'm.created',
@@ -51,7 +53,8 @@ const accountSortKeys: PgSortKeys = {
   updated: 'a.updated',
 }
 const invitationSortKeys: PgSortKeys = {
-  id: 'created',
+  // by creation, ties by id: a keyset page continues after a (created, id) pair
+  id: 'created, id',
   created: 'created',
   updated: 'updated',
   email: 'invitee_email',
@@ -108,7 +111,8 @@ export function pgTenancyRepository(ctx: PgRepoContext): TenancyRepository {
         sortable: memberSortKeys,
         query,
         decode: withUser(accountMembers.decode),
-        idColumn: 'u.id',
+        idColumn: 'm.user_id',
+        summary: pgListSummary('account_members', 'accountId'),
       })
     },
     async setMember(input) {
@@ -210,7 +214,8 @@ export function pgTenancyRepository(ctx: PgRepoContext): TenancyRepository {
         sortable: memberSortKeys,
         query,
         decode: withUser(workspaceMembers.decode),
-        idColumn: 'u.id',
+        idColumn: 'm.user_id',
+        summary: pgListSummary('workspace_members', 'workspaceId'),
       })
     },
     async setWorkspaceMember(input) {
@@ -287,6 +292,7 @@ export function pgTenancyRepository(ctx: PgRepoContext): TenancyRepository {
         query,
         decode: invitations.decode,
         idColumn: 'id',
+        summary: pgListSummary('invitations', 'accountId'),
       })
     },
     async pendingInvitation(accountId, email) {

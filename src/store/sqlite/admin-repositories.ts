@@ -16,7 +16,8 @@ import type {
 import type { User, Workspace } from '../types.js'
 import { mergePatch } from '../tables/columns.js'
 import { defineTable } from './codec.js'
-import { listPage, returnedRow, rowOf, type RepoContext, type SortKeys } from './context.js'
+import { preparedListPage, returnedRow, rowOf, type RepoContext, type SortKeys } from './context.js'
+import { listSummary } from './list-counts.js'
 
 /* The records of the administration specification: accounts, users, API keys, workspaces. */
 
@@ -39,6 +40,8 @@ const userSortKeys: SortKeys = {
   created: 'created',
   lastAccess: 'last_access',
 }
+/** The user sorts an index of migration 23 serves (`lastAccess` may be NULL, which keyset pages cannot follow). */
+const userIndexedSorts = ['id', 'email', 'name', 'firstName', 'lastName', 'enabled', 'created']
 
 const workspaceSortKeys: SortKeys = {
   id: 'id',
@@ -130,7 +133,7 @@ export function userRepository(ctx: RepoContext): UserRepository {
     },
     async listByAccount(accountId, query) {
       ctx.check()
-      return listPage(ctx, {
+      return await preparedListPage(ctx, {
         select: users.columns,
         from: 'users',
         where: 'account_id = @accountId',
@@ -138,6 +141,9 @@ export function userRepository(ctx: RepoContext): UserRepository {
         sortable: userSortKeys,
         query,
         decode: users.decode,
+        summary: listSummary('users', 'accountId'),
+        scope: 'account_id = @accountId',
+        indexedSorts: userIndexedSorts,
       })
     },
     async update(id, patch) {
@@ -226,7 +232,7 @@ export function workspaceRepository(ctx: RepoContext): WorkspaceRepository {
     },
     async listByAccount(accountId, query) {
       ctx.check()
-      return listPage(ctx, {
+      return await preparedListPage(ctx, {
         select: workspaces.columns,
         from: 'workspaces',
         where: 'account_id = @accountId',
@@ -234,6 +240,9 @@ export function workspaceRepository(ctx: RepoContext): WorkspaceRepository {
         sortable: workspaceSortKeys,
         query,
         decode: workspaces.decode,
+        summary: listSummary('workspaces', 'accountId'),
+        scope: 'account_id = @accountId',
+        indexedSorts: Object.keys(workspaceSortKeys),
       })
     },
     async update(id, patch) {

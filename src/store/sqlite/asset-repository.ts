@@ -6,12 +6,13 @@ import { defineTable, type Row } from './codec.js'
 import {
   auditSortKeys,
   insertAudited,
-  listPage,
+  preparedListPage,
   returnedRow,
   rowOf,
   type RepoContext,
   type SortKeys,
 } from './context.js'
+import { listSummary } from './list-counts.js'
 
 const assets = defineTable(assetTable)
 
@@ -21,6 +22,8 @@ const sortKeys: SortKeys = {
   type: 'type',
   size: 'size',
 }
+/** The sorts an index of migration 23 serves (`serviceId` may be NULL, which keyset pages cannot follow). */
+const indexedSorts = Object.keys(sortKeys).filter((sort) => sort !== 'serviceId')
 
 /**
  * The asset catalog of a workspace (the bytes are in AssetFiles). An asset's service, when it has
@@ -56,7 +59,7 @@ export function assetRepository(ctx: RepoContext): AssetRepository {
         where += ' AND service_id = @serviceId'
         params['serviceId'] = filter.serviceId
       }
-      return listPage(ctx, {
+      return await preparedListPage(ctx, {
         select: assets.columns,
         from: 'assets',
         where,
@@ -64,6 +67,9 @@ export function assetRepository(ctx: RepoContext): AssetRepository {
         sortable: sortKeys,
         query,
         decode: assets.decode,
+        summary: listSummary('assets', 'workspaceId', filter.serviceId !== undefined),
+        scope: 'workspace_id = @workspaceId',
+        indexedSorts,
       })
     },
     async update(workspaceId, id, patch) {

@@ -3,7 +3,8 @@ import type { ServiceRepository, TagRepository } from '../repositories.js'
 import type { ListQuery, Page, Tag } from '../types.js'
 import { mergePatch, type TableCodec } from '../tables/columns.js'
 import { defineTable } from './codec.js'
-import { auditSortKeys, listPage, returnedRow, rowOf, type RepoContext } from './context.js'
+import { auditSortKeys, preparedListPage, returnedRow, rowOf, type RepoContext } from './context.js'
+import { listSummary, type CountedList } from './list-counts.js'
 
 /*
  * Services (scoped by workspace) and tags (scoped by account): the same shape, a name unique in
@@ -27,7 +28,7 @@ interface NamedRecords<T> {
   insert: (scope: number, name: string, description: string | null, by: string) => T
   get: (scope: number, id: number) => T | undefined
   getByName: (scope: number, name: string) => T | undefined
-  list: (scope: number, query: ListQuery) => Page<T>
+  list: (scope: number, query: ListQuery) => Promise<Page<T>>
   update: (
     scope: number,
     id: number,
@@ -40,6 +41,7 @@ function namedRecords<T extends Named>(
   ctx: RepoContext,
   codec: TableCodec<T>,
   scopeColumn: string,
+  counted: CountedList,
 ): NamedRecords<T> {
   const { conn } = ctx
   const { table, columns } = codec
@@ -74,8 +76,8 @@ function namedRecords<T extends Named>(
       )
       return row === undefined ? undefined : codec.decode(row)
     },
-    list(scope, query) {
-      return listPage(ctx, {
+    async list(scope, query) {
+      return await preparedListPage(ctx, {
         select: columns,
         from: table,
         where: `${scopeColumn} = @scope`,
@@ -83,6 +85,10 @@ function namedRecords<T extends Named>(
         sortable: auditSortKeys,
         query,
         decode: codec.decode,
+        summary: listSummary(counted, 'scope'),
+        scope: `${scopeColumn} = @scope`,
+        // every audit sort has an index led by the scope (migration 23)
+        indexedSorts: Object.keys(auditSortKeys),
       })
     },
     update(scope, id, patch) {
@@ -128,7 +134,7 @@ function scopedAccess<T>(
     },
     async list(scope, query) {
       ctx.check()
-      return records.list(scope, query)
+      return await records.list(scope, query)
     },
     async update(scope, id, patch) {
       ctx.check()
@@ -149,7 +155,7 @@ function scopedAccess<T>(
  * const pets = await serviceRepository(ctx).create({ workspaceId: 1, name: 'pets', description: null, by: 'ada@example.com' })
  */
 export function serviceRepository(ctx: RepoContext): ServiceRepository {
-  const records = namedRecords(ctx, services, 'workspace_id')
+  const records = namedRecords(ctx, services, 'workspace_id', 'services')
   return {
     async create(input) {
       ctx.check()
@@ -168,7 +174,7 @@ export function serviceRepository(ctx: RepoContext): ServiceRepository {
  */
 export function tagRepository(ctx: RepoContext): TagRepository {
   const { conn } = ctx
-  const records = namedRecords(ctx, tags, 'account_id')
+  const records = namedRecords(ctx, tags, 'account_id', 'tags')
   return {
     async create(input) {
       ctx.check()

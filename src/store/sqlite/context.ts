@@ -163,7 +163,9 @@ function shapeOf<T>(spec: ListSpec<T>): ListShape {
     countKey: `${countSql}\u0000${params}`,
     pageSql,
     pageIdsSql: `SELECT ${idColumn} AS list_id, ${keys} ${ordered}`,
-    rowsByIdSql: `SELECT ${spec.select}, ${idColumn} AS list_id FROM ${spec.from} WHERE ${idColumn} IN (SELECT value FROM json_each(@list_ids))`,
+    rowsByIdSql:
+      `SELECT ${spec.select}, ${idColumn} AS list_id FROM ${spec.from} WHERE ${idColumn} IN (SELECT value FROM json_each(@list_ids))` +
+      (spec.from.includes(' JOIN ') && spec.scope !== undefined ? ` AND ${spec.scope}` : ''),
     list: `${pageSql}\u0000${params}`,
   }
 }
@@ -357,6 +359,18 @@ export async function listPageInTurns<T>(ctx: RepoContext, spec: ListSpec<T>): P
 }
 
 /**
+ * `listPage` after `prepareList`: how a list with a maintained summary and a scope is read.
+ *
+ * @example
+ * return await preparedListPage(ctx, { ...spec, summary: listSummary('users', 'accountId'), scope: 'account_id = @accountId' })
+ */
+export async function preparedListPage<T>(ctx: RepoContext, spec: ListSpec<T>): Promise<Page<T>> {
+  await prepareList(ctx, spec)
+  ctx.check()
+  return listPage(ctx, spec)
+}
+
+/**
  * Reads, off the request's synchronous path, what a keyset-paged list would otherwise compute
  * on it: the positions of a list whose total must be counted (a filter the maintained counts do
  * not cover) and is not known at its current change count, or of a list asked for a far `skip`
@@ -468,9 +482,14 @@ function keysetSql<T>(spec: ListSpec<T>, shape: ListShape, tail: string): string
   const idColumn = spec.idColumn ?? 'id'
   const page = keysetIdsSql(spec, shape, tail)
   const keys = shape.order.expressions.map((_, i) => `p.${KEY_COLUMN}${i}`).join(', ')
+  // A join (members with their users) is joined whole, and its id (a user's) is unique only in the scope.
+  const rows =
+    spec.from.includes(' JOIN ') && spec.scope !== undefined
+      ? `(${spec.from}) ON ${idColumn} = p.list_id AND ${spec.scope}`
+      : `${spec.from} ON ${idColumn} = p.list_id`
   return (
     `WITH list_page AS MATERIALIZED (${page}) ` +
-    `SELECT ${spec.select}, ${keys} FROM list_page p JOIN ${spec.from} ON ${idColumn} = p.list_id ` +
+    `SELECT ${spec.select}, ${keys} FROM list_page p JOIN ${rows} ` +
     `ORDER BY ${keyOrder(shape.order, KEY_COLUMN, 'p.')}`
   )
 }

@@ -6,12 +6,13 @@ import { defineTable, type Row } from './codec.js'
 import {
   auditSortKeys,
   insertAudited,
-  listPage,
+  preparedListPage,
   returnedRow,
   rowOf,
   type RepoContext,
   type SortKeys,
 } from './context.js'
+import { listSummary } from './list-counts.js'
 
 const mockServices = defineTable(mockServiceTable)
 
@@ -53,7 +54,7 @@ export function mockServiceRepository(ctx: RepoContext): MockServiceRepository {
     async list(workspaceId, filter, query) {
       ctx.check()
       const { where, params } = workspaceServiceWhere(workspaceId, filter)
-      return listPage(ctx, {
+      return await preparedListPage(ctx, {
         select: mockServices.columns,
         from: 'mock_services',
         where,
@@ -61,6 +62,10 @@ export function mockServiceRepository(ctx: RepoContext): MockServiceRepository {
         sortable: sortKeys,
         query,
         decode: mockServices.decode,
+        summary: listSummary('mock_services', 'workspaceId', filter.serviceId !== undefined),
+        scope: 'workspace_id = @workspaceId',
+        // every sort: an index of migration 23, or for serviceId (workspace_id, service_id) of migration 1
+        indexedSorts: Object.keys(sortKeys),
       })
     },
     async listByStatus(statuses) {

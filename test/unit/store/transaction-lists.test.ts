@@ -172,6 +172,13 @@ describe('transaction counts of a database from before them', () => {
       // later migrations go too: they are applied again after it).
       const db = new Database(join(dataDir, DATABASE_FILE))
       try {
+        const listCountTriggers = db
+          .prepare(
+            "SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'list_counts_%'",
+          )
+          .all() as Array<{ name: string }>
+        for (const { name } of listCountTriggers) db.exec(`DROP TRIGGER ${name}`)
+        db.exec('DROP TABLE list_counts')
         db.exec(`DROP TABLE transaction_counts; DROP TRIGGER transaction_counts_delete;
         DROP TRIGGER transaction_counts_update; DROP INDEX transactions_workspace; DROP INDEX IF EXISTS transactions_workspace_name_nocase;
         DROP TABLE monitor_agent_regions; DROP INDEX monitor_runs_slot; DROP INDEX monitor_runs_claim;

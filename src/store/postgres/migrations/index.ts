@@ -9,6 +9,7 @@ import { pgTransactionSortOrdersSchema } from './008-transaction-sort-orders.js'
 import { pgAdminCallsSchema } from './009-admin-calls.js'
 import { pgSharedFilesSchema } from './010-shared-files.js'
 import { pgTransactionServiceAndTypeOrdersSchema } from './011-transaction-service-and-type-orders.js'
+import { pgListCountsSchema } from './013-list-counts.js'
 
 /**
  * The PostgreSQL schema, oldest first: its own numbering, independent of SQLite's (one PostgreSQL
@@ -28,4 +29,5 @@ export const pgMigrations: readonly Migration[] = [
   pgAdminCallsSchema,
   pgSharedFilesSchema,
   pgTransactionServiceAndTypeOrdersSchema,
+  pgListCountsSchema,
 ]

@@ -234,5 +234,10 @@ describe.skipIf(!hasPostgres)('copySqliteToPostgres', () => {
     const again = await copySqliteToPostgres({ dataDir, url, force: true })
     expect(again.assetFiles.copied).toBe(2)
     expect((await stored.get(bigFile.fileId))?.equals(big)).toBe(true)
+    // The maintained totals (migration 13) count the copied rows once, not once per copy.
+    const page = { limit: 1, skip: 0 }
+    expect((await postgres.assets.list(world.workspace.id, {}, page)).total).toBe(3)
+    expect((await postgres.users.listByAccount(world.account.id, page)).total).toBe(1)
+    expect((await postgres.workspaces.listByAccount(world.account.id, page)).total).toBe(2)
   })
 })
