@@ -21,6 +21,7 @@ import {
 } from '../scripts/postgres-server.js'
 import { openPostgresStore, openSqliteStore, type Store } from '../src/store/index.js'
 import type { ListQuery } from '../src/store/types.js'
+import { refuseFlag, storeOfArgv } from './store-kind.js'
 
 const PAGE = 50
 
@@ -29,9 +30,19 @@ function argOf(name: string, fallback: string): string {
   return at >= 0 ? (process.argv[at + 1] ?? fallback) : fallback
 }
 
-const sizes = argOf('sizes', '500,50000').split(',').map(Number)
-const rounds = Number(argOf('rounds', '5'))
-const onPostgres = argOf('store', 'sqlite') === 'postgres'
+/** A list of positive whole numbers given as `--name a,b`; anything else ends the run, naming the flag. */
+function countsOf(name: string, fallback: string): number[] {
+  const text = argOf(name, fallback)
+  const counts = text.split(',').map(Number)
+  if (counts.some((n) => !Number.isInteger(n) || n < 1)) {
+    refuseFlag(`--${name} ${text}: expected positive whole numbers, comma-separated`)
+  }
+  return counts
+}
+
+const sizes = countsOf('sizes', '500,50000')
+const [rounds = 5] = countsOf('rounds', '5')
+const onPostgres = storeOfArgv() === 'postgres'
 /** The PostgreSQL server's port, with `--store postgres`. */
 let pgPort: number | undefined
 

@@ -33,6 +33,7 @@ import {
   type Store,
 } from '../src/store/index.js'
 import { unavailableDeployer } from '../test/helpers/platform.js'
+import { storeOfArgv, type StoreKind } from './store-kind.js'
 
 const key = { id: 'bench-key', secret: 'bench-secret-0123456789' }
 const auth = `Basic ${Buffer.from(`${key.id}:${key.secret}`).toString('base64')}`
@@ -54,19 +55,6 @@ const dsl = JSON.stringify({
   requestDsl: { method: 'GET', path: '/x' },
   responseDsl: { status: 200, json: { ok: true, padding: 'x'.repeat(400) } },
 })
-
-/** Which store a run measures: `--store postgres` (or `--store=postgres`); SQLite by default. */
-type StoreKind = 'sqlite' | 'postgres'
-function storeOfArgv(): StoreKind {
-  const at = process.argv.indexOf('--store')
-  const given =
-    at >= 0
-      ? process.argv[at + 1]
-      : process.argv.find((a) => a.startsWith('--store='))?.slice('--store='.length)
-  if (given === undefined || given === 'sqlite') return 'sqlite'
-  if (given === 'postgres') return 'postgres'
-  throw new Error(`--store ${given}: expected sqlite or postgres`)
-}
 
 /** Where a store lives: a data dir, and on PostgreSQL the server's port too. */
 interface StoreTarget {

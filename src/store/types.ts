@@ -324,6 +324,18 @@ export interface Page<T> {
   total: number
 }
 
+/** The lists whose totals migration 23 keeps in `list_counts`, named as its `scope_kind` column holds them. */
+export type CountedList =
+  | 'users'
+  | 'workspaces'
+  | 'account_members'
+  | 'workspace_members'
+  | 'invitations'
+  | 'tags'
+  | 'services'
+  | 'mock_services'
+  | 'assets'
+
 /** Paging and sorting of list queries (`limit`, `skip`, `sort`: docs/decisions.md#lists). */
 export interface ListQuery {
   limit: number

@@ -1,6 +1,4 @@
-import type { CountedList } from '../sqlite/list-counts.js'
-
-export type { CountedList } from '../sqlite/list-counts.js'
+import type { CountedList } from '../types.js'
 
 /**
  * The summary (list.ts `PgListSpec.summary`) of a list whose counts PostgreSQL migration 13 keeps

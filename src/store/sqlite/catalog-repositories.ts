@@ -4,7 +4,8 @@ import type { ListQuery, Page, Tag } from '../types.js'
 import { mergePatch, type TableCodec } from '../tables/columns.js'
 import { defineTable } from './codec.js'
 import { auditSortKeys, preparedListPage, returnedRow, rowOf, type RepoContext } from './context.js'
-import { listSummary, type CountedList } from './list-counts.js'
+import type { CountedList } from '../types.js'
+import { listSummary } from './list-counts.js'
 
 /*
  * Services (scoped by workspace) and tags (scoped by account): the same shape, a name unique in

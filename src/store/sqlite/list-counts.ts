@@ -1,19 +1,9 @@
+import type { CountedList } from '../types.js'
+
 /*
  * The summaries (context.ts `ListSpec.summary`) of the lists whose counts migration 23 keeps in
  * `list_counts`: one row per list and scope, read by its primary key, whatever the list's size.
  */
-
-/** The lists counted in `list_counts`, named as its `scope_kind` column holds them. */
-export type CountedList =
-  | 'users'
-  | 'workspaces'
-  | 'account_members'
-  | 'workspace_members'
-  | 'invitations'
-  | 'tags'
-  | 'services'
-  | 'mock_services'
-  | 'assets'
 
 /**
  * The summary of a counted list in the scope `@<scopeParam>`: its maintained total, or NULL when
