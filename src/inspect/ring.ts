@@ -1,4 +1,5 @@
 import type { InspectionRecord } from './record.js'
+import { RepeatedStrings, TRACKED_PLACES } from './repeated-strings.js'
 
 /** Bounds of a ring; see config's InspectionOptions for the defaults. */
 interface RingLimits {
@@ -54,8 +55,10 @@ const FLAG_RECORDED = 32
  * The request side of every record (method, URL, headers, body) is copied into one preallocated
  * byte buffer, and the fixed fields live in typed arrays: recording a request leaves no object on
  * the JavaScript heap, so journaling 10,000 requests costs the garbage collector nothing (a heap
- * of retained records made every request measurably slower; bench/README.md). Responses are kept
- * by reference, which for compiled responses costs nothing. Records are decoded only when queried.
+ * of retained records made every request measurably slower; bench/README.md). A string that
+ * arrives with request after request is written as a reference to one kept copy
+ * (RepeatedStrings). Responses are kept by reference, which for compiled responses costs nothing.
+ * Records are decoded only when queried.
  *
  * @example
  * const ring = new InspectionRing({ maxRecords: 10_000, maxBytes: 64 << 20, maxBodyBytes: 65_536 })
@@ -66,6 +69,8 @@ const FLAG_RECORDED = 32
 export class InspectionRing {
   readonly limits: Readonly<RingLimits>
   private data: Buffer
+  /** The same bytes, for the fixed-size fields: one bounds-checked store each instead of four. */
+  private view: DataView
   private readonly offset: Float64Array
   private readonly size: Float64Array
   private readonly own: Float64Array
@@ -79,6 +84,11 @@ export class InspectionRing {
   private readonly responseHeaders: Array<readonly string[] | null>
   private readonly responseBody: Array<Buffer | null>
   private readonly matchingData: unknown[]
+  private readonly repeated = new RepeatedStrings()
+  /** The repeated-string codes of the request being appended, by header place. */
+  private readonly headerCodes = new Int32Array(TRACKED_PLACES)
+  /** Where the field after the last `readText` starts. */
+  private readEnd = 0
   private head = 0 // next write position in `data`
   private first = 0 // slot of the oldest record
   private count = 0
@@ -100,6 +110,7 @@ export class InspectionRing {
     // records kept need the room: writing round a 64 MiB buffer would touch every page of it for
     // 10,000 records that need 1.5 MiB.
     this.data = Buffer.allocUnsafeSlow(Math.min(limits.maxBytes, INITIAL_BYTES))
+    this.view = viewOf(this.data)
     this.offset = new Float64Array(n)
     this.size = new Float64Array(n)
     this.own = new Float64Array(n)
@@ -143,21 +154,30 @@ export class InspectionRing {
     rawHeaders: readonly string[],
     body: Buffer | null,
   ): number {
+    const repeated = this.repeated
+    const methodCode = repeated.codeOf(0, method)
+    let urlCode = repeated.codeOf(1, url)
+    let headers = rawHeaders
+    let headerBytes = this.codeHeaders(headers)
     let bodyLength = body === null ? 0 : Math.min(body.length, this.limits.maxBodyBytes)
     let truncated = body !== null && body.length > bodyLength
-    let headers = rawHeaders
-    let size = encodedSize(method, url, headers, bodyLength)
+    const fixedBytes = textBytes(method, methodCode) + 4
+    let size = fixedBytes + textBytes(url, urlCode) + headerBytes + bodyLength
     const capacity = this.limits.maxBytes
     if (size > capacity) {
       truncated = truncated || bodyLength > 0
       bodyLength = 0
-      size = encodedSize(method, url, headers, 0)
+      size = fixedBytes + textBytes(url, urlCode) + headerBytes
       if (size > capacity) {
         headers = []
-        size = encodedSize(method, url, headers, 0)
+        headerBytes = HEADER_COUNT_BYTES
+        size = fixedBytes + textBytes(url, urlCode) + headerBytes
       }
-      if (size > capacity) url = url.slice(0, Math.max(0, capacity - 64))
-      size = encodedSize(method, url, headers, 0)
+      if (size > capacity) {
+        url = url.slice(0, Math.max(0, capacity - 64))
+        urlCode = -1
+      }
+      size = fixedBytes + textBytes(url, urlCode) + headerBytes
     }
     const slots = this.offset.length
     if (this.count === slots) this.evictOldest()
@@ -178,7 +198,7 @@ export class InspectionRing {
     }
     if (this.count === 0) start = 0
     const slot = (this.first + this.count) % slots
-    this.write(start, method, url, headers, body, bodyLength)
+    this.write(start, method, methodCode, url, urlCode, headers, body, bodyLength)
     this.offset[slot] = start
     this.size[slot] = size
     this.own[slot] = 0
@@ -251,6 +271,31 @@ export class InspectionRing {
   clear(): void {
     while (this.count > 0) this.evictOldest()
     this.head = 0
+    this.repeated.clear()
+  }
+
+  /** Strings kept once for records to refer to (see RepeatedStrings). */
+  get repeatedStrings(): number {
+    return this.repeated.size
+  }
+
+  /** Sets `headerCodes` for a request's headers; the bytes they take in the buffer. */
+  private codeHeaders(headers: readonly string[]): number {
+    const repeated = this.repeated
+    const codes = this.headerCodes
+    const strings = headers.length & ~1
+    let bytes = HEADER_COUNT_BYTES
+    for (let i = 0; i < strings; i++) {
+      const text = headers[i] as string
+      if (i < codes.length) {
+        const code = repeated.codeOf(i + 2, text)
+        codes[i] = code
+        bytes += textBytes(text, code)
+      } else {
+        bytes += textBytes(text, -1)
+      }
+    }
+    return bytes
   }
 
   /**
@@ -283,6 +328,7 @@ export class InspectionRing {
       at += recordSize
     }
     this.data = data
+    this.view = viewOf(data)
     this.head = at
   }
 
@@ -306,60 +352,66 @@ export class InspectionRing {
   }
 
   /**
-   * `[u16 method][u32 url][u16 header count]([u16 name][u32 value])*[u32 body]`, strings latin1
-   * (as Node's HTTP parser decodes them). Characters are copied in a JavaScript loop: for header
-   * sized strings it is about three times faster than Buffer#write, whose native call costs
-   * ~100 ns each.
+   * `[text method][text url][u16 header count]([text name][text value])*[u32 body]`, where a text
+   * is a u32 tag: a repeated string's number plus REPEATED, or the length of the latin1 characters
+   * that follow it (as Node's HTTP parser decodes them). Characters are copied in a JavaScript
+   * loop: for header sized strings it is about three times faster than Buffer#write, whose native
+   * call costs ~100 ns each.
    */
   private write(
     start: number,
     method: string,
+    methodCode: number,
     url: string,
+    urlCode: number,
     headers: readonly string[],
     body: Buffer | null,
     bodyLength: number,
   ): void {
     const data = this.data
-    let at = putString(data, method, putU16(data, method.length, start))
-    at = putString(data, url, putU32(data, url.length, at))
-    const pairs = headers.length >> 1
-    at = putU16(data, pairs, at)
-    for (let i = 0; i < pairs * 2; i += 2) {
-      const name = headers[i] as string
-      const value = headers[i + 1] as string
-      at = putString(data, name, putU16(data, name.length, at))
-      at = putString(data, value, putU32(data, value.length, at))
+    const view = this.view
+    const codes = this.headerCodes
+    let at = putText(data, view, method, methodCode, start)
+    at = putText(data, view, url, urlCode, at)
+    const strings = headers.length & ~1
+    view.setUint16(at, strings >> 1, true)
+    at += 2
+    for (let i = 0; i < strings; i++) {
+      const code = i < codes.length ? (codes[i] as number) : -1
+      at = putText(data, view, headers[i] as string, code, at)
     }
-    at = putU32(data, bodyLength, at)
+    view.setUint32(at, bodyLength, true)
+    at += 4
     // TypedArray#set: Buffer#copy crosses into C++ on Node 20, set stays in a V8 builtin.
     if (body !== null && bodyLength > 0) {
       data.set(bodyLength === body.length ? body : body.subarray(0, bodyLength), at)
     }
   }
 
+  /** The text at `at` in the buffer, and where the next field starts (in `this.readEnd`). */
+  private readText(at: number): string {
+    const data = this.data
+    const tag = data.readUInt32LE(at)
+    if (tag >= REPEATED) {
+      this.readEnd = at + 4
+      return this.repeated.text(tag - REPEATED)
+    }
+    this.readEnd = at + 4 + tag
+    return data.toString('latin1', at + 4, at + 4 + tag)
+  }
+
   private decode(slot: number, id: number): InspectionRecord {
     const data = this.data
     let at = this.offset[slot] as number
-    const methodLength = data.readUInt16LE(at)
-    at += 2
-    const method = data.toString('latin1', at, at + methodLength)
-    at += methodLength
-    const urlLength = data.readUInt32LE(at)
-    at += 4
-    const url = data.toString('latin1', at, at + urlLength)
-    at += urlLength
+    const method = this.readText(at)
+    const url = this.readText(this.readEnd)
+    at = this.readEnd
     const pairs = data.readUInt16LE(at)
     at += 2
     const requestHeaders: string[] = []
-    for (let i = 0; i < pairs; i++) {
-      const nameLength = data.readUInt16LE(at)
-      at += 2
-      requestHeaders.push(data.toString('latin1', at, at + nameLength))
-      at += nameLength
-      const valueLength = data.readUInt32LE(at)
-      at += 4
-      requestHeaders.push(data.toString('latin1', at, at + valueLength))
-      at += valueLength
+    for (let i = 0; i < pairs * 2; i++) {
+      requestHeaders.push(this.readText(at))
+      at = this.readEnd
     }
     const bodyLength = data.readUInt32LE(at)
     at += 4
@@ -394,39 +446,32 @@ export class InspectionRing {
   }
 }
 
-function putU16(data: Buffer, value: number, at: number): number {
-  data[at] = value & 0xff
-  data[at + 1] = (value >>> 8) & 0xff
-  return at + 2
-}
+/** A text's tag: a repeated string's number plus this; below it, the length of copied characters. */
+const REPEATED = 0x8000_0000
 
-function putU32(data: Buffer, value: number, at: number): number {
-  data[at] = value & 0xff
-  data[at + 1] = (value >>> 8) & 0xff
-  data[at + 2] = (value >>> 16) & 0xff
-  data[at + 3] = (value >>> 24) & 0xff
-  return at + 4
-}
+/** Bytes of the header count that precedes a record's headers. */
+const HEADER_COUNT_BYTES = 2
 
-function putString(data: Buffer, text: string, at: number): number {
+function putText(data: Buffer, view: DataView, text: string, code: number, at: number): number {
+  if (code >= 0) {
+    view.setUint32(at, REPEATED + code, true)
+    return at + 4
+  }
   const length = text.length
+  view.setUint32(at, length, true)
+  at += 4
   for (let i = 0; i < length; i++) data[at + i] = text.charCodeAt(i)
   return at + length
+}
+
+function viewOf(data: Buffer): DataView {
+  return new DataView(data.buffer, data.byteOffset, data.length)
 }
 
 /** The journal buffer's first size: 1 MiB. */
 const INITIAL_BYTES = 1024 * 1024
 
-/** Bytes a request side takes in the buffer (latin1: one byte per character). */
-function encodedSize(
-  method: string,
-  url: string,
-  headers: readonly string[],
-  bodyLength: number,
-): number {
-  let size = 2 + method.length + 4 + url.length + 2 + 4 + bodyLength
-  for (let i = 0; i + 1 < headers.length; i += 2) {
-    size += 6 + (headers[i] as string).length + (headers[i + 1] as string).length
-  }
-  return size
+/** Bytes a text takes in the buffer: its tag, and its characters when copied (latin1: one byte each). */
+function textBytes(text: string, code: number): number {
+  return code >= 0 ? 4 : 4 + text.length
 }

@@ -177,14 +177,18 @@ describe('InspectionRing', () => {
 
   it('counts a record’s own response bytes and evicts older records, never the one completed', () => {
     const ring = new InspectionRing({ maxRecords: 100, maxBytes: 1024, maxBodyBytes: 1024 })
-    for (let i = 0; i < 4; i++) ring.append(at, 'GET', '/x', [], null)
-    // Each record's size grows with what it holds: four equal records hold four times one.
-    expect(ring.heldBytes).toBe(4 * bareSize('/x'))
+    const held: number[] = []
+    for (let i = 0; i < 4; i++) {
+      ring.append(at, 'GET', '/x', [], null)
+      held.push(ring.heldBytes)
+    }
+    // Each record's size grows with what it holds.
     expect(bareSize('/longer-url')).toBe(bareSize('/x') + '/longer-url'.length - '/x'.length)
+    const fourth = (held[3] as number) - (held[2] as number)
     ring.complete(4, outcome({ ownBytes: 1000 }))
     expect(ring.get(4)).toBeDefined()
     expect(ring.length).toBe(1)
-    expect(ring.heldBytes).toBe(bareSize('/x') + 1000)
+    expect(ring.heldBytes).toBe(fourth + 1000)
   })
 
   it('ignores completing an evicted or unknown id', () => {
@@ -224,6 +228,97 @@ describe('InspectionRing', () => {
     expect(ring.heldBytes).toBe(0)
     expect(ring.get(2)).toBeUndefined()
     expect(ring.append(at, 'GET', '/', [], null)).toBe(3)
+  })
+
+  it('keeps a string that repeats once and refers to it: later records take fewer bytes', () => {
+    const ring = new InspectionRing(limits)
+    const headers = ['Host', 'localhost:8080', 'Content-Type', 'application/json']
+    const sizes: number[] = []
+    for (let i = 0; i < 4; i++) {
+      const before = ring.heldBytes
+      // Fresh strings each time, as the HTTP parser makes them.
+      ring.append(
+        at,
+        'POST',
+        '/orders'.slice(0),
+        headers.map((h) => `${h} `.trim()),
+        null,
+      )
+      sizes.push(ring.heldBytes - before)
+    }
+    // The first is copied out; from the second on, each string has come twice and is referred to.
+    expect(sizes[1]).toBeLessThan(sizes[0] as number)
+    expect(sizes[2]).toBe(sizes[1])
+    expect(sizes[3]).toBe(sizes[1])
+    expect(ring.repeatedStrings).toBe(6)
+    for (let id = 1; id <= 4; id++) {
+      expect(ring.get(id)).toMatchObject({
+        method: 'POST',
+        url: '/orders',
+        requestHeaders: headers,
+      })
+    }
+  })
+
+  it('never keeps one-off strings, such as request ids', () => {
+    const ring = new InspectionRing(limits)
+    for (let i = 0; i < 500; i++) {
+      ring.append(at, 'GET', `/items/${i}`, ['x-request-id', `req-${i}`], null)
+    }
+    // Only the method and the header name came twice in a row at their places.
+    expect(ring.repeatedStrings).toBe(2)
+    expect(ring.get(500)).toMatchObject({
+      url: '/items/499',
+      requestHeaders: ['x-request-id', 'req-499'],
+    })
+  })
+
+  it('keeps records exact when strings alternate, move between places, or come past the first 62', () => {
+    const ring = new InspectionRing(limits)
+    const many = Array.from({ length: 120 }, (_v, i) => `h${i % 7}`)
+    const shapes = [
+      ['a', 'one', 'b', 'two'],
+      ['b', 'two', 'a', 'one'],
+      ['a', 'two', 'b', 'one'],
+      many,
+      [],
+    ]
+    const expected = new Map<number, string[]>()
+    for (let i = 0; i < 60; i++) {
+      const headers = shapes[i % shapes.length] as string[]
+      expected.set(
+        ring.append(at, i % 2 === 0 ? 'GET' : 'PUT', '/same', [...headers], null),
+        headers,
+      )
+    }
+    for (const [id, headers] of expected) {
+      const record = ring.get(id)
+      expect(record?.requestHeaders).toEqual(headers)
+      expect(record?.method).toBe(id % 2 === 1 ? 'GET' : 'PUT')
+      expect(record?.url).toBe('/same')
+    }
+  })
+
+  it('keeps at most 1,024 strings of at most 256 characters, and copies the rest', () => {
+    const ring = new InspectionRing({ maxRecords: 5000, maxBytes: 8 << 20, maxBodyBytes: 64 })
+    const long = 'v'.repeat(257)
+    for (let i = 0; i < 1500; i++) {
+      for (let twice = 0; twice < 2; twice++) ring.append(at, 'GET', '/', [`x-${i}`, long], null)
+    }
+    expect(ring.repeatedStrings).toBe(1024)
+    const last = ring.get(3000)
+    expect(last?.requestHeaders).toEqual(['x-1499', long])
+    expect(ring.get(1)?.requestHeaders).toEqual(['x-0', long])
+  })
+
+  it('clear also forgets the repeated strings', () => {
+    const ring = new InspectionRing(limits)
+    for (let i = 0; i < 3; i++) ring.append(at, 'GET', '/', ['accept', '*/*'], null)
+    expect(ring.repeatedStrings).toBe(4)
+    ring.clear()
+    expect(ring.repeatedStrings).toBe(0)
+    const id = ring.append(at, 'GET', '/', ['accept', '*/*'], null)
+    expect(ring.get(id)?.requestHeaders).toEqual(['accept', '*/*'])
   })
 
   it('exposes its limits and body bound', () => {
