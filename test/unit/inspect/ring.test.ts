@@ -321,6 +321,42 @@ describe('InspectionRing', () => {
     expect(ring.get(id)?.requestHeaders).toEqual(['accept', '*/*'])
   })
 
+  it('gives back every kept record exactly, whatever mix of repeated and one-off strings it holds', () => {
+    // A small deterministic generator: strings drawn from a few pools, so that places repeat,
+    // alternate and change, through evictions by count and by bytes and buffer growth.
+    let seed = 12_345
+    const next = (n: number): number => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648
+      return seed % n
+    }
+    const pick = (pool: readonly string[]): string => pool[next(pool.length)] as string
+    const names = ['host', 'accept', 'content-type', 'x-trace', 'cookie', 'user-agent']
+    const values = ['*/*', 'application/json', 'localhost:8080', '', 'é-latin1', 'v'.repeat(300)]
+    const ring = new InspectionRing({ maxRecords: 300, maxBytes: 64 * 1024, maxBodyBytes: 512 })
+    const sent = new Map<number, { method: string; url: string; headers: string[]; body: string }>()
+    for (let i = 0; i < 5000; i++) {
+      const pairs = next(5)
+      const headers: string[] = []
+      for (let h = 0; h < pairs; h++) {
+        headers.push(pick(names), next(4) === 0 ? `one-off-${i}-${h}` : pick(values))
+      }
+      const method = pick(['GET', 'POST', 'PUT'])
+      const url = next(3) === 0 ? `/items/${i}` : pick(['/a', '/b?x=1', '/'])
+      const body = 'b'.repeat(next(3) * 200)
+      const id = ring.append(at, method, url, headers, body === '' ? null : Buffer.from(body))
+      sent.set(id, { method, url, headers, body })
+    }
+    expect(ring.length).toBeGreaterThan(100)
+    for (const record of ring.newest(0, 1000)) {
+      const expected = sent.get(record.id)
+      expect(record.method).toBe(expected?.method)
+      expect(record.url).toBe(expected?.url)
+      expect(record.requestHeaders).toEqual(expected?.headers)
+      expect(record.requestBody?.toString() ?? '').toBe(expected?.body)
+    }
+    expect(ring.heldBytes).toBeLessThanOrEqual(64 * 1024)
+  })
+
   it('exposes its limits and body bound', () => {
     const ring = new InspectionRing(limits)
     expect(ring.limits).toEqual(limits)
