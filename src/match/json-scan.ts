@@ -67,6 +67,11 @@ const KIND_CONTAINER = 5
  */
 const MAX_INDEX = 0x7fffffff
 
+/** Whether a name's UTF-8 bytes tell it from every other name (see `compile`). */
+function hasOwnBytes(name: string): boolean {
+  return !name.includes('\uFFFD') && Buffer.from(name).toString() === name
+}
+
 /**
  * A compiled simple path. `scan(body)` gives the selected value's text, `NOT_FOUND`, or `NOT_JSON`.
  * Not reentrant (one shared stack of closers): matching is synchronous, so scans never interleave.
@@ -104,8 +109,10 @@ export class JsonPathScanner {
   static compile(expression: string): JsonPathScanner | null {
     const segments = simplePathSegments(expression)
     // A name with U+FFFD could equal a body name whose bytes are invalid UTF-8 (decoded to U+FFFD
-    // by JSON.parse's input); bytes cannot tell, so such paths are left to the parser.
-    if (segments === null || segments.some((s) => typeof s === 'string' && s.includes('\uFFFD'))) {
+    // by JSON.parse's input), and a name with a lone surrogate has no UTF-8 bytes of its own (they
+    // would be U+FFFD's) while an escape in the body can spell it; bytes cannot tell, so such
+    // paths are left to the parser.
+    if (segments === null || segments.some((s) => typeof s === 'string' && !hasOwnBytes(s))) {
       return null
     }
     return new JsonPathScanner(segments)
