@@ -22,12 +22,23 @@ import { jsonValueText, simplePathSegments, walkSegments, type PathSegment } fro
 export const NOT_JSON = 0
 /** The body is JSON, and the path selects nothing in it. */
 export const NOT_FOUND = 1
-
-/** What a scanner holds between scans, instead of the last body. */
-const EMPTY = Buffer.alloc(0)
+/** The body nests deeper than MAX_LEVELS: JSON.parse decides instead. */
+const TOO_DEEP = 2
 
 /** Longest selected string a scan compares with the last one, to hand out the same string again. */
 const REUSED_LENGTH = 64
+
+/**
+ * Open containers a scan follows itself. A deeper body is left to JSON.parse, so that a hostile
+ * body of millions of `[` needs no more than this fixed stack.
+ */
+const MAX_LEVELS = 4096
+
+/**
+ * The closing byte of each open container, shared by all scans (see "Not reentrant" below): it
+ * tells an object from an array after a comma, and checks that `]` closes `[` and `}` closes `{`.
+ */
+const closers = new Uint8Array(MAX_LEVELS)
 
 const QUOTE = 0x22
 const BACKSLASH = 0x5c
@@ -37,6 +48,11 @@ const OPEN_OBJECT = 0x7b
 const CLOSE_OBJECT = 0x7d
 const OPEN_ARRAY = 0x5b
 const CLOSE_ARRAY = 0x5d
+const MINUS = 0x2d
+const DIGIT_0 = 0x30
+const DIGIT_9 = 0x39
+/** What a scan takes for the byte past the body's end: no byte of JSON's grammar. */
+const END = -1
 
 // Kinds of a selected value, to turn its bytes into text.
 const KIND_STRING = 1
@@ -45,28 +61,44 @@ const KIND_NUMBER = 3
 const KIND_LITERAL = 4
 const KIND_CONTAINER = 5
 
-/** Member names and indexes compared against the body's bytes. */
-interface CompiledSegment {
-  /** The UTF-8 bytes of a member name; null for an index. */
-  readonly name: Buffer | null
-  readonly index: number
+/**
+ * An index no path segment holds: segments' indexes are clamped to it, since no body can have
+ * that many elements in one array (each takes 2 bytes, and a Buffer holds at most 4 GiB).
+ */
+const MAX_INDEX = 0x7fffffff
+
+/** Whether a name's UTF-8 bytes tell it from every other name (see `compile`). */
+function hasOwnBytes(name: string): boolean {
+  return !name.includes('\uFFFD') && Buffer.from(name).toString() === name
 }
 
 /**
  * A compiled simple path. `scan(body)` gives the selected value's text, `NOT_FOUND`, or `NOT_JSON`.
- * Not reentrant (one shared frame stack): matching is synchronous, so scans never interleave.
+ * Not reentrant (one shared stack of closers): matching is synchronous, so scans never interleave.
  */
 export class JsonPathScanner {
-  /** The scan's working state, reset by each scan rather than allocated for it. */
-  private readonly state: Scan
+  /** Path segments. */
+  private readonly count: number
+  /** The UTF-8 bytes of each name segment; empty for an index segment. */
+  private readonly names: readonly Buffer[]
+  /** The byte length of each name segment, -1 for an index segment, which no name matches. */
+  private readonly nameLengths: Int32Array
+  /** Each index segment, -1 for a name segment, which no element matches. */
+  private readonly indexes: Int32Array
+  /**
+   * The last short string selected: requests to one route mostly send the same few values, so an
+   * ASCII selection equal to it is handed out again rather than decoded and allocated anew.
+   */
+  private lastText = ''
 
   private constructor(private readonly path: readonly PathSegment[]) {
-    this.state = new Scan(
-      path.map((s) =>
-        typeof s === 'number'
-          ? { name: null, index: s }
-          : { name: Buffer.from(s, 'utf8'), index: -1 },
-      ),
+    this.count = path.length
+    this.names = path.map((s) => (typeof s === 'number' ? Buffer.alloc(0) : Buffer.from(s)))
+    this.nameLengths = Int32Array.from(path, (s, i) =>
+      typeof s === 'number' ? -1 : (this.names[i] as Buffer).length,
+    )
+    this.indexes = Int32Array.from(path, (s) =>
+      typeof s === 'number' ? Math.min(s, MAX_INDEX) : -1,
     )
   }
 
@@ -77,8 +109,10 @@ export class JsonPathScanner {
   static compile(expression: string): JsonPathScanner | null {
     const segments = simplePathSegments(expression)
     // A name with U+FFFD could equal a body name whose bytes are invalid UTF-8 (decoded to U+FFFD
-    // by JSON.parse's input); bytes cannot tell, so such paths are left to the parser.
-    if (segments === null || segments.some((s) => typeof s === 'string' && s.includes('\uFFFD'))) {
+    // by JSON.parse's input), and a name with a lone surrogate has no UTF-8 bytes of its own (they
+    // would be U+FFFD's) while an escape in the body can spell it; bytes cannot tell, so such
+    // paths are left to the parser.
+    if (segments === null || segments.some((s) => typeof s === 'string' && !hasOwnBytes(s))) {
       return null
     }
     return new JsonPathScanner(segments)
@@ -90,11 +124,8 @@ export class JsonPathScanner {
     return value === undefined ? NOT_FOUND : (jsonValueText(value) ?? NOT_FOUND)
   }
 
-  // HOT PATH: one pass over the body, no allocation but the selected value's text.
   scan(body: Buffer): string | typeof NOT_JSON | typeof NOT_FOUND {
-    const answer = this.state.run(body)
-    // Drop the body: the scanner lives as long as the compiled mock service.
-    this.state.body = EMPTY
+    const answer = this.run(body)
     if (answer !== TOO_DEEP) return answer
     let json: unknown
     try {
@@ -104,194 +135,181 @@ export class JsonPathScanner {
     }
     return this.fromParsed(json)
   }
-}
 
-// Frames of open containers, shared by all scans (see "Not reentrant" above). Each frame holds the
-// container's path depth (-1 off the path) and, for arrays, the index of the next element. They
-// grow to MAX_LEVELS at most: a deeper body is left to JSON.parse, so that a hostile body of
-// millions of `[` cannot make these arrays grow for good.
-const MAX_LEVELS = 4096
-/** The body nests deeper than MAX_LEVELS. */
-const TOO_DEEP = 2
-let frameDepth = new Int32Array(64)
-let frameIndex = new Int32Array(64)
-let frameIsArray = new Uint8Array(64)
-
-function growFrames(): void {
-  const size = frameDepth.length * 2
-  const depth = new Int32Array(size)
-  depth.set(frameDepth)
-  const index = new Int32Array(size)
-  index.set(frameIndex)
-  const isArray = new Uint8Array(size)
-  isArray.set(frameIsArray)
-  frameDepth = depth
-  frameIndex = index
-  frameIsArray = isArray
-}
-
-class Scan {
-  body: Buffer = EMPTY
-  private pos = 0
-  private level = 0
-  private foundStart = -1
-  private foundEnd = -1
-  private foundKind = 0
-  /** Where the selected container starts, while it is open (its end is known when it closes). */
-  private containerStart = -1
-  /**
-   * The last short string selected: requests to one route mostly send the same few values, so an
-   * ASCII selection equal to it is handed out again rather than decoded and allocated anew.
-   */
-  private lastText = ''
-
-  constructor(private readonly segments: readonly CompiledSegment[]) {}
-
-  run(body: Buffer): string | typeof NOT_JSON | typeof NOT_FOUND | typeof TOO_DEEP {
-    this.body = body
-    this.pos = 0
-    this.level = 0
-    this.foundStart = -1
-    this.containerStart = -1
-    const count = this.segments.length
-    // The value about to be read, and its depth on the path (-1: off the path).
-    let valueDepth = 0
-    this.skipSpace()
+  // HOT PATH: one pass over the body, no allocation but the selected value's text. One function
+  // with its state in locals, and the byte at `pos` kept in `c` so that each byte is read once:
+  // a read of the body is a map check, three loads and a bounds check in V8's code, more than
+  // the work done with the byte.
+  private run(body: Buffer): string | typeof NOT_JSON | typeof NOT_FOUND | typeof TOO_DEEP {
+    const end = body.length
+    const count = this.count
+    // Open containers.
+    let level = 0
+    // Open containers on the path: levels 0 to pathLevels - 1. A container on the path is at the
+    // depth of the path equal to its level, and everything inside one off the path is off it too.
+    let pathLevels = 0
+    // Whether the value about to be read is on the path (at depth `level`).
+    let onPath = true
+    // The index of the next element of the array at level pathLevels - 1, while it is innermost.
+    let elementIndex = 0
+    let foundStart = -1
+    let foundEnd = -1
+    let foundKind = 0
+    // Where the selected container starts, while it is open (its end is known when it closes).
+    let containerStart = -1
+    // Whether the next string is a member name, which a colon and the member's value follow.
+    let memberNext = false
+    let pos = 0
+    // The byte at `pos`, or END past the body's end.
+    let c = end > 0 ? (body[0] as number) : END
+    while (isSpace(c)) c = ++pos < end ? (body[pos] as number) : END
     for (;;) {
-      // A value.
-      if (this.pos >= body.length) return NOT_JSON
-      const start = this.pos
-      const c = body[start] as number
-      if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
-        if (this.level === MAX_LEVELS) return TOO_DEEP
-        if (this.level === frameDepth.length) growFrames()
-        frameDepth[this.level] = valueDepth
-        frameIndex[this.level] = 0
-        frameIsArray[this.level] = c === OPEN_ARRAY ? 1 : 0
-        if (valueDepth === count) this.containerStart = start
-        this.level++
-        this.pos++
-        this.skipSpace()
-        const close = c === OPEN_ARRAY ? CLOSE_ARRAY : CLOSE_OBJECT
-        if (this.pos < body.length && body[this.pos] === close) {
-          // Empty container: close it here and go on after it.
-          this.pos++
-          if (!this.closeContainer()) return NOT_JSON
-        } else if (c === OPEN_OBJECT) {
-          const member = this.readMemberName()
-          if (member === -2) return NOT_JSON
-          valueDepth = member
-          continue
+      const start = pos
+      if (c === QUOTE) {
+        // The common string has no escapes: its plain bytes run up to its closing quote.
+        pos = plainBytesEnd(body, pos + 1, end)
+        c = pos < end ? (body[pos] as number) : END
+        let kind = KIND_STRING
+        if (c === QUOTE) {
+          pos++
         } else {
-          valueDepth = this.elementDepth()
+          pos = escapedStringEnd(body, pos, end)
+          if (pos < 0) return NOT_JSON
+          kind = KIND_ESCAPED_STRING
+        }
+        c = pos < end ? (body[pos] as number) : END
+        if (memberNext) {
+          // A member name, then its colon and value.
+          const nameEnd = pos - 1
+          while (isSpace(c)) c = ++pos < end ? (body[pos] as number) : END
+          if (c !== COLON) return NOT_JSON
+          c = ++pos < end ? (body[pos] as number) : END
+          while (isSpace(c)) c = ++pos < end ? (body[pos] as number) : END
+          memberNext = false
+          onPath =
+            level === pathLevels &&
+            level <= count &&
+            this.nameEquals(body, start + 1, nameEnd, kind, level - 1)
+          // A repeated name replaces the earlier member entirely: forget what was found inside it.
+          if (onPath) foundStart = -1
+          continue
+        }
+        if (onPath && level === count) {
+          foundStart = start
+          foundEnd = pos
+          foundKind = kind
+        }
+      } else if (memberNext) {
+        return NOT_JSON
+      } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+        if (level === MAX_LEVELS) return TOO_DEEP
+        const close = c === OPEN_OBJECT ? CLOSE_OBJECT : CLOSE_ARRAY
+        closers[level] = close
+        if (onPath) {
+          pathLevels = level + 1
+          elementIndex = 0
+          if (level === count) containerStart = start
+        }
+        level++
+        c = ++pos < end ? (body[pos] as number) : END
+        while (isSpace(c)) c = ++pos < end ? (body[pos] as number) : END
+        // A first member or element; an empty container is closed by the loop below.
+        if (c !== close) {
+          if (close === CLOSE_OBJECT) {
+            memberNext = true
+          } else if (level === pathLevels && level <= count) {
+            onPath = this.indexes[level - 1] === 0
+            elementIndex = 1
+          } else {
+            // An array off the path: the count of the one on the path goes on after it.
+            onPath = false
+          }
           continue
         }
       } else {
-        let kind: number
-        if (c === QUOTE) kind = this.skipString()
-        else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) kind = this.skipNumber()
-        else kind = this.skipLiteral()
-        if (kind === 0) return NOT_JSON
-        if (valueDepth === count) this.found(start, this.pos, kind)
+        let kind = KIND_NUMBER
+        if (c === MINUS || (c >= DIGIT_0 && c <= DIGIT_9)) {
+          pos = numberEnd(body, pos, end)
+        } else {
+          pos = literalEnd(body, pos, end, c)
+          kind = KIND_LITERAL
+        }
+        if (pos < 0) return NOT_JSON
+        if (onPath && level === count) {
+          foundStart = start
+          foundEnd = pos
+          foundKind = kind
+        }
+        c = pos < end ? (body[pos] as number) : END
       }
       // After a value: a separator, the end of containers, or the end of the document.
       for (;;) {
-        this.skipSpace()
-        if (this.level === 0) {
-          if (this.pos !== body.length) return NOT_JSON
-          return this.result()
+        while (isSpace(c)) c = ++pos < end ? (body[pos] as number) : END
+        if (level === 0) {
+          if (pos !== end) return NOT_JSON
+          if (foundStart < 0) return NOT_FOUND
+          return this.text(body, foundStart, foundEnd, foundKind)
         }
-        if (this.pos >= body.length) return NOT_JSON
-        const next = body[this.pos] as number
-        const inArray = frameIsArray[this.level - 1] === 1
-        if (next === COMMA) {
-          this.pos++
-          this.skipSpace()
-          if (inArray) {
-            valueDepth = this.elementDepth()
+        const close = closers[level - 1] as number
+        if (c === COMMA) {
+          c = ++pos < end ? (body[pos] as number) : END
+          while (isSpace(c)) c = ++pos < end ? (body[pos] as number) : END
+          if (close === CLOSE_OBJECT) {
+            memberNext = true
+          } else if (level === pathLevels && level <= count) {
+            onPath = this.indexes[level - 1] === elementIndex
+            elementIndex++
           } else {
-            const member = this.readMemberName()
-            if (member === -2) return NOT_JSON
-            valueDepth = member
+            onPath = false
           }
           break
         }
-        if (next !== (inArray ? CLOSE_ARRAY : CLOSE_OBJECT)) return NOT_JSON
-        this.pos++
-        if (!this.closeContainer()) return NOT_JSON
+        if (c !== close) return NOT_JSON
+        c = ++pos < end ? (body[pos] as number) : END
+        level--
+        if (level < pathLevels) {
+          // The container on the path closed.
+          pathLevels = level
+          if (level === count) {
+            foundStart = containerStart
+            foundEnd = pos
+            foundKind = KIND_CONTAINER
+          }
+          // In an array (level - 1 on the path), it was the element at that array's index
+          // segment: the array's count goes on after it, whatever arrays inside it counted.
+          if (level > 0) elementIndex = (this.indexes[level - 1] as number) + 1
+        }
       }
     }
   }
 
-  /** Closes the innermost container (its closing byte read); records it when it is the selection. */
-  private closeContainer(): boolean {
-    this.level--
-    if (frameDepth[this.level] === this.segments.length) {
-      this.found(this.containerStart, this.pos, KIND_CONTAINER)
+  /** Whether the name between `start` and `end` (its quotes excluded) is segment `segment`'s. */
+  private nameEquals(
+    body: Buffer,
+    start: number,
+    end: number,
+    kind: number,
+    segment: number,
+  ): boolean {
+    const length = this.nameLengths[segment] as number
+    if (length < 0) return false
+    const name = this.names[segment] as Buffer
+    if (kind === KIND_ESCAPED_STRING) {
+      return JSON.parse(body.toString('utf8', start - 1, end + 1)) === name.toString('utf8')
     }
-    return true
-  }
-
-  /** The path depth of the next element of the innermost array, and counts it. */
-  private elementDepth(): number {
-    const top = this.level - 1
-    const depth = frameDepth[top] as number
-    const index = frameIndex[top] as number
-    frameIndex[top] = index + 1
-    if (depth < 0 || depth >= this.segments.length) return -1
-    const segment = this.segments[depth] as CompiledSegment
-    return segment.name === null && segment.index === index ? depth + 1 : -1
-  }
-
-  /**
-   * Reads `"name" :` of a member of the innermost object. Returns the path depth of its value
-   * (-1 off the path), or -2 when the bytes are not a member name and a colon.
-   */
-  private readMemberName(): number {
-    const body = this.body
-    const start = this.pos
-    if (start >= body.length || body[start] !== QUOTE) return -2
-    const kind = this.skipString()
-    if (kind === 0) return -2
-    const end = this.pos
-    this.skipSpace()
-    if (this.pos >= body.length || body[this.pos] !== COLON) return -2
-    this.pos++
-    this.skipSpace()
-    const depth = frameDepth[this.level - 1] as number
-    if (depth < 0 || depth >= this.segments.length) return -1
-    const name = (this.segments[depth] as CompiledSegment).name
-    if (name === null || !this.nameEquals(name, start + 1, end - 1, kind === KIND_ESCAPED_STRING)) {
-      return -1
-    }
-    // A repeated name replaces the earlier member entirely: forget what was found inside it.
-    this.foundStart = -1
-    return depth + 1
-  }
-
-  private nameEquals(name: Buffer, start: number, end: number, escaped: boolean): boolean {
-    if (escaped) {
-      return JSON.parse(this.body.toString('utf8', start - 1, end + 1)) === name.toString('utf8')
-    }
-    if (end - start !== name.length) return false
+    // Most names of an object differ from the wanted one in length already.
+    if (end - start !== length) return false
     // A byte loop: Buffer#compare with offsets validates them and crosses into C++, which costs
     // more than comparing a short name.
-    const body = this.body
-    for (let i = 0; i < name.length; i++) if (body[start + i] !== name[i]) return false
+    for (let i = 0; i < length; i++) if (body[start + i] !== name[i]) return false
     return true
   }
 
-  private found(start: number, end: number, kind: number): void {
-    this.foundStart = start
-    this.foundEnd = end
-    this.foundKind = kind
-  }
-
-  private result(): string | typeof NOT_FOUND {
-    if (this.foundStart < 0) return NOT_FOUND
-    if (this.foundKind === KIND_STRING) return this.stringAt(this.foundStart + 1, this.foundEnd - 1)
-    const text = this.body.toString('utf8', this.foundStart, this.foundEnd)
-    switch (this.foundKind) {
+  /** The selected value's text from its bytes. */
+  private text(body: Buffer, start: number, end: number, kind: number): string | typeof NOT_FOUND {
+    if (kind === KIND_STRING) return this.stringAt(body, start + 1, end - 1)
+    const text = body.toString('utf8', start, end)
+    switch (kind) {
       case KIND_LITERAL:
         return text
       case KIND_NUMBER:
@@ -302,8 +320,7 @@ class Scan {
   }
 
   /** The text of an unescaped string's bytes; the previous one when the bytes spell it in ASCII. */
-  private stringAt(start: number, end: number): string {
-    const body = this.body
+  private stringAt(body: Buffer, start: number, end: number): string {
     const length = end - start
     if (length > REUSED_LENGTH) return body.toString('utf8', start, end)
     const last = this.lastText
@@ -321,105 +338,135 @@ class Scan {
     this.lastText = body.toString('utf8', start, end)
     return this.lastText
   }
+}
 
-  private skipSpace(): void {
-    const body = this.body
-    let pos = this.pos
-    while (pos < body.length) {
-      const c = body[pos]
-      if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) break
-      pos++
-    }
-    this.pos = pos
+// The helpers of the scan are constants rather than function declarations: V8 inlines both, but
+// checks on each call that a declared function's binding still holds it (a declaration can be
+// reassigned), a load and a comparison per byte in the loops.
+
+/**
+ * The position of the first byte from `pos` that may not stand for itself in a string (see
+ * isPlainStringByte), or `end`.
+ */
+const plainBytesEnd = (body: Buffer, pos: number, end: number): number => {
+  // Four bytes a round: V8 checks the body's map, reloads its data pointer and checks the stack
+  // once per round of a loop, which costs more than the comparisons of one byte.
+  while (pos + 4 <= end) {
+    if (!isPlainStringByte(body[pos] as number)) return pos
+    if (!isPlainStringByte(body[pos + 1] as number)) return pos + 1
+    if (!isPlainStringByte(body[pos + 2] as number)) return pos + 2
+    if (!isPlainStringByte(body[pos + 3] as number)) return pos + 3
+    pos += 4
   }
+  while (pos < end && isPlainStringByte(body[pos] as number)) pos++
+  return pos
+}
 
-  /** Skips a string at `pos` (its opening quote); its kind, or 0 when it is not valid. */
-  private skipString(): number {
-    const body = this.body
-    let pos = this.pos + 1
-    let kind = KIND_STRING
-    while (pos < body.length) {
-      const c = body[pos] as number
-      if (c === QUOTE) {
-        this.pos = pos + 1
-        return kind
-      }
-      if (c < 0x20) return 0
-      if (c === BACKSLASH) {
-        kind = KIND_ESCAPED_STRING
-        const e = body[pos + 1]
-        if (e === 0x75) {
-          // \uXXXX: four hex digits
-          for (let i = 2; i < 6; i++) if (!isHex(body[pos + i])) return 0
-          pos += 6
-          continue
-        }
-        if (
-          e !== QUOTE &&
-          e !== BACKSLASH &&
-          e !== 0x2f &&
-          e !== 0x62 &&
-          e !== 0x66 &&
-          e !== 0x6e &&
-          e !== 0x72 &&
-          e !== 0x74
-        ) {
-          return 0
-        }
-        pos += 2
-        continue
-      }
+/**
+ * Whether `c` stands for itself inside a string: anything but the quote, the backslash and the
+ * control characters U+0000-U+001F, which JSON.parse refuses unescaped. Bytes of 0x80 and over
+ * are plain: invalid UTF-8 becomes U+FFFD when the body is decoded, which JSON.parse accepts, and
+ * the decoder never joins an ASCII byte to a multi-byte sequence, so a quote is always one.
+ */
+const isPlainStringByte = (c: number): boolean => {
+  // Letters, the most common bytes of strings, are above the backslash: one comparison.
+  return c > BACKSLASH || (c !== QUOTE && c >= 0x20 && c !== BACKSLASH)
+}
+
+/** Whether `c` is JSON whitespace. */
+const isSpace = (c: number): boolean => {
+  // Most bytes after a token are not whitespace: one comparison rules them out.
+  return c <= 0x20 && (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09)
+}
+
+/**
+ * The end of a string read up to `pos`, where a byte is not plain (isPlainStringByte): the
+ * position after its closing quote, or -1 when the string is not valid. Escapes are the uncommon
+ * case, kept out of the main loop.
+ */
+const escapedStringEnd = (body: Buffer, pos: number, end: number): number => {
+  while (pos < end) {
+    const c = body[pos] as number
+    if (isPlainStringByte(c)) {
+      // A byte loop here: the runs between escapes are short.
       pos++
+      continue
     }
-    return 0
-  }
-
-  /** Skips `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`; KIND_NUMBER, or 0 when invalid. */
-  private skipNumber(): number {
-    const body = this.body
-    let pos = this.pos
-    if (body[pos] === 0x2d) pos++
-    if (body[pos] === 0x30) {
-      pos++
+    if (c === QUOTE) return pos + 1
+    // A control character.
+    if (c !== BACKSLASH || pos + 1 >= end) return -1
+    const e = body[pos + 1] as number
+    if (e === 0x75) {
+      // \uXXXX: four hex digits
+      if (pos + 6 > end) return -1
+      for (let i = 2; i < 6; i++) if (!isHex(body[pos + i] as number)) return -1
+      pos += 6
+    } else if (
+      e === QUOTE ||
+      e === BACKSLASH ||
+      e === 0x2f ||
+      e === 0x62 ||
+      e === 0x66 ||
+      e === 0x6e ||
+      e === 0x72 ||
+      e === 0x74
+    ) {
+      pos += 2
     } else {
-      if (!isDigit(body[pos])) return 0
-      while (isDigit(body[pos])) pos++
+      return -1
     }
-    if (body[pos] === 0x2e) {
-      pos++
-      if (!isDigit(body[pos])) return 0
-      while (isDigit(body[pos])) pos++
-    }
-    if (body[pos] === 0x65 || body[pos] === 0x45) {
-      pos++
-      if (body[pos] === 0x2b || body[pos] === 0x2d) pos++
-      if (!isDigit(body[pos])) return 0
-      while (isDigit(body[pos])) pos++
-    }
-    this.pos = pos
-    return KIND_NUMBER
   }
-
-  /** Skips `true`, `false` or `null`; KIND_LITERAL, or 0 when none is there. */
-  private skipLiteral(): number {
-    const body = this.body
-    const pos = this.pos
-    const c = body[pos]
-    const literal = c === 0x74 ? 'true' : c === 0x66 ? 'false' : c === 0x6e ? 'null' : null
-    if (literal === null) return 0
-    for (let i = 1; i < literal.length; i++) if (body[pos + i] !== literal.charCodeAt(i)) return 0
-    this.pos = pos + literal.length
-    return KIND_LITERAL
-  }
+  return -1
 }
 
-function isDigit(c: number | undefined): boolean {
-  return c !== undefined && c >= 0x30 && c <= 0x39
+/**
+ * The end of `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?` from `pos`, or -1 when the bytes
+ * there are not a number.
+ */
+const numberEnd = (body: Buffer, pos: number, end: number): number => {
+  // Reads of the body rather than a byte carried along in a variable: V8 makes faster code of
+  // these short loops so.
+  if (body[pos] === MINUS) pos++
+  if (pos >= end) return -1
+  if (body[pos] === DIGIT_0) {
+    pos++
+  } else {
+    if (!isDigit(body[pos] as number)) return -1
+    pos = digitsEnd(body, pos + 1, end)
+  }
+  if (pos < end && body[pos] === 0x2e) {
+    // a fraction
+    pos++
+    if (pos >= end || !isDigit(body[pos] as number)) return -1
+    pos = digitsEnd(body, pos + 1, end)
+  }
+  if (pos < end && (body[pos] === 0x65 || body[pos] === 0x45)) {
+    // an exponent
+    pos++
+    if (pos < end && (body[pos] === 0x2b || body[pos] === MINUS)) pos++
+    if (pos >= end || !isDigit(body[pos] as number)) return -1
+    pos = digitsEnd(body, pos + 1, end)
+  }
+  return pos
 }
 
-function isHex(c: number | undefined): boolean {
-  return (
-    c !== undefined &&
-    ((c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66))
-  )
+const digitsEnd = (body: Buffer, pos: number, end: number): number => {
+  while (pos < end && isDigit(body[pos] as number)) pos++
+  return pos
+}
+
+/** The end of `true`, `false` or `null` at `pos`, or -1 when none is there. */
+const literalEnd = (body: Buffer, pos: number, end: number, c: number): number => {
+  const literal = c === 0x74 ? 'true' : c === 0x66 ? 'false' : c === 0x6e ? 'null' : null
+  if (literal === null || pos + literal.length > end) return -1
+  for (let i = 1; i < literal.length; i++) if (body[pos + i] !== literal.charCodeAt(i)) return -1
+  return pos + literal.length
+}
+
+const isDigit = (c: number): boolean => {
+  return c >= DIGIT_0 && c <= DIGIT_9
+}
+
+const isHex = (c: number): boolean => {
+  return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66)
 }

@@ -308,6 +308,87 @@ describe('JsonPathScanner', () => {
     expect(outcomes.notFound).toBeGreaterThan(2_000)
     expect(outcomes.found).toBeGreaterThan(1_000)
   })
+
+  it('agrees with JSON.parse on generated texts after inserted whitespace, controls, escapes, bit flips and cuts', () => {
+    const random = seededRandom(20261127)
+    const paths = [
+      '$',
+      '$.a',
+      '$.b',
+      '$.ab',
+      '$.abcde',
+      '$.a.b',
+      '$.a[0]',
+      '$.a[1]',
+      '$.a[2]',
+      '$.a[1][0]',
+      '$.a[0].b',
+      '$[0]',
+      '$[1]',
+      '$[2]',
+      '$[3]',
+      '$[1][0]',
+      '$[2][1]',
+      '$[0][1]',
+      '$["é"]',
+    ]
+    // One scanner per path across all bodies too, as a compiled mock keeps it (its last answer).
+    const kept = new Map(paths.map((p) => [p, JsonPathScanner.compile(p) as JsonPathScanner]))
+    const outcomes = { notJson: 0, notFound: 0, found: 0 }
+    for (let i = 0; i < 4000; i++) {
+      let bytes: Buffer = Buffer.from(generateText(random, 3))
+      for (let n = random() < 0.4 ? 0 : 1 + Math.floor(random() * 3); n > 0; n--) {
+        bytes = mutate(bytes, random)
+      }
+      for (const path of paths) {
+        const expected = reference(bytes, path)
+        const where = `${JSON.stringify(bytes.toString('latin1'))} at ${path}`
+        expect(scan(bytes, path), where).toBe(expected)
+        expect(kept.get(path)?.scan(bytes), where).toBe(expected)
+        if (expected === NOT_JSON) outcomes.notJson++
+        else if (expected === NOT_FOUND) outcomes.notFound++
+        else outcomes.found++
+      }
+    }
+    expect(outcomes.notJson).toBeGreaterThan(10_000)
+    expect(outcomes.notFound).toBeGreaterThan(10_000)
+    expect(outcomes.found).toBeGreaterThan(3_000)
+  })
+
+  it('finds the end of strings of every length, with any byte at any place of them', () => {
+    const scanner = JsonPathScanner.compile('$.b') as JsonPathScanner
+    const specials = ['"', '\\', '\\n', '\\u00e9', '\\q', '\u0001', '\u001f', '\u007f', 'é']
+    const check = (bytes: Buffer): void => {
+      const expected = reference(bytes, '$.b')
+      expect(scanner.scan(bytes), JSON.stringify(bytes.toString('latin1'))).toBe(expected)
+    }
+    for (let length = 0; length < 12; length++) {
+      for (let at = 0; at <= length; at++) {
+        for (const special of specials) {
+          const inner = `${'x'.repeat(at)}${special}${'y'.repeat(length - at)}`
+          const text = `{"a":"${inner}","b":"${inner}"}`
+          check(Buffer.from(text))
+          check(Buffer.concat([Buffer.from(`{"b":"${'z'.repeat(at)}`), Buffer.from([0xff])]))
+          // Cut inside the string, at every place.
+          for (let cut = text.length - length - 4; cut < text.length; cut++) {
+            check(Buffer.from(text).subarray(0, cut))
+          }
+        }
+      }
+    }
+  })
+
+  it('counts the elements of arrays on the path past nested arrays', () => {
+    expect(scan('[0,[5],7]', '$[1][0]')).toBe('5')
+    expect(scan('[0,[5],7]', '$[2]')).toBe('7')
+    expect(scan('[[0,1],[2,3],[4]]', '$[1][1]')).toBe('3')
+    expect(scan('[[0,1],[2,3],[4]]', '$[2][0]')).toBe('4')
+    expect(scan('[[0],[2,3]]', '$[1][0]')).toBe('2')
+    expect(scan('{"a":[[1,[2]],[3]],"b":[9]}', '$.a[1][0]')).toBe('3')
+    expect(scan('{"a":[[1,[2]],[3]],"b":[9]}', '$.b[0]')).toBe('9')
+    expect(scan('[[[1]],[[2]]]', '$[1][0][0]')).toBe('2')
+    expect(scan('[[0],[1]]', '$[0][1]')).toBe(NOT_FOUND)
+  })
 })
 
 /** Templates of the near-miss test; V is where a value goes. */
@@ -484,4 +565,93 @@ function corrupt(bytes: Buffer, random: () => number): Buffer {
   if (roll < 0.9) return Buffer.concat([bytes.subarray(0, at), noise, bytes.subarray(at + 1)])
   const text = bytes.toString('utf8')
   return text.startsWith('{"') ? Buffer.from(`{"a":{"b":7},${text.slice(1)}`) : bytes
+}
+
+/** Members' names of generated texts: some share a length with the paths' names, some not. */
+const GENERATED_NAMES = ['a', 'b', 'ab', 'abcd', 'abcde', 'é', '0', 'A']
+/** Pieces of generated strings, as they stand between the quotes. */
+const STRING_PIECES = [
+  'x',
+  'Q',
+  '7',
+  ' ',
+  'é',
+  '☃',
+  '😀',
+  '\\n',
+  '\\"',
+  '\\\\',
+  '\\/',
+  '\\u00e9',
+  '\\ud83d\\ude00',
+  '\\t',
+]
+const SPACES = ['', '', '', ' ', '\n  ', '\t', '\r\n']
+
+/** JSON text written directly, for spellings JSON.stringify never writes (`1E+2`, escapes, spaces). */
+function generateText(random: () => number, depth: number): string {
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T
+  const space = (): string => pick(SPACES)
+  const roll = random()
+  if (depth === 0 || roll < 0.3) {
+    const kind = random()
+    if (kind < 0.45) {
+      let text = ''
+      for (let n = Math.floor(random() * 14); n > 0; n--) text += pick(STRING_PIECES)
+      return `"${text}"`
+    }
+    if (kind < 0.85) {
+      const digits = (): string =>
+        String(Math.floor(random() * 10 ** (1 + Math.floor(random() * 5))))
+      const integer = random() < 0.3 ? '0' : String(1 + Math.floor(random() * 99999))
+      const fraction = random() < 0.3 ? `.${digits()}` : ''
+      const exponent = random() < 0.2 ? `${pick(['e', 'E'])}${pick(['', '+', '-'])}${digits()}` : ''
+      return `${random() < 0.3 ? '-' : ''}${integer}${fraction}${exponent}`
+    }
+    return pick(['true', 'false', 'null'])
+  }
+  const count = Math.floor(random() * 4)
+  const parts: string[] = []
+  if (roll < 0.6) {
+    for (let n = 0; n < count; n++) {
+      parts.push(`${space()}${generateText(random, depth - 1)}${space()}`)
+    }
+    return `[${parts.join(',')}]`
+  }
+  for (let n = 0; n < count; n++) {
+    const name = pick(GENERATED_NAMES)
+    const spelled =
+      random() < 0.15
+        ? `\\u00${name.charCodeAt(0).toString(16).padStart(2, '0')}${name.slice(1)}`
+        : name
+    parts.push(
+      `${space()}"${spelled}"${space()}:${space()}${generateText(random, depth - 1)}${space()}`,
+    )
+  }
+  return `{${parts.join(',')}}`
+}
+
+/** One change that JSON.parse may or may not accept. */
+function mutate(bytes: Buffer, random: () => number): Buffer {
+  const at = Math.floor(random() * (bytes.length + 1))
+  const insert = (inserted: Buffer): Buffer =>
+    Buffer.concat([bytes.subarray(0, at), inserted, bytes.subarray(at)])
+  const roll = random()
+  if (roll < 0.25) {
+    // JSON's whitespace, and what is not: form feed, vertical tab, no-break space (alone and in UTF-8)
+    const spaces = [[0x20], [0x09], [0x0a], [0x0d], [0x0c], [0x0b], [0xa0], [0xc2, 0xa0]]
+    return insert(Buffer.from(spaces[Math.floor(random() * spaces.length)] as number[]))
+  }
+  if (roll < 0.4) return insert(Buffer.from([Math.floor(random() * 0x20)]))
+  if (roll < 0.6) {
+    const escapes = ['\\n', '\\u00e9', '\\u12', '\\x', '\\', '\\ud800', '"']
+    return insert(Buffer.from(escapes[Math.floor(random() * escapes.length)] as string))
+  }
+  if (roll < 0.85 && bytes.length > 0) {
+    const flipped = Buffer.from(bytes)
+    const i = Math.min(at, bytes.length - 1)
+    flipped[i] = (flipped[i] as number) ^ (1 << Math.floor(random() * 8))
+    return flipped
+  }
+  return bytes.subarray(0, at)
 }
