@@ -4,7 +4,7 @@
 // indexes) for a before/after in one sitting; on PostgreSQL both use one server, a database each.
 //
 //   npx tsx bench/list-count-writes.ts [--store postgres] [--root ../before] [--count 1000] [--rounds 5]
-import { mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -15,6 +15,7 @@ import {
   startPostgresServer,
 } from '../scripts/postgres-server.js'
 import type * as StoreModule from '../src/store/index.js'
+import { createBenchWorkspace } from './bench-workspace.js'
 import { refuseFlag, storeOfArgv } from './store-kind.js'
 
 const { values } = parseArgs({
@@ -35,6 +36,11 @@ if (!Number.isInteger(rounds) || rounds < 1) {
   refuseFlag(`--rounds ${values.rounds}: expected a positive whole number`)
 }
 const root = resolve(values.root)
+if (!existsSync(join(root, 'src/store/index.ts'))) {
+  refuseFlag(
+    `--root ${values.root}: no src/store/index.ts there (expected a checkout of this project)`,
+  )
+}
 const { openPostgresStore, openSqliteStore } = (await import(
   `${root}/src/store/index.ts`
 )) as typeof StoreModule
@@ -50,28 +56,12 @@ async function measure(
   for (let round = 0; round < rounds; round++) {
     const store = await open()
     try {
-      const account = await store.accounts.create({ name: 'bench' })
-      const owner = await store.users.create({
-        accountId: account.id,
-        email: 'owner@bench.test',
-        firstName: 'Owner',
-        lastName: 'Bench',
-        enabled: true,
-        accountRoles: ['admin'],
-      })
-      const workspace = await store.workspaces.create({
-        accountId: account.id,
-        name: 'bench',
-        enabled: true,
-        dedicatedIpsEnabled: false,
-        privateLocationsEnabled: false,
-        userId: owner.id,
-      })
+      const { accountId, workspaceId } = await createBenchWorkspace(store)
       const ids: number[] = []
       let started = performance.now()
       for (let i = 0; i < count; i++) {
         const user = await store.users.create({
-          accountId: account.id,
+          accountId,
           email: `user${i}@bench.test`,
           firstName: `First${i}`,
           lastName: `Last${i}`,
@@ -84,13 +74,13 @@ async function measure(
       started = performance.now()
       for (const userId of ids) {
         await store.tenancy.setMember({
-          accountId: account.id,
+          accountId,
           userId,
           roles: ['user'],
           enabled: true,
         })
         await store.tenancy.setWorkspaceMember({
-          workspaceId: workspace.id,
+          workspaceId,
           userId,
           role: 'tester',
           enabled: true,

@@ -21,6 +21,7 @@ import {
 } from '../scripts/postgres-server.js'
 import { openPostgresStore, openSqliteStore, type Store } from '../src/store/index.js'
 import type { ListQuery } from '../src/store/types.js'
+import { createBenchWorkspace } from './bench-workspace.js'
 import { refuseFlag, storeOfArgv } from './store-kind.js'
 
 const PAGE = 50
@@ -42,6 +43,10 @@ function countsOf(name: string, fallback: string): number[] {
 
 const sizes = countsOf('sizes', '500,50000')
 const [rounds = 5] = countsOf('rounds', '5')
+// The first call of each list is reported apart from the others: at least one other is needed.
+if (rounds < 2) {
+  refuseFlag(`--rounds ${rounds}: expected at least 2 (the first call, then the others)`)
+}
 const onPostgres = storeOfArgv() === 'postgres'
 /** The PostgreSQL server's port, with `--store postgres`. */
 let pgPort: number | undefined
@@ -60,27 +65,11 @@ async function seeded(count: number): Promise<Seeded> {
   const open = async (): Promise<Store> =>
     url === undefined ? await openSqliteStore({ dataDir }) : await openPostgresStore({ url })
   const store = await open()
-  const account = await store.accounts.create({ name: 'bench' })
-  const owner = await store.users.create({
-    accountId: account.id,
-    email: 'owner@bench.test',
-    firstName: 'Owner',
-    lastName: 'Bench',
-    enabled: true,
-    accountRoles: ['admin'],
-  })
-  const workspace = await store.workspaces.create({
-    accountId: account.id,
-    name: 'bench',
-    enabled: true,
-    dedicatedIpsEnabled: false,
-    privateLocationsEnabled: false,
-    userId: owner.id,
-  })
+  const { accountId, workspaceId } = await createBenchWorkspace(store)
   await store.close()
-  if (url === undefined) seedSqlite(dataDir, account.id, workspace.id, count)
-  else await seedPostgres(url, account.id, workspace.id, count)
-  return { store: await open(), dataDir, accountId: account.id, workspaceId: workspace.id }
+  if (url === undefined) seedSqlite(dataDir, accountId, workspaceId, count)
+  else await seedPostgres(url, accountId, workspaceId, count)
+  return { store: await open(), dataDir, accountId, workspaceId }
 }
 
 function seedSqlite(dataDir: string, accountId: number, workspaceId: number, count: number): void {

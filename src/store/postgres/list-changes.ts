@@ -11,6 +11,7 @@ import {
   type Mark,
 } from './list-caches.js'
 import { all, type Row } from './sql.js'
+import { WrittenRows } from '../shared/written-rows.js'
 
 /*
  * A filtered list's total and its positions hold for one change count of its workspace; counted
@@ -29,12 +30,10 @@ import { all, type Row } from './sql.js'
  * counted inserts), and a list is moved only when the count the write sees is the one the pool
  * saw plus those notes, and the kept entry was read at the pool's count. Anything else (a
  * service's delete cascading to its rows, a write of another instance in between, more than
- * `MAX_ROWS` rows) leaves the entry at its old count: it is read again, as before. Another
+ * `MAX_WRITTEN_ROWS` rows) leaves the entry at its old count: it is read again, as before. Another
  * instance's caches are never moved: its entries are at the old count and read again.
  */
 
-/** Rows of one write moved into kept lists; a larger write has them read again. */
-const MAX_ROWS = 256
 /**
  * Kept lists one write moves, at most: the ones read or moved last (each costs the write a
  * subquery on both sides; the others are read again when asked for).
@@ -44,13 +43,9 @@ const MAX_MOVED = 32
 const MAX_SHIFTED = 256
 
 /** What the current write changed, per scope (workspace). */
-export interface ListWrites {
-  rows: Map<number, Set<number>>
-  changes: Map<number, number>
-  count: number
-  tooMany: boolean
+export class ListWrites extends WrittenRows {
   /** Whether a row that existed before the write was changed or deleted (not only inserted). */
-  changedExisting: boolean
+  changedExisting = false
 }
 
 /**
@@ -60,7 +55,7 @@ export interface ListWrites {
  * const writes = startListWrites()
  */
 export function startListWrites(): ListWrites {
-  return { rows: new Map(), changes: new Map(), count: 0, tooMany: false, changedExisting: false }
+  return new ListWrites()
 }
 
 /**
@@ -80,20 +75,7 @@ export function noteRowsWritten(
 ): void {
   if (writes === undefined || writes.tooMany || changes === 0) return
   if (!inserted) writes.changedExisting = true
-  if (writes.count + ids.length > MAX_ROWS) {
-    writes.tooMany = true
-    return
-  }
-  let rows = writes.rows.get(scope)
-  if (rows === undefined) {
-    rows = new Set()
-    writes.rows.set(scope, rows)
-  }
-  for (const id of ids) {
-    if (!rows.has(id)) writes.count++
-    rows.add(id)
-  }
-  writes.changes.set(scope, (writes.changes.get(scope) ?? 0) + changes)
+  writes.note(scope, ids, changes)
 }
 
 /** The kept lists a write moved, to keep once it committed. */

@@ -1,5 +1,6 @@
 import type { Row } from './codec.js'
 import type { Connection } from './connection.js'
+import { WrittenRows } from '../shared/written-rows.js'
 import { compareKeys, type KeyComparison } from './key-compare.js'
 import {
   keepPositions,
@@ -22,26 +23,18 @@ import {
  * how much each adds to the scope's change count (the triggers of migration 11 and the counted
  * inserts), and the move is made only when the count the writer sees is the reader's plus those
  * notes, and the list's positions were at the reader's count. Anything else (a service's delete
- * cascading to its rows, a write from another connection, more than `MAX_ROWS` rows) leaves the
+ * cascading to its rows, a write from another connection, more than `MAX_WRITTEN_ROWS` rows) leaves the
  * positions at their old count: they are read again, as before.
  */
 
-/** Rows of one write moved into positions; a larger write has them read again. */
-const MAX_ROWS = 256
 /**
  * Rows moved into positions since they were read, at most: each slice of the scope may gain
  * them, and a far page steps over one slice (its cost then stays within about twice a slice's).
  */
 const MAX_SHIFTED = 256
 
-/** What the current write on a connection changed, per scope (workspace). */
-interface WriteNotes {
-  rows: Map<number, Set<number>>
-  changes: Map<number, number>
-  count: number
-}
-
-const notes = new WeakMap<Connection, WriteNotes | 'too many'>()
+/** What the current write on each connection changed. */
+const notes = new WeakMap<Connection, WrittenRows>()
 
 /**
  * Starts noting the writes of a transaction on `conn` (forgetting an earlier one's).
@@ -50,7 +43,7 @@ const notes = new WeakMap<Connection, WriteNotes | 'too many'>()
  * startNoting(writer); db.exec('BEGIN IMMEDIATE')
  */
 export function startNoting(conn: Connection): void {
-  notes.set(conn, { rows: new Map(), changes: new Map(), count: 0 })
+  notes.set(conn, new WrittenRows())
 }
 
 /**
@@ -66,22 +59,7 @@ export function noteRowsWritten(
   ids: readonly number[],
   changes: number,
 ): void {
-  const noted = notes.get(conn)
-  if (noted === undefined || noted === 'too many') return
-  if (noted.count + ids.length > MAX_ROWS) {
-    notes.set(conn, 'too many')
-    return
-  }
-  let rows = noted.rows.get(scope)
-  if (rows === undefined) {
-    rows = new Set()
-    noted.rows.set(scope, rows)
-  }
-  for (const id of ids) {
-    if (!rows.has(id)) noted.count++
-    rows.add(id)
-  }
-  noted.changes.set(scope, (noted.changes.get(scope) ?? 0) + changes)
+  notes.get(conn)?.note(scope, ids, changes)
 }
 
 /** The lists' positions moved by a write, to keep once it committed. */
@@ -101,7 +79,7 @@ export interface MovedPositions {
 export function movePositions(writer: Connection, reader: Connection): MovedPositions | undefined {
   const noted = notes.get(writer)
   notes.delete(writer)
-  if (noted === undefined || noted === 'too many' || noted.count === 0) return undefined
+  if (noted === undefined || noted.tooMany || noted.count === 0) return undefined
   const known = knownPositions(reader)
   if (known.size === 0) return undefined
   const moved: MovedPositions = { scopes: new Map(), lists: [] }

@@ -5,6 +5,22 @@ import { jsonValueText, simplePathSegments, walkSegments } from '../../../src/ma
 import { MatchRequest } from '../../../src/match/request.js'
 import { seededRandom } from '../../helpers/seeded-random.js'
 
+/** How many comparisons of a generated-body test ended in each outcome. */
+interface Outcomes {
+  notJson: number
+  notFound: number
+  found: number
+}
+
+const newOutcomes = (): Outcomes => ({ notJson: 0, notFound: 0, found: 0 })
+
+/** Counts the outcome `expected`: a generated-body test must reach each one often. */
+function tally(outcomes: Outcomes, expected: string | typeof NOT_JSON | typeof NOT_FOUND): void {
+  if (expected === NOT_JSON) outcomes.notJson++
+  else if (expected === NOT_FOUND) outcomes.notFound++
+  else outcomes.found++
+}
+
 describe('JsonScanners', () => {
   it('gives one scanner per expression, and null for paths the scanner cannot read', () => {
     const scanners = new JsonScanners()
@@ -235,16 +251,14 @@ describe('JsonPathScanner', () => {
       '$.c.a',
       '$["a"]["c"]',
     ]
-    const outcomes = { notJson: 0, notFound: 0, found: 0 }
+    const outcomes = newOutcomes()
     for (let i = 0; i < 3000; i++) {
       const text = JSON.stringify(generate(random, 4), null, random() < 0.3 ? 1 : undefined)
       const bytes = corrupt(Buffer.from(text), random)
       for (const path of paths) {
         const expected = reference(bytes, path)
         expect(scan(bytes, path), `${bytes.toString('latin1')} at ${path}`).toBe(expected)
-        if (expected === NOT_JSON) outcomes.notJson++
-        else if (expected === NOT_FOUND) outcomes.notFound++
-        else outcomes.found++
+        tally(outcomes, expected)
       }
     }
     // The generator must reach every outcome often, or the comparison proves little.
@@ -254,16 +268,14 @@ describe('JsonPathScanner', () => {
   })
   it('agrees with JSON.parse on near-miss values, invalid UTF-8, truncations and token soup', () => {
     const paths = ['$', '$.a', '$.a.b', '$.a[1]', '$[0]', '$.c', '$["é"]']
-    const outcomes = { notJson: 0, notFound: 0, found: 0 }
+    const outcomes = newOutcomes()
     const check = (bytes: Buffer): void => {
       for (const path of paths) {
         const expected = reference(bytes, path)
         expect(scan(bytes, path), `${JSON.stringify(bytes.toString('latin1'))} at ${path}`).toBe(
           expected,
         )
-        if (expected === NOT_JSON) outcomes.notJson++
-        else if (expected === NOT_FOUND) outcomes.notFound++
-        else outcomes.found++
+        tally(outcomes, expected)
       }
     }
     for (const template of TEMPLATES) {
@@ -334,7 +346,7 @@ describe('JsonPathScanner', () => {
     ]
     // One scanner per path across all bodies too, as a compiled mock keeps it (its last answer).
     const kept = new Map(paths.map((p) => [p, JsonPathScanner.compile(p) as JsonPathScanner]))
-    const outcomes = { notJson: 0, notFound: 0, found: 0 }
+    const outcomes = newOutcomes()
     for (let i = 0; i < 4000; i++) {
       let bytes: Buffer = Buffer.from(generateText(random, 3))
       for (let n = random() < 0.4 ? 0 : 1 + Math.floor(random() * 3); n > 0; n--) {
@@ -345,9 +357,7 @@ describe('JsonPathScanner', () => {
         const where = `${JSON.stringify(bytes.toString('latin1'))} at ${path}`
         expect(scan(bytes, path), where).toBe(expected)
         expect(kept.get(path)?.scan(bytes), where).toBe(expected)
-        if (expected === NOT_JSON) outcomes.notJson++
-        else if (expected === NOT_FOUND) outcomes.notFound++
-        else outcomes.found++
+        tally(outcomes, expected)
       }
     }
     expect(outcomes.notJson).toBeGreaterThan(10_000)
