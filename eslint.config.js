@@ -105,6 +105,21 @@ export default [
   },
   ...boundaryBlocks,
   {
+    // The first toLocaleString of a process reads ICU's locale and number data: about 6 MiB of
+    // the node binary's pages kept resident by every runtime, for one message.
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='toLocaleString']",
+          message:
+            'Write counts with formatCount (src/errors): toLocaleString costs ICU data in RSS.',
+        },
+      ],
+    },
+  },
+  {
     files: ['importers/**/*.ts'],
     rules: {
       'no-restricted-imports': [

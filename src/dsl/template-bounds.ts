@@ -3,6 +3,7 @@
  * on every call of a helper; template-check.ts checks the literal arguments of a template once, at
  * load, so that `{{faker 'string.alpha' 20000000}}` is refused before it is ever served.
  */
+import { formatCount } from '../errors/index.js'
 
 /**
  * Characters one helper call may generate (`faker 'string.alpha' n`, `randomValue length=n`,
@@ -38,8 +39,6 @@ export const MAX_TEMPLATE_OUTPUT = 10_485_760
 /** A template stopped at one of the bounds above; the message names the bound and its value. */
 export class TemplateBoundError extends Error {}
 
-const formatted = (n: number): string => n.toLocaleString('en-US')
-
 /**
  * A count or length given to a helper, as a number: numeric text (`request.query.n`) counts as its
  * number. Throws TemplateBoundError above the bound of its kind, an Error when it is not a number.
@@ -63,7 +62,7 @@ export function checkSize(value: unknown, kind: 'length' | 'count', where: strin
   const max = kind === 'length' ? MAX_TEMPLATE_LENGTH : MAX_TEMPLATE_COUNT
   if (n > max) {
     throw new TemplateBoundError(
-      `${where}: ${kind} ${n} is above the limit of ${formatted(max)} (docs/limits.md)`,
+      `${where}: ${kind} ${n} is above the limit of ${formatCount(max)} (docs/limits.md)`,
     )
   }
   return n
@@ -73,7 +72,7 @@ export function checkSize(value: unknown, kind: 'length' | 'count', where: strin
 export function checkTextArgument(value: string, where: string): void {
   if (value.length > MAX_TEMPLATE_TEXT_ARGUMENT) {
     throw new TemplateBoundError(
-      `${where}: a text argument of ${formatted(value.length)} characters is above the limit of ${formatted(MAX_TEMPLATE_TEXT_ARGUMENT)} (docs/limits.md)`,
+      `${where}: a text argument of ${formatCount(value.length)} characters is above the limit of ${formatCount(MAX_TEMPLATE_TEXT_ARGUMENT)} (docs/limits.md)`,
     )
   }
 }
@@ -97,7 +96,7 @@ export function checkPattern(value: string, where: string): void {
   }
   if (total > MAX_TEMPLATE_LENGTH) {
     throw new TemplateBoundError(
-      `${where}: the pattern repeats ${total} characters, above the limit of ${formatted(MAX_TEMPLATE_LENGTH)} (docs/limits.md)`,
+      `${where}: the pattern repeats ${total} characters, above the limit of ${formatCount(MAX_TEMPLATE_LENGTH)} (docs/limits.md)`,
     )
   }
 }

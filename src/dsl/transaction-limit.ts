@@ -1,4 +1,4 @@
-import { createError, type UnderstudyError } from '../errors/index.js'
+import { createError, formatCount, type UnderstudyError } from '../errors/index.js'
 
 /**
  * The most transactions one mock service may have: 250,000, two and a half times what a 64 MiB
@@ -9,12 +9,11 @@ import { createError, type UnderstudyError } from '../errors/index.js'
 export const MAX_TRANSACTIONS = 250_000
 
 /** `250,000`: numbers in limit messages, as docs/limits.md writes them. */
-const formatted = (n: number): string => n.toLocaleString('en-US')
 
 /** Why `count` transactions are too many, or null when they fit. */
 export function transactionCountProblem(count: number): string | null {
   return count > MAX_TRANSACTIONS
-    ? `has ${formatted(count)} transactions: a mock service may have at most ${formatted(MAX_TRANSACTIONS)}`
+    ? `has ${formatCount(count)} transactions: a mock service may have at most ${formatCount(MAX_TRANSACTIONS)}`
     : null
 }
 

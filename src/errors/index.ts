@@ -16,4 +16,5 @@ export {
   monitoringEnvelope,
   PROBLEM_CONTENT_TYPE,
 } from './envelope.js'
+export { formatCount } from './count.js'
 export { toWireError, fromWireError, type WireError } from './remote.js'

@@ -1,3 +1,4 @@
+import { formatCount } from '../errors/index.js'
 import type { CompiledTransaction } from './compiled.js'
 import type { MatchRequest } from './request.js'
 import { shorten, type RequestPart } from './predicates/predicate.js'
@@ -29,7 +30,7 @@ export interface NearMiss {
 }
 
 /** What a near miss says about a regex matcher that refused a value past the input bound. */
-const OVERSIZE_REASON = `the value is longer than the ${MAX_REGEX_INPUT.toLocaleString('en-US')} characters a regex is run on, so the matcher fails (docs/regex.md); counted as oversizeRegexInputs in /health`
+const OVERSIZE_REASON = `the value is longer than the ${formatCount(MAX_REGEX_INPUT)} characters a regex is run on, so the matcher fails (docs/regex.md); counted as oversizeRegexInputs in /health`
 
 /** How many transactions get a full evaluation after the cheap method+url pre-score. */
 const SHORTLIST = 50

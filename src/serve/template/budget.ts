@@ -1,3 +1,4 @@
+import { formatCount } from '../../errors/index.js'
 import { MAX_TEMPLATE_GENERATED, MAX_TEMPLATE_OUTPUT, TemplateBoundError } from '../../dsl/index.js'
 
 /**
@@ -51,8 +52,6 @@ export function resetBudget(budget: RenderBudget): void {
   budget.xpathVisits = 0
 }
 
-const formatted = (n: number): string => n.toLocaleString('en-US')
-
 /**
  * Counts characters a generating helper produced; throws TemplateBoundError past
  * MAX_TEMPLATE_GENERATED.
@@ -64,7 +63,7 @@ export function chargeGenerated(budget: RenderBudget, produced: number): void {
   budget.generated += produced
   if (budget.generated > MAX_TEMPLATE_GENERATED) {
     throw new TemplateBoundError(
-      `the generating helpers produced more than ${formatted(MAX_TEMPLATE_GENERATED)} characters in one render, the limit (docs/limits.md)`,
+      `the generating helpers produced more than ${formatCount(MAX_TEMPLATE_GENERATED)} characters in one render, the limit (docs/limits.md)`,
     )
   }
 }
@@ -72,7 +71,7 @@ export function chargeGenerated(budget: RenderBudget, produced: number): void {
 /** The error of an output longer than MAX_TEMPLATE_OUTPUT. */
 export function outputBoundError(): TemplateBoundError {
   return new TemplateBoundError(
-    `the rendered template is longer than ${formatted(MAX_TEMPLATE_OUTPUT)} characters (10 MiB), the limit (docs/limits.md)`,
+    `the rendered template is longer than ${formatCount(MAX_TEMPLATE_OUTPUT)} characters (10 MiB), the limit (docs/limits.md)`,
   )
 }
 

@@ -1,3 +1,4 @@
+import { formatCount } from '../../errors/index.js'
 import type { HelperDelegate, HelperOptions } from 'handlebars'
 import type { Faker } from '@faker-js/faker'
 import { JSONPath } from 'jsonpath-plus'
@@ -132,7 +133,7 @@ function fakerCalls(faker: Faker): ReadonlyMap<string, (...args: unknown[]) => u
 function checkJsonPathExpression(path: string): void {
   if (path.length > MAX_TEMPLATE_PATH_EXPRESSION) {
     throw new TemplateBoundError(
-      `the JSONPath expression is longer than ${MAX_TEMPLATE_PATH_EXPRESSION.toLocaleString('en-US')} characters, the limit (docs/limits.md)`,
+      `the JSONPath expression is longer than ${formatCount(MAX_TEMPLATE_PATH_EXPRESSION)} characters, the limit (docs/limits.md)`,
     )
   }
   if (path.indexOf('..') !== path.lastIndexOf('..')) {

@@ -1,3 +1,4 @@
+import { formatCount } from '../../errors/index.js'
 import { createRequire } from 'node:module'
 import type * as XPath from 'xpath'
 import { MAX_DEFINITION_DEPTH, TemplateBoundError } from '../../dsl/index.js'
@@ -24,8 +25,6 @@ export const MAX_TEMPLATE_PATH_EXPRESSION = 1_000
  * 27,000,000,000 visits. `count(//*[//*])` over 200 elements makes about 160,000.
  */
 const MAX_TEMPLATE_XPATH_VISITS = 500_000
-
-const formatted = (n: number): string => n.toLocaleString('en-US')
 
 interface XPathExpression {
   xpath: unknown
@@ -73,14 +72,14 @@ const BOOLEAN_TYPE = 3
 export function boundedXPath(source: unknown, expression: string, budget: RenderBudget): string {
   if (expression.length > MAX_TEMPLATE_PATH_EXPRESSION) {
     throw new TemplateBoundError(
-      `the XPath expression is longer than ${formatted(MAX_TEMPLATE_PATH_EXPRESSION)} characters, the limit (docs/limits.md)`,
+      `the XPath expression is longer than ${formatCount(MAX_TEMPLATE_PATH_EXPRESSION)} characters, the limit (docs/limits.md)`,
     )
   }
   const text = String(source ?? '')
   if (budget.xmlText !== text) {
     if (text.length > MAX_TEMPLATE_XPATH_INPUT) {
       throw new TemplateBoundError(
-        `the XML given to xPath is longer than ${formatted(MAX_TEMPLATE_XPATH_INPUT)} characters (256 KiB), the limit (docs/limits.md)`,
+        `the XML given to xPath is longer than ${formatCount(MAX_TEMPLATE_XPATH_INPUT)} characters (256 KiB), the limit (docs/limits.md)`,
       )
     }
     budget.xml = parseXml(text, MAX_DEFINITION_DEPTH)
@@ -118,7 +117,7 @@ function countVisits(node: unknown, budget: RenderBudget, seen: Set<object>): vo
     counted.matches = (candidate, context) => {
       if (++budget.xpathVisits > MAX_TEMPLATE_XPATH_VISITS) {
         throw new TemplateBoundError(
-          `the xPath calls of one render visited more than ${formatted(MAX_TEMPLATE_XPATH_VISITS)} nodes, the limit (docs/limits.md)`,
+          `the xPath calls of one render visited more than ${formatCount(MAX_TEMPLATE_XPATH_VISITS)} nodes, the limit (docs/limits.md)`,
         )
       }
       return test.matches(candidate, context)
