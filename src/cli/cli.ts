@@ -3,6 +3,7 @@ import type { CommandIo } from './commands/io.js'
 import { requireOptionalPackages } from './optional-packages.js'
 import { reportFailure } from './report.js'
 import { exitCodes, UsageError } from './usage-error.js'
+import { withYoungGenerationHeld } from './young-generation.js'
 
 const help = `Understudy: service virtualization.
 
@@ -35,19 +36,23 @@ export async function main(argv: string[], io: CommandIo): Promise<number | 'run
       case 'serve': {
         const [{ runServeCommand }, { importFile, supportedExtensions, openApiRequestValidator }] =
           await Promise.all([import('./commands/serve.js'), import('../../importers/index.js')])
-        return await runServeCommand(args, io, {
-          loadFile: (input, ctx) => importFile(input, ctx),
-          extensions: supportedExtensions,
-          requestValidator: (files) => {
-            const built = openApiRequestValidator(
-              files.map((file) => ({ bytes: readFileSync(file), fileName: file })),
-            )
-            return { check: built.validate, operations: built.operations }
-          },
-        })
+        return await withYoungGenerationHeld(() =>
+          runServeCommand(args, io, {
+            loadFile: (input, ctx) => importFile(input, ctx),
+            extensions: supportedExtensions,
+            requestValidator: (files) => {
+              const built = openApiRequestValidator(
+                files.map((file) => ({ bytes: readFileSync(file), fileName: file })),
+              )
+              return { check: built.validate, operations: built.operations }
+            },
+          }),
+        )
       }
-      case 'run':
-        return await (await import('./commands/run.js')).runRunCommand(args, io)
+      case 'run': {
+        const { runRunCommand } = await import('./commands/run.js')
+        return await withYoungGenerationHeld(() => runRunCommand(args, io))
+      }
       case 'record': {
         const [{ runRecordCommand }, { importHar }] = await Promise.all([
           import('./commands/record.js'),
