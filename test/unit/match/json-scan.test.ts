@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, onTestFinished, vi } from 'vitest'
 import { JsonPathScanner, NOT_FOUND, NOT_JSON } from '../../../src/match/json-scan.js'
 import { JsonScanners, MAX_SHARED_SCANNERS } from '../../../src/match/json-scanners.js'
 import { jsonValueText, simplePathSegments, walkSegments } from '../../../src/match/json.js'
@@ -229,6 +229,64 @@ describe('JsonPathScanner', () => {
     expect(scanner.scan(Buffer.from('{"kind":"a\\u00e9"}'))).toBe('aé')
     expect(scanner.scan(Buffer.from('{"kind":"a"'))).toBe(NOT_JSON)
     expect(scanner.scan(Buffer.from('{"kind":"a"}'))).toBe('a')
+  })
+
+  // A load test sends one body again and again: a scan of the same bytes as the last body
+  // answers without reading them again (numberOf in json-scan.ts).
+  describe('the same body again', () => {
+    /** Counts the scans that read a body's bytes (the private one-pass reader). */
+    function countReads(): { reads: () => number } {
+      const reader = vi.spyOn(JsonPathScanner.prototype as never, 'run')
+      onTestFinished(() => reader.mockRestore())
+      return { reads: () => reader.mock.calls.length }
+    }
+    const order = (kind: string): Buffer =>
+      Buffer.from(JSON.stringify({ customer: 'c-1042', shipping: { kind, address: '1 Main St' } }))
+
+    it('reads the bytes once for the same body in new Buffers, by every scanner', () => {
+      const kind = JsonPathScanner.compile('$.shipping.kind') as JsonPathScanner
+      const customer = JsonPathScanner.compile('$.customer') as JsonPathScanner
+      const { reads } = countReads()
+      for (let i = 0; i < 5; i++) {
+        expect(kind.scan(order('express'))).toBe('express')
+        expect(customer.scan(order('express'))).toBe('c-1042')
+      }
+      expect(reads()).toBe(2)
+    })
+
+    it('reads a body of the same length that differs in one byte, and answers for it', () => {
+      const kind = JsonPathScanner.compile('$.shipping.kind') as JsonPathScanner
+      const { reads } = countReads()
+      expect(kind.scan(order('express'))).toBe('express')
+      expect(kind.scan(order('expresz'))).toBe('expresz')
+      expect(kind.scan(order('express'))).toBe('express')
+      expect(reads()).toBe(3)
+    })
+
+    it('reads a Buffer again when its bytes changed since its last scan', () => {
+      const kind = JsonPathScanner.compile('$.shipping.kind') as JsonPathScanner
+      const body = order('express')
+      expect(kind.scan(body)).toBe('express')
+      body[body.indexOf('express') + 6] = 0x7a
+      expect(kind.scan(body)).toBe('expresz')
+      body[body.length - 1] = 0x20
+      expect(kind.scan(body)).toBe(NOT_JSON)
+    })
+
+    it('remembers no body over 64 KiB, and tells the bodies around one apart', () => {
+      const kind = JsonPathScanner.compile('$.shipping.kind') as JsonPathScanner
+      const long = Buffer.from(
+        JSON.stringify({ padding: 'x'.repeat(70_000), shipping: { kind: 'long' } }),
+      )
+      const { reads } = countReads()
+      expect(kind.scan(long)).toBe('long')
+      expect(kind.scan(long)).toBe('long')
+      expect(reads()).toBe(2)
+      expect(kind.scan(Buffer.alloc(0))).toBe(NOT_JSON)
+      expect(kind.scan(order('express'))).toBe('express')
+      expect(kind.scan(Buffer.alloc(0))).toBe(NOT_JSON)
+      expect(reads()).toBe(5)
+    })
   })
 
   it('leaves paths other than member/index chains to the JSONPath engine', () => {
