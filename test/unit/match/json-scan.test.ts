@@ -236,7 +236,11 @@ describe('JsonPathScanner', () => {
   describe('the same body again', () => {
     /** Counts the scans that read a body's bytes (the private one-pass reader). */
     function countReads(): { reads: () => number } {
-      const reader = vi.spyOn(JsonPathScanner.prototype as never, 'run')
+      // `run` is private to TypeScript, an ordinary method to JavaScript.
+      const reader = vi.spyOn(
+        JsonPathScanner.prototype as unknown as { run: (body: Buffer) => unknown },
+        'run',
+      )
       onTestFinished(() => reader.mockRestore())
       return { reads: () => reader.mock.calls.length }
     }
