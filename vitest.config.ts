@@ -18,7 +18,7 @@ export default defineConfig({
       // `npm test` fails when coverage drops below the level the code had when the threshold was
       // set (a little under it, for the run-to-run noise of timing-dependent branches). Raise it
       // when coverage rises; never lower it.
-      thresholds: { statements: 87.2, branches: 78.5, functions: 87.8, lines: 88.9 },
+      thresholds: { statements: 87.3, branches: 78.7, functions: 87.9, lines: 89.0 },
     },
   },
 })
