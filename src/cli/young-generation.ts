@@ -47,7 +47,7 @@ export function youngGenerationPlan(
   launchFlags: readonly string[],
 ): YoungGenerationPlan {
   if (transactions < LARGE_DOCUMENT) return 'v8-default'
-  if (launchFlags.some((flag) => SEMI_SPACE_FLAG.test(flag))) return 'launch-flags'
+  if (sizedAtLaunch(launchFlags)) return 'launch-flags'
   return 'shrink-when-idle'
 }
 
@@ -79,7 +79,7 @@ export async function withYoungGenerationHeld<T>(
   start: () => Promise<T>,
   launchFlags: readonly string[] = processLaunchFlags(),
 ): Promise<T> {
-  if (launchFlags.some((flag) => SEMI_SPACE_FLAG.test(flag))) return await start()
+  if (sizedAtLaunch(launchFlags)) return await start()
   if (holding++ === 0) setFlagsFromString('--semi-space-growth-factor=1')
   try {
     return await start()
@@ -88,6 +88,11 @@ export async function withYoungGenerationHeld<T>(
       setFlagsFromString(`--semi-space-growth-factor=${V8_SEMI_SPACE_GROWTH_FACTOR}`)
     }
   }
+}
+
+/** Whether the launch flags size the young generation: then it is the user's to decide. */
+function sizedAtLaunch(launchFlags: readonly string[]): boolean {
+  return launchFlags.some((flag) => SEMI_SPACE_FLAG.test(flag))
 }
 
 /** This process's launch flags: `execArgv` and `NODE_OPTIONS`. */
