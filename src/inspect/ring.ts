@@ -86,7 +86,7 @@ export class InspectionRing {
   private readonly matchingData: unknown[]
   private readonly repeated = new RepeatedStrings()
   /** The repeated-string codes of the request being appended, by header place. */
-  private readonly headerCodes = new Int32Array(TRACKED_PLACES)
+  private readonly headerCodes = new Int32Array(HEADER_PLACES)
   /** Where the field after the last `readText` starts. */
   private readEnd = 0
   private head = 0 // next write position in `data`
@@ -197,7 +197,7 @@ export class InspectionRing {
       this.evictOldest()
     }
     if (this.count === 0) start = 0
-    const slot = (this.first + this.count) % slots
+    const slot = wrapSlot(this.first + this.count, slots)
     this.write(start, method, methodCode, url, urlCode, headers, body, bodyLength)
     this.offset[slot] = start
     this.size[slot] = size
@@ -208,10 +208,7 @@ export class InspectionRing {
     this.flags[slot] = truncated ? FLAG_REQUEST_TRUNCATED : 0
     this.txnId[slot] = NaN
     this.txnPriority[slot] = NaN
-    this.txnName[slot] = null
-    this.responseHeaders[slot] = null
-    this.responseBody[slot] = null
-    this.matchingData[slot] = null
+    // The slot's references are null already: evicting a record clears them.
     this.head = start + size
     this.count++
     this.bytes += size
@@ -281,20 +278,11 @@ export class InspectionRing {
 
   /** Sets `headerCodes` for a request's headers; the bytes they take in the buffer. */
   private codeHeaders(headers: readonly string[]): number {
-    const repeated = this.repeated
-    const codes = this.headerCodes
     const strings = headers.length & ~1
-    let bytes = HEADER_COUNT_BYTES
-    for (let i = 0; i < strings; i++) {
-      const text = headers[i] as string
-      if (i < codes.length) {
-        const code = repeated.codeOf(i + 2, text)
-        codes[i] = code
-        bytes += textBytes(text, code)
-      } else {
-        bytes += textBytes(text, -1)
-      }
-    }
+    const tracked = Math.min(strings, HEADER_PLACES)
+    let bytes = HEADER_COUNT_BYTES + 4 * strings
+    bytes += this.repeated.codeRun(headers, tracked, FIRST_HEADER_PLACE, this.headerCodes)
+    for (let i = tracked; i < strings; i++) bytes += (headers[i] as string).length
     return bytes
   }
 
@@ -337,7 +325,7 @@ export class InspectionRing {
     // another residue (another replica's) as a fraction.
     const age = (this.nextId - this.idStep - id) / this.idStep
     if (!Number.isInteger(age) || age < 0 || age >= this.count) return -1
-    return (this.first + this.count - 1 - age) % this.offset.length
+    return wrapSlot(this.first + this.count - 1 - age, this.offset.length)
   }
 
   private evictOldest(): void {
@@ -347,7 +335,7 @@ export class InspectionRing {
     this.responseHeaders[slot] = null
     this.responseBody[slot] = null
     this.matchingData[slot] = null
-    this.first = (slot + 1) % this.offset.length
+    this.first = wrapSlot(slot + 1, this.offset.length)
     this.count--
   }
 
@@ -374,17 +362,18 @@ export class InspectionRing {
     let at = putText(data, view, method, methodCode, start)
     at = putText(data, view, url, urlCode, at)
     const strings = headers.length & ~1
+    const tracked = Math.min(strings, HEADER_PLACES)
     view.setUint16(at, strings >> 1, true)
     at += 2
-    for (let i = 0; i < strings; i++) {
-      const code = i < codes.length ? (codes[i] as number) : -1
-      at = putText(data, view, headers[i] as string, code, at)
+    for (let i = 0; i < tracked; i++) {
+      at = putText(data, view, headers[i] as string, codes[i] as number, at)
     }
+    for (let i = tracked; i < strings; i++) at = putText(data, view, headers[i] as string, -1, at)
     view.setUint32(at, bodyLength, true)
     at += 4
     // TypedArray#set: Buffer#copy crosses into C++ on Node 20, set stays in a V8 builtin.
     if (body !== null && bodyLength > 0) {
-      data.set(bodyLength === body.length ? body : body.subarray(0, bodyLength), at)
+      typedArraySet.call(data, bodyLength === body.length ? body : body.subarray(0, bodyLength), at)
     }
   }
 
@@ -446,8 +435,19 @@ export class InspectionRing {
   }
 }
 
+/**
+ * TypedArray#set, for the body copy: `data.set` on a Buffer was a call into V8's generic property
+ * load (about 70 instructions), as Buffer.prototype holds too many methods for an inlined lookup.
+ */
+const typedArraySet = Uint8Array.prototype.set
+
 /** A text's tag: a repeated string's number plus this; below it, the length of copied characters. */
 const REPEATED = 0x8000_0000
+
+/** The repeated-string places of a request's header strings: after its method (0) and URL (1). */
+const FIRST_HEADER_PLACE = 2
+/** Header strings followed for repeats; the strings after them are copied. */
+const HEADER_PLACES = TRACKED_PLACES - FIRST_HEADER_PLACE
 
 /** Bytes of the header count that precedes a record's headers. */
 const HEADER_COUNT_BYTES = 2
@@ -462,6 +462,11 @@ function putText(data: Buffer, view: DataView, text: string, code: number, at: n
   at += 4
   for (let i = 0; i < length; i++) data[at + i] = text.charCodeAt(i)
   return at + length
+}
+
+/** `slot % slots` for a slot below twice `slots`, without a division. */
+function wrapSlot(slot: number, slots: number): number {
+  return slot >= slots ? slot - slots : slot
 }
 
 function viewOf(data: Buffer): DataView {

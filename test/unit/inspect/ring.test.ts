@@ -250,6 +250,9 @@ describe('InspectionRing', () => {
     expect(sizes[1]).toBeLessThan(sizes[0] as number)
     expect(sizes[2]).toBe(sizes[1])
     expect(sizes[3]).toBe(sizes[1])
+    // Copied: a 4-byte length and the characters of each string; referred to: 4 bytes. Then the
+    // 2-byte header count and the 4-byte body length.
+    expect(sizes).toEqual([4 + 4 + 4 + 7 + 2 + 4 * 4 + 4 + 14 + 12 + 16 + 4, 4 * 6 + 2 + 4, 30, 30])
     expect(ring.repeatedStrings).toBe(6)
     for (let id = 1; id <= 4; id++) {
       expect(ring.get(id)).toMatchObject({
