@@ -10,6 +10,8 @@ export interface AnyRequest {
   httpVersionMajor: number
   /** True once the client reset the request (HTTP/2 compat still ends the body then). */
   readonly aborted?: boolean
+  /** True once the request was destroyed (the client went away, or its body was malformed). */
+  readonly destroyed?: boolean
   /** HTTP/2 only: the stream, whose `endAfterHeaders` says whether a body follows. */
   readonly stream?: { readonly endAfterHeaders: boolean }
   on: (event: string, listener: (...args: never[]) => void) => unknown

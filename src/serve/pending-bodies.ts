@@ -3,7 +3,11 @@ export interface PendingBody {
   readonly arrivedAt: number
   /** Where this entry sits in its PendingBodies, -1 when in none; only PendingBodies writes it. */
   pendingSlot: number
+  /** The request was destroyed before its body ended (the client went away). */
+  readonly abandoned: boolean
   bodyTimedOut: () => void
+  /** Closes the request of an abandoned body. */
+  abortBody: () => void
   fail: (err: unknown) => void
 }
 

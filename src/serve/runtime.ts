@@ -333,9 +333,10 @@ async function drain(
 }
 
 /**
- * Answers 408 to requests whose body has not arrived within `bodyTimeout`. One sweep over the
- * requests still receiving a body, rather than a timer per request: requests without a body (the
- * common case) cost nothing, and the deadline is kept within a tenth of the timeout (at most 1 s).
+ * Answers 408 to requests whose body has not arrived within `bodyTimeout`, and closes the records
+ * of those whose client went away mid-body (499). One sweep over the requests still receiving a
+ * body, rather than a timer or listener per request: requests without a body (the common case)
+ * cost nothing, and the deadline is kept within a tenth of the timeout (at most 1 s).
  */
 function startBodySweep(state: RuntimeState): NodeJS.Timeout {
   const every = Math.max(20, Math.min(1000, Math.floor(state.bodyTimeout / 10)))
@@ -343,9 +344,11 @@ function startBodySweep(state: RuntimeState): NodeJS.Timeout {
     if (state.pendingBodies.size === 0) return
     const now = Date.now()
     state.pendingBodies.forEach((exchange) => {
-      if (now - exchange.arrivedAt < state.bodyTimeout) return
+      const abandoned = exchange.abandoned
+      if (!abandoned && now - exchange.arrivedAt < state.bodyTimeout) return
       try {
-        exchange.bodyTimedOut()
+        if (abandoned) exchange.abortBody()
+        else exchange.bodyTimedOut()
       } catch (err) {
         exchange.fail(err)
       }

@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest'
 import { PendingBodies, type PendingBody } from '../../../src/serve/pending-bodies.js'
 
 function entry(name: string): PendingBody & { name: string } {
-  return { name, arrivedAt: 0, pendingSlot: -1, bodyTimedOut: () => {}, fail: () => {} }
+  return {
+    name,
+    arrivedAt: 0,
+    pendingSlot: -1,
+    abandoned: false,
+    bodyTimedOut: () => {},
+    abortBody: () => {},
+    fail: () => {},
+  }
 }
 
 function names(list: PendingBodies): string[] {
