@@ -18,11 +18,37 @@ const DOUBLE_SLASH = /\/{2,}/g
 // HOT PATH: runs once per request before routing.
 export function normalizePath(raw: string): string {
   let path = raw
-  if (path.indexOf('%') !== -1) path = safeDecode(path)
-  if (path.indexOf('//') !== -1) path = path.replace(DOUBLE_SLASH, '/')
+  const found = escapesAndDoubleSlashes(raw)
+  if ((found & ESCAPE) !== 0) {
+    path = safeDecode(path)
+    // Decoding can make a `//` (`/%2F`): look again.
+    if (path.indexOf('//') !== -1) path = path.replace(DOUBLE_SLASH, '/')
+  } else if ((found & DOUBLE_SLASH_FOUND) !== 0) {
+    path = path.replace(DOUBLE_SLASH, '/')
+  }
   if (path.length > 1 && path.charCodeAt(path.length - 1) === 47 /* / */) path = path.slice(0, -1)
   if (path.length === 0 || path.charCodeAt(0) !== 47) path = '/' + path
   return path
+}
+
+const ESCAPE = 1
+const DOUBLE_SLASH_FOUND = 2
+
+/**
+ * Whether `path` has a `%` (ESCAPE) and a `//` (DOUBLE_SLASH_FOUND), in one pass over its
+ * characters: for the short paths of requests, cheaper than two String#indexOf calls (each about
+ * 160 instructions through V8's search builtin, before the first character is read).
+ */
+function escapesAndDoubleSlashes(path: string): number {
+  let found = 0
+  let previous = 0
+  for (let i = 0; i < path.length; i++) {
+    const c = path.charCodeAt(i)
+    if (c === 37 /* % */) found |= ESCAPE
+    else if (c === 47 /* / */ && previous === 47) found |= DOUBLE_SLASH_FOUND
+    previous = c
+  }
+  return found
 }
 
 /** decodeURIComponent, except that a malformed escape leaves the path as it was. */

@@ -21,6 +21,9 @@ describe('normalizePath', () => {
     ['/a%2Fb', '/a/b'],
     ['/a%2F%2Fb', '/a/b'],
     ['/a%zz', '/a%zz'],
+    ['/a%20b//c', '/a b/c'],
+    ['/a%zz//c', '/a%zz/c'],
+    ['/a/%2Fb', '/a/b'],
     ['/caf%C3%A9', '/café'],
   ])('turns %j into %j', (raw, normalized) => {
     expect(normalizePath(raw)).toBe(normalized)
