@@ -18,7 +18,7 @@ export default defineConfig({
       // `npm test` fails when coverage drops below the level the code had when the threshold was
       // set (a little under it, for the run-to-run noise of timing-dependent branches). Raise it
       // when coverage rises; never lower it.
-      thresholds: { statements: 87.3, branches: 78.7, functions: 87.9, lines: 89.0 },
+      thresholds: { statements: 87.4, branches: 78.9, functions: 87.95, lines: 89.1 },
     },
   },
 })

@@ -12,7 +12,10 @@
 #   bench/callgrind.sh h2    understudy|bare      # the same over h2 (bare: BARE_KIND=h2)
 # Environment: N (measured requests, default 4000), WARM (default 40000), OUT (default a temp dir),
 # MOCK (another document for the http/https Understudy runs, e.g. a grown one), GET_PATH (GETs of
-# that path instead of the POSTs, over HTTP/1.1 and HTTPS; the paths document answers /api/hello).
+# that path instead of the POSTs, over HTTP/1.1 and HTTPS; the paths document answers /api/hello),
+# CG_EXTRA (more callgrind flags: "--cache-sim=yes --branch-sim=yes" for cache misses and
+# mispredicted branches, "--dump-instr=yes" with NODE_EXTRA=--print-opt-code for costs by
+# instruction of the optimized code, printed to $OUT/server.log).
 set -euo pipefail
 PROTOCOL=$1
 SERVER=$2
@@ -24,8 +27,9 @@ OUT=${OUT:-$(mktemp -d)}
 AUTOCANNON="$ROOT/node_modules/.bin/autocannon"
 npx tsx "$ROOT/bench/callgrind-setup.ts" "$OUT"
 LOG="$OUT/server.log"
+# shellcheck disable=SC2206
 CG=(valgrind --tool=callgrind --instr-atstart=no --smc-check=all-non-file --separate-threads=yes
-  "--callgrind-out-file=$OUT/callgrind.out")
+  "--callgrind-out-file=$OUT/callgrind.out" ${CG_EXTRA:-})
 TLS=(--tls-port 0 --tls-cert "$OUT/cert.pem" --tls-key "$OUT/key.pem")
 # shellcheck disable=SC2086
 case "$PROTOCOL/$SERVER" in
