@@ -102,7 +102,11 @@ function numberOf(body: Buffer): number {
     rememberedRoom ??= Buffer.allocUnsafeSlow(REMEMBERED_BODY)
     // TypedArray#set: V8's own copy, without the call into C++ of Buffer#copy.
     rememberedRoom.set(body)
-    rememberedBody = rememberedRoom.subarray(0, length)
+    // Bodies that change keep their length more often than not (ids, counters): the view of the
+    // last length serves again, without a new one.
+    if (rememberedBody === null || rememberedBody.length !== length) {
+      rememberedBody = rememberedRoom.subarray(0, length)
+    }
   } else {
     rememberedBody = null
   }
