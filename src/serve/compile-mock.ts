@@ -218,39 +218,26 @@ function mockParts(
  */
 class ServedMock implements CompiledMock {
   readonly readDocument: () => Promise<MockServiceDocument>
-  readonly serviceMockId: number
-  readonly matcher: CompiledMatcher<ServedResponse>
-  readonly prepared: readonly PreparedPredicate[] | null
-  readonly thinkTime: DelaySampler | null
-  readonly capacity: number | null
-  readonly noMatch: NoMatchPolicy
-  readonly pools: readonly Dispatcher[]
-  readonly cors: CompiledCors | null
-  readonly scenarios: ScenarioStates
-  readonly sharedScenarios: SharedScenarios | null
-  readonly postServe: PostServeQueue | null
   readonly #stored: StoredDocument
 
-  constructor(stored: StoredDocument, mock: Omit<CompiledMock, 'document' | 'readDocument'>) {
+  constructor(stored: StoredDocument, parts: ServedParts) {
     this.#stored = stored
     this.readDocument = stored.later
-    this.serviceMockId = mock.serviceMockId
-    this.matcher = mock.matcher
-    this.prepared = mock.prepared
-    this.thinkTime = mock.thinkTime
-    this.capacity = mock.capacity
-    this.noMatch = mock.noMatch
-    this.pools = mock.pools
-    this.cors = mock.cors
-    this.scenarios = mock.scenarios
-    this.sharedScenarios = mock.sharedScenarios
-    this.postServe = mock.postServe
+    // One call site gives the parts, always with the same keys in the same order: every instance
+    // gets the same hidden class, with fast properties.
+    Object.assign(this, parts)
   }
 
   get document(): MockServiceDocument {
     return this.#stored.now()
   }
 }
+
+/** What a served mock holds besides its document: the fields `ServedMock` copies from. */
+type ServedParts = Omit<CompiledMock, 'document' | 'readDocument'>
+
+// The fields copied by Object.assign, declared once by CompiledMock rather than written again.
+interface ServedMock extends ServedParts {}
 
 // --- product DSL compatibility: statusCodeConditions ---
 /**
