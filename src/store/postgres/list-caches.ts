@@ -66,7 +66,7 @@ export interface ListCaches {
 
 export const MAX_ENDS = 512
 export const MAX_TOTALS = 256
-/** Lists whose positions are kept (one mark per 1,000 rows of the scope each). */
+/** Lists whose positions are kept (one mark per 250 rows of the scope each). */
 export const MAX_POSITIONS = 64
 const MAX_KEY_LENGTH = 4096
 

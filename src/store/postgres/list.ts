@@ -74,11 +74,11 @@ export interface PgListSpec<T> {
   summary?: string
   /**
    * For a filter no index serves (a substring): the part of `where` every row the list may hold
-   * meets (`t.workspace_id = @workspaceId`). The list's positions then mark every 1,000th row of
+   * meets (`t.workspace_id = @workspaceId`). The list's positions then mark every 250th row of
    * it and give the list's total (instead of a COUNT), so that a filter few rows match has its
    * page read from the last mark before its rows instead of walking the scope (list-positions.ts).
    * Without it, the total is counted (an index serves the filter) and the marks are every
-   * 1,000th row of the list.
+   * 250th row of the list.
    */
   scope?: string
   /**

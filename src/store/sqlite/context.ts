@@ -439,9 +439,14 @@ function shiftOf<T>(spec: ListSpec<T>, shape: ListShape): { shift?: ListShift } 
       scopeVersion: spec.changes.scopeVersion,
       listVersion: spec.summary ?? '',
       params: spec.params,
+      // The written ids drive the join (CROSS JOIN fixes SQLite's join order; the subquery keeps
+      // json_each's own `id` column out of the list's names). Left to itself, the planner walks
+      // the scope's index and tests each row against the ids: 2 to 4 ms per statement at 50,000
+      // rows, twice per kept list, on every one-row write.
       rowsOf:
-        `SELECT ${idColumn} AS list_id, ${shape.keys} FROM ${spec.from} ` +
-        `WHERE (${spec.where}) AND ${idColumn} IN (SELECT value FROM json_each(@list_written))`,
+        `SELECT ${idColumn} AS list_id, ${shape.keys} ` +
+        `FROM (SELECT value AS written_id FROM json_each(@list_written)) CROSS JOIN ${spec.from} ` +
+        `WHERE (${spec.where}) AND ${idColumn} = written_id`,
       keyColumn: KEY_COLUMN,
       comparison,
     },
