@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { describe, expect, it, onTestFinished, vi } from 'vitest'
 import { DATABASE_FILE } from '../../src/store/sqlite/sqlite-store.js'
-import { BY, onPostgres, openTestStore, seed } from '../unit/store/fixtures.js'
+import { createNamedTransactions, onPostgres, openTestStore, seed } from '../unit/store/fixtures.js'
 
 // Defect 1: a one-row write moves the positions the SQLite store keeps for far pages of each sort
 // (src/store/sqlite/list-changes.ts), reading the written rows' keys with one statement per kept
@@ -15,7 +15,6 @@ import { BY, onPostgres, openTestStore, seed } from '../unit/store/fixtures.js'
 // planned the same way, a walk of the workspace's index: 2.7 ms at 50,000 rows for a few ids.
 
 const ROWS = 3000
-const dsl = JSON.stringify({ request: { method: 'GET', path: '/x' }, response: { status: 200 } })
 const SORTS = ['name', '-created', 'createdBy', 'id', 'dslType', 'serviceId']
 
 /** Dummy values for every `@name` parameter: enough for SQLite to plan the statement. */
@@ -53,19 +52,7 @@ describe.skipIf(onPostgres)('a one-row write with far pages of every sort kept',
     const world = await seed(store)
     const ws = world.workspace.id
     const write = async (names: readonly string[]) =>
-      await store.write(
-        async (tx) =>
-          await tx.transactions.createEncodedMany(
-            { workspaceId: ws, serviceId: world.service.id, by: BY },
-            names.map((name) => ({
-              name,
-              description: null,
-              dslType: 'GENERIC_DSL',
-              tags: [],
-              dslJson: dsl,
-            })),
-          ),
-      )
+      await createNamedTransactions(store, ws, world.service.id, names)
     await write(Array.from({ length: ROWS }, (_, i) => `GET /orders/${i}`))
     const farPages = async () =>
       await Promise.all(
@@ -104,18 +91,11 @@ describe.skipIf(onPostgres)('a transaction list filtered by ids', () => {
     const { store, dataDir } = await openTestStore()
     const world = await seed(store)
     const ws = world.workspace.id
-    const created = await store.write(
-      async (tx) =>
-        await tx.transactions.createEncodedMany(
-          { workspaceId: ws, serviceId: world.service.id, by: BY },
-          Array.from({ length: ROWS }, (_, i) => ({
-            name: `GET /orders/${i}`,
-            description: null,
-            dslType: 'GENERIC_DSL',
-            tags: [],
-            dslJson: dsl,
-          })),
-        ),
+    const created = await createNamedTransactions(
+      store,
+      ws,
+      world.service.id,
+      Array.from({ length: ROWS }, (_, i) => `GET /orders/${i}`),
     )
     const ids = [created[7], created[1200], created[2999]].map(Number)
     const prepare = vi.spyOn(Database.prototype, 'prepare')

@@ -207,3 +207,37 @@ export function realisticDsl(): TransactionDsl {
 }
 
 export const ALL = { limit: 1000, skip: 0 }
+
+/** The DSL text of a plain GET transaction, as an import stores it. */
+export const plainDsl = JSON.stringify({
+  request: { method: 'GET', path: '/x' },
+  response: { status: 200 },
+})
+
+/**
+ * Stores one plain GET transaction per name in a service, in one write; their ids, in order.
+ *
+ * @example
+ * const ids = await createNamedTransactions(store, ws, service, ['GET /a', 'GET /b'])
+ */
+export async function createNamedTransactions(
+  store: Store,
+  workspaceId: number,
+  serviceId: number,
+  names: readonly string[],
+  by = BY,
+): Promise<number[]> {
+  return await store.write(
+    async (tx) =>
+      await tx.transactions.createEncodedMany(
+        { workspaceId, serviceId, by },
+        names.map((name) => ({
+          name,
+          description: null,
+          dslType: 'GENERIC_DSL',
+          tags: [],
+          dslJson: plainDsl,
+        })),
+      ),
+  )
+}

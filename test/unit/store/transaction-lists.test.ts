@@ -3,37 +3,21 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { ListQuery, Store, TransactionFilter } from '../../../src/store/index.js'
 import { DATABASE_FILE } from '../../../src/store/sqlite/sqlite-store.js'
-import { BY, onPostgres, openTestStore, realisticDsl, seed } from './fixtures.js'
+import {
+  BY,
+  createNamedTransactions as bulk,
+  plainDsl as dsl,
+  onPostgres,
+  openTestStore,
+  realisticDsl,
+  seed,
+} from './fixtures.js'
 import { seededRandom } from '../../helpers/seeded-random.js'
 
 /*
  * Transaction lists read their total from counts kept by triggers and continue a walk by keyset
  * (src/store/sqlite/keyset.ts): both must give exactly what COUNT(*) and OFFSET give.
  */
-
-const dsl = JSON.stringify({ request: { method: 'GET', path: '/x' }, response: { status: 200 } })
-
-async function bulk(
-  store: Store,
-  workspaceId: number,
-  serviceId: number,
-  names: readonly string[],
-  by = BY,
-): Promise<number[]> {
-  return await store.write(
-    async (tx) =>
-      await tx.transactions.createEncodedMany(
-        { workspaceId, serviceId, by },
-        names.map((name) => ({
-          name,
-          description: null,
-          dslType: 'GENERIC_DSL',
-          tags: [],
-          dslJson: dsl,
-        })),
-      ),
-  )
-}
 
 /** Every id of a list, read as one page. */
 async function allIds(
