@@ -1,0 +1,96 @@
+#!/bin/bash
+# Where a server's CPU goes under real load, by sampling (`perf record -e cpu-clock`, Debian's
+# linux-perf), as samples per 1,000 requests: what callgrind's instruction counts leave out
+# (cache misses, system calls, the kernel's side of the sockets) is in these. The server runs on
+# CPU 1 with --perf-basic-prof (JIT frames named), autocannon on CPU 0 with 50 connections: a
+# 3-second warm-up, then SAMPLE_SECONDS of sampling inside a load run two seconds longer.
+#
+#   bench/perf-sample.sh https understudy [CLI_DIR] # the paths suite's POST over TLS (HTTP/1.1)
+#   bench/perf-sample.sh https bare                 # bench/servers/bare-tls.ts, BARE_KIND=https
+#   bench/perf-sample.sh http  understudy|bare      # S2 over HTTP/1.1 (bare: bench/servers/bare-http.ts)
+# Environment: GET_PATH (GETs of that path instead of the POSTs; the paths document answers
+# /api/hello), FLAGS (more Understudy flags, e.g. --no-inspection), SAMPLE_SECONDS (default 6), OUT
+# (default a temp dir), PERF_EXTRA (more perf record flags, e.g. -g for call chains).
+# Writes $OUT/dso.txt and $OUT/symbols.txt ("samples-per-1000-requests name" lines); compare two
+# runs with `npx tsx bench/perf-compare.ts OUT_A OUT_B`.
+set -euo pipefail
+PROTOCOL=$1
+SERVER=$2
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+CLI_DIR=$(cd "${3:-$ROOT}" && pwd)
+SAMPLE_SECONDS=${SAMPLE_SECONDS:-6}
+OUT=${OUT:-$(mktemp -d)}
+AUTOCANNON="$ROOT/node_modules/.bin/autocannon"
+command -v perf >/dev/null || { echo "perf is not installed (apt-get install linux-perf)" >&2; exit 2; }
+mkdir -p "$OUT"
+npx tsx "$ROOT/bench/callgrind-setup.ts" "$OUT"
+LOG="$OUT/server.log"
+NODE=(taskset -c 1 node --perf-basic-prof)
+# shellcheck disable=SC2086
+case "$PROTOCOL/$SERVER" in
+  http/understudy)
+    "${NODE[@]}" "$CLI_DIR/dist/src/cli/main.js" run --mock "${MOCK:-$OUT/s2.json}" --port 0 \
+      --log-level warn ${FLAGS:-} >"$LOG" 2>&1 &
+    ;;
+  http/bare)
+    (cd "$ROOT" && BARE_BODY='{"hello":"world"}' exec "${NODE[@]}" --import tsx \
+      bench/servers/bare-http.ts) >"$LOG" 2>&1 &
+    ;;
+  https/understudy)
+    "${NODE[@]}" "$CLI_DIR/dist/src/cli/main.js" run --mock "${MOCK:-$OUT/paths.json}" --port 0 \
+      --tls-port 0 --tls-cert "$OUT/cert.pem" --tls-key "$OUT/key.pem" --log-level warn \
+      ${FLAGS:-} >"$LOG" 2>&1 &
+    ;;
+  https/bare)
+    (cd "$ROOT" && BARE_KIND=https TLS_CERT="$OUT/cert.pem" TLS_KEY="$OUT/key.pem" \
+      exec "${NODE[@]}" --import tsx bench/servers/bare-tls.ts) >"$LOG" 2>&1 &
+    ;;
+  *)
+    echo "usage: $0 http|https understudy|bare [CLI_DIR]" >&2
+    exit 2
+    ;;
+esac
+PID=$!
+trap 'kill "$PID" 2>/dev/null || true' EXIT
+SCHEME=http
+[ "$PROTOCOL" = https ] && SCHEME=https
+URL=""
+for _ in $(seq 1 120); do
+  URL=$(grep -o "$SCHEME://[0-9.:]*" "$LOG" | head -1 || true)
+  [ -n "$URL" ] && break
+  sleep 0.25
+done
+[ -z "$URL" ] && { echo "the server did not start: $(cat "$LOG")" >&2; exit 1; }
+# Certificates are self-signed: the load generator does not verify them.
+export NODE_TLS_REJECT_UNAUTHORIZED=0 NODE_NO_WARNINGS=1
+if [ -n "${GET_PATH:-}" ]; then
+  REQUEST=()
+else
+  REQUEST=(-m POST -H content-type=application/json -i "$OUT/body.json")
+fi
+TARGET="$URL${GET_PATH:-/api/orders}"
+taskset -c 0 "$AUTOCANNON" -c 50 -d 3 ${REQUEST[@]+"${REQUEST[@]}"} "$TARGET" >/dev/null 2>&1
+LOAD_SECONDS=$((SAMPLE_SECONDS + 2))
+taskset -c 0 "$AUTOCANNON" -c 50 -d "$LOAD_SECONDS" --json ${REQUEST[@]+"${REQUEST[@]}"} "$TARGET" \
+  >"$OUT/load.json" 2>/dev/null &
+LOAD=$!
+sleep 1
+# shellcheck disable=SC2086
+perf record -q ${PERF_EXTRA:-} -F 2999 -e cpu-clock -p "$PID" -o "$OUT/perf.data" -- sleep "$SAMPLE_SECONDS" \
+  2>/dev/null
+wait "$LOAD"
+TOTAL=$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).requests.total)' \
+  "$OUT/load.json")
+# Requests in the sampled window: the load's rate times the window.
+SAMPLED=$((TOTAL * SAMPLE_SECONDS / LOAD_SECONDS))
+perf_table() {
+  perf report -i "$OUT/perf.data" --no-children --sort "$1" -n -q 2>/dev/null |
+    awk -v n="$SAMPLED" '$2 ~ /^[0-9]+$/ { c = $2; $1 = ""; $2 = ""; sub(/^ +/, ""); sub(/^\[.\] /, "");
+      gsub(/\+0x[0-9a-f]+/, ""); gsub(/tid [0-9]+/, "tid"); printf "%.3f %s\n", c * 1000 / n, $0 }'
+}
+perf_table dso >"$OUT/dso.txt"
+perf_table sym >"$OUT/symbols.txt"
+WHAT=POST
+[ -n "${GET_PATH:-}" ] && WHAT="GET $GET_PATH"
+echo "$PROTOCOL $SERVER $WHAT ${FLAGS:-}: $SAMPLED requests sampled; samples per 1,000 requests: $(awk '{ s += $1 } END { printf "%.2f", s }' "$OUT/dso.txt") ($OUT)"
+head -5 "$OUT/dso.txt"
