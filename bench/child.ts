@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 
 /** A server started in a child process for a benchmark. */
@@ -20,6 +20,20 @@ export interface ChildServer {
 
 /** taskset pins the server to one core and the load generator to the other, where available. */
 export const canPin = existsSync('/usr/bin/taskset') || existsSync('/bin/taskset')
+
+/**
+ * Pins this process, every thread of it, to `cpu` (where taskset is available): the bench process
+ * is the load generator. `taskset -p` alone pins only the main thread: V8's garbage-collection
+ * and compiler threads, started before, kept running on the server's core, taking it from the
+ * server and cooling its caches in the middle of a measurement.
+ *
+ * @example
+ * pinThisProcess(0) // the servers run on CPU 1
+ */
+export function pinThisProcess(cpu: number): void {
+  if (!canPin) return
+  execFileSync('taskset', ['-a', '-cp', String(cpu), String(process.pid)], { stdio: 'ignore' })
+}
 
 /**
  * Spawns `command args`, pinned to `cpu` when possible (null: not pinned), and waits for its

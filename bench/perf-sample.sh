@@ -8,6 +8,8 @@
 #   bench/perf-sample.sh https understudy [CLI_DIR] # the paths suite's POST over TLS (HTTP/1.1)
 #   bench/perf-sample.sh https bare                 # bench/servers/bare-tls.ts, BARE_KIND=https
 #   bench/perf-sample.sh http  understudy|bare      # S2 over HTTP/1.1 (bare: bench/servers/bare-http.ts)
+#   bench/perf-sample.sh h2    understudy|bare      # the HTTPS POST over h2 (bare: BARE_KIND=h2), with
+#                                                   # nghttp2's h2load (10 clients of 5 streams)
 # Environment: GET_PATH (GETs of that path instead of the POSTs; the paths document answers
 # /api/hello), FLAGS (more Understudy flags, e.g. --no-inspection), SAMPLE_SECONDS (default 6), OUT
 # (default a temp dir), PERF_EXTRA (more perf record flags, e.g. -g for call chains).
@@ -22,6 +24,9 @@ SAMPLE_SECONDS=${SAMPLE_SECONDS:-6}
 OUT=${OUT:-$(mktemp -d)}
 AUTOCANNON="$ROOT/node_modules/.bin/autocannon"
 command -v perf >/dev/null || { echo "perf is not installed (apt-get install linux-perf)" >&2; exit 2; }
+if [ "$PROTOCOL" = h2 ]; then
+  command -v h2load >/dev/null || { echo "h2load is not installed (apt-get install nghttp2-client)" >&2; exit 2; }
+fi
 mkdir -p "$OUT"
 npx tsx "$ROOT/bench/callgrind-setup.ts" "$OUT"
 LOG="$OUT/server.log"
@@ -36,24 +41,24 @@ case "$PROTOCOL/$SERVER" in
     (cd "$ROOT" && BARE_BODY='{"hello":"world"}' exec "${NODE[@]}" --import tsx \
       bench/servers/bare-http.ts) >"$LOG" 2>&1 &
     ;;
-  https/understudy)
+  https/understudy | h2/understudy)
     "${NODE[@]}" "$CLI_DIR/dist/src/cli/main.js" run --mock "${MOCK:-$OUT/paths.json}" --port 0 \
       --tls-port 0 --tls-cert "$OUT/cert.pem" --tls-key "$OUT/key.pem" --log-level warn \
       ${FLAGS:-} >"$LOG" 2>&1 &
     ;;
-  https/bare)
-    (cd "$ROOT" && BARE_KIND=https TLS_CERT="$OUT/cert.pem" TLS_KEY="$OUT/key.pem" \
+  https/bare | h2/bare)
+    (cd "$ROOT" && BARE_KIND=$PROTOCOL TLS_CERT="$OUT/cert.pem" TLS_KEY="$OUT/key.pem" \
       exec "${NODE[@]}" --import tsx bench/servers/bare-tls.ts) >"$LOG" 2>&1 &
     ;;
   *)
-    echo "usage: $0 http|https understudy|bare [CLI_DIR]" >&2
+    echo "usage: $0 http|https|h2 understudy|bare [CLI_DIR]" >&2
     exit 2
     ;;
 esac
 PID=$!
 trap 'kill "$PID" 2>/dev/null || true' EXIT
 SCHEME=http
-[ "$PROTOCOL" = https ] && SCHEME=https
+[ "$PROTOCOL" != http ] && SCHEME=https
 URL=""
 for _ in $(seq 1 120); do
   URL=$(grep -o "$SCHEME://[0-9.:]*" "$LOG" | head -1 || true)
@@ -63,24 +68,39 @@ done
 [ -z "$URL" ] && { echo "the server did not start: $(cat "$LOG")" >&2; exit 1; }
 # Certificates are self-signed: the load generator does not verify them.
 export NODE_TLS_REJECT_UNAUTHORIZED=0 NODE_NO_WARNINGS=1
-if [ -n "${GET_PATH:-}" ]; then
-  REQUEST=()
-else
-  REQUEST=(-m POST -H content-type=application/json -i "$OUT/body.json")
-fi
 TARGET="$URL${GET_PATH:-/api/orders}"
-taskset -c 0 "$AUTOCANNON" -c 50 -d 3 ${REQUEST[@]+"${REQUEST[@]}"} "$TARGET" >/dev/null 2>&1
 LOAD_SECONDS=$((SAMPLE_SECONDS + 2))
-taskset -c 0 "$AUTOCANNON" -c 50 -d "$LOAD_SECONDS" --json ${REQUEST[@]+"${REQUEST[@]}"} "$TARGET" \
-  >"$OUT/load.json" 2>/dev/null &
+if [ "$PROTOCOL" = h2 ]; then
+  if [ -n "${GET_PATH:-}" ]; then
+    REQUEST=()
+  else
+    REQUEST=(-H "content-type: application/json" -d "$OUT/body.json")
+  fi
+  H2LOAD=(taskset -c 0 h2load -c 10 -m 5 -t 1 ${REQUEST[@]+"${REQUEST[@]}"} "$TARGET")
+  "${H2LOAD[@]}" -D 3 >/dev/null 2>&1
+  "${H2LOAD[@]}" -D "$LOAD_SECONDS" >"$OUT/load.txt" 2>&1 &
+else
+  if [ -n "${GET_PATH:-}" ]; then
+    REQUEST=()
+  else
+    REQUEST=(-m POST -H content-type=application/json -i "$OUT/body.json")
+  fi
+  taskset -c 0 "$AUTOCANNON" -c 50 -d 3 ${REQUEST[@]+"${REQUEST[@]}"} "$TARGET" >/dev/null 2>&1
+  taskset -c 0 "$AUTOCANNON" -c 50 -d "$LOAD_SECONDS" --json ${REQUEST[@]+"${REQUEST[@]}"} "$TARGET" \
+    >"$OUT/load.json" 2>/dev/null &
+fi
 LOAD=$!
 sleep 1
 # shellcheck disable=SC2086
 perf record -q ${PERF_EXTRA:-} -F 2999 -e cpu-clock -p "$PID" -o "$OUT/perf.data" -- sleep "$SAMPLE_SECONDS" \
   2>/dev/null
 wait "$LOAD"
-TOTAL=$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).requests.total)' \
-  "$OUT/load.json")
+if [ "$PROTOCOL" = h2 ]; then
+  TOTAL=$(sed -n 's/^requests: [0-9]* total, [0-9]* started, \([0-9]*\) done.*/\1/p' "$OUT/load.txt")
+else
+  TOTAL=$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).requests.total)' \
+    "$OUT/load.json")
+fi
 # Requests in the sampled window: the load's rate times the window.
 SAMPLED=$((TOTAL * SAMPLE_SECONDS / LOAD_SECONDS))
 perf_table() {

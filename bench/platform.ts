@@ -3,7 +3,6 @@
 // one run (target: within 10%). (2) Time from `deploy` to a FINISHED tracking for a mock service
 // of 1,000 transactions (target: under 3 s). (3) Listing transactions at 500 and at
 // 50,000 rows (bench/platform-lists.ts). `--only lists` or `--only deploy` runs one part; `--store postgres` lists on PostgreSQL.
-import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -11,7 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
 import { readDefinition } from '../src/dsl/index.js'
-import { canPin, startChild, type ChildServer } from './child.js'
+import { pinThisProcess, startChild, type ChildServer } from './child.js'
 import { benchLists } from './platform-lists.js'
 import { scenarios } from './scenarios/index.js'
 
@@ -112,7 +111,7 @@ if (values.only !== undefined && values.only !== 'lists' && values.only !== 'dep
 if (values.only !== 'deploy') await benchLists(rounds)
 if (values.only === 'lists') process.exit(0)
 
-if (canPin) execFileSync('taskset', ['-cp', '0', String(process.pid)], { stdio: 'ignore' })
+pinThisProcess(0)
 const work = mkdtempSync(join(tmpdir(), 'understudy-bench-platform-'))
 const s1 = scenarios.find((s) => s.id === 'S1')
 const s3 = scenarios.find((s) => s.id === 'S3')

@@ -4,12 +4,12 @@
 // transactions with RSS and start-up), --duration S (default 10), --connections N (default 50),
 // --rounds R (default 3), --only S0,S2 (scenarios or comparisons by id), --baseline DIR (runtime
 // and paths suites: another checkout, built, measured in the same rounds). See bench/README.md.
-import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { canPin, startChild } from './child.js'
+import { canPin, pinThisProcess, startChild } from './child.js'
+import { h2Generator } from './h2-load.js'
 import { scenarios } from './scenarios/index.js'
 import {
   measureRounds,
@@ -50,14 +50,15 @@ const only = values.only?.split(',') ?? null
 const baselineCli =
   values.baseline === undefined ? null : join(resolve(values.baseline), 'dist/src/cli/main.js')
 
-if (canPin) execFileSync('taskset', ['-cp', '0', String(process.pid)], { stdio: 'ignore' })
+pinThisProcess(0)
 const work = mkdtempSync(join(tmpdir(), 'understudy-bench-'))
 const cli = join(root, 'dist/src/cli/main.js')
 const bare = join(root, 'bench/servers/bare-http.ts')
 const results: Record<string, unknown[]> = {}
 console.log(
   `node ${process.version}, ${settings.connections} connections, ${settings.duration} s per run, ${rounds} rounds (medians), ` +
-    `server ${canPin ? 'pinned to CPU 1, load generator on CPU 0' : 'not pinned'}; Understudy runs with inspection on`,
+    `server ${canPin ? 'pinned to CPU 1, load generator on CPU 0' : 'not pinned'}; Understudy runs with inspection on; ` +
+    `HTTP/2 load by ${h2Generator}`,
 )
 
 const understudy = (file: string, name = 'understudy', command = cli): Contender => ({
@@ -275,6 +276,7 @@ writeFileSync(
       ...settings,
       rounds,
       pinned: canPin,
+      h2Generator,
       suites,
       rows: results['runtime'] ?? [],
       results,

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
-import { canPin, startChild, type ChildServer } from './child.js'
+import { canPin, pinThisProcess, startChild, type ChildServer } from './child.js'
 import { fetchWireMockJar, hasJava, WIREMOCK_VERSION } from './wiremock-jar.js'
 
 const root = resolve(import.meta.dirname, '..')
@@ -270,7 +270,7 @@ if (!hasJava()) {
   process.exit(1)
 }
 const jar = fetchWireMockJar()
-if (canPin) execFileSync('taskset', ['-cp', '0', String(process.pid)], { stdio: 'ignore' })
+pinThisProcess(0)
 const work = mkdtempSync(join(tmpdir(), 'understudy-bench-wiremock-'))
 const cli = join(root, 'dist/src/cli/main.js')
 const bare = join(root, 'bench/servers/bare-http.ts')
