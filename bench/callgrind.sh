@@ -11,12 +11,14 @@
 #   bench/callgrind.sh https bare                 # bench/servers/bare-tls.ts, BARE_KIND=https
 #   bench/callgrind.sh h2    understudy|bare      # the same over h2 (bare: BARE_KIND=h2)
 # Environment: N (measured requests, default 4000), WARM (default 40000), OUT (default a temp dir),
-# MOCK (another document for the http/https Understudy runs, e.g. a grown one), GET_PATH (GETs of
-# that path instead of the POSTs, over HTTP/1.1 and HTTPS; the paths document answers /api/hello),
+# MOCK (another document for the http/https Understudy runs, e.g. a grown one), FLAGS (more
+# Understudy flags, e.g. --no-inspection), GET_PATH (GETs of that path instead of the POSTs, over
+# HTTP/1.1 and HTTPS; the paths document answers /api/hello),
 # CG_EXTRA (more callgrind flags: "--cache-sim=yes --branch-sim=yes" for cache misses and
 # mispredicted branches, "--dump-instr=yes" with NODE_EXTRA=--print-opt-code for costs by
 # instruction of the optimized code, printed to $OUT/server.log).
 set -euo pipefail
+[ $# -ge 2 ] || { echo "usage: $0 http|https|h2 understudy|bare [CLI_DIR]" >&2; exit 2; }
 PROTOCOL=$1
 SERVER=$2
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,45 +27,17 @@ N=${N:-4000}
 WARM=${WARM:-40000}
 OUT=${OUT:-$(mktemp -d)}
 AUTOCANNON="$ROOT/node_modules/.bin/autocannon"
+mkdir -p "$OUT"
 npx tsx "$ROOT/bench/callgrind-setup.ts" "$OUT"
-LOG="$OUT/server.log"
+# shellcheck source=bench/bench-server.sh
+. "$ROOT/bench/bench-server.sh"
 # shellcheck disable=SC2206
 CG=(valgrind --tool=callgrind --instr-atstart=no --smc-check=all-non-file --separate-threads=yes
   "--callgrind-out-file=$OUT/callgrind.out" ${CG_EXTRA:-})
-TLS=(--tls-port 0 --tls-cert "$OUT/cert.pem" --tls-key "$OUT/key.pem")
 # shellcheck disable=SC2086
-case "$PROTOCOL/$SERVER" in
-  http/understudy)
-    "${CG[@]}" node ${NODE_EXTRA:-} "$CLI_DIR/dist/src/cli/main.js" run --mock "${MOCK:-$OUT/s2.json}" \
-      --port 0 --log-level warn >"$LOG" 2>&1 &
-    ;;
-  http/bare)
-    (cd "$ROOT" && BARE_BODY='{"hello":"world"}' exec "${CG[@]}" node ${NODE_EXTRA:-} --import tsx \
-      bench/servers/bare-http.ts) >"$LOG" 2>&1 &
-    ;;
-  https/understudy | h2/understudy)
-    "${CG[@]}" node ${NODE_EXTRA:-} "$CLI_DIR/dist/src/cli/main.js" run --mock "${MOCK:-$OUT/paths.json}" \
-      --port 0 "${TLS[@]}" --log-level warn >"$LOG" 2>&1 &
-    ;;
-  https/bare | h2/bare)
-    (cd "$ROOT" && BARE_KIND=$PROTOCOL TLS_CERT="$OUT/cert.pem" TLS_KEY="$OUT/key.pem" \
-      exec "${CG[@]}" node ${NODE_EXTRA:-} --import tsx bench/servers/bare-tls.ts) >"$LOG" 2>&1 &
-    ;;
-  *)
-    echo "usage: $0 http|https|h2 understudy|bare [CLI_DIR]" >&2
-    exit 2
-    ;;
-esac
-PID=$!
-SCHEME=http
-[ "$PROTOCOL" != http ] && SCHEME=https
-URL=""
-for _ in $(seq 1 240); do
-  URL=$(grep -o "$SCHEME://[0-9.:]*" "$LOG" | head -1 || true)
-  [ -n "$URL" ] && break
-  sleep 0.5
-done
-[ -z "$URL" ] && { echo "the server did not start: $(cat "$LOG")" >&2; kill "$PID"; exit 1; }
+start_bench_server "$PROTOCOL" "$SERVER" "$CLI_DIR" "$OUT" "${CG[@]}" node ${NODE_EXTRA:-}
+PID=$SERVER_PID
+URL=$SERVER_URL
 if [ "$PROTOCOL" = h2 ]; then
   npx tsx "$ROOT/bench/callgrind-h2.ts" "$URL" "$PID" "$WARM" "$N" "$OUT/body.json"
 else

@@ -39,35 +39,50 @@ function sum(table: ReadonlyMap<string, number>): number {
   return total
 }
 
-function main(argv: readonly string[]): void {
-  const [dirA, dirB, rowsText] = argv
-  if (dirA === undefined || dirB === undefined) {
-    process.stderr.write('usage: npx tsx bench/perf-compare.ts OUT_A OUT_B [ROWS]\n')
-    process.exit(2)
+/** Stops with a one-line message (no stack trace), as for any bad command line. */
+function refuse(message: string): never {
+  process.stderr.write(`${message}\n`)
+  process.exit(2)
+}
+
+function readRun(dir: string, file: string): Map<string, number> {
+  try {
+    return readTable(readFileSync(join(dir, file), 'utf8'))
+  } catch (err) {
+    return refuse(
+      `cannot read ${join(dir, file)} (${(err as Error).message}): is it a perf-sample.sh OUT?`,
+    )
   }
-  const rows = Number(rowsText ?? 25)
-  const read = (dir: string, file: string): Map<string, number> =>
-    readTable(readFileSync(join(dir, file), 'utf8'))
+}
+
+function main(argv: readonly string[]): void {
+  const [dirA, dirB, rowsText = '25'] = argv
+  if (dirA === undefined || dirB === undefined) {
+    refuse('usage: npx tsx bench/perf-compare.ts OUT_A OUT_B [ROWS]')
+  }
+  const rows = Number(rowsText)
+  if (!Number.isInteger(rows) || rows < 1) {
+    refuse(`ROWS must be a positive whole number, not '${rowsText}'`)
+  }
   const fixed = (n: number): string => n.toFixed(3)
-  const signed = (n: number): string => (n >= 0 ? '+' : '') + n.toFixed(3)
-  const [dsoA, dsoB] = [read(dirA, 'dso.txt'), read(dirB, 'dso.txt')]
+  const print = (row: { name: string; a: number; b: number; change: number }): void => {
+    const sign = row.change >= 0 ? '+' : ''
+    process.stdout.write(
+      `  ${sign}${fixed(row.change)} ${fixed(row.a)} ${fixed(row.b)} ${row.name}\n`,
+    )
+  }
+  const [dsoA, dsoB] = [readRun(dirA, 'dso.txt'), readRun(dirB, 'dso.txt')]
   const totalA = sum(dsoA)
   const totalB = sum(dsoB)
   process.stdout.write(
     `samples per 1,000 requests: A ${fixed(totalA)}, B ${fixed(totalB)}, B/A ${(totalB / totalA).toFixed(3)}\n\nby DSO (change, A, B):\n`,
   )
-  for (const row of differences(dsoA, dsoB)) {
-    process.stdout.write(`  ${signed(row.change)} ${fixed(row.a)} ${fixed(row.b)} ${row.name}\n`)
-  }
-  const symbols = differences(read(dirA, 'symbols.txt'), read(dirB, 'symbols.txt'))
+  differences(dsoA, dsoB).forEach(print)
+  const symbols = differences(readRun(dirA, 'symbols.txt'), readRun(dirB, 'symbols.txt'))
   process.stdout.write(`\nsymbols B spends most more on (change, A, B):\n`)
-  for (const row of symbols.slice(0, rows)) {
-    process.stdout.write(`  ${signed(row.change)} ${fixed(row.a)} ${fixed(row.b)} ${row.name}\n`)
-  }
+  symbols.slice(0, rows).forEach(print)
   process.stdout.write(`\nsymbols B spends most less on:\n`)
-  for (const row of symbols.slice(-Math.min(rows, 10)).reverse()) {
-    process.stdout.write(`  ${signed(row.change)} ${fixed(row.a)} ${fixed(row.b)} ${row.name}\n`)
-  }
+  symbols.slice(-Math.min(rows, 10)).reverse().forEach(print)
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) main(process.argv.slice(2))

@@ -16,11 +16,14 @@
 # Writes $OUT/dso.txt and $OUT/symbols.txt ("samples-per-1000-requests name" lines); compare two
 # runs with `npx tsx bench/perf-compare.ts OUT_A OUT_B`.
 set -euo pipefail
+[ $# -ge 2 ] || { echo "usage: $0 http|https|h2 understudy|bare [CLI_DIR]" >&2; exit 2; }
 PROTOCOL=$1
 SERVER=$2
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 CLI_DIR=$(cd "${3:-$ROOT}" && pwd)
 SAMPLE_SECONDS=${SAMPLE_SECONDS:-6}
+[[ "$SAMPLE_SECONDS" =~ ^[1-9][0-9]*$ ]] ||
+  { echo "SAMPLE_SECONDS must be a whole number of seconds, not '$SAMPLE_SECONDS'" >&2; exit 2; }
 OUT=${OUT:-$(mktemp -d)}
 AUTOCANNON="$ROOT/node_modules/.bin/autocannon"
 command -v perf >/dev/null || { echo "perf is not installed (apt-get install linux-perf)" >&2; exit 2; }
@@ -29,62 +32,27 @@ if [ "$PROTOCOL" = h2 ]; then
 fi
 mkdir -p "$OUT"
 npx tsx "$ROOT/bench/callgrind-setup.ts" "$OUT"
-LOG="$OUT/server.log"
-NODE=(taskset -c 1 node --perf-basic-prof)
-# shellcheck disable=SC2086
-case "$PROTOCOL/$SERVER" in
-  http/understudy)
-    "${NODE[@]}" "$CLI_DIR/dist/src/cli/main.js" run --mock "${MOCK:-$OUT/s2.json}" --port 0 \
-      --log-level warn ${FLAGS:-} >"$LOG" 2>&1 &
-    ;;
-  http/bare)
-    (cd "$ROOT" && BARE_BODY='{"hello":"world"}' exec "${NODE[@]}" --import tsx \
-      bench/servers/bare-http.ts) >"$LOG" 2>&1 &
-    ;;
-  https/understudy | h2/understudy)
-    "${NODE[@]}" "$CLI_DIR/dist/src/cli/main.js" run --mock "${MOCK:-$OUT/paths.json}" --port 0 \
-      --tls-port 0 --tls-cert "$OUT/cert.pem" --tls-key "$OUT/key.pem" --log-level warn \
-      ${FLAGS:-} >"$LOG" 2>&1 &
-    ;;
-  https/bare | h2/bare)
-    (cd "$ROOT" && BARE_KIND=$PROTOCOL TLS_CERT="$OUT/cert.pem" TLS_KEY="$OUT/key.pem" \
-      exec "${NODE[@]}" --import tsx bench/servers/bare-tls.ts) >"$LOG" 2>&1 &
-    ;;
-  *)
-    echo "usage: $0 http|https|h2 understudy|bare [CLI_DIR]" >&2
-    exit 2
-    ;;
-esac
-PID=$!
+# shellcheck source=bench/bench-server.sh
+. "$ROOT/bench/bench-server.sh"
+start_bench_server "$PROTOCOL" "$SERVER" "$CLI_DIR" "$OUT" taskset -c 1 node --perf-basic-prof
+PID=$SERVER_PID
+URL=$SERVER_URL
 trap 'kill "$PID" 2>/dev/null || true' EXIT
-SCHEME=http
-[ "$PROTOCOL" != http ] && SCHEME=https
-URL=""
-for _ in $(seq 1 120); do
-  URL=$(grep -o "$SCHEME://[0-9.:]*" "$LOG" | head -1 || true)
-  [ -n "$URL" ] && break
-  sleep 0.25
-done
-[ -z "$URL" ] && { echo "the server did not start: $(cat "$LOG")" >&2; exit 1; }
 # Certificates are self-signed: the load generator does not verify them.
 export NODE_TLS_REJECT_UNAUTHORIZED=0 NODE_NO_WARNINGS=1
 TARGET="$URL${GET_PATH:-/api/orders}"
 LOAD_SECONDS=$((SAMPLE_SECONDS + 2))
 if [ "$PROTOCOL" = h2 ]; then
-  if [ -n "${GET_PATH:-}" ]; then
-    REQUEST=()
-  else
-    REQUEST=(-H "content-type: application/json" -d "$OUT/body.json")
-  fi
+  REQUEST=(-H "content-type: application/json" -d "$OUT/body.json")
+else
+  REQUEST=(-m POST -H content-type=application/json -i "$OUT/body.json")
+fi
+[ -n "${GET_PATH:-}" ] && REQUEST=()
+if [ "$PROTOCOL" = h2 ]; then
   H2LOAD=(taskset -c 0 h2load -c 10 -m 5 -t 1 ${REQUEST[@]+"${REQUEST[@]}"} "$TARGET")
   "${H2LOAD[@]}" -D 3 >/dev/null 2>&1
   "${H2LOAD[@]}" -D "$LOAD_SECONDS" >"$OUT/load.txt" 2>&1 &
 else
-  if [ -n "${GET_PATH:-}" ]; then
-    REQUEST=()
-  else
-    REQUEST=(-m POST -H content-type=application/json -i "$OUT/body.json")
-  fi
   taskset -c 0 "$AUTOCANNON" -c 50 -d 3 ${REQUEST[@]+"${REQUEST[@]}"} "$TARGET" >/dev/null 2>&1
   taskset -c 0 "$AUTOCANNON" -c 50 -d "$LOAD_SECONDS" --json ${REQUEST[@]+"${REQUEST[@]}"} "$TARGET" \
     >"$OUT/load.json" 2>/dev/null &

@@ -2,10 +2,10 @@ import { execFileSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
+import { canPin } from '../../bench/child.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
-const pinnable =
-  (existsSync('/usr/bin/taskset') || existsSync('/bin/taskset')) && existsSync('/proc/self/task')
+const pinnable = canPin && existsSync('/proc/self/task')
 
 // The bench process is the load generator, on CPU 0; the servers run on CPU 1. Pinning only its
 // main thread left V8's garbage-collection and compiler threads free to run on the servers' core.
