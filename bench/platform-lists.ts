@@ -44,6 +44,8 @@ interface Sized {
   /** SQLite: the list runs on the event loop, and a CPU probe measures how long it holds it. */
   probesCpu: boolean
   store: Store
+  /** PostgreSQL: another instance's store on the same database, whose writes this one's lists meet. */
+  other?: Store
   server: http.Server
   base: string
   workspaceId: number
@@ -116,6 +118,7 @@ async function sized(count: number, target: StoreTarget): Promise<Sized> {
     workspaceId,
     serviceId: services[0]?.id ?? 0,
     dataDir,
+    ...(pgUrl === undefined ? {} : { other: await open() }),
   }
 }
 
@@ -372,22 +375,40 @@ async function sortedRound(s: Sized, into: Figures): Promise<void> {
       }
     })
   }
+  await filteredAfterWrites(s, into, s.store, '')
+  // Another instance's writes are not moved into this pool's kept lists at their commit: its
+  // inserts are found by the next list (PostgreSQL; on SQLite one process writes).
+  if (s.other !== undefined) {
+    await filteredAfterWrites(s, into, s.other, ", another instance's write")
+  }
+}
+
+/**
+ * Ten one-row writes by `writer`, each followed by a filtered list's first page, the page after
+ * it, a far page and a rare filter's first page, named with `suffix`.
+ */
+async function filteredAfterWrites(
+  s: Sized,
+  into: Figures,
+  writer: Store,
+  suffix: string,
+): Promise<void> {
   // Each write changes the workspace's change count: the filtered list after it has no total.
   for (let i = 0; i < 10; i++) {
     // The write moves the positions and totals the lists above left kept: what that costs it.
-    const write = (into.filtered['the one-row write before it'] ??= {
+    const write = (into.filtered[`the one-row write before it${suffix}`] ??= {
       ms: [],
       held: [],
       heldOutsideGc: [],
     })
     const written = performance.now()
     const writeBlock = await storeCall(s, () =>
-      s.store.write(async (tx) => {
+      writer.write(async (tx) => {
         await tx.transactions.createEncodedMany(
           { workspaceId: s.workspaceId, serviceId: s.serviceId, by: 'bench' },
           [
             {
-              name: `GET /written/${i}`,
+              name: `GET /written/${suffix === '' ? '' : 'elsewhere/'}${i}`,
               description: null,
               dslType: 'GENERIC_DSL',
               tags: [],
@@ -428,7 +449,7 @@ async function sortedRound(s: Sized, into: Figures): Promise<void> {
     control.held.push(block.held)
     control.heldOutsideGc.push(block.heldOutsideGc)
     for (const [name, contains, skip] of cases) {
-      const c = (into.filtered[name] ??= { ms: [], held: [], heldOutsideGc: [] })
+      const c = (into.filtered[`${name}${suffix}`] ??= { ms: [], held: [], heldOutsideGc: [] })
       const t0 = performance.now()
       let block = { held: 0, heldOutsideGc: 0 }
       await inPhase(into, `after a write: ${name} (store)`, async () => {
@@ -439,7 +460,7 @@ async function sortedRound(s: Sized, into: Figures): Promise<void> {
       c.ms.push(performance.now() - t0)
       c.held.push(block.held)
       c.heldOutsideGc.push(block.heldOutsideGc)
-      if (name === 'first page') {
+      if (name === 'first page' && suffix === '') {
         into.filteredAfterWrite.push(performance.now() - t0)
         into.filteredAfterWriteBlock.push(block.held)
       }
@@ -627,6 +648,7 @@ export async function benchLists(rounds = 3, kind: StoreKind = storeOfArgv()): P
     for (const s of sizes) {
       s.server.close()
       await s.store.close()
+      await s.other?.close()
       rmSync(s.dataDir, { recursive: true, force: true })
     }
     if (pgServer !== undefined) {

@@ -5,8 +5,9 @@ import type { Row } from './sql.js'
  * Page ends, filtered totals and positions remembered per pool (the SQLite store keeps them per
  * connection; see its keyset.ts). Each entry carries the change count it was read at, kept in the
  * database, so an entry is right whichever instance made the change since. A total or positions
- * with a `move` are moved by this pool's own small writes at their commit (list-changes.ts)
- * instead of being read again.
+ * with a `move` are moved by this pool's own small writes at their commit (list-changes.ts), and
+ * by the rows other instances inserted since at the next list (list-arrivals.ts), instead of
+ * being read again.
  */
 
 /** The sort of a list: its SQL expressions, id last, all in one direction. */
@@ -28,6 +29,11 @@ export interface ListMove {
   scopeVersion: string
   /** The list's summary (`{ total, version }`). */
   listVersion: string
+  /**
+   * The rows whose every change moves the list's change count (a condition on `from`): another
+   * instance's inserts are found among them (list-arrivals.ts).
+   */
+  versionRows: string
   from: string
   where: string
   idColumn: string
@@ -42,6 +48,11 @@ export interface KeptTotal {
   move?: ListMove
   /** The scope's change count when it was read or moved (with `move`). */
   scopeVersion?: number
+  /**
+   * No row of the table had a larger id when the entry was read or moved (an upper bound): the
+   * rows above it are the ones inserted since (list-arrivals.ts).
+   */
+  top?: number
 }
 
 /** A list's total and its marks (one per `POSITION_EVERY` rows of its scope) at a change count. */
@@ -56,6 +67,11 @@ export interface KeptPositions {
   move?: ListMove
   /** The scope's change count when it was read or moved (with `move`). */
   scopeVersion?: number
+  /**
+   * No row of the table had a larger id when the entry was read or moved (an upper bound): the
+   * rows above it are the ones inserted since (list-arrivals.ts).
+   */
+  top?: number
 }
 
 export interface ListCaches {

@@ -10,6 +10,15 @@ import {
   type ListMove,
   type Mark,
 } from './list-caches.js'
+import {
+  comparableMarks,
+  MAX_SHIFTED,
+  movedMarks,
+  PLACEHOLDER,
+  placesParams,
+  placesSql,
+  usedParams,
+} from './list-places.js'
 import { all, type Row } from './sql.js'
 import { WrittenRows } from '../shared/written-rows.js'
 
@@ -30,8 +39,9 @@ import { WrittenRows } from '../shared/written-rows.js'
  * counted inserts), and a list is moved only when the count the write sees is the one the pool
  * saw plus those notes, and the kept entry was read at the pool's count. Anything else (a
  * service's delete cascading to its rows, a write of another instance in between, more than
- * `MAX_WRITTEN_ROWS` rows) leaves the entry at its old count: it is read again, as before. Another
- * instance's caches are never moved: its entries are at the old count and read again.
+ * `MAX_WRITTEN_ROWS` rows) leaves the entry at its old count: the next list moves it by the
+ * rows inserted since if they are all that changed (list-arrivals.ts), or reads it again.
+ * Another instance's caches are not moved here: its next list finds this write the same way.
  */
 
 /**
@@ -39,8 +49,6 @@ import { WrittenRows } from '../shared/written-rows.js'
  * subquery on both sides; the others are read again when asked for).
  */
 const MAX_MOVED = 32
-/** Rows moved into a list's positions since they were read, at most: a slice between two marks gains as many. */
-const MAX_SHIFTED = 256
 
 /** What the current write changed, per scope (workspace). */
 export class ListWrites extends WrittenRows {
@@ -154,7 +162,11 @@ export async function moveKeptLists(
     if (out.scopeVersion !== candidate.kept.scopeVersion) return
     if (out.places.includes(null) || into.places.includes(null)) return
     const total = candidate.kept.total - out.places.length + into.places.length
-    const version = { version: into.listVersion, scopeVersion: into.scopeVersion }
+    const version = {
+      version: into.listVersion,
+      scopeVersion: into.scopeVersion,
+      ...topAfter(candidate.kept, candidate.ids),
+    }
     if ('marks' in candidate.kept) {
       moved.positions.push([
         candidate.key,
@@ -201,10 +213,7 @@ function keptOf(caches: ListCaches, writes: ListWrites): Candidate[] {
   for (const [key, kept] of caches.positions) {
     const written = writes.rows.get(kept.move?.scope ?? -1)?.size ?? 0
     if (kept.shifted + written > MAX_SHIFTED) continue
-    // A mark with a NULL key compares with no row: such positions are read again.
-    if (kept.marks.some((mark) => mark.keys.some((key) => key === null || key === undefined))) {
-      continue
-    }
+    if (!comparableMarks(kept)) continue
     add(key, kept, kept.marks)
   }
   return candidates
@@ -255,7 +264,15 @@ async function readSides(q: PgQueryable, candidates: readonly Candidate[]): Prom
   const named = candidates.map((candidate, i) => ({
     scope: versionOf(candidate.move.scopeVersion, candidate.move.params),
     list: versionOf(candidate.move.listVersion, candidate.move.params),
-    places: column(placesSql(candidate), placesParams(candidate), `p${i}`),
+    places: column(
+      placesSql(
+        candidate.move,
+        candidate.kept,
+        `${candidate.move.idColumn} = ANY(@list_written::bigint[])`,
+      ),
+      { ...placesParams(candidate.move, candidate.kept), list_written: candidate.ids },
+      `p${i}`,
+    ),
   }))
   const [row] = await all(q, `SELECT ${columns.join(', ')}`, params)
   return named.map((name) => {
@@ -268,62 +285,13 @@ async function readSides(q: PgQueryable, candidates: readonly Candidate[]): Prom
   })
 }
 
-/** `@name` parameters, as sql.ts finds them (its statements never quote an `@`). */
-const PLACEHOLDER = /@([A-Za-z_][A-Za-z0-9_]*)/g
-
-/** The parameters of `params` that `sql` names. */
-function usedParams(sql: string, params: Row): Row {
-  const used: Row = {}
-  for (const [, name] of sql.matchAll(PLACEHOLDER)) {
-    if (name !== undefined) used[name] = params[name]
-  }
-  return used
-}
-
 /**
- * For each written row the list holds, how many marks sort before it. The marks' keys are bound
- * as one array per key, of the type the key had when they were read, and compared with the
- * row-value comparison the keyset pages use (a row with a NULL key gets NULL: such a list is not
- * moved).
+ * The id no row of the table passed once the write's rows are in: what another instance's
+ * inserts are found above (list-arrivals.ts). Unknown if it was unknown before.
  */
-function placesSql({ move, kept }: Candidate): string {
-  const { expressions, descending } = move.order
-  const types = 'types' in kept ? kept.types : []
-  const place =
-    types.length === 0
-      ? '0'
-      : `CASE WHEN num_nulls(${expressions.join(', ')}) > 0 THEN NULL ELSE ` +
-        `(SELECT count(*) FROM unnest(${types.map((type, k) => `@list_marks_${k}::${type}[]`).join(', ')}) ` +
-        `m(${types.map((_, k) => `k${k}`).join(', ')}) WHERE (${expressions.join(', ')}) ${descending ? '<' : '>'} ` +
-        `(${types.map((_, k) => `m.k${k}`).join(', ')}))::int END`
-  return (
-    `SELECT array_agg(${place}) FROM ${move.from} WHERE (${move.where}) ` +
-    `AND ${move.idColumn} = ANY(@list_written::bigint[])`
-  )
-}
-
-function placesParams({ move, kept, ids }: Candidate): Row {
-  const params: Row = { ...usedParams(move.where, move.params), list_written: ids }
-  const marks = 'marks' in kept ? kept.marks : []
-  const types = 'types' in kept ? kept.types : []
-  types.forEach((_, k) => {
-    params[`list_marks_${k}`] = marks.map((mark) => mark.keys[k])
-  })
-  return params
-}
-
-/** `marks` without the rows placed at `out` and with those at `into` (a row placed at i counts in mark i and every one after). */
-function movedMarks(
-  marks: readonly Mark[],
-  out: ReadonlyArray<number | null>,
-  into: ReadonlyArray<number | null>,
-): Mark[] {
-  const delta = new Array<number>(marks.length + 1).fill(0)
-  for (const at of out) delta[at ?? 0] = (delta[at ?? 0] ?? 0) - 1
-  for (const at of into) delta[at ?? 0] = (delta[at ?? 0] ?? 0) + 1
-  let moving = 0
-  return marks.map((mark, i) => {
-    moving += delta[i] ?? 0
-    return moving === 0 ? mark : { position: mark.position + moving, keys: mark.keys }
-  })
+function topAfter(kept: KeptTotal | KeptPositions, ids: readonly number[]): { top?: number } {
+  if (kept.top === undefined) return {}
+  let top = kept.top
+  for (const id of ids) if (id > top) top = id
+  return { top }
 }

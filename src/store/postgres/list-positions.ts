@@ -8,6 +8,7 @@ import {
   type Mark,
   type SortOrder,
 } from './list-caches.js'
+import { arrivedInto } from './list-arrivals.js'
 import { all, type Row } from './sql.js'
 
 /*
@@ -17,7 +18,8 @@ import { all, type Row } from './sql.js'
  * slice of the scope); a filter few rows match, whose marks mostly share one position, has its
  * first page read from the last of them instead of walking the scope for its rows (as SQLite's
  * slices do, list-segments.ts). Read in one statement, once per change count, or moved by this
- * pool's writes at their commit (list-changes.ts).
+ * pool's writes at their commit (list-changes.ts) or by the rows other instances inserted
+ * (list-arrivals.ts).
  */
 
 /**
@@ -57,7 +59,20 @@ export async function positionsOf(
   const known = keptPositionsOf(caches, listing)
   if (known !== undefined) return known
   const key = positionsKey(listing)
+  const behind = caches.positions.get(key)
+  const arrived =
+    behind === undefined
+      ? undefined
+      : await arrivedInto(q, behind, listing.version, listing.movable.scopeVersion)
+  if (arrived !== undefined) {
+    remember(caches.positions, key, arrived, MAX_POSITIONS)
+    return arrived
+  }
   const { spec, order, orderBy } = listing
+  const { move } = listing.movable
+  // The table's top id, for the rows inserted after it to be found (list-arrivals.ts).
+  const top =
+    move === undefined ? '' : `, (SELECT max(${move.idColumn}) FROM ${move.from}) AS list_top`
   const keys = order.expressions
     .map((e, i) => `${e} AS ${KEY_COLUMN}${i}, pg_typeof(${e})::text AS ${TYPE_COLUMN}${i}`)
     .join(', ')
@@ -66,7 +81,7 @@ export async function positionsOf(
   const rows = await all(
     q,
     `SELECT * FROM (SELECT ${keys}, row_number() OVER w AS scope_position, sum(${counted}) OVER w AS list_position, ` +
-      `count(*) OVER () AS scope_rows FROM ${spec.from} WHERE ${spec.scope ?? spec.where} ` +
+      `count(*) OVER () AS scope_rows${top} FROM ${spec.from} WHERE ${spec.scope ?? spec.where} ` +
       `WINDOW w AS (ORDER BY ${orderBy} ROWS UNBOUNDED PRECEDING)) s ` +
       `WHERE scope_position % ${POSITION_EVERY} = 0 OR scope_position = scope_rows ORDER BY scope_position`,
     spec.params,
@@ -86,6 +101,9 @@ export async function positionsOf(
         : order.expressions.map((_, i) => String(first[`${TYPE_COLUMN}${i}`])),
     shifted: 0,
     ...listing.movable,
+    ...(first?.['list_top'] === undefined || first['list_top'] === null
+      ? {}
+      : { top: Number(first['list_top']) }),
   }
   remember(caches.positions, key, positions, MAX_POSITIONS)
   return positions

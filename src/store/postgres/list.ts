@@ -7,6 +7,7 @@ import {
   MAX_TOTALS,
   remember,
   type KeptPositions,
+  type KeptTotal,
   type ListMove,
   type SortOrder,
 } from './list-caches.js'
@@ -17,7 +18,9 @@ import {
   markBefore,
   positionsOf,
   seenAt,
+  type Listing,
 } from './list-positions.js'
+import { arrivedInto } from './list-arrivals.js'
 import { all, one, type Row } from './sql.js'
 
 /** Sort keys a list accepts: field name to SQL expression(s), comma-separated. */
@@ -84,9 +87,11 @@ export interface PgListSpec<T> {
   /**
    * The scope's key as writes note it and its change count (`{ version }`, with `params`): with
    * them this pool's small writes move the list's kept total and positions at their commit
-   * (list-changes.ts) instead of leaving them to be read again.
+   * (list-changes.ts) instead of leaving them to be read again; with `versionRows`, the rows
+   * whose changes `summary`'s version counts (`t.workspace_id = @workspaceId`), the next list
+   * moves them by the rows other instances inserted since (list-arrivals.ts).
    */
-  changes?: { scope: number; scopeVersion: string }
+  changes?: { scope: number; scopeVersion: string; versionRows: string }
 }
 
 /**
@@ -162,15 +167,17 @@ export async function pgListPage<T>(ctx: PgRepoContext, spec: PgListSpec<T>): Pr
       if (known !== undefined && known.version === version) {
         seenAt(known, movable)
         total = known.total
+      } else if (spec.scope === undefined) {
+        const counted = await totalOf(q, spec, countSql, known, listing)
+        total = counted.total
+        remember(caches.totals, countKey, counted, MAX_TOTALS)
       } else {
-        if (spec.scope === undefined) {
-          total = (await one(q, countSql, spec.params))?.['n'] as number
-        } else {
-          // The positions count the list on the way: one read gives its total and its marks.
-          positions = await positionsOf(q, caches, listing)
-          total = positions.total
-        }
-        remember(caches.totals, countKey, { version, total, ...movable }, MAX_TOTALS)
+        // The positions count the list on the way: one read gives its total and its marks.
+        positions = await positionsOf(q, caches, listing)
+        total = positions.total
+        const { top } = positions
+        const counted = { version, total, ...movable, ...(top === undefined ? {} : { top }) }
+        remember(caches.totals, countKey, counted, MAX_TOTALS)
       }
     }
     const known = skip === 0 ? undefined : caches.ends.get(`${skip}\u0000${list}`)
@@ -220,6 +227,39 @@ export async function pgListPage<T>(ctx: PgRepoContext, spec: PgListSpec<T>): Pr
   })
 }
 
+/**
+ * A filtered list's total at the listing's change count: `known` moved by the rows inserted
+ * since (list-arrivals.ts), or counted, with the table's top id when it can be moved.
+ */
+async function totalOf<T>(
+  q: PgQueryable,
+  spec: PgListSpec<T>,
+  countSql: string,
+  known: KeptTotal | undefined,
+  listing: Listing,
+): Promise<KeptTotal> {
+  const { version, movable } = listing
+  const arrived =
+    known === undefined ? undefined : await arrivedInto(q, known, version, movable.scopeVersion)
+  if (arrived !== undefined) return arrived
+  if (movable.move === undefined) {
+    return { version, total: (await one(q, countSql, spec.params))?.['n'] as number }
+  }
+  const { idColumn, from } = movable.move
+  const row = await one(
+    q,
+    `SELECT COUNT(*) AS n, (SELECT max(${idColumn}) FROM ${from}) AS list_top FROM ${spec.from} WHERE ${spec.where}`,
+    spec.params,
+  )
+  const top = row?.['list_top']
+  return {
+    version,
+    total: row?.['n'] as number,
+    ...movable,
+    ...(top === null || top === undefined ? {} : { top: Number(top) }),
+  }
+}
+
 /** How this pool's writes move the list's kept total and positions, when the spec says so. */
 function moveOf<T>(spec: PgListSpec<T>, order: SortOrder): ListMove | undefined {
   if (spec.changes === undefined || spec.summary === undefined) return undefined
@@ -227,6 +267,7 @@ function moveOf<T>(spec: PgListSpec<T>, order: SortOrder): ListMove | undefined 
     scope: spec.changes.scope,
     scopeVersion: spec.changes.scopeVersion,
     listVersion: spec.summary,
+    versionRows: spec.changes.versionRows,
     from: spec.from,
     where: spec.where,
     idColumn: spec.idColumn ?? 'id',

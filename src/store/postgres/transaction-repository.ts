@@ -312,7 +312,15 @@ export function pgTransactionRepository(
         decode,
         summary,
         ...(scope === undefined ? {} : { scope }),
-        changes: { scope: workspaceId, scopeVersion: workspaceVersionSql },
+        changes: {
+          scope: workspaceId,
+          scopeVersion: workspaceVersionSql,
+          // The summary counts the changes of the service's rows, or of the workspace's.
+          versionRows:
+            filter.serviceId === undefined
+              ? 't.workspace_id = @workspaceId'
+              : 't.workspace_id = @workspaceId AND t.service_id = @serviceId',
+        },
       })
     },
     async update(workspaceId, id, patch) {

@@ -1,12 +1,9 @@
 import pg from 'pg'
-import { describe, expect, it, onTestFinished, vi } from 'vitest'
-import {
-  openPostgresStore,
-  type Store,
-  type TransactionFilter,
-} from '../../../../src/store/index.js'
+import { describe, expect, it, onTestFinished } from 'vitest'
+import { openPostgresStore, type Store } from '../../../../src/store/index.js'
 import { hasPostgres, requirePgDatabase } from '../../../helpers/postgres.js'
 import { BY, seed } from '../fixtures.js'
+import { dsl, filtersOf, insertRows, listChecks } from './list-truth.js'
 
 /*
  * On PostgreSQL a small write moves the totals and positions the pool keeps for filtered lists
@@ -14,80 +11,6 @@ import { BY, seed } from '../fixtures.js'
  * list, at every page, must stay exactly what COUNT(*) and OFFSET over the table give: checked
  * here against the rows read straight from the table, after each kind of write.
  */
-
-const dsl = '{"requestDsl":{"method":"GET","path":"/x"},"responseDsl":{"status":200}}'
-
-interface TableRow {
-  id: number
-  workspaceId: number
-  serviceId: number
-  name: string
-  description: string | null
-  dslType: string
-  updated: number
-  tags: string[]
-}
-
-const SORTS = ['id', '-name', 'updated'] as const
-
-/** What the list must be, computed from the table's rows (ASCII names: lower() is JavaScript's). */
-function expected(
-  rows: readonly TableRow[],
-  workspaceId: number,
-  filter: TransactionFilter,
-  sort: string,
-): number[] {
-  const contains = filter.contains?.toLowerCase()
-  const listed = rows.filter(
-    (r) =>
-      r.workspaceId === workspaceId &&
-      (filter.serviceId === undefined || r.serviceId === filter.serviceId) &&
-      (contains === undefined ||
-        r.name.toLowerCase().includes(contains) ||
-        (r.description ?? '').toLowerCase().includes(contains)) &&
-      (filter.dslType === undefined || r.dslType === filter.dslType) &&
-      (filter.tags ?? []).every((tag) => r.tags.includes(tag)),
-  )
-  const descending = sort.startsWith('-')
-  const field = sort.replace(/^-/, '')
-  const key = (r: TableRow): string | number =>
-    field === 'name' ? r.name.toLowerCase() : field === 'updated' ? r.updated : r.id
-  listed.sort((a, b) => {
-    const [ka, kb] = [key(a), key(b)]
-    const order = ka < kb ? -1 : ka > kb ? 1 : a.id - b.id
-    return descending ? -order : order
-  })
-  return listed.map((r) => r.id)
-}
-
-async function tableRows(client: pg.Client): Promise<TableRow[]> {
-  const { rows } = await client.query<Record<string, unknown>>(
-    'SELECT t.id, t.workspace_id, t.service_id, t.name, t.description, t.dsl_type, t.updated, ' +
-      'array(SELECT x.name FROM transaction_tags x WHERE x.transaction_id = t.id) AS tags FROM transactions t',
-  )
-  return rows.map((r) => ({
-    id: Number(r['id']),
-    workspaceId: Number(r['workspace_id']),
-    serviceId: Number(r['service_id']),
-    name: String(r['name']),
-    description: r['description'] === null ? null : String(r['description']),
-    dslType: String(r['dsl_type']),
-    updated: Number(r['updated']),
-    tags: r['tags'] as string[],
-  }))
-}
-
-/** Statements the store's pools send, from the moment it is called. */
-function statementsSent(): { texts: () => string[]; stop: () => void } {
-  const spy = vi.spyOn(pg.Client.prototype, 'query')
-  return {
-    texts: () =>
-      spy.mock.calls.map(([sql]) =>
-        typeof sql === 'string' ? sql : String((sql as { text?: string }).text),
-      ),
-    stop: () => spy.mockRestore(),
-  }
-}
 
 describe.skipIf(!hasPostgres)('PostgreSQL transaction lists after writes', () => {
   it('stay exact at every page through inserts, updates, deletes, tag changes, a service delete and a write of another pool, moved without recounting', async () => {
@@ -111,20 +34,7 @@ describe.skipIf(!hasPostgres)('PostgreSQL transaction lists after writes', () =>
       serviceId: number,
       names: readonly string[],
       tags: string[] = [],
-    ) =>
-      await s.write(
-        async (tx) =>
-          await tx.transactions.createEncodedMany(
-            { workspaceId, serviceId, by: BY },
-            names.map((name) => ({
-              name,
-              description: null,
-              dslType: 'GENERIC_DSL',
-              tags,
-              dslJson: dsl,
-            })),
-          ),
-      )
+    ) => await insertRows(s, workspaceId, serviceId, names, tags)
     // 2,600 rows: lists of more than one slice of 1,000, names out of id order (name sorts).
     const names = Array.from({ length: 2600 }, (_, i) => `GET /orders/${(i * 7919) % 2600}`)
     const ids = [
@@ -134,48 +44,7 @@ describe.skipIf(!hasPostgres)('PostgreSQL transaction lists after writes', () =>
     ]
     await insert(store, b.id, ['GET /rare/one'])
 
-    const filters: TransactionFilter[] = [
-      {},
-      { contains: 'orders/1' },
-      { contains: 'RARE' },
-      { serviceId: b.id },
-      { serviceId: a.id, contains: 'orders/2' },
-      { tags: ['smoke'] },
-      { dslType: 'GENERIC_DSL' },
-    ]
-    const check = async (step: string) => {
-      const rows = await tableRows(client)
-      for (const filter of filters) {
-        for (const sort of SORTS) {
-          const want = expected(rows, workspaceId, filter, sort)
-          const skips = [0, 50, 1100, 1500, Math.max(0, want.length - 3), want.length + 5]
-          for (const skip of skips) {
-            const page = await store.transactions.list(workspaceId, filter, {
-              limit: 50,
-              skip,
-              sort,
-            })
-            const where = `${step}: ${JSON.stringify(filter)} sort=${sort} skip=${skip}`
-            expect(page.total, where).toBe(want.length)
-            expect(
-              page.items.map((t) => t.id),
-              where,
-            ).toEqual(want.slice(skip, skip + 50))
-          }
-        }
-      }
-    }
-    /** After a small write of this pool, the check reads no total or positions again. */
-    const checkMoved = async (step: string) => {
-      const sent = statementsSent()
-      try {
-        await check(step)
-        const reread = sent.texts().filter((sql) => /COUNT\(\*\)|OVER w/.test(sql))
-        expect(reread, step).toEqual([])
-      } finally {
-        sent.stop()
-      }
-    }
+    const { check, checkMoved } = listChecks(store, client, workspaceId, filtersOf(a.id, b.id))
     await check('seeded')
 
     await insert(store, a.id, ['GET /orders/1new'])
