@@ -24,6 +24,13 @@ export interface H2LoadOptions {
   /** Streams kept in flight on each session. */
   streams: number
   seconds: number
+  /**
+   * Requests per second over all sessions (h2load's `--rps`, per session); undefined: as fast as
+   * the generator goes. Below both servers' maximum, neither is the bottleneck, and Node's HTTP/2
+   * core stays out of the garbage-collection mode a saturated server lands in (bench/README.md,
+   * "Why the HTTP/2 figures are bimodal").
+   */
+  rate?: number | undefined
 }
 
 /** nghttp2's load generator (Debian's nghttp2-client), where installed. */
@@ -49,32 +56,12 @@ async function nghttp2Load(binary: string, options: H2LoadOptions): Promise<Load
   const dir = mkdtempSync(join(tmpdir(), 'understudy-h2load-'))
   try {
     const log = join(dir, 'requests.tsv')
-    const args = [
-      new URL(options.path, options.url).href,
-      '--clients',
-      String(options.sessions),
-      '--max-concurrent-streams',
-      String(options.streams),
-      '--duration',
-      String(options.seconds),
-      '--threads',
-      '1',
-      '--log-file',
-      log,
-    ]
-    for (const [name, value] of Object.entries(options.headers)) {
-      args.push('--header', `${name}: ${value}`)
-    }
+    let body: string | undefined
     if (options.body !== undefined) {
-      if (options.method !== 'POST') {
-        throw new Error(`h2load sends a body with POST only, not ${options.method}`)
-      }
-      const body = join(dir, 'body')
+      body = join(dir, 'body')
       writeFileSync(body, options.body)
-      args.push('--data', body)
-    } else if (options.method !== 'GET') {
-      args.push('--header', `:method: ${options.method}`)
     }
+    const args = h2loadArgs(options, log, body)
     const output = await new Promise<string>((resolve, reject) => {
       execFile(binary, args, { maxBuffer: 1 << 20 }, (err, stdout) =>
         err === null ? resolve(stdout) : reject(err),
@@ -84,6 +71,44 @@ async function nghttp2Load(binary: string, options: H2LoadOptions): Promise<Load
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
+}
+
+/**
+ * h2load's arguments for `options`, its per-request log at `log`, the body (POST only) read
+ * from the file `body`. A `rate` is shared out over the sessions, rounded up.
+ *
+ * @example
+ * h2loadArgs({ ...options, sessions: 10, rate: 15000 }, log) // [..., '--rps', '1500']
+ */
+export function h2loadArgs(options: H2LoadOptions, log: string, body?: string): string[] {
+  const args = [
+    new URL(options.path, options.url).href,
+    '--clients',
+    String(options.sessions),
+    '--max-concurrent-streams',
+    String(options.streams),
+    '--duration',
+    String(options.seconds),
+    '--threads',
+    '1',
+    '--log-file',
+    log,
+  ]
+  if (options.rate !== undefined) {
+    args.push('--rps', String(Math.ceil(options.rate / options.sessions)))
+  }
+  for (const [name, value] of Object.entries(options.headers)) {
+    args.push('--header', `${name}: ${value}`)
+  }
+  if (body !== undefined) {
+    if (options.method !== 'POST') {
+      throw new Error(`h2load sends a body with POST only, not ${options.method}`)
+    }
+    args.push('--data', body)
+  } else if (options.method !== 'GET') {
+    args.push('--header', `:method: ${options.method}`)
+  }
+  return args
 }
 
 /**
@@ -134,6 +159,9 @@ function percentile99(latencies: number[]): number {
 }
 
 async function nodeLoad(options: H2LoadOptions): Promise<LoadResult> {
+  if (options.rate !== undefined) {
+    throw new Error('a fixed HTTP/2 rate needs nghttp2 h2load (apt-get install nghttp2-client)')
+  }
   const body = options.body === undefined ? null : Buffer.from(options.body)
   const requestHeaders: http2.OutgoingHttpHeaders = {
     ...options.headers,

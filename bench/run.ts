@@ -3,7 +3,8 @@
 // paths: HTTPS, HTTP/2, pass-through, templated; scale: S0-S2 at 100 / 10,000 / 100,000
 // transactions with RSS and start-up), --duration S (default 10), --connections N (default 50),
 // --rounds R (default 3), --only S0,S2 (scenarios or comparisons by id), --baseline DIR (runtime
-// and paths suites: another checkout, built, measured in the same rounds). See bench/README.md.
+// and paths suites: another checkout, built, measured in the same rounds), --h2-rate N (HTTP/2
+// comparisons at N requests/s instead of as fast as h2load goes). See bench/README.md.
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -11,6 +12,7 @@ import { parseArgs } from 'node:util'
 import { canPin, pinThisProcess, startChild } from './child.js'
 import { h2Generator } from './h2-load.js'
 import { scenarios } from './scenarios/index.js'
+import { refuseFlag } from './store-kind.js'
 import {
   measureRounds,
   median,
@@ -33,6 +35,7 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '3' },
     only: { type: 'string' },
     baseline: { type: 'string' },
+    'h2-rate': { type: 'string' },
   },
 })
 const suites = values.suite === 'all' ? ['runtime', 'paths', 'scale'] : values.suite.split(',')
@@ -41,9 +44,19 @@ for (const suite of suites) {
     throw new Error(`--suite: unknown suite ${suite} (runtime, paths, scale or all)`)
   }
 }
+const h2Rate = values['h2-rate'] === undefined ? undefined : Number(values['h2-rate'])
+if (h2Rate !== undefined && (!Number.isInteger(h2Rate) || h2Rate < 1)) {
+  refuseFlag(
+    `--h2-rate ${values['h2-rate']}: expected requests per second, a positive whole number`,
+  )
+}
+if (h2Rate !== undefined && h2Generator !== 'nghttp2 h2load') {
+  refuseFlag('--h2-rate needs nghttp2 h2load (apt-get install nghttp2-client)')
+}
 const settings: LoadSettings = {
   duration: Number(values.duration),
   connections: Number(values.connections),
+  h2Rate,
 }
 const rounds = Number(values.rounds)
 const only = values.only?.split(',') ?? null
@@ -58,7 +71,7 @@ const results: Record<string, unknown[]> = {}
 console.log(
   `node ${process.version}, ${settings.connections} connections, ${settings.duration} s per run, ${rounds} rounds (medians), ` +
     `server ${canPin ? 'pinned to CPU 1, load generator on CPU 0' : 'not pinned'}; Understudy runs with inspection on; ` +
-    `HTTP/2 load by ${h2Generator}`,
+    `HTTP/2 load by ${h2Generator}${h2Rate === undefined ? '' : ` at ${h2Rate} requests/s`}`,
 )
 
 const understudy = (file: string, name = 'understudy', command = cli): Contender => ({

@@ -33,6 +33,8 @@ export interface Measured {
 export interface LoadSettings {
   duration: number
   connections: number
+  /** HTTP/2 only: requests per second over all sessions; undefined: as fast as the generator goes. */
+  h2Rate?: number | undefined
 }
 
 export async function load(
@@ -55,6 +57,7 @@ export async function load(
       sessions,
       streams: 5,
       seconds,
+      rate: settings.h2Rate,
     })
   } else {
     const out = await autocannon({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { p99OfLog, readH2loadSummary } from '../../../bench/h2-load.js'
+import { h2loadArgs, p99OfLog, readH2loadSummary } from '../../../bench/h2-load.js'
 
 // As nghttp2 1.52's h2load prints it (abridged).
 const summary = `starting benchmark...
@@ -27,5 +27,28 @@ describe('h2load output', () => {
     const lines = Array.from({ length: 100 }, (_, i) => `1795820901466651\t200\t${(i + 1) * 1000}`)
     expect(p99OfLog(lines.join('\n') + '\n')).toBe(100)
     expect(p99OfLog('')).toBe(0)
+  })
+
+  const options = {
+    url: 'https://127.0.0.1:8443',
+    method: 'POST',
+    path: '/api/orders',
+    headers: { 'content-type': 'application/json' },
+    sessions: 10,
+    streams: 5,
+    seconds: 4,
+  }
+
+  it('loads as fast as h2load goes unless a rate is given, which it shares out over the sessions', () => {
+    expect(h2loadArgs(options, 'log.tsv', 'body')).not.toContain('--rps')
+    const args = h2loadArgs({ ...options, rate: 15_005 }, 'log.tsv', 'body')
+    expect(args.slice(args.indexOf('--rps'), args.indexOf('--rps') + 2)).toEqual(['--rps', '1501'])
+    expect(args[0]).toBe('https://127.0.0.1:8443/api/orders')
+    expect(args).toContain('--data')
+  })
+
+  it('refuses a body on anything but POST, and names another method as a pseudo-header', () => {
+    expect(() => h2loadArgs({ ...options, method: 'PUT' }, 'log.tsv', 'body')).toThrow(/POST only/)
+    expect(h2loadArgs({ ...options, method: 'DELETE' }, 'log.tsv')).toContain(':method: DELETE')
   })
 })
