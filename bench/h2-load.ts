@@ -36,8 +36,11 @@ export interface H2LoadOptions {
 /** nghttp2's load generator (Debian's nghttp2-client), where installed. */
 const NGHTTP2_H2LOAD = ['/usr/bin/h2load', '/usr/local/bin/h2load'].find((path) => existsSync(path))
 
+/** Whether nghttp2's `h2load` is installed (a fixed rate needs it). */
+export const hasH2load = NGHTTP2_H2LOAD !== undefined
+
 /** Which HTTP/2 load generator `h2load` uses here, for the bench's header line. */
-export const h2Generator = NGHTTP2_H2LOAD === undefined ? 'node:http2 client' : 'nghttp2 h2load'
+export const h2Generator = hasH2load ? 'nghttp2 h2load' : 'node:http2 client'
 
 /**
  * An HTTP/2 load (autocannon speaks HTTP/1.1 only): `sessions` TLS connections, each with

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { canPin, pinThisProcess, startChild } from './child.js'
-import { h2Generator } from './h2-load.js'
+import { h2Generator, hasH2load } from './h2-load.js'
 import { scenarios } from './scenarios/index.js'
 import { refuseFlag } from './store-kind.js'
 import {
@@ -50,7 +50,7 @@ if (h2Rate !== undefined && (!Number.isInteger(h2Rate) || h2Rate < 1)) {
     `--h2-rate ${values['h2-rate']}: expected requests per second, a positive whole number`,
   )
 }
-if (h2Rate !== undefined && h2Generator !== 'nghttp2 h2load') {
+if (h2Rate !== undefined && !hasH2load) {
   refuseFlag('--h2-rate needs nghttp2 h2load (apt-get install nghttp2-client)')
 }
 const settings: LoadSettings = {

@@ -6,6 +6,7 @@ import {
   movedMarks,
   placesParams,
   placesSql,
+  topIdSql,
   usedParams,
 } from './list-places.js'
 import { one } from './sql.js'
@@ -51,7 +52,7 @@ export async function arrivedInto<K extends KeptTotal | KeptPositions>(
     q,
     `SELECT (SELECT version FROM (${move.listVersion}) v) AS list_version, ` +
       `(SELECT count(*) FROM ${move.from} WHERE (${move.versionRows}) AND ${above}) AS arrived, ` +
-      `(SELECT max(${move.idColumn}) FROM ${move.from}) AS top, ` +
+      `(${topIdSql(move)}) AS top, ` +
       `(${placesSql(move, kept, above)}) AS places`,
     {
       ...usedParams(move.listVersion, move.params),

@@ -28,6 +28,27 @@ export function usedParams(sql: string, params: Row): Row {
 }
 
 /**
+ * The statement of the table's highest id, read beside a list's total or positions (or moved
+ * lists' arrivals) so that the rows inserted after it can be found (list-arrivals.ts).
+ *
+ * @example
+ * `SELECT COUNT(*) AS n, (${topIdSql(move)}) AS list_top FROM ...`
+ */
+export function topIdSql(move: ListMove): string {
+  return `SELECT max(${move.idColumn}) FROM ${move.from}`
+}
+
+/**
+ * A kept entry's `top` from the value a statement read for it (NULL for an empty table: none).
+ *
+ * @example
+ * const kept = { version, total, ...topOf(row['list_top']) }
+ */
+export function topOf(value: unknown): { top?: number } {
+  return value === null || value === undefined ? {} : { top: Number(value) }
+}
+
+/**
  * Whether every mark of `kept` can be compared with a row: a mark with a NULL key compares with
  * none, and such positions are read again instead of moved.
  *

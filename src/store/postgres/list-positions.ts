@@ -9,6 +9,7 @@ import {
   type SortOrder,
 } from './list-caches.js'
 import { arrivedInto } from './list-arrivals.js'
+import { topIdSql, topOf } from './list-places.js'
 import { all, type Row } from './sql.js'
 
 /*
@@ -71,8 +72,7 @@ export async function positionsOf(
   const { spec, order, orderBy } = listing
   const { move } = listing.movable
   // The table's top id, for the rows inserted after it to be found (list-arrivals.ts).
-  const top =
-    move === undefined ? '' : `, (SELECT max(${move.idColumn}) FROM ${move.from}) AS list_top`
+  const top = move === undefined ? '' : `, (${topIdSql(move)}) AS list_top`
   const keys = order.expressions
     .map((e, i) => `${e} AS ${KEY_COLUMN}${i}, pg_typeof(${e})::text AS ${TYPE_COLUMN}${i}`)
     .join(', ')
@@ -101,9 +101,7 @@ export async function positionsOf(
         : order.expressions.map((_, i) => String(first[`${TYPE_COLUMN}${i}`])),
     shifted: 0,
     ...listing.movable,
-    ...(first?.['list_top'] === undefined || first['list_top'] === null
-      ? {}
-      : { top: Number(first['list_top']) }),
+    ...topOf(first?.['list_top']),
   }
   remember(caches.positions, key, positions, MAX_POSITIONS)
   return positions

@@ -21,6 +21,7 @@ import {
   type Listing,
 } from './list-positions.js'
 import { arrivedInto } from './list-arrivals.js'
+import { topIdSql, topOf } from './list-places.js'
 import { all, one, type Row } from './sql.js'
 
 /** Sort keys a list accepts: field name to SQL expression(s), comma-separated. */
@@ -168,15 +169,14 @@ export async function pgListPage<T>(ctx: PgRepoContext, spec: PgListSpec<T>): Pr
         seenAt(known, movable)
         total = known.total
       } else if (spec.scope === undefined) {
-        const counted = await totalOf(q, spec, countSql, known, listing)
+        const counted = await totalOf(q, spec, known, listing)
         total = counted.total
         remember(caches.totals, countKey, counted, MAX_TOTALS)
       } else {
         // The positions count the list on the way: one read gives its total and its marks.
         positions = await positionsOf(q, caches, listing)
         total = positions.total
-        const { top } = positions
-        const counted = { version, total, ...movable, ...(top === undefined ? {} : { top }) }
+        const counted = { version, total, ...movable, ...topOf(positions.top) }
         remember(caches.totals, countKey, counted, MAX_TOTALS)
       }
     }
@@ -234,7 +234,6 @@ export async function pgListPage<T>(ctx: PgRepoContext, spec: PgListSpec<T>): Pr
 async function totalOf<T>(
   q: PgQueryable,
   spec: PgListSpec<T>,
-  countSql: string,
   known: KeptTotal | undefined,
   listing: Listing,
 ): Promise<KeptTotal> {
@@ -242,22 +241,13 @@ async function totalOf<T>(
   const arrived =
     known === undefined ? undefined : await arrivedInto(q, known, version, movable.scopeVersion)
   if (arrived !== undefined) return arrived
-  if (movable.move === undefined) {
-    return { version, total: (await one(q, countSql, spec.params))?.['n'] as number }
-  }
-  const { idColumn, from } = movable.move
+  const top = movable.move === undefined ? '' : `, (${topIdSql(movable.move)}) AS list_top`
   const row = await one(
     q,
-    `SELECT COUNT(*) AS n, (SELECT max(${idColumn}) FROM ${from}) AS list_top FROM ${spec.from} WHERE ${spec.where}`,
+    `SELECT COUNT(*) AS n${top} FROM ${spec.from} WHERE ${spec.where}`,
     spec.params,
   )
-  const top = row?.['list_top']
-  return {
-    version,
-    total: row?.['n'] as number,
-    ...movable,
-    ...(top === null || top === undefined ? {} : { top: Number(top) }),
-  }
+  return { version, total: row?.['n'] as number, ...movable, ...topOf(row?.['list_top']) }
 }
 
 /** How this pool's writes move the list's kept total and positions, when the spec says so. */
