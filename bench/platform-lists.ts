@@ -375,24 +375,31 @@ async function sortedRound(s: Sized, into: Figures): Promise<void> {
       }
     })
   }
-  await filteredAfterWrites(s, into, s.store, '')
+  await filteredAfterWrites(s, into, s.store, '', 'insert')
   // Another instance's writes are not moved into this pool's kept lists at their commit: its
-  // inserts are found by the next list (PostgreSQL; on SQLite one process writes).
+  // inserts, and its updates through the log of changed rows, are found by the next list
+  // (PostgreSQL; on SQLite one process writes).
   if (s.other !== undefined) {
-    await filteredAfterWrites(s, into, s.other, ", another instance's write")
+    await filteredAfterWrites(s, into, s.other, ", another instance's write", 'insert')
+    await filteredAfterWrites(s, into, s.other, ", another instance's rename", 'update')
   }
 }
 
 /**
- * Ten one-row writes by `writer`, each followed by a filtered list's first page, the page after
- * it, a far page and a rare filter's first page, named with `suffix`.
+ * Ten one-row writes by `writer` (inserts, or renames of rows the filter holds), each followed
+ * by a filtered list's first page, the page after it, a far page and a rare filter's first page,
+ * named with `suffix`.
  */
 async function filteredAfterWrites(
   s: Sized,
   into: Figures,
   writer: Store,
   suffix: string,
+  kind: 'insert' | 'update',
 ): Promise<void> {
+  const renamed = (
+    await s.store.transactions.list(s.workspaceId, { contains: 'orders/1' }, { limit: 10, skip: 0 })
+  ).items.map((t) => t.id)
   // Each write changes the workspace's change count: the filtered list after it has no total.
   for (let i = 0; i < 10; i++) {
     // The write moves the positions and totals the lists above left kept: what that costs it.
@@ -404,6 +411,13 @@ async function filteredAfterWrites(
     const written = performance.now()
     const writeBlock = await storeCall(s, () =>
       writer.write(async (tx) => {
+        if (kind === 'update') {
+          await tx.transactions.update(s.workspaceId, renamed[i] ?? 0, {
+            name: `GET /orders/1renamed/${suffix.length}/${i}`,
+            by: 'bench',
+          })
+          return
+        }
         await tx.transactions.createEncodedMany(
           { workspaceId: s.workspaceId, serviceId: s.serviceId, by: 'bench' },
           [

@@ -263,6 +263,9 @@ async function refuseRecords(
     )
   }
   await q.query(`TRUNCATE ${tables.map(quoted).join(', ')} RESTART IDENTITY CASCADE`)
+  // The log of changed transactions names rows that are gone; its numbers keep growing, so that
+  // no list read before finds the ones after as its own.
+  await q.query('TRUNCATE transaction_changes')
   // TRUNCATE fires no row trigger: the lists it emptied count from none again, their versions
   // still growing so that no remembered page end of a list before it holds after it.
   await q.query('UPDATE list_counts SET total = 0, version = version + 1')

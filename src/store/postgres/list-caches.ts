@@ -6,8 +6,8 @@ import type { Row } from './sql.js'
  * connection; see its keyset.ts). Each entry carries the change count it was read at, kept in the
  * database, so an entry is right whichever instance made the change since. A total or positions
  * with a `move` are moved by this pool's own small writes at their commit (list-changes.ts), and
- * by the rows other instances inserted since at the next list (list-arrivals.ts), instead of
- * being read again.
+ * by the rows other instances inserted, changed or deleted since at the next list
+ * (list-arrivals.ts), instead of being read again.
  */
 
 /** The sort of a list: its SQL expressions, id last, all in one direction. */
@@ -34,6 +34,12 @@ export interface ListMove {
    * instance's inserts are found among them (list-arrivals.ts).
    */
   versionRows: string
+  /**
+   * The log of the list's rows as they were before each update or delete (`table`: the columns
+   * of `from`'s and a `seq` in the order of the changes; `where`: the list's filter over it, as
+   * `t`): another instance's changes are found in it (list-arrivals.ts).
+   */
+  departures?: { table: string; where: string }
   from: string
   where: string
   idColumn: string
@@ -53,6 +59,8 @@ export interface KeptTotal {
    * rows above it are the ones inserted since (list-arrivals.ts).
    */
   top?: number
+  /** Likewise the log of changed rows' sequence number (with `move.departures`). */
+  changeTop?: number
 }
 
 /** A list's total and its marks (one per `POSITION_EVERY` rows of its scope) at a change count. */
@@ -72,6 +80,8 @@ export interface KeptPositions {
    * rows above it are the ones inserted since (list-arrivals.ts).
    */
   top?: number
+  /** Likewise the log of changed rows' sequence number (with `move.departures`). */
+  changeTop?: number
 }
 
 export interface ListCaches {

@@ -18,6 +18,7 @@ import {
   placesParams,
   placesSql,
   usedParams,
+  type Tops,
 } from './list-places.js'
 import { all, type Row } from './sql.js'
 import { WrittenRows } from '../shared/written-rows.js'
@@ -40,8 +41,9 @@ import { WrittenRows } from '../shared/written-rows.js'
  * saw plus those notes, and the kept entry was read at the pool's count. Anything else (a
  * service's delete cascading to its rows, a write of another instance in between, more than
  * `MAX_WRITTEN_ROWS` rows) leaves the entry at its old count: the next list moves it by the
- * rows inserted since if they are all that changed (list-arrivals.ts), or reads it again.
- * Another instance's caches are not moved here: its next list finds this write the same way.
+ * rows inserted, changed or deleted since if it finds them all (list-arrivals.ts), or reads it
+ * again. Another instance's caches are not moved here: its next list finds this write the same
+ * way, which is why the kept entries moved here keep the log's sequence number after the write.
  */
 
 /**
@@ -107,6 +109,8 @@ interface Side {
   listVersion: number
   /** Per written row the list holds: how many of its marks sort before it (null: not comparable). */
   places: ReadonlyArray<number | null>
+  /** The log of changed rows' highest sequence number, with the write's own entries (after it). */
+  changeTop?: number
 }
 
 /**
@@ -165,7 +169,7 @@ export async function moveKeptLists(
     const version = {
       version: into.listVersion,
       scopeVersion: into.scopeVersion,
-      ...topAfter(candidate.kept, candidate.ids),
+      ...topAfter(candidate.kept, candidate.ids, into.changeTop),
     }
     if ('marks' in candidate.kept) {
       moved.positions.push([
@@ -261,7 +265,20 @@ async function readSides(q: PgQueryable, candidates: readonly Candidate[]): Prom
     }
     return name
   }
+  const changeTops = new Map<string, string>()
+  const changeTopOf = (table: string): string => {
+    let name = changeTops.get(table)
+    if (name === undefined) {
+      name = column(`SELECT coalesce(max(seq), 0) FROM ${table}`, {}, `c${changeTops.size}`)
+      changeTops.set(table, name)
+    }
+    return name
+  }
   const named = candidates.map((candidate, i) => ({
+    changeTop:
+      candidate.move.departures === undefined
+        ? undefined
+        : changeTopOf(candidate.move.departures.table),
     scope: versionOf(candidate.move.scopeVersion, candidate.move.params),
     list: versionOf(candidate.move.listVersion, candidate.move.params),
     places: column(
@@ -281,17 +298,25 @@ async function readSides(q: PgQueryable, candidates: readonly Candidate[]): Prom
       scopeVersion: Number(row?.[name.scope]),
       listVersion: Number(row?.[name.list]),
       places: places.map((place) => (place === null ? null : Number(place))),
+      ...(name.changeTop === undefined ? {} : { changeTop: Number(row?.[name.changeTop]) }),
     }
   })
 }
 
 /**
- * The id no row of the table passed once the write's rows are in: what another instance's
- * inserts are found above (list-arrivals.ts). Unknown if it was unknown before.
+ * The tops once the write's rows are in: the id no row of the table passed, and the log's
+ * sequence number with the write's own changes (read after it, `changeTop`), above which
+ * another instance's inserts and changes are found (list-arrivals.ts). Unknown if it was
+ * unknown before.
  */
-function topAfter(kept: KeptTotal | KeptPositions, ids: readonly number[]): { top?: number } {
+function topAfter(
+  kept: KeptTotal | KeptPositions,
+  ids: readonly number[],
+  changeTop: number | undefined,
+): Tops {
   if (kept.top === undefined) return {}
   let top = kept.top
   for (const id of ids) if (id > top) top = id
-  return { top }
+  if (kept.changeTop === undefined || changeTop === undefined) return { top }
+  return { top, changeTop: Math.max(kept.changeTop, changeTop) }
 }

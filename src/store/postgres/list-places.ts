@@ -4,7 +4,7 @@ import type { Row } from './sql.js'
 /*
  * Where rows stand in a kept list: the statements and arithmetic both ways of moving a kept
  * total or positions share, this pool's own writes at their commit (list-changes.ts) and the
- * rows another instance inserted, found at the next list (list-arrivals.ts).
+ * rows another instance inserted, changed or deleted, found at the next list (list-arrivals.ts).
  */
 
 /** Rows moved into a list's positions since they were read, at most: a slice between two marks gains as many. */
@@ -27,25 +27,55 @@ export function usedParams(sql: string, params: Row): Row {
   return used
 }
 
-/**
- * The statement of the table's highest id, read beside a list's total or positions (or moved
- * lists' arrivals) so that the rows inserted after it can be found (list-arrivals.ts).
- *
- * @example
- * `SELECT COUNT(*) AS n, (${topIdSql(move)}) AS list_top FROM ...`
- */
-export function topIdSql(move: ListMove): string {
-  return `SELECT max(${move.idColumn}) FROM ${move.from}`
+/** How far a kept entry has seen its table: the ids, and the log of changed rows (list-arrivals.ts). */
+export interface Tops {
+  top?: number
+  changeTop?: number
 }
 
 /**
- * A kept entry's `top` from the value a statement read for it (NULL for an empty table: none).
+ * Columns `list_top`, the table's highest id, and with `move.departures` `list_change_top`, the
+ * log's highest sequence number (0 for none): read beside a list's total or positions (or
+ * another instance's changes) so that the rows inserted or changed after them can be found
+ * (list-arrivals.ts).
  *
  * @example
- * const kept = { version, total, ...topOf(row['list_top']) }
+ * `SELECT COUNT(*) AS n, ${topColumns(move)} FROM ...`
  */
-export function topOf(value: unknown): { top?: number } {
-  return value === null || value === undefined ? {} : { top: Number(value) }
+export function topColumns(move: ListMove): string {
+  const ids = `(SELECT max(${move.idColumn}) FROM ${move.from}) AS list_top`
+  const { departures } = move
+  if (departures === undefined) return ids
+  return `${ids}, (SELECT coalesce(max(seq), 0) FROM ${departures.table}) AS list_change_top`
+}
+
+/**
+ * A kept entry's tops from the row a statement read `topColumns` into (NULL for an empty table:
+ * none).
+ *
+ * @example
+ * const kept = { version, total, ...topOf(row) }
+ */
+export function topOf(row: Row | undefined): Tops {
+  const tops: Tops = {}
+  const top = row?.['list_top']
+  const changeTop = row?.['list_change_top']
+  if (top !== null && top !== undefined) tops.top = Number(top)
+  if (changeTop !== null && changeTop !== undefined) tops.changeTop = Number(changeTop)
+  return tops
+}
+
+/**
+ * The tops a kept entry holds, to keep with another entry read at the same time.
+ *
+ * @example
+ * const total = { version, total: positions.total, ...keptTops(positions) }
+ */
+export function keptTops(kept: Tops): Tops {
+  const tops: Tops = {}
+  if (kept.top !== undefined) tops.top = kept.top
+  if (kept.changeTop !== undefined) tops.changeTop = kept.changeTop
+  return tops
 }
 
 /**
@@ -62,14 +92,20 @@ export function comparableMarks(kept: KeptTotal | KeptPositions): boolean {
 
 /**
  * A statement of one value: for each row of the list that `rows` (a condition on the list's
- * table) selects, how many of the kept marks sort before it. The marks' keys are bound as one
+ * table, or on `source`, a table of the same columns with the list's filter over it, as the log
+ * of changed rows) selects, how many of the kept marks sort before it. The marks' keys are bound as one
  * array per key, of the type the key had when they were read, and compared with the row-value
  * comparison the keyset pages use (a row with a NULL key gets NULL: such a list is not moved).
  *
  * @example
  * placesSql(move, kept, 'id = ANY(@list_written::bigint[])') // with placesParams(move, kept)
  */
-export function placesSql(move: ListMove, kept: KeptTotal | KeptPositions, rows: string): string {
+export function placesSql(
+  move: ListMove,
+  kept: KeptTotal | KeptPositions,
+  rows: string,
+  source: { from: string; where: string } = move,
+): string {
   const { expressions, descending } = move.order
   const types = 'types' in kept ? kept.types : []
   const place =
@@ -79,7 +115,7 @@ export function placesSql(move: ListMove, kept: KeptTotal | KeptPositions, rows:
         `(SELECT count(*) FROM unnest(${types.map((type, k) => `@list_marks_${k}::${type}[]`).join(', ')}) ` +
         `m(${types.map((_, k) => `k${k}`).join(', ')}) WHERE (${expressions.join(', ')}) ${descending ? '<' : '>'} ` +
         `(${types.map((_, k) => `m.k${k}`).join(', ')}))::int END`
-  return `SELECT array_agg(${place}) FROM ${move.from} WHERE (${move.where}) AND ${rows}`
+  return `SELECT array_agg(${place}) FROM ${source.from} WHERE (${source.where}) AND ${rows}`
 }
 
 /**
@@ -89,7 +125,7 @@ export function placesSql(move: ListMove, kept: KeptTotal | KeptPositions, rows:
  * all(q, placesSql(move, kept, rows), { ...placesParams(move, kept), list_written: ids })
  */
 export function placesParams(move: ListMove, kept: KeptTotal | KeptPositions): Row {
-  const params: Row = usedParams(move.where, move.params)
+  const params: Row = usedParams(`${move.where} ${move.departures?.where ?? ''}`, move.params)
   const marks = 'marks' in kept ? kept.marks : []
   const types = 'types' in kept ? kept.types : []
   types.forEach((_, k) => {

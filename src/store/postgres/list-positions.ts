@@ -9,7 +9,7 @@ import {
   type SortOrder,
 } from './list-caches.js'
 import { arrivedInto } from './list-arrivals.js'
-import { topIdSql, topOf } from './list-places.js'
+import { topColumns, topOf } from './list-places.js'
 import { all, type Row } from './sql.js'
 
 /*
@@ -19,7 +19,7 @@ import { all, type Row } from './sql.js'
  * slice of the scope); a filter few rows match, whose marks mostly share one position, has its
  * first page read from the last of them instead of walking the scope for its rows (as SQLite's
  * slices do, list-segments.ts). Read in one statement, once per change count, or moved by this
- * pool's writes at their commit (list-changes.ts) or by the rows other instances inserted
+ * pool's writes at their commit (list-changes.ts) or by the rows other instances wrote
  * (list-arrivals.ts).
  */
 
@@ -71,8 +71,8 @@ export async function positionsOf(
   }
   const { spec, order, orderBy } = listing
   const { move } = listing.movable
-  // The table's top id, for the rows inserted after it to be found (list-arrivals.ts).
-  const top = move === undefined ? '' : `, (${topIdSql(move)}) AS list_top`
+  // The tops, for the rows inserted or changed after them to be found (list-arrivals.ts).
+  const top = move === undefined ? '' : `, ${topColumns(move)}`
   const keys = order.expressions
     .map((e, i) => `${e} AS ${KEY_COLUMN}${i}, pg_typeof(${e})::text AS ${TYPE_COLUMN}${i}`)
     .join(', ')
@@ -101,7 +101,7 @@ export async function positionsOf(
         : order.expressions.map((_, i) => String(first[`${TYPE_COLUMN}${i}`])),
     shifted: 0,
     ...listing.movable,
-    ...topOf(first?.['list_top']),
+    ...topOf(first),
   }
   remember(caches.positions, key, positions, MAX_POSITIONS)
   return positions

@@ -21,7 +21,7 @@ import {
   type Listing,
 } from './list-positions.js'
 import { arrivedInto } from './list-arrivals.js'
-import { topIdSql, topOf } from './list-places.js'
+import { keptTops, topColumns, topOf } from './list-places.js'
 import { all, one, type Row } from './sql.js'
 
 /** Sort keys a list accepts: field name to SQL expression(s), comma-separated. */
@@ -90,9 +90,16 @@ export interface PgListSpec<T> {
    * them this pool's small writes move the list's kept total and positions at their commit
    * (list-changes.ts) instead of leaving them to be read again; with `versionRows`, the rows
    * whose changes `summary`'s version counts (`t.workspace_id = @workspaceId`), the next list
-   * moves them by the rows other instances inserted since (list-arrivals.ts).
+   * moves them by the rows other instances inserted since, and with `departures` (the log of
+   * the rows as they were before each update or delete) by the rows they changed or deleted
+   * (list-arrivals.ts).
    */
-  changes?: { scope: number; scopeVersion: string; versionRows: string }
+  changes?: {
+    scope: number
+    scopeVersion: string
+    versionRows: string
+    departures?: { table: string; where: string }
+  }
 }
 
 /**
@@ -176,7 +183,7 @@ export async function pgListPage<T>(ctx: PgRepoContext, spec: PgListSpec<T>): Pr
         // The positions count the list on the way: one read gives its total and its marks.
         positions = await positionsOf(q, caches, listing)
         total = positions.total
-        const counted = { version, total, ...movable, ...topOf(positions.top) }
+        const counted = { version, total, ...movable, ...keptTops(positions) }
         remember(caches.totals, countKey, counted, MAX_TOTALS)
       }
     }
@@ -229,7 +236,7 @@ export async function pgListPage<T>(ctx: PgRepoContext, spec: PgListSpec<T>): Pr
 
 /**
  * A filtered list's total at the listing's change count: `known` moved by the rows inserted
- * since (list-arrivals.ts), or counted, with the table's top id when it can be moved.
+ * or changed since (list-arrivals.ts), or counted, with the tops it is moved from when it can be.
  */
 async function totalOf<T>(
   q: PgQueryable,
@@ -241,13 +248,13 @@ async function totalOf<T>(
   const arrived =
     known === undefined ? undefined : await arrivedInto(q, known, version, movable.scopeVersion)
   if (arrived !== undefined) return arrived
-  const top = movable.move === undefined ? '' : `, (${topIdSql(movable.move)}) AS list_top`
+  const tops = movable.move === undefined ? '' : `, ${topColumns(movable.move)}`
   const row = await one(
     q,
-    `SELECT COUNT(*) AS n${top} FROM ${spec.from} WHERE ${spec.where}`,
+    `SELECT COUNT(*) AS n${tops} FROM ${spec.from} WHERE ${spec.where}`,
     spec.params,
   )
-  return { version, total: row?.['n'] as number, ...movable, ...topOf(row?.['list_top']) }
+  return { version, total: row?.['n'] as number, ...movable, ...topOf(row) }
 }
 
 /** How this pool's writes move the list's kept total and positions, when the spec says so. */
@@ -258,6 +265,7 @@ function moveOf<T>(spec: PgListSpec<T>, order: SortOrder): ListMove | undefined 
     scopeVersion: spec.changes.scopeVersion,
     listVersion: spec.summary,
     versionRows: spec.changes.versionRows,
+    ...(spec.changes.departures === undefined ? {} : { departures: spec.changes.departures }),
     from: spec.from,
     where: spec.where,
     idColumn: spec.idColumn ?? 'id',

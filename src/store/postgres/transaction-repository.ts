@@ -9,6 +9,7 @@ import type { StoredTransaction } from '../types.js'
 import { definePgTable } from './codec.js'
 import type { PgRepoContext } from './context.js'
 import { noteRowsWritten } from './list-changes.js'
+import { MAX_SHIFTED } from './list-places.js'
 import { pgAuditSortKeys, pgListPage, type PgSortKeys } from './list.js'
 import { all, one, returned, type Row } from './sql.js'
 
@@ -39,6 +40,24 @@ const insertTagsSql =
 const countInsertedSql =
   'INSERT INTO transaction_counts (workspace_id, service_id, n, changes) VALUES (@workspaceId, @serviceId, @n, @n) ' +
   'ON CONFLICT (workspace_id, service_id) DO UPDATE SET n = transaction_counts.n + excluded.n, changes = transaction_counts.changes + excluded.changes'
+
+/** Changes kept in `transaction_changes`: enough for lists a few minutes behind on a busy platform. */
+const KEPT_CHANGES = 10000
+
+/**
+ * Logs rows as they are before this write updates or deletes them (migration 14), locked so
+ * that the values logged are the ones the write changes, and prunes the log to its last
+ * `KEPT_CHANGES` entries; the log's new sequence numbers.
+ */
+const logChangesSql =
+  'WITH logged AS (INSERT INTO transaction_changes (id, workspace_id, service_id, name, description, dsl_type, created, updated, created_by, updated_by, tags) ' +
+  'SELECT t.id, t.workspace_id, t.service_id, t.name, t.description, t.dsl_type, t.created, t.updated, t.created_by, t.updated_by, ' +
+  "coalesce((SELECT array_agg(x.name ORDER BY x.position) FROM transaction_tags x WHERE x.transaction_id = t.id), '{}') " +
+  'FROM transactions t WHERE t.id = ANY(@ids::bigint[]) AND t.workspace_id = @workspaceId ORDER BY t.id FOR UPDATE RETURNING seq), ' +
+  // Rows another write is pruning are skipped, so that two writes never wait on each other here.
+  `pruned AS (DELETE FROM transaction_changes WHERE seq IN (SELECT seq FROM transaction_changes ` +
+  `WHERE seq <= (SELECT max(seq) FROM logged) - ${KEPT_CHANGES} FOR UPDATE SKIP LOCKED)) ` +
+  'SELECT seq FROM logged'
 
 const rewriteEncodedSql =
   'UPDATE transactions SET name = @name, description = @description, dsl_type = @dslType, dsl = @dsl::json WHERE id = @id AND workspace_id = @workspaceId RETURNING id'
@@ -77,7 +96,7 @@ function dslText(dsl: string | Uint8Array): string {
 function whereOf(
   workspaceId: number,
   filter: TransactionFilter,
-): { where: string; params: Row; summary: string; scope?: string } {
+): { where: string; departedWhere: string; params: Row; summary: string; scope?: string } {
   const conditions = ['t.workspace_id = @workspaceId']
   const params: Row = { workspaceId }
   if (filter.serviceId !== undefined) {
@@ -96,12 +115,13 @@ function whereOf(
     )
     params['contains'] = filter.contains.toLowerCase()
   }
+  let tagged: string | undefined
   if (filter.tags !== undefined && filter.tags.length > 0) {
     // "No requested tag is missing": exact comparison of whole names, whatever they contain.
-    conditions.push(
+    tagged =
       'NOT EXISTS (SELECT 1 FROM unnest(@tags::text[]) j(value) WHERE NOT EXISTS ' +
-        '(SELECT 1 FROM transaction_tags x WHERE x.transaction_id = t.id AND x.name = j.value))',
-    )
+      '(SELECT 1 FROM transaction_tags x WHERE x.transaction_id = t.id AND x.name = j.value))'
+    conditions.push(tagged)
     params['tags'] = [...filter.tags]
   }
   if (filter.dslType !== undefined) {
@@ -119,6 +139,10 @@ function whereOf(
   const unindexed = params['contains'] !== undefined || params['tags'] !== undefined
   return {
     where: conditions.join(' AND '),
+    // The logged rows carry their tags as an array (migration 14): the same filter over them.
+    departedWhere: conditions
+      .map((condition) => (condition === tagged ? '@tags::text[] <@ t.tags' : condition))
+      .join(' AND '),
     params,
     summary: summaryOf(filter, onlyWorkspaceAndService),
     ...(unindexed ? { scope: 't.workspace_id = @workspaceId' } : {}),
@@ -170,6 +194,13 @@ export function pgTransactionRepository(
   // count and the new one's), one per DELETE.
   const note = (workspaceId: number, ids: readonly number[], changes: number, inserted = false) => {
     noteRowsWritten(ctx.writes, workspaceId, ids, changes, inserted)
+  }
+  // Rows about to be updated or deleted, as they are, for other instances' lists; a write of
+  // more rows than a kept list is moved by is not logged (the lists read their rows again).
+  const logChanged = async (workspaceId: number, ids: readonly number[]): Promise<number[]> => {
+    if (ids.length === 0 || ids.length > MAX_SHIFTED) return []
+    const logged = await all(db, logChangesSql, { ids, workspaceId })
+    return logged.map((r) => r['seq'] as number)
   }
   const countInserted = async (workspaceId: number, serviceId: number, ids: readonly number[]) => {
     const n = ids.length
@@ -278,6 +309,7 @@ export function pgTransactionRepository(
     },
     async rewriteEncoded(workspaceId, id, row) {
       ctx.check()
+      await logChanged(workspaceId, [id])
       const changed =
         (
           await all(db, rewriteEncodedSql, {
@@ -301,7 +333,7 @@ export function pgTransactionRepository(
     },
     async list(workspaceId, filter, query) {
       ctx.check()
-      const { where, params, summary, scope } = whereOf(workspaceId, filter)
+      const { where, departedWhere, params, summary, scope } = whereOf(workspaceId, filter)
       return await pgListPage(ctx, {
         select,
         from: 'transactions t',
@@ -320,6 +352,7 @@ export function pgTransactionRepository(
             filter.serviceId === undefined
               ? 't.workspace_id = @workspaceId'
               : 't.workspace_id = @workspaceId AND t.service_id = @serviceId',
+          departures: { table: 'transaction_changes', where: departedWhere },
         },
       })
     },
@@ -330,6 +363,7 @@ export function pgTransactionRepository(
       const next = mergePatch(current, patch, transactionUpdatable)
       next.updated = ctx.now()
       next.updatedBy = patch.by
+      await logChanged(workspaceId, [id])
       const updated = await all(db, transactions.updateSql, transactions.encode(next))
       if (patch.tags !== undefined) await replaceTags(id, patch.tags)
       note(workspaceId, [id], 2 * updated.length)
@@ -337,6 +371,7 @@ export function pgTransactionRepository(
     },
     async delete(workspaceId, id) {
       ctx.check()
+      await logChanged(workspaceId, [id])
       const rows = await all(
         db,
         'DELETE FROM transactions WHERE id = @id AND workspace_id = @workspaceId RETURNING id',
@@ -348,6 +383,7 @@ export function pgTransactionRepository(
     async deleteMany(workspaceId, ids) {
       ctx.check()
       const wanted = distinct(ids)
+      await logChanged(workspaceId, wanted)
       const rows = await all(
         db,
         'DELETE FROM transactions WHERE id = ANY(@ids::bigint[]) AND workspace_id = @workspaceId RETURNING id',
@@ -373,7 +409,9 @@ export function pgTransactionRepository(
       const changed: number[] = []
       for (const id of wanted) {
         if (!existing.has(id)) continue
-        // Only a transaction whose tags really changed counts as updated.
+        // Logged before its tags change; only a transaction whose tags really changed counts as
+        // updated (and stays logged).
+        const logged = await logChanged(workspaceId, [id])
         if (await changeTagsOf(id, tags.add ?? [], tags.remove ?? [])) {
           await all(db, 'UPDATE transactions SET updated = @now, updated_by = @by WHERE id = @id', {
             now,
@@ -381,6 +419,10 @@ export function pgTransactionRepository(
             id,
           })
           note(workspaceId, [id], 2)
+        } else if (logged.length > 0) {
+          await all(db, 'DELETE FROM transaction_changes WHERE seq = ANY(@logged::bigint[])', {
+            logged,
+          })
         }
         changed.push(id)
       }

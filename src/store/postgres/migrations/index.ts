@@ -10,6 +10,7 @@ import { pgAdminCallsSchema } from './009-admin-calls.js'
 import { pgSharedFilesSchema } from './010-shared-files.js'
 import { pgTransactionServiceAndTypeOrdersSchema } from './011-transaction-service-and-type-orders.js'
 import { pgListCountsSchema } from './013-list-counts.js'
+import { pgTransactionChangesSchema } from './014-transaction-changes.js'
 
 /**
  * The PostgreSQL schema, oldest first: its own numbering, independent of SQLite's (one PostgreSQL
@@ -30,4 +31,5 @@ export const pgMigrations: readonly Migration[] = [
   pgSharedFilesSchema,
   pgTransactionServiceAndTypeOrdersSchema,
   pgListCountsSchema,
+  pgTransactionChangesSchema,
 ]

@@ -1,20 +1,22 @@
 import pg from 'pg'
-import { describe, it, onTestFinished } from 'vitest'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import { openPostgresStore } from '../../../../src/store/index.js'
 import { hasPostgres, requirePgDatabase } from '../../../helpers/postgres.js'
 import { BY, seed } from '../fixtures.js'
 import { filtersOf, insertRows, listChecks } from './list-truth.js'
 
 /*
- * Rows another instance inserted move the totals and positions this pool keeps at its next list
- * (src/store/postgres/list-arrivals.ts) instead of having them read again; any other change made
- * elsewhere has them read again. Every list, at every page, must stay what the table's rows give.
+ * Rows another instance inserted, changed or deleted move the totals and positions this pool
+ * keeps at its next list (src/store/postgres/list-arrivals.ts) instead of having them read
+ * again; a change it cannot find (a cascade, a change committed behind a later one) has them
+ * read again. Every list, at every page, must stay what the table's
+ * rows give.
  */
 
 describe.skipIf(!hasPostgres)(
   "PostgreSQL transaction lists after another instance's writes",
   () => {
-    it('are moved by the rows other pools inserted without a recount, and read again after an update, a delete, an insert that changed, or an earlier id committed late', async () => {
+    it('are moved by the rows other pools inserted, changed and deleted without a recount, and read again after a cascade or an earlier change committed late', async () => {
       const url = await requirePgDatabase()
       const store = await openPostgresStore({ url })
       onTestFinished(async () => await store.close())
@@ -27,13 +29,13 @@ describe.skipIf(!hasPostgres)(
       onTestFinished(async () => await client.end())
       const world = await seed(store)
       const workspaceId = world.workspace.id
-      const [a, b] = await Promise.all(
-        ['a', 'b'].map(
+      const [a, b, c] = await Promise.all(
+        ['a', 'b', 'c'].map(
           async (name) =>
             await store.services.create({ workspaceId, name, description: null, by: BY }),
         ),
       )
-      if (a === undefined || b === undefined) throw new Error('no services')
+      if (a === undefined || b === undefined || c === undefined) throw new Error('no services')
       // 2,600 rows: more than one slice of positions, names out of id order.
       const names = Array.from({ length: 2600 }, (_, i) => `GET /orders/${(i * 7919) % 2600}`)
       const ids = [
@@ -41,6 +43,7 @@ describe.skipIf(!hasPostgres)(
         ...(await insertRows(store, workspaceId, b.id, names.slice(1300), ['smoke'])),
       ]
       await insertRows(store, workspaceId, b.id, ['GET /rare/one'])
+      await insertRows(store, workspaceId, c.id, ['GET /rare/in-c', 'GET /orders/1c'], ['smoke'])
       const { check, checkMoved } = listChecks(store, client, workspaceId, filtersOf(a.id, b.id))
       await check('seeded')
 
@@ -56,20 +59,61 @@ describe.skipIf(!hasPostgres)(
       await insertRows(third, workspaceId, a.id, ['GET /rare/third'])
       await checkMoved('rows inserted by two other pools')
 
-      // Not only inserts: the rows above the kept top fall short of the change count.
-      await other.transactions.update(workspaceId, ids[10] ?? 0, {
-        name: 'GET /rare/renamed',
-        by: BY,
-      })
-      await check('a row renamed by another pool')
+      // Updates and deletes are found in the log of the rows as they were before each change.
+      const id = (i: number): number => ids[i] ?? 0
+      await other.transactions.update(workspaceId, id(10), { name: 'GET /rare/renamed', by: BY })
+      await checkMoved('a row renamed by another pool')
+      await other.transactions.update(workspaceId, id(1400), { serviceId: a.id, tags: [], by: BY })
+      await other.transactions.update(workspaceId, id(1400), { name: 'GET /rare/twice', by: BY })
+      await checkMoved('a row moved to another service and untagged, then renamed')
       await insertRows(other, workspaceId, a.id, ['GET /rare/new'])
-      await other.transactions.delete(workspaceId, ids[11] ?? 0)
-      await check('a row inserted and another deleted by another pool')
+      await other.transactions.delete(workspaceId, id(11))
+      await checkMoved('a row inserted and another deleted by another pool')
+      await other.transactions.changeTags(
+        workspaceId,
+        [id(12), id(1401)],
+        { add: ['smoke'], remove: [] },
+        BY,
+      )
+      await third.transactions.deleteMany(workspaceId, [id(13), id(1402)])
+      await other.transactions.update(workspaceId, id(14), { name: 'GET /orders/14', by: BY })
+      await other.transactions.delete(workspaceId, id(14))
+      await checkMoved('tags added, rows deleted, a row renamed then deleted, by two other pools')
+
+      // This pool's own change moves its lists at its commit past its own log entry.
+      await store.transactions.update(workspaceId, id(15), { name: 'GET /rare/own', by: BY })
+      await other.transactions.update(workspaceId, id(16), { name: 'GET /rare/theirs', by: BY })
+      await checkMoved("this pool's change, then another pool's")
       const [fresh] = await insertRows(other, workspaceId, a.id, ['GET /orders/1fresh'])
       await other.transactions.update(workspaceId, fresh ?? 0, { name: 'GET /rare/fresh', by: BY })
-      await check('a row inserted then renamed by another pool')
+      const [moved] = await insertRows(third, workspaceId, a.id, ['GET /rare/moved'])
+      await third.transactions.update(workspaceId, moved ?? 0, { serviceId: b.id, by: BY })
+      const [gone] = await insertRows(third, workspaceId, b.id, ['GET /rare/gone'], ['smoke'])
+      await other.transactions.delete(workspaceId, gone ?? 0)
+      await checkMoved('rows inserted then renamed, moved to another service, or deleted')
+
+      // What the log does not hold has the lists read again.
+      await other.services.delete(workspaceId, c.id)
+      await check("a service's delete cascading to its rows")
       await insertRows(other, workspaceId, b.id, ['GET /orders/1b'])
       await checkMoved('one more row inserted by another pool')
+      let changed!: () => void
+      const changedNow = new Promise<void>((resolve) => (changed = resolve))
+      let commit!: () => void
+      const committed = new Promise<void>((resolve) => (commit = resolve))
+      const heldChange = other.write(async (tx) => {
+        await tx.transactions.update(workspaceId, id(20), { name: 'GET /rare/held-rename', by: BY })
+        changed()
+        await committed
+      })
+      await changedNow
+      await third.transactions.update(workspaceId, id(1420), { name: 'GET /rare/overtook', by: BY })
+      await checkMoved('a later change committed first')
+      commit()
+      await heldChange
+      await check('the earlier change committed after')
+      await other.transactions.update(workspaceId, id(21), { name: 'GET /rare/after', by: BY })
+      await checkMoved('a row renamed by another pool after the lists were read again')
 
       // An id drawn before a list read and committed after it: a later id committed first moves
       // the lists past it, and the earlier one, found below their top, has them read again.
@@ -102,6 +146,53 @@ describe.skipIf(!hasPostgres)(
       await check('the earlier id committed after')
       await insertRows(third, workspaceId, b.id, ['GET /rare/last'])
       await checkMoved('a row inserted by another pool after the lists were read again')
+    }, 120_000)
+
+    it('keeps the latest 10,000 changes, and reads the lists again once a change they missed was pruned', async () => {
+      const url = await requirePgDatabase()
+      const store = await openPostgresStore({ url })
+      onTestFinished(async () => await store.close())
+      const other = await openPostgresStore({ url })
+      onTestFinished(async () => await other.close())
+      const client = new pg.Client({ connectionString: url })
+      await client.connect()
+      onTestFinished(async () => await client.end())
+      const world = await seed(store)
+      const workspaceId = world.workspace.id
+      const service = await store.services.create({
+        workspaceId,
+        name: 'a',
+        description: null,
+        by: BY,
+      })
+      const names = Array.from({ length: 600 }, (_, i) => `GET /orders/${(i * 7919) % 600}`)
+      const ids = await insertRows(store, workspaceId, service.id, names, ['smoke'])
+      const { check, checkMoved } = listChecks(
+        store,
+        client,
+        workspaceId,
+        filtersOf(service.id, service.id),
+      )
+      await check('seeded')
+      await other.transactions.update(workspaceId, ids[5] ?? 0, {
+        name: 'GET /rare/pruned',
+        by: BY,
+      })
+      // Another workspace's changes fill the log past its limit; the next logged change prunes it.
+      await client.query(
+        `INSERT INTO transaction_changes (id, workspace_id, service_id, name, dsl_type, created, updated, created_by, updated_by, tags)
+         SELECT -g, -1, -1, 'x', 'GENERIC_DSL', 0, 0, 'x', 'x', '{}' FROM generate_series(1, 10050) g`,
+      )
+      await other.transactions.update(workspaceId, ids[6] ?? 0, { name: 'GET /rare/kept', by: BY })
+      const { rows } = await client.query<{ n: string; renamed: string }>(
+        `SELECT count(*) AS n, count(*) FILTER (WHERE id = $1) AS renamed FROM transaction_changes`,
+        [ids[5]],
+      )
+      expect(Number(rows[0]?.n)).toBe(10000)
+      expect(Number(rows[0]?.renamed)).toBe(0)
+      await check('a change pruned from the log before the lists found it')
+      await other.transactions.update(workspaceId, ids[7] ?? 0, { name: 'GET /rare/later', by: BY })
+      await checkMoved('a change after the lists were read again')
     }, 120_000)
   },
 )
