@@ -1,5 +1,6 @@
 import type { PostgresWriteTarget, Repositories } from '../repositories.js'
 import { openPgPool } from './connection.js'
+import { startListWrites } from './list-changes.js'
 import { createPgRepositories } from './repositories.js'
 
 /**
@@ -30,6 +31,8 @@ export async function pgWriteThroughOwnConnection<T>(
               }
             },
             now: () => target.now,
+            // Noted only for their size: a large write does not log its changes for lists.
+            writes: startListWrites(),
           }),
         )
       } finally {

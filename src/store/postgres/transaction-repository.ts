@@ -9,7 +9,7 @@ import type { StoredTransaction } from '../types.js'
 import { definePgTable } from './codec.js'
 import type { PgRepoContext } from './context.js'
 import { noteRowsWritten } from './list-changes.js'
-import { MAX_SHIFTED } from './list-places.js'
+import { MAX_WRITTEN_ROWS } from '../shared/written-rows.js'
 import { pgAuditSortKeys, pgListPage, type PgSortKeys } from './list.js'
 import { all, one, returned, type Row } from './sql.js'
 
@@ -195,10 +195,13 @@ export function pgTransactionRepository(
   const note = (workspaceId: number, ids: readonly number[], changes: number, inserted = false) => {
     noteRowsWritten(ctx.writes, workspaceId, ids, changes, inserted)
   }
-  // Rows about to be updated or deleted, as they are, for other instances' lists; a write of
-  // more rows than a kept list is moved by is not logged (the lists read their rows again).
+  // Rows about to be updated or deleted, as they are, for other instances' lists. A write of
+  // more rows than lists are moved by is not logged (they read their rows again): an upload
+  // placing thousands of rows would pay a statement per row for nothing.
   const logChanged = async (workspaceId: number, ids: readonly number[]): Promise<number[]> => {
-    if (ids.length === 0 || ids.length > MAX_SHIFTED) return []
+    const written = ctx.writes === undefined ? 0 : ctx.writes.count
+    if (ids.length === 0 || ctx.writes?.tooMany === true) return []
+    if (written + ids.length > MAX_WRITTEN_ROWS) return []
     const logged = await all(db, logChangesSql, { ids, workspaceId })
     return logged.map((r) => r['seq'] as number)
   }

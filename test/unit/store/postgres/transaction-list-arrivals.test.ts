@@ -3,7 +3,7 @@ import { describe, expect, it, onTestFinished } from 'vitest'
 import { openPostgresStore } from '../../../../src/store/index.js'
 import { hasPostgres, requirePgDatabase } from '../../../helpers/postgres.js'
 import { BY, seed } from '../fixtures.js'
-import { filtersOf, insertRows, listChecks } from './list-truth.js'
+import { dsl, filtersOf, insertRows, listChecks } from './list-truth.js'
 
 /*
  * Rows another instance inserted, changed or deleted move the totals and positions this pool
@@ -193,6 +193,30 @@ describe.skipIf(!hasPostgres)(
       await check('a change pruned from the log before the lists found it')
       await other.transactions.update(workspaceId, ids[7] ?? 0, { name: 'GET /rare/later', by: BY })
       await checkMoved('a change after the lists were read again')
+      // A write of more rows than lists are moved by is not logged: they read their rows again.
+      await other.write(async (tx) => {
+        await tx.transactions.createEncodedMany(
+          { workspaceId, serviceId: service.id, by: BY },
+          names.slice(0, 256).map((name) => ({
+            name,
+            description: null,
+            dslType: 'GENERIC_DSL',
+            tags: [],
+            dslJson: dsl,
+          })),
+        )
+        await tx.transactions.update(workspaceId, ids[8] ?? 0, {
+          name: 'GET /rare/unlogged',
+          by: BY,
+        })
+      })
+      await other.transactions.deleteMany(workspaceId, ids.slice(300, 557))
+      const logged = await client.query<{ n: string }>(
+        'SELECT count(*) AS n FROM transaction_changes WHERE id = ANY($1::bigint[])',
+        [[ids[8], ...ids.slice(300, 557)]],
+      )
+      expect(Number(logged.rows[0]?.n)).toBe(0)
+      await check('a large write and a large delete')
     }, 120_000)
   },
 )
