@@ -1,5 +1,5 @@
 import pg from 'pg'
-import { describe, expect, it, onTestFinished } from 'vitest'
+import { describe, expect, it, onTestFinished, vi } from 'vitest'
 import { openPostgresStore } from '../../../../src/store/index.js'
 import { hasPostgres, requirePgDatabase } from '../../../helpers/postgres.js'
 import { BY, seed } from '../fixtures.js'
@@ -217,6 +217,101 @@ describe.skipIf(!hasPostgres)(
       )
       expect(Number(logged.rows[0]?.n)).toBe(0)
       await check('a large write and a large delete')
+    }, 120_000)
+
+    it("stay exact while two pools change the same rows at once, a change waiting on the other's lock logging the row as the other left it", async () => {
+      const url = await requirePgDatabase()
+      const [store, other, third] = await Promise.all(
+        [0, 1, 2].map(async () => await openPostgresStore({ url })),
+      )
+      onTestFinished(async () => {
+        await Promise.all([store, other, third].map(async (s) => await s?.close()))
+      })
+      if (store === undefined || other === undefined || third === undefined) {
+        throw new Error('no stores')
+      }
+      const client = new pg.Client({ connectionString: url })
+      await client.connect()
+      onTestFinished(async () => await client.end())
+      const workspaceId = (await seed(store)).workspace.id
+      const [a, b] = await Promise.all(
+        ['a', 'b'].map(
+          async (name) =>
+            await store.services.create({ workspaceId, name, description: null, by: BY }),
+        ),
+      )
+      if (a === undefined || b === undefined) throw new Error('no services')
+      const names = Array.from({ length: 700 }, (_, i) => `GET /orders/${(i * 7919) % 700}`)
+      const ids = await insertRows(store, workspaceId, a.id, names, ['smoke'])
+      const { check, checkMoved } = listChecks(store, client, workspaceId, filtersOf(a.id, b.id))
+      await check('seeded')
+      // Both pools rename, move, retag and delete rows among the same eight, in opposite orders.
+      const shared = ids.slice(100, 108)
+      const race = async (writer: typeof other, order: readonly number[], n: number) => {
+        for (let round = 0; round < 6; round++) {
+          for (const [i, id] of order.entries()) {
+            if (i % 4 === 0) {
+              await writer.transactions.update(workspaceId, id, {
+                name: `GET /rare/${n}/${round}/${i}`,
+                serviceId: round % 2 === 0 ? b.id : a.id,
+                by: BY,
+              })
+            } else if (i % 4 === 1) {
+              await writer.transactions.changeTags(
+                workspaceId,
+                [id, order[0] ?? id],
+                { remove: ['smoke'] },
+                BY,
+              )
+            } else {
+              await writer.transactions.update(workspaceId, id, {
+                name: `GET /orders/${n}${round}${i}`,
+                by: BY,
+              })
+            }
+          }
+          await store.transactions.list(workspaceId, { contains: 'rare' }, { limit: 50, skip: 0 })
+        }
+        await writer.transactions.deleteMany(workspaceId, order.slice(0, 2))
+      }
+      await Promise.all([race(other, shared, 1), race(third, [...shared].reverse(), 2)])
+      await check('after the race')
+
+      // A change waiting on another's lock logs the row as that one left it, not as it read it
+      // before: the lists read between the two commits hold the first change.
+      const row = ids[300] ?? 0
+      let firstDone!: () => void
+      const firstWritten = new Promise<void>((resolve) => (firstDone = resolve))
+      let commitFirst!: () => void
+      const firstCommits = new Promise<void>((resolve) => (commitFirst = resolve))
+      const first = other.write(async (tx) => {
+        await tx.transactions.update(workspaceId, row, { name: 'GET /rare/first', by: BY })
+        firstDone()
+        await firstCommits
+      })
+      await firstWritten
+      let secondDone!: () => void
+      const secondWritten = new Promise<void>((resolve) => (secondDone = resolve))
+      let commitSecond!: () => void
+      const secondCommits = new Promise<void>((resolve) => (commitSecond = resolve))
+      const second = third.write(async (tx) => {
+        await tx.transactions.update(workspaceId, row, { name: 'GET /orders/second', by: BY })
+        secondDone()
+        await secondCommits
+      })
+      await vi.waitFor(async () => {
+        const waiting = await client.query<{ n: string }>(
+          "SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock'",
+        )
+        expect(Number(waiting.rows[0]?.n)).toBe(1)
+      })
+      commitFirst()
+      await first
+      await secondWritten
+      await check('the first change committed, the second waiting to')
+      commitSecond()
+      await second
+      await checkMoved('the second change committed')
     }, 120_000)
   },
 )
