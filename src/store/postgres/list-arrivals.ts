@@ -4,13 +4,14 @@ import {
   comparableMarks,
   MAX_SHIFTED,
   movedMarks,
+  placesOf,
   placesParams,
   placesSql,
   topColumns,
   topOf,
   usedParams,
 } from './list-places.js'
-import { one, type Row } from './sql.js'
+import { one } from './sql.js'
 
 /*
  * Another instance's writes are not noted by this pool, so its kept totals and positions fall
@@ -123,11 +124,5 @@ function changedSql(move: ListMove, kept: KeptTotal | KeptPositions): string {
     `, ${counted(move.from, `${held} AND ${id} IN (${changedIds})`)} AS changed` +
     `, (${placesSql(move, kept, `t.${since} AND ${first} AND t.id <= @list_top`, logged)}) AS out_places` +
     `, (${placesSql(move, kept, `${held} AND ${id} IN (${changedIds})`)}) AS in_places`
-  )
-}
-
-function placesOf(value: Row[string]): Array<number | null> {
-  return ((value ?? []) as Array<number | null>).map((place) =>
-    place === null ? null : Number(place),
   )
 }

@@ -11,10 +11,12 @@ import {
   type Mark,
 } from './list-caches.js'
 import {
+  changeTopSql,
   comparableMarks,
   MAX_SHIFTED,
   movedMarks,
   PLACEHOLDER,
+  placesOf,
   placesParams,
   placesSql,
   usedParams,
@@ -269,7 +271,7 @@ async function readSides(q: PgQueryable, candidates: readonly Candidate[]): Prom
   const changeTopOf = (table: string): string => {
     let name = changeTops.get(table)
     if (name === undefined) {
-      name = column(`SELECT coalesce(max(seq), 0) FROM ${table}`, {}, `c${changeTops.size}`)
+      name = column(changeTopSql(table), {}, `c${changeTops.size}`)
       changeTops.set(table, name)
     }
     return name
@@ -292,15 +294,12 @@ async function readSides(q: PgQueryable, candidates: readonly Candidate[]): Prom
     ),
   }))
   const [row] = await all(q, `SELECT ${columns.join(', ')}`, params)
-  return named.map((name) => {
-    const places = (row?.[name.places] ?? []) as Array<number | null>
-    return {
-      scopeVersion: Number(row?.[name.scope]),
-      listVersion: Number(row?.[name.list]),
-      places: places.map((place) => (place === null ? null : Number(place))),
-      ...(name.changeTop === undefined ? {} : { changeTop: Number(row?.[name.changeTop]) }),
-    }
-  })
+  return named.map((name) => ({
+    scopeVersion: Number(row?.[name.scope]),
+    listVersion: Number(row?.[name.list]),
+    places: placesOf(row?.[name.places]),
+    ...(name.changeTop === undefined ? {} : { changeTop: Number(row?.[name.changeTop]) }),
+  }))
 }
 
 /**

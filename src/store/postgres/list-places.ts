@@ -46,7 +46,17 @@ export function topColumns(move: ListMove): string {
   const ids = `(SELECT max(${move.idColumn}) FROM ${move.from}) AS list_top`
   const { departures } = move
   if (departures === undefined) return ids
-  return `${ids}, (SELECT coalesce(max(seq), 0) FROM ${departures.table}) AS list_change_top`
+  return `${ids}, (${changeTopSql(departures.table)}) AS list_change_top`
+}
+
+/**
+ * The statement of a log of changed rows' highest sequence number (0 for an empty log).
+ *
+ * @example
+ * `SELECT (${changeTopSql('transaction_changes')}) AS list_change_top`
+ */
+export function changeTopSql(table: string): string {
+  return `SELECT coalesce(max(seq), 0) FROM ${table}`
 }
 
 /**
@@ -93,9 +103,10 @@ export function comparableMarks(kept: KeptTotal | KeptPositions): boolean {
 /**
  * A statement of one value: for each row of the list that `rows` (a condition on the list's
  * table, or on `source`, a table of the same columns with the list's filter over it, as the log
- * of changed rows) selects, how many of the kept marks sort before it. The marks' keys are bound as one
- * array per key, of the type the key had when they were read, and compared with the row-value
- * comparison the keyset pages use (a row with a NULL key gets NULL: such a list is not moved).
+ * of changed rows) selects, how many of the kept marks sort before it. The marks' keys are bound
+ * as one array per key, of the type the key had when they were read, and compared with the
+ * row-value comparison the keyset pages use (a row with a NULL key gets NULL: such a list is not
+ * moved).
  *
  * @example
  * placesSql(move, kept, 'id = ANY(@list_written::bigint[])') // with placesParams(move, kept)
@@ -125,13 +136,28 @@ export function placesSql(
  * all(q, placesSql(move, kept, rows), { ...placesParams(move, kept), list_written: ids })
  */
 export function placesParams(move: ListMove, kept: KeptTotal | KeptPositions): Row {
-  const params: Row = usedParams(`${move.where} ${move.departures?.where ?? ''}`, move.params)
+  const params: Row = {
+    ...usedParams(move.where, move.params),
+    ...usedParams(move.departures?.where ?? '', move.params),
+  }
   const marks = 'marks' in kept ? kept.marks : []
   const types = 'types' in kept ? kept.types : []
   types.forEach((_, k) => {
     params[`list_marks_${k}`] = marks.map((mark) => mark.keys[k])
   })
   return params
+}
+
+/**
+ * The places a `placesSql` statement read (NULL for none: no row).
+ *
+ * @example
+ * const into = placesOf(row['places'])
+ */
+export function placesOf(value: unknown): Array<number | null> {
+  return ((value ?? []) as Array<number | null>).map((place) =>
+    place === null ? null : Number(place),
+  )
 }
 
 /**

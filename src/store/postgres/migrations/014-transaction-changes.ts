@@ -8,7 +8,9 @@ import type { Migration } from '../../migrations/types.js'
  * 10,000 changes: the writes prune the older ones. A change this log misses (a service's or
  * workspace's delete cascading to its rows, a log pruned past a list's last read) is still
  * counted by `transaction_counts`, so the lists that find fewer changes than the count read
- * their rows again.
+ * their rows again. The repository writes it rather than a trigger: a statement trigger on a
+ * delete runs after the cascade has removed the rows' tags, and would log every row of a deleted
+ * service, which no list is moved by.
  */
 const sql = /* sql */ `
 CREATE TABLE transaction_changes (

@@ -1,6 +1,12 @@
 import pg from 'pg'
-import { expect, vi } from 'vitest'
-import type { Store, TransactionFilter } from '../../../../src/store/index.js'
+import { expect, onTestFinished, vi } from 'vitest'
+import {
+  openPostgresStore,
+  type Store,
+  type TransactionFilter,
+} from '../../../../src/store/index.js'
+import { requirePgDatabase } from '../../../helpers/postgres.js'
+import { BY, seed } from '../fixtures.js'
 
 /*
  * What a transaction list must be, computed from the table's rows read straight from
@@ -8,6 +14,61 @@ import type { Store, TransactionFilter } from '../../../../src/store/index.js'
  */
 
 export const dsl = '{"requestDsl":{"method":"GET","path":"/x"},"responseDsl":{"status":200}}'
+
+/**
+ * Three stores (pools, as three platform instances) on one fresh database, a client reading its
+ * tables, and a seeded workspace with a service for each of `names`; closed when the test ends.
+ *
+ * @example
+ * const { store, other, client, workspaceId, services: [a, b] } = await poolsOnOneDatabase(['a', 'b'] as const)
+ */
+export async function poolsOnOneDatabase<const N extends readonly string[]>(
+  names: N,
+): Promise<{
+  store: Store
+  other: Store
+  third: Store
+  client: pg.Client
+  workspaceId: number
+  services: { [K in keyof N]: { id: number } }
+}> {
+  const url = await requirePgDatabase()
+  const opened = await Promise.all([0, 1, 2].map(async () => await openPostgresStore({ url })))
+  onTestFinished(async () => {
+    await Promise.all(opened.map(async (s) => await s.close()))
+  })
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  onTestFinished(async () => await client.end())
+  const [first, second, last] = opened
+  if (first === undefined || second === undefined || last === undefined) {
+    throw new Error('no stores')
+  }
+  const workspaceId = (await seed(first)).workspace.id
+  const services = await Promise.all(
+    names.map(
+      async (name) => await first.services.create({ workspaceId, name, description: null, by: BY }),
+    ),
+  )
+  return {
+    store: first,
+    other: second,
+    third: last,
+    client,
+    workspaceId,
+    services: services as { [K in keyof N]: { id: number } },
+  }
+}
+
+/**
+ * `n` transaction names, none twice, out of id order (so that a sort by name moves rows).
+ *
+ * @example
+ * scrambledNames(3) // ['GET /orders/0', 'GET /orders/2', 'GET /orders/1']
+ */
+export function scrambledNames(n: number): string[] {
+  return Array.from({ length: n }, (_, i) => `GET /orders/${(i * 7919) % n}`)
+}
 
 export interface TableRow {
   id: number

@@ -1,43 +1,34 @@
-import pg from 'pg'
-import { describe, expect, it, onTestFinished, vi } from 'vitest'
-import { openPostgresStore } from '../../../../src/store/index.js'
-import { hasPostgres, requirePgDatabase } from '../../../helpers/postgres.js'
-import { BY, seed } from '../fixtures.js'
-import { dsl, filtersOf, insertRows, listChecks } from './list-truth.js'
+import { describe, expect, it, vi } from 'vitest'
+import { hasPostgres } from '../../../helpers/postgres.js'
+import { BY } from '../fixtures.js'
+import {
+  dsl,
+  filtersOf,
+  insertRows,
+  listChecks,
+  poolsOnOneDatabase,
+  scrambledNames,
+} from './list-truth.js'
 
 /*
  * Rows another instance inserted, changed or deleted move the totals and positions this pool
  * keeps at its next list (src/store/postgres/list-arrivals.ts) instead of having them read
  * again; a change it cannot find (a cascade, a change committed behind a later one) has them
- * read again. Every list, at every page, must stay what the table's
- * rows give.
+ * read again. Every list, at every page, must stay what the table's rows give.
  */
 
 describe.skipIf(!hasPostgres)(
   "PostgreSQL transaction lists after another instance's writes",
   () => {
     it('are moved by the rows other pools inserted, changed and deleted without a recount, and read again after a cascade or an earlier change committed late', async () => {
-      const url = await requirePgDatabase()
-      const store = await openPostgresStore({ url })
-      onTestFinished(async () => await store.close())
-      const other = await openPostgresStore({ url })
-      onTestFinished(async () => await other.close())
-      const third = await openPostgresStore({ url })
-      onTestFinished(async () => await third.close())
-      const client = new pg.Client({ connectionString: url })
-      await client.connect()
-      onTestFinished(async () => await client.end())
-      const world = await seed(store)
-      const workspaceId = world.workspace.id
-      const [a, b, c] = await Promise.all(
-        ['a', 'b', 'c'].map(
-          async (name) =>
-            await store.services.create({ workspaceId, name, description: null, by: BY }),
-        ),
-      )
-      if (a === undefined || b === undefined || c === undefined) throw new Error('no services')
+      const { store, other, third, client, workspaceId, services } = await poolsOnOneDatabase([
+        'a',
+        'b',
+        'c',
+      ])
+      const [a, b, c] = services
       // 2,600 rows: more than one slice of positions, names out of id order.
-      const names = Array.from({ length: 2600 }, (_, i) => `GET /orders/${(i * 7919) % 2600}`)
+      const names = scrambledNames(2600)
       const ids = [
         ...(await insertRows(store, workspaceId, a.id, names.slice(0, 1300))),
         ...(await insertRows(store, workspaceId, b.id, names.slice(1300), ['smoke'])),
@@ -149,23 +140,9 @@ describe.skipIf(!hasPostgres)(
     }, 120_000)
 
     it('keeps the latest 10,000 changes, and reads the lists again once a change they missed was pruned', async () => {
-      const url = await requirePgDatabase()
-      const store = await openPostgresStore({ url })
-      onTestFinished(async () => await store.close())
-      const other = await openPostgresStore({ url })
-      onTestFinished(async () => await other.close())
-      const client = new pg.Client({ connectionString: url })
-      await client.connect()
-      onTestFinished(async () => await client.end())
-      const world = await seed(store)
-      const workspaceId = world.workspace.id
-      const service = await store.services.create({
-        workspaceId,
-        name: 'a',
-        description: null,
-        by: BY,
-      })
-      const names = Array.from({ length: 600 }, (_, i) => `GET /orders/${(i * 7919) % 600}`)
+      const { store, other, client, workspaceId, services } = await poolsOnOneDatabase(['a'])
+      const [service] = services
+      const names = scrambledNames(600)
       const ids = await insertRows(store, workspaceId, service.id, names, ['smoke'])
       const { check, checkMoved } = listChecks(
         store,
@@ -220,28 +197,12 @@ describe.skipIf(!hasPostgres)(
     }, 120_000)
 
     it("stay exact while two pools change the same rows at once, a change waiting on the other's lock logging the row as the other left it", async () => {
-      const url = await requirePgDatabase()
-      const [store, other, third] = await Promise.all(
-        [0, 1, 2].map(async () => await openPostgresStore({ url })),
-      )
-      onTestFinished(async () => {
-        await Promise.all([store, other, third].map(async (s) => await s?.close()))
-      })
-      if (store === undefined || other === undefined || third === undefined) {
-        throw new Error('no stores')
-      }
-      const client = new pg.Client({ connectionString: url })
-      await client.connect()
-      onTestFinished(async () => await client.end())
-      const workspaceId = (await seed(store)).workspace.id
-      const [a, b] = await Promise.all(
-        ['a', 'b'].map(
-          async (name) =>
-            await store.services.create({ workspaceId, name, description: null, by: BY }),
-        ),
-      )
-      if (a === undefined || b === undefined) throw new Error('no services')
-      const names = Array.from({ length: 700 }, (_, i) => `GET /orders/${(i * 7919) % 700}`)
+      const { store, other, third, client, workspaceId, services } = await poolsOnOneDatabase([
+        'a',
+        'b',
+      ])
+      const [a, b] = services
+      const names = scrambledNames(700)
       const ids = await insertRows(store, workspaceId, a.id, names, ['smoke'])
       const { check, checkMoved } = listChecks(store, client, workspaceId, filtersOf(a.id, b.id))
       await check('seeded')

@@ -1,9 +1,15 @@
-import pg from 'pg'
-import { describe, expect, it, onTestFinished } from 'vitest'
-import { openPostgresStore, type Store } from '../../../../src/store/index.js'
-import { hasPostgres, requirePgDatabase } from '../../../helpers/postgres.js'
-import { BY, seed } from '../fixtures.js'
-import { dsl, filtersOf, insertRows, listChecks } from './list-truth.js'
+import { describe, expect, it } from 'vitest'
+import type { Store } from '../../../../src/store/index.js'
+import { hasPostgres } from '../../../helpers/postgres.js'
+import { BY } from '../fixtures.js'
+import {
+  dsl,
+  filtersOf,
+  insertRows,
+  listChecks,
+  poolsOnOneDatabase,
+  scrambledNames,
+} from './list-truth.js'
 
 /*
  * On PostgreSQL a small write moves the totals and positions the pool keeps for filtered lists
@@ -14,21 +20,12 @@ import { dsl, filtersOf, insertRows, listChecks } from './list-truth.js'
 
 describe.skipIf(!hasPostgres)('PostgreSQL transaction lists after writes', () => {
   it('stay exact at every page through inserts, updates, deletes, tag changes, a service delete and a write of another pool, moved without recounting', async () => {
-    const url = await requirePgDatabase()
-    const store = await openPostgresStore({ url })
-    onTestFinished(async () => await store.close())
-    const client = new pg.Client({ connectionString: url })
-    await client.connect()
-    onTestFinished(async () => await client.end())
-    const world = await seed(store)
-    const workspaceId = world.workspace.id
-    const [a, b, c] = await Promise.all(
-      ['a', 'b', 'c'].map(
-        async (name) =>
-          await store.services.create({ workspaceId, name, description: null, by: BY }),
-      ),
-    )
-    if (a === undefined || b === undefined || c === undefined) throw new Error('no services')
+    const { store, other, client, workspaceId, services } = await poolsOnOneDatabase([
+      'a',
+      'b',
+      'c',
+    ])
+    const [a, b, c] = services
     const insert = async (
       s: Store,
       serviceId: number,
@@ -36,7 +33,7 @@ describe.skipIf(!hasPostgres)('PostgreSQL transaction lists after writes', () =>
       tags: string[] = [],
     ) => await insertRows(s, workspaceId, serviceId, names, tags)
     // 2,600 rows: lists of more than one slice of 1,000, names out of id order (name sorts).
-    const names = Array.from({ length: 2600 }, (_, i) => `GET /orders/${(i * 7919) % 2600}`)
+    const names = scrambledNames(2600)
     const ids = [
       ...(await insert(store, a.id, names.slice(0, 1300))),
       ...(await insert(store, b.id, names.slice(1300, 2500), ['smoke'])),
@@ -120,8 +117,6 @@ describe.skipIf(!hasPostgres)('PostgreSQL transaction lists after writes', () =>
     // Writes the pool cannot move by: a service delete cascading to its rows, another pool's write.
     await store.services.delete(workspaceId, c.id)
     await check('a service deleted')
-    const other = await openPostgresStore({ url })
-    onTestFinished(async () => await other.close())
     await insert(other, a.id, ['GET /rare/elsewhere', 'GET /orders/1elsewhere'])
     await other.transactions.delete(workspaceId, ids[7] ?? 0)
     await check('written by another pool')
